@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// A tiny shim: load the built entry, run, and set the exit code without cutting piped output.
+import { run } from '../dist/main.js';
+
+process.exitCode = await run(process.argv.slice(2));

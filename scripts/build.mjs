@@ -1,0 +1,19 @@
+// Bundles src/ into dist/ with esbuild: one entry, lazily-loaded commands split into chunks.
+import { build } from 'esbuild';
+import { rm } from 'node:fs/promises';
+
+await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Bundled CommonJS dependencies may call require(); give the ESM output one.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});

@@ -1,0 +1,197 @@
+// The sandbox's state: what a data file (`checkin sandbox --data FILE`) holds.
+// Check-ins are not stored one by one: they exist wherever a team is scheduled and the
+// person is not absent (from `start_date` on); only the filled-in ones are kept here.
+
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { Mood, Ref } from '../api/types.js';
+import { isDateKey } from '../core/datekey.js';
+
+export type DayName = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+export const DAY_NAMES: DayName[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+export interface PersonRecord {
+  id: string;
+  name: string;
+  username: string;
+  email: string;
+  time_zone: string;
+  title: string | null;
+  location: string | null;
+  bio: string | null;
+  administrator: boolean;
+  kind: 'human' | 'agent';
+}
+
+export interface TeamRecord {
+  id: string;
+  name: string;
+  /** Weekly check-in schedule: the days a check-in is generated for each member. */
+  schedule: DayName[];
+  people_ids: string[];
+}
+
+export interface AbsenceRecord {
+  person_id: string;
+  /** First and last absent day, inclusive. */
+  from: string;
+  to: string;
+}
+
+export interface TokenRecord {
+  token: string;
+  person_id: string;
+  scope: 'read' | 'write';
+}
+
+export interface CheckInRecord {
+  id: string;
+  person_id: string;
+  date: string;
+  previous: string | null;
+  intentions: string | null;
+  blockers: string | null;
+  mood: Mood | null;
+  previous_completed: boolean | null;
+  team_ids: string[] | null;
+  completed_at: string | null;
+  updated_at: string;
+}
+
+export interface CommentRecord {
+  id: string;
+  body: string;
+  person_id: string;
+  resource: { type: 'check-in' | 'goal-update'; id: string };
+  created_at: string;
+}
+
+export interface ReactionRecord {
+  id: string;
+  name: string;
+  emoji: string;
+  person_id: string;
+  resource: { type: 'check-in' | 'goal-update'; id: string };
+  created_at: string;
+}
+
+export interface GoalRecord {
+  id: string;
+  title: string;
+  parent_id: string | null;
+  end_date: string | null;
+  person_id: string | null;
+  team_id: string | null;
+}
+
+export interface GoalUpdateRecord {
+  id: string;
+  goal_id: string;
+  person_id: string;
+  title: string;
+  body: string;
+  progress: number;
+  confidence: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ActivityRecord {
+  id: string;
+  kind: string;
+  group: string | null;
+  title: string;
+  description: string | null;
+  url: string | null;
+  recorded_at: string;
+  person_id: string;
+}
+
+export interface SandboxData {
+  version: 1;
+  account: Ref;
+  /** Check-ins exist from this day on (history starts here). */
+  start_date: string;
+  people: PersonRecord[];
+  teams: TeamRecord[];
+  absences: AbsenceRecord[];
+  tokens: TokenRecord[];
+  check_ins: CheckInRecord[];
+  comments: CommentRecord[];
+  reactions: ReactionRecord[];
+  goals: GoalRecord[];
+  goal_updates: GoalUpdateRecord[];
+  activities: ActivityRecord[];
+}
+
+const LISTS = [
+  'people',
+  'teams',
+  'absences',
+  'tokens',
+  'check_ins',
+  'comments',
+  'reactions',
+  'goals',
+  'goal_updates',
+  'activities',
+] as const;
+
+/** Checks the shape a data file must have; throws an Error naming what is wrong. */
+export function validateData(raw: unknown, source = 'data'): SandboxData {
+  const fail = (what: string): never => {
+    throw new Error(`${source}: ${what}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('expected a JSON object');
+  const d = raw as Record<string, unknown>;
+  if (d.version !== 1) fail('"version" must be 1');
+  if (typeof d.start_date !== 'string' || !isDateKey(d.start_date)) fail('"start_date" must be a YYYY-MM-DD date');
+  const account = d.account as Ref | undefined;
+  if (!account || typeof account.id !== 'string' || typeof account.name !== 'string') {
+    fail('"account" must be {id, name}');
+  }
+  for (const key of LISTS) {
+    if (d[key] === undefined) d[key] = [];
+    if (!Array.isArray(d[key])) fail(`"${key}" must be an array`);
+  }
+  const data = d as unknown as SandboxData;
+  const people = new Set(data.people.map((p) => p.id));
+  for (const t of data.teams) {
+    if (!Array.isArray(t.schedule) || t.schedule.some((s) => !DAY_NAMES.includes(s))) {
+      fail(`team "${t.name}": "schedule" must list days among ${DAY_NAMES.join(', ')}`);
+    }
+    for (const id of t.people_ids ?? []) if (!people.has(id)) fail(`team "${t.name}": unknown person ${id}`);
+  }
+  for (const tok of data.tokens) {
+    if (typeof tok.token !== 'string' || tok.token === '') fail('every token needs a non-empty "token"');
+    if (!people.has(tok.person_id)) fail(`token for unknown person ${tok.person_id}`);
+    if (tok.scope !== 'read' && tok.scope !== 'write') fail('token "scope" must be "read" or "write"');
+  }
+  for (const a of data.absences) {
+    if (!isDateKey(a.from) || !isDateKey(a.to)) fail('absence "from"/"to" must be YYYY-MM-DD dates');
+  }
+  return data;
+}
+
+export async function loadData(file: string): Promise<SandboxData | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+  return validateData(raw, file);
+}
+
+/** Writes to a temporary file beside `file`, then renames it over: never a half-written file. */
+export async function saveData(file: string, data: SandboxData): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
+  await rename(tmp, file);
+}

@@ -1,0 +1,205 @@
+// Demo data for the sandbox: five people in two teams, two weeks of history ending today.
+
+import type { Mood } from '../api/types.js';
+import { addDays, localDateKey } from '../core/datekey.js';
+import type { CheckInRecord, DayName, PersonRecord, SandboxData, TeamRecord } from './data.js';
+import { checkInId, isoSeconds, stableUuid } from './ids.js';
+import { SandboxService } from './service.js';
+
+export const DEMO_TOKEN = 'sandbox_pat_demo';
+export const DEMO_READ_TOKEN = 'sandbox_pat_read_only';
+
+const person = (username: string, name: string, title: string, location: string): PersonRecord => ({
+  id: stableUuid(`person:${username}`),
+  name,
+  username,
+  email: `${username}@example.com`,
+  time_zone: 'UTC',
+  title,
+  location,
+  bio: null,
+  administrator: username === 'ada',
+  kind: 'human',
+});
+
+const EVERY_DAY: DayName[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const WEEKDAYS: DayName[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
+
+const WORK = [
+  'Review @grace\'s PR on the **billing webhooks**',
+  'Pair with @linus on the flaky `checkout` test',
+  'Write the migration for `invoices.currency`',
+  'Finish the *rate limiter* design doc',
+  'Triage the mobile crash reports from the weekend',
+  'Ship the onboarding email tweaks',
+  'Profile the search endpoint (p95 is 800 ms)',
+  'Update the runbook for the queue backlog alert',
+  'Demo the new dashboard to the support team',
+  'Fix the time-zone bug in the reminders job',
+  'Clean up feature flags older than 90 days',
+  'Draft Q4 goals for the team',
+];
+const MOODS: Mood[] = ['focused', 'happy', 'calm', 'nerdy', 'confident', 'tired', 'thoughtful', 'excited'];
+
+function at(date: string, time: string): string {
+  return isoSeconds(new Date(`${date}T${time}`));
+}
+
+function bullets(seed: number, count: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) lines.push(`- ${WORK[(seed * 7 + i * 5) % WORK.length]}`);
+  return lines.join('\n');
+}
+
+/** Fresh demo data whose history ends on the local date of `now`. */
+export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
+  const today = localDateKey(now);
+  const start = addDays(today, -14);
+  const ada = person('ada', 'Ada Lovelace', 'Staff Engineer', 'London');
+  const grace = person('grace', 'Grace Hopper', 'Engineering Manager', 'New York');
+  const linus = person('linus', 'Linus Torvalds', 'Backend Engineer', 'Portland');
+  const margaret = person('margaret', 'Margaret Hamilton', 'Mobile Lead', 'Boston');
+  const alan = person('alan', 'Alan Turing', 'Mobile Engineer', 'Manchester');
+  const people = [ada, grace, linus, margaret, alan];
+  const platform: TeamRecord = {
+    id: stableUuid('team:platform'),
+    name: 'Platform',
+    schedule: EVERY_DAY,
+    people_ids: [ada.id, grace.id, linus.id],
+  };
+  const mobile: TeamRecord = {
+    id: stableUuid('team:mobile'),
+    name: 'Mobile',
+    schedule: WEEKDAYS,
+    people_ids: [ada.id, margaret.id, alan.id],
+  };
+
+  const data: SandboxData = {
+    version: 1,
+    account: { id: stableUuid('account:demo'), name: 'Analytical Engines Ltd' },
+    start_date: start,
+    people,
+    teams: [platform, mobile],
+    absences: [
+      { person_id: ada.id, from: addDays(today, -9), to: addDays(today, -8) },
+      { person_id: alan.id, from: addDays(today, -1), to: addDays(today, 2) },
+    ],
+    tokens: [
+      { token, person_id: ada.id, scope: 'write' },
+      { token: DEMO_READ_TOKEN, person_id: ada.id, scope: 'read' },
+      { token: 'sandbox_pat_grace', person_id: grace.id, scope: 'write' },
+    ],
+    check_ins: [],
+    comments: [],
+    reactions: [],
+    goals: [],
+    goal_updates: [],
+    activities: [],
+  };
+
+  // Fill in the history: everyone's check-ins before today, a few left empty, one blocked day.
+  const service = new SandboxService(data, () => now, '');
+  people.forEach((p, pi) => {
+    let lastIntentions: string | null = null;
+    for (let day = 14, n = 0; day >= 1; day--) {
+      const date = addDays(today, -day);
+      if (!service.exists(p.id, date)) continue;
+      n++;
+      if ((pi + n) % 6 === 0) continue; // a missed day
+      const intentions = bullets(pi * 3 + n, 2 + ((pi + n) % 2));
+      const blocked = p === grace && day === 3;
+      const rec: CheckInRecord = {
+        id: checkInId(p.id, date),
+        person_id: p.id,
+        date,
+        previous: lastIntentions ?? bullets(pi + n + 1, 2),
+        intentions,
+        blockers: blocked ? 'Waiting on **security review** of the billing webhooks — @linus can you nudge?' : null,
+        mood: blocked ? 'stressed' : MOODS[(pi + n) % MOODS.length]!,
+        previous_completed: (pi + n) % 4 !== 0,
+        team_ids: null,
+        completed_at: at(date, `09:${String(10 + pi * 7).padStart(2, '0')}:00`),
+        updated_at: at(date, `09:${String(10 + pi * 7).padStart(2, '0')}:00`),
+      };
+      data.check_ins.push(rec);
+      lastIntentions = intentions;
+    }
+  });
+  // Today: Grace has already checked in; Ada (the demo person) has not.
+  if (service.exists(grace.id, today)) {
+    data.check_ins.push({
+      id: checkInId(grace.id, today),
+      person_id: grace.id,
+      date: today,
+      previous: '- Ran the sprint review\n- Unblocked the webhook security review',
+      intentions: '- 1:1s with @ada and @linus\n- Plan the on-call rotation',
+      blockers: null,
+      mood: 'happy',
+      previous_completed: true,
+      team_ids: null,
+      completed_at: at(today, '08:45:00'),
+      updated_at: at(today, '08:45:00'),
+    });
+  }
+
+  // Comments and reactions on Ada's most recent filled-in check-ins.
+  const adaRecent = data.check_ins.filter((c) => c.person_id === ada.id).sort((a, b) => b.date.localeCompare(a.date));
+  const [last, before] = adaRecent;
+  if (last) {
+    data.comments.push(
+      {
+        id: stableUuid(`comment:1:${last.id}`),
+        body: 'Nice progress! Ping me when the migration is ready for review.',
+        person_id: grace.id,
+        resource: { type: 'check-in', id: last.id },
+        created_at: at(last.date, '10:02:00'),
+      },
+      {
+        id: stableUuid(`comment:2:${last.id}`),
+        body: 'I can pair on the `checkout` flake after lunch, @ada.',
+        person_id: linus.id,
+        resource: { type: 'check-in', id: last.id },
+        created_at: at(last.date, '11:30:00'),
+      },
+    );
+    data.reactions.push(
+      { id: stableUuid(`reaction:1:${last.id}`), name: 'tada', emoji: '🎉', person_id: grace.id, resource: { type: 'check-in', id: last.id }, created_at: at(last.date, '10:01:00') },
+      { id: stableUuid(`reaction:2:${last.id}`), name: 'rocket', emoji: '🚀', person_id: margaret.id, resource: { type: 'check-in', id: last.id }, created_at: at(last.date, '12:15:00') },
+    );
+  }
+  if (before) {
+    data.comments.push({
+      id: stableUuid(`comment:3:${before.id}`),
+      body: 'Thanks for the **design doc** — left a few notes inline.',
+      person_id: margaret.id,
+      resource: { type: 'check-in', id: before.id },
+      created_at: at(before.date, '14:20:00'),
+    });
+  }
+
+  // Two goals with two updates each.
+  const billing = { id: stableUuid('goal:billing'), title: 'Ship the v2 billing API', parent_id: null, end_date: addDays(today, 40), person_id: ada.id, team_id: platform.id };
+  const crashes = { id: stableUuid('goal:crashes'), title: 'Halve the mobile crash rate', parent_id: null, end_date: addDays(today, 60), person_id: margaret.id, team_id: mobile.id };
+  data.goals.push(billing, crashes);
+  const update = (goalId: string, who: string, n: number, daysAgo: number, title: string, body: string, progress: number, confidence: number) => {
+    const stamp = at(addDays(today, -daysAgo), '16:00:00');
+    data.goal_updates.push({ id: stableUuid(`goal-update:${goalId}:${n}`), goal_id: goalId, person_id: who, title, body, progress, confidence, created_at: stamp, updated_at: stamp });
+  };
+  update(billing.id, ada.id, 1, 10, 'Kick-off', 'Scoped the endpoints with @grace. First milestone: **invoices**.', 10, 90);
+  update(billing.id, ada.id, 2, 3, 'Invoices endpoint in review', '- Invoices endpoint done\n- Webhooks blocked on security review', 35, 60);
+  update(crashes.id, margaret.id, 1, 12, 'Baseline measured', 'Crash-free sessions at 97.1%; target 98.6%.', 5, 90);
+  update(crashes.id, margaret.id, 2, 2, 'Top three crashes fixed', 'Crash-free sessions now **98.0%**.', 60, 90);
+  const lastUpdate = data.goal_updates[1]!;
+  data.comments.push({ id: stableUuid('comment:goal-update:1'), body: 'Security review is booked for Thursday.', person_id: grace.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:00:00') });
+  data.reactions.push({ id: stableUuid('reaction:goal-update:1'), name: 'eyes', emoji: '👀', person_id: linus.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:05:00') });
+
+  // A handful of activities.
+  const activity = (n: number, kind: string, who: string, daysAgo: number, title: string, group: string, url: string) =>
+    data.activities.push({ id: stableUuid(`activity:${n}`), kind, group, title, description: null, url, recorded_at: at(addDays(today, -daysAgo), '13:00:00'), person_id: who });
+  activity(1, 'github_pr', ada.id, 1, 'Add invoices endpoint (#412)', 'engines/billing', 'https://github.com/engines/billing/pull/412');
+  activity(2, 'github_pr', linus.id, 2, 'Fix flaky checkout test (#409)', 'engines/web', 'https://github.com/engines/web/pull/409');
+  activity(3, 'jira', margaret.id, 3, 'MOB-88 Crash on resume from background', 'MOB', 'https://engines.atlassian.net/browse/MOB-88');
+  activity(4, 'jira', ada.id, 4, 'PLAT-311 Rate limiter design', 'PLAT', 'https://engines.atlassian.net/browse/PLAT-311');
+  activity(5, 'github_pr', alan.id, 5, 'Retry uploads on flaky networks (#77)', 'engines/mobile', 'https://github.com/engines/mobile/pull/77');
+  return data;
+}

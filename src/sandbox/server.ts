@@ -1,0 +1,485 @@
+// The sandbox's HTTP face: API v2 under /api/v2 on node:http, strict where the spec is.
+
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DATE_KEY_RE, MAX_PER_PAGE, UUID_RE, type ErrorBody } from '../api/types.js';
+import { isDateKey } from '../core/datekey.js';
+import { loadData, saveData, validateData, type SandboxData } from './data.js';
+import { DEMO_TOKEN, demoData } from './demo.js';
+import { DEFAULT_WINDOWS, RateLimiter, type Window } from './ratelimit.js';
+import { SandboxService, ServiceError } from './service.js';
+
+export const API_PREFIX = '/api/v2';
+const DEFAULT_PER_PAGE = 20;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface RecordedRequest {
+  method: string;
+  /** Path below the host, without the query: /api/v2/check-ins/2026-05-06 */
+  path: string;
+  /** The raw query string, without the '?'. */
+  query: string;
+  /** Decoded query pairs, in order (repeated names repeat). */
+  params: Array<[string, string]>;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, the raw text when it was not JSON, or undefined when empty. */
+  body: unknown;
+  status: number;
+}
+
+/** A canned answer for tests of clients: served instead of the real one, once per entry. */
+export interface Fault {
+  /** Only requests whose method and path (below /api/v2) match; default: any. */
+  method?: string;
+  path?: string | RegExp;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Never answer (the client must time out); the socket is closed when the sandbox closes. */
+  hang?: boolean;
+  /** Destroy the connection without answering. */
+  drop?: boolean;
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** The demo person's read+write token (default: DEMO_TOKEN); ignored when a data file already exists. */
+  token?: string;
+  /** Initial state held in memory (default: demo data). */
+  data?: SandboxData;
+  /** A JSON file the state is loaded from (when it exists) and saved to after every change. */
+  dataFile?: string;
+  /** The service's notion of now (default: the real clock). */
+  clock?: () => Date;
+  /** Rate-limit windows, or false to switch limits off (default: 30/10 s and 500/30 min). */
+  rateLimit?: Window[] | false;
+  /** Called after each request was answered (the `checkin sandbox` request log). */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+export interface Sandbox {
+  /** Base URL of the API, e.g. http://127.0.0.1:41234/api/v2 */
+  url: string;
+  /** The demo person's read+write token. */
+  token: string;
+  port: number;
+  service: SandboxService;
+  /** Every request received, oldest first (tests assert on these). */
+  requests: RecordedRequest[];
+  /** Queue canned answers (HTML error pages, 500s, hangs…) for the next matching requests. */
+  inject(...faults: Fault[]): void;
+  close(): Promise<void>;
+}
+
+type Handler = (ctx: RequestContext) => unknown;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+  /** Query parameters the route accepts; arrays are listed with their brackets. */
+  query: string[];
+  write?: boolean;
+  etag?: boolean;
+  created?: boolean;
+}
+
+interface RequestContext {
+  match: string[];
+  params: URLSearchParams;
+  body: Record<string, unknown>;
+  personId: string;
+  service: SandboxService;
+}
+
+function fail(status: number, message: string): never {
+  throw new ServiceError(status, message);
+}
+
+// ---- query parsing, strict as the spec ----
+const single = (q: URLSearchParams, name: string): string | undefined => {
+  const all = q.getAll(name);
+  if (all.length > 1) fail(400, `${name} was given ${all.length} times; give it once`);
+  return all[0];
+};
+
+function dateParam(q: URLSearchParams, name: string): string | undefined {
+  const v = single(q, name);
+  if (v === undefined) return undefined;
+  if (!isDateKey(v)) fail(400, `${name} must be a date written YYYY-MM-DD, got "${v}"`);
+  return v;
+}
+
+function timestampParam(q: URLSearchParams, name: string): string | undefined {
+  const v = single(q, name);
+  if (v === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) || Number.isNaN(Date.parse(v))) {
+    fail(400, `${name} must be an ISO 8601 timestamp such as 2026-05-06T00:00:00Z, got "${v}"`);
+  }
+  return v;
+}
+
+function uuidArray(q: URLSearchParams, name: string): string[] {
+  const values = q.getAll(`${name}[]`);
+  for (const v of values) {
+    if (v.includes(',')) fail(400, `${name}[] takes one UUID per parameter; comma-separated values are not accepted (repeat ${name}[]=… instead)`);
+    if (v === 'me' || v === 'self') fail(400, `${name}[] needs a person's UUID; "${v}" is not accepted (the UUID of the authenticated person is the id of GET /me)`);
+    if (!UUID_RE.test(v)) fail(400, `${name}[] must be UUIDs, got "${v}"`);
+  }
+  return values.map((v) => v.toLowerCase());
+}
+
+function stringArray(q: URLSearchParams, name: string): string[] {
+  const values = q.getAll(`${name}[]`);
+  for (const v of values) {
+    if (v.includes(',')) fail(400, `${name}[] takes one value per parameter; comma-separated values are not accepted (repeat ${name}[]=… instead)`);
+    if (v === '') fail(400, `${name}[] must not be empty`);
+  }
+  return values;
+}
+
+function paginate<T>(q: URLSearchParams, items: T[]): T[] {
+  const int = (name: string, fallback: number): number => {
+    const v = single(q, name);
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < 1) fail(400, `${name} must be a positive integer, got "${v}"`);
+    return Number(v);
+  };
+  const page = int('page', 1);
+  // Like the real service, never more than 50 a page, whatever was asked.
+  const perPage = Math.min(int('per_page', DEFAULT_PER_PAGE), MAX_PER_PAGE);
+  return items.slice((page - 1) * perPage, page * perPage);
+}
+
+function booleanParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = single(q, name);
+  if (v === undefined) return undefined;
+  if (v !== 'true' && v !== 'false') fail(400, `${name} must be true or false, got "${v}"`);
+  return v === 'true';
+}
+
+const PAGE = ['page', 'per_page'];
+const ID = '([0-9A-Fa-f-]{36})';
+const KEY = '([^/]+)';
+
+function routes(): Route[] {
+  const r = (method: string, path: string, query: string[], handler: Handler, extra: Partial<Route> = {}): Route => ({
+    method,
+    pattern: new RegExp(`^${path}$`),
+    query,
+    handler,
+    write: method !== 'GET',
+    ...extra,
+  });
+  const checkInKey = (ctx: RequestContext) => {
+    const key = decodeURIComponent(ctx.match[1]!);
+    if (!UUID_RE.test(key) && !(DATE_KEY_RE.test(key) && isDateKey(key))) {
+      fail(404, `No check-in ${key}: a check-in is addressed by its UUID or by a date written YYYY-MM-DD`);
+    }
+    return ctx.service.resolveKey(key, ctx.personId);
+  };
+  const onResource = (type: 'check-in' | 'goal-update') => (ctx: RequestContext) => ctx.service.resource(type, ctx.match[1]!);
+  return [
+    r('GET', '/me', [], (c) => c.service.me(c.personId)),
+    r('GET', '/people', PAGE, (c) => paginate(c.params, c.service.data.people.map((p) => c.service.personView(p)))),
+    r('GET', `/people/${ID}`, [], (c) => {
+      const p = c.service.person(c.match[1]!.toLowerCase());
+      return p ? c.service.personView(p) : fail(404, `No person ${c.match[1]}`);
+    }),
+    r('GET', '/teams', PAGE, (c) => paginate(c.params, c.service.data.teams.map((t) => c.service.teamView(t, false)))),
+    r('GET', `/teams/${ID}`, [], (c) => c.service.teamView(c.service.team(c.match[1]!.toLowerCase()), true)),
+    r(
+      'GET',
+      '/check-ins',
+      ['since', 'until', 'blocked', 'people_ids[]', 'team_ids[]', ...PAGE],
+      (c) => {
+        const since = dateParam(c.params, 'since');
+        const until = dateParam(c.params, 'until');
+        const blocked = booleanParam(c.params, 'blocked');
+        const filter = {
+          people_ids: uuidArray(c.params, 'people_ids'),
+          team_ids: uuidArray(c.params, 'team_ids'),
+          ...(since !== undefined && { since }),
+          ...(until !== undefined && { until }),
+          ...(blocked !== undefined && { blocked }),
+        };
+        return paginate(c.params, c.service.listCheckIns(filter));
+      },
+      { etag: true },
+    ),
+    r('GET', `/check-ins/${KEY}`, [], (c) => {
+      const { personId, date } = checkInKey(c);
+      return c.service.view(personId, date);
+    }),
+    r('PATCH', `/check-ins/${KEY}`, [], (c) => {
+      const { personId, date } = checkInKey(c);
+      if (personId !== c.personId) fail(403, 'You can only fill in your own check-ins');
+      return c.service.patchCheckIn(personId, date, c.body);
+    }),
+    r('GET', `/check-ins/${ID}/comments`, PAGE, (c) => paginate(c.params, c.service.comments(onResource('check-in')(c)))),
+    r('POST', `/check-ins/${ID}/comments`, [], (c) => c.service.addComment(onResource('check-in')(c), c.personId, c.body), { created: true }),
+    r('GET', `/check-ins/${ID}/reactions`, PAGE, (c) => paginate(c.params, c.service.reactions(onResource('check-in')(c)))),
+    r('GET', `/goal-updates/${ID}/comments`, PAGE, (c) => paginate(c.params, c.service.comments(onResource('goal-update')(c)))),
+    r('POST', `/goal-updates/${ID}/comments`, [], (c) => c.service.addComment(onResource('goal-update')(c), c.personId, c.body), { created: true }),
+    r('GET', `/goal-updates/${ID}/reactions`, PAGE, (c) => paginate(c.params, c.service.reactions(onResource('goal-update')(c)))),
+    r('GET', '/goals', ['people_ids[]', 'team_ids[]', ...PAGE], (c) =>
+      paginate(c.params, c.service.goals(uuidArray(c.params, 'people_ids'), uuidArray(c.params, 'team_ids'))),
+    ),
+    r('GET', `/goals/${ID}`, [], (c) => c.service.goal(c.match[1]!.toLowerCase())),
+    r('GET', `/goals/${ID}/goal-updates`, PAGE, (c) => paginate(c.params, c.service.goalUpdates(c.match[1]!.toLowerCase()))),
+    r('POST', `/goals/${ID}/goal-updates`, [], (c) => c.service.createGoalUpdate(c.match[1]!.toLowerCase(), c.personId, c.body), { created: true }),
+    r('GET', `/goal-updates/${ID}`, [], (c) => c.service.goalUpdate(c.match[1]!)),
+    r('PATCH', `/goal-updates/${ID}`, [], (c) => c.service.patchGoalUpdate(c.match[1]!, c.personId, c.body)),
+    r('DELETE', `/goal-updates/${ID}`, [], (c) => {
+      c.service.deleteGoalUpdate(c.match[1]!, c.personId);
+      return undefined;
+    }),
+    r('GET', '/activities', ['kinds[]', 'people_ids[]', 'team_ids[]', 'since', 'until', ...PAGE], (c) => {
+      const since = timestampParam(c.params, 'since');
+      const until = timestampParam(c.params, 'until');
+      return paginate(
+        c.params,
+        c.service.activities({
+          kinds: stringArray(c.params, 'kinds'),
+          people_ids: uuidArray(c.params, 'people_ids'),
+          team_ids: uuidArray(c.params, 'team_ids'),
+          ...(since !== undefined && { since }),
+          ...(until !== undefined && { until }),
+        }),
+      );
+    }),
+  ];
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new ServiceError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function errorCode(status: number): string {
+  const codes: Record<number, string> = {
+    400: 'bad_request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not_found',
+    405: 'method_not_allowed',
+    413: 'payload_too_large',
+    415: 'unsupported_media_type',
+    422: 'unprocessable_entity',
+    429: 'too_many_requests',
+  };
+  return codes[status] ?? 'internal_error';
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? (() => new Date());
+  let data = options.data ? validateData(structuredClone(options.data)) : undefined;
+  let createdFile = false;
+  if (options.dataFile) {
+    data = (await loadData(options.dataFile)) ?? undefined;
+    createdFile = data === undefined;
+  }
+  data ??= demoData(clock(), options.token ?? DEMO_TOKEN);
+  if (options.token && !data.tokens.some((t) => t.token === options.token)) {
+    // Make the requested token the demo person's read+write token.
+    const demoPerson = data.tokens.find((t) => t.scope === 'write')?.person_id ?? data.people[0]?.id;
+    if (demoPerson) data.tokens.push({ token: options.token, person_id: demoPerson, scope: 'write' });
+  }
+  const state = data;
+  const token = options.token ?? state.tokens.find((t) => t.scope === 'write')?.token ?? DEMO_TOKEN;
+
+  // Saves are serialised: each waits for the previous one, so the file is always whole and newest wins.
+  let saving: Promise<void> = Promise.resolve();
+  let saveError: Error | undefined;
+  const persist = () => {
+    if (!options.dataFile) return;
+    const file = options.dataFile;
+    saving = saving
+      .then(() => saveData(file, state))
+      .catch((err: Error) => {
+        saveError = err;
+      });
+  };
+
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_WINDOWS);
+  const table = routes();
+  const requests: RecordedRequest[] = [];
+  const faults: Fault[] = [];
+  const hanging = new Set<ServerResponse>();
+  let appUrl = '';
+  let service!: SandboxService;
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const record: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: url.search.replace(/^\?/, ''),
+      params: [...url.searchParams.entries()],
+      headers: { ...req.headers },
+      body: undefined,
+      status: 0,
+    };
+    requests.push(record);
+    res.once('finish', () => options.onRequest?.(record));
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      record.status = status;
+      const text = payload === undefined ? '' : JSON.stringify(payload);
+      res.writeHead(status, {
+        ...(text !== '' && { 'Content-Type': 'application/json; charset=utf-8' }),
+        ...headers,
+      });
+      res.end(text);
+    };
+    const sendError = (status: number, message: string, headers: Record<string, string> = {}, errors?: Record<string, string[]>) => {
+      const body: ErrorBody = { error: errorCode(status), message, ...(errors && { errors }) };
+      send(status, body, headers);
+    };
+
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const raw = await readBody(req);
+      if (raw !== '') {
+        try {
+          record.body = JSON.parse(raw);
+        } catch {
+          record.body = raw;
+        }
+      }
+      const sub = url.pathname.startsWith(API_PREFIX + '/') ? url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') : undefined;
+
+      const faultIndex = faults.findIndex(
+        (f) =>
+          (!f.method || f.method === method) &&
+          (f.path === undefined || (typeof f.path === 'string' ? f.path === sub : f.path.test(sub ?? ''))),
+      );
+      if (faultIndex !== -1) {
+        const [fault] = faults.splice(faultIndex, 1);
+        if (fault!.drop) {
+          record.status = -1;
+          req.socket.destroy();
+          return;
+        }
+        if (fault!.hang) {
+          record.status = -1;
+          hanging.add(res);
+          return;
+        }
+        record.status = fault!.status ?? 500;
+        res.writeHead(record.status, fault!.headers ?? {});
+        res.end(fault!.body ?? '');
+        return;
+      }
+
+      if (sub === undefined) fail(404, `No route ${method} ${url.pathname}: the API lives under ${API_PREFIX}`);
+      const candidates = table.map((route) => ({ route, match: route.pattern.exec(sub) })).filter((c) => c.match);
+      if (candidates.length === 0) fail(404, `No route ${method} ${url.pathname}`);
+      const hit = candidates.find((c) => c.route.method === method);
+      if (!hit) {
+        const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
+        return sendError(405, `${method} is not allowed on ${url.pathname} (allowed: ${allow})`, { Allow: allow });
+      }
+
+      // Authentication, then the token's scope, then its rate limit.
+      const auth = req.headers.authorization;
+      if (!auth) return sendError(401, 'Missing Authorization header: send "Authorization: Bearer <token>"');
+      const m = /^Bearer ([^\s]+)$/.exec(auth);
+      if (!m) return sendError(401, 'Authorization header must be "Bearer <token>"');
+      const tok = service.tokenRecord(m[1]!);
+      if (!tok) return sendError(401, 'Invalid or expired token');
+      if (limiter) {
+        const verdict = limiter.take(tok.token);
+        limitHeaders = verdict.headers;
+        if (!verdict.allowed) {
+          return sendError(429, `Rate limit exceeded; retry in ${verdict.retryAfter} s`, {
+            ...limitHeaders,
+            'Retry-After': String(verdict.retryAfter),
+          });
+        }
+      }
+      if (hit.route.write && tok.scope !== 'write') {
+        return sendError(403, 'This token is read-only: writes need a token with the "Read + write" scope', limitHeaders);
+      }
+
+      for (const name of new Set(url.searchParams.keys())) {
+        if (hit.route.query.includes(name)) continue;
+        if (hit.route.query.includes(`${name}[]`)) fail(400, `${name} is an array parameter: repeat ${name}[]=<value> for each value`);
+        fail(400, `Unknown query parameter "${name}"${hit.route.query.length ? ` (accepted: ${hit.route.query.join(', ')})` : ''}`);
+      }
+
+      let body: Record<string, unknown> = {};
+      if (method === 'POST' || method === 'PATCH') {
+        const type = req.headers['content-type'] ?? '';
+        if (raw.trim() === '') fail(400, 'Request body is empty: send a JSON object');
+        if (!/^application\/json\b/i.test(type)) fail(415, `Content-Type must be application/json, got "${type}"`);
+        if (typeof record.body === 'string') fail(400, 'Malformed JSON in request body');
+        if (typeof record.body !== 'object' || record.body === null || Array.isArray(record.body)) {
+          fail(400, 'Request body must be a JSON object');
+        }
+        body = record.body as Record<string, unknown>;
+      }
+
+      const result = hit.route.handler({ match: hit.match!, params: url.searchParams, body, personId: tok.person_id, service });
+      if (method === 'DELETE') return send(204, undefined, limitHeaders);
+      if (hit.route.etag) {
+        const etag = `W/"${createHash('sha1').update(JSON.stringify(result)).digest('hex').slice(0, 20)}"`;
+        if (req.headers['if-none-match'] === etag) return send(304, undefined, { ...limitHeaders, ETag: etag });
+        return send(200, result, { ...limitHeaders, ETag: etag });
+      }
+      return send(hit.route.created ? 201 : 200, result, limitHeaders);
+    } catch (err) {
+      if (err instanceof ServiceError) return sendError(err.status, err.message, limitHeaders, err.errors);
+      return sendError(500, `Internal sandbox error: ${(err as Error).message}`, limitHeaders);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = `http://${host}:${address.port}`;
+  appUrl = `${origin}/app`;
+  service = new SandboxService(state, clock, appUrl, persist);
+  if (createdFile) persist();
+  await saving;
+
+  return {
+    url: `${origin}${API_PREFIX}`,
+    token,
+    port: address.port,
+    service,
+    requests,
+    inject: (...f: Fault[]) => void faults.push(...f),
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await saving;
+      if (saveError) throw saveError;
+    },
+  };
+}

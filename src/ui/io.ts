@@ -1,0 +1,75 @@
+// The one object that owns the process's streams: TTY checks, colour level, "can prompt?".
+// Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
+
+import type { Readable, Writable } from 'node:stream';
+
+export type ColorLevel = 0 | 1 | 2 | 3;
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour level for stdout (0 = none). */
+  colorLevel: ColorLevel;
+  /** Prompts are allowed: stdin and stdout are TTYs and CHECKIN_NO_PROMPT is unset. */
+  canPrompt: boolean;
+  out(text: string): void;
+  err(text: string): void;
+  /** Reads all of standard input (only ever called when the user asked for `-`). */
+  readStdin(): Promise<string>;
+  /** Runs `handler` on Ctrl-C / SIGTERM; returns a function that removes it. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean): ColorLevel {
+  if ('NO_COLOR' in env && env.NO_COLOR !== '') return 0;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '' || force === 'true' || force === '1') return 1;
+    if (force === '0' || force === 'false') return 0;
+    const n = Number(force);
+    if (n >= 1 && n <= 3) return n as ColorLevel;
+    return 1;
+  }
+  if (!isTTY || env.TERM === 'dumb') return 0;
+  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
+  return /256/.test(env.TERM ?? '') ? 2 : 1;
+}
+
+function streamText(stream: Readable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer | string) => chunks.push(typeof c === 'string' ? Buffer.from(c) : c));
+    stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.once('error', reject);
+  });
+}
+
+export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
+  const stdinIsTTY = Boolean(process.stdin.isTTY);
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    colorLevel: colorLevelFor(env, stdoutIsTTY),
+    canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    readStdin: () => streamText(process.stdin),
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+  };
+}
