@@ -70,6 +70,14 @@ export function snapConfidence(value: number): (typeof CONFIDENCE_LEVELS)[number
   return best;
 }
 
+/** Newest first by created_at; among records of the same second, the one saved last comes first. */
+function newestFirst<T extends { created_at: string }>(records: T[]): T[] {
+  return records
+    .map((r, index) => ({ r, index }))
+    .sort((a, b) => b.r.created_at.localeCompare(a.r.created_at) || b.index - a.index)
+    .map(({ r }) => r);
+}
+
 export class SandboxService {
   private idIndex: { until: string; map: Map<string, { personId: string; date: string }> } | undefined;
 
@@ -286,9 +294,7 @@ export class SandboxService {
     return { type: 'comment', id: c.id, body: c.body, person: this.ref(c.person_id), resource: { ...c.resource }, created_at: c.created_at };
   }
   comments(res: { type: string; id: string }): Comment[] {
-    return this.data.comments
-      .filter((c) => c.resource.type === res.type && c.resource.id === res.id)
-      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+    return newestFirst(this.data.comments.filter((c) => c.resource.type === res.type && c.resource.id === res.id))
       .map((c) => this.commentView(c));
   }
   addComment(res: { type: 'check-in' | 'goal-update'; id: string }, personId: string, body: Record<string, unknown>): Comment {
@@ -301,17 +307,13 @@ export class SandboxService {
     return this.commentView(rec);
   }
   reactions(res: { type: string; id: string }): Reaction[] {
-    return this.data.reactions
-      .filter((r) => r.resource.type === res.type && r.resource.id === res.id)
-      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+    return newestFirst(this.data.reactions.filter((r) => r.resource.type === res.type && r.resource.id === res.id))
       .map((r) => ({ id: r.id, name: r.name, emoji: r.emoji, person: this.ref(r.person_id), resource: { ...r.resource }, created_at: r.created_at }));
   }
 
   // ---- goals ----
   private updatesOf(goalId: string): GoalUpdateRecord[] {
-    return this.data.goal_updates
-      .filter((u) => u.goal_id === goalId)
-      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.updated_at.localeCompare(a.updated_at));
+    return newestFirst(this.data.goal_updates.filter((u) => u.goal_id === goalId));
   }
   goal(id: string): Goal {
     const g = this.data.goals.find((x) => x.id === id);

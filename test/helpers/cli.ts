@@ -1,0 +1,76 @@
+// Runs the built CLI (bin/checkin.js) as a user would: a real process, real HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = join(ROOT, 'bin', 'checkin.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment: no proxies, no tokens or config of the developer's, a fixed zone. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: mkdtempSync(join(tmpdir(), 'checkin-home-')),
+    TZ: 'UTC',
+    LANG: 'C.UTF-8',
+  };
+  env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+export function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  const child = spawnCli(args, opts.env ?? cleanEnv());
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  if (opts.input !== undefined) child.stdin!.end(opts.input);
+  else child.stdin!.end();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`checkin ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 15000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, opts.timeoutMs ?? 15000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Resolves with the first line of `stream` that matches `re`. */
+export function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs = 10000): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`no line matching ${re} within ${timeoutMs} ms; got: ${buf}`)), timeoutMs);
+    stream.on('data', (d: Buffer | string) => {
+      buf += d.toString();
+      const m = re.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+  });
+}
