@@ -48,3 +48,22 @@ export class CancelledError extends CliError {
     this.name = 'CancelledError';
   }
 }
+
+/** Another error, with one more line of advice for the user (e.g. "your draft was kept"). */
+export class HintedError extends Error {
+  constructor(
+    readonly inner: unknown,
+    readonly hint: string,
+  ) {
+    super((inner as Error)?.message ?? String(inner));
+    this.name = 'HintedError';
+  }
+}
+
+/** Ends the command with an exit code and nothing more to say (e.g. `status` when pending). */
+export class ExitSignal extends Error {
+  constructor(readonly exitCode: ExitCode) {
+    super(`exit ${exitCode}`);
+    this.name = 'ExitSignal';
+  }
+}

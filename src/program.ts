@@ -3,8 +3,16 @@
 
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from './context.js';
+import type { AnswerFlags } from './commands/fill.js';
 
 export const EXIT_CODES_HELP = `
+Environment:
+  CHECKIN_TOKEN      token (overrides the stored one; STEADY_TOKEN is read too)
+  CHECKIN_API_URL    API base URL (default https://service.steady.space/api/v2)
+  CHECKIN_CONFIG_DIR where config lives (default $XDG_CONFIG_HOME/checkin or ~/.config/checkin)
+  CHECKIN_NO_PROMPT  never prompt      CHECKIN_TIMEOUT  seconds per request (default 30)
+  NO_COLOR / FORCE_COLOR, HTTPS_PROXY / HTTP_PROXY / NO_PROXY, CHECKIN_DEBUG=1 (stack traces)
+
 Exit codes:
   0    success (including "no check-in scheduled")
   1    the service or the network failed
@@ -22,6 +30,24 @@ export function parseIntIn(min: number, max: number, what: string) {
   };
 }
 
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The answer options shared by `today` and `checkin <key>`. */
+export function addAnswerOptions(cmd: Command): Command {
+  return cmd
+    .option('-p, --previous <text>', 'what you did previously (- reads stdin)')
+    .option('-i, --intentions <text>', 'what you intend to do next (- reads stdin)')
+    .option('-b, --blockers <text>', 'what blocks you; "" for nothing (- reads stdin)')
+    .option('-m, --mood <mood>', 'your mood, e.g. focused (none clears it)')
+    .option('--done', 'you did what you intended')
+    .option('--not-done', 'you did not do what you intended')
+    .option('-t, --team <team>', 'share with this team only (UUID or name; repeatable)', collect)
+    .option('--from-file <path>', 'read answers from a Markdown file with ## Previous / ## Intentions / ## Blockers sections and a Mood: line (- reads stdin)')
+    .option('-e, --edit', 'write the answers in $EDITOR')
+    .option('--resume', 'send the draft kept from a failed attempt')
+    .option('--json', 'print the check-in as JSON');
+}
+
 export function buildProgram(ctx: Context): Command {
   const { io } = ctx;
   const program = new Command('checkin');
@@ -35,6 +61,65 @@ export function buildProgram(ctx: Context): Command {
       writeErr: (s) => io.err(s),
     })
     .exitOverride();
+
+  addAnswerOptions(
+    program
+      .command('today')
+      .description("Fill in or show today's check-in")
+      .addHelpText('after', '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions'),
+  ).action(async (flags: AnswerFlags) => {
+    const { runToday } = await import('./commands/today.js');
+    await runToday(ctx, flags);
+  });
+
+  program
+    .command('status')
+    .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
+    .option('-q, --quiet', 'print nothing; only the exit code tells')
+    .option('--json', 'print {date, state, check_in} as JSON')
+    .action(async (opts: { quiet?: boolean; json?: boolean }) => {
+      const { runStatus } = await import('./commands/status.js');
+      await runStatus(ctx, opts);
+    });
+
+  program
+    .command('login')
+    .description('Store a token (verified with GET /me)')
+    .option('--with-token', 'read the token from standard input')
+    .option('--api-url <url>', 'the API base URL to store with it')
+    .action(async (opts: { withToken?: boolean; apiUrl?: string }) => {
+      const { runLogin } = await import('./commands/auth.js');
+      await runLogin(ctx, opts);
+    });
+
+  program
+    .command('logout')
+    .description('Remove the stored token')
+    .action(async () => {
+      const { runLogout } = await import('./commands/auth.js');
+      await runLogout(ctx);
+    });
+
+  program
+    .command('me')
+    .description('Show who the token belongs to (cached; --refresh asks again)')
+    .option('--json', 'print as JSON')
+    .option('--refresh', 'ask the service again instead of using the cache')
+    .action(async (opts: { json?: boolean; refresh?: boolean }) => {
+      const { runMe } = await import('./commands/auth.js');
+      await runMe(ctx, opts);
+    });
+
+  program
+    .command('cron')
+    .description('Print a crontab line that reminds you when today\'s check-in is pending')
+    .option('--at <HH:MM>', 'time of day', '10:00')
+    .option('--days <days>', 'cron day-of-week field', '1-5')
+    .option('--notify <command>', 'command to run when pending (default: echo, which cron mails)')
+    .action(async (opts: { at: string; days: string; notify?: string }) => {
+      const { runCron } = await import('./commands/cron.js');
+      runCron(ctx, opts, process.argv[1] ?? 'checkin');
+    });
 
   program
     .command('sandbox')

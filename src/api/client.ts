@@ -1,0 +1,290 @@
+// The thin HTTP client: joins paths under the base URL's own path, sends the Bearer token and
+// JSON, times out, retries what is safe to retry, and turns failures into ApiErrors.
+// It knows HTTP and nothing about terminals.
+
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { ApiError, reason, serviceMessageOf, suggestionFor } from './errors.js';
+
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  why: string;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  token: string;
+  userAgent?: string;
+  /** Per-request time limit for the headers and for each body chunk (default 30 s). */
+  timeoutMs?: number;
+  /** Tries in all, first included (default 3). */
+  maxTries?: number;
+  /** A Retry-After longer than this is not waited for (default 60 s). */
+  maxRetryAfterS?: number;
+  /** Proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); default: none. */
+  env?: NodeJS.ProcessEnv;
+  /** A dispatcher to use instead of building one (tests pass a MockAgent). */
+  dispatcher?: Dispatcher;
+  sleep?: (ms: number) => Promise<void>;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Failures to connect: nothing was written, so even a POST may be tried again. */
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUT_ERRORS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Array values go out in the repeated `name[]=value` form; undefined values are left out. */
+export function encodeQuery(query: Query = {}): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const v of value) parts.push(`${encodeURIComponent(name)}[]=${encodeURIComponent(v)}`);
+    } else {
+      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    }
+  }
+  return parts.join('&');
+}
+
+/** `path` joined under the base URL's own path: /api/v2 survives (a leading '/' would drop it). */
+export function joinUrl(baseUrl: string, path: string, query?: Query): string {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const rel = path.replace(/^\/+/, '');
+  const q = encodeQuery(query);
+  return `${base.origin}${prefix}/${rel}${q ? `?${q}` : ''}`;
+}
+
+/** Refuses to send a token in clear text anywhere but this machine. */
+export function checkTransport(baseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ApiError('insecure', `The API URL "${baseUrl}" is not a valid URL`, 0, 'Give a full URL such as https://service.steady.space/api/v2');
+  }
+  if (url.protocol === 'https:') return;
+  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return;
+  if (url.protocol === 'http:') {
+    throw new ApiError(
+      'insecure',
+      `Refusing to send the token over plain http to ${url.host}: it would travel unencrypted`,
+      0,
+      'Use an https:// API URL (plain http is only allowed for localhost / 127.0.0.1).',
+    );
+  }
+  throw new ApiError('insecure', `The API URL must start with https:// (got ${url.protocol}//)`, 0);
+}
+
+function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export class ApiClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly ownDispatcher: boolean;
+  private readonly timeoutMs: number;
+  private readonly maxTries: number;
+  private readonly maxRetryAfterS: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly opts: ClientOptions) {
+    checkTransport(opts.baseUrl);
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.maxTries = opts.maxTries ?? 3;
+    this.maxRetryAfterS = opts.maxRetryAfterS ?? 60;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.ownDispatcher = !opts.dispatcher;
+    this.dispatcher = opts.dispatcher ?? makeDispatcher(opts.env ?? {}, this.timeoutMs);
+  }
+
+  get baseUrl(): string {
+    return this.opts.baseUrl;
+  }
+
+  get<T>(path: string, query?: Query): Promise<T> {
+    return this.request<T>('GET', path, { query }).then((r) => r.data);
+  }
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>('PATCH', path, { body }).then((r) => r.data);
+  }
+  post<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>('POST', path, { body }).then((r) => r.data);
+  }
+  delete(path: string): Promise<void> {
+    return this.request<void>('DELETE', path, {}).then(() => undefined);
+  }
+
+  async request<T>(method: string, path: string, { query, body }: { query?: Query; body?: unknown }): Promise<ApiResponse<T>> {
+    const url = joinUrl(this.opts.baseUrl, path, query);
+    const idempotent = method === 'GET' || method === 'PATCH' || method === 'DELETE' || method === 'HEAD';
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.opts.token}`,
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent ?? 'checkin',
+    };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= this.maxTries;
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: payload,
+          dispatcher: this.dispatcher,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        });
+      } catch (err) {
+        const failure = this.networkError(err, method, url);
+        const code = (err as { code?: string }).code ?? '';
+        const retryable = idempotent ? failure.kind === 'network' : CONNECT_ERRORS.has(code);
+        if (last || !retryable) throw failure;
+        const delayMs = 250 * 2 ** (attempt - 1);
+        this.opts.onRetry?.({ attempt, delayMs, why: failure.message });
+        await this.sleep(delayMs);
+        continue;
+      }
+
+      let text: string;
+      try {
+        text = await res.body.text();
+      } catch (err) {
+        const failure = this.networkError(err, method, url);
+        if (last || !idempotent) throw failure;
+        continue;
+      }
+
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        return { status: res.statusCode, data: this.parseSuccess<T>(res, text, method, url), headers: res.headers };
+      }
+      if (res.statusCode === 304) return { status: 304, data: undefined as T, headers: res.headers };
+
+      const wait = retryAfterSeconds(res.headers['retry-after']);
+      const error = this.httpError(res.statusCode, res.headers, text, wait, method, url);
+      const retryable = RETRYABLE_STATUS.has(res.statusCode) && idempotent;
+      if (last || !retryable) throw error;
+      if (res.statusCode === 429 && wait !== undefined && wait > this.maxRetryAfterS) throw error;
+      const delayMs = res.statusCode === 429 ? Math.max(wait ?? 1, 0) * 1000 : wait !== undefined ? wait * 1000 : 500 * attempt;
+      this.opts.onRetry?.({ attempt, delayMs, why: error.message });
+      await this.sleep(delayMs);
+    }
+  }
+
+  private parseSuccess<T>(res: Dispatcher.ResponseData, text: string, method: string, url: string): T {
+    if (res.statusCode === 204 || text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      const type = String(res.headers['content-type'] ?? 'unknown type');
+      throw new ApiError(
+        'invalid-response',
+        `${method} ${new URL(url).pathname} answered ${res.statusCode} with ${describeBody(type, text)} instead of JSON`,
+        res.statusCode,
+        'Check CHECKIN_API_URL: it should point at the API (…/api/v2), not at the web app.',
+      );
+    }
+  }
+
+  private httpError(
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    text: string,
+    retryAfter: number | undefined,
+    method: string,
+    url: string,
+  ): ApiError {
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    const serviceMessage = serviceMessageOf(parsed);
+    const type = String(headers['content-type'] ?? '');
+    const detail = serviceMessage ?? (text ? describeBody(type, text) : 'an empty body');
+    const fields =
+      parsed && typeof parsed === 'object' && 'errors' in parsed && typeof (parsed as { errors: unknown }).errors === 'object' && !Array.isArray((parsed as { errors: unknown }).errors)
+        ? ((parsed as { errors: Record<string, string[]> }).errors)
+        : undefined;
+    return new ApiError(
+      'http',
+      `${method} ${new URL(url).pathname}: ${status} ${reason(status)}${serviceMessage ? `: ${serviceMessage}` : ` (${detail})`}`,
+      status,
+      suggestionFor(status, retryAfter),
+      serviceMessage,
+      fields,
+    );
+  }
+
+  private networkError(err: unknown, method: string, url: string): ApiError {
+    const e = err as { code?: string; message?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code ?? '';
+    const host = new URL(url).host;
+    if (TIMEOUT_ERRORS.has(code)) {
+      return new ApiError('timeout', `${method} ${new URL(url).pathname}: no answer from ${host} within ${Math.round(this.timeoutMs / 1000)} s`, 0, 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).');
+    }
+    const what: Record<string, string> = {
+      ECONNREFUSED: `connection refused by ${host}`,
+      ECONNRESET: `connection to ${host} was reset`,
+      ENOTFOUND: `cannot resolve ${host}`,
+      EAI_AGAIN: `cannot resolve ${host} (DNS is not answering)`,
+      UND_ERR_SOCKET: `the connection to ${host} closed before an answer came`,
+      EHOSTUNREACH: `${host} is unreachable`,
+      ENETUNREACH: `no network route to ${host}`,
+    };
+    return new ApiError(
+      'network',
+      `${method} ${new URL(url).pathname}: ${what[code] ?? `${e.message ?? 'network error'} (${host})`}`,
+      0,
+      'Check your network connection and CHECKIN_API_URL (or a proxy in HTTPS_PROXY).',
+    );
+  }
+
+  async close(): Promise<void> {
+    // Closing the pooled keep-alive sockets lets the process exit as soon as the work is done.
+    if (this.ownDispatcher) await this.dispatcher.destroy();
+  }
+}
+
+function describeBody(contentType: string, text: string): string {
+  if (/html/i.test(contentType) || /^\s*<(!doctype|html)/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    return `an HTML page${title ? ` ("${title.slice(0, 80)}")` : ''}`;
+  }
+  return `a ${contentType || 'non-JSON'} body`;
+}
+
+function makeDispatcher(env: NodeJS.ProcessEnv, timeoutMs: number): Dispatcher {
+  const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
+  const httpsProxy = pick('HTTPS_PROXY', 'https_proxy');
+  const httpProxy = pick('HTTP_PROXY', 'http_proxy');
+  const common = { connectTimeout: timeoutMs, keepAliveTimeout: 4_000 };
+  if (!httpsProxy && !httpProxy) return new Agent(common);
+  const noProxy = pick('NO_PROXY', 'no_proxy');
+  return new EnvHttpProxyAgent({
+    ...common,
+    ...(httpsProxy !== undefined && { httpsProxy }),
+    ...(httpProxy !== undefined && { httpProxy }),
+    noProxy: noProxy ?? '',
+  });
+}

@@ -1,0 +1,49 @@
+// Human views of the service's objects. Every string that came from the service is sanitised.
+
+import { MOODS, type CheckIn, type Mood } from '../api/types.js';
+import type { Colors } from './color.js';
+import { sanitize, sanitizeLine } from './sanitize.js';
+
+export function moodLabel(mood: Mood | string | null | undefined): string {
+  if (!mood) return 'none';
+  const emoji = (MOODS as Record<string, string>)[mood];
+  return emoji ? `${emoji} ${mood}` : sanitizeLine(mood);
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : l))
+    .join('\n');
+}
+
+function timeOf(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? sanitizeLine(iso) : `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+export function renderCheckIn(c: CheckIn, colors: Colors): string {
+  const teams = (c.teams ?? []).map((t) => sanitizeLine(t.name)).join(', ');
+  const who = sanitizeLine(c.person?.name ?? 'Unknown');
+  const state = c.completed_at ? colors.green(`filled in at ${timeOf(c.completed_at)}`) : colors.yellow('not filled in yet');
+  const lines = [
+    `${colors.bold(`Check-in ${sanitizeLine(c.date)}`)} · ${who}${teams ? ` · ${teams}` : ''}`,
+    `${state}${c.blocked ? ` · ${colors.red('blocked')}` : ''} · mood: ${moodLabel(c.mood)}` +
+      (c.previous_completed === null || c.previous_completed === undefined ? '' : ` · did what was intended: ${c.previous_completed ? 'yes' : 'no'}`),
+    '',
+  ];
+  const section = (title: string, text: string | null | undefined) => {
+    lines.push(colors.bold(title));
+    lines.push(text && text.trim() ? indent(sanitize(text)) : colors.dim('  —'));
+  };
+  section('Previous', c.previous);
+  section('Intentions', c.intentions);
+  section('Blockers', c.blockers);
+  if (c.url) lines.push('', colors.dim(sanitizeLine(c.url)));
+  return lines.join('\n') + '\n';
+}
+
+/** Exactly the service's object(s), as JSON, one document on stdout. */
+export function renderJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
