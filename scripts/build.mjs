@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -13,6 +13,7 @@ await build({
   target: 'node20.18',
   sourcemap: 'linked',
   legalComments: 'none',
+  minify: true,
   logLevel: 'warning',
   // Bundled CommonJS dependencies may call require(); give the ESM output one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

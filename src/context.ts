@@ -6,7 +6,7 @@ import { getMe } from './api/endpoints.js';
 import type { Me } from './api/types.js';
 import { ConfigStore, type CachedMe } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
-import { makeColors, type Colors } from './ui/color.js';
+import type { Colors } from './ui/color.js';
 import type { IO } from './ui/io.js';
 import { inquirerPrompter, type Prompter } from './ui/prompter.js';
 
@@ -21,7 +21,8 @@ export interface Context {
   /** The authenticated person, from the cache when it holds one for this URL and token. */
   me(opts?: { refresh?: boolean }): Promise<CachedMe>;
   prompter(): Prompter;
-  colors(): Colors;
+  /** chalk at the computed level; loaded on first use (machine output never needs it). */
+  colors(): Promise<Colors>;
   /** Opens $EDITOR on `text` and returns what was saved. */
   editText(text: string): Promise<string>;
   /** Releases what was built (keep-alive sockets), so the process exits at once. */
@@ -97,7 +98,13 @@ export function createContext(parts: ContextParts): Context {
       return fresh;
     },
     prompter: () => (prompter ??= inquirerPrompter(io)),
-    colors: () => (colors ??= makeColors(io.colorLevel)),
+    async colors() {
+      if (!colors) {
+        const { makeColors } = await import('./ui/color.js');
+        colors = makeColors(io.colorLevel);
+      }
+      return colors;
+    },
     async editText(text) {
       if (parts.editText) return parts.editText(text);
       const { editText } = await import('./ui/editor.js');

@@ -2,7 +2,10 @@
 // JSON, times out, retries what is safe to retry, and turns failures into ApiErrors.
 // It knows HTTP and nothing about terminals.
 
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import dispatcherRequest from 'undici/lib/api/api-request.js';
 import { ApiError, reason, serviceMessageOf, suggestionFor } from './errors.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -146,11 +149,13 @@ export class ApiClient {
       const last = attempt >= this.maxTries;
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, {
+        const { origin, pathname, search } = new URL(url);
+        res = await dispatcherRequest.call(this.dispatcher, {
+          origin,
+          path: pathname + search,
           method: method as Dispatcher.HttpMethod,
           headers,
           body: payload,
-          dispatcher: this.dispatcher,
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
         });

@@ -80,7 +80,7 @@ export async function runMe(ctx: Context, opts: { json?: boolean; refresh?: bool
     ctx.io.out(renderJson(me));
     return;
   }
-  const c = ctx.colors();
+  const c = await ctx.colors();
   const teams = me.teams.map((t) => sanitizeLine(t.name)).join(', ') || 'none';
   ctx.io.out(`${c.bold(sanitizeLine(me.name))} (@${sanitizeLine(me.username)})\nid: ${me.id}\nteams: ${teams}\n`);
 }

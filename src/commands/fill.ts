@@ -145,8 +145,8 @@ export function reportNone(ctx: Context, target: Target, json: boolean | undefin
   if (json) ctx.io.out('null\n');
 }
 
-function print(ctx: Context, c: CheckIn, json: boolean | undefined): void {
-  ctx.io.out(json ? renderJson(c) : renderCheckIn(c, ctx.colors()));
+async function print(ctx: Context, c: CheckIn, json: boolean | undefined): Promise<void> {
+  ctx.io.out(json ? renderJson(c) : renderCheckIn(c, await ctx.colors()));
 }
 
 /** The one PATCH, with the typed text kept as a draft until the service accepted it. */
@@ -166,7 +166,7 @@ async function send(ctx: Context, target: Target, answers: CheckInAnswers, json:
     throw err;
   }
   if (keepDraft) await ctx.config().deleteDraft(key);
-  print(ctx, result, json);
+  await print(ctx, result, json);
 }
 
 async function saveDraft(ctx: Context, key: string, target: Target, answers: CheckInAnswers): Promise<void> {
@@ -194,7 +194,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerFla
   // Nothing to send and nobody to ask: show it.
   const c = await fetchOrNull(ctx, target);
   if (!c) return reportNone(ctx, target, flags.json);
-  print(ctx, c, flags.json);
+  await print(ctx, c, flags.json);
 }
 
 async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: boolean | undefined): Promise<void> {
@@ -217,7 +217,7 @@ async function earlierPrefill(ctx: Context, current: CheckIn): Promise<string | 
 async function interactive(ctx: Context, target: Target): Promise<void> {
   const { io } = ctx;
   const p = ctx.prompter();
-  const c = ctx.colors();
+  const c = await ctx.colors();
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, false);
   const api = await ctx.api();

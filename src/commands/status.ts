@@ -24,7 +24,7 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   const state = !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending';
   if (opts.json) ctx.io.out(renderJson({ date, state, check_in: checkIn }));
   else if (!opts.quiet) {
-    const c = ctx.colors();
+    const c = await ctx.colors();
     const line =
       state === 'none'
         ? `No check-in scheduled for today (${date})`
