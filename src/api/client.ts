@@ -246,7 +246,7 @@ export class ApiClient {
     const code = e.code ?? e.cause?.code ?? '';
     const host = new URL(url).host;
     if (TIMEOUT_ERRORS.has(code)) {
-      return new ApiError('timeout', `${method} ${new URL(url).pathname}: no answer from ${host} within ${Math.round(this.timeoutMs / 1000)} s`, 0, 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).');
+      return new ApiError('timeout', `${method} ${new URL(url).pathname}: no answer from ${host} within ${this.timeoutMs / 1000} s`, 0, 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).');
     }
     const what: Record<string, string> = {
       ECONNREFUSED: `connection refused by ${host}`,

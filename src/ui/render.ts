@@ -45,5 +45,7 @@ export function renderCheckIn(c: CheckIn, colors: Colors): string {
 
 /** Exactly the service's object(s), as JSON, one document on stdout. */
 export function renderJson(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  // JSON.stringify escapes C0 controls; escape DEL and C1 too, so the values stay exact and a
+  // terminal never interprets them (\u009b is a CSI on some terminals).
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
 }
