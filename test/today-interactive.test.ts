@@ -1,0 +1,148 @@
+// The interactive `checkin today`, run in-process with a scripted prompter against the sandbox.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Mood } from '../src/api/types.js';
+import { createContext } from '../src/context.js';
+import { addDays, localDateKey } from '../src/core/datekey.js';
+import { CancelledError } from '../src/errors.js';
+import { run } from '../src/main.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import type { Choice, Prompter } from '../src/ui/prompter.js';
+import { bufferIO } from './helpers/io.js';
+
+const NOW = new Date(2026, 10, 18, 9, 0, 0);
+const TODAY = localDateKey(NOW);
+
+interface Asked {
+  kind: string;
+  message: string;
+  default?: unknown;
+  choices?: string[];
+}
+
+/** Answers questions from a script; `CANCEL` acts like Ctrl-C at that prompt. */
+function scripted(answers: unknown[]): Prompter & { asked: Asked[] } {
+  const asked: Asked[] = [];
+  const next = (q: Asked) => {
+    asked.push(q);
+    if (answers.length === 0) throw new Error(`unexpected prompt: ${q.message}`);
+    const a = answers.shift();
+    if (a === 'CANCEL') throw new CancelledError();
+    return a;
+  };
+  return {
+    asked,
+    input: async (message, opts) => next({ kind: 'input', message, default: opts?.default }) as string,
+    password: async (message) => next({ kind: 'password', message }) as string,
+    confirm: async (message, opts) => next({ kind: 'confirm', message, default: opts?.default }) as boolean,
+    select: async <T,>(message: string, choices: Choice<T>[], opts?: { default?: T }) =>
+      next({ kind: 'select', message, default: opts?.default, choices: choices.map((c) => c.name) }) as T,
+  };
+}
+
+let sb: Sandbox;
+let configDir: string;
+beforeEach(async () => {
+  sb = await startSandbox({ clock: () => NOW, rateLimit: false });
+  configDir = mkdtempSync(join(tmpdir(), 'checkin-config-'));
+});
+afterEach(async () => {
+  await sb.close();
+});
+
+function runToday(prompter: Prompter, editText?: (t: string) => Promise<string>) {
+  const io = bufferIO({ tty: true });
+  const ctx = createContext({
+    io,
+    env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: configDir },
+    now: () => NOW,
+    prompter,
+    ...(editText && { editText }),
+  });
+  return run(['today'], ctx).then((code) => ({ code, out: io.stdoutText(), err: io.stderrText() }));
+}
+
+describe('interactive checkin today', () => {
+  it('asks the questions with previous prefilled from my last intentions, then sends one PATCH', async () => {
+    const me = sb.service.data.tokens[0]!.person_id;
+    const lastIntentions = sb.service.data.check_ins
+      .filter((c) => c.person_id === me && c.date < TODAY && c.intentions)
+      .sort((a, b) => b.date.localeCompare(a.date))[0]!.intentions;
+    const p = scripted([lastIntentions, '- Write the tests', '', 'focused' as Mood, true, 'send']);
+    const r = await runToday(p);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(p.asked.map((q) => q.message)).toEqual([
+      'What did you do previously?',
+      'What do you intend to do next?',
+      'Are you blocked by anything? (empty: no)',
+      'Mood',
+      'Did you do what you intended?',
+      'Send it?',
+    ]);
+    expect(p.asked[0]!.default).toBe(lastIntentions);
+    expect(p.asked[3]!.choices).toHaveLength(22);
+    expect(p.asked[3]!.choices![7]).toBe('🧐 focused');
+    const requests = sb.requests.map((q) => `${q.method} ${q.path}${q.query ? `?${q.query}` : ''}`);
+    expect(requests).toEqual([
+      `GET /api/v2/check-ins/${TODAY}`,
+      'GET /api/v2/me',
+      `GET /api/v2/check-ins?people_ids[]=${me}&until=${addDays(TODAY, -1)}&per_page=10`,
+      `PATCH /api/v2/check-ins/${TODAY}`,
+    ]);
+    expect(sb.requests.at(-1)!.body).toEqual({
+      previous: lastIntentions,
+      intentions: '- Write the tests',
+      blockers: '',
+      mood: 'focused',
+      previous_completed: true,
+    });
+    expect(r.out).toContain('filled in at');
+    // Nothing is left behind once the service accepted it.
+    expect(JSON.parse(readFileSync(join(configDir, 'drafts.json'), 'utf8'))).toEqual({});
+  });
+
+  it('Ctrl-C at a prompt exits 130 and keeps what was typed; the next run offers the draft first', async () => {
+    const first = await runToday(scripted(['Did things', '- Typed before Ctrl-C', 'CANCEL']));
+    expect(first.code).toBe(130);
+    expect(first.err).toBe('error: Cancelled\n');
+    expect(sb.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
+    const drafts = JSON.parse(readFileSync(join(configDir, 'drafts.json'), 'utf8'));
+    expect(Object.values(drafts)).toMatchObject([{ content: { previous: 'Did things', intentions: '- Typed before Ctrl-C' } }]);
+
+    const p = scripted(['send']);
+    const second = await runToday(p);
+    expect(second.code).toBe(0);
+    expect(p.asked[0]!.message).toMatch(/^You have an unsent draft for today \(2026-11-18\)/);
+    expect(sb.requests.at(-1)!.body).toMatchObject({ previous: 'Did things', intentions: '- Typed before Ctrl-C' });
+  });
+
+  it('"Edit in $EDITOR first" opens the template with the answers, and what was saved is sent', async () => {
+    let seen = '';
+    const edit = async (text: string) => {
+      seen = text;
+      return text.replace('- Short', '- Short\n- And a much longer second line');
+    };
+    const p = scripted(['Prev', '- Short', 'Waiting on review', null, null, 'edit', 'send']);
+    const r = await runToday(p, edit);
+    expect(r.code).toBe(0);
+    expect(seen).toContain('## Intentions\n<!-- What do you intend to do next? -->\n- Short\n');
+    expect(seen).toContain('## Blockers\n<!-- Are you blocked by anything? -->\nWaiting on review\n');
+    expect(sb.requests.at(-1)!.body).toEqual({
+      previous: 'Prev',
+      intentions: '- Short\n- And a much longer second line',
+      blockers: 'Waiting on review',
+      mood: null,
+    });
+  });
+
+  it('shows "No check-in scheduled" and asks nothing on a day without one', async () => {
+    sb.service.data.absences.push({ person_id: sb.service.data.tokens[0]!.person_id, from: TODAY, to: TODAY });
+    const p = scripted([]);
+    const r = await runToday(p);
+    expect(r).toMatchObject({ code: 0, out: '', err: `No check-in scheduled for today (${TODAY})\n` });
+    expect(p.asked).toEqual([]);
+  });
+});

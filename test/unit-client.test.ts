@@ -1,0 +1,80 @@
+import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { ApiClient, checkTransport, encodeQuery, joinUrl } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
+
+const BASE = 'https://service.test/api/v2';
+
+function client(agent: MockAgent, delays: number[] = []) {
+  return new ApiClient({ baseUrl: BASE, token: 't0k', dispatcher: agent, sleep: async (ms) => void delays.push(ms) });
+}
+function mock() {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  return { agent, pool: agent.get('https://service.test') };
+}
+
+describe('URLs', () => {
+  it('keeps the base path (/api/v2) whatever the slashes', () => {
+    expect(joinUrl('https://s/api/v2', '/me')).toBe('https://s/api/v2/me');
+    expect(joinUrl('https://s/api/v2/', 'me')).toBe('https://s/api/v2/me');
+    expect(joinUrl('http://127.0.0.1:9/api/v2', 'check-ins/2026-11-21')).toBe('http://127.0.0.1:9/api/v2/check-ins/2026-11-21');
+  });
+  it('sends arrays in the repeated name[]= form and leaves undefined out', () => {
+    expect(encodeQuery({ since: '2026-11-01', people_ids: ['a', 'b'], blocked: true, page: undefined, per_page: 50 })).toBe(
+      'since=2026-11-01&people_ids[]=a&people_ids[]=b&blocked=true&per_page=50',
+    );
+  });
+  it('refuses a token over plain http except to loopback', () => {
+    expect(() => checkTransport('http://localhost:3000/api/v2')).not.toThrow();
+    expect(() => checkTransport('http://127.0.0.1:3000/api/v2')).not.toThrow();
+    expect(() => checkTransport('http://[::1]:3000/api/v2')).not.toThrow();
+    expect(() => checkTransport('http://10.0.0.5/api/v2')).toThrow(/plain http/);
+    expect(() => checkTransport('ftp://x/api')).toThrow(/https/);
+    expect(() => checkTransport('not a url')).toThrow(/not a valid URL/);
+  });
+});
+
+describe('retries', () => {
+  it('GET: retries 503 and 429 (honouring Retry-After), three tries at most', async () => {
+    const { agent, pool } = mock();
+    pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(503, { message: 'busy' });
+    pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '7' } });
+    pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(200, { id: 'x' });
+    const delays: number[] = [];
+    expect(await client(agent, delays).get('me')).toEqual({ id: 'x' });
+    expect(delays).toEqual([500, 7000]);
+
+    pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(502, 'bad').times(3);
+    await expect(client(agent).get('me')).rejects.toMatchObject({ status: 502, kind: 'http' });
+    agent.assertNoPendingInterceptors();
+  });
+
+  it('POST: never re-sent after it was written (502 and 429 fail at once)', async () => {
+    const { agent, pool } = mock();
+    pool.intercept({ path: '/api/v2/check-ins/x/comments', method: 'POST' }).reply(502, 'bad');
+    await expect(client(agent).post('check-ins/x/comments', { body: 'hi' })).rejects.toMatchObject({ status: 502 });
+    pool.intercept({ path: '/api/v2/check-ins/x/comments', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': '1' } });
+    await expect(client(agent).post('check-ins/x/comments', { body: 'hi' })).rejects.toMatchObject({ status: 429 });
+    agent.assertNoPendingInterceptors();
+  });
+
+  it('does not wait for a Retry-After longer than a minute', async () => {
+    const { agent, pool } = mock();
+    pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(429, { message: 'later' }, { headers: { 'retry-after': '3600' } });
+    const delays: number[] = [];
+    const err = (await client(agent, delays).get('me').catch((e: unknown) => e)) as ApiError;
+    expect(err.suggestion).toBe('The service is rate limiting this token; try again in 3600 s.');
+    expect(delays).toEqual([]);
+  });
+
+  it('PATCH sends JSON with the Bearer token; a 2xx that is not JSON is an invalid response', async () => {
+    const { agent, pool } = mock();
+    pool
+      .intercept({ path: '/api/v2/check-ins/2026-11-21', method: 'PATCH', body: '{"mood":"calm"}', headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' } })
+      .reply(200, '<html><title>Steady</title></html>', { headers: { 'content-type': 'text/html' } });
+    const err = (await client(agent).patch('check-ins/2026-11-21', { mood: 'calm' }).catch((e: unknown) => e)) as ApiError;
+    expect(err.kind).toBe('invalid-response');
+    expect(err.message).toBe('PATCH /api/v2/check-ins/2026-11-21 answered 200 with an HTML page ("Steady") instead of JSON');
+  });
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigStore, configDir, meKey } from '../src/config/store.js';
+import { colorLevelFor } from '../src/ui/io.js';
+import { sanitize, sanitizeLine } from '../src/ui/sanitize.js';
+import { renderJson } from '../src/ui/render.js';
+
+describe('sanitize', () => {
+  it('removes escape sequences, BEL, C1 and other controls but keeps newlines and tabs', () => {
+    expect(sanitize('a\u001b[1;31mb\u001b[0m\u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u0007\u009b2J\u0085c\td\r\ne\u0000')).toBe('ablink 2Jc\td\ne');
+    expect(sanitizeLine('Ada\nLovelace\t\u001b[2J')).toBe('Ada Lovelace ');
+  });
+  it('JSON output escapes DEL and C1 while keeping the value', () => {
+    const text = renderJson({ s: 'x\u009by\u007f' });
+    expect(text).toBe('{\n  "s": "x\\u009by\\u007f"\n}\n');
+    expect(JSON.parse(text).s).toBe('x\u009by\u007f');
+  });
+});
+
+describe('colour level', () => {
+  it('NO_COLOR wins, FORCE_COLOR forces, otherwise the TTY decides', () => {
+    expect(colorLevelFor({ NO_COLOR: '1', FORCE_COLOR: '3' }, true)).toBe(0);
+    expect(colorLevelFor({ FORCE_COLOR: '1' }, false)).toBe(1);
+    expect(colorLevelFor({ FORCE_COLOR: '0' }, true)).toBe(0);
+    expect(colorLevelFor({}, false)).toBe(0);
+    expect(colorLevelFor({ TERM: 'xterm-256color' }, true)).toBe(2);
+    expect(colorLevelFor({ TERM: 'dumb' }, true)).toBe(0);
+  });
+});
+
+describe('config', () => {
+  it('lives in CHECKIN_CONFIG_DIR, else XDG_CONFIG_HOME/checkin, else ~/.config/checkin', () => {
+    expect(configDir({ CHECKIN_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/b', HOME: '/h' })).toBe('/a');
+    expect(configDir({ XDG_CONFIG_HOME: '/b', HOME: '/h' })).toBe('/b/checkin');
+    expect(configDir({ HOME: '/h' })).toBe('/h/.config/checkin');
+  });
+
+  it('resolves flag > CHECKIN_TOKEN > STEADY_TOKEN > file, and the URL likewise with a default', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkin-cfg-'));
+    const store = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
+    expect(store.token()).toBeUndefined();
+    expect(store.apiUrl()).toEqual({ value: 'https://service.steady.space/api/v2', source: 'default' });
+    await store.update((c) => {
+      c.token = 'from-file';
+      c.api_url = 'https://file.example/api/v2';
+    });
+    expect((statSync(join(dir, 'config.json')).mode & 0o777).toString(8)).toBe('600');
+    const fresh = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
+    expect(fresh.token()).toEqual({ value: 'from-file', source: 'file' });
+    expect(fresh.apiUrl().value).toBe('https://file.example/api/v2');
+    const env = new ConfigStore({ CHECKIN_CONFIG_DIR: dir, STEADY_TOKEN: 'steady', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2' });
+    expect(env.token()).toEqual({ value: 'steady', source: 'env', name: 'STEADY_TOKEN' });
+    expect(env.apiUrl().value).toBe('http://127.0.0.1:1/api/v2');
+    const both = new ConfigStore({ CHECKIN_CONFIG_DIR: dir, STEADY_TOKEN: 'steady', CHECKIN_TOKEN: 'checkin' });
+    expect(both.token()!.value).toBe('checkin');
+    expect(both.token('flag')!.value).toBe('flag');
+  });
+
+  it('keys the cached me by URL and a hash of the token, never the token itself', () => {
+    const a = meKey('https://x/api/v2/', 'secret-token');
+    expect(a).toBe(meKey('https://x/api/v2', 'secret-token'));
+    expect(a).not.toContain('secret');
+    expect(meKey('https://x/api/v2', 'other')).not.toBe(a);
+  });
+});
