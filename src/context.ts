@@ -1,7 +1,7 @@
 // What commands are handed: streams, environment, clock — and lazily built services, so
 // `checkin --help` never reads config or builds an HTTP client (gh's cmdutil.Factory).
 
-import type { ApiClient } from './api/client.js';
+import { ApiClient } from './api/client.js';
 import { getMe } from './api/endpoints.js';
 import type { Me } from './api/types.js';
 import { ConfigStore, type CachedMe } from './config/store.js';
@@ -76,7 +76,6 @@ export function createContext(parts: ContextParts): Context {
         throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
       }
       if (token.value === '') throw new AuthError(`The token in ${token.name ?? cfg.file} is empty`);
-      const { ApiClient } = await import('./api/client.js');
       client = new ApiClient({
         baseUrl: cfg.apiUrl().value,
         token: token.value,

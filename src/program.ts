@@ -4,6 +4,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from './context.js';
 import type { AnswerFlags } from './commands/fill.js';
+// The daily path (today, status) is part of the entry chunk: loading it lazily would cost more
+// module resolutions than it saves. Prompts, editor, conf, chalk and the sandbox stay lazy.
+import { runStatus } from './commands/status.js';
+import { runToday } from './commands/today.js';
 
 export const EXIT_CODES_HELP = `
 Environment:
@@ -68,7 +72,6 @@ export function buildProgram(ctx: Context): Command {
       .description("Fill in or show today's check-in")
       .addHelpText('after', '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions'),
   ).action(async (flags: AnswerFlags) => {
-    const { runToday } = await import('./commands/today.js');
     await runToday(ctx, flags);
   });
 
@@ -78,7 +81,6 @@ export function buildProgram(ctx: Context): Command {
     .option('-q, --quiet', 'print nothing; only the exit code tells')
     .option('--json', 'print {date, state, check_in} as JSON')
     .action(async (opts: { quiet?: boolean; json?: boolean }) => {
-      const { runStatus } = await import('./commands/status.js');
       await runStatus(ctx, opts);
     });
 

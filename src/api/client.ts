@@ -3,9 +3,7 @@
 // It knows HTTP and nothing about terminals.
 
 import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import dispatcherRequest from 'undici/lib/api/api-request.js';
+import { nodeTransport, TIMEOUT_CODE, undiciTransport, usesProxy, type Exchange, type Transport, type TransportError } from './transport.js';
 import { ApiError, reason, serviceMessageOf, suggestionFor } from './errors.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -43,9 +41,6 @@ export interface ApiResponse<T> {
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-/** Failures to connect: nothing was written, so even a POST may be tried again. */
-const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-const TIMEOUT_ERRORS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Array values go out in the repeated `name[]=value` form; undefined values are left out. */
 export function encodeQuery(query: Query = {}): string {
@@ -100,8 +95,7 @@ function retryAfterSeconds(value: string | string[] | undefined, now = Date.now(
 }
 
 export class ApiClient {
-  private readonly dispatcher: Dispatcher;
-  private readonly ownDispatcher: boolean;
+  private transport: Promise<Transport> | undefined;
   private readonly timeoutMs: number;
   private readonly maxTries: number;
   private readonly maxRetryAfterS: number;
@@ -113,8 +107,14 @@ export class ApiClient {
     this.maxTries = opts.maxTries ?? 3;
     this.maxRetryAfterS = opts.maxRetryAfterS ?? 60;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.ownDispatcher = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? makeDispatcher(opts.env ?? {}, this.timeoutMs);
+  }
+
+  private connect(): Promise<Transport> {
+    const env = this.opts.env ?? {};
+    return (this.transport ??=
+      this.opts.dispatcher || usesProxy(this.opts.baseUrl, env)
+        ? undiciTransport({ ...(this.opts.dispatcher && { dispatcher: this.opts.dispatcher }), env, timeoutMs: this.timeoutMs })
+        : Promise.resolve(nodeTransport()));
   }
 
   get baseUrl(): string {
@@ -145,24 +145,17 @@ export class ApiClient {
     };
     if (payload !== undefined) headers['content-type'] = 'application/json';
 
+    const transport = await this.connect();
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= this.maxTries;
-      let res: Dispatcher.ResponseData;
+      let res: Exchange;
       try {
-        const { origin, pathname, search } = new URL(url);
-        res = await dispatcherRequest.call(this.dispatcher, {
-          origin,
-          path: pathname + search,
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: payload,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-        });
+        res = await transport.send({ method, url, headers, ...(payload !== undefined && { body: payload }), timeoutMs: this.timeoutMs });
       } catch (err) {
-        const failure = this.networkError(err, method, url);
-        const code = (err as { code?: string }).code ?? '';
-        const retryable = idempotent ? failure.kind === 'network' : CONNECT_ERRORS.has(code);
+        const failure = this.networkError(err as TransportError, method, url);
+        // Idempotent requests are tried again when the connection failed; a POST only when it
+        // provably never went out.
+        const retryable = idempotent ? failure.kind === 'network' : !(err as TransportError).written;
         if (last || !retryable) throw failure;
         const delayMs = 250 * 2 ** (attempt - 1);
         this.opts.onRetry?.({ attempt, delayMs, why: failure.message });
@@ -170,54 +163,39 @@ export class ApiClient {
         continue;
       }
 
-      let text: string;
-      try {
-        text = await res.body.text();
-      } catch (err) {
-        const failure = this.networkError(err, method, url);
-        if (last || !idempotent) throw failure;
-        continue;
+      if (res.status >= 200 && res.status < 300) {
+        return { status: res.status, data: this.parseSuccess<T>(res, method, url), headers: res.headers };
       }
-
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        return { status: res.statusCode, data: this.parseSuccess<T>(res, text, method, url), headers: res.headers };
-      }
-      if (res.statusCode === 304) return { status: 304, data: undefined as T, headers: res.headers };
+      if (res.status === 304) return { status: 304, data: undefined as T, headers: res.headers };
 
       const wait = retryAfterSeconds(res.headers['retry-after']);
-      const error = this.httpError(res.statusCode, res.headers, text, wait, method, url);
-      const retryable = RETRYABLE_STATUS.has(res.statusCode) && idempotent;
+      const error = this.httpError(res, wait, method, url);
+      const retryable = RETRYABLE_STATUS.has(res.status) && idempotent;
       if (last || !retryable) throw error;
-      if (res.statusCode === 429 && wait !== undefined && wait > this.maxRetryAfterS) throw error;
-      const delayMs = res.statusCode === 429 ? Math.max(wait ?? 1, 0) * 1000 : wait !== undefined ? wait * 1000 : 500 * attempt;
+      if (res.status === 429 && wait !== undefined && wait > this.maxRetryAfterS) throw error;
+      const delayMs = res.status === 429 ? Math.max(wait ?? 1, 0) * 1000 : wait !== undefined ? wait * 1000 : 500 * attempt;
       this.opts.onRetry?.({ attempt, delayMs, why: error.message });
       await this.sleep(delayMs);
     }
   }
 
-  private parseSuccess<T>(res: Dispatcher.ResponseData, text: string, method: string, url: string): T {
-    if (res.statusCode === 204 || text === '') return undefined as T;
+  private parseSuccess<T>(res: Exchange, method: string, url: string): T {
+    const text = res.text;
+    if (res.status === 204 || text === '') return undefined as T;
     try {
       return JSON.parse(text) as T;
     } catch {
       const type = String(res.headers['content-type'] ?? 'unknown type');
       throw new ApiError(
         'invalid-response',
-        `${method} ${new URL(url).pathname} answered ${res.statusCode} with ${describeBody(type, text)} instead of JSON`,
-        res.statusCode,
+        `${method} ${new URL(url).pathname} answered ${res.status} with ${describeBody(type, text)} instead of JSON`,
+        res.status,
         'Check CHECKIN_API_URL: it should point at the API (…/api/v2), not at the web app.',
       );
     }
   }
 
-  private httpError(
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    text: string,
-    retryAfter: number | undefined,
-    method: string,
-    url: string,
-  ): ApiError {
+  private httpError({ status, headers, text }: Exchange, retryAfter: number | undefined, method: string, url: string): ApiError {
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -241,11 +219,10 @@ export class ApiClient {
     );
   }
 
-  private networkError(err: unknown, method: string, url: string): ApiError {
-    const e = err as { code?: string; message?: string; cause?: { code?: string } };
-    const code = e.code ?? e.cause?.code ?? '';
+  private networkError(e: TransportError, method: string, url: string): ApiError {
+    const code = e.code;
     const host = new URL(url).host;
-    if (TIMEOUT_ERRORS.has(code)) {
+    if (code === TIMEOUT_CODE) {
       return new ApiError('timeout', `${method} ${new URL(url).pathname}: no answer from ${host} within ${this.timeoutMs / 1000} s`, 0, 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).');
     }
     const what: Record<string, string> = {
@@ -266,8 +243,8 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    // Closing the pooled keep-alive sockets lets the process exit as soon as the work is done.
-    if (this.ownDispatcher) await this.dispatcher.destroy();
+    // Releases pooled keep-alive sockets (undici), so the process can exit as soon as the work is done.
+    if (this.transport) await (await this.transport).close();
   }
 }
 
@@ -279,17 +256,3 @@ function describeBody(contentType: string, text: string): string {
   return `a ${contentType || 'non-JSON'} body`;
 }
 
-function makeDispatcher(env: NodeJS.ProcessEnv, timeoutMs: number): Dispatcher {
-  const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
-  const httpsProxy = pick('HTTPS_PROXY', 'https_proxy');
-  const httpProxy = pick('HTTP_PROXY', 'http_proxy');
-  const common = { connectTimeout: timeoutMs, keepAliveTimeout: 4_000 };
-  if (!httpsProxy && !httpProxy) return new Agent(common);
-  const noProxy = pick('NO_PROXY', 'no_proxy');
-  return new EnvHttpProxyAgent({
-    ...common,
-    ...(httpsProxy !== undefined && { httpsProxy }),
-    ...(httpProxy !== undefined && { httpProxy }),
-    noProxy: noProxy ?? '',
-  });
-}

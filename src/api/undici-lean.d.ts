@@ -1,9 +1,5 @@
 // Types for the parts of undici the client imports by path (undici has no "exports" map):
-// loading only the agent and `request` instead of the whole package keeps start-up lean.
-declare module 'undici/lib/dispatcher/agent.js' {
-  import { Agent } from 'undici';
-  export = Agent;
-}
+// loading only the proxy agent and `request` instead of the whole package.
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import { EnvHttpProxyAgent } from 'undici';
   export = EnvHttpProxyAgent;

@@ -2,7 +2,6 @@
 // Reads are a plain JSON read of conf's file (start-up stays lean); conf is loaded only to write.
 // Location: $CHECKIN_CONFIG_DIR, else $XDG_CONFIG_HOME/checkin, else ~/.config/checkin (every OS).
 
-import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +39,8 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 
 /** Cache key of `me`: another token (or another service) never reuses someone else's id. */
 export function meKey(apiUrl: string, token: string): string {
+  // node:crypto is loaded only here, when `me` is needed: it costs start-up time otherwise.
+  const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
   return `${apiUrl.replace(/\/+$/, '')} ${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
 }
 

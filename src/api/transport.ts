@@ -1,0 +1,138 @@
+// One HTTP exchange, two ways. The client above decides retries and errors; a transport only
+// sends a request and reads the whole answer.
+//
+// - node:http / node:https for direct connections: Node's native parser, no Wasm to compile, a
+//   fresh connection that closes with the answer, so a one-request command exits at once.
+// - undici for everything a proxy is involved in (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured by
+//   its EnvHttpProxyAgent), and for a dispatcher handed in (tests use MockAgent). Loaded only then.
+
+import type { Dispatcher } from 'undici';
+
+export interface Exchange {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+/** A failed exchange: `code` as Node/undici name it; `written` when the request had gone out whole. */
+export interface TransportError extends Error {
+  code: string;
+  written: boolean;
+}
+
+export interface Transport {
+  send(req: Outgoing): Promise<Exchange>;
+  close(): Promise<void>;
+}
+
+export const TIMEOUT_CODE = 'ETIMEDOUT';
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function transportError(err: unknown, written: boolean): TransportError {
+  const e = err as Error & { code?: string; cause?: { code?: string } };
+  const out = (e instanceof Error ? e : new Error(String(err))) as TransportError;
+  out.code = e.code ?? e.cause?.code ?? 'UNKNOWN';
+  out.written = written;
+  return out;
+}
+
+export function nodeTransport(): Transport {
+  return {
+    async send(req) {
+      const url = new URL(req.url);
+      const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+      return new Promise<Exchange>((resolve, reject) => {
+        let written = false;
+        const r = request(url, { method: req.method, headers: req.headers, agent: false }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', (err) => reject(transportError(err, true)));
+          res.on('aborted', () => reject(transportError(Object.assign(new Error('connection closed mid-answer'), { code: 'ECONNRESET' }), true)));
+        });
+        r.setTimeout(req.timeoutMs, () => r.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: TIMEOUT_CODE })));
+        r.on('finish', () => (written = true));
+        r.on('error', (err) => reject(transportError(err, written)));
+        r.end(req.body);
+      });
+    },
+    async close() {
+      // Every exchange used its own connection, closed with the answer: nothing to release.
+    },
+  };
+}
+
+export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Transport> {
+  // undici parses HTTP with llhttp compiled to WebAssembly, and V8 would tier that up with
+  // TurboFan in background threads that the process then waits for at exit (~85 ms and ~35 MiB
+  // for a one-request command). The baseline compiler alone is plenty here.
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--liftoff-only');
+  const { default: dispatcherRequest } = await import('undici/lib/api/api-request.js');
+  let dispatcher = opts.dispatcher;
+  const own = !dispatcher;
+  if (!dispatcher) {
+    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
+    const pick = (...names: string[]) => names.map((n) => opts.env[n]).find((v) => v !== undefined && v !== '');
+    const httpsProxy = pick('HTTPS_PROXY', 'https_proxy');
+    const httpProxy = pick('HTTP_PROXY', 'http_proxy');
+    dispatcher = new EnvHttpProxyAgent({
+      connectTimeout: opts.timeoutMs,
+      ...(httpsProxy !== undefined && { httpsProxy }),
+      ...(httpProxy !== undefined && { httpProxy }),
+      noProxy: pick('NO_PROXY', 'no_proxy') ?? '',
+    });
+  }
+  const d = dispatcher;
+  return {
+    async send(req) {
+      const { origin, pathname, search } = new URL(req.url);
+      try {
+        const res = await dispatcherRequest.call(d, {
+          origin,
+          path: pathname + search,
+          method: req.method as Dispatcher.HttpMethod,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        });
+        return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+      } catch (err) {
+        // undici does not say whether the request went out; only a failed connect proves it did not.
+        const e = transportError(err, true);
+        e.written = !CONNECT_FAILURES.has(e.code);
+        if (/^UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT$/.test(e.code)) e.code = TIMEOUT_CODE;
+        throw e;
+      }
+    },
+    async close() {
+      if (own) await d.destroy();
+    },
+  };
+}
+
+/** Whether a request to `url` goes through a proxy under the given environment. */
+export function usesProxy(url: string, env: NodeJS.ProcessEnv): boolean {
+  const { protocol, hostname, port } = new URL(url);
+  const proxy = protocol === 'https:' ? env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy : env.HTTP_PROXY || env.http_proxy;
+  if (!proxy) return false;
+  const noProxy = (env.NO_PROXY || env.no_proxy || '').trim();
+  if (noProxy === '*') return false;
+  return !noProxy
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .some((entry) => {
+      const [host, p] = entry.replace(/^\*?\./, '.').split(':');
+      if (p && p !== (port || (protocol === 'https:' ? '443' : '80'))) return false;
+      return host!.startsWith('.') ? hostname.endsWith(host!) || hostname === host!.slice(1) : hostname === host;
+    });
+}
