@@ -354,3 +354,38 @@ describe('help and cron', () => {
     expect(r.stdout).toMatch(new RegExp(`^30 9 \\* \\* mon-fri ${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} /\\S+/bin/checkin\\.js status --quiet; \\[ \\$\\? -ne 3 \\] \\|\\| echo "Time to check in: run checkin today"\\n$`));
   });
 });
+
+describe('proxies', () => {
+  it('goes through HTTP_PROXY (CONNECT), unless NO_PROXY names the host', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const { connect } = await import('node:net');
+    const seen: string[] = [];
+    const proxy = createHttpServer((_req, res) => res.writeHead(400).end());
+    proxy.on('connect', (req, socket, head) => {
+      seen.push(`${req.method} ${req.url}`);
+      const [host, port] = req.url!.split(':');
+      const upstream = connect(Number(port), host!, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket).pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    try {
+      const via = await cli(['today', '--json'], { env: { HTTP_PROXY: proxyUrl } });
+      expect(via.stderr).toBe('');
+      expect(JSON.parse(via.stdout).date).toBe(TODAY);
+      expect(seen).toEqual([`CONNECT ${new URL(sb.url).host}`]);
+      const direct = await cli(['today', '--json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      expect(direct.code).toBe(0);
+      expect(seen).toHaveLength(1);
+      expect(sb.requests).toHaveLength(2);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+});

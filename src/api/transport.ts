@@ -76,11 +76,13 @@ export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: Node
   // for a one-request command). The baseline compiler alone is plenty here.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
-  const { default: dispatcherRequest } = await import('undici/lib/api/api-request.js');
+  // The whole package: its index wires the dispatcher methods ProxyAgent tunnels with.
+  // Bundled, a CommonJS package is imported as its `default` only.
+  const mod = await import('undici');
+  const { request, EnvHttpProxyAgent } = ((mod as unknown as { default?: typeof mod }).default ?? mod) as typeof mod;
   let dispatcher = opts.dispatcher;
   const own = !dispatcher;
   if (!dispatcher) {
-    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
     const pick = (...names: string[]) => names.map((n) => opts.env[n]).find((v) => v !== undefined && v !== '');
     const httpsProxy = pick('HTTPS_PROXY', 'https_proxy');
     const httpProxy = pick('HTTP_PROXY', 'http_proxy');
@@ -94,11 +96,9 @@ export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: Node
   const d = dispatcher;
   return {
     async send(req) {
-      const { origin, pathname, search } = new URL(req.url);
       try {
-        const res = await dispatcherRequest.call(d, {
-          origin,
-          path: pathname + search,
+        const res = await request(req.url, {
+          dispatcher: d,
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
           body: req.body,
