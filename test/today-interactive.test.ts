@@ -70,19 +70,21 @@ describe('interactive checkin today', () => {
     const lastIntentions = sb.service.data.check_ins
       .filter((c) => c.person_id === me && c.date < TODAY && c.intentions)
       .sort((a, b) => b.date.localeCompare(a.date))[0]!.intentions;
-    const p = scripted([lastIntentions, '- Write the tests', '', 'focused' as Mood, true, 'send']);
+    expect(lastIntentions).toContain('\n');
+    // Enter ('') keeps the multi-line suggestion shown above the prompt.
+    const p = scripted(['', '- Write the tests', '', 'focused' as Mood, true, 'send']);
     const r = await runToday(p);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(p.asked.map((q) => q.message)).toEqual([
-      'What did you do previously?',
+      'What did you do previously? (Enter keeps the text above, - clears it)',
       'What do you intend to do next?',
       'Are you blocked by anything? (empty: no)',
       'Mood',
       'Did you do what you intended?',
       'Send it?',
     ]);
-    expect(p.asked[0]!.default).toBe(lastIntentions);
+    expect(r.out.startsWith(lastIntentions!.replace(/^/gm, '  ') + '\n')).toBe(true);
     expect(p.asked[3]!.choices).toHaveLength(22);
     expect(p.asked[3]!.choices![7]).toBe('🧐 focused');
     const requests = sb.requests.map((q) => `${q.method} ${q.path}${q.query ? `?${q.query}` : ''}`);

@@ -20,7 +20,7 @@ import { addDays } from '../core/datekey.js';
 import type { Context } from '../context.js';
 import { CancelledError, HintedError, UsageError } from '../errors.js';
 import { renderCheckIn, renderJson } from '../ui/render.js';
-import { sanitizeLine } from '../ui/sanitize.js';
+import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
 export interface AnswerFlags {
   previous?: string;
@@ -246,9 +246,9 @@ async function interactive(ctx: Context, target: Target): Promise<void> {
     answers = { ...answers, ...update };
     await saveDraft(ctx, key, target, answers); // Ctrl-C at the next prompt keeps what was typed
   };
-  await step({ previous: await p.input('What did you do previously?', { default: answers.previous ?? '' }) });
-  await step({ intentions: await p.input('What do you intend to do next?', { default: answers.intentions ?? '' }) });
-  await step({ blockers: await p.input('Are you blocked by anything? (empty: no)', { default: answers.blockers ?? '' }) });
+  await step({ previous: await askText(ctx, 'What did you do previously?', answers.previous) });
+  await step({ intentions: await askText(ctx, 'What do you intend to do next?', answers.intentions) });
+  await step({ blockers: await askText(ctx, 'Are you blocked by anything? (empty: no)', answers.blockers) });
   const mood = await p.select<Mood | null>(
     'Mood',
     [{ name: '— none', value: null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m }))],
@@ -267,7 +267,8 @@ async function interactive(ctx: Context, target: Target): Promise<void> {
   await step({ previous_completed: done });
 
   for (;;) {
-    io.out('\n' + renderCheckIn({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn, c));
+    io.err(c.dim('\nPreview (not sent yet):\n'));
+    io.out(renderCheckIn({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn, c));
     const next = await p.select('Send it?', [
       { name: 'Send', value: 'send' },
       { name: 'Edit in $EDITOR first', value: 'edit' },
@@ -280,6 +281,19 @@ async function interactive(ctx: Context, target: Target): Promise<void> {
     await step(edited);
   }
   await send(ctx, target, withoutNulls(answers), false, true);
+}
+
+/**
+ * One text answer. A one-line suggestion is the prompt's default; a longer one is shown above
+ * the prompt, kept with Enter, and cleared with "-" (the prompt itself is a single line).
+ */
+async function askText(ctx: Context, message: string, suggestion: string | null | undefined): Promise<string> {
+  const p = ctx.prompter();
+  if (!suggestion || !suggestion.includes('\n')) return p.input(message, { default: suggestion ?? '' });
+  const c = await ctx.colors();
+  ctx.io.out(c.dim(sanitize(suggestion).replace(/^/gm, '  ')) + '\n');
+  const typed = await p.input(`${message} (Enter keeps the text above, - clears it)`);
+  return typed === '' ? suggestion : typed === '-' ? '' : typed;
 }
 
 /** What the prompts produced, as the PATCH body: the answer fields only. */
