@@ -74,7 +74,7 @@ describe('interactive checkin today', () => {
     // Enter ('') keeps the multi-line suggestion shown above the prompt.
     const p = scripted(['', '- Write the tests', '', 'focused' as Mood, true, 'send']);
     const r = await runToday(p);
-    expect(r.err).toBe('');
+    expect(r.err).toBe('\nPreview (not sent yet):\n');
     expect(r.code).toBe(0);
     expect(p.asked.map((q) => q.message)).toEqual([
       'What did you do previously? (Enter keeps the text above, - clears it)',
