@@ -8,6 +8,7 @@ import { ConfigStore, type CachedMe } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { Colors } from './ui/color.js';
 import type { IO } from './ui/io.js';
+import type { View } from './ui/views.js';
 import { inquirerPrompter, type Prompter } from './ui/prompter.js';
 
 export interface Context {
@@ -23,6 +24,8 @@ export interface Context {
   prompter(): Prompter;
   /** chalk at the computed level; loaded on first use (machine output never needs it). */
   colors(): Promise<Colors>;
+  /** How lists and objects are shown: rich on a terminal, plain when piped. */
+  view(): Promise<View>;
   /** Opens $EDITOR on `text` and returns what was saved. */
   editText(text: string): Promise<string>;
   /** Releases what was built (keep-alive sockets), so the process exits at once. */
@@ -103,6 +106,9 @@ export function createContext(parts: ContextParts): Context {
         colors = makeColors(io.colorLevel);
       }
       return colors;
+    },
+    async view() {
+      return { c: await ctx.colors(), rich: io.stdoutIsTTY, width: io.columns, now: now() };
     },
     async editText(text) {
       if (parts.editText) return parts.editText(text);

@@ -75,6 +75,147 @@ export function buildProgram(ctx: Context): Command {
     await runToday(ctx, flags);
   });
 
+  addAnswerOptions(
+    program
+      .command('checkin')
+      .argument('<key>', 'a UUID, YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last')
+      .description('Show a check-in by key; with answer options, update it')
+      .addHelpText('after', '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"'),
+  ).action(async (key: string, flags: AnswerFlags) => {
+    const { runCheckIn } = await import('./commands/checkin.js');
+    await runCheckIn(ctx, key, flags);
+  });
+
+  program
+    .command('list')
+    .description('List check-ins (newest first)')
+    .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name)')
+    .option('--until <day>', 'up to this day, inclusive')
+    .option('--blocked', 'only check-ins with blockers')
+    .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
+    .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect)
+    .addOption(new Option('--page <n>', 'page number').argParser(parseIntIn(1, 100000, '--page')))
+    .addOption(new Option('--per-page <n>', 'check-ins per page (at most 50)').argParser(parseIntIn(1, 50, '--per-page')))
+    .option('--all', 'follow every page')
+    .option('--json', 'print one JSON array')
+    .addHelpText('after', '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus')
+    .action(async (opts) => {
+      const { runList } = await import('./commands/list.js');
+      await runList(ctx, opts);
+    });
+
+  program
+    .command('team')
+    .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
+    .option('--date <day>', 'the day (default today)')
+    .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
+    .option('--json', 'print as JSON')
+    .action(async (opts) => {
+      const { runTeam } = await import('./commands/team.js');
+      await runTeam(ctx, opts);
+    });
+
+  program
+    .command('comments')
+    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+    .description('List the comments on a check-in (or goal update); --add posts one')
+    .option('--goal-update <id>', 'a goal update instead of a check-in')
+    .option('--add <markdown>', 'post a comment (- reads standard input)')
+    .option('-e, --edit', 'write the comment in $EDITOR')
+    .option('--resume', 'send the comment kept from a failed attempt')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
+    .action(async (key: string | undefined, opts) => {
+      const { runComments } = await import('./commands/comments.js');
+      await runComments(ctx, key, opts);
+    });
+
+  program
+    .command('reactions')
+    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+    .description('List the reactions on a check-in (or goal update)')
+    .option('--goal-update <id>', 'a goal update instead of a check-in')
+    .option('--json', 'print as JSON')
+    .action(async (key: string | undefined, opts) => {
+      const { runReactions } = await import('./commands/comments.js');
+      await runReactions(ctx, key, opts);
+    });
+
+  const goal = program.command('goal').description('Post and manage goal updates');
+  const goalUpdateOptions = (cmd: Command) =>
+    cmd
+      .option('--title <text>', 'the title')
+      .option('--body <markdown>', 'the body (- reads standard input)')
+      .option('-e, --edit', 'write the body in $EDITOR')
+      .addOption(new Option('--progress <0..100>', 'progress in percent').argParser(parseIntIn(0, 100, '--progress')))
+      .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
+      .option('--json', 'print as JSON');
+  goalUpdateOptions(
+    goal
+      .command('update')
+      .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
+      .description('Post a goal update')
+      .option('--resume', 'send the update kept from a failed attempt')
+      .addHelpText('after', '\nExample:\n  checkin goal update <goal-id> --title "Invoices shipped" --body - --progress 60 --confidence on-track < notes.md'),
+  ).action(async (goalId: string, opts) => {
+    const { runGoalUpdate } = await import('./commands/goals.js');
+    await runGoalUpdate(ctx, goalId, opts);
+  });
+  goalUpdateOptions(
+    goal
+      .command('updates')
+      .argument('<args...>', '<goal-id>, or show|edit|delete <update-id>')
+      .description("List a goal's updates; show, edit or delete one")
+      .option('-y, --yes', 'delete without asking')
+      .addHelpText('after', '\nExamples:\n  checkin goal updates <goal-id>\n  checkin goal updates show <update-id>\n  checkin goal updates edit <update-id> --progress 70\n  checkin goal updates delete <update-id> --yes'),
+  ).action(async (args: string[], opts) => {
+    const { runGoalUpdates } = await import('./commands/goals.js');
+    await runGoalUpdates(ctx, args, opts);
+  });
+
+  program
+    .command('goals')
+    .description('List goals (mine by default) with their ids')
+    .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
+    .option('--team <team>', 'UUID or name (repeatable)', collect)
+    .option('--json', 'print as JSON')
+    .action(async (opts) => {
+      const { runGoals } = await import('./commands/goals.js');
+      await runGoals(ctx, opts);
+    });
+
+  program
+    .command('teams')
+    .description('List the teams (● marks yours)')
+    .option('--json', 'print as JSON')
+    .action(async (opts) => {
+      const { runTeams } = await import('./commands/directory.js');
+      await runTeams(ctx, opts);
+    });
+
+  program
+    .command('people')
+    .description('List the people of the account')
+    .option('--json', 'print as JSON')
+    .action(async (opts) => {
+      const { runPeople } = await import('./commands/directory.js');
+      await runPeople(ctx, opts);
+    });
+
+  program
+    .command('activity')
+    .description('List activities (pull requests, issues…)')
+    .option('--kind <kind>', 'github_pr, jira, linear… (repeatable)', collect)
+    .option('--team <team>', 'UUID or name (repeatable)', collect)
+    .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
+    .option('--since <day>', 'from this day')
+    .option('--until <day>', 'up to this day, inclusive')
+    .option('--json', 'print as JSON')
+    .action(async (opts) => {
+      const { runActivity } = await import('./commands/directory.js');
+      await runActivity(ctx, opts);
+    });
+
   program
     .command('status')
     .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
@@ -138,8 +279,12 @@ export function buildProgram(ctx: Context): Command {
     });
 
   // exitOverride and configureOutput reach subcommands only when copied onto each.
-  for (const sub of program.commands) {
-    sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
-  }
+  const configure = (cmd: Command) => {
+    for (const sub of cmd.commands) {
+      sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
+      configure(sub);
+    }
+  };
+  configure(program);
   return program;
 }

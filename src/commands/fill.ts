@@ -20,7 +20,8 @@ import { addDays } from '../core/datekey.js';
 import type { Context } from '../context.js';
 import { CancelledError, HintedError, UsageError } from '../errors.js';
 import { renderCheckIn, renderJson } from '../ui/render.js';
-import { sanitize, sanitizeLine } from '../ui/sanitize.js';
+import { sanitize } from '../ui/sanitize.js';
+import { resolveTeams } from './resolve.js';
 
 export interface AnswerFlags {
   previous?: string;
@@ -105,21 +106,6 @@ function checkedMood(value: string): Mood | null {
   }
 }
 
-/** Team UUIDs as given, or team names resolved through the cached `me` (one GET /me at most). */
-export async function resolveTeams(ctx: Context, given: string[]): Promise<string[]> {
-  const values = given.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  if (values.every((v) => UUID_RE.test(v))) return [...new Set(values.map((v) => v.toLowerCase()))];
-  const me = await ctx.me();
-  const ids = values.map((v) => {
-    if (UUID_RE.test(v)) return v.toLowerCase();
-    const hits = me.teams.filter((t) => t.name.toLowerCase() === v.toLowerCase());
-    if (hits.length === 1) return hits[0]!.id;
-    const names = me.teams.map((t) => sanitizeLine(t.name)).join(', ') || 'none';
-    throw new UsageError(hits.length === 0 ? `You are not in a team named "${v}" (your teams: ${names})` : `Several of your teams are named "${v}"; give its UUID`);
-  });
-  return [...new Set(ids)];
-}
-
 export function draftKey(apiUrl: string, key: string): string {
   return `${apiUrl} check-in ${key}`;
 }
@@ -146,7 +132,7 @@ export function reportNone(ctx: Context, target: Target, json: boolean | undefin
 }
 
 async function print(ctx: Context, c: CheckIn, json: boolean | undefined): Promise<void> {
-  ctx.io.out(json ? renderJson(c) : renderCheckIn(c, await ctx.colors()));
+  ctx.io.out(json ? renderJson(c) : renderCheckIn(c, await ctx.colors(), ctx.io.stdoutIsTTY));
 }
 
 /** The one PATCH, with the typed text kept as a draft until the service accepted it. */
@@ -175,7 +161,8 @@ async function saveDraft(ctx: Context, key: string, target: Target, answers: Che
   await ctx.config().saveDraft(key, draft);
 }
 
-export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerFlags): Promise<void> {
+/** Fills in (answers given, -e, --from-file, --resume, or prompts when `ask`) or shows the check-in. */
+export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerFlags, ask = true): Promise<void> {
   const { io } = ctx;
   if (flags.resume) {
     const api = await ctx.api();
@@ -189,7 +176,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerFla
   const { answers, typed } = await answersFromFlags(ctx, flags);
   if (flags.edit) return editAndSend(ctx, target, answers, flags.json);
   if (!isEmptyAnswers(answers)) return send(ctx, target, answers, flags.json, typed);
-  if (io.canPrompt && !flags.json) return interactive(ctx, target);
+  if (ask && io.canPrompt && !flags.json) return interactive(ctx, target);
 
   // Nothing to send and nobody to ask: show it.
   const c = await fetchOrNull(ctx, target);
@@ -238,7 +225,7 @@ async function interactive(ctx: Context, target: Target): Promise<void> {
   }
   if (current.completed_at) {
     io.err(c.dim('Already filled in — answering again updates it:\n'));
-    io.out(renderCheckIn(current, c));
+    io.out(renderCheckIn(current, c, true));
   }
 
   answers.previous ??= await earlierPrefill(ctx, current);
@@ -268,7 +255,7 @@ async function interactive(ctx: Context, target: Target): Promise<void> {
 
   for (;;) {
     io.err(c.dim('\nPreview (not sent yet):\n'));
-    io.out(renderCheckIn({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn, c));
+    io.out(renderCheckIn({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn, c, true));
     const next = await p.select('Send it?', [
       { name: 'Send', value: 'send' },
       { name: 'Edit in $EDITOR first', value: 'edit' },

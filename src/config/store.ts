@@ -15,11 +15,20 @@ export interface CachedMe {
   fetched_at: string;
 }
 
+/** People and teams of the account, for resolving names; refreshed when a name is not found. */
+export interface Directory {
+  people: Array<{ id: string; name: string; username: string }>;
+  teams: Ref[];
+  fetched_at: string;
+}
+
 export interface StoredConfig {
   api_url?: string;
   token?: string;
   /** Cached `GET /me`, keyed by API URL + a hash of the token (see meKey). */
   me?: Record<string, CachedMe>;
+  /** Cached /people and /teams, keyed like `me`. */
+  directory?: Record<string, Directory>;
 }
 
 export interface Draft {
@@ -117,6 +126,16 @@ export class ConfigStore {
   async cacheMe(apiUrl: string, token: string, me: CachedMe): Promise<void> {
     await this.update((c) => {
       c.me = { ...c.me, [meKey(apiUrl, token)]: me };
+    });
+  }
+
+  cachedDirectory(apiUrl: string, token: string): Directory | undefined {
+    return this.read().directory?.[meKey(apiUrl, token)];
+  }
+
+  async cacheDirectory(apiUrl: string, token: string, dir: Directory): Promise<void> {
+    await this.update((c) => {
+      c.directory = { ...c.directory, [meKey(apiUrl, token)]: dir };
     });
   }
 

@@ -105,7 +105,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       const date = addDays(today, -day);
       if (!service.exists(p.id, date)) continue;
       n++;
-      if ((pi + n) % 6 === 0) continue; // a missed day
+      if ((pi + n) % 6 === 0 && day > 1) continue; // a missed day (yesterday is always filled in)
       const intentions = bullets(pi * 3 + n, 2 + ((pi + n) % 2));
       const blocked = p === grace && day === 3;
       const rec: CheckInRecord = {

@@ -202,7 +202,8 @@ export class SandboxService {
 
   listCheckIns(f: CheckInFilter): CheckIn[] {
     const from = f.since && f.since > this.data.start_date ? f.since : this.data.start_date;
-    const to = f.until && f.until < this.lastDay() ? f.until : this.lastDay();
+    // Lists stop at today unless asked for more; tomorrow's (already generated) needs an explicit until.
+    const to = f.until ? (f.until < this.lastDay() ? f.until : this.lastDay()) : this.today();
     const people = [...this.data.people].sort((a, b) => a.name.localeCompare(b.name));
     const out: CheckIn[] = [];
     for (const date of keysNewestFirst(from, to)) {

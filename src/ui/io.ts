@@ -12,6 +12,8 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** Terminal width of stdout (80 when it is not a terminal). */
+  columns: number;
   /** Colour level for stdout (0 = none). */
   colorLevel: ColorLevel;
   /** Prompts are allowed: stdin and stdout are TTYs and CHECKIN_NO_PROMPT is unset. */
@@ -58,6 +60,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: process.stdout.columns || 80,
     colorLevel: colorLevelFor(env, stdoutIsTTY),
     canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,
     out: (text) => void process.stdout.write(text),

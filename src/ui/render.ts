@@ -2,6 +2,7 @@
 
 import { MOODS, type CheckIn, type Mood } from '../api/types.js';
 import type { Colors } from './color.js';
+import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
 export function moodLabel(mood: Mood | string | null | undefined): string {
@@ -22,7 +23,7 @@ function timeOf(iso: string): string {
   return Number.isNaN(d.getTime()) ? sanitizeLine(iso) : `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
-export function renderCheckIn(c: CheckIn, colors: Colors): string {
+export function renderCheckIn(c: CheckIn, colors: Colors, rich = false): string {
   const teams = (c.teams ?? []).map((t) => sanitizeLine(t.name)).join(', ');
   const who = sanitizeLine(c.person?.name ?? 'Unknown');
   const state = c.completed_at ? colors.green(`filled in at ${timeOf(c.completed_at)}`) : colors.yellow('not filled in yet');
@@ -34,7 +35,7 @@ export function renderCheckIn(c: CheckIn, colors: Colors): string {
   ];
   const section = (title: string, text: string | null | undefined) => {
     lines.push(colors.bold(title));
-    lines.push(text && text.trim() ? indent(sanitize(text)) : colors.dim('  —'));
+    lines.push(text && text.trim() ? indent(rich ? renderMarkdown(text, colors) : sanitize(text)) : colors.dim('  —'));
   };
   section('Previous', c.previous);
   section('Intentions', c.intentions);

@@ -20,6 +20,7 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string } = {}): BufferIO
     stdinIsTTY: tty,
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
+    columns: 100,
     colorLevel: 0,
     canPrompt: tty,
     out: (t) => void (out += t),

@@ -1,0 +1,53 @@
+// The keys users give for a day or a check-in: a UUID, YYYY-MM-DD, today, yesterday, a weekday
+// name (the most recent such day before today) or `last`. Pure: `today` is passed in.
+
+import { UUID_RE } from '../api/types.js';
+import { addDays, isDateKey, weekdayOf, WEEKDAYS } from './datekey.js';
+
+export type Key = { kind: 'uuid'; id: string } | { kind: 'date'; date: string } | { kind: 'last' };
+
+export class KeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyError';
+  }
+}
+
+const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** A day given as YYYY-MM-DD, today, yesterday or a weekday name (mon… or monday…). */
+export function parseDay(input: string, today: string): string | undefined {
+  const v = input.trim().toLowerCase();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+    if (!isDateKey(v)) throw new KeyError(`"${input}" is not a date in the calendar`);
+    return v;
+  }
+  if (v === 'today') return today;
+  if (v === 'yesterday') return addDays(today, -1);
+  let day = WEEKDAYS.indexOf(v as (typeof WEEKDAYS)[number]);
+  if (day === -1) day = SHORT_DAYS.indexOf(v);
+  if (day === -1) return undefined;
+  // The most recent such day before today: a week ago when today is that day.
+  const back = (weekdayOf(today) - day + 7) % 7 || 7;
+  return addDays(today, -back);
+}
+
+const KEY_HELP = 'a check-in UUID, YYYY-MM-DD, today, yesterday, a weekday name (monday…) or last';
+
+export function parseKey(input: string, today: string): Key {
+  const v = input.trim();
+  if (UUID_RE.test(v)) return { kind: 'uuid', id: v.toLowerCase() };
+  if (/^[0-9a-f-]{30,}$/i.test(v) && v.includes('-')) throw new KeyError(`"${input}" is not a valid UUID`);
+  if (v.toLowerCase() === 'last') return { kind: 'last' };
+  const day = parseDay(v, today);
+  if (day) return { kind: 'date', date: day };
+  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(v) || /^\d+[/.]\d+/.test(v)) throw new KeyError(`"${input}" is not a date written YYYY-MM-DD`);
+  throw new KeyError(`Unknown key "${input}": give ${KEY_HELP}`);
+}
+
+/** A --since/--until value: a day (YYYY-MM-DD or a key word); `last` and UUIDs make no sense there. */
+export function parseRangeDay(input: string, today: string, flag: string): string {
+  const day = parseDay(input, today);
+  if (!day) throw new KeyError(`${flag} takes YYYY-MM-DD, today, yesterday or a weekday name; got "${input}"`);
+  return day;
+}

@@ -1,0 +1,115 @@
+// Human and piped views of lists: check-ins, comments, reactions, goals, updates, people, teams,
+// activities. Rich (a terminal) gets columns, colour and Markdown; piped gets tab-separated rows.
+
+import { MOODS, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Team } from '../api/types.js';
+import type { Colors } from './color.js';
+import { renderMarkdown } from './markdown.js';
+import { sanitize, sanitizeLine } from './sanitize.js';
+import { table, tsv } from './table.js';
+
+export interface View {
+  c: Colors;
+  /** stdout is a terminal: columns, colour, Markdown. Otherwise: plain, tab-separated. */
+  rich: boolean;
+  width: number;
+  now: Date;
+}
+
+const firstLine = (text: string | null | undefined) => sanitizeLine((text ?? '').split('\n').find((l) => l.trim()) ?? '').trim();
+const moodEmoji = (m: string | null) => (m ? ((MOODS as Record<string, string>)[m] ?? '?') : '');
+
+export function relativeTime(iso: string, now: Date): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return sanitizeLine(iso);
+  const s = Math.round((now.getTime() - t) / 1000);
+  const ago = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  if (s < 0) return 'just now';
+  if (s < 60) return 'just now';
+  if (s < 3600) return ago(Math.floor(s / 60), 'minute');
+  if (s < 86400) return ago(Math.floor(s / 3600), 'hour');
+  if (s < 86400 * 30) return ago(Math.floor(s / 86400), 'day');
+  return iso.slice(0, 10);
+}
+
+export function text(v: View, body: string | null | undefined): string {
+  if (!body) return '';
+  return v.rich ? renderMarkdown(body, v.c) : sanitize(body);
+}
+
+export function checkInRows(v: View, list: CheckIn[]): string {
+  if (!v.rich) {
+    return tsv(
+      list.map((c) => [c.id, c.date, sanitizeLine(c.person?.name ?? ''), c.mood ?? '', c.completed_at ? 'filled' : 'pending', c.blocked ? 'blocked' : '', firstLine(c.intentions)]),
+    );
+  }
+  return table(
+    list.map((c) => [
+      c.date,
+      sanitizeLine(c.person?.name ?? ''),
+      moodEmoji(c.mood) || ' ',
+      c.completed_at ? v.c.green('✓') : v.c.yellow('·'),
+      c.blocked ? v.c.red('blocked') : '',
+      v.c.dim(c.id),
+      firstLine(c.intentions),
+    ]),
+    v.width,
+  );
+}
+
+export function commentRows(v: View, list: Comment[]): string {
+  if (!v.rich) return tsv(list.map((c) => [c.id, c.created_at, sanitizeLine(c.person?.name ?? ''), sanitize(c.body)]));
+  return list
+    .map((c) => `${v.c.bold(sanitizeLine(c.person?.name ?? ''))} ${v.c.dim(relativeTime(c.created_at, v.now))}\n${text(v, c.body).replace(/^/gm, '  ')}\n`)
+    .join('\n');
+}
+
+export function reactionRows(v: View, list: Reaction[]): string {
+  if (!v.rich) return tsv(list.map((r) => [r.emoji, r.name, sanitizeLine(r.person?.name ?? ''), r.created_at]));
+  return table(list.map((r) => [sanitizeLine(r.emoji), sanitizeLine(r.name), sanitizeLine(r.person?.name ?? '')]), v.width);
+}
+
+export function confidenceLabel(v: View, u: { confidence: number | null; confidence_description: string | null }): string {
+  const label = sanitizeLine(u.confidence_description ?? (u.confidence === null ? '—' : String(u.confidence)));
+  if (!v.rich) return label;
+  return u.confidence === null ? label : u.confidence >= 90 ? v.c.green(label) : u.confidence >= 60 ? v.c.yellow(label) : v.c.red(label);
+}
+
+export function goalRows(v: View, list: Goal[]): string {
+  if (!v.rich) return tsv(list.map((g) => [g.id, sanitizeLine(g.title), g.progress === null ? '' : String(g.progress), sanitizeLine(g.confidence_description ?? ''), g.end_date ?? '', sanitizeLine(g.person?.name ?? g.team?.name ?? '')]));
+  return table(
+    list.map((g) => [v.c.dim(g.id), g.progress === null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ? `due ${g.end_date}` : '', sanitizeLine(g.title)]),
+    v.width,
+  );
+}
+
+export function goalUpdateView(v: View, u: GoalUpdate): string {
+  if (!v.rich) return tsv([[u.id, u.created_at, sanitizeLine(u.person?.name ?? ''), String(u.progress), String(u.confidence), sanitizeLine(u.confidence_description), sanitizeLine(u.title), sanitize(u.body)]]);
+  return (
+    `${v.c.bold(sanitizeLine(u.title))}  ${v.c.dim(u.id)}\n` +
+    `${sanitizeLine(u.goal?.title ?? '')} · ${sanitizeLine(u.person?.name ?? '')} · ${relativeTime(u.created_at, v.now)} · progress ${u.progress}% · ${confidenceLabel(v, u)} (${u.confidence})\n` +
+    (u.body ? `\n${text(v, u.body).replace(/^/gm, '  ')}\n` : '')
+  );
+}
+
+export function goalUpdateRows(v: View, list: GoalUpdate[]): string {
+  if (!v.rich) return list.map((u) => goalUpdateView(v, u)).join('');
+  return table(
+    list.map((u) => [u.created_at.slice(0, 10), `${String(u.progress).padStart(3)}%`, confidenceLabel(v, u), sanitizeLine(u.person?.name ?? ''), v.c.dim(u.id), sanitizeLine(u.title)]),
+    v.width,
+  );
+}
+
+export function peopleRows(v: View, list: Person[]): string {
+  if (!v.rich) return tsv(list.map((p) => [p.id, sanitizeLine(p.name), sanitizeLine(p.username ?? ''), sanitizeLine(p.title ?? '')]));
+  return table(list.map((p) => [sanitizeLine(p.name), v.c.cyan('@' + sanitizeLine(p.username ?? '')), v.c.dim(p.id), sanitizeLine(p.title ?? '')]), v.width);
+}
+
+export function teamRows(v: View, list: Team[], mine: Set<string>): string {
+  if (!v.rich) return tsv(list.map((t) => [t.id, sanitizeLine(t.name), mine.has(t.id) ? 'member' : '']));
+  return table(list.map((t) => [v.c.dim(t.id), mine.has(t.id) ? v.c.green('●') : ' ', sanitizeLine(t.name)]), v.width);
+}
+
+export function activityRows(v: View, list: Activity[]): string {
+  if (!v.rich) return tsv(list.map((a) => [a.id, a.recorded_at, sanitizeLine(a.kind), sanitizeLine(a.person?.name ?? ''), sanitizeLine(a.title), sanitizeLine(a.url ?? '')]));
+  return table(list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.kind)), sanitizeLine(a.person?.name ?? ''), `${sanitizeLine(a.title)}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]), v.width);
+}
