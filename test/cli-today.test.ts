@@ -70,9 +70,11 @@ describe('checkin today with answers', () => {
     const second = await cli(['today', '-t', 'mobile', '-i', 'y', '--json']);
     expect(second.code).toBe(0);
     expect(sb.requests.map(api)).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
-    const bad = await cli(['today', '-t', 'Nope', '-i', 'z']);
+    sb.requests.length = 0;
+    const bad = await cli(['today', '-t', 'Mobil', '-i', 'z']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('error: You are not in a team named "Nope" (your teams: Platform, Mobile)\n');
+    expect(bad.stderr).toBe('error: No team named "Mobil". Did you mean Mobile?\n');
+    expect(sb.requests.map(api).sort()).toEqual(['GET /api/v2/people?page=1&per_page=50', 'GET /api/v2/teams?page=1&per_page=50']);
   });
 
   it('--from-file reads the template sections and Mood line', async () => {

@@ -44,6 +44,8 @@ export interface Target {
   label: string;
   /** The command that resends a draft for it. */
   resumeCommand: string;
+  /** The check-in itself, when finding the key already fetched it (`last`). */
+  known?: CheckIn;
 }
 
 /** Answers given on the command line, read from stdin (`-`) or a file; `typed` when any came from stdin or a file. */
@@ -179,7 +181,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerFla
   if (ask && io.canPrompt && !flags.json) return interactive(ctx, target);
 
   // Nothing to send and nobody to ask: show it.
-  const c = await fetchOrNull(ctx, target);
+  const c = target.known ?? (await fetchOrNull(ctx, target));
   if (!c) return reportNone(ctx, target, flags.json);
   await print(ctx, c, flags.json);
 }

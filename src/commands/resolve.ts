@@ -38,7 +38,7 @@ export async function resolveCheckInKey(ctx: Context, input: string): Promise<Ta
   if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand };
   if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };
   const last = await lastCheckIn(ctx);
-  return { key: last.date, label: last.date, resumeCommand: `checkin checkin ${last.date}` };
+  return { key: last.date, label: last.date, resumeCommand: `checkin checkin ${last.date}`, known: last };
 }
 
 /** My most recent check-in before today (one list request). */
@@ -54,12 +54,12 @@ export function splitValues(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
-async function directory(ctx: Context, refresh: boolean): Promise<Directory> {
+async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directory; fresh: boolean }> {
   const cfg = ctx.config();
   const api = await ctx.api();
   const token = cfg.token()!.value;
   const cached = refresh ? undefined : cfg.cachedDirectory(api.baseUrl, token);
-  if (cached) return cached;
+  if (cached) return { dir: cached, fresh: false };
   const [people, teams] = await Promise.all([fetchAll<Person>(api, 'people', {}), fetchAll<Team>(api, 'teams', {})]);
   const dir: Directory = {
     people: people.map((p) => ({ id: p.id, name: p.name, username: p.username })),
@@ -67,7 +67,7 @@ async function directory(ctx: Context, refresh: boolean): Promise<Directory> {
     fetched_at: ctx.now().toISOString(),
   };
   await cfg.cacheDirectory(api.baseUrl, token, dir);
-  return dir;
+  return { dir, fresh: true };
 }
 
 type Entry = { id: string; name: string; username?: string };
@@ -79,10 +79,12 @@ async function lookUp(ctx: Context, what: 'person' | 'team', wanted: string, pic
     const byUser = entries.filter((e) => e.username?.toLowerCase() === w);
     return byUser.length ? byUser : entries.filter((e) => e.name.toLowerCase() === wanted.toLowerCase());
   };
-  let entries = pick(await directory(ctx, false));
+  const first = await directory(ctx, false);
+  let entries = pick(first.dir);
   let hits = find(entries);
-  if (hits.length === 0) {
-    entries = pick(await directory(ctx, true));
+  if (hits.length === 0 && !first.fresh) {
+    // Someone may have joined since the cache was made: look once more in a fresh directory.
+    entries = pick((await directory(ctx, true)).dir);
     hits = find(entries);
   }
   if (hits.length === 1) return hits[0]!.id;

@@ -37,7 +37,8 @@ const KEY_HELP = 'a check-in UUID, YYYY-MM-DD, today, yesterday, a weekday name 
 export function parseKey(input: string, today: string): Key {
   const v = input.trim();
   if (UUID_RE.test(v)) return { kind: 'uuid', id: v.toLowerCase() };
-  if (/^[0-9a-f-]{30,}$/i.test(v) && v.includes('-')) throw new KeyError(`"${input}" is not a valid UUID`);
+  // Something shaped like a UUID (hex groups and dashes) but not one: say so, not "unknown key".
+  if (/^[0-9a-z]{6,}-[0-9a-z-]{20,}$/i.test(v)) throw new KeyError(`"${input}" is not a valid UUID`);
   if (v.toLowerCase() === 'last') return { kind: 'last' };
   const day = parseDay(v, today);
   if (day) return { kind: 'date', date: day };

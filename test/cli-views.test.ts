@@ -1,0 +1,386 @@
+// checkin <key>, list, team, comments, reactions, goals and the read-only views: the built binary
+// against the sandbox (piped form), and in-process with a terminal IO (TTY form).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContext } from '../src/context.js';
+import { addDays, localDateKey, weekdayOf } from '../src/core/datekey.js';
+import { run } from '../src/main.js';
+import type { SandboxData } from '../src/sandbox/data.js';
+import { demoData } from '../src/sandbox/demo.js';
+import { checkInId, stableUuid } from '../src/sandbox/ids.js';
+import { startSandbox, type RecordedRequest, type Sandbox } from '../src/sandbox/server.js';
+import { cleanEnv, runCli } from './helpers/cli.js';
+import { call } from './helpers/http.js';
+import { bufferIO } from './helpers/io.js';
+
+const TODAY = new Date().toISOString().slice(0, 10); // the CLI runs with TZ=UTC
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+let ada: string;
+let grace: string;
+let platform: string;
+let mobile: string;
+const cli = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+  runCli(args, { env: { ...env, ...opts.env }, ...(opts.input !== undefined && { input: opts.input }) });
+const api = (r: RecordedRequest) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`;
+const sent = () => sb.requests.map(api);
+
+/** Runs once so that `me` is cached, then forgets the requests. */
+async function primeMe() {
+  expect((await cli(['me'])).code).toBe(0);
+  sb.requests.length = 0;
+}
+
+beforeEach(async () => {
+  sb = await startSandbox({ rateLimit: false });
+  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
+  const id = (username: string) => sb.service.data.people.find((p) => p.username === username)!.id;
+  ada = id('ada');
+  grace = id('grace');
+  platform = sb.service.data.teams.find((t) => t.name === 'Platform')!.id;
+  mobile = sb.service.data.teams.find((t) => t.name === 'Mobile')!.id;
+});
+afterEach(async () => {
+  await sb.close();
+});
+
+describe('checkin checkin <key>', () => {
+  it('shows by date key words: yesterday, a weekday (the most recent before today), YYYY-MM-DD', async () => {
+    const yesterday = addDays(TODAY, -1);
+    const r = await cli(['checkin', 'yesterday']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/check-ins/${yesterday}`]);
+    expect(r.stdout).toContain(`Check-in ${yesterday} · Ada Lovelace`);
+    const names = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+    const sameDay = names[weekdayOf(TODAY)]!;
+    sb.requests.length = 0;
+    await cli(['checkin', sameDay, '--json']);
+    expect(sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -7)}`]);
+  });
+
+  it('last: one list request, and the check-in it found is shown as is', async () => {
+    await primeMe();
+    const r = await cli(['checkin', 'last', '--json']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${ada}&until=${addDays(TODAY, -1)}&per_page=1`]);
+    expect(JSON.parse(r.stdout).date).toBe(addDays(TODAY, -1));
+  });
+
+  it('with answers: exactly one PATCH, the date (or UUID) straight in the path', async () => {
+    const date = addDays(TODAY, -2);
+    const r = await cli(['checkin', date, '-b', 'Waiting on review', '--json']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([`PATCH /api/v2/check-ins/${date}`]);
+    expect(sb.requests[0]!.body).toEqual({ blockers: 'Waiting on review' });
+    sb.requests.length = 0;
+    const id = checkInId(ada, date);
+    expect((await cli(['checkin', id, '-m', 'calm'])).code).toBe(0);
+    expect(sent()).toEqual([`PATCH /api/v2/check-ins/${id}`]);
+  });
+
+  it('404 on a date: a note and exit 0; 404 on a UUID: exit 2', async () => {
+    const absent = sb.service.data.absences.find((a) => a.person_id === ada)!.from;
+    expect(await cli(['checkin', absent])).toMatchObject({ code: 0, stdout: '', stderr: `No check-in scheduled for ${absent}\n` });
+    const id = '00000000-0000-4000-8000-000000000000';
+    expect(await cli(['checkin', id])).toMatchObject({ code: 2, stderr: `error: No check-in ${id}\n` });
+  });
+
+  it('refuses an unknown key word, a malformed UUID and an impossible date, sending nothing', async () => {
+    expect(await cli(['checkin', 'someday'])).toMatchObject({
+      code: 2,
+      stderr: 'error: Unknown key "someday": give a check-in UUID, YYYY-MM-DD, today, yesterday, a weekday name (monday…) or last\n',
+    });
+    expect(await cli(['checkin', '3308a89a-1006-5ad0-94a3-d9510e51aecz'])).toMatchObject({ code: 2, stderr: 'error: "3308a89a-1006-5ad0-94a3-d9510e51aecz" is not a valid UUID\n' });
+    expect(await cli(['checkin', '2026-02-30'])).toMatchObject({ code: 2, stderr: 'error: "2026-02-30" is not a date in the calendar\n' });
+    expect(await cli(['checkin', '2026-2-3'])).toMatchObject({ code: 2, stderr: 'error: "2026-2-3" is not a date written YYYY-MM-DD\n' });
+    expect(sb.requests).toEqual([]);
+  });
+});
+
+describe('checkin list', () => {
+  it('sends every filter in the repeated name[]= form: --person me is one request once me is cached', async () => {
+    await primeMe();
+    const r = await cli(['list', '--since', addDays(TODAY, -6), '--until', 'yesterday', '--blocked', '--person', 'me', '--team', 'Platform', '--page', '2', '--per-page', '10']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([
+      `GET /api/v2/check-ins?since=${addDays(TODAY, -6)}&until=${addDays(TODAY, -1)}&blocked=true&people_ids[]=${ada}&team_ids[]=${platform}&page=2&per_page=10`,
+    ]);
+  });
+
+  it('expands a,b lists, resolves @usernames and names through /people (cached), and prints tab-separated rows when piped', async () => {
+    await primeMe();
+    const r = await cli(['list', '--person', '@grace,Ada Lovelace', '--since', addDays(TODAY, -1), '--until', addDays(TODAY, -1)]);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([
+      'GET /api/v2/people?page=1&per_page=50',
+      'GET /api/v2/teams?page=1&per_page=50',
+      `GET /api/v2/check-ins?since=${addDays(TODAY, -1)}&until=${addDays(TODAY, -1)}&people_ids[]=${grace}&people_ids[]=${ada}`,
+    ]);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((row) => [row[1], row[2]])).toEqual([
+      [addDays(TODAY, -1), 'Ada Lovelace'],
+      [addDays(TODAY, -1), 'Grace Hopper'],
+    ]);
+    expect(rows[0]).toHaveLength(7);
+    expect(rows[0]![0]).toBe(checkInId(ada, addDays(TODAY, -1)));
+    sb.requests.length = 0;
+    await cli(['list', '--person', '@grace']);
+    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}`]); // the directory came from the cache
+  });
+
+  it('a name that matches nothing: says which and suggests near matches; since after until is refused; nothing listed', async () => {
+    await primeMe();
+    const r = await cli(['list', '--person', 'Grace Hoper']);
+    expect(r).toMatchObject({ code: 2, stderr: 'error: No person named "Grace Hoper". Did you mean Grace Hopper (@grace)?\n' });
+    const t = await cli(['list', '--team', 'Plattform']);
+    expect(t).toMatchObject({ code: 2, stderr: 'error: No team named "Plattform". Did you mean Platform?\n' });
+    const d = await cli(['list', '--since', 'today', '--until', 'yesterday']);
+    expect(d).toMatchObject({ code: 2, stderr: `error: --since ${TODAY} is after --until ${addDays(TODAY, -1)}\n` });
+    expect(await cli(['list', '--per-page', '51'])).toMatchObject({ code: 2 });
+    expect(sent().filter((s) => s.startsWith('GET /api/v2/check-ins'))).toEqual([]);
+  });
+
+  it('an empty result exits 0 with a note on stderr; --json prints []', async () => {
+    const absent = sb.service.data.absences.find((a) => a.person_id === ada)!.from;
+    const args = ['list', '--person', ada, '--since', absent, '--until', absent];
+    expect(await cli(args)).toMatchObject({ code: 0, stdout: '', stderr: 'No check-ins match.\n' });
+    expect(await cli([...args, '--json'])).toMatchObject({ code: 0, stdout: '[]\n' });
+  });
+
+  it('shows each check-in once when several teams return it twice', async () => {
+    const r = await cli(['list', '--team', `${platform},${mobile}`, '--person', ada, '--json', '--since', addDays(TODAY, -7)]);
+    const list = JSON.parse(r.stdout) as { id: string }[];
+    expect(new Set(list.map((c) => c.id)).size).toBe(list.length);
+    const raw = await call(sb.url, 'GET', `/check-ins?team_ids[]=${platform}&team_ids[]=${mobile}&people_ids[]=${ada}&since=${addDays(TODAY, -7)}`, { token: sb.token });
+    expect((raw.json as unknown[]).length).toBeGreaterThan(list.length);
+  });
+
+  it('on a terminal: a table with date, person, mood, filled-in, blocked, id and the first line of intentions', async () => {
+    const io = bufferIO({ tty: true });
+    const ctx = createContext({ io, env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: env.CHECKIN_CONFIG_DIR } });
+    const day = addDays(localDateKey(new Date()), -3);
+    expect(await run(['list', '--since', day, '--until', day, '--blocked'], ctx)).toBe(0);
+    const id = checkInId(grace, day);
+    expect(io.stdoutText()).toMatch(new RegExp(`^${day}  Grace Hopper  🤯  ✓  blocked  ${id}  - \\S.*\\n$`));
+  });
+});
+
+describe('checkin list --all', () => {
+  function bigData(people: number, days: number): SandboxData {
+    const now = new Date();
+    const data = demoData(now);
+    const today = localDateKey(now);
+    data.start_date = addDays(today, -(days - 1));
+    // Platform (every day) gets `people` members in all.
+    const extra = Array.from({ length: people - data.teams[0]!.people_ids.length }, (_, i) => ({
+      ...data.people[1]!,
+      id: stableUuid(`extra:${i}`),
+      name: `Person ${String(i).padStart(3, '0')}`,
+      username: `person${i}`,
+    }));
+    data.people.push(...extra);
+    data.teams[0]!.people_ids.push(...extra.map((p) => p.id));
+    data.absences = [];
+    return data;
+  }
+
+  it('1000 check-ins in 21 requests, no 429 from the sandbox with its rate limit on', async () => {
+    const big = await startSandbox({ data: bigData(40, 25) }); // 40 people × 25 days, every day
+    try {
+      const e = { CHECKIN_API_URL: big.url, CHECKIN_TOKEN: big.token };
+      const since = addDays(TODAY, -24);
+      const team = big.service.data.teams[0]!.id;
+      const r = await cli(['list', '--all', '--json', '--team', team, '--since', since], { env: e });
+      expect(r.stderr).toBe('');
+      const list = JSON.parse(r.stdout) as { id: string }[];
+      expect(list).toHaveLength(1000);
+      expect(new Set(list.map((c) => c.id)).size).toBe(1000);
+      const pages = big.requests.filter((q) => q.path === '/api/v2/check-ins');
+      expect(pages).toHaveLength(21);
+      expect(big.requests).toHaveLength(21);
+      expect(big.requests.every((q) => q.status === 200)).toBe(true);
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('pauses between pages to stay under a tight limit instead of running into 429', async () => {
+    const big = await startSandbox({ data: bigData(10, 20), rateLimit: [{ name: 'burst', limit: 3, seconds: 1 }] });
+    try {
+      const team = big.service.data.teams[0]!.id;
+      const r = await cli(['list', '--all', '--json', '--team', team, '--since', addDays(TODAY, -19)], { env: { CHECKIN_API_URL: big.url, CHECKIN_TOKEN: big.token } });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(200);
+      expect(big.requests.map((q) => q.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(r.stderr).toMatch(/Pausing 1 s to stay under the rate limit…/);
+    } finally {
+      await big.close();
+    }
+  });
+});
+
+describe('checkin team', () => {
+  it('one /teams/{id} per team plus one list request; filled, not yet, blocked with the blocker, none', async () => {
+    const day = addDays(TODAY, -3);
+    await call(sb.url, 'PATCH', `/check-ins/${day}`, { token: 'sandbox_pat_grace', body: { blockers: 'Stuck on **CI**' } });
+    await primeMe();
+    const r = await cli(['team', '--date', day]);
+    expect(r.code).toBe(0);
+    expect(sent().sort()).toEqual(
+      [`GET /api/v2/teams/${platform}`, `GET /api/v2/teams/${mobile}`, `GET /api/v2/check-ins?since=${day}&until=${day}&team_ids[]=${platform}&team_ids[]=${mobile}&page=1&per_page=50`].sort(),
+    );
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows).toContainEqual(['Platform', day, 'Grace Hopper', 'blocked', 'Stuck on **CI**']);
+    // Blocked first, then not yet, filled in, none.
+    expect(rows.filter((row) => row[0] === 'Platform').map((row) => row[2])).toEqual(['Grace Hopper', 'Ada Lovelace', 'Linus Torvalds']);
+    const json = JSON.parse((await cli(['team', '--date', day, '--team', 'Mobile', '--json'])).stdout);
+    expect(json).toHaveLength(1);
+    expect(json[0].team.name).toBe('Mobile');
+    expect(json[0].members.map((m: { state: string }) => m.state).every((s: string) => ['filled', 'pending', 'blocked', 'none'].includes(s))).toBe(true);
+  });
+
+  it('on a terminal: sections per team, the blocker under the blocked person, Markdown rendered', async () => {
+    const day = addDays(localDateKey(new Date()), -3);
+    await call(sb.url, 'PATCH', `/check-ins/${day}`, { token: 'sandbox_pat_grace', body: { blockers: 'Stuck on **CI**' } });
+    const io = bufferIO({ tty: true });
+    const ctx = createContext({ io, env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: env.CHECKIN_CONFIG_DIR } });
+    expect(await run(['team', '--date', day, '--team', 'Platform'], ctx)).toBe(0);
+    // Colour is off in this IO, so **CI** comes out as plain text: the Markdown markers are gone, the words stay.
+    expect(io.stdoutText()).toBe(
+      `Platform — ${day}  1 blocked, 2 filled\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled in\n  Linus Torvalds  ✓ filled in\n    Grace Hopper: Stuck on CI\n\n`,
+    );
+  });
+});
+
+describe('checkin comments and reactions', () => {
+  it('lists the comments of a check-in found by key (author, relative time, body)', async () => {
+    const r = await cli(['comments', 'yesterday']);
+    expect(r.code).toBe(0);
+    const id = checkInId(ada, addDays(TODAY, -1));
+    expect(sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -1)}`, `GET /api/v2/check-ins/${id}/comments?page=1&per_page=50`]);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((row) => row[2])).toEqual(['Linus Torvalds', 'Grace Hopper']);
+    expect(rows[0]![3]).toBe('I can pair on the `checkout` flake after lunch, @ada.');
+  });
+
+  it('--add posts once, as typed; - reads stdin; an empty comment sends nothing', async () => {
+    const id = checkInId(ada, addDays(TODAY, -1));
+    const r = await cli(['comments', id, '--add', 'Nice work **@grace**', '--json']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
+    expect(sb.requests[0]!.body).toEqual({ body: 'Nice work **@grace**' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ body: 'Nice work **@grace**', person: { name: 'Ada Lovelace' } });
+    sb.requests.length = 0;
+    expect((await cli(['comments', id, '--add', '-'], { input: 'From\nstdin\n' })).code).toBe(0);
+    expect(sb.requests[0]!.body).toEqual({ body: 'From\nstdin\n' });
+    sb.requests.length = 0;
+    expect(await cli(['comments', id, '--add', '  '])).toMatchObject({ code: 2, stderr: 'error: The comment is empty; nothing was sent\n' });
+    expect(await cli(['comments', id, '--edit'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --edit needs a terminal for the editor\nGive the text with --add "…" (or --add - to read it from standard input).\n',
+    });
+    expect(sb.requests).toEqual([]);
+  });
+
+  it('a failed POST is not re-sent; the text is kept and --resume sends it', async () => {
+    const id = checkInId(ada, addDays(TODAY, -1));
+    sb.inject({ method: 'POST', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"maintenance"}' });
+    const r = await cli(['comments', id, '--add', 'Keep me']);
+    expect(r.code).toBe(1);
+    expect(sent()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
+    expect(r.stderr).toContain(`Your comment was kept as a draft. If it does not show up in the list, send it with \`checkin comments ${id} --resume\`.`);
+    const drafts = JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'drafts.json'), 'utf8'));
+    expect(Object.values(drafts)).toMatchObject([{ content: { body: 'Keep me' } }]);
+    sb.requests.length = 0;
+    expect((await cli(['comments', id, '--resume'])).code).toBe(0);
+    expect(sb.requests.map((q) => q.body)).toEqual([{ body: 'Keep me' }]);
+  });
+
+  it('comments and reactions on a goal update; reactions list emoji, name, who', async () => {
+    const update = sb.service.data.goal_updates.find((u) => u.person_id === ada && sb.service.data.comments.some((c) => c.resource.id === u.id))!;
+    const c = await cli(['comments', '--goal-update', update.id]);
+    expect(c.stdout).toContain('Security review is booked for Thursday.');
+    const r = await cli(['reactions', '--goal-update', update.id]);
+    expect(r.stdout).toBe('👀\teyes\tLinus Torvalds\t' + sb.service.data.reactions.find((x) => x.resource.id === update.id)!.created_at + '\n');
+    const last = await cli(['reactions', 'yesterday', '--json']);
+    expect(JSON.parse(last.stdout).map((x: { name: string }) => x.name)).toEqual(['rocket', 'tada']);
+  });
+});
+
+describe('goals and goal updates', () => {
+  const billing = () => sb.service.data.goals.find((g) => g.person_id === ada)!.id;
+
+  it('goals: mine by default, with ids', async () => {
+    await primeMe();
+    const r = await cli(['goals']);
+    expect(sent()).toEqual([`GET /api/v2/goals?people_ids[]=${ada}&page=1&per_page=50`]);
+    expect(r.stdout.split('\t').slice(0, 2)).toEqual([billing(), 'Ship the v2 billing API']);
+  });
+
+  it('goal update: sends title and body, and progress/confidence only when given; prints the snapped label', async () => {
+    const r = await cli(['goal', 'update', billing(), '--title', 'Webhooks unblocked', '--body', '- Security review passed', '--progress', '50', '--confidence', 'at-risk', '--json']);
+    expect(r.code).toBe(0);
+    expect(sb.requests[0]).toMatchObject({ method: 'POST', path: `/api/v2/goals/${billing()}/goal-updates`, body: { title: 'Webhooks unblocked', body: '- Security review passed', progress: 50, confidence: 60 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ confidence: 60, confidence_description: 'At risk' });
+    sb.requests.length = 0;
+    const prose = await cli(['goal', 'update', billing(), '--title', 'Prose', '--body', '-'], { input: 'Only words\n' });
+    expect(prose.code).toBe(0);
+    expect(sb.requests[0]!.body).toEqual({ title: 'Prose', body: 'Only words' });
+    // Piped: id, created_at, author, progress, confidence, label, title, body — carried forward by the service.
+    expect(prose.stdout.trimEnd().split('\t').slice(2)).toEqual(['Ada Lovelace', '50', '60', 'At risk', 'Prose', 'Only words']);
+  });
+
+  it('refuses progress 150, confidence 45, a missing title without a terminal, and a goal that does not exist', async () => {
+    expect(await cli(['goal', 'update', billing(), '--title', 't', '--body', 'b', '--progress', '150'])).toMatchObject({
+      code: 2,
+      stderr: "error: option '--progress <0..100>' argument '150' is invalid. --progress must be from 0 to 100.\n",
+    });
+    expect(await cli(['goal', 'update', billing(), '--title', 't', '--body', 'b', '--confidence', '45'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "45"\n',
+    });
+    expect(await cli(['goal', 'update', billing(), '--body', 'b'])).toMatchObject({ code: 2 });
+    expect(sb.requests).toEqual([]);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const r = await cli(['goal', 'update', missing, '--title', 't', '--body', 'b']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(`error: POST /api/v2/goals/${missing}/goal-updates: 404 Not Found: No goal ${missing}`);
+    expect(await cli(['goal', 'update', 'billing', '--title', 't', '--body', 'b'])).toMatchObject({ code: 2 });
+  });
+
+  it('goal updates: list, show, edit (PATCH only what was given), delete (--yes without a terminal)', async () => {
+    const list = await cli(['goal', 'updates', billing(), '--json']);
+    const updates = JSON.parse(list.stdout) as { id: string; title: string }[];
+    expect(updates.map((u) => u.title)).toEqual(['Invoices endpoint in review', 'Kick-off']);
+    const id = updates[0]!.id;
+    const show = await cli(['goal', 'updates', 'show', id]);
+    expect(show.stdout.split('\t')[0]).toBe(id);
+    sb.requests.length = 0;
+    const edit = await cli(['goal', 'updates', 'edit', id, '--confidence', 'off-track', '--json']);
+    expect(edit.code).toBe(0);
+    expect(sb.requests.map((q) => [api(q), q.body])).toEqual([[`PATCH /api/v2/goal-updates/${id}`, { confidence: 30 }]]);
+    expect(await cli(['goal', 'updates', 'delete', id])).toMatchObject({ code: 2, stderr: 'error: Deleting needs confirmation\nAdd --yes to delete without a terminal.\n' });
+    const del = await cli(['goal', 'updates', 'delete', id, '--yes']);
+    expect(del).toMatchObject({ code: 0, stderr: `Deleted goal update ${id}\n` });
+    expect(sb.requests.at(-1)!.method).toBe('DELETE');
+  });
+});
+
+describe('teams, people, activity', () => {
+  it('teams marks mine; people lists everyone', async () => {
+    const t = await cli(['teams']);
+    expect(t.stdout).toBe(`${platform}\tPlatform\tmember\n${mobile}\tMobile\tmember\n`);
+    const p = await cli(['people', '--json']);
+    expect(JSON.parse(p.stdout).map((x: { username: string }) => x.username)).toEqual(['ada', 'grace', 'linus', 'margaret', 'alan']);
+  });
+
+  it('activity: --kind repeated, dates become ISO timestamps', async () => {
+    const since = addDays(TODAY, -3);
+    const r = await cli(['activity', '--kind', 'github_pr', '--kind', 'jira', '--since', since, '--until', 'yesterday']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/activities?kinds[]=github_pr&kinds[]=jira&since=${since}T00%3A00%3A00Z&until=${addDays(TODAY, -1)}T23%3A59%3A59Z&page=1&per_page=50`]);
+    const kinds = r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[2]);
+    expect(kinds.length).toBeGreaterThan(0);
+  });
+});
