@@ -6,41 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Mood } from '../src/api/types.js';
 import { createContext } from '../src/context.js';
 import { addDays, localDateKey } from '../src/core/datekey.js';
-import { CancelledError } from '../src/errors.js';
 import { run } from '../src/main.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import type { Choice, Prompter } from '../src/ui/prompter.js';
+import type { Prompter } from '../src/ui/prompter.js';
 import { bufferIO } from './helpers/io.js';
+import { scripted } from './helpers/prompter.js';
 
 const NOW = new Date(2026, 10, 18, 9, 0, 0);
 const TODAY = localDateKey(NOW);
-
-interface Asked {
-  kind: string;
-  message: string;
-  default?: unknown;
-  choices?: string[];
-}
-
-/** Answers questions from a script; `CANCEL` acts like Ctrl-C at that prompt. */
-function scripted(answers: unknown[]): Prompter & { asked: Asked[] } {
-  const asked: Asked[] = [];
-  const next = (q: Asked) => {
-    asked.push(q);
-    if (answers.length === 0) throw new Error(`unexpected prompt: ${q.message}`);
-    const a = answers.shift();
-    if (a === 'CANCEL') throw new CancelledError();
-    return a;
-  };
-  return {
-    asked,
-    input: async (message, opts) => next({ kind: 'input', message, default: opts?.default }) as string,
-    password: async (message) => next({ kind: 'password', message }) as string,
-    confirm: async (message, opts) => next({ kind: 'confirm', message, default: opts?.default }) as boolean,
-    select: async <T,>(message: string, choices: Choice<T>[], opts?: { default?: T }) =>
-      next({ kind: 'select', message, default: opts?.default, choices: choices.map((c) => c.name) }) as T,
-  };
-}
 
 let sb: Sandbox;
 let configDir: string;

@@ -38,7 +38,7 @@ export function parseKey(input: string, today: string): Key {
   const v = input.trim();
   if (UUID_RE.test(v)) return { kind: 'uuid', id: v.toLowerCase() };
   // Something shaped like a UUID (hex groups and dashes) but not one: say so, not "unknown key".
-  if (/^[0-9a-z]{6,}-[0-9a-z-]{20,}$/i.test(v)) throw new KeyError(`"${input}" is not a valid UUID`);
+  if (/^[0-9a-z]{6,}(-[0-9a-z]+){2,}$/i.test(v)) throw new KeyError(`"${input}" is not a valid UUID`);
   if (v.toLowerCase() === 'last') return { kind: 'last' };
   const day = parseDay(v, today);
   if (day) return { kind: 'date', date: day };

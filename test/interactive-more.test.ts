@@ -1,0 +1,69 @@
+// Interactive goal updates, deletes and comments, in-process on a (fake) terminal.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContext } from '../src/context.js';
+import { run } from '../src/main.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import type { Prompter } from '../src/ui/prompter.js';
+import { bufferIO } from './helpers/io.js';
+import { scripted } from './helpers/prompter.js';
+
+let sb: Sandbox;
+let configDir: string;
+beforeEach(async () => {
+  sb = await startSandbox({ rateLimit: false });
+  configDir = mkdtempSync(join(tmpdir(), 'checkin-config-'));
+});
+afterEach(async () => {
+  await sb.close();
+});
+
+async function runTty(args: string[], prompter: Prompter, editText: (t: string) => Promise<string> = async (t) => t) {
+  const io = bufferIO({ tty: true });
+  const ctx = createContext({ io, env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: configDir }, prompter, editText });
+  const code = await run(args, ctx);
+  return { code, out: io.stdoutText(), err: io.stderrText() };
+}
+const billing = () => sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
+
+describe('on a terminal', () => {
+  it('goal update asks for the title and opens the editor for the body, showing the latest update first', async () => {
+    const p = scripted(['Security review passed']);
+    let seen: string | undefined;
+    const r = await runTty(['goal', 'update', billing(), '--progress', '45'], p, async (t) => {
+      seen = t;
+      return '- Webhooks unblocked\n- Next: retries\n\n';
+    });
+    expect(r.err).toBe('Goal update posted.\n');
+    expect(r.code).toBe(0);
+    expect(seen).toBe('');
+    expect(r.out).toContain('Ship the v2 billing API — progress 35%, At risk');
+    expect(r.out).toContain('Latest update:\nInvoices endpoint in review');
+    expect(p.asked.map((q) => q.message)).toEqual(['Title']);
+    expect(sb.requests.at(-1)).toMatchObject({ method: 'POST', body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45 } });
+  });
+
+  it('goal updates delete asks first; no keeps it (130), yes deletes it', async () => {
+    const id = sb.service.data.goal_updates.find((u) => u.goal_id === billing())!.id;
+    const no = await runTty(['goal', 'updates', 'delete', id], scripted([false]));
+    expect(no.code).toBe(130);
+    expect(sb.requests.some((q) => q.method === 'DELETE')).toBe(false);
+    const p = scripted([true]);
+    const yes = await runTty(['goal', 'updates', 'delete', id], p);
+    expect(yes.code).toBe(0);
+    expect(p.asked[0]).toMatchObject({ kind: 'confirm', message: 'Delete this goal update?', default: false });
+    expect(sb.requests.at(-1)).toMatchObject({ method: 'DELETE', path: `/api/v2/goal-updates/${id}` });
+  });
+
+  it('comments --edit writes the comment in the editor; an empty one is not sent', async () => {
+    const id = sb.service.data.check_ins.find((c) => c.person_id === sb.service.data.tokens[0]!.person_id)!.id;
+    const r = await runTty(['comments', id, '--edit'], scripted([]), async () => 'Looks **great**\n');
+    expect(r.code).toBe(0);
+    expect(sb.requests.at(-1)).toMatchObject({ method: 'POST', body: { body: 'Looks **great**' } });
+    expect(r.out).toMatch(/^Ada Lovelace just now\n {2}Looks great\n$/);
+    const empty = await runTty(['comments', id, '--edit'], scripted([]), async () => '\n');
+    expect(empty).toMatchObject({ code: 2, err: 'error: The comment is empty; nothing was sent\n' });
+  });
+});
