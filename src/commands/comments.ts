@@ -1,5 +1,5 @@
 // `checkin comments <key>` and `checkin reactions <key>`, on a check-in or (--goal-update) a goal update.
-import { getCheckIn, postComment, type Commentable } from '../api/endpoints.js';
+import { getCheckIn, postComment, resourcePath, type Commentable } from '../api/endpoints.js';
 import { fetchAll } from '../api/paginate.js';
 import { UUID_RE, type Comment, type Reaction } from '../api/types.js';
 import type { Context } from '../context.js';
@@ -9,8 +9,6 @@ import { renderJson } from '../ui/render.js';
 import { commentRows, reactionRows } from '../ui/views.js';
 import { isNotFound } from './fill.js';
 import { lastCheckIn, today } from './resolve.js';
-
-const path = (r: Commentable) => `${r.kind === 'check-in' ? 'check-ins' : 'goal-updates'}/${r.id}`;
 
 export interface ResourceOptions {
   goalUpdate?: string;
@@ -63,7 +61,7 @@ export async function runComments(ctx: Context, key: string | undefined, opts: C
   if (!target) return;
   const api = await ctx.api();
   if (!writing) {
-    const list = await fetchAll<Comment>(api, `${path(target)}/comments`, {});
+    const list = await fetchAll<Comment>(api, `${resourcePath(target)}/comments`, {});
     if (opts.json) return ctx.io.out(renderJson(list));
     if (list.length === 0) return ctx.io.err('No comments yet.\n');
     return ctx.io.out(commentRows(await ctx.view(), list));
@@ -97,7 +95,7 @@ export async function runComments(ctx: Context, key: string | undefined, opts: C
 export async function runReactions(ctx: Context, key: string | undefined, opts: ResourceOptions): Promise<void> {
   const target = await resource(ctx, key, opts);
   if (!target) return;
-  const list = await fetchAll<Reaction>(await ctx.api(), `${path(target)}/reactions`, {});
+  const list = await fetchAll<Reaction>(await ctx.api(), `${resourcePath(target)}/reactions`, {});
   if (opts.json) return ctx.io.out(renderJson(list));
   if (list.length === 0) return ctx.io.err('No reactions yet.\n');
   ctx.io.out(reactionRows(await ctx.view(), list));

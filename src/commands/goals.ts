@@ -1,8 +1,8 @@
 // `checkin goals`, `checkin goal update <goal-id>`, `checkin goal updates <goal-id>` and
 // `checkin goal updates show|edit|delete <update-id>`.
-import { createGoalUpdate, deleteGoalUpdate, getGoal, getGoalUpdate, listGoalUpdates, listGoals, patchGoalUpdate } from '../api/endpoints.js';
+import { createGoalUpdate, deleteGoalUpdate, getGoal, getGoalUpdate, listGoalUpdates, patchGoalUpdate } from '../api/endpoints.js';
 import { fetchAll } from '../api/paginate.js';
-import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdate, type GoalUpdateInput } from '../api/types.js';
+import { CONFIDENCE_LEVELS, UUID_RE, type Goal, type GoalUpdate, type GoalUpdateInput } from '../api/types.js';
 import type { Context } from '../context.js';
 import { CancelledError, HintedError, UsageError } from '../errors.js';
 import { renderJson } from '../ui/render.js';
@@ -37,7 +37,7 @@ export async function runGoals(ctx: Context, opts: { person?: string[]; team?: s
   const team_ids = await resolveTeams(ctx, opts.team);
   // Mine by default: how users find goal ids.
   const people_ids = opts.person?.length ? await resolvePeople(ctx, opts.person) : team_ids.length ? [] : [(await ctx.me()).id];
-  const list = await fetchAll<import('../api/types.js').Goal>(await ctx.api(), 'goals', { people_ids, team_ids });
+  const list = await fetchAll<Goal>(await ctx.api(), 'goals', { people_ids, team_ids });
   if (opts.json) return ctx.io.out(renderJson(list));
   if (list.length === 0) return ctx.io.err('No goals match.\n');
   ctx.io.out(goalRows(await ctx.view(), list));

@@ -3,7 +3,7 @@
 // person is not absent (from `start_date` on); only the filled-in ones are kept here.
 
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import type { Mood, Ref } from '../api/types.js';
+import type { Activity, Mood, Ref } from '../api/types.js';
 import { isDateKey } from '../core/datekey.js';
 
 export type DayName = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
@@ -95,16 +95,7 @@ export interface GoalUpdateRecord {
   updated_at: string;
 }
 
-export interface ActivityRecord {
-  id: string;
-  kind: string;
-  group: string | null;
-  title: string;
-  description: string | null;
-  url: string | null;
-  recorded_at: string;
-  person_id: string;
-}
+export type ActivityRecord = Omit<Activity, 'person'> & { person_id: string };
 
 export interface SandboxData {
   version: 1;
