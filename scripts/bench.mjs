@@ -9,6 +9,8 @@ import { startSandbox } from '../dist/sandbox.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 15);
+// BENCH_BIN points at another build of the CLI (e.g. an unbundled one) to compare with.
+const bin = process.env.BENCH_BIN ?? 'bin/checkin.js';
 const sb = await startSandbox({ rateLimit: false });
 const dir = mkdtempSync(join(tmpdir(), 'checkin-bench-'));
 const env = { PATH: process.env.PATH, HOME: dir, CHECKIN_CONFIG_DIR: join(dir, 'config'), CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token };
@@ -53,9 +55,9 @@ async function measure(args) {
   return { median: times[Math.floor(times.length / 2)], peakRss: rss.length ? Math.max(...rss) : NaN };
 }
 
-await measure(['bin/checkin.js', 'today', '--json']); // warm the file cache
+await measure([bin, 'today', '--json']); // warm the file cache
 const base = await measure([bare]);
-const cli = await measure(['bin/checkin.js', 'today', '--json']);
+const cli = await measure([bin, 'today', '--json']);
 const nodeOnly = await measure(['-e', '0']);
 await sb.close();
 

@@ -63,7 +63,7 @@ export function describeError(err: unknown, debug: boolean): { code: number; lin
 }
 
 export async function run(argv: string[], ctx: Context = createContext({ io: processIO(process.env), env: process.env })): Promise<number> {
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, argv);
   let code: number = EXIT.OK;
   try {
     await program.parseAsync(argv, { from: 'user' });

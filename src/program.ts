@@ -4,9 +4,18 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from './context.js';
 import type { AnswerFlags } from './commands/fill.js';
-// The daily path (today, status) is part of the entry chunk: loading it lazily would cost more
-// module resolutions than it saves. Prompts, editor, conf, chalk and the sandbox stay lazy.
+// The commands are small and part of the entry chunk: loading them lazily would cost more module
+// loads than it saves. What is heavy stays lazy: prompts, the editor, conf (writes), chalk, undici
+// (proxies only) and the sandbox.
+import { runLogin, runLogout, runMe } from './commands/auth.js';
+import { runCheckIn } from './commands/checkin.js';
+import { runComments, runReactions } from './commands/comments.js';
+import { runCron } from './commands/cron.js';
+import { runActivity, runPeople, runTeams } from './commands/directory.js';
+import { runGoalUpdate, runGoalUpdates, runGoals } from './commands/goals.js';
+import { runList } from './commands/list.js';
 import { runStatus } from './commands/status.js';
+import { runTeam } from './commands/team.js';
 import { runToday } from './commands/today.js';
 
 export const EXIT_CODES_HELP = `
@@ -52,7 +61,7 @@ export function addAnswerOptions(cmd: Command): Command {
     .option('--json', 'print the check-in as JSON');
 }
 
-export function buildProgram(ctx: Context): Command {
+export function buildProgram(ctx: Context, argv: string[] = []): Command {
   const { io } = ctx;
   const program = new Command('checkin');
   program
@@ -66,217 +75,226 @@ export function buildProgram(ctx: Context): Command {
     })
     .exitOverride();
 
-  addAnswerOptions(
-    program
-      .command('today')
-      .description("Fill in or show today's check-in")
-      .addHelpText('after', '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions'),
-  ).action(async (flags: AnswerFlags) => {
-    await runToday(ctx, flags);
-  });
-
-  addAnswerOptions(
-    program
-      .command('checkin')
-      .argument('<key>', 'a UUID, YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last')
-      .description('Show a check-in by key; with answer options, update it')
-      .addHelpText('after', '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"'),
-  ).action(async (key: string, flags: AnswerFlags) => {
-    const { runCheckIn } = await import('./commands/checkin.js');
-    await runCheckIn(ctx, key, flags);
-  });
-
-  program
-    .command('list')
-    .description('List check-ins (newest first)')
-    .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name)')
-    .option('--until <day>', 'up to this day, inclusive')
-    .option('--blocked', 'only check-ins with blockers')
-    .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
-    .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect)
-    .addOption(new Option('--page <n>', 'page number').argParser(parseIntIn(1, 100000, '--page')))
-    .addOption(new Option('--per-page <n>', 'check-ins per page (at most 50)').argParser(parseIntIn(1, 50, '--per-page')))
-    .option('--all', 'follow every page')
-    .option('--json', 'print one JSON array')
-    .addHelpText('after', '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus')
-    .action(async (opts) => {
-      const { runList } = await import('./commands/list.js');
-      await runList(ctx, opts);
-    });
-
-  program
-    .command('team')
-    .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
-    .option('--date <day>', 'the day (default today)')
-    .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
-    .option('--json', 'print as JSON')
-    .action(async (opts) => {
-      const { runTeam } = await import('./commands/team.js');
-      await runTeam(ctx, opts);
-    });
-
-  program
-    .command('comments')
-    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
-    .description('List the comments on a check-in (or goal update); --add posts one')
-    .option('--goal-update <id>', 'a goal update instead of a check-in')
-    .option('--add <markdown>', 'post a comment (- reads standard input)')
-    .option('-e, --edit', 'write the comment in $EDITOR')
-    .option('--resume', 'send the comment kept from a failed attempt')
-    .option('--json', 'print as JSON')
-    .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
-    .action(async (key: string | undefined, opts) => {
-      const { runComments } = await import('./commands/comments.js');
-      await runComments(ctx, key, opts);
-    });
-
-  program
-    .command('reactions')
-    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
-    .description('List the reactions on a check-in (or goal update)')
-    .option('--goal-update <id>', 'a goal update instead of a check-in')
-    .option('--json', 'print as JSON')
-    .action(async (key: string | undefined, opts) => {
-      const { runReactions } = await import('./commands/comments.js');
-      await runReactions(ctx, key, opts);
-    });
-
-  const goal = program.command('goal').description('Post and manage goal updates');
-  const goalUpdateOptions = (cmd: Command) =>
-    cmd
-      .option('--title <text>', 'the title')
-      .option('--body <markdown>', 'the body (- reads standard input)')
-      .option('-e, --edit', 'write the body in $EDITOR')
-      .addOption(new Option('--progress <0..100>', 'progress in percent').argParser(parseIntIn(0, 100, '--progress')))
-      .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
-      .option('--json', 'print as JSON');
-  goalUpdateOptions(
-    goal
-      .command('update')
-      .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
-      .description('Post a goal update')
-      .option('--resume', 'send the update kept from a failed attempt')
-      .addHelpText('after', '\nExample:\n  checkin goal update <goal-id> --title "Invoices shipped" --body - --progress 60 --confidence on-track < notes.md'),
-  ).action(async (goalId: string, opts) => {
-    const { runGoalUpdate } = await import('./commands/goals.js');
-    await runGoalUpdate(ctx, goalId, opts);
-  });
-  goalUpdateOptions(
-    goal
-      .command('updates')
-      .argument('<args...>', '<goal-id>, or show|edit|delete <update-id>')
-      .description("List a goal's updates; show, edit or delete one")
-      .option('-y, --yes', 'delete without asking')
-      .addHelpText('after', '\nExamples:\n  checkin goal updates <goal-id>\n  checkin goal updates show <update-id>\n  checkin goal updates edit <update-id> --progress 70\n  checkin goal updates delete <update-id> --yes'),
-  ).action(async (args: string[], opts) => {
-    const { runGoalUpdates } = await import('./commands/goals.js');
-    await runGoalUpdates(ctx, args, opts);
-  });
-
-  program
-    .command('goals')
-    .description('List goals (mine by default) with their ids')
-    .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
-    .option('--team <team>', 'UUID or name (repeatable)', collect)
-    .option('--json', 'print as JSON')
-    .action(async (opts) => {
-      const { runGoals } = await import('./commands/goals.js');
-      await runGoals(ctx, opts);
-    });
-
-  program
-    .command('teams')
-    .description('List the teams (● marks yours)')
-    .option('--json', 'print as JSON')
-    .action(async (opts) => {
-      const { runTeams } = await import('./commands/directory.js');
-      await runTeams(ctx, opts);
-    });
-
-  program
-    .command('people')
-    .description('List the people of the account')
-    .option('--json', 'print as JSON')
-    .action(async (opts) => {
-      const { runPeople } = await import('./commands/directory.js');
-      await runPeople(ctx, opts);
-    });
-
-  program
-    .command('activity')
-    .description('List activities (pull requests, issues…)')
-    .option('--kind <kind>', 'github_pr, jira, linear… (repeatable)', collect)
-    .option('--team <team>', 'UUID or name (repeatable)', collect)
-    .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
-    .option('--since <day>', 'from this day')
-    .option('--until <day>', 'up to this day, inclusive')
-    .option('--json', 'print as JSON')
-    .action(async (opts) => {
-      const { runActivity } = await import('./commands/directory.js');
-      await runActivity(ctx, opts);
-    });
-
-  program
-    .command('status')
-    .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
-    .option('-q, --quiet', 'print nothing; only the exit code tells')
-    .option('--json', 'print {date, state, check_in} as JSON')
-    .action(async (opts: { quiet?: boolean; json?: boolean }) => {
-      await runStatus(ctx, opts);
-    });
-
-  program
-    .command('login')
-    .description('Store a token (verified with GET /me)')
-    .option('--with-token', 'read the token from standard input')
-    .option('--api-url <url>', 'the API base URL to store with it')
-    .action(async (opts: { withToken?: boolean; apiUrl?: string }) => {
-      const { runLogin } = await import('./commands/auth.js');
-      await runLogin(ctx, opts);
-    });
-
-  program
-    .command('logout')
-    .description('Remove the stored token')
-    .action(async () => {
-      const { runLogout } = await import('./commands/auth.js');
-      await runLogout(ctx);
-    });
-
-  program
-    .command('me')
-    .description('Show who the token belongs to (cached; --refresh asks again)')
-    .option('--json', 'print as JSON')
-    .option('--refresh', 'ask the service again instead of using the cache')
-    .action(async (opts: { json?: boolean; refresh?: boolean }) => {
-      const { runMe } = await import('./commands/auth.js');
-      await runMe(ctx, opts);
-    });
-
-  program
-    .command('cron')
-    .description('Print a crontab line that reminds you when today\'s check-in is pending')
-    .option('--at <HH:MM>', 'time of day', '10:00')
-    .option('--days <days>', 'cron day-of-week field', '1-5')
-    .option('--notify <command>', 'command to run when pending (default: echo, which cron mails)')
-    .action(async (opts: { at: string; days: string; notify?: string }) => {
-      const { runCron } = await import('./commands/cron.js');
-      runCron(ctx, opts, process.argv[1] ?? 'checkin');
-    });
-
-  program
-    .command('sandbox')
-    .description('Start a local service that speaks the same API, with demo data')
-    .addOption(new Option('--port <n>', 'port to listen on (0 = a free one)').default(0).argParser(parseIntIn(0, 65535, '--port')))
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--token <token>', "the demo person's read+write token")
-    .option('--data <file>', 'load state from FILE and save every change to it')
-    .option('--no-rate-limit', 'switch the rate limits off')
-    .option('--no-log', 'do not log each request on stderr')
-    .action(async (opts: { port: number; host: string; token?: string; data?: string; rateLimit: boolean; log: boolean }) => {
-      const { runSandbox } = await import('./commands/sandbox.js');
-      await runSandbox(ctx, opts);
-    });
+  // One registrar a command: a run builds only the command it runs (help builds them all).
+  const commands: Record<string, () => void> = {
+    today: () => {
+      addAnswerOptions(
+        program
+          .command('today')
+          .description("Fill in or show today's check-in")
+          .addHelpText('after', '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions'),
+      ).action(async (flags: AnswerFlags) => {
+        await runToday(ctx, flags);
+      });
+    },
+    checkin: () => {
+      addAnswerOptions(
+        program
+          .command('checkin')
+          .argument('<key>', 'a UUID, YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last')
+          .description('Show a check-in by key; with answer options, update it')
+          .addHelpText('after', '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"'),
+      ).action(async (key: string, flags: AnswerFlags) => {
+        await runCheckIn(ctx, key, flags);
+      });
+    },
+    list: () => {
+      program
+        .command('list')
+        .description('List check-ins (newest first)')
+        .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name)')
+        .option('--until <day>', 'up to this day, inclusive')
+        .option('--blocked', 'only check-ins with blockers')
+        .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
+        .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect)
+        .addOption(new Option('--page <n>', 'page number').argParser(parseIntIn(1, 100000, '--page')))
+        .addOption(new Option('--per-page <n>', 'check-ins per page (at most 50)').argParser(parseIntIn(1, 50, '--per-page')))
+        .option('--all', 'follow every page')
+        .option('--json', 'print one JSON array')
+        .addHelpText('after', '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus')
+        .action(async (opts) => {
+          await runList(ctx, opts);
+        });
+    },
+    team: () => {
+      program
+        .command('team')
+        .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
+        .option('--date <day>', 'the day (default today)')
+        .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
+        .option('--json', 'print as JSON')
+        .action(async (opts) => {
+          await runTeam(ctx, opts);
+        });
+    },
+    comments: () => {
+      program
+        .command('comments')
+        .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+        .description('List the comments on a check-in (or goal update); --add posts one')
+        .option('--goal-update <id>', 'a goal update instead of a check-in')
+        .option('--add <markdown>', 'post a comment (- reads standard input)')
+        .option('-e, --edit', 'write the comment in $EDITOR')
+        .option('--resume', 'send the comment kept from a failed attempt')
+        .option('--json', 'print as JSON')
+        .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
+        .action(async (key: string | undefined, opts) => {
+          await runComments(ctx, key, opts);
+        });
+    },
+    reactions: () => {
+      program
+        .command('reactions')
+        .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+        .description('List the reactions on a check-in (or goal update)')
+        .option('--goal-update <id>', 'a goal update instead of a check-in')
+        .option('--json', 'print as JSON')
+        .action(async (key: string | undefined, opts) => {
+          await runReactions(ctx, key, opts);
+        });
+    },
+    goal: () => {
+      const goal = program.command('goal').description('Post and manage goal updates');
+      const goalUpdateOptions = (cmd: Command) =>
+        cmd
+          .option('--title <text>', 'the title')
+          .option('--body <markdown>', 'the body (- reads standard input)')
+          .option('-e, --edit', 'write the body in $EDITOR')
+          .addOption(new Option('--progress <0..100>', 'progress in percent').argParser(parseIntIn(0, 100, '--progress')))
+          .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
+          .option('--json', 'print as JSON');
+      goalUpdateOptions(
+        goal
+          .command('update')
+          .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
+          .description('Post a goal update')
+          .option('--resume', 'send the update kept from a failed attempt')
+          .addHelpText('after', '\nExample:\n  checkin goal update <goal-id> --title "Invoices shipped" --body - --progress 60 --confidence on-track < notes.md'),
+      ).action(async (goalId: string, opts) => {
+        await runGoalUpdate(ctx, goalId, opts);
+      });
+      goalUpdateOptions(
+        goal
+          .command('updates')
+          .argument('<args...>', '<goal-id>, or show|edit|delete <update-id>')
+          .description("List a goal's updates; show, edit or delete one")
+          .option('-y, --yes', 'delete without asking')
+          .addHelpText('after', '\nExamples:\n  checkin goal updates <goal-id>\n  checkin goal updates show <update-id>\n  checkin goal updates edit <update-id> --progress 70\n  checkin goal updates delete <update-id> --yes'),
+      ).action(async (args: string[], opts) => {
+        await runGoalUpdates(ctx, args, opts);
+      });
+    },
+    goals: () => {
+      program
+        .command('goals')
+        .description('List goals (mine by default) with their ids')
+        .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
+        .option('--team <team>', 'UUID or name (repeatable)', collect)
+        .option('--json', 'print as JSON')
+        .action(async (opts) => {
+          await runGoals(ctx, opts);
+        });
+    },
+    teams: () => {
+      program
+        .command('teams')
+        .description('List the teams (● marks yours)')
+        .option('--json', 'print as JSON')
+        .action(async (opts) => {
+          await runTeams(ctx, opts);
+        });
+    },
+    people: () => {
+      program
+        .command('people')
+        .description('List the people of the account')
+        .option('--json', 'print as JSON')
+        .action(async (opts) => {
+          await runPeople(ctx, opts);
+        });
+    },
+    activity: () => {
+      program
+        .command('activity')
+        .description('List activities (pull requests, issues…)')
+        .option('--kind <kind>', 'github_pr, jira, linear… (repeatable)', collect)
+        .option('--team <team>', 'UUID or name (repeatable)', collect)
+        .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
+        .option('--since <day>', 'from this day')
+        .option('--until <day>', 'up to this day, inclusive')
+        .option('--json', 'print as JSON')
+        .action(async (opts) => {
+          await runActivity(ctx, opts);
+        });
+    },
+    status: () => {
+      program
+        .command('status')
+        .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
+        .option('-q, --quiet', 'print nothing; only the exit code tells')
+        .option('--json', 'print {date, state, check_in} as JSON')
+        .action(async (opts: { quiet?: boolean; json?: boolean }) => {
+          await runStatus(ctx, opts);
+        });
+    },
+    login: () => {
+      program
+        .command('login')
+        .description('Store a token (verified with GET /me)')
+        .option('--with-token', 'read the token from standard input')
+        .option('--api-url <url>', 'the API base URL to store with it')
+        .action(async (opts: { withToken?: boolean; apiUrl?: string }) => {
+          await runLogin(ctx, opts);
+        });
+    },
+    logout: () => {
+      program
+        .command('logout')
+        .description('Remove the stored token')
+        .action(async () => {
+          await runLogout(ctx);
+        });
+    },
+    me: () => {
+      program
+        .command('me')
+        .description('Show who the token belongs to (cached; --refresh asks again)')
+        .option('--json', 'print as JSON')
+        .option('--refresh', 'ask the service again instead of using the cache')
+        .action(async (opts: { json?: boolean; refresh?: boolean }) => {
+          await runMe(ctx, opts);
+        });
+    },
+    cron: () => {
+      program
+        .command('cron')
+        .description('Print a crontab line that reminds you when today\'s check-in is pending')
+        .option('--at <HH:MM>', 'time of day', '10:00')
+        .option('--days <days>', 'cron day-of-week field', '1-5')
+        .option('--notify <command>', 'command to run when pending (default: echo, which cron mails)')
+        .action(async (opts: { at: string; days: string; notify?: string }) => {
+          runCron(ctx, opts, process.argv[1] ?? 'checkin');
+        });
+    },
+    sandbox: () => {
+      program
+        .command('sandbox')
+        .description('Start a local service that speaks the same API, with demo data')
+        .addOption(new Option('--port <n>', 'port to listen on (0 = a free one)').default(0).argParser(parseIntIn(0, 65535, '--port')))
+        .option('--host <address>', 'address to listen on', '127.0.0.1')
+        .option('--token <token>', "the demo person's read+write token")
+        .option('--data <file>', 'load state from FILE and save every change to it')
+        .option('--no-rate-limit', 'switch the rate limits off')
+        .option('--no-log', 'do not log each request on stderr')
+        .action(async (opts: { port: number; host: string; token?: string; data?: string; rateLimit: boolean; log: boolean }) => {
+          const { runSandbox } = await import('./commands/sandbox.js');
+          await runSandbox(ctx, opts);
+        });
+    },
+  };
+  const wanted = argv.find((a) => !a.startsWith('-'));
+  if (wanted !== undefined && Object.hasOwn(commands, wanted) && !argv.includes('--help') && !argv.includes('-h')) commands[wanted]!();
+  else for (const register of Object.values(commands)) register();
 
   // exitOverride and configureOutput reach subcommands only when copied onto each.
   const configure = (cmd: Command) => {

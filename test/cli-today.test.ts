@@ -391,3 +391,16 @@ describe('proxies', () => {
     }
   });
 });
+
+describe('pipes', () => {
+  it('a reader that goes away (checkin … | head -1) ends the run quietly, no EPIPE trace', async () => {
+    for (const args of [['--help'], ['today', '--json']]) {
+      const child = spawnCli(args, env);
+      child.stdout!.destroy(); // the reading end is gone before anything is written
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      await new Promise((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+    }
+  });
+});

@@ -50,6 +50,18 @@ function streamText(stream: Readable): Promise<string> {
   });
 }
 
+/** A write that stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash. */
+function writer(stream: NodeJS.WriteStream): (text: string) => void {
+  let gone = false;
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    gone = true;
+  });
+  return (text) => {
+    if (!gone) stream.write(text);
+  };
+}
+
 export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdinIsTTY = Boolean(process.stdin.isTTY);
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
@@ -63,8 +75,8 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     columns: process.stdout.columns || 80,
     colorLevel: colorLevelFor(env, stdoutIsTTY),
     canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    out: writer(process.stdout),
+    err: writer(process.stderr),
     readStdin: () => streamText(process.stdin),
     onInterrupt(handler) {
       process.on('SIGINT', handler);
