@@ -404,3 +404,15 @@ describe('pipes', () => {
     }
   });
 });
+
+describe('time zones', () => {
+  it("today is the local date of TZ, never the UTC date", async () => {
+    for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      sb.requests.length = 0;
+      const local = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+      const r = await cli(['today', '-i', `from ${tz}`, '--json'], { env: { TZ: tz } });
+      expect(r.code).toBe(0);
+      expect(sb.requests.map(api)).toEqual([`PATCH /api/v2/check-ins/${local}`]);
+    }
+  });
+});

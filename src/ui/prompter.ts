@@ -41,7 +41,7 @@ export function inquirerPrompter(io: IO): Prompter {
     },
     async password(message) {
       const { password } = await lib();
-      return guard(password({ message, mask: true }, context));
+      return guard(password({ message }, context)); // no echo at all
     },
     async confirm(message, opts = {}) {
       const { confirm } = await lib();
