@@ -136,7 +136,8 @@ export class ApiClient {
 
   async request<T>(method: string, path: string, { query, body }: { query?: Query; body?: unknown }): Promise<ApiResponse<T>> {
     const url = joinUrl(this.opts.baseUrl, path, query);
-    const idempotent = method === 'GET' || method === 'PATCH' || method === 'DELETE' || method === 'HEAD';
+    // GET and PATCH are tried again; a POST or DELETE once its request went out, never.
+    const idempotent = method === 'GET' || method === 'PATCH';
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.opts.token}`,

@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { KeyError, parseKey } from '../core/keys.js';
 import { HintedError, UsageError } from '../errors.js';
 import { renderJson } from '../ui/render.js';
+import { printList } from './output.js';
 import { commentRows, reactionRows } from '../ui/views.js';
 import { isNotFound } from './fill.js';
 import { lastCheckIn, today } from './resolve.js';
@@ -62,9 +63,7 @@ export async function runComments(ctx: Context, key: string | undefined, opts: C
   const api = await ctx.api();
   if (!writing) {
     const list = await fetchAll<Comment>(api, `${resourcePath(target)}/comments`, {});
-    if (opts.json) return ctx.io.out(renderJson(list));
-    if (list.length === 0) return ctx.io.err('No comments yet.\n');
-    return ctx.io.out(commentRows(await ctx.view(), list));
+    return printList(ctx, list, opts.json, 'No comments yet.', commentRows);
   }
 
   const draftKey = `${api.baseUrl} comment ${target.kind} ${target.id}`;
@@ -96,7 +95,5 @@ export async function runReactions(ctx: Context, key: string | undefined, opts: 
   const target = await resource(ctx, key, opts);
   if (!target) return;
   const list = await fetchAll<Reaction>(await ctx.api(), `${resourcePath(target)}/reactions`, {});
-  if (opts.json) return ctx.io.out(renderJson(list));
-  if (list.length === 0) return ctx.io.err('No reactions yet.\n');
-  ctx.io.out(reactionRows(await ctx.view(), list));
+  await printList(ctx, list, opts.json, 'No reactions yet.', reactionRows);
 }

@@ -4,25 +4,19 @@ import type { Activity, Person, Team } from '../api/types.js';
 import type { Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
 import { UsageError } from '../errors.js';
-import { renderJson } from '../ui/render.js';
+import { printList } from './output.js';
 import { activityRows, peopleRows, teamRows } from '../ui/views.js';
 import { rangeDay, resolvePeople, resolveTeams, splitValues } from './resolve.js';
-
-async function show<T>(ctx: Context, list: T[], json: boolean | undefined, none: string, rows: (list: T[]) => Promise<string>): Promise<void> {
-  if (json) return ctx.io.out(renderJson(list));
-  if (list.length === 0) return ctx.io.err(none + '\n');
-  ctx.io.out(await rows(list));
-}
 
 export async function runTeams(ctx: Context, opts: { json?: boolean }): Promise<void> {
   const [list, me] = await Promise.all([fetchAll<Team>(await ctx.api(), 'teams', {}), ctx.me()]);
   const mine = new Set(me.teams.map((t) => t.id));
-  await show(ctx, list, opts.json, 'No teams.', async (l) => teamRows(await ctx.view(), l, mine));
+  await printList(ctx, list, opts.json, 'No teams.', (v, l) => teamRows(v, l, mine));
 }
 
 export async function runPeople(ctx: Context, opts: { json?: boolean }): Promise<void> {
   const list = await fetchAll<Person>(await ctx.api(), 'people', {});
-  await show(ctx, list, opts.json, 'No people.', async (l) => peopleRows(await ctx.view(), l));
+  await printList(ctx, list, opts.json, 'No people.', peopleRows);
 }
 
 /** The first instant of a local day, as the ISO timestamp /activities wants. */
@@ -43,5 +37,5 @@ export async function runActivity(ctx: Context, opts: { kind?: string[]; team?: 
     ...(until && { until: new Date(Date.parse(startOfDay(addDays(until, 1))) - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }),
   };
   const list = await fetchAll<Activity>(await ctx.api(), 'activities', query);
-  await show(ctx, list, opts.json, 'No activity matches.', async (l) => activityRows(await ctx.view(), l));
+  await printList(ctx, list, opts.json, 'No activity matches.', activityRows);
 }

@@ -6,6 +6,7 @@ import { CONFIDENCE_LEVELS, UUID_RE, type Goal, type GoalUpdate, type GoalUpdate
 import type { Context } from '../context.js';
 import { CancelledError, HintedError, UsageError } from '../errors.js';
 import { renderJson } from '../ui/render.js';
+import { printList } from './output.js';
 import { goalRows, goalUpdateRows, goalUpdateView } from '../ui/views.js';
 import { resolvePeople, resolveTeams } from './resolve.js';
 
@@ -38,9 +39,7 @@ export async function runGoals(ctx: Context, opts: { person?: string[]; team?: s
   // Mine by default: how users find goal ids.
   const people_ids = opts.person?.length ? await resolvePeople(ctx, opts.person) : team_ids.length ? [] : [(await ctx.me()).id];
   const list = await fetchAll<Goal>(await ctx.api(), 'goals', { people_ids, team_ids });
-  if (opts.json) return ctx.io.out(renderJson(list));
-  if (list.length === 0) return ctx.io.err('No goals match.\n');
-  ctx.io.out(goalRows(await ctx.view(), list));
+  await printList(ctx, list, opts.json, 'No goals match.', goalRows);
 }
 
 /** Reads --body (or stdin with -); fills what is missing from prompts or $EDITOR on a terminal. */
@@ -127,7 +126,5 @@ export async function runGoalUpdates(ctx: Context, args: string[], flags: GoalUp
   }
   if (second !== undefined) throw new UsageError(`Unexpected "${second}": checkin goal updates <goal-id>`);
   const list = await fetchAll<GoalUpdate>(api, `goals/${uuid(first, 'The goal id')}/goal-updates`, {});
-  if (flags.json) return ctx.io.out(renderJson(list));
-  if (list.length === 0) return ctx.io.err('No updates yet.\n');
-  ctx.io.out(goalUpdateRows(await ctx.view(), list));
+  await printList(ctx, list, flags.json, 'No updates yet.', goalUpdateRows);
 }

@@ -4,7 +4,7 @@ import { fetchAll } from '../api/paginate.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { renderJson } from '../ui/render.js';
+import { printList } from './output.js';
 import { checkInRows } from '../ui/views.js';
 import { rangeDay, resolvePeople, resolveTeams } from './resolve.js';
 
@@ -42,7 +42,5 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     const seen = new Set<string>();
     list = page.filter((c) => !seen.has(c.id) && seen.add(c.id));
   }
-  if (opts.json) ctx.io.out(renderJson(list));
-  else if (list.length > 0) ctx.io.out(checkInRows(await ctx.view(), list));
-  if (list.length === 0) ctx.io.err('No check-ins match.\n');
+  await printList(ctx, list, opts.json, 'No check-ins match.', checkInRows);
 }
