@@ -79,12 +79,13 @@ export function createContext(parts: ContextParts): Context {
         throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
       }
       if (token.value === '') throw new AuthError(`The token in ${token.name ?? cfg.file} is empty`);
+      const timeoutMs = timeoutFrom(env);
       client = new ApiClient({
         baseUrl: cfg.apiUrl().value,
         token: token.value,
         env,
         userAgent: 'checkin/0.1.0',
-        ...(timeoutFrom(env) !== undefined && { timeoutMs: timeoutFrom(env)! }),
+        ...(timeoutMs !== undefined && { timeoutMs }),
         onRetry: ({ delayMs, why }) => io.err(`${why}; retrying in ${(delayMs / 1000).toFixed(delayMs < 1000 ? 1 : 0)} s…\n`),
       });
       return client;

@@ -384,3 +384,17 @@ describe('teams, people, activity', () => {
     expect(kinds.length).toBeGreaterThan(0);
   });
 });
+
+describe('untrusted names', () => {
+  it('control characters in names and titles never reach the terminal, in tables or TSV', async () => {
+    sb.service.data.people.find((p) => p.id === grace)!.name = 'Grace\u001b[2J\u001b]0;owned\u0007 Hopper\u009b';
+    sb.service.data.teams[0]!.name = 'Plat\u0007form';
+    for (const args of [['list', '--since', addDays(TODAY, -2)], ['team'], ['people'], ['teams'], ['comments', 'yesterday']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    }
+    const people = await cli(['people']);
+    expect(people.stdout).toContain('\tGrace Hopper\tgrace\t');
+  });
+});

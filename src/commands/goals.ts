@@ -6,6 +6,7 @@ import { CONFIDENCE_LEVELS, UUID_RE, type Goal, type GoalUpdate, type GoalUpdate
 import type { Context } from '../context.js';
 import { CancelledError, HintedError, UsageError } from '../errors.js';
 import { renderJson } from '../ui/render.js';
+import { sanitizeLine } from '../ui/sanitize.js';
 import { printList } from './output.js';
 import { goalRows, goalUpdateRows, goalUpdateView } from '../ui/views.js';
 import { resolvePeople, resolveTeams } from './resolve.js';
@@ -78,7 +79,7 @@ export async function runGoalUpdate(ctx: Context, goalId: string, flags: GoalUpd
       // Context for the person writing: the goal and its latest update.
       const [goal, latest] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 1 })]);
       const v = await ctx.view();
-      ctx.io.out(`${v.c.bold(goal.title)} — progress ${goal.progress ?? '—'}%, ${goal.confidence_description ?? 'no update yet'}\n`);
+      ctx.io.out(`${v.c.bold(sanitizeLine(goal.title))} — progress ${goal.progress ?? '—'}%, ${sanitizeLine(goal.confidence_description ?? 'no update yet')}\n`);
       if (latest[0]) ctx.io.out(`Latest update:\n${goalUpdateView(v, latest[0])}\n`);
     }
     input = await gather(ctx, flags, {}, true);

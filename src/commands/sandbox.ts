@@ -2,6 +2,7 @@
 
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { sanitizeLine } from '../ui/sanitize.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -39,7 +40,8 @@ export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Pro
     throw new UsageError(`Cannot start the sandbox: ${e.message}`);
   }
   const me = sandbox.service.data.tokens.find((t) => t.token === sandbox.token);
-  const who = me ? sandbox.service.person(me.person_id)?.name : undefined;
+  const name = me ? sandbox.service.person(me.person_id)?.name : undefined;
+  const who = name === undefined ? undefined : sanitizeLine(name);
   const readOnly = sandbox.service.data.tokens.find((t) => t.scope === 'read' && t.person_id === me?.person_id)?.token;
   io.err(`checkin sandbox: API v2 at ${sandbox.url}\n`);
   io.err(`  token (read+write${who ? `, ${who}` : ''}): ${sandbox.token}\n`);
