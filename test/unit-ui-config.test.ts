@@ -47,6 +47,9 @@ describe('config', () => {
       c.api_url = 'https://file.example/api/v2';
     });
     expect((statSync(join(dir, 'config.json')).mode & 0o777).toString(8)).toBe('600');
+    const nested = join(dir, 'fresh', 'checkin');
+    await new ConfigStore({ CHECKIN_CONFIG_DIR: nested }).update((c) => void (c.token = 't'));
+    expect((statSync(nested).mode & 0o777).toString(8)).toBe('700');
     const fresh = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
     expect(fresh.token()).toEqual({ value: 'from-file', source: 'file' });
     expect(fresh.apiUrl().value).toBe('https://file.example/api/v2');

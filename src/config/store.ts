@@ -2,7 +2,7 @@
 // Reads are a plain JSON read of conf's file (start-up stays lean); conf is loaded only to write.
 // Location: $CHECKIN_CONFIG_DIR, else $XDG_CONFIG_HOME/checkin, else ~/.config/checkin (every OS).
 
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type Ref } from '../api/types.js';
@@ -183,6 +183,8 @@ export class ConfigStore {
   private async open(configName: string): Promise<ConfInstance> {
     const { default: Conf } = await import('conf');
     try {
+      // The folder holds the token: only its owner may look inside (an existing one is left as it is).
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       return new Conf({ cwd: this.dir, configName, projectName: 'checkin', configFileMode: 0o600 }) as unknown as ConfInstance;
     } catch (err) {
       throw new Error(`Cannot open ${join(this.dir, configName + '.json')}: ${(err as Error).message}`);
