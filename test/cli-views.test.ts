@@ -398,3 +398,20 @@ describe('untrusted names', () => {
     expect(people.stdout).toContain('\tGrace Hopper\tgrace\t');
   });
 });
+
+describe('dropped connections', () => {
+  it('a GET is tried again after a dropped connection; a POST is not (its draft is kept)', async () => {
+    sb.inject({ method: 'GET', drop: true });
+    const r = await cli(['checkin', 'yesterday', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^GET \/api\/v2\/check-ins\/\S+: connection to \S+ was reset; retrying in 0\.3 s…\n$/);
+    expect(sb.requests.map((q) => q.status)).toEqual([-1, 200]);
+    sb.requests.length = 0;
+    const id = checkInId(ada, addDays(TODAY, -1));
+    sb.inject({ method: 'POST', drop: true });
+    const post = await cli(['comments', id, '--add', 'Only once']);
+    expect(post.code).toBe(1);
+    expect(sb.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+    expect(post.stderr).toContain('Your comment was kept as a draft.');
+  });
+});
