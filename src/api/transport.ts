@@ -1,8 +1,9 @@
 // One HTTP exchange, two ways. The client above decides retries and errors; a transport only
 // sends a request and reads the whole answer.
 //
-// - node:http / node:https for direct connections: Node's native parser, no Wasm to compile, a
-//   fresh connection that closes with the answer, so a one-request command exits at once.
+// - node:http / node:https for direct connections: Node's native parser, no Wasm to compile. One
+//   keep-alive connection serves a command's requests (--all walks many pages) and is closed when
+//   the command is done, so the process exits at once.
 // - undici for everything a proxy is involved in (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured by
 //   its EnvHttpProxyAgent), and for a dispatcher handed in (tests use MockAgent). Loaded only then.
 
@@ -45,13 +46,19 @@ function transportError(err: unknown, written: boolean): TransportError {
 }
 
 export function nodeTransport(): Transport {
+  const agents = new Map<string, import('node:http').Agent>();
   return {
     async send(req) {
       const url = new URL(req.url);
-      const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+      const mod = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+      let agent = agents.get(url.protocol);
+      if (!agent) {
+        agent = new mod.Agent({ keepAlive: true, maxSockets: 4 });
+        agents.set(url.protocol, agent);
+      }
       return new Promise<Exchange>((resolve, reject) => {
         let written = false;
-        const r = request(url, { method: req.method, headers: req.headers, agent: false }, (res) => {
+        const r = mod.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -65,7 +72,7 @@ export function nodeTransport(): Transport {
       });
     },
     async close() {
-      // Every exchange used its own connection, closed with the answer: nothing to release.
+      for (const agent of agents.values()) agent.destroy();
     },
   };
 }
