@@ -4,6 +4,7 @@
 import { CommanderError } from 'commander';
 import { ApiError } from './api/errors.js';
 import { createContext, type Context } from './context.js';
+import { InputError } from './core/input-error.js';
 import { CliError, EXIT, ExitSignal, HintedError, type ExitCode } from './errors.js';
 import { buildProgram } from './program.js';
 import { processIO } from './ui/io.js';
@@ -51,6 +52,7 @@ export function describeError(err: unknown, debug: boolean): { code: number; lin
     return { code: inner.code, lines: [...inner.lines.filter((l) => !l.startsWith('    at ')), err.hint] };
   }
   if (err instanceof ApiError) return { code: exitCodeForApiError(err), lines: [...apiErrorLines(err), ...stack(err)] };
+  if (err instanceof InputError) return { code: EXIT.USAGE, lines: [`error: ${err.message}`, ...stack(err)] };
   if (err instanceof CliError) {
     const lines = [`error: ${err.message}`];
     if (err.hint) lines.push(err.hint);

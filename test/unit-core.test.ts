@@ -41,8 +41,8 @@ describe('answers', () => {
   });
 
   it('round-trips the editor template', () => {
-    const values = { previous: '- Did A\n- Did B', intentions: '## not a section?\n- Do C', blockers: null, mood: 'calm' as const, previous_completed: false };
-    const text = buildTemplate({ ...values, intentions: '- Do C' }, '2026-11-21');
+    const values = { previous: '- Did A\n- Did B', intentions: '- Do C', blockers: null, mood: 'calm' as const, previous_completed: false };
+    const text = buildTemplate(values, '2026-11-21');
     expect(parseTemplate(text)).toEqual({ previous: '- Did A\n- Did B', intentions: '- Do C', blockers: '', mood: 'calm', previous_completed: false });
   });
 

@@ -90,14 +90,12 @@ export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: Node
   let dispatcher = opts.dispatcher;
   const own = !dispatcher;
   if (!dispatcher) {
-    const pick = (...names: string[]) => names.map((n) => opts.env[n]).find((v) => v !== undefined && v !== '');
-    const httpsProxy = pick('HTTPS_PROXY', 'https_proxy');
-    const httpProxy = pick('HTTP_PROXY', 'http_proxy');
+    const { httpsProxy, httpProxy, noProxy } = proxySettings(opts.env);
     dispatcher = new EnvHttpProxyAgent({
       connectTimeout: opts.timeoutMs,
       ...(httpsProxy !== undefined && { httpsProxy }),
       ...(httpProxy !== undefined && { httpProxy }),
-      noProxy: pick('NO_PROXY', 'no_proxy') ?? '',
+      noProxy: noProxy ?? '',
     });
   }
   const d = dispatcher;
@@ -127,13 +125,19 @@ export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: Node
   };
 }
 
+/** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, upper or lower case, empty meaning unset. */
+function proxySettings(env: NodeJS.ProcessEnv): { httpsProxy?: string; httpProxy?: string; noProxy?: string } {
+  const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
+  return { httpsProxy: pick('HTTPS_PROXY', 'https_proxy'), httpProxy: pick('HTTP_PROXY', 'http_proxy'), noProxy: pick('NO_PROXY', 'no_proxy') };
+}
+
 /** Whether a request to `url` goes through a proxy under the given environment. */
 export function usesProxy(url: string, env: NodeJS.ProcessEnv): boolean {
   const { protocol, hostname, port } = new URL(url);
-  const proxy = protocol === 'https:' ? env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy : env.HTTP_PROXY || env.http_proxy;
+  const { httpsProxy, httpProxy, noProxy = '' } = proxySettings(env);
+  const proxy = protocol === 'https:' ? httpsProxy ?? httpProxy : httpProxy;
   if (!proxy) return false;
-  const noProxy = (env.NO_PROXY || env.no_proxy || '').trim();
-  if (noProxy === '*') return false;
+  if (noProxy.trim() === '*') return false;
   return !noProxy
     .split(/[,\s]+/)
     .filter(Boolean)

@@ -3,13 +3,13 @@ import { getCheckIn, postComment, resourcePath, type Commentable } from '../api/
 import { fetchAll } from '../api/paginate.js';
 import { UUID_RE, type Comment, type Reaction } from '../api/types.js';
 import type { Context } from '../context.js';
-import { KeyError, parseKey } from '../core/keys.js';
-import { HintedError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { sendWithDraft } from './drafts.js';
 import { renderJson } from '../ui/render.js';
 import { printList } from './output.js';
 import { commentRows, reactionRows } from '../ui/views.js';
 import { isNotFound } from './fill.js';
-import { lastCheckIn, today } from './resolve.js';
+import { resolveCheckInKey } from './resolve.js';
 
 export interface ResourceOptions {
   goalUpdate?: string;
@@ -24,20 +24,14 @@ async function resource(ctx: Context, key: string | undefined, opts: ResourceOpt
     return { kind: 'goal-update', id: opts.goalUpdate.toLowerCase() };
   }
   if (key === undefined) throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
-  let parsed;
+  const target = await resolveCheckInKey(ctx, key);
+  if (UUID_RE.test(target.key)) return { kind: 'check-in', id: target.key };
+  if (target.known) return { kind: 'check-in', id: target.known.id };
   try {
-    parsed = parseKey(key, today(ctx));
-  } catch (err) {
-    throw err instanceof KeyError ? new UsageError(err.message) : err;
-  }
-  if (parsed.kind === 'uuid') return { kind: 'check-in', id: parsed.id };
-  const api = await ctx.api();
-  if (parsed.kind === 'last') return { kind: 'check-in', id: (await lastCheckIn(ctx)).id };
-  try {
-    return { kind: 'check-in', id: (await getCheckIn(api, parsed.date)).id };
+    return { kind: 'check-in', id: (await getCheckIn(await ctx.api(), target.key)).id };
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    ctx.io.err(`No check-in scheduled for ${parsed.date}\n`);
+    ctx.io.err(`No check-in scheduled for ${target.label}\n`);
     if (opts.json) ctx.io.out('[]\n');
     return undefined;
   }
@@ -77,15 +71,9 @@ export async function runComments(ctx: Context, key: string | undefined, opts: C
     body = (await ctx.editText(typeof draft?.content.body === 'string' ? draft.content.body : '')).replace(/\s+$/, '');
     if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
   }
-  await cfg.saveDraft(draftKey, { target: `comment on ${target.kind} ${target.id}`, api_url: api.baseUrl, saved_at: ctx.now().toISOString(), content: { body } });
-  let created;
-  try {
-    created = await postComment(api, target, body!);
-  } catch (err) {
-    const again = `checkin comments ${key ?? `--goal-update ${target.id}`} --resume`;
-    throw new HintedError(err, `Your comment was kept as a draft. If it does not show up in the list, send it with \`${again}\`.`);
-  }
-  await cfg.deleteDraft(draftKey);
+  const again = `checkin comments ${key ?? `--goal-update ${target.id}`} --resume`;
+  const created = await sendWithDraft(ctx, draftKey, `comment on ${target.kind} ${target.id}`, { body }, () => postComment(api, target, body!),
+    `Your comment was kept as a draft. If it does not show up in the list, send it with \`${again}\`.`);
   if (opts.json) return ctx.io.out(renderJson(created));
   ctx.io.err('Comment posted.\n');
   ctx.io.out(commentRows(await ctx.view(), [created]));

@@ -5,9 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { ApiError } from '../api/errors.js';
 import { getCheckIn, listCheckIns, patchCheckIn } from '../api/endpoints.js';
 import { MOODS, MOOD_NAMES, UUID_RE, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
-import type { Draft } from '../config/store.js';
+import { saveDraft } from './drafts.js';
 import {
-  AnswerError,
   answersOf,
   buildTemplate,
   isBlankTemplate,
@@ -73,7 +72,7 @@ export async function answersFromFlags(ctx: Context, flags: AnswerFlags): Promis
         throw new UsageError(`Cannot read ${flags.fromFile}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
       }
     }
-    answers = parseAnswerText(text);
+    answers = parseTemplate(text);
     if (isEmptyAnswers(answers)) {
       throw new UsageError(`${flags.fromFile === '-' ? 'Standard input' : flags.fromFile} has no ## Previous, ## Intentions or ## Blockers section and no Mood: line`);
     }
@@ -84,28 +83,11 @@ export async function answersFromFlags(ctx: Context, flags: AnswerFlags): Promis
   if (previous !== undefined) answers.previous = previous;
   if (intentions !== undefined) answers.intentions = intentions;
   if (blockers !== undefined) answers.blockers = blockers;
-  if (flags.mood !== undefined) answers.mood = checkedMood(flags.mood);
+  if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
   if (flags.team && flags.team.length > 0) answers.team_ids = await resolveTeams(ctx, flags.team);
   return { answers, typed };
-}
-
-function parseAnswerText(text: string): CheckInAnswers {
-  try {
-    return parseTemplate(text);
-  } catch (err) {
-    if (err instanceof AnswerError) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
-function checkedMood(value: string): Mood | null {
-  try {
-    return parseMood(value);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }
 
 export function draftKey(apiUrl: string, key: string): string {
@@ -141,7 +123,7 @@ async function print(ctx: Context, c: CheckIn, json: boolean | undefined): Promi
 async function send(ctx: Context, target: Target, answers: CheckInAnswers, json: boolean | undefined, keepDraft: boolean): Promise<void> {
   const api = await ctx.api();
   const key = draftKey(api.baseUrl, target.key);
-  if (keepDraft) await saveDraft(ctx, key, target, answers);
+  if (keepDraft) await saveDraft(ctx, key, `check-in ${target.key}`, answers);
   let result: CheckIn;
   try {
     result = await patchCheckIn(api, target.key, answers);
@@ -155,12 +137,6 @@ async function send(ctx: Context, target: Target, answers: CheckInAnswers, json:
   }
   if (keepDraft) await ctx.config().deleteDraft(key);
   await print(ctx, result, json);
-}
-
-async function saveDraft(ctx: Context, key: string, target: Target, answers: CheckInAnswers): Promise<void> {
-  const api = await ctx.api();
-  const draft: Draft = { target: `check-in ${target.key}`, api_url: api.baseUrl, saved_at: ctx.now().toISOString(), content: { ...answers } };
-  await ctx.config().saveDraft(key, draft);
 }
 
 /** Fills in (answers given, -e, --from-file, --resume, or prompts when `ask`) or shows the check-in. */
@@ -191,7 +167,7 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
   if (!current) return reportNone(ctx, target, json);
   const prefill = { ...answersOf(current), previous: current.previous ?? (await earlierPrefill(ctx, current)), ...given };
   const text = await ctx.editText(buildTemplate(prefill, current.date));
-  const edited = parseAnswerText(text);
+  const edited = parseTemplate(text);
   if (isBlankTemplate(edited)) throw new CancelledError('Nothing was written; the check-in was not sent');
   await send(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, json, true);
 }
@@ -233,7 +209,7 @@ async function interactive(ctx: Context, target: Target): Promise<void> {
   answers.previous ??= await earlierPrefill(ctx, current);
   const step = async (update: CheckInAnswers) => {
     answers = { ...answers, ...update };
-    await saveDraft(ctx, key, target, answers); // Ctrl-C at the next prompt keeps what was typed
+    await saveDraft(ctx, key, `check-in ${target.key}`, answers); // Ctrl-C at the next prompt keeps what was typed
   };
   await step({ previous: await askText(ctx, 'What did you do previously?', answers.previous) });
   await step({ intentions: await askText(ctx, 'What do you intend to do next?', answers.intentions) });
@@ -265,7 +241,7 @@ async function interactive(ctx: Context, target: Target): Promise<void> {
     ]);
     if (next === 'send') break;
     if (next === 'cancel') throw new CancelledError(`Not sent; your answers are kept as a draft (\`${target.resumeCommand} --resume\` sends them)`);
-    const edited = parseAnswerText(await ctx.editText(buildTemplate(answers, current.date)));
+    const edited = parseTemplate(await ctx.editText(buildTemplate(answers, current.date)));
     if (isBlankTemplate(edited)) throw new CancelledError(`Nothing was written; your earlier answers are kept as a draft`);
     await step(edited);
   }

@@ -4,7 +4,8 @@ import { createGoalUpdate, deleteGoalUpdate, getGoal, getGoalUpdate, listGoalUpd
 import { fetchAll } from '../api/paginate.js';
 import { CONFIDENCE_LEVELS, UUID_RE, type Goal, type GoalUpdate, type GoalUpdateInput } from '../api/types.js';
 import type { Context } from '../context.js';
-import { CancelledError, HintedError, UsageError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
+import { sendWithDraft } from './drafts.js';
 import { renderJson } from '../ui/render.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 import { printList } from './output.js';
@@ -84,14 +85,8 @@ export async function runGoalUpdate(ctx: Context, goalId: string, flags: GoalUpd
     }
     input = await gather(ctx, flags, {}, true);
   }
-  await cfg.saveDraft(draftKey, { target: `goal update on ${id}`, api_url: api.baseUrl, saved_at: ctx.now().toISOString(), content: { ...input } });
-  let created: GoalUpdate;
-  try {
-    created = await createGoalUpdate(api, id, input);
-  } catch (err) {
-    throw new HintedError(err, `Your update was kept as a draft. If it does not show up in \`checkin goal updates ${id}\`, send it with \`checkin goal update ${id} --resume\`.`);
-  }
-  await cfg.deleteDraft(draftKey);
+  const created = await sendWithDraft(ctx, draftKey, `goal update on ${id}`, input, () => createGoalUpdate(api, id, input),
+    `Your update was kept as a draft. If it does not show up in \`checkin goal updates ${id}\`, send it with \`checkin goal update ${id} --resume\`.`);
   if (flags.json) return ctx.io.out(renderJson(created));
   ctx.io.err('Goal update posted.\n');
   ctx.io.out(goalUpdateView(await ctx.view(), created));

@@ -7,7 +7,7 @@ import { UUID_RE, type CheckIn, type Person, type Team } from '../api/types.js';
 import type { Directory } from '../config/store.js';
 import type { Context } from '../context.js';
 import { addDays, localDateKey } from '../core/datekey.js';
-import { KeyError, parseKey, parseRangeDay } from '../core/keys.js';
+import { parseKey, parseRangeDay } from '../core/keys.js';
 import { nearMatches } from '../core/match.js';
 import { UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
@@ -17,23 +17,14 @@ export function today(ctx: Context): string {
   return localDateKey(ctx.now());
 }
 
-function usage<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof KeyError) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
 export function rangeDay(ctx: Context, value: string | undefined, flag: string): string | undefined {
-  return value === undefined ? undefined : usage(() => parseRangeDay(value, today(ctx), flag));
+  return value === undefined ? undefined : parseRangeDay(value, today(ctx), flag);
 }
 
 /** A check-in key as the path takes it; `last` costs one list request. */
 export async function resolveCheckInKey(ctx: Context, input: string): Promise<Target> {
   const t = today(ctx);
-  const key = usage(() => parseKey(input, t));
+  const key = parseKey(input, t);
   const resumeCommand = `checkin checkin ${input}`;
   if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand };
   if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };

@@ -1,6 +1,7 @@
 // Check-in answers: the $EDITOR / --from-file template, mood parsing, and what to send.
 // Pure: no IO.
 
+import { InputError } from './input-error.js';
 import { MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
 
 export const SECTIONS = [
@@ -11,12 +12,7 @@ export const SECTIONS = [
 
 type TextField = (typeof SECTIONS)[number]['field'];
 
-export class AnswerError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AnswerError';
-  }
-}
+export class AnswerError extends InputError {}
 
 /** A mood by name (any case) or by its emoji; null for "none"; throws listing the valid ones. */
 export function parseMood(input: string): Mood | null {

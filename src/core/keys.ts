@@ -3,15 +3,11 @@
 
 import { UUID_RE } from '../api/types.js';
 import { addDays, isDateKey, weekdayOf, WEEKDAYS } from './datekey.js';
+import { InputError } from './input-error.js';
 
 export type Key = { kind: 'uuid'; id: string } | { kind: 'date'; date: string } | { kind: 'last' };
 
-export class KeyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'KeyError';
-  }
-}
+export class KeyError extends InputError {}
 
 const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
