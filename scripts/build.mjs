@@ -1,8 +1,9 @@
 // Bundles src/ into dist/ with esbuild: one entry, lazily-loaded commands split into chunks.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
   entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
   outdir: 'dist',
@@ -15,6 +16,8 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
+  // The one version string, from package.json.
+  define: { __CHECKIN_VERSION__: JSON.stringify(version) },
   // Bundled CommonJS dependencies may call require(); give the ESM output one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });

@@ -1,33 +1,28 @@
-// What commands are handed: streams, environment, clock — and lazily built services, so
-// `checkin --help` never reads config or builds an HTTP client (gh's cmdutil.Factory).
+// What commands are handed: streams, environment, clock and sleep — and lazily built services,
+// so `checkin --help` never reads config or builds an HTTP client (gh's cmdutil.Factory).
 
 import { ApiClient } from './api/client.js';
-import { getMe } from './api/endpoints.js';
-import type { Me } from './api/types.js';
-import { ConfigStore, type CachedMe } from './config/store.js';
+import { DraftStore } from './config/drafts.js';
+import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
-import type { Colors } from './ui/color.js';
+import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
-import type { View } from './ui/views.js';
 import { inquirerPrompter, type Prompter } from './ui/prompter.js';
+import { USER_AGENT } from './version.js';
 
 export interface Context {
   io: IO;
   env: NodeJS.ProcessEnv;
   /** The current instant (tests inject a fixed one). */
   now: () => Date;
+  /** Waiting (retries, rate-limit pauses); tests inject one that returns at once. */
+  sleep: (ms: number) => Promise<void>;
   config(): ConfigStore;
+  drafts(): DraftStore;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
   api(): Promise<ApiClient>;
-  /** The authenticated person, from the cache when it holds one for this URL and token. */
-  me(opts?: { refresh?: boolean }): Promise<CachedMe>;
   prompter(): Prompter;
-  /** chalk at the computed level; loaded on first use (machine output never needs it). */
-  colors(): Promise<Colors>;
-  /** How lists and objects are shown: rich on a terminal, plain when piped. */
-  view(): Promise<View>;
-  /** Opens $EDITOR on `text` and returns what was saved. */
-  editText(text: string): Promise<string>;
+  editor(): Editor;
   /** Releases what was built (keep-alive sockets), so the process exits at once. */
   close(): Promise<void>;
 }
@@ -36,18 +31,9 @@ export interface ContextParts {
   io: IO;
   env: NodeJS.ProcessEnv;
   now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
   prompter?: Prompter;
-  editText?: (text: string) => Promise<string>;
-}
-
-export function toCachedMe(me: Me, now: Date): CachedMe {
-  return {
-    id: me.id,
-    name: me.name,
-    username: me.username,
-    teams: (me.teams ?? []).map((t) => ({ id: t.id, name: t.name })),
-    fetched_at: now.toISOString(),
-  };
+  editor?: Editor;
 }
 
 function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
@@ -58,19 +44,23 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
   return Math.round(s * 1000);
 }
 
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export function createContext(parts: ContextParts): Context {
   const { io, env } = parts;
-  const now = parts.now ?? (() => new Date());
   let config: ConfigStore | undefined;
+  let drafts: DraftStore | undefined;
   let client: ApiClient | undefined;
-  let colors: Colors | undefined;
   let prompter = parts.prompter;
+  let editor = parts.editor;
 
   const ctx: Context = {
     io,
     env,
-    now,
+    now: parts.now ?? (() => new Date()),
+    sleep: parts.sleep ?? realSleep,
     config: () => (config ??= new ConfigStore(env)),
+    drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir)),
     async api() {
       if (client) return client;
       const cfg = ctx.config();
@@ -84,38 +74,15 @@ export function createContext(parts: ContextParts): Context {
         baseUrl: cfg.apiUrl().value,
         token: token.value,
         env,
-        userAgent: 'checkin/0.1.0',
+        userAgent: USER_AGENT,
+        sleep: ctx.sleep,
         ...(timeoutMs !== undefined && { timeoutMs }),
         onRetry: ({ delayMs, why }) => io.err(`${why}; retrying in ${(delayMs / 1000).toFixed(delayMs < 1000 ? 1 : 0)} s…\n`),
       });
       return client;
     },
-    async me(opts = {}) {
-      const cfg = ctx.config();
-      const api = await ctx.api();
-      const token = cfg.token()!.value;
-      const cached = opts.refresh ? undefined : cfg.cachedMe(api.baseUrl, token);
-      if (cached) return cached;
-      const fresh = toCachedMe(await getMe(api), now());
-      await cfg.cacheMe(api.baseUrl, token, fresh);
-      return fresh;
-    },
     prompter: () => (prompter ??= inquirerPrompter(io)),
-    async colors() {
-      if (!colors) {
-        const { makeColors } = await import('./ui/color.js');
-        colors = makeColors(io.colorLevel);
-      }
-      return colors;
-    },
-    async view() {
-      return { c: await ctx.colors(), rich: io.stdoutIsTTY, width: io.columns, now: now() };
-    },
-    async editText(text) {
-      if (parts.editText) return parts.editText(text);
-      const { editText } = await import('./ui/editor.js');
-      return editText(text, env);
-    },
+    editor: () => (editor ??= { edit: async (text) => (await import('./ui/editor.js')).editText(text, env) }),
     async close() {
       await client?.close();
     },

@@ -1,22 +1,23 @@
-// Error classes and the exit-code table. Only main.ts turns errors into exit codes.
+// The error vocabulary of checkin and the exit-code table. Only main.ts turns errors into exit
+// codes and messages; everything else throws one of these (or an ApiError from src/api).
 
 export const EXIT = {
   OK: 0,
   /** The service or the network failed. */
   FAILURE: 1,
-  /** Bad usage, or input rejected (client-side, or 400/404-by-id/422 from the service). */
+  /** Bad usage, or input rejected (by checkin, or a 4xx from the service). */
   USAGE: 2,
   /** `checkin status`: today's check-in is still pending. */
   PENDING: 3,
   /** Not logged in, or the token was rejected (401/403). */
   AUTH: 4,
-  /** Cancelled at a prompt (Ctrl-C). */
+  /** Cancelled at a prompt (Ctrl-C, or "No"). */
   CANCELLED: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** An error meant for the user: a one-line message, an optional hint, an exit code. */
+/** An error meant for the user: a one-line message, an optional hint line, an exit code. */
 export class CliError extends Error {
   constructor(
     message: string,
@@ -28,6 +29,7 @@ export class CliError extends Error {
   }
 }
 
+/** Input that cannot be used — a bad flag value, key, mood, date, file… (exit 2). */
 export class UsageError extends CliError {
   constructor(message: string, hint?: string) {
     super(message, EXIT.USAGE, hint);
@@ -35,6 +37,7 @@ export class UsageError extends CliError {
   }
 }
 
+/** No token, or one the service rejected (exit 4). */
 export class AuthError extends CliError {
   constructor(message: string, hint?: string) {
     super(message, EXIT.AUTH, hint);
@@ -42,6 +45,7 @@ export class AuthError extends CliError {
   }
 }
 
+/** The user stopped at a prompt or in the editor (exit 130). */
 export class CancelledError extends CliError {
   constructor(message = 'Cancelled') {
     super(message, EXIT.CANCELLED);
@@ -55,7 +59,7 @@ export class HintedError extends Error {
     readonly inner: unknown,
     readonly hint: string,
   ) {
-    super((inner as Error)?.message ?? String(inner));
+    super(inner instanceof Error ? inner.message : String(inner));
     this.name = 'HintedError';
   }
 }

@@ -1,10 +1,9 @@
-// The single error boundary: runs a command and turns whatever it threw into a one-line
-// message and an exit code. Nothing else decides exit codes.
+// The single error boundary: runs a command and turns whatever it threw into one-line messages
+// and an exit code. Nothing else decides exit codes.
 
-import { CommanderError } from 'commander';
+import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
 import { createContext, type Context } from './context.js';
-import { InputError } from './core/input-error.js';
 import { CliError, EXIT, ExitSignal, HintedError, type ExitCode } from './errors.js';
 import { buildProgram } from './program.js';
 import { processIO } from './ui/io.js';
@@ -20,14 +19,12 @@ export function exitCodeForApiError(err: ApiError): ExitCode {
 }
 
 function apiErrorLines(err: ApiError): string[] {
-  let message = sanitizeLine(err.message);
-  const request = message.replace(/: \d{3} .*$/, '');
+  const request = sanitizeLine(`${err.method} ${err.path}`);
   const said = err.serviceMessage ? `: ${sanitizeLine(err.serviceMessage)}` : '';
+  let message = sanitizeLine(err.message);
   if (err.kind === 'http' && err.status === 401) message = `The token was rejected (401 on ${request})${said}`;
   if (err.kind === 'http' && err.status === 403) {
-    message = /read.?only/i.test(err.serviceMessage ?? '')
-      ? `The token is read-only: the service refused ${request} (403)`
-      : `The service refused ${request} with this token (403)${said}`;
+    message = /read.?only/i.test(err.serviceMessage ?? '') ? `The token is read-only: the service refused ${request} (403)` : `The service refused ${request} with this token (403)${said}`;
   }
   const lines = [`error: ${message}`];
   for (const [field, problems] of Object.entries(err.fields ?? {})) {
@@ -37,31 +34,22 @@ function apiErrorLines(err: ApiError): string[] {
   return lines;
 }
 
-export function describeError(err: unknown, debug: boolean): { code: number; lines: string[] } {
+type Described = { code: number; lines: string[] };
+
+/** What each kind of error becomes: exit code and lines on stderr (a stack only with CHECKIN_DEBUG=1). */
+export function describeError(err: unknown, debug: boolean): Described {
+  const stack = (e: unknown) => (debug && e instanceof Error && e.stack ? [e.stack] : []);
   if (err instanceof ExitSignal) return { code: err.exitCode, lines: [] };
-  if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-      return { code: EXIT.OK, lines: [] };
-    }
-    // commander has already printed its own one-line message.
-    return { code: EXIT.USAGE, lines: [] };
-  }
-  const stack = (e: unknown) => (debug && (e as Error)?.stack ? [(e as Error).stack!] : []);
+  // commander has already printed its own one-line message (or the help, or the version).
+  if (err instanceof CommanderError) return { code: /^commander\.(helpDisplayed|help|version)$/.test(err.code) ? EXIT.OK : EXIT.USAGE, lines: [] };
   if (err instanceof HintedError) {
     const inner = describeError(err.inner, debug);
-    return { code: inner.code, lines: [...inner.lines.filter((l) => !l.startsWith('    at ')), err.hint] };
+    return { code: inner.code, lines: [...inner.lines, err.hint] };
   }
   if (err instanceof ApiError) return { code: exitCodeForApiError(err), lines: [...apiErrorLines(err), ...stack(err)] };
-  if (err instanceof InputError) return { code: EXIT.USAGE, lines: [`error: ${err.message}`, ...stack(err)] };
-  if (err instanceof CliError) {
-    const lines = [`error: ${err.message}`];
-    if (err.hint) lines.push(err.hint);
-    return { code: err.exitCode, lines: [...lines, ...stack(err)] };
-  }
-  const e = err as Error;
-  const lines = [`error: ${e?.message ?? String(err)}`];
-  lines.push(debug && e?.stack ? e.stack : 'Run again with CHECKIN_DEBUG=1 for details.');
-  return { code: EXIT.FAILURE, lines };
+  if (err instanceof CliError) return { code: err.exitCode, lines: [`error: ${err.message}`, ...(err.hint ? [err.hint] : []), ...stack(err)] };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: EXIT.FAILURE, lines: [`error: ${message}`, ...(debug ? stack(err) : ['Run again with CHECKIN_DEBUG=1 for details.'])] };
 }
 
 export async function run(argv: string[], ctx: Context = createContext({ io: processIO(process.env), env: process.env })): Promise<number> {

@@ -4,7 +4,7 @@
 
 import type { Dispatcher } from 'undici';
 import { nodeTransport, TIMEOUT_CODE, undiciTransport, usesProxy, type Exchange, type Transport, type TransportError } from './transport.js';
-import { ApiError, reason, serviceMessageOf, suggestionFor } from './errors.js';
+import { ApiError, serviceMessageOf, suggestionFor } from './errors.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 export type Query = Record<string, QueryValue>;
@@ -71,19 +71,21 @@ export function checkTransport(baseUrl: string): void {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ApiError('insecure', `The API URL "${baseUrl}" is not a valid URL`, 0, 'Give a full URL such as https://service.steady.space/api/v2');
+    throw insecure(`The API URL "${baseUrl}" is not a valid URL`, 'Give a full URL such as https://service.steady.space/api/v2');
   }
   if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return;
   if (url.protocol === 'http:') {
-    throw new ApiError(
-      'insecure',
+    throw insecure(
       `Refusing to send the token over plain http to ${url.host}: it would travel unencrypted`,
-      0,
       'Use an https:// API URL (plain http is only allowed for localhost / 127.0.0.1).',
     );
   }
-  throw new ApiError('insecure', `The API URL must start with https:// (got ${url.protocol}//)`, 0);
+  throw insecure(`The API URL must start with https:// (got ${url.protocol}//)`);
+}
+
+function insecure(detail: string, suggestion?: string): ApiError {
+  return new ApiError({ kind: 'insecure', method: '', path: '', detail, ...(suggestion !== undefined && { suggestion }) });
 }
 
 function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -99,7 +101,8 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly maxTries: number;
   private readonly maxRetryAfterS: number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  /** How the client waits (retries, rate-limit pauses); tests inject one that does not. */
+  readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly opts: ClientOptions) {
     checkTransport(opts.baseUrl);
@@ -167,7 +170,6 @@ export class ApiClient {
       if (res.status >= 200 && res.status < 300) {
         return { status: res.status, data: this.parseSuccess<T>(res, method, url), headers: res.headers };
       }
-      if (res.status === 304) return { status: 304, data: undefined as T, headers: res.headers };
 
       const wait = retryAfterSeconds(res.headers['retry-after']);
       const error = this.httpError(res, wait, method, url);
@@ -187,12 +189,14 @@ export class ApiClient {
       return JSON.parse(text) as T;
     } catch {
       const type = String(res.headers['content-type'] ?? 'unknown type');
-      throw new ApiError(
-        'invalid-response',
-        `${method} ${new URL(url).pathname} answered ${res.status} with ${describeBody(type, text)} instead of JSON`,
-        res.status,
-        'Check CHECKIN_API_URL: it should point at the API (…/api/v2), not at the web app.',
-      );
+      throw new ApiError({
+        kind: 'invalid-response',
+        method,
+        path: new URL(url).pathname,
+        status: res.status,
+        detail: `answered ${res.status} with ${describeBody(type, text)} instead of JSON`,
+        suggestion: 'Check CHECKIN_API_URL: it should point at the API (…/api/v2), not at the web app.',
+      });
     }
   }
 
@@ -210,21 +214,30 @@ export class ApiClient {
       parsed && typeof parsed === 'object' && 'errors' in parsed && typeof (parsed as { errors: unknown }).errors === 'object' && !Array.isArray((parsed as { errors: unknown }).errors)
         ? ((parsed as { errors: Record<string, string[]> }).errors)
         : undefined;
-    return new ApiError(
-      'http',
-      `${method} ${new URL(url).pathname}: ${status} ${reason(status)}${serviceMessage ? `: ${serviceMessage}` : ` (${detail})`}`,
+    const suggestion = suggestionFor(status, retryAfter);
+    return new ApiError({
+      kind: 'http',
+      method,
+      path: new URL(url).pathname,
       status,
-      suggestionFor(status, retryAfter),
-      serviceMessage,
-      fields,
-    );
+      detail,
+      ...(serviceMessage !== undefined && { serviceMessage }),
+      ...(fields !== undefined && { fields }),
+      ...(suggestion !== undefined && { suggestion }),
+    });
   }
 
   private networkError(e: TransportError, method: string, url: string): ApiError {
     const code = e.code;
-    const host = new URL(url).host;
+    const { host, pathname: path } = new URL(url);
     if (code === TIMEOUT_CODE) {
-      return new ApiError('timeout', `${method} ${new URL(url).pathname}: no answer from ${host} within ${this.timeoutMs / 1000} s`, 0, 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).');
+      return new ApiError({
+        kind: 'timeout',
+        method,
+        path,
+        detail: `no answer from ${host} within ${this.timeoutMs / 1000} s`,
+        suggestion: 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).',
+      });
     }
     const what: Record<string, string> = {
       ECONNREFUSED: `connection refused by ${host}`,
@@ -235,12 +248,13 @@ export class ApiClient {
       EHOSTUNREACH: `${host} is unreachable`,
       ENETUNREACH: `no network route to ${host}`,
     };
-    return new ApiError(
-      'network',
-      `${method} ${new URL(url).pathname}: ${what[code] ?? `${e.message ?? 'network error'} (${host})`}`,
-      0,
-      'Check your network connection and CHECKIN_API_URL (or a proxy in HTTPS_PROXY).',
-    );
+    return new ApiError({
+      kind: 'network',
+      method,
+      path,
+      detail: what[code] ?? `${e.message ?? 'network error'} (${host})`,
+      suggestion: 'Check your network connection and CHECKIN_API_URL (or a proxy in HTTPS_PROXY).',
+    });
   }
 
   async close(): Promise<void> {

@@ -13,19 +13,50 @@ export type ApiErrorKind =
   /** Refused before sending: a token over plain http to a host that is not this machine. */
   | 'insecure';
 
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  /** The request, as the service saw it: method and path (without the query). */
+  method: string;
+  path: string;
+  /** The HTTP status; 0 when no answer came. */
+  status?: number;
+  /** What went wrong, in words, when the status alone does not say it. */
+  detail?: string;
+  /** The service's own message, when it sent one. */
+  serviceMessage?: string;
+  /** Field errors of a 422, as the service sent them. */
+  fields?: Record<string, string[]>;
+  /** What the user can do about it. */
+  suggestion?: string;
+}
+
 export class ApiError extends Error {
-  constructor(
-    readonly kind: ApiErrorKind,
-    message: string,
-    readonly status = 0,
-    readonly suggestion?: string,
-    /** The service's own message, when it sent one. */
-    readonly serviceMessage?: string,
-    /** Field errors of a 422, as the service sent them. */
-    readonly fields?: Record<string, string[]>,
-  ) {
-    super(message);
+  readonly kind: ApiErrorKind;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly serviceMessage?: string;
+  readonly fields?: Record<string, string[]>;
+  readonly suggestion?: string;
+
+  constructor(init: ApiErrorInit) {
+    const status = init.status ?? 0;
+    const said = init.serviceMessage ? `: ${init.serviceMessage}` : init.detail ? ` (${init.detail})` : '';
+    const what = init.kind === 'http' ? `${status} ${reason(status)}${said}` : (init.detail ?? init.kind);
+    super(init.kind === 'insecure' ? what : `${init.method} ${init.path}: ${what}`);
     this.name = 'ApiError';
+    this.kind = init.kind;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = status;
+    if (init.serviceMessage !== undefined) this.serviceMessage = init.serviceMessage;
+    if (init.fields !== undefined) this.fields = init.fields;
+    if (init.suggestion !== undefined) this.suggestion = init.suggestion;
+  }
+
+  /** The service answered 404: no such check-in, goal… (or a wrong API URL; see the client). */
+  get notFound(): boolean {
+    return this.kind === 'http' && this.status === 404;
   }
 }
 

@@ -18,18 +18,14 @@ export function parseRateLimit(header: string | string[] | undefined): Array<{ n
 }
 
 export interface PageOptions {
-  /** Stop after this many pages (default: no limit). */
-  maxPages?: number;
-  sleep?: (ms: number) => Promise<void>;
   /** Told when the walk pauses to stay under the rate limit. */
   onPause?: (seconds: number) => void;
 }
 
 export async function fetchAll<T extends { id: string }>(api: ApiClient, path: string, query: Query, opts: PageOptions = {}): Promise<T[]> {
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const seen = new Set<string>();
   const out: T[] = [];
-  for (let page = 1; opts.maxPages === undefined || page <= opts.maxPages; page++) {
+  for (let page = 1; ; page++) {
     const res = await api.request<T[]>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } });
     const items = Array.isArray(res.data) ? res.data : [];
     for (const item of items) {
@@ -43,7 +39,7 @@ export async function fetchAll<T extends { id: string }>(api: ApiClient, path: s
     if (tight.length > 0) {
       const seconds = Math.max(...tight.map((w) => w.reset));
       opts.onPause?.(seconds);
-      await sleep(seconds * 1000);
+      await api.sleep(seconds * 1000);
     }
   }
   return out;

@@ -1,9 +1,10 @@
 // One HTTP exchange, two ways. The client above decides retries and errors; a transport only
 // sends a request and reads the whole answer.
 //
-// - node:http / node:https for direct connections: Node's native parser, no Wasm to compile. One
-//   keep-alive connection serves a command's requests (--all walks many pages) and is closed when
-//   the command is done, so the process exits at once.
+// - node:http / node:https for direct connections: Node's native parser, no Wasm to compile. A
+//   keep-alive agent (at most 4 sockets, for the requests a command sends together) serves a
+//   command's requests (--all walks many pages on one socket) and is destroyed when the command is
+//   done, so the process exits at once.
 // - undici for everything a proxy is involved in (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured by
 //   its EnvHttpProxyAgent), and for a dispatcher handed in (tests use MockAgent). Loaded only then.
 

@@ -1,5 +1,6 @@
-// Wire types of the check-in service, API v2 (../shared/docs/api-v2-spec.md and api-notes.md).
-// Shared by the client (src/api) and the local service (src/sandbox); nothing else lives here.
+// Wire types and constants of the check-in service, API v2 (api-v2-spec.md and api-notes.md):
+// the objects' shapes, the moods, the confidence levels, paging and id formats. The client, the
+// local service (src/sandbox) and the views all read them from here; no logic lives here.
 
 export interface Ref {
   id: string;
@@ -55,15 +56,6 @@ export interface CheckInAnswers {
   previous_completed?: boolean | null;
   team_ids?: string[];
 }
-
-export const CHECK_IN_ANSWER_FIELDS = [
-  'previous',
-  'intentions',
-  'blockers',
-  'mood',
-  'previous_completed',
-  'team_ids',
-] as const;
 
 export interface ResourceRef {
   type: string;

@@ -1,49 +1,37 @@
-// `checkin comments <key>` and `checkin reactions <key>`, on a check-in or (--goal-update) a goal update.
-import { getCheckIn, postComment, resourcePath, type Commentable } from '../api/endpoints.js';
+// `checkin comments <key>`: the comments on a check-in (or, with --goal-update, a goal update);
+// --add, --edit or --resume posts one, kept as a draft until the service accepted it.
+import { Command } from '@commander-js/extra-typings';
+import { postComment, resourcePath } from '../api/endpoints.js';
 import { fetchAll } from '../api/paginate.js';
-import { UUID_RE, type Comment, type Reaction } from '../api/types.js';
+import type { Comment } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { sendWithDraft } from './drafts.js';
-import { renderJson } from '../ui/render.js';
-import { printList } from './output.js';
-import { commentRows, reactionRows } from '../ui/views.js';
-import { isNotFound } from './fill.js';
-import { resolveCheckInKey } from './resolve.js';
+import { printList, printOne } from '../ui/output.js';
+import { commentRows } from '../ui/views.js';
+import { commentable, type CommentableOptions } from './shared/commentable.js';
+import { sendWithDraft } from './shared/drafts.js';
+import type { Run } from './shared/options.js';
 
-export interface ResourceOptions {
-  goalUpdate?: string;
-  json?: boolean;
-}
-
-/** The check-in (by any key) or goal update that comments and reactions hang on; undefined when a date has none. */
-async function resource(ctx: Context, key: string | undefined, opts: ResourceOptions): Promise<Commentable | undefined> {
-  if (opts.goalUpdate !== undefined) {
-    if (key !== undefined) throw new UsageError('Give either a check-in key or --goal-update, not both');
-    if (!UUID_RE.test(opts.goalUpdate)) throw new UsageError(`--goal-update takes a goal update's UUID; "${opts.goalUpdate}" is not one`);
-    return { kind: 'goal-update', id: opts.goalUpdate.toLowerCase() };
-  }
-  if (key === undefined) throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
-  const target = await resolveCheckInKey(ctx, key);
-  if (UUID_RE.test(target.key)) return { kind: 'check-in', id: target.key };
-  if (target.known) return { kind: 'check-in', id: target.known.id };
-  try {
-    return { kind: 'check-in', id: (await getCheckIn(await ctx.api(), target.key)).id };
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    ctx.io.err(`No check-in scheduled for ${target.label}\n`);
-    if (opts.json) ctx.io.out('[]\n');
-    return undefined;
-  }
-}
-
-export interface CommentOptions extends ResourceOptions {
+export interface CommentsOptions extends CommentableOptions {
   add?: string;
   edit?: boolean;
   resume?: boolean;
 }
 
-export async function runComments(ctx: Context, key: string | undefined, opts: CommentOptions): Promise<void> {
+export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runComments) {
+  return new Command('comments')
+    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+    .description('List the comments on a check-in (or goal update); --add posts one')
+    .option('--goal-update <id>', 'a goal update instead of a check-in')
+    .option('--add <markdown>', 'post a comment (- reads standard input)')
+    .option('-e, --edit', 'write the comment in $EDITOR')
+    .option('--resume', 'send the comment kept from a failed attempt')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
+    .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
+}
+
+export async function runComments(ctx: Context, opts: CommentsOptions): Promise<void> {
   const writing = opts.add !== undefined || opts.edit || opts.resume;
   if (opts.edit && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the text with --add "…" (or --add - to read it from standard input).');
   if ([opts.add !== undefined, opts.edit, opts.resume].filter(Boolean).length > 1) throw new UsageError('Give one of --add, --edit and --resume');
@@ -52,36 +40,32 @@ export async function runComments(ctx: Context, key: string | undefined, opts: C
   if (opts.add !== undefined) body = opts.add === '-' ? await ctx.io.readStdin() : opts.add;
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
 
-  const target = await resource(ctx, key, opts);
+  const target = await commentable(ctx, opts);
   if (!target) return;
   const api = await ctx.api();
   if (!writing) {
     const list = await fetchAll<Comment>(api, `${resourcePath(target)}/comments`, {});
-    return printList(ctx, list, opts.json, 'No comments yet.', commentRows);
+    return printList(ctx.io, ctx.now(), list, opts.json, 'No comments yet.', commentRows);
   }
 
-  const draftKey = `${api.baseUrl} comment ${target.kind} ${target.id}`;
-  const cfg = ctx.config();
+  const draftTarget = { kind: 'comment', on: target.kind, id: target.id } as const;
+  const draft = ctx.drafts().get(api.baseUrl, draftTarget);
+  const kept = draft?.content.kind === 'comment' ? draft.content.body : undefined;
   if (opts.resume) {
-    const draft = cfg.draft(draftKey);
-    if (!draft) throw new UsageError(`There is no draft comment for this ${target.kind}`);
-    body = String(draft.content.body ?? '');
+    if (kept === undefined) throw new UsageError(`There is no draft comment for this ${target.kind}`);
+    body = kept;
   } else if (opts.edit) {
-    const draft = cfg.draft(draftKey);
-    body = (await ctx.editText(typeof draft?.content.body === 'string' ? draft.content.body : '')).replace(/\s+$/, '');
+    body = (await ctx.editor().edit(kept ?? '')).replace(/\s+$/, '');
     if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
   }
-  const again = `checkin comments ${key ?? `--goal-update ${target.id}`} --resume`;
-  const created = await sendWithDraft(ctx, draftKey, `comment on ${target.kind} ${target.id}`, { body }, () => postComment(api, target, body!),
-    `Your comment was kept as a draft. If it does not show up in the list, send it with \`${again}\`.`);
-  if (opts.json) return ctx.io.out(renderJson(created));
-  ctx.io.err('Comment posted.\n');
-  ctx.io.out(commentRows(await ctx.view(), [created]));
-}
-
-export async function runReactions(ctx: Context, key: string | undefined, opts: ResourceOptions): Promise<void> {
-  const target = await resource(ctx, key, opts);
-  if (!target) return;
-  const list = await fetchAll<Reaction>(await ctx.api(), `${resourcePath(target)}/reactions`, {});
-  await printList(ctx, list, opts.json, 'No reactions yet.', reactionRows);
+  const text = body!;
+  const again = `checkin comments ${opts.key ?? `--goal-update ${target.id}`} --resume`;
+  const created = await sendWithDraft(ctx, {
+    target: draftTarget,
+    content: { kind: 'comment', body: text },
+    send: () => postComment(api, target, text),
+    hint: `Your comment was kept as a draft. If it does not show up in the list, send it with \`${again}\`.`,
+  });
+  if (!opts.json) ctx.io.err('Comment posted.\n');
+  await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
 }

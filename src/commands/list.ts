@@ -1,12 +1,15 @@
 // `checkin list`: check-ins filtered by dates, blocked, people and teams; one page or --all.
+import { Command, Option } from '@commander-js/extra-typings';
 import { listCheckIns } from '../api/endpoints.js';
 import { fetchAll } from '../api/paginate.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { printList } from './output.js';
+import { printList } from '../ui/output.js';
 import { checkInRows } from '../ui/views.js';
-import { rangeDay, resolvePeople, resolveTeams } from './resolve.js';
+import { resolvePeople, resolveTeams } from './shared/account.js';
+import { rangeDay } from './shared/days.js';
+import { collect, parseIntIn, type Run } from './shared/options.js';
 
 export interface ListOptions {
   since?: string;
@@ -18,6 +21,22 @@ export interface ListOptions {
   perPage?: number;
   all?: boolean;
   json?: boolean;
+}
+
+export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
+  return new Command('list')
+    .description('List check-ins (newest first)')
+    .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name)')
+    .option('--until <day>', 'up to this day, inclusive')
+    .option('--blocked', 'only check-ins with blockers')
+    .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
+    .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect)
+    .addOption(new Option('--page <n>', 'page number').argParser(parseIntIn(1, 100000, '--page')))
+    .addOption(new Option('--per-page <n>', 'check-ins per page (at most 50)').argParser(parseIntIn(1, 50, '--per-page')))
+    .option('--all', 'follow every page')
+    .option('--json', 'print one JSON array')
+    .addHelpText('after', '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus')
+    .action((opts) => run(ctx, opts));
 }
 
 export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
@@ -42,5 +61,5 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     const seen = new Set<string>();
     list = page.filter((c) => !seen.has(c.id) && seen.add(c.id));
   }
-  await printList(ctx, list, opts.json, 'No check-ins match.', checkInRows);
+  await printList(ctx.io, ctx.now(), list, opts.json, 'No check-ins match.', checkInRows);
 }

@@ -1,10 +1,12 @@
 // `checkin sandbox`: start the local service that speaks API v2, with demo data.
 
+import { Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
+import { parseIntIn, type Run } from './shared/options.js';
 
-export interface SandboxCommandOptions {
+export interface SandboxOptions {
   port: number;
   host: string;
   token?: string;
@@ -13,7 +15,19 @@ export interface SandboxCommandOptions {
   log: boolean;
 }
 
-export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Promise<void> {
+export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandbox) {
+  return new Command('sandbox')
+    .description('Start a local service that speaks the same API, with demo data')
+    .addOption(new Option('--port <n>', 'port to listen on (0 = a free one)').default(0).argParser(parseIntIn(0, 65535, '--port')))
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--token <token>', "the demo person's read+write token")
+    .option('--data <file>', 'load state from FILE and save every change to it')
+    .option('--no-rate-limit', 'switch the rate limits off')
+    .option('--no-log', 'do not log each request on stderr')
+    .action((opts) => run(ctx, opts));
+}
+
+export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<void> {
   const { io } = ctx;
   const { startSandbox } = await import('../sandbox/server.js');
   if (opts.token !== undefined && !/^\S+$/.test(opts.token)) throw new UsageError('--token must be a non-empty string without spaces');

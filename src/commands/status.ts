@@ -1,37 +1,38 @@
 // `checkin status`: for cron and shell prompts. One GET of today's check-in by date key.
 // Exit 0 when it is filled in or nothing is scheduled, 3 when it is still pending.
+import { Command } from '@commander-js/extra-typings';
 import { getCheckIn } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
-import { localDateKey } from '../core/datekey.js';
 import { EXIT, ExitSignal } from '../errors.js';
-import { renderJson } from '../ui/render.js';
-import { isNotFound } from './fill.js';
+import { printOne } from '../ui/output.js';
+import { statusLine } from '../ui/views.js';
+import { isNotFound } from './shared/checkin-target.js';
+import { today } from './shared/days.js';
+import type { Run } from './shared/options.js';
 
 export interface StatusOptions {
   quiet?: boolean;
   json?: boolean;
 }
 
+export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
+  return new Command('status')
+    .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
+    .option('-q, --quiet', 'print nothing; only the exit code tells')
+    .option('--json', 'print {date, state, check_in} as JSON')
+    .action((opts) => run(ctx, opts));
+}
+
 export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
-  const date = localDateKey(ctx.now());
+  const date = today(ctx);
   let checkIn: CheckIn | null = null;
   try {
     checkIn = await getCheckIn(await ctx.api(), date);
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }
-  const state = !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending';
-  if (opts.json) ctx.io.out(renderJson({ date, state, check_in: checkIn }));
-  else if (!opts.quiet) {
-    const c = await ctx.colors();
-    const line =
-      state === 'none'
-        ? `No check-in scheduled for today (${date})`
-        : state === 'done'
-          ? c.green(`Today's check-in (${date}) is filled in`)
-          : c.yellow(`Today's check-in (${date}) is pending: run \`checkin today\``);
-    ctx.io.out(line + '\n');
-  }
+  const state: 'none' | 'done' | 'pending' = !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending';
+  if (!opts.quiet || opts.json) await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn }, opts.json, (v, s) => statusLine(v, s.date, s.state));
   if (state === 'pending') throw new ExitSignal(EXIT.PENDING);
 }

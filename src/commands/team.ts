@@ -1,21 +1,36 @@
 // `checkin team`: for each of my teams, who has filled in that day's check-in, who has not yet,
 // who is blocked (and by what), and who has none (absent or not scheduled).
+import { Command } from '@commander-js/extra-typings';
 import { getTeam } from '../api/endpoints.js';
 import { fetchAll } from '../api/paginate.js';
-import type { CheckIn, Ref } from '../api/types.js';
+import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
-import { renderJson } from '../ui/render.js';
-import { sanitizeLine } from '../ui/sanitize.js';
-import { table, tsv } from '../ui/table.js';
-import { text } from '../ui/views.js';
-import { rangeDay, resolveTeams, today } from './resolve.js';
+import { printOne } from '../ui/output.js';
+import { MEMBER_STATES, teamReportView, type MemberState, type TeamReport } from '../ui/views.js';
+import { me, resolveTeams } from './shared/account.js';
+import { rangeDay, today } from './shared/days.js';
+import { collect, type Run } from './shared/options.js';
 
-export type MemberState = 'blocked' | 'filled' | 'pending' | 'none';
-const ORDER: MemberState[] = ['blocked', 'pending', 'filled', 'none'];
+export interface TeamOptions {
+  date?: string;
+  team?: string[];
+  json?: boolean;
+}
 
-export async function runTeam(ctx: Context, opts: { date?: string; team?: string[]; json?: boolean }): Promise<void> {
+export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
+  return new Command('team')
+    .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
+    .option('--date <day>', 'the day (default today)')
+    .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
+    .option('--json', 'print as JSON')
+    .action((opts) => run(ctx, opts));
+}
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   const date = rangeDay(ctx, opts.date, '--date') ?? today(ctx);
-  const teamIds = opts.team?.length ? await resolveTeams(ctx, opts.team) : (await ctx.me()).teams.map((t) => t.id);
+  const teamIds = opts.team?.length ? await resolveTeams(ctx, opts.team) : (await me(ctx)).teams.map((t) => t.id);
   if (teamIds.length === 0) {
     ctx.io.err('You are in no team.\n');
     if (opts.json) ctx.io.out('[]\n');
@@ -26,35 +41,16 @@ export async function runTeam(ctx: Context, opts: { date?: string; team?: string
     Promise.all(teamIds.map((id) => getTeam(api, id))),
     fetchAll<CheckIn>(api, 'check-ins', { since: date, until: date, team_ids: teamIds }),
   ]);
-  const report = teams.map((team) => ({
+  const report: TeamReport[] = teams.map((team) => ({
     team: { id: team.id, name: team.name },
     date,
-    members: (team.people ?? []).map((person: Ref) => {
-      const c = checkIns.find((x) => x.person?.id === person.id && (x.teams ?? []).some((t) => t.id === team.id)) ?? checkIns.find((x) => x.person?.id === person.id) ?? null;
-      const state: MemberState = !c ? 'none' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
-      return { person, state, check_in: c };
-    }).sort((a, b) => ORDER.indexOf(a.state) - ORDER.indexOf(b.state) || a.person.name.localeCompare(b.person.name)),
+    members: (team.people ?? [])
+      .map((person) => {
+        const c = checkIns.find((x) => x.person?.id === person.id && (x.teams ?? []).some((t) => t.id === team.id)) ?? checkIns.find((x) => x.person?.id === person.id) ?? null;
+        const state: MemberState = !c ? 'none' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
+        return { person, state, check_in: c };
+      })
+      .sort((a, b) => MEMBER_STATES.indexOf(a.state) - MEMBER_STATES.indexOf(b.state) || byName(a.person.name, b.person.name)),
   }));
-
-  if (opts.json) return ctx.io.out(renderJson(report));
-  const v = await ctx.view();
-  if (!v.rich) {
-    ctx.io.out(tsv(report.flatMap((r) => r.members.map((m) => [sanitizeLine(r.team.name), date, sanitizeLine(m.person.name), m.state, m.state === 'blocked' ? sanitizeLine(m.check_in?.blockers ?? '') : '']))));
-    return;
-  }
-  const label: Record<MemberState, string> = {
-    blocked: v.c.red('⚠ blocked'),
-    pending: v.c.yellow('· not yet'),
-    filled: v.c.green('✓ filled in'),
-    none: v.c.dim('– no check-in (absent or not scheduled)'),
-  };
-  for (const r of report) {
-    const counts = ORDER.map((s) => [s, r.members.filter((m) => m.state === s).length] as const).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
-    ctx.io.out(`${v.c.bold(sanitizeLine(r.team.name))} — ${date}  ${v.c.dim(counts.join(', '))}\n`);
-    ctx.io.out(table(r.members.map((m) => ['', sanitizeLine(m.person.name), label[m.state]]), v.width));
-    for (const m of r.members.filter((x) => x.state === 'blocked')) {
-      ctx.io.out(`    ${v.c.bold(sanitizeLine(m.person.name))}: ${text(v, m.check_in?.blockers ?? '').replace(/\n/g, '\n    ')}\n`);
-    }
-    ctx.io.out('\n');
-  }
+  await printOne(ctx.io, ctx.now(), report, opts.json, teamReportView);
 }

@@ -1,7 +1,7 @@
 // Check-in answers: the $EDITOR / --from-file template, mood parsing, and what to send.
 // Pure: no IO.
 
-import { InputError } from './input-error.js';
+import { UsageError } from '../errors.js';
 import { MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
 
 export const SECTIONS = [
@@ -12,8 +12,6 @@ export const SECTIONS = [
 
 type TextField = (typeof SECTIONS)[number]['field'];
 
-export class AnswerError extends InputError {}
-
 /** A mood by name (any case) or by its emoji; null for "none"; throws listing the valid ones. */
 export function parseMood(input: string): Mood | null {
   const v = input.trim().toLowerCase();
@@ -21,7 +19,7 @@ export function parseMood(input: string): Mood | null {
   if ((MOOD_NAMES as string[]).includes(v)) return v as Mood;
   const byEmoji = MOOD_NAMES.find((m) => MOODS[m] === input.trim());
   if (byEmoji) return byEmoji;
-  throw new AnswerError(`Unknown mood "${input.trim()}". Valid moods: ${MOOD_NAMES.join(', ')} (or none)`);
+  throw new UsageError(`Unknown mood "${input.trim()}". Valid moods: ${MOOD_NAMES.join(', ')} (or none)`);
 }
 
 /** yes/no for "did you do what you intended?" */
@@ -30,7 +28,7 @@ export function parseYesNo(input: string): boolean | null {
   if (['yes', 'y', 'true', 'done'].includes(v)) return true;
   if (['no', 'n', 'false', 'not done'].includes(v)) return false;
   if (v === '' || v === 'none' || v === 'unknown') return null;
-  throw new AnswerError(`"Done:" takes yes or no, got "${input.trim()}"`);
+  throw new UsageError(`"Done:" takes yes or no, got "${input.trim()}"`);
 }
 
 const COMMENT = /<!--[\s\S]*?-->/g;

@@ -2,7 +2,6 @@
 // Pure: no IO, no clock of its own — callers pass the instant they mean by "now".
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
 
 const KEY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -45,15 +44,6 @@ export function addDays(key: string, days: number): string {
 /** 0 = Sunday … 6 = Saturday. */
 export function weekdayOf(key: string): number {
   return toUtc(key).getUTCDay();
-}
-
-export function weekdayName(key: string): Weekday {
-  return WEEKDAYS[weekdayOf(key)]!;
-}
-
-/** Whole days from `a` to `b` (positive when b is later). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((toUtc(b).getTime() - toUtc(a).getTime()) / 86_400_000);
 }
 
 /** Every key from `from` to `to` inclusive, newest first. Empty when from > to. */

@@ -3,11 +3,9 @@
 
 import { UUID_RE } from '../api/types.js';
 import { addDays, isDateKey, weekdayOf, WEEKDAYS } from './datekey.js';
-import { InputError } from './input-error.js';
+import { UsageError } from '../errors.js';
 
 export type Key = { kind: 'uuid'; id: string } | { kind: 'date'; date: string } | { kind: 'last' };
-
-export class KeyError extends InputError {}
 
 const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
@@ -15,7 +13,7 @@ const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 export function parseDay(input: string, today: string): string | undefined {
   const v = input.trim().toLowerCase();
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
-    if (!isDateKey(v)) throw new KeyError(`"${input}" is not a date in the calendar`);
+    if (!isDateKey(v)) throw new UsageError(`"${input}" is not a date in the calendar`);
     return v;
   }
   if (v === 'today') return today;
@@ -34,17 +32,17 @@ export function parseKey(input: string, today: string): Key {
   const v = input.trim();
   if (UUID_RE.test(v)) return { kind: 'uuid', id: v.toLowerCase() };
   // Something shaped like a UUID (hex groups and dashes) but not one: say so, not "unknown key".
-  if (/^[0-9a-z]{6,}(-[0-9a-z]+){2,}$/i.test(v)) throw new KeyError(`"${input}" is not a valid UUID`);
+  if (/^[0-9a-z]{6,}(-[0-9a-z]+){2,}$/i.test(v)) throw new UsageError(`"${input}" is not a valid UUID`);
   if (v.toLowerCase() === 'last') return { kind: 'last' };
   const day = parseDay(v, today);
   if (day) return { kind: 'date', date: day };
-  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(v) || /^\d+[/.]\d+/.test(v)) throw new KeyError(`"${input}" is not a date written YYYY-MM-DD`);
-  throw new KeyError(`Unknown key "${input}": give ${KEY_HELP}`);
+  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(v) || /^\d+[/.]\d+/.test(v)) throw new UsageError(`"${input}" is not a date written YYYY-MM-DD`);
+  throw new UsageError(`Unknown key "${input}": give ${KEY_HELP}`);
 }
 
 /** A --since/--until value: a day (YYYY-MM-DD or a key word); `last` and UUIDs make no sense there. */
 export function parseRangeDay(input: string, today: string, flag: string): string {
   const day = parseDay(input, today);
-  if (!day) throw new KeyError(`${flag} takes YYYY-MM-DD, today, yesterday or a weekday name; got "${input}"`);
+  if (!day) throw new UsageError(`${flag} takes YYYY-MM-DD, today, yesterday or a weekday name; got "${input}"`);
   return day;
 }

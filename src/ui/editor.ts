@@ -7,6 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from '../errors.js';
 
+/** Opens an editor on `text` and returns what was saved (tests inject their own). */
+export interface Editor {
+  edit(text: string): Promise<string>;
+}
+
 export function editorCommand(env: NodeJS.ProcessEnv): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || (process.platform === 'win32' ? 'notepad' : 'vi');
 }

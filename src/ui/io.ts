@@ -11,7 +11,6 @@ export interface IO {
   stderr: Writable;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
   /** Terminal width of stdout (80 when it is not a terminal). */
   columns: number;
   /** Colour level for stdout (0 = none). */
@@ -71,7 +70,6 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     stderr: process.stderr,
     stdinIsTTY,
     stdoutIsTTY,
-    stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns || 80,
     colorLevel: colorLevelFor(env, stdoutIsTTY),
     canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,

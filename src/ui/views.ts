@@ -1,7 +1,7 @@
-// Human and piped views of lists: check-ins, comments, reactions, goals, updates, people, teams,
-// activities. Rich (a terminal) gets columns, colour and Markdown; piped gets tab-separated rows.
+// Human and piped views: check-ins, comments, reactions, goals, updates, people, teams,
+// activities, the team report, status and me. Rich (a terminal) gets columns, colour and Markdown; piped gets tab-separated rows.
 
-import { MOODS, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Team } from '../api/types.js';
+import { MOODS, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
 import type { Colors } from './color.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -112,4 +112,56 @@ export function teamRows(v: View, list: Team[], mine: Set<string>): string {
 export function activityRows(v: View, list: Activity[]): string {
   if (!v.rich) return tsv(list.map((a) => [a.id, a.recorded_at, sanitizeLine(a.kind), sanitizeLine(a.person?.name ?? ''), sanitizeLine(a.title), sanitizeLine(a.url ?? '')]));
   return table(list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.kind)), sanitizeLine(a.person?.name ?? ''), `${sanitizeLine(a.title)}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]), v.width);
+}
+
+export function statusLine(v: View, date: string, state: 'none' | 'done' | 'pending'): string {
+  if (state === 'none') return `No check-in scheduled for today (${date})\n`;
+  if (state === 'done') return v.c.green(`Today's check-in (${date}) is filled in`) + '\n';
+  return v.c.yellow(`Today's check-in (${date}) is pending: run \`checkin today\``) + '\n';
+}
+
+export function meView(v: View, me: { id: string; name: string; username: string; teams: Ref[] }): string {
+  const teams = me.teams.map((t) => sanitizeLine(t.name)).join(', ') || 'none';
+  return `${v.c.bold(sanitizeLine(me.name))} (@${sanitizeLine(me.username)})\nid: ${me.id}\nteams: ${teams}\n`;
+}
+
+/** The goal and its latest update, shown above the questions of a new update. */
+export function goalHeaderView(v: View, goal: Goal, latest: GoalUpdate | undefined): string {
+  const head = `${v.c.bold(sanitizeLine(goal.title))} — progress ${goal.progress ?? '—'}%, ${sanitizeLine(goal.confidence_description ?? 'no update yet')}\n`;
+  return latest ? `${head}Latest update:\n${goalUpdateView(v, latest)}\n` : head;
+}
+
+/** A team member's state on a day, in the order the report lists them. */
+export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'none'] as const;
+export type MemberState = (typeof MEMBER_STATES)[number];
+
+export interface TeamReport {
+  team: Ref;
+  date: string;
+  members: Array<{ person: Ref; state: MemberState; check_in: CheckIn | null }>;
+}
+
+export function teamReportView(v: View, report: TeamReport[]): string {
+  if (!v.rich) {
+    return tsv(report.flatMap((r) => r.members.map((m) => [sanitizeLine(r.team.name), r.date, sanitizeLine(m.person.name), m.state, m.state === 'blocked' ? sanitizeLine(m.check_in?.blockers ?? '') : ''])));
+  }
+  const label: Record<MemberState, string> = {
+    blocked: v.c.red('⚠ blocked'),
+    pending: v.c.yellow('· not yet'),
+    filled: v.c.green('✓ filled in'),
+    none: v.c.dim('– no check-in (absent or not scheduled)'),
+  };
+  let out = '';
+  for (const r of report) {
+    const counts = MEMBER_STATES.map((s) => [s, r.members.filter((m) => m.state === s).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => `${n} ${s}`);
+    out += `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(counts.join(', '))}\n`;
+    out += table(r.members.map((m) => ['', sanitizeLine(m.person.name), label[m.state]]), v.width);
+    for (const m of r.members.filter((x) => x.state === 'blocked')) {
+      out += `    ${v.c.bold(sanitizeLine(m.person.name))}: ${text(v, m.check_in?.blockers ?? '').replace(/\n/g, '\n    ')}\n`;
+    }
+    out += '\n';
+  }
+  return out;
 }

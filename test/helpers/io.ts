@@ -19,7 +19,6 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string } = {}): BufferIO
     stderr: new PassThrough(),
     stdinIsTTY: tty,
     stdoutIsTTY: tty,
-    stderrIsTTY: tty,
     columns: 100,
     colorLevel: 0,
     canPrompt: tty,

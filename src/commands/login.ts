@@ -1,16 +1,27 @@
-// `checkin login`, `checkin logout` and `checkin me`.
+// `checkin login`: store a token, verified with GET /me (which is cached with it).
+import { Command } from '@commander-js/extra-typings';
 import { ApiClient, checkTransport } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { getMe } from '../api/endpoints.js';
-import { toCachedMe, type Context } from '../context.js';
-import { meKey } from '../config/store.js';
+import { cacheKey } from '../config/store.js';
+import type { Context } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
-import { renderJson } from '../ui/render.js';
 import { sanitizeLine } from '../ui/sanitize.js';
+import { USER_AGENT } from '../version.js';
+import { toCachedMe } from './shared/account.js';
+import type { Run } from './shared/options.js';
 
 export interface LoginOptions {
   withToken?: boolean;
   apiUrl?: string;
+}
+
+export function loginCommand(ctx: Context, run: Run<LoginOptions> = runLogin) {
+  return new Command('login')
+    .description('Store a token (verified with GET /me)')
+    .option('--with-token', 'read the token from standard input')
+    .option('--api-url <url>', 'the API base URL to store with it')
+    .action((opts) => run(ctx, opts));
 }
 
 export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> {
@@ -20,7 +31,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   try {
     checkTransport(apiUrl);
   } catch (err) {
-    throw new UsageError((err as Error).message, (err as ApiError).suggestion);
+    throw new UsageError((err as Error).message, err instanceof ApiError ? err.suggestion : undefined);
   }
   let token: string;
   if (opts.withToken) {
@@ -34,7 +45,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   if (token === '') throw new UsageError('The token is empty; nothing was stored');
   if (/\s/.test(token)) throw new UsageError('The token contains spaces; paste just the token');
 
-  const api = new ApiClient({ baseUrl: apiUrl, token, env: ctx.env, userAgent: 'checkin/0.1.0' });
+  const api = new ApiClient({ baseUrl: apiUrl, token, env: ctx.env, userAgent: USER_AGENT, sleep: ctx.sleep });
   let me;
   try {
     me = await getMe(api);
@@ -48,39 +59,10 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   await cfg.update((c) => {
     c.token = token;
     c.api_url = apiUrl;
-    c.me = { ...c.me, [meKey(apiUrl, token)]: cached };
+    c.cache = { ...c.cache, [cacheKey(apiUrl, token)]: { me: cached } };
   });
   io.err(`Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}\n`);
   if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {
     io.err(`Note: ${ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : 'STEADY_TOKEN'} is set in your environment and takes precedence over the stored token.\n`);
   }
-}
-
-export async function runLogout(ctx: Context): Promise<void> {
-  const cfg = ctx.config();
-  const stored = cfg.read();
-  if (!stored.token) {
-    ctx.io.err('Not logged in: no stored token.\n');
-  } else {
-    await cfg.update((c) => {
-      const key = meKey(c.api_url ?? cfg.apiUrl().value, c.token!);
-      if (c.me) delete c.me[key];
-      delete c.token;
-    });
-    ctx.io.err(`Logged out: the token was removed from ${cfg.file}\n`);
-  }
-  if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {
-    ctx.io.err(`Note: ${ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : 'STEADY_TOKEN'} is still set in your environment.\n`);
-  }
-}
-
-export async function runMe(ctx: Context, opts: { json?: boolean; refresh?: boolean }): Promise<void> {
-  const me = await ctx.me({ refresh: Boolean(opts.refresh) });
-  if (opts.json) {
-    ctx.io.out(renderJson(me));
-    return;
-  }
-  const c = await ctx.colors();
-  const teams = me.teams.map((t) => sanitizeLine(t.name)).join(', ') || 'none';
-  ctx.io.out(`${c.bold(sanitizeLine(me.name))} (@${sanitizeLine(me.username)})\nid: ${me.id}\nteams: ${teams}\n`);
 }

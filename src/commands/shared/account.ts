@@ -1,55 +1,45 @@
-// Turning what users type into what the service needs: keys into dates or UUIDs, `me`, names
-// and @usernames into UUIDs (through the cached me and a cached directory of people and teams).
+// The account as the service knows it, cached on disk per API URL and token: who I am (`me`),
+// and the people and teams whose names users type. One cache, read before any request; a name
+// that is not found refreshes it once. Also: turning `me`, names and @usernames into UUIDs.
 
-import { listCheckIns } from '../api/endpoints.js';
-import { fetchAll } from '../api/paginate.js';
-import { UUID_RE, type CheckIn, type Person, type Team } from '../api/types.js';
-import type { Directory } from '../config/store.js';
-import type { Context } from '../context.js';
-import { addDays, localDateKey } from '../core/datekey.js';
-import { parseKey, parseRangeDay } from '../core/keys.js';
-import { nearMatches } from '../core/match.js';
-import { UsageError } from '../errors.js';
-import { sanitizeLine } from '../ui/sanitize.js';
-import type { Target } from './fill.js';
+import { getMe } from '../../api/endpoints.js';
+import { fetchAll } from '../../api/paginate.js';
+import { UUID_RE, type Me, type Person, type Team } from '../../api/types.js';
+import type { CachedMe, Directory } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { nearMatches } from '../../core/match.js';
+import { UsageError } from '../../errors.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
 
-export function today(ctx: Context): string {
-  return localDateKey(ctx.now());
+export function toCachedMe(me: Me, now: Date): CachedMe {
+  return {
+    id: me.id,
+    name: me.name,
+    username: me.username,
+    time_zone: me.time_zone ?? null,
+    teams: (me.teams ?? []).map((t) => ({ id: t.id, name: t.name })),
+    fetched_at: now.toISOString(),
+  };
 }
 
-export function rangeDay(ctx: Context, value: string | undefined, flag: string): string | undefined {
-  return value === undefined ? undefined : parseRangeDay(value, today(ctx), flag);
+async function account(ctx: Context) {
+  const api = await ctx.api();
+  return { api, cfg: ctx.config(), token: ctx.config().token()!.value };
 }
 
-/** A check-in key as the path takes it; `last` costs one list request. */
-export async function resolveCheckInKey(ctx: Context, input: string): Promise<Target> {
-  const t = today(ctx);
-  const key = parseKey(input, t);
-  const resumeCommand = `checkin checkin ${input}`;
-  if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand };
-  if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };
-  const last = await lastCheckIn(ctx);
-  return { key: last.date, label: last.date, resumeCommand: `checkin checkin ${last.date}`, known: last };
-}
-
-/** My most recent check-in before today (one list request). */
-export async function lastCheckIn(ctx: Context): Promise<CheckIn> {
-  const me = await ctx.me();
-  const [last] = await listCheckIns(await ctx.api(), { people_ids: [me.id], until: addDays(today(ctx), -1), per_page: 1 });
-  if (!last) throw new UsageError('You have no check-in before today');
-  return last;
-}
-
-/** Splits repeated and comma-separated values: --person a,b --person c → [a, b, c]. */
-export function splitValues(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+/** The authenticated person: from the cache when it holds one for this URL and token. */
+export async function me(ctx: Context, opts: { refresh?: boolean } = {}): Promise<CachedMe> {
+  const { api, cfg, token } = await account(ctx);
+  const cached = opts.refresh ? undefined : cfg.cached(api.baseUrl, token, 'me');
+  if (cached) return cached;
+  const fresh = toCachedMe(await getMe(api), ctx.now());
+  await cfg.cache(api.baseUrl, token, 'me', fresh);
+  return fresh;
 }
 
 async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directory; fresh: boolean }> {
-  const cfg = ctx.config();
-  const api = await ctx.api();
-  const token = cfg.token()!.value;
-  const cached = refresh ? undefined : cfg.cachedDirectory(api.baseUrl, token);
+  const { api, cfg, token } = await account(ctx);
+  const cached = refresh ? undefined : cfg.cached(api.baseUrl, token, 'directory');
   if (cached) return { dir: cached, fresh: false };
   const [people, teams] = await Promise.all([fetchAll<Person>(api, 'people', {}), fetchAll<Team>(api, 'teams', {})]);
   const dir: Directory = {
@@ -57,8 +47,13 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
     teams: teams.map((t) => ({ id: t.id, name: t.name })),
     fetched_at: ctx.now().toISOString(),
   };
-  await cfg.cacheDirectory(api.baseUrl, token, dir);
+  await cfg.cache(api.baseUrl, token, 'directory', dir);
   return { dir, fresh: true };
+}
+
+/** Splits repeated and comma-separated values: --person a,b --person c → [a, b, c]. */
+export function splitValues(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
 type Entry = { id: string; name: string; username?: string };
@@ -92,7 +87,7 @@ export async function resolvePeople(ctx: Context, values: string[] | undefined):
   const ids: string[] = [];
   for (const v of splitValues(values)) {
     if (UUID_RE.test(v)) ids.push(v.toLowerCase());
-    else if (v.toLowerCase() === 'me' || v.toLowerCase() === 'self') ids.push((await ctx.me()).id);
+    else if (v.toLowerCase() === 'me' || v.toLowerCase() === 'self') ids.push((await me(ctx)).id);
     else ids.push(await lookUp(ctx, 'person', v, (d) => d.people));
   }
   return [...new Set(ids)];
@@ -106,7 +101,7 @@ export async function resolveTeams(ctx: Context, values: string[] | undefined): 
       ids.push(v.toLowerCase());
       continue;
     }
-    const mine = (await ctx.me()).teams.filter((t) => t.name.toLowerCase() === v.toLowerCase());
+    const mine = (await me(ctx)).teams.filter((t) => t.name.toLowerCase() === v.toLowerCase());
     ids.push(mine.length === 1 ? mine[0]!.id : await lookUp(ctx, 'team', v, (d) => d.teams));
   }
   return [...new Set(ids)];

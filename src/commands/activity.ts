@@ -1,0 +1,54 @@
+// `checkin activity`: pull requests, issues… recorded by integrations, filtered.
+import { Command } from '@commander-js/extra-typings';
+import { fetchAll } from '../api/paginate.js';
+import type { Activity } from '../api/types.js';
+import type { Context } from '../context.js';
+import { addDays } from '../core/datekey.js';
+import { UsageError } from '../errors.js';
+import { printList } from '../ui/output.js';
+import { activityRows } from '../ui/views.js';
+import { resolvePeople, resolveTeams, splitValues } from './shared/account.js';
+import { rangeDay } from './shared/days.js';
+import { collect, type Run } from './shared/options.js';
+
+export interface ActivityOptions {
+  kind?: string[];
+  team?: string[];
+  person?: string[];
+  since?: string;
+  until?: string;
+  json?: boolean;
+}
+
+export function activityCommand(ctx: Context, run: Run<ActivityOptions> = runActivity) {
+  return new Command('activity')
+    .description('List activities (pull requests, issues…)')
+    .option('--kind <kind>', 'github_pr, jira, linear… (repeatable)', collect)
+    .option('--team <team>', 'UUID or name (repeatable)', collect)
+    .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
+    .option('--since <day>', 'from this day')
+    .option('--until <day>', 'up to this day, inclusive')
+    .option('--json', 'print as JSON')
+    .action((opts) => run(ctx, opts));
+}
+
+/** The first instant of a local day, as the ISO timestamp /activities wants. */
+function startOfDay(day: string): string {
+  return new Date(`${day}T00:00:00`).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export async function runActivity(ctx: Context, opts: ActivityOptions): Promise<void> {
+  const since = rangeDay(ctx, opts.since, '--since');
+  const until = rangeDay(ctx, opts.until, '--until');
+  if (since && until && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+  const query = {
+    kinds: splitValues(opts.kind),
+    team_ids: await resolveTeams(ctx, opts.team),
+    people_ids: await resolvePeople(ctx, opts.person),
+    // Dates become timestamps here: from the start of `since` to the end of `until`, local time.
+    ...(since && { since: startOfDay(since) }),
+    ...(until && { until: new Date(Date.parse(startOfDay(addDays(until, 1))) - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }),
+  };
+  const list = await fetchAll<Activity>(await ctx.api(), 'activities', query);
+  await printList(ctx.io, ctx.now(), list, opts.json, 'No activity matches.', activityRows);
+}

@@ -1,0 +1,35 @@
+// `checkin goal update delete <update-id>`: delete a goal update, after a confirmation (or --yes).
+import { Command } from '@commander-js/extra-typings';
+import { deleteGoalUpdate, getGoalUpdate } from '../../../api/endpoints.js';
+import type { Context } from '../../../context.js';
+import { CancelledError, UsageError } from '../../../errors.js';
+import { viewFor } from '../../../ui/output.js';
+import { goalUpdateView } from '../../../ui/views.js';
+import { uuid } from '../../shared/goal-update.js';
+import type { Run } from '../../shared/options.js';
+
+export interface DeleteOptions {
+  updateId: string;
+  yes?: boolean;
+}
+
+export function deleteCommand(ctx: Context, run: Run<DeleteOptions> = runDelete) {
+  return new Command('delete')
+    .argument('<update-id>', 'the goal update')
+    .description('Delete a goal update')
+    .option('-y, --yes', 'delete without asking')
+    .action((updateId, opts) => run(ctx, { ...opts, updateId }));
+}
+
+export async function runDelete(ctx: Context, opts: DeleteOptions): Promise<void> {
+  const id = uuid(opts.updateId, 'The update id');
+  const api = await ctx.api();
+  if (!opts.yes) {
+    if (!ctx.io.canPrompt) throw new UsageError('Deleting needs confirmation', 'Add --yes to delete without a terminal.');
+    const u = await getGoalUpdate(api, id);
+    ctx.io.out(goalUpdateView(await viewFor(ctx.io, ctx.now()), u));
+    if (!(await ctx.prompter().confirm('Delete this goal update?', { default: false }))) throw new CancelledError('Not deleted');
+  }
+  await deleteGoalUpdate(api, id);
+  ctx.io.err(`Deleted goal update ${id}\n`);
+}

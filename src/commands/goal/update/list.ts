@@ -1,0 +1,27 @@
+// `checkin goal update list <goal-id>` (also `goal updates <goal-id>`): a goal's updates, newest first.
+import { Command } from '@commander-js/extra-typings';
+import { fetchAll } from '../../../api/paginate.js';
+import type { GoalUpdate } from '../../../api/types.js';
+import type { Context } from '../../../context.js';
+import { printList } from '../../../ui/output.js';
+import { goalUpdateRows } from '../../../ui/views.js';
+import { uuid } from '../../shared/goal-update.js';
+import type { Run } from '../../shared/options.js';
+
+export interface ListOptions {
+  goalId: string;
+  json?: boolean;
+}
+
+export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
+  return new Command('list')
+    .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
+    .description("List a goal's updates")
+    .option('--json', 'print as JSON')
+    .action((goalId, opts) => run(ctx, { ...opts, goalId }));
+}
+
+export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
+  const list = await fetchAll<GoalUpdate>(await ctx.api(), `goals/${uuid(opts.goalId, 'The goal id')}/goal-updates`, {});
+  await printList(ctx.io, ctx.now(), list, opts.json, 'No updates yet.', goalUpdateRows);
+}

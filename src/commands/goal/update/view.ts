@@ -1,0 +1,26 @@
+// `checkin goal update view <update-id>` (also `goal updates show`): one goal update.
+import { Command } from '@commander-js/extra-typings';
+import { getGoalUpdate } from '../../../api/endpoints.js';
+import type { Context } from '../../../context.js';
+import { printOne } from '../../../ui/output.js';
+import { goalUpdateView } from '../../../ui/views.js';
+import { uuid } from '../../shared/goal-update.js';
+import type { Run } from '../../shared/options.js';
+
+export interface ViewOptions {
+  updateId: string;
+  json?: boolean;
+}
+
+export function viewCommand(ctx: Context, run: Run<ViewOptions> = runView) {
+  return new Command('view')
+    .argument('<update-id>', 'the goal update')
+    .description('Show one goal update')
+    .option('--json', 'print as JSON')
+    .action((updateId, opts) => run(ctx, { ...opts, updateId }));
+}
+
+export async function runView(ctx: Context, opts: ViewOptions): Promise<void> {
+  const u = await getGoalUpdate(await ctx.api(), uuid(opts.updateId, 'The update id'));
+  await printOne(ctx.io, ctx.now(), u, opts.json, goalUpdateView);
+}

@@ -1,0 +1,28 @@
+// `checkin reactions <key>`: the reactions on a check-in (or, with --goal-update, a goal update).
+import { Command } from '@commander-js/extra-typings';
+import { resourcePath } from '../api/endpoints.js';
+import { fetchAll } from '../api/paginate.js';
+import type { Reaction } from '../api/types.js';
+import type { Context } from '../context.js';
+import { printList } from '../ui/output.js';
+import { reactionRows } from '../ui/views.js';
+import { commentable, type CommentableOptions } from './shared/commentable.js';
+import type { Run } from './shared/options.js';
+
+export type ReactionsOptions = CommentableOptions;
+
+export function reactionsCommand(ctx: Context, run: Run<ReactionsOptions> = runReactions) {
+  return new Command('reactions')
+    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+    .description('List the reactions on a check-in (or goal update)')
+    .option('--goal-update <id>', 'a goal update instead of a check-in')
+    .option('--json', 'print as JSON')
+    .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
+}
+
+export async function runReactions(ctx: Context, opts: ReactionsOptions): Promise<void> {
+  const target = await commentable(ctx, opts);
+  if (!target) return;
+  const list = await fetchAll<Reaction>(await ctx.api(), `${resourcePath(target)}/reactions`, {});
+  await printList(ctx.io, ctx.now(), list, opts.json, 'No reactions yet.', reactionRows);
+}

@@ -1,0 +1,98 @@
+// The check-in a command works on: keys resolved to what goes in the path, fetching it (or
+// learning there is none), sending answers to it with a draft, and showing it.
+
+import { ApiError } from '../../api/errors.js';
+import { getCheckIn, listCheckIns, patchCheckIn } from '../../api/endpoints.js';
+import { UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { previousPrefill } from '../../core/answers.js';
+import { addDays } from '../../core/datekey.js';
+import { parseKey } from '../../core/keys.js';
+import { HintedError, UsageError } from '../../errors.js';
+import { printCheckIn } from '../../ui/output.js';
+import { me } from './account.js';
+import { today } from './days.js';
+import { sendWithDraft } from './drafts.js';
+
+export interface Target {
+  /** What goes into the path: a date key or a UUID. */
+  key: string;
+  /** How messages name it: "today (2026-11-21)", "2026-11-20"… */
+  label: string;
+  /** The command that resends a draft for it. */
+  resumeCommand: string;
+  /** The check-in itself, when finding the key already fetched it (`last`). */
+  known?: CheckIn;
+}
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.notFound;
+}
+
+export function todayTarget(ctx: Context): Target {
+  const date = today(ctx);
+  return { key: date, label: `today (${date})`, resumeCommand: 'checkin today' };
+}
+
+/** A check-in key as the path takes it; `last` costs one list request. */
+export async function resolveCheckInKey(ctx: Context, input: string): Promise<Target> {
+  const t = today(ctx);
+  const key = parseKey(input, t);
+  if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand: `checkin checkin ${key.id}` };
+  if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };
+  const last = await lastCheckIn(ctx);
+  return { key: last.date, label: last.date, resumeCommand: `checkin checkin ${last.date}`, known: last };
+}
+
+/** My most recent check-in before today (one list request). */
+async function lastCheckIn(ctx: Context): Promise<CheckIn> {
+  const { id } = await me(ctx);
+  const [last] = await listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(today(ctx), -1), per_page: 1 });
+  if (!last) throw new UsageError('You have no check-in before today');
+  return last;
+}
+
+/** The check-in, or null when the service has none for that date (absent or not scheduled). */
+export async function fetchOrNull(ctx: Context, target: Target): Promise<CheckIn | null> {
+  if (target.known) return target.known;
+  try {
+    return await getCheckIn(await ctx.api(), target.key);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+/** The normal outcome of a date with no check-in: a note on stderr, `null` for --json, exit 0. */
+export function reportNone(ctx: Context, target: Target, json: boolean | undefined, extra = ''): void {
+  if (UUID_RE.test(target.key)) throw new UsageError(`No check-in ${target.key}`);
+  ctx.io.err(`No check-in scheduled for ${target.label}${extra}\n`);
+  if (json) ctx.io.out('null\n');
+}
+
+/** The intentions of my most recent check-in before this one: what "previous" starts from. */
+export async function earlierPrefill(ctx: Context, current: CheckIn): Promise<string | null> {
+  const { id } = await me(ctx);
+  const earlier = await listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(current.date, -1), per_page: 10 });
+  return previousPrefill(current, earlier);
+}
+
+/** The one PATCH, with typed text kept as a draft until the service accepted it; then the check-in is shown. */
+export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, json: boolean | undefined, keepDraft: boolean): Promise<void> {
+  const api = await ctx.api();
+  let result: CheckIn;
+  try {
+    result = await sendWithDraft(ctx, {
+      target: { kind: 'check-in', key: target.key },
+      content: keepDraft ? { kind: 'answers', answers } : undefined,
+      send: () => patchCheckIn(api, target.key, answers),
+      hint: `Your answers were kept as a draft; send them with \`${target.resumeCommand} --resume\`.`,
+    });
+  } catch (err) {
+    const inner = err instanceof HintedError ? err.inner : err;
+    if (!isNotFound(inner)) throw err;
+    reportNone(ctx, target, json, keepDraft ? ' (your answers are kept as a draft)' : '');
+    return;
+  }
+  await printCheckIn(ctx.io, ctx.now(), result, json);
+}

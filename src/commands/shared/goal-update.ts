@@ -1,0 +1,64 @@
+// What the goal-update commands share: ids, confidence levels, the content options, and
+// gathering the content from flags, standard input, prompts or $EDITOR.
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { parseIntIn } from './options.js';
+
+export interface GoalUpdateContentOptions {
+  title?: string;
+  body?: string;
+  edit?: boolean;
+  progress?: number;
+  confidence?: string;
+  resume?: boolean;
+  json?: boolean;
+}
+
+export function contentOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
+    .option('--title <text>', 'the title')
+    .option('--body <markdown>', 'the body (- reads standard input)')
+    .option('-e, --edit', 'write the body in $EDITOR')
+    .addOption(new Option('--progress <0..100>', 'progress in percent').argParser(parseIntIn(0, 100, '--progress')))
+    .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
+    .option('--resume', 'send what was kept from a failed attempt')
+    .option('--json', 'print as JSON');
+}
+
+export function uuid(value: string, what: 'The goal id' | 'The update id'): string {
+  if (!UUID_RE.test(value)) {
+    throw new UsageError(`${what} must be a UUID; "${value}" is not one`, what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.');
+  }
+  return value.toLowerCase();
+}
+
+/** on-track | at-risk | off-track | 30 | 60 | 90 → the value the service stores. */
+export function parseConfidence(value: string): number {
+  const v = value.trim().toLowerCase();
+  const level = CONFIDENCE_LEVELS.find((l) => l.slug === v || String(l.value) === v || l.label.toLowerCase() === v);
+  if (!level) throw new UsageError(`--confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "${value}"`);
+  return level.value;
+}
+
+/** Reads --body (or stdin with -); fills what is missing from prompts or $EDITOR on a terminal. */
+export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: { title?: string; body?: string }, needAll: boolean): Promise<GoalUpdateInput> {
+  const input: GoalUpdateInput = {};
+  if (flags.title !== undefined) input.title = flags.title;
+  if (flags.body !== undefined) input.body = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : flags.body;
+  if (flags.progress !== undefined) input.progress = flags.progress;
+  if (flags.confidence !== undefined) input.confidence = parseConfidence(flags.confidence);
+  const missing = needAll && (input.title === undefined || input.body === undefined);
+  if (flags.edit || missing) {
+    if (!ctx.io.canPrompt) {
+      throw new UsageError(flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body', 'Give them as options: --title "…" --body "…" (--body - reads standard input).');
+    }
+    if (input.title === undefined) input.title = await ctx.prompter().input('Title', { default: current.title ?? '' });
+    if (input.body === undefined || flags.edit) {
+      input.body = (await ctx.editor().edit(input.body ?? current.body ?? '')).replace(/\s+$/, '');
+    }
+  }
+  if (input.title !== undefined && input.title.trim() === '') throw new UsageError('The title is empty; nothing was sent');
+  return input;
+}

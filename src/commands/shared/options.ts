@@ -1,0 +1,20 @@
+// Flag value parsers shared by the command definitions.
+import { InvalidArgumentError } from '@commander-js/extra-typings';
+
+/** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
+export function parseIntIn(min: number, max: number, what: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${what} must be a whole number from ${min} to ${max}.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${what} must be from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+/** A repeatable option: --team a --team b → ['a', 'b']. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** What a command's action calls: its run function, or a stand-in that records the options (tests). */
+export type Run<O> = (ctx: import('../../context.js').Context, opts: O) => Promise<void>;

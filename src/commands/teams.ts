@@ -1,0 +1,26 @@
+// `checkin teams`: the account's teams, mine marked.
+import { Command } from '@commander-js/extra-typings';
+import { fetchAll } from '../api/paginate.js';
+import type { Team } from '../api/types.js';
+import type { Context } from '../context.js';
+import { printList } from '../ui/output.js';
+import { teamRows } from '../ui/views.js';
+import { me } from './shared/account.js';
+import type { Run } from './shared/options.js';
+
+export interface TeamsOptions {
+  json?: boolean;
+}
+
+export function teamsCommand(ctx: Context, run: Run<TeamsOptions> = runTeams) {
+  return new Command('teams')
+    .description('List the teams (● marks yours)')
+    .option('--json', 'print as JSON')
+    .action((opts) => run(ctx, opts));
+}
+
+export async function runTeams(ctx: Context, opts: TeamsOptions): Promise<void> {
+  const [list, mine] = await Promise.all([fetchAll<Team>(await ctx.api(), 'teams', {}), me(ctx)]);
+  const ids = new Set(mine.teams.map((t) => t.id));
+  await printList(ctx.io, ctx.now(), list, opts.json, 'No teams.', (v, l) => teamRows(v, l, ids));
+}

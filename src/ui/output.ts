@@ -1,0 +1,33 @@
+// How commands end: JSON (exactly the service's objects), views for people or rows for scripts,
+// and a note on stderr when there is nothing to show (still exit 0). Colour is loaded only when
+// something is shown to a person.
+import type { CheckIn } from '../api/types.js';
+import type { IO } from './io.js';
+import { renderCheckIn, renderJson } from './render.js';
+import type { View } from './views.js';
+
+/** The view of this run's stdout: colours at its level, rich on a terminal, plain when piped. */
+export async function viewFor(io: IO, now: Date): Promise<View> {
+  const { makeColors } = await import('./color.js');
+  return { c: makeColors(io.colorLevel), rich: io.stdoutIsTTY, width: io.columns, now };
+}
+
+export function printJson(io: IO, value: unknown): void {
+  io.out(renderJson(value));
+}
+
+/** One object: as JSON, or through `render` for people and scripts. */
+export async function printOne<T>(io: IO, now: Date, value: T, json: boolean | undefined, render: (v: View, value: T) => string): Promise<void> {
+  if (json) return printJson(io, value);
+  io.out(render(await viewFor(io, now), value));
+}
+
+export async function printList<T>(io: IO, now: Date, list: T[], json: boolean | undefined, none: string, rows: (v: View, list: T[]) => string): Promise<void> {
+  if (json) printJson(io, list);
+  if (list.length === 0) io.err(`${none}\n`);
+  else if (!json) io.out(rows(await viewFor(io, now), list));
+}
+
+export async function printCheckIn(io: IO, now: Date, c: CheckIn, json: boolean | undefined): Promise<void> {
+  await printOne(io, now, c, json, (v, x) => renderCheckIn(x, v.c, v.rich));
+}
