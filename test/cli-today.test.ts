@@ -1,29 +1,32 @@
-// The built binary against the sandbox over real HTTP: requests received, output, exit codes.
-import { mkdtempSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+// checkin today, status, login/me/logout, failures, drafts and $EDITOR: in-process against the
+// sandbox over real HTTP, on a fake clock (retries and rate-limit waits take no real time).
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RecordedRequest, type Sandbox } from '../src/sandbox/server.js';
-import { cleanEnv, runCli, spawnCli } from './helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../src/sandbox/server.js';
 import { call } from './helpers/http.js';
+import { describeRequest as api, otherSandbox, TODAY, useWorld, type RunOptions } from './helpers/harness.js';
 
-// The CLI runs with TZ=UTC; so does this computation of its "today".
-const TODAY = new Date().toISOString().slice(0, 10);
-
+const w = useWorld();
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-const cli = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) =>
-  runCli(args, { env: { ...env, ...opts.env }, ...(opts.input !== undefined && { input: opts.input }) });
-const api = (r: RecordedRequest) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`;
-
-beforeEach(async () => {
-  sb = await startSandbox({ rateLimit: false });
-  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
+beforeEach(() => {
+  sb = w.sb;
+  env = w.env;
 });
-afterEach(async () => {
-  await sb.close();
-});
+const cli = (args: string[], opts: RunOptions = {}) => w.cli(args, opts);
+const drafts = () => {
+  const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+};
 
 function absentToday() {
   const ada = sb.service.data.tokens[0]!.person_id;
@@ -95,15 +98,12 @@ describe('checkin today with answers', () => {
 });
 
 describe('checkin today without answers', () => {
-  it('without a TTY shows the check-in (one GET) and never waits for stdin', async () => {
-    const child = spawnCli(['today'], env); // stdin stays open and silent
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
-    expect(sb.requests.map(api)).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
-    expect(out).toContain(`Check-in ${TODAY} · Ada Lovelace`);
-    expect(out).toContain('not filled in yet');
+  it('without a terminal shows the check-in (one GET)', async () => {
+    const r = await cli(['today']);
+    expect(r.code).toBe(0);
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    expect(r.stdout).toContain(`Check-in ${TODAY} · Ada Lovelace`);
+    expect(r.stdout).toContain('not filled in yet');
   });
 
   it('404: "No check-in scheduled for today" on stderr, exit 0; --json prints null', async () => {
@@ -223,20 +223,18 @@ describe('failures: one clear line and the documented exit code', () => {
     );
   });
 
-  it('429 from the real limiter: waits Retry-After, then succeeds', async () => {
-    const limited = await startSandbox({ rateLimit: [{ name: 'burst', limit: 1, seconds: 1 }] });
+  it('429 from the real limiter: waits Retry-After (on the clock), then succeeds', async () => {
+    const limited = await otherSandbox({ rateLimit: [{ name: 'burst', limit: 1, seconds: 1 }] });
     try {
-      const e = { CHECKIN_API_URL: limited.url, CHECKIN_TOKEN: limited.token };
-      expect((await cli(['today', '--json'], { env: e })).code).toBe(0);
-      const started = Date.now();
-      const r = await cli(['today', '--json'], { env: e });
+      expect((await limited.cli(['today', '--json'])).code).toBe(0);
+      const r = await limited.cli(['today', '--json']);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout).date).toBe(TODAY);
-      expect(r.stderr).toMatch(/429 Too Many Requests: Rate limit exceeded; retry in 1 s; retrying in 1 s…\n$/);
-      expect(limited.requests.map((q) => q.status)).toEqual([200, 429, 200]);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(r.stderr).toBe(`GET /api/v2/check-ins/${TODAY}: 429 Too Many Requests: Rate limit exceeded; retry in 1 s; retrying in 1 s…\n`);
+      expect(limited.sb.requests.map((q) => q.status)).toEqual([200, 429, 200]);
+      expect(limited.clock.slept).toEqual([1000]);
     } finally {
-      await limited.close();
+      await limited.sb.close();
     }
   });
 
@@ -252,6 +250,7 @@ describe('failures: one clear line and the documented exit code', () => {
     const r502 = await cli(['today']);
     expect(r502.code).toBe(1);
     expect(sb.requests).toHaveLength(3);
+    expect(w.clock.slept).toEqual([500, 1000]);
     expect(r502.stderr.split('\n').at(-3)).toBe(`error: GET /api/v2/check-ins/${TODAY}: 502 Bad Gateway (an HTML page ("502 Bad Gateway"))`);
   });
 
@@ -269,9 +268,9 @@ describe('failures: one clear line and the documented exit code', () => {
 
   it('a service that never answers → 1 after the timeout', async () => {
     sb.inject({ path: `/check-ins/${TODAY}`, hang: true });
-    const r = await cli(['today'], { env: { CHECKIN_TIMEOUT: '0.5' } });
+    const r = await cli(['today'], { env: { CHECKIN_TIMEOUT: '0.05' } });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe(`error: GET /api/v2/check-ins/${TODAY}: no answer from ${new URL(sb.url).host} within 0.5 s`);
+    expect(r.stderr.split('\n')[0]).toBe(`error: GET /api/v2/check-ins/${TODAY}: no answer from ${new URL(sb.url).host} within 0.05 s`);
   });
 
   it('refuses to send a token over plain http to another host → 2, without connecting', async () => {
@@ -290,8 +289,7 @@ describe('failures: one clear line and the documented exit code', () => {
 
 describe('drafts', () => {
   it('keeps typed answers when the service fails, and --resume sends them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-file-'));
-    const file = join(dir, 'a.md');
+    const file = join(mkdtempSync(join(tmpdir(), 'checkin-file-')), 'a.md');
     writeFileSync(file, '## Intentions\n- Do not lose me\n');
     sb.inject({ method: 'PATCH', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
     const r = await cli(['today', '--from-file', file]);
@@ -299,12 +297,14 @@ describe('drafts', () => {
     expect(r.stderr).toBe(
       `error: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes.\nYour answers were kept as a draft; send them with \`checkin today --resume\`.\n`,
     );
-    const drafts = JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'drafts.json'), 'utf8'));
-    expect(Object.values(drafts)).toMatchObject([{ content: { intentions: '- Do not lose me' } }]);
+    expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: TODAY }, content: { kind: 'answers', answers: { intentions: '- Do not lose me' } } }]);
+    const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+    expect((statSync(dir).mode & 0o777).toString(8)).toBe('700');
+    expect((statSync(join(dir, readdirSync(dir)[0]!)).mode & 0o777).toString(8)).toBe('600');
     const resumed = await cli(['today', '--resume', '--json']);
     expect(resumed.code).toBe(0);
     expect(sb.requests.at(-1)!.body).toEqual({ intentions: '- Do not lose me' });
-    expect(JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'drafts.json'), 'utf8'))).toEqual({});
+    expect(drafts()).toEqual([]);
     const again = await cli(['today', '--resume']);
     expect(again).toMatchObject({ code: 2, stderr: `error: There is no draft for today (${TODAY})\n` });
   });
@@ -350,11 +350,6 @@ describe('help and cron', () => {
     expect(r.stdout).toContain('  3    checkin status: today\'s check-in is still pending');
   });
 
-  it('cron prints a crontab line with absolute paths', async () => {
-    const r = await cli(['cron', '--at', '9:30', '--days', 'mon-fri']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^30 9 \\* \\* mon-fri ${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} /\\S+/bin/checkin\\.js status --quiet; \\[ \\$\\? -ne 3 \\] \\|\\| echo "Time to check in: run checkin today"\\n$`));
-  });
 });
 
 describe('proxies', () => {
@@ -378,11 +373,12 @@ describe('proxies', () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
     try {
       const via = await cli(['today', '--json'], { env: { HTTP_PROXY: proxyUrl } });
-      expect(via.stderr).toBe('');
+      expect(via).toMatchObject({ code: 0, stderr: '' });
       expect(JSON.parse(via.stdout).date).toBe(TODAY);
       expect(seen).toEqual([`CONNECT ${new URL(sb.url).host}`]);
       const direct = await cli(['today', '--json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
-      expect(direct.code).toBe(0);
+      expect(direct).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(direct.stdout).date).toBe(TODAY);
       expect(seen).toHaveLength(1);
       expect(sb.requests).toHaveLength(2);
     } finally {
@@ -392,27 +388,3 @@ describe('proxies', () => {
   });
 });
 
-describe('pipes', () => {
-  it('a reader that goes away (checkin … | head -1) ends the run quietly, no EPIPE trace', async () => {
-    for (const args of [['--help'], ['today', '--json']]) {
-      const child = spawnCli(args, env);
-      child.stdout!.destroy(); // the reading end is gone before anything is written
-      let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-      await new Promise((resolve) => child.on('close', resolve));
-      expect(stderr).toBe('');
-    }
-  });
-});
-
-describe('time zones', () => {
-  it("today is the local date of TZ, never the UTC date", async () => {
-    for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
-      sb.requests.length = 0;
-      const local = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-      const r = await cli(['today', '-i', `from ${tz}`, '--json'], { env: { TZ: tz } });
-      expect(r.code).toBe(0);
-      expect(sb.requests.map(api)).toEqual([`PATCH /api/v2/check-ins/${local}`]);
-    }
-  });
-});

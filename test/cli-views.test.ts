@@ -1,49 +1,40 @@
-// checkin <key>, list, team, comments, reactions, goals and the read-only views: the built binary
-// against the sandbox (piped form), and in-process with a terminal IO (TTY form).
-import { readFileSync } from 'node:fs';
+// checkin <key>, list, team, comments, reactions, goals and the read-only views: in-process against
+// the sandbox over real HTTP (piped and terminal forms), on a fake clock.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContext } from '../src/context.js';
-import { addDays, localDateKey, weekdayOf } from '../src/core/datekey.js';
-import { run } from '../src/main.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { addDays, weekdayOf } from '../src/core/datekey.js';
 import type { SandboxData } from '../src/sandbox/data.js';
 import { demoData } from '../src/sandbox/demo.js';
 import { checkInId, stableUuid } from '../src/sandbox/ids.js';
-import { startSandbox, type RecordedRequest, type Sandbox } from '../src/sandbox/server.js';
-import { cleanEnv, runCli } from './helpers/cli.js';
+import type { Sandbox } from '../src/sandbox/server.js';
 import { call } from './helpers/http.js';
-import { bufferIO } from './helpers/io.js';
+import { describeRequest as api, otherSandbox, START, TODAY, useWorld, type RunOptions } from './helpers/harness.js';
 
-const TODAY = new Date().toISOString().slice(0, 10); // the CLI runs with TZ=UTC
+const w = useWorld();
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 let ada: string;
 let grace: string;
 let platform: string;
 let mobile: string;
-const cli = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) =>
-  runCli(args, { env: { ...env, ...opts.env }, ...(opts.input !== undefined && { input: opts.input }) });
-const api = (r: RecordedRequest) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`;
-const sent = () => sb.requests.map(api);
+const cli = (args: string[], opts: RunOptions = {}) => w.cli(args, opts);
+const sent = () => w.sent();
+
+beforeEach(() => {
+  sb = w.sb;
+  env = w.env;
+  ada = w.id('ada');
+  grace = w.id('grace');
+  platform = w.team('Platform');
+  mobile = w.team('Mobile');
+});
 
 /** Runs once so that `me` is cached, then forgets the requests. */
 async function primeMe() {
   expect((await cli(['me'])).code).toBe(0);
   sb.requests.length = 0;
 }
-
-beforeEach(async () => {
-  sb = await startSandbox({ rateLimit: false });
-  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
-  const id = (username: string) => sb.service.data.people.find((p) => p.username === username)!.id;
-  ada = id('ada');
-  grace = id('grace');
-  platform = sb.service.data.teams.find((t) => t.name === 'Platform')!.id;
-  mobile = sb.service.data.teams.find((t) => t.name === 'Mobile')!.id;
-});
-afterEach(async () => {
-  await sb.close();
-});
 
 describe('checkin checkin <key>', () => {
   it('shows by date key words: yesterday, a weekday (the most recent before today), YYYY-MM-DD', async () => {
@@ -137,7 +128,7 @@ describe('checkin list', () => {
     expect(t).toMatchObject({ code: 2, stderr: 'error: No team named "Plattform". Did you mean Platform?\n' });
     const d = await cli(['list', '--since', 'today', '--until', 'yesterday']);
     expect(d).toMatchObject({ code: 2, stderr: `error: --since ${TODAY} is after --until ${addDays(TODAY, -1)}\n` });
-    expect(await cli(['list', '--per-page', '51'])).toMatchObject({ code: 2 });
+    expect(await cli(['list', '--per-page', '51'])).toMatchObject({ code: 2, stderr: "error: option '--per-page <n>' argument '51' is invalid. --per-page must be from 1 to 50.\n" });
     expect(sent().filter((s) => s.startsWith('GET /api/v2/check-ins'))).toEqual([]);
   });
 
@@ -157,20 +148,18 @@ describe('checkin list', () => {
   });
 
   it('on a terminal: a table with date, person, mood, filled-in, blocked, id and the first line of intentions', async () => {
-    const io = bufferIO({ tty: true });
-    const ctx = createContext({ io, env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: env.CHECKIN_CONFIG_DIR } });
-    const day = addDays(localDateKey(new Date()), -3);
-    expect(await run(['list', '--since', day, '--until', day, '--blocked'], ctx)).toBe(0);
+    const day = addDays(TODAY, -3);
+    const r = await cli(['list', '--since', day, '--until', day, '--blocked'], { tty: true });
+    expect(r.code).toBe(0);
     const id = checkInId(grace, day);
-    expect(io.stdoutText()).toMatch(new RegExp(`^${day}  Grace Hopper  🤯  ✓  blocked  ${id}  - \\S.*\\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^${day}  Grace Hopper  🤯  ✓  blocked  ${id}  - \\S.*\\n$`));
   });
 });
 
 describe('checkin list --all', () => {
   function bigData(people: number, days: number): SandboxData {
-    const now = new Date();
-    const data = demoData(now);
-    const today = localDateKey(now);
+    const data = demoData(START);
+    const today = TODAY;
     data.start_date = addDays(today, -(days - 1));
     // Platform (every day) gets `people` members in all.
     const extra = Array.from({ length: people - data.teams[0]!.people_ids.length }, (_, i) => ({
@@ -186,12 +175,11 @@ describe('checkin list --all', () => {
   }
 
   it('1000 check-ins in 21 requests, no 429 from the sandbox with its rate limit on', async () => {
-    const big = await startSandbox({ data: bigData(40, 25) }); // 40 people × 25 days, every day
+    const { sb: big, cli: bigCli } = await otherSandbox({ data: bigData(40, 25), rateLimit: undefined }); // 40 people × 25 days, limits on
     try {
-      const e = { CHECKIN_API_URL: big.url, CHECKIN_TOKEN: big.token };
       const since = addDays(TODAY, -24);
       const team = big.service.data.teams[0]!.id;
-      const r = await cli(['list', '--all', '--json', '--team', team, '--since', since], { env: e });
+      const r = await bigCli(['list', '--all', '--json', '--team', team, '--since', since]);
       expect(r.stderr).toBe('');
       const list = JSON.parse(r.stdout) as { id: string }[];
       expect(list).toHaveLength(1000);
@@ -206,14 +194,16 @@ describe('checkin list --all', () => {
   });
 
   it('pauses between pages to stay under a tight limit instead of running into 429', async () => {
-    const big = await startSandbox({ data: bigData(10, 20), rateLimit: [{ name: 'burst', limit: 3, seconds: 1 }] });
+    const { sb: big, cli: bigCli, clock } = await otherSandbox({ data: bigData(10, 20), rateLimit: [{ name: 'burst', limit: 3, seconds: 1 }] });
     try {
       const team = big.service.data.teams[0]!.id;
-      const r = await cli(['list', '--all', '--json', '--team', team, '--since', addDays(TODAY, -19)], { env: { CHECKIN_API_URL: big.url, CHECKIN_TOKEN: big.token } });
+      const r = await bigCli(['list', '--all', '--json', '--team', team, '--since', addDays(TODAY, -19)]);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toHaveLength(200);
       expect(big.requests.map((q) => q.status)).toEqual([200, 200, 200, 200, 200]);
-      expect(r.stderr).toMatch(/Pausing 1 s to stay under the rate limit…/);
+      // 3 requests a second: after two, the third is kept in hand and the walk waits for the window.
+      expect(r.stderr).toBe('Pausing 1 s to stay under the rate limit…\n'.repeat(2));
+      expect(clock.slept).toEqual([1000, 1000]);
     } finally {
       await big.close();
     }
@@ -237,17 +227,21 @@ describe('checkin team', () => {
     const json = JSON.parse((await cli(['team', '--date', day, '--team', 'Mobile', '--json'])).stdout);
     expect(json).toHaveLength(1);
     expect(json[0].team.name).toBe('Mobile');
-    expect(json[0].members.map((m: { state: string }) => m.state).every((s: string) => ['filled', 'pending', 'blocked', 'none'].includes(s))).toBe(true);
+    // Not yet before filled in; within a state, by name.
+    expect(json[0].members.map((m: { person: { name: string }; state: string }) => [m.person.name, m.state])).toEqual([
+      ['Margaret Hamilton', 'pending'],
+      ['Ada Lovelace', 'filled'],
+      ['Alan Turing', 'filled'],
+    ]);
   });
 
   it('on a terminal: sections per team, the blocker under the blocked person, Markdown rendered', async () => {
-    const day = addDays(localDateKey(new Date()), -3);
+    const day = addDays(TODAY, -3);
     await call(sb.url, 'PATCH', `/check-ins/${day}`, { token: 'sandbox_pat_grace', body: { blockers: 'Stuck on **CI**' } });
-    const io = bufferIO({ tty: true });
-    const ctx = createContext({ io, env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: env.CHECKIN_CONFIG_DIR } });
-    expect(await run(['team', '--date', day, '--team', 'Platform'], ctx)).toBe(0);
+    const r = await cli(['team', '--date', day, '--team', 'Platform'], { tty: true });
+    expect(r.code).toBe(0);
     // Colour is off in this IO, so **CI** comes out as plain text: the Markdown markers are gone, the words stay.
-    expect(io.stdoutText()).toBe(
+    expect(r.stdout).toBe(
       `Platform — ${day}  1 blocked, 2 filled\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled in\n  Linus Torvalds  ✓ filled in\n    Grace Hopper: Stuck on CI\n\n`,
     );
   });
@@ -290,20 +284,26 @@ describe('checkin comments and reactions', () => {
     expect(r.code).toBe(1);
     expect(sent()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
     expect(r.stderr).toContain(`Your comment was kept as a draft. If it does not show up in the list, send it with \`checkin comments ${id} --resume\`.`);
-    const drafts = JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'drafts.json'), 'utf8'));
-    expect(Object.values(drafts)).toMatchObject([{ content: { body: 'Keep me' } }]);
+    const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+    const kept = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    expect(kept).toMatchObject([{ target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Keep me' } }]);
     sb.requests.length = 0;
     expect((await cli(['comments', id, '--resume'])).code).toBe(0);
     expect(sb.requests.map((q) => q.body)).toEqual([{ body: 'Keep me' }]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('comments and reactions on a goal update; reactions list emoji, name, who', async () => {
     const update = sb.service.data.goal_updates.find((u) => u.person_id === ada && sb.service.data.comments.some((c) => c.resource.id === u.id))!;
     const c = await cli(['comments', '--goal-update', update.id]);
+    expect(c).toMatchObject({ code: 0, stderr: '' });
     expect(c.stdout).toContain('Security review is booked for Thursday.');
+    expect(sent()[0]).toBe(`GET /api/v2/goal-updates/${update.id}/comments?page=1&per_page=50`);
     const r = await cli(['reactions', '--goal-update', update.id]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toBe('👀\teyes\tLinus Torvalds\t' + sb.service.data.reactions.find((x) => x.resource.id === update.id)!.created_at + '\n');
     const last = await cli(['reactions', 'yesterday', '--json']);
+    expect(last.code).toBe(0);
     expect(JSON.parse(last.stdout).map((x: { name: string }) => x.name)).toEqual(['rocket', 'tada']);
   });
 });
@@ -314,6 +314,7 @@ describe('goals and goal updates', () => {
   it('goals: mine by default, with ids', async () => {
     await primeMe();
     const r = await cli(['goals']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(sent()).toEqual([`GET /api/v2/goals?people_ids[]=${ada}&page=1&per_page=50`]);
     expect(r.stdout.split('\t').slice(0, 2)).toEqual([billing(), 'Ship the v2 billing API']);
   });
@@ -340,13 +341,19 @@ describe('goals and goal updates', () => {
       code: 2,
       stderr: 'error: --confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "45"\n',
     });
-    expect(await cli(['goal', 'update', billing(), '--body', 'b'])).toMatchObject({ code: 2 });
+    expect(await cli(['goal', 'update', billing(), '--body', 'b'])).toMatchObject({
+      code: 2,
+      stderr: 'error: A goal update needs --title and --body\nGive them as options: --title "…" --body "…" (--body - reads standard input).\n',
+    });
     expect(sb.requests).toEqual([]);
     const missing = '00000000-0000-4000-8000-000000000000';
     const r = await cli(['goal', 'update', missing, '--title', 't', '--body', 'b']);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(`error: POST /api/v2/goals/${missing}/goal-updates: 404 Not Found: No goal ${missing}`);
-    expect(await cli(['goal', 'update', 'billing', '--title', 't', '--body', 'b'])).toMatchObject({ code: 2 });
+    expect(await cli(['goal', 'update', 'billing', '--title', 't', '--body', 'b'])).toMatchObject({
+      code: 2,
+      stderr: 'error: The goal id must be a UUID; "billing" is not one\nList your goals and their ids with `checkin goals`.\n',
+    });
   });
 
   it('goal updates: list, show, edit (PATCH only what was given), delete (--yes without a terminal)', async () => {
@@ -380,8 +387,12 @@ describe('teams, people, activity', () => {
     const r = await cli(['activity', '--kind', 'github_pr', '--kind', 'jira', '--since', since, '--until', 'yesterday']);
     expect(r.code).toBe(0);
     expect(sent()).toEqual([`GET /api/v2/activities?kinds[]=github_pr&kinds[]=jira&since=${since}T00%3A00%3A00Z&until=${addDays(TODAY, -1)}T23%3A59%3A59Z&page=1&per_page=50`]);
-    const kinds = r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[2]);
-    expect(kinds.length).toBeGreaterThan(0);
+    // Piped: id, recorded_at, kind, who, title, url; newest first.
+    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(1, 5))).toEqual([
+      [`${addDays(TODAY, -1)}T13:00:00Z`, 'github_pr', 'Ada Lovelace', 'Add invoices endpoint (#412)'],
+      [`${addDays(TODAY, -2)}T13:00:00Z`, 'github_pr', 'Linus Torvalds', 'Fix flaky checkout test (#409)'],
+      [`${addDays(TODAY, -3)}T13:00:00Z`, 'jira', 'Margaret Hamilton', 'MOB-88 Crash on resume from background'],
+    ]);
   });
 });
 

@@ -1,30 +1,20 @@
-// Interactive goal updates, deletes and comments, in-process on a (fake) terminal.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContext } from '../src/context.js';
-import { run } from '../src/main.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+// Interactive goal updates, deletes and comments, in-process on a (fake) terminal with a scripted
+// prompter and editor.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../src/sandbox/server.js';
 import type { Prompter } from '../src/ui/prompter.js';
-import { bufferIO } from './helpers/io.js';
+import { useWorld } from './helpers/harness.js';
 import { scripted } from './helpers/prompter.js';
 
+const w = useWorld();
 let sb: Sandbox;
-let configDir: string;
-beforeEach(async () => {
-  sb = await startSandbox({ rateLimit: false });
-  configDir = mkdtempSync(join(tmpdir(), 'checkin-config-'));
-});
-afterEach(async () => {
-  await sb.close();
+beforeEach(() => {
+  sb = w.sb;
 });
 
-async function runTty(args: string[], prompter: Prompter, editText: (t: string) => Promise<string> = async (t) => t) {
-  const io = bufferIO({ tty: true });
-  const ctx = createContext({ io, env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: configDir }, prompter, editText });
-  const code = await run(args, ctx);
-  return { code, out: io.stdoutText(), err: io.stderrText() };
+async function runTty(args: string[], prompter: Prompter, edit: (t: string) => Promise<string> = async (t) => t) {
+  const r = await w.cli(args, { tty: true, prompter, editor: { edit } });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 const billing = () => sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
 

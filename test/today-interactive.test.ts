@@ -1,40 +1,34 @@
-// The interactive `checkin today`, run in-process with a scripted prompter against the sandbox.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The interactive `checkin today` flow in-process, with a scripted prompter and editor (the unit
+// layer of the prompts; test/terminal.test.ts drives the real ones in a pseudo-terminal).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Mood } from '../src/api/types.js';
-import { createContext } from '../src/context.js';
 import { addDays, localDateKey } from '../src/core/datekey.js';
-import { run } from '../src/main.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from '../src/sandbox/server.js';
 import type { Prompter } from '../src/ui/prompter.js';
-import { bufferIO } from './helpers/io.js';
+import { useWorld } from './helpers/harness.js';
 import { scripted } from './helpers/prompter.js';
 
 const NOW = new Date(2026, 10, 18, 9, 0, 0);
 const TODAY = localDateKey(NOW);
-
+const w = useWorld({}, NOW);
 let sb: Sandbox;
-let configDir: string;
-beforeEach(async () => {
-  sb = await startSandbox({ clock: () => NOW, rateLimit: false });
-  configDir = mkdtempSync(join(tmpdir(), 'checkin-config-'));
+beforeEach(() => {
+  sb = w.sb;
 });
-afterEach(async () => {
-  await sb.close();
-});
+const drafts = () => {
+  const dir = join(w.configDir, 'drafts');
+  try {
+    return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  } catch {
+    return [];
+  }
+};
 
-function runToday(prompter: Prompter, editText?: (t: string) => Promise<string>) {
-  const io = bufferIO({ tty: true });
-  const ctx = createContext({
-    io,
-    env: { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: configDir },
-    now: () => NOW,
-    prompter,
-    ...(editText && { editText }),
-  });
-  return run(['today'], ctx).then((code) => ({ code, out: io.stdoutText(), err: io.stderrText() }));
+async function runToday(prompter: Prompter, edit?: (t: string) => Promise<string>) {
+  const r = await w.cli(['today'], { tty: true, prompter, ...(edit && { editor: { edit } }) });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 describe('interactive checkin today', () => {
@@ -76,7 +70,7 @@ describe('interactive checkin today', () => {
     });
     expect(r.out).toContain('filled in at');
     // Nothing is left behind once the service accepted it.
-    expect(JSON.parse(readFileSync(join(configDir, 'drafts.json'), 'utf8'))).toEqual({});
+    expect(drafts()).toEqual([]);
   });
 
   it('Ctrl-C at a prompt exits 130 and keeps what was typed; the next run offers the draft first', async () => {
@@ -84,8 +78,7 @@ describe('interactive checkin today', () => {
     expect(first.code).toBe(130);
     expect(first.err).toBe('error: Cancelled\n');
     expect(sb.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
-    const drafts = JSON.parse(readFileSync(join(configDir, 'drafts.json'), 'utf8'));
-    expect(Object.values(drafts)).toMatchObject([{ content: { previous: 'Did things', intentions: '- Typed before Ctrl-C' } }]);
+    expect(drafts()).toMatchObject([{ content: { kind: 'answers', answers: { previous: 'Did things', intentions: '- Typed before Ctrl-C' } } }]);
 
     const p = scripted(['send']);
     const second = await runToday(p);

@@ -75,6 +75,7 @@ describe('retries', () => {
       .reply(200, '<html><title>Steady</title></html>', { headers: { 'content-type': 'text/html' } });
     const err = (await client(agent).patch('check-ins/2026-11-21', { mood: 'calm' }).catch((e: unknown) => e)) as ApiError;
     expect(err.kind).toBe('invalid-response');
-    expect(err.message).toBe('PATCH /api/v2/check-ins/2026-11-21 answered 200 with an HTML page ("Steady") instead of JSON');
+    expect(err).toMatchObject({ method: 'PATCH', path: '/api/v2/check-ins/2026-11-21', status: 200 });
+    expect(err.message).toBe('PATCH /api/v2/check-ins/2026-11-21: answered 200 with an HTML page ("Steady") instead of JSON');
   });
 });

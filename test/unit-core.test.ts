@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildTemplate, isBlankTemplate, parseMood, parseTemplate, previousPrefill } from '../src/core/answers.js';
-import { addDays, daysBetween, isDateKey, keysNewestFirst, localDateKey, weekdayName } from '../src/core/datekey.js';
+import { addDays, isDateKey, keysNewestFirst, localDateKey, weekdayOf } from '../src/core/datekey.js';
 import type { CheckIn } from '../src/api/types.js';
 
 describe('date keys', () => {
@@ -25,8 +25,7 @@ describe('date keys', () => {
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2026-03-29', 1)).toBe('2026-03-30');
-    expect(daysBetween('2026-11-01', '2026-11-21')).toBe(20);
-    expect(weekdayName('2026-11-21')).toBe('saturday');
+    expect(weekdayOf('2026-11-21')).toBe(6);
     expect(keysNewestFirst('2026-11-19', '2026-11-21')).toEqual(['2026-11-21', '2026-11-20', '2026-11-19']);
     expect(keysNewestFirst('2026-11-22', '2026-11-21')).toEqual([]);
   });

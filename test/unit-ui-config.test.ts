@@ -2,7 +2,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigStore, configDir, meKey } from '../src/config/store.js';
+import { ConfigStore, configDir, cacheKey } from '../src/config/store.js';
 import { colorLevelFor } from '../src/ui/io.js';
 import { sanitize, sanitizeLine } from '../src/ui/sanitize.js';
 import { renderJson } from '../src/ui/render.js';
@@ -41,7 +41,7 @@ describe('config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'checkin-cfg-'));
     const store = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
     expect(store.token()).toBeUndefined();
-    expect(store.apiUrl()).toEqual({ value: 'https://service.steady.space/api/v2', source: 'default' });
+    expect(store.apiUrl()).toEqual({ value: 'https://service.steady.space/api/v2' });
     await store.update((c) => {
       c.token = 'from-file';
       c.api_url = 'https://file.example/api/v2';
@@ -51,20 +51,21 @@ describe('config', () => {
     await new ConfigStore({ CHECKIN_CONFIG_DIR: nested }).update((c) => void (c.token = 't'));
     expect((statSync(nested).mode & 0o777).toString(8)).toBe('700');
     const fresh = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
-    expect(fresh.token()).toEqual({ value: 'from-file', source: 'file' });
+    expect(fresh.token()).toEqual({ value: 'from-file' });
     expect(fresh.apiUrl().value).toBe('https://file.example/api/v2');
     const env = new ConfigStore({ CHECKIN_CONFIG_DIR: dir, STEADY_TOKEN: 'steady', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2' });
-    expect(env.token()).toEqual({ value: 'steady', source: 'env', name: 'STEADY_TOKEN' });
+    expect(env.token()).toEqual({ value: 'steady', name: 'STEADY_TOKEN' });
     expect(env.apiUrl().value).toBe('http://127.0.0.1:1/api/v2');
     const both = new ConfigStore({ CHECKIN_CONFIG_DIR: dir, STEADY_TOKEN: 'steady', CHECKIN_TOKEN: 'checkin' });
     expect(both.token()!.value).toBe('checkin');
     expect(both.token('flag')!.value).toBe('flag');
   });
 
-  it('keys the cached me by URL and a hash of the token, never the token itself', () => {
-    const a = meKey('https://x/api/v2/', 'secret-token');
-    expect(a).toBe(meKey('https://x/api/v2', 'secret-token'));
+  it('keys the cache by the normalised URL and a hash of the token, never the token itself', () => {
+    expect(cacheKey('HTTPS://X:443/api/v2/', 't')).toBe(cacheKey('https://x/api/v2', 't'));
+    const a = cacheKey('https://x/api/v2/', 'secret-token');
+    expect(a).toBe(cacheKey('https://x/api/v2', 'secret-token'));
     expect(a).not.toContain('secret');
-    expect(meKey('https://x/api/v2', 'other')).not.toBe(a);
+    expect(cacheKey('https://x/api/v2', 'other')).not.toBe(a);
   });
 });

@@ -315,7 +315,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
   };
 
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_WINDOWS);
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_WINDOWS, () => clock().getTime());
   const table = routes();
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];

@@ -1,0 +1,68 @@
+// The built binary, spawned as a user or cron runs it, against a sandbox on the real clock:
+// what only a real process shows — stdin left open, a closed pipe, the process's zone, argv[1].
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localDateKey } from '../src/core/datekey.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { cleanEnv, runCli, spawnCli } from './helpers/cli.js';
+import { describeRequest } from './helpers/harness.js';
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  sb = await startSandbox({ rateLimit: false });
+  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
+});
+afterEach(async () => {
+  await sb.close();
+});
+const today = () => localDateKey(new Date()); // the spawned CLI runs with TZ=UTC, as this process does
+
+describe('the built binary', () => {
+  it('--version prints the version from package.json', async () => {
+    const { version } = (await import('../package.json', { with: { type: 'json' } })).default;
+    expect(await runCli(['--version'], { env })).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('fills in today with one PATCH and shows it without a terminal, never waiting for stdin', async () => {
+    const r = await runCli(['today', '-i', 'From a real process', '--json'], { env });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ date: today(), intentions: 'From a real process' });
+    const child = spawnCli(['today'], env); // stdin stays open and silent
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(sb.requests.map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${today()}`, `GET /api/v2/check-ins/${today()}`]);
+    expect(out).toContain(`Check-in ${today()} · Ada Lovelace`);
+    expect(out).toContain('  From a real process');
+  });
+
+  it('a reader that goes away (checkin … | head -1) ends the run quietly, no EPIPE trace', async () => {
+    for (const args of [['--help'], ['today', '--json']]) {
+      const child = spawnCli(args, env);
+      child.stdout!.destroy(); // the reading end is gone before anything is written
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    }
+  });
+
+  it('cron prints a crontab line with absolute paths', async () => {
+    const r = await runCli(['cron', '--at', '9:30', '--days', 'mon-fri'], { env });
+    expect(r.code).toBe(0);
+    const node = process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(r.stdout).toMatch(new RegExp(`^30 9 \\* \\* mon-fri ${node} /\\S+/bin/checkin\\.js status --quiet; \\[ \\$\\? -ne 3 \\] \\|\\| echo "Time to check in: run checkin today"\\n$`));
+  });
+
+  it('today is the local date of TZ, never the UTC date', async () => {
+    for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      sb.requests.length = 0;
+      const local = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+      const r = await runCli(['today', '-i', `from ${tz}`, '--json'], { env: { ...env, TZ: tz } });
+      expect(r.code).toBe(0);
+      expect(sb.requests.map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${local}`]);
+    }
+  });
+});
