@@ -27,7 +27,7 @@ import { todayCommand } from '../src/commands/today.js';
 import { createContext, type Context } from '../src/context.js';
 import { bufferIO } from './helpers/io.js';
 
-type Define = (ctx: Context, run: (ctx: Context, opts: never) => Promise<void>) => CommandUnknownOpts;
+type Define = (ctx: Context, run: (ctx: Context, opts: unknown) => Promise<void>) => CommandUnknownOpts;
 
 /** Parses `argv` with the command's own definition; returns the options its run function got, or commander's error. */
 async function parse(define: Define, argv: string[]): Promise<{ opts?: unknown; error?: string }> {
