@@ -1,0 +1,93 @@
+// A real terminal for the tests: the built CLI runs in a pseudo-terminal (node-pty) and what it
+// draws is rendered by a headless xterm, so tests read the screen a person would see and type
+// the keys a person would press. Waiting is event-driven (on each rendered write) and bounded.
+import pty from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+import { BIN } from './cli.js';
+
+export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', ctrlC: '\u0003', escape: '\u001b', backspace: '\u007f' } as const;
+
+export interface Exit {
+  code: number;
+  signal: number | undefined;
+}
+
+export class Screen {
+  private readonly term: InstanceType<typeof xterm.Terminal>;
+  private readonly proc: pty.IPty;
+  private waiters: Array<() => void> = [];
+  /** Everything the program wrote, raw (escape sequences included). */
+  raw = '';
+  readonly exited: Promise<Exit>;
+
+  constructor(args: string[], env: NodeJS.ProcessEnv, size = { cols: 100, rows: 40 }) {
+    this.term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
+    this.proc = pty.spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...env, TERM: 'xterm-256color' } as Record<string, string> });
+    this.proc.onData((data) => {
+      this.raw += data;
+      this.term.write(data, () => this.wake());
+    });
+    this.exited = new Promise((resolve) => this.proc.onExit(({ exitCode, signal }) => {
+      // Let the last writes render before anyone reads the screen.
+      this.term.write('', () => {
+        resolve({ code: exitCode, signal });
+        this.wake();
+      });
+    }));
+  }
+
+  private wake(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w();
+  }
+
+  /** The screen as text: the scrollback and the visible rows, right-trimmed, trailing blank rows dropped. */
+  text(): string {
+    const buf = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n').replace(/\n+$/, '');
+  }
+
+  /** Resolves once the screen shows `pattern`; fails with the screen after `timeoutMs`. */
+  waitFor(pattern: string | RegExp, timeoutMs = 10_000): Promise<void> {
+    const matches = () => (typeof pattern === 'string' ? this.text().includes(pattern) : pattern.test(this.text()));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the screen never showed ${String(pattern)} within ${timeoutMs} ms; it shows:\n${this.text()}`)), timeoutMs);
+      const check = () => {
+        if (matches()) {
+          clearTimeout(timer);
+          resolve();
+        } else this.waiters.push(check);
+      };
+      check();
+    });
+  }
+
+  /** Waits for `pattern`, then types `keys`. */
+  async answer(pattern: string | RegExp, keys: string): Promise<void> {
+    await this.waitFor(pattern);
+    this.type(keys);
+  }
+
+  type(keys: string): void {
+    this.proc.write(keys);
+  }
+
+  /** The exit, or a failure with the screen after `timeoutMs` (the process is killed). */
+  async exit(timeoutMs = 10_000): Promise<Exit> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.proc.kill();
+        reject(new Error(`no exit within ${timeoutMs} ms; the screen shows:\n${this.text()}`));
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

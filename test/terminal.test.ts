@@ -1,0 +1,147 @@
+// The real-terminal layer: the built CLI in a pseudo-terminal with the real @inquirer/prompts and
+// a real editor, the screen read back through a headless xterm. Assertions are on the screen a
+// person sees and on what the sandbox received.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localDateKey } from '../src/core/datekey.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { cleanEnv } from './helpers/cli.js';
+import { describeRequest } from './helpers/harness.js';
+import { KEY, Screen } from './helpers/terminal.js';
+
+const VIM = (() => {
+  try {
+    execFileSync('vim', ['--version'], { stdio: 'ignore' });
+    return 'vim';
+  } catch {
+    return undefined;
+  }
+})();
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  sb = await startSandbox({ rateLimit: false }); // the real clock: the CLI in the terminal has no other
+  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
+});
+afterEach(async () => {
+  await sb.close();
+});
+const today = () => localDateKey(new Date());
+const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
+const drafts = () => {
+  const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+  try {
+    return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  } catch {
+    return [];
+  }
+};
+/** Presses Down `n` times, then Enter: picks the n-th entry below the highlighted one. */
+const pick = (n: number) => KEY.down.repeat(n) + KEY.enter;
+
+describe('checkin today, answered at the real prompts', () => {
+  it('walks the questions, shows a preview, sends one PATCH and shows the result', async () => {
+    const me = sb.service.data.tokens[0]!.person_id;
+    const last = sb.service.data.check_ins.filter((c) => c.person_id === me && c.date < today() && c.intentions).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
+    const s = new Screen(['today'], env);
+    await s.waitFor('What did you do previously? (Enter keeps the text above, - clears it)');
+    // The suggestion (my last intentions) is on the screen above the prompt.
+    for (const line of last.intentions!.split('\n')) expect(s.text()).toContain(`  ${line}`);
+    s.type(KEY.enter);
+    await s.answer('What do you intend to do next?', '- Write the pty tests' + KEY.enter);
+    await s.answer('Are you blocked by anything?', KEY.enter);
+    await s.answer('❯ — none', pick(7)); // — none, calm, happy, excited, celebratory, joyful, confident, focused
+    await s.answer('Did you do what you intended?', KEY.enter); // Yes is the default
+    await s.waitFor('Send it?');
+    expect(s.text()).toContain('Preview (not sent yet):');
+    expect(s.text()).toMatch(/mood: 🧐 focused/);
+    expect(patches()).toEqual([]);
+    s.type(KEY.enter);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(s.text()).toMatch(new RegExp(`Check-in ${today()} · Ada Lovelace[^\\n]*\\nfilled in at \\d\\d:\\d\\d · mood: 🧐 focused · did what was intended: yes`));
+    expect(patches().map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${today()}`]);
+    expect(patches()[0]!.body).toEqual({ previous: last.intentions, intentions: '- Write the pty tests', blockers: '', mood: 'focused', previous_completed: true });
+    expect(drafts()).toEqual([]);
+  });
+
+  it('Ctrl-C at a prompt exits 130, sends nothing and keeps what was typed as a draft', async () => {
+    const s = new Screen(['today'], env);
+    await s.answer('What did you do previously?', '-' + KEY.enter); // "-" clears the suggestion
+    await s.answer('What do you intend to do next?', '- Typed before Ctrl-C' + KEY.enter);
+    await s.answer('Are you blocked by anything?', 'Half a blocker');
+    s.type(KEY.ctrlC);
+    expect(await s.exit()).toEqual({ code: 130, signal: 0 });
+    expect(s.text().split('\n').at(-1)).toBe('error: Cancelled');
+    expect(patches()).toEqual([]);
+    expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { previous: '', intentions: '- Typed before Ctrl-C' } } }]);
+
+    // The next run offers the draft first.
+    const again = new Screen(['today'], env);
+    await again.answer(`You have an unsent draft for today (${today()})`, KEY.enter); // Send the draft
+    expect(await again.exit()).toEqual({ code: 0, signal: 0 });
+    expect(patches().at(-1)!.body).toMatchObject({ previous: '', intentions: '- Typed before Ctrl-C' });
+    expect(drafts()).toEqual([]);
+  });
+
+  it.skipIf(!VIM)(`"Edit in $EDITOR first" opens real vim (-u NONE) on the answers; what is saved is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
+    const s = new Screen(['today'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+    await s.answer('What did you do previously?', '-' + KEY.enter);
+    await s.answer('What do you intend to do next?', '- Short' + KEY.enter);
+    await s.answer('Are you blocked by anything?', KEY.enter);
+    await s.answer('❯ — none', KEY.enter);
+    await s.answer('Did you do what you intended?', pick(2)); // Skip
+    await s.answer('Send it?', pick(1)); // Edit in $EDITOR first
+    await s.waitFor(/CHECKIN\.md/); // vim's file line
+    s.type(`${KEY.escape}:%s/^- Short$/- Short\\r- Added in vim/${KEY.enter}:wq${KEY.enter}`);
+    await s.waitFor(/Send it\?[\s\S]*Send it\?/); // back at the question, under a new preview
+    expect(s.text()).toContain('  - Added in vim');
+    s.type(KEY.enter);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(patches()).toHaveLength(1);
+    expect(patches()[0]!.body).toEqual({ previous: '', intentions: '- Short\n- Added in vim', blockers: '', mood: null });
+  });
+});
+
+describe('other prompts in a real terminal', () => {
+  it('login asks for the token without echoing it, verifies it and stores it', async () => {
+    const s = new Screen(['login', '--api-url', sb.url], { ...env, CHECKIN_TOKEN: '' });
+    await s.answer('Paste your token:', sb.token + KEY.enter);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(s.text()).toContain(`Logged in as Ada Lovelace (@ada) at ${sb.url}`);
+    expect(s.raw).not.toContain(sb.token);
+    expect(JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), 'utf8'))).toMatchObject({ token: sb.token, api_url: sb.url });
+    expect(sb.requests.map(describeRequest)).toEqual(['GET /api/v2/me']);
+  });
+
+  it('goal update shows the goal, asks for the title, takes the body from the editor and posts it', async () => {
+    const goal = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!;
+    const dir = mkdtempSync(join(tmpdir(), 'checkin-editor-'));
+    const editor = join(dir, 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nprintf -- "- Webhooks unblocked\\n- Next: retries\\n" > "$1"\n');
+    chmodSync(editor, 0o755);
+    const s = new Screen(['goal', 'update', goal.id, '--progress', '45'], { ...env, EDITOR: editor });
+    await s.waitFor('Ship the v2 billing API — progress 35%, At risk');
+    expect(s.text()).toContain('Latest update:');
+    await s.answer('? Title', 'Security review passed' + KEY.enter);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(s.text()).toContain('Goal update posted.');
+    expect(sb.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/api/v2/goals/${goal.id}/goal-updates`,
+      body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45 },
+    });
+  });
+
+  it('goal update delete asks first; "No" deletes nothing (130)', async () => {
+    const update = sb.service.data.goal_updates[0]!;
+    const s = new Screen(['goal', 'update', 'delete', update.id], env);
+    await s.answer('Delete this goal update? (y/N)', 'n' + KEY.enter);
+    expect(await s.exit()).toEqual({ code: 130, signal: 0 });
+    expect(s.text().split('\n').at(-1)).toBe('error: Not deleted');
+    expect(sb.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+});
