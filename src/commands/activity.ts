@@ -9,23 +9,19 @@ import { printList } from '../ui/output.js';
 import { activityRows } from '../ui/views.js';
 import { resolvePeople, resolveTeams, splitValues } from './shared/account.js';
 import { rangeDay } from './shared/days.js';
-import { collect, type Run } from './shared/options.js';
+import { collect, whoOptions, type Run, type WhoOptions } from './shared/options.js';
 
-export interface ActivityOptions {
+export interface ActivityOptions extends WhoOptions {
   kind?: string[];
-  team?: string[];
-  person?: string[];
   since?: string;
   until?: string;
   json?: boolean;
 }
 
 export function activityCommand(ctx: Context, run: Run<ActivityOptions> = runActivity) {
-  return new Command('activity')
+  return whoOptions(new Command('activity'))
     .description('List activities (pull requests, issues…)')
     .option('--kind <kind>', 'github_pr, jira, linear… (repeatable)', collect)
-    .option('--team <team>', 'UUID or name (repeatable)', collect)
-    .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
     .option('--since <day>', 'from this day')
     .option('--until <day>', 'up to this day, inclusive')
     .option('--json', 'print as JSON')

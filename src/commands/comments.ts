@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { printList, printOne } from '../ui/output.js';
 import { commentRows } from '../ui/views.js';
-import { commentable, type CommentableOptions } from './shared/commentable.js';
+import { commentable, commentableOptions, type CommentableOptions } from './shared/commentable.js';
 import { sendWithDraft } from './shared/drafts.js';
 import type { Run } from './shared/options.js';
 
@@ -19,14 +19,11 @@ export interface CommentsOptions extends CommentableOptions {
 }
 
 export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runComments) {
-  return new Command('comments')
-    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+  return commentableOptions(new Command('comments'))
     .description('List the comments on a check-in (or goal update); --add posts one')
-    .option('--goal-update <id>', 'a goal update instead of a check-in')
     .option('--add <markdown>', 'post a comment (- reads standard input)')
     .option('-e, --edit', 'write the comment in $EDITOR')
     .option('--resume', 'send the comment kept from a failed attempt')
-    .option('--json', 'print as JSON')
     .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
     .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
 }

@@ -6,19 +6,15 @@ import type { Context } from '../context.js';
 import { printList } from '../ui/output.js';
 import { goalRows } from '../ui/views.js';
 import { me, resolvePeople, resolveTeams } from './shared/account.js';
-import { collect, type Run } from './shared/options.js';
+import { whoOptions, type Run, type WhoOptions } from './shared/options.js';
 
-export interface GoalsOptions {
-  person?: string[];
-  team?: string[];
+export interface GoalsOptions extends WhoOptions {
   json?: boolean;
 }
 
 export function goalsCommand(ctx: Context, run: Run<GoalsOptions> = runGoals) {
-  return new Command('goals')
+  return whoOptions(new Command('goals'))
     .description('List goals (mine by default) with their ids')
-    .option('--person <who>', 'UUID, me, a name or @username (repeatable)', collect)
-    .option('--team <team>', 'UUID or name (repeatable)', collect)
     .option('--json', 'print as JSON')
     .action((opts) => run(ctx, opts));
 }

@@ -9,14 +9,12 @@ import { printList } from '../ui/output.js';
 import { checkInRows } from '../ui/views.js';
 import { resolvePeople, resolveTeams } from './shared/account.js';
 import { rangeDay } from './shared/days.js';
-import { collect, parseIntIn, type Run } from './shared/options.js';
+import { parseIntIn, whoOptions, type Run, type WhoOptions } from './shared/options.js';
 
-export interface ListOptions {
+export interface ListOptions extends WhoOptions {
   since?: string;
   until?: string;
   blocked?: boolean;
-  person?: string[];
-  team?: string[];
   page?: number;
   perPage?: number;
   all?: boolean;
@@ -24,13 +22,11 @@ export interface ListOptions {
 }
 
 export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
-  return new Command('list')
+  return whoOptions(new Command('list'))
     .description('List check-ins (newest first)')
     .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name)')
     .option('--until <day>', 'up to this day, inclusive')
     .option('--blocked', 'only check-ins with blockers')
-    .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
-    .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect)
     .addOption(new Option('--page <n>', 'page number').argParser(parseIntIn(1, 100000, '--page')))
     .addOption(new Option('--per-page <n>', 'check-ins per page (at most 50)').argParser(parseIntIn(1, 50, '--per-page')))
     .option('--all', 'follow every page')

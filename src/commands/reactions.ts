@@ -6,17 +6,14 @@ import type { Reaction } from '../api/types.js';
 import type { Context } from '../context.js';
 import { printList } from '../ui/output.js';
 import { reactionRows } from '../ui/views.js';
-import { commentable, type CommentableOptions } from './shared/commentable.js';
+import { commentable, commentableOptions, type CommentableOptions } from './shared/commentable.js';
 import type { Run } from './shared/options.js';
 
 export type ReactionsOptions = CommentableOptions;
 
 export function reactionsCommand(ctx: Context, run: Run<ReactionsOptions> = runReactions) {
-  return new Command('reactions')
-    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+  return commentableOptions(new Command('reactions'))
     .description('List the reactions on a check-in (or goal update)')
-    .option('--goal-update <id>', 'a goal update instead of a check-in')
-    .option('--json', 'print as JSON')
     .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
 }
 

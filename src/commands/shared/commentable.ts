@@ -1,4 +1,5 @@
 // What comments and reactions hang on: a check-in (by any key) or, with --goal-update, a goal update.
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { getCheckIn, type Commentable } from '../../api/endpoints.js';
 import { UUID_RE } from '../../api/types.js';
 import type { Context } from '../../context.js';
@@ -9,6 +10,14 @@ export interface CommentableOptions {
   key?: string;
   goalUpdate?: string;
   json?: boolean;
+}
+
+/** `[key]`, --goal-update and --json: how comments and reactions name what they are on. */
+export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>) {
+  return cmd
+    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+    .option('--goal-update <id>', 'a goal update instead of a check-in')
+    .option('--json', 'print as JSON');
 }
 
 /** The check-in or goal update; undefined when a date has no check-in (said on stderr; `[]` for --json). */

@@ -2,8 +2,10 @@
 // gathering the content from flags, standard input, prompts or $EDITOR.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../api/types.js';
+import type { DraftTarget } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { sendWithDraft } from './drafts.js';
 import { parseIntIn } from './options.js';
 
 export interface GoalUpdateContentOptions {
@@ -61,4 +63,28 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
   }
   if (input.title !== undefined && input.title.trim() === '') throw new UsageError('The title is empty; nothing was sent');
   return input;
+}
+
+export interface GoalUpdateWrite<T> {
+  target: Extract<DraftTarget, { kind: 'goal-update' | 'goal-update-edit' }>;
+  resume: boolean | undefined;
+  /** Said when --resume finds nothing kept. */
+  nothingKept: string;
+  /** The content from flags, prompts and the editor (when not resuming). */
+  gather: () => Promise<GoalUpdateInput>;
+  send: (input: GoalUpdateInput) => Promise<T>;
+  hint: string;
+}
+
+/** A goal update written or changed: the kept draft (--resume) or a fresh one, sent with a draft. */
+export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): Promise<T> {
+  let input: GoalUpdateInput;
+  if (w.resume) {
+    const draft = ctx.drafts().get((await ctx.api()).baseUrl, w.target);
+    if (draft?.content.kind !== 'goal-update') throw new UsageError(w.nothingKept);
+    input = draft.content.input;
+  } else {
+    input = await w.gather();
+  }
+  return sendWithDraft(ctx, { target: w.target, content: { kind: 'goal-update', input }, send: () => w.send(input), hint: w.hint });
 }

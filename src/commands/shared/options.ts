@@ -1,5 +1,5 @@
-// Flag value parsers shared by the command definitions.
-import { InvalidArgumentError } from '@commander-js/extra-typings';
+// Flag value parsers and flags shared by the command definitions.
+import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 
 /** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
 export function parseIntIn(min: number, max: number, what: string) {
@@ -18,3 +18,15 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /** What a command's action calls: its run function, or a stand-in that records the options (tests). */
 export type Run<O> = (ctx: import('../../context.js').Context, opts: O) => Promise<void>;
+
+/** --person and --team, as the list commands take them. */
+export interface WhoOptions {
+  person?: string[];
+  team?: string[];
+}
+
+export function whoOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
+    .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
+    .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect);
+}

@@ -2,13 +2,11 @@
 // terminal with nothing given, the body opens in $EDITOR). Kept as a draft until accepted.
 import { Command } from '@commander-js/extra-typings';
 import { getGoalUpdate, patchGoalUpdate } from '../../../api/endpoints.js';
-import type { GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { printOne } from '../../../ui/output.js';
 import { goalUpdateView } from '../../../ui/views.js';
-import { sendWithDraft } from '../../shared/drafts.js';
-import { contentOptions, gather, uuid, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
+import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
 import type { Run } from '../../shared/options.js';
 
 export interface EditOptions extends GoalUpdateContentOptions {
@@ -26,23 +24,19 @@ export function editCommand(ctx: Context, run: Run<EditOptions> = runEdit) {
 export async function runEdit(ctx: Context, opts: EditOptions): Promise<void> {
   const id = uuid(opts.updateId, 'The update id');
   const api = await ctx.api();
-  const target = { kind: 'goal-update-edit', id } as const;
-  let input: GoalUpdateInput;
-  if (opts.resume) {
-    const draft = ctx.drafts().get(api.baseUrl, target);
-    if (draft?.content.kind !== 'goal-update') throw new UsageError('There are no kept changes for this goal update');
-    input = draft.content.input;
-  } else {
-    const nothingGiven = opts.title === undefined && opts.body === undefined && opts.progress === undefined && opts.confidence === undefined;
-    const needsCurrent = ctx.io.canPrompt && (opts.edit || nothingGiven);
-    const current = needsCurrent ? await getGoalUpdate(api, id) : undefined;
-    input = await gather(ctx, { ...opts, edit: opts.edit || Boolean(needsCurrent && opts.body === undefined) }, current ?? {}, false);
-    if (Object.keys(input).length === 0) throw new UsageError('Nothing to change: give --title, --body, --progress or --confidence (or --edit)');
-  }
-  const updated = await sendWithDraft(ctx, {
-    target,
-    content: { kind: 'goal-update', input },
-    send: () => patchGoalUpdate(api, id, input),
+  const updated = await writeGoalUpdate(ctx, {
+    target: { kind: 'goal-update-edit', id },
+    resume: opts.resume,
+    nothingKept: 'There are no kept changes for this goal update',
+    gather: async () => {
+      const nothingGiven = opts.title === undefined && opts.body === undefined && opts.progress === undefined && opts.confidence === undefined;
+      const needsCurrent = ctx.io.canPrompt && (opts.edit || nothingGiven);
+      const current = needsCurrent ? await getGoalUpdate(api, id) : undefined;
+      const input = await gather(ctx, { ...opts, edit: opts.edit || Boolean(needsCurrent && opts.body === undefined) }, current ?? {}, false);
+      if (Object.keys(input).length === 0) throw new UsageError('Nothing to change: give --title, --body, --progress or --confidence (or --edit)');
+      return input;
+    },
+    send: (input) => patchGoalUpdate(api, id, input),
     hint: `Your changes were kept as a draft; send them with \`checkin goal update edit ${id} --resume\`.`,
   });
   await printOne(ctx.io, ctx.now(), updated, opts.json, goalUpdateView);
