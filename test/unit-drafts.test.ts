@@ -1,0 +1,55 @@
+// The draft store: one key per canonical target, one file per draft, written whole.
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DraftStore, draftKey } from '../src/config/drafts.js';
+
+const NOW = new Date('2026-11-22T09:30:00Z');
+const store = () => new DraftStore(join(mkdtempSync(join(tmpdir(), 'checkin-drafts-')), 'drafts'));
+
+describe('draft keys', () => {
+  it('one key per service and target, however they were written', () => {
+    const key = draftKey('https://service.steady.space/api/v2', { kind: 'check-in', key: '2026-11-22' });
+    expect(key).toBe('https://service.steady.space/api/v2 check-in 2026-11-22');
+    expect(draftKey('HTTPS://Service.Steady.Space:443/api/v2/', { kind: 'check-in', key: '2026-11-22' })).toBe(key);
+    const id = '3308A89A-1006-5AD0-94A3-D9510E51AECB';
+    expect(draftKey('http://127.0.0.1:9/api/v2', { kind: 'comment', on: 'check-in', id })).toBe(`http://127.0.0.1:9/api/v2 comment check-in ${id.toLowerCase()}`);
+    expect(draftKey('http://127.0.0.1:9/api/v2', { kind: 'comment', on: 'goal-update', id })).not.toBe(draftKey('http://127.0.0.1:9/api/v2', { kind: 'comment', on: 'check-in', id }));
+    expect(draftKey('http://127.0.0.1:9/api/v2', { kind: 'goal-update', goalId: id })).not.toBe(draftKey('http://127.0.0.1:9/api/v2', { kind: 'goal-update-edit', id }));
+  });
+});
+
+describe('the draft store', () => {
+  it('saves one 0600 file per draft in a 0700 folder, reads it back, deletes it', () => {
+    const s = store();
+    const url = 'http://127.0.0.1:9/api/v2';
+    s.save(url, { kind: 'check-in', key: '2026-11-22' }, { kind: 'answers', answers: { intentions: 'a' } }, NOW);
+    s.save(url, { kind: 'comment', on: 'check-in', id: 'c1' }, { kind: 'comment', body: 'b' }, NOW);
+    expect(readdirSync(s.dir)).toHaveLength(2);
+    expect((statSync(s.dir).mode & 0o777).toString(8)).toBe('700');
+    for (const f of readdirSync(s.dir)) expect((statSync(join(s.dir, f)).mode & 0o777).toString(8)).toBe('600');
+    expect(s.get(url + '/', { kind: 'check-in', key: '2026-11-22' })).toEqual({
+      key: `${url} check-in 2026-11-22`,
+      api_url: url,
+      target: { kind: 'check-in', key: '2026-11-22' },
+      content: { kind: 'answers', answers: { intentions: 'a' } },
+      saved_at: NOW.toISOString(),
+    });
+    expect(s.get('http://other/api/v2', { kind: 'check-in', key: '2026-11-22' })).toBeUndefined();
+    s.delete(url, { kind: 'check-in', key: '2026-11-22' });
+    expect(s.get(url, { kind: 'check-in', key: '2026-11-22' })).toBeUndefined();
+    expect(readdirSync(s.dir)).toHaveLength(1);
+    s.delete(url, { kind: 'check-in', key: '2026-11-22' }); // gone already: nothing to do
+  });
+
+  it('a damaged draft is named and left in place, never overwritten by a read', () => {
+    const s = store();
+    const url = 'http://127.0.0.1:9/api/v2';
+    s.save(url, { kind: 'comment', on: 'check-in', id: 'c1' }, { kind: 'comment', body: 'b' }, NOW);
+    const file = join(s.dir, readdirSync(s.dir)[0]!);
+    writeFileSync(file, '{"key": "half a dra');
+    expect(() => s.get(url, { kind: 'comment', on: 'check-in', id: 'c1' })).toThrow(`The draft ${file} is damaged (not JSON); it was left as it is`);
+    expect(readFileSync(file, 'utf8')).toBe('{"key": "half a dra');
+  });
+});
