@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate, isBlankTemplate, parseMood, parseTemplate, previousPrefill } from '../src/core/answers.js';
+import fc from 'fast-check';
+import { buildTemplate, isBlankTemplate, parseMood, parseTemplate, previousPrefill, readTemplate } from '../src/core/answers.js';
+import { MOOD_NAMES } from '../src/api/types.js';
 import { addDays, isDateKey, keysNewestFirst, localDateKey, weekdayOf } from '../src/core/datekey.js';
 import type { CheckIn } from '../src/api/types.js';
 
@@ -45,11 +47,52 @@ describe('answers', () => {
     expect(parseTemplate(text)).toEqual({ previous: '- Did A\n- Did B', intentions: '- Do C', blockers: '', mood: 'calm', previous_completed: false });
   });
 
-  it('reads --from-file documents: any heading level, missing sections not sent, code fences kept', () => {
-    const doc = '# Previous\nShipped it\n\n### intentions:\n```sh\n## Blockers\nMood: not-a-mood\n```\n';
+  it('reads --from-file documents: any heading level, missing sections not sent, \\ keeps a structure line as text', () => {
+    const doc = '# Previous\nShipped it\n\n### intentions:\n```sh\n\\## Blockers\n\\Mood: not-a-mood\n```\n';
     expect(parseTemplate(doc)).toEqual({ previous: 'Shipped it', intentions: '```sh\n## Blockers\nMood: not-a-mood\n```' });
     expect(parseTemplate('Mood: 😴\n')).toEqual({ mood: 'tired' });
-    expect(() => parseTemplate('Mood: grumpy')).toThrow(/Unknown mood "grumpy"/);
+    expect(() => parseTemplate('Mood: grumpy')).toThrow(/^line 1: Unknown mood "grumpy"/);
+  });
+
+  it('names every problem with its line instead of dropping text', () => {
+    const text = 'Notes to self\n## Previous\nDone: invoice PDF export\n## Intentions\na\n## Previous\nb\nMood: focussed\nstray\n';
+    expect(readTemplate(text).problems).toEqual([
+      'line 1: "Notes to self" is above the first section; put it under ## Previous, ## Intentions or ## Blockers',
+      'line 3: "Done:" takes yes or no, got "invoice PDF export" (start a line with \\ to keep "Done:" as text)',
+      'line 6: "## Previous" is there twice (also line 2); merge the two',
+      `line 8: Unknown mood "focussed". Valid moods: ${MOOD_NAMES.join(', ')} (or none)`,
+      'line 9: "stray" is below a Mood: or Done: line, in no section; put it under ## Previous, ## Intentions or ## Blockers',
+    ]);
+  });
+
+  it('round-trips any answers through the template, unchanged (property)', () => {
+    const tricky = fc.constantFrom(
+      '## Blockers', '# previous', '   ## Intentions:', '###### BLOCKERS ##', '## Notes', 'Mood: focussed', 'mood:', 'Done: invoice PDF export', 'DONE: yes',
+      '<!-- hidden? -->', '  <!-- open', '-->', '\\## Blockers', '\\\\Mood: x', '\\', '\\n', '```', '~~~', '', ' ', '- bullet', '> quote',
+    );
+    const line = fc.oneof(tricky, fc.string({ maxLength: 30 }).filter((x) => !/[\r\n]/.test(x)), fc.string({ unit: 'grapheme', maxLength: 12 }).filter((x) => !/[\r\n]/.test(x)));
+    const answer = fc.option(fc.array(line, { maxLength: 8 }).map((ls) => ls.join('\n')), { nil: null });
+    const answers = fc.record({
+      previous: answer,
+      intentions: answer,
+      blockers: answer,
+      mood: fc.option(fc.constantFrom(...MOOD_NAMES), { nil: null }),
+      previous_completed: fc.option(fc.boolean(), { nil: null }),
+    });
+    fc.assert(
+      fc.property(answers, (a) => {
+        const { answers: back, problems } = readTemplate(buildTemplate(a, '2026-11-22'));
+        expect(problems).toEqual([]);
+        expect(back).toEqual({
+          previous: a.previous ?? '',
+          intentions: a.intentions ?? '',
+          blockers: a.blockers ?? '',
+          mood: a.mood,
+          ...(a.previous_completed !== null && { previous_completed: a.previous_completed }),
+        });
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('treats an emptied template as a cancel', () => {

@@ -28,22 +28,51 @@ export function parseYesNo(input: string): boolean | null {
   if (['yes', 'y', 'true', 'done'].includes(v)) return true;
   if (['no', 'n', 'false', 'not done'].includes(v)) return false;
   if (v === '' || v === 'none' || v === 'unknown') return null;
-  throw new UsageError(`"Done:" takes yes or no, got "${input.trim()}"`);
+  throw new UsageError(`"Done:" takes yes or no, got "${input.trim()}" (start a line with \\ to keep "Done:" as text)`);
 }
 
-const COMMENT = /<!--[\s\S]*?-->/g;
+/** Lines the template reads as structure: a section heading, a Mood: or Done: line, a comment. */
+const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
+const MOOD_LINE = /^\s*mood:(.*)$/i;
+const DONE_LINE = /^\s*done:(.*)$/i;
+const COMMENT_START = /^\s*<!--/;
 
-/** The editor template: Markdown sections, a Mood line, and instructions in HTML comments. */
+function sectionOf(line: string): (typeof SECTIONS)[number] | undefined {
+  const heading = HEADING.exec(line);
+  if (!heading) return undefined;
+  const title = heading[1]!.trim().replace(/:$/, '').toLowerCase();
+  return SECTIONS.find((s) => s.title.toLowerCase() === title);
+}
+
+function isStructural(line: string): boolean {
+  return sectionOf(line) !== undefined || MOOD_LINE.test(line) || DONE_LINE.test(line) || COMMENT_START.test(line);
+}
+
+/**
+ * An answer line as the template writes it: a line that would be read as structure gets a `\`
+ * in front (and one that already starts with backslashes gets one more), so any answer survives
+ * the round trip. `\## Blockers` in a template is the text "## Blockers".
+ */
+function escapeLine(line: string): string {
+  return isStructural(line.replace(/^\\+/, '')) ? `\\${line}` : line;
+}
+
+function unescapeLine(line: string): string {
+  return line.startsWith('\\') && isStructural(line.replace(/^\\+/, '')) ? line.slice(1) : line;
+}
+
+/** The editor template: Markdown sections, a Mood line, a Done line, and instructions in HTML comments. */
 export function buildTemplate(values: CheckInAnswers, date: string): string {
   const lines: string[] = [
     `<!-- Check-in for ${date}. Write Markdown under each heading; lines in these comments are ignored.`,
-    '     Leave a section empty to send it empty; save an empty file to cancel. -->',
+    '     Leave a section empty to send it empty; save an empty file to cancel.',
+    '     A line that starts with \\ keeps the rest as text (\\## Blockers, \\Mood: …). -->',
     '',
   ];
   for (const s of SECTIONS) {
     lines.push(`## ${s.title}`, `<!-- ${s.question} -->`);
     const v = values[s.field];
-    if (v) lines.push(v.replace(/\s+$/, ''));
+    if (v) lines.push(...v.split('\n').map(escapeLine));
     lines.push('');
   }
   lines.push(`Mood: ${values.mood ?? ''}`);
@@ -54,44 +83,96 @@ export function buildTemplate(values: CheckInAnswers, date: string): string {
   return lines.join('\n');
 }
 
+export interface ReadTemplate {
+  answers: CheckInAnswers;
+  /** What could not be read, one line each, naming the line; empty when all is well. */
+  problems: string[];
+}
+
 /**
- * Reads a filled-in template (or a --from-file document): `## Previous`, `## Intentions`,
- * `## Blockers` sections, an optional `Mood:` line and `Done:` line. A section that is
- * absent is not sent; one that is present but empty is sent empty.
+ * Reads a filled-in template (or a --from-file document): `## Previous`, `## Intentions` and
+ * `## Blockers` sections (any heading level), a `Mood:` line and a `Done:` line, comments that
+ * start a line. A section that is absent is not sent; one that is present but empty is sent
+ * empty. Nothing is dropped without a word: text above the first section, a section given twice,
+ * an unknown mood or a Done: that is not yes or no are problems, and nothing is sent.
  */
-export function parseTemplate(text: string): CheckInAnswers {
-  const out: CheckInAnswers = {};
-  let current: TextField | undefined;
+export function readTemplate(text: string): ReadTemplate {
+  const answers: CheckInAnswers = {};
+  const problems: string[] = [];
   const body: Partial<Record<TextField, string[]>> = {};
-  const stripped = text.replace(/\r\n?/g, '\n').replace(COMMENT, '');
-  let inFence = false;
-  for (const line of stripped.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    const heading = inFence ? null : /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    const section = heading ? SECTIONS.find((s) => s.title.toLowerCase() === heading[1]!.trim().replace(/:$/, '').toLowerCase()) : undefined;
+  const seenAt: Partial<Record<TextField | 'mood' | 'done', number>> = {};
+  let current: TextField | undefined;
+  /** Below a Mood: or Done: line, until the next heading: no section. */
+  let afterTrailer = false;
+  let inComment = false;
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    let line = raw;
+    if (inComment || COMMENT_START.test(line)) {
+      const end = line.indexOf('-->', inComment ? 0 : line.indexOf('<!--') + 4);
+      inComment = end === -1;
+      if (inComment) return;
+      line = line.slice(end + 3);
+      if (line.trim() === '') return;
+    }
+    const section = sectionOf(line);
     if (section) {
+      if (seenAt[section.field] !== undefined) problems.push(`line ${n}: "## ${section.title}" is there twice (also line ${seenAt[section.field]}); merge the two`);
+      seenAt[section.field] = n;
       current = section.field;
+      afterTrailer = false;
       body[current] = [];
-      continue;
+      return;
     }
-    const mood = inFence ? null : /^\s*mood:\s*(.*)$/i.exec(line);
+    const mood = MOOD_LINE.exec(line);
     if (mood) {
-      out.mood = parseMood(mood[1]!);
-      continue;
+      if (seenAt.mood !== undefined) problems.push(`line ${n}: a second Mood: line (the first is line ${seenAt.mood})`);
+      seenAt.mood = n;
+      current = undefined;
+      afterTrailer = true;
+      try {
+        answers.mood = parseMood(mood[1]!);
+      } catch (err) {
+        problems.push(`line ${n}: ${(err as Error).message}`);
+      }
+      return;
     }
-    const done = inFence ? null : /^\s*done:\s*(.*)$/i.exec(line);
+    const done = DONE_LINE.exec(line);
     if (done) {
-      const v = parseYesNo(done[1]!);
-      if (v !== null) out.previous_completed = v;
-      continue;
+      if (seenAt.done !== undefined) problems.push(`line ${n}: a second Done: line (the first is line ${seenAt.done})`);
+      seenAt.done = n;
+      current = undefined;
+      afterTrailer = true;
+      try {
+        const v = parseYesNo(done[1]!);
+        if (v !== null) answers.previous_completed = v;
+      } catch (err) {
+        problems.push(`line ${n}: ${(err as Error).message}`);
+      }
+      return;
     }
-    if (current) body[current]!.push(line);
-  }
+    if (current) body[current]!.push(unescapeLine(line));
+    else if (line.trim() !== '') {
+      const where = afterTrailer ? 'is below a Mood: or Done: line, in no section' : 'is above the first section';
+      problems.push(`line ${n}: "${line.trim().slice(0, 40)}" ${where}; put it under ## Previous, ## Intentions or ## Blockers`);
+    }
+  });
   for (const s of SECTIONS) {
-    const lines = body[s.field];
-    if (lines) out[s.field] = lines.join('\n').replace(/^\n+|\s+$/g, '');
+    const got = body[s.field];
+    if (!got) continue;
+    // The template writes one empty line after each section: that one is not part of the answer.
+    if (got.length > 0 && got[got.length - 1] === '') got.pop();
+    answers[s.field] = got.join('\n');
   }
-  return out;
+  return { answers, problems };
+}
+
+/** readTemplate for documents that must be right (--from-file): the first problems become a usage error. */
+export function parseTemplate(text: string): CheckInAnswers {
+  const { answers, problems } = readTemplate(text);
+  if (problems.length > 0) throw new UsageError(problems.slice(0, 3).join('; '));
+  return answers;
 }
 
 /** True when nothing in `answers` would be sent. */
