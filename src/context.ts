@@ -60,7 +60,7 @@ export function createContext(parts: ContextParts): Context {
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep,
     config: () => (config ??= new ConfigStore(env)),
-    drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir)),
+    drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir, (m) => io.err(`warning: ${m}\n`))),
     async api() {
       if (client) return client;
       const cfg = ctx.config();

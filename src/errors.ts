@@ -53,6 +53,17 @@ export class CancelledError extends CliError {
   }
 }
 
+/** The editor failed or was quit with an error; `text` is what its file held then. */
+export class EditorError extends CliError {
+  constructor(
+    message: string,
+    readonly text: string,
+  ) {
+    super(message, EXIT.FAILURE, 'Set VISUAL or EDITOR to an editor that waits until you close the file (e.g. "code --wait").');
+    this.name = 'EditorError';
+  }
+}
+
 /** Another error, with one more line of advice for the user (e.g. "your draft was kept"). */
 export class HintedError extends Error {
   constructor(

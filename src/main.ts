@@ -4,7 +4,7 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
 import { createContext, type Context } from './context.js';
-import { CliError, EXIT, ExitSignal, HintedError, type ExitCode } from './errors.js';
+import { CancelledError, CliError, EXIT, ExitSignal, HintedError, type ExitCode } from './errors.js';
 import { buildProgram } from './program.js';
 import { processIO } from './ui/io.js';
 import { sanitizeLine } from './ui/sanitize.js';
@@ -46,6 +46,8 @@ export function describeError(err: unknown, debug: boolean): Described {
     const inner = describeError(err.inner, debug);
     return { code: inner.code, lines: [...inner.lines, err.hint] };
   }
+  // Stopping is not an error: plain words (what was kept, how to go on), exit 130.
+  if (err instanceof CancelledError) return { code: err.exitCode, lines: [err.message] };
   if (err instanceof ApiError) return { code: exitCodeForApiError(err), lines: [...apiErrorLines(err), ...stack(err)] };
   if (err instanceof CliError) return { code: err.exitCode, lines: [`error: ${err.message}`, ...(err.hint ? [err.hint] : []), ...stack(err)] };
   const message = err instanceof Error ? err.message : String(err);

@@ -43,13 +43,32 @@ describe('the draft store', () => {
     s.delete(url, { kind: 'check-in', key: '2026-11-22' }); // gone already: nothing to do
   });
 
-  it('a damaged draft is named and left in place, never overwritten by a read', () => {
-    const s = store();
+  it('a damaged draft is set aside with a one-line warning (never deleted) and never blocks a new one', () => {
+    const warnings: string[] = [];
+    const s = new DraftStore(join(mkdtempSync(join(tmpdir(), 'checkin-drafts-')), 'drafts'), (m) => warnings.push(m));
     const url = 'http://127.0.0.1:9/api/v2';
-    s.save(url, { kind: 'comment', on: 'check-in', id: 'c1' }, { kind: 'comment', body: 'b' }, NOW);
+    const target = { kind: 'comment', on: 'check-in', id: 'c1' } as const;
+    s.save(url, target, { kind: 'comment', body: 'b' }, NOW);
     const file = join(s.dir, readdirSync(s.dir)[0]!);
-    writeFileSync(file, '{"key": "half a dra');
-    expect(() => s.get(url, { kind: 'comment', on: 'check-in', id: 'c1' })).toThrow(`The draft ${file} is damaged (not JSON); it was left as it is`);
-    expect(readFileSync(file, 'utf8')).toBe('{"key": "half a dra');
+    for (const damage of ['{"key": "half a dra', '', 'null', '{"key": 1}']) {
+      writeFileSync(file, damage);
+      warnings.length = 0;
+      expect(s.get(url, target)).toBeUndefined();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(new RegExp(`^the draft ${file} was damaged; it was set aside as ${file}\\.damaged-\\d+$`));
+      const aside = warnings[0]!.split(' as ')[1]!;
+      expect(readFileSync(aside, 'utf8')).toBe(damage);
+      s.save(url, target, { kind: 'comment', body: 'new' }, NOW);
+      expect(s.get(url, target)?.content).toEqual({ kind: 'comment', body: 'new' });
+    }
+  });
+
+  it('localhost, 127.0.0.1 and ::1 are one service; a trailing slash changes nothing', () => {
+    const s = store();
+    const target = { kind: 'check-in', key: '2026-11-22' } as const;
+    s.save('http://localhost:8080/api/v2/', target, { kind: 'answers', answers: { intentions: 'x' } }, NOW);
+    expect(s.get('http://127.0.0.1:8080/api/v2', target)).toBeDefined();
+    expect(s.get('http://[::1]:8080/api/v2', target)).toBeDefined();
+    expect(s.list('http://LOCALHOST:8080/api/v2')).toHaveLength(1);
   });
 });

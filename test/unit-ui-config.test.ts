@@ -9,7 +9,7 @@ import { renderJson } from '../src/ui/render.js';
 
 describe('sanitize', () => {
   it('removes escape sequences, BEL, C1 and other controls but keeps newlines and tabs', () => {
-    expect(sanitize('a\u001b[1;31mb\u001b[0m\u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u0007\u009b2J\u0085c\td\r\ne\u0000')).toBe('ablink 2Jc\td\ne');
+    expect(sanitize('a\u001b[1;31mb\u001b[0m\u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u0007\u009b2J\u0085c\td\r\ne\u0000')).toBe('ablink c\td\ne');
     expect(sanitizeLine('Ada\nLovelace\t\u001b[2J')).toBe('Ada Lovelace ');
   });
   it('JSON output escapes DEL and C1 while keeping the value', () => {

@@ -224,6 +224,7 @@ export class ApiClient {
       ...(serviceMessage !== undefined && { serviceMessage }),
       ...(fields !== undefined && { fields }),
       ...(suggestion !== undefined && { suggestion }),
+      jsonBody: parsed !== undefined && typeof parsed === 'object',
     });
   }
 

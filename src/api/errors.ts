@@ -28,6 +28,8 @@ export interface ApiErrorInit {
   fields?: Record<string, string[]>;
   /** What the user can do about it. */
   suggestion?: string;
+  /** The answer's body was JSON (an API speaking), not an HTML page or nothing. */
+  jsonBody?: boolean;
 }
 
 export class ApiError extends Error {
@@ -38,6 +40,7 @@ export class ApiError extends Error {
   readonly serviceMessage?: string;
   readonly fields?: Record<string, string[]>;
   readonly suggestion?: string;
+  readonly jsonBody: boolean;
 
   constructor(init: ApiErrorInit) {
     const status = init.status ?? 0;
@@ -52,6 +55,7 @@ export class ApiError extends Error {
     if (init.serviceMessage !== undefined) this.serviceMessage = init.serviceMessage;
     if (init.fields !== undefined) this.fields = init.fields;
     if (init.suggestion !== undefined) this.suggestion = init.suggestion;
+    this.jsonBody = init.jsonBody ?? false;
   }
 
   /** The service answered 404: no such check-in, goal… (or a wrong API URL; see the client). */

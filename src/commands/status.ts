@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { EXIT, ExitSignal } from '../errors.js';
 import { printOne } from '../ui/output.js';
 import { statusLine } from '../ui/views.js';
-import { isNotFound } from './shared/checkin-target.js';
+import { isNoCheckIn } from './shared/checkin-target.js';
 import { today } from './shared/days.js';
 import type { Run } from './shared/options.js';
 
@@ -25,14 +25,16 @@ export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus)
 }
 
 export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
+  // --quiet: nothing at all on stdout or stderr (cron mails whatever a command prints); the exit code tells.
+  if (opts.quiet && !opts.json) ctx.io.silence();
   const date = today(ctx);
   let checkIn: CheckIn | null = null;
   try {
     checkIn = await getCheckIn(await ctx.api(), date);
   } catch (err) {
-    if (!isNotFound(err)) throw err;
+    if (!(await isNoCheckIn(ctx, err))) throw err;
   }
   const state: 'none' | 'done' | 'pending' = !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending';
-  if (!opts.quiet || opts.json) await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn }, opts.json, (v, s) => statusLine(v, s.date, s.state));
+  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn }, opts.json, (v, s) => statusLine(v, s.date, s.state));
   if (state === 'pending') throw new ExitSignal(EXIT.PENDING);
 }

@@ -1,8 +1,9 @@
 // Drafts: what the user typed, kept on disk until the service has accepted it. One typed store,
-// one key function, one file per draft (written to a temporary file and renamed over the old
-// one, so a reader never sees half a draft and two commands never overwrite each other's).
+// one key function, one file per draft, written to a temporary file and renamed over the old one:
+// a reader never sees half a draft, and commands running at once never lose each other's.
+// A damaged draft is set aside (renamed, never deleted) with a warning and never blocks a new one.
 
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckInAnswers, GoalUpdateInput } from '../api/types.js';
 import { CliError } from '../errors.js';
@@ -49,44 +50,83 @@ export function draftKey(apiUrl: string, target: DraftTarget): string {
   return `${normalizeApiUrl(apiUrl)} ${targetId(target)}`;
 }
 
+function isDraft(v: unknown): v is Draft {
+  if (typeof v !== 'object' || v === null) return false;
+  const d = v as Partial<Draft>;
+  return typeof d.key === 'string' && typeof d.api_url === 'string' && typeof d.target === 'object' && d.target !== null && typeof d.content === 'object' && d.content !== null;
+}
+
 export class DraftStore {
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    /** Told of what was set aside or could not be read (one line). */
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
 
   private file(key: string): string {
     return join(this.dir, `${sha256(key).slice(0, 32)}.json`);
   }
 
-  get(apiUrl: string, target: DraftTarget): Draft | undefined {
-    const key = draftKey(apiUrl, target);
-    const file = this.file(key);
+  /** A draft file's content, or undefined when it is missing; a damaged one is set aside with a warning. */
+  private read(file: string): Draft | undefined {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new CliError(`Cannot read the draft ${file}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read the draft ${file}: ${(err as Error).message}`);
+      return undefined;
     }
-    let draft: Draft;
+    let parsed: unknown;
     try {
-      draft = JSON.parse(text) as Draft;
+      parsed = JSON.parse(text);
     } catch {
-      throw new CliError(`The draft ${file} is damaged (not JSON); it was left as it is`, 1, 'Open it to copy your text out, then delete it.');
+      parsed = undefined;
     }
-    return draft.key === key ? draft : undefined;
+    if (isDraft(parsed)) return parsed;
+    const aside = `${file}.damaged-${Date.now()}`;
+    try {
+      renameSync(file, aside);
+      this.warn(`the draft ${file} was damaged; it was set aside as ${aside}`);
+    } catch (err) {
+      this.warn(`the draft ${file} is damaged and could not be set aside: ${(err as Error).message}`);
+    }
+    return undefined;
   }
 
+  get(apiUrl: string, target: DraftTarget): Draft | undefined {
+    const key = draftKey(apiUrl, target);
+    const draft = this.read(this.file(key));
+    return draft?.key === key ? draft : undefined;
+  }
+
+  /** Every readable draft for this service, oldest first. */
+  list(apiUrl: string): Draft[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => /^[0-9a-f]{32}\.json$/.test(n));
+    } catch {
+      return [];
+    }
+    const url = normalizeApiUrl(apiUrl);
+    return names
+      .map((n) => this.read(join(this.dir, n)))
+      .filter((d): d is Draft => d !== undefined && d.api_url === url)
+      .sort((a, b) => (a.saved_at < b.saved_at ? -1 : 1));
+  }
+
+  /** Writes the draft whole; throws a CliError naming the folder when it cannot. */
   save(apiUrl: string, target: DraftTarget, content: DraftContent, now: Date): Draft {
     const key = draftKey(apiUrl, target);
     const draft: Draft = { key, api_url: normalizeApiUrl(apiUrl), target, content, saved_at: now.toISOString() };
     const file = this.file(key);
-    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeFileSync(temp, JSON.stringify(draft, null, 2) + '\n', { mode: 0o600 });
       renameSync(temp, file);
     } catch (err) {
       rmSync(temp, { force: true });
-      throw new CliError(`Cannot save a draft in ${this.dir}: ${(err as Error).message}; nothing was sent`);
+      throw new CliError(`Cannot keep a draft in ${this.dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
     return draft;
   }

@@ -44,10 +44,12 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(env.HOME || homedir(), '.config', 'checkin');
 }
 
-/** An API URL as one string per service: scheme and host in lower case, no default port, no trailing slash. */
+/** An API URL as one string per service: scheme and host in lower case, loopback as 127.0.0.1, no default port, no trailing slash. */
 export function normalizeApiUrl(apiUrl: string): string {
   try {
     const u = new URL(apiUrl);
+    // localhost, 127.0.0.1 and ::1 are this machine: one service, one name.
+    if (u.hostname === 'localhost' || u.hostname === '[::1]') u.hostname = '127.0.0.1';
     return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
   } catch {
     return apiUrl.replace(/\/+$/, '');

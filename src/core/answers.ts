@@ -66,7 +66,7 @@ export function buildTemplate(values: CheckInAnswers, date: string): string {
   const lines: string[] = [
     `<!-- Check-in for ${date}. Write Markdown under each heading; lines in these comments are ignored.`,
     '     Leave a section empty to send it empty; save an empty file to cancel.',
-    '     A line that starts with \\ keeps the rest as text (\\## Blockers, \\Mood: …). -->',
+    '     A line that starts with \\ keeps the rest as text: \\## Blockers is the words "## Blockers". -->',
     '',
   ];
   for (const s of SECTIONS) {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CliError } from '../errors.js';
+import { EditorError } from '../errors.js';
 
 /** Opens an editor on `text` and returns what was saved (tests inject their own). */
 export interface Editor {
@@ -31,8 +31,9 @@ export async function editText(text: string, env: NodeJS.ProcessEnv, name = 'CHE
       child.on('error', reject);
       child.on('close', resolve);
     });
-    if (code !== 0) throw new CliError(`The editor (${editor}) exited with status ${code}; nothing was sent`, 1, 'Set VISUAL or EDITOR to an editor that waits until you close the file (e.g. "code --wait").');
-    return await readFile(file, 'utf8');
+    const saved = await readFile(file, 'utf8');
+    if (code !== 0) throw new EditorError(`The editor (${editor}) exited with status ${code}; nothing was sent`, saved);
+    return saved;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

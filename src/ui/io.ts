@@ -2,6 +2,7 @@
 // Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
 
 import type { Readable, Writable } from 'node:stream';
+import { guardTerminal } from './sanitize.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -23,6 +24,8 @@ export interface IO {
   readStdin(): Promise<string>;
   /** Runs `handler` on Ctrl-C / SIGTERM; returns a function that removes it. */
   onInterrupt(handler: () => void): () => void;
+  /** From now on, nothing is written to stdout or stderr (`status --quiet`). */
+  silence(): void;
 }
 
 export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean): ColorLevel {
@@ -49,21 +52,25 @@ function streamText(stream: Readable): Promise<string> {
   });
 }
 
-/** A write that stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash. */
-function writer(stream: NodeJS.WriteStream): (text: string) => void {
+/**
+ * A write that passes the terminal guard (checkin's colours kept, every other control removed),
+ * and stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash.
+ */
+function writer(stream: NodeJS.WriteStream, silenced: () => boolean): (text: string) => void {
   let gone = false;
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
     gone = true;
   });
   return (text) => {
-    if (!gone) stream.write(text);
+    if (!gone && !silenced()) stream.write(guardTerminal(text));
   };
 }
 
 export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdinIsTTY = Boolean(process.stdin.isTTY);
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  let silent = false;
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -73,8 +80,8 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     columns: process.stdout.columns || 80,
     colorLevel: colorLevelFor(env, stdoutIsTTY),
     canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,
-    out: writer(process.stdout),
-    err: writer(process.stderr),
+    out: writer(process.stdout, () => silent),
+    err: writer(process.stderr, () => silent),
     readStdin: () => streamText(process.stdin),
     onInterrupt(handler) {
       process.on('SIGINT', handler);
@@ -83,6 +90,9 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
         process.off('SIGINT', handler);
         process.off('SIGTERM', handler);
       };
+    },
+    silence() {
+      silent = true;
     },
   };
 }

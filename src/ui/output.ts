@@ -4,6 +4,7 @@
 import type { CheckIn } from '../api/types.js';
 import type { IO } from './io.js';
 import { renderCheckIn, renderJson } from './render.js';
+import { sanitizeDeep } from './sanitize.js';
 import type { View } from './views.js';
 
 /** The view of this run's stdout: colours at its level, rich on a terminal, plain when piped. */
@@ -16,16 +17,16 @@ export function printJson(io: IO, value: unknown): void {
   io.out(renderJson(value));
 }
 
-/** One object: as JSON, or through `render` for people and scripts. */
+/** One object: as JSON (exact), or — every string of it sanitised first — through `render` for people and scripts. */
 export async function printOne<T>(io: IO, now: Date, value: T, json: boolean | undefined, render: (v: View, value: T) => string): Promise<void> {
   if (json) return printJson(io, value);
-  io.out(render(await viewFor(io, now), value));
+  io.out(render(await viewFor(io, now), sanitizeDeep(value)));
 }
 
 export async function printList<T>(io: IO, now: Date, list: T[], json: boolean | undefined, none: string, rows: (v: View, list: T[]) => string): Promise<void> {
   if (json) printJson(io, list);
   if (list.length === 0) io.err(`${none}\n`);
-  else if (!json) io.out(rows(await viewFor(io, now), list));
+  else if (!json) io.out(rows(await viewFor(io, now), sanitizeDeep(list)));
 }
 
 export async function printCheckIn(io: IO, now: Date, c: CheckIn, json: boolean | undefined): Promise<void> {

@@ -3,6 +3,7 @@
 
 import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
+import { sanitize, sanitizeLine } from './sanitize.js';
 
 export interface Choice<T> {
   name: string;
@@ -31,25 +32,30 @@ async function guard<T>(p: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The real prompts (@inquirer/prompts), which write to the terminal themselves: every message,
+ * default and choice passes the sanitiser first (a default can be the service's text).
+ */
 export function inquirerPrompter(io: IO): Prompter {
   const context = { input: io.stdin, output: io.stdout, clearPromptOnDone: false };
   const lib = () => import('@inquirer/prompts');
   return {
     async input(message, opts = {}) {
       const { input } = await lib();
-      return guard(input({ message, ...(opts.default !== undefined && { default: opts.default }) }, context));
+      return guard(input({ message: sanitizeLine(message), ...(opts.default !== undefined && { default: sanitize(opts.default) }) }, context));
     },
     async password(message) {
       const { password } = await lib();
-      return guard(password({ message }, context)); // no echo at all
+      return guard(password({ message: sanitizeLine(message) }, context)); // no echo at all
     },
     async confirm(message, opts = {}) {
       const { confirm } = await lib();
-      return guard(confirm({ message, default: opts.default ?? true }, context));
+      return guard(confirm({ message: sanitizeLine(message), default: opts.default ?? true }, context));
     },
     async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
       const { select } = await lib();
-      return guard(select<T>({ message, choices, pageSize: 12, ...(opts.default !== undefined && { default: opts.default }) }, context));
+      const safe = choices.map((c) => ({ ...c, name: sanitizeLine(c.name), ...(c.description !== undefined && { description: sanitizeLine(c.description) }) }));
+      return guard(select<T>({ message: sanitizeLine(message), choices: safe, pageSize: 12, ...(opts.default !== undefined && { default: opts.default }) }, context));
     },
   };
 }

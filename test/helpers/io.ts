@@ -1,6 +1,7 @@
 // An IO over buffers, for running commands in-process.
 import { PassThrough } from 'node:stream';
 import type { IO } from '../../src/ui/io.js';
+import { guardTerminal } from '../../src/ui/sanitize.js';
 
 export interface BufferIO extends IO {
   stdoutText(): string;
@@ -10,6 +11,7 @@ export interface BufferIO extends IO {
 export function bufferIO(opts: { tty?: boolean; stdin?: string } = {}): BufferIO {
   let out = '';
   let err = '';
+  let silent = false;
   const stdin = new PassThrough();
   if (opts.stdin !== undefined) stdin.end(opts.stdin);
   const tty = Boolean(opts.tty);
@@ -22,8 +24,10 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string } = {}): BufferIO
     columns: 100,
     colorLevel: 0,
     canPrompt: tty,
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
+    // The same terminal guard as the process's streams.
+    out: (t) => void (silent || (out += guardTerminal(t))),
+    err: (t) => void (silent || (err += guardTerminal(t))),
+    silence: () => void (silent = true),
     readStdin: async () => {
       let text = '';
       for await (const chunk of stdin) text += chunk.toString();

@@ -5,9 +5,11 @@ import { readFile } from 'node:fs/promises';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { isEmptyAnswers, parseMood, parseTemplate } from '../../core/answers.js';
+import { isEmptyAnswers, parseMood, readTemplate } from '../../core/answers.js';
 import { UsageError } from '../../errors.js';
 import { resolveTeams } from './account.js';
+import type { Target } from './checkin-target.js';
+import { keep } from './drafts.js';
 import { collect } from './options.js';
 
 export interface AnswerOptions {
@@ -39,12 +41,17 @@ export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: 
     .option('--json', 'print the check-in as JSON');
 }
 
-/** Answers given on the command line, read from stdin (`-`) or a file; `typed` when any came from stdin or a file. */
-export async function answersFromFlags(ctx: Context, flags: AnswerOptions): Promise<{ answers: CheckInAnswers; typed: boolean }> {
+/**
+ * Answers given on the command line, read from stdin (`-`) or a file; `typed` when any came from
+ * stdin or a file. What was typed is kept as a draft for `keepFor` as soon as it is read, before
+ * anything that can fail (reading it as a template, resolving team names).
+ */
+export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepFor?: Target): Promise<{ answers: CheckInAnswers; typed: boolean }> {
   const stdinUsers = (['previous', 'intentions', 'blockers', 'fromFile'] as const).filter((k) => flags[k] === '-');
   if (stdinUsers.length > 1) throw new UsageError('Only one option can read standard input ("-")');
   if (flags.done && flags.notDone) throw new UsageError('--done and --not-done contradict each other; give one');
   if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
+  const draftTarget = keepFor && ({ kind: 'check-in', key: keepFor.key } as const);
   let typed = false;
   const readValue = async (v: string | undefined): Promise<string | undefined> => {
     if (v !== '-') return v;
@@ -56,17 +63,25 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions): Prom
   if (flags.fromFile !== undefined) {
     typed = true;
     let text: string;
-    if (flags.fromFile === '-') text = await ctx.io.readStdin();
-    else {
+    const name = flags.fromFile === '-' ? 'Standard input' : flags.fromFile;
+    if (flags.fromFile === '-') {
+      text = await ctx.io.readStdin();
+      if (draftTarget && text.trim() !== '') await keep(ctx, draftTarget, { kind: 'text', text });
+    } else {
       try {
         text = await readFile(flags.fromFile, 'utf8');
       } catch (err) {
         throw new UsageError(`Cannot read ${flags.fromFile}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
       }
     }
-    answers = parseTemplate(text);
+    const read = readTemplate(text);
+    if (read.problems.length > 0) {
+      const kept = flags.fromFile === '-' && keepFor ? ` What you piped is kept as a draft: \`${keepFor.resumeCommand} -e\` opens it to fix.` : '';
+      throw new UsageError(`${name}: ${read.problems.slice(0, 3).join('; ')}`, kept.trim() || undefined);
+    }
+    answers = read.answers;
     if (isEmptyAnswers(answers)) {
-      throw new UsageError(`${flags.fromFile === '-' ? 'Standard input' : flags.fromFile} has no ## Previous, ## Intentions or ## Blockers section and no Mood: line`);
+      throw new UsageError(`${name} has no ## Previous, ## Intentions or ## Blockers section and no Mood: line`);
     }
   }
   const previous = await readValue(flags.previous);
@@ -75,9 +90,10 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions): Prom
   if (previous !== undefined) answers.previous = previous;
   if (intentions !== undefined) answers.intentions = intentions;
   if (blockers !== undefined) answers.blockers = blockers;
-  if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
+  if (typed && draftTarget) await keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers } });
+  if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
   if (flags.team && flags.team.length > 0) answers.team_ids = await resolveTeams(ctx, flags.team);
   return { answers, typed };
 }

@@ -2,26 +2,26 @@
 // the questions; then the one PATCH. With nothing to send and nobody to ask, it is shown.
 // `checkin today` uses it for today's date key; `checkin checkin <key>` for any key.
 
-import type { CheckInAnswers } from '../../api/types.js';
+import { getCheckIn } from '../../api/endpoints.js';
+import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
+import type { Draft } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
-import { answersOf, buildTemplate, isBlankTemplate, isEmptyAnswers, parseTemplate } from '../../core/answers.js';
+import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../core/answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { printCheckIn } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './checkin-answers.js';
+import { editAnswers, needTerminalForEditor, withProblems } from './checkin-edit.js';
 import { earlierPrefill, fetchOrNull, reportNone, sendAnswers, type Target } from './checkin-target.js';
 
 export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, ask: boolean): Promise<void> {
-  if (flags.resume) {
-    const api = await ctx.api();
-    const draft = ctx.drafts().get(api.baseUrl, { kind: 'check-in', key: target.key });
-    if (draft?.content.kind !== 'answers') throw new UsageError(`There is no draft for ${target.label}`);
-    const { answers } = await answersFromFlags(ctx, flags);
-    return sendAnswers(ctx, target, { ...draft.content.answers, ...answers }, flags.json, true);
-  }
-
-  const { answers, typed } = await answersFromFlags(ctx, flags);
+  if (flags.resume) return resume(ctx, target, flags);
+  if (flags.edit) needTerminalForEditor(ctx);
+  const { answers, typed } = await answersFromFlags(ctx, flags, target);
   if (flags.edit) return editAndSend(ctx, target, answers, flags.json);
-  if (!isEmptyAnswers(answers)) return sendAnswers(ctx, target, answers, flags.json, typed);
+  if (!isEmptyAnswers(answers)) {
+    await sendAnswers(ctx, target, answers, flags.json, typed);
+    return;
+  }
   if (ask && ctx.io.canPrompt && !flags.json) {
     const { wizard } = await import('./checkin-wizard.js');
     return wizard(ctx, target);
@@ -33,12 +33,70 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
   await printCheckIn(ctx.io, ctx.now(), c, flags.json);
 }
 
+/** The draft kept for this check-in, however it was addressed (by date or by UUID). */
+async function findDraft(ctx: Context, target: Target): Promise<Draft | undefined> {
+  const api = await ctx.api();
+  const drafts = ctx.drafts();
+  const exact = drafts.get(api.baseUrl, { kind: 'check-in', key: target.key });
+  if (exact) return exact;
+  // Kept under the other name of the same check-in? One GET tells its id and date.
+  const otherForm = UUID_RE.test(target.key) ? DATE_KEY_RE : UUID_RE;
+  const candidates = drafts.list(api.baseUrl).filter((d) => d.target.kind === 'check-in' && otherForm.test(d.target.key));
+  if (candidates.length === 0) return undefined;
+  const c = target.known ?? (await getCheckIn(api, target.key).catch(() => undefined));
+  if (!c) return undefined;
+  return candidates.find((d) => d.target.kind === 'check-in' && (d.target.key === c.id || d.target.key === c.date));
+}
+
+async function noDraft(ctx: Context, target: Target): Promise<UsageError> {
+  const api = await ctx.api();
+  const others = ctx
+    .drafts()
+    .list(api.baseUrl)
+    .flatMap((d) => (d.target.kind === 'check-in' ? [d.target.key] : []));
+  if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
+  const one = others[others.length - 1]!;
+  return new UsageError(
+    `There is no draft for ${target.label}; there ${others.length === 1 ? 'is one' : `are ${others.length}`} for ${others.join(', ')}`,
+    `Send it with \`checkin checkin ${one} --resume\`${others.length > 1 ? ' (and likewise for the others)' : ''}.`,
+  );
+}
+
+async function resume(ctx: Context, target: Target, flags: AnswerOptions): Promise<void> {
+  const draft = await findDraft(ctx, target);
+  if (!draft) throw await noDraft(ctx, target);
+  const { answers: extra } = await answersFromFlags(ctx, { ...flags, resume: false });
+  let kept: CheckInAnswers;
+  if (draft.content.kind === 'answers') kept = draft.content.answers;
+  else if (draft.content.kind === 'text') {
+    const read = readTemplate(draft.content.text);
+    if (read.problems.length === 0) kept = read.answers;
+    else if (ctx.io.canPrompt) {
+      const edited = await editAnswers(ctx, target, withProblems(draft.content.text, read.problems));
+      if (!edited) throw new CancelledError('Nothing was written; the kept draft was not sent and is still kept');
+      kept = edited;
+    } else {
+      throw new UsageError(`The kept draft cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} -e\` (it opens the kept text).`);
+    }
+  } else throw await noDraft(ctx, target);
+  const sent = await sendAnswers(ctx, target, { ...kept, ...extra }, flags.json, true);
+  // Found under the check-in's other name: that one is sent too.
+  if (sent && draft.target.kind === 'check-in' && draft.target.key !== target.key) ctx.drafts().delete((await ctx.api()).baseUrl, draft.target);
+}
+
 async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: boolean | undefined): Promise<void> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, json);
-  const prefill = { ...answersOf(current), previous: current.previous ?? (await earlierPrefill(ctx, current)), ...given };
-  const text = await ctx.editor().edit(buildTemplate(prefill, current.date));
-  const edited = parseTemplate(text);
-  if (isBlankTemplate(edited)) throw new CancelledError('Nothing was written; the check-in was not sent');
+  // A draft kept earlier is where writing starts again.
+  const draft = await findDraft(ctx, target);
+  let text: string;
+  if (draft?.content.kind === 'text') text = draft.content.text;
+  else {
+    const kept = draft?.content.kind === 'answers' ? draft.content.answers : {};
+    const prefill = { ...answersOf(current), previous: current.previous ?? (await earlierPrefill(ctx, current)), ...kept, ...given };
+    text = buildTemplate(prefill, current.date);
+  }
+  const edited = await editAnswers(ctx, target, text);
+  if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${draft ? ' (the earlier draft is still kept)' : ''}`);
   await sendAnswers(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, json, true);
 }

@@ -1,5 +1,9 @@
 // The check-in a command works on: keys resolved to what goes in the path, fetching it (or
 // learning there is none), sending answers to it with a draft, and showing it.
+//
+// "No check-in scheduled" is said only when a 404 comes from a service known to speak API v2 at
+// this URL: its 404 is JSON, and GET /me answered there (the cached `me` already proves it).
+// Anything else — an HTML 404, a URL where /me is missing — is an error naming the URL.
 
 import { ApiError } from '../../api/errors.js';
 import { getCheckIn, listCheckIns, patchCheckIn } from '../../api/endpoints.js';
@@ -8,7 +12,7 @@ import type { Context } from '../../context.js';
 import { previousPrefill } from '../../core/answers.js';
 import { addDays } from '../../core/datekey.js';
 import { parseKey } from '../../core/keys.js';
-import { HintedError, UsageError } from '../../errors.js';
+import { CliError, EXIT, HintedError, UsageError } from '../../errors.js';
 import { printCheckIn } from '../../ui/output.js';
 import { me } from './account.js';
 import { today } from './days.js';
@@ -23,10 +27,6 @@ export interface Target {
   resumeCommand: string;
   /** The check-in itself, when finding the key already fetched it (`last`). */
   known?: CheckIn;
-}
-
-export function isNotFound(err: unknown): boolean {
-  return err instanceof ApiError && err.notFound;
 }
 
 export function todayTarget(ctx: Context): Target {
@@ -52,13 +52,42 @@ async function lastCheckIn(ctx: Context): Promise<CheckIn> {
   return last;
 }
 
+function wrongUrl(baseUrl: string, first: ApiError, meError?: ApiError): CliError {
+  const what = (e: ApiError) => `${e.method} ${e.path} answered ${e.status || e.kind}${e.jsonBody ? '' : ' (not JSON)'}`;
+  return new CliError(
+    `No check-in service (API v2) at ${baseUrl}: ${what(first)}${meError ? `, and ${what(meError)}` : ''}`,
+    EXIT.USAGE,
+    'Check CHECKIN_API_URL (or the URL stored by `checkin login`): it is the API v2 base, e.g. https://service.steady.space/api/v2.',
+  );
+}
+
+/**
+ * True when `err` means "there is no check-in there" (absent, or not scheduled): a JSON 404 from a
+ * service that answered GET /me at this URL. A 404 from anything else throws an error naming the
+ * URL; every other error is thrown as it is.
+ */
+export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> {
+  if (!(err instanceof ApiError) || !err.notFound) throw err;
+  const api = await ctx.api();
+  if (!err.jsonBody) throw wrongUrl(api.baseUrl, err);
+  const token = ctx.config().token()!.value;
+  if (ctx.config().cached(api.baseUrl, token, 'me')) return true;
+  try {
+    await me(ctx);
+  } catch (meErr) {
+    if (meErr instanceof ApiError && (meErr.notFound || meErr.kind === 'invalid-response')) throw wrongUrl(api.baseUrl, err, meErr);
+    throw meErr;
+  }
+  return true;
+}
+
 /** The check-in, or null when the service has none for that date (absent or not scheduled). */
 export async function fetchOrNull(ctx: Context, target: Target): Promise<CheckIn | null> {
   if (target.known) return target.known;
   try {
     return await getCheckIn(await ctx.api(), target.key);
   } catch (err) {
-    if (isNotFound(err)) return null;
+    if (await isNoCheckIn(ctx, err)) return null;
     throw err;
   }
 }
@@ -77,22 +106,34 @@ export async function earlierPrefill(ctx: Context, current: CheckIn): Promise<st
   return previousPrefill(current, earlier);
 }
 
-/** The one PATCH, with typed text kept as a draft until the service accepted it; then the check-in is shown. */
-export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, json: boolean | undefined, keepDraft: boolean): Promise<void> {
+/**
+ * The one PATCH, with typed text kept as a draft until the service accepted it; then the
+ * check-in is shown. False when the service has no check-in there (the draft stays).
+ */
+export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, json: boolean | undefined, keepDraft: boolean): Promise<boolean> {
   const api = await ctx.api();
+  const hint = `Your answers were kept as a draft; send them with \`${target.resumeCommand} --resume\`.`;
   let result: CheckIn;
   try {
     result = await sendWithDraft(ctx, {
       target: { kind: 'check-in', key: target.key },
       content: keepDraft ? { kind: 'answers', answers } : undefined,
       send: () => patchCheckIn(api, target.key, answers),
-      hint: `Your answers were kept as a draft; send them with \`${target.resumeCommand} --resume\`.`,
+      hint,
     });
   } catch (err) {
     const inner = err instanceof HintedError ? err.inner : err;
-    if (!isNotFound(inner)) throw err;
-    reportNone(ctx, target, json, keepDraft ? ' (your answers are kept as a draft)' : '');
-    return;
+    if (!(inner instanceof ApiError && inner.notFound)) throw err;
+    let none: boolean;
+    try {
+      none = await isNoCheckIn(ctx, inner);
+    } catch (why) {
+      throw keepDraft ? new HintedError(why, hint) : why;
+    }
+    if (!none) throw err;
+    reportNone(ctx, target, json, keepDraft ? ` (your answers are kept as a draft)` : '');
+    return false;
   }
   await printCheckIn(ctx.io, ctx.now(), result, json);
+  return true;
 }

@@ -4,7 +4,7 @@ import { getCheckIn, type Commentable } from '../../api/endpoints.js';
 import { UUID_RE } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { isNotFound, resolveCheckInKey } from './checkin-target.js';
+import { isNoCheckIn, resolveCheckInKey } from './checkin-target.js';
 
 export interface CommentableOptions {
   key?: string;
@@ -35,7 +35,7 @@ export async function commentable(ctx: Context, opts: CommentableOptions): Promi
   try {
     return { kind: 'check-in', id: (await getCheckIn(await ctx.api(), target.key)).id };
   } catch (err) {
-    if (!isNotFound(err)) throw err;
+    if (!(await isNoCheckIn(ctx, err))) throw err;
     ctx.io.err(`No check-in scheduled for ${target.label}\n`);
     if (opts.json) ctx.io.out('[]\n');
     return undefined;

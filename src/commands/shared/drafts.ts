@@ -1,8 +1,11 @@
 // The one way every write goes out: what the user typed is saved as a draft before the request,
-// and removed only after the service accepted it; on failure, `hint` says how to send it again.
+// and removed only after the service accepted it with a well-formed answer; on failure, `hint`
+// says how to send it again. Where no draft can be kept (a read-only config folder), the write
+// still goes out, and if it fails the typed text is printed so that it is not lost.
 import type { DraftContent, DraftTarget } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
-import { HintedError } from '../../errors.js';
+import { buildTemplate } from '../../core/answers.js';
+import { CliError, HintedError } from '../../errors.js';
 
 export interface Write<T> {
   target: DraftTarget;
@@ -13,16 +16,44 @@ export interface Write<T> {
   hint: string;
 }
 
+/** Typed content as a person reads it back. */
+export function contentText(content: DraftContent): string {
+  switch (content.kind) {
+    case 'answers':
+      return buildTemplate(content.answers, 'this check-in');
+    case 'comment':
+      return content.body;
+    case 'goal-update':
+      return `${content.input.title ?? ''}\n\n${content.input.body ?? ''}`.trim();
+    case 'text':
+      return content.text;
+  }
+}
+
+/** Saves a draft; when it cannot be saved, warns and returns false (the caller carries on). */
+export async function keep(ctx: Context, target: DraftTarget, content: DraftContent): Promise<boolean> {
+  const api = await ctx.api();
+  try {
+    ctx.drafts().save(api.baseUrl, target, content, ctx.now());
+    return true;
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    ctx.io.err(`warning: ${err.message}; sending without one\n`);
+    return false;
+  }
+}
+
 export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {
   const api = await ctx.api();
-  const drafts = ctx.drafts();
-  if (write.content) drafts.save(api.baseUrl, write.target, write.content, ctx.now());
+  const kept = write.content ? await keep(ctx, write.target, write.content) : false;
   let result: T;
   try {
     result = await write.send();
   } catch (err) {
-    throw write.content ? new HintedError(err, write.hint) : err;
+    if (!write.content) throw err;
+    if (kept) throw new HintedError(err, write.hint);
+    throw new HintedError(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
   }
-  if (write.content) drafts.delete(api.baseUrl, write.target);
+  if (kept) ctx.drafts().delete(api.baseUrl, write.target);
   return result;
 }
