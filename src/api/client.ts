@@ -3,7 +3,7 @@
 // It knows HTTP and nothing about terminals.
 
 import type { Dispatcher } from 'undici';
-import { nodeTransport, TIMEOUT_CODE, undiciTransport, usesProxy, type Exchange, type Transport, type TransportError } from './transport.js';
+import { nodeTransport, TIMEOUT_CODE, TOO_BIG_CODE, undiciTransport, usesProxy, type Exchange, type Transport, type TransportError } from './transport.js';
 import { ApiError, serviceMessageOf, suggestionFor } from './errors.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -23,14 +23,18 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Tries in all, first included (default 3). */
   maxTries?: number;
-  /** A Retry-After longer than this is not waited for (default 60 s). */
+  /** The longest wait the service may ask for (Retry-After, a rate-limit window); above it, fail at once (default 60 s). */
   maxRetryAfterS?: number;
+  /** The largest answer read, in bytes (default 32 MiB). */
+  maxBodyBytes?: number;
   /** Proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); default: none. */
   env?: NodeJS.ProcessEnv;
   /** A dispatcher to use instead of building one (tests pass a MockAgent). */
   dispatcher?: Dispatcher;
   sleep?: (ms: number) => Promise<void>;
   onRetry?: (info: RetryInfo) => void;
+  /** Told of what a person should know but that does not stop the command (one line). */
+  onWarning?: (message: string) => void;
 }
 
 export interface ApiResponse<T> {
@@ -91,7 +95,8 @@ function insecure(detail: string, suggestion?: string): ApiError {
 function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === '') return undefined;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  if (/^\d{1,12}$/.test(v.trim())) return Number(v.trim());
+  if (/^\d+$/.test(v.trim())) return Number.MAX_SAFE_INTEGER;
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
@@ -100,7 +105,9 @@ export class ApiClient {
   private transport: Promise<Transport> | undefined;
   private readonly timeoutMs: number;
   private readonly maxTries: number;
-  private readonly maxRetryAfterS: number;
+  /** The longest wait the service may ask for, in seconds. */
+  readonly maxWaitS: number;
+  private readonly maxBodyBytes: number;
   /** How the client waits (retries, rate-limit pauses); tests inject one that does not. */
   readonly sleep: (ms: number) => Promise<void>;
 
@@ -108,7 +115,8 @@ export class ApiClient {
     checkTransport(opts.baseUrl);
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.maxTries = opts.maxTries ?? 3;
-    this.maxRetryAfterS = opts.maxRetryAfterS ?? 60;
+    this.maxWaitS = opts.maxRetryAfterS ?? 60;
+    this.maxBodyBytes = opts.maxBodyBytes ?? 32 * 1024 * 1024;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
@@ -122,6 +130,24 @@ export class ApiClient {
 
   get baseUrl(): string {
     return this.opts.baseUrl;
+  }
+
+  warn(message: string): void {
+    this.opts.onWarning?.(message);
+  }
+
+  /** Refuses a wait the service asked for that is longer than the cap, saying when to try again. */
+  checkWait(seconds: number, method: string, path: string, why: string): void {
+    if (seconds <= this.maxWaitS) return;
+    const until = seconds < 86_400 * 366 ? ` (after ${new Date(Date.now() + seconds * 1000).toTimeString().slice(0, 5)})` : '';
+    throw new ApiError({
+      kind: 'http',
+      method,
+      path,
+      status: 429,
+      detail: `${why} asks to wait ${seconds > 1e9 ? 'far too long' : `${seconds} s`}, more than the ${this.maxWaitS} s checkin waits`,
+      suggestion: `Try again later${until}.`,
+    });
   }
 
   get<T>(path: string, query?: Query): Promise<T> {
@@ -154,7 +180,7 @@ export class ApiClient {
       const last = attempt >= this.maxTries;
       let res: Exchange;
       try {
-        res = await transport.send({ method, url, headers, ...(payload !== undefined && { body: payload }), timeoutMs: this.timeoutMs });
+        res = await transport.send({ method, url, headers, ...(payload !== undefined && { body: payload }), timeoutMs: this.timeoutMs, maxBodyBytes: this.maxBodyBytes });
       } catch (err) {
         const failure = this.networkError(err as TransportError, method, url);
         // Idempotent requests are tried again when the connection failed; a POST only when it
@@ -175,7 +201,9 @@ export class ApiClient {
       const error = this.httpError(res, wait, method, url);
       const retryable = RETRYABLE_STATUS.has(res.status) && idempotent;
       if (last || !retryable) throw error;
-      if (res.status === 429 && wait !== undefined && wait > this.maxRetryAfterS) throw error;
+      if (wait !== undefined && wait > this.maxWaitS) {
+        this.checkWait(wait, method, new URL(url).pathname, `a ${res.status} with Retry-After`);
+      }
       const delayMs = res.status === 429 ? Math.max(wait ?? 1, 0) * 1000 : wait !== undefined ? wait * 1000 : 500 * attempt;
       this.opts.onRetry?.({ attempt, delayMs, why: error.message });
       await this.sleep(delayMs);
@@ -231,12 +259,21 @@ export class ApiClient {
   private networkError(e: TransportError, method: string, url: string): ApiError {
     const code = e.code;
     const { host, pathname: path } = new URL(url);
+    if (code === TOO_BIG_CODE) {
+      return new ApiError({
+        kind: 'invalid-response',
+        method,
+        path,
+        detail: `answered with more than ${Math.round(this.maxBodyBytes / 1048576)} MiB; checkin stopped reading`,
+        suggestion: 'Check CHECKIN_API_URL: it should point at the check-in service.',
+      });
+    }
     if (code === TIMEOUT_CODE) {
       return new ApiError({
         kind: 'timeout',
         method,
         path,
-        detail: `no answer from ${host} within ${this.timeoutMs / 1000} s`,
+        detail: `no whole answer from ${host} within ${this.timeoutMs / 1000} s`,
         suggestion: 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).',
       });
     }

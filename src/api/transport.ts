@@ -21,7 +21,10 @@ export interface Outgoing {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** The whole exchange — connecting, sending, the answer to its last byte — within this. */
   timeoutMs: number;
+  /** Stop reading (and fail) past this many bytes. */
+  maxBodyBytes: number;
 }
 
 /** A failed exchange: `code` as Node/undici name it; `written` when the request had gone out whole. */
@@ -36,6 +39,7 @@ export interface Transport {
 }
 
 export const TIMEOUT_CODE = 'ETIMEDOUT';
+export const TOO_BIG_CODE = 'ETOOBIG';
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function transportError(err: unknown, written: boolean): TransportError {
@@ -59,16 +63,29 @@ export function nodeTransport(): Transport {
       }
       return new Promise<Exchange>((resolve, reject) => {
         let written = false;
+        // One deadline for the whole exchange: a body that trickles in cannot outlast it.
+        const deadline = setTimeout(() => r.destroy(Object.assign(new Error(`no whole answer within ${req.timeoutMs} ms`), { code: TIMEOUT_CODE })), req.timeoutMs);
+        const fail = (err: unknown, sent: boolean) => {
+          clearTimeout(deadline);
+          reject(transportError(err, sent));
+        };
         const r = mod.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', (err) => reject(transportError(err, true)));
-          res.on('aborted', () => reject(transportError(Object.assign(new Error('connection closed mid-answer'), { code: 'ECONNRESET' }), true)));
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > req.maxBodyBytes) r.destroy(Object.assign(new Error(`answer larger than ${req.maxBodyBytes} bytes`), { code: TOO_BIG_CODE }));
+            else chunks.push(c);
+          });
+          res.on('end', () => {
+            clearTimeout(deadline);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+          });
+          res.on('error', (err) => fail(err, true));
+          res.on('aborted', () => fail(Object.assign(new Error('connection closed mid-answer'), { code: 'ECONNRESET' }), true));
         });
-        r.setTimeout(req.timeoutMs, () => r.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: TIMEOUT_CODE })));
         r.on('finish', () => (written = true));
-        r.on('error', (err) => reject(transportError(err, written)));
+        r.on('error', (err) => fail(err, written));
         r.end(req.body);
       });
     },
@@ -103,6 +120,7 @@ export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: Node
   return {
     async send(req) {
       try {
+        const signal = AbortSignal.timeout(req.timeoutMs);
         const res = await request(req.url, {
           dispatcher: d,
           method: req.method as Dispatcher.HttpMethod,
@@ -110,9 +128,24 @@ export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: Node
           body: req.body,
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
+          signal,
         });
-        return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of res.body as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > req.maxBodyBytes) {
+            res.body.destroy();
+            throw Object.assign(new Error(`answer larger than ${req.maxBodyBytes} bytes`), { code: TOO_BIG_CODE });
+          }
+          chunks.push(chunk);
+        }
+        return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
       } catch (err) {
+        if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') {
+          throw Object.assign(transportError(err, true), { code: TIMEOUT_CODE });
+        }
+        if ((err as { code?: string }).code === TOO_BIG_CODE) throw transportError(err, true);
         // undici does not say whether the request went out; only a failed connect proves it did not.
         const e = transportError(err, true);
         e.written = !CONNECT_FAILURES.has(e.code);
@@ -132,9 +165,12 @@ function proxySettings(env: NodeJS.ProcessEnv): { httpsProxy?: string; httpProxy
   return { httpsProxy: pick('HTTPS_PROXY', 'https_proxy'), httpProxy: pick('HTTP_PROXY', 'http_proxy'), noProxy: pick('NO_PROXY', 'no_proxy') };
 }
 
-/** Whether a request to `url` goes through a proxy under the given environment. */
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+/** Whether a request to `url` goes through a proxy under the given environment. This machine never does. */
 export function usesProxy(url: string, env: NodeJS.ProcessEnv): boolean {
   const { protocol, hostname, port } = new URL(url);
+  if (LOOPBACK_HOST.test(hostname)) return false;
   const { httpsProxy, httpProxy, noProxy = '' } = proxySettings(env);
   const proxy = protocol === 'https:' ? httpsProxy ?? httpProxy : httpProxy;
   if (!proxy) return false;
