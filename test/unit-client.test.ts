@@ -2,6 +2,9 @@ import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, checkTransport, encodeQuery, joinUrl } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
+import { CHECK_IN, COMMENT, object, str } from '../src/api/validate.js';
+
+const ANY_ID = object({ id: str });
 
 const BASE = 'https://service.test/api/v2';
 
@@ -42,30 +45,37 @@ describe('retries', () => {
     pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '7' } });
     pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(200, { id: 'x' });
     const delays: number[] = [];
-    expect(await client(agent, delays).get('me')).toEqual({ id: 'x' });
+    expect(await client(agent, delays).get('me', ANY_ID)).toEqual({ id: 'x' });
     expect(delays).toEqual([500, 7000]);
 
     pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(502, 'bad').times(3);
-    await expect(client(agent).get('me')).rejects.toMatchObject({ status: 502, kind: 'http' });
+    await expect(client(agent).get('me', ANY_ID)).rejects.toMatchObject({ status: 502, kind: 'http' });
     agent.assertNoPendingInterceptors();
   });
 
   it('POST: never re-sent after it was written (502 and 429 fail at once)', async () => {
     const { agent, pool } = mock();
     pool.intercept({ path: '/api/v2/check-ins/x/comments', method: 'POST' }).reply(502, 'bad');
-    await expect(client(agent).post('check-ins/x/comments', { body: 'hi' })).rejects.toMatchObject({ status: 502 });
+    await expect(client(agent).post('check-ins/x/comments', COMMENT, { body: 'hi' })).rejects.toMatchObject({ status: 502 });
     pool.intercept({ path: '/api/v2/check-ins/x/comments', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': '1' } });
-    await expect(client(agent).post('check-ins/x/comments', { body: 'hi' })).rejects.toMatchObject({ status: 429 });
+    await expect(client(agent).post('check-ins/x/comments', COMMENT, { body: 'hi' })).rejects.toMatchObject({ status: 429 });
     agent.assertNoPendingInterceptors();
   });
 
-  it('does not wait for a Retry-After longer than a minute', async () => {
-    const { agent, pool } = mock();
-    pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(429, { message: 'later' }, { headers: { 'retry-after': '3600' } });
-    const delays: number[] = [];
-    const err = (await client(agent, delays).get('me').catch((e: unknown) => e)) as ApiError;
-    expect(err.suggestion).toBe('The service is rate limiting this token; try again in 3600 s.');
-    expect(delays).toEqual([]);
+  it('never waits longer than a minute for the service: 429 or 503, any Retry-After, fails at once saying when', async () => {
+    for (const [status, value, said] of [
+      [429, '3600', '429 Too Many Requests (Retry-After asks to wait 3600 s'],
+      [503, '3600', '503 Service Unavailable (Retry-After asks to wait 3600 s'],
+      [503, '99999999999999999999999', '503 Service Unavailable (Retry-After asks to wait far too long'],
+    ] as const) {
+      const { agent, pool } = mock();
+      pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(status, { message: 'later' }, { headers: { 'retry-after': value } });
+      const delays: number[] = [];
+      const err = (await client(agent, delays).get('me', ANY_ID).catch((e: unknown) => e)) as ApiError;
+      expect(err.message).toBe(`GET /api/v2/me: ${said}, more than the 60 s checkin waits)`);
+      expect(err.suggestion).toMatch(/^Try again later( \(after \d\d:\d\d\))?\.$/);
+      expect(delays).toEqual([]);
+    }
   });
 
   it('PATCH sends JSON with the Bearer token; a 2xx that is not JSON is an invalid response', async () => {
@@ -73,7 +83,7 @@ describe('retries', () => {
     pool
       .intercept({ path: '/api/v2/check-ins/2026-11-21', method: 'PATCH', body: '{"mood":"calm"}', headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' } })
       .reply(200, '<html><title>Steady</title></html>', { headers: { 'content-type': 'text/html' } });
-    const err = (await client(agent).patch('check-ins/2026-11-21', { mood: 'calm' }).catch((e: unknown) => e)) as ApiError;
+    const err = (await client(agent).patch('check-ins/2026-11-21', CHECK_IN, { mood: 'calm' }).catch((e: unknown) => e)) as ApiError;
     expect(err.kind).toBe('invalid-response');
     expect(err).toMatchObject({ method: 'PATCH', path: '/api/v2/check-ins/2026-11-21', status: 200 });
     expect(err.message).toBe('PATCH /api/v2/check-ins/2026-11-21: answered 200 with an HTML page ("Steady") instead of JSON');

@@ -5,6 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { nodeTransport, TIMEOUT_CODE, TOO_BIG_CODE, undiciTransport, usesProxy, type Exchange, type Transport, type TransportError } from './transport.js';
 import { ApiError, serviceMessageOf, suggestionFor } from './errors.js';
+import { expectShape, type Check } from './validate.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 export type Query = Record<string, QueryValue>;
@@ -137,30 +138,35 @@ export class ApiClient {
   }
 
   /** Refuses a wait the service asked for that is longer than the cap, saying when to try again. */
-  checkWait(seconds: number, method: string, path: string, why: string): void {
+  checkWait(seconds: number, method: string, path: string, why: string, status = 429): void {
     if (seconds <= this.maxWaitS) return;
     const until = seconds < 86_400 * 366 ? ` (after ${new Date(Date.now() + seconds * 1000).toTimeString().slice(0, 5)})` : '';
     throw new ApiError({
       kind: 'http',
       method,
       path,
-      status: 429,
+      status,
       detail: `${why} asks to wait ${seconds > 1e9 ? 'far too long' : `${seconds} s`}, more than the ${this.maxWaitS} s checkin waits`,
       suggestion: `Try again later${until}.`,
     });
   }
 
-  get<T>(path: string, query?: Query): Promise<T> {
-    return this.request<T>('GET', path, { query }).then((r) => r.data);
+  /** GET, the answer checked to be of the shape `check` describes. */
+  get<T>(path: string, check: Check, query?: Query): Promise<T> {
+    return this.request<unknown>('GET', path, { query }).then((r) => this.shaped<T>(r.data, check, 'GET', path));
   }
-  patch<T>(path: string, body: unknown): Promise<T> {
-    return this.request<T>('PATCH', path, { body }).then((r) => r.data);
+  patch<T>(path: string, check: Check, body: unknown): Promise<T> {
+    return this.request<unknown>('PATCH', path, { body }).then((r) => this.shaped<T>(r.data, check, 'PATCH', path));
   }
-  post<T>(path: string, body: unknown): Promise<T> {
-    return this.request<T>('POST', path, { body }).then((r) => r.data);
+  post<T>(path: string, check: Check, body: unknown): Promise<T> {
+    return this.request<unknown>('POST', path, { body }).then((r) => this.shaped<T>(r.data, check, 'POST', path));
   }
   delete(path: string): Promise<void> {
     return this.request<void>('DELETE', path, {}).then(() => undefined);
+  }
+
+  shaped<T>(data: unknown, check: Check, method: string, path: string): T {
+    return expectShape<T>(data, check, method, new URL(joinUrl(this.opts.baseUrl, path)).pathname, 'the answer');
   }
 
   async request<T>(method: string, path: string, { query, body }: { query?: Query; body?: unknown }): Promise<ApiResponse<T>> {
@@ -202,7 +208,7 @@ export class ApiClient {
       const retryable = RETRYABLE_STATUS.has(res.status) && idempotent;
       if (last || !retryable) throw error;
       if (wait !== undefined && wait > this.maxWaitS) {
-        this.checkWait(wait, method, new URL(url).pathname, `a ${res.status} with Retry-After`);
+        this.checkWait(wait, method, new URL(url).pathname, 'Retry-After', res.status);
       }
       const delayMs = res.status === 429 ? Math.max(wait ?? 1, 0) * 1000 : wait !== undefined ? wait * 1000 : 500 * attempt;
       this.opts.onRetry?.({ attempt, delayMs, why: error.message });

@@ -1,7 +1,6 @@
 // `checkin activity`: pull requests, issues… recorded by integrations, filtered.
+import { allActivities } from '../api/endpoints.js';
 import { Command } from '@commander-js/extra-typings';
-import { fetchAll } from '../api/paginate.js';
-import type { Activity } from '../api/types.js';
 import type { Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
 import { UsageError } from '../errors.js';
@@ -45,6 +44,6 @@ export async function runActivity(ctx: Context, opts: ActivityOptions): Promise<
     ...(since && { since: startOfDay(since) }),
     ...(until && { until: new Date(Date.parse(startOfDay(addDays(until, 1))) - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }),
   };
-  const list = await fetchAll<Activity>(await ctx.api(), 'activities', query);
+  const list = await allActivities(await ctx.api(), query);
   await printList(ctx.io, ctx.now(), list, opts.json, 'No activity matches.', activityRows);
 }

@@ -1,9 +1,7 @@
 // `checkin comments <key>`: the comments on a check-in (or, with --goal-update, a goal update);
 // --add, --edit or --resume posts one, kept as a draft until the service accepted it.
 import { Command } from '@commander-js/extra-typings';
-import { postComment, resourcePath } from '../api/endpoints.js';
-import { fetchAll } from '../api/paginate.js';
-import type { Comment } from '../api/types.js';
+import { allComments, postComment } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { printList, printOne } from '../ui/output.js';
@@ -41,7 +39,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   if (!target) return;
   const api = await ctx.api();
   if (!writing) {
-    const list = await fetchAll<Comment>(api, `${resourcePath(target)}/comments`, {});
+    const list = await allComments(api, target);
     return printList(ctx.io, ctx.now(), list, opts.json, 'No comments yet.', commentRows);
   }
 

@@ -1,7 +1,6 @@
 // `checkin goals`: goals (mine by default) with their ids.
+import { allGoals } from '../api/endpoints.js';
 import { Command } from '@commander-js/extra-typings';
-import { fetchAll } from '../api/paginate.js';
-import type { Goal } from '../api/types.js';
 import type { Context } from '../context.js';
 import { printList } from '../ui/output.js';
 import { goalRows } from '../ui/views.js';
@@ -23,6 +22,6 @@ export async function runGoals(ctx: Context, opts: GoalsOptions): Promise<void> 
   const team_ids = await resolveTeams(ctx, opts.team);
   // Mine by default: how users find goal ids.
   const people_ids = opts.person?.length ? await resolvePeople(ctx, opts.person) : team_ids.length ? [] : [(await me(ctx)).id];
-  const list = await fetchAll<Goal>(await ctx.api(), 'goals', { people_ids, team_ids });
+  const list = await allGoals(await ctx.api(), { people_ids, team_ids });
   await printList(ctx.io, ctx.now(), list, opts.json, 'No goals match.', goalRows);
 }

@@ -1,7 +1,6 @@
 // `checkin list`: check-ins filtered by dates, blocked, people and teams; one page or --all.
 import { Command, Option } from '@commander-js/extra-typings';
-import { listCheckIns } from '../api/endpoints.js';
-import { fetchAll } from '../api/paginate.js';
+import { allCheckIns, listCheckIns } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -50,7 +49,7 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
   const api = await ctx.api();
   let list: CheckIn[];
   if (opts.all) {
-    list = await fetchAll<CheckIn>(api, 'check-ins', query, { onPause: (s) => ctx.io.err(`Pausing ${s} s to stay under the rate limit…\n`) });
+    list = await allCheckIns(api, query, { onPause: (s) => ctx.io.err(`Pausing ${s} s to stay under the rate limit…\n`) });
   } else {
     const page = await listCheckIns(api, { ...query, page: opts.page, per_page: opts.perPage });
     // Several teams can return a check-in once per team: show each once.

@@ -1,7 +1,6 @@
 // `checkin people`: the people of the account.
+import { allPeople } from '../api/endpoints.js';
 import { Command } from '@commander-js/extra-typings';
-import { fetchAll } from '../api/paginate.js';
-import type { Person } from '../api/types.js';
 import type { Context } from '../context.js';
 import { printList } from '../ui/output.js';
 import { peopleRows } from '../ui/views.js';
@@ -19,6 +18,6 @@ export function peopleCommand(ctx: Context, run: Run<PeopleOptions> = runPeople)
 }
 
 export async function runPeople(ctx: Context, opts: PeopleOptions): Promise<void> {
-  const list = await fetchAll<Person>(await ctx.api(), 'people', {});
+  const list = await allPeople(await ctx.api());
   await printList(ctx.io, ctx.now(), list, opts.json, 'No people.', peopleRows);
 }

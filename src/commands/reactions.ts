@@ -1,8 +1,6 @@
 // `checkin reactions <key>`: the reactions on a check-in (or, with --goal-update, a goal update).
 import { Command } from '@commander-js/extra-typings';
-import { resourcePath } from '../api/endpoints.js';
-import { fetchAll } from '../api/paginate.js';
-import type { Reaction } from '../api/types.js';
+import { allReactions } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { printList } from '../ui/output.js';
 import { reactionRows } from '../ui/views.js';
@@ -20,6 +18,6 @@ export function reactionsCommand(ctx: Context, run: Run<ReactionsOptions> = runR
 export async function runReactions(ctx: Context, opts: ReactionsOptions): Promise<void> {
   const target = await commentable(ctx, opts);
   if (!target) return;
-  const list = await fetchAll<Reaction>(await ctx.api(), `${resourcePath(target)}/reactions`, {});
+  const list = await allReactions(await ctx.api(), target);
   await printList(ctx.io, ctx.now(), list, opts.json, 'No reactions yet.', reactionRows);
 }

@@ -1,9 +1,7 @@
 // `checkin team`: for each of my teams, who has filled in that day's check-in, who has not yet,
 // who is blocked (and by what), and who has none (absent or not scheduled).
 import { Command } from '@commander-js/extra-typings';
-import { getTeam } from '../api/endpoints.js';
-import { fetchAll } from '../api/paginate.js';
-import type { CheckIn } from '../api/types.js';
+import { allCheckIns, getTeam } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { printOne } from '../ui/output.js';
 import { MEMBER_STATES, teamReportView, type MemberState, type TeamReport } from '../ui/views.js';
@@ -39,7 +37,7 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   const api = await ctx.api();
   const [teams, checkIns] = await Promise.all([
     Promise.all(teamIds.map((id) => getTeam(api, id))),
-    fetchAll<CheckIn>(api, 'check-ins', { since: date, until: date, team_ids: teamIds }),
+    allCheckIns(api, { since: date, until: date, team_ids: teamIds }),
   ]);
   const report: TeamReport[] = teams.map((team) => ({
     team: { id: team.id, name: team.name },

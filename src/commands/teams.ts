@@ -1,7 +1,6 @@
 // `checkin teams`: the account's teams, mine marked.
+import { allTeams } from '../api/endpoints.js';
 import { Command } from '@commander-js/extra-typings';
-import { fetchAll } from '../api/paginate.js';
-import type { Team } from '../api/types.js';
 import type { Context } from '../context.js';
 import { printList } from '../ui/output.js';
 import { teamRows } from '../ui/views.js';
@@ -20,7 +19,7 @@ export function teamsCommand(ctx: Context, run: Run<TeamsOptions> = runTeams) {
 }
 
 export async function runTeams(ctx: Context, opts: TeamsOptions): Promise<void> {
-  const [list, mine] = await Promise.all([fetchAll<Team>(await ctx.api(), 'teams', {}), me(ctx)]);
+  const [list, mine] = await Promise.all([allTeams(await ctx.api()), me(ctx)]);
   const ids = new Set(mine.teams.map((t) => t.id));
   await printList(ctx.io, ctx.now(), list, opts.json, 'No teams.', (v, l) => teamRows(v, l, ids));
 }

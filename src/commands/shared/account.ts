@@ -2,9 +2,8 @@
 // and the people and teams whose names users type. One cache, read before any request; a name
 // that is not found refreshes it once. Also: turning `me`, names and @usernames into UUIDs.
 
-import { getMe } from '../../api/endpoints.js';
-import { fetchAll } from '../../api/paginate.js';
-import { UUID_RE, type Me, type Person, type Team } from '../../api/types.js';
+import { allPeople, allTeams, getMe } from '../../api/endpoints.js';
+import { UUID_RE, type Me } from '../../api/types.js';
 import type { CachedMe, Directory } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { nearMatches } from '../../core/match.js';
@@ -41,7 +40,7 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
   const { api, cfg, token } = await account(ctx);
   const cached = refresh ? undefined : cfg.cached(api.baseUrl, token, 'directory');
   if (cached) return { dir: cached, fresh: false };
-  const [people, teams] = await Promise.all([fetchAll<Person>(api, 'people', {}), fetchAll<Team>(api, 'teams', {})]);
+  const [people, teams] = await Promise.all([allPeople(api), allTeams(api)]);
   const dir: Directory = {
     people: people.map((p) => ({ id: p.id, name: p.name, username: p.username })),
     teams: teams.map((t) => ({ id: t.id, name: t.name })),

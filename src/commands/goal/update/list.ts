@@ -1,7 +1,6 @@
 // `checkin goal update list <goal-id>` (also `goal updates <goal-id>`): a goal's updates, newest first.
+import { allGoalUpdates } from '../../../api/endpoints.js';
 import { Command } from '@commander-js/extra-typings';
-import { fetchAll } from '../../../api/paginate.js';
-import type { GoalUpdate } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { printList } from '../../../ui/output.js';
 import { goalUpdateRows } from '../../../ui/views.js';
@@ -22,6 +21,6 @@ export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
 }
 
 export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
-  const list = await fetchAll<GoalUpdate>(await ctx.api(), `goals/${uuid(opts.goalId, 'The goal id')}/goal-updates`, {});
+  const list = await allGoalUpdates(await ctx.api(), uuid(opts.goalId, 'The goal id'));
   await printList(ctx.io, ctx.now(), list, opts.json, 'No updates yet.', goalUpdateRows);
 }
