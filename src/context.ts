@@ -78,6 +78,7 @@ export function createContext(parts: ContextParts): Context {
         sleep: ctx.sleep,
         ...(timeoutMs !== undefined && { timeoutMs }),
         onRetry: ({ delayMs, why }) => io.err(`${why}; retrying in ${(delayMs / 1000).toFixed(delayMs < 1000 ? 1 : 0)} s…\n`),
+        onWarning: (message) => io.err(`warning: ${message}\n`),
       });
       return client;
     },

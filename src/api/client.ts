@@ -140,6 +140,7 @@ export class ApiClient {
   /** Refuses a wait the service asked for that is longer than the cap, saying when to try again. */
   checkWait(seconds: number, method: string, path: string, why: string, status = 429): void {
     if (seconds <= this.maxWaitS) return;
+    if (!path.startsWith('/')) path = new URL(joinUrl(this.opts.baseUrl, path)).pathname;
     const until = seconds < 86_400 * 366 ? ` (after ${new Date(Date.now() + seconds * 1000).toTimeString().slice(0, 5)})` : '';
     throw new ApiError({
       kind: 'http',

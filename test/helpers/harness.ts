@@ -36,6 +36,10 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   tty?: boolean;
+  /** Colour level of the terminal (default none). */
+  color?: 0 | 1 | 2 | 3;
+  /** Prompts allowed (default: when tty). */
+  prompt?: boolean;
   prompter?: Prompter;
   editor?: Editor;
 }
@@ -64,7 +68,7 @@ export interface World {
 
 /** Runs checkin in-process against whatever env names, with the clock's now and sleep. */
 export async function runIn(args: string[], env: NodeJS.ProcessEnv, clock: FakeClock, opts: RunOptions = {}): Promise<Result> {
-  const io = bufferIO({ tty: Boolean(opts.tty), ...(opts.input !== undefined && { stdin: opts.input }) });
+  const io = bufferIO({ tty: Boolean(opts.tty), ...(opts.input !== undefined && { stdin: opts.input }), ...(opts.color !== undefined && { color: opts.color }), ...(opts.prompt !== undefined && { prompt: opts.prompt }) });
   const merged = { ...env };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete merged[k];

@@ -1,6 +1,6 @@
 // An IO over buffers, for running commands in-process.
 import { PassThrough } from 'node:stream';
-import type { IO } from '../../src/ui/io.js';
+import type { ColorLevel, IO } from '../../src/ui/io.js';
 import { guardTerminal } from '../../src/ui/sanitize.js';
 
 export interface BufferIO extends IO {
@@ -8,7 +8,7 @@ export interface BufferIO extends IO {
   stderrText(): string;
 }
 
-export function bufferIO(opts: { tty?: boolean; stdin?: string } = {}): BufferIO {
+export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLevel; prompt?: boolean } = {}): BufferIO {
   let out = '';
   let err = '';
   let silent = false;
@@ -22,8 +22,8 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string } = {}): BufferIO
     stdinIsTTY: tty,
     stdoutIsTTY: tty,
     columns: 100,
-    colorLevel: 0,
-    canPrompt: tty,
+    colorLevel: opts.color ?? 0,
+    canPrompt: opts.prompt ?? tty,
     // The same terminal guard as the process's streams.
     out: (t) => void (silent || (out += guardTerminal(t))),
     err: (t) => void (silent || (err += guardTerminal(t))),
