@@ -49,11 +49,38 @@ describe('the built binary', () => {
     }
   });
 
-  it('cron prints a crontab line with absolute paths', async () => {
-    const r = await runCli(['cron', '--at', '9:30', '--days', 'mon-fri'], { env });
+  it('cron prints a line that works under cron: run with `env -i sh -c`, pending → notify, done → nothing, broken → one line', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { existsSync, mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    // Asynchronously: the sandbox answers in this process.
+    const sh = async (command: string) => (await promisify(execFile)('env', ['-i', 'sh', '-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    // A user who logged in: the token is stored, not in the environment (cron would not have it).
+    const user = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined };
+    expect((await runCli(['login', '--with-token', '--api-url', sb.url], { env: user, input: sb.token })).code).toBe(0);
+    const flag = join(mkdtempSync(join(tmpdir(), 'checkin-cron-')), 'notified');
+    const r = await runCli(['cron', '--at', '9:30', '--days', 'mon-fri', '--notify', `echo "check in, 100% please" > ${flag}`], { env: user });
     expect(r.code).toBe(0);
-    const node = process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    expect(r.stdout).toMatch(new RegExp(`^30 9 \\* \\* mon-fri ${node} /\\S+/bin/checkin\\.js status --quiet; \\[ \\$\\? -ne 3 \\] \\|\\| echo "Time to check in: run checkin today"\\n$`));
+    const line = r.stdout.trimEnd();
+    expect(line).toMatch(new RegExp(`^30 9 \\* \\* mon-fri CHECKIN_CONFIG_DIR=\\S+ HOME=\\S+ TZ=UTC \\S+ \\S+/bin/checkin\\.js status --quiet; `));
+    expect(line).toContain('100\\% please'); // cron would end the command at a bare %
+    // What cron runs: the command after the five time fields, with \% turned back into %, and nothing in the environment.
+    const command = line.split(' ').slice(5).join(' ').replace(/\\%/g, '%');
+    const cron = () => sh(command);
+    expect(await cron()).toBe('');
+    expect(readFileSync(flag, 'utf8')).toBe('check in, 100% please\n');
+    rmSync(flag);
+    expect((await runCli(['today', '-i', 'done'], { env })).code).toBe(0);
+    expect(await cron()).toBe('');
+    expect(existsSync(flag)).toBe(false);
+    // A wrong URL is never "nothing scheduled": cron mails one line.
+    const broken = await runCli(['cron', '--notify', `touch ${flag}`], { env: { ...user, CHECKIN_API_URL: sb.url.replace('/api/v2', '/app') } });
+    const brokenCommand = broken.stdout.trimEnd().split(' ').slice(5).join(' ');
+    expect(brokenCommand).toContain(`CHECKIN_API_URL=${sb.url.replace('/api/v2', '/app')} `);
+    expect(await sh(brokenCommand)).toBe('checkin status failed (exit 2): run checkin status to see why\n');
+    expect(existsSync(flag)).toBe(false);
   });
 
   it('today is the local date of TZ, never the UTC date', async () => {

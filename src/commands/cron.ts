@@ -24,16 +24,25 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-export function cronLine(opts: CronOptions & { script: string; nodePath: string }): string {
+/** In a crontab line, % ends the command (the rest becomes its stdin): every % is written \%. */
+function cronEscape(command: string): string {
+  return command.replace(/%/g, '\\%');
+}
+
+export function cronLine(opts: CronOptions & { script: string; nodePath: string; env?: Record<string, string> }): string {
   const m = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(opts.at);
   if (!m) throw new UsageError(`--at must be a time written HH:MM, got "${opts.at}"`);
   if (!/^[\d,*/-]+$/.test(opts.days) && !/^(mon|tue|wed|thu|fri|sat|sun)([-,](mon|tue|wed|thu|fri|sat|sun))*$/i.test(opts.days)) {
     throw new UsageError(`--days must be a cron day-of-week field such as 1-5 or mon-fri, got "${opts.days}"`);
   }
-  const cmd = `${shellQuote(opts.nodePath)} ${shellQuote(opts.script)} status --quiet`;
+  // cron starts commands with an almost empty environment: what checkin needs to find its
+  // config and its service goes on the line.
+  const vars = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
+  const cmd = `${vars}${shellQuote(opts.nodePath)} ${shellQuote(opts.script)} status --quiet`;
   const action = opts.notify ?? `echo "Time to check in: run checkin today"`;
-  // Exit 3 is "pending"; other failures print their own message, which cron mails.
-  return `${Number(m[2])} ${Number(m[1])} * * ${opts.days} ${cmd}; [ $? -ne 3 ] || ${action}`;
+  // status --quiet prints nothing: exit 3 is "pending"; any other failure is said once, and cron mails it.
+  const failed = `echo "checkin status failed (exit $s): run checkin status to see why"`;
+  return cronEscape(`${Number(m[2])} ${Number(m[1])} * * ${opts.days} ${cmd}; s=$?; if [ $s -eq 3 ]; then ${action}; elif [ $s -ne 0 ]; then ${failed}; fi`);
 }
 
 export async function runCron(ctx: Context, opts: CronOptions): Promise<void> {
@@ -44,8 +53,17 @@ export async function runCron(ctx: Context, opts: CronOptions): Promise<void> {
   } catch {
     // keep the path as given
   }
-  const line = cronLine({ ...opts, script: real, nodePath: process.execPath });
+  const env: Record<string, string> = {};
+  const cfg = ctx.config();
+  if (ctx.env.CHECKIN_CONFIG_DIR) env.CHECKIN_CONFIG_DIR = cfg.dir;
+  else if (ctx.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = ctx.env.XDG_CONFIG_HOME;
+  if (ctx.env.HOME) env.HOME = ctx.env.HOME;
+  const url = cfg.apiUrl();
+  if (url.name === 'CHECKIN_API_URL') env.CHECKIN_API_URL = url.value;
+  if (ctx.env.TZ) env.TZ = ctx.env.TZ;
+  const line = cronLine({ ...opts, script: real, nodePath: process.execPath, env });
   ctx.io.err("# Add this line with `crontab -e`. It checks at the given time and reminds you when today's check-in is pending.\n");
   ctx.io.err("# cron mails what the line prints; pass --notify 'notify-send \"Check in!\"' for a desktop notification.\n");
+  if (cfg.token()?.name) ctx.io.err(`# Your token comes from ${cfg.token()!.name}, which cron does not have: run \`checkin login\` so it is stored.\n`);
   ctx.io.out(line + '\n');
 }
