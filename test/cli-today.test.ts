@@ -381,3 +381,46 @@ describe('proxies', () => {
   });
 });
 
+
+describe('a wrong API URL is never "nothing scheduled"', () => {
+  it('status and today against paths that are not API v2 fail naming the URL (exit 2), and keep typed text', async () => {
+    const origin = new URL(sb.url).origin;
+    for (const base of [`${origin}/app`, `${origin}/api/v1`, origin]) {
+      const status = await cli(['status'], { env: { CHECKIN_API_URL: base } });
+      expect(status.code).toBe(2);
+      expect(status.stdout).toBe('');
+      expect(status.stderr.split('\n')[0]).toMatch(new RegExp(`^error: No check-in service \\(API v2\\) at ${base}: GET \\S*/check-ins/${TODAY} answered 404, and GET \\S*/me answered 404$`));
+      const typed = await cli(['today', '-p', '-'], { env: { CHECKIN_API_URL: base }, input: 'Words I typed\n' });
+      expect(typed.code).toBe(2);
+      expect(typed.stderr.split('\n').at(-2)).toBe('Your answers were kept as a draft; send them with `checkin today --resume`.');
+    }
+    expect(drafts().map((d) => [d.api_url, d.content]).sort()).toEqual(
+      [`${origin}/app`, `${origin}/api/v1`, origin].map((u) => [u, { kind: 'answers', answers: { previous: 'Words I typed' } }]).sort(),
+    );
+  });
+
+  it('an HTML 404 (a web server, not the API) fails at once, without asking /me', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const web = createHttpServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>Not Found</title></html>'));
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(web.address() as { port: number }).port}/api/v2`;
+    try {
+      const r = await cli(['status', '--quiet'], { env: { CHECKIN_API_URL: url } });
+      expect(r).toEqual({ code: 2, stdout: '', stderr: '' }); // --quiet: only the exit code tells
+      const loud = await cli(['status'], { env: { CHECKIN_API_URL: url } });
+      expect(loud.stderr.split('\n')[0]).toBe(`error: No check-in service (API v2) at ${url}: GET /api/v2/check-ins/${TODAY} answered 404 (not JSON)`);
+    } finally {
+      await new Promise((res) => web.close(res));
+    }
+  });
+
+  it('the real "not scheduled" is trusted once /me answered there, and then costs no extra request', async () => {
+    const ada = sb.service.data.tokens[0]!.person_id;
+    sb.service.data.absences.push({ person_id: ada, from: TODAY, to: TODAY });
+    expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `No check-in scheduled for today (${TODAY})\n` });
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/me']);
+    w.forget();
+    expect(await cli(['status'])).toMatchObject({ code: 0 });
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+  });
+});
