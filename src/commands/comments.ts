@@ -3,11 +3,14 @@
 import { Command } from '@commander-js/extra-typings';
 import { allComments, postComment } from '../api/endpoints.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { HintedError, UsageError } from '../errors.js';
+import { draftKey, type DraftTarget } from '../config/drafts.js';
+import { parseKey } from '../core/keys.js';
 import { printList, printOne } from '../ui/output.js';
 import { commentRows } from '../ui/views.js';
 import { commentable, commentableOptions, type CommentableOptions } from './shared/commentable.js';
-import { sendWithDraft } from './shared/drafts.js';
+import { keep, sendWithDraft } from './shared/drafts.js';
+import { today } from './shared/days.js';
 import type { Run } from './shared/options.js';
 
 export interface CommentsOptions extends CommentableOptions {
@@ -30,12 +33,21 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   const writing = opts.add !== undefined || opts.edit || opts.resume;
   if (opts.edit && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the text with --add "…" (or --add - to read it from standard input).');
   if ([opts.add !== undefined, opts.edit, opts.resume].filter(Boolean).length > 1) throw new UsageError('Give one of --add, --edit and --resume');
-  // Read the typed text before any request, so a failure never loses it.
+  // Read the typed text before any request, and keep it under the name the user gave (a date key
+  // is worked out here, with no request): finding the check-in can fail, the text is not lost.
   let body: string | undefined;
   if (opts.add !== undefined) body = opts.add === '-' ? await ctx.io.readStdin() : opts.add;
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+  const addressed = writing ? addressedAs(ctx, opts) : undefined;
+  if (body !== undefined && addressed) await keep(ctx, addressed, { kind: 'comment', body });
+  const again = `checkin comments ${opts.key ?? `--goal-update ${opts.goalUpdate}`} --resume`;
 
-  const target = await commentable(ctx, opts);
+  let target;
+  try {
+    target = await commentable(ctx, opts);
+  } catch (err) {
+    throw body !== undefined && addressed ? new HintedError(err, `Your comment was kept as a draft; send it with \`${again}\`.`) : err;
+  }
   if (!target) return;
   const api = await ctx.api();
   if (!writing) {
@@ -44,7 +56,8 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   }
 
   const draftTarget = { kind: 'comment', on: target.kind, id: target.id } as const;
-  const draft = ctx.drafts().get(api.baseUrl, draftTarget);
+  const drafts = ctx.drafts();
+  const draft = drafts.get(api.baseUrl, draftTarget) ?? (addressed && drafts.get(api.baseUrl, addressed));
   const kept = draft?.content.kind === 'comment' ? draft.content.body : undefined;
   if (opts.resume) {
     if (kept === undefined) throw new UsageError(`There is no draft comment for this ${target.kind}`);
@@ -54,13 +67,26 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
     if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
   }
   const text = body!;
-  const again = `checkin comments ${opts.key ?? `--goal-update ${target.id}`} --resume`;
   const created = await sendWithDraft(ctx, {
     target: draftTarget,
     content: { kind: 'comment', body: text },
     send: () => postComment(api, target, text),
     hint: `Your comment was kept as a draft. If it does not show up in the list, send it with \`${again}\`.`,
   });
+  // Kept under the name the user gave, too: sent now.
+  if (addressed && draftKey(api.baseUrl, addressed) !== draftKey(api.baseUrl, draftTarget)) drafts.delete(api.baseUrl, addressed);
   if (!opts.json) ctx.io.err('Comment posted.\n');
   await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
+}
+
+/** The draft name of a comment as the user addressed it, worked out with no request (undefined for `last`). */
+function addressedAs(ctx: Context, opts: CommentsOptions): DraftTarget | undefined {
+  if (opts.goalUpdate !== undefined) return { kind: 'comment', on: 'goal-update', id: opts.goalUpdate };
+  if (opts.key === undefined) return undefined;
+  try {
+    const key = parseKey(opts.key, today(ctx));
+    return key.kind === 'uuid' ? { kind: 'comment', on: 'check-in', id: key.id } : key.kind === 'date' ? { kind: 'comment', on: 'check-in', id: key.date } : undefined;
+  } catch {
+    return undefined; // a bad key: commentable() says so
+  }
 }

@@ -5,7 +5,7 @@ import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../api/type
 import type { DraftTarget } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { sendWithDraft } from './drafts.js';
+import { keep, sendWithDraft } from './drafts.js';
 import { parseIntIn } from './options.js';
 
 export interface GoalUpdateContentOptions {
@@ -44,21 +44,37 @@ export function parseConfidence(value: string): number {
   return level.value;
 }
 
-/** Reads --body (or stdin with -); fills what is missing from prompts or $EDITOR on a terminal. */
-export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: { title?: string; body?: string }, needAll: boolean): Promise<GoalUpdateInput> {
+/**
+ * Reads --body (or stdin with -); fills what is missing from prompts or $EDITOR on a terminal.
+ * What is typed is kept as a draft for `keepFor` as soon as it exists, so no refusal loses it;
+ * the title is asked (and required) before the editor opens.
+ */
+export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: { title?: string; body?: string }, needAll: boolean, keepFor?: DraftTarget): Promise<GoalUpdateInput> {
   const input: GoalUpdateInput = {};
+  const keepTyped = async () => {
+    if (keepFor && (input.body !== undefined || input.title !== undefined)) await keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } });
+  };
   if (flags.title !== undefined) input.title = flags.title;
-  if (flags.body !== undefined) input.body = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : flags.body;
+  if (flags.body !== undefined) {
+    input.body = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : flags.body;
+    if (flags.body === '-') await keepTyped();
+  }
   if (flags.progress !== undefined) input.progress = flags.progress;
   if (flags.confidence !== undefined) input.confidence = parseConfidence(flags.confidence);
   const missing = needAll && (input.title === undefined || input.body === undefined);
   if (flags.edit || missing) {
     if (!ctx.io.canPrompt) {
-      throw new UsageError(flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body', 'Give them as options: --title "…" --body "…" (--body - reads standard input).');
+      const kept = keepFor && flags.body === '-' ? ' What you piped is kept as a draft.' : '';
+      throw new UsageError(flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body', `Give them as options: --title "…" --body "…" (--body - reads standard input).${kept}`);
     }
-    if (input.title === undefined) input.title = await ctx.prompter().input('Title', { default: current.title ?? '' });
+    while (input.title === undefined || (needAll && input.title.trim() === '')) {
+      input.title = (await ctx.prompter().input('Title', { default: current.title ?? '' })).trim();
+      if (input.title === '') ctx.io.err('A goal update needs a title.\n');
+    }
+    await keepTyped();
     if (input.body === undefined || flags.edit) {
       input.body = (await ctx.editor().edit(input.body ?? current.body ?? '')).replace(/\s+$/, '');
+      await keepTyped();
     }
   }
   if (input.title !== undefined && input.title.trim() === '') throw new UsageError('The title is empty; nothing was sent');

@@ -32,7 +32,7 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
         const [goal, latest] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 1 })]);
         ctx.io.out(goalHeaderView(await viewFor(ctx.io, ctx.now()), goal, latest[0]));
       }
-      return gather(ctx, opts, {}, true);
+      return gather(ctx, opts, {}, true, { kind: 'goal-update', goalId: id });
     },
     send: (input) => createGoalUpdate(api, id, input),
     hint: `Your update was kept as a draft. If it does not show up in \`checkin goal update list ${id}\`, send it with \`checkin goal update ${id} --resume\`.`,
