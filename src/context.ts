@@ -59,7 +59,7 @@ export function createContext(parts: ContextParts): Context {
     env,
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep,
-    config: () => (config ??= new ConfigStore(env)),
+    config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`))),
     drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir, (m) => io.err(`warning: ${m}\n`))),
     async api() {
       if (client) return client;

@@ -57,6 +57,8 @@ function isDraft(v: unknown): v is Draft {
 }
 
 export class DraftStore {
+  private unwritable = false;
+
   constructor(
     readonly dir: string,
     /** Told of what was set aside or could not be read (one line). */
@@ -73,7 +75,8 @@ export class DraftStore {
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read the draft ${file}: ${(err as Error).message}`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.warn(`cannot read the draft ${file}: ${(err as Error).message}`);
       return undefined;
     }
     let parsed: unknown;
@@ -119,14 +122,22 @@ export class DraftStore {
     const key = draftKey(apiUrl, target);
     const draft: Draft = { key, api_url: normalizeApiUrl(apiUrl), target, content, saved_at: now.toISOString() };
     const file = this.file(key);
+    this.read(file); // a damaged draft there is set aside, not overwritten
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeFileSync(temp, JSON.stringify(draft, null, 2) + '\n', { mode: 0o600 });
       renameSync(temp, file);
     } catch (err) {
-      rmSync(temp, { force: true });
-      throw new CliError(`Cannot keep a draft in ${this.dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // nothing was written
+      }
+      const why = `Cannot keep a draft in ${this.dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+      if (!this.unwritable) this.warn(`${why}; going on without one`);
+      this.unwritable = true;
+      throw new CliError(why);
     }
     return draft;
   }

@@ -3,7 +3,7 @@
 // Reads are a plain JSON read of conf's file (start-up stays lean); conf is loaded only to write.
 // Location: $CHECKIN_CONFIG_DIR, else $XDG_CONFIG_HOME/checkin, else ~/.config/checkin (every OS).
 
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type Ref } from '../api/types.js';
@@ -73,20 +73,22 @@ export interface Resolved<T> {
   name?: string;
 }
 
-export function readJson(file: string): Record<string, unknown> {
+/** A JSON object file: {} when missing; `damaged` when it is there but not a JSON object. */
+function readJson(file: string): { value: Record<string, unknown>; damaged?: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new CliError(`Cannot read ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { value: {} };
+    return { value: {}, damaged: (err as Error).message };
   }
   try {
     const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { value: v as Record<string, unknown> };
   } catch {
-    throw new CliError(`${file} is not valid JSON; fix it or delete it`);
+    // below
   }
+  return { value: {}, damaged: 'not a JSON object' };
 }
 
 type ConfInstance = { store: Record<string, unknown>; path: string };
@@ -95,7 +97,13 @@ export class ConfigStore {
   readonly dir: string;
   private settings: StoredConfig | undefined;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {
+  private damaged: string | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    /** Told of a damaged settings file (one line). */
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {
     this.dir = configDir(env);
   }
 
@@ -107,7 +115,17 @@ export class ConfigStore {
   }
 
   read(): StoredConfig {
-    return (this.settings ??= readJson(this.file) as StoredConfig);
+    if (!this.settings) {
+      // A damaged file never blocks a run: it is read as empty (CHECKIN_TOKEN still works), and set
+      // aside before anything is written over it.
+      const { value, damaged } = readJson(this.file);
+      if (damaged) {
+        this.damaged = damaged;
+        this.warn(`${this.file} cannot be read (${damaged}); going on without it`);
+      }
+      this.settings = value as StoredConfig;
+    }
+    return this.settings;
   }
 
   /** flag > CHECKIN_TOKEN > STEADY_TOKEN > file. */
@@ -134,15 +152,32 @@ export class ConfigStore {
     return this.read().cache?.[cacheKey(apiUrl, token)]?.[kind];
   }
 
+  /** Best effort: a cache that cannot be written (a read-only folder) only means asking again next time. */
   async cache<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K, value: CacheEntry[K]): Promise<void> {
     const key = cacheKey(apiUrl, token);
-    await this.update((c) => {
-      c.cache = { ...c.cache, [key]: { ...c.cache?.[key], [kind]: value } };
-    });
+    try {
+      await this.update((c) => {
+        c.cache = { ...c.cache, [key]: { ...c.cache?.[key], [kind]: value } };
+      });
+    } catch {
+      const settings = this.read();
+      settings.cache = { ...settings.cache, [key]: { ...settings.cache?.[key], [kind]: value } };
+    }
   }
 
   /** Changes the settings file through conf; the file stays mode 0600 (it holds the token). */
   async update(mutate: (config: StoredConfig) => void): Promise<void> {
+    this.read();
+    if (this.damaged) {
+      const aside = `${this.file}.damaged-${Date.now()}`;
+      try {
+        renameSync(this.file, aside);
+        this.warn(`the damaged ${this.file} was set aside as ${aside}`);
+      } catch (err) {
+        throw new CliError(`Cannot set the damaged ${this.file} aside: ${(err as Error).message}`);
+      }
+      this.damaged = undefined;
+    }
     const conf = await this.open('config');
     const next = structuredClone(conf.store) as StoredConfig;
     mutate(next);

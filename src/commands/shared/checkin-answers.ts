@@ -6,7 +6,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isEmptyAnswers, parseMood, readTemplate } from '../../core/answers.js';
-import { UsageError } from '../../errors.js';
+import { HintedError, UsageError } from '../../errors.js';
 import { resolveTeams } from './account.js';
 import type { Target } from './checkin-target.js';
 import { keep } from './drafts.js';
@@ -94,6 +94,12 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
   if (flags.notDone) answers.previous_completed = false;
   if (typed && draftTarget) await keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers } });
   if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
-  if (flags.team && flags.team.length > 0) answers.team_ids = await resolveTeams(ctx, flags.team);
+  if (flags.team && flags.team.length > 0) {
+    try {
+      answers.team_ids = await resolveTeams(ctx, flags.team);
+    } catch (err) {
+      throw typed && keepFor ? new HintedError(err, `What you typed is kept as a draft; \`${keepFor.resumeCommand} --resume -t <team>\` sends it.`) : err;
+    }
+  }
   return { answers, typed };
 }

@@ -30,7 +30,7 @@ export function contentText(content: DraftContent): string {
   }
 }
 
-/** Saves a draft; when it cannot be saved, warns and returns false (the caller carries on). */
+/** Saves a draft; when it cannot be saved (the store has warned, once), returns false and the caller carries on. */
 export async function keep(ctx: Context, target: DraftTarget, content: DraftContent): Promise<boolean> {
   const api = await ctx.api();
   try {
@@ -38,7 +38,6 @@ export async function keep(ctx: Context, target: DraftTarget, content: DraftCont
     return true;
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    ctx.io.err(`warning: ${err.message}; sending without one\n`);
     return false;
   }
 }

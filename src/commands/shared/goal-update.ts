@@ -88,6 +88,8 @@ export interface GoalUpdateWrite<T> {
   nothingKept: string;
   /** The content from flags, prompts and the editor (when not resuming). */
   gather: () => Promise<GoalUpdateInput>;
+  /** With --resume: what the flags add to the kept draft (a missing title, say). */
+  given?: GoalUpdateInput;
   send: (input: GoalUpdateInput) => Promise<T>;
   hint: string;
 }
@@ -98,9 +100,19 @@ export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): P
   if (w.resume) {
     const draft = ctx.drafts().get((await ctx.api()).baseUrl, w.target);
     if (draft?.content.kind !== 'goal-update') throw new UsageError(w.nothingKept);
-    input = draft.content.input;
+    input = { ...draft.content.input, ...w.given };
   } else {
     input = await w.gather();
   }
   return sendWithDraft(ctx, { target: w.target, content: { kind: 'goal-update', input }, send: () => w.send(input), hint: w.hint });
+}
+
+/** The content flags given on the command line, as they add to a kept draft. */
+export function givenContent(flags: GoalUpdateContentOptions): GoalUpdateInput {
+  return {
+    ...(flags.title !== undefined && { title: flags.title }),
+    ...(flags.body !== undefined && flags.body !== '-' && { body: flags.body }),
+    ...(flags.progress !== undefined && { progress: flags.progress }),
+    ...(flags.confidence !== undefined && { confidence: parseConfidence(flags.confidence) }),
+  };
 }

@@ -4,7 +4,7 @@ import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoin
 import type { Context } from '../../../context.js';
 import { printOne, viewFor } from '../../../ui/output.js';
 import { goalHeaderView, goalUpdateView } from '../../../ui/views.js';
-import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
+import { contentOptions, gather, givenContent, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
 import type { Run } from '../../shared/options.js';
 
 export interface CreateOptions extends GoalUpdateContentOptions {
@@ -25,6 +25,7 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
   const created = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update', goalId: id },
     resume: opts.resume,
+    given: givenContent(opts),
     nothingKept: 'There is no draft goal update for this goal',
     gather: async () => {
       if (ctx.io.canPrompt && (opts.title === undefined || opts.body === undefined || opts.edit)) {

@@ -1,0 +1,143 @@
+// Never lose a word: every way typed text was lost before, tried again through the CLI.
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addDays } from '../src/core/datekey.js';
+import { checkInId } from '../src/sandbox/ids.js';
+import { FakeClock, runIn, TODAY, useWorld } from './helpers/harness.js';
+
+const w = useWorld();
+const drafts = (dir = join(w.configDir, 'drafts')) => {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  } catch {
+    return [];
+  }
+};
+const fail = (method: string) => w.sb.inject({ method, status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
+
+describe('typed text survives', () => {
+  it('a team name that does not resolve, after stdin was read', async () => {
+    const r = await w.cli(['today', '-i', '-', '-t', 'Nope'], { input: 'Piped words\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: No team named "Nope"\nWhat you typed is kept as a draft; `checkin today --resume -t <team>` sends it.\n');
+    expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { intentions: 'Piped words' } }]);
+    const resumed = await w.cli(['today', '--resume', '-t', 'Mobile', '--json']);
+    expect(resumed.code).toBe(0);
+    expect(w.sb.requests.at(-1)!.body).toEqual({ intentions: 'Piped words', team_ids: [w.team('Mobile')] });
+    expect(drafts()).toEqual([]);
+  });
+
+  it('a damaged draft file: set aside with one warning, and the new draft is kept', async () => {
+    mkdirSync(join(w.configDir, 'drafts'), { recursive: true });
+    fail('PATCH');
+    expect((await w.cli(['today', '-p', '-'], { input: 'first\n' })).code).toBe(1);
+    const [file] = readdirSync(join(w.configDir, 'drafts'));
+    writeFileSync(join(w.configDir, 'drafts', file!), '{ half');
+    fail('PATCH');
+    const r = await w.cli(['today', '-p', '-'], { input: 'second\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toMatch(/^warning: the draft \S+ was damaged; it was set aside as \S+\.damaged-\d+$/);
+    expect(drafts().map((d) => d.content.answers)).toEqual([{ previous: 'second' }]);
+    expect(readdirSync(join(w.configDir, 'drafts')).filter((f) => f.includes('.damaged-'))).toHaveLength(1);
+  });
+
+  it('a damaged config.json: one warning, the command works (CHECKIN_TOKEN); login sets it aside', async () => {
+    mkdirSync(w.configDir, { recursive: true });
+    writeFileSync(join(w.configDir, 'config.json'), '');
+    const r = await w.cli(['me', '--json']);
+    expect(r.code).toBe(0);
+    // `me` caches what it fetched: the damaged file is set aside first, not written over.
+    expect(r.stderr).toMatch(new RegExp(`^warning: ${join(w.configDir, 'config.json')} cannot be read \\(not a JSON object\\); going on without it\nwarning: the damaged \\S+ was set aside as \\S+config\\.json\\.damaged-\\d+\n$`));
+    writeFileSync(join(w.configDir, 'config.json'), '[1, 2');
+    const login = await w.cli(['login', '--with-token'], { input: w.sb.token, env: { CHECKIN_TOKEN: undefined } });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toMatch(/warning: the damaged \S+config\.json was set aside as \S+config\.json\.damaged-\d+\n/);
+    expect(JSON.parse(readFileSync(join(w.configDir, 'config.json'), 'utf8')).token).toBe(w.sb.token);
+  });
+
+  it('a read-only config folder: reads work; a write that fails prints what was typed', async () => {
+    mkdirSync(w.configDir, { recursive: true });
+    chmodSync(w.configDir, 0o500);
+    try {
+      if (process.getuid?.() === 0) {
+        // root writes anyway: make the folder a file's child instead, which nobody can write into
+        const env = { CHECKIN_CONFIG_DIR: join(w.configDir, 'x', 'y') };
+        writeFileSync(join(w.configDir, 'x'), '');
+        return await readOnly(env);
+      }
+      await readOnly({});
+    } finally {
+      chmodSync(w.configDir, 0o700);
+    }
+  });
+
+  async function readOnly(env: Record<string, string>) {
+    chmodSync(w.configDir, 0o700);
+    const list = await w.cli(['list', '--person', 'me', '--json'], { env });
+    expect(list.code).toBe(0);
+    fail('PATCH');
+    const r = await w.cli(['today', '-i', '-'], { input: 'Do not lose me\n', env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^warning: Cannot keep a draft in \S+: \w+; going on without one\nerror: PATCH /);
+    expect(r.stderr).toContain('No draft could be kept; here is what you wrote:\n');
+    expect(r.stderr).toContain('\n## Intentions\n<!-- What do you intend to do next? -->\nDo not lose me\n');
+  }
+
+  it('--resume finds the draft whatever the URL spelling (trailing /, localhost)', async () => {
+    fail('PATCH');
+    expect((await w.cli(['today', '-b', '-'], { input: 'stuck\n', env: { CHECKIN_API_URL: `${w.sb.url}/` } })).code).toBe(1);
+    const r = await w.cli(['today', '--resume', '--json'], { env: { CHECKIN_API_URL: w.sb.url.replace('127.0.0.1', 'localhost') } });
+    expect(r.code).toBe(0);
+    expect(w.sb.requests.at(-1)!.body).toEqual({ blockers: 'stuck' });
+  });
+
+  it('--resume finds the draft however the check-in was named (UUID, then today)', async () => {
+    const id = checkInId(w.id('ada'), TODAY);
+    fail('PATCH');
+    expect((await w.cli(['checkin', id, '-i', '-'], { input: 'by id\n' })).code).toBe(1);
+    w.forget();
+    const r = await w.cli(['today', '--resume', '--json']);
+    expect(r.code).toBe(0);
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(drafts()).toEqual([]);
+  });
+
+  it("a draft for yesterday's today: --resume says which day and how to send it", async () => {
+    fail('PATCH');
+    expect((await w.cli(['today', '-i', '-'], { input: 'late\n' })).code).toBe(1);
+    const tomorrow = new FakeClock(new Date(w.clock.now().getTime() + 86_400_000));
+    const r = await runIn(['today', '--resume'], w.env, tomorrow);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: There is no draft for today (${addDays(TODAY, 1)}); there is one for ${TODAY}\nSend it with \`checkin checkin ${TODAY} --resume\`.\n`,
+    });
+    expect((await runIn(['checkin', TODAY, '--resume', '--json'], w.env, tomorrow)).code).toBe(0);
+  });
+
+  it('a comment whose check-in cannot be looked up is kept, and --resume sends it', async () => {
+    w.sb.inject({ method: 'GET', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
+    const r = await w.cli(['comments', 'yesterday', '--add', '-'], { input: 'Kept before the lookup\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').at(-2)).toBe('Your comment was kept as a draft; send it with `checkin comments yesterday --resume`.');
+    const sent = await w.cli(['comments', 'yesterday', '--resume']);
+    expect(sent.code).toBe(0);
+    const id = checkInId(w.id('ada'), addDays(TODAY, -1));
+    expect(w.sb.requests.at(-1)).toMatchObject({ method: 'POST', path: `/api/v2/check-ins/${id}/comments`, body: { body: 'Kept before the lookup\n' } });
+    expect(drafts()).toEqual([]);
+  });
+
+  it('a goal-update body piped without a title is kept; --resume --title sends it', async () => {
+    const goal = w.sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
+    const r = await w.cli(['goal', 'update', goal, '--body', '-'], { input: 'A long body\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: A goal update needs --title and --body\nGive them as options: --title "…" --body "…" (--body - reads standard input). What you piped is kept as a draft.\n');
+    const sent = await w.cli(['goal', 'update', goal, '--resume', '--title', 'Now with a title', '--json']);
+    expect(sent.code).toBe(0);
+    expect(w.sb.requests.at(-1)!.body).toEqual({ body: 'A long body', title: 'Now with a title' });
+    expect(drafts()).toEqual([]);
+  });
+});
