@@ -47,6 +47,8 @@ export interface HostileOptions {
   rateLimitReset?: number;
   /** Answer the first GET with a 503 whose message is poisoned. */
   poisonedRetry?: boolean;
+  /** Every PATCH and POST fails with a 500. */
+  failWrites?: boolean;
 }
 
 export async function startHostile(opts: HostileOptions = {}) {
@@ -66,6 +68,7 @@ export async function startHostile(opts: HostileOptions = {}) {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
     };
     req.resume();
+    if (opts.failWrites && (req.method === 'PATCH' || req.method === 'POST')) return json(500, { message: 'down' });
     if (opts.poisonedRetry && !poisonedOnce && req.method === 'GET') {
       poisonedOnce = true;
       return json(503, { message: p('maintenance') });
