@@ -10,6 +10,7 @@ import { localDateKey } from '../src/core/datekey.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cleanEnv } from './helpers/cli.js';
 import { describeRequest } from './helpers/harness.js';
+import { POISON, startHostile } from './helpers/hostile.js';
 import { KEY, Screen } from './helpers/terminal.js';
 
 const VIM = (() => {
@@ -104,6 +105,47 @@ describe('checkin today, answered at the real prompts', () => {
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(patches()).toHaveLength(1);
     expect(patches()[0]!.body).toEqual({ previous: '', intentions: '- Short\n- Added in vim', blockers: '', mood: null });
+  });
+});
+
+describe('the editor, losslessly', () => {
+  it.skipIf(!VIM)(`text that cannot be read reopens real vim with the problem on top; nothing is lost; the fixed text is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
+    const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+    await s.waitFor(/CHECKIN\.md/);
+    s.type(`${KEY.escape}:%s/^Mood: $/Mood: focussed/${KEY.enter}:%s/^## Intentions$/## Intentions\\r- A paragraph I wrote/${KEY.enter}:wq${KEY.enter}`);
+    await s.waitFor('checkin could not read what you saved:');
+    expect(s.text()).toMatch(/line \d+: Unknown mood "focussed"\. Valid moods: calm, happy/);
+    // Kept before it was read, exactly as saved.
+    expect(drafts()).toMatchObject([{ content: { kind: 'text', text: expect.stringContaining('- A paragraph I wrote\n') } }]);
+    expect(patches()).toEqual([]);
+    s.type(`${KEY.escape}:%s/focussed/focused/${KEY.enter}:wq${KEY.enter}`);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(patches()).toHaveLength(1);
+    expect(patches()[0]!.body).toMatchObject({ intentions: '- A paragraph I wrote', mood: 'focused' });
+    expect(drafts()).toEqual([]);
+  });
+
+  it('no editor is started without a terminal: one line naming --from-file and the flags', async () => {
+    const r = await import('./helpers/cli.js').then(({ runCli }) => runCli(['today', '-e'], { env: { ...env, EDITOR: 'touch /tmp/should-not-run' } }));
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: The editor needs a terminal\nGive the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.\n' });
+  });
+});
+
+describe('a hostile service at the real prompts', () => {
+  it("the prompt's default and the suggestion above it (the service's text) never write on the terminal", async () => {
+    const h = await startHostile();
+    try {
+      const s = new Screen(['today'], { ...env, CHECKIN_API_URL: h.url });
+      await s.waitFor('What did you do previously?');
+      s.type(KEY.ctrlC);
+      expect((await s.exit()).code).toBe(130);
+      expect(s.text()).toContain('- did'); // the words are there…
+      // …but nothing the terminal would act on: no title or clipboard write, no clear, no bidi.
+      for (const bad of ['\u001b]0;pwned', '\u001b]52;', '\u001b[2J', '\u202e', '\u200b', '\u009b']) expect(s.raw).not.toContain(bad);
+      expect(POISON).toContain('\u001b]52;');
+    } finally {
+      await h.close();
+    }
   });
 });
 
