@@ -169,7 +169,9 @@ describe('other prompts in a real terminal', () => {
     const s = new Screen(['goal', 'update', goal.id, '--progress', '45'], { ...env, EDITOR: editor });
     await s.waitFor('Ship the v2 billing API — progress 35%, At risk');
     expect(s.text()).toContain('Latest update:');
-    await s.answer('? Title', 'Security review passed' + KEY.enter);
+    await s.answer('? Title', KEY.enter); // empty: asked again, before any editor opens
+    await s.waitFor('A goal update needs a title.');
+    await s.answer(/A goal update needs a title\.\n\? Title/, 'Security review passed' + KEY.enter);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(s.text()).toContain('Goal update posted.');
     expect(sb.requests.at(-1)).toMatchObject({

@@ -89,3 +89,20 @@ describe('retries', () => {
     expect(err.message).toBe('PATCH /api/v2/check-ins/2026-11-21: answered 200 with an HTML page ("Steady") instead of JSON');
   });
 });
+
+describe('paging is bounded', () => {
+  it('a list that never ends stops after the page limit, with a warning', async () => {
+    const { fetchAll } = await import('../src/api/paginate.js');
+    const { agent, pool } = mock();
+    let n = 0;
+    pool
+      .intercept({ path: (p: string) => p.startsWith('/api/v2/people'), method: 'GET' })
+      .reply(200, () => Array.from({ length: 50 }, () => ({ id: `p${n++}` })))
+      .persist();
+    const warnings: string[] = [];
+    const api = new ApiClient({ baseUrl: BASE, token: 't', dispatcher: agent, sleep: async () => undefined, onWarning: (m) => warnings.push(m) });
+    const all = await fetchAll(api, 'people', ANY_ID, {}, { maxPages: 7 });
+    expect(all).toHaveLength(350);
+    expect(warnings).toEqual(['stopped after 7 pages of people (350 items); the service kept sending more']);
+  });
+});

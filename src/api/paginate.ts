@@ -21,6 +21,8 @@ export function parseRateLimit(header: string | string[] | undefined): Array<{ n
 export interface PageOptions {
   /** Told when the walk pauses to stay under the rate limit. */
   onPause?: (seconds: number) => void;
+  /** At most this many pages (default MAX_PAGES). */
+  maxPages?: number;
 }
 
 /** More pages than this is not a list any account has: the walk stops and says so. */
@@ -35,8 +37,9 @@ export async function fetchAll<T extends { id: string }>(api: ApiClient, path: s
   const out: T[] = [];
   const list = arrayOf(check);
   for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) {
-      api.warn(`stopped after ${MAX_PAGES} pages of ${path} (${out.length} items); the service kept sending more`);
+    const max = opts.maxPages ?? MAX_PAGES;
+    if (page > max) {
+      api.warn(`stopped after ${max} pages of ${path} (${out.length} items); the service kept sending more`);
       break;
     }
     const res = await api.request<unknown>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } });
