@@ -50,6 +50,7 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, 'Pick another with --port, or --port 0 for a free one');
     if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UsageError(`Cannot listen on ${opts.host}: not an address of this machine`);
+    if (e.code === 'EDATAFILE') throw new UsageError(e.message);
     if (e.code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${opts.port}`);
     throw new UsageError(`Cannot start the sandbox: ${e.message}`);
   }

@@ -2,7 +2,8 @@
 // Check-ins are not stored one by one: they exist wherever a team is scheduled and the
 // person is not absent (from `start_date` on); only the filled-in ones are kept here.
 
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Activity, Mood, Ref } from '../api/types.js';
 import { isDateKey } from '../core/datekey.js';
 
@@ -180,9 +181,45 @@ export async function loadData(file: string): Promise<SandboxData | undefined> {
   return validateData(raw, file);
 }
 
-/** Writes to a temporary file beside `file`, then renames it over: never a half-written file. */
+/**
+ * Writes durably: to a temporary file beside `file`, flushed to disk, renamed over the old one,
+ * and the folder flushed too — a write acknowledged after this survives a crash (kill -9, power).
+ */
 export async function saveData(file: string, data: SandboxData): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
-  await rename(tmp, file);
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    const handle = await open(tmp, 'w', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(data, null, 2) + '\n');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+  const dir = await open(dirname(file), 'r');
+  try {
+    await dir.sync();
+  } catch {
+    // some file systems cannot flush a folder; the rename is still atomic
+  } finally {
+    await dir.close();
+  }
+}
+
+/** Temporary files a killed sandbox left beside `file`. */
+export async function removeStrayTemps(file: string): Promise<number> {
+  const prefix = `${basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(file));
+  } catch {
+    return 0;
+  }
+  const stray = names.filter((n) => n.startsWith(prefix) && n.endsWith('.tmp'));
+  await Promise.all(stray.map((n) => rm(join(dirname(file), n), { force: true })));
+  return stray.length;
 }

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { DATE_KEY_RE, MAX_PER_PAGE, UUID_RE, type ErrorBody } from '../api/types.js';
 import { isDateKey } from '../core/datekey.js';
-import { loadData, saveData, validateData, type SandboxData } from './data.js';
+import { loadData, removeStrayTemps, saveData, validateData, type SandboxData } from './data.js';
 import { DEMO_TOKEN, demoData } from './demo.js';
 import { DEFAULT_WINDOWS, RateLimiter, type Window } from './ratelimit.js';
 import { SandboxService, ServiceError } from './service.js';
@@ -13,6 +13,10 @@ import { SandboxService, ServiceError } from './service.js';
 export const API_PREFIX = '/api/v2';
 const DEFAULT_PER_PAGE = 20;
 const MAX_BODY_BYTES = 1024 * 1024;
+/** The request log keeps the newest this many requests (memory stays bounded under any traffic). */
+export const MAX_LOGGED_REQUESTS = 500;
+/** Bodies larger than this are logged as a note of their size, not kept. */
+const MAX_LOGGED_BODY = 16 * 1024;
 
 export interface RecordedRequest {
   method: string;
@@ -173,7 +177,12 @@ function routes(): Route[] {
     ...extra,
   });
   const checkInKey = (ctx: RequestContext) => {
-    const key = decodeURIComponent(ctx.match[1]!);
+    let key: string;
+    try {
+      key = decodeURIComponent(ctx.match[1]!);
+    } catch {
+      fail(400, `The check-in key "${ctx.match[1]}" is not valid percent-encoding`);
+    }
     if (!UUID_RE.test(key) && !(DATE_KEY_RE.test(key) && isDateKey(key))) {
       fail(404, `No check-in ${key}: a check-in is addressed by its UUID or by a date written YYYY-MM-DD`);
     }
@@ -288,11 +297,7 @@ function errorCode(status: number): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? (() => new Date());
   let data = options.data ? validateData(structuredClone(options.data)) : undefined;
-  let createdFile = false;
-  if (options.dataFile) {
-    data = (await loadData(options.dataFile)) ?? undefined;
-    createdFile = data === undefined;
-  }
+  if (options.dataFile) data = (await loadData(options.dataFile)) ?? undefined;
   data ??= demoData(clock(), options.token ?? DEMO_TOKEN);
   if (options.token && !data.tokens.some((t) => t.token === options.token)) {
     // Make the requested token the demo person's read+write token.
@@ -302,18 +307,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = data;
   const token = options.token ?? state.tokens.find((t) => t.scope === 'write')?.token ?? DEMO_TOKEN;
 
-  // Saves are serialised: each waits for the previous one, so the file is always whole and newest wins.
+  // Saves are serialised: each waits for the previous one, so the file is always whole and newest
+  // wins. A write is answered only once its save is on disk (see handle); `lastSave` says how it went.
   let saving: Promise<void> = Promise.resolve();
   let saveError: Error | undefined;
+  let lastSave: Promise<Error | undefined> = Promise.resolve(undefined);
   const persist = () => {
     if (!options.dataFile) return;
     const file = options.dataFile;
-    saving = saving
-      .then(() => saveData(file, state))
-      .catch((err: Error) => {
-        saveError = err;
-      });
+    lastSave = saving.then(
+      () => saveData(file, state).then(() => undefined, (err: Error) => (saveError = err)),
+    );
+    saving = lastSave.then(() => undefined);
   };
+  if (options.dataFile) {
+    // A path that cannot be written fails now, not at the first write; a killed run's temp files go.
+    await removeStrayTemps(options.dataFile);
+    try {
+      await saveData(options.dataFile, state);
+    } catch (err) {
+      throw Object.assign(new Error(`Cannot write the data file ${options.dataFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`), { code: 'EDATAFILE' });
+    }
+  }
 
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_WINDOWS, () => clock().getTime());
   const table = routes();
@@ -329,17 +344,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://sandbox');
+    // Whatever arrives: a request-target that is not a URL gets a 400, never a crash.
+    let url: URL | undefined;
+    try {
+      url = new URL(req.url ?? '/', 'http://sandbox');
+    } catch {
+      url = undefined;
+    }
     const record: RecordedRequest = {
       method,
-      path: url.pathname,
-      query: url.search.replace(/^\?/, ''),
-      params: [...url.searchParams.entries()],
+      path: url?.pathname ?? String(req.url ?? '').slice(0, 200),
+      query: url?.search.replace(/^\?/, '') ?? '',
+      params: url ? [...url.searchParams.entries()] : [],
       headers: { ...req.headers },
       body: undefined,
       status: 0,
     };
     requests.push(record);
+    if (requests.length > MAX_LOGGED_REQUESTS) requests.splice(0, requests.length - MAX_LOGGED_REQUESTS);
     res.once('finish', () => options.onRequest?.(record));
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
@@ -352,19 +374,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     const sendError = (status: number, message: string, headers: Record<string, string> = {}, errors?: Record<string, string[]>) => {
       const body: ErrorBody = { error: errorCode(status), message, ...(errors && { errors }) };
+      // A body nobody will read is drained, not kept.
+      if (!req.complete) req.resume();
       send(status, body, headers);
     };
+    if (!url) return sendError(400, 'Malformed request-target: not a URL path');
 
     let limitHeaders: Record<string, string> = {};
-    try {
-      const raw = await readBody(req);
-      if (raw !== '') {
-        try {
-          record.body = JSON.parse(raw);
-        } catch {
-          record.body = raw;
-        }
+    let raw = '';
+    /** The body, read only for a request that got past authentication and has a route. */
+    const readJsonBody = async () => {
+      raw = await readBody(req);
+      if (raw === '') return;
+      if (raw.length > MAX_LOGGED_BODY) record.body = `<${raw.length} bytes>`;
+      try {
+        const parsed: unknown = JSON.parse(raw);
+        if (raw.length <= MAX_LOGGED_BODY) record.body = parsed;
+        return parsed;
+      } catch {
+        if (raw.length <= MAX_LOGGED_BODY) record.body = raw;
+        return raw;
       }
+    };
+    try {
       const sub = url.pathname.startsWith(API_PREFIX + '/') ? url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') : undefined;
 
       const faultIndex = faults.findIndex(
@@ -374,6 +406,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
       if (faultIndex !== -1) {
         const [fault] = faults.splice(faultIndex, 1);
+        await readJsonBody().catch(() => undefined); // logged like any other
         if (fault!.drop) {
           record.status = -1;
           req.socket.destroy();
@@ -406,6 +439,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!m) return sendError(401, 'Authorization header must be "Bearer <token>"');
       const tok = service.tokenRecord(m[1]!);
       if (!tok) return sendError(401, 'Invalid or expired token');
+      // Authenticated, on a route: the body is read (bounded) and logged.
+      const parsed = await readJsonBody();
       if (limiter) {
         const verdict = limiter.take(tok.token);
         limitHeaders = verdict.headers;
@@ -431,14 +466,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const type = req.headers['content-type'] ?? '';
         if (raw.trim() === '') fail(400, 'Request body is empty: send a JSON object');
         if (!/^application\/json\b/i.test(type)) fail(415, `Content-Type must be application/json, got "${type}"`);
-        if (typeof record.body === 'string') fail(400, 'Malformed JSON in request body');
-        if (typeof record.body !== 'object' || record.body === null || Array.isArray(record.body)) {
-          fail(400, 'Request body must be a JSON object');
-        }
-        body = record.body as Record<string, unknown>;
+        if (typeof parsed === 'string') fail(400, 'Malformed JSON in request body');
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) fail(400, 'Request body must be a JSON object');
+        body = parsed as Record<string, unknown>;
       }
 
       const result = hit.route.handler({ match: hit.match!, params: url.searchParams, body, personId: tok.person_id, service });
+      if (hit.route.write && options.dataFile) {
+        const failed = await lastSave;
+        if (failed) return sendError(500, `The change could not be saved to the data file: ${(failed as NodeJS.ErrnoException).code ?? failed.message}`, limitHeaders);
+      }
       if (method === 'DELETE') return send(204, undefined, limitHeaders);
       if (hit.route.etag) {
         const etag = `W/"${createHash('sha1').update(JSON.stringify(result)).digest('hex').slice(0, 20)}"`;
@@ -460,12 +497,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Listening on every address (0.0.0.0, ::): the URL given out is this machine's loopback, which
+  // reaches it and which clients accept over plain http.
+  const shown = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const host = shown.includes(':') ? `[${shown}]` : shown;
   const origin = `http://${host}:${address.port}`;
   appUrl = `${origin}/app`;
   service = new SandboxService(state, clock, appUrl, persist);
-  if (createdFile) persist();
-  await saving;
 
   return {
     url: `${origin}${API_PREFIX}`,
