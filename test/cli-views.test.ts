@@ -309,7 +309,7 @@ describe('checkin comments and reactions', () => {
 });
 
 describe('goals and goal updates', () => {
-  const billing = () => sb.service.data.goals.find((g) => g.person_id === ada)!.id;
+  const billing = () => sb.service.data.goals.find((g) => g.owner_id === ada)!.id;
 
   it('goals: mine by default, with ids', async () => {
     await primeMe();
@@ -379,7 +379,7 @@ describe('teams, people, activity', () => {
     const t = await cli(['teams']);
     expect(t.stdout).toBe(`${platform}\tPlatform\tmember\n${mobile}\tMobile\tmember\n`);
     const p = await cli(['people', '--json']);
-    expect(JSON.parse(p.stdout).map((x: { username: string }) => x.username)).toEqual(['ada', 'grace', 'linus', 'margaret', 'alan']);
+    expect(JSON.parse(p.stdout).map((x: { username: string }) => x.username)).toEqual(['ada', 'grace', 'linus', 'margaret', 'alan', 'scribe']);
   });
 
   it('activity: --kind repeated, dates become ISO timestamps', async () => {

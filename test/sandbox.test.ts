@@ -243,12 +243,18 @@ describe('rule 4: one check-in by key', () => {
     expect((await send('PATCH', `/check-ins/${TODAY}`, { mood: null })).json.mood).toBeNull();
   });
 
-  it('404 for a date without a check-in; 403 when patching someone else\'s by UUID', async () => {
+  it('404 for a date without a check-in; someone else\'s by UUID: 403, unless an administrator\'s read+write token', async () => {
     const absent = sb.service.data.absences[0]!;
     expect((await send('PATCH', `/check-ins/${absent.from}`, { intentions: 'x' })).status).toBe(404);
     const graces = (await call(sb.url, 'GET', `/check-ins/${TODAY}`, { token: GRACE_TOKEN })).json;
-    const r = await send('PATCH', `/check-ins/${graces.id}`, { intentions: 'hijack' });
-    expect(r.status).toBe(403);
+    const adas = (await get(`/check-ins/${TODAY}`)).json;
+    // Grace is no administrator: Ada's check-in is not hers to edit.
+    expect((await call(sb.url, 'PATCH', `/check-ins/${adas.id}`, { token: GRACE_TOKEN, body: { intentions: 'hijack' } })).status).toBe(403);
+    // Ada is an administrator with a read+write token: she may edit Grace's.
+    const r = await send('PATCH', `/check-ins/${graces.id}`, { blockers: 'Needs a hand' });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ id: graces.id, person: { name: 'Grace Hopper' }, blockers: 'Needs a hand' });
+    expect((await call(sb.url, 'PATCH', `/check-ins/${graces.id}`, { token: 'sandbox_pat_read_only', body: { blockers: 'x' } })).status).toBe(403);
     // Reading it by UUID is fine.
     expect((await get(`/check-ins/${graces.id}`)).json.person.name).toBe('Grace Hopper');
   });
@@ -277,7 +283,7 @@ describe('rule 5: comments and reactions', () => {
     expect(blank.status).toBe(422);
     expect(blank.json.errors).toHaveProperty('body');
     expect((await get('/check-ins/00000000-0000-4000-8000-000000000000/comments')).status).toBe(404);
-    const goal = (await get('/goals')).json[0];
+    const goal = (await get('/goals')).json.find((g: { title: string }) => g.title === 'Ship the v2 billing API');
     const update = (await get(`/goals/${goal.id}/goal-updates`)).json[0];
     expect((await get(`/goal-updates/${update.id}/comments`)).json.length).toBeGreaterThan(0);
     expect((await get(`/goal-updates/${update.id}/reactions`)).json.length).toBeGreaterThan(0);
@@ -309,7 +315,7 @@ describe('rule 6: goals and goal updates', () => {
     expect((await get(`/goals/${goal.id}`)).json).toMatchObject({ progress: 50, confidence_description: 'Off track' });
 
     const platform = await teamId('Platform');
-    const fresh = { id: '11111111-1111-4111-8111-111111111111', title: 'New', parent_id: null, end_date: null, person_id: id, team_id: platform };
+    const fresh = { id: '11111111-1111-4111-8111-111111111111', title: 'New', parent_id: null, end_date: null, owner_id: id, team_ids: [platform], contributor_ids: [] };
     sb.service.data.goals.push(fresh);
     const first = await send('POST', `/goals/${fresh.id}/goal-updates`, { title: 'Start', body: 'Go' });
     expect(first.json).toMatchObject({ progress: 1, confidence: 90, confidence_description: 'On track' });
@@ -339,7 +345,7 @@ describe('rule 7: people, teams, activities', () => {
     const m = await me();
     expect(m.teams.map((t) => t.name)).toEqual(['Platform', 'Mobile']);
     const people = (await get('/people')).json as { username: string }[];
-    expect(people.map((p) => p.username)).toEqual(['ada', 'grace', 'linus', 'margaret', 'alan']);
+    expect(people.map((p) => p.username)).toEqual(['ada', 'grace', 'linus', 'margaret', 'alan', 'scribe']);
     const team = (await get(`/teams/${await teamId('Mobile')}`)).json;
     expect(team.people.map((p: { name: string }) => p.name)).toEqual(['Ada Lovelace', 'Margaret Hamilton', 'Alan Turing']);
   });
@@ -457,7 +463,7 @@ describe('--data FILE', () => {
     const a = await startSandbox({ clock: () => NOW, dataFile: file, rateLimit: false });
     const saved = JSON.parse(await readFile(file, 'utf8'));
     expect(saved.version).toBe(1);
-    expect(saved.people).toHaveLength(5);
+    expect(saved.people).toHaveLength(6);
     expect(((await stat(file)).mode & 0o777).toString(8)).toBe('600');
     await call(a.url, 'PATCH', `/check-ins/${TODAY}`, { token: a.token, body: { intentions: 'Survive a restart' } });
     await a.close();

@@ -18,6 +18,12 @@ export interface Person extends Ref {
   administrator?: boolean;
   kind?: 'human' | 'agent';
   account?: Ref;
+  /** The person's teams (on /me and on /people items alike). */
+  teams?: Ref[];
+  created_at?: string;
+  updated_at?: string;
+  /** The person's page in the web app. */
+  url?: string;
 }
 
 export interface Me extends Person {
@@ -84,14 +90,36 @@ export interface Goal {
   type?: string;
   id: string;
   title: string;
-  parent: Ref | null;
+  description?: string | null;
+  /** The parent goal: its id (and title when the token can see it), or null. */
+  parent: { id: string; title?: string } | null;
+  start_date?: string | null;
   end_date: string | null;
   progress: number | null;
   confidence: number | null;
   confidence_description: string | null;
-  person: Ref | null;
-  team: Ref | null;
+  owner?: Ref | null;
+  teams?: Ref[];
+  contributors?: Ref[];
+  update_cadence?: string | null;
+  private?: boolean;
+  archived?: boolean;
   url: string;
+}
+
+/** The fields a client may send on POST /goals and PATCH /goals/{id}. */
+export interface GoalInput {
+  title?: string;
+  description?: string | null;
+  start_date?: string | null;
+  end_date?: string | null;
+  owner_id?: string | null;
+  team_ids?: string[];
+  contributor_ids?: string[];
+  update_cadence?: string | null;
+  parent_id?: string | null;
+  private?: boolean;
+  archived?: boolean;
 }
 
 export interface GoalUpdate {
@@ -119,12 +147,46 @@ export interface GoalUpdateInput {
 export interface Activity {
   id: string;
   kind: string;
+  /** A display label: "GitHub PR", "Jira", "Asana", "Claude Code"… */
   group: string | null;
-  title: string;
+  title: string | null;
   description: string | null;
   url: string | null;
   recorded_at: string;
   person: Ref;
+}
+
+/** POST /activities: recorded for the token's person. */
+export interface ActivityInput {
+  group: string;
+  /** At most 256 characters. */
+  description: string;
+  url?: string;
+}
+
+export interface EchoQuestion {
+  id: string;
+  prompt: string;
+  title: string;
+  answer_frequency: string;
+  answer_day: string;
+  answer_time: string;
+  answer_time_zone: string;
+  next_answer_at: string | null;
+  paused_at: string | null;
+  created_at: string;
+  updated_at: string;
+  url: string;
+}
+
+export interface EchoAnswer {
+  id: string;
+  question: { id: string; title: string };
+  title: string;
+  /** Markdown; null while the summary is being written. */
+  body: string | null;
+  published_at: string | null;
+  url: string;
 }
 
 /** Error bodies of the service (the sandbox's shape; the real service's is not specified). */

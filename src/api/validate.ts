@@ -51,7 +51,7 @@ const ref = object({ id: str, name: str });
 const optRef = optional(orNull(ref));
 const text = optional(orNull(str));
 
-export const PERSON = object({ id: str, name: str, username: optional(orNull(str)), title: text, time_zone: text });
+export const PERSON = object({ id: str, name: str, username: optional(orNull(str)), title: text, time_zone: text, teams: optional(arrayOf(ref)) });
 export const ME = object({ id: str, name: str, username: optional(orNull(str)), teams: optional(arrayOf(ref)), time_zone: text });
 export const TEAM = object({ id: str, name: str, people: optional(arrayOf(ref)) });
 export const CHECK_IN = object({
@@ -70,7 +70,7 @@ export const CHECK_IN = object({
 });
 export const COMMENT = object({ id: str, body: str, person: optRef, created_at: str });
 export const REACTION = object({ id: str, name: str, emoji: str, person: optRef, created_at: str });
-export const GOAL = object({ id: str, title: str, progress: optional(orNull(num)), confidence: optional(orNull(num)), confidence_description: text, end_date: text, person: optRef, team: optRef });
+export const GOAL = object({ id: str, title: str, progress: optional(orNull(num)), confidence: optional(orNull(num)), confidence_description: text, end_date: text, owner: optRef, teams: optional(arrayOf(ref)) });
 export const GOAL_UPDATE = object({
   id: str,
   title: str,
@@ -82,7 +82,7 @@ export const GOAL_UPDATE = object({
   person: optRef,
   goal: optional(orNull(object({ id: str, title: optional(str) }))),
 });
-export const ACTIVITY = object({ id: str, kind: str, title: str, recorded_at: str, url: text, person: optRef });
+export const ACTIVITY = object({ id: str, kind: str, group: text, title: text, description: text, recorded_at: str, url: text, person: optRef });
 
 /** `data` as T, or an invalid-response ApiError naming the request and the first problem. */
 export function expectShape<T>(data: unknown, check: Check, method: string, path: string, what: string): T {

@@ -21,6 +21,8 @@ export interface PersonRecord {
   bio: string | null;
   administrator: boolean;
   kind: 'human' | 'agent';
+  created_at?: string;
+  updated_at?: string;
 }
 
 export interface TeamRecord {
@@ -78,10 +80,18 @@ export interface ReactionRecord {
 export interface GoalRecord {
   id: string;
   title: string;
+  description?: string | null;
   parent_id: string | null;
+  start_date?: string | null;
   end_date: string | null;
-  person_id: string | null;
-  team_id: string | null;
+  /** The owner (a person), the teams and the contributors of the goal (api-notes: owner_id, team_ids[], contributor_ids[]). */
+  owner_id: string | null;
+  team_ids: string[];
+  contributor_ids: string[];
+  update_cadence?: string | null;
+  private?: boolean;
+  archived?: boolean;
+  created_at?: string;
 }
 
 export interface GoalUpdateRecord {
@@ -98,6 +108,27 @@ export interface GoalUpdateRecord {
 
 export type ActivityRecord = Omit<Activity, 'person'> & { person_id: string };
 
+export interface EchoQuestionRecord {
+  id: string;
+  prompt: string;
+  title: string;
+  answer_frequency: string;
+  answer_day: string;
+  answer_time: string;
+  answer_time_zone: string;
+  paused_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EchoAnswerRecord {
+  id: string;
+  question_id: string;
+  title: string;
+  body: string | null;
+  published_at: string | null;
+}
+
 export interface SandboxData {
   version: 1;
   account: Ref;
@@ -113,6 +144,8 @@ export interface SandboxData {
   goals: GoalRecord[];
   goal_updates: GoalUpdateRecord[];
   activities: ActivityRecord[];
+  echo_questions: EchoQuestionRecord[];
+  echo_answers: EchoAnswerRecord[];
 }
 
 const LISTS = [
@@ -126,6 +159,8 @@ const LISTS = [
   'goals',
   'goal_updates',
   'activities',
+  'echo_questions',
+  'echo_answers',
 ] as const;
 
 /** Checks the shape a data file must have; throws an Error naming what is wrong. */
@@ -157,6 +192,14 @@ export function validateData(raw: unknown, source = 'data'): SandboxData {
     if (typeof tok.token !== 'string' || tok.token === '') fail('every token needs a non-empty "token"');
     if (!people.has(tok.person_id)) fail(`token for unknown person ${tok.person_id}`);
     if (tok.scope !== 'read' && tok.scope !== 'write') fail('token "scope" must be "read" or "write"');
+  }
+  // Goals of older data files had one person_id and one team_id.
+  for (const g of data.goals as Array<GoalRecord & { person_id?: string | null; team_id?: string | null }>) {
+    if (g.owner_id === undefined) g.owner_id = g.person_id ?? null;
+    if (!Array.isArray(g.team_ids)) g.team_ids = g.team_id ? [g.team_id] : [];
+    if (!Array.isArray(g.contributor_ids)) g.contributor_ids = [];
+    delete g.person_id;
+    delete g.team_id;
   }
   for (const a of data.absences) {
     if (!isDateKey(a.from) || !isDateKey(a.to)) fail('absence "from"/"to" must be YYYY-MM-DD dates');

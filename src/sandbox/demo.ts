@@ -9,15 +9,16 @@ import { SandboxService } from './service.js';
 export const DEMO_TOKEN = 'sandbox_pat_demo';
 export const DEMO_READ_TOKEN = 'sandbox_pat_read_only';
 
-const person = (username: string, name: string, title: string, location: string): PersonRecord => ({
+/** Zones come in both forms the docs show: Rails names ("Eastern Time (US & Canada)") and IANA names. */
+const person = (username: string, name: string, title: string, location: string, time_zone: string, bio: string | null): PersonRecord => ({
   id: stableUuid(`person:${username}`),
   name,
   username,
   email: `${username}@example.com`,
-  time_zone: 'UTC',
+  time_zone,
   title,
   location,
-  bio: null,
+  bio,
   administrator: username === 'ada',
   kind: 'human',
 });
@@ -55,12 +56,18 @@ function bullets(seed: number, count: number): string {
 export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   const today = localDateKey(now);
   const start = addDays(today, -14);
-  const ada = person('ada', 'Ada Lovelace', 'Staff Engineer', 'London');
-  const grace = person('grace', 'Grace Hopper', 'Engineering Manager', 'New York');
-  const linus = person('linus', 'Linus Torvalds', 'Backend Engineer', 'Portland');
-  const margaret = person('margaret', 'Margaret Hamilton', 'Mobile Lead', 'Boston');
-  const alan = person('alan', 'Alan Turing', 'Mobile Engineer', 'Manchester');
-  const people = [ada, grace, linus, margaret, alan];
+  const ada = person('ada', 'Ada Lovelace', 'Staff Engineer', 'London', 'London', '<p>Enchantress of numbers. Ask me about <strong>engines</strong>.</p>');
+  const grace = person('grace', 'Grace Hopper', 'Engineering Manager', 'New York', 'Eastern Time (US & Canada)', '<p>It is easier to ask forgiveness than it is to get permission.</p>');
+  const linus = person('linus', 'Linus Torvalds', 'Backend Engineer', 'Portland', 'America/Los_Angeles', null);
+  const margaret = person('margaret', 'Margaret Hamilton', 'Mobile Lead', 'Boston', 'Eastern Time (US & Canada)', '<p>Software engineering, <em>before it had a name</em>.</p>');
+  const alan = person('alan', 'Alan Turing', 'Mobile Engineer', 'Manchester', 'Europe/London', null);
+  // An agent: a person of kind "agent" (in no team, so no check-ins of its own).
+  const scribe: PersonRecord = { ...person('scribe', 'Scribe (agent)', 'Release notes agent', 'The cloud', 'UTC', '<p>I write the weekly summary.</p>'), kind: 'agent' };
+  const people = [ada, grace, linus, margaret, alan, scribe];
+  for (const p of people) {
+    p.created_at = `${addDays(today, -400)}T09:00:00Z`;
+    p.updated_at = `${addDays(today, -20)}T09:00:00Z`;
+  }
   const platform: TeamRecord = {
     id: stableUuid('team:platform'),
     name: 'Platform',
@@ -95,6 +102,8 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
     goals: [],
     goal_updates: [],
     activities: [],
+    echo_questions: [],
+    echo_answers: [],
   };
 
   // Fill in the history: everyone's check-ins before today, a few left empty, one blocked day.
@@ -177,10 +186,12 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
     });
   }
 
-  // Two goals with two updates each.
-  const billing = { id: stableUuid('goal:billing'), title: 'Ship the v2 billing API', parent_id: null, end_date: addDays(today, 40), person_id: ada.id, team_id: platform.id };
-  const crashes = { id: stableUuid('goal:crashes'), title: 'Halve the mobile crash rate', parent_id: null, end_date: addDays(today, 60), person_id: margaret.id, team_id: mobile.id };
-  data.goals.push(billing, crashes);
+  // Goals: a team goal with a child (Ada's billing goal), Margaret's crash goal, and one with no update yet.
+  const revenue = { id: stableUuid('goal:revenue'), title: 'Grow self-serve revenue', description: 'Company goal for the half.', parent_id: null, start_date: start, end_date: addDays(today, 120), owner_id: grace.id, team_ids: [platform.id], contributor_ids: [grace.id], update_cadence: 'monthly', private: false, archived: false };
+  const billing = { id: stableUuid('goal:billing'), title: 'Ship the v2 billing API', description: 'Invoices, webhooks and retries.', parent_id: revenue.id, start_date: start, end_date: addDays(today, 40), owner_id: ada.id, team_ids: [platform.id], contributor_ids: [linus.id], update_cadence: 'weekly', private: false, archived: false };
+  const crashes = { id: stableUuid('goal:crashes'), title: 'Halve the mobile crash rate', description: null, parent_id: null, start_date: start, end_date: addDays(today, 60), owner_id: margaret.id, team_ids: [mobile.id], contributor_ids: [alan.id], update_cadence: 'weekly', private: false, archived: false };
+  const handbook = { id: stableUuid('goal:handbook'), title: 'Write the on-call handbook', description: null, parent_id: null, start_date: today, end_date: null, owner_id: linus.id, team_ids: [platform.id], contributor_ids: [], update_cadence: 'weekly', private: false, archived: false };
+  data.goals.push(revenue, billing, crashes, handbook);
   const update = (goalId: string, who: string, n: number, daysAgo: number, title: string, body: string, progress: number, confidence: number) => {
     const stamp = at(addDays(today, -daysAgo), '16:00:00');
     data.goal_updates.push({ id: stableUuid(`goal-update:${goalId}:${n}`), goal_id: goalId, person_id: who, title, body, progress, confidence, created_at: stamp, updated_at: stamp });
@@ -193,13 +204,29 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   data.comments.push({ id: stableUuid('comment:goal-update:1'), body: 'Security review is booked for Thursday.', person_id: grace.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:00:00') });
   data.reactions.push({ id: stableUuid('reaction:goal-update:1'), name: 'eyes', emoji: '👀', person_id: linus.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:05:00') });
 
-  // A handful of activities.
-  const activity = (n: number, kind: string, who: string, daysAgo: number, title: string, group: string, url: string) =>
-    data.activities.push({ id: stableUuid(`activity:${n}`), kind, group, title, description: null, url, recorded_at: at(addDays(today, -daysAgo), '13:00:00'), person_id: who });
-  activity(1, 'github_pr', ada.id, 1, 'Add invoices endpoint (#412)', 'engines/billing', 'https://github.com/engines/billing/pull/412');
-  activity(2, 'github_pr', linus.id, 2, 'Fix flaky checkout test (#409)', 'engines/web', 'https://github.com/engines/web/pull/409');
-  activity(3, 'jira', margaret.id, 3, 'MOB-88 Crash on resume from background', 'MOB', 'https://engines.atlassian.net/browse/MOB-88');
-  activity(4, 'jira', ada.id, 4, 'PLAT-311 Rate limiter design', 'PLAT', 'https://engines.atlassian.net/browse/PLAT-311');
-  activity(5, 'github_pr', alan.id, 5, 'Retry uploads on flaky networks (#77)', 'engines/mobile', 'https://github.com/engines/mobile/pull/77');
+  // A handful of activities, grouped by the labels the service shows.
+  const activity = (n: number, kind: string, who: string, daysAgo: number, title: string, group: string, description: string, url: string) =>
+    data.activities.push({ id: stableUuid(`activity:${n}`), kind, group, title, description, url, recorded_at: at(addDays(today, -daysAgo), '13:00:00'), person_id: who });
+  activity(1, 'github_pr', ada.id, 1, 'Add invoices endpoint (#412)', 'GitHub PR', 'Merged PR in engines/billing: Add invoices endpoint (#412)', 'https://github.com/engines/billing/pull/412');
+  activity(2, 'github_pr', linus.id, 2, 'Fix flaky checkout test (#409)', 'GitHub PR', 'Merged PR in engines/web: Fix flaky checkout test (#409)', 'https://github.com/engines/web/pull/409');
+  activity(3, 'jira', margaret.id, 3, 'MOB-88 Crash on resume from background', 'Jira', 'Moved MOB-88 to Done', 'https://engines.atlassian.net/browse/MOB-88');
+  activity(4, 'jira', ada.id, 4, 'PLAT-311 Rate limiter design', 'Jira', 'Moved PLAT-311 to In Review', 'https://engines.atlassian.net/browse/PLAT-311');
+  activity(5, 'github_pr', alan.id, 5, 'Retry uploads on flaky networks (#77)', 'GitHub PR', 'Merged PR in engines/mobile: Retry uploads on flaky networks (#77)', 'https://github.com/engines/mobile/pull/77');
+
+  // An echo: a weekly question and its last answer.
+  const weekly = {
+    id: stableUuid('echo:weekly'),
+    prompt: 'Summarise what the Platform team shipped this week, for the company update.',
+    title: 'Platform weekly',
+    answer_frequency: 'weekly',
+    answer_day: 'friday',
+    answer_time: '16:00',
+    answer_time_zone: 'London',
+    paused_at: null,
+    created_at: `${addDays(today, -60)}T10:00:00Z`,
+    updated_at: `${addDays(today, -60)}T10:00:00Z`,
+  };
+  data.echo_questions.push(weekly);
+  data.echo_answers.push({ id: stableUuid('echo-answer:1'), question_id: weekly.id, title: 'Platform weekly', body: '- The **invoices endpoint** shipped\n- Webhooks wait on a security review', published_at: at(addDays(today, -2), '16:00:00') });
   return data;
 }

@@ -143,17 +143,22 @@ function stringArray(q: URLSearchParams, name: string): string[] {
   return values;
 }
 
-function paginate<T>(q: URLSearchParams, items: T[]): T[] {
+/** The page asked for: 1-indexed `page`, `per_page` never above 50 (like the real service). */
+function pageOf(q: URLSearchParams): { offset: number; limit: number } {
   const int = (name: string, fallback: number): number => {
     const v = single(q, name);
     if (v === undefined) return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < 1) fail(400, `${name} must be a positive integer, got "${v}"`);
+    if (!/^\d{1,9}$/.test(v) || Number(v) < 1) fail(400, `${name} must be a positive integer, got "${v}"`);
     return Number(v);
   };
   const page = int('page', 1);
-  // Like the real service, never more than 50 a page, whatever was asked.
   const perPage = Math.min(int('per_page', DEFAULT_PER_PAGE), MAX_PER_PAGE);
-  return items.slice((page - 1) * perPage, page * perPage);
+  return { offset: (page - 1) * perPage, limit: perPage };
+}
+
+function paginate<T>(q: URLSearchParams, items: T[]): T[] {
+  const { offset, limit } = pageOf(q);
+  return items.slice(offset, offset + limit);
 }
 
 function booleanParam(q: URLSearchParams, name: string): boolean | undefined {
@@ -213,7 +218,8 @@ function routes(): Route[] {
           ...(until !== undefined && { until }),
           ...(blocked !== undefined && { blocked }),
         };
-        return paginate(c.params, c.service.listCheckIns(filter));
+        const { offset, limit } = pageOf(c.params);
+        return c.service.listCheckIns(filter, offset, limit);
       },
       { etag: true },
     ),
@@ -223,7 +229,8 @@ function routes(): Route[] {
     }),
     r('PATCH', `/check-ins/${KEY}`, [], (c) => {
       const { personId, date } = checkInKey(c);
-      if (personId !== c.personId) fail(403, 'You can only fill in your own check-ins');
+      // Another person's check-in: only with an administrator's read+write token ("appropriate token scope").
+      if (personId !== c.personId && !c.service.person(c.personId)?.administrator) fail(403, "You can only fill in your own check-ins (an administrator's token can edit others')");
       return c.service.patchCheckIn(personId, date, c.body);
     }),
     r('GET', `/check-ins/${ID}/comments`, PAGE, (c) => paginate(c.params, c.service.comments(onResource('check-in')(c)))),
@@ -232,10 +239,14 @@ function routes(): Route[] {
     r('GET', `/goal-updates/${ID}/comments`, PAGE, (c) => paginate(c.params, c.service.comments(onResource('goal-update')(c)))),
     r('POST', `/goal-updates/${ID}/comments`, [], (c) => c.service.addComment(onResource('goal-update')(c), c.personId, c.body), { created: true }),
     r('GET', `/goal-updates/${ID}/reactions`, PAGE, (c) => paginate(c.params, c.service.reactions(onResource('goal-update')(c)))),
-    r('GET', '/goals', ['people_ids[]', 'team_ids[]', ...PAGE], (c) =>
-      paginate(c.params, c.service.goals(uuidArray(c.params, 'people_ids'), uuidArray(c.params, 'team_ids'))),
-    ),
+    r('GET', '/goals', ['people_ids[]', 'team_ids[]', 'since', 'until', ...PAGE], (c) => {
+      dateParam(c.params, 'since');
+      dateParam(c.params, 'until');
+      return paginate(c.params, c.service.goals(uuidArray(c.params, 'people_ids'), uuidArray(c.params, 'team_ids')));
+    }),
+    r('POST', '/goals', [], (c) => c.service.createGoal(c.personId, c.body), { created: true }),
     r('GET', `/goals/${ID}`, [], (c) => c.service.goal(c.match[1]!.toLowerCase())),
+    r('PATCH', `/goals/${ID}`, [], (c) => c.service.patchGoal(c.match[1]!, c.body)),
     r('GET', `/goals/${ID}/goal-updates`, PAGE, (c) => paginate(c.params, c.service.goalUpdates(c.match[1]!.toLowerCase()))),
     r('POST', `/goals/${ID}/goal-updates`, [], (c) => c.service.createGoalUpdate(c.match[1]!.toLowerCase(), c.personId, c.body), { created: true }),
     r('GET', `/goal-updates/${ID}`, [], (c) => c.service.goalUpdate(c.match[1]!)),
@@ -244,6 +255,11 @@ function routes(): Route[] {
       c.service.deleteGoalUpdate(c.match[1]!, c.personId);
       return undefined;
     }),
+    r('GET', `/activities/${ID}`, [], (c) => c.service.activity(c.match[1]!)),
+    r('POST', '/activities', [], (c) => c.service.addActivity(c.personId, c.body), { created: true }),
+    r('GET', '/echo/questions', PAGE, (c) => paginate(c.params, c.service.echoQuestions())),
+    r('POST', '/echo/questions', [], (c) => c.service.addEchoQuestion(c.body), { created: true }),
+    r('GET', `/echo/answers/${ID}`, [], (c) => c.service.echoAnswer(c.match[1]!)),
     r('GET', '/activities', ['kinds[]', 'people_ids[]', 'team_ids[]', 'since', 'until', ...PAGE], (c) => {
       const since = timestampParam(c.params, 'since');
       const until = timestampParam(c.params, 'until');

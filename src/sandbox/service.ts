@@ -6,8 +6,11 @@ import {
   UUID_RE,
   isMood,
   MOOD_NAMES,
+  DATE_KEY_RE,
   type Activity,
   type CheckIn,
+  type EchoAnswer,
+  type EchoQuestion,
   type Comment,
   type Goal,
   type GoalUpdate,
@@ -25,6 +28,8 @@ import {
   type GoalUpdateRecord,
   type PersonRecord,
   type SandboxData,
+  type EchoQuestionRecord,
+  type GoalRecord,
   type TeamRecord,
   type TokenRecord,
 } from './data.js';
@@ -113,12 +118,20 @@ export class SandboxService {
   teamsOf(personId: string): TeamRecord[] {
     return this.data.teams.filter((t) => t.people_ids.includes(personId));
   }
-  personView(p: PersonRecord): Person {
-    return { type: 'person', ...p, account: this.data.account };
+  /** A person as /me and /people show one (the docs' example): teams, dates and the web link included. */
+  personView(p: PersonRecord): Person & { teams: Ref[] } {
+    return {
+      type: 'person',
+      ...p,
+      created_at: p.created_at ?? `${this.data.start_date}T09:00:00Z`,
+      updated_at: p.updated_at ?? p.created_at ?? `${this.data.start_date}T09:00:00Z`,
+      url: `${this.appUrl}/people/${p.id}`,
+      account: this.data.account,
+      teams: this.teamsOf(p.id).map((t) => ({ id: t.id, name: t.name })),
+    };
   }
   me(personId: string): Me {
-    const p = this.person(personId)!;
-    return { ...this.personView(p), teams: this.teamsOf(personId).map((t) => ({ id: t.id, name: t.name })) };
+    return this.personView(this.person(personId)!);
   }
   teamView(t: TeamRecord, withPeople: boolean): Team {
     const base: Team = { type: 'team', id: t.id, name: t.name };
@@ -146,8 +159,13 @@ export class SandboxService {
       this.scheduledTeams(personId, date).length > 0
     );
   }
+  private records: { size: number; map: Map<string, CheckInRecord> } | undefined;
+  /** The stored answers of a check-in, by person and date (indexed; rebuilt when records were added). */
   private record(personId: string, date: string): CheckInRecord | undefined {
-    return this.data.check_ins.find((c) => c.person_id === personId && c.date === date);
+    if (!this.records || this.records.size !== this.data.check_ins.length) {
+      this.records = { size: this.data.check_ins.length, map: new Map(this.data.check_ins.map((c) => [`${c.person_id} ${c.date}`, c])) };
+    }
+    return this.records.map.get(`${personId} ${date}`);
   }
   view(personId: string, date: string): CheckIn {
     const id = checkInId(personId, date);
@@ -200,27 +218,43 @@ export class SandboxService {
     return { personId: callerId, date: key };
   }
 
-  listCheckIns(f: CheckInFilter): CheckIn[] {
+  /**
+   * One page of the list: newest first, people by name, one row per matching team when teams are
+   * asked for. Rows before the page are only counted (no object is built), so a page costs about
+   * the same wherever it is and however many check-ins are stored.
+   */
+  listCheckIns(f: CheckInFilter, offset = 0, limit = Number.MAX_SAFE_INTEGER): CheckIn[] {
     const from = f.since && f.since > this.data.start_date ? f.since : this.data.start_date;
     // Lists stop at today unless asked for more; tomorrow's (already generated) needs an explicit until.
     const to = f.until ? (f.until < this.lastDay() ? f.until : this.lastDay()) : this.today();
-    const people = [...this.data.people].sort((a, b) => a.name.localeCompare(b.name));
+    const wanted = f.people_ids.length > 0 ? new Set(f.people_ids) : undefined;
+    const people = this.data.people.filter((p) => !wanted || wanted.has(p.id)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const out: CheckIn[] = [];
-    for (const date of keysNewestFirst(from, to)) {
+    let seen = 0;
+    for (let date = to; date >= from && out.length < limit; date = addDays(date, -1)) {
       for (const p of people) {
-        if (f.people_ids.length > 0 && !f.people_ids.includes(p.id)) continue;
         if (!this.exists(p.id, date)) continue;
-        const c = this.view(p.id, date);
-        if (f.blocked !== undefined && c.blocked !== f.blocked) continue;
-        if (f.team_ids.length === 0) {
-          out.push(c);
-          continue;
+        if (f.blocked !== undefined && Boolean(this.record(p.id, date)?.blockers) !== f.blocked) continue;
+        let rows = 1;
+        if (f.team_ids.length > 0) {
+          const teams = this.teamIdsOf(p.id, date);
+          rows = f.team_ids.filter((t) => teams.includes(t)).length;
         }
-        // As the real service does: one row per matching team, so several teams can repeat a check-in.
-        for (const teamId of f.team_ids) if (c.teams.some((t) => t.id === teamId)) out.push(c);
+        for (let i = 0; i < rows; i++) {
+          if (seen++ < offset) continue;
+          if (out.length >= limit) break;
+          out.push(this.view(p.id, date));
+        }
+        if (out.length >= limit) break;
       }
     }
     return out;
+  }
+
+  /** The teams a check-in is shared with (its own choice, else the teams scheduled that day). */
+  private teamIdsOf(personId: string, date: string): string[] {
+    const rec = this.record(personId, date);
+    return rec?.team_ids != null ? rec.team_ids : this.scheduledTeams(personId, date).map((t) => t.id);
   }
 
   patchCheckIn(personId: string, date: string, body: Record<string, unknown>): CheckIn {
@@ -316,31 +350,102 @@ export class SandboxService {
   private updatesOf(goalId: string): GoalUpdateRecord[] {
     return newestFirst(this.data.goal_updates.filter((u) => u.goal_id === goalId));
   }
-  goal(id: string): Goal {
-    const g = this.data.goals.find((x) => x.id === id);
+  private goalRecord(id: string): GoalRecord {
+    const g = this.data.goals.find((x) => x.id === id.toLowerCase());
     if (!g) throw new ServiceError(404, `No goal ${id}`);
+    return g;
+  }
+  goal(id: string): Goal {
+    const g = this.goalRecord(id);
     const latest = this.updatesOf(g.id)[0];
     const parent = g.parent_id ? this.data.goals.find((x) => x.id === g.parent_id) : undefined;
-    const team = g.team_id ? this.data.teams.find((t) => t.id === g.team_id) : undefined;
     return {
       type: 'goal',
       id: g.id,
       title: g.title,
-      parent: parent ? { id: parent.id, name: parent.title } : null,
+      description: g.description ?? null,
+      // A parent the token cannot see stays unresolved: its id only.
+      parent: g.parent_id ? (parent ? { id: parent.id, title: parent.title } : { id: g.parent_id }) : null,
+      start_date: g.start_date ?? null,
       end_date: g.end_date,
       progress: latest?.progress ?? null,
       confidence: latest?.confidence ?? null,
       confidence_description: latest ? snapConfidence(latest.confidence).label : null,
-      person: g.person_id ? this.ref(g.person_id) : null,
-      team: team ? { id: team.id, name: team.name } : null,
+      owner: g.owner_id ? this.ref(g.owner_id) : null,
+      teams: g.team_ids.flatMap((id) => this.data.teams.filter((t) => t.id === id).map((t) => ({ id: t.id, name: t.name }))),
+      contributors: g.contributor_ids.map((id) => this.ref(id)),
+      update_cadence: g.update_cadence ?? null,
+      private: g.private ?? false,
+      archived: g.archived ?? false,
       url: `${this.appUrl}/goals/${g.id}`,
     };
   }
+  /** Goals of these people (owner or contributor) and of these teams; `since`/`until` are accepted and do not narrow. */
   goals(peopleIds: string[], teamIds: string[]): Goal[] {
     return this.data.goals
-      .filter((g) => peopleIds.length === 0 || (g.person_id !== null && peopleIds.includes(g.person_id)))
-      .filter((g) => teamIds.length === 0 || (g.team_id !== null && teamIds.includes(g.team_id)))
+      .filter((g) => peopleIds.length === 0 || (g.owner_id !== null && peopleIds.includes(g.owner_id)) || g.contributor_ids.some((c) => peopleIds.includes(c)))
+      .filter((g) => teamIds.length === 0 || g.team_ids.some((t) => teamIds.includes(t)))
       .map((g) => this.goal(g.id));
+  }
+  private checkGoalFields(body: Record<string, unknown>, creating: boolean): void {
+    const allowed = ['title', 'description', 'start_date', 'end_date', 'owner_id', 'team_ids', 'contributor_ids', 'update_cadence', 'parent_id', 'private', 'archived'];
+    for (const field of Object.keys(body)) if (!allowed.includes(field)) throw unprocessable(field, `is not a goal field (allowed: ${allowed.join(', ')})`);
+    if (creating || body.title !== undefined) {
+      if (typeof body.title !== 'string' || body.title.trim() === '') throw unprocessable('title', "is required and can't be blank");
+    }
+    for (const f of ['description', 'update_cadence'] as const) {
+      if (body[f] !== undefined && body[f] !== null && typeof body[f] !== 'string') throw unprocessable(f, 'must be a string');
+    }
+    for (const f of ['start_date', 'end_date'] as const) {
+      const v = body[f];
+      if (v !== undefined && v !== null && (typeof v !== 'string' || !DATE_KEY_RE.test(v))) throw unprocessable(f, 'must be a date written YYYY-MM-DD');
+    }
+    for (const f of ['private', 'archived'] as const) if (body[f] !== undefined && typeof body[f] !== 'boolean') throw unprocessable(f, 'must be true or false');
+    const person = (f: string, v: unknown) => {
+      if (typeof v !== 'string' || !this.person(v.toLowerCase())) throw unprocessable(f, `must be the UUID of a person of the account`);
+    };
+    if (body.owner_id !== undefined && body.owner_id !== null) person('owner_id', body.owner_id);
+    if (body.contributor_ids !== undefined) {
+      if (!Array.isArray(body.contributor_ids)) throw unprocessable('contributor_ids', 'must be an array of person UUIDs');
+      for (const c of body.contributor_ids) person('contributor_ids', c);
+    }
+    if (body.team_ids !== undefined) {
+      if (!Array.isArray(body.team_ids) || body.team_ids.some((t) => typeof t !== 'string' || !this.data.teams.some((x) => x.id === t.toLowerCase()))) {
+        throw unprocessable('team_ids', 'must be an array of team UUIDs');
+      }
+    }
+    if (body.parent_id !== undefined && body.parent_id !== null && (typeof body.parent_id !== 'string' || !this.data.goals.some((g) => g.id === (body.parent_id as string).toLowerCase()))) {
+      throw unprocessable('parent_id', 'must be the UUID of a goal');
+    }
+  }
+  private applyGoal(g: GoalRecord, body: Record<string, unknown>): void {
+    const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : null);
+    if (typeof body.title === 'string') g.title = body.title;
+    if ('description' in body) g.description = (body.description as string | null) ?? null;
+    if ('start_date' in body) g.start_date = (body.start_date as string | null) ?? null;
+    if ('end_date' in body) g.end_date = (body.end_date as string | null) ?? null;
+    if ('owner_id' in body) g.owner_id = lower(body.owner_id);
+    if (Array.isArray(body.team_ids)) g.team_ids = [...new Set((body.team_ids as string[]).map((t) => t.toLowerCase()))];
+    if (Array.isArray(body.contributor_ids)) g.contributor_ids = [...new Set((body.contributor_ids as string[]).map((c) => c.toLowerCase()))];
+    if ('update_cadence' in body) g.update_cadence = (body.update_cadence as string | null) ?? null;
+    if ('parent_id' in body) g.parent_id = lower(body.parent_id);
+    if (typeof body.private === 'boolean') g.private = body.private;
+    if (typeof body.archived === 'boolean') g.archived = body.archived;
+  }
+  createGoal(personId: string, body: Record<string, unknown>): Goal {
+    this.checkGoalFields(body, true);
+    const g: GoalRecord = { id: newUuid(), title: '', parent_id: null, end_date: null, owner_id: personId, team_ids: [], contributor_ids: [], created_at: this.now() };
+    this.applyGoal(g, body);
+    this.data.goals.push(g);
+    this.onChange();
+    return this.goal(g.id);
+  }
+  patchGoal(id: string, body: Record<string, unknown>): Goal {
+    const g = this.goalRecord(id);
+    this.checkGoalFields(body, false);
+    this.applyGoal(g, body);
+    this.onChange();
+    return this.goal(g.id);
   }
   private goalUpdateRecord(id: string): GoalUpdateRecord {
     const u = this.data.goal_updates.find((x) => x.id === id.toLowerCase());
@@ -361,7 +466,7 @@ export class SandboxService {
       confidence_description: snapConfidence(u.confidence).label,
       created_at: u.created_at,
       updated_at: u.updated_at,
-      url: `${this.appUrl}/goal-updates/${u.id}`,
+      url: `${this.appUrl}/goal_updates/${u.id}`,
     };
   }
   goalUpdates(goalId: string): GoalUpdate[] {
@@ -436,6 +541,79 @@ export class SandboxService {
   }
 
   // ---- activities ----
+  private activityView(a: SandboxData['activities'][number]): Activity {
+    return { id: a.id, kind: a.kind, group: a.group, title: a.title, description: a.description, url: a.url, recorded_at: a.recorded_at, person: this.ref(a.person_id) };
+  }
+  activity(id: string): Activity {
+    const a = this.data.activities.find((x) => x.id === id.toLowerCase());
+    if (!a) throw new ServiceError(404, `No activity ${id}`);
+    return this.activityView(a);
+  }
+  /** POST /activities: one for the token's person; `group` and `description` (at most 256 characters), `url` optional. */
+  addActivity(personId: string, body: Record<string, unknown>): Activity {
+    for (const field of Object.keys(body)) if (!['group', 'description', 'url'].includes(field)) throw unprocessable(field, 'is not an activity field (allowed: group, description, url)');
+    if (typeof body.group !== 'string' || body.group.trim() === '') throw unprocessable('group', "is required and can't be blank");
+    if (typeof body.description !== 'string' || body.description.trim() === '') throw unprocessable('description', "is required and can't be blank");
+    if ([...body.description].length > 256) throw unprocessable('description', 'is too long (at most 256 characters)');
+    if (body.url !== undefined && body.url !== null && (typeof body.url !== 'string' || !/^https:\/\/\S+$/.test(body.url))) throw unprocessable('url', 'must be an https URL');
+    const rec = {
+      id: newUuid(),
+      kind: 'api',
+      group: body.group,
+      title: null,
+      description: body.description,
+      url: (body.url as string | undefined) ?? null,
+      recorded_at: this.now(),
+      person_id: personId,
+    };
+    this.data.activities.push(rec);
+    this.onChange();
+    return this.activityView(rec);
+  }
+
+  // ---- echoes ----
+  private echoQuestionView(q: EchoQuestionRecord): EchoQuestion {
+    return { ...q, next_answer_at: q.paused_at ? null : this.nextAnswer(q), url: `${this.appUrl}/echo/questions/${q.id}` };
+  }
+  private nextAnswer(q: EchoQuestionRecord): string {
+    const target = DAY_NAMES.indexOf(q.answer_day.slice(0, 3) as (typeof DAY_NAMES)[number]);
+    let date = addDays(this.today(), 1);
+    for (let i = 0; i < 7 && weekdayOf(date) !== target; i++) date = addDays(date, 1);
+    return `${date}T${q.answer_time}:00Z`;
+  }
+  echoQuestions(): EchoQuestion[] {
+    return newestFirst(this.data.echo_questions).map((q) => this.echoQuestionView(q));
+  }
+  addEchoQuestion(body: Record<string, unknown>): EchoQuestion {
+    const allowed = ['prompt', 'title', 'answer_frequency', 'answer_day', 'answer_time', 'answer_time_zone'];
+    for (const field of Object.keys(body)) if (!allowed.includes(field)) throw unprocessable(field, `is not an echo question field (allowed: ${allowed.join(', ')})`);
+    if (typeof body.prompt !== 'string' || body.prompt.trim() === '') throw unprocessable('prompt', "is required and can't be blank");
+    for (const f of allowed.slice(1)) if (body[f] !== undefined && typeof body[f] !== 'string') throw unprocessable(f, 'must be a string');
+    if (body.answer_time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(body.answer_time as string)) throw unprocessable('answer_time', 'must be HH:MM');
+    const now = this.now();
+    const q: EchoQuestionRecord = {
+      id: newUuid(),
+      prompt: body.prompt,
+      title: (body.title as string | undefined) ?? body.prompt.slice(0, 60),
+      answer_frequency: (body.answer_frequency as string | undefined) ?? 'weekly',
+      answer_day: (body.answer_day as string | undefined) ?? 'friday',
+      answer_time: (body.answer_time as string | undefined) ?? '16:00',
+      answer_time_zone: (body.answer_time_zone as string | undefined) ?? 'UTC',
+      paused_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    this.data.echo_questions.push(q);
+    this.onChange();
+    return this.echoQuestionView(q);
+  }
+  echoAnswer(id: string): EchoAnswer {
+    const a = this.data.echo_answers.find((x) => x.id === id.toLowerCase());
+    if (!a) throw new ServiceError(404, `No echo answer ${id}`);
+    const q = this.data.echo_questions.find((x) => x.id === a.question_id);
+    return { id: a.id, question: { id: a.question_id, title: q?.title ?? '' }, title: a.title, body: a.body, published_at: a.published_at, url: `${this.appUrl}/echo/answers/${a.id}` };
+  }
+
   activities(f: ActivityFilter): Activity[] {
     const teamPeople = new Set(this.data.teams.filter((t) => f.team_ids.includes(t.id)).flatMap((t) => t.people_ids));
     return this.data.activities
@@ -445,15 +623,6 @@ export class SandboxService {
       .filter((a) => !f.since || Date.parse(a.recorded_at) >= Date.parse(f.since))
       .filter((a) => !f.until || Date.parse(a.recorded_at) <= Date.parse(f.until))
       .sort((a, b) => b.recorded_at.localeCompare(a.recorded_at))
-      .map((a) => ({
-        id: a.id,
-        kind: a.kind,
-        group: a.group,
-        title: a.title,
-        description: a.description,
-        url: a.url,
-        recorded_at: a.recorded_at,
-        person: this.ref(a.person_id),
-      }));
+      .map((a) => this.activityView(a));
   }
 }

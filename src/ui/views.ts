@@ -75,7 +75,7 @@ export function confidenceLabel(v: View, u: { confidence: number | null; confide
 }
 
 export function goalRows(v: View, list: Goal[]): string {
-  if (!v.rich) return tsv(list.map((g) => [g.id, sanitizeLine(g.title), g.progress === null ? '' : String(g.progress), sanitizeLine(g.confidence_description ?? ''), g.end_date ?? '', sanitizeLine(g.person?.name ?? g.team?.name ?? '')]));
+  if (!v.rich) return tsv(list.map((g) => [g.id, sanitizeLine(g.title), g.progress === null ? '' : String(g.progress), sanitizeLine(g.confidence_description ?? ''), g.end_date ?? '', sanitizeLine(g.owner?.name ?? g.teams?.[0]?.name ?? '')]));
   return table(
     list.map((g) => [v.c.dim(g.id), g.progress === null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ? `due ${g.end_date}` : '', sanitizeLine(g.title)]),
     v.width,
@@ -110,8 +110,9 @@ export function teamRows(v: View, list: Team[], mine: Set<string>): string {
 }
 
 export function activityRows(v: View, list: Activity[]): string {
-  if (!v.rich) return tsv(list.map((a) => [a.id, a.recorded_at, sanitizeLine(a.kind), sanitizeLine(a.person?.name ?? ''), sanitizeLine(a.title), sanitizeLine(a.url ?? '')]));
-  return table(list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.kind)), sanitizeLine(a.person?.name ?? ''), `${sanitizeLine(a.title)}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]), v.width);
+  const what = (a: Activity) => sanitizeLine(a.title ?? a.description ?? '');
+  if (!v.rich) return tsv(list.map((a) => [a.id, a.recorded_at, sanitizeLine(a.kind), sanitizeLine(a.person?.name ?? ''), what(a), sanitizeLine(a.url ?? '')]));
+  return table(list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.group ?? a.kind)), sanitizeLine(a.person?.name ?? ''), `${what(a)}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]), v.width);
 }
 
 export function statusLine(v: View, date: string, state: 'none' | 'done' | 'pending'): string {
