@@ -13,6 +13,8 @@ export interface SandboxOptions {
   data?: string;
   rateLimit: boolean;
   log: boolean;
+  people?: number;
+  days?: number;
 }
 
 export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandbox) {
@@ -22,6 +24,8 @@ export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandb
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--token <token>', "the demo person's read+write token")
     .option('--data <file>', 'load state from FILE and save every change to it')
+    .addOption(new Option('--people <n>', 'demo data for this many people (the extra ones check in every day)').argParser(parseIntIn(1, 100000, '--people')))
+    .addOption(new Option('--days <n>', 'days of demo history, today included (default 15)').argParser(parseIntIn(1, 3650, '--days')))
     .option('--no-rate-limit', 'switch the rate limits off')
     .option('--no-log', 'do not log each request on stderr')
     .action((opts) => run(ctx, opts));
@@ -38,6 +42,7 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
       host: opts.host,
       ...(opts.token !== undefined && { token: opts.token }),
       ...(opts.data !== undefined && { dataFile: opts.data }),
+      ...((opts.people !== undefined || opts.days !== undefined) && { size: { ...(opts.people !== undefined && { people: opts.people }), ...(opts.days !== undefined && { days: opts.days }) } }),
       ...(!opts.rateLimit && { rateLimit: false as const }),
       ...(opts.log && {
         onRequest: (r) => {

@@ -230,3 +230,48 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   data.echo_answers.push({ id: stableUuid('echo-answer:1'), question_id: weekly.id, title: 'Platform weekly', body: '- The **invoices endpoint** shipped\n- Webhooks wait on a security review', published_at: at(addDays(today, -2), '16:00:00') });
   return data;
 }
+
+export interface DemoSize {
+  /** People in all (the demo's five and more, generated); the extra ones form the team "Guild", which checks in every day. */
+  people?: number;
+  /** Days of history, today included. */
+  days?: number;
+}
+
+/**
+ * Demo data at scale: `people` people and `days` days of history, every past check-in of the
+ * extra people filled in (20,000 check-ins = 200 people × 100 days).
+ */
+export function scaledDemoData(now: Date, token: string, size: DemoSize): SandboxData {
+  const data = demoData(now, token);
+  const today = localDateKey(now);
+  if (size.days !== undefined) data.start_date = addDays(today, -(Math.max(1, size.days) - 1));
+  const humans = data.people.filter((p) => p.kind === 'human').length;
+  const extra = Math.max(0, (size.people ?? humans) - humans);
+  if (extra === 0) return data;
+  const guild: TeamRecord = { id: stableUuid('team:guild'), name: 'Guild', schedule: EVERY_DAY, people_ids: [] };
+  data.teams.push(guild);
+  for (let i = 0; i < extra; i++) {
+    const p = person(`member${i + 1}`, `Member ${String(i + 1).padStart(5, '0')}`, 'Engineer', 'Remote', i % 2 ? 'UTC' : 'Pacific Time (US & Canada)', null);
+    data.people.push(p);
+    guild.people_ids.push(p.id);
+    for (let date = today; date >= data.start_date; date = addDays(date, -1)) {
+      if (date === today) continue;
+      const stamp = at(date, '09:00:00');
+      data.check_ins.push({
+        id: checkInId(p.id, date),
+        person_id: p.id,
+        date,
+        previous: bullets(i, 2),
+        intentions: bullets(i + 1, 2),
+        blockers: (i + date.length) % 17 === 0 ? 'Waiting on review' : null,
+        mood: MOODS[i % MOODS.length]!,
+        previous_completed: true,
+        team_ids: null,
+        completed_at: stamp,
+        updated_at: stamp,
+      });
+    }
+  }
+  return data;
+}

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { DATE_KEY_RE, MAX_PER_PAGE, UUID_RE, type ErrorBody } from '../api/types.js';
 import { isDateKey } from '../core/datekey.js';
 import { loadData, removeStrayTemps, saveData, validateData, type SandboxData } from './data.js';
-import { DEMO_TOKEN, demoData } from './demo.js';
+import { DEMO_TOKEN, demoData, scaledDemoData, type DemoSize } from './demo.js';
 import { DEFAULT_WINDOWS, RateLimiter, type Window } from './ratelimit.js';
 import { SandboxService, ServiceError } from './service.js';
 
@@ -53,6 +53,8 @@ export interface SandboxOptions {
   token?: string;
   /** Initial state held in memory (default: demo data). */
   data?: SandboxData;
+  /** The size of generated demo data (ignored with `data`, or a data file that exists). */
+  size?: DemoSize;
   /** A JSON file the state is loaded from (when it exists) and saved to after every change. */
   dataFile?: string;
   /** The service's notion of now (default: the real clock). */
@@ -314,7 +316,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = options.clock ?? (() => new Date());
   let data = options.data ? validateData(structuredClone(options.data)) : undefined;
   if (options.dataFile) data = (await loadData(options.dataFile)) ?? undefined;
-  data ??= demoData(clock(), options.token ?? DEMO_TOKEN);
+  data ??= options.size ? scaledDemoData(clock(), options.token ?? DEMO_TOKEN, options.size) : demoData(clock(), options.token ?? DEMO_TOKEN);
   if (options.token && !data.tokens.some((t) => t.token === options.token)) {
     // Make the requested token the demo person's read+write token.
     const demoPerson = data.tokens.find((t) => t.scope === 'write')?.person_id ?? data.people[0]?.id;

@@ -115,8 +115,16 @@ export class SandboxService {
     const p = this.person(personId);
     return { id: personId, name: p?.name ?? 'Former member' };
   }
+  private memberships: { key: string; map: Map<string, TeamRecord[]> } | undefined;
+  /** A person's teams (indexed; rebuilt when teams or their members change). */
   teamsOf(personId: string): TeamRecord[] {
-    return this.data.teams.filter((t) => t.people_ids.includes(personId));
+    const key = this.data.teams.map((t) => `${t.id}:${t.people_ids.length}:${t.schedule.length}`).join(',');
+    if (this.memberships?.key !== key) {
+      const map = new Map<string, TeamRecord[]>();
+      for (const t of this.data.teams) for (const id of t.people_ids) map.set(id, [...(map.get(id) ?? []), t]);
+      this.memberships = { key, map };
+    }
+    return this.memberships.map.get(personId) ?? [];
   }
   /** A person as /me and /people show one (the docs' example): teams, dates and the web link included. */
   personView(p: PersonRecord): Person & { teams: Ref[] } {
@@ -231,9 +239,14 @@ export class SandboxService {
     const people = this.data.people.filter((p) => !wanted || wanted.has(p.id)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const out: CheckIn[] = [];
     let seen = 0;
+    // Per page, the cheap questions first: the date's weekday once, each person's teams and absences by index.
+    const absences = new Map<string, Array<{ from: string; to: string }>>();
+    for (const a of this.data.absences) absences.set(a.person_id, [...(absences.get(a.person_id) ?? []), a]);
     for (let date = to; date >= from && out.length < limit; date = addDays(date, -1)) {
+      const day = DAY_NAMES[weekdayOf(date)]!;
       for (const p of people) {
-        if (!this.exists(p.id, date)) continue;
+        if (!this.teamsOf(p.id).some((t) => t.schedule.includes(day))) continue;
+        if (absences.get(p.id)?.some((a) => a.from <= date && date <= a.to)) continue;
         if (f.blocked !== undefined && Boolean(this.record(p.id, date)?.blockers) !== f.blocked) continue;
         let rows = 1;
         if (f.team_ids.length > 0) {
