@@ -129,7 +129,6 @@ export class SandboxService {
   /** A person as /me and /people show one (the docs' example): teams, dates and the web link included. */
   personView(p: PersonRecord): Person & { teams: Ref[] } {
     return {
-      type: 'person',
       ...p,
       created_at: p.created_at ?? `${this.data.start_date}T09:00:00Z`,
       updated_at: p.updated_at ?? p.created_at ?? `${this.data.start_date}T09:00:00Z`,
@@ -142,7 +141,7 @@ export class SandboxService {
     return this.personView(this.person(personId)!);
   }
   teamView(t: TeamRecord, withPeople: boolean): Team {
-    const base: Team = { type: 'team', id: t.id, name: t.name };
+    const base: Team = { id: t.id, name: t.name };
     return withPeople ? { ...base, people: t.people_ids.map((id) => this.ref(id)) } : base;
   }
   team(id: string): TeamRecord {
