@@ -27,6 +27,18 @@ describe('checkin sandbox (the built binary)', () => {
     expect(stderr).toContain('Stopping the sandbox');
   });
 
+  it('--host 0.0.0.0 prints a loopback URL the client accepts; --people/--days make large demo data', async () => {
+    const child = spawnCli(['sandbox', '--host', '0.0.0.0', '--people', '55', '--days', '40', '--no-rate-limit', '--no-log'], cleanEnv());
+    const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    const [, url, token] = m;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    const r = await runCli(['list', '--all', '--json', '--since', '2000-01-01'], { env: cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: token }), timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThanOrEqual(50 * 40);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  }, 40_000);
+
   it('--token, --data and Ctrl-C: state survives a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'checkin-data-'));
     const file = join(dir, 'sandbox.json');
