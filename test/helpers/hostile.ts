@@ -21,7 +21,7 @@ export function hostileObjects() {
   };
   const comment = { id: p('comment'), body: p('nice'), person: ref('Eve'), resource: { type: p('CheckIn'), id: p('x') }, created_at: p('2026-11-22T09:00:00Z') };
   const reaction = { id: p('reaction'), name: p('tada'), emoji: p('🎉'), person: ref('Eve'), resource: { type: p('x'), id: p('x') }, created_at: p('2026') };
-  const goal = { id: p('goal'), title: p('Goal'), parent: null, end_date: p('2026-12-31'), progress: 50, confidence: 60, confidence_description: p('At risk'), person: ref('Eve'), team: ref('Team'), url: p('u') };
+  const goal = { id: p('goal'), title: p('Goal'), parent: null, end_date: p('2026-12-31'), progress: 50, confidence: 60, confidence_description: p('At risk'), owner: ref('Eve'), teams: [ref('Team')], contributors: [ref('Eve')], url: p('u') };
   const update = { id: p('update'), goal: { id: p('goal'), title: p('Goal') }, person: ref('Eve'), title: p('Update'), body: p('body'), progress: 50, confidence: 60, confidence_description: p('At risk'), created_at: p('2026-11-22T09:00:00Z'), updated_at: p('x'), url: p('u') };
   const team = { ...ref('Team'), type: p('Team'), people: [ref('Eve')] };
   const activity = { id: p('activity'), kind: p('github_pr'), group: p('GitHub PR'), title: p('PR'), description: p('d'), url: p('https://x/'), recorded_at: p('2026-11-22T09:00:00Z'), person: ref('Eve') };
