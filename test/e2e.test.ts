@@ -150,3 +150,19 @@ describe('through a proxy', () => {
     }
   });
 });
+
+describe('a checkout that was not built', () => {
+  it('says in one line to run npm run build (no stack trace)', async () => {
+    const { cpSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { ROOT } = await import('./helpers/cli.js');
+    const { execFile } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'checkin-unbuilt-'));
+    cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [join(dir, 'bin', 'checkin.js'), '--version'], (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr })),
+    );
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'checkin is not built yet: run `npm run build` in its folder (npm install does it for you).\n' });
+  });
+});
