@@ -9,10 +9,18 @@ import { buildProgram } from './program.js';
 import { processIO } from './ui/io.js';
 import { sanitizeLine } from './ui/sanitize.js';
 
+/**
+ * A 403 about the token (read-only, a scope), or one with nothing said: exit 4 and how to get a
+ * token. A 403 that says why in other words ("only your own check-ins") is a refused request: exit 2.
+ */
+function tokenRefusal(err: ApiError): boolean {
+  return !err.serviceMessage || /token|scope|read.?only|write access|permission to write/i.test(err.serviceMessage);
+}
+
 export function exitCodeForApiError(err: ApiError): ExitCode {
   if (err.kind === 'insecure') return EXIT.USAGE;
   if (err.kind !== 'http') return EXIT.FAILURE;
-  if (err.status === 401 || err.status === 403) return EXIT.AUTH;
+  if (err.status === 401 || (err.status === 403 && tokenRefusal(err))) return EXIT.AUTH;
   if (err.status === 429 || err.status >= 500) return EXIT.FAILURE;
   if (err.status >= 400) return EXIT.USAGE;
   return EXIT.FAILURE;
@@ -24,7 +32,9 @@ function apiErrorLines(err: ApiError): string[] {
   let message = sanitizeLine(err.message);
   if (err.kind === 'http' && err.status === 401) message = `The token was rejected (401 on ${request})${said}`;
   if (err.kind === 'http' && err.status === 403) {
-    message = /read.?only/i.test(err.serviceMessage ?? '') ? `The token is read-only: the service refused ${request} (403)` : `The service refused ${request} with this token (403)${said}`;
+    if (/read.?only/i.test(err.serviceMessage ?? '')) message = `The token is read-only: the service refused ${request} (403)`;
+    else if (tokenRefusal(err)) message = `The service refused ${request} with this token (403)${said}`;
+    else return [`error: The service refused ${request} (403)${said}`];
   }
   const lines = [`error: ${message}`];
   for (const [field, problems] of Object.entries(err.fields ?? {})) {

@@ -80,7 +80,7 @@ describe('checkin checkin <key>', () => {
   it('refuses an unknown key word, a malformed UUID and an impossible date, sending nothing', async () => {
     expect(await cli(['checkin', 'someday'])).toMatchObject({
       code: 2,
-      stderr: 'error: Unknown key "someday": give a check-in UUID, YYYY-MM-DD, today, yesterday, a weekday name (monday…) or last\n',
+      stderr: 'error: Unknown key "someday": give a check-in UUID, YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (monday…, "last friday"), workday or last\n',
     });
     expect(await cli(['checkin', '3308a89a-1006-5ad0-94a3-d9510e51aecz'])).toMatchObject({ code: 2, stderr: 'error: "3308a89a-1006-5ad0-94a3-d9510e51aecz" is not a valid UUID\n' });
     expect(await cli(['checkin', '2026-02-30'])).toMatchObject({ code: 2, stderr: 'error: "2026-02-30" is not a date in the calendar\n' });

@@ -33,8 +33,8 @@ function startOfDay(day: string): string {
 }
 
 export async function runActivity(ctx: Context, opts: ActivityOptions): Promise<void> {
-  const since = rangeDay(ctx, opts.since, '--since');
-  const until = rangeDay(ctx, opts.until, '--until');
+  const since = await rangeDay(ctx, opts.since, '--since');
+  const until = await rangeDay(ctx, opts.until, '--until');
   if (since && until && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
   const query = {
     kinds: splitValues(opts.kind),

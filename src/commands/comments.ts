@@ -38,7 +38,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   let body: string | undefined;
   if (opts.add !== undefined) body = opts.add === '-' ? await ctx.io.readStdin() : opts.add;
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
-  const addressed = writing ? addressedAs(ctx, opts) : undefined;
+  const addressed = writing ? await addressedAs(ctx, opts) : undefined;
   if (body !== undefined && addressed) await keep(ctx, addressed, { kind: 'comment', body });
   const again = `checkin comments ${opts.key ?? `--goal-update ${opts.goalUpdate}`} --resume`;
 
@@ -80,11 +80,11 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
 }
 
 /** The draft name of a comment as the user addressed it, worked out with no request (undefined for `last`). */
-function addressedAs(ctx: Context, opts: CommentsOptions): DraftTarget | undefined {
+async function addressedAs(ctx: Context, opts: CommentsOptions): Promise<DraftTarget | undefined> {
   if (opts.goalUpdate !== undefined) return { kind: 'comment', on: 'goal-update', id: opts.goalUpdate };
   if (opts.key === undefined) return undefined;
   try {
-    const key = parseKey(opts.key, today(ctx));
+    const key = parseKey(opts.key, await today(ctx));
     return key.kind === 'uuid' ? { kind: 'comment', on: 'check-in', id: key.id } : key.kind === 'date' ? { kind: 'comment', on: 'check-in', id: key.date } : undefined;
   } catch {
     return undefined; // a bad key: commentable() says so

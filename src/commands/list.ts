@@ -35,8 +35,8 @@ export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
 }
 
 export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
-  const since = rangeDay(ctx, opts.since, '--since');
-  const until = rangeDay(ctx, opts.until, '--until');
+  const since = await rangeDay(ctx, opts.since, '--since');
+  const until = await rangeDay(ctx, opts.until, '--until');
   if (since && until && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
   if (opts.all && opts.page !== undefined) throw new UsageError('--all follows every page; leave out --page');
   const query = {

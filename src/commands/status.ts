@@ -27,7 +27,7 @@ export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus)
 export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
   // --quiet: nothing at all on stdout or stderr (cron mails whatever a command prints); the exit code tells.
   if (opts.quiet && !opts.json) ctx.io.silence();
-  const date = today(ctx);
+  const date = await today(ctx);
   let checkIn: CheckIn | null = null;
   try {
     checkIn = await getCheckIn(await ctx.api(), date);

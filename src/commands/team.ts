@@ -27,7 +27,7 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
-  const date = rangeDay(ctx, opts.date, '--date') ?? today(ctx);
+  const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
   const teamIds = opts.team?.length ? await resolveTeams(ctx, opts.team) : (await me(ctx)).teams.map((t) => t.id);
   if (teamIds.length === 0) {
     ctx.io.err('You are in no team.\n');
@@ -44,7 +44,8 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
     date,
     members: (team.people ?? [])
       .map((person) => {
-        const c = checkIns.find((x) => x.person?.id === person.id && (x.teams ?? []).some((t) => t.id === team.id)) ?? checkIns.find((x) => x.person?.id === person.id) ?? null;
+        // A check-in belongs under the teams it was reported to, and nowhere else.
+        const c = checkIns.find((x) => x.person?.id === person.id && (x.teams ?? []).some((t) => t.id === team.id)) ?? null;
         const state: MemberState = !c ? 'none' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
         return { person, state, check_in: c };
       })

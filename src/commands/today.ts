@@ -16,5 +16,5 @@ export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
 }
 
 export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> {
-  await fillCheckIn(ctx, todayTarget(ctx), opts, true);
+  await fillCheckIn(ctx, await todayTarget(ctx), opts, true);
 }

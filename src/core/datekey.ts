@@ -1,17 +1,18 @@
 // Date keys (YYYY-MM-DD) in the local time zone, and calendar arithmetic on them.
-// Pure: no IO, no clock of its own — callers pass the instant they mean by "now".
+// Pure: no IO, no clock of its own — callers pass the instant they mean by "now". The arithmetic
+// is date-fns', imported function by function.
+
+import { addDays as addDaysFns } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
+import { getDay } from 'date-fns/getDay';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
 const KEY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, '0');
-}
-
 /** The local calendar date of an instant (TZ respected; never the UTC date). */
 export function localDateKey(at: Date): string {
-  return `${pad(at.getFullYear(), 4)}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  return format(at, 'yyyy-MM-dd');
 }
 
 /** Whether `key` is a real calendar date written YYYY-MM-DD (2026-02-30 is not). */
@@ -19,31 +20,35 @@ export function isDateKey(key: string): boolean {
   const m = KEY_RE.exec(key);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const dt = new Date(Date.UTC(y, mo - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+  const dt = toDate(key);
+  return dt.getFullYear() === y && dt.getMonth() === mo - 1 && dt.getDate() === d;
 }
 
-function toUtc(key: string): Date {
+/** Midday of the key's date in the local zone: far from any DST change, so day arithmetic is exact. */
+function toDate(key: string): Date {
   const m = KEY_RE.exec(key);
-  if (!m || !isDateKey(key)) throw new RangeError(`not a date: ${key}`);
-  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (!m) throw new RangeError(`not a date: ${key}`);
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12);
 }
 
-function fromUtc(d: Date): string {
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+function checked(key: string): Date {
+  if (!isDateKey(key)) throw new RangeError(`not a date: ${key}`);
+  return toDate(key);
 }
 
 /** Calendar arithmetic: `key` moved by `days` (negative goes back). */
 export function addDays(key: string, days: number): string {
-  const d = toUtc(key);
-  d.setUTCDate(d.getUTCDate() + days);
-  return fromUtc(d);
+  return format(addDaysFns(checked(key), days), 'yyyy-MM-dd');
 }
 
 /** 0 = Sunday … 6 = Saturday. */
 export function weekdayOf(key: string): number {
-  return toUtc(key).getUTCDay();
+  return getDay(checked(key));
+}
+
+/** "Sun 22 Nov": a date key as a person reads it. */
+export function shortDay(key: string): string {
+  return format(checked(key), 'EEE d MMM');
 }
 
 /** Every key from `from` to `to` inclusive, newest first. Empty when from > to. */

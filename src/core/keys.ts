@@ -9,24 +9,35 @@ export type Key = { kind: 'uuid'; id: string } | { kind: 'date'; date: string } 
 
 const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
-/** A day given as YYYY-MM-DD, today, yesterday or a weekday name (mon… or monday…). */
+/**
+ * A day as people say it: YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (mon… or
+ * monday…: the most recent such day before today), the same with "last" in front ("last friday",
+ * "last-fri"), or "workday" (the most recent Monday–Friday before today: Friday on a Monday).
+ */
 export function parseDay(input: string, today: string): string | undefined {
-  const v = input.trim().toLowerCase();
+  const v = input.trim().toLowerCase().replace(/\s+/g, ' ');
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
     if (!isDateKey(v)) throw new UsageError(`"${input}" is not a date in the calendar`);
     return v;
   }
   if (v === 'today') return today;
   if (v === 'yesterday') return addDays(today, -1);
-  let day = WEEKDAYS.indexOf(v as (typeof WEEKDAYS)[number]);
-  if (day === -1) day = SHORT_DAYS.indexOf(v);
+  if (v === 'tomorrow') return addDays(today, 1);
+  if (v === 'workday' || v === 'last workday' || v === 'last-workday') {
+    let d = addDays(today, -1);
+    while (weekdayOf(d) === 0 || weekdayOf(d) === 6) d = addDays(d, -1);
+    return d;
+  }
+  const name = v.replace(/^last[ -]/, '');
+  let day = WEEKDAYS.indexOf(name as (typeof WEEKDAYS)[number]);
+  if (day === -1) day = SHORT_DAYS.indexOf(name);
   if (day === -1) return undefined;
   // The most recent such day before today: a week ago when today is that day.
   const back = (weekdayOf(today) - day + 7) % 7 || 7;
   return addDays(today, -back);
 }
 
-const KEY_HELP = 'a check-in UUID, YYYY-MM-DD, today, yesterday, a weekday name (monday…) or last';
+const KEY_HELP = 'a check-in UUID, YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (monday…, "last friday"), workday or last';
 
 export function parseKey(input: string, today: string): Key {
   const v = input.trim();
@@ -43,6 +54,6 @@ export function parseKey(input: string, today: string): Key {
 /** A --since/--until value: a day (YYYY-MM-DD or a key word); `last` and UUIDs make no sense there. */
 export function parseRangeDay(input: string, today: string, flag: string): string {
   const day = parseDay(input, today);
-  if (!day) throw new UsageError(`${flag} takes YYYY-MM-DD, today, yesterday or a weekday name; got "${input}"`);
+  if (!day) throw new UsageError(`${flag} takes YYYY-MM-DD, today, yesterday, tomorrow, a weekday name or workday; got "${input}"`);
   return day;
 }

@@ -232,7 +232,7 @@ function routes(): Route[] {
     r('PATCH', `/check-ins/${KEY}`, [], (c) => {
       const { personId, date } = checkInKey(c);
       // Another person's check-in: only with an administrator's read+write token ("appropriate token scope").
-      if (personId !== c.personId && !c.service.person(c.personId)?.administrator) fail(403, "You can only fill in your own check-ins (an administrator's token can edit others')");
+      if (personId !== c.personId && !c.service.person(c.personId)?.administrator) fail(403, "You can only fill in your own check-ins; an administrator can fill in others'");
       return c.service.patchCheckIn(personId, date, c.body);
     }),
     r('GET', `/check-ins/${ID}/comments`, PAGE, (c) => paginate(c.params, c.service.comments(onResource('check-in')(c)))),

@@ -58,7 +58,9 @@ export function checkInRows(v: View, list: CheckIn[]): string {
 
 export function commentRows(v: View, list: Comment[]): string {
   if (!v.rich) return tsv(list.map((c) => [c.id, c.created_at, sanitizeLine(c.person?.name ?? ''), sanitize(c.body)]));
-  return list
+  // A thread reads oldest first (the service lists newest first).
+  return [...list]
+    .reverse()
     .map((c) => `${v.c.bold(sanitizeLine(c.person?.name ?? ''))} ${v.c.dim(relativeTime(c.created_at, v.now))}\n${text(v, c.body).replace(/^/gm, '  ')}\n`)
     .join('\n');
 }

@@ -29,14 +29,14 @@ export interface Target {
   known?: CheckIn;
 }
 
-export function todayTarget(ctx: Context): Target {
-  const date = today(ctx);
+export async function todayTarget(ctx: Context): Promise<Target> {
+  const date = await today(ctx);
   return { key: date, label: `today (${date})`, resumeCommand: 'checkin today' };
 }
 
 /** A check-in key as the path takes it; `last` costs one list request. */
 export async function resolveCheckInKey(ctx: Context, input: string): Promise<Target> {
-  const t = today(ctx);
+  const t = await today(ctx);
   const key = parseKey(input, t);
   if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand: `checkin checkin ${key.id}` };
   if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };
@@ -47,7 +47,7 @@ export async function resolveCheckInKey(ctx: Context, input: string): Promise<Ta
 /** My most recent check-in before today (one list request). */
 async function lastCheckIn(ctx: Context): Promise<CheckIn> {
   const { id } = await me(ctx);
-  const [last] = await listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(today(ctx), -1), per_page: 1 });
+  const [last] = await listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(await today(ctx), -1), per_page: 1 });
   if (!last) throw new UsageError('You have no check-in before today');
   return last;
 }
