@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localDateKey } from '../src/core/datekey.js';
+import { localDateKey, shortDay } from '../src/core/datekey.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cleanEnv } from './helpers/cli.js';
 import { describeRequest } from './helpers/harness.js';
@@ -49,13 +49,15 @@ describe('checkin today, answered at the real prompts', () => {
     const me = sb.service.data.tokens[0]!.person_id;
     const last = sb.service.data.check_ins.filter((c) => c.person_id === me && c.date < today() && c.intentions).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
     const s = new Screen(['today'], env);
-    await s.waitFor('What did you do previously? (Enter keeps the text above, - clears it)');
-    // The suggestion (my last intentions) is on the screen above the prompt.
+    await s.waitFor('What did you do previously?');
+    // The suggestion (my last intentions) is there as lines, and says where it came from.
     for (const line of last.intentions!.split('\n')) expect(s.text()).toContain(`  ${line}`);
-    s.type(KEY.enter);
-    await s.answer('What do you intend to do next?', '- Write the pty tests' + KEY.enter);
+    expect(s.text()).toContain(`Suggested from what you intended on ${shortDay(last.date)}.`);
+    s.type(KEY.enter); // an empty line: keep it as it is
+    await s.answer('What do you intend to do next?', '- Write the pty tests' + KEY.enter + '- And more' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', KEY.enter);
-    await s.answer('❯ — none', pick(7)); // — none, calm, happy, excited, celebratory, joyful, confident, focused
+    await s.answer('Mood (type to search)', 'foc');
+    await s.answer('❯ 🧐 focused', KEY.enter);
     await s.answer('Did you do what you intended?', KEY.enter); // Yes is the default
     await s.waitFor('Send it?');
     expect(s.text()).toContain('Preview (not sent yet):');
@@ -63,38 +65,61 @@ describe('checkin today, answered at the real prompts', () => {
     expect(patches()).toEqual([]);
     s.type(KEY.enter);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    expect(s.text()).toMatch(new RegExp(`Check-in ${today()} · Ada Lovelace[^\\n]*\\nfilled in at \\d\\d:\\d\\d · mood: 🧐 focused · did what was intended: yes`));
+    expect(s.text()).toMatch(new RegExp(`✓ Checked in for ${shortDay(today())}  http://127\\.0\\.0\\.1:\\d+/app/check-ins/`));
     expect(patches().map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${today()}`]);
-    expect(patches()[0]!.body).toEqual({ previous: last.intentions, intentions: '- Write the pty tests', blockers: '', mood: 'focused', previous_completed: true });
+    expect(patches()[0]!.body).toEqual({ previous: last.intentions, intentions: '- Write the pty tests\n- And more', blockers: '', mood: 'focused', previous_completed: true });
     expect(drafts()).toEqual([]);
+  });
+
+  it('a suggestion is edited in place: Backspace on an empty line takes the line above back', async () => {
+    const s = new Screen(['today'], env);
+    await s.waitFor('What did you do previously?');
+    const me = sb.service.data.tokens[0]!.person_id;
+    const last = sb.service.data.check_ins.filter((c) => c.person_id === me && c.date < today() && c.intentions).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
+    const lines = last.intentions!.split('\n');
+    // Take the last line back, drop its last word, end it differently; take the one before away entirely.
+    s.type(KEY.backspace); // the last line is back in the input
+    s.type(KEY.backspace.repeat(lines.at(-1)!.length) + KEY.backspace); // empty it, then pull the one above
+    s.type(KEY.backspace.repeat(lines.at(-2)!.length + 1)); // empty that one too: only lines[0..-3] remain
+    s.type('- Rewritten at the prompt' + KEY.enter + KEY.enter);
+    await s.answer('What do you intend to do next?', KEY.enter);
+    await s.answer('Are you blocked by anything?', KEY.enter);
+    await s.answer('Mood (type to search)', KEY.enter);
+    await s.answer('Did you do what you intended?', KEY.enter);
+    await s.answer('Send it?', KEY.enter);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(patches()[0]!.body).toMatchObject({ previous: [...lines.slice(0, -2), '- Rewritten at the prompt'].join('\n') });
   });
 
   it('Ctrl-C at a prompt exits 130, sends nothing and keeps what was typed as a draft', async () => {
     const s = new Screen(['today'], env);
-    await s.answer('What did you do previously?', '-' + KEY.enter); // "-" clears the suggestion
-    await s.answer('What do you intend to do next?', '- Typed before Ctrl-C' + KEY.enter);
+    await s.answer('What did you do previously?', 'and this' + KEY.enter + KEY.enter);
+    await s.answer('What do you intend to do next?', '- Typed before Ctrl-C' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', 'Half a blocker');
     s.type(KEY.ctrlC);
     expect(await s.exit()).toEqual({ code: 130, signal: 0 });
     // (The line is wider than the terminal: it wraps.)
     expect(s.text().replace(/\n/g, '')).toMatch(/Not sent\. Your answers are kept as a draft: `checkin today --resume` sends them, `checkin today` goes through them again\.$/);
     expect(patches()).toEqual([]);
-    expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { previous: '', intentions: '- Typed before Ctrl-C' } } }]);
+    expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { previous: expect.stringMatching(/\nand this$/), intentions: '- Typed before Ctrl-C' } } }]);
 
     // The next run offers the draft first.
     const again = new Screen(['today'], env);
-    await again.answer(`You have an unsent draft for today (${today()})`, KEY.enter); // Send the draft
+    await again.waitFor('What now?');
+    expect(again.text()).toContain(`An unsent draft for today (${today()}), saved`);
+    expect(again.text()).toContain('  - Typed before Ctrl-C');
+    again.type(KEY.enter); // Send the draft
     expect(await again.exit()).toEqual({ code: 0, signal: 0 });
-    expect(patches().at(-1)!.body).toMatchObject({ previous: '', intentions: '- Typed before Ctrl-C' });
+    expect(patches().at(-1)!.body).toMatchObject({ intentions: '- Typed before Ctrl-C' });
     expect(drafts()).toEqual([]);
   });
 
   it.skipIf(!VIM)(`"Edit in $EDITOR first" opens real vim (-u NONE) on the answers; what is saved is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
     const s = new Screen(['today'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
-    await s.answer('What did you do previously?', '-' + KEY.enter);
-    await s.answer('What do you intend to do next?', '- Short' + KEY.enter);
+    await s.answer('What did you do previously?', KEY.enter);
+    await s.answer('What do you intend to do next?', '- Short' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', KEY.enter);
-    await s.answer('❯ — none', KEY.enter);
+    await s.answer('Mood (type to search)', KEY.enter); // — none
     await s.answer('Did you do what you intended?', pick(2)); // Skip
     await s.answer('Send it?', pick(1)); // Edit in $EDITOR first
     await s.waitFor(/CHECKIN\.md/); // vim's file line
@@ -104,7 +129,7 @@ describe('checkin today, answered at the real prompts', () => {
     s.type(KEY.enter);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(patches()).toHaveLength(1);
-    expect(patches()[0]!.body).toEqual({ previous: '', intentions: '- Short\n- Added in vim', blockers: '', mood: null });
+    expect(patches()[0]!.body).toEqual({ previous: expect.any(String), intentions: '- Short\n- Added in vim', blockers: '', mood: null });
   });
 });
 
@@ -136,6 +161,7 @@ describe('a hostile service at the real prompts', () => {
     const h = await startHostile();
     try {
       const s = new Screen(['today'], { ...env, CHECKIN_API_URL: h.url });
+      await s.answer('Change something?', pick(6)); // Everything: every answer is shown at its prompt
       await s.waitFor('What did you do previously?');
       s.type(KEY.ctrlC);
       expect((await s.exit()).code).toBe(130);

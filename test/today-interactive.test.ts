@@ -32,26 +32,27 @@ async function runToday(prompter: Prompter, edit?: (t: string) => Promise<string
 }
 
 describe('interactive checkin today', () => {
-  it('asks the questions with previous prefilled from my last intentions, then sends one PATCH', async () => {
+  it('asks the questions with previous prefilled from my last intentions (and says from when), then sends one PATCH and says so', async () => {
     const me = sb.service.data.tokens[0]!.person_id;
-    const lastIntentions = sb.service.data.check_ins
+    const last = sb.service.data.check_ins
       .filter((c) => c.person_id === me && c.date < TODAY && c.intentions)
-      .sort((a, b) => b.date.localeCompare(a.date))[0]!.intentions;
+      .sort((a, b) => b.date.localeCompare(a.date))[0]!;
+    const lastIntentions = last.intentions;
     expect(lastIntentions).toContain('\n');
-    // Enter ('') keeps the multi-line suggestion shown above the prompt.
-    const p = scripted(['', '- Write the tests', '', 'focused' as Mood, true, 'send']);
+    // The lines prompt returns what the person left: here the suggestion kept as it was.
+    const p = scripted([lastIntentions, '- Write the tests', '', 'focused' as Mood, true, 'send']);
     const r = await runToday(p);
     expect(r.err).toBe('\nPreview (not sent yet):\n');
     expect(r.code).toBe(0);
-    expect(p.asked.map((q) => q.message)).toEqual([
-      'What did you do previously? (Enter keeps the text above, - clears it)',
-      'What do you intend to do next?',
-      'Are you blocked by anything? (empty: no)',
-      'Mood',
-      'Did you do what you intended?',
-      'Send it?',
+    expect(p.asked.map((q) => [q.kind, q.message])).toEqual([
+      ['lines', 'What did you do previously?'],
+      ['lines', 'What do you intend to do next?'],
+      ['lines', 'Are you blocked by anything?'],
+      ['search', 'Mood (type to search)'],
+      ['select', 'Did you do what you intended?'],
+      ['select', 'Send it?'],
     ]);
-    expect(r.out.startsWith(lastIntentions!.replace(/^/gm, '  ') + '\n')).toBe(true);
+    expect(p.asked[0]!.default).toBe(lastIntentions);
     expect(p.asked[3]!.choices).toHaveLength(22);
     expect(p.asked[3]!.choices![7]).toBe('🧐 focused');
     const requests = sb.requests.map((q) => `${q.method} ${q.path}${q.query ? `?${q.query}` : ''}`);
@@ -68,12 +69,12 @@ describe('interactive checkin today', () => {
       mood: 'focused',
       previous_completed: true,
     });
-    expect(r.out).toContain('filled in at');
+    expect(r.out.split('\n').at(-2)).toMatch(new RegExp(`^✓ Checked in for Wed 18 Nov  http://127\\.0\\.0\\.1:\\d+/app/check-ins/`));
     // Nothing is left behind once the service accepted it.
     expect(drafts()).toEqual([]);
   });
 
-  it('Ctrl-C at a prompt exits 130 and keeps what was typed; the next run offers the draft first', async () => {
+  it('Ctrl-C at a prompt exits 130 and keeps what was typed; the next run shows the draft and offers it first', async () => {
     const first = await runToday(scripted(['Did things', '- Typed before Ctrl-C', 'CANCEL']));
     expect(first.code).toBe(130);
     expect(first.err).toBe('Not sent. Your answers are kept as a draft: `checkin today --resume` sends them, `checkin today` goes through them again.\n');
@@ -83,8 +84,23 @@ describe('interactive checkin today', () => {
     const p = scripted(['send']);
     const second = await runToday(p);
     expect(second.code).toBe(0);
-    expect(p.asked[0]!.message).toMatch(/^You have an unsent draft for today \(2026-11-18\)/);
+    expect(second.err).toMatch(new RegExp(`^An unsent draft for today \\(${TODAY}\\), saved .*2026.*:\n`));
+    expect(second.out).toContain('Previous\n  Did things\nIntentions\n  - Typed before Ctrl-C');
+    expect(p.asked[0]!.message).toBe('What now?');
     expect(sb.requests.at(-1)!.body).toMatchObject({ previous: 'Did things', intentions: '- Typed before Ctrl-C' });
+  });
+
+  it('filled in already: shows it and changes one answer only', async () => {
+    await runToday(scripted(['Prev', '- Plan', '', null, true, 'send']));
+    sb.requests.length = 0;
+    const p = scripted(['blockers', 'Waiting on review', 'send']);
+    const r = await runToday(p);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('Already filled in:\n');
+    expect(p.asked.map((q) => q.message)).toEqual(['Change something?', 'Are you blocked by anything?', 'Send it?']);
+    expect(sb.requests.at(-1)!.body).toEqual({ previous: 'Prev', intentions: '- Plan', blockers: 'Waiting on review', mood: null, previous_completed: true });
+    const nothing = await runToday(scripted(['nothing']));
+    expect(nothing).toMatchObject({ code: 0, err: expect.stringContaining('Nothing changed.\n') });
   });
 
   it('"Edit in $EDITOR first" opens the template with the answers, and what was saved is sent', async () => {

@@ -13,6 +13,10 @@ export interface Choice<T> {
 
 export interface Prompter {
   input(message: string, opts?: { default?: string }): Promise<string>;
+  /** An answer of several lines, starting from `lines` (see ui/lines-prompt.ts). */
+  lines(message: string, opts?: { lines?: string[]; note?: string }): Promise<string>;
+  /** A choice found by typing part of its name. */
+  search<T>(message: string, choices: Choice<T>[]): Promise<T>;
   password(message: string): Promise<string>;
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
   select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
@@ -43,6 +47,30 @@ export function inquirerPrompter(io: IO): Prompter {
     async input(message, opts = {}) {
       const { input } = await lib();
       return guard(input({ message: sanitizeLine(message), ...(opts.default !== undefined && { default: sanitize(opts.default) }) }, context));
+    },
+    async lines(message, opts = {}) {
+      const { linesPrompt } = await import('./lines-prompt.js');
+      return guard(linesPrompt({ message: sanitizeLine(message), ...(opts.lines && { lines: opts.lines.map(sanitize) }), ...(opts.note !== undefined && { note: sanitizeLine(opts.note) }) }, context));
+    },
+    async search<T>(message: string, choices: Choice<T>[]) {
+      const { search } = await lib();
+      const safe = choices.map((c) => ({ ...c, name: sanitizeLine(c.name) }));
+      return guard(
+        search<T>(
+          {
+            message: sanitizeLine(message),
+            pageSize: 8,
+            source: (term) => {
+              const t = (term ?? '').trim().toLowerCase();
+              if (!t) return safe;
+              // Words that start with what was typed first, then any that contain it.
+              const starts = safe.filter((c) => c.name.toLowerCase().split(/\s+/).some((w) => w.startsWith(t)));
+              return [...starts, ...safe.filter((c) => !starts.includes(c) && c.name.toLowerCase().includes(t))];
+            },
+          },
+          context,
+        ),
+      );
     },
     async password(message) {
       const { password } = await lib();

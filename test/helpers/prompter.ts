@@ -22,6 +22,8 @@ export function scripted(answers: unknown[]): Prompter & { asked: Asked[] } {
   return {
     asked,
     input: async (message, opts) => next({ kind: 'input', message, default: opts?.default }) as string,
+    lines: async (message, opts) => next({ kind: 'lines', message, default: opts?.lines?.join('\n') }) as string,
+    search: async <T,>(message: string, choices: Choice<T>[]) => next({ kind: 'search', message, choices: choices.map((c) => c.name) }) as T,
     password: async (message) => next({ kind: 'password', message }) as string,
     confirm: async (message, opts) => next({ kind: 'confirm', message, default: opts?.default }) as boolean,
     select: async <T,>(message: string, choices: Choice<T>[], opts?: { default?: T }) =>

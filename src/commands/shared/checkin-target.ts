@@ -10,10 +10,11 @@ import { getCheckIn, listCheckIns, patchCheckIn } from '../../api/endpoints.js';
 import { UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { previousPrefill } from '../../core/answers.js';
-import { addDays } from '../../core/datekey.js';
+import { addDays, isDateKey, shortDay } from '../../core/datekey.js';
 import { parseKey } from '../../core/keys.js';
 import { CliError, EXIT, HintedError, UsageError } from '../../errors.js';
-import { printCheckIn } from '../../ui/output.js';
+import { printCheckIn, viewFor } from '../../ui/output.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
 import { me } from './account.js';
 import { today } from './days.js';
 import { sendWithDraft } from './drafts.js';
@@ -99,18 +100,25 @@ export function reportNone(ctx: Context, target: Target, json: boolean | undefin
   if (json) ctx.io.out('null\n');
 }
 
-/** The intentions of my most recent check-in before this one: what "previous" starts from. */
-export async function earlierPrefill(ctx: Context, current: CheckIn): Promise<string | null> {
+/** What "previous" starts from, and where it came from: this check-in's own answer, or the intentions of my latest earlier one. */
+export async function previousSuggestion(ctx: Context, current: CheckIn): Promise<{ text: string | null; from?: string }> {
+  if (current.previous) return { text: current.previous };
   const { id } = await me(ctx);
   const earlier = await listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(current.date, -1), per_page: 10 });
-  return previousPrefill(current, earlier);
+  const text = previousPrefill(current, earlier);
+  const source = earlier.find((c) => c.intentions === text);
+  return { text, ...(source && { from: source.date }) };
+}
+
+export async function earlierPrefill(ctx: Context, current: CheckIn): Promise<string | null> {
+  return (await previousSuggestion(ctx, current)).text;
 }
 
 /**
  * The one PATCH, with typed text kept as a draft until the service accepted it; then the
  * check-in is shown. False when the service has no check-in there (the draft stays).
  */
-export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, json: boolean | undefined, keepDraft: boolean): Promise<boolean> {
+export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, json: boolean | undefined, keepDraft: boolean, confirm = false): Promise<boolean> {
   const api = await ctx.api();
   const hint = `Your answers were kept as a draft; send them with \`${target.resumeCommand} --resume\`.`;
   let result: CheckIn;
@@ -134,6 +142,14 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
     reportNone(ctx, target, json, keepDraft ? ` (your answers are kept as a draft)` : '');
     return false;
   }
-  await printCheckIn(ctx.io, ctx.now(), result, json);
+  // At the prompts, one line says it is done; elsewhere the check-in is shown (or printed as JSON).
+  if (confirm && !json) ctx.io.out(await confirmation(ctx, result));
+  else await printCheckIn(ctx.io, ctx.now(), result, json);
   return true;
+}
+
+async function confirmation(ctx: Context, c: CheckIn): Promise<string> {
+  const { c: colors } = await viewFor(ctx.io, ctx.now());
+  const day = isDateKey(c.date) ? shortDay(c.date) : c.date;
+  return `${colors.green('✓')} Checked in for ${sanitizeLine(day)}${c.url ? `  ${colors.dim(sanitizeLine(c.url))}` : ''}\n`;
 }

@@ -1,22 +1,30 @@
-// The questions of `checkin today` on a terminal: each answer kept as a draft as soon as it is
-// given (Ctrl-C at the next prompt loses nothing, and says so), a preview, then send, edit or
-// cancel. Loaded only when a person is asked.
+// The questions of `checkin today` on a terminal. Answers are lines (a suggestion can be kept,
+// trimmed or edited line by line), the mood is found by typing, each answer is kept as a draft
+// as soon as it is given (Ctrl-C loses nothing, and says so), a preview, then send, edit or
+// cancel — and one line when it is sent. A check-in already filled in is shown, and single
+// answers can be changed. Loaded only when a person is asked.
 
 import { MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate } from '../../core/answers.js';
+import { shortDay } from '../../core/datekey.js';
 import { CancelledError } from '../../errors.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
-import { sanitize, sanitizeDeep } from '../../ui/sanitize.js';
+import { sanitizeDeep } from '../../ui/sanitize.js';
 import { editAnswers } from './checkin-edit.js';
-import { earlierPrefill, fetchOrNull, reportNone, sendAnswers, type Target } from './checkin-target.js';
+import { fetchOrNull, previousSuggestion, reportNone, sendAnswers, type Target } from './checkin-target.js';
 import { keep } from './drafts.js';
+
+type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
+const ALL: Question[] = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed'];
+const KEYS_NOTE = 'Enter: next line · empty line: done · Backspace on an empty line: edit the one above';
 
 export async function wizard(ctx: Context, target: Target): Promise<void> {
   const { io } = ctx;
   const p = ctx.prompter();
-  const { c } = await viewFor(io, ctx.now());
+  const view = await viewFor(io, ctx.now());
+  const { c } = view;
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, false);
   const api = await ctx.api();
@@ -29,60 +37,89 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
         ? `Not sent. Your answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them, \`${target.resumeCommand}\` goes through them again.`
         : 'Not sent; nothing was typed.',
     );
+  const show = (answers: CheckInAnswers) => renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true);
 
   try {
     let answers: CheckInAnswers = answersOf(current);
+    let questions = ALL;
     const pending = drafts.get(api.baseUrl, draftTarget);
     if (pending?.content.kind === 'answers') {
       kept = true;
-      const when = new Date(pending.saved_at).toLocaleString();
-      const choice = await p.select(`You have an unsent draft for ${target.label} (saved ${when}). What now?`, [
+      const when = new Date(pending.saved_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+      io.err(c.dim(`An unsent draft for ${target.label}, saved ${when}:\n`));
+      io.out(show({ ...answers, ...pending.content.answers }));
+      const choice = await p.select('What now?', [
         { name: 'Send the draft', value: 'send' },
         { name: 'Go through the questions with the draft filled in', value: 'edit' },
         { name: 'Discard the draft', value: 'discard' },
       ]);
       if (choice === 'send') {
-        await sendAnswers(ctx, target, pending.content.answers, false, true);
+        await sendAnswers(ctx, target, pending.content.answers, false, true, true);
         return;
       }
       if (choice === 'discard') {
         drafts.delete(api.baseUrl, draftTarget);
         kept = false;
       } else answers = { ...answers, ...pending.content.answers };
-    }
-    if (current.completed_at) {
-      io.err(c.dim('Already filled in — answering again updates it:\n'));
-      io.out(renderCheckIn(sanitizeDeep(current), c, true));
+    } else if (current.completed_at) {
+      // Filled in already: show it, and change what needs changing.
+      io.err(c.dim('Already filled in:\n'));
+      io.out(show(answers));
+      const pick = await p.select<Question | 'all' | 'nothing'>('Change something?', [
+        { name: 'Nothing', value: 'nothing' },
+        { name: 'Previous', value: 'previous' },
+        { name: 'Intentions', value: 'intentions' },
+        { name: 'Blockers', value: 'blockers' },
+        { name: 'Mood', value: 'mood' },
+        { name: 'Did you do what you intended?', value: 'previous_completed' },
+        { name: 'Everything', value: 'all' },
+      ]);
+      if (pick === 'nothing') {
+        io.err('Nothing changed.\n');
+        return;
+      }
+      questions = pick === 'all' ? ALL : [pick];
     }
 
-    answers.previous ??= await earlierPrefill(ctx, current);
     const step = async (update: CheckInAnswers) => {
       answers = { ...answers, ...update };
       kept = (await keep(ctx, draftTarget, { kind: 'answers', answers })) || kept; // Ctrl-C at the next prompt keeps what was typed
     };
-    await step({ previous: await askText(ctx, 'What did you do previously?', answers.previous) });
-    await step({ intentions: await askText(ctx, 'What do you intend to do next?', answers.intentions) });
-    await step({ blockers: await askText(ctx, 'Are you blocked by anything? (empty: no)', answers.blockers) });
-    const mood = await p.select<Mood | null>(
-      'Mood',
-      [{ name: '— none', value: null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m }))],
-      { default: answers.mood ?? null },
-    );
-    await step({ mood });
-    const done = await p.select<boolean | null>(
-      'Did you do what you intended?',
-      [
-        { name: 'Yes', value: true },
-        { name: 'No', value: false },
-        { name: 'Skip', value: null },
-      ],
-      { default: answers.previous_completed ?? true },
-    );
-    await step({ previous_completed: done });
+    if (questions.includes('previous')) {
+      let from: string | undefined;
+      if (!answers.previous) {
+        const s = await previousSuggestion(ctx, current);
+        answers.previous = s.text;
+        from = s.from;
+      }
+      const note = from ? `Suggested from what you intended on ${shortDay(from)}. ${KEYS_NOTE}` : KEYS_NOTE;
+      await step({ previous: await askLines(ctx, 'What did you do previously?', answers.previous, note) });
+    }
+    if (questions.includes('intentions')) await step({ intentions: await askLines(ctx, 'What do you intend to do next?', answers.intentions, KEYS_NOTE) });
+    if (questions.includes('blockers')) await step({ blockers: await askLines(ctx, 'Are you blocked by anything?', answers.blockers, `Nothing: just press Enter. ${KEYS_NOTE}`) });
+    if (questions.includes('mood')) {
+      const now = answers.mood ?? null;
+      const choices = [{ name: '— none', value: null as Mood | null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m as Mood | null }))];
+      // The current mood first, so Enter keeps it.
+      const ordered = now ? [choices.find((x) => x.value === now)!, ...choices.filter((x) => x.value !== now)] : choices;
+      await step({ mood: await p.search<Mood | null>('Mood (type to search)', ordered) });
+    }
+    if (questions.includes('previous_completed')) {
+      const done = await p.select<boolean | null>(
+        'Did you do what you intended?',
+        [
+          { name: 'Yes', value: true },
+          { name: 'No', value: false },
+          { name: 'Skip', value: null },
+        ],
+        { default: answers.previous_completed ?? true },
+      );
+      await step({ previous_completed: done });
+    }
 
     for (;;) {
       io.err(c.dim('\nPreview (not sent yet):\n'));
-      io.out(renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true));
+      io.out(show(answers));
       const next = await p.select('Send it?', [
         { name: 'Send', value: 'send' },
         { name: 'Edit in $EDITOR first', value: 'edit' },
@@ -94,24 +131,17 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (!edited) throw new CancelledError(`Nothing was written in the editor. Your earlier answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them.`);
       await step(edited);
     }
-    await sendAnswers(ctx, target, withoutNulls(answers), false, true);
+    await sendAnswers(ctx, target, withoutNulls(answers), false, true, true);
   } catch (err) {
     if (err instanceof CancelledError && err.message === 'Cancelled') throw cancelled();
     throw err;
   }
 }
 
-/**
- * One text answer. A one-line suggestion is the prompt's default; a longer one is shown above
- * the prompt, kept with Enter, and cleared with "-" (the prompt itself is a single line).
- */
-async function askText(ctx: Context, message: string, suggestion: string | null | undefined): Promise<string> {
-  const p = ctx.prompter();
-  if (!suggestion || !suggestion.includes('\n')) return p.input(message, { default: suggestion ?? '' });
-  const { c } = await viewFor(ctx.io, ctx.now());
-  ctx.io.out(c.dim(sanitize(suggestion).replace(/^/gm, '  ')) + '\n');
-  const typed = await p.input(`${message} (Enter keeps the text above, - clears it)`);
-  return typed === '' ? suggestion : typed === '-' ? '' : typed;
+/** One answer, as lines, starting from what it holds (or a suggestion). */
+async function askLines(ctx: Context, message: string, start: string | null | undefined, note: string): Promise<string> {
+  const lines = start ? start.replace(/\s+$/, '').split('\n') : [];
+  return ctx.prompter().lines(message, { lines, note });
 }
 
 /** What the prompts produced, as the PATCH body: the answer fields only. */
