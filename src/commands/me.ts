@@ -1,9 +1,10 @@
 // `checkin me`: who the token belongs to (cached per API URL and token; --refresh asks again).
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
-import { printOne } from '../ui/output.js';
+import { printJson, printOne } from '../ui/output.js';
 import { meView } from '../ui/views.js';
 import { me } from './shared/account.js';
+import { dayZone, today } from './shared/days.js';
 import type { Run } from './shared/options.js';
 
 export interface MeOptions {
@@ -20,5 +21,9 @@ export function meCommand(ctx: Context, run: Run<MeOptions> = runMe) {
 }
 
 export async function runMe(ctx: Context, opts: MeOptions): Promise<void> {
-  await printOne(ctx.io, ctx.now(), await me(ctx, { refresh: Boolean(opts.refresh) }), opts.json, meView);
+  const person = await me(ctx, { refresh: Boolean(opts.refresh) });
+  if (opts.json) return printJson(ctx.io, person);
+  const zone = await dayZone(ctx);
+  const day = await today(ctx);
+  await printOne(ctx.io, ctx.now(), person, false, (v, p) => meView(v, p) + `today: ${day} (in ${zone.source})\n`);
 }

@@ -8,7 +8,7 @@ import { EXIT, ExitSignal } from '../errors.js';
 import { printOne } from '../ui/output.js';
 import { statusLine } from '../ui/views.js';
 import { isNoCheckIn } from './shared/checkin-target.js';
-import { today } from './shared/days.js';
+import { today, zoneHelp } from './shared/days.js';
 import type { Run } from './shared/options.js';
 
 export interface StatusOptions {
@@ -21,6 +21,7 @@ export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus)
     .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
     .option('-q, --quiet', 'print nothing; only the exit code tells')
     .option('--json', 'print {date, state, check_in} as JSON')
+    .addHelpText('after', () => zoneHelp(ctx))
     .action((opts) => run(ctx, opts));
 }
 

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { answerOptions, type AnswerOptions } from './shared/checkin-answers.js';
 import { fillCheckIn } from './shared/checkin-fill.js';
 import { todayTarget } from './shared/checkin-target.js';
+import { zoneHelp } from './shared/days.js';
 import type { Run } from './shared/options.js';
 
 export type TodayOptions = AnswerOptions;
@@ -12,6 +13,7 @@ export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
   return answerOptions(new Command('today'))
     .description("Fill in or show today's check-in")
     .addHelpText('after', '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions')
+    .addHelpText('after', () => zoneHelp(ctx))
     .action((opts) => run(ctx, opts));
 }
 

@@ -123,9 +123,10 @@ export function statusLine(v: View, date: string, state: 'none' | 'done' | 'pend
   return v.c.yellow(`Today's check-in (${date}) is pending: run \`checkin today\``) + '\n';
 }
 
-export function meView(v: View, me: { id: string; name: string; username: string; teams: Ref[] }): string {
+export function meView(v: View, me: { id: string; name: string; username: string; teams: Ref[]; time_zone?: string | null }): string {
   const teams = me.teams.map((t) => sanitizeLine(t.name)).join(', ') || 'none';
-  return `${v.c.bold(sanitizeLine(me.name))} (@${sanitizeLine(me.username)})\nid: ${me.id}\nteams: ${teams}\n`;
+  const zone = me.time_zone ? `time zone: ${sanitizeLine(me.time_zone)}\n` : '';
+  return `${v.c.bold(sanitizeLine(me.name))} (@${sanitizeLine(me.username)})\nid: ${me.id}\nteams: ${teams}\n${zone}`;
 }
 
 /** The goal and its latest update, shown above the questions of a new update. */

@@ -67,3 +67,14 @@ export async function today(ctx: Context): Promise<string> {
 export async function rangeDay(ctx: Context, value: string | undefined, flag: string): Promise<string | undefined> {
   return value === undefined ? undefined : parseRangeDay(value, await today(ctx), flag);
 }
+
+/** For --help: which zone "today" is in (from TZ or the cached profile; never a request). */
+export function zoneHelp(ctx: Context): string {
+  let source: string;
+  try {
+    source = cachedDayZone(ctx).source;
+  } catch {
+    source = machine(ctx);
+  }
+  return `\n"Today" is the date in ${source}: TZ wins, else your profile's zone, else this machine's.`;
+}
