@@ -20,19 +20,34 @@ const billing = () => sb.service.data.goals.find((g) => g.title === 'Ship the v2
 
 describe('on a terminal', () => {
   it('goal update asks for the title and opens the editor for the body, showing the latest update first', async () => {
-    const p = scripted(['Security review passed']);
+    const p = scripted(['Security review passed', 90, true]);
     let seen: string | undefined;
     const r = await runTty(['goal', 'update', billing(), '--progress', '45'], p, async (t) => {
       seen = t;
       return '- Webhooks unblocked\n- Next: retries\n\n';
     });
-    expect(r.err).toBe('Goal update posted.\n');
+    expect(r.err).toBe('\nPreview (not posted yet):\nGoal update posted.\n');
     expect(r.code).toBe(0);
     expect(seen).toBe('');
     expect(r.out).toContain('Ship the v2 billing API — progress 35%, At risk');
     expect(r.out).toContain('Latest update:\nInvoices endpoint in review');
-    expect(p.asked.map((q) => q.message)).toEqual(['Title']);
-    expect(sb.requests.at(-1)).toMatchObject({ method: 'POST', body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45 } });
+    expect(p.asked.map((q) => [q.message, q.default])).toEqual([['Title', ''], ['Confidence', 60], ['Post it?', true]]);
+    expect(p.asked[1]!.choices).toEqual(['On track', 'At risk', 'Off track']);
+    expect(r.out).toContain('Security review passed\nShip the v2 billing API · progress 45% · On track\n\n  - Webhooks unblocked');
+    expect(sb.requests.at(-1)).toMatchObject({ method: 'POST', body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45, confidence: 90 } });
+  });
+
+  it('goal update asks progress with the latest as default, re-asks a bad one; "No" at the preview keeps a draft (130)', async () => {
+    const p = scripted(['Title', '150', '40', 30, false]);
+    const r = await runTty(['goal', 'update', billing(), '--body', 'Body'], p);
+    expect(r.code).toBe(130);
+    expect(p.asked.map((q) => [q.message, q.default])).toEqual([['Title', ''], ['Progress (0–100 %)', '35'], ['Progress (0–100 %)', '35'], ['Confidence', 60], ['Post it?', true]]);
+    expect(r.err).toContain('Progress is a whole number from 0 to 100.\n');
+    expect(r.err).toMatch(/Not posted\. Your update is kept as a draft: `checkin goal update \S+ --resume` posts it\.\n$/);
+    expect(sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
+    const sent = await runTty(['goal', 'update', billing(), '--resume', '--json'], scripted([]));
+    expect(sent.code).toBe(0);
+    expect(sb.requests.at(-1)!.body).toEqual({ title: 'Title', body: 'Body', progress: 40, confidence: 30 });
   });
 
   it('goal updates delete asks first; no keeps it (130), yes deletes it', async () => {

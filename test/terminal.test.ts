@@ -198,12 +198,16 @@ describe('other prompts in a real terminal', () => {
     await s.answer('? Title', KEY.enter); // empty: asked again, before any editor opens
     await s.waitFor('A goal update needs a title.');
     await s.answer(/A goal update needs a title\.\n\? Title/, 'Security review passed' + KEY.enter);
+    await s.answer('? Confidence', KEY.enter); // the latest update's: At risk
+    await s.waitFor('Post it?');
+    expect(s.text()).toContain('Preview (not posted yet):\nSecurity review passed\nShip the v2 billing API · progress 45% · At risk');
+    s.type(KEY.enter);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(s.text()).toContain('Goal update posted.');
     expect(sb.requests.at(-1)).toMatchObject({
       method: 'POST',
       path: `/api/v2/goals/${goal.id}/goal-updates`,
-      body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45 },
+      body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45, confidence: 60 },
     });
   });
 

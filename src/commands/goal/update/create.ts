@@ -1,9 +1,12 @@
 // `checkin goal update <goal-id>` (also `goal update create <goal-id>`): post a goal update.
 import { Command } from '@commander-js/extra-typings';
 import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoints.js';
+import { CONFIDENCE_LEVELS } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
+import { CancelledError } from '../../../errors.js';
+import { keep } from '../../shared/drafts.js';
 import { printOne, viewFor } from '../../../ui/output.js';
-import { goalHeaderView, goalUpdateView } from '../../../ui/views.js';
+import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/views.js';
 import { contentOptions, gather, givenContent, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
 import type { Run } from '../../shared/options.js';
 
@@ -19,6 +22,14 @@ export function createCommand(ctx: Context, run: Run<CreateOptions> = runCreate)
     .action((goalId, opts) => run(ctx, { ...opts, goalId }));
 }
 
+async function askProgress(ctx: Context, suggested: number): Promise<number> {
+  for (;;) {
+    const typed = (await ctx.prompter().input('Progress (0–100 %)', { default: String(suggested) })).trim().replace(/%$/, '');
+    if (/^\d{1,3}$/.test(typed) && Number(typed) <= 100) return Number(typed);
+    ctx.io.err('Progress is a whole number from 0 to 100.\n');
+  }
+}
+
 export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void> {
   const id = uuid(opts.goalId, 'The goal id');
   const api = await ctx.api();
@@ -28,12 +39,27 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
     given: givenContent(opts),
     nothingKept: 'There is no draft goal update for this goal',
     gather: async () => {
-      if (ctx.io.canPrompt && (opts.title === undefined || opts.body === undefined || opts.edit)) {
-        // Context for the person writing: the goal and its latest update.
-        const [goal, latest] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 1 })]);
-        ctx.io.out(goalHeaderView(await viewFor(ctx.io, ctx.now()), goal, latest[0]));
+      const asking = ctx.io.canPrompt && (opts.title === undefined || opts.body === undefined || opts.edit);
+      if (!asking) return gather(ctx, opts, {}, true, { kind: 'goal-update', goalId: id });
+      // Context for the person writing: the goal and its latest update.
+      const [goal, [latest]] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 1 })]);
+      const view = await viewFor(ctx.io, ctx.now());
+      ctx.io.out(goalHeaderView(view, goal, latest));
+      const input = await gather(ctx, opts, {}, true, { kind: 'goal-update', goalId: id });
+      const p = ctx.prompter();
+      // Progress and confidence, the latest update's as defaults (what the service would carry forward).
+      if (input.progress === undefined) input.progress = await askProgress(ctx, latest?.progress ?? goal.progress ?? 1);
+      if (input.confidence === undefined) {
+        const now = latest?.confidence ?? goal.confidence ?? 90;
+        input.confidence = await p.select<number>('Confidence', [...CONFIDENCE_LEVELS].reverse().map((l) => ({ name: l.label, value: l.value })), { default: CONFIDENCE_LEVELS.reduce((a, b) => (Math.abs(b.value - now) < Math.abs(a.value - now) ? b : a)).value });
       }
-      return gather(ctx, opts, {}, true, { kind: 'goal-update', goalId: id });
+      await keep(ctx, { kind: 'goal-update', goalId: id }, { kind: 'goal-update', input });
+      ctx.io.err(view.c.dim('\nPreview (not posted yet):\n'));
+      ctx.io.out(goalUpdatePreview(view, goal.title, input));
+      if (!(await p.confirm('Post it?', { default: true }))) {
+        throw new CancelledError(`Not posted. Your update is kept as a draft: \`checkin goal update ${id} --resume\` posts it.`);
+      }
+      return input;
     },
     send: (input) => createGoalUpdate(api, id, input),
     hint: `Your update was kept as a draft. If it does not show up in \`checkin goal update list ${id}\`, send it with \`checkin goal update ${id} --resume\`.`,
