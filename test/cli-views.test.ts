@@ -149,10 +149,27 @@ describe('checkin list', () => {
 
   it('on a terminal: a table with date, person, mood, filled-in, blocked, id and the first line of intentions', async () => {
     const day = addDays(TODAY, -3);
-    const r = await cli(['list', '--since', day, '--until', day, '--blocked'], { tty: true });
+    const r = await cli(['list', '--since', day, '--until', day, '--blocked'], { tty: true, columns: 120 });
     expect(r.code).toBe(0);
     const id = checkInId(grace, day);
-    expect(r.stdout).toMatch(new RegExp(`^${day}  Grace Hopper  🤯  ✓  blocked  ${id}  - \\S.*\\n$`));
+    const [header, row, ...rest] = r.stdout.split('\n');
+    expect(header).toBe('DATE        PERSON        MOOD  DONE           ID                                    INTENTIONS');
+    expect(row).toMatch(new RegExp(`^${day}  Grace Hopper  🤯    ✓     blocked  ${id}  - \\S.*$`));
+    expect(rest).toEqual(['']);
+    // At 60 columns the id goes (it is never cut), then the blocked column; the rest still reads.
+    const narrow = await cli(['list', '--since', day, '--until', day, '--blocked'], { tty: true, columns: 60 });
+    const lines = narrow.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('DATE        PERSON        MOOD  DONE  INTENTIONS');
+    expect(lines[1]).toMatch(new RegExp(`^${day}  Grace Hopper  🤯    ✓     - .*$`));
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(60);
+  });
+
+  it('says when more pages may follow, and how to get them', async () => {
+    const r = await cli(['list', '--since', addDays(TODAY, -13), '--per-page', '5']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('More may follow: --page 2 for the next page, --all for every one.\n');
+    const last = await cli(['list', '--since', TODAY, '--per-page', '50']);
+    expect(last.stderr).toBe('');
   });
 });
 

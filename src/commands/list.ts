@@ -10,6 +10,9 @@ import { resolvePeople, resolveTeams } from './shared/account.js';
 import { rangeDay } from './shared/days.js';
 import { parseIntIn, whoOptions, type Run, type WhoOptions } from './shared/options.js';
 
+/** The service's page size when none is asked for (api-v2: 20). */
+const DEFAULT_PAGE = 20;
+
 export interface ListOptions extends WhoOptions {
   since?: string;
   until?: string;
@@ -55,6 +58,10 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     // Several teams can return a check-in once per team: show each once.
     const seen = new Set<string>();
     list = page.filter((c) => !seen.has(c.id) && seen.add(c.id));
+    // A full page: there may be more (the service gives no count).
+    if (page.length === (opts.perPage ?? DEFAULT_PAGE) && !opts.json) {
+      ctx.io.err(`More may follow: --page ${(opts.page ?? 1) + 1} for the next page, --all for every one.\n`);
+    }
   }
   await printList(ctx.io, ctx.now(), list, opts.json, 'No check-ins match.', checkInRows);
 }

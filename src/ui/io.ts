@@ -82,7 +82,11 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,
     out: writer(process.stdout, () => silent),
     err: writer(process.stderr, () => silent),
-    readStdin: () => streamText(process.stdin),
+    readStdin: () => {
+      // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
+      if (stdinIsTTY) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
+      return streamText(process.stdin);
+    },
     onInterrupt(handler) {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);

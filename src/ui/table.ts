@@ -13,7 +13,7 @@ export function displayWidth(text: string): number {
   return w;
 }
 
-/** Cuts `text` (plain) to `max` cells, with an ellipsis when something was cut. */
+/** Cuts `text` (plain) to `max` cells, at a word edge when one is near, with an ellipsis when something was cut. */
 export function truncate(text: string, max: number): string {
   if (displayWidth(text) <= max) return text;
   let out = '';
@@ -21,24 +21,44 @@ export function truncate(text: string, max: number): string {
     if (displayWidth(out + ch) > max - 1) break;
     out += ch;
   }
-  return out + '…';
+  const edge = out.search(/\s\S*$/);
+  if (edge >= Math.floor(max * 0.6)) out = out.slice(0, edge);
+  return out.trimEnd() + '…';
 }
 
-/** Rows padded into columns; the last column is cut to fit `width`. */
-export function table(rows: string[][], width: number): string {
+export interface TableOptions {
+  /** Column titles, shown above the rows. */
+  header?: string[];
+  /** Columns that may go, in this order, when the table does not fit (ids: never cut, better left out). */
+  droppable?: number[];
+  /** Styles the header row (dim, bold…). */
+  style?: (text: string) => string;
+}
+
+/**
+ * Rows padded into columns that fit `width`: whole columns (ids, dates) are never cut; when the
+ * table is too wide, droppable columns go first, then the last column is cut at a word edge.
+ */
+export function table(rows: string[][], width: number, opts: TableOptions = {}): string {
   if (rows.length === 0) return '';
-  const cols = Math.max(...rows.map((r) => r.length));
-  const widths = Array.from({ length: cols - 1 }, (_, i) => Math.max(...rows.map((r) => displayWidth(r[i] ?? ''))));
+  let all = opts.header ? [opts.header, ...rows] : rows;
+  const cols = Math.max(...all.map((r) => r.length));
+  const widthOf = (data: string[][], keep: number[]) => keep.slice(0, -1).reduce((a, i) => a + Math.max(...data.map((r) => displayWidth(r[i] ?? ''))) + 2, 0);
+  let keep = Array.from({ length: cols }, (_, i) => i);
+  for (const drop of opts.droppable ?? []) {
+    if (width - widthOf(all, keep) >= 24) break;
+    keep = keep.filter((i) => i !== drop);
+  }
+  all = all.map((r) => keep.map((i) => r[i] ?? ''));
+  const n = keep.length;
+  const widths = Array.from({ length: n - 1 }, (_, i) => Math.max(...all.map((r) => displayWidth(r[i] ?? ''))));
   const used = widths.reduce((a, b) => a + b + 2, 0);
-  return (
-    rows
-      .map((r) => {
-        const cells = r.slice(0, cols - 1).map((cell, i) => cell + ' '.repeat(widths[i]! - displayWidth(cell)));
-        const last = r[cols - 1] ?? '';
-        return [...cells, truncate(last, Math.max(10, width - used))].join('  ').trimEnd();
-      })
-      .join('\n') + '\n'
-  );
+  const lines = all.map((r) => {
+    const cells = r.slice(0, n - 1).map((cell, i) => cell + ' '.repeat(widths[i]! - displayWidth(cell)));
+    return [...cells, truncate(r[n - 1] ?? '', Math.max(10, width - used))].join('  ').trimEnd();
+  });
+  if (opts.header && opts.style) lines[0] = opts.style(lines[0]!);
+  return lines.join('\n') + '\n';
 }
 
 /** Tab-separated values: tabs and newlines inside a field become spaces. */

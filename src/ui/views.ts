@@ -53,6 +53,7 @@ export function checkInRows(v: View, list: CheckIn[]): string {
       firstLine(c.intentions),
     ]),
     v.width,
+    { header: ['DATE', 'PERSON', 'MOOD', 'DONE', '', 'ID', 'INTENTIONS'], droppable: [5, 4], style: v.c.dim },
   );
 }
 
@@ -67,7 +68,7 @@ export function commentRows(v: View, list: Comment[]): string {
 
 export function reactionRows(v: View, list: Reaction[]): string {
   if (!v.rich) return tsv(list.map((r) => [r.emoji, r.name, sanitizeLine(r.person?.name ?? ''), r.created_at]));
-  return table(list.map((r) => [sanitizeLine(r.emoji), sanitizeLine(r.name), sanitizeLine(r.person?.name ?? '')]), v.width);
+  return table(list.map((r) => [sanitizeLine(r.emoji), sanitizeLine(r.name), sanitizeLine(r.person?.name ?? '')]), v.width, { header: ['', 'REACTION', 'WHO'], style: v.c.dim });
 }
 
 export function confidenceLabel(v: View, u: { confidence: number | null; confidence_description: string | null }): string {
@@ -81,6 +82,7 @@ export function goalRows(v: View, list: Goal[]): string {
   return table(
     list.map((g) => [v.c.dim(g.id), g.progress === null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ? `due ${g.end_date}` : '', sanitizeLine(g.title)]),
     v.width,
+    { header: ['ID', 'PROGRESS', 'CONFIDENCE', 'DUE', 'GOAL'], droppable: [3, 2], style: v.c.dim },
   );
 }
 
@@ -98,23 +100,32 @@ export function goalUpdateRows(v: View, list: GoalUpdate[]): string {
   return table(
     list.map((u) => [u.created_at.slice(0, 10), `${String(u.progress).padStart(3)}%`, confidenceLabel(v, u), sanitizeLine(u.person?.name ?? ''), v.c.dim(u.id), sanitizeLine(u.title)]),
     v.width,
+    { header: ['DATE', 'PROGRESS', 'CONFIDENCE', 'BY', 'ID', 'TITLE'], droppable: [4, 3], style: v.c.dim },
   );
 }
 
 export function peopleRows(v: View, list: Person[]): string {
   if (!v.rich) return tsv(list.map((p) => [p.id, sanitizeLine(p.name), sanitizeLine(p.username ?? ''), sanitizeLine(p.title ?? '')]));
-  return table(list.map((p) => [sanitizeLine(p.name), v.c.cyan('@' + sanitizeLine(p.username ?? '')), v.c.dim(p.id), sanitizeLine(p.title ?? '')]), v.width);
+  return table(list.map((p) => [sanitizeLine(p.name), v.c.cyan('@' + sanitizeLine(p.username ?? '')), v.c.dim(p.id), sanitizeLine(p.title ?? '')]), v.width, {
+    header: ['NAME', 'USERNAME', 'ID', 'TITLE'],
+    droppable: [2],
+    style: v.c.dim,
+  });
 }
 
 export function teamRows(v: View, list: Team[], mine: Set<string>): string {
   if (!v.rich) return tsv(list.map((t) => [t.id, sanitizeLine(t.name), mine.has(t.id) ? 'member' : '']));
-  return table(list.map((t) => [v.c.dim(t.id), mine.has(t.id) ? v.c.green('●') : ' ', sanitizeLine(t.name)]), v.width);
+  return table(list.map((t) => [v.c.dim(t.id), mine.has(t.id) ? v.c.green('●') : ' ', sanitizeLine(t.name)]), v.width, { header: ['ID', '', 'TEAM'], style: v.c.dim });
 }
 
 export function activityRows(v: View, list: Activity[]): string {
   const what = (a: Activity) => sanitizeLine(a.title ?? a.description ?? '');
   if (!v.rich) return tsv(list.map((a) => [a.id, a.recorded_at, sanitizeLine(a.kind), sanitizeLine(a.person?.name ?? ''), what(a), sanitizeLine(a.url ?? '')]));
-  return table(list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.group ?? a.kind)), sanitizeLine(a.person?.name ?? ''), `${what(a)}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]), v.width);
+  return table(
+    list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.group ?? a.kind)), sanitizeLine(a.person?.name ?? ''), `${what(a)}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]),
+    v.width,
+    { header: ['WHEN', 'WHAT', 'WHO', ''], style: v.c.dim },
+  );
 }
 
 export function statusLine(v: View, date: string, state: 'none' | 'done' | 'pending'): string {

@@ -40,6 +40,8 @@ export interface RunOptions {
   color?: 0 | 1 | 2 | 3;
   /** Prompts allowed (default: when tty). */
   prompt?: boolean;
+  /** Terminal width (default 100). */
+  columns?: number;
   prompter?: Prompter;
   editor?: Editor;
 }
@@ -68,7 +70,7 @@ export interface World {
 
 /** Runs checkin in-process against whatever env names, with the clock's now and sleep. */
 export async function runIn(args: string[], env: NodeJS.ProcessEnv, clock: FakeClock, opts: RunOptions = {}): Promise<Result> {
-  const io = bufferIO({ tty: Boolean(opts.tty), ...(opts.input !== undefined && { stdin: opts.input }), ...(opts.color !== undefined && { color: opts.color }), ...(opts.prompt !== undefined && { prompt: opts.prompt }) });
+  const io = bufferIO({ tty: Boolean(opts.tty), ...(opts.input !== undefined && { stdin: opts.input }), ...(opts.color !== undefined && { color: opts.color }), ...(opts.prompt !== undefined && { prompt: opts.prompt }), ...(opts.columns !== undefined && { columns: opts.columns }) });
   const merged = { ...env };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete merged[k];

@@ -8,7 +8,7 @@ export interface BufferIO extends IO {
   stderrText(): string;
 }
 
-export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLevel; prompt?: boolean } = {}): BufferIO {
+export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLevel; prompt?: boolean; columns?: number } = {}): BufferIO {
   let out = '';
   let err = '';
   let silent = false;
@@ -21,7 +21,7 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLev
     stderr: new PassThrough(),
     stdinIsTTY: tty,
     stdoutIsTTY: tty,
-    columns: 100,
+    columns: opts.columns ?? 100,
     colorLevel: opts.color ?? 0,
     canPrompt: opts.prompt ?? tty,
     // The same terminal guard as the process's streams.
