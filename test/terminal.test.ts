@@ -133,6 +133,35 @@ describe('checkin today, answered at the real prompts', () => {
   });
 });
 
+describe('at 120 and 60 columns', () => {
+  for (const cols of [120, 60]) {
+    it(`list and the whole daily flow read well at ${cols} columns`, async () => {
+      const day = localDateKey(new Date(Date.now() - 3 * 86_400_000));
+      const list = new Screen(['list', '--since', day, '--until', day], env, { cols, rows: 40 });
+      expect((await list.exit()).code).toBe(0);
+      const rows = list.text().split('\n');
+      expect(rows[0]).toMatch(/^DATE +PERSON +MOOD +DONE +(ID +)?INTENTIONS$/);
+      expect(rows.length).toBeGreaterThan(2);
+      // Nothing wrapped: every row is one screen line, and ids are whole or absent.
+      for (const row of rows.slice(1)) expect(row).toMatch(new RegExp(`^${day}  `));
+      if (cols < 100) expect(list.text()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}/);
+      else expect(list.text()).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+
+      const s = new Screen(['today'], env, { cols, rows: 60 });
+      await s.answer('What did you do previously?', KEY.enter);
+      await s.answer('What do you intend to do next?', '- One thing' + KEY.enter + KEY.enter);
+      await s.answer('Are you blocked by anything?', KEY.enter);
+      await s.answer('Mood (type to search)', 'cal');
+      await s.answer('❯ 😌 calm', KEY.enter);
+      await s.answer('Did you do what you intended?', KEY.enter);
+      await s.answer('Send it?', KEY.enter);
+      expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+      expect(s.text()).toContain(`✓ Checked in for ${shortDay(today())}`);
+      expect(patches().at(-1)!.body).toMatchObject({ intentions: '- One thing', mood: 'calm' });
+    });
+  }
+});
+
 describe('the editor, losslessly', () => {
   it.skipIf(!VIM)(`text that cannot be read reopens real vim with the problem on top; nothing is lost; the fixed text is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
     const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
