@@ -77,3 +77,20 @@ describe('day words', () => {
   });
 });
 
+
+describe('the cached zone table', () => {
+  it("gives the same date as ICU for every 3 hours of a year, across DST, for Rails and IANA names", async () => {
+    const { zoneTable, dateKeyIn } = await import('../src/core/zone.js');
+    const { dateKeyAtOffset } = await import('../src/core/datekey.js');
+    const start = new Date('2026-01-01T00:00:00Z');
+    for (const name of ['Eastern Time (US & Canada)', 'London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham']) {
+      const table = zoneTable(name, start)!;
+      expect(table.offsets.length, name).toBeGreaterThanOrEqual(1);
+      for (let t = start.getTime(); t < table.until - 86_400_000; t += 3 * 3_600_000) {
+        const at = new Date(t);
+        if (dateKeyAtOffset(at, table.offsets) !== dateKeyIn(at, table.iana)) throw new Error(`${name} at ${at.toISOString()}`);
+      }
+    }
+    expect(zoneTable('Atlantis Standard Time', start)).toBeUndefined();
+  });
+});

@@ -16,6 +16,8 @@ export interface CachedMe {
   time_zone?: string | null;
   teams: Ref[];
   fetched_at: string;
+  /** The profile zone's offsets for a year (see core/zone.ts), so "today" needs no ICU. */
+  zone?: { name: string; iana: string; from: number; until: number; offsets: Array<[number, number]> };
 }
 
 /** People and teams of the account, for resolving names; refreshed when a name is not found. */

@@ -15,6 +15,15 @@ export function localDateKey(at: Date): string {
   return format(at, 'yyyy-MM-dd');
 }
 
+/** The calendar date of an instant in a zone given as its offsets ([from ms, minutes], oldest first); no ICU needed. */
+export function dateKeyAtOffset(at: Date, offsets: ReadonlyArray<readonly [number, number]>): string {
+  let offset = offsets[0]?.[1] ?? 0;
+  for (const [from, minutes] of offsets) if (from <= at.getTime()) offset = minutes;
+  const shifted = new Date(at.getTime() + offset * 60_000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(shifted.getUTCFullYear(), 4)}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}`;
+}
+
 /** Whether `key` is a real calendar date written YYYY-MM-DD (2026-02-30 is not). */
 export function isDateKey(key: string): boolean {
   const m = KEY_RE.exec(key);

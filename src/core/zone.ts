@@ -1,6 +1,7 @@
 // Time zones as the service writes them: Rails names ("Eastern Time (US & Canada)", "London")
-// or IANA names ("America/New_York"). Pure: no IO.
-import { TZDate } from '@date-fns/tz';
+// or IANA names ("America/New_York"). Pure: no IO. Loaded only when a zone table is (re)built:
+// ICU's time-zone data costs ~20 ms to wake, so a run uses the cached table instead (datekey.ts).
+import { TZDate, tzOffset, tzScan } from '@date-fns/tz';
 import { format } from 'date-fns/format';
 import { from as railsToIana } from 'rails-timezone';
 
@@ -17,7 +18,27 @@ export function ianaZone(name: string): string | undefined {
   }
 }
 
-/** The calendar date (YYYY-MM-DD) of an instant in an IANA zone. */
+/** A zone's UTC offsets over a year from `at`: what "today" there needs, without ICU. */
+export interface ZoneTable {
+  /** The name as the profile gives it. */
+  name: string;
+  iana: string;
+  from: number;
+  until: number;
+  /** [from this instant (ms), the offset in minutes], oldest first. */
+  offsets: Array<[number, number]>;
+}
+
+export function zoneTable(name: string, at: Date, days = 366): ZoneTable | undefined {
+  const iana = ianaZone(name);
+  if (!iana) return undefined;
+  const from = at.getTime() - 86_400_000;
+  const until = at.getTime() + days * 86_400_000;
+  const changes = tzScan(iana, { start: new Date(from), end: new Date(until) });
+  return { name, iana, from, until, offsets: [[from, tzOffset(iana, new Date(from))], ...changes.map((c): [number, number] => [c.date.getTime(), c.offset])] };
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in an IANA zone (ICU; for tests and checks). */
 export function dateKeyIn(at: Date, zone: string): string {
   return format(new TZDate(at.getTime(), zone), 'yyyy-MM-dd');
 }
