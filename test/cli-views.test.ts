@@ -443,3 +443,25 @@ describe('dropped connections', () => {
     expect(post.stderr).toContain('Your comment was kept as a draft.');
   });
 });
+
+describe('issue 10 details', () => {
+  it('a check-in shows under the teams it was reported to only (Sunday: Platform, not Mobile)', async () => {
+    await call(sb.url, 'PATCH', `/check-ins/${TODAY}`, { token: sb.token, body: { blockers: 'Stuck' } });
+    const r = await cli(['team', '--json']);
+    const report = JSON.parse(r.stdout) as Array<{ team: { name: string }; members: Array<{ person: { name: string }; state: string }> }>;
+    const state = (team: string) => report.find((t) => t.team.name === team)!.members.find((m) => m.person.name === 'Ada Lovelace')!.state;
+    expect([state('Platform'), state('Mobile')]).toEqual(['blocked', 'none']);
+  });
+
+  it("editing someone else's check-in: what the service said, exit 2 (a refused request, not a token problem)", async () => {
+    const id = checkInId(ada, TODAY);
+    const r = await cli(['checkin', id, '-b', 'x'], { env: { CHECKIN_TOKEN: 'sandbox_pat_grace' } });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(`error: The service refused PATCH /api/v2/check-ins/${id} (403): You can only fill in your own check-ins; an administrator can fill in others'\n`);
+  });
+
+  it('comments read oldest first on a terminal, as a thread', async () => {
+    const r = await cli(['comments', 'yesterday'], { tty: true });
+    expect(r.stdout.indexOf('Grace Hopper')).toBeLessThan(r.stdout.indexOf('Linus Torvalds'));
+  });
+});

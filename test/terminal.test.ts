@@ -162,6 +162,16 @@ describe('at 120 and 60 columns', () => {
   }
 });
 
+describe('standard input on a terminal', () => {
+  it('`today -p -` says it is reading standard input and how to end it', async () => {
+    const s = new Screen(['today', '-p', '-', '--json'], env);
+    await s.waitFor('Reading standard input: type the text, then press Ctrl-D on an empty line.');
+    s.type('Typed into the terminal\r\u0004');
+    expect((await s.exit()).code).toBe(0);
+    expect(patches()[0]!.body).toEqual({ previous: 'Typed into the terminal' });
+  });
+});
+
 describe('the editor, losslessly', () => {
   it.skipIf(!VIM)(`text that cannot be read reopens real vim with the problem on top; nothing is lost; the fixed text is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
     const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
