@@ -158,6 +158,18 @@ describe('at 120 and 60 columns', () => {
       expect(await s.exit()).toEqual({ code: 0, signal: 0 });
       expect(s.text()).toContain(`✓ Checked in for ${shortDay(today())}`);
       expect(patches().at(-1)!.body).toMatchObject({ intentions: '- One thing', mood: 'calm' });
+
+      // Again, now that it is filled in: it is shown, and one answer changes.
+      const again = new Screen(['today'], env, { cols, rows: 60 });
+      await again.waitFor('Change something?');
+      expect(again.text()).toContain('Already filled in:');
+      expect(again.text()).toContain('  - One thing');
+      again.type(pick(3)); // Nothing, Previous, Intentions, Blockers
+      await again.answer('Are you blocked by anything?', 'Waiting on review' + KEY.enter + KEY.enter);
+      await again.answer('Send it?', KEY.enter);
+      expect(await again.exit()).toEqual({ code: 0, signal: 0 });
+      expect(patches().at(-1)!.body).toMatchObject({ intentions: '- One thing', blockers: 'Waiting on review', mood: 'calm' });
+      for (const line of again.text().split('\n')) expect([...line].length).toBeLessThanOrEqual(cols);
     });
   }
 });
