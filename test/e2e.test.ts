@@ -166,3 +166,34 @@ describe('a checkout that was not built', () => {
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'checkin is not built yet: run `npm run build` in its folder (npm install does it for you).\n' });
   });
 });
+
+describe('installed like any npm CLI', () => {
+  it('npm pack → npm install -g from the tarball into an empty prefix (offline, no dependencies) → checkin runs', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { existsSync, mkdtempSync, readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { ROOT } = await import('./helpers/cli.js');
+    const run = promisify(execFile);
+    const dir = mkdtempSync(join(tmpdir(), 'checkin-pack-'));
+    // dist/ is built by `npm test` before the tests: pack it as it is (prepack would rebuild it under the other tests' feet).
+    const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error' } })).stdout);
+    const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
+    expect(files.filter((f) => !/^dist\/[\w-]+\.js$/.test(f))).toEqual(['LICENSE', 'README.md', 'bin/checkin.js', 'package.json']);
+    expect(files).toContain('dist/main.js');
+    const prefix = join(dir, 'prefix');
+    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error' } });
+    const installed = join(prefix, 'lib', 'node_modules', 'checkin');
+    expect(existsSync(join(installed, 'node_modules'))).toBe(false); // the runtime needs nothing installed
+    expect(readdirSync(join(prefix, 'bin'))).toEqual(['checkin']);
+    const bin = join(prefix, 'bin', 'checkin');
+    const version = await run(bin, ['--version'], { env });
+    expect(version.stdout).toBe(`${JSON.parse((await import('node:fs')).readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+    const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(bin, ['today', '-i', 'From the tarball', '--json'], { env }, (err, stdout) => resolve({ code: err ? 1 : 0, stdout }));
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ date: today(), intentions: 'From the tarball' });
+  }, 60_000);
+});
