@@ -5,7 +5,7 @@ import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
 import { createContext, type Context } from './context.js';
 import { CancelledError, CliError, EXIT, ExitSignal, HintedError, type ExitCode } from './errors.js';
-import { buildProgram } from './program.js';
+import { buildProgram, isCommand } from './program.js';
 import { processIO } from './ui/io.js';
 import { sanitizeLine } from './ui/sanitize.js';
 
@@ -68,6 +68,8 @@ export async function run(argv: string[], ctx: Context = createContext({ io: pro
   const program = buildProgram(ctx, argv);
   let code: number = EXIT.OK;
   try {
+    // Completion (and --help, which lists it) loads the completion library; other runs never do.
+    if (['completion', 'complete'].includes(argv[0] ?? '') || !isCommand(argv)) (await import('./completion.js')).addCompletion(ctx, program);
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     const described = describeError(err, ctx.env.CHECKIN_DEBUG === '1');

@@ -91,6 +91,12 @@ const COMMANDS: Record<string, Define> = {
   sandbox: sandboxCommand,
 };
 
+/** Whether argv runs one known command (then only it is built); otherwise all are (help, errors). */
+export function isCommand(argv: string[]): boolean {
+  const wanted = argv.find((a) => !a.startsWith('-'));
+  return wanted !== undefined && Object.hasOwn(COMMANDS, wanted) && !argv.includes('--help') && !argv.includes('-h');
+}
+
 export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownOpts {
   const { io } = ctx;
   const program = new Command('checkin')
@@ -98,9 +104,7 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     .version(VERSION, '-V, --version')
     .addHelpText('after', EXIT_CODES_HELP);
 
-  const wanted = argv.find((a) => !a.startsWith('-'));
-  const helping = argv.includes('--help') || argv.includes('-h');
-  const names = wanted !== undefined && Object.hasOwn(COMMANDS, wanted) && !helping ? [wanted] : Object.keys(COMMANDS);
+  const names = isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);
   for (const name of names) program.addCommand(COMMANDS[name]!(ctx));
 
   // Every command, however deep, writes through io, throws instead of exiting, and suggests near names.

@@ -22,6 +22,9 @@ export async function runGoals(ctx: Context, opts: GoalsOptions): Promise<void> 
   const team_ids = await resolveTeams(ctx, opts.team);
   // Mine by default: how users find goal ids.
   const people_ids = opts.person?.length ? await resolvePeople(ctx, opts.person) : team_ids.length ? [] : [(await me(ctx)).id];
-  const list = await allGoals(await ctx.api(), { people_ids, team_ids });
+  const api = await ctx.api();
+  const list = await allGoals(api, { people_ids, team_ids });
+  // Remembered for completing goal ids on Tab (best effort).
+  await ctx.config().cache(api.baseUrl, ctx.config().token()!.value, 'goals', list.map((g) => ({ id: g.id, title: g.title })));
   await printList(ctx.io, ctx.now(), list, opts.json, 'No goals match.', goalRows);
 }

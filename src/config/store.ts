@@ -31,6 +31,8 @@ export interface Directory {
 export interface CacheEntry {
   me?: CachedMe;
   directory?: Directory;
+  /** The goals last listed (ids and titles), for completing goal ids. */
+  goals?: Array<{ id: string; title: string }>;
 }
 
 export interface StoredConfig {
