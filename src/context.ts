@@ -3,6 +3,7 @@
 
 import { ApiClient } from './api/client.js';
 import { DraftStore } from './config/drafts.js';
+import type { SecretStore } from './config/secrets.js';
 import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { Editor } from './ui/editor.js';
@@ -34,6 +35,8 @@ export interface ContextParts {
   sleep?: (ms: number) => Promise<void>;
   prompter?: Prompter;
   editor?: Editor;
+  /** The keychain (tests inject one; default: the OS keychain, loaded when needed). */
+  secrets?: () => SecretStore | string;
 }
 
 function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
@@ -59,7 +62,7 @@ export function createContext(parts: ContextParts): Context {
     env,
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep,
-    config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`))),
+    config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
     drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir, (m) => io.err(`warning: ${m}\n`))),
     async api() {
       if (client) return client;

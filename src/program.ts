@@ -5,6 +5,7 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from './context.js';
 import { activityCommand } from './commands/activity.js';
+import { statusCommand as authStatusCommand } from './commands/auth/status.js';
 import { checkinCommand } from './commands/checkin.js';
 import { commentsCommand } from './commands/comments.js';
 import { cronCommand } from './commands/cron.js';
@@ -69,6 +70,10 @@ function goalCommand(ctx: Context): CommandUnknownOpts {
   return new Command('goal').description('Post and manage goal updates').addCommand(goalUpdateGroup(ctx)).addCommand(goalUpdatesGroup(ctx));
 }
 
+function authCommand(ctx: Context): CommandUnknownOpts {
+  return new Command('auth').description('The token: checkin auth status').addCommand(authStatusCommand(ctx));
+}
+
 type Define = (ctx: Context) => CommandUnknownOpts;
 
 const COMMANDS: Record<string, Define> = {
@@ -86,6 +91,7 @@ const COMMANDS: Record<string, Define> = {
   status: statusCommand,
   login: loginCommand,
   logout: logoutCommand,
+  auth: authCommand,
   me: meCommand,
   cron: cronCommand,
   sandbox: sandboxCommand,

@@ -152,7 +152,7 @@ describe('login, logout, me', () => {
     const e = { CHECKIN_TOKEN: undefined };
     const r = await cli(['login', '--with-token', '--api-url', sb.url], { input: `${sb.token}\n`, env: e });
     expect(r).toMatchObject({ code: 0, stdout: '' });
-    expect(r.stderr).toBe(`Logged in as Ada Lovelace (@ada) at ${sb.url}\n`);
+    expect(r.stderr).toBe(`Logged in as Ada Lovelace (@ada) at ${sb.url}\nThe token is in ${join(env.CHECKIN_CONFIG_DIR!, 'config.json')} (mode 0600): there is no keychain in the tests.\n`);
     const file = join(env.CHECKIN_CONFIG_DIR!, 'config.json');
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
     const stored = JSON.parse(readFileSync(file, 'utf8'));

@@ -51,10 +51,10 @@ describe('config', () => {
     await new ConfigStore({ CHECKIN_CONFIG_DIR: nested }).update((c) => void (c.token = 't'));
     expect((statSync(nested).mode & 0o777).toString(8)).toBe('700');
     const fresh = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
-    expect(fresh.token()).toEqual({ value: 'from-file' });
+    expect(fresh.token()).toEqual({ value: 'from-file', where: 'file' });
     expect(fresh.apiUrl().value).toBe('https://file.example/api/v2');
     const env = new ConfigStore({ CHECKIN_CONFIG_DIR: dir, STEADY_TOKEN: 'steady', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2' });
-    expect(env.token()).toEqual({ value: 'steady', name: 'STEADY_TOKEN' });
+    expect(env.token()).toEqual({ value: 'steady', name: 'STEADY_TOKEN', where: 'env' });
     expect(env.apiUrl().value).toBe('http://127.0.0.1:1/api/v2');
     const both = new ConfigStore({ CHECKIN_CONFIG_DIR: dir, STEADY_TOKEN: 'steady', CHECKIN_TOKEN: 'checkin' });
     expect(both.token()!.value).toBe('checkin');

@@ -14,6 +14,7 @@ import type { Run } from './shared/options.js';
 export interface LoginOptions {
   withToken?: boolean;
   apiUrl?: string;
+  insecureStorage?: boolean;
 }
 
 export function loginCommand(ctx: Context, run: Run<LoginOptions> = runLogin) {
@@ -21,6 +22,8 @@ export function loginCommand(ctx: Context, run: Run<LoginOptions> = runLogin) {
     .description('Store a token (verified with GET /me)')
     .option('--with-token', 'read the token from standard input')
     .option('--api-url <url>', 'the API base URL to store with it')
+    .option('--insecure-storage', 'keep the token in the config file (mode 0600), not the keychain (for cron on a machine whose keychain is locked)')
+    .addHelpText('after', '\nThe token goes into the OS keychain where there is one, else into the config file (mode 0600).\nCHECKIN_TOKEN (or STEADY_TOKEN) in the environment always wins.')
     .action((opts) => run(ctx, opts));
 }
 
@@ -56,12 +59,12 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
     await api.close();
   }
   const cached = toCachedMe(me, ctx.now());
+  const stored = await cfg.storeToken(apiUrl, token, { file: Boolean(opts.insecureStorage) });
   await cfg.update((c) => {
-    c.token = token;
-    c.api_url = apiUrl;
     c.cache = { ...c.cache, [cacheKey(apiUrl, token)]: { me: cached } };
   });
   io.err(`Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}\n`);
+  io.err(stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`);
   if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {
     io.err(`Note: ${ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : 'STEADY_TOKEN'} is set in your environment and takes precedence over the stored token.\n`);
   }

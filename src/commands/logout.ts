@@ -15,16 +15,18 @@ export function logoutCommand(ctx: Context, run: Run<LogoutOptions> = runLogout)
 export async function runLogout(ctx: Context): Promise<void> {
   const cfg = ctx.config();
   const stored = cfg.read();
-  if (!stored.token) {
+  if (!stored.token && !stored.token_store) {
     ctx.io.err('Not logged in: no stored token.\n');
   } else {
-    const token = stored.token;
-    const key = cacheKey(stored.api_url ?? cfg.apiUrl().value, token);
-    await cfg.update((c) => {
-      if (c.cache) delete c.cache[key];
-      delete c.token;
-    });
-    ctx.io.err(`Logged out: the token was removed from ${cfg.file}\n`);
+    const token = cfg.token();
+    if (token && token.where !== 'env') {
+      const key = cacheKey(stored.api_url ?? cfg.apiUrl().value, token.value);
+      await cfg.update((c) => {
+        if (c.cache) delete c.cache[key];
+      });
+    }
+    const from = await cfg.forgetToken();
+    ctx.io.err(`Logged out: the token was removed from ${from ?? cfg.file}\n`);
   }
   if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {
     ctx.io.err(`Note: ${ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : 'STEADY_TOKEN'} is still set in your environment.\n`);

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type Ref } from '../api/types.js';
 import { CliError } from '../errors.js';
+import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
 
 export interface CachedMe {
   id: string;
@@ -37,7 +38,10 @@ export interface CacheEntry {
 
 export interface StoredConfig {
   api_url?: string;
+  /** The token, when it is kept in this file (mode 0600) rather than the keychain. */
   token?: string;
+  /** "keychain": the token for api_url is in the OS keychain (nothing else says so: it is read only then). */
+  token_store?: 'keychain';
   /** Cached answers of the service, keyed by API URL + a hash of the token (see cacheKey). */
   cache?: Record<string, CacheEntry>;
 }
@@ -75,6 +79,8 @@ export interface Resolved<T> {
   value: T;
   /** The environment variable it came from, if one did. */
   name?: string;
+  /** Where a token is kept: an environment variable, the keychain or the config file. */
+  where?: 'env' | 'keychain' | 'file' | 'flag';
 }
 
 /** A JSON object file: {} when missing; `damaged` when it is there but not a JSON object. */
@@ -103,10 +109,14 @@ export class ConfigStore {
 
   private damaged: string | undefined;
 
+  private keychainToken: Resolved<string> | null | undefined;
+
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     /** Told of a damaged settings file (one line). */
     private readonly warn: (message: string) => void = () => undefined,
+    /** The OS keychain (or why there is none); loaded only when a token is kept there. */
+    readonly secrets: () => SecretStore | string = osKeychain,
   ) {
     this.dir = configDir(env);
   }
@@ -134,13 +144,91 @@ export class ConfigStore {
 
   /** flag > CHECKIN_TOKEN > STEADY_TOKEN > file. */
   token(flag?: string): Resolved<string> | undefined {
-    if (flag !== undefined) return { value: flag };
+    if (flag !== undefined) return { value: flag, where: 'flag' };
     for (const name of ['CHECKIN_TOKEN', 'STEADY_TOKEN']) {
       const v = this.env[name];
-      if (v !== undefined && v !== '') return { value: v.trim(), name };
+      if (v !== undefined && v !== '') return { value: v.trim(), name, where: 'env' };
     }
-    const t = this.read().token;
-    return t ? { value: t } : undefined;
+    const stored = this.read();
+    if (stored.token) return { value: stored.token, where: 'file' };
+    if (stored.token_store === 'keychain' && stored.api_url) return this.fromKeychain(stored.api_url) ?? undefined;
+    return undefined;
+  }
+
+  /** The keychain is asked once a run, and only when the config says the token is there. */
+  private fromKeychain(apiUrl: string): Resolved<string> | null {
+    if (this.keychainToken !== undefined) return this.keychainToken;
+    const store = this.secrets();
+    if (typeof store === 'string') {
+      this.warn(`your token is in the keychain, but ${store}; run \`checkin login\` again, or set CHECKIN_TOKEN`);
+      return (this.keychainToken = null);
+    }
+    try {
+      const value = store.get(normalizeApiUrl(apiUrl));
+      this.keychainToken = value ? { value, where: 'keychain' } : null;
+      if (!value) this.warn(`your token is no longer in ${store.name}; run \`checkin login\` again, or set CHECKIN_TOKEN`);
+    } catch (err) {
+      this.warn(`your token is in ${store.name}, which cannot be read (${reasonOf(err)}); run \`checkin login --insecure-storage\`, or set CHECKIN_TOKEN`);
+      this.keychainToken = null;
+    }
+    return this.keychainToken;
+  }
+
+  /**
+   * Stores a token for `apiUrl`: in the keychain where there is one (unless `file`), else in the
+   * config file (0600). Says where it went.
+   */
+  async storeToken(apiUrl: string, token: string, opts: { file?: boolean } = {}): Promise<{ where: 'keychain' | 'file'; why?: string; name?: string }> {
+    let why: string | undefined = opts.file ? 'as asked (--insecure-storage)' : undefined;
+    let name: string | undefined;
+    if (!opts.file) {
+      const store = this.secrets();
+      if (typeof store === 'string') why = store;
+      else {
+        try {
+          store.set(normalizeApiUrl(apiUrl), token);
+          await this.update((c) => {
+            delete c.token;
+            c.token_store = 'keychain';
+            c.api_url = apiUrl;
+          });
+          return { where: 'keychain', name: store.name };
+        } catch (err) {
+          why = `${store.name} cannot be used (${reasonOf(err)})`;
+        }
+      }
+    }
+    await this.update((c) => {
+      c.token = token;
+      delete c.token_store;
+      c.api_url = apiUrl;
+    });
+    return { where: 'file', ...(why !== undefined && { why }) , ...(name !== undefined && { name }) };
+  }
+
+  /** Removes the stored token, from the keychain and from the file. Says from where. */
+  async forgetToken(): Promise<string | undefined> {
+    const stored = this.read();
+    let from: string | undefined;
+    if (stored.token_store === 'keychain' && stored.api_url) {
+      const store = this.secrets();
+      if (typeof store !== 'string') {
+        try {
+          store.delete(normalizeApiUrl(stored.api_url));
+          from = store.name;
+        } catch (err) {
+          this.warn(`the token could not be removed from ${store.name} (${reasonOf(err)})`);
+        }
+      }
+    }
+    if (stored.token || stored.token_store) {
+      await this.update((c) => {
+        delete c.token;
+        delete c.token_store;
+      });
+      from ??= this.file;
+    }
+    return from;
   }
 
   /** flag > CHECKIN_API_URL > file > https://service.steady.space/api/v2. */

@@ -42,6 +42,8 @@ export interface RunOptions {
   prompt?: boolean;
   /** Terminal width (default 100). */
   columns?: number;
+  /** The keychain (default: none, the 0600 file). */
+  secrets?: () => import('../../src/config/secrets.js').SecretStore | string;
   prompter?: Prompter;
   editor?: Editor;
 }
@@ -83,6 +85,7 @@ export async function runIn(args: string[], env: NodeJS.ProcessEnv, clock: FakeC
     sleep: clock.sleep,
     ...(opts.prompter && { prompter: opts.prompter }),
     ...(opts.editor && { editor: opts.editor }),
+    secrets: opts.secrets ?? (() => 'there is no keychain in the tests'),
   });
   const code = await run(args, ctx);
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };

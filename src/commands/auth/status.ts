@@ -1,0 +1,50 @@
+// `checkin auth status`: who, at which URL, where the token is kept, and whether it works —
+// never the token itself.
+import { Command } from '@commander-js/extra-typings';
+import { ApiError } from '../../api/errors.js';
+import type { Context } from '../../context.js';
+import { AuthError } from '../../errors.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
+import { me } from '../shared/account.js';
+import type { Run } from '../shared/options.js';
+
+export interface StatusOptions {
+  json?: boolean;
+}
+
+export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
+  return new Command('status')
+    .description('Who the token belongs to, where it is kept, whether it works (never the token)')
+    .option('--json', 'print {api_url, token_source, person, works} as JSON')
+    .action((opts) => run(ctx, opts));
+}
+
+export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
+  const cfg = ctx.config();
+  const url = cfg.apiUrl().value;
+  const token = cfg.token();
+  if (!token) throw new AuthError(`Not logged in to ${url}: no token found`, 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
+  const secrets = token.where === 'keychain' ? cfg.secrets() : undefined;
+  const source =
+    token.where === 'env' ? `the environment (${token.name})` : token.where === 'keychain' ? (typeof secrets === 'object' && secrets ? secrets.name : 'the keychain') : `${cfg.file} (mode 0600)`;
+  let person;
+  let works = true;
+  let why = '';
+  try {
+    person = await me(ctx, { refresh: true });
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 403)) throw err;
+    works = false;
+    why = `${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`;
+  }
+  if (opts.json) {
+    ctx.io.out(JSON.stringify({ api_url: url, token_source: token.where, person: person ? { id: person.id, name: person.name, username: person.username } : null, works }, null, 2) + '\n');
+  } else {
+    ctx.io.out(
+      `${person ? `Logged in to ${url} as ${sanitizeLine(person.name)} (@${sanitizeLine(person.username)})` : `A token for ${url}`}\n` +
+        `  token from: ${source}\n` +
+        `  ${works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(why)})`}\n`,
+    );
+  }
+  if (!works) throw new AuthError('The token does not work', 'Run `checkin login` with a valid token.');
+}

@@ -1,0 +1,44 @@
+// The OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service on Linux)
+// through @napi-rs/keyring: a native module, kept out of the bundle and loaded only when the
+// token is read from or written to it. Where there is no keychain (headless Linux, containers,
+// CI), every call throws and checkin keeps the token in its 0600 file instead.
+import { createRequire } from 'node:module';
+
+export interface SecretStore {
+  /** What it is called in messages: "the macOS keychain", "the system keychain"… */
+  name: string;
+  get(account: string): string | undefined;
+  set(account: string, secret: string): void;
+  delete(account: string): void;
+}
+
+const SERVICE = 'checkin';
+
+interface KeyringEntry {
+  getPassword(): string | null | undefined;
+  setPassword(secret: string): void;
+  deletePassword(): boolean;
+}
+
+/** The OS keychain, or a reason there is none. */
+export function osKeychain(): SecretStore | string {
+  let Entry: new (service: string, account: string) => KeyringEntry;
+  try {
+    ({ Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });
+  } catch (err) {
+    return `the keychain module is not installed (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  const name = process.platform === 'darwin' ? 'the macOS keychain' : process.platform === 'win32' ? 'the Windows Credential Manager' : 'the system keychain';
+  const entry = (account: string) => new Entry(SERVICE, account);
+  return {
+    name,
+    get: (account) => entry(account).getPassword() ?? undefined,
+    set: (account, secret) => entry(account).setPassword(secret),
+    delete: (account) => void entry(account).deletePassword(),
+  };
+}
+
+/** The first line of a keychain error (the native module adds a backtrace). */
+export function reasonOf(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!.trim();
+}
