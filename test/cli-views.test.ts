@@ -465,3 +465,21 @@ describe('issue 10 details', () => {
     expect(r.stdout.indexOf('Grace Hopper')).toBeLessThan(r.stdout.indexOf('Linus Torvalds'));
   });
 });
+
+describe('--web', () => {
+  it('opens the check-in (or goal update) link with BROWSER; without a desktop it prints the link', async () => {
+    const { mkdtempSync, writeFileSync, chmodSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'checkin-web-'));
+    const browser = join(dir, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > "${join(dir, 'opened')}"\n`);
+    chmodSync(browser, 0o755);
+    const r = await cli(['today', '--web'], { env: { BROWSER: browser } });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(/^Opening http:\/\/127\.0\.0\.1:\d+\/app\/check-ins\/[0-9a-f-]{36} in your browser\.\n$/);
+    expect(readFileSync(join(dir, 'opened'), 'utf8')).toBe(`${new URL(sb.url).origin}/app/check-ins/${checkInId(ada, TODAY)}`);
+    const update = sb.service.data.goal_updates[0]!;
+    const headless = await cli(['goal', 'update', 'view', update.id, '--web'], { env: { BROWSER: undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
+    expect(headless).toEqual({ code: 0, stdout: `${new URL(sb.url).origin}/app/goal_updates/${update.id}\n`, stderr: '' });
+  });
+});

@@ -55,6 +55,7 @@ const CASES: Array<[string, Define, string[], unknown]> = [
     { previous: 'Shipped', intentions: '-', blockers: '', mood: 'focused', done: true, team: ['Platform', 'Mobile'], edit: true, json: true },
   ],
   ['today: --not-done, --from-file, --resume', todayCommand, ['--not-done', '--from-file', 'a.md', '--resume'], { notDone: true, fromFile: 'a.md', resume: true }],
+  ['today --web', todayCommand, ['-w'], { web: true }],
   ['checkin <key> with answers', checkinCommand, ['friday', '--blockers', 'CI', '--json'], { key: 'friday', blockers: 'CI', json: true }],
   [
     'list: every filter',
@@ -101,6 +102,8 @@ const CASES: Array<[string, Define, string[], unknown]> = [
   ['goal update --edit --resume', createCommand, ['g1', '-e', '--resume'], { goalId: 'g1', edit: true, resume: true }],
   ['goal update list', updateListCommand, ['g1', '--json'], { goalId: 'g1', json: true }],
   ['goal update view', viewCommand, ['u1'], { updateId: 'u1' }],
+  ['goal update view --web', viewCommand, ['u1', '--web'], { updateId: 'u1', web: true }],
+  ['login --insecure-storage', loginCommand, ['--with-token', '--insecure-storage'], { withToken: true, insecureStorage: true }],
   ['goal update edit', editCommand, ['u1', '--progress', '0', '--confidence', '30'], { updateId: 'u1', progress: 0, confidence: '30' }],
   ['goal update delete', deleteCommand, ['u1', '-y'], { updateId: 'u1', yes: true }],
 ];

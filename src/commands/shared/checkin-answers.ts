@@ -24,6 +24,7 @@ export interface AnswerOptions {
   edit?: boolean;
   resume?: boolean;
   json?: boolean;
+  web?: boolean;
 }
 
 export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
@@ -38,7 +39,8 @@ export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: 
     .option('--from-file <path>', 'read answers from a Markdown file with ## Previous / ## Intentions / ## Blockers sections and a Mood: line (- reads stdin)')
     .option('-e, --edit', 'write the answers in $EDITOR')
     .option('--resume', 'send the draft kept from a failed attempt')
-    .option('--json', 'print the check-in as JSON');
+    .option('--json', 'print the check-in as JSON')
+    .option('-w, --web', 'open the check-in in the browser (its link is printed where there is none)');
 }
 
 /**

@@ -14,6 +14,12 @@ import { editAnswers, needTerminalForEditor, withProblems } from './checkin-edit
 import { earlierPrefill, fetchOrNull, reportNone, sendAnswers, type Target } from './checkin-target.js';
 
 export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, ask: boolean): Promise<void> {
+  if (flags.web) {
+    const c = await fetchOrNull(ctx, target);
+    if (!c) return reportNone(ctx, target, false);
+    const { openInBrowser } = await import('../../ui/browser.js');
+    return openInBrowser(ctx.io, ctx.env, c.url);
+  }
   if (flags.resume) return resume(ctx, target, flags);
   if (flags.edit) needTerminalForEditor(ctx);
   const { answers, typed } = await answersFromFlags(ctx, flags, target);

@@ -10,6 +10,7 @@ import type { Run } from '../../shared/options.js';
 export interface ViewOptions {
   updateId: string;
   json?: boolean;
+  web?: boolean;
 }
 
 export function viewCommand(ctx: Context, run: Run<ViewOptions> = runView) {
@@ -17,10 +18,15 @@ export function viewCommand(ctx: Context, run: Run<ViewOptions> = runView) {
     .argument('<update-id>', 'the goal update')
     .description('Show one goal update')
     .option('--json', 'print as JSON')
+    .option('-w, --web', 'open it in the browser (its link is printed where there is none)')
     .action((updateId, opts) => run(ctx, { ...opts, updateId }));
 }
 
 export async function runView(ctx: Context, opts: ViewOptions): Promise<void> {
   const u = await getGoalUpdate(await ctx.api(), uuid(opts.updateId, 'The update id'));
+  if (opts.web) {
+    const { openInBrowser } = await import('../../../ui/browser.js');
+    return openInBrowser(ctx.io, ctx.env, u.url);
+  }
   await printOne(ctx.io, ctx.now(), u, opts.json, goalUpdateView);
 }

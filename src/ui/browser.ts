@@ -1,0 +1,42 @@
+// Opening a link in the browser, as `gh … --web` does: the platform's opener where a desktop is
+// there (BROWSER wins), else the URL is printed for the person to open.
+import { spawn } from 'node:child_process';
+import type { IO } from './io.js';
+import { sanitizeLine } from './sanitize.js';
+
+export function openerFor(env: NodeJS.ProcessEnv, platform = process.platform): string[] | undefined {
+  if (env.BROWSER) return [env.BROWSER];
+  if (platform === 'darwin') return ['open'];
+  if (platform === 'win32') return ['cmd', '/c', 'start', '""'];
+  // Linux and the rest: only with a desktop to show it on.
+  return env.DISPLAY || env.WAYLAND_DISPLAY ? ['xdg-open'] : undefined;
+}
+
+/** Opens `url`; says on stderr what happened (and prints the URL when nothing could open it). */
+export async function openInBrowser(io: IO, env: NodeJS.ProcessEnv, url: string): Promise<void> {
+  const safe = sanitizeLine(url);
+  if (!/^https?:\/\//.test(safe)) {
+    io.out(`${safe}\n`);
+    return;
+  }
+  const opener = openerFor(env);
+  const opened =
+    opener &&
+    (await new Promise<boolean>((resolve) => {
+      const child = spawn(opener[0]!, [...opener.slice(1), safe], { stdio: 'ignore', detached: true, env });
+      child.on('error', () => resolve(false));
+      // Openers hand the link over and exit; a browser started directly is left running (bounded wait).
+      child.on('spawn', () => {
+        const left = setTimeout(() => {
+          child.unref();
+          resolve(true);
+        }, 2000);
+        child.on('exit', () => {
+          clearTimeout(left);
+          resolve(true);
+        });
+      });
+    }));
+  if (opened) io.err(`Opening ${safe} in your browser.\n`);
+  else io.out(`${safe}\n`);
+}
