@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 // A tiny shim: load the built entry, run, and set the exit code without cutting piped output.
+import module from 'node:module';
+
+// Node 22.1 and newer keep compiled code between runs (a no-op on Node 20, which lacks it).
+module.enableCompileCache?.();
 let main;
 try {
   main = await import('../dist/main.js');

@@ -64,6 +64,8 @@ export async function runCron(ctx: Context, opts: CronOptions): Promise<void> {
   const line = cronLine({ ...opts, script: real, nodePath: process.execPath, env });
   ctx.io.err("# Add this line with `crontab -e`. It checks at the given time and reminds you when today's check-in is pending.\n");
   ctx.io.err("# cron mails what the line prints; pass --notify 'notify-send \"Check in!\"' for a desktop notification.\n");
-  if (cfg.token()?.name) ctx.io.err(`# Your token comes from ${cfg.token()!.name}, which cron does not have: run \`checkin login\` so it is stored.\n`);
+  const where = cfg.read().token ? 'file' : cfg.read().token_store === 'keychain' ? 'keychain' : cfg.token()?.name;
+  if (where === 'keychain') ctx.io.err('# Your token is in the keychain, which cron often cannot open: `checkin login --insecure-storage` keeps it in the config file instead.\n');
+  else if (where && where !== 'file') ctx.io.err(`# Your token comes from ${where}, which cron does not have: run \`checkin login --insecure-storage\` so it is stored.\n`);
   ctx.io.out(line + '\n');
 }
