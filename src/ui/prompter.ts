@@ -20,6 +20,8 @@ export interface Prompter {
   password(message: string): Promise<string>;
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
   select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
+  /** Starts loading the prompts now, so the first question is not kept waiting for them. */
+  warm?(): void;
 }
 
 function isCancel(err: unknown): boolean {
@@ -44,6 +46,10 @@ export function inquirerPrompter(io: IO): Prompter {
   const context = { input: io.stdin, output: io.stdout, clearPromptOnDone: false };
   const lib = () => import('@inquirer/prompts');
   return {
+    warm() {
+      void lib().catch(() => undefined);
+      void import('./lines-prompt.js').catch(() => undefined);
+    },
     async input(message, opts = {}) {
       const { input } = await lib();
       return guard(input({ message: sanitizeLine(message), ...(opts.default !== undefined && { default: sanitize(opts.default) }) }, context));

@@ -101,10 +101,15 @@ export function reportNone(ctx: Context, target: Target, json: boolean | undefin
 }
 
 /** What "previous" starts from, and where it came from: this check-in's own answer, or the intentions of my latest earlier one. */
-export async function previousSuggestion(ctx: Context, current: CheckIn): Promise<{ text: string | null; from?: string }> {
-  if (current.previous) return { text: current.previous };
+/** My latest check-ins before `date` (what "previous" is suggested from). */
+export async function earlierCheckIns(ctx: Context, date: string): Promise<CheckIn[]> {
   const { id } = await me(ctx);
-  const earlier = await listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(current.date, -1), per_page: 10 });
+  return listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(date, -1), per_page: 10 });
+}
+
+export async function previousSuggestion(ctx: Context, current: CheckIn, fetched?: Promise<CheckIn[] | undefined>): Promise<{ text: string | null; from?: string }> {
+  if (current.previous) return { text: current.previous };
+  const earlier = (await fetched) ?? (await earlierCheckIns(ctx, current.date));
   const text = previousPrefill(current, earlier);
   const source = earlier.find((c) => c.intentions === text);
   return { text, ...(source && { from: source.date }) };

@@ -4,7 +4,7 @@
 // cancel — and one line when it is sent. A check-in already filled in is shown, and single
 // answers can be changed. Loaded only when a person is asked.
 
-import { MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
+import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate } from '../../core/answers.js';
 import { shortDay } from '../../core/datekey.js';
@@ -13,7 +13,7 @@ import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
 import { sanitizeDeep } from '../../ui/sanitize.js';
 import { editAnswers } from './checkin-edit.js';
-import { fetchOrNull, previousSuggestion, reportNone, sendAnswers, type Target } from './checkin-target.js';
+import { earlierCheckIns, fetchOrNull, previousSuggestion, reportNone, sendAnswers, type Target } from './checkin-target.js';
 import { keep } from './drafts.js';
 
 type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
@@ -23,6 +23,10 @@ const KEYS_NOTE = 'Enter: next line · empty line: done · Backspace on an empty
 export async function wizard(ctx: Context, target: Target): Promise<void> {
   const { io } = ctx;
   const p = ctx.prompter();
+  // While the check-in is fetched: the prompts load, and (for a date) the earlier check-ins that
+  // "previous" is suggested from are asked for at the same time — one round trip to the first question.
+  p.warm?.();
+  const earlier = DATE_KEY_RE.test(target.key) && !target.known ? earlierCheckIns(ctx, target.key).catch(() => undefined) : undefined;
   const view = await viewFor(io, ctx.now());
   const { c } = view;
   const current = await fetchOrNull(ctx, target);
@@ -88,7 +92,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     if (questions.includes('previous')) {
       let from: string | undefined;
       if (!answers.previous) {
-        const s = await previousSuggestion(ctx, current);
+        const s = await previousSuggestion(ctx, current, earlier);
         answers.previous = s.text;
         from = s.from;
       }
