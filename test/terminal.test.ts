@@ -6,7 +6,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localDateKey, shortDay } from '../src/core/datekey.js';
+import { localDateKey } from '../src/core/datekey.js';
+import { shortDay } from '../src/core/dayname.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cleanEnv } from './helpers/cli.js';
 import { describeRequest } from './helpers/harness.js';

@@ -3,7 +3,7 @@
 // is date-fns', imported function by function.
 
 import { addDays as addDaysFns } from 'date-fns/addDays';
-import { format } from 'date-fns/format';
+import { lightFormat } from 'date-fns/lightFormat';
 import { getDay } from 'date-fns/getDay';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
@@ -12,7 +12,7 @@ const KEY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The local calendar date of an instant (TZ respected; never the UTC date). */
 export function localDateKey(at: Date): string {
-  return format(at, 'yyyy-MM-dd');
+  return lightFormat(at, 'yyyy-MM-dd');
 }
 
 /** The calendar date of an instant in a zone given as its offsets ([from ms, minutes], oldest first); no ICU needed. */
@@ -40,24 +40,19 @@ function toDate(key: string): Date {
   return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12);
 }
 
-function checked(key: string): Date {
+export function checked(key: string): Date {
   if (!isDateKey(key)) throw new RangeError(`not a date: ${key}`);
   return toDate(key);
 }
 
 /** Calendar arithmetic: `key` moved by `days` (negative goes back). */
 export function addDays(key: string, days: number): string {
-  return format(addDaysFns(checked(key), days), 'yyyy-MM-dd');
+  return lightFormat(addDaysFns(checked(key), days), 'yyyy-MM-dd');
 }
 
 /** 0 = Sunday … 6 = Saturday. */
 export function weekdayOf(key: string): number {
   return getDay(checked(key));
-}
-
-/** "Sun 22 Nov": a date key as a person reads it. */
-export function shortDay(key: string): string {
-  return format(checked(key), 'EEE d MMM');
 }
 
 /** Every key from `from` to `to` inclusive, newest first. Empty when from > to. */

@@ -10,7 +10,7 @@ import { getCheckIn, listCheckIns, patchCheckIn } from '../../api/endpoints.js';
 import { UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { previousPrefill } from '../../core/answers.js';
-import { addDays, isDateKey, shortDay } from '../../core/datekey.js';
+import { addDays, isDateKey } from '../../core/datekey.js';
 import { parseKey } from '../../core/keys.js';
 import { CliError, EXIT, HintedError, UsageError } from '../../errors.js';
 import { printCheckIn, viewFor } from '../../ui/output.js';
@@ -155,6 +155,6 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
 
 async function confirmation(ctx: Context, c: CheckIn): Promise<string> {
   const { c: colors } = await viewFor(ctx.io, ctx.now());
-  const day = isDateKey(c.date) ? shortDay(c.date) : c.date;
+  const day = isDateKey(c.date) ? (await import('../../core/dayname.js')).shortDay(c.date) : c.date;
   return `${colors.green('✓')} Checked in for ${sanitizeLine(day)}${c.url ? `  ${colors.dim(sanitizeLine(c.url))}` : ''}\n`;
 }

@@ -7,7 +7,7 @@
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate } from '../../core/answers.js';
-import { shortDay } from '../../core/datekey.js';
+import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
