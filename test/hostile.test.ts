@@ -46,6 +46,7 @@ const COMMANDS = [
   ['people'],
   ['activity'],
   ['status'],
+  ['auth', 'status'],
 ];
 
 describe('a service that writes escapes, bidi and zero-width characters in every field', () => {

@@ -191,3 +191,19 @@ export function teamReportView(v: View, report: TeamReport[]): string {
   }
   return out;
 }
+
+/** What `checkin auth status` reports (never the token). */
+export interface AuthReport {
+  api_url: string;
+  token_source: string;
+  /** Where the token is kept, as a person reads it. */
+  source: string;
+  person: { id: string; name: string; username: string } | null;
+  works: boolean;
+  why: string;
+}
+
+export function authStatusView(_v: View, r: AuthReport): string {
+  const who = r.person ? `Logged in to ${sanitizeLine(r.api_url)} as ${sanitizeLine(r.person.name)} (@${sanitizeLine(r.person.username)})` : `A token for ${sanitizeLine(r.api_url)}`;
+  return `${who}\n  token from: ${sanitizeLine(r.source)}\n  ${r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`}\n`;
+}

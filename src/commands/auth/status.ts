@@ -4,7 +4,8 @@ import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
-import { sanitizeLine } from '../../ui/sanitize.js';
+import { printOne } from '../../ui/output.js';
+import { authStatusView, type AuthReport } from '../../ui/views.js';
 import { me } from '../shared/account.js';
 import type { Run } from '../shared/options.js';
 
@@ -15,7 +16,7 @@ export interface StatusOptions {
 export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
   return new Command('status')
     .description('Who the token belongs to, where it is kept, whether it works (never the token)')
-    .option('--json', 'print {api_url, token_source, person, works} as JSON')
+    .option('--json', 'print {api_url, token_source, source, person, works, why} as JSON')
     .action((opts) => run(ctx, opts));
 }
 
@@ -37,14 +38,7 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     works = false;
     why = `${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`;
   }
-  if (opts.json) {
-    ctx.io.out(JSON.stringify({ api_url: url, token_source: token.where, person: person ? { id: person.id, name: person.name, username: person.username } : null, works }, null, 2) + '\n');
-  } else {
-    ctx.io.out(
-      `${person ? `Logged in to ${url} as ${sanitizeLine(person.name)} (@${sanitizeLine(person.username)})` : `A token for ${url}`}\n` +
-        `  token from: ${source}\n` +
-        `  ${works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(why)})`}\n`,
-    );
-  }
+  const report: AuthReport = { api_url: url, token_source: token.where ?? 'file', source, person: person ? { id: person.id, name: person.name, username: person.username } : null, works, why };
+  await printOne(ctx.io, ctx.now(), report, opts.json, authStatusView);
   if (!works) throw new AuthError('The token does not work', 'Run `checkin login` with a valid token.');
 }
