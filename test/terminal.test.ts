@@ -92,8 +92,9 @@ describe('checkin today, answered at the real prompts', () => {
     expect(patches()[0]!.body).toMatchObject({ previous: [...lines.slice(0, -2), '- Rewritten at the prompt'].join('\n') });
   });
 
-  it('Ctrl-C at a prompt exits 130, sends nothing and keeps what was typed as a draft', async () => {
-    const s = new Screen(['today'], env);
+  for (const cols of [120, 60])
+  it(`Ctrl-C at a prompt exits 130, sends nothing and keeps what was typed as a draft; the next run shows it first (${cols} columns)`, async () => {
+    const s = new Screen(['today'], env, { cols, rows: 60 });
     await s.answer('What did you do previously?', 'and this' + KEY.enter + KEY.enter);
     await s.answer('What do you intend to do next?', '- Typed before Ctrl-C' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', 'Half a blocker');
@@ -105,9 +106,9 @@ describe('checkin today, answered at the real prompts', () => {
     expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { previous: expect.stringMatching(/\nand this$/), intentions: '- Typed before Ctrl-C' } } }]);
 
     // The next run offers the draft first.
-    const again = new Screen(['today'], env);
+    const again = new Screen(['today'], env, { cols, rows: 60 });
     await again.waitFor('What now?');
-    expect(again.text()).toContain(`An unsent draft for today (${today()}), saved`);
+    expect(again.text().replace(/\n/g, '')).toContain(`An unsent draft for today (${today()}), saved`);
     expect(again.text()).toContain('  - Typed before Ctrl-C');
     again.type(KEY.enter); // Send the draft
     expect(await again.exit()).toEqual({ code: 0, signal: 0 });
@@ -238,13 +239,14 @@ describe('other prompts in a real terminal', () => {
     expect(sb.requests.map(describeRequest)).toEqual(['GET /api/v2/me']);
   });
 
-  it('goal update shows the goal, asks for the title, takes the body from the editor and posts it', async () => {
+  for (const cols of [120, 60])
+  it(`goal update shows the goal, asks for the title, takes the body from the editor, asks progress and confidence, previews and posts it (${cols} columns)`, async () => {
     const goal = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!;
     const dir = mkdtempSync(join(tmpdir(), 'checkin-editor-'));
     const editor = join(dir, 'editor.sh');
     writeFileSync(editor, '#!/bin/sh\nprintf -- "- Webhooks unblocked\\n- Next: retries\\n" > "$1"\n');
     chmodSync(editor, 0o755);
-    const s = new Screen(['goal', 'update', goal.id, '--progress', '45'], { ...env, EDITOR: editor });
+    const s = new Screen(['goal', 'update', goal.id, '--progress', '45'], { ...env, EDITOR: editor }, { cols, rows: 60 });
     await s.waitFor('Ship the v2 billing API — progress 35%, At risk');
     expect(s.text()).toContain('Latest update:');
     await s.answer('? Title', KEY.enter); // empty: asked again, before any editor opens
