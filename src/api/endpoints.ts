@@ -1,7 +1,7 @@
 // One function per endpoint of API v2. Paths are relative: the client keeps /api/v2.
 
 import type { ApiClient, Query } from './client.js';
-import { fetchAll, type PageOptions } from './paginate.js';
+import { fetchAll, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
 import type { Activity, CheckIn, CheckInAnswers, Comment, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
 import { MAX_PER_PAGE } from './types.js';
 import { ACTIVITY, arrayOf, CHECK_IN, COMMENT, GOAL, GOAL_UPDATE, ME, PERSON, REACTION, TEAM } from './validate.js';
@@ -52,6 +52,8 @@ export const deleteGoalUpdate = (api: ApiClient, id: string) => api.delete(`goal
 
 // Whole lists, every page followed (see paginate.ts).
 export const allCheckIns = (api: ApiClient, q: Query, opts?: PageOptions) => fetchAll<CheckIn>(api, 'check-ins', CHECK_IN, q, opts);
+/** Every check-in of the query, handed over page by page as they arrive (see walkAll). */
+export const walkCheckIns = (api: ApiClient, q: Query, onItems: (items: CheckIn[]) => void, opts?: WalkOptions) => walkAll<CheckIn>(api, 'check-ins', CHECK_IN, q, onItems, opts);
 export const allPeople = (api: ApiClient) => fetchAll<Person>(api, 'people', PERSON, {});
 export const allTeams = (api: ApiClient) => fetchAll<Team>(api, 'teams', TEAM, {});
 export const allGoals = (api: ApiClient, q: Query) => fetchAll<Goal>(api, 'goals', GOAL, q);

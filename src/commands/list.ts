@@ -1,11 +1,11 @@
 // `checkin list`: check-ins filtered by dates, blocked, people and teams; one page or --all.
 import { Command, Option } from '@commander-js/extra-typings';
-import { allCheckIns, listCheckIns } from '../api/endpoints.js';
+import { listCheckIns, walkCheckIns } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { printList } from '../ui/output.js';
-import { checkInRows } from '../ui/views.js';
+import { printList, streamList } from '../ui/output.js';
+import { checkInRows, checkInRowStream } from '../ui/views.js';
 import { resolvePeople, resolveTeams } from './shared/account.js';
 import { rangeDay } from './shared/days.js';
 import { parseIntIn, whoOptions, type Run, type WhoOptions } from './shared/options.js';
@@ -52,7 +52,10 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
   const api = await ctx.api();
   let list: CheckIn[];
   if (opts.all) {
-    list = await allCheckIns(api, query, { onPause: (s) => ctx.io.err(`Pausing ${s} s to stay under the rate limit…\n`) });
+    // Every page, several at once within the rate budget, printed as they come: memory stays flat.
+    const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
+    await walkCheckIns(api, query, (items) => out.add(items), { onPause: (s) => ctx.io.err(`Pausing ${s} s to stay under the rate limit…\n`) });
+    return out.end();
   } else {
     const page = await listCheckIns(api, { ...query, page: opts.page, per_page: opts.perPage });
     // Several teams can return a check-in once per team: show each once.

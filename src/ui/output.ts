@@ -3,7 +3,7 @@
 // something is shown to a person.
 import type { CheckIn } from '../api/types.js';
 import type { IO } from './io.js';
-import { renderCheckIn, renderJson } from './render.js';
+import { jsonText, renderCheckIn, renderJson } from './render.js';
 import { sanitizeDeep } from './sanitize.js';
 import type { View } from './views.js';
 
@@ -27,6 +27,31 @@ export async function printList<T>(io: IO, now: Date, list: T[], json: boolean |
   if (json) printJson(io, list);
   if (list.length === 0) io.err(`${none}\n`);
   else if (!json) io.out(rows(await viewFor(io, now), sanitizeDeep(list)));
+}
+
+/**
+ * A list printed as it arrives: a JSON array written item by item (the same text as printList's),
+ * or rows for people and scripts; `end` closes it (and says when there was nothing).
+ */
+export async function streamList<T>(io: IO, now: Date, json: boolean | undefined, none: string, rows: (v: View) => (list: T[]) => string) {
+  let n = 0;
+  const part = json ? undefined : rows(await viewFor(io, now));
+  return {
+    add(items: T[]): void {
+      if (items.length === 0) return;
+      if (part) {
+        io.out(part(sanitizeDeep(items)));
+      } else {
+        const text = items.map((item) => jsonText(item).replace(/^/gm, '  ')).join(',\n');
+        io.out(`${n === 0 ? '[\n' : ',\n'}${text}`);
+      }
+      n += items.length;
+    },
+    end(): void {
+      if (json) io.out(n === 0 ? '[]\n' : '\n]\n');
+      if (n === 0) io.err(`${none}\n`);
+    },
+  };
 }
 
 export async function printCheckIn(io: IO, now: Date, c: CheckIn, json: boolean | undefined): Promise<void> {

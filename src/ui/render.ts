@@ -46,7 +46,12 @@ export function renderCheckIn(c: CheckIn, colors: Colors, rich = false): string 
 
 /** Exactly the service's object(s), as JSON, one document on stdout. */
 export function renderJson(value: unknown): string {
+  return jsonText(value) + '\n';
+}
+
+/** JSON text of a value, indented by 2, without the final newline. */
+export function jsonText(value: unknown): string {
   // JSON.stringify escapes C0 controls; escape DEL, C1, bidi and zero-width characters too, so the
   // values stay exact and a terminal never acts on them (\u009b is a CSI on some terminals).
-  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

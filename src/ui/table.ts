@@ -61,6 +61,44 @@ export function table(rows: string[][], width: number, opts: TableOptions = {}):
   return lines.join('\n') + '\n';
 }
 
+/**
+ * A table that arrives in parts (pages): the first part fixes the columns (and the header);
+ * later rows are padded to them, and a cell wider than its column is cut.
+ */
+export function tableStream(width: number, opts: TableOptions = {}): (rows: string[][]) => string {
+  let layout: { keep: number[]; widths: number[]; last: number } | undefined;
+  return (rows) => {
+    if (rows.length === 0) return '';
+    if (!layout) {
+      const text = table(rows, width, opts);
+      const all = opts.header ? [opts.header, ...rows] : rows;
+      const cols = Math.max(...all.map((r) => r.length));
+      let keep = Array.from({ length: cols }, (_, i) => i);
+      const widthOf = (k: number[]) => k.slice(0, -1).reduce((a, i) => a + Math.max(...all.map((r) => displayWidth(r[i] ?? ''))) + 2, 0);
+      for (const drop of opts.droppable ?? []) {
+        if (width - widthOf(keep) >= 24) break;
+        keep = keep.filter((i) => i !== drop);
+      }
+      const widths = keep.slice(0, -1).map((i) => Math.max(...all.map((r) => displayWidth(r[i] ?? ''))));
+      layout = { keep, widths, last: Math.max(10, width - widths.reduce((a, b) => a + b + 2, 0)) };
+      return text;
+    }
+    const { keep, widths, last } = layout;
+    return (
+      rows
+        .map((r) => {
+          const cells = keep.map((i) => r[i] ?? '');
+          const fixed = cells.slice(0, -1).map((cell, i) => {
+            const c = displayWidth(cell) > widths[i]! ? truncate(cell, widths[i]!) : cell;
+            return c + ' '.repeat(widths[i]! - displayWidth(c));
+          });
+          return [...fixed, truncate(cells.at(-1) ?? '', last)].join('  ').trimEnd();
+        })
+        .join('\n') + '\n'
+    );
+  };
+}
+
 /** Tab-separated values: tabs and newlines inside a field become spaces. */
 export function tsv(rows: string[][]): string {
   return rows.map((r) => r.map((f) => f.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + (rows.length ? '\n' : '');

@@ -5,7 +5,7 @@ import { CONFIDENCE_LEVELS, MOODS, type Activity, type CheckIn, type Comment, ty
 import type { Colors } from './color.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
-import { table, tsv } from './table.js';
+import { table, tableStream, tsv } from './table.js';
 
 export interface View {
   c: Colors;
@@ -37,24 +37,32 @@ export function text(v: View, body: string | null | undefined): string {
 }
 
 export function checkInRows(v: View, list: CheckIn[]): string {
-  if (!v.rich) {
-    return tsv(
-      list.map((c) => [c.id, c.date, sanitizeLine(c.person?.name ?? ''), c.mood ?? '', c.completed_at ? 'filled' : 'pending', c.blocked ? 'blocked' : '', firstLine(c.intentions)]),
-    );
-  }
-  return table(
-    list.map((c) => [
-      c.date,
-      sanitizeLine(c.person?.name ?? ''),
-      moodEmoji(c.mood) || ' ',
-      c.completed_at ? v.c.green('✓') : v.c.yellow('·'),
-      c.blocked ? v.c.red('blocked') : '',
-      v.c.dim(c.id),
-      firstLine(c.intentions),
-    ]),
-    v.width,
-    { header: ['DATE', 'PERSON', 'MOOD', 'DONE', '', 'ID', 'INTENTIONS'], droppable: [5, 4], style: v.c.dim },
-  );
+  return v.rich ? table(checkInCells(v, list), v.width, checkInTable(v)) : checkInTsv(list);
+}
+
+function checkInTsv(list: CheckIn[]): string {
+  return tsv(list.map((c) => [c.id, c.date, sanitizeLine(c.person?.name ?? ''), c.mood ?? '', c.completed_at ? 'filled' : 'pending', c.blocked ? 'blocked' : '', firstLine(c.intentions)]));
+}
+
+function checkInCells(v: View, list: CheckIn[]): string[][] {
+  return list.map((c) => [
+    c.date,
+    sanitizeLine(c.person?.name ?? ''),
+    moodEmoji(c.mood) || ' ',
+    c.completed_at ? v.c.green('✓') : v.c.yellow('·'),
+    c.blocked ? v.c.red('blocked') : '',
+    v.c.dim(c.id),
+    firstLine(c.intentions),
+  ]);
+}
+
+const checkInTable = (v: View) => ({ header: ['DATE', 'PERSON', 'MOOD', 'DONE', '', 'ID', 'INTENTIONS'], droppable: [5, 4], style: v.c.dim });
+
+/** Check-ins as they arrive page by page (list --all): rows under one header, columns fixed by the first page. */
+export function checkInRowStream(v: View): (list: CheckIn[]) => string {
+  if (!v.rich) return checkInTsv;
+  const part = tableStream(v.width, checkInTable(v));
+  return (list) => part(checkInCells(v, list));
 }
 
 export function commentRows(v: View, list: Comment[]): string {
