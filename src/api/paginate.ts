@@ -1,5 +1,6 @@
-// Following pages: 50 a page (the service's maximum), until a page comes back short, staying
-// under the rate limit by reading the RateLimit header, and de-duplicating by id.
+// Following pages: 50 a page (the service's maximum), several at once within the budget the
+// RateLimit headers announce, handed over in order as they arrive, until a page comes back
+// short; de-duplicated by id, bounded in pages.
 
 import type { ApiClient, Query } from './client.js';
 import { MAX_PER_PAGE } from './types.js';

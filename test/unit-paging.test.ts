@@ -1,0 +1,61 @@
+// The pager on its own (a stand-in client, the unit layer): pages go out several at once within
+// the announced budget, come back in any order, and are handed over in page order.
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../src/api/client.js';
+import { walkAll } from '../src/api/paginate.js';
+import { object, str } from '../src/api/validate.js';
+
+/** A client whose pages answer after page-dependent delays (later pages first), with a RateLimit header. */
+function fakeClient(total: number, remaining: (sent: number) => number) {
+  let sent = 0;
+  let inFlight = 0;
+  const seen = { maxInFlight: 0, inFlightAt: [] as number[], pages: [] as number[], slept: [] as number[] };
+  const api = {
+    request: async (_m: string, _p: string, { query }: { query: { page: number } }) => {
+      const page = query.page;
+      sent++;
+      inFlight++;
+      seen.maxInFlight = Math.max(seen.maxInFlight, inFlight);
+      seen.inFlightAt.push(inFlight);
+      seen.pages.push(page);
+      const r = remaining(sent);
+      await new Promise((res) => setImmediate(res));
+      for (let i = 0; i < 20 - page; i++) await new Promise((res) => setImmediate(res)); // earlier pages answer later
+      inFlight--;
+      const from = (page - 1) * 50;
+      const items = Array.from({ length: Math.max(0, Math.min(50, total - from)) }, (_, i) => ({ id: `c${from + i}` }));
+      return { status: 200, data: items, headers: { ratelimit: `"burst";r=${r};t=2` } };
+    },
+    shaped: <T,>(data: unknown) => data as T,
+    warn: () => undefined,
+    checkWait: () => undefined,
+    sleep: async (ms: number) => void seen.slept.push(ms),
+  };
+  return { api: api as unknown as ApiClient, seen };
+}
+
+describe('walkAll', () => {
+  it('keeps up to 8 pages in flight when the budget allows, and hands them over in order', async () => {
+    const { api, seen } = fakeClient(620, () => 29);
+    const got: string[] = [];
+    const n = await walkAll<{ id: string }>(api, 'check-ins', object({ id: str }), {}, (items) => got.push(...items.map((i) => i.id)));
+    expect(n).toBe(620);
+    expect(got).toEqual(Array.from({ length: 620 }, (_, i) => `c${i}`));
+    expect(seen.maxInFlight).toBe(8);
+    expect(seen.pages.slice(0, 13).sort((a, b) => a - b)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(seen.slept).toEqual([]);
+  });
+
+  it('never asks for more than the budget announces, and pauses when it is spent', async () => {
+    // The service says 3 requests are left, then 2, 1, 0…, then a fresh window.
+    const { api, seen } = fakeClient(260, (sent) => (sent <= 4 ? 4 - sent : 30));
+    const got: string[] = [];
+    await walkAll<{ id: string }>(api, 'check-ins', object({ id: str }), {}, (items) => got.push(...items.map((i) => i.id)), { onPause: () => undefined });
+    expect(got).toHaveLength(260);
+    // While the window had 3, 2, 1, 0 left: never more than 2 out at once, then a pause of the
+    // window's reset, then (30 left) the full 8.
+    expect(Math.max(...seen.inFlightAt.slice(0, 4))).toBeLessThanOrEqual(2);
+    expect(seen.slept).toEqual([2000]);
+    expect(seen.maxInFlight).toBeLessThanOrEqual(8);
+  });
+});
