@@ -180,7 +180,6 @@ export class ConfigStore {
    */
   async storeToken(apiUrl: string, token: string, opts: { file?: boolean } = {}): Promise<{ where: 'keychain' | 'file'; why?: string; name?: string }> {
     let why: string | undefined = opts.file ? 'as asked (--insecure-storage)' : undefined;
-    let name: string | undefined;
     if (!opts.file) {
       const store = this.secrets();
       if (typeof store === 'string') why = store;
@@ -203,7 +202,7 @@ export class ConfigStore {
       delete c.token_store;
       c.api_url = apiUrl;
     });
-    return { where: 'file', ...(why !== undefined && { why }) , ...(name !== undefined && { name }) };
+    return { where: 'file', ...(why !== undefined && { why }) };
   }
 
   /** Removes the stored token, from the keychain and from the file. Says from where. */
