@@ -6,6 +6,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import tab from '@bomb.sh/tab/commander';
 import type { Command as PlainCommand } from 'commander';
 import { MOODS, MOOD_NAMES } from './api/types.js';
+import { normalizeApiUrl, type CacheEntry } from './config/store.js';
 import type { Context } from './context.js';
 
 const DAY_WORDS: Array<[string, string]> = [
@@ -16,14 +17,16 @@ const DAY_WORDS: Array<[string, string]> = [
   ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d): [string, string] => [d, `the most recent ${d}`]),
 ];
 
-/** What the cache holds for the current account (no request is ever made here). */
-function cached(ctx: Context) {
+/**
+ * What the cache holds for this service (no request is ever made here, and the keychain is not
+ * touched: the cache is found by the API URL its keys start with).
+ */
+function cached(ctx: Context): CacheEntry {
   try {
     const cfg = ctx.config();
-    const token = cfg.token()?.value;
-    if (!token) return {};
-    const url = cfg.apiUrl().value;
-    return { me: cfg.cached(url, token, 'me'), directory: cfg.cached(url, token, 'directory'), goals: cfg.cached(url, token, 'goals') };
+    const prefix = `${normalizeApiUrl(cfg.apiUrl().value)} `;
+    const entries = Object.entries(cfg.read().cache ?? {}).filter(([key]) => key.startsWith(prefix));
+    return Object.assign({}, ...entries.map(([, entry]) => entry)) as CacheEntry;
   } catch {
     return {};
   }
@@ -49,6 +52,7 @@ Install the completion in your shell:
 Tab completes commands, subcommands and flags, moods, day words, and --person/--team names and
 goal ids from what checkin has cached (run \`checkin list --person …\` or \`checkin goals\` once):
 a Tab never sends a request.`;
+
 
 export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
   const completion = tab(program as unknown as PlainCommand, { completionCommandName: 'completion' });
