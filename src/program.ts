@@ -16,6 +16,7 @@ import { listCommand as updateListCommand } from './commands/goal/update/list.js
 import { viewCommand } from './commands/goal/update/view.js';
 import { goalsCommand } from './commands/goals.js';
 import { listCommand } from './commands/list.js';
+import { logCommand } from './commands/log.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { meCommand } from './commands/me.js';
@@ -88,6 +89,7 @@ const COMMANDS: Record<string, Define> = {
   teams: teamsCommand,
   people: peopleCommand,
   activity: activityCommand,
+  log: logCommand,
   status: statusCommand,
   login: loginCommand,
   logout: logoutCommand,

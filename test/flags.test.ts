@@ -14,6 +14,7 @@ import { listCommand as updateListCommand } from '../src/commands/goal/update/li
 import { viewCommand } from '../src/commands/goal/update/view.js';
 import { goalsCommand } from '../src/commands/goals.js';
 import { listCommand } from '../src/commands/list.js';
+import { logCommand } from '../src/commands/log.js';
 import { loginCommand } from '../src/commands/login.js';
 import { logoutCommand } from '../src/commands/logout.js';
 import { meCommand } from '../src/commands/me.js';
@@ -64,6 +65,8 @@ const CASES: Array<[string, Define, string[], unknown]> = [
     { since: 'monday', until: 'yesterday', blocked: true, person: ['me', '@grace,Ada'], team: ['Platform'], page: 2, perPage: 10, json: true },
   ],
   ['list --all', listCommand, ['--all'], { all: true }],
+  ['log', logCommand, ['Did it', '--url', 'https://x/y', '--json'], { text: 'Did it', url: 'https://x/y', group: 'checkin', json: true }],
+  ['log - --group', logCommand, ['-', '--group', 'git', '--resume'], { text: '-', group: 'git', resume: true }],
   ['team', teamCommand, ['--date', 'friday', '--team', 'Mobile', '--json'], { date: 'friday', team: ['Mobile'], json: true }],
   ['comments: list', commentsCommand, ['yesterday'], { key: 'yesterday' }],
   ['comments: add to a goal update', commentsCommand, ['--goal-update', 'u1', '--add', '-', '--json'], { goalUpdate: 'u1', add: '-', json: true }],

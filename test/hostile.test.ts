@@ -47,6 +47,7 @@ const COMMANDS = [
   ['activity'],
   ['status'],
   ['auth', 'status'],
+  ['log', 'Did a thing'],
 ];
 
 describe('a service that writes escapes, bidi and zero-width characters in every field', () => {

@@ -2,7 +2,7 @@
 
 import type { ApiClient, Query } from './client.js';
 import { fetchAll, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
-import type { Activity, CheckIn, CheckInAnswers, Comment, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
+import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
 import { MAX_PER_PAGE } from './types.js';
 import { ACTIVITY, arrayOf, CHECK_IN, COMMENT, GOAL, GOAL_UPDATE, ME, PERSON, REACTION, TEAM } from './validate.js';
 
@@ -42,6 +42,8 @@ export type Commentable = { kind: 'check-in' | 'goal-update'; id: string };
 export const resourcePath = (r: Commentable) => `${r.kind === 'check-in' ? 'check-ins' : 'goal-updates'}/${enc(r.id)}`;
 
 export const postComment = (api: ApiClient, r: Commentable, body: string) => api.post<Comment>(`${resourcePath(r)}/comments`, COMMENT, { body });
+
+export const postActivity = (api: ApiClient, input: ActivityInput) => api.post<Activity>('activities', ACTIVITY, input);
 
 export const getGoal = (api: ApiClient, id: string) => api.get<Goal>(`goals/${enc(id)}`, GOAL);
 export const listGoalUpdates = (api: ApiClient, goalId: string, q: PageQuery = {}) => api.get<GoalUpdate[]>(`goals/${enc(goalId)}/goal-updates`, arrayOf(GOAL_UPDATE), { ...q });

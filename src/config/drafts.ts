@@ -5,7 +5,7 @@
 
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckInAnswers, GoalUpdateInput } from '../api/types.js';
+import type { ActivityInput, CheckInAnswers, GoalUpdateInput } from '../api/types.js';
 import { CliError } from '../errors.js';
 import { normalizeApiUrl, sha256 } from './store.js';
 
@@ -14,13 +14,16 @@ export type DraftTarget =
   | { kind: 'check-in'; key: string }
   | { kind: 'comment'; on: 'check-in' | 'goal-update'; id: string }
   | { kind: 'goal-update'; goalId: string }
-  | { kind: 'goal-update-edit'; id: string };
+  | { kind: 'goal-update-edit'; id: string }
+  /** The next activity to record (`checkin log`): one at a time. */
+  | { kind: 'activity' };
 
 /** What was typed. */
 export type DraftContent =
   | { kind: 'answers'; answers: CheckInAnswers }
   | { kind: 'comment'; body: string }
   | { kind: 'goal-update'; input: GoalUpdateInput }
+  | { kind: 'activity'; input: ActivityInput }
   /** Editor text kept exactly as written (e.g. when it could not be read as answers). */
   | { kind: 'text'; text: string };
 
@@ -42,6 +45,8 @@ function targetId(t: DraftTarget): string {
       return `goal-update ${t.goalId.toLowerCase()}`;
     case 'goal-update-edit':
       return `goal-update-edit ${t.id.toLowerCase()}`;
+    case 'activity':
+      return 'activity';
   }
 }
 

@@ -131,7 +131,7 @@ export async function startHostile(opts: HostileOptions = {}) {
     if (path === '/people') return list(o.person);
     if (path === '/teams') return list(o.team);
     if (m(/^\/teams\/[^/]+$/)) return json(200, o.team);
-    if (path === '/activities') return list(o.activity);
+    if (path === '/activities') return req.method === 'POST' ? json(201, o.activity) : list(o.activity);
     return json(404, { error: 'not_found', message: p('nope') });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

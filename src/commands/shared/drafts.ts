@@ -25,6 +25,8 @@ export function contentText(content: DraftContent): string {
       return content.body;
     case 'goal-update':
       return `${content.input.title ?? ''}\n\n${content.input.body ?? ''}`.trim();
+    case 'activity':
+      return content.input.description;
     case 'text':
       return content.text;
   }
