@@ -32,6 +32,7 @@ describe('the token in the keychain (injected store)', () => {
     expect(JSON.stringify(config())).not.toContain(w.sb.token);
     const today = await cli(['today', '--json']);
     expect(today.code).toBe(0);
+    expect(JSON.parse(today.stdout).date).toBe(TODAY);
     expect(w.sb.requests.at(-1)!.headers.authorization).toBe(`Bearer ${w.sb.token}`);
     const status = await cli(['auth', 'status']);
     expect(status).toMatchObject({ code: 0, stdout: `Logged in to ${w.sb.url} as Ada Lovelace (@ada)\n  token from: the test keychain\n  the token works (GET /me answered)\n` });
@@ -40,7 +41,6 @@ describe('the token in the keychain (injected store)', () => {
     expect(out).toMatchObject({ code: 0, stderr: 'Logged out: the token was removed from the test keychain\n' });
     expect(store.data.size).toBe(0);
     expect((await cli(['today'])).code).toBe(4);
-    expect(TODAY).toBe(JSON.parse(today.stdout).date);
   });
 
   it('no keychain: the 0600 file, with one line saying why; --insecure-storage chooses the file', async () => {

@@ -6,7 +6,7 @@ import { MOOD_NAMES } from '../src/api/types.js';
 import { addDays } from '../src/core/datekey.js';
 import { DEMO_READ_TOKEN, DEMO_TOKEN } from '../src/sandbox/demo.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { snapConfidence } from '../src/sandbox/service.js';
+import { nearestConfidence } from '../src/api/types.js';
 import { call } from './helpers/http.js';
 
 // A Wednesday, late morning, local time.
@@ -294,11 +294,11 @@ describe('rule 5: comments and reactions', () => {
 });
 
 describe('rule 6: goals and goal updates', () => {
-  it('snaps confidence to 30/60/90 with its label', () => {
-    expect([0, 30, 44, 46, 60, 74, 76, 90, 100].map((v) => snapConfidence(v).value)).toEqual([30, 30, 30, 60, 60, 60, 90, 90, 90]);
-    expect(snapConfidence(100).label).toBe('On track');
-    expect(snapConfidence(55).label).toBe('At risk');
-    expect(snapConfidence(10).label).toBe('Off track');
+  it('snaps confidence to 30/60/90 with its label, a tie going up', () => {
+    expect([0, 30, 44, 45, 46, 60, 74, 75, 76, 90, 100].map((v) => nearestConfidence(v).value)).toEqual([30, 30, 30, 60, 60, 60, 60, 90, 90, 90, 90]);
+    expect(nearestConfidence(100).label).toBe('On track');
+    expect(nearestConfidence(55).label).toBe('At risk');
+    expect(nearestConfidence(10).label).toBe('Off track');
   });
 
   it('filters goals, carries progress and confidence forward, and defaults a first update to 1 and 100→90', async () => {

@@ -235,6 +235,17 @@ export const CONFIDENCE_LEVELS = [
   { value: 90, label: 'On track', slug: 'on-track' },
 ] as const;
 
+export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
+
+/** The level the service snaps `value` to: the nearest, a tie going to the higher level. */
+export function nearestConfidence(value: number): ConfidenceLevel {
+  let best: ConfidenceLevel = CONFIDENCE_LEVELS[0];
+  for (const level of CONFIDENCE_LEVELS) {
+    if (Math.abs(level.value - value) <= Math.abs(best.value - value)) best = level;
+  }
+  return best;
+}
+
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_API_URL = 'https://service.steady.space/api/v2';
 

@@ -1,5 +1,5 @@
 // `checkin list`: check-ins filtered by dates, blocked, people and teams; one page or --all.
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import { listCheckIns, walkCheckIns } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
@@ -8,7 +8,7 @@ import { printList, streamList } from '../ui/output.js';
 import { checkInRows, checkInRowStream } from '../ui/views.js';
 import { resolvePeople, resolveTeams } from './shared/account.js';
 import { rangeDay } from './shared/days.js';
-import { parseIntIn, whoOptions, type Run, type WhoOptions } from './shared/options.js';
+import { intOption, whoOptions, type Run, type WhoOptions } from './shared/options.js';
 
 /** The service's page size when none is asked for (api-v2: 20). */
 const DEFAULT_PAGE = 20;
@@ -29,8 +29,8 @@ export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
     .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name)')
     .option('--until <day>', 'up to this day, inclusive')
     .option('--blocked', 'only check-ins with blockers')
-    .addOption(new Option('--page <n>', 'page number').argParser(parseIntIn(1, 100000, '--page')))
-    .addOption(new Option('--per-page <n>', 'check-ins per page (at most 50)').argParser(parseIntIn(1, 50, '--per-page')))
+    .addOption(intOption('--page <n>', 'page number', 1, 100000))
+    .addOption(intOption('--per-page <n>', 'check-ins per page (at most 50)', 1, 50))
     .option('--all', 'follow every page')
     .option('--json', 'print one JSON array')
     .addHelpText('after', '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus')

@@ -1,10 +1,10 @@
 // `checkin sandbox`: start the local service that speaks API v2, with demo data.
 
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
-import { parseIntIn, type Run } from './shared/options.js';
+import { intOption, type Run } from './shared/options.js';
 
 export interface SandboxOptions {
   port: number;
@@ -20,12 +20,12 @@ export interface SandboxOptions {
 export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandbox) {
   return new Command('sandbox')
     .description('Start a local service that speaks the same API, with demo data')
-    .addOption(new Option('--port <n>', 'port to listen on (0 = a free one)').default(0).argParser(parseIntIn(0, 65535, '--port')))
+    .addOption(intOption('--port <n>', 'port to listen on (0 = a free one)', 0, 65535).default(0))
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--token <token>', "the demo person's read+write token")
     .option('--data <file>', 'load state from FILE and save every change to it')
-    .addOption(new Option('--people <n>', 'demo data for this many people (the extra ones check in every day)').argParser(parseIntIn(1, 100000, '--people')))
-    .addOption(new Option('--days <n>', 'days of demo history, today included (default 15)').argParser(parseIntIn(1, 3650, '--days')))
+    .addOption(intOption('--people <n>', 'demo data for this many people (the extra ones check in every day)', 1, 100000))
+    .addOption(intOption('--days <n>', 'days of demo history, today included (default 15)', 1, 3650))
     .option('--no-rate-limit', 'switch the rate limits off')
     .option('--no-log', 'do not log each request on stderr')
     .action((opts) => run(ctx, opts));

@@ -37,8 +37,3 @@ export function zoneTable(name: string, at: Date, days = 366): ZoneTable | undef
   const changes = tzScan(iana, { start: new Date(from), end: new Date(until) });
   return { name, iana, from, until, offsets: [[from, tzOffset(iana, new Date(from))], ...changes.map((c): [number, number] => [c.date.getTime(), c.offset])] };
 }
-
-/** The calendar date (YYYY-MM-DD) of an instant in an IANA zone (ICU; for tests and checks). */
-export function dateKeyIn(at: Date, zone: string): string {
-  return format(new TZDate(at.getTime(), zone), 'yyyy-MM-dd');
-}

@@ -2,7 +2,7 @@
 // server.ts parse requests and call these; every refusal is a ServiceError with a status.
 
 import {
-  CONFIDENCE_LEVELS,
+  nearestConfidence,
   UUID_RE,
   isMood,
   MOOD_NAMES,
@@ -66,14 +66,6 @@ export interface ActivityFilter {
 
 /** How many days ahead of today check-ins are generated (so clients in any zone find their today). */
 const DAYS_AHEAD = 1;
-
-export function snapConfidence(value: number): (typeof CONFIDENCE_LEVELS)[number] {
-  let best: (typeof CONFIDENCE_LEVELS)[number] = CONFIDENCE_LEVELS[0];
-  for (const level of CONFIDENCE_LEVELS) {
-    if (Math.abs(level.value - value) <= Math.abs(best.value - value)) best = level;
-  }
-  return best;
-}
 
 /** Newest first by created_at; among records of the same second, the one saved last comes first. */
 function newestFirst<T extends { created_at: string }>(records: T[]): T[] {
@@ -382,7 +374,7 @@ export class SandboxService {
       end_date: g.end_date,
       progress: latest?.progress ?? null,
       confidence: latest?.confidence ?? null,
-      confidence_description: latest ? snapConfidence(latest.confidence).label : null,
+      confidence_description: latest ? nearestConfidence(latest.confidence).label : null,
       owner: g.owner_id ? this.ref(g.owner_id) : null,
       teams: g.team_ids.flatMap((id) => this.data.teams.filter((t) => t.id === id).map((t) => ({ id: t.id, name: t.name }))),
       contributors: g.contributor_ids.map((id) => this.ref(id)),
@@ -475,7 +467,7 @@ export class SandboxService {
       body: u.body,
       progress: u.progress,
       confidence: u.confidence,
-      confidence_description: snapConfidence(u.confidence).label,
+      confidence_description: nearestConfidence(u.confidence).label,
       created_at: u.created_at,
       updated_at: u.updated_at,
       url: `${this.appUrl}/goal_updates/${u.id}`,
@@ -519,7 +511,7 @@ export class SandboxService {
       title: body.title as string,
       body: body.body as string,
       progress: (body.progress as number | undefined) ?? previous?.progress ?? 1,
-      confidence: snapConfidence((body.confidence as number | undefined) ?? previous?.confidence ?? 100).value,
+      confidence: nearestConfidence((body.confidence as number | undefined) ?? previous?.confidence ?? 100).value,
       created_at: now,
       updated_at: now,
     };
@@ -539,7 +531,7 @@ export class SandboxService {
     if (typeof body.body === 'string') u.body = body.body;
     if (typeof body.progress === 'number') u.progress = body.progress;
     if (typeof body.confidence === 'number') u.confidence = body.confidence;
-    u.confidence = snapConfidence(u.confidence).value;
+    u.confidence = nearestConfidence(u.confidence).value;
     u.updated_at = this.now();
     this.onChange();
     return this.goalUpdateView(u);

@@ -35,30 +35,45 @@ export interface TableOptions {
   style?: (text: string) => string;
 }
 
+interface Layout {
+  /** Indexes of the columns shown. */
+  keep: number[];
+  /** Widths of the shown columns but the last. */
+  widths: number[];
+  /** Cells left for the last column. */
+  last: number;
+}
+
+/** Which columns fit `width` and how wide each is, measured over `all` (header included). */
+function layoutOf(all: string[][], width: number, opts: TableOptions): Layout {
+  const cols = Math.max(...all.map((r) => r.length));
+  const widthOfColumn = (i: number) => Math.max(...all.map((r) => displayWidth(r[i] ?? '')));
+  const fixedWidth = (k: number[]) => k.slice(0, -1).reduce((a, i) => a + widthOfColumn(i) + 2, 0);
+  let keep = Array.from({ length: cols }, (_, i) => i);
+  for (const drop of opts.droppable ?? []) {
+    if (width - fixedWidth(keep) >= 24) break;
+    keep = keep.filter((i) => i !== drop);
+  }
+  const widths = keep.slice(0, -1).map(widthOfColumn);
+  return { keep, widths, last: Math.max(10, width - widths.reduce((a, b) => a + b + 2, 0)) };
+}
+
+/** One row laid out: shown cells padded to their column (cut when wider), the last cut to what is left. */
+function lineOf(row: string[], { keep, widths, last }: Layout): string {
+  const cells = keep.map((i) => row[i] ?? '');
+  const fixed = cells.slice(0, -1).map((cell, i) => {
+    const c = displayWidth(cell) > widths[i]! ? truncate(cell, widths[i]!) : cell;
+    return c + ' '.repeat(widths[i]! - displayWidth(c));
+  });
+  return [...fixed, truncate(cells.at(-1) ?? '', last)].join('  ').trimEnd();
+}
+
 /**
  * Rows padded into columns that fit `width`: whole columns (ids, dates) are never cut; when the
  * table is too wide, droppable columns go first, then the last column is cut at a word edge.
  */
 export function table(rows: string[][], width: number, opts: TableOptions = {}): string {
-  if (rows.length === 0) return '';
-  let all = opts.header ? [opts.header, ...rows] : rows;
-  const cols = Math.max(...all.map((r) => r.length));
-  const widthOf = (data: string[][], keep: number[]) => keep.slice(0, -1).reduce((a, i) => a + Math.max(...data.map((r) => displayWidth(r[i] ?? ''))) + 2, 0);
-  let keep = Array.from({ length: cols }, (_, i) => i);
-  for (const drop of opts.droppable ?? []) {
-    if (width - widthOf(all, keep) >= 24) break;
-    keep = keep.filter((i) => i !== drop);
-  }
-  all = all.map((r) => keep.map((i) => r[i] ?? ''));
-  const n = keep.length;
-  const widths = Array.from({ length: n - 1 }, (_, i) => Math.max(...all.map((r) => displayWidth(r[i] ?? ''))));
-  const used = widths.reduce((a, b) => a + b + 2, 0);
-  const lines = all.map((r) => {
-    const cells = r.slice(0, n - 1).map((cell, i) => cell + ' '.repeat(widths[i]! - displayWidth(cell)));
-    return [...cells, truncate(r[n - 1] ?? '', Math.max(10, width - used))].join('  ').trimEnd();
-  });
-  if (opts.header && opts.style) lines[0] = opts.style(lines[0]!);
-  return lines.join('\n') + '\n';
+  return tableStream(width, opts)(rows);
 }
 
 /**
@@ -66,36 +81,17 @@ export function table(rows: string[][], width: number, opts: TableOptions = {}):
  * later rows are padded to them, and a cell wider than its column is cut.
  */
 export function tableStream(width: number, opts: TableOptions = {}): (rows: string[][]) => string {
-  let layout: { keep: number[]; widths: number[]; last: number } | undefined;
+  let layout: Layout | undefined;
   return (rows) => {
     if (rows.length === 0) return '';
     if (!layout) {
-      const text = table(rows, width, opts);
       const all = opts.header ? [opts.header, ...rows] : rows;
-      const cols = Math.max(...all.map((r) => r.length));
-      let keep = Array.from({ length: cols }, (_, i) => i);
-      const widthOf = (k: number[]) => k.slice(0, -1).reduce((a, i) => a + Math.max(...all.map((r) => displayWidth(r[i] ?? ''))) + 2, 0);
-      for (const drop of opts.droppable ?? []) {
-        if (width - widthOf(keep) >= 24) break;
-        keep = keep.filter((i) => i !== drop);
-      }
-      const widths = keep.slice(0, -1).map((i) => Math.max(...all.map((r) => displayWidth(r[i] ?? ''))));
-      layout = { keep, widths, last: Math.max(10, width - widths.reduce((a, b) => a + b + 2, 0)) };
-      return text;
+      layout = layoutOf(all, width, opts);
+      const text = all.map((r) => lineOf(r, layout!));
+      if (opts.header && opts.style) text[0] = opts.style(text[0]!);
+      return text.join('\n') + '\n';
     }
-    const { keep, widths, last } = layout;
-    return (
-      rows
-        .map((r) => {
-          const cells = keep.map((i) => r[i] ?? '');
-          const fixed = cells.slice(0, -1).map((cell, i) => {
-            const c = displayWidth(cell) > widths[i]! ? truncate(cell, widths[i]!) : cell;
-            return c + ' '.repeat(widths[i]! - displayWidth(c));
-          });
-          return [...fixed, truncate(cells.at(-1) ?? '', last)].join('  ').trimEnd();
-        })
-        .join('\n') + '\n'
-    );
+    return rows.map((r) => lineOf(r, layout!)).join('\n') + '\n';
   };
 }
 

@@ -1,7 +1,7 @@
 // Human and piped views: check-ins, comments, reactions, goals, updates, people, teams,
 // activities, the team report, status and me. Rich (a terminal) gets columns, colour and Markdown; piped gets tab-separated rows.
 
-import { CONFIDENCE_LEVELS, MOODS, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
+import { MOODS, nearestConfidence, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
 import type { Colors } from './color.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -150,7 +150,7 @@ export function meView(v: View, me: { id: string; name: string; username: string
 
 /** A goal update about to be posted, as the service will show it. */
 export function goalUpdatePreview(v: View, goalTitle: string, u: { title?: string; body?: string; progress?: number; confidence?: number }): string {
-  const level = u.confidence === undefined ? undefined : CONFIDENCE_LEVELS.reduce((a, b) => (Math.abs(b.value - u.confidence!) < Math.abs(a.value - u.confidence!) ? b : a));
+  const level = u.confidence === undefined ? undefined : nearestConfidence(u.confidence);
   const label = level ? confidenceLabel(v, { confidence: level.value, confidence_description: level.label }) : '—';
   return (
     `${v.c.bold(sanitizeLine(u.title ?? ''))}\n` +

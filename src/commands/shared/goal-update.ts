@@ -1,12 +1,12 @@
 // What the goal-update commands share: ids, confidence levels, the content options, and
 // gathering the content from flags, standard input, prompts or $EDITOR.
-import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../api/types.js';
 import type { DraftTarget } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { keep, sendWithDraft } from './drafts.js';
-import { parseIntIn } from './options.js';
+import { intOption } from './options.js';
 
 export interface GoalUpdateContentOptions {
   title?: string;
@@ -23,7 +23,7 @@ export function contentOptions<A extends unknown[], O extends OptionValues>(cmd:
     .option('--title <text>', 'the title')
     .option('--body <markdown>', 'the body (- reads standard input)')
     .option('-e, --edit', 'write the body in $EDITOR')
-    .addOption(new Option('--progress <0..100>', 'progress in percent').argParser(parseIntIn(0, 100, '--progress')))
+    .addOption(intOption('--progress <0..100>', 'progress in percent', 0, 100))
     .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
     .option('--resume', 'send what was kept from a failed attempt')
     .option('--json', 'print as JSON');
@@ -54,13 +54,14 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
   const keepTyped = async () => {
     if (keepFor && (input.body !== undefined || input.title !== undefined)) await keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } });
   };
-  if (flags.title !== undefined) input.title = flags.title;
-  if (flags.body !== undefined) {
-    input.body = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : flags.body;
-    if (flags.body === '-') await keepTyped();
+  const piped = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : undefined;
+  if (piped !== undefined) {
+    // On disk before the other flags are checked: a bad --confidence does not lose what was piped.
+    if (flags.title !== undefined) input.title = flags.title;
+    input.body = piped;
+    await keepTyped();
   }
-  if (flags.progress !== undefined) input.progress = flags.progress;
-  if (flags.confidence !== undefined) input.confidence = parseConfidence(flags.confidence);
+  Object.assign(input, givenContent(flags, piped));
   const missing = needAll && (input.title === undefined || input.body === undefined);
   if (flags.edit || missing) {
     if (!ctx.io.canPrompt) {
@@ -107,11 +108,12 @@ export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): P
   return sendWithDraft(ctx, { target: w.target, content: { kind: 'goal-update', input }, send: () => w.send(input), hint: w.hint });
 }
 
-/** The content flags given on the command line, as they add to a kept draft. */
-export function givenContent(flags: GoalUpdateContentOptions): GoalUpdateInput {
+/** The content the flags give (with `--body -`, what was `piped`; without it, no body), as they add to a kept draft. */
+export function givenContent(flags: GoalUpdateContentOptions, piped?: string): GoalUpdateInput {
+  const body = flags.body === '-' ? piped : flags.body;
   return {
     ...(flags.title !== undefined && { title: flags.title }),
-    ...(flags.body !== undefined && flags.body !== '-' && { body: flags.body }),
+    ...(body !== undefined && { body }),
     ...(flags.progress !== undefined && { progress: flags.progress }),
     ...(flags.confidence !== undefined && { confidence: parseConfidence(flags.confidence) }),
   };

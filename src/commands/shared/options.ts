@@ -1,5 +1,5 @@
 // Flag value parsers and flags shared by the command definitions.
-import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 
 /** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
 export function parseIntIn(min: number, max: number, what: string) {
@@ -9,6 +9,11 @@ export function parseIntIn(min: number, max: number, what: string) {
     if (n < min || n > max) throw new InvalidArgumentError(`${what} must be from ${min} to ${max}.`);
     return n;
   };
+}
+
+/** `--name <n>` taking a whole number from `min` to `max`; its errors name the flag. */
+export function intOption<F extends string>(flags: F, description: string, min: number, max: number) {
+  return new Option(flags, description).argParser(parseIntIn(min, max, flags.split(' ')[0]!));
 }
 
 /** A repeatable option: --team a --team b → ['a', 'b']. */

@@ -1,7 +1,7 @@
 // `checkin goal update <goal-id>` (also `goal update create <goal-id>`): post a goal update.
 import { Command } from '@commander-js/extra-typings';
 import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoints.js';
-import { CONFIDENCE_LEVELS } from '../../../api/types.js';
+import { CONFIDENCE_LEVELS, nearestConfidence } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
 import { keep } from '../../shared/drafts.js';
@@ -51,7 +51,7 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
       if (input.progress === undefined) input.progress = await askProgress(ctx, latest?.progress ?? goal.progress ?? 1);
       if (input.confidence === undefined) {
         const now = latest?.confidence ?? goal.confidence ?? 90;
-        input.confidence = await p.select<number>('Confidence', [...CONFIDENCE_LEVELS].reverse().map((l) => ({ name: l.label, value: l.value })), { default: CONFIDENCE_LEVELS.reduce((a, b) => (Math.abs(b.value - now) < Math.abs(a.value - now) ? b : a)).value });
+        input.confidence = await p.select<number>('Confidence', [...CONFIDENCE_LEVELS].reverse().map((l) => ({ name: l.label, value: l.value })), { default: nearestConfidence(now).value });
       }
       await keep(ctx, { kind: 'goal-update', goalId: id }, { kind: 'goal-update', input });
       ctx.io.err(view.c.dim('\nPreview (not posted yet):\n'));
