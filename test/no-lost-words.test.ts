@@ -140,4 +140,18 @@ describe('typed text survives', () => {
     expect(w.sb.requests.at(-1)!.body).toEqual({ body: 'A long body', title: 'Now with a title' });
     expect(drafts()).toEqual([]);
   });
+
+  it('a goal-update body piped beside a bad --confidence is on disk before the flag is refused', async () => {
+    const goal = w.sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
+    const before = w.sb.requests.length;
+    const r = await w.cli(['goal', 'update', goal, '--title', 'T', '--body', '-', '--confidence', 'sure'], { input: 'Piped words\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: --confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "sure"\nWhat you piped is kept as a draft: run the command again with --resume and a valid --confidence to send it.\n');
+    expect(w.sb.requests.length).toBe(before);
+    expect(drafts().map((d) => d.content)).toEqual([{ kind: 'goal-update', input: { title: 'T', body: 'Piped words' } }]);
+    const sent = await w.cli(['goal', 'update', goal, '--resume', '--confidence', 'at-risk', '--json']);
+    expect(sent.code).toBe(0);
+    expect(w.sb.requests.at(-1)).toMatchObject({ method: 'POST', path: `/api/v2/goals/${goal}/goal-updates`, body: { title: 'T', body: 'Piped words', confidence: 60 } });
+    expect(drafts()).toEqual([]);
+  });
 });

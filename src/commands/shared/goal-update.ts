@@ -61,7 +61,12 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
     input.body = piped;
     await keepTyped();
   }
-  Object.assign(input, givenContent(flags, piped));
+  try {
+    Object.assign(input, givenContent(flags, piped));
+  } catch (e) {
+    if (piped === undefined || !keepFor || !(e instanceof UsageError)) throw e;
+    throw new UsageError(e.message, 'What you piped is kept as a draft: run the command again with --resume and a valid --confidence to send it.');
+  }
   const missing = needAll && (input.title === undefined || input.body === undefined);
   if (flags.edit || missing) {
     if (!ctx.io.canPrompt) {
@@ -89,8 +94,8 @@ export interface GoalUpdateWrite<T> {
   nothingKept: string;
   /** The content from flags, prompts and the editor (when not resuming). */
   gather: () => Promise<GoalUpdateInput>;
-  /** With --resume: what the flags add to the kept draft (a missing title, say). */
-  given?: GoalUpdateInput;
+  /** The content flags: with --resume, what they give is added to the kept draft (a missing title, say). */
+  flags: GoalUpdateContentOptions;
   send: (input: GoalUpdateInput) => Promise<T>;
   hint: string;
 }
@@ -101,7 +106,7 @@ export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): P
   if (w.resume) {
     const draft = ctx.drafts().get((await ctx.api()).baseUrl, w.target);
     if (draft?.content.kind !== 'goal-update') throw new UsageError(w.nothingKept);
-    input = { ...draft.content.input, ...w.given };
+    input = { ...draft.content.input, ...givenContent(w.flags) };
   } else {
     input = await w.gather();
   }
@@ -109,7 +114,7 @@ export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): P
 }
 
 /** The content the flags give (with `--body -`, what was `piped`; without it, no body), as they add to a kept draft. */
-export function givenContent(flags: GoalUpdateContentOptions, piped?: string): GoalUpdateInput {
+function givenContent(flags: GoalUpdateContentOptions, piped?: string): GoalUpdateInput {
   const body = flags.body === '-' ? piped : flags.body;
   return {
     ...(flags.title !== undefined && { title: flags.title }),

@@ -7,7 +7,7 @@ import { CancelledError } from '../../../errors.js';
 import { keep } from '../../shared/drafts.js';
 import { printOne, viewFor } from '../../../ui/output.js';
 import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/views.js';
-import { contentOptions, gather, givenContent, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
+import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
 import type { Run } from '../../shared/options.js';
 
 export interface CreateOptions extends GoalUpdateContentOptions {
@@ -36,7 +36,7 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
   const created = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update', goalId: id },
     resume: opts.resume,
-    given: givenContent(opts),
+    flags: opts,
     nothingKept: 'There is no draft goal update for this goal',
     gather: async () => {
       const asking = ctx.io.canPrompt && (opts.title === undefined || opts.body === undefined || opts.edit);

@@ -6,7 +6,7 @@ import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { printOne } from '../../../ui/output.js';
 import { goalUpdateView } from '../../../ui/views.js';
-import { contentOptions, gather, givenContent, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
+import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
 import type { Run } from '../../shared/options.js';
 
 export interface EditOptions extends GoalUpdateContentOptions {
@@ -27,7 +27,7 @@ export async function runEdit(ctx: Context, opts: EditOptions): Promise<void> {
   const updated = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update-edit', id },
     resume: opts.resume,
-    given: givenContent(opts),
+    flags: opts,
     nothingKept: 'There are no kept changes for this goal update',
     gather: async () => {
       const nothingGiven = opts.title === undefined && opts.body === undefined && opts.progress === undefined && opts.confidence === undefined;
