@@ -1,6 +1,14 @@
-// Bundles src/ into dist/ with esbuild: one entry, lazily-loaded commands split into chunks.
+// Bundles src/ into dist/ with esbuild:
+//   dist/checkin.cjs      the whole CLI as one CommonJS script, which bin/checkin.js compiles with
+//                         V8's code cache (a run after the first parses nothing);
+//   dist/vendor/*.cjs     the big libraries only some runs need (prompts, conf, undici, completion),
+//                         each loaded by require() the first time it is used;
+//   dist/sandbox.js       the sandbox as an ES module, for the repository's own scripts.
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { appendFile, readFile, rm } from 'node:fs/promises';
+
+const root = new URL('..', import.meta.url);
 
 /**
  * commander requires child_process at load time, for executable subcommands checkin never uses;
@@ -17,23 +25,83 @@ const lazyChildProcess = {
   },
 };
 
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
-const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-await build({
-  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
-  outdir: 'dist',
+/**
+ * The libraries kept out of checkin.cjs, and what each vendor file's module.exports is: what the
+ * source's `import()` of it expects once esbuild's interop has wrapped it (a package's default
+ * export is module.exports itself; named exports are its properties).
+ */
+const VENDOR = {
+  prompts: { packages: ['@inquirer/prompts', '@inquirer/core'], contents: "module.exports = { ...require('@inquirer/core'), ...require('@inquirer/prompts') };" },
+  conf: { packages: ['conf'], contents: "module.exports = require('conf').default;" },
+  undici: { packages: ['undici'], contents: "module.exports = require('undici');" },
+  tab: { packages: ['@bomb.sh/tab/commander'], contents: "module.exports = require('@bomb.sh/tab/commander').default;" },
+};
+
+const vendorExternals = {
+  name: 'vendor-externals',
+  setup(b) {
+    for (const [name, { packages }] of Object.entries(VENDOR)) {
+      const filter = new RegExp(`^(${packages.map((p) => p.replace(/[/.@]/g, '\\$&')).join('|')})$`);
+      b.onResolve({ filter }, () => ({ path: `./vendor/${name}.cjs`, external: true }));
+    }
+  },
+};
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  sourcemap: 'linked',
-  legalComments: 'none',
   minify: true,
+  legalComments: 'none',
   logLevel: 'warning',
-  // The one version string, from package.json.
-  define: { __CHECKIN_VERSION__: JSON.stringify(version) },
-  plugins: [lazyChildProcess],
-  // Bundled CommonJS dependencies may call require(); give the ESM output one.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-});
+  absWorkingDir: new URL('.', root).pathname,
+};
+
+await rm(new URL('dist', root), { recursive: true, force: true });
+const { version } = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
+const define = { __CHECKIN_VERSION__: JSON.stringify(version) };
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: { checkin: 'src/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    sourcemap: 'linked',
+    // import() becomes require() (inside a promise): checkin.cjs runs as a plain script.
+    supported: { 'dynamic-import': false },
+    define: { ...define, 'import.meta.url': '__filename' },
+    plugins: [lazyChildProcess, vendorExternals],
+  }),
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.keys(VENDOR).map((name) => [`vendor/${name}`, `vendor:${name}`])),
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    plugins: [
+      {
+        name: 'vendor-entries',
+        setup(b) {
+          b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice('vendor:'.length), namespace: 'vendor' }));
+          b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: VENDOR[args.path].contents, loader: 'js', resolveDir: common.absWorkingDir }));
+        },
+      },
+    ],
+  }),
+  build({
+    ...common,
+    entryPoints: { sandbox: 'src/sandbox/server.ts' },
+    outdir: 'dist',
+    format: 'esm',
+    define,
+    banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
+  }),
+]);
+
+// The build's fingerprint, last in checkin.cjs: bin/checkin.js names its code cache after it, so a
+// cache is never used for other code (V8 itself only compares the source's length).
+const main = new URL('dist/checkin.cjs', root);
+const hash = createHash('sha256').update(await readFile(main)).digest('hex').slice(0, 16);
+await appendFile(main, `\n//checkin-build:${hash}\n`);

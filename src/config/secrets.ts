@@ -2,7 +2,6 @@
 // through @napi-rs/keyring: a native module, kept out of the bundle and loaded only when the
 // token is read from or written to it. Where there is no keychain (headless Linux, containers,
 // CI), every call throws and checkin keeps the token in its 0600 file instead.
-import { createRequire } from 'node:module';
 
 export interface SecretStore {
   /** What it is called in messages: "the macOS keychain", "the system keychain"… */
@@ -24,7 +23,7 @@ interface KeyringEntry {
 export function osKeychain(): SecretStore | string {
   let Entry: new (service: string, account: string) => KeyringEntry;
   try {
-    ({ Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });
+    ({ Entry } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });
   } catch (err) {
     return `the keychain module is not installed (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
   }

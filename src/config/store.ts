@@ -4,7 +4,6 @@
 // Location: $CHECKIN_CONFIG_DIR, else $XDG_CONFIG_HOME/checkin, else ~/.config/checkin (every OS).
 
 import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type Ref } from '../api/types.js';
 import { CliError } from '../errors.js';
@@ -49,7 +48,8 @@ export interface StoredConfig {
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.CHECKIN_CONFIG_DIR) return env.CHECKIN_CONFIG_DIR;
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'checkin');
-  return join(env.HOME || homedir(), '.config', 'checkin');
+  // node:os only when HOME is unset: it is not otherwise loaded on the way to a request.
+  return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.config', 'checkin');
 }
 
 /** An API URL as one string per service: scheme and host in lower case, loopback as 127.0.0.1, no default port, no trailing slash. */

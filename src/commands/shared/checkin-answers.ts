@@ -1,7 +1,7 @@
 // The answer options shared by `today` and `checkin <key>`, and reading them into the PATCH body:
 // flags, `-` for standard input, --from-file.
 
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
@@ -71,7 +71,7 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
       if (draftTarget && text.trim() !== '') await keep(ctx, draftTarget, { kind: 'text', text });
     } else {
       try {
-        text = await readFile(flags.fromFile, 'utf8');
+        text = readFileSync(flags.fromFile, 'utf8');
       } catch (err) {
         throw new UsageError(`Cannot read ${flags.fromFile}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
       }
