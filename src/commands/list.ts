@@ -3,6 +3,7 @@ import { Command } from '@commander-js/extra-typings';
 import { listCheckIns, walkCheckIns } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
+import { keepYoungGenerationSmall } from '../core/memory.js';
 import { UsageError } from '../errors.js';
 import { printList, streamList } from '../ui/output.js';
 import { checkInRows, checkInRowStream } from '../ui/views.js';
@@ -53,6 +54,7 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
   let list: CheckIn[];
   if (opts.all) {
     // Every page, several at once within the rate budget, printed as they come: memory stays flat.
+    keepYoungGenerationSmall();
     const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
     await walkCheckIns(api, query, (items) => out.add(items), { onPause: (s) => ctx.io.err(`Pausing ${s} s to stay under the rate limit…\n`) });
     return out.end();

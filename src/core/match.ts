@@ -26,6 +26,6 @@ export function nearMatches(wanted: string, labels: string[], max = 3): string[]
       return { label, score: contains ? 0 : d };
     })
     .filter((s) => s.score <= Math.max(2, Math.floor(w.length / 3)))
-    .sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
+    .sort((a, b) => a.score - b.score || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)); // code-unit order: no ICU collator to set up
   return [...new Set(scored.map((s) => s.label))].slice(0, max);
 }
