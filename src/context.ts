@@ -79,6 +79,7 @@ export function createContext(parts: ContextParts): Context {
         env,
         userAgent: USER_AGENT,
         sleep: ctx.sleep,
+        now: () => ctx.now().getTime(),
         ...(timeoutMs !== undefined && { timeoutMs }),
         onRetry: ({ delayMs, why }) => io.err(`${why}; retrying in ${(delayMs / 1000).toFixed(delayMs < 1000 ? 1 : 0)} s…\n`),
         onWarning: (message) => io.err(`warning: ${message}\n`),

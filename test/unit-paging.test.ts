@@ -5,9 +5,13 @@ import type { ApiClient } from '../src/api/client.js';
 import { walkAll } from '../src/api/paginate.js';
 import { object, str } from '../src/api/validate.js';
 
-/** A client whose pages answer after page-dependent delays (later pages first), with a RateLimit header. */
-function fakeClient(total: number, remaining: (sent: number) => number) {
+/**
+ * A client whose pages answer after page-dependent delays (later pages first), with a RateLimit
+ * header (and RateLimit-Policy when given), on a clock that each answer moves by `latencyMs`.
+ */
+function fakeClient(total: number, remaining: (sent: number) => number, opts: { t?: number; policy?: string; latencyMs?: number } = {}) {
   let sent = 0;
+  let clock = 0;
   let inFlight = 0;
   const seen = { maxInFlight: 0, inFlightAt: [] as number[], pages: [] as number[], slept: [] as number[] };
   const api = {
@@ -22,14 +26,19 @@ function fakeClient(total: number, remaining: (sent: number) => number) {
       await new Promise((res) => setImmediate(res));
       for (let i = 0; i < 20 - page; i++) await new Promise((res) => setImmediate(res)); // earlier pages answer later
       inFlight--;
+      clock += opts.latencyMs ?? 0;
       const from = (page - 1) * 50;
       const items = Array.from({ length: Math.max(0, Math.min(50, total - from)) }, (_, i) => ({ id: `c${from + i}` }));
-      return { status: 200, data: items, headers: { ratelimit: `"burst";r=${r};t=2` } };
+      return { status: 200, data: items, headers: { ratelimit: `"burst";r=${r};t=${opts.t ?? 2}`, ...(opts.policy && { 'ratelimit-policy': opts.policy }) } };
     },
     shaped: <T,>(data: unknown) => data as T,
     warn: () => undefined,
     checkWait: () => undefined,
-    sleep: async (ms: number) => void seen.slept.push(ms),
+    sleep: async (ms: number) => {
+      seen.slept.push(ms);
+      clock += ms;
+    },
+    now: () => clock,
   };
   return { api: api as unknown as ApiClient, seen };
 }
@@ -47,15 +56,30 @@ describe('walkAll', () => {
   });
 
   it('never asks for more than the budget announces, and pauses when it is spent', async () => {
-    // The service says 3 requests are left, then 2, 1, 0…, then a fresh window.
-    const { api, seen } = fakeClient(260, (sent) => (sent <= 4 ? 4 - sent : 30));
+    // The service says 3 requests are left, then 2, 1 (one is kept in hand), then a fresh window.
+    const { api, seen } = fakeClient(260, (sent) => (sent <= 3 ? 4 - sent : 30));
     const got: string[] = [];
     await walkAll<{ id: string }>(api, 'check-ins', object({ id: str }), {}, (items) => got.push(...items.map((i) => i.id)), { onPause: () => undefined });
     expect(got).toHaveLength(260);
-    // While the window had 3, 2, 1, 0 left: never more than 2 out at once, then a pause of the
+    // While the window had 3, 2, 1 left: never more than 2 out at once, then a pause of the
     // window's reset, then (30 left) the full 8.
-    expect(Math.max(...seen.inFlightAt.slice(0, 4))).toBeLessThanOrEqual(2);
+    expect(Math.max(...seen.inFlightAt.slice(0, 3))).toBeLessThanOrEqual(2);
     expect(seen.slept).toEqual([2000]);
     expect(seen.maxInFlight).toBeLessThanOrEqual(8);
+  });
+
+  it('pauses to the millisecond: a window one of its requests opened resets w seconds after that answer, not at the rounded-up t', async () => {
+    // 5 a window of 10 s; every answer says t=10 (whole seconds, rounded up) and takes 40 ms.
+    const remaining = (sent: number) => (sent <= 4 ? 5 - sent : 30);
+    const withPolicy = fakeClient(260, remaining, { t: 10, latencyMs: 40, policy: '"burst";q=5;w=10' });
+    await walkAll<{ id: string }>(withPolicy.api, 'check-ins', object({ id: str }), {}, () => undefined, { onPause: () => undefined });
+    // Page 1 opened the window (r=4) and came back at 40 ms; 4 answers in, the clock reads 160 ms:
+    // the window resets by 10,040 ms, so the pause is 9,880 ms.
+    expect(withPolicy.seen.slept).toEqual([9880]);
+    // Without the policy only t is known: 10 s from the answer that said r=1 (page 4's, which came
+    // back before pages 3 and 2, at 80 ms).
+    const withoutPolicy = fakeClient(260, remaining, { t: 10, latencyMs: 40 });
+    await walkAll<{ id: string }>(withoutPolicy.api, 'check-ins', object({ id: str }), {}, () => undefined, { onPause: () => undefined });
+    expect(withoutPolicy.seen.slept).toEqual([9920]);
   });
 });

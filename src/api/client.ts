@@ -33,6 +33,8 @@ export interface ClientOptions {
   /** A dispatcher to use instead of building one (tests pass a MockAgent). */
   dispatcher?: Dispatcher;
   sleep?: (ms: number) => Promise<void>;
+  /** The clock pauses are measured on, in ms (default Date.now; tests pass the one sleep moves). */
+  now?: () => number;
   onRetry?: (info: RetryInfo) => void;
   /** Told of what a person should know but that does not stop the command (one line). */
   onWarning?: (message: string) => void;
@@ -111,6 +113,7 @@ export class ApiClient {
   private readonly maxBodyBytes: number;
   /** How the client waits (retries, rate-limit pauses); tests inject one that does not. */
   readonly sleep: (ms: number) => Promise<void>;
+  readonly now: () => number;
 
   constructor(private readonly opts: ClientOptions) {
     checkTransport(opts.baseUrl);
@@ -119,6 +122,7 @@ export class ApiClient {
     this.maxWaitS = opts.maxRetryAfterS ?? 60;
     this.maxBodyBytes = opts.maxBodyBytes ?? 32 * 1024 * 1024;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = opts.now ?? Date.now;
   }
 
   private connect(): Promise<Transport> {

@@ -19,6 +19,19 @@ export function parseRateLimit(header: string | string[] | undefined): Array<{ n
   return out;
 }
 
+/** Each window's size from `RateLimit-Policy: "burst";q=30;w=10, …`: q requests per w seconds. */
+export function parseRateLimitPolicy(header: string | string[] | undefined): Map<string, { quota: number; seconds: number }> {
+  const text = Array.isArray(header) ? header.join(', ') : header ?? '';
+  const out = new Map<string, { quota: number; seconds: number }>();
+  for (const part of text.split(',')) {
+    const name = /"([^"]+)"/.exec(part)?.[1] ?? '';
+    const q = /;\s*q=(\d+)/.exec(part)?.[1];
+    const w = /;\s*w=(\d+)/.exec(part)?.[1];
+    if (q !== undefined && w !== undefined) out.set(name, { quota: Number(q), seconds: Number(w) });
+  }
+  return out;
+}
+
 export type PageOptions = WalkOptions;
 
 /** More pages than this is not a list any account has: the walk stops and says so. */
@@ -32,19 +45,41 @@ export async function fetchAll<T extends { id: string }>(api: ApiClient, path: s
 }
 
 export interface WalkOptions {
-  /** Told when the walk pauses to stay under the rate limit. */
-  onPause?: (seconds: number) => void;
+  /** Told when the walk pauses to stay under the rate limit (how long, in ms). */
+  onPause?: (ms: number) => void;
   /** Requests in flight at most (default 8). */
   maxInFlight?: number;
   maxPages?: number;
 }
 
-/** The requests still allowed now, keeping one of every window in hand; undefined when no header says. */
-function allowance(headers: Record<string, string | string[] | undefined>): { left: number; reset: number } | undefined {
+interface Budget {
+  /** Requests that may still be sent after this one before a window runs out (one of every window kept in hand). */
+  left: number;
+  /** When the windows that ran out reset, on api.now(); 0 when none has. */
+  resumeAt: number;
+}
+
+/**
+ * The budget an answer announces. `t` is whole seconds (rounded up), so a window known to have been
+ * opened by one of ours resets, at the latest, its `w` seconds after that answer came back: the
+ * pause ends to the millisecond the headers allow, never before the reset.
+ */
+function allowance(headers: Record<string, string | string[] | undefined>, sentAt: number, at: number, opened: Map<string, number>): Budget | undefined {
   const windows = parseRateLimit(headers['ratelimit']);
   if (windows.length === 0) return undefined;
-  const tight = windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-  return { left: tight.remaining - 1, reset: Math.max(...windows.filter((w) => w.remaining <= 1).map((w) => w.reset), 0) };
+  const policy = parseRateLimitPolicy(headers['ratelimit-policy']);
+  let resumeAt = 0;
+  for (const w of windows) {
+    const size = policy.get(w.name);
+    if (size && w.remaining === size.quota - 1) opened.set(w.name, at); // this request opened the window
+    if (w.remaining > 1) continue;
+    // The service read its clock between sentAt and at; the window resets within (t - 1, t] s of it.
+    let reset = at + w.reset * 1000;
+    const start = opened.get(w.name);
+    if (size && start !== undefined && start + size.seconds * 1000 >= sentAt + (w.reset - 1) * 1000) reset = Math.min(reset, start + size.seconds * 1000);
+    resumeAt = Math.max(resumeAt, reset);
+  }
+  return { left: Math.min(...windows.map((w) => w.remaining)) - 1, resumeAt };
 }
 
 /**
@@ -64,16 +99,28 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
   let count = 0;
   let last: number | undefined;
   let stopped = false;
-  let budget: { left: number; reset: number } | undefined = { left: 0, reset: 0 }; // page 1 goes alone: it tells the budget
+  // The budget: `sent` may grow up to `bound`, the lowest any answer since the last pause allows
+  // (answer n saying r left allows n + r - 1 in all: the requests sent after it count as
+  // spent). Unknown (no header yet, or just after a pause): one request at a time.
+  let sent = 0;
+  let epoch = 0;
+  let bound: number | undefined;
+  let resumeAt = 0;
+  const opened = new Map<string, number>();
   let failure: unknown;
 
   const fetchPage = (page: number) => {
+    const seq = ++sent;
+    const ep = epoch;
+    const sentAt = api.now();
     const p = api.request<unknown>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } }).then(
       (res) => {
         done.set(page, { items: api.shaped<T[]>(res.data, list, 'GET', path), headers: res.headers });
-        const b = allowance(res.headers);
-        // The newest answer knows best; requests still out may not be counted in it yet.
-        budget = b && { left: b.left - (inFlight.size - 1), reset: b.reset };
+        const b = allowance(res.headers, sentAt, api.now(), opened);
+        if (b && ep === epoch) {
+          bound = Math.min(bound ?? Infinity, seq + b.left);
+          resumeAt = Math.max(resumeAt, b.resumeAt);
+        }
       },
       (err: unknown) => {
         failure ??= err;
@@ -105,7 +152,7 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
     if (failure) break;
     emit();
     if (last !== undefined) break;
-    const room = Math.min(opts.maxInFlight ?? 8, budget === undefined ? 1 : budget.left) - inFlight.size;
+    const room = bound === undefined ? (inFlight.size === 0 ? 1 : 0) : Math.min((opts.maxInFlight ?? 8) - inFlight.size, bound - sent);
     if (room > 0 && !stopped) {
       for (let i = 0; i < room; i++) {
         if (next > maxPages) {
@@ -121,12 +168,17 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
       continue;
     }
     if (stopped) break;
-    // Nothing out, no budget left: wait for the window to reset.
-    const seconds = budget?.reset ?? 1;
-    api.checkWait(seconds, 'GET', path, 'the rate limit');
-    opts.onPause?.(seconds);
-    await api.sleep(seconds * 1000);
-    budget = undefined; // one request to learn the new budget
+    // Nothing out, no budget left: wait for the window to reset (it may have while answers came in).
+    const ms = Math.max(0, resumeAt - api.now());
+    if (ms > 0) {
+      api.checkWait(Math.ceil(ms / 1000), 'GET', path, 'the rate limit');
+      opts.onPause?.(ms);
+      await api.sleep(ms);
+    }
+    // A new window: one request to learn its budget; answers from before say nothing of it.
+    epoch++;
+    bound = undefined;
+    resumeAt = 0;
   }
   await Promise.allSettled(inFlight.values());
   if (failure) throw failure;

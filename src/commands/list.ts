@@ -56,7 +56,7 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     // Every page, several at once within the rate budget, printed as they come: memory stays flat.
     keepYoungGenerationSmall();
     const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
-    await walkCheckIns(api, query, (items) => out.add(items), { onPause: (s) => ctx.io.err(`Pausing ${s} s to stay under the rate limit…\n`) });
+    await walkCheckIns(api, query, (items) => out.add(items), { onPause: (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`) });
     return out.end();
   } else {
     const page = await listCheckIns(api, { ...query, page: opts.page, per_page: opts.perPage });
