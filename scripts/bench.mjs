@@ -1,69 +1,281 @@
-// npm run bench: how long `checkin today --json` takes against a local sandbox, next to a bare
-// node:http script doing the same single GET. Prints median wall time, peak RSS and the ratio.
+// npm run bench: checkin against its floors, each figure from paired runs (min / median / max).
+//
+//   1. every one-request command   vs a bare node:http script sending the same GET    (≤ 1.25×)
+//   2. first question of `today`   vs launch + one round trip, in a pseudo-terminal    (≤ +40 ms)
+//   3. list --all, ~1,000 check-ins at 100 ms round trip, limits on
+//                                  vs a bare 8-in-flight pager through the same proxy  (≤ 1.3×)
+//   4. list --all, ~5,000 and ~20,000 check-ins, limits on
+//                                  vs the rate-limit floor (30 requests / 10 s)        (≤ 1.1×)
+//   5. list --all peak RSS at ~20,000 check-ins, JSON and table                         (≤ 60 MiB)
+//
+// Children get a clean environment (NODE_EXTRA_CA_CERTS and the rest unset, for both sides).
+// BENCH_RUNS (default 10) pairs for 1 and 3, 7 for 2; BENCH_QUICK=1 leaves out the 20,000 run
+// with limits on (2 minutes and more); BENCH_BIN runs another build of the CLI.
+import pty from '@lydell/node-pty';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../dist/sandbox.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const runs = Number(process.env.BENCH_RUNS ?? 15);
-// BENCH_BIN points at another build of the CLI (e.g. an unbundled one) to compare with.
-const bin = process.env.BENCH_BIN ?? 'bin/checkin.js';
-const sb = await startSandbox({ rateLimit: false });
+const bin = join(root, process.env.BENCH_BIN ?? 'bin/checkin.js');
+const runs = Number(process.env.BENCH_RUNS ?? 10);
+const quick = process.env.BENCH_QUICK === '1';
 const dir = mkdtempSync(join(tmpdir(), 'checkin-bench-'));
-const env = { PATH: process.env.PATH, HOME: dir, CHECKIN_CONFIG_DIR: join(dir, 'config'), CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token };
-const date = new Date();
-const key = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-
-const bare = join(dir, 'bare.mjs');
-writeFileSync(bare, `import { request } from 'node:http';
-const req = request(process.env.CHECKIN_API_URL + '/check-ins/${key}', { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
-  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'));
-});
-req.end();
-`);
-
 const haveTime = existsSync('/usr/bin/time');
-// The sandbox answers in this process, so children are awaited, never run synchronously.
-function runOnce(cmd, argv) {
+const delay = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mmm = (xs, f = (x) => x.toFixed(2)) => `${f(Math.min(...xs))} / ${f(median(xs))} / ${f(Math.max(...xs))}`;
+const results = [];
+function report(what, measured, target, ok) {
+  results.push({ what, measured, target, ok });
+  console.log(`${ok ? 'ok    ' : 'MISSED'} ${what}: ${measured} (target ${target})`);
+}
+
+/** A clean environment for a child: nothing of this shell's but PATH. */
+function cleanEnv(url, token, extra = {}) {
+  const home = mkdtempSync(join(dir, 'home-'));
+  return { PATH: process.env.PATH, HOME: home, CHECKIN_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), CHECKIN_API_URL: url, CHECKIN_TOKEN: token, TZ: 'UTC', LANG: 'C.UTF-8', ...extra };
+}
+
+/** One whole process: wall ms (spawn to exit), peak RSS in MiB when /usr/bin/time is there, stdout. */
+function runOnce(argv, env, { keep = false, codes = [0] } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { env, cwd: root });
+    const cmd = haveTime ? '/usr/bin/time' : process.execPath;
+    const args = haveTime ? ['-f', '__RSS__%M', process.execPath, ...argv] : argv;
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let bytes = 0;
     let stderr = '';
-    child.stdout.resume();
+    child.stdout.on('data', (d) => {
+      bytes += d.length;
+      if (keep) stdout += d;
+    });
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stderr }));
+    child.on('close', (status) => {
+      const ms = performance.now() - t0;
+      const m = /__RSS__(\d+)/.exec(stderr);
+      if (!codes.includes(status)) reject(new Error(`${argv.join(' ')} exited ${status}: ${stderr}`));
+      else resolve({ ms, rss: m ? Number(m[1]) / 1024 : NaN, stdout, bytes, stderr: stderr.replace(/__RSS__\d+\n?/, '') });
+    });
   });
 }
 
-async function measure(args) {
-  const times = [];
-  const rss = [];
-  for (let i = 0; i < runs; i++) {
-    const cmd = haveTime ? '/usr/bin/time' : process.execPath;
-    const argv = haveTime ? ['-f', '__RSS__%M', process.execPath, ...args] : args;
-    const t0 = performance.now();
-    const r = await runOnce(cmd, argv);
-    times.push(performance.now() - t0);
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-    const m = /__RSS__(\d+)/.exec(r.stderr);
-    if (m) rss.push(Number(m[1]) / 1024);
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], peakRss: rss.length ? Math.max(...rss) : NaN };
+/** A TCP proxy to `port` that holds every chunk `rtt / 2` ms each way. */
+async function slowProxy(port, rtt) {
+  const server = createServer((client) => {
+    const up = connect(port, '127.0.0.1');
+    const relay = (from, to) =>
+      from.on('data', async (d) => {
+        from.pause();
+        await delay(rtt / 2);
+        to.write(d);
+        from.resume();
+      });
+    relay(client, up);
+    relay(up, client);
+    for (const [a, b] of [[client, up], [up, client]]) {
+      a.on('error', () => b.destroy());
+      a.on('close', () => b.destroy());
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/api/v2`, close: () => new Promise((r) => server.close(r)) };
 }
 
-await measure([bin, 'today', '--json']); // warm the file cache
-const base = await measure([bare]);
-const cli = await measure([bin, 'today', '--json']);
-const nodeOnly = await measure(['-e', '0']);
-await sb.close();
+// The bare side: node:http, the same GET, the answer printed as indented JSON.
+const bareGet = join(dir, 'bare-get.mjs');
+writeFileSync(bareGet, `import { request } from 'node:http';
+request(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
+  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'));
+}).end();
+`);
+// The bare pager: 8 pages in flight, handed over in order, one JSON array, stops at a short page.
+const barePager = join(dir, 'bare-pager.mjs');
+writeFileSync(barePager, `import { Agent, request } from 'node:http';
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+const get = (page) => new Promise((resolve, reject) => request(process.env.CHECKIN_API_URL + '/check-ins?page=' + page + '&per_page=50', { agent, headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
+  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => resolve(JSON.parse(body)));
+}).on('error', reject).end());
+let next = 1, emit = 1, done = false, n = 0; const ready = new Map();
+async function worker() {
+  while (!done) {
+    const page = next++; ready.set(page, await get(page));
+    while (ready.has(emit)) { const items = ready.get(emit); ready.delete(emit); emit++;
+      if (items.length) process.stdout.write((n ? ',\\n' : '[\\n') + items.map((c) => JSON.stringify(c, null, 2)).join(',\\n'));
+      n += items.length; if (items.length < 50) done = true; }
+  }
+}
+await Promise.all(Array.from({ length: 8 }, worker));
+process.stdout.write(n ? '\\n]\\n' : '[]\\n'); agent.destroy();
+`);
 
-const fmt = (r) => `median ${(r.median / 1000).toFixed(3)} s, peak RSS ${Number.isNaN(r.peakRss) ? 'n/a' : r.peakRss.toFixed(0) + ' MiB'}`;
-console.log(`runs each:                      ${runs}`);
-console.log(`bare node -e 0:                 ${fmt(nodeOnly)}`);
-console.log(`node:http single GET:           ${fmt(base)}`);
-console.log(`checkin today --json:           ${fmt(cli)}`);
-console.log(`ratio (checkin / node:http):    ${(cli.median / base.median).toFixed(2)} (target ≤ 1.5; RSS target ≤ 70 MiB)`);
+// ── 1. One-request commands ──────────────────────────────────────────────────────────────────
+{
+  const sb = await startSandbox({ rateLimit: false });
+  const data = sb.service.data;
+  const env = cleanEnv(sb.url, sb.token);
+  const commented = data.comments.find((c) => c.resource.type === 'check-in').resource.id;
+  const goal = data.goal_updates[0].goal_id;
+  const commands = [
+    ['today', '--json'],
+    ['today'],
+    ['status'],
+    ['list'],
+    ['list', '--json'],
+    ['teams'],
+    ['goals'],
+    ['activity'],
+    ['comments', commented],
+    ['reactions', commented],
+    ['goal', 'update', 'list', goal],
+  ];
+  await runOnce([bin, 'me'], env); // logged in, as after `checkin login`: me is cached, and the code cache is made
+  console.log(`\n1. One-request commands vs a bare node:http GET of the same URL (${runs} pairs each; ratio min / median / max)`);
+  for (const argv of commands) {
+    sb.requests.length = 0;
+    await runOnce([bin, ...argv], env, { codes: [0, 3] }); // 3: `status` says today is pending
+    const sent = sb.requests.map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`);
+    const name = `checkin ${argv.map((a) => (a.length > 20 ? '<id>' : a)).join(' ')}`;
+    if (sent.length !== 1 || !sent[0].startsWith('GET ')) {
+      report(name, `${sent.length} requests (${sent.join(', ')})`, '1 GET', false);
+      continue;
+    }
+    const url = `${sb.url.replace(/\/api\/v2$/, '')}${sent[0].slice(4)}`;
+    const ratios = [];
+    const cli = [];
+    const bare = [];
+    let rss = 0;
+    for (let i = 0; i < runs; i++) {
+      const a = await runOnce([bin, ...argv], env, { codes: [0, 3] });
+      const b = await runOnce([bareGet, url], env);
+      ratios.push(a.ms / b.ms);
+      cli.push(a.ms);
+      bare.push(b.ms);
+      rss = Math.max(rss, a.rss);
+    }
+    const med = median(ratios);
+    report(`${name.padEnd(32)} 1 GET`, `${mmm(ratios)}× (checkin ${median(cli).toFixed(0)} ms, bare ${median(bare).toFixed(0)} ms, peak RSS ${rss.toFixed(0)} MiB)`, '≤ 1.25×', med <= 1.25);
+  }
+  await sb.close();
+}
+
+// ── 2. First question ─────────────────────────────────────────────────────────────────────────
+{
+  const sb = await startSandbox({ rateLimit: false });
+  const fq = Math.max(5, Math.round(runs * 0.7));
+  console.log(`\n2. First question of the interactive \`checkin today\` in a pseudo-terminal (${fq} pairs; launch = node printing a line in the same terminal)`);
+  const screenTime = (file, args, env, text) =>
+    new Promise((resolve) => {
+      const t0 = performance.now();
+      const p = pty.spawn(file, args, { env, cols: 120, rows: 40 });
+      let screen = '';
+      let at;
+      p.onData((d) => {
+        screen += d;
+        if (at === undefined && screen.includes(text)) {
+          at = performance.now() - t0;
+          p.write('\u0003');
+        }
+      });
+      p.onExit(() => resolve(at ?? NaN));
+    });
+  for (const rtt of [0, 100]) {
+    const proxy = await slowProxy(sb.port, rtt);
+    const excess = [];
+    const times = [];
+    const launches = [];
+    for (let i = 0; i < fq; i++) {
+      const env = { ...cleanEnv(proxy.url, sb.token), TERM: 'xterm' };
+      await runOnce([bin, 'me'], env); // logged in: me is cached
+      const launch = await screenTime(process.execPath, ['-e', "process.stdout.write('ready\\n'); setTimeout(() => {}, 50)"], env, 'ready');
+      const first = await screenTime(process.execPath, [bin, 'today'], env, 'What did you do previously?');
+      launches.push(launch);
+      times.push(first);
+      excess.push(first - launch - rtt);
+    }
+    await proxy.close();
+    report(
+      `first question at ${String(rtt).padStart(3)} ms round trip`,
+      `${mmm(times, (x) => x.toFixed(0))} ms; launch ${median(launches).toFixed(0)} ms; beyond launch + round trip ${mmm(excess, (x) => x.toFixed(0))} ms`,
+      'launch + round trip + ≤ 40 ms',
+      median(excess) <= 40,
+    );
+  }
+  await sb.close();
+}
+
+// ── 3, 4, 5. list --all ──────────────────────────────────────────────────────────────────────
+/** A fresh sandbox (fresh rate-limit windows) with about `target` check-ins: 5 demo people + a guild checking in daily. */
+async function bigSandbox(target, rateLimit = undefined) {
+  const days = 100;
+  return startSandbox({ size: { people: 5 + Math.max(1, Math.round(target / (days - 1))), days }, ...(rateLimit === false && { rateLimit: false }) });
+}
+const listRequests = (sb) => sb.requests.filter((r) => r.path === '/api/v2/check-ins');
+
+{
+  const pairs = Math.max(3, Math.round(runs / 2));
+  console.log(`\n3. list --all --json, limits on, through a proxy adding 100 ms round trips (${pairs} pairs, a fresh sandbox for each run)`);
+  const ratios = [];
+  const cli = [];
+  const bare = [];
+  let count = 0;
+  let requests = 0;
+  for (let i = 0; i < pairs; i++) {
+    for (const side of ['cli', 'bare']) {
+      const sb = await bigSandbox(1000);
+      const proxy = await slowProxy(sb.port, 100);
+      const env = cleanEnv(proxy.url, sb.token);
+      const r = side === 'cli' ? await runOnce([bin, 'list', '--all', '--json'], env, { keep: true }) : await runOnce([barePager], env, { keep: true });
+      if (side === 'cli') {
+        count = JSON.parse(r.stdout).length;
+        requests = sb.requests.length;
+        if (sb.requests.some((q) => q.status === 429)) throw new Error('checkin ran into a 429');
+      }
+      (side === 'cli' ? cli : bare).push(r.ms);
+      await proxy.close();
+      await sb.close();
+    }
+    ratios.push(cli.at(-1) / bare.at(-1));
+  }
+  report(`list --all, ${count} check-ins, 100 ms round trip`, `${mmm(ratios)}× an 8-in-flight pager (checkin ${median(cli).toFixed(0)} ms, ${requests} requests, none refused; pager ${median(bare).toFixed(0)} ms)`, '≤ 1.3×', median(ratios) <= 1.3);
+}
+
+const sizes = quick ? [5000] : [5000, 20000];
+console.log(`\n4. list --all --json, limits on (30 requests / 10 s, 500 / 30 min), direct; floor = ⌊(pages − 1) / 30⌋ × 10 s${quick ? ' (BENCH_QUICK: 5,000 only)' : ''}`);
+for (const size of sizes) {
+  const sb = await bigSandbox(size);
+  const env = cleanEnv(sb.url, sb.token);
+  const r = await runOnce([bin, 'list', '--all', '--json'], env, { keep: true });
+  const count = JSON.parse(r.stdout).length;
+  const pages = Math.floor(count / 50) + 1; // the last one short (or empty)
+  const floor = Math.floor((pages - 1) / 30) * 10_000;
+  const sent = listRequests(sb).length;
+  const refused = sb.requests.filter((q) => q.status === 429).length;
+  await sb.close();
+  report(
+    `list --all, ${count} check-ins, limits on`,
+    `${(r.ms / 1000).toFixed(2)} s = ${(r.ms / floor).toFixed(3)}× the floor ${(floor / 1000).toFixed(0)} s (${sent} requests for ${pages} pages, ${refused} refused; peak RSS ${r.rss.toFixed(0)} MiB)`,
+    '≤ 1.1×',
+    r.ms / floor <= 1.1 && refused === 0,
+  );
+}
+
+console.log('\n5. list --all peak RSS at ~20,000 check-ins (limits off: the memory, not the pace)');
+{
+  const sb = await bigSandbox(20000, false);
+  const env = cleanEnv(sb.url, sb.token);
+  for (const json of [true, false]) {
+    const r = await runOnce([bin, 'list', '--all', ...(json ? ['--json'] : [])], env);
+    report(`list --all${json ? ' --json' : ' (table)'}, 20,000 check-ins`, `peak RSS ${r.rss.toFixed(1)} MiB, ${(r.bytes / 1048576).toFixed(1)} MiB written, ${(r.ms / 1000).toFixed(1)} s`, '≤ 60 MiB', r.rss <= 60);
+  }
+  await sb.close();
+}
+
+const missed = results.filter((r) => !r.ok);
+console.log(`\n${results.length - missed.length} of ${results.length} targets met${missed.length ? `; missed: ${missed.map((m) => m.what.trim()).join('; ')}` : ''}`);

@@ -100,8 +100,10 @@ await Promise.all([
   }),
 ]);
 
-// The build's fingerprint, last in checkin.cjs: bin/checkin.js names its code cache after it, so a
-// cache is never used for other code (V8 itself only compares the source's length).
+// The build's fingerprint (checkin.cjs and the vendor files), last in checkin.cjs: bin/checkin.js
+// names its code caches after it, so a cache is never used for other code (V8 itself only compares
+// the source's length).
 const main = new URL('dist/checkin.cjs', root);
-const hash = createHash('sha256').update(await readFile(main)).digest('hex').slice(0, 16);
-await appendFile(main, `\n//checkin-build:${hash}\n`);
+const hash = createHash('sha256');
+for (const name of ['checkin.cjs', ...Object.keys(VENDOR).map((v) => `vendor/${v}.cjs`)]) hash.update(await readFile(new URL(`dist/${name}`, root)));
+await appendFile(main, `\n//checkin-build:${hash.digest('hex').slice(0, 16)}\n`);

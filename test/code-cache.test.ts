@@ -12,7 +12,7 @@ let env: NodeJS.ProcessEnv;
 let cacheHome: string;
 const cacheDir = () => join(cacheHome, 'checkin');
 const build = () => /checkin-build:(\w+)\s*$/.exec(readFileSync(join(ROOT, 'dist', 'checkin.cjs'), 'utf8'))![1];
-const cacheName = () => `code-${build()}-${process.version}-${process.arch}.bin`;
+const cacheName = (name = 'checkin') => `code-${build()}-${name}-${process.version}-${process.arch}.bin`;
 
 beforeEach(async () => {
   sb = await startSandbox({ rateLimit: false });
@@ -27,7 +27,8 @@ describe('the code cache of the built binary', () => {
   it('is written by the first run, named after the build and the Node, and used unchanged by the next', async () => {
     const first = await runCli(['me', '--json'], { env });
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(readdirSync(cacheDir())).toEqual([cacheName()]);
+    // The CLI's own, and conf's (a vendor file: the first run wrote the settings file).
+    expect(readdirSync(cacheDir()).sort()).toEqual([cacheName('checkin'), cacheName('conf')]);
     const file = join(cacheDir(), cacheName());
     const before = { bytes: readFileSync(file), mtime: statSync(file).mtimeMs };
     expect(before.bytes.length).toBeGreaterThan(10_000);
@@ -68,6 +69,6 @@ describe('the code cache of the built binary', () => {
     // Without XDG_CACHE_HOME it goes under HOME.
     const { XDG_CACHE_HOME: _, ...plain } = env;
     expect(await runCli(['me', '--json'], { env: plain })).toMatchObject({ code: 0, stderr: '' });
-    expect(readdirSync(join(plain.HOME!, '.cache', 'checkin'))).toEqual([cacheName()]);
+    expect(readdirSync(join(plain.HOME!, '.cache', 'checkin'))).toContain(cacheName());
   });
 });

@@ -58,7 +58,7 @@ export function nodeTransport(): Transport {
       const mod = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
       let agent = agents.get(url.protocol);
       if (!agent) {
-        agent = new mod.Agent({ keepAlive: true, maxSockets: 4 });
+        agent = new mod.Agent({ keepAlive: true, maxSockets: 8 }); // as many as the pager keeps in flight
         agents.set(url.protocol, agent);
       }
       return new Promise<Exchange>((resolve, reject) => {

@@ -245,6 +245,8 @@ export class ConfigStore {
 
   /** Best effort: a cache that cannot be written (a read-only folder) only means asking again next time. */
   async cache<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K, value: CacheEntry[K]): Promise<void> {
+    // Unchanged (the usual case: the same goals, teams, people as last time): no write, and conf is never loaded.
+    if (JSON.stringify(this.cached(apiUrl, token, kind)) === JSON.stringify(value)) return;
     const key = cacheKey(apiUrl, token);
     try {
       await this.update((c) => {
