@@ -31,7 +31,19 @@ const lazyChildProcess = {
  * export is module.exports itself; named exports are its properties).
  */
 const VENDOR = {
-  prompts: { packages: ['@inquirer/prompts', '@inquirer/core'], contents: "module.exports = { ...require('@inquirer/core'), ...require('@inquirer/prompts') };" },
+  // Only the prompts checkin shows, each from its own package: the @inquirer/prompts index would
+  // bring the editor prompt's iconv-lite and chardet too (530 KB of the 605).
+  prompts: {
+    packages: ['@inquirer/prompts', '@inquirer/core'],
+    contents: [
+      "export { default as confirm } from '@inquirer/confirm';",
+      "export { default as input } from '@inquirer/input';",
+      "export { default as password } from '@inquirer/password';",
+      "export { default as search } from '@inquirer/search';",
+      "export { default as select } from '@inquirer/select';",
+      "export { createPrompt, isBackspaceKey, isEnterKey, makeTheme, usePrefix, useKeypress, useState } from '@inquirer/core';",
+    ].join('\n'),
+  },
   conf: { packages: ['conf'], contents: "module.exports = require('conf').default;" },
   undici: { packages: ['undici'], contents: "module.exports = require('undici');" },
   tab: { packages: ['@bomb.sh/tab/commander'], contents: "module.exports = require('@bomb.sh/tab/commander').default;" },
