@@ -5,6 +5,8 @@
 
 import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { DEFAULT_API_URL, type Ref } from '../api/types.js';
 import { CliError } from '../errors.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
@@ -64,10 +66,9 @@ export function normalizeApiUrl(apiUrl: string): string {
   }
 }
 
+/** SHA-256 in hex, by @noble/hashes: node:crypto would cost ~3 ms of start-up to load (OpenSSL). */
 export function sha256(text: string): string {
-  // node:crypto is loaded only when it is needed: it costs start-up time otherwise.
-  const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
-  return createHash('sha256').update(text).digest('hex');
+  return bytesToHex(nobleSha256(utf8ToBytes(text)));
 }
 
 /** Cache key of an account: another token (or another service) never reuses someone else's id. */

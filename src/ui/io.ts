@@ -54,34 +54,49 @@ function streamText(stream: Readable): Promise<string> {
 
 /**
  * A write that passes the terminal guard (checkin's colours kept, every other control removed),
- * and stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash.
+ * and stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash. The
+ * stream is only set up on the first write (a run that prints nothing on stderr never opens it).
  */
-function writer(stream: NodeJS.WriteStream, silenced: () => boolean): (text: string) => void {
+function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean): (text: string) => void {
   let gone = false;
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    gone = true;
-  });
+  let stream: NodeJS.WriteStream | undefined;
   return (text) => {
-    if (!gone && !silenced()) stream.write(guardTerminal(text));
+    if (gone || silenced()) return;
+    if (!stream) {
+      stream = streamOf();
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE') throw err;
+        gone = true;
+      });
+    }
+    stream.write(guardTerminal(text));
   };
 }
 
 export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
-  const stdinIsTTY = Boolean(process.stdin.isTTY);
-  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  // isatty, not process.stdin.isTTY: setting up stdin (a stream most runs never read) costs
+  // milliseconds; the streams are made when first used.
+  const { isatty } = process.getBuiltinModule('node:tty') as typeof import('node:tty');
+  const stdinIsTTY = isatty(0);
+  const stdoutIsTTY = isatty(1);
   let silent = false;
   return {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
     stdinIsTTY,
     stdoutIsTTY,
-    columns: process.stdout.columns || 80,
+    columns: (stdoutIsTTY && process.stdout.columns) || 80,
     colorLevel: colorLevelFor(env, stdoutIsTTY),
     canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,
-    out: writer(process.stdout, () => silent),
-    err: writer(process.stderr, () => silent),
+    out: writer(() => process.stdout, () => silent),
+    err: writer(() => process.stderr, () => silent),
     readStdin: () => {
       // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
       if (stdinIsTTY) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');

@@ -20,7 +20,7 @@ export interface Prompter {
   password(message: string): Promise<string>;
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
   select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
-  /** Starts loading the prompts now, so the first question is not kept waiting for them. */
+  /** Starts loading the prompts (once the requests being made are sent), so the first question is not kept waiting for them. */
   warm?(): void;
 }
 
@@ -47,8 +47,12 @@ export function inquirerPrompter(io: IO): Prompter {
   const lib = () => import('@inquirer/prompts');
   return {
     warm() {
-      void lib().catch(() => undefined);
-      void import('./lines-prompt.js').catch(() => undefined);
+      // After the requests being made now are on the wire (their connections are served before
+      // the check phase): loading is CPU work, and would otherwise hold them back.
+      setImmediate(() => {
+        void lib().catch(() => undefined);
+        void import('./lines-prompt.js').catch(() => undefined);
+      });
     },
     async input(message, opts = {}) {
       const { input } = await lib();
