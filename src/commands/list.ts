@@ -3,7 +3,7 @@ import { Command } from '@commander-js/extra-typings';
 import { listCheckIns, walkCheckIns } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
-import { keepYoungGenerationSmall } from '../core/memory.js';
+import { collectGarbage, keepYoungGenerationSmall } from '../core/memory.js';
 import { UsageError } from '../errors.js';
 import { printList, streamList } from '../ui/output.js';
 import { checkInRows, checkInRowStream } from '../ui/views.js';
@@ -56,7 +56,12 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     // Every page, several at once within the rate budget, printed as they come: memory stays flat.
     keepYoungGenerationSmall();
     const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
-    await walkCheckIns(api, query, (items) => out.add(items), { onPause: (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`) });
+    await walkCheckIns(api, query, (items) => out.add(items), {
+      onPause: (ms) => {
+        ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
+        collectGarbage(); // idle anyway
+      },
+    });
     return out.end();
   } else {
     const page = await listCheckIns(api, { ...query, page: opts.page, per_page: opts.perPage });

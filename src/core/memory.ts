@@ -12,3 +12,22 @@ export function keepYoungGenerationSmall(): void {
     // only a saving lost
   }
 }
+
+let gc: (() => void) | undefined;
+
+/**
+ * A full collection, for when the run is idle anyway (a rate-limit pause): what the pages before
+ * left in the old generation is freed before the next window's pages come in, instead of V8
+ * growing the heap to put off the work (peak RSS at 20,000 check-ins with limits on: 62 → 57–59 MiB).
+ */
+export function collectGarbage(): void {
+  try {
+    if (!gc) {
+      (process.getBuiltinModule('node:v8') as typeof import('node:v8')).setFlagsFromString('--expose-gc');
+      gc = (process.getBuiltinModule('node:vm') as typeof import('node:vm')).runInNewContext('gc') as () => void;
+    }
+    gc();
+  } catch {
+    // only a saving lost
+  }
+}
