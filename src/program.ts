@@ -15,6 +15,7 @@ import { editCommand } from './commands/goal/update/edit.js';
 import { listCommand as updateListCommand } from './commands/goal/update/list.js';
 import { viewCommand } from './commands/goal/update/view.js';
 import { goalsCommand } from './commands/goals.js';
+import { inboxCommand } from './commands/inbox.js';
 import { listCommand } from './commands/list.js';
 import { logCommand } from './commands/log.js';
 import { loginCommand } from './commands/login.js';
@@ -82,6 +83,7 @@ const COMMANDS: Record<string, Define> = {
   checkin: checkinCommand,
   list: listCommand,
   team: teamCommand,
+  inbox: inboxCommand,
   comments: commentsCommand,
   reactions: reactionsCommand,
   goal: goalCommand,

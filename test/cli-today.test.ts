@@ -419,6 +419,7 @@ describe('a wrong API URL is never "nothing scheduled"', () => {
     sb.service.data.absences.push({ person_id: ada, from: TODAY, to: TODAY });
     expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `No check-in scheduled for today (${TODAY})\n` });
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/me']);
+    await cli(['inbox']); // the count of new comments is fresh (status looks again after ten minutes)
     w.forget();
     expect(await cli(['status'])).toMatchObject({ code: 0 });
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);

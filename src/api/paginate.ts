@@ -2,7 +2,7 @@
 // RateLimit headers announce, handed over in order as they arrive, until a page comes back
 // short; de-duplicated by id, bounded in pages.
 
-import type { ApiClient, Query } from './client.js';
+import type { ApiClient, ApiResponse, Query } from './client.js';
 import { MAX_PER_PAGE } from './types.js';
 import { arrayOf, type Check } from './validate.js';
 
@@ -83,6 +83,93 @@ function allowance(headers: Record<string, string | string[] | undefined>, sentA
 }
 
 /**
+ * The rate budget of one run of requests: `sent` may grow up to `bound`, the lowest any answer
+ * since the last pause allows (answer n saying r left allows n + r - 1 in all: the requests sent
+ * after it count as spent). Unknown (no header yet, or just after a pause): one at a time.
+ */
+export class RateBudget {
+  private sent = 0;
+  private epoch = 0;
+  private bound: number | undefined;
+  private resumeAt = 0;
+  private readonly opened = new Map<string, number>();
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly maxInFlight = 8,
+  ) {}
+
+  /** How many more may go out now, with `inFlight` out. */
+  room(inFlight: number): number {
+    return this.bound === undefined ? (inFlight === 0 ? 1 : 0) : Math.min(this.maxInFlight - inFlight, this.bound - this.sent);
+  }
+
+  /** Sends one request through the budget (learning from its answer's headers). */
+  send<T>(request: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
+    const seq = ++this.sent;
+    const ep = this.epoch;
+    const sentAt = this.api.now();
+    return request().then((res) => {
+      const b = allowance(res.headers, sentAt, this.api.now(), this.opened);
+      if (b && ep === this.epoch) {
+        this.bound = Math.min(this.bound ?? Infinity, seq + b.left);
+        this.resumeAt = Math.max(this.resumeAt, b.resumeAt);
+      }
+      return res;
+    });
+  }
+
+  /** Nothing out and no room: waits for the window to reset (it may have while answers came in). */
+  async pause(path: string, onPause?: (ms: number) => void): Promise<void> {
+    const ms = Math.max(0, this.resumeAt - this.api.now());
+    if (ms > 0) {
+      this.api.checkWait(Math.ceil(ms / 1000), 'GET', path, 'the rate limit');
+      onPause?.(ms);
+      await this.api.sleep(ms);
+    }
+    // A new window: one request to learn its budget; answers from before say nothing of it.
+    this.epoch++;
+    this.bound = undefined;
+    this.resumeAt = 0;
+  }
+}
+
+/**
+ * Independent GETs (the comments of many check-ins…), as many at once as the budget allows (at
+ * most 8), pausing like walkAll when it is spent; results in the order of `paths`.
+ */
+export async function getInParallel(api: ApiClient, paths: Array<{ path: string; query?: Query; check: Check }>, opts: Pick<WalkOptions, 'onPause'> = {}): Promise<unknown[]> {
+  const budget = new RateBudget(api);
+  const out: unknown[] = new Array<unknown>(paths.length);
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  let next = 0;
+  while ((next < paths.length || inFlight.size > 0) && failure === undefined) {
+    const room = budget.room(inFlight.size);
+    if (room > 0 && next < paths.length) {
+      for (let i = 0; i < room && next < paths.length; i++) {
+        const n = next++;
+        const { path, query, check } = paths[n]!;
+        const p: Promise<void> = budget
+          .send(() => api.request<unknown>('GET', path, query === undefined ? {} : { query }))
+          .then(
+            (res) => void (out[n] = api.shaped<unknown>(res.data, check, 'GET', path)),
+            (err: unknown) => void (failure ??= err),
+          )
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      continue;
+    }
+    if (inFlight.size > 0) await Promise.race(inFlight);
+    else await budget.pause(paths[next]!.path, opts.onPause);
+  }
+  await Promise.allSettled(inFlight);
+  if (failure !== undefined) throw failure;
+  return out;
+}
+
+/**
  * Every page of a list, up to `maxInFlight` requests at once within the budget the RateLimit
  * headers announce (never a 429 in normal use), each page's new items handed to `onItems` in
  * page order as soon as it and the pages before it are in — nothing is held but the ids seen.
@@ -99,28 +186,13 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
   let count = 0;
   let last: number | undefined;
   let stopped = false;
-  // The budget: `sent` may grow up to `bound`, the lowest any answer since the last pause allows
-  // (answer n saying r left allows n + r - 1 in all: the requests sent after it count as
-  // spent). Unknown (no header yet, or just after a pause): one request at a time.
-  let sent = 0;
-  let epoch = 0;
-  let bound: number | undefined;
-  let resumeAt = 0;
-  const opened = new Map<string, number>();
+  const budget = new RateBudget(api, opts.maxInFlight ?? 8);
   let failure: unknown;
 
   const fetchPage = (page: number) => {
-    const seq = ++sent;
-    const ep = epoch;
-    const sentAt = api.now();
-    const p = api.request<unknown>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } }).then(
+    const p = budget.send(() => api.request<unknown>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } })).then(
       (res) => {
         done.set(page, { items: api.shaped<T[]>(res.data, list, 'GET', path), headers: res.headers });
-        const b = allowance(res.headers, sentAt, api.now(), opened);
-        if (b && ep === epoch) {
-          bound = Math.min(bound ?? Infinity, seq + b.left);
-          resumeAt = Math.max(resumeAt, b.resumeAt);
-        }
       },
       (err: unknown) => {
         failure ??= err;
@@ -152,7 +224,7 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
     if (failure) break;
     emit();
     if (last !== undefined) break;
-    const room = bound === undefined ? (inFlight.size === 0 ? 1 : 0) : Math.min((opts.maxInFlight ?? 8) - inFlight.size, bound - sent);
+    const room = budget.room(inFlight.size);
     if (room > 0 && !stopped) {
       for (let i = 0; i < room; i++) {
         if (next > maxPages) {
@@ -168,17 +240,7 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
       continue;
     }
     if (stopped) break;
-    // Nothing out, no budget left: wait for the window to reset (it may have while answers came in).
-    const ms = Math.max(0, resumeAt - api.now());
-    if (ms > 0) {
-      api.checkWait(Math.ceil(ms / 1000), 'GET', path, 'the rate limit');
-      opts.onPause?.(ms);
-      await api.sleep(ms);
-    }
-    // A new window: one request to learn its budget; answers from before say nothing of it.
-    epoch++;
-    bound = undefined;
-    resumeAt = 0;
+    await budget.pause(path, opts.onPause);
   }
   await Promise.allSettled(inFlight.values());
   if (failure) throw failure;

@@ -8,6 +8,7 @@ import { EXIT, ExitSignal } from '../errors.js';
 import { printOne } from '../ui/output.js';
 import { statusLine } from '../ui/views.js';
 import { isNoCheckIn } from './shared/checkin-target.js';
+import { gatherInbox, inboxKey, readMarker, writeMarker } from './shared/inbox.js';
 import { today, zoneHelp } from './shared/days.js';
 import type { Run } from './shared/options.js';
 
@@ -25,10 +26,34 @@ export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus)
     .action((opts) => run(ctx, opts));
 }
 
+/** How old a count of unread comments and reactions may be before status looks again. */
+export const UNREAD_TTL_MS = 10 * 60 * 1000;
+
+/** New comments and reactions since `checkin inbox` last showed them: counted again when the count is old. */
+async function unread(ctx: Context): Promise<number | undefined> {
+  try {
+    // Only for an account whose `me` is known (after `checkin login`, or any command that needed
+    // it): status never asks for /me just for this.
+    const api = await ctx.api();
+    if (!ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me')) return undefined;
+    const key = await inboxKey(ctx);
+    const marker = readMarker(ctx, key);
+    const now = ctx.now().getTime();
+    if (marker?.checked_at && marker.unread !== undefined && now - Date.parse(marker.checked_at) < UNREAD_TTL_MS) return marker.unread;
+    const inbox = await gatherInbox(ctx, marker?.seen_at ? { seenAt: marker.seen_at } : {});
+    const count = inbox.threads.reduce((n, t) => n + t.items.length, 0);
+    await writeMarker(ctx, key, { ...marker, unread: count, checked_at: ctx.now().toISOString() });
+    return count;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
   // --quiet: nothing at all on stdout or stderr (cron mails whatever a command prints); the exit code tells.
   if (opts.quiet && !opts.json) ctx.io.silence();
   const date = await today(ctx);
+  const news = opts.quiet ? undefined : unread(ctx);
   let checkIn: CheckIn | null = null;
   try {
     checkIn = await getCheckIn(await ctx.api(), date);
@@ -36,6 +61,7 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     if (!(await isNoCheckIn(ctx, err))) throw err;
   }
   const state: 'none' | 'done' | 'pending' = !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending';
-  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn }, opts.json, (v, s) => statusLine(v, s.date, s.state));
+  const count = await news;
+  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }) }, opts.json, (v, s) => statusLine(v, s.date, s.state) + (count ? `${count} new comment${count === 1 ? '' : 's'} or reaction${count === 1 ? '' : 's'} on your check-ins: checkin inbox\n` : ''));
   if (state === 'pending') throw new ExitSignal(EXIT.PENDING);
 }

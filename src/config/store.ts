@@ -45,6 +45,18 @@ export interface StoredConfig {
   token_store?: 'keychain';
   /** Cached answers of the service, keyed by API URL + a hash of the token (see cacheKey). */
   cache?: Record<string, CacheEntry>;
+  /** `checkin inbox`: what was seen, per API URL and person id. */
+  inbox?: Record<string, InboxMarker>;
+}
+
+export interface InboxMarker {
+  /** Comments and reactions up to this moment were seen. */
+  seen_at?: string;
+  /** The threads of the last listing, in its numbering (`checkin inbox --reply <n>`). */
+  listed?: Array<{ kind: 'check-in' | 'goal-update'; id: string }>;
+  /** `checkin status`: new comments and reactions when it last looked, and when that was. */
+  unread?: number;
+  checked_at?: string;
 }
 
 export function configDir(env: NodeJS.ProcessEnv): string {

@@ -215,3 +215,35 @@ export function authStatusView(_v: View, r: AuthReport): string {
   const who = r.person ? `Logged in to ${sanitizeLine(r.api_url)} as ${sanitizeLine(r.person.name)} (@${sanitizeLine(r.person.username)})` : `A token for ${sanitizeLine(r.api_url)}`;
   return `${who}\n  token from: ${sanitizeLine(r.source)}\n  ${r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`}\n`;
 }
+
+/** One thread of `checkin inbox`: a check-in or goal update of mine, and what others left on it. */
+export interface InboxThreadView {
+  /** "Check-in Fri 20 Nov", "Goal update “Invoices shipped”". */
+  label: string;
+  url?: string;
+  items: Array<{ n: number; kind: 'comment' | 'reaction'; person: Ref; created_at: string; body?: string; emoji?: string; name?: string }>;
+}
+
+export function inboxRows(v: View, threads: InboxThreadView[]): string {
+  if (!v.rich) {
+    return tsv(
+      threads.flatMap((t) =>
+        t.items.map((i) => [String(i.n), i.kind, sanitizeLine(t.label), i.created_at, sanitizeLine(i.person?.name ?? ''), i.kind === 'comment' ? sanitizeLine(i.body ?? '') : `${sanitizeLine(i.emoji ?? '')} ${sanitizeLine(i.name ?? '')}`]),
+      ),
+    );
+  }
+  const width = String(Math.max(...threads.flatMap((t) => t.items.map((i) => i.n)))).length;
+  return threads
+    .map((t) => {
+      const head = `${v.c.bold(sanitizeLine(t.label))}${t.url ? ` ${v.c.dim(sanitizeLine(t.url))}` : ''}`;
+      const items = t.items.map((i) => {
+        const who = v.c.bold(sanitizeLine(i.person?.name ?? ''));
+        const when = v.c.dim(relativeTime(i.created_at, v.now));
+        const n = v.c.cyan(String(i.n).padStart(width));
+        if (i.kind === 'reaction') return `  ${n}  ${who} reacted ${sanitizeLine(i.emoji ?? '')} ${v.c.dim(sanitizeLine(i.name ?? ''))} · ${when}`;
+        return `  ${n}  ${who} · ${when}\n${text(v, i.body).replace(/^/gm, ' '.repeat(width + 4))}`;
+      });
+      return `${head}\n${items.join('\n')}\n`;
+    })
+    .join('\n');
+}

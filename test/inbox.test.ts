@@ -1,0 +1,141 @@
+// `checkin inbox`: others' comments and reactions on my check-ins and goal updates, the marker of
+// what was seen kept across runs, replies, and the line `checkin status` adds.
+import { describe, expect, it } from 'vitest';
+import { addDays } from '../src/core/datekey.js';
+import { call } from './helpers/http.js';
+import { TODAY, useWorld } from './helpers/harness.js';
+
+const w = useWorld();
+const ada = () => w.id('ada');
+const LISTING = [
+  '1\treaction\tCheck-in Sat 21 Nov\t2026-11-21T12:15:00Z\tMargaret Hamilton\t🚀 rocket',
+  '2\tcomment\tCheck-in Sat 21 Nov\t2026-11-21T11:30:00Z\tLinus Torvalds\tI can pair on the `checkout` flake after lunch, @ada.',
+  '3\tcomment\tCheck-in Sat 21 Nov\t2026-11-21T10:02:00Z\tGrace Hopper\tNice progress! Ping me when the migration is ready for review.',
+  '4\treaction\tCheck-in Sat 21 Nov\t2026-11-21T10:01:00Z\tGrace Hopper\t🎉 tada',
+  '5\tcomment\tCheck-in Fri 20 Nov\t2026-11-20T14:20:00Z\tMargaret Hamilton\tThanks for the **design doc** — left a few notes inline.',
+  '6\treaction\tGoal update “Invoices endpoint in review”\t2026-11-20T09:05:00Z\tLinus Torvalds\t👀 eyes',
+  '7\tcomment\tGoal update “Invoices endpoint in review”\t2026-11-20T09:00:00Z\tGrace Hopper\tSecurity review is booked for Thursday.',
+];
+/** Ada's filled-in check-ins of the last 14 days, and her goal updates of them: what the inbox looks at. */
+function mine() {
+  const data = w.sb.service.data;
+  const since = addDays(TODAY, -13);
+  const checkIns = data.check_ins.filter((c) => c.person_id === ada() && c.date >= since && c.completed_at);
+  const updates = data.goal_updates.filter((u) => u.person_id === ada() && u.created_at.slice(0, 10) >= since);
+  const goals = [...new Set(data.goals.filter((g) => g.owner_id === ada() || g.contributor_ids.includes(ada())).map((g) => g.id))];
+  return { since, checkIns, updates, goals };
+}
+
+describe('checkin inbox', () => {
+  it('first run: the requests it needs (the lists, then comments and reactions of each), the threads newest first, numbered', async () => {
+    const r = await w.cli(['inbox']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toBe(LISTING.join('\n') + '\n');
+    const { since, checkIns, updates, goals } = mine();
+    expect(checkIns.length).toBe(10);
+    expect(w.sent().sort()).toEqual(
+      [
+        'GET /api/v2/me',
+        `GET /api/v2/check-ins?people_ids[]=${ada()}&since=${since}&page=1&per_page=50`,
+        `GET /api/v2/goals?people_ids[]=${ada()}&page=1&per_page=50`,
+        ...goals.map((g) => `GET /api/v2/goals/${g}/goal-updates?per_page=50`),
+        ...checkIns.flatMap((c) => [`GET /api/v2/check-ins/${c.id}/comments?per_page=50`, `GET /api/v2/check-ins/${c.id}/reactions?per_page=50`]),
+        ...updates.flatMap((u) => [`GET /api/v2/goal-updates/${u.id}/comments?per_page=50`, `GET /api/v2/goal-updates/${u.id}/reactions?per_page=50`]),
+      ].sort(),
+    );
+    // 10 check-ins and 2 updates: 2 each, plus me, the two lists and one goal's updates.
+    expect(w.sent()).toHaveLength(28);
+  });
+
+  it('remembers what was seen: the second run has nothing new; a new comment shows alone; --all shows everything', async () => {
+    await w.cli(['inbox']);
+    const again = await w.cli(['inbox']);
+    expect(again).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing new on your check-ins and goal updates since 2026-11-21 12:15 UTC (--all shows everything).\n' });
+    const [last] = mine().checkIns.sort((a, b) => (a.date < b.date ? 1 : -1));
+    w.clock.sleep(60_000);
+    await call(w.sb.url, 'POST', `/check-ins/${last!.id}/comments`, { token: 'sandbox_pat_grace', body: { body: 'One more thing: the **staging** keys rotated.' } });
+    const fresh = await w.cli(['inbox']);
+    expect(fresh).toMatchObject({ code: 0, stderr: '' });
+    expect(fresh.stdout).toBe(`1\tcomment\tCheck-in Sat 21 Nov\t2026-11-22T09:31:00Z\tGrace Hopper\tOne more thing: the **staging** keys rotated.\n`);
+    const all = await w.cli(['inbox', '--all']);
+    expect(all.stdout.split('\n')[1]).toBe(LISTING[0]!.replace(/^1/, '2'));
+    expect(all.stdout.split('\n')).toHaveLength(LISTING.length + 2);
+  });
+
+  it('--reply <n> comments on that item’s check-in (one POST), from the last listing; - reads standard input', async () => {
+    await w.cli(['inbox']);
+    const [last] = mine().checkIns.sort((a, b) => (a.date < b.date ? 1 : -1));
+    w.forget();
+    const r = await w.cli(['inbox', '--reply', '2', 'Yes please, @linus — after 14:00?', '--json']);
+    expect(r.code).toBe(0);
+    expect(w.sent()).toEqual([`POST /api/v2/check-ins/${last!.id}/comments`]);
+    expect(w.sb.requests[0]!.body).toEqual({ body: 'Yes please, @linus — after 14:00?' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ body: 'Yes please, @linus — after 14:00?', person: { name: 'Ada Lovelace' } });
+    w.forget();
+    const update = mine().updates.sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0]!;
+    const viaStdin = await w.cli(['inbox', '--reply', '7', '-'], { input: 'Thanks, Grace!\n' });
+    expect(viaStdin).toMatchObject({ code: 0, stderr: 'Replied on the goal update.\n' });
+    expect(w.sent()).toEqual([`POST /api/v2/goal-updates/${update.id}/comments`]);
+  });
+
+  it('a reply that fails is kept as a draft that `comments --resume` sends; a number not listed is refused with the text', async () => {
+    await w.cli(['inbox']);
+    const [last] = mine().checkIns.sort((a, b) => (a.date < b.date ? 1 : -1));
+    w.sb.inject({ method: 'POST', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"maintenance"}' });
+    const failed = await w.cli(['inbox', '--reply', '3', 'Kept through an outage']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.split('\n').at(-2)).toBe(`Your reply was kept as a draft. If it does not show up, send it with \`checkin comments ${last!.id} --resume\`.`);
+    w.forget();
+    expect((await w.cli(['comments', last!.id, '--resume'])).code).toBe(0);
+    expect(w.sb.requests.map((q) => q.body)).toEqual([{ body: 'Kept through an outage' }]);
+    w.forget();
+    expect(await w.cli(['inbox', '--reply', '99', 'Lost?'])).toMatchObject({
+      code: 2,
+      stderr: 'error: There is no item 99 in the last listing\nRun `checkin inbox` (or `checkin inbox --all`) to see the numbered items.\nYour reply was not sent. Its text:\nLost?\n',
+    });
+    expect(await w.cli(['inbox', 'text without --reply'])).toMatchObject({ code: 2 });
+    expect(w.sent()).toEqual([]);
+  });
+
+  it('--json: the threads with their items; --since bounds the period', async () => {
+    const r = await w.cli(['inbox', '--json', '--since', addDays(TODAY, -1)]);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ since: addDays(TODAY, -1), seen_before: null });
+    expect(out.threads.map((t: { type: string; date: string; items: unknown[] }) => [t.type, t.date, t.items.length])).toEqual([['check-in', addDays(TODAY, -1), 4]]);
+    expect(out.threads[0].items[1]).toMatchObject({ n: 2, kind: 'comment', person: { name: 'Linus Torvalds' }, body: 'I can pair on the `checkout` flake after lunch, @ada.' });
+  });
+
+  it('on a terminal: grouped under each check-in or update, with who, when and the text', async () => {
+    const r = await w.cli(['inbox', '--since', addDays(TODAY, -1)], { tty: true, columns: 100 });
+    const last = mine().checkIns.find((c) => c.date === addDays(TODAY, -1))!;
+    expect(r.stdout.split('\n').slice(0, 6)).toEqual([
+      `Check-in Sat 21 Nov ${w.sb.url.replace('/api/v2', '')}/app/check-ins/${last.id}`,
+      '  1  Margaret Hamilton reacted 🚀 rocket · 21 hours ago',
+      '  2  Linus Torvalds · 22 hours ago',
+      '     I can pair on the `checkout` flake after lunch, @ada.',
+      '  3  Grace Hopper · 23 hours ago',
+      '     Nice progress! Ping me when the migration is ready for review.',
+    ]);
+    expect(r.stderr).toBe('Reply: checkin inbox --reply <n> "text"\n');
+  });
+});
+
+describe('checkin status and the inbox', () => {
+  it('one line about new comments and reactions (not with --quiet), counted again only after ten minutes', async () => {
+    await w.cli(['me']); // logged in: me is known
+    w.forget();
+    const first = await w.cli(['status']);
+    expect(first).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n7 new comments or reactions on your check-ins: checkin inbox\n` });
+    expect(w.sent()).toHaveLength(1 + 27);
+    w.forget();
+    expect((await w.cli(['status'])).stdout).toContain('7 new comments or reactions');
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    expect(await w.cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '' });
+    await w.cli(['inbox']);
+    w.forget();
+    expect((await w.cli(['status'])).stdout).toBe(`Today's check-in (${TODAY}) is pending: run \`checkin today\`\n`);
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    const json = JSON.parse((await w.cli(['status', '--json'])).stdout);
+    expect(json).toMatchObject({ state: 'pending', unread: 0 });
+  });
+});
