@@ -23,6 +23,7 @@ import { logoutCommand } from './commands/logout.js';
 import { meCommand } from './commands/me.js';
 import { peopleCommand } from './commands/people.js';
 import { reactionsCommand } from './commands/reactions.js';
+import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { statusCommand } from './commands/status.js';
 import { teamCommand } from './commands/team.js';
@@ -88,6 +89,7 @@ const COMMANDS: Record<string, Define> = {
   reactions: reactionsCommand,
   goal: goalCommand,
   goals: goalsCommand,
+  report: reportCommand,
   teams: teamsCommand,
   people: peopleCommand,
   activity: activityCommand,
