@@ -181,7 +181,7 @@ process.stdout.write(n ? '\\n]\\n' : '[]\\n'); agent.destroy();
       let at;
       p.onData((d) => {
         screen += d;
-        if (at === undefined && screen.includes(text)) {
+        if (at === undefined && (typeof text === 'string' ? screen.includes(text) : text.test(screen))) {
           at = performance.now() - t0;
           p.write('\u0003');
         }
@@ -197,7 +197,9 @@ process.stdout.write(n ? '\\n]\\n' : '[]\\n'); agent.destroy();
       const env = { ...cleanEnv(proxy.url, sb.token), TERM: 'xterm' };
       await runOnce([bin, 'me'], env); // logged in: me is cached
       const launch = await screenTime(process.execPath, ['-e', "process.stdout.write('ready\\n'); setTimeout(() => {}, 50)"], env, 'ready');
-      const first = await screenTime(process.execPath, [bin, 'today'], env, 'What did you do previously?');
+      // The first question: the checkbox of what went on since the last check-in (the demo has a
+      // merged PR; git runs in this checkout too), else "What did you do previously?".
+      const first = await screenTime(process.execPath, [bin, 'today'], env, /What went on since your last check-in\?|What did you do previously\?/);
       launches.push(launch);
       times.push(first);
       excess.push(first - launch - rtt);

@@ -34,8 +34,9 @@ const VENDOR = {
   // Only the prompts checkin shows, each from its own package: the @inquirer/prompts index would
   // bring the editor prompt's iconv-lite and chardet too (530 KB of the 605).
   prompts: {
-    packages: ['@inquirer/prompts', '@inquirer/core'],
+    packages: ['@inquirer/prompts', '@inquirer/core'],  // checkin imports these two names; the file holds what it uses
     contents: [
+      "export { default as checkbox } from '@inquirer/checkbox';",
       "export { default as confirm } from '@inquirer/confirm';",
       "export { default as input } from '@inquirer/input';",
       "export { default as password } from '@inquirer/password';",

@@ -44,16 +44,22 @@ const drafts = () => {
 };
 /** Presses Down `n` times, then Enter: picks the n-th entry below the highlighted one. */
 const pick = (n: number) => KEY.down.repeat(n) + KEY.enter;
+/** In the demo data Ada merged this PR after her last check-in: it is offered for *previous*. */
+const PR = '- [Add invoices endpoint (#412)](https://github.com/engines/billing/pull/412) (GitHub PR)';
 
 describe('checkin today, answered at the real prompts', () => {
   it('walks the questions, shows a preview, sends one PATCH and shows the result', async () => {
     const me = sb.service.data.tokens[0]!.person_id;
     const last = sb.service.data.check_ins.filter((c) => c.person_id === me && c.date < today() && c.intentions).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
     const s = new Screen(['today'], env);
+    // First the checkbox: the last intentions and what went on since (a PR merged after that check-in).
+    await s.waitFor('What went on since your last check-in?');
+    expect(s.text()).toContain(PR);
+    s.type(KEY.enter); // all picked
     await s.waitFor('What did you do previously?');
-    // The suggestion (my last intentions) is there as lines, and says where it came from.
+    // The suggestion (my last intentions, then the PR) is there as lines, and says where it came from.
     for (const line of last.intentions!.split('\n')) expect(s.text()).toContain(`  ${line}`);
-    expect(s.text()).toContain(`Suggested from what you intended on ${shortDay(last.date)}.`);
+    expect(s.text()).toContain(`Suggested from what you intended on ${shortDay(last.date)}, and what went on since.`);
     s.type(KEY.enter); // an empty line: keep it as it is
     await s.answer('What do you intend to do next?', '- Write the pty tests' + KEY.enter + '- And more' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', KEY.enter);
@@ -68,12 +74,14 @@ describe('checkin today, answered at the real prompts', () => {
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(s.text()).toMatch(new RegExp(`✓ Checked in for ${shortDay(today())}  http://127\\.0\\.0\\.1:\\d+/app/check-ins/`));
     expect(patches().map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${today()}`]);
-    expect(patches()[0]!.body).toEqual({ previous: last.intentions, intentions: '- Write the pty tests\n- And more', blockers: '', mood: 'focused', previous_completed: true });
+    expect(patches()[0]!.body).toEqual({ previous: `${last.intentions}\n${PR}`, intentions: '- Write the pty tests\n- And more', blockers: '', mood: 'focused', previous_completed: true });
     expect(drafts()).toEqual([]);
   });
 
   it('a suggestion is edited in place: Backspace on an empty line takes the line above back', async () => {
     const s = new Screen(['today'], env);
+    // Drop the PR in the checkbox (Up wraps to the last choice, Space drops it): only the intentions stay.
+    await s.answer('What went on since your last check-in?', KEY.up + ' ' + KEY.enter);
     await s.waitFor('What did you do previously?');
     const me = sb.service.data.tokens[0]!.person_id;
     const last = sb.service.data.check_ins.filter((c) => c.person_id === me && c.date < today() && c.intentions).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
@@ -95,6 +103,7 @@ describe('checkin today, answered at the real prompts', () => {
   for (const cols of [120, 60])
   it(`Ctrl-C at a prompt exits 130, sends nothing and keeps what was typed as a draft; the next run shows it first (${cols} columns)`, async () => {
     const s = new Screen(['today'], env, { cols, rows: 60 });
+    await s.answer('What went on since your last check-in?', KEY.enter); // all picked: the intentions and Ada's merged PR
     await s.answer('What did you do previously?', 'and this' + KEY.enter + KEY.enter);
     await s.answer('What do you intend to do next?', '- Typed before Ctrl-C' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', 'Half a blocker');
@@ -118,6 +127,7 @@ describe('checkin today, answered at the real prompts', () => {
 
   it.skipIf(!VIM)(`"Edit in $EDITOR first" opens real vim (-u NONE) on the answers; what is saved is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
     const s = new Screen(['today'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+    await s.answer('What went on since your last check-in?', KEY.enter); // all picked: the intentions and Ada's merged PR
     await s.answer('What did you do previously?', KEY.enter);
     await s.answer('What do you intend to do next?', '- Short' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', KEY.enter);
@@ -150,6 +160,7 @@ describe('at 120 and 60 columns', () => {
       else expect(list.text()).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
 
       const s = new Screen(['today'], env, { cols, rows: 60 });
+      await s.answer('What went on since your last check-in?', KEY.enter);
       await s.answer('What did you do previously?', KEY.enter);
       await s.answer('What do you intend to do next?', '- One thing' + KEY.enter + KEY.enter);
       await s.answer('Are you blocked by anything?', KEY.enter);

@@ -39,12 +39,16 @@ describe('interactive checkin today', () => {
       .sort((a, b) => b.date.localeCompare(a.date))[0]!;
     const lastIntentions = last.intentions;
     expect(lastIntentions).toContain('\n');
-    // The lines prompt returns what the person left: here the suggestion kept as it was.
-    const p = scripted([lastIntentions, '- Write the tests', '', 'focused' as Mood, true, 'send']);
+    // What went on since (Ada's merged PR, recorded after her last check-in) is offered beside the
+    // intentions in a checkbox, all picked; the lines prompt then starts from what was picked.
+    const pr = '- [Add invoices endpoint (#412)](https://github.com/engines/billing/pull/412) (GitHub PR)';
+    const picked = [...lastIntentions!.split('\n'), pr];
+    const p = scripted([picked, picked.join('\n'), '- Write the tests', '', 'focused' as Mood, true, 'send']);
     const r = await runToday(p);
     expect(r.err).toBe('\nPreview (not sent yet):\n');
     expect(r.code).toBe(0);
     expect(p.asked.map((q) => [q.kind, q.message])).toEqual([
+      ['checkbox', 'What went on since your last check-in? (Space picks or drops, Enter goes on)'],
       ['lines', 'What did you do previously?'],
       ['lines', 'What do you intend to do next?'],
       ['lines', 'Are you blocked by anything?'],
@@ -52,17 +56,24 @@ describe('interactive checkin today', () => {
       ['select', 'Did you do what you intended?'],
       ['select', 'Send it?'],
     ]);
-    expect(p.asked[0]!.default).toBe(lastIntentions);
-    expect(p.asked[3]!.choices).toHaveLength(22);
-    expect(p.asked[3]!.choices![7]).toBe('🧐 focused');
+    expect(p.asked[0]!.choices).toEqual(picked.map((l) => `[x] ${l}`));
+    expect(p.asked[1]!.default).toBe(picked.join('\n'));
+    expect(p.asked[4]!.choices).toHaveLength(22);
+    expect(p.asked[4]!.choices![7]).toBe('🧐 focused');
     const requests = sb.requests.map((q) => `${q.method} ${q.path}${q.query ? `?${q.query}` : ''}`);
-    // The check-in and the earlier ones (after /me, on a first run) are asked for together; then the one PATCH.
-    expect(requests.slice(0, 3).sort()).toEqual(
-      [`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/me', `GET /api/v2/check-ins?people_ids[]=${me}&until=${addDays(TODAY, -1)}&per_page=10`].sort(),
+    // The check-in, the earlier ones and my activities of the week (after /me, on a first run) are
+    // asked for together; then the one PATCH.
+    expect(requests.slice(0, 4).sort()).toEqual(
+      [
+        `GET /api/v2/check-ins/${TODAY}`,
+        'GET /api/v2/me',
+        `GET /api/v2/check-ins?people_ids[]=${me}&until=${addDays(TODAY, -1)}&per_page=10`,
+        `GET /api/v2/activities?people_ids[]=${me}&since=${addDays(TODAY, -7)}T00%3A00%3A00Z&page=1&per_page=50`,
+      ].sort(),
     );
-    expect(requests.slice(3)).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(requests.slice(4)).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
     expect(sb.requests.at(-1)!.body).toEqual({
-      previous: lastIntentions,
+      previous: picked.join('\n'),
       intentions: '- Write the tests',
       blockers: '',
       mood: 'focused',
@@ -74,7 +85,7 @@ describe('interactive checkin today', () => {
   });
 
   it('Ctrl-C at a prompt exits 130 and keeps what was typed; the next run shows the draft and offers it first', async () => {
-    const first = await runToday(scripted(['Did things', '- Typed before Ctrl-C', 'CANCEL']));
+    const first = await runToday(scripted([[], 'Did things', '- Typed before Ctrl-C', 'CANCEL'])); // nothing picked in the checkbox
     expect(first.code).toBe(130);
     expect(first.err).toBe('Not sent. Your answers are kept as a draft: `checkin today --resume` sends them, `checkin today` goes through them again.\n');
     expect(sb.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
@@ -90,7 +101,7 @@ describe('interactive checkin today', () => {
   });
 
   it('filled in already: shows it and changes one answer only', async () => {
-    await runToday(scripted(['Prev', '- Plan', '', null, true, 'send']));
+    await runToday(scripted([[], 'Prev', '- Plan', '', null, true, 'send']));
     sb.requests.length = 0;
     const p = scripted(['blockers', 'Waiting on review', 'send']);
     const r = await runToday(p);
@@ -108,7 +119,7 @@ describe('interactive checkin today', () => {
       seen = text;
       return text.replace('- Short', '- Short\n- And a much longer second line');
     };
-    const p = scripted(['Prev', '- Short', 'Waiting on review', null, null, 'edit', 'send']);
+    const p = scripted([[], 'Prev', '- Short', 'Waiting on review', null, null, 'edit', 'send']);
     const r = await runToday(p, edit);
     expect(r.code).toBe(0);
     expect(seen).toContain('## Intentions\n<!-- What do you intend to do next? -->\n- Short\n');

@@ -45,6 +45,8 @@ export interface StoredConfig {
   token_store?: 'keychain';
   /** Cached answers of the service, keyed by API URL + a hash of the token (see cacheKey). */
   cache?: Record<string, CacheEntry>;
+  /** Folders whose git commits are offered for *previous* (default: the current repository); CHECKIN_GIT_REPOS wins. */
+  git_repos?: string[];
   /** `checkin inbox`: what was seen, per API URL and person id. */
   inbox?: Record<string, InboxMarker>;
 }

@@ -20,6 +20,8 @@ export interface Prompter {
   password(message: string): Promise<string>;
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
   select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
+  /** Several of the choices (Space picks, Enter goes on); those `checked` start picked. */
+  checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean }>): Promise<T[]>;
   /** Starts loading the prompts (once the requests being made are sent), so the first question is not kept waiting for them. */
   warm?(): void;
 }
@@ -89,6 +91,11 @@ export function inquirerPrompter(io: IO): Prompter {
     async confirm(message, opts = {}) {
       const { confirm } = await lib();
       return guard(confirm({ message: sanitizeLine(message), default: opts.default ?? true }, context));
+    },
+    async checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean }>) {
+      const { checkbox } = await lib();
+      const safe = choices.map((c) => ({ value: c.value, name: sanitizeLine(c.name), checked: Boolean(c.checked) }));
+      return guard(checkbox<T>({ message: sanitizeLine(message), choices: safe, pageSize: 12 }, context));
     },
     async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
       const { select } = await lib();

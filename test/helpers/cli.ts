@@ -22,6 +22,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     HOME: mkdtempSync(join(tmpdir(), 'checkin-home-')),
     TZ: 'UTC',
     LANG: 'C.UTF-8',
+    // Commits for the *previous* suggestion come from the repositories a test names, never this checkout.
+    CHECKIN_GIT_REPOS: '',
   };
   env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');
   for (const [k, v] of Object.entries(extra)) {

@@ -26,6 +26,8 @@ export function scripted(answers: unknown[]): Prompter & { asked: Asked[] } {
     search: async <T,>(message: string, choices: Choice<T>[]) => next({ kind: 'search', message, choices: choices.map((c) => c.name) }) as T,
     password: async (message) => next({ kind: 'password', message }) as string,
     confirm: async (message, opts) => next({ kind: 'confirm', message, default: opts?.default }) as boolean,
+    checkbox: async <T,>(message: string, choices: Array<Choice<T> & { checked?: boolean }>) =>
+      next({ kind: 'checkbox', message, choices: choices.map((c) => `${c.checked ? '[x]' : '[ ]'} ${c.name}`) }) as T[],
     select: async <T,>(message: string, choices: Choice<T>[], opts?: { default?: T }) =>
       next({ kind: 'select', message, default: opts?.default, choices: choices.map((c) => c.name) }) as T,
   };

@@ -26,14 +26,27 @@ async function account(ctx: Context) {
   return { api, cfg: ctx.config(), token: ctx.config().token()!.value };
 }
 
+/** A GET /me under way, per run: callers that start at once share it. */
+const asking = new WeakMap<Context, Promise<CachedMe>>();
+
 /** The authenticated person: from the cache when it holds one for this URL and token. */
 export async function me(ctx: Context, opts: { refresh?: boolean } = {}): Promise<CachedMe> {
   const { api, cfg, token } = await account(ctx);
   const cached = opts.refresh ? undefined : cfg.cached(api.baseUrl, token, 'me');
   if (cached) return cached;
-  const fresh = toCachedMe(await getMe(api), ctx.now());
-  await cfg.cache(api.baseUrl, token, 'me', fresh);
-  return fresh;
+  const pending = asking.get(ctx);
+  if (pending && !opts.refresh) return pending;
+  const fresh = (async () => {
+    const person = toCachedMe(await getMe(api), ctx.now());
+    await cfg.cache(api.baseUrl, token, 'me', person);
+    return person;
+  })();
+  asking.set(ctx, fresh);
+  try {
+    return await fresh;
+  } finally {
+    if (asking.get(ctx) === fresh) asking.delete(ctx);
+  }
 }
 
 async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directory; fresh: boolean }> {

@@ -25,6 +25,8 @@ export interface AnswerOptions {
   resume?: boolean;
   json?: boolean;
   web?: boolean;
+  suggest?: boolean;
+  fromActivity?: boolean;
 }
 
 export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
@@ -40,7 +42,9 @@ export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: 
     .option('-e, --edit', 'write the answers in $EDITOR')
     .option('--resume', 'send the draft kept from a failed attempt')
     .option('--json', 'print the check-in as JSON')
-    .option('-w, --web', 'open the check-in in the browser (its link is printed where there is none)');
+    .option('-w, --web', 'open the check-in in the browser (its link is printed where there is none)')
+    .option('--suggest', 'print the suggestion for previous (your last intentions, your activities and git commits since then) and stop')
+    .option('--from-activity', 'fill in previous with that suggestion, without questions');
 }
 
 /**

@@ -8,10 +8,11 @@ import type { Draft } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../core/answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { printCheckIn } from '../../ui/output.js';
+import { printCheckIn, printJson } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './checkin-answers.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './checkin-edit.js';
-import { earlierPrefill, fetchOrNull, reportNone, sendAnswers, type Target } from './checkin-target.js';
+import { earlierCheckIns, earlierPrefill, fetchOrNull, reportNone, sendAnswers, type Target } from './checkin-target.js';
+import { combine, recentActivities, workSince } from './work-since.js';
 
 export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, ask: boolean): Promise<void> {
   if (flags.web) {
@@ -20,6 +21,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
     const { openInBrowser } = await import('../../ui/browser.js');
     return openInBrowser(ctx.io, ctx.env, c.url);
   }
+  if (flags.suggest || flags.fromActivity) return suggest(ctx, target, flags);
   if (flags.resume) return resume(ctx, target, flags);
   if (flags.edit) needTerminalForEditor(ctx);
   const { answers, typed } = await answersFromFlags(ctx, flags, target);
@@ -106,3 +108,37 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
   if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${draft ? ' (the earlier draft is still kept)' : ''}`);
   await sendAnswers(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, json, true);
 }
+
+/**
+ * --suggest prints the suggestion for *previous* (last intentions, then activities and commits
+ * since the last check-in); --from-activity sends it as *previous*, with the other flags' answers.
+ */
+async function suggest(ctx: Context, target: Target, flags: AnswerOptions): Promise<void> {
+  if (flags.suggest && flags.fromActivity) throw new UsageError('--suggest prints the suggestion, --from-activity sends it: give one');
+  if (flags.fromActivity && flags.previous !== undefined) throw new UsageError('--from-activity fills in previous; leave out --previous');
+  if (flags.fromActivity && (flags.edit || flags.resume)) throw new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
+  // Typed answers are kept before any request (they go out with the suggestion).
+  const { answers, typed } = flags.fromActivity ? await answersFromFlags(ctx, flags, target) : { answers: {}, typed: false };
+  // For a date, the check-in, the earlier ones and the activities are asked for at once.
+  const day = DATE_KEY_RE.test(target.key) ? target.key : undefined;
+  const early = day ? { earlier: earlierCheckIns(ctx, day), activities: recentActivities(ctx, day) } : undefined;
+  early?.earlier.catch(() => undefined);
+  early?.activities.catch(() => undefined);
+  const current = await fetchOrNull(ctx, target);
+  if (!current) return reportNone(ctx, target, flags.json);
+  const activities = early?.activities ?? recentActivities(ctx, current.date);
+  const before = await (early?.earlier ?? earlierCheckIns(ctx, current.date));
+  const work = await workSince(ctx, current, before, activities);
+  for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
+  const last = before.find((c) => c.intentions && c.intentions.trim() !== '');
+  const text = combine(last?.intentions ?? null, work);
+  if (flags.suggest) {
+    if (flags.json) return printJson(ctx.io, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets });
+    if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
+    else ctx.io.out(`${text}\n`);
+    return;
+  }
+  if (text === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
+  await sendAnswers(ctx, target, { ...answers, previous: text }, flags.json, typed);
+}
+

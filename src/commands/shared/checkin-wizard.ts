@@ -15,6 +15,7 @@ import { sanitizeDeep } from '../../ui/sanitize.js';
 import { editAnswers } from './checkin-edit.js';
 import { earlierCheckIns, fetchOrNull, previousSuggestion, reportNone, sendAnswers, type Target } from './checkin-target.js';
 import { keep } from './drafts.js';
+import { recentActivities, workSince } from './work-since.js';
 
 type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
 const ALL: Question[] = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed'];
@@ -27,6 +28,9 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   // "previous" is suggested from are asked for at the same time — one round trip to the first question.
   p.warm?.();
   const earlier = DATE_KEY_RE.test(target.key) && !target.known ? earlierCheckIns(ctx, target.key).catch(() => undefined) : undefined;
+  // What happened since the last check-in (activities now; git commits once the earlier check-ins tell since when).
+  const activities = DATE_KEY_RE.test(target.key) ? recentActivities(ctx, target.key) : undefined;
+  activities?.catch(() => undefined);
   const view = await viewFor(io, ctx.now());
   const { c } = view;
   const current = await fetchOrNull(ctx, target);
@@ -91,12 +95,27 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     };
     if (questions.includes('previous')) {
       let from: string | undefined;
+      let more = false;
       if (!answers.previous) {
         const s = await previousSuggestion(ctx, current, earlier);
         answers.previous = s.text;
         from = s.from;
+        // Activities and commits since the last check-in: picked in a checkbox, then edited with the rest.
+        const work = await workSince(ctx, current, (await earlier) ?? (await earlierCheckIns(ctx, current.date)), activities ?? recentActivities(ctx, current.date));
+        for (const note of work.notes) io.err(c.dim(`note: ${note}\n`));
+        const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
+        const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));
+        if (extra.length > 0) {
+          const picked = await p.checkbox<string>('What went on since your last check-in? (Space picks or drops, Enter goes on)', [
+            ...planned.map((l) => ({ name: l, value: l, checked: true })),
+            ...extra.map((b) => ({ name: b, value: b, checked: true })),
+          ]);
+          answers.previous = picked.length > 0 ? picked.join('\n') : null;
+          more = picked.some((l) => extra.includes(l));
+        }
       }
-      const note = from ? `Suggested from what you intended on ${shortDay(from)}. ${KEYS_NOTE}` : KEYS_NOTE;
+      const source = [from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(Boolean).join(', and ');
+      const note = source ? `Suggested from ${source}. ${KEYS_NOTE}` : KEYS_NOTE;
       await step({ previous: await askLines(ctx, 'What did you do previously?', answers.previous, note) });
     }
     if (questions.includes('intentions')) await step({ intentions: await askLines(ctx, 'What do you intend to do next?', answers.intentions, KEYS_NOTE) });

@@ -1,0 +1,123 @@
+// What happened since my last check-in, as Markdown bullets for *previous*: my activities on the
+// service (merged PRs, Jira moves, `checkin log`) and my commits in local git repositories.
+//
+// Requests: one (GET /activities for me, from a week before the day; what came before my last
+// check-in is left out here), sent alongside the check-in's own. git runs as a subprocess only
+// here, in each repository at once: the current one by default, or those CHECKIN_GIT_REPOS names
+// (separated like PATH) or config.json's "git_repos" list; author = that repository's
+// user.email. A folder that is missing or not a repository, or no git at all, is skipped with a note.
+
+import { allActivities } from '../../api/endpoints.js';
+import type { Activity, CheckIn } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { addDays } from '../../core/datekey.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
+import { me } from './account.js';
+
+/** The most of each source that becomes a bullet (a busy week is still one screen). */
+const MAX_EACH = 30;
+/** One git command may take this long. */
+const GIT_TIMEOUT_MS = 5000;
+
+export interface WorkSince {
+  bullets: string[];
+  /** Why a source was left out ("~/src/x is not a git repository: skipped"). */
+  notes: string[];
+}
+
+/** The moment my last filled-in check-in before `day` was completed (or that day's start), else a week before. */
+export function lastCheckInAt(day: string, earlier: CheckIn[]): string {
+  const last = earlier.find((c) => c.completed_at && c.date < day);
+  return last?.completed_at ?? `${addDays(day, -7)}T00:00:00Z`;
+}
+
+/** My activities from a week before `day` on (one request; start it early, filter later). */
+export async function recentActivities(ctx: Context, day: string): Promise<Activity[]> {
+  const person = await me(ctx);
+  return allActivities(await ctx.api(), { people_ids: [person.id], since: `${addDays(day, -7)}T00:00:00Z` });
+}
+
+function activityBullet(a: Activity): string {
+  const title = sanitizeLine(a.title || a.description || a.kind).trim();
+  const label = a.group ? ` (${sanitizeLine(a.group)})` : '';
+  return a.url && /^https?:\/\//.test(a.url) ? `- [${title}](${sanitizeLine(a.url)})${label}` : `- ${title}${label}`;
+}
+
+type GitResult = { ok: true; out: string } | { ok: false; code?: string | number; stderr: string };
+
+async function git(dir: string, args: string[]): Promise<GitResult> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile('git', ['-C', dir, ...args], { timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
+      if (err) resolve({ ok: false, ...((err as NodeJS.ErrnoException).code !== undefined && { code: (err as NodeJS.ErrnoException).code! }), stderr: String(stderr) });
+      else resolve({ ok: true, out: String(stdout) });
+    });
+  });
+}
+
+export function gitRepos(ctx: Context): string[] {
+  const fromEnv = ctx.env.CHECKIN_GIT_REPOS;
+  if (fromEnv !== undefined) return fromEnv.split(process.platform === 'win32' ? ';' : ':').filter(Boolean);
+  const fromConfig: unknown = ctx.config().read().git_repos;
+  if (Array.isArray(fromConfig)) return fromConfig.filter((x): x is string => typeof x === 'string');
+  return [process.cwd()];
+}
+
+/** My commits since `sinceIso` in one repository, newest first, as bullets; or a note why not. */
+async function commitsIn(dir: string, sinceIso: string): Promise<{ bullets: string[]; note?: string; noGit?: boolean }> {
+  const [email, log, top] = await Promise.all([
+    git(dir, ['config', 'user.email']),
+    git(dir, ['log', `--since=${sinceIso}`, '--no-merges', `-n${MAX_EACH * 4}`, '--format=%ae%x09%s']),
+    git(dir, ['rev-parse', '--show-toplevel']),
+  ]);
+  if (!log.ok) {
+    if (log.code === 'ENOENT' && !/cannot change to|No such file/i.test(log.stderr)) return { bullets: [], noGit: true };
+    if (/cannot change to|No such file/i.test(log.stderr)) return { bullets: [], note: `${dir}: no such folder; skipped` };
+    if (/not a git repository/i.test(log.stderr)) return { bullets: [], note: `${dir} is not a git repository; skipped` };
+    if (/does not have any commits/i.test(log.stderr)) return { bullets: [] };
+    return { bullets: [], note: `git log failed in ${dir}: ${sanitizeLine(log.stderr.trim().split('\n')[0] ?? '')}; skipped` };
+  }
+  if (!email.ok || !email.out.trim()) return { bullets: [], note: `${dir}: git has no user.email, so your commits are not known; skipped` };
+  const mine = email.out.trim().toLowerCase();
+  const name = (top.ok ? top.out.trim() : dir).split(/[\\/]/).filter(Boolean).at(-1) ?? dir;
+  const bullets = log.out
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([author, subject]) => author?.toLowerCase() === mine && subject?.trim())
+    .slice(0, MAX_EACH)
+    .map(([, subject]) => `- ${sanitizeLine(subject!).trim()} (${sanitizeLine(name)})`);
+  return { bullets };
+}
+
+/** What happened since my last check-in before `current`: activities (already fetched) and commits. */
+export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn[], activities: Promise<Activity[]>): Promise<WorkSince> {
+  const since = lastCheckInAt(current.date, earlier);
+  const person = await me(ctx);
+  const notes: string[] = [];
+  const [acts, repos] = await Promise.all([
+    activities.catch((err: unknown) => {
+      notes.push(`your activities could not be read (${sanitizeLine((err as Error).message)}); left out`);
+      return [] as Activity[];
+    }),
+    Promise.all(gitRepos(ctx).map((dir) => commitsIn(dir, since))),
+  ]);
+  const bullets = acts
+    .filter((a) => a.recorded_at > since && (!a.person || a.person.id === person.id))
+    .sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : -1))
+    .slice(0, MAX_EACH)
+    .map(activityBullet);
+  if (repos.some((r) => r.noGit)) notes.push('git is not installed: commits are left out');
+  for (const r of repos) {
+    bullets.push(...r.bullets);
+    if (r.note) notes.push(r.note);
+  }
+  return { bullets: [...new Set(bullets)], notes };
+}
+
+/** The suggestion for *previous*: the last intentions' lines, then what happened since (no repeats). */
+export function combine(intentions: string | null, work: WorkSince): string | null {
+  const lines = (intentions ?? '').split('\n').filter((l) => l.trim() !== '');
+  const seen = new Set(lines.map((l) => l.trim()));
+  const all = [...lines, ...work.bullets.filter((b) => !seen.has(b.trim()))];
+  return all.length > 0 ? all.join('\n') : null;
+}
