@@ -10,7 +10,8 @@
 //
 // Children get a clean environment (NODE_EXTRA_CA_CERTS and the rest unset, for both sides).
 // BENCH_RUNS (default 10) pairs for 1 and 3, 7 for 2; BENCH_QUICK=1 leaves out the 20,000 run
-// with limits on (2 minutes and more); BENCH_BIN runs another build of the CLI.
+// with limits on (2 minutes and more); BENCH_SECTIONS=1,2 runs only those; BENCH_BIN runs another
+// build of the CLI.
 import pty from '@lydell/node-pty';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, process.env.BENCH_BIN ?? 'bin/checkin.js');
 const runs = Number(process.env.BENCH_RUNS ?? 10);
 const quick = process.env.BENCH_QUICK === '1';
+// BENCH_SECTIONS=1,2 runs only those sections (all by default).
+const only = process.env.BENCH_SECTIONS?.split(',').map(Number);
+const want = (n) => !only || only.includes(n);
 const dir = mkdtempSync(join(tmpdir(), 'checkin-bench-'));
 const haveTime = existsSync('/usr/bin/time');
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -116,7 +120,7 @@ process.stdout.write(n ? '\\n]\\n' : '[]\\n'); agent.destroy();
 `);
 
 // ── 1. One-request commands ──────────────────────────────────────────────────────────────────
-{
+if (want(1)) {
   const sb = await startSandbox({ rateLimit: false });
   const data = sb.service.data;
   const env = cleanEnv(sb.url, sb.token);
@@ -169,7 +173,7 @@ process.stdout.write(n ? '\\n]\\n' : '[]\\n'); agent.destroy();
 }
 
 // ── 2. First question ─────────────────────────────────────────────────────────────────────────
-{
+if (want(2)) {
   const sb = await startSandbox({ rateLimit: false });
   const fq = Math.max(5, Math.round(runs * 0.7));
   console.log(`\n2. First question of the interactive \`checkin today\` in a pseudo-terminal (${fq} pairs; launch = node printing a line in the same terminal)`);
@@ -223,7 +227,7 @@ async function bigSandbox(target, rateLimit = undefined) {
 }
 const listRequests = (sb) => sb.requests.filter((r) => r.path === '/api/v2/check-ins');
 
-{
+if (want(3)) {
   const pairs = Math.max(3, Math.round(runs / 2));
   console.log(`\n3. list --all --json, limits on, through a proxy adding 100 ms round trips (${pairs} pairs, a fresh sandbox for each run)`);
   const ratios = [];
@@ -251,9 +255,9 @@ const listRequests = (sb) => sb.requests.filter((r) => r.path === '/api/v2/check
   report(`list --all, ${count} check-ins, 100 ms round trip`, `${mmm(ratios)}× an 8-in-flight pager (checkin ${median(cli).toFixed(0)} ms, ${requests} requests, none refused; pager ${median(bare).toFixed(0)} ms)`, '≤ 1.3×', median(ratios) <= 1.3);
 }
 
-const sizes = quick ? [5000] : [5000, 20000];
+const sizes = !want(4) ? [] : quick ? [5000] : [5000, 20000];
 const pacedRss = [];
-console.log(`\n4. list --all --json, limits on (30 requests / 10 s, 500 / 30 min), direct; floor = ⌊(pages − 1) / 30⌋ × 10 s${quick ? ' (BENCH_QUICK: 5,000 only)' : ''}`);
+if (want(4)) console.log(`\n4. list --all --json, limits on (30 requests / 10 s, 500 / 30 min), direct; floor = ⌊(pages − 1) / 30⌋ × 10 s${quick ? ' (BENCH_QUICK: 5,000 only)' : ''}`);
 for (const size of sizes) {
   const sb = await bigSandbox(size);
   const env = cleanEnv(sb.url, sb.token);
@@ -273,8 +277,8 @@ for (const size of sizes) {
   );
 }
 
-console.log('\n5. list --all peak RSS at ~20,000 check-ins (limits off, and the paced run of 4.)');
-{
+if (want(5)) console.log('\n5. list --all peak RSS at ~20,000 check-ins (limits off, and the paced run of 4.)');
+if (want(5)) {
   const sb = await bigSandbox(20000, false);
   const env = cleanEnv(sb.url, sb.token);
   for (const json of [true, false]) {

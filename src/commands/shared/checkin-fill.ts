@@ -12,7 +12,7 @@ import { printCheckIn, printJson } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './checkin-answers.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './checkin-edit.js';
 import { earlierCheckIns, earlierPrefill, fetchOrNull, reportNone, sendAnswers, type Target } from './checkin-target.js';
-import { combine, recentActivities, workSince } from './work-since.js';
+import { combine, recentActivities, recentCommits, workSince } from './work-since.js';
 
 export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, ask: boolean): Promise<void> {
   if (flags.web) {
@@ -121,14 +121,14 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions): Prom
   const { answers, typed } = flags.fromActivity ? await answersFromFlags(ctx, flags, target) : { answers: {}, typed: false };
   // For a date, the check-in, the earlier ones and the activities are asked for at once.
   const day = DATE_KEY_RE.test(target.key) ? target.key : undefined;
-  const early = day ? { earlier: earlierCheckIns(ctx, day), activities: recentActivities(ctx, day) } : undefined;
+  const early = day ? { earlier: earlierCheckIns(ctx, day), activities: recentActivities(ctx, day), commits: recentCommits(ctx, day) } : undefined;
   early?.earlier.catch(() => undefined);
   early?.activities.catch(() => undefined);
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, flags.json);
   const activities = early?.activities ?? recentActivities(ctx, current.date);
   const before = await (early?.earlier ?? earlierCheckIns(ctx, current.date));
-  const work = await workSince(ctx, current, before, activities);
+  const work = await workSince(ctx, current, before, activities, early?.commits ?? recentCommits(ctx, current.date));
   for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
   const last = before.find((c) => c.intentions && c.intentions.trim() !== '');
   const text = combine(last?.intentions ?? null, work);

@@ -15,7 +15,7 @@ import { sanitizeDeep } from '../../ui/sanitize.js';
 import { editAnswers } from './checkin-edit.js';
 import { earlierCheckIns, fetchOrNull, previousSuggestion, reportNone, sendAnswers, type Target } from './checkin-target.js';
 import { keep } from './drafts.js';
-import { recentActivities, workSince } from './work-since.js';
+import { recentActivities, recentCommits, workSince } from './work-since.js';
 
 type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
 const ALL: Question[] = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed'];
@@ -31,6 +31,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   // What happened since the last check-in (activities now; git commits once the earlier check-ins tell since when).
   const activities = DATE_KEY_RE.test(target.key) ? recentActivities(ctx, target.key) : undefined;
   activities?.catch(() => undefined);
+  const commits = DATE_KEY_RE.test(target.key) ? recentCommits(ctx, target.key) : undefined;
   const view = await viewFor(io, ctx.now());
   const { c } = view;
   const current = await fetchOrNull(ctx, target);
@@ -101,7 +102,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
         answers.previous = s.text;
         from = s.from;
         // Activities and commits since the last check-in: picked in a checkbox, then edited with the rest.
-        const work = await workSince(ctx, current, (await earlier) ?? (await earlierCheckIns(ctx, current.date)), activities ?? recentActivities(ctx, current.date));
+        const work = await workSince(ctx, current, (await earlier) ?? (await earlierCheckIns(ctx, current.date)), activities ?? recentActivities(ctx, current.date), commits ?? recentCommits(ctx, current.date));
         for (const note of work.notes) io.err(c.dim(`note: ${note}\n`));
         const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
         const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));

@@ -3,9 +3,10 @@
 //
 // Requests: one (GET /activities for me, from a week before the day; what came before my last
 // check-in is left out here), sent alongside the check-in's own. git runs as a subprocess only
-// here, in each repository at once: the current one by default, or those CHECKIN_GIT_REPOS names
-// (separated like PATH) or config.json's "git_repos" list; author = that repository's
-// user.email. A folder that is missing or not a repository, or no git at all, is skipped with a note.
+// here, started with the requests, in each repository at once: the current one by default, or
+// those CHECKIN_GIT_REPOS names (separated like PATH) or config.json's "git_repos" list; author =
+// that repository's user.email. A folder that is missing or not a repository, or no git at all,
+// is skipped with a note.
 
 import { allActivities } from '../../api/endpoints.js';
 import type { Activity, CheckIn } from '../../api/types.js';
@@ -63,34 +64,50 @@ export function gitRepos(ctx: Context): string[] {
   return [process.cwd()];
 }
 
-/** My commits since `sinceIso` in one repository, newest first, as bullets; or a note why not. */
-async function commitsIn(dir: string, sinceIso: string): Promise<{ bullets: string[]; note?: string; noGit?: boolean }> {
-  const [email, log, top] = await Promise.all([
-    git(dir, ['config', 'user.email']),
-    git(dir, ['log', `--since=${sinceIso}`, '--no-merges', `-n${MAX_EACH * 4}`, '--format=%ae%x09%s']),
-    git(dir, ['rev-parse', '--show-toplevel']),
-  ]);
-  if (!log.ok) {
-    if (log.code === 'ENOENT' && !/cannot change to|No such file/i.test(log.stderr)) return { bullets: [], noGit: true };
-    if (/cannot change to|No such file/i.test(log.stderr)) return { bullets: [], note: `${dir}: no such folder; skipped` };
-    if (/not a git repository/i.test(log.stderr)) return { bullets: [], note: `${dir} is not a git repository; skipped` };
-    if (/does not have any commits/i.test(log.stderr)) return { bullets: [] };
-    return { bullets: [], note: `git log failed in ${dir}: ${sanitizeLine(log.stderr.trim().split('\n')[0] ?? '')}; skipped` };
-  }
-  if (!email.ok || !email.out.trim()) return { bullets: [], note: `${dir}: git has no user.email, so your commits are not known; skipped` };
-  const mine = email.out.trim().toLowerCase();
-  const name = (top.ok ? top.out.trim() : dir).split(/[\\/]/).filter(Boolean).at(-1) ?? dir;
-  const bullets = log.out
-    .split('\n')
-    .map((line) => line.split('\t'))
-    .filter(([author, subject]) => author?.toLowerCase() === mine && subject?.trim())
-    .slice(0, MAX_EACH)
-    .map(([, subject]) => `- ${sanitizeLine(subject!).trim()} (${sanitizeLine(name)})`);
-  return { bullets };
+interface Commit {
+  at: string;
+  bullet: string;
 }
 
-/** What happened since my last check-in before `current`: activities (already fetched) and commits. */
-export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn[], activities: Promise<Activity[]>): Promise<WorkSince> {
+/**
+ * My commits of the week before `day` in one repository, newest first (filtered to "since my last
+ * check-in" later: git starts before the check-ins have answered); or a note why there are none.
+ */
+async function commitsIn(dir: string, day: string): Promise<{ commits: Commit[]; note?: string; noGit?: boolean }> {
+  const [email, log] = await Promise.all([
+    git(dir, ['config', 'user.email']),
+    git(dir, ['log', `--since=${addDays(day, -7)}T00:00:00Z`, '--no-merges', `-n${MAX_EACH * 4}`, '--format=%ae%x09%cI%x09%s']),
+  ]);
+  if (!log.ok) {
+    if (log.code === 'ENOENT') return { commits: [], noGit: true };
+    if (/cannot change to|No such file/i.test(log.stderr)) return { commits: [], note: `${dir}: no such folder; skipped` };
+    if (/not a git repository/i.test(log.stderr)) return { commits: [], note: `${dir} is not a git repository; skipped` };
+    if (/does not have any commits/i.test(log.stderr)) return { commits: [] };
+    return { commits: [], note: `git log failed in ${dir}: ${sanitizeLine(log.stderr.trim().split('\n')[0] ?? '')}; skipped` };
+  }
+  if (!email.ok || !email.out.trim()) return { commits: [], note: `${dir}: git has no user.email, so your commits are not known; skipped` };
+  const mine = email.out.trim().toLowerCase();
+  const rows = log.out
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([author, at, subject]) => author?.toLowerCase() === mine && at && subject?.trim());
+  if (rows.length === 0) return { commits: [] };
+  // The repository's name (the folder may be inside it): asked only when there is something to name.
+  const top = await git(dir, ['rev-parse', '--show-toplevel']);
+  const name = sanitizeLine((top.ok ? top.out.trim() : dir).split(/[\\/]/).filter(Boolean).at(-1) ?? dir);
+  return { commits: rows.map(([, at, subject]) => ({ at: new Date(at!).toISOString(), bullet: `- ${sanitizeLine(subject!).trim()} (${name})` })) };
+}
+
+/** My commits in every repository, started early (with the requests): see commitsIn. */
+export function recentCommits(ctx: Context, day: string): Promise<Array<Awaited<ReturnType<typeof commitsIn>>>> {
+  const dirs = gitRepos(ctx);
+  if (dirs.length === 0) return Promise.resolve([]);
+  // Once the requests being made now are on the wire: starting a process is CPU work that would hold them back.
+  return new Promise((resolve) => setImmediate(resolve)).then(() => Promise.all(dirs.map((dir) => commitsIn(dir, day))));
+}
+
+/** What happened since my last check-in before `current`: activities and commits (both started early). */
+export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn[], activities: Promise<Activity[]>, commits: ReturnType<typeof recentCommits>): Promise<WorkSince> {
   const since = lastCheckInAt(current.date, earlier);
   const person = await me(ctx);
   const notes: string[] = [];
@@ -99,7 +116,7 @@ export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn
       notes.push(`your activities could not be read (${sanitizeLine((err as Error).message)}); left out`);
       return [] as Activity[];
     }),
-    Promise.all(gitRepos(ctx).map((dir) => commitsIn(dir, since))),
+    commits,
   ]);
   const bullets = acts
     .filter((a) => a.recorded_at > since && (!a.person || a.person.id === person.id))
@@ -108,7 +125,7 @@ export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn
     .map(activityBullet);
   if (repos.some((r) => r.noGit)) notes.push('git is not installed: commits are left out');
   for (const r of repos) {
-    bullets.push(...r.bullets);
+    bullets.push(...r.commits.filter((c) => c.at > new Date(since).toISOString()).slice(0, MAX_EACH).map((c) => c.bullet));
     if (r.note) notes.push(r.note);
   }
   return { bullets: [...new Set(bullets)], notes };
