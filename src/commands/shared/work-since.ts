@@ -57,10 +57,11 @@ async function git(dir: string, args: string[]): Promise<GitResult> {
 }
 
 export function gitRepos(ctx: Context): string[] {
+  const home = (dir: string) => (dir === '~' || dir.startsWith('~/') ? `${ctx.env.HOME ?? ''}${dir.slice(1)}` : dir);
   const fromEnv = ctx.env.CHECKIN_GIT_REPOS;
-  if (fromEnv !== undefined) return fromEnv.split(process.platform === 'win32' ? ';' : ':').filter(Boolean);
+  if (fromEnv !== undefined) return fromEnv.split(process.platform === 'win32' ? ';' : ':').filter(Boolean).map(home);
   const fromConfig: unknown = ctx.config().read().git_repos;
-  if (Array.isArray(fromConfig)) return fromConfig.filter((x): x is string => typeof x === 'string');
+  if (Array.isArray(fromConfig)) return fromConfig.filter((x): x is string => typeof x === 'string').map(home);
   return [process.cwd()];
 }
 
