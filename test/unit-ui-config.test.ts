@@ -69,3 +69,25 @@ describe('config', () => {
     expect(cacheKey('https://x/api/v2', 'other')).not.toBe(a);
   });
 });
+
+describe('colours', () => {
+  it('write exactly what chalk writes: nesting, chains, line breaks, empty text; nothing at level 0', async () => {
+    const { Chalk } = await import('chalk');
+    const fc = await import('fast-check');
+    const { makeColors } = await import('../src/ui/color.js');
+    const ours = makeColors(1);
+    const theirs = new Chalk({ level: 1 });
+    const names = ['bold', 'dim', 'italic', 'underline', 'red', 'green', 'yellow', 'magenta', 'cyan'] as const;
+    const text = fc.stringMatching(/^[a-z \n\r@*]{0,12}$/);
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.constantFrom(...names), fc.constantFrom(...names), text, text, (outer, second, inner, a, b) => {
+        const mine = ours[outer][second](`${a}${ours[inner](b)}${a}`);
+        const theirsOut = theirs[outer][second](`${a}${theirs[inner](b)}${a}`);
+        expect(JSON.stringify(mine)).toBe(JSON.stringify(theirsOut));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(makeColors(0).magenta.bold('@ada')).toBe('@ada');
+    expect(ours.bold('')).toBe('');
+  });
+});

@@ -26,12 +26,13 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const p = ctx.prompter();
   // While the check-in is fetched: the prompts load, and (for a date) the earlier check-ins that
   // "previous" is suggested from are asked for at the same time — one round trip to the first question.
-  p.warm?.();
   const earlier = DATE_KEY_RE.test(target.key) && !target.known ? earlierCheckIns(ctx, target.key).catch(() => undefined) : undefined;
   // What happened since the last check-in (activities now; git commits once the earlier check-ins tell since when).
   const activities = DATE_KEY_RE.test(target.key) ? recentActivities(ctx, target.key) : undefined;
   activities?.catch(() => undefined);
   const commits = DATE_KEY_RE.test(target.key) ? recentCommits(ctx, target.key) : undefined;
+  // After git's start is queued: git runs on another core while the prompts load.
+  p.warm?.();
   const view = await viewFor(io, ctx.now());
   const { c } = view;
   const current = await fetchOrNull(ctx, target);
