@@ -48,6 +48,10 @@ const COMMANDS = [
   ['status'],
   ['auth', 'status'],
   ['log', 'Did a thing'],
+  ['inbox', '--all'],
+  ['report', '--since', '2026-11-16'],
+  ['report', '--format', 'csv'],
+  ['today', '--suggest'],
 ];
 
 describe('a service that writes escapes, bidi and zero-width characters in every field', () => {
@@ -57,7 +61,8 @@ describe('a service that writes escapes, bidi and zero-width characters in every
       for (const args of COMMANDS) {
         const r = await h.cli(args, mode === 'terminal' ? { tty: true, color: 3, prompt: false } : {});
         expect([args.join(' '), r.code, r.stderr]).toEqual([args.join(' '), 0, expect.any(String)]);
-        expect(r.stdout.length, args.join(' ')).toBeGreaterThan(0);
+        // (The inbox leaves out one's own comments, and here everyone is the same poisoned person: it says so on stderr.)
+        if (args[0] !== 'inbox') expect(r.stdout.length, args.join(' ')).toBeGreaterThan(0);
         for (const [name, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
           const bad = FORBIDDEN.exec(text);
           expect(bad ? `${args.join(' ')} ${name}: ${JSON.stringify(text.slice(Math.max(0, bad.index - 20), bad.index + 20))}` : '').toBe('');

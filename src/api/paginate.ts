@@ -187,12 +187,16 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
   let last: number | undefined;
   let stopped = false;
   const budget = new RateBudget(api, opts.maxInFlight ?? 8);
+  let shortAt = Infinity;
   let failure: unknown;
 
   const fetchPage = (page: number) => {
     const p = budget.send(() => api.request<unknown>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } })).then(
       (res) => {
-        done.set(page, { items: api.shaped<T[]>(res.data, list, 'GET', path), headers: res.headers });
+        const items = api.shaped<T[]>(res.data, list, 'GET', path);
+        done.set(page, { items, headers: res.headers });
+        // A short page is the last: nothing after it is asked for (the few already out are let be).
+        if (items.length < MAX_PER_PAGE) shortAt = Math.min(shortAt, page);
       },
       (err: unknown) => {
         failure ??= err;
@@ -225,8 +229,8 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
     emit();
     if (last !== undefined) break;
     const room = budget.room(inFlight.size);
-    if (room > 0 && !stopped) {
-      for (let i = 0; i < room; i++) {
+    if (room > 0 && !stopped && next <= shortAt) {
+      for (let i = 0; i < room && next <= shortAt; i++) {
         if (next > maxPages) {
           stopped = true;
           break;

@@ -9,6 +9,7 @@ import { MAX_PER_PAGE, type CheckIn, type GoalUpdate, type Ref } from '../api/ty
 import { arrayOf, GOAL_UPDATE } from '../api/validate.js';
 import type { Context } from '../context.js';
 import { shortDay } from '../core/dayname.js';
+import { isDateKey } from '../core/datekey.js';
 import { UsageError } from '../errors.js';
 import { printJson } from '../ui/output.js';
 import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../ui/report.js';
@@ -76,7 +77,8 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
       const sorted = days.sort((a, b) => (a.date < b.date ? -1 : 1));
       return {
         person,
-        days: sorted.map((checkIn) => ({ label: shortDay(checkIn.date), checkIn })),
+        // A date the service wrote wrongly is shown as it came (sanitised by the view), not a crash.
+        days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn })),
         updates: updates.filter((u) => u.person?.id === person.id).sort((a, b) => (a.created_at < b.created_at ? -1 : 1)),
         summary: { scheduled: sorted.length, done: sorted.filter((c) => c.completed_at).length, blocked: sorted.filter((c) => c.completed_at && c.blocked).length, moods: moodCounts(sorted) },
       };

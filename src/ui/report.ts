@@ -54,7 +54,7 @@ export function reportMarkdown(r: ReportModel): string {
     for (const d of p.days) {
       const c = d.checkIn;
       const state = c.completed_at ? [moodText(c.mood), c.blocked ? 'blocked' : ''].filter(Boolean).join(' · ') : 'not filled in';
-      out.push(`### ${d.label}${state ? ` — ${state}` : ''}\n\n`);
+      out.push(`### ${sanitizeLine(d.label)}${state ? ` — ${state}` : ''}\n\n`);
       if (!c.completed_at) continue;
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`Did what was intended: ${c.previous_completed ? 'yes' : 'no'}\n\n`);
       out.push(answer('Previous', c.previous), answer('Intentions', c.intentions), answer('Blockers', c.blockers));

@@ -7,6 +7,7 @@ import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import type { Draft } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../core/answers.js';
+import { isDateKey, localDateKey } from '../../core/datekey.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { printCheckIn, printJson } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './checkin-answers.js';
@@ -126,9 +127,11 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions): Prom
   early?.activities.catch(() => undefined);
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, flags.json);
-  const activities = early?.activities ?? recentActivities(ctx, current.date);
-  const before = await (early?.earlier ?? earlierCheckIns(ctx, current.date));
-  const work = await workSince(ctx, current, before, activities, early?.commits ?? recentCommits(ctx, current.date));
+  // A check-in named by UUID: its own date (or today, when the service wrote no date).
+  const when = day ?? (isDateKey(current.date) ? current.date : localDateKey(ctx.now()));
+  const activities = early?.activities ?? recentActivities(ctx, when);
+  const before = await (early?.earlier ?? earlierCheckIns(ctx, when));
+  const work = await workSince(ctx, current, before, activities, early?.commits ?? recentCommits(ctx, when));
   for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
   const last = before.find((c) => c.intentions && c.intentions.trim() !== '');
   const text = combine(last?.intentions ?? null, work);

@@ -11,7 +11,7 @@
 import { allActivities } from '../../api/endpoints.js';
 import type { Activity, CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { addDays } from '../../core/datekey.js';
+import { addDays, isDateKey, localDateKey } from '../../core/datekey.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { me } from './account.js';
 
@@ -28,8 +28,8 @@ export interface WorkSince {
 
 /** The moment my last filled-in check-in before `day` was completed (or that day's start), else a week before. */
 export function lastCheckInAt(day: string, earlier: CheckIn[]): string {
-  const last = earlier.find((c) => c.completed_at && c.date < day);
-  return last?.completed_at ?? `${addDays(day, -7)}T00:00:00Z`;
+  const last = earlier.find((c) => c.completed_at && c.date < day && !Number.isNaN(Date.parse(c.completed_at)));
+  return last ? new Date(Date.parse(last.completed_at!)).toISOString() : `${addDays(day, -7)}T00:00:00.000Z`;
 }
 
 /** My activities from a week before `day` on (one request; start it early, filter later). */
@@ -109,7 +109,8 @@ export function recentCommits(ctx: Context, day: string): Promise<Array<Awaited<
 
 /** What happened since my last check-in before `current`: activities and commits (both started early). */
 export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn[], activities: Promise<Activity[]>, commits: ReturnType<typeof recentCommits>): Promise<WorkSince> {
-  const since = lastCheckInAt(current.date, earlier);
+  // (A date the service wrote wrongly counts as today: a suggestion, not a crash.)
+  const since = lastCheckInAt(isDateKey(current.date) ? current.date : localDateKey(ctx.now()), earlier);
   const person = await me(ctx);
   const notes: string[] = [];
   const [acts, repos] = await Promise.all([
@@ -120,13 +121,13 @@ export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn
     commits,
   ]);
   const bullets = acts
-    .filter((a) => a.recorded_at > since && (!a.person || a.person.id === person.id))
+    .filter((a) => Date.parse(a.recorded_at) > Date.parse(since) && (!a.person || a.person.id === person.id))
     .sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : -1))
     .slice(0, MAX_EACH)
     .map(activityBullet);
   if (repos.some((r) => r.noGit)) notes.push('git is not installed: commits are left out');
   for (const r of repos) {
-    bullets.push(...r.commits.filter((c) => c.at > new Date(since).toISOString()).slice(0, MAX_EACH).map((c) => c.bullet));
+    bullets.push(...r.commits.filter((c) => Date.parse(c.at) > Date.parse(since)).slice(0, MAX_EACH).map((c) => c.bullet));
     if (r.note) notes.push(r.note);
   }
   return { bullets: [...new Set(bullets)], notes };
