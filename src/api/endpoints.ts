@@ -1,7 +1,7 @@
 // One function per endpoint of API v2. Paths are relative: the client keeps /api/v2.
 
 import type { ApiClient, Query } from './client.js';
-import { fetchAll, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
+import { fetchAll, getInParallel, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
 import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
 import { MAX_PER_PAGE } from './types.js';
 import { ACTIVITY, arrayOf, CHECK_IN, COMMENT, GOAL, GOAL_UPDATE, ME, PERSON, REACTION, TEAM } from './validate.js';
@@ -62,4 +62,7 @@ export const allGoals = (api: ApiClient, q: Query) => fetchAll<Goal>(api, 'goals
 export const allActivities = (api: ApiClient, q: Query) => fetchAll<Activity>(api, 'activities', ACTIVITY, q);
 export const allComments = (api: ApiClient, r: Commentable) => fetchAll<Comment>(api, `${resourcePath(r)}/comments`, COMMENT, {});
 export const allReactions = (api: ApiClient, r: Commentable) => fetchAll<Reaction>(api, `${resourcePath(r)}/reactions`, REACTION, {});
+/** The newest updates (one page of 50) of each goal, overlapped within the rate budget; one list per goal. */
+export const newestUpdatesOf = async (api: ApiClient, goalIds: string[], opts: Pick<WalkOptions, 'onPause'> = {}) =>
+  (await getInParallel(api, goalIds.map((id) => ({ path: `goals/${enc(id)}/goal-updates`, query: { per_page: MAX_PER_PAGE }, check: arrayOf(GOAL_UPDATE) })), opts)) as GoalUpdate[][];
 export const allGoalUpdates = (api: ApiClient, goalId: string) => fetchAll<GoalUpdate>(api, `goals/${enc(goalId)}/goal-updates`, GOAL_UPDATE, {});

@@ -12,7 +12,7 @@ import { commentRows, inboxRows, type InboxThreadView } from '../ui/views.js';
 import { rangeDay } from './shared/days.js';
 import { sendWithDraft } from './shared/drafts.js';
 import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from './shared/inbox.js';
-import { intOption, type Run } from './shared/options.js';
+import { intOption, pauseNotice, type Run } from './shared/options.js';
 
 export interface InboxOptions {
   all?: boolean;
@@ -47,7 +47,7 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
   const inbox = await gatherInbox(ctx, {
     ...(since && { since }),
     ...(marker?.seen_at && !opts.all && { seenAt: marker.seen_at }),
-    onPause: (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`),
+    onPause: pauseNotice(ctx),
   });
   let n = 0;
   const views: InboxThreadView[] = inbox.threads.map((t) => ({ label: labelOf(t), ...(t.url && { url: t.url }), items: t.items.map((i) => ({ ...i, n: ++n })) }));

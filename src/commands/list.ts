@@ -9,7 +9,7 @@ import { printList, streamList } from '../ui/output.js';
 import { checkInRows, checkInRowStream } from '../ui/views.js';
 import { resolvePeople, resolveTeams } from './shared/account.js';
 import { rangeDay } from './shared/days.js';
-import { intOption, whoOptions, type Run, type WhoOptions } from './shared/options.js';
+import { intOption, pauseNotice, whoOptions, type Run, type WhoOptions } from './shared/options.js';
 
 /** The service's page size when none is asked for (api-v2: 20). */
 const DEFAULT_PAGE = 20;
@@ -58,7 +58,7 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
     await walkCheckIns(api, query, (items) => out.add(items), {
       onPause: (ms) => {
-        ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
+        pauseNotice(ctx)(ms);
         collectGarbage(); // idle anyway
       },
     });

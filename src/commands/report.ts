@@ -3,10 +3,8 @@
 // Requests: the check-ins of the period (every page, paced like list --all), the goals of the same
 // people or teams (one list) and each goal's newest updates (one each, overlapped).
 import { Command, Option } from '@commander-js/extra-typings';
-import { allGoals, walkCheckIns } from '../api/endpoints.js';
-import { getInParallel } from '../api/paginate.js';
-import { MAX_PER_PAGE, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
-import { arrayOf, GOAL_UPDATE } from '../api/validate.js';
+import { allGoals, newestUpdatesOf, walkCheckIns } from '../api/endpoints.js';
+import type { CheckIn, Ref } from '../api/types.js';
 import type { Context } from '../context.js';
 import { shortDay } from '../core/dayname.js';
 import { isDateKey } from '../core/datekey.js';
@@ -15,7 +13,7 @@ import { printJson } from '../ui/output.js';
 import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../ui/report.js';
 import { resolvePeople, resolveTeams } from './shared/account.js';
 import { rangeDay } from './shared/days.js';
-import { whoOptions, type Run, type WhoOptions } from './shared/options.js';
+import { pauseNotice, whoOptions, type Run, type WhoOptions } from './shared/options.js';
 
 export interface ReportOptions extends WhoOptions {
   since?: string;
@@ -49,7 +47,7 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   const api = await ctx.api();
   const byPerson = new Map<string, { person: Ref; days: CheckIn[] }>();
   const seen = new Set<string>();
-  const onPause = (ms: number) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
+  const onPause = pauseNotice(ctx);
   const [, goals] = await Promise.all([
     walkCheckIns(
       api,
@@ -67,7 +65,7 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     ),
     allGoals(api, { people_ids, team_ids }),
   ]);
-  const updates = ((await getInParallel(api, goals.map((g) => ({ path: `goals/${encodeURIComponent(g.id)}/goal-updates`, query: { per_page: MAX_PER_PAGE }, check: arrayOf(GOAL_UPDATE) })), { onPause })) as GoalUpdate[][])
+  const updates = (await newestUpdatesOf(api, goals.map((g) => g.id), { onPause }))
     .flat()
     .filter((u) => u.created_at.slice(0, 10) >= since && u.created_at.slice(0, 10) <= until);
 

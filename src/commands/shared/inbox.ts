@@ -6,11 +6,10 @@
 // mine in the period (two each, overlapped within the rate budget). For a week of daily
 // check-ins and no goals: 1 + 1 + 2 × 5 = 12.
 
-import { allCheckIns, allGoals, resourcePath, type Commentable } from '../../api/endpoints.js';
+import { allCheckIns, allGoals, newestUpdatesOf, resourcePath, type Commentable } from '../../api/endpoints.js';
 import { getInParallel } from '../../api/paginate.js';
 import { MAX_PER_PAGE, type Comment, type Reaction, type Ref } from '../../api/types.js';
-import { arrayOf, COMMENT, GOAL_UPDATE, REACTION } from '../../api/validate.js';
-import type { GoalUpdate } from '../../api/types.js';
+import { arrayOf, COMMENT, REACTION } from '../../api/validate.js';
 import type { InboxMarker } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { addDays } from '../../core/datekey.js';
@@ -82,11 +81,7 @@ export async function gatherInbox(ctx: Context, opts: { since?: string; seenAt?:
   const person = await me(ctx);
   const since = opts.since ?? addDays(await today(ctx), -(INBOX_DAYS - 1));
   const [checkIns, goals] = await Promise.all([allCheckIns(api, { people_ids: [person.id], since }), allGoals(api, { people_ids: [person.id] })]);
-  const updateLists = (await getInParallel(
-    api,
-    goals.map((g) => ({ path: `goals/${encodeURIComponent(g.id)}/goal-updates`, query: { per_page: MAX_PER_PAGE }, check: arrayOf(GOAL_UPDATE) })),
-    opts,
-  )) as GoalUpdate[][];
+  const updateLists = await newestUpdatesOf(api, goals.map((g) => g.id), opts);
   const threads: InboxThread[] = [
     ...checkIns.filter((c) => c.person?.id === person.id && c.completed_at).map((c) => ({ on: { kind: 'check-in' as const, id: c.id }, date: c.date, url: c.url, items: [] })),
     ...updateLists

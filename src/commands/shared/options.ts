@@ -35,3 +35,8 @@ export function whoOptions<A extends unknown[], O extends OptionValues>(cmd: Com
     .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
     .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect);
 }
+
+/** What a long walk says when it waits for the rate limit (list --all, inbox, report). */
+export function pauseNotice(ctx: import('../../context.js').Context): (ms: number) => void {
+  return (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
+}
