@@ -179,7 +179,7 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
   const list = arrayOf(check);
   const maxPages = opts.maxPages ?? MAX_PAGES;
   const seen = new Set<string>();
-  const done = new Map<number, { items: T[]; headers: Record<string, string | string[] | undefined> }>();
+  const done = new Map<number, T[]>();
   const inFlight = new Map<number, Promise<void>>();
   let next = 1;
   let emitted = 0;
@@ -194,7 +194,7 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
     const p = budget.send(() => api.request<unknown>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } })).then(
       (res) => {
         const items = api.shaped<T[]>(res.data, list, 'GET', path);
-        done.set(page, { items, headers: res.headers });
+        done.set(page, items);
         // A short page is the last: nothing after it is asked for (the few already out are let be).
         if (items.length < MAX_PER_PAGE) shortAt = Math.min(shortAt, page);
       },
@@ -212,10 +212,10 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
       if (!got) return;
       done.delete(page);
       emitted = page;
-      const fresh = got.items.filter((item) => !seen.has(item.id) && seen.add(item.id));
+      const fresh = got.filter((item) => !seen.has(item.id) && seen.add(item.id));
       count += fresh.length;
       if (fresh.length > 0) onItems(fresh);
-      if (got.items.length < MAX_PER_PAGE) last = page;
+      if (got.length < MAX_PER_PAGE) last = page;
       else if (fresh.length === 0) {
         api.warn(`page ${page} of ${path} repeated earlier pages; stopped there (${count} items)`);
         last = page;

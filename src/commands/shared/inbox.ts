@@ -10,7 +10,7 @@ import { allCheckIns, allGoals, newestUpdatesOf, resourcePath, type Commentable 
 import { getInParallel } from '../../api/paginate.js';
 import { MAX_PER_PAGE, type Comment, type Reaction, type Ref } from '../../api/types.js';
 import { arrayOf, COMMENT, REACTION } from '../../api/validate.js';
-import type { InboxMarker } from '../../config/store.js';
+import { normalizeApiUrl, type InboxMarker } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { addDays } from '../../core/datekey.js';
 import { me } from './account.js';
@@ -52,7 +52,6 @@ export interface Inbox {
 export async function inboxKey(ctx: Context): Promise<string> {
   const api = await ctx.api();
   const person = await me(ctx);
-  const { normalizeApiUrl } = await import('../../config/store.js');
   return `${normalizeApiUrl(api.baseUrl)} ${person.id}`;
 }
 
