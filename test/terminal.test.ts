@@ -242,6 +242,23 @@ describe('a hostile service at the real prompts', () => {
 });
 
 describe('other prompts in a real terminal', () => {
+  it.skipIf(!VIM)(`inbox on a terminal, then --reply 2 -e: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
+    const list = new Screen(['inbox'], env, { cols: 120, rows: 40 });
+    expect(await list.exit()).toEqual({ code: 0, signal: 0 });
+    expect(list.text()).toContain('2  Linus Torvalds');
+    expect(list.text()).toContain('Reply: checkin inbox --reply <n> "text"');
+    const s = new Screen(['inbox', '--reply', '2', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+    await s.waitFor(/CHECKIN\.md/);
+    s.type(`i14:00 works, @linus${KEY.escape}:wq${KEY.enter}`);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    const ada = sb.service.data.tokens[0]!.person_id;
+    const last = sb.service.data.check_ins.filter((c) => c.person_id === ada && c.completed_at && c.date < today()).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
+    const posted = sb.requests.filter((r) => r.method === 'POST');
+    expect(posted.map(describeRequest)).toEqual([`POST /api/v2/check-ins/${last.id}/comments`]);
+    expect(posted[0]!.body).toEqual({ body: '14:00 works, @linus' });
+    expect(s.text()).toContain('Replied on the check-in.');
+  });
+
   it('login asks for the token without echoing it, verifies it and stores it', async () => {
     const s = new Screen(['login', '--api-url', sb.url], { ...env, CHECKIN_TOKEN: '' });
     await s.answer('Paste your token:', sb.token + KEY.enter);
