@@ -73,9 +73,9 @@ export async function writeMarker(ctx: Context, key: string, marker: InboxMarker
 /**
  * The comments and reactions of others on my check-ins and goal updates from `since` on (default:
  * the last INBOX_DAYS days), newest thread first and newest item first; only those after `seenAt`
- * unless `all`.
+ * when it is given (`inbox --all` leaves it out).
  */
-export async function gatherInbox(ctx: Context, opts: { since?: string; seenAt?: string; all?: boolean; onPause?: (ms: number) => void }): Promise<Inbox> {
+export async function gatherInbox(ctx: Context, opts: { since?: string; seenAt?: string; onPause?: (ms: number) => void }): Promise<Inbox> {
   const api = await ctx.api();
   const person = await me(ctx);
   const since = opts.since ?? addDays(await today(ctx), -(INBOX_DAYS - 1));
@@ -106,7 +106,7 @@ export async function gatherInbox(ctx: Context, opts: { since?: string; seenAt?:
       ...reactions[i]!.map((r) => ({ kind: 'reaction' as const, id: r.id, person: r.person, created_at: r.created_at, emoji: r.emoji, name: r.name })),
     ].filter((item) => item.person?.id !== person.id);
     for (const item of all) if (!newest || item.created_at > newest) newest = item.created_at;
-    t.items = all.filter((item) => opts.all || !opts.seenAt || item.created_at > opts.seenAt).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    t.items = all.filter((item) => !opts.seenAt || item.created_at > opts.seenAt).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   });
   const shown = threads.filter((t) => t.items.length > 0).sort((a, b) => (a.items[0]!.created_at < b.items[0]!.created_at ? 1 : -1));
   return { since, ...(opts.seenAt && { seenAt: opts.seenAt }), threads: shown, ...(newest && { newest }) };
