@@ -3,32 +3,28 @@
 // --help (or no command) builds them all.
 
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { activityCommand } from './commands/activity/activity.js';
+import { logCommand } from './commands/activity/log.js';
+import { authCommand } from './commands/auth/auth.js';
+import { loginCommand } from './commands/auth/login.js';
+import { logoutCommand } from './commands/auth/logout.js';
+import { meCommand } from './commands/auth/me.js';
+import { checkinCommand } from './commands/checkin/checkin.js';
+import { listCommand } from './commands/checkin/list.js';
+import { todayCommand } from './commands/checkin/today.js';
+import { commentsCommand } from './commands/comments/comments.js';
+import { reactionsCommand } from './commands/comments/reactions.js';
+import { cronCommand } from './commands/cron/cron.js';
+import { goalCommand } from './commands/goal/goal.js';
+import { goalsCommand } from './commands/goal/goals.js';
+import { inboxCommand } from './commands/inbox/inbox.js';
+import { peopleCommand } from './commands/people/people.js';
+import { reportCommand } from './commands/report/report.js';
+import { sandboxCommand } from './commands/sandbox/sandbox.js';
+import { statusCommand } from './commands/status/status.js';
+import { teamCommand } from './commands/team/team.js';
+import { teamsCommand } from './commands/team/teams.js';
 import type { Context } from './context.js';
-import { activityCommand } from './commands/activity.js';
-import { statusCommand as authStatusCommand } from './commands/auth/status.js';
-import { checkinCommand } from './commands/checkin.js';
-import { commentsCommand } from './commands/comments.js';
-import { cronCommand } from './commands/cron.js';
-import { createCommand } from './commands/goal/update/create.js';
-import { deleteCommand } from './commands/goal/update/delete.js';
-import { editCommand } from './commands/goal/update/edit.js';
-import { listCommand as updateListCommand } from './commands/goal/update/list.js';
-import { viewCommand } from './commands/goal/update/view.js';
-import { goalsCommand } from './commands/goals.js';
-import { inboxCommand } from './commands/inbox.js';
-import { listCommand } from './commands/list.js';
-import { logCommand } from './commands/log.js';
-import { loginCommand } from './commands/login.js';
-import { logoutCommand } from './commands/logout.js';
-import { meCommand } from './commands/me.js';
-import { peopleCommand } from './commands/people.js';
-import { reactionsCommand } from './commands/reactions.js';
-import { reportCommand } from './commands/report.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { statusCommand } from './commands/status.js';
-import { teamCommand } from './commands/team.js';
-import { teamsCommand } from './commands/teams.js';
-import { todayCommand } from './commands/today.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -46,36 +42,6 @@ Exit codes:
   3    checkin status: today's check-in is still pending
   4    not logged in, or the token was rejected (missing, invalid or read-only)
   130  cancelled at a prompt`;
-
-/** `goal update …`: create is the default (`goal update <goal-id>`); list, view, edit, delete one update. */
-function goalUpdateGroup(ctx: Context): CommandUnknownOpts {
-  return new Command('update')
-    .description('Post a goal update (goal update <goal-id>), or list, view, edit and delete updates')
-    .addCommand(createCommand(ctx), { isDefault: true })
-    .addCommand(updateListCommand(ctx))
-    .addCommand(viewCommand(ctx))
-    .addCommand(editCommand(ctx))
-    .addCommand(deleteCommand(ctx))
-    .addHelpText('after', '\nExamples:\n  checkin goal update <goal-id> --title "Invoices shipped" --body - --progress 60 < notes.md\n  checkin goal update list <goal-id>\n  checkin goal update view <update-id>\n  checkin goal update edit <update-id> --progress 70\n  checkin goal update delete <update-id> --yes');
-}
-
-/** The older spellings, kept working: `goal updates <goal-id>` and `goal updates show|edit|delete <update-id>`. */
-function goalUpdatesGroup(ctx: Context): CommandUnknownOpts {
-  return new Command('updates')
-    .description("List a goal's updates (same as goal update list); show, edit or delete one")
-    .addCommand(updateListCommand(ctx), { isDefault: true, hidden: true })
-    .addCommand(viewCommand(ctx).name('show'))
-    .addCommand(editCommand(ctx))
-    .addCommand(deleteCommand(ctx));
-}
-
-function goalCommand(ctx: Context): CommandUnknownOpts {
-  return new Command('goal').description('Post and manage goal updates').addCommand(goalUpdateGroup(ctx)).addCommand(goalUpdatesGroup(ctx));
-}
-
-function authCommand(ctx: Context): CommandUnknownOpts {
-  return new Command('auth').description('The token: checkin auth status').addCommand(authStatusCommand(ctx));
-}
 
 type Define = (ctx: Context) => CommandUnknownOpts;
 

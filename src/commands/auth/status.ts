@@ -4,10 +4,10 @@ import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
+import { me } from '../../services/account.js';
 import { printOne } from '../../ui/output.js';
 import { authStatusView, type AuthReport } from '../../ui/views.js';
-import { me } from '../shared/account.js';
-import type { Run } from '../shared/options.js';
+import type { Run } from '../flags.js';
 
 export interface StatusOptions {
   json?: boolean;

@@ -4,11 +4,11 @@ import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoin
 import { CONFIDENCE_LEVELS, nearestConfidence } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
-import { keep } from '../../shared/drafts.js';
+import { keep } from '../../../services/drafts.js';
 import { printOne, viewFor } from '../../../ui/output.js';
 import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/views.js';
-import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
-import type { Run } from '../../shared/options.js';
+import type { Run } from '../../flags.js';
+import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from './content.js';
 
 export interface CreateOptions extends GoalUpdateContentOptions {
   goalId: string;

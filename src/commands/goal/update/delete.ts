@@ -5,8 +5,8 @@ import type { Context } from '../../../context.js';
 import { CancelledError, UsageError } from '../../../errors.js';
 import { viewFor } from '../../../ui/output.js';
 import { goalUpdateView } from '../../../ui/views.js';
-import { uuid } from '../../shared/goal-update.js';
-import type { Run } from '../../shared/options.js';
+import type { Run } from '../../flags.js';
+import { uuid } from './content.js';
 
 export interface DeleteOptions {
   updateId: string;

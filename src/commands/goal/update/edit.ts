@@ -6,8 +6,8 @@ import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { printOne } from '../../../ui/output.js';
 import { goalUpdateView } from '../../../ui/views.js';
-import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from '../../shared/goal-update.js';
-import type { Run } from '../../shared/options.js';
+import type { Run } from '../../flags.js';
+import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from './content.js';
 
 export interface EditOptions extends GoalUpdateContentOptions {
   updateId: string;

@@ -1,11 +1,11 @@
 // `checkin goal update list <goal-id>` (also `goal updates <goal-id>`): a goal's updates, newest first.
-import { allGoalUpdates } from '../../../api/endpoints.js';
 import { Command } from '@commander-js/extra-typings';
+import { allGoalUpdates } from '../../../api/endpoints.js';
 import type { Context } from '../../../context.js';
 import { printList } from '../../../ui/output.js';
 import { goalUpdateRows } from '../../../ui/views.js';
-import { uuid } from '../../shared/goal-update.js';
-import type { Run } from '../../shared/options.js';
+import type { Run } from '../../flags.js';
+import { uuid } from './content.js';
 
 export interface ListOptions {
   goalId: string;

@@ -4,8 +4,8 @@ import { getGoalUpdate } from '../../../api/endpoints.js';
 import type { Context } from '../../../context.js';
 import { printOne } from '../../../ui/output.js';
 import { goalUpdateView } from '../../../ui/views.js';
-import { uuid } from '../../shared/goal-update.js';
-import type { Run } from '../../shared/options.js';
+import type { Run } from '../../flags.js';
+import { uuid } from './content.js';
 
 export interface ViewOptions {
   updateId: string;

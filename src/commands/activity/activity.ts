@@ -1,0 +1,49 @@
+// `checkin activity`: pull requests, issues… recorded by integrations, filtered.
+import { Command } from '@commander-js/extra-typings';
+import { allActivities } from '../../api/endpoints.js';
+import type { Context } from '../../context.js';
+import { addDays } from '../../core/datekey.js';
+import { UsageError } from '../../errors.js';
+import { resolvePeople, resolveTeams, splitValues } from '../../services/account.js';
+import { rangeDay } from '../../services/days.js';
+import { printList } from '../../ui/output.js';
+import { activityRows } from '../../ui/views.js';
+import { collect, whoOptions, type Run, type WhoOptions } from '../flags.js';
+
+export interface ActivityOptions extends WhoOptions {
+  kind?: string[];
+  since?: string;
+  until?: string;
+  json?: boolean;
+}
+
+export function activityCommand(ctx: Context, run: Run<ActivityOptions> = runActivity) {
+  return whoOptions(new Command('activity'))
+    .description('List activities (pull requests, issues…)')
+    .option('--kind <kind>', 'github_pr, jira, linear… (repeatable)', collect)
+    .option('--since <day>', 'from this day')
+    .option('--until <day>', 'up to this day, inclusive')
+    .option('--json', 'print as JSON')
+    .action((opts) => run(ctx, opts));
+}
+
+/** The first instant of a local day, as the ISO timestamp /activities wants. */
+function startOfDay(day: string): string {
+  return new Date(`${day}T00:00:00`).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export async function runActivity(ctx: Context, opts: ActivityOptions): Promise<void> {
+  const since = await rangeDay(ctx, opts.since, '--since');
+  const until = await rangeDay(ctx, opts.until, '--until');
+  if (since && until && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+  const query = {
+    kinds: splitValues(opts.kind),
+    team_ids: await resolveTeams(ctx, opts.team),
+    people_ids: await resolvePeople(ctx, opts.person),
+    // Dates become timestamps here: from the start of `since` to the end of `until`, local time.
+    ...(since && { since: startOfDay(since) }),
+    ...(until && { until: new Date(Date.parse(startOfDay(addDays(until, 1))) - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }),
+  };
+  const list = await allActivities(await ctx.api(), query);
+  await printList(ctx.io, ctx.now(), list, opts.json, 'No activity matches.', activityRows);
+}

@@ -1,0 +1,62 @@
+// `checkin log "<text>"`: record an activity (POST /activities) for yourself, so it shows in the
+// web app and in tomorrow's suggestion. The text is kept as a draft until the service took it.
+import { Command } from '@commander-js/extra-typings';
+import { postActivity } from '../../api/endpoints.js';
+import type { ActivityInput } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { sendWithDraft } from '../../services/drafts.js';
+import { printOne } from '../../ui/output.js';
+import { activityRows } from '../../ui/views.js';
+import type { Run } from '../flags.js';
+
+/** The service's limit on an activity's description. */
+export const MAX_DESCRIPTION = 256;
+
+export interface LogOptions {
+  text?: string;
+  url?: string;
+  group: string;
+  resume?: boolean;
+  json?: boolean;
+}
+
+export function logCommand(ctx: Context, run: Run<LogOptions> = runLog) {
+  return new Command('log')
+    .argument('[text]', `what you did, at most ${MAX_DESCRIPTION} characters (- reads standard input)`)
+    .description('Record an activity: it shows in the web app and in tomorrow\'s suggestion')
+    .option('--url <https-url>', 'a link to it (a pull request, an issue…)')
+    .option('--group <label>', 'the label it is shown under', 'checkin')
+    .option('--resume', 'send the activity kept from a failed attempt')
+    .option('--json', 'print the recorded activity as JSON')
+    .addHelpText('after', '\nExamples:\n  checkin log "Paired with @grace on the flaky test"\n  checkin log "Reviewed the invoices PR" --url https://github.com/acme/billing/pull/412\n  git log -1 --format=%s | checkin log - --group git')
+    .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
+}
+
+export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
+  const api = await ctx.api();
+  const target = { kind: 'activity' } as const;
+  let input: ActivityInput;
+  if (opts.resume) {
+    const draft = ctx.drafts().get(api.baseUrl, target);
+    if (draft?.content.kind !== 'activity') throw new UsageError('There is no activity kept from a failed attempt');
+    input = draft.content.input;
+  } else {
+    if (opts.text === undefined) throw new UsageError('Say what you did: checkin log "…" (or - to read it from standard input)');
+    const description = (opts.text === '-' ? await ctx.io.readStdin() : opts.text).trim();
+    if (description === '') throw new UsageError('Nothing to record: the text is empty');
+    const length = [...description].length;
+    if (length > MAX_DESCRIPTION) throw new UsageError(`The text is ${length} characters; an activity takes at most ${MAX_DESCRIPTION}`, 'Shorten it, or put the details behind --url.');
+    if (opts.url !== undefined && !/^https:\/\/\S+$/.test(opts.url)) throw new UsageError(`--url takes an https:// link, got "${opts.url}"`);
+    if (opts.group.trim() === '') throw new UsageError('--group must not be empty');
+    input = { group: opts.group, description, ...(opts.url !== undefined && { url: opts.url }) };
+  }
+  const recorded = await sendWithDraft(ctx, {
+    target,
+    content: { kind: 'activity', input },
+    send: () => postActivity(api, input),
+    hint: 'The activity was kept as a draft; `checkin log --resume` sends it.',
+  });
+  if (!opts.json) ctx.io.err('Recorded.\n');
+  await printOne(ctx.io, ctx.now(), recorded, opts.json, (v, a) => activityRows(v, [a]));
+}

@@ -1,0 +1,71 @@
+// `checkin login`: store a token, verified with GET /me (which is cached with it).
+import { Command } from '@commander-js/extra-typings';
+import { ApiClient, checkTransport } from '../../api/client.js';
+import { getMe } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import { cacheKey } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { toCachedMe } from '../../services/account.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
+import { USER_AGENT } from '../../version.js';
+import type { Run } from '../flags.js';
+
+export interface LoginOptions {
+  withToken?: boolean;
+  apiUrl?: string;
+  insecureStorage?: boolean;
+}
+
+export function loginCommand(ctx: Context, run: Run<LoginOptions> = runLogin) {
+  return new Command('login')
+    .description('Store a token (verified with GET /me)')
+    .option('--with-token', 'read the token from standard input')
+    .option('--api-url <url>', 'the API base URL to store with it')
+    .option('--insecure-storage', 'keep the token in the config file (mode 0600), not the keychain (for cron on a machine whose keychain is locked)')
+    .addHelpText('after', '\nThe token goes into the OS keychain where there is one, else into the config file (mode 0600).\nCHECKIN_TOKEN (or STEADY_TOKEN) in the environment always wins.')
+    .action((opts) => run(ctx, opts));
+}
+
+export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> {
+  const { io } = ctx;
+  const cfg = ctx.config();
+  const apiUrl = cfg.apiUrl(opts.apiUrl).value.replace(/\/+$/, '');
+  try {
+    checkTransport(apiUrl);
+  } catch (err) {
+    throw new UsageError((err as Error).message, err instanceof ApiError ? err.suggestion : undefined);
+  }
+  let token: string;
+  if (opts.withToken) {
+    token = (await io.readStdin()).trim();
+  } else if (io.canPrompt) {
+    io.err(`Make a personal access token in the service's integrations settings (Read + write to fill in check-ins).\n`);
+    token = (await ctx.prompter().password('Paste your token:')).trim();
+  } else {
+    throw new UsageError('No terminal to ask for the token', 'Pipe it in: `echo "$TOKEN" | checkin login --with-token`');
+  }
+  if (token === '') throw new UsageError('The token is empty; nothing was stored');
+  if (/\s/.test(token)) throw new UsageError('The token contains spaces; paste just the token');
+
+  const api = new ApiClient({ baseUrl: apiUrl, token, env: ctx.env, userAgent: USER_AGENT, sleep: ctx.sleep });
+  let me;
+  try {
+    me = await getMe(api);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) throw new AuthError(`The service rejected this token (401): nothing was stored`, 'Check that you copied the whole token and that it has not expired.');
+    throw err;
+  } finally {
+    await api.close();
+  }
+  const cached = toCachedMe(me, ctx.now());
+  const stored = await cfg.storeToken(apiUrl, token, { file: Boolean(opts.insecureStorage) });
+  await cfg.update((c) => {
+    c.cache = { ...c.cache, [cacheKey(apiUrl, token)]: { me: cached } };
+  });
+  io.err(`Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}\n`);
+  io.err(stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`);
+  if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {
+    io.err(`Note: ${ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : 'STEADY_TOKEN'} is set in your environment and takes precedence over the stored token.\n`);
+  }
+}

@@ -1,0 +1,23 @@
+// `checkin checkin <key>`: show a check-in by key; with answer options, update it.
+import { Command } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
+import { resolveCheckInKey } from '../../services/target.js';
+import type { Run } from '../flags.js';
+import { answerOptions, type AnswerOptions } from './answers.js';
+import { fillCheckIn } from './fill.js';
+
+export interface CheckInOptions extends AnswerOptions {
+  key: string;
+}
+
+export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheckIn) {
+  return answerOptions(new Command('checkin'))
+    .argument('<key>', 'a UUID, YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last')
+    .description('Show a check-in by key; with answer options, update it')
+    .addHelpText('after', '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"')
+    .action((key, opts) => run(ctx, { ...opts, key }));
+}
+
+export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
+  await fillCheckIn(ctx, await resolveCheckInKey(ctx, opts.key), opts, false);
+}

@@ -1,0 +1,53 @@
+// Writing check-in answers in $EDITOR, losslessly: what was saved is kept as a draft (verbatim)
+// before anything is done with it; text that cannot be read reopens the editor with the problems
+// in a comment at the top, as `git commit` does. Never started without a terminal.
+import type { CheckInAnswers } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { isBlankTemplate, readTemplate } from '../../core/answers.js';
+import { EditorError, HintedError, UsageError } from '../../errors.js';
+import { keep } from '../../services/drafts.js';
+import type { Target } from '../../services/target.js';
+
+const NOTE_START = '<!-- checkin could not read what you saved:';
+const NOTE = /^<!-- checkin could not read what you saved:[\s\S]*?-->\n/;
+
+export function needTerminalForEditor(ctx: Context): void {
+  if (!ctx.io.canPrompt) {
+    throw new UsageError('The editor needs a terminal', 'Give the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.');
+  }
+}
+
+/** The problems as a comment on top of `text`, their line numbers moved to where they now are. */
+export function withProblems(text: string, problems: string[]): string {
+  const shift = problems.length + 2;
+  const lines = problems.map((p) => `     ${p.replace(/^line (\d+)/, (_m, n: string) => `line ${Number(n) + shift}`)}`);
+  return `${NOTE_START}\n${lines.join('\n')}\n     Fix it and save, or save an empty file to cancel (your text is kept as a draft). -->\n${text.replace(NOTE, '')}`;
+}
+
+/**
+ * Opens the editor on `text` until what is saved can be read. Returns the answers, or undefined
+ * when nothing was written (an empty file, or an untouched empty template: a cancel).
+ */
+export async function editAnswers(ctx: Context, target: Target, text: string): Promise<CheckInAnswers | undefined> {
+  needTerminalForEditor(ctx);
+  const draftTarget = { kind: 'check-in', key: target.key } as const;
+  let shown = text;
+  for (;;) {
+    let saved: string;
+    try {
+      saved = (await ctx.editor().edit(shown)).replace(NOTE, '');
+    } catch (err) {
+      // The editor failed: whatever its file held is kept, unless it is what was shown.
+      if (err instanceof EditorError && err.text.replace(NOTE, '').trim() !== '' && err.text !== shown) {
+        await keep(ctx, draftTarget, { kind: 'text', text: err.text.replace(NOTE, '') });
+        throw new HintedError(err, `What was in the editor is kept as a draft; \`${target.resumeCommand} -e\` opens it again.`);
+      }
+      throw err;
+    }
+    const { answers, problems } = readTemplate(saved);
+    if (problems.length === 0 && isBlankTemplate(answers)) return undefined;
+    await keep(ctx, draftTarget, { kind: 'text', text: saved });
+    if (problems.length === 0) return answers;
+    shown = withProblems(saved, problems);
+  }
+}

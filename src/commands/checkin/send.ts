@@ -1,0 +1,74 @@
+// Sending a check-in's answers: the one PATCH, with typed text kept as a draft until the service
+// accepted it; then what the user sees of it (the check-in, its JSON, or one line at the prompts).
+
+import { patchCheckIn } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import { UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { isDateKey } from '../../core/datekey.js';
+import { shortDay } from '../../core/dayname.js';
+import { HintedError, UsageError } from '../../errors.js';
+import { sendWithDraft } from '../../services/drafts.js';
+import { isNoCheckIn, type Target } from '../../services/target.js';
+import { printCheckIn, viewFor } from '../../ui/output.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
+
+/** The normal outcome of a date with no check-in: a note on stderr, `null` for --json, exit 0. */
+export function reportNone(ctx: Context, target: Target, json: boolean | undefined, extra = ''): void {
+  if (UUID_RE.test(target.key)) throw new UsageError(`No check-in ${target.key}`);
+  ctx.io.err(`No check-in scheduled for ${target.label}${extra}\n`);
+  if (json) ctx.io.out('null\n');
+}
+
+export interface SendOptions {
+  /** Keep the answers as a draft until the service has them (they were typed, piped or edited). */
+  keepDraft: boolean;
+  /** Print the check-in as JSON. */
+  json?: boolean | undefined;
+  /** At the prompts: one line saying it is done, instead of the whole check-in. */
+  confirm?: boolean;
+}
+
+/**
+ * The one PATCH, with typed text kept as a draft until the service accepted it; the check-in it
+ * answered, or null when the service has no check-in there (the draft stays, and the note says so).
+ */
+export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
+  const api = await ctx.api();
+  const hint = `Your answers were kept as a draft; send them with \`${target.resumeCommand} --resume\`.`;
+  try {
+    return await sendWithDraft(ctx, {
+      target: { kind: 'check-in', key: target.key },
+      content: opts.keepDraft ? { kind: 'answers', answers } : undefined,
+      send: () => patchCheckIn(api, target.key, answers),
+      hint,
+    });
+  } catch (err) {
+    const inner = err instanceof HintedError ? err.inner : err;
+    if (!(inner instanceof ApiError && inner.notFound)) throw err;
+    let none: boolean;
+    try {
+      none = await isNoCheckIn(ctx, inner);
+    } catch (why) {
+      throw opts.keepDraft ? new HintedError(why, hint) : why;
+    }
+    if (!none) throw err;
+    reportNone(ctx, target, opts.json, opts.keepDraft ? ` (your answers are kept as a draft)` : '');
+    return null;
+  }
+}
+
+/** Sends, then shows what was sent: the check-in (or its JSON), or at the prompts one line. False when there was no check-in. */
+export async function sendAndShow(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<boolean> {
+  const result = await sendAnswers(ctx, target, answers, opts);
+  if (!result) return false;
+  if (opts.confirm && !opts.json) ctx.io.out(await confirmation(ctx, result));
+  else await printCheckIn(ctx.io, ctx.now(), result, opts.json);
+  return true;
+}
+
+async function confirmation(ctx: Context, c: CheckIn): Promise<string> {
+  const { c: colors } = await viewFor(ctx.io, ctx.now());
+  const day = isDateKey(c.date) ? shortDay(c.date) : c.date;
+  return `${colors.green('✓')} Checked in for ${sanitizeLine(day)}${c.url ? `  ${colors.dim(sanitizeLine(c.url))}` : ''}\n`;
+}

@@ -1,0 +1,163 @@
+// What happened since my last check-in, as Markdown bullets for *previous*: my activities on the
+// service (merged PRs, Jira moves, `checkin log`) and my commits in local git repositories.
+//
+// Requests: one (GET /activities for me, from a week before the day; what came before my last
+// check-in is left out here), sent alongside the check-in's own. git runs as a subprocess only
+// here, started with the requests, in each repository at once: the current one by default, or
+// those CHECKIN_GIT_REPOS names (separated like PATH) or config.json's "git_repos" list; author =
+// that repository's user.email. A folder that is missing or not a repository, or no git at all,
+// is skipped with a note.
+
+import { allActivities, listCheckIns } from '../../api/endpoints.js';
+import type { Activity, CheckIn } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { previousPrefill } from '../../core/answers.js';
+import { addDays, isDateKey, localDateKey } from '../../core/datekey.js';
+import { me } from '../../services/account.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
+
+/** My latest check-ins before `date` (what "previous" is suggested from). */
+export async function earlierCheckIns(ctx: Context, date: string): Promise<CheckIn[]> {
+  const { id } = await me(ctx);
+  return listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(date, -1), per_page: 10 });
+}
+
+/** What "previous" starts from, and where it came from: this check-in's own answer, or the intentions of my latest earlier one. */
+export async function previousSuggestion(ctx: Context, current: CheckIn, fetched?: Promise<CheckIn[] | undefined>): Promise<{ text: string | null; from?: string }> {
+  if (current.previous) return { text: current.previous };
+  const earlier = (await fetched) ?? (await earlierCheckIns(ctx, current.date));
+  const text = previousPrefill(current, earlier);
+  const source = earlier.find((c) => c.intentions === text);
+  return { text, ...(source && { from: source.date }) };
+}
+
+export async function earlierPrefill(ctx: Context, current: CheckIn): Promise<string | null> {
+  return (await previousSuggestion(ctx, current)).text;
+}
+
+
+/** The most of each source that becomes a bullet (a busy week is still one screen). */
+const MAX_EACH = 30;
+/** One git command may take this long. */
+const GIT_TIMEOUT_MS = 5000;
+
+export interface WorkSince {
+  bullets: string[];
+  /** Why a source was left out ("~/src/x is not a git repository: skipped"). */
+  notes: string[];
+}
+
+/** The moment my last filled-in check-in before `day` was completed (or that day's start), else a week before. */
+export function lastCheckInAt(day: string, earlier: CheckIn[]): string {
+  const last = earlier.find((c) => c.completed_at && c.date < day && !Number.isNaN(Date.parse(c.completed_at)));
+  return last ? new Date(Date.parse(last.completed_at!)).toISOString() : `${addDays(day, -7)}T00:00:00.000Z`;
+}
+
+/** My activities from a week before `day` on (one request; start it early, filter later). */
+export async function recentActivities(ctx: Context, day: string): Promise<Activity[]> {
+  const person = await me(ctx);
+  return allActivities(await ctx.api(), { people_ids: [person.id], since: `${addDays(day, -7)}T00:00:00Z` });
+}
+
+function activityBullet(a: Activity): string {
+  const title = sanitizeLine(a.title || a.description || a.kind).trim();
+  const label = a.group ? ` (${sanitizeLine(a.group)})` : '';
+  return a.url && /^https?:\/\//.test(a.url) ? `- [${title}](${sanitizeLine(a.url)})${label}` : `- ${title}${label}`;
+}
+
+type GitResult = { ok: true; out: string } | { ok: false; code?: string | number; stderr: string };
+
+async function git(dir: string, args: string[]): Promise<GitResult> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile('git', ['-C', dir, ...args], { timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
+      if (err) resolve({ ok: false, ...((err as NodeJS.ErrnoException).code !== undefined && { code: (err as NodeJS.ErrnoException).code! }), stderr: String(stderr) });
+      else resolve({ ok: true, out: String(stdout) });
+    });
+  });
+}
+
+export function gitRepos(ctx: Context): string[] {
+  const home = (dir: string) => (dir === '~' || dir.startsWith('~/') ? `${ctx.env.HOME ?? ''}${dir.slice(1)}` : dir);
+  const fromEnv = ctx.env.CHECKIN_GIT_REPOS;
+  if (fromEnv !== undefined) return fromEnv.split(process.platform === 'win32' ? ';' : ':').filter(Boolean).map(home);
+  const fromConfig: unknown = ctx.config().read().git_repos;
+  if (Array.isArray(fromConfig)) return fromConfig.filter((x): x is string => typeof x === 'string').map(home);
+  return [process.cwd()];
+}
+
+interface Commit {
+  at: string;
+  bullet: string;
+}
+
+/**
+ * My commits of the week before `day` in one repository, newest first (filtered to "since my last
+ * check-in" later: git starts before the check-ins have answered); or a note why there are none.
+ */
+async function commitsIn(dir: string, day: string): Promise<{ commits: Commit[]; note?: string; noGit?: boolean }> {
+  const [email, log] = await Promise.all([
+    git(dir, ['config', 'user.email']),
+    git(dir, ['log', `--since=${addDays(day, -7)}T00:00:00Z`, '--no-merges', `-n${MAX_EACH * 4}`, '--format=%ae%x09%cI%x09%s']),
+  ]);
+  if (!log.ok) {
+    if (log.code === 'ENOENT') return { commits: [], noGit: true };
+    if (/cannot change to|No such file/i.test(log.stderr)) return { commits: [], note: `${dir}: no such folder; skipped` };
+    if (/not a git repository/i.test(log.stderr)) return { commits: [], note: `${dir} is not a git repository; skipped` };
+    if (/does not have any commits/i.test(log.stderr)) return { commits: [] };
+    return { commits: [], note: `git log failed in ${dir}: ${sanitizeLine(log.stderr.trim().split('\n')[0] ?? '')}; skipped` };
+  }
+  if (!email.ok || !email.out.trim()) return { commits: [], note: `${dir}: git has no user.email, so your commits are not known; skipped` };
+  const mine = email.out.trim().toLowerCase();
+  const rows = log.out
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([author, at, subject]) => author?.toLowerCase() === mine && at && subject?.trim());
+  if (rows.length === 0) return { commits: [] };
+  // The repository's name (the folder may be inside it): asked only when there is something to name.
+  const top = await git(dir, ['rev-parse', '--show-toplevel']);
+  const name = sanitizeLine((top.ok ? top.out.trim() : dir).split(/[\\/]/).filter(Boolean).at(-1) ?? dir);
+  return { commits: rows.map(([, at, subject]) => ({ at: new Date(at!).toISOString(), bullet: `- ${sanitizeLine(subject!).trim()} (${name})` })) };
+}
+
+/** My commits in every repository, started early (with the requests): see commitsIn. */
+export function recentCommits(ctx: Context, day: string): Promise<Array<Awaited<ReturnType<typeof commitsIn>>>> {
+  const dirs = gitRepos(ctx);
+  if (dirs.length === 0) return Promise.resolve([]);
+  // Once the requests being made now are on the wire: starting a process is CPU work that would hold them back.
+  return new Promise((resolve) => setImmediate(resolve)).then(() => Promise.all(dirs.map((dir) => commitsIn(dir, day))));
+}
+
+/** What happened since my last check-in before `current`: activities and commits (both started early). */
+export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn[], activities: Promise<Activity[]>, commits: ReturnType<typeof recentCommits>): Promise<WorkSince> {
+  // (A date the service wrote wrongly counts as today: a suggestion, not a crash.)
+  const since = lastCheckInAt(isDateKey(current.date) ? current.date : localDateKey(ctx.now()), earlier);
+  const person = await me(ctx);
+  const notes: string[] = [];
+  const [acts, repos] = await Promise.all([
+    activities.catch((err: unknown) => {
+      notes.push(`your activities could not be read (${sanitizeLine((err as Error).message)}); left out`);
+      return [] as Activity[];
+    }),
+    commits,
+  ]);
+  const bullets = acts
+    .filter((a) => Date.parse(a.recorded_at) > Date.parse(since) && (!a.person || a.person.id === person.id))
+    .sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : -1))
+    .slice(0, MAX_EACH)
+    .map(activityBullet);
+  if (repos.some((r) => r.noGit)) notes.push('git is not installed: commits are left out');
+  for (const r of repos) {
+    bullets.push(...r.commits.filter((c) => Date.parse(c.at) > Date.parse(since)).slice(0, MAX_EACH).map((c) => c.bullet));
+    if (r.note) notes.push(r.note);
+  }
+  return { bullets: [...new Set(bullets)], notes };
+}
+
+/** The suggestion for *previous*: the last intentions' lines, then what happened since (no repeats). */
+export function combine(intentions: string | null, work: WorkSince): string | null {
+  const lines = (intentions ?? '').split('\n').filter((l) => l.trim() !== '');
+  const seen = new Set(lines.map((l) => l.trim()));
+  const all = [...lines, ...work.bullets.filter((b) => !seen.has(b.trim()))];
+  return all.length > 0 ? all.join('\n') : null;
+}

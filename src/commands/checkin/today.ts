@@ -1,0 +1,22 @@
+// `checkin today`: fill in or show today's check-in, addressed by today's local date key.
+import { Command } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
+import { zoneHelp } from '../../services/days.js';
+import { todayTarget } from '../../services/target.js';
+import type { Run } from '../flags.js';
+import { answerOptions, type AnswerOptions } from './answers.js';
+import { fillCheckIn } from './fill.js';
+
+export type TodayOptions = AnswerOptions;
+
+export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
+  return answerOptions(new Command('today'))
+    .description("Fill in or show today's check-in")
+    .addHelpText('after', '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions')
+    .addHelpText('after', () => zoneHelp(ctx))
+    .action((opts) => run(ctx, opts));
+}
+
+export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> {
+  await fillCheckIn(ctx, await todayTarget(ctx), opts, true);
+}

@@ -1,0 +1,183 @@
+// The questions of `checkin today` on a terminal. Answers are lines (a suggestion can be kept,
+// trimmed or edited line by line), the mood is found by typing, each answer is kept as a draft
+// as soon as it is given (Ctrl-C loses nothing, and says so), a preview, then send, edit or
+// cancel — and one line when it is sent. A check-in already filled in is shown, and single
+// answers can be changed. Loaded only when a person is asked.
+
+import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { answersOf, buildTemplate } from '../../core/answers.js';
+import { shortDay } from '../../core/dayname.js';
+import { CancelledError } from '../../errors.js';
+import { keep } from '../../services/drafts.js';
+import { fetchOrNull, type Target } from '../../services/target.js';
+import { viewFor } from '../../ui/output.js';
+import { renderCheckIn } from '../../ui/render.js';
+import { sanitizeDeep } from '../../ui/sanitize.js';
+import { editAnswers } from './edit.js';
+import { reportNone, sendAndShow } from './send.js';
+import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from './suggest.js';
+
+type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
+const ALL: Question[] = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed'];
+const KEYS_NOTE = 'Enter: next line · empty line: done · Backspace on an empty line: edit the one above';
+
+export async function wizard(ctx: Context, target: Target): Promise<void> {
+  const { io } = ctx;
+  const p = ctx.prompter();
+  // While the check-in is fetched: the prompts load, and (for a date) the earlier check-ins that
+  // "previous" is suggested from are asked for at the same time — one round trip to the first question.
+  const earlier = DATE_KEY_RE.test(target.key) && !target.known ? earlierCheckIns(ctx, target.key).catch(() => undefined) : undefined;
+  // What happened since the last check-in (activities now; git commits once the earlier check-ins tell since when).
+  const activities = DATE_KEY_RE.test(target.key) ? recentActivities(ctx, target.key) : undefined;
+  activities?.catch(() => undefined);
+  const commits = DATE_KEY_RE.test(target.key) ? recentCommits(ctx, target.key) : undefined;
+  // After git's start is queued: git runs on another core while the prompts load.
+  p.warm?.();
+  const view = await viewFor(io, ctx.now());
+  const { c } = view;
+  const current = await fetchOrNull(ctx, target);
+  if (!current) return reportNone(ctx, target, false);
+  const api = await ctx.api();
+  const drafts = ctx.drafts();
+  const draftTarget = { kind: 'check-in', key: target.key } as const;
+  let kept = false;
+  const cancelled = () =>
+    new CancelledError(
+      kept
+        ? `Not sent. Your answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them, \`${target.resumeCommand}\` goes through them again.`
+        : 'Not sent; nothing was typed.',
+    );
+  const show = (answers: CheckInAnswers) => renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true);
+
+  try {
+    let answers: CheckInAnswers = answersOf(current);
+    let questions = ALL;
+    const pending = drafts.get(api.baseUrl, draftTarget);
+    if (pending?.content.kind === 'answers') {
+      kept = true;
+      const when = new Date(pending.saved_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+      io.err(c.dim(`An unsent draft for ${target.label}, saved ${when}:\n`));
+      io.out(show({ ...answers, ...pending.content.answers }));
+      const choice = await p.select('What now?', [
+        { name: 'Send the draft', value: 'send' },
+        { name: 'Go through the questions with the draft filled in', value: 'edit' },
+        { name: 'Discard the draft', value: 'discard' },
+      ]);
+      if (choice === 'send') {
+        await sendAndShow(ctx, target, pending.content.answers, { keepDraft: true, confirm: true });
+        return;
+      }
+      if (choice === 'discard') {
+        drafts.delete(api.baseUrl, draftTarget);
+        kept = false;
+      } else answers = { ...answers, ...pending.content.answers };
+    } else if (current.completed_at) {
+      // Filled in already: show it, and change what needs changing.
+      io.err(c.dim('Already filled in:\n'));
+      io.out(show(answers));
+      const pick = await p.select<Question | 'all' | 'nothing'>('Change something?', [
+        { name: 'Nothing', value: 'nothing' },
+        { name: 'Previous', value: 'previous' },
+        { name: 'Intentions', value: 'intentions' },
+        { name: 'Blockers', value: 'blockers' },
+        { name: 'Mood', value: 'mood' },
+        { name: 'Did you do what you intended?', value: 'previous_completed' },
+        { name: 'Everything', value: 'all' },
+      ]);
+      if (pick === 'nothing') {
+        io.err('Nothing changed.\n');
+        return;
+      }
+      questions = pick === 'all' ? ALL : [pick];
+    }
+
+    const step = async (update: CheckInAnswers) => {
+      answers = { ...answers, ...update };
+      kept = (await keep(ctx, draftTarget, { kind: 'answers', answers })) || kept; // Ctrl-C at the next prompt keeps what was typed
+    };
+    if (questions.includes('previous')) {
+      let from: string | undefined;
+      let more = false;
+      if (!answers.previous) {
+        const s = await previousSuggestion(ctx, current, earlier);
+        answers.previous = s.text;
+        from = s.from;
+        // Activities and commits since the last check-in: picked in a checkbox, then edited with the rest.
+        const work = await workSince(ctx, current, (await earlier) ?? (await earlierCheckIns(ctx, current.date)), activities ?? recentActivities(ctx, current.date), commits ?? recentCommits(ctx, current.date));
+        for (const note of work.notes) io.err(c.dim(`note: ${note}\n`));
+        const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
+        const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));
+        if (extra.length > 0) {
+          const picked = await p.checkbox<string>('What went on since your last check-in? (Space picks or drops, Enter goes on)', [
+            ...planned.map((l) => ({ name: l, value: l, checked: true })),
+            ...extra.map((b) => ({ name: b, value: b, checked: true })),
+          ]);
+          answers.previous = picked.length > 0 ? picked.join('\n') : null;
+          more = picked.some((l) => extra.includes(l));
+        }
+      }
+      const source = [from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(Boolean).join(', and ');
+      const note = source ? `Suggested from ${source}. ${KEYS_NOTE}` : KEYS_NOTE;
+      await step({ previous: await askLines(ctx, 'What did you do previously?', answers.previous, note) });
+    }
+    if (questions.includes('intentions')) await step({ intentions: await askLines(ctx, 'What do you intend to do next?', answers.intentions, KEYS_NOTE) });
+    if (questions.includes('blockers')) await step({ blockers: await askLines(ctx, 'Are you blocked by anything?', answers.blockers, `Nothing: just press Enter. ${KEYS_NOTE}`) });
+    if (questions.includes('mood')) {
+      const now = answers.mood ?? null;
+      const choices = [{ name: '— none', value: null as Mood | null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m as Mood | null }))];
+      // The current mood first, so Enter keeps it.
+      const ordered = now ? [choices.find((x) => x.value === now)!, ...choices.filter((x) => x.value !== now)] : choices;
+      await step({ mood: await p.search<Mood | null>('Mood (type to search)', ordered) });
+    }
+    if (questions.includes('previous_completed')) {
+      const done = await p.select<boolean | null>(
+        'Did you do what you intended?',
+        [
+          { name: 'Yes', value: true },
+          { name: 'No', value: false },
+          { name: 'Skip', value: null },
+        ],
+        { default: answers.previous_completed ?? true },
+      );
+      await step({ previous_completed: done });
+    }
+
+    for (;;) {
+      io.err(c.dim('\nPreview (not sent yet):\n'));
+      io.out(show(answers));
+      const next = await p.select('Send it?', [
+        { name: 'Send', value: 'send' },
+        { name: 'Edit in $EDITOR first', value: 'edit' },
+        { name: 'Cancel (keep the draft)', value: 'cancel' },
+      ]);
+      if (next === 'send') break;
+      if (next === 'cancel') throw cancelled();
+      const edited = await editAnswers(ctx, target, buildTemplate(answers, current.date));
+      if (!edited) throw new CancelledError(`Nothing was written in the editor. Your earlier answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them.`);
+      await step(edited);
+    }
+    await sendAndShow(ctx, target, withoutNulls(answers), { keepDraft: true, confirm: true });
+  } catch (err) {
+    if (err instanceof CancelledError && err.message === 'Cancelled') throw cancelled();
+    throw err;
+  }
+}
+
+/** One answer, as lines, starting from what it holds (or a suggestion). */
+async function askLines(ctx: Context, message: string, start: string | null | undefined, note: string): Promise<string> {
+  const lines = start ? start.replace(/\s+$/, '').split('\n') : [];
+  return ctx.prompter().lines(message, { lines, note });
+}
+
+/** What the prompts produced, as the PATCH body: the answer fields only. */
+function withoutNulls(a: CheckInAnswers): CheckInAnswers {
+  const out: CheckInAnswers = {};
+  if (a.previous !== undefined && a.previous !== null) out.previous = a.previous;
+  if (a.intentions !== undefined && a.intentions !== null) out.intentions = a.intentions;
+  out.blockers = a.blockers ?? '';
+  out.mood = a.mood ?? null;
+  if (a.previous_completed !== undefined && a.previous_completed !== null) out.previous_completed = a.previous_completed;
+  if (a.team_ids) out.team_ids = a.team_ids;
+  return out;
+}

@@ -1,0 +1,92 @@
+// `checkin comments <key>`: the comments on a check-in (or, with --goal-update, a goal update);
+// --add, --edit or --resume posts one, kept as a draft until the service accepted it.
+import { Command } from '@commander-js/extra-typings';
+import { allComments, postComment } from '../../api/endpoints.js';
+import { draftKey, type DraftTarget } from '../../config/drafts.js';
+import type { Context } from '../../context.js';
+import { parseKey } from '../../core/keys.js';
+import { HintedError, UsageError } from '../../errors.js';
+import { today } from '../../services/days.js';
+import { keep, sendWithDraft } from '../../services/drafts.js';
+import { printList, printOne } from '../../ui/output.js';
+import { commentRows } from '../../ui/views.js';
+import type { Run } from '../flags.js';
+import { commentable, commentableOptions, type CommentableOptions } from './commentable.js';
+
+export interface CommentsOptions extends CommentableOptions {
+  add?: string;
+  edit?: boolean;
+  resume?: boolean;
+}
+
+export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runComments) {
+  return commentableOptions(new Command('comments'))
+    .description('List the comments on a check-in (or goal update); --add posts one')
+    .option('--add <markdown>', 'post a comment (- reads standard input)')
+    .option('-e, --edit', 'write the comment in $EDITOR')
+    .option('--resume', 'send the comment kept from a failed attempt')
+    .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
+    .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
+}
+
+export async function runComments(ctx: Context, opts: CommentsOptions): Promise<void> {
+  const writing = opts.add !== undefined || opts.edit || opts.resume;
+  if (opts.edit && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the text with --add "…" (or --add - to read it from standard input).');
+  if ([opts.add !== undefined, opts.edit, opts.resume].filter(Boolean).length > 1) throw new UsageError('Give one of --add, --edit and --resume');
+  // Read the typed text before any request, and keep it under the name the user gave (a date key
+  // is worked out here, with no request): finding the check-in can fail, the text is not lost.
+  let body: string | undefined;
+  if (opts.add !== undefined) body = opts.add === '-' ? await ctx.io.readStdin() : opts.add;
+  if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+  const addressed = writing ? await addressedAs(ctx, opts) : undefined;
+  if (body !== undefined && addressed) await keep(ctx, addressed, { kind: 'comment', body });
+  const again = `checkin comments ${opts.key ?? `--goal-update ${opts.goalUpdate}`} --resume`;
+
+  let target;
+  try {
+    target = await commentable(ctx, opts);
+  } catch (err) {
+    throw body !== undefined && addressed ? new HintedError(err, `Your comment was kept as a draft; send it with \`${again}\`.`) : err;
+  }
+  if (!target) return;
+  const api = await ctx.api();
+  if (!writing) {
+    const list = await allComments(api, target);
+    return printList(ctx.io, ctx.now(), list, opts.json, 'No comments yet.', commentRows);
+  }
+
+  const draftTarget = { kind: 'comment', on: target.kind, id: target.id } as const;
+  const drafts = ctx.drafts();
+  const draft = drafts.get(api.baseUrl, draftTarget) ?? (addressed && drafts.get(api.baseUrl, addressed));
+  const kept = draft?.content.kind === 'comment' ? draft.content.body : undefined;
+  if (opts.resume) {
+    if (kept === undefined) throw new UsageError(`There is no draft comment for this ${target.kind}`);
+    body = kept;
+  } else if (opts.edit) {
+    body = (await ctx.editor().edit(kept ?? '')).replace(/\s+$/, '');
+    if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+  }
+  const text = body!;
+  const created = await sendWithDraft(ctx, {
+    target: draftTarget,
+    content: { kind: 'comment', body: text },
+    send: () => postComment(api, target, text),
+    hint: `Your comment was kept as a draft. If it does not show up in the list, send it with \`${again}\`.`,
+  });
+  // Kept under the name the user gave, too: sent now.
+  if (addressed && draftKey(api.baseUrl, addressed) !== draftKey(api.baseUrl, draftTarget)) drafts.delete(api.baseUrl, addressed);
+  if (!opts.json) ctx.io.err('Comment posted.\n');
+  await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
+}
+
+/** The draft name of a comment as the user addressed it, worked out with no request (undefined for `last`). */
+async function addressedAs(ctx: Context, opts: CommentsOptions): Promise<DraftTarget | undefined> {
+  if (opts.goalUpdate !== undefined) return { kind: 'comment', on: 'goal-update', id: opts.goalUpdate };
+  if (opts.key === undefined) return undefined;
+  try {
+    const key = parseKey(opts.key, await today(ctx));
+    return key.kind === 'uuid' ? { kind: 'comment', on: 'check-in', id: key.id } : key.kind === 'date' ? { kind: 'comment', on: 'check-in', id: key.date } : undefined;
+  } catch {
+    return undefined; // a bad key: commentable() says so
+  }
+}

@@ -1,0 +1,23 @@
+// `checkin reactions <key>`: the reactions on a check-in (or, with --goal-update, a goal update).
+import { Command } from '@commander-js/extra-typings';
+import { allReactions } from '../../api/endpoints.js';
+import type { Context } from '../../context.js';
+import { printList } from '../../ui/output.js';
+import { reactionRows } from '../../ui/views.js';
+import type { Run } from '../flags.js';
+import { commentable, commentableOptions, type CommentableOptions } from './commentable.js';
+
+export type ReactionsOptions = CommentableOptions;
+
+export function reactionsCommand(ctx: Context, run: Run<ReactionsOptions> = runReactions) {
+  return commentableOptions(new Command('reactions'))
+    .description('List the reactions on a check-in (or goal update)')
+    .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
+}
+
+export async function runReactions(ctx: Context, opts: ReactionsOptions): Promise<void> {
+  const target = await commentable(ctx, opts);
+  if (!target) return;
+  const list = await allReactions(await ctx.api(), target);
+  await printList(ctx.io, ctx.now(), list, opts.json, 'No reactions yet.', reactionRows);
+}

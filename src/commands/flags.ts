@@ -1,0 +1,42 @@
+// Flag value parsers and flags shared by the command definitions.
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+
+/** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
+export function parseIntIn(min: number, max: number, what: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${what} must be a whole number from ${min} to ${max}.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${what} must be from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+/** `--name <n>` taking a whole number from `min` to `max`; its errors name the flag. */
+export function intOption<F extends string>(flags: F, description: string, min: number, max: number) {
+  return new Option(flags, description).argParser(parseIntIn(min, max, flags.split(' ')[0]!));
+}
+
+/** A repeatable option: --team a --team b → ['a', 'b']. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** What a command's action calls: its run function, or a stand-in that records the options (tests). */
+export type Run<O> = (ctx: import('../context.js').Context, opts: O) => Promise<void>;
+
+/** --person and --team, as the list commands take them. */
+export interface WhoOptions {
+  person?: string[];
+  team?: string[];
+}
+
+export function whoOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
+    .option('--person <who>', 'UUID, me, a name or @username (repeatable, or a,b)', collect)
+    .option('--team <team>', 'UUID or name (repeatable, or a,b)', collect);
+}
+
+/** What a long walk says when it waits for the rate limit (list --all, inbox, report). */
+export function pauseNotice(ctx: import('../context.js').Context): (ms: number) => void {
+  return (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
+}

@@ -1,0 +1,125 @@
+// What the goal-update commands share: ids, confidence levels, the content options, and
+// gathering the content from flags, standard input, prompts or $EDITOR.
+import { type Command, type OptionValues } from '@commander-js/extra-typings';
+import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../../api/types.js';
+import type { DraftTarget } from '../../../config/drafts.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { keep, sendWithDraft } from '../../../services/drafts.js';
+import { intOption } from '../../flags.js';
+
+export interface GoalUpdateContentOptions {
+  title?: string;
+  body?: string;
+  edit?: boolean;
+  progress?: number;
+  confidence?: string;
+  resume?: boolean;
+  json?: boolean;
+}
+
+export function contentOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
+    .option('--title <text>', 'the title')
+    .option('--body <markdown>', 'the body (- reads standard input)')
+    .option('-e, --edit', 'write the body in $EDITOR')
+    .addOption(intOption('--progress <0..100>', 'progress in percent', 0, 100))
+    .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
+    .option('--resume', 'send what was kept from a failed attempt')
+    .option('--json', 'print as JSON');
+}
+
+export function uuid(value: string, what: 'The goal id' | 'The update id'): string {
+  if (!UUID_RE.test(value)) {
+    throw new UsageError(`${what} must be a UUID; "${value}" is not one`, what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.');
+  }
+  return value.toLowerCase();
+}
+
+/** on-track | at-risk | off-track | 30 | 60 | 90 → the value the service stores. */
+export function parseConfidence(value: string): number {
+  const v = value.trim().toLowerCase();
+  const level = CONFIDENCE_LEVELS.find((l) => l.slug === v || String(l.value) === v || l.label.toLowerCase() === v);
+  if (!level) throw new UsageError(`--confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "${value}"`);
+  return level.value;
+}
+
+/**
+ * Reads --body (or stdin with -); fills what is missing from prompts or $EDITOR on a terminal.
+ * What is typed is kept as a draft for `keepFor` as soon as it exists, so no refusal loses it;
+ * the title is asked (and required) before the editor opens.
+ */
+export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: { title?: string; body?: string }, needAll: boolean, keepFor?: DraftTarget): Promise<GoalUpdateInput> {
+  const input: GoalUpdateInput = {};
+  const keepTyped = async () => {
+    if (keepFor && (input.body !== undefined || input.title !== undefined)) await keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } });
+  };
+  const piped = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : undefined;
+  if (piped !== undefined) {
+    // On disk before the other flags are checked: a bad --confidence does not lose what was piped.
+    if (flags.title !== undefined) input.title = flags.title;
+    input.body = piped;
+    await keepTyped();
+  }
+  try {
+    Object.assign(input, givenContent(flags, piped));
+  } catch (e) {
+    if (piped === undefined || !keepFor || !(e instanceof UsageError)) throw e;
+    throw new UsageError(e.message, 'What you piped is kept as a draft: run the command again with --resume and a valid --confidence to send it.');
+  }
+  const missing = needAll && (input.title === undefined || input.body === undefined);
+  if (flags.edit || missing) {
+    if (!ctx.io.canPrompt) {
+      const kept = keepFor && flags.body === '-' ? ' What you piped is kept as a draft.' : '';
+      throw new UsageError(flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body', `Give them as options: --title "…" --body "…" (--body - reads standard input).${kept}`);
+    }
+    while (input.title === undefined || (needAll && input.title.trim() === '')) {
+      input.title = (await ctx.prompter().input('Title', { default: current.title ?? '' })).trim();
+      if (input.title === '') ctx.io.err('A goal update needs a title.\n');
+    }
+    await keepTyped();
+    if (input.body === undefined || flags.edit) {
+      input.body = (await ctx.editor().edit(input.body ?? current.body ?? '')).replace(/\s+$/, '');
+      await keepTyped();
+    }
+  }
+  if (input.title !== undefined && input.title.trim() === '') throw new UsageError('The title is empty; nothing was sent');
+  return input;
+}
+
+export interface GoalUpdateWrite<T> {
+  target: Extract<DraftTarget, { kind: 'goal-update' | 'goal-update-edit' }>;
+  resume: boolean | undefined;
+  /** Said when --resume finds nothing kept. */
+  nothingKept: string;
+  /** The content from flags, prompts and the editor (when not resuming). */
+  gather: () => Promise<GoalUpdateInput>;
+  /** The content flags: with --resume, what they give is added to the kept draft (a missing title, say). */
+  flags: GoalUpdateContentOptions;
+  send: (input: GoalUpdateInput) => Promise<T>;
+  hint: string;
+}
+
+/** A goal update written or changed: the kept draft (--resume) or a fresh one, sent with a draft. */
+export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): Promise<T> {
+  let input: GoalUpdateInput;
+  if (w.resume) {
+    const draft = ctx.drafts().get((await ctx.api()).baseUrl, w.target);
+    if (draft?.content.kind !== 'goal-update') throw new UsageError(w.nothingKept);
+    input = { ...draft.content.input, ...givenContent(w.flags) };
+  } else {
+    input = await w.gather();
+  }
+  return sendWithDraft(ctx, { target: w.target, content: { kind: 'goal-update', input }, send: () => w.send(input), hint: w.hint });
+}
+
+/** The content the flags give (with `--body -`, what was `piped`; without it, no body), as they add to a kept draft. */
+function givenContent(flags: GoalUpdateContentOptions, piped?: string): GoalUpdateInput {
+  const body = flags.body === '-' ? piped : flags.body;
+  return {
+    ...(flags.title !== undefined && { title: flags.title }),
+    ...(body !== undefined && { body }),
+    ...(flags.progress !== undefined && { progress: flags.progress }),
+    ...(flags.confidence !== undefined && { confidence: parseConfidence(flags.confidence) }),
+  };
+}

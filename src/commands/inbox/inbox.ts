@@ -1,0 +1,107 @@
+// `checkin inbox`: the comments and reactions others left on my check-ins and goal updates since I
+// last looked, newest first, grouped by what they are on and numbered; `--reply <n>` comments on
+// the n-th item's check-in or update, kept as a draft until the service has it.
+import { Command } from '@commander-js/extra-typings';
+import { postComment, type Commentable } from '../../api/endpoints.js';
+import type { Context } from '../../context.js';
+import { isDateKey } from '../../core/datekey.js';
+import { shortDay } from '../../core/dayname.js';
+import { HintedError, UsageError } from '../../errors.js';
+import { rangeDay } from '../../services/days.js';
+import { sendWithDraft } from '../../services/drafts.js';
+import { printJson, printList, printOne } from '../../ui/output.js';
+import { commentRows, inboxRows, type InboxThreadView } from '../../ui/views.js';
+import { intOption, pauseNotice, type Run } from '../flags.js';
+import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from './gather.js';
+
+export interface InboxOptions {
+  all?: boolean;
+  since?: string;
+  json?: boolean;
+  reply?: number;
+  text?: string;
+  edit?: boolean;
+}
+
+export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
+  return new Command('inbox')
+    .description('New comments and reactions on your check-ins and goal updates; --reply <n> answers one')
+    .argument('[text]', 'with --reply: the comment (- reads standard input)')
+    .option('--all', 'everything, not only what is new since you last looked')
+    .option('--since <day>', `look at check-ins and updates from this day on (default: the last ${INBOX_DAYS} days)`)
+    .addOption(intOption('--reply <n>', 'comment on the check-in or update of item n of the last listing', 1, 10000))
+    .option('-e, --edit', 'with --reply: write the comment in $EDITOR')
+    .option('--json', 'print the threads as JSON')
+    .addHelpText('after', '\nExamples:\n  checkin inbox\n  checkin inbox --reply 2 "Thanks, merged!"\n  checkin inbox --all --since monday --json')
+    .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
+}
+
+const labelOf = (t: InboxThread) => (t.on.kind === 'check-in' ? `Check-in ${t.date && isDateKey(t.date) ? shortDay(t.date) : (t.date ?? '')}` : `Goal update “${t.title ?? ''}”`);
+
+export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> {
+  if (opts.reply !== undefined) return reply(ctx, opts);
+  if (opts.text !== undefined || opts.edit) throw new UsageError('A comment goes with --reply <n>', 'checkin inbox --reply 2 "Thanks!"');
+  const since = await rangeDay(ctx, opts.since, '--since');
+  const key = await inboxKey(ctx);
+  const marker = readMarker(ctx, key);
+  const inbox = await gatherInbox(ctx, {
+    ...(since && { since }),
+    ...(marker?.seen_at && !opts.all && { seenAt: marker.seen_at }),
+    onPause: pauseNotice(ctx),
+  });
+  let n = 0;
+  const views: InboxThreadView[] = inbox.threads.map((t) => ({ label: labelOf(t), ...(t.url && { url: t.url }), items: t.items.map((i) => ({ ...i, n: ++n })) }));
+  const listed = inbox.threads.flatMap((t) => t.items.map(() => t.on));
+  const seenAt = [marker?.seen_at, inbox.newest].filter((x): x is string => Boolean(x)).sort().at(-1);
+  await writeMarker(ctx, key, { ...(seenAt && { seen_at: seenAt }), listed, unread: 0, checked_at: ctx.now().toISOString() });
+  if (opts.json) {
+    let m = 0;
+    return printJson(ctx.io, {
+      since: inbox.since,
+      seen_before: marker?.seen_at ?? null,
+      threads: inbox.threads.map((t) => ({ type: t.on.kind, id: t.on.id, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items.map((i) => ({ n: ++m, ...i })) })),
+    });
+  }
+  const none = marker?.seen_at && !opts.all ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).` : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
+  await printList(ctx.io, ctx.now(), views, false, none, inboxRows);
+  if (views.length > 0 && ctx.io.stdoutIsTTY) ctx.io.err(`Reply: checkin inbox --reply <n> "text"\n`);
+}
+
+async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
+  if (opts.all || opts.since) throw new UsageError('--reply takes the comment only: leave out --all and --since');
+  if (opts.edit && opts.text !== undefined) throw new UsageError('Give the comment as text or with --edit, not both');
+  if (opts.edit && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the text: checkin inbox --reply <n> "text" (or - to read it from standard input).');
+  if (!opts.edit && opts.text === undefined) throw new UsageError('--reply needs the comment: checkin inbox --reply <n> "text" (- reads standard input, -e opens $EDITOR)');
+  // The text first, before any request.
+  let body = opts.text === '-' ? await ctx.io.readStdin() : opts.text;
+  if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+  let target: Commentable | undefined;
+  try {
+    const marker = readMarker(ctx, await inboxKey(ctx));
+    target = marker?.listed?.[opts.reply! - 1];
+  } catch (err) {
+    throw body === undefined ? err : new HintedError(err, `Your reply was not sent. Its text:\n${body}`);
+  }
+  if (!target) {
+    throw new UsageError(`There is no item ${opts.reply} in the last listing`, `Run \`checkin inbox\` (or \`checkin inbox --all\`) to see the numbered items.${body !== undefined ? `\nYour reply was not sent. Its text:\n${body}` : ''}`);
+  }
+  const on = target;
+  const draftTarget = { kind: 'comment', on: on.kind, id: on.id } as const;
+  if (opts.edit) {
+    const api = await ctx.api();
+    const kept = ctx.drafts().get(api.baseUrl, draftTarget);
+    body = (await ctx.editor().edit(kept?.content.kind === 'comment' ? kept.content.body : '')).replace(/\s+$/, '');
+    if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+  }
+  const text = body!;
+  const api = await ctx.api();
+  const again = `checkin comments ${on.kind === 'check-in' ? on.id : `--goal-update ${on.id}`} --resume`;
+  const created = await sendWithDraft(ctx, {
+    target: draftTarget,
+    content: { kind: 'comment', body: text },
+    send: () => postComment(api, on, text),
+    hint: `Your reply was kept as a draft. If it does not show up, send it with \`${again}\`.`,
+  });
+  if (!opts.json) ctx.io.err(`Replied on the ${on.kind === 'check-in' ? 'check-in' : 'goal update'}.\n`);
+  await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
+}

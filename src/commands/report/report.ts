@@ -1,0 +1,93 @@
+// `checkin report`: a period on one page — per person and day what they did, intend and are
+// blocked by, mood and whether it was done, with a summary line and their goal updates.
+// Requests: the check-ins of the period (every page, paced like list --all), the goals of the same
+// people or teams (one list) and each goal's newest updates (one each, overlapped).
+import { Command, Option } from '@commander-js/extra-typings';
+import { allGoals, newestUpdatesOf, walkCheckIns } from '../../api/endpoints.js';
+import type { CheckIn, Ref } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { isDateKey } from '../../core/datekey.js';
+import { shortDay } from '../../core/dayname.js';
+import { UsageError } from '../../errors.js';
+import { resolvePeople, resolveTeams } from '../../services/account.js';
+import { rangeDay } from '../../services/days.js';
+import { printJson } from '../../ui/output.js';
+import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report.js';
+import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
+
+export interface ReportOptions extends WhoOptions {
+  since?: string;
+  until?: string;
+  format?: 'md' | 'csv' | 'json';
+}
+
+export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport) {
+  return whoOptions(new Command('report'))
+    .description('The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON')
+    .option('--since <day>', 'from this day (default: monday, the start of this week)')
+    .option('--until <day>', 'up to this day, inclusive (default: today)')
+    .addOption(new Option('--format <format>', 'md, csv or json').choices(['md', 'csv', 'json'] as const).default('md' as const))
+    .addHelpText('after', '\nExamples:\n  checkin report --person me\n  checkin report --team Platform --since "last monday" --until friday --format csv > week.csv')
+    .action((opts) => run(ctx, opts));
+}
+
+/** Mood names, most frequent first (then by name). */
+function moodCounts(list: CheckIn[]): Array<{ mood: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const c of list) if (c.completed_at && c.mood) counts.set(c.mood, (counts.get(c.mood) ?? 0) + 1);
+  return [...counts].map(([mood, count]) => ({ mood, count })).sort((a, b) => b.count - a.count || (a.mood < b.mood ? -1 : 1)).slice(0, 3);
+}
+
+export async function runReport(ctx: Context, opts: ReportOptions): Promise<void> {
+  const since = (await rangeDay(ctx, opts.since ?? 'monday', '--since'))!;
+  const until = (await rangeDay(ctx, opts.until ?? 'today', '--until'))!;
+  if (since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+  const people_ids = await resolvePeople(ctx, opts.person);
+  const team_ids = await resolveTeams(ctx, opts.team);
+  const api = await ctx.api();
+  const byPerson = new Map<string, { person: Ref; days: CheckIn[] }>();
+  const seen = new Set<string>();
+  const onPause = pauseNotice(ctx);
+  const [, goals] = await Promise.all([
+    walkCheckIns(
+      api,
+      { since, until, people_ids, team_ids },
+      (items) => {
+        for (const c of items) {
+          if (seen.has(c.id) || (people_ids.length > 0 && !people_ids.includes(c.person?.id))) continue;
+          seen.add(c.id);
+          const entry = byPerson.get(c.person.id) ?? { person: c.person, days: [] };
+          entry.days.push(c);
+          byPerson.set(c.person.id, entry);
+        }
+      },
+      { onPause },
+    ),
+    allGoals(api, { people_ids, team_ids }),
+  ]);
+  const updates = (await newestUpdatesOf(api, goals.map((g) => g.id), { onPause }))
+    .flat()
+    .filter((u) => u.created_at.slice(0, 10) >= since && u.created_at.slice(0, 10) <= until);
+
+  const people: ReportPerson[] = [...byPerson.values()]
+    .sort((a, b) => (a.person.name < b.person.name ? -1 : a.person.name > b.person.name ? 1 : 0))
+    .map(({ person, days }) => {
+      const sorted = days.sort((a, b) => (a.date < b.date ? -1 : 1));
+      return {
+        person,
+        // A date the service wrote wrongly is shown as it came (sanitised by the view), not a crash.
+        days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn })),
+        updates: updates.filter((u) => u.person?.id === person.id).sort((a, b) => (a.created_at < b.created_at ? -1 : 1)),
+        summary: { scheduled: sorted.length, done: sorted.filter((c) => c.completed_at).length, blocked: sorted.filter((c) => c.completed_at && c.blocked).length, moods: moodCounts(sorted) },
+      };
+    });
+  const model: ReportModel = { since, until, title: `${shortDay(since)} – ${shortDay(until)} ${until.slice(0, 4)}`, people };
+  if (opts.format === 'json') {
+    return printJson(ctx.io, {
+      since,
+      until,
+      people: people.map((p) => ({ person: p.person, summary: p.summary, goal_updates: p.updates, check_ins: p.days.map((d) => d.checkIn) })),
+    });
+  }
+  ctx.io.out(opts.format === 'csv' ? reportCsv(model) : reportMarkdown(model));
+}

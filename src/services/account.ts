@@ -1,0 +1,120 @@
+// The account as the service knows it, cached on disk per API URL and token: who I am (`me`),
+// and the people and teams whose names users type. One cache, read before any request; a name
+// that is not found refreshes it once. Also: turning `me`, names and @usernames into UUIDs.
+
+import { allPeople, allTeams, getMe } from '../api/endpoints.js';
+import { UUID_RE, type Me } from '../api/types.js';
+import type { CachedMe, Directory } from '../config/store.js';
+import type { Context } from '../context.js';
+import { nearMatches } from '../core/match.js';
+import { UsageError } from '../errors.js';
+import { sanitizeLine } from '../ui/sanitize.js';
+
+export function toCachedMe(me: Me, now: Date): CachedMe {
+  return {
+    id: me.id,
+    name: me.name,
+    username: me.username,
+    time_zone: me.time_zone ?? null,
+    teams: (me.teams ?? []).map((t) => ({ id: t.id, name: t.name })),
+    fetched_at: now.toISOString(),
+  };
+}
+
+async function account(ctx: Context) {
+  const api = await ctx.api();
+  return { api, cfg: ctx.config(), token: ctx.config().token()!.value };
+}
+
+/** A GET /me under way, per run: callers that start at once share it. */
+const asking = new WeakMap<Context, Promise<CachedMe>>();
+
+/** The authenticated person: from the cache when it holds one for this URL and token. */
+export async function me(ctx: Context, opts: { refresh?: boolean } = {}): Promise<CachedMe> {
+  const { api, cfg, token } = await account(ctx);
+  const cached = opts.refresh ? undefined : cfg.cached(api.baseUrl, token, 'me');
+  if (cached) return cached;
+  const pending = asking.get(ctx);
+  if (pending && !opts.refresh) return pending;
+  const fresh = (async () => {
+    const person = toCachedMe(await getMe(api), ctx.now());
+    await cfg.cache(api.baseUrl, token, 'me', person);
+    return person;
+  })();
+  asking.set(ctx, fresh);
+  try {
+    return await fresh;
+  } finally {
+    if (asking.get(ctx) === fresh) asking.delete(ctx);
+  }
+}
+
+async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directory; fresh: boolean }> {
+  const { api, cfg, token } = await account(ctx);
+  const cached = refresh ? undefined : cfg.cached(api.baseUrl, token, 'directory');
+  if (cached) return { dir: cached, fresh: false };
+  const [people, teams] = await Promise.all([allPeople(api), allTeams(api)]);
+  const dir: Directory = {
+    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username })),
+    teams: teams.map((t) => ({ id: t.id, name: t.name })),
+    fetched_at: ctx.now().toISOString(),
+  };
+  await cfg.cache(api.baseUrl, token, 'directory', dir);
+  return { dir, fresh: true };
+}
+
+/** Splits repeated and comma-separated values: --person a,b --person c → [a, b, c]. */
+export function splitValues(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+type Entry = { id: string; name: string; username?: string };
+
+/** Looks names up in the cache; on a miss, once more in a fresh directory; then says which, with near matches. */
+async function lookUp(ctx: Context, what: 'person' | 'team', wanted: string, pick: (d: Directory) => Entry[]): Promise<string> {
+  const find = (entries: Entry[]) => {
+    const w = wanted.replace(/^@/, '').toLowerCase();
+    const byUser = entries.filter((e) => e.username?.toLowerCase() === w);
+    return byUser.length ? byUser : entries.filter((e) => e.name.toLowerCase() === wanted.toLowerCase());
+  };
+  const first = await directory(ctx, false);
+  let entries = pick(first.dir);
+  let hits = find(entries);
+  if (hits.length === 0 && !first.fresh) {
+    // Someone may have joined since the cache was made: look once more in a fresh directory.
+    entries = pick((await directory(ctx, true)).dir);
+    hits = find(entries);
+  }
+  if (hits.length === 1) return hits[0]!.id;
+  if (hits.length > 1) {
+    throw new UsageError(`Several ${what === 'person' ? 'people' : 'teams'} match "${wanted}": ${hits.map((h) => `${sanitizeLine(h.name)} (${h.id})`).join(', ')}; give a UUID`);
+  }
+  const labels = entries.map((e) => (e.username ? `${sanitizeLine(e.name)} (@${sanitizeLine(e.username)})` : sanitizeLine(e.name)));
+  const near = nearMatches(wanted, labels);
+  throw new UsageError(`No ${what} named "${wanted}"${near.length ? `. Did you mean ${near.join(', ')}?` : ''}`);
+}
+
+/** --person values: UUID, `me` (the cached id: the literal is never sent), a name or @username. */
+export async function resolvePeople(ctx: Context, values: string[] | undefined): Promise<string[]> {
+  const ids: string[] = [];
+  for (const v of splitValues(values)) {
+    if (UUID_RE.test(v)) ids.push(v.toLowerCase());
+    else if (v.toLowerCase() === 'me' || v.toLowerCase() === 'self') ids.push((await me(ctx)).id);
+    else ids.push(await lookUp(ctx, 'person', v, (d) => d.people));
+  }
+  return [...new Set(ids)];
+}
+
+/** --team values: UUID, or a name — my own teams first (from the cached me), then every team. */
+export async function resolveTeams(ctx: Context, values: string[] | undefined): Promise<string[]> {
+  const ids: string[] = [];
+  for (const v of splitValues(values)) {
+    if (UUID_RE.test(v)) {
+      ids.push(v.toLowerCase());
+      continue;
+    }
+    const mine = (await me(ctx)).teams.filter((t) => t.name.toLowerCase() === v.toLowerCase());
+    ids.push(mine.length === 1 ? mine[0]!.id : await lookUp(ctx, 'team', v, (d) => d.teams));
+  }
+  return [...new Set(ids)];
+}

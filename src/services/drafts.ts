@@ -1,0 +1,60 @@
+// The one way every write goes out: what the user typed is saved as a draft before the request,
+// and removed only after the service accepted it with a well-formed answer; on failure, `hint`
+// says how to send it again. Where no draft can be kept (a read-only config folder), the write
+// still goes out, and if it fails the typed text is printed so that it is not lost.
+import type { DraftContent, DraftTarget } from '../config/drafts.js';
+import type { Context } from '../context.js';
+import { buildTemplate } from '../core/answers.js';
+import { CliError, HintedError } from '../errors.js';
+
+export interface Write<T> {
+  target: DraftTarget;
+  /** What was typed; undefined when nothing needs keeping (all of it is on the command line). */
+  content: DraftContent | undefined;
+  send: () => Promise<T>;
+  /** How to send the draft again, told when sending failed. */
+  hint: string;
+}
+
+/** Typed content as a person reads it back. */
+export function contentText(content: DraftContent): string {
+  switch (content.kind) {
+    case 'answers':
+      return buildTemplate(content.answers, 'this check-in');
+    case 'comment':
+      return content.body;
+    case 'goal-update':
+      return `${content.input.title ?? ''}\n\n${content.input.body ?? ''}`.trim();
+    case 'activity':
+      return content.input.description;
+    case 'text':
+      return content.text;
+  }
+}
+
+/** Saves a draft; when it cannot be saved (the store has warned, once), returns false and the caller carries on. */
+export async function keep(ctx: Context, target: DraftTarget, content: DraftContent): Promise<boolean> {
+  const api = await ctx.api();
+  try {
+    ctx.drafts().save(api.baseUrl, target, content, ctx.now());
+    return true;
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    return false;
+  }
+}
+
+export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {
+  const api = await ctx.api();
+  const kept = write.content ? await keep(ctx, write.target, write.content) : false;
+  let result: T;
+  try {
+    result = await write.send();
+  } catch (err) {
+    if (!write.content) throw err;
+    if (kept) throw new HintedError(err, write.hint);
+    throw new HintedError(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
+  }
+  if (kept) ctx.drafts().delete(api.baseUrl, write.target);
+  return result;
+}

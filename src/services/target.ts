@@ -1,0 +1,90 @@
+// The check-in a command works on: keys resolved to what goes in the path, and fetching it (or
+// learning there is none). Shared by the check-in, comments and status commands.
+//
+// "No check-in scheduled" is said only when a 404 comes from a service known to speak API v2 at
+// this URL: its 404 is JSON, and GET /me answered there (the cached `me` already proves it).
+// Anything else — an HTML 404, a URL where /me is missing — is an error naming the URL.
+
+import { getCheckIn, listCheckIns } from '../api/endpoints.js';
+import { ApiError } from '../api/errors.js';
+import type { CheckIn } from '../api/types.js';
+import type { Context } from '../context.js';
+import { addDays } from '../core/datekey.js';
+import { parseKey } from '../core/keys.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
+import { me } from './account.js';
+import { today } from './days.js';
+
+export interface Target {
+  /** What goes into the path: a date key or a UUID. */
+  key: string;
+  /** How messages name it: "today (2026-11-21)", "2026-11-20"… */
+  label: string;
+  /** The command that resends a draft for it. */
+  resumeCommand: string;
+  /** The check-in itself, when finding the key already fetched it (`last`). */
+  known?: CheckIn;
+}
+
+export async function todayTarget(ctx: Context): Promise<Target> {
+  const date = await today(ctx);
+  return { key: date, label: `today (${date})`, resumeCommand: 'checkin today' };
+}
+
+/** A check-in key as the path takes it; `last` costs one list request. */
+export async function resolveCheckInKey(ctx: Context, input: string): Promise<Target> {
+  const t = await today(ctx);
+  const key = parseKey(input, t);
+  if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand: `checkin checkin ${key.id}` };
+  if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };
+  const last = await lastCheckIn(ctx);
+  return { key: last.date, label: last.date, resumeCommand: `checkin checkin ${last.date}`, known: last };
+}
+
+/** My most recent check-in before today (one list request). */
+async function lastCheckIn(ctx: Context): Promise<CheckIn> {
+  const { id } = await me(ctx);
+  const [last] = await listCheckIns(await ctx.api(), { people_ids: [id], until: addDays(await today(ctx), -1), per_page: 1 });
+  if (!last) throw new UsageError('You have no check-in before today');
+  return last;
+}
+
+function wrongUrl(baseUrl: string, first: ApiError, meError?: ApiError): CliError {
+  const what = (e: ApiError) => `${e.method} ${e.path} answered ${e.status || e.kind}${e.jsonBody ? '' : ' (not JSON)'}`;
+  return new CliError(
+    `No check-in service (API v2) at ${baseUrl}: ${what(first)}${meError ? `, and ${what(meError)}` : ''}`,
+    EXIT.USAGE,
+    'Check CHECKIN_API_URL (or the URL stored by `checkin login`): it is the API v2 base, e.g. https://service.steady.space/api/v2.',
+  );
+}
+
+/**
+ * True when `err` means "there is no check-in there" (absent, or not scheduled): a JSON 404 from a
+ * service that answered GET /me at this URL. A 404 from anything else throws an error naming the
+ * URL; every other error is thrown as it is.
+ */
+export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> {
+  if (!(err instanceof ApiError) || !err.notFound) throw err;
+  const api = await ctx.api();
+  if (!err.jsonBody) throw wrongUrl(api.baseUrl, err);
+  const token = ctx.config().token()!.value;
+  if (ctx.config().cached(api.baseUrl, token, 'me')) return true;
+  try {
+    await me(ctx);
+  } catch (meErr) {
+    if (meErr instanceof ApiError && (meErr.notFound || meErr.kind === 'invalid-response')) throw wrongUrl(api.baseUrl, err, meErr);
+    throw meErr;
+  }
+  return true;
+}
+
+/** The check-in, or null when the service has none for that date (absent or not scheduled). */
+export async function fetchOrNull(ctx: Context, target: Target): Promise<CheckIn | null> {
+  if (target.known) return target.known;
+  try {
+    return await getCheckIn(await ctx.api(), target.key);
+  } catch (err) {
+    if (await isNoCheckIn(ctx, err)) return null;
+    throw err;
+  }
+}
