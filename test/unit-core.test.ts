@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildTemplate, isBlankTemplate, parseMood, parseTemplate, previousPrefill, readTemplate } from '../src/core/answers.js';
+import { buildTemplate, isBlankTemplate, parseMood, previousPrefill, readTemplate } from '../src/core/answers.js';
 import { MOOD_NAMES } from '../src/api/types.js';
 import { addDays, isDateKey, keysNewestFirst, localDateKey, weekdayOf } from '../src/core/datekey.js';
 import type { CheckIn } from '../src/api/types.js';
+
+/** A template that must be right: its answers, or its first problems as an error. */
+function parseTemplate(text: string) {
+  const { answers, problems } = readTemplate(text);
+  if (problems.length > 0) throw new Error(problems.slice(0, 3).join('; '));
+  return answers;
+}
 
 describe('date keys', () => {
   it('is the local date, not the UTC one', () => {

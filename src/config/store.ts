@@ -95,7 +95,7 @@ export interface Resolved<T> {
   /** The environment variable it came from, if one did. */
   name?: string;
   /** Where a token is kept: an environment variable, the keychain or the config file. */
-  where?: 'env' | 'keychain' | 'file' | 'flag';
+  where?: 'env' | 'keychain' | 'file';
 }
 
 /** A JSON object file: {} when missing; `damaged` when it is there but not a JSON object. */
@@ -157,9 +157,8 @@ export class ConfigStore {
     return this.settings;
   }
 
-  /** flag > CHECKIN_TOKEN > STEADY_TOKEN > file. */
-  token(flag?: string): Resolved<string> | undefined {
-    if (flag !== undefined) return { value: flag, where: 'flag' };
+  /** CHECKIN_TOKEN > STEADY_TOKEN > file (or the keychain it names). */
+  token(): Resolved<string> | undefined {
     for (const name of ['CHECKIN_TOKEN', 'STEADY_TOKEN']) {
       const v = this.env[name];
       if (v !== undefined && v !== '') return { value: v.trim(), name, where: 'env' };

@@ -168,13 +168,6 @@ export function readTemplate(text: string): ReadTemplate {
   return { answers, problems };
 }
 
-/** readTemplate for documents that must be right (--from-file): the first problems become a usage error. */
-export function parseTemplate(text: string): CheckInAnswers {
-  const { answers, problems } = readTemplate(text);
-  if (problems.length > 0) throw new UsageError(problems.slice(0, 3).join('; '));
-  return answers;
-}
-
 /** True when nothing in `answers` would be sent. */
 export function isEmptyAnswers(a: CheckInAnswers): boolean {
   return Object.values(a).every((v) => v === undefined);

@@ -41,8 +41,6 @@ export interface InboxThread {
 
 export interface Inbox {
   since: string;
-  /** Items after this moment are new (undefined: everything is). */
-  seenAt?: string;
   threads: InboxThread[];
   /** The newest item of anyone but me, whether shown or not: the next marker. */
   newest?: string;
