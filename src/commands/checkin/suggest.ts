@@ -2,11 +2,11 @@
 // service (merged PRs, Jira moves, `checkin log`) and my commits in local git repositories.
 //
 // Requests: one (GET /activities for me, from a week before the day; what came before my last
-// check-in is left out here), sent alongside the check-in's own. git runs as a subprocess only
-// here, started with the requests, in each repository at once: the current one by default, or
+// check-in is left out here), sent alongside the check-in's own. git runs (as a careful guest:
+// git.ts) started with the requests, in each repository at once: the current one by default, or
 // those CHECKIN_GIT_REPOS names (separated like PATH) or config.json's "git_repos" list; author =
-// that repository's user.email. A folder that is missing or not a repository, or no git at all,
-// is skipped with a note.
+// that repository's user.email; CHECKIN_GIT_REPOS= (empty) runs none. A folder that is missing
+// or not a repository, git failing or taking too long, or no git at all: skipped with a note.
 
 import { allActivities, listCheckIns } from '../../api/endpoints.js';
 import type { Activity, CheckIn } from '../../api/types.js';
@@ -14,6 +14,7 @@ import type { Context } from '../../context.js';
 import { previousPrefill } from '../../core/answers.js';
 import { addDays, isDateKey, localDateKey } from '../../core/datekey.js';
 import { me } from '../../services/account.js';
+import { GIT_MAX_BYTES, GIT_TIMEOUT_MS, runGit } from './git.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 
 /** My latest check-ins before `date` (what "previous" is suggested from). */
@@ -38,8 +39,8 @@ export async function earlierPrefill(ctx: Context, current: CheckIn): Promise<st
 
 /** The most of each source that becomes a bullet (a busy week is still one screen). */
 const MAX_EACH = 30;
-/** One git command may take this long. */
-const GIT_TIMEOUT_MS = 5000;
+/** A commit's subject is cut to this many characters (by git itself, so a huge one costs nothing). */
+const MAX_SUBJECT = 200;
 
 export interface WorkSince {
   bullets: string[];
@@ -65,18 +66,6 @@ function activityBullet(a: Activity): string {
   return a.url && /^https?:\/\//.test(a.url) ? `- [${title}](${sanitizeLine(a.url)})${label}` : `- ${title}${label}`;
 }
 
-type GitResult = { ok: true; out: string } | { ok: false; code?: string | number; stderr: string };
-
-async function git(dir: string, args: string[]): Promise<GitResult> {
-  const { execFile } = await import('node:child_process');
-  return new Promise((resolve) => {
-    execFile('git', ['-C', dir, ...args], { timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
-      if (err) resolve({ ok: false, ...((err as NodeJS.ErrnoException).code !== undefined && { code: (err as NodeJS.ErrnoException).code! }), stderr: String(stderr) });
-      else resolve({ ok: true, out: String(stdout) });
-    });
-  });
-}
-
 export function gitRepos(ctx: Context): string[] {
   const home = (dir: string) => (dir === '~' || dir.startsWith('~/') ? `${ctx.env.HOME ?? ''}${dir.slice(1)}` : dir);
   const fromEnv = ctx.env.CHECKIN_GIT_REPOS;
@@ -95,29 +84,37 @@ interface Commit {
  * My commits of the week before `day` in one repository, newest first (filtered to "since my last
  * check-in" later: git starts before the check-ins have answered); or a note why there are none.
  */
-async function commitsIn(dir: string, day: string): Promise<{ commits: Commit[]; note?: string; noGit?: boolean }> {
+async function commitsIn(ctx: Context, dir: string, day: string): Promise<{ commits: Commit[]; note?: string; noGit?: boolean }> {
+  const git = (args: string[]) => runGit(dir, args, { env: ctx.env });
   const [email, log] = await Promise.all([
-    git(dir, ['config', 'user.email']),
-    git(dir, ['log', `--since=${addDays(day, -7)}T00:00:00Z`, '--no-merges', `-n${MAX_EACH * 4}`, '--format=%ae%x09%cI%x09%s']),
+    git(['config', 'user.email']),
+    git(['log', `--since=${addDays(day, -7)}T00:00:00Z`, '--no-merges', '--no-ext-diff', '--no-textconv', `-n${MAX_EACH * 4}`, `--format=%ae%x09%cI%x09%<(${MAX_SUBJECT},trunc)%s`]),
   ]);
   if (!log.ok) {
-    if (log.code === 'ENOENT') return { commits: [], noGit: true };
+    if (log.why === 'no-git') return { commits: [], noGit: true };
+    if (log.why === 'timeout') return { commits: [], note: `git log took longer than ${GIT_TIMEOUT_MS / 1000} s in ${dir}; skipped` };
     if (/cannot change to|No such file/i.test(log.stderr)) return { commits: [], note: `${dir}: no such folder; skipped` };
     if (/not a git repository/i.test(log.stderr)) return { commits: [], note: `${dir} is not a git repository; skipped` };
     if (/does not have any commits/i.test(log.stderr)) return { commits: [] };
-    return { commits: [], note: `git log failed in ${dir}: ${sanitizeLine(log.stderr.trim().split('\n')[0] ?? '')}; skipped` };
+    if (/dubious ownership/i.test(log.stderr)) return { commits: [], note: `${dir} belongs to another user, so git will not read it; skipped` };
+    const said = sanitizeLine(log.stderr.trim().split('\n')[0] ?? '');
+    return { commits: [], note: `git log failed in ${dir}: ${said || `exit status ${log.code ?? 'unknown'}`}; skipped` };
   }
   if (!email.ok || !email.out.trim()) return { commits: [], note: `${dir}: git has no user.email, so your commits are not known; skipped` };
   const mine = email.out.trim().toLowerCase();
   const rows = log.out
     .split('\n')
     .map((line) => line.split('\t'))
-    .filter(([author, at, subject]) => author?.toLowerCase() === mine && at && subject?.trim());
-  if (rows.length === 0) return { commits: [] };
+    .filter(([author, at, subject]) => author?.toLowerCase() === mine && at && Number.isFinite(Date.parse(at)) && subject?.trim());
+  const more = log.cut ? `git log in ${dir} said more than ${GIT_MAX_BYTES / 1024} KB: the newest commits that fit are kept` : undefined;
+  if (rows.length === 0) return { commits: [], ...(more && { note: more }) };
   // The repository's name (the folder may be inside it): asked only when there is something to name.
-  const top = await git(dir, ['rev-parse', '--show-toplevel']);
+  const top = await git(['rev-parse', '--show-toplevel']);
   const name = sanitizeLine((top.ok ? top.out.trim() : dir).split(/[\\/]/).filter(Boolean).at(-1) ?? dir);
-  return { commits: rows.map(([, at, subject]) => ({ at: new Date(at!).toISOString(), bullet: `- ${sanitizeLine(subject!).trim()} (${name})` })) };
+  return {
+    commits: rows.map(([, at, subject]) => ({ at: new Date(at!).toISOString(), bullet: `- ${sanitizeLine(subject!).trim()} (${name})` })),
+    ...(more && { note: more }),
+  };
 }
 
 /** My commits in every repository, started early (with the requests): see commitsIn. */
@@ -125,7 +122,7 @@ export function recentCommits(ctx: Context, day: string): Promise<Array<Awaited<
   const dirs = gitRepos(ctx);
   if (dirs.length === 0) return Promise.resolve([]);
   // Once the requests being made now are on the wire: starting a process is CPU work that would hold them back.
-  return new Promise((resolve) => setImmediate(resolve)).then(() => Promise.all(dirs.map((dir) => commitsIn(dir, day))));
+  return new Promise((resolve) => setImmediate(resolve)).then(() => Promise.all(dirs.map((dir) => commitsIn(ctx, dir, day))));
 }
 
 /** What happened since my last check-in before `current`: activities and commits (both started early). */
