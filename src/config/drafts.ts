@@ -63,6 +63,8 @@ function isDraft(v: unknown): v is Draft {
 
 export class DraftStore {
   private unwritable = false;
+  /** The drafts this run saved and has not deleted (what a stop signal leaves behind), by key. */
+  private readonly keptNow = new Map<string, DraftTarget>();
 
   constructor(
     readonly dir: string,
@@ -144,10 +146,19 @@ export class DraftStore {
       this.unwritable = true;
       throw new CliError(why);
     }
+    this.keptNow.delete(key);
+    this.keptNow.set(key, target);
     return draft;
   }
 
   delete(apiUrl: string, target: DraftTarget): void {
-    rmSync(this.file(draftKey(apiUrl, target)), { force: true });
+    const key = draftKey(apiUrl, target);
+    rmSync(this.file(key), { force: true });
+    this.keptNow.delete(key);
+  }
+
+  /** What this run saved and still keeps, the latest last. */
+  keptThisRun(): DraftTarget[] {
+    return [...this.keptNow.values()];
   }
 }

@@ -74,6 +74,24 @@ export function dayZone(ctx: Context): Promise<DayZone> {
   return z;
 }
 
+/**
+ * Today as far as this run knows without a request: in the cached profile zone, else TZ or this
+ * machine's. What is typed is kept under it before the first request; `today` has the last word.
+ */
+export function todayWithoutRequest(ctx: Context): string {
+  const now = ctx.now();
+  if (ctx.env.TZ) return localDateKey(now);
+  try {
+    const cfg = ctx.config();
+    const token = cfg.token()?.value;
+    const zone = token ? cfg.cached(cfg.apiUrl().value, token, 'me')?.zone : undefined;
+    if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) return dateKeyAtOffset(now, zone.offsets);
+  } catch {
+    // no config to read: the machine's date
+  }
+  return localDateKey(now);
+}
+
 export async function today(ctx: Context): Promise<string> {
   const { offsets } = await dayZone(ctx);
   return offsets ? dateKeyAtOffset(ctx.now(), offsets) : localDateKey(ctx.now());

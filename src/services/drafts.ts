@@ -32,16 +32,41 @@ export function contentText(content: DraftContent): string {
   }
 }
 
+/** The command that sends a kept draft. */
+export function resumeCommand(target: DraftTarget): string {
+  switch (target.kind) {
+    case 'check-in':
+      return `checkin checkin ${target.key} --resume`;
+    case 'comment':
+      return `checkin comments ${target.on === 'check-in' ? target.id : `--goal-update ${target.id}`} --resume`;
+    case 'goal-update':
+      return `checkin goal update ${target.goalId} --resume`;
+    case 'goal-update-edit':
+      return `checkin goal update edit ${target.id} --resume`;
+    case 'activity':
+      return 'checkin log --resume';
+  }
+}
+
+/** What a stop signal says while a draft of this run is kept. */
+function stopLine(ctx: Context): string | undefined {
+  const kept = ctx.drafts().keptThisRun();
+  if (kept.length === 0) return undefined;
+  return `Stopped. What you typed is kept as a draft: \`${resumeCommand(kept.at(-1)!)}\` sends it.`;
+}
+
 /** Saves a draft; when it cannot be saved (the store has warned, once), returns false and the caller carries on. */
 export async function keep(ctx: Context, target: DraftTarget, content: DraftContent): Promise<boolean> {
   const api = await ctx.api();
   try {
     ctx.drafts().save(api.baseUrl, target, content, ctx.now());
-    return true;
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     return false;
   }
+  // From now until it is sent, a stop signal says where it is.
+  ctx.io.onStop(() => stopLine(ctx));
+  return true;
 }
 
 export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {

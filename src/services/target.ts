@@ -13,7 +13,7 @@ import { addDays } from '../core/datekey.js';
 import { parseKey } from '../core/keys.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { me } from './account.js';
-import { today } from './days.js';
+import { today, todayWithoutRequest } from './days.js';
 
 export interface Target {
   /** What goes into the path: a date key or a UUID. */
@@ -29,6 +29,24 @@ export interface Target {
 export async function todayTarget(ctx: Context): Promise<Target> {
   const date = await today(ctx);
   return { key: date, label: `today (${date})`, resumeCommand: 'checkin today' };
+}
+
+/**
+ * The target as far as it is known without a request (today in the cached or machine's zone), for
+ * keeping typed text before the first request; undefined for `last`, which takes one.
+ */
+export function guessCheckInKey(ctx: Context, input: string | undefined): Target | undefined {
+  const t = todayWithoutRequest(ctx);
+  if (input === undefined) return { key: t, label: `today (${t})`, resumeCommand: 'checkin today' };
+  let key: ReturnType<typeof parseKey>;
+  try {
+    key = parseKey(input, t);
+  } catch {
+    return undefined; // resolving it says what is wrong
+  }
+  if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand: `checkin checkin ${key.id}` };
+  if (key.kind === 'date') return { key: key.date, label: key.date, resumeCommand: `checkin checkin ${key.date}` };
+  return undefined;
 }
 
 /** A check-in key as the path takes it; `last` costs one list request. */

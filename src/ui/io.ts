@@ -20,13 +20,20 @@ export interface IO {
   canPrompt: boolean;
   out(text: string): void;
   err(text: string): void;
-  /** Reads all of standard input (only ever called when the user asked for `-`). */
+  /** Reads all of standard input (only ever called when the user asked for `-`); read once, the same text after. */
   readStdin(): Promise<string>;
   /** Runs `handler` on Ctrl-C / SIGTERM; returns a function that removes it. */
   onInterrupt(handler: () => void): () => void;
+  /**
+   * From now on, SIGINT, SIGTERM or SIGHUP print `line()` (when it says something) on stderr and
+   * end the process by that signal; a second signal ends it at once. The latest `line` counts.
+   */
+  onStop(line: () => string | undefined): void;
   /** From now on, nothing is written to stdout or stderr (`status --quiet`). */
   silence(): void;
 }
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean): ColorLevel {
   if ('NO_COLOR' in env && env.NO_COLOR !== '') return 0;
@@ -80,6 +87,23 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdinIsTTY = isatty(0);
   const stdoutIsTTY = isatty(1);
   let silent = false;
+  let stdinText: Promise<string> | undefined;
+  let stopLine: (() => string | undefined) | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    const line = stopLine?.();
+    stopLine = undefined;
+    // Written at once (the process ends next), and only once: a second signal finds nothing to say.
+    if (line && !silent) {
+      try {
+        (process.getBuiltinModule('node:fs') as typeof import('node:fs')).writeSync(2, guardTerminal(`\n${line}\n`));
+      } catch {
+        // stderr gone: the draft is kept all the same
+      }
+    }
+    for (const s of STOP_SIGNALS) process.off(s, stop);
+    // The signal's own ending (exit status 128 + its number), as if checkin had not caught it.
+    process.kill(process.pid, signal);
+  };
   return {
     get stdin() {
       return process.stdin;
@@ -99,8 +123,13 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     err: writer(() => process.stderr, () => silent),
     readStdin: () => {
       // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
+      if (stdinText) return stdinText;
       if (stdinIsTTY) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
-      return streamText(process.stdin);
+      return (stdinText = streamText(process.stdin));
+    },
+    onStop(line) {
+      if (!stopLine) for (const s of STOP_SIGNALS) process.on(s, stop);
+      stopLine = line;
     },
     onInterrupt(handler) {
       process.on('SIGINT', handler);

@@ -12,6 +12,7 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLev
   let out = '';
   let err = '';
   let silent = false;
+  let stdinText: Promise<string> | undefined;
   const stdin = new PassThrough();
   if (opts.stdin !== undefined) stdin.end(opts.stdin);
   const tty = Boolean(opts.tty);
@@ -28,12 +29,14 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLev
     out: (t) => void (silent || (out += guardTerminal(t))),
     err: (t) => void (silent || (err += guardTerminal(t))),
     silence: () => void (silent = true),
-    readStdin: async () => {
-      let text = '';
-      for await (const chunk of stdin) text += chunk.toString();
-      return text;
-    },
+    readStdin: () =>
+      (stdinText ??= (async () => {
+        let text = '';
+        for await (const chunk of stdin) text += chunk.toString();
+        return text;
+      })()),
     onInterrupt: () => () => {},
+    onStop: () => {},
     stdoutText: () => out,
     stderrText: () => err,
   };

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
+import type { DraftContent } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { isEmptyAnswers, parseMood, readTemplate } from '../../core/answers.js';
 import { HintedError, UsageError } from '../../errors.js';
@@ -108,4 +109,27 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
     }
   }
   return { answers, typed };
+}
+
+/**
+ * What is piped (`-`) goes on disk before the first request, under the check-in as far as it is
+ * known without one (`guess`); once the real target is known (`settle`), it is kept there instead.
+ * Standard input is read once: answersFromFlags reads the same text after.
+ */
+export async function keepPipedFirst(ctx: Context, flags: AnswerOptions, guess: Target | undefined): Promise<{ settle(target: Target): Promise<void> }> {
+  const field = (['previous', 'intentions', 'blockers', 'fromFile'] as const).find((k) => flags[k] === '-');
+  const none = { settle: async () => undefined };
+  if (!field || !guess || flags.resume) return none;
+  const text = await ctx.io.readStdin();
+  if (text.trim() === '') return none;
+  const content: DraftContent = field === 'fromFile' ? { kind: 'text', text } : { kind: 'answers', answers: { [field]: text.replace(/\s+$/, '') } };
+  const early = { kind: 'check-in', key: guess.key } as const;
+  if (!(await keep(ctx, early, content))) return none;
+  return {
+    async settle(target) {
+      if (target.key === guess.key) return;
+      await keep(ctx, { kind: 'check-in', key: target.key }, content);
+      ctx.drafts().delete((await ctx.api()).baseUrl, early);
+    },
+  };
 }

@@ -1,9 +1,9 @@
 // `checkin checkin <key>`: show a check-in by key; with answer options, update it.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { resolveCheckInKey } from '../../services/target.js';
+import { guessCheckInKey, resolveCheckInKey } from '../../services/target.js';
 import type { Run } from '../flags.js';
-import { answerOptions, type AnswerOptions } from './answers.js';
+import { answerOptions, keepPipedFirst, type AnswerOptions } from './answers.js';
 import { fillCheckIn } from './fill.js';
 
 export interface CheckInOptions extends AnswerOptions {
@@ -19,5 +19,8 @@ export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheck
 }
 
 export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
-  await fillCheckIn(ctx, await resolveCheckInKey(ctx, opts.key), opts, false);
+  const piped = await keepPipedFirst(ctx, opts, guessCheckInKey(ctx, opts.key));
+  const target = await resolveCheckInKey(ctx, opts.key);
+  await piped.settle(target);
+  await fillCheckIn(ctx, target, opts, false);
 }

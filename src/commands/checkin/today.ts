@@ -2,9 +2,9 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { zoneHelp } from '../../services/days.js';
-import { todayTarget } from '../../services/target.js';
+import { guessCheckInKey, todayTarget } from '../../services/target.js';
 import type { Run } from '../flags.js';
-import { answerOptions, type AnswerOptions } from './answers.js';
+import { answerOptions, keepPipedFirst, type AnswerOptions } from './answers.js';
 import { fillCheckIn } from './fill.js';
 
 export type TodayOptions = AnswerOptions;
@@ -18,5 +18,8 @@ export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
 }
 
 export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> {
-  await fillCheckIn(ctx, await todayTarget(ctx), opts, true);
+  const piped = await keepPipedFirst(ctx, opts, guessCheckInKey(ctx, undefined));
+  const target = await todayTarget(ctx);
+  await piped.settle(target);
+  await fillCheckIn(ctx, target, opts, true);
 }
