@@ -1,6 +1,6 @@
 // `checkin report` as Markdown (to paste into a 1:1 or a review) and CSV (RFC 4180 quoting, LF
 // line ends, for a spreadsheet). Everything from the service passes the sanitiser; a CSV cell that
-// a spreadsheet would run as a formula (=, +, -, @ first) is kept as text behind an apostrophe.
+// a spreadsheet would run as a formula is kept as text behind an apostrophe (see csvCell).
 import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
@@ -63,10 +63,18 @@ export function reportMarkdown(r: ReportModel): string {
   return out.join('').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
 }
 
-/** One CSV cell: quoted when it must be, formulas defused. */
-function cell(value: string): string {
+/**
+ * What a spreadsheet could read as a formula: a formula character (=, +, -, @, or their fullwidth
+ * forms, which some spreadsheets fold to ASCII) after any leading whitespace, or a cell starting with
+ * a tab, CR or LF (OWASP's CSV injection list). Such a cell, and one that already starts with an
+ * apostrophe, gets an apostrophe in front: dropping one leading apostrophe gives the text back.
+ */
+const FORMULA_START = /^[\s\u0000-\u001f\u200b-\u200d\u2060]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r\n']/;
+
+/** One CSV cell: sanitised, formulas defused, quoted when it must be (RFC 4180). */
+export function csvCell(value: string): string {
   let v = sanitize(value);
-  if (/^[=+\-@\t\r]/.test(v)) v = `'${v}`;
+  if (FORMULA_START.test(v)) v = `'${v}`;
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
@@ -78,5 +86,5 @@ export function reportCsv(r: ReportModel): string {
       rows.push([c.date, p.person.name, c.completed_at ? 'yes' : 'no', c.mood ?? '', completed, c.blocked ? 'yes' : 'no', c.previous ?? '', c.intentions ?? '', c.blockers ?? '']);
     }
   }
-  return rows.map((row) => row.map(cell).join(',')).join('\n') + '\n';
+  return rows.map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
 }
