@@ -39,11 +39,20 @@ export interface ContextParts {
   secrets?: () => SecretStore | string;
 }
 
+const MAX_TIMEOUT_S = 3600;
+
+/**
+ * A header value HTTP can carry: visible Latin-1 and spaces or tabs, nothing else (a newline
+ * would end the header; anything past Latin-1 cannot be sent at all).
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.CHECKIN_TIMEOUT;
   if (raw === undefined || raw === '') return undefined;
   const s = Number(raw);
-  if (!Number.isFinite(s) || s <= 0) throw new UsageError(`CHECKIN_TIMEOUT must be a number of seconds, got "${raw}"`);
+  // A timer holds at most 2^31 - 1 ms; an hour is more than any request needs.
+  if (!Number.isFinite(s) || s < 0.001 || s > MAX_TIMEOUT_S) throw new UsageError(`CHECKIN_TIMEOUT must be a number of seconds from 0.001 to ${MAX_TIMEOUT_S}, got "${raw}"`);
   return Math.round(s * 1000);
 }
 
@@ -71,7 +80,11 @@ export function createContext(parts: ContextParts): Context {
       if (!token) {
         throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
       }
-      if (token.value === '') throw new AuthError(`The token in ${token.name ?? cfg.file} is empty`);
+      const from = token.name ?? (token.where === 'keychain' ? 'the keychain' : cfg.file);
+      if (token.value === '') throw new AuthError(`The token in ${from} is empty`);
+      if (!HEADER_VALUE.test(token.value)) {
+        throw new AuthError(`The token in ${from} cannot be sent: it holds ${/[\r\n]/.test(token.value) ? 'a line break' : 'a character HTTP headers cannot carry'}`, 'Copy the token again, exactly as the service shows it.');
+      }
       const timeoutMs = timeoutFrom(env);
       client = new ApiClient({
         baseUrl: cfg.apiUrl().value,

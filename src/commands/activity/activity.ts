@@ -2,7 +2,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { allActivities } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
-import { addDays } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
 import { resolvePeople, resolveTeams, splitValues } from '../../services/account.js';
 import { rangeDay } from '../../services/days.js';
@@ -27,9 +26,9 @@ export function activityCommand(ctx: Context, run: Run<ActivityOptions> = runAct
     .action((opts) => run(ctx, opts));
 }
 
-/** The first instant of a local day, as the ISO timestamp /activities wants. */
-function startOfDay(day: string): string {
-  return new Date(`${day}T00:00:00`).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** An instant of a local day, as the ISO timestamp /activities wants. */
+function atTime(day: string, time: '00:00:00' | '23:59:59'): string {
+  return new Date(`${day}T${time}`).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export async function runActivity(ctx: Context, opts: ActivityOptions): Promise<void> {
@@ -41,8 +40,8 @@ export async function runActivity(ctx: Context, opts: ActivityOptions): Promise<
     team_ids: await resolveTeams(ctx, opts.team),
     people_ids: await resolvePeople(ctx, opts.person),
     // Dates become timestamps here: from the start of `since` to the end of `until`, local time.
-    ...(since && { since: startOfDay(since) }),
-    ...(until && { until: new Date(Date.parse(startOfDay(addDays(until, 1))) - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }),
+    ...(since && { since: atTime(since, '00:00:00') }),
+    ...(until && { until: atTime(until, '23:59:59') }),
   };
   const list = await allActivities(await ctx.api(), query);
   await printList(ctx.io, ctx.now(), list, opts.json, 'No activity matches.', activityRows);
