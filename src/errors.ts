@@ -58,8 +58,14 @@ export class EditorError extends CliError {
   constructor(
     message: string,
     readonly text: string,
+    /** The editor could not be started at all (not installed, not runnable): a usage problem. */
+    notFound = false,
   ) {
-    super(message, EXIT.FAILURE, 'Set VISUAL or EDITOR to an editor that waits until you close the file (e.g. "code --wait").');
+    super(
+      message,
+      notFound ? EXIT.USAGE : EXIT.FAILURE,
+      notFound ? 'Set VISUAL or EDITOR to an editor that is installed (e.g. "nano", "vim" or "code --wait").' : 'Set VISUAL or EDITOR to an editor that waits until you close the file (e.g. "code --wait").',
+    );
     this.name = 'EditorError';
   }
 }

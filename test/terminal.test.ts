@@ -216,7 +216,7 @@ describe('the editor, losslessly', () => {
 
   it('no editor is started without a terminal: one line naming --from-file and the flags', async () => {
     const r = await import('./helpers/cli.js').then(({ runCli }) => runCli(['today', '-e'], { env: { ...env, EDITOR: 'touch /tmp/should-not-run' } }));
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: The editor needs a terminal\nGive the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.\n' });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: The editor needs standard input to be a terminal\nGive the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.\n' });
   });
 });
 

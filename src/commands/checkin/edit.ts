@@ -11,16 +11,17 @@ import type { Target } from '../../services/target.js';
 const NOTE_START = '<!-- checkin could not read what you saved:';
 const NOTE = /^<!-- checkin could not read what you saved:[\s\S]*?-->\n/;
 
+/** -e asks for the editor outright: it needs standard input to be the terminal, nothing more (not stdout, not prompts). */
 export function needTerminalForEditor(ctx: Context): void {
-  if (!ctx.io.canPrompt) {
-    throw new UsageError('The editor needs a terminal', 'Give the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.');
+  if (!ctx.io.stdinIsTTY) {
+    throw new UsageError('The editor needs standard input to be a terminal', 'Give the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.');
   }
 }
 
-/** The problems as a comment on top of `text`, their line numbers moved to where they now are. */
+/** The problems as a comment on top of `text`, every line number in them moved to where that line now is. */
 export function withProblems(text: string, problems: string[]): string {
   const shift = problems.length + 2;
-  const lines = problems.map((p) => `     ${p.replace(/^line (\d+)/, (_m, n: string) => `line ${Number(n) + shift}`)}`);
+  const lines = problems.map((p) => `     ${p.replace(/\bline (\d+)/g, (_m, n: string) => `line ${Number(n) + shift}`)}`);
   return `${NOTE_START}\n${lines.join('\n')}\n     Fix it and save, or save an empty file to cancel (your text is kept as a draft). -->\n${text.replace(NOTE, '')}`;
 }
 
