@@ -16,7 +16,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ROOT } from './helpers/cli.js';
 
-/** The newest modification time of a file at or under `path` (-Infinity when there is none), and that file. */
+/**
+ * The newest modification time at or under `path` (-Infinity when there is no file), and where.
+ * Folders count too: a file removed or renamed changes its folder's time, not its own.
+ */
 function newest(path: string): { mtime: number; file?: string } {
   if (!existsSync(path)) return { mtime: -Infinity };
   const st = lstatSync(path);
@@ -26,7 +29,8 @@ function newest(path: string): { mtime: number; file?: string } {
     const n = newest(join(path, name));
     if (n.mtime > best.mtime) best = n;
   }
-  return best;
+  // An empty folder is no build; a non-empty one is as new as its last change.
+  return best.file !== undefined && st.mtimeMs > best.mtime ? { mtime: st.mtimeMs, file: path } : best;
 }
 
 function ensureBuilt(): void {
