@@ -175,11 +175,12 @@ describe('installed like any npm CLI', () => {
     const run = promisify(execFile);
     const dir = tempDir('checkin-pack-');
     // dist/ is built by `npm test` before the tests: pack it as it is (prepack would rebuild it under the other tests' feet).
-    const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error' } })).stdout);
+    // npm's temp files (Node 22+: its compile cache) go in dir, which is removed after the file.
+    const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } })).stdout);
     const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
     expect(files).toEqual(['LICENSE', 'README.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/vendor/conf.cjs', 'dist/vendor/prompts.cjs', 'dist/vendor/tab.cjs', 'dist/vendor/undici.cjs', 'package.json']);
     const prefix = join(dir, 'prefix');
-    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error' } });
+    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } });
     const installed = join(prefix, 'lib', 'node_modules', 'checkin');
     // The runtime needs nothing installed but the optional keychain module (native, prebuilt).
     const deps = existsSync(join(installed, 'node_modules')) ? readdirSync(join(installed, 'node_modules')) : [];
