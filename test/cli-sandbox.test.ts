@@ -1,9 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call } from './helpers/http.js';
 import { cleanEnv, runCli, spawnCli, waitForLine } from './helpers/cli.js';
+import { tempDir } from './helpers/cleanup.js';
 
 function exited(child: ReturnType<typeof spawnCli>): Promise<number | null> {
   return new Promise((resolve) => child.on('close', (code) => resolve(code)));
@@ -40,7 +40,7 @@ describe('checkin sandbox (the built binary)', () => {
   }, 40_000);
 
   it('--token, --data and Ctrl-C: state survives a restart', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'checkin-data-'));
+    const dir = tempDir('checkin-data-');
     const file = join(dir, 'sandbox.json');
     const start = async () => {
       const child = spawnCli(['sandbox', '--token', 'tok_123', '--data', file], cleanEnv());
@@ -74,7 +74,7 @@ describe('checkin sandbox (the built binary)', () => {
   });
 
   it('refuses a broken data file with exit 2', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'checkin-data-'));
+    const dir = tempDir('checkin-data-');
     const file = join(dir, 'broken.json');
     const { writeFile } = await import('node:fs/promises');
     await writeFile(file, 'not json');

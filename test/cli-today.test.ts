@@ -1,13 +1,13 @@
 // checkin today, status, login/me/logout, failures, drafts and $EDITOR: in-process against the
 // sandbox over real HTTP, on a fake clock (retries and rate-limit waits take no real time).
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { call } from './helpers/http.js';
 import { describeRequest as api, otherSandbox, TODAY, useWorld, type RunOptions } from './helpers/harness.js';
+import { tempDir } from './helpers/cleanup.js';
 
 const w = useWorld();
 let sb: Sandbox;
@@ -81,7 +81,7 @@ describe('checkin today with answers', () => {
   });
 
   it('--from-file reads the template sections and Mood line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-file-'));
+    const dir = tempDir('checkin-file-');
     const file = join(dir, 'answers.md');
     writeFileSync(file, '## Previous\n- Did **A**\n\n## Intentions\n- Do B\n- Do C\n\n## Blockers\n\nMood: tired\n');
     const r = await cli(['today', '--from-file', file, '--json']);
@@ -289,7 +289,7 @@ describe('failures: one clear line and the documented exit code', () => {
 
 describe('drafts', () => {
   it('keeps typed answers when the service fails, and --resume sends them', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'checkin-file-')), 'a.md');
+    const file = join(tempDir('checkin-file-'), 'a.md');
     writeFileSync(file, '## Intentions\n- Do not lose me\n');
     sb.inject({ method: 'PATCH', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
     const r = await cli(['today', '--from-file', file]);
@@ -312,7 +312,7 @@ describe('drafts', () => {
 
 describe('$EDITOR', () => {
   it('opens VISUAL (a command with arguments) on the template and sends what was saved', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-editor-'));
+    const dir = tempDir('checkin-editor-');
     const script = join(dir, 'fake-editor.mjs');
     writeFileSync(
       script,

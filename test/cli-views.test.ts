@@ -10,6 +10,7 @@ import { checkInId, stableUuid } from '../src/sandbox/ids.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { call } from './helpers/http.js';
 import { describeRequest as api, otherSandbox, START, TODAY, useWorld, type RunOptions } from './helpers/harness.js';
+import { tempDir } from './helpers/cleanup.js';
 
 const w = useWorld();
 let sb: Sandbox;
@@ -470,9 +471,8 @@ describe('issue 10 details', () => {
 
 describe('--web', () => {
   it('opens the check-in (or goal update) link with BROWSER; without a desktop it prints the link', async () => {
-    const { mkdtempSync, writeFileSync, chmodSync, readFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-web-'));
+    const { writeFileSync, chmodSync, readFileSync } = await import('node:fs');
+    const dir = tempDir('checkin-web-');
     const browser = join(dir, 'browser.sh');
     writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > "${join(dir, 'opened')}"\n`);
     chmodSync(browser, 0o755);

@@ -1,11 +1,11 @@
 // The built binary's code cache (bin/checkin.js): made by the first run of a build, used as it is
 // by the next, and never a reason for a run to fail — damaged, foreign or unwritable.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cleanEnv, ROOT, runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/cleanup.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -16,7 +16,7 @@ const cacheName = (name = 'checkin') => `code-${build()}-${name}-${process.versi
 
 beforeEach(async () => {
   sb = await startSandbox({ rateLimit: false });
-  cacheHome = mkdtempSync(join(tmpdir(), 'checkin-cache-'));
+  cacheHome = tempDir('checkin-cache-');
   env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, XDG_CACHE_HOME: cacheHome });
 });
 afterEach(async () => {

@@ -1,20 +1,20 @@
 // Shell completion in a real bash: an interactive bash in a pseudo-terminal, the script sourced
 // the way the README says, Tab pressed, and the screen read back.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { BIN, cleanEnv, runCli } from './helpers/cli.js';
+import { tempDir, trackExit } from './helpers/cleanup.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
   sb = await startSandbox({ rateLimit: false });
   // `checkin` on PATH, as an installed one would be.
-  const bin = mkdtempSync(join(tmpdir(), 'checkin-bin-'));
+  const bin = tempDir('checkin-bin-');
   writeFileSync(join(bin, 'checkin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'checkin'), 0o755);
   env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, PATH: `${bin}:${process.env.PATH}` });
@@ -27,6 +27,7 @@ afterEach(async () => {
 async function bash() {
   const term = new xterm.Terminal({ cols: 160, rows: 30, allowProposedApi: true });
   const shell = pty.spawn('bash', ['--norc', '--noprofile', '-i'], { name: 'xterm', cols: 160, rows: 30, env: { ...env, PS1: '$ ', TERM: 'xterm' } as Record<string, string> });
+  trackExit(() => shell.kill('SIGKILL'), new Promise((resolve) => shell.onExit(resolve))); // killed if the test fails before close()
   let waiters: Array<() => void> = [];
   shell.onData((d) => term.write(d, () => (waiters.splice(0).forEach((w) => w()))));
   const text = () => {
@@ -91,7 +92,7 @@ describe('the other shells', () => {
       expect(r.code, shell).toBe(0);
       expect(r.stdout, shell).toMatch(/checkin/);
       if (check && has(check[0])) {
-        const file = join(mkdtempSync(join(tmpdir(), 'checkin-comp-')), `checkin.${shell}`);
+        const file = join(tempDir('checkin-comp-'), `checkin.${shell}`);
         writeFileSync(file, r.stdout);
         execFileSync(check[0], [...check.slice(1), file]);
       }

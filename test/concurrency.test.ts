@@ -1,11 +1,11 @@
 // Several checkin processes failing at the same moment, sharing one config folder: each keeps its
 // own draft (one file per draft, written whole and renamed into place). 20 rounds.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from './helpers/cli.js';
 import { startHostile } from './helpers/hostile.js';
+import { tempDir } from './helpers/cleanup.js';
 
 let h: Awaited<ReturnType<typeof startHostile>>;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('concurrent commands', () => {
   it(`${N} processes failing at once keep ${N} drafts, in each of ${ROUNDS} rounds`, async () => {
     const lost: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const config = join(mkdtempSync(join(tmpdir(), 'checkin-conc-')), 'config');
+      const config = join(tempDir('checkin-conc-'), 'config');
       const env = cleanEnv({ CHECKIN_API_URL: h.url, CHECKIN_TOKEN: 't', CHECKIN_CONFIG_DIR: config });
       const runs = Array.from({ length: N }, (_, i) =>
         i % 2 === 0

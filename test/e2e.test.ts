@@ -5,6 +5,7 @@ import { localDateKey } from '../src/core/datekey.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cleanEnv, runCli, spawnCli } from './helpers/cli.js';
 import { describeRequest } from './helpers/harness.js';
+import { tempDir, track } from './helpers/cleanup.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -52,15 +53,14 @@ describe('the built binary', () => {
   it('cron prints a line that works under cron: run with `env -i sh -c`, pending → notify, done → nothing, broken → one line', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const { existsSync, mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { existsSync, readFileSync, rmSync } = await import('node:fs');
     // Asynchronously: the sandbox answers in this process.
     const sh = async (command: string) => (await promisify(execFile)('env', ['-i', 'sh', '-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
-    const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     // A user who logged in: the token is stored, not in the environment (cron would not have it).
     const user = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined };
     expect((await runCli(['login', '--with-token', '--api-url', sb.url], { env: user, input: sb.token })).code).toBe(0);
-    const flag = join(mkdtempSync(join(tmpdir(), 'checkin-cron-')), 'notified');
+    const flag = join(tempDir('checkin-cron-'), 'notified');
     const r = await runCli(['cron', '--at', '9:30', '--days', 'mon-fri', '--notify', `echo "check in, 100% please" > ${flag}`], { env: user });
     expect(r.code).toBe(0);
     const line = r.stdout.trimEnd();
@@ -97,14 +97,13 @@ describe('the built binary', () => {
 describe('through a proxy', () => {
   it('an https API goes through HTTPS_PROXY in a CONNECT tunnel: the proxy never sees the token; NO_PROXY is honoured', async () => {
     const { execFileSync } = await import('node:child_process');
-    const { mkdtempSync, readFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const net = await import('node:net');
     const tls = await import('node:tls');
     const http = await import('node:http');
     // A certificate for a made-up name, trusted by the CLI through NODE_EXTRA_CA_CERTS.
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-tls-'));
+    const dir = tempDir('checkin-tls-');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=checkin.test', '-addext', 'subjectAltName=DNS:checkin.test'], { stdio: 'ignore' });
     // checkin.test:443 is a TLS front for the sandbox, on this machine.
     const front = tls.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (socket) => {
@@ -153,15 +152,14 @@ describe('through a proxy', () => {
 
 describe('a checkout that was not built', () => {
   it('says in one line to run npm run build (no stack trace)', async () => {
-    const { cpSync, mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { cpSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { ROOT } = await import('./helpers/cli.js');
     const { execFile } = await import('node:child_process');
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-unbuilt-'));
+    const dir = tempDir('checkin-unbuilt-');
     cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [join(dir, 'bin', 'checkin.js'), '--version'], (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr })),
+      track(execFile(process.execPath, [join(dir, 'bin', 'checkin.js'), '--version'], (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }))),
     );
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'checkin is not built yet: run `npm run build` in its folder (npm install does it for you).\n' });
   });
@@ -171,18 +169,18 @@ describe('installed like any npm CLI', () => {
   it('npm pack → npm install -g from the tarball into an empty prefix (offline, no dependencies) → checkin runs', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const { existsSync, mkdtempSync, readdirSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { existsSync, readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { ROOT } = await import('./helpers/cli.js');
     const run = promisify(execFile);
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-pack-'));
+    const dir = tempDir('checkin-pack-');
     // dist/ is built by `npm test` before the tests: pack it as it is (prepack would rebuild it under the other tests' feet).
-    const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error' } })).stdout);
+    // npm's temp files (Node 22+: its compile cache) go in dir, which is removed after the file.
+    const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } })).stdout);
     const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
     expect(files).toEqual(['LICENSE', 'README.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/vendor/conf.cjs', 'dist/vendor/prompts.cjs', 'dist/vendor/tab.cjs', 'dist/vendor/undici.cjs', 'package.json']);
     const prefix = join(dir, 'prefix');
-    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error' } });
+    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } });
     const installed = join(prefix, 'lib', 'node_modules', 'checkin');
     // The runtime needs nothing installed but the optional keychain module (native, prebuilt).
     const deps = existsSync(join(installed, 'node_modules')) ? readdirSync(join(installed, 'node_modules')) : [];
@@ -192,7 +190,7 @@ describe('installed like any npm CLI', () => {
     const version = await run(bin, ['--version'], { env });
     expect(version.stdout).toBe(`${JSON.parse((await import('node:fs')).readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
     const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      execFile(bin, ['today', '-i', 'From the tarball', '--json'], { env }, (err, stdout) => resolve({ code: err ? 1 : 0, stdout }));
+      track(execFile(bin, ['today', '-i', 'From the tarball', '--json'], { env }, (err, stdout) => resolve({ code: err ? 1 : 0, stdout })));
     });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ date: today(), intentions: 'From the tarball' });

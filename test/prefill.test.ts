@@ -2,12 +2,12 @@
 // repositories since my last check-in — `today --suggest`, `--from-activity`, and the notes for
 // folders that cannot be read. The git repository is made here, in a temporary folder.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays } from '../src/core/datekey.js';
 import { TODAY, useWorld } from './helpers/harness.js';
+import { tempDir } from './helpers/cleanup.js';
 
 const w = useWorld();
 const PR = '- [Add invoices endpoint (#412)](https://github.com/engines/billing/pull/412) (GitHub PR)';
@@ -23,7 +23,7 @@ function commit(dir: string, subject: string, email: string, when: string) {
 }
 
 beforeEach(() => {
-  const root = mkdtempSync(join(tmpdir(), 'checkin-git-'));
+  const root = tempDir('checkin-git-');
   repo = join(root, 'billing-api');
   notRepo = join(root, 'notes');
   mkdirSync(repo);

@@ -1,23 +1,18 @@
 // `checkin sandbox` as a server, as its own process: whatever arrives it keeps answering, its
 // memory stays bounded, and with --data every acknowledged write survives kill -9.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from './helpers/cli.js';
 import { call } from './helpers/http.js';
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
-});
+import { tempDir, track } from './helpers/cleanup.js';
 
 /** Starts `checkin sandbox` and resolves with its URL and token from the export line. */
 async function sandbox(args: string[] = []): Promise<{ child: ChildProcess; url: string; token: string }> {
   const child = spawn(process.execPath, [BIN, 'sandbox', '--no-log', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
+  track(child); // killed when the test ends
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -85,7 +80,7 @@ describe('checkin sandbox never falls over', () => {
 
 describe('checkin sandbox --data', () => {
   it('every write answered 201 survives kill -9; no temp file is left behind', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-data-'));
+    const dir = tempDir('checkin-data-');
     const file = join(dir, 'sandbox.json');
     const rounds = 5;
     let acknowledged = 0;

@@ -2,8 +2,7 @@
 // a real editor, the screen read back through a headless xterm. Assertions are on the screen a
 // person sees and on what the sandbox received.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localDateKey } from '../src/core/datekey.js';
@@ -13,6 +12,7 @@ import { cleanEnv } from './helpers/cli.js';
 import { describeRequest } from './helpers/harness.js';
 import { POISON, startHostile } from './helpers/hostile.js';
 import { KEY, Screen } from './helpers/terminal.js';
+import { tempDir } from './helpers/cleanup.js';
 
 const VIM = (() => {
   try {
@@ -272,7 +272,7 @@ describe('other prompts in a real terminal', () => {
   for (const cols of [120, 60])
   it(`goal update shows the goal, asks for the title, takes the body from the editor, asks progress and confidence, previews and posts it (${cols} columns)`, async () => {
     const goal = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!;
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-editor-'));
+    const dir = tempDir('checkin-editor-');
     const editor = join(dir, 'editor.sh');
     writeFileSync(editor, '#!/bin/sh\nprintf -- "- Webhooks unblocked\\n- Next: retries\\n" > "$1"\n');
     chmodSync(editor, 0o755);

@@ -1,12 +1,12 @@
 // The draft store: one key per canonical target, one file per draft, written whole.
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DraftStore, draftKey } from '../src/config/drafts.js';
+import { tempDir } from './helpers/cleanup.js';
 
 const NOW = new Date('2026-11-22T09:30:00Z');
-const store = () => new DraftStore(join(mkdtempSync(join(tmpdir(), 'checkin-drafts-')), 'drafts'));
+const store = () => new DraftStore(join(tempDir('checkin-drafts-'), 'drafts'));
 
 describe('draft keys', () => {
   it('one key per service and target, however they were written', () => {
@@ -45,7 +45,7 @@ describe('the draft store', () => {
 
   it('a damaged draft is set aside with a one-line warning (never deleted) and never blocks a new one', () => {
     const warnings: string[] = [];
-    const s = new DraftStore(join(mkdtempSync(join(tmpdir(), 'checkin-drafts-')), 'drafts'), (m) => warnings.push(m));
+    const s = new DraftStore(join(tempDir('checkin-drafts-'), 'drafts'), (m) => warnings.push(m));
     const url = 'http://127.0.0.1:9/api/v2';
     const target = { kind: 'comment', on: 'check-in', id: 'c1' } as const;
     s.save(url, target, { kind: 'comment', body: 'b' }, NOW);

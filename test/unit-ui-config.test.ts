@@ -1,11 +1,11 @@
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore, configDir, cacheKey } from '../src/config/store.js';
 import { colorLevelFor } from '../src/ui/io.js';
 import { sanitize, sanitizeLine } from '../src/ui/sanitize.js';
 import { renderJson } from '../src/ui/render.js';
+import { tempDir } from './helpers/cleanup.js';
 
 describe('sanitize', () => {
   it('removes escape sequences, BEL, C1 and other controls but keeps newlines and tabs', () => {
@@ -38,7 +38,7 @@ describe('config', () => {
   });
 
   it('resolves flag > CHECKIN_TOKEN > STEADY_TOKEN > file, and the URL likewise with a default', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'checkin-cfg-'));
+    const dir = tempDir('checkin-cfg-');
     const store = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
     expect(store.token()).toBeUndefined();
     expect(store.apiUrl()).toEqual({ value: 'https://service.steady.space/api/v2' });

@@ -1,9 +1,8 @@
 // Runs the built CLI (bin/checkin.js) as a user would: a real process, real HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir, track } from './cleanup.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'checkin.js');
@@ -15,11 +14,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** A clean environment: no proxies, no tokens or config of the developer's, a fixed zone. */
+/**
+ * A clean environment: no proxies, no tokens or config of the developer's, a fixed zone; HOME a
+ * temp folder of its own, and TMPDIR the run's (test/global-setup.ts), so that what the CLI leaves
+ * there is counted.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
-    HOME: mkdtempSync(join(tmpdir(), 'checkin-home-')),
+    HOME: tempDir('checkin-home-'),
+    ...(process.env.TMPDIR !== undefined && { TMPDIR: process.env.TMPDIR }),
     TZ: 'UTC',
     LANG: 'C.UTF-8',
     // Commits for the *previous* suggestion come from the repositories a test names, never this checkout.
@@ -34,7 +38,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  return track(spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] }));
 }
 
 export function runCli(

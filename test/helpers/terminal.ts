@@ -3,6 +3,7 @@
 // the keys a person would press. Waiting is event-driven (on each rendered write) and bounded.
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
+import { trackExit } from './cleanup.js';
 import { BIN } from './cli.js';
 
 export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', ctrlC: '\u0003', escape: '\u001b', backspace: '\u007f' } as const;
@@ -34,6 +35,8 @@ export class Screen {
         this.wake();
       });
     }));
+    // Killed when the test ends, if it has not exited by then.
+    trackExit(() => this.proc.kill('SIGKILL'), this.exited);
   }
 
   private wake(): void {
