@@ -3,11 +3,11 @@
 // there and none of them may run. git is bounded too: a hung wrapper and its children are killed
 // at the deadline, and a huge output or subject is cut, never a reason to drop the repository.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runGit } from '../src/commands/checkin/git.js';
+import { tempDir } from './helpers/cleanup.js';
 import { useWorld } from './helpers/harness.js';
 
 const w = useWorld();
@@ -26,7 +26,7 @@ function trap(name: string): string {
 const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com' } });
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'checkin-hostile-git-'));
+  root = tempDir('checkin-hostile-git-');
   repo = join(root, 'hostile');
   marks = join(root, 'marks');
   mkdirSync(repo);
@@ -58,7 +58,7 @@ beforeEach(() => {
   mkdirSync(join(root, 'hooks'));
   for (const hook of ['post-checkout', 'post-index-change', 'reference-transaction']) writeFileSync(join(root, 'hooks', hook), readFileSync(trap(`hook-${hook}`)), { mode: 0o755 });
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+
 
 describe('git as a careful guest', () => {
   it('the fixture is hostile: plain git run there starts the programs its config names', () => {
