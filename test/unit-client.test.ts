@@ -2,7 +2,8 @@ import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, checkTransport, encodeQuery, joinUrl } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { CHECK_IN, COMMENT, object, str } from '../src/api/validate.js';
+import { CHECK_IN, COMMENT } from '../src/api/types.js';
+import { object, str } from '../src/api/validate.js';
 
 const ANY_ID = object({ id: str });
 
@@ -101,7 +102,7 @@ describe('paging is bounded', () => {
       .persist();
     const warnings: string[] = [];
     const api = new ApiClient({ baseUrl: BASE, token: 't', dispatcher: agent, sleep: async () => undefined, onWarning: (m) => warnings.push(m) });
-    const all = await fetchAll(api, 'people', ANY_ID, {}, { maxPages: 7 });
+    const all = await fetchAll(api.pages, 'people', ANY_ID, {}, { maxPages: 7 });
     expect(all).toHaveLength(350);
     expect(warnings).toEqual(['stopped after 7 pages of people (350 items); the service kept sending more']);
   });
