@@ -25,7 +25,7 @@ const shape = <T>(check: (v: unknown, at: string) => string | undefined): Shape<
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 export const str = shape<string>((v, at) => (typeof v === 'string' ? undefined : `${at} is ${kind(v)}, not a string`));
-export const num = shape<number>((v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${at} is ${kind(v)}, not a number`));
+export const num = shape<number>((v, at) => (typeof v === 'number' ? (Number.isFinite(v) ? undefined : `${at} is ${v}, not a finite number`) : `${at} is ${kind(v)}, not a number`));
 export const bool = shape<boolean>((v, at) => (typeof v === 'boolean' ? undefined : `${at} is ${kind(v)}, not true or false`));
 /** Not checked: a field checkin keeps or passes on (--json) but never reads. */
 export const anything = shape<unknown>(() => undefined);
@@ -35,12 +35,6 @@ export const orNull = <T>(s: Shape<T>) => shape<T | null>((v, at) => (v === null
 
 /** `s` when present: in an object, a field that may be left out. */
 export const optional = <T>(s: Shape<T>) => shape<T | undefined>((v, at) => (v === undefined ? undefined : s(v, at)));
-
-/** One of a fixed set of strings. */
-export const oneOf = <const V extends string>(values: readonly V[]) => {
-  const set = new Set<string>(values);
-  return shape<V>((v, at) => (typeof v === 'string' && set.has(v) ? undefined : typeof v === 'string' ? `${at} is ${JSON.stringify(v.slice(0, 40))}, not one of ${values.join(', ')}` : `${at} is ${kind(v)}, not a string`));
-};
 
 export const arrayOf = <T>(s: Shape<T>) =>
   shape<T[]>((v, at) => {
