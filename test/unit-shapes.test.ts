@@ -67,7 +67,7 @@ export const PINS = {
   checkInBlocked: true satisfies Equal<CheckIn['blocked'], boolean | undefined>,
   // Not read, so not checked: unknown, and nothing may rely on it.
   checkInAbsent: true satisfies Equal<CheckIn['absent'], unknown>,
-  meTeams: true satisfies Equal<Me['teams'], Array<Ref>>,
+  meTeams: true satisfies Equal<Me['teams'], Array<Ref> | undefined>,
   personTeams: true satisfies Equal<Person['teams'], Array<Ref> | undefined>,
   commentAuthor: true satisfies Equal<Comment['person']['id'], string>,
   goalProgress: true satisfies Equal<Goal['progress'], number | null | undefined>,
@@ -173,7 +173,7 @@ describe('the answer shapes', () => {
       [COMMENT, { id: 'c', body: 'b', created_at: 't' }, 'the answer.person is a undefined, not an object'],
       [GOAL_UPDATE, { id: 'u', title: 't', body: null, progress: 1, confidence: 90, created_at: 't', url: 'u' }, 'the answer.body is null, not a string'],
       [GOAL, { id: 'g', title: 't', progress: Number.NaN }, 'the answer.progress is NaN, not a finite number'],
-      [ME, { id: 'p', name: 'n' }, 'the answer.teams is a undefined, not a list'],
+      [ME, { id: 'p', name: 'n', teams: {} }, 'the answer.teams is an object, not a list'],
       [TEAM, [], 'the answer is an array, not an object'],
     ];
     for (const [shape, value, problem] of cases) expect(shape(value, 'the answer')).toBe(problem);
