@@ -80,9 +80,6 @@ export interface CheckInAnswers {
   team_ids?: string[];
 }
 
-export const RESOURCE_REF = object({ type: str, id: str });
-export interface ResourceRef extends Infer<typeof RESOURCE_REF> {}
-
 export const COMMENT = object({ type: anything, id: str, body: str, person: REF, resource: anything, created_at: str });
 export interface Comment extends Infer<typeof COMMENT> {}
 

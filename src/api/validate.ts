@@ -17,9 +17,6 @@ export interface Shape<T> {
 /** The type a shape proves. */
 export type Infer<S> = S extends Shape<infer T> ? T : never;
 
-/** Any shape, its type unknown: what paths that only pass a shape along take. */
-export type Check = Shape<unknown>;
-
 const shape = <T>(check: (v: unknown, at: string) => string | undefined): Shape<T> => check as Shape<T>;
 
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
