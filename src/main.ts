@@ -10,17 +10,16 @@ import { processIO } from './ui/io.js';
 import { sanitizeLine } from './ui/sanitize.js';
 
 /**
- * A 403 about the token (read-only, a scope), or one with nothing said: exit 4 and how to get a
- * token. A 403 that says why in other words ("only your own check-ins") is a refused request: exit 2.
+ * The exit code of an API error, from its status and what the request addressed — never from the
+ * service's wording. 401: the token (4). 403 on the token's own account or on nothing in
+ * particular (GET /me, a list, a create, the own check-in by date): the token may not (read-only,
+ * a scope): 4. 403 on a resource named by its id (someone else's check-in or update): a refused
+ * request, 2.
  */
-function tokenRefusal(err: ApiError): boolean {
-  return !err.serviceMessage || /token|scope|read.?only|write access|permission to write/i.test(err.serviceMessage);
-}
-
 export function exitCodeForApiError(err: ApiError): ExitCode {
-  if (err.kind === 'insecure') return EXIT.USAGE;
   if (err.kind !== 'http') return EXIT.FAILURE;
-  if (err.status === 401 || (err.status === 403 && tokenRefusal(err))) return EXIT.AUTH;
+  if (err.status === 401) return EXIT.AUTH;
+  if (err.status === 403) return err.target === 'resource' ? EXIT.USAGE : EXIT.AUTH;
   if (err.status === 429 || err.status >= 500) return EXIT.FAILURE;
   if (err.status >= 400) return EXIT.USAGE;
   return EXIT.FAILURE;
@@ -32,9 +31,10 @@ function apiErrorLines(err: ApiError): string[] {
   let message = sanitizeLine(err.message);
   if (err.kind === 'http' && err.status === 401) message = `The token was rejected (401 on ${request})${said}`;
   if (err.kind === 'http' && err.status === 403) {
-    if (/read.?only/i.test(err.serviceMessage ?? '')) message = `The token is read-only: the service refused ${request} (403)`;
-    else if (tokenRefusal(err)) message = `The service refused ${request} with this token (403)${said}`;
-    else return [`error: The service refused ${request} (403)${said}`];
+    // A write of the token's own is refused only for want of the write scope.
+    if (err.target === 'resource') message = `The service refused ${request} (403)${said}`;
+    else if (err.method !== 'GET') message = `The token is read-only: the service refused ${request} (403)`;
+    else message = `The service refused ${request} with this token (403)${said}`;
   }
   const lines = [`error: ${message}`];
   for (const [field, problems] of Object.entries(err.fields ?? {})) {

@@ -463,6 +463,17 @@ describe('issue 10 details', () => {
     expect(r.stderr).toBe(`error: The service refused PATCH /api/v2/check-ins/${id} (403): You can only fill in your own check-ins; an administrator can fill in others'\n`);
   });
 
+  it("403 is read from what the request named, not from the service's words: a read-only token on its own check-in by date → 4, by UUID → 2 (quoting the service)", async () => {
+    const byDate = await cli(['today', '-b', 'x'], { env: { CHECKIN_TOKEN: 'sandbox_pat_read_only' } });
+    expect(byDate.code).toBe(4);
+    expect(byDate.stderr.split('\n')[0]).toBe(`error: The token is read-only: the service refused PATCH /api/v2/check-ins/${TODAY} (403)`);
+    // By UUID the check-in might have been anyone's: a refused request, with the service's reason.
+    const id = checkInId(ada, TODAY);
+    const byId = await cli(['checkin', id, '-b', 'x'], { env: { CHECKIN_TOKEN: 'sandbox_pat_read_only' } });
+    expect(byId.code).toBe(2);
+    expect(byId.stderr.split('\n')[0]).toBe(`error: The service refused PATCH /api/v2/check-ins/${id} (403): This token is read-only: writes need a token with the "Read + write" scope`);
+  });
+
   it('comments read oldest first on a terminal, as a thread', async () => {
     const r = await cli(['comments', 'yesterday'], { tty: true });
     expect(r.stdout.indexOf('Grace Hopper')).toBeLessThan(r.stdout.indexOf('Linus Torvalds'));

@@ -1,8 +1,12 @@
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, checkTransport, encodeQuery, joinUrl } from '../src/api/client.js';
+import { deleteGoalUpdate, getCheckIn, getMe, patchCheckIn, postComment } from '../src/api/endpoints.js';
 import { ApiError } from '../src/api/errors.js';
-import { CHECK_IN, COMMENT, object, str } from '../src/api/validate.js';
+import { UsageError } from '../src/errors.js';
+import { describeError } from '../src/main.js';
+import { CHECK_IN, COMMENT } from '../src/api/types.js';
+import { object, str } from '../src/api/validate.js';
 
 const ANY_ID = object({ id: str });
 
@@ -35,6 +39,20 @@ describe('URLs', () => {
     expect(() => checkTransport('http://10.0.0.5/api/v2')).toThrow(/plain http/);
     expect(() => checkTransport('ftp://x/api')).toThrow(/https/);
     expect(() => checkTransport('not a url')).toThrow(/not a valid URL/);
+  });
+  it('an insecure URL is a setting to fix (UsageError, exit 2), refused where the client is configured', () => {
+    expect(() => new ApiClient({ baseUrl: 'http://10.0.0.5/api/v2', token: 't' })).toThrow(UsageError);
+    const err = (() => {
+      try {
+        return new ApiClient({ baseUrl: 'http://10.0.0.5/api/v2', token: 't' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(describeError(err, false)).toEqual({
+      code: 2,
+      lines: ['error: Refusing to send the token over plain http to 10.0.0.5: it would travel unencrypted', 'Use an https:// API URL (plain http is only allowed for localhost / 127.0.0.1).'],
+    });
   });
 });
 
@@ -101,8 +119,56 @@ describe('paging is bounded', () => {
       .persist();
     const warnings: string[] = [];
     const api = new ApiClient({ baseUrl: BASE, token: 't', dispatcher: agent, sleep: async () => undefined, onWarning: (m) => warnings.push(m) });
-    const all = await fetchAll(api, 'people', ANY_ID, {}, { maxPages: 7 });
+    const all = await fetchAll(api.pages, 'people', ANY_ID, {}, { maxPages: 7 });
     expect(all).toHaveLength(350);
     expect(warnings).toEqual(['stopped after 7 pages of people (350 items); the service kept sending more']);
+  });
+});
+
+describe('a refusal (403) is read from what the request named, never from the words', () => {
+  const ID = '3308a89a-1006-5ad0-94a3-d9510e51aecb';
+  const refused = async (send: (api: ApiClient) => Promise<unknown>, method: string, path: string, said = 'Forbidden, for some reason') => {
+    const { agent, pool } = mock();
+    pool.intercept({ path: `/api/v2/${path}`, method }).reply(403, { error: 'forbidden', message: said });
+    const err = (await send(client(agent)).catch((e: unknown) => e)) as ApiError;
+    agent.assertNoPendingInterceptors();
+    return { target: err.target, ...describeError(err, false) };
+  };
+
+  it("the token's own (GET /me, a create, its check-in by date): exit 4, and how to get a token that may", async () => {
+    expect(await refused((api) => getMe(api), 'GET', 'me')).toEqual({
+      target: 'account',
+      code: 4,
+      lines: ['error: The service refused GET /api/v2/me with this token (403): Forbidden, for some reason', "The service refuses this token; check it in the service's integrations settings, then run `checkin login`."],
+    });
+    expect(await refused((api) => patchCheckIn(api, '2026-11-22', { intentions: 'x' }), 'PATCH', 'check-ins/2026-11-22')).toMatchObject({
+      target: 'account',
+      code: 4,
+      lines: ['error: The token is read-only: the service refused PATCH /api/v2/check-ins/2026-11-22 (403)', expect.stringMatching(/^Writes need a token with the "Read \+ write" scope/)],
+    });
+    expect(await refused((api) => postComment(api, { kind: 'check-in', id: ID }, 'hi'), 'POST', `check-ins/${ID}/comments`)).toMatchObject({ target: 'account', code: 4 });
+  });
+
+  it('a resource named by its id (perhaps someone else’s): exit 2, what the service said, whatever it said', async () => {
+    for (const said of ['You can only fill in your own check-ins', 'This token is read-only', 'token scope']) {
+      expect(await refused((api) => patchCheckIn(api, ID, { intentions: 'x' }), 'PATCH', `check-ins/${ID}`, said)).toEqual({
+        target: 'resource',
+        code: 2,
+        lines: [`error: The service refused PATCH /api/v2/check-ins/${ID} (403): ${said}`],
+      });
+    }
+    expect(await refused((api) => getCheckIn(api, ID), 'GET', `check-ins/${ID}`)).toMatchObject({ target: 'resource', code: 2 });
+    expect(await refused((api) => deleteGoalUpdate(api, ID), 'DELETE', `goal-updates/${ID}`)).toMatchObject({ target: 'resource', code: 2 });
+  });
+});
+
+describe('the client keeps its internals', () => {
+  it('the pager gets a PageSource (api.pages), not the client', () => {
+    const api = new ApiClient({ baseUrl: BASE, token: 't' });
+    expect(Object.keys(api.pages).sort()).toEqual(['get', 'now', 'refuseLongWait', 'sleep', 'warn']);
+    // @ts-expect-error request is the client's own
+    void api.request;
+    // @ts-expect-error so is checkWait
+    void api.checkWait;
   });
 });

@@ -1,9 +1,8 @@
 // The pager on its own (a stand-in client, the unit layer): pages go out several at once within
 // the announced budget, come back in any order, and are handed over in page order.
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../src/api/client.js';
-import { walkAll } from '../src/api/paginate.js';
-import { object, str } from '../src/api/validate.js';
+import { walkAll, type PageSource } from '../src/api/paginate.js';
+import { object, str, type Shape } from '../src/api/validate.js';
 
 /**
  * A client whose pages answer after page-dependent delays (later pages first), with a RateLimit
@@ -14,9 +13,9 @@ function fakeClient(total: number, remaining: (sent: number) => number, opts: { 
   let clock = 0;
   let inFlight = 0;
   const seen = { maxInFlight: 0, inFlightAt: [] as number[], pages: [] as number[], slept: [] as number[] };
-  const api = {
-    request: async (_m: string, _p: string, { query }: { query: { page: number } }) => {
-      const page = query.page;
+  const api: PageSource = {
+    get: async <T,>(_p: string, query: { readonly [name: string]: unknown }, shape: Shape<T>) => {
+      const page = query.page as number;
       sent++;
       inFlight++;
       seen.maxInFlight = Math.max(seen.maxInFlight, inFlight);
@@ -29,18 +28,18 @@ function fakeClient(total: number, remaining: (sent: number) => number, opts: { 
       clock += opts.latencyMs ?? 0;
       const from = (page - 1) * 50;
       const items = Array.from({ length: Math.max(0, Math.min(50, total - from)) }, (_, i) => ({ id: `c${from + i}` }));
-      return { status: 200, data: items, headers: { ratelimit: `"burst";r=${r};t=${opts.t ?? 2}`, ...(opts.policy && { 'ratelimit-policy': opts.policy }) } };
+      expect(shape(items, 'the answer')).toBeUndefined();
+      return { data: items as T, headers: { ratelimit: `"burst";r=${r};t=${opts.t ?? 2}`, ...(opts.policy && { 'ratelimit-policy': opts.policy }) } };
     },
-    shaped: <T,>(data: unknown) => data as T,
     warn: () => undefined,
-    checkWait: () => undefined,
+    refuseLongWait: () => undefined,
     sleep: async (ms: number) => {
       seen.slept.push(ms);
       clock += ms;
     },
     now: () => clock,
   };
-  return { api: api as unknown as ApiClient, seen };
+  return { api, seen };
 }
 
 describe('walkAll', () => {

@@ -3,12 +3,19 @@
 // It knows HTTP and nothing about terminals.
 
 import type { Dispatcher } from 'undici';
-import { nodeTransport, TIMEOUT_CODE, TOO_BIG_CODE, undiciTransport, usesProxy, type Exchange, type Transport, type TransportError } from './transport.js';
-import { ApiError, serviceMessageOf, suggestionFor } from './errors.js';
-import { expectShape, type Check } from './validate.js';
+import { nodeTransport, TIMEOUT_CODE, TOO_BIG_CODE, undiciTransport, usesProxy, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
+import { UsageError } from '../errors.js';
+import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
+import type { PageSource } from './paginate.js';
+import { joinUrl, type Query } from './url.js';
+import { expectShape, type Shape } from './validate.js';
 
-export type QueryValue = string | number | boolean | readonly string[] | undefined;
-export type Query = Record<string, QueryValue>;
+export { encodeQuery, joinUrl, type Query, type QueryValue } from './url.js';
+
+/** What a request addresses, for reading a refusal (see Target); default 'account'. */
+export interface RequestOptions {
+  target?: Target;
+}
 
 export interface RetryInfo {
   attempt: number;
@@ -40,59 +47,35 @@ export interface ClientOptions {
   onWarning?: (message: string) => void;
 }
 
-export interface ApiResponse<T> {
+interface ApiResponse {
   status: number;
-  data: T;
-  headers: Record<string, string | string[] | undefined>;
+  data: unknown;
+  headers: Headers;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
-/** Array values go out in the repeated `name[]=value` form; undefined values are left out. */
-export function encodeQuery(query: Query = {}): string {
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) {
-      for (const v of value) parts.push(`${encodeURIComponent(name)}[]=${encodeURIComponent(v)}`);
-    } else {
-      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
-    }
-  }
-  return parts.join('&');
-}
-
-/** `path` joined under the base URL's own path: /api/v2 survives (a leading '/' would drop it). */
-export function joinUrl(baseUrl: string, path: string, query?: Query): string {
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const rel = path.replace(/^\/+/, '');
-  const q = encodeQuery(query);
-  return `${base.origin}${prefix}/${rel}${q ? `?${q}` : ''}`;
-}
-
-/** Refuses to send a token in clear text anywhere but this machine. */
+/**
+ * Refuses to send a token in clear text anywhere but this machine: a UsageError (a setting to fix,
+ * exit 2), thrown where a client is configured, before any connection.
+ */
 export function checkTransport(baseUrl: string): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw insecure(`The API URL "${baseUrl}" is not a valid URL`, 'Give a full URL such as https://service.steady.space/api/v2');
+    throw new UsageError(`The API URL "${baseUrl}" is not a valid URL`, 'Give a full URL such as https://service.steady.space/api/v2');
   }
   if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return;
   if (url.protocol === 'http:') {
-    throw insecure(
+    throw new UsageError(
       `Refusing to send the token over plain http to ${url.host}: it would travel unencrypted`,
       'Use an https:// API URL (plain http is only allowed for localhost / 127.0.0.1).',
     );
   }
-  throw insecure(`The API URL must start with https:// (got ${url.protocol}//)`);
-}
-
-function insecure(detail: string, suggestion?: string): ApiError {
-  return new ApiError({ kind: 'insecure', method: '', path: '', detail, ...(suggestion !== undefined && { suggestion }) });
+  throw new UsageError(`The API URL must start with https:// (got ${url.protocol}//)`);
 }
 
 function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -109,11 +92,13 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly maxTries: number;
   /** The longest wait the service may ask for, in seconds. */
-  readonly maxWaitS: number;
+  private readonly maxWaitS: number;
   private readonly maxBodyBytes: number;
   /** How the client waits (retries, rate-limit pauses); tests inject one that does not. */
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  /** What the pager needs of this client (see paginate.ts): GETs with their headers, the clock, the warnings. */
+  readonly pages: PageSource;
 
   constructor(private readonly opts: ClientOptions) {
     checkTransport(opts.baseUrl);
@@ -123,6 +108,16 @@ export class ApiClient {
     this.maxBodyBytes = opts.maxBodyBytes ?? 32 * 1024 * 1024;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = opts.now ?? Date.now;
+    this.pages = {
+      get: async (path, query, shape) => {
+        const res = await this.request('GET', path, { query });
+        return { headers: res.headers, data: this.shaped(res.data, shape, 'GET', path) };
+      },
+      refuseLongWait: (seconds, path, why) => this.checkWait(seconds, 'GET', path, why),
+      sleep: this.sleep,
+      now: this.now,
+      warn: (message) => this.opts.onWarning?.(message),
+    };
   }
 
   private connect(): Promise<Transport> {
@@ -137,12 +132,8 @@ export class ApiClient {
     return this.opts.baseUrl;
   }
 
-  warn(message: string): void {
-    this.opts.onWarning?.(message);
-  }
-
   /** Refuses a wait the service asked for that is longer than the cap, saying when to try again. */
-  checkWait(seconds: number, method: string, path: string, why: string, status = 429): void {
+  private checkWait(seconds: number, method: string, path: string, why: string, status = 429): void {
     if (seconds <= this.maxWaitS) return;
     if (!path.startsWith('/')) path = new URL(joinUrl(this.opts.baseUrl, path)).pathname;
     const until = seconds < 86_400 * 366 ? ` (after ${new Date(Date.now() + seconds * 1000).toTimeString().slice(0, 5)})` : '';
@@ -156,25 +147,25 @@ export class ApiClient {
     });
   }
 
-  /** GET, the answer checked to be of the shape `check` describes. */
-  get<T>(path: string, check: Check, query?: Query): Promise<T> {
-    return this.request<unknown>('GET', path, { query }).then((r) => this.shaped<T>(r.data, check, 'GET', path));
+  /** GET, the answer checked to be of the shape `shape` describes. */
+  get<T>(path: string, shape: Shape<T>, query?: Query, opts?: RequestOptions): Promise<T> {
+    return this.request('GET', path, { query, ...opts }).then((r) => this.shaped(r.data, shape, 'GET', path));
   }
-  patch<T>(path: string, check: Check, body: unknown): Promise<T> {
-    return this.request<unknown>('PATCH', path, { body }).then((r) => this.shaped<T>(r.data, check, 'PATCH', path));
+  patch<T>(path: string, shape: Shape<T>, body: unknown, opts?: RequestOptions): Promise<T> {
+    return this.request('PATCH', path, { body, ...opts }).then((r) => this.shaped(r.data, shape, 'PATCH', path));
   }
-  post<T>(path: string, check: Check, body: unknown): Promise<T> {
-    return this.request<unknown>('POST', path, { body }).then((r) => this.shaped<T>(r.data, check, 'POST', path));
+  post<T>(path: string, shape: Shape<T>, body: unknown, opts?: RequestOptions): Promise<T> {
+    return this.request('POST', path, { body, ...opts }).then((r) => this.shaped(r.data, shape, 'POST', path));
   }
-  delete(path: string): Promise<void> {
-    return this.request<void>('DELETE', path, {}).then(() => undefined);
-  }
-
-  shaped<T>(data: unknown, check: Check, method: string, path: string): T {
-    return expectShape<T>(data, check, method, new URL(joinUrl(this.opts.baseUrl, path)).pathname, 'the answer');
+  delete(path: string, opts?: RequestOptions): Promise<void> {
+    return this.request('DELETE', path, { ...opts }).then(() => undefined);
   }
 
-  async request<T>(method: string, path: string, { query, body }: { query?: Query; body?: unknown }): Promise<ApiResponse<T>> {
+  private shaped<T>(data: unknown, shape: Shape<T>, method: string, path: string): T {
+    return expectShape(data, shape, method, new URL(joinUrl(this.opts.baseUrl, path)).pathname, 'the answer');
+  }
+
+  private async request(method: string, path: string, { query, body, target }: { query?: Query | undefined; body?: unknown; target?: Target | undefined }): Promise<ApiResponse> {
     const url = joinUrl(this.opts.baseUrl, path, query);
     // GET and PATCH are tried again; a POST or DELETE once its request went out, never.
     const idempotent = method === 'GET' || method === 'PATCH';
@@ -205,11 +196,11 @@ export class ApiClient {
       }
 
       if (res.status >= 200 && res.status < 300) {
-        return { status: res.status, data: this.parseSuccess<T>(res, method, url), headers: res.headers };
+        return { status: res.status, data: this.parseSuccess(res, method, url), headers: res.headers };
       }
 
       const wait = retryAfterSeconds(res.headers['retry-after']);
-      const error = this.httpError(res, wait, method, url);
+      const error = this.httpError(res, wait, method, url, target ?? 'account');
       const retryable = RETRYABLE_STATUS.has(res.status) && idempotent;
       if (last || !retryable) throw error;
       if (wait !== undefined && wait > this.maxWaitS) {
@@ -221,11 +212,11 @@ export class ApiClient {
     }
   }
 
-  private parseSuccess<T>(res: Exchange, method: string, url: string): T {
+  private parseSuccess(res: Exchange, method: string, url: string): unknown {
     const text = res.text;
-    if (res.status === 204 || text === '') return undefined as T;
+    if (res.status === 204 || text === '') return undefined;
     try {
-      return JSON.parse(text) as T;
+      return JSON.parse(text) as unknown;
     } catch {
       const type = String(res.headers['content-type'] ?? 'unknown type');
       throw new ApiError({
@@ -239,7 +230,7 @@ export class ApiClient {
     }
   }
 
-  private httpError({ status, headers, text }: Exchange, retryAfter: number | undefined, method: string, url: string): ApiError {
+  private httpError({ status, headers, text }: Exchange, retryAfter: number | undefined, method: string, url: string, target: Target): ApiError {
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -253,12 +244,13 @@ export class ApiClient {
       parsed && typeof parsed === 'object' && 'errors' in parsed && typeof (parsed as { errors: unknown }).errors === 'object' && !Array.isArray((parsed as { errors: unknown }).errors)
         ? ((parsed as { errors: Record<string, string[]> }).errors)
         : undefined;
-    const suggestion = suggestionFor(status, retryAfter);
+    const suggestion = suggestionFor(status, method, target, retryAfter);
     return new ApiError({
       kind: 'http',
       method,
       path: new URL(url).pathname,
       status,
+      target,
       detail,
       ...(serviceMessage !== undefined && { serviceMessage }),
       ...(fields !== undefined && { fields }),

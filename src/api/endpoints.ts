@@ -1,68 +1,120 @@
-// One function per endpoint of API v2. Paths are relative: the client keeps /api/v2.
+// One function per endpoint of API v2, and the only place that knows a URL's shape. Paths are
+// relative: the client keeps /api/v2. Each list takes its own query, named as the spec names the
+// parameters (arrays go out as name[]=…); each request says what it addresses (see Target), which
+// is how a refusal is read.
 
-import type { ApiClient, Query } from './client.js';
+import type { ApiClient, RequestOptions } from './client.js';
 import { fetchAll, getInParallel, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
 import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
-import { MAX_PER_PAGE } from './types.js';
-import { ACTIVITY, arrayOf, CHECK_IN, COMMENT, GOAL, GOAL_UPDATE, ME, PERSON, REACTION, TEAM } from './validate.js';
+import { ACTIVITY, CHECK_IN, COMMENT, DATE_KEY_RE, GOAL, GOAL_UPDATE, MAX_PER_PAGE, ME, PERSON, REACTION, TEAM } from './types.js';
+import { arrayOf } from './validate.js';
 
-export interface CheckInQuery {
-  since?: string;
-  until?: string;
-  blocked?: boolean;
-  people_ids?: string[];
-  team_ids?: string[];
-  page?: number;
-  per_page?: number;
-}
-
-const enc = encodeURIComponent;
-
-export const getMe = (api: ApiClient) => api.get<Me>('me', ME);
-
-export const getCheckIn = (api: ApiClient, key: string) => api.get<CheckIn>(`check-ins/${enc(key)}`, CHECK_IN);
-
-export const patchCheckIn = (api: ApiClient, key: string, answers: CheckInAnswers) =>
-  api.patch<CheckIn>(`check-ins/${enc(key)}`, CHECK_IN, answers);
-
-export const listCheckIns = (api: ApiClient, q: CheckInQuery) => {
-  const query: Query = { ...q, per_page: q.per_page === undefined ? undefined : Math.min(q.per_page, MAX_PER_PAGE) };
-  return api.get<CheckIn[]>('check-ins', arrayOf(CHECK_IN), query);
-};
-
+/** `page` (1-indexed) and `per_page` (at most MAX_PER_PAGE): every list takes them. */
 export interface PageQuery {
   page?: number;
   per_page?: number;
 }
 
-export const getTeam = (api: ApiClient, id: string) => api.get<Team>(`teams/${enc(id)}`, TEAM);
+/** GET /check-ins: check-ins of these people and teams, from `since` to `until` (dates, both inclusive). */
+export interface CheckInFilter {
+  since?: string;
+  until?: string;
+  /** Only check-ins that contain blockers. */
+  blocked?: boolean;
+  people_ids?: readonly string[];
+  team_ids?: readonly string[];
+}
+export interface CheckInQuery extends CheckInFilter, PageQuery {}
 
+/** GET /goals: goals of these people and teams (`since`/`until` dates, as Steady's CLI sends). */
+export interface GoalFilter {
+  people_ids?: readonly string[];
+  team_ids?: readonly string[];
+  since?: string;
+  until?: string;
+}
+
+/** GET /activities: `since`/`until` are full ISO timestamps (2026-05-06T00:00:00Z), not dates. */
+export interface ActivityFilter {
+  /** github_pr, jira, linear, google_calendar… */
+  kinds?: readonly string[];
+  people_ids?: readonly string[];
+  team_ids?: readonly string[];
+  since?: string;
+  until?: string;
+}
+
+/** A check-in or goal update: what comments and reactions hang on. */
 export type Commentable = { kind: 'check-in' | 'goal-update'; id: string };
-/** Where a check-in's or goal update's comments and reactions live. */
-export const resourcePath = (r: Commentable) => `${r.kind === 'check-in' ? 'check-ins' : 'goal-updates'}/${enc(r.id)}`;
 
-export const postComment = (api: ApiClient, r: Commentable, body: string) => api.post<Comment>(`${resourcePath(r)}/comments`, COMMENT, { body });
+const enc = encodeURIComponent;
+/** A request about one existing resource, named by its id (perhaps someone else's). */
+const RESOURCE: RequestOptions = { target: 'resource' };
+const perPage = (q: PageQuery) => ({ ...q, per_page: q.per_page === undefined ? undefined : Math.min(q.per_page, MAX_PER_PAGE) });
 
-export const postActivity = (api: ApiClient, input: ActivityInput) => api.post<Activity>('activities', ACTIVITY, input);
+// Paths.
+const checkInPath = (key: string) => `check-ins/${enc(key)}`;
+/** A date key is the token's own check-in that day; a UUID may be anyone's. */
+const checkInTarget = (key: string): RequestOptions => (DATE_KEY_RE.test(key) ? {} : RESOURCE);
+const goalPath = (id: string) => `goals/${enc(id)}`;
+const goalUpdatesPath = (goalId: string) => `${goalPath(goalId)}/goal-updates`;
+const goalUpdatePath = (id: string) => `goal-updates/${enc(id)}`;
+const resourcePath = (r: Commentable) => (r.kind === 'check-in' ? checkInPath(r.id) : goalUpdatePath(r.id));
+const commentsPath = (r: Commentable) => `${resourcePath(r)}/comments`;
+const reactionsPath = (r: Commentable) => `${resourcePath(r)}/reactions`;
 
-export const getGoal = (api: ApiClient, id: string) => api.get<Goal>(`goals/${enc(id)}`, GOAL);
-export const listGoalUpdates = (api: ApiClient, goalId: string, q: PageQuery = {}) => api.get<GoalUpdate[]>(`goals/${enc(goalId)}/goal-updates`, arrayOf(GOAL_UPDATE), { ...q });
-export const createGoalUpdate = (api: ApiClient, goalId: string, input: GoalUpdateInput) => api.post<GoalUpdate>(`goals/${enc(goalId)}/goal-updates`, GOAL_UPDATE, input);
-export const getGoalUpdate = (api: ApiClient, id: string) => api.get<GoalUpdate>(`goal-updates/${enc(id)}`, GOAL_UPDATE);
-export const patchGoalUpdate = (api: ApiClient, id: string, input: GoalUpdateInput) => api.patch<GoalUpdate>(`goal-updates/${enc(id)}`, GOAL_UPDATE, input);
-export const deleteGoalUpdate = (api: ApiClient, id: string) => api.delete(`goal-updates/${enc(id)}`);
+// One object.
+export const getMe = (api: ApiClient): Promise<Me> => api.get('me', ME);
+export const getCheckIn = (api: ApiClient, key: string): Promise<CheckIn> => api.get(checkInPath(key), CHECK_IN, undefined, checkInTarget(key));
+export const patchCheckIn = (api: ApiClient, key: string, answers: CheckInAnswers): Promise<CheckIn> => api.patch(checkInPath(key), CHECK_IN, answers, checkInTarget(key));
+export const getTeam = (api: ApiClient, id: string): Promise<Team> => api.get(`teams/${enc(id)}`, TEAM, undefined, RESOURCE);
+export const getGoal = (api: ApiClient, id: string): Promise<Goal> => api.get(goalPath(id), GOAL, undefined, RESOURCE);
+export const getGoalUpdate = (api: ApiClient, id: string): Promise<GoalUpdate> => api.get(goalUpdatePath(id), GOAL_UPDATE, undefined, RESOURCE);
+export const patchGoalUpdate = (api: ApiClient, id: string, input: GoalUpdateInput): Promise<GoalUpdate> => api.patch(goalUpdatePath(id), GOAL_UPDATE, input, RESOURCE);
+export const deleteGoalUpdate = (api: ApiClient, id: string): Promise<void> => api.delete(goalUpdatePath(id), RESOURCE);
+/** A new update under a goal, which may be someone else's. */
+export const createGoalUpdate = (api: ApiClient, goalId: string, input: GoalUpdateInput): Promise<GoalUpdate> => api.post(goalUpdatesPath(goalId), GOAL_UPDATE, input, RESOURCE);
+/** A comment by the token's person; anyone who can read a check-in or update may comment on it. */
+export const postComment = (api: ApiClient, r: Commentable, body: string): Promise<Comment> => api.post(commentsPath(r), COMMENT, { body });
+/** Recorded for the token's person. */
+export const postActivity = (api: ApiClient, input: ActivityInput): Promise<Activity> => api.post('activities', ACTIVITY, input);
+
+// One page.
+export const listCheckIns = (api: ApiClient, q: CheckInQuery): Promise<CheckIn[]> => api.get('check-ins', arrayOf(CHECK_IN), perPage(q));
+export const listGoalUpdates = (api: ApiClient, goalId: string, q: PageQuery = {}): Promise<GoalUpdate[]> => api.get(goalUpdatesPath(goalId), arrayOf(GOAL_UPDATE), perPage(q), RESOURCE);
 
 // Whole lists, every page followed (see paginate.ts).
-export const allCheckIns = (api: ApiClient, q: Query, opts?: PageOptions) => fetchAll<CheckIn>(api, 'check-ins', CHECK_IN, q, opts);
+export const allCheckIns = (api: ApiClient, q: CheckInFilter, opts?: PageOptions): Promise<CheckIn[]> => fetchAll(api.pages, 'check-ins', CHECK_IN, { ...q }, opts);
 /** Every check-in of the query, handed over page by page as they arrive (see walkAll). */
-export const walkCheckIns = (api: ApiClient, q: Query, onItems: (items: CheckIn[]) => void, opts?: WalkOptions) => walkAll<CheckIn>(api, 'check-ins', CHECK_IN, q, onItems, opts);
-export const allPeople = (api: ApiClient) => fetchAll<Person>(api, 'people', PERSON, {});
-export const allTeams = (api: ApiClient) => fetchAll<Team>(api, 'teams', TEAM, {});
-export const allGoals = (api: ApiClient, q: Query) => fetchAll<Goal>(api, 'goals', GOAL, q);
-export const allActivities = (api: ApiClient, q: Query) => fetchAll<Activity>(api, 'activities', ACTIVITY, q);
-export const allComments = (api: ApiClient, r: Commentable) => fetchAll<Comment>(api, `${resourcePath(r)}/comments`, COMMENT, {});
-export const allReactions = (api: ApiClient, r: Commentable) => fetchAll<Reaction>(api, `${resourcePath(r)}/reactions`, REACTION, {});
-/** The newest updates (one page of 50) of each goal, overlapped within the rate budget; one list per goal. */
-export const newestUpdatesOf = async (api: ApiClient, goalIds: string[], opts: Pick<WalkOptions, 'onPause'> = {}) =>
-  (await getInParallel(api, goalIds.map((id) => ({ path: `goals/${enc(id)}/goal-updates`, query: { per_page: MAX_PER_PAGE }, check: arrayOf(GOAL_UPDATE) })), opts)) as GoalUpdate[][];
-export const allGoalUpdates = (api: ApiClient, goalId: string) => fetchAll<GoalUpdate>(api, `goals/${enc(goalId)}/goal-updates`, GOAL_UPDATE, {});
+export const walkCheckIns = (api: ApiClient, q: CheckInFilter, onItems: (items: CheckIn[]) => void, opts?: WalkOptions): Promise<number> => walkAll(api.pages, 'check-ins', CHECK_IN, { ...q }, onItems, opts);
+export const allPeople = (api: ApiClient): Promise<Person[]> => fetchAll(api.pages, 'people', PERSON, {});
+export const allTeams = (api: ApiClient): Promise<Team[]> => fetchAll(api.pages, 'teams', TEAM, {});
+export const allGoals = (api: ApiClient, q: GoalFilter): Promise<Goal[]> => fetchAll(api.pages, 'goals', GOAL, { ...q });
+export const allActivities = (api: ApiClient, q: ActivityFilter): Promise<Activity[]> => fetchAll(api.pages, 'activities', ACTIVITY, { ...q });
+export const allComments = (api: ApiClient, r: Commentable): Promise<Comment[]> => fetchAll(api.pages, commentsPath(r), COMMENT, {});
+export const allReactions = (api: ApiClient, r: Commentable): Promise<Reaction[]> => fetchAll(api.pages, reactionsPath(r), REACTION, {});
+export const allGoalUpdates = (api: ApiClient, goalId: string): Promise<GoalUpdate[]> => fetchAll(api.pages, goalUpdatesPath(goalId), GOAL_UPDATE, {});
+
+// Many at once: the newest page of each, overlapped within the rate budget (see getInParallel).
+/** The newest updates (one page of 50) of each goal; one list per goal. */
+export const newestUpdatesOf = (api: ApiClient, goalIds: readonly string[], opts: Pick<WalkOptions, 'onPause'> = {}): Promise<GoalUpdate[][]> =>
+  getInParallel(api.pages, goalIds.map((id) => ({ path: goalUpdatesPath(id), query: { per_page: MAX_PER_PAGE }, shape: arrayOf(GOAL_UPDATE) })), opts);
+
+/** The newest comments and reactions (one page of 50 each) of each check-in or update, in the order given. */
+export const newestCommentsAndReactionsOf = async (
+  api: ApiClient,
+  on: readonly Commentable[],
+  opts: Pick<WalkOptions, 'onPause'> = {},
+): Promise<Array<{ comments: Comment[]; reactions: Reaction[] }>> => {
+  // One budget for all: [comments 0, reactions 0, comments 1, …].
+  const [comments, reactions] = [arrayOf(COMMENT), arrayOf(REACTION)];
+  const lists = await getInParallel<Comment[] | Reaction[]>(
+    api.pages,
+    on.flatMap((r) => [
+      { path: commentsPath(r), query: { per_page: MAX_PER_PAGE }, shape: comments },
+      { path: reactionsPath(r), query: { per_page: MAX_PER_PAGE }, shape: reactions },
+    ]),
+    opts,
+  );
+  return on.map((_, i) => ({ comments: lists[2 * i] as Comment[], reactions: lists[2 * i + 1] as Reaction[] }));
+};

@@ -1,5 +1,7 @@
 // Typed errors of the API client: the status, the service's own message, and a suggestion
-// for the user. The client knows nothing about exit codes; main.ts maps `kind` and `status`.
+// for the user. The client knows nothing about exit codes; main.ts maps `kind`, `status` and
+// `target`. (A URL that must not be used is a setting to fix: a UsageError, thrown before any
+// request; see checkTransport.)
 
 export type ApiErrorKind =
   /** The service answered with a non-2xx status. */
@@ -9,9 +11,17 @@ export type ApiErrorKind =
   /** The service did not answer within the time limit. */
   | 'timeout'
   /** A 2xx whose body was not the JSON the endpoint returns. */
-  | 'invalid-response'
-  /** Refused before sending: a token over plain http to a host that is not this machine. */
-  | 'insecure';
+  | 'invalid-response';
+
+/**
+ * What a request addresses, as endpoints.ts knows it from the URL it builds — how a 403 is read,
+ * never from the service's wording:
+ * - 'account': the token's own person or nothing in particular (GET /me, a list, a create, the
+ *   token's own check-in named by its date). A refusal is the token's: read-only, or a scope.
+ * - 'resource': an existing resource named by its id, which may be someone else's (PATCH
+ *   /check-ins/{uuid}, /goal-updates/{id}…). A refusal is about that resource.
+ */
+export type Target = 'account' | 'resource';
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;
@@ -20,6 +30,8 @@ export interface ApiErrorInit {
   path: string;
   /** The HTTP status; 0 when no answer came. */
   status?: number;
+  /** What the request addressed (default 'account'). */
+  target?: Target;
   /** What went wrong, in words, when the status alone does not say it. */
   detail?: string;
   /** The service's own message, when it sent one. */
@@ -37,6 +49,7 @@ export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly status: number;
+  readonly target: Target;
   readonly serviceMessage?: string;
   readonly fields?: Record<string, string[]>;
   readonly suggestion?: string;
@@ -46,12 +59,13 @@ export class ApiError extends Error {
     const status = init.status ?? 0;
     const said = init.serviceMessage ? `: ${init.serviceMessage}` : init.detail ? ` (${init.detail})` : '';
     const what = init.kind === 'http' ? `${status} ${reason(status)}${said}` : (init.detail ?? init.kind);
-    super(init.kind === 'insecure' ? what : `${init.method} ${init.path}: ${what}`);
+    super(`${init.method} ${init.path}: ${what}`);
     this.name = 'ApiError';
     this.kind = init.kind;
     this.method = init.method;
     this.path = init.path;
     this.status = status;
+    this.target = init.target ?? 'account';
     if (init.serviceMessage !== undefined) this.serviceMessage = init.serviceMessage;
     if (init.fields !== undefined) this.fields = init.fields;
     if (init.suggestion !== undefined) this.suggestion = init.suggestion;
@@ -102,9 +116,13 @@ export function serviceMessageOf(body: unknown): string | undefined {
   return undefined;
 }
 
-export function suggestionFor(status: number, retryAfter?: number): string | undefined {
+/** What the user can do about an error status, given the request's method and what it addressed. */
+export function suggestionFor(status: number, method: string, target: Target, retryAfter?: number): string | undefined {
   if (status === 401) return 'Run `checkin login` with a valid token, or set CHECKIN_TOKEN.';
-  if (status === 403) return 'Writes need a token with the "Read + write" scope: make one in the service\'s integrations settings, then run `checkin login`.';
+  // Refused on a resource: that resource is not this person's to change; no new token helps.
+  if (status === 403 && target === 'resource') return undefined;
+  if (status === 403 && method !== 'GET') return 'Writes need a token with the "Read + write" scope: make one in the service\'s integrations settings, then run `checkin login`.';
+  if (status === 403) return 'The service refuses this token; check it in the service\'s integrations settings, then run `checkin login`.';
   if (status === 429) return `The service is rate limiting this token; try again${retryAfter ? ` in ${retryAfter} s` : ' in a minute'}.`;
   if (status >= 500) return 'The service is having trouble; try again in a few minutes.';
   return undefined;

@@ -2,9 +2,23 @@
 // RateLimit headers announce, handed over in order as they arrive, until a page comes back
 // short; de-duplicated by id, bounded in pages.
 
-import type { ApiClient, ApiResponse, Query } from './client.js';
+import type { Headers } from './transport.js';
+import type { Query } from './url.js';
 import { MAX_PER_PAGE } from './types.js';
-import { arrayOf, type Check } from './validate.js';
+import { arrayOf, type Shape } from './validate.js';
+
+/** What the pager needs of a client: ApiClient hands one over as `api.pages`; tests pass their own. */
+export interface PageSource {
+  /** GET `path` with `query` (retried like any GET), its answer checked against `shape`; failures are ApiErrors. */
+  get<T>(path: string, query: Query, shape: Shape<T>): Promise<{ headers: Headers; data: T }>;
+  /** Throws (an ApiError saying when to try again) when `seconds` is longer than the client waits. */
+  refuseLongWait(seconds: number, path: string, why: string): void;
+  sleep(ms: number): Promise<void>;
+  /** The clock pauses are measured on, in ms. */
+  now(): number;
+  /** Told of what a person should know but that does not stop the list (one line). */
+  warn(message: string): void;
+}
 
 /** Remaining requests and seconds to reset of each window in `RateLimit: "burst";r=27;t=8, …`. */
 export function parseRateLimit(header: string | string[] | undefined): Array<{ name: string; remaining: number; reset: number }> {
@@ -38,9 +52,9 @@ export type PageOptions = WalkOptions;
 export const MAX_PAGES = 2000;
 
 /** Every item of a list (see walkAll), collected: for the short lists (people, teams, goals…). */
-export async function fetchAll<T extends { id: string }>(api: ApiClient, path: string, check: Check, query: Query, opts: PageOptions = {}): Promise<T[]> {
+export async function fetchAll<T extends { id: string }>(api: PageSource, path: string, shape: Shape<T>, query: Query, opts: PageOptions = {}): Promise<T[]> {
   const out: T[] = [];
-  await walkAll<T>(api, path, check, query, (items) => out.push(...items), opts);
+  await walkAll(api, path, shape, query, (items) => out.push(...items), opts);
   return out;
 }
 
@@ -64,7 +78,7 @@ interface Budget {
  * opened by one of ours resets, at the latest, its `w` seconds after that answer came back: the
  * pause ends to the millisecond the headers allow, never before the reset.
  */
-function allowance(headers: Record<string, string | string[] | undefined>, sentAt: number, at: number, opened: Map<string, number>): Budget | undefined {
+function allowance(headers: Headers, sentAt: number, at: number, opened: Map<string, number>): Budget | undefined {
   const windows = parseRateLimit(headers['ratelimit']);
   if (windows.length === 0) return undefined;
   const policy = parseRateLimitPolicy(headers['ratelimit-policy']);
@@ -95,7 +109,7 @@ export class RateBudget {
   private readonly opened = new Map<string, number>();
 
   constructor(
-    private readonly api: ApiClient,
+    private readonly api: PageSource,
     private readonly maxInFlight = 8,
   ) {}
 
@@ -105,7 +119,7 @@ export class RateBudget {
   }
 
   /** Sends one request through the budget (learning from its answer's headers). */
-  send<T>(request: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
+  send<R extends { headers: Headers }>(request: () => Promise<R>): Promise<R> {
     const seq = ++this.sent;
     const ep = this.epoch;
     const sentAt = this.api.now();
@@ -123,7 +137,7 @@ export class RateBudget {
   async pause(path: string, onPause?: (ms: number) => void): Promise<void> {
     const ms = Math.max(0, this.resumeAt - this.api.now());
     if (ms > 0) {
-      this.api.checkWait(Math.ceil(ms / 1000), 'GET', path, 'the rate limit');
+      this.api.refuseLongWait(Math.ceil(ms / 1000), path, 'the rate limit');
       onPause?.(ms);
       await this.api.sleep(ms);
     }
@@ -138,9 +152,9 @@ export class RateBudget {
  * Independent GETs (the comments of many check-ins…), as many at once as the budget allows (at
  * most 8), pausing like walkAll when it is spent; results in the order of `paths`.
  */
-export async function getInParallel(api: ApiClient, paths: Array<{ path: string; query?: Query; check: Check }>, opts: Pick<WalkOptions, 'onPause'> = {}): Promise<unknown[]> {
+export async function getInParallel<T>(api: PageSource, paths: Array<{ path: string; query?: Query; shape: Shape<T> }>, opts: Pick<WalkOptions, 'onPause'> = {}): Promise<T[]> {
   const budget = new RateBudget(api);
-  const out: unknown[] = new Array<unknown>(paths.length);
+  const out: T[] = new Array<T>(paths.length);
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   let next = 0;
@@ -149,11 +163,11 @@ export async function getInParallel(api: ApiClient, paths: Array<{ path: string;
     if (room > 0 && next < paths.length) {
       for (let i = 0; i < room && next < paths.length; i++) {
         const n = next++;
-        const { path, query, check } = paths[n]!;
+        const { path, query, shape } = paths[n]!;
         const p: Promise<void> = budget
-          .send(() => api.request<unknown>('GET', path, query === undefined ? {} : { query }))
+          .send(() => api.get(path, query ?? {}, shape))
           .then(
-            (res) => void (out[n] = api.shaped<unknown>(res.data, check, 'GET', path)),
+            (res) => void (out[n] = res.data),
             (err: unknown) => void (failure ??= err),
           )
           .finally(() => inFlight.delete(p));
@@ -175,8 +189,8 @@ export async function getInParallel(api: ApiClient, paths: Array<{ path: string;
  * page order as soon as it and the pages before it are in — nothing is held but the ids seen.
  * Stops at a short page, at a full page that brings nothing new, or after MAX_PAGES.
  */
-export async function walkAll<T extends { id: string }>(api: ApiClient, path: string, check: Check, query: Query, onItems: (items: T[]) => void, opts: WalkOptions = {}): Promise<number> {
-  const list = arrayOf(check);
+export async function walkAll<T extends { id: string }>(api: PageSource, path: string, shape: Shape<T>, query: Query, onItems: (items: T[]) => void, opts: WalkOptions = {}): Promise<number> {
+  const list = arrayOf(shape);
   const maxPages = opts.maxPages ?? MAX_PAGES;
   const seen = new Set<string>();
   const done = new Map<number, T[]>();
@@ -191,9 +205,9 @@ export async function walkAll<T extends { id: string }>(api: ApiClient, path: st
   let failure: unknown;
 
   const fetchPage = (page: number) => {
-    const p = budget.send(() => api.request<unknown>('GET', path, { query: { ...query, page, per_page: MAX_PER_PAGE } })).then(
+    const p = budget.send(() => api.get(path, { ...query, page, per_page: MAX_PER_PAGE }, list)).then(
       (res) => {
-        const items = api.shaped<T[]>(res.data, list, 'GET', path);
+        const items = res.data;
         done.set(page, items);
         // A short page is the last: nothing after it is asked for (the few already out are let be).
         if (items.length < MAX_PER_PAGE) shortAt = Math.min(shortAt, page);

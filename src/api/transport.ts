@@ -10,9 +10,12 @@
 
 import type { Dispatcher } from 'undici';
 
+/** Response headers as received (a repeated header as a list). */
+export type Headers = Record<string, string | string[] | undefined>;
+
 export interface Exchange {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Headers;
   text: string;
 }
 

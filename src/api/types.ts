@@ -1,57 +1,74 @@
 // Wire types and constants of the check-in service, API v2 (api-v2-spec.md and api-notes.md):
 // the objects' shapes, the moods, the confidence levels, paging and id formats. The client, the
-// local service (src/sandbox) and the views all read them from here; no logic lives here.
+// local service (src/sandbox) and the views all read them from here. No logic lives here: the
+// shapes are descriptions (validate.ts runs them).
 
-export interface Ref {
-  id: string;
-  name: string;
-}
+import { anything, arrayOf, bool, num, object, optional, orNull, str, type Infer } from './validate.js';
 
-export interface Person extends Ref {
-  type?: string;
-  username: string;
-  email?: string | null;
-  time_zone?: string | null;
-  title?: string | null;
-  location?: string | null;
-  bio?: string | null;
-  administrator?: boolean;
-  kind?: 'human' | 'agent';
-  account?: Ref;
+// Each answer's shape is described once, and its type is inferred from that description: what the
+// type promises is what the client checked. A field checkin reads is checked as loosely as the
+// service allows (api-notes: everything of a check-in but id and date may be null or absent), and
+// required only where the spec's schema requires it and checkin cannot do without it (a comment's
+// or reaction's author, a goal update's body); a field checkin never reads is `anything` (type
+// unknown): kept for --json, not checked.
+
+const text = optional(orNull(str));
+
+export const REF = object({ id: str, name: str });
+export interface Ref extends Infer<typeof REF> {}
+/** A person or team that may be missing or null. */
+const maybeRef = optional(orNull(REF));
+
+const PERSON_FIELDS = {
+  id: str,
+  name: str,
+  type: anything,
+  /** The @mention handle, without the @. */
+  username: text,
+  email: anything,
+  time_zone: text,
+  title: text,
+  location: anything,
+  bio: anything,
+  administrator: anything,
+  kind: anything,
+  account: anything,
   /** The person's teams (on /me and on /people items alike). */
-  teams?: Ref[];
-  created_at?: string;
-  updated_at?: string;
+  teams: optional(arrayOf(REF)),
+  created_at: anything,
+  updated_at: anything,
   /** The person's page in the web app. */
-  url?: string;
-}
+  url: anything,
+};
+export const PERSON = object(PERSON_FIELDS);
+export interface Person extends Infer<typeof PERSON> {}
 
-export interface Me extends Person {
-  teams: Ref[];
-}
+/** GET /me: the token's person (its teams, though the spec says they are there, are not required: checkin does without). */
+export const ME = PERSON;
+export interface Me extends Infer<typeof ME> {}
 
-export interface Team extends Ref {
-  type?: string;
-  people?: Ref[];
-}
+export const TEAM = object({ id: str, name: str, type: anything, people: optional(arrayOf(REF)) });
+export interface Team extends Infer<typeof TEAM> {}
 
-export interface CheckIn {
-  type: string;
-  id: string;
-  date: string;
-  person: Ref;
-  teams: Ref[];
-  previous: string | null;
-  intentions: string | null;
-  blockers: string | null;
-  mood: Mood | null;
-  previous_completed: boolean | null;
-  blocked: boolean;
-  absent: boolean;
-  completed_at: string | null;
-  updated_at: string;
-  url: string;
-}
+export const CHECK_IN = object({
+  type: anything,
+  id: str,
+  date: str,
+  person: maybeRef,
+  teams: optional(arrayOf(REF)),
+  previous: text,
+  intentions: text,
+  blockers: text,
+  /** Text, not only the moods below: "the service may add values" (api-notes); views show an unknown one as it is. */
+  mood: text,
+  previous_completed: optional(orNull(bool)),
+  blocked: optional(bool),
+  absent: anything,
+  completed_at: text,
+  updated_at: anything,
+  url: text,
+});
+export interface CheckIn extends Infer<typeof CHECK_IN> {}
 
 /** The fields a client may send on PATCH /check-ins/{key}. */
 export interface CheckInAnswers {
@@ -63,49 +80,33 @@ export interface CheckInAnswers {
   team_ids?: string[];
 }
 
-export interface ResourceRef {
-  type: string;
-  id: string;
-}
+export const COMMENT = object({ type: anything, id: str, body: str, person: REF, resource: anything, created_at: str });
+export interface Comment extends Infer<typeof COMMENT> {}
 
-export interface Comment {
-  type?: string;
-  id: string;
-  body: string;
-  person: Ref;
-  resource: ResourceRef;
-  created_at: string;
-}
+export const REACTION = object({ id: str, name: str, emoji: str, person: REF, resource: anything, created_at: str });
+export interface Reaction extends Infer<typeof REACTION> {}
 
-export interface Reaction {
-  id: string;
-  name: string;
-  emoji: string;
-  person: Ref;
-  resource: ResourceRef;
-  created_at: string;
-}
-
-export interface Goal {
-  type?: string;
-  id: string;
-  title: string;
-  description?: string | null;
+export const GOAL = object({
+  type: anything,
+  id: str,
+  title: str,
+  description: anything,
   /** The parent goal: its id (and title when the token can see it), or null. */
-  parent: { id: string; title?: string } | null;
-  start_date?: string | null;
-  end_date: string | null;
-  progress: number | null;
-  confidence: number | null;
-  confidence_description: string | null;
-  owner?: Ref | null;
-  teams?: Ref[];
-  contributors?: Ref[];
-  update_cadence?: string | null;
-  private?: boolean;
-  archived?: boolean;
-  url: string;
-}
+  parent: anything,
+  start_date: anything,
+  end_date: text,
+  progress: optional(orNull(num)),
+  confidence: optional(orNull(num)),
+  confidence_description: text,
+  owner: maybeRef,
+  teams: optional(arrayOf(REF)),
+  contributors: anything,
+  update_cadence: anything,
+  private: anything,
+  archived: anything,
+  url: anything,
+});
+export interface Goal extends Infer<typeof GOAL> {}
 
 /** The fields a client may send on POST /goals and PATCH /goals/{id}. */
 export interface GoalInput {
@@ -122,20 +123,21 @@ export interface GoalInput {
   archived?: boolean;
 }
 
-export interface GoalUpdate {
-  type?: string;
-  id: string;
-  goal: { id: string; title: string };
-  person: Ref;
-  title: string;
-  body: string;
-  progress: number;
-  confidence: number;
-  confidence_description: string;
-  created_at: string;
-  updated_at: string;
-  url: string;
-}
+export const GOAL_UPDATE = object({
+  type: anything,
+  id: str,
+  goal: optional(orNull(object({ id: str, title: optional(str) }))),
+  person: maybeRef,
+  title: str,
+  body: str,
+  progress: num,
+  confidence: num,
+  confidence_description: text,
+  created_at: str,
+  updated_at: anything,
+  url: text,
+});
+export interface GoalUpdate extends Infer<typeof GOAL_UPDATE> {}
 
 export interface GoalUpdateInput {
   title?: string;
@@ -144,17 +146,18 @@ export interface GoalUpdateInput {
   confidence?: number;
 }
 
-export interface Activity {
-  id: string;
-  kind: string;
+export const ACTIVITY = object({
+  id: str,
+  kind: str,
   /** A display label: "GitHub PR", "Jira", "Asana", "Claude Code"… */
-  group: string | null;
-  title: string | null;
-  description: string | null;
-  url: string | null;
-  recorded_at: string;
-  person: Ref;
-}
+  group: text,
+  title: text,
+  description: text,
+  url: text,
+  recorded_at: str,
+  person: maybeRef,
+});
+export interface Activity extends Infer<typeof ACTIVITY> {}
 
 /** POST /activities: recorded for the token's person. */
 export interface ActivityInput {

@@ -2,7 +2,7 @@
 // Pure: no IO.
 
 import { UsageError } from '../errors.js';
-import { MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
+import { isMood, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
 
 export const SECTIONS = [
   { field: 'previous', title: 'Previous', question: 'What did you do previously?' },
@@ -184,7 +184,8 @@ export function answersOf(c: CheckIn): CheckInAnswers {
     previous: c.previous,
     intentions: c.intentions,
     blockers: c.blockers,
-    mood: c.mood,
+    // A mood this version does not know (the service may add some) cannot be offered back: none.
+    mood: c.mood == null || isMood(c.mood) ? c.mood : null,
     previous_completed: c.previous_completed,
   };
 }

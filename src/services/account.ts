@@ -14,7 +14,7 @@ export function toCachedMe(me: Me, now: Date): CachedMe {
   return {
     id: me.id,
     name: me.name,
-    username: me.username,
+    username: me.username ?? '',
     time_zone: me.time_zone ?? null,
     teams: (me.teams ?? []).map((t) => ({ id: t.id, name: t.name })),
     fetched_at: now.toISOString(),
@@ -55,7 +55,7 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
   if (cached) return { dir: cached, fresh: false };
   const [people, teams] = await Promise.all([allPeople(api), allTeams(api)]);
   const dir: Directory = {
-    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username })),
+    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '' })),
     teams: teams.map((t) => ({ id: t.id, name: t.name })),
     fetched_at: ctx.now().toISOString(),
   };

@@ -1,6 +1,7 @@
 // Opening a link in the browser, as `gh … --web` does: the platform's opener where a desktop is
 // there (BROWSER wins), else the URL is printed for the person to open.
 import { spawn } from 'node:child_process';
+import { CliError, EXIT } from '../errors.js';
 import type { IO } from './io.js';
 import { sanitizeLine } from './sanitize.js';
 
@@ -13,7 +14,8 @@ export function openerFor(env: NodeJS.ProcessEnv, platform = process.platform): 
 }
 
 /** Opens `url`; says on stderr what happened (and prints the URL when nothing could open it). */
-export async function openInBrowser(io: IO, env: NodeJS.ProcessEnv, url: string): Promise<void> {
+export async function openInBrowser(io: IO, env: NodeJS.ProcessEnv, url: string | null | undefined): Promise<void> {
+  if (!url) throw new CliError('The service sent no web link for this', EXIT.FAILURE);
   const safe = sanitizeLine(url);
   if (!/^https?:\/\//.test(safe)) {
     io.out(`${safe}\n`);

@@ -16,7 +16,7 @@ export interface View {
 }
 
 const firstLine = (text: string | null | undefined) => sanitizeLine((text ?? '').split('\n').find((l) => l.trim()) ?? '').trim();
-const moodEmoji = (m: string | null) => (m ? ((MOODS as Record<string, string>)[m] ?? '?') : '');
+const moodEmoji = (m: string | null | undefined) => (m ? ((MOODS as Record<string, string>)[m] ?? '?') : '');
 
 export function relativeTime(iso: string, now: Date): string {
   const t = Date.parse(iso);
@@ -79,23 +79,23 @@ export function reactionRows(v: View, list: Reaction[]): string {
   return table(list.map((r) => [sanitizeLine(r.emoji), sanitizeLine(r.name), sanitizeLine(r.person?.name ?? '')]), v.width, { header: ['', 'REACTION', 'WHO'], style: v.c.dim });
 }
 
-export function confidenceLabel(v: View, u: { confidence: number | null; confidence_description: string | null }): string {
-  const label = sanitizeLine(u.confidence_description ?? (u.confidence === null ? '—' : String(u.confidence)));
+export function confidenceLabel(v: View, u: { confidence?: number | null | undefined; confidence_description?: string | null | undefined }): string {
+  const label = sanitizeLine(u.confidence_description ?? (u.confidence == null ? '—' : String(u.confidence)));
   if (!v.rich) return label;
-  return u.confidence === null ? label : u.confidence >= 90 ? v.c.green(label) : u.confidence >= 60 ? v.c.yellow(label) : v.c.red(label);
+  return u.confidence == null ? label : u.confidence >= 90 ? v.c.green(label) : u.confidence >= 60 ? v.c.yellow(label) : v.c.red(label);
 }
 
 export function goalRows(v: View, list: Goal[]): string {
-  if (!v.rich) return tsv(list.map((g) => [g.id, sanitizeLine(g.title), g.progress === null ? '' : String(g.progress), sanitizeLine(g.confidence_description ?? ''), g.end_date ?? '', sanitizeLine(g.owner?.name ?? g.teams?.[0]?.name ?? '')]));
+  if (!v.rich) return tsv(list.map((g) => [g.id, sanitizeLine(g.title), g.progress == null ? '' : String(g.progress), sanitizeLine(g.confidence_description ?? ''), g.end_date ?? '', sanitizeLine(g.owner?.name ?? g.teams?.[0]?.name ?? '')]));
   return table(
-    list.map((g) => [v.c.dim(g.id), g.progress === null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ? `due ${g.end_date}` : '', sanitizeLine(g.title)]),
+    list.map((g) => [v.c.dim(g.id), g.progress == null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ? `due ${g.end_date}` : '', sanitizeLine(g.title)]),
     v.width,
     { header: ['ID', 'PROGRESS', 'CONFIDENCE', 'DUE', 'GOAL'], droppable: [3, 2], style: v.c.dim },
   );
 }
 
 export function goalUpdateView(v: View, u: GoalUpdate): string {
-  if (!v.rich) return tsv([[u.id, u.created_at, sanitizeLine(u.person?.name ?? ''), String(u.progress), String(u.confidence), sanitizeLine(u.confidence_description), sanitizeLine(u.title), sanitize(u.body)]]);
+  if (!v.rich) return tsv([[u.id, u.created_at, sanitizeLine(u.person?.name ?? ''), String(u.progress), String(u.confidence), sanitizeLine(u.confidence_description ?? ''), sanitizeLine(u.title), sanitize(u.body)]]);
   return (
     `${v.c.bold(sanitizeLine(u.title))}  ${v.c.dim(u.id)}\n` +
     `${sanitizeLine(u.goal?.title ?? '')} · ${sanitizeLine(u.person?.name ?? '')} · ${relativeTime(u.created_at, v.now)} · progress ${u.progress}% · ${confidenceLabel(v, u)} (${u.confidence})\n` +

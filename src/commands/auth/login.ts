@@ -31,11 +31,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   const { io } = ctx;
   const cfg = ctx.config();
   const apiUrl = cfg.apiUrl(opts.apiUrl).value.replace(/\/+$/, '');
-  try {
-    checkTransport(apiUrl);
-  } catch (err) {
-    throw new UsageError((err as Error).message, err instanceof ApiError ? err.suggestion : undefined);
-  }
+  checkTransport(apiUrl);
   let token: string;
   if (opts.withToken) {
     token = (await io.readStdin()).trim();

@@ -6,10 +6,8 @@
 // mine in the period (two each, overlapped within the rate budget). For a week of daily
 // check-ins and no goals: 1 + 1 + 2 × 5 = 12.
 
-import { allCheckIns, allGoals, newestUpdatesOf, resourcePath, type Commentable } from '../../api/endpoints.js';
-import { getInParallel } from '../../api/paginate.js';
-import { MAX_PER_PAGE, type Comment, type Reaction, type Ref } from '../../api/types.js';
-import { arrayOf, COMMENT, REACTION } from '../../api/validate.js';
+import { allCheckIns, allGoals, newestCommentsAndReactionsOf, newestUpdatesOf, type Commentable } from '../../api/endpoints.js';
+import type { Ref } from '../../api/types.js';
 import { normalizeApiUrl, type InboxMarker } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { addDays } from '../../core/datekey.js';
@@ -35,7 +33,7 @@ export interface InboxThread {
   /** The check-in's date, or the goal update's title. */
   date?: string;
   title?: string;
-  url?: string;
+  url?: string | null;
   items: InboxItem[];
 }
 
@@ -86,17 +84,10 @@ export async function gatherInbox(ctx: Context, opts: { since?: string; seenAt?:
       .filter((u) => u.person?.id === person.id && u.created_at.slice(0, 10) >= since)
       .map((u) => ({ on: { kind: 'goal-update' as const, id: u.id }, title: u.title, url: u.url, items: [] })),
   ];
-  // The comments and reactions of every thread, in one budget: [comments 0, reactions 0, comments 1, …].
-  const lists = await getInParallel(
-    api,
-    threads.flatMap((t) => [
-      { path: `${resourcePath(t.on)}/comments`, query: { per_page: MAX_PER_PAGE }, check: arrayOf(COMMENT) },
-      { path: `${resourcePath(t.on)}/reactions`, query: { per_page: MAX_PER_PAGE }, check: arrayOf(REACTION) },
-    ]),
-    opts,
-  );
-  const comments = lists.filter((_, i) => i % 2 === 0) as Comment[][];
-  const reactions = lists.filter((_, i) => i % 2 === 1) as Reaction[][];
+  // The comments and reactions of every thread, in one budget.
+  const lists = await newestCommentsAndReactionsOf(api, threads.map((t) => t.on), opts);
+  const comments = lists.map((l) => l.comments);
+  const reactions = lists.map((l) => l.reactions);
   let newest: string | undefined;
   threads.forEach((t, i) => {
     const all: InboxItem[] = [

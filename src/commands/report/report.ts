@@ -54,7 +54,7 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
       { since, until, people_ids, team_ids },
       (items) => {
         for (const c of items) {
-          if (seen.has(c.id) || (people_ids.length > 0 && !people_ids.includes(c.person?.id))) continue;
+          if (!c.person || seen.has(c.id) || (people_ids.length > 0 && !people_ids.includes(c.person.id))) continue;
           seen.add(c.id);
           const entry = byPerson.get(c.person.id) ?? { person: c.person, days: [] };
           entry.days.push(c);
