@@ -3,7 +3,7 @@
 // It knows HTTP and nothing about terminals.
 
 import type { Dispatcher } from 'undici';
-import { nodeTransport, TIMEOUT_CODE, TOO_BIG_CODE, undiciTransport, usesProxy, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
+import { nodeTransport, proxyFor, TIMEOUT_CODE, TOO_BIG_CODE, undiciTransport, usesProxy, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
 import { UsageError } from '../errors.js';
 import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
 import type { PageSource } from './paginate.js';
@@ -184,10 +184,13 @@ export class ApiClient {
       try {
         res = await transport.send({ method, url, headers, ...(payload !== undefined && { body: payload }), timeoutMs: this.timeoutMs, maxBodyBytes: this.maxBodyBytes });
       } catch (err) {
+        const code = (err as TransportError).code;
+        // A header value HTTP cannot carry: nothing was sent, and sending again would not help.
+        if (UNSENDABLE.has(code)) throw new UsageError(`${method} ${new URL(url).pathname} cannot be sent: ${(err as Error).message}`);
         const failure = this.networkError(err as TransportError, method, url);
         // Idempotent requests are tried again when the connection failed; a POST only when it
-        // provably never went out.
-        const retryable = idempotent ? failure.kind === 'network' : !(err as TransportError).written;
+        // provably never went out. A TLS failure is the same the next time.
+        const retryable = !isTls(code) && (idempotent ? failure.kind === 'network' : !(err as TransportError).written);
         if (last || !retryable) throw failure;
         const delayMs = 250 * 2 ** (attempt - 1);
         this.opts.onRetry?.({ attempt, delayMs, why: failure.message });
@@ -280,6 +283,34 @@ export class ApiClient {
         suggestion: 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).',
       });
     }
+    if (isTls(code)) {
+      const plain = /WRONG_VERSION_NUMBER|EPROTO|packet length too long|http request/i.test(`${code} ${e.message}`);
+      return new ApiError({
+        kind: 'network',
+        method,
+        path,
+        detail: plain ? `${host} does not answer https (TLS): it looks like a plain http server` : `the certificate of ${host} could not be verified (${code})`,
+        suggestion: plain
+          ? 'Check CHECKIN_API_URL: a local sandbox is http://127.0.0.1:…, the service is https://.'
+          : 'If your network inspects TLS with its own certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+      });
+    }
+    const proxy = proxyFor(url, this.opts.env ?? {});
+    if (proxy && CONNECT_CODES.has(code)) {
+      let proxyHost = proxy;
+      try {
+        proxyHost = new URL(proxy).host;
+      } catch {
+        // as configured
+      }
+      return new ApiError({
+        kind: 'network',
+        method,
+        path,
+        detail: `cannot reach the proxy ${proxyHost} (${CONNECT_CODES.get(code)}) on the way to ${host}`,
+        suggestion: 'Check HTTPS_PROXY / HTTP_PROXY (or leave this host out with NO_PROXY).',
+      });
+    }
     const what: Record<string, string> = {
       ECONNREFUSED: `connection refused by ${host}`,
       ECONNRESET: `connection to ${host} was reset`,
@@ -302,6 +333,24 @@ export class ApiClient {
     // Releases pooled keep-alive sockets (undici), so the process can exit as soon as the work is done.
     if (this.transport) await (await this.transport).close();
   }
+}
+
+/** Node's and undici's codes for a request that cannot be sent as it is (a header value, a method). */
+const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN', 'UND_ERR_INVALID_ARG']);
+/** Connection failures, as said of a proxy. */
+const CONNECT_CODES = new Map([
+  ['ECONNREFUSED', 'connection refused'],
+  ['ENOTFOUND', 'cannot resolve it'],
+  ['EAI_AGAIN', 'DNS is not answering'],
+  ['EHOSTUNREACH', 'unreachable'],
+  ['ENETUNREACH', 'no network route'],
+  ['ECONNRESET', 'connection reset'],
+  ['UND_ERR_SOCKET', 'connection closed'],
+]);
+
+/** TLS failures: the handshake (a plain http server, a protocol mismatch) or the certificate. */
+function isTls(code: string): boolean {
+  return /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/.test(code);
 }
 
 function describeBody(contentType: string, text: string): string {

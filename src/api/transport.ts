@@ -66,13 +66,14 @@ export function nodeTransport(): Transport {
       }
       return new Promise<Exchange>((resolve, reject) => {
         let written = false;
-        // One deadline for the whole exchange: a body that trickles in cannot outlast it.
-        const deadline = setTimeout(() => r.destroy(Object.assign(new Error(`no whole answer within ${req.timeoutMs} ms`), { code: TIMEOUT_CODE })), req.timeoutMs);
+        let deadline: NodeJS.Timeout | undefined;
         const fail = (err: unknown, sent: boolean) => {
           clearTimeout(deadline);
           reject(transportError(err, sent));
         };
-        const r = mod.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
+        let r: import('node:http').ClientRequest;
+        try {
+          r = mod.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (c: Buffer) => {
@@ -86,7 +87,14 @@ export function nodeTransport(): Transport {
           });
           res.on('error', (err) => fail(err, true));
           res.on('aborted', () => fail(Object.assign(new Error('connection closed mid-answer'), { code: 'ECONNRESET' }), true));
-        });
+          });
+        } catch (err) {
+          // A header value HTTP cannot carry is refused before anything is sent (and no timer is armed).
+          fail(err, false);
+          return;
+        }
+        // One deadline for the whole exchange: a body that trickles in cannot outlast it.
+        deadline = setTimeout(() => r.destroy(Object.assign(new Error(`no whole answer within ${req.timeoutMs} ms`), { code: TIMEOUT_CODE })), req.timeoutMs);
         r.on('finish', () => (written = true));
         r.on('error', (err) => fail(err, written));
         r.end(req.body);
@@ -172,13 +180,18 @@ const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
 /** Whether a request to `url` goes through a proxy under the given environment. This machine never does. */
 export function usesProxy(url: string, env: NodeJS.ProcessEnv): boolean {
+  return proxyFor(url, env) !== undefined;
+}
+
+/** The proxy a request to `url` goes through under the given environment (as configured), if any. */
+export function proxyFor(url: string, env: NodeJS.ProcessEnv): string | undefined {
   const { protocol, hostname, port } = new URL(url);
-  if (LOOPBACK_HOST.test(hostname)) return false;
+  if (LOOPBACK_HOST.test(hostname)) return undefined;
   const { httpsProxy, httpProxy, noProxy = '' } = proxySettings(env);
   const proxy = protocol === 'https:' ? httpsProxy ?? httpProxy : httpProxy;
-  if (!proxy) return false;
-  if (noProxy.trim() === '*') return false;
-  return !noProxy
+  if (!proxy) return undefined;
+  if (noProxy.trim() === '*') return undefined;
+  const bypassed = noProxy
     .split(/[,\s]+/)
     .filter(Boolean)
     .some((entry) => {
@@ -186,4 +199,5 @@ export function usesProxy(url: string, env: NodeJS.ProcessEnv): boolean {
       if (p && p !== (port || (protocol === 'https:' ? '443' : '80'))) return false;
       return host!.startsWith('.') ? hostname.endsWith(host!) || hostname === host!.slice(1) : hostname === host;
     });
+  return bypassed ? undefined : proxy;
 }
