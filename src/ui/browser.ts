@@ -22,23 +22,30 @@ export async function openInBrowser(io: IO, env: NodeJS.ProcessEnv, url: string 
     return;
   }
   const opener = openerFor(env);
-  const opened =
-    opener &&
-    (await new Promise<boolean>((resolve) => {
-      const child = spawn(opener[0]!, [...opener.slice(1), safe], { stdio: 'ignore', detached: true, env });
-      child.on('error', () => resolve(false));
-      // Openers hand the link over and exit; a browser started directly is left running (bounded wait).
-      child.on('spawn', () => {
-        const left = setTimeout(() => {
-          child.unref();
-          resolve(true);
-        }, 2000);
-        child.on('exit', () => {
-          clearTimeout(left);
-          resolve(true);
-        });
+  if (!opener) {
+    io.out(`${safe}\n`);
+    return;
+  }
+  const failed = await new Promise<string | undefined>((resolve) => {
+    const child = spawn(opener[0]!, [...opener.slice(1), safe], { stdio: 'ignore', detached: true, env });
+    child.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ENOENT' ? 'not found' : err.code ?? err.message));
+    // Openers hand the link over and exit; a browser started directly is left running (bounded wait).
+    child.on('spawn', () => {
+      const left = setTimeout(() => {
+        child.unref();
+        resolve(undefined);
+      }, 2000);
+      child.on('exit', (code) => {
+        clearTimeout(left);
+        resolve(code === 0 || code === null ? undefined : `it exited with status ${code}`);
       });
-    }));
-  if (opened) io.err(`Opening ${safe} in your browser.\n`);
-  else io.out(`${safe}\n`);
+    });
+  });
+  if (failed === undefined) {
+    io.err(`Opening ${safe} in your browser.\n`);
+    return;
+  }
+  const which = env.BROWSER ? `BROWSER=${sanitizeLine(env.BROWSER)}` : opener[0]!;
+  io.err(`Could not start the browser (${which}: ${failed}); open the link yourself:\n`);
+  io.out(`${safe}\n`);
 }

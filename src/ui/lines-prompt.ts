@@ -10,6 +10,8 @@ export interface LinesConfig {
   lines?: string[];
   /** A dim line under the question: where the suggestion came from, how the keys work. */
   note?: string;
+  /** Told the answer as it stands after every key, the line being typed included (what Ctrl-C must not lose). */
+  onInput?: (text: string) => void;
 }
 
 export const linesPrompt = createPrompt<string, LinesConfig>((config, done) => {
@@ -21,22 +23,24 @@ export const linesPrompt = createPrompt<string, LinesConfig>((config, done) => {
 
   useKeypress((key, rl) => {
     if (status !== 'idle') return;
+    let now = { lines, current };
     if (isEnterKey(key)) {
       if (current === '') {
         setStatus('done');
         done(lines.join('\n'));
         return;
       }
-      setLines([...lines, current]);
-      setCurrent('');
+      now = { lines: [...lines, current], current: '' };
     } else if (isBackspaceKey(key) && current === '' && lines.length > 0) {
       const last = lines[lines.length - 1]!;
-      setLines(lines.slice(0, -1));
       rl.write(last);
-      setCurrent(last);
+      now = { lines: lines.slice(0, -1), current: last };
     } else {
-      setCurrent(rl.line);
+      now = { lines, current: rl.line };
     }
+    setLines(now.lines);
+    setCurrent(now.current);
+    config.onInput?.([...now.lines, ...(now.current === '' ? [] : [now.current])].join('\n'));
   });
 
   const message = theme.style.message(config.message, status);

@@ -13,8 +13,8 @@ export interface Choice<T> {
 
 export interface Prompter {
   input(message: string, opts?: { default?: string }): Promise<string>;
-  /** An answer of several lines, starting from `lines` (see ui/lines-prompt.ts). */
-  lines(message: string, opts?: { lines?: string[]; note?: string }): Promise<string>;
+  /** An answer of several lines, starting from `lines` (see ui/lines-prompt.ts); `onInput` hears it as it is typed. */
+  lines(message: string, opts?: { lines?: string[]; note?: string; onInput?: (text: string) => void }): Promise<string>;
   /** A choice found by typing part of its name. */
   search<T>(message: string, choices: Choice<T>[]): Promise<T>;
   password(message: string): Promise<string>;
@@ -62,7 +62,17 @@ export function inquirerPrompter(io: IO): Prompter {
     },
     async lines(message, opts = {}) {
       const { linesPrompt } = await import('./lines-prompt.js');
-      return guard(linesPrompt({ message: sanitizeLine(message), ...(opts.lines && { lines: opts.lines.map(sanitize) }), ...(opts.note !== undefined && { note: sanitizeLine(opts.note) }) }, context));
+      return guard(
+        linesPrompt(
+          {
+            message: sanitizeLine(message),
+            ...(opts.lines && { lines: opts.lines.map(sanitize) }),
+            ...(opts.note !== undefined && { note: sanitizeLine(opts.note) }),
+            ...(opts.onInput && { onInput: opts.onInput }),
+          },
+          context,
+        ),
+      );
     },
     async search<T>(message: string, choices: Choice<T>[]) {
       const { search } = await lib();

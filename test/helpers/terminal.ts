@@ -21,9 +21,11 @@ export class Screen {
   raw = '';
   readonly exited: Promise<Exit>;
 
-  constructor(args: string[], env: NodeJS.ProcessEnv, size = { cols: 100, rows: 40 }) {
+  /** `pipe`: a shell pipeline checkin's output goes through (`| cat`), as a person would type it. */
+  constructor(args: string[], env: NodeJS.ProcessEnv, size = { cols: 100, rows: 40 }, pipe?: string) {
     this.term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
-    this.proc = pty.spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...env, TERM: 'xterm-256color' } as Record<string, string> });
+    const [file, argv] = pipe ? ['/bin/sh', ['-c', `"$0" "$@" ${pipe}`, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+    this.proc = pty.spawn(file, argv, { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...env, TERM: 'xterm-256color' } as Record<string, string> });
     this.proc.onData((data) => {
       this.raw += data;
       this.term.write(data, () => this.wake());

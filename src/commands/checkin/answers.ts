@@ -60,10 +60,13 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
   if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
   const draftTarget = keepFor && ({ kind: 'check-in', key: keepFor.key } as const);
   let typed = false;
-  const readValue = async (v: string | undefined): Promise<string | undefined> => {
+  const readValue = async (v: string | undefined, flag: string): Promise<string | undefined> => {
     if (v !== '-') return v;
     typed = true;
-    return (await ctx.io.readStdin()).replace(/\s+$/, '');
+    const text = (await ctx.io.readStdin()).replace(/\s+$/, '');
+    // An empty pipe (a command that printed nothing, Ctrl-D at once) would wipe the answer.
+    if (text.trim() === '') throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "".`);
+    return text;
   };
 
   let answers: CheckInAnswers = {};
@@ -78,7 +81,7 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
       try {
         text = readFileSync(flags.fromFile, 'utf8');
       } catch (err) {
-        throw new UsageError(`Cannot read ${flags.fromFile}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+        throw new UsageError(`Cannot read ${flags.fromFile}: ${whyUnreadable(err as NodeJS.ErrnoException)}`);
       }
     }
     const read = readTemplate(text);
@@ -91,9 +94,9 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
       throw new UsageError(`${name} has no ## Previous, ## Intentions or ## Blockers section and no Mood: line`);
     }
   }
-  const previous = await readValue(flags.previous);
-  const intentions = await readValue(flags.intentions);
-  const blockers = await readValue(flags.blockers);
+  const previous = await readValue(flags.previous, '--previous');
+  const intentions = await readValue(flags.intentions, '--intentions');
+  const blockers = await readValue(flags.blockers, '--blockers');
   if (previous !== undefined) answers.previous = previous;
   if (intentions !== undefined) answers.intentions = intentions;
   if (blockers !== undefined) answers.blockers = blockers;
@@ -132,4 +135,19 @@ export async function keepPipedFirst(ctx: Context, flags: AnswerOptions, guess: 
       ctx.drafts().delete((await ctx.api()).baseUrl, early);
     },
   };
+}
+
+/** Why a file cannot be read, in words. */
+function whyUnreadable(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return err.code ?? err.message;
+  }
 }

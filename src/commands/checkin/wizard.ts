@@ -46,7 +46,9 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     new CancelledError(
       kept
         ? `Not sent. Your answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them, \`${target.resumeCommand}\` goes through them again.`
-        : 'Not sent; nothing was typed.',
+        : current.completed_at
+          ? 'Not sent; nothing was changed.'
+          : 'Not sent; nothing was typed.',
     );
   const show = (answers: CheckInAnswers) => renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true);
 
@@ -92,9 +94,27 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       questions = pick === 'all' ? ALL : [pick];
     }
 
+    const original = answersOf(current);
+    /** Keeps the answers as they stand (Ctrl-C at the next prompt loses nothing); answers that change nothing leave no draft. */
+    const keepAnswers = async (all: CheckInAnswers) => {
+      if (sameAnswers(all, original)) {
+        drafts.delete(api.baseUrl, draftTarget);
+        kept = false;
+      } else kept = (await keep(ctx, draftTarget, { kind: 'answers', answers: all })) || kept;
+    };
     const step = async (update: CheckInAnswers) => {
       answers = { ...answers, ...update };
-      kept = (await keep(ctx, draftTarget, { kind: 'answers', answers })) || kept; // Ctrl-C at the next prompt keeps what was typed
+      await keepAnswers(answers);
+    };
+    /** One answer as lines; what is typed when Ctrl-C comes, the line being typed included, is kept. */
+    const ask = async (field: 'previous' | 'intentions' | 'blockers', message: string, note: string) => {
+      let typed: string | undefined;
+      try {
+        await step({ [field]: await askLines(ctx, message, answers[field], note, (text) => (typed = text)) });
+      } catch (err) {
+        if (err instanceof CancelledError && typed !== undefined && typed !== (answers[field] ?? '')) await keepAnswers({ ...answers, [field]: typed });
+        throw err;
+      }
     };
     if (questions.includes('previous')) {
       let from: string | undefined;
@@ -119,10 +139,14 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       }
       const source = [from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(Boolean).join(', and ');
       const note = source ? `Suggested from ${source}. ${KEYS_NOTE}` : KEYS_NOTE;
-      await step({ previous: await askLines(ctx, 'What did you do previously?', answers.previous, note) });
+      await ask('previous', 'What did you do previously?', note);
     }
-    if (questions.includes('intentions')) await step({ intentions: await askLines(ctx, 'What do you intend to do next?', answers.intentions, KEYS_NOTE) });
-    if (questions.includes('blockers')) await step({ blockers: await askLines(ctx, 'Are you blocked by anything?', answers.blockers, `Nothing: just press Enter. ${KEYS_NOTE}`) });
+    if (questions.includes('intentions')) await ask('intentions', 'What do you intend to do next?', KEYS_NOTE);
+    if (questions.includes('blockers')) {
+      // What Enter does depends on what is there: it keeps a blocker shown above it.
+      const hint = answers.blockers ? 'Enter keeps the blockers above; Backspace takes them back to change or clear.' : 'Nothing: just press Enter.';
+      await ask('blockers', 'Are you blocked by anything?', `${hint} ${KEYS_NOTE}`);
+    }
     if (questions.includes('mood')) {
       const now = answers.mood ?? null;
       const choices = [{ name: '— none', value: null as Mood | null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m as Mood | null }))];
@@ -165,9 +189,21 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
 }
 
 /** One answer, as lines, starting from what it holds (or a suggestion). */
-async function askLines(ctx: Context, message: string, start: string | null | undefined, note: string): Promise<string> {
+async function askLines(ctx: Context, message: string, start: string | null | undefined, note: string, onInput: (text: string) => void): Promise<string> {
   const lines = start ? start.replace(/\s+$/, '').split('\n') : [];
-  return ctx.prompter().lines(message, { lines, note });
+  return ctx.prompter().lines(message, { lines, note, onInput });
+}
+
+/** Whether `a` says the same as the check-in's own answers (an untouched pass). */
+function sameAnswers(a: CheckInAnswers, original: CheckInAnswers): boolean {
+  const text = (v: string | null | undefined) => (v ?? '').trim();
+  return (
+    text(a.previous) === text(original.previous) &&
+    text(a.intentions) === text(original.intentions) &&
+    text(a.blockers) === text(original.blockers) &&
+    (a.mood ?? null) === (original.mood ?? null) &&
+    (a.previous_completed ?? null) === (original.previous_completed ?? null)
+  );
 }
 
 /** What the prompts produced, as the PATCH body: the answer fields only. */

@@ -1,0 +1,149 @@
+// A newcomer's day without a stumble (issue 20): each stumble a new user met, tried again in a real
+// terminal (the built CLI in a pseudo-terminal, the real prompts) at 60 and 120 columns, or
+// through a pipe where that is how it is met.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readTemplate } from '../src/core/answers.js';
+import { withProblems } from '../src/commands/checkin/edit.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { cleanEnv, runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/cleanup.js';
+import { KEY, Screen } from './helpers/terminal.js';
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  sb = await startSandbox({ rateLimit: false });
+  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
+});
+afterEach(async () => {
+  await sb.close();
+});
+const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
+const drafts = () => {
+  const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+  try {
+    return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { content: { answers?: Record<string, unknown> } });
+  } catch {
+    return [];
+  }
+};
+/** Text without its whitespace: a narrow terminal wraps a line anywhere. */
+const squash = (t: string) => t.replace(/\s+/g, '');
+const pick = (n: number) => KEY.down.repeat(n) + KEY.enter;
+/** An editor that writes `text` into the file it is given, as a person saving would. */
+function fakeEditor(text: string): string {
+  const dir = tempDir('checkin-editor-');
+  writeFileSync(join(dir, 'text'), text);
+  const script = join(dir, 'editor.sh');
+  writeFileSync(script, `#!/bin/sh\ncat '${join(dir, 'text')}' > "$1"\n`, { mode: 0o755 });
+  return script;
+}
+
+describe('piped or typed nothing (item 2)', () => {
+  it('an empty pipe is refused with a clear line: nothing is sent, -b "" stays the way to say none', async () => {
+    const r = await runCli(['today', '-p', '-'], { env, input: '' });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: Nothing came on standard input for --previous; nothing was sent\nTo say there is nothing, give it as an empty value: --previous "".\n' });
+    expect(patches()).toEqual([]);
+    expect((await runCli(['today', '-b', '', '--json'], { env })).code).toBe(0);
+    expect(patches().map((p) => p.body)).toEqual([{ blockers: '' }]);
+  });
+
+  for (const cols of [60, 120]) {
+    it(`Ctrl-D at once on a terminal is the same (${cols} columns)`, async () => {
+      const s = new Screen(['today', '-p', '-'], env, { cols, rows: 30 });
+      await s.waitFor('press Ctrl-D');
+      s.type('\u0004');
+      expect((await s.exit()).code).toBe(2);
+      expect(squash(s.text())).toContain(squash('Nothing came on standard input for --previous; nothing was sent'));
+      expect(patches()).toEqual([]);
+    });
+  }
+});
+
+describe('the questions (items 3, 4, 5)', () => {
+  for (const cols of [60, 120]) {
+    it(`an unchanged pass changes nothing and leaves no draft; Enter's hint says it keeps a blocker shown (${cols} columns)`, async () => {
+      expect((await runCli(['today', '-p', 'Did a', '-i', 'Do b', '-b', 'Waiting on review'], { env })).code).toBe(0);
+      const s = new Screen(['today'], env, { cols, rows: 40 });
+      await s.answer('Change something?', pick(3)); // Blockers
+      await s.waitFor('Are you blocked by anything?');
+      expect(s.text()).toContain('Enter keeps the blockers above');
+      expect(s.text()).not.toContain('Nothing: just press Enter');
+      s.type(KEY.enter);
+      await s.answer('Send it?', pick(2)); // Cancel
+      expect((await s.exit()).code).toBe(130);
+      expect(s.text()).toContain('Not sent; nothing was changed.');
+      expect(drafts()).toEqual([]);
+      // The next run does not open with "An unsent draft".
+      const again = new Screen(['today'], env, { cols, rows: 40 });
+      await again.waitFor('Change something?');
+      expect(again.text()).not.toContain('An unsent draft');
+      again.type(KEY.enter); // Nothing
+      expect((await again.exit()).code).toBe(0);
+    });
+
+    it(`the line being typed when Ctrl-C comes is in the draft (${cols} columns)`, async () => {
+      const s = new Screen(['today'], env, { cols, rows: 40 });
+      await s.waitFor(/What went on since your last check-in\?|What did you do previously\?/);
+      if (s.text().includes('What went on since')) s.type(KEY.enter);
+      await s.answer('What did you do previously?', KEY.enter);
+      await s.waitFor('What do you intend to do next?');
+      s.type('Review the half-typed');
+      await s.waitFor('Review the half-typed');
+      s.type(KEY.ctrlC);
+      expect((await s.exit()).code).toBe(130);
+      expect(drafts().map((d) => d.content.answers?.intentions)).toEqual(['Review the half-typed']);
+      expect(s.text()).toContain('Your answers are kept as a draft');
+      expect(patches()).toEqual([]);
+    });
+  }
+});
+
+describe('the editor (items 6, 7)', () => {
+  it('line numbers in the problem comment point at the lines of the reopened file', () => {
+    const text = '## Previous\nShipped\n\n## Intentions\nReview\n\nDone: yes\nMood: calm\nDone: no\n';
+    const { problems } = readTemplate(text);
+    expect(problems).toEqual(['line 9: a second Done: line (the first is line 7)']);
+    const reopened = withProblems(text, problems).split('\n');
+    const [, second, first] = /line (\d+): a second Done: line \(the first is line (\d+)\)/.exec(reopened.join('\n'))!.map(Number);
+    expect(reopened[second! - 1]).toBe('Done: no');
+    expect(reopened[first! - 1]).toBe('Done: yes');
+  });
+
+  for (const cols of [60, 120]) {
+    it(`an editor that is not installed is its own message, exit 2 (${cols} columns)`, async () => {
+      const { VISUAL: _, ...plain } = env;
+      const s = new Screen(['today', '-e'], { ...plain, EDITOR: '/nonexistent/editor' }, { cols, rows: 30 });
+      expect((await s.exit()).code).toBe(2);
+      expect(squash(s.text())).toContain(squash('The editor "/nonexistent/editor" (EDITOR) was not found or cannot run; nothing was sent'));
+      expect(patches()).toEqual([]);
+    });
+
+    it(`-e works with CHECKIN_NO_PROMPT=1, and with stdout piped (${cols} columns)`, async () => {
+      const editor = fakeEditor('## Intentions\nFrom the editor\n');
+      const quiet = new Screen(['today', '-e'], { ...env, EDITOR: editor, CHECKIN_NO_PROMPT: '1' }, { cols, rows: 30 });
+      expect((await quiet.exit()).code).toBe(0);
+      const piped = new Screen(['today', '-e', '--json'], { ...env, EDITOR: fakeEditor('## Intentions\nThrough a pipe\n') }, { cols, rows: 30 }, '| cat');
+      expect((await piped.exit()).code).toBe(0);
+      expect(patches().map((p) => (p.body as { intentions?: string }).intentions)).toEqual(['From the editor', 'Through a pipe']);
+    });
+  }
+});
+
+describe('wrong words for wrong places (item 8)', () => {
+  it('--from-file given a folder says so', async () => {
+    const r = await runCli(['today', '--from-file', tempDir()], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: Cannot read \S+: it is a folder, not a file\n$/);
+  });
+
+  it('a browser that cannot start says so, and the link is printed', async () => {
+    const r = await runCli(['today', '--web'], { env: { ...env, BROWSER: '/nonexistent/browser' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('Could not start the browser (BROWSER=/nonexistent/browser: not found); open the link yourself:\n');
+    expect(r.stdout).toMatch(/^https?:\/\/\S+\n$/);
+  });
+});
