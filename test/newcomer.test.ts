@@ -134,6 +134,18 @@ describe('the editor (items 6, 7)', () => {
 });
 
 describe('wrong words for wrong places (item 8)', () => {
+  it('a write to a URL that serves HTML names the URL (exit 2) and keeps the answers, even those given as flags', async () => {
+    const html = { 'content-type': 'text/html' };
+    sb.inject({ method: 'PATCH', status: 501, headers: html, body: '<html><title>Unsupported method</title></html>' }, { method: 'GET', path: '/me', status: 404, headers: html, body: '<html>Not here</html>' });
+    const r = await runCli(['today', '-p', 'Typed as a flag'], { env: { ...env, TZ: 'UTC' } });
+    expect(r.code).toBe(2);
+    const [first, hint] = r.stderr.trim().split('\n');
+    expect(first).toBe(`error: No check-in service (API v2) at ${sb.url}: PATCH /api/v2/check-ins/${r.stderr.match(/check-ins\/(\S+) answered/)![1]} answered 501 (not JSON), and GET /api/v2/me answered 404 (not JSON)`);
+    expect(hint).toMatch(/^Check CHECKIN_API_URL/);
+    expect(r.stderr).toMatch(/Your answers were kept as a draft; send them with `checkin today --resume`\.\n$/);
+    expect(drafts().map((d) => d.content.answers)).toEqual([{ previous: 'Typed as a flag' }]);
+  });
+
   it('--from-file given a folder says so', async () => {
     const r = await runCli(['today', '--from-file', tempDir()], { env });
     expect(r.code).toBe(2);

@@ -96,6 +96,22 @@ export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> 
   return true;
 }
 
+/**
+ * When a write was answered with something that is not the API's JSON (an HTML page, any status):
+ * the error naming the URL if GET /me there is no API v2 either (a web server, the web app), else
+ * undefined (the service itself is in trouble: its own error stands).
+ */
+export async function notTheService(ctx: Context, err: unknown): Promise<CliError | undefined> {
+  if (!(err instanceof ApiError) || err.jsonBody || !(err.kind === 'http' || err.kind === 'invalid-response')) return undefined;
+  const api = await ctx.api();
+  try {
+    await me(ctx, { refresh: true });
+  } catch (meErr) {
+    if (meErr instanceof ApiError && !meErr.jsonBody && (meErr.kind === 'http' || meErr.kind === 'invalid-response')) return wrongUrl(api.baseUrl, err, meErr);
+  }
+  return undefined;
+}
+
 /** The check-in, or null when the service has none for that date (absent or not scheduled). */
 export async function fetchOrNull(ctx: Context, target: Target): Promise<CheckIn | null> {
   if (target.known) return target.known;

@@ -8,8 +8,8 @@ import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import { HintedError, UsageError } from '../../errors.js';
-import { sendWithDraft } from '../../services/drafts.js';
-import { isNoCheckIn, type Target } from '../../services/target.js';
+import { keep, sendWithDraft } from '../../services/drafts.js';
+import { isNoCheckIn, notTheService, type Target } from '../../services/target.js';
 import { printCheckIn, viewFor } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 
@@ -45,6 +45,12 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
     });
   } catch (err) {
     const inner = err instanceof HintedError ? err.inner : err;
+    // Not the service at all (an HTML page): said so, and the answers are kept however they were given.
+    const wrong = inner instanceof ApiError && !inner.notFound ? await notTheService(ctx, inner) : undefined;
+    if (wrong) {
+      if (!opts.keepDraft && (await keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers }))) throw new HintedError(wrong, hint);
+      throw opts.keepDraft ? new HintedError(wrong, hint) : wrong;
+    }
     if (!(inner instanceof ApiError && inner.notFound)) throw err;
     let none: boolean;
     try {
