@@ -26,7 +26,7 @@ describe('on a terminal', () => {
       seen = t;
       return '- Webhooks unblocked\n- Next: retries\n\n';
     });
-    expect(r.err).toBe('\nPreview (not posted yet):\nGoal update posted.\n');
+    expect(r.err).toMatch(/^\nPreview \(not posted yet\):\n✓ Posted the goal update  http:\/\/127\.0\.0\.1:\d+\/\S+\n$/);
     expect(r.code).toBe(0);
     expect(seen).toBe('');
     expect(r.out).toContain('Ship the v2 billing API — progress 35%, At risk');

@@ -159,3 +159,16 @@ describe('wrong words for wrong places (item 8)', () => {
     expect(r.stdout).toMatch(/^https?:\/\/\S+\n$/);
   });
 });
+
+describe('one success vocabulary (item 12)', () => {
+  for (const cols of [60, 120]) {
+    it(`answers given as flags on a terminal end with the ✓ line and the link; piped, only the check-in (${cols} columns)`, async () => {
+      const s = new Screen(['today', '-i', 'From a flag'], env, { cols, rows: 40 });
+      expect((await s.exit()).code).toBe(0);
+      expect(squash(s.text())).toMatch(/✓Checkedinfor\w{3}\d+\w{3}http:\/\/127\.0\.0\.1:\d+\/app\/check-ins\//);
+      const piped = await runCli(['today', '-i', 'From a flag again'], { env });
+      expect(piped).toMatchObject({ code: 0, stderr: '' });
+      expect(piped.stdout).toContain('From a flag again');
+    });
+  }
+});

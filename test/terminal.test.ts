@@ -256,7 +256,7 @@ describe('other prompts in a real terminal', () => {
     const posted = sb.requests.filter((r) => r.method === 'POST');
     expect(posted.map(describeRequest)).toEqual([`POST /api/v2/check-ins/${last.id}/comments`]);
     expect(posted[0]!.body).toEqual({ body: '14:00 works, @linus' });
-    expect(s.text()).toContain('Replied on the check-in.');
+    expect(s.text()).toContain('✓ Replied on the check-in');
   });
 
   it('login asks for the token without echoing it, verifies it and stores it', async () => {
@@ -287,7 +287,7 @@ describe('other prompts in a real terminal', () => {
     expect(s.text()).toContain('Preview (not posted yet):\nSecurity review passed\nShip the v2 billing API · progress 45% · At risk');
     s.type(KEY.enter);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    expect(s.text()).toContain('Goal update posted.');
+    expect(s.text()).toMatch(/✓ Posted the goal update  http:\/\/127\.0\.0\.1:\d+\//);
     expect(sb.requests.at(-1)).toMatchObject({
       method: 'POST',
       path: `/api/v2/goals/${goal.id}/goal-updates`,

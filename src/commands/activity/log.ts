@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { sendWithDraft } from '../../services/drafts.js';
 import { printOne } from '../../ui/output.js';
+import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
@@ -57,6 +58,6 @@ export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
     send: () => postActivity(api, input),
     hint: 'The activity was kept as a draft; `checkin log --resume` sends it.',
   });
-  if (!opts.json) ctx.io.err('Recorded.\n');
+  await sayDone(ctx.io, ctx.now(), 'Recorded the activity', { link: recorded.url, json: opts.json });
   await printOne(ctx.io, ctx.now(), recorded, opts.json, (v, a) => activityRows(v, [a]));
 }

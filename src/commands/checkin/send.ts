@@ -10,8 +10,8 @@ import { shortDay } from '../../core/dayname.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { keep, sendWithDraft } from '../../services/drafts.js';
 import { isNoCheckIn, notTheService, type Target } from '../../services/target.js';
-import { printCheckIn, viewFor } from '../../ui/output.js';
-import { sanitizeLine } from '../../ui/sanitize.js';
+import { printCheckIn } from '../../ui/output.js';
+import { sayDone } from '../../ui/success.js';
 
 /** The normal outcome of a date with no check-in: a note on stderr, `null` for --json, exit 0. */
 export function reportNone(ctx: Context, target: Target, json: boolean | undefined, extra = ''): void {
@@ -68,13 +68,8 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
 export async function sendAndShow(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<boolean> {
   const result = await sendAnswers(ctx, target, answers, opts);
   if (!result) return false;
-  if (opts.confirm && !opts.json) ctx.io.out(await confirmation(ctx, result));
-  else await printCheckIn(ctx.io, ctx.now(), result, opts.json);
+  // At the prompts the preview was the check-in; elsewhere it is shown (or printed as JSON).
+  if (!opts.confirm || opts.json) await printCheckIn(ctx.io, ctx.now(), result, opts.json);
+  await sayDone(ctx.io, ctx.now(), `Checked in for ${isDateKey(result.date) ? shortDay(result.date) : result.date}`, { link: result.url, json: opts.json });
   return true;
-}
-
-async function confirmation(ctx: Context, c: CheckIn): Promise<string> {
-  const { c: colors } = await viewFor(ctx.io, ctx.now());
-  const day = isDateKey(c.date) ? shortDay(c.date) : c.date;
-  return `${colors.green('✓')} Checked in for ${sanitizeLine(day)}${c.url ? `  ${colors.dim(sanitizeLine(c.url))}` : ''}\n`;
 }

@@ -9,6 +9,7 @@ import { HintedError, UsageError } from '../../errors.js';
 import { today } from '../../services/days.js';
 import { keep, sendWithDraft } from '../../services/drafts.js';
 import { printList, printOne } from '../../ui/output.js';
+import { sayDone } from '../../ui/success.js';
 import { commentRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 import { commentable, commentableOptions, type CommentableOptions } from './commentable.js';
@@ -75,7 +76,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   });
   // Kept under the name the user gave, too: sent now.
   if (addressed && draftKey(api.baseUrl, addressed) !== draftKey(api.baseUrl, draftTarget)) drafts.delete(api.baseUrl, addressed);
-  if (!opts.json) ctx.io.err('Comment posted.\n');
+  await sayDone(ctx.io, ctx.now(), `Commented on the ${target.kind === 'check-in' ? 'check-in' : 'goal update'}`, { json: opts.json });
   await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
 }
 

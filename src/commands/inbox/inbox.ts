@@ -10,6 +10,7 @@ import { HintedError, UsageError } from '../../errors.js';
 import { rangeDay } from '../../services/days.js';
 import { sendWithDraft } from '../../services/drafts.js';
 import { printJson, printList, printOne } from '../../ui/output.js';
+import { sayDone } from '../../ui/success.js';
 import { commentRows, inboxRows, type InboxThreadView } from '../../ui/views.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
 import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from './gather.js';
@@ -102,6 +103,6 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
     send: () => postComment(api, on, text),
     hint: `Your reply was kept as a draft. If it does not show up, send it with \`${again}\`.`,
   });
-  if (!opts.json) ctx.io.err(`Replied on the ${on.kind === 'check-in' ? 'check-in' : 'goal update'}.\n`);
+  await sayDone(ctx.io, ctx.now(), `Replied on the ${on.kind === 'check-in' ? 'check-in' : 'goal update'}`, { json: opts.json });
   await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
 }

@@ -6,6 +6,7 @@ import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
 import { keep } from '../../../services/drafts.js';
 import { printOne, viewFor } from '../../../ui/output.js';
+import { sayDone } from '../../../ui/success.js';
 import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from './content.js';
@@ -64,6 +65,6 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
     send: (input) => createGoalUpdate(api, id, input),
     hint: `Your update was kept as a draft. If it does not show up in \`checkin goal update list ${id}\`, send it with \`checkin goal update ${id} --resume\`.`,
   });
-  if (!opts.json) ctx.io.err('Goal update posted.\n');
+  await sayDone(ctx.io, ctx.now(), 'Posted the goal update', { link: created.url, json: opts.json });
   await printOne(ctx.io, ctx.now(), created, opts.json, goalUpdateView);
 }

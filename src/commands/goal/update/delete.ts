@@ -4,6 +4,7 @@ import { deleteGoalUpdate, getGoalUpdate } from '../../../api/endpoints.js';
 import type { Context } from '../../../context.js';
 import { CancelledError, UsageError } from '../../../errors.js';
 import { viewFor } from '../../../ui/output.js';
+import { sayDone } from '../../../ui/success.js';
 import { goalUpdateView } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
@@ -31,5 +32,5 @@ export async function runDelete(ctx: Context, opts: DeleteOptions): Promise<void
     if (!(await ctx.prompter().confirm('Delete this goal update?', { default: false }))) throw new CancelledError('Not deleted');
   }
   await deleteGoalUpdate(api, id);
-  ctx.io.err(`Deleted goal update ${id}\n`);
+  await sayDone(ctx.io, ctx.now(), `Deleted goal update ${id}`);
 }
