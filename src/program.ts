@@ -58,7 +58,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
 
-const COMMANDS: Record<string, Define> = Object.assign({}, ...GROUPS.map(([, commands]) => commands));
+const COMMANDS: Record<string, Define> = Object.fromEntries(GROUPS.flatMap(([, commands]) => Object.entries(commands)));
 const GROUP_OF = new Map(GROUPS.flatMap(([heading, commands]) => Object.keys(commands).map((name) => [name, heading] as const)));
 
 /** Whether argv runs one known command (then only it is built); otherwise all are (help, errors). */

@@ -18,12 +18,14 @@ export async function viewFor(io: IO, now: Date): Promise<View> {
 /** What --json was given: absent or false (no JSON), true (every field), or the fields to keep. */
 export type JsonFlag = boolean | readonly string[] | undefined;
 
+const CHECK_IN_FIELDS = ['type', 'id', 'date', 'person', 'teams', 'previous', 'intentions', 'blockers', 'mood', 'previous_completed', 'blocked', 'absent', 'completed_at', 'updated_at', 'url'] as const satisfies (keyof CheckIn)[];
+
 /**
  * The fields --json can name, per kind of object printed: the wire types' keys in the service's
  * order (`satisfies` keeps them true to src/api/types.ts), and the shapes commands build.
  */
 export const JSON_FIELDS = {
-  checkIn: ['type', 'id', 'date', 'person', 'teams', 'previous', 'intentions', 'blockers', 'mood', 'previous_completed', 'blocked', 'absent', 'completed_at', 'updated_at', 'url'] satisfies (keyof CheckIn)[],
+  checkIn: CHECK_IN_FIELDS,
   comment: ['type', 'id', 'body', 'person', 'resource', 'created_at'] satisfies (keyof Comment)[],
   reaction: ['id', 'name', 'emoji', 'person', 'resource', 'created_at'] satisfies (keyof Reaction)[],
   goal: ['type', 'id', 'title', 'description', 'parent', 'start_date', 'end_date', 'progress', 'confidence', 'confidence_description', 'owner', 'teams', 'contributors', 'update_cadence', 'private', 'archived', 'url'] satisfies (keyof Goal)[],
@@ -31,6 +33,10 @@ export const JSON_FIELDS = {
   activity: ['id', 'kind', 'group', 'title', 'description', 'url', 'recorded_at', 'person'] satisfies (keyof Activity)[],
   person: ['type', 'id', 'name', 'username', 'email', 'time_zone', 'title', 'location', 'bio', 'administrator', 'kind', 'account', 'teams', 'created_at', 'updated_at', 'url'] satisfies (keyof Person)[],
   team: ['type', 'id', 'name', 'people'] satisfies (keyof Team)[],
+  /** `checkin today` and `checkin checkin <key>`: the check-in; with --suggest, previous and these two. */
+  answers: [...CHECK_IN_FIELDS, 'intentions_from', 'since_last_check_in'],
+  /** `checkin me`: the cached record of GET /me (config/store.ts CachedMe). */
+  me: ['id', 'name', 'username', 'time_zone', 'teams', 'fetched_at'],
   /** `checkin team`: one per team. */
   teamReport: ['team', 'date', 'members'],
   /** `checkin status`. */

@@ -15,7 +15,7 @@ export interface MeOptions {
 export function meCommand(ctx: Context, run: Run<MeOptions> = runMe) {
   return new Command('me')
     .description('Show who the token belongs to (cached; --refresh asks again)')
-    .addOption(jsonOption(JSON_FIELDS.person))
+    .addOption(jsonOption(JSON_FIELDS.me))
     .option('--refresh', 'ask the service again instead of using the cache')
     .action((opts) => run(ctx, opts));
 }
