@@ -5,10 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { listCommand } from '../src/commands/checkin/list.js';
+import { reactionsCommand } from '../src/commands/comments/reactions.js';
+import { createContext } from '../src/context.js';
 import { addDays } from '../src/core/datekey.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { JSON_FIELDS, jsonFieldsHelp, selectFields } from '../src/ui/output.js';
 import { TODAY, useWorld } from './helpers/harness.js';
+import { bufferIO } from './helpers/io.js';
 
 const w = useWorld();
 let sb: Sandbox;
@@ -202,6 +206,20 @@ describe('--json [fields]', () => {
       expect([named.code, named.stderr], args.join(' ')).toEqual([plain.code, plain.stderr]);
       expect(JSON.parse(named.stdout), args.join(' ')).toEqual(JSON.parse(plain.stdout));
     }
+  });
+
+  it('flags → options: true for plain --json, the list (deduplicated, in order) with fields; the option after it is still parsed', async () => {
+    const optsOf = async (define: typeof listCommand | typeof reactionsCommand, argv: string[]) => {
+      let got: unknown;
+      const cmd = define(createContext({ io: bufferIO(), env: {} }), async (_ctx, o) => void (got = o));
+      await cmd.exitOverride().parseAsync(argv, { from: 'user' });
+      return got;
+    };
+    expect(await optsOf(listCommand, ['--json', '--all'])).toEqual({ json: true, all: true });
+    expect(await optsOf(listCommand, ['--json', 'mood,id,mood', '--all'])).toEqual({ json: ['mood', 'id'], all: true });
+    expect(await optsOf(listCommand, ['--all', '--json=id'])).toEqual({ json: ['id'], all: true });
+    expect(await optsOf(reactionsCommand, ['today', '--json', 'emoji'])).toEqual({ key: 'today', json: ['emoji'] });
+    await expect(optsOf(reactionsCommand, ['--json', 'body'])).rejects.toThrow('Unknown JSON field "body"');
   });
 
   it('selectFields: per element of an array, top-level only, absent fields left out, null and scalars as they are', () => {
