@@ -1,6 +1,6 @@
 // Assembles the commander program: each command is defined in its own file (flags beside the
-// function that runs them); this file only adds them. A run builds just the command it runs;
-// --help (or no command) builds them all.
+// function that runs them); this file only adds them, in the help's groups (as gh's help has
+// them). A run builds just the command it runs; --help (or no command) builds them all.
 
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { activityCommand } from './commands/activity/activity.js';
@@ -24,7 +24,9 @@ import { sandboxCommand } from './commands/sandbox/sandbox.js';
 import { statusCommand } from './commands/status/status.js';
 import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
+import { versionCommand } from './commands/version/version.js';
 import type { Context } from './context.js';
+import { JsonOption, jsonFieldsHelp } from './ui/output.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -45,29 +47,19 @@ Exit codes:
 
 type Define = (ctx: Context) => CommandUnknownOpts;
 
-const COMMANDS: Record<string, Define> = {
-  today: todayCommand,
-  checkin: checkinCommand,
-  list: listCommand,
-  team: teamCommand,
-  inbox: inboxCommand,
-  comments: commentsCommand,
-  reactions: reactionsCommand,
-  goal: goalCommand,
-  goals: goalsCommand,
-  report: reportCommand,
-  teams: teamsCommand,
-  people: peopleCommand,
-  activity: activityCommand,
-  log: logCommand,
-  status: statusCommand,
-  login: loginCommand,
-  logout: logoutCommand,
-  auth: authCommand,
-  me: meCommand,
-  cron: cronCommand,
-  sandbox: sandboxCommand,
-};
+/** The commands by help group, in the order the help lists them. */
+const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
+  ['Check-ins:', { today: todayCommand, checkin: checkinCommand, list: listCommand, status: statusCommand, report: reportCommand, activity: activityCommand, log: logCommand }],
+  ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand }],
+  ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
+  ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
+  ['Setup and tools:', { cron: cronCommand, sandbox: sandboxCommand, version: versionCommand }],
+];
+/** Where commands added later (completion) and commander's own `help` are listed. */
+const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
+
+const COMMANDS: Record<string, Define> = Object.fromEntries(GROUPS.flatMap(([, commands]) => Object.entries(commands)));
+const GROUP_OF = new Map(GROUPS.flatMap(([heading, commands]) => Object.keys(commands).map((name) => [name, heading] as const)));
 
 /** Whether argv runs one known command (then only it is built); otherwise all are (help, errors). */
 export function isCommand(argv: string[]): boolean {
@@ -83,14 +75,21 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     .addHelpText('after', EXIT_CODES_HELP);
 
   const names = isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);
-  for (const name of names) program.addCommand(COMMANDS[name]!(ctx));
+  for (const name of names) program.addCommand(COMMANDS[name]!(ctx).helpGroup(GROUP_OF.get(name)!));
+  program.commandsGroup(LAST_GROUP).helpCommand(true);
 
-  // Every command, however deep, writes through io, throws instead of exiting, and suggests near names.
+  // Every command, however deep, writes through io, throws instead of exiting, and suggests near
+  // names; one with --json [fields] names its fields at the end of its help.
   const configure = (cmd: CommandUnknownOpts) => {
     cmd
       .exitOverride()
       .showSuggestionAfterError(true)
       .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    const json = cmd.options.find((o) => o instanceof JsonOption);
+    if (json) {
+      json.takesArguments = cmd.registeredArguments.length > 0;
+      cmd.addHelpText('after', jsonFieldsHelp(json.fields));
+    }
     for (const sub of cmd.commands) configure(sub);
   };
   configure(program);

@@ -203,7 +203,7 @@ describe('the editor, losslessly', () => {
     await s.waitFor(/CHECKIN\.md/);
     s.type(`${KEY.escape}:%s/^Mood: $/Mood: focussed/${KEY.enter}:%s/^## Intentions$/## Intentions\\r- A paragraph I wrote/${KEY.enter}:wq${KEY.enter}`);
     await s.waitFor('checkin could not read what you saved:');
-    expect(s.text()).toMatch(/line \d+: Unknown mood "focussed"\. Valid moods: calm, happy/);
+    expect(s.text()).toMatch(/line \d+: Unknown mood "focussed"\. Did you mean "focused"\?/);
     // Kept before it was read, exactly as saved.
     expect(drafts()).toMatchObject([{ content: { kind: 'text', text: expect.stringContaining('- A paragraph I wrote\n') } }]);
     expect(patches()).toEqual([]);

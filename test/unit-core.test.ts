@@ -67,7 +67,7 @@ describe('answers', () => {
       'line 1: "Notes to self" is above the first section; put it under ## Previous, ## Intentions or ## Blockers',
       'line 3: "Done:" takes yes or no, got "invoice PDF export" (start a line with \\ to keep "Done:" as text)',
       'line 6: "## Previous" is there twice (also line 2); merge the two',
-      `line 8: Unknown mood "focussed". Valid moods: ${MOOD_NAMES.join(', ')} (or none)`,
+      'line 8: Unknown mood "focussed". Did you mean "focused"?',
       'line 9: "stray" is below a Mood: or Done: line, in no section; put it under ## Previous, ## Intentions or ## Blockers',
     ]);
   });

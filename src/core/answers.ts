@@ -3,6 +3,7 @@
 
 import { UsageError } from '../errors.js';
 import { isMood, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
+import { nearMatches } from './match.js';
 
 export const SECTIONS = [
   { field: 'previous', title: 'Previous', question: 'What did you do previously?' },
@@ -12,13 +13,15 @@ export const SECTIONS = [
 
 type TextField = (typeof SECTIONS)[number]['field'];
 
-/** A mood by name (any case) or by its emoji; null for "none"; throws listing the valid ones. */
+/** A mood by name (any case) or by its emoji; null for "none"; throws naming the near ones, else listing the valid ones. */
 export function parseMood(input: string): Mood | null {
   const v = input.trim().toLowerCase();
   if (v === '' || v === 'none' || v === 'null') return null;
   if ((MOOD_NAMES as string[]).includes(v)) return v as Mood;
   const byEmoji = MOOD_NAMES.find((m) => MOODS[m] === input.trim());
   if (byEmoji) return byEmoji;
+  const near = nearMatches(v, MOOD_NAMES).map((m) => `"${m}"`);
+  if (near.length > 0) throw new UsageError(`Unknown mood "${input.trim()}"`, `Did you mean ${near.length > 1 ? `${near.slice(0, -1).join(', ')} or ${near.at(-1)}` : near[0]}?`);
   throw new UsageError(`Unknown mood "${input.trim()}". Valid moods: ${MOOD_NAMES.join(', ')} (or none)`);
 }
 
@@ -134,7 +137,8 @@ export function readTemplate(text: string): ReadTemplate {
       try {
         answers.mood = parseMood(mood[1]!);
       } catch (err) {
-        problems.push(`line ${n}: ${(err as Error).message}`);
+        const hint = err instanceof UsageError && err.hint ? `. ${err.hint}` : '';
+        problems.push(`line ${n}: ${(err as Error).message}${hint}`);
       }
       return;
     }

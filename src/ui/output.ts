@@ -1,7 +1,9 @@
-// How commands end: JSON (exactly the service's objects), views for people or rows for scripts,
-// and a note on stderr when there is nothing to show (still exit 0). Colour is loaded only when
-// something is shown to a person.
-import type { CheckIn } from '../api/types.js';
+// How commands end: JSON (exactly the service's objects, or the fields named with --json a,b),
+// views for people or rows for scripts, and a note on stderr when there is nothing to show (still
+// exit 0). Colour is loaded only when something is shown to a person.
+import { Option } from '@commander-js/extra-typings';
+import type { Activity, CheckIn, Comment, Goal, GoalUpdate, Person, Reaction, Team } from '../api/types.js';
+import { UsageError } from '../errors.js';
 import type { IO } from './io.js';
 import { jsonText, renderCheckIn, renderJson } from './render.js';
 import { sanitizeDeep } from './sanitize.js';
@@ -13,18 +15,101 @@ export async function viewFor(io: IO, now: Date): Promise<View> {
   return { c: makeColors(io.colorLevel), rich: io.stdoutIsTTY, width: io.columns, now };
 }
 
-export function printJson(io: IO, value: unknown): void {
-  io.out(renderJson(value));
+/** What --json was given: absent or false (no JSON), true (every field), or the fields to keep. */
+export type JsonFlag = boolean | readonly string[] | undefined;
+
+const CHECK_IN_FIELDS = ['type', 'id', 'date', 'person', 'teams', 'previous', 'intentions', 'blockers', 'mood', 'previous_completed', 'blocked', 'absent', 'completed_at', 'updated_at', 'url'] as const satisfies (keyof CheckIn)[];
+
+/**
+ * The fields --json can name, per kind of object printed: the wire types' keys in the service's
+ * order (`satisfies` keeps them true to src/api/types.ts), and the shapes commands build.
+ */
+export const JSON_FIELDS = {
+  checkIn: CHECK_IN_FIELDS,
+  comment: ['type', 'id', 'body', 'person', 'resource', 'created_at'] satisfies (keyof Comment)[],
+  reaction: ['id', 'name', 'emoji', 'person', 'resource', 'created_at'] satisfies (keyof Reaction)[],
+  goal: ['type', 'id', 'title', 'description', 'parent', 'start_date', 'end_date', 'progress', 'confidence', 'confidence_description', 'owner', 'teams', 'contributors', 'update_cadence', 'private', 'archived', 'url'] satisfies (keyof Goal)[],
+  goalUpdate: ['type', 'id', 'goal', 'person', 'title', 'body', 'progress', 'confidence', 'confidence_description', 'created_at', 'updated_at', 'url'] satisfies (keyof GoalUpdate)[],
+  activity: ['id', 'kind', 'group', 'title', 'description', 'url', 'recorded_at', 'person'] satisfies (keyof Activity)[],
+  person: ['type', 'id', 'name', 'username', 'email', 'time_zone', 'title', 'location', 'bio', 'administrator', 'kind', 'account', 'teams', 'created_at', 'updated_at', 'url'] satisfies (keyof Person)[],
+  team: ['type', 'id', 'name', 'people'] satisfies (keyof Team)[],
+  /** `checkin today` and `checkin checkin <key>`: the check-in; with --suggest, previous and these two. */
+  answers: [...CHECK_IN_FIELDS, 'intentions_from', 'since_last_check_in'],
+  /** `checkin me`: the cached record of GET /me (config/store.ts CachedMe). */
+  me: ['id', 'name', 'username', 'time_zone', 'teams', 'fetched_at'],
+  /** `checkin team`: one per team. */
+  teamReport: ['team', 'date', 'members'],
+  /** `checkin status`. */
+  status: ['date', 'state', 'check_in', 'unread'],
+  /** `checkin auth status`. */
+  authStatus: ['api_url', 'token_source', 'source', 'person', 'works', 'why'],
+  /** `checkin inbox`; with --reply, the comment posted. */
+  inbox: ['since', 'seen_before', 'threads', 'type', 'id', 'body', 'person', 'resource', 'created_at'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** `--json [fields]` as gh has it: alone, every field; with a comma-separated list, only those (checked before any request). */
+export class JsonOption extends Option<'--json [fields]', undefined, undefined, readonly string[]> {
+  /** Set when the command also takes arguments: a lone unknown "field" may be one given after --json. */
+  takesArguments = false;
+
+  constructor(
+    readonly fields: readonly string[],
+    description = 'print as JSON',
+  ) {
+    super('--json [fields]', description);
+    this.argParser((value: string, previous: readonly string[] | true | undefined) => {
+      const named = value.split(',').map((f) => f.trim()).filter((f) => f !== '');
+      const available = `Available fields: ${fields.join(', ')}`;
+      if (named.length === 0) throw new UsageError('--json takes field names separated by commas, or nothing for every field', available);
+      const unknown = named.filter((f) => !fields.includes(f));
+      if (unknown.length > 0) {
+        const argument = this.takesArguments && named.length === 1 ? `\nTo give ${jsonText(value)} as an argument instead, put it before --json.` : '';
+        throw new UsageError(`Unknown JSON field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => jsonText(f)).join(', ')}`, available + argument);
+      }
+      return [...new Set([...(Array.isArray(previous) ? previous : []), ...named])];
+    });
+  }
+}
+
+/** The --json option of a command that prints these fields. */
+export function jsonOption(fields: readonly string[], description?: string): JsonOption {
+  return new JsonOption(fields, description);
+}
+
+/** The help section that names a command's JSON fields, wrapped to `width`. */
+export function jsonFieldsHelp(fields: readonly string[], width = 80): string {
+  const lines = [''];
+  for (const [i, f] of fields.entries()) {
+    const word = f + (i < fields.length - 1 ? ',' : '');
+    const line = lines[lines.length - 1]!;
+    if (line !== '' && 2 + line.length + 1 + word.length > width) lines.push(word);
+    else lines[lines.length - 1] = line === '' ? word : `${line} ${word}`;
+  }
+  const example = fields.filter((f) => f !== 'type').slice(0, 2).join(',');
+  return `\nJSON fields (--json prints them all, --json ${example} only those):\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** `value` (each element of an array) narrowed to the fields --json named, in that order; all of it for plain --json. */
+export function selectFields(value: unknown, json: JsonFlag): unknown {
+  if (typeof json !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => selectFields(item, json));
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(json.filter((f) => Object.hasOwn(record, f)).map((f) => [f, record[f]]));
+}
+
+export function printJson(io: IO, value: unknown, json: JsonFlag = true): void {
+  io.out(renderJson(selectFields(value, json)));
 }
 
 /** One object: as JSON (exact), or — every string of it sanitised first — through `render` for people and scripts. */
-export async function printOne<T>(io: IO, now: Date, value: T, json: boolean | undefined, render: (v: View, value: T) => string): Promise<void> {
-  if (json) return printJson(io, value);
+export async function printOne<T>(io: IO, now: Date, value: T, json: JsonFlag, render: (v: View, value: T) => string): Promise<void> {
+  if (json) return printJson(io, value, json);
   io.out(render(await viewFor(io, now), sanitizeDeep(value)));
 }
 
-export async function printList<T>(io: IO, now: Date, list: T[], json: boolean | undefined, none: string, rows: (v: View, list: T[]) => string): Promise<void> {
-  if (json) printJson(io, list);
+export async function printList<T>(io: IO, now: Date, list: T[], json: JsonFlag, none: string, rows: (v: View, list: T[]) => string): Promise<void> {
+  if (json) printJson(io, list, json);
   if (list.length === 0) io.err(`${none}\n`);
   else if (!json) io.out(rows(await viewFor(io, now), sanitizeDeep(list)));
 }
@@ -33,7 +118,7 @@ export async function printList<T>(io: IO, now: Date, list: T[], json: boolean |
  * A list printed as it arrives: a JSON array written item by item (the same text as printList's),
  * or rows for people and scripts; `end` closes it (and says when there was nothing).
  */
-export async function streamList<T>(io: IO, now: Date, json: boolean | undefined, none: string, rows: (v: View) => (list: T[]) => string) {
+export async function streamList<T>(io: IO, now: Date, json: JsonFlag, none: string, rows: (v: View) => (list: T[]) => string) {
   let n = 0;
   const part = json ? undefined : rows(await viewFor(io, now));
   return {
@@ -42,7 +127,7 @@ export async function streamList<T>(io: IO, now: Date, json: boolean | undefined
       if (part) {
         io.out(part(sanitizeDeep(items)));
       } else {
-        const text = items.map((item) => jsonText(item).replace(/^/gm, '  ')).join(',\n');
+        const text = items.map((item) => jsonText(selectFields(item, json)).replace(/^/gm, '  ')).join(',\n');
         io.out(`${n === 0 ? '[\n' : ',\n'}${text}`);
       }
       n += items.length;
@@ -54,6 +139,6 @@ export async function streamList<T>(io: IO, now: Date, json: boolean | undefined
   };
 }
 
-export async function printCheckIn(io: IO, now: Date, c: CheckIn, json: boolean | undefined): Promise<void> {
+export async function printCheckIn(io: IO, now: Date, c: CheckIn, json: JsonFlag): Promise<void> {
   await printOne(io, now, c, json, (v, x) => renderCheckIn(x, v.c, v.rich));
 }

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { resolvePeople, resolveTeams, splitValues } from '../../services/account.js';
 import { rangeDay } from '../../services/days.js';
-import { printList } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { activityRows } from '../../ui/views.js';
 import { collect, whoOptions, type Run, type WhoOptions } from '../flags.js';
 
@@ -13,7 +13,7 @@ export interface ActivityOptions extends WhoOptions {
   kind?: string[];
   since?: string;
   until?: string;
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function activityCommand(ctx: Context, run: Run<ActivityOptions> = runActivity) {
@@ -22,7 +22,7 @@ export function activityCommand(ctx: Context, run: Run<ActivityOptions> = runAct
     .option('--kind <kind>', 'github_pr, jira, linear… (repeatable)', collect)
     .option('--since <day>', 'from this day')
     .option('--until <day>', 'up to this day, inclusive')
-    .option('--json', 'print as JSON')
+    .addOption(jsonOption(JSON_FIELDS.activity))
     .action((opts) => run(ctx, opts));
 }
 

@@ -6,7 +6,7 @@ import type { ActivityInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { sendWithDraft } from '../../services/drafts.js';
-import { printOne } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
@@ -19,7 +19,7 @@ export interface LogOptions {
   url?: string;
   group: string;
   resume?: boolean;
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function logCommand(ctx: Context, run: Run<LogOptions> = runLog) {
@@ -29,7 +29,7 @@ export function logCommand(ctx: Context, run: Run<LogOptions> = runLog) {
     .option('--url <https-url>', 'a link to it (a pull request, an issue…)')
     .option('--group <label>', 'the label it is shown under', 'checkin')
     .option('--resume', 'send the activity kept from a failed attempt')
-    .option('--json', 'print the recorded activity as JSON')
+    .addOption(jsonOption(JSON_FIELDS.activity, 'print the recorded activity as JSON'))
     .addHelpText('after', '\nExamples:\n  checkin log "Paired with @grace on the flaky test"\n  checkin log "Reviewed the invoices PR" --url https://github.com/acme/billing/pull/412\n  git log -1 --format=%s | checkin log - --group git')
     .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
 }

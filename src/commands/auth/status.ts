@@ -5,18 +5,18 @@ import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { me } from '../../services/account.js';
-import { printOne } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { authStatusView, type AuthReport } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
 export interface StatusOptions {
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
   return new Command('status')
     .description('Who the token belongs to, where it is kept, whether it works (never the token)')
-    .option('--json', 'print {api_url, token_source, source, person, works, why} as JSON')
+    .addOption(jsonOption(JSON_FIELDS.authStatus, 'print {api_url, token_source, source, person, works, why} as JSON'))
     .action((opts) => run(ctx, opts));
 }
 

@@ -11,6 +11,7 @@ import { HintedError, UsageError } from '../../errors.js';
 import { resolveTeams } from '../../services/account.js';
 import { keep } from '../../services/drafts.js';
 import type { Target } from '../../services/target.js';
+import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect } from '../flags.js';
 
 export interface AnswerOptions {
@@ -24,7 +25,7 @@ export interface AnswerOptions {
   fromFile?: string;
   edit?: boolean;
   resume?: boolean;
-  json?: boolean;
+  json?: JsonFlag;
   web?: boolean;
   suggest?: boolean;
   fromActivity?: boolean;
@@ -42,7 +43,7 @@ export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: 
     .option('--from-file <path>', 'read answers from a Markdown file with ## Previous / ## Intentions / ## Blockers sections and a Mood: line (- reads stdin)')
     .option('-e, --edit', 'write the answers in $EDITOR')
     .option('--resume', 'send the draft kept from a failed attempt')
-    .option('--json', 'print the check-in as JSON')
+    .addOption(jsonOption(JSON_FIELDS.answers, 'print the check-in as JSON'))
     .option('-w, --web', 'open the check-in in the browser (its link is printed where there is none)')
     .option('--suggest', 'print the suggestion for previous (your last intentions, your activities and git commits since then) and stop')
     .option('--from-activity', 'fill in previous with that suggestion, without questions');

@@ -10,7 +10,7 @@ import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../co
 import { isDateKey, localDateKey } from '../../core/datekey.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { fetchOrNull, type Target } from '../../services/target.js';
-import { printCheckIn, printJson } from '../../ui/output.js';
+import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './answers.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
@@ -94,7 +94,7 @@ async function resume(ctx: Context, target: Target, flags: AnswerOptions): Promi
   if (sent && draft.target.kind === 'check-in' && draft.target.key !== target.key) ctx.drafts().delete((await ctx.api()).baseUrl, draft.target);
 }
 
-async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: boolean | undefined): Promise<void> {
+async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: JsonFlag): Promise<void> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, json);
   // A draft kept earlier is where writing starts again.
@@ -137,7 +137,7 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions): Prom
   const last = before.find((c) => c.intentions && c.intentions.trim() !== '');
   const text = combine(last?.intentions ?? null, work);
   if (flags.suggest) {
-    if (flags.json) return printJson(ctx.io, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets });
+    if (flags.json) return printJson(ctx.io, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }, flags.json);
     if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
     else ctx.io.out(`${text}\n`);
     return;

@@ -7,7 +7,7 @@ import { collectGarbage, keepYoungGenerationSmall } from '../../core/memory.js';
 import { UsageError } from '../../errors.js';
 import { resolvePeople, resolveTeams } from '../../services/account.js';
 import { rangeDay } from '../../services/days.js';
-import { printList, streamList } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printList, streamList, type JsonFlag } from '../../ui/output.js';
 import { checkInRows, checkInRowStream } from '../../ui/views.js';
 import { intOption, pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
 
@@ -21,7 +21,7 @@ export interface ListOptions extends WhoOptions {
   page?: number;
   perPage?: number;
   all?: boolean;
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
@@ -33,7 +33,7 @@ export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
     .addOption(intOption('--page <n>', 'page number', 1, 100000))
     .addOption(intOption('--per-page <n>', 'check-ins per page (at most 50)', 1, 50))
     .option('--all', 'follow every page')
-    .option('--json', 'print one JSON array')
+    .addOption(jsonOption(JSON_FIELDS.checkIn, 'print one JSON array'))
     .addHelpText('after', '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus')
     .action((opts) => run(ctx, opts));
 }

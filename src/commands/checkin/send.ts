@@ -10,11 +10,11 @@ import { shortDay } from '../../core/dayname.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { keep, sendWithDraft } from '../../services/drafts.js';
 import { isNoCheckIn, notTheService, type Target } from '../../services/target.js';
-import { printCheckIn } from '../../ui/output.js';
+import { printCheckIn, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 
 /** The normal outcome of a date with no check-in: a note on stderr, `null` for --json, exit 0. */
-export function reportNone(ctx: Context, target: Target, json: boolean | undefined, extra = ''): void {
+export function reportNone(ctx: Context, target: Target, json: JsonFlag, extra = ''): void {
   if (UUID_RE.test(target.key)) throw new UsageError(`No check-in ${target.key}`);
   ctx.io.err(`No check-in scheduled for ${target.label}${extra}\n`);
   if (json) ctx.io.out('null\n');
@@ -24,7 +24,7 @@ export interface SendOptions {
   /** Keep the answers as a draft until the service has them (they were typed, piped or edited). */
   keepDraft: boolean;
   /** Print the check-in as JSON. */
-  json?: boolean | undefined;
+  json?: JsonFlag;
   /** At the prompts: one line saying it is done, instead of the whole check-in. */
   confirm?: boolean;
 }

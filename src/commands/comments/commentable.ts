@@ -5,19 +5,20 @@ import { UUID_RE } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isNoCheckIn, resolveCheckInKey } from '../../services/target.js';
+import { jsonOption, type JsonFlag } from '../../ui/output.js';
 
 export interface CommentableOptions {
   key?: string;
   goalUpdate?: string;
-  json?: boolean;
+  json?: JsonFlag;
 }
 
-/** `[key]`, --goal-update and --json: how comments and reactions name what they are on. */
-export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>) {
+/** `[key]`, --goal-update and --json (with the fields of what is printed): how comments and reactions name what they are on. */
+export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>, jsonFields: readonly string[]) {
   return cmd
     .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
     .option('--goal-update <id>', 'a goal update instead of a check-in')
-    .option('--json', 'print as JSON');
+    .addOption(jsonOption(jsonFields));
 }
 
 /** The check-in or goal update; undefined when a date has no check-in (said on stderr; `[]` for --json). */

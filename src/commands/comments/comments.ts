@@ -8,7 +8,7 @@ import { parseKey } from '../../core/keys.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { today } from '../../services/days.js';
 import { keep, sendWithDraft } from '../../services/drafts.js';
-import { printList, printOne } from '../../ui/output.js';
+import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
@@ -21,7 +21,7 @@ export interface CommentsOptions extends CommentableOptions {
 }
 
 export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runComments) {
-  return commentableOptions(new Command('comments'))
+  return commentableOptions(new Command('comments'), JSON_FIELDS.comment)
     .description('List the comments on a check-in (or goal update); --add posts one')
     .option('--add <markdown>', 'post a comment (- reads standard input)')
     .option('-e, --edit', 'write the comment in $EDITOR')

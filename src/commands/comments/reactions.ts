@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { allReactions } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
-import { printList } from '../../ui/output.js';
+import { JSON_FIELDS, printList } from '../../ui/output.js';
 import { reactionRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 import { commentable, commentableOptions, type CommentableOptions } from './commentable.js';
@@ -10,7 +10,7 @@ import { commentable, commentableOptions, type CommentableOptions } from './comm
 export type ReactionsOptions = CommentableOptions;
 
 export function reactionsCommand(ctx: Context, run: Run<ReactionsOptions> = runReactions) {
-  return commentableOptions(new Command('reactions'))
+  return commentableOptions(new Command('reactions'), JSON_FIELDS.reaction)
     .description('List the reactions on a check-in (or goal update)')
     .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
 }

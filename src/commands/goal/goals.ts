@@ -3,18 +3,18 @@ import { Command } from '@commander-js/extra-typings';
 import { allGoals } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
 import { me, resolvePeople, resolveTeams } from '../../services/account.js';
-import { printList } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { goalRows } from '../../ui/views.js';
 import { whoOptions, type Run, type WhoOptions } from '../flags.js';
 
 export interface GoalsOptions extends WhoOptions {
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function goalsCommand(ctx: Context, run: Run<GoalsOptions> = runGoals) {
   return whoOptions(new Command('goals'))
     .description('List goals (mine by default) with their ids')
-    .option('--json', 'print as JSON')
+    .addOption(jsonOption(JSON_FIELDS.goal))
     .action((opts) => run(ctx, opts));
 }
 

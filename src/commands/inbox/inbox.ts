@@ -9,7 +9,7 @@ import { shortDay } from '../../core/dayname.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { rangeDay } from '../../services/days.js';
 import { sendWithDraft } from '../../services/drafts.js';
-import { printJson, printList, printOne } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printJson, printList, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows, inboxRows, type InboxThreadView } from '../../ui/views.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
@@ -18,7 +18,7 @@ import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxT
 export interface InboxOptions {
   all?: boolean;
   since?: string;
-  json?: boolean;
+  json?: JsonFlag;
   reply?: number;
   text?: string;
   edit?: boolean;
@@ -32,7 +32,7 @@ export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
     .option('--since <day>', `look at check-ins and updates from this day on (default: the last ${INBOX_DAYS} days)`)
     .addOption(intOption('--reply <n>', 'comment on the check-in or update of item n of the last listing', 1, 10000))
     .option('-e, --edit', 'with --reply: write the comment in $EDITOR')
-    .option('--json', 'print the threads as JSON')
+    .addOption(jsonOption(JSON_FIELDS.inbox, 'print the threads as JSON'))
     .addHelpText('after', '\nExamples:\n  checkin inbox\n  checkin inbox --reply 2 "Thanks, merged!"\n  checkin inbox --all --since monday --json')
     .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
 }
@@ -61,7 +61,7 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
       since: inbox.since,
       seen_before: marker?.seen_at ?? null,
       threads: inbox.threads.map((t) => ({ type: t.on.kind, id: t.on.id, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items.map((i) => ({ n: ++m, ...i })) })),
-    });
+    }, opts.json);
   }
   const none = marker?.seen_at && !opts.all ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).` : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
   await printList(ctx.io, ctx.now(), views, false, none, inboxRows);

@@ -2,18 +2,18 @@
 import { Command } from '@commander-js/extra-typings';
 import { allPeople } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
-import { printList } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { peopleRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
 export interface PeopleOptions {
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function peopleCommand(ctx: Context, run: Run<PeopleOptions> = runPeople) {
   return new Command('people')
     .description('List the people of the account')
-    .option('--json', 'print as JSON')
+    .addOption(jsonOption(JSON_FIELDS.person))
     .action((opts) => run(ctx, opts));
 }
 

@@ -7,21 +7,21 @@ import type { Context } from '../../context.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { today, zoneHelp } from '../../services/days.js';
 import { isNoCheckIn } from '../../services/target.js';
-import { printOne } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { statusLine } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 import { gatherInbox, inboxKey, readMarker, writeMarker } from '../inbox/gather.js';
 
 export interface StatusOptions {
   quiet?: boolean;
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
   return new Command('status')
     .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
     .option('-q, --quiet', 'print nothing; only the exit code tells')
-    .option('--json', 'print {date, state, check_in} as JSON')
+    .addOption(jsonOption(JSON_FIELDS.status, 'print {date, state, check_in} as JSON'))
     .addHelpText('after', () => zoneHelp(ctx))
     .action((opts) => run(ctx, opts));
 }

@@ -5,14 +5,14 @@ import { allCheckIns, getTeam } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
 import { me, resolveTeams } from '../../services/account.js';
 import { rangeDay, today } from '../../services/days.js';
-import { printOne } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { MEMBER_STATES, teamReportView, type MemberState, type TeamReport } from '../../ui/views.js';
 import { collect, type Run } from '../flags.js';
 
 export interface TeamOptions {
   date?: string;
   team?: string[];
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
@@ -20,7 +20,7 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
     .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
     .option('--date <day>', 'the day (default today)')
     .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
-    .option('--json', 'print as JSON')
+    .addOption(jsonOption(JSON_FIELDS.teamReport))
     .action((opts) => run(ctx, opts));
 }
 

@@ -3,18 +3,18 @@ import { Command } from '@commander-js/extra-typings';
 import { allTeams } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
 import { me } from '../../services/account.js';
-import { printList } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { teamRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
 export interface TeamsOptions {
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function teamsCommand(ctx: Context, run: Run<TeamsOptions> = runTeams) {
   return new Command('teams')
     .description('List the teams (● marks yours)')
-    .option('--json', 'print as JSON')
+    .addOption(jsonOption(JSON_FIELDS.team))
     .action((opts) => run(ctx, opts));
 }
 

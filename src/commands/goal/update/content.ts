@@ -6,6 +6,7 @@ import type { DraftTarget } from '../../../config/drafts.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { keep, sendWithDraft } from '../../../services/drafts.js';
+import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
 import { intOption } from '../../flags.js';
 
 export interface GoalUpdateContentOptions {
@@ -15,7 +16,7 @@ export interface GoalUpdateContentOptions {
   progress?: number;
   confidence?: string;
   resume?: boolean;
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function contentOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
@@ -26,7 +27,7 @@ export function contentOptions<A extends unknown[], O extends OptionValues>(cmd:
     .addOption(intOption('--progress <0..100>', 'progress in percent', 0, 100))
     .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
     .option('--resume', 'send what was kept from a failed attempt')
-    .option('--json', 'print as JSON');
+    .addOption(jsonOption(JSON_FIELDS.goalUpdate));
 }
 
 export function uuid(value: string, what: 'The goal id' | 'The update id'): string {

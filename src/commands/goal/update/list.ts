@@ -2,21 +2,21 @@
 import { Command } from '@commander-js/extra-typings';
 import { allGoalUpdates } from '../../../api/endpoints.js';
 import type { Context } from '../../../context.js';
-import { printList } from '../../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../../ui/output.js';
 import { goalUpdateRows } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
 
 export interface ListOptions {
   goalId: string;
-  json?: boolean;
+  json?: JsonFlag;
 }
 
 export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
   return new Command('list')
     .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
     .description("List a goal's updates")
-    .option('--json', 'print as JSON')
+    .addOption(jsonOption(JSON_FIELDS.goalUpdate))
     .action((goalId, opts) => run(ctx, { ...opts, goalId }));
 }
 

@@ -2,14 +2,14 @@
 import { Command } from '@commander-js/extra-typings';
 import { getGoalUpdate } from '../../../api/endpoints.js';
 import type { Context } from '../../../context.js';
-import { printOne } from '../../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../../ui/output.js';
 import { goalUpdateView } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
 
 export interface ViewOptions {
   updateId: string;
-  json?: boolean;
+  json?: JsonFlag;
   web?: boolean;
 }
 
@@ -17,7 +17,7 @@ export function viewCommand(ctx: Context, run: Run<ViewOptions> = runView) {
   return new Command('view')
     .argument('<update-id>', 'the goal update')
     .description('Show one goal update')
-    .option('--json', 'print as JSON')
+    .addOption(jsonOption(JSON_FIELDS.goalUpdate))
     .option('-w, --web', 'open it in the browser (its link is printed where there is none)')
     .action((updateId, opts) => run(ctx, { ...opts, updateId }));
 }

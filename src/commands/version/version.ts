@@ -1,0 +1,18 @@
+// `checkin version`: checkin's version and the Node.js and platform it runs on, in one line for a
+// bug report (as `gh version`); no request. `--version` still prints the bare number for scripts.
+import { Command } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
+import { VERSION } from '../../version.js';
+import type { Run } from '../flags.js';
+
+export type VersionOptions = Record<string, never>;
+
+export function versionCommand(ctx: Context, run: Run<VersionOptions> = runVersion) {
+  return new Command('version')
+    .description("Print checkin's version, with the Node.js version and platform")
+    .action(() => run(ctx, {}));
+}
+
+export async function runVersion(ctx: Context): Promise<void> {
+  ctx.io.out(`checkin ${VERSION} (Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`);
+}
