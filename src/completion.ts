@@ -208,8 +208,12 @@ export function replacedFrom(raw: string, wordBreaks: string): { index: number; 
 
 /** `text` written so that bash reads it back as itself, in the quote the cursor is in. */
 export function quoteForBash(text: string, quote: "'" | '"' | ''): string {
-  if (quote === "'") return text.replace(/'/g, `'\\''`);
-  if (quote === '"') return text.replace(/[\\"$`]/g, '\\$&').replace(/!/g, '"\\!"');
+  // readline closes the quote after a single match, unless the reply already ends in that quote
+  // character: then the reply closes it itself.
+  const closed = (reply: string) => (quote && reply.endsWith(quote) ? reply + quote : reply);
+  if (quote === "'") return closed(text.replace(/'/g, `'\\''`));
+  // In double quotes a backslash keeps `!` from history expansion but stays in the word: `!` goes outside.
+  if (quote === '"') return closed(text.replace(/[\\"$`]/g, '\\$&').replace(/!/g, '"\\!"'));
   // Outside quotes: a backslash before everything but letters, digits, non-ASCII and -_./:=@%+,
   return text.replace(/[^\w\u0080-\u{10ffff}\-./:=@%+,]/gu, '\\$&');
 }
