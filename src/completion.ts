@@ -245,7 +245,7 @@ export function bashReplies(line: string, wordBreaks: string, candidatesFor: (wo
 // ---------------------------------------------------------------------------------------------
 // The scripts. Each one only ever passes checkin's answer on as data.
 
-const BASH = `# checkin completion for bash (with or without the bash-completion package; bash 3.2 or later).
+const BASH = `# checkin completion for bash (with or without the bash-completion package).
 # Put this in ~/.bashrc:  source <(checkin completion bash)
 # checkin prints the replies one a line, already quoted for the command line: they are only put
 # into COMPREPLY, never evaluated (no eval, no compgen -W on them).
