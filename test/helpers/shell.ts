@@ -55,6 +55,9 @@ export async function startShell(kind: ShellKind, env: NodeJS.ProcessEnv, cwd: s
     writeFileSync(join(home, '.config', 'fish', 'completions', 'checkin.fish'), script);
     writeFileSync(join(home, '.config', 'fish', 'config.fish'), "set -g fish_greeting\nfunction fish_prompt; printf '$ '; end\n");
     argv = ['fish', '-i'];
+    // fish keeps its runtime files there (else in the temp folder, as fish.$USER): under this shell's home.
+    env = { ...env, XDG_RUNTIME_DIR: join(home, 'run') };
+    mkdirSync(join(home, 'run'), { mode: 0o700 });
     setup = '';
   } else if (kind.startsWith('zsh')) {
     argv = ['zsh', '-f', '-i'];
