@@ -34,6 +34,7 @@ import {
   type TokenRecord,
 } from './data.js';
 import { checkInId, isoSeconds, newUuid } from './ids.js';
+import type { Change, JournaledList } from './store.js';
 
 export class ServiceError extends Error {
   constructor(
@@ -75,15 +76,83 @@ function newestFirst<T extends { created_at: string }>(records: T[]): T[] {
     .map(({ r }) => r);
 }
 
+/** What one write changed: the changes to journal, and how to take them back if they cannot be saved. */
+export interface Transaction {
+  changes: Change[];
+  undo(): void;
+}
+
+type Step = { list: JournaledList; rec: { id: string } } | { list: JournaledList; delete: string };
+
 export class SandboxService {
   private idIndex: { until: string; map: Map<string, { personId: string; date: string }> } | undefined;
+  private tx: { steps: Step[]; undo: Array<() => void> } | undefined;
 
   constructor(
     readonly data: SandboxData,
     private readonly clock: () => Date,
     private readonly appUrl: string,
-    private readonly onChange: () => void = () => {},
   ) {}
+
+  // ---- transactions: every change a write makes is recorded, to journal it or take it back ----
+  /** Starts recording changes (one request's). */
+  begin(): void {
+    this.tx = { steps: [], undo: [] };
+  }
+  /** Stops recording: the changes made since begin(), each record as it is now, and their undo. */
+  end(): Transaction {
+    const tx = this.tx ?? { steps: [], undo: [] };
+    this.tx = undefined;
+    return {
+      changes: tx.steps.map((s) => ('rec' in s ? { list: s.list, put: s.rec } : s)),
+      undo: () => {
+        for (const undo of tx.undo.reverse()) undo();
+        // Indexes may hold records that are gone again.
+        this.idIndex = undefined;
+        this.records = undefined;
+        this.memberships = undefined;
+      },
+    };
+  }
+  private records_(list: JournaledList): Array<{ id: string }> {
+    return this.data[list] as Array<{ id: string }>;
+  }
+  /** Adds a new record to a list. */
+  private add<L extends JournaledList>(list: L, rec: SandboxData[L][number]): void {
+    this.records_(list).push(rec);
+    const tx = this.tx;
+    if (!tx) return;
+    tx.steps.push({ list, rec });
+    tx.undo.push(() => {
+      const all = this.records_(list);
+      const i = all.lastIndexOf(rec);
+      if (i !== -1) all.splice(i, 1);
+    });
+  }
+  /** Called before a record is changed in place: remembers it as it was. */
+  private touch(list: JournaledList, rec: { id: string }): void {
+    const tx = this.tx;
+    if (!tx || tx.steps.some((s) => 'rec' in s && s.rec === rec)) return;
+    const before = structuredClone(rec);
+    tx.steps.push({ list, rec });
+    tx.undo.push(() => {
+      for (const key of Object.keys(rec)) delete (rec as Record<string, unknown>)[key];
+      Object.assign(rec, before);
+    });
+  }
+  /** Removes the records of a list that `gone` picks. */
+  private removeWhere(list: JournaledList, gone: (rec: { id: string }) => boolean): void {
+    const old = this.records_(list);
+    const removed = old.filter(gone);
+    if (removed.length === 0) return;
+    (this.data as unknown as Record<string, unknown>)[list] = old.filter((r) => !gone(r));
+    const tx = this.tx;
+    if (!tx) return;
+    for (const r of removed) tx.steps.push({ list, delete: r.id });
+    tx.undo.push(() => {
+      (this.data as unknown as Record<string, unknown>)[list] = old;
+    });
+  }
 
   // ---- time ----
   now(): string {
@@ -289,7 +358,8 @@ export class SandboxService {
 
     const now = this.now();
     let rec = this.record(personId, date);
-    if (!rec) {
+    if (rec) this.touch('check_ins', rec);
+    else {
       rec = {
         id: checkInId(personId, date),
         person_id: personId,
@@ -303,7 +373,7 @@ export class SandboxService {
         completed_at: null,
         updated_at: now,
       };
-      this.data.check_ins.push(rec);
+      this.add('check_ins', rec);
     }
     const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
     if ('previous' in body) rec.previous = text(body.previous);
@@ -315,7 +385,6 @@ export class SandboxService {
     rec.team_ids = teamIds ?? null;
     rec.completed_at ??= now;
     rec.updated_at = now;
-    this.onChange();
     return this.view(personId, date);
   }
 
@@ -341,8 +410,7 @@ export class SandboxService {
     if (typeof body.body !== 'string') throw unprocessable('body', 'is required and must be a string');
     if (body.body.trim() === '') throw unprocessable('body', "can't be blank");
     const rec: CommentRecord = { id: newUuid(), body: body.body, person_id: personId, resource: res, created_at: this.now() };
-    this.data.comments.push(rec);
-    this.onChange();
+    this.add('comments', rec);
     return this.commentView(rec);
   }
   reactions(res: { type: string; id: string }): Reaction[] {
@@ -440,15 +508,14 @@ export class SandboxService {
     this.checkGoalFields(body, true);
     const g: GoalRecord = { id: newUuid(), title: '', parent_id: null, end_date: null, owner_id: personId, team_ids: [], contributor_ids: [], created_at: this.now() };
     this.applyGoal(g, body);
-    this.data.goals.push(g);
-    this.onChange();
+    this.add('goals', g);
     return this.goal(g.id);
   }
   patchGoal(id: string, body: Record<string, unknown>): Goal {
     const g = this.goalRecord(id);
     this.checkGoalFields(body, false);
+    this.touch('goals', g);
     this.applyGoal(g, body);
-    this.onChange();
     return this.goal(g.id);
   }
   private goalUpdateRecord(id: string): GoalUpdateRecord {
@@ -515,8 +582,7 @@ export class SandboxService {
       created_at: now,
       updated_at: now,
     };
-    this.data.goal_updates.push(rec);
-    this.onChange();
+    this.add('goal_updates', rec);
     return this.goalUpdateView(rec);
   }
   private ownUpdate(id: string, personId: string): GoalUpdateRecord {
@@ -527,21 +593,21 @@ export class SandboxService {
   patchGoalUpdate(id: string, personId: string, body: Record<string, unknown>): GoalUpdate {
     const u = this.ownUpdate(id, personId);
     this.checkGoalUpdateFields(body, false);
+    this.touch('goal_updates', u);
     if (typeof body.title === 'string') u.title = body.title;
     if (typeof body.body === 'string') u.body = body.body;
     if (typeof body.progress === 'number') u.progress = body.progress;
     if (typeof body.confidence === 'number') u.confidence = body.confidence;
     u.confidence = nearestConfidence(u.confidence).value;
     u.updated_at = this.now();
-    this.onChange();
     return this.goalUpdateView(u);
   }
   deleteGoalUpdate(id: string, personId: string): void {
     const u = this.ownUpdate(id, personId);
-    this.data.goal_updates = this.data.goal_updates.filter((x) => x !== u);
-    this.data.comments = this.data.comments.filter((c) => !(c.resource.type === 'goal-update' && c.resource.id === u.id));
-    this.data.reactions = this.data.reactions.filter((r) => !(r.resource.type === 'goal-update' && r.resource.id === u.id));
-    this.onChange();
+    const onIt = (r: { id: string }) => (r as CommentRecord).resource.type === 'goal-update' && (r as CommentRecord).resource.id === u.id;
+    this.removeWhere('goal_updates', (x) => x === u);
+    this.removeWhere('comments', onIt);
+    this.removeWhere('reactions', onIt);
   }
 
   // ---- activities ----
@@ -570,8 +636,7 @@ export class SandboxService {
       recorded_at: this.now(),
       person_id: personId,
     };
-    this.data.activities.push(rec);
-    this.onChange();
+    this.add('activities', rec);
     return this.activityView(rec);
   }
 
@@ -607,8 +672,7 @@ export class SandboxService {
       created_at: now,
       updated_at: now,
     };
-    this.data.echo_questions.push(q);
-    this.onChange();
+    this.add('echo_questions', q);
     return this.echoQuestionView(q);
   }
   echoAnswer(id: string): EchoAnswer {
