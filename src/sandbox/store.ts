@@ -12,7 +12,7 @@
 // nothing and doubles nothing.
 
 import { open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { loadData, removeStrayTemps, saveData, validateData, type SandboxData } from './data.js';
 
 /** The lists a write can change (each record has a string `id`). */
@@ -126,23 +126,36 @@ export async function loadState(file: string): Promise<SandboxData | undefined> 
   return validateData(data, file);
 }
 
+/** Data files this process has open (a second sandbox in the same process is refused as well). */
+const held = new Set<string>();
+
 /** Takes FILE.lock for this process; refuses when a live process holds it (two sandboxes on one journal would garble it). */
 async function takeLock(file: string): Promise<void> {
   const lock = lockPath(file);
+  if (held.has(resolve(file))) {
+    throw Object.assign(new Error(`${file} is in use by another sandbox of this process; close it first`), { code: 'ELOCKED' });
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await writeFile(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      held.add(resolve(file));
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+    // Our own pid in the file is stale (a killed run in a container reuses pids): `held` guards this process.
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
       throw Object.assign(new Error(`${file} is in use by another sandbox (process ${pid}); stop it first, or remove ${lock} if that process is not a sandbox`), { code: 'ELOCKED' });
     }
     await rm(lock, { force: true }); // left by a sandbox that was killed
   }
   throw Object.assign(new Error(`Cannot take the lock ${lock}`), { code: 'ELOCKED' });
+}
+
+async function releaseLock(file: string): Promise<void> {
+  held.delete(resolve(file));
+  await rm(lockPath(file), { force: true });
 }
 
 function alive(pid: number): boolean {
@@ -197,7 +210,7 @@ export class Store {
       await store.startJournal(data);
       return { store, data };
     } catch (err) {
-      await rm(lockPath(file), { force: true });
+      await releaseLock(file);
       throw err;
     }
   }
@@ -270,7 +283,7 @@ export class Store {
     } catch {
       await this.journal.close().catch(() => undefined);
     } finally {
-      await rm(lockPath(this.file), { force: true });
+      await releaseLock(this.file);
     }
   }
 }
