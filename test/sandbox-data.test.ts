@@ -2,7 +2,7 @@
 // refuses is answered 507/503, taken back, never served, and sending it again makes no duplicate.
 // The journal survives kill -9 with a torn last line, folds into FILE, and keeps two sandboxes apart.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -303,7 +303,7 @@ function spawnSyncQuiet(cmd: string, args: string[]): number | null {
 }
 
 describe('checkin sandbox --data on a disk that really fills up (1 MiB tmpfs)', () => {
-  it('writes past the space are 507 and never served; reads work; with space again writes go on; kill -9 loses nothing acknowledged', async (ctx) => {
+  it('writes past the space are 507 and never served; reads work; with space again writes go on; kill -9 and a start on a full disk lose nothing acknowledged', async (ctx) => {
     const mnt = join(dir, 'mnt');
     if (!tryMount(mnt)) {
       ctx.skip();
@@ -311,12 +311,21 @@ describe('checkin sandbox --data on a disk that really fills up (1 MiB tmpfs)', 
     }
     try {
       const file = join(mnt, 'state.json');
+      const filler = join(mnt, 'filler');
+      /** Fills the disk but for `leave` bytes. */
+      const fill = (leave: number) => {
+        rmSync(filler, { force: true });
+        const { bavail, bsize } = statfsSync(mnt);
+        writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - leave)));
+      };
+      const bigOnes = async (sb: { url: string; token: string }, ci: string) =>
+        ((await call(sb.url, 'GET', `/check-ins/${ci}/comments?per_page=50`, { token: sb.token })).json as Array<{ id: string; body: string }>)
+          .filter((c) => c.body.length > 50_000)
+          .map((c) => c.id)
+          .sort();
       const a = await cliSandbox(['--data', file]);
       const ci = (await call(a.url, 'GET', '/check-ins?per_page=1', { token: a.token })).json[0].id;
-      const filler = join(mnt, 'filler');
-      // Fill most of what is left, so that a few 50 KB comments fit and then none.
-      const free = 1024 * 1024 - readdirSync(mnt).reduce((n, f) => n + statSync(join(mnt, f)).size, 0);
-      writeFileSync(filler, Buffer.alloc(Math.max(0, free - 300 * 1024)));
+      fill(300 * 1024); // a few 50 KB comments fit, then none
       const acked: string[] = [];
       const refused: string[] = [];
       for (let i = 0; i < 40 && refused.length < 3; i++) {
@@ -330,9 +339,7 @@ describe('checkin sandbox --data on a disk that really fills up (1 MiB tmpfs)', 
       }
       expect(acked.length).toBeGreaterThan(0);
       expect(refused).toHaveLength(3);
-      const listed = (await call(a.url, 'GET', `/check-ins/${ci}/comments?per_page=50`, { token: a.token })).json as Array<{ id: string; body: string }>;
-      const big = listed.filter((c) => c.body.length > 50_000);
-      expect(big.map((c) => c.id).sort()).toEqual([...acked].sort());
+      expect(await bigOnes(a, ci)).toEqual([...acked].sort());
       expect((await call(a.url, 'GET', '/me', { token: a.token })).status).toBe(200);
       // Space again: the refused comment goes through.
       rmSync(filler);
@@ -340,9 +347,20 @@ describe('checkin sandbox --data on a disk that really fills up (1 MiB tmpfs)', 
       expect(retry.status).toBe(201);
       acked.push(retry.json.id);
       await killed(a.child);
+      // Restarted on a full disk: no room for a new snapshot, so it goes on from the data file and
+      // its journal; everything acknowledged is served, nothing refused, no temp file is left.
+      fill(8 * 1024);
+      const b = await cliSandbox(['--data', file]);
+      expect(await bigOnes(b, ci)).toEqual([...acked].sort());
+      expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect((await call(b.url, 'POST', `/check-ins/${ci}/comments`, { token: b.token, body: { body: refused[1] } })).status).toBe(507);
+      rmSync(filler);
+      const last = await call(b.url, 'POST', `/check-ins/${ci}/comments`, { token: b.token, body: { body: refused[1] } });
+      expect(last.status).toBe(201);
+      acked.push(last.json.id);
+      await killed(b.child);
       const saved = (await loadState(file))!;
       expect(saved.comments.filter((c) => c.body.length > 50_000).map((c) => c.id).sort()).toEqual([...acked].sort());
-      expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       for (const c of children.splice(0)) await killed(c);
       spawnSyncQuiet('umount', [mnt]);

@@ -11,7 +11,8 @@
 // or "this record is gone"), so a crash between writing a snapshot and emptying the journal loses
 // nothing and doubles nothing.
 
-import { open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadData, removeStrayTemps, saveData, validateData, type SandboxData } from './data.js';
 
@@ -85,11 +86,12 @@ function checkChange(c: unknown): c is Change {
  * while it was written, so never acknowledged) and is then left out; a damaged line before the
  * last is an error, as nothing can be trusted after it.
  */
-export function parseJournal(text: string, source: string): { changes: Change[]; lines: number; torn: boolean } {
+export function parseJournal(text: string, source: string): { changes: Change[]; lines: number; torn: boolean; goodBytes: number } {
   const parts = text.split('\n');
   const tail = parts.pop()!; // after the last newline: a line never finished
   const changes: Change[] = [];
   let torn = tail !== '';
+  let goodBytes = 0;
   parts.forEach((line, i) => {
     let parsed: unknown;
     try {
@@ -100,6 +102,7 @@ export function parseJournal(text: string, source: string): { changes: Change[];
     const list = (parsed as { changes?: unknown } | undefined)?.changes;
     if (Array.isArray(list) && list.every(checkChange)) {
       changes.push(...list);
+      goodBytes += Buffer.byteLength(line) + 1;
       return;
     }
     if (i === parts.length - 1) {
@@ -108,22 +111,28 @@ export function parseJournal(text: string, source: string): { changes: Change[];
     }
     throw new Error(`${source}: line ${i + 1} is damaged (the lines after it cannot be trusted); fix or remove the journal to start from the data file alone`);
   });
-  return { changes, lines: parts.length, torn };
+  return { changes, lines: parts.length, torn, goodBytes };
 }
 
 /** Loads FILE and FILE.journal as the sandbox would at its next start (undefined when FILE does not exist). */
 export async function loadState(file: string): Promise<SandboxData | undefined> {
+  return (await loadWithJournal(file))?.data;
+}
+
+/** FILE with its journal applied, and how many bytes of the journal hold whole lines. */
+async function loadWithJournal(file: string): Promise<{ data: SandboxData; goodBytes: number } | undefined> {
   const data = await loadData(file);
   if (!data) return undefined;
   let text: string;
   try {
     text = await readFile(journalPath(file), 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return data;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { data, goodBytes: 0 };
     throw err;
   }
-  applyChanges(data, parseJournal(text, journalPath(file)).changes);
-  return validateData(data, file);
+  const journal = parseJournal(text, journalPath(file));
+  applyChanges(data, journal.changes);
+  return { data: validateData(data, file), goodBytes: journal.goodBytes };
 }
 
 /** Data files this process has open (a second sandbox in the same process is refused as well). */
@@ -203,11 +212,21 @@ export class Store {
     const store = new Store(file, { ...realIO, ...io });
     try {
       await removeStrayTemps(file);
-      const loaded = await loadState(file);
+      const loaded = await loadWithJournal(file);
       // A journal without its data file belongs to a state the user removed: it starts afresh.
       if (!loaded) await rm(journalPath(file), { force: true });
-      const data = prepare(loaded);
-      await store.startJournal(data);
+      const data = prepare(loaded?.data);
+      let snapshot: number | undefined;
+      try {
+        snapshot = await saveData(file, data);
+      } catch (err) {
+        // No room for a new snapshot (a full disk): go on from the data file and its journal as they
+        // are, the torn end of the journal (if any) cut off. Nothing is lost; it is folded in later.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (!loaded || (code !== 'ENOSPC' && code !== 'EDQUOT')) throw err;
+      }
+      if (snapshot === undefined) await store.continueJournal(loaded!.goodBytes);
+      else await store.emptyJournal(snapshot);
       return { store, data };
     } catch (err) {
       await releaseLock(file);
@@ -215,14 +234,25 @@ export class Store {
     }
   }
 
-  /** Writes `data` as the snapshot, then empties the journal (in that order: a crash between replays the journal harmlessly). */
-  private async startJournal(data: SandboxData): Promise<void> {
-    this.snapshotBytes = await saveData(this.file, data);
+  /** Starts an empty journal once the snapshot holds everything (a crash before this replays the old journal harmlessly). */
+  private async emptyJournal(snapshotBytes: number): Promise<void> {
+    this.snapshotBytes = snapshotBytes;
     this.journal = await open(journalPath(this.file), 'w', 0o600);
     await this.journal.datasync();
     await syncDir(this.file);
     this.size = 0;
     this.dirty = false;
+  }
+
+  /** Appends to the journal there is (its whole lines, `goodBytes` of it), the data file staying as it is. */
+  private async continueJournal(goodBytes: number): Promise<void> {
+    this.journal = await open(journalPath(this.file), constants.O_RDWR | constants.O_CREAT, 0o600);
+    await this.journal.truncate(goodBytes);
+    await this.journal.datasync();
+    this.size = goodBytes;
+    this.dirty = false;
+    this.snapshotBytes = (await stat(this.file)).size;
+    this.retryAt = this.size + Math.max(this.snapshotBytes, MIN_COMPACTION);
   }
 
   /** Appends one write's changes and flushes them; throws (leaving the journal as it was) when the disk refuses. */
