@@ -58,6 +58,8 @@ export interface CheckInRecord {
   team_ids: string[] | null;
   completed_at: string | null;
   updated_at: string;
+  /** The person turned out absent after the check-in was generated: it stays, marked `absent: true`. */
+  absent?: boolean;
 }
 
 export interface CommentRecord {

@@ -1,5 +1,6 @@
-// Rate limits as the real service applies them (api-notes.md): per token, a "burst" and a
-// "sustained" fixed window. Every response carries RateLimit and RateLimit-Policy headers.
+// Rate limits as the real service applies them (api-notes.md): per person (every token of theirs
+// together; a caller without a valid token by its address), a "burst" and a "sustained" fixed
+// window. Every response carries RateLimit and RateLimit-Policy headers.
 
 export interface Window {
   name: string;

@@ -8,7 +8,7 @@ import { isDateKey } from '../core/datekey.js';
 import { validateData, type SandboxData, type TokenRecord } from './data.js';
 import { DEMO_TOKEN, demoData, scaledDemoData, type DemoSize } from './demo.js';
 import { DEFAULT_WINDOWS, RateLimiter, type Window } from './ratelimit.js';
-import { SandboxService, ServiceError } from './service.js';
+import { DIGEST_CATEGORIES, SandboxService, ServiceError, type DigestCategory } from './service.js';
 import { Store, type StoreIO } from './store.js';
 
 export const API_PREFIX = '/api/v2';
@@ -132,6 +132,17 @@ function timestampParam(q: URLSearchParams, name: string): string | undefined {
   return v;
 }
 
+/** A date (from its first moment, UTC) or an ISO 8601 timestamp, as an instant. */
+function instantParam(q: URLSearchParams, name: string): string | undefined {
+  const v = single(q, name);
+  if (v === undefined) return undefined;
+  if (DATE_KEY_RE.test(v) && isDateKey(v)) return `${v}T00:00:00Z`;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) || Number.isNaN(Date.parse(v))) {
+    fail(400, `${name} must be a date written YYYY-MM-DD or an ISO 8601 timestamp such as 2026-05-06T00:00:00Z, got "${v}"`);
+  }
+  return new Date(v).toISOString();
+}
+
 function uuidArray(q: URLSearchParams, name: string): string[] {
   const values = q.getAll(`${name}[]`);
   for (const v of values) {
@@ -247,9 +258,19 @@ function routes(): Route[] {
     r('POST', `/goal-updates/${ID}/comments`, [], (c) => c.service.addComment(onResource('goal-update')(c), c.personId, c.body), { created: true }),
     r('GET', `/goal-updates/${ID}/reactions`, PAGE, (c) => paginate(c.params, c.service.reactions(onResource('goal-update')(c)))),
     r('GET', '/goals', ['people_ids[]', 'team_ids[]', 'since', 'until', ...PAGE], (c) => {
-      dateParam(c.params, 'since');
-      dateParam(c.params, 'until');
-      return paginate(c.params, c.service.goals(uuidArray(c.params, 'people_ids'), uuidArray(c.params, 'team_ids')));
+      const since = dateParam(c.params, 'since');
+      const until = dateParam(c.params, 'until');
+      const span = { ...(since !== undefined && { since }), ...(until !== undefined && { until }) };
+      return paginate(c.params, c.service.goals(uuidArray(c.params, 'people_ids'), uuidArray(c.params, 'team_ids'), span));
+    }),
+    r('GET', '/digest', ['category', 'since', ...PAGE], (c) => {
+      const category = single(c.params, 'category');
+      if (category !== undefined && !DIGEST_CATEGORIES.includes(category as DigestCategory)) {
+        fail(400, `category must be one of ${DIGEST_CATEGORIES.join(', ')}, got "${category}"`);
+      }
+      const since = instantParam(c.params, 'since');
+      const filter = { ...(category !== undefined && { category: category as DigestCategory }), ...(since !== undefined && { since }) };
+      return paginate(c.params, c.service.digest(c.personId, filter));
     }),
     r('POST', '/goals', [], (c) => c.service.createGoal(c.personId, c.body), { created: true }),
     r('GET', `/goals/${ID}`, [], (c) => c.service.goal(c.match[1]!.toLowerCase())),

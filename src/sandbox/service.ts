@@ -65,6 +65,29 @@ export interface ActivityFilter {
   team_ids: string[];
 }
 
+/** The digest's categories: what a digest entry is about (the first is the one Steady's inbox routine asks for). */
+export const DIGEST_CATEGORIES = ['comment', 'check-in', 'goal-update'] as const;
+export type DigestCategory = (typeof DIGEST_CATEGORIES)[number];
+
+/** One entry of GET /digest, in the shape Steady's own digest client decodes (nulls allowed). */
+export interface DigestEntry {
+  id: string;
+  category: DigestCategory;
+  published_at: string;
+  read_at: string | null;
+  resource: {
+    type: string;
+    title: string | null;
+    body: string | null;
+    progress: number | null;
+    confidence: number | null;
+    confidence_description: string | null;
+    url: string;
+    goal: { id: string; title: string } | null;
+    person: Ref;
+  };
+}
+
 /** How many days ahead of today check-ins are generated (so clients in any zone find their today). */
 const DAYS_AHEAD = 1;
 
@@ -254,7 +277,7 @@ export class SandboxService {
       mood: rec?.mood ?? null,
       previous_completed: rec?.previous_completed ?? null,
       blocked: Boolean(rec?.blockers),
-      absent: false,
+      absent: rec?.absent ?? false,
       completed_at: rec?.completed_at ?? null,
       updated_at: rec?.updated_at ?? `${date}T00:00:00Z`,
       url: `${this.appUrl}/check-ins/${id}`,
@@ -452,11 +475,16 @@ export class SandboxService {
       url: `${this.appUrl}/goals/${g.id}`,
     };
   }
-  /** Goals of these people (owner or contributor) and of these teams; `since`/`until` are accepted and do not narrow. */
-  goals(peopleIds: string[], teamIds: string[]): Goal[] {
+  /**
+   * Goals of these people (owner or contributor) and of these teams; with `since`/`until` (dates,
+   * inclusive), the goals whose span (start_date to end_date, either open when missing) overlaps them.
+   */
+  goals(peopleIds: string[], teamIds: string[], span: { since?: string; until?: string } = {}): Goal[] {
     return this.data.goals
       .filter((g) => peopleIds.length === 0 || (g.owner_id !== null && peopleIds.includes(g.owner_id)) || g.contributor_ids.some((c) => peopleIds.includes(c)))
       .filter((g) => teamIds.length === 0 || g.team_ids.some((t) => teamIds.includes(t)))
+      .filter((g) => !span.until || !g.start_date || g.start_date <= span.until)
+      .filter((g) => !span.since || !g.end_date || g.end_date >= span.since)
       .map((g) => this.goal(g.id));
   }
   private checkGoalFields(body: Record<string, unknown>, creating: boolean): void {
@@ -680,6 +708,92 @@ export class SandboxService {
     if (!a) throw new ServiceError(404, `No echo answer ${id}`);
     const q = this.data.echo_questions.find((x) => x.id === a.question_id);
     return { id: a.id, question: { id: a.question_id, title: q?.title ?? '' }, title: a.title, body: a.body, published_at: a.published_at, url: `${this.appUrl}/echo/answers/${a.id}` };
+  }
+
+  // ---- the digest ----
+  /**
+   * A person's feed, newest first: comments by others on their check-ins and goal updates, comments
+   * that @mention them anywhere, their teammates' completed check-ins, and others' updates of goals
+   * they own or contribute to. An entry's id is the id of what it is about (comment, check-in, goal
+   * update), so it stays the same from one request to the next. `since` is an instant (inclusive).
+   */
+  digest(personId: string, f: { since?: string; category?: DigestCategory } = {}): DigestEntry[] {
+    const me = this.person(personId)!;
+    // Each entry with its place in the list it comes from: of two in the same second, the later saved comes first.
+    const entries: Array<{ entry: DigestEntry; order: number }> = [];
+    const want = (c: DigestCategory) => !f.category || f.category === c;
+    const entry = (order: number, id: string, category: DigestCategory, published_at: string, resource: Partial<DigestEntry['resource']> & Pick<DigestEntry['resource'], 'type' | 'url' | 'person'>) => {
+      if (f.since && Date.parse(published_at) < Date.parse(f.since)) return;
+      entries.push({
+        entry: { id, category, published_at, read_at: null, resource: { title: null, body: null, progress: null, confidence: null, confidence_description: null, goal: null, ...resource } },
+        order,
+      });
+    };
+    const updates = new Map(this.data.goal_updates.map((u) => [u.id, u]));
+    const goalOf = (goalId: string) => ({ id: goalId, title: this.data.goals.find((g) => g.id === goalId)?.title ?? '' });
+
+    if (want('comment')) {
+      const mention = new RegExp(`(?<![\\w@.])@${me.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
+      for (const [i, c] of this.data.comments.entries()) {
+        if (c.person_id === personId) continue;
+        let on: { title: string; url: string; goal: { id: string; title: string } | null; mine: boolean } | undefined;
+        if (c.resource.type === 'check-in') {
+          const hit = this.locate(c.resource.id);
+          if (!hit) continue;
+          const owner = hit.personId === personId ? 'your' : `${this.ref(hit.personId).name}'s`;
+          on = { title: `Comment on ${owner} check-in for ${hit.date}`, url: `${this.appUrl}/check-ins/${c.resource.id}`, goal: null, mine: hit.personId === personId };
+        } else {
+          const u = updates.get(c.resource.id);
+          if (!u) continue;
+          on = { title: `Comment on the goal update “${u.title}”`, url: `${this.appUrl}/goal_updates/${u.id}`, goal: goalOf(u.goal_id), mine: u.person_id === personId };
+        }
+        if (!on.mine && !mention.test(c.body)) continue;
+        entry(i, c.id, 'comment', c.created_at, { type: 'comment', title: on.title, body: c.body, url: on.url, goal: on.goal, person: this.ref(c.person_id) });
+      }
+    }
+    if (want('check-in')) {
+      const myTeams = new Set(this.teamsOf(personId).map((t) => t.id));
+      for (const [i, rec] of this.data.check_ins.entries()) {
+        if (rec.person_id === personId || !rec.completed_at || rec.absent) continue;
+        if (!this.teamIdsOf(rec.person_id, rec.date).some((t) => myTeams.has(t))) continue;
+        if (!this.exists(rec.person_id, rec.date)) continue;
+        const person = this.ref(rec.person_id);
+        const answers = [
+          ['What did you do previously?', rec.previous],
+          ['What do you intend to do next?', rec.intentions],
+          ['Are you blocked by anything?', rec.blockers],
+        ].filter(([, text]) => text);
+        entry(i, checkInId(rec.person_id, rec.date), 'check-in', rec.completed_at, {
+          type: 'check-in',
+          title: `${person.name}'s check-in for ${rec.date}`,
+          body: answers.length ? answers.map(([q, text]) => `**${q}**\n${text}`).join('\n\n') : null,
+          url: `${this.appUrl}/check-ins/${checkInId(rec.person_id, rec.date)}`,
+          person,
+        });
+      }
+    }
+    if (want('goal-update')) {
+      const mine = new Set(this.data.goals.filter((g) => g.owner_id === personId || g.contributor_ids.includes(personId)).map((g) => g.id));
+      for (const [i, u] of this.data.goal_updates.entries()) {
+        if (u.person_id === personId || !mine.has(u.goal_id)) continue;
+        const view = this.goalUpdateView(u);
+        entry(i, u.id, 'goal-update', u.created_at, {
+          type: 'goal-update',
+          title: view.title,
+          body: view.body,
+          progress: view.progress,
+          confidence: view.confidence,
+          confidence_description: view.confidence_description,
+          url: view.url,
+          goal: view.goal,
+          person: view.person,
+        });
+      }
+    }
+    const rank = (c: DigestCategory) => DIGEST_CATEGORIES.indexOf(c);
+    return entries
+      .sort((a, b) => b.entry.published_at.localeCompare(a.entry.published_at) || rank(a.entry.category) - rank(b.entry.category) || b.order - a.order)
+      .map((e) => e.entry);
   }
 
   activities(f: ActivityFilter): Activity[] {
