@@ -20,6 +20,9 @@ export interface Verdict {
   headers: Record<string, string>;
 }
 
+/** Past this many callers, those whose windows have all ended are dropped. */
+const MAX_CALLERS = 10_000;
+
 interface Counter {
   start: number;
   used: number;
@@ -35,6 +38,13 @@ export class RateLimiter {
 
   take(key: string): Verdict {
     const t = this.now();
+    // Callers come and go (addresses): those whose every window has ended are forgotten, so the
+    // table stays bounded by the callers of the last longest window.
+    if (this.counters.size >= MAX_CALLERS) {
+      for (const [k, cs] of this.counters) {
+        if (cs.every((c, i) => t - c.start >= this.windows[i]!.seconds * 1000)) this.counters.delete(k);
+      }
+    }
     let counters = this.counters.get(key);
     if (!counters) {
       counters = this.windows.map(() => ({ start: t, used: 0 }));
