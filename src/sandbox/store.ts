@@ -307,7 +307,8 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     try {
-      await saveData(this.file, data);
+      // An empty journal: the data file already holds everything.
+      if (this.size > 0 || this.dirty) await saveData(this.file, data);
       await this.journal.close();
       await rm(journalPath(this.file), { force: true });
     } catch {
