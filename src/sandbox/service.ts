@@ -734,7 +734,8 @@ export class SandboxService {
 
     if (want('comment')) {
       const mention = new RegExp(`(?<![\\w@.])@${me.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
-      for (const [i, c] of this.data.comments.entries()) {
+      for (let i = 0; i < this.data.comments.length; i++) {
+        const c = this.data.comments[i]!;
         if (c.person_id === personId) continue;
         let on: { title: string; url: string; goal: { id: string; title: string } | null; mine: boolean } | undefined;
         if (c.resource.type === 'check-in') {
@@ -753,8 +754,19 @@ export class SandboxService {
     }
     if (want('check-in')) {
       const myTeams = new Set(this.teamsOf(personId).map((t) => t.id));
-      for (const [i, rec] of this.data.check_ins.entries()) {
-        if (rec.person_id === personId || !rec.completed_at || rec.absent) continue;
+      const teammates = new Set(this.data.teams.filter((t) => myTeams.has(t.id)).flatMap((t) => t.people_ids));
+      teammates.delete(personId);
+      // Teammate by teammate, day by day (the store's index), not through every check-in stored.
+      const found: CheckInRecord[] = [];
+      for (const teammate of teammates) {
+        for (let date = this.data.start_date; date <= this.lastDay(); date = addDays(date, 1)) {
+          const rec = this.record(teammate, date);
+          if (rec) found.push(rec);
+        }
+      }
+      for (let i = 0; i < found.length; i++) {
+        const rec = found[i]!;
+        if (!rec.completed_at || rec.absent) continue;
         if (!this.teamIdsOf(rec.person_id, rec.date).some((t) => myTeams.has(t))) continue;
         if (!this.exists(rec.person_id, rec.date)) continue;
         const person = this.ref(rec.person_id);
@@ -774,7 +786,8 @@ export class SandboxService {
     }
     if (want('goal-update')) {
       const mine = new Set(this.data.goals.filter((g) => g.owner_id === personId || g.contributor_ids.includes(personId)).map((g) => g.id));
-      for (const [i, u] of this.data.goal_updates.entries()) {
+      for (let i = 0; i < this.data.goal_updates.length; i++) {
+        const u = this.data.goal_updates[i]!;
         if (u.person_id === personId || !mine.has(u.goal_id)) continue;
         const view = this.goalUpdateView(u);
         entry(i, u.id, 'goal-update', u.created_at, {
