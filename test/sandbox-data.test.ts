@@ -18,6 +18,13 @@ const TODAY = '2026-11-18';
 let dir: string;
 const open: Sandbox[] = [];
 const children: ChildProcess[] = [];
+const homes: string[] = [];
+/** A clean environment for the CLI; its home folder is removed after the test. */
+function env(): NodeJS.ProcessEnv {
+  const e = cleanEnv();
+  homes.push(e.HOME!);
+  return e;
+}
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'checkin-data-'));
 });
@@ -25,6 +32,7 @@ afterEach(async () => {
   await Promise.all(children.splice(0).map(killed));
   for (const sb of open.splice(0)) await sb.close();
   rmSync(dir, { recursive: true, force: true });
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
 /** A disk that can be made to fail: half the line is written, then ENOSPC (or the flush fails with EIO). */
@@ -233,7 +241,7 @@ describe('the journal', () => {
 
 /** Starts `checkin sandbox` (the built binary) and resolves with its URL and token. */
 function cliSandbox(args: string[]): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--no-log', '--no-rate-limit', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--no-log', '--no-rate-limit', ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -279,7 +287,7 @@ describe('checkin sandbox --data, killed', () => {
     expect((JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ id: string }> }).comments.filter((c) => ids.includes(c.id))).toHaveLength(5);
     // A second `checkin sandbox` on the same file while this one runs: one line, exit 2.
     const second = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const c = spawn(process.execPath, [BIN, 'sandbox', '--data', file], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, [BIN, 'sandbox', '--data', file], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       c.stderr.on('data', (d: Buffer) => (err += d.toString()));
       c.on('exit', (code) => resolve({ code, err }));

@@ -1,7 +1,7 @@
 // `checkin sandbox` as a server, as its own process: whatever arrives it keeps answering, its
 // memory stays bounded, and with --data every acknowledged write survives kill -9.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,7 +119,11 @@ describe('checkin sandbox --data', () => {
     // The next start clears what a killed run left.
     const { child } = await sandbox(['--data', file]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    child.kill('SIGKILL');
+    await new Promise((r) => {
+      child.once('exit', r);
+      child.kill('SIGKILL');
+    });
+    rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   it('a --data path that cannot be written fails at start with one line', async () => {
