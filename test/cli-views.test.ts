@@ -243,7 +243,7 @@ describe('checkin team', () => {
     const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
     expect(rows).toContainEqual(['Platform', day, 'Grace Hopper', 'blocked', 'Stuck on **CI**']);
     // Blocked first, then not yet, filled in, none.
-    expect(rows.filter((row) => row[0] === 'Platform').map((row) => row[2])).toEqual(['Grace Hopper', 'Ada Lovelace', 'Linus Torvalds']);
+    expect(rows.filter((row) => row[0] === 'Platform').map((row) => row[2])).toEqual(['Grace Hopper', 'Ada Lovelace', 'Linus Torvalds', 'Scribe (agent)']);
     const json = JSON.parse((await cli(['team', '--date', day, '--team', 'Mobile', '--json'])).stdout);
     expect(json).toHaveLength(1);
     expect(json[0].team.name).toBe('Mobile');
@@ -262,7 +262,7 @@ describe('checkin team', () => {
     expect(r.code).toBe(0);
     // Colour is off in this IO, so **CI** comes out as plain text: the Markdown markers are gone, the words stay.
     expect(r.stdout).toBe(
-      `Platform — ${day}  1 blocked, 2 filled\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled in\n  Linus Torvalds  ✓ filled in\n    Grace Hopper: Stuck on CI\n\n`,
+      `Platform — ${day}  1 blocked, 3 filled\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled in\n  Linus Torvalds  ✓ filled in\n  Scribe (agent)  ✓ filled in\n    Grace Hopper: Stuck on CI\n\n`,
     );
   });
 });

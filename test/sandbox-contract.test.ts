@@ -44,25 +44,32 @@ describe('the documented shapes, endpoint by endpoint', () => {
     expect(people.some((p) => typeof p.bio === 'string' && /^<p>.*<\/p>$/.test(p.bio))).toBe(true);
     // Steady's kiosk filters people by team: the panel is not empty.
     const platform = w.team('Platform');
-    expect(people.filter((p) => (p.teams as Array<{ id: string }>).some((t) => t.id === platform)).length).toBe(3);
+    expect(people.filter((p) => (p.teams as Array<{ id: string }>).some((t) => t.id === platform)).length).toBe(4);
+    // The agent is one of them.
+    expect(people.find((p) => p.kind === 'agent')!.teams).toEqual([{ id: platform, name: 'Platform' }]);
   });
 
   it('GET /teams → {id, name}; GET /teams/{id} adds people [{id, name}]', async () => {
     for (const t of await get('/teams')) shaped(t, { id: UUID, name: expect.any(String) });
-    shaped(await get(`/teams/${w.team('Platform')}`), { id: UUID, name: 'Platform', people: (v: unknown) => Array.isArray(v) && v.length === 3 });
+    shaped(await get(`/teams/${w.team('Platform')}`), { id: UUID, name: 'Platform', people: (v: unknown) => Array.isArray(v) && v.length === 4 });
   });
 
   it('check-ins: every field of the spec, on GET by date, by UUID, in lists, and on PATCH', async () => {
     const CHECK_IN = {
       type: expect.any(String), id: UUID, date: DATE, person: REF, teams: (v: unknown) => Array.isArray(v) && v.length > 0,
       previous: strOrNull, intentions: strOrNull, blockers: strOrNull, mood: strOrNull, previous_completed: (v: unknown) => v === null || typeof v === 'boolean',
-      blocked: expect.any(Boolean), absent: false, completed_at: (v: unknown) => v === null || /Z$/.test(String(v)), updated_at: TIME,
+      blocked: expect.any(Boolean), absent: expect.any(Boolean), completed_at: (v: unknown) => v === null || /Z$/.test(String(v)), updated_at: TIME,
       url: expect.stringMatching(new RegExp(`^${appUrl()}/check-ins/[0-9a-f-]{36}$`)),
     };
     const today = await get('/check-ins/2026-11-22');
     shaped(today, CHECK_IN);
     shaped(await get(`/check-ins/${today.id}`), CHECK_IN);
     for (const c of await get('/check-ins?per_page=50')) shaped(c, CHECK_IN);
+    // Days Linus turned out absent: the check-in stays, marked absent, never filled in.
+    const linus = (await get(`/check-ins?people_ids[]=${w.id('linus')}&per_page=50`)) as Array<Record<string, unknown>>;
+    const absent = linus.filter((c) => c.absent === true);
+    expect(absent.length).toBeGreaterThan(0);
+    for (const c of absent) expect(c).toMatchObject({ previous: null, intentions: null, completed_at: null, blocked: false });
     const patched = await send('PATCH', '/check-ins/2026-11-22', { intentions: 'x', blockers: '' });
     shaped(patched.json, CHECK_IN);
     expect(patched.json).toMatchObject({ blockers: null, blocked: false, completed_at: TIME });

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadState } from '../src/sandbox/store.js';
 import { BIN, cleanEnv } from './helpers/cli.js';
 import { call } from './helpers/http.js';
 import { tempDir, track } from './helpers/cleanup.js';
@@ -79,14 +80,14 @@ describe('checkin sandbox never falls over', () => {
 });
 
 describe('checkin sandbox --data', () => {
-  it('every write answered 201 survives kill -9; no temp file is left behind', async () => {
+  it('every write answered 201 survives kill -9 (in the data file and its journal, as the next start reads them); no temp file is left behind', async () => {
     const dir = tempDir('checkin-data-');
     const file = join(dir, 'sandbox.json');
     const rounds = 5;
     let acknowledged = 0;
     let found = 0;
     for (let round = 0; round < rounds; round++) {
-      const { child, url, token } = await sandbox(['--data', file]);
+      const { child, url, token } = await sandbox(['--data', file, '--no-rate-limit']);
       const checkIn = (await call(url, 'GET', '/check-ins/2026-11-21', { token })).json?.id ?? (await call(url, 'GET', '/check-ins?per_page=1', { token })).json[0].id;
       const acked: string[] = [];
       let stop = false;
@@ -102,7 +103,7 @@ describe('checkin sandbox --data', () => {
       stop = true;
       await Promise.all(writers);
       await new Promise((r) => child.once('exit', r));
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ id: string }> };
+      const saved = (await loadState(file))!;
       const ids = new Set(saved.comments.map((c) => c.id));
       acknowledged += acked.length;
       found += acked.filter((id) => ids.has(id)).length;
@@ -113,7 +114,10 @@ describe('checkin sandbox --data', () => {
     // The next start clears what a killed run left.
     const { child } = await sandbox(['--data', file]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    child.kill('SIGKILL');
+    await new Promise((r) => {
+      child.once('exit', r);
+      child.kill('SIGKILL');
+    });
   }, 60_000);
 
   it('a --data path that cannot be written fails at start with one line', async () => {

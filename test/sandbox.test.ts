@@ -381,7 +381,7 @@ describe('rule 8: rate limits', () => {
       expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(10);
       expect(over.json.error).toBe('too_many_requests');
-      // Limits are per token: another token still gets through.
+      // Limits are per person: another person's token still gets through.
       expect((await call(s.url, 'GET', '/me', { token: GRACE_TOKEN })).status).toBe(200);
     } finally {
       await s.close();

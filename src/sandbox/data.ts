@@ -58,6 +58,8 @@ export interface CheckInRecord {
   team_ids: string[] | null;
   completed_at: string | null;
   updated_at: string;
+  /** The person turned out absent after the check-in was generated: it stays, marked `absent: true`. */
+  absent?: boolean;
 }
 
 export interface CommentRecord {
@@ -216,14 +218,15 @@ export async function loadData(file: string): Promise<SandboxData | undefined> {
 
 /**
  * Writes durably: to a temporary file beside `file`, flushed to disk, renamed over the old one,
- * and the folder flushed too — a write acknowledged after this survives a crash (kill -9, power).
+ * and the folder flushed too — what is written survives a crash (kill -9, power). Returns its size in bytes.
  */
-export async function saveData(file: string, data: SandboxData): Promise<void> {
+export async function saveData(file: string, data: SandboxData): Promise<number> {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const text = Buffer.from(JSON.stringify(data, null, 2) + '\n');
   try {
     const handle = await open(tmp, 'w', 0o600);
     try {
-      await handle.writeFile(JSON.stringify(data, null, 2) + '\n');
+      await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
@@ -241,6 +244,7 @@ export async function saveData(file: string, data: SandboxData): Promise<void> {
   } finally {
     await dir.close();
   }
+  return text.length;
 }
 
 /** Temporary files a killed sandbox left beside `file`. */

@@ -61,7 +61,9 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   const linus = person('linus', 'Linus Torvalds', 'Backend Engineer', 'Portland', 'America/Los_Angeles', null);
   const margaret = person('margaret', 'Margaret Hamilton', 'Mobile Lead', 'Boston', 'Eastern Time (US & Canada)', '<p>Software engineering, <em>before it had a name</em>.</p>');
   const alan = person('alan', 'Alan Turing', 'Mobile Engineer', 'Manchester', 'Europe/London', null);
-  // An agent: a person of kind "agent" (in no team, so no check-ins of its own).
+  // An agent: a person of kind "agent" (api-notes: `kind` is human or agent) that writes the
+  // Platform team's weekly summary. It is a member of Platform: it checks in with the team, and its
+  // digest holds its teammates' check-ins.
   const scribe: PersonRecord = { ...person('scribe', 'Scribe (agent)', 'Release notes agent', 'The cloud', 'UTC', '<p>I write the weekly summary.</p>'), kind: 'agent' };
   const people = [ada, grace, linus, margaret, alan, scribe];
   for (const p of people) {
@@ -72,7 +74,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
     id: stableUuid('team:platform'),
     name: 'Platform',
     schedule: EVERY_DAY,
-    people_ids: [ada.id, grace.id, linus.id],
+    people_ids: [ada.id, grace.id, linus.id, scribe.id],
   };
   const mobile: TeamRecord = {
     id: stableUuid('team:mobile'),
@@ -95,6 +97,8 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       { token, person_id: ada.id, scope: 'write' },
       { token: DEMO_READ_TOKEN, person_id: ada.id, scope: 'read' },
       { token: 'sandbox_pat_grace', person_id: grace.id, scope: 'write' },
+      { token: 'sandbox_pat_linus', person_id: linus.id, scope: 'write' },
+      { token: 'sandbox_pat_scribe', person_id: scribe.id, scope: 'write' },
     ],
     check_ins: [],
     comments: [],
@@ -107,6 +111,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   };
 
   // Fill in the history: everyone's check-ins before today, a few left empty, one blocked day.
+  // Linus's empty days are days he was off sick: marked absent after they were generated.
   const service = new SandboxService(data, () => now, '');
   people.forEach((p, pi) => {
     let lastIntentions: string | null = null;
@@ -114,7 +119,14 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       const date = addDays(today, -day);
       if (!service.exists(p.id, date)) continue;
       n++;
-      if ((pi + n) % 6 === 0 && day > 1) continue; // a missed day (yesterday is always filled in)
+      if ((pi + n) % 6 === 0 && day > 1) {
+        // a missed day (yesterday is always filled in)
+        if (p === linus) {
+          const stamp = at(date, '07:00:00');
+          data.check_ins.push({ id: checkInId(p.id, date), person_id: p.id, date, previous: null, intentions: null, blockers: null, mood: null, previous_completed: null, team_ids: null, completed_at: null, updated_at: stamp, absent: true });
+        }
+        continue;
+      }
       const intentions = bullets(pi * 3 + n, 2 + ((pi + n) % 2));
       const blocked = p === grace && day === 3;
       const rec: CheckInRecord = {
@@ -203,6 +215,16 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   const lastUpdate = data.goal_updates[1]!;
   data.comments.push({ id: stableUuid('comment:goal-update:1'), body: 'Security review is booked for Thursday.', person_id: grace.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:00:00') });
   data.reactions.push({ id: stableUuid('reaction:goal-update:1'), name: 'eyes', emoji: '👀', person_id: linus.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:05:00') });
+
+  // Comments that @mention people: Grace asks Ada on Linus's check-in, and the agent on her own.
+  const linusRecent = data.check_ins.filter((c) => c.person_id === linus.id && c.completed_at).sort((a, b) => b.date.localeCompare(a.date))[1];
+  if (linusRecent) {
+    data.comments.push({ id: stableUuid(`comment:mention:${linusRecent.id}`), body: 'Could @ada look at the retry numbers before Friday?', person_id: grace.id, resource: { type: 'check-in', id: linusRecent.id }, created_at: at(linusRecent.date, '15:40:00') });
+  }
+  const graceToday = data.check_ins.find((c) => c.person_id === grace.id && c.date === today);
+  if (graceToday) {
+    data.comments.push({ id: stableUuid(`comment:mention:${graceToday.id}`), body: '@scribe please put the sprint review in the weekly summary.', person_id: grace.id, resource: { type: 'check-in', id: graceToday.id }, created_at: at(today, '08:50:00') });
+  }
 
   // A handful of activities, grouped by the labels the service shows.
   const activity = (n: number, kind: string, who: string, daysAgo: number, title: string, group: string, description: string, url: string) =>

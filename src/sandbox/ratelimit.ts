@@ -1,5 +1,6 @@
-// Rate limits as the real service applies them (api-notes.md): per token, a "burst" and a
-// "sustained" fixed window. Every response carries RateLimit and RateLimit-Policy headers.
+// Rate limits as the real service applies them (api-notes.md): per person (every token of theirs
+// together; a caller without a valid token by its address), a "burst" and a "sustained" fixed
+// window. Every response carries RateLimit and RateLimit-Policy headers.
 
 export interface Window {
   name: string;
@@ -19,6 +20,9 @@ export interface Verdict {
   headers: Record<string, string>;
 }
 
+/** Past this many callers, those whose windows have all ended are dropped. */
+const MAX_CALLERS = 10_000;
+
 interface Counter {
   start: number;
   used: number;
@@ -34,6 +38,13 @@ export class RateLimiter {
 
   take(key: string): Verdict {
     const t = this.now();
+    // Callers come and go (addresses): those whose every window has ended are forgotten, so the
+    // table stays bounded by the callers of the last longest window.
+    if (this.counters.size >= MAX_CALLERS) {
+      for (const [k, cs] of this.counters) {
+        if (cs.every((c, i) => t - c.start >= this.windows[i]!.seconds * 1000)) this.counters.delete(k);
+      }
+    }
     let counters = this.counters.get(key);
     if (!counters) {
       counters = this.windows.map(() => ({ start: t, used: 0 }));

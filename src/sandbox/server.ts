@@ -5,10 +5,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { DATE_KEY_RE, MAX_PER_PAGE, UUID_RE, type ErrorBody } from '../api/types.js';
 import { isDateKey } from '../core/datekey.js';
-import { loadData, removeStrayTemps, saveData, validateData, type SandboxData } from './data.js';
+import { validateData, type SandboxData, type TokenRecord } from './data.js';
 import { DEMO_TOKEN, demoData, scaledDemoData, type DemoSize } from './demo.js';
 import { DEFAULT_WINDOWS, RateLimiter, type Window } from './ratelimit.js';
-import { SandboxService, ServiceError } from './service.js';
+import { DIGEST_CATEGORIES, SandboxService, ServiceError, type DigestCategory } from './service.js';
+import { Store, type StoreIO } from './store.js';
 
 export const API_PREFIX = '/api/v2';
 const DEFAULT_PER_PAGE = 20;
@@ -55,8 +56,14 @@ export interface SandboxOptions {
   data?: SandboxData;
   /** The size of generated demo data (ignored with `data`, or a data file that exists). */
   size?: DemoSize;
-  /** A JSON file the state is loaded from (when it exists) and saved to after every change. */
+  /**
+   * A JSON file the state is loaded from (when it exists) and kept in: every change is appended to
+   * FILE.journal and flushed before it is answered; the journal is folded into FILE at start, when it
+   * outgrows FILE, and at close.
+   */
   dataFile?: string;
+  /** Replaces how the data file's journal is written or flushed (tests make the disk fail with it). */
+  storeIO?: Partial<StoreIO>;
   /** The service's notion of now (default: the real clock). */
   clock?: () => Date;
   /** Rate-limit windows, or false to switch limits off (default: 30/10 s and 500/30 min). */
@@ -87,7 +94,6 @@ interface Route {
   /** Query parameters the route accepts; arrays are listed with their brackets. */
   query: string[];
   write?: boolean;
-  etag?: boolean;
   created?: boolean;
 }
 
@@ -124,6 +130,17 @@ function timestampParam(q: URLSearchParams, name: string): string | undefined {
     fail(400, `${name} must be an ISO 8601 timestamp such as 2026-05-06T00:00:00Z, got "${v}"`);
   }
   return v;
+}
+
+/** A date (from its first moment, UTC) or an ISO 8601 timestamp, as an instant. */
+function instantParam(q: URLSearchParams, name: string): string | undefined {
+  const v = single(q, name);
+  if (v === undefined) return undefined;
+  if (DATE_KEY_RE.test(v) && isDateKey(v)) return `${v}T00:00:00Z`;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) || Number.isNaN(Date.parse(v))) {
+    fail(400, `${name} must be a date written YYYY-MM-DD or an ISO 8601 timestamp such as 2026-05-06T00:00:00Z, got "${v}"`);
+  }
+  return new Date(v).toISOString();
 }
 
 function uuidArray(q: URLSearchParams, name: string): string[] {
@@ -223,7 +240,6 @@ function routes(): Route[] {
         const { offset, limit } = pageOf(c.params);
         return c.service.listCheckIns(filter, offset, limit);
       },
-      { etag: true },
     ),
     r('GET', `/check-ins/${KEY}`, [], (c) => {
       const { personId, date } = checkInKey(c);
@@ -242,9 +258,19 @@ function routes(): Route[] {
     r('POST', `/goal-updates/${ID}/comments`, [], (c) => c.service.addComment(onResource('goal-update')(c), c.personId, c.body), { created: true }),
     r('GET', `/goal-updates/${ID}/reactions`, PAGE, (c) => paginate(c.params, c.service.reactions(onResource('goal-update')(c)))),
     r('GET', '/goals', ['people_ids[]', 'team_ids[]', 'since', 'until', ...PAGE], (c) => {
-      dateParam(c.params, 'since');
-      dateParam(c.params, 'until');
-      return paginate(c.params, c.service.goals(uuidArray(c.params, 'people_ids'), uuidArray(c.params, 'team_ids')));
+      const since = dateParam(c.params, 'since');
+      const until = dateParam(c.params, 'until');
+      const span = { ...(since !== undefined && { since }), ...(until !== undefined && { until }) };
+      return paginate(c.params, c.service.goals(uuidArray(c.params, 'people_ids'), uuidArray(c.params, 'team_ids'), span));
+    }),
+    r('GET', '/digest', ['category', 'since', ...PAGE], (c) => {
+      const category = single(c.params, 'category');
+      if (category !== undefined && !DIGEST_CATEGORIES.includes(category as DigestCategory)) {
+        fail(400, `category must be one of ${DIGEST_CATEGORIES.join(', ')}, got "${category}"`);
+      }
+      const since = instantParam(c.params, 'since');
+      const filter = { ...(category !== undefined && { category: category as DigestCategory }), ...(since !== undefined && { since }) };
+      return paginate(c.params, c.service.digest(c.personId, filter));
     }),
     r('POST', '/goals', [], (c) => c.service.createGoal(c.personId, c.body), { created: true }),
     r('GET', `/goals/${ID}`, [], (c) => c.service.goal(c.match[1]!.toLowerCase())),
@@ -297,6 +323,20 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** The token record a "Bearer <token>" header names, if any. */
+function tokenOf(auth: string | undefined, service: SandboxService): TokenRecord | undefined {
+  const m = auth === undefined ? null : /^Bearer ([^\s]+)$/.exec(auth);
+  return m ? service.tokenRecord(m[1]!) : undefined;
+}
+
+/** If-None-Match against an ETag: "*", or any listed tag, compared weakly (W/ ignored) as RFC 9110 says for GET. */
+function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const weak = (t: string) => t.trim().replace(/^W\//, '');
+  const tags = (Array.isArray(header) ? header.join(',') : header).split(',').map((t) => t.trim());
+  return tags.some((t) => t === '*' || weak(t) === weak(etag));
+}
+
 function errorCode(status: number): string {
   const codes: Record<number, string> = {
     400: 'bad_request',
@@ -308,45 +348,62 @@ function errorCode(status: number): string {
     415: 'unsupported_media_type',
     422: 'unprocessable_entity',
     429: 'too_many_requests',
+    503: 'service_unavailable',
+    507: 'insufficient_storage',
   };
   return codes[status] ?? 'internal_error';
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? (() => new Date());
-  let data = options.data ? validateData(structuredClone(options.data)) : undefined;
-  if (options.dataFile) data = (await loadData(options.dataFile)) ?? undefined;
-  data ??= options.size ? scaledDemoData(clock(), options.token ?? DEMO_TOKEN, options.size) : demoData(clock(), options.token ?? DEMO_TOKEN);
-  if (options.token && !data.tokens.some((t) => t.token === options.token)) {
-    // Make the requested token the demo person's read+write token.
-    const demoPerson = data.tokens.find((t) => t.scope === 'write')?.person_id ?? data.people[0]?.id;
-    if (demoPerson) data.tokens.push({ token: options.token, person_id: demoPerson, scope: 'write' });
+  /** The state to start from: what the data file held (when it exists), else the data given, else demo data. */
+  const prepare = (loaded: SandboxData | undefined): SandboxData => {
+    const data =
+      loaded ??
+      (options.data
+        ? validateData(structuredClone(options.data))
+        : options.size
+          ? scaledDemoData(clock(), options.token ?? DEMO_TOKEN, options.size)
+          : demoData(clock(), options.token ?? DEMO_TOKEN));
+    if (options.token && !data.tokens.some((t) => t.token === options.token)) {
+      // Make the requested token the demo person's read+write token.
+      const demoPerson = data.tokens.find((t) => t.scope === 'write')?.person_id ?? data.people[0]?.id;
+      if (demoPerson) data.tokens.push({ token: options.token, person_id: demoPerson, scope: 'write' });
+    }
+    return data;
+  };
+  let store: Store | undefined;
+  let state: SandboxData;
+  if (options.dataFile) {
+    try {
+      ({ store, data: state } = await Store.open(options.dataFile, prepare, options.storeIO));
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      // A path that cannot be written fails now, not at the first write.
+      if (e.code && e.code !== 'ELOCKED') {
+        throw Object.assign(new Error(`Cannot write the data file ${options.dataFile}: ${e.code}`), { code: 'EDATAFILE' });
+      }
+      throw err;
+    }
+  } else {
+    state = prepare(undefined);
   }
-  const state = data;
   const token = options.token ?? state.tokens.find((t) => t.scope === 'write')?.token ?? DEMO_TOKEN;
 
-  // Saves are serialised: each waits for the previous one, so the file is always whole and newest
-  // wins. A write is answered only once its save is on disk (see handle); `lastSave` says how it went.
-  let saving: Promise<void> = Promise.resolve();
-  let saveError: Error | undefined;
-  let lastSave: Promise<Error | undefined> = Promise.resolve(undefined);
-  const persist = () => {
-    if (!options.dataFile) return;
-    const file = options.dataFile;
-    lastSave = saving.then(
-      () => saveData(file, state).then(() => undefined, (err: Error) => (saveError = err)),
-    );
-    saving = lastSave.then(() => undefined);
+  // A change is shown to nobody before it is on disk, and a change that cannot be saved is taken
+  // back. `uncommitted` is a write whose change is in memory but not yet durable: every request
+  // waits for it. `busy` is that, or the journal being folded into the snapshot: writes wait for it.
+  let uncommitted: Promise<void> | undefined;
+  let busy: Promise<void> | undefined;
+  /** Folds the journal into a new snapshot once it has grown past the snapshot's size (writes wait meanwhile). */
+  const compactIfDue = () => {
+    if (!store?.wantsCompaction || busy) return;
+    const s = store;
+    const compaction = s.compact(state).catch(() => undefined); // the journal keeps everything; it is tried again later
+    busy = compaction.then(() => {
+      busy = undefined;
+    });
   };
-  if (options.dataFile) {
-    // A path that cannot be written fails now, not at the first write; a killed run's temp files go.
-    await removeStrayTemps(options.dataFile);
-    try {
-      await saveData(options.dataFile, state);
-    } catch (err) {
-      throw Object.assign(new Error(`Cannot write the data file ${options.dataFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`), { code: 'EDATAFILE' });
-    }
-  }
 
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_WINDOWS, () => clock().getTime());
   const table = routes();
@@ -381,11 +438,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests.push(record);
     if (requests.length > MAX_LOGGED_REQUESTS) requests.splice(0, requests.length - MAX_LOGGED_REQUESTS);
     res.once('finish', () => options.onRequest?.(record));
-    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+    let limitHeaders: Record<string, string> = {};
+    const send = (status: number, text: string, headers: Record<string, string> = {}) => {
       record.status = status;
-      const text = payload === undefined ? '' : JSON.stringify(payload);
       res.writeHead(status, {
         ...(text !== '' && { 'Content-Type': 'application/json; charset=utf-8' }),
+        ...limitHeaders,
         ...headers,
       });
       res.end(text);
@@ -394,11 +452,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const body: ErrorBody = { error: errorCode(status), message, ...(errors && { errors }) };
       // A body nobody will read is drained, not kept.
       if (!req.complete) req.resume();
-      send(status, body, headers);
+      send(status, JSON.stringify(body), headers);
     };
-    if (!url) return sendError(400, 'Malformed request-target: not a URL path');
 
-    let limitHeaders: Record<string, string> = {};
+    // Who is asking: a person (by a valid token) or, without one, the address it comes from. Every
+    // answer counts against that budget — 401, 404 and 405 too — and carries the RateLimit headers.
+    const tok = tokenOf(req.headers.authorization, service);
+    /** Takes one request from the caller's budget; false when it is spent (the 429 is then sent). */
+    const withinLimit = (): boolean => {
+      if (!limiter) return true;
+      const verdict = limiter.take(tok ? `person:${tok.person_id}` : `address:${req.socket.remoteAddress ?? ''}`);
+      limitHeaders = verdict.headers;
+      if (verdict.allowed) return true;
+      sendError(429, `Rate limit exceeded; retry in ${verdict.retryAfter} s`, { 'Retry-After': String(verdict.retryAfter) });
+      return false;
+    };
+    if (!url) {
+      if (withinLimit()) sendError(400, 'Malformed request-target: not a URL path');
+      return;
+    }
+
     let raw = '';
     /** The body, read only for a request that got past authentication and has a route. */
     const readJsonBody = async () => {
@@ -441,6 +514,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
 
+      if (!withinLimit()) return;
       if (sub === undefined) fail(404, `No route ${method} ${url.pathname}: the API lives under ${API_PREFIX}`);
       const candidates = table.map((route) => ({ route, match: route.pattern.exec(sub) })).filter((c) => c.match);
       if (candidates.length === 0) fail(404, `No route ${method} ${url.pathname}`);
@@ -450,27 +524,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return sendError(405, `${method} is not allowed on ${url.pathname} (allowed: ${allow})`, { Allow: allow });
       }
 
-      // Authentication, then the token's scope, then its rate limit.
+      // Authentication, then the token's scope.
       const auth = req.headers.authorization;
       if (!auth) return sendError(401, 'Missing Authorization header: send "Authorization: Bearer <token>"');
-      const m = /^Bearer ([^\s]+)$/.exec(auth);
-      if (!m) return sendError(401, 'Authorization header must be "Bearer <token>"');
-      const tok = service.tokenRecord(m[1]!);
+      if (!/^Bearer [^\s]+$/.test(auth)) return sendError(401, 'Authorization header must be "Bearer <token>"');
       if (!tok) return sendError(401, 'Invalid or expired token');
       // Authenticated, on a route: the body is read (bounded) and logged.
       const parsed = await readJsonBody();
-      if (limiter) {
-        const verdict = limiter.take(tok.token);
-        limitHeaders = verdict.headers;
-        if (!verdict.allowed) {
-          return sendError(429, `Rate limit exceeded; retry in ${verdict.retryAfter} s`, {
-            ...limitHeaders,
-            'Retry-After': String(verdict.retryAfter),
-          });
-        }
-      }
       if (hit.route.write && tok.scope !== 'write') {
-        return sendError(403, 'This token is read-only: writes need a token with the "Read + write" scope', limitHeaders);
+        return sendError(403, 'This token is read-only: writes need a token with the "Read + write" scope');
       }
 
       for (const name of new Set(url.searchParams.keys())) {
@@ -489,21 +551,60 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         body = parsed as Record<string, unknown>;
       }
 
-      const result = hit.route.handler({ match: hit.match!, params: url.searchParams, body, personId: tok.person_id, service });
-      if (hit.route.write && options.dataFile) {
-        const failed = await lastSave;
-        if (failed) return sendError(500, `The change could not be saved to the data file: ${(failed as NodeJS.ErrnoException).code ?? failed.message}`, limitHeaders);
+      const ctx: RequestContext = { match: hit.match!, params: url.searchParams, body, personId: tok.person_id, service };
+      let result: unknown;
+      if (!hit.route.write) {
+        while (uncommitted) await uncommitted;
+        result = hit.route.handler(ctx);
+      } else {
+        while (busy) await busy;
+        // From here until the change is on disk (or taken back) nobody else runs a handler.
+        service.begin();
+        try {
+          result = hit.route.handler(ctx);
+        } catch (err) {
+          service.end().undo(); // a refusal half-way changes nothing
+          throw err;
+        }
+        const tx = service.end();
+        if (store && tx.changes.length > 0) {
+          let release!: () => void;
+          busy = uncommitted = new Promise<void>((resolve) => (release = resolve));
+          let failure: NodeJS.ErrnoException | undefined;
+          try {
+            await store.append(tx.changes);
+          } catch (err) {
+            failure = err as NodeJS.ErrnoException;
+            tx.undo();
+          } finally {
+            busy = uncommitted = undefined;
+            release();
+          }
+          if (failure) return sendNotSaved(failure);
+          compactIfDue();
+        }
       }
-      if (method === 'DELETE') return send(204, undefined, limitHeaders);
-      if (hit.route.etag) {
-        const etag = `W/"${createHash('sha1').update(JSON.stringify(result)).digest('hex').slice(0, 20)}"`;
-        if (req.headers['if-none-match'] === etag) return send(304, undefined, { ...limitHeaders, ETag: etag });
-        return send(200, result, { ...limitHeaders, ETag: etag });
+      if (method === 'DELETE') return send(204, '');
+      const text = JSON.stringify(result);
+      if (method === 'GET') {
+        // Every GET answer carries an ETag; If-None-Match with it gives 304 and no body (still counted).
+        const etag = `W/"${createHash('sha1').update(text).digest('hex').slice(0, 20)}"`;
+        if (etagMatches(req.headers['if-none-match'], etag)) return send(304, '', { ETag: etag });
+        return send(200, text, { ETag: etag });
       }
-      return send(hit.route.created ? 201 : 200, result, limitHeaders);
+      return send(hit.route.created ? 201 : 200, text);
     } catch (err) {
-      if (err instanceof ServiceError) return sendError(err.status, err.message, limitHeaders, err.errors);
-      return sendError(500, `Internal sandbox error: ${(err as Error).message}`, limitHeaders);
+      if (err instanceof ServiceError) return sendError(err.status, err.message, {}, err.errors);
+      return sendError(500, `Internal sandbox error: ${(err as Error).message}`);
+    }
+
+    /** The answer to a write the data file refused: nothing was changed, and the client may send it again. */
+    function sendNotSaved(err: NodeJS.ErrnoException) {
+      const code = err.code ?? err.message;
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        return sendError(507, `Not saved: the disk holding the data file is full (${code}). Nothing was changed and reads still work; free some space and send it again.`);
+      }
+      return sendError(503, `Not saved: the data file could not be written (${code}). Nothing was changed and reads still work; send it again later.`, { 'Retry-After': '5' });
     }
   }
 
@@ -521,7 +622,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = shown.includes(':') ? `[${shown}]` : shown;
   const origin = `http://${host}:${address.port}`;
   appUrl = `${origin}/app`;
-  service = new SandboxService(state, clock, appUrl, persist);
+  service = new SandboxService(state, clock, appUrl);
 
   return {
     url: `${origin}${API_PREFIX}`,
@@ -534,8 +635,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await saving;
-      if (saveError) throw saveError;
+      // A write being saved, or a compaction, finishes first; then one last snapshot.
+      while (busy) await busy;
+      await store?.close(state);
     },
   };
 }

@@ -34,6 +34,7 @@ import {
   type TokenRecord,
 } from './data.js';
 import { checkInId, isoSeconds, newUuid } from './ids.js';
+import type { Change, JournaledList } from './store.js';
 
 export class ServiceError extends Error {
   constructor(
@@ -64,6 +65,29 @@ export interface ActivityFilter {
   team_ids: string[];
 }
 
+/** The digest's categories: what a digest entry is about (the first is the one Steady's inbox routine asks for). */
+export const DIGEST_CATEGORIES = ['comment', 'check-in', 'goal-update'] as const;
+export type DigestCategory = (typeof DIGEST_CATEGORIES)[number];
+
+/** One entry of GET /digest, in the shape Steady's own digest client decodes (nulls allowed). */
+export interface DigestEntry {
+  id: string;
+  category: DigestCategory;
+  published_at: string;
+  read_at: string | null;
+  resource: {
+    type: string;
+    title: string | null;
+    body: string | null;
+    progress: number | null;
+    confidence: number | null;
+    confidence_description: string | null;
+    url: string;
+    goal: { id: string; title: string } | null;
+    person: Ref;
+  };
+}
+
 /** How many days ahead of today check-ins are generated (so clients in any zone find their today). */
 const DAYS_AHEAD = 1;
 
@@ -75,15 +99,83 @@ function newestFirst<T extends { created_at: string }>(records: T[]): T[] {
     .map(({ r }) => r);
 }
 
+/** What one write changed: the changes to journal, and how to take them back if they cannot be saved. */
+export interface Transaction {
+  changes: Change[];
+  undo(): void;
+}
+
+type Step = { list: JournaledList; rec: { id: string } } | { list: JournaledList; delete: string };
+
 export class SandboxService {
   private idIndex: { until: string; map: Map<string, { personId: string; date: string }> } | undefined;
+  private tx: { steps: Step[]; undo: Array<() => void> } | undefined;
 
   constructor(
     readonly data: SandboxData,
     private readonly clock: () => Date,
     private readonly appUrl: string,
-    private readonly onChange: () => void = () => {},
   ) {}
+
+  // ---- transactions: every change a write makes is recorded, to journal it or take it back ----
+  /** Starts recording changes (one request's). */
+  begin(): void {
+    this.tx = { steps: [], undo: [] };
+  }
+  /** Stops recording: the changes made since begin(), each record as it is now, and their undo. */
+  end(): Transaction {
+    const tx = this.tx ?? { steps: [], undo: [] };
+    this.tx = undefined;
+    return {
+      changes: tx.steps.map((s) => ('rec' in s ? { list: s.list, put: s.rec } : s)),
+      undo: () => {
+        for (const undo of tx.undo.reverse()) undo();
+        // Indexes may hold records that are gone again.
+        this.idIndex = undefined;
+        this.records = undefined;
+        this.memberships = undefined;
+      },
+    };
+  }
+  private records_(list: JournaledList): Array<{ id: string }> {
+    return this.data[list] as Array<{ id: string }>;
+  }
+  /** Adds a new record to a list. */
+  private add<L extends JournaledList>(list: L, rec: SandboxData[L][number]): void {
+    this.records_(list).push(rec);
+    const tx = this.tx;
+    if (!tx) return;
+    tx.steps.push({ list, rec });
+    tx.undo.push(() => {
+      const all = this.records_(list);
+      const i = all.lastIndexOf(rec);
+      if (i !== -1) all.splice(i, 1);
+    });
+  }
+  /** Called before a record is changed in place: remembers it as it was. */
+  private touch(list: JournaledList, rec: { id: string }): void {
+    const tx = this.tx;
+    if (!tx || tx.steps.some((s) => 'rec' in s && s.rec === rec)) return;
+    const before = structuredClone(rec);
+    tx.steps.push({ list, rec });
+    tx.undo.push(() => {
+      for (const key of Object.keys(rec)) delete (rec as Record<string, unknown>)[key];
+      Object.assign(rec, before);
+    });
+  }
+  /** Removes the records of a list that `gone` picks. */
+  private removeWhere(list: JournaledList, gone: (rec: { id: string }) => boolean): void {
+    const old = this.records_(list);
+    const removed = old.filter(gone);
+    if (removed.length === 0) return;
+    (this.data as unknown as Record<string, unknown>)[list] = old.filter((r) => !gone(r));
+    const tx = this.tx;
+    if (!tx) return;
+    for (const r of removed) tx.steps.push({ list, delete: r.id });
+    tx.undo.push(() => {
+      (this.data as unknown as Record<string, unknown>)[list] = old;
+    });
+  }
 
   // ---- time ----
   now(): string {
@@ -185,7 +277,7 @@ export class SandboxService {
       mood: rec?.mood ?? null,
       previous_completed: rec?.previous_completed ?? null,
       blocked: Boolean(rec?.blockers),
-      absent: false,
+      absent: rec?.absent ?? false,
       completed_at: rec?.completed_at ?? null,
       updated_at: rec?.updated_at ?? `${date}T00:00:00Z`,
       url: `${this.appUrl}/check-ins/${id}`,
@@ -289,7 +381,8 @@ export class SandboxService {
 
     const now = this.now();
     let rec = this.record(personId, date);
-    if (!rec) {
+    if (rec) this.touch('check_ins', rec);
+    else {
       rec = {
         id: checkInId(personId, date),
         person_id: personId,
@@ -303,7 +396,7 @@ export class SandboxService {
         completed_at: null,
         updated_at: now,
       };
-      this.data.check_ins.push(rec);
+      this.add('check_ins', rec);
     }
     const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
     if ('previous' in body) rec.previous = text(body.previous);
@@ -315,7 +408,6 @@ export class SandboxService {
     rec.team_ids = teamIds ?? null;
     rec.completed_at ??= now;
     rec.updated_at = now;
-    this.onChange();
     return this.view(personId, date);
   }
 
@@ -341,8 +433,7 @@ export class SandboxService {
     if (typeof body.body !== 'string') throw unprocessable('body', 'is required and must be a string');
     if (body.body.trim() === '') throw unprocessable('body', "can't be blank");
     const rec: CommentRecord = { id: newUuid(), body: body.body, person_id: personId, resource: res, created_at: this.now() };
-    this.data.comments.push(rec);
-    this.onChange();
+    this.add('comments', rec);
     return this.commentView(rec);
   }
   reactions(res: { type: string; id: string }): Reaction[] {
@@ -384,11 +475,16 @@ export class SandboxService {
       url: `${this.appUrl}/goals/${g.id}`,
     };
   }
-  /** Goals of these people (owner or contributor) and of these teams; `since`/`until` are accepted and do not narrow. */
-  goals(peopleIds: string[], teamIds: string[]): Goal[] {
+  /**
+   * Goals of these people (owner or contributor) and of these teams; with `since`/`until` (dates,
+   * inclusive), the goals whose span (start_date to end_date, either open when missing) overlaps them.
+   */
+  goals(peopleIds: string[], teamIds: string[], span: { since?: string; until?: string } = {}): Goal[] {
     return this.data.goals
       .filter((g) => peopleIds.length === 0 || (g.owner_id !== null && peopleIds.includes(g.owner_id)) || g.contributor_ids.some((c) => peopleIds.includes(c)))
       .filter((g) => teamIds.length === 0 || g.team_ids.some((t) => teamIds.includes(t)))
+      .filter((g) => !span.until || !g.start_date || g.start_date <= span.until)
+      .filter((g) => !span.since || !g.end_date || g.end_date >= span.since)
       .map((g) => this.goal(g.id));
   }
   private checkGoalFields(body: Record<string, unknown>, creating: boolean): void {
@@ -440,15 +536,14 @@ export class SandboxService {
     this.checkGoalFields(body, true);
     const g: GoalRecord = { id: newUuid(), title: '', parent_id: null, end_date: null, owner_id: personId, team_ids: [], contributor_ids: [], created_at: this.now() };
     this.applyGoal(g, body);
-    this.data.goals.push(g);
-    this.onChange();
+    this.add('goals', g);
     return this.goal(g.id);
   }
   patchGoal(id: string, body: Record<string, unknown>): Goal {
     const g = this.goalRecord(id);
     this.checkGoalFields(body, false);
+    this.touch('goals', g);
     this.applyGoal(g, body);
-    this.onChange();
     return this.goal(g.id);
   }
   private goalUpdateRecord(id: string): GoalUpdateRecord {
@@ -515,8 +610,7 @@ export class SandboxService {
       created_at: now,
       updated_at: now,
     };
-    this.data.goal_updates.push(rec);
-    this.onChange();
+    this.add('goal_updates', rec);
     return this.goalUpdateView(rec);
   }
   private ownUpdate(id: string, personId: string): GoalUpdateRecord {
@@ -527,21 +621,21 @@ export class SandboxService {
   patchGoalUpdate(id: string, personId: string, body: Record<string, unknown>): GoalUpdate {
     const u = this.ownUpdate(id, personId);
     this.checkGoalUpdateFields(body, false);
+    this.touch('goal_updates', u);
     if (typeof body.title === 'string') u.title = body.title;
     if (typeof body.body === 'string') u.body = body.body;
     if (typeof body.progress === 'number') u.progress = body.progress;
     if (typeof body.confidence === 'number') u.confidence = body.confidence;
     u.confidence = nearestConfidence(u.confidence).value;
     u.updated_at = this.now();
-    this.onChange();
     return this.goalUpdateView(u);
   }
   deleteGoalUpdate(id: string, personId: string): void {
     const u = this.ownUpdate(id, personId);
-    this.data.goal_updates = this.data.goal_updates.filter((x) => x !== u);
-    this.data.comments = this.data.comments.filter((c) => !(c.resource.type === 'goal-update' && c.resource.id === u.id));
-    this.data.reactions = this.data.reactions.filter((r) => !(r.resource.type === 'goal-update' && r.resource.id === u.id));
-    this.onChange();
+    const onIt = (r: { id: string }) => (r as CommentRecord).resource.type === 'goal-update' && (r as CommentRecord).resource.id === u.id;
+    this.removeWhere('goal_updates', (x) => x === u);
+    this.removeWhere('comments', onIt);
+    this.removeWhere('reactions', onIt);
   }
 
   // ---- activities ----
@@ -570,8 +664,7 @@ export class SandboxService {
       recorded_at: this.now(),
       person_id: personId,
     };
-    this.data.activities.push(rec);
-    this.onChange();
+    this.add('activities', rec);
     return this.activityView(rec);
   }
 
@@ -607,8 +700,7 @@ export class SandboxService {
       created_at: now,
       updated_at: now,
     };
-    this.data.echo_questions.push(q);
-    this.onChange();
+    this.add('echo_questions', q);
     return this.echoQuestionView(q);
   }
   echoAnswer(id: string): EchoAnswer {
@@ -616,6 +708,106 @@ export class SandboxService {
     if (!a) throw new ServiceError(404, `No echo answer ${id}`);
     const q = this.data.echo_questions.find((x) => x.id === a.question_id);
     return { id: a.id, question: { id: a.question_id, title: q?.title ?? '' }, title: a.title, body: a.body, published_at: a.published_at, url: `${this.appUrl}/echo/answers/${a.id}` };
+  }
+
+  // ---- the digest ----
+  /**
+   * A person's feed, newest first: comments by others on their check-ins and goal updates, comments
+   * that @mention them anywhere, their teammates' completed check-ins, and others' updates of goals
+   * they own or contribute to. An entry's id is the id of what it is about (comment, check-in, goal
+   * update), so it stays the same from one request to the next. `since` is an instant (inclusive).
+   */
+  digest(personId: string, f: { since?: string; category?: DigestCategory } = {}): DigestEntry[] {
+    const me = this.person(personId)!;
+    // Each entry with its place in the list it comes from: of two in the same second, the later saved comes first.
+    const entries: Array<{ entry: DigestEntry; order: number }> = [];
+    const want = (c: DigestCategory) => !f.category || f.category === c;
+    const entry = (order: number, id: string, category: DigestCategory, published_at: string, resource: Partial<DigestEntry['resource']> & Pick<DigestEntry['resource'], 'type' | 'url' | 'person'>) => {
+      if (f.since && Date.parse(published_at) < Date.parse(f.since)) return;
+      entries.push({
+        entry: { id, category, published_at, read_at: null, resource: { title: null, body: null, progress: null, confidence: null, confidence_description: null, goal: null, ...resource } },
+        order,
+      });
+    };
+    const updates = new Map(this.data.goal_updates.map((u) => [u.id, u]));
+    const goalOf = (goalId: string) => ({ id: goalId, title: this.data.goals.find((g) => g.id === goalId)?.title ?? '' });
+
+    if (want('comment')) {
+      const mention = new RegExp(`(?<![\\w@.])@${me.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
+      for (let i = 0; i < this.data.comments.length; i++) {
+        const c = this.data.comments[i]!;
+        if (c.person_id === personId) continue;
+        let on: { title: string; url: string; goal: { id: string; title: string } | null; mine: boolean } | undefined;
+        if (c.resource.type === 'check-in') {
+          const hit = this.locate(c.resource.id);
+          if (!hit) continue;
+          const owner = hit.personId === personId ? 'your' : `${this.ref(hit.personId).name}'s`;
+          on = { title: `Comment on ${owner} check-in for ${hit.date}`, url: `${this.appUrl}/check-ins/${c.resource.id}`, goal: null, mine: hit.personId === personId };
+        } else {
+          const u = updates.get(c.resource.id);
+          if (!u) continue;
+          on = { title: `Comment on the goal update “${u.title}”`, url: `${this.appUrl}/goal_updates/${u.id}`, goal: goalOf(u.goal_id), mine: u.person_id === personId };
+        }
+        if (!on.mine && !mention.test(c.body)) continue;
+        entry(i, c.id, 'comment', c.created_at, { type: 'comment', title: on.title, body: c.body, url: on.url, goal: on.goal, person: this.ref(c.person_id) });
+      }
+    }
+    if (want('check-in')) {
+      const myTeams = new Set(this.teamsOf(personId).map((t) => t.id));
+      const teammates = new Set(this.data.teams.filter((t) => myTeams.has(t.id)).flatMap((t) => t.people_ids));
+      teammates.delete(personId);
+      // Teammate by teammate, day by day (the store's index), not through every check-in stored.
+      const found: CheckInRecord[] = [];
+      for (const teammate of teammates) {
+        for (let date = this.data.start_date; date <= this.lastDay(); date = addDays(date, 1)) {
+          const rec = this.record(teammate, date);
+          if (rec) found.push(rec);
+        }
+      }
+      for (let i = 0; i < found.length; i++) {
+        const rec = found[i]!;
+        if (!rec.completed_at || rec.absent) continue;
+        if (!this.teamIdsOf(rec.person_id, rec.date).some((t) => myTeams.has(t))) continue;
+        if (!this.exists(rec.person_id, rec.date)) continue;
+        const person = this.ref(rec.person_id);
+        const answers = [
+          ['What did you do previously?', rec.previous],
+          ['What do you intend to do next?', rec.intentions],
+          ['Are you blocked by anything?', rec.blockers],
+        ].filter(([, text]) => text);
+        entry(i, checkInId(rec.person_id, rec.date), 'check-in', rec.completed_at, {
+          type: 'check-in',
+          title: `${person.name}'s check-in for ${rec.date}`,
+          body: answers.length ? answers.map(([q, text]) => `**${q}**\n${text}`).join('\n\n') : null,
+          url: `${this.appUrl}/check-ins/${checkInId(rec.person_id, rec.date)}`,
+          person,
+        });
+      }
+    }
+    if (want('goal-update')) {
+      const mine = new Set(this.data.goals.filter((g) => g.owner_id === personId || g.contributor_ids.includes(personId)).map((g) => g.id));
+      for (let i = 0; i < this.data.goal_updates.length; i++) {
+        const u = this.data.goal_updates[i]!;
+        if (u.person_id === personId || !mine.has(u.goal_id)) continue;
+        const view = this.goalUpdateView(u);
+        entry(i, u.id, 'goal-update', u.created_at, {
+          type: 'goal-update',
+          title: view.title,
+          body: view.body,
+          progress: view.progress,
+          confidence: view.confidence,
+          confidence_description: view.confidence_description,
+          // (The view is typed as the client reads it, loosely; the sandbox always fills these.)
+          url: view.url ?? '',
+          goal: view.goal ? { id: view.goal.id, title: view.goal.title ?? '' } : null,
+          person: view.person!,
+        });
+      }
+    }
+    const rank = (c: DigestCategory) => DIGEST_CATEGORIES.indexOf(c);
+    return entries
+      .sort((a, b) => b.entry.published_at.localeCompare(a.entry.published_at) || rank(a.entry.category) - rank(b.entry.category) || b.order - a.order)
+      .map((e) => e.entry);
   }
 
   activities(f: ActivityFilter): Activity[] {
