@@ -55,5 +55,5 @@ export async function streamList<T>(io: IO, now: Date, json: boolean | undefined
 }
 
 export async function printCheckIn(io: IO, now: Date, c: CheckIn, json: boolean | undefined): Promise<void> {
-  await printOne(io, now, c, json, (v, x) => renderCheckIn(x, v.c, v.rich));
+  await printOne(io, now, c, json, (v, x) => renderCheckIn(x, v.c, v.rich, v.width));
 }
