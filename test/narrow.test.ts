@@ -193,9 +193,8 @@ describe('a check-in shown whole', () => {
       '    the release',
       'Blockers',
       '  - Waiting on the security review of',
-      '    the billing webhooks; @grace can',
-      '    you nudge the reviewers this',
-      '    afternoon?',
+      '    the billing webhooks; @grace can you',
+      '    nudge the reviewers this afternoon?',
       '',
     ]);
     // A link wider than the terminal is left whole (the terminal folds it; it stays one link).

@@ -18,12 +18,11 @@
 // - Free text is cut at a word edge: the longest run of whole words that fits, then "…" (only a
 //   first word longer than the room is cut inside it). Nothing wraps mid-word.
 // - Below the floor (the columns that never go no longer fit: under 40 columns for `list`), a
-//   row is folded at a word edge onto the next line, never cut.
+//   row is folded between two cells onto the next line, never cut.
 // - Markdown never reaches a cell as markers: views pass free text through plainLine (markdown.ts).
 // Views that show whole texts (a check-in, comments, the inbox) wrap at word edges instead (wrap.ts).
 
 import { displayWidth } from './width.js';
-import { wrap } from './wrap.js';
 
 export { displayWidth };
 
@@ -139,23 +138,34 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions): La
     if (room() < least) {
       keep = keep.filter((k) => k !== text);
       for (const i of names) widths[i] = natural[i]!;
-    } else widths[text] = Math.min(natural[text]!, room());
+    } else widths[text] = keep.at(-1) === text ? room() : Math.min(natural[text]!, room()); // a later page's text may be longer
   }
   // 4. Names are cut until the row fits (or they are at their minimum: below the floor).
   if (!hasText()) shrinkNames(0);
   return { keep, widths };
 }
 
-/** One row laid out: cells padded to their column; names and free text cut at a word edge; the rest never cut. */
-function lineOf(row: string[], { keep, widths }: Layout, opts: TableOptions): string {
-  const cells = keep.map((i) => {
+/**
+ * One row laid out: cells padded to their column; names and free text cut, the rest never cut.
+ * A row still wider than `width` (below the floor) is folded between two cells.
+ */
+function lineOf(row: string[], { keep, widths }: Layout, opts: TableOptions, width: number): string {
+  const indent = ' '.repeat(opts.indent ?? 0);
+  const lines: string[] = [];
+  let line = '';
+  for (const i of keep) {
     const cell = row[i] ?? '';
     const w = widths[i]!;
     const kind = opts.columns[i]!.kind;
-    const c = displayWidth(cell) > w && (kind === 'name' || kind === 'text') ? truncate(cell, w, kind === 'text') : cell;
-    return c + ' '.repeat(Math.max(0, w - displayWidth(c)));
-  });
-  return (' '.repeat(opts.indent ?? 0) + cells.join(' '.repeat(GAP))).trimEnd();
+    const cut = displayWidth(cell) > w && (kind === 'name' || kind === 'text') ? truncate(cell, w, kind === 'text') : cell;
+    const padded = cut + ' '.repeat(Math.max(0, w - displayWidth(cut)));
+    if (line && displayWidth(indent + line + ' '.repeat(GAP) + cut) > width) {
+      lines.push(line);
+      line = padded;
+    } else line = line ? line + ' '.repeat(GAP) + padded : padded;
+  }
+  lines.push(line);
+  return lines.map((l) => (indent + l).trimEnd()).join('\n');
 }
 
 /** Rows padded into columns that fit `width`, under a header row, by the width rule above. */
@@ -169,18 +179,16 @@ export function table(rows: string[][], width: number, opts: TableOptions): stri
  */
 export function tableStream(width: number, opts: TableOptions): (rows: string[][]) => string {
   let layout: Layout | undefined;
-  // Below the floor a row is wider than the terminal: folded at a word edge, not by the terminal.
-  const fit = (line: string) => wrap(line, width);
   return (rows) => {
     if (rows.length === 0) return '';
     if (!layout) {
       const header = opts.columns.map((c) => c.title);
       layout = layoutOf([header, ...rows], width, opts);
-      const head = fit(lineOf(header, layout, opts));
-      const text = [opts.style ? opts.style(head) : head, ...rows.map((r) => fit(lineOf(r, layout!, opts)))];
+      const head = lineOf(header, layout, opts, width);
+      const text = [opts.style ? opts.style(head) : head, ...rows.map((r) => lineOf(r, layout!, opts, width))];
       return text.join('\n') + '\n';
     }
-    return rows.map((r) => fit(lineOf(r, layout!, opts))).join('\n') + '\n';
+    return rows.map((r) => lineOf(r, layout!, opts, width)).join('\n') + '\n';
   };
 }
 

@@ -66,8 +66,7 @@ function wrapLine(line: string, width: number, hangAt?: number): string {
       } else gap += spaces;
     } else if (word) {
       const w = displayWidth(word);
-      const spaceWidth = displayWidth(gap);
-      if (!empty && curWidth + spaceWidth + w > width) {
+      if (!empty && curWidth + displayWidth(gap) + w > width) {
         // Break: close what is open, then the hang, then reopen it.
         const styles = gap.match(SGR)?.join('') ?? '';
         out.push(cur + styles + [...open].reverse().map((c) => `\x1b[${closerOf(c)}m`).join(''));
@@ -77,8 +76,8 @@ function wrapLine(line: string, width: number, hangAt?: number): string {
         empty = true;
         first = false;
       }
+      curWidth += displayWidth(gap) + w;
       cur += gap + word;
-      curWidth += spaceWidth + w;
       gap = '';
       empty = false;
     }
