@@ -51,9 +51,14 @@ export function truncate(text: string, max: number, atWord = true): string {
   if (max <= 0) return '';
   const plain = text.replace(ANSI, '');
   let out = '';
-  for (const { segment } of (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(plain)) {
-    if (displayWidth(out + segment) > max - 1) break;
-    out += segment;
+  if (displayWidth(plain) === plain.length && !/[\u0300-\uffff]/.test(plain)) out = plain.slice(0, max - 1); // one cell a character
+  else {
+    let used = 0;
+    for (const { segment } of (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(plain)) {
+      used += displayWidth(segment);
+      if (used > max - 1) break;
+      out += segment;
+    }
   }
   if (!atWord) return out.trimEnd() + '…';
   // The prefix ends at a word edge when a space follows it; otherwise back to the last space in it.
@@ -153,16 +158,24 @@ function lineOf(row: string[], { keep, widths }: Layout, opts: TableOptions, wid
   const indent = ' '.repeat(opts.indent ?? 0);
   const lines: string[] = [];
   let line = '';
+  /** Cells of `line` (the indent included), up to the end of its last cell's text. */
+  let used = indent.length;
   for (const i of keep) {
     const cell = row[i] ?? '';
     const w = widths[i]!;
     const kind = opts.columns[i]!.kind;
-    const cut = displayWidth(cell) > w && (kind === 'name' || kind === 'text') ? truncate(cell, w, kind === 'text') : cell;
-    const padded = cut + ' '.repeat(Math.max(0, w - displayWidth(cut)));
-    if (line && displayWidth(indent + line + ' '.repeat(GAP) + cut) > width) {
+    const cellWidth = displayWidth(cell);
+    const cut = cellWidth > w && (kind === 'name' || kind === 'text') ? truncate(cell, w, kind === 'text') : cell;
+    const cutWidth = cut === cell ? cellWidth : displayWidth(cut);
+    const padded = cut + ' '.repeat(Math.max(0, w - cutWidth));
+    if (line && used + GAP + cutWidth > width) {
       lines.push(line);
       line = padded;
-    } else line = line ? line + ' '.repeat(GAP) + padded : padded;
+      used = indent.length + Math.max(w, cutWidth);
+    } else {
+      used += (line ? GAP : 0) + Math.max(w, cutWidth);
+      line = line ? line + ' '.repeat(GAP) + padded : padded;
+    }
   }
   lines.push(line);
   return lines.map((l) => (indent + l).trimEnd()).join('\n');
