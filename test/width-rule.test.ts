@@ -6,7 +6,7 @@ import { makeColors } from '../src/ui/color.js';
 import { plainInline, plainLine } from '../src/ui/markdown.js';
 import { renderCheckIn } from '../src/ui/render.js';
 import { displayWidth, layoutOf, NAME_MIN, table, tableStream, TEXT_MIN, truncate, type Column } from '../src/ui/table.js';
-import { checkInRows, teamReportView, type View } from '../src/ui/views.js';
+import { checkInRowStream, checkInRows, teamReportView, type View } from '../src/ui/views.js';
 import { wrap } from '../src/ui/wrap.js';
 
 // eslint-disable-next-line no-control-regex
@@ -153,6 +153,13 @@ describe('views under the rule', () => {
     expect(checkInRows(view(75), rows)).toBe(
       'DATE        PERSON          MOOD  STATE      INTENTIONS\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  Fix the flaky checkout test…\n' + '2026-11-19  Ada Lovelace          · not yet\n',
     );
+  });
+  it('list --all: a blocked check-in on a later page than the first is whole and aligned (it crashed the run: a column 0 wide)', () => {
+    const part = checkInRowStream(view(120));
+    const first = part([checkIn({ intentions: '- Ship it' })]);
+    expect(first).toBe(`DATE        PERSON          MOOD  STATE      ID                                    INTENTIONS\n2026-11-19  Linus Torvalds  🤯    ✓ filled   ${ID}  Ship it\n`);
+    const later = part([checkIn({ blocked: true, person: { id: 'm', name: 'Margaret Hamilton' }, intentions: '- Triage the mobile crash reports from the weekend' })]);
+    expect(later).toBe(`2026-11-19  Margaret Hami…  🤯    ⚠ blocked  ${ID}  Triage the mobile crash reports from…\n`);
   });
   it('team: the members under PERSON and STATE headers; a short state word for none; the blocker wrapped under the name', () => {
     const out = teamReportView(view(40), [

@@ -56,13 +56,13 @@ function checkInTsv(list: CheckIn[]): string {
 /** A check-in's state in a table, as `checkin team` names it: a symbol and a word (read without colour, or where the symbol cannot be drawn). */
 const CHECK_IN_STATES = { blocked: '⚠ blocked', pending: '· not yet', filled: '✓ filled' } as const;
 
-function checkInState(v: View, c: CheckIn): string {
-  if (c.blocked) return v.c.red(CHECK_IN_STATES.blocked);
-  return c.completed_at ? v.c.green(CHECK_IN_STATES.filled) : v.c.yellow(CHECK_IN_STATES.pending);
-}
-
 function checkInCells(v: View, list: CheckIn[]): string[][] {
-  return list.map((c) => [c.date, sanitizeLine(c.person?.name ?? ''), moodEmoji(c.mood) || ' ', checkInState(v, c), v.c.dim(c.id), firstPlainLine(c.intentions)]);
+  // Each style looked up once a page, not once a row (a lookup builds the style: list --all has 20,000 rows).
+  const { red, green, yellow, dim } = v.c;
+  const blocked = red(CHECK_IN_STATES.blocked);
+  const filled = green(CHECK_IN_STATES.filled);
+  const pending = yellow(CHECK_IN_STATES.pending);
+  return list.map((c) => [c.date, sanitizeLine(c.person?.name ?? ''), moodEmoji(c.mood) || ' ', c.blocked ? blocked : c.completed_at ? filled : pending, dim(c.id), firstPlainLine(c.intentions)]);
 }
 
 const CHECK_IN_COLUMNS: Column[] = [
