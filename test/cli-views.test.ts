@@ -148,20 +148,20 @@ describe('checkin list', () => {
     expect((raw.json as unknown[]).length).toBeGreaterThan(list.length);
   });
 
-  it('on a terminal: a table with date, person, mood, filled-in, blocked, id and the first line of intentions', async () => {
+  it('on a terminal: a table with date, person, mood, state (filled in, not yet, blocked), id and the first line of intentions', async () => {
     const day = addDays(TODAY, -3);
     const r = await cli(['list', '--since', day, '--until', day, '--blocked'], { tty: true, columns: 120 });
     expect(r.code).toBe(0);
     const id = checkInId(grace, day);
     const [header, row, ...rest] = r.stdout.split('\n');
-    expect(header).toBe('DATE        PERSON        MOOD  DONE           ID                                    INTENTIONS');
-    expect(row).toMatch(new RegExp(`^${day}  Grace Hopper  🤯    ✓     blocked  ${id}  - \\S.*$`));
+    expect(header).toBe('DATE        PERSON        MOOD  STATE      ID                                    INTENTIONS');
+    expect(row).toMatch(new RegExp(`^${day}  Grace Hopper  🤯    ⚠ blocked  ${id}  \\w.*$`));
     expect(rest).toEqual(['']);
-    // At 60 columns the id goes (it is never cut), then the blocked column; the rest still reads.
+    // At 60 columns the id goes (it is never cut); the state stays (it never goes before the free text).
     const narrow = await cli(['list', '--since', day, '--until', day, '--blocked'], { tty: true, columns: 60 });
     const lines = narrow.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('DATE        PERSON        MOOD  DONE  INTENTIONS');
-    expect(lines[1]).toMatch(new RegExp(`^${day}  Grace Hopper  🤯    ✓     - .*$`));
+    expect(lines[0]).toBe('DATE        PERSON        MOOD  STATE      INTENTIONS');
+    expect(lines[1]).toMatch(new RegExp(`^${day}  Grace Hopper  🤯    ⚠ blocked  \\w.*$`));
     expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(60);
   });
 
@@ -262,7 +262,7 @@ describe('checkin team', () => {
     expect(r.code).toBe(0);
     // Colour is off in this IO, so **CI** comes out as plain text: the Markdown markers are gone, the words stay.
     expect(r.stdout).toBe(
-      `Platform — ${day}  1 blocked, 3 filled\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled in\n  Linus Torvalds  ✓ filled in\n  Scribe (agent)  ✓ filled in\n    Grace Hopper: Stuck on CI\n\n`,
+      `Platform — ${day}  1 blocked, 3 filled\n  PERSON          STATE\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled in\n  Linus Torvalds  ✓ filled in\n  Scribe (agent)  ✓ filled in\n    Grace Hopper: Stuck on CI\n\n`,
     );
   });
 });

@@ -72,11 +72,23 @@ describe('tables', () => {
   it('pads by display width (emoji take two cells) and cuts the last column to the width', () => {
     expect(displayWidth('🧐 ok')).toBe(5);
     expect(truncate('abcdefghij', 5)).toBe('abcd…');
-    expect(table([['a', '🧐', 'long text here'], ['bbb', '', 'x']], 30)).toBe('a    🧐  long text here\nbbb      x\n');
-    expect(table([['a', '🧐', 'long text here'], ['bbb', '', 'x']], 20)).toBe('a    🧐  long text…\nbbb      x\n');
+    const columns = [
+      { title: 'A', kind: 'whole' },
+      { title: 'B', kind: 'state' },
+      { title: 'C', kind: 'text' },
+    ] as const;
+    expect(table([['a', '🧐', 'long text here'], ['bbb', '', 'x']], 30, { columns: [...columns] })).toBe('A    B   C\na    🧐  long text here\nbbb      x\n');
+    expect(table([['a', '🧐', 'long text here'], ['bbb', '', 'x']], 21, { columns: [...columns] })).toBe('A    B   C\na    🧐  long text…\nbbb      x\n');
     // A header; a droppable column (an id) goes before anything is cut; cuts fall at a word edge.
     const rows = [['2026-11-20', 'Grace Hopper', '3308a89a-1006-5ad0-94a3-d9510e51aecb', 'Review the billing webhooks with Linus']];
-    const opts = { header: ['DATE', 'PERSON', 'ID', 'INTENTIONS'], droppable: [2] };
+    const opts = {
+      columns: [
+        { title: 'DATE', kind: 'whole' as const },
+        { title: 'PERSON', kind: 'name' as const },
+        { title: 'ID', kind: 'whole' as const, drop: 1 },
+        { title: 'INTENTIONS', kind: 'text' as const },
+      ],
+    };
     expect(table(rows, 120, opts)).toBe('DATE        PERSON        ID                                    INTENTIONS\n2026-11-20  Grace Hopper  3308a89a-1006-5ad0-94a3-d9510e51aecb  Review the billing webhooks with Linus\n');
     expect(table(rows, 60, opts)).toBe('DATE        PERSON        INTENTIONS\n2026-11-20  Grace Hopper  Review the billing webhooks with…\n');
     expect(tsv([['a\tb', 'c\nd']])).toBe('a b\tc d\n');

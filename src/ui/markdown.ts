@@ -37,3 +37,38 @@ export function renderMarkdown(text: string, c: Colors): string {
     })
     .join('\n');
 }
+
+/**
+ * Inline Markdown shown plainly, for one-line places (table cells, checkbox items): emphasis,
+ * strike-through and code markers go, a link or an image shows its text (`[text](url)` → text),
+ * an autolink its address, a backslash escape its character; the words stay, line breaks too.
+ * Sanitised as it goes, like every text from outside.
+ */
+export function plainInline(md: string): string {
+  return sanitize(md)
+    .split(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/)
+    .map((part, i) => {
+      // split gives [text, ticks, code, text, ticks, code, …]: code is kept as it is, its ticks go.
+      if (i % 3 === 1) return '';
+      if (i % 3 === 2) return /^ .* $/.test(part) && part.trim() ? part.slice(1, -1) : part;
+      return part
+        .replace(/!?\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+        .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+        .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*|__(?=\S)([\s\S]*?\S)__(?!\w)/g, (_m, a?: string, b?: string) => a ?? b ?? '')
+        .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+        .replace(/(^|[^*\w\\])\*(?=[^*\s])([^*]*[^*\s])?\*(?!\*)|(^|\W)_(?=[^_\s])([^_]*[^_\s])?_(?!\w)/g, (m, p1?: string, _a?: string, p2?: string) => {
+          const pre = p1 ?? p2 ?? '';
+          return pre + m.slice(pre.length + 1, -1);
+        })
+        .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    })
+    .join('');
+}
+
+/**
+ * One line of Markdown for a table cell: plainInline, and the block markers of the line go too
+ * (a heading's #, a bullet, a quote's >); a numbered item keeps its number.
+ */
+export function plainLine(md: string): string {
+  return plainInline(md.replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+)+/, '')).replace(/\s+/g, ' ').trim();
+}

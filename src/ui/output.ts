@@ -140,5 +140,5 @@ export async function streamList<T>(io: IO, now: Date, json: JsonFlag, none: str
 }
 
 export async function printCheckIn(io: IO, now: Date, c: CheckIn, json: JsonFlag): Promise<void> {
-  await printOne(io, now, c, json, (v, x) => renderCheckIn(x, v.c, v.rich));
+  await printOne(io, now, c, json, (v, x) => renderCheckIn(x, v.c, v.rich, v.width));
 }

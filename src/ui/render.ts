@@ -1,9 +1,12 @@
 // Human views of the service's objects. Every string that came from the service is sanitised.
+// On a terminal (rich) a check-in's answers are Markdown rendered, and every line is wrapped at
+// word edges to the width, a bullet's continuation hanging under its text.
 
 import { MOODS, type CheckIn, type Mood } from '../api/types.js';
 import type { Colors } from './color.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
+import { wrap } from './wrap.js';
 
 export function moodLabel(mood: Mood | string | null | undefined): string {
   if (!mood) return 'none';
@@ -23,7 +26,11 @@ function timeOf(iso: string): string {
   return Number.isNaN(d.getTime()) ? sanitizeLine(iso) : `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
-export function renderCheckIn(c: CheckIn, colors: Colors, rich = false): string {
+/**
+ * A check-in for people: its heading, state, and answers. `rich` (a terminal): Markdown rendered
+ * and lines wrapped at word edges to `width` (the terminal's columns; unbounded when not given).
+ */
+export function renderCheckIn(c: CheckIn, colors: Colors, rich = false, width = Infinity): string {
   const teams = (c.teams ?? []).map((t) => sanitizeLine(t.name)).join(', ');
   const who = sanitizeLine(c.person?.name ?? 'Unknown');
   const state = c.completed_at ? colors.green(`filled in at ${timeOf(c.completed_at)}`) : colors.yellow('not filled in yet');
@@ -41,7 +48,8 @@ export function renderCheckIn(c: CheckIn, colors: Colors, rich = false): string 
   section('Intentions', c.intentions);
   section('Blockers', c.blockers);
   if (c.url) lines.push('', colors.dim(sanitizeLine(c.url)));
-  return lines.join('\n') + '\n';
+  const out = lines.join('\n') + '\n';
+  return rich ? wrap(out, width) : out;
 }
 
 /** Exactly the service's object(s), as JSON, one document on stdout. */

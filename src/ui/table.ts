@@ -1,97 +1,207 @@
 // Columns for people (padded to display width) and for scripts (tab-separated, one record a line).
+//
+// THE WIDTH RULE — one rule for every table (list, goals, team, people, teams, activity, reactions,
+// goal updates), so a narrow terminal degrades the same way everywhere:
+//
+// - Every column has a header, and says what it holds:
+//     state  done/blocked, mood, confidence, membership: never cut, never left out;
+//     whole  dates, ids, numbers, handles: never cut; some (ids, details) may be left out;
+//     name   people's names: cut with "…" ("Linus Torva…") only when nothing else gives way;
+//     text   free text (one column at most): takes what is left, cut at a word edge with "…".
+// - A table wider than the terminal gives way in this order, and only as far as it must:
+//     1. the columns a view marks `drop` (ids, then details) are left out, in that order, until
+//        the free text has TEXT_ROOM cells (or all it needs); one that left early comes back
+//        when a later one made room for it;
+//     2. names are cut, down to NAME_MIN cells, so that the free text keeps TEXT_MIN cells;
+//     3. then the free text is left out: the last column to go, as state never goes;
+//     4. names are cut, down to NAME_MIN cells, until the row fits.
+// - Free text is cut at a word edge: the longest run of whole words that fits, then "…" (only a
+//   first word longer than the room is cut inside it). Nothing wraps mid-word.
+// - Below the floor (the columns that never go no longer fit: under 40 columns for `list`), a
+//   row is folded between two cells onto the next line, never cut.
+// - Markdown never reaches a cell as markers: views pass free text through plainLine (markdown.ts).
+// Views that show whole texts (a check-in, comments, the inbox) wrap at word edges instead (wrap.ts).
+
+import { displayWidth } from './width.js';
+
+export { displayWidth };
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-/** Display width: emoji and wide East Asian characters take two cells, combining marks none. */
-export function displayWidth(text: string): number {
-  let w = 0;
-  for (const ch of text.replace(ANSI, '')) {
-    if (/\p{Mn}|\p{Me}|\u200d|\ufe0f/u.test(ch)) continue;
-    w += /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
+/** Free text is kept while it gets at least this many cells. */
+export const TEXT_MIN = 12;
+/** Optional columns leave until the free text gets this many cells. */
+export const TEXT_ROOM = 24;
+/** A name is never cut shorter than this (nor than its header). */
+export const NAME_MIN = 8;
+const GAP = 2;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * Cuts `text` to `max` cells at a word edge, with an ellipsis when something was cut: the longest
+ * run of whole words that fits (trailing punctuation that only separated it from the next word
+ * goes too); only a first word longer than the room is cut inside. `atWord` false: cut at the
+ * last character that fits (a name reads better as "Linus Torva…" than "Linus…"). Styles (SGR)
+ * do not survive a cut.
+ */
+export function truncate(text: string, max: number, atWord = true): string {
+  if (displayWidth(text) <= max) return text;
+  if (max <= 0) return '';
+  const plain = text.replace(ANSI, '');
+  let out = '';
+  if (displayWidth(plain) === plain.length && !/[\u0300-\uffff]/.test(plain)) out = plain.slice(0, max - 1); // one cell a character
+  else {
+    let used = 0;
+    for (const { segment } of (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(plain)) {
+      used += displayWidth(segment);
+      if (used > max - 1) break;
+      out += segment;
+    }
   }
-  return w;
+  if (!atWord) return out.trimEnd() + '…';
+  // The prefix ends at a word edge when a space follows it; otherwise back to the last space in it.
+  const atEdge = /^\s/.test(plain.slice(out.length)) || /\s$/.test(out);
+  const edge = atEdge ? out.length : out.search(/\s\S*$/);
+  const words = edge > 0 ? out.slice(0, edge).replace(/[\s,;:·—–-]+$/u, '') : '';
+  return (words || out.trimEnd()) + '…';
 }
 
-/** Cuts `text` (plain) to `max` cells, at a word edge when one is near, with an ellipsis when something was cut. */
-export function truncate(text: string, max: number): string {
-  if (displayWidth(text) <= max) return text;
-  let out = '';
-  for (const ch of text) {
-    if (displayWidth(out + ch) > max - 1) break;
-    out += ch;
-  }
-  const edge = out.search(/\s\S*$/);
-  if (edge >= Math.floor(max * 0.6)) out = out.slice(0, edge);
-  return out.trimEnd() + '…';
+export type ColumnKind = 'state' | 'whole' | 'name' | 'text';
+
+export interface Column {
+  /** The header (every column has one). */
+  title: string;
+  /** What it holds, which says how it gives way (the rule above). */
+  kind: ColumnKind;
+  /** Left out when the table is too wide, lowest first (ids, details); never on state or text. */
+  drop?: number;
+  /** At least this wide: a state column whose widest value may first come on a later page. */
+  min?: number;
 }
 
 export interface TableOptions {
-  /** Column titles, shown above the rows. */
-  header?: string[];
-  /** Columns that may go, in this order, when the table does not fit (ids: never cut, better left out). */
-  droppable?: number[];
+  columns: Column[];
   /** Styles the header row (dim, bold…). */
   style?: (text: string) => string;
+  /** Spaces before every row (a table under a heading). */
+  indent?: number;
 }
 
 interface Layout {
   /** Indexes of the columns shown. */
   keep: number[];
-  /** Widths of the shown columns but the last. */
+  /** Width of each column (by index). */
   widths: number[];
-  /** Cells left for the last column. */
-  last: number;
 }
 
-/** Which columns fit `width` and how wide each is, measured over `all` (header included). */
-function layoutOf(all: string[][], width: number, opts: TableOptions): Layout {
-  const cols = Math.max(...all.map((r) => r.length));
-  const widthOfColumn = (i: number) => Math.max(...all.map((r) => displayWidth(r[i] ?? '')));
-  const fixedWidth = (k: number[]) => k.slice(0, -1).reduce((a, i) => a + widthOfColumn(i) + 2, 0);
-  let keep = Array.from({ length: cols }, (_, i) => i);
-  for (const drop of opts.droppable ?? []) {
-    if (width - fixedWidth(keep) >= 24) break;
-    keep = keep.filter((i) => i !== drop);
+/** Which columns fit `width` and how wide each is, measured over `all` (header included): the rule above. */
+export function layoutOf(all: string[][], width: number, opts: TableOptions): Layout {
+  const { columns } = opts;
+  for (const col of columns) {
+    if (!col.title) throw new Error('every column has a header');
+    if (col.drop !== undefined && (col.kind === 'state' || col.kind === 'text')) throw new Error(`column ${col.title}: state and free text are never dropped before the rest`);
   }
-  const widths = keep.slice(0, -1).map(widthOfColumn);
-  return { keep, widths, last: Math.max(10, width - widths.reduce((a, b) => a + b + 2, 0)) };
-}
-
-/** One row laid out: shown cells padded to their column (cut when wider), the last cut to what is left. */
-function lineOf(row: string[], { keep, widths, last }: Layout): string {
-  const cells = keep.map((i) => row[i] ?? '');
-  const fixed = cells.slice(0, -1).map((cell, i) => {
-    const c = displayWidth(cell) > widths[i]! ? truncate(cell, widths[i]!) : cell;
-    return c + ' '.repeat(widths[i]! - displayWidth(c));
-  });
-  return [...fixed, truncate(cells.at(-1) ?? '', last)].join('  ').trimEnd();
+  const natural = columns.map((col, i) => Math.max(col.min ?? 0, ...all.map((r) => displayWidth(r[i] ?? ''))));
+  const text = columns.findIndex((c) => c.kind === 'text');
+  const names = columns.map((c, i) => (c.kind === 'name' ? i : -1)).filter((i) => i >= 0);
+  const nameMin = (i: number) => Math.min(natural[i]!, Math.max(NAME_MIN, displayWidth(columns[i]!.title)));
+  let keep = columns.map((_, i) => i);
+  const widths = [...natural];
+  /** Cells left for the free text (or spare, without it) once every other kept column has its width. */
+  const room = () => width - (opts.indent ?? 0) - keep.filter((i) => i !== text).reduce((a, i) => a + widths[i]!, 0) - GAP * (keep.length - 1);
+  const hasText = () => text >= 0 && keep.includes(text);
+  /** Cuts names (the widest first, a cell at a time) down to their minimum while room() < need. */
+  const shrinkNames = (need: number) => {
+    for (;;) {
+      if (room() >= need) return;
+      const cut = names.filter((i) => keep.includes(i) && widths[i]! > nameMin(i)).sort((a, b) => widths[b]! - widths[a]!)[0];
+      if (cut === undefined) return;
+      widths[cut]!--;
+    }
+  };
+  // 1. Optional columns leave, in their order, until the free text has room (or everything fits).
+  const wanted = text >= 0 ? Math.min(TEXT_ROOM, natural[text]!) : 0;
+  const optional = columns.map((c, i) => [c.drop, i] as const).filter(([d]) => d !== undefined).sort((a, b) => a[0]! - b[0]!);
+  const dropped: number[] = [];
+  for (const [, i] of optional) {
+    if (room() >= wanted) break;
+    keep = keep.filter((k) => k !== i);
+    dropped.unshift(i);
+  }
+  // One that left before a wider one may fit again now (a due date, once the id is gone).
+  for (const i of dropped.slice(1)) {
+    keep = [...keep, i].sort((a, b) => a - b);
+    if (room() < wanted) keep = keep.filter((k) => k !== i);
+  }
+  if (hasText()) {
+    // 2. Names give way so the free text keeps TEXT_MIN cells (or all it needs).
+    const least = Math.min(TEXT_MIN, natural[text]!);
+    shrinkNames(least);
+    // 3. Still too narrow: the free text goes, and the names take back what they can.
+    if (room() < least) {
+      keep = keep.filter((k) => k !== text);
+      for (const i of names) widths[i] = natural[i]!;
+    } else widths[text] = keep.at(-1) === text ? room() : Math.min(natural[text]!, room()); // a later page's text may be longer
+  }
+  // 4. Names are cut until the row fits (or they are at their minimum: below the floor).
+  if (!hasText()) shrinkNames(0);
+  return { keep, widths };
 }
 
 /**
- * Rows padded into columns that fit `width`: whole columns (ids, dates) are never cut; when the
- * table is too wide, droppable columns go first, then the last column is cut at a word edge.
+ * One row laid out: cells padded to their column; names and free text cut, the rest never cut.
+ * A row still wider than `width` (below the floor) is folded between two cells.
  */
-export function table(rows: string[][], width: number, opts: TableOptions = {}): string {
+function lineOf(row: string[], { keep, widths }: Layout, opts: TableOptions, width: number): string {
+  const indent = ' '.repeat(opts.indent ?? 0);
+  const lines: string[] = [];
+  let line = '';
+  /** Cells of `line` (the indent included), up to the end of its last cell's text. */
+  let used = indent.length;
+  for (const i of keep) {
+    const cell = row[i] ?? '';
+    const w = widths[i]!;
+    const kind = opts.columns[i]!.kind;
+    const cellWidth = displayWidth(cell);
+    const cut = cellWidth > w && (kind === 'name' || kind === 'text') ? truncate(cell, w, kind === 'text') : cell;
+    const cutWidth = cut === cell ? cellWidth : displayWidth(cut);
+    const padded = cut + ' '.repeat(Math.max(0, w - cutWidth));
+    if (line && used + GAP + cutWidth > width) {
+      lines.push(line);
+      line = padded;
+      used = indent.length + Math.max(w, cutWidth);
+    } else {
+      used += (line ? GAP : 0) + Math.max(w, cutWidth);
+      line = line ? line + ' '.repeat(GAP) + padded : padded;
+    }
+  }
+  lines.push(line);
+  return lines.map((l) => (indent + l).trimEnd()).join('\n');
+}
+
+/** Rows padded into columns that fit `width`, under a header row, by the width rule above. */
+export function table(rows: string[][], width: number, opts: TableOptions): string {
   return tableStream(width, opts)(rows);
 }
 
 /**
  * A table that arrives in parts (pages): the first part fixes the columns (and the header);
- * later rows are padded to them, and a cell wider than its column is cut.
+ * later rows are padded to them, and a name or free text wider than its column is cut.
  */
-export function tableStream(width: number, opts: TableOptions = {}): (rows: string[][]) => string {
+export function tableStream(width: number, opts: TableOptions): (rows: string[][]) => string {
   let layout: Layout | undefined;
   return (rows) => {
     if (rows.length === 0) return '';
     if (!layout) {
-      const all = opts.header ? [opts.header, ...rows] : rows;
-      layout = layoutOf(all, width, opts);
-      const text = all.map((r) => lineOf(r, layout!));
-      if (opts.header && opts.style) text[0] = opts.style(text[0]!);
+      const header = opts.columns.map((c) => c.title);
+      layout = layoutOf([header, ...rows], width, opts);
+      const head = lineOf(header, layout, opts, width);
+      const text = [opts.style ? opts.style(head) : head, ...rows.map((r) => lineOf(r, layout!, opts, width))];
       return text.join('\n') + '\n';
     }
-    return rows.map((r) => lineOf(r, layout!)).join('\n') + '\n';
+    return rows.map((r) => lineOf(r, layout!, opts, width)).join('\n') + '\n';
   };
 }
 

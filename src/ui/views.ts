@@ -1,11 +1,13 @@
 // Human and piped views: check-ins, comments, reactions, goals, updates, people, teams,
 // activities, the team report, status and me. Rich (a terminal) gets columns, colour and Markdown; piped gets tab-separated rows.
+// Tables follow the width rule (table.ts); whole texts are wrapped at word edges to the width (wrap.ts).
 
 import { MOODS, nearestConfidence, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
 import type { Colors } from './color.js';
-import { renderMarkdown } from './markdown.js';
+import { plainLine, renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
-import { table, tableStream, tsv } from './table.js';
+import { displayWidth, table, tableStream, tsv, type Column } from './table.js';
+import { wrap } from './wrap.js';
 
 export interface View {
   c: Colors;
@@ -16,6 +18,10 @@ export interface View {
 }
 
 const firstLine = (text: string | null | undefined) => sanitizeLine((text ?? '').split('\n').find((l) => l.trim()) ?? '').trim();
+/** The first line of a text for a table cell: Markdown shown plainly (fence lines skipped). */
+const firstPlainLine = (text: string | null | undefined) => plainLine(firstLine((text ?? '').split('\n').filter((l) => !/^\s*(```|~~~)/.test(l)).join('\n')));
+/** A one-line title from outside, for a table cell: Markdown shown plainly. */
+const plainTitle = (text: string | null | undefined) => plainLine(sanitizeLine(text ?? ''));
 const moodEmoji = (m: string | null | undefined) => (m ? ((MOODS as Record<string, string>)[m] ?? '?') : '');
 
 export function relativeTime(iso: string, now: Date): string {
@@ -36,6 +42,9 @@ export function text(v: View, body: string | null | undefined): string {
   return v.rich ? renderMarkdown(body, v.c) : sanitize(body);
 }
 
+/** A rich view's text wrapped at word edges to the terminal (piped text is left as it is). */
+const fit = (v: View, out: string) => (v.rich ? wrap(out, v.width) : out);
+
 export function checkInRows(v: View, list: CheckIn[]): string {
   return v.rich ? table(checkInCells(v, list), v.width, checkInTable(v)) : checkInTsv(list);
 }
@@ -44,19 +53,29 @@ function checkInTsv(list: CheckIn[]): string {
   return tsv(list.map((c) => [c.id, c.date, sanitizeLine(c.person?.name ?? ''), c.mood ?? '', c.completed_at ? 'filled' : 'pending', c.blocked ? 'blocked' : '', firstLine(c.intentions)]));
 }
 
+/** A check-in's state in a table, as `checkin team` names it: a symbol and a word (read without colour, or where the symbol cannot be drawn). */
+const CHECK_IN_STATES = { blocked: '⚠ blocked', pending: '· not yet', filled: '✓ filled' } as const;
+
 function checkInCells(v: View, list: CheckIn[]): string[][] {
-  return list.map((c) => [
-    c.date,
-    sanitizeLine(c.person?.name ?? ''),
-    moodEmoji(c.mood) || ' ',
-    c.completed_at ? v.c.green('✓') : v.c.yellow('·'),
-    c.blocked ? v.c.red('blocked') : '',
-    v.c.dim(c.id),
-    firstLine(c.intentions),
-  ]);
+  // Each style looked up once a page, not once a row (a lookup builds the style: list --all has 20,000 rows).
+  const { red, green, yellow, dim } = v.c;
+  const blocked = red(CHECK_IN_STATES.blocked);
+  const filled = green(CHECK_IN_STATES.filled);
+  const pending = yellow(CHECK_IN_STATES.pending);
+  return list.map((c) => [c.date, sanitizeLine(c.person?.name ?? ''), moodEmoji(c.mood) || ' ', c.blocked ? blocked : c.completed_at ? filled : pending, dim(c.id), firstPlainLine(c.intentions)]);
 }
 
-const checkInTable = (v: View) => ({ header: ['DATE', 'PERSON', 'MOOD', 'DONE', '', 'ID', 'INTENTIONS'], droppable: [5, 4], style: v.c.dim });
+const CHECK_IN_COLUMNS: Column[] = [
+  { title: 'DATE', kind: 'whole' },
+  { title: 'PERSON', kind: 'name' },
+  { title: 'MOOD', kind: 'state' },
+  // As wide as its widest word on every page (list --all fixes the columns on the first).
+  { title: 'STATE', kind: 'state', min: Math.max(...Object.values(CHECK_IN_STATES).map(displayWidth)) },
+  { title: 'ID', kind: 'whole', drop: 1 },
+  { title: 'INTENTIONS', kind: 'text' },
+];
+
+const checkInTable = (v: View) => ({ columns: CHECK_IN_COLUMNS, style: v.c.dim });
 
 /** Check-ins as they arrive page by page (list --all): rows under one header, columns fixed by the first page. */
 export function checkInRowStream(v: View): (list: CheckIn[]) => string {
@@ -68,15 +87,24 @@ export function checkInRowStream(v: View): (list: CheckIn[]) => string {
 export function commentRows(v: View, list: Comment[]): string {
   if (!v.rich) return tsv(list.map((c) => [c.id, c.created_at, sanitizeLine(c.person?.name ?? ''), sanitize(c.body)]));
   // A thread reads oldest first (the service lists newest first).
-  return [...list]
-    .reverse()
-    .map((c) => `${v.c.bold(sanitizeLine(c.person?.name ?? ''))} ${v.c.dim(relativeTime(c.created_at, v.now))}\n${text(v, c.body).replace(/^/gm, '  ')}\n`)
-    .join('\n');
+  return fit(
+    v,
+    [...list]
+      .reverse()
+      .map((c) => `${v.c.bold(sanitizeLine(c.person?.name ?? ''))} ${v.c.dim(relativeTime(c.created_at, v.now))}\n${text(v, c.body).replace(/^/gm, '  ')}\n`)
+      .join('\n'),
+  );
 }
 
 export function reactionRows(v: View, list: Reaction[]): string {
   if (!v.rich) return tsv(list.map((r) => [r.emoji, r.name, sanitizeLine(r.person?.name ?? ''), r.created_at]));
-  return table(list.map((r) => [sanitizeLine(r.emoji), sanitizeLine(r.name), sanitizeLine(r.person?.name ?? '')]), v.width, { header: ['', 'REACTION', 'WHO'], style: v.c.dim });
+  return table(list.map((r) => [`${sanitizeLine(r.emoji)} ${sanitizeLine(r.name)}`, sanitizeLine(r.person?.name ?? '')]), v.width, {
+    columns: [
+      { title: 'REACTION', kind: 'state' },
+      { title: 'WHO', kind: 'name' },
+    ],
+    style: v.c.dim,
+  });
 }
 
 export function confidenceLabel(v: View, u: { confidence?: number | null | undefined; confidence_description?: string | null | undefined }): string {
@@ -88,81 +116,119 @@ export function confidenceLabel(v: View, u: { confidence?: number | null | undef
 export function goalRows(v: View, list: Goal[]): string {
   if (!v.rich) return tsv(list.map((g) => [g.id, sanitizeLine(g.title), g.progress == null ? '' : String(g.progress), sanitizeLine(g.confidence_description ?? ''), g.end_date ?? '', sanitizeLine(g.owner?.name ?? g.teams?.[0]?.name ?? '')]));
   return table(
-    list.map((g) => [v.c.dim(g.id), g.progress == null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ? `due ${g.end_date}` : '', sanitizeLine(g.title)]),
+    list.map((g) => [v.c.dim(g.id), g.progress == null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ?? '', plainTitle(g.title)]),
     v.width,
-    { header: ['ID', 'PROGRESS', 'CONFIDENCE', 'DUE', 'GOAL'], droppable: [3, 2], style: v.c.dim },
+    {
+      columns: [
+        { title: 'ID', kind: 'whole', drop: 2 },
+        { title: 'PROGRESS', kind: 'state' },
+        { title: 'CONFIDENCE', kind: 'state' },
+        { title: 'DUE', kind: 'whole', drop: 1 },
+        { title: 'GOAL', kind: 'text' },
+      ],
+      style: v.c.dim,
+    },
   );
 }
 
 export function goalUpdateView(v: View, u: GoalUpdate): string {
   if (!v.rich) return tsv([[u.id, u.created_at, sanitizeLine(u.person?.name ?? ''), String(u.progress), String(u.confidence), sanitizeLine(u.confidence_description ?? ''), sanitizeLine(u.title), sanitize(u.body)]]);
-  return (
+  return fit(
+    v,
     `${v.c.bold(sanitizeLine(u.title))}  ${v.c.dim(u.id)}\n` +
-    `${sanitizeLine(u.goal?.title ?? '')} · ${sanitizeLine(u.person?.name ?? '')} · ${relativeTime(u.created_at, v.now)} · progress ${u.progress}% · ${confidenceLabel(v, u)} (${u.confidence})\n` +
-    (u.body ? `\n${text(v, u.body).replace(/^/gm, '  ')}\n` : '')
+      `${sanitizeLine(u.goal?.title ?? '')} · ${sanitizeLine(u.person?.name ?? '')} · ${relativeTime(u.created_at, v.now)} · progress ${u.progress}% · ${confidenceLabel(v, u)} (${u.confidence})\n` +
+      (u.body ? `\n${text(v, u.body).replace(/^/gm, '  ')}\n` : ''),
   );
 }
 
 export function goalUpdateRows(v: View, list: GoalUpdate[]): string {
   if (!v.rich) return list.map((u) => goalUpdateView(v, u)).join('');
   return table(
-    list.map((u) => [u.created_at.slice(0, 10), `${String(u.progress).padStart(3)}%`, confidenceLabel(v, u), sanitizeLine(u.person?.name ?? ''), v.c.dim(u.id), sanitizeLine(u.title)]),
+    list.map((u) => [u.created_at.slice(0, 10), `${String(u.progress).padStart(3)}%`, confidenceLabel(v, u), sanitizeLine(u.person?.name ?? ''), v.c.dim(u.id), plainTitle(u.title)]),
     v.width,
-    { header: ['DATE', 'PROGRESS', 'CONFIDENCE', 'BY', 'ID', 'TITLE'], droppable: [4, 3], style: v.c.dim },
+    {
+      columns: [
+        { title: 'DATE', kind: 'whole' },
+        { title: 'PROGRESS', kind: 'state' },
+        { title: 'CONFIDENCE', kind: 'state' },
+        { title: 'BY', kind: 'name', drop: 2 },
+        { title: 'ID', kind: 'whole', drop: 1 },
+        { title: 'TITLE', kind: 'text' },
+      ],
+      style: v.c.dim,
+    },
   );
 }
 
 export function peopleRows(v: View, list: Person[]): string {
   if (!v.rich) return tsv(list.map((p) => [p.id, sanitizeLine(p.name), sanitizeLine(p.username ?? ''), sanitizeLine(p.title ?? '')]));
-  return table(list.map((p) => [sanitizeLine(p.name), v.c.cyan('@' + sanitizeLine(p.username ?? '')), v.c.dim(p.id), sanitizeLine(p.title ?? '')]), v.width, {
-    header: ['NAME', 'USERNAME', 'ID', 'TITLE'],
-    droppable: [2],
+  return table(list.map((p) => [sanitizeLine(p.name), v.c.cyan('@' + sanitizeLine(p.username ?? '')), v.c.dim(p.id), plainTitle(p.title)]), v.width, {
+    columns: [
+      { title: 'NAME', kind: 'name' },
+      { title: 'USERNAME', kind: 'whole' },
+      { title: 'ID', kind: 'whole', drop: 1 },
+      { title: 'TITLE', kind: 'text' },
+    ],
     style: v.c.dim,
   });
 }
 
 export function teamRows(v: View, list: Team[], mine: Set<string>): string {
   if (!v.rich) return tsv(list.map((t) => [t.id, sanitizeLine(t.name), mine.has(t.id) ? 'member' : '']));
-  return table(list.map((t) => [v.c.dim(t.id), mine.has(t.id) ? v.c.green('●') : ' ', sanitizeLine(t.name)]), v.width, { header: ['ID', '', 'TEAM'], style: v.c.dim });
+  return table(list.map((t) => [v.c.dim(t.id), mine.has(t.id) ? v.c.green('●') : ' ', sanitizeLine(t.name)]), v.width, {
+    columns: [
+      { title: 'ID', kind: 'whole', drop: 1 },
+      { title: 'YOURS', kind: 'state' },
+      { title: 'TEAM', kind: 'text' },
+    ],
+    style: v.c.dim,
+  });
 }
 
 export function activityRows(v: View, list: Activity[]): string {
   const what = (a: Activity) => sanitizeLine(a.title ?? a.description ?? '');
   if (!v.rich) return tsv(list.map((a) => [a.id, a.recorded_at, sanitizeLine(a.kind), sanitizeLine(a.person?.name ?? ''), what(a), sanitizeLine(a.url ?? '')]));
   return table(
-    list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.group ?? a.kind)), sanitizeLine(a.person?.name ?? ''), `${what(a)}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]),
+    list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.group ?? a.kind)), sanitizeLine(a.person?.name ?? ''), `${plainLine(what(a))}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]),
     v.width,
-    { header: ['WHEN', 'WHAT', 'WHO', ''], style: v.c.dim },
+    {
+      columns: [
+        { title: 'WHEN', kind: 'whole' },
+        { title: 'WHAT', kind: 'whole' },
+        { title: 'WHO', kind: 'name' },
+        { title: 'TITLE', kind: 'text' },
+      ],
+      style: v.c.dim,
+    },
   );
 }
 
 export function statusLine(v: View, date: string, state: 'none' | 'done' | 'pending'): string {
-  if (state === 'none') return `No check-in scheduled for today (${date})\n`;
-  if (state === 'done') return v.c.green(`Today's check-in (${date}) is filled in`) + '\n';
-  return v.c.yellow(`Today's check-in (${date}) is pending: run \`checkin today\``) + '\n';
+  if (state === 'none') return fit(v, `No check-in scheduled for today (${date})\n`);
+  if (state === 'done') return fit(v, v.c.green(`Today's check-in (${date}) is filled in`) + '\n');
+  return fit(v, v.c.yellow(`Today's check-in (${date}) is pending: run \`checkin today\``) + '\n');
 }
 
 export function meView(v: View, me: { id: string; name: string; username: string; teams: Ref[]; time_zone?: string | null }): string {
   const teams = me.teams.map((t) => sanitizeLine(t.name)).join(', ') || 'none';
   const zone = me.time_zone ? `time zone: ${sanitizeLine(me.time_zone)}\n` : '';
-  return `${v.c.bold(sanitizeLine(me.name))} (@${sanitizeLine(me.username)})\nid: ${me.id}\nteams: ${teams}\n${zone}`;
+  return fit(v, `${v.c.bold(sanitizeLine(me.name))} (@${sanitizeLine(me.username)})\nid: ${me.id}\nteams: ${teams}\n${zone}`);
 }
 
 /** A goal update about to be posted, as the service will show it. */
 export function goalUpdatePreview(v: View, goalTitle: string, u: { title?: string; body?: string; progress?: number; confidence?: number }): string {
   const level = u.confidence === undefined ? undefined : nearestConfidence(u.confidence);
   const label = level ? confidenceLabel(v, { confidence: level.value, confidence_description: level.label }) : '—';
-  return (
-    `${v.c.bold(sanitizeLine(u.title ?? ''))}\n` +
-    `${sanitizeLine(goalTitle)} · progress ${u.progress ?? '—'}% · ${label}\n` +
-    (u.body ? `\n${text(v, u.body).replace(/^/gm, '  ')}\n` : '')
+  return fit(
+    v,
+    `${v.c.bold(sanitizeLine(u.title ?? ''))}\n` + `${sanitizeLine(goalTitle)} · progress ${u.progress ?? '—'}% · ${label}\n` + (u.body ? `\n${text(v, u.body).replace(/^/gm, '  ')}\n` : ''),
   );
 }
 
 /** The goal and its latest update, shown above the questions of a new update. */
 export function goalHeaderView(v: View, goal: Goal, latest: GoalUpdate | undefined): string {
   const head = `${v.c.bold(sanitizeLine(goal.title))} — progress ${goal.progress ?? '—'}%, ${sanitizeLine(goal.confidence_description ?? 'no update yet')}\n`;
-  return latest ? `${head}Latest update:\n${goalUpdateView(v, latest)}\n` : head;
+  return latest ? `${fit(v, head)}Latest update:\n${goalUpdateView(v, latest)}\n` : fit(v, head);
 }
 
 /** A team member's state on a day, in the order the report lists them. */
@@ -183,17 +249,29 @@ export function teamReportView(v: View, report: TeamReport[]): string {
     blocked: v.c.red('⚠ blocked'),
     pending: v.c.yellow('· not yet'),
     filled: v.c.green('✓ filled in'),
-    none: v.c.dim('– no check-in (absent or not scheduled)'),
+    // Short: a state is never cut (absent, or not scheduled).
+    none: v.c.dim('– no check-in'),
   };
   let out = '';
   for (const r of report) {
     const counts = MEMBER_STATES.map((s) => [s, r.members.filter((m) => m.state === s).length] as const)
       .filter(([, n]) => n > 0)
       .map(([s, n]) => `${n} ${s}`);
-    out += `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(counts.join(', '))}\n`;
-    out += table(r.members.map((m) => ['', sanitizeLine(m.person.name), label[m.state]]), v.width);
+    out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(counts.join(', '))}\n`);
+    out += table(
+      r.members.map((m) => [sanitizeLine(m.person.name), label[m.state]]),
+      v.width,
+      {
+        columns: [
+          { title: 'PERSON', kind: 'name' },
+          { title: 'STATE', kind: 'state' },
+        ],
+        style: v.c.dim,
+        indent: 2,
+      },
+    );
     for (const m of r.members.filter((x) => x.state === 'blocked')) {
-      out += `    ${v.c.bold(sanitizeLine(m.person.name))}: ${text(v, m.check_in?.blockers ?? '').replace(/\n/g, '\n    ')}\n`;
+      out += fit(v, `    ${v.c.bold(sanitizeLine(m.person.name))}: ${text(v, m.check_in?.blockers ?? '').replace(/\n/g, '\n    ')}\n`);
     }
     out += '\n';
   }
@@ -211,9 +289,9 @@ export interface AuthReport {
   why: string;
 }
 
-export function authStatusView(_v: View, r: AuthReport): string {
+export function authStatusView(v: View, r: AuthReport): string {
   const who = r.person ? `Logged in to ${sanitizeLine(r.api_url)} as ${sanitizeLine(r.person.name)} (@${sanitizeLine(r.person.username)})` : `A token for ${sanitizeLine(r.api_url)}`;
-  return `${who}\n  token from: ${sanitizeLine(r.source)}\n  ${r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`}\n`;
+  return fit(v, `${who}\n  token from: ${sanitizeLine(r.source)}\n  ${r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`}\n`);
 }
 
 /** One thread of `checkin inbox`: a check-in or goal update of mine, and what others left on it. */
@@ -233,17 +311,20 @@ export function inboxRows(v: View, threads: InboxThreadView[]): string {
     );
   }
   const width = String(Math.max(...threads.flatMap((t) => t.items.map((i) => i.n)))).length;
-  return threads
+  /** An item's first line; when it wraps, it hangs under the name, past the number. */
+  const itemLine = (line: string) => wrap(line, v.width, width + 4);
+  const out = threads
     .map((t) => {
       const head = `${v.c.bold(sanitizeLine(t.label))}${t.url ? ` ${v.c.dim(sanitizeLine(t.url))}` : ''}`;
       const items = t.items.map((i) => {
         const who = v.c.bold(sanitizeLine(i.person?.name ?? ''));
         const when = v.c.dim(relativeTime(i.created_at, v.now));
         const n = v.c.cyan(String(i.n).padStart(width));
-        if (i.kind === 'reaction') return `  ${n}  ${who} reacted ${sanitizeLine(i.emoji ?? '')} ${v.c.dim(sanitizeLine(i.name ?? ''))} · ${when}`;
-        return `  ${n}  ${who} · ${when}\n${text(v, i.body).replace(/^/gm, ' '.repeat(width + 4))}`;
+        if (i.kind === 'reaction') return itemLine(`  ${n}  ${who} reacted ${sanitizeLine(i.emoji ?? '')} ${v.c.dim(sanitizeLine(i.name ?? ''))} · ${when}`);
+        return `${itemLine(`  ${n}  ${who} · ${when}`)}\n${text(v, i.body).replace(/^/gm, ' '.repeat(width + 4))}`;
       });
       return `${head}\n${items.join('\n')}\n`;
     })
     .join('\n');
+  return fit(v, out);
 }

@@ -50,7 +50,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
           ? 'Not sent; nothing was changed.'
           : 'Not sent; nothing was typed.',
     );
-  const show = (answers: CheckInAnswers) => renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true);
+  const show = (answers: CheckInAnswers) => renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true, view.width);
 
   try {
     let answers: CheckInAnswers = answersOf(current);
