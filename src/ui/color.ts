@@ -1,5 +1,5 @@
 // Colour for checkin's own output, through chalk at the level computed once from NO_COLOR /
-// FORCE_COLOR / the TTY (ui/io.ts): chalk's own detection is never asked. Without colour chalk
+// FORCE_COLOR / the TTY (ui/io.ts), not chalk's own look at the terminal. Without colour chalk
 // is not loaded at all.
 import type { ColorLevel } from './io.js';
 
