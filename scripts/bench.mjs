@@ -11,7 +11,8 @@
 // Children get a clean environment (NODE_EXTRA_CA_CERTS and the rest unset, for both sides).
 // BENCH_RUNS (default 10) pairs for 1 and 3, 7 for 2; BENCH_QUICK=1 leaves out the 20,000 run
 // with limits on (2 minutes and more); BENCH_SECTIONS=1,2 runs only those; BENCH_BIN runs another
-// build of the CLI.
+// build of the CLI. Every child runs on the Node that runs this script (its version is printed
+// first): `PATH=/path/to/node24/bin:$PATH npm run bench` for another.
 import pty from '@lydell/node-pty';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mmm = (xs, f = (x) => x.toFixed(2)) => `${f(Math.min(...xs))} / ${f(median(xs))} / ${f(Math.max(...xs))}`;
 const results = [];
+console.log(`checkin bench on Node ${process.version} (${process.platform}-${process.arch}), ${bin}${haveTime ? '' : '; no /usr/bin/time: no peak RSS'}`);
 function report(what, measured, target, ok) {
   results.push({ what, measured, target, ok });
   console.log(`${ok ? 'ok    ' : 'MISSED'} ${what}: ${measured} (target ${target})`);
@@ -139,7 +141,7 @@ if (want(1)) {
     ['reactions', commented],
     ['goal', 'update', 'list', goal],
   ];
-  await runOnce([bin, 'me'], env); // logged in, as after `checkin login`: me is cached, and the code cache is made
+  await runOnce([bin, 'me'], env); // logged in, as after `checkin login`: me is cached, and Node's compile cache is made (Node >= 22.1)
   console.log(`\n1. One-request commands vs a bare node:http GET of the same URL (${runs} pairs each; ratio min / median / max)`);
   for (const argv of commands) {
     // A first run, then the one whose requests are counted: `status` counts new comments (the

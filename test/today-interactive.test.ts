@@ -97,7 +97,8 @@ describe('interactive checkin today', () => {
     expect(second.err).toMatch(new RegExp(`^An unsent draft for today \\(${TODAY}\\), saved .*2026.*:\n`));
     expect(second.out).toContain('Previous\n  Did things\nIntentions\n  - Typed before Ctrl-C');
     expect(p.asked[0]!.message).toBe('What now?');
-    expect(sb.requests.at(-1)!.body).toMatchObject({ previous: 'Did things', intentions: '- Typed before Ctrl-C' });
+    // The one PATCH (the suggestions' GETs, started before, may still be on their way).
+    expect(sb.requests.filter((q) => q.method === 'PATCH').map((q) => q.body)).toMatchObject([{ previous: 'Did things', intentions: '- Typed before Ctrl-C' }]);
   });
 
   it('filled in already: shows it and changes one answer only', async () => {
@@ -108,7 +109,7 @@ describe('interactive checkin today', () => {
     expect(r.code).toBe(0);
     expect(r.err).toContain('Already filled in:\n');
     expect(p.asked.map((q) => q.message)).toEqual(['Change something?', 'Are you blocked by anything?', 'Send it?']);
-    expect(sb.requests.at(-1)!.body).toEqual({ previous: 'Prev', intentions: '- Plan', blockers: 'Waiting on review', mood: null, previous_completed: true });
+    expect(sb.requests.filter((q) => q.method === 'PATCH').map((q) => q.body)).toEqual([{ previous: 'Prev', intentions: '- Plan', blockers: 'Waiting on review', mood: null, previous_completed: true }]);
     const nothing = await runToday(scripted(['nothing']));
     expect(nothing).toMatchObject({ code: 0, err: expect.stringContaining('Nothing changed.\n') });
   });

@@ -119,9 +119,10 @@ async function sandboxAnswers() {
   }
 }
 
+const [plainColors, fullColors] = await Promise.all([makeColors(0), makeColors(3)]);
 const views = (): View[] => [
-  { c: makeColors(0), rich: false, width: 80, now: new Date('2026-11-22T12:00:00Z') },
-  { c: makeColors(3), rich: true, width: 100, now: new Date('2026-11-22T12:00:00Z') },
+  { c: plainColors, rich: false, width: 80, now: new Date('2026-11-22T12:00:00Z') },
+  { c: fullColors, rich: true, width: 100, now: new Date('2026-11-22T12:00:00Z') },
 ];
 
 /** The shapes, with what shows each (every view typed against it). */

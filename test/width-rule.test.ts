@@ -11,7 +11,8 @@ import { wrap } from '../src/ui/wrap.js';
 
 // eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-const view = (width: number, level: 0 | 1 = 0): View => ({ c: makeColors(level), rich: true, width, now: new Date('2026-11-20T12:00:00Z') });
+const COLORS = { 0: await makeColors(0), 1: await makeColors(1) };
+const view = (width: number, level: 0 | 1 = 0): View => ({ c: COLORS[level], rich: true, width, now: new Date('2026-11-20T12:00:00Z') });
 
 describe('truncate: free text at a word edge, names at a character', () => {
   it('keeps the longest run of whole words that fits, then …', () => {
@@ -199,7 +200,7 @@ describe('wrap: at word edges, hanging under the text', () => {
     expect(wrap('  1  Grace Hopper reacted 🎉 tada · 3 days ago', 30, 5)).toBe('  1  Grace Hopper reacted 🎉\n     tada · 3 days ago');
   });
   it('closes a colour before a break and opens it again after the indent', () => {
-    const c = makeColors(1);
+    const c = COLORS[1];
     const out = wrap(`  - ${c.underline('security review of the webhooks')} today`, 20);
     expect(plain(out)).toBe('  - security review\n    of the webhooks\n    today');
     expect(out.split('\n')).toEqual(['  - \u001b[4msecurity review\u001b[24m', '    \u001b[4mof the webhooks\u001b[24m', '    today']);
@@ -241,14 +242,14 @@ describe('the check-in preview', () => {
     blockers: null,
   } as unknown as CheckIn;
   it('renders the Markdown and wraps long bullets at word edges, hanging under the bullet text', () => {
-    expect(plain(renderCheckIn(c, makeColors(1), true, 40))).toBe(
+    expect(plain(renderCheckIn(c, COLORS[1], true, 40))).toBe(
       'Check-in 2026-11-20 · Ada Lovelace ·\nPlatform\nnot filled in yet · mood: 🧐 focused\n\n' +
         'Previous\n  - Reviewed the billing webhooks pull\n    request with Grace\n    (https://x.test/grace) and merged it\n' +
         'Intentions\n  - Short\nBlockers\n  —\n',
     );
   });
   it('without a width, or piped, the lines are left as they are', () => {
-    expect(renderCheckIn(c, makeColors(0), true)).toContain('  - Reviewed the billing webhooks pull request with Grace (https://x.test/grace) and merged it\n');
-    expect(renderCheckIn(c, makeColors(0), false, 40)).toContain(`  ${c.previous}\n`);
+    expect(renderCheckIn(c, COLORS[0], true)).toContain('  - Reviewed the billing webhooks pull request with Grace (https://x.test/grace) and merged it\n');
+    expect(renderCheckIn(c, COLORS[0], false, 40)).toContain(`  ${c.previous}\n`);
   });
 });

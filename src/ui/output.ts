@@ -1,9 +1,10 @@
 // How commands end: JSON (exactly the service's objects, or the fields named with --json a,b),
 // views for people or rows for scripts, and a note on stderr when there is nothing to show (still
-// exit 0). Colour is loaded only when something is shown to a person.
+// exit 0). Colour (chalk) is loaded only when something is shown to a person, and the colour level is not 0.
 import { Option } from '@commander-js/extra-typings';
 import type { Activity, CheckIn, Comment, Goal, GoalUpdate, Person, Reaction, Team } from '../api/types.js';
 import { UsageError } from '../errors.js';
+import { makeColors } from './color.js';
 import type { IO } from './io.js';
 import { jsonText, renderCheckIn, renderJson } from './render.js';
 import { sanitizeDeep } from './sanitize.js';
@@ -11,8 +12,7 @@ import type { View } from './views.js';
 
 /** The view of this run's stdout: colours at its level, rich on a terminal, plain when piped. */
 export async function viewFor(io: IO, now: Date): Promise<View> {
-  const { makeColors } = await import('./color.js');
-  return { c: makeColors(io.colorLevel), rich: io.stdoutIsTTY, width: io.columns, now };
+  return { c: await makeColors(io.colorLevel), rich: io.stdoutIsTTY, width: io.columns, now };
 }
 
 /** What --json was given: absent or false (no JSON), true (every field), or the fields to keep. */

@@ -1,5 +1,5 @@
 // Questions asked of a person at a terminal. Commands get a Prompter; tests inject a scripted
-// one. The real one loads @inquirer/prompts only when a question is actually asked.
+// one. The real one loads the @inquirer prompts (./prompts.ts) only when a question is actually asked.
 
 import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
@@ -41,12 +41,12 @@ async function guard<T>(p: Promise<T>): Promise<T> {
 }
 
 /**
- * The real prompts (@inquirer/prompts), which write to the terminal themselves: every message,
+ * The real prompts (@inquirer's, ./prompts.ts), which write to the terminal themselves: every message,
  * default and choice passes the sanitiser first (a default can be the service's text).
  */
 export function inquirerPrompter(io: IO): Prompter {
   const context = { input: io.stdin, output: io.stdout, clearPromptOnDone: false };
-  const lib = () => import('@inquirer/prompts');
+  const lib = () => import('./prompts.js');
   return {
     warm() {
       // After the requests being made now are on the wire (their connections are served before

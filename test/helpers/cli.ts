@@ -37,15 +37,16 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return track(spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] }));
+/** The CLI (`bin`, the checkout's own by default) as a child of `node` (this test's Node by default). */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, { node = process.execPath, bin = BIN }: { node?: string; bin?: string } = {}): ChildProcess {
+  return track(spawn(node, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] }));
 }
 
 export function runCli(
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+  opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; node?: string; bin?: string } = {},
 ): Promise<CliResult> {
-  const child = spawnCli(args, opts.env ?? cleanEnv());
+  const child = spawnCli(args, opts.env ?? cleanEnv(), opts);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));

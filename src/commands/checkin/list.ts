@@ -3,7 +3,6 @@ import { Command } from '@commander-js/extra-typings';
 import { listCheckIns, walkCheckIns } from '../../api/endpoints.js';
 import type { CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { collectGarbage, keepYoungGenerationSmall } from '../../core/memory.js';
 import { UsageError } from '../../errors.js';
 import { resolvePeople, resolveTeams } from '../../services/account.js';
 import { rangeDay } from '../../services/days.js';
@@ -54,12 +53,10 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
   let list: CheckIn[];
   if (opts.all) {
     // Every page, several at once within the rate budget, printed as they come: memory stays flat.
-    keepYoungGenerationSmall();
     const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
     await walkCheckIns(api, query, (items) => out.add(items), {
       onPause: (ms) => {
         pauseNotice(ctx)(ms);
-        collectGarbage(); // idle anyway
       },
     });
     return out.end();
