@@ -121,15 +121,25 @@ describe('checkin inbox', () => {
 });
 
 describe('checkin status and the inbox', () => {
-  it('one line about new comments and reactions (not with --quiet), counted again only after ten minutes', async () => {
+  it('one line about new comments (not with --quiet): at most one more request (GET /digest), kept ten minutes, sent again with If-None-Match', async () => {
     await w.cli(['me']); // logged in: me is known
     w.forget();
     const first = await w.cli(['status']);
-    expect(first).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n7 new comments or reactions on your check-ins: checkin inbox\n` });
-    expect(w.sent()).toHaveLength(1 + 27);
+    const count = w.sb.service.digest(w.id('ada'), { category: 'comment' }).length;
+    expect(count).toBeGreaterThan(0);
+    expect(first).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${count} new comment${count === 1 ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` });
+    expect(w.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    // Within ten minutes: one request, the count kept.
     w.forget();
-    expect((await w.cli(['status'])).stdout).toContain('7 new comments or reactions');
+    expect((await w.cli(['status'])).stdout).toContain(`${count} new comment`);
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    // After ten minutes: the digest again, with the ETag; the service's 304 keeps the count.
+    await w.clock.sleep(11 * 60 * 1000);
+    w.forget();
+    expect((await w.cli(['status'])).stdout).toContain(`${count} new comment`);
+    expect(w.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    const digestRequest = w.sb.requests.find((r) => r.path === '/api/v2/digest')!;
+    expect(digestRequest.headers['if-none-match']).toMatch(/^(W\/)?"/);
     expect(await w.cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '' });
     await w.cli(['inbox']);
     w.forget();
@@ -137,5 +147,17 @@ describe('checkin status and the inbox', () => {
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
     const json = JSON.parse((await w.cli(['status', '--json'])).stdout);
     expect(json).toMatchObject({ state: 'pending', unread: 0 });
+  });
+
+  it('a service without a digest (404): no line, and never a walk', async () => {
+    await w.cli(['me']);
+    w.forget();
+    w.sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"Not found"}' });
+    const r = await w.cli(['status']);
+    expect(r).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n` });
+    expect(w.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    w.forget();
+    await w.cli(['status']);
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
   });
 });

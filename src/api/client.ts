@@ -157,6 +157,16 @@ export class ApiClient {
   post<T>(path: string, shape: Shape<T>, body: unknown, opts?: RequestOptions): Promise<T> {
     return this.request('POST', path, { body, ...opts }).then((r) => this.shaped(r.data, shape, 'POST', path));
   }
+  /**
+   * A GET that sends the last ETag (If-None-Match): 'unchanged' on a 304, which costs no parsing;
+   * otherwise the answer and its new ETag.
+   */
+  async getIfChanged<T>(path: string, shape: Shape<T>, query: Query | undefined, etag: string | undefined, opts?: RequestOptions): Promise<'unchanged' | { data: T; etag?: string }> {
+    const r = await this.request('GET', path, { query, ...opts, ...(etag !== undefined && { ifNoneMatch: etag }) });
+    if (r.status === 304) return 'unchanged';
+    const tag = r.headers.etag;
+    return { data: this.shaped(r.data, shape, 'GET', path), ...(typeof tag === 'string' && { etag: tag }) };
+  }
   delete(path: string, opts?: RequestOptions): Promise<void> {
     return this.request('DELETE', path, { ...opts }).then(() => undefined);
   }
@@ -165,7 +175,7 @@ export class ApiClient {
     return expectShape(data, shape, method, new URL(joinUrl(this.opts.baseUrl, path)).pathname, 'the answer');
   }
 
-  private async request(method: string, path: string, { query, body, target }: { query?: Query | undefined; body?: unknown; target?: Target | undefined }): Promise<ApiResponse> {
+  private async request(method: string, path: string, { query, body, target, ifNoneMatch }: { query?: Query | undefined; body?: unknown; target?: Target | undefined; ifNoneMatch?: string }): Promise<ApiResponse> {
     const url = joinUrl(this.opts.baseUrl, path, query);
     // GET and PATCH are tried again; a POST or DELETE once its request went out, never.
     const idempotent = method === 'GET' || method === 'PATCH';
@@ -176,6 +186,7 @@ export class ApiClient {
       'user-agent': this.opts.userAgent ?? 'checkin',
     };
     if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
 
     const transport = await this.connect();
     for (let attempt = 1; ; attempt++) {
@@ -198,6 +209,8 @@ export class ApiClient {
         continue;
       }
 
+      // Not modified since the ETag sent: nothing to parse.
+      if (res.status === 304 && ifNoneMatch !== undefined) return { status: 304, data: undefined, headers: res.headers };
       if (res.status >= 200 && res.status < 300) {
         return { status: res.status, data: this.parseSuccess(res, method, url), headers: res.headers };
       }

@@ -5,8 +5,8 @@
 
 import type { ApiClient, RequestOptions } from './client.js';
 import { fetchAll, getInParallel, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
-import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
-import { ACTIVITY, CHECK_IN, COMMENT, DATE_KEY_RE, GOAL, GOAL_UPDATE, MAX_PER_PAGE, ME, PERSON, REACTION, TEAM } from './types.js';
+import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, DigestEntry, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
+import { ACTIVITY, CHECK_IN, COMMENT, DATE_KEY_RE, DIGEST_ENTRY, GOAL, GOAL_UPDATE, MAX_PER_PAGE, ME, PERSON, REACTION, TEAM } from './types.js';
 import { arrayOf } from './validate.js';
 
 /** `page` (1-indexed) and `per_page` (at most MAX_PER_PAGE): every list takes them. */
@@ -46,6 +46,15 @@ export interface ActivityFilter {
 
 /** A check-in or goal update: what comments and reactions hang on. */
 export type Commentable = { kind: 'check-in' | 'goal-update'; id: string };
+
+/** GET /digest: the person's feed, newest first (api-notes: Steady's own clients poll it). */
+export interface DigestQuery {
+  category?: 'comment' | 'check-in' | 'goal-update';
+  /** A date or an ISO 8601 timestamp: entries from then on. */
+  since?: string;
+  page?: number;
+  per_page?: number;
+}
 
 const enc = encodeURIComponent;
 /** A request about one existing resource, named by its id (perhaps someone else's). */
@@ -118,3 +127,7 @@ export const newestCommentsAndReactionsOf = async (
   );
   return on.map((_, i) => ({ comments: lists[2 * i] as Comment[], reactions: lists[2 * i + 1] as Reaction[] }));
 };
+
+/** One page of the feed, sent with the last ETag: 'unchanged' (a 304) costs no parsing. */
+export const digestPage = (api: ApiClient, q: DigestQuery, etag?: string): Promise<'unchanged' | { data: DigestEntry[]; etag?: string }> =>
+  api.getIfChanged('digest', arrayOf(DIGEST_ENTRY), { ...q }, etag);

@@ -146,6 +146,30 @@ export interface GoalUpdateInput {
   confidence?: number;
 }
 
+/**
+ * One entry of the person's feed (GET /digest), as Steady's own clients decode it: the thing it is
+ * about in `resource` (nulls allowed throughout).
+ */
+export const DIGEST_ENTRY = object({
+  id: str,
+  category: str,
+  published_at: str,
+  read_at: anything,
+  resource: optional(
+    orNull(
+      object({
+        type: text,
+        title: text,
+        body: text,
+        url: text,
+        goal: optional(orNull(object({ id: str, title: text }))),
+        person: maybeRef,
+      }),
+    ),
+  ),
+});
+export interface DigestEntry extends Infer<typeof DIGEST_ENTRY> {}
+
 export const ACTIVITY = object({
   id: str,
   kind: str,

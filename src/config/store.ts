@@ -54,9 +54,15 @@ export interface InboxMarker {
   seen_at?: string;
   /** The threads of the last listing, in its numbering (`checkin inbox --reply <n>`). */
   listed?: Array<{ kind: 'check-in' | 'goal-update'; id: string }>;
-  /** `checkin status`: new comments and reactions when it last looked, and when that was. */
+  /** `checkin status`: new comments when it last looked (from the digest), and when that was. */
   unread?: number;
+  /** The count is a full page: there are at least that many. */
+  unread_more?: boolean;
   checked_at?: string;
+  /** The digest request status last sent, and the ETag of its answer (sent again with If-None-Match). */
+  digest?: { query: string; etag?: string };
+  /** The service answered GET /digest with 404: no line, and no request, until checked_at is old. */
+  no_digest?: boolean;
 }
 
 export function configDir(env: NodeJS.ProcessEnv): string {

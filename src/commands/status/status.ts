@@ -1,7 +1,8 @@
 // `checkin status`: for cron and shell prompts. One GET of today's check-in by date key.
 // Exit 0 when it is filled in or nothing is scheduled, 3 when it is still pending.
 import { Command } from '@commander-js/extra-typings';
-import { getCheckIn } from '../../api/endpoints.js';
+import { digestPage, getCheckIn } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
 import type { CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { EXIT, ExitSignal } from '../../errors.js';
@@ -10,7 +11,7 @@ import { isNoCheckIn } from '../../services/target.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { statusLine } from '../../ui/views.js';
 import type { Run } from '../flags.js';
-import { gatherInbox, inboxKey, readMarker, writeMarker } from '../inbox/gather.js';
+import { inboxKey, readMarker, writeMarker } from '../inbox/gather.js';
 
 export interface StatusOptions {
   quiet?: boolean;
@@ -26,24 +27,55 @@ export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus)
     .action((opts) => run(ctx, opts));
 }
 
-/** How old a count of unread comments and reactions may be before status looks again. */
+/** How old a count of new comments may be before status looks again. */
 export const UNREAD_TTL_MS = 10 * 60 * 1000;
+/** One page of the digest: enough to say "N new" (or "50+"). */
+const DIGEST_PAGE = 50;
 
-/** New comments and reactions since `checkin inbox` last showed them: counted again when the count is old. */
-async function unread(ctx: Context): Promise<number | undefined> {
+interface Unread {
+  count: number;
+  more: boolean;
+}
+
+/**
+ * New comments on my check-ins and goal updates (and @mentions of me) since `checkin inbox` last
+ * showed them: at most one request, GET /digest?category=comment, sent with the last ETag and only
+ * when the count is more than ten minutes old. A service without a digest (404): no line, never a walk.
+ */
+async function unread(ctx: Context): Promise<Unread | undefined> {
   try {
     // Only for an account whose `me` is known (after `checkin login`, or any command that needed
     // it): status never asks for /me just for this.
     const api = await ctx.api();
-    if (!ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me')) return undefined;
+    const person = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me');
+    if (!person) return undefined;
     const key = await inboxKey(ctx);
     const marker = readMarker(ctx, key);
-    const now = ctx.now().getTime();
-    if (marker?.checked_at && marker.unread !== undefined && now - Date.parse(marker.checked_at) < UNREAD_TTL_MS) return marker.unread;
-    const inbox = await gatherInbox(ctx, marker?.seen_at ? { seenAt: marker.seen_at } : {});
-    const count = inbox.threads.reduce((n, t) => n + t.items.length, 0);
-    await writeMarker(ctx, key, { ...marker, unread: count, checked_at: ctx.now().toISOString() });
-    return count;
+    const known = (m: typeof marker) => (m?.no_digest || m?.unread === undefined ? undefined : { count: m.unread, more: Boolean(m.unread_more) });
+    if (marker?.checked_at && ctx.now().getTime() - Date.parse(marker.checked_at) < UNREAD_TTL_MS) return known(marker);
+    const query = { category: 'comment' as const, per_page: DIGEST_PAGE, ...(marker?.seen_at && { since: marker.seen_at }) };
+    const queryText = JSON.stringify(query);
+    const etag = marker?.digest?.query === queryText && marker.unread !== undefined ? marker.digest.etag : undefined;
+    const checked_at = ctx.now().toISOString();
+    let page: Awaited<ReturnType<typeof digestPage>>;
+    try {
+      page = await digestPage(api, query, etag);
+    } catch (err) {
+      if (err instanceof ApiError && err.notFound) {
+        await writeMarker(ctx, key, { ...marker, no_digest: true, checked_at });
+        return undefined;
+      }
+      throw err;
+    }
+    if (page === 'unchanged') {
+      await writeMarker(ctx, key, { ...marker, checked_at });
+      return known(marker);
+    }
+    const fresh = page.data.filter((e) => (!marker?.seen_at || e.published_at > marker.seen_at) && e.resource?.person?.id !== person.id);
+    const result = { count: fresh.length, more: page.data.length >= DIGEST_PAGE };
+    const { no_digest: _, ...rest } = marker ?? {};
+    await writeMarker(ctx, key, { ...rest, unread: result.count, unread_more: result.more, checked_at, digest: { query: queryText, ...(page.etag && { etag: page.etag }) } });
+    return result;
   } catch {
     return undefined;
   }
@@ -61,7 +93,9 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     if (!(await isNoCheckIn(ctx, err))) throw err;
   }
   const state: 'none' | 'done' | 'pending' = !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending';
-  const count = await news;
-  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }) }, opts.json, (v, s) => statusLine(v, s.date, s.state) + (count ? `${count} new comment${count === 1 ? '' : 's'} or reaction${count === 1 ? '' : 's'} on your check-ins: checkin inbox\n` : ''));
+  const unreadNow = await news;
+  const count = unreadNow?.count;
+  const shown = unreadNow ? `${unreadNow.count}${unreadNow.more ? '+' : ''}` : '';
+  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }) }, opts.json, (v, s) => statusLine(v, s.date, s.state) + (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : ''));
   if (state === 'pending') throw new ExitSignal(EXIT.PENDING);
 }
