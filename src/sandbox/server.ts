@@ -14,6 +14,8 @@ import { Store, type StoreIO } from './store.js';
 export const API_PREFIX = '/api/v2';
 const DEFAULT_PER_PAGE = 20;
 const MAX_BODY_BYTES = 1024 * 1024;
+/** A refused request's body up to this size is read and dropped; a larger one is never read. */
+const SMALL_BODY = 64 * 1024;
 /** The request log keeps the newest this many requests (memory stays bounded under any traffic). */
 export const MAX_LOGGED_REQUESTS = 500;
 /** Bodies larger than this are logged as a note of their size, not kept. */
@@ -450,8 +452,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     const sendError = (status: number, message: string, headers: Record<string, string> = {}, errors?: Record<string, string[]>) => {
       const body: ErrorBody = { error: errorCode(status), message, ...(errors && { errors }) };
-      // A body nobody will read is drained, not kept.
-      if (!req.complete) req.resume();
+      // A body nobody will read: a small one is drained (the connection stays open for the next
+      // request); a large one is not read at all — the answer says Connection: close, and the
+      // socket is half-closed once it is out, so what the caller still sends never reaches memory.
+      if (!req.complete) {
+        const length = Number(req.headers['content-length']);
+        if (Number.isFinite(length) && length <= SMALL_BODY) req.resume();
+        else {
+          headers = { ...headers, Connection: 'close' };
+          res.once('finish', () => req.socket.end());
+        }
+      }
       send(status, JSON.stringify(body), headers);
     };
 
