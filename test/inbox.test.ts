@@ -1,11 +1,12 @@
-// `checkin inbox`: others' comments and reactions on my check-ins and goal updates, the marker of
-// what was seen kept across runs, replies, and the line `checkin status` adds.
+// `checkin inbox` on a service without GET /digest (the walk: others' comments and reactions on my
+// check-ins and goal updates), the marker of what was seen kept across runs, replies; and the line
+// `checkin status` adds (from the digest). inbox-digest.test.ts: the inbox from the digest.
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../src/core/datekey.js';
 import { call } from './helpers/http.js';
 import { TODAY, useWorld } from './helpers/harness.js';
 
-const w = useWorld();
+const w = useWorld({ digest: false });
 const ada = () => w.id('ada');
 const LISTING = [
   '1\treaction\tCheck-in Sat 21 Nov\t2026-11-21T12:15:00Z\tMargaret Hamilton\t🚀 rocket',
@@ -26,7 +27,7 @@ function mine() {
   return { since, checkIns, updates, goals };
 }
 
-describe('checkin inbox', () => {
+describe('checkin inbox on a service without a digest (the walk)', () => {
   it('first run: the requests it needs (the lists, then comments and reactions of each), the threads newest first, numbered', async () => {
     const r = await w.cli(['inbox']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
@@ -36,6 +37,8 @@ describe('checkin inbox', () => {
     expect(w.sent().sort()).toEqual(
       [
         'GET /api/v2/me',
+        // The feed first: this service has none (404), so the walk.
+        `GET /api/v2/digest?category=comment&since=${since}T00%3A00%3A00Z&page=1&per_page=50`,
         `GET /api/v2/check-ins?people_ids[]=${ada()}&since=${since}&page=1&per_page=50`,
         `GET /api/v2/goals?people_ids[]=${ada()}&page=1&per_page=50`,
         ...goals.map((g) => `GET /api/v2/goals/${g}/goal-updates?per_page=50`),
@@ -43,8 +46,8 @@ describe('checkin inbox', () => {
         ...updates.flatMap((u) => [`GET /api/v2/goal-updates/${u.id}/comments?per_page=50`, `GET /api/v2/goal-updates/${u.id}/reactions?per_page=50`]),
       ].sort(),
     );
-    // 10 check-ins and 2 updates: 2 each, plus me, the two lists and one goal's updates.
-    expect(w.sent()).toHaveLength(28);
+    // 10 check-ins and 2 updates: 2 each, plus me, the digest's 404, the two lists and one goal's updates.
+    expect(w.sent()).toHaveLength(29);
   });
 
   it('remembers what was seen: the second run has nothing new; a new comment shows alone; --all shows everything', async () => {
@@ -121,43 +124,44 @@ describe('checkin inbox', () => {
 });
 
 describe('checkin status and the inbox', () => {
+  const d = useWorld();
   it('one line about new comments (not with --quiet): at most one more request (GET /digest), kept ten minutes, sent again with If-None-Match', async () => {
-    await w.cli(['me']); // logged in: me is known
-    w.forget();
-    const first = await w.cli(['status']);
-    const count = w.sb.service.digest(w.id('ada'), { category: 'comment' }).length;
+    await d.cli(['me']); // logged in: me is known
+    d.forget();
+    const first = await d.cli(['status']);
+    const count = d.sb.service.digest(d.id('ada'), { category: 'comment' }).length;
     expect(count).toBeGreaterThan(0);
     expect(first).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${count} new comment${count === 1 ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` });
-    expect(w.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(d.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
     // Within ten minutes: one request, the count kept.
-    w.forget();
-    expect((await w.cli(['status'])).stdout).toContain(`${count} new comment`);
-    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    d.forget();
+    expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
+    expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
     // After ten minutes: the digest again, with the ETag; the service's 304 keeps the count.
-    await w.clock.sleep(11 * 60 * 1000);
-    w.forget();
-    expect((await w.cli(['status'])).stdout).toContain(`${count} new comment`);
-    expect(w.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
-    const digestRequest = w.sb.requests.find((r) => r.path === '/api/v2/digest')!;
+    await d.clock.sleep(11 * 60 * 1000);
+    d.forget();
+    expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
+    expect(d.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    const digestRequest = d.sb.requests.find((r) => r.path === '/api/v2/digest')!;
     expect(digestRequest.headers['if-none-match']).toMatch(/^(W\/)?"/);
-    expect(await w.cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '' });
-    await w.cli(['inbox']);
-    w.forget();
-    expect((await w.cli(['status'])).stdout).toBe(`Today's check-in (${TODAY}) is pending: run \`checkin today\`\n`);
-    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
-    const json = JSON.parse((await w.cli(['status', '--json'])).stdout);
+    expect(await d.cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '' });
+    await d.cli(['inbox']);
+    d.forget();
+    expect((await d.cli(['status'])).stdout).toBe(`Today's check-in (${TODAY}) is pending: run \`checkin today\`\n`);
+    expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    const json = JSON.parse((await d.cli(['status', '--json'])).stdout);
     expect(json).toMatchObject({ state: 'pending', unread: 0 });
   });
 
   it('a service without a digest (404): no line, and never a walk', async () => {
-    await w.cli(['me']);
-    w.forget();
-    w.sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"Not found"}' });
-    const r = await w.cli(['status']);
+    await d.cli(['me']);
+    d.forget();
+    d.sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"Not found"}' });
+    const r = await d.cli(['status']);
     expect(r).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n` });
-    expect(w.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
-    w.forget();
-    await w.cli(['status']);
-    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    expect(d.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    d.forget();
+    await d.cli(['status']);
+    expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
   });
 });

@@ -242,12 +242,12 @@ describe('a hostile service at the real prompts', () => {
 });
 
 describe('other prompts in a real terminal', () => {
-  it.skipIf(!VIM)(`inbox on a terminal, then --reply 2 -e: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
+  it.skipIf(!VIM)(`inbox on a terminal, then --reply 1 -e: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
     const list = new Screen(['inbox'], env, { cols: 120, rows: 40 });
     expect(await list.exit()).toEqual({ code: 0, signal: 0 });
-    expect(list.text()).toContain('2  Linus Torvalds');
+    expect(list.text()).toContain('1  Linus Torvalds');
     expect(list.text()).toContain('Reply: checkin inbox --reply <n> "text"');
-    const s = new Screen(['inbox', '--reply', '2', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+    const s = new Screen(['inbox', '--reply', '1', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
     await s.waitFor(/CHECKIN\.md/);
     s.type(`i14:00 works, @linus${KEY.escape}:wq${KEY.enter}`);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });

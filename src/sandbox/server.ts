@@ -72,6 +72,8 @@ export interface SandboxOptions {
   rateLimit?: Window[] | false;
   /** Called after each request was answered (the `checkin sandbox` request log). */
   onRequest?: (request: RecordedRequest) => void;
+  /** false: answer as a service without GET /digest (a route miss, 404), for clients' fallbacks. */
+  digest?: boolean;
 }
 
 export interface Sandbox {
@@ -408,7 +410,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_WINDOWS, () => clock().getTime());
-  const table = routes();
+  const table = routes().filter((route) => options.digest !== false || !(route.method === 'GET' && route.pattern.test('/digest')));
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];
   const hanging = new Set<ServerResponse>();

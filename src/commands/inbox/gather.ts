@@ -1,13 +1,16 @@
-// What happened to my check-ins and goal updates: the comments and reactions others left on them.
-// Shared by `checkin inbox` (the list, replies) and `checkin status` (one line about unread ones).
+// What happened to my check-ins and goal updates: the comments others left on them, and comments
+// that @mention me anywhere. Shared by `checkin inbox` (the list, replies) and `checkin status`
+// (the marker of what was seen).
 //
-// Requests: my check-ins of the period (one list, paged), my goals (one list) and each goal's
-// newest updates (one each), then the comments and the reactions of each check-in and update of
-// mine in the period (two each, overlapped within the rate budget). For a week of daily
-// check-ins and no goals: 1 + 1 + 2 × 5 = 12.
+// Requests: the service's own feed, GET /digest?category=comment from the seen-marker (or the
+// period's start) on — one page for most days, paged only while pages are full. A service without
+// a digest (404) gets the walk instead: my check-ins of the period (one list), my goals (one list)
+// and each goal's newest updates, then the comments and the reactions of each check-in and update
+// (two each, overlapped within the rate budget) — for a week of daily check-ins, 1 + 1 + 2 × 5 = 12.
 
-import { allCheckIns, allGoals, newestCommentsAndReactionsOf, newestUpdatesOf, type Commentable } from '../../api/endpoints.js';
-import type { Ref } from '../../api/types.js';
+import { allCheckIns, allGoals, digestPage, newestCommentsAndReactionsOf, newestUpdatesOf, type Commentable } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../../api/types.js';
 import { normalizeApiUrl, type InboxMarker } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { addDays } from '../../core/datekey.js';
@@ -29,7 +32,10 @@ export interface InboxItem {
 }
 
 export interface InboxThread {
-  on: Commentable;
+  /** What a reply goes on; undefined when the feed's link does not say (the link is shown instead). */
+  on?: Commentable;
+  /** The feed's own title for it (the digest), used as it is. */
+  label?: string;
   /** The check-in's date, or the goal update's title. */
   date?: string;
   title?: string;
@@ -66,18 +72,80 @@ export async function writeMarker(ctx: Context, key: string, marker: InboxMarker
   }
 }
 
+export interface GatherOptions {
+  since?: string;
+  seenAt?: string;
+  onPause?: (ms: number) => void;
+}
+
+/** The most pages of the feed one inbox reads (50 entries each). */
+const MAX_DIGEST_PAGES = 10;
+const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
 /**
- * The comments and reactions of others on my check-ins and goal updates from `since` on (default:
+ * Others' comments on my check-ins and goal updates (and @mentions of me) from `since` on (default:
  * the last INBOX_DAYS days), newest thread first and newest item first; only those after `seenAt`
- * when it is given (`inbox --all` leaves it out).
+ * when it is given (`inbox --all` leaves it out). From the feed; the walk where there is none.
  */
-export async function gatherInbox(ctx: Context, opts: { since?: string; seenAt?: string; onPause?: (ms: number) => void }): Promise<Inbox> {
+export async function gatherInbox(ctx: Context, opts: GatherOptions): Promise<Inbox> {
+  try {
+    return await fromDigest(ctx, opts);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.notFound)) throw err;
+  }
+  return walkInbox(ctx, opts);
+}
+
+/** The thread a feed entry belongs to: a reply goes on the check-in or goal update its link names. */
+function onOf(entry: DigestEntry): Commentable | undefined {
+  const id = [...(entry.resource?.url ?? '').matchAll(UUID_IN)].at(-1)?.[0];
+  if (!id) return undefined;
+  return { kind: entry.resource?.goal ? 'goal-update' : 'check-in', id: id.toLowerCase() };
+}
+
+async function fromDigest(ctx: Context, opts: GatherOptions): Promise<Inbox> {
+  const api = await ctx.api();
+  const person = await me(ctx);
+  const since = opts.since ?? addDays(await today(ctx), -(INBOX_DAYS - 1));
+  const start = `${since}T00:00:00Z`;
+  const from = opts.seenAt && opts.seenAt > start ? opts.seenAt : start;
+  const entries: DigestEntry[] = [];
+  for (let page = 1; page <= MAX_DIGEST_PAGES; page++) {
+    const answer = await digestPage(api, { category: 'comment', since: from, page, per_page: MAX_PER_PAGE });
+    if (answer === 'unchanged') break;
+    entries.push(...answer.data);
+    if (answer.data.length < MAX_PER_PAGE) break;
+  }
+  const threads = new Map<string, InboxThread>();
+  let newest: string | undefined;
+  for (const e of entries) {
+    const r = e.resource;
+    if (!r || r.person?.id === person.id || Number.isNaN(Date.parse(e.published_at))) continue;
+    if (!newest || e.published_at > newest) newest = e.published_at;
+    if ((opts.seenAt && e.published_at <= opts.seenAt) || e.published_at < start) continue;
+    const on = onOf(e);
+    const key = r.url ?? on?.id ?? e.id;
+    let thread = threads.get(key);
+    if (!thread) {
+      thread = { ...(on && { on }), ...(r.title && { label: r.title }), url: r.url ?? null, items: [] };
+      threads.set(key, thread);
+    }
+    thread.items.push({ kind: 'comment', id: e.id, person: r.person ?? { id: '', name: '' }, created_at: e.published_at, body: r.body ?? '' });
+  }
+  const shown = [...threads.values()];
+  for (const t of shown) t.items.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  shown.sort((a, b) => (a.items[0]!.created_at < b.items[0]!.created_at ? 1 : -1));
+  return { since, threads: shown, ...(newest && { newest }) };
+}
+
+/** The inbox without a feed: every check-in and goal update of mine in the period, and their comments and reactions. */
+async function walkInbox(ctx: Context, opts: GatherOptions): Promise<Inbox> {
   const api = await ctx.api();
   const person = await me(ctx);
   const since = opts.since ?? addDays(await today(ctx), -(INBOX_DAYS - 1));
   const [checkIns, goals] = await Promise.all([allCheckIns(api, { people_ids: [person.id], since }), allGoals(api, { people_ids: [person.id] })]);
   const updateLists = await newestUpdatesOf(api, goals.map((g) => g.id), opts);
-  const threads: InboxThread[] = [
+  const threads: Array<InboxThread & { on: Commentable }> = [
     ...checkIns.filter((c) => c.person?.id === person.id && c.completed_at).map((c) => ({ on: { kind: 'check-in' as const, id: c.id }, date: c.date, url: c.url, items: [] })),
     ...updateLists
       .flat()

@@ -37,7 +37,12 @@ export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
     .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
 }
 
-const labelOf = (t: InboxThread) => (t.on.kind === 'check-in' ? `Check-in ${t.date && isDateKey(t.date) ? shortDay(t.date) : (t.date ?? '')}` : `Goal update “${t.title ?? ''}”`);
+/** How a thread is named: the walk knows the check-in's date or the update's title; the feed gives its own title. */
+function labelOf(t: InboxThread): string {
+  if (t.label) return t.label;
+  if (t.on?.kind === 'goal-update') return `Goal update “${t.title ?? ''}”`;
+  return `Check-in ${t.date && isDateKey(t.date) ? shortDay(t.date) : (t.date ?? '')}`;
+}
 
 export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> {
   if (opts.reply !== undefined) return reply(ctx, opts);
@@ -52,7 +57,7 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
   });
   let n = 0;
   const views: InboxThreadView[] = inbox.threads.map((t) => ({ label: labelOf(t), ...(t.url && { url: t.url }), items: t.items.map((i) => ({ ...i, n: ++n })) }));
-  const listed = inbox.threads.flatMap((t) => t.items.map(() => t.on));
+  const listed = inbox.threads.flatMap((t) => t.items.map(() => t.on ?? null));
   const seenAt = [marker?.seen_at, inbox.newest].filter((x): x is string => Boolean(x)).sort().at(-1);
   await writeMarker(ctx, key, { ...(seenAt && { seen_at: seenAt }), listed, unread: 0, checked_at: ctx.now().toISOString() });
   if (opts.json) {
@@ -60,7 +65,7 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
     return printJson(ctx.io, {
       since: inbox.since,
       seen_before: marker?.seen_at ?? null,
-      threads: inbox.threads.map((t) => ({ type: t.on.kind, id: t.on.id, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items.map((i) => ({ n: ++m, ...i })) })),
+      threads: inbox.threads.map((t) => ({ type: t.on?.kind ?? null, id: t.on?.id ?? null, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items.map((i) => ({ n: ++m, ...i })) })),
     }, opts.json);
   }
   const none = marker?.seen_at && !opts.all ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).` : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
@@ -76,12 +81,15 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   // The text first, before any request.
   let body = opts.text === '-' ? await ctx.io.readStdin() : opts.text;
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
-  let target: Commentable | undefined;
+  let target: Commentable | null | undefined;
   try {
     const marker = readMarker(ctx, await inboxKey(ctx));
     target = marker?.listed?.[opts.reply! - 1];
   } catch (err) {
     throw body === undefined ? err : new HintedError(err, `Your reply was not sent. Its text:\n${body}`);
+  }
+  if (target === null) {
+    throw new UsageError(`Item ${opts.reply} cannot be answered from here: the service's link for it names no check-in or goal update`, `Open it in the web app (its link is in \`checkin inbox --all\`).${body !== undefined ? `\nYour reply was not sent. Its text:\n${body}` : ''}`);
   }
   if (!target) {
     throw new UsageError(`There is no item ${opts.reply} in the last listing`, `Run \`checkin inbox\` (or \`checkin inbox --all\`) to see the numbered items.${body !== undefined ? `\nYour reply was not sent. Its text:\n${body}` : ''}`);
