@@ -1,6 +1,7 @@
 // A newcomer's day without a stumble (issue 20): each stumble a new user met, tried again in a real
 // terminal (the built CLI in a pseudo-terminal, the real prompts) at 60 and 120 columns, or
 // through a pipe where that is how it is met.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -169,6 +170,49 @@ describe('one success vocabulary (item 12)', () => {
       const piped = await runCli(['today', '-i', 'From a flag again'], { env });
       expect(piped).toMatchObject({ code: 0, stderr: '' });
       expect(piped.stdout).toContain('From a flag again');
+    });
+  }
+});
+
+describe('the prefill offers what fits on a screen (item 9)', () => {
+  /** A repository with `n` commits of mine since yesterday. */
+  function busyRepo(n: number): string {
+    const repo = join(tempDir('checkin-busy-'), 'busy-repo');
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com' } });
+    execFileSync('git', ['init', '-q', repo]);
+    git('config', 'user.email', 'ada@example.com');
+    const now = Date.now();
+    for (let i = n; i >= 1; i--) {
+      const when = new Date(now - i * 60_000).toISOString();
+      execFileSync('git', ['-C', repo, 'commit', '-q', '--allow-empty', '-m', `Change number ${i}`], { env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com', GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when } });
+    }
+    return repo;
+  }
+
+  for (const cols of [60, 120]) {
+    it(`59 commits: a screenful grouped by source, "… and N more" to choose from the rest, and "N picked" after (${cols} columns)`, async () => {
+      const repo = busyRepo(59);
+      const s = new Screen(['today'], { ...env, CHECKIN_GIT_REPOS: repo }, { cols, rows: 40 });
+      await s.waitFor('What went on since your last check-in?');
+      const screen = s.text();
+      expect(screen).toContain('Commits in busy-repo');
+      expect(squash(screen)).toMatch(/…and\d+more\(pickthistochoosefromthem\)/);
+      const offeredCommits = screen.split('\n').filter((l) => /◉ - Change number \d+ \(busy-repo\)/.test(l));
+      expect(offeredCommits.length).toBeLessThanOrEqual(10);
+      expect(offeredCommits[0]).toContain('Change number 1 (busy-repo)'); // newest first
+      // Up from the first choice goes round to the last: "… and N more"; Space picks it.
+      s.type(KEY.up + ' ' + KEY.enter);
+      await s.waitFor('The rest, newest first');
+      s.type(' ' + KEY.enter); // the first of the rest
+      await s.waitFor('What did you do previously?');
+      expect(s.text()).toMatch(/\d+ picked/);
+      expect(s.text()).not.toMatch(/Change number \d+ \(busy-repo\), - Change/); // no comma-joined paragraph
+      s.type(KEY.enter); // the lines as picked
+      await s.waitFor('What do you intend to do next?');
+      s.type(KEY.ctrlC);
+      expect((await s.exit()).code).toBe(130);
+      const previous = String(drafts()[0]?.content.answers?.previous ?? '');
+      expect(previous.split('\n').filter((l) => l.includes('busy-repo'))).toHaveLength(offeredCommits.length + 1);
     });
   }
 });

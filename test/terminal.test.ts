@@ -54,7 +54,10 @@ describe('checkin today, answered at the real prompts', () => {
     const s = new Screen(['today'], env);
     // First the checkbox: the last intentions and what went on since (a PR merged after that check-in).
     await s.waitFor('What went on since your last check-in?');
-    expect(s.text()).toContain(PR);
+    // Grouped by where each line came from; Markdown shown as its words (the line itself keeps it).
+    expect(s.text()).toMatch(/What you intended on \w{3} \d+ \w{3}\n/);
+    expect(s.text()).toContain('Your activity\n');
+    expect(s.text()).toContain('◉ - Add invoices endpoint (#412) (GitHub PR)');
     s.type(KEY.enter); // all picked
     await s.waitFor('What did you do previously?');
     // The suggestion (my last intentions, then the PR) is there as lines, and says where it came from.

@@ -20,8 +20,8 @@ export interface Prompter {
   password(message: string): Promise<string>;
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
   select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
-  /** Several of the choices (Space picks, Enter goes on); those `checked` start picked. */
-  checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean }>): Promise<T[]>;
+  /** Several of the choices (Space picks, Enter goes on); those `checked` start picked; a `group` heads the choices under it. */
+  checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean; group?: string }>): Promise<T[]>;
   /** Starts loading the prompts (once the requests being made are sent), so the first question is not kept waiting for them. */
   warm?(): void;
 }
@@ -102,10 +102,20 @@ export function inquirerPrompter(io: IO): Prompter {
       const { confirm } = await lib();
       return guard(confirm({ message: sanitizeLine(message), default: opts.default ?? true }, context));
     },
-    async checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean }>) {
-      const { checkbox } = await lib();
-      const safe = choices.map((c) => ({ value: c.value, name: sanitizeLine(c.name), checked: Boolean(c.checked) }));
-      return guard(checkbox<T>({ message: sanitizeLine(message), choices: safe, pageSize: 12 }, context));
+    async checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean; group?: string }>) {
+      const { checkbox, Separator } = await lib();
+      const { plainInline } = await import('./markdown.js');
+      const safe: Array<{ value: T; name: string; checked: boolean } | InstanceType<typeof Separator>> = [];
+      let group: string | undefined;
+      for (const c of choices) {
+        if (c.group !== undefined && c.group !== group) safe.push(new Separator(sanitizeLine(c.group)));
+        group = c.group;
+        // Markdown shown as its words, one line.
+        safe.push({ value: c.value, name: plainInline(sanitizeLine(c.name)), checked: Boolean(c.checked) });
+      }
+      // When done: how many were picked, not every name in one paragraph.
+      const renderSelectedChoices = (picked: ReadonlyArray<unknown>) => `${picked.length} picked`;
+      return guard(checkbox<T>({ message: sanitizeLine(message), choices: safe, pageSize: Math.min(safe.length, 24), theme: { style: { renderSelectedChoices } } }, context));
     },
     async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
       const { select } = await lib();

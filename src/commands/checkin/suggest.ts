@@ -44,6 +44,8 @@ const MAX_SUBJECT = 200;
 
 export interface WorkSince {
   bullets: string[];
+  /** The same bullets by where they came from, newest first in each: "Your activity", "Commits in billing-api". */
+  groups: Array<{ title: string; bullets: string[] }>;
   /** Why a source was left out ("~/src/x is not a git repository: skipped"). */
   notes: string[];
 }
@@ -84,7 +86,7 @@ interface Commit {
  * My commits of the week before `day` in one repository, newest first (filtered to "since my last
  * check-in" later: git starts before the check-ins have answered); or a note why there are none.
  */
-async function commitsIn(ctx: Context, dir: string, day: string): Promise<{ commits: Commit[]; note?: string; noGit?: boolean }> {
+async function commitsIn(ctx: Context, dir: string, day: string): Promise<{ commits: Commit[]; name?: string; note?: string; noGit?: boolean }> {
   const git = (args: string[]) => runGit(dir, args, { env: ctx.env });
   const [email, log] = await Promise.all([
     git(['config', 'user.email']),
@@ -112,6 +114,7 @@ async function commitsIn(ctx: Context, dir: string, day: string): Promise<{ comm
   const top = await git(['rev-parse', '--show-toplevel']);
   const name = sanitizeLine((top.ok ? top.out.trim() : dir).split(/[\\/]/).filter(Boolean).at(-1) ?? dir);
   return {
+    name,
     commits: rows.map(([, at, subject]) => ({ at: new Date(at!).toISOString(), bullet: `- ${sanitizeLine(subject!).trim()} (${name})` })),
     ...(more && { note: more }),
   };
@@ -143,12 +146,15 @@ export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn
     .sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : -1))
     .slice(0, MAX_EACH)
     .map(activityBullet);
+  const groups = bullets.length > 0 ? [{ title: 'Your activity', bullets: [...bullets] }] : [];
   if (repos.some((r) => r.noGit)) notes.push('git is not installed: commits are left out');
   for (const r of repos) {
-    bullets.push(...r.commits.filter((c) => Date.parse(c.at) > Date.parse(since)).slice(0, MAX_EACH).map((c) => c.bullet));
+    const mine = r.commits.filter((c) => Date.parse(c.at) > Date.parse(since)).slice(0, MAX_EACH).map((c) => c.bullet);
+    bullets.push(...mine);
+    if (mine.length > 0) groups.push({ title: `Commits in ${r.name ?? 'git'}`, bullets: mine });
     if (r.note) notes.push(r.note);
   }
-  return { bullets: [...new Set(bullets)], notes };
+  return { bullets: [...new Set(bullets)], groups, notes };
 }
 
 /** The suggestion for *previous*: the last intentions' lines, then what happened since (no repeats). */

@@ -129,10 +129,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
         const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
         const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));
         if (extra.length > 0) {
-          const picked = await p.checkbox<string>('What went on since your last check-in? (Space picks or drops, Enter goes on)', [
-            ...planned.map((l) => ({ name: l, value: l, checked: true })),
-            ...extra.map((b) => ({ name: b, value: b, checked: true })),
-          ]);
+          const picked = await pickWork(ctx, planned, work.groups, from);
           answers.previous = picked.length > 0 ? picked.join('\n') : null;
           more = picked.some((l) => extra.includes(l));
         }
@@ -186,6 +183,41 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     if (err instanceof CancelledError && err.message === 'Cancelled') throw cancelled();
     throw err;
   }
+}
+
+/** What fits on a screen of the checkbox beside the planned lines: the newest of each source, in turn. */
+const OFFERED = 10;
+const MORE = '\u0000more';
+
+/**
+ * What went on since the last check-in, picked in a checkbox: the planned lines, then the newest of
+ * each source under its heading — a screenful, and "… and N more" to choose from the rest.
+ */
+async function pickWork(ctx: Context, planned: string[], groups: Array<{ title: string; bullets: string[] }>, from: string | undefined): Promise<string[]> {
+  const p = ctx.prompter();
+  const seen = new Set(planned.map((l) => l.trim()));
+  const sources = groups.map((g) => ({ title: g.title, bullets: g.bullets.filter((b) => !seen.has(b.trim())) })).filter((g) => g.bullets.length > 0);
+  // Round robin over the sources, newest first in each, up to a screenful.
+  const shown = new Map<string, string[]>(sources.map((g) => [g.title, []]));
+  let offered = 0;
+  for (let i = 0; offered < OFFERED && sources.some((g) => g.bullets.length > i); i++) {
+    for (const g of sources) {
+      if (offered < OFFERED && g.bullets[i] !== undefined) {
+        shown.get(g.title)!.push(g.bullets[i]!);
+        offered++;
+      }
+    }
+  }
+  const rest = sources.flatMap((g) => g.bullets.filter((b) => !shown.get(g.title)!.includes(b)).map((b) => ({ b, title: g.title })));
+  const intended = from ? `What you intended on ${shortDay(from)}` : 'What you intended';
+  const picked = await p.checkbox<string>('What went on since your last check-in? (Space picks or drops, Enter goes on)', [
+    ...planned.map((l) => ({ name: l, value: l, checked: true, group: intended })),
+    ...sources.flatMap((g) => shown.get(g.title)!.map((b) => ({ name: b, value: b, checked: true, group: g.title }))),
+    ...(rest.length > 0 ? [{ name: `… and ${rest.length} more (pick this to choose from them)`, value: MORE, checked: false, group: 'Older' }] : []),
+  ]);
+  if (!picked.includes(MORE)) return picked;
+  const older = await p.checkbox<string>('The rest, newest first (Space picks, Enter goes on)', rest.map(({ b, title }) => ({ name: b, value: b, checked: false, group: title })));
+  return [...picked.filter((x) => x !== MORE), ...older];
 }
 
 /** One answer, as lines, starting from what it holds (or a suggestion). */
