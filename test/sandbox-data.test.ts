@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { journalPath, loadState, lockPath, parseJournal, realIO } from '../src/sandbox/store.js';
-import { BIN, cleanEnv } from './helpers/cli.js';
+import { BIN, cleanEnv, startCliSandbox } from './helpers/cli.js';
 import { call } from './helpers/http.js';
 
 const NOW = new Date(Date.UTC(2026, 10, 18, 10, 30, 0));
@@ -239,28 +239,11 @@ describe('the journal', () => {
   });
 });
 
-/** Starts `checkin sandbox` (the built binary) and resolves with its URL and token. */
-function cliSandbox(args: string[]): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--no-log', '--no-rate-limit', ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), 10_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!, token: m[2]! });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sandbox exited ${code}: ${err}`));
-    });
-  });
+/** Starts `checkin sandbox` (the built binary), its limits off, and resolves with its URL and token. */
+async function cliSandbox(args: string[]): Promise<{ child: ChildProcess; url: string; token: string }> {
+  const started = await startCliSandbox(['--no-rate-limit', ...args], env());
+  children.push(started.child);
+  return started;
 }
 function killed(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

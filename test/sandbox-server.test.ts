@@ -1,38 +1,17 @@
 // `checkin sandbox` as a server, as its own process: whatever arrives it keeps answering, its
 // memory stays bounded, and with --data every acknowledged write survives kill -9.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadState } from '../src/sandbox/store.js';
-import { BIN, cleanEnv } from './helpers/cli.js';
+import { BIN, cleanEnv, startCliSandbox } from './helpers/cli.js';
 import { call } from './helpers/http.js';
-import { tempDir, track } from './helpers/cleanup.js';
+import { tempDir } from './helpers/cleanup.js';
 
-/** Starts `checkin sandbox` and resolves with its URL and token from the export line. */
-async function sandbox(args: string[] = []): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--no-log', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  track(child); // killed when the test ends
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), 10_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!, token: m[2]! });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sandbox exited ${code}: ${err}`));
-    });
-  });
-}
+/** `checkin sandbox` as its own process (killed when the test ends). */
+const sandbox = (args: string[] = []) => startCliSandbox(args);
 
 /** Sends raw bytes and resolves with the first line of the answer (or '' when the connection closed). */
 function raw(url: string, bytes: string | Buffer): Promise<string> {

@@ -81,3 +81,26 @@ export function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs
     });
   });
 }
+
+/** Starts `checkin sandbox` (the built binary) with `args`, and resolves with it and the URL and token of its export line. */
+export function startCliSandbox(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<{ child: ChildProcess; url: string; token: string }> {
+  const child = track(spawn(process.execPath, [BIN, 'sandbox', '--no-log', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), 10_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, token: m[2]! });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox exited ${code}: ${err}`));
+    });
+  });
+}
