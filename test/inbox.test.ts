@@ -164,4 +164,17 @@ describe('checkin status and the inbox', () => {
     await d.cli(['status']);
     expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
   });
+
+  it("a repeated status asks for today's check-in with the last ETag: the service's 304 costs no parsing, the answer is the same", async () => {
+    const first = await d.cli(['status', '--json']);
+    d.forget();
+    const second = await d.cli(['status', '--json']);
+    expect(second).toEqual(first);
+    const [checkIn] = d.sb.requests.filter((r) => r.path === `/api/v2/check-ins/${TODAY}`);
+    expect(checkIn!.headers['if-none-match']).toMatch(/^(W\/)?"/);
+    expect(checkIn!.status).toBe(304);
+    // Filled in meanwhile: a new answer, not the old copy.
+    await d.cli(['today', '-p', 'Done now', '-i', 'Next', '-b', '']);
+    expect(JSON.parse((await d.cli(['status', '--json'])).stdout)).toMatchObject({ state: 'done' });
+  });
 });

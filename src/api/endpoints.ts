@@ -75,6 +75,8 @@ const reactionsPath = (r: Commentable) => `${resourcePath(r)}/reactions`;
 // One object.
 export const getMe = (api: ApiClient): Promise<Me> => api.get('me', ME);
 export const getCheckIn = (api: ApiClient, key: string): Promise<CheckIn> => api.get(checkInPath(key), CHECK_IN, undefined, checkInTarget(key));
+/** A check-in sent with the ETag of the copy at hand: 'unchanged' on a 304. */
+export const getCheckInIfChanged = (api: ApiClient, key: string, etag: string | undefined) => api.getIfChanged(checkInPath(key), CHECK_IN, undefined, etag, checkInTarget(key));
 export const patchCheckIn = (api: ApiClient, key: string, answers: CheckInAnswers): Promise<CheckIn> => api.patch(checkInPath(key), CHECK_IN, answers, checkInTarget(key));
 export const getTeam = (api: ApiClient, id: string): Promise<Team> => api.get(`teams/${enc(id)}`, TEAM, undefined, RESOURCE);
 export const getGoal = (api: ApiClient, id: string): Promise<Goal> => api.get(goalPath(id), GOAL, undefined, RESOURCE);

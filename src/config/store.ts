@@ -5,7 +5,7 @@
 
 import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_API_URL, type Ref } from '../api/types.js';
+import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
 import { CliError } from '../errors.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
 
@@ -33,6 +33,8 @@ export interface CacheEntry {
   directory?: Directory;
   /** The goals last listed (ids and titles), for completing goal ids. */
   goals?: Array<{ id: string; title: string }>;
+  /** `checkin status`'s last answer for today's check-in and its ETag (sent again with If-None-Match). */
+  today?: { key: string; etag: string; check_in: CheckIn };
 }
 
 export interface StoredConfig {

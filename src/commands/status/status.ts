@@ -1,7 +1,7 @@
 // `checkin status`: for cron and shell prompts. One GET of today's check-in by date key.
 // Exit 0 when it is filled in or nothing is scheduled, 3 when it is still pending.
 import { Command } from '@commander-js/extra-typings';
-import { digestPage, getCheckIn } from '../../api/endpoints.js';
+import { digestPage, getCheckInIfChanged } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import type { CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
@@ -81,6 +81,22 @@ async function unread(ctx: Context): Promise<Unread | undefined> {
   }
 }
 
+/**
+ * Today's check-in, asked with the ETag of the copy status saw last (a shell prompt asks often): a
+ * 304 costs no parsing and the copy is used; a new answer replaces it. Best effort, like every cache.
+ */
+async function todaysCheckIn(ctx: Context, date: string): Promise<CheckIn> {
+  const api = await ctx.api();
+  const cfg = ctx.config();
+  const token = cfg.token()!.value;
+  const copy = cfg.cached(api.baseUrl, token, 'today');
+  const held = copy?.key === date ? copy : undefined;
+  const answer = await getCheckInIfChanged(api, date, held?.etag);
+  if (answer === 'unchanged') return held!.check_in;
+  if (answer.etag) await cfg.cache(api.baseUrl, token, 'today', { key: date, etag: answer.etag, check_in: answer.data }).catch(() => undefined);
+  return answer.data;
+}
+
 export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
   // --quiet: nothing at all on stdout or stderr (cron mails whatever a command prints); the exit code tells.
   if (opts.quiet && !opts.json) ctx.io.silence();
@@ -88,7 +104,7 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   const news = opts.quiet ? undefined : unread(ctx);
   let checkIn: CheckIn | null = null;
   try {
-    checkIn = await getCheckIn(await ctx.api(), date);
+    checkIn = await todaysCheckIn(ctx, date);
   } catch (err) {
     if (!(await isNoCheckIn(ctx, err))) throw err;
   }
