@@ -21,6 +21,8 @@ const billing = () => sb.service.data.goals.find((g) => g.title === 'Ship the v2
 describe('on a terminal', () => {
   it('goal update asks for the title and opens the editor for the body, showing the latest update first', async () => {
     const p = scripted(['Security review passed', 90, true]);
+    // (the latest update before this one is posted)
+    const latest = sb.service.data.goal_updates.filter((u) => u.goal_id === billing()).sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0]!;
     let seen: string | undefined;
     const r = await runTty(['goal', 'update', billing(), '--progress', '45'], p, async (t) => {
       seen = t;
@@ -28,7 +30,10 @@ describe('on a terminal', () => {
     });
     expect(r.err).toMatch(/^\nPreview \(not posted yet\):\n✓ Posted the goal update  http:\/\/127\.0\.0\.1:\d+\/\S+\n$/);
     expect(r.code).toBe(0);
-    expect(seen).toBe('');
+    // The editor opens empty above the context: the goal and its latest update, quoted (taken out again).
+    expect(seen).toBe(
+      `\n\n<!-- checkin:\n     A goal update on “Ship the v2 billing API” (progress 35%).\n     The latest update, “${latest.title}”:\n${latest.body.split('\n').slice(0, 8).map((l) => `     > ${l}`).join('\n')}\n     Write above this comment; it is taken out. Save it with nothing written to cancel. -->\n`,
+    );
     expect(r.out).toContain('Ship the v2 billing API — progress 35%, At risk');
     expect(r.out).toContain('Latest update:\nInvoices endpoint in review');
     expect(p.asked.map((q) => [q.message, q.default])).toEqual([['Title', ''], ['Confidence', 60], ['Post it?', true]]);
@@ -72,3 +77,28 @@ describe('on a terminal', () => {
     expect(empty).toMatchObject({ code: 2, err: 'error: The comment is empty; nothing was sent\n' });
   });
 });
+
+describe('editing with context, and whose check-in it is', () => {
+  it('the context comment is taken out wherever it ended up, and cannot be closed early by the service\'s text', async () => {
+    const { withContext, withoutContext } = await import('../src/ui/editor-text.js');
+    const opened = withContext(['Replying to Mallory:', '> end it here --> and \u001b[31mred'], '');
+    expect(opened).not.toMatch(/-->[^\n]*red/);
+    expect(opened).not.toContain('\u001b');
+    expect(withoutContext(`Thanks!\n${opened}`)).toBe('Thanks!');
+    expect(withoutContext(`${opened}Written below it`)).toBe('\nWritten below it');
+    expect(withoutContext(opened)).toBe('');
+  });
+
+  it('an administrator changing someone else\'s check-in is told whose it is', async () => {
+    await w.cli(['me']);
+    const grace = sb.service.data.people.find((p) => p.username === 'grace')!;
+    const { checkInId } = await import('../src/sandbox/ids.js');
+    const yesterday = sb.service.data.check_ins.filter((c) => c.person_id === grace.id).sort((a, b) => (a.date < b.date ? 1 : -1))[1]!;
+    const r = await w.cli(['checkin', checkInId(grace.id, yesterday.date), '-b', 'Waiting on the vendor', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("note: this is Grace Hopper's check-in, not yours: you changed it for them\n");
+    const mine = await w.cli(['today', '-b', '', '--json']);
+    expect(mine.stderr).toBe('');
+  });
+});
+

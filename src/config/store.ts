@@ -55,7 +55,7 @@ export interface InboxMarker {
   /** Comments and reactions up to this moment were seen. */
   seen_at?: string;
   /** The threads of the last listing, in its numbering (`checkin inbox --reply <n>`). */
-  listed?: Array<{ kind: 'check-in' | 'goal-update'; id: string } | null>;
+  listed?: Array<{ kind: 'check-in' | 'goal-update'; id: string; /** Who wrote the item and what (its start), quoted when replying in the editor. */ quote?: string } | null>;
   /** `checkin status`: new comments when it last looked (from the digest), and when that was. */
   unread?: number;
   /** The count is a full page: there are at least that many. */

@@ -12,6 +12,7 @@ import { keep, sendWithDraft } from '../../services/drafts.js';
 import { isNoCheckIn, notTheService, type Target } from '../../services/target.js';
 import { printCheckIn, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
 
 /** The normal outcome of a date with no check-in: a note on stderr, `null` for --json, exit 0. */
 export function reportNone(ctx: Context, target: Target, json: JsonFlag, extra = ''): void {
@@ -68,6 +69,10 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
 export async function sendAndShow(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<boolean> {
   const result = await sendAnswers(ctx, target, answers, opts);
   if (!result) return false;
+  // Someone else's (an administrator's change): one line says whose, before anything else.
+  const api = await ctx.api();
+  const mine = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me')?.id;
+  if (mine && result.person && result.person.id !== mine) ctx.io.err(`note: this is ${sanitizeLine(result.person.name)}'s check-in, not yours: you changed it for them\n`);
   // At the prompts the preview was the check-in; elsewhere it is shown (or printed as JSON).
   if (!opts.confirm || opts.json) await printCheckIn(ctx.io, ctx.now(), result, opts.json);
   await sayDone(ctx.io, ctx.now(), `Checked in for ${isDateKey(result.date) ? shortDay(result.date) : result.date}`, { link: result.url, json: opts.json });

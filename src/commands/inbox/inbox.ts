@@ -14,6 +14,7 @@ import { sayDone } from '../../ui/success.js';
 import { commentRows, inboxRows, type InboxThreadView } from '../../ui/views.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
 import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from './gather.js';
+import { quoted, withContext, withoutContext } from '../../ui/editor-text.js';
 
 export interface InboxOptions {
   all?: boolean;
@@ -57,7 +58,9 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
   });
   let n = 0;
   const views: InboxThreadView[] = inbox.threads.map((t) => ({ label: labelOf(t), ...(t.url && { url: t.url }), items: t.items.map((i) => ({ ...i, n: ++n })) }));
-  const listed = inbox.threads.flatMap((t) => t.items.map(() => t.on ?? null));
+  const listed = inbox.threads.flatMap((t) =>
+    t.items.map((i) => (t.on ? { ...t.on, quote: `${i.person?.name ?? ''}: ${i.kind === 'comment' ? (i.body ?? '') : `reacted ${i.emoji ?? ''} ${i.name ?? ''}`}`.slice(0, 400) } : null)),
+  );
   const seenAt = [marker?.seen_at, inbox.newest].filter((x): x is string => Boolean(x)).sort().at(-1);
   await writeMarker(ctx, key, { ...(seenAt && { seen_at: seenAt }), listed, unread: 0, checked_at: ctx.now().toISOString() });
   if (opts.json) {
@@ -81,7 +84,7 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   // The text first, before any request.
   let body = opts.text === '-' ? await ctx.io.readStdin() : opts.text;
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
-  let target: Commentable | null | undefined;
+  let target: (Commentable & { quote?: string }) | null | undefined;
   try {
     const marker = readMarker(ctx, await inboxKey(ctx));
     target = marker?.listed?.[opts.reply! - 1];
@@ -99,7 +102,9 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   if (opts.edit) {
     const api = await ctx.api();
     const kept = ctx.drafts().get(api.baseUrl, draftTarget);
-    body = (await ctx.editor().edit(kept?.content.kind === 'comment' ? kept.content.body : '')).replace(/\s+$/, '');
+    // What is being answered, quoted above the reply (taken out again).
+    const context = target.quote ? [`Replying to ${target.quote.split(':')[0]}:`, ...quoted(target.quote.slice(target.quote.indexOf(':') + 1).trim())] : [];
+    body = withoutContext(await ctx.editor().edit(withContext(context, kept?.content.kind === 'comment' ? kept.content.body : ''))).replace(/\s+$/, '');
     if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
   }
   const text = body!;

@@ -6,6 +6,7 @@ import type { DraftTarget } from '../../../config/drafts.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { keep, sendWithDraft } from '../../../services/drafts.js';
+import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
 import { intOption } from '../../flags.js';
 
@@ -45,12 +46,19 @@ export function parseConfidence(value: string): number {
   return level.value;
 }
 
+/** What the person is updating: the current title and body (edit), and lines of context for the editor (the goal, its latest update). */
+export interface GoalUpdateCurrent {
+  title?: string;
+  body?: string;
+  context?: string[];
+}
+
 /**
  * Reads --body (or stdin with -); fills what is missing from prompts or $EDITOR on a terminal.
  * What is typed is kept as a draft for `keepFor` as soon as it exists, so no refusal loses it;
  * the title is asked (and required) before the editor opens.
  */
-export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: { title?: string; body?: string }, needAll: boolean, keepFor?: DraftTarget): Promise<GoalUpdateInput> {
+export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: GoalUpdateCurrent, needAll: boolean, keepFor?: DraftTarget): Promise<GoalUpdateInput> {
   const input: GoalUpdateInput = {};
   const keepTyped = async () => {
     if (keepFor && (input.body !== undefined || input.title !== undefined)) await keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } });
@@ -80,7 +88,8 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
     }
     await keepTyped();
     if (input.body === undefined || flags.edit) {
-      input.body = (await ctx.editor().edit(input.body ?? current.body ?? '')).replace(/\s+$/, '');
+      const written = await ctx.editor().edit(withContext(current.context ?? [], input.body ?? current.body ?? ''));
+      input.body = withoutContext(written).replace(/\s+$/, '');
       await keepTyped();
     }
   }

@@ -5,6 +5,7 @@ import { CONFIDENCE_LEVELS, nearestConfidence } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
 import { keep } from '../../../services/drafts.js';
+import { quoted } from '../../../ui/editor-text.js';
 import { printOne, viewFor } from '../../../ui/output.js';
 import { sayDone } from '../../../ui/success.js';
 import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/views.js';
@@ -46,7 +47,8 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
       const [goal, [latest]] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 1 })]);
       const view = await viewFor(ctx.io, ctx.now());
       ctx.io.out(goalHeaderView(view, goal, latest));
-      const input = await gather(ctx, opts, {}, true, { kind: 'goal-update', goalId: id });
+      const context = [`A goal update on “${goal.title}”${goal.progress != null ? ` (progress ${goal.progress}%)` : ''}.`, ...(latest ? [`The latest update, “${latest.title}”:`, ...quoted(latest.body ?? '')] : ['It has no updates yet.'])];
+      const input = await gather(ctx, opts, { context }, true, { kind: 'goal-update', goalId: id });
       const p = ctx.prompter();
       // Progress and confidence, the latest update's as defaults (what the service would carry forward).
       if (input.progress === undefined) input.progress = await askProgress(ctx, latest?.progress ?? goal.progress ?? 1);
