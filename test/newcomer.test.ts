@@ -216,3 +216,41 @@ describe('the prefill offers what fits on a screen (item 9)', () => {
     });
   }
 });
+
+describe('in a real terminal, at 60 and 120 columns: moods, help, the editor loop (items 6, 11, 14)', () => {
+  for (const cols of [60, 120]) {
+    it(`a mood typo says what was meant (${cols} columns)`, async () => {
+      const s = new Screen(['today', '-m', 'focussed'], env, { cols, rows: 30 });
+      expect((await s.exit()).code).toBe(2);
+      expect(squash(s.text())).toContain(squash('error: Unknown mood "focussed"'));
+      expect(squash(s.text())).toContain(squash('Did you mean "focused"?'));
+      expect(patches()).toEqual([]);
+    });
+
+    it(`--help groups the commands as gh does, and checkin version says what runs (${cols} columns)`, async () => {
+      const help = new Screen(['--help'], env, { cols, rows: 80 });
+      expect((await help.exit()).code).toBe(0);
+      const headings = help.text().split('\n').filter((l) => /^[A-Z][a-z -]+:$/.test(l));
+      expect(headings).toEqual(['Options:', 'Check-ins:', 'Team and goals:', 'Comments and inbox:', 'Account:', 'Setup and tools:', 'Environment:', 'Exit codes:']);
+      const version = new Screen(['version'], env, { cols, rows: 10 });
+      expect((await version.exit()).code).toBe(0);
+      expect(version.text()).toMatch(new RegExp(`^checkin \\d+\\.\\d+\\.\\d+ \\(Node\\.js ${process.versions.node.replace(/\./g, '\\.')}, ${process.platform}-${process.arch}\\)$`));
+    });
+
+    it(`the editor reopens with problems whose line numbers point at the lines of the reopened file (${cols} columns)`, async () => {
+      const dir = tempDir('checkin-editor-loop-');
+      const script = join(dir, 'editor.sh');
+      writeFileSync(join(dir, 'bad'), '## Previous\nShipped\n\n## Intentions\nReview\n\nDone: yes\nMood: calm\nDone: no\n');
+      writeFileSync(join(dir, 'good'), '## Previous\nShipped\n\n## Intentions\nReview\n\nDone: yes\nMood: calm\n');
+      // First save: two Done: lines. Second: keep what was reopened (to read it), then a good one.
+      writeFileSync(script, `#!/bin/sh\nif [ ! -f '${dir}/once' ]; then touch '${dir}/once'; cat '${dir}/bad' > "$1"; else cp "$1" '${dir}/reopened'; cat '${dir}/good' > "$1"; fi\n`, { mode: 0o755 });
+      const s = new Screen(['today', '-e'], { ...env, EDITOR: script }, { cols, rows: 30 });
+      expect((await s.exit()).code).toBe(0);
+      const reopened = readFileSync(join(dir, 'reopened'), 'utf8').split('\n');
+      const [, second, first] = /line (\d+): a second Done: line \(the first is line (\d+)\)/.exec(reopened.join('\n'))!.map(Number);
+      expect(reopened[second! - 1]).toBe('Done: no');
+      expect(reopened[first! - 1]).toBe('Done: yes');
+      expect(patches().map((p) => p.body)).toEqual([{ previous: 'Shipped', intentions: 'Review', mood: 'calm', previous_completed: true }]);
+    });
+  }
+});
