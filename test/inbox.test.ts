@@ -177,4 +177,15 @@ describe('checkin status and the inbox', () => {
     await d.cli(['today', '-p', 'Done now', '-i', 'Next', '-b', '']);
     expect(JSON.parse((await d.cli(['status', '--json'])).stdout)).toMatchObject({ state: 'done' });
   });
+
+  it('a copy of the check-in that is not one any more (an edited cache) is not used: the check-in is asked for whole', async () => {
+    await d.cli(['status']);
+    const { ConfigStore } = await import('../src/config/store.js');
+    await new ConfigStore(d.env).cache(d.sb.url, d.sb.token, 'today', { key: TODAY, etag: '"planted"', check_in: { bogus: true } as never });
+    d.forget();
+    const r = await d.cli(['status', '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ state: 'pending', check_in: { date: TODAY } });
+    expect(d.sb.requests.find((q) => q.path === `/api/v2/check-ins/${TODAY}`)!.headers['if-none-match']).toBeUndefined();
+  });
 });
+
