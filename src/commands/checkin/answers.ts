@@ -132,8 +132,8 @@ export async function keepPipedFirst(ctx: Context, flags: AnswerOptions, guess: 
   return {
     async settle(target) {
       if (target.key === guess.key) return;
-      await keep(ctx, { kind: 'check-in', key: target.key }, content);
-      ctx.drafts().delete((await ctx.api()).baseUrl, early);
+      // Moved, never dropped: the first copy goes only once the second is on disk.
+      if (await keep(ctx, { kind: 'check-in', key: target.key }, content)) ctx.drafts().delete((await ctx.api()).baseUrl, early);
     },
   };
 }
