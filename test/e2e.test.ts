@@ -1,21 +1,16 @@
 // The built binary, spawned as a user or cron runs it, against a sandbox on the real clock:
 // what only a real process shows — stdin left open, a closed pipe, the process's zone, argv[1].
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../src/core/datekey.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { cleanEnv, runCli, spawnCli } from './helpers/cli.js';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { runCli, spawnCli } from './helpers/cli.js';
 import { describeRequest } from './helpers/harness.js';
 import { tempDir, track } from './helpers/cleanup.js';
+import { useSandboxEnv } from './helpers/sandbox-env.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-beforeEach(async () => {
-  sb = await startSandbox({ rateLimit: false });
-  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
-});
-afterEach(async () => {
-  await sb.close();
-});
+useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const today = () => localDateKey(new Date()); // the spawned CLI runs with TZ=UTC, as this process does
 
 describe('the built binary', () => {

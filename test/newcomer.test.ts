@@ -5,23 +5,18 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTemplate } from '../src/core/answers.js';
 import { withProblems } from '../src/commands/checkin/edit.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { cleanEnv, runCli } from './helpers/cli.js';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/cleanup.js';
 import { KEY, Screen } from './helpers/terminal.js';
+import { useSandboxEnv } from './helpers/sandbox-env.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-beforeEach(async () => {
-  sb = await startSandbox({ rateLimit: false });
-  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
-});
-afterEach(async () => {
-  await sb.close();
-});
+useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
 const drafts = () => {
   const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');

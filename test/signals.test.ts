@@ -4,20 +4,14 @@
 // sandbox that never answers the request of the window, and real signals.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { cleanEnv, runCli, spawnCli } from './helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { runCli, spawnCli } from './helpers/cli.js';
+import { useSandboxEnv } from './helpers/sandbox-env.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-
-beforeEach(async () => {
-  sb = await startSandbox({ rateLimit: false });
-  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
-});
-afterEach(async () => {
-  await sb.close();
-});
+useSandboxEnv((s, e) => ((sb = s), (env = e)));
 
 const drafts = () => {
   try {

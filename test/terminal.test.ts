@@ -4,15 +4,15 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../src/core/datekey.js';
 import { shortDay } from '../src/core/dayname.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { cleanEnv } from './helpers/cli.js';
+import type { Sandbox } from '../src/sandbox/server.js';
 import { describeRequest } from './helpers/harness.js';
 import { POISON, startHostile } from './helpers/hostile.js';
 import { KEY, Screen } from './helpers/terminal.js';
 import { tempDir } from './helpers/cleanup.js';
+import { useSandboxEnv } from './helpers/sandbox-env.js';
 
 const VIM = (() => {
   try {
@@ -25,13 +25,7 @@ const VIM = (() => {
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-beforeEach(async () => {
-  sb = await startSandbox({ rateLimit: false }); // the real clock: the CLI in the terminal has no other
-  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
-});
-afterEach(async () => {
-  await sb.close();
-});
+useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const today = () => localDateKey(new Date());
 const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
 const drafts = () => {
