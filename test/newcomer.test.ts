@@ -189,6 +189,7 @@ describe('the prefill offers what fits on a screen (item 9)', () => {
       const repo = busyRepo(59);
       const s = new Screen(['today'], { ...env, CHECKIN_GIT_REPOS: repo }, { cols, rows: 40 });
       await s.waitFor('What went on since your last check-in?');
+      await s.waitFor('submit'); // the keys line, drawn after every choice
       const screen = s.text();
       expect(screen).toContain('Commits in busy-repo');
       expect(squash(screen)).toMatch(/…and\d+more\(pickthistochoosefromthem\)/);
