@@ -441,5 +441,6 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'until', days);
   }
   on('team', 'date', days);
+  on('api', 'method', (complete) => ['GET', 'POST', 'PATCH', 'DELETE'].forEach((m) => complete(m, 'HTTP method')));
   for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
 }

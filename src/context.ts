@@ -2,6 +2,7 @@
 // so `checkin --help` never reads config or builds an HTTP client (gh's cmdutil.Factory).
 
 import { ApiClient } from './api/client.js';
+import type { TraceHook } from './api/trace.js';
 import { DraftStore } from './config/drafts.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore } from './config/store.js';
@@ -9,6 +10,7 @@ import { AuthError, UsageError } from './errors.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
 import { inquirerPrompter, type Prompter } from './ui/prompter.js';
+import { formatTrace } from './ui/trace.js';
 import { USER_AGENT } from './version.js';
 
 export interface Context {
@@ -22,6 +24,10 @@ export interface Context {
   drafts(): DraftStore;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
   api(): Promise<ApiClient>;
+  /** Whether each HTTP exchange is traced on stderr: CHECKIN_DEBUG=api, or --debug (which sets it). */
+  debug: { api: boolean };
+  /** The trace hook every ApiClient is given (it writes only while debug.api is set). */
+  onTrace: TraceHook;
   prompter(): Prompter;
   editor(): Editor;
   /** Releases what was built (keep-alive sockets), so the process exits at once. */
@@ -71,6 +77,11 @@ export function createContext(parts: ContextParts): Context {
     env,
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep,
+    // CHECKIN_DEBUG=api (or a list holding it, `api,1`); CHECKIN_DEBUG=1 alone means stack traces.
+    debug: { api: (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('api') },
+    onTrace: (event) => {
+      if (ctx.debug.api) io.err(formatTrace(event));
+    },
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
     drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir, (m) => io.err(`warning: ${m}\n`))),
     async api() {
@@ -96,6 +107,7 @@ export function createContext(parts: ContextParts): Context {
         ...(timeoutMs !== undefined && { timeoutMs }),
         onRetry: ({ delayMs, why }) => io.err(`${why}; retrying in ${(delayMs / 1000).toFixed(delayMs < 1000 ? 1 : 0)} s…\n`),
         onWarning: (message) => io.err(`warning: ${message}\n`),
+        onTrace: ctx.onTrace,
       });
       return client;
     },

@@ -72,7 +72,7 @@ export async function run(argv: string[], ctx: Context = createContext({ io: pro
     if (['completion', 'complete'].includes(argv[0] ?? '') || !isCommand(argv)) (await import('./completion.js')).addCompletion(ctx, program);
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    const described = describeError(err, ctx.env.CHECKIN_DEBUG === '1');
+    const described = describeError(err, (ctx.env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('1'));
     for (const line of described.lines) ctx.io.err(line + '\n');
     code = described.code;
   } finally {

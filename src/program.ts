@@ -5,6 +5,7 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { activityCommand } from './commands/activity/activity.js';
 import { logCommand } from './commands/activity/log.js';
+import { apiCommand } from './commands/api/api.js';
 import { authCommand } from './commands/auth/auth.js';
 import { loginCommand } from './commands/auth/login.js';
 import { logoutCommand } from './commands/auth/logout.js';
@@ -35,7 +36,8 @@ Environment:
   CHECKIN_API_URL    API base URL (default https://service.steady.space/api/v2)
   CHECKIN_CONFIG_DIR where config lives (default $XDG_CONFIG_HOME/checkin or ~/.config/checkin)
   CHECKIN_NO_PROMPT  never prompt      CHECKIN_TIMEOUT  seconds per request (default 30)
-  NO_COLOR / FORCE_COLOR, HTTPS_PROXY / HTTP_PROXY / NO_PROXY, CHECKIN_DEBUG=1 (stack traces)
+  NO_COLOR / FORCE_COLOR, HTTPS_PROXY / HTTP_PROXY / NO_PROXY
+  CHECKIN_DEBUG=1 (stack traces), CHECKIN_DEBUG=api (HTTP trace on stderr, as --debug)
 
 Exit codes:
   0    success (including "no check-in scheduled")
@@ -53,7 +55,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { cron: cronCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { cron: cronCommand, sandbox: sandboxCommand, version: versionCommand, api: apiCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
@@ -72,6 +74,10 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
   const program = new Command('checkin')
     .description('Daily team check-ins from the command line (Steady API v2).')
     .version(VERSION, '-V, --version')
+    .option('--debug', 'trace each HTTP request and answer on stderr (the token redacted)')
+    .hook('preAction', (cmd) => {
+      if (cmd.opts().debug) ctx.debug.api = true;
+    })
     .addHelpText('after', EXIT_CODES_HELP);
 
   const names = isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);

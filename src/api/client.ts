@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
 import type { PageSource } from './paginate.js';
 import { joinUrl, type Query } from './url.js';
+import { redactBody, redactHeaders, redactText, type TraceEvent, type TraceHook } from './trace.js';
 import { expectShape, type Shape } from './validate.js';
 
 export { encodeQuery, joinUrl, type Query, type QueryValue } from './url.js';
@@ -45,6 +46,8 @@ export interface ClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** Told of what a person should know but that does not stop the command (one line). */
   onWarning?: (message: string) => void;
+  /** Told of every exchange (CHECKIN_DEBUG=api), the token and other secrets taken out. */
+  onTrace?: TraceHook;
 }
 
 interface ApiResponse {
@@ -177,24 +180,83 @@ export class ApiClient {
 
   private async request(method: string, path: string, { query, body, target, ifNoneMatch }: { query?: Query | undefined; body?: unknown; target?: Target | undefined; ifNoneMatch?: string }): Promise<ApiResponse> {
     const url = joinUrl(this.opts.baseUrl, path, query);
-    // GET and PATCH are tried again; a POST or DELETE once its request went out, never.
-    const idempotent = method === 'GET' || method === 'PATCH';
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = {};
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
+    const { res, error } = await this.exchange(method, url, headers, payload, target ?? 'account');
+    if (error) throw error;
+    // Not modified since the ETag sent: nothing to parse.
+    if (res.status === 304) return { status: 304, data: undefined, headers: res.headers };
+    return { status: res.status, data: this.parseSuccess(res, method, url), headers: res.headers };
+  }
+
+  /**
+   * `pathOrUrl` as a URL under the base URL: a path (a leading '/' or not) joins under the base
+   * URL's own path; a whole URL must be of the base URL's origin, since the token goes with it.
+   */
+  urlFor(pathOrUrl: string): string {
+    let url: URL;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(pathOrUrl)) {
+      try {
+        url = new URL(pathOrUrl);
+      } catch {
+        throw new UsageError(`"${pathOrUrl}" is not a valid URL`);
+      }
+      const base = new URL(this.opts.baseUrl);
+      if (url.origin !== base.origin) {
+        throw new UsageError(`Refusing to send the token to ${url.origin}: it goes only to the API's own origin, ${base.origin}`, 'Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.');
+      }
+    } else {
+      const q = pathOrUrl.indexOf('?');
+      const path = q === -1 ? pathOrUrl : pathOrUrl.slice(0, q);
+      url = new URL(joinUrl(this.opts.baseUrl, path));
+      if (q !== -1) url.search = pathOrUrl.slice(q);
+      if (url.origin !== new URL(this.opts.baseUrl).origin) throw new UsageError(`The path "${pathOrUrl}" leaves the API's origin`);
+    }
+    url.hash = '';
+    return url.href;
+  }
+
+  /**
+   * One request as given (`checkin api`): `url` from urlFor, the caller's headers over the client's
+   * own, the body as it is. Retried like any request of its method; the answer is handed back
+   * whatever its status, with the ApiError a non-2xx status makes (the same words and exit code as
+   * every command's). Network failures throw.
+   */
+  async raw(req: { method: string; url: string; headers?: Record<string, string>; body?: string; target?: Target }): Promise<{ status: number; headers: Headers; text: string; error?: ApiError }> {
+    if (new URL(req.url).origin !== new URL(this.opts.baseUrl).origin) throw new UsageError(`Refusing to send the token to ${new URL(req.url).origin}`);
+    const { res, error } = await this.exchange(req.method, req.url, req.headers ?? {}, req.body, req.target ?? 'account');
+    return { status: res.status, headers: res.headers, text: res.text, ...(error && { error }) };
+  }
+
+  /**
+   * Sends one request, tried again as its method allows, and hands back the last answer: with an
+   * ApiError when its status is not 2xx (nor a 304 to an If-None-Match). Network failures throw.
+   */
+  private async exchange(method: string, url: string, extra: Record<string, string>, payload: string | undefined, target: Target): Promise<{ res: Exchange; error?: ApiError }> {
+    // GET, HEAD and PATCH are tried again; a POST or DELETE once its request went out, never.
+    const idempotent = method === 'GET' || method === 'HEAD' || method === 'PATCH';
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.opts.token}`,
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'checkin',
     };
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
+    for (const [name, value] of Object.entries(extra)) {
+      for (const own of Object.keys(headers)) if (own.toLowerCase() === name.toLowerCase()) delete headers[own];
+      headers[name] = value;
+    }
+    const conditional = Object.keys(headers).some((h) => h.toLowerCase() === 'if-none-match');
 
     const transport = await this.connect();
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= this.maxTries;
       let res: Exchange;
+      const started = performance.now();
       try {
         res = await transport.send({ method, url, headers, ...(payload !== undefined && { body: payload }), timeoutMs: this.timeoutMs, maxBodyBytes: this.maxBodyBytes });
       } catch (err) {
+        this.trace({ method, url, attempt, headers, payload, started, error: `${(err as TransportError).code ?? 'error'}: ${(err as Error).message}` });
         const code = (err as TransportError).code;
         // A header value HTTP cannot carry: nothing was sent, and sending again would not help.
         if (UNSENDABLE.has(code)) throw new UsageError(`${method} ${new URL(url).pathname} cannot be sent: ${(err as Error).message}`);
@@ -208,17 +270,14 @@ export class ApiClient {
         await this.sleep(delayMs);
         continue;
       }
+      this.trace({ method, url, attempt, headers, payload, started, res });
 
-      // Not modified since the ETag sent: nothing to parse.
-      if (res.status === 304 && ifNoneMatch !== undefined) return { status: 304, data: undefined, headers: res.headers };
-      if (res.status >= 200 && res.status < 300) {
-        return { status: res.status, data: this.parseSuccess(res, method, url), headers: res.headers };
-      }
+      if ((res.status === 304 && conditional) || (res.status >= 200 && res.status < 300)) return { res };
 
       const wait = retryAfterSeconds(res.headers['retry-after']);
-      const error = this.httpError(res, wait, method, url, target ?? 'account');
+      const error = this.httpError(res, wait, method, url, target);
       const retryable = RETRYABLE_STATUS.has(res.status) && idempotent;
-      if (last || !retryable) throw error;
+      if (last || !retryable) return { res, error };
       if (wait !== undefined && wait > this.maxWaitS) {
         this.checkWait(wait, method, new URL(url).pathname, 'Retry-After', res.status);
       }
@@ -226,6 +285,24 @@ export class ApiClient {
       this.opts.onRetry?.({ attempt, delayMs, why: error.message });
       await this.sleep(delayMs);
     }
+  }
+
+  /** Tells the trace hook (when there is one) of an exchange, every secret taken out. */
+  private trace(x: { method: string; url: string; attempt: number; headers: Record<string, string>; payload: string | undefined; started: number; res?: Exchange; error?: string }): void {
+    const hook = this.opts.onTrace;
+    if (!hook) return;
+    const secrets = [this.opts.token];
+    const event: TraceEvent = {
+      method: x.method,
+      url: redactText(x.url, secrets),
+      attempt: x.attempt,
+      requestHeaders: redactHeaders(x.headers, secrets),
+      ms: Math.round(performance.now() - x.started),
+      ...(x.payload !== undefined && { requestBody: redactBody(x.payload, secrets) }),
+      ...(x.res && { status: x.res.status, responseHeaders: redactHeaders(x.res.headers, secrets), responseBody: redactBody(x.res.text, secrets) }),
+      ...(x.error !== undefined && { error: redactText(x.error, secrets) }),
+    };
+    hook(event);
   }
 
   private parseSuccess(res: Exchange, method: string, url: string): unknown {
