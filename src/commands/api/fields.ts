@@ -66,7 +66,7 @@ function place(into: Fields | Value[], path: string[], value: Value | undefined,
   }
   if (seg === '') throw new UsageError(`${raw}: [] after a name of an object`);
   if (rest.length === 0) {
-    into[seg] = value ?? [];
+    into[seg] = value === undefined ? [] : value;
     return;
   }
   const wantArray = rest[0] === '';
