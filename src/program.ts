@@ -37,7 +37,7 @@ Environment:
   CHECKIN_CONFIG_DIR where config lives (default $XDG_CONFIG_HOME/checkin or ~/.config/checkin)
   CHECKIN_NO_PROMPT  never prompt      CHECKIN_TIMEOUT  seconds per request (default 30)
   NO_COLOR / FORCE_COLOR, HTTPS_PROXY / HTTP_PROXY / NO_PROXY
-  CHECKIN_DEBUG=1 (stack traces), CHECKIN_DEBUG=api (HTTP trace on stderr, as --debug)
+  CHECKIN_DEBUG=1 (stack traces) or api (an HTTP trace on stderr, as --debug)
 
 Exit codes:
   0    success (including "no check-in scheduled")

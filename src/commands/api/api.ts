@@ -36,16 +36,18 @@ const EXAMPLES = `
 Examples:
   checkin api me
   checkin api 'check-ins?people_ids[]=me&per_page=5'
-  checkin api goals -f 'people_ids[]=me'            # a GET: fields become the query
+  checkin api goals -X GET -f 'people_ids[]=me'      # GET: fields go in the query
   checkin api goals -f title='Ship the CLI' -f end_date=2026-12-31
   checkin api goals/<id> -X PATCH -F archived=true -F 'team_ids[]=<team-id>'
-  checkin api activities --input activity.json     # the body as it is (- reads standard input)
-  checkin api people --paginate                     # every page, as one JSON array
-  checkin api teams -i                              # status line and headers first
+  checkin api activities --input activity.json      # - reads standard input
+  checkin api people --paginate                      # every page, one JSON array
+  checkin api teams -i                               # status line and headers
 
--f key=value is a string; -F key=value is typed: true, false, null, a number, @file (its text),
-@- (standard input), else a string. key[]=v appends to an array, key[sub]=v sets in an object,
--F key[] alone is an empty array. The method is GET, or POST when fields or --input are given.`;
+-f key=value is a string; -F key=value is typed: true, false, null, a number,
+@file (its text), @- (standard input), else a string. key[]=v appends to an
+array, key[sub]=v sets in an object, -F key[] alone is an empty array. The
+method is GET, or POST when fields or --input are given. me in the path or in
+people_ids[] is your UUID. Piped, the answer is printed as the service sent it.`;
 
 export function apiCommand(ctx: Context, run: Run<ApiOptions & { path: string }> = runApi) {
   return new Command('api')
