@@ -36,11 +36,11 @@ const EXAMPLES = `
 Examples:
   checkin api me
   checkin api 'check-ins?people_ids[]=me&per_page=5'
-  checkin api goals -X GET -f 'people_ids[]=me'      # GET: fields go in the query
+  checkin api goals -X GET -f 'people_ids[]=me'    # GET: fields in the query
   checkin api goals -f title='Ship the CLI' -f end_date=2026-12-31
   checkin api goals/<id> -X PATCH -F archived=true -F 'team_ids[]=<team-id>'
   checkin api activities --input activity.json      # - reads standard input
-  checkin api people --paginate                      # every page, one JSON array
+  checkin api people --paginate                      # every page, one array
   checkin api teams -i                               # status line and headers
 
 -f key=value is a string; -F key=value is typed: true, false, null, a number,
