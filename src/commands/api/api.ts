@@ -39,9 +39,9 @@ Examples:
   checkin api goals -X GET -f 'people_ids[]=me'    # GET: fields in the query
   checkin api goals -f title='Ship the CLI' -f end_date=2026-12-31
   checkin api goals/<id> -X PATCH -F archived=true -F 'team_ids[]=<team-id>'
-  checkin api activities --input activity.json      # - reads standard input
-  checkin api people --paginate                      # every page, one array
-  checkin api teams -i                               # status line and headers
+  checkin api activities --input activity.json     # - reads standard input
+  checkin api people --paginate                    # every page, one array
+  checkin api teams -i                             # status line and headers
 
 -f key=value is a string; -F key=value is typed: true, false, null, a number,
 @file (its text), @- (standard input), else a string. key[]=v appends to an
