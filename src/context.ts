@@ -26,7 +26,7 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** Whether each HTTP exchange is traced on stderr: CHECKIN_DEBUG=api, or --debug (which sets it). */
   debug: { api: boolean };
-  /** The trace hook every ApiClient is given (it writes only while debug.api is set). */
+  /** The trace hook an ApiClient is given while debug.api is set (writes each exchange on stderr). */
   onTrace: TraceHook;
   prompter(): Prompter;
   editor(): Editor;
@@ -79,9 +79,7 @@ export function createContext(parts: ContextParts): Context {
     sleep: parts.sleep ?? realSleep,
     // CHECKIN_DEBUG=api (or a list holding it, `api,1`); CHECKIN_DEBUG=1 alone means stack traces.
     debug: { api: (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('api') },
-    onTrace: (event) => {
-      if (ctx.debug.api) io.err(formatTrace(event));
-    },
+    onTrace: (event) => io.err(formatTrace(event)),
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
     drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir, (m) => io.err(`warning: ${m}\n`))),
     async api() {
@@ -107,7 +105,8 @@ export function createContext(parts: ContextParts): Context {
         ...(timeoutMs !== undefined && { timeoutMs }),
         onRetry: ({ delayMs, why }) => io.err(`${why}; retrying in ${(delayMs / 1000).toFixed(delayMs < 1000 ? 1 : 0)} s…\n`),
         onWarning: (message) => io.err(`warning: ${message}\n`),
-        onTrace: ctx.onTrace,
+        // Built in a command's action, after --debug was read: no trace work at all without it.
+        ...(ctx.debug.api && { onTrace: ctx.onTrace }),
       });
       return client;
     },

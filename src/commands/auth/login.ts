@@ -44,7 +44,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   if (token === '') throw new UsageError('The token is empty; nothing was stored');
   if (/\s/.test(token)) throw new UsageError('The token contains spaces; paste just the token');
 
-  const api = new ApiClient({ baseUrl: apiUrl, token, env: ctx.env, userAgent: USER_AGENT, sleep: ctx.sleep, onTrace: ctx.onTrace });
+  const api = new ApiClient({ baseUrl: apiUrl, token, env: ctx.env, userAgent: USER_AGENT, sleep: ctx.sleep, ...(ctx.debug.api && { onTrace: ctx.onTrace }) });
   let me;
   try {
     me = await getMe(api);
