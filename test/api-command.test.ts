@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_READ_TOKEN } from '../src/sandbox/demo.js';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { runCli } from './helpers/cli.js';
 import { otherSandbox, useWorld } from './helpers/harness.js';
+import { useSandboxEnv } from './helpers/sandbox-env.js';
 
 const w = useWorld({ size: { people: 120, days: 1 } });
 const dirs: string[] = [];
@@ -242,5 +245,30 @@ describe('checkin api', () => {
       expect(r.stderr, args.join(' ')).toMatch(/^error: /);
     }
     expect(w.sent()).toEqual([]);
+  });
+});
+
+describe('checkin api, the built CLI', () => {
+  let sb!: Sandbox;
+  let env!: NodeJS.ProcessEnv;
+  useSandboxEnv((s, e) => {
+    sb = s;
+    env = e;
+  });
+
+  it('--input - reads the body from a real pipe; piped, the answer is the service\'s JSON, what a terminal would act on escaped', async () => {
+    const body = JSON.stringify({ group: 'CI', description: 'Deployed\u200b build \u202e42' });
+    const r = await runCli(['api', 'activities', '--input', '-'], { env, input: body });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const req = sb.requests[sb.requests.length - 1]!;
+    expect([req.method, req.path, req.headers['content-type']]).toEqual(['POST', '/api/v2/activities', 'application/json']);
+    expect(req.body).toEqual(JSON.parse(body));
+    // The same JSON, byte for byte but the two characters, written as escapes.
+    const created = sb.service.data.activities.find((a) => a.description === 'Deployed\u200b build \u202e42')!;
+    expect(created).toBeDefined();
+    expect(r.stdout).not.toMatch(/[\u200b\u202e]/);
+    expect(r.stdout).toContain('"description":"Deployed\\u200b build \\u202e42"');
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: created.id, description: 'Deployed\u200b build \u202e42' });
   });
 });
