@@ -114,6 +114,9 @@ describe('checkin api', () => {
     const q = await w.cli(['api', 'check-ins?people_ids[]=me&per_page=2']);
     expect(q.code).toBe(0);
     expect(w.sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${w.id('ada')}&per_page=2`]);
+    w.forget();
+    expect((await w.cli(['api', 'goals?people_ids%5B%5D=me'])).code).toBe(0);
+    expect(w.sent()).toEqual([`GET /api/v2/goals?people_ids%5B%5D=${w.id('ada')}`]);
     // /me itself is the endpoint, not a placeholder.
     w.forget();
     await w.cli(['api', 'me']);

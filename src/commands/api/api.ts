@@ -111,7 +111,7 @@ function parseHeaders(list: string[]): Record<string, string> {
   return out;
 }
 
-const ME_KEYS = new Set(['people_ids[]', 'people_ids%5B%5D']);
+const ME_KEYS = new Set(['people_ids[]', 'people_ids%5b%5d']);
 
 /** `url` with `me` in a path segment (below the API URL, not the /me endpoint itself) and in people_ids[] values replaced by `id()`. */
 async function resolveMe(url: string, baseUrl: string, id: () => Promise<string>): Promise<string> {
