@@ -185,7 +185,6 @@ export function taskXml(job: Job, start: string): string {
     '  <Triggers>\r\n' +
     '    <CalendarTrigger>\r\n' +
     `      <StartBoundary>${start}T${hh}:${mm}:00</StartBoundary>\r\n` +
-    '      <Enabled>true</Enabled>\r\n' +
     '      <ScheduleByWeek>\r\n' +
     '        <DaysOfWeek>\r\n' +
     job.days.map((d) => `          <${TASK_DAYS[d]} />\r\n`).join('') +

@@ -2,7 +2,7 @@
 // user manager runs (else a crontab line), a launchd agent on macOS, a Task Scheduler task on
 // Windows. At the time it runs the hidden `checkin remind run`, which asks what `checkin status`
 // asks and, only when today's check-in is pending, shows a notification saying `checkin today`.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
@@ -247,6 +247,17 @@ const runStep = (host: Host, file: string, args: string[], mustSucceed = true): 
   },
 });
 const removeStep = (path: string): Step => ({ show: `rm -f ${showCommand(path, [])}`, act: () => rmSync(path, { force: true }) });
+/** Takes out a folder install made, when nothing else is in it. */
+const pruneStep = (dir: string): Step => ({
+  show: `rmdir ${showCommand(dir, [])} (when empty)`,
+  act: () => {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // not empty (the user's own units), or already gone
+    }
+  },
+});
 
 /** What takes out what `what` installed. */
 async function removal(host: Host, what: Installed): Promise<Step[]> {
@@ -258,7 +269,7 @@ async function removal(host: Host, what: Installed): Promise<Step[]> {
       const systemctl = live ? need(host, 'systemctl') : undefined;
       // disable takes out the enabled link; the files go after, whatever it says.
       if (systemctl) steps.push(runStep(host, systemctl, ['--user', 'disable', '--now', `${UNIT}.timer`], false));
-      steps.push(removeStep(unit.wants), removeStep(unit.timer), removeStep(unit.service));
+      steps.push(removeStep(unit.wants), removeStep(unit.timer), removeStep(unit.service), pruneStep(dirname(unit.wants)), pruneStep(unit.dir), pruneStep(dirname(unit.dir)));
       if (systemctl) steps.push(runStep(host, systemctl, ['--user', 'daemon-reload']));
       return steps;
     }
