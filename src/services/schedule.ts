@@ -64,10 +64,12 @@ export function parseDays(days: string): number[] {
 export function formatDays(days: number[]): string {
   if (days.length === 7) return 'every day';
   const name = (d: number) => DAY_ABBR[d]![0]!.toUpperCase() + DAY_ABBR[d]!.slice(1);
+  // One run of days (wrapping through the weekend: Sat–Mon) is written as a range, from its first day.
+  const first = days.find((d) => !days.includes((d + 6) % 7));
+  const run = first !== undefined && days.every((_, i) => days.includes((first + i) % 7));
+  if (run && days.length > 2) return `${name(first)}–${name((first + days.length - 1) % 7)}`;
   // Monday first, as a working week reads.
-  const order = [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7));
-  const run = order.every((d, i) => i === 0 || d === (order[i - 1]! + 1) % 7);
-  return run && order.length > 2 ? `${name(order[0]!)}–${name(order[order.length - 1]!)}` : order.map(name).join(', ');
+  return [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map(name).join(', ');
 }
 
 /** The next instant after `now` (in the process's zone) at `at` on one of `days`. */

@@ -32,8 +32,8 @@ function noControls(what: string, value: string): void {
 
 /**
  * One word of a unit file in double quotes: backslash and quote escaped (C-style escapes are
- * decoded in quotes), % doubled (specifiers are expanded), and in a command line $ doubled
- * ($VAR is expanded there).
+ * decoded in quotes), % doubled (specifiers are expanded), and in a command's arguments $ doubled
+ * ($VAR is expanded there; not in the executable's name, where $$ would stay two characters).
  */
 export function systemdQuote(value: string, inCommand: boolean): string {
   noControls('A path or value', value);
@@ -62,8 +62,10 @@ export function parseOnCalendar(line: string): { at: TimeOfDay; days: number[] }
 }
 
 export function systemdService(job: Job): string {
+  // systemd refuses an executable's name with a quote or a backslash in it, however it is escaped.
+  if (/["'\\]/.test(job.node)) throw new UsageError(`systemd cannot start a program whose path holds a quote or a backslash: ${job.node}`, 'Run node from a folder without them, or add the line `checkin cron` prints to your crontab.');
   const env = Object.entries(job.env).map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`, false)}\n`).join('');
-  const exec = [job.node, job.script, ...RUN_ARGS].map((w) => systemdQuote(w, true)).join(' ');
+  const exec = [systemdQuote(job.node, false), ...[job.script, ...RUN_ARGS].map((w) => systemdQuote(w, true))].join(' ');
   return (
     '# Written by `checkin remind install`; `checkin remind remove` removes it.\n' +
     '[Unit]\n' +
