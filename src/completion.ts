@@ -441,5 +441,6 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'until', days);
   }
   on('team', 'date', days);
+  on('remind install', 'days', (complete) => [['mon-fri', 'Monday to Friday'], ['daily', 'every day'], ['mon,wed,fri', 'Monday, Wednesday and Friday']].forEach(([v, d]) => complete(v!, d!)));
   for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
 }

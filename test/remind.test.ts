@@ -332,3 +332,12 @@ describe('checkin remind refuses what it cannot do', () => {
     expect(stand.read('systemctl.log')).toBe('');
   });
 });
+
+describe('checkin remind in the help and in completion', () => {
+  it('is listed under Setup and tools; Tab offers its verbs (not the hidden run) and --days values', async () => {
+    const help = await runCli(['--help'], { env });
+    expect(help.stdout).toContain("\n  remind                     A reminder the OS keeps: a notification when\n");
+    expect((await runCli(['complete', '--', 'remind', ''], { env })).stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['install', 'status', 'remove', 'help', ':4', '']);
+    expect((await runCli(['complete', '--', 'remind', 'install', '--days', 'm'], { env })).stdout).toBe('mon-fri\tMonday to Friday\nmon,wed,fri\tMonday, Wednesday and Friday\n:4\n');
+  });
+});
