@@ -236,6 +236,10 @@ describe('checkin remind with a systemd user manager', () => {
     expect(existsSync(join(u.HOME!, '.config'))).toBe(false);
     // Only questions were asked.
     expect(stand.read('systemctl.log')).toBe('--user is-system-running\n');
+    // status --dry-run names what it would read and run, and runs nothing.
+    const dryStatus = await runCli(['remind', 'status', '--dry-run'], { env: u });
+    expect(dryStatus.stdout).toBe(`read ${unitDir(u)}/checkin-remind.timer\nread ${unitDir(u)}/checkin-remind.service\nread ${unitDir(u)}/timers.target.wants/checkin-remind.timer\n${stand.dir}/crontab -l\n`);
+    expect(stand.read('crontab.log')).toBe('-l\n');
 
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     const before = tree(unitDir(u));
@@ -265,7 +269,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     const u = await user(stand);
     writeFileSync(join(stand.dir, 'crontab.txt'), '# mine\n0 1 * * * echo other\n');
     expect((await runCli(['remind', 'install', '--at', '9:30'], { env: u })).code).toBe(0);
-    const second = await runCli(['remind', 'install', '--at', '7:05', '--days', 'daily'], { env: u });
+    const second = await runCli(['remind', 'install', '--at', '7:05', '--days', 'daily'], { env: { ...u, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' } });
     expect(second).toMatchObject({ code: 0, stderr: '' });
     expect(second.stdout).toContain('Installed a crontab line at 07:05 on every day (it replaces the one before).');
     const lines = stand.read('crontab.txt').split('\n');
@@ -274,7 +278,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
     const line = lines[2]!;
-    expect(line).toMatch(/^5 7 \* \* \* CHECKIN_CONFIG_DIR='.*' HOME=\S+ TZ=UTC PATH=\S+ \S+ \S+\/bin\/checkin\.js remind run # checkin-remind$/);
+    expect(line).toMatch(/^5 7 \* \* \* CHECKIN_CONFIG_DIR='.*' HOME=\S+ TZ=UTC PATH=\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=\/run\/user\/1000\/bus \S+ \S+\/bin\/checkin\.js remind run # checkin-remind$/);
     expect(line).toContain('100\\%'); // cron would end the command at a bare %
     expect(existsSync(join(u.HOME!, '.config', 'systemd'))).toBe(false);
 

@@ -73,6 +73,8 @@ export function systemdService(job: Job): string {
     '\n' +
     '[Service]\n' +
     'Type=oneshot\n' +
+    // A oneshot may otherwise run for ever: the check is one request (and a retry or two).
+    'TimeoutStartSec=2min\n' +
     env +
     `ExecStart=${exec}\n`
   );

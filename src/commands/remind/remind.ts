@@ -225,7 +225,13 @@ function job(ctx: Context, host: Host, opts: InstallOptions): Job {
 /** The zone systemd fires in: the one TZ names, when it names a zone (else the machine's). */
 function timerZone(host: Host): string | undefined {
   const tz = host.env.TZ;
-  return tz && /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz) ? tz : undefined;
+  if (!tz || !/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return tz;
+  } catch {
+    return undefined; // not a zone: systemd would refuse the whole OnCalendar=
+  }
 }
 
 interface Step {
@@ -302,7 +308,9 @@ async function installSteps(ctx: Context, host: Host, j: Job, mechanism: Mechani
     }
     case 'crontab': {
       const crontab = need(host, 'crontab');
-      const line = cronReminderLine(j);
+      // notify-send under cron needs the session bus; the per-user socket's address does not change between logins.
+      const bus = host.env.DBUS_SESSION_BUS_ADDRESS;
+      const line = cronReminderLine(bus && /^unix:path=\/run\/user\/\d+\/bus$/.test(bus) ? { ...j, env: { ...j.env, DBUS_SESSION_BUS_ADDRESS: bus } } : j);
       steps.push({
         show: `# replace the line ending "${CRON_TAG}" in your crontab with:\n${line}\n${showCommand(crontab, ['-l'])} | … | ${showCommand(crontab, ['-'])}`,
         act: async () => writeCrontab(host, crontab, await readCrontab(host, crontab), line),
