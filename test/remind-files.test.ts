@@ -409,3 +409,17 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
     expect(args[3]).toContain(`CreateTextNode("Today's check-in is still pending: run checkin today")`);
   });
 });
+
+describe('remind run --env (what a scheduled task hands the run)', () => {
+  it('sets only the variables the run needs, before anything reads them', async () => {
+    const { host, calls } = fakeHost('linux');
+    const io = bufferIO();
+    const url = env.CHECKIN_API_URL!;
+    const ctx = createContext({ io, env: { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2' } });
+    await runReminder(ctx, { env: [`CHECKIN_API_URL=${url}`] }, host);
+    expect(calls).toEqual([['/usr/bin/notify-send', '--app-name=checkin', 'Check-in pending', "Today's check-in is still pending: run checkin today"]]);
+    await expect(runReminder(context(() => new Date()).ctx, { env: ['NODE_OPTIONS=--require=/tmp/x.js'] }, host)).rejects.toThrow(/--env takes NAME=VALUE with NAME one of CHECKIN_CONFIG_DIR, /);
+    await expect(runReminder(context(() => new Date()).ctx, { env: ['=x'] }, host)).rejects.toThrow(/--env takes NAME=VALUE/);
+    expect(calls).toHaveLength(1);
+  });
+});

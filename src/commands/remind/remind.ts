@@ -118,7 +118,7 @@ function need(host: Host, name: string): string {
 async function must(host: Host, file: string, args: string[], input?: string | Buffer): Promise<string> {
   const r = await host.run(file, args, input);
   if (r.code !== 0) {
-    const why = r.stderr.trim().split('\n')[0] || `exit ${r.code ?? 'killed: it took too long'}`;
+    const why = r.stderr.trim().split('\n')[0] || (r.code === null ? 'it took too long and was stopped' : `exit ${r.code}`);
     throw new CliError(`${showCommand(file, args)} failed: ${why}`);
   }
   return r.stdout;
@@ -193,7 +193,8 @@ async function installed(host: Host, dry: string[] | undefined): Promise<Install
   if (crontab) {
     if (dry) dry.push(showCommand(crontab, ['-l']));
     else {
-      const line = (await readCrontab(host, crontab)).split('\n').find(isReminderLine);
+      // A crontab this user may not read (cron.allow) holds no reminder of ours.
+      const line = (await readCrontab(host, crontab).catch(() => '')).split('\n').find(isReminderLine);
       if (line) found.push({ mechanism: 'crontab', files: [], schedule: parseCronLine(line), note: `the line ending "${CRON_TAG}" in your crontab (crontab -l)` });
     }
   }
