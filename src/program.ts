@@ -20,6 +20,7 @@ import { goalCommand } from './commands/goal/goal.js';
 import { goalsCommand } from './commands/goal/goals.js';
 import { inboxCommand } from './commands/inbox/inbox.js';
 import { peopleCommand } from './commands/people/people.js';
+import { remindCommand } from './commands/remind/remind.js';
 import { reportCommand } from './commands/report/report.js';
 import { sandboxCommand } from './commands/sandbox/sandbox.js';
 import { statusCommand } from './commands/status/status.js';
@@ -55,7 +56,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { cron: cronCommand, sandbox: sandboxCommand, version: versionCommand, api: apiCommand }],
+  ['Setup and tools:', { cron: cronCommand, remind: remindCommand, api: apiCommand, sandbox: sandboxCommand, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];

@@ -37,6 +37,8 @@ const nounOf = (p: string) => /^commands\/([^/]+)\//.exec(p)?.[1];
 const CROSS_NOUN: Record<string, string> = {
   // status's "N new comments" line counts what the inbox would show.
   'commands/status/status.ts → commands/inbox/gather.ts': 'the unread count',
+  // the reminder fires on what status tells (its non-printing core).
+  'commands/remind/remind.ts → commands/status/status.ts': "today's state",
 };
 
 describe('src/ structure', () => {

@@ -1,8 +1,8 @@
 // `checkin cron`: a ready crontab line with absolute paths (cron's PATH is minimal).
-import { realpathSync } from 'node:fs';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { cliPaths, cronEscape, cronTime, isCronDays, parseAt, runEnvironment, shellCommand, tokenWarning } from '../../services/schedule.js';
 import type { Run } from '../flags.js';
 
 export interface CronOptions {
@@ -20,52 +20,26 @@ export function cronCommand(ctx: Context, run: Run<CronOptions> = runCron) {
     .action((opts) => run(ctx, opts));
 }
 
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** In a crontab line, % ends the command (the rest becomes its stdin): every % is written \%. */
-function cronEscape(command: string): string {
-  return command.replace(/%/g, '\\%');
-}
-
 export function cronLine(opts: CronOptions & { script: string; nodePath: string; env?: Record<string, string> }): string {
-  const m = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(opts.at);
-  if (!m) throw new UsageError(`--at must be a time written HH:MM, got "${opts.at}"`);
-  if (!/^[\d,*/-]+$/.test(opts.days) && !/^(mon|tue|wed|thu|fri|sat|sun)([-,](mon|tue|wed|thu|fri|sat|sun))*$/i.test(opts.days)) {
+  const at = parseAt(opts.at);
+  if (!isCronDays(opts.days)) {
     throw new UsageError(`--days must be a cron day-of-week field such as 1-5 or mon-fri, got "${opts.days}"`);
   }
   // cron starts commands with an almost empty environment: what checkin needs to find its
   // config and its service goes on the line.
-  const vars = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
-  const cmd = `${vars}${shellQuote(opts.nodePath)} ${shellQuote(opts.script)} status --quiet`;
+  const cmd = shellCommand(opts.env ?? {}, [opts.nodePath, opts.script, 'status', '--quiet']);
   const action = opts.notify ?? `echo "Time to check in: run checkin today"`;
   // status --quiet prints nothing: exit 3 is "pending"; any other failure is said once, and cron mails it.
   const failed = `echo "checkin status failed (exit $s): run checkin status to see why"`;
-  return cronEscape(`${Number(m[2])} ${Number(m[1])} * * ${opts.days} ${cmd}; s=$?; if [ $s -eq 3 ]; then ${action}; elif [ $s -ne 0 ]; then ${failed}; fi`);
+  return cronEscape(`${cronTime(at, opts.days)} ${cmd}; s=$?; if [ $s -eq 3 ]; then ${action}; elif [ $s -ne 0 ]; then ${failed}; fi`);
 }
 
 export async function runCron(ctx: Context, opts: CronOptions): Promise<void> {
-  const script = process.argv[1] ?? 'checkin';
-  let real = script;
-  try {
-    real = realpathSync(script);
-  } catch {
-    // keep the path as given
-  }
-  const env: Record<string, string> = {};
-  const cfg = ctx.config();
-  if (ctx.env.CHECKIN_CONFIG_DIR) env.CHECKIN_CONFIG_DIR = cfg.dir;
-  else if (ctx.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = ctx.env.XDG_CONFIG_HOME;
-  if (ctx.env.HOME) env.HOME = ctx.env.HOME;
-  const url = cfg.apiUrl();
-  if (url.name === 'CHECKIN_API_URL') env.CHECKIN_API_URL = url.value;
-  if (ctx.env.TZ) env.TZ = ctx.env.TZ;
-  const line = cronLine({ ...opts, script: real, nodePath: process.execPath, env });
+  const { node, script } = cliPaths();
+  const line = cronLine({ ...opts, script, nodePath: node, env: runEnvironment(ctx) });
   ctx.io.err("# Add this line with `crontab -e`. It checks at the given time and reminds you when today's check-in is pending.\n");
   ctx.io.err("# cron mails what the line prints; pass --notify 'notify-send \"Check in!\"' for a desktop notification.\n");
-  const where = cfg.read().token ? 'file' : cfg.read().token_store === 'keychain' ? 'keychain' : cfg.token()?.name;
-  if (where === 'keychain') ctx.io.err('# Your token is in the keychain, which cron often cannot open: `checkin login --insecure-storage` keeps it in the config file instead.\n');
-  else if (where && where !== 'file') ctx.io.err(`# Your token comes from ${where}, which cron does not have: run \`checkin login --insecure-storage\` so it is stored.\n`);
+  const warning = tokenWarning(ctx);
+  if (warning) ctx.io.err(warning);
   ctx.io.out(line + '\n');
 }

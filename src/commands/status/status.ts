@@ -98,18 +98,30 @@ async function todaysCheckIn(ctx: Context, date: string): Promise<CheckIn> {
   return answer.data;
 }
 
-export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
-  // --quiet: nothing at all on stdout or stderr (cron mails whatever a command prints); the exit code tells.
-  if (opts.quiet && !opts.json) ctx.io.silence();
-  const date = await today(ctx);
-  const news = opts.quiet ? undefined : unread(ctx);
+export interface TodayState {
+  date: string;
+  state: 'none' | 'done' | 'pending';
+  checkIn: CheckIn | null;
+}
+
+/** What status tells, printing nothing: today's date key, its check-in (null: none scheduled) and its state. */
+export async function todayState(ctx: Context, date?: string): Promise<TodayState> {
+  date ??= await today(ctx);
   let checkIn: CheckIn | null = null;
   try {
     checkIn = await todaysCheckIn(ctx, date);
   } catch (err) {
     if (!(await isNoCheckIn(ctx, err))) throw err;
   }
-  const state: 'none' | 'done' | 'pending' = !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending';
+  return { date, state: !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending', checkIn };
+}
+
+export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void> {
+  // --quiet: nothing at all on stdout or stderr (cron mails whatever a command prints); the exit code tells.
+  if (opts.quiet && !opts.json) ctx.io.silence();
+  const date = await today(ctx);
+  const news = opts.quiet ? undefined : unread(ctx);
+  const { state, checkIn } = await todayState(ctx, date);
   const unreadNow = await news;
   const count = unreadNow?.count;
   const shown = unreadNow ? `${unreadNow.count}${unreadNow.more ? '+' : ''}` : '';

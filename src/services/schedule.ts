@@ -1,0 +1,142 @@
+// What a scheduled run of checkin needs, shared by `checkin cron` (which prints a crontab line)
+// and `checkin remind` (which installs a timer, an agent, a task or that line): the time and days
+// asked for, the CLI's own absolute paths, and the environment that finds its config and service
+// (a scheduler starts commands with an almost empty one).
+import { realpathSync } from 'node:fs';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+
+export interface TimeOfDay {
+  hour: number;
+  minute: number;
+}
+
+/** "10:00", "9:30" → {hour, minute}; anything else is a usage error naming --at. */
+export function parseAt(at: string): TimeOfDay {
+  const m = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(at);
+  if (!m) throw new UsageError(`--at must be a time written HH:MM, got "${at}"`);
+  return { hour: Number(m[1]), minute: Number(m[2]) };
+}
+
+/** "09:30": the time as status and messages show it. */
+export function formatAt(t: TimeOfDay): string {
+  return `${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')}`;
+}
+
+export const DAY_ABBR = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+
+/** Whether a cron day-of-week field is one `checkin cron` accepts (numbers, steps, or day names). */
+export function isCronDays(days: string): boolean {
+  return /^[\d,*/-]+$/.test(days) || /^(mon|tue|wed|thu|fri|sat|sun)([-,](mon|tue|wed|thu|fri|sat|sun))*$/i.test(days);
+}
+
+/**
+ * The weekdays (0 = Sunday … 6 = Saturday, sorted) of a --days value: day names or cron's numbers
+ * (0 and 7 are Sunday), single or as ranges, joined by commas ("mon-fri", "1-5", "mon,wed,fri",
+ * "sat-mon"); "*" or "daily" is every day.
+ */
+export function parseDays(days: string): number[] {
+  const bad = () => new UsageError(`--days must be days such as mon-fri, mon,wed,fri or 1-5, got "${days}"`);
+  const text = days.trim().toLowerCase();
+  if (text === '*' || text === 'daily') return [0, 1, 2, 3, 4, 5, 6];
+  const one = (s: string): number => {
+    const name = DAY_ABBR.indexOf(s as (typeof DAY_ABBR)[number]);
+    if (name >= 0) return name;
+    if (/^[0-7]$/.test(s)) return Number(s) % 7;
+    throw bad();
+  };
+  const set = new Set<number>();
+  for (const part of text.split(',')) {
+    const range = part.split('-');
+    if (range.length === 1) set.add(one(range[0]!));
+    else if (range.length === 2) {
+      const from = one(range[0]!);
+      const to = range[1] === '7' ? 7 : one(range[1]!);
+      // A range that wraps (sat-mon) goes on through Sunday.
+      const end = to < from ? to + 7 : to;
+      for (let d = from; d <= end; d++) set.add(d % 7);
+    } else throw bad();
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+/** The days as people read them: "Mon–Fri", "Mon, Wed, Fri", "every day". */
+export function formatDays(days: number[]): string {
+  if (days.length === 7) return 'every day';
+  const name = (d: number) => DAY_ABBR[d]![0]!.toUpperCase() + DAY_ABBR[d]!.slice(1);
+  // One run of days (wrapping through the weekend: Sat–Mon) is written as a range, from its first day.
+  const first = days.find((d) => !days.includes((d + 6) % 7));
+  const run = first !== undefined && days.every((_, i) => days.includes((first + i) % 7));
+  if (run && days.length > 2) return `${name(first)}–${name((first + days.length - 1) % 7)}`;
+  // Monday first, as a working week reads.
+  return [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map(name).join(', ');
+}
+
+/** The next instant after `now` (in the process's zone) at `at` on one of `days`. */
+export function nextFire(at: TimeOfDay, days: number[], now: Date): Date {
+  for (let i = 0; i <= 7; i++) {
+    const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + i, at.hour, at.minute, 0, 0);
+    if (d.getTime() > now.getTime() && days.includes(d.getDay())) return d;
+  }
+  throw new Error('no day to fire on'); // parseDays never returns an empty list
+}
+
+/** The CLI as a scheduler runs it: this Node and the script it runs, as absolute real paths. */
+export function cliPaths(): { node: string; script: string } {
+  const script = process.argv[1] ?? 'checkin';
+  let real = script;
+  try {
+    real = realpathSync(script);
+  } catch {
+    // keep the path as given
+  }
+  return { node: process.execPath, script: real };
+}
+
+/**
+ * What a scheduled run needs in its environment to find the same config and service as this
+ * one: the config folder, HOME, the API URL when it comes from the environment, and the zone.
+ */
+export function runEnvironment(ctx: Context): Record<string, string> {
+  const env: Record<string, string> = {};
+  const cfg = ctx.config();
+  if (ctx.env.CHECKIN_CONFIG_DIR) env.CHECKIN_CONFIG_DIR = cfg.dir;
+  else if (ctx.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = ctx.env.XDG_CONFIG_HOME;
+  if (ctx.env.HOME) env.HOME = ctx.env.HOME;
+  const url = cfg.apiUrl();
+  if (url.name === 'CHECKIN_API_URL') env.CHECKIN_API_URL = url.value;
+  if (ctx.env.TZ) env.TZ = ctx.env.TZ;
+  return env;
+}
+
+/**
+ * One comment line when the token is where a scheduled run cannot reach it (the keychain, which
+ * cron often cannot open, or the environment, which a scheduler does not have); else undefined.
+ */
+export function tokenWarning(ctx: Context, scheduler = 'cron'): string | undefined {
+  const cfg = ctx.config();
+  const where = cfg.read().token ? 'file' : cfg.read().token_store === 'keychain' ? 'keychain' : cfg.token()?.name;
+  if (where === 'keychain') return `# Your token is in the keychain, which ${scheduler} often cannot open: \`checkin login --insecure-storage\` keeps it in the config file instead.\n`;
+  if (where && where !== 'file') return `# Your token comes from ${where}, which ${scheduler} does not have: run \`checkin login --insecure-storage\` so it is stored.\n`;
+  return undefined;
+}
+
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** In a crontab line, % ends the command (the rest becomes its stdin): every % is written \%. */
+export function cronEscape(command: string): string {
+  return command.replace(/%/g, '\\%');
+}
+
+/** `VAR=value … node script args…` for sh, every word quoted as it needs. */
+export function shellCommand(env: Record<string, string>, argv: string[]): string {
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
+  return vars + argv.map(shellQuote).join(' ');
+}
+
+/** The five time fields of a crontab line (before its command). */
+export function cronTime(at: TimeOfDay, days: string): string {
+  return `${at.minute} ${at.hour} * * ${days}`;
+}
