@@ -441,5 +441,6 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'until', days);
   }
   on('team', 'date', days);
+  on('team', 'interval', (complete) => ['15', '30', '60', '300'].forEach((s) => complete(s, 'seconds between refreshes')));
   for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
 }
