@@ -134,15 +134,32 @@ export interface WallStatus {
 
 const clock = (d: Date) => d.toTimeString().slice(0, 8);
 
-/** The last row: when the wall was refreshed, or that a refresh failed, and the keys. */
+/**
+ * The last row: when the wall was refreshed (or that a refresh failed), when it was last checked,
+ * when the next refresh is due, the keys. Too narrow, it gives way as a table does: the next time
+ * goes first, then the last check, then the keys; what is left is cut.
+ */
 export function wallFooter(v: WallView, s: WallStatus): string {
   const sep = v.unicode ? ' · ' : ', ';
-  const next = s.slowed ? `next ${clock(s.nextAt)} (slowed: rate budget low)` : `next ${clock(s.nextAt)}`;
   const head = s.failure
-    ? v.c.red(`refresh failed ${clock(s.failure.at)}: ${sanitizeLine(s.failure.message)}`) + `${sep}showing ${clock(s.updatedAt)}`
-    : `updated ${clock(s.updatedAt)}${sep}checked ${clock(s.checkedAt)}`;
-  const line = `${head}${sep}${next}${sep}${v.c.dim('q quits, r refreshes')}`;
-  return fitLine(v.unicode ? line : asciiOnly(line), v.width);
+    ? `${v.c.red(`refresh failed ${clock(s.failure.at)}: ${sanitizeLine(s.failure.message)}`)}${sep}showing ${clock(s.updatedAt)}`
+    : `updated ${clock(s.updatedAt)}`;
+  const parts = {
+    head,
+    checked: s.failure ? '' : `checked ${clock(s.checkedAt)}`,
+    next: s.slowed ? `next ${clock(s.nextAt)} (slowed: rate budget low)` : `next ${clock(s.nextAt)}`,
+    keys: v.c.dim('q quit, r refresh'),
+  };
+  const line = (keep: Array<keyof typeof parts>) => keep.map((k) => parts[k]).filter(Boolean).join(sep);
+  const order: Array<Array<keyof typeof parts>> = [
+    ['head', 'checked', 'next', 'keys'],
+    ['head', 'checked', 'keys'],
+    ['head', 'keys'],
+    ['head'],
+  ];
+  const ascii = (t: string) => (v.unicode ? t : asciiOnly(t));
+  const fits = order.map((keep) => ascii(line(keep))).find((t) => displayWidth(t) <= v.width);
+  return fits ?? fitLine(ascii(line(['head'])), v.width);
 }
 
 /** The lines of a screen of `rows` rows: the wall (cut with a note when taller), the footer on the last row. */
