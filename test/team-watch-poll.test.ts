@@ -2,6 +2,7 @@
 // on, its clock the same): ten simulated minutes of polling, counted in the sandbox's request log
 // and in the frames drawn. The budget is never exceeded, a 304 redraws nothing (only the footer's
 // row), a change redraws the wall once, and a budget spent by other commands slows the wall down.
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { nextPoll, RESERVED_SHARE } from '../src/api/poll.js';
 import { createContext } from '../src/context.js';
@@ -43,7 +44,7 @@ async function watch(args: string[], forMs: number, at: Array<[number, () => Pro
       await w.clock.sleep(ms);
       const elapsed = w.clock.now().getTime() - t0;
       while (pending.length && pending[0]![0] <= elapsed) await pending.shift()![1]();
-      if (elapsed >= forMs) io.stdin.write('q');
+      if (elapsed >= forMs) (io.stdin as PassThrough).write('q');
     },
     secrets: () => 'no keychain in the tests',
   });
@@ -128,6 +129,18 @@ describe('team --watch: polling on a fake clock', () => {
     expect(r.frames).toBe(1);
   });
 
+  it('a failed refresh is said in the footer over the last good wall, tried again later, and cleared by the next good one', async () => {
+    const r = await watch([], 4 * 60_000, [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 500, body: '{"error":"internal","message":"Database on fire"}' })]]);
+    expect(r.code).toBe(0);
+    const checks = polls().map((q) => q.status);
+    // The poll at one minute failed; the next came two intervals later, then every 30 s again.
+    expect(checks).toEqual([200, 304, 500, 304, 304, 304, 304]);
+    expect(r.frames).toBe(1);
+    const footers = r.raw.split(`\x1b[${ROWS};1H\x1b[2K`).slice(1).map((f) => f.replace(/\x1b\[[?0-9;]*[A-Za-z][\s\S]*$/, ''));
+    expect(footers[2]).toBe('refresh failed 09:31:00 (showing 09:30:00): 500 Internal Server Error: Database on fire');
+    expect(footers[3]).toMatch(/^updated 09:30:00 · checked 09:32:00 · next 09:32:30/);
+  });
+
   it('a resize redraws the wall at the new width, by the width rule', async () => {
     const io = bufferIO({ tty: true, columns: 120 });
     Object.assign(io.stdout, { columns: 120, rows: ROWS });
@@ -145,7 +158,7 @@ describe('team --watch: polling on a fake clock', () => {
           Object.assign(io.stdout, { columns: 60 });
           raw = '';
           io.stdout.emit('resize');
-        } else io.stdin.write('q');
+        } else (io.stdin as PassThrough).write('q');
       },
       secrets: () => 'no keychain in the tests',
     });

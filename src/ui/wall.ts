@@ -6,7 +6,7 @@
 
 import { MOODS, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
-import { displayWidth, table, truncate } from './table.js';
+import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
 import { confidenceLabel, firstPlainLine, type TeamReport, type View } from './views.js';
 
 export interface WallView extends View {
@@ -135,31 +135,36 @@ export interface WallStatus {
 const clock = (d: Date) => d.toTimeString().slice(0, 8);
 
 /**
- * The last row: when the wall was refreshed (or that a refresh failed), when it was last checked,
- * when the next refresh is due, the keys. Too narrow, it gives way as a table does: the next time
- * goes first, then the last check, then the keys; what is left is cut.
+ * The last row: when the wall was refreshed (or that a refresh failed, and why), when it was last
+ * checked, when the next refresh is due, the keys. Too narrow, it gives way as a table does: the
+ * next time goes first, then the last check, then the keys; why a refresh failed is free text,
+ * cut at a word edge to what is left, and kept while it gets TEXT_MIN cells.
  */
 export function wallFooter(v: WallView, s: WallStatus): string {
   const sep = v.unicode ? ' · ' : ', ';
-  const head = s.failure
-    ? `${v.c.red(`refresh failed ${clock(s.failure.at)}: ${sanitizeLine(s.failure.message)}`)}${sep}showing ${clock(s.updatedAt)}`
-    : `updated ${clock(s.updatedAt)}`;
+  const ascii = (t: string) => (v.unicode ? t : asciiOnly(t));
   const parts = {
-    head,
+    head: s.failure ? `${v.c.red(`refresh failed ${clock(s.failure.at)}`)} (showing ${clock(s.updatedAt)})` : `updated ${clock(s.updatedAt)}`,
     checked: s.failure ? '' : `checked ${clock(s.checkedAt)}`,
     next: s.slowed ? `next ${clock(s.nextAt)} (slowed: rate budget low)` : `next ${clock(s.nextAt)}`,
     keys: v.c.dim('q quit, r refresh'),
   };
-  const line = (keep: Array<keyof typeof parts>) => keep.map((k) => parts[k]).filter(Boolean).join(sep);
-  const order: Array<Array<keyof typeof parts>> = [
-    ['head', 'checked', 'next', 'keys'],
-    ['head', 'checked', 'keys'],
-    ['head', 'keys'],
-    ['head'],
-  ];
-  const ascii = (t: string) => (v.unicode ? t : asciiOnly(t));
-  const fits = order.map((keep) => ascii(line(keep))).find((t) => displayWidth(t) <= v.width);
-  return fits ?? fitLine(ascii(line(['head'])), v.width);
+  const why = s.failure ? ascii(sanitizeLine(s.failure.message)) : '';
+  const candidates = [['checked', 'next', 'keys'], ['checked', 'keys'], ['keys'], []] as const;
+  // The reason whole if the others can make room for it, else at least TEXT_ROOM, else TEXT_MIN cells.
+  for (const least of why ? [displayWidth(why), Math.min(TEXT_ROOM, displayWidth(why)), TEXT_MIN] : [0]) {
+    for (const keep of candidates) {
+      const rest = keep.map((k) => parts[k]).filter(Boolean);
+      const line = ascii([parts.head, ...rest].join(sep));
+      if (!why) {
+        if (displayWidth(line) <= v.width) return line;
+        continue;
+      }
+      const room = v.width - displayWidth(line) - 2;
+      if (room >= least) return ascii([`${parts.head}: ${truncate(why, room)}`, ...rest].join(sep));
+    }
+  }
+  return fitLine(ascii(why ? `${parts.head}: ${why}` : parts.head), v.width);
 }
 
 /** The lines of a screen of `rows` rows: the wall (cut with a note when taller), the footer on the last row. */

@@ -6,6 +6,7 @@
 // (through io.onStop), an error.
 
 import { getTeam, pollCheckIns, pollGoals } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
 import { itemsOf, nextPoll, type Pace, type Polled } from '../../api/poll.js';
 import type { Headers } from '../../api/transport.js';
 import type { CheckIn, Goal, Team } from '../../api/types.js';
@@ -140,7 +141,9 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
       lastAt = ctx.now();
       if ('error' in outcome) {
         failures++;
-        const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+        const e = outcome.error;
+        // An API error without its request (always the same few on this screen): its status and what the service said.
+        const message = e instanceof ApiError ? e.message.replace(`${e.method} ${e.path}: `, '') : e instanceof Error ? e.message : String(e);
         status.failure = { at: lastAt, message: sanitizeLine(message) };
         // Tried again later each time (up to MAX_BACKOFF intervals); `r` still tries at once.
         const budget = nextPoll(lastHeaders, intervalMs, cost);
