@@ -115,7 +115,7 @@ export function wallLines(v: WallView, data: WallData): string[] {
       ),
     );
   }
-  return out.map((l) => fitLine(unicode ? l : asciiOnly(l), v.width));
+  return out.map((l) => (unicode ? fitLine(l, v.width) : asciiOnly(fitLine(l, v.width))));
 }
 
 export interface WallStatus {
@@ -164,7 +164,7 @@ export function wallFooter(v: WallView, s: WallStatus): string {
       if (room >= least) return ascii([`${parts.head}: ${truncate(why, room)}`, ...rest].join(sep));
     }
   }
-  return fitLine(ascii(why ? `${parts.head}: ${why}` : parts.head), v.width);
+  return ascii(fitLine(why ? `${parts.head}: ${why}` : parts.head, v.width));
 }
 
 /** The lines of a screen of `rows` rows: the wall (cut with a note when taller), the footer on the last row. */
@@ -173,7 +173,8 @@ export function wallScreen(v: WallView, lines: string[], footer: string, rows: n
   let shown = lines;
   if (lines.length > room) {
     const more = lines.length - (room - 1);
-    shown = [...lines.slice(0, Math.max(0, room - 1)), fitLine(v.c.dim(`${v.unicode ? '…' : '...'} ${more} more line${more === 1 ? '' : 's'}: make the window taller`), v.width)].slice(0, room);
+    const note = fitLine(v.c.dim(`${v.unicode ? '…' : '...'} ${more} more line${more === 1 ? '' : 's'}: make the window taller`), v.width);
+    shown = [...lines.slice(0, Math.max(0, room - 1)), v.unicode ? note : asciiOnly(note)].slice(0, room);
   }
   return [...shown, ...Array<string>(room - shown.length).fill(''), footer];
 }
