@@ -191,3 +191,14 @@ describe('nextPoll: the pace the RateLimit headers allow', () => {
   });
 });
 
+
+describe('team --watch: flags', () => {
+  it('--interval goes with --watch, from 10 s; --watch takes neither --json nor --date; nothing is asked of the service', async () => {
+    expect(await w.cli(['team', '--interval', '30'])).toEqual({ code: 2, stdout: '', stderr: 'error: --interval goes with --watch\n' });
+    expect(await w.cli(['team', '--watch', '--interval', '5'], { tty: true })).toMatchObject({ code: 2, stderr: expect.stringContaining('--interval must be from 10 to 3600') });
+    expect(await w.cli(['team', '--watch', '--json'], { tty: true })).toEqual({ code: 2, stdout: '', stderr: 'error: --watch draws a screen, --json prints once: give one of them\n' });
+    expect(await w.cli(['team', '--watch', '--date', 'yesterday'], { tty: true })).toEqual({ code: 2, stdout: '', stderr: "error: --watch shows today's check-ins: leave out --date\n" });
+    expect(await w.cli(['team', '--watch'])).toEqual({ code: 2, stdout: '', stderr: 'error: --watch draws a live screen and needs a terminal; for a pipe or a script, run `checkin team` (or `checkin team --json`)\n' });
+    expect(w.sent()).toEqual([]);
+  });
+});
