@@ -141,6 +141,21 @@ describe('team --watch: polling on a fake clock', () => {
     expect(footers[3]).toMatch(/^updated 09:30:00 · checked 09:32:00 · next 09:32:30/);
   });
 
+  it("past midnight: the next day's check-ins, and who is in the teams asked again", async () => {
+    // A whole day of hourly polls: midnight passes in whatever zone the person's day is in.
+    const r = await watch(['--interval', '3600'], 24 * 3600_000);
+    expect(r.code).toBe(0);
+    const teamGets = w.sb.requests.filter((q) => /\/teams\/[^/]+$/.test(q.path)).length;
+    // Two teams, asked for on the first day and again on the second.
+    expect(teamGets).toBe(4);
+    const days = polls().map((q) => q.params.find(([k]) => k === 'since')![1]);
+    const first = days.indexOf('2026-11-23');
+    expect(first).toBeGreaterThan(0);
+    expect(days).toEqual([...Array<string>(first).fill(TODAY), ...Array<string>(days.length - first).fill('2026-11-23')]);
+    expect(r.frames).toBe(2);
+    expect(r.raw.split(FRAME_START)[2]).toContain('2026-11-23');
+  });
+
   it('a resize redraws the wall at the new width, by the width rule', async () => {
     const io = bufferIO({ tty: true, columns: 120 });
     Object.assign(io.stdout, { columns: 120, rows: ROWS });

@@ -31,7 +31,8 @@ const MIN_GAP_MS = 2000;
 /** After failures in a row, the interval is doubled up to this many times. */
 const MAX_BACKOFF = 8;
 
-const isQuit = (keys: string) => /^(q|Q|\x03)$/.test(keys);
+/** Keys typed (several may come at once); an escape sequence (an arrow…) is no key of the wall's. */
+const typed = (keys: string, wanted: RegExp) => !keys.startsWith('\x1b') && wanted.test(keys);
 
 export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> {
   if (!ctx.io.stdoutIsTTY || !ctx.io.stdinIsTTY) {
@@ -58,22 +59,17 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   /** One refresh: true when what the wall shows changed. */
   const refresh = async (): Promise<boolean> => {
     const day = await today(ctx);
-    let changed = false;
-    if (day !== date) {
-      // A new day: who is in the teams is asked again, and the check-ins of the new date.
-      teams = await Promise.all(teamIds.map((id) => getTeam(api, id)));
-      date = day;
-      checkIns = undefined;
-      changed = true;
-    }
-    const a = await pollCheckIns(api, { since: date, until: date, team_ids: teamIds }, checkIns);
+    // A new day: who is in the teams is asked again, and the check-ins of the new date. Nothing is
+    // kept of a refresh that failed half-way: the wall stays as it was.
+    const newDay = day !== date;
+    const people = newDay ? await Promise.all(teamIds.map((id) => getTeam(api, id))) : teams;
+    const a = await pollCheckIns(api, { since: day, until: day, team_ids: teamIds }, newDay ? undefined : checkIns);
     const b = await pollGoals(api, { team_ids: teamIds }, goals);
-    checkIns = a.list;
-    goals = b.list;
+    [teams, date, checkIns, goals] = [people, day, a.list, b.list];
     const headers = [...a.headers, ...b.headers];
     cost = headers.length;
     lastHeaders = headers.at(-1);
-    return changed || a.changed || b.changed;
+    return newDay || a.changed || b.changed;
   };
 
   // The first refresh before the screen opens: a refusal (a token, a team) ends the command as any other would.
@@ -89,10 +85,10 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   let resized = false;
   const screen = openLiveScreen(ctx.io, {
     key(keys) {
-      if (isQuit(keys)) {
+      if (typed(keys, /[qQ\x03]/)) {
         quit.abort();
         wake.abort();
-      } else if (keys === 'r' || keys === 'R') {
+      } else if (typed(keys, /[rR]/)) {
         asked = true;
         wake.abort();
       }
