@@ -42,7 +42,17 @@ describe('the wall', () => {
       for (const s of STATES) expect(lines.join('\n'), `${width}`).toContain(s);
       expect(lines.join('\n')).toContain('Goals');
       expect(lines.join('\n')).not.toContain('An archived goal');
+      // Each goal's title keeps a few words: the bars go below 60 columns first.
+      expect(lines.join('\n'), `${width}`).toMatch(/Halve the/);
+      expect(lines.join('\n').includes('██████░░░░'), `${width}`).toBe(width >= 60);
     }
+  });
+
+  it('a team where nobody has written an intention yet has no INTENTION column', () => {
+    const quiet: WallData = { ...DATA, teams: [{ ...DATA.teams[0]!, members: [member('Ada Lovelace', 'pending', {}), member('Alan Turing', 'none', null)] }] };
+    const text = wallLines(view(60), quiet).join('\n');
+    expect(text).toMatch(/PERSON +STATE +MOOD\n/);
+    expect(text).not.toContain('INTENTION');
   });
 
   it('at 120 columns: mood, the first intention as plain text, progress and confidence', () => {

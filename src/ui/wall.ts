@@ -39,6 +39,8 @@ export interface WallData {
 }
 
 type Member = TeamReport['members'][number];
+/** Goals' progress bars are drawn on terminals at least this wide. */
+export const BAR_FROM = 60;
 const wallState = (m: Member): WallState => (m.state === 'filled' && m.check_in?.previous_completed === true ? 'did' : m.state);
 
 /** What a terminal without Unicode gets instead of the symbols checkin's own text uses. */
@@ -62,25 +64,24 @@ export function wallLines(v: WallView, data: WallData): string[] {
       .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
     add(`${c.bold(sanitizeLine(r.team.name))} ${unicode ? '—' : '-'} ${r.date}  ${c.dim(counts.join(sep) || 'nobody in this team')}`);
     if (r.members.length > 0) {
+      const rows = r.members.map((m, i) => {
+        const s = states[i]!;
+        const mood = m.check_in?.mood ? (unicode ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood)) : sanitizeLine(m.check_in.mood)) : ' ';
+        return [sanitizeLine(m.person.name), style[s](STATE_TEXT[s][unicode ? 0 : 1]), mood, firstPlainLine(m.check_in?.intentions)];
+      });
+      // No intention yet in the whole team: no column for them (its header would only take the names' room).
+      const intentions = rows.some((row) => row[3] !== '');
       add(
-        table(
-          r.members.map((m, i) => {
-            const s = states[i]!;
-            const mood = m.check_in?.mood ? (unicode ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood)) : sanitizeLine(m.check_in.mood)) : ' ';
-            return [sanitizeLine(m.person.name), style[s](STATE_TEXT[s][unicode ? 0 : 1]), mood, firstPlainLine(m.check_in?.intentions)];
-          }),
-          v.width,
-          {
-            columns: [
-              { title: 'PERSON', kind: 'name' },
-              { title: 'STATE', kind: 'state' },
-              { title: 'MOOD', kind: 'state' },
-              { title: 'INTENTION', kind: 'text' },
-            ],
-            style: c.dim,
-            indent: 2,
-          },
-        ),
+        table(intentions ? rows : rows.map((row) => row.slice(0, 3)), v.width, {
+          columns: [
+            { title: 'PERSON', kind: 'name' },
+            { title: 'STATE', kind: 'state' },
+            { title: 'MOOD', kind: 'state' },
+            ...(intentions ? [{ title: 'INTENTION', kind: 'text' } as const] : []),
+          ],
+          style: c.dim,
+          indent: 2,
+        }),
       );
     }
     out.push('');
@@ -89,14 +90,16 @@ export function wallLines(v: WallView, data: WallData): string[] {
   add(c.bold('Goals'));
   if (goals.length === 0) add(c.dim('  No goals for these teams.'));
   else {
+    // The bar is drawn from BAR_FROM columns on: narrower, the percentage alone leaves the goal's title its room.
+    const bars = v.width >= BAR_FROM;
     const bar = (p: number) => {
       const full = Math.max(0, Math.min(10, Math.round(p / 10)));
-      return (unicode ? '█' : '#').repeat(full) + (unicode ? '░' : '-').repeat(10 - full);
+      return bars ? `${(unicode ? '█' : '#').repeat(full)}${(unicode ? '░' : '-').repeat(10 - full)} ` : '';
     };
     add(
       table(
         goals.map((g) => [
-          g.progress == null ? `${' '.repeat(11)}  —` : `${bar(g.progress)} ${String(Math.round(g.progress)).padStart(3)}%`,
+          g.progress == null ? `${bars ? ' '.repeat(11) : ''}  —` : `${bar(g.progress)}${String(Math.round(g.progress)).padStart(3)}%`,
           confidenceLabel(v, g),
           g.end_date ? sanitizeLine(g.end_date) : '',
           firstPlainLine(g.title),
