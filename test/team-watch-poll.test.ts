@@ -217,3 +217,21 @@ describe('team --watch: flags', () => {
     expect(w.sent()).toEqual([]);
   });
 });
+
+describe("the context's own sleep", () => {
+  it('ends at once when its signal is aborted, and close() releases a wait left behind', async () => {
+    const ctx = createContext({ io: bufferIO(), env: {} });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const stop = new AbortController();
+    const waited = ctx.sleep(3_600_000, stop.signal);
+    expect(timers()).toBe(before + 1);
+    stop.abort();
+    await waited;
+    expect(timers()).toBe(before);
+    void ctx.sleep(3_600_000); // a retry's wait nobody will resume
+    expect(timers()).toBe(before + 1);
+    await ctx.close();
+    expect(timers()).toBe(before);
+  });
+});
