@@ -18,8 +18,8 @@ export interface Context {
   env: NodeJS.ProcessEnv;
   /** The current instant (tests inject a fixed one). */
   now: () => Date;
-  /** Waiting (retries, rate-limit pauses); tests inject one that returns at once. */
-  sleep: (ms: number) => Promise<void>;
+  /** Waiting (retries, rate-limit pauses); tests inject one that returns at once. An aborted `signal` ends the wait at once. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   config(): ConfigStore;
   drafts(): DraftStore;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
@@ -38,7 +38,7 @@ export interface ContextParts {
   io: IO;
   env: NodeJS.ProcessEnv;
   now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   prompter?: Prompter;
   editor?: Editor;
   /** The keychain (tests inject one; default: the OS keychain, loaded when needed). */
@@ -62,7 +62,25 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
   return Math.round(s * 1000);
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * setTimeout as a promise; an aborted signal ends it at once. Every timer is in `timers`, so that
+ * close() can release one a command left behind (a retry's wait under a watch that was quit).
+ */
+function realSleep(timers: Set<NodeJS.Timeout>) {
+  return (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        timers.delete(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timers.add(timer);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+}
 
 export function createContext(parts: ContextParts): Context {
   const { io, env } = parts;
@@ -71,12 +89,13 @@ export function createContext(parts: ContextParts): Context {
   let client: ApiClient | undefined;
   let prompter = parts.prompter;
   let editor = parts.editor;
+  const timers = new Set<NodeJS.Timeout>();
 
   const ctx: Context = {
     io,
     env,
     now: parts.now ?? (() => new Date()),
-    sleep: parts.sleep ?? realSleep,
+    sleep: parts.sleep ?? realSleep(timers),
     // CHECKIN_DEBUG=api (or a list holding it, `api,1`); CHECKIN_DEBUG=1 alone means stack traces.
     debug: { api: (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('api') },
     onTrace: (event) => io.err(formatTrace(event)),
@@ -113,6 +132,9 @@ export function createContext(parts: ContextParts): Context {
     prompter: () => (prompter ??= inquirerPrompter(io)),
     editor: () => (editor ??= { edit: async (text) => (await import('./ui/editor.js')).editText(text, env) }),
     async close() {
+      // A wait nobody is left to resume (its command has returned) no longer holds the process.
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
       await client?.close();
     },
   };

@@ -165,10 +165,15 @@ export class ApiClient {
    * otherwise the answer and its new ETag.
    */
   async getIfChanged<T>(path: string, shape: Shape<T>, query: Query | undefined, etag: string | undefined, opts?: RequestOptions): Promise<'unchanged' | { data: T; etag?: string }> {
+    const r = await this.getConditional(path, shape, query, etag, opts);
+    return r.unchanged ? 'unchanged' : { data: r.data, ...(r.etag !== undefined && { etag: r.etag }) };
+  }
+  /** getIfChanged with the answer's headers (RateLimit…): what a poller paces itself on. */
+  async getConditional<T>(path: string, shape: Shape<T>, query: Query | undefined, etag: string | undefined, opts?: RequestOptions): Promise<{ unchanged: true; headers: Headers } | { unchanged: false; data: T; etag?: string; headers: Headers }> {
     const r = await this.request('GET', path, { query, ...opts, ...(etag !== undefined && { ifNoneMatch: etag }) });
-    if (r.status === 304) return 'unchanged';
+    if (r.status === 304) return { unchanged: true, headers: r.headers };
     const tag = r.headers.etag;
-    return { data: this.shaped(r.data, shape, 'GET', path), ...(typeof tag === 'string' && { etag: tag }) };
+    return { unchanged: false, data: this.shaped(r.data, shape, 'GET', path), ...(typeof tag === 'string' && { etag: tag }), headers: r.headers };
   }
   delete(path: string, opts?: RequestOptions): Promise<void> {
     return this.request('DELETE', path, { ...opts }).then(() => undefined);

@@ -5,6 +5,7 @@
 
 import type { ApiClient, RequestOptions } from './client.js';
 import { fetchAll, getInParallel, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
+import { pollList, type Polled } from './poll.js';
 import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, DigestEntry, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
 import { ACTIVITY, CHECK_IN, COMMENT, DATE_KEY_RE, DIGEST_ENTRY, GOAL, GOAL_UPDATE, MAX_PER_PAGE, ME, PERSON, REACTION, TEAM } from './types.js';
 import { arrayOf } from './validate.js';
@@ -129,6 +130,10 @@ export const newestCommentsAndReactionsOf = async (
   );
   return on.map((_, i) => ({ comments: lists[2 * i] as Comment[], reactions: lists[2 * i + 1] as Reaction[] }));
 };
+
+// Polled (a live view): every page sent with its last ETag (see poll.ts).
+export const pollCheckIns = (api: ApiClient, q: CheckInFilter, last: Polled<CheckIn> | undefined) => pollList(api, 'check-ins', CHECK_IN, { ...q }, last);
+export const pollGoals = (api: ApiClient, q: GoalFilter, last: Polled<Goal> | undefined) => pollList(api, 'goals', GOAL, { ...q }, last);
 
 /** One page of the feed, sent with the last ETag: 'unchanged' (a 304) costs no parsing. */
 export const digestPage = (api: ApiClient, q: DigestQuery, etag?: string): Promise<'unchanged' | { data: DigestEntry[]; etag?: string }> =>

@@ -19,7 +19,7 @@ export interface View {
 
 const firstLine = (text: string | null | undefined) => sanitizeLine((text ?? '').split('\n').find((l) => l.trim()) ?? '').trim();
 /** The first line of a text for a table cell: Markdown shown plainly (fence lines skipped). */
-const firstPlainLine = (text: string | null | undefined) => plainLine(firstLine((text ?? '').split('\n').filter((l) => !/^\s*(```|~~~)/.test(l)).join('\n')));
+export const firstPlainLine = (text: string | null | undefined) => plainLine(firstLine((text ?? '').split('\n').filter((l) => !/^\s*(```|~~~)/.test(l)).join('\n')));
 /** A one-line title from outside, for a table cell: Markdown shown plainly. */
 const plainTitle = (text: string | null | undefined) => plainLine(sanitizeLine(text ?? ''));
 const moodEmoji = (m: string | null | undefined) => (m ? ((MOODS as Record<string, string>)[m] ?? '?') : '');

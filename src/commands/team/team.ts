@@ -3,16 +3,19 @@
 import { Command } from '@commander-js/extra-typings';
 import { allCheckIns, getTeam } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
-import { me, resolveTeams } from '../../services/account.js';
 import { rangeDay, today } from '../../services/days.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
-import { MEMBER_STATES, teamReportView, type MemberState, type TeamReport } from '../../ui/views.js';
-import { collect, type Run } from '../flags.js';
+import { teamReportView } from '../../ui/views.js';
+import { UsageError } from '../../errors.js';
+import { collect, intOption, type Run } from '../flags.js';
+import { MIN_WATCH_INTERVAL_S, teamIdsOf, teamReports, WATCH_INTERVAL_S } from './shared.js';
 
 export interface TeamOptions {
   date?: string;
   team?: string[];
   json?: JsonFlag;
+  watch?: boolean;
+  interval?: number;
 }
 
 export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
@@ -21,14 +24,16 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
     .option('--date <day>', 'the day (default today)')
     .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
     .addOption(jsonOption(JSON_FIELDS.teamReport))
+    .option('--watch', "today's wall, kept up to date on the terminal (q quits, r refreshes)")
+    .addOption(intOption('--interval <seconds>', `with --watch: seconds between refreshes (default ${WATCH_INTERVAL_S}; longer when the rate budget is low)`, MIN_WATCH_INTERVAL_S, 3600))
     .action((opts) => run(ctx, opts));
 }
 
-const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
+  if (opts.watch) return (await import('./watch.js')).runWatch(ctx, opts);
+  if (opts.interval !== undefined) throw new UsageError('--interval goes with --watch');
   const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
-  const teamIds = opts.team?.length ? await resolveTeams(ctx, opts.team) : (await me(ctx)).teams.map((t) => t.id);
+  const teamIds = await teamIdsOf(ctx, opts.team);
   if (teamIds.length === 0) {
     ctx.io.err('You are in no team.\n');
     if (opts.json) ctx.io.out('[]\n');
@@ -39,17 +44,5 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
     Promise.all(teamIds.map((id) => getTeam(api, id))),
     allCheckIns(api, { since: date, until: date, team_ids: teamIds }),
   ]);
-  const report: TeamReport[] = teams.map((team) => ({
-    team: { id: team.id, name: team.name },
-    date,
-    members: (team.people ?? [])
-      .map((person) => {
-        // A check-in belongs under the teams it was reported to, and nowhere else.
-        const c = checkIns.find((x) => x.person?.id === person.id && (x.teams ?? []).some((t) => t.id === team.id)) ?? null;
-        const state: MemberState = !c ? 'none' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
-        return { person, state, check_in: c };
-      })
-      .sort((a, b) => MEMBER_STATES.indexOf(a.state) - MEMBER_STATES.indexOf(b.state) || byName(a.person.name, b.person.name)),
-  }));
-  await printOne(ctx.io, ctx.now(), report, opts.json, teamReportView);
+  await printOne(ctx.io, ctx.now(), teamReports(teams, checkIns, date), opts.json, teamReportView);
 }

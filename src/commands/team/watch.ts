@@ -1,0 +1,167 @@
+// `checkin team --watch`: today's wall of my teams, kept up to date on a terminal. The service is
+// polled with conditional requests (a 304 leaves the wall as it is: only its footer's time moves),
+// at the interval asked for or slower when the RateLimit headers say the person's budget is low;
+// a failed refresh is shown in the footer over the last good wall. Every wait goes through
+// ctx.sleep with a signal, and the screen is given back on every way out: q, Ctrl-C, a signal
+// (through io.onStop), an error.
+
+import { getTeam, pollCheckIns, pollGoals } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import { itemsOf, nextPoll, type Pace, type Polled } from '../../api/poll.js';
+import type { Headers } from '../../api/transport.js';
+import type { CheckIn, Goal, Team } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { today } from '../../services/days.js';
+import { makeColors } from '../../ui/color.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
+import { openLiveScreen } from '../../ui/screen.js';
+import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../ui/wall.js';
+import { teamIdsOf, teamReports, WATCH_INTERVAL_S } from './shared.js';
+
+export interface WatchOptions {
+  team?: string[];
+  interval?: number;
+  json?: unknown;
+  date?: string;
+}
+
+/** `r` refreshes at once, but never sooner than this after the last refresh. */
+const MIN_GAP_MS = 2000;
+/** After failures in a row, the interval is doubled up to this many times. */
+const MAX_BACKOFF = 8;
+
+/** Keys typed (several may come at once); an escape sequence (an arrow…) is no key of the wall's. */
+const typed = (keys: string, wanted: RegExp) => !keys.startsWith('\x1b') && wanted.test(keys);
+
+export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> {
+  if (!ctx.io.stdoutIsTTY || !ctx.io.stdinIsTTY) {
+    throw new UsageError('--watch draws a live screen and needs a terminal; for a pipe or a script, run `checkin team` (or `checkin team --json`)');
+  }
+  if (opts.json) throw new UsageError('--watch draws a screen, --json prints once: give one of them');
+  if (opts.date !== undefined) throw new UsageError("--watch shows today's check-ins: leave out --date");
+  const intervalS = opts.interval ?? WATCH_INTERVAL_S;
+  const intervalMs = intervalS * 1000;
+
+  const teamIds = await teamIdsOf(ctx, opts.team);
+  if (teamIds.length === 0) {
+    ctx.io.err('You are in no team.\n');
+    return;
+  }
+  const api = await ctx.api();
+  let teams: Team[] = [];
+  let date = '';
+  let checkIns: Polled<CheckIn> | undefined;
+  let goals: Polled<Goal> | undefined;
+  let lastHeaders: Headers | undefined;
+  let cost = 2;
+
+  /** One refresh: true when what the wall shows changed. */
+  const refresh = async (): Promise<boolean> => {
+    const day = await today(ctx);
+    // A new day: who is in the teams is asked again, and the check-ins of the new date. Nothing is
+    // kept of a refresh that failed half-way: the wall stays as it was.
+    const newDay = day !== date;
+    const people = newDay ? await Promise.all(teamIds.map((id) => getTeam(api, id))) : teams;
+    const a = await pollCheckIns(api, { since: day, until: day, team_ids: teamIds }, newDay ? undefined : checkIns);
+    const b = await pollGoals(api, { team_ids: teamIds }, goals);
+    [teams, date, checkIns, goals] = [people, day, a.list, b.list];
+    const headers = [...a.headers, ...b.headers];
+    cost = headers.length;
+    lastHeaders = headers.at(-1);
+    return newDay || a.changed || b.changed;
+  };
+
+  // The first refresh before the screen opens: a refusal (a token, a team) ends the command as any other would.
+  await refresh();
+  const c = await makeColors(ctx.io.colorLevel);
+  const unicode = unicodeLocale(ctx.env);
+  const view = (): WallView => ({ c, rich: true, width: screen.size().columns, now: ctx.now(), unicode });
+  const data = (): WallData => ({ date, teams: teamReports(teams, itemsOf(checkIns!), date), goals: itemsOf(goals!) });
+
+  const quit = new AbortController();
+  let wake = new AbortController();
+  let asked = false;
+  let resized = false;
+  const screen = openLiveScreen(ctx.io, {
+    key(keys) {
+      if (typed(keys, /[qQ\x03]/)) {
+        quit.abort();
+        wake.abort();
+      } else if (typed(keys, /[rR]/)) {
+        asked = true;
+        wake.abort();
+      }
+    },
+    resize() {
+      resized = true;
+      wake.abort();
+    },
+  });
+  // A signal (SIGTERM, SIGHUP, an outside SIGINT) ends the process: the screen is given back first.
+  ctx.io.onStop(() => {
+    screen.restore();
+    return undefined;
+  });
+  const quitting = new Promise<'quit'>((resolve) => quit.signal.addEventListener('abort', () => resolve('quit'), { once: true }));
+
+  try {
+    let lastAt = ctx.now();
+    let pace: Pace = nextPoll(lastHeaders, intervalMs, cost);
+    const status: WallStatus = { updatedAt: lastAt, checkedAt: lastAt, nextAt: new Date(lastAt.getTime() + pace.delayMs), slowed: pace.slowed, intervalS };
+    let failures = 0;
+    const drawAll = () => {
+      const v = view();
+      screen.draw(wallScreen(v, wallLines(v, data()), wallFooter(v, status), screen.size().rows));
+    };
+    const drawFooter = () => screen.drawRow(screen.size().rows, wallFooter(view(), status));
+    drawAll();
+
+    while (!quit.signal.aborted) {
+      const dueAt = asked ? lastAt.getTime() + Math.max(MIN_GAP_MS, pace.slowed ? pace.delayMs : 0) : status.nextAt.getTime();
+      const wait = dueAt - ctx.now().getTime();
+      if (wait > 0) await ctx.sleep(wait, wake.signal);
+      if (quit.signal.aborted) break;
+      if (wake.signal.aborted) {
+        wake = new AbortController();
+        if (resized) {
+          resized = false;
+          drawAll();
+        }
+        if (!asked || ctx.now().getTime() < dueAt) continue;
+      }
+      asked = false;
+      // Quitting does not wait for an answer still on its way (closing the client ends it).
+      const outcome = await Promise.race([refresh().then((changed) => ({ changed }), (error: unknown) => ({ error })), quitting]);
+      if (outcome === 'quit') break;
+      lastAt = ctx.now();
+      if ('error' in outcome) {
+        failures++;
+        const e = outcome.error;
+        // An API error without its request (always the same few on this screen): its status and what the service said.
+        const message = e instanceof ApiError ? e.message.replace(`${e.method} ${e.path}: `, '') : e instanceof Error ? e.message : String(e);
+        status.failure = { at: lastAt, message: sanitizeLine(message) };
+        // Tried again later each time (up to MAX_BACKOFF intervals); `r` still tries at once.
+        const budget = nextPoll(lastHeaders, intervalMs, cost);
+        pace = { delayMs: Math.max(budget.delayMs, intervalMs * Math.min(2 ** failures, MAX_BACKOFF)), slowed: budget.slowed };
+      } else {
+        failures = 0;
+        delete status.failure;
+        status.checkedAt = lastAt;
+        if (outcome.changed) status.updatedAt = lastAt;
+        pace = nextPoll(lastHeaders, intervalMs, cost);
+        status.nextAt = new Date(lastAt.getTime() + pace.delayMs);
+        status.slowed = pace.slowed;
+        // A 304 changes nothing on the wall: only the footer says it was checked.
+        if (outcome.changed) drawAll();
+        else drawFooter();
+        continue;
+      }
+      status.nextAt = new Date(lastAt.getTime() + pace.delayMs);
+      status.slowed = false;
+      drawFooter();
+    }
+  } finally {
+    screen.restore();
+  }
+}

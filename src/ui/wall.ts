@@ -1,0 +1,183 @@
+// The wall `checkin team --watch` keeps on a terminal: each team's people (state, mood, first
+// intention), the teams' goals beneath (progress, confidence), and a footer that says when it was
+// last refreshed or that a refresh failed. Tables follow the width rule (table.ts); every line is
+// one screen row, never wider than the terminal. Without a UTF-8 locale (LANG=C) the symbols are
+// ASCII; without colour (NO_COLOR) the words carry the meaning alone.
+
+import { MOODS, type Goal } from '../api/types.js';
+import { sanitizeLine } from './sanitize.js';
+import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
+import { confidenceLabel, firstPlainLine, type TeamReport, type View } from './views.js';
+
+export interface WallView extends View {
+  /** The terminal draws Unicode symbols and emoji (a UTF-8 locale). */
+  unicode: boolean;
+}
+
+/** Whether the locale is UTF-8: the first of LC_ALL, LC_CTYPE, LANG that is set says (none: the C locale, ASCII). */
+export function unicodeLocale(env: NodeJS.ProcessEnv): boolean {
+  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((v) => v !== undefined && v !== '') ?? '';
+  return /utf-?8/i.test(locale);
+}
+
+/** A person's state on the wall: the report's, with a filled-in check-in that says yesterday's plan was done set apart. */
+export type WallState = 'blocked' | 'pending' | 'filled' | 'did' | 'none';
+
+const STATE_TEXT: Record<WallState, [unicode: string, ascii: string]> = {
+  blocked: ['⚠ blocked', '! blocked'],
+  pending: ['· not yet', '. not yet'],
+  filled: ['✓ checked in', '+ checked in'],
+  did: ['★ did as planned', '* did as planned'],
+  none: ['– absent', '- absent'],
+};
+const COUNT_WORD: Record<WallState, string> = { blocked: 'blocked', pending: 'not yet', filled: 'checked in', did: 'did as planned', none: 'absent' };
+
+export interface WallData {
+  date: string;
+  teams: TeamReport[];
+  goals: Goal[];
+}
+
+type Member = TeamReport['members'][number];
+/** Goals' progress bars are drawn on terminals at least this wide. */
+export const BAR_FROM = 60;
+const wallState = (m: Member): WallState => (m.state === 'filled' && m.check_in?.previous_completed === true ? 'did' : m.state);
+
+/** What a terminal without Unicode gets instead of the symbols checkin's own text uses. */
+const asciiOnly = (line: string) => line.replace(/…/g, '.').replace(/[—–]/g, '-').replace(/·/g, '.').replace(/[█]/g, '#').replace(/[░]/g, '-');
+
+/** A line cut to the width (a row that still overflows loses its colours, as a cut cell does). */
+const fitLine = (line: string, width: number) => (displayWidth(line) <= width ? line : truncate(line, width, false));
+
+/** The wall's lines, top to bottom (no footer). */
+export function wallLines(v: WallView, data: WallData): string[] {
+  const { c, unicode } = v;
+  const style: Record<WallState, (s: string) => string> = { blocked: c.red, pending: c.yellow, filled: c.green, did: c.green.bold, none: c.dim };
+  const sep = unicode ? ' · ' : ', ';
+  const out: string[] = [];
+  const add = (text: string) => out.push(...text.replace(/\n$/, '').split('\n'));
+  for (const r of data.teams) {
+    const states = r.members.map(wallState);
+    const counts = (['blocked', 'pending', 'filled', 'did', 'none'] as const)
+      .map((s) => [s, states.filter((x) => x === s).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
+    add(`${c.bold(sanitizeLine(r.team.name))} ${unicode ? '—' : '-'} ${r.date}  ${c.dim(counts.join(sep) || 'nobody in this team')}`);
+    if (r.members.length > 0) {
+      const rows = r.members.map((m, i) => {
+        const s = states[i]!;
+        const mood = m.check_in?.mood ? (unicode ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood)) : sanitizeLine(m.check_in.mood)) : ' ';
+        return [sanitizeLine(m.person.name), style[s](STATE_TEXT[s][unicode ? 0 : 1]), mood, firstPlainLine(m.check_in?.intentions)];
+      });
+      // No intention yet in the whole team: no column for them (its header would only take the names' room).
+      const intentions = rows.some((row) => row[3] !== '');
+      add(
+        table(intentions ? rows : rows.map((row) => row.slice(0, 3)), v.width, {
+          columns: [
+            { title: 'PERSON', kind: 'name' },
+            { title: 'STATE', kind: 'state' },
+            { title: 'MOOD', kind: 'state' },
+            ...(intentions ? [{ title: 'INTENTION', kind: 'text' } as const] : []),
+          ],
+          style: c.dim,
+          indent: 2,
+        }),
+      );
+    }
+    out.push('');
+  }
+  const goals = data.goals.filter((g) => g.archived !== true);
+  add(c.bold('Goals'));
+  if (goals.length === 0) add(c.dim('  No goals for these teams.'));
+  else {
+    // The bar is drawn from BAR_FROM columns on: narrower, the percentage alone leaves the goal's title its room.
+    const bars = v.width >= BAR_FROM;
+    const bar = (p: number) => {
+      const full = Math.max(0, Math.min(10, Math.round(p / 10)));
+      return bars ? `${(unicode ? '█' : '#').repeat(full)}${(unicode ? '░' : '-').repeat(10 - full)} ` : '';
+    };
+    add(
+      table(
+        goals.map((g) => [
+          g.progress == null ? `${bars ? ' '.repeat(11) : ''}  —` : `${bar(g.progress)}${String(Math.round(g.progress)).padStart(3)}%`,
+          confidenceLabel(v, g),
+          g.end_date ? sanitizeLine(g.end_date) : '',
+          firstPlainLine(g.title),
+        ]),
+        v.width,
+        {
+          columns: [
+            { title: 'PROGRESS', kind: 'state' },
+            { title: 'CONFIDENCE', kind: 'state' },
+            { title: 'DUE', kind: 'whole', drop: 1 },
+            { title: 'GOAL', kind: 'text' },
+          ],
+          style: c.dim,
+          indent: 2,
+        },
+      ),
+    );
+  }
+  return out.map((l) => (unicode ? fitLine(l, v.width) : asciiOnly(fitLine(l, v.width))));
+}
+
+export interface WallStatus {
+  /** When the wall's data last changed (a 200 that differed). */
+  updatedAt: Date;
+  /** When the service was last asked successfully (a 304 included). */
+  checkedAt: Date;
+  /** The last refresh failed: when, and why (the wall shows what came before). */
+  failure?: { at: Date; message: string };
+  /** When the next refresh is due. */
+  nextAt: Date;
+  /** Refreshes are further apart than asked: the rate budget is low. */
+  slowed: boolean;
+  intervalS: number;
+}
+
+const clock = (d: Date) => d.toTimeString().slice(0, 8);
+
+/**
+ * The last row: when the wall was refreshed (or that a refresh failed, and why), when it was last
+ * checked, when the next refresh is due, the keys. Too narrow, it gives way as a table does: the
+ * next time goes first, then the last check, then the keys; why a refresh failed is free text,
+ * cut at a word edge to what is left, and kept while it gets TEXT_MIN cells.
+ */
+export function wallFooter(v: WallView, s: WallStatus): string {
+  const sep = v.unicode ? ' · ' : ', ';
+  const ascii = (t: string) => (v.unicode ? t : asciiOnly(t));
+  const parts = {
+    head: s.failure ? `${v.c.red(`refresh failed ${clock(s.failure.at)}`)} (showing ${clock(s.updatedAt)})` : `updated ${clock(s.updatedAt)}`,
+    checked: s.failure ? '' : `checked ${clock(s.checkedAt)}`,
+    next: s.slowed ? `next ${clock(s.nextAt)} (slowed: rate budget low)` : `next ${clock(s.nextAt)}`,
+    keys: v.c.dim('q quit, r refresh'),
+  };
+  const why = s.failure ? ascii(sanitizeLine(s.failure.message)) : '';
+  const candidates = [['checked', 'next', 'keys'], ['checked', 'keys'], ['keys'], []] as const;
+  // The reason whole if the others can make room for it, else at least TEXT_ROOM, else TEXT_MIN cells.
+  for (const least of why ? [displayWidth(why), Math.min(TEXT_ROOM, displayWidth(why)), TEXT_MIN] : [0]) {
+    for (const keep of candidates) {
+      const rest = keep.map((k) => parts[k]).filter(Boolean);
+      const line = ascii([parts.head, ...rest].join(sep));
+      if (!why) {
+        if (displayWidth(line) <= v.width) return line;
+        continue;
+      }
+      const room = v.width - displayWidth(line) - 2;
+      if (room >= least) return ascii([`${parts.head}: ${truncate(why, room)}`, ...rest].join(sep));
+    }
+  }
+  return ascii(fitLine(why ? `${parts.head}: ${why}` : parts.head, v.width));
+}
+
+/** The lines of a screen of `rows` rows: the wall (cut with a note when taller), the footer on the last row. */
+export function wallScreen(v: WallView, lines: string[], footer: string, rows: number): string[] {
+  const room = Math.max(0, rows - 1);
+  let shown = lines;
+  if (lines.length > room) {
+    const more = lines.length - (room - 1);
+    const note = fitLine(v.c.dim(`${v.unicode ? '…' : '...'} ${more} more line${more === 1 ? '' : 's'}: make the window taller`), v.width);
+    shown = [...lines.slice(0, Math.max(0, room - 1)), v.unicode ? note : asciiOnly(note)].slice(0, room);
+  }
+  return [...shown, ...Array<string>(room - shown.length).fill(''), footer];
+}
