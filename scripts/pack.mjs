@@ -9,8 +9,9 @@
 // publishes that tarball; `npm publish` in the repository itself is refused (prepublishOnly), as it
 // would publish the working package.json.
 //
-//   node scripts/pack.mjs [--pack-destination DIR] [--dry-run] [--json]
+//   node scripts/pack.mjs [--pack-destination DIR] [--dry-run] [--json] [--no-build]
 //     --pack-destination  where the tarball goes (default: the repository)
+//     --no-build          pack dist/ as it is (the tests: other test files run that build meanwhile)
 //     --dry-run           build and stage, report, write no tarball
 //     --json              print `npm pack --json`'s report instead of one line
 //   node scripts/pack.mjs --refuse-publish   (prepublishOnly) says how to publish, exits 1
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     'pack-destination': { type: 'string', default: root },
     'dry-run': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
     'refuse-publish': { type: 'boolean', default: false },
   },
 });
@@ -47,7 +49,7 @@ if (manifest.dependencies && Object.keys(manifest.dependencies).length > 0) {
 
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 
-execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit', timeout: 120_000 });
+if (!values['no-build']) execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit', timeout: 120_000 });
 // What npm takes from here (`files`, and package.json, README and LICENSE, which it always takes).
 const [listed] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], root));
 
