@@ -15,6 +15,7 @@
 //   them fails here with npm's ENOTCACHED).
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/sandbox/server.js';
@@ -67,11 +68,19 @@ function ok(r: Run): Run {
 
 const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 // The developer's npm cache, for the git installs' devDependencies (see the top).
-const userCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+// (npm's temp files, on Node 22+ its compile cache, in a folder removed after the file.)
+const userCache = execFileSync('npm', ['config', 'get', 'cache'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'ignore'],
+  env: { ...process.env, TMPDIR: tempDir('checkin-npm-tmp-') },
+}).trim();
 
 /** An environment for npm: a home and user config of its own, offline, on `cache` (an empty one of its own by default). */
 function npmEnv(cache?: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = cleanEnv(extra);
+  // npm's own temp files (on Node 22+ its compile cache) go in the home, which is removed after the file.
+  env.TMPDIR = join(env.HOME!, 'tmp');
+  mkdirSync(env.TMPDIR);
   const userconfig = join(env.HOME!, '.npmrc');
   writeFileSync(userconfig, 'update-notifier=false\naudit=false\nfund=false\n');
   return {
@@ -199,15 +208,20 @@ describe('from git', () => {
   it('globally, as the README says instead of npm install -g git+…: clone, npm ci, npm run package, npm install -g the tarball', async () => {
     const env = npmEnv(userCache);
     const clone = join(env.HOME!, 'checkin');
-    ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));
-    ok(await run('npm', ['ci'], clone, env, 150_000));
-    const packed = ok(await run('npm', ['run', '--silent', 'package'], clone, env, 60_000));
-    expect(packed.stdout).toMatch(new RegExp(`^checkin-cli-${version}\\.tgz: ${pack.entryCount} files, `));
-    const prefix = join(env.HOME!, 'prefix');
-    const r = ok(await run('npm', ['install', '-g', '--prefix', prefix, `./checkin-cli-${version}.tgz`], clone, env));
-    expect(warnings(r)).toEqual([]);
-    const v = ok(await run(join(prefix, 'bin', 'checkin'), ['--version'], clone, cleanEnv()));
-    expect(v.stdout).toBe(`${version}\n`);
+    try {
+      ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));
+      ok(await run('npm', ['ci'], clone, env, 150_000));
+      const packed = ok(await run('npm', ['run', '--silent', 'package'], clone, env, 60_000));
+      expect(packed.stdout).toMatch(new RegExp(`^checkin-cli-${version}\\.tgz: ${pack.entryCount} files, `));
+      const prefix = join(env.HOME!, 'prefix');
+      const r = ok(await run('npm', ['install', '-g', '--prefix', prefix, `./checkin-cli-${version}.tgz`], clone, env));
+      expect(warnings(r)).toEqual([]);
+      const v = ok(await run(join(prefix, 'bin', 'checkin'), ['--version'], clone, cleanEnv()));
+      expect(v.stdout).toBe(`${version}\n`);
+    } finally {
+      // Its node_modules is some 200 packages: removed here, in the test's own time, not after the file.
+      await rm(clone, { recursive: true, force: true });
+    }
   }, 240_000);
 });
 
