@@ -6,15 +6,16 @@
 // here, with a package.json without `scripts` and `devDependencies` (the bundle needs no
 // dependency at run time; the one optional one, the OS keychain module, stays). Then
 //   npm publish ./checkin-cli-<version>.tgz
-// publishes that tarball; `npm publish` in the repository itself is refused (prepublishOnly), as it
-// would publish the working package.json.
+// publishes that tarball. `npm pack` and `npm publish` in the repository itself are refused
+// (prepack, prepublishOnly): they would pack the working package.json, and a git install's
+// tarball is made without either (npm runs only `prepare` there).
 //
 //   node scripts/pack.mjs [--pack-destination DIR] [--dry-run] [--json] [--no-build]
 //     --pack-destination  where the tarball goes (default: the repository)
 //     --no-build          pack dist/ as it is (the tests: other test files run that build meanwhile)
 //     --dry-run           build and stage, report, write no tarball
 //     --json              print `npm pack --json`'s report instead of one line
-//   node scripts/pack.mjs --refuse-publish   (prepublishOnly) says how to publish, exits 1
+//   node scripts/pack.mjs --refuse pack|publish   (prepack, prepublishOnly) says what to run instead, exits 1
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,16 +30,18 @@ const { values } = parseArgs({
     'dry-run': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
-    'refuse-publish': { type: 'boolean', default: false },
+    refuse: { type: 'string' },
   },
 });
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const tarball = `${manifest.name}-${manifest.version}.tgz`;
 
-if (values['refuse-publish']) {
+if (values.refuse !== undefined) {
   process.stderr.write(
-    `Not published from the repository: its package.json is the working one (scripts, devDependencies).\n` +
-      `Publish the package made for it:  npm run package && npm publish ./${tarball}\n`,
+    `npm ${values.refuse} in the repository would take its working package.json (scripts, devDependencies).\n` +
+      (values.refuse === 'publish'
+        ? `Publish the package made for it:  npm run package && npm publish ./${tarball}\n`
+        : `npm run package makes the package as it is published: ./${tarball}\n`),
   );
   process.exit(1);
 }

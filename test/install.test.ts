@@ -152,6 +152,16 @@ describe('the package', () => {
     expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.js|dist\/chunks\/[^/]+\.js)$/.test(f.path))).toEqual([]);
   });
 
+  it('npm pack and npm publish in the repository are refused, saying what to run instead', async () => {
+    const env = npmEnv();
+    const packed = await run('npm', ['pack', '--dry-run'], repo, env);
+    expect(packed.code).not.toBe(0);
+    expect(packed.stderr).toContain(`npm pack in the repository would take its working package.json (scripts, devDependencies).\nnpm run package makes the package as it is published: ./${pack.filename}\n`);
+    const published = await run('npm', ['publish', '--dry-run'], repo, env);
+    expect(published.code).not.toBe(0);
+    expect(published.stderr).toContain(`Publish the package made for it:  npm run package && npm publish ./${pack.filename}\n`);
+  });
+
   it('npm install -g of the tarball, into a clean prefix: no warning, and checkin runs', async () => {
     const env = npmEnv();
     const prefix = join(env.HOME!, 'prefix');
