@@ -174,7 +174,7 @@ describe('the package', () => {
     expect(installed).not.toHaveProperty('scripts');
   }, 30_000);
 
-  it('npm install of the tarball into a project: no warning, and the project's checkin runs', async () => {
+  it("npm install of the tarball into a project: no warning, and the project's checkin runs", async () => {
     const env = npmEnv();
     const project = join(env.HOME!, 'project');
     mkdirSync(project);
