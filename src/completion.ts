@@ -441,5 +441,11 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'until', days);
   }
   on('team', 'date', days);
-  for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
+  for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates', 'goal edit']) arg(path, 'goal-id', goals);
+  for (const path of ['goal create', 'goal edit']) {
+    on(path, 'owner', people);
+    on(path, 'contributor', people);
+    on(path, 'team', teams);
+    on(path, 'parent', goals);
+  }
 }
