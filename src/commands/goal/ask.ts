@@ -9,6 +9,7 @@ import { withContext, withoutContext } from '../../ui/editor-text.js';
 import { goalLines, type GoalShown } from '../../ui/goal-view.js';
 import { viewFor } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
+import { wrap } from '../../ui/wrap.js';
 import { parseGoalDate, parseParent } from './fields.js';
 
 /** Asks until `parse` takes the answer (its UsageError is said, then asked again). */
@@ -19,7 +20,7 @@ async function askUntil<T>(ctx: Context, message: string, parse: (typed: string)
       return await parse(typed);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
-      ctx.io.err(`${err.message}\n`);
+      ctx.io.err(wrap(`${err.message}\n`, ctx.io.columns));
     }
   }
 }
