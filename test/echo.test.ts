@@ -56,6 +56,14 @@ describe('echo questions', () => {
     expect((await cli(['echo', 'questions'], { tty: true, columns: 40 })).stdout).toBe('NEXT               QUESTION\n2026-11-27 16:00Z  Platform weekly\npaused             Mobile retro\n');
   });
 
+  it('every page, 50 a request, stopping at a short page', async () => {
+    const base = sb.service.data.echo_questions[0]!;
+    for (let i = 0; i < 58; i++) sb.service.data.echo_questions.push({ ...base, id: stableUuid(`echo:more:${i}`), title: `Question ${i}`, created_at: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z` });
+    const r = await cli(['echo', 'questions', '--json', 'id']);
+    expect(JSON.parse(r.stdout)).toHaveLength(60);
+    expect(w.sent()).toEqual(['GET /api/v2/echo/questions?page=1&per_page=50', 'GET /api/v2/echo/questions?page=2&per_page=50']);
+  });
+
   it('none: a note on stderr, exit 0', async () => {
     sb.service.data.echo_questions.length = 0;
     expect(await cli(['echo', 'questions'])).toEqual({ code: 0, stdout: '', stderr: 'No echo questions yet: ask one with `checkin echo ask`.\n' });

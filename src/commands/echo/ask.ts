@@ -33,7 +33,7 @@ export function askCommand(ctx: Context, run: Run<AskOptions> = runAsk) {
   return new Command('ask')
     .argument('[prompt]', 'the question (- reads standard input); asked on a terminal when missing')
     .description('Create an echo question: a prompt answered on a schedule')
-    .option('--title <text>', 'a short title (the service makes one from the prompt when missing)')
+    .option('--title <text>', 'a short title (optional)')
     .option('--frequency <frequency>', 'how often it is answered, e.g. weekly')
     .option('--day <weekday>', 'the day it is answered: monday … sunday')
     .option('--time <HH:MM>', 'the time it is answered, e.g. 16:00')
