@@ -112,7 +112,7 @@ describe('goal create', () => {
     expect(await cli(['goal', 'create', '--title', 't', '--start-date', '2026-02-30'])).toMatchObject({ code: 2, stderr: 'error: --start-date takes a date written YYYY-MM-DD, or none; got "2026-02-30"\n' });
     expect(await cli(['goal', 'create', '--title', 't', '--parent', 'revenue'])).toMatchObject({ code: 2, stderr: 'error: --parent takes a goal id (a UUID) or none; got "revenue"\nList goals and their ids with `checkin goals`.\n' });
     expect(await cli(['goal', 'create', '--title', 't', '--description', '-', '--input', '-'])).toMatchObject({ code: 2, stderr: 'error: Only one option can read standard input ("-"): --description or --input\n' });
-    expect(await cli(['goal', 'create', '--title', 't', '--edit'])).toMatchObject({ code: 2, stderr: 'error: --edit needs a terminal for the editor\nGive it as an option: --title "…" (or "title" in the --input body).\n' });
+    expect(await cli(['goal', 'create', '--title', 't', '--edit'])).toMatchObject({ code: 2, stderr: 'error: --edit needs a terminal for the editor\nGive the description as an option: --description "…" (- reads standard input).\n' });
     expect(sb.requests).toEqual([]);
     const r = await cli(['goal', 'create', '--title', 't', '--contributor', 'Linux Torvalds']);
     expect(r).toMatchObject({ code: 2, stderr: 'error: No person named "Linux Torvalds". Did you mean Linus Torvalds (@linus)?\n' });

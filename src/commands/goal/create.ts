@@ -50,7 +50,8 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
     const missingTitle = typeof input.title !== 'string' || input.title.trim() === '';
     const asking = opts.input === undefined && (missingTitle || opts.edit);
     if (asking && !ctx.io.canPrompt) {
-      throw new UsageError(opts.edit ? '--edit needs a terminal for the editor' : 'A goal needs a title', 'Give it as an option: --title "…" (or "title" in the --input body).');
+      if (opts.edit) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
+      throw new UsageError('A goal needs a title', 'Give it as an option: --title "…" (or "title" in the --input body).');
     }
     if (asking) {
       const asked = await askNewGoal(ctx, input, Boolean(opts.edit), keepTyped);
