@@ -444,5 +444,11 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
   on('api', 'method', (complete) => ['GET', 'POST', 'PATCH', 'DELETE'].forEach((m) => complete(m, 'HTTP method')));
   on('remind install', 'days', (complete) => [['mon-fri', 'Monday to Friday'], ['daily', 'every day'], ['mon,wed,fri', 'Monday, Wednesday and Friday']].forEach(([v, d]) => complete(v!, d!)));
   on('team', 'interval', (complete) => ['15', '30', '60', '300'].forEach((s) => complete(s, 'seconds between refreshes')));
-  for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
+  for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates', 'goal edit']) arg(path, 'goal-id', goals);
+  for (const path of ['goal create', 'goal edit']) {
+    on(path, 'owner', people);
+    on(path, 'contributor', people);
+    on(path, 'team', teams);
+    on(path, 'parent', goals);
+  }
 }

@@ -16,6 +16,7 @@ import { todayCommand } from './commands/checkin/today.js';
 import { commentsCommand } from './commands/comments/comments.js';
 import { reactionsCommand } from './commands/comments/reactions.js';
 import { cronCommand } from './commands/cron/cron.js';
+import { echoCommand } from './commands/echo/echo.js';
 import { goalCommand } from './commands/goal/goal.js';
 import { goalsCommand } from './commands/goal/goals.js';
 import { inboxCommand } from './commands/inbox/inbox.js';
@@ -53,7 +54,7 @@ type Define = (ctx: Context) => CommandUnknownOpts;
 /** The commands by help group, in the order the help lists them. */
 const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Check-ins:', { today: todayCommand, checkin: checkinCommand, list: listCommand, status: statusCommand, report: reportCommand, activity: activityCommand, log: logCommand }],
-  ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand }],
+  ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
   ['Setup and tools:', { cron: cronCommand, remind: remindCommand, api: apiCommand, sandbox: sandboxCommand, version: versionCommand }],

@@ -6,8 +6,8 @@
 import type { ApiClient, RequestOptions } from './client.js';
 import { fetchAll, getInParallel, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
 import { pollList, type Polled } from './poll.js';
-import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, DigestEntry, Goal, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
-import { ACTIVITY, CHECK_IN, COMMENT, DATE_KEY_RE, DIGEST_ENTRY, GOAL, GOAL_UPDATE, MAX_PER_PAGE, ME, PERSON, REACTION, TEAM } from './types.js';
+import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, DigestEntry, EchoAnswer, EchoQuestion, EchoQuestionInput, Goal, GoalInput, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
+import { ACTIVITY, CHECK_IN, COMMENT, DATE_KEY_RE, DIGEST_ENTRY, ECHO_ANSWER, ECHO_QUESTION, GOAL, GOAL_UPDATE, MAX_PER_PAGE, ME, PERSON, REACTION, TEAM } from './types.js';
 import { arrayOf } from './validate.js';
 
 /** `page` (1-indexed) and `per_page` (at most MAX_PER_PAGE): every list takes them. */
@@ -88,6 +88,14 @@ export const deleteGoalUpdate = (api: ApiClient, id: string): Promise<void> => a
 export const createGoalUpdate = (api: ApiClient, goalId: string, input: GoalUpdateInput): Promise<GoalUpdate> => api.post(goalUpdatesPath(goalId), GOAL_UPDATE, input, RESOURCE);
 /** A comment by the token's person; anyone who can read a check-in or update may comment on it. */
 export const postComment = (api: ApiClient, r: Commentable, body: string): Promise<Comment> => api.post(commentsPath(r), COMMENT, { body });
+/** A new goal (the token's person is its owner unless `owner_id` says otherwise). */
+export const createGoal = (api: ApiClient, input: GoalInput): Promise<Goal> => api.post('goals', GOAL, input);
+/** Changes only the fields given; the goal may be someone else's. */
+export const patchGoal = (api: ApiClient, id: string, input: GoalInput): Promise<Goal> => api.patch(goalPath(id), GOAL, input, RESOURCE);
+/** A new echo question. */
+export const createEchoQuestion = (api: ApiClient, input: EchoQuestionInput): Promise<EchoQuestion> => api.post('echo/questions', ECHO_QUESTION, input);
+/** One echo answer, with its question's id and title. */
+export const getEchoAnswer = (api: ApiClient, id: string): Promise<EchoAnswer> => api.get(`echo/answers/${enc(id)}`, ECHO_ANSWER, undefined, RESOURCE);
 /** Recorded for the token's person. */
 export const postActivity = (api: ApiClient, input: ActivityInput): Promise<Activity> => api.post('activities', ACTIVITY, input);
 
@@ -105,6 +113,7 @@ export const allGoals = (api: ApiClient, q: GoalFilter): Promise<Goal[]> => fetc
 export const allActivities = (api: ApiClient, q: ActivityFilter): Promise<Activity[]> => fetchAll(api.pages, 'activities', ACTIVITY, { ...q });
 export const allComments = (api: ApiClient, r: Commentable): Promise<Comment[]> => fetchAll(api.pages, commentsPath(r), COMMENT, {});
 export const allReactions = (api: ApiClient, r: Commentable): Promise<Reaction[]> => fetchAll(api.pages, reactionsPath(r), REACTION, {});
+export const allEchoQuestions = (api: ApiClient): Promise<EchoQuestion[]> => fetchAll(api.pages, 'echo/questions', ECHO_QUESTION, {});
 export const allGoalUpdates = (api: ApiClient, goalId: string): Promise<GoalUpdate[]> => fetchAll(api.pages, goalUpdatesPath(goalId), GOAL_UPDATE, {});
 
 // Many at once: the newest page of each, overlapped within the rate budget (see getInParallel).

@@ -191,30 +191,47 @@ export interface ActivityInput {
   url?: string;
 }
 
-export interface EchoQuestion {
-  id: string;
+/** An echo question (GET /echo/questions items, the answer to POST): a prompt answered on a schedule. */
+export const ECHO_QUESTION = object({
+  id: str,
+  prompt: text,
+  title: text,
+  /** "weekly" */
+  answer_frequency: text,
+  /** "monday" */
+  answer_day: text,
+  /** "09:30" */
+  answer_time: text,
+  answer_time_zone: text,
+  next_answer_at: text,
+  paused_at: text,
+  created_at: anything,
+  updated_at: anything,
+  url: text,
+});
+export interface EchoQuestion extends Infer<typeof ECHO_QUESTION> {}
+
+/** The fields a client may send on POST /echo/questions (the body starts with `prompt`). */
+export interface EchoQuestionInput {
   prompt: string;
-  title: string;
-  answer_frequency: string;
-  answer_day: string;
-  answer_time: string;
-  answer_time_zone: string;
-  next_answer_at: string | null;
-  paused_at: string | null;
-  created_at: string;
-  updated_at: string;
-  url: string;
+  title?: string;
+  answer_frequency?: string;
+  answer_day?: string;
+  answer_time?: string;
+  answer_time_zone?: string;
 }
 
-export interface EchoAnswer {
-  id: string;
-  question: { id: string; title: string };
-  title: string;
+/** GET /echo/answers/{id}: an answer with its question. */
+export const ECHO_ANSWER = object({
+  id: str,
+  question: optional(orNull(object({ id: str, title: text }))),
+  title: text,
   /** Markdown; null while the summary is being written. */
-  body: string | null;
-  published_at: string | null;
-  url: string;
-}
+  body: text,
+  published_at: text,
+  url: text,
+});
+export interface EchoAnswer extends Infer<typeof ECHO_ANSWER> {}
 
 /** Error bodies of the service (the sandbox's shape; the real service's is not specified). */
 export interface ErrorBody {

@@ -5,7 +5,7 @@
 
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityInput, CheckInAnswers, GoalUpdateInput } from '../api/types.js';
+import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
 import { CliError } from '../errors.js';
 import { normalizeApiUrl, sha256 } from './store.js';
 
@@ -16,7 +16,12 @@ export type DraftTarget =
   | { kind: 'goal-update'; goalId: string }
   | { kind: 'goal-update-edit'; id: string }
   /** The next activity to record (`checkin log`): one at a time. */
-  | { kind: 'activity' };
+  | { kind: 'activity' }
+  /** The next goal to create (`checkin goal create`): one at a time. */
+  | { kind: 'goal' }
+  | { kind: 'goal-edit'; id: string }
+  /** The next echo question to ask (`checkin echo ask`): one at a time. */
+  | { kind: 'echo-question' };
 
 /** What was typed. */
 export type DraftContent =
@@ -24,6 +29,8 @@ export type DraftContent =
   | { kind: 'comment'; body: string }
   | { kind: 'goal-update'; input: GoalUpdateInput }
   | { kind: 'activity'; input: ActivityInput }
+  | { kind: 'goal'; input: GoalInput }
+  | { kind: 'echo-question'; input: EchoQuestionInput }
   /** Editor text kept exactly as written (e.g. when it could not be read as answers). */
   | { kind: 'text'; text: string };
 
@@ -47,6 +54,12 @@ function targetId(t: DraftTarget): string {
       return `goal-update-edit ${t.id.toLowerCase()}`;
     case 'activity':
       return 'activity';
+    case 'goal':
+      return 'goal';
+    case 'goal-edit':
+      return `goal-edit ${t.id.toLowerCase()}`;
+    case 'echo-question':
+      return 'echo-question';
   }
 }
 

@@ -4,7 +4,7 @@
 
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Activity, EchoQuestion, Mood, Ref } from '../api/types.js';
+import type { Activity, Mood, Ref } from '../api/types.js';
 import { isDateKey } from '../core/datekey.js';
 
 export type DayName = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
@@ -110,8 +110,19 @@ export interface GoalUpdateRecord {
 
 export type ActivityRecord = Omit<Activity, 'person'> & { person_id: string };
 
-/** An echo question as stored: the wire object without what is worked out when it is shown. */
-export type EchoQuestionRecord = Omit<EchoQuestion, 'next_answer_at' | 'url'>;
+/** An echo question as stored: the wire object without what is worked out when it is shown (next_answer_at, url). */
+export interface EchoQuestionRecord {
+  id: string;
+  prompt: string;
+  title: string;
+  answer_frequency: string;
+  answer_day: string;
+  answer_time: string;
+  answer_time_zone: string;
+  paused_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 export interface EchoAnswerRecord {
   id: string;

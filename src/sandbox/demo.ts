@@ -248,8 +248,24 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
     created_at: `${addDays(today, -60)}T10:00:00Z`,
     updated_at: `${addDays(today, -60)}T10:00:00Z`,
   };
-  data.echo_questions.push(weekly);
+  // An older one, paused: it has no next answer.
+  const retro = {
+    id: stableUuid('echo:retro'),
+    prompt: 'What should the Mobile team start, stop and continue doing?',
+    title: 'Mobile retro',
+    answer_frequency: 'weekly',
+    answer_day: 'monday',
+    answer_time: '09:30',
+    answer_time_zone: 'Eastern Time (US & Canada)',
+    paused_at: `${addDays(today, -30)}T12:00:00Z`,
+    created_at: `${addDays(today, -90)}T10:00:00Z`,
+    updated_at: `${addDays(today, -30)}T12:00:00Z`,
+  };
+  data.echo_questions.push(weekly, retro);
   data.echo_answers.push({ id: stableUuid('echo-answer:1'), question_id: weekly.id, title: 'Platform weekly', body: '- The **invoices endpoint** shipped\n- Webhooks wait on a security review', published_at: at(addDays(today, -2), '16:00:00') });
+  // This week's: the summary is still being written (body null), not published yet.
+  data.echo_answers.push({ id: stableUuid('echo-answer:2'), question_id: weekly.id, title: 'Platform weekly', body: null, published_at: null });
+  data.echo_answers.push({ id: stableUuid('echo-answer:3'), question_id: retro.id, title: 'Mobile retro', body: '## Start\n- Pairing on crash fixes with @alan\n\n## Stop\n- Shipping on *Fridays*\n\n## Continue\n- The `crash-free` dashboard', published_at: at(addDays(today, -35), '09:30:00') });
   return data;
 }
 

@@ -88,6 +88,9 @@ export interface DigestEntry {
   };
 }
 
+/** The days an echo question can be answered on (`answer_day`). */
+const ANSWER_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
 /** How many days ahead of today check-ins are generated (so clients in any zone find their today). */
 const DAYS_AHEAD = 1;
 
@@ -534,6 +537,7 @@ export class SandboxService {
   }
   createGoal(personId: string, body: Record<string, unknown>): Goal {
     this.checkGoalFields(body, true);
+    this.checkGoalSpan(body.start_date as string | null | undefined, body.end_date as string | null | undefined);
     const g: GoalRecord = { id: newUuid(), title: '', parent_id: null, end_date: null, owner_id: personId, team_ids: [], contributor_ids: [], created_at: this.now() };
     this.applyGoal(g, body);
     this.add('goals', g);
@@ -542,9 +546,21 @@ export class SandboxService {
   patchGoal(id: string, body: Record<string, unknown>): Goal {
     const g = this.goalRecord(id);
     this.checkGoalFields(body, false);
+    if (typeof body.parent_id === 'string') {
+      // A goal cannot sit under itself, nor under one of the goals below it.
+      for (let at: string | null = body.parent_id.toLowerCase(), steps = 0; at && steps <= this.data.goals.length; steps++) {
+        if (at === g.id) throw unprocessable('parent_id', 'must not be the goal itself or a goal below it');
+        at = this.data.goals.find((x) => x.id === at)?.parent_id ?? null;
+      }
+    }
+    this.checkGoalSpan('start_date' in body ? (body.start_date as string | null) : (g.start_date ?? null), 'end_date' in body ? (body.end_date as string | null) : g.end_date);
     this.touch('goals', g);
     this.applyGoal(g, body);
     return this.goal(g.id);
+  }
+  /** A goal ends on or after the day it starts. */
+  private checkGoalSpan(start: string | null | undefined, end: string | null | undefined): void {
+    if (start && end && end < start) throw unprocessable('end_date', `must be on or after the start date (${start})`);
   }
   private goalUpdateRecord(id: string): GoalUpdateRecord {
     const u = this.data.goal_updates.find((x) => x.id === id.toLowerCase());
@@ -687,6 +703,8 @@ export class SandboxService {
     if (typeof body.prompt !== 'string' || body.prompt.trim() === '') throw unprocessable('prompt', "is required and can't be blank");
     for (const f of allowed.slice(1)) if (body[f] !== undefined && typeof body[f] !== 'string') throw unprocessable(f, 'must be a string');
     if (body.answer_time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(body.answer_time as string)) throw unprocessable('answer_time', 'must be HH:MM');
+    if (body.answer_day !== undefined && !ANSWER_DAYS.includes(body.answer_day as string)) throw unprocessable('answer_day', `must be one of ${ANSWER_DAYS.join(', ')}`);
+    for (const f of ['title', 'answer_frequency', 'answer_time_zone'] as const) if (typeof body[f] === 'string' && (body[f] as string).trim() === '') throw unprocessable(f, "can't be blank");
     const now = this.now();
     const q: EchoQuestionRecord = {
       id: newUuid(),

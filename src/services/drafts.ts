@@ -27,6 +27,10 @@ export function contentText(content: DraftContent): string {
       return `${content.input.title ?? ''}\n\n${content.input.body ?? ''}`.trim();
     case 'activity':
       return content.input.description;
+    case 'goal':
+      return `${content.input.title ?? ''}\n\n${content.input.description ?? ''}`.trim();
+    case 'echo-question':
+      return content.input.prompt;
     case 'text':
       return content.text;
   }
@@ -45,6 +49,12 @@ export function resumeCommand(target: DraftTarget): string {
       return `checkin goal update edit ${target.id} --resume`;
     case 'activity':
       return 'checkin log --resume';
+    case 'goal':
+      return 'checkin goal create --resume';
+    case 'goal-edit':
+      return `checkin goal edit ${target.id} --resume`;
+    case 'echo-question':
+      return 'checkin echo ask --resume';
   }
 }
 

@@ -2,7 +2,7 @@
 // views for people or rows for scripts, and a note on stderr when there is nothing to show (still
 // exit 0). Colour (chalk) is loaded only when something is shown to a person, and the colour level is not 0.
 import { Option } from '@commander-js/extra-typings';
-import type { Activity, CheckIn, Comment, Goal, GoalUpdate, Person, Reaction, Team } from '../api/types.js';
+import type { Activity, CheckIn, Comment, EchoAnswer, EchoQuestion, Goal, GoalUpdate, Person, Reaction, Team } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
@@ -31,6 +31,8 @@ export const JSON_FIELDS = {
   goal: ['type', 'id', 'title', 'description', 'parent', 'start_date', 'end_date', 'progress', 'confidence', 'confidence_description', 'owner', 'teams', 'contributors', 'update_cadence', 'private', 'archived', 'url'] satisfies (keyof Goal)[],
   goalUpdate: ['type', 'id', 'goal', 'person', 'title', 'body', 'progress', 'confidence', 'confidence_description', 'created_at', 'updated_at', 'url'] satisfies (keyof GoalUpdate)[],
   activity: ['id', 'kind', 'group', 'title', 'description', 'url', 'recorded_at', 'person'] satisfies (keyof Activity)[],
+  echoQuestion: ['id', 'prompt', 'title', 'answer_frequency', 'answer_day', 'answer_time', 'answer_time_zone', 'next_answer_at', 'paused_at', 'created_at', 'updated_at', 'url'] satisfies (keyof EchoQuestion)[],
+  echoAnswer: ['id', 'question', 'title', 'body', 'published_at', 'url'] satisfies (keyof EchoAnswer)[],
   person: ['type', 'id', 'name', 'username', 'email', 'time_zone', 'title', 'location', 'bio', 'administrator', 'kind', 'account', 'teams', 'created_at', 'updated_at', 'url'] satisfies (keyof Person)[],
   team: ['type', 'id', 'name', 'people'] satisfies (keyof Team)[],
   /** `checkin today` and `checkin checkin <key>`: the check-in; with --suggest, previous and these two. */

@@ -1,6 +1,8 @@
-// `checkin goal …`: post a goal update, and list, view, edit and delete updates.
+// `checkin goal …`: create and change goals; post a goal update, and list, view, edit and delete updates.
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
+import { goalCreateCommand } from './create.js';
+import { goalEditCommand } from './edit.js';
 import { createCommand } from './update/create.js';
 import { deleteCommand } from './update/delete.js';
 import { editCommand } from './update/edit.js';
@@ -30,5 +32,10 @@ function goalUpdatesGroup(ctx: Context): CommandUnknownOpts {
 }
 
 export function goalCommand(ctx: Context): CommandUnknownOpts {
-  return new Command('goal').description('Post and manage goal updates').addCommand(goalUpdateGroup(ctx)).addCommand(goalUpdatesGroup(ctx));
+  return new Command('goal')
+    .description('Create and change goals; post and manage goal updates')
+    .addCommand(goalCreateCommand(ctx))
+    .addCommand(goalEditCommand(ctx))
+    .addCommand(goalUpdateGroup(ctx))
+    .addCommand(goalUpdatesGroup(ctx));
 }

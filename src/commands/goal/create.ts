@@ -1,0 +1,89 @@
+// `checkin goal create`: a new goal — title, description, dates, owner, teams, contributors and
+// parent from flags or a JSON body (--input), or asked on a terminal. What was typed is kept as a
+// draft until the service took it (`--resume` sends it again).
+import { Command } from '@commander-js/extra-typings';
+import { createGoal } from '../../api/endpoints.js';
+import type { GoalInput } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { keep, sendWithDraft } from '../../services/drafts.js';
+import { goalView } from '../../ui/goal-view.js';
+import { printOne, viewFor } from '../../ui/output.js';
+import { sayDone } from '../../ui/success.js';
+import type { Run } from '../flags.js';
+import { askNewGoal, previewGoal } from './ask.js';
+import { givenFields, goalFieldOptions, resolveNames, type GoalFieldOptions } from './fields.js';
+
+export type GoalCreateOptions = GoalFieldOptions;
+
+const TARGET = { kind: 'goal' } as const;
+const RESUME = 'checkin goal create --resume';
+
+export function goalCreateCommand(ctx: Context, run: Run<GoalCreateOptions> = runGoalCreate) {
+  return goalFieldOptions(new Command('create'))
+    .description('Create a goal (asked on a terminal; flags or --input otherwise)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin goal create --title "Reduce p95 API latency" --end-date 2026-06-30 --team Platform --contributor @linus\n  checkin goal create --input goal.json\n  echo \'{"title": "Write the on-call handbook", "owner_id": "me"}\' | checkin goal create --input - --json',
+    )
+    .action((opts) => run(ctx, opts));
+}
+
+export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Promise<void> {
+  const api = await ctx.api();
+  let input: GoalInput;
+  let kept = false;
+  let fromFile = false;
+  const keepTyped = async (i: GoalInput) => {
+    kept = (await keep(ctx, TARGET, { kind: 'goal', input: { ...i } })) || kept;
+  };
+  if (opts.resume) {
+    if (opts.input !== undefined) throw new UsageError('--resume and --input cannot be combined: --resume sends the kept goal');
+    const draft = ctx.drafts().get(api.baseUrl, TARGET);
+    if (draft?.content.kind !== 'goal') throw new UsageError('There is no goal kept from a failed attempt');
+    input = { ...draft.content.input, ...(await givenFields(ctx, opts)).input };
+  } else {
+    const given = await givenFields(ctx, opts);
+    input = given.input;
+    fromFile = opts.input !== undefined && opts.input !== '-' && !given.piped;
+    if (given.piped) await keepTyped(input);
+    const missingTitle = typeof input.title !== 'string' || input.title.trim() === '';
+    const asking = opts.input === undefined && (missingTitle || opts.edit);
+    if (asking && !ctx.io.canPrompt) {
+      if (opts.edit) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
+      throw new UsageError('A goal needs a title', 'Give it as an option: --title "…" (or "title" in the --input body).');
+    }
+    if (asking) {
+      const asked = await askNewGoal(ctx, input, Boolean(opts.edit), keepTyped);
+      input = asked.input;
+      await keepTyped(input);
+      ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nPreview (not created yet):\n'));
+      await previewGoal(ctx, input, asked.shown);
+      if (!(await ctx.prompter().confirm('Create it?', { default: true }))) {
+        throw new CancelledError(`Not created. Your goal is kept as a draft: \`${RESUME}\` creates it.`);
+      }
+    } else if (missingTitle && opts.input !== undefined && input.title === undefined) {
+      throw new UsageError('A goal needs a title', 'Add "title" to the --input body, or give --title "…".');
+    }
+  }
+  const body = await withKeptHint(kept, () => resolveNames(ctx, input));
+  const created = await sendWithDraft(ctx, {
+    target: TARGET,
+    // A body from a file is kept there; what was typed or piped is kept as a draft.
+    content: fromFile ? undefined : { kind: 'goal', input },
+    send: () => createGoal(api, body),
+    hint: `The goal was kept as a draft. If it does not show up in \`checkin goals\`, create it with \`${RESUME}\`.`,
+  });
+  await sayDone(ctx.io, ctx.now(), 'Created the goal', { link: typeof created.url === 'string' ? created.url : undefined, json: opts.json });
+  await printOne(ctx.io, ctx.now(), created, opts.json, goalView);
+}
+
+/** A name that is not found, once prose was kept: say how to send it with the name fixed. */
+export async function withKeptHint<T>(kept: boolean, f: () => Promise<T>, resume = RESUME): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (!kept || !(err instanceof UsageError)) throw err;
+    throw new UsageError(err.message, `${err.hint ? `${err.hint}\n` : ''}What you wrote is kept as a draft: \`${resume}\` with the name fixed sends it.`);
+  }
+}

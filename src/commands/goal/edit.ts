@@ -1,0 +1,87 @@
+// `checkin goal edit <goal-id>`: change a goal — only the fields given (flags or --input); on a
+// terminal with nothing given, its title, description and dates are asked with the current ones
+// as defaults, and only what changed is sent. Kept as a draft until the service took it.
+import { Command } from '@commander-js/extra-typings';
+import { getGoal, patchGoal } from '../../api/endpoints.js';
+import type { GoalInput } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { keep, sendWithDraft } from '../../services/drafts.js';
+import { withContext, withoutContext } from '../../ui/editor-text.js';
+import { goalView } from '../../ui/goal-view.js';
+import { printOne, viewFor } from '../../ui/output.js';
+import { sayDone } from '../../ui/success.js';
+import type { Run } from '../flags.js';
+import { askGoalChanges, previewGoal } from './ask.js';
+import { withKeptHint } from './create.js';
+import { givenFields, goalFieldOptions, resolveNames, type GoalFieldOptions } from './fields.js';
+import { uuid } from './update/content.js';
+
+export interface GoalEditOptions extends GoalFieldOptions {
+  goalId: string;
+}
+
+export function goalEditCommand(ctx: Context, run: Run<GoalEditOptions> = runGoalEdit) {
+  return goalFieldOptions(new Command('edit'))
+    .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
+    .description('Change a goal (only what is given; asked on a terminal when nothing is)')
+    .addHelpText('after', '\nExamples:\n  checkin goal edit <goal-id> --end-date 2026-07-31 --contributor @grace,@linus\n  checkin goal edit <goal-id> --parent none --team none\n  checkin goal edit <goal-id> --input changes.json')
+    .action((goalId, opts) => run(ctx, { ...opts, goalId }));
+}
+
+const NOTHING = 'Nothing to change: give --title, --description, --start-date, --end-date, --owner, --team, --contributor, --parent or --input (or --edit)';
+
+export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<void> {
+  const id = uuid(opts.goalId, 'The goal id');
+  const api = await ctx.api();
+  const target = { kind: 'goal-edit', id } as const;
+  const resume = `checkin goal edit ${id} --resume`;
+  let input: GoalInput;
+  let kept = false;
+  let fromFile = false;
+  if (opts.resume) {
+    if (opts.input !== undefined) throw new UsageError('--resume and --input cannot be combined: --resume sends the kept changes');
+    const draft = ctx.drafts().get(api.baseUrl, target);
+    if (draft?.content.kind !== 'goal') throw new UsageError('There are no kept changes for this goal');
+    input = { ...draft.content.input, ...(await givenFields(ctx, opts)).input };
+  } else {
+    const given = await givenFields(ctx, opts);
+    input = given.input;
+    fromFile = opts.input !== undefined && opts.input !== '-' && !given.piped;
+    if (given.piped) kept = await keep(ctx, target, { kind: 'goal', input });
+    const nothingGiven = Object.keys(input).length === 0 && opts.input === undefined;
+    const asking = opts.edit || (nothingGiven && ctx.io.canPrompt);
+    if (asking && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
+    if (asking) {
+      const current = await getGoal(api, id);
+      if (nothingGiven) {
+        input = await askGoalChanges(ctx, current, Boolean(opts.edit));
+        if (Object.keys(input).length === 0) {
+          ctx.io.err('Nothing changed; nothing was sent.\n');
+          return;
+        }
+        kept = await keep(ctx, target, { kind: 'goal', input });
+        ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nThe changes (not saved yet):\n'));
+        await previewGoal(ctx, input, {});
+        if (!(await ctx.prompter().confirm('Save the changes?', { default: true }))) throw new CancelledError(`Not saved. Your changes are kept as a draft: \`${resume}\` saves them.`);
+      } else {
+        // --edit with other fields given: the description in the editor, the rest as given.
+        const was = input.description ?? (typeof current.description === 'string' ? current.description : '');
+        const written = withoutContext(await ctx.editor().edit(withContext([`The description of the goal “${current.title}” (Markdown).`], was))).replace(/\s+$/, '');
+        input.description = written === '' ? null : written;
+        kept = await keep(ctx, target, { kind: 'goal', input });
+      }
+    }
+    if (Object.keys(input).length === 0) throw new UsageError(NOTHING);
+  }
+  const body = await withKeptHint(kept, () => resolveNames(ctx, input), resume);
+  const updated = await sendWithDraft(ctx, {
+    target,
+    // A body from a file is kept there; what was typed or piped is kept as a draft.
+    content: fromFile ? undefined : { kind: 'goal', input },
+    send: () => patchGoal(api, id, body),
+    hint: `Your changes were kept as a draft; send them with \`${resume}\`.`,
+  });
+  await sayDone(ctx.io, ctx.now(), 'Saved the goal', { link: typeof updated.url === 'string' ? updated.url : undefined, json: opts.json });
+  await printOne(ctx.io, ctx.now(), updated, opts.json, goalView);
+}
