@@ -2,6 +2,7 @@
 // who is blocked (and by what), and who has none (absent or not scheduled).
 import { Command } from '@commander-js/extra-typings';
 import { allCheckIns, getTeam } from '../../api/endpoints.js';
+import { preferences } from '../../config/prefs.js';
 import type { Context } from '../../context.js';
 import { me, resolveTeams } from '../../services/account.js';
 import { rangeDay, today } from '../../services/days.js';
@@ -19,7 +20,7 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
   return new Command('team')
     .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
     .option('--date <day>', 'the day (default today)')
-    .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
+    .option('--team <team>', 'only this team (UUID or name; repeatable; default: the team setting, else all my teams)', collect)
     .addOption(jsonOption(JSON_FIELDS.teamReport))
     .action((opts) => run(ctx, opts));
 }
@@ -28,7 +29,9 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
-  const teamIds = opts.team?.length ? await resolveTeams(ctx, opts.team) : (await me(ctx)).teams.map((t) => t.id);
+  // --team, else the team setting (checkin config set team …), else all my teams.
+  const chosen = opts.team?.length ? opts.team : [preferences(ctx.config()).team].filter((t) => t !== undefined);
+  const teamIds = chosen.length ? await resolveTeams(ctx, chosen) : (await me(ctx)).teams.map((t) => t.id);
   if (teamIds.length === 0) {
     ctx.io.err('You are in no team.\n');
     if (opts.json) ctx.io.out('[]\n');
@@ -51,5 +54,6 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
       })
       .sort((a, b) => MEMBER_STATES.indexOf(a.state) - MEMBER_STATES.indexOf(b.state) || byName(a.person.name, b.person.name)),
   }));
+  ctx.io.page();
   await printOne(ctx.io, ctx.now(), report, opts.json, teamReportView);
 }
