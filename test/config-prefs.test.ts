@@ -167,3 +167,13 @@ describe('checkin auth token', () => {
     expect(w.sent()).toEqual([]);
   });
 });
+
+describe('completion', () => {
+  it('offers the setting names after config get, set and unset, and --no-pager', async () => {
+    const keys = 'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\n:4\n';
+    for (const sub of ['get', 'set', 'unset']) expect(await w.cli(['complete', '--', 'config', sub, ''])).toEqual({ code: 0, stdout: keys, stderr: '' });
+    expect((await w.cli(['complete', '--', 'config', ''])).stdout).toMatch(/^get\t.*\nset\t.*\nlist\t.*\nunset\t/);
+    expect((await w.cli(['complete', '--', 'auth', ''])).stdout).toContain('token\tPrint the token, for scripts');
+    expect((await w.cli(['complete', '--', '--no-p'])).stdout).toBe('--no-pager\tprint long output straight to the terminal, not through the pager\n:4\n');
+  });
+});
