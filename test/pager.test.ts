@@ -13,14 +13,19 @@ import { KEY, Screen } from './helpers/terminal.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => ((sb = s), (env = e)));
+useSandboxEnv((s, e) => {
+  sb = s;
+  // The tests' environment turns the pager off (CHECKIN_PAGER=""): here each test says what it wants.
+  env = e;
+  delete env.CHECKIN_PAGER;
+});
 
 /** A stand-in pager: `<script> <record> [args…]` writes its args and environment to <record>.env, what it is given to <record>, and one line on the terminal. */
 function standIn(body = 'cat > "$rec"\necho "[stand-in pager: $(wc -l < "$rec") lines]"'): { command: string; rec: string; ran: () => boolean; given: () => string; env: () => string } {
   const dir = tempDir('checkin-pager-');
   const script = join(dir, 'pager.sh');
   const rec = join(dir, 'given');
-  writeFileSync(script, `#!/bin/sh\nrec="$1"\nshift\nprintf 'args=%s|LESS=%s|LV=%s|PAGER=%s\\n' "$*" "$LESS" "$LV" "\${PAGER-unset}" > "$rec.env"\n${body}\n`);
+  writeFileSync(script, `#!/bin/sh\nrec="$1"\nshift\nprintf 'args=%s|LESS=%s|LV=%s|LESSCHARSET=%s|PAGER=%s\\n' "$*" "$LESS" "$LV" "$LESSCHARSET" "\${PAGER-unset}" > "$rec.env"\n${body}\n`);
   chmodSync(script, 0o755);
   return {
     // Quoted as the splitting rule reads it (ui/pager.ts): the folder's name has no quote in it.
@@ -41,7 +46,7 @@ describe('the pager', () => {
     const pager = standIn();
     const s = new Screen(['people'], { ...env, CHECKIN_PAGER: pager.command, PAGER: 'should-not-be-used' });
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    expect(pager.env()).toBe('args=--from the test|LESS=FRX|LV=-c|PAGER=unset\n');
+    expect(pager.env()).toBe('args=--from the test|LESS=FRX|LV=-c|LESSCHARSET=utf-8|PAGER=unset\n');
     // Everything went to the pager (in colour: it is a terminal's output), nothing straight to the screen.
     for (const name of names()) expect(pager.given()).toContain(name);
     expect(pager.given()).toMatch(SGR);
@@ -49,11 +54,11 @@ describe('the pager', () => {
     for (const name of names()) expect(s.text()).not.toContain(name);
   });
 
-  it('the user\'s own LESS is kept', async () => {
+  it('the user\'s own LESS, LV and LESSCHARSET are kept', async () => {
     const pager = standIn();
-    const s = new Screen(['people'], { ...env, CHECKIN_PAGER: pager.command, LESS: '-S' });
+    const s = new Screen(['people'], { ...env, CHECKIN_PAGER: pager.command, LESS: '-S', LV: '-a', LESSCHARSET: 'latin1' });
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    expect(pager.env()).toBe('args=--from the test|LESS=-S|LV=-c|PAGER=unset\n');
+    expect(pager.env()).toBe('args=--from the test|LESS=-S|LV=-a|LESSCHARSET=latin1|PAGER=unset\n');
   });
 
   it('never when stdout is piped: the output is printed as it is', async () => {
@@ -188,10 +193,13 @@ describe('the default pager, less -FRX', () => {
     return mine.date;
   };
 
-  it('output that fits on the screen is printed and less quits by itself', async () => {
-    const s = new Screen(['people'], env);
+  it('output that fits on the screen is printed as it is (emoji too, with LANG=C) and less quits by itself', async () => {
+    const s = new Screen(['list'], env);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    for (const name of names()) expect(s.text()).toContain(name);
+    const direct = new Screen(['list', '--no-pager'], env);
+    expect(await direct.exit()).toEqual({ code: 0, signal: 0 });
+    expect(s.text()).toBe(direct.text());
+    expect(s.text()).toMatch(/\p{Extended_Pictographic}/u);
   });
 
   it('longer output: less shows the first screenful; q quits it, and checkin exits 0', async () => {

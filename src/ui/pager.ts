@@ -80,8 +80,9 @@ export interface Pager {
  */
 export function startPager(words: string[], env: NodeJS.ProcessEnv, direct: (text: string) => void, failed: (why: string) => void): Pager {
   // As gh: less and lv get their usual options unless the user set their own; PAGER is not passed
-  // on (a program the pager starts must not page again).
-  const pagerEnv: NodeJS.ProcessEnv = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
+  // on (a program the pager starts must not page again). checkin writes UTF-8 whatever the locale
+  // (its moods are emoji), so less is told so unless the user says otherwise.
+  const pagerEnv: NodeJS.ProcessEnv = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c', LESSCHARSET: env.LESSCHARSET ?? 'utf-8' };
   delete pagerEnv.PAGER;
   let state: 'starting' | 'running' | 'failed' | 'gone' = 'starting';
   let held: string[] = [];
