@@ -177,3 +177,12 @@ describe('completion', () => {
     expect((await w.cli(['complete', '--', '--no-p'])).stdout).toBe('--no-pager\tprint long output straight to the terminal, not through the pager\n:4\n');
   });
 });
+
+describe('a team setting that names no team', () => {
+  it('says so, and that it is the setting', async () => {
+    expect((await w.cli(['config', 'set', 'team', 'Nowhere'])).code).toBe(0);
+    const r = await w.cli(['team']);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toMatch(/^error: No team named "Nowhere".*\nIt is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams\.\n$/);
+  });
+});

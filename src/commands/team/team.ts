@@ -4,6 +4,7 @@ import { Command } from '@commander-js/extra-typings';
 import { allCheckIns, getTeam } from '../../api/endpoints.js';
 import { preferences } from '../../config/prefs.js';
 import type { Context } from '../../context.js';
+import { HintedError } from '../../errors.js';
 import { me, resolveTeams } from '../../services/account.js';
 import { rangeDay, today } from '../../services/days.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
@@ -30,8 +31,14 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
   // --team, else the team setting (checkin config set team …), else all my teams.
-  const chosen = opts.team?.length ? opts.team : [preferences(ctx.config()).team].filter((t) => t !== undefined);
-  const teamIds = chosen.length ? await resolveTeams(ctx, chosen) : (await me(ctx)).teams.map((t) => t.id);
+  const setting = opts.team?.length ? undefined : preferences(ctx.config()).team;
+  const teamIds = opts.team?.length
+    ? await resolveTeams(ctx, opts.team)
+    : setting !== undefined
+      ? await resolveTeams(ctx, [setting]).catch((err: unknown) => {
+          throw new HintedError(err, 'It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.');
+        })
+      : (await me(ctx)).teams.map((t) => t.id);
   if (teamIds.length === 0) {
     ctx.io.err('You are in no team.\n');
     if (opts.json) ctx.io.out('[]\n');
