@@ -13,6 +13,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import tab from '@bomb.sh/tab/commander';
 import type { Command as PlainCommand } from 'commander';
 import { MOODS, MOOD_NAMES } from './api/types.js';
+import { PREFERENCE_KEYS, PREFERENCES } from './config/prefs.js';
 import { normalizeApiUrl, type CacheEntry } from './config/store.js';
 import type { Context } from './context.js';
 import { sanitizeLine } from './ui/sanitize.js';
@@ -451,4 +452,6 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'team', teams);
     on(path, 'parent', goals);
   }
+  for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
+  for (const path of ['config get', 'config set', 'config unset']) arg(path, 'key', (complete) => PREFERENCE_KEYS.forEach((k) => complete(k, PREFERENCES[k].values?.join(', ') ?? 'setting')));
 }

@@ -4,6 +4,7 @@
 import { ApiClient } from './api/client.js';
 import type { TraceHook } from './api/trace.js';
 import { DraftStore } from './config/drafts.js';
+import { preferences } from './config/prefs.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
@@ -130,7 +131,7 @@ export function createContext(parts: ContextParts): Context {
       return client;
     },
     prompter: () => (prompter ??= inquirerPrompter(io)),
-    editor: () => (editor ??= { edit: async (text) => (await import('./ui/editor.js')).editText(text, env) }),
+    editor: () => (editor ??= { edit: async (text) => (await import('./ui/editor.js')).editText(text, env, { configured: preferences(ctx.config()).editor }) }),
     async close() {
       // A wait nobody is left to resume (its command has returned) no longer holds the process.
       for (const t of timers) clearTimeout(t);

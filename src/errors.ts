@@ -64,7 +64,7 @@ export class EditorError extends CliError {
     super(
       message,
       notFound ? EXIT.USAGE : EXIT.FAILURE,
-      notFound ? 'Set VISUAL or EDITOR to an editor that is installed (e.g. "nano", "vim" or "code --wait").' : 'Set VISUAL or EDITOR to an editor that waits until you close the file (e.g. "code --wait").',
+      notFound ? 'Set an editor that is installed: `checkin config set editor nano` (or "vim", "code --wait"), or VISUAL or EDITOR.' : 'Set an editor that waits until you close the file: `checkin config set editor "code --wait"`, or VISUAL or EDITOR.',
     );
     this.name = 'EditorError';
   }

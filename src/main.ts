@@ -3,6 +3,7 @@
 
 import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
+import { preferences } from './config/prefs.js';
 import { createContext, type Context } from './context.js';
 import { CancelledError, CliError, EXIT, ExitSignal, HintedError, type ExitCode } from './errors.js';
 import { buildProgram, isCommand } from './program.js';
@@ -64,7 +65,14 @@ export function describeError(err: unknown, debug: boolean): Described {
   return { code: EXIT.FAILURE, lines: [`error: ${message}`, ...(debug ? stack(err) : ['Run again with CHECKIN_DEBUG=1 for details.'])] };
 }
 
-export async function run(argv: string[], ctx: Context = createContext({ io: processIO(process.env), env: process.env })): Promise<number> {
+/** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
+function processContext(): Context {
+  const env = process.env;
+  const ctx: Context = createContext({ io: processIO(env, () => preferences(ctx.config())), env });
+  return ctx;
+}
+
+export async function run(argv: string[], ctx: Context = processContext()): Promise<number> {
   const program = buildProgram(ctx, argv);
   let code: number = EXIT.OK;
   try {
@@ -72,10 +80,13 @@ export async function run(argv: string[], ctx: Context = createContext({ io: pro
     if (['completion', 'complete'].includes(argv[0] ?? '') || !isCommand(argv)) (await import('./completion.js')).addCompletion(ctx, program);
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
+    // Said once the pager (if one was started) has exited: not drawn over it.
+    await ctx.io.endPager();
     const described = describeError(err, (ctx.env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('1'));
     for (const line of described.lines) ctx.io.err(line + '\n');
     code = described.code;
   } finally {
+    await ctx.io.endPager();
     await ctx.close().catch(() => undefined);
   }
   return code;

@@ -15,6 +15,7 @@ import { listCommand } from './commands/checkin/list.js';
 import { todayCommand } from './commands/checkin/today.js';
 import { commentsCommand } from './commands/comments/comments.js';
 import { reactionsCommand } from './commands/comments/reactions.js';
+import { configCommand } from './commands/config/config.js';
 import { cronCommand } from './commands/cron/cron.js';
 import { echoCommand } from './commands/echo/echo.js';
 import { goalCommand } from './commands/goal/goal.js';
@@ -38,6 +39,8 @@ Environment:
   CHECKIN_API_URL    API base URL (default https://service.steady.space/api/v2)
   CHECKIN_CONFIG_DIR where config lives (default $XDG_CONFIG_HOME/checkin or ~/.config/checkin)
   CHECKIN_NO_PROMPT  never prompt      CHECKIN_TIMEOUT  seconds per request (default 30)
+  CHECKIN_PAGER      pager for long output (then the pager setting, PAGER, less -FRX; "" for none)
+  CHECKIN_EDITOR     editor (then the editor setting, VISUAL, EDITOR)
   NO_COLOR / FORCE_COLOR, HTTPS_PROXY / HTTP_PROXY / NO_PROXY
   CHECKIN_DEBUG=1 (stack traces) or api (an HTTP trace on stderr, as --debug)
 
@@ -57,7 +60,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { cron: cronCommand, remind: remindCommand, api: apiCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, api: apiCommand, sandbox: sandboxCommand, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
@@ -80,7 +83,11 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     .hook('preAction', (cmd) => {
       if (cmd.opts().debug) ctx.debug.api = true;
     })
+    .option('--no-pager', 'print long output straight to the terminal, not through the pager')
     .addHelpText('after', EXIT_CODES_HELP);
+  program.hook('preAction', () => {
+    if (!program.opts().pager) io.noPager();
+  });
 
   const names = isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);
   for (const name of names) program.addCommand(COMMANDS[name]!(ctx).helpGroup(GROUP_OF.get(name)!));

@@ -45,12 +45,12 @@ describe('checkin --help', () => {
       ['Team and goals:', ['team', 'teams', 'people', 'goals', 'goal', 'echo']],
       ['Comments and inbox:', ['inbox', 'comments', 'reactions']],
       ['Account:', ['login', 'logout', 'auth', 'me']],
-      ['Setup and tools:', ['cron', 'remind', 'api', 'sandbox', 'version', 'completion', 'help']],
+      ['Setup and tools:', ['config', 'cron', 'remind', 'api', 'sandbox', 'version', 'completion', 'help']],
     ]);
     expect(r.stdout).not.toContain('\nCommands:\n');
     // The headings in the order shown, before the environment and the exit codes.
     expect(r.stdout.match(/^\S.*:$/gm)).toEqual(['Options:', 'Check-ins:', 'Team and goals:', 'Comments and inbox:', 'Account:', 'Setup and tools:', 'Environment:', 'Exit codes:']);
-    expect(r.stdout).toContain('\nSetup and tools:\n  cron [options]             Print a crontab line');
+    expect(r.stdout).toContain('\nSetup and tools:\n  config                     Your preferences');
     expect(sb.requests).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
-// Opens the user's editor on a file, git-commit style: VISUAL, then EDITOR, then vi.
+// Opens the user's editor on a file, git-commit style: CHECKIN_EDITOR, then the editor setting
+// (`checkin config set editor …`), then VISUAL, then EDITOR, then vi.
 // Editor commands with arguments (`code --wait`) work: the command goes through the shell (the
 // user's own setting; the file's name is passed as an argument, never as shell text). Standard
 // input must be the terminal; when standard output is not (`checkin today -e | head`), the editor
@@ -16,13 +17,20 @@ export interface Editor {
   edit(text: string): Promise<string>;
 }
 
-export function editorCommand(env: NodeJS.ProcessEnv): string {
-  return env.VISUAL?.trim() || env.EDITOR?.trim() || (process.platform === 'win32' ? 'notepad' : 'vi');
+/** The editor and where its command came from, as a person reads it; `configured` is the editor setting. */
+function chooseEditor(env: NodeJS.ProcessEnv, configured?: string): { command: string; source: string } {
+  const own = env.CHECKIN_EDITOR?.trim();
+  if (own) return { command: own, source: 'CHECKIN_EDITOR' };
+  if (configured?.trim()) return { command: configured.trim(), source: 'the editor setting' };
+  for (const name of ['VISUAL', 'EDITOR']) {
+    const v = env[name]?.trim();
+    if (v) return { command: v, source: name };
+  }
+  return { command: process.platform === 'win32' ? 'notepad' : 'vi', source: 'the default editor' };
 }
 
-/** Where the editor command came from, as a person reads it. */
-function editorSource(env: NodeJS.ProcessEnv): string {
-  return env.VISUAL?.trim() ? 'VISUAL' : env.EDITOR?.trim() ? 'EDITOR' : 'the default editor';
+export function editorCommand(env: NodeJS.ProcessEnv, configured?: string): string {
+  return chooseEditor(env, configured).command;
 }
 
 /** The editor's streams: the terminal for all three (the controlling one when stdout is redirected). */
@@ -38,11 +46,12 @@ function terminalStdio(): { stdio: StdioOptions; close(): void } {
 }
 
 /** Writes `text` to a temporary `.md` file, opens the editor on it, and returns what was saved. */
-export async function editText(text: string, env: NodeJS.ProcessEnv, name = 'CHECKIN.md'): Promise<string> {
+export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { name?: string; configured?: string } = {}): Promise<string> {
+  const name = opts.name ?? 'CHECKIN.md';
   const dir = await mkdtemp(join(tmpdir(), 'checkin-'));
   const file = join(dir, name);
   await writeFile(file, text, { mode: 0o600 });
-  const editor = editorCommand(env);
+  const { command: editor, source } = chooseEditor(env, opts.configured);
   const terminal = terminalStdio();
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
@@ -55,7 +64,7 @@ export async function editText(text: string, env: NodeJS.ProcessEnv, name = 'CHE
     });
     const saved = await readFile(file, 'utf8');
     // The shell's "command not found" (127) and "not executable" (126).
-    if (code === 127 || code === 126) throw new EditorError(`The editor "${editor}" (${editorSource(env)}) was not found or cannot run; nothing was sent`, saved, true);
+    if (code === 127 || code === 126) throw new EditorError(`The editor "${editor}" (${source}) was not found or cannot run; nothing was sent`, saved, true);
     if (code !== 0) throw new EditorError(`The editor (${editor}) exited with status ${code}; nothing was sent`, saved);
     return saved;
   } finally {

@@ -2,9 +2,17 @@
 // Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
 
 import type { Readable, Writable } from 'node:stream';
+import { pagerCommand, splitCommand, startPager, type Pager } from './pager.js';
 import { guardTerminal } from './sanitize.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
+
+/** The settings of `checkin config` that the streams follow (read when first needed; environment variables win). */
+export interface IOPreferences {
+  color?: 'auto' | 'always' | 'never';
+  prompt?: 'enabled' | 'disabled';
+  pager?: string;
+}
 
 export interface IO {
   stdin: Readable;
@@ -16,7 +24,7 @@ export interface IO {
   columns: number;
   /** Colour level for stdout (0 = none). */
   colorLevel: ColorLevel;
-  /** Prompts are allowed: stdin and stdout are TTYs and CHECKIN_NO_PROMPT is unset. */
+  /** Prompts are allowed: stdin and stdout are TTYs, CHECKIN_NO_PROMPT is unset and prompts are not disabled (checkin config). */
   canPrompt: boolean;
   out(text: string): void;
   err(text: string): void;
@@ -31,11 +39,22 @@ export interface IO {
   onStop(line: () => string | undefined): void;
   /** From now on, nothing is written to stdout or stderr (`status --quiet`). */
   silence(): void;
+  /**
+   * What is written to stdout from now on goes through the pager (ui/pager.ts), started with the
+   * first write, when stdout is a terminal and a pager is set. Only for output that is read, never
+   * for prompts, the editor or anything interactive.
+   */
+  page(): void;
+  /** No pager in this run (--no-pager). */
+  noPager(): void;
+  /** Ends the pager's input and waits until it has exited (at once when none was started). */
+  endPager(): Promise<void>;
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean): ColorLevel {
+/** NO_COLOR, then FORCE_COLOR, then the `color` setting (always / never), then whether stdout is a terminal. */
+export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean, setting: IOPreferences['color'] = 'auto'): ColorLevel {
   if ('NO_COLOR' in env && env.NO_COLOR !== '') return 0;
   const force = env.FORCE_COLOR;
   if (force !== undefined) {
@@ -45,7 +64,8 @@ export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean): ColorLeve
     if (n >= 1 && n <= 3) return n as ColorLevel;
     return 1;
   }
-  if (!isTTY || env.TERM === 'dumb') return 0;
+  if (setting === 'never') return 0;
+  if (setting !== 'always' && (!isTTY || env.TERM === 'dumb')) return 0;
   if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
   return /256/.test(env.TERM ?? '') ? 2 : 1;
 }
@@ -80,7 +100,7 @@ function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean): (t
   };
 }
 
-export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
+export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () => IOPreferences = () => ({})): IO {
   // isatty, not process.stdin.isTTY: setting up stdin (a stream most runs never read) costs
   // milliseconds; the streams are made when first used.
   const { isatty } = process.getBuiltinModule('node:tty') as typeof import('node:tty');
@@ -89,6 +109,39 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
   let silent = false;
   let stdinText: Promise<string> | undefined;
   let stopLine: (() => string | undefined) | undefined;
+  let prefs: IOPreferences | undefined;
+  const pref = () => (prefs ??= preferences());
+  let colorLevel: ColorLevel | undefined;
+  let canPrompt: boolean | undefined;
+  const out = writer(() => process.stdout, () => silent);
+  const err = writer(() => process.stderr, () => silent);
+  let paging: 'no' | 'wanted' | 'off' = 'no';
+  let pager: Pager | undefined;
+  const startPaging = (): Pager | undefined => {
+    paging = 'off';
+    let words: string[] = [];
+    try {
+      const { command } = pagerCommand(env, pref().pager);
+      if (command) words = splitCommand(command);
+    } catch (e) {
+      err(`warning: ${(e as Error).message}; printing without a pager\n`);
+    }
+    if (words.length === 0) return undefined;
+    const started = startPager(words, env, out, (why) => err(`warning: ${why}; printing without a pager\n`));
+    // A signal while the pager runs (Ctrl-C reaches both): checkin stops writing, waits for the
+    // pager to exit (it is the pager's to end), then ends by that signal — as git does.
+    let caught: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      caught ??= signal;
+      started.close();
+    };
+    for (const s of STOP_SIGNALS) process.on(s, onSignal);
+    void started.exited.then(() => {
+      for (const s of STOP_SIGNALS) process.off(s, onSignal);
+      if (caught) process.kill(process.pid, caught);
+    });
+    return started;
+  };
   const stop = (signal: NodeJS.Signals) => {
     const line = stopLine?.();
     stopLine = undefined;
@@ -117,10 +170,29 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     stdinIsTTY,
     stdoutIsTTY,
     columns: (stdoutIsTTY && process.stdout.columns) || 80,
-    colorLevel: colorLevelFor(env, stdoutIsTTY),
-    canPrompt: stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT,
-    out: writer(() => process.stdout, () => silent),
-    err: writer(() => process.stderr, () => silent),
+    // Worked out when first asked (a run that never shows anything never reads the settings).
+    get colorLevel() {
+      return (colorLevel ??= colorLevelFor(env, stdoutIsTTY, pref().color));
+    },
+    get canPrompt() {
+      return (canPrompt ??= stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT && pref().prompt !== 'disabled');
+    },
+    out(text) {
+      if (silent) return;
+      if (paging === 'wanted') pager = startPaging();
+      if (pager) pager.write(guardTerminal(text));
+      else out(text);
+    },
+    err,
+    page() {
+      if (paging === 'no' && stdoutIsTTY) paging = 'wanted';
+    },
+    noPager() {
+      paging = 'off';
+    },
+    async endPager() {
+      await pager?.end();
+    },
     readStdin: () => {
       // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
       if (stdinText) return stdinText;

@@ -1,6 +1,8 @@
 // How commands end: JSON (exactly the service's objects, or the fields named with --json a,b),
 // views for people or rows for scripts, and a note on stderr when there is nothing to show (still
-// exit 0). Colour (chalk) is loaded only when something is shown to a person, and the colour level is not 0.
+// exit 0). Lists, and the views a command names with io.page(), go through the pager on a
+// terminal (ui/pager.ts); nothing that asks or edits does. Colour (chalk) is loaded only when
+// something is shown to a person, and the colour level is not 0.
 import { Option } from '@commander-js/extra-typings';
 import type { Activity, CheckIn, Comment, EchoAnswer, EchoQuestion, Goal, GoalUpdate, Person, Reaction, Team } from '../api/types.js';
 import { UsageError } from '../errors.js';
@@ -110,7 +112,9 @@ export async function printOne<T>(io: IO, now: Date, value: T, json: JsonFlag, r
   io.out(render(await viewFor(io, now), sanitizeDeep(value)));
 }
 
+/** A listing: on a terminal it goes through the pager (io.page()), as JSON too. */
 export async function printList<T>(io: IO, now: Date, list: T[], json: JsonFlag, none: string, rows: (v: View, list: T[]) => string): Promise<void> {
+  io.page();
   if (json) printJson(io, list, json);
   if (list.length === 0) io.err(`${none}\n`);
   else if (!json) io.out(rows(await viewFor(io, now), sanitizeDeep(list)));
@@ -121,6 +125,7 @@ export async function printList<T>(io: IO, now: Date, list: T[], json: JsonFlag,
  * or rows for people and scripts; `end` closes it (and says when there was nothing).
  */
 export async function streamList<T>(io: IO, now: Date, json: JsonFlag, none: string, rows: (v: View) => (list: T[]) => string) {
+  io.page();
   let n = 0;
   const part = json ? undefined : rows(await viewFor(io, now));
   return {

@@ -28,6 +28,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     LANG: 'C.UTF-8',
     // Commits for the *previous* suggestion come from the repositories a test names, never this checkout.
     CHECKIN_GIT_REPOS: '',
+    // Output on a pseudo-terminal is printed directly, unless a test names a pager (test/pager.test.ts).
+    CHECKIN_PAGER: '',
   };
   env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');
   for (const [k, v] of Object.entries(extra)) {

@@ -37,6 +37,10 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLev
       })()),
     onInterrupt: () => () => {},
     onStop: () => {},
+    // No terminal here, so no pager.
+    page: () => {},
+    noPager: () => {},
+    endPager: async () => {},
     stdoutText: () => out,
     stderrText: () => err,
   };

@@ -40,6 +40,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
   // Nothing to send and nobody to ask: show it.
   const c = await fetchOrNull(ctx, target);
   if (!c) return reportNone(ctx, target, flags.json);
+  ctx.io.page();
   await printCheckIn(ctx.io, ctx.now(), c, flags.json);
 }
 

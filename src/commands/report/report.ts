@@ -81,6 +81,7 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
         summary: { scheduled: sorted.length, done: sorted.filter((c) => c.completed_at).length, blocked: sorted.filter((c) => c.completed_at && c.blocked).length, moods: moodCounts(sorted) },
       };
     });
+  ctx.io.page();
   const model: ReportModel = { since, until, title: `${shortDay(since)} – ${shortDay(until)} ${until.slice(0, 4)}`, people };
   if (opts.format === 'json') {
     return printJson(ctx.io, {

@@ -1,6 +1,8 @@
 // What `checkin team` and `checkin team --watch` share: which teams, and each one's day.
 import type { CheckIn, Team } from '../../api/types.js';
+import { preferences } from '../../config/prefs.js';
 import type { Context } from '../../context.js';
+import { HintedError } from '../../errors.js';
 import { me, resolveTeams } from '../../services/account.js';
 import { MEMBER_STATES, type MemberState, type TeamReport } from '../../ui/views.js';
 
@@ -10,9 +12,15 @@ export const MIN_WATCH_INTERVAL_S = 10;
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The teams `--team` names, or all of mine. */
+/** The teams `--team` names, else the one the team setting names, else all of mine. */
 export async function teamIdsOf(ctx: Context, team: string[] | undefined): Promise<string[]> {
-  return team?.length ? await resolveTeams(ctx, team) : (await me(ctx)).teams.map((t) => t.id);
+  if (team?.length) return await resolveTeams(ctx, team);
+  // --team, else the team setting (checkin config set team …), else all my teams.
+  const setting = preferences(ctx.config()).team;
+  if (setting === undefined) return (await me(ctx)).teams.map((t) => t.id);
+  return await resolveTeams(ctx, [setting]).catch((err: unknown) => {
+    throw new HintedError(err, 'It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.');
+  });
 }
 
 /** Each team's people on `date`, with their check-in among `checkIns` and its state, in the report's order. */

@@ -3,10 +3,10 @@
 import { Command } from '@commander-js/extra-typings';
 import { allCheckIns, getTeam } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { rangeDay, today } from '../../services/days.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { teamReportView } from '../../ui/views.js';
-import { UsageError } from '../../errors.js';
 import { collect, intOption, type Run } from '../flags.js';
 import { MIN_WATCH_INTERVAL_S, teamIdsOf, teamReports, WATCH_INTERVAL_S } from './shared.js';
 
@@ -22,7 +22,7 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
   return new Command('team')
     .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
     .option('--date <day>', 'the day (default today)')
-    .option('--team <team>', 'only this team (UUID or name; repeatable)', collect)
+    .option('--team <team>', 'only this team (UUID or name; repeatable; default: the team setting, else all my teams)', collect)
     .addOption(jsonOption(JSON_FIELDS.teamReport))
     .option('--watch', "today's wall, kept up to date on the terminal (q quits, r refreshes)")
     .addOption(intOption('--interval <seconds>', `with --watch: seconds between refreshes (default ${WATCH_INTERVAL_S}; longer when the rate budget is low)`, MIN_WATCH_INTERVAL_S, 3600))
@@ -44,5 +44,6 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
     Promise.all(teamIds.map((id) => getTeam(api, id))),
     allCheckIns(api, { since: date, until: date, team_ids: teamIds }),
   ]);
+  ctx.io.page();
   await printOne(ctx.io, ctx.now(), teamReports(teams, checkIns, date), opts.json, teamReportView);
 }

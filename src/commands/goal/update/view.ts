@@ -28,5 +28,6 @@ export async function runView(ctx: Context, opts: ViewOptions): Promise<void> {
     const { openInBrowser } = await import('../../../ui/browser.js');
     return openInBrowser(ctx.io, ctx.env, u.url);
   }
+  ctx.io.page();
   await printOne(ctx.io, ctx.now(), u, opts.json, goalUpdateView);
 }
