@@ -3,6 +3,8 @@
 
 import { ApiClient } from './api/client.js';
 import { DraftStore } from './config/drafts.js';
+import { migrateDrafts } from './config/migrate.js';
+import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
@@ -56,6 +58,19 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
   return Math.round(s * 1000);
 }
 
+/**
+ * The draft store, once what an earlier version kept in the config folder has been moved to the
+ * state folder; what could not be moved is still read where it is.
+ */
+function openDrafts(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) => void): DraftStore {
+  const legacy = cfg.paths.legacyDrafts;
+  if (legacy) {
+    const { failed } = migrateDrafts(legacy, cfg.draftsDir, warn);
+    if (failed) warn(`the drafts in ${legacy} could not all be moved to ${cfg.draftsDir} (${failed}); they are still read there`);
+  }
+  return new DraftStore(cfg.draftsDir, warn, { ...(legacy && { legacy }), fallback: (opts) => fallbackDraftsDir(env, opts) });
+}
+
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createContext(parts: ContextParts): Context {
@@ -72,7 +87,7 @@ export function createContext(parts: ContextParts): Context {
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep,
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
-    drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir, (m) => io.err(`warning: ${m}\n`))),
+    drafts: () => (drafts ??= openDrafts(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
     async api() {
       if (client) return client;
       const cfg = ctx.config();

@@ -1,6 +1,7 @@
 // `checkin cron`: a ready crontab line with absolute paths (cron's PATH is minimal).
 import { realpathSync } from 'node:fs';
 import { Command } from '@commander-js/extra-typings';
+import { pathVariables } from '../../config/paths.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Run } from '../flags.js';
@@ -53,10 +54,9 @@ export async function runCron(ctx: Context, opts: CronOptions): Promise<void> {
   } catch {
     // keep the path as given
   }
-  const env: Record<string, string> = {};
   const cfg = ctx.config();
-  if (ctx.env.CHECKIN_CONFIG_DIR) env.CHECKIN_CONFIG_DIR = cfg.dir;
-  else if (ctx.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = ctx.env.XDG_CONFIG_HOME;
+  // The folders of config, cache and state as this shell names them (each value quoted on the line).
+  const env: Record<string, string> = pathVariables(ctx.env);
   if (ctx.env.HOME) env.HOME = ctx.env.HOME;
   const url = cfg.apiUrl();
   if (url.name === 'CHECKIN_API_URL') env.CHECKIN_API_URL = url.value;
