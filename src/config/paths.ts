@@ -57,7 +57,7 @@ export function pathVariables(env: NodeJS.ProcessEnv): Record<string, string> {
  * it is made 0700, and one that another user made, or others can write, is never used.
  */
 export function fallbackDraftsDir(env: NodeJS.ProcessEnv, opts: { create: boolean }): string | undefined {
-  const { mkdirSync, statSync } = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+  const { lstatSync, mkdirSync } = process.getBuiltinModule('node:fs') as typeof import('node:fs');
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   // The temp folder of this environment (os.tmpdir() reads the process's own).
@@ -65,9 +65,16 @@ export function fallbackDraftsDir(env: NodeJS.ProcessEnv, opts: { create: boolea
   const top = join(tmp, `checkin-${uid}`);
   const dir = join(top, 'drafts');
   try {
-    if (opts.create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Each level is looked at (not through a symbolic link) before anything is made inside it.
     for (const d of [top, dir]) {
-      const st = statSync(d);
+      if (opts.create && !lstatSync(d, { throwIfNoEntry: false })) {
+        try {
+          mkdirSync(d, { mode: 0o700 });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // made by another run meanwhile: looked at below
+        }
+      }
+      const st = lstatSync(d);
       if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) return undefined;
     }
     return dir;
