@@ -27,10 +27,10 @@ function oddUser() {
   const home = join(root, "100% Zoë's Ünïcode home");
   const xdg = { config: join(root, 'cönfig dir'), cache: join(root, 'cäche $HOME dir'), state: join(root, 'stâte `dir`') };
   for (const d of [home, ...Object.values(xdg)]) mkdirSync(d, { recursive: true });
-  const env = { ...base, HOME: home, XDG_CONFIG_HOME: xdg.config, XDG_CACHE_HOME: xdg.cache, XDG_STATE_HOME: xdg.state, CHECKIN_CONFIG_DIR: undefined };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const env: NodeJS.ProcessEnv = { ...base, HOME: home, XDG_CONFIG_HOME: xdg.config, XDG_CACHE_HOME: xdg.cache, XDG_STATE_HOME: xdg.state };
+  delete env.CHECKIN_CONFIG_DIR;
   const dirs = { config: join(xdg.config, 'checkin'), cache: join(xdg.cache, 'checkin'), state: join(xdg.state, 'checkin') };
-  return { root, home, env: env as NodeJS.ProcessEnv, dirs, drafts: join(dirs.state, 'drafts') };
+  return { root, home, env, dirs, drafts: join(dirs.state, 'drafts') };
 }
 
 describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', () => {
@@ -86,7 +86,7 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     const pkg = join(u.root, "app 100% Zoë's ü");
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-    const user = { ...u.env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined };
+    const user: NodeJS.ProcessEnv = { ...u.env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined };
     expect((await runCli(['login', '--with-token', '--api-url', sb.url], { env: user, input: sb.token, bin: join(pkg, 'bin', 'checkin.js') })).code).toBe(0);
     const flag = join(u.root, 'notified ë');
     const r = await runCli(['cron', '--notify', `echo pending > '${flag}'`], { env: user, bin: join(pkg, 'bin', 'checkin.js') });
