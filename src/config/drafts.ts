@@ -213,12 +213,11 @@ export class DraftStore {
 
   delete(apiUrl: string, target: DraftTarget): void {
     const key = draftKey(apiUrl, target);
-    rmSync(this.file(key), { force: true });
-    for (const dir of this.dirs().slice(1)) this.remove(this.fileIn(dir, key));
+    for (const dir of this.dirs()) this.remove(this.fileIn(dir, key));
     this.keptNow.delete(key);
   }
 
-  /** Removes a copy outside the drafts folder; one that cannot be removed is said (once), and stays. */
+  /** Removes a draft file if it is there; one that cannot be removed is said (once), and stays. */
   private remove(file: string): void {
     try {
       rmSync(file, { force: true });
