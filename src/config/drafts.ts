@@ -89,10 +89,6 @@ export class DraftStore {
     return join(dir, `${sha256(key).slice(0, 32)}.json`);
   }
 
-  private file(key: string): string {
-    return this.fileIn(this.dir, key);
-  }
-
   /** Every folder a draft may be in, the drafts folder first. */
   private dirs(): string[] {
     const fallback = this.places.fallback?.({ create: false });
