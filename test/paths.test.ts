@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DraftStore } from '../src/config/drafts.js';
 import { localDateKey } from '../src/core/datekey.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { BIN, ROOT, runCli, type CliResult } from './helpers/cli.js';
@@ -124,7 +125,7 @@ describe('a read-only home (0555), no XDG folders set', () => {
   afterEach(() => restore.splice(0).forEach((f) => f()));
 
   /** The home and a temp folder of the user who runs the CLI (nobody, 65534, when the tests run as root). */
-  function readOnlyHome() {
+  function readOnlyHome(homeMode = 0o555) {
     const uid = process.getuid?.() === 0 ? 65534 : undefined;
     const root = tempDir('checkin-ro-');
     chmodSync(root, 0o755);
@@ -140,7 +141,7 @@ describe('a read-only home (0555), no XDG folders set', () => {
     mkdirSync(home);
     mkdirSync(tmp, { mode: 0o700 });
     if (uid !== undefined) for (const d of [home, tmp]) chownSync(d, uid, uid);
-    chmodSync(home, 0o555);
+    chmodSync(home, homeMode);
     const env = { ...base, HOME: home, TMPDIR: tmp, CHECKIN_CONFIG_DIR: undefined };
     delete env.CHECKIN_CONFIG_DIR;
     const fallback = join(tmp, `checkin-${uid ?? process.getuid!()}`, 'drafts');
@@ -191,6 +192,33 @@ describe('a read-only home (0555), no XDG folders set', () => {
     expect(r.stderr).toContain('No draft could be kept; here is what you wrote:\n');
     expect(r.stderr).toContain('Printed, not planted\n');
     expect(readdirSync(planted)).toEqual([]);
+  });
+
+  it('an earlier version’s drafts in a config folder that cannot be written: not copied (no second copy to outlive the first), read and sent from there', async () => {
+    const h = readOnlyHome(0o755);
+    const old = join(h.home, '.config', 'checkin', 'drafts');
+    new DraftStore(old).save(sb.url, { kind: 'check-in', key: today() }, { kind: 'answers', answers: { intentions: 'Old and stuck' } }, new Date());
+    const [name] = readdirSync(old);
+    chmodSync(join(old, name!), 0o644);
+    // Someone else's folder (root's), or one of the user's made read-only.
+    for (const d of [join(h.home, '.config'), join(h.home, '.config', 'checkin'), old]) chmodSync(d, h.uid === undefined && d === old ? 0o555 : 0o755);
+    const now = join(h.home, '.local', 'state', 'checkin', 'drafts');
+    const moveWarning = `warning: the drafts in ${old} could not all be moved to ${now} (permission denied); they are still read there\n`;
+    // A run that only looks: the draft is found where it is, and not copied.
+    const look = await h.run(['checkin', 'yesterday', '--resume']);
+    expect(look.code).toBe(2);
+    expect(look.stderr).toMatch(new RegExp(`^${moveWarning.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}error: There is no draft for .*; there is one for `));
+    expect(files(now)).toEqual([]);
+    expect(files(old)).toEqual([name]);
+    const r = await h.run(['today', '--resume', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      moveWarning +
+        `warning: the draft ${join(old, name!)} could not be removed (permission denied)\n`,
+    );
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }]]);
+    expect(files(now)).toEqual([]);
+    expect(files(old)).toEqual([name]);
   });
 });
 

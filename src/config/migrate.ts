@@ -71,7 +71,8 @@ export function migrateDrafts(from: string, to: string, warn: (message: string) 
       const bytes = readOrUndefined(old);
       if (bytes === undefined) continue; // another process moved it meanwhile
       const dest = join(to, name);
-      if (!place(dest, bytes)) {
+      const placed = place(dest, bytes);
+      if (!placed) {
         const there = readOrUndefined(dest);
         if (there !== undefined && !there.equals(bytes)) {
           // Both differ: neither is dropped. The newer one is the draft; the other is kept beside it.
@@ -89,7 +90,14 @@ export function migrateDrafts(from: string, to: string, warn: (message: string) 
       syncDir(to);
       // Removed only when it is still what is now in the new place (an older checkin may have rewritten it).
       const still = readOrUndefined(old);
-      if (still !== undefined && still.equals(bytes)) rmSync(old, { force: true });
+      try {
+        if (still !== undefined && still.equals(bytes)) rmSync(old, { force: true });
+      } catch (err) {
+        // The old one cannot be removed (a read-only folder): no second copy, which would outlive
+        // the first once that is sent. It is read where it is.
+        if (placed) rmSync(dest, { force: true });
+        throw err;
+      }
       moved++;
     }
     syncDir(from);
