@@ -141,4 +141,18 @@ describe('the cache and the inbox marker an earlier version kept in config.json'
     expect(read(join(dir, 'config.json'))).toEqual(read(join(e.dir, 'config.json')));
     expect(store.cached(API, 'tok', 'me')).toEqual(e.me);
   });
+
+  it('a cache.json or state.json of another shape (damaged, edited) is read as empty and written anew', async () => {
+    for (const text of ['{"cache": "abc", "inbox": [1, 2]}', '[1]', '{ half']) {
+      const dir = tempDir('checkin-legacy-');
+      writeFileSync(join(dir, 'cache.json'), text);
+      writeFileSync(join(dir, 'state.json'), text);
+      const store = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
+      expect([store.cacheEntries(), store.inboxMarker('0')]).toEqual([{}, undefined]);
+      await store.cache(API, 'tok', 'goals', []);
+      await store.setInboxMarker('k', { seen_at: 'x' });
+      expect(read(join(dir, 'cache.json'))).toEqual({ cache: { [cacheKey(API, 'tok')]: { goals: [] } } });
+      expect(read(join(dir, 'state.json'))).toEqual({ inbox: { k: { seen_at: 'x' } } });
+    }
+  });
 });

@@ -115,14 +115,19 @@ export interface Resolved<T> {
   where?: 'env' | 'keychain' | 'file';
 }
 
+/** A JSON object's field when it is an object (not an array, a string…), else {}: what a file says is not trusted to have its shape. */
+function recordOf<T>(v: unknown): Record<string, T> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, T>) : {};
+}
+
 type ConfInstance = { store: Record<string, unknown>; path: string };
 
 export class ConfigStore {
   readonly dir: string;
   readonly paths: CheckinPaths;
   private settings: StoredConfig | undefined;
-  private cacheData: CacheFile | undefined;
-  private stateData: StateFile | undefined;
+  private cacheData: Required<CacheFile> | undefined;
+  private stateData: Required<StateFile> | undefined;
 
   private damaged: string | undefined;
 
@@ -264,8 +269,8 @@ export class ConfigStore {
   /** Everything cached, by account (cache.json's entries over what an earlier version left in config.json). */
   cacheEntries(): Record<string, CacheEntry> {
     // A damaged cache is only a cache: read as empty, and written anew on the next write.
-    this.cacheData ??= readJson(this.cacheFile).value as CacheFile;
-    return { ...this.read().cache, ...this.cacheData.cache };
+    this.cacheData ??= { cache: recordOf<CacheEntry>(readJson(this.cacheFile).value.cache) };
+    return { ...recordOf<CacheEntry>(this.read().cache), ...this.cacheData.cache };
   }
 
   /** What is cached of `kind` for this account, if anything. */
@@ -306,15 +311,15 @@ export class ConfigStore {
 
   /** `checkin inbox`'s marker for this key (API URL and person), if any. */
   inboxMarker(key: string): InboxMarker | undefined {
-    this.stateData ??= readJson(this.stateFile).value as StateFile;
-    return { ...this.read().inbox, ...this.stateData.inbox }[key];
+    this.stateData ??= { inbox: recordOf<InboxMarker>(readJson(this.stateFile).value.inbox) };
+    return { ...recordOf<InboxMarker>(this.read().inbox), ...this.stateData.inbox }[key];
   }
 
   /** Best effort, like the cache: a marker that cannot be written means the same items show again. */
   async setInboxMarker(key: string, marker: InboxMarker): Promise<void> {
     // Re-read just before writing: another run may have moved its own marker in since.
-    const now = readJson(this.stateFile).value as StateFile;
-    this.stateData = { ...now, inbox: { ...this.read().inbox, ...now.inbox, [key]: marker } };
+    const now = recordOf<InboxMarker>(readJson(this.stateFile).value.inbox);
+    this.stateData = { inbox: { ...recordOf<InboxMarker>(this.read().inbox), ...now, [key]: marker } };
     try {
       writeDurably(this.stateFile, JSON.stringify(this.stateData, null, 2) + '\n');
     } catch {
