@@ -34,7 +34,7 @@ function cached(ctx: Context): CacheEntry {
   try {
     const cfg = ctx.config();
     const prefix = `${normalizeApiUrl(cfg.apiUrl().value)} `;
-    const entries = Object.entries(cfg.read().cache ?? {}).filter(([key]) => key.startsWith(prefix));
+    const entries = Object.entries(cfg.cacheEntries()).filter(([key]) => key.startsWith(prefix));
     return Object.assign({}, ...entries.map(([, entry]) => entry)) as CacheEntry;
   } catch {
     return {};

@@ -5,6 +5,8 @@ import { ApiClient } from './api/client.js';
 import type { TraceHook } from './api/trace.js';
 import { DraftStore } from './config/drafts.js';
 import { preferences } from './config/prefs.js';
+import { migrateDrafts } from './config/migrate.js';
+import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
@@ -64,6 +66,19 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
 }
 
 /**
+ * The draft store, once what an earlier version kept in the config folder has been moved to the
+ * state folder; what could not be moved is still read where it is.
+ */
+function openDrafts(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) => void): DraftStore {
+  const legacy = cfg.paths.legacyDrafts;
+  if (legacy) {
+    const { failed } = migrateDrafts(legacy, cfg.draftsDir, warn);
+    if (failed) warn(`the drafts in ${legacy} could not all be moved to ${cfg.draftsDir} (${failed}); they are still read there`);
+  }
+  return new DraftStore(cfg.draftsDir, warn, { ...(legacy && { legacy }), fallback: (opts) => fallbackDraftsDir(env, opts) });
+}
+
+/**
  * setTimeout as a promise; an aborted signal ends it at once. Every timer is in `timers`, so that
  * close() can release one a command left behind (a retry's wait under a watch that was quit).
  */
@@ -101,7 +116,7 @@ export function createContext(parts: ContextParts): Context {
     debug: { api: (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('api') },
     onTrace: (event) => io.err(formatTrace(event)),
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
-    drafts: () => (drafts ??= new DraftStore(ctx.config().draftsDir, (m) => io.err(`warning: ${m}\n`))),
+    drafts: () => (drafts ??= openDrafts(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
     async api() {
       if (client) return client;
       const cfg = ctx.config();

@@ -1,12 +1,15 @@
-// Where checkin keeps its settings and its cache of the service — with `conf`. Drafts live
-// beside them, one file each (./drafts.ts).
-// Reads are a plain JSON read of conf's file (start-up stays lean); conf is loaded only to write.
-// Location: $CHECKIN_CONFIG_DIR, else $XDG_CONFIG_HOME/checkin, else ~/.config/checkin (every OS).
+// Where checkin keeps its settings (config.json, with `conf`), its cache of the service
+// (cache.json) and the inbox marker (state.json); drafts are one file each (./drafts.ts).
+// Reads are a plain JSON read (start-up stays lean); conf is loaded only to write settings.
+// The folders: ./paths.ts. Earlier versions kept the cache and the marker in config.json: they
+// are read from there until the first write of each moves them.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
 import { CliError } from '../errors.js';
+import { fsReason, readJson, writeDurably } from './files.js';
+import { checkinPaths, type CheckinPaths } from './paths.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
 
 export interface CachedMe {
@@ -43,11 +46,21 @@ export interface StoredConfig {
   token?: string;
   /** "keychain": the token for api_url is in the OS keychain (nothing else says so: it is read only then). */
   token_store?: 'keychain';
-  /** Cached answers of the service, keyed by API URL + a hash of the token (see cacheKey). */
+  /** Earlier versions: the cache, now in cache.json (read until the first write moves it). */
   cache?: Record<string, CacheEntry>;
   /** Folders whose git commits are offered for *previous* (default: the current repository); CHECKIN_GIT_REPOS wins. */
   git_repos?: string[];
-  /** `checkin inbox`: what was seen, per API URL and person id. */
+  /** Earlier versions: the inbox markers, now in state.json (read until the first write moves them). */
+  inbox?: Record<string, InboxMarker>;
+}
+
+/** cache.json: cached answers of the service, keyed by API URL + a hash of the token (see cacheKey). */
+interface CacheFile {
+  cache?: Record<string, CacheEntry>;
+}
+
+/** state.json: `checkin inbox`'s marker of what was seen, per API URL and person id. */
+interface StateFile {
   inbox?: Record<string, InboxMarker>;
 }
 
@@ -68,10 +81,7 @@ export interface InboxMarker {
 }
 
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.CHECKIN_CONFIG_DIR) return env.CHECKIN_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'checkin');
-  // node:os only when HOME is unset: it is not otherwise loaded on the way to a request.
-  return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.config', 'checkin');
+  return checkinPaths(env).config;
 }
 
 /** An API URL as one string per service: scheme and host in lower case, loopback as 127.0.0.1, no default port, no trailing slash. */
@@ -105,29 +115,19 @@ export interface Resolved<T> {
   where?: 'env' | 'keychain' | 'file';
 }
 
-/** A JSON object file: {} when missing; `damaged` when it is there but not a JSON object. */
-function readJson(file: string): { value: Record<string, unknown>; damaged?: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { value: {} };
-    return { value: {}, damaged: (err as Error).message };
-  }
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { value: v as Record<string, unknown> };
-  } catch {
-    // below
-  }
-  return { value: {}, damaged: 'not a JSON object' };
+/** A JSON object's field when it is an object (not an array, a string…), else {}: what a file says is not trusted to have its shape. */
+function recordOf<T>(v: unknown): Record<string, T> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, T>) : {};
 }
 
 type ConfInstance = { store: Record<string, unknown>; path: string };
 
 export class ConfigStore {
   readonly dir: string;
+  readonly paths: CheckinPaths;
   private settings: StoredConfig | undefined;
+  private cacheData: Required<CacheFile> | undefined;
+  private stateData: Required<StateFile> | undefined;
 
   private damaged: string | undefined;
 
@@ -140,14 +140,21 @@ export class ConfigStore {
     /** The OS keychain (or why there is none); loaded only when a token is kept there. */
     readonly secrets: () => SecretStore | string = osKeychain,
   ) {
-    this.dir = configDir(env);
+    this.paths = checkinPaths(env);
+    this.dir = this.paths.config;
   }
 
   get file(): string {
     return join(this.dir, 'config.json');
   }
+  get cacheFile(): string {
+    return join(this.paths.cache, 'cache.json');
+  }
+  get stateFile(): string {
+    return join(this.paths.state, 'state.json');
+  }
   get draftsDir(): string {
-    return join(this.dir, 'drafts');
+    return join(this.paths.state, 'drafts');
   }
 
   read(): StoredConfig {
@@ -259,23 +266,77 @@ export class ConfigStore {
     return { value: this.read().api_url || DEFAULT_API_URL };
   }
 
+  /** Everything cached, by account (cache.json's entries over what an earlier version left in config.json). */
+  cacheEntries(): Record<string, CacheEntry> {
+    // A damaged cache is only a cache: read as empty, and written anew on the next write.
+    this.cacheData ??= { cache: recordOf<CacheEntry>(readJson(this.cacheFile).value.cache) };
+    return { ...recordOf<CacheEntry>(this.read().cache), ...this.cacheData.cache };
+  }
+
   /** What is cached of `kind` for this account, if anything. */
   cached<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K): CacheEntry[K] | undefined {
-    return this.read().cache?.[cacheKey(apiUrl, token)]?.[kind];
+    return this.cacheEntries()[cacheKey(apiUrl, token)]?.[kind];
   }
 
   /** Best effort: a cache that cannot be written (a read-only folder) only means asking again next time. */
   async cache<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K, value: CacheEntry[K]): Promise<void> {
-    // Unchanged (the usual case: the same goals, teams, people as last time): no write, and conf is never loaded.
+    // Unchanged (the usual case: the same goals, teams, people as last time): no write.
     if (JSON.stringify(this.cached(apiUrl, token, kind)) === JSON.stringify(value)) return;
     const key = cacheKey(apiUrl, token);
+    const entries = this.cacheEntries();
+    if (this.writeCache({ ...entries, [key]: { ...entries[key], [kind]: value } })) await this.dropLegacy('cache');
+  }
+
+  /** Replaces all that is cached for one account (login: only `me`), or forgets it (logout: undefined). */
+  async replaceCache(key: string, entry: CacheEntry | undefined): Promise<void> {
+    const entries = this.cacheEntries();
+    if (entry) entries[key] = entry;
+    else if (key in entries) delete entries[key];
+    else return;
+    if (this.writeCache(entries)) await this.dropLegacy('cache');
+    // Not written (a read-only folder): an earlier version's copy in config.json is dropped there.
+    else if (this.read().cache?.[key]) await this.update((c) => void delete c.cache?.[key]).catch(() => undefined);
+  }
+
+  /** Writes cache.json (no fsync: a cache lost in a crash is only asked again); false when it cannot. */
+  private writeCache(cache: Record<string, CacheEntry>): boolean {
+    this.cacheData = { cache };
+    try {
+      writeDurably(this.cacheFile, JSON.stringify(this.cacheData) + '\n', { sync: false });
+      return true;
+    } catch {
+      return false; // kept for this run only
+    }
+  }
+
+  /** `checkin inbox`'s marker for this key (API URL and person), if any. */
+  inboxMarker(key: string): InboxMarker | undefined {
+    this.stateData ??= { inbox: recordOf<InboxMarker>(readJson(this.stateFile).value.inbox) };
+    return { ...recordOf<InboxMarker>(this.read().inbox), ...this.stateData.inbox }[key];
+  }
+
+  /** Best effort, like the cache: a marker that cannot be written means the same items show again. */
+  async setInboxMarker(key: string, marker: InboxMarker): Promise<void> {
+    // Re-read just before writing: another run may have moved its own marker in since.
+    const now = recordOf<InboxMarker>(readJson(this.stateFile).value.inbox);
+    this.stateData = { inbox: { ...recordOf<InboxMarker>(this.read().inbox), ...now, [key]: marker } };
+    try {
+      writeDurably(this.stateFile, JSON.stringify(this.stateData, null, 2) + '\n');
+    } catch {
+      return;
+    }
+    await this.dropLegacy('inbox');
+  }
+
+  /** Once what an earlier version kept in config.json is written to its own file, it leaves config.json. */
+  private async dropLegacy(field: 'cache' | 'inbox'): Promise<void> {
+    if (this.read()[field] === undefined) return;
     try {
       await this.update((c) => {
-        c.cache = { ...c.cache, [key]: { ...c.cache?.[key], [kind]: value } };
+        delete c[field];
       });
     } catch {
-      const settings = this.read();
-      settings.cache = { ...settings.cache, [key]: { ...settings.cache?.[key], [kind]: value } };
+      // stays there, and is still read under the new file's
     }
   }
 
@@ -307,7 +368,7 @@ export class ConfigStore {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       return new Conf({ cwd: this.dir, configName, projectName: 'checkin', configFileMode: 0o600 }) as unknown as ConfInstance;
     } catch (err) {
-      throw new CliError(`Cannot open ${join(this.dir, configName + '.json')}: ${(err as Error).message}`);
+      throw new CliError(`Cannot write ${join(this.dir, configName + '.json')} (${fsReason(err)})`, undefined, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
     }
   }
 }

@@ -1,7 +1,8 @@
 // The one way every write goes out: what the user typed is saved as a draft before the request,
 // and removed only after the service accepted it with a well-formed answer; on failure, `hint`
-// says how to send it again. Where no draft can be kept (a read-only config folder), the write
-// still goes out, and if it fails the typed text is printed so that it is not lost.
+// says how to send it again. A draft that cannot be kept in the state folder is kept in a private
+// temp folder (config/drafts.ts says where); where none can be kept at all, the write still goes
+// out, and if it fails the typed text is printed so that it is not lost.
 import type { DraftContent, DraftTarget } from '../config/drafts.js';
 import type { Context } from '../context.js';
 import { buildTemplate } from '../core/answers.js';

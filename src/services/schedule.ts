@@ -3,6 +3,7 @@
 // asked for, the CLI's own absolute paths, and the environment that finds its config and service
 // (a scheduler starts commands with an almost empty one).
 import { realpathSync } from 'node:fs';
+import { pathVariables } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -98,10 +99,9 @@ export function cliPaths(): { node: string; script: string } {
  * one: the config folder, HOME, the API URL when it comes from the environment, and the zone.
  */
 export function runEnvironment(ctx: Context): Record<string, string> {
-  const env: Record<string, string> = {};
   const cfg = ctx.config();
-  if (ctx.env.CHECKIN_CONFIG_DIR) env.CHECKIN_CONFIG_DIR = cfg.dir;
-  else if (ctx.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = ctx.env.XDG_CONFIG_HOME;
+  // The folders of config, cache and state as this shell names them (each value quoted where it is written).
+  const env: Record<string, string> = pathVariables(ctx.env);
   if (ctx.env.HOME) env.HOME = ctx.env.HOME;
   const url = cfg.apiUrl();
   if (url.name === 'CHECKIN_API_URL') env.CHECKIN_API_URL = url.value;

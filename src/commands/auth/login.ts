@@ -56,9 +56,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   }
   const cached = toCachedMe(me, ctx.now());
   const stored = await cfg.storeToken(apiUrl, token, { file: Boolean(opts.insecureStorage) });
-  await cfg.update((c) => {
-    c.cache = { ...c.cache, [cacheKey(apiUrl, token)]: { me: cached } };
-  });
+  await cfg.replaceCache(cacheKey(apiUrl, token), { me: cached });
   io.err(`Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}\n`);
   io.err(stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`);
   if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {

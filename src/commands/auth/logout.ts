@@ -21,9 +21,7 @@ export async function runLogout(ctx: Context): Promise<void> {
     const token = cfg.token();
     if (token && token.where !== 'env') {
       const key = cacheKey(stored.api_url ?? cfg.apiUrl().value, token.value);
-      await cfg.update((c) => {
-        if (c.cache) delete c.cache[key];
-      });
+      await cfg.replaceCache(key, undefined);
     }
     const from = await cfg.forgetToken();
     ctx.io.err(`Logged out: the token was removed from ${from ?? cfg.file}\n`);

@@ -58,18 +58,12 @@ export async function inboxKey(ctx: Context): Promise<string> {
 }
 
 export function readMarker(ctx: Context, key: string): InboxMarker | undefined {
-  return ctx.config().read().inbox?.[key];
+  return ctx.config().inboxMarker(key);
 }
 
 /** Best effort, like the cache: a marker that cannot be written means the same items show again. */
 export async function writeMarker(ctx: Context, key: string, marker: InboxMarker): Promise<void> {
-  try {
-    await ctx.config().update((c) => {
-      c.inbox = { ...c.inbox, [key]: marker };
-    });
-  } catch {
-    // shown again next time
-  }
+  await ctx.config().setInboxMarker(key, marker);
 }
 
 export interface GatherOptions {

@@ -1,0 +1,158 @@
+// Where checkin keeps its files (src/config/paths.ts), the move of an earlier version's drafts
+// (src/config/migrate.ts) when it meets a conflict or cannot finish, and the cache and inbox marker
+// an earlier version kept in config.json, moved out on their first write.
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DraftStore } from '../src/config/drafts.js';
+import { migrateDrafts } from '../src/config/migrate.js';
+import { checkinPaths, pathVariables } from '../src/config/paths.js';
+import { cacheKey, ConfigStore } from '../src/config/store.js';
+import { tempDir } from './helpers/cleanup.js';
+
+const API = 'https://steady.example/api/v2';
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+const draftText = (i: number, savedAt: string, body = `comment ${i}`) =>
+  JSON.stringify({ key: `${API} comment check-in ${i}`, api_url: API, target: { kind: 'comment', on: 'check-in', id: String(i) }, content: { kind: 'comment', body }, saved_at: savedAt }) + '\n';
+
+describe('checkinPaths', () => {
+  it('HOME alone: ~/.config, ~/.cache and ~/.local/state, and the drafts of earlier versions in the config folder', () => {
+    expect(checkinPaths({ HOME: '/h/Zoë Ü' })).toEqual({
+      config: '/h/Zoë Ü/.config/checkin',
+      cache: '/h/Zoë Ü/.cache/checkin',
+      state: '/h/Zoë Ü/.local/state/checkin',
+      legacyDrafts: '/h/Zoë Ü/.config/checkin/drafts',
+    });
+  });
+
+  it('XDG_*_HOME when absolute; a relative one is ignored (XDG), never a folder of wherever checkin runs', () => {
+    expect(checkinPaths({ HOME: '/h', XDG_CONFIG_HOME: '/c d', XDG_CACHE_HOME: '/k', XDG_STATE_HOME: '/s' })).toEqual({ config: '/c d/checkin', cache: '/k/checkin', state: '/s/checkin', legacyDrafts: '/c d/checkin/drafts' });
+    expect(checkinPaths({ HOME: '/h', XDG_CONFIG_HOME: 'rel', XDG_CACHE_HOME: 'rel', XDG_STATE_HOME: './rel' })).toEqual(checkinPaths({ HOME: '/h' }));
+    expect(pathVariables({ HOME: '/h', XDG_CONFIG_HOME: '/c d', XDG_CACHE_HOME: 'rel' })).toEqual({ XDG_CONFIG_HOME: '/c d' });
+  });
+
+  it('CHECKIN_CONFIG_DIR keeps everything in that one folder (no move: drafts stay in <dir>/drafts)', () => {
+    expect(checkinPaths({ HOME: '/h', XDG_STATE_HOME: '/s', CHECKIN_CONFIG_DIR: '/one' })).toEqual({ config: '/one', cache: '/one', state: '/one' });
+    expect(pathVariables({ HOME: '/h', XDG_STATE_HOME: '/s', CHECKIN_CONFIG_DIR: '/one' })).toEqual({ CHECKIN_CONFIG_DIR: '/one' });
+  });
+});
+
+describe('migrateDrafts', () => {
+  it('a draft in both places, different: the newer keeps the name, the other is kept beside it; nothing is dropped', () => {
+    const root = tempDir('checkin-migrate-');
+    const [from, to] = [join(root, 'old'), join(root, 'new')];
+    mkdirSync(from);
+    mkdirSync(to);
+    const name = `${'a'.repeat(32)}.json`;
+    const older = draftText(1, '2026-01-01T00:00:00.000Z', 'older');
+    const newer = draftText(1, '2026-02-01T00:00:00.000Z', 'newer');
+    // The old place holds the newer one (an earlier checkin ran after the move).
+    writeFileSync(join(from, name), newer);
+    writeFileSync(join(to, name), older);
+    const warnings: string[] = [];
+    expect(migrateDrafts(from, to, (m) => warnings.push(m), 1234)).toEqual({ moved: 1 });
+    expect(readFileSync(join(to, name), 'utf8')).toBe(newer);
+    expect(readFileSync(join(to, `${name}.replaced-1234`), 'utf8')).toBe(older);
+    expect(existsSync(from)).toBe(false);
+    expect(warnings).toEqual([`two drafts named ${name} were found (in ${from} and ${to}); the newer is kept as the draft, the other as ${join(to, name)}.replaced-1234`]);
+    // Again, the other way round: the new place's newer one stays the draft.
+    mkdirSync(from);
+    writeFileSync(join(from, name), older);
+    expect(migrateDrafts(from, to, () => undefined, 5678)).toEqual({ moved: 1 });
+    expect(readFileSync(join(to, name), 'utf8')).toBe(newer);
+    expect(readFileSync(join(to, `${name}.replaced-5678`), 'utf8')).toBe(older);
+  });
+
+  it('a move that cannot be made leaves every draft where it was, and the store still reads, lists and deletes them there', () => {
+    const root = tempDir('checkin-migrate-');
+    const from = join(root, 'old');
+    mkdirSync(from);
+    writeFileSync(join(root, 'file'), ''); // the new place cannot be made: a file is in the way
+    const to = join(root, 'file', 'drafts');
+    const store = new DraftStore(to, () => undefined, { legacy: from });
+    // Drafts written by the store itself, in the old place (as an earlier version would have).
+    const legacyStore = new DraftStore(from);
+    legacyStore.save(API, { kind: 'check-in', key: '2026-11-20' }, { kind: 'text', text: 'Zoë 1' }, new Date('2026-11-20T09:00:00Z'));
+    legacyStore.save(API, { kind: 'activity' }, { kind: 'text', text: 'Zoë 2' }, new Date('2026-11-21T09:00:00Z'));
+    const before = readdirSync(from).sort();
+    expect(migrateDrafts(from, to)).toEqual({ moved: 0, failed: 'a file is in the way of the folder' });
+    expect(readdirSync(from).sort()).toEqual(before);
+    expect(store.get(`${API}/`, { kind: 'check-in', key: '2026-11-20' })?.content).toEqual({ kind: 'text', text: 'Zoë 1' });
+    expect(store.list(API).map((d) => d.content)).toEqual([
+      { kind: 'text', text: 'Zoë 1' },
+      { kind: 'text', text: 'Zoë 2' },
+    ]);
+    store.delete(API, { kind: 'activity' });
+    expect(store.list(API)).toHaveLength(1);
+  });
+
+  it('temporary files of a save that was under way are left alone; a second run moves nothing', () => {
+    const root = tempDir('checkin-migrate-');
+    const [from, to] = [join(root, 'old'), join(root, 'new')];
+    mkdirSync(from);
+    writeFileSync(join(from, `${'b'.repeat(32)}.json`), draftText(2, '2026-01-01T00:00:00.000Z'));
+    writeFileSync(join(from, `${'c'.repeat(32)}.json.123.abc.tmp`), '{ half');
+    expect(migrateDrafts(from, to)).toEqual({ moved: 1 });
+    expect(readdirSync(from)).toEqual([`${'c'.repeat(32)}.json.123.abc.tmp`]);
+    expect(readdirSync(to)).toEqual([`${'b'.repeat(32)}.json`]);
+    expect(migrateDrafts(from, to)).toEqual({ moved: 0 });
+    expect(readdirSync(to)).toEqual([`${'b'.repeat(32)}.json`]);
+  });
+});
+
+describe('the cache and the inbox marker an earlier version kept in config.json', () => {
+  function earlier() {
+    const dir = tempDir('checkin-legacy-');
+    const key = cacheKey(API, 'tok');
+    const me = { id: 'p1', name: 'Zoë', username: 'zoe', teams: [], fetched_at: '2026-11-01T00:00:00.000Z' };
+    const marker = { seen_at: '2026-11-01T00:00:00.000Z', listed: [{ kind: 'check-in' as const, id: 'c1' }] };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ api_url: API, token: 'tok', cache: { [key]: { me } }, inbox: { [`${API} p1`]: marker } }), { mode: 0o600 });
+    return { dir, key, me, marker, store: new ConfigStore({ CHECKIN_CONFIG_DIR: dir }) };
+  }
+
+  it('are read from there until their first write moves them to cache.json and state.json', async () => {
+    const e = earlier();
+    expect(e.store.cached(API, 'tok', 'me')).toEqual(e.me);
+    expect(e.store.inboxMarker(`${API} p1`)).toEqual(e.marker);
+    await e.store.cache(API, 'tok', 'goals', [{ id: 'g1', title: 'Ünïcode' }]);
+    expect(read(join(e.dir, 'cache.json'))).toEqual({ cache: { [e.key]: { me: e.me, goals: [{ id: 'g1', title: 'Ünïcode' }] } } });
+    expect(read(join(e.dir, 'config.json'))).toEqual({ api_url: API, token: 'tok', inbox: { [`${API} p1`]: e.marker } });
+    await e.store.setInboxMarker(`${API} p2`, { seen_at: '2026-11-02T00:00:00.000Z' });
+    expect(read(join(e.dir, 'state.json'))).toEqual({ inbox: { [`${API} p1`]: e.marker, [`${API} p2`]: { seen_at: '2026-11-02T00:00:00.000Z' } } });
+    expect(read(join(e.dir, 'config.json'))).toEqual({ api_url: API, token: 'tok' });
+    // A new store (the next run) reads them from their new files.
+    const next = new ConfigStore({ CHECKIN_CONFIG_DIR: e.dir });
+    expect(next.cached(API, 'tok', 'me')).toEqual(e.me);
+    expect(next.inboxMarker(`${API} p1`)).toEqual(e.marker);
+  });
+
+  it('a cache folder that cannot be written leaves them in config.json, still read', async () => {
+    const e = earlier();
+    const blocked = tempDir('checkin-legacy-');
+    writeFileSync(join(blocked, 'file'), '');
+    const base = tempDir('checkin-legacy-');
+    const store = new ConfigStore({ HOME: blocked, XDG_CONFIG_HOME: base, XDG_CACHE_HOME: join(blocked, 'file'), XDG_STATE_HOME: join(blocked, 'file') });
+    const dir = join(base, 'checkin');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'config.json'), readFileSync(join(e.dir, 'config.json')));
+    chmodSync(join(dir, 'config.json'), 0o600);
+    await store.cache(API, 'tok', 'goals', []);
+    await store.setInboxMarker(`${API} p1`, { seen_at: '2026-11-03T00:00:00.000Z' });
+    expect(read(join(dir, 'config.json'))).toEqual(read(join(e.dir, 'config.json')));
+    expect(store.cached(API, 'tok', 'me')).toEqual(e.me);
+  });
+
+  it('a cache.json or state.json of another shape (damaged, edited) is read as empty and written anew', async () => {
+    for (const text of ['{"cache": "abc", "inbox": [1, 2]}', '[1]', '{ half']) {
+      const dir = tempDir('checkin-legacy-');
+      writeFileSync(join(dir, 'cache.json'), text);
+      writeFileSync(join(dir, 'state.json'), text);
+      const store = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
+      expect([store.cacheEntries(), store.inboxMarker('0')]).toEqual([{}, undefined]);
+      await store.cache(API, 'tok', 'goals', []);
+      await store.setInboxMarker('k', { seen_at: 'x' });
+      expect(read(join(dir, 'cache.json'))).toEqual({ cache: { [cacheKey(API, 'tok')]: { goals: [] } } });
+      expect(read(join(dir, 'state.json'))).toEqual({ inbox: { k: { seen_at: 'x' } } });
+    }
+  });
+});
