@@ -441,5 +441,6 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'until', days);
   }
   on('team', 'date', days);
+  on('mcp', 'print-config', (complete) => ['claude', 'codex', 'vscode', 'cursor'].forEach((a) => complete(a, `setup for ${a}`)));
   for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
 }

@@ -18,6 +18,7 @@ import { cronCommand } from './commands/cron/cron.js';
 import { goalCommand } from './commands/goal/goal.js';
 import { goalsCommand } from './commands/goal/goals.js';
 import { inboxCommand } from './commands/inbox/inbox.js';
+import { mcpCommand } from './commands/mcp/mcp.js';
 import { peopleCommand } from './commands/people/people.js';
 import { reportCommand } from './commands/report/report.js';
 import { sandboxCommand } from './commands/sandbox/sandbox.js';
@@ -53,7 +54,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { cron: cronCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { cron: cronCommand, mcp: mcpCommand, sandbox: sandboxCommand, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];

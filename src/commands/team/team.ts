@@ -27,19 +27,26 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
-  const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
-  const teamIds = opts.team?.length ? await resolveTeams(ctx, opts.team) : (await me(ctx)).teams.map((t) => t.id);
-  if (teamIds.length === 0) {
+  const report = await teamReport(ctx, opts);
+  if (!report) {
     ctx.io.err('You are in no team.\n');
     if (opts.json) ctx.io.out('[]\n');
     return;
   }
+  await printOne(ctx.io, ctx.now(), report, opts.json, teamReportView);
+}
+
+/** The teams' day (mine, or those named), without printing; undefined when I am in no team. */
+export async function teamReport(ctx: Context, opts: Pick<TeamOptions, 'date' | 'team'>): Promise<TeamReport[] | undefined> {
+  const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
+  const teamIds = opts.team?.length ? await resolveTeams(ctx, opts.team) : (await me(ctx)).teams.map((t) => t.id);
+  if (teamIds.length === 0) return undefined;
   const api = await ctx.api();
   const [teams, checkIns] = await Promise.all([
     Promise.all(teamIds.map((id) => getTeam(api, id))),
     allCheckIns(api, { since: date, until: date, team_ids: teamIds }),
   ]);
-  const report: TeamReport[] = teams.map((team) => ({
+  return teams.map((team) => ({
     team: { id: team.id, name: team.name },
     date,
     members: (team.people ?? [])
@@ -51,5 +58,4 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
       })
       .sort((a, b) => MEMBER_STATES.indexOf(a.state) - MEMBER_STATES.indexOf(b.state) || byName(a.person.name, b.person.name)),
   }));
-  await printOne(ctx.io, ctx.now(), report, opts.json, teamReportView);
 }
