@@ -32,7 +32,7 @@ interface Session {
 
 /** Starts `checkin mcp` and connects; `answer` is what the person says when asked (no answer: the client cannot be asked). */
 async function connect(opts: { answer?: 'accept' | 'decline' | 'cancel'; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], env: opts.env ?? (env as Record<string, string>), stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], env: (opts.env ?? env) as Record<string, string>, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
