@@ -67,6 +67,11 @@ describe('checkin mcp against a hostile service', () => {
       expect(bad ? `${name}: ${JSON.stringify(t.slice(Math.max(0, bad.index - 20), bad.index + 20))}` : '').toBe('');
     }
     for (const [name, r] of Object.entries(results)) if (!name.startsWith('send_checkin')) expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
+    for (const uri of ['checkin://check-ins/today', 'checkin://team/today']) {
+      const read = (await client.readResource({ uri })).contents[0] as { text: string };
+      expect(read.text, uri).toContain('Eve');
+      expect(read.text, uri).not.toMatch(FORBIDDEN);
+    }
     const o = hostileObjects();
     // Exact: the service's strings as it sent them, escapes and all (JSON carries them escaped).
     expect(results['get_checkin {}']!.structuredContent).toEqual({ day: expect.any(String), check_in: o.checkIn });
