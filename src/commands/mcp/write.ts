@@ -83,7 +83,7 @@ async function draftFor(served: Served, id: string, kind: DraftTarget['kind']) {
 async function personSaysYes(served: Served, question: string, preview: string, resume: string): Promise<boolean> {
   const form = served.server.server.getClientCapabilities()?.elicitation?.form;
   if (form) {
-    const answer = await served.server.server.elicitInput({ mode: 'form', message: `${question}\n\n${sanitize(preview)}`, requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
+    const answer = await served.server.server.elicitInput({ mode: 'form', message: sanitize(`${question}\n\n${preview}`), requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
     return answer.action === 'accept';
   }
   if (served.allowSend) return true;
