@@ -3,7 +3,10 @@
 //   dist/chunks/*.js     the rest, split where src says `import()`: the prompts, conf, undici, chalk,
 //                        completion, the editor… each read only by the runs that get that far (and
 //                        the code those share with checkin.js, in chunks of its own);
-//   dist/sandbox.js      the sandbox, for the repository's own scripts.
+//   dist/sandbox.js      the sandbox, for the repository's own scripts;
+//   dist/mcp-server.js   `checkin mcp`'s server with the MCP SDK, whole: a bundle of its own, so that
+//                        no code it shares with checkin.js is split out of checkin.js into chunks
+//                        every other command would then load (its copy of that code is its own).
 import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 
@@ -29,4 +32,5 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: { checkin: 'src/main.ts' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', sourcemap: 'linked' }),
   build({ ...common, entryPoints: { sandbox: 'src/sandbox/server.ts' } }),
+  build({ ...common, entryPoints: { 'mcp-server': 'src/commands/mcp/server.ts' } }),
 ]);

@@ -21,6 +21,7 @@ import { echoCommand } from './commands/echo/echo.js';
 import { goalCommand } from './commands/goal/goal.js';
 import { goalsCommand } from './commands/goal/goals.js';
 import { inboxCommand } from './commands/inbox/inbox.js';
+import { mcpCommand } from './commands/mcp/mcp.js';
 import { peopleCommand } from './commands/people/people.js';
 import { remindCommand } from './commands/remind/remind.js';
 import { reportCommand } from './commands/report/report.js';
@@ -60,7 +61,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, api: apiCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, api: apiCommand, mcp: mcpCommand, sandbox: sandboxCommand, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];

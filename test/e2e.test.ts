@@ -176,7 +176,7 @@ describe('installed like any npm CLI', () => {
     // The bin, the bundle and every chunk it may import; no source maps.
     const chunks = readdirSync(join(ROOT, 'dist', 'chunks')).filter((f) => f.endsWith('.js'));
     expect(chunks.length).toBeGreaterThan(5);
-    expect(files).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.js', ...chunks.map((f) => `dist/chunks/${f}`), 'package.json'].sort());
+    expect(files).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.js', ...chunks.map((f) => `dist/chunks/${f}`), 'dist/mcp-server.js', 'package.json', 'skills/checkin/SKILL.md'].sort());
     const prefix = join(dir, 'prefix');
     await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } });
     const installed = join(prefix, 'lib', 'node_modules', 'checkin-cli');

@@ -149,7 +149,7 @@ describe('the package', () => {
       expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.js']),
     );
     // Nothing but those and the chunks.
-    expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.js|dist\/chunks\/[^/]+\.js)$/.test(f.path))).toEqual([]);
+    expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.js|dist\/mcp-server\.js|dist\/chunks\/[^/]+\.js|skills\/checkin\/SKILL\.md)$/.test(f.path))).toEqual([]);
   });
 
   it('npm pack and npm publish in the repository are refused, saying what to run instead', async () => {

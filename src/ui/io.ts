@@ -216,3 +216,37 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     },
   };
 }
+
+/**
+ * For a protocol spoken on stdin and stdout (`checkin mcp`): the streams the protocol owns, and the
+ * IO everything else writes through. stdout carries the protocol's messages and nothing else: from
+ * now on any other write to it (a library's console.log) goes to stderr instead; what commands
+ * print (`io.out`) goes to stderr too; nothing prompts, and standard input is never read as text.
+ */
+export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable } {
+  const stdout = process.stdout;
+  const write = stdout.write.bind(stdout);
+  let gone = false;
+  // The client going away (EPIPE) ends the conversation, not the process with a crash.
+  stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    gone = true;
+  });
+  const { Writable } = process.getBuiltinModule('node:stream') as typeof import('node:stream');
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (gone) return done();
+      write(chunk, () => done());
+    },
+  });
+  stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => (process.stderr.write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  const quiet = Object.assign(Object.create(io) as IO, {
+    out: (text: string) => io.err(text),
+    canPrompt: false,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    colorLevel: 0 as ColorLevel,
+    readStdin: () => Promise.reject(new Error('standard input carries the protocol; it is not read as text')),
+  });
+  return { io: quiet, input: process.stdin, output };
+}

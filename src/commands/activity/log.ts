@@ -44,13 +44,7 @@ export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
     input = draft.content.input;
   } else {
     if (opts.text === undefined) throw new UsageError('Say what you did: checkin log "…" (or - to read it from standard input)');
-    const description = (opts.text === '-' ? await ctx.io.readStdin() : opts.text).trim();
-    if (description === '') throw new UsageError('Nothing to record: the text is empty');
-    const length = [...description].length;
-    if (length > MAX_DESCRIPTION) throw new UsageError(`The text is ${length} characters; an activity takes at most ${MAX_DESCRIPTION}`, 'Shorten it, or put the details behind --url.');
-    if (opts.url !== undefined && !/^https:\/\/\S+$/.test(opts.url)) throw new UsageError(`--url takes an https:// link, got "${opts.url}"`);
-    if (opts.group.trim() === '') throw new UsageError('--group must not be empty');
-    input = { group: opts.group, description, ...(opts.url !== undefined && { url: opts.url }) };
+    input = activityInput(opts.text === '-' ? await ctx.io.readStdin() : opts.text, opts.url, opts.group);
   }
   const recorded = await sendWithDraft(ctx, {
     target,
@@ -60,4 +54,15 @@ export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
   });
   await sayDone(ctx.io, ctx.now(), 'Recorded the activity', { link: recorded.url, json: opts.json });
   await printOne(ctx.io, ctx.now(), recorded, opts.json, (v, a) => activityRows(v, [a]));
+}
+
+/** An activity as the service takes it, checked: the text trimmed and at most MAX_DESCRIPTION characters, an https link, a label. */
+export function activityInput(text: string, url: string | undefined, group: string): ActivityInput {
+  const description = text.trim();
+  if (description === '') throw new UsageError('Nothing to record: the text is empty');
+  const length = [...description].length;
+  if (length > MAX_DESCRIPTION) throw new UsageError(`The text is ${length} characters; an activity takes at most ${MAX_DESCRIPTION}`, 'Shorten it, or put the details behind --url.');
+  if (url !== undefined && !/^https:\/\/\S+$/.test(url)) throw new UsageError(`--url takes an https:// link, got "${url}"`);
+  if (group.trim() === '') throw new UsageError('--group must not be empty');
+  return { group, description, ...(url !== undefined && { url }) };
 }

@@ -7,14 +7,13 @@ import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import type { Draft } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../core/answers.js';
-import { isDateKey, localDateKey } from '../../core/datekey.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { fetchOrNull, type Target } from '../../services/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './answers.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
-import { combine, earlierCheckIns, earlierPrefill, recentActivities, recentCommits, workSince } from './suggest.js';
+import { earlierPrefill, suggestionFor } from './suggest.js';
 
 export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, ask: boolean): Promise<void> {
   if (flags.web) {
@@ -122,21 +121,10 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions): Prom
   if (flags.fromActivity && (flags.edit || flags.resume)) throw new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
   // Typed answers are kept before any request (they go out with the suggestion).
   const { answers, typed } = flags.fromActivity ? await answersFromFlags(ctx, flags, target) : { answers: {}, typed: false };
-  // For a date, the check-in, the earlier ones and the activities are asked for at once.
-  const day = DATE_KEY_RE.test(target.key) ? target.key : undefined;
-  const early = day ? { earlier: earlierCheckIns(ctx, day), activities: recentActivities(ctx, day), commits: recentCommits(ctx, day) } : undefined;
-  early?.earlier.catch(() => undefined);
-  early?.activities.catch(() => undefined);
-  const current = await fetchOrNull(ctx, target);
-  if (!current) return reportNone(ctx, target, flags.json);
-  // A check-in named by UUID: its own date (or today, when the service wrote no date).
-  const when = day ?? (isDateKey(current.date) ? current.date : localDateKey(ctx.now()));
-  const activities = early?.activities ?? recentActivities(ctx, when);
-  const before = await (early?.earlier ?? earlierCheckIns(ctx, when));
-  const work = await workSince(ctx, current, before, activities, early?.commits ?? recentCommits(ctx, when));
+  const found = await suggestionFor(ctx, target);
+  if (!found) return reportNone(ctx, target, flags.json);
+  const { text, last, work } = found;
   for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
-  const last = before.find((c) => c.intentions && c.intentions.trim() !== '');
-  const text = combine(last?.intentions ?? null, work);
   if (flags.suggest) {
     if (flags.json) return printJson(ctx.io, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }, flags.json);
     if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');

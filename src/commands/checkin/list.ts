@@ -1,6 +1,6 @@
 // `checkin list`: check-ins filtered by dates, blocked, people and teams; one page or --all.
 import { Command } from '@commander-js/extra-typings';
-import { listCheckIns, walkCheckIns } from '../../api/endpoints.js';
+import { listCheckIns, walkCheckIns, type CheckInFilter } from '../../api/endpoints.js';
 import type { CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -37,18 +37,32 @@ export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
     .action((opts) => run(ctx, opts));
 }
 
-export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
+/** The filters of a listing, days and names resolved (a request or two for names not cached). */
+export async function listQuery(ctx: Context, opts: ListOptions): Promise<CheckInFilter> {
   const since = await rangeDay(ctx, opts.since, '--since');
   const until = await rangeDay(ctx, opts.until, '--until');
   if (since && until && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
   if (opts.all && opts.page !== undefined) throw new UsageError('--all follows every page; leave out --page');
-  const query = {
+  return {
     ...(since && { since }),
     ...(until && { until }),
     ...(opts.blocked && { blocked: true }),
     people_ids: await resolvePeople(ctx, opts.person),
     team_ids: await resolveTeams(ctx, opts.team),
   };
+}
+
+/** One page of check-ins, each once; `full` when the page is full (more may follow). */
+export async function listPage(ctx: Context, query: CheckInFilter, opts: Pick<ListOptions, 'page' | 'perPage'>): Promise<{ list: CheckIn[]; full: boolean }> {
+  const page = await listCheckIns(await ctx.api(), { ...query, page: opts.page, per_page: opts.perPage });
+  // Several teams can return a check-in once per team: show each once.
+  const seen = new Set<string>();
+  // A full page: there may be more (the service gives no count).
+  return { list: page.filter((c) => !seen.has(c.id) && seen.add(c.id)), full: page.length === (opts.perPage ?? DEFAULT_PAGE) };
+}
+
+export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
+  const query = await listQuery(ctx, opts);
   const api = await ctx.api();
   let list: CheckIn[];
   if (opts.all) {
@@ -61,12 +75,9 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     });
     return out.end();
   } else {
-    const page = await listCheckIns(api, { ...query, page: opts.page, per_page: opts.perPage });
-    // Several teams can return a check-in once per team: show each once.
-    const seen = new Set<string>();
-    list = page.filter((c) => !seen.has(c.id) && seen.add(c.id));
-    // A full page: there may be more (the service gives no count).
-    if (page.length === (opts.perPage ?? DEFAULT_PAGE) && !opts.json) {
+    const page = await listPage(ctx, query, opts);
+    list = page.list;
+    if (page.full && !opts.json) {
       ctx.io.err(`More may follow: --page ${(opts.page ?? 1) + 1} for the next page, --all for every one.\n`);
     }
   }

@@ -9,11 +9,12 @@
 // or not a repository, git failing or taking too long, or no git at all: skipped with a note.
 
 import { allActivities, listCheckIns } from '../../api/endpoints.js';
-import type { Activity, CheckIn } from '../../api/types.js';
+import { DATE_KEY_RE, type Activity, type CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { previousPrefill } from '../../core/answers.js';
 import { addDays, isDateKey, localDateKey } from '../../core/datekey.js';
 import { me } from '../../services/account.js';
+import { fetchOrNull, type Target } from '../../services/target.js';
 import { GIT_MAX_BYTES, GIT_TIMEOUT_MS, runGit } from './git.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 
@@ -163,4 +164,35 @@ export function combine(intentions: string | null, work: WorkSince): string | nu
   const seen = new Set(lines.map((l) => l.trim()));
   const all = [...lines, ...work.bullets.filter((b) => !seen.has(b.trim()))];
   return all.length > 0 ? all.join('\n') : null;
+}
+
+export interface Suggestion {
+  /** The check-in it is for. */
+  current: CheckIn;
+  /** The suggestion for *previous*, or null when there is nothing to suggest. */
+  text: string | null;
+  /** My latest earlier check-in with intentions (where the suggestion starts), if any. */
+  last: CheckIn | undefined;
+  work: WorkSince;
+}
+
+/**
+ * The suggestion for *previous* of a check-in, with where each line came from; null when the
+ * service has no check-in there. Prints nothing (the notes are in `work.notes`). For a date, the
+ * check-in, the earlier ones, the activities and the commits are asked for at once.
+ */
+export async function suggestionFor(ctx: Context, target: Target): Promise<Suggestion | null> {
+  const day = DATE_KEY_RE.test(target.key) ? target.key : undefined;
+  const early = day ? { earlier: earlierCheckIns(ctx, day), activities: recentActivities(ctx, day), commits: recentCommits(ctx, day) } : undefined;
+  early?.earlier.catch(() => undefined);
+  early?.activities.catch(() => undefined);
+  const current = await fetchOrNull(ctx, target);
+  if (!current) return null;
+  // A check-in named by UUID: its own date (or today, when the service wrote no date).
+  const when = day ?? (isDateKey(current.date) ? current.date : localDateKey(ctx.now()));
+  const activities = early?.activities ?? recentActivities(ctx, when);
+  const before = await (early?.earlier ?? earlierCheckIns(ctx, when));
+  const work = await workSince(ctx, current, before, activities, early?.commits ?? recentCommits(ctx, when));
+  const last = before.find((c) => c.intentions && c.intentions.trim() !== '');
+  return { current, text: combine(last?.intentions ?? null, work), last, work };
 }

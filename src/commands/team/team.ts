@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { rangeDay, today } from '../../services/days.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
-import { teamReportView } from '../../ui/views.js';
+import { teamReportView, type TeamReport } from '../../ui/views.js';
 import { collect, intOption, type Run } from '../flags.js';
 import { MIN_WATCH_INTERVAL_S, teamIdsOf, teamReports, WATCH_INTERVAL_S } from './shared.js';
 
@@ -32,18 +32,25 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   if (opts.watch) return (await import('./watch.js')).runWatch(ctx, opts);
   if (opts.interval !== undefined) throw new UsageError('--interval goes with --watch');
-  const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
-  const teamIds = await teamIdsOf(ctx, opts.team);
-  if (teamIds.length === 0) {
+  const report = await teamReport(ctx, opts);
+  if (!report) {
     ctx.io.err('You are in no team.\n');
     if (opts.json) ctx.io.out('[]\n');
     return;
   }
+  ctx.io.page();
+  await printOne(ctx.io, ctx.now(), report, opts.json, teamReportView);
+}
+
+/** The teams' day (mine, or those named), without printing; undefined when I am in no team. */
+export async function teamReport(ctx: Context, opts: Pick<TeamOptions, 'date' | 'team'>): Promise<TeamReport[] | undefined> {
+  const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
+  const teamIds = await teamIdsOf(ctx, opts.team);
+  if (teamIds.length === 0) return undefined;
   const api = await ctx.api();
   const [teams, checkIns] = await Promise.all([
     Promise.all(teamIds.map((id) => getTeam(api, id))),
     allCheckIns(api, { since: date, until: date, team_ids: teamIds }),
   ]);
-  ctx.io.page();
-  await printOne(ctx.io, ctx.now(), teamReports(teams, checkIns, date), opts.json, teamReportView);
+  return teamReports(teams, checkIns, date);
 }

@@ -1,0 +1,95 @@
+// What the MCP tools share: results (a short text for people, the exact objects for programs),
+// errors as tool errors with the CLI's own one-line messages, a plain view, draft ids, and the
+// shapes of the service's objects in the output schemas.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import type { DraftTarget } from '../../config/drafts.js';
+import type { Context } from '../../context.js';
+import { describeError } from '../../error-text.js';
+import { UsageError } from '../../errors.js';
+import { today } from '../../services/days.js';
+import { resolveCheckInKey, type Target } from '../../services/target.js';
+import { makeColors } from '../../ui/color.js';
+import { sanitize } from '../../ui/sanitize.js';
+import type { View } from '../../ui/views.js';
+
+/** What every tool is handed: the server (to ask the person), checkin's context, and how it was started. */
+export interface Served {
+  server: McpServer;
+  ctx: Context;
+  /** `checkin mcp --allow-send`: send without asking when the client cannot ask. */
+  allowSend: boolean;
+  /** The keys of the drafts this server wrote (an agent may replace those, not a person's). */
+  ownDrafts: Set<string>;
+}
+
+/**
+ * A tool's result: `text` for people (every string from outside sanitised: escapes, controls, bidi
+ * and zero-width characters removed) and `structured`, exactly what the service said.
+ */
+export function done(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: sanitize(text) }], structuredContent: structured };
+}
+
+/** An error as a tool error: the lines the CLI prints for it (no stack unless CHECKIN_DEBUG=1). */
+export function failure(ctx: Context, err: unknown): CallToolResult {
+  const { lines } = describeError(err, ctx.env.CHECKIN_DEBUG === '1');
+  return { isError: true, content: [{ type: 'text', text: sanitize(lines.join('\n')) }] };
+}
+
+/** Runs a tool's work, turning whatever it throws into a tool error. */
+export async function guard(ctx: Context, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await work();
+  } catch (err) {
+    return failure(ctx, err);
+  }
+}
+
+/** A view without colour: `rich` for tables laid out for reading, else rows and Markdown as written. */
+export async function plainView(ctx: Context, rich = false): Promise<View> {
+  return { c: await makeColors(0), rich, width: 100, now: ctx.now() };
+}
+
+/** A check-in named by a day word, date or UUID (default today); today's resends with `checkin today`. */
+export async function checkInTarget(ctx: Context, day: string | undefined): Promise<Target> {
+  const target = await resolveCheckInKey(ctx, day ?? 'today');
+  if (target.key === (await today(ctx))) return { ...target, resumeCommand: 'checkin today' };
+  return target;
+}
+
+/** A draft's id as tools name it: kind and key, joined by dots (`check-in.2026-11-23`). */
+export function draftId(t: DraftTarget): string | undefined {
+  switch (t.kind) {
+    case 'check-in':
+      return `check-in.${t.key}`;
+    case 'comment':
+      return `comment.${t.on}.${t.id}`;
+    case 'goal-update':
+      return `goal-update.${t.goalId}`;
+    default:
+      return undefined;
+  }
+}
+
+export function parseDraftId(id: string): DraftTarget {
+  const [kind, a, b, ...rest] = id.split('.');
+  if (rest.length === 0 && a) {
+    if (kind === 'check-in' && b === undefined) return { kind, key: a };
+    if (kind === 'goal-update' && b === undefined) return { kind, goalId: a };
+    if (kind === 'comment' && (a === 'check-in' || a === 'goal-update') && b) return { kind, on: a, id: b };
+  }
+  throw new UsageError(`"${id}" is not a draft id: give the draft_id that draft_checkin, draft_comment or draft_goal_update returned`);
+}
+
+const ref = z.looseObject({ id: z.string(), name: z.string().nullish() });
+/** The service's objects, as it sent them (their own fields beside the ones named). */
+export const shapes = {
+  checkIn: z.looseObject({ id: z.string(), date: z.string() }).describe('a check-in, exactly as the service sent it'),
+  comment: z.looseObject({ id: z.string() }).describe('a comment, exactly as the service sent it'),
+  goal: z.looseObject({ id: z.string() }).describe('a goal, exactly as the service sent it'),
+  goalUpdate: z.looseObject({ id: z.string() }).describe('a goal update, exactly as the service sent it'),
+  activity: z.looseObject({ id: z.string() }).describe('an activity, exactly as the service sent it'),
+  ref,
+};

@@ -1,0 +1,33 @@
+// `checkin mcp`: checkin as a Model Context Protocol server over stdio, for coding agents. The SDK
+// is loaded only here: server.ts is built as a bundle of its own (dist/mcp-server.js, beside
+// checkin.js) and imported when this command runs, so no other command's start-up pays for it.
+// `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
+import { Command, Option } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
+import type { Run } from '../flags.js';
+import { AGENTS, agentSetup, type Agent } from './setup.js';
+
+export interface McpOptions {
+  allowSend?: boolean;
+  printConfig?: Agent;
+}
+
+export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
+  return new Command('mcp')
+    .description('Serve checkin to a coding agent (MCP over stdio): it reads, suggests and drafts; you say yes before anything is sent')
+    .option('--allow-send', "let the agent send without asking you, when its client cannot ask (no MCP elicitation)")
+    .addOption(new Option('--print-config <agent>', 'print how to add this server to an agent').choices(AGENTS))
+    .addHelpText('after', '\nExamples:\n  claude mcp add checkin -- checkin mcp\n  checkin mcp --print-config vscode')
+    .action((opts) => run(ctx, opts));
+}
+
+export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
+  if (opts.printConfig) {
+    if (opts.allowSend) ctx.io.err('note: --allow-send is added to the command below\n');
+    ctx.io.out(agentSetup(opts.printConfig, Boolean(opts.allowSend)));
+    return;
+  }
+  // Found beside the running bundle (dist/checkin.js), never bundled into it.
+  const { serve } = (await import(new URL('./mcp-server.js', import.meta.url).href)) as typeof import('./server.js');
+  await serve(ctx, { allowSend: Boolean(opts.allowSend) });
+}

@@ -1,0 +1,150 @@
+// The MCP server itself, on the official SDK (loaded only by `checkin mcp`): the tools (read.ts,
+// write.ts), three resources (today's check-in, the team's day, the drafts) and one prompt that
+// walks an agent through suggest → draft → show → send. It speaks on stdin and stdout; stdout
+// carries nothing but protocol messages (ui/io.ts guards it), and everything checkin would
+// print goes to stderr. It ends when the client closes standard input.
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import * as z from 'zod';
+import { createContext, type Context } from '../../context.js';
+import { describeError } from '../../error-text.js';
+import { contentText } from '../../services/drafts.js';
+import { fetchOrNull, todayTarget } from '../../services/target.js';
+import { protocolIO } from '../../ui/io.js';
+import { sanitize, sanitizeDeep } from '../../ui/sanitize.js';
+import { teamReportView } from '../../ui/views.js';
+import { VERSION } from '../../version.js';
+import { teamReport } from '../team/team.js';
+import { checkInTarget, draftId, parseDraftId, plainView, type Served } from './kit.js';
+import { checkInText, registerReadTools } from './read.js';
+import { registerWriteTools } from './write.js';
+
+/** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
+export const WRITING_GUIDANCE = [
+  'Short Markdown bullets, one thing each, in the person\'s own voice ("Shipped…", "Reviewing…").',
+  'Give every reference its context: say what a PR, ticket or commit is about, and link it ([billing#412](https://…)), so a teammate understands it without opening anything.',
+  '@mention the people involved by their @username (from `me`, `team_day` or the check-ins).',
+  'Blockers: only real ones, with who or what could unblock them; leave it empty ("") when nothing blocks — never "none" or "n/a".',
+  'Previous: start from suggest_previous, keep what was really done, drop noise (merge commits, typo fixes), group related lines.',
+];
+
+const INSTRUCTIONS = `checkin: the person's daily team check-ins (Steady). Read freely (get_checkin, suggest_previous, team_day, list_checkins, inbox, goal, me). Writing is two steps: draft_* keeps a draft and returns a preview — show it to the person — and send_* sends it only after the person says yes (the client asks them). Never send what the person has not seen. Writing guidance:\n- ${WRITING_GUIDANCE.join('\n- ')}`;
+
+/** What a resource read failed with: the CLI's one-line messages. */
+function resourceError(ctx: Context, err: unknown): Error {
+  return new Error(describeError(err, false).lines.join('\n'));
+}
+
+function registerResources(served: Served): void {
+  const { server, ctx } = served;
+  server.registerResource('today', 'checkin://check-ins/today', { title: "Today's check-in", description: "My check-in for today, as text (or that none is scheduled)", mimeType: 'text/plain' }, async (uri) => {
+    try {
+      const target = await todayTarget(ctx);
+      const c = await fetchOrNull(ctx, target);
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: c ? await checkInText(served, c) : `No check-in scheduled for ${target.label}.\n` }] };
+    } catch (err) {
+      throw resourceError(ctx, err);
+    }
+  });
+  server.registerResource('team-today', 'checkin://team/today', { title: "The team's day", description: "My teams' check-ins today: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' }, async (uri) => {
+    try {
+      const report = await teamReport(ctx, {});
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? teamReportView(await plainView(ctx, true), sanitizeDeep(report)) : 'You are in no team.\n') }] };
+    } catch (err) {
+      throw resourceError(ctx, err);
+    }
+  });
+  const drafts = async () => {
+    const api = await ctx.api();
+    return ctx.drafts().list(api.baseUrl).flatMap((d) => {
+      const id = draftId(d.target);
+      return id ? [{ id, draft: d }] : [];
+    });
+  };
+  server.registerResource(
+    'draft',
+    new ResourceTemplate('checkin://drafts/{draft_id}', {
+      list: async () => {
+        try {
+          return { resources: (await drafts()).map(({ id, draft }) => ({ uri: `checkin://drafts/${id}`, name: id, title: `Draft ${id} (saved ${draft.saved_at})`, mimeType: 'text/plain' })) };
+        } catch (err) {
+          throw resourceError(ctx, err);
+        }
+      },
+    }),
+    { title: 'A kept draft', description: 'A draft kept on disk (by draft_*, or by the CLI after a failed or refused send): what it says and how to send it', mimeType: 'text/plain' },
+    async (uri, { draft_id }) => {
+      try {
+        const id = String(draft_id);
+        const target = parseDraftId(id);
+        const draft = ctx.drafts().get((await ctx.api()).baseUrl, target);
+        if (!draft) throw new Error(`There is no draft ${id}`);
+        const resume = target.kind === 'check-in' ? `${(await checkInTarget(ctx, target.key)).resumeCommand} --resume` : undefined;
+        const text = `Draft ${id}, saved ${draft.saved_at}${resume ? `; \`${resume}\` sends it from a terminal` : ''}\n\n${contentText(draft.content)}\n`;
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
+}
+
+function registerPrompt(served: Served): void {
+  served.server.registerPrompt(
+    'write_checkin',
+    {
+      title: "Write my check-in from today's work",
+      description: 'Suggest, draft, show, and — once I say yes — send my check-in, following the service\'s writing guidance',
+      argsSchema: { day: z.string().optional().describe('which check-in (default today)') },
+    },
+    ({ day }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: [
+              `Write my check-in${day ? ` for ${day}` : ' for today'} from my real work, with the checkin tools:`,
+              `1. Call get_checkin${day ? ` (day: ${JSON.stringify(day)})` : ''} to see it (and whether one is scheduled), and suggest_previous for what I did since my last check-in: my last intentions, my activities and my commits, each with where it came from. Add what you know of this session's work.`,
+              '2. Write the answers: previous (what I did), intentions (what I will do next), blockers, and a mood if I told you one.',
+              ...WRITING_GUIDANCE.map((g) => `   - ${g}`),
+              '3. Call draft_checkin with the answers. It keeps a draft and sends nothing.',
+              '4. Show me the preview it returns, exactly, and ask what to change; draft again until I am happy.',
+              '5. Only when I say so, call send_checkin with the draft_id: my client asks me once more before anything is sent. If I say no, or sending is refused, tell me the draft is kept and that `checkin today --resume` sends it from my terminal.',
+            ].join('\n'),
+          },
+        },
+      ],
+    }),
+  );
+}
+
+export interface ServeOptions {
+  allowSend: boolean;
+}
+
+/** Serves until the client closes standard input. */
+export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
+  const { io, input, output } = protocolIO(outer.io);
+  const ctx = createContext({ io, env: outer.env });
+  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
+  const served: Served = { server, ctx, allowSend: opts.allowSend, ownDrafts: new Set() };
+  registerReadTools(served);
+  registerWriteTools(served);
+  registerResources(served);
+  registerPrompt(served);
+  const transport = new StdioServerTransport(input, output);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    input.once('end', () => resolve());
+    input.once('close', () => resolve());
+  });
+  transport.onerror = (err) => io.err(`warning: ${err.message}\n`);
+  await server.connect(transport);
+  try {
+    await closed;
+  } finally {
+    await server.close().catch(() => undefined);
+    await ctx.close().catch(() => undefined);
+  }
+}

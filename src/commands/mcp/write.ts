@@ -1,0 +1,297 @@
+// The tools that write, always in two steps: draft_* keeps what the agent wrote as a draft on disk
+// (the CLI's own drafts) and sends nothing; send_* sends a draft, and only once the person said
+// yes — asked through the client (MCP elicitation) when it can ask, else only when the server was
+// started with --allow-send. A draft that is not sent stays, and the CLI's --resume sends it.
+import { createGoalUpdate, getGoal, postActivity, postComment } from '../../api/endpoints.js';
+import type { CheckInAnswers, GoalUpdateInput } from '../../api/types.js';
+import type { DraftContent, DraftTarget } from '../../config/drafts.js';
+import { answersOf, parseMood, readTemplate } from '../../core/answers.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { resolveTeams } from '../../services/account.js';
+import { contentText, resumeCommand, sendWithDraft } from '../../services/drafts.js';
+import { fetchOrNull } from '../../services/target.js';
+import { sanitize } from '../../ui/sanitize.js';
+import { goalUpdatePreview } from '../../ui/views.js';
+import * as z from 'zod';
+import { activityInput, MAX_DESCRIPTION } from '../activity/log.js';
+import { sendAnswers } from '../checkin/send.js';
+import { commentable } from '../comments/commentable.js';
+import { parseConfidence, uuid } from '../goal/update/content.js';
+import { checkInText } from './read.js';
+import { checkInTarget, done, draftId, guard, parseDraftId, plainView, shapes, type Served } from './kit.js';
+
+/** Answers as a person reads them before saying yes: each given answer under its name. */
+function answersText(a: CheckInAnswers): string {
+  const parts: string[] = [];
+  for (const [key, title] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
+    const value = a[key];
+    if (value !== undefined) parts.push(`${title}:\n${value === null || value.trim() === '' ? '(nothing)' : value}`);
+  }
+  if (a.mood !== undefined) parts.push(`Mood: ${a.mood ?? 'none'}`);
+  if (a.previous_completed !== undefined && a.previous_completed !== null) parts.push(`Did what was intended: ${a.previous_completed ? 'yes' : 'no'}`);
+  return parts.join('\n\n');
+}
+
+/** How long the person has to answer "Send it?" in their client. */
+const ASK_TIMEOUT_MS = 10 * 60 * 1000;
+
+const DRAFT = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+const DRAFT_ID = z.string().describe('the draft_id a draft_* tool returned');
+const SENT = {
+  sent: z.boolean(),
+  draft_id: z.string(),
+  draft_kept: z.boolean().describe('the draft is still on disk (not sent): `resume_command` sends it from a terminal'),
+  resume_command: z.string(),
+  reason: z.string().optional().describe('why nothing was sent'),
+};
+
+/** The command that sends a draft from a terminal (today's check-in: `checkin today --resume`). */
+async function resumeFor(served: Served, target: DraftTarget): Promise<string> {
+  if (target.kind !== 'check-in') return resumeCommand(target);
+  return `${(await checkInTarget(served.ctx, target.key)).resumeCommand} --resume`;
+}
+
+/** Keeps a draft the agent wrote; one the person kept (typed, piped, a failed send) is replaced only when asked to. */
+async function keepDraft(served: Served, target: DraftTarget, content: DraftContent, replace: boolean | undefined): Promise<void> {
+  const { ctx } = served;
+  const api = await ctx.api();
+  const id = draftId(target)!;
+  const existing = ctx.drafts().get(api.baseUrl, target);
+  if (existing && !served.ownDrafts.has(existing.key) && !replace) {
+    throw new UsageError(
+      `A draft ${id} is already kept (saved ${existing.saved_at}); it may be what the person wrote, so it was not replaced`,
+      `Read it (resource checkin://drafts/${id}) and build on it, or call again with replace: true once the person agrees; \`${await resumeFor(served, target)}\` sends it from a terminal.`,
+    );
+  }
+  const saved = ctx.drafts().save(api.baseUrl, target, content, ctx.now());
+  served.ownDrafts.add(saved.key);
+}
+
+/** The draft a send_* tool names, of the kind it sends. */
+async function draftFor(served: Served, id: string, kind: DraftTarget['kind']) {
+  const target = parseDraftId(id);
+  if (target.kind !== kind) throw new UsageError(`${id} is a ${target.kind} draft: send it with send_${target.kind === 'check-in' ? 'checkin' : target.kind.replace('-', '_')}`);
+  const draft = served.ctx.drafts().get((await served.ctx.api()).baseUrl, target);
+  if (!draft) throw new UsageError(`There is no draft ${id} (already sent, or never kept)`);
+  return { target, draft };
+}
+
+/**
+ * The person's yes: asked through the client when it can ask (sent only on accept); otherwise
+ * given by starting the server with --allow-send; otherwise refused (the draft stays).
+ */
+async function personSaysYes(served: Served, question: string, preview: string, resume: string): Promise<boolean> {
+  const form = served.server.server.getClientCapabilities()?.elicitation?.form;
+  if (form) {
+    const answer = await served.server.server.elicitInput({ mode: 'form', message: sanitize(`${question}\n\n${preview}`), requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
+    return answer.action === 'accept';
+  }
+  if (served.allowSend) return true;
+  throw new CliError(
+    "Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent",
+    EXIT.USAGE,
+    `The draft is kept: \`${resume}\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`,
+  );
+}
+
+const declined = (id: string, resume: string) =>
+  done(`Not sent: the person said no. The draft ${id} is kept; \`${resume}\` sends it from a terminal.`, { sent: false, draft_id: id, draft_kept: true, resume_command: resume, reason: 'declined' });
+
+export function registerWriteTools(served: Served): void {
+  const { server, ctx } = served;
+
+  server.registerTool(
+    'draft_checkin',
+    {
+      title: 'Draft a check-in',
+      description:
+        'Keeps answers for a check-in as a draft on disk and returns its preview and draft_id; sends nothing. Show the preview to the person, then send_checkin sends it once they say yes. Answers left out keep what the check-in already says. Write short Markdown bullets; give every reference its context (what a PR or ticket is about, with its link); @mention people by @username; leave blockers empty ("") when nothing blocks — never "none".',
+      inputSchema: {
+        day: z.string().optional().describe('the check-in: today (default), yesterday, a weekday name, YYYY-MM-DD or a UUID'),
+        previous: z.string().optional().describe('what I did since my last check-in (Markdown)'),
+        intentions: z.string().optional().describe('what I intend to do next (Markdown)'),
+        blockers: z.string().optional().describe('what blocks me; "" for nothing'),
+        mood: z.string().optional().describe('one of the service\'s moods, e.g. focused, calm, happy, tired (none clears it)'),
+        previous_completed: z.boolean().optional().describe('did I do what I intended last time?'),
+        team: z.array(z.string()).optional().describe('share with these teams only (UUIDs or names; default all my teams)'),
+        replace: z.boolean().optional().describe('replace a draft kept earlier (one the person may have written): only when they agree'),
+      },
+      outputSchema: { draft_id: z.string(), day: z.string(), answers: z.looseObject({}), preview: z.string().describe('the check-in as it will read once sent'), resume_command: z.string() },
+      annotations: { title: 'Draft a check-in', ...DRAFT },
+    },
+    (args) =>
+      guard(ctx, async () => {
+        const target = await checkInTarget(ctx, args.day);
+        const answers: CheckInAnswers = {};
+        if (args.previous !== undefined) answers.previous = args.previous;
+        if (args.intentions !== undefined) answers.intentions = args.intentions;
+        if (args.blockers !== undefined) answers.blockers = args.blockers;
+        if (args.mood !== undefined) answers.mood = parseMood(args.mood);
+        if (args.previous_completed !== undefined) answers.previous_completed = args.previous_completed;
+        if (args.team?.length) answers.team_ids = await resolveTeams(ctx, args.team);
+        if (Object.keys(answers).length === 0) throw new UsageError('Nothing to draft: give previous, intentions, blockers, mood or previous_completed');
+        const current = await fetchOrNull(ctx, target);
+        if (!current) throw new UsageError(`No check-in scheduled for ${target.label}: nothing to draft`);
+        const draftTarget = { kind: 'check-in', key: target.key } as const;
+        await keepDraft(served, draftTarget, { kind: 'answers', answers }, args.replace);
+        const id = draftId(draftTarget)!;
+        const preview = await checkInText(served, { ...current, ...answersOf({ ...current, ...answers }) });
+        const resume = `${target.resumeCommand} --resume`;
+        return done(`Draft ${id} kept (not sent). Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}`, { draft_id: id, day: target.label, answers, preview, resume_command: resume });
+      }),
+  );
+
+  server.registerTool(
+    'send_checkin',
+    {
+      title: 'Send a check-in draft',
+      description: "Sends a draft_checkin draft (one PATCH of the check-in) after asking the person; nothing is sent if they say no or cannot be asked. The draft is deleted only once the service has the answers.",
+      inputSchema: { draft_id: DRAFT_ID },
+      outputSchema: { ...SENT, check_in: shapes.checkIn.optional() },
+      annotations: { title: 'Send a check-in draft', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    ({ draft_id }) =>
+      guard(ctx, async () => {
+        const { target: t, draft } = await draftFor(served, draft_id, 'check-in');
+        const key = (t as { key: string }).key;
+        const target = await checkInTarget(ctx, key);
+        const resume = `${target.resumeCommand} --resume`;
+        let answers: CheckInAnswers;
+        if (draft.content.kind === 'answers') answers = draft.content.answers;
+        else if (draft.content.kind === 'text') {
+          const read = readTemplate(draft.content.text);
+          if (read.problems.length > 0) throw new UsageError(`The kept draft cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} --resume -e\`.`);
+          answers = read.answers;
+        } else throw new UsageError(`The draft ${draft_id} holds no answers`);
+        if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers), resume))) return declined(draft_id, resume);
+        const sent = await sendAnswers(ctx, target, answers, { keepDraft: true });
+        if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. The draft ${draft_id} is kept.`, { sent: false, draft_id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
+        return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id, draft_kept: false, resume_command: resume, check_in: sent });
+      }),
+  );
+
+  server.registerTool(
+    'draft_comment',
+    {
+      title: 'Draft a comment or reply',
+      description: 'Keeps a comment on a check-in or a goal update (a reply to an inbox thread: its type and id) as a draft, and returns its draft_id; sends nothing. send_comment posts it once the person says yes.',
+      inputSchema: {
+        on: z.enum(['check-in', 'goal-update']).describe('what the comment goes on'),
+        id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
+        body: z.string().min(1).describe('the comment (Markdown)'),
+        replace: z.boolean().optional().describe('replace a draft kept earlier for the same thing (only when the person agrees)'),
+      },
+      outputSchema: { draft_id: z.string(), on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }), body: z.string(), resume_command: z.string() },
+      annotations: { title: 'Draft a comment or reply', ...DRAFT },
+    },
+    ({ on, id, body, replace }) =>
+      guard(ctx, async () => {
+        if (body.trim() === '') throw new UsageError('The comment is empty; nothing was kept');
+        const what = await commentable(ctx, on === 'goal-update' ? { goalUpdate: id } : { key: id });
+        if (!what) throw new UsageError(`No check-in scheduled for ${id}: nothing to comment on`);
+        const target = { kind: 'comment', on: what.kind, id: what.id } as const;
+        await keepDraft(served, target, { kind: 'comment', body }, replace);
+        const draft = draftId(target)!;
+        const resume = resumeCommand(target);
+        return done(`Draft ${draft} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.`, { draft_id: draft, on: { type: what.kind, id: what.id }, body, resume_command: resume });
+      }),
+  );
+
+  server.registerTool(
+    'send_comment',
+    {
+      title: 'Send a comment draft',
+      description: 'Posts a draft_comment draft after asking the person; nothing is sent if they say no or cannot be asked.',
+      inputSchema: { draft_id: DRAFT_ID },
+      outputSchema: { ...SENT, comment: shapes.comment.optional() },
+      annotations: { title: 'Send a comment draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ draft_id }) =>
+      guard(ctx, async () => {
+        const { target, draft } = await draftFor(served, draft_id, 'comment');
+        if (target.kind !== 'comment' || draft.content.kind !== 'comment') throw new UsageError(`The draft ${draft_id} holds no comment`);
+        const resume = resumeCommand(target);
+        const body = draft.content.body;
+        if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, resume))) return declined(draft_id, resume);
+        const api = await ctx.api();
+        const comment = await sendWithDraft(ctx, { target, content: draft.content, send: () => postComment(api, { kind: target.on, id: target.id }, body), hint: `The comment was kept as a draft; \`${resume}\` sends it.` });
+        return done(`Sent: commented on the ${target.on} ${target.id}.`, { sent: true, draft_id, draft_kept: false, resume_command: resume, comment });
+      }),
+  );
+
+  server.registerTool(
+    'draft_goal_update',
+    {
+      title: 'Draft a goal update',
+      description: 'Keeps an update of a goal (title, Markdown body, progress, confidence) as a draft and returns its preview and draft_id; sends nothing. send_goal_update posts it once the person says yes.',
+      inputSchema: {
+        goal_id: z.string().describe("the goal's UUID"),
+        title: z.string().min(1).describe('the title'),
+        body: z.string().optional().describe('the body (Markdown)'),
+        progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
+        confidence: z.string().optional().describe('on-track, at-risk, off-track, 90, 60 or 30'),
+        replace: z.boolean().optional().describe('replace a draft kept earlier for this goal (only when the person agrees)'),
+      },
+      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: z.looseObject({}), preview: z.string(), resume_command: z.string() },
+      annotations: { title: 'Draft a goal update', ...DRAFT },
+    },
+    (args) =>
+      guard(ctx, async () => {
+        const id = uuid(args.goal_id, 'The goal id');
+        const input: GoalUpdateInput = { title: args.title };
+        if (args.body !== undefined) input.body = args.body;
+        if (args.progress !== undefined) input.progress = args.progress;
+        if (args.confidence !== undefined) input.confidence = parseConfidence(args.confidence);
+        const goal = await getGoal(await ctx.api(), id);
+        const target = { kind: 'goal-update', goalId: id } as const;
+        await keepDraft(served, target, { kind: 'goal-update', input }, args.replace);
+        const draft = draftId(target)!;
+        const preview = goalUpdatePreview(await plainView(ctx), sanitize(goal.title), { ...input, ...(input.title && { title: sanitize(input.title) }), ...(input.body && { body: sanitize(input.body) }) });
+        return done(`Draft ${draft} kept (not sent). Show the person this preview; send_goal_update posts it once they say yes.\n\n${preview}`, { draft_id: draft, goal: { id: goal.id, title: goal.title }, update: input, preview, resume_command: resumeCommand(target) });
+      }),
+  );
+
+  server.registerTool(
+    'send_goal_update',
+    {
+      title: 'Send a goal update draft',
+      description: 'Posts a draft_goal_update draft after asking the person; nothing is sent if they say no or cannot be asked.',
+      inputSchema: { draft_id: DRAFT_ID },
+      outputSchema: { ...SENT, goal_update: shapes.goalUpdate.optional() },
+      annotations: { title: 'Send a goal update draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ draft_id }) =>
+      guard(ctx, async () => {
+        const { target, draft } = await draftFor(served, draft_id, 'goal-update');
+        if (target.kind !== 'goal-update' || draft.content.kind !== 'goal-update') throw new UsageError(`The draft ${draft_id} holds no goal update`);
+        const resume = resumeCommand(target);
+        const input = draft.content.input;
+        if (!(await personSaysYes(served, 'Post this goal update?', contentText(draft.content), resume))) return declined(draft_id, resume);
+        const api = await ctx.api();
+        const created = await sendWithDraft(ctx, { target, content: draft.content, send: () => createGoalUpdate(api, target.goalId, input), hint: `Your update was kept as a draft; \`${resume}\` sends it.` });
+        return done(`Sent: posted the goal update.`, { sent: true, draft_id, draft_kept: false, resume_command: resume, goal_update: created });
+      }),
+  );
+
+  server.registerTool(
+    'log_activity',
+    {
+      title: 'Log an activity',
+      description: `Records an activity of mine on the service (POST /activities): it shows in the web app and in tomorrow's suggestion for previous. One short line (at most ${MAX_DESCRIPTION} characters) of what was done, with a link when there is one.`,
+      inputSchema: {
+        description: z.string().describe(`what was done, at most ${MAX_DESCRIPTION} characters`),
+        url: z.string().optional().describe('an https:// link to it (a pull request, an issue…)'),
+        group: z.string().optional().describe('the label it is shown under (default checkin)'),
+      },
+      outputSchema: { activity: shapes.activity },
+      annotations: { title: 'Log an activity', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ description, url, group }) =>
+      guard(ctx, async () => {
+        const input = activityInput(description, url, group ?? 'checkin');
+        const api = await ctx.api();
+        const activity = await sendWithDraft(ctx, { target: { kind: 'activity' }, content: { kind: 'activity', input }, send: () => postActivity(api, input), hint: 'The activity was kept as a draft; `checkin log --resume` sends it.' });
+        return done(`Recorded the activity: ${input.description}`, { activity });
+      }),
+  );
+}

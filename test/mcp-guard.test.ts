@@ -1,0 +1,151 @@
+// `checkin mcp` on its guard: against the hostile service every tool's text is clean and its
+// structured content exact; stdout carries nothing but JSON-RPC; the server ends when its client
+// closes standard input; and no other command's start-up loads the SDK.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, ROOT, spawnCli } from './helpers/cli.js';
+import { FORBIDDEN, hostileObjects, startHostile } from './helpers/hostile.js';
+import { useSandboxEnv } from './helpers/sandbox-env.js';
+
+const UUID = '3308a89a-1006-5ad0-94a3-d9510e51aecb';
+
+let close: (() => Promise<void>) | undefined;
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
+  await close?.();
+  close = undefined;
+});
+
+let env: NodeJS.ProcessEnv;
+useSandboxEnv((_sb, e) => {
+  env = e;
+});
+
+const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+
+describe('checkin mcp against a hostile service', () => {
+  it('every tool\'s text is free of escapes, controls, bidi and zero-width characters; structured content is exact', async () => {
+    const h = await startHostile();
+    close = h.close;
+    const hostileEnv = cleanEnv({ CHECKIN_API_URL: h.url, CHECKIN_TOKEN: 'hostile' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: hostileEnv as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      return { action: 'decline' };
+    });
+    await client.connect(transport);
+    clients.push(client);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['get_checkin', {}],
+      ['get_checkin', { day: 'yesterday' }],
+      ['suggest_previous', {}],
+      ['team_day', {}],
+      ['list_checkins', {}],
+      ['inbox', { all: true }],
+      ['goal', { goal_id: UUID }],
+      ['me', {}],
+      ['draft_checkin', { intentions: '- next \u001b]0;agent\u0007', blockers: '' }],
+      ['send_checkin', { draft_id: 'check-in.2026-01-05' }],
+      ['draft_goal_update', { goal_id: UUID, title: 'T', body: 'b', progress: 10 }],
+      ['draft_comment', { on: 'goal-update', id: UUID, body: 'c' }],
+      ['log_activity', { description: 'Did a thing' }],
+    ];
+    const results: Record<string, CallToolResult> = {};
+    for (const [name, args] of calls) {
+      const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      results[`${name} ${JSON.stringify(args)}`] = r;
+      const t = text(r);
+      expect(t.length, name).toBeGreaterThan(0);
+      const bad = FORBIDDEN.exec(t);
+      expect(bad ? `${name}: ${JSON.stringify(t.slice(Math.max(0, bad.index - 20), bad.index + 20))}` : '').toBe('');
+    }
+    for (const [name, r] of Object.entries(results)) if (!name.startsWith('send_checkin')) expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
+    for (const uri of ['checkin://check-ins/today', 'checkin://team/today']) {
+      const read = (await client.readResource({ uri })).contents[0] as { text: string };
+      expect(read.text, uri).toContain('Eve');
+      expect(read.text, uri).not.toMatch(FORBIDDEN);
+    }
+    const o = hostileObjects();
+    // Exact: the service's strings as it sent them, escapes and all (JSON carries them escaped).
+    expect(results['get_checkin {}']!.structuredContent).toEqual({ day: expect.any(String), check_in: o.checkIn });
+    expect((results['me {}']!.structuredContent as { me: { name: string } }).me.name).toBe(o.person.name);
+    expect((results['list_checkins {}']!.structuredContent as { check_ins: Array<{ intentions: string }> }).check_ins[0]!.intentions).toBe(o.checkIn.intentions);
+    expect((results[`goal ${JSON.stringify({ goal_id: UUID })}`]!.structuredContent as { goal: unknown }).goal).toEqual(o.goal);
+    // What the person is asked is clean too.
+    for (const q of asked) expect(q).not.toMatch(FORBIDDEN);
+  });
+});
+
+describe('checkin mcp on stdio', () => {
+  it('writes nothing but JSON-RPC messages on stdout, answers each request, and ends when stdin closes', async () => {
+    const child = spawnCli(['mcp'], env);
+    let out = '';
+    let err = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const send = (m: object) => child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    const answered = (id: number) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no answer to ${id}: ${out}\n${err}`)), 15_000);
+        const check = () => {
+          if (out.split('\n').some((l) => l.includes(`"id":${id}`))) {
+            clearTimeout(timer);
+            child.stdout!.off('data', check);
+            resolve();
+          }
+        };
+        child.stdout!.on('data', check);
+        check();
+      });
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await answered(1);
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'get_checkin', arguments: {} } });
+    send({ id: 3, method: 'tools/call', params: { name: 'get_checkin', arguments: { day: 'blursday' } } });
+    send({ id: 4, method: 'tools/call', params: { name: 'draft_checkin', arguments: { blockers: '' } } });
+    send({ id: 5, method: 'tools/call', params: { name: 'send_checkin', arguments: { draft_id: 'check-in.1999-01-01' } } });
+    send({ id: 6, method: 'resources/read', params: { uri: 'checkin://team/today' } });
+    for (const id of [2, 3, 4, 5, 6]) await answered(id);
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.stdin!.end();
+    expect(await exited).toBe(0);
+    const lines = out.split('\n').filter((l) => l !== '');
+    expect(out.endsWith('\n')).toBe(true);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    const byId = new Map(lines.map((l) => JSON.parse(l) as { id?: number; result?: { isError?: boolean; content?: Array<{ text: string }> } }).map((m) => [m.id, m]));
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(byId.get(2)!.result!.isError).toBeFalsy();
+    expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error: .*blursday/) }] });
+    expect(byId.get(5)!.result).toMatchObject({ isError: true, content: [{ text: 'error: There is no draft check-in.1999-01-01 (already sent, or never kept)' }] });
+  });
+});
+
+describe('start-up', () => {
+  it('the SDK is in a bundle of its own that no other command loads: only the mcp command imports it, when it runs', () => {
+    const dist = join(ROOT, 'dist');
+    const read = (file: string) => readFileSync(join(dist, file), 'utf8');
+    const staticImports = (file: string) => [...read(file).matchAll(/import\s*(?:[\w$*{},\s]+from\s*)?"(\.\/[^"]+)"/g)].map((m) => join(file.includes('/') ? 'chunks' : '.', m[1]!));
+    // Everything checkin.js loads before any command runs, and every chunk it can load later.
+    const eager = new Set<string>();
+    const walk = (file: string) => {
+      if (eager.has(file)) return;
+      eager.add(file);
+      for (const next of staticImports(file)) walk(next);
+    };
+    walk('checkin.js');
+    expect(eager.size).toBeGreaterThan(1);
+    expect([...eager].filter((f) => read(f).includes('elicitation/create'))).toEqual([]);
+    expect(readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js') && read(`chunks/${f}`).includes('elicitation/create'))).toEqual([]);
+    // The server is its own bundle, named once in checkin.js: by the mcp command's import.
+    expect(read('mcp-server.js')).toContain('elicitation/create');
+    expect(read('checkin.js').match(/mcp-server\.js/g)).toHaveLength(1);
+    expect([...eager].some((f) => /from\s*"[^"]*mcp-server/.test(read(f)))).toBe(false);
+  });
+});
