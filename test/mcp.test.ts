@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/sandbox/server.js';
@@ -126,8 +126,11 @@ describe('checkin mcp: tools', () => {
     const inbox = await s.call('inbox', { all: true });
     expect(inbox.isError).toBeFalsy();
     expect((inbox.structuredContent!.threads as unknown[]).length).toBeGreaterThan(0);
-    // Reading it here marks nothing as seen: the CLI's marker is not written.
-    expect(JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), 'utf8')).inbox).toBeUndefined();
+    // Reading it here marks nothing as seen: the CLI's marker (state.json, in the one folder
+    // CHECKIN_CONFIG_DIR names) is not written, nor the older place in config.json.
+    expect(existsSync(join(env.CHECKIN_CONFIG_DIR!, 'state.json'))).toBe(false);
+    const configFile = join(env.CHECKIN_CONFIG_DIR!, 'config.json');
+    if (existsSync(configFile)) expect(JSON.parse(readFileSync(configFile, 'utf8')).inbox).toBeUndefined();
 
     const goals = (await (await fetch(`${sb.url}/goals`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as Array<{ id: string; title: string }>;
     const goal = await s.call('goal', { goal_id: goals[0]!.id, updates: 2 });

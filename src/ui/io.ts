@@ -240,13 +240,15 @@ export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable 
     },
   });
   stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => (process.stderr.write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
-  const quiet = Object.assign(Object.create(io) as IO, {
+  // Own values over the process's (some of which are getters there: assigning would throw).
+  const own = {
     out: (text: string) => io.err(text),
     canPrompt: false,
     stdinIsTTY: false,
     stdoutIsTTY: false,
     colorLevel: 0 as ColorLevel,
     readStdin: () => Promise.reject(new Error('standard input carries the protocol; it is not read as text')),
-  });
+  };
+  const quiet = Object.create(io, Object.fromEntries(Object.entries(own).map(([k, value]) => [k, { value, enumerable: true }]))) as IO;
   return { io: quiet, input: process.stdin, output };
 }
