@@ -5,7 +5,7 @@ import { preferences } from './config/prefs.js';
 import { createContext, type Context } from './context.js';
 import { describeError } from './error-text.js';
 import { EXIT } from './errors.js';
-import { buildProgram, isCommand } from './program.js';
+import { addCompletionWhenAsked, buildProgram } from './program.js';
 import { processIO } from './ui/io.js';
 
 export { describeError, exitCodeForApiError } from './error-text.js';
@@ -21,8 +21,7 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
   const program = buildProgram(ctx, argv);
   let code: number = EXIT.OK;
   try {
-    // Completion (and --help, which lists it) loads the completion library; other runs never do.
-    if (['completion', 'complete'].includes(argv[0] ?? '') || !isCommand(argv)) (await import('./completion.js')).addCompletion(ctx, program);
+    await addCompletionWhenAsked(ctx, program, argv);
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     // Said once the pager (if one was started) has exited: not drawn over it.

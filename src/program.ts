@@ -111,3 +111,8 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
   configure(program);
   return program;
 }
+
+/** Completion (and --help, which lists it) loads the completion library; other runs never do. */
+export async function addCompletionWhenAsked(ctx: Context, program: CommandUnknownOpts, argv: string[]): Promise<void> {
+  if (['completion', 'complete'].includes(argv[0] ?? '') || !isCommand(argv)) (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
+}

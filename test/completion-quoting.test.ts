@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bashReplies, offerable, quoteForBash, replacedFrom, SCRIPTS, splitShellLine } from '../src/completion.js';
+import { bashReplies, offerable, quoteForBash, replacedFrom, SCRIPTS, splitShellLine } from '../src/commands/completion/completion.js';
 
 /** bash's COMP_WORDBREAKS: as bash starts (hostcomplete on, so `@` breaks words), and once bash-completion is loaded. */
 const BREAKS = { bash: ' \t\n"\'@><=;|&(:', 'bash-completion': ' \t\n"\'><=;|&(:' };

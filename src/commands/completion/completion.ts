@@ -12,11 +12,11 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import tab from '@bomb.sh/tab/commander';
 import type { Command as PlainCommand } from 'commander';
-import { MOODS, MOOD_NAMES } from './api/types.js';
-import { PREFERENCE_KEYS, PREFERENCES } from './config/prefs.js';
-import { normalizeApiUrl, type CacheEntry } from './config/store.js';
-import type { Context } from './context.js';
-import { sanitizeLine } from './ui/sanitize.js';
+import { MOODS, MOOD_NAMES } from '../../api/types.js';
+import { PREFERENCE_KEYS, PREFERENCES } from '../../config/prefs.js';
+import { normalizeApiUrl, type CacheEntry } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
 
 const DAY_WORDS: Array<[string, string]> = [
   ['today', 'today'],
