@@ -16,6 +16,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/sandbox/server.js';
@@ -160,6 +162,32 @@ describe('the package', () => {
     const published = await run('npm', ['publish', '--dry-run'], repo, env);
     expect(published.code).not.toBe(0);
     expect(published.stderr).toContain(`Publish the package made for it:  npm run package && npm publish ./${pack.filename}\n`);
+  });
+
+  it('npm publish --dry-run of the tarball, logged in, to a registry that has not seen the name: no warning, nothing uploaded', async () => {
+    // A stand-in registry on 127.0.0.1: the name is unknown (404), and a publish would be a PUT.
+    const requests: string[] = [];
+    const registry = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+    });
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = registry.address() as AddressInfo;
+      const env = npmEnv();
+      delete env.npm_config_offline;
+      const url = `http://127.0.0.1:${port}/`;
+      // Logged in, as whoever publishes is (npm says so otherwise): a token for that registry.
+      writeFileSync(env.npm_config_userconfig!, `update-notifier=false\naudit=false\nfund=false\nregistry=${url}\n//127.0.0.1:${port}/:_authToken=not-a-real-token\n`);
+      const r = ok(await run('npm', ['publish', '--dry-run', tarball], env.HOME!, env));
+      expect(warnings(r)).toEqual([]);
+      expect(r.stdout).toBe(`+ ${name}@${version}\n`);
+      expect(r.stderr).toContain(`npm notice Publishing to ${url} with tag latest and default access (dry-run)`);
+      expect(requests.filter((q) => !q.startsWith('GET '))).toEqual([]);
+    } finally {
+      await new Promise((resolve) => registry.close(resolve));
+    }
   });
 
   it('npm install -g of the tarball, into a clean prefix: no warning, and checkin runs', async () => {
