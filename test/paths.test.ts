@@ -3,7 +3,7 @@
 // kept and resumed, the inbox marker, completion from the cache, and a cron line run as cron runs
 // it. Then a read-only home (reads work, writes say which folder, typed text is kept elsewhere).
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, cpSync, linkSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DraftStore } from '../src/config/drafts.js';
@@ -106,8 +106,8 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
 });
 
 /** Runs the built CLI as `uid` (another user than root, where the tests run as root: root writes anywhere). */
-function runAs(uid: number | undefined, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
-  const child = track(spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(uid !== undefined && { uid, gid: uid }) }));
+function runAs(uid: number | undefined, args: string[], env: NodeJS.ProcessEnv, input?: string, cli = { node: process.execPath, bin: BIN }): Promise<CliResult> {
+  const child = track(spawn(cli.node, [cli.bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(uid !== undefined && { uid, gid: uid }) }));
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -145,7 +145,22 @@ describe('a read-only home (0555), no XDG folders set', () => {
     const env = { ...base, HOME: home, TMPDIR: tmp, CHECKIN_CONFIG_DIR: undefined };
     delete env.CHECKIN_CONFIG_DIR;
     const fallback = join(tmp, `checkin-${uid ?? process.getuid!()}`, 'drafts');
-    return { uid, home, tmp, env, fallback, run: (args: string[], input?: string) => runAs(uid, args, env, input) };
+    // That user cannot read this checkout or this Node where they sit in a folder of root's own
+    // (a clone made with mktemp -d, Node under ~/.cache): an installed copy of both, beside the home.
+    let cli: { node: string; bin: string } | undefined;
+    if (uid !== undefined) {
+      const app = join(root, 'app');
+      for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(app, part), { recursive: true });
+      const node = join(root, 'node');
+      try {
+        linkSync(process.execPath, node);
+      } catch {
+        copyFileSync(process.execPath, node);
+      }
+      chmodSync(node, 0o755);
+      cli = { node, bin: join(app, 'bin', 'checkin.js') };
+    }
+    return { uid, home, tmp, env, fallback, run: (args: string[], input?: string) => runAs(uid, args, env, input, cli) };
   }
 
   it('reads work and say nothing of the folders; login fails with one line naming the file, exit 1', async () => {
