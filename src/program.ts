@@ -38,7 +38,8 @@ export const EXIT_CODES_HELP = `
 Environment:
   CHECKIN_TOKEN      token (overrides the stored one; STEADY_TOKEN is read too)
   CHECKIN_API_URL    API base URL (default https://service.steady.space/api/v2)
-  CHECKIN_CONFIG_DIR where config lives (default $XDG_CONFIG_HOME/checkin or ~/.config/checkin)
+  CHECKIN_CONFIG_DIR one folder for settings, cache and drafts (default: settings in $XDG_CONFIG_HOME/checkin,
+                     cache in $XDG_CACHE_HOME/checkin, drafts in $XDG_STATE_HOME/checkin, under ~ by XDG's defaults)
   CHECKIN_NO_PROMPT  never prompt      CHECKIN_TIMEOUT  seconds per request (default 30)
   CHECKIN_PAGER      pager for long output (then the pager setting, PAGER, less -FRX; "" for none)
   CHECKIN_EDITOR     editor (then the editor setting, VISUAL, EDITOR)
@@ -86,8 +87,9 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     })
     .option('--no-pager', 'print long output straight to the terminal, not through the pager')
     .addHelpText('after', EXIT_CODES_HELP);
+  // A trace goes to stderr as the requests go out: not under a pager that has the screen.
   program.hook('preAction', () => {
-    if (!program.opts().pager) io.noPager();
+    if (!program.opts().pager || ctx.debug.api) io.noPager();
   });
 
   const names = isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);

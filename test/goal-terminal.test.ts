@@ -37,12 +37,28 @@ describe('at the real prompts', () => {
       expect(sb.requests.map(describeRequest).sort()).toEqual(['GET /api/v2/me', 'GET /api/v2/people?page=1&per_page=50', 'GET /api/v2/teams?page=1&per_page=50', 'POST /api/v2/goals']);
     });
 
+  it('goal create: Ctrl-C at a later question says the goal is kept as a draft (130); --resume creates it', async () => {
+    const s = new Screen(['goal', 'create'], env);
+    await s.answer('? Title', 'Cut the build time in half' + KEY.enter);
+    await s.answer('? Description', 'Cache the dependencies' + KEY.enter + KEY.enter);
+    await s.waitFor('? Start date');
+    s.type(KEY.ctrlC);
+    expect((await s.exit()).code).toBe(130);
+    expect(s.text()).toContain('Not created. Your goal is kept as a draft: `checkin goal create --resume` creates it.');
+    expect(sb.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    const again = new Screen(['goal', 'create', '--resume'], env);
+    expect(await again.exit()).toEqual({ code: 0, signal: 0 });
+    expect(sb.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { title?: string }).title)).toEqual(['Cut the build time in half']);
+  });
+
   it('echo ask: Ctrl-C at the title keeps the typed question as a draft (130); --resume asks it', async () => {
     const s = new Screen(['echo', 'ask', '--day', 'friday'], env);
     await s.answer('? Question', 'What surprised you this week?' + KEY.enter + KEY.enter);
     await s.waitFor('? Title');
     s.type(KEY.ctrlC);
     expect((await s.exit()).code).toBe(130);
+    // The one line says what was kept and the command that sends it.
+    expect(s.text()).toContain('Not asked. Your question is kept as a draft: `checkin echo ask --resume` asks it.');
     expect(sb.requests.filter((r) => r.method === 'POST')).toEqual([]);
     const again = new Screen(['echo', 'ask', '--resume'], env);
     expect(await again.exit()).toEqual({ code: 0, signal: 0 });

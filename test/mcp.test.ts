@@ -277,13 +277,16 @@ describe('checkin mcp: resources, prompt, setup', () => {
     for (const step of ['suggest_previous', 'draft_checkin', 'preview', 'send_checkin', '@mention', 'never "none"', 'checkin today --resume']) expect(body).toContain(step);
   });
 
-  it('--print-config prints each agent\'s setup on stdout', async () => {
-    expect((await runCli(['mcp', '--print-config', 'claude'], { env })).stdout).toContain('claude mcp add checkin -- checkin mcp\n');
-    expect((await runCli(['mcp', '--print-config', 'codex'], { env })).stdout).toContain('[mcp_servers.checkin]\ncommand = "checkin"\nargs = ["mcp"]\n');
-    const vscode = (await runCli(['mcp', '--print-config', 'vscode'], { env })).stdout;
-    expect(JSON.parse(vscode.slice(vscode.indexOf('\n') + 1))).toEqual({ servers: { checkin: { type: 'stdio', command: 'checkin', args: ['mcp'] } } });
-    const cursor = (await runCli(['mcp', '--print-config', 'cursor', '--allow-send'], { env })).stdout;
-    expect(JSON.parse(cursor.slice(cursor.indexOf('\n') + 1))).toEqual({ mcpServers: { checkin: { command: 'checkin', args: ['mcp', '--allow-send'] } } });
+  it("--print-config prints each agent's setup on stdout, exactly what to run or add (what it is, on stderr)", async () => {
+    const claude = await runCli(['mcp', '--print-config', 'claude'], { env });
+    expect(claude.stdout).toBe('claude mcp add checkin -- checkin mcp\n');
+    expect(claude.stderr).toMatch(/^Claude Code: run this once/);
+    // stdout is the file's content as it is: appended to config.toml, or parsed as JSON.
+    const codex = await runCli(['mcp', '--print-config', 'codex'], { env });
+    expect(codex.stdout).toBe('[mcp_servers.checkin]\ncommand = "checkin"\nargs = ["mcp"]\n');
+    expect(codex.stderr).toContain('~/.codex/config.toml');
+    expect(JSON.parse((await runCli(['mcp', '--print-config', 'vscode'], { env })).stdout)).toEqual({ servers: { checkin: { type: 'stdio', command: 'checkin', args: ['mcp'] } } });
+    expect(JSON.parse((await runCli(['mcp', '--print-config', 'cursor', '--allow-send'], { env })).stdout)).toEqual({ mcpServers: { checkin: { command: 'checkin', args: ['mcp', '--allow-send'] } } });
     expect(await runCli(['mcp', '--print-config', 'emacs'], { env })).toMatchObject({ code: 2 });
   });
 });

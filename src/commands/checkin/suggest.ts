@@ -10,6 +10,7 @@
 
 import { allActivities, listCheckIns } from '../../api/endpoints.js';
 import { DATE_KEY_RE, type Activity, type CheckIn } from '../../api/types.js';
+import { preferences } from '../../config/prefs.js';
 import type { Context } from '../../context.js';
 import { previousPrefill } from '../../core/answers.js';
 import { addDays, isDateKey, localDateKey } from '../../core/datekey.js';
@@ -73,8 +74,9 @@ export function gitRepos(ctx: Context): string[] {
   const home = (dir: string) => (dir === '~' || dir.startsWith('~/') ? `${ctx.env.HOME ?? ''}${dir.slice(1)}` : dir);
   const fromEnv = ctx.env.CHECKIN_GIT_REPOS;
   if (fromEnv !== undefined) return fromEnv.split(process.platform === 'win32' ? ';' : ':').filter(Boolean).map(home);
-  const fromConfig: unknown = ctx.config().read().git_repos;
-  if (Array.isArray(fromConfig)) return fromConfig.filter((x): x is string => typeof x === 'string').map(home);
+  // The git_repos setting, as `checkin config` checked it (a hand-edited value it refuses is not used).
+  const fromConfig = preferences(ctx.config()).git_repos;
+  if (fromConfig !== undefined) return fromConfig.map(home);
   return [process.cwd()];
 }
 

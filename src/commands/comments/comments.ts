@@ -32,7 +32,7 @@ export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runCom
 
 export async function runComments(ctx: Context, opts: CommentsOptions): Promise<void> {
   const writing = opts.add !== undefined || opts.edit || opts.resume;
-  if (opts.edit && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the text with --add "…" (or --add - to read it from standard input).');
+  if (opts.edit && !ctx.io.stdinIsTTY) throw new UsageError('--edit needs a terminal for the editor', 'Give the text with --add "…" (or --add - to read it from standard input).');
   if ([opts.add !== undefined, opts.edit, opts.resume].filter(Boolean).length > 1) throw new UsageError('Give one of --add, --edit and --resume');
   // Read the typed text before any request, and keep it under the name the user gave (a date key
   // is worked out here, with no request): finding the check-in can fail, the text is not lost.

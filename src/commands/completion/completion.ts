@@ -453,6 +453,5 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'parent', goals);
   }
   on('mcp', 'print-config', (complete) => ['claude', 'codex', 'vscode', 'cursor'].forEach((a) => complete(a, `setup for ${a}`)));
-  for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates']) arg(path, 'goal-id', goals);
   for (const path of ['config get', 'config set', 'config unset']) arg(path, 'key', (complete) => PREFERENCE_KEYS.forEach((k) => complete(k, PREFERENCES[k].values?.join(', ') ?? 'setting')));
 }

@@ -83,27 +83,33 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
     if (typed.trim() === '') ctx.io.err('An echo question needs a prompt.\n');
   }
   const input: EchoQuestionInput = { prompt: typed, ...given };
-  await keep(ctx, TARGET, { kind: 'echo-question', input });
-  if (input.title === undefined) {
-    const title = (await p.input('Title (empty: made from the question)')).trim();
-    if (title) input.title = title;
-  }
-  if (input.answer_day === undefined) {
-    const day = await p.select<string | null>('Day it is answered', [{ name: 'The service’s default', value: null }, ...WEEKDAYS.slice(1).concat(WEEKDAYS[0]).map((d) => ({ name: d, value: d }))], { default: null });
-    if (day) input.answer_day = day;
-  }
-  if (input.answer_time === undefined) {
-    for (;;) {
-      const t = (await p.input('Time it is answered (HH:MM; empty: the service’s default)')).trim();
-      if (t === '') break;
-      try {
-        input.answer_time = parseTime(t);
-        break;
-      } catch (err) {
-        if (!(err instanceof UsageError)) throw err;
-        ctx.io.err(`${err.message.replace(/^--time takes/, 'Give')}\n`);
+  const kept = await keep(ctx, TARGET, { kind: 'echo-question', input });
+  // Ctrl-C at a later question: the question is kept; say so, and how to go on.
+  try {
+    if (input.title === undefined) {
+      const title = (await p.input('Title (empty: made from the question)')).trim();
+      if (title) input.title = title;
+    }
+    if (input.answer_day === undefined) {
+      const day = await p.select<string | null>('Day it is answered', [{ name: 'The service’s default', value: null }, ...WEEKDAYS.slice(1).concat(WEEKDAYS[0]).map((d) => ({ name: d, value: d }))], { default: null });
+      if (day) input.answer_day = day;
+    }
+    if (input.answer_time === undefined) {
+      for (;;) {
+        const t = (await p.input('Time it is answered (HH:MM; empty: the service’s default)')).trim();
+        if (t === '') break;
+        try {
+          input.answer_time = parseTime(t);
+          break;
+        } catch (err) {
+          if (!(err instanceof UsageError)) throw err;
+          ctx.io.err(`${err.message.replace(/^--time takes/, 'Give')}\n`);
+        }
       }
     }
+  } catch (err) {
+    if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not asked. Your question is kept as a draft: \`${RESUME}\` asks it.`);
+    throw err;
   }
   await keep(ctx, TARGET, { kind: 'echo-question', input });
   const v = await viewFor(ctx.io, ctx.now());

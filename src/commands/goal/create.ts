@@ -54,7 +54,11 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
       throw new UsageError('A goal needs a title', 'Give it as an option: --title "…" (or "title" in the --input body).');
     }
     if (asking) {
-      const asked = await askNewGoal(ctx, input, Boolean(opts.edit), keepTyped);
+      // Ctrl-C at a question, once something typed is kept: say so, and how to go on.
+      const asked = await askNewGoal(ctx, input, Boolean(opts.edit), keepTyped).catch((err: unknown) => {
+        if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not created. Your goal is kept as a draft: \`${RESUME}\` creates it.`);
+        throw err;
+      });
       input = asked.input;
       await keepTyped(input);
       ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nPreview (not created yet):\n'));

@@ -51,7 +51,7 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
     if (given.piped) kept = await keep(ctx, target, { kind: 'goal', input });
     const nothingGiven = Object.keys(input).length === 0 && opts.input === undefined;
     const asking = opts.edit || (nothingGiven && ctx.io.canPrompt);
-    if (asking && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
+    if (asking && !ctx.io.stdinIsTTY) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
     if (asking) {
       const current = await getGoal(api, id);
       if (nothingGiven) {

@@ -72,14 +72,15 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
     }, opts.json);
   }
   const none = marker?.seen_at && !opts.all ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).` : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
-  await printList(ctx.io, ctx.now(), views, false, none, inboxRows);
+  // Said before the list: once the list has started a pager, the screen is the pager's.
   if (views.length > 0 && ctx.io.stdoutIsTTY) ctx.io.err(`Reply: checkin inbox --reply <n> "text"\n`);
+  await printList(ctx.io, ctx.now(), views, false, none, inboxRows);
 }
 
 async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   if (opts.all || opts.since) throw new UsageError('--reply takes the comment only: leave out --all and --since');
   if (opts.edit && opts.text !== undefined) throw new UsageError('Give the comment as text or with --edit, not both');
-  if (opts.edit && !ctx.io.canPrompt) throw new UsageError('--edit needs a terminal for the editor', 'Give the text: checkin inbox --reply <n> "text" (or - to read it from standard input).');
+  if (opts.edit && !ctx.io.stdinIsTTY) throw new UsageError('--edit needs a terminal for the editor', 'Give the text: checkin inbox --reply <n> "text" (or - to read it from standard input).');
   if (!opts.edit && opts.text === undefined) throw new UsageError('--reply needs the comment: checkin inbox --reply <n> "text" (- reads standard input, -e opens $EDITOR)');
   // The text first, before any request.
   let body = opts.text === '-' ? await ctx.io.readStdin() : opts.text;

@@ -24,7 +24,9 @@ export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
 export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
   if (opts.printConfig) {
     if (opts.allowSend) ctx.io.err('note: --allow-send is added to the command below\n');
-    ctx.io.out(agentSetup(opts.printConfig, Boolean(opts.allowSend)));
+    const { note, snippet } = agentSetup(opts.printConfig, Boolean(opts.allowSend));
+    ctx.io.err(`${note}\n`);
+    ctx.io.out(snippet);
     return;
   }
   // Found beside the running bundle (dist/checkin.js), never bundled into it.

@@ -127,6 +127,8 @@ export interface ServeOptions {
 export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   const { io, input, output } = protocolIO(outer.io);
   const ctx = createContext({ io, env: outer.env });
+  // --debug (set on the outer context by the program's hook) traces here too: on stderr.
+  ctx.debug.api = outer.debug.api;
   const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
   const served: Served = { server, ctx, allowSend: opts.allowSend, ownDrafts: new Set() };
   registerReadTools(served);

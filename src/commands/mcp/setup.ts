@@ -4,17 +4,21 @@
 export const AGENTS = ['claude', 'codex', 'vscode', 'cursor'] as const;
 export type Agent = (typeof AGENTS)[number];
 
-export function agentSetup(agent: Agent, allowSend: boolean): string {
+/**
+ * What to tell the person (stderr) and what to add or run (stdout: exactly the file's content or the
+ * command, so `>> ~/.codex/config.toml` or a JSON tool takes it as it is).
+ */
+export function agentSetup(agent: Agent, allowSend: boolean): { note: string; snippet: string } {
   const args = allowSend ? ['mcp', '--allow-send'] : ['mcp'];
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   switch (agent) {
     case 'claude':
-      return `# Claude Code: run once (add --scope user for every project, --scope project to share it in .mcp.json)\nclaude mcp add checkin -- checkin ${args.join(' ')}\n`;
+      return { note: 'Claude Code: run this once (add --scope user for every project, --scope project to share it in .mcp.json):', snippet: `claude mcp add checkin -- checkin ${args.join(' ')}\n` };
     case 'codex':
-      return `# Codex: run once\ncodex mcp add checkin -- checkin ${args.join(' ')}\n# or add to ~/.codex/config.toml:\n[mcp_servers.checkin]\ncommand = "checkin"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]\n`;
+      return { note: `Codex: add this to ~/.codex/config.toml (or run once: codex mcp add checkin -- checkin ${args.join(' ')}):`, snippet: `[mcp_servers.checkin]\ncommand = "checkin"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]\n` };
     case 'vscode':
-      return `// VS Code (Copilot agent mode): add to .vscode/mcp.json (or run \`code --add-mcp '${JSON.stringify({ name: 'checkin', command: 'checkin', args })}'\`)\n${json({ servers: { checkin: { type: 'stdio', command: 'checkin', args } } })}\n`;
+      return { note: `VS Code (Copilot agent mode): add this to .vscode/mcp.json (or run: code --add-mcp '${JSON.stringify({ name: 'checkin', command: 'checkin', args })}'):`, snippet: `${json({ servers: { checkin: { type: 'stdio', command: 'checkin', args } } })}\n` };
     case 'cursor':
-      return `// Cursor: add to ~/.cursor/mcp.json (or .cursor/mcp.json in a project)\n${json({ mcpServers: { checkin: { command: 'checkin', args } } })}\n`;
+      return { note: 'Cursor: add this to ~/.cursor/mcp.json (or .cursor/mcp.json in a project):', snippet: `${json({ mcpServers: { checkin: { command: 'checkin', args } } })}\n` };
   }
 }

@@ -30,6 +30,8 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
 }
 
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
+  // A trace is written as the requests go out, over the screen the wall draws: not both.
+  if (opts.watch && ctx.debug.api) throw new UsageError('--debug writes each request on the terminal --watch draws on: trace `checkin team` instead');
   if (opts.watch) return (await import('./watch.js')).runWatch(ctx, opts);
   if (opts.interval !== undefined) throw new UsageError('--interval goes with --watch');
   const report = await teamReport(ctx, opts);
