@@ -128,7 +128,7 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   const { io, input, output } = protocolIO(outer.io);
   const ctx = createContext({ io, env: outer.env });
   const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
-  const served: Served = { server, ctx, allowSend: opts.allowSend, ownDrafts: new Set() };
+  const served: Served = { server, ctx, allowSend: opts.allowSend, ownDrafts: new Map() };
   registerReadTools(served);
   registerWriteTools(served);
   registerResources(served);
