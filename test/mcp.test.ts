@@ -168,7 +168,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     const sent = await s.call('send_checkin', { draft_id: `check-in.${day}` });
     expect(sent.isError).toBeFalsy();
     expect(s.asked).toHaveLength(1);
-    expect(s.asked[0]).toMatch(new RegExp(`^Send your check-in for today \\(${day}\\)\\?\\n\\nPrevious:\\n- Shipped the`));
+    expect(s.asked[0]).toBe(`Send your check-in for today (${day})?\n\nShared with: Platform, Mobile (all your teams)\n\nPrevious:\n${answers.previous}\n\nIntentions:\n${answers.intentions}\n\nBlockers:\n(nothing)`);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(sb.requests.find((r) => r.method === 'PATCH')!.body).toEqual(answers);
     expect(sent.structuredContent).toMatchObject({ sent: true, draft_kept: false, check_in: { date: day, intentions: answers.intentions } });
@@ -288,5 +288,149 @@ describe('checkin mcp: resources, prompt, setup', () => {
     expect(JSON.parse((await runCli(['mcp', '--print-config', 'vscode'], { env })).stdout)).toEqual({ servers: { checkin: { type: 'stdio', command: 'checkin', args: ['mcp'] } } });
     expect(JSON.parse((await runCli(['mcp', '--print-config', 'cursor', '--allow-send'], { env })).stdout)).toEqual({ mcpServers: { checkin: { command: 'checkin', args: ['mcp', '--allow-send'] } } });
     expect(await runCli(['mcp', '--print-config', 'emacs'], { env })).toMatchObject({ code: 2 });
+  });
+});
+
+describe("checkin mcp: a draft the person kept is replaced only with their yes, and never lost", () => {
+  const draftsDir = () => join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+  /** The drafts on disk: each kept one's file name and what it says. */
+  const onDisk = () => draftFiles().map((n) => JSON.parse(readFileSync(join(draftsDir(), n), 'utf8')) as { content: Record<string, unknown> });
+  const setAside = () => readdirSync(draftsDir()).filter((n) => n.includes('.replaced-'));
+  const person = { intentions: 'PERSON TYPED THIS' };
+  const agent = { intentions: '- what the agent wrote' };
+
+  /** A draft kept by someone else than the server asked next (another session, like the person's terminal). */
+  async function personKeeps(): Promise<string> {
+    const s = await connect();
+    const day = await today(s);
+    expect((await s.call('draft_checkin', person)).isError).toBeFalsy();
+    await s.client.close();
+    return day;
+  }
+
+  it('replace: true asks the person; on no their draft is untouched, on yes it is replaced and what it said is kept where the result says', async () => {
+    const day = await personKeeps();
+    sb.requests.length = 0;
+
+    const no = await connect({ answer: 'decline' });
+    const refused = await no.call('draft_checkin', { ...agent, replace: true });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toBe(`error: The person said no: the draft check-in.${day} kept earlier was not replaced\nRead it (resource checkin://drafts/check-in.${day}) and build on it; \`checkin today --resume\` sends it from a terminal.`);
+    expect(no.asked).toHaveLength(1);
+    expect(no.asked[0]).toMatch(new RegExp(`^Replace the draft check-in\\.${day} kept earlier \\(saved [^)]+\\)\\? What it says is kept in a file beside it, not deleted\\.\\n\\nIt says:\\n[^]*PERSON TYPED THIS[^]*\\n\\nThe new draft:\\n[^]*- what the agent wrote`));
+    expect(onDisk().map((d) => d.content)).toEqual([{ kind: 'answers', answers: person }]);
+    expect(setAside()).toEqual([]);
+    await no.client.close();
+
+    const yes = await connect({ answer: 'accept' });
+    const replaced = await yes.call('draft_checkin', { ...agent, replace: true });
+    expect(replaced.isError).toBeFalsy();
+    expect(yes.asked).toHaveLength(1);
+    const keptAs = replaced.structuredContent!.replaced_kept_as as string;
+    expect(setAside().map((n) => join(draftsDir(), n))).toEqual([keptAs]);
+    expect(keptAs).toMatch(/[0-9a-f]{32}\.json\.replaced-\d+$/);
+    expect(JSON.parse(readFileSync(keptAs, 'utf8')).content).toEqual({ kind: 'answers', answers: person });
+    expect(text(replaced)).toContain(`The draft kept earlier was replaced; what it said is kept in ${keptAs}.`);
+    expect(onDisk().map((d) => d.content)).toEqual([{ kind: 'answers', answers: agent }]);
+    // Its own draft it replaces without asking again.
+    expect((await yes.call('draft_checkin', { ...agent, blockers: '' })).structuredContent).not.toHaveProperty('replaced_kept_as');
+    expect(yes.asked).toHaveLength(1);
+    expect(writes()).toEqual([]);
+
+    // The terminal resumes the draft now kept (the agent's); the person's stays beside it.
+    const cli = await runCli(['today', '--resume'], { env });
+    expect(cli.code).toBe(0);
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
+    expect(sb.requests.find((r) => r.method === 'PATCH')!.body).toEqual({ ...agent, blockers: '' });
+    expect(draftFiles()).toEqual([]);
+    expect(JSON.parse(readFileSync(keptAs, 'utf8')).content).toEqual({ kind: 'answers', answers: person });
+  });
+
+  it("the agent's own draft, once the person kept other text in its place, is theirs: not replaced unasked", async () => {
+    const s = await connect({ answer: 'decline' });
+    const day = await today(s);
+    expect((await s.call('draft_checkin', agent)).isError).toBeFalsy();
+    sb.inject({ method: 'PATCH', status: 422, headers: { 'content-type': 'application/json' }, body: '{"message":"Intentions is too long"}' });
+    // The person pipes their intentions at the terminal, and the send fails: what they piped is kept.
+    const cli = await runCli(['today', '-i', '-'], { env, input: person.intentions });
+    expect(cli.code).toBe(2);
+    expect(onDisk().map((d) => d.content)).toEqual([{ kind: 'answers', answers: person }]);
+    const again = await s.call('draft_checkin', agent);
+    expect(text(again)).toMatch(new RegExp(`^error: A draft check-in\\.${day} is already kept \\(saved [^)]+\\); it may be what the person wrote, so it was not replaced\\n`));
+    expect((await s.call('draft_checkin', { ...agent, replace: true })).isError).toBe(true);
+    expect(s.asked).toHaveLength(1);
+    expect(onDisk().map((d) => d.content)).toEqual([{ kind: 'answers', answers: person }]);
+    expect(setAside()).toEqual([]);
+  });
+
+  it('a client that cannot ask: refused, the draft intact; started with --allow-send, replaced with the old one kept beside it', async () => {
+    const day = await personKeeps();
+    const s = await connect();
+    const r = await s.call('draft_checkin', { ...agent, replace: true });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe(
+      `error: Replacing the draft check-in.${day} kept earlier needs the person's yes, and this client cannot ask for it (no MCP elicitation): it was not replaced\nRead it (resource checkin://drafts/check-in.${day}) and build on it; \`checkin today --resume\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`,
+    );
+    expect(onDisk().map((d) => d.content)).toEqual([{ kind: 'answers', answers: person }]);
+    expect(setAside()).toEqual([]);
+    await s.client.close();
+
+    const allowed = await connect({ args: ['--allow-send'] });
+    const done = await allowed.call('draft_checkin', { ...agent, replace: true });
+    expect(done.isError).toBeFalsy();
+    const keptAs = done.structuredContent!.replaced_kept_as as string;
+    expect(setAside().map((n) => join(draftsDir(), n))).toEqual([keptAs]);
+    expect(JSON.parse(readFileSync(keptAs, 'utf8')).content).toEqual({ kind: 'answers', answers: person });
+    expect(onDisk().map((d) => d.content)).toEqual([{ kind: 'answers', answers: agent }]);
+    expect(writes()).toEqual([]);
+  });
+
+  it('draft_comment and draft_goal_update: the same (asked; no keeps it; yes replaces it and keeps it beside)', async () => {
+    const first = await connect();
+    const id = ((await first.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string }).id;
+    const goals = (await (await fetch(`${sb.url}/goals`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as Array<{ id: string }>;
+    await first.call('draft_comment', { on: 'check-in', id, body: 'PERSON TYPED THIS comment' });
+    await first.call('draft_goal_update', { goal_id: goals[0]!.id, title: 'PERSON TYPED THIS update' });
+    await first.client.close();
+    const kept = () => onDisk().map((d) => d.content).sort((a, b) => String(a.kind).localeCompare(String(b.kind)));
+    const theirs = [{ kind: 'comment', body: 'PERSON TYPED THIS comment' }, { kind: 'goal-update', input: { title: 'PERSON TYPED THIS update' } }];
+
+    const no = await connect({ answer: 'decline' });
+    expect((await no.call('draft_comment', { on: 'check-in', id, body: 'agent comment', replace: true })).isError).toBe(true);
+    expect((await no.call('draft_goal_update', { goal_id: goals[0]!.id, title: 'agent update', replace: true })).isError).toBe(true);
+    expect(no.asked).toHaveLength(2);
+    expect(no.asked[0]).toContain('It says:\nPERSON TYPED THIS comment\n\nThe new draft:\nagent comment');
+    expect(no.asked[1]).toContain('It says:\nPERSON TYPED THIS update\n\nThe new draft:\nagent update');
+    expect(kept()).toEqual(theirs);
+    expect(setAside()).toEqual([]);
+    await no.client.close();
+
+    const yes = await connect({ answer: 'accept' });
+    const c = await yes.call('draft_comment', { on: 'check-in', id, body: 'agent comment', replace: true });
+    const g = await yes.call('draft_goal_update', { goal_id: goals[0]!.id, title: 'agent update', replace: true });
+    expect(kept()).toEqual([{ kind: 'comment', body: 'agent comment' }, { kind: 'goal-update', input: { title: 'agent update' } }]);
+    const asides = [c, g].map((r) => JSON.parse(readFileSync(r.structuredContent!.replaced_kept_as as string, 'utf8')).content);
+    expect(asides).toEqual(theirs);
+    expect(setAside()).toHaveLength(2);
+    expect(writes()).toEqual([]);
+  });
+});
+
+describe('checkin mcp: who a check-in is shared with', () => {
+  it("the draft's teams, by name, in the preview and in the question the person says yes to", async () => {
+    const s = await connect({ answer: 'accept' });
+    const day = await today(s);
+    const mobile = ((await s.call('me')).structuredContent!.me as { teams: Array<{ id: string; name: string }> }).teams.find((t) => t.name === 'Mobile')!;
+    const d = await s.call('draft_checkin', { intentions: 'x', team: ['Mobile'] });
+    expect(d.isError).toBeFalsy();
+    expect(d.structuredContent).toMatchObject({ answers: { intentions: 'x', team_ids: [mobile.id] }, shared_with: [{ id: mobile.id, name: 'Mobile' }] });
+    expect(text(d)).toMatch(new RegExp(`\\n\\nCheck-in ${day} · Ada Lovelace · Mobile\\n`));
+    expect(d.structuredContent!.preview).toMatch(new RegExp(`^Check-in ${day} · Ada Lovelace · Mobile\\n`));
+    sb.requests.length = 0;
+    const sent = await s.call('send_checkin', { draft_id: `check-in.${day}` });
+    expect(sent.isError).toBeFalsy();
+    expect(s.asked).toEqual([`Send your check-in for today (${day})?\n\nShared with: Mobile\n\nIntentions:\nx`]);
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
+    expect(sb.requests.find((r) => r.method === 'PATCH')!.body).toEqual({ intentions: 'x', team_ids: [mobile.id] });
   });
 });

@@ -220,6 +220,34 @@ export class DraftStore {
     return draft;
   }
 
+  /**
+   * Copies the draft kept for `target` beside it as `<file>.replaced-<ms>` (never read back as a
+   * draft, nor listed) before it is replaced, so nothing typed is lost; returns the copy's path, or
+   * undefined when no draft is kept. Throws the file system's error (then nothing is to be replaced).
+   */
+  keepAside(apiUrl: string, target: DraftTarget, now: Date): string | undefined {
+    const key = draftKey(apiUrl, target);
+    for (const dir of this.dirs()) {
+      const file = this.fileIn(dir, key);
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(file);
+      } catch {
+        continue;
+      }
+      for (let n = 0; ; n++) {
+        const aside = `${file}.replaced-${now.getTime()}${n ? `-${n}` : ''}`;
+        try {
+          writeFileSync(aside, bytes, { mode: 0o600, flag: 'wx' });
+          return aside;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 99) throw err;
+        }
+      }
+    }
+    return undefined;
+  }
+
   delete(apiUrl: string, target: DraftTarget): void {
     const key = draftKey(apiUrl, target);
     for (const dir of this.dirs()) this.remove(this.fileIn(dir, key));

@@ -20,8 +20,11 @@ export interface Served {
   ctx: Context;
   /** `checkin mcp --allow-send`: send without asking when the client cannot ask. */
   allowSend: boolean;
-  /** The keys of the drafts this server wrote (an agent may replace those, not a person's). */
-  ownDrafts: Set<string>;
+  /**
+   * The drafts this server wrote, by key: what each said. An agent may replace
+   * those (while they are still as written); any other draft only with the person's yes.
+   */
+  ownDrafts: Map<string, string>;
 }
 
 /**

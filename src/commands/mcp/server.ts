@@ -130,7 +130,7 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
   const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
-  const served: Served = { server, ctx, allowSend: opts.allowSend, ownDrafts: new Set() };
+  const served: Served = { server, ctx, allowSend: opts.allowSend, ownDrafts: new Map() };
   registerReadTools(served);
   registerWriteTools(served);
   registerResources(served);

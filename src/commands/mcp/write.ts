@@ -2,15 +2,18 @@
 // (the CLI's own drafts) and sends nothing; send_* sends a draft, and only once the person said
 // yes — asked through the client (MCP elicitation) when it can ask, else only when the server was
 // started with --allow-send. A draft that is not sent stays, and the CLI's --resume sends it.
+// A draft this server did not write (the person's: typed, piped, a failed send, or another
+// session's) is replaced only with `replace: true` and the person's yes, asked the same way; what it
+// said is always kept beside it first (`<file>.replaced-<ms>`), and the result names that file.
 import { createGoalUpdate, getGoal, postActivity, postComment } from '../../api/endpoints.js';
-import type { CheckInAnswers, GoalUpdateInput } from '../../api/types.js';
-import type { DraftContent, DraftTarget } from '../../config/drafts.js';
+import type { CheckInAnswers, GoalUpdateInput, Ref } from '../../api/types.js';
+import type { Draft, DraftContent, DraftTarget } from '../../config/drafts.js';
 import { answersOf, parseMood, readTemplate } from '../../core/answers.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { resolveTeams } from '../../services/account.js';
+import { me, resolveTeams } from '../../services/account.js';
 import { contentText, resumeCommand, sendWithDraft } from '../../services/drafts.js';
 import { fetchOrNull } from '../../services/target.js';
-import { sanitize } from '../../ui/sanitize.js';
+import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
 import { goalUpdatePreview } from '../../ui/views.js';
 import * as z from 'zod';
 import { activityInput, MAX_DESCRIPTION } from '../activity/log.js';
@@ -20,9 +23,20 @@ import { parseConfidence, uuid } from '../goal/update/content.js';
 import { checkInText } from './read.js';
 import { checkInTarget, done, draftId, guard, parseDraftId, plainView, shapes, type Served } from './kit.js';
 
-/** Answers as a person reads them before saying yes: each given answer under its name. */
-function answersText(a: CheckInAnswers): string {
-  const parts: string[] = [];
+/**
+ * Who a check-in is shared with once these answers are sent: the teams named (team_ids), else all
+ * of the person's teams (the service's default when team_ids is left out), by name.
+ */
+async function sharedWith(served: Served, a: CheckInAnswers): Promise<{ teams: Ref[]; all: boolean }> {
+  const mine = (await me(served.ctx)).teams;
+  if (!a.team_ids) return { teams: mine, all: true };
+  return { teams: a.team_ids.map((id) => mine.find((t) => t.id.toLowerCase() === id.toLowerCase()) ?? { id, name: id }), all: false };
+}
+
+/** Answers as a person reads them before saying yes: who sees them, then each given answer under its name. */
+function answersText(a: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
+  const names = shared.teams.map((t) => sanitizeLine(t.name)).join(', ');
+  const parts: string[] = [`Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}`];
   for (const [key, title] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
     const value = a[key];
     if (value !== undefined) parts.push(`${title}:\n${value === null || value.trim() === '' ? '(nothing)' : value}`);
@@ -36,6 +50,9 @@ function answersText(a: CheckInAnswers): string {
 const ASK_TIMEOUT_MS = 10 * 60 * 1000;
 
 const DRAFT = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+const REPLACE =
+  "replace a draft kept earlier that this server did not write (the person's): the person is asked first (refused when they cannot be asked, unless the server was started with --allow-send), and what it said is kept in a file beside it (replaced_kept_as)";
+const REPLACED_KEPT_AS = z.string().optional().describe('where what the replaced draft said is kept (a file beside the drafts)');
 const DRAFT_ID = z.string().describe('the draft_id a draft_* tool returned');
 const SENT = {
   sent: z.boolean(),
@@ -51,20 +68,47 @@ async function resumeFor(served: Served, target: DraftTarget): Promise<string> {
   return `${(await checkInTarget(served.ctx, target.key)).resumeCommand} --resume`;
 }
 
-/** Keeps a draft the agent wrote; one the person kept (typed, piped, a failed send) is replaced only when asked to. */
-async function keepDraft(served: Served, target: DraftTarget, content: DraftContent, replace: boolean | undefined): Promise<void> {
+/** What marks a draft as this server's: what it says (kept again unchanged, as a failed send does, it still is). */
+const written = (d: Draft) => JSON.stringify(d.content);
+
+/**
+ * Keeps a draft the agent wrote. One this server did not write (or that changed since) may be what
+ * the person typed: it is replaced only with `replace` and the person's yes, and what it said is
+ * kept beside it first. Returns the path of that copy when a draft was replaced so.
+ */
+async function keepDraft(served: Served, target: DraftTarget, content: DraftContent, replace: boolean | undefined): Promise<string | undefined> {
   const { ctx } = served;
   const api = await ctx.api();
   const id = draftId(target)!;
   const existing = ctx.drafts().get(api.baseUrl, target);
-  if (existing && !served.ownDrafts.has(existing.key) && !replace) {
-    throw new UsageError(
-      `A draft ${id} is already kept (saved ${existing.saved_at}); it may be what the person wrote, so it was not replaced`,
-      `Read it (resource checkin://drafts/${id}) and build on it, or call again with replace: true once the person agrees; \`${await resumeFor(served, target)}\` sends it from a terminal.`,
-    );
+  let keptAs: string | undefined;
+  if (existing && served.ownDrafts.get(existing.key) !== written(existing)) {
+    const resume = await resumeFor(served, target);
+    if (!replace) {
+      throw new UsageError(
+        `A draft ${id} is already kept (saved ${existing.saved_at}); it may be what the person wrote, so it was not replaced`,
+        `Read it (resource checkin://drafts/${id}) and build on it, or call again with replace: true (the person is asked first, and what it says is kept in a file beside it); \`${resume}\` sends it from a terminal.`,
+      );
+    }
+    const question = `Replace the draft ${id} kept earlier (saved ${existing.saved_at})? What it says is kept in a file beside it, not deleted.`;
+    const preview = `It says:\n${contentText(existing.content)}\n\nThe new draft:\n${contentText(content)}`;
+    const refusal = () =>
+      new CliError(`Replacing the draft ${id} kept earlier needs the person's yes, and this client cannot ask for it (no MCP elicitation): it was not replaced`, EXIT.USAGE, `Read it (resource checkin://drafts/${id}) and build on it; \`${resume}\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`);
+    if (!(await personSaysYes(served, question, preview, refusal))) {
+      throw new UsageError(`The person said no: the draft ${id} kept earlier was not replaced`, `Read it (resource checkin://drafts/${id}) and build on it; \`${resume}\` sends it from a terminal.`);
+    }
+    // What is there now (the person may have changed it while being asked) is what is kept aside.
+    keptAs = ctx.drafts().keepAside(api.baseUrl, target, ctx.now());
   }
   const saved = ctx.drafts().save(api.baseUrl, target, content, ctx.now());
-  served.ownDrafts.add(saved.key);
+  served.ownDrafts.set(saved.key, written(saved));
+  return keptAs;
+}
+
+/** The result's line on a draft replaced with the person's yes, and the field that names the copy. */
+function replacedNote(keptAs: string | undefined): { note: string; field: { replaced_kept_as?: string } } {
+  if (!keptAs) return { note: '', field: {} };
+  return { note: ` The draft kept earlier was replaced; what it said is kept in ${keptAs}.`, field: { replaced_kept_as: keptAs } };
 }
 
 /** The draft a send_* tool names, of the kind it sends. */
@@ -80,19 +124,23 @@ async function draftFor(served: Served, id: string, kind: DraftTarget['kind']) {
  * The person's yes: asked through the client when it can ask (sent only on accept); otherwise
  * given by starting the server with --allow-send; otherwise refused (the draft stays).
  */
-async function personSaysYes(served: Served, question: string, preview: string, resume: string): Promise<boolean> {
+async function personSaysYes(served: Served, question: string, preview: string, refusal: () => Error): Promise<boolean> {
   const form = served.server.server.getClientCapabilities()?.elicitation?.form;
   if (form) {
     const answer = await served.server.server.elicitInput({ mode: 'form', message: sanitize(`${question}\n\n${preview}`), requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
     return answer.action === 'accept';
   }
   if (served.allowSend) return true;
-  throw new CliError(
+  throw refusal();
+}
+
+/** Why a send is refused when the client cannot ask the person. */
+const cannotAsk = (resume: string) => () =>
+  new CliError(
     "Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent",
     EXIT.USAGE,
     `The draft is kept: \`${resume}\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`,
   );
-}
 
 const declined = (id: string, resume: string) =>
   done(`Not sent: the person said no. The draft ${id} is kept; \`${resume}\` sends it from a terminal.`, { sent: false, draft_id: id, draft_kept: true, resume_command: resume, reason: 'declined' });
@@ -114,9 +162,17 @@ export function registerWriteTools(served: Served): void {
         mood: z.string().optional().describe('one of the service\'s moods, e.g. focused, calm, happy, tired (none clears it)'),
         previous_completed: z.boolean().optional().describe('did I do what I intended last time?'),
         team: z.array(z.string()).optional().describe('share with these teams only (UUIDs or names; default all my teams)'),
-        replace: z.boolean().optional().describe('replace a draft kept earlier (one the person may have written): only when they agree'),
+        replace: z.boolean().optional().describe(REPLACE),
       },
-      outputSchema: { draft_id: z.string(), day: z.string(), answers: z.looseObject({}), preview: z.string().describe('the check-in as it will read once sent'), resume_command: z.string() },
+      outputSchema: {
+        draft_id: z.string(),
+        day: z.string(),
+        answers: z.looseObject({}),
+        shared_with: z.array(shapes.ref).describe('the teams that will see it once sent (team, else all my teams)'),
+        preview: z.string().describe('the check-in as it will read once sent'),
+        resume_command: z.string(),
+        replaced_kept_as: REPLACED_KEPT_AS,
+      },
       annotations: { title: 'Draft a check-in', ...DRAFT },
     },
     (args) =>
@@ -133,11 +189,12 @@ export function registerWriteTools(served: Served): void {
         const current = await fetchOrNull(ctx, target);
         if (!current) throw new UsageError(`No check-in scheduled for ${target.label}: nothing to draft`);
         const draftTarget = { kind: 'check-in', key: target.key } as const;
-        await keepDraft(served, draftTarget, { kind: 'answers', answers }, args.replace);
+        const shared = await sharedWith(served, answers);
+        const replaced = replacedNote(await keepDraft(served, draftTarget, { kind: 'answers', answers }, args.replace));
         const id = draftId(draftTarget)!;
-        const preview = await checkInText(served, { ...current, ...answersOf({ ...current, ...answers }) });
+        const preview = await checkInText(served, { ...current, ...answersOf({ ...current, ...answers }), teams: shared.teams });
         const resume = `${target.resumeCommand} --resume`;
-        return done(`Draft ${id} kept (not sent). Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}`, { draft_id: id, day: target.label, answers, preview, resume_command: resume });
+        return done(`Draft ${id} kept (not sent).${replaced.note} Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}`, { draft_id: id, day: target.label, answers, shared_with: shared.teams, preview, resume_command: resume, ...replaced.field });
       }),
   );
 
@@ -163,7 +220,7 @@ export function registerWriteTools(served: Served): void {
           if (read.problems.length > 0) throw new UsageError(`The kept draft cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} --resume -e\`.`);
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
-        if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers), resume))) return declined(draft_id, resume);
+        if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers, await sharedWith(served, answers)), cannotAsk(resume)))) return declined(draft_id, resume);
         const sent = await sendAnswers(ctx, target, answers, { keepDraft: true });
         if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. The draft ${draft_id} is kept.`, { sent: false, draft_id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
         return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id, draft_kept: false, resume_command: resume, check_in: sent });
@@ -179,9 +236,9 @@ export function registerWriteTools(served: Served): void {
         on: z.enum(['check-in', 'goal-update']).describe('what the comment goes on'),
         id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
         body: z.string().min(1).describe('the comment (Markdown)'),
-        replace: z.boolean().optional().describe('replace a draft kept earlier for the same thing (only when the person agrees)'),
+        replace: z.boolean().optional().describe(REPLACE),
       },
-      outputSchema: { draft_id: z.string(), on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }), body: z.string(), resume_command: z.string() },
+      outputSchema: { draft_id: z.string(), on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }), body: z.string(), resume_command: z.string(), replaced_kept_as: REPLACED_KEPT_AS },
       annotations: { title: 'Draft a comment or reply', ...DRAFT },
     },
     ({ on, id, body, replace }) =>
@@ -190,10 +247,10 @@ export function registerWriteTools(served: Served): void {
         const what = await commentable(ctx, on === 'goal-update' ? { goalUpdate: id } : { key: id });
         if (!what) throw new UsageError(`No check-in scheduled for ${id}: nothing to comment on`);
         const target = { kind: 'comment', on: what.kind, id: what.id } as const;
-        await keepDraft(served, target, { kind: 'comment', body }, replace);
+        const replaced = replacedNote(await keepDraft(served, target, { kind: 'comment', body }, replace));
         const draft = draftId(target)!;
         const resume = resumeCommand(target);
-        return done(`Draft ${draft} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.`, { draft_id: draft, on: { type: what.kind, id: what.id }, body, resume_command: resume });
+        return done(`Draft ${draft} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.${replaced.note}`, { draft_id: draft, on: { type: what.kind, id: what.id }, body, resume_command: resume, ...replaced.field });
       }),
   );
 
@@ -212,7 +269,7 @@ export function registerWriteTools(served: Served): void {
         if (target.kind !== 'comment' || draft.content.kind !== 'comment') throw new UsageError(`The draft ${draft_id} holds no comment`);
         const resume = resumeCommand(target);
         const body = draft.content.body;
-        if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, resume))) return declined(draft_id, resume);
+        if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, cannotAsk(resume)))) return declined(draft_id, resume);
         const api = await ctx.api();
         const comment = await sendWithDraft(ctx, { target, content: draft.content, send: () => postComment(api, { kind: target.on, id: target.id }, body), hint: `The comment was kept as a draft; \`${resume}\` sends it.` });
         return done(`Sent: commented on the ${target.on} ${target.id}.`, { sent: true, draft_id, draft_kept: false, resume_command: resume, comment });
@@ -230,9 +287,9 @@ export function registerWriteTools(served: Served): void {
         body: z.string().optional().describe('the body (Markdown)'),
         progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
         confidence: z.string().optional().describe('on-track, at-risk, off-track, 90, 60 or 30'),
-        replace: z.boolean().optional().describe('replace a draft kept earlier for this goal (only when the person agrees)'),
+        replace: z.boolean().optional().describe(REPLACE),
       },
-      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: z.looseObject({}), preview: z.string(), resume_command: z.string() },
+      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: z.looseObject({}), preview: z.string(), resume_command: z.string(), replaced_kept_as: REPLACED_KEPT_AS },
       annotations: { title: 'Draft a goal update', ...DRAFT },
     },
     (args) =>
@@ -244,10 +301,10 @@ export function registerWriteTools(served: Served): void {
         if (args.confidence !== undefined) input.confidence = parseConfidence(args.confidence);
         const goal = await getGoal(await ctx.api(), id);
         const target = { kind: 'goal-update', goalId: id } as const;
-        await keepDraft(served, target, { kind: 'goal-update', input }, args.replace);
+        const replaced = replacedNote(await keepDraft(served, target, { kind: 'goal-update', input }, args.replace));
         const draft = draftId(target)!;
         const preview = goalUpdatePreview(await plainView(ctx), sanitize(goal.title), { ...input, ...(input.title && { title: sanitize(input.title) }), ...(input.body && { body: sanitize(input.body) }) });
-        return done(`Draft ${draft} kept (not sent). Show the person this preview; send_goal_update posts it once they say yes.\n\n${preview}`, { draft_id: draft, goal: { id: goal.id, title: goal.title }, update: input, preview, resume_command: resumeCommand(target) });
+        return done(`Draft ${draft} kept (not sent).${replaced.note} Show the person this preview; send_goal_update posts it once they say yes.\n\n${preview}`, { draft_id: draft, goal: { id: goal.id, title: goal.title }, update: input, preview, resume_command: resumeCommand(target), ...replaced.field });
       }),
   );
 
@@ -266,7 +323,7 @@ export function registerWriteTools(served: Served): void {
         if (target.kind !== 'goal-update' || draft.content.kind !== 'goal-update') throw new UsageError(`The draft ${draft_id} holds no goal update`);
         const resume = resumeCommand(target);
         const input = draft.content.input;
-        if (!(await personSaysYes(served, 'Post this goal update?', contentText(draft.content), resume))) return declined(draft_id, resume);
+        if (!(await personSaysYes(served, 'Post this goal update?', contentText(draft.content), cannotAsk(resume)))) return declined(draft_id, resume);
         const api = await ctx.api();
         const created = await sendWithDraft(ctx, { target, content: draft.content, send: () => createGoalUpdate(api, target.goalId, input), hint: `Your update was kept as a draft; \`${resume}\` sends it.` });
         return done(`Sent: posted the goal update.`, { sent: true, draft_id, draft_kept: false, resume_command: resume, goal_update: created });
