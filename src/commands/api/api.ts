@@ -70,7 +70,7 @@ export function apiCommand(ctx: Context, run: Run<ApiOptions & { path: string }>
  * has come (a file is checked before, and read through the same bound: it may grow meanwhile).
  */
 export async function readInput(ctx: Context, name: string, what: string, max = MAX_INPUT_BYTES): Promise<string> {
-  const tooBig = () => new UsageError(`${what}: ${name === '-' ? 'standard input holds' : `${name} is`} more than ${+(max / 1048576).toFixed(2)} MiB`);
+  const tooBig = () => new UsageError(`${what}: ${name === '-' ? 'standard input holds' : `${name} is`} more than ${max % 1048576 === 0 ? `${max / 1048576} MiB` : `${max} bytes`}`);
   if (name === '-') {
     try {
       return await ctx.io.readStdin(max);
