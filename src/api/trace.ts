@@ -28,8 +28,8 @@ export type TraceHook = (event: TraceEvent) => void;
 export const REDACTED = '[redacted]';
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
-/** Header names whose value is a credential whatever it holds (x-auth-token, x-api-key, x-session…). */
-const SECRET_HEADER_NAME = /auth|token|secret|passw|api[_-]?key|cookie|session|credential/i;
+/** Header names whose value is a credential whatever it holds (x-auth-token, x-api-key, x-session…; not WWW-Authenticate). */
+const SECRET_HEADER_NAME = /authorization|token|secret|passw|api[_-]?key|cookie|session|credential/i;
 const SECRET_FIELD = /token|secret|password|passwd|api[_-]?key|authorization|credential/i;
 
 /**
