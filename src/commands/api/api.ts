@@ -4,7 +4,7 @@
 // literal). Piped, the answer is the service's JSON as sent; on a terminal it is indented and
 // sanitised. A refusal prints its body too, and exits as every command does (4xx 2, 401 4, 5xx 1).
 
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Command, Option } from '@commander-js/extra-typings';
 import { OWN_HEADERS, type ApiClient } from '../../api/client.js';
 import { ApiError, reason } from '../../api/errors.js';
@@ -79,8 +79,15 @@ export async function readInput(ctx: Context, name: string, what: string, max = 
       throw err;
     }
   }
+  const cannot = (err: NodeJS.ErrnoException) => new UsageError(`${what}: cannot read ${name} (${err.code ?? err.message})`);
+  // Checked before it is opened (opening a FIFO waits for a writer), and again once open.
+  const before = await stat(name).catch((err: NodeJS.ErrnoException) => {
+    throw cannot(err);
+  });
+  if (!before.isFile()) throw new UsageError(`${what}: ${name} is not a file`);
+  if (before.size > max) throw tooBig();
   const file = await open(name).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${what}: cannot read ${name} (${err.code ?? err.message})`);
+    throw cannot(err);
   });
   try {
     const st = await file.stat();
@@ -90,7 +97,7 @@ export async function readInput(ctx: Context, name: string, what: string, max = 
   } catch (err) {
     if (err instanceof UsageError) throw err;
     if (err instanceof InputTooLarge) throw tooBig();
-    throw new UsageError(`${what}: cannot read ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw cannot(err as NodeJS.ErrnoException);
   } finally {
     await file.close();
   }
