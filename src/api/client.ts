@@ -235,7 +235,7 @@ export class ApiClient {
 
   /**
    * One request as given (`checkin api`): `url` from urlFor, the caller's headers over the client's
-   * own, the body as it is. Retried like any request of its method; the answer is handed back
+   * Accept and User-Agent (never over OWN_HEADERS: a UsageError), the body as it is. Retried like any request of its method; the answer is handed back
    * whatever its status, with the ApiError a non-2xx status makes (the same words and exit code as
    * every command's). Network failures throw.
    */
