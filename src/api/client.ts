@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
 import type { PageSource } from './paginate.js';
 import { joinUrl, type Query } from './url.js';
-import { redactBody, redactHeaders, redactText, type TraceEvent, type TraceHook } from './trace.js';
+import { redactBody, redactHeaders, redactText, secretForms, type TraceEvent, type TraceHook } from './trace.js';
 import { expectShape, type Shape } from './validate.js';
 
 export { encodeQuery, joinUrl, type Query, type QueryValue } from './url.js';
@@ -54,10 +54,17 @@ interface ApiResponse {
   status: number;
   data: unknown;
   headers: Headers;
+  /** The size of the answer's body, in bytes. */
+  bytes: number;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/**
+ * Headers the client alone sets: the token, where it goes, and how the body is framed. A caller's
+ * (`checkin api -H`) would send the token to another virtual host or smuggle a second request.
+ */
+export const OWN_HEADERS = new Set(['authorization', 'proxy-authorization', 'host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'keep-alive', 'expect']);
 
 /**
  * Refuses to send a token in clear text anywhere but this machine: a UsageError (a setting to fix,
@@ -100,6 +107,8 @@ export class ApiClient {
   /** How the client waits (retries, rate-limit pauses); tests inject one that does not. */
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  /** The token in every form it may be echoed in (trace.ts secretForms): taken out of the trace and of errors. */
+  private readonly secrets: string[];
   /** What the pager needs of this client (see paginate.ts): GETs with their headers, the clock, the warnings. */
   readonly pages: PageSource;
 
@@ -111,10 +120,11 @@ export class ApiClient {
     this.maxBodyBytes = opts.maxBodyBytes ?? 32 * 1024 * 1024;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = opts.now ?? Date.now;
+    this.secrets = secretForms(opts.token);
     this.pages = {
       get: async (path, query, shape) => {
         const res = await this.request('GET', path, { query });
-        return { headers: res.headers, data: this.shaped(res.data, shape, 'GET', path) };
+        return { headers: res.headers, data: this.shaped(res.data, shape, 'GET', path), bytes: res.bytes };
       },
       refuseLongWait: (seconds, path, why) => this.checkWait(seconds, 'GET', path, why),
       sleep: this.sleep,
@@ -192,8 +202,8 @@ export class ApiClient {
     const { res, error } = await this.exchange(method, url, headers, payload, target ?? 'account');
     if (error) throw error;
     // Not modified since the ETag sent: nothing to parse.
-    if (res.status === 304) return { status: 304, data: undefined, headers: res.headers };
-    return { status: res.status, data: this.parseSuccess(res, method, url), headers: res.headers };
+    if (res.status === 304) return { status: 304, data: undefined, headers: res.headers, bytes: 0 };
+    return { status: res.status, data: this.parseSuccess(res, method, url), headers: res.headers, bytes: Buffer.byteLength(res.text) };
   }
 
   /**
@@ -210,7 +220,7 @@ export class ApiClient {
       }
       const base = new URL(this.opts.baseUrl);
       if (url.origin !== base.origin) {
-        throw new UsageError(`Refusing to send the token to ${url.origin}: it goes only to the API's own origin, ${base.origin}`, 'Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.');
+        throw new UsageError(`Refusing to send the token to ${originOf(url, pathOrUrl)}: it goes only to the API's own origin, ${base.origin}`, 'Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.');
       }
     } else {
       const q = pathOrUrl.indexOf('?');
@@ -225,12 +235,13 @@ export class ApiClient {
 
   /**
    * One request as given (`checkin api`): `url` from urlFor, the caller's headers over the client's
-   * own, the body as it is. Retried like any request of its method; the answer is handed back
+   * Accept and User-Agent (never over OWN_HEADERS: a UsageError), the body as it is. Retried like any request of its method; the answer is handed back
    * whatever its status, with the ApiError a non-2xx status makes (the same words and exit code as
    * every command's). Network failures throw.
    */
   async raw(req: { method: string; url: string; headers?: Record<string, string>; body?: string; target?: Target }): Promise<{ status: number; headers: Headers; text: string; error?: ApiError }> {
-    if (new URL(req.url).origin !== new URL(this.opts.baseUrl).origin) throw new UsageError(`Refusing to send the token to ${new URL(req.url).origin}`);
+    const to = new URL(req.url);
+    if (to.origin !== new URL(this.opts.baseUrl).origin) throw new UsageError(`Refusing to send the token to ${originOf(to)}`);
     const { res, error } = await this.exchange(req.method, req.url, req.headers ?? {}, req.body, req.target ?? 'account');
     return { status: res.status, headers: res.headers, text: res.text, ...(error && { error }) };
   }
@@ -248,6 +259,7 @@ export class ApiClient {
       'user-agent': this.opts.userAgent ?? 'checkin',
     };
     for (const [name, value] of Object.entries(extra)) {
+      if (OWN_HEADERS.has(name.toLowerCase())) throw new UsageError(`The ${name} header is checkin's own to set; it cannot be given`);
       for (const own of Object.keys(headers)) if (own.toLowerCase() === name.toLowerCase()) delete headers[own];
       headers[name] = value;
     }
@@ -296,7 +308,7 @@ export class ApiClient {
   private trace(x: { method: string; url: string; attempt: number; headers: Record<string, string>; payload: string | undefined; started: number; res?: Exchange; error?: string }): void {
     const hook = this.opts.onTrace;
     if (!hook) return;
-    const secrets = [this.opts.token];
+    const secrets = this.secrets;
     const event: TraceEvent = {
       method: x.method,
       url: redactText(x.url, secrets),
@@ -335,12 +347,16 @@ export class ApiClient {
     } catch {
       parsed = undefined;
     }
-    const serviceMessage = serviceMessageOf(parsed);
+    // What the service said reaches the error line: a service that echoes the token does not get it printed.
+    const clean = (s: string) => redactText(s, this.secrets);
+    const said = serviceMessageOf(parsed);
+    const serviceMessage = said === undefined ? undefined : clean(said);
     const type = String(headers['content-type'] ?? '');
-    const detail = serviceMessage ?? (text ? describeBody(type, text) : 'an empty body');
+    const detail = serviceMessage ?? (text ? clean(describeBody(type, text)) : 'an empty body');
+    const errors = parsed && typeof parsed === 'object' && 'errors' in parsed ? (parsed as { errors: unknown }).errors : undefined;
     const fields =
-      parsed && typeof parsed === 'object' && 'errors' in parsed && typeof (parsed as { errors: unknown }).errors === 'object' && !Array.isArray((parsed as { errors: unknown }).errors)
-        ? ((parsed as { errors: Record<string, string[]> }).errors)
+      errors && typeof errors === 'object' && !Array.isArray(errors)
+        ? Object.fromEntries(Object.entries(errors as Record<string, unknown>).map(([k, v]) => [clean(k), Array.isArray(v) ? v.map((m) => (typeof m === 'string' ? clean(m) : m)) : v])) as Record<string, string[]>
         : undefined;
     const suggestion = suggestionFor(status, method, target, retryAfter);
     return new ApiError({
@@ -446,6 +462,11 @@ const CONNECT_CODES = new Map([
 /** TLS failures: the handshake (a plain http server, a protocol mismatch) or the certificate. */
 function isTls(code: string): boolean {
   return /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/.test(code);
+}
+
+/** Where a URL goes, in words: its origin, or the URL itself, quoted, when it has none (`evil.example:80/x` parses with the scheme "evil.example:"). */
+function originOf(url: URL, given = url.href): string {
+  return url.origin === 'null' ? `"${given}"` : url.origin;
 }
 
 function describeBody(contentType: string, text: string): string {

@@ -6,11 +6,13 @@ import type { Headers } from './transport.js';
 import type { Query } from './url.js';
 import { MAX_PER_PAGE } from './types.js';
 import { arrayOf, type Shape } from './validate.js';
+import { ApiError } from './errors.js';
 
 /** What the pager needs of a client: ApiClient hands one over as `api.pages`; tests pass their own. */
 export interface PageSource {
   /** GET `path` with `query` (retried like any GET), its answer checked against `shape`; failures are ApiErrors. */
-  get<T>(path: string, query: Query, shape: Shape<T>): Promise<{ headers: Headers; data: T }>;
+  /** `bytes`: the size of the answer's body, counted against a walk's MAX_LIST_BYTES. */
+  get<T>(path: string, query: Query, shape: Shape<T>): Promise<{ headers: Headers; data: T; bytes?: number }>;
   /** Throws (an ApiError saying when to try again) when `seconds` is longer than the client waits. */
   refuseLongWait(seconds: number, path: string, why: string): void;
   sleep(ms: number): Promise<void>;
@@ -50,6 +52,8 @@ export type PageOptions = WalkOptions;
 
 /** More pages than this is not a list any account has: the walk stops and says so. */
 export const MAX_PAGES = 2000;
+/** The most a walk reads, its pages' bodies together: past it, the walk fails (a service that floods would exhaust memory). */
+export const MAX_LIST_BYTES = 64 * 1024 * 1024;
 
 /** Every item of a list (see walkAll), collected: for the short lists (people, teams, goals…). */
 export async function fetchAll<T extends { id: string }>(api: PageSource, path: string, shape: Shape<T>, query: Query, opts: PageOptions = {}): Promise<T[]> {
@@ -64,6 +68,8 @@ export interface WalkOptions {
   /** Requests in flight at most (default 8). */
   maxInFlight?: number;
   maxPages?: number;
+  /** The most the pages' bodies may come to, in bytes (default MAX_LIST_BYTES). */
+  maxBytes?: number;
 }
 
 interface Budget {
@@ -192,6 +198,8 @@ export async function getInParallel<T>(api: PageSource, paths: Array<{ path: str
 export async function walkAll<T extends { id: string }>(api: PageSource, path: string, shape: Shape<T>, query: Query, onItems: (items: T[]) => void, opts: WalkOptions = {}): Promise<number> {
   const list = arrayOf(shape);
   const maxPages = opts.maxPages ?? MAX_PAGES;
+  const maxBytes = opts.maxBytes ?? MAX_LIST_BYTES;
+  let bytes = 0;
   const seen = new Set<string>();
   const done = new Map<number, T[]>();
   const inFlight = new Map<number, Promise<void>>();
@@ -207,6 +215,18 @@ export async function walkAll<T extends { id: string }>(api: PageSource, path: s
   const fetchPage = (page: number) => {
     const p = budget.send(() => api.get(path, { ...query, page, per_page: MAX_PER_PAGE }, list)).then(
       (res) => {
+        bytes += res.bytes ?? 0;
+        if (bytes > maxBytes) {
+          failure ??= new ApiError({
+            kind: 'invalid-response',
+            method: 'GET',
+            path,
+            status: 200,
+            detail: `its pages came to more than ${+(maxBytes / 1048576).toFixed(1)} MiB by page ${page}; checkin stopped reading`,
+            suggestion: 'Ask for less (a narrower query), or check CHECKIN_API_URL: it should point at the check-in service.',
+          });
+          return;
+        }
         const items = res.data;
         done.set(page, items);
         // A short page is the last: nothing after it is asked for (the few already out are let be).

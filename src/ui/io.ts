@@ -27,9 +27,14 @@ export interface IO {
   /** Prompts are allowed: stdin and stdout are TTYs, CHECKIN_NO_PROMPT is unset and prompts are not disabled (checkin config). */
   canPrompt: boolean;
   out(text: string): void;
+  /** Writes `text` to stdout as it is, past the terminal guard: only for bytes that must arrive exactly (`api`'s piped answer). */
+  raw(text: string): void;
   err(text: string): void;
-  /** Reads all of standard input (only ever called when the user asked for `-`); read once, the same text after. */
-  readStdin(): Promise<string>;
+  /**
+   * Reads all of standard input (only ever called when the user asked for `-`); read once, the same
+   * text after. With `maxBytes`, fails with InputTooLarge as soon as more than that has come.
+   */
+  readStdin(maxBytes?: number): Promise<string>;
   /** Runs `handler` on Ctrl-C / SIGTERM; returns a function that removes it. */
   onInterrupt(handler: () => void): () => void;
   /**
@@ -70,10 +75,31 @@ export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean, setting: I
   return /256/.test(env.TERM ?? '') ? 2 : 1;
 }
 
-function streamText(stream: Readable): Promise<string> {
+/** More than the most a read takes came: the stream was let go at once. */
+export class InputTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`more than ${maxBytes} bytes`);
+  }
+}
+
+/** A stream's text; past `maxBytes`, the stream is destroyed and the promise fails with InputTooLarge, at once. */
+export function readText(stream: Readable, maxBytes = Infinity): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer | string) => chunks.push(typeof c === 'string' ? Buffer.from(c) : c));
+    let size = 0;
+    const onData = (c: Buffer | string) => {
+      const chunk = typeof c === 'string' ? Buffer.from(c) : c;
+      size += chunk.length;
+      if (size > maxBytes) {
+        stream.off('data', onData);
+        chunks.length = 0;
+        stream.destroy();
+        reject(new InputTooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    stream.on('data', onData);
     stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     stream.once('error', reject);
   });
@@ -84,7 +110,7 @@ function streamText(stream: Readable): Promise<string> {
  * and stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash. The
  * stream is only set up on the first write (a run that prints nothing on stderr never opens it).
  */
-function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean): (text: string) => void {
+function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean, guard = true): (text: string) => void {
   let gone = false;
   let stream: NodeJS.WriteStream | undefined;
   return (text) => {
@@ -96,7 +122,7 @@ function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean): (t
         gone = true;
       });
     }
-    stream.write(guardTerminal(text));
+    stream.write(guard ? guardTerminal(text) : text);
   };
 }
 
@@ -115,6 +141,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let canPrompt: boolean | undefined;
   const out = writer(() => process.stdout, () => silent);
   const err = writer(() => process.stderr, () => silent);
+  const rawOut = writer(() => process.stdout, () => silent, false);
   let paging: 'no' | 'wanted' | 'off' = 'no';
   let pager: Pager | undefined;
   const startPaging = (): Pager | undefined => {
@@ -183,6 +210,10 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
       if (pager) pager.write(guardTerminal(text));
       else out(text);
     },
+    raw(text) {
+      if (silent) return;
+      rawOut(text);
+    },
     err,
     page() {
       if (paging === 'no' && stdoutIsTTY) paging = 'wanted';
@@ -193,11 +224,11 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     async endPager() {
       await pager?.end();
     },
-    readStdin: () => {
+    readStdin: (maxBytes) => {
       // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
       if (stdinText) return stdinText;
       if (stdinIsTTY) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
-      return (stdinText = streamText(process.stdin));
+      return (stdinText = readText(process.stdin, maxBytes));
     },
     onStop(line) {
       if (!stopLine) for (const s of STOP_SIGNALS) process.on(s, stop);
@@ -243,6 +274,7 @@ export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable 
   // Own values over the process's (some of which are getters there: assigning would throw).
   const own = {
     out: (text: string) => io.err(text),
+    raw: (text: string) => io.err(text),
     canPrompt: false,
     stdinIsTTY: false,
     stdoutIsTTY: false,

@@ -1,6 +1,6 @@
 // An IO over buffers, for running commands in-process.
 import { PassThrough } from 'node:stream';
-import type { ColorLevel, IO } from '../../src/ui/io.js';
+import { readText, type ColorLevel, type IO } from '../../src/ui/io.js';
 import { guardTerminal } from '../../src/ui/sanitize.js';
 
 export interface BufferIO extends IO {
@@ -27,14 +27,10 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLev
     canPrompt: opts.prompt ?? tty,
     // The same terminal guard as the process's streams.
     out: (t) => void (silent || (out += guardTerminal(t))),
+    raw: (t) => void (silent || (out += t)),
     err: (t) => void (silent || (err += guardTerminal(t))),
     silence: () => void (silent = true),
-    readStdin: () =>
-      (stdinText ??= (async () => {
-        let text = '';
-        for await (const chunk of stdin) text += chunk.toString();
-        return text;
-      })()),
+    readStdin: (maxBytes) => (stdinText ??= readText(stdin, maxBytes)),
     onInterrupt: () => () => {},
     onStop: () => {},
     // No terminal here, so no pager.

@@ -4,9 +4,9 @@
 // literal). Piped, the answer is the service's JSON as sent; on a terminal it is indented and
 // sanitised. A refusal prints its body too, and exits as every command does (4xx 2, 401 4, 5xx 1).
 
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Command, Option } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
+import { OWN_HEADERS, type ApiClient } from '../../api/client.js';
 import { ApiError, reason } from '../../api/errors.js';
 import { walkAll, type PageSource } from '../../api/paginate.js';
 import type { Headers } from '../../api/transport.js';
@@ -15,6 +15,7 @@ import type { Shape } from '../../api/validate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { me } from '../../services/account.js';
+import { InputTooLarge, readText } from '../../ui/io.js';
 import { sanitize, sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { collect, pauseNotice, type Run } from '../flags.js';
 import { buildFields, fieldsQuery, splitField, typedValue, type Field, type Fields, type Value } from './fields.js';
@@ -64,24 +65,42 @@ export function apiCommand(ctx: Context, run: Run<ApiOptions & { path: string }>
     .action((path, opts) => run(ctx, { ...opts, path }));
 }
 
-/** A file's text, or standard input's for '-', at most MAX_INPUT_BYTES. */
-async function readInput(ctx: Context, name: string, what: string): Promise<string> {
-  let text: string;
+/**
+ * A file's text, or standard input's for '-', at most `max` bytes: reading stops as soon as more
+ * has come (a file is checked before, and read through the same bound: it may grow meanwhile).
+ */
+export async function readInput(ctx: Context, name: string, what: string, max = MAX_INPUT_BYTES): Promise<string> {
+  const tooBig = () => new UsageError(`${what}: ${name === '-' ? 'standard input holds' : `${name} is`} more than ${max % 1048576 === 0 ? `${max / 1048576} MiB` : `${max} bytes`}`);
   if (name === '-') {
-    text = await ctx.io.readStdin();
-  } else {
     try {
-      const st = await stat(name);
-      if (!st.isFile()) throw new UsageError(`${what}: ${name} is not a file`);
-      if (st.size > MAX_INPUT_BYTES) throw new UsageError(`${what}: ${name} is larger than ${MAX_INPUT_BYTES / 1048576} MiB`);
-      text = await readFile(name, 'utf8');
+      return await ctx.io.readStdin(max);
     } catch (err) {
-      if (err instanceof UsageError) throw err;
-      throw new UsageError(`${what}: cannot read ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      if (err instanceof InputTooLarge) throw tooBig();
+      throw err;
     }
   }
-  if (Buffer.byteLength(text) > MAX_INPUT_BYTES) throw new UsageError(`${what}: more than ${MAX_INPUT_BYTES / 1048576} MiB`);
-  return text;
+  const cannot = (err: NodeJS.ErrnoException) => new UsageError(`${what}: cannot read ${name} (${err.code ?? err.message})`);
+  // Checked before it is opened (opening a FIFO waits for a writer), and again once open.
+  const before = await stat(name).catch((err: NodeJS.ErrnoException) => {
+    throw cannot(err);
+  });
+  if (!before.isFile()) throw new UsageError(`${what}: ${name} is not a file`);
+  if (before.size > max) throw tooBig();
+  const file = await open(name).catch((err: NodeJS.ErrnoException) => {
+    throw cannot(err);
+  });
+  try {
+    const st = await file.stat();
+    if (!st.isFile()) throw new UsageError(`${what}: ${name} is not a file`);
+    if (st.size > max) throw tooBig();
+    return await readText(file.createReadStream({ autoClose: false }), max);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    if (err instanceof InputTooLarge) throw tooBig();
+    throw cannot(err as NodeJS.ErrnoException);
+  } finally {
+    await file.close();
+  }
 }
 
 async function parseFields(ctx: Context, opts: ApiOptions): Promise<Field[]> {
@@ -99,12 +118,19 @@ async function parseFields(ctx: Context, opts: ApiOptions): Promise<Field[]> {
   return out;
 }
 
-/** `-H 'Name: value'`, checked to be a header HTTP can carry. */
-function parseHeaders(list: string[]): Record<string, string> {
+/**
+ * `-H 'Name: value'`, checked to be a header HTTP can carry, and not one of the client's own
+ * (client.ts OWN_HEADERS): Host would take the token to another virtual host, the framing headers
+ * would smuggle a second request, and Authorization is the configured token's alone.
+ */
+export function parseHeaders(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const raw of list) {
     const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/.exec(raw);
     if (!m) throw new UsageError(`-H ${raw}: expected "Name: value"`);
+    if (OWN_HEADERS.has(m[1]!.toLowerCase())) {
+      throw new UsageError(`-H ${m[1]}: checkin sets this header itself; it cannot be given`, 'The token, the host and the framing of the body are the configured API\'s (set CHECKIN_API_URL or log in again to change them).');
+    }
     if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(m[2]!)) throw new UsageError(`-H ${m[1]}: the value holds a character HTTP headers cannot carry`);
     out[m[1]!] = m[2]!;
   }
@@ -155,7 +181,12 @@ function statusBlock(status: number, headers: Headers): string {
 // eslint-disable-next-line no-control-regex
 const UNSAFE_IN_JSON = /[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
-/** The answer's body: as sent when piped (safe characters of JSON escaped), indented and sanitised on a terminal. */
+/**
+ * The answer's body: as sent when piped (JSON: what a terminal would act on escaped in its strings,
+ * which keeps the meaning; anything else: exactly, past the terminal guard, as gh and curl write
+ * it — a file or a program downstream gets the service's bytes, not a copy with some taken out),
+ * indented and sanitised on a terminal.
+ */
 function printBody(ctx: Context, text: string): void {
   if (text === '') return;
   let parsed: unknown;
@@ -171,7 +202,8 @@ function printBody(ctx: Context, text: string): void {
   }
   // JSON cannot hold a raw control character but inside a string, and whitespace; what else the
   // stream guard would take out of a string is escaped instead, so the JSON means what it meant.
-  ctx.io.out(json ? text.replace(/\r/g, '').replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text);
+  if (json) ctx.io.out(text.replace(/\r/g, '').replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  else ctx.io.raw(text);
 }
 
 const withId: Shape<{ id: string }> = ((v: unknown, at: string) =>
@@ -191,6 +223,7 @@ async function allPages(api: ApiClient, url: string, headers: Record<string, str
       const q = [...keep, `page=${String(query.page)}`, `per_page=${String(query.per_page)}`].join('&');
       const res = await api.raw({ method: 'GET', url: `${u.origin}${path}?${q}`, headers, target: targetOf(url) });
       if (res.error) throw res.error;
+      const bytes = Buffer.byteLength(res.text);
       let data: unknown;
       try {
         data = JSON.parse(res.text);
@@ -200,7 +233,7 @@ async function allPages(api: ApiClient, url: string, headers: Record<string, str
       if (!Array.isArray(data)) throw new UsageError(`--paginate follows lists: GET ${path} answered ${data === null ? 'null' : typeof data === 'object' ? 'an object' : `a ${typeof data}`}`, `Leave out --paginate.`);
       const problem = shape(data, 'the answer');
       if (problem) throw new ApiError({ kind: 'invalid-response', method: 'GET', path, status: res.status, detail: `${problem}: --paginate follows lists of objects with ids` });
-      return { headers: res.headers, data: data as never };
+      return { headers: res.headers, data: data as never, bytes };
     },
   };
   const out: unknown[] = [];
