@@ -78,22 +78,39 @@ function openDrafts(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) 
   return new DraftStore(cfg.draftsDir, warn, { ...(legacy && { legacy }), fallback: (opts) => fallbackDraftsDir(env, opts) });
 }
 
+/** The longest one timer can wait: setTimeout takes a signed 32-bit number of ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * setTimeout as a promise; an aborted signal ends it at once. Every timer is in `timers`, so that
- * close() can release one a command left behind (a retry's wait under a watch that was quit).
+ * setTimeout as a promise, of any length (see MAX_TIMER_MS); an aborted signal ends it at once.
+ * Every timer is in `timers`, so that close() can release one a command left behind (a retry's
+ * wait under a watch that was quit).
  */
 function realSleep(timers: Set<NodeJS.Timeout>) {
   return (ms: number, signal?: AbortSignal) =>
     new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();
+      // A timer set for longer than MAX_TIMER_MS fires after 1 ms (and Node warns): a longer wait is
+      // made of several, one after another.
+      let left = Number.isNaN(ms) ? 0 : Math.max(0, ms);
+      let timer: NodeJS.Timeout;
       const done = () => {
         clearTimeout(timer);
         timers.delete(timer);
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      timers.add(timer);
+      const arm = () => {
+        const step = Math.min(left, MAX_TIMER_MS);
+        left -= step;
+        timer = setTimeout(() => {
+          timers.delete(timer);
+          if (left > 0) arm();
+          else done();
+        }, step);
+        timers.add(timer);
+      };
+      arm();
       signal?.addEventListener('abort', done, { once: true });
     });
 }

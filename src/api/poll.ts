@@ -68,19 +68,27 @@ export interface Pace {
 }
 
 /**
+ * The furthest off a window's reset is believed: a header saying later is wrong (a proxy's, a bug),
+ * and a window is never longer than its policy says (nor than this without one).
+ */
+export const MAX_RESET_S = 3600;
+
+/**
  * When to poll next: after `intervalMs`, or later when polling that often (`cost` requests a poll)
  * would, before a window resets, spend what the RateLimit headers of the last answer say is left
  * beyond the reserved share. A window with nothing to spare is waited out (its reset and a second,
- * as `t` is rounded). Without the headers: the interval.
+ * as `t` is rounded). Without the headers: the interval. The reset is taken as at most the window's
+ * length (RateLimit-Policy's w) and MAX_RESET_S, so a lying header slows polling, never stops it.
  */
 export function nextPoll(headers: Headers | undefined, intervalMs: number, cost: number): Pace {
   const policy = parseRateLimitPolicy(headers?.['ratelimit-policy']);
   let delayMs = intervalMs;
   for (const w of parseRateLimit(headers?.['ratelimit'])) {
-    const quota = policy.get(w.name)?.quota;
+    const window = policy.get(w.name);
+    const quota = window?.quota;
     const spare = w.remaining - (quota === undefined ? 0 : Math.ceil(quota * RESERVED_SHARE));
     const polls = Math.floor(spare / Math.max(1, cost));
-    const resetMs = w.reset * 1000;
+    const resetMs = Math.min(w.reset, window?.seconds ?? MAX_RESET_S, MAX_RESET_S) * 1000;
     delayMs = Math.max(delayMs, polls < 1 ? resetMs + 1000 : Math.ceil(resetMs / polls));
   }
   return { delayMs, slowed: delayMs > intervalMs };

@@ -121,6 +121,25 @@ export function tokenWarning(ctx: Context, scheduler = 'cron'): string | undefin
   return undefined;
 }
 
+/**
+ * Refuses a value a scheduler cannot carry: a line break ends a crontab line (what follows would
+ * be an entry of its own, run as the user), and no unit file, plist or task takes one safely
+ * either. `what` names where the value came from; the value is shown escaped.
+ */
+export function noControls(what: string, value: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\x00-\x1f\x7f-\x9f]/.test(value)) return;
+  const shown = JSON.stringify(value).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  throw new UsageError(`${what} holds a line break or another control character, which a scheduler cannot carry: ${shown}`, 'Take the control character out of it and run the command again.');
+}
+
+/** Every variable and path a scheduled run is given, each refused by name when it holds a control character. */
+export function schedulable(env: Record<string, string>, node: string, script: string): void {
+  for (const [name, value] of Object.entries(env)) noControls(name, value);
+  noControls("Node's path", node);
+  noControls("checkin's script path", script);
+}
+
 export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -132,6 +151,9 @@ export function cronEscape(command: string): string {
 
 /** `VAR=value … node script args…` for sh, every word quoted as it needs. */
 export function shellCommand(env: Record<string, string>, argv: string[]): string {
+  // A line break would end the crontab line the command goes on: refused here too, whoever calls.
+  for (const [name, value] of Object.entries(env)) noControls(name, value);
+  for (const word of argv) noControls('A word of the command', word);
   const vars = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
   return vars + argv.map(shellQuote).join(' ');
 }

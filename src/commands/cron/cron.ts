@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { cliPaths, cronEscape, cronTime, isCronDays, parseAt, runEnvironment, shellCommand, tokenWarning } from '../../services/schedule.js';
+import { cliPaths, cronEscape, cronTime, isCronDays, noControls, parseAt, runEnvironment, schedulable, shellCommand, tokenWarning } from '../../services/schedule.js';
 import type { Run } from '../flags.js';
 
 export interface CronOptions {
@@ -25,6 +25,9 @@ export function cronLine(opts: CronOptions & { script: string; nodePath: string;
   if (!isCronDays(opts.days)) {
     throw new UsageError(`--days must be a cron day-of-week field such as 1-5 or mon-fri, got "${opts.days}"`);
   }
+  // A line break in any of these would end the line: what follows it would be an entry of its own.
+  schedulable(opts.env ?? {}, opts.nodePath, opts.script);
+  if (opts.notify !== undefined) noControls('--notify', opts.notify);
   // cron starts commands with an almost empty environment: what checkin needs to find its
   // config and its service goes on the line.
   const cmd = shellCommand(opts.env ?? {}, [opts.nodePath, opts.script, 'status', '--quiet']);

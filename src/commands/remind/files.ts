@@ -2,7 +2,7 @@
 // a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out (and back: status
 // reads the time and days from what was written).
 import { UsageError } from '../../errors.js';
-import { cronEscape, cronTime, shellCommand, type TimeOfDay } from '../../services/schedule.js';
+import { cronEscape, cronTime, noControls, schedulable, shellCommand, type TimeOfDay } from '../../services/schedule.js';
 
 /** The names everything installed goes by. */
 export const UNIT = 'checkin-remind';
@@ -22,11 +22,6 @@ export interface Job {
 
 /** The arguments after the script: the hidden command that checks and notifies. */
 export const RUN_ARGS = ['remind', 'run'];
-
-function noControls(what: string, value: string): void {
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x1f\x7f]/.test(value)) throw new UsageError(`${what} holds a line break or another control character, which a scheduler cannot carry: "${JSON.stringify(value)}"`);
-}
 
 // ---- systemd (systemd.syntax(7), systemd.service(5), systemd.exec(5)) ----------------------
 
@@ -62,6 +57,7 @@ export function parseOnCalendar(line: string): { at: TimeOfDay; days: number[] }
 }
 
 export function systemdService(job: Job): string {
+  schedulable(job.env, job.node, job.script);
   // systemd refuses an executable's name with a quote or a backslash in it, however it is escaped.
   if (/["'\\]/.test(job.node)) throw new UsageError(`systemd cannot start a program whose path holds a quote or a backslash: ${job.node}`, 'Run node from a folder without them, or add the line `checkin cron` prints to your crontab.');
   const env = Object.entries(job.env).map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`, false)}\n`).join('');
@@ -99,6 +95,7 @@ export function systemdTimer(job: Job, zone?: string): string {
 // ---- crontab ---------------------------------------------------------------------------------
 
 export function cronReminderLine(job: Job): string {
+  schedulable(job.env, job.node, job.script);
   const days = job.days.length === 7 ? '*' : job.days.join(',');
   return `${cronEscape(`${cronTime(job.at, days)} ${shellCommand(job.env, [job.node, job.script, ...RUN_ARGS])}`)} ${CRON_TAG}`;
 }
@@ -117,7 +114,7 @@ export function parseCronLine(line: string): { at: TimeOfDay; days: number[] } |
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function launchdPlist(job: Job): string {
-  for (const v of [job.node, job.script, ...Object.values(job.env)]) noControls('A path or value', v);
+  schedulable(job.env, job.node, job.script);
   const str = (s: string) => `<string>${xmlEscape(s)}</string>`;
   const env = Object.entries(job.env)
     .map(([k, v]) => `\t\t<key>${xmlEscape(k)}</key>\n\t\t${str(v)}\n`)
@@ -175,7 +172,7 @@ const TASK_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
  * `start` is the day the trigger starts from, as YYYY-MM-DD.
  */
 export function taskXml(job: Job, start: string): string {
-  for (const v of [job.node, job.script, ...Object.values(job.env)]) noControls('A path or value', v);
+  schedulable(job.env, job.node, job.script);
   const hh = String(job.at.hour).padStart(2, '0');
   const mm = String(job.at.minute).padStart(2, '0');
   const args = [job.script, ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])].map(windowsQuote).join(' ');

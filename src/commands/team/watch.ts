@@ -130,6 +130,8 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
         }
         if (!asked || ctx.now().getTime() < dueAt) continue;
       }
+      // Never before it is due, however the wait ended (a sleep may end early).
+      if (ctx.now().getTime() < dueAt) continue;
       asked = false;
       // Quitting does not wait for an answer still on its way (closing the client ends it).
       const outcome = await Promise.race([refresh().then((changed) => ({ changed }), (error: unknown) => ({ error })), quitting]);
