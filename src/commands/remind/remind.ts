@@ -377,13 +377,15 @@ export async function runInstall(ctx: Context, opts: InstallOptions, host: Host)
   const before = await installed(host, undefined);
   const steps = await installSteps(ctx, host, j, mechanism, before);
   const what = `${MECHANISM_NAME[mechanism]} at ${formatAt(j.at)} on ${formatDays(j.days)}`;
+  // Where the token is matters as much to a dry run: said either way.
+  const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the reminder');
   if (opts.dryRun) {
     ctx.io.err(`# --dry-run: would install ${what}. Nothing was changed.\n`);
+    if (warning) ctx.io.err(warning);
     ctx.io.out(steps.map((s) => `${s.show.replace(/\n$/, '')}\n`).join(''));
     return;
   }
   for (const step of steps) await step.act();
-  const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the reminder');
   if (warning) ctx.io.err(warning);
   ctx.io.out(`Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\nNext: ${whenNext(j, ctx.now())}. \`checkin remind status\` shows it; \`checkin remind remove\` takes it out.\n`);
 }
