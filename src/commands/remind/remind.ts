@@ -49,7 +49,7 @@ export function remindCommand(ctx: Context, host: () => Host = () => systemHost(
     .command('install')
     .description('Install (or replace) the reminder: a systemd user timer, a crontab line, a launchd agent or a scheduled task')
     .option('--at <HH:MM>', 'time of day', '10:00')
-    .option('--days <days>', 'days: mon-fri, mon,wed,fri, 1-5 or daily', 'mon-fri')
+    .option('--days <days>', 'days: mon-fri, mon,wed,fri, sat-mon, 1-5 or daily', 'mon-fri')
     .option('--dry-run', 'print the files and commands; change nothing')
     .action((opts) => runInstall(ctx, opts, host()));
   remind
