@@ -173,7 +173,8 @@ describe('the built CLI refuses each variable a crontab line would carry', () =>
     const base = { HOME: home, CHECKIN_CONFIG_DIR: join(home, 'cfg'), CHECKIN_TOKEN: 'x', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2', PATH: `${stand}:${process.env.PATH}` };
     const cases: [string, Record<string, string | undefined>][] = [
       ['CHECKIN_API_URL', { CHECKIN_API_URL: `http://127.0.0.1:1/${ATTACK}` }],
-      ['HOME', { HOME: `${home}${ATTACK}` }],
+      // Inside the temp folder, so whatever a run makes under it (Node's compile cache, on Node 22+) goes with it.
+      ['HOME', { HOME: `${home}/h${ATTACK}` }],
       ['CHECKIN_CONFIG_DIR', { CHECKIN_CONFIG_DIR: `${home}/cfg${ATTACK}` }],
       ['XDG_CONFIG_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_CONFIG_HOME: `${home}/c${ATTACK}` }],
       ['XDG_CACHE_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_CACHE_HOME: `${home}/k${ATTACK}` }],
