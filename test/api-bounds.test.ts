@@ -133,6 +133,21 @@ describe('the built CLI: a 17 MiB standard input', () => {
     expect(code).toBe(2);
     expect(sb.requests).toEqual([]);
   });
+
+  // Every other command that reads standard input reads at most as much (answers, comments, bodies).
+  for (const args of [['log', '-'], ['today', '-p', '-'], ['inbox', '--reply', '1', '-']])
+    it(`checkin ${args.join(' ')} refuses it with one line, exit 2, nothing sent`, async () => {
+      const child = spawnCli(args, env);
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.stdout!.resume();
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(Buffer.alloc(17 * 1024 * 1024, 48));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('error: Standard input holds more than 16 MiB; checkin reads at most that\n');
+      expect(code).toBe(2);
+      expect(sb.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    });
 });
 
 describe('a list walk is bounded in bytes, all pages together', () => {

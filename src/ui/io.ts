@@ -2,6 +2,7 @@
 // Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
 
 import type { Readable, Writable } from 'node:stream';
+import { UsageError } from '../errors.js';
 import { pagerCommand, splitCommand, startPager, type Pager } from './pager.js';
 import { guardTerminal } from './sanitize.js';
 
@@ -75,10 +76,13 @@ export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean, setting: I
   return /256/.test(env.TERM ?? '') ? 2 : 1;
 }
 
-/** More than the most a read takes came: the stream was let go at once. */
-export class InputTooLarge extends Error {
+/** The most any command reads from standard input unless it says otherwise: answers, comments and bodies are text. */
+export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+/** More than the most a read takes came: the stream was let go at once (a usage error: exit 2). */
+export class InputTooLarge extends UsageError {
   constructor(readonly maxBytes: number) {
-    super(`more than ${maxBytes} bytes`);
+    super(`Standard input holds more than ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes} bytes`}; checkin reads at most that`);
   }
 }
 
@@ -228,7 +232,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
       // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
       if (stdinText) return stdinText;
       if (stdinIsTTY) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
-      return (stdinText = readText(process.stdin, maxBytes));
+      return (stdinText = readText(process.stdin, maxBytes ?? MAX_STDIN_BYTES));
     },
     onStop(line) {
       if (!stopLine) for (const s of STOP_SIGNALS) process.on(s, stop);
