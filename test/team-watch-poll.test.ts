@@ -141,6 +141,43 @@ describe('team --watch: polling on a fake clock', () => {
     expect(footers[3]).toMatch(/^updated 09:30:00 · checked 09:32:00 · next 09:32:30/);
   });
 
+  it('a retry notice waits until the screen is given back: nothing is written over the wall', async () => {
+    const io = bufferIO({ tty: true, columns: 100 });
+    Object.assign(io.stdout, { columns: 100, rows: ROWS });
+    let raw = '';
+    io.stdout.on('data', (d: Buffer) => (raw += d.toString()));
+    // Each stderr write, with whether the alternate screen had been left by then.
+    const written: Array<{ text: string; afterScreen: boolean }> = [];
+    const err = io.err.bind(io);
+    io.err = (text: string) => {
+      written.push({ text, afterScreen: raw.includes('\x1b[?1049l') });
+      err(text);
+    };
+    const t0 = w.clock.now().getTime();
+    let injected = false;
+    const ctx = createContext({
+      io,
+      env: w.env,
+      now: w.clock.now,
+      sleep: async (ms) => {
+        await w.clock.sleep(ms);
+        const elapsed = w.clock.now().getTime() - t0;
+        if (!injected && elapsed >= 60_000) {
+          injected = true;
+          // A 503 once: the client says it retries, and does.
+          w.sb.inject({ method: 'GET', path: '/check-ins', status: 503, body: '{"error":"unavailable","message":"Back soon"}' });
+        }
+        if (elapsed >= 3 * 60_000) (io.stdin as PassThrough).write('q');
+      },
+      secrets: () => 'no keychain in the tests',
+    });
+    expect(await run(['team', '--watch'], ctx)).toBe(0);
+    expect(polls().map((q) => q.status)).toContain(503);
+    const notices = written.filter((x) => /retrying in/.test(x.text));
+    expect(notices.length).toBeGreaterThan(0);
+    expect(written.filter((x) => !x.afterScreen)).toEqual([]);
+  });
+
   it("past midnight: the next day's check-ins, and who is in the teams asked again", async () => {
     // A whole day of hourly polls: midnight passes in whatever zone the person's day is in.
     const r = await watch(['--interval', '3600'], 24 * 3600_000);

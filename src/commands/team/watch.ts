@@ -98,9 +98,20 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
       wake.abort();
     },
   });
+  // While the wall has the screen, a line for stderr (a retry notice, a warning) would scroll it:
+  // such lines are held, and written once the screen is given back.
+  const err = ctx.io.err;
+  const held: string[] = [];
+  ctx.io.err = (text: string) => void held.push(text);
+  const giveBack = () => {
+    screen.restore();
+    if (ctx.io.err === err) return;
+    ctx.io.err = err;
+    for (const text of held.splice(0)) err.call(ctx.io, text);
+  };
   // A signal (SIGTERM, SIGHUP, an outside SIGINT) ends the process: the screen is given back first.
   ctx.io.onStop(() => {
-    screen.restore();
+    giveBack();
     return undefined;
   });
   const quitting = new Promise<'quit'>((resolve) => quit.signal.addEventListener('abort', () => resolve('quit'), { once: true }));
@@ -164,6 +175,6 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
       drawFooter();
     }
   } finally {
-    screen.restore();
+    giveBack();
   }
 }
