@@ -5,25 +5,7 @@
 
 import type { Headers } from './transport.js';
 
-export interface TraceEvent {
-  method: string;
-  url: string;
-  /** 1 for the first try, 2… for retries. */
-  attempt: number;
-  requestHeaders: Record<string, string>;
-  /** The body sent, redacted; undefined when none. */
-  requestBody?: string;
-  /** The answer's status; undefined when none came (see `error`). */
-  status?: number;
-  responseHeaders?: Headers;
-  responseBody?: string;
-  /** Why no answer came (connection refused, timeout…). */
-  error?: string;
-  /** From sending to the answer's last byte (or the failure), in ms. */
-  ms: number;
-}
-
-export type TraceHook = (event: TraceEvent) => void;
+export type { TraceEvent, TraceHook } from './types.js';
 
 export const REDACTED = '[redacted]';
 

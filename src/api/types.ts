@@ -295,3 +295,27 @@ export const DEFAULT_API_URL = 'https://service.steady.space/api/v2';
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DATE_KEY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * What the client tells a trace hook of one HTTP exchange (CHECKIN_DEBUG=api, --debug), its secrets
+ * already taken out (trace.ts); ui/trace.ts turns it into lines.
+ */
+export interface TraceEvent {
+  method: string;
+  url: string;
+  /** 1 for the first try, 2… for retries. */
+  attempt: number;
+  requestHeaders: Record<string, string>;
+  /** The body sent, redacted; undefined when none. */
+  requestBody?: string;
+  /** The answer's status; undefined when none came (see `error`). */
+  status?: number;
+  responseHeaders?: Record<string, string | string[] | undefined>;
+  responseBody?: string;
+  /** Why no answer came (connection refused, timeout…). */
+  error?: string;
+  /** From sending to the answer's last byte (or the failure), in ms. */
+  ms: number;
+}
+
+export type TraceHook = (event: TraceEvent) => void;

@@ -3,24 +3,8 @@
 // handed has had its secrets taken out already (src/api/trace.ts); here every line is sanitised
 // (the service's headers and bodies may carry escape sequences) and bodies are cut at 1 KB.
 
+import type { TraceEvent } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
-
-/**
- * One exchange as the API client describes it: the shape of src/api/trace.ts's TraceEvent, said
- * again here because ui/ reads only api/types.ts of the API layer (structure.test.ts).
- */
-export interface TracedExchange {
-  method: string;
-  url: string;
-  attempt: number;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders?: Record<string, string | string[] | undefined>;
-  responseBody?: string;
-  error?: string;
-  ms: number;
-}
 
 /** Bodies longer than this (in UTF-16 units, about bytes) are cut. */
 export const TRACE_BODY_LIMIT = 1024;
@@ -38,7 +22,7 @@ const header = (prefix: string, name: string, value: string | string[] | undefin
   value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => `${prefix}${sanitizeLine(name)}: ${sanitizeLine(v)}`);
 
 /** The lines of one exchange, each ending in a newline. */
-export function formatTrace(e: TracedExchange): string {
+export function formatTrace(e: TraceEvent): string {
   const lines: string[] = [];
   lines.push(`> ${sanitizeLine(e.method)} ${sanitizeLine(e.url)}${e.attempt > 1 ? ` (try ${e.attempt})` : ''}`);
   for (const [name, value] of Object.entries(e.requestHeaders)) lines.push(...header('> ', name, value));
