@@ -22,6 +22,8 @@ interface Watch {
   /** Everything written to the terminal, raw. */
   raw: string;
   stderr: string;
+  /** Each stderr write, and whether the alternate screen had been left by then. */
+  errs: Array<{ text: string; afterScreen: boolean }>;
   frames: number;
 }
 
@@ -34,6 +36,12 @@ async function watch(args: string[], forMs: number, at: Array<[number, () => Pro
   Object.assign(io.stdout, { columns, rows: ROWS });
   let raw = '';
   io.stdout.on('data', (d: Buffer) => (raw += d.toString()));
+  const errs: Watch['errs'] = [];
+  const err = io.err.bind(io);
+  io.err = (text: string) => {
+    errs.push({ text, afterScreen: raw.includes('\x1b[?1049l') });
+    err(text);
+  };
   const t0 = w.clock.now().getTime();
   const pending = [...at];
   const ctx = createContext({
@@ -49,7 +57,7 @@ async function watch(args: string[], forMs: number, at: Array<[number, () => Pro
     secrets: () => 'no keychain in the tests',
   });
   const code = await run(['team', '--watch', ...args], ctx);
-  return { code, raw, stderr: io.stderrText(), frames: raw.split(FRAME_START).length - 1 };
+  return { code, raw, stderr: io.stderrText(), errs, frames: raw.split(FRAME_START).length - 1 };
 }
 
 /** The most requests the log shows within any `seconds` window. */
@@ -142,40 +150,12 @@ describe('team --watch: polling on a fake clock', () => {
   });
 
   it('a retry notice waits until the screen is given back: nothing is written over the wall', async () => {
-    const io = bufferIO({ tty: true, columns: 100 });
-    Object.assign(io.stdout, { columns: 100, rows: ROWS });
-    let raw = '';
-    io.stdout.on('data', (d: Buffer) => (raw += d.toString()));
-    // Each stderr write, with whether the alternate screen had been left by then.
-    const written: Array<{ text: string; afterScreen: boolean }> = [];
-    const err = io.err.bind(io);
-    io.err = (text: string) => {
-      written.push({ text, afterScreen: raw.includes('\x1b[?1049l') });
-      err(text);
-    };
-    const t0 = w.clock.now().getTime();
-    let injected = false;
-    const ctx = createContext({
-      io,
-      env: w.env,
-      now: w.clock.now,
-      sleep: async (ms) => {
-        await w.clock.sleep(ms);
-        const elapsed = w.clock.now().getTime() - t0;
-        if (!injected && elapsed >= 60_000) {
-          injected = true;
-          // A 503 once: the client says it retries, and does.
-          w.sb.inject({ method: 'GET', path: '/check-ins', status: 503, body: '{"error":"unavailable","message":"Back soon"}' });
-        }
-        if (elapsed >= 3 * 60_000) (io.stdin as PassThrough).write('q');
-      },
-      secrets: () => 'no keychain in the tests',
-    });
-    expect(await run(['team', '--watch'], ctx)).toBe(0);
+    // A 503 once: the client says it retries, and does.
+    const r = await watch([], 3 * 60_000, [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 503, body: '{"error":"unavailable","message":"Back soon"}' })]]);
+    expect(r.code).toBe(0);
     expect(polls().map((q) => q.status)).toContain(503);
-    const notices = written.filter((x) => /retrying in/.test(x.text));
-    expect(notices.length).toBeGreaterThan(0);
-    expect(written.filter((x) => !x.afterScreen)).toEqual([]);
+    expect(r.errs.filter((x) => /retrying in/.test(x.text)).length).toBeGreaterThan(0);
+    expect(r.errs.filter((x) => !x.afterScreen)).toEqual([]);
   });
 
   it("past midnight: the next day's check-ins, and who is in the teams asked again", async () => {
