@@ -9,13 +9,13 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../src/commands/remind/files.js';
 import { runInstall, runReminder, runRemindStatus, runRemove } from '../src/commands/remind/remind.js';
-import type { Host, Ran } from '../src/commands/remind/system.js';
 import { createContext } from '../src/context.js';
 import { localDateKey } from '../src/core/datekey.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { formatDays, nextFire, parseDays } from '../src/services/schedule.js';
 import { tempDir } from './helpers/cleanup.js';
 import { bufferIO } from './helpers/io.js';
+import { fakeHost } from './helpers/remind.js';
 import { useSandboxEnv } from './helpers/sandbox-env.js';
 
 const run = promisify(execFile);
@@ -303,21 +303,6 @@ let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = e)));
 
-function fakeHost(platform: NodeJS.Platform, answer: (file: string, args: string[]) => Partial<Ran> = () => ({})) {
-  const calls: string[][] = [];
-  const host: Host = {
-    platform,
-    env,
-    uid: 501,
-    find: (name) => (platform === 'win32' ? `C:\\Windows\\System32\\${name}.exe` : `/usr/bin/${name}`),
-    run: async (file, args) => {
-      calls.push([file, ...args]);
-      return { code: 0, stdout: '', stderr: '', ...answer(file, args) };
-    },
-  };
-  return { host, calls };
-}
-
 /** A run in-process; `now` a fixed Friday noon for what status says, the real clock for runs against the sandbox. */
 function context(now = () => new Date('2026-11-20T12:00:00Z')) {
   const io = bufferIO();
@@ -327,7 +312,7 @@ function context(now = () => new Date('2026-11-20T12:00:00Z')) {
 describe('macOS: a launchd agent, loaded with launchctl bootstrap and taken out with bootout', () => {
   it('install → status → remove, and --dry-run changes nothing', async () => {
     const plist = join(env.HOME!, 'Library', 'LaunchAgents', 'checkin.remind.plist');
-    const { host, calls } = fakeHost('darwin');
+    const { host, calls } = fakeHost('darwin', env);
     const dry = context();
     await runInstall(dry.ctx, { at: '8:15', days: 'mon-fri', dryRun: true }, host);
     expect(dry.io.stdoutText()).toContain(`# write ${plist}:\n<?xml version="1.0" encoding="UTF-8"?>\n`);
@@ -356,7 +341,7 @@ describe('macOS: a launchd agent, loaded with launchctl bootstrap and taken out 
   });
 
   it('the run shows a notification through osascript, with fixed words only', async () => {
-    const { host, calls } = fakeHost('darwin');
+    const { host, calls } = fakeHost('darwin', env);
     const { ctx, io } = context(() => new Date());
     await runReminder(ctx, {}, host);
     expect(calls).toEqual([['/usr/bin/osascript', '-e', 'display notification "Today\'s check-in is still pending: run checkin today" with title "checkin" subtitle "Check-in pending"']]);
@@ -370,7 +355,7 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
     let seen: Buffer | undefined;
     let xmlFile = '';
     let registered: string | undefined;
-    const { host, calls } = fakeHost('win32', (_file, args) => {
+    const { host, calls } = fakeHost('win32', env, (_file, args) => {
       if (args[0] === '/Create') {
         xmlFile = args[4]!;
         seen = readFileSync(xmlFile);
@@ -399,7 +384,7 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
   });
 
   it('the run shows a toast through PowerShell whose script holds fixed words only', async () => {
-    const { host, calls } = fakeHost('win32');
+    const { host, calls } = fakeHost('win32', env);
     await runReminder(context(() => new Date()).ctx, {}, host);
     expect(calls).toHaveLength(1);
     const [file, ...args] = calls[0]!;
@@ -412,7 +397,7 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
 
 describe('remind run --env (what a scheduled task hands the run)', () => {
   it('sets only the variables the run needs, before anything reads them', async () => {
-    const { host, calls } = fakeHost('linux');
+    const { host, calls } = fakeHost('linux', env);
     const io = bufferIO();
     const url = env.CHECKIN_API_URL!;
     const ctx = createContext({ io, env: { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2' } });

@@ -4,7 +4,7 @@
 // Environment=, as the timer would — notifies only when today's check-in is pending, and install,
 // status and remove leave nothing behind.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { localDateKey } from '../src/core/datekey.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/cleanup.js';
+import { standIns } from './helpers/remind.js';
 import { useSandboxEnv } from './helpers/sandbox-env.js';
 
 let sb: Sandbox;
@@ -20,45 +21,6 @@ useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const today = () => localDateKey(new Date()); // the spawned CLI runs with TZ=UTC, as this process does
 
 const run = promisify(execFile);
-
-/** The stand-ins, in a folder put first on PATH; what they were asked is kept in files beside them. */
-function standIns(opts: { userManager: boolean }) {
-  const dir = tempDir('checkin-stand-ins-');
-  const write = (name: string, body: string) => {
-    writeFileSync(join(dir, name), `#!/bin/sh\n${body}`);
-    chmodSync(join(dir, name), 0o755);
-  };
-  // systemctl: answers is-system-running, and makes or takes the enabled link as the real one does.
-  write(
-    'systemctl',
-    `echo "$*" >> '${dir}/systemctl.log'
-wants="\${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/timers.target.wants"
-case "$*" in
-  "--user is-system-running") ${opts.userManager ? 'echo running; exit 0' : 'echo offline; exit 1'} ;;
-  "--user enable --now checkin-remind.timer") mkdir -p "$wants" && ln -sf ../checkin-remind.timer "$wants/checkin-remind.timer" ;;
-  "--user disable --now checkin-remind.timer") rm -f "$wants/checkin-remind.timer" ;;
-esac
-exit 0
-`,
-  );
-  // crontab: -l, - and -r on one file.
-  write(
-    'crontab',
-    `echo "$*" >> '${dir}/crontab.log'
-f='${dir}/crontab.txt'
-case "$1" in
-  -l) if [ -f "$f" ]; then cat "$f"; else echo "no crontab for $(id -un)" >&2; exit 1; fi ;;
-  -) cat > "$f" ;;
-  -r) if [ -f "$f" ]; then rm "$f"; else echo "no crontab for $(id -un)" >&2; exit 1; fi ;;
-  *) exit 2 ;;
-esac
-`,
-  );
-  // notify-send: each argument on a line of its own, one call after another.
-  write('notify-send', `for a in "$@"; do printf '%s\\n' "$a"; done >> '${dir}/notified'\necho --- >> '${dir}/notified'\n`);
-  const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : '');
-  return { dir, read, clear: (name: string) => rmSync(join(dir, name), { force: true }) };
-}
 
 /**
  * A user who logged in (the token is stored, not in the environment: a timer would not have it),

@@ -2,19 +2,20 @@
 // would end a crontab line: what follows it would be an entry of its own, run every minute as the
 // user. `checkin remind install` (every route, --dry-run too) and `checkin cron` refuse it as a
 // usage error (exit 2) naming where it is, and write nothing.
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cronLine } from '../src/commands/cron/cron.js';
 import { cronReminderLine, launchdPlist, systemdService, taskXml, type Job } from '../src/commands/remind/files.js';
 import { runInstall } from '../src/commands/remind/remind.js';
-import type { Host, Ran } from '../src/commands/remind/system.js';
+import type { Ran } from '../src/commands/remind/system.js';
 import { createContext } from '../src/context.js';
 import { EXIT, UsageError } from '../src/errors.js';
 import { shellCommand } from '../src/services/schedule.js';
 import { cleanEnv, runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/cleanup.js';
 import { bufferIO } from './helpers/io.js';
+import { fakeHost, standIns } from './helpers/remind.js';
 
 const ATTACK = '\n* * * * * touch /tmp/PWNED #';
 const CONTROLS = ['\n', '\r', '\t', '\0', '\x1b', '\x7f', '\x85'];
@@ -94,23 +95,13 @@ describe('what a scheduler is handed holds no control character', () => {
 
 // ---- install, in-process, on each route (a stand-in host: nothing runs) ----
 
-function fakeHost(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, userManager: boolean) {
-  const calls: string[][] = [];
-  const host: Host = {
-    platform,
-    env,
-    uid: 501,
-    find: (name) => (platform === 'win32' ? `C:\\Windows\\System32\\${name}.exe` : `/usr/bin/${name}`),
-    run: async (file, args): Promise<Ran> => {
-      calls.push([file, ...args]);
-      if (args.join(' ') === '--user is-system-running') return userManager ? { code: 0, stdout: 'running\n', stderr: '' } : { code: 1, stdout: 'offline\n', stderr: '' };
-      if (args[0] === '-l') return { code: 1, stdout: '', stderr: 'no crontab for ada\n' };
-      if (args[0] === '/Query') return { code: 1, stdout: '', stderr: 'ERROR: The system cannot find the file specified.' };
-      return { code: 0, stdout: '', stderr: '' };
-    },
-  };
-  return { host, calls };
-}
+/** What finds out what is installed answers: a user manager or not, no crontab, no task. */
+const nothingInstalled = (userManager: boolean) => (_file: string, args: string[]): Partial<Ran> => {
+  if (args.join(' ') === '--user is-system-running') return userManager ? { stdout: 'running\n' } : { code: 1, stdout: 'offline\n' };
+  if (args[0] === '-l') return { code: 1, stderr: 'no crontab for ada\n' };
+  if (args[0] === '/Query') return { code: 1, stderr: 'ERROR: The system cannot find the file specified.' };
+  return {};
+};
 
 /** Every file under a folder, as paths relative to it. */
 function files(dir: string): string[] {
@@ -130,7 +121,7 @@ describe('remind install refuses on every route, --dry-run too, and does nothing
     const home = tempDir('checkin-hardening-');
     const env = cleanEnv({ HOME: home, CHECKIN_CONFIG_DIR: join(home, 'cfg'), CHECKIN_TOKEN: 'x', CHECKIN_API_URL: `http://127.0.0.1:1/${ATTACK}` });
     for (const dryRun of [false, true]) {
-      const { host, calls } = fakeHost(platform, env, userManager);
+      const { host, calls } = fakeHost(platform, env, nothingInstalled(userManager));
       const io = bufferIO();
       const err = await runInstall(createContext({ io, env }), { at: '10:00', days: 'mon-fri', dryRun }, host).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
@@ -145,30 +136,9 @@ describe('remind install refuses on every route, --dry-run too, and does nothing
 
 // ---- the built CLI: the crontab route with stand-ins first on PATH, and `checkin cron` ----
 
-function standIns() {
-  const dir = tempDir('checkin-stand-ins-');
-  const write = (name: string, body: string) => {
-    writeFileSync(join(dir, name), `#!/bin/sh\n${body}`);
-    chmodSync(join(dir, name), 0o755);
-  };
-  write('systemctl', 'echo offline; exit 1\n');
-  write(
-    'crontab',
-    `echo "$*" >> '${dir}/crontab.log'
-f='${dir}/crontab.txt'
-case "$1" in
-  -l) if [ -f "$f" ]; then cat "$f"; else echo "no crontab" >&2; exit 1; fi ;;
-  -) cat > "$f" ;;
-  *) exit 2 ;;
-esac
-`,
-  );
-  return dir;
-}
-
 describe('the built CLI refuses each variable a crontab line would carry', () => {
   it('remind install, remind install --dry-run and cron: exit 2, the variable named, the crontab untouched', async () => {
-    const stand = standIns();
+    const stand = standIns({ userManager: false }).dir;
     const home = tempDir('checkin-hardening-home-');
     const base = { HOME: home, CHECKIN_CONFIG_DIR: join(home, 'cfg'), CHECKIN_TOKEN: 'x', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2', PATH: `${stand}:${process.env.PATH}` };
     const cases: [string, Record<string, string | undefined>][] = [
