@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// Starts checkin (dist/checkin.js). On Node >= 22.1 through Node's own compile cache, kept in the
+// Starts checkin (dist/checkin.cjs). On Node >= 22.1 through Node's own compile cache, kept in the
 // user's cache folder — only one of the user's own that no one else can write: a cache there runs
 // as the user. Without one (Node 20, another's folder) it simply runs without.
 'use strict';
 const { existsSync, mkdirSync, statSync } = require('node:fs');
 const { enableCompileCache } = require('node:module');
 const { isAbsolute, join } = require('node:path');
-const { pathToFileURL } = require('node:url');
 
 /** $XDG_CACHE_HOME/checkin or ~/.cache/checkin, made 0700; nothing if it is not this user's alone. */
 function cacheDir() {
@@ -24,15 +23,15 @@ function cacheDir() {
   return undefined;
 }
 
-const main = join(__dirname, '..', 'dist', 'checkin.js');
+const main = join(__dirname, '..', 'dist', 'checkin.cjs');
 if (!existsSync(main)) {
   process.stderr.write('checkin is not built yet: run `npm run build` in its folder (npm install does it for you).\n');
   process.exit(1);
 }
 const dir = enableCompileCache && cacheDir();
 if (dir) enableCompileCache(dir);
-import(pathToFileURL(main).href)
-  .then((checkin) => checkin.run(process.argv.slice(2)))
+require(main)
+  .run(process.argv.slice(2))
   .then((code) => {
     process.exitCode = code;
   });

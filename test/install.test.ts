@@ -148,10 +148,10 @@ describe('the package', () => {
     expect(published.bugs).toEqual({ url: `${repoUrl}/issues` });
     expect(published.homepage).toBe(`${repoUrl}#readme`);
     expect(pack.files.map((f) => f.path)).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.js']),
+      expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-server.cjs']),
     );
-    // Nothing but those and the chunks.
-    expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.js|dist\/mcp-server\.js|dist\/chunks\/[^/]+\.js|skills\/checkin\/SKILL\.md)$/.test(f.path))).toEqual([]);
+    // Nothing but those and the vendor files.
+    expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md)$/.test(f.path))).toEqual([]);
   });
 
   it('npm pack and npm publish in the repository are refused, saying what to run instead', async () => {

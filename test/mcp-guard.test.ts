@@ -1,13 +1,11 @@
 // `checkin mcp` on its guard: against the hostile service every tool's text is clean and its
 // structured content exact; stdout carries nothing but JSON-RPC; the server ends when its client
-// closes standard input; and no other command's start-up loads the SDK.
+// closes standard input. (That no other command loads the SDK: test/startup.test.ts.)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, spawnCli } from './helpers/cli.js';
+import { BIN, cleanEnv, spawnCli } from './helpers/cli.js';
 import { FORBIDDEN, hostileObjects, startHostile } from './helpers/hostile.js';
 import { useSandboxEnv } from './helpers/sandbox-env.js';
 
@@ -124,28 +122,5 @@ describe('checkin mcp on stdio', () => {
     expect(byId.get(2)!.result!.isError).toBeFalsy();
     expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error: .*blursday/) }] });
     expect(byId.get(5)!.result).toMatchObject({ isError: true, content: [{ text: 'error: There is no draft check-in.1999-01-01 (already sent, or never kept)' }] });
-  });
-});
-
-describe('start-up', () => {
-  it('the SDK is in a bundle of its own that no other command loads: only the mcp command imports it, when it runs', () => {
-    const dist = join(ROOT, 'dist');
-    const read = (file: string) => readFileSync(join(dist, file), 'utf8');
-    const staticImports = (file: string) => [...read(file).matchAll(/import\s*(?:[\w$*{},\s]+from\s*)?"(\.\/[^"]+)"/g)].map((m) => join(file.includes('/') ? 'chunks' : '.', m[1]!));
-    // Everything checkin.js loads before any command runs, and every chunk it can load later.
-    const eager = new Set<string>();
-    const walk = (file: string) => {
-      if (eager.has(file)) return;
-      eager.add(file);
-      for (const next of staticImports(file)) walk(next);
-    };
-    walk('checkin.js');
-    expect(eager.size).toBeGreaterThan(1);
-    expect([...eager].filter((f) => read(f).includes('elicitation/create'))).toEqual([]);
-    expect(readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js') && read(`chunks/${f}`).includes('elicitation/create'))).toEqual([]);
-    // The server is its own bundle, named once in checkin.js: by the mcp command's import.
-    expect(read('mcp-server.js')).toContain('elicitation/create');
-    expect(read('checkin.js').match(/mcp-server\.js/g)).toHaveLength(1);
-    expect([...eager].some((f) => /from\s*"[^"]*mcp-server/.test(read(f)))).toBe(false);
   });
 });

@@ -8,6 +8,8 @@
 // - undici for everything a proxy is involved in (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured by
 //   its EnvHttpProxyAgent), and for a dispatcher handed in (tests use MockAgent). Loaded only then.
 
+import * as http from 'node:http';
+import * as https from 'node:https';
 import type { Dispatcher } from 'undici';
 
 /** Response headers as received (a repeated header as a list). */
@@ -54,13 +56,11 @@ function transportError(err: unknown, written: boolean): TransportError {
 }
 
 export function nodeTransport(): Transport {
-  const agents = new Map<string, import('node:http').Agent>();
+  const agents = new Map<string, http.Agent>();
   return {
     async send(req) {
       const url = new URL(req.url);
-      // Not import(): as an ES module a built-in is copied property by property, and node:http's
-      // getters load Node's own undici and http2 (~60 ms on Node 24).
-      const mod = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http');
+      const mod = (url.protocol === 'https:' ? https : http) as typeof http;
       let agent = agents.get(url.protocol);
       if (!agent) {
         agent = new mod.Agent({ keepAlive: true, maxSockets: 8 }); // as many as the pager keeps in flight
@@ -73,7 +73,7 @@ export function nodeTransport(): Transport {
           clearTimeout(deadline);
           reject(transportError(err, sent));
         };
-        let r: import('node:http').ClientRequest;
+        let r: http.ClientRequest;
         try {
           r = mod.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
           const chunks: Buffer[] = [];

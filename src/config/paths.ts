@@ -4,6 +4,8 @@
 // CHECKIN_CONFIG_DIR keeps all three in that one folder, as it always has.
 // Only names are made here: nothing is read or written.
 
+import { lstatSync, mkdirSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
 export interface CheckinPaths {
@@ -19,7 +21,7 @@ export interface CheckinPaths {
 
 function home(env: NodeJS.ProcessEnv): string {
   // node:os only when HOME is unset: it is not otherwise loaded on the way to a request.
-  return env.HOME || process.getBuiltinModule('node:os').homedir();
+  return env.HOME || homedir();
 }
 
 /** $<name>/checkin when it is an absolute path (XDG: a relative one is ignored), else ~/<fallback>/checkin. */
@@ -57,11 +59,10 @@ export function pathVariables(env: NodeJS.ProcessEnv): Record<string, string> {
  * it is made 0700, and one that another user made, or others can write, is never used.
  */
 export function fallbackDraftsDir(env: NodeJS.ProcessEnv, opts: { create: boolean }): string | undefined {
-  const { lstatSync, mkdirSync } = process.getBuiltinModule('node:fs') as typeof import('node:fs');
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   // The temp folder of this environment (os.tmpdir() reads the process's own).
-  const tmp = [env.TMPDIR, env.TMP, env.TEMP].find((d) => d && isAbsolute(d)) ?? process.getBuiltinModule('node:os').tmpdir();
+  const tmp = [env.TMPDIR, env.TMP, env.TEMP].find((d) => d && isAbsolute(d)) ?? tmpdir();
   const top = join(tmp, `checkin-${uid}`);
   const dir = join(top, 'drafts');
   try {

@@ -4,6 +4,7 @@
 // The folders: ./paths.ts. Earlier versions kept the cache and the marker in config.json: they
 // are read from there until the first write of each moves them.
 
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
@@ -96,9 +97,8 @@ export function normalizeApiUrl(apiUrl: string): string {
   }
 }
 
-/** SHA-256 of the text's UTF-8, in hex (node:crypto is loaded on first use: ~5 ms). */
+/** SHA-256 of the text's UTF-8, in hex. */
 export function sha256(text: string): string {
-  const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

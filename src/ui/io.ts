@@ -1,7 +1,9 @@
 // The one object that owns the process's streams: TTY checks, colour level, "can prompt?".
 // Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
 
-import type { Readable, Writable } from 'node:stream';
+import { fstatSync, writeSync } from 'node:fs';
+import { Writable, type Readable } from 'node:stream';
+import { isatty } from 'node:tty';
 import { UsageError } from '../errors.js';
 import { pagerCommand, splitCommand, startPager, type Pager } from './pager.js';
 import { guardTerminal } from './sanitize.js';
@@ -130,12 +132,26 @@ function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean, gua
   };
 }
 
+/**
+ * Whether `fd` is a terminal. Only a character device can be one: a pipe or a file (scripts, cron,
+ * CI) is told by fstat alone, without loading node:tty (~3 ms a run); /dev/null and terminals are
+ * then told apart by isatty.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false; // closed
+  }
+  return isatty(fd);
+}
+
 export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () => IOPreferences = () => ({})): IO {
-  // isatty, not process.stdin.isTTY: setting up stdin (a stream most runs never read) costs
-  // milliseconds; the streams are made when first used.
-  const { isatty } = process.getBuiltinModule('node:tty') as typeof import('node:tty');
-  const stdinIsTTY = isatty(0);
-  const stdoutIsTTY = isatty(1);
+  // Not process.stdin.isTTY: setting up stdin (a stream most runs never read) costs milliseconds;
+  // the streams are made when first used.
+  let stdinTerminal: boolean | undefined;
+  const stdinIsTTY = () => (stdinTerminal ??= isTerminal(0));
+  const stdoutIsTTY = isTerminal(1);
   let silent = false;
   let stdinText: Promise<string> | undefined;
   let stopLine: (() => string | undefined) | undefined;
@@ -179,7 +195,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     // Written at once (the process ends next), and only once: a second signal finds nothing to say.
     if (line && !silent) {
       try {
-        (process.getBuiltinModule('node:fs') as typeof import('node:fs')).writeSync(2, guardTerminal(`\n${line}\n`));
+        writeSync(2, guardTerminal(`\n${line}\n`));
       } catch {
         // stderr gone: the draft is kept all the same
       }
@@ -198,7 +214,9 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     get stderr() {
       return process.stderr;
     },
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return stdinIsTTY();
+    },
     stdoutIsTTY,
     columns: (stdoutIsTTY && process.stdout.columns) || 80,
     // Worked out when first asked (a run that never shows anything never reads the settings).
@@ -206,7 +224,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
       return (colorLevel ??= colorLevelFor(env, stdoutIsTTY, pref().color));
     },
     get canPrompt() {
-      return (canPrompt ??= stdinIsTTY && stdoutIsTTY && !env.CHECKIN_NO_PROMPT && pref().prompt !== 'disabled');
+      return (canPrompt ??= stdoutIsTTY && stdinIsTTY() && !env.CHECKIN_NO_PROMPT && pref().prompt !== 'disabled');
     },
     out(text) {
       if (silent) return;
@@ -231,7 +249,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     readStdin: (maxBytes) => {
       // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
       if (stdinText) return stdinText;
-      if (stdinIsTTY) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
+      if (stdinIsTTY()) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
       return (stdinText = readText(process.stdin, maxBytes ?? MAX_STDIN_BYTES));
     },
     onStop(line) {
@@ -267,7 +285,6 @@ export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable 
     if (err.code !== 'EPIPE') throw err;
     gone = true;
   });
-  const { Writable } = process.getBuiltinModule('node:stream') as typeof import('node:stream');
   const output = new Writable({
     write(chunk: Buffer, _encoding, done) {
       if (gone) return done();

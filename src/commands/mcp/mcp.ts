@@ -1,8 +1,9 @@
 // `checkin mcp`: checkin as a Model Context Protocol server over stdio, for coding agents. The SDK
-// is loaded only here: server.ts is built as a bundle of its own (dist/mcp-server.js, beside
-// checkin.js) and imported when this command runs, so no other command's start-up pays for it.
+// is loaded only here: server.ts is built as a bundle of its own (dist/mcp-server.cjs, beside
+// checkin.cjs) and required when this command runs, so no other command's start-up pays for it.
 // `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
 import { Command, Option } from '@commander-js/extra-typings';
+import { createRequire } from 'node:module';
 import type { Context } from '../../context.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
@@ -29,7 +30,7 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     ctx.io.out(snippet);
     return;
   }
-  // Found beside the running bundle (dist/checkin.js), never bundled into it.
-  const { serve } = (await import(new URL('./mcp-server.js', import.meta.url).href)) as typeof import('./server.js');
+  // Found beside the running bundle (dist/checkin.cjs), never bundled into it.
+  const { serve } = createRequire(import.meta.url)('./mcp-server.cjs') as typeof import('./server.js');
   await serve(ctx, { allowSend: Boolean(opts.allowSend) });
 }

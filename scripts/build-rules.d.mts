@@ -1,0 +1,2 @@
+// Types for what the tests read of scripts/build-rules.mjs.
+export const PRELOADED: string[];
