@@ -59,14 +59,14 @@ describe("Node's compile cache, through bin/checkin.js", () => {
     expect(JSON.parse(first.stdout)).toMatchObject({ type: 'check-in' });
     expect((statSync(join(cache, 'checkin')).mode & 0o777).toString(8)).toBe('700');
     const files = cacheFiles(cache);
-    expect(files.length).toBeGreaterThan(3); // dist/checkin.js and the chunks this command loads
+    expect(files).toHaveLength(1); // dist/checkin.cjs: all this command loads after the shim
     const written = contents(files);
 
     const second = await runCli(['today', '--json'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, node: NODE });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
     // Node's own account: the bundle's cache was read and V8 took it; none was refused.
-    expect(second.stderr).toMatch(/cache for (ESM )?file:\S*\/dist\/checkin\.js was accepted/);
+    expect(second.stderr).toMatch(/cache for CommonJS \S*\/dist\/checkin\.cjs was accepted/);
     expect(second.stderr).not.toMatch(/rejected|mismatch/);
     expect(contents(cacheFiles(cache))).toEqual(written);
   });
@@ -96,7 +96,7 @@ describe("Node's compile cache, through bin/checkin.js", () => {
     // And the next run takes what that run wrote.
     const next = await runCli(['today', '--json'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, node: NODE });
     expect(next.stdout).toBe(first.stdout);
-    expect(next.stderr).toMatch(/cache for (ESM )?file:\S*\/dist\/checkin\.js was accepted/);
+    expect(next.stderr).toMatch(/cache for CommonJS \S*\/dist\/checkin\.cjs was accepted/);
   });
 
   it('a cache folder others can write, or another user’s, is not used: a cache planted there never runs', async (ctx) => {
@@ -105,7 +105,7 @@ describe("Node's compile cache, through bin/checkin.js", () => {
     const pkg = temp('pkg');
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
     const bin = join(pkg, 'bin', 'checkin.js');
-    const main = join(pkg, 'dist', 'checkin.js');
+    const main = join(pkg, 'dist', 'checkin.cjs');
     const real = readFileSync(main, 'utf8');
     const other = VERSION.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
     expect(real.split(JSON.stringify(VERSION))).toHaveLength(2);
