@@ -29,9 +29,28 @@ export const lazyBuiltins = {
 
 /**
  * What bundles using lazyBuiltins start with: the module, got on the first read of one of its
- * values. Its names (an ES module's import copies them, each as a getter) are known without loading it.
+ * values; writes go to it. Its names (an ES module's import copies them, each as a getter) are
+ * known without loading it: `keys`, read from the Node that builds.
  */
-export const LAZY_BUILTIN = 'const lazyBuiltin = (id, keys) => { let m; const get = () => (m ??= require(id)); return new Proxy({}, { get: (_, k) => (k === "__esModule" ? true : get()[k]), has: (_, k) => k in get(), ownKeys: () => keys, getOwnPropertyDescriptor: (_, k) => ({ configurable: true, enumerable: true, get: () => get()[k] }) }); };';
+export const LAZY_BUILTIN = [
+  'const lazyBuiltin = (id, keys) => {',
+  '  let m;',
+  '  const get = () => (m ??= require(id));',
+  '  return new Proxy({}, {',
+  '    get: (_, k) => (k === "__esModule" ? true : get()[k]),',
+  '    set: (_, k, v) => Reflect.set(get(), k, v),',
+  '    defineProperty: (_, k, d) => Reflect.defineProperty(get(), k, d),',
+  '    deleteProperty: (_, k) => Reflect.deleteProperty(get(), k),',
+  '    has: (_, k) => k in get(),',
+  '    ownKeys: () => (m ? Reflect.ownKeys(m) : keys),',
+  '    getOwnPropertyDescriptor: (_, k) => {',
+  '      if (!m && keys.includes(k)) return { configurable: true, enumerable: true, get: () => get()[k] };',
+  '      const d = Reflect.getOwnPropertyDescriptor(get(), k);',
+  '      return d && { ...d, configurable: true };',
+  '    },',
+  '  });',
+  '};',
+].join('\n');
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 export const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
