@@ -27,7 +27,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20.18',
-  minify: true,
+  minify: process.env.CHECKIN_BUILD_PLAIN !== '1', // unminified for profiling: CONTRIBUTING.md, "Start-up"
   legalComments: 'none',
   logLevel: 'warning',
   absWorkingDir: new URL('.', root).pathname,
