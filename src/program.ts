@@ -70,6 +70,9 @@ const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
 const COMMANDS: Record<string, Define> = Object.fromEntries(GROUPS.flatMap(([, commands]) => Object.entries(commands)));
 const GROUP_OF = new Map(GROUPS.flatMap(([heading, commands]) => Object.keys(commands).map((name) => [name, heading] as const)));
 
+/** `checkin --version` (or -V) alone: commander prints the version; no command needs building. */
+const isVersion = (argv: string[]) => argv.length === 1 && ['--version', '-V'].includes(argv[0]!);
+
 /** Whether argv runs one known command (then only it is built); otherwise all are (help, errors). */
 export function isCommand(argv: string[]): boolean {
   const wanted = argv.find((a) => !a.startsWith('-'));
@@ -92,7 +95,7 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     if (!program.opts().pager || ctx.debug.api) io.noPager();
   });
 
-  const names = isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);
+  const names = isVersion(argv) ? [] : isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);
   for (const name of names) program.addCommand(COMMANDS[name]!(ctx).helpGroup(GROUP_OF.get(name)!));
   program.commandsGroup(LAST_GROUP).helpCommand(true);
 
@@ -116,5 +119,5 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
 
 /** Completion (and --help, which lists it) loads the completion library; other runs never do. */
 export async function addCompletionWhenAsked(ctx: Context, program: CommandUnknownOpts, argv: string[]): Promise<void> {
-  if (['completion', 'complete'].includes(argv[0] ?? '') || !isCommand(argv)) (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
+  if (['completion', 'complete'].includes(argv[0] ?? '') || !(isCommand(argv) || isVersion(argv))) (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
 }
