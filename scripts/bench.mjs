@@ -15,7 +15,7 @@
 // first): `PATH=/path/to/node24/bin:$PATH npm run bench` for another.
 import pty from '@lydell/node-pty';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,9 @@ const quick = process.env.BENCH_QUICK === '1';
 const only = process.env.BENCH_SECTIONS?.split(',').map(Number);
 const want = (n) => !only || only.includes(n);
 const dir = mkdtempSync(join(tmpdir(), 'checkin-bench-'));
+// The homes, caches and scripts made below go with it, however the run ends.
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 const haveTime = existsSync('/usr/bin/time');
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
