@@ -29,9 +29,10 @@ interface Watch {
 
 /**
  * Runs `checkin team --watch …` on a 100 × 40 terminal until the fake clock has moved `forMs`, then
- * presses q; `at` runs once the clock has passed each of its times (in ms from the start).
+ * presses q; `at` runs once the clock has passed each of its times (in ms from the start), given the
+ * terminal's streams.
  */
-async function watch(args: string[], forMs: number, at: Array<[number, () => Promise<void>]> = [], columns = 100): Promise<Watch> {
+async function watch(args: string[], forMs: number, at: Array<[number, (io: ReturnType<typeof bufferIO>) => Promise<void>]> = [], columns = 100): Promise<Watch> {
   const io = bufferIO({ tty: true, columns });
   Object.assign(io.stdout, { columns, rows: ROWS });
   let raw = '';
@@ -51,7 +52,7 @@ async function watch(args: string[], forMs: number, at: Array<[number, () => Pro
     sleep: async (ms) => {
       await w.clock.sleep(ms);
       const elapsed = w.clock.now().getTime() - t0;
-      while (pending.length && pending[0]![0] <= elapsed) await pending.shift()![1]();
+      while (pending.length && pending[0]![0] <= elapsed) await pending.shift()![1](io);
       if (elapsed >= forMs) (io.stdin as PassThrough).write('q');
     },
     secrets: () => 'no keychain in the tests',
@@ -174,28 +175,16 @@ describe('team --watch: polling on a fake clock', () => {
   });
 
   it('a resize redraws the wall at the new width, by the width rule', async () => {
-    const io = bufferIO({ tty: true, columns: 120 });
-    Object.assign(io.stdout, { columns: 120, rows: ROWS });
-    let raw = '';
-    io.stdout.on('data', (d: Buffer) => (raw += d.toString()));
-    let resized = false;
-    const ctx = createContext({
-      io,
-      env: w.env,
-      now: w.clock.now,
-      sleep: async (ms) => {
-        await w.clock.sleep(ms);
-        if (!resized) {
-          resized = true;
-          Object.assign(io.stdout, { columns: 60 });
-          raw = '';
-          io.stdout.emit('resize');
-        } else (io.stdin as PassThrough).write('q');
-      },
-      secrets: () => 'no keychain in the tests',
-    });
-    expect(await run(['team', '--watch'], ctx)).toBe(0);
-    const frame = raw.split(FRAME_START)[1]!;
+    // 120 columns, then 60 after the first wait; a minute on, nothing has changed: the last frame
+    // drawn is the resized one.
+    const resize = async (io: ReturnType<typeof bufferIO>) => {
+      Object.assign(io.stdout, { columns: 60 });
+      io.stdout.emit('resize');
+    };
+    const r = await watch([], 60_000, [[1, resize]], 120);
+    expect(r.code).toBe(0);
+    expect(r.frames).toBe(2);
+    const frame = r.raw.split(FRAME_START).at(-1)!;
     // eslint-disable-next-line no-control-regex
     const rows = frame.split(/\x1b\[\d+;1H/).map((l) => l.replace(/\x1b\[[?0-9;]*[A-Za-z]/g, ''));
     expect(rows.some((l) => l.includes('PERSON'))).toBe(true);
