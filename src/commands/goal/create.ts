@@ -12,7 +12,7 @@ import { printOne, viewFor } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import type { Run } from '../flags.js';
 import { askNewGoal, previewGoal } from './ask.js';
-import { givenFields, goalFieldOptions, resolveNames, type GoalFieldOptions } from './fields.js';
+import { goalFieldOptions, keptOrGiven, resolveNames, type GoalFieldOptions } from './fields.js';
 
 export type GoalCreateOptions = GoalFieldOptions;
 
@@ -31,21 +31,14 @@ export function goalCreateCommand(ctx: Context, run: Run<GoalCreateOptions> = ru
 
 export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Promise<void> {
   const api = await ctx.api();
-  let input: GoalInput;
   let kept = false;
-  let fromFile = false;
   const keepTyped = async (i: GoalInput) => {
     kept = (await keep(ctx, TARGET, { kind: 'goal', input: { ...i } })) || kept;
   };
-  if (opts.resume) {
-    if (opts.input !== undefined) throw new UsageError('--resume and --input cannot be combined: --resume sends the kept goal');
-    const draft = ctx.drafts().get(api.baseUrl, TARGET);
-    if (draft?.content.kind !== 'goal') throw new UsageError('There is no goal kept from a failed attempt');
-    input = { ...draft.content.input, ...(await givenFields(ctx, opts)).input };
-  } else {
-    const given = await givenFields(ctx, opts);
-    input = given.input;
-    fromFile = opts.input !== undefined && opts.input !== '-' && !given.piped;
+  const given = await keptOrGiven(ctx, api.baseUrl, TARGET, opts, { kept: 'the kept goal', none: 'There is no goal kept from a failed attempt' });
+  let input: GoalInput = given.input;
+  const { fromFile } = given;
+  if (!opts.resume) {
     if (given.piped) await keepTyped(input);
     const missingTitle = typeof input.title !== 'string' || input.title.trim() === '';
     const asking = opts.input === undefined && (missingTitle || opts.edit);

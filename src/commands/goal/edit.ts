@@ -14,7 +14,7 @@ import { sayDone } from '../../ui/success.js';
 import type { Run } from '../flags.js';
 import { askGoalChanges, previewGoal } from './ask.js';
 import { withKeptHint } from './create.js';
-import { givenFields, goalFieldOptions, resolveNames, type GoalFieldOptions } from './fields.js';
+import { goalFieldOptions, keptOrGiven, resolveNames, type GoalFieldOptions } from './fields.js';
 import { uuid } from './update/content.js';
 
 export interface GoalEditOptions extends GoalFieldOptions {
@@ -36,18 +36,11 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
   const api = await ctx.api();
   const target = { kind: 'goal-edit', id } as const;
   const resume = `checkin goal edit ${id} --resume`;
-  let input: GoalInput;
+  const given = await keptOrGiven(ctx, api.baseUrl, target, opts, { kept: 'the kept changes', none: 'There are no kept changes for this goal' });
+  let input: GoalInput = given.input;
+  const { fromFile } = given;
   let kept = false;
-  let fromFile = false;
-  if (opts.resume) {
-    if (opts.input !== undefined) throw new UsageError('--resume and --input cannot be combined: --resume sends the kept changes');
-    const draft = ctx.drafts().get(api.baseUrl, target);
-    if (draft?.content.kind !== 'goal') throw new UsageError('There are no kept changes for this goal');
-    input = { ...draft.content.input, ...(await givenFields(ctx, opts)).input };
-  } else {
-    const given = await givenFields(ctx, opts);
-    input = given.input;
-    fromFile = opts.input !== undefined && opts.input !== '-' && !given.piped;
+  if (!opts.resume) {
     if (given.piped) kept = await keep(ctx, target, { kind: 'goal', input });
     const nothingGiven = Object.keys(input).length === 0 && opts.input === undefined;
     const asking = opts.edit || (nothingGiven && ctx.io.canPrompt);

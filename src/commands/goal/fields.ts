@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
+import type { DraftTarget } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
@@ -132,6 +133,27 @@ export async function givenFields(ctx: Context, flags: GoalFieldOptions): Promis
  * owner_id, contributor_ids and team_ids turned into UUIDs — from the cached account, one look-up
  * at most. UUIDs and everything else are sent as given.
  */
+/**
+ * The fields to send: with --resume the kept draft's, under whatever is given now; else what is
+ * given (`piped`: read from standard input; `fromFile`: from a file --input names, kept there).
+ */
+export async function keptOrGiven(
+  ctx: Context,
+  baseUrl: string,
+  target: DraftTarget,
+  flags: GoalFieldOptions,
+  words: { kept: string; none: string },
+): Promise<{ input: GoalInput; piped: boolean; fromFile: boolean }> {
+  if (flags.resume) {
+    if (flags.input !== undefined) throw new UsageError(`--resume and --input cannot be combined: --resume sends ${words.kept}`);
+    const draft = ctx.drafts().get(baseUrl, target);
+    if (draft?.content.kind !== 'goal') throw new UsageError(words.none);
+    return { input: { ...draft.content.input, ...(await givenFields(ctx, flags)).input }, piped: false, fromFile: false };
+  }
+  const given = await givenFields(ctx, flags);
+  return { ...given, fromFile: flags.input !== undefined && flags.input !== '-' && !given.piped };
+}
+
 export async function resolveNames(ctx: Context, input: GoalInput): Promise<GoalInput> {
   const out: GoalInput = { ...input };
   const named = (v: unknown): v is string => typeof v === 'string' && !UUID_RE.test(v);
