@@ -3,9 +3,8 @@
 
 import { ApiClient } from './api/client.js';
 import type { TraceHook } from './api/trace.js';
-import { DraftStore } from './config/drafts.js';
+import { Outbox } from './config/outbox.js';
 import { preferences } from './config/prefs.js';
-import { migrateDrafts } from './config/migrate.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore } from './config/store.js';
@@ -24,7 +23,8 @@ export interface Context {
   /** Waiting (retries, rate-limit pauses); tests inject one that returns at once. An aborted `signal` ends the wait at once. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   config(): ConfigStore;
-  drafts(): DraftStore;
+  /** The outbox: every write kept until the service accepted it (config/outbox.ts). */
+  drafts(): Outbox;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
   api(): Promise<ApiClient>;
   /** Whether each HTTP exchange is traced on stderr: CHECKIN_DEBUG=api, or --debug (which sets it). */
@@ -65,17 +65,10 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
   return Math.round(s * 1000);
 }
 
-/**
- * The draft store, once what an earlier version kept in the config folder has been moved to the
- * state folder; what could not be moved is still read where it is.
- */
-function openDrafts(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) => void): DraftStore {
+/** The outbox in the state folder; drafts an earlier version kept in the config folder are moved in when it is first read. */
+function openOutbox(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) => void): Outbox {
   const legacy = cfg.paths.legacyDrafts;
-  if (legacy) {
-    const { failed } = migrateDrafts(legacy, cfg.draftsDir, warn);
-    if (failed) warn(`the drafts in ${legacy} could not all be moved to ${cfg.draftsDir} (${failed}); they are still read there`);
-  }
-  return new DraftStore(cfg.draftsDir, warn, { ...(legacy && { legacy }), fallback: (opts) => fallbackDraftsDir(env, opts) });
+  return new Outbox(cfg.draftsDir, warn, { ...(legacy && { legacy }), fallback: (opts) => fallbackDraftsDir(env, opts) });
 }
 
 /** The longest one timer can wait: setTimeout takes a signed 32-bit number of ms. */
@@ -118,7 +111,7 @@ function realSleep(timers: Set<NodeJS.Timeout>) {
 export function createContext(parts: ContextParts): Context {
   const { io, env } = parts;
   let config: ConfigStore | undefined;
-  let drafts: DraftStore | undefined;
+  let drafts: Outbox | undefined;
   let client: ApiClient | undefined;
   let prompter = parts.prompter;
   let editor = parts.editor;
@@ -133,7 +126,7 @@ export function createContext(parts: ContextParts): Context {
     debug: { api: (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('api') },
     onTrace: (event) => io.err(formatTrace(event)),
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
-    drafts: () => (drafts ??= openDrafts(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
+    drafts: () => (drafts ??= openOutbox(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
     async api() {
       if (client) return client;
       const cfg = ctx.config();

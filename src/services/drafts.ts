@@ -1,20 +1,36 @@
-// The one way every write goes out: what the user typed is saved as a draft before the request,
-// and removed only after the service accepted it with a well-formed answer; on failure, `hint`
-// says how to send it again. A draft that cannot be kept in the state folder is kept in a private
-// temp folder (config/drafts.ts says where); where none can be kept at all, the write still goes
-// out, and if it fails the typed text is printed so that it is not lost.
-import type { DraftContent, DraftTarget } from '../config/drafts.js';
+// The one way every write goes out, through the outbox (config/outbox.ts): what the user typed is
+// an entry on disk before the request; sending claims it (one send per entry, across processes);
+// it is removed only after the service accepted exactly it with a well-formed answer. A run keeps
+// its own entry per target (the wizard updates it answer by answer) and never changes another's:
+// a failed send followed by another send leaves the first waiting, and says so. Where no entry can
+// be kept at all, the write still goes out, and if it fails the typed text is printed.
+import { ApiError } from '../api/errors.js';
+import { sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
+import { normalizeApiUrl } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate } from '../core/answers.js';
-import { CliError, HintedError } from '../errors.js';
+import { CliError, HintedError, UsageError } from '../errors.js';
+import { sanitizeLine } from '../ui/sanitize.js';
+
+export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox.js';
 
 export interface Write<T> {
   target: DraftTarget;
-  /** What was typed; undefined when nothing needs keeping (all of it is on the command line). */
-  content: DraftContent | undefined;
+  /** What was typed, kept as this run's entry for the target; undefined when nothing needs keeping (all of it is on the command line). */
+  content?: DraftContent | undefined;
+  /** How it was typed (default: typed). */
+  made?: Made;
+  /** Or: an entry kept earlier, sent as it is (`--resume`, `checkin drafts send`). */
+  entry?: Entry;
+  /** The claim on `entry`, when the caller took it already (held while a person was asked). */
+  claim?: Claim;
+  /** Entries kept earlier that the person built this one on: removed with it once it is accepted. */
+  folds?: Entry[];
+  /** The command that sends it again, when it is not the target's own (`checkin today --resume`). */
+  resume?: string;
+  /** Say nothing of other entries still waiting for the target (a resume sending them all). */
+  quiet?: boolean;
   send: () => Promise<T>;
-  /** How to send the draft again, told when sending failed. */
-  hint: string;
 }
 
 /** Typed content as a person reads it back. */
@@ -37,7 +53,7 @@ export function contentText(content: DraftContent): string {
   }
 }
 
-/** The command that sends a kept draft. */
+/** The command that sends what waits for a target. */
 export function resumeCommand(target: DraftTarget): string {
   switch (target.kind) {
     case 'check-in':
@@ -59,38 +75,251 @@ export function resumeCommand(target: DraftTarget): string {
   }
 }
 
-/** What a stop signal says while a draft of this run is kept. */
+/** Whether sending this target creates something (a POST): sent twice, it would be there twice. */
+export function creates(target: DraftTarget): boolean {
+  return target.kind === 'comment' || target.kind === 'goal-update' || target.kind === 'activity' || target.kind === 'goal' || target.kind === 'echo-question';
+}
+
+/** The one phrase for what was kept and how to send it. */
+export function keptLine(resume: string): string {
+  return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
+}
+
+/** The line for a send that may have reached the service without an answer. */
+export function maybeSentLine(entry: Entry, at: string): string {
+  return `The draft ${entry.id} may have reached the service (sent ${at}, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`;
+}
+
+/**
+ * Whose words a run writes: the service as configured (no request) and, with `person`, the person
+ * when the cache knows them (which reads the token: after the words are kept, never before).
+ */
+export function accountHere(ctx: Context, { person: withPerson = true }: { person?: boolean } = {}): Account {
+  const cfg = ctx.config();
+  const api_url = normalizeApiUrl(cfg.apiUrl().value);
+  if (!withPerson) return { api_url };
+  let person: string | undefined;
+  try {
+    const token = cfg.token();
+    person = token ? cfg.cached(api_url, token.value, 'me')?.id : undefined;
+  } catch {
+    person = undefined;
+  }
+  return { api_url, ...(person && { person_id: person }) };
+}
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+/** Whether an entry is this account's: the same service (however its URL's path was spelled) and not another person's. */
+export function sameAccount(a: Account, b: Account): boolean {
+  if (originOf(normalizeApiUrl(a.api_url)) !== originOf(normalizeApiUrl(b.api_url))) return false;
+  return !a.person_id || !b.person_id || a.person_id.toLowerCase() === b.person_id.toLowerCase();
+}
+
+/** How an entry's account reads: "http://…/api/v1" (and whose, when it is not this person). */
+export function accountLabel(a: Account): string {
+  return a.api_url;
+}
+
+/**
+ * What waits for a target (or for any of several names of one: a check-in's date and its UUID):
+ * this account's entries, oldest first, and those kept for another service or person.
+ */
+export function waitingFor(ctx: Context, target: DraftTarget | DraftTarget[]): { here: Entry[]; elsewhere: Entry[] } {
+  const account = accountHere(ctx);
+  const names = Array.isArray(target) ? target : [target];
+  const all = ctx.drafts().list().filter((e) => names.some((t) => sameTarget(e.target, t)));
+  return { here: all.filter((e) => sameAccount(e.account, account)), elsewhere: all.filter((e) => !sameAccount(e.account, account)) };
+}
+
+/** Every entry of this account, oldest first. */
+export function allHere(ctx: Context): Entry[] {
+  const account = accountHere(ctx);
+  return ctx.drafts().list().filter((e) => sameAccount(e.account, account));
+}
+
+/** What a stop signal says while an entry of this run is kept. */
 function stopLine(ctx: Context): string | undefined {
   const kept = ctx.drafts().keptThisRun();
   if (kept.length === 0) return undefined;
-  return `Stopped. What you typed is kept as a draft: \`${resumeCommand(kept.at(-1)!)}\` sends it.`;
+  return `Stopped. ${keptLine(resumeCommand(kept.at(-1)!.target))}`;
 }
 
-/** Saves a draft; when it cannot be saved (the store has warned, once), returns false and the caller carries on. */
-export async function keep(ctx: Context, target: DraftTarget, content: DraftContent): Promise<boolean> {
-  const api = await ctx.api();
+/** This run's own entry for the target, if it made one. */
+export function ownEntry(ctx: Context, target: DraftTarget): Entry | undefined {
+  return ctx
+    .drafts()
+    .keptThisRun()
+    .find((e) => sameTarget(e.target, target));
+}
+
+/**
+ * Keeps what was typed as this run's entry for the target: made the first time, updated after
+ * (never another run's). Returns the entry, or undefined when none can be kept (the store has
+ * warned, once) and the caller carries on.
+ */
+export function keep(ctx: Context, target: DraftTarget, content: DraftContent, made: Made = 'typed'): Entry | undefined {
+  const outbox = ctx.drafts();
   try {
-    ctx.drafts().save(api.baseUrl, target, content, ctx.now());
+    const mine = ownEntry(ctx, target);
+    const entry = mine ? outbox.update(mine, { content }, ctx.now()) : outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now());
+    // From now until it is sent, a stop signal says where it is.
+    ctx.io.onStop(() => stopLine(ctx));
+    return entry;
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    return false;
+    return undefined;
   }
-  // From now until it is sent, a stop signal says where it is.
-  ctx.io.onStop(() => stopLine(ctx));
-  return true;
+}
+
+/** Moves this run's entry to the target it turned out to be for (piped text kept before the day was known). */
+export function retarget(ctx: Context, from: DraftTarget, to: DraftTarget): void {
+  const mine = ownEntry(ctx, from);
+  if (mine && !sameTarget(from, to)) updateOwn(ctx, mine, { target: to });
+}
+
+function updateOwn(ctx: Context, entry: Entry, change: Partial<Pick<Entry, 'account' | 'target'>>): Entry {
+  try {
+    return ctx.drafts().update(entry, change, ctx.now());
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    return entry;
+  }
+}
+
+/** Drops this run's own entry for the target (what it kept turned out to change nothing). */
+export function dropOwn(ctx: Context, target: DraftTarget): void {
+  const mine = ownEntry(ctx, target);
+  if (mine) drop(ctx, mine);
+}
+
+/** Drops an entry on the person's word (claimed first: one being sent is not dropped under it). */
+export function drop(ctx: Context, entry: Entry): void {
+  ctx.drafts().claim(entry).done();
 }
 
 export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {
-  const api = await ctx.api();
-  const kept = write.content ? await keep(ctx, write.target, write.content) : false;
+  const outbox = ctx.drafts();
+  let entry = write.entry ?? (write.content ? keep(ctx, write.target, write.content, write.made) : undefined);
+  // This run's entry learns whose it is (the token is read by now), so another person's resume never takes it.
+  if (entry && !write.entry && !entry.account.person_id) {
+    const account = accountHere(ctx);
+    if (account.person_id) entry = updateOwn(ctx, entry, { account });
+  }
+  const resume = write.resume ?? resumeCommand(write.target);
+  const claims = [];
+  try {
+    if (entry) claims.push(write.claim ?? outbox.claim(entry));
+    for (const e of write.folds ?? []) claims.push(outbox.claim(e));
+  } catch (err) {
+    for (const c of claims) c.release();
+    throw err;
+  }
+  const createsOne = creates(write.target);
+  if (createsOne && claims[0]) claims[0].sending();
   let result: T;
   try {
     result = await write.send();
   } catch (err) {
-    if (!write.content) throw err;
-    if (kept) throw new HintedError(err, write.hint);
-    throw new HintedError(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
+    // The service answered (an error): nothing was made. No answer to a create: it may have been.
+    const unanswered = createsOne && !(err instanceof ApiError && err.kind === 'http') && (err instanceof ApiError || !(err instanceof CliError));
+    if (unanswered && claims[0]) claims[0].unknown(ctx.now());
+    for (const c of claims) c.release();
+    if (!entry) {
+      if (!write.content) throw err;
+      throw new HintedError(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
+    }
+    throw new HintedError(err, unanswered ? maybeSentLine(entry, ctx.now().toISOString()) : keptLine(resume));
   }
-  if (kept) ctx.drafts().delete(api.baseUrl, write.target);
+  for (const c of claims) c.done();
+  if (!write.quiet) noteWaiting(ctx, write.target, resume);
   return result;
+}
+
+/** After a send: other entries still waiting for the same target are said, never dropped. */
+export function noteWaiting(ctx: Context, target: DraftTarget, resume: string): void {
+  let left: Entry[];
+  try {
+    left = waitingFor(ctx, target).here;
+  } catch {
+    return;
+  }
+  if (left.length === 0) return;
+  ctx.io.err(`note: ${left.length === 1 ? 'an earlier draft' : `${left.length} earlier drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${left.length === 1 ? 'it' : 'them'}, \`checkin drafts\` shows ${left.length === 1 ? 'it' : 'them'}.\n`);
+}
+
+/** What a target is, in a word or two. */
+export function targetNoun(target: DraftTarget): string {
+  switch (target.kind) {
+    case 'check-in':
+      return 'check-in';
+    case 'comment':
+      return target.on === 'check-in' ? 'check-in (comment)' : 'goal update (comment)';
+    case 'goal-update':
+      return 'goal (update)';
+    case 'goal-update-edit':
+      return 'goal update';
+    case 'activity':
+      return 'activity log';
+    case 'goal':
+      return 'new goal';
+    case 'goal-edit':
+      return 'goal';
+    case 'echo-question':
+      return 'echo question';
+  }
+}
+
+/** When an entry is, as a person reads it: "Wed 25 Nov 21:07". */
+export function whenLabel(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).replace(',', '');
+}
+
+/** The error when nothing waits for a target here: what waits for it elsewhere is named, with how to send it here. */
+export function noneWaiting(what: string, elsewhere: Entry[]): UsageError {
+  if (elsewhere.length === 0) return new UsageError(`There is no draft for ${what}`);
+  const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account)} on ${whenLabel(e.created_at)})`).join(', ');
+  return new UsageError(`There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`, `\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`);
+}
+
+/**
+ * Sends what waits for a target, each entry once with its own claim, oldest first (the order they
+ * were written); on a terminal with several waiting, the person picks. An entry that may already
+ * have reached the service is left with its line. Returns what was sent, in order.
+ */
+export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
+  const { here, elsewhere } = waitingFor(ctx, targets);
+  if (here.length === 0) throw noneWaiting(what, elsewhere);
+  const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
+  const out: Array<{ entry: Entry; result: T }> = [];
+  let skipped = 0;
+  for (const entry of chosen) {
+    const at = ctx.drafts().maybeSent(entry);
+    if (at) {
+      ctx.io.err(`warning: ${maybeSentLine(entry, whenLabel(at))}\n`);
+      skipped++;
+      continue;
+    }
+    out.push({ entry, result: await sendWithDraft(ctx, { target: entry.target, entry, resume, quiet: true, send: () => send(entry) }) });
+  }
+  if (out.length === 0 && skipped > 0) throw new CliError(`Nothing was sent: the draft${skipped > 1 ? 's' : ''} for ${what} may already have reached the service`);
+  return out;
+}
+
+/** Which of several entries to send, asked on a terminal: all (oldest first), or one. */
+export async function pickEntries(ctx: Context, entries: Entry[], what: string): Promise<Entry[]> {
+  const first = (e: Entry) => contentText(e.content).split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const choice = await ctx.prompter().select<string>(`${entries.length} drafts wait for ${what}. Send which?`, [
+    { name: `All ${entries.length}, oldest first`, value: '*' },
+    ...entries.map((e) => ({ name: `${e.id} · ${whenLabel(e.created_at)} · ${sanitizeLine(first(e)).slice(0, 60)}`, value: e.id })),
+  ]);
+  return choice === '*' ? entries : entries.filter((e) => e.id === choice);
 }

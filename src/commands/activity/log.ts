@@ -2,10 +2,10 @@
 // web app and in tomorrow's suggestion. The text is kept as a draft until the service took it.
 import { Command } from '@commander-js/extra-typings';
 import { postActivity } from '../../api/endpoints.js';
-import type { ActivityInput } from '../../api/types.js';
+import type { Activity, ActivityInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { sendWithDraft } from '../../services/drafts.js';
+import { resumeEach, sendWithDraft, type DraftContent } from '../../services/drafts.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';
@@ -35,25 +35,30 @@ export function logCommand(ctx: Context, run: Run<LogOptions> = runLog) {
 }
 
 export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
-  const api = await ctx.api();
   const target = { kind: 'activity' } as const;
-  let input: ActivityInput;
   if (opts.resume) {
-    const draft = ctx.drafts().get(api.baseUrl, target);
-    if (draft?.content.kind !== 'activity') throw new UsageError('There is no activity kept from a failed attempt');
-    input = draft.content.input;
-  } else {
-    if (opts.text === undefined) throw new UsageError('Say what you did: checkin log "…" (or - to read it from standard input)');
-    input = activityInput(opts.text === '-' ? await ctx.io.readStdin() : opts.text, opts.url, opts.group);
+    // Every activity kept from failed attempts (the git hook's commits while the service was down), oldest first.
+    const api = await ctx.api();
+    const sent = await resumeEach(ctx, target, 'an activity', 'checkin log --resume', (e) => postActivity(api, activityOf(e.content)));
+    for (const { result } of sent) await showRecorded(ctx, result, opts.json);
+    return;
   }
-  const recorded = await sendWithDraft(ctx, {
-    target,
-    content: { kind: 'activity', input },
-    send: () => postActivity(api, input),
-    hint: 'The activity was kept as a draft; `checkin log --resume` sends it.',
-  });
-  await sayDone(ctx.io, ctx.now(), 'Recorded the activity', { link: recorded.url, json: opts.json });
-  await printOne(ctx.io, ctx.now(), recorded, opts.json, (v, a) => activityRows(v, [a]));
+  if (opts.text === undefined) throw new UsageError('Say what you did: checkin log "…" (or - to read it from standard input)');
+  const piped = opts.text === '-';
+  const input = activityInput(piped ? await ctx.io.readStdin() : opts.text, opts.url, opts.group);
+  const api = await ctx.api();
+  const recorded = await sendWithDraft(ctx, { target, content: { kind: 'activity', input }, made: piped ? 'piped' : 'typed', send: () => postActivity(api, input) });
+  await showRecorded(ctx, recorded, opts.json);
+}
+
+function activityOf(content: DraftContent): ActivityInput {
+  if (content.kind !== 'activity') throw new UsageError('That draft holds no activity');
+  return content.input;
+}
+
+async function showRecorded(ctx: Context, recorded: Activity, json: JsonFlag | undefined): Promise<void> {
+  await sayDone(ctx.io, ctx.now(), 'Recorded the activity', { link: recorded.url, json });
+  await printOne(ctx.io, ctx.now(), recorded, json, (v, a) => activityRows(v, [a]));
 }
 
 /** An activity as the service takes it, checked: the text trimmed and at most MAX_DESCRIPTION characters, an https link, a label. */

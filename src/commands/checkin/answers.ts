@@ -4,12 +4,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
-import type { DraftContent } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { isEmptyAnswers, parseMood, readTemplate } from '../../core/answers.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { resolveTeams } from '../../services/account.js';
-import { keep } from '../../services/drafts.js';
+import { keep, keptLine, retarget, type DraftContent } from '../../services/drafts.js';
 import type { Target } from '../../services/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect } from '../flags.js';
@@ -77,7 +76,7 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
     const name = flags.fromFile === '-' ? 'Standard input' : flags.fromFile;
     if (flags.fromFile === '-') {
       text = await ctx.io.readStdin();
-      if (draftTarget && text.trim() !== '') await keep(ctx, draftTarget, { kind: 'text', text });
+      if (draftTarget && text.trim() !== '') keep(ctx, draftTarget, { kind: 'text', text }, 'piped');
     } else {
       try {
         text = readFileSync(flags.fromFile, 'utf8');
@@ -87,7 +86,7 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
     }
     const read = readTemplate(text);
     if (read.problems.length > 0) {
-      const kept = flags.fromFile === '-' && keepFor ? ` What you piped is kept as a draft: \`${keepFor.resumeCommand} -e\` opens it to fix.` : '';
+      const kept = flags.fromFile === '-' && keepFor ? ` ${keptLine(`${keepFor.resumeCommand} --resume -e`)}` : '';
       throw new UsageError(`${name}: ${read.problems.slice(0, 3).join('; ')}`, kept.trim() || undefined);
     }
     answers = read.answers;
@@ -103,37 +102,39 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
   if (blockers !== undefined) answers.blockers = blockers;
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
-  if (typed && draftTarget) await keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers } });
+  if (typed && draftTarget) keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers } }, 'piped');
   if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
   if (flags.team && flags.team.length > 0) {
     try {
       answers.team_ids = await resolveTeams(ctx, flags.team);
     } catch (err) {
-      throw typed && keepFor ? new HintedError(err, `What you typed is kept as a draft; \`${keepFor.resumeCommand} --resume -t <team>\` sends it.`) : err;
+      throw typed && keepFor ? new HintedError(err, keptLine(`${keepFor.resumeCommand} --resume -t <team>`)) : err;
     }
   }
   return { answers, typed };
 }
 
 /**
- * What is piped (`-`) goes on disk before the first request, under the check-in as far as it is
- * known without one (`guess`); once the real target is known (`settle`), it is kept there instead.
- * Standard input is read once: answersFromFlags reads the same text after.
+ * What is piped (`-`) goes on disk before any request and before any other file is read: as an
+ * entry for the check-in as far as it is known (`guess`, the machine's date when nothing else is
+ * known). Once the real target is known (`settle`), the same entry is moved there: it is this
+ * run's own, so no other draft is touched. Standard input is read once: answersFromFlags reads
+ * the same text after.
  */
-export async function keepPipedFirst(ctx: Context, flags: AnswerOptions, guess: Target | undefined): Promise<{ settle(target: Target): Promise<void> }> {
+export async function keepPipedFirst(ctx: Context, flags: AnswerOptions, guess: () => Target | undefined): Promise<{ settle(target: Target): Promise<void> }> {
   const field = (['previous', 'intentions', 'blockers', 'fromFile'] as const).find((k) => flags[k] === '-');
   const none = { settle: async () => undefined };
-  if (!field || !guess || flags.resume) return none;
+  if (!field || flags.resume) return none;
   const text = await ctx.io.readStdin();
   if (text.trim() === '') return none;
+  const at = guess();
+  if (!at) return none;
   const content: DraftContent = field === 'fromFile' ? { kind: 'text', text } : { kind: 'answers', answers: { [field]: text.replace(/\s+$/, '') } };
-  const early = { kind: 'check-in', key: guess.key } as const;
-  if (!(await keep(ctx, early, content))) return none;
+  const early = { kind: 'check-in', key: at.key } as const;
+  if (!keep(ctx, early, content, 'piped')) return none;
   return {
     async settle(target) {
-      if (target.key === guess.key) return;
-      // Moved, never dropped: the first copy goes only once the second is on disk.
-      if (await keep(ctx, { kind: 'check-in', key: target.key }, content)) ctx.drafts().delete((await ctx.api()).baseUrl, early);
+      retarget(ctx, early, { kind: 'check-in', key: target.key });
     },
   };
 }

@@ -4,10 +4,10 @@
 
 import { getCheckIn } from '../../api/endpoints.js';
 import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
-import type { Draft } from '../../config/drafts.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../core/answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
+import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../services/drafts.js';
 import { fetchOrNull, type Target } from '../../services/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './answers.js';
@@ -23,8 +23,8 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
     return openInBrowser(ctx.io, ctx.env, c.url);
   }
   if (flags.suggest || flags.fromActivity) return suggest(ctx, target, flags);
-  if (flags.resume) return resume(ctx, target, flags);
   if (flags.edit) needTerminalForEditor(ctx);
+  if (flags.resume) return resume(ctx, target, flags);
   const { answers, typed } = await answersFromFlags(ctx, flags, target);
   if (flags.edit) return editAndSend(ctx, target, answers, flags.json);
   if (!isEmptyAnswers(answers)) {
@@ -43,72 +43,82 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
   await printCheckIn(ctx.io, ctx.now(), c, flags.json);
 }
 
-/** The draft kept for this check-in, however it was addressed (by date or by UUID). */
-async function findDraft(ctx: Context, target: Target): Promise<Draft | undefined> {
-  const api = await ctx.api();
-  const drafts = ctx.drafts();
-  const exact = drafts.get(api.baseUrl, { kind: 'check-in', key: target.key });
-  if (exact) return exact;
+/** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
+async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[] }> {
+  const exact = waitingFor(ctx, { kind: 'check-in', key: target.key });
   // Kept under the other name of the same check-in? One GET tells its id and date.
   const otherForm = UUID_RE.test(target.key) ? DATE_KEY_RE : UUID_RE;
-  const candidates = drafts.list(api.baseUrl).filter((d) => d.target.kind === 'check-in' && otherForm.test(d.target.key));
-  if (candidates.length === 0) return undefined;
-  const c = target.known ?? (await getCheckIn(api, target.key).catch(() => undefined));
-  if (!c) return undefined;
-  return candidates.find((d) => d.target.kind === 'check-in' && (d.target.key === c.id || d.target.key === c.date));
+  if (!ctx.drafts().list().some((e) => e.target.kind === 'check-in' && otherForm.test(e.target.key))) return exact;
+  const c = target.known ?? (await getCheckIn(await ctx.api(), target.key).catch(() => undefined));
+  if (!c) return exact;
+  const other = waitingFor(ctx, { kind: 'check-in', key: UUID_RE.test(target.key) ? c.date : c.id });
+  const byAge = (a: Entry, b: Entry) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
+  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge) };
 }
 
-async function noDraft(ctx: Context, target: Target): Promise<UsageError> {
-  const api = await ctx.api();
-  const others = ctx
-    .drafts()
-    .list(api.baseUrl)
-    .flatMap((d) => (d.target.kind === 'check-in' ? [d.target.key] : []));
+/** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */
+function noDraft(ctx: Context, target: Target, elsewhere: Entry[]): UsageError {
+  if (elsewhere.length > 0) return noneWaiting(target.label, elsewhere);
+  const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' ? [e.target.key] : [])))];
   if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
   const one = others[others.length - 1]!;
   return new UsageError(
-    `There is no draft for ${target.label}; there ${others.length === 1 ? 'is one' : `are ${others.length}`} for ${others.join(', ')}`,
+    `There is no draft for ${target.label}; there ${others.length === 1 ? 'is one' : `are some`} for ${others.join(', ')}`,
     `Send it with \`checkin checkin ${one} --resume\`${others.length > 1 ? ' (and likewise for the others)' : ''}.`,
   );
 }
 
-async function resume(ctx: Context, target: Target, flags: AnswerOptions): Promise<void> {
-  const draft = await findDraft(ctx, target);
-  if (!draft) throw await noDraft(ctx, target);
-  const { answers: extra } = await answersFromFlags(ctx, { ...flags, resume: false });
-  let kept: CheckInAnswers;
-  if (draft.content.kind === 'answers') kept = draft.content.answers;
-  else if (draft.content.kind === 'text') {
-    const read = readTemplate(draft.content.text);
-    if (read.problems.length === 0) kept = read.answers;
-    else if (ctx.io.canPrompt) {
-      const edited = await editAnswers(ctx, target, withProblems(draft.content.text, read.problems));
-      if (!edited) throw new CancelledError('Nothing was written; the kept draft was not sent and is still kept');
-      kept = edited;
-    } else {
-      throw new UsageError(`The kept draft cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} -e\` (it opens the kept text).`);
-    }
-  } else throw await noDraft(ctx, target);
-  const sent = await sendAndShow(ctx, target, { ...kept, ...extra }, { keepDraft: true, json: flags.json });
-  // Found under the check-in's other name: that one is sent too.
-  if (sent && draft.target.kind === 'check-in' && draft.target.key !== target.key) ctx.drafts().delete((await ctx.api()).baseUrl, draft.target);
+/** An entry's answers; text that cannot be read opens the editor on a terminal (the edit is kept as this run's own entry). */
+async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promise<{ answers: CheckInAnswers; edited: boolean }> {
+  if (entry.content.kind === 'answers') return { answers: entry.content.answers, edited: false };
+  if (entry.content.kind !== 'text') throw new UsageError(`The draft ${entry.id} holds no answers`);
+  const read = readTemplate(entry.content.text);
+  if (read.problems.length === 0) return { answers: read.answers, edited: false };
+  if (!ctx.io.canPrompt) {
+    throw new UsageError(`The kept draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} --resume -e\` (it opens the kept text).`);
+  }
+  const edited = await editAnswers(ctx, target, withProblems(entry.content.text, read.problems));
+  if (!edited) throw new CancelledError('Nothing was written; the kept draft was not sent and is still kept');
+  return { answers: edited, edited: true };
 }
 
-async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: JsonFlag): Promise<void> {
+/** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
+async function resume(ctx: Context, target: Target, flags: AnswerOptions): Promise<void> {
+  if (flags.edit) return editAndSend(ctx, target, (await answersFromFlags(ctx, { ...flags, resume: false, edit: false })).answers, flags.json, true);
+  const { here, elsewhere } = await waitingForCheckIn(ctx, target);
+  if (here.length === 0) throw noDraft(ctx, target, elsewhere);
+  const { answers: extra } = await answersFromFlags(ctx, { ...flags, resume: false });
+  const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
+  for (const entry of chosen) {
+    const { answers, edited } = await answersOfEntry(ctx, target, entry);
+    const body = { ...answers, ...extra };
+    const sent = edited
+      ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: flags.json, quiet: true })
+      : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: flags.json, quiet: true });
+    if (!sent) return;
+  }
+}
+
+async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: JsonFlag, fromDrafts = false): Promise<void> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, json);
-  // A draft kept earlier is where writing starts again.
-  const draft = await findDraft(ctx, target);
+  // The drafts kept earlier are where writing starts again (the newest last, so it wins).
+  const { here, elsewhere } = await waitingForCheckIn(ctx, target);
+  if (fromDrafts && here.length === 0) throw noDraft(ctx, target, elsewhere);
+  const chosen = here.length > 1 ? await pickEntries(ctx, here, target.label) : here;
+  const newest = chosen.at(-1);
+  if (chosen.length > 0) ctx.io.err(`Starting from ${chosen.length === 1 ? `the draft ${newest!.id} kept ${whenLabel(newest!.created_at)}` : `${chosen.length} drafts kept earlier, the newest last`}.\n`);
   let text: string;
-  if (draft?.content.kind === 'text') text = draft.content.text;
+  if (newest?.content.kind === 'text' && chosen.length === 1) text = newest.content.text;
   else {
-    const kept = draft?.content.kind === 'answers' ? draft.content.answers : {};
+    let kept: CheckInAnswers = {};
+    for (const e of chosen) if (e.content.kind === 'answers') kept = { ...kept, ...e.content.answers };
     const prefill = { ...answersOf(current), previous: current.previous ?? (await earlierPrefill(ctx, current)), ...kept, ...given };
     text = buildTemplate(prefill, current.date);
   }
   const edited = await editAnswers(ctx, target, text);
-  if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${draft ? ' (the earlier draft is still kept)' : ''}`);
-  await sendAndShow(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, json });
+  if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${chosen.length > 0 ? ' (the earlier drafts are still kept)' : ''}`);
+  await sendAndShow(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, folds: chosen, json });
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import { HintedError, UsageError } from '../../errors.js';
-import { keep, sendWithDraft } from '../../services/drafts.js';
+import { keep, keptLine, sendWithDraft, type Claim, type Entry } from '../../services/drafts.js';
 import { isNoCheckIn, notTheService, type Target } from '../../services/target.js';
 import { printCheckIn, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
@@ -24,10 +24,18 @@ export function reportNone(ctx: Context, target: Target, json: JsonFlag, extra =
 export interface SendOptions {
   /** Keep the answers as a draft until the service has them (they were typed, piped or edited). */
   keepDraft: boolean;
+  /** Or: the entry kept earlier that these answers are (sent as they are, with any flags given now). */
+  entry?: Entry;
+  /** The claim on `entry`, already taken (an agent's send, held while the person was asked). */
+  claim?: Claim;
+  /** Entries kept earlier that these answers were built on (the person's choice): removed once sent. */
+  folds?: Entry[];
   /** Print the check-in as JSON. */
   json?: JsonFlag;
   /** At the prompts: one line saying it is done, instead of the whole check-in. */
   confirm?: boolean;
+  /** Say nothing of other drafts still waiting (a resume sending them all). */
+  quiet?: boolean;
 }
 
 /**
@@ -36,31 +44,37 @@ export interface SendOptions {
  */
 export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
   const api = await ctx.api();
-  const hint = `Your answers were kept as a draft; send them with \`${target.resumeCommand} --resume\`.`;
+  const resume = `${target.resumeCommand} --resume`;
+  const hint = keptLine(resume);
+  const kept = opts.keepDraft || opts.entry !== undefined;
   try {
     return await sendWithDraft(ctx, {
       target: { kind: 'check-in', key: target.key },
-      content: opts.keepDraft ? { kind: 'answers', answers } : undefined,
+      content: opts.keepDraft && !opts.entry ? { kind: 'answers', answers } : undefined,
+      ...(opts.entry && { entry: opts.entry }),
+      ...(opts.claim && { claim: opts.claim }),
+      ...(opts.folds && { folds: opts.folds }),
+      ...(opts.quiet && { quiet: true }),
+      resume,
       send: () => patchCheckIn(api, target.key, answers),
-      hint,
     });
   } catch (err) {
     const inner = err instanceof HintedError ? err.inner : err;
     // Not the service at all (an HTML page): said so, and the answers are kept however they were given.
     const wrong = inner instanceof ApiError && !inner.notFound ? await notTheService(ctx, inner) : undefined;
     if (wrong) {
-      if (!opts.keepDraft && (await keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers }))) throw new HintedError(wrong, hint);
-      throw opts.keepDraft ? new HintedError(wrong, hint) : wrong;
+      if (!kept && keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers })) throw new HintedError(wrong, hint);
+      throw kept ? new HintedError(wrong, hint) : wrong;
     }
     if (!(inner instanceof ApiError && inner.notFound)) throw err;
     let none: boolean;
     try {
       none = await isNoCheckIn(ctx, inner);
     } catch (why) {
-      throw opts.keepDraft ? new HintedError(why, hint) : why;
+      throw kept ? new HintedError(why, hint) : why;
     }
     if (!none) throw err;
-    reportNone(ctx, target, opts.json, opts.keepDraft ? ` (your answers are kept as a draft)` : '');
+    reportNone(ctx, target, opts.json, kept ? ` (your answers are kept as a draft)` : '');
     return null;
   }
 }

@@ -18,7 +18,7 @@ export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
 }
 
 export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> {
-  const piped = await keepPipedFirst(ctx, opts, guessCheckInKey(ctx, undefined));
+  const piped = await keepPipedFirst(ctx, opts, () => guessCheckInKey(ctx, undefined));
   const target = await todayTarget(ctx);
   await piped.settle(target);
   await fillCheckIn(ctx, target, opts, true);

@@ -6,10 +6,10 @@
 
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { answersOf, buildTemplate } from '../../core/answers.js';
+import { answersOf, buildTemplate, readTemplate } from '../../core/answers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { keep } from '../../services/drafts.js';
+import { drop, dropOwn, keep, waitingFor, whenLabel, type Entry } from '../../services/drafts.js';
 import { fetchOrNull, type Target } from '../../services/target.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
@@ -38,8 +38,6 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const { c } = view;
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, false);
-  const api = await ctx.api();
-  const drafts = ctx.drafts();
   const draftTarget = { kind: 'check-in', key: target.key } as const;
   let kept = false;
   const cancelled = () =>
@@ -55,25 +53,50 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   try {
     let answers: CheckInAnswers = answersOf(current);
     let questions = ALL;
-    const pending = drafts.get(api.baseUrl, draftTarget);
-    if (pending?.content.kind === 'answers') {
+    /** Drafts kept earlier that the person chose to build on: removed once this is sent. */
+    let folds: Entry[] = [];
+    // What waits for this check-in (a failed send, a pipe, an agent's draft): offered, the oldest first and the newest winning.
+    const pending: Entry[] = [];
+    let pendingAnswers: CheckInAnswers = {};
+    for (const e of waitingFor(ctx, draftTarget).here) {
+      let a: CheckInAnswers | undefined;
+      if (e.content.kind === 'answers') a = e.content.answers;
+      else if (e.content.kind === 'text') {
+        const read = readTemplate(e.content.text);
+        if (read.problems.length > 0) {
+          io.err(c.dim(`A draft ${e.id} (saved ${whenLabel(e.created_at)}) cannot be read as answers; \`${target.resumeCommand} --resume -e\` opens it.\n`));
+          continue;
+        }
+        a = read.answers;
+      }
+      if (!a) continue;
+      pending.push(e);
+      pendingAnswers = { ...pendingAnswers, ...a };
+    }
+    if (pending.length > 0) {
       kept = true;
-      const when = new Date(pending.saved_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-      io.err(c.dim(`An unsent draft for ${target.label}, saved ${when}:\n`));
-      io.out(show({ ...answers, ...pending.content.answers }));
+      const last = pending.at(-1)!;
+      io.err(c.dim(pending.length === 1 ? `An unsent draft for ${target.label}, saved ${whenLabel(last.created_at)}:\n` : `${pending.length} unsent drafts for ${target.label}, the newest saved ${whenLabel(last.created_at)}; together they say:\n`));
+      io.out(show({ ...answers, ...pendingAnswers }));
+      const them = pending.length === 1 ? 'the draft' : 'the drafts';
       const choice = await p.select('What now?', [
-        { name: 'Send the draft', value: 'send' },
-        { name: 'Go through the questions with the draft filled in', value: 'edit' },
-        { name: 'Discard the draft', value: 'discard' },
+        { name: `Send ${them}`, value: 'send' },
+        { name: `Go through the questions with ${them} filled in`, value: 'edit' },
+        { name: `Discard ${them}`, value: 'discard' },
       ]);
       if (choice === 'send') {
-        await sendAndShow(ctx, target, pending.content.answers, { keepDraft: true, confirm: true });
+        // One PATCH of what they say together; each is removed once it is accepted.
+        if (pending.length === 1) await sendAndShow(ctx, target, pendingAnswers, { keepDraft: false, entry: last, confirm: true });
+        else await sendAndShow(ctx, target, pendingAnswers, { keepDraft: true, folds: pending, confirm: true });
         return;
       }
       if (choice === 'discard') {
-        drafts.delete(api.baseUrl, draftTarget);
+        for (const e of pending) drop(ctx, e);
         kept = false;
-      } else answers = { ...answers, ...pending.content.answers };
+      } else {
+        answers = { ...answers, ...pendingAnswers };
+        folds = pending;
+      }
     } else if (current.completed_at) {
       // Filled in already: show it, and change what needs changing.
       io.err(c.dim('Already filled in:\n'));
@@ -98,9 +121,9 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     /** Keeps the answers as they stand (Ctrl-C at the next prompt loses nothing); answers that change nothing leave no draft. */
     const keepAnswers = async (all: CheckInAnswers) => {
       if (sameAnswers(all, original)) {
-        drafts.delete(api.baseUrl, draftTarget);
-        kept = false;
-      } else kept = (await keep(ctx, draftTarget, { kind: 'answers', answers: all })) || kept;
+        dropOwn(ctx, draftTarget);
+        kept = folds.length > 0;
+      } else kept = Boolean(keep(ctx, draftTarget, { kind: 'answers', answers: all })) || kept;
     };
     const step = async (update: CheckInAnswers) => {
       answers = { ...answers, ...update };
@@ -178,7 +201,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (!edited) throw new CancelledError(`Nothing was written in the editor. Your earlier answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them.`);
       await step(edited);
     }
-    await sendAndShow(ctx, target, withoutNulls(answers), { keepDraft: true, confirm: true });
+    await sendAndShow(ctx, target, withoutNulls(answers), { keepDraft: true, folds, confirm: true });
   } catch (err) {
     if (err instanceof CancelledError && err.message === 'Cancelled') throw cancelled();
     throw err;

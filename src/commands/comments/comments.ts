@@ -2,12 +2,12 @@
 // --add, --edit or --resume posts one, kept as a draft until the service accepted it.
 import { Command } from '@commander-js/extra-typings';
 import { allComments, postComment } from '../../api/endpoints.js';
-import { draftKey, type DraftTarget } from '../../config/drafts.js';
+import type { Comment } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { today } from '../../services/days.js';
-import { keep, sendWithDraft } from '../../services/drafts.js';
+import { keep, keptLine, resumeEach, retarget, sendWithDraft, waitingFor, type DraftTarget, type Entry } from '../../services/drafts.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows } from '../../ui/views.js';
@@ -40,14 +40,14 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   if (opts.add !== undefined) body = opts.add === '-' ? await ctx.io.readStdin() : opts.add;
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
   const addressed = writing ? await addressedAs(ctx, opts) : undefined;
-  if (body !== undefined && addressed) await keep(ctx, addressed, { kind: 'comment', body });
+  if (body !== undefined && addressed) keep(ctx, addressed, { kind: 'comment', body }, opts.add === '-' ? 'piped' : 'typed');
   const again = `checkin comments ${opts.key ?? `--goal-update ${opts.goalUpdate}`} --resume`;
 
   let target;
   try {
     target = await commentable(ctx, opts);
   } catch (err) {
-    throw body !== undefined && addressed ? new HintedError(err, `Your comment was kept as a draft; send it with \`${again}\`.`) : err;
+    throw body !== undefined && addressed ? new HintedError(err, keptLine(again)) : err;
   }
   if (!target) return;
   const api = await ctx.api();
@@ -57,27 +57,43 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   }
 
   const draftTarget = { kind: 'comment', on: target.kind, id: target.id } as const;
-  const drafts = ctx.drafts();
-  const draft = drafts.get(api.baseUrl, draftTarget) ?? (addressed && drafts.get(api.baseUrl, addressed));
-  const kept = draft?.content.kind === 'comment' ? draft.content.body : undefined;
+  // Kept under the name the user gave (a date): this run's entry now names the check-in itself.
+  if (addressed) retarget(ctx, addressed, draftTarget);
+  const names = addressed ? [draftTarget, addressed] : [draftTarget];
   if (opts.resume) {
-    if (kept === undefined) throw new UsageError(`There is no draft comment for this ${target.kind}`);
-    body = kept;
-  } else if (opts.edit) {
-    body = (await ctx.editor().edit(kept ?? '')).replace(/\s+$/, '');
+    // Every comment kept for it, oldest first, each posted once.
+    const sent = await resumeEach(ctx, names, `this ${target.kind}`, again, (e) => postComment(api, target, commentOf(e)));
+    for (const { result } of sent) await showPosted(ctx, target.kind, result, opts.json);
+    return;
+  }
+  let folds: Entry[] = [];
+  if (opts.edit) {
+    // The newest comment kept for it is where writing starts again; once this is posted, it is done with.
+    const newest = waitingFor(ctx, names).here.filter((e) => e.content.kind === 'comment').at(-1);
+    body = (await ctx.editor().edit(newest ? commentOf(newest) : '')).replace(/\s+$/, '');
     if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+    if (newest) folds = [newest];
   }
   const text = body!;
   const created = await sendWithDraft(ctx, {
     target: draftTarget,
     content: { kind: 'comment', body: text },
+    made: opts.edit ? 'editor' : opts.add === '-' ? 'piped' : 'typed',
+    folds,
+    resume: again,
     send: () => postComment(api, target, text),
-    hint: `Your comment was kept as a draft. If it does not show up in the list, send it with \`${again}\`.`,
   });
-  // Kept under the name the user gave, too: sent now.
-  if (addressed && draftKey(api.baseUrl, addressed) !== draftKey(api.baseUrl, draftTarget)) drafts.delete(api.baseUrl, addressed);
-  await sayDone(ctx.io, ctx.now(), `Commented on the ${target.kind === 'check-in' ? 'check-in' : 'goal update'}`, { json: opts.json });
-  await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
+  await showPosted(ctx, target.kind, created, opts.json);
+}
+
+function commentOf(e: Entry): string {
+  if (e.content.kind !== 'comment') throw new UsageError(`The draft ${e.id} holds no comment`);
+  return e.content.body;
+}
+
+async function showPosted(ctx: Context, on: 'check-in' | 'goal-update', created: Comment, json: CommentsOptions['json']): Promise<void> {
+  await sayDone(ctx.io, ctx.now(), `Commented on the ${on === 'check-in' ? 'check-in' : 'goal update'}`, { json });
+  await printOne(ctx.io, ctx.now(), created, json, (v, c) => commentRows(v, [c]));
 }
 
 /** The draft name of a comment as the user addressed it, worked out with no request (undefined for `last`). */

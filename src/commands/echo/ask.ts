@@ -3,11 +3,11 @@
 // missing. The prompt is kept as a draft until the service took it (`--resume` sends it again).
 import { Command } from '@commander-js/extra-typings';
 import { createEchoQuestion } from '../../api/endpoints.js';
-import type { EchoQuestionInput } from '../../api/types.js';
+import type { EchoQuestion, EchoQuestionInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { WEEKDAYS } from '../../core/datekey.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { keep, sendWithDraft } from '../../services/drafts.js';
+import { keep, keptLine, resumeEach, sendWithDraft } from '../../services/drafts.js';
 import { echoQuestionView } from '../../ui/echo-views.js';
 import { JSON_FIELDS, jsonOption, printOne, viewFor, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
@@ -83,7 +83,7 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
     if (typed.trim() === '') ctx.io.err('An echo question needs a prompt.\n');
   }
   const input: EchoQuestionInput = { prompt: typed, ...given };
-  const kept = await keep(ctx, TARGET, { kind: 'echo-question', input });
+  const kept = keep(ctx, TARGET, { kind: 'echo-question', input });
   // Ctrl-C at a later question: the question is kept; say so, and how to go on.
   try {
     if (input.title === undefined) {
@@ -108,42 +108,45 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
       }
     }
   } catch (err) {
-    if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not asked. Your question is kept as a draft: \`${RESUME}\` asks it.`);
+    if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not asked. ${keptLine(RESUME)}`);
     throw err;
   }
-  await keep(ctx, TARGET, { kind: 'echo-question', input });
+  keep(ctx, TARGET, { kind: 'echo-question', input });
   const v = await viewFor(ctx.io, ctx.now());
   ctx.io.err(v.c.dim('\nPreview (not asked yet):\n'));
   const when = [input.answer_frequency, input.answer_day, input.answer_time, input.answer_time_zone].filter(Boolean).map((s) => sanitizeLine(s!)).join(' ');
   ctx.io.out(`${v.c.bold(sanitizeLine(input.title ?? '(a title made from the question)'))}\n${v.c.dim('schedule  ')}${when || 'the service’s default'}\n\n${text(v, input.prompt).replace(/^/gm, '  ')}\n`);
-  if (!(await p.confirm('Ask it?', { default: true }))) throw new CancelledError(`Not asked. Your question is kept as a draft: \`${RESUME}\` asks it.`);
+  if (!(await p.confirm('Ask it?', { default: true }))) throw new CancelledError(`Not asked. ${keptLine(RESUME)}`);
   return input;
 }
 
 export async function runAsk(ctx: Context, opts: AskOptions): Promise<void> {
-  const api = await ctx.api();
-  let input: EchoQuestionInput;
   if (opts.resume) {
-    const draft = ctx.drafts().get(api.baseUrl, TARGET);
-    if (draft?.content.kind !== 'echo-question') throw new UsageError('There is no echo question kept from a failed attempt');
-    input = { ...draft.content.input, ...givenSchedule(opts) };
-  } else {
-    const given = givenSchedule(opts);
-    let prompt = opts.prompt;
-    if (prompt === '-') {
-      prompt = (await ctx.io.readStdin()).replace(/\s+$/, '');
-      if (prompt.trim() === '') throw new UsageError('Nothing came on standard input for the prompt; nothing was sent');
-    }
-    if (prompt !== undefined && prompt.trim() === '') throw new UsageError('The prompt is empty; nothing was sent');
-    if (prompt === undefined && !ctx.io.canPrompt) throw new UsageError('An echo question needs a prompt', 'Give it as an argument: checkin echo ask "…" (- reads standard input).');
-    input = prompt === undefined ? await askQuestion(ctx, given, prompt) : { prompt, ...given };
+    // Every question kept from failed attempts, oldest first, each asked once (a schedule given now applies to each).
+    const api = await ctx.api();
+    const sent = await resumeEach(ctx, TARGET, 'an echo question', RESUME, (e) => {
+      if (e.content.kind !== 'echo-question') throw new UsageError(`The draft ${e.id} holds no echo question`);
+      return createEchoQuestion(api, { ...e.content.input, ...givenSchedule(opts) });
+    });
+    for (const { result } of sent) await showAsked(ctx, result, opts.json);
+    return;
   }
-  const created = await sendWithDraft(ctx, {
-    target: TARGET,
-    content: { kind: 'echo-question', input },
-    send: () => createEchoQuestion(api, input),
-    hint: `The question was kept as a draft. If it does not show up in \`checkin echo questions\`, ask it with \`${RESUME}\`.`,
-  });
-  await sayDone(ctx.io, ctx.now(), 'Asked the echo question', { link: created.url, json: opts.json });
-  await printOne(ctx.io, ctx.now(), created, opts.json, echoQuestionView);
+  const given = givenSchedule(opts);
+  let prompt = opts.prompt;
+  const piped = prompt === '-';
+  if (prompt === '-') {
+    prompt = (await ctx.io.readStdin()).replace(/\s+$/, '');
+    if (prompt.trim() === '') throw new UsageError('Nothing came on standard input for the prompt; nothing was sent');
+  }
+  if (prompt !== undefined && prompt.trim() === '') throw new UsageError('The prompt is empty; nothing was sent');
+  if (prompt === undefined && !ctx.io.canPrompt) throw new UsageError('An echo question needs a prompt', 'Give it as an argument: checkin echo ask "…" (- reads standard input).');
+  const input = prompt === undefined ? await askQuestion(ctx, given, prompt) : { prompt, ...given };
+  const api = await ctx.api();
+  const created = await sendWithDraft(ctx, { target: TARGET, content: { kind: 'echo-question', input }, made: piped ? 'piped' : 'typed', resume: RESUME, send: () => createEchoQuestion(api, input) });
+  await showAsked(ctx, created, opts.json);
+}
+
+async function showAsked(ctx: Context, created: EchoQuestion, json: AskOptions['json']): Promise<void> {
+  await sayDone(ctx.io, ctx.now(), 'Asked the echo question', { link: created.url, json });
+  await printOne(ctx.io, ctx.now(), created, json, echoQuestionView);
 }

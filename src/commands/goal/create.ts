@@ -3,16 +3,16 @@
 // draft until the service took it (`--resume` sends it again).
 import { Command } from '@commander-js/extra-typings';
 import { createGoal } from '../../api/endpoints.js';
-import type { GoalInput } from '../../api/types.js';
+import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { keep, sendWithDraft } from '../../services/drafts.js';
+import { keep, keptLine, sendWithDraft } from '../../services/drafts.js';
 import { goalView } from '../../ui/goal-view.js';
 import { printOne, viewFor } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import type { Run } from '../flags.js';
 import { askNewGoal, previewGoal } from './ask.js';
-import { goalFieldOptions, keptOrGiven, resolveNames, type GoalFieldOptions } from './fields.js';
+import { givenGoal, goalFieldOptions, resolveNames, resumeGoals, type GoalFieldOptions } from './fields.js';
 
 export type GoalCreateOptions = GoalFieldOptions;
 
@@ -33,13 +33,17 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
   const api = await ctx.api();
   let kept = false;
   const keepTyped = async (i: GoalInput) => {
-    kept = (await keep(ctx, TARGET, { kind: 'goal', input: { ...i } })) || kept;
+    kept = Boolean(keep(ctx, TARGET, { kind: 'goal', input: { ...i } }, given.piped ? 'piped' : 'typed')) || kept;
   };
-  const given = await keptOrGiven(ctx, api.baseUrl, TARGET, opts, { kept: 'the kept goal', none: 'There is no goal kept from a failed attempt' });
+  if (opts.resume) {
+    for (const created of await resumeGoals(ctx, TARGET, opts, 'a new goal', RESUME, (body) => createGoal(api, body))) await showCreated(ctx, created, opts.json);
+    return;
+  }
+  const given = await givenGoal(ctx, opts);
   let input: GoalInput = given.input;
   const { fromFile } = given;
-  if (!opts.resume) {
-    if (given.piped) await keepTyped(input);
+  if (given.piped) await keepTyped(input);
+  {
     const missingTitle = typeof input.title !== 'string' || input.title.trim() === '';
     const asking = opts.input === undefined && (missingTitle || opts.edit);
     if (asking && !ctx.io.canPrompt) {
@@ -49,7 +53,7 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
     if (asking) {
       // Ctrl-C at a question, once something typed is kept: say so, and how to go on.
       const asked = await askNewGoal(ctx, input, Boolean(opts.edit), keepTyped).catch((err: unknown) => {
-        if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not created. Your goal is kept as a draft: \`${RESUME}\` creates it.`);
+        if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not created. ${keptLine(RESUME)}`);
         throw err;
       });
       input = asked.input;
@@ -57,7 +61,7 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
       ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nPreview (not created yet):\n'));
       await previewGoal(ctx, input, asked.shown);
       if (!(await ctx.prompter().confirm('Create it?', { default: true }))) {
-        throw new CancelledError(`Not created. Your goal is kept as a draft: \`${RESUME}\` creates it.`);
+        throw new CancelledError(`Not created. ${keptLine(RESUME)}`);
       }
     } else if (missingTitle && opts.input !== undefined && input.title === undefined) {
       throw new UsageError('A goal needs a title', 'Add "title" to the --input body, or give --title "…".');
@@ -68,11 +72,16 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
     target: TARGET,
     // A body from a file is kept there; what was typed or piped is kept as a draft.
     content: fromFile ? undefined : { kind: 'goal', input },
+    made: given.piped ? 'piped' : 'typed',
+    resume: RESUME,
     send: () => createGoal(api, body),
-    hint: `The goal was kept as a draft. If it does not show up in \`checkin goals\`, create it with \`${RESUME}\`.`,
   });
-  await sayDone(ctx.io, ctx.now(), 'Created the goal', { link: typeof created.url === 'string' ? created.url : undefined, json: opts.json });
-  await printOne(ctx.io, ctx.now(), created, opts.json, goalView);
+  await showCreated(ctx, created, opts.json);
+}
+
+async function showCreated(ctx: Context, created: Goal, json: GoalCreateOptions['json']): Promise<void> {
+  await sayDone(ctx.io, ctx.now(), 'Created the goal', { link: typeof created.url === 'string' ? created.url : undefined, json });
+  await printOne(ctx.io, ctx.now(), created, json, goalView);
 }
 
 /** A name that is not found, once prose was kept: say how to send it with the name fixed. */
@@ -81,6 +90,6 @@ export async function withKeptHint<T>(kept: boolean, f: () => Promise<T>, resume
     return await f();
   } catch (err) {
     if (!kept || !(err instanceof UsageError)) throw err;
-    throw new UsageError(err.message, `${err.hint ? `${err.hint}\n` : ''}What you wrote is kept as a draft: \`${resume}\` with the name fixed sends it.`);
+    throw new UsageError(err.message, `${err.hint ? `${err.hint}\n` : ''}${keptLine(resume)} Give the name fixed with it (--owner, --team, --contributor).`);
   }
 }

@@ -3,10 +3,10 @@
 // as defaults, and only what changed is sent. Kept as a draft until the service took it.
 import { Command } from '@commander-js/extra-typings';
 import { getGoal, patchGoal } from '../../api/endpoints.js';
-import type { GoalInput } from '../../api/types.js';
+import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { keep, sendWithDraft } from '../../services/drafts.js';
+import { keep, keptLine, sendWithDraft } from '../../services/drafts.js';
 import { withContext, withoutContext } from '../../ui/editor-text.js';
 import { goalView } from '../../ui/goal-view.js';
 import { printOne, viewFor } from '../../ui/output.js';
@@ -14,7 +14,7 @@ import { sayDone } from '../../ui/success.js';
 import type { Run } from '../flags.js';
 import { askGoalChanges, previewGoal } from './ask.js';
 import { withKeptHint } from './create.js';
-import { goalFieldOptions, keptOrGiven, resolveNames, type GoalFieldOptions } from './fields.js';
+import { givenGoal, goalFieldOptions, resolveNames, resumeGoals, type GoalFieldOptions } from './fields.js';
 import { uuid } from './update/content.js';
 
 export interface GoalEditOptions extends GoalFieldOptions {
@@ -36,12 +36,16 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
   const api = await ctx.api();
   const target = { kind: 'goal-edit', id } as const;
   const resume = `checkin goal edit ${id} --resume`;
-  const given = await keptOrGiven(ctx, api.baseUrl, target, opts, { kept: 'the kept changes', none: 'There are no kept changes for this goal' });
+  if (opts.resume) {
+    for (const updated of await resumeGoals(ctx, target, opts, 'changes to this goal', resume, (body) => patchGoal(api, id, body))) await showSaved(ctx, updated, opts.json);
+    return;
+  }
+  const given = await givenGoal(ctx, opts);
   let input: GoalInput = given.input;
   const { fromFile } = given;
   let kept = false;
-  if (!opts.resume) {
-    if (given.piped) kept = await keep(ctx, target, { kind: 'goal', input });
+  {
+    if (given.piped) kept = Boolean(keep(ctx, target, { kind: 'goal', input }, 'piped'));
     const nothingGiven = Object.keys(input).length === 0 && opts.input === undefined;
     const asking = opts.edit || (nothingGiven && ctx.io.canPrompt);
     if (asking && !ctx.io.stdinIsTTY) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
@@ -53,16 +57,16 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
           ctx.io.err('Nothing changed; nothing was sent.\n');
           return;
         }
-        kept = await keep(ctx, target, { kind: 'goal', input });
+        kept = Boolean(keep(ctx, target, { kind: 'goal', input }));
         ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nThe changes (not saved yet):\n'));
         await previewGoal(ctx, input, {});
-        if (!(await ctx.prompter().confirm('Save the changes?', { default: true }))) throw new CancelledError(`Not saved. Your changes are kept as a draft: \`${resume}\` saves them.`);
+        if (!(await ctx.prompter().confirm('Save the changes?', { default: true }))) throw new CancelledError(`Not saved. ${keptLine(resume)}`);
       } else {
         // --edit with other fields given: the description in the editor, the rest as given.
         const was = input.description ?? (typeof current.description === 'string' ? current.description : '');
         const written = withoutContext(await ctx.editor().edit(withContext([`The description of the goal “${current.title}” (Markdown).`], was))).replace(/\s+$/, '');
         input.description = written === '' ? null : written;
-        kept = await keep(ctx, target, { kind: 'goal', input });
+        kept = Boolean(keep(ctx, target, { kind: 'goal', input }));
       }
     }
     if (Object.keys(input).length === 0) throw new UsageError(NOTHING);
@@ -72,9 +76,14 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
     target,
     // A body from a file is kept there; what was typed or piped is kept as a draft.
     content: fromFile ? undefined : { kind: 'goal', input },
+    made: given.piped ? 'piped' : opts.edit ? 'editor' : 'typed',
+    resume,
     send: () => patchGoal(api, id, body),
-    hint: `Your changes were kept as a draft; send them with \`${resume}\`.`,
   });
-  await sayDone(ctx.io, ctx.now(), 'Saved the goal', { link: typeof updated.url === 'string' ? updated.url : undefined, json: opts.json });
-  await printOne(ctx.io, ctx.now(), updated, opts.json, goalView);
+  await showSaved(ctx, updated, opts.json);
+}
+
+async function showSaved(ctx: Context, updated: Goal, json: GoalEditOptions['json']): Promise<void> {
+  await sayDone(ctx.io, ctx.now(), 'Saved the goal', { link: typeof updated.url === 'string' ? updated.url : undefined, json });
+  await printOne(ctx.io, ctx.now(), updated, json, goalView);
 }

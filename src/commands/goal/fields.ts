@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
-import type { DraftTarget } from '../../config/drafts.js';
+import { resumeEach, type DraftTarget } from '../../services/drafts.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
@@ -133,25 +133,24 @@ export async function givenFields(ctx: Context, flags: GoalFieldOptions): Promis
  * owner_id, contributor_ids and team_ids turned into UUIDs — from the cached account, one look-up
  * at most. UUIDs and everything else are sent as given.
  */
-/**
- * The fields to send: with --resume the kept draft's, under whatever is given now; else what is
- * given (`piped`: read from standard input; `fromFile`: from a file --input names, kept there).
- */
-export async function keptOrGiven(
-  ctx: Context,
-  baseUrl: string,
-  target: DraftTarget,
-  flags: GoalFieldOptions,
-  words: { kept: string; none: string },
-): Promise<{ input: GoalInput; piped: boolean; fromFile: boolean }> {
-  if (flags.resume) {
-    if (flags.input !== undefined) throw new UsageError(`--resume and --input cannot be combined: --resume sends ${words.kept}`);
-    const draft = ctx.drafts().get(baseUrl, target);
-    if (draft?.content.kind !== 'goal') throw new UsageError(words.none);
-    return { input: { ...draft.content.input, ...(await givenFields(ctx, flags)).input }, piped: false, fromFile: false };
-  }
+/** The fields to send, as given (`piped`: read from standard input; `fromFile`: from a file --input names, kept there). */
+export async function givenGoal(ctx: Context, flags: GoalFieldOptions): Promise<{ input: GoalInput; piped: boolean; fromFile: boolean }> {
   const given = await givenFields(ctx, flags);
   return { ...given, fromFile: flags.input !== undefined && flags.input !== '-' && !given.piped };
+}
+
+/**
+ * --resume: every goal (or set of changes) kept for `target`, oldest first, each sent once with
+ * what is given now on top (a name fixed, say), its names resolved.
+ */
+export async function resumeGoals<T>(ctx: Context, target: DraftTarget, flags: GoalFieldOptions, what: string, resume: string, send: (body: GoalInput) => Promise<T>): Promise<T[]> {
+  if (flags.input !== undefined) throw new UsageError(`--resume and --input cannot be combined: --resume sends ${what} kept earlier`);
+  const extra = (await givenFields(ctx, flags)).input;
+  const sent = await resumeEach(ctx, target, what, resume, async (e) => {
+    if (e.content.kind !== 'goal') throw new UsageError(`The draft ${e.id} holds no goal`);
+    return send(await resolveNames(ctx, { ...e.content.input, ...extra }));
+  });
+  return sent.map((s) => s.result);
 }
 
 export async function resolveNames(ctx: Context, input: GoalInput): Promise<GoalInput> {

@@ -8,7 +8,7 @@ import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { rangeDay } from '../../services/days.js';
-import { sendWithDraft } from '../../services/drafts.js';
+import { sendWithDraft, waitingFor, type Entry } from '../../services/drafts.js';
 import { JSON_FIELDS, jsonOption, printJson, printList, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows, inboxRows, type InboxThreadView } from '../../ui/views.js';
@@ -100,9 +100,11 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   }
   const on = target;
   const draftTarget = { kind: 'comment', on: on.kind, id: on.id } as const;
+  let folds: Entry[] = [];
   if (opts.edit) {
-    const api = await ctx.api();
-    const kept = ctx.drafts().get(api.baseUrl, draftTarget);
+    // The newest reply kept for this thread is where writing starts again; once this is posted, it is done with.
+    const kept = waitingFor(ctx, draftTarget).here.filter((e) => e.content.kind === 'comment').at(-1);
+    if (kept) folds = [kept];
     // What is being answered, quoted above the reply (taken out again).
     const context = target.quote ? [`Replying to ${target.quote.split(':')[0]}:`, ...quoted(target.quote.slice(target.quote.indexOf(':') + 1).trim())] : [];
     body = withoutContext(await ctx.editor().edit(withContext(context, kept?.content.kind === 'comment' ? kept.content.body : ''))).replace(/\s+$/, '');
@@ -114,8 +116,10 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   const created = await sendWithDraft(ctx, {
     target: draftTarget,
     content: { kind: 'comment', body: text },
+    made: opts.edit ? 'editor' : opts.text === '-' ? 'piped' : 'typed',
+    folds,
+    resume: again,
     send: () => postComment(api, on, text),
-    hint: `Your reply was kept as a draft. If it does not show up, send it with \`${again}\`.`,
   });
   await sayDone(ctx.io, ctx.now(), `Replied on the ${on.kind === 'check-in' ? 'check-in' : 'goal update'}`, { json: opts.json });
   await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));

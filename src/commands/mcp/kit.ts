@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import type { DraftTarget } from '../../config/drafts.js';
+import type { Entry } from '../../services/drafts.js';
 import type { Context } from '../../context.js';
 import { describeError } from '../../error-text.js';
 import { UsageError } from '../../errors.js';
@@ -20,11 +20,6 @@ export interface Served {
   ctx: Context;
   /** `checkin mcp --allow-send`: send without asking when the client cannot ask. */
   allowSend: boolean;
-  /**
-   * The drafts this server wrote, by key: what each said. An agent may replace
-   * those (while they are still as written); any other draft only with the person's yes.
-   */
-  ownDrafts: Map<string, string>;
 }
 
 /**
@@ -62,28 +57,11 @@ export async function checkInTarget(ctx: Context, day: string | undefined): Prom
   return target;
 }
 
-/** A draft's id as tools name it: kind and key, joined by dots (`check-in.2026-11-23`). */
-export function draftId(t: DraftTarget): string | undefined {
-  switch (t.kind) {
-    case 'check-in':
-      return `check-in.${t.key}`;
-    case 'comment':
-      return `comment.${t.on}.${t.id}`;
-    case 'goal-update':
-      return `goal-update.${t.goalId}`;
-    default:
-      return undefined;
-  }
-}
-
-export function parseDraftId(id: string): DraftTarget {
-  const [kind, a, b, ...rest] = id.split('.');
-  if (rest.length === 0 && a) {
-    if (kind === 'check-in' && b === undefined) return { kind, key: a };
-    if (kind === 'goal-update' && b === undefined) return { kind, goalId: a };
-    if (kind === 'comment' && (a === 'check-in' || a === 'goal-update') && b) return { kind, on: a, id: b };
-  }
-  throw new UsageError(`"${id}" is not a draft id: give the draft_id that draft_checkin, draft_comment or draft_goal_update returned`);
+/** The outbox entry a draft_id names (its id, or the start of it), of this account; a clear refusal otherwise. */
+export function entryFor(ctx: Context, id: string): Entry {
+  const entry = ctx.drafts().find(id);
+  if (!entry) throw new UsageError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The drafts resource (checkin://drafts) lists what waits.');
+  return entry;
 }
 
 const ref = z.looseObject({ id: z.string(), name: z.string().nullish() });

@@ -8,14 +8,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import * as z from 'zod';
 import { createContext, type Context } from '../../context.js';
 import { describeError } from '../../error-text.js';
-import { contentText } from '../../services/drafts.js';
+import { allHere, contentText, targetNoun } from '../../services/drafts.js';
 import { fetchOrNull, todayTarget } from '../../services/target.js';
 import { protocolIO } from '../../ui/io.js';
 import { sanitize, sanitizeDeep } from '../../ui/sanitize.js';
 import { teamReportView } from '../../ui/views.js';
 import { VERSION } from '../../version.js';
 import { teamReport } from '../team/team.js';
-import { checkInTarget, draftId, parseDraftId, plainView, type Served } from './kit.js';
+import { entryFor, plainView, type Served } from './kit.js';
 import { checkInText, registerReadTools } from './read.js';
 import { registerWriteTools } from './write.js';
 
@@ -54,19 +54,13 @@ function registerResources(served: Served): void {
       throw resourceError(ctx, err);
     }
   });
-  const drafts = async () => {
-    const api = await ctx.api();
-    return ctx.drafts().list(api.baseUrl).flatMap((d) => {
-      const id = draftId(d.target);
-      return id ? [{ id, draft: d }] : [];
-    });
-  };
+  const drafts = async () => allHere(ctx).map((d) => ({ id: d.id, draft: d }));
   server.registerResource(
     'draft',
     new ResourceTemplate('checkin://drafts/{draft_id}', {
       list: async () => {
         try {
-          return { resources: (await drafts()).map(({ id, draft }) => ({ uri: `checkin://drafts/${id}`, name: id, title: `Draft ${id} (saved ${draft.saved_at})`, mimeType: 'text/plain' })) };
+          return { resources: (await drafts()).map(({ id, draft }) => ({ uri: `checkin://drafts/${id}`, name: id, title: `Draft ${id}: ${targetNoun(draft.target)} (${draft.made}, saved ${draft.saved_at})`, mimeType: 'text/plain' })) };
         } catch (err) {
           throw resourceError(ctx, err);
         }
@@ -76,11 +70,8 @@ function registerResources(served: Served): void {
     async (uri, { draft_id }) => {
       try {
         const id = String(draft_id);
-        const target = parseDraftId(id);
-        const draft = ctx.drafts().get((await ctx.api()).baseUrl, target);
-        if (!draft) throw new Error(`There is no draft ${id}`);
-        const resume = target.kind === 'check-in' ? `${(await checkInTarget(ctx, target.key)).resumeCommand} --resume` : undefined;
-        const text = `Draft ${id}, saved ${draft.saved_at}${resume ? `; \`${resume}\` sends it from a terminal` : ''}\n\n${contentText(draft.content)}\n`;
+        const draft = entryFor(ctx, id);
+        const text = `Draft ${draft.id}: ${targetNoun(draft.target)}, ${draft.made === 'agent' ? 'written by an agent' : 'written by the person'}, saved ${draft.saved_at}; \`checkin drafts send ${draft.id}\` sends it from a terminal\n\n${contentText(draft.content)}\n`;
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
       } catch (err) {
         throw resourceError(ctx, err);
@@ -130,7 +121,7 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
   const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
-  const served: Served = { server, ctx, allowSend: opts.allowSend, ownDrafts: new Map() };
+  const served: Served = { server, ctx, allowSend: opts.allowSend };
   registerReadTools(served);
   registerWriteTools(served);
   registerResources(served);

@@ -1,17 +1,16 @@
-// The tools that write, always in two steps: draft_* keeps what the agent wrote as a draft on disk
-// (the CLI's own drafts) and sends nothing; send_* sends a draft, and only once the person said
-// yes — asked through the client (MCP elicitation) when it can ask, else only when the server was
-// started with --allow-send. A draft that is not sent stays, and the CLI's --resume sends it.
-// A draft this server did not write (the person's: typed, piped, a failed send, or another
-// session's) is replaced only with `replace: true` and the person's yes, asked the same way; what it
-// said is always kept beside it first (`<file>.replaced-<ms>`), and the result names that file.
+// The tools that write, always in two steps: draft_* keeps what the agent wrote as an entry of its
+// own in the outbox (the CLI's own drafts, config/outbox.ts) and sends nothing; send_* sends that
+// entry, and only once the person said yes — asked through the client (MCP elicitation) when it
+// can ask, else only when the server was started with --allow-send. The entry is claimed before the
+// person is asked: a second send of it (another call, another process) is refused at once, so one
+// draft is sent at most once. A draft never replaces another: the person's own words for the same
+// target stay where they are, and sending the agent's removes only the agent's.
 import { createGoalUpdate, getGoal, postActivity, postComment } from '../../api/endpoints.js';
 import type { CheckInAnswers, GoalUpdateInput, Ref } from '../../api/types.js';
-import type { Draft, DraftContent, DraftTarget } from '../../config/drafts.js';
 import { answersOf, parseMood, readTemplate } from '../../core/answers.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { me, resolveTeams } from '../../services/account.js';
-import { contentText, resumeCommand, sendWithDraft } from '../../services/drafts.js';
+import { accountHere, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../../services/drafts.js';
 import { fetchOrNull } from '../../services/target.js';
 import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
 import { goalUpdatePreview } from '../../ui/views.js';
@@ -21,7 +20,7 @@ import { sendAnswers } from '../checkin/send.js';
 import { commentable } from '../comments/commentable.js';
 import { parseConfidence, uuid } from '../goal/update/content.js';
 import { checkInText } from './read.js';
-import { checkInTarget, done, draftId, guard, parseDraftId, plainView, shapes, type Served } from './kit.js';
+import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
 
 /**
  * Who a check-in is shared with once these answers are sent: the teams named (team_ids), else all
@@ -49,10 +48,7 @@ function answersText(a: CheckInAnswers, shared: { teams: Ref[]; all: boolean }):
 /** How long the person has to answer "Send it?" in their client. */
 const ASK_TIMEOUT_MS = 10 * 60 * 1000;
 
-const DRAFT = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-const REPLACE =
-  "replace a draft kept earlier that this server did not write (the person's): the person is asked first (refused when they cannot be asked, unless the server was started with --allow-send), and what it said is kept in a file beside it (replaced_kept_as)";
-const REPLACED_KEPT_AS = z.string().optional().describe('where what the replaced draft said is kept (a file beside the drafts)');
+const DRAFT = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 const DRAFT_ID = z.string().describe('the draft_id a draft_* tool returned');
 const SENT = {
   sent: z.boolean(),
@@ -61,63 +57,44 @@ const SENT = {
   resume_command: z.string(),
   reason: z.string().optional().describe('why nothing was sent'),
 };
+const OTHERS = z.number().int().describe('other drafts waiting for the same target (the person\'s, or earlier ones): left as they are');
 
-/** The command that sends a draft from a terminal (today's check-in: `checkin today --resume`). */
-async function resumeFor(served: Served, target: DraftTarget): Promise<string> {
-  if (target.kind !== 'check-in') return resumeCommand(target);
-  return `${(await checkInTarget(served.ctx, target.key)).resumeCommand} --resume`;
-}
-
-/** What marks a draft as this server's: what it says (kept again unchanged, as a failed send does, it still is). */
-const written = (d: Draft) => JSON.stringify(d.content);
+/** The command that sends a draft from a terminal. */
+const sendCommand = (entry: Entry) => `checkin drafts send ${entry.id}`;
 
 /**
- * Keeps a draft the agent wrote. One this server did not write (or that changed since) may be what
- * the person typed: it is replaced only with `replace` and the person's yes, and what it said is
- * kept beside it first. Returns the path of that copy when a draft was replaced so.
+ * Keeps what the agent wrote as a new entry of its own: nothing kept earlier (the person's words,
+ * another session's) is replaced or changed. Returns it and how many others wait for the target.
  */
-async function keepDraft(served: Served, target: DraftTarget, content: DraftContent, replace: boolean | undefined): Promise<string | undefined> {
+function keepDraft(served: Served, target: DraftTarget, content: DraftContent): { entry: Entry; others: number } {
   const { ctx } = served;
-  const api = await ctx.api();
-  const id = draftId(target)!;
-  const existing = ctx.drafts().get(api.baseUrl, target);
-  let keptAs: string | undefined;
-  if (existing && served.ownDrafts.get(existing.key) !== written(existing)) {
-    const resume = await resumeFor(served, target);
-    if (!replace) {
-      throw new UsageError(
-        `A draft ${id} is already kept (saved ${existing.saved_at}); it may be what the person wrote, so it was not replaced`,
-        `Read it (resource checkin://drafts/${id}) and build on it, or call again with replace: true (the person is asked first, and what it says is kept in a file beside it); \`${resume}\` sends it from a terminal.`,
-      );
-    }
-    const question = `Replace the draft ${id} kept earlier (saved ${existing.saved_at})? What it says is kept in a file beside it, not deleted.`;
-    const preview = `It says:\n${contentText(existing.content)}\n\nThe new draft:\n${contentText(content)}`;
-    const refusal = () =>
-      new CliError(`Replacing the draft ${id} kept earlier needs the person's yes, and this client cannot ask for it (no MCP elicitation): it was not replaced`, EXIT.USAGE, `Read it (resource checkin://drafts/${id}) and build on it; \`${resume}\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`);
-    if (!(await personSaysYes(served, question, preview, refusal))) {
-      throw new UsageError(`The person said no: the draft ${id} kept earlier was not replaced`, `Read it (resource checkin://drafts/${id}) and build on it; \`${resume}\` sends it from a terminal.`);
-    }
-    // What is there now (the person may have changed it while being asked) is what is kept aside.
-    keptAs = ctx.drafts().keepAside(api.baseUrl, target, ctx.now());
+  const others = waitingFor(ctx, target).here.length;
+  const entry = ctx.drafts().add(accountHere(ctx), target, content, 'agent', ctx.now());
+  return { entry, others };
+}
+
+/** What the result says of other drafts for the same target. */
+const othersNote = (n: number) => (n === 0 ? '' : ` ${n === 1 ? 'Another draft waits' : `${n} other drafts wait`} for the same target (the person's, or earlier ones); they are left as they are.`);
+
+/** The entry a send_* tool names, of the kind it sends. */
+function draftFor(served: Served, id: string, kind: DraftTarget['kind']): Entry {
+  const entry = entryFor(served.ctx, id);
+  if (entry.target.kind !== kind) throw new UsageError(`${id} is a ${entry.target.kind} draft: send it with send_${entry.target.kind === 'check-in' ? 'checkin' : entry.target.kind.replace('-', '_')}`);
+  return entry;
+}
+
+/**
+ * Claims the entry for the whole send, the person's question included: a second send of the same
+ * draft (another call, another process) is refused at once instead of asking again. Released on
+ * every path; removed once sent.
+ */
+async function withClaim<T>(served: Served, entry: Entry, work: (claim: Claim) => Promise<T>): Promise<T> {
+  const claim = served.ctx.drafts().claim(entry);
+  try {
+    return await work(claim);
+  } finally {
+    claim.release();
   }
-  const saved = ctx.drafts().save(api.baseUrl, target, content, ctx.now());
-  served.ownDrafts.set(saved.key, written(saved));
-  return keptAs;
-}
-
-/** The result's line on a draft replaced with the person's yes, and the field that names the copy. */
-function replacedNote(keptAs: string | undefined): { note: string; field: { replaced_kept_as?: string } } {
-  if (!keptAs) return { note: '', field: {} };
-  return { note: ` The draft kept earlier was replaced; what it said is kept in ${keptAs}.`, field: { replaced_kept_as: keptAs } };
-}
-
-/** The draft a send_* tool names, of the kind it sends. */
-async function draftFor(served: Served, id: string, kind: DraftTarget['kind']) {
-  const target = parseDraftId(id);
-  if (target.kind !== kind) throw new UsageError(`${id} is a ${target.kind} draft: send it with send_${target.kind === 'check-in' ? 'checkin' : target.kind.replace('-', '_')}`);
-  const draft = served.ctx.drafts().get((await served.ctx.api()).baseUrl, target);
-  if (!draft) throw new UsageError(`There is no draft ${id} (already sent, or never kept)`);
-  return { target, draft };
 }
 
 /**
@@ -162,7 +139,6 @@ export function registerWriteTools(served: Served): void {
         mood: z.string().optional().describe('one of the service\'s moods, e.g. focused, calm, happy, tired (none clears it)'),
         previous_completed: z.boolean().optional().describe('did I do what I intended last time?'),
         team: z.array(z.string()).optional().describe('share with these teams only (UUIDs or names; default all my teams)'),
-        replace: z.boolean().optional().describe(REPLACE),
       },
       outputSchema: {
         draft_id: z.string(),
@@ -171,7 +147,7 @@ export function registerWriteTools(served: Served): void {
         shared_with: z.array(shapes.ref).describe('the teams that will see it once sent (team, else all my teams)'),
         preview: z.string().describe('the check-in as it will read once sent'),
         resume_command: z.string(),
-        replaced_kept_as: REPLACED_KEPT_AS,
+        other_drafts: OTHERS,
       },
       annotations: { title: 'Draft a check-in', ...DRAFT },
     },
@@ -190,11 +166,10 @@ export function registerWriteTools(served: Served): void {
         if (!current) throw new UsageError(`No check-in scheduled for ${target.label}: nothing to draft`);
         const draftTarget = { kind: 'check-in', key: target.key } as const;
         const shared = await sharedWith(served, answers);
-        const replaced = replacedNote(await keepDraft(served, draftTarget, { kind: 'answers', answers }, args.replace));
-        const id = draftId(draftTarget)!;
+        const { entry, others } = keepDraft(served, draftTarget, { kind: 'answers', answers });
         const preview = await checkInText(served, { ...current, ...answersOf({ ...current, ...answers }), teams: shared.teams });
-        const resume = `${target.resumeCommand} --resume`;
-        return done(`Draft ${id} kept (not sent).${replaced.note} Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}`, { draft_id: id, day: target.label, answers, shared_with: shared.teams, preview, resume_command: resume, ...replaced.field });
+        const resume = sendCommand(entry);
+        return done(`Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}`, { draft_id: entry.id, day: target.label, answers, shared_with: shared.teams, preview, resume_command: resume, other_drafts: others });
       }),
   );
 
@@ -209,21 +184,22 @@ export function registerWriteTools(served: Served): void {
     },
     ({ draft_id }) =>
       guard(ctx, async () => {
-        const { target: t, draft } = await draftFor(served, draft_id, 'check-in');
-        const key = (t as { key: string }).key;
-        const target = await checkInTarget(ctx, key);
-        const resume = `${target.resumeCommand} --resume`;
+        const entry = draftFor(served, draft_id, 'check-in');
+        const target = await checkInTarget(ctx, (entry.target as { key: string }).key);
+        const resume = sendCommand(entry);
         let answers: CheckInAnswers;
-        if (draft.content.kind === 'answers') answers = draft.content.answers;
-        else if (draft.content.kind === 'text') {
-          const read = readTemplate(draft.content.text);
+        if (entry.content.kind === 'answers') answers = entry.content.answers;
+        else if (entry.content.kind === 'text') {
+          const read = readTemplate(entry.content.text);
           if (read.problems.length > 0) throw new UsageError(`The kept draft cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} --resume -e\`.`);
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
-        if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers, await sharedWith(served, answers)), cannotAsk(resume)))) return declined(draft_id, resume);
-        const sent = await sendAnswers(ctx, target, answers, { keepDraft: true });
-        if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. The draft ${draft_id} is kept.`, { sent: false, draft_id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
-        return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id, draft_kept: false, resume_command: resume, check_in: sent });
+        return withClaim(served, entry, async (claim) => {
+          if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers, await sharedWith(served, answers)), cannotAsk(resume)))) return declined(entry.id, resume);
+          const sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true });
+          if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. The draft ${entry.id} is kept.`, { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
+          return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, check_in: sent });
+        });
       }),
   );
 
@@ -236,21 +212,18 @@ export function registerWriteTools(served: Served): void {
         on: z.enum(['check-in', 'goal-update']).describe('what the comment goes on'),
         id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
         body: z.string().min(1).describe('the comment (Markdown)'),
-        replace: z.boolean().optional().describe(REPLACE),
       },
-      outputSchema: { draft_id: z.string(), on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }), body: z.string(), resume_command: z.string(), replaced_kept_as: REPLACED_KEPT_AS },
+      outputSchema: { draft_id: z.string(), on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }), body: z.string(), resume_command: z.string(), other_drafts: OTHERS },
       annotations: { title: 'Draft a comment or reply', ...DRAFT },
     },
-    ({ on, id, body, replace }) =>
+    ({ on, id, body }) =>
       guard(ctx, async () => {
         if (body.trim() === '') throw new UsageError('The comment is empty; nothing was kept');
         const what = await commentable(ctx, on === 'goal-update' ? { goalUpdate: id } : { key: id });
         if (!what) throw new UsageError(`No check-in scheduled for ${id}: nothing to comment on`);
         const target = { kind: 'comment', on: what.kind, id: what.id } as const;
-        const replaced = replacedNote(await keepDraft(served, target, { kind: 'comment', body }, replace));
-        const draft = draftId(target)!;
-        const resume = resumeCommand(target);
-        return done(`Draft ${draft} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.${replaced.note}`, { draft_id: draft, on: { type: what.kind, id: what.id }, body, resume_command: resume, ...replaced.field });
+        const { entry, others } = keepDraft(served, target, { kind: 'comment', body });
+        return done(`Draft ${entry.id} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.${othersNote(others)}`, { draft_id: entry.id, on: { type: what.kind, id: what.id }, body, resume_command: sendCommand(entry), other_drafts: others });
       }),
   );
 
@@ -265,14 +238,17 @@ export function registerWriteTools(served: Served): void {
     },
     ({ draft_id }) =>
       guard(ctx, async () => {
-        const { target, draft } = await draftFor(served, draft_id, 'comment');
-        if (target.kind !== 'comment' || draft.content.kind !== 'comment') throw new UsageError(`The draft ${draft_id} holds no comment`);
-        const resume = resumeCommand(target);
-        const body = draft.content.body;
-        if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, cannotAsk(resume)))) return declined(draft_id, resume);
-        const api = await ctx.api();
-        const comment = await sendWithDraft(ctx, { target, content: draft.content, send: () => postComment(api, { kind: target.on, id: target.id }, body), hint: `The comment was kept as a draft; \`${resume}\` sends it.` });
-        return done(`Sent: commented on the ${target.on} ${target.id}.`, { sent: true, draft_id, draft_kept: false, resume_command: resume, comment });
+        const entry = draftFor(served, draft_id, 'comment');
+        const target = entry.target;
+        if (target.kind !== 'comment' || entry.content.kind !== 'comment') throw new UsageError(`The draft ${draft_id} holds no comment`);
+        const resume = sendCommand(entry);
+        const body = entry.content.body;
+        return withClaim(served, entry, async (claim) => {
+          if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, cannotAsk(resume)))) return declined(entry.id, resume);
+          const api = await ctx.api();
+          const comment = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => postComment(api, { kind: target.on, id: target.id }, body) });
+          return done(`Sent: commented on the ${target.on} ${target.id}.`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, comment });
+        });
       }),
   );
 
@@ -287,9 +263,8 @@ export function registerWriteTools(served: Served): void {
         body: z.string().optional().describe('the body (Markdown)'),
         progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
         confidence: z.string().optional().describe('on-track, at-risk, off-track, 90, 60 or 30'),
-        replace: z.boolean().optional().describe(REPLACE),
       },
-      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: z.looseObject({}), preview: z.string(), resume_command: z.string(), replaced_kept_as: REPLACED_KEPT_AS },
+      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: z.looseObject({}), preview: z.string(), resume_command: z.string(), other_drafts: OTHERS },
       annotations: { title: 'Draft a goal update', ...DRAFT },
     },
     (args) =>
@@ -301,10 +276,9 @@ export function registerWriteTools(served: Served): void {
         if (args.confidence !== undefined) input.confidence = parseConfidence(args.confidence);
         const goal = await getGoal(await ctx.api(), id);
         const target = { kind: 'goal-update', goalId: id } as const;
-        const replaced = replacedNote(await keepDraft(served, target, { kind: 'goal-update', input }, args.replace));
-        const draft = draftId(target)!;
+        const { entry, others } = keepDraft(served, target, { kind: 'goal-update', input });
         const preview = goalUpdatePreview(await plainView(ctx), sanitize(goal.title), { ...input, ...(input.title && { title: sanitize(input.title) }), ...(input.body && { body: sanitize(input.body) }) });
-        return done(`Draft ${draft} kept (not sent).${replaced.note} Show the person this preview; send_goal_update posts it once they say yes.\n\n${preview}`, { draft_id: draft, goal: { id: goal.id, title: goal.title }, update: input, preview, resume_command: resumeCommand(target), ...replaced.field });
+        return done(`Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_goal_update posts it once they say yes.\n\n${preview}`, { draft_id: entry.id, goal: { id: goal.id, title: goal.title }, update: input, preview, resume_command: sendCommand(entry), other_drafts: others });
       }),
   );
 
@@ -319,14 +293,17 @@ export function registerWriteTools(served: Served): void {
     },
     ({ draft_id }) =>
       guard(ctx, async () => {
-        const { target, draft } = await draftFor(served, draft_id, 'goal-update');
-        if (target.kind !== 'goal-update' || draft.content.kind !== 'goal-update') throw new UsageError(`The draft ${draft_id} holds no goal update`);
-        const resume = resumeCommand(target);
-        const input = draft.content.input;
-        if (!(await personSaysYes(served, 'Post this goal update?', contentText(draft.content), cannotAsk(resume)))) return declined(draft_id, resume);
-        const api = await ctx.api();
-        const created = await sendWithDraft(ctx, { target, content: draft.content, send: () => createGoalUpdate(api, target.goalId, input), hint: `Your update was kept as a draft; \`${resume}\` sends it.` });
-        return done(`Sent: posted the goal update.`, { sent: true, draft_id, draft_kept: false, resume_command: resume, goal_update: created });
+        const entry = draftFor(served, draft_id, 'goal-update');
+        const target = entry.target;
+        if (target.kind !== 'goal-update' || entry.content.kind !== 'goal-update') throw new UsageError(`The draft ${draft_id} holds no goal update`);
+        const resume = sendCommand(entry);
+        const input = entry.content.input;
+        return withClaim(served, entry, async (claim) => {
+          if (!(await personSaysYes(served, 'Post this goal update?', contentText(entry.content), cannotAsk(resume)))) return declined(entry.id, resume);
+          const api = await ctx.api();
+          const created = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => createGoalUpdate(api, target.goalId, input) });
+          return done(`Sent: posted the goal update.`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, goal_update: created });
+        });
       }),
   );
 
@@ -347,7 +324,7 @@ export function registerWriteTools(served: Served): void {
       guard(ctx, async () => {
         const input = activityInput(description, url, group ?? 'checkin');
         const api = await ctx.api();
-        const activity = await sendWithDraft(ctx, { target: { kind: 'activity' }, content: { kind: 'activity', input }, send: () => postActivity(api, input), hint: 'The activity was kept as a draft; `checkin log --resume` sends it.' });
+        const activity = await sendWithDraft(ctx, { target: { kind: 'activity' }, content: { kind: 'activity', input }, made: 'agent', quiet: true, send: () => postActivity(api, input) });
         return done(`Recorded the activity: ${input.description}`, { activity });
       }),
   );

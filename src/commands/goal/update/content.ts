@@ -2,10 +2,9 @@
 // gathering the content from flags, standard input, prompts or $EDITOR.
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../../api/types.js';
-import type { DraftTarget } from '../../../config/drafts.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import { keep, sendWithDraft } from '../../../services/drafts.js';
+import { keep, keptLine, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../services/drafts.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
 import { intOption } from '../../flags.js';
@@ -61,7 +60,7 @@ export interface GoalUpdateCurrent {
 export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: GoalUpdateCurrent, needAll: boolean, keepFor?: DraftTarget): Promise<GoalUpdateInput> {
   const input: GoalUpdateInput = {};
   const keepTyped = async () => {
-    if (keepFor && (input.body !== undefined || input.title !== undefined)) await keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } });
+    if (keepFor && (input.body !== undefined || input.title !== undefined)) keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } }, piped !== undefined ? 'piped' : 'typed');
   };
   const piped = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : undefined;
   if (piped !== undefined) {
@@ -74,12 +73,12 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
     Object.assign(input, givenContent(flags, piped));
   } catch (e) {
     if (piped === undefined || !keepFor || !(e instanceof UsageError)) throw e;
-    throw new UsageError(e.message, 'What you piped is kept as a draft: run the command again with --resume and a valid --confidence to send it.');
+    throw new UsageError(e.message, `${keptLine(`${resumeCommand(keepFor)} --confidence <on-track|at-risk|off-track>`)}`);
   }
   const missing = needAll && (input.title === undefined || input.body === undefined);
   if (flags.edit || missing) {
     if (!ctx.io.canPrompt) {
-      const kept = keepFor && flags.body === '-' ? ' What you piped is kept as a draft.' : '';
+      const kept = keepFor && flags.body === '-' ? ` ${keptLine(resumeCommand(keepFor))}` : '';
       throw new UsageError(flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body', `Give them as options: --title "…" --body "…" (--body - reads standard input).${kept}`);
     }
     while (input.title === undefined || (needAll && input.title.trim() === '')) {
@@ -100,27 +99,26 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
 export interface GoalUpdateWrite<T> {
   target: Extract<DraftTarget, { kind: 'goal-update' | 'goal-update-edit' }>;
   resume: boolean | undefined;
-  /** Said when --resume finds nothing kept. */
-  nothingKept: string;
+  /** What it is, as "There is no draft for …" says it. */
+  what: string;
   /** The content from flags, prompts and the editor (when not resuming). */
   gather: () => Promise<GoalUpdateInput>;
-  /** The content flags: with --resume, what they give is added to the kept draft (a missing title, say). */
+  /** The content flags: with --resume, what they give is added to each kept draft (a missing title, say). */
   flags: GoalUpdateContentOptions;
   send: (input: GoalUpdateInput) => Promise<T>;
-  hint: string;
 }
 
-/** A goal update written or changed: the kept draft (--resume) or a fresh one, sent with a draft. */
-export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): Promise<T> {
-  let input: GoalUpdateInput;
+/** A goal update written or changed: a fresh one sent with its draft, or (--resume) each kept one, oldest first. */
+export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): Promise<T[]> {
   if (w.resume) {
-    const draft = ctx.drafts().get((await ctx.api()).baseUrl, w.target);
-    if (draft?.content.kind !== 'goal-update') throw new UsageError(w.nothingKept);
-    input = { ...draft.content.input, ...givenContent(w.flags) };
-  } else {
-    input = await w.gather();
+    const sent = await resumeEach(ctx, w.target, w.what, resumeCommand(w.target), (e) => {
+      if (e.content.kind !== 'goal-update') throw new UsageError(`The draft ${e.id} holds no goal update`);
+      return w.send({ ...e.content.input, ...givenContent(w.flags) });
+    });
+    return sent.map((s) => s.result);
   }
-  return sendWithDraft(ctx, { target: w.target, content: { kind: 'goal-update', input }, send: () => w.send(input), hint: w.hint });
+  const input = await w.gather();
+  return [await sendWithDraft(ctx, { target: w.target, content: { kind: 'goal-update', input }, made: w.flags.body === '-' ? 'piped' : 'typed', send: () => w.send(input) })];
 }
 
 /** The content the flags give (with `--body -`, what was `piped`; without it, no body), as they add to a kept draft. */

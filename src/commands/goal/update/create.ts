@@ -4,7 +4,7 @@ import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoin
 import { CONFIDENCE_LEVELS, nearestConfidence } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
-import { keep } from '../../../services/drafts.js';
+import { keep, keptLine } from '../../../services/drafts.js';
 import { quoted } from '../../../ui/editor-text.js';
 import { printOne, viewFor } from '../../../ui/output.js';
 import { sayDone } from '../../../ui/success.js';
@@ -35,11 +35,11 @@ async function askProgress(ctx: Context, suggested: number): Promise<number> {
 export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void> {
   const id = uuid(opts.goalId, 'The goal id');
   const api = await ctx.api();
-  const created = await writeGoalUpdate(ctx, {
+  const posted = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update', goalId: id },
     resume: opts.resume,
     flags: opts,
-    nothingKept: 'There is no draft goal update for this goal',
+    what: 'an update of this goal',
     gather: async () => {
       const asking = ctx.io.canPrompt && (opts.title === undefined || opts.body === undefined || opts.edit);
       if (!asking) return gather(ctx, opts, {}, true, { kind: 'goal-update', goalId: id });
@@ -56,17 +56,18 @@ export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void
         const now = latest?.confidence ?? goal.confidence ?? 90;
         input.confidence = await p.select<number>('Confidence', [...CONFIDENCE_LEVELS].reverse().map((l) => ({ name: l.label, value: l.value })), { default: nearestConfidence(now).value });
       }
-      await keep(ctx, { kind: 'goal-update', goalId: id }, { kind: 'goal-update', input });
+      keep(ctx, { kind: 'goal-update', goalId: id }, { kind: 'goal-update', input });
       ctx.io.err(view.c.dim('\nPreview (not posted yet):\n'));
       ctx.io.out(goalUpdatePreview(view, goal.title, input));
       if (!(await p.confirm('Post it?', { default: true }))) {
-        throw new CancelledError(`Not posted. Your update is kept as a draft: \`checkin goal update ${id} --resume\` posts it.`);
+        throw new CancelledError(`Not posted. ${keptLine(`checkin goal update ${id} --resume`)}`);
       }
       return input;
     },
     send: (input) => createGoalUpdate(api, id, input),
-    hint: `Your update was kept as a draft. If it does not show up in \`checkin goal update list ${id}\`, send it with \`checkin goal update ${id} --resume\`.`,
   });
-  await sayDone(ctx.io, ctx.now(), 'Posted the goal update', { link: created.url, json: opts.json });
-  await printOne(ctx.io, ctx.now(), created, opts.json, goalUpdateView);
+  for (const created of posted) {
+    await sayDone(ctx.io, ctx.now(), 'Posted the goal update', { link: created.url, json: opts.json });
+    await printOne(ctx.io, ctx.now(), created, opts.json, goalUpdateView);
+  }
 }

@@ -28,7 +28,7 @@ export async function runEdit(ctx: Context, opts: EditOptions): Promise<void> {
     target: { kind: 'goal-update-edit', id },
     resume: opts.resume,
     flags: opts,
-    nothingKept: 'There are no kept changes for this goal update',
+    what: 'changes to this goal update',
     gather: async () => {
       const nothingGiven = opts.title === undefined && opts.body === undefined && opts.progress === undefined && opts.confidence === undefined;
       const needsCurrent = ctx.io.canPrompt && (opts.edit || nothingGiven);
@@ -38,7 +38,6 @@ export async function runEdit(ctx: Context, opts: EditOptions): Promise<void> {
       return input;
     },
     send: (input) => patchGoalUpdate(api, id, input),
-    hint: `Your changes were kept as a draft; send them with \`checkin goal update edit ${id} --resume\`.`,
   });
-  await printOne(ctx.io, ctx.now(), updated, opts.json, goalUpdateView);
+  for (const one of updated) await printOne(ctx.io, ctx.now(), one, opts.json, goalUpdateView);
 }

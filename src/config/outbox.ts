@@ -1,0 +1,579 @@
+// The outbox: everything a person typed, piped or edited, kept on disk until the service accepted
+// it. Each write is an entry of its own — its own id and file, the account it belongs to, its
+// target, its content, when and how it was made — never a slot that the next write to the same
+// target replaces:
+//
+// - an entry is created without replacing any file (a new name, linked into place), and only the
+//   run that made it changes it afterwards (the wizard keeping each answer as it is given);
+// - sending claims it first: `<id>.claim` made exclusively, naming the process. A live claim is
+//   refused to every other process and call; the claim of a process that died is taken back. A
+//   claim says when its request is on the way: taken back from a process that died then, the
+//   entry's send may have reached the service, and `<id>.unknown` says so until a person decides;
+//   the entry is never sent again on its own;
+// - an entry is removed only by the holder of its claim, once the service accepted exactly it.
+//
+// Entries live in the drafts folder (<state>/drafts), or in the private temp folder when that
+// cannot be written (paths.ts); drafts of earlier versions (one file per target, named by a hash)
+// are turned into entries when the store is first read, none lost.
+
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fstatSync, closeSync, readSync, constants } from 'node:fs';
+import { join } from 'node:path';
+import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
+import { CliError, UsageError } from '../errors.js';
+import { fsReason, syncDir, writeTemp } from './files.js';
+import { normalizeApiUrl, sha256 } from './store.js';
+
+/** What an entry is for, named canonically: a check-in by the date key or UUID in its path. */
+export type DraftTarget =
+  | { kind: 'check-in'; key: string }
+  | { kind: 'comment'; on: 'check-in' | 'goal-update'; id: string }
+  | { kind: 'goal-update'; goalId: string }
+  | { kind: 'goal-update-edit'; id: string }
+  | { kind: 'activity' }
+  | { kind: 'goal' }
+  | { kind: 'goal-edit'; id: string }
+  | { kind: 'echo-question' };
+
+/** What was typed. */
+export type DraftContent =
+  | { kind: 'answers'; answers: CheckInAnswers }
+  | { kind: 'comment'; body: string }
+  | { kind: 'goal-update'; input: GoalUpdateInput }
+  | { kind: 'activity'; input: ActivityInput }
+  | { kind: 'goal'; input: GoalInput }
+  | { kind: 'echo-question'; input: EchoQuestionInput }
+  /** Editor text kept exactly as written (e.g. when it could not be read as answers). */
+  | { kind: 'text'; text: string };
+
+/** How the words came: typed at the prompts, piped, from the editor, by an agent, from an earlier version's draft. */
+export type Made = 'typed' | 'piped' | 'editor' | 'agent' | 'earlier';
+
+/** Whose an entry is: the service (its API URL as normalised) and, once known, the person. */
+export interface Account {
+  api_url: string;
+  person_id?: string;
+}
+
+export interface Entry {
+  checkin_outbox: 1;
+  id: string;
+  account: Account;
+  target: DraftTarget;
+  content: DraftContent;
+  made: Made;
+  created_at: string;
+  saved_at: string;
+}
+
+/** A claim on an entry: held while it is sent; released on every path. */
+export interface Claim {
+  readonly entry: Entry;
+  /** Says the request is on its way (a create that may reach the service). */
+  sending(): void;
+  /** The service accepted exactly this entry: it is removed, then the claim released. */
+  done(): void;
+  /** The send may have reached the service without an answer: said beside the entry, which stays. */
+  unknown(at: Date): void;
+  release(): void;
+}
+
+/** Another process (or call) is sending this entry now. */
+export class ClaimedError extends CliError {}
+
+interface ClaimFile {
+  pid: number;
+  token: string;
+  at: string;
+  sending?: string;
+}
+
+/** The canonical name of a target ("comment check-in 2026-11-25"). */
+export function targetId(t: DraftTarget): string {
+  switch (t.kind) {
+    case 'check-in':
+      return `check-in ${t.key.toLowerCase()}`;
+    case 'comment':
+      return `comment ${t.on} ${t.id.toLowerCase()}`;
+    case 'goal-update':
+      return `goal-update ${t.goalId.toLowerCase()}`;
+    case 'goal-update-edit':
+      return `goal-update-edit ${t.id.toLowerCase()}`;
+    case 'activity':
+    case 'goal':
+    case 'echo-question':
+      return t.kind;
+    case 'goal-edit':
+      return `goal-edit ${t.id.toLowerCase()}`;
+  }
+}
+
+export const sameTarget = (a: DraftTarget, b: DraftTarget): boolean => targetId(a) === targetId(b);
+
+/** Entry ids: lowercase letters and digits, easy to type and to tell apart. */
+const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+const ID_RE = /^[a-z0-9]{4,32}$/;
+const ENTRY_FILE = /^([a-z0-9]{4,32})\.json$/;
+/** A draft of an earlier version: one per target, named by a hash of its key. */
+const OLD_FILE = /^[0-9a-f]{32}\.json(\.replaced-\d+(-\d+)?)?$/;
+/** An entry file is small; anything bigger (or not a regular file) is not read. */
+const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+
+function newId(): string {
+  let id = '';
+  for (let i = 0; i < 8; i++) id += ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)];
+  return id;
+}
+
+/** Reads a file only when it is a regular file of at most `max` bytes (a FIFO would block; a device never ends). */
+function readRegular(file: string, max: number): string {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
+    if (st.size > max) throw Object.assign(new Error(`${file} is larger than ${max} bytes`), { code: 'EFBIG' });
+    const buf = Buffer.alloc(st.size);
+    let at = 0;
+    while (at < buf.length) {
+      const n = readSync(fd, buf, at, buf.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return buf.subarray(0, at).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isEntry(v: unknown): v is Entry {
+  if (typeof v !== 'object' || v === null) return false;
+  const e = v as Partial<Entry>;
+  return (
+    e.checkin_outbox === 1 &&
+    typeof e.id === 'string' &&
+    typeof e.account === 'object' &&
+    e.account !== null &&
+    typeof e.account.api_url === 'string' &&
+    typeof e.target === 'object' &&
+    e.target !== null &&
+    typeof e.content === 'object' &&
+    e.content !== null &&
+    typeof e.created_at === 'string'
+  );
+}
+
+/** A draft as earlier versions kept it. */
+interface OldDraft {
+  api_url: string;
+  target: DraftTarget;
+  content: DraftContent;
+  saved_at: string;
+}
+
+function isOldDraft(v: unknown): v is OldDraft {
+  if (typeof v !== 'object' || v === null) return false;
+  const d = v as Partial<OldDraft>;
+  return typeof d.api_url === 'string' && typeof d.target === 'object' && d.target !== null && typeof d.content === 'object' && d.content !== null;
+}
+
+/** Whether a process is alive (signal 0 checks without sending). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface OutboxPlaces {
+  /** Read too, never written: where earlier versions kept drafts (their files are moved in). */
+  legacy?: string;
+  /** Where an entry goes when the folder cannot be written (made on first use), or undefined when there is none. */
+  fallback?: (opts: { create: boolean }) => string | undefined;
+}
+
+/** The claims this process holds, by token: a claim file naming this pid but not one of these was left by an earlier process. */
+const held = new Set<string>();
+
+export class Outbox {
+  private unwritable = false;
+  private readonly unremovable = new Set<string>();
+  /** The entries this run made and still keeps, by id, with the folder each is in. */
+  private readonly own = new Map<string, { entry: Entry; dir: string }>();
+  private converted = false;
+
+  constructor(
+    readonly dir: string,
+    /** Told of what was set aside or could not be read (one line). */
+    private readonly warn: (message: string) => void = () => undefined,
+    private readonly places: OutboxPlaces = {},
+  ) {}
+
+  /** Every folder an entry may be in, the drafts folder first. */
+  private dirs(): string[] {
+    const fallback = this.places.fallback?.({ create: false });
+    return [this.dir, ...(fallback && fallback !== this.dir ? [fallback] : [])];
+  }
+
+  private entryFile(dir: string, id: string): string {
+    return join(dir, `${id}.json`);
+  }
+
+  /** An entry file's content, or undefined when it is missing or is no entry (said once, set aside). */
+  private read(file: string): Entry | undefined {
+    let text: string;
+    try {
+      text = readRegular(file, MAX_ENTRY_BYTES);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.warn(`cannot read the draft ${file}: ${(err as Error).message}`);
+      return undefined;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (isEntry(parsed)) return parsed;
+    const aside = `${file}.damaged-${Date.now()}`;
+    try {
+      renameSync(file, aside);
+      this.warn(`the draft ${file} was damaged; it was set aside as ${aside}`);
+    } catch (err) {
+      this.warn(`the draft ${file} is damaged and could not be set aside: ${(err as Error).message}`);
+    }
+    return undefined;
+  }
+
+  /** Every readable entry, oldest first. */
+  list(): Entry[] {
+    this.convertOld();
+    const byId = new Map<string, Entry>();
+    for (const dir of this.dirs()) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const n of names) {
+        const m = ENTRY_FILE.exec(n);
+        if (!m || byId.has(m[1]!)) continue;
+        const e = this.read(join(dir, n));
+        if (e && e.id === m[1]) byId.set(e.id, e);
+      }
+    }
+    return [...byId.values()].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+  }
+
+  /** The entry with this id, or the one whose id starts so; a prefix of several is refused. */
+  find(id: string): Entry | undefined {
+    const want = id.trim().toLowerCase();
+    if (!ID_RE.test(want)) return undefined;
+    const all = this.list();
+    const exact = all.find((e) => e.id === want);
+    if (exact) return exact;
+    const some = all.filter((e) => e.id.startsWith(want));
+    if (some.length > 1) throw new UsageError(`${id} is the start of ${some.length} drafts' ids (${some.map((e) => e.id).join(', ')}); give more of it`);
+    return some[0];
+  }
+
+  /** Writes a new entry under a name nothing has; throws the file system's error. */
+  private create(dir: string, entry: Entry): Entry {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (let n = 0; ; n++) {
+      const e = n === 0 ? entry : { ...entry, id: newId() };
+      const file = this.entryFile(dir, e.id);
+      const temp = writeTemp(file, JSON.stringify(e, null, 2) + '\n');
+      try {
+        linkSync(temp, file);
+        syncDir(dir);
+        return e;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST' && n < 20) continue;
+        if (code === 'EEXIST') throw err;
+        // No hard links here (some network and FUSE file systems): a rename, when nothing is there.
+        if (this.exists(file)) continue;
+        renameSync(temp, file);
+        syncDir(dir);
+        return e;
+      } finally {
+        rmSync(temp, { force: true });
+      }
+    }
+  }
+
+  private exists(file: string): boolean {
+    try {
+      readFileSync(file);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Keeps a new entry, in the drafts folder or, when that cannot be written, in the private temp
+   * folder (saying so, once); throws a CliError naming the folder when neither can be written.
+   */
+  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date): Entry {
+    const at = now.toISOString();
+    const fresh: Entry = { checkin_outbox: 1, id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at };
+    const { entry, dir } = this.write((d) => this.create(d, fresh));
+    this.own.set(entry.id, { entry, dir });
+    return entry;
+  }
+
+  /** Changes an entry this run made (its content as it grows, its target once known); never another's. */
+  update(entry: Entry, change: Partial<Pick<Entry, 'target' | 'content' | 'account'>>, now: Date): Entry {
+    const mine = this.own.get(entry.id);
+    if (!mine) throw new Error(`the draft ${entry.id} was not made by this run: it is not changed`);
+    const next: Entry = { ...mine.entry, ...change, saved_at: now.toISOString() };
+    if (change.account) next.account = { ...change.account, api_url: normalizeApiUrl(change.account.api_url) };
+    const file = this.entryFile(mine.dir, entry.id);
+    try {
+      const temp = writeTemp(file, JSON.stringify(next, null, 2) + '\n');
+      try {
+        renameSync(temp, file);
+      } finally {
+        rmSync(temp, { force: true });
+      }
+      syncDir(mine.dir);
+    } catch (err) {
+      throw new CliError(`Cannot keep the draft in ${mine.dir} (${fsReason(err)})`);
+    }
+    this.own.set(entry.id, { entry: next, dir: mine.dir });
+    return next;
+  }
+
+  /** Runs `write` in the drafts folder, else in the fallback folder (saying so once). */
+  private write(write: (dir: string) => Entry): { entry: Entry; dir: string } {
+    try {
+      return { entry: write(this.dir), dir: this.dir };
+    } catch (err) {
+      const why = `Cannot keep a draft in ${this.dir} (${fsReason(err)})`;
+      const fallback = this.places.fallback?.({ create: true });
+      if (fallback) {
+        try {
+          const entry = write(fallback);
+          if (!this.unwritable) this.warn(`${why}; it is kept in ${fallback} instead`);
+          this.unwritable = true;
+          return { entry, dir: fallback };
+        } catch {
+          // below: no draft at all
+        }
+      }
+      if (!this.unwritable) this.warn(`${why}; going on without one`);
+      this.unwritable = true;
+      throw new CliError(why);
+    }
+  }
+
+  /** The folder an entry's files are in (undefined when it is gone). */
+  private dirOf(entry: Entry): string | undefined {
+    const mine = this.own.get(entry.id);
+    if (mine) return mine.dir;
+    return this.dirs().find((d) => this.exists(this.entryFile(d, entry.id)));
+  }
+
+  /**
+   * Takes an entry for sending (or for dropping): refused with a ClaimedError while another live
+   * process or call holds it; the claim of a process that died is taken back (and when that
+   * process's request was on its way, the entry is marked as maybe sent).
+   */
+  claim(entry: Entry): Claim {
+    const dir = this.dirOf(entry);
+    if (!dir) throw new UsageError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
+    const file = join(dir, `${entry.id}.claim`);
+    const mine: ClaimFile = { pid: process.pid, token: `${process.pid}-${newId()}`, at: new Date().toISOString() };
+    for (let tries = 0; ; tries++) {
+      try {
+        writeFileSync(file, JSON.stringify(mine) + '\n', { flag: 'wx', mode: 0o600 });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries >= 5) throw new CliError(`Cannot claim the draft ${entry.id} for sending (${fsReason(err)}); it was not sent`);
+      }
+      const holder = this.readClaim(file);
+      if (holder && this.holderAlive(holder)) {
+        throw new ClaimedError(`The draft ${entry.id} is being sent by another checkin (process ${holder.pid}, since ${holder.at}); it was not sent again`);
+      }
+      this.takeBack(file, entry, holder);
+    }
+    // Gone meanwhile (sent by the one whose claim was just taken back, or dropped)? Then nothing to send.
+    if (!this.exists(this.entryFile(dir, entry.id))) {
+      rmSync(file, { force: true });
+      throw new UsageError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
+    }
+    held.add(mine.token);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      held.delete(mine.token);
+      const now = this.readClaim(file);
+      if (now?.token === mine.token) rmSync(file, { force: true });
+    };
+    return {
+      entry,
+      sending: () => {
+        mine.sending = new Date().toISOString();
+        const temp = writeTemp(file, JSON.stringify(mine) + '\n');
+        try {
+          renameSync(temp, file);
+        } finally {
+          rmSync(temp, { force: true });
+        }
+      },
+      done: () => {
+        this.removeFile(this.entryFile(dir, entry.id));
+        rmSync(join(dir, `${entry.id}.unknown`), { force: true });
+        this.own.delete(entry.id);
+        release();
+      },
+      unknown: (at) => {
+        try {
+          writeFileSync(join(dir, `${entry.id}.unknown`), JSON.stringify({ at: at.toISOString() }) + '\n', { mode: 0o600 });
+        } catch {
+          // the claim below says it instead: it is left as it is
+          return;
+        }
+        release();
+      },
+      release,
+    };
+  }
+
+  private readClaim(file: string): ClaimFile | undefined {
+    try {
+      const v = JSON.parse(readRegular(file, 4096)) as Partial<ClaimFile>;
+      return typeof v.pid === 'number' && typeof v.token === 'string' ? (v as ClaimFile) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private holderAlive(c: ClaimFile): boolean {
+    if (c.pid === process.pid) return held.has(c.token);
+    return alive(c.pid);
+  }
+
+  /** Takes back a dead process's claim: moved aside atomically (one taker wins), then looked at. */
+  private takeBack(file: string, entry: Entry, seen: ClaimFile | undefined): void {
+    const aside = `${file}.${process.pid}-${newId()}`;
+    try {
+      renameSync(file, aside);
+    } catch {
+      return; // released or taken back by another meanwhile
+    }
+    const took = this.readClaim(aside);
+    if (took && seen && took.token !== seen.token && this.holderAlive(took)) {
+      // A live claim made since it was read: put back.
+      try {
+        linkSync(aside, file);
+      } catch {
+        // another claim is there already: that one stands
+      }
+      rmSync(aside, { force: true });
+      return;
+    }
+    if (took?.sending) {
+      const unknown = file.replace(/\.claim$/, '.unknown');
+      try {
+        writeFileSync(unknown, JSON.stringify({ at: took.sending }) + '\n', { flag: 'wx', mode: 0o600 });
+      } catch {
+        // already said
+      }
+      this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${took.pid}) before the service answered: it may have reached the service`);
+    }
+    rmSync(aside, { force: true });
+  }
+
+  /** When a send of this entry may have reached the service without an answer, the moment it was sent. */
+  maybeSent(entry: Entry): string | undefined {
+    const dir = this.dirOf(entry);
+    if (!dir) return undefined;
+    try {
+      const v = JSON.parse(readRegular(join(dir, `${entry.id}.unknown`), 4096)) as { at?: unknown };
+      return typeof v.at === 'string' ? v.at : 'an unknown time';
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' ? undefined : 'an unknown time';
+    }
+  }
+
+  /** Removes a file if it is there; one that cannot be removed is said (once), and stays. */
+  private removeFile(file: string): void {
+    try {
+      rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOTDIR' || this.unremovable.has(file)) return;
+      this.unremovable.add(file);
+      this.warn(`the draft ${file} could not be removed (${fsReason(err)})`);
+    }
+  }
+
+  /** What this run made and still keeps, the latest last. */
+  keptThisRun(): Entry[] {
+    return [...this.own.values()].map((o) => o.entry);
+  }
+
+  /**
+   * Turns the drafts of earlier versions (one file per target, and the copies kept aside when one
+   * was replaced) into entries. Each becomes an entry whose id is made from its file's name and
+   * content, so a second run (or two at once) makes it once; the old file goes only after.
+   */
+  private convertOld(): void {
+    if (this.converted) return;
+    this.converted = true;
+    const sources = [this.dir, ...(this.places.legacy ? [this.places.legacy] : []), ...this.dirs().slice(1)];
+    for (const from of sources) {
+      let names: string[];
+      try {
+        names = readdirSync(from).filter((n) => OLD_FILE.test(n));
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const file = join(from, name);
+        let text: string;
+        try {
+          text = readRegular(file, MAX_ENTRY_BYTES);
+        } catch {
+          continue;
+        }
+        let old: unknown;
+        try {
+          old = JSON.parse(text);
+        } catch {
+          old = undefined;
+        }
+        if (!isOldDraft(old)) continue; // left where it is: nothing here reads it, nothing removes it
+        const saved = typeof old.saved_at === 'string' ? old.saved_at : new Date(0).toISOString();
+        let id = '';
+        const hash = sha256(`${name}\n${text}`);
+        for (let i = 0; i < 10; i++) id += ID_ALPHABET[parseInt(hash.slice(i * 2, i * 2 + 2), 16) % ID_ALPHABET.length];
+        const entry: Entry = { checkin_outbox: 1, id, account: { api_url: normalizeApiUrl(old.api_url) }, target: old.target, content: old.content, made: 'earlier', created_at: saved, saved_at: saved };
+        try {
+          mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+          const dest = this.entryFile(this.dir, id);
+          const temp = writeTemp(dest, JSON.stringify(entry, null, 2) + '\n');
+          try {
+            linkSync(temp, dest);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+              if (!this.exists(dest)) renameSync(temp, dest);
+            }
+          } finally {
+            rmSync(temp, { force: true });
+          }
+          syncDir(this.dir);
+          rmSync(file, { force: true });
+        } catch (err) {
+          this.warn(`the draft ${file} of an earlier version could not be moved into ${this.dir} (${fsReason(err)}); it is left where it is`);
+        }
+      }
+    }
+  }
+}
