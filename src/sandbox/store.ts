@@ -4,12 +4,15 @@
 // what it changes, not the size of the state. The journal is folded into a new snapshot at start,
 // when it has grown past the snapshot's size, and at a clean stop.
 //
-// Crash safety: a journal line is acknowledged only after fdatasync; a line a crash cut short (the
-// last one) is dropped when loading. A write that fails (ENOSPC…) is cut off the journal again, so
-// what follows is never appended after a torn line. FILE is only ever replaced whole (temp file,
-// fsync, rename). Replaying a line twice gives the same state (a change is "this record is now X"
-// or "this record is gone"), so a crash between writing a snapshot and emptying the journal loses
-// nothing and doubles nothing.
+// Crash safety: a journal line is acknowledged only after fdatasync; a last line without its newline
+// (a crash cut it short, so it was never acknowledged) is dropped when loading. Any other damaged
+// line, a whole last line included, refuses the start and leaves the journal as it is. A write that
+// fails (ENOSPC…) is cut off the journal again, so what follows is never appended after a torn line.
+// FILE is only ever replaced whole (temp file, fsync, rename). Replaying a line twice gives the same
+// state (a change is "this record is now X" or "this record is gone"), so a crash between writing a
+// snapshot and emptying the journal loses nothing and doubles nothing. The journal is emptied or
+// truncated only once its lines were read whole (at start: only a torn tail is cut) or were written
+// by this process; a damaged journal is never rewritten.
 
 import { open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -81,16 +84,36 @@ function checkChange(c: unknown): c is Change {
   return typeof o.delete === 'string';
 }
 
+/** A journal line that is not a well-formed change and not a torn last line: the start is refused, the journal left as it is. */
+export class DamagedJournal extends Error {
+  constructor(
+    readonly source: string,
+    /** The line's number, from 1. */
+    readonly line: number,
+    /** It is the last whole line (it ends in its newline). */
+    readonly last: boolean,
+  ) {
+    super(
+      last
+        ? `${source}: line ${line}, the last whole line, is damaged; it ends in its newline, so it was written whole and may be an acknowledged change. ` +
+            'Nothing was changed: fix that line, or remove it to start without it (or remove the journal to start from the data file alone)'
+        : `${source}: line ${line} is damaged (the lines after it cannot be trusted); fix or remove the journal to start from the data file alone`,
+    );
+    this.name = 'DamagedJournal';
+  }
+}
+
 /**
- * Reads a journal: the changes of every whole line, in order. The last line may be torn (a crash
- * while it was written, so never acknowledged) and is then left out; a damaged line before the
- * last is an error, as nothing can be trusted after it.
+ * Reads a journal: the changes of every whole line, in order. Only a last line without its newline
+ * is torn (a crash while it was written, so never acknowledged) and is left out. Any other line
+ * that is not a well-formed change is an error, the last whole line included: it ends in its
+ * newline, so it was written whole and may have been acknowledged, and dropping it would lose that
+ * write without a word. Nothing is changed on disk; the message says which line and what to do.
  */
 export function parseJournal(text: string, source: string): { changes: Change[]; lines: number; torn: boolean; goodBytes: number } {
   const parts = text.split('\n');
   const tail = parts.pop()!; // after the last newline: a line never finished
   const changes: Change[] = [];
-  let torn = tail !== '';
   let goodBytes = 0;
   parts.forEach((line, i) => {
     let parsed: unknown;
@@ -105,13 +128,9 @@ export function parseJournal(text: string, source: string): { changes: Change[];
       goodBytes += Buffer.byteLength(line) + 1;
       return;
     }
-    if (i === parts.length - 1) {
-      torn = true;
-      return;
-    }
-    throw new Error(`${source}: line ${i + 1} is damaged (the lines after it cannot be trusted); fix or remove the journal to start from the data file alone`);
+    throw new DamagedJournal(source, i + 1, i === parts.length - 1);
   });
-  return { changes, lines: parts.length, torn, goodBytes };
+  return { changes, lines: parts.length, torn: tail !== '', goodBytes };
 }
 
 /** Loads FILE and FILE.journal as the sandbox would at its next start (undefined when FILE does not exist). */
@@ -133,6 +152,28 @@ async function loadWithJournal(file: string): Promise<{ data: SandboxData; goodB
   const journal = parseJournal(text, journalPath(file));
   applyChanges(data, journal.changes);
   return { data: validateData(data, file), goodBytes: journal.goodBytes };
+}
+
+/**
+ * A journal without its data file belongs to a state the user removed: it is removed and the
+ * sandbox starts afresh. A damaged one is not removed (it is evidence): the start is refused.
+ */
+async function dropOrphanJournal(file: string): Promise<void> {
+  const journal = journalPath(file);
+  let text: string;
+  try {
+    text = await readFile(journal, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    parseJournal(text, journal);
+  } catch (err) {
+    if (!(err instanceof DamagedJournal)) throw err;
+    throw new Error(`${journal}: line ${err.line} is damaged, and its data file ${file} is missing. Nothing was changed: remove the journal to start afresh`);
+  }
+  await rm(journal, { force: true });
 }
 
 /** Data files this process has open (a second sandbox in the same process is refused as well). */
@@ -213,8 +254,7 @@ export class Store {
     try {
       await removeStrayTemps(file);
       const loaded = await loadWithJournal(file);
-      // A journal without its data file belongs to a state the user removed: it starts afresh.
-      if (!loaded) await rm(journalPath(file), { force: true });
+      if (!loaded) await dropOrphanJournal(file);
       const data = prepare(loaded?.data);
       let snapshot: number | undefined;
       try {
