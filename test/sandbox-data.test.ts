@@ -243,6 +243,25 @@ describe('the journal', () => {
     }
   });
 
+  it('a line with a byte that is not UTF-8 is damaged (not read as U+FFFD and rewritten); goodBytes counts bytes', async () => {
+    const bad = Buffer.concat([Buffer.from('{"changes":[{"list":"comments","delete":"ab'), Buffer.from([0xff]), Buffer.from('"}]}\n')]);
+    const good = Buffer.from(`${JSON.stringify({ changes: [{ list: 'comments', delete: 'é ✓' }] })}\n`);
+    expect(() => parseJournal(Buffer.concat([good, bad]), 'j')).toThrow(expect.objectContaining({ line: 2, last: true }));
+    expect(() => parseJournal(Buffer.concat([bad, good]), 'j')).toThrow(expect.objectContaining({ line: 1, last: false }));
+    expect(() => parseJournal(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), good]), 'j')).toThrow(expect.objectContaining({ line: 1, last: true }));
+    // In a torn tail it is only part of a line cut short.
+    expect(parseJournal(Buffer.concat([good, bad.subarray(0, -1)]), 'j')).toMatchObject({ lines: 1, torn: true, goodBytes: good.length });
+    // At start: refused, the journal kept byte for byte.
+    const { sb, file } = await start();
+    await sb.close();
+    open.pop();
+    const journal = Buffer.concat([good, bad]);
+    writeFileSync(journalPath(file), journal);
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(`${journalPath(file)}: line 2, the last whole line, is damaged`);
+    expect(readFileSync(journalPath(file)).equals(journal)).toBe(true);
+    expect(existsSync(lockPath(file))).toBe(false);
+  });
+
   it('a damaged journal whose data file is missing is left as it is and the start refused; a whole one is removed (a fresh start)', async () => {
     const at = tempDir('checkin-journal-');
     const file = join(at, 'state.json');

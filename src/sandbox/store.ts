@@ -84,6 +84,8 @@ function checkChange(c: unknown): c is Change {
   return typeof o.delete === 'string';
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** A journal line that is not a well-formed change and not a torn last line: the start is refused, the journal left as it is. */
 export class DamagedJournal extends Error {
   constructor(
@@ -110,27 +112,28 @@ export class DamagedJournal extends Error {
  * newline, so it was written whole and may have been acknowledged, and dropping it would lose that
  * write without a word. Nothing is changed on disk; the message says which line and what to do.
  */
-export function parseJournal(text: string, source: string): { changes: Change[]; lines: number; torn: boolean; goodBytes: number } {
-  const parts = text.split('\n');
-  const tail = parts.pop()!; // after the last newline: a line never finished
+export function parseJournal(journal: string | Uint8Array, source: string): { changes: Change[]; lines: number; torn: boolean; goodBytes: number } {
+  // Read as bytes: a byte that is not UTF-8 damages its line (decoded leniently it would become
+  // U+FFFD, parse, and be written into the next snapshot), and goodBytes counts bytes on disk.
+  const bytes = typeof journal === 'string' ? Buffer.from(journal) : journal;
   const changes: Change[] = [];
-  let goodBytes = 0;
-  parts.forEach((line, i) => {
+  let start = 0;
+  let lines = 0;
+  for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, start)) {
+    lines++;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = JSON.parse(utf8.decode(bytes.subarray(start, end)));
     } catch {
       parsed = undefined;
     }
     const list = (parsed as { changes?: unknown } | undefined)?.changes;
-    if (Array.isArray(list) && list.every(checkChange)) {
-      changes.push(...list);
-      goodBytes += Buffer.byteLength(line) + 1;
-      return;
-    }
-    throw new DamagedJournal(source, i + 1, i === parts.length - 1);
-  });
-  return { changes, lines: parts.length, torn: tail !== '', goodBytes };
+    if (!Array.isArray(list) || !list.every(checkChange)) throw new DamagedJournal(source, lines, bytes.indexOf(0x0a, end + 1) === -1);
+    changes.push(...list);
+    start = end + 1;
+  }
+  // After the last newline: a line never finished.
+  return { changes, lines, torn: start < bytes.length, goodBytes: start };
 }
 
 /** Loads FILE and FILE.journal as the sandbox would at its next start (undefined when FILE does not exist). */
@@ -142,14 +145,14 @@ export async function loadState(file: string): Promise<SandboxData | undefined> 
 async function loadWithJournal(file: string): Promise<{ data: SandboxData; goodBytes: number } | undefined> {
   const data = await loadData(file);
   if (!data) return undefined;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(journalPath(file), 'utf8');
+    bytes = await readFile(journalPath(file));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { data, goodBytes: 0 };
     throw err;
   }
-  const journal = parseJournal(text, journalPath(file));
+  const journal = parseJournal(bytes, journalPath(file));
   applyChanges(data, journal.changes);
   return { data: validateData(data, file), goodBytes: journal.goodBytes };
 }
@@ -160,15 +163,15 @@ async function loadWithJournal(file: string): Promise<{ data: SandboxData; goodB
  */
 async function dropOrphanJournal(file: string): Promise<void> {
   const journal = journalPath(file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(journal, 'utf8');
+    bytes = await readFile(journal);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
   try {
-    parseJournal(text, journal);
+    parseJournal(bytes, journal);
   } catch (err) {
     if (!(err instanceof DamagedJournal)) throw err;
     throw new Error(`${journal}: line ${err.line} is damaged, and its data file ${file} is missing. Nothing was changed: remove the journal to start afresh`);
