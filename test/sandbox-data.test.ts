@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { journalPath, loadState, lockPath, parseJournal, realIO } from '../src/sandbox/store.js';
+import { DamagedJournal, journalPath, loadState, lockPath, parseJournal, realIO } from '../src/sandbox/store.js';
+import { track, tempDir } from './helpers/cleanup.js';
 import { BIN, cleanEnv, startCliSandbox } from './helpers/cli.js';
 import { call } from './helpers/http.js';
 
@@ -206,7 +207,7 @@ describe('the journal', () => {
   it('a torn last line is dropped; a damaged line before the last refuses to start, naming the line', async () => {
     const good = JSON.stringify({ changes: [{ list: 'comments', delete: '00000000-0000-4000-8000-000000000000' }] });
     expect(parseJournal(`${good}\n${good}\n{"changes":[{"list":"comm`, 'j')).toMatchObject({ lines: 2, torn: true });
-    expect(parseJournal(`${good}\n\u0000\u0000\u0000\n`, 'j')).toMatchObject({ lines: 2, torn: true, changes: [expect.anything()] });
+    expect(parseJournal(`${good}\n\u0000\u0000\u0000`, 'j')).toMatchObject({ lines: 1, torn: true, changes: [expect.anything()] });
     expect(() => parseJournal(`${good}\n{"changes":[{"list":"nope","delete":"x"}]}\n${good}\n`, 'state.json.journal')).toThrow(
       'state.json.journal: line 2 is damaged (the lines after it cannot be trusted); fix or remove the journal to start from the data file alone',
     );
@@ -217,6 +218,65 @@ describe('the journal', () => {
     writeFileSync(journalPath(file), `${good}\nnot json\n${good}\n`);
     await expect(startSandbox({ dataFile: file })).rejects.toThrow(/state\.json\.journal: line 2 is damaged/);
     expect(existsSync(lockPath(file))).toBe(false);
+  });
+
+  it('only a last line without its newline is torn; a damaged last line that ends in its newline is an error, as a damaged middle line is', () => {
+    const good = JSON.stringify({ changes: [{ list: 'comments', delete: '00000000-0000-4000-8000-000000000000' }] });
+    const half = good.slice(0, 20);
+    // Cut short before its newline: never acknowledged, left out; the whole lines before it count.
+    expect(parseJournal(`${good}\n${half}`, 'j')).toEqual({ changes: [JSON.parse(good).changes[0]], lines: 1, torn: true, goodBytes: good.length + 1 });
+    // The same bytes with their newline: written whole, so perhaps acknowledged; never dropped.
+    for (const damaged of [`${good}\n${half}\n`, `${good}\n\u0000\u0000\u0000\n`, `${good}\n\n`, `${half}\n`, `${good}\n${half}\n{"changes":[{"li`]) {
+      let thrown: unknown;
+      try {
+        parseJournal(damaged, 'state.json.journal');
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown, JSON.stringify(damaged)).toBeInstanceOf(DamagedJournal);
+      const lines = damaged.split('\n').length - 1;
+      expect(thrown).toMatchObject({ line: lines, last: true });
+      expect((thrown as Error).message).toBe(
+        `state.json.journal: line ${lines}, the last whole line, is damaged; it ends in its newline, so it was written whole and may be an acknowledged change. ` +
+          'Nothing was changed: fix that line, or remove it to start without it (or remove the journal to start from the data file alone)',
+      );
+    }
+  });
+
+  it('a line with a byte that is not UTF-8 is damaged (not read as U+FFFD and rewritten); goodBytes counts bytes', async () => {
+    const bad = Buffer.concat([Buffer.from('{"changes":[{"list":"comments","delete":"ab'), Buffer.from([0xff]), Buffer.from('"}]}\n')]);
+    const good = Buffer.from(`${JSON.stringify({ changes: [{ list: 'comments', delete: 'é ✓' }] })}\n`);
+    expect(() => parseJournal(Buffer.concat([good, bad]), 'j')).toThrow(expect.objectContaining({ line: 2, last: true }));
+    expect(() => parseJournal(Buffer.concat([bad, good]), 'j')).toThrow(expect.objectContaining({ line: 1, last: false }));
+    expect(() => parseJournal(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), good]), 'j')).toThrow(expect.objectContaining({ line: 1, last: true }));
+    // In a torn tail it is only part of a line cut short.
+    expect(parseJournal(Buffer.concat([good, bad.subarray(0, -1)]), 'j')).toMatchObject({ lines: 1, torn: true, goodBytes: good.length });
+    // At start: refused, the journal kept byte for byte.
+    const { sb, file } = await start();
+    await sb.close();
+    open.pop();
+    const journal = Buffer.concat([good, bad]);
+    writeFileSync(journalPath(file), journal);
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(`${journalPath(file)}: line 2, the last whole line, is damaged`);
+    expect(readFileSync(journalPath(file)).equals(journal)).toBe(true);
+    expect(existsSync(lockPath(file))).toBe(false);
+  });
+
+  it('a damaged journal whose data file is missing is left as it is and the start refused; a whole one is removed (a fresh start)', async () => {
+    const at = tempDir('checkin-journal-');
+    const file = join(at, 'state.json');
+    const damaged = `${JSON.stringify({ changes: [{ list: 'comments', delete: 'x' }] })}\n{"changes":[{"list":"comm\n`;
+    writeFileSync(journalPath(file), damaged);
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(
+      `${journalPath(file)}: line 2 is damaged, and its data file ${file} is missing. Nothing was changed: remove the journal to start afresh`,
+    );
+    expect(readFileSync(journalPath(file), 'utf8')).toBe(damaged);
+    expect(readdirSync(at)).toEqual(['state.json.journal']);
+    // Whole lines and a torn tail: as before, a state the user removed, so it starts afresh.
+    writeFileSync(journalPath(file), `${JSON.stringify({ changes: [{ list: 'comments', delete: 'x' }] })}\n{"changes":[{"list":"comm`);
+    const sb = await startSandbox({ dataFile: file });
+    open.push(sb);
+    expect(statSync(journalPath(file)).size).toBe(0);
   });
 
   it('a second sandbox on the same data file is refused (same process, or another while the first lives)', async () => {
@@ -279,6 +339,70 @@ describe('checkin sandbox --data, killed', () => {
       code: 2,
       err: `error: Cannot start the sandbox: ${file} is in use by another sandbox (process ${b.child.pid}); stop it first, or remove ${lockPath(file)} if that process is not a sandbox\n`,
     });
+  });
+});
+
+describe('checkin sandbox --data, the last journal line damaged', () => {
+  /** Two acknowledged comments, then kill -9: the data file, and a journal of two whole lines. */
+  async function twoAcknowledged() {
+    const file = join(tempDir('checkin-journal-'), 'state.json');
+    const a = await cliSandbox(['--data', file]);
+    const ci = (await call(a.url, 'GET', '/check-ins?per_page=1', { token: a.token })).json[0].id as string;
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await call(a.url, 'POST', `/check-ins/${ci}/comments`, { token: a.token, body: { body: `kept ${i}` } })).json.id);
+    await killed(a.child);
+    const lines = readFileSync(journalPath(file), 'utf8').split('\n');
+    expect(lines).toHaveLength(3); // two lines and nothing after the last newline
+    return { file, ci, ids, first: lines[0]!, second: lines[1]! };
+  }
+  /** Runs `checkin sandbox --data FILE` to its end (bounded): it is expected to refuse. */
+  function refusedRun(file: string): Promise<{ code: number | null; out: string; err: string }> {
+    return new Promise((resolve, reject) => {
+      const c = track(spawn(process.execPath, [BIN, 'sandbox', '--no-log', '--data', file], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] }));
+      let out = '';
+      let err = '';
+      c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      c.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const timer = setTimeout(() => reject(new Error(`still running: ${out} ${err}`)), 10_000);
+      c.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out, err });
+      });
+    });
+  }
+
+  it('ending in its newline (written whole, acknowledged): the start is refused naming the file and line, exit 2, the journal and data file untouched', async () => {
+    const { file, first, second } = await twoAcknowledged();
+    // The second acknowledged line damaged in place, its newline kept.
+    const journal = Buffer.from(`${first}\n${second.slice(0, second.length >> 1)}\n`);
+    writeFileSync(journalPath(file), journal);
+    const data = readFileSync(file);
+    const r = await refusedRun(file);
+    expect(r).toEqual({
+      code: 2,
+      out: '',
+      err:
+        `error: Cannot start the sandbox: ${journalPath(file)}: line 2, the last whole line, is damaged; it ends in its newline, so it was written whole and may be an acknowledged change. ` +
+        'Nothing was changed: fix that line, or remove it to start without it (or remove the journal to start from the data file alone)\n',
+    });
+    // The evidence is kept byte for byte; nothing was rewritten, no lock or temp file is left.
+    expect(readFileSync(journalPath(file)).equals(journal)).toBe(true);
+    expect(readFileSync(file).equals(data)).toBe(true);
+    expect(readdirSync(join(file, '..')).sort()).toEqual(['state.json', 'state.json.journal']);
+    // Refused again on the next try: nothing was "repaired" by the first.
+    expect((await refusedRun(file)).code).toBe(2);
+    expect(readFileSync(journalPath(file)).equals(journal)).toBe(true);
+  });
+
+  it('control: the same damaged line without its newline is a torn write: dropped, the sandbox starts with the whole lines', async () => {
+    const { file, ci, ids, first, second } = await twoAcknowledged();
+    writeFileSync(journalPath(file), `${first}\n${second.slice(0, second.length >> 1)}`);
+    const b = await cliSandbox(['--data', file]);
+    const listed = (await call(b.url, 'GET', `/check-ins/${ci}/comments?per_page=50`, { token: b.token })).json as Array<{ id: string; body: string }>;
+    expect(listed.filter((c) => c.body.startsWith('kept ')).map((c) => c.id)).toEqual([ids[0]]);
+    // Folded in at start: the data file holds the first, the journal is empty.
+    expect(statSync(journalPath(file)).size).toBe(0);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ id: string }> }).comments.filter((c) => ids.includes(c.id)).map((c) => c.id)).toEqual([ids[0]]);
   });
 });
 

@@ -4,12 +4,15 @@
 // what it changes, not the size of the state. The journal is folded into a new snapshot at start,
 // when it has grown past the snapshot's size, and at a clean stop.
 //
-// Crash safety: a journal line is acknowledged only after fdatasync; a line a crash cut short (the
-// last one) is dropped when loading. A write that fails (ENOSPC…) is cut off the journal again, so
-// what follows is never appended after a torn line. FILE is only ever replaced whole (temp file,
-// fsync, rename). Replaying a line twice gives the same state (a change is "this record is now X"
-// or "this record is gone"), so a crash between writing a snapshot and emptying the journal loses
-// nothing and doubles nothing.
+// Crash safety: a journal line is acknowledged only after fdatasync; a last line without its newline
+// (a crash cut it short, so it was never acknowledged) is dropped when loading. Any other damaged
+// line, a whole last line included, refuses the start and leaves the journal as it is. A write that
+// fails (ENOSPC…) is cut off the journal again, so what follows is never appended after a torn line.
+// FILE is only ever replaced whole (temp file, fsync, rename). Replaying a line twice gives the same
+// state (a change is "this record is now X" or "this record is gone"), so a crash between writing a
+// snapshot and emptying the journal loses nothing and doubles nothing. The journal is emptied or
+// truncated only once its lines were read whole (at start: only a torn tail is cut) or were written
+// by this process; a damaged journal is never rewritten.
 
 import { open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -81,37 +84,56 @@ function checkChange(c: unknown): c is Change {
   return typeof o.delete === 'string';
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A journal line that is not a well-formed change and not a torn last line: the start is refused, the journal left as it is. */
+export class DamagedJournal extends Error {
+  constructor(
+    readonly source: string,
+    /** The line's number, from 1. */
+    readonly line: number,
+    /** It is the last whole line (it ends in its newline). */
+    readonly last: boolean,
+  ) {
+    super(
+      last
+        ? `${source}: line ${line}, the last whole line, is damaged; it ends in its newline, so it was written whole and may be an acknowledged change. ` +
+            'Nothing was changed: fix that line, or remove it to start without it (or remove the journal to start from the data file alone)'
+        : `${source}: line ${line} is damaged (the lines after it cannot be trusted); fix or remove the journal to start from the data file alone`,
+    );
+    this.name = 'DamagedJournal';
+  }
+}
+
 /**
- * Reads a journal: the changes of every whole line, in order. The last line may be torn (a crash
- * while it was written, so never acknowledged) and is then left out; a damaged line before the
- * last is an error, as nothing can be trusted after it.
+ * Reads a journal: the changes of every whole line, in order. Only a last line without its newline
+ * is torn (a crash while it was written, so never acknowledged) and is left out. Any other line
+ * that is not a well-formed change is an error, the last whole line included: it ends in its
+ * newline, so it was written whole and may have been acknowledged, and dropping it would lose that
+ * write without a word. Nothing is changed on disk; the message says which line and what to do.
  */
-export function parseJournal(text: string, source: string): { changes: Change[]; lines: number; torn: boolean; goodBytes: number } {
-  const parts = text.split('\n');
-  const tail = parts.pop()!; // after the last newline: a line never finished
+export function parseJournal(journal: string | Uint8Array, source: string): { changes: Change[]; lines: number; torn: boolean; goodBytes: number } {
+  // Read as bytes: a byte that is not UTF-8 damages its line (decoded leniently it would become
+  // U+FFFD, parse, and be written into the next snapshot), and goodBytes counts bytes on disk.
+  const bytes = typeof journal === 'string' ? Buffer.from(journal) : journal;
   const changes: Change[] = [];
-  let torn = tail !== '';
-  let goodBytes = 0;
-  parts.forEach((line, i) => {
+  let start = 0;
+  let lines = 0;
+  for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, start)) {
+    lines++;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = JSON.parse(utf8.decode(bytes.subarray(start, end)));
     } catch {
       parsed = undefined;
     }
     const list = (parsed as { changes?: unknown } | undefined)?.changes;
-    if (Array.isArray(list) && list.every(checkChange)) {
-      changes.push(...list);
-      goodBytes += Buffer.byteLength(line) + 1;
-      return;
-    }
-    if (i === parts.length - 1) {
-      torn = true;
-      return;
-    }
-    throw new Error(`${source}: line ${i + 1} is damaged (the lines after it cannot be trusted); fix or remove the journal to start from the data file alone`);
-  });
-  return { changes, lines: parts.length, torn, goodBytes };
+    if (!Array.isArray(list) || !list.every(checkChange)) throw new DamagedJournal(source, lines, bytes.indexOf(0x0a, end + 1) === -1);
+    changes.push(...list);
+    start = end + 1;
+  }
+  // After the last newline: a line never finished.
+  return { changes, lines, torn: start < bytes.length, goodBytes: start };
 }
 
 /** Loads FILE and FILE.journal as the sandbox would at its next start (undefined when FILE does not exist). */
@@ -123,16 +145,38 @@ export async function loadState(file: string): Promise<SandboxData | undefined> 
 async function loadWithJournal(file: string): Promise<{ data: SandboxData; goodBytes: number } | undefined> {
   const data = await loadData(file);
   if (!data) return undefined;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(journalPath(file), 'utf8');
+    bytes = await readFile(journalPath(file));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { data, goodBytes: 0 };
     throw err;
   }
-  const journal = parseJournal(text, journalPath(file));
+  const journal = parseJournal(bytes, journalPath(file));
   applyChanges(data, journal.changes);
   return { data: validateData(data, file), goodBytes: journal.goodBytes };
+}
+
+/**
+ * A journal without its data file belongs to a state the user removed: it is removed and the
+ * sandbox starts afresh. A damaged one is not removed (it is evidence): the start is refused.
+ */
+async function dropOrphanJournal(file: string): Promise<void> {
+  const journal = journalPath(file);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(journal);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    parseJournal(bytes, journal);
+  } catch (err) {
+    if (!(err instanceof DamagedJournal)) throw err;
+    throw new Error(`${journal}: line ${err.line} is damaged, and its data file ${file} is missing. Nothing was changed: remove the journal to start afresh`);
+  }
+  await rm(journal, { force: true });
 }
 
 /** Data files this process has open (a second sandbox in the same process is refused as well). */
@@ -213,8 +257,7 @@ export class Store {
     try {
       await removeStrayTemps(file);
       const loaded = await loadWithJournal(file);
-      // A journal without its data file belongs to a state the user removed: it starts afresh.
-      if (!loaded) await rm(journalPath(file), { force: true });
+      if (!loaded) await dropOrphanJournal(file);
       const data = prepare(loaded?.data);
       let snapshot: number | undefined;
       try {
