@@ -109,3 +109,19 @@ describe('readRegularFile', () => {
     expect(readJson(join(dir, 'half.json'))).toEqual({ value: {}, damaged: 'not a JSON object' });
   });
 });
+
+describe.skipIf(process.platform === 'win32')('the drafts move (migrateDrafts) reads through it', () => {
+  it('a FIFO where a moved draft would go stops the move, said, without blocking; the draft stays where it was', () => {
+    const root = tempDir('checkin-files-');
+    const [from, to] = [join(root, 'old'), join(root, 'new')];
+    mkdirSync(from);
+    mkdirSync(to);
+    const name = `${'a'.repeat(32)}.json`;
+    writeFileSync(join(from, name), '{"saved_at": "2026-01-01T00:00:00.000Z"}\n');
+    mkfifo(join(to, name));
+    expect(bounded('src/config/migrate.ts', 'console.log(JSON.stringify(m.migrateDrafts(args[0], args[1])));', [from, to])).toBe(
+      JSON.stringify({ moved: 0, failed: 'a FIFO, not a regular file' }) + '\n',
+    );
+    expect(readFileSync(join(from, name), 'utf8')).toBe('{"saved_at": "2026-01-01T00:00:00.000Z"}\n');
+  });
+});

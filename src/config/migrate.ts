@@ -4,9 +4,9 @@
 // only if it is still what was copied. Running it again, or in two processes at once, moves nothing
 // twice; a move that fails leaves the old file where it was, and the draft store reads it there.
 
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fsReason, syncDir, writeTemp } from './files.js';
+import { fsReason, readRegularBytes, syncDir, writeTemp } from './files.js';
 
 /** The saved_at of a draft file's text ('' when it has none). */
 function savedAt(bytes: Buffer): string {
@@ -18,9 +18,10 @@ function savedAt(bytes: Buffer): string {
   }
 }
 
+/** A draft file's bytes, undefined when it is missing; a FIFO, a folder or an oversized file is refused (readRegularBytes), never waited on. */
 function readOrUndefined(file: string): Buffer | undefined {
   try {
-    return readFileSync(file);
+    return readRegularBytes(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
