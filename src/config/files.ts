@@ -1,18 +1,106 @@
-// Small file helpers of src/config: a JSON object read that never throws, and writes that are on
-// disk before they count (written to a temporary file, fsynced, renamed into place, the folder
-// fsynced), so a reader never sees half a file and a crash leaves the old one or the new one.
+// Small file helpers of src/config: bounded reads of checkin's own files (settings, cache, state,
+// drafts) that never block on what is not a regular file, a JSON object read that never throws, and
+// writes that are on disk before they count (written to a temporary file, fsynced, renamed into
+// place, the folder fsynced), so a reader never sees half a file and a crash leaves the old one or
+// the new one. A rename replaces whatever has the name (a FIFO included) without opening it.
 
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** A JSON object file: {} when missing; `damaged` when it is there but cannot be read as a JSON object. */
-export function readJson(file: string): { value: Record<string, unknown>; damaged?: string } {
+/** The most checkin reads of one of its own files (settings, cache, state, a draft): a larger one is not one it wrote. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** A file checkin would not read: not a regular file (ENOTREG), or larger than the bound (EFBIG). Its message is the reason, without the path. */
+export class RefusedFile extends Error {
+  constructor(
+    readonly code: 'ENOTREG' | 'EFBIG',
+    readonly path: string,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'RefusedFile';
+  }
+}
+
+/** What a file is, in a few words, when it is not a regular file. */
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'something else';
+}
+
+function sizeWords(bytes: number): string {
+  const MiB = 1024 * 1024;
+  if (bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * The bytes of `file` when it is a regular file of at most `maxBytes`. It is opened without
+ * waiting (O_NONBLOCK: a FIFO with no writer does not block the open) and looked at (fstat) before
+ * a byte is read; symbolic links are followed. Throws a RefusedFile for a FIFO, a socket, a device,
+ * a folder or a file over the bound, and the file system's error otherwise (ENOENT when missing).
+ */
+export function readRegularBytes(file: string, maxBytes = MAX_FILE_BYTES): Buffer {
+  let fd: number;
+  try {
+    // O_NONBLOCK is 0 where there is none (Windows, where a FIFO is not a file name either).
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    // A socket cannot be opened (ENXIO): said as what it is.
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') {
+      const st = statSync(file, { throwIfNoEntry: false });
+      if (st && !st.isFile()) throw new RefusedFile('ENOTREG', file, `${kindOf(st)}, not a regular file`);
+    }
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RefusedFile('ENOTREG', file, `${kindOf(st)}, not a regular file`);
+    const tooLarge = () => new RefusedFile('EFBIG', file, `larger than ${sizeWords(maxBytes)}, the most checkin reads of its own files`);
+    if (st.size > maxBytes) throw tooLarge();
+    // One byte past the bound tells a file that grew since fstat from one that did not.
+    let buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buf.length) {
+        if (length > maxBytes) throw tooLarge();
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+        buf.copy(bigger, 0, 0, length);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, length, buf.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    if (length > maxBytes) throw tooLarge();
+    return buf.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The text (UTF-8) of `file` when it is a regular file of at most `maxBytes`; see readRegularBytes for what it refuses. */
+export function readRegularFile(file: string, maxBytes = MAX_FILE_BYTES): string {
+  return readRegularBytes(file, maxBytes).toString('utf8');
+}
+
+/**
+ * A JSON object file: {} when missing; `damaged` (why) when it is there but cannot be read as a JSON
+ * object, and `unreadable` too when the file itself could not be read (not a regular file, too
+ * large, permission denied) rather than its text not being a JSON object.
+ */
+export function readJson(file: string, maxBytes = MAX_FILE_BYTES): { value: Record<string, unknown>; damaged?: string; unreadable?: true } {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, maxBytes);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return { value: {} };
-    return { value: {}, damaged: (err as Error).message };
+    return { value: {}, damaged: err instanceof RefusedFile ? err.message : fsReason(err), unreadable: true };
   }
   try {
     const v = JSON.parse(text) as unknown;
@@ -70,6 +158,7 @@ export function writeDurably(file: string, data: string, { sync = true }: { sync
 
 /** A file system error in a few plain words: "permission denied", "read-only file system", or its code. */
 export function fsReason(err: unknown): string {
+  if (err instanceof RefusedFile) return err.message;
   const code = (err as NodeJS.ErrnoException).code;
   const words: Record<string, string> = {
     EACCES: 'permission denied',

@@ -16,11 +16,11 @@
 // cannot be written (paths.ts); drafts of earlier versions (one file per target, named by a hash)
 // are turned into entries when the store is first read, none lost.
 
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fstatSync, closeSync, readSync, constants } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
 import { CliError, UsageError } from '../errors.js';
-import { fsReason, syncDir, writeTemp } from './files.js';
+import { fsReason, readRegularFile, syncDir, writeTemp } from './files.js';
 import { normalizeApiUrl, sha256 } from './store.js';
 
 /** What an entry is for, named canonically: a check-in by the date key or UUID in its path. */
@@ -124,26 +124,6 @@ function newId(): string {
   return id;
 }
 
-/** Reads a file only when it is a regular file of at most `max` bytes (a FIFO would block; a device never ends). */
-function readRegular(file: string, max: number): string {
-  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
-    if (st.size > max) throw Object.assign(new Error(`${file} is larger than ${max} bytes`), { code: 'EFBIG' });
-    const buf = Buffer.alloc(st.size);
-    let at = 0;
-    while (at < buf.length) {
-      const n = readSync(fd, buf, at, buf.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buf.subarray(0, at).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function isEntry(v: unknown): v is Entry {
   if (typeof v !== 'object' || v === null) return false;
   const e = v as Partial<Entry>;
@@ -223,10 +203,10 @@ export class Outbox {
   private read(file: string): Entry | undefined {
     let text: string;
     try {
-      text = readRegular(file, MAX_ENTRY_BYTES);
+      text = readRegularFile(file, MAX_ENTRY_BYTES);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.warn(`cannot read the draft ${file}: ${(err as Error).message}`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
       return undefined;
     }
     let parsed: unknown;
@@ -307,8 +287,7 @@ export class Outbox {
 
   private exists(file: string): boolean {
     try {
-      readFileSync(file);
-      return true;
+      return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
     } catch {
       return false;
     }
@@ -447,7 +426,7 @@ export class Outbox {
 
   private readClaim(file: string): ClaimFile | undefined {
     try {
-      const v = JSON.parse(readRegular(file, 4096)) as Partial<ClaimFile>;
+      const v = JSON.parse(readRegularFile(file, 4096)) as Partial<ClaimFile>;
       return typeof v.pid === 'number' && typeof v.token === 'string' ? (v as ClaimFile) : undefined;
     } catch {
       return undefined;
@@ -495,7 +474,7 @@ export class Outbox {
     const dir = this.dirOf(entry);
     if (!dir) return undefined;
     try {
-      const v = JSON.parse(readRegular(join(dir, `${entry.id}.unknown`), 4096)) as { at?: unknown };
+      const v = JSON.parse(readRegularFile(join(dir, `${entry.id}.unknown`), 4096)) as { at?: unknown };
       return typeof v.at === 'string' ? v.at : 'an unknown time';
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -539,7 +518,7 @@ export class Outbox {
         const file = join(from, name);
         let text: string;
         try {
-          text = readRegular(file, MAX_ENTRY_BYTES);
+          text = readRegularFile(file, MAX_ENTRY_BYTES);
         } catch {
           continue;
         }

@@ -130,6 +130,8 @@ export class ConfigStore {
   private stateData: Required<StateFile> | undefined;
 
   private damaged: string | undefined;
+  /** cache.json or state.json, when this run was told it could not be read (told once). */
+  private readonly unreadSaid = new Set<string>();
 
   private keychainToken: Resolved<string> | null | undefined;
 
@@ -266,10 +268,24 @@ export class ConfigStore {
     return { value: this.read().api_url || DEFAULT_API_URL };
   }
 
+  /**
+   * The object in cache.json or state.json, {} when it is missing or damaged: only a cache, or a
+   * marker, written anew on the next write (a rename: it replaces a FIFO without opening it). A file that
+   * cannot be read at all (a FIFO, a folder, too large, permission denied) is said, once a run.
+   */
+  private readOwn(file: string): Record<string, unknown> {
+    const { value, damaged, unreadable } = readJson(file);
+    if (unreadable && !this.unreadSaid.has(file)) {
+      this.unreadSaid.add(file);
+      this.warn(`${file} cannot be read (${damaged}); going on without it`);
+    }
+    return value;
+  }
+
   /** Everything cached, by account (cache.json's entries over what an earlier version left in config.json). */
   cacheEntries(): Record<string, CacheEntry> {
     // A damaged cache is only a cache: read as empty, and written anew on the next write.
-    this.cacheData ??= { cache: recordOf<CacheEntry>(readJson(this.cacheFile).value.cache) };
+    this.cacheData ??= { cache: recordOf<CacheEntry>(this.readOwn(this.cacheFile).cache) };
     return { ...recordOf<CacheEntry>(this.read().cache), ...this.cacheData.cache };
   }
 
@@ -311,14 +327,14 @@ export class ConfigStore {
 
   /** `checkin inbox`'s marker for this key (API URL and person), if any. */
   inboxMarker(key: string): InboxMarker | undefined {
-    this.stateData ??= { inbox: recordOf<InboxMarker>(readJson(this.stateFile).value.inbox) };
+    this.stateData ??= { inbox: recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox) };
     return { ...recordOf<InboxMarker>(this.read().inbox), ...this.stateData.inbox }[key];
   }
 
   /** Best effort, like the cache: a marker that cannot be written means the same items show again. */
   async setInboxMarker(key: string, marker: InboxMarker): Promise<void> {
     // Re-read just before writing: another run may have moved its own marker in since.
-    const now = recordOf<InboxMarker>(readJson(this.stateFile).value.inbox);
+    const now = recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox);
     this.stateData = { inbox: { ...recordOf<InboxMarker>(this.read().inbox), ...now, [key]: marker } };
     try {
       writeDurably(this.stateFile, JSON.stringify(this.stateData, null, 2) + '\n');
