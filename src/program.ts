@@ -16,6 +16,7 @@ import { todayCommand } from './commands/checkin/today.js';
 import { commentsCommand } from './commands/comments/comments.js';
 import { reactionsCommand } from './commands/comments/reactions.js';
 import { configCommand } from './commands/config/config.js';
+import { draftsCommand } from './commands/drafts/drafts.js';
 import { cronCommand } from './commands/cron/cron.js';
 import { echoCommand } from './commands/echo/echo.js';
 import { goalCommand } from './commands/goal/goal.js';
@@ -58,7 +59,7 @@ type Define = (ctx: Context) => CommandUnknownOpts;
 
 /** The commands by help group, in the order the help lists them. */
 const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
-  ['Check-ins:', { today: todayCommand, checkin: checkinCommand, list: listCommand, status: statusCommand, report: reportCommand, activity: activityCommand, log: logCommand }],
+  ['Check-ins:', { today: todayCommand, checkin: checkinCommand, list: listCommand, status: statusCommand, report: reportCommand, activity: activityCommand, log: logCommand, drafts: draftsCommand }],
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],

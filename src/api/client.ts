@@ -278,6 +278,7 @@ export class ApiClient {
         // A header value HTTP cannot carry: nothing was sent, and sending again would not help.
         if (UNSENDABLE.has(code)) throw new UsageError(`${method} ${new URL(url).pathname} cannot be sent: ${(err as Error).message}`);
         const failure = this.networkError(err as TransportError, method, url);
+        failure.notSent = !(err as TransportError).written;
         // Idempotent requests are tried again when the connection failed; a POST only when it
         // provably never went out. A TLS failure is the same the next time.
         const retryable = !isTls(code) && (idempotent ? failure.kind === 'network' : !(err as TransportError).written);

@@ -54,6 +54,8 @@ export class ApiError extends Error {
   readonly fields?: Record<string, string[]>;
   readonly suggestion?: string;
   readonly jsonBody: boolean;
+  /** No answer came, and the request provably never went out (the connection failed first): nothing can have been made. */
+  notSent = false;
 
   constructor(init: ApiErrorInit) {
     const status = init.status ?? 0;

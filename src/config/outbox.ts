@@ -469,6 +469,14 @@ export class Outbox {
     rmSync(aside, { force: true });
   }
 
+  /** The live process sending this entry now, if one is. */
+  sender(entry: Entry): { pid: number; since: string } | undefined {
+    const dir = this.dirOf(entry);
+    if (!dir) return undefined;
+    const c = this.readClaim(join(dir, `${entry.id}.claim`));
+    return c && this.holderAlive(c) ? { pid: c.pid, since: c.at } : undefined;
+  }
+
   /** When a send of this entry may have reached the service without an answer, the moment it was sent. */
   maybeSent(entry: Entry): string | undefined {
     const dir = this.dirOf(entry);

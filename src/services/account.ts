@@ -3,7 +3,7 @@
 // that is not found refreshes it once. Also: turning `me`, names and @usernames into UUIDs.
 
 import { allPeople, allTeams, getMe } from '../api/endpoints.js';
-import { UUID_RE, type Me } from '../api/types.js';
+import { UUID_RE, type GoalInput, type Me } from '../api/types.js';
 import type { CachedMe, Directory } from '../config/store.js';
 import type { Context } from '../context.js';
 import { nearMatches } from '../core/match.js';
@@ -117,4 +117,29 @@ export async function resolveTeams(ctx: Context, values: string[] | undefined): 
     ids.push(mine.length === 1 ? mine[0]!.id : await lookUp(ctx, 'team', v, (d) => d.teams));
   }
   return [...new Set(ids)];
+}
+
+/**
+ * The body as the service takes it: people (`me`, names, @usernames) and teams (names) in
+ * owner_id, contributor_ids and team_ids turned into UUIDs — from the cached account, one look-up
+ * at most. UUIDs and everything else are sent as given.
+ */
+export async function resolveGoalNames(ctx: Context, input: GoalInput): Promise<GoalInput> {
+  const out: GoalInput = { ...input };
+  const named = (v: unknown): v is string => typeof v === 'string' && !UUID_RE.test(v);
+  if (named(input.owner_id)) out.owner_id = (await resolvePeople(ctx, [input.owner_id]))[0]!;
+  const people = (values: unknown) => (Array.isArray(values) && values.some(named) ? resolveEach(values, (v) => resolvePeople(ctx, [v])) : undefined);
+  const teams = (values: unknown) => (Array.isArray(values) && values.some(named) ? resolveEach(values, (v) => resolveTeams(ctx, [v])) : undefined);
+  const contributors = await people(input.contributor_ids);
+  if (contributors) out.contributor_ids = contributors;
+  const teamIds = await teams(input.team_ids);
+  if (teamIds) out.team_ids = teamIds;
+  return out;
+}
+
+/** Each value that is a name resolved (UUIDs and what is not a string kept as they are), duplicates dropped. */
+async function resolveEach(values: unknown[], one: (v: string) => Promise<string[]>): Promise<string[]> {
+  const out: unknown[] = [];
+  for (const v of values) out.push(typeof v === 'string' && !UUID_RE.test(v) ? (await one(v))[0] : typeof v === 'string' ? v.toLowerCase() : v);
+  return [...new Set(out)] as string[];
 }

@@ -4,11 +4,13 @@
 // its own entry per target (the wizard updates it answer by answer) and never changes another's:
 // a failed send followed by another send leaves the first waiting, and says so. Where no entry can
 // be kept at all, the write still goes out, and if it fails the typed text is printed.
+import { createEchoQuestion, createGoal, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
 import { normalizeApiUrl } from '../config/store.js';
 import type { Context } from '../context.js';
-import { buildTemplate } from '../core/answers.js';
+import { buildTemplate, readTemplate } from '../core/answers.js';
+import { resolveGoalNames } from './account.js';
 import { CliError, HintedError, UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
@@ -228,7 +230,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     result = await write.send();
   } catch (err) {
     // The service answered (an error): nothing was made. No answer to a create: it may have been.
-    const unanswered = createsOne && !(err instanceof ApiError && err.kind === 'http') && (err instanceof ApiError || !(err instanceof CliError));
+    const unanswered = createsOne && !(err instanceof ApiError && (err.kind === 'http' || err.notSent)) && (err instanceof ApiError || !(err instanceof CliError));
     if (unanswered && claims[0]) claims[0].unknown(ctx.now());
     for (const c of claims) c.release();
     if (!entry) {
@@ -322,4 +324,79 @@ export async function pickEntries(ctx: Context, entries: Entry[], what: string):
     ...entries.map((e) => ({ name: `${e.id} · ${whenLabel(e.created_at)} · ${sanitizeLine(first(e)).slice(0, 60)}`, value: e.id })),
   ]);
   return choice === '*' ? entries : entries.filter((e) => e.id === choice);
+}
+
+/** What the service answered for a sent entry: its object, by the kind of thing it is. */
+export type SentEntry = { kind: DraftTarget['kind']; result: unknown };
+
+/**
+ * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
+ * removed once the service accepted it. Text kept from the editor is read as answers first.
+ */
+export async function sendEntry(ctx: Context, entry: Entry): Promise<SentEntry> {
+  const api = await ctx.api();
+  const t = entry.target;
+  const c = entry.content;
+  const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
+  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, resume: `checkin drafts send ${entry.id}`, send });
+  switch (t.kind) {
+    case 'check-in': {
+      let answers;
+      if (c.kind === 'answers') answers = c.answers;
+      else if (c.kind === 'text') {
+        const read = readTemplate(c.text);
+        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`);
+        answers = read.answers;
+      } else throw wrong();
+      const a = answers;
+      return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, a)) };
+    }
+    case 'comment':
+      if (c.kind !== 'comment') throw wrong();
+      return { kind: t.kind, result: await go(() => postComment(api, { kind: t.on, id: t.id }, c.body)) };
+    case 'goal-update':
+      if (c.kind !== 'goal-update') throw wrong();
+      return { kind: t.kind, result: await go(() => createGoalUpdate(api, t.goalId, c.input)) };
+    case 'goal-update-edit':
+      if (c.kind !== 'goal-update') throw wrong();
+      return { kind: t.kind, result: await go(() => patchGoalUpdate(api, t.id, c.input)) };
+    case 'activity':
+      if (c.kind !== 'activity') throw wrong();
+      return { kind: t.kind, result: await go(() => postActivity(api, c.input)) };
+    case 'goal': {
+      if (c.kind !== 'goal') throw wrong();
+      const body = await resolveGoalNames(ctx, c.input);
+      return { kind: t.kind, result: await go(() => createGoal(api, body)) };
+    }
+    case 'goal-edit': {
+      if (c.kind !== 'goal') throw wrong();
+      const body = await resolveGoalNames(ctx, c.input);
+      return { kind: t.kind, result: await go(() => patchGoal(api, t.id, body)) };
+    }
+    case 'echo-question':
+      if (c.kind !== 'echo-question') throw wrong();
+      return { kind: t.kind, result: await go(() => createEchoQuestion(api, c.input)) };
+  }
+}
+
+/** What a target is, with its id: "a comment on the check-in 2026-11-25", "an activity". */
+export function targetLabel(t: DraftTarget): string {
+  switch (t.kind) {
+    case 'check-in':
+      return `the check-in ${t.key}`;
+    case 'comment':
+      return `a comment on the ${t.on} ${t.id}`;
+    case 'goal-update':
+      return `an update of the goal ${t.goalId}`;
+    case 'goal-update-edit':
+      return `changes to the goal update ${t.id}`;
+    case 'activity':
+      return 'an activity';
+    case 'goal':
+      return 'a new goal';
+    case 'goal-edit':
+      return `changes to the goal ${t.id}`;
+    case 'echo-question':
+      return 'an echo question';
+  }
 }

@@ -44,7 +44,7 @@ export const JSON_FIELDS = {
   /** `checkin team`: one per team. */
   teamReport: ['team', 'date', 'members'],
   /** `checkin status`. */
-  status: ['date', 'state', 'check_in', 'unread'],
+  status: ['date', 'state', 'check_in', 'unread', 'drafts_waiting'],
   /** `checkin auth status`. */
   authStatus: ['api_url', 'token_source', 'source', 'person', 'works', 'why'],
   /** `checkin inbox`; with --reply, the comment posted. */

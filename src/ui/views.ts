@@ -335,3 +335,40 @@ export function inboxRows(v: View, threads: InboxThreadView[]): string {
     .join('\n');
   return fit(v, out);
 }
+
+/** A draft waiting in the outbox, as `checkin drafts` lists it (commands/drafts). */
+export interface DraftRow {
+  id: string;
+  for: string;
+  target: unknown;
+  account: { api_url: string; person_id?: string };
+  made: string;
+  created_at: string;
+  saved_at: string;
+  state: string;
+  /** Kept for this service and person. */
+  here: boolean;
+  text: string;
+  content: unknown;
+}
+
+export function draftRows(v: View, list: DraftRow[]): string {
+  const first = (r: DraftRow) => sanitizeLine(r.text.split('\n').find((l) => l.trim() !== '') ?? '');
+  const forWhat = (r: DraftRow) => `${sanitizeLine(r.for)}${r.here ? '' : ` (kept for ${sanitizeLine(r.account.api_url)})`}`;
+  if (!v.rich) return tsv(list.map((r) => [r.id, r.created_at, forWhat(r), r.made, r.state, first(r)]));
+  const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+  return table(
+    list.map((r) => [v.c.bold(r.id), when(r.created_at), forWhat(r), r.state === 'waiting' ? v.c.dim(r.state) : v.c.yellow(r.state), first(r)]),
+    v.width,
+    {
+      columns: [
+        { title: 'ID', kind: 'whole' },
+        { title: 'WRITTEN', kind: 'whole' },
+        { title: 'FOR', kind: 'text' },
+        { title: 'STATE', kind: 'state' },
+        { title: 'WORDS', kind: 'text' },
+      ],
+      style: v.c.dim,
+    },
+  );
+}

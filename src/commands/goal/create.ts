@@ -5,6 +5,7 @@ import { Command } from '@commander-js/extra-typings';
 import { createGoal } from '../../api/endpoints.js';
 import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
+import { resolveGoalNames } from '../../services/account.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { keep, keptLine, sendWithDraft } from '../../services/drafts.js';
 import { goalView } from '../../ui/goal-view.js';
@@ -12,7 +13,7 @@ import { printOne, viewFor } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import type { Run } from '../flags.js';
 import { askNewGoal, previewGoal } from './ask.js';
-import { givenGoal, goalFieldOptions, resolveNames, resumeGoals, type GoalFieldOptions } from './fields.js';
+import { givenGoal, goalFieldOptions, resumeGoals, type GoalFieldOptions } from './fields.js';
 
 export type GoalCreateOptions = GoalFieldOptions;
 
@@ -67,7 +68,7 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
       throw new UsageError('A goal needs a title', 'Add "title" to the --input body, or give --title "…".');
     }
   }
-  const body = await withKeptHint(kept, () => resolveNames(ctx, input));
+  const body = await withKeptHint(kept, () => resolveGoalNames(ctx, input));
   const created = await sendWithDraft(ctx, {
     target: TARGET,
     // A body from a file is kept there; what was typed or piped is kept as a draft.

@@ -5,6 +5,7 @@ import { Command } from '@commander-js/extra-typings';
 import { getGoal, patchGoal } from '../../api/endpoints.js';
 import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
+import { resolveGoalNames } from '../../services/account.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { keep, keptLine, sendWithDraft } from '../../services/drafts.js';
 import { withContext, withoutContext } from '../../ui/editor-text.js';
@@ -14,7 +15,7 @@ import { sayDone } from '../../ui/success.js';
 import type { Run } from '../flags.js';
 import { askGoalChanges, previewGoal } from './ask.js';
 import { withKeptHint } from './create.js';
-import { givenGoal, goalFieldOptions, resolveNames, resumeGoals, type GoalFieldOptions } from './fields.js';
+import { givenGoal, goalFieldOptions, resumeGoals, type GoalFieldOptions } from './fields.js';
 import { uuid } from './update/content.js';
 
 export interface GoalEditOptions extends GoalFieldOptions {
@@ -71,7 +72,7 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
     }
     if (Object.keys(input).length === 0) throw new UsageError(NOTHING);
   }
-  const body = await withKeptHint(kept, () => resolveNames(ctx, input), resume);
+  const body = await withKeptHint(kept, () => resolveGoalNames(ctx, input), resume);
   const updated = await sendWithDraft(ctx, {
     target,
     // A body from a file is kept there; what was typed or piped is kept as a draft.

@@ -8,7 +8,7 @@ import { resumeEach, type DraftTarget } from '../../services/drafts.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
-import { resolvePeople, resolveTeams, splitValues } from '../../services/account.js';
+import { resolveGoalNames, splitValues } from '../../services/account.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect } from '../flags.js';
 
@@ -128,11 +128,6 @@ export async function givenFields(ctx: Context, flags: GoalFieldOptions): Promis
   return { input, piped: piped || reader === 'input' };
 }
 
-/**
- * The body as the service takes it: people (`me`, names, @usernames) and teams (names) in
- * owner_id, contributor_ids and team_ids turned into UUIDs — from the cached account, one look-up
- * at most. UUIDs and everything else are sent as given.
- */
 /** The fields to send, as given (`piped`: read from standard input; `fromFile`: from a file --input names, kept there). */
 export async function givenGoal(ctx: Context, flags: GoalFieldOptions): Promise<{ input: GoalInput; piped: boolean; fromFile: boolean }> {
   const given = await givenFields(ctx, flags);
@@ -148,27 +143,8 @@ export async function resumeGoals<T>(ctx: Context, target: DraftTarget, flags: G
   const extra = (await givenFields(ctx, flags)).input;
   const sent = await resumeEach(ctx, target, what, resume, async (e) => {
     if (e.content.kind !== 'goal') throw new UsageError(`The draft ${e.id} holds no goal`);
-    return send(await resolveNames(ctx, { ...e.content.input, ...extra }));
+    return send(await resolveGoalNames(ctx, { ...e.content.input, ...extra }));
   });
   return sent.map((s) => s.result);
 }
 
-export async function resolveNames(ctx: Context, input: GoalInput): Promise<GoalInput> {
-  const out: GoalInput = { ...input };
-  const named = (v: unknown): v is string => typeof v === 'string' && !UUID_RE.test(v);
-  if (named(input.owner_id)) out.owner_id = (await resolvePeople(ctx, [input.owner_id]))[0]!;
-  const people = (values: unknown) => (Array.isArray(values) && values.some(named) ? resolveEach(values, (v) => resolvePeople(ctx, [v])) : undefined);
-  const teams = (values: unknown) => (Array.isArray(values) && values.some(named) ? resolveEach(values, (v) => resolveTeams(ctx, [v])) : undefined);
-  const contributors = await people(input.contributor_ids);
-  if (contributors) out.contributor_ids = contributors;
-  const teamIds = await teams(input.team_ids);
-  if (teamIds) out.team_ids = teamIds;
-  return out;
-}
-
-/** Each value that is a name resolved (UUIDs and what is not a string kept as they are), duplicates dropped. */
-async function resolveEach(values: unknown[], one: (v: string) => Promise<string[]>): Promise<string[]> {
-  const out: unknown[] = [];
-  for (const v of values) out.push(typeof v === 'string' && !UUID_RE.test(v) ? (await one(v))[0] : typeof v === 'string' ? v.toLowerCase() : v);
-  return [...new Set(out)] as string[];
-}

@@ -7,6 +7,7 @@ import { CHECK_IN, type CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { today, zoneHelp } from '../../services/days.js';
+import { allHere } from '../../services/drafts.js';
 import { isNoCheckIn } from '../../services/target.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { statusLine } from '../../ui/views.js';
@@ -125,6 +126,9 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   const unreadNow = await news;
   const count = unreadNow?.count;
   const shown = unreadNow ? `${unreadNow.count}${unreadNow.more ? '+' : ''}` : '';
-  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }) }, opts.json, (v, s) => statusLine(v, s.date, s.state) + (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : ''));
+  // What waits in the outbox (no request: a look at the drafts folder).
+  const waiting = opts.quiet ? 0 : allHere(ctx).length;
+  const waitingLine = waiting ? `${waiting} draft${waiting === 1 ? '' : 's'} of yours ${waiting === 1 ? 'waits' : 'wait'} to be sent: checkin drafts\n` : '';
+  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }), drafts_waiting: waiting }, opts.json, (v, s) => statusLine(v, s.date, s.state) + (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') + waitingLine);
   if (state === 'pending') throw new ExitSignal(EXIT.PENDING);
 }

@@ -1,0 +1,116 @@
+// `checkin drafts`: everything waiting in the outbox — typed, piped or edited text the service has
+// not accepted yet (a failed send, a cancel, a stop signal, an agent's draft) — with its age and
+// target; `show`, `send` and `drop` one by its id (or the start of it). Nothing here is sent or
+// dropped without the person's word: `send` of a draft kept for another service or person, or of
+// one that may already have reached the service, and every `drop`, ask first (or take --yes).
+import { Command } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { accountHere, contentText, drop, sameAccount, sendEntry, targetLabel, whenLabel, type Entry } from '../../services/drafts.js';
+import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
+import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
+import { sayDone } from '../../ui/success.js';
+import { draftRows, type DraftRow } from '../../ui/views.js';
+
+/** The fields of `checkin drafts --json` (and `show --json`). */
+export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'state', 'here', 'text', 'content'] as const;
+
+export interface DraftsOptions {
+  json?: JsonFlag;
+}
+export interface DraftIdOptions {
+  id: string;
+  json?: JsonFlag;
+  yes?: boolean;
+}
+
+export function draftsCommand(ctx: Context) {
+  const show = new Command('show')
+    .description('Print a draft whole: what it is for, when and how it was written, and its words')
+    .argument('<id>', 'its id (or the start of it), as `checkin drafts` lists it')
+    .addOption(jsonOption(DRAFT_FIELDS, 'print the draft as JSON'))
+    .action((id, opts) => runShow(ctx, { ...opts, id }));
+  const send = new Command('send')
+    .description('Send a draft as it is (one request), and remove it once the service accepted it')
+    .argument('<id>', 'its id (or the start of it)')
+    .option('-y, --yes', 'send without asking, even a draft kept for another service or one that may already have been sent')
+    .action((id, opts) => runSend(ctx, { ...opts, id }));
+  const dropCmd = new Command('drop')
+    .description('Remove a draft for good (asks first on a terminal)')
+    .argument('<id>', 'its id (or the start of it)')
+    .option('-y, --yes', 'drop without asking')
+    .action((id, opts) => runDrop(ctx, { ...opts, id }));
+  return new Command('drafts')
+    .description('What you wrote that the service does not have yet: list, show, send or drop it')
+    .addOption(jsonOption(DRAFT_FIELDS, 'print the drafts as JSON'))
+    .action((opts) => runList(ctx, opts))
+    .addCommand(show)
+    .addCommand(send)
+    .addCommand(dropCmd)
+    .addHelpText(
+      'after',
+      '\nEvery write that carries your words is kept here before it goes out, and stays until the service has it.\nSeveral drafts may wait for one target (three commits logged while the service was down); none replaces another.\n\nExamples:\n  checkin drafts\n  checkin drafts show k7m2\n  checkin drafts send k7m2\n  checkin log --resume        # every activity waiting, oldest first\n  checkin drafts --json id,for,state',
+    );
+}
+
+/** A draft as it is listed and printed as JSON. */
+function rowOf(ctx: Context, e: Entry): DraftRow {
+  const outbox = ctx.drafts();
+  const sender = outbox.sender(e);
+  const maybe = outbox.maybeSent(e);
+  const state = sender ? `being sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : 'waiting';
+  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, state, here: sameAccount(e.account, accountHere(ctx)), text: contentText(e.content), content: e.content };
+}
+
+export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> {
+  const rows = ctx
+    .drafts()
+    .list()
+    .map((e) => rowOf(ctx, e));
+  await printList(ctx.io, ctx.now(), rows, opts.json, 'Nothing is waiting: every word you wrote was sent.', draftRows);
+  const elsewhere = rows.filter((r) => !r.here);
+  if (!opts.json && elsewhere.length > 0) ctx.io.err(`${elsewhere.length} of them ${elsewhere.length === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`);
+}
+
+function entryOf(ctx: Context, id: string): Entry {
+  const e = ctx.drafts().find(id);
+  if (!e) throw new UsageError(`There is no draft ${id}`, 'List what waits with `checkin drafts`.');
+  return e;
+}
+
+export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void> {
+  const row = rowOf(ctx, entryOf(ctx, opts.id));
+  if (opts.json) return printJson(ctx.io, row, opts.json);
+  ctx.io.page();
+  ctx.io.out(
+    sanitize(
+      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
+    ),
+  );
+}
+
+/** The person's yes on a terminal, or --yes; refused (with what to run) where nobody can be asked. */
+async function confirmed(ctx: Context, question: string, opts: DraftIdOptions, again: string): Promise<void> {
+  if (opts.yes) return;
+  if (!ctx.io.canPrompt) throw new UsageError(`${question.replace(/\?$/, '')}: that needs your yes, and there is no terminal to ask on; nothing was done`, `Run \`${again} --yes\` to do it anyway.`);
+  if (!(await ctx.prompter().confirm(question, { default: false }))) throw new CancelledError('Nothing was done; the draft is still kept');
+}
+
+export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void> {
+  const entry = entryOf(ctx, opts.id);
+  const again = `checkin drafts send ${entry.id}`;
+  const here = accountHere(ctx);
+  if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${entry.account.api_url}${entry.account.person_id && here.person_id && entry.account.person_id !== here.person_id ? ' by another person' : ''} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url}?`, opts, again);
+  const maybe = ctx.drafts().maybeSent(entry);
+  if (maybe) await confirmed(ctx, `The draft ${entry.id} may already have reached the service (sent ${whenLabel(maybe)}, no answer came). Send it again?`, opts, again);
+  await sendEntry(ctx, entry);
+  await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
+}
+
+export async function runDrop(ctx: Context, opts: DraftIdOptions): Promise<void> {
+  const entry = entryOf(ctx, opts.id);
+  const first = sanitizeLine(contentText(entry.content).split('\n').find((l) => l.trim() !== '') ?? '');
+  await confirmed(ctx, `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`, opts, `checkin drafts drop ${entry.id}`);
+  drop(ctx, entry);
+  ctx.io.err(`Dropped the draft ${entry.id}.\n`);
+}
