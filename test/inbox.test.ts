@@ -77,7 +77,8 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     w.forget();
     const update = mine().updates.sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0]!;
     const viaStdin = await w.cli(['inbox', '--reply', '7', '-'], { input: 'Thanks, Grace!\n' });
-    expect(viaStdin).toMatchObject({ code: 0, stderr: '' }); // piped: no ✓ line
+    // Piped: no ✓ line, but the thread it answers is named all the same.
+    expect(viaStdin).toMatchObject({ code: 0, stderr: 'Replying to item 7 (listed in this terminal just now): Goal update “Invoices endpoint in review” · Grace Hopper\'s comment\n' });
     expect(w.sent()).toEqual([`POST /api/v2/goal-updates/${update.id}/comments`]);
   });
 
@@ -94,7 +95,7 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     w.forget();
     expect(await w.cli(['inbox', '--reply', '99', 'Lost?'])).toMatchObject({
       code: 2,
-      stderr: 'error: There is no item 99 in the last listing\nRun `checkin inbox` (or `checkin inbox --all`) to see the numbered items.\nYour reply was not sent. Its text:\nLost?\n',
+      stderr: 'error: There is no item 99 in the listing shown in this terminal just now (it had items 1 to 7)\nRun `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.\nYour reply was not sent. Its text:\nLost?\n',
     });
     expect(await w.cli(['inbox', 'text without --reply'])).toMatchObject({ code: 2 });
     expect(w.sent()).toEqual([]);
