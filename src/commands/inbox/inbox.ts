@@ -47,7 +47,7 @@ export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
     .addOption(jsonOption(JSON_FIELDS.inbox, 'print the threads as JSON'))
     .addHelpText(
       'after',
-      `\nEach terminal keeps its own numbering: --reply <n> answers item n of the listing last shown in\nthe terminal it is typed in, names the thread it answers, and is refused when this terminal has\nno listing, or one more than ${LISTING_HOURS} hours old (run \`checkin inbox\` again). Where there is no\nterminal (a script, cron), reply by id: checkin comments <id> --add "text" (ids in --json).\n\nExamples:\n  checkin inbox\n  checkin inbox --reply 2 "Thanks, merged!"\n  checkin inbox --all --since monday --json`,
+      `\nEach terminal keeps its own numbering: --reply <n> answers item n of the listing\nlast shown in the terminal it is typed in and names the thread it answers. It is\nrefused when this terminal has no listing, or one more than ${LISTING_HOURS} hours old: run\n\`checkin inbox\` again. With no terminal (a script, cron), reply by id:\ncheckin comments <id> --add "text" (the ids are in --json).\n\nExamples:\n  checkin inbox\n  checkin inbox --reply 2 "Thanks, merged!"\n  checkin inbox --all --since monday --json`,
     )
     .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
 }
