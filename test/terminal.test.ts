@@ -240,12 +240,10 @@ describe('a hostile service at the real prompts', () => {
 });
 
 describe('other prompts in a real terminal', () => {
-  it.skipIf(!VIM)(`inbox on a terminal, then --reply 1 -e: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
-    const list = new Screen(['inbox'], env, { cols: 120, rows: 40 });
-    expect(await list.exit()).toEqual({ code: 0, signal: 0 });
-    expect(list.text()).toContain('1  Linus Torvalds');
-    expect(list.text()).toContain('Reply: checkin inbox --reply <n> "text"');
-    const s = new Screen(['inbox', '--reply', '1', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+  it.skipIf(!VIM)(`inbox on a terminal, then --reply 1 -e in it: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
+    const s = new Screen({ script: 'checkin inbox && checkin inbox --reply 1 -e' }, { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' }, { cols: 160, rows: 40 });
+    await s.waitFor('1  Linus Torvalds');
+    expect(s.text()).toContain('Reply: checkin inbox --reply <n> "text"');
     await s.waitFor(/CHECKIN\.md/);
     // What is being answered is quoted below, in a comment that is taken out (vim draws it after the file's name).
     await s.waitFor('Replying to Linus Torvalds:');
@@ -257,16 +255,19 @@ describe('other prompts in a real terminal', () => {
     const posted = sb.requests.filter((r) => r.method === 'POST');
     expect(posted.map(describeRequest)).toEqual([`POST /api/v2/check-ins/${last.id}/comments`]);
     expect(posted[0]!.body).toEqual({ body: '14:00 works, @linus' });
+    expect(s.text()).toMatch(/Replying to item 1 \(listed in this terminal just now\): .+ · Linus Torvalds's comment\n/);
     expect(s.text()).toContain('✓ Replied on the check-in');
   });
 
   it('two terminals: B lists after A, and A’s --reply 1 still answers the item 1 A was shown, naming it', async () => {
     const ada = sb.service.data.tokens[0]!.person_id;
-    const a = new Screen({ script: 'checkin inbox; echo "-- A waits --"; read go; checkin inbox --reply 1 "Answered from A"' }, env, { cols: 120, rows: 60 });
+    const a = new Screen({ script: 'checkin inbox; echo "-- A waits --"; read go; checkin inbox --reply 1 "Answered from A"' }, env, { cols: 160, rows: 60 });
     await a.waitFor('-- A waits --');
     // A's item 1: the first thread A was shown (its link names it), and who wrote the item.
     const shownToA = a.text().split('\n');
-    const [, kindA, idA] = shownToA.find((l) => /\/app\/(check-ins|goal-updates)\//.test(l))!.match(/\/app\/(check-ins|goal-updates)\/([0-9a-f-]{36})/)!;
+    const LINK = /\/app\/(check-ins|goal_updates)\/([0-9a-f-]{36})/;
+    const [, linkKind, idA] = shownToA.find((l) => LINK.test(l))!.match(LINK)!;
+    const kindA = linkKind!.replace('_', '-');
     const labelA = shownToA.find((l) => l.includes(idA!))!.replace(/ http:\S+$/, '');
     const whoA = shownToA.find((l) => /^ +1 {2}/.test(l))!.replace(/^ +1 {2}/, '').replace(/ · .*$/, '');
     // Someone comments on Ada's latest goal update; terminal B lists it as its item 1.
