@@ -211,6 +211,13 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
     writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { seen_at: '2026-11-01T00:00:00.000Z', listed: [{ kind: 'check-in', id: lastCheckIn().id }] } } }));
     w.forget();
     expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: No inbox listing was shown in this terminal/);
+    // An edited one of another shape is no listing either; an item that names nothing to post on is no item.
+    for (const listing of [{ at: new Date().toISOString(), items: 'nope' }, { items: [] }]) {
+      writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { listings: { 'tty A': listing } } } }));
+      expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: No inbox listing was shown in this terminal/);
+    }
+    writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { listings: { 'tty A': { at: w.clock.now().toISOString(), items: [{ kind: 'check-in/../../me', id: 'x' }] } } } } }));
+    expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: Item 1 of the listing kept for this terminal cannot be read \(state\.json holds something else there\)\nRun `checkin inbox`/);
     w.sb.service.data.people.find((p) => p.username === 'margaret')!.name = 'Margaret \x1b[31mHamilton\u202e\x1b]8;;https://evil.example\x07';
     await w.cli(['inbox'], A);
     const state = JSON.parse(readFileSync(store.stateFile, 'utf8'));

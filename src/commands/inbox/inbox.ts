@@ -52,6 +52,15 @@ export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
     .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
 }
 
+/** A kept item as state.json has it (a file that can be edited): only what a reply can go on, its words as strings. */
+function keptItem(v: unknown): ListedItem | null | undefined {
+  if (v === null) return null;
+  const i = v as Partial<Record<keyof ListedItem, unknown>> | undefined;
+  if (typeof i !== 'object' || (i.kind !== 'check-in' && i.kind !== 'goal-update') || typeof i.id !== 'string') return undefined;
+  const text = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  return { kind: i.kind, id: i.id, ...Object.fromEntries((['quote', 'by', 'what', 'thread'] as const).flatMap((k) => (text(i[k]) === undefined ? [] : [[k, text(i[k])]]))) };
+}
+
 /** How a thread is named: the walk knows the check-in's date or the update's title; the feed gives its own title. */
 function labelOf(t: InboxThread): string {
   if (t.label) return t.label;
@@ -123,16 +132,17 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
     throw body === undefined ? err : new HintedError(err, `Your reply was not sent. Its text:\n${body}`);
   }
   const listAgain = 'Run `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.';
-  if (!listing) throw new UsageError(`No inbox listing was shown in this terminal, so there is no item ${n} to answer`, `${listAgain}${notSent}`);
+  if (!listing || typeof listing.at !== 'string' || !Array.isArray(listing.items)) throw new UsageError(`No inbox listing was shown in this terminal, so there is no item ${n} to answer`, `${listAgain}${notSent}`);
   const now = ctx.now();
   const shown = relativeTime(listing.at, now);
   if (!(now.getTime() - Date.parse(listing.at) <= LISTING_HOURS * 3600_000)) {
     throw new UsageError(`The inbox listing in this terminal was shown ${shown}: its numbers are not answered after ${LISTING_HOURS} hours`, `${listAgain}${notSent}`);
   }
-  const target = listing.items[n - 1];
+  const target = keptItem(listing.items[n - 1]);
   if (target === null) {
     throw new UsageError(`Item ${n} cannot be answered from here: the service's link for it names no check-in or goal update`, `Open it in the web app (its link is in \`checkin inbox --all\`).${notSent}`);
   }
+  if (!target && n <= listing.items.length) throw new UsageError(`Item ${n} of the listing kept for this terminal cannot be read (state.json holds something else there)`, `${listAgain}${notSent}`);
   if (!target) {
     const had = listing.items.length === 0 ? 'it had no items' : listing.items.length === 1 ? 'it had item 1 only' : `it had items 1 to ${listing.items.length}`;
     throw new UsageError(`There is no item ${n} in the listing shown in this terminal ${shown} (${had})`, `${listAgain}${notSent}`);
