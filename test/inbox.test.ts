@@ -2,7 +2,10 @@
 // check-ins and goal updates), the marker of what was seen kept across runs, replies; and the line
 // `checkin status` adds (from the digest). inbox-digest.test.ts: the inbox from the digest.
 import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ConfigStore, normalizeApiUrl } from '../src/config/store.js';
 import { addDays } from '../src/core/datekey.js';
+import type { Editor } from '../src/ui/editor.js';
 import { call } from './helpers/http.js';
 import { TODAY, useWorld } from './helpers/harness.js';
 
@@ -77,7 +80,8 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     w.forget();
     const update = mine().updates.sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0]!;
     const viaStdin = await w.cli(['inbox', '--reply', '7', '-'], { input: 'Thanks, Grace!\n' });
-    expect(viaStdin).toMatchObject({ code: 0, stderr: '' }); // piped: no ✓ line
+    // Piped: no ✓ line, but the thread it answers is named all the same.
+    expect(viaStdin).toMatchObject({ code: 0, stderr: 'Replying to item 7 (listed in this terminal just now): Goal update “Invoices endpoint in review” · Grace Hopper\'s comment\n' });
     expect(w.sent()).toEqual([`POST /api/v2/goal-updates/${update.id}/comments`]);
   });
 
@@ -94,7 +98,7 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     w.forget();
     expect(await w.cli(['inbox', '--reply', '99', 'Lost?'])).toMatchObject({
       code: 2,
-      stderr: 'error: There is no item 99 in the last listing\nRun `checkin inbox` (or `checkin inbox --all`) to see the numbered items.\nYour reply was not sent. Its text:\nLost?\n',
+      stderr: 'error: There is no item 99 in the listing shown in this terminal just now (it had items 1 to 7)\nRun `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.\nYour reply was not sent. Its text:\nLost?\n',
     });
     expect(await w.cli(['inbox', 'text without --reply'])).toMatchObject({ code: 2 });
     expect(w.sent()).toEqual([]);
@@ -120,6 +124,109 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
       '     Nice progress! Ping me when the migration is ready for review.',
     ]);
     expect(r.stderr).toBe('Reply: checkin inbox --reply <n> "text"\n');
+  });
+});
+
+describe('--reply <n> answers the listing shown in the terminal it is typed in', () => {
+  const A = { terminal: 'tty A' };
+  const B = { terminal: 'tty B' };
+  const lastCheckIn = () => mine().checkIns.sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
+  const lastUpdate = () => mine().updates.sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0]!;
+  const listAgain = 'Run `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.';
+
+  it('B lists after A: A’s --reply 1 still answers A’s item 1, B’s answers B’s; each names the thread; one POST each', async () => {
+    expect((await w.cli(['inbox'], A)).stdout).toBe(LISTING.join('\n') + '\n'); // item 1: Margaret's 🚀 on the last check-in
+    await w.clock.sleep(60_000);
+    await call(w.sb.url, 'POST', `/goal-updates/${lastUpdate().id}/comments`, { token: 'sandbox_pat_grace', body: { body: 'Booked the review room.' } });
+    // Terminal B: only what is new since A looked, numbered from 1 (on another thread).
+    const b = await w.cli(['inbox'], B);
+    expect(b.stdout).toBe('1\tcomment\tGoal update “Invoices endpoint in review”\t2026-11-22T09:31:00Z\tGrace Hopper\tBooked the review room.\n');
+    w.forget();
+    const a = await w.cli(['inbox', '--reply', '1', 'Thanks, Margaret!'], A);
+    expect(a).toMatchObject({ code: 0, stderr: "Replying to item 1 (listed in this terminal 1 minute ago): Check-in Sat 21 Nov · Margaret Hamilton's 🚀 rocket reaction\n" });
+    expect(w.sent()).toEqual([`POST /api/v2/check-ins/${lastCheckIn().id}/comments`]);
+    expect(w.sb.requests[0]!.body).toEqual({ body: 'Thanks, Margaret!' });
+    w.forget();
+    const fromB = await w.cli(['inbox', '--reply', '1', 'See you there'], B);
+    expect(fromB).toMatchObject({ code: 0, stderr: "Replying to item 1 (listed in this terminal just now): Goal update “Invoices endpoint in review” · Grace Hopper's comment\n" });
+    expect(w.sent()).toEqual([`POST /api/v2/goal-updates/${lastUpdate().id}/comments`]);
+    // On a terminal the ✓ line follows.
+    w.forget();
+    const tty = await w.cli(['inbox', '--reply', '3', 'Will do'], { ...A, tty: true });
+    expect(tty.stderr.split('\n')[0]).toBe("Replying to item 3 (listed in this terminal 1 minute ago): Check-in Sat 21 Nov · Grace Hopper's comment");
+    expect(tty.stderr).toContain('✓ Replied on the check-in');
+    expect(w.sent()).toEqual([`POST /api/v2/check-ins/${lastCheckIn().id}/comments`]);
+  });
+
+  it('a terminal with no listing of its own is refused with what to run: no POST, and the editor is not opened', async () => {
+    const fresh = await w.cli(['inbox', '--reply', '1', 'Hello?'], A);
+    expect(fresh).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `error: No inbox listing was shown in this terminal, so there is no item 1 to answer\n${listAgain}\nYour reply was not sent. Its text:\nHello?\n`,
+    });
+    expect(w.sent()).toEqual(['GET /api/v2/me']); // who I am (the listings are kept per person): nothing sent
+    await w.cli(['inbox'], A);
+    w.forget();
+    expect(await w.cli(['inbox', '--reply', '1', 'Hello?'], B)).toMatchObject({ code: 2, stderr: `error: No inbox listing was shown in this terminal, so there is no item 1 to answer\n${listAgain}\nYour reply was not sent. Its text:\nHello?\n` });
+    let opened = 0;
+    const editor: Editor = { edit: async () => (opened++, 'Hello?') };
+    expect(await w.cli(['inbox', '--reply', '1', '-e'], { ...B, tty: true, editor })).toMatchObject({ code: 2, stderr: `error: No inbox listing was shown in this terminal, so there is no item 1 to answer\n${listAgain}\n` });
+    expect(opened).toBe(0);
+    expect(w.sent()).toEqual([]);
+  });
+
+  it('a listing more than 12 hours old is refused (the injected clock), one within 12 hours is answered', async () => {
+    await w.cli(['inbox'], A);
+    await w.clock.sleep((11 * 60 + 59) * 60_000);
+    w.forget();
+    expect(await w.cli(['inbox', '--reply', '2', 'Still on?'], A)).toMatchObject({ code: 0, stderr: "Replying to item 2 (listed in this terminal 11 hours ago): Check-in Sat 21 Nov · Linus Torvalds's comment\n" });
+    expect(w.sent()).toEqual([`POST /api/v2/check-ins/${lastCheckIn().id}/comments`]);
+    await w.clock.sleep(2 * 60_000);
+    w.forget();
+    expect(await w.cli(['inbox', '--reply', '2', 'Still on?'], A)).toMatchObject({
+      code: 2,
+      stderr: `error: The inbox listing in this terminal was shown 12 hours ago: its numbers are not answered after 12 hours\n${listAgain}\nYour reply was not sent. Its text:\nStill on?\n`,
+    });
+    expect(w.sent()).toEqual([]);
+  });
+
+  it('no terminal at all (a script, cron): the listing is not kept, and --reply <n> is refused with the reply by id', async () => {
+    await w.cli(['inbox'], { terminal: null });
+    w.forget();
+    const byId = 'Reply by id instead: `checkin comments <check-in id> --add "text"` (`--goal-update <id>` for a goal update); `checkin inbox --json` gives each thread\'s id.';
+    expect(await w.cli(['inbox', '--reply', '1', 'Hi'], { terminal: null })).toMatchObject({
+      code: 2,
+      stderr: `error: --reply <n> answers by the numbers a listing showed in this terminal, and this run has no terminal\n${byId}\nYour reply was not sent. Its text:\nHi\n`,
+    });
+    // …nor in any terminal.
+    expect((await w.cli(['inbox', '--reply', '1', 'Hi'], A)).stderr).toMatch(/^error: No inbox listing was shown in this terminal/);
+    expect(w.sent()).toEqual([]);
+  });
+
+  it('the one listing an earlier version kept for every terminal is not answered; names from the service pass the sanitiser', async () => {
+    const store = new ConfigStore(w.env);
+    await w.cli(['me']);
+    const key = `${normalizeApiUrl(w.sb.url)} ${ada()}`;
+    writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { seen_at: '2026-11-01T00:00:00.000Z', listed: [{ kind: 'check-in', id: lastCheckIn().id }] } } }));
+    w.forget();
+    expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: No inbox listing was shown in this terminal/);
+    // An edited one of another shape is no listing either; an item that names nothing to post on is no item.
+    for (const listing of [{ at: new Date().toISOString(), items: 'nope' }, { items: [] }]) {
+      writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { listings: { 'tty A': listing } } } }));
+      expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: No inbox listing was shown in this terminal/);
+    }
+    writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { listings: { 'tty A': { at: w.clock.now().toISOString(), items: [{ kind: 'check-in/../../me', id: 'x' }] } } } } }));
+    expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: Item 1 of the listing kept for this terminal cannot be read \(state\.json holds something else there\)\nRun `checkin inbox`/);
+    w.sb.service.data.people.find((p) => p.username === 'margaret')!.name = 'Margaret \x1b[31mHamilton\u202e\x1b]8;;https://evil.example\x07';
+    await w.cli(['inbox'], A);
+    const state = JSON.parse(readFileSync(store.stateFile, 'utf8'));
+    expect(state.inbox[key]).not.toHaveProperty('listed');
+    expect(Object.keys(state.inbox[key].listings)).toEqual(['tty A']);
+    w.forget();
+    const r = await w.cli(['inbox', '--reply', '1', 'Thanks!'], A);
+    expect(r).toMatchObject({ code: 0, stderr: "Replying to item 1 (listed in this terminal just now): Check-in Sat 21 Nov · Margaret Hamilton's 🚀 rocket reaction\n" });
+    expect(w.sent()).toEqual([`POST /api/v2/check-ins/${lastCheckIn().id}/comments`]);
   });
 });
 

@@ -9,6 +9,7 @@ import { localDateKey } from '../src/core/datekey.js';
 import { shortDay } from '../src/core/dayname.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { describeRequest } from './helpers/harness.js';
+import { call } from './helpers/http.js';
 import { POISON, startHostile } from './helpers/hostile.js';
 import { KEY, Screen } from './helpers/terminal.js';
 import { tempDir } from './helpers/cleanup.js';
@@ -239,12 +240,10 @@ describe('a hostile service at the real prompts', () => {
 });
 
 describe('other prompts in a real terminal', () => {
-  it.skipIf(!VIM)(`inbox on a terminal, then --reply 1 -e: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
-    const list = new Screen(['inbox'], env, { cols: 120, rows: 40 });
-    expect(await list.exit()).toEqual({ code: 0, signal: 0 });
-    expect(list.text()).toContain('1  Linus Torvalds');
-    expect(list.text()).toContain('Reply: checkin inbox --reply <n> "text"');
-    const s = new Screen(['inbox', '--reply', '1', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+  it.skipIf(!VIM)(`inbox on a terminal, then --reply 1 -e in it: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
+    const s = new Screen({ script: 'checkin inbox && checkin inbox --reply 1 -e' }, { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' }, { cols: 160, rows: 40 });
+    await s.waitFor('1  Linus Torvalds');
+    expect(s.text()).toContain('Reply: checkin inbox --reply <n> "text"');
     await s.waitFor(/CHECKIN\.md/);
     // What is being answered is quoted below, in a comment that is taken out (vim draws it after the file's name).
     await s.waitFor('Replying to Linus Torvalds:');
@@ -256,7 +255,36 @@ describe('other prompts in a real terminal', () => {
     const posted = sb.requests.filter((r) => r.method === 'POST');
     expect(posted.map(describeRequest)).toEqual([`POST /api/v2/check-ins/${last.id}/comments`]);
     expect(posted[0]!.body).toEqual({ body: '14:00 works, @linus' });
+    expect(s.text()).toMatch(/Replying to item 1 \(listed in this terminal just now\): .+ · Linus Torvalds's comment\n/);
     expect(s.text()).toContain('✓ Replied on the check-in');
+  });
+
+  it('two terminals: B lists after A, and A’s --reply 1 still answers the item 1 A was shown, naming it', async () => {
+    const ada = sb.service.data.tokens[0]!.person_id;
+    const a = new Screen({ script: 'checkin inbox; echo "-- A waits --"; read go; checkin inbox --reply 1 "Answered from A"' }, env, { cols: 160, rows: 60 });
+    await a.waitFor('-- A waits --');
+    // A's item 1: the first thread A was shown (its link names it), and who wrote the item.
+    const shownToA = a.text().split('\n');
+    const LINK = /\/app\/(check-ins|goal_updates)\/([0-9a-f-]{36})/;
+    const [, linkKind, idA] = shownToA.find((l) => LINK.test(l))!.match(LINK)!;
+    const kindA = linkKind!.replace('_', '-');
+    const labelA = shownToA.find((l) => l.includes(idA!))!.replace(/ http:\S+$/, '');
+    const whoA = shownToA.find((l) => /^ +1 {2}/.test(l))!.replace(/^ +1 {2}/, '').replace(/ · .*$/, '');
+    // Someone comments on Ada's latest goal update; terminal B lists it as its item 1.
+    const update = sb.service.data.goal_updates.filter((u) => u.person_id === ada).sort((x, y) => (x.created_at < y.created_at ? 1 : -1))[0]!;
+    expect(update.id).not.toBe(idA);
+    expect((await call(sb.url, 'POST', `/goal-updates/${update.id}/comments`, { token: 'sandbox_pat_grace', body: { body: 'Booked the review room.' } })).status).toBe(201);
+    const b = new Screen(['inbox'], env, { cols: 120, rows: 40 });
+    expect(await b.exit()).toEqual({ code: 0, signal: 0 });
+    expect(b.text()).toMatch(/^ +1 {2}Grace Hopper · just now\n +Booked the review room\.$/m);
+    expect(b.text()).not.toMatch(/^ +2 /m);
+    sb.requests.length = 0;
+    a.type(KEY.enter);
+    expect(await a.exit()).toEqual({ code: 0, signal: 0 });
+    const posted = sb.requests.filter((r) => r.method === 'POST');
+    expect(posted.map(describeRequest)).toEqual([`POST /api/v2/${kindA}/${idA}/comments`]);
+    expect(posted[0]!.body).toEqual({ body: 'Answered from A' });
+    expect(a.text()).toContain(`Replying to item 1 (listed in this terminal just now): ${labelA} · ${whoA}'s `);
   });
 
   it('login asks for the token without echoing it, verifies it and stores it', async () => {

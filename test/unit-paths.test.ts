@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DraftStore } from '../src/config/drafts.js';
 import { migrateDrafts } from '../src/config/migrate.js';
 import { checkinPaths, pathVariables } from '../src/config/paths.js';
-import { cacheKey, ConfigStore } from '../src/config/store.js';
+import { cacheKey, ConfigStore, MAX_LISTINGS, type InboxListing } from '../src/config/store.js';
 import { tempDir } from './helpers/cleanup.js';
 
 const API = 'https://steady.example/api/v2';
@@ -154,5 +154,31 @@ describe('the cache and the inbox marker an earlier version kept in config.json'
       expect(read(join(dir, 'cache.json'))).toEqual({ cache: { [cacheKey(API, 'tok')]: { goals: [] } } });
       expect(read(join(dir, 'state.json'))).toEqual({ inbox: { k: { seen_at: 'x' } } });
     }
+  });
+});
+
+describe('the inbox listings kept per terminal (state.json)', () => {
+  const listing = (minute: number): InboxListing => ({ at: `2026-11-22T09:${String(minute).padStart(2, '0')}:00.000Z`, items: [{ kind: 'check-in', id: `c${minute}` }] });
+
+  it('at most the newest MAX_LISTINGS terminals are kept; a terminal listing again replaces its own', async () => {
+    const dir = tempDir('checkin-listings-');
+    const store = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
+    for (let m = 0; m < MAX_LISTINGS + 5; m++) await store.setInboxMarker('k', { seen_at: 'x' }, { terminal: `tty ${m}`, listing: listing(m) });
+    const kept = new ConfigStore({ CHECKIN_CONFIG_DIR: dir }).inboxMarker('k')!.listings!;
+    expect(MAX_LISTINGS).toBe(20);
+    expect(Object.keys(kept).sort()).toEqual(Array.from({ length: MAX_LISTINGS }, (_, i) => `tty ${i + 5}`).sort());
+    await store.setInboxMarker('k', { seen_at: 'x' }, { terminal: 'tty 7', listing: listing(59) });
+    expect(new ConfigStore({ CHECKIN_CONFIG_DIR: dir }).inboxMarker('k')!.listings!['tty 7']).toEqual(listing(59));
+  });
+
+  it('a run that read the marker before another terminal listed (status) keeps that listing; another person’s are their own', async () => {
+    const dir = tempDir('checkin-listings-');
+    const before = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
+    const stale = before.inboxMarker('k') ?? {};
+    await new ConfigStore({ CHECKIN_CONFIG_DIR: dir }).setInboxMarker('k', { seen_at: 'x' }, { terminal: 'tty A', listing: listing(1) });
+    // `checkin status` writes back what it read, with listings that are not the file's any more.
+    await before.setInboxMarker('k', { ...stale, listings: { 'tty Z': listing(9) }, checked_at: 'now' });
+    await before.setInboxMarker('other person', { seen_at: 'y' }, { terminal: 'tty B', listing: listing(2) });
+    expect(read(join(dir, 'state.json')).inbox).toEqual({ k: { checked_at: 'now', listings: { 'tty A': listing(1) } }, 'other person': { seen_at: 'y', listings: { 'tty B': listing(2) } } });
   });
 });

@@ -65,11 +65,37 @@ interface StateFile {
   inbox?: Record<string, InboxMarker>;
 }
 
+/** One numbered item of a listing: what `checkin inbox --reply <n>` answers. */
+export interface ListedItem {
+  /** What the reply goes on. */
+  kind: 'check-in' | 'goal-update';
+  id: string;
+  /** Who wrote the item and what (its start), quoted when replying in the editor. */
+  quote?: string;
+  /** The item's author, what it is ("comment", "🚀 rocket reaction") and the thread's label as listed: named when replying. */
+  by?: string;
+  what?: string;
+  thread?: string;
+}
+
+/** A listing as shown in one terminal: when, and its items in its numbering (null: an item no reply can go on). */
+export interface InboxListing {
+  at: string;
+  items: Array<ListedItem | null>;
+}
+
+/** The most terminals whose last listing is kept (per API URL and person); the oldest goes first. */
+export const MAX_LISTINGS = 20;
+
 export interface InboxMarker {
   /** Comments and reactions up to this moment were seen. */
   seen_at?: string;
-  /** The threads of the last listing, in its numbering (`checkin inbox --reply <n>`). */
-  listed?: Array<{ kind: 'check-in' | 'goal-update'; id: string; /** Who wrote the item and what (its start), quoted when replying in the editor. */ quote?: string } | null>;
+  /**
+   * The last listing shown in each terminal (by ui/io.ts's terminal key), at most MAX_LISTINGS:
+   * `--reply <n>` answers item n of this terminal's. Written only through setInboxMarker's
+   * `listing`, against the file as it is then (another terminal's listing is never lost).
+   */
+  listings?: Record<string, InboxListing>;
   /** `checkin status`: new comments when it last looked (from the digest), and when that was. */
   unread?: number;
   /** The count is a full page: there are at least that many. */
@@ -331,11 +357,28 @@ export class ConfigStore {
     return { ...recordOf<InboxMarker>(this.read().inbox), ...this.stateData.inbox }[key];
   }
 
-  /** Best effort, like the cache: a marker that cannot be written means the same items show again. */
-  async setInboxMarker(key: string, marker: InboxMarker): Promise<void> {
+  /**
+   * Best effort, like the cache: a marker that cannot be written means the same items show again.
+   * The listings are the file's as it is now (whatever `marker` holds of them), with `listing` put
+   * in as this terminal's last: a run that read the marker earlier never drops another's listing.
+   */
+  async setInboxMarker(key: string, marker: InboxMarker, listing?: { terminal: string; listing: InboxListing }): Promise<void> {
     // Re-read just before writing: another run may have moved its own marker in since.
     const now = recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox);
-    this.stateData = { inbox: { ...recordOf<InboxMarker>(this.read().inbox), ...now, [key]: marker } };
+    const all = { ...recordOf<InboxMarker>(this.read().inbox), ...now };
+    const listings = recordOf<InboxListing>(all[key]?.listings);
+    if (listing) {
+      delete listings[listing.terminal];
+      listings[listing.terminal] = listing.listing;
+    }
+    // The newest MAX_LISTINGS, by when they were shown.
+    const kept = Object.entries(listings)
+      .filter(([, l]) => typeof l?.at === 'string' && Array.isArray(l.items))
+      .sort(([, a], [, b]) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+      .slice(0, MAX_LISTINGS);
+    // An earlier version's one listing for every terminal (`listed`) is not carried on.
+    const { listings: _mine, listed: _old, ...rest } = marker as InboxMarker & { listed?: unknown };
+    this.stateData = { inbox: { ...all, [key]: { ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) } } };
     try {
       writeDurably(this.stateFile, JSON.stringify(this.stateData, null, 2) + '\n');
     } catch {

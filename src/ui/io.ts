@@ -1,7 +1,7 @@
 // The one object that owns the process's streams: TTY checks, colour level, "can prompt?".
 // Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
 
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { Writable, type Readable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { UsageError } from '../errors.js';
@@ -27,6 +27,11 @@ export interface IO {
   columns: number;
   /** Colour level for stdout (0 = none). */
   colorLevel: ColorLevel;
+  /**
+   * Which terminal this run was started in, as a key (see terminalKey): what `checkin inbox` keeps
+   * its numbering under. Undefined when there is none (cron, a service, a detached script).
+   */
+  readonly terminal: string | undefined;
   /** Prompts are allowed: stdin and stdout are TTYs, CHECKIN_NO_PROMPT is unset and prompts are not disabled (checkin config). */
   canPrompt: boolean;
   out(text: string): void;
@@ -146,6 +151,34 @@ function isTerminal(fd: number): boolean {
   return isatty(fd);
 }
 
+/**
+ * The terminal a run belongs to, as a key: its device number (the controlling terminal's on Linux,
+ * read from /proc/self/stat; else that of the first of stdin, stdout and stderr that is a
+ * terminal) and, on Linux, the session (the shell that terminal runs), so that a device number
+ * reused by a terminal opened later is another key. `checkin inbox | less` and a run whose streams
+ * are all redirected, typed in a terminal, belong to that terminal. Undefined when there is none,
+ * and on Windows outside Windows Terminal (its consoles have no device number: WT_SESSION tells
+ * its tabs apart).
+ */
+export function terminalKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (process.platform === 'win32') return env.WT_SESSION ? `wt ${env.WT_SESSION}` : undefined;
+  let session: string | undefined;
+  let controlling = 0;
+  try {
+    // pid (comm) state ppid pgrp session tty_nr …; comm may hold spaces and parentheses.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    session = fields[3];
+    controlling = Number(fields[4]) || 0;
+  } catch {
+    // no /proc (macOS, the BSDs): the streams alone
+  }
+  let device = controlling;
+  for (let fd = 0; device === 0 && fd <= 2; fd++) if (isTerminal(fd)) device = fstatSync(fd).rdev;
+  if (device === 0) return undefined;
+  return `tty ${device}${session ? ` session ${session}` : ''}`;
+}
+
 export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () => IOPreferences = () => ({})): IO {
   // Not process.stdin.isTTY: setting up stdin (a stream most runs never read) costs milliseconds;
   // the streams are made when first used.
@@ -158,6 +191,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let prefs: IOPreferences | undefined;
   const pref = () => (prefs ??= preferences());
   let colorLevel: ColorLevel | undefined;
+  let terminal: { key: string | undefined } | undefined;
   let canPrompt: boolean | undefined;
   const out = writer(() => process.stdout, () => silent);
   const err = writer(() => process.stderr, () => silent);
@@ -219,6 +253,10 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     },
     stdoutIsTTY,
     columns: (stdoutIsTTY && process.stdout.columns) || 80,
+    // Worked out when first asked (only `checkin inbox` asks).
+    get terminal() {
+      return (terminal ??= { key: terminalKey(env) }).key;
+    },
     // Worked out when first asked (a run that never shows anything never reads the settings).
     get colorLevel() {
       return (colorLevel ??= colorLevelFor(env, stdoutIsTTY, pref().color));

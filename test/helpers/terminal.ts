@@ -21,10 +21,18 @@ export class Screen {
   raw = '';
   readonly exited: Promise<Exit>;
 
-  /** `pipe`: a shell pipeline checkin's output goes through (`| cat`), as a person would type it. */
-  constructor(args: string[], env: NodeJS.ProcessEnv, size = { cols: 100, rows: 40 }, pipe?: string) {
+  /**
+   * `pipe`: a shell pipeline checkin's output goes through (`| cat`), as a person would type it.
+   * `{ script }`: several commands typed in the one terminal, run by /bin/sh, where `checkin` is
+   * the built CLI.
+   */
+  constructor(args: string[] | { script: string }, env: NodeJS.ProcessEnv, size = { cols: 100, rows: 40 }, pipe?: string) {
     this.term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
-    const [file, argv] = pipe ? ['/bin/sh', ['-c', `"$0" "$@" ${pipe}`, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+    const [file, argv] = !Array.isArray(args)
+      ? ['/bin/sh', ['-c', `node="$0" bin="$1"; checkin() { "$node" "$bin" "$@"; }\n${args.script}`, process.execPath, BIN]]
+      : pipe
+        ? ['/bin/sh', ['-c', `"$0" "$@" ${pipe}`, process.execPath, BIN, ...args]]
+        : [process.execPath, [BIN, ...args]];
     this.proc = pty.spawn(file, argv, { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...env, TERM: 'xterm-256color' } as Record<string, string> });
     this.proc.onData((data) => {
       this.raw += data;

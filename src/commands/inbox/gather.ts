@@ -11,7 +11,7 @@
 import { allCheckIns, allGoals, digestPage, newestCommentsAndReactionsOf, newestUpdatesOf, type Commentable } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../../api/types.js';
-import { normalizeApiUrl, type InboxMarker } from '../../config/store.js';
+import { normalizeApiUrl, type InboxListing, type InboxMarker } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { addDays } from '../../core/datekey.js';
 import { me } from '../../services/account.js';
@@ -61,9 +61,12 @@ export function readMarker(ctx: Context, key: string): InboxMarker | undefined {
   return ctx.config().inboxMarker(key);
 }
 
-/** Best effort, like the cache: a marker that cannot be written means the same items show again. */
-export async function writeMarker(ctx: Context, key: string, marker: InboxMarker): Promise<void> {
-  await ctx.config().setInboxMarker(key, marker);
+/**
+ * Best effort, like the cache: a marker that cannot be written means the same items show again.
+ * `listing`: the numbering just shown in a terminal (the others' listings are kept as they are).
+ */
+export async function writeMarker(ctx: Context, key: string, marker: InboxMarker, listing?: { terminal: string; listing: InboxListing }): Promise<void> {
+  await ctx.config().setInboxMarker(key, marker, listing);
 }
 
 export interface GatherOptions {
