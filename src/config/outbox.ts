@@ -17,7 +17,7 @@
 // are turned into entries when the store is first read, none lost.
 
 import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
 import { CliError, UsageError } from '../errors.js';
 import { fsReason, readRegularFile, syncDir, writeTemp } from './files.js';
@@ -63,6 +63,11 @@ export interface Entry {
   made: Made;
   created_at: string;
   saved_at: string;
+  /**
+   * While the person writes in the editor: the file it has open (beside the entry, `<id>.md`),
+   * which holds the words as last saved — read in place of `content` until the editor is closed.
+   */
+  editing?: { file: string; pid: number; shown: string };
 }
 
 /** A claim on an entry: held while it is sent; released on every path. */
@@ -215,7 +220,7 @@ export class Outbox {
     } catch {
       parsed = undefined;
     }
-    if (isEntry(parsed)) return parsed;
+    if (isEntry(parsed)) return this.withEditorText(file, parsed);
     const aside = `${file}.damaged-${Date.now()}`;
     try {
       renameSync(file, aside);
@@ -224,6 +229,29 @@ export class Outbox {
       this.warn(`the draft ${file} is damaged and could not be set aside: ${(err as Error).message}`);
     }
     return undefined;
+  }
+
+  /**
+   * An entry being written in the editor holds what its file says as last saved (a closed terminal
+   * or a stop signal leaves it there). One whose writer is gone without a word typed (the file still
+   * says what was shown) is no draft: it is removed.
+   */
+  private withEditorText(file: string, e: Entry): Entry | undefined {
+    if (!e.editing) return e;
+    const md = join(dirname(file), e.editing.file.replace(/[\\/]/g, ''));
+    let text: string;
+    try {
+      text = readRegularFile(md, MAX_ENTRY_BYTES);
+    } catch {
+      return e;
+    }
+    const gone = e.editing.pid !== process.pid && !alive(e.editing.pid);
+    if (gone && sha256(text) === e.editing.shown) {
+      this.removeFile(file);
+      this.removeFile(md);
+      return undefined;
+    }
+    return { ...e, content: { kind: 'text', text } };
   }
 
   /** Every readable entry, oldest first. */
@@ -311,7 +339,42 @@ export class Outbox {
     if (!mine) throw new Error(`the draft ${entry.id} was not made by this run: it is not changed`);
     const next: Entry = { ...mine.entry, ...change, saved_at: now.toISOString() };
     if (change.account) next.account = { ...change.account, api_url: normalizeApiUrl(change.account.api_url) };
-    const file = this.entryFile(mine.dir, entry.id);
+    this.rewrite(mine.dir, next);
+    return next;
+  }
+
+  /**
+   * Opens an entry this run made for the editor: `text` goes into its file (`<id>.md` beside it),
+   * which the editor then writes in. Returns the file's path.
+   */
+  startEditing(entry: Entry, text: string, now: Date): { entry: Entry; file: string } {
+    const mine = this.own.get(entry.id);
+    if (!mine) throw new Error(`the draft ${entry.id} was not made by this run`);
+    const name = `${entry.id}.md`;
+    const file = join(mine.dir, name);
+    try {
+      writeFileSync(file, text, { mode: 0o600 });
+    } catch (err) {
+      throw new CliError(`Cannot keep the editor's file in ${mine.dir} (${fsReason(err)})`);
+    }
+    const withEditing: Entry = { ...mine.entry, editing: { file: name, pid: process.pid, shown: sha256(text) }, saved_at: now.toISOString() };
+    this.rewrite(mine.dir, withEditing);
+    return { entry: withEditing, file };
+  }
+
+  /** The editor was closed: the entry holds `text` (what was saved), and its file is removed. */
+  stopEditing(entry: Entry, text: string, now: Date): Entry {
+    const mine = this.own.get(entry.id);
+    if (!mine) throw new Error(`the draft ${entry.id} was not made by this run`);
+    const { editing, ...rest } = mine.entry;
+    const next: Entry = { ...rest, content: { kind: 'text', text }, saved_at: now.toISOString() };
+    this.rewrite(mine.dir, next);
+    if (editing) this.removeFile(join(mine.dir, editing.file));
+    return next;
+  }
+
+  private rewrite(dir: string, next: Entry): void {
+    const file = this.entryFile(dir, next.id);
     try {
       const temp = writeTemp(file, JSON.stringify(next, null, 2) + '\n');
       try {
@@ -319,12 +382,11 @@ export class Outbox {
       } finally {
         rmSync(temp, { force: true });
       }
-      syncDir(mine.dir);
+      syncDir(dir);
     } catch (err) {
-      throw new CliError(`Cannot keep the draft in ${mine.dir} (${fsReason(err)})`);
+      throw new CliError(`Cannot keep the draft in ${dir} (${fsReason(err)})`);
     }
-    this.own.set(entry.id, { entry: next, dir: mine.dir });
-    return next;
+    this.own.set(next.id, { entry: next, dir });
   }
 
   /** Runs `write` in the drafts folder, else in the fallback folder (saying so once). */
@@ -408,6 +470,7 @@ export class Outbox {
       done: () => {
         this.removeFile(this.entryFile(dir, entry.id));
         rmSync(join(dir, `${entry.id}.unknown`), { force: true });
+        rmSync(join(dir, `${entry.id}.md`), { force: true });
         this.own.delete(entry.id);
         release();
       },

@@ -11,7 +11,8 @@ import { normalizeApiUrl } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/answers.js';
 import { resolveGoalNames } from './account.js';
-import { CliError, HintedError, UsageError } from '../errors.js';
+import { CliError, EditorError, HintedError, UsageError } from '../errors.js';
+import { withoutContext } from '../ui/editor-text.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
 export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox.js';
@@ -177,6 +178,42 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     return undefined;
+  }
+}
+
+/**
+ * Opens the editor on `text` in a file of the outbox: this run's entry for the target holds the
+ * editor's file from the start, so a closed terminal, a stop signal or a crash leaves what was last
+ * saved as a draft (and a stop signal says so). Returns what was saved; the entry then holds it as
+ * text (the caller keeps what it makes of it, or drops the entry when nothing was written).
+ */
+export async function editKept(ctx: Context, target: DraftTarget, text: string): Promise<string> {
+  const entry = keep(ctx, target, { kind: 'text', text }, 'editor');
+  if (!entry) return ctx.editor().edit(text);
+  const outbox = ctx.drafts();
+  let opened: { entry: Entry; file: string };
+  try {
+    opened = outbox.startEditing(entry, text, ctx.now());
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    return ctx.editor().edit(text);
+  }
+  let saved: string;
+  try {
+    saved = await ctx.editor().edit(text, { file: opened.file });
+  } catch (err) {
+    if (err instanceof EditorError) keepEdited(ctx, opened.entry, err.text);
+    throw err;
+  }
+  keepEdited(ctx, opened.entry, saved);
+  return saved;
+}
+
+function keepEdited(ctx: Context, entry: Entry, text: string): void {
+  try {
+    ctx.drafts().stopEditing(entry, text, ctx.now());
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
   }
 }
 
@@ -351,9 +388,10 @@ export async function sendEntry(ctx: Context, entry: Entry): Promise<SentEntry> 
       const a = answers;
       return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, a)) };
     }
-    case 'comment':
-      if (c.kind !== 'comment') throw wrong();
-      return { kind: t.kind, result: await go(() => postComment(api, { kind: t.on, id: t.id }, c.body)) };
+    case 'comment': {
+      const body = commentBody(entry);
+      return { kind: t.kind, result: await go(() => postComment(api, { kind: t.on, id: t.id }, body)) };
+    }
     case 'goal-update':
       if (c.kind !== 'goal-update') throw wrong();
       return { kind: t.kind, result: await go(() => createGoalUpdate(api, t.goalId, c.input)) };
@@ -377,6 +415,17 @@ export async function sendEntry(ctx: Context, entry: Entry): Promise<SentEntry> 
       if (c.kind !== 'echo-question') throw wrong();
       return { kind: t.kind, result: await go(() => createEchoQuestion(api, c.input)) };
   }
+}
+
+/** A comment entry's words: as kept, or as written in the editor (its context comment taken out). */
+export function commentBody(entry: Entry, { orEmpty = false }: { orEmpty?: boolean } = {}): string {
+  const c = entry.content;
+  const body = c.kind === 'comment' ? c.body : c.kind === 'text' ? withoutContext(c.text) : undefined;
+  if (body === undefined || body.trim() === '') {
+    if (orEmpty) return '';
+    throw new UsageError(`The draft ${entry.id} holds no comment`);
+  }
+  return body;
 }
 
 /** What a target is, with its id: "a comment on the check-in 2026-11-25", "an activity". */

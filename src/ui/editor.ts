@@ -14,7 +14,8 @@ import { EditorError } from '../errors.js';
 
 /** Opens an editor on `text` and returns what was saved (tests inject their own). */
 export interface Editor {
-  edit(text: string): Promise<string>;
+  /** `file`: the file to write in (the outbox's own, so that what is saved is kept whatever happens to this process); default a private temp file. */
+  edit(text: string, opts?: { file?: string }): Promise<string>;
 }
 
 /** The editor and where its command came from, as a person reads it; `configured` is the editor setting. */
@@ -45,11 +46,14 @@ function terminalStdio(): { stdio: StdioOptions; close(): void } {
   return { stdio: ['inherit', fd, fd], close: () => closeSync(fd) };
 }
 
-/** Writes `text` to a temporary `.md` file, opens the editor on it, and returns what was saved. */
-export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { name?: string; configured?: string } = {}): Promise<string> {
+/**
+ * Writes `text` to `opts.file` (or a temporary `.md` file), opens the editor on it, and returns
+ * what was saved. A file given is left where it is: its owner (the outbox) removes it.
+ */
+export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { name?: string; configured?: string; file?: string } = {}): Promise<string> {
   const name = opts.name ?? 'CHECKIN.md';
-  const dir = await mkdtemp(join(tmpdir(), 'checkin-'));
-  const file = join(dir, name);
+  const dir = opts.file ? undefined : await mkdtemp(join(tmpdir(), 'checkin-'));
+  const file = opts.file ?? join(dir!, name);
   await writeFile(file, text, { mode: 0o600 });
   const { command: editor, source } = chooseEditor(env, opts.configured);
   const terminal = terminalStdio();
@@ -69,6 +73,6 @@ export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { nam
     return saved;
   } finally {
     terminal.close();
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
   }
 }

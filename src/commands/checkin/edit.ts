@@ -5,7 +5,7 @@ import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isBlankTemplate, readTemplate } from '../../core/answers.js';
 import { EditorError, HintedError, UsageError } from '../../errors.js';
-import { keep } from '../../services/drafts.js';
+import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../services/drafts.js';
 import type { Target } from '../../services/target.js';
 
 const NOTE_START = '<!-- checkin could not read what you saved:';
@@ -32,23 +32,35 @@ export function withProblems(text: string, problems: string[]): string {
 export async function editAnswers(ctx: Context, target: Target, text: string): Promise<CheckInAnswers | undefined> {
   needTerminalForEditor(ctx);
   const draftTarget = { kind: 'check-in', key: target.key } as const;
+  // What this run kept before the editor opened (the answers given at the prompts): it is what
+  // stays kept when nothing is written.
+  const before = ownEntry(ctx, draftTarget)?.content;
+  /** What was saved in this editor session that could not be read yet (its problems shown). */
+  let unread: string | undefined;
+  const nothingWritten = () => (unread !== undefined ? keep(ctx, draftTarget, { kind: 'text', text: unread }) : before ? keep(ctx, draftTarget, before) : dropOwn(ctx, draftTarget));
   let shown = text;
   for (;;) {
     let saved: string;
     try {
-      saved = (await ctx.editor().edit(shown)).replace(NOTE, '');
+      // The editor's file is this run's draft from the start: a closed terminal or a stop signal leaves what was saved.
+      saved = (await editKept(ctx, draftTarget, shown)).replace(NOTE, '');
     } catch (err) {
       // The editor failed: whatever its file held is kept, unless it is what was shown.
       if (err instanceof EditorError && err.text.replace(NOTE, '').trim() !== '' && err.text !== shown) {
-        await keep(ctx, draftTarget, { kind: 'text', text: err.text.replace(NOTE, '') });
-        throw new HintedError(err, `What was in the editor is kept as a draft; \`${target.resumeCommand} -e\` opens it again.`);
+        keep(ctx, draftTarget, { kind: 'text', text: err.text.replace(NOTE, '') });
+        throw new HintedError(err, keptLine(`${target.resumeCommand} --resume -e`));
       }
+      if (err instanceof EditorError) nothingWritten();
       throw err;
     }
     const { answers, problems } = readTemplate(saved);
-    if (problems.length === 0 && isBlankTemplate(answers)) return undefined;
-    await keep(ctx, draftTarget, { kind: 'text', text: saved });
+    if (problems.length === 0 && isBlankTemplate(answers)) {
+      nothingWritten();
+      return undefined;
+    }
+    keep(ctx, draftTarget, { kind: 'text', text: saved });
     if (problems.length === 0) return answers;
+    unread = saved;
     shown = withProblems(saved, problems);
   }
 }

@@ -7,7 +7,8 @@ import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { today } from '../../services/days.js';
-import { keep, keptLine, resumeEach, retarget, sendWithDraft, waitingFor, type DraftTarget, type Entry } from '../../services/drafts.js';
+import { commentBody, dropOwn, editKept, keep, keptLine, resumeEach, retarget, sendWithDraft, waitingFor, type DraftTarget, type Entry } from '../../services/drafts.js';
+import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows } from '../../ui/views.js';
@@ -62,16 +63,20 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   const names = addressed ? [draftTarget, addressed] : [draftTarget];
   if (opts.resume) {
     // Every comment kept for it, oldest first, each posted once.
-    const sent = await resumeEach(ctx, names, `this ${target.kind}`, again, (e) => postComment(api, target, commentOf(e)));
+    const sent = await resumeEach(ctx, names, `this ${target.kind}`, again, (e) => postComment(api, target, commentBody(e)));
     for (const { result } of sent) await showPosted(ctx, target.kind, result, opts.json);
     return;
   }
   let folds: Entry[] = [];
   if (opts.edit) {
     // The newest comment kept for it is where writing starts again; once this is posted, it is done with.
-    const newest = waitingFor(ctx, names).here.filter((e) => e.content.kind === 'comment').at(-1);
-    body = (await ctx.editor().edit(newest ? commentOf(newest) : '')).replace(/\s+$/, '');
-    if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+    const newest = waitingFor(ctx, names).here.filter((e) => e.content.kind === 'comment' || e.content.kind === 'text').at(-1);
+    // The editor's file is this run's draft from the start: a closed terminal leaves what was saved.
+    body = withoutContext(await editKept(ctx, draftTarget, newest ? commentBody(newest, { orEmpty: true }) : ''));
+    if (body.trim() === '') {
+      dropOwn(ctx, draftTarget);
+      throw new UsageError('The comment is empty; nothing was sent');
+    }
     if (newest) folds = [newest];
   }
   const text = body!;
@@ -84,11 +89,6 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
     send: () => postComment(api, target, text),
   });
   await showPosted(ctx, target.kind, created, opts.json);
-}
-
-function commentOf(e: Entry): string {
-  if (e.content.kind !== 'comment') throw new UsageError(`The draft ${e.id} holds no comment`);
-  return e.content.body;
 }
 
 async function showPosted(ctx: Context, on: 'check-in' | 'goal-update', created: Comment, json: CommentsOptions['json']): Promise<void> {

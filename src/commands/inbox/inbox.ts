@@ -12,7 +12,7 @@ import { shortDay } from '../../core/dayname.js';
 import type { InboxListing, ListedItem } from '../../config/store.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { rangeDay } from '../../services/days.js';
-import { sendWithDraft, waitingFor, type Entry } from '../../services/drafts.js';
+import { commentBody, dropOwn, editKept, sendWithDraft, waitingFor, type Entry } from '../../services/drafts.js';
 import { JSON_FIELDS, jsonOption, printJson, printList, printOne, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
@@ -152,12 +152,16 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   let folds: Entry[] = [];
   if (opts.edit) {
     // The newest reply kept for this thread is where writing starts again; once this is posted, it is done with.
-    const kept = waitingFor(ctx, draftTarget).here.filter((e) => e.content.kind === 'comment').at(-1);
+    const kept = waitingFor(ctx, draftTarget).here.filter((e) => e.content.kind === 'comment' || e.content.kind === 'text').at(-1);
     if (kept) folds = [kept];
     // What is being answered, quoted above the reply (taken out again).
     const context = target.quote ? [`Replying to ${target.quote.split(':')[0]}:`, ...quoted(target.quote.slice(target.quote.indexOf(':') + 1).trim())] : [];
-    body = withoutContext(await ctx.editor().edit(withContext(context, kept?.content.kind === 'comment' ? kept.content.body : ''))).replace(/\s+$/, '');
-    if (body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
+    // The editor's file is this run's draft from the start: a closed terminal leaves what was saved.
+    body = withoutContext(await editKept(ctx, draftTarget, withContext(context, kept ? commentBody(kept, { orEmpty: true }) : ''))).replace(/\s+$/, '');
+    if (body.trim() === '') {
+      dropOwn(ctx, draftTarget);
+      throw new UsageError('The comment is empty; nothing was sent');
+    }
   }
   const text = body!;
   // Which thread, said before anything is sent: what the listing showed, through the sanitiser.

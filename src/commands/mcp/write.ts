@@ -10,7 +10,7 @@ import type { CheckInAnswers, GoalUpdateInput, Ref } from '../../api/types.js';
 import { answersOf, parseMood, readTemplate } from '../../core/answers.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { me, resolveTeams } from '../../services/account.js';
-import { accountHere, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../../services/drafts.js';
+import { accountHere, commentBody, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../../services/drafts.js';
 import { fetchOrNull } from '../../services/target.js';
 import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
 import { goalUpdatePreview } from '../../ui/views.js';
@@ -240,9 +240,9 @@ export function registerWriteTools(served: Served): void {
       guard(ctx, async () => {
         const entry = draftFor(served, draft_id, 'comment');
         const target = entry.target;
-        if (target.kind !== 'comment' || entry.content.kind !== 'comment') throw new UsageError(`The draft ${draft_id} holds no comment`);
+        if (target.kind !== 'comment') throw new UsageError(`The draft ${draft_id} holds no comment`);
         const resume = sendCommand(entry);
-        const body = entry.content.body;
+        const body = commentBody(entry);
         return withClaim(served, entry, async (claim) => {
           if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, cannotAsk(resume)))) return declined(entry.id, resume);
           const api = await ctx.api();
