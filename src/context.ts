@@ -156,7 +156,7 @@ export function createContext(parts: ContextParts): Context {
       return client;
     },
     prompter: () => (prompter ??= inquirerPrompter(io)),
-    editor: () => (editor ??= { edit: async (text, opts) => (await import('./ui/editor.js')).editText(text, env, { configured: preferences(ctx.config()).editor, ...(opts?.file && { file: opts.file }) }) }),
+    editor: () => (editor ??= { edit: async (text, opts) => io.hold((await import('./ui/editor.js')).editText(text, env, { configured: preferences(ctx.config()).editor, ...(opts?.file && { file: opts.file }) })) }),
     async close() {
       // A wait nobody is left to resume (its command has returned) no longer holds the process.
       for (const t of timers) clearTimeout(t);

@@ -32,7 +32,10 @@ const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
 const drafts = () => {
   const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
   try {
-    return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    // The entries (an open editor's file beside one is its words as last saved, not an entry).
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
   } catch {
     return [];
   }
@@ -132,7 +135,7 @@ describe('checkin today, answered at the real prompts', () => {
     await s.answer('Mood (type to search)', KEY.enter); // — none
     await s.answer('Did you do what you intended?', pick(2)); // Skip
     await s.answer('Send it?', pick(1)); // Edit in $EDITOR first
-    await s.waitFor(/CHECKIN\.md/); // vim's file line
+    await s.waitFor(/[a-z0-9]{8}\.md/); // vim's file line: the draft's own file
     s.type(`${KEY.escape}:%s/^- Short$/- Short\\r- Added in vim/${KEY.enter}:wq${KEY.enter}`);
     await s.waitFor(/Send it\?[\s\S]*Send it\?/); // back at the question, under a new preview
     expect(s.text()).toContain('  - Added in vim');
@@ -198,7 +201,7 @@ describe('standard input on a terminal', () => {
 describe('the editor, losslessly', () => {
   it.skipIf(!VIM)(`text that cannot be read reopens real vim with the problem on top; nothing is lost; the fixed text is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
     const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
-    await s.waitFor(/CHECKIN\.md/);
+    await s.waitFor(/[a-z0-9]{8}\.md/);
     s.type(`${KEY.escape}:%s/^Mood: $/Mood: focussed/${KEY.enter}:%s/^## Intentions$/## Intentions\\r- A paragraph I wrote/${KEY.enter}:wq${KEY.enter}`);
     await s.waitFor('checkin could not read what you saved:');
     expect(s.text()).toMatch(/line \d+: Unknown mood "focussed"\. Did you mean "focused"\?/);
@@ -244,7 +247,7 @@ describe('other prompts in a real terminal', () => {
     const s = new Screen({ script: 'checkin inbox && checkin inbox --reply 1 -e' }, { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' }, { cols: 160, rows: 40 });
     await s.waitFor('1  Linus Torvalds');
     expect(s.text()).toContain('Reply: checkin inbox --reply <n> "text"');
-    await s.waitFor(/CHECKIN\.md/);
+    await s.waitFor(/[a-z0-9]{8}\.md/);
     // What is being answered is quoted below, in a comment that is taken out (vim draws it after the file's name).
     await s.waitFor('Replying to Linus Torvalds:');
     await s.waitFor('> I can pair on the `checkout` flake after lunch, @ada.');

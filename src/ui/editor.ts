@@ -62,7 +62,9 @@ export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { nam
       const child =
         process.platform === 'win32'
           ? spawn(`${editor} "${file}"`, { stdio: terminal.stdio, shell: true, env })
-          : spawn('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: terminal.stdio, env });
+          : // The shell waits for the editor whatever signal comes (`trap :` is a handler, not an
+            // ignore: the editor gets each signal as usual), so checkin learns when the editor is done.
+            spawn('/bin/sh', ['-c', `trap : INT TERM HUP; ${editor} "$@"`, editor, file], { stdio: terminal.stdio, env });
       child.on('error', reject);
       child.on('close', resolve);
     });

@@ -50,6 +50,12 @@ export interface IO {
    * end the process by that signal; a second signal ends it at once. The latest `line` counts.
    */
   onStop(line: () => string | undefined): void;
+  /**
+   * While `child` runs (a program that has the terminal: the editor), a stop signal waits: the
+   * program gets it too and ends on its own, and then checkin stops — saying its stop line on the
+   * terminal the program gave back.
+   */
+  hold<T>(child: Promise<T>): Promise<T>;
   /** From now on, nothing is written to stdout or stderr (`status --quiet`). */
   silence(): void;
   /**
@@ -223,7 +229,13 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     });
     return started;
   };
+  let holding = 0;
+  let held: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals) => {
+    if (holding > 0) {
+      held ??= signal;
+      return;
+    }
     const line = stopLine?.();
     stopLine = undefined;
     // Written at once (the process ends next), and only once: a second signal finds nothing to say.
@@ -289,6 +301,17 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
       if (stdinText) return stdinText;
       if (stdinIsTTY()) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
       return (stdinText = readText(process.stdin, maxBytes ?? MAX_STDIN_BYTES));
+    },
+    hold(child) {
+      holding++;
+      return child.finally(() => {
+        holding--;
+        const signal = held;
+        if (holding === 0 && signal) {
+          held = undefined;
+          stop(signal);
+        }
+      });
     },
     onStop(line) {
       if (!stopLine) for (const s of STOP_SIGNALS) process.on(s, stop);

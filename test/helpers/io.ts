@@ -37,6 +37,7 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLev
     readStdin: (maxBytes) => (stdinText ??= readText(stdin, maxBytes)),
     onInterrupt: () => () => {},
     onStop: () => {},
+    hold: (child) => child,
     // No terminal here, so no pager.
     page: () => {},
     noPager: () => {},

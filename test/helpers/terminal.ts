@@ -84,6 +84,11 @@ export class Screen {
     this.type(keys);
   }
 
+  /** The pid of the process the terminal runs (the leader of its process group). */
+  get pid(): number {
+    return this.proc.pid;
+  }
+
   type(keys: string): void {
     this.proc.write(keys);
   }
