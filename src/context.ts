@@ -161,6 +161,8 @@ export function createContext(parts: ContextParts): Context {
       // A wait nobody is left to resume (its command has returned) no longer holds the process.
       for (const t of timers) clearTimeout(t);
       timers.clear();
+      // What this run held and did not send waits for the next run.
+      drafts?.releaseHolds();
       await client?.close();
     },
   };

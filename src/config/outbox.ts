@@ -184,7 +184,7 @@ export class Outbox {
   private unwritable = false;
   private readonly unremovable = new Set<string>();
   /** The entries this run made and still keeps, by id, with the folder each is in. */
-  private readonly own = new Map<string, { entry: Entry; dir: string }>();
+  private readonly own = new Map<string, { entry: Entry; dir: string; hold?: Claim }>();
   private converted = false;
 
   constructor(
@@ -325,12 +325,37 @@ export class Outbox {
    * Keeps a new entry, in the drafts folder or, when that cannot be written, in the private temp
    * folder (saying so, once); throws a CliError naming the folder when neither can be written.
    */
-  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date): Entry {
+  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date, { hold = true }: { hold?: boolean } = {}): Entry {
     const at = now.toISOString();
     const fresh: Entry = { checkin_outbox: 1, id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at };
     const { entry, dir } = this.write((d) => this.create(d, fresh));
     this.own.set(entry.id, { entry, dir });
+    // Held by this run from the start (while it is written and until its send is over): another
+    // process's --resume leaves it alone rather than sending words that are still being written.
+    if (hold) {
+      try {
+        this.claim(entry);
+      } catch {
+        // not held: it is kept all the same
+      }
+    }
     return entry;
+  }
+
+  /** The claim on an entry: this run's hold on its own, else a new claim (see claim). */
+  take(entry: Entry): Claim {
+    return this.own.get(entry.id)?.hold ?? this.claim(entry);
+  }
+
+  /** Lets go of every entry this run holds (at its end): what was not sent waits for the next run. */
+  releaseHolds(): void {
+    for (const o of [...this.own.values()]) o.hold?.release();
+  }
+
+  /** Whether another live process (or call) holds the entry: it is being written or sent there. */
+  busyElsewhere(entry: Entry): { pid: number; since: string } | undefined {
+    if (this.own.get(entry.id)?.hold) return undefined;
+    return this.sender(entry);
   }
 
   /** Changes an entry this run made (its content as it grows, its target once known); never another's. */
@@ -375,6 +400,10 @@ export class Outbox {
 
   private rewrite(dir: string, next: Entry): void {
     const file = this.entryFile(dir, next.id);
+    // Changed only while held: once its hold was let go (a failed send), another process may be
+    // sending it; then it is taken back first, or refused (and the caller keeps a new entry).
+    const mine = this.own.get(next.id);
+    if (mine && !mine.hold) this.claim(mine.entry);
     try {
       const temp = writeTemp(file, JSON.stringify(next, null, 2) + '\n');
       try {
@@ -386,7 +415,8 @@ export class Outbox {
     } catch (err) {
       throw new CliError(`Cannot keep the draft in ${dir} (${fsReason(err)})`);
     }
-    this.own.set(next.id, { entry: next, dir });
+    const held = this.own.get(next.id)?.hold;
+    this.own.set(next.id, { entry: next, dir, ...(held && { hold: held }) });
   }
 
   /** Runs `write` in the drafts folder, else in the fallback folder (saying so once). */
@@ -453,10 +483,12 @@ export class Outbox {
       if (released) return;
       released = true;
       held.delete(mine.token);
+      const o = this.own.get(entry.id);
+      if (o?.hold === claim) o.hold = undefined;
       const now = this.readClaim(file);
       if (now?.token === mine.token) rmSync(file, { force: true });
     };
-    return {
+    const claim: Claim = {
       entry,
       sending: () => {
         mine.sending = new Date().toISOString();
@@ -485,6 +517,9 @@ export class Outbox {
       },
       release,
     };
+    const o = this.own.get(entry.id);
+    if (o && !o.hold) o.hold = claim;
+    return claim;
   }
 
   private readClaim(file: string): ClaimFile | undefined {

@@ -6,7 +6,7 @@
 // be kept at all, the write still goes out, and if it fails the typed text is printed.
 import { createEchoQuestion, createGoal, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
+import { ClaimedError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
 import { normalizeApiUrl } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/answers.js';
@@ -33,6 +33,8 @@ export interface Write<T> {
   resume?: string;
   /** Say nothing of other entries still waiting for the target (a resume sending them all). */
   quiet?: boolean;
+  /** The person said to send it again though it may already have reached the service. */
+  again?: boolean;
   send: () => Promise<T>;
 }
 
@@ -88,6 +90,9 @@ export function keptLine(resume: string): string {
   return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
 }
 
+/** Refused: the entry may already have reached the service (only the person's word sends it again). */
+export class MaybeSentError extends CliError {}
+
 /** The line for a send that may have reached the service without an answer. */
 export function maybeSentLine(entry: Entry, at: string): string {
   return `The draft ${entry.id} may have reached the service (sent ${at}, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`;
@@ -134,11 +139,15 @@ export function accountLabel(a: Account): string {
  * What waits for a target (or for any of several names of one: a check-in's date and its UUID):
  * this account's entries, oldest first, and those kept for another service or person.
  */
-export function waitingFor(ctx: Context, target: DraftTarget | DraftTarget[]): { here: Entry[]; elsewhere: Entry[] } {
+export function waitingFor(ctx: Context, target: DraftTarget | DraftTarget[]): { here: Entry[]; elsewhere: Entry[]; busy: Entry[] } {
   const account = accountHere(ctx);
   const names = Array.isArray(target) ? target : [target];
-  const all = ctx.drafts().list().filter((e) => names.some((t) => sameTarget(e.target, t)));
-  return { here: all.filter((e) => sameAccount(e.account, account)), elsewhere: all.filter((e) => !sameAccount(e.account, account)) };
+  const outbox = ctx.drafts();
+  const all = outbox.list().filter((e) => names.some((t) => sameTarget(e.target, t)));
+  // Held by another live checkin (being written or sent there): left to it.
+  const busy = all.filter((e) => outbox.busyElsewhere(e));
+  const free = all.filter((e) => !busy.includes(e));
+  return { here: free.filter((e) => sameAccount(e.account, account)), elsewhere: free.filter((e) => !sameAccount(e.account, account)), busy };
 }
 
 /** Every entry of this account, oldest first. */
@@ -171,7 +180,16 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
   const outbox = ctx.drafts();
   try {
     const mine = ownEntry(ctx, target);
-    const entry = mine ? outbox.update(mine, { content }, ctx.now()) : outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now());
+    let entry: Entry | undefined;
+    if (mine) {
+      try {
+        entry = outbox.update(mine, { content }, ctx.now());
+      } catch (err) {
+        // Taken by another process since this run let go of it (a failed send): the words now are a new entry.
+        if (!(err instanceof CliError)) throw err;
+      }
+    }
+    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now());
     // From now until it is sent, a stop signal says where it is.
     ctx.io.onStop(() => stopLine(ctx));
     return entry;
@@ -240,7 +258,7 @@ export function dropOwn(ctx: Context, target: DraftTarget): void {
 
 /** Drops an entry on the person's word (claimed first: one being sent is not dropped under it). */
 export function drop(ctx: Context, entry: Entry): void {
-  ctx.drafts().claim(entry).done();
+  ctx.drafts().take(entry).done();
 }
 
 export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {
@@ -254,11 +272,18 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   const resume = write.resume ?? resumeCommand(write.target);
   const claims = [];
   try {
-    if (entry) claims.push(write.claim ?? outbox.claim(entry));
-    for (const e of write.folds ?? []) claims.push(outbox.claim(e));
+    if (entry) claims.push(write.claim ?? outbox.take(entry));
+    for (const e of write.folds ?? []) claims.push(outbox.take(e));
   } catch (err) {
     for (const c of claims) c.release();
     throw err;
+  }
+  // Looked at once it is held: a sender that died with its request on the way (its claim was
+  // just taken back) may have made it already. Sent again only on the person's word.
+  const maybe = entry && !write.again ? outbox.maybeSent(entry) : undefined;
+  if (maybe && entry) {
+    for (const c of claims) c.release();
+    throw new MaybeSentError(maybeSentLine(entry, whenLabel(maybe)));
   }
   const createsOne = creates(write.target);
   if (createsOne && claims[0]) claims[0].sending();
@@ -335,7 +360,8 @@ export function noneWaiting(what: string, elsewhere: Entry[]): UsageError {
  * have reached the service is left with its line. Returns what was sent, in order.
  */
 export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
-  const { here, elsewhere } = waitingFor(ctx, targets);
+  const { here, elsewhere, busy } = waitingFor(ctx, targets);
+  if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} being written or sent by another checkin right now; left to it.\n`);
   if (here.length === 0) throw noneWaiting(what, elsewhere);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
   const out: Array<{ entry: Entry; result: T }> = [];
@@ -347,9 +373,16 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
       skipped++;
       continue;
     }
-    out.push({ entry, result: await sendWithDraft(ctx, { target: entry.target, entry, resume, quiet: true, send: () => send(entry) }) });
+    try {
+      out.push({ entry, result: await sendWithDraft(ctx, { target: entry.target, entry, resume, quiet: true, send: () => send(entry) }) });
+    } catch (err) {
+      // Being sent by another checkin that started meanwhile, or found to be maybe sent once held: left, said.
+      if (!(err instanceof MaybeSentError || err instanceof ClaimedError)) throw err;
+      ctx.io.err(`warning: ${err.message}\n`);
+      skipped++;
+    }
   }
-  if (out.length === 0 && skipped > 0) throw new CliError(`Nothing was sent: the draft${skipped > 1 ? 's' : ''} for ${what} may already have reached the service`);
+  if (out.length === 0 && skipped > 0) throw new CliError(`Nothing was sent: what waits for ${what} may already have reached the service, or another checkin is sending it`);
   return out;
 }
 
@@ -370,12 +403,12 @@ export type SentEntry = { kind: DraftTarget['kind']; result: unknown };
  * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
  * removed once the service accepted it. Text kept from the editor is read as answers first.
  */
-export async function sendEntry(ctx: Context, entry: Entry): Promise<SentEntry> {
+export async function sendEntry(ctx: Context, entry: Entry, { again = false }: { again?: boolean } = {}): Promise<SentEntry> {
   const api = await ctx.api();
   const t = entry.target;
   const c = entry.content;
   const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
-  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, resume: `checkin drafts send ${entry.id}`, send });
+  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, again, resume: `checkin drafts send ${entry.id}`, send });
   switch (t.kind) {
     case 'check-in': {
       let answers;

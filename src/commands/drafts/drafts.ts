@@ -103,7 +103,7 @@ export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void>
   if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${entry.account.api_url}${entry.account.person_id && here.person_id && entry.account.person_id !== here.person_id ? ' by another person' : ''} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url}?`, opts, again);
   const maybe = ctx.drafts().maybeSent(entry);
   if (maybe) await confirmed(ctx, `The draft ${entry.id} may already have reached the service (sent ${whenLabel(maybe)}, no answer came). Send it again?`, opts, again);
-  await sendEntry(ctx, entry);
+  await sendEntry(ctx, entry, { again: Boolean(maybe) });
   await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
 }
 

@@ -69,7 +69,7 @@ const sendCommand = (entry: Entry) => `checkin drafts send ${entry.id}`;
 function keepDraft(served: Served, target: DraftTarget, content: DraftContent): { entry: Entry; others: number } {
   const { ctx } = served;
   const others = waitingFor(ctx, target).here.length;
-  const entry = ctx.drafts().add(accountHere(ctx), target, content, 'agent', ctx.now());
+  const entry = ctx.drafts().add(accountHere(ctx), target, content, 'agent', ctx.now(), { hold: false });
   return { entry, others };
 }
 
