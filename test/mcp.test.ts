@@ -367,6 +367,30 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
   const agent = { intentions: '- what the agent wrote' };
   const down = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' } as const;
 
+  it('two log_activity calls in one session whose sends fail: two entries, each with its own words', async () => {
+    const s = await connect();
+    await today(s);
+    sb.requests.length = 0;
+    sb.inject({ method: 'POST', path: '/activities', ...down }, { method: 'POST', path: '/activities', ...down });
+    for (const description of ['First thing', 'Second thing']) {
+      const r = await s.call('log_activity', { description });
+      expect(r).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: POST /api/v2/activities: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes.\nWhat you wrote is kept as a draft: `checkin log --resume` sends it (`checkin drafts` lists everything waiting).' }] });
+    }
+    expect(writes()).toEqual(['POST /api/v2/activities', 'POST /api/v2/activities']);
+    const kept = draftFiles().map((n) => entryOf(n.slice(0, -'.json'.length)));
+    expect(kept.map((e) => [e.made, (e.content as { input: { description: string } }).input.description]).sort()).toEqual([
+      ['agent', 'First thing'],
+      ['agent', 'Second thing'],
+    ]);
+    const resumed = await runCli(['log', '--resume'], { env });
+    expect(resumed.code).toBe(0);
+    expect(bodiesOf('POST').slice(2)).toEqual([
+      { description: 'First thing', group: 'checkin' },
+      { description: 'Second thing', group: 'checkin' },
+    ]);
+    expect(draftFolder()).toEqual([]);
+  });
+
   it("the agent's own draft, then the person's words at the terminal: drafting again adds a third entry; none is changed, nothing asked or sent", async () => {
     const s = await connect({ answer: 'decline' });
     const day = await today(s);
