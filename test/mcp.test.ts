@@ -367,6 +367,81 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
   const agent = { intentions: '- what the agent wrote' };
   const down = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' } as const;
 
+  it("the person's kept check-in stays as it is while the agent drafts and sends its own: one PATCH, the agent's answers; the terminal still lists and sends the person's", async () => {
+    const s = await connect({ answer: 'accept' });
+    const day = await today(s);
+    // The person pipes their intentions at the terminal while the service fails: what they piped is kept.
+    sb.inject({ method: 'PATCH', ...down });
+    const cli = await runCli(['today', '-i', '-'], { env, input: person.intentions });
+    expect(cli.code).toBe(1);
+    const theirs = onlyEntry('piped');
+    expect(entryOf(theirs)).toMatchObject({ target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers: person } });
+    const theirText = entryText(theirs);
+    sb.requests.length = 0;
+
+    // `replace` (an earlier version's argument) is no longer read: the agent's draft is a new entry all the same.
+    const d = await s.call('draft_checkin', { ...agent, replace: true });
+    expect(d.isError).toBeFalsy();
+    const mine = d.structuredContent!.draft_id as string;
+    expect(mine).toMatch(ID);
+    expect(d.structuredContent).toMatchObject({ answers: agent, other_drafts: 1 });
+    expect(d.structuredContent).not.toHaveProperty('replaced_kept_as');
+    expect(text(d)).toContain("Another draft waits for the same target (the person's, or earlier ones); they are left as they are.");
+    expect(draftFiles()).toEqual([`${theirs}.json`, `${mine}.json`].sort());
+    expect(entryText(theirs)).toBe(theirText);
+    expect(entryOf(mine)).toMatchObject({ made: 'agent', target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers: agent } });
+
+    const sent = await s.call('send_checkin', { draft_id: mine });
+    expect(sent.structuredContent).toMatchObject({ sent: true, draft_id: mine, draft_kept: false, check_in: { intentions: agent.intentions } });
+    expect(s.asked).toHaveLength(1);
+    expect(s.asked[0]).toContain(`Intentions:\n${agent.intentions}`);
+    expect(s.asked[0]).not.toContain(person.intentions);
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
+    expect(bodiesOf('PATCH')).toEqual([agent]);
+    // Only the agent's entry is gone; the person's is on disk byte for byte as the CLI wrote it.
+    expect(draftFolder()).toEqual([`${theirs}.json`]);
+    expect(entryText(theirs)).toBe(theirText);
+
+    const listed = await runCli(['drafts', '--json'], { env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: theirs, for: `the check-in ${day}`, target: { kind: 'check-in', key: day }, made: 'piped', state: 'waiting', here: true, content: { kind: 'answers', answers: person } }),
+    ]);
+    const resumed = await runCli(['today', '--resume'], { env });
+    expect(resumed.code).toBe(0);
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`, `PATCH /api/v2/check-ins/${day}`]);
+    expect(bodiesOf('PATCH')).toEqual([agent, person]);
+    expect(draftFolder()).toEqual([]);
+  });
+
+  it("log_activity beside the person's kept activity: one POST, the agent's; the person's stays for `checkin log --resume`", async () => {
+    const s = await connect();
+    await today(s);
+    sb.inject({ method: 'POST', path: '/activities', ...down });
+    const cli = await runCli(['log', '-'], { env, input: 'PERSON LOGGED THIS' });
+    expect(cli.code).toBe(1);
+    const theirs = onlyEntry('piped');
+    expect(entryOf(theirs)).toMatchObject({ target: { kind: 'activity' }, content: { kind: 'activity', input: { description: 'PERSON LOGGED THIS', group: 'checkin' } } });
+    const theirText = entryText(theirs);
+    sb.requests.length = 0;
+
+    const a = await s.call('log_activity', { description: 'Paired with @grace on the flaky test', url: 'https://github.com/engines/web/pull/409' });
+    expect(a.isError).toBeFalsy();
+    expect(a.structuredContent).toMatchObject({ activity: { description: 'Paired with @grace on the flaky test' } });
+    expect(writes()).toEqual(['POST /api/v2/activities']);
+    expect(bodiesOf('POST')).toEqual([{ description: 'Paired with @grace on the flaky test', url: 'https://github.com/engines/web/pull/409', group: 'checkin' }]);
+    expect(draftFolder()).toEqual([`${theirs}.json`]);
+    expect(entryText(theirs)).toBe(theirText);
+
+    const resumed = await runCli(['log', '--resume'], { env });
+    expect(resumed.code).toBe(0);
+    expect(bodiesOf('POST')).toEqual([
+      { description: 'Paired with @grace on the flaky test', url: 'https://github.com/engines/web/pull/409', group: 'checkin' },
+      { description: 'PERSON LOGGED THIS', group: 'checkin' },
+    ]);
+    expect(draftFolder()).toEqual([]);
+  });
+
   it('two log_activity calls in one session whose sends fail: two entries, each with its own words', async () => {
     const s = await connect();
     await today(s);
