@@ -88,6 +88,11 @@ const onlyEntry = (made: string) => {
   expect(ids).toHaveLength(1);
   return ids[0]!;
 };
+/** Resolves `done` with a bound (never a sleep: it ends as soon as `done` does). */
+function bounded<T>(done: Promise<T>, ms = 10_000): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([done, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]).finally(() => clearTimeout(timer));
+}
 
 const READ_TOOLS = ['get_checkin', 'suggest_previous', 'team_day', 'list_checkins', 'inbox', 'goal', 'me'];
 const WRITE_TOOLS = ['draft_checkin', 'send_checkin', 'draft_comment', 'send_comment', 'draft_goal_update', 'send_goal_update', 'log_activity'];
@@ -527,6 +532,88 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(bodiesOf('POST')).toEqual([{ body: 'agent comment' }]);
     expect(draftFiles()).toEqual([...theirs, `${g.structuredContent!.draft_id}.json`].sort());
     expect(theirs.map((n) => readFileSync(join(draftsDir(), n), 'utf8'))).toEqual(theirTexts);
+  });
+});
+
+describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () => {
+  /** Yesterday's check-in and a comment drafted on it. */
+  async function drafted(s: Session): Promise<{ on: string; id: string }> {
+    const on = ((await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string }).id;
+    const id = (await s.call('draft_comment', { on: 'check-in', id: on, body: 'Once only' })).structuredContent!.draft_id as string;
+    sb.requests.length = 0;
+    return { on, id };
+  }
+  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again$`);
+  const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe drafts resource (checkin://drafts) lists what waits.`;
+
+  it('three parallel send_comment calls, each accepted: the draft is claimed before the person is asked, so one is asked, one POST; the others are refused at once', async () => {
+    // The person's yes waits until the two other calls have come back: they must not wait on it.
+    let othersBack!: () => void;
+    const back = new Promise<void>((resolve) => (othersBack = resolve));
+    const s = await connect({ answer: async () => (await bounded(back), 'accept') });
+    const { on, id } = await drafted(s);
+    let returned = 0;
+    const calls = [0, 1, 2].map((i) =>
+      s.call('send_comment', { draft_id: id }).then((r) => {
+        if (++returned === 2) othersBack();
+        return { i, r };
+      }),
+    );
+    const results = await Promise.all(calls);
+    const ok = results.filter(({ r }) => !r.isError);
+    const refused = results.filter(({ r }) => r.isError);
+    expect(ok).toHaveLength(1);
+    expect(ok[0]!.r.structuredContent).toMatchObject({ sent: true, draft_id: id, draft_kept: false, comment: { body: 'Once only' } });
+    expect(refused).toHaveLength(2);
+    for (const { r } of refused) expect(text(r)).toMatch(beingSent(id, s.pid));
+    expect(s.asked).toEqual([`Post this comment on the check-in ${on}?\n\nOnce only`]);
+    expect(writes()).toEqual([`POST /api/v2/check-ins/${on}/comments`]);
+    expect(bodiesOf('POST')).toEqual([{ body: 'Once only' }]);
+    // Sent: the entry and its claim are gone, and a later send finds nothing.
+    expect(draftFolder()).toEqual([]);
+    const later = await s.call('send_comment', { draft_id: id });
+    expect(later).toMatchObject({ isError: true, content: [{ type: 'text', text: gone(id) }] });
+    expect(writes()).toEqual([`POST /api/v2/check-ins/${on}/comments`]);
+  });
+
+  it('another session sending the same draft while the person is being asked is refused, naming the process that holds it', async () => {
+    let otherBack!: () => void;
+    const back = new Promise<void>((resolve) => (otherBack = resolve));
+    let askedA!: () => void;
+    const aAsked = new Promise<void>((resolve) => (askedA = resolve));
+    const a = await connect({
+      answer: async () => {
+        askedA();
+        await bounded(back);
+        return 'accept';
+      },
+    });
+    const { on, id } = await drafted(a);
+    const b = await connect({ answer: 'accept' });
+    const first = a.call('send_comment', { draft_id: id });
+    // B sends once A holds the claim: A's question has reached the person.
+    await bounded(aAsked);
+    const second = await b.call('send_comment', { draft_id: id });
+    otherBack();
+    expect(second.isError).toBe(true);
+    expect(text(second)).toMatch(beingSent(id, a.pid));
+    expect(b.asked).toEqual([]);
+    expect((await first).structuredContent).toMatchObject({ sent: true, draft_id: id });
+    expect(writes()).toEqual([`POST /api/v2/check-ins/${on}/comments`]);
+    expect(draftFolder()).toEqual([]);
+  });
+
+  it('with --allow-send (nobody asked), two parallel calls: one POST; the other is refused (being sent, or already gone)', async () => {
+    const s = await connect({ args: ['--allow-send'] });
+    const { on, id } = await drafted(s);
+    const results = await Promise.all([s.call('send_comment', { draft_id: id }), s.call('send_comment', { draft_id: id })]);
+    expect(results.filter((r) => !r.isError).map((r) => r.structuredContent)).toEqual([expect.objectContaining({ sent: true, draft_id: id, comment: expect.objectContaining({ body: 'Once only' }) })]);
+    const refused = results.filter((r) => r.isError).map(text);
+    expect(refused).toHaveLength(1);
+    if (refused[0] !== gone(id)) expect(refused[0]).toMatch(beingSent(id, s.pid));
+    expect(writes()).toEqual([`POST /api/v2/check-ins/${on}/comments`]);
+    expect(bodiesOf('POST')).toEqual([{ body: 'Once only' }]);
+    expect(draftFolder()).toEqual([]);
   });
 });
 
