@@ -50,7 +50,7 @@ describe('checkin mcp against a hostile service', () => {
       ['goal', { goal_id: UUID }],
       ['me', {}],
       ['draft_checkin', { intentions: '- next \u001b]0;agent\u0007', blockers: '' }],
-      ['send_checkin', { draft_id: 'check-in.2026-01-05' }],
+      ['send_checkin', { draft_id: 'zzzzzzzz' }],
       ['draft_goal_update', { goal_id: UUID, title: 'T', body: 'b', progress: 10 }],
       ['draft_comment', { on: 'goal-update', id: UUID, body: 'c' }],
       ['log_activity', { description: 'Did a thing' }],
@@ -65,6 +65,15 @@ describe('checkin mcp against a hostile service', () => {
       expect(bad ? `${name}: ${JSON.stringify(t.slice(Math.max(0, bad.index - 20), bad.index + 20))}` : '').toBe('');
     }
     for (const [name, r] of Object.entries(results)) if (!name.startsWith('send_checkin')) expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
+    expect(results['send_checkin {"draft_id":"zzzzzzzz"}']).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: There is no draft zzzzzzzz (already sent or dropped, or never kept)\nThe drafts resource (checkin://drafts) lists what waits.' }] });
+    // The draft kept, sent: the person is asked, with the service's team names in the question (declined here), and the text is clean.
+    const draftId = (results[`draft_checkin ${JSON.stringify(calls[8]![1])}`]!.structuredContent as { draft_id: string }).draft_id;
+    const declined = (await client.callTool({ name: 'send_checkin', arguments: { draft_id: draftId } })) as CallToolResult;
+    expect(declined.isError, text(declined)).toBeFalsy();
+    expect(declined.structuredContent).toMatchObject({ sent: false, draft_id: draftId, draft_kept: true, reason: 'declined' });
+    expect(text(declined)).not.toMatch(FORBIDDEN);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^Send your check-in for today \(2026-\d\d-\d\d\)\?\n\nShared with: Team \(all your teams\)\n\nIntentions:\n- next /);
     for (const uri of ['checkin://check-ins/today', 'checkin://team/today']) {
       const read = (await client.readResource({ uri })).contents[0] as { text: string };
       expect(read.text, uri).toContain('Eve');
@@ -108,7 +117,7 @@ describe('checkin mcp on stdio', () => {
     send({ id: 2, method: 'tools/call', params: { name: 'get_checkin', arguments: {} } });
     send({ id: 3, method: 'tools/call', params: { name: 'get_checkin', arguments: { day: 'blursday' } } });
     send({ id: 4, method: 'tools/call', params: { name: 'draft_checkin', arguments: { blockers: '' } } });
-    send({ id: 5, method: 'tools/call', params: { name: 'send_checkin', arguments: { draft_id: 'check-in.1999-01-01' } } });
+    send({ id: 5, method: 'tools/call', params: { name: 'send_checkin', arguments: { draft_id: 'nosuch99' } } });
     send({ id: 6, method: 'resources/read', params: { uri: 'checkin://team/today' } });
     for (const id of [2, 3, 4, 5, 6]) await answered(id);
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -121,6 +130,6 @@ describe('checkin mcp on stdio', () => {
     expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(byId.get(2)!.result!.isError).toBeFalsy();
     expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error: .*blursday/) }] });
-    expect(byId.get(5)!.result).toMatchObject({ isError: true, content: [{ text: 'error: There is no draft check-in.1999-01-01 (already sent, or never kept)' }] });
+    expect(byId.get(5)!.result).toMatchObject({ isError: true, content: [{ text: 'error: There is no draft nosuch99 (already sent or dropped, or never kept)\nThe drafts resource (checkin://drafts) lists what waits.' }] });
   });
 });

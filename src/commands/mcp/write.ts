@@ -324,7 +324,16 @@ export function registerWriteTools(served: Served): void {
       guard(ctx, async () => {
         const input = activityInput(description, url, group ?? 'checkin');
         const api = await ctx.api();
-        const activity = await sendWithDraft(ctx, { target: { kind: 'activity' }, content: { kind: 'activity', input }, made: 'agent', quiet: true, send: () => postActivity(api, input) });
+        const target = { kind: 'activity' } as const;
+        const content = { kind: 'activity', input } as const;
+        // A new entry for each call: this long-lived process's earlier one (a send that failed) is never changed.
+        let entry: Entry | undefined;
+        try {
+          entry = keepDraft(served, target, content).entry;
+        } catch (err) {
+          if (!(err instanceof CliError)) throw err;
+        }
+        const activity = await sendWithDraft(ctx, { target, ...(entry ? { entry } : { content, made: 'agent' as const }), quiet: true, send: () => postActivity(api, input) });
         return done(`Recorded the activity: ${input.description}`, { activity });
       }),
   );
