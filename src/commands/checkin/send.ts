@@ -36,6 +36,8 @@ export interface SendOptions {
   confirm?: boolean;
   /** Say nothing of other drafts still waiting (a resume sending them all). */
   quiet?: boolean;
+  /** The command that sends it again (default: the check-in's `--resume`, which sends all that wait for it). */
+  resume?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface SendOptions {
  */
 export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
   const api = await ctx.api();
-  const resume = `${target.resumeCommand} --resume`;
+  const resume = opts.resume ?? `${target.resumeCommand} --resume`;
   const hint = keptLine(resume);
   const kept = opts.keepDraft || opts.entry !== undefined;
   try {

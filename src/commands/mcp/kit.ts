@@ -60,7 +60,7 @@ export async function checkInTarget(ctx: Context, day: string | undefined): Prom
 /** The outbox entry a draft_id names (its id, or the start of it), of this account; a clear refusal otherwise. */
 export function entryFor(ctx: Context, id: string): Entry {
   const entry = ctx.drafts().find(id);
-  if (!entry) throw new UsageError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The drafts resource (checkin://drafts) lists what waits.');
+  if (!entry) throw new UsageError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.');
   return entry;
 }
 

@@ -196,7 +196,7 @@ export function registerWriteTools(served: Served): void {
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
           if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers, await sharedWith(served, answers)), cannotAsk(resume)))) return declined(entry.id, resume);
-          const sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true });
+          const sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true, resume });
           if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. The draft ${entry.id} is kept.`, { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
           return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, check_in: sent });
         });
