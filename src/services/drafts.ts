@@ -315,7 +315,7 @@ export function noteWaiting(ctx: Context, target: DraftTarget, resume: string): 
     return;
   }
   if (left.length === 0) return;
-  ctx.io.err(`note: ${left.length === 1 ? 'an earlier draft' : `${left.length} earlier drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${left.length === 1 ? 'it' : 'them'}, \`checkin drafts\` shows ${left.length === 1 ? 'it' : 'them'}.\n`);
+  ctx.io.err(`note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${left.length === 1 ? 'it' : 'them'}, \`checkin drafts\` shows ${left.length === 1 ? 'it' : 'them'}.\n`);
 }
 
 /** What a target is, in a word or two. */
@@ -408,7 +408,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
   const t = entry.target;
   const c = entry.content;
   const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
-  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, again, resume: `checkin drafts send ${entry.id}`, send });
+  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, again, send });
   switch (t.kind) {
     case 'check-in': {
       let answers;

@@ -90,9 +90,9 @@ export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void>
 }
 
 /** The person's yes on a terminal, or --yes; refused (with what to run) where nobody can be asked. */
-async function confirmed(ctx: Context, question: string, opts: DraftIdOptions, again: string): Promise<void> {
+async function confirmed(ctx: Context, question: string, doing: string, opts: DraftIdOptions, again: string): Promise<void> {
   if (opts.yes) return;
-  if (!ctx.io.canPrompt) throw new UsageError(`${question.replace(/\?$/, '')}: that needs your yes, and there is no terminal to ask on; nothing was done`, `Run \`${again} --yes\` to do it anyway.`);
+  if (!ctx.io.canPrompt) throw new UsageError(`${doing} needs your yes, and there is no terminal to ask on; nothing was done`, `Run \`${again} --yes\` to do it anyway.`);
   if (!(await ctx.prompter().confirm(question, { default: false }))) throw new CancelledError('Nothing was done; the draft is still kept');
 }
 
@@ -100,9 +100,9 @@ export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void>
   const entry = entryOf(ctx, opts.id);
   const again = `checkin drafts send ${entry.id}`;
   const here = accountHere(ctx);
-  if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${entry.account.api_url}${entry.account.person_id && here.person_id && entry.account.person_id !== here.person_id ? ' by another person' : ''} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url}?`, opts, again);
+  if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${entry.account.api_url}${entry.account.person_id && here.person_id && entry.account.person_id !== here.person_id ? ' by another person' : ''} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url}?`, `Sending the draft ${entry.id}, kept for ${entry.account.api_url}, to ${here.api_url}`, opts, again);
   const maybe = ctx.drafts().maybeSent(entry);
-  if (maybe) await confirmed(ctx, `The draft ${entry.id} may already have reached the service (sent ${whenLabel(maybe)}, no answer came). Send it again?`, opts, again);
+  if (maybe) await confirmed(ctx, `The draft ${entry.id} may already have reached the service (sent ${whenLabel(maybe)}, no answer came). Send it again?`, `Sending the draft ${entry.id} again (it may already have reached the service)`, opts, again);
   await sendEntry(ctx, entry, { again: Boolean(maybe) });
   await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
 }
@@ -110,7 +110,7 @@ export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void>
 export async function runDrop(ctx: Context, opts: DraftIdOptions): Promise<void> {
   const entry = entryOf(ctx, opts.id);
   const first = sanitizeLine(contentText(entry.content).split('\n').find((l) => l.trim() !== '') ?? '');
-  await confirmed(ctx, `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`, opts, `checkin drafts drop ${entry.id}`);
+  await confirmed(ctx, `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`, `Dropping the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")`, opts, `checkin drafts drop ${entry.id}`);
   drop(ctx, entry);
   ctx.io.err(`Dropped the draft ${entry.id}.\n`);
 }
