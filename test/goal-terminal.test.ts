@@ -38,7 +38,7 @@ describe('at the real prompts', () => {
     });
 
   it('goal create: Ctrl-C at a later question says the goal is kept as a draft (130); --resume creates it', async () => {
-    const s = new Screen(['goal', 'create'], env, { cols: 160 });
+    const s = new Screen(['goal', 'create'], env, { cols: 160, rows: 40 });
     await s.answer('? Title', 'Cut the build time in half' + KEY.enter);
     await s.answer('? Description', 'Cache the dependencies' + KEY.enter + KEY.enter);
     await s.waitFor('? Start date');
@@ -54,7 +54,7 @@ describe('at the real prompts', () => {
   });
 
   it('echo ask: Ctrl-C at the title keeps the typed question as a draft (130); --resume asks it', async () => {
-    const s = new Screen(['echo', 'ask', '--day', 'friday'], env, { cols: 160 });
+    const s = new Screen(['echo', 'ask', '--day', 'friday'], env, { cols: 160, rows: 40 });
     await s.answer('? Question', 'What surprised you this week?' + KEY.enter + KEY.enter);
     await s.waitFor('? Title');
     s.type(KEY.ctrlC);
