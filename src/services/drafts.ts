@@ -32,6 +32,8 @@ export interface Write<T> {
   resume?: string;
   /** Say nothing of other entries still waiting for the target (a resume sending them all). */
   quiet?: boolean;
+  /** Other names of the same target (a comment kept under its check-in's date): what waits under them is said too. */
+  names?: DraftTarget[];
   send: () => Promise<T>;
 }
 
@@ -240,15 +242,16 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     throw new HintedError(err, unanswered ? maybeSentLine(entry, ctx.now().toISOString()) : keptLine(resume));
   }
   for (const c of claims) c.done();
-  if (!write.quiet) noteWaiting(ctx, write.target, resume);
+  if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
   return result;
 }
 
 /** After a send: other entries still waiting for the same target are said, never dropped. */
-export function noteWaiting(ctx: Context, target: DraftTarget, resume: string): void {
+export function noteWaiting(ctx: Context, targets: DraftTarget | DraftTarget[], resume: string): void {
+  const target = Array.isArray(targets) ? targets[0]! : targets;
   let left: Entry[];
   try {
-    left = waitingFor(ctx, target).here;
+    left = waitingFor(ctx, targets).here;
   } catch {
     return;
   }
