@@ -25,7 +25,7 @@ const drafts = () => {
   } catch {
     return [];
   }
-  return files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  return files.filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
 };
 
 function absentToday() {
@@ -295,7 +295,7 @@ describe('drafts', () => {
     const r = await cli(['today', '--from-file', file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `error: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes.\nYour answers were kept as a draft; send them with \`checkin today --resume\`.\n`,
+      `error: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes.\nWhat you wrote is kept as a draft: \`checkin today --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`,
     );
     expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: TODAY }, content: { kind: 'answers', answers: { intentions: '- Do not lose me' } } }]);
     const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
@@ -392,9 +392,9 @@ describe('a wrong API URL is never "nothing scheduled"', () => {
       expect(status.stderr.split('\n')[0]).toMatch(new RegExp(`^error: No check-in service \\(API v2\\) at ${base}: GET \\S*/check-ins/${TODAY} answered 404, and GET \\S*/me answered 404$`));
       const typed = await cli(['today', '-p', '-'], { env: { CHECKIN_API_URL: base }, input: 'Words I typed\n' });
       expect(typed.code).toBe(2);
-      expect(typed.stderr.split('\n').at(-2)).toBe('Your answers were kept as a draft; send them with `checkin today --resume`.');
+      expect(typed.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
     }
-    expect(drafts().map((d) => [d.api_url, d.content]).sort()).toEqual(
+    expect(drafts().map((d) => [d.account.api_url, d.content]).sort()).toEqual(
       [`${origin}/app`, `${origin}/api/v1`, origin].map((u) => [u, { kind: 'answers', answers: { previous: 'Words I typed' } }]).sort(),
     );
   });

@@ -122,10 +122,10 @@ describe('echo ask', () => {
   it('on a terminal, "No" sends nothing and keeps the question (130)', async () => {
     const r = await cli(['echo', 'ask', '--day', 'monday'], { tty: true, prompter: scripted(['Keep me', '', '', false]) });
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain('Not asked. Your question is kept as a draft: `checkin echo ask --resume` asks it.');
+    expect(r.stderr).toBe('\nPreview (not asked yet):\nNot asked. What you wrote is kept as a draft: `checkin echo ask --resume` sends it (`checkin drafts` lists everything waiting).\n');
     expect(posted()).toEqual([]);
     expect((await cli(['echo', 'ask', '--resume'])).code).toBe(0);
-    expect(posted()[0]!.body).toEqual({ prompt: 'Keep me', answer_day: 'monday' });
+    expect(posted().map((q) => q.body)).toEqual([{ prompt: 'Keep me', answer_day: 'monday' }]);
   });
 });
 

@@ -38,13 +38,15 @@ describe('at the real prompts', () => {
     });
 
   it('goal create: Ctrl-C at a later question says the goal is kept as a draft (130); --resume creates it', async () => {
-    const s = new Screen(['goal', 'create'], env);
+    const s = new Screen(['goal', 'create'], env, { cols: 160, rows: 40 });
     await s.answer('? Title', 'Cut the build time in half' + KEY.enter);
     await s.answer('? Description', 'Cache the dependencies' + KEY.enter + KEY.enter);
     await s.waitFor('? Start date');
     s.type(KEY.ctrlC);
     expect((await s.exit()).code).toBe(130);
-    expect(s.text()).toContain('Not created. Your goal is kept as a draft: `checkin goal create --resume` creates it.');
+    expect(s.text()).toBe(
+      '✔ Title Cut the build time in half\n✔ Description (Markdown; an empty line ends it)\n  Cache the dependencies\n? Start date (YYYY-MM-DD, empty for none)\nNot created. What you wrote is kept as a draft: `checkin goal create --resume` sends it (`checkin drafts` lists everything waiting).',
+    );
     expect(sb.requests.filter((r) => r.method === 'POST')).toEqual([]);
     const again = new Screen(['goal', 'create', '--resume'], env);
     expect(await again.exit()).toEqual({ code: 0, signal: 0 });
@@ -52,13 +54,15 @@ describe('at the real prompts', () => {
   });
 
   it('echo ask: Ctrl-C at the title keeps the typed question as a draft (130); --resume asks it', async () => {
-    const s = new Screen(['echo', 'ask', '--day', 'friday'], env);
+    const s = new Screen(['echo', 'ask', '--day', 'friday'], env, { cols: 160, rows: 40 });
     await s.answer('? Question', 'What surprised you this week?' + KEY.enter + KEY.enter);
     await s.waitFor('? Title');
     s.type(KEY.ctrlC);
     expect((await s.exit()).code).toBe(130);
     // The one line says what was kept and the command that sends it.
-    expect(s.text()).toContain('Not asked. Your question is kept as a draft: `checkin echo ask --resume` asks it.');
+    expect(s.text()).toBe(
+      '✔ Question (an empty line ends it)\n  What surprised you this week?\n? Title (empty: made from the question)\nNot asked. What you wrote is kept as a draft: `checkin echo ask --resume` sends it (`checkin drafts` lists everything waiting).',
+    );
     expect(sb.requests.filter((r) => r.method === 'POST')).toEqual([]);
     const again = new Screen(['echo', 'ask', '--resume'], env);
     expect(await again.exit()).toEqual({ code: 0, signal: 0 });

@@ -93,17 +93,21 @@ describe('goal create', () => {
     expect(w.sent()).toEqual(['POST /api/v2/goals']);
     expect(sb.requests[0]!.body).toEqual({ title: 'Backwards', start_date: '2026-12-01', end_date: '2027-01-31' });
     expect(drafts()).toEqual([]);
-    expect(await cli(['goal', 'create', '--resume'])).toMatchObject({ code: 2, stderr: 'error: There is no goal kept from a failed attempt\n' });
+    expect(await cli(['goal', 'create', '--resume'])).toMatchObject({ code: 2, stderr: 'error: There is no draft for a new goal\n' });
   });
 
   it('a failed POST keeps the piped description; --resume sends exactly what was kept', async () => {
     sb.inject({ method: 'POST', path: '/goals', status: 500, body: '{"error":"internal_error","message":"boom"}' });
     const r = await cli(['goal', 'create', '--title', 'Kept', '--description', '-', '--owner', ada], { input: 'Every word\nof it\n' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('The goal was kept as a draft. If it does not show up in `checkin goals`, create it with `checkin goal create --resume`.');
+    // A 500 is an answer: no goal was made, so what was written simply waits.
+    expect(r.stderr).toBe('error: POST /api/v2/goals: 500 Internal Server Error: boom\nThe service is having trouble; try again in a few minutes.\nWhat you wrote is kept as a draft: `checkin goal create --resume` sends it (`checkin drafts` lists everything waiting).\n');
+    expect(drafts()).toHaveLength(1);
     const resumed = await cli(['goal', 'create', '--resume']);
     expect(resumed.code).toBe(0);
+    expect(w.sent()).toEqual(['POST /api/v2/goals', 'POST /api/v2/goals']);
     expect(sb.requests.map((q) => q.body)).toEqual([{ title: 'Kept', description: 'Every word\nof it', owner_id: ada }, { title: 'Kept', description: 'Every word\nof it', owner_id: ada }]);
+    expect(drafts()).toEqual([]);
   });
 
   it('refuses before any request: no title without a terminal, bad dates and parents, two readers of stdin, unknown names', async () => {
@@ -140,11 +144,12 @@ describe('goal create', () => {
   it('on a terminal, "No" at the preview sends nothing and keeps a draft (130); --resume sends it', async () => {
     const r = await cli(['goal', 'create', '--owner', 'me', '--team', 'none', '--contributor', 'none', '--parent', 'none', '--start-date', 'none', '--end-date', 'none'], { tty: true, prompter: scripted(['Kept title', 'Kept words', false]) });
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain('Not created. Your goal is kept as a draft: `checkin goal create --resume` creates it.');
+    expect(r.stderr).toBe('\nPreview (not created yet):\nNot created. What you wrote is kept as a draft: `checkin goal create --resume` sends it (`checkin drafts` lists everything waiting).\n');
     expect(sb.requests.some((q) => q.method === 'POST')).toBe(false);
     const sent = await cli(['goal', 'create', '--resume']);
     expect(sent.code).toBe(0);
-    expect(sb.requests.at(-1)!.body).toEqual({ title: 'Kept title', description: 'Kept words', start_date: null, end_date: null, parent_id: null, owner_id: ada, team_ids: [], contributor_ids: [] });
+    expect(sb.requests.filter((q) => q.method === 'POST').map((q) => q.body)).toEqual([{ title: 'Kept title', description: 'Kept words', start_date: null, end_date: null, parent_id: null, owner_id: ada, team_ids: [], contributor_ids: [] }]);
+    expect(drafts()).toEqual([]);
   });
 
   it('a hostile title comes back sanitised on a terminal, exact in --json', async () => {

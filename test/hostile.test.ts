@@ -131,9 +131,9 @@ describe('a broken service: bounded, one clear line, the documented exit code', 
       const h = await hostile({ patchBody: body });
       const r = await h.cli(['today', '-i', '-'], { input: 'Typed into a pipe\n' });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error: PATCH \/api\/v2\/check-ins\/2026-11-22: unexpected answer: [^\n]+\n[^\n]+\nYour answers were kept as a draft; send them with `checkin today --resume`\.\n$/);
+      expect(r.stderr).toMatch(/^error: PATCH \/api\/v2\/check-ins\/2026-11-22: unexpected answer: [^\n]+\n[^\n]+\nWhat you wrote is kept as a draft: `checkin today --resume` sends it \(`checkin drafts` lists everything waiting\)\.\n$/);
       const dir = join(h.env.CHECKIN_CONFIG_DIR!, 'drafts');
-      expect(readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')).content)).toEqual([{ kind: 'answers', answers: { intentions: 'Typed into a pipe' } }]);
+      expect(readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))).toMatchObject([{ target: { kind: 'check-in', key: '2026-11-22' }, made: 'piped', content: { kind: 'answers', answers: { intentions: 'Typed into a pipe' } } }]);
       await h.close();
     }
   });

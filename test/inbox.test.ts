@@ -91,9 +91,11 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     w.sb.inject({ method: 'POST', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"maintenance"}' });
     const failed = await w.cli(['inbox', '--reply', '3', 'Kept through an outage']);
     expect(failed.code).toBe(1);
-    expect(failed.stderr.split('\n').at(-2)).toBe(`Your reply was kept as a draft. If it does not show up, send it with \`checkin comments ${last!.id} --resume\`.`);
+    // A 503 is an answer: nothing was made, so the reply simply waits.
+    expect(failed.stderr.split('\n').at(-2)).toBe(`What you wrote is kept as a draft: \`checkin comments ${last!.id} --resume\` sends it (\`checkin drafts\` lists everything waiting).`);
     w.forget();
     expect((await w.cli(['comments', last!.id, '--resume'])).code).toBe(0);
+    expect(w.sent()).toEqual([`POST /api/v2/check-ins/${last!.id}/comments`]);
     expect(w.sb.requests.map((q) => q.body)).toEqual([{ body: 'Kept through an outage' }]);
     w.forget();
     expect(await w.cli(['inbox', '--reply', '99', 'Lost?'])).toMatchObject({

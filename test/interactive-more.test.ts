@@ -47,12 +47,11 @@ describe('on a terminal', () => {
     const r = await runTty(['goal', 'update', billing(), '--body', 'Body'], p);
     expect(r.code).toBe(130);
     expect(p.asked.map((q) => [q.message, q.default])).toEqual([['Title', ''], ['Progress (0–100 %)', '35'], ['Progress (0–100 %)', '35'], ['Confidence', 60], ['Post it?', true]]);
-    expect(r.err).toContain('Progress is a whole number from 0 to 100.\n');
-    expect(r.err).toMatch(/Not posted\. Your update is kept as a draft: `checkin goal update \S+ --resume` posts it\.\n$/);
+    expect(r.err).toBe(`Progress is a whole number from 0 to 100.\n\nPreview (not posted yet):\nNot posted. What you wrote is kept as a draft: \`checkin goal update ${billing()} --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`);
     expect(sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
     const sent = await runTty(['goal', 'update', billing(), '--resume', '--json'], scripted([]));
     expect(sent.code).toBe(0);
-    expect(sb.requests.at(-1)!.body).toEqual({ title: 'Title', body: 'Body', progress: 40, confidence: 30 });
+    expect(sb.requests.filter((q) => q.method === 'POST').map((q) => [q.path, q.body])).toEqual([[`/api/v2/goals/${billing()}/goal-updates`, { title: 'Title', body: 'Body', progress: 40, confidence: 30 }]]);
   });
 
   it('goal updates delete asks first; no keeps it (130), yes deletes it', async () => {

@@ -39,11 +39,13 @@ describe('checkin log', () => {
     w.sb.inject({ method: 'POST', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"maintenance"}' });
     const r = await w.cli(['log', '-'], { input: 'Kept when the service is down' });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-2)).toBe('The activity was kept as a draft; `checkin log --resume` sends it.');
+    expect(r.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin log --resume` sends it (`checkin drafts` lists everything waiting).');
     expect(w.sent()).toEqual(['POST /api/v2/activities']);
     const again = await w.cli(['log', '--resume', '--json']);
     expect(again.code).toBe(0);
+    expect(w.sent()).toEqual(['POST /api/v2/activities', 'POST /api/v2/activities']);
     expect(w.sb.requests.at(-1)!.body).toEqual({ group: 'checkin', description: 'Kept when the service is down' });
-    expect(await w.cli(['log', '--resume'])).toMatchObject({ code: 2, stderr: 'error: There is no activity kept from a failed attempt\n' });
+    expect(await w.cli(['log', '--resume'])).toMatchObject({ code: 2, stderr: 'error: There is no draft for an activity\n' });
+    expect(w.sent()).toEqual(['POST /api/v2/activities', 'POST /api/v2/activities']);
   });
 });

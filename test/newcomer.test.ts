@@ -138,7 +138,7 @@ describe('wrong words for wrong places (item 8)', () => {
     const [first, hint] = r.stderr.trim().split('\n');
     expect(first).toBe(`error: No check-in service (API v2) at ${sb.url}: PATCH /api/v2/check-ins/${r.stderr.match(/check-ins\/(\S+) answered/)![1]} answered 501 (not JSON), and GET /api/v2/me answered 404 (not JSON)`);
     expect(hint).toMatch(/^Check CHECKIN_API_URL/);
-    expect(r.stderr).toMatch(/Your answers were kept as a draft; send them with `checkin today --resume`\.\n$/);
+    expect(r.stderr.split('\n').slice(2)).toEqual(['What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).', '']);
     expect(drafts().map((d) => d.content.answers)).toEqual([{ previous: 'Typed as a flag' }]);
   });
 

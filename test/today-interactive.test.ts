@@ -20,7 +20,7 @@ beforeEach(() => {
 const drafts = () => {
   const dir = join(w.configDir, 'drafts');
   try {
-    return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
   } catch {
     return [];
   }
@@ -94,11 +94,12 @@ describe('interactive checkin today', () => {
     const p = scripted(['send']);
     const second = await runToday(p);
     expect(second.code).toBe(0);
-    expect(second.err).toMatch(new RegExp(`^An unsent draft for today \\(${TODAY}\\), saved .*2026.*:\n`));
+    expect(second.err).toMatch(new RegExp(`^An unsent draft for today \\(${TODAY}\\), saved Wed 18 Nov 09:00:\n✓ Checked in for Wed 18 Nov  http://127\\.0\\.0\\.1:\\d+/app/check-ins/\\S+\n$`));
     expect(second.out).toContain('Previous\n  Did things\nIntentions\n  - Typed before Ctrl-C');
     expect(p.asked[0]!.message).toBe('What now?');
     // The one PATCH (the suggestions' GETs, started before, may still be on their way).
     expect(sb.requests.filter((q) => q.method === 'PATCH').map((q) => q.body)).toMatchObject([{ previous: 'Did things', intentions: '- Typed before Ctrl-C' }]);
+    expect(drafts()).toEqual([]);
   });
 
   it('filled in already: shows it and changes one answer only', async () => {

@@ -35,6 +35,8 @@ export interface Write<T> {
   quiet?: boolean;
   /** The person said to send it again though it may already have reached the service. */
   again?: boolean;
+  /** Other names of the same target (a comment kept under its check-in's date): what waits under them is said too. */
+  names?: DraftTarget[];
   send: () => Promise<T>;
 }
 
@@ -302,15 +304,16 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     throw new HintedError(err, unanswered ? maybeSentLine(entry, ctx.now().toISOString()) : keptLine(resume));
   }
   for (const c of claims) c.done();
-  if (!write.quiet) noteWaiting(ctx, write.target, resume);
+  if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
   return result;
 }
 
 /** After a send: other entries still waiting for the same target are said, never dropped. */
-export function noteWaiting(ctx: Context, target: DraftTarget, resume: string): void {
+export function noteWaiting(ctx: Context, targets: DraftTarget | DraftTarget[], resume: string): void {
+  const target = Array.isArray(targets) ? targets[0]! : targets;
   let left: Entry[];
   try {
-    left = waitingFor(ctx, target).here;
+    left = waitingFor(ctx, targets).here;
   } catch {
     return;
   }

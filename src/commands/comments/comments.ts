@@ -86,6 +86,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
     made: opts.edit ? 'editor' : opts.add === '-' ? 'piped' : 'typed',
     folds,
     resume: again,
+    names,
     send: () => postComment(api, target, text),
   });
   await showPosted(ctx, target.kind, created, opts.json);
