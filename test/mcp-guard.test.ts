@@ -65,7 +65,7 @@ describe('checkin mcp against a hostile service', () => {
       expect(bad ? `${name}: ${JSON.stringify(t.slice(Math.max(0, bad.index - 20), bad.index + 20))}` : '').toBe('');
     }
     for (const [name, r] of Object.entries(results)) if (!name.startsWith('send_checkin')) expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
-    expect(results['send_checkin {"draft_id":"zzzzzzzz"}']).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: There is no draft zzzzzzzz (already sent or dropped, or never kept)\nThe drafts resource (checkin://drafts) lists what waits.' }] });
+    expect(results['send_checkin {"draft_id":"zzzzzzzz"}']).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: There is no draft zzzzzzzz (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.' }] });
     // The draft kept, sent: the person is asked, with the service's team names in the question (declined here), and the text is clean.
     const draftId = (results[`draft_checkin ${JSON.stringify(calls[8]![1])}`]!.structuredContent as { draft_id: string }).draft_id;
     const declined = (await client.callTool({ name: 'send_checkin', arguments: { draft_id: draftId } })) as CallToolResult;
@@ -130,6 +130,6 @@ describe('checkin mcp on stdio', () => {
     expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(byId.get(2)!.result!.isError).toBeFalsy();
     expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error: .*blursday/) }] });
-    expect(byId.get(5)!.result).toMatchObject({ isError: true, content: [{ text: 'error: There is no draft nosuch99 (already sent or dropped, or never kept)\nThe drafts resource (checkin://drafts) lists what waits.' }] });
+    expect(byId.get(5)!.result).toMatchObject({ isError: true, content: [{ text: 'error: There is no draft nosuch99 (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.' }] });
   });
 });

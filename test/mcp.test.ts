@@ -215,7 +215,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     // Gone, and its claim with it.
     expect(draftFolder()).toEqual([]);
     const again = await s.call('send_checkin', { draft_id: id });
-    expect(again).toMatchObject({ isError: true, content: [{ type: 'text', text: `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe drafts resource (checkin://drafts) lists what waits.` }] });
+    expect(again).toMatchObject({ isError: true, content: [{ type: 'text', text: `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.` }] });
     expect(s.asked).toHaveLength(1);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
   });
@@ -272,7 +272,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     sb.inject({ method: 'PATCH', status: 422, headers: { 'content-type': 'application/json' }, body: '{"message":"Intentions is too long"}' });
     const r = await s.call('send_checkin', { draft_id: first });
     expect(r.isError).toBe(true);
-    expect(text(r)).toBe(`error: PATCH /api/v2/check-ins/${day}: 422 Unprocessable Entity: Intentions is too long\nWhat you wrote is kept as a draft: \`checkin today --resume\` sends it (\`checkin drafts\` lists everything waiting).`);
+    expect(text(r)).toBe(`error: PATCH /api/v2/check-ins/${day}: 422 Unprocessable Entity: Intentions is too long\nWhat you wrote is kept as a draft: \`checkin drafts send ${first}\` sends it (\`checkin drafts\` lists everything waiting).`);
     expect(draftFolder()).toEqual([`${first}.json`]);
     const firstText = entryText(first);
     await s.client.close();
@@ -544,7 +544,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     return { on, id };
   }
   const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again$`);
-  const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe drafts resource (checkin://drafts) lists what waits.`;
+  const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
 
   it('three parallel send_comment calls, each accepted: the draft is claimed before the person is asked, so one is asked, one POST; the others are refused at once', async () => {
     // The person's yes waits until the two other calls have come back: they must not wait on it.
