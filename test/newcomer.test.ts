@@ -92,7 +92,7 @@ describe('the questions (items 3, 4, 5)', () => {
       s.type(KEY.ctrlC);
       expect((await s.exit()).code).toBe(130);
       expect(drafts().map((d) => d.content.answers?.intentions)).toEqual(['Review the half-typed']);
-      expect(s.text()).toContain('Your answers are kept as a draft');
+      expect(s.text()).toContain('What you wrote is kept as a draft');
       expect(patches()).toEqual([]);
     });
   }

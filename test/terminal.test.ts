@@ -111,7 +111,7 @@ describe('checkin today, answered at the real prompts', () => {
     s.type(KEY.ctrlC);
     expect(await s.exit()).toEqual({ code: 130, signal: 0 });
     // (The line is wider than the terminal: it wraps.)
-    expect(s.text().replace(/\n/g, '')).toMatch(/Not sent\. Your answers are kept as a draft: `checkin today --resume` sends them, `checkin today` goes through them again\.$/);
+    expect(s.text().replace(/\n/g, '')).toMatch(/Not sent\. What you wrote is kept as a draft: `checkin today --resume` sends it \(`checkin drafts` lists everything waiting\)\. `checkin today` goes through it again\.$/);
     expect(patches()).toEqual([]);
     expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { previous: expect.stringMatching(/\nand this$/), intentions: '- Typed before Ctrl-C' } } }]);
 

@@ -87,7 +87,7 @@ describe('interactive checkin today', () => {
   it('Ctrl-C at a prompt exits 130 and keeps what was typed; the next run shows the draft and offers it first', async () => {
     const first = await runToday(scripted([[], 'Did things', '- Typed before Ctrl-C', 'CANCEL'])); // nothing picked in the checkbox
     expect(first.code).toBe(130);
-    expect(first.err).toBe('Not sent. Your answers are kept as a draft: `checkin today --resume` sends them, `checkin today` goes through them again.\n');
+    expect(first.err).toBe('Not sent. What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting). `checkin today` goes through it again.\n');
     expect(sb.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
     expect(drafts()).toMatchObject([{ content: { kind: 'answers', answers: { previous: 'Did things', intentions: '- Typed before Ctrl-C' } } }]);
 

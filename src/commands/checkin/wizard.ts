@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/answers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { drop, dropOwn, keep, waitingFor, whenLabel, type Entry } from '../../services/drafts.js';
+import { drop, dropOwn, keep, keptLine, waitingFor, whenLabel, type Entry } from '../../services/drafts.js';
 import { fetchOrNull, type Target } from '../../services/target.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
@@ -43,7 +43,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const cancelled = () =>
     new CancelledError(
       kept
-        ? `Not sent. Your answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them, \`${target.resumeCommand}\` goes through them again.`
+        ? `Not sent. ${keptLine(`${target.resumeCommand} --resume`)} \`${target.resumeCommand}\` goes through it again.`
         : current.completed_at
           ? 'Not sent; nothing was changed.'
           : 'Not sent; nothing was typed.',
@@ -198,7 +198,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (next === 'send') break;
       if (next === 'cancel') throw cancelled();
       const edited = await editAnswers(ctx, target, buildTemplate(answers, current.date));
-      if (!edited) throw new CancelledError(`Nothing was written in the editor. Your earlier answers are kept as a draft: \`${target.resumeCommand} --resume\` sends them.`);
+      if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(`${target.resumeCommand} --resume`)}`);
       await step(edited);
     }
     await sendAndShow(ctx, target, withoutNulls(answers), { keepDraft: true, folds, confirm: true });
