@@ -364,7 +364,9 @@ export class Outbox {
     if (!mine) throw new Error(`the draft ${entry.id} was not made by this run: it is not changed`);
     const next: Entry = { ...mine.entry, ...change, saved_at: now.toISOString() };
     if (change.account) next.account = { ...change.account, api_url: normalizeApiUrl(change.account.api_url) };
-    this.rewrite(mine.dir, next);
+    // New words are flushed to disk before anything goes on; whose they are (the person, learnt
+    // later) is metadata the words do not depend on.
+    this.rewrite(mine.dir, next, { sync: change.content !== undefined || change.target !== undefined });
     return next;
   }
 
@@ -398,20 +400,20 @@ export class Outbox {
     return next;
   }
 
-  private rewrite(dir: string, next: Entry): void {
+  private rewrite(dir: string, next: Entry, { sync = true }: { sync?: boolean } = {}): void {
     const file = this.entryFile(dir, next.id);
     // Changed only while held: once its hold was let go (a failed send), another process may be
     // sending it; then it is taken back first, or refused (and the caller keeps a new entry).
     const mine = this.own.get(next.id);
     if (mine && !mine.hold) this.claim(mine.entry);
     try {
-      const temp = writeTemp(file, JSON.stringify(next, null, 2) + '\n');
+      const temp = writeTemp(file, JSON.stringify(next, null, 2) + '\n', { sync });
       try {
         renameSync(temp, file);
       } finally {
         rmSync(temp, { force: true });
       }
-      syncDir(dir);
+      if (sync) syncDir(dir);
     } catch (err) {
       throw new CliError(`Cannot keep the draft in ${dir} (${fsReason(err)})`);
     }
@@ -492,7 +494,8 @@ export class Outbox {
       entry,
       sending: () => {
         mine.sending = new Date().toISOString();
-        const temp = writeTemp(file, JSON.stringify(mine) + '\n');
+        // Not flushed: it matters only while this process lives or after it died, not after a crash of the machine.
+        const temp = writeTemp(file, JSON.stringify(mine) + '\n', { sync: false });
         try {
           renameSync(temp, file);
         } finally {
