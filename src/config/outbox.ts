@@ -239,7 +239,8 @@ export class Outbox {
       }
       for (const n of names) {
         const m = ENTRY_FILE.exec(n);
-        if (!m || byId.has(m[1]!)) continue;
+        // A 32-hex name is an earlier version's draft (convertOld's), never an entry to set aside.
+        if (!m || OLD_FILE.test(n) || byId.has(m[1]!)) continue;
         const e = this.read(join(dir, n));
         if (e && e.id === m[1]) byId.set(e.id, e);
       }
@@ -527,7 +528,9 @@ export class Outbox {
         let text: string;
         try {
           text = readRegularFile(file, MAX_ENTRY_BYTES);
-        } catch {
+        } catch (err) {
+          // Gone: moved in by another run meanwhile. Anything else is said, and the file left.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
           continue;
         }
         let old: unknown;
