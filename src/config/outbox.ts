@@ -216,7 +216,10 @@ export class Outbox {
       parsed = undefined;
     }
     if (isEntry(parsed)) return parsed;
-    const aside = `${file}.damaged-${Date.now()}`;
+    // Never renamed over one set aside before (the same id damaged again within the millisecond).
+    const stamp = Date.now();
+    let aside = `${file}.damaged-${stamp}`;
+    for (let n = 1; this.exists(aside); n++) aside = `${file}.damaged-${stamp}-${n}`;
     try {
       renameSync(file, aside);
       this.warn(`the draft ${file} was damaged; it was set aside as ${aside}`);
