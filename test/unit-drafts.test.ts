@@ -164,21 +164,23 @@ describe('listing and finding', () => {
   it('a damaged entry is set aside with one warning (never deleted), and never blocks the others', () => {
     const { dir, outbox, warnings } = box();
     const good = entryFile(dir, 'good2345', '2026-11-22T08:00:00.000Z');
-    for (const damage of ['{"checkin_outbox": 1, "id": "bad', '', 'null', '{"checkin_outbox": 1, "id": "bad23456"}', '[1]']) {
-      const file = join(dir, 'bad23456.json');
+    // All within one millisecond: each set aside under a name of its own.
+    vi.spyOn(Date, 'now').mockReturnValue(1763803800000);
+    const file = join(dir, 'bad23456.json');
+    const asides = ['', '-1', '-2', '-3', '-4'].map((n) => `${file}.damaged-1763803800000${n}`);
+    for (const [i, damage] of ['{"checkin_outbox": 1, "id": "bad', '', 'null', '{"checkin_outbox": 1, "id": "bad23456"}', '[1]'].entries()) {
       writeFileSync(file, damage);
       warnings.length = 0;
       expect(outbox.list()).toEqual([good]);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(new RegExp(`^the draft ${file} was damaged; it was set aside as ${file}\\.damaged-\\d+$`));
-      const aside = warnings[0]!.split(' as ')[1]!;
-      expect(readFileSync(aside, 'utf8')).toBe(damage);
+      expect(warnings).toEqual([`the draft ${file} was damaged; it was set aside as ${asides[i]}`]);
+      expect(readFileSync(asides[i]!, 'utf8')).toBe(damage);
       expect(existsSync(file)).toBe(false);
       // Listed again: nothing more to say.
       expect(outbox.list()).toEqual([good]);
       expect(warnings).toHaveLength(1);
     }
-    expect(files(dir).filter((f) => f.startsWith('bad23456.json.damaged-'))).toHaveLength(5);
+    expect(files(dir)).toEqual(['bad23456.json.damaged-1763803800000', ...[1, 2, 3, 4].map((n) => `bad23456.json.damaged-1763803800000-${n}`), 'good2345.json']);
+    expect(asides.map((a) => readFileSync(a, 'utf8'))).toEqual(['{"checkin_outbox": 1, "id": "bad', '', 'null', '{"checkin_outbox": 1, "id": "bad23456"}', '[1]']);
   });
 });
 
