@@ -70,17 +70,21 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
       expect(down.code, down.stderr).toBe(1);
       expect(down.stderr.slice(0, warned.length)).toBe(warned);
       expect(down.stderr.split(warning(fifo)).length).toBe(warned ? 2 : 1); // said once
-      expect(down.stderr).toContain('Your answers were kept as a draft; send them with `checkin today --resume`.\n');
+      expect(down.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
       const [draft, ...more] = draftFiles(u.drafts);
       expect(more).toEqual([]);
-      const kept = JSON.parse(readFileSync(join(u.drafts, draft!), 'utf8')) as { target: { key: string } };
+      const kept = JSON.parse(readFileSync(join(u.drafts, draft!), 'utf8')) as { target: { key: string }; created_at: string };
       const day = kept.target.key; // today in the profile's zone (Europe/London)
       expect(day).toMatch(/^\d{4}-\d\d-\d\d$/);
       expect(kept).toEqual({
-        key: `${normalizeApiUrl(sb.url)} check-in ${day}`,
-        api_url: normalizeApiUrl(sb.url),
+        checkin_outbox: 1,
+        id: draft!.replace(/\.json$/, ''),
+        // Whose: the service, and the person once GET /me said (before the PATCH).
+        account: { api_url: normalizeApiUrl(sb.url), person_id: sb.service.data.people.find((p) => p.username === 'ada')!.id },
         target: { kind: 'check-in', key: day },
         content: { kind: 'answers', answers: { previous: 'words' } },
+        made: 'piped',
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         saved_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       });
       const patches = sb.requests.filter((r) => r.method === 'PATCH');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../src/core/datekey.js';
 import { checkInId } from '../src/sandbox/ids.js';
+import { contentText } from '../src/services/drafts.js';
 import { FakeClock, runIn, TODAY, useWorld } from './helpers/harness.js';
 
 const w = useWorld();
@@ -22,7 +23,7 @@ describe('typed text survives', () => {
   it('a team name that does not resolve, after stdin was read', async () => {
     const r = await w.cli(['today', '-i', '-', '-t', 'Nope'], { input: 'Piped words\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: No team named "Nope"\nWhat you typed is kept as a draft; `checkin today --resume -t <team>` sends it.\n');
+    expect(r.stderr).toBe('error: No team named "Nope"\nWhat you wrote is kept as a draft: `checkin today --resume -t <team>` sends it (`checkin drafts` lists everything waiting).\n');
     expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { intentions: 'Piped words' } }]);
     const resumed = await w.cli(['today', '--resume', '-t', 'Mobile', '--json']);
     expect(resumed.code).toBe(0);
@@ -30,18 +31,31 @@ describe('typed text survives', () => {
     expect(drafts()).toEqual([]);
   });
 
-  it('a damaged draft file: set aside with one warning, and the new draft is kept', async () => {
-    mkdirSync(join(w.configDir, 'drafts'), { recursive: true });
+  it('a damaged draft file: set aside with one warning when read, and the new draft is kept and sent', async () => {
+    const dir = join(w.configDir, 'drafts');
     fail('PATCH');
     expect((await w.cli(['today', '-p', '-'], { input: 'first\n' })).code).toBe(1);
-    const [file] = readdirSync(join(w.configDir, 'drafts'));
-    writeFileSync(join(w.configDir, 'drafts', file!), '{ half');
+    const [file] = readdirSync(dir);
+    writeFileSync(join(dir, file!), '{ half');
     fail('PATCH');
     const r = await w.cli(['today', '-p', '-'], { input: 'second\n' });
-    expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toMatch(/^warning: the draft \S+ was damaged; it was set aside as \S+\.damaged-\d+$/);
-    expect(drafts().map((d) => d.content.answers)).toEqual([{ previous: 'second' }]);
-    expect(readdirSync(join(w.configDir, 'drafts')).filter((f) => f.includes('.damaged-'))).toHaveLength(1);
+    // A new entry of its own: the damaged one is neither read nor written over.
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `error: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes.\nWhat you wrote is kept as a draft: \`checkin today --resume\` sends it (\`checkin drafts\` lists everything waiting).\n` });
+    const [second, ...more] = readdirSync(dir).filter((f) => f !== file);
+    expect(more).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, second!), 'utf8')).content).toEqual({ kind: 'answers', answers: { previous: 'second' } });
+    expect(readFileSync(join(dir, file!), 'utf8')).toBe('{ half');
+    w.forget();
+    const sent = await w.cli(['today', '--resume', '--json']);
+    expect(sent.code).toBe(0);
+    const damaged = join(dir, file!).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(sent.stderr).toMatch(new RegExp(`^warning: the draft ${damaged} was damaged; it was set aside as ${damaged}\\.damaged-\\d+\\n$`));
+    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(w.sb.requests.at(-1)!.body).toEqual({ previous: 'second' });
+    expect(drafts()).toEqual([]);
+    const aside = readdirSync(dir).filter((f) => f.includes('.damaged-'));
+    expect(readdirSync(dir)).toEqual(aside);
+    expect(aside.map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(['{ half']);
   });
 
   it('a damaged config.json: one warning, the command works (CHECKIN_TOKEN); login sets it aside', async () => {
@@ -61,32 +75,36 @@ describe('typed text survives', () => {
 
   it('a read-only config folder: reads work; a write that fails prints what was typed', async () => {
     mkdirSync(w.configDir, { recursive: true });
+    // A 0500 folder stops everyone but root, who writes anyway: run as root, the config folder is
+    // a file's child instead, which nobody can write into.
+    const asRoot = process.getuid?.() === 0;
+    const dir = asRoot ? join(w.configDir, 'x', 'y') : w.configDir;
+    if (asRoot) writeFileSync(join(w.configDir, 'x'), '');
+    // The private temp folder is inside it too: no draft can be kept anywhere.
+    const env = { CHECKIN_CONFIG_DIR: dir, TMPDIR: join(dir, 'tmp') };
+    const why = asRoot ? 'a file is in the way of the folder' : 'permission denied';
     chmodSync(w.configDir, 0o500);
     try {
-      if (process.getuid?.() === 0) {
-        // root writes anyway: make the folder a file's child instead, which nobody can write into
-        // (and the temp folder too: no draft can be kept anywhere)
-        const env = { CHECKIN_CONFIG_DIR: join(w.configDir, 'x', 'y'), TMPDIR: join(w.configDir, 'x', 'tmp') };
-        writeFileSync(join(w.configDir, 'x'), '');
-        return await readOnly(env);
-      }
-      await readOnly({});
+      const list = await w.cli(['list', '--person', 'me', '--json'], { env });
+      expect([list.code, list.stderr]).toEqual([0, '']);
+      fail('PATCH');
+      const r = await w.cli(['today', '-i', '-'], { input: 'Do not lose me\n', env });
+      // Every word on the screen, in the editor's template (what `checkin today -e` would open).
+      const typed = contentText({ kind: 'answers', answers: { intentions: 'Do not lose me' } });
+      expect(typed).toContain('\n## Intentions\n<!-- What do you intend to do next? -->\nDo not lose me\n');
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `warning: Cannot keep a draft in ${join(dir, 'drafts')} (${why}); going on without one\n` +
+          `error: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes.\n` +
+          `No draft could be kept; here is what you wrote:\n${typed}\n`,
+      });
+      expect(readdirSync(w.configDir)).toEqual(asRoot ? ['x'] : []);
     } finally {
       chmodSync(w.configDir, 0o700);
     }
   });
-
-  async function readOnly(env: Record<string, string>) {
-    chmodSync(w.configDir, 0o700);
-    const list = await w.cli(['list', '--person', 'me', '--json'], { env });
-    expect(list.code).toBe(0);
-    fail('PATCH');
-    const r = await w.cli(['today', '-i', '-'], { input: 'Do not lose me\n', env });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^warning: Cannot keep a draft in \S+ \([\w ]+\); going on without one\nerror: PATCH /);
-    expect(r.stderr).toContain('No draft could be kept; here is what you wrote:\n');
-    expect(r.stderr).toContain('\n## Intentions\n<!-- What do you intend to do next? -->\nDo not lose me\n');
-  }
 
   it('--resume finds the draft whatever the URL spelling (trailing /, localhost)', async () => {
     fail('PATCH');
@@ -124,7 +142,7 @@ describe('typed text survives', () => {
     w.sb.inject({ method: 'GET', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
     const r = await w.cli(['comments', 'yesterday', '--add', '-'], { input: 'Kept before the lookup\n' });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-2)).toBe('Your comment was kept as a draft; send it with `checkin comments yesterday --resume`.');
+    expect(r.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin comments yesterday --resume` sends it (`checkin drafts` lists everything waiting).');
     const sent = await w.cli(['comments', 'yesterday', '--resume']);
     expect(sent.code).toBe(0);
     const id = checkInId(w.id('ada'), addDays(TODAY, -1));
@@ -136,7 +154,8 @@ describe('typed text survives', () => {
     const goal = w.sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
     const r = await w.cli(['goal', 'update', goal, '--body', '-'], { input: 'A long body\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: A goal update needs --title and --body\nGive them as options: --title "…" --body "…" (--body - reads standard input). What you piped is kept as a draft.\n');
+    expect(r.stderr).toBe(`error: A goal update needs --title and --body\nGive them as options: --title "…" --body "…" (--body - reads standard input). What you wrote is kept as a draft: \`checkin goal update ${goal} --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`);
+    expect(drafts().map((d) => d.content)).toEqual([{ kind: 'goal-update', input: { body: 'A long body' } }]);
     const sent = await w.cli(['goal', 'update', goal, '--resume', '--title', 'Now with a title', '--json']);
     expect(sent.code).toBe(0);
     expect(w.sb.requests.at(-1)!.body).toEqual({ body: 'A long body', title: 'Now with a title' });
@@ -148,7 +167,7 @@ describe('typed text survives', () => {
     const before = w.sb.requests.length;
     const r = await w.cli(['goal', 'update', goal, '--title', 'T', '--body', '-', '--confidence', 'sure'], { input: 'Piped words\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: --confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "sure"\nWhat you piped is kept as a draft: run the command again with --resume and a valid --confidence to send it.\n');
+    expect(r.stderr).toBe(`error: --confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "sure"\nWhat you wrote is kept as a draft: \`checkin goal update ${goal} --resume --confidence <on-track|at-risk|off-track>\` sends it (\`checkin drafts\` lists everything waiting).\n`);
     expect(w.sb.requests.length).toBe(before);
     expect(drafts().map((d) => d.content)).toEqual([{ kind: 'goal-update', input: { title: 'T', body: 'Piped words' } }]);
     const sent = await w.cli(['goal', 'update', goal, '--resume', '--confidence', 'at-risk', '--json']);

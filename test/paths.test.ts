@@ -1,16 +1,17 @@
 // Paths that are not plain: a home, config, cache and state folder with spaces, quotes, % and
 // non-ASCII letters, named by XDG_CONFIG_HOME / XDG_CACHE_HOME / XDG_STATE_HOME — login, a draft
 // kept and resumed, the inbox marker, completion from the cache, and a cron line run as cron runs
-// it. Then a read-only home (reads work, writes say which folder, typed text is kept elsewhere).
+// it. Then a read-only home (reads work, writes say which folder, typed text is kept elsewhere),
+// and the drafts of earlier versions turned into outbox entries in the state folder.
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, cpSync, linkSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, cpSync, linkSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DraftStore } from '../src/config/drafts.js';
 import { localDateKey } from '../src/core/datekey.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { BIN, ROOT, runCli, type CliResult } from './helpers/cli.js';
 import { tempDir, track } from './helpers/cleanup.js';
+import { entryOf, writeOldDraft } from './helpers/earlier.js';
 import { describeRequest } from './helpers/harness.js';
 import { useSandboxEnv } from './helpers/sandbox-env.js';
 
@@ -51,8 +52,10 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     const failed = await runCli(['today', '-i', '-'], { env: user, input: 'Zoë wrote this — ünïcode\n' });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('`checkin today --resume`');
-    const [draft] = files(u.drafts);
-    expect(json(join(u.drafts, draft!))).toMatchObject({ content: { kind: 'answers', answers: { intentions: 'Zoë wrote this — ünïcode' } } });
+    expect(failed.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
+    const [draft, ...more] = files(u.drafts);
+    expect(more).toEqual([]);
+    expect(json(join(u.drafts, draft!))).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { intentions: 'Zoë wrote this — ünïcode' } }, made: 'piped' });
     sb.requests.length = 0;
     const resumed = await runCli(['today', '--resume', '--json'], { env: user });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
@@ -185,9 +188,10 @@ describe('a read-only home (0555), no XDG folders set', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.split('\n');
     expect(lines[0]).toBe(`warning: Cannot keep a draft in ${join(h.home, '.local', 'state', 'checkin', 'drafts')} (permission denied); it is kept in ${h.fallback} instead`);
-    expect(lines.at(-2)).toBe('Your answers were kept as a draft; send them with `checkin today --resume`.');
-    const [draft] = files(h.fallback);
-    expect(json(join(h.fallback, draft!))).toMatchObject({ content: { answers: { intentions: 'Kept though home is read-only' } } });
+    expect(lines.at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
+    const [draft, ...more] = files(h.fallback);
+    expect(more).toEqual([]);
+    expect(json(join(h.fallback, draft!))).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { answers: { intentions: 'Kept though home is read-only' } } });
     sb.requests.length = 0;
     const resumed = await h.run(['today', '--resume', '--json']);
     expect(resumed.code).toBe(0);
@@ -210,83 +214,91 @@ describe('a read-only home (0555), no XDG folders set', () => {
     expect(readdirSync(planted)).toEqual([]);
   });
 
-  it('an earlier version’s drafts in a config folder that cannot be written: not copied (no second copy to outlive the first), read and sent from there', async () => {
+  it('an earlier version’s draft in a config folder that cannot be written: left where it is and said, never copied (a copy sent would leave the original to be sent again); moved in and sent once the folder can be written', async () => {
     const h = readOnlyHome(0o755);
     const old = join(h.home, '.config', 'checkin', 'drafts');
-    new DraftStore(old).save(sb.url, { kind: 'check-in', key: today() }, { kind: 'answers', answers: { intentions: 'Old and stuck' } }, new Date());
-    const [name] = readdirSync(old);
-    chmodSync(join(old, name!), 0o644);
-    // Someone else's folder (root's), or one of the user's made read-only.
+    const kept = writeOldDraft(old, { apiUrl: sb.url, target: { kind: 'check-in', key: today() }, targetId: `check-in ${today()}`, content: { kind: 'answers', answers: { intentions: 'Old and stuck' } }, savedAt: '2026-11-20T09:00:00.000Z' });
+    const name = kept.file.slice(old.length + 1);
+    chmodSync(kept.file, 0o644);
+    // Someone else's folder (root's, as the CLI runs as nobody), or one of the user's made read-only.
     for (const d of [join(h.home, '.config'), join(h.home, '.config', 'checkin'), old]) chmodSync(d, h.uid === undefined && d === old ? 0o555 : 0o755);
     const now = join(h.home, '.local', 'state', 'checkin', 'drafts');
-    const moveWarning = `warning: the drafts in ${old} could not all be moved to ${now} (permission denied); they are still read there\n`;
-    // A run that only looks: the draft is found where it is, and not copied.
-    const look = await h.run(['checkin', 'yesterday', '--resume']);
-    expect(look.code).toBe(2);
-    expect(look.stderr).toMatch(new RegExp(`^${moveWarning.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}error: There is no draft for .*; there is one for `));
-    expect(files(now)).toEqual([]);
-    expect(files(old)).toEqual([name]);
+    const stuck = `warning: the drafts of an earlier version in ${old} cannot be moved into ${now} (permission denied); they are left where they are\n`;
+    for (const args of [['today', '--resume', '--json'], ['drafts', '--json']]) {
+      const r = await h.run(args);
+      expect([args, r.code, r.stderr, r.stdout]).toEqual([args, args[0] === 'today' ? 2 : 0, args[0] === 'today' ? `${stuck}error: There is no draft for today (${today()})\n` : `${stuck}Nothing is waiting: every word you wrote was sent.\n`, args[0] === 'today' ? '' : '[]\n']);
+      expect(files(now)).toEqual([]);
+      expect(files(old)).toEqual([name]);
+      expect(readFileSync(kept.file, 'utf8')).toBe(kept.text);
+    }
+    expect(sb.requests.filter((x) => x.method !== 'GET')).toEqual([]);
+
+    // The folder made writable: moved in, sent, and gone from both places; the next run sends nothing.
+    if (h.uid === undefined) chmodSync(old, 0o755);
+    else chownSync(old, h.uid, h.uid);
+    sb.requests.length = 0;
     const r = await h.run(['today', '--resume', '--json']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe(
-      moveWarning +
-        `warning: the draft ${join(old, name!)} could not be removed (permission denied)\n`,
-    );
+    expect([r.code, r.stderr]).toEqual([0, '']);
     expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }]]);
     expect(files(now)).toEqual([]);
-    expect(files(old)).toEqual([name]);
+    expect(files(old)).toEqual([]);
+    const again = await h.run(['today', '--resume']);
+    expect([again.code, again.stderr]).toEqual([2, `error: There is no draft for today (${today()})\n`]);
+    expect(sb.requests.filter((x) => x.method !== 'GET')).toHaveLength(1);
   });
 });
 
-describe('drafts of earlier versions (in the config folder) move to the state folder once', () => {
-  /** A user whose drafts an earlier checkin left in ~/.config/checkin/drafts. */
+describe('drafts of earlier versions (in the config folder) become entries in the state folder, once', () => {
+  /** A user whose drafts an earlier checkin left in ~/.config/checkin/drafts, as it wrote them. */
   function earlierUser(n: number) {
     const u = oddUser();
     const env = { ...u.env, XDG_STATE_HOME: undefined };
     delete env.XDG_STATE_HOME;
     const old = join(u.dirs.config, 'drafts');
     const now = join(u.home, '.local', 'state', 'checkin', 'drafts');
-    mkdirSync(old, { recursive: true, mode: 0o700 });
-    const written = new Map<string, string>();
-    for (let i = 0; i < n; i++) {
-      const name = `${i.toString(16).padStart(32, '0')}.json`;
-      const text = JSON.stringify({ key: `x comment check-in ${i}`, api_url: 'https://elsewhere.example/api/v2', target: { kind: 'comment', on: 'check-in', id: String(i) }, content: { kind: 'comment', body: `Zoë's comment ${i}` }, saved_at: '2026-01-01T00:00:00.000Z' }) + '\n';
-      writeFileSync(join(old, name), text, { mode: 0o600 });
-      written.set(name, text);
-    }
+    const written = Array.from({ length: n }, (_, i) =>
+      writeOldDraft(old, {
+        apiUrl: 'https://elsewhere.example/api/v2',
+        target: { kind: 'comment', on: 'check-in', id: String(i) },
+        targetId: `comment check-in ${i}`,
+        content: { kind: 'comment', body: `Zoë's comment ${i}` },
+        savedAt: `2026-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`,
+      }),
+    );
     return { ...u, env, old, now, written };
   }
+  /** The entries in the state folder, by file name. */
+  const entries = (dir: string) => Object.fromEntries(files(dir).map((n) => [n, json(join(dir, n)) as { id: string; created_at: string }]));
+  /** Each entry is in the file its id names; returned oldest first. */
+  const byAge = (all: Record<string, { id: string; created_at: string }>) => {
+    expect(Object.keys(all)).toEqual(Object.values(all).map((x) => `${x.id}.json`));
+    return Object.values(all).sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+  };
 
-  it('today --resume finds a check-in draft written by an earlier version; the folder is moved whole, and a second run moves nothing', async () => {
+  it('today --resume sends the check-in draft an earlier version kept; the others become entries as they were; a second run moves and sends nothing', async () => {
     const e = earlierUser(3);
-    // A check-in draft as the earlier version wrote it, for this service.
-    fail('PATCH');
-    const first = await runCli(['today', '-i', '-'], { env: { ...e.env, XDG_STATE_HOME: join(e.dirs.config, '..') }, input: 'From before the move\n' });
-    expect(first.code).toBe(1);
-    // (XDG_STATE_HOME = XDG_CONFIG_HOME put it exactly where earlier versions kept drafts.)
-    const mine = files(e.old).filter((n) => !e.written.has(n));
-    expect(mine).toHaveLength(1);
-    e.written.set(mine[0]!, readFileSync(join(e.old, mine[0]!), 'utf8'));
-
-    sb.requests.length = 0;
+    writeOldDraft(e.old, { apiUrl: sb.url, target: { kind: 'check-in', key: today() }, targetId: `check-in ${today()}`, content: { kind: 'answers', answers: { intentions: 'From before the move' } }, savedAt: '2026-01-02T00:00:00.000Z' });
     const resumed = await runCli(['today', '--resume', '--json'], { env: e.env });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
     expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'From before the move' }]]);
-    // Moved, byte for byte; the old folder is gone; the sent one is gone from both.
-    expect(existsSync(e.old)).toBe(false);
-    const after = Object.fromEntries(files(e.now).map((n) => [n, readFileSync(join(e.now, n), 'utf8')]));
-    expect(after).toEqual(Object.fromEntries([...e.written].filter(([n]) => n !== mine[0])));
+    // Nothing is left in the old folder; the sent one is gone; the others are entries, each once.
+    expect(files(e.old)).toEqual([]);
+    const after = entries(e.now);
+    expect(byAge(after)).toEqual(e.written.map(entryOf));
 
     const again = await runCli(['today', '--resume'], { env: e.env });
-    expect(again.code).toBe(2); // no draft left for today
-    expect(Object.fromEntries(files(e.now).map((n) => [n, readFileSync(join(e.now, n), 'utf8')]))).toEqual(after);
+    expect([again.code, again.stderr]).toEqual([2, `error: There is no draft for today (${today()})\n`]);
+    expect(entries(e.now)).toEqual(after);
+    expect(sb.requests.filter((x) => x.method !== 'GET')).toHaveLength(1);
   });
 
-  it('four processes moving 300 drafts at once lose none and leave no temporary file', { timeout: 60_000 }, async () => {
+  it('four processes moving 300 drafts at once lose none, make none twice and leave no temporary file', { timeout: 60_000 }, async () => {
     const e = earlierUser(300);
     const runs = await Promise.all([0, 1, 2, 3].map(() => runCli(['today', '--resume'], { env: e.env })));
-    for (const r of runs) expect([r.code, r.stderr]).toEqual([2, expect.not.stringContaining('warning')]);
-    expect(existsSync(e.old)).toBe(false);
-    expect(Object.fromEntries(files(e.now).map((n) => [n, readFileSync(join(e.now, n), 'utf8')]))).toEqual(Object.fromEntries(e.written));
+    for (const r of runs) expect([r.code, r.stderr]).toEqual([2, `error: There is no draft for today (${today()})\n`]);
+    expect(files(e.old)).toEqual([]);
+    const after = entries(e.now);
+    expect(Object.keys(after)).toHaveLength(300);
+    expect(byAge(after)).toEqual(e.written.map(entryOf));
   });
 });

@@ -62,7 +62,7 @@ describe('a stop signal', () => {
       sb.inject({ method: 'GET', path: '/me', hang: true });
       const r = await stopDuring(['today', '-p', '-'], 'Piped before /me\n', 'GET', signal);
       expect(r.signal).toBe(signal);
-      expect(r.stderr).toMatch(/^\nStopped\. What you typed is kept as a draft: `checkin checkin \d{4}-\d\d-\d\d --resume` sends it\.\n$/);
+      expect(r.stderr).toMatch(/^\nStopped\. What you wrote is kept as a draft: `checkin checkin \d{4}-\d\d-\d\d --resume` sends it \(`checkin drafts` lists everything waiting\)\.\n$/);
       expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { previous: 'Piped before /me' } }]);
       // Nothing went out but the GET.
       expect(sb.requests.map((q) => q.method)).toEqual(['GET']);
@@ -75,12 +75,15 @@ describe('a stop signal', () => {
       expect(r.signal).toBe(signal);
       const [line] = r.stderr.trim().split('\n');
       expect(r.stderr).toBe(`\n${line}\n`);
+      expect(line).toMatch(/^Stopped\. What you wrote is kept as a draft: `checkin checkin \d{4}-\d\d-\d\d --resume` sends it \(`checkin drafts` lists everything waiting\)\.$/);
       const resume = /`(checkin checkin \S+ --resume)`/.exec(line!)![1]!;
       expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { intentions: 'Piped before the PATCH' } }]);
       const sent = await runCli([...resume.split(' ').slice(1), '--json'], { env });
       expect(sent.code).toBe(0);
       expect(JSON.parse(sent.stdout)).toMatchObject({ intentions: 'Piped before the PATCH' });
-      expect(drafts()).toEqual([]);
+      expect(sent.stderr).toBe('');
+      // The stopped run's claim was taken back: nothing at all is left.
+      expect(readdirSync(join(env.CHECKIN_CONFIG_DIR!, 'drafts'))).toEqual([]);
     });
   }
 

@@ -1,19 +1,22 @@
-// Where checkin keeps its files (src/config/paths.ts), the move of an earlier version's drafts
-// (src/config/migrate.ts) when it meets a conflict or cannot finish, and the cache and inbox marker
-// an earlier version kept in config.json, moved out on their first write.
+// Where checkin keeps its files (src/config/paths.ts), the drafts of earlier versions turned into
+// outbox entries (src/config/outbox.ts) when the same one is in two places or the move cannot be
+// made, and the cache and inbox marker an earlier version kept in config.json, moved out on their
+// first write.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DraftStore } from '../src/config/drafts.js';
-import { migrateDrafts } from '../src/config/migrate.js';
+import { Outbox } from '../src/config/outbox.js';
 import { checkinPaths, pathVariables } from '../src/config/paths.js';
 import { cacheKey, ConfigStore, MAX_LISTINGS, type InboxListing } from '../src/config/store.js';
 import { tempDir } from './helpers/cleanup.js';
+import { entryOf, writeOldDraft, type OldDraft } from './helpers/earlier.js';
 
 const API = 'https://steady.example/api/v2';
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-const draftText = (i: number, savedAt: string, body = `comment ${i}`) =>
-  JSON.stringify({ key: `${API} comment check-in ${i}`, api_url: API, target: { kind: 'comment', on: 'check-in', id: String(i) }, content: { kind: 'comment', body }, saved_at: savedAt }) + '\n';
+/** An earlier version's draft of a comment on check-in `i`, in `dir`. */
+const oldComment = (dir: string, i: number, savedAt: string, body = `comment ${i}`, replacedAt?: number): OldDraft =>
+  writeOldDraft(dir, { apiUrl: API, target: { kind: 'comment', on: 'check-in', id: String(i) }, targetId: `comment check-in ${i}`, content: { kind: 'comment', body }, savedAt, ...(replacedAt !== undefined && { replacedAt }) });
+const names = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 
 describe('checkinPaths', () => {
   it('HOME alone: ~/.config, ~/.cache and ~/.local/state, and the drafts of earlier versions in the config folder', () => {
@@ -37,66 +40,60 @@ describe('checkinPaths', () => {
   });
 });
 
-describe('migrateDrafts', () => {
-  it('a draft in both places, different: the newer keeps the name, the other is kept beside it; nothing is dropped', () => {
+describe('the drafts of earlier versions, turned into entries', () => {
+  it('one target’s draft in both places: the same draft is one entry, two different are two (with the copy kept when one was replaced); nothing is dropped', () => {
     const root = tempDir('checkin-migrate-');
-    const [from, to] = [join(root, 'old'), join(root, 'new')];
-    mkdirSync(from);
-    mkdirSync(to);
-    const name = `${'a'.repeat(32)}.json`;
-    const older = draftText(1, '2026-01-01T00:00:00.000Z', 'older');
-    const newer = draftText(1, '2026-02-01T00:00:00.000Z', 'newer');
-    // The old place holds the newer one (an earlier checkin ran after the move).
-    writeFileSync(join(from, name), newer);
-    writeFileSync(join(to, name), older);
+    const [legacy, dir] = [join(root, 'old'), join(root, 'new')];
+    // The old place holds the newer one (an earlier checkin ran after the move), the new place the
+    // older, and the one that newer draft replaced; and one draft is in both places, byte for byte.
+    const newer = oldComment(legacy, 1, '2026-02-01T00:00:00.000Z', 'newer');
+    const older = oldComment(dir, 1, '2026-01-01T00:00:00.000Z', 'older');
+    const replaced = oldComment(legacy, 1, '2025-12-01T00:00:00.000Z', 'replaced', 1764547200000);
+    const same = [oldComment(legacy, 2, '2026-01-15T00:00:00.000Z'), oldComment(dir, 2, '2026-01-15T00:00:00.000Z')];
+    expect(same[0]!.text).toBe(same[1]!.text);
+    expect(newer.file.slice(legacy.length)).toBe(older.file.slice(dir.length));
     const warnings: string[] = [];
-    expect(migrateDrafts(from, to, (m) => warnings.push(m), 1234)).toEqual({ moved: 1 });
-    expect(readFileSync(join(to, name), 'utf8')).toBe(newer);
-    expect(readFileSync(join(to, `${name}.replaced-1234`), 'utf8')).toBe(older);
-    expect(existsSync(from)).toBe(false);
-    expect(warnings).toEqual([`two drafts named ${name} were found (in ${from} and ${to}); the newer is kept as the draft, the other as ${join(to, name)}.replaced-1234`]);
-    // Again, the other way round: the new place's newer one stays the draft.
-    mkdirSync(from);
-    writeFileSync(join(from, name), older);
-    expect(migrateDrafts(from, to, () => undefined, 5678)).toEqual({ moved: 1 });
-    expect(readFileSync(join(to, name), 'utf8')).toBe(newer);
-    expect(readFileSync(join(to, `${name}.replaced-5678`), 'utf8')).toBe(older);
+    const list = new Outbox(dir, (m) => warnings.push(m), { legacy }).list();
+    expect(list).toEqual([replaced, older, same[0]!, newer].map(entryOf));
+    expect(new Set(list.map((e) => e.id)).size).toBe(4);
+    expect(warnings).toEqual([]);
+    expect(names(legacy)).toEqual([]);
+    expect(names(dir)).toEqual(list.map((e) => `${e.id}.json`).sort());
   });
 
-  it('a move that cannot be made leaves every draft where it was, and the store still reads, lists and deletes them there', () => {
+  it('a drafts folder that cannot be made: every earlier draft is left where it was, byte for byte, each said; nothing is listed twice later', () => {
     const root = tempDir('checkin-migrate-');
-    const from = join(root, 'old');
-    mkdirSync(from);
+    const legacy = join(root, 'old');
     writeFileSync(join(root, 'file'), ''); // the new place cannot be made: a file is in the way
-    const to = join(root, 'file', 'drafts');
-    const store = new DraftStore(to, () => undefined, { legacy: from });
-    // Drafts written by the store itself, in the old place (as an earlier version would have).
-    const legacyStore = new DraftStore(from);
-    legacyStore.save(API, { kind: 'check-in', key: '2026-11-20' }, { kind: 'text', text: 'Zoë 1' }, new Date('2026-11-20T09:00:00Z'));
-    legacyStore.save(API, { kind: 'activity' }, { kind: 'text', text: 'Zoë 2' }, new Date('2026-11-21T09:00:00Z'));
-    const before = readdirSync(from).sort();
-    expect(migrateDrafts(from, to)).toEqual({ moved: 0, failed: 'a file is in the way of the folder' });
-    expect(readdirSync(from).sort()).toEqual(before);
-    expect(store.get(`${API}/`, { kind: 'check-in', key: '2026-11-20' })?.content).toEqual({ kind: 'text', text: 'Zoë 1' });
-    expect(store.list(API).map((d) => d.content)).toEqual([
-      { kind: 'text', text: 'Zoë 1' },
-      { kind: 'text', text: 'Zoë 2' },
-    ]);
-    store.delete(API, { kind: 'activity' });
-    expect(store.list(API)).toHaveLength(1);
+    const dir = join(root, 'file', 'drafts');
+    const kept = [oldComment(legacy, 1, '2026-11-20T09:00:00.000Z', 'Zoë 1'), oldComment(legacy, 2, '2026-11-21T09:00:00.000Z', 'Zoë 2', 1763715600000)];
+    const warnings: string[] = [];
+    expect(new Outbox(dir, (m) => warnings.push(m), { legacy }).list()).toEqual([]);
+    // (In the order the folder lists them.)
+    expect([...warnings].sort()).toEqual(kept.map((d) => `the draft ${d.file} of an earlier version could not be moved into ${dir} (a file is in the way of the folder); it is left where it is`).sort());
+    for (const d of kept) expect(readFileSync(d.file, 'utf8')).toBe(d.text);
+    expect(names(legacy)).toEqual(kept.map((d) => d.file.slice(legacy.length + 1)).sort());
+    // Once the folder can be made: each moved in, once.
+    const free = join(root, 'drafts');
+    const list = new Outbox(free, () => undefined, { legacy }).list();
+    expect(list).toEqual(kept.map(entryOf));
+    expect(new Outbox(free, () => undefined, { legacy }).list()).toEqual(list);
+    expect(names(legacy)).toEqual([]);
   });
 
   it('temporary files of a save that was under way are left alone; a second run moves nothing', () => {
     const root = tempDir('checkin-migrate-');
-    const [from, to] = [join(root, 'old'), join(root, 'new')];
-    mkdirSync(from);
-    writeFileSync(join(from, `${'b'.repeat(32)}.json`), draftText(2, '2026-01-01T00:00:00.000Z'));
-    writeFileSync(join(from, `${'c'.repeat(32)}.json.123.abc.tmp`), '{ half');
-    expect(migrateDrafts(from, to)).toEqual({ moved: 1 });
-    expect(readdirSync(from)).toEqual([`${'c'.repeat(32)}.json.123.abc.tmp`]);
-    expect(readdirSync(to)).toEqual([`${'b'.repeat(32)}.json`]);
-    expect(migrateDrafts(from, to)).toEqual({ moved: 0 });
-    expect(readdirSync(to)).toEqual([`${'b'.repeat(32)}.json`]);
+    const [legacy, dir] = [join(root, 'old'), join(root, 'new')];
+    const d = oldComment(legacy, 2, '2026-01-01T00:00:00.000Z');
+    writeFileSync(join(legacy, `${'c'.repeat(32)}.json.123.abc.tmp`), '{ half');
+    const [entry] = new Outbox(dir, () => undefined, { legacy }).list();
+    expect(entry).toEqual(entryOf(d));
+    expect(names(legacy)).toEqual([`${'c'.repeat(32)}.json.123.abc.tmp`]);
+    expect(names(dir)).toEqual([`${entry!.id}.json`]);
+    const again = new Outbox(dir, () => undefined, { legacy });
+    expect(again.list()).toEqual([entry]);
+    expect(names(legacy)).toEqual([`${'c'.repeat(32)}.json.123.abc.tmp`]);
+    expect(names(dir)).toEqual([`${entry!.id}.json`]);
   });
 });
 

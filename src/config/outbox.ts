@@ -16,7 +16,7 @@
 // cannot be written (paths.ts); drafts of earlier versions (one file per target, named by a hash)
 // are turned into entries when the store is first read, none lost.
 
-import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
 import { CliError, UsageError } from '../errors.js';
@@ -221,7 +221,10 @@ export class Outbox {
       parsed = undefined;
     }
     if (isEntry(parsed)) return this.withEditorText(file, parsed);
-    const aside = `${file}.damaged-${Date.now()}`;
+    // Never renamed over one set aside before (the same id damaged again within the millisecond).
+    const stamp = Date.now();
+    let aside = `${file}.damaged-${stamp}`;
+    for (let n = 1; this.exists(aside); n++) aside = `${file}.damaged-${stamp}-${n}`;
     try {
       renameSync(file, aside);
       this.warn(`the draft ${file} was damaged; it was set aside as ${aside}`);
@@ -267,7 +270,8 @@ export class Outbox {
       }
       for (const n of names) {
         const m = ENTRY_FILE.exec(n);
-        if (!m || byId.has(m[1]!)) continue;
+        // A 32-hex name is an earlier version's draft (convertOld's), never an entry to set aside.
+        if (!m || OLD_FILE.test(n) || byId.has(m[1]!)) continue;
         const e = this.read(join(dir, n));
         if (e && e.id === m[1]) byId.set(e.id, e);
       }
@@ -623,12 +627,24 @@ export class Outbox {
       } catch {
         continue;
       }
+      // An old file that cannot be removed is not copied: the copy, once sent, would leave the
+      // original to be moved in and sent again by the next run.
+      if (names.length > 0) {
+        try {
+          accessSync(from, constants.W_OK | constants.X_OK);
+        } catch (err) {
+          this.warn(`the drafts of an earlier version in ${from} cannot be moved into ${this.dir} (${fsReason(err)}); they are left where they are`);
+          continue;
+        }
+      }
       for (const name of names) {
         const file = join(from, name);
         let text: string;
         try {
           text = readRegularFile(file, MAX_ENTRY_BYTES);
-        } catch {
+        } catch (err) {
+          // Gone: moved in by another run meanwhile. Anything else is said, and the file left.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
           continue;
         }
         let old: unknown;
@@ -647,17 +663,28 @@ export class Outbox {
           mkdirSync(this.dir, { recursive: true, mode: 0o700 });
           const dest = this.entryFile(this.dir, id);
           const temp = writeTemp(dest, JSON.stringify(entry, null, 2) + '\n');
+          let made = false;
           try {
             linkSync(temp, dest);
+            made = true;
           } catch (err) {
             if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-              if (!this.exists(dest)) renameSync(temp, dest);
+              if (!this.exists(dest)) {
+                renameSync(temp, dest);
+                made = true;
+              }
             }
           } finally {
             rmSync(temp, { force: true });
           }
           syncDir(this.dir);
-          rmSync(file, { force: true });
+          try {
+            rmSync(file, { force: true });
+          } catch (err) {
+            // Left where it is, as said below: not beside a copy of it.
+            if (made) rmSync(dest, { force: true });
+            throw err;
+          }
         } catch (err) {
           this.warn(`the draft ${file} of an earlier version could not be moved into ${this.dir} (${fsReason(err)}); it is left where it is`);
         }
