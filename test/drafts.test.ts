@@ -60,7 +60,7 @@ describe('checkin drafts', () => {
 
     expect(await w.cli(['drafts', 'send', 'zzzz'])).toMatchObject({ code: 2, stderr: 'error: There is no draft zzzz\nList what waits with `checkin drafts`.\n' });
     await w.cli(['log', '--resume']);
-    expect(await w.cli(['drafts'])).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing is waiting: every word you wrote was sent.\n' });
+    expect(await w.cli(['drafts'])).toMatchObject({ code: 0, stdout: '', stderr: 'No drafts are waiting.\n' });
   });
 
   it('a failed send then another send: the first is not replaced, and the second says it still waits', async () => {

@@ -226,7 +226,7 @@ describe('a read-only home (0555), no XDG folders set', () => {
     const stuck = `warning: the drafts of an earlier version in ${old} cannot be moved into ${now} (permission denied); they are left where they are\n`;
     for (const args of [['today', '--resume', '--json'], ['drafts', '--json']]) {
       const r = await h.run(args);
-      expect([args, r.code, r.stderr, r.stdout]).toEqual([args, args[0] === 'today' ? 2 : 0, args[0] === 'today' ? `${stuck}error: There is no draft for today (${today()})\n` : `${stuck}Nothing is waiting: every word you wrote was sent.\n`, args[0] === 'today' ? '' : '[]\n']);
+      expect([args, r.code, r.stderr, r.stdout]).toEqual([args, args[0] === 'today' ? 2 : 0, args[0] === 'today' ? `${stuck}error: There is no draft for today (${today()})\n` : `${stuck}No drafts are waiting.\n`, args[0] === 'today' ? '' : '[]\n']);
       expect(files(now)).toEqual([]);
       expect(files(old)).toEqual([name]);
       expect(readFileSync(kept.file, 'utf8')).toBe(kept.text);

@@ -48,8 +48,8 @@ afterEach(() => {
 describe('adding and changing entries', () => {
   it('each write is an entry of its own, in a 0600 file of a 0700 folder; two for one target are two', () => {
     const { dir, outbox, warnings } = box();
-    const a = outbox.add({ api_url: `${API}/` }, CHECK_IN, answers('first'), 'piped', at(0));
-    const b = outbox.add({ api_url: API }, CHECK_IN, answers('second'), 'typed', at(1));
+    const a = outbox.add({ api_url: `${API}/` }, CHECK_IN, answers('first'), 'piped', at(0), { hold: false });
+    const b = outbox.add({ api_url: API }, CHECK_IN, answers('second'), 'typed', at(1), { hold: false });
     expect(a).toEqual({ checkin_outbox: 1, id: a.id, account: { api_url: API }, target: CHECK_IN, content: answers('first'), made: 'piped', created_at: at(0).toISOString(), saved_at: at(0).toISOString() });
     expect(a.id).toMatch(/^[a-z2-9]{8}$/);
     expect(b.id).not.toBe(a.id);
@@ -69,7 +69,7 @@ describe('adding and changing entries', () => {
     // The id the outbox draws first is exactly the one on disk (eight draws of the alphabet's first letter).
     const random = vi.spyOn(Math, 'random');
     for (let i = 0; i < 8; i++) random.mockReturnValueOnce(0);
-    const mine = outbox.add({ api_url: API }, CHECK_IN, answers('mine'), 'typed', at(0));
+    const mine = outbox.add({ api_url: API }, CHECK_IN, answers('mine'), 'typed', at(0), { hold: false });
     expect(mine.id).not.toBe('aaaaaaaa');
     expect(readFileSync(join(dir, 'aaaaaaaa.json'), 'utf8')).toBe(before);
     expect(files(dir)).toEqual(['aaaaaaaa.json', `${mine.id}.json`].sort());
@@ -82,10 +82,11 @@ describe('adding and changing entries', () => {
 
   it('update changes this run’s own entry in place (same id and created_at); another run’s is refused and left as it is', () => {
     const { dir, outbox } = box();
-    const mine = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0));
+    const mine = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0), { hold: false });
     const grown = outbox.update(mine, { content: answers('a\nb'), target: { kind: 'check-in', key: '2026-11-23' } }, at(2));
     expect(grown).toEqual({ ...mine, content: answers('a\nb'), target: { kind: 'check-in', key: '2026-11-23' }, saved_at: at(2).toISOString() });
-    expect(files(dir)).toEqual([`${mine.id}.json`]);
+    // Changed only while held: the run took it (it was not held) before changing it.
+    expect(files(dir)).toEqual([`${mine.id}.claim`, `${mine.id}.json`]);
     expect(json(join(dir, `${mine.id}.json`))).toEqual(grown);
     expect(outbox.keptThisRun()).toEqual([grown]);
     // The account learns whose it is, its URL normalised.
@@ -107,8 +108,8 @@ describe('adding and changing entries', () => {
     const fallback = join(root, 'fallback');
     const warnings: string[] = [];
     const outbox = new Outbox(dir, (m) => warnings.push(m), { fallback: ({ create }) => (create && mkdirSync(fallback, { recursive: true, mode: 0o700 }), fallback) });
-    const a = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0));
-    const b = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'b' } }, 'piped', at(1));
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0), { hold: false });
+    const b = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'b' } }, 'piped', at(1), { hold: false });
     expect(warnings).toEqual([`Cannot keep a draft in ${dir} (a file is in the way of the folder); it is kept in ${fallback} instead`]);
     expect(files(fallback)).toEqual([`${a.id}.json`, `${b.id}.json`].sort());
     expect(outbox.list()).toEqual([a, b]);
@@ -184,10 +185,36 @@ describe('listing and finding', () => {
   });
 });
 
+describe('holds', () => {
+  it('a run holds what it adds until it lets go: another outbox (another run) sees it busy and cannot claim it; releaseHolds lets go, and the entry waits', () => {
+    const { dir, outbox } = box();
+    const e = outbox.add({ api_url: API }, CHECK_IN, answers('held'), 'piped', at(0));
+    expect(files(dir)).toEqual([`${e.id}.claim`, `${e.id}.json`]);
+    expect(json(join(dir, `${e.id}.claim`))).toMatchObject({ pid: process.pid });
+    const other = new Outbox(dir);
+    expect(other.busyElsewhere(other.find(e.id)!)).toMatchObject({ pid: process.pid });
+    expect(() => other.claim(other.find(e.id)!)).toThrow(ClaimedError);
+    // Its own run takes it with the hold it has, and may change it.
+    expect(outbox.take(e)).toBe(outbox.take(e));
+    outbox.update(e, { content: answers('held, changed') }, at(1));
+    outbox.releaseHolds();
+    expect(files(dir)).toEqual([`${e.id}.json`]);
+    expect(other.busyElsewhere(other.find(e.id)!)).toBeUndefined();
+    // Let go, it is another's to send: the run that made it takes it back before changing it again, or is refused.
+    const c = other.claim(other.find(e.id)!);
+    expect(() => outbox.update(e, { content: answers('too late') }, at(2))).toThrow(ClaimedError);
+    c.done();
+    expect(files(dir)).toEqual([]);
+    // Gone: never written again by the run that made it.
+    expect(() => outbox.update(e, { content: answers('resurrected?') }, at(3))).toThrow('is gone');
+    expect(files(dir)).toEqual([]);
+  });
+});
+
 describe('claims', () => {
   it('a live claim is refused to every other call, in this process (another outbox too) and from a live process', () => {
     const { dir, outbox } = box();
-    const e = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0));
+    const e = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0), { hold: false });
     const claim = outbox.claim(e);
     const file = join(dir, `${e.id}.claim`);
     const held = json(file) as { pid: number; token: string; at: string };
@@ -211,7 +238,7 @@ describe('claims', () => {
 
   it('a claim left by a process that died is taken back without a word when its request was not on the way', () => {
     const { dir, outbox, warnings } = box();
-    const e = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0));
+    const e = outbox.add({ api_url: API }, CHECK_IN, answers('a'), 'typed', at(0), { hold: false });
     const pid = deadPid();
     writeFileSync(join(dir, `${e.id}.claim`), JSON.stringify({ pid, token: `${pid}-deadbeef`, at: '2026-11-22T09:00:00.000Z' }));
     expect(outbox.sender(e)).toBeUndefined();
@@ -229,7 +256,7 @@ describe('claims', () => {
 
   it('a dead process’s claim that said `sending`: taken back, the entry marked maybe-sent with that time, one warning; it stays until done', () => {
     const { dir, outbox, warnings } = box();
-    const e = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'Shipped' } }, 'piped', at(0));
+    const e = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'Shipped' } }, 'piped', at(0), { hold: false });
     const pid = deadPid();
     writeFileSync(join(dir, `${e.id}.claim`), JSON.stringify({ pid, token: `${pid}-deadbeef`, at: '2026-11-22T09:00:00.000Z', sending: '2026-11-22T09:00:01.000Z' }));
     const claim = outbox.claim(e);
@@ -248,7 +275,7 @@ describe('claims', () => {
 
   it('sending() says so in the claim; unknown() marks the entry maybe-sent and releases; done() removes entry and claim; release() leaves the entry', () => {
     const { dir, outbox } = box();
-    const e = outbox.add({ api_url: API }, { kind: 'comment', on: 'check-in', id: 'c1' }, { kind: 'comment', body: 'hi' }, 'typed', at(0));
+    const e = outbox.add({ api_url: API }, { kind: 'comment', on: 'check-in', id: 'c1' }, { kind: 'comment', body: 'hi' }, 'typed', at(0), { hold: false });
     const claim = outbox.claim(e);
     claim.sending();
     expect(json(join(dir, `${e.id}.claim`))).toEqual({ pid: process.pid, token: expect.any(String), at: expect.any(String), sending: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
@@ -256,7 +283,7 @@ describe('claims', () => {
     expect(files(dir)).toEqual([`${e.id}.json`, `${e.id}.unknown`]);
     expect(outbox.maybeSent(e)).toBe(at(5).toISOString());
 
-    const f = outbox.add({ api_url: API }, CHECK_IN, answers('kept'), 'typed', at(1));
+    const f = outbox.add({ api_url: API }, CHECK_IN, answers('kept'), 'typed', at(1), { hold: false });
     outbox.claim(f).release();
     expect(files(dir)).toEqual([`${e.id}.json`, `${e.id}.unknown`, `${f.id}.json`].sort());
     expect(outbox.keptThisRun()).toEqual([e, f]);

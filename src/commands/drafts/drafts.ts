@@ -67,7 +67,7 @@ export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> 
     .drafts()
     .list()
     .map((e) => rowOf(ctx, e));
-  await printList(ctx.io, ctx.now(), rows, opts.json, 'Nothing is waiting: every word you wrote was sent.', draftRows);
+  await printList(ctx.io, ctx.now(), rows, opts.json, 'No drafts are waiting.', draftRows);
   const elsewhere = rows.filter((r) => !r.here);
   if (!opts.json && elsewhere.length > 0) ctx.io.err(`${elsewhere.length} of them ${elsewhere.length === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`);
 }
