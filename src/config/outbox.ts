@@ -120,6 +120,8 @@ const ID_RE = /^[a-z0-9]{4,32}$/;
 const ENTRY_FILE = /^([a-z0-9]{4,32})\.json$/;
 /** A draft of an earlier version: one per target, named by a hash of its key. */
 const OLD_FILE = /^[0-9a-f]{32}\.json(\.replaced-\d+(-\d+)?)?$/;
+/** An earlier version's draft being moved in (by the process named), under its name while moving. */
+const MOVING_FILE = /^([0-9a-f]{32}\.json(?:\.replaced-\d+(?:-\d+)?)?)\.moving-(\d+)-[a-z0-9]+$/;
 /** An entry file is small; anything bigger (or not a regular file) is not read. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
@@ -623,7 +625,7 @@ export class Outbox {
     for (const from of sources) {
       let names: string[];
       try {
-        names = readdirSync(from).filter((n) => OLD_FILE.test(n));
+        names = readdirSync(from).filter((n) => OLD_FILE.test(n) || MOVING_FILE.test(n));
       } catch {
         continue;
       }
@@ -637,14 +639,33 @@ export class Outbox {
           continue;
         }
       }
-      for (const name of names) {
+      for (const found of names) {
+        // Taken first by renaming it aside (one run wins; a run that read it before another took
+        // it finds nothing): never made into an entry twice, even by a run that stalls.
+        const moving = MOVING_FILE.exec(found);
+        if (moving && alive(Number(moving[2]))) continue; // another run is moving it now
+        const name = moving ? moving[1]! : found;
         const file = join(from, name);
+        const taken = `${file}.moving-${process.pid}-${newId()}`;
+        try {
+          renameSync(join(from, found), taken);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`the draft ${file} of an earlier version cannot be moved into ${this.dir} (${fsReason(err)}); it is left where it is`);
+          continue;
+        }
+        const putBack = () => {
+          try {
+            renameSync(taken, file);
+          } catch {
+            // left under its moving name: the next run takes it from there
+          }
+        };
         let text: string;
         try {
-          text = readRegularFile(file, MAX_ENTRY_BYTES);
+          text = readRegularFile(taken, MAX_ENTRY_BYTES);
         } catch (err) {
-          // Gone: moved in by another run meanwhile. Anything else is said, and the file left.
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
+          this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
+          putBack();
           continue;
         }
         let old: unknown;
@@ -653,7 +674,10 @@ export class Outbox {
         } catch {
           old = undefined;
         }
-        if (!isOldDraft(old)) continue; // left where it is: nothing here reads it, nothing removes it
+        if (!isOldDraft(old)) {
+          putBack(); // left where it is: nothing here reads it, nothing removes it
+          continue;
+        }
         const saved = typeof old.saved_at === 'string' ? old.saved_at : new Date(0).toISOString();
         let id = '';
         const hash = sha256(`${name}\n${text}`);
@@ -663,29 +687,17 @@ export class Outbox {
           mkdirSync(this.dir, { recursive: true, mode: 0o700 });
           const dest = this.entryFile(this.dir, id);
           const temp = writeTemp(dest, JSON.stringify(entry, null, 2) + '\n');
-          let made = false;
           try {
             linkSync(temp, dest);
-            made = true;
           } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-              if (!this.exists(dest)) {
-                renameSync(temp, dest);
-                made = true;
-              }
-            }
+            if ((err as NodeJS.ErrnoException).code !== 'EEXIST' && !this.exists(dest)) renameSync(temp, dest);
           } finally {
             rmSync(temp, { force: true });
           }
           syncDir(this.dir);
-          try {
-            rmSync(file, { force: true });
-          } catch (err) {
-            // Left where it is, as said below: not beside a copy of it.
-            if (made) rmSync(dest, { force: true });
-            throw err;
-          }
+          rmSync(taken, { force: true });
         } catch (err) {
+          putBack();
           this.warn(`the draft ${file} of an earlier version could not be moved into ${this.dir} (${fsReason(err)}); it is left where it is`);
         }
       }
