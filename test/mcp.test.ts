@@ -3,6 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -202,7 +203,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     // On disk: one entry, named by its id, saying whose it is, what for, what, and that an agent wrote it.
     expect(draftFolder()).toEqual([`${id}.json`]);
     const kept = entryOf(id);
-    expect(kept).toEqual({ checkin_outbox: 1, id, account: { api_url: sb.url, person_id: meId }, target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers }, made: 'agent', created_at: kept.created_at, saved_at: kept.created_at });
+    expect(kept).toEqual({ checkin_outbox: 1, id, account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) }, target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers }, made: 'agent', created_at: kept.created_at, saved_at: kept.created_at });
     expect(new Date(kept.created_at).toISOString()).toBe(kept.created_at);
 
     const sent = await s.call('send_checkin', { draft_id: id });
@@ -543,7 +544,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     sb.requests.length = 0;
     return { on, id };
   }
-  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again$`);
+  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again\nWhen no checkin is running, that claim was left by one that is gone \\(its process number now names another program\\): remove \\S+\\.claim and try again\\.$`);
   const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
 
   it('three parallel send_comment calls, each accepted: the draft is claimed before the person is asked, so one is asked, one POST; the others are refused at once', async () => {

@@ -17,9 +17,9 @@
 // are turned into entries when the store is first read, none lost.
 
 import { accessSync, constants, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 import { fsReason, readRegularFile, syncDir, writeTemp } from './files.js';
 import { normalizeApiUrl, sha256 } from './store.js';
 
@@ -52,6 +52,8 @@ export type Made = 'typed' | 'piped' | 'editor' | 'agent' | 'earlier';
 export interface Account {
   api_url: string;
   person_id?: string;
+  /** The start of the token's SHA-256, when the token was known without asking the keychain: tells two people apart before the service said who either is. */
+  token?: string;
 }
 
 export interface Entry {
@@ -123,7 +125,8 @@ const OLD_FILE = /^[0-9a-f]{32}\.json(\.replaced-\d+(-\d+)?)?$/;
 /** An earlier version's draft being moved in (by the process named), under its name while moving. */
 const MOVING_FILE = /^([0-9a-f]{32}\.json(?:\.replaced-\d+(?:-\d+)?)?)\.moving-(\d+)-[a-z0-9]+$/;
 /** An entry file is small; anything bigger (or not a regular file) is not read. */
-const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+// 16 MiB of standard input can take six times that as JSON (a control character is \u0000).
+const MAX_ENTRY_BYTES = 112 * 1024 * 1024;
 
 function newId(): string {
   let id = '';
@@ -131,20 +134,68 @@ function newId(): string {
   return id;
 }
 
+const str = (v: unknown): v is string => typeof v === 'string';
+const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether a value is a target of one of the kinds, with the fields its kind needs (a file is data: anything may be in it). */
+export function isTarget(t: unknown): t is DraftTarget {
+  if (!obj(t)) return false;
+  switch (t.kind) {
+    case 'check-in':
+      return str(t.key) && t.key !== '';
+    case 'comment':
+      return (t.on === 'check-in' || t.on === 'goal-update') && str(t.id) && t.id !== '';
+    case 'goal-update':
+      return str(t.goalId) && t.goalId !== '';
+    case 'goal-update-edit':
+    case 'goal-edit':
+      return str(t.id) && t.id !== '';
+    case 'activity':
+    case 'goal':
+    case 'echo-question':
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isContent(c: unknown): c is DraftContent {
+  if (!obj(c)) return false;
+  switch (c.kind) {
+    case 'answers':
+      return obj(c.answers);
+    case 'comment':
+      return str(c.body);
+    case 'text':
+      return str(c.text);
+    case 'activity':
+      return obj(c.input) && str(c.input.description);
+    case 'echo-question':
+      return obj(c.input) && str(c.input.prompt);
+    case 'goal-update':
+    case 'goal':
+      return obj(c.input);
+    default:
+      return false;
+  }
+}
+
 function isEntry(v: unknown): v is Entry {
-  if (typeof v !== 'object' || v === null) return false;
-  const e = v as Partial<Entry>;
+  if (!obj(v)) return false;
+  const e = v as Partial<Entry> & Record<string, unknown>;
+  const a = e.account as unknown;
   return (
     e.checkin_outbox === 1 &&
-    typeof e.id === 'string' &&
-    typeof e.account === 'object' &&
-    e.account !== null &&
-    typeof e.account.api_url === 'string' &&
-    typeof e.target === 'object' &&
-    e.target !== null &&
-    typeof e.content === 'object' &&
-    e.content !== null &&
-    typeof e.created_at === 'string'
+    str(e.id) &&
+    obj(a) &&
+    str(a.api_url) &&
+    (a.person_id === undefined || str(a.person_id)) &&
+    (a.token === undefined || str(a.token)) &&
+    isTarget(e.target) &&
+    isContent(e.content) &&
+    str(e.created_at) &&
+    (e.saved_at === undefined || str(e.saved_at)) &&
+    (e.editing === undefined || (obj(e.editing) && typeof (e.editing as { pid?: unknown }).pid === 'number'))
   );
 }
 
@@ -159,7 +210,7 @@ interface OldDraft {
 function isOldDraft(v: unknown): v is OldDraft {
   if (typeof v !== 'object' || v === null) return false;
   const d = v as Partial<OldDraft>;
-  return typeof d.api_url === 'string' && typeof d.target === 'object' && d.target !== null && typeof d.content === 'object' && d.content !== null;
+  return typeof d.api_url === 'string' && isTarget(d.target) && isContent(d.content);
 }
 
 /** Whether a process is alive (signal 0 checks without sending). */
@@ -237,24 +288,17 @@ export class Outbox {
   }
 
   /**
-   * An entry being written in the editor holds what its file says as last saved (a closed terminal
-   * or a stop signal leaves it there). One whose writer is gone without a word typed (the file still
-   * says what was shown) is no draft: it is removed.
+   * An entry being written in the editor holds what its file (`<id>.md`, beside it) says as last
+   * saved: a closed terminal, a stop signal or a killed checkin leaves it there, and an editor that
+   * outlived checkin (a window of its own) may still be writing in it. Never removed from here.
    */
-  private withEditorText(file: string, e: Entry): Entry | undefined {
+  private withEditorText(file: string, e: Entry): Entry {
     if (!e.editing) return e;
-    const md = join(dirname(file), e.editing.file.replace(/[\\/]/g, ''));
     let text: string;
     try {
-      text = readRegularFile(md, MAX_ENTRY_BYTES);
+      text = readRegularFile(join(dirname(file), basename(file).replace(/\.json$/, '.md')), MAX_ENTRY_BYTES);
     } catch {
       return e;
-    }
-    const gone = e.editing.pid !== process.pid && !alive(e.editing.pid);
-    if (gone && sha256(text) === e.editing.shown) {
-      this.removeFile(file);
-      this.removeFile(md);
-      return undefined;
     }
     return { ...e, content: { kind: 'text', text } };
   }
@@ -276,6 +320,7 @@ export class Outbox {
         if (!m || OLD_FILE.test(n) || byId.has(m[1]!)) continue;
         const e = this.read(join(dir, n));
         if (e && e.id === m[1]) byId.set(e.id, e);
+        else if (e) this.warn(`the draft ${join(dir, n)} names another id (${JSON.stringify(e.id).slice(0, 40)}); it is left out`);
       }
     }
     return [...byId.values()].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
@@ -386,7 +431,12 @@ export class Outbox {
     const name = `${entry.id}.md`;
     const file = join(mine.dir, name);
     try {
-      writeFileSync(file, text, { mode: 0o600 });
+      const temp = writeTemp(file, text);
+      try {
+        renameSync(temp, file);
+      } finally {
+        rmSync(temp, { force: true });
+      }
     } catch (err) {
       throw new CliError(`Cannot keep the editor's file in ${mine.dir} (${fsReason(err)})`);
     }
@@ -476,7 +526,11 @@ export class Outbox {
       }
       const holder = this.readClaim(file);
       if (holder && this.holderAlive(holder)) {
-        throw new ClaimedError(`The draft ${entry.id} is being sent by another checkin (process ${holder.pid}, since ${holder.at}); it was not sent again`);
+        throw new ClaimedError(
+          `The draft ${entry.id} is being sent by another checkin (process ${holder.pid}, since ${String(holder.at).slice(0, 40)}); it was not sent again`,
+          EXIT.FAILURE,
+          `When no checkin is running, that claim was left by one that is gone (its process number now names another program): remove ${file} and try again.`,
+        );
       }
       this.takeBack(file, entry, holder);
     }
@@ -510,14 +564,21 @@ export class Outbox {
       },
       done: () => {
         this.removeFile(this.entryFile(dir, entry.id));
-        rmSync(join(dir, `${entry.id}.unknown`), { force: true });
-        rmSync(join(dir, `${entry.id}.md`), { force: true });
+        rmSync(join(dir, `${entry.id}.unknown`), { force: true, recursive: true });
+        rmSync(join(dir, `${entry.id}.md`), { force: true, recursive: true });
         this.own.delete(entry.id);
         release();
       },
       unknown: (at) => {
         try {
-          writeFileSync(join(dir, `${entry.id}.unknown`), JSON.stringify({ at: at.toISOString() }) + '\n', { mode: 0o600 });
+          // Written beside and renamed into place: whatever is at that name (a FIFO…) is replaced, never opened.
+          const marker = join(dir, `${entry.id}.unknown`);
+          const temp = writeTemp(marker, JSON.stringify({ at: at.toISOString() }) + '\n', { sync: false });
+          try {
+            renameSync(temp, marker);
+          } finally {
+            rmSync(temp, { force: true });
+          }
         } catch {
           // the claim below says it instead: it is left as it is
           return;
@@ -561,7 +622,7 @@ export class Outbox {
       } catch {
         // another claim is there already: that one stands
       }
-      rmSync(aside, { force: true });
+      rmSync(aside, { force: true, recursive: true });
       return;
     }
     if (took?.sending) {
@@ -573,7 +634,7 @@ export class Outbox {
       }
       this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${took.pid}) before the service answered: it may have reached the service`);
     }
-    rmSync(aside, { force: true });
+    rmSync(aside, { force: true, recursive: true });
   }
 
   /** The live process sending this entry now, if one is. */

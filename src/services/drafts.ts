@@ -7,7 +7,7 @@
 import { createEchoQuestion, createGoal, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { ClaimedError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
-import { normalizeApiUrl } from '../config/store.js';
+import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/answers.js';
 import { resolveGoalNames } from './account.js';
@@ -60,6 +60,21 @@ export function contentText(content: DraftContent): string {
   }
 }
 
+/** The first words of a draft, as a list shows them: the first answer given, or the first line written (not the template's comments and headings). */
+export function firstWords(content: DraftContent): string {
+  if (content.kind === 'answers') {
+    const a = content.answers;
+    for (const [key, label] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
+      const v = a[key];
+      if (typeof v === 'string' && v.trim() !== '') return `${label}: ${v.trim().split('\n')[0]}`;
+    }
+    if (a.mood) return `Mood: ${a.mood}`;
+    return '';
+  }
+  const text = content.kind === 'text' ? content.text.replace(/<!--[\s\S]*?-->/g, '') : contentText(content);
+  return text.split('\n').find((l) => l.trim() !== '' && !/^#{1,6}\s/.test(l.trim()))?.trim() ?? '';
+}
+
 /** The command that sends what waits for a target. */
 export function resumeCommand(target: DraftTarget): string {
   switch (target.kind) {
@@ -97,7 +112,7 @@ export class MaybeSentError extends CliError {}
 
 /** The line for a send that may have reached the service without an answer. */
 export function maybeSentLine(entry: Entry, at: string): string {
-  return `The draft ${entry.id} may have reached the service (sent ${at}, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`;
+  return `The draft ${entry.id} may have reached the service (sent ${sanitizeLine(at).slice(0, 40)}, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`;
 }
 
 /**
@@ -107,15 +122,17 @@ export function maybeSentLine(entry: Entry, at: string): string {
 export function accountHere(ctx: Context, { person: withPerson = true }: { person?: boolean } = {}): Account {
   const cfg = ctx.config();
   const api_url = normalizeApiUrl(cfg.apiUrl().value);
-  if (!withPerson) return { api_url };
+  let token: string | undefined;
   let person: string | undefined;
   try {
-    const token = cfg.token();
-    person = token ? cfg.cached(api_url, token.value, 'me')?.id : undefined;
+    // Without `person`, the keychain is not asked (the words are kept before anything slow).
+    const t = withPerson || cfg.read().token_store !== 'keychain' || ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN ? cfg.token() : undefined;
+    if (t?.value) token = sha256(t.value).slice(0, 16);
+    person = withPerson && t ? cfg.cached(api_url, t.value, 'me')?.id : undefined;
   } catch {
-    person = undefined;
+    // whose it is stays unsaid
   }
-  return { api_url, ...(person && { person_id: person }) };
+  return { api_url, ...(person && { person_id: person }), ...(token && { token }) };
 }
 
 const originOf = (url: string): string => {
@@ -129,12 +146,18 @@ const originOf = (url: string): string => {
 /** Whether an entry is this account's: the same service (however its URL's path was spelled) and not another person's. */
 export function sameAccount(a: Account, b: Account): boolean {
   if (originOf(normalizeApiUrl(a.api_url)) !== originOf(normalizeApiUrl(b.api_url))) return false;
-  return !a.person_id || !b.person_id || a.person_id.toLowerCase() === b.person_id.toLowerCase();
+  const text = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : undefined);
+  const [pa, pb] = [text(a.person_id), text(b.person_id)];
+  if (pa && pb) return pa === pb;
+  // Whose it is was not known when it was kept: the token it was kept with tells (another token is another account, said and asked).
+  const [ta, tb] = [text(a.token), text(b.token)];
+  return !ta || !tb || ta === tb;
 }
 
 /** How an entry's account reads: "http://…/api/v1" (and whose, when it is not this person). */
-export function accountLabel(a: Account): string {
-  return a.api_url;
+export function accountLabel(a: Account, here: Account): string {
+  const url = sanitizeLine(a.api_url);
+  return originOf(normalizeApiUrl(a.api_url)) === originOf(normalizeApiUrl(here.api_url)) ? `${url}, by another person or token` : url;
 }
 
 /**
@@ -150,6 +173,13 @@ export function waitingFor(ctx: Context, target: DraftTarget | DraftTarget[]): {
   const busy = all.filter((e) => outbox.busyElsewhere(e));
   const free = all.filter((e) => !busy.includes(e));
   return { here: free.filter((e) => sameAccount(e.account, account)), elsewhere: free.filter((e) => !sameAccount(e.account, account)), busy };
+}
+
+/** The newest entry waiting for a target that writing can start again from (none that may already have been sent). */
+export function newestToEdit(ctx: Context, names: DraftTarget | DraftTarget[], kinds: Array<DraftContent['kind']>): Entry | undefined {
+  return waitingFor(ctx, names)
+    .here.filter((e) => kinds.includes(e.content.kind) && !ctx.drafts().maybeSent(e))
+    .at(-1);
 }
 
 /** Every entry of this account, oldest first. */
@@ -267,9 +297,9 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   const outbox = ctx.drafts();
   let entry = write.entry ?? (write.content ? keep(ctx, write.target, write.content, write.made) : undefined);
   // This run's entry learns whose it is (the token is read by now), so another person's resume never takes it.
-  if (entry && !write.entry && !entry.account.person_id) {
+  if (entry && !write.entry && (!entry.account.person_id || !entry.account.token)) {
     const account = accountHere(ctx);
-    if (account.person_id) entry = updateOwn(ctx, entry, { account });
+    if ((account.person_id && !entry.account.person_id) || (account.token && !entry.account.token)) entry = updateOwn(ctx, entry, { account });
   }
   const resume = write.resume ?? resumeCommand(write.target);
   const claims = [];
@@ -282,10 +312,13 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   }
   // Looked at once it is held: a sender that died with its request on the way (its claim was
   // just taken back) may have made it already. Sent again only on the person's word.
-  const maybe = entry && !write.again ? outbox.maybeSent(entry) : undefined;
-  if (maybe && entry) {
-    for (const c of claims) c.release();
-    throw new MaybeSentError(maybeSentLine(entry, whenLabel(maybe)));
+  if (!write.again) {
+    for (const e of [...(entry ? [entry] : []), ...(write.folds ?? [])]) {
+      const maybe = outbox.maybeSent(e);
+      if (!maybe) continue;
+      for (const c of claims) c.release();
+      throw new MaybeSentError(maybeSentLine(e, whenLabel(maybe)));
+    }
   }
   const createsOne = creates(write.target);
   if (createsOne && claims[0]) claims[0].sending();
@@ -346,14 +379,15 @@ export function targetNoun(target: DraftTarget): string {
 /** When an entry is, as a person reads it: "Wed 25 Nov 21:07". */
 export function whenLabel(iso: string): string {
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
+  if (Number.isNaN(d.getTime())) return sanitizeLine(iso).slice(0, 40);
   return d.toLocaleString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).replace(',', '');
 }
 
 /** The error when nothing waits for a target here: what waits for it elsewhere is named, with how to send it here. */
-export function noneWaiting(what: string, elsewhere: Entry[]): UsageError {
+export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): UsageError {
   if (elsewhere.length === 0) return new UsageError(`There is no draft for ${what}`);
-  const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account)} on ${whenLabel(e.created_at)})`).join(', ');
+  const here = accountHere(ctx);
+  const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
   return new UsageError(`There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`, `\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`);
 }
 
@@ -365,7 +399,7 @@ export function noneWaiting(what: string, elsewhere: Entry[]): UsageError {
 export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
   const { here, elsewhere, busy } = waitingFor(ctx, targets);
   if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} being written or sent by another checkin right now; left to it.\n`);
-  if (here.length === 0) throw noneWaiting(what, elsewhere);
+  if (here.length === 0) throw noneWaiting(ctx, what, elsewhere);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
   const out: Array<{ entry: Entry; result: T }> = [];
   let skipped = 0;
@@ -391,7 +425,7 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */
 export async function pickEntries(ctx: Context, entries: Entry[], what: string): Promise<Entry[]> {
-  const first = (e: Entry) => contentText(e.content).split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const first = (e: Entry) => firstWords(e.content);
   const choice = await ctx.prompter().select<string>(`${entries.length} drafts wait for ${what}. Send which?`, [
     { name: `All ${entries.length}, oldest first`, value: '*' },
     ...entries.map((e) => ({ name: `${e.id} · ${whenLabel(e.created_at)} · ${sanitizeLine(first(e)).slice(0, 60)}`, value: e.id })),
@@ -466,6 +500,10 @@ export function commentBody(entry: Entry, { orEmpty = false }: { orEmpty?: boole
 
 /** What a target is, with its id: "a comment on the check-in 2026-11-25", "an activity". */
 export function targetLabel(t: DraftTarget): string {
+  return sanitizeLine(targetWords(t));
+}
+
+function targetWords(t: DraftTarget): string {
   switch (t.kind) {
     case 'check-in':
       return `the check-in ${t.key}`;

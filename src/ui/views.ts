@@ -348,13 +348,17 @@ export interface DraftRow {
   state: string;
   /** Kept for this service and person. */
   here: boolean;
+  /** Whose it is when not: the service's URL, and whether another person or token kept it. */
+  kept_for: string | null;
+  /** The first words (the first answer given, or the first line written). */
+  words: string;
   text: string;
   content: unknown;
 }
 
 export function draftRows(v: View, list: DraftRow[]): string {
-  const first = (r: DraftRow) => sanitizeLine(r.text.split('\n').find((l) => l.trim() !== '') ?? '');
-  const forWhat = (r: DraftRow) => `${sanitizeLine(r.for)}${r.here ? '' : ` (kept for ${sanitizeLine(r.account.api_url)})`}`;
+  const first = (r: DraftRow) => sanitizeLine(r.words);
+  const forWhat = (r: DraftRow) => `${sanitizeLine(r.for)}${r.here ? '' : ` (kept for ${sanitizeLine(r.kept_for ?? r.account.api_url)})`}`;
   if (!v.rich) return tsv(list.map((r) => [r.id, r.created_at, forWhat(r), r.made, r.state, first(r)]));
   const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
   return table(

@@ -58,7 +58,7 @@ async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: 
 
 /** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */
 function noDraft(ctx: Context, target: Target, elsewhere: Entry[]): UsageError {
-  if (elsewhere.length > 0) return noneWaiting(target.label, elsewhere);
+  if (elsewhere.length > 0) return noneWaiting(ctx, target.label, elsewhere);
   const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' ? [e.target.key] : [])))];
   if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
   const one = others[others.length - 1]!;

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { today } from '../../services/days.js';
-import { commentBody, dropOwn, editKept, keep, keptLine, resumeEach, retarget, sendWithDraft, waitingFor, type DraftTarget, type Entry } from '../../services/drafts.js';
+import { commentBody, dropOwn, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../services/drafts.js';
 import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
@@ -70,7 +70,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   let folds: Entry[] = [];
   if (opts.edit) {
     // The newest comment kept for it is where writing starts again; once this is posted, it is done with.
-    const newest = waitingFor(ctx, names).here.filter((e) => e.content.kind === 'comment' || e.content.kind === 'text').at(-1);
+    const newest = newestToEdit(ctx, names, ['comment', 'text']);
     // The editor's file is this run's draft from the start: a closed terminal leaves what was saved.
     body = withoutContext(await editKept(ctx, draftTarget, newest ? commentBody(newest, { orEmpty: true }) : ''));
     if (body.trim() === '') {

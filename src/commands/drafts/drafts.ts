@@ -6,14 +6,14 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { accountHere, contentText, drop, sameAccount, sendEntry, targetLabel, whenLabel, type Entry } from '../../services/drafts.js';
+import { accountHere, accountLabel, contentText, firstWords, drop, sameAccount, sendEntry, targetLabel, whenLabel, type Entry } from '../../services/drafts.js';
 import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
 import { draftRows, type DraftRow } from '../../ui/views.js';
 
 /** The fields of `checkin drafts --json` (and `show --json`). */
-export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'state', 'here', 'text', 'content'] as const;
+export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'state', 'here', 'kept_for', 'words', 'text', 'content'] as const;
 
 export interface DraftsOptions {
   json?: JsonFlag;
@@ -59,7 +59,9 @@ function rowOf(ctx: Context, e: Entry): DraftRow {
   const sender = outbox.sender(e);
   const maybe = outbox.maybeSent(e);
   const state = sender ? `being sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : 'waiting';
-  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, state, here: sameAccount(e.account, accountHere(ctx)), text: contentText(e.content), content: e.content };
+  const here = accountHere(ctx);
+  const mine = sameAccount(e.account, here);
+  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, state, here: mine, kept_for: mine ? null : accountLabel(e.account, here), words: firstWords(e.content), text: contentText(e.content), content: e.content };
 }
 
 export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> {
@@ -100,7 +102,7 @@ export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void>
   const entry = entryOf(ctx, opts.id);
   const again = `checkin drafts send ${entry.id}`;
   const here = accountHere(ctx);
-  if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${entry.account.api_url}${entry.account.person_id && here.person_id && entry.account.person_id !== here.person_id ? ' by another person' : ''} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url}?`, `Sending the draft ${entry.id}, kept for ${entry.account.api_url}, to ${here.api_url}`, opts, again);
+  if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, opts, again);
   const maybe = ctx.drafts().maybeSent(entry);
   if (maybe) await confirmed(ctx, `The draft ${entry.id} may already have reached the service (sent ${whenLabel(maybe)}, no answer came). Send it again?`, `Sending the draft ${entry.id} again (it may already have reached the service)`, opts, again);
   await sendEntry(ctx, entry, { again: Boolean(maybe) });
@@ -109,7 +111,7 @@ export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void>
 
 export async function runDrop(ctx: Context, opts: DraftIdOptions): Promise<void> {
   const entry = entryOf(ctx, opts.id);
-  const first = sanitizeLine(contentText(entry.content).split('\n').find((l) => l.trim() !== '') ?? '');
+  const first = sanitizeLine(firstWords(entry.content));
   await confirmed(ctx, `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`, `Dropping the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")`, opts, `checkin drafts drop ${entry.id}`);
   drop(ctx, entry);
   ctx.io.err(`Dropped the draft ${entry.id}.\n`);

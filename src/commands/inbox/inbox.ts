@@ -12,7 +12,7 @@ import { shortDay } from '../../core/dayname.js';
 import type { InboxListing, ListedItem } from '../../config/store.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { rangeDay } from '../../services/days.js';
-import { commentBody, dropOwn, editKept, sendWithDraft, waitingFor, type Entry } from '../../services/drafts.js';
+import { commentBody, dropOwn, editKept, newestToEdit, sendWithDraft, type Entry } from '../../services/drafts.js';
 import { JSON_FIELDS, jsonOption, printJson, printList, printOne, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
@@ -152,7 +152,7 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   let folds: Entry[] = [];
   if (opts.edit) {
     // The newest reply kept for this thread is where writing starts again; once this is posted, it is done with.
-    const kept = waitingFor(ctx, draftTarget).here.filter((e) => e.content.kind === 'comment' || e.content.kind === 'text').at(-1);
+    const kept = newestToEdit(ctx, draftTarget, ['comment', 'text']);
     if (kept) folds = [kept];
     // What is being answered, quoted above the reply (taken out again).
     const context = target.quote ? [`Replying to ${target.quote.split(':')[0]}:`, ...quoted(target.quote.slice(target.quote.indexOf(':') + 1).trim())] : [];

@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import type { Entry } from '../../services/drafts.js';
+import { accountHere, sameAccount, type Entry } from '../../services/drafts.js';
 import type { Context } from '../../context.js';
 import { describeError } from '../../error-text.js';
 import { UsageError } from '../../errors.js';
@@ -60,7 +60,7 @@ export async function checkInTarget(ctx: Context, day: string | undefined): Prom
 /** The outbox entry a draft_id names (its id, or the start of it), of this account; a clear refusal otherwise. */
 export function entryFor(ctx: Context, id: string): Entry {
   const entry = ctx.drafts().find(id);
-  if (!entry) throw new UsageError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.');
+  if (!entry || !sameAccount(entry.account, accountHere(ctx))) throw new UsageError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.');
   return entry;
 }
 
