@@ -113,4 +113,25 @@ describe('checkin drafts', () => {
     expect(w.sb.requests.at(-1)!.body).toEqual({ group: 'git', description: 'kept elsewhere' });
     expect(await listed()).toEqual([]);
   });
+
+  it('words are kept before anything that can fail on the way: no token yet, a check-in named `last`; --resume with new piped text is refused unread', async () => {
+    const noToken = await w.cli(['log', '-', '--group', 'git'], { input: 'before login\n', env: { CHECKIN_TOKEN: undefined } });
+    expect(noToken.code).toBe(4);
+    expect(w.sent()).toEqual([]);
+    expect((await listed()).map((d) => [d.for, d.text])).toEqual([['an activity', 'before login']]);
+    expect((await w.cli(['log', '--resume'])).code).toBe(0);
+    expect(w.sent()).toEqual(['POST /api/v2/activities']);
+
+    w.forget();
+    w.sb.inject({ method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' }, { method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' }, { method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
+    const last = await w.cli(['comments', 'last', '--add', '-'], { input: 'on my last one\n' });
+    expect(last.code).toBe(1);
+    expect(w.sent().every((r) => r.startsWith('GET '))).toBe(true);
+    expect((await listed()).map((d) => [d.for, d.text])).toEqual([['a comment on the check-in last', 'on my last one\n']]);
+
+    w.forget();
+    const refused = await w.cli(['today', '--resume', '-p', '-'], { input: 'NEW\n' });
+    expect(refused).toMatchObject({ code: 2, stderr: 'error: --resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent\nSend what was kept with `checkin today --resume`, then pipe the new text without --resume.\n' });
+    expect(w.sent()).toEqual([]);
+  });
 });

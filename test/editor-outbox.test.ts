@@ -79,3 +79,25 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
     expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
   });
 });
+
+describe('the questions, when the terminal closes', () => {
+  for (const signal of ['SIGHUP', 'SIGTERM'] as const) {
+    it(`${signal} while an answer is being typed: the lines typed so far are a draft, and --resume sends them`, async () => {
+      const s = new Screen(['today'], env, { cols: 120, rows: 60 });
+      await s.answer('What went on since your last check-in?', KEY.enter);
+      await s.answer('What did you do previously?', KEY.enter);
+      await s.answer('What do you intend to do next?', `- one${KEY.enter}- second line`);
+      await s.waitFor('- second line');
+      process.kill(-s.pid, signal);
+      const exit = await s.exit();
+      expect(exit.signal ?? exit.code).not.toBe(0);
+      expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+      const listed = await runCli(['drafts', '--json', 'for,made,content'], { env });
+      const drafts = JSON.parse(listed.stdout) as Array<{ for: string; content: { answers: { intentions?: string } } }>;
+      expect(drafts).toHaveLength(1);
+      expect(drafts[0]!.content.answers.intentions).toBe('- one\n- second line');
+      expect((await runCli(['today', '--resume'], { env })).code).toBe(0);
+      expect((sb.requests.filter((r) => r.method === 'PATCH').at(-1)!.body as { intentions: string }).intentions).toBe('- one\n- second line');
+    });
+  }
+});

@@ -87,6 +87,9 @@ export interface Claim {
 /** Another process (or call) is sending this entry now. */
 export class ClaimedError extends CliError {}
 
+/** The entry is no longer there: sent or dropped by another process (or call) meanwhile. */
+export class GoneError extends UsageError {}
+
 interface ClaimFile {
   pid: number;
   token: string;
@@ -514,7 +517,7 @@ export class Outbox {
    */
   claim(entry: Entry): Claim {
     const dir = this.dirOf(entry);
-    if (!dir) throw new UsageError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
+    if (!dir) throw new GoneError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
     const file = join(dir, `${entry.id}.claim`);
     const mine: ClaimFile = { pid: process.pid, token: `${process.pid}-${newId()}`, at: new Date().toISOString() };
     for (let tries = 0; ; tries++) {
@@ -537,7 +540,7 @@ export class Outbox {
     // Gone meanwhile (sent by the one whose claim was just taken back, or dropped)? Then nothing to send.
     if (!this.exists(this.entryFile(dir, entry.id))) {
       rmSync(file, { force: true });
-      throw new UsageError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
+      throw new GoneError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
     }
     held.add(mine.token);
     let released = false;

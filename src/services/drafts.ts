@@ -6,7 +6,7 @@
 // be kept at all, the write still goes out, and if it fails the typed text is printed.
 import { createEchoQuestion, createGoal, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { ClaimedError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
+import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/answers.js';
@@ -188,8 +188,27 @@ export function allHere(ctx: Context): Entry[] {
   return ctx.drafts().list().filter((e) => sameAccount(e.account, account));
 }
 
+/** What is being typed right now, kept when a stop signal comes (SIGHUP, SIGTERM: no prompt sees those). */
+const onStopKeepers = new WeakMap<Context, Set<() => void>>();
+
+/** Runs `keepNow` (a synchronous keep of what is being typed) if a stop signal comes before the returned function is called. */
+export function keepOnStop(ctx: Context, keepNow: () => void): () => void {
+  let set = onStopKeepers.get(ctx);
+  if (!set) onStopKeepers.set(ctx, (set = new Set()));
+  set.add(keepNow);
+  ctx.io.onStop(() => stopLine(ctx));
+  return () => set.delete(keepNow);
+}
+
 /** What a stop signal says while an entry of this run is kept. */
 function stopLine(ctx: Context): string | undefined {
+  for (const keepNow of onStopKeepers.get(ctx) ?? []) {
+    try {
+      keepNow();
+    } catch {
+      // the line below says what is kept
+    }
+  }
   const kept = ctx.drafts().keptThisRun();
   if (kept.length === 0) return undefined;
   return `Stopped. ${keptLine(resumeCommand(kept.at(-1)!.target))}`;
@@ -413,7 +432,11 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
     try {
       out.push({ entry, result: await sendWithDraft(ctx, { target: entry.target, entry, resume, quiet: true, send: () => send(entry) }) });
     } catch (err) {
-      // Being sent by another checkin that started meanwhile, or found to be maybe sent once held: left, said.
+      // Sent by another checkin meanwhile: done with. Being sent there, or maybe sent once held: left, said.
+      if (err instanceof GoneError) {
+        ctx.io.err(`note: ${err.message}\n`);
+        continue;
+      }
       if (!(err instanceof MaybeSentError || err instanceof ClaimedError)) throw err;
       ctx.io.err(`warning: ${err.message}\n`);
       skipped++;
@@ -421,6 +444,11 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
   }
   if (out.length === 0 && skipped > 0) throw new CliError(`Nothing was sent: what waits for ${what} may already have reached the service, or another checkin is sending it`);
   return out;
+}
+
+/** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
+export function noPipeWithResume(resume: string, piped: boolean): void {
+  if (piped) throw new UsageError('--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent', `Send what was kept with \`${resume}\`, then pipe the new text without --resume.`);
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */

@@ -46,8 +46,8 @@ export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
   if (opts.text === undefined) throw new UsageError('Say what you did: checkin log "…" (or - to read it from standard input)');
   const piped = opts.text === '-';
   const input = activityInput(piped ? await ctx.io.readStdin() : opts.text, opts.url, opts.group);
-  const api = await ctx.api();
-  const recorded = await sendWithDraft(ctx, { target, content: { kind: 'activity', input }, made: piped ? 'piped' : 'typed', send: () => postActivity(api, input) });
+  // Kept before anything can fail on the way to the service (no token yet, say).
+  const recorded = await sendWithDraft(ctx, { target, content: { kind: 'activity', input }, made: piped ? 'piped' : 'typed', send: async () => postActivity(await ctx.api(), input) });
   await showRecorded(ctx, recorded, opts.json);
 }
 

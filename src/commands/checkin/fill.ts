@@ -7,7 +7,7 @@ import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../core/answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../services/drafts.js';
+import { allHere, noPipeWithResume, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../services/drafts.js';
 import { fetchOrNull, type Target } from '../../services/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './answers.js';
@@ -84,6 +84,7 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
 async function resume(ctx: Context, target: Target, flags: AnswerOptions): Promise<void> {
+  noPipeWithResume(`${target.resumeCommand} --resume`, (['previous', 'intentions', 'blockers', 'fromFile'] as const).some((k) => flags[k] === '-'));
   if (flags.edit) return editAndSend(ctx, target, (await answersFromFlags(ctx, { ...flags, resume: false, edit: false })).answers, flags.json, true);
   const { here, elsewhere } = await waitingForCheckIn(ctx, target);
   if (here.length === 0) throw noDraft(ctx, target, elsewhere);

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/answers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { drop, dropOwn, keep, keptLine, waitingFor, whenLabel, type Entry } from '../../services/drafts.js';
+import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../services/drafts.js';
 import { fetchOrNull, type Target } from '../../services/target.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
@@ -132,11 +132,18 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     /** One answer as lines; what is typed when Ctrl-C comes, the line being typed included, is kept. */
     const ask = async (field: 'previous' | 'intentions' | 'blockers', message: string, note: string) => {
       let typed: string | undefined;
+      const changed = () => typed !== undefined && typed !== (answers[field] ?? '');
+      // A stop signal (the terminal closed) while typing: the line being typed is kept too.
+      const off = keepOnStop(ctx, () => {
+        if (changed()) keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers, [field]: typed } });
+      });
       try {
         await step({ [field]: await askLines(ctx, message, answers[field], note, (text) => (typed = text)) });
       } catch (err) {
-        if (err instanceof CancelledError && typed !== undefined && typed !== (answers[field] ?? '')) await keepAnswers({ ...answers, [field]: typed });
+        if (err instanceof CancelledError && changed()) await keepAnswers({ ...answers, [field]: typed });
         throw err;
+      } finally {
+        off();
       }
     };
     if (questions.includes('previous')) {

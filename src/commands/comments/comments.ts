@@ -6,7 +6,7 @@ import type { Comment } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
 import { HintedError, UsageError } from '../../errors.js';
-import { today } from '../../services/days.js';
+import { todayWithoutRequest } from '../../services/days.js';
 import { commentBody, dropOwn, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../services/drafts.js';
 import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
@@ -102,9 +102,13 @@ async function addressedAs(ctx: Context, opts: CommentsOptions): Promise<DraftTa
   if (opts.goalUpdate !== undefined) return { kind: 'comment', on: 'goal-update', id: opts.goalUpdate };
   if (opts.key === undefined) return undefined;
   try {
-    const key = parseKey(opts.key, await today(ctx));
-    return key.kind === 'uuid' ? { kind: 'comment', on: 'check-in', id: key.id } : key.kind === 'date' ? { kind: 'comment', on: 'check-in', id: key.date } : undefined;
+    // Today as known without a request (the words are kept before the first one).
+    const key = parseKey(opts.key, todayWithoutRequest(ctx));
+    if (key.kind === 'uuid') return { kind: 'comment', on: 'check-in', id: key.id };
+    if (key.kind === 'date') return { kind: 'comment', on: 'check-in', id: key.date };
   } catch {
-    return undefined; // a bad key: commentable() says so
+    // a bad key: commentable() says so; the words are kept under it as given meanwhile
   }
+  // `last` (or a key not read yet): kept under the name given until the check-in is known.
+  return { kind: 'comment', on: 'check-in', id: opts.key };
 }

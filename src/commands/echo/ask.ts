@@ -141,8 +141,7 @@ export async function runAsk(ctx: Context, opts: AskOptions): Promise<void> {
   if (prompt !== undefined && prompt.trim() === '') throw new UsageError('The prompt is empty; nothing was sent');
   if (prompt === undefined && !ctx.io.canPrompt) throw new UsageError('An echo question needs a prompt', 'Give it as an argument: checkin echo ask "…" (- reads standard input).');
   const input = prompt === undefined ? await askQuestion(ctx, given, prompt) : { prompt, ...given };
-  const api = await ctx.api();
-  const created = await sendWithDraft(ctx, { target: TARGET, content: { kind: 'echo-question', input }, made: piped ? 'piped' : 'typed', resume: RESUME, send: () => createEchoQuestion(api, input) });
+  const created = await sendWithDraft(ctx, { target: TARGET, content: { kind: 'echo-question', input }, made: piped ? 'piped' : 'typed', resume: RESUME, send: async () => createEchoQuestion(await ctx.api(), input) });
   await showAsked(ctx, created, opts.json);
 }
 

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
-import { resumeEach, type DraftTarget } from '../../services/drafts.js';
+import { noPipeWithResume, resumeEach, type DraftTarget } from '../../services/drafts.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
@@ -140,6 +140,7 @@ export async function givenGoal(ctx: Context, flags: GoalFieldOptions): Promise<
  */
 export async function resumeGoals<T>(ctx: Context, target: DraftTarget, flags: GoalFieldOptions, what: string, resume: string, send: (body: GoalInput) => Promise<T>): Promise<T[]> {
   if (flags.input !== undefined) throw new UsageError(`--resume and --input cannot be combined: --resume sends ${what} kept earlier`);
+  noPipeWithResume(resume, flags.description === '-');
   const extra = (await givenFields(ctx, flags)).input;
   const sent = await resumeEach(ctx, target, what, resume, async (e) => {
     if (e.content.kind !== 'goal') throw new UsageError(`The draft ${e.id} holds no goal`);

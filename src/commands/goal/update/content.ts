@@ -4,7 +4,7 @@ import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import { keep, keptLine, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../services/drafts.js';
+import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../services/drafts.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
 import { intOption } from '../../flags.js';
@@ -111,6 +111,7 @@ export interface GoalUpdateWrite<T> {
 /** A goal update written or changed: a fresh one sent with its draft, or (--resume) each kept one, oldest first. */
 export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): Promise<T[]> {
   if (w.resume) {
+    noPipeWithResume(resumeCommand(w.target), w.flags.body === '-');
     const sent = await resumeEach(ctx, w.target, w.what, resumeCommand(w.target), (e) => {
       if (e.content.kind !== 'goal-update') throw new UsageError(`The draft ${e.id} holds no goal update`);
       return w.send({ ...e.content.input, ...givenContent(w.flags) });
