@@ -3,6 +3,7 @@
 // each file is refused with a warning naming it, the command ends (each run is bounded by the child's
 // timeout), the piped words are on disk as a draft while the service answers 503, and are sent once
 // it works. A write of the file replaces the FIFO (a rename) rather than opening it.
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -80,7 +81,7 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
         checkin_outbox: 1,
         id: draft!.replace(/\.json$/, ''),
         // Whose: the service, and the person once GET /me said (before the PATCH).
-        account: { api_url: normalizeApiUrl(sb.url), person_id: sb.service.data.people.find((p) => p.username === 'ada')!.id },
+        account: { api_url: normalizeApiUrl(sb.url), person_id: sb.service.data.people.find((p) => p.username === 'ada')!.id, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) },
         target: { kind: 'check-in', key: day },
         content: { kind: 'answers', answers: { previous: 'words' } },
         made: 'piped',
