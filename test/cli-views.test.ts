@@ -455,9 +455,10 @@ describe('dropped connections', () => {
     const entry = JSON.parse(readFileSync(join(dir, files.find((f) => f.endsWith('.json'))!), 'utf8'));
     expect(entry).toMatchObject({ target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Only once' } });
     expect(files).toEqual([`${entry.id}.json`, `${entry.id}.unknown`]);
-    const at = JSON.parse(readFileSync(join(dir, `${entry.id}.unknown`), 'utf8')).at;
+    // When it went out, as the marker beside it says (and the line says it in the person's words).
+    expect(JSON.parse(readFileSync(join(dir, `${entry.id}.unknown`), 'utf8')).at).toMatch(/^2026-11-22T09:30:00\.\d{3}Z$/);
     expect(post.stderr.split('\n').slice(-2)).toEqual([
-      `The draft ${entry.id} may have reached the service (sent ${at}, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`,
+      `The draft ${entry.id} may have reached the service (sent Sun 22 Nov 09:30, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`,
       '',
     ]);
     sb.requests.length = 0;

@@ -544,7 +544,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     sb.requests.length = 0;
     return { on, id };
   }
-  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again\nWhen no checkin is running, that claim was left by one that is gone \\(its process number now names another program\\): remove \\S+\\.claim and try again\\.$`);
+  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again\nWhen no checkin is running, that claim was left by one that is gone \\(its process number now names another program\\): remove \\S+\\.claim and try again\\.$`);
   const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
 
   it('three parallel send_comment calls, each accepted: the draft is claimed before the person is asked, so one is asked, one POST; the others are refused at once', async () => {

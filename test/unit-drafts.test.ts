@@ -219,7 +219,7 @@ describe('claims', () => {
     const file = join(dir, `${e.id}.claim`);
     const held = json(file) as { pid: number; token: string; at: string };
     expect(held).toEqual({ pid: process.pid, token: expect.stringMatching(new RegExp(`^${process.pid}-[a-z2-9]{8}$`)), at: expect.any(String) });
-    const refusal = `The draft ${e.id} is being sent by another checkin (process ${process.pid}, since ${held.at}); it was not sent again`;
+    const refusal = `The draft ${e.id} is being written or sent by another checkin (process ${process.pid}, since ${held.at}); it was not sent again`;
     const leftover = `When no checkin is running, that claim was left by one that is gone (its process number now names another program): remove ${file} and try again.`;
     expect(() => outbox.claim(e)).toThrow(new ClaimedError(refusal, 1, leftover));
     expect(() => new Outbox(dir).claim(e)).toThrow(new ClaimedError(refusal, 1, leftover));
@@ -232,7 +232,7 @@ describe('claims', () => {
 
     // Another process, alive (the one that started this test's worker), holds it.
     writeFileSync(file, JSON.stringify({ pid: process.ppid, token: `${process.ppid}-elsewher`, at: '2026-11-22T09:00:00.000Z' }));
-    expect(() => outbox.claim(e)).toThrow(new ClaimedError(`The draft ${e.id} is being sent by another checkin (process ${process.ppid}, since 2026-11-22T09:00:00.000Z); it was not sent again`, 1, leftover));
+    expect(() => outbox.claim(e)).toThrow(new ClaimedError(`The draft ${e.id} is being written or sent by another checkin (process ${process.ppid}, since 2026-11-22T09:00:00.000Z); it was not sent again`, 1, leftover));
     expect(outbox.sender(e)).toEqual({ pid: process.ppid, since: '2026-11-22T09:00:00.000Z' });
     expect(json(file)).toEqual({ pid: process.ppid, token: `${process.ppid}-elsewher`, at: '2026-11-22T09:00:00.000Z' });
   });

@@ -122,6 +122,8 @@ export const sameTarget = (a: DraftTarget, b: DraftTarget): boolean => targetId(
 /** Entry ids: lowercase letters and digits, easy to type and to tell apart. */
 const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const ID_RE = /^[a-z0-9]{4,32}$/;
+/** A moment as checkin writes one (anything else in a file is not repeated to a terminal). */
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const ENTRY_FILE = /^([a-z0-9]{4,32})\.json$/;
 /** A draft of an earlier version: one per target, named by a hash of its key. */
 const OLD_FILE = /^[0-9a-f]{32}\.json(\.replaced-\d+(-\d+)?)?$/;
@@ -530,7 +532,7 @@ export class Outbox {
       const holder = this.readClaim(file);
       if (holder && this.holderAlive(holder)) {
         throw new ClaimedError(
-          `The draft ${entry.id} is being sent by another checkin (process ${holder.pid}, since ${String(holder.at).slice(0, 40)}); it was not sent again`,
+          `The draft ${entry.id} is being written or sent by another checkin (process ${holder.pid}, since ${ISO.test(String(holder.at)) ? holder.at : 'an unknown time'}); it was not sent again`,
           EXIT.FAILURE,
           `When no checkin is running, that claim was left by one that is gone (its process number now names another program): remove ${file} and try again.`,
         );
@@ -544,6 +546,8 @@ export class Outbox {
     }
     held.add(mine.token);
     let released = false;
+    /** Set when the claim file is all that says a send may have gone out: then it is not removed. */
+    let keepFile = false;
     const release = () => {
       if (released) return;
       released = true;
@@ -551,7 +555,7 @@ export class Outbox {
       const o = this.own.get(entry.id);
       if (o?.hold === claim) o.hold = undefined;
       const now = this.readClaim(file);
-      if (now?.token === mine.token) rmSync(file, { force: true });
+      if (now?.token === mine.token && !keepFile) rmSync(file, { force: true, recursive: true });
     };
     const claim: Claim = {
       entry,
@@ -566,26 +570,20 @@ export class Outbox {
         }
       },
       done: () => {
-        this.removeFile(this.entryFile(dir, entry.id));
+        // Accepted: removed. One that cannot be removed must not go out again: it is marked maybe sent.
+        if (!this.removeFile(this.entryFile(dir, entry.id))) {
+          keepFile = !this.markMaybeSent(dir, entry.id, new Date().toISOString());
+          release();
+          return;
+        }
         rmSync(join(dir, `${entry.id}.unknown`), { force: true, recursive: true });
         rmSync(join(dir, `${entry.id}.md`), { force: true, recursive: true });
         this.own.delete(entry.id);
         release();
       },
       unknown: (at) => {
-        try {
-          // Written beside and renamed into place: whatever is at that name (a FIFO…) is replaced, never opened.
-          const marker = join(dir, `${entry.id}.unknown`);
-          const temp = writeTemp(marker, JSON.stringify({ at: at.toISOString() }) + '\n', { sync: false });
-          try {
-            renameSync(temp, marker);
-          } finally {
-            rmSync(temp, { force: true });
-          }
-        } catch {
-          // the claim below says it instead: it is left as it is
-          return;
-        }
+        // Not written (a full disk): the claim file, which says `sending`, stays as the record.
+        keepFile = !this.markMaybeSent(dir, entry.id, at.toISOString());
         release();
       },
       release,
@@ -609,6 +607,25 @@ export class Outbox {
     return alive(c.pid);
   }
 
+  /**
+   * Marks an entry as maybe sent (`<id>.unknown`, holding when): written beside and renamed into
+   * place, so whatever is at that name (a FIFO…) is replaced, never opened. True when it is there.
+   */
+  private markMaybeSent(dir: string, id: string, at: string): boolean {
+    const marker = join(dir, `${id}.unknown`);
+    try {
+      const temp = writeTemp(marker, JSON.stringify({ at }) + '\n');
+      try {
+        renameSync(temp, marker);
+      } finally {
+        rmSync(temp, { force: true });
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Takes back a dead process's claim: moved aside atomically (one taker wins), then looked at. */
   private takeBack(file: string, entry: Entry, seen: ClaimFile | undefined): void {
     const aside = `${file}.${process.pid}-${newId()}`;
@@ -629,11 +646,16 @@ export class Outbox {
       return;
     }
     if (took?.sending) {
-      const unknown = file.replace(/\.claim$/, '.unknown');
-      try {
-        writeFileSync(unknown, JSON.stringify({ at: took.sending }) + '\n', { flag: 'wx', mode: 0o600 });
-      } catch {
-        // already said
+      const dir = dirname(file);
+      if (!this.maybeSent(entry) && !this.markMaybeSent(dir, entry.id, took.sending)) {
+        // What the dead sender's claim says cannot be written down: the claim stays, so the entry stays unsent.
+        try {
+          linkSync(aside, file);
+        } catch {
+          // another claim is there already: that one stands
+        }
+        rmSync(aside, { force: true, recursive: true });
+        throw new CliError(`The draft ${entry.id} may have reached the service, and that cannot be recorded in ${dir}; it was not sent again`);
       }
       this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${took.pid}) before the service answered: it may have reached the service`);
     }
@@ -661,14 +683,18 @@ export class Outbox {
     }
   }
 
-  /** Removes a file if it is there; one that cannot be removed is said (once), and stays. */
-  private removeFile(file: string): void {
+  /** Removes a file if it is there; one that cannot be removed is said (once), and stays (false). */
+  private removeFile(file: string): boolean {
     try {
       rmSync(file, { force: true });
+      return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOTDIR' || this.unremovable.has(file)) return;
-      this.unremovable.add(file);
-      this.warn(`the draft ${file} could not be removed (${fsReason(err)})`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return true;
+      if (!this.unremovable.has(file)) {
+        this.unremovable.add(file);
+        this.warn(`the draft ${file} could not be removed (${fsReason(err)})`);
+      }
+      return false;
     }
   }
 

@@ -4,8 +4,9 @@
 // its own entry per target (the wizard updates it answer by answer) and never changes another's:
 // a failed send followed by another send leaves the first waiting, and says so. Where no entry can
 // be kept at all, the write still goes out, and if it fails the typed text is printed.
-import { createEchoQuestion, createGoal, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
+import { createEchoQuestion, createGoal, getCheckIn, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
+import { DATE_KEY_RE, UUID_RE } from '../api/types.js';
 import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
@@ -340,20 +341,23 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     }
   }
   const createsOne = creates(write.target);
-  if (createsOne && claims[0]) claims[0].sending();
   let result: T;
   try {
+    // Every draft this send carries (the one sent, and those the person built it on) is marked as on the wire.
+    if (createsOne) for (const c of claims) c.sending();
     result = await write.send();
   } catch (err) {
     // The service answered (an error): nothing was made. No answer to a create: it may have been.
     const unanswered = createsOne && !(err instanceof ApiError && (err.kind === 'http' || err.notSent)) && (err instanceof ApiError || !(err instanceof CliError));
-    if (unanswered && claims[0]) claims[0].unknown(ctx.now());
-    for (const c of claims) c.release();
+    for (const c of claims) {
+      if (unanswered) c.unknown(ctx.now());
+      c.release();
+    }
     if (!entry) {
       if (!write.content) throw err;
       throw new HintedError(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw new HintedError(err, unanswered ? maybeSentLine(entry, ctx.now().toISOString()) : keptLine(resume));
+    throw new HintedError(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptLine(resume));
   }
   for (const c of claims) c.done();
   if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
@@ -476,6 +480,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
   const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, again, send });
   switch (t.kind) {
     case 'check-in': {
+      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, `Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`);
       let answers;
       if (c.kind === 'answers') answers = c.answers;
       else if (c.kind === 'text') {
@@ -488,6 +493,12 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
     }
     case 'comment': {
       const body = commentBody(entry);
+      if (t.on === 'check-in' && !UUID_RE.test(t.id)) {
+        // Kept under the name given (a date, `last`) when the check-in could not be looked up: looked up now.
+        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, `Send it with \`checkin comments ${sanitizeLine(t.id)} --resume\`.`);
+        const on = (await getCheckIn(api, t.id)).id;
+        return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
+      }
       return { kind: t.kind, result: await go(() => postComment(api, { kind: t.on, id: t.id }, body)) };
     }
     case 'goal-update':

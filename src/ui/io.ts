@@ -232,8 +232,9 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let holding = 0;
   let held: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (holding > 0) {
-      held ??= signal;
+    // The first signal waits for the program that has the terminal; a second one does not.
+    if (holding > 0 && !held) {
+      held = signal;
       return;
     }
     const line = stopLine?.();

@@ -121,13 +121,14 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
  * run's own, so no other draft is touched. Standard input is read once: answersFromFlags reads
  * the same text after.
  */
-export async function keepPipedFirst(ctx: Context, flags: AnswerOptions, guess: () => Target | undefined): Promise<{ settle(target: Target): Promise<void> }> {
+export async function keepPipedFirst(ctx: Context, flags: AnswerOptions, guess: () => Target | undefined, asGiven?: string): Promise<{ settle(target: Target): Promise<void> }> {
   const field = (['previous', 'intentions', 'blockers', 'fromFile'] as const).find((k) => flags[k] === '-');
   const none = { settle: async () => undefined };
   if (!field || flags.resume) return none;
   const text = await ctx.io.readStdin();
   if (text.trim() === '') return none;
-  const at = guess();
+  // `last` takes a request to know: kept under that name until it is known.
+  const at = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase() } : undefined);
   if (!at) return none;
   const content: DraftContent = field === 'fromFile' ? { kind: 'text', text } : { kind: 'answers', answers: { [field]: text.replace(/\s+$/, '') } };
   const early = { kind: 'check-in', key: at.key } as const;

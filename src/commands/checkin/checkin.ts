@@ -19,7 +19,7 @@ export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheck
 }
 
 export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
-  const piped = await keepPipedFirst(ctx, opts, () => guessCheckInKey(ctx, opts.key));
+  const piped = await keepPipedFirst(ctx, opts, () => guessCheckInKey(ctx, opts.key), opts.key);
   const target = await resolveCheckInKey(ctx, opts.key);
   await piped.settle(target);
   await fillCheckIn(ctx, target, opts, false);

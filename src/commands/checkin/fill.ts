@@ -45,7 +45,8 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
 
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
 async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[] }> {
-  const exact = waitingFor(ctx, { kind: 'check-in', key: target.key });
+  // Piped for `last` before it was known: kept under that name.
+  const exact = waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key });
   // Kept under the other name of the same check-in? One GET tells its id and date.
   const otherForm = UUID_RE.test(target.key) ? DATE_KEY_RE : UUID_RE;
   if (!ctx.drafts().list().some((e) => e.target.kind === 'check-in' && otherForm.test(e.target.key))) return exact;
@@ -91,6 +92,10 @@ async function resume(ctx: Context, target: Target, flags: AnswerOptions): Promi
   const { answers: extra } = await answersFromFlags(ctx, { ...flags, resume: false });
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
   for (const entry of chosen) {
+    if (!ctx.drafts().find(entry.id)) {
+      ctx.io.err(`note: the draft ${entry.id} was sent or dropped by another checkin meanwhile\n`);
+      continue;
+    }
     const { answers, edited } = await answersOfEntry(ctx, target, entry);
     const body = { ...answers, ...extra };
     const sent = edited
@@ -110,16 +115,24 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
   const newest = chosen.at(-1);
   if (chosen.length > 0) ctx.io.err(`Starting from ${chosen.length === 1 ? `the draft ${newest!.id} kept ${whenLabel(newest!.created_at)}` : `${chosen.length} drafts kept earlier, the newest last`}.\n`);
   let text: string;
+  // What the editor starts from is what the person's edit replaces: only drafts whose words are in it are done with once it is sent.
+  let folds = chosen;
   if (newest?.content.kind === 'text' && chosen.length === 1) text = newest.content.text;
   else {
     let kept: CheckInAnswers = {};
-    for (const e of chosen) if (e.content.kind === 'answers') kept = { ...kept, ...e.content.answers };
+    folds = [];
+    for (const e of chosen) {
+      const read = e.content.kind === 'answers' ? { answers: e.content.answers, problems: [] } : e.content.kind === 'text' ? readTemplate(e.content.text) : undefined;
+      if (!read || read.problems.length > 0) continue; // left waiting: `--resume -e` on its own opens it
+      kept = { ...kept, ...read.answers };
+      folds.push(e);
+    }
     const prefill = { ...answersOf(current), previous: current.previous ?? (await earlierPrefill(ctx, current)), ...kept, ...given };
     text = buildTemplate(prefill, current.date);
   }
   const edited = await editAnswers(ctx, target, text);
   if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${chosen.length > 0 ? ' (the earlier drafts are still kept)' : ''}`);
-  await sendAndShow(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, folds: chosen, json });
+  await sendAndShow(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, folds, json });
 }
 
 /**

@@ -66,10 +66,11 @@ const sendCommand = (entry: Entry) => `checkin drafts send ${entry.id}`;
  * Keeps what the agent wrote as a new entry of its own: nothing kept earlier (the person's words,
  * another session's) is replaced or changed. Returns it and how many others wait for the target.
  */
-function keepDraft(served: Served, target: DraftTarget, content: DraftContent): { entry: Entry; others: number } {
+function keepDraft(served: Served, target: DraftTarget, content: DraftContent, { hold = false }: { hold?: boolean } = {}): { entry: Entry; others: number } {
   const { ctx } = served;
   const others = waitingFor(ctx, target).here.length;
-  const entry = ctx.drafts().add(accountHere(ctx), target, content, 'agent', ctx.now(), { hold: false });
+  // A draft waits for the person's yes, free for their terminal to send too; one sent at once is held until then.
+  const entry = ctx.drafts().add(accountHere(ctx), target, content, 'agent', ctx.now(), { hold });
   return { entry, others };
 }
 
@@ -329,7 +330,7 @@ export function registerWriteTools(served: Served): void {
         // A new entry for each call: this long-lived process's earlier one (a send that failed) is never changed.
         let entry: Entry | undefined;
         try {
-          entry = keepDraft(served, target, content).entry;
+          entry = keepDraft(served, target, content, { hold: true }).entry;
         } catch (err) {
           if (!(err instanceof CliError)) throw err;
         }
