@@ -84,6 +84,8 @@ export default function setup(): () => void {
   ensureBuilt();
   const runDir = mkdtempSync(join(tmpdir(), 'checkin-test-run-'));
   for (const key of ['TMPDIR', 'TMP', 'TEMP']) process.env[key] = runDir;
+  // No checkin a test starts, with whatever environment it is given, touches the keychain of whoever runs the suite.
+  process.env.CHECKIN_NO_KEYCHAIN = '1';
 
   return function teardown(): void {
     const processes = processesOf(runDir);

@@ -19,6 +19,16 @@ function memoryStore(): SecretStore & { data: Map<string, string> } {
 
 const config = () => JSON.parse(readFileSync(join(w.configDir, 'config.json'), 'utf8'));
 
+describe('CHECKIN_NO_KEYCHAIN', () => {
+  it('the built checkin never touches the keychain with it set (as every test sets it): the token goes to the 0600 file, and says why', async () => {
+    const r = await w.bin(['login', '--with-token'], { env: { CHECKIN_TOKEN: undefined }, input: w.sb.token });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toBe(`Logged in as Ada Lovelace (@ada) at ${w.sb.url}\nThe token is in ${join(w.configDir, 'config.json')} (mode 0600): CHECKIN_NO_KEYCHAIN is set.\n`);
+    expect(config()).toMatchObject({ api_url: w.sb.url, token: w.sb.token });
+    expect(config().token_store).toBeUndefined();
+  });
+});
+
 describe('the token in the keychain (injected store)', () => {
   it('login stores it in the keychain, not the file; runs read it from there; auth status says where; logout removes it', async () => {
     const store = memoryStore();
@@ -81,6 +91,8 @@ describe('the real keychain (Secret Service)', () => {
       node "$BIN" today 2>&1; echo "exit $?"`;
     const env = { ...w.env, CHECKIN_TOKEN: undefined, TOKEN: w.sb.token, BIN };
     delete env.CHECKIN_TOKEN;
+    // The Secret Service of this D-Bus session, started for the test: the one keychain a test may use.
+    delete (env as NodeJS.ProcessEnv).CHECKIN_NO_KEYCHAIN;
     const r = await run('dbus-run-session', ['--', 'sh', '-c', script], { env: env as NodeJS.ProcessEnv, timeout: 30_000 });
     expect(r.stdout).toContain('The token is in the system keychain.\n');
     expect(r.stdout).toContain('today: ok\n');

@@ -21,8 +21,9 @@ interface KeyringEntry {
   deletePassword(): boolean;
 }
 
-/** The OS keychain, or a reason there is none. */
-export function osKeychain(): SecretStore | string {
+/** The OS keychain, or a reason there is none (CHECKIN_NO_KEYCHAIN=1: never used, as for a test's spawned runs). */
+export function osKeychain(env: NodeJS.ProcessEnv = process.env): SecretStore | string {
+  if (env.CHECKIN_NO_KEYCHAIN && env.CHECKIN_NO_KEYCHAIN !== '0') return 'CHECKIN_NO_KEYCHAIN is set';
   let Entry: new (service: string, account: string) => KeyringEntry;
   try {
     ({ Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });

@@ -166,7 +166,7 @@ export class ConfigStore {
     /** Told of a damaged settings file (one line). */
     private readonly warn: (message: string) => void = () => undefined,
     /** The OS keychain (or why there is none); loaded only when a token is kept there. */
-    readonly secrets: () => SecretStore | string = osKeychain,
+    readonly secrets: () => SecretStore | string = () => osKeychain(env),
   ) {
     this.paths = checkinPaths(env);
     this.dir = this.paths.config;

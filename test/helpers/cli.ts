@@ -30,6 +30,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     CHECKIN_GIT_REPOS: '',
     // Output on a pseudo-terminal is printed directly, unless a test names a pager (test/pager.test.ts).
     CHECKIN_PAGER: '',
+    // A spawned checkin never touches the keychain of whoever runs the tests (keychain.test.ts starts its own).
+    CHECKIN_NO_KEYCHAIN: '1',
   };
   env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');
   for (const [k, v] of Object.entries(extra)) {
