@@ -77,6 +77,26 @@ const userCache = execFileSync('npm', ['config', 'get', 'cache'], {
   env: { ...process.env, TMPDIR: tempDir('checkin-npm-tmp-') },
 }).trim();
 
+/**
+ * Whether that cache holds every package of the lockfile that this checkout installed (what a git
+ * install's build needs offline); when it does not (a cache of another user, emptied, never filled
+ * by `npm ci`), the git installs are skipped and say so: the network is not theirs to use.
+ */
+const cacheHoldsLockfile = ((): boolean => {
+  try {
+    const listed = new Set(
+      execFileSync('npm', ['cache', 'ls'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, TMPDIR: tempDir('checkin-npm-tmp-') } })
+        .split('\n')
+        .map((l) => l.replace(/^make-fetch-happen:request-cache:/, '').trim()),
+    );
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+    const needed = Object.entries(lock.packages).filter(([path, p]) => path !== '' && p.resolved && existsSync(join(ROOT, path)));
+    return needed.every(([, p]) => listed.has(p.resolved!));
+  } catch {
+    return false;
+  }
+})();
+
 /** An environment for npm: a home and user config of its own, offline, on `cache` (an empty one of its own by default). */
 function npmEnv(cache?: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = cleanEnv(extra);
@@ -234,7 +254,8 @@ describe('the package', () => {
 // 10 to 50 s each, with the machine's load. What they test is npm's handling of a git dependency
 // and our build, not the Node that runs checkin: CI runs them once, on the machine's Node, and not
 // again on each further Node it runs the suite on (CHECKIN_TEST_NODE set, see .ci/run).
-describe.skipIf(Boolean(process.env.CHECKIN_TEST_NODE))('from git (once per CI run: on the machine\'s Node)', () => {
+const gitSkip = process.env.CHECKIN_TEST_NODE ? '' : cacheHoldsLockfile ? '' : " — skipped: the npm cache does not hold the lockfile's packages (run `npm ci` as this user first; these tests stay offline)";
+describe.skipIf(Boolean(process.env.CHECKIN_TEST_NODE) || !cacheHoldsLockfile)(`from git (once per CI run: on the machine's Node)${gitSkip}`, () => {
   it("a project's npm install git+file://… builds it (prepare), and checkin runs", async () => {
     const env = npmEnv(userCache);
     const project = join(env.HOME!, 'project');
