@@ -89,9 +89,15 @@ const cacheHoldsLockfile = ((): boolean => {
         .split('\n')
         .map((l) => l.replace(/^make-fetch-happen:request-cache:/, '').trim()),
     );
-    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
-    const needed = Object.entries(lock.packages).filter(([path, p]) => path !== '' && p.resolved && existsSync(join(ROOT, path)));
-    return needed.every(([, p]) => listed.has(p.resolved!));
+    // The lockfile keeps no download addresses here: each package's is the registry's, from its name and version.
+    const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 }).trim().replace(/\/?$/, '/');
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; resolved?: string; link?: boolean }> };
+    const needed = Object.entries(lock.packages).filter(([path, p]) => path !== '' && !p.link && p.version && existsSync(join(ROOT, path)));
+    const address = (path: string, p: { version?: string; resolved?: string }) => {
+      const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      return p.resolved ?? `${registry}${name}/-/${name.split('/').pop()}-${p.version}.tgz`;
+    };
+    return needed.length > 0 && needed.every(([path, p]) => listed.has(address(path, p)));
   } catch {
     return false;
   }
