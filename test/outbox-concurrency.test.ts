@@ -1,4 +1,5 @@
-// Issue 29: several processes writing, failing, resuming and sending for the same targets at once,
+// Issue 29: several processes and an agent's MCP calls writing, failing, resuming and sending for
+// the same targets at once,
 // with kill -9 at random points (when a request of theirs reaches the service, before or after the
 // service acted on it). Every word typed is either accepted by the service exactly once or waiting
 // in `checkin drafts`; no create happens twice. A seeded generator picks what the service does with
@@ -10,7 +11,9 @@ import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../src/core/datekey.js';
 import { startSandbox, type RecordedRequest } from '../src/sandbox/server.js';
-import { cleanEnv, runCli, spawnCli } from './helpers/cli.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, cleanEnv, runCli, spawnCli } from './helpers/cli.js';
 
 /** mulberry32: a small seeded generator, so that a failing run can be replayed by its seed. */
 function seeded(seed: number): () => number {
@@ -35,7 +38,7 @@ interface Proxy {
 }
 
 /** A service in front of the sandbox that, for each POST, passes it on, fails it, or kills its sender around it. */
-function startProxy(target: string, random: () => number, senderOf: (body: string) => ChildProcess | undefined): Promise<Proxy> {
+function startProxy(target: string, random: () => number, senderOf: (body: string) => number | undefined): Promise<Proxy> {
   const to = new URL(target);
   const proxy = { mode: 'chaos', kills: 0 } as Proxy;
   const forward = (req: IncomingMessage, body: Buffer, done: (status: number, headers: Record<string, string | string[] | undefined>, out: Buffer) => void) => {
@@ -47,10 +50,13 @@ function startProxy(target: string, random: () => number, senderOf: (body: strin
     r.end(body);
   };
   const kill = (text: string) => {
-    const child = senderOf(text);
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
+    const pid = senderOf(text);
+    if (pid === undefined) return;
+    try {
+      process.kill(pid, 'SIGKILL');
       proxy.kills++;
+    } catch {
+      // already gone
     }
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -100,11 +106,15 @@ describe('the outbox under several processes, failures and kill -9', () => {
     const sb = await startSandbox({ rateLimit: false, onRequest: (r) => r.method === 'POST' && r.status === 201 && created.push(r) });
     const writers = new Map<string, ChildProcess>();
     const resumers = new Set<ChildProcess>();
+    /** The agent sessions' servers (`checkin mcp --allow-send`), by the words their drafts hold. */
+    const agents = new Map<string, number>();
+    const isRunning = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
     const proxy = await startProxy(sb.url, random, (body) => {
-      for (const [word, child] of writers) if (body.includes(word)) return child;
+      for (const [word, child] of writers) if (body.includes(word)) return isRunning(child) ? child.pid : undefined;
+      for (const [word, pid] of agents) if (body.includes(word)) return pid;
       // A resumer's send: one of the resumers running now.
-      const running = [...resumers].filter((c) => c.exitCode === null && c.signalCode === null);
-      return running[Math.floor(random() * running.length)];
+      const live = [...resumers].filter(isRunning);
+      return live[Math.floor(random() * live.length)]?.pid;
     });
     try {
       const env = cleanEnv({ CHECKIN_API_URL: proxy.url, CHECKIN_TOKEN: sb.token });
@@ -128,7 +138,26 @@ describe('the outbox under several processes, failures and kill -9', () => {
           resumers.add(child);
           running.push(child);
         }
-        await Promise.all(running.map(exited));
+        // An agent at the same time: it drafts a comment, then sends that one draft twice at once.
+        const agentWord = `A${round}-${Math.floor(random() * 1e9).toString(36)}`;
+        const agent = (async () => {
+          const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--allow-send'], env: env as Record<string, string>, stderr: 'ignore' });
+          const client = new Client({ name: 'concurrency-agent', version: '1.0.0' });
+          try {
+            await client.connect(transport);
+            agents.set(agentWord, transport.pid!);
+            const drafted = (await client.callTool({ name: 'draft_comment', arguments: { on: 'check-in', id: day, body: `agent says ${agentWord}` } })) as { structuredContent?: { draft_id?: string } };
+            const id = drafted.structuredContent?.draft_id;
+            if (!id) return;
+            words.push(agentWord); // kept: from here on it is the outbox's to deliver once
+            await Promise.allSettled([0, 1].map(() => client.callTool({ name: 'send_comment', arguments: { draft_id: id } })));
+          } catch {
+            // killed around a request: what it kept is counted above
+          } finally {
+            await client.close().catch(() => undefined);
+          }
+        })();
+        await Promise.all([...running.map(exited), agent]);
       }
 
       // The service works again: what waits is sent (what may already have been sent is left for a person).
