@@ -83,14 +83,16 @@ const userCache = execFileSync('npm', ['config', 'get', 'cache'], {
  * by `npm ci`), the git installs are skipped and say so: the network is not theirs to use.
  */
 const cacheHoldsLockfile = ((): boolean => {
+  // npm's temp files (on Node 22+ its compile cache) in a folder removed after the file.
+  const probeEnv = { ...process.env, TMPDIR: tempDir('checkin-npm-tmp-') };
   try {
     const listed = new Set(
-      execFileSync('npm', ['cache', 'ls'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, TMPDIR: tempDir('checkin-npm-tmp-') } })
+      execFileSync('npm', ['cache', 'ls'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000, maxBuffer: 64 * 1024 * 1024, env: probeEnv })
         .split('\n')
         .map((l) => l.replace(/^make-fetch-happen:request-cache:/, '').trim()),
     );
     // The lockfile keeps no download addresses here: each package's is the registry's, from its name and version.
-    const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 }).trim().replace(/\/?$/, '/');
+    const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000, env: probeEnv }).trim().replace(/\/?$/, '/');
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; resolved?: string; link?: boolean }> };
     const needed = Object.entries(lock.packages).filter(([path, p]) => path !== '' && !p.link && p.version && existsSync(join(ROOT, path)));
     const address = (path: string, p: { version?: string; resolved?: string }) => {
