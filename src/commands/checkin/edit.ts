@@ -58,7 +58,9 @@ export async function editAnswers(ctx: Context, target: Target, text: string): P
       nothingWritten();
       return undefined;
     }
-    keep(ctx, draftTarget, { kind: 'text', text: saved });
+    // editKept left the entry holding what was saved; kept again only where it could not.
+    const held = ownEntry(ctx, draftTarget)?.content;
+    if (!(held?.kind === 'text' && held.text === saved)) keep(ctx, draftTarget, { kind: 'text', text: saved });
     if (problems.length === 0) return answers;
     unread = saved;
     shown = withProblems(saved, problems);

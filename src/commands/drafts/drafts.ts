@@ -54,21 +54,21 @@ export function draftsCommand(ctx: Context) {
 }
 
 /** A draft as it is listed and printed as JSON. */
-function rowOf(ctx: Context, e: Entry): DraftRow {
+function rowOf(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
   const outbox = ctx.drafts();
   const sender = outbox.sender(e);
   const maybe = outbox.maybeSent(e);
-  const state = sender ? `being sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : 'waiting';
-  const here = accountHere(ctx);
+  const state = sender ? `being written or sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : 'waiting';
   const mine = sameAccount(e.account, here);
   return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, state, here: mine, kept_for: mine ? null : accountLabel(e.account, here), words: firstWords(e.content), text: contentText(e.content), content: e.content };
 }
 
 export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> {
+  const here = accountHere(ctx);
   const rows = ctx
     .drafts()
     .list()
-    .map((e) => rowOf(ctx, e));
+    .map((e) => rowOf(ctx, e, here));
   await printList(ctx.io, ctx.now(), rows, opts.json, 'No drafts are waiting.', draftRows);
   const elsewhere = rows.filter((r) => !r.here);
   if (!opts.json && elsewhere.length > 0) ctx.io.err(`${elsewhere.length} of them ${elsewhere.length === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`);
