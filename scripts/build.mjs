@@ -61,7 +61,7 @@ const wanted = new Set();
 await Promise.all([
   build({ ...cjs, entryPoints: { checkin: 'src/main.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, sourcemap: 'linked', plugins: [lazyBuiltins, vendorPlugin((pkg) => !start.has(pkg), './vendor/', wanted)] }),
   build({ ...esm, entryPoints: { sandbox: 'src/sandbox/server.ts' } }),
-  build({ ...cjs, entryPoints: { 'mcp-server': 'src/commands/mcp/server.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } }),
+  build({ ...cjs, entryPoints: { 'mcp-server': 'src/mcp/server.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } }),
 ]);
 // Each vendor file holds its package and what only it uses; a package that has a vendor file of its
 // own is required from there, not copied (one @inquirer/core for every prompt).

@@ -12,7 +12,7 @@ import { runInstall, runReminder, runRemindStatus, runRemove } from '../src/comm
 import { createContext } from '../src/context.js';
 import { localDateKey } from '../src/core/datekey.js';
 import type { Sandbox } from '../src/sandbox/server.js';
-import { formatDays, nextFire, parseDays } from '../src/services/schedule.js';
+import { formatDays, nextFire, parseDays } from '../src/domain/schedule.js';
 import { tempDir } from './helpers/cleanup.js';
 import { bufferIO } from './helpers/io.js';
 import { fakeHost } from './helpers/remind.js';

@@ -11,7 +11,7 @@ import { runInstall } from '../src/commands/remind/remind.js';
 import type { Ran } from '../src/commands/remind/system.js';
 import { createContext } from '../src/context.js';
 import { EXIT, UsageError } from '../src/errors.js';
-import { shellCommand } from '../src/services/schedule.js';
+import { shellCommand } from '../src/domain/schedule.js';
 import { cleanEnv, runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/cleanup.js';
 import { bufferIO } from './helpers/io.js';

@@ -40,16 +40,16 @@ const CROSS_NOUN: Record<string, string> = {
   // the reminder fires on what status tells (its non-printing core).
   'commands/remind/remind.ts → commands/status/status.ts': "today's state",
   // `checkin mcp` is the CLI's own loaders and writers behind MCP tools: no second client.
-  'commands/mcp/read.ts → commands/checkin/list.ts': 'list_checkins',
-  'commands/mcp/read.ts → commands/checkin/suggest.ts': 'suggest_previous',
-  'commands/mcp/read.ts → commands/inbox/gather.ts': 'inbox',
-  'commands/mcp/read.ts → commands/team/team.ts': 'team_day',
-  'commands/mcp/read.ts → commands/goal/update/content.ts': 'goal ids',
-  'commands/mcp/server.ts → commands/team/team.ts': "the team's day resource",
-  'commands/mcp/write.ts → commands/activity/log.ts': 'log_activity',
-  'commands/mcp/write.ts → commands/checkin/send.ts': 'send_checkin',
-  'commands/mcp/write.ts → commands/comments/commentable.ts': 'draft_comment',
-  'commands/mcp/write.ts → commands/goal/update/content.ts': 'draft_goal_update',
+  'mcp/read.ts → commands/checkin/list.ts': 'list_checkins',
+  'mcp/read.ts → commands/checkin/suggest.ts': 'suggest_previous',
+  'mcp/read.ts → commands/inbox/gather.ts': 'inbox',
+  'mcp/read.ts → commands/team/team.ts': 'team_day',
+  'mcp/read.ts → commands/goal/update/content.ts': 'goal ids',
+  'mcp/server.ts → commands/team/team.ts': "the team's day resource",
+  'mcp/write.ts → commands/activity/log.ts': 'log_activity',
+  'mcp/write.ts → commands/checkin/send.ts': 'send_checkin',
+  'mcp/write.ts → commands/comments/commentable.ts': 'draft_comment',
+  'mcp/write.ts → commands/goal/update/content.ts': 'draft_goal_update',
 };
 
 describe('src/ structure', () => {

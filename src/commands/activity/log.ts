@@ -5,7 +5,7 @@ import { postActivity } from '../../api/endpoints.js';
 import type { Activity, ActivityInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { resumeEach, sendWithDraft, type DraftContent } from '../../services/drafts.js';
+import { resumeEach, sendWithDraft, type DraftContent } from '../../domain/drafts.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';

@@ -14,7 +14,7 @@ import { UUID_RE } from '../../api/types.js';
 import type { Shape } from '../../api/validate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { me } from '../../services/account.js';
+import { me } from '../../domain/account.js';
 import { InputTooLarge, readText } from '../../ui/io.js';
 import { sanitize, sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { collect, pauseNotice, type Run } from '../flags.js';

@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors.js';
 import { cacheKey } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
-import { toCachedMe } from '../../services/account.js';
+import { toCachedMe } from '../../domain/account.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { USER_AGENT } from '../../version.js';
 import type { Run } from '../flags.js';

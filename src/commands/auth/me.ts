@@ -1,8 +1,8 @@
 // `checkin me`: who the token belongs to (cached per API URL and token; --refresh asks again).
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { me } from '../../services/account.js';
-import { dayZone, today } from '../../services/days.js';
+import { me } from '../../domain/account.js';
+import { dayZone, today } from '../../domain/days.js';
 import { JSON_FIELDS, jsonOption, printJson, printOne, type JsonFlag } from '../../ui/output.js';
 import { meView } from '../../ui/views.js';
 import type { Run } from '../flags.js';

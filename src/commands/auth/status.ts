@@ -4,7 +4,7 @@ import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
-import { me } from '../../services/account.js';
+import { me } from '../../domain/account.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { authStatusView, type AuthReport } from '../../ui/views.js';
 import type { Run } from '../flags.js';

@@ -7,9 +7,9 @@ import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isEmptyAnswers, parseMood, readTemplate } from '../../core/answers.js';
 import { HintedError, UsageError } from '../../errors.js';
-import { resolveTeams } from '../../services/account.js';
-import { keep, keptLine, retarget, type DraftContent } from '../../services/drafts.js';
-import type { Target } from '../../services/target.js';
+import { resolveTeams } from '../../domain/account.js';
+import { keep, keptLine, retarget, type DraftContent } from '../../domain/drafts.js';
+import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect } from '../flags.js';
 

@@ -1,7 +1,7 @@
 // `checkin checkin <key>`: show a check-in by key; with answer options, update it.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { guessCheckInKey, resolveCheckInKey } from '../../services/target.js';
+import { guessCheckInKey, resolveCheckInKey } from '../../domain/target.js';
 import type { Run } from '../flags.js';
 import { answerOptions, keepPipedFirst, type AnswerOptions } from './answers.js';
 import { fillCheckIn } from './fill.js';

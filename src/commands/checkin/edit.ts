@@ -5,8 +5,8 @@ import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isBlankTemplate, readTemplate } from '../../core/answers.js';
 import { EditorError, HintedError, UsageError } from '../../errors.js';
-import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../services/drafts.js';
-import type { Target } from '../../services/target.js';
+import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../domain/drafts.js';
+import type { Target } from '../../domain/target.js';
 
 const NOTE_START = '<!-- checkin could not read what you saved:';
 const NOTE = /^<!-- checkin could not read what you saved:[\s\S]*?-->\n/;

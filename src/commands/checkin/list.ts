@@ -4,8 +4,8 @@ import { listCheckIns, walkCheckIns, type CheckInFilter } from '../../api/endpoi
 import type { CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { resolvePeople, resolveTeams } from '../../services/account.js';
-import { rangeDay } from '../../services/days.js';
+import { resolvePeople, resolveTeams } from '../../domain/account.js';
+import { rangeDay } from '../../domain/days.js';
 import { JSON_FIELDS, jsonOption, printList, streamList, type JsonFlag } from '../../ui/output.js';
 import { checkInRows, checkInRowStream } from '../../ui/views.js';
 import { intOption, pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';

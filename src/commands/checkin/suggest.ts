@@ -14,8 +14,8 @@ import { preferences } from '../../config/prefs.js';
 import type { Context } from '../../context.js';
 import { previousPrefill } from '../../core/answers.js';
 import { addDays, isDateKey, localDateKey } from '../../core/datekey.js';
-import { me } from '../../services/account.js';
-import { fetchOrNull, type Target } from '../../services/target.js';
+import { me } from '../../domain/account.js';
+import { fetchOrNull, type Target } from '../../domain/target.js';
 import { GIT_MAX_BYTES, GIT_TIMEOUT_MS, runGit } from './git.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 

@@ -1,8 +1,8 @@
 // `checkin today`: fill in or show today's check-in, addressed by today's local date key.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { zoneHelp } from '../../services/days.js';
-import { guessCheckInKey, todayTarget } from '../../services/target.js';
+import { zoneHelp } from '../../domain/days.js';
+import { guessCheckInKey, todayTarget } from '../../domain/target.js';
 import type { Run } from '../flags.js';
 import { answerOptions, keepPipedFirst, type AnswerOptions } from './answers.js';
 import { fillCheckIn } from './fill.js';

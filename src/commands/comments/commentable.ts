@@ -4,7 +4,7 @@ import { getCheckIn, type Commentable } from '../../api/endpoints.js';
 import { UUID_RE } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { isNoCheckIn, resolveCheckInKey } from '../../services/target.js';
+import { isNoCheckIn, resolveCheckInKey } from '../../domain/target.js';
 import { jsonOption, type JsonFlag } from '../../ui/output.js';
 
 export interface CommentableOptions {

@@ -4,7 +4,7 @@
 import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { me, resolvePeople } from '../../services/account.js';
+import { me, resolvePeople } from '../../domain/account.js';
 import { withContext, withoutContext } from '../../ui/editor-text.js';
 import { goalLines, type GoalShown } from '../../ui/goal-view.js';
 import { viewFor } from '../../ui/output.js';

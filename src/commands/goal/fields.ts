@@ -4,11 +4,11 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
-import { noPipeWithResume, resumeEach, type DraftTarget } from '../../services/drafts.js';
+import { noPipeWithResume, resumeEach, type DraftTarget } from '../../domain/drafts.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
-import { resolveGoalNames, splitValues } from '../../services/account.js';
+import { resolveGoalNames, splitValues } from '../../domain/account.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect } from '../flags.js';
 

@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { allGoals } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
-import { me, resolvePeople, resolveTeams } from '../../services/account.js';
+import { me, resolvePeople, resolveTeams } from '../../domain/account.js';
 import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { goalRows } from '../../ui/views.js';
 import { whoOptions, type Run, type WhoOptions } from '../flags.js';

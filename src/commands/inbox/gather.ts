@@ -14,8 +14,8 @@ import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../../api/types.js';
 import { normalizeApiUrl, type InboxListing, type InboxMarker } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { addDays } from '../../core/datekey.js';
-import { me } from '../../services/account.js';
-import { today } from '../../services/days.js';
+import { me } from '../../domain/account.js';
+import { today } from '../../domain/days.js';
 
 /** How far back an inbox looks when no --since is given: check-ins and updates of the last two weeks. */
 export const INBOX_DAYS = 14;

@@ -1,5 +1,5 @@
 // `checkin mcp`: checkin as a Model Context Protocol server over stdio, for coding agents. The SDK
-// is loaded only here: server.ts is built as a bundle of its own (dist/mcp-server.cjs, beside
+// is loaded only here: src/mcp/server.ts is built as a bundle of its own (dist/mcp-server.cjs, beside
 // checkin.cjs) and required when this command runs, so no other command's start-up pays for it.
 // `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
 import { Command, Option } from '@commander-js/extra-typings';
@@ -31,6 +31,6 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     return;
   }
   // Found beside the running bundle (dist/checkin.cjs), never bundled into it.
-  const { serve } = createRequire(import.meta.url)('./mcp-server.cjs') as typeof import('./server.js');
+  const { serve } = createRequire(import.meta.url)('./mcp-server.cjs') as typeof import('../../mcp/server.js');
   await serve(ctx, { allowSend: Boolean(opts.allowSend) });
 }

@@ -2,7 +2,7 @@
 // a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out (and back: status
 // reads the time and days from what was written).
 import { UsageError } from '../../errors.js';
-import { cronEscape, cronTime, noControls, schedulable, shellCommand, type TimeOfDay } from '../../services/schedule.js';
+import { cronEscape, cronTime, noControls, schedulable, shellCommand, type TimeOfDay } from '../../domain/schedule.js';
 
 /** The names everything installed goes by. */
 export const UNIT = 'checkin-remind';

@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../services/schedule.js';
+import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../domain/schedule.js';
 import { collect } from '../flags.js';
 import { todayState } from '../status/status.js';
 import {

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { shellQuote } from '../../services/schedule.js';
+import { shellQuote } from '../../domain/schedule.js';
 
 export interface Ran {
   /** The exit code; null when the program was killed (its time ran out) or could not start. */

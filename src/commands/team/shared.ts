@@ -3,7 +3,7 @@ import type { CheckIn, Team } from '../../api/types.js';
 import { preferences } from '../../config/prefs.js';
 import type { Context } from '../../context.js';
 import { HintedError } from '../../errors.js';
-import { me, resolveTeams } from '../../services/account.js';
+import { me, resolveTeams } from '../../domain/account.js';
 import { MEMBER_STATES, type MemberState, type TeamReport } from '../../ui/views.js';
 
 /** `--watch` refreshes every this many seconds by default, and never more often than the minimum. */

@@ -4,7 +4,7 @@ import { Command } from '@commander-js/extra-typings';
 import { allCheckIns, getTeam } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { rangeDay, today } from '../../services/days.js';
+import { rangeDay, today } from '../../domain/days.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { teamReportView, type TeamReport } from '../../ui/views.js';
 import { collect, intOption, type Run } from '../flags.js';

@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { allTeams } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
-import { me } from '../../services/account.js';
+import { me } from '../../domain/account.js';
 import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { teamRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';

@@ -12,7 +12,7 @@ import type { Headers } from '../../api/transport.js';
 import type { CheckIn, Goal, Team } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { today } from '../../services/days.js';
+import { today } from '../../domain/days.js';
 import { makeColors } from '../../ui/color.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { openLiveScreen } from '../../ui/screen.js';

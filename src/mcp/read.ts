@@ -1,19 +1,19 @@
 // The read-only tools: a check-in, the suggestion for *previous*, the team's day, a list, the
 // inbox, a goal with its latest updates, me. Each is the CLI's own loader, without the printing.
-import { getGoal, listGoalUpdates } from '../../api/endpoints.js';
-import type { CheckIn } from '../../api/types.js';
+import { getGoal, listGoalUpdates } from '../api/endpoints.js';
+import type { CheckIn } from '../api/types.js';
 import * as z from 'zod';
-import { me } from '../../services/account.js';
-import { rangeDay, today } from '../../services/days.js';
-import { fetchOrNull } from '../../services/target.js';
-import { renderCheckIn } from '../../ui/render.js';
-import { sanitizeDeep } from '../../ui/sanitize.js';
-import { checkInRows, goalHeaderView, goalUpdateRows, inboxRows, meView, teamReportView } from '../../ui/views.js';
-import { listPage, listQuery } from '../checkin/list.js';
-import { suggestionFor } from '../checkin/suggest.js';
-import { gatherInbox, inboxKey, readMarker } from '../inbox/gather.js';
-import { teamReport } from '../team/team.js';
-import { uuid } from '../goal/update/content.js';
+import { me } from '../domain/account.js';
+import { rangeDay, today } from '../domain/days.js';
+import { fetchOrNull } from '../domain/target.js';
+import { renderCheckIn } from '../ui/render.js';
+import { sanitizeDeep } from '../ui/sanitize.js';
+import { checkInRows, goalHeaderView, goalUpdateRows, inboxRows, meView, teamReportView } from '../ui/views.js';
+import { listPage, listQuery } from '../commands/checkin/list.js';
+import { suggestionFor } from '../commands/checkin/suggest.js';
+import { gatherInbox, inboxKey, readMarker } from '../commands/inbox/gather.js';
+import { teamReport } from '../commands/team/team.js';
+import { uuid } from '../commands/goal/update/content.js';
 import { checkInTarget, done, guard, plainView, shapes, type Served } from './kit.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;

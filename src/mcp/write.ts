@@ -5,20 +5,20 @@
 // person is asked: a second send of it (another call, another process) is refused at once, so one
 // draft is sent at most once. A draft never replaces another: the person's own words for the same
 // target stay where they are, and sending the agent's removes only the agent's.
-import { createGoalUpdate, getGoal, postActivity, postComment } from '../../api/endpoints.js';
-import type { CheckInAnswers, GoalUpdateInput, Ref } from '../../api/types.js';
-import { answersOf, parseMood, readTemplate } from '../../core/answers.js';
-import { CliError, EXIT, UsageError } from '../../errors.js';
-import { me, resolveTeams } from '../../services/account.js';
-import { accountHere, commentBody, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../../services/drafts.js';
-import { fetchOrNull } from '../../services/target.js';
-import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
-import { goalUpdatePreview } from '../../ui/views.js';
+import { createGoalUpdate, getGoal, postActivity, postComment } from '../api/endpoints.js';
+import type { CheckInAnswers, GoalUpdateInput, Ref } from '../api/types.js';
+import { answersOf, parseMood, readTemplate } from '../core/answers.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
+import { me, resolveTeams } from '../domain/account.js';
+import { accountHere, commentBody, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/drafts.js';
+import { fetchOrNull } from '../domain/target.js';
+import { sanitize, sanitizeLine } from '../ui/sanitize.js';
+import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
-import { activityInput, MAX_DESCRIPTION } from '../activity/log.js';
-import { sendAnswers } from '../checkin/send.js';
-import { commentable } from '../comments/commentable.js';
-import { parseConfidence, uuid } from '../goal/update/content.js';
+import { activityInput, MAX_DESCRIPTION } from '../commands/activity/log.js';
+import { sendAnswers } from '../commands/checkin/send.js';
+import { commentable } from '../commands/comments/commentable.js';
+import { parseConfidence, uuid } from '../commands/goal/update/content.js';
 import { checkInText } from './read.js';
 import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
 

@@ -4,15 +4,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { accountHere, sameAccount, type Entry } from '../../services/drafts.js';
-import type { Context } from '../../context.js';
-import { describeError } from '../../error-text.js';
-import { UsageError } from '../../errors.js';
-import { today } from '../../services/days.js';
-import { resolveCheckInKey, type Target } from '../../services/target.js';
-import { makeColors } from '../../ui/color.js';
-import { sanitize } from '../../ui/sanitize.js';
-import type { View } from '../../ui/views.js';
+import { accountHere, sameAccount, type Entry } from '../domain/drafts.js';
+import type { Context } from '../context.js';
+import { describeError } from '../error-text.js';
+import { UsageError } from '../errors.js';
+import { today } from '../domain/days.js';
+import { resolveCheckInKey, type Target } from '../domain/target.js';
+import { makeColors } from '../ui/color.js';
+import { sanitize } from '../ui/sanitize.js';
+import type { View } from '../ui/views.js';
 
 /** What every tool is handed: the server (to ask the person), checkin's context, and how it was started. */
 export interface Served {
