@@ -105,7 +105,7 @@ describe('src/ structure', () => {
       'api/': /^(api\/|errors\.ts$)/,
       'config/': /^(config\/|api\/types\.ts$|errors\.ts$)/,
       'core/': /^(core\/|api\/types\.ts$|errors\.ts$)/,
-      'ui/': /^(ui\/|api\/types\.ts$|errors\.ts$)/,
+      'ui/': /^(ui\/|api\/types\.ts$|core\/|errors\.ts$)/,
       'sandbox/': /^(sandbox\/|api\/types\.ts$|core\/datekey\.ts$)/,
       // Services serve several nouns: they know the layers below, never a command or the flags.
       'services/': /^(services\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,

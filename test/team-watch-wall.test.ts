@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { CheckIn, Goal } from '../src/api/types.js';
 import { makeColors } from '../src/ui/color.js';
 import { displayWidth } from '../src/ui/table.js';
-import type { TeamReport } from '../src/ui/views.js';
+import type { TeamDay } from '../src/core/team-day.js';
 import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../src/ui/wall.js';
 
 const plain = await makeColors(0);
 const view = (width: number, unicode = true): WallView => ({ c: plain, rich: true, width, now: new Date('2026-11-22T09:30:00Z'), unicode });
 const ci = (name: string, extra: Partial<CheckIn>): CheckIn => ({ id: `id-${name}`, date: '2026-11-22', person: { id: name, name }, ...extra });
-const member = (name: string, state: TeamReport['members'][number]['state'], c: Partial<CheckIn> | null) => ({ person: { id: name, name }, state, check_in: c ? ci(name, c) : null });
+const member = (name: string, state: TeamDay['members'][number]['state'], c: Partial<CheckIn> | null) => ({ person: { id: name, name }, state, check_in: c ? ci(name, c) : null });
 const DATA: WallData = {
   date: '2026-11-22',
   teams: [

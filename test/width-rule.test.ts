@@ -6,7 +6,7 @@ import { makeColors } from '../src/ui/color.js';
 import { plainInline, plainLine } from '../src/ui/markdown.js';
 import { renderCheckIn } from '../src/ui/render.js';
 import { displayWidth, layoutOf, NAME_MIN, table, tableStream, TEXT_MIN, truncate, type Column } from '../src/ui/table.js';
-import { checkInRowStream, checkInRows, teamReportView, type View } from '../src/ui/views.js';
+import { checkInRowStream, checkInRows, teamDayView, type View } from '../src/ui/views.js';
 import { wrap } from '../src/ui/wrap.js';
 
 // eslint-disable-next-line no-control-regex
@@ -163,7 +163,7 @@ describe('views under the rule', () => {
     expect(later).toBe(`2026-11-19  Margaret Hami…  🤯    ⚠ blocked  ${ID}  Triage the mobile crash reports from…\n`);
   });
   it('team: the members under PERSON and STATE headers; a short state word for none; the blocker wrapped under the name', () => {
-    const out = teamReportView(view(40), [
+    const out = teamDayView(view(40), [
       {
         team: { id: 't', name: 'Platform' },
         date: '2026-11-19',

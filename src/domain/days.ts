@@ -6,6 +6,7 @@ import { ApiError } from '../api/errors.js';
 import type { CachedMe } from '../config/store.js';
 import type { Context } from '../context.js';
 import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
+import { UsageError } from '../errors.js';
 import { parseRangeDay } from '../core/keys.js';
 import { me } from './account.js';
 
@@ -100,6 +101,18 @@ export async function today(ctx: Context): Promise<string> {
 /** A --since/--until/--date value as a date key, or undefined when the flag was not given. */
 export async function rangeDay(ctx: Context, value: string | undefined, flag: string): Promise<string | undefined> {
   return value === undefined ? undefined : parseRangeDay(value, await today(ctx), flag);
+}
+
+/**
+ * A range's ends (day words or dates) as date keys, the first not after the last. `names` are the
+ * words the asking face uses for the two ends (`--since`/`--until` at the terminal, `since`/`until`
+ * for an agent), so that an error speaks the asker's language.
+ */
+export async function dayRange(ctx: Context, range: { since?: string; until?: string }, names: { since: string; until: string }): Promise<{ since?: string; until?: string }> {
+  const since = await rangeDay(ctx, range.since, names.since);
+  const until = await rangeDay(ctx, range.until, names.until);
+  if (since && until && since > until) throw new UsageError(`${names.since} ${since} is after ${names.until} ${until}`);
+  return { ...(since && { since }), ...(until && { until }) };
 }
 
 /** For --help: which zone "today" is in (from TZ or the cached profile; never a request). */

@@ -4,15 +4,15 @@ import { getGoal, listGoalUpdates } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import * as z from 'zod';
 import { me } from '../domain/account.js';
-import { rangeDay, today } from '../domain/days.js';
+import { checkInFilter, checkInPage } from '../domain/checkins.js';
+import { dayRange, rangeDay, today } from '../domain/days.js';
+import { teamDay } from '../domain/team-day.js';
 import { fetchOrNull } from '../domain/target.js';
 import { renderCheckIn } from '../ui/render.js';
 import { sanitizeDeep } from '../ui/sanitize.js';
-import { checkInRows, goalHeaderView, goalUpdateRows, inboxRows, meView, teamReportView } from '../ui/views.js';
-import { listPage, listQuery } from '../commands/checkin/list.js';
-import { suggestionFor } from '../commands/checkin/suggest.js';
-import { gatherInbox, inboxKey, readMarker } from '../commands/inbox/gather.js';
-import { teamReport } from '../commands/team/team.js';
+import { checkInRows, goalHeaderView, goalUpdateRows, inboxRows, meView, teamDayView } from '../ui/views.js';
+import { suggestionFor } from '../domain/suggest.js';
+import { gatherInbox, inboxKey, readMarker } from '../domain/inbox.js';
 import { uuid } from '../commands/goal/update/content.js';
 import { checkInTarget, done, guard, plainView, shapes, type Served } from './kit.js';
 
@@ -93,9 +93,9 @@ export function registerReadTools(served: Served): void {
     },
     ({ day, team }) =>
       guard(ctx, async () => {
-        const report = await teamReport(ctx, { ...(day !== undefined && { date: day }), ...(team && { team }) });
+        const report = await teamDay(ctx, { date: await rangeDay(ctx, day, 'day'), teams: team });
         if (!report) return done('You are in no team.', { teams: [] });
-        return done(teamReportView(await plainView(ctx, true), sanitizeDeep(report)), { teams: report });
+        return done(teamDayView(await plainView(ctx, true), sanitizeDeep(report)), { teams: report });
       }),
   );
 
@@ -118,8 +118,9 @@ export function registerReadTools(served: Served): void {
     },
     (args) =>
       guard(ctx, async () => {
-        const opts = { since: args.since, until: args.until, blocked: args.blocked, person: args.person, team: args.team, page: args.page, perPage: args.per_page };
-        const { list, full } = await listPage(ctx, await listQuery(ctx, opts), opts);
+        const days = await dayRange(ctx, args, { since: 'since', until: 'until' });
+        const filter = await checkInFilter(ctx, { ...days, blocked: args.blocked, people: args.person, teams: args.team });
+        const { list, full } = await checkInPage(ctx, filter, { page: args.page, perPage: args.per_page });
         const text = list.length === 0 ? 'No check-ins match.' : `${checkInRows(await plainView(ctx), sanitizeDeep(list))}${full ? `More may follow: page ${(args.page ?? 1) + 1}.` : ''}`;
         return done(text, { check_ins: list, more_may_follow: full });
       }),

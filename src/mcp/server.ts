@@ -12,9 +12,9 @@ import { allHere, contentText, targetNoun } from '../domain/drafts.js';
 import { fetchOrNull, todayTarget } from '../domain/target.js';
 import { protocolIO } from '../ui/io.js';
 import { sanitize, sanitizeDeep } from '../ui/sanitize.js';
-import { teamReportView } from '../ui/views.js';
+import { teamDayView } from '../ui/views.js';
+import { teamDay } from '../domain/team-day.js';
 import { VERSION } from '../version.js';
-import { teamReport } from '../commands/team/team.js';
 import { entryFor, plainView, type Served } from './kit.js';
 import { checkInText, registerReadTools } from './read.js';
 import { registerWriteTools } from './write.js';
@@ -48,8 +48,8 @@ function registerResources(served: Served): void {
   });
   server.registerResource('team-today', 'checkin://team/today', { title: "The team's day", description: "My teams' check-ins today: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' }, async (uri) => {
     try {
-      const report = await teamReport(ctx, {});
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? teamReportView(await plainView(ctx, true), sanitizeDeep(report)) : 'You are in no team.\n') }] };
+      const report = await teamDay(ctx, {});
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? teamDayView(await plainView(ctx, true), sanitizeDeep(report)) : 'You are in no team.\n') }] };
     } catch (err) {
       throw resourceError(ctx, err);
     }

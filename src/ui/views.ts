@@ -3,6 +3,7 @@
 // Tables follow the width rule (table.ts); whole texts are wrapped at word edges to the width (wrap.ts).
 
 import { MOODS, nearestConfidence, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
+import { MEMBER_STATES, type MemberState, type TeamDay } from '../core/team-day.js';
 import type { Colors } from './color.js';
 import { plainLine, renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -238,17 +239,7 @@ export function goalHeaderView(v: View, goal: Goal, latest: GoalUpdate | undefin
   return latest ? `${fit(v, head)}Latest update:\n${goalUpdateView(v, latest)}\n` : fit(v, head);
 }
 
-/** A team member's state on a day, in the order the report lists them. */
-export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'none'] as const;
-export type MemberState = (typeof MEMBER_STATES)[number];
-
-export interface TeamReport {
-  team: Ref;
-  date: string;
-  members: Array<{ person: Ref; state: MemberState; check_in: CheckIn | null }>;
-}
-
-export function teamReportView(v: View, report: TeamReport[]): string {
+export function teamDayView(v: View, report: TeamDay[]): string {
   if (!v.rich) {
     return tsv(report.flatMap((r) => r.members.map((m) => [sanitizeLine(r.team.name), r.date, sanitizeLine(m.person.name), m.state, m.state === 'blocked' ? sanitizeLine(m.check_in?.blockers ?? '') : ''])));
   }

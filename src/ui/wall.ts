@@ -7,7 +7,8 @@
 import { MOODS, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
-import { confidenceLabel, firstPlainLine, type TeamReport, type View } from './views.js';
+import { confidenceLabel, firstPlainLine, type View } from './views.js';
+import type { TeamDay } from '../core/team-day.js';
 
 export interface WallView extends View {
   /** The terminal draws Unicode symbols and emoji (a UTF-8 locale). */
@@ -34,11 +35,11 @@ const COUNT_WORD: Record<WallState, string> = { blocked: 'blocked', pending: 'no
 
 export interface WallData {
   date: string;
-  teams: TeamReport[];
+  teams: TeamDay[];
   goals: Goal[];
 }
 
-type Member = TeamReport['members'][number];
+type Member = TeamDay['members'][number];
 /** Goals' progress bars are drawn on terminals at least this wide. */
 export const BAR_FROM = 60;
 const wallState = (m: Member): WallState => (m.state === 'filled' && m.check_in?.previous_completed === true ? 'did' : m.state);

@@ -2,9 +2,8 @@
 import { Command } from '@commander-js/extra-typings';
 import { allActivities } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import { resolvePeople, resolveTeams, splitValues } from '../../domain/account.js';
-import { rangeDay } from '../../domain/days.js';
+import { dayRange } from '../../domain/days.js';
 import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { activityRows } from '../../ui/views.js';
 import { collect, whoOptions, type Run, type WhoOptions } from '../flags.js';
@@ -32,9 +31,7 @@ function atTime(day: string, time: '00:00:00' | '23:59:59'): string {
 }
 
 export async function runActivity(ctx: Context, opts: ActivityOptions): Promise<void> {
-  const since = await rangeDay(ctx, opts.since, '--since');
-  const until = await rangeDay(ctx, opts.until, '--until');
-  if (since && until && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+  const { since, until } = await dayRange(ctx, opts, { since: '--since', until: '--until' });
   const query = {
     kinds: splitValues(opts.kind),
     team_ids: await resolveTeams(ctx, opts.team),

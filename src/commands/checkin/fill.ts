@@ -13,7 +13,7 @@ import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { answersFromFlags, type AnswerOptions } from './answers.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
-import { earlierPrefill, suggestionFor } from './suggest.js';
+import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
 
 export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, ask: boolean): Promise<void> {
   if (flags.web) {

@@ -16,7 +16,7 @@ import { renderCheckIn } from '../../ui/render.js';
 import { sanitizeDeep } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
-import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from './suggest.js';
+import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
 
 type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
 const ALL: Question[] = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed'];

@@ -18,7 +18,7 @@ import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows, inboxRows, relativeTime, type InboxThreadView } from '../../ui/views.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
-import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from './gather.js';
+import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from '../../domain/inbox.js';
 import { quoted, withContext, withoutContext } from '../../ui/editor-text.js';
 
 /** How long a terminal's listing can be answered by its numbers. */

@@ -8,9 +8,8 @@ import type { CheckIn, Ref } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
-import { UsageError } from '../../errors.js';
 import { resolvePeople, resolveTeams } from '../../domain/account.js';
-import { rangeDay } from '../../domain/days.js';
+import { dayRange } from '../../domain/days.js';
 import { printJson } from '../../ui/output.js';
 import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
@@ -39,9 +38,9 @@ function moodCounts(list: CheckIn[]): Array<{ mood: string; count: number }> {
 }
 
 export async function runReport(ctx: Context, opts: ReportOptions): Promise<void> {
-  const since = (await rangeDay(ctx, opts.since ?? 'monday', '--since'))!;
-  const until = (await rangeDay(ctx, opts.until ?? 'today', '--until'))!;
-  if (since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+  const range = await dayRange(ctx, { since: opts.since ?? 'monday', until: opts.until ?? 'today' }, { since: '--since', until: '--until' });
+  const since = range.since!;
+  const until = range.until!;
   const people_ids = await resolvePeople(ctx, opts.person);
   const team_ids = await resolveTeams(ctx, opts.team);
   const api = await ctx.api();

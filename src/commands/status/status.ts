@@ -12,7 +12,7 @@ import { isNoCheckIn } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { statusLine } from '../../ui/views.js';
 import type { Run } from '../flags.js';
-import { inboxKey, readMarker, writeMarker } from '../inbox/gather.js';
+import { inboxKey, readMarker, writeMarker } from '../../domain/inbox.js';
 
 export interface StatusOptions {
   quiet?: boolean;

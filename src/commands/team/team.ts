@@ -1,14 +1,14 @@
 // `checkin team`: for each of my teams, who has filled in that day's check-in, who has not yet,
 // who is blocked (and by what), and who has none (absent or not scheduled).
 import { Command } from '@commander-js/extra-typings';
-import { allCheckIns, getTeam } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { rangeDay, today } from '../../domain/days.js';
+import { rangeDay } from '../../domain/days.js';
+import { teamDay } from '../../domain/team-day.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
-import { teamReportView, type TeamReport } from '../../ui/views.js';
+import { teamDayView } from '../../ui/views.js';
 import { collect, intOption, type Run } from '../flags.js';
-import { MIN_WATCH_INTERVAL_S, teamIdsOf, teamReports, WATCH_INTERVAL_S } from './shared.js';
+import { MIN_WATCH_INTERVAL_S, WATCH_INTERVAL_S } from './interval.js';
 
 export interface TeamOptions {
   date?: string;
@@ -34,25 +34,13 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   if (opts.watch && ctx.debug.api) throw new UsageError('--debug writes each request on the terminal --watch draws on: trace `checkin team` instead');
   if (opts.watch) return (await import('./watch.js')).runWatch(ctx, opts);
   if (opts.interval !== undefined) throw new UsageError('--interval goes with --watch');
-  const report = await teamReport(ctx, opts);
+  const report = await teamDay(ctx, { date: await rangeDay(ctx, opts.date, '--date'), teams: opts.team });
   if (!report) {
     ctx.io.err('You are in no team.\n');
     if (opts.json) ctx.io.out('[]\n');
     return;
   }
   ctx.io.page();
-  await printOne(ctx.io, ctx.now(), report, opts.json, teamReportView);
+  await printOne(ctx.io, ctx.now(), report, opts.json, teamDayView);
 }
 
-/** The teams' day (mine, or those named), without printing; undefined when I am in no team. */
-export async function teamReport(ctx: Context, opts: Pick<TeamOptions, 'date' | 'team'>): Promise<TeamReport[] | undefined> {
-  const date = (await rangeDay(ctx, opts.date, '--date')) ?? (await today(ctx));
-  const teamIds = await teamIdsOf(ctx, opts.team);
-  if (teamIds.length === 0) return undefined;
-  const api = await ctx.api();
-  const [teams, checkIns] = await Promise.all([
-    Promise.all(teamIds.map((id) => getTeam(api, id))),
-    allCheckIns(api, { since: date, until: date, team_ids: teamIds }),
-  ]);
-  return teamReports(teams, checkIns, date);
-}

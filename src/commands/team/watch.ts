@@ -17,7 +17,9 @@ import { makeColors } from '../../ui/color.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { openLiveScreen } from '../../ui/screen.js';
 import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../ui/wall.js';
-import { teamIdsOf, teamReports, WATCH_INTERVAL_S } from './shared.js';
+import { teamDays } from '../../core/team-day.js';
+import { teamIdsOf } from '../../domain/team-day.js';
+import { WATCH_INTERVAL_S } from './interval.js';
 
 export interface WatchOptions {
   team?: string[];
@@ -77,7 +79,7 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   const c = await makeColors(ctx.io.colorLevel);
   const unicode = unicodeLocale(ctx.env);
   const view = (): WallView => ({ c, rich: true, width: screen.size().columns, now: ctx.now(), unicode });
-  const data = (): WallData => ({ date, teams: teamReports(teams, itemsOf(checkIns!), date), goals: itemsOf(goals!) });
+  const data = (): WallData => ({ date, teams: teamDays(teams, itemsOf(checkIns!), date), goals: itemsOf(goals!) });
 
   const quit = new AbortController();
   let wake = new AbortController();

@@ -8,16 +8,16 @@
 // that repository's user.email; CHECKIN_GIT_REPOS= (empty) runs none. A folder that is missing
 // or not a repository, git failing or taking too long, or no git at all: skipped with a note.
 
-import { allActivities, listCheckIns } from '../../api/endpoints.js';
-import { DATE_KEY_RE, type Activity, type CheckIn } from '../../api/types.js';
-import { preferences } from '../../config/prefs.js';
-import type { Context } from '../../context.js';
-import { previousPrefill } from '../../core/answers.js';
-import { addDays, isDateKey, localDateKey } from '../../core/datekey.js';
-import { me } from '../../domain/account.js';
-import { fetchOrNull, type Target } from '../../domain/target.js';
+import { allActivities, listCheckIns } from '../api/endpoints.js';
+import { DATE_KEY_RE, type Activity, type CheckIn } from '../api/types.js';
+import { preferences } from '../config/prefs.js';
+import type { Context } from '../context.js';
+import { previousPrefill } from '../core/answers.js';
+import { addDays, isDateKey, localDateKey } from '../core/datekey.js';
+import { me } from './account.js';
+import { fetchOrNull, type Target } from './target.js';
 import { GIT_MAX_BYTES, GIT_TIMEOUT_MS, runGit } from './git.js';
-import { sanitizeLine } from '../../ui/sanitize.js';
+import { sanitizeLine } from '../ui/sanitize.js';
 
 /** My latest check-ins before `date` (what "previous" is suggested from). */
 export async function earlierCheckIns(ctx: Context, date: string): Promise<CheckIn[]> {

@@ -8,14 +8,14 @@
 // and each goal's newest updates, then the comments and the reactions of each check-in and update
 // (two each, overlapped within the rate budget) — for a week of daily check-ins, 1 + 1 + 2 × 5 = 12.
 
-import { allCheckIns, allGoals, digestPage, newestCommentsAndReactionsOf, newestUpdatesOf, type Commentable } from '../../api/endpoints.js';
-import { ApiError } from '../../api/errors.js';
-import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../../api/types.js';
-import { normalizeApiUrl, type InboxListing, type InboxMarker } from '../../config/store.js';
-import type { Context } from '../../context.js';
-import { addDays } from '../../core/datekey.js';
-import { me } from '../../domain/account.js';
-import { today } from '../../domain/days.js';
+import { allCheckIns, allGoals, digestPage, newestCommentsAndReactionsOf, newestUpdatesOf, type Commentable } from '../api/endpoints.js';
+import { ApiError } from '../api/errors.js';
+import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../api/types.js';
+import { normalizeApiUrl, type InboxListing, type InboxMarker } from '../config/store.js';
+import type { Context } from '../context.js';
+import { addDays } from '../core/datekey.js';
+import { me } from './account.js';
+import { today } from './days.js';
 
 /** How far back an inbox looks when no --since is given: check-ins and updates of the last two weeks. */
 export const INBOX_DAYS = 14;

@@ -1,0 +1,31 @@
+// A team's day: each member with their check-in of that day and its state, in the order every face
+// shows it (blocked first, then not yet, filled in, none; by name within each).
+import type { CheckIn, Ref, Team } from '../api/types.js';
+
+/** A team member's state on a day, in the order a team's day lists them. */
+export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'none'] as const;
+export type MemberState = (typeof MEMBER_STATES)[number];
+
+export interface TeamDay {
+  team: Ref;
+  date: string;
+  members: Array<{ person: Ref; state: MemberState; check_in: CheckIn | null }>;
+}
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Each team's people on `date`, with their check-in among `checkIns` and its state. */
+export function teamDays(teams: Team[], checkIns: CheckIn[], date: string): TeamDay[] {
+  return teams.map((team) => ({
+    team: { id: team.id, name: team.name },
+    date,
+    members: (team.people ?? [])
+      .map((person) => {
+        // A check-in belongs under the teams it was reported to, and nowhere else.
+        const c = checkIns.find((x) => x.person?.id === person.id && (x.teams ?? []).some((t) => t.id === team.id)) ?? null;
+        const state: MemberState = !c ? 'none' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
+        return { person, state, check_in: c };
+      })
+      .sort((a, b) => MEMBER_STATES.indexOf(a.state) - MEMBER_STATES.indexOf(b.state) || byName(a.person.name, b.person.name)),
+  }));
+}
