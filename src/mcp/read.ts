@@ -13,7 +13,7 @@ import { sanitizeDeep } from '../ui/sanitize.js';
 import { checkInRows, goalHeaderView, goalUpdateRows, inboxRows, meView, teamDayView } from '../ui/views.js';
 import { suggestionFor } from '../domain/suggest.js';
 import { gatherInbox, inboxKey, readMarker } from '../domain/inbox.js';
-import { uuid } from '../commands/goal/update/content.js';
+import { uuidOf } from '../domain/goal-updates.js';
 import { checkInTarget, done, guard, plainView, shapes, type Served } from './kit.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
@@ -164,7 +164,7 @@ export function registerReadTools(served: Served): void {
     },
     ({ goal_id, updates }) =>
       guard(ctx, async () => {
-        const id = uuid(goal_id, 'The goal id');
+        const id = uuidOf(goal_id, 'The goal id');
         const api = await ctx.api();
         const [goal, list] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: updates ?? 3 })]);
         const v = await plainView(ctx);

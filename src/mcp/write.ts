@@ -15,10 +15,10 @@ import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
-import { activityInput, MAX_DESCRIPTION } from '../commands/activity/log.js';
-import { sendAnswers } from '../commands/checkin/send.js';
-import { commentable } from '../commands/comments/commentable.js';
-import { parseConfidence, uuid } from '../commands/goal/update/content.js';
+import { activityInput, MAX_DESCRIPTION } from '../domain/activity.js';
+import { sendAnswers } from '../domain/send-checkin.js';
+import { commentTarget } from '../domain/comments.js';
+import { parseConfidence, uuidOf } from '../domain/goal-updates.js';
 import { checkInText } from './read.js';
 import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
 
@@ -220,8 +220,8 @@ export function registerWriteTools(served: Served): void {
     ({ on, id, body }) =>
       guard(ctx, async () => {
         if (body.trim() === '') throw new UsageError('The comment is empty; nothing was kept');
-        const what = await commentable(ctx, on === 'goal-update' ? { goalUpdate: id } : { key: id });
-        if (!what) throw new UsageError(`No check-in scheduled for ${id}: nothing to comment on`);
+        const what = await commentTarget(ctx, on === 'goal-update' ? { goalUpdate: id } : { checkIn: id });
+        if ('none' in what) throw new UsageError(`No check-in scheduled for ${what.none}: nothing to comment on`);
         const target = { kind: 'comment', on: what.kind, id: what.id } as const;
         const { entry, others } = keepDraft(served, target, { kind: 'comment', body });
         return done(`Draft ${entry.id} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.${othersNote(others)}`, { draft_id: entry.id, on: { type: what.kind, id: what.id }, body, resume_command: sendCommand(entry), other_drafts: others });
@@ -270,11 +270,11 @@ export function registerWriteTools(served: Served): void {
     },
     (args) =>
       guard(ctx, async () => {
-        const id = uuid(args.goal_id, 'The goal id');
+        const id = uuidOf(args.goal_id, 'The goal id');
         const input: GoalUpdateInput = { title: args.title };
         if (args.body !== undefined) input.body = args.body;
         if (args.progress !== undefined) input.progress = args.progress;
-        if (args.confidence !== undefined) input.confidence = parseConfidence(args.confidence);
+        if (args.confidence !== undefined) input.confidence = parseConfidence(args.confidence, 'confidence');
         const goal = await getGoal(await ctx.api(), id);
         const target = { kind: 'goal-update', goalId: id } as const;
         const { entry, others } = keepDraft(served, target, { kind: 'goal-update', input });
@@ -323,7 +323,7 @@ export function registerWriteTools(served: Served): void {
     },
     ({ description, url, group }) =>
       guard(ctx, async () => {
-        const input = activityInput(description, url, group ?? 'checkin');
+        const input = activityInput({ text: description, url, group: group ?? 'checkin' }, { url: 'url', group: 'group' });
         const api = await ctx.api();
         const target = { kind: 'activity' } as const;
         const content = { kind: 'activity', input } as const;

@@ -5,14 +5,13 @@ import { postActivity } from '../../api/endpoints.js';
 import type { Activity, ActivityInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { activityInput, MAX_DESCRIPTION } from '../../domain/activity.js';
 import { resumeEach, sendWithDraft, type DraftContent } from '../../domain/drafts.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
-/** The service's limit on an activity's description. */
-export const MAX_DESCRIPTION = 256;
 
 export interface LogOptions {
   text?: string;
@@ -45,7 +44,7 @@ export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
   }
   if (opts.text === undefined) throw new UsageError('Say what you did: checkin log "…" (or - to read it from standard input)');
   const piped = opts.text === '-';
-  const input = activityInput(piped ? await ctx.io.readStdin() : opts.text, opts.url, opts.group);
+  const input = activityInput({ text: piped ? await ctx.io.readStdin() : opts.text, url: opts.url, group: opts.group }, { url: '--url', group: '--group' });
   // Kept before anything can fail on the way to the service (no token yet, say).
   const recorded = await sendWithDraft(ctx, { target, content: { kind: 'activity', input }, made: piped ? 'piped' : 'typed', send: async () => postActivity(await ctx.api(), input) });
   await showRecorded(ctx, recorded, opts.json);
@@ -59,15 +58,4 @@ function activityOf(content: DraftContent): ActivityInput {
 async function showRecorded(ctx: Context, recorded: Activity, json: JsonFlag | undefined): Promise<void> {
   await sayDone(ctx.io, ctx.now(), 'Recorded the activity', { link: recorded.url, json });
   await printOne(ctx.io, ctx.now(), recorded, json, (v, a) => activityRows(v, [a]));
-}
-
-/** An activity as the service takes it, checked: the text trimmed and at most MAX_DESCRIPTION characters, an https link, a label. */
-export function activityInput(text: string, url: string | undefined, group: string): ActivityInput {
-  const description = text.trim();
-  if (description === '') throw new UsageError('Nothing to record: the text is empty');
-  const length = [...description].length;
-  if (length > MAX_DESCRIPTION) throw new UsageError(`The text is ${length} characters; an activity takes at most ${MAX_DESCRIPTION}`, 'Shorten it, or put the details behind --url.');
-  if (url !== undefined && !/^https:\/\/\S+$/.test(url)) throw new UsageError(`--url takes an https:// link, got "${url}"`);
-  if (group.trim() === '') throw new UsageError('--group must not be empty');
-  return { group, description, ...(url !== undefined && { url }) };
 }

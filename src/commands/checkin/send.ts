@@ -1,15 +1,13 @@
-// Sending a check-in's answers: the one PATCH, with typed text kept as a draft until the service
-// accepted it; then what the user sees of it (the check-in, its JSON, or one line at the prompts).
+// What the person sees of a check-in sent (domain/send-checkin.ts sends it): the check-in, its
+// JSON, or one line at the prompts; and the note when no check-in is scheduled.
 
-import { patchCheckIn } from '../../api/endpoints.js';
-import { ApiError } from '../../api/errors.js';
-import { UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
+import { UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
-import { HintedError, UsageError } from '../../errors.js';
-import { keep, keptLine, sendWithDraft, type Claim, type Entry } from '../../domain/drafts.js';
-import { isNoCheckIn, notTheService, type Target } from '../../domain/target.js';
+import { UsageError } from '../../errors.js';
+import { sendAnswers, type SendOptions } from '../../domain/send-checkin.js';
+import type { Target } from '../../domain/target.js';
 import { printCheckIn, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
@@ -21,70 +19,20 @@ export function reportNone(ctx: Context, target: Target, json: JsonFlag, extra =
   if (json) ctx.io.out('null\n');
 }
 
-export interface SendOptions {
-  /** Keep the answers as a draft until the service has them (they were typed, piped or edited). */
-  keepDraft: boolean;
-  /** Or: the entry kept earlier that these answers are (sent as they are, with any flags given now). */
-  entry?: Entry;
-  /** The claim on `entry`, already taken (an agent's send, held while the person was asked). */
-  claim?: Claim;
-  /** Entries kept earlier that these answers were built on (the person's choice): removed once sent. */
-  folds?: Entry[];
+/** Sends, then shows what was sent: the check-in (or its JSON), or at the prompts one line. False when there was no check-in. */
+export interface ShowOptions extends SendOptions {
   /** Print the check-in as JSON. */
   json?: JsonFlag;
   /** At the prompts: one line saying it is done, instead of the whole check-in. */
   confirm?: boolean;
-  /** Say nothing of other drafts still waiting (a resume sending them all). */
-  quiet?: boolean;
-  /** The command that sends it again (default: the check-in's `--resume`, which sends all that wait for it). */
-  resume?: string;
 }
 
-/**
- * The one PATCH, with typed text kept as a draft until the service accepted it; the check-in it
- * answered, or null when the service has no check-in there (the draft stays, and the note says so).
- */
-export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
-  const api = await ctx.api();
-  const resume = opts.resume ?? `${target.resumeCommand} --resume`;
-  const hint = keptLine(resume);
-  const kept = opts.keepDraft || opts.entry !== undefined;
-  try {
-    return await sendWithDraft(ctx, {
-      target: { kind: 'check-in', key: target.key },
-      content: opts.keepDraft && !opts.entry ? { kind: 'answers', answers } : undefined,
-      ...(opts.entry && { entry: opts.entry }),
-      ...(opts.claim && { claim: opts.claim }),
-      ...(opts.folds && { folds: opts.folds }),
-      ...(opts.quiet && { quiet: true }),
-      resume,
-      send: () => patchCheckIn(api, target.key, answers),
-    });
-  } catch (err) {
-    const inner = err instanceof HintedError ? err.inner : err;
-    // Not the service at all (an HTML page): said so, and the answers are kept however they were given.
-    const wrong = inner instanceof ApiError && !inner.notFound ? await notTheService(ctx, inner) : undefined;
-    if (wrong) {
-      if (!kept && keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers })) throw new HintedError(wrong, hint);
-      throw kept ? new HintedError(wrong, hint) : wrong;
-    }
-    if (!(inner instanceof ApiError && inner.notFound)) throw err;
-    let none: boolean;
-    try {
-      none = await isNoCheckIn(ctx, inner);
-    } catch (why) {
-      throw kept ? new HintedError(why, hint) : why;
-    }
-    if (!none) throw err;
-    reportNone(ctx, target, opts.json, kept ? ` (your answers are kept as a draft)` : '');
-    return null;
-  }
-}
-
-/** Sends, then shows what was sent: the check-in (or its JSON), or at the prompts one line. False when there was no check-in. */
-export async function sendAndShow(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<boolean> {
+export async function sendAndShow(ctx: Context, target: Target, answers: CheckInAnswers, opts: ShowOptions): Promise<boolean> {
   const result = await sendAnswers(ctx, target, answers, opts);
-  if (!result) return false;
+  if (!result) {
+    reportNone(ctx, target, opts.json, opts.keepDraft || opts.entry !== undefined ? ' (your answers are kept as a draft)' : '');
+    return false;
+  }
   // Someone else's (an administrator's change): one line says whose, before anything else.
   const api = await ctx.api();
   const mine = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me')?.id;

@@ -1,10 +1,10 @@
-// What comments and reactions hang on: a check-in (by any key) or, with --goal-update, a goal update.
+// How `comments` and `reactions` name what they are on: a check-in key, or --goal-update (domain/comments.ts finds it).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { getCheckIn, type Commentable } from '../../api/endpoints.js';
+import type { Commentable } from '../../api/endpoints.js';
 import { UUID_RE } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { isNoCheckIn, resolveCheckInKey } from '../../domain/target.js';
+import { commentTarget } from '../../domain/comments.js';
 import { jsonOption, type JsonFlag } from '../../ui/output.js';
 
 export interface CommentableOptions {
@@ -24,21 +24,12 @@ export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>, 
 /** The check-in or goal update; undefined when a date has no check-in (said on stderr; `[]` for --json). */
 export async function commentable(ctx: Context, opts: CommentableOptions): Promise<Commentable | undefined> {
   const { key } = opts;
-  if (opts.goalUpdate !== undefined) {
-    if (key !== undefined) throw new UsageError('Give either a check-in key or --goal-update, not both');
-    if (!UUID_RE.test(opts.goalUpdate)) throw new UsageError(`--goal-update takes a goal update's UUID; "${opts.goalUpdate}" is not one`);
-    return { kind: 'goal-update', id: opts.goalUpdate.toLowerCase() };
-  }
-  if (key === undefined) throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
-  const target = await resolveCheckInKey(ctx, key);
-  if (UUID_RE.test(target.key)) return { kind: 'check-in', id: target.key };
-  if (target.known) return { kind: 'check-in', id: target.known.id };
-  try {
-    return { kind: 'check-in', id: (await getCheckIn(await ctx.api(), target.key)).id };
-  } catch (err) {
-    if (!(await isNoCheckIn(ctx, err))) throw err;
-    ctx.io.err(`No check-in scheduled for ${target.label}\n`);
-    if (opts.json) ctx.io.out('[]\n');
-    return undefined;
-  }
+  if (opts.goalUpdate !== undefined && key !== undefined) throw new UsageError('Give either a check-in key or --goal-update, not both');
+  if (opts.goalUpdate !== undefined && !UUID_RE.test(opts.goalUpdate)) throw new UsageError(`--goal-update takes a goal update's UUID; "${opts.goalUpdate}" is not one`);
+  if (opts.goalUpdate === undefined && key === undefined) throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
+  const found = await commentTarget(ctx, opts.goalUpdate !== undefined ? { goalUpdate: opts.goalUpdate } : { checkIn: key! });
+  if ('kind' in found) return found;
+  ctx.io.err(`No check-in scheduled for ${found.none}\n`);
+  if (opts.json) ctx.io.out('[]\n');
+  return undefined;
 }

@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../domain/schedule.js';
 import { collect } from '../flags.js';
-import { todayState } from '../status/status.js';
+import { todayState } from '../../domain/status.js';
 import {
   CRON_TAG,
   LAUNCHD_LABEL,

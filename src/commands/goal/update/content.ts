@@ -1,9 +1,10 @@
 // What the goal-update commands share: ids, confidence levels, the content options, and
 // gathering the content from flags, standard input, prompts or $EDITOR.
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
-import { CONFIDENCE_LEVELS, UUID_RE, type GoalUpdateInput } from '../../../api/types.js';
+import type { GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../errors.js';
+import { HintedError, UsageError } from '../../../errors.js';
+import { parseConfidence, uuidOf } from '../../../domain/goal-updates.js';
 import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/drafts.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
@@ -30,19 +31,13 @@ export function contentOptions<A extends unknown[], O extends OptionValues>(cmd:
     .addOption(jsonOption(JSON_FIELDS.goalUpdate));
 }
 
+/** A goal's or an update's id, lower-cased; when it is not a UUID, the error says where to find one. */
 export function uuid(value: string, what: 'The goal id' | 'The update id'): string {
-  if (!UUID_RE.test(value)) {
-    throw new UsageError(`${what} must be a UUID; "${value}" is not one`, what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.');
+  try {
+    return uuidOf(value, what);
+  } catch (err) {
+    throw new HintedError(err, what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.');
   }
-  return value.toLowerCase();
-}
-
-/** on-track | at-risk | off-track | 30 | 60 | 90 → the value the service stores. */
-export function parseConfidence(value: string): number {
-  const v = value.trim().toLowerCase();
-  const level = CONFIDENCE_LEVELS.find((l) => l.slug === v || String(l.value) === v || l.label.toLowerCase() === v);
-  if (!level) throw new UsageError(`--confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "${value}"`);
-  return level.value;
 }
 
 /** What the person is updating: the current title and body (edit), and lines of context for the editor (the goal, its latest update). */
@@ -129,6 +124,6 @@ function givenContent(flags: GoalUpdateContentOptions, piped?: string): GoalUpda
     ...(flags.title !== undefined && { title: flags.title }),
     ...(body !== undefined && { body }),
     ...(flags.progress !== undefined && { progress: flags.progress }),
-    ...(flags.confidence !== undefined && { confidence: parseConfidence(flags.confidence) }),
+    ...(flags.confidence !== undefined && { confidence: parseConfidence(flags.confidence, '--confidence') }),
   };
 }

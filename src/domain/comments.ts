@@ -1,0 +1,26 @@
+// What a comment or a reaction hangs on, for both faces: a check-in (by any key: UUID, date, day
+// word, last) or a goal update (by UUID). A request only when a date's check-in must be looked up.
+import { getCheckIn, type Commentable } from '../api/endpoints.js';
+import { UUID_RE } from '../api/types.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { isNoCheckIn, resolveCheckInKey } from './target.js';
+
+export type CommentOn = { checkIn: string } | { goalUpdate: string };
+
+/** The check-in or goal update; `none` (the day, as said) when a date has no check-in scheduled. */
+export async function commentTarget(ctx: Context, on: CommentOn): Promise<Commentable | { none: string }> {
+  if ('goalUpdate' in on) {
+    if (!UUID_RE.test(on.goalUpdate)) throw new UsageError(`A goal update is named by its UUID; "${on.goalUpdate}" is not one`);
+    return { kind: 'goal-update', id: on.goalUpdate.toLowerCase() };
+  }
+  const target = await resolveCheckInKey(ctx, on.checkIn);
+  if (UUID_RE.test(target.key)) return { kind: 'check-in', id: target.key };
+  if (target.known) return { kind: 'check-in', id: target.known.id };
+  try {
+    return { kind: 'check-in', id: (await getCheckIn(await ctx.api(), target.key)).id };
+  } catch (err) {
+    if (!(await isNoCheckIn(ctx, err))) throw err;
+    return { none: target.label };
+  }
+}

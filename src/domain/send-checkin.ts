@@ -1,0 +1,67 @@
+// Sending a check-in's answers, for both faces: the one PATCH, with typed text kept as an outbox
+// entry until the service accepted it. Prints nothing: the faces say what came of it.
+
+import { patchCheckIn } from '../api/endpoints.js';
+import { ApiError } from '../api/errors.js';
+import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
+import type { Context } from '../context.js';
+import { HintedError, UsageError } from '../errors.js';
+import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './drafts.js';
+import { isNoCheckIn, notTheService, type Target } from './target.js';
+
+export interface SendOptions {
+  /** Keep the answers as a draft until the service has them (they were typed, piped or edited). */
+  keepDraft: boolean;
+  /** Or: the entry kept earlier that these answers are (sent as they are, with any flags given now). */
+  entry?: Entry;
+  /** The claim on `entry`, already taken (an agent's send, held while the person was asked). */
+  claim?: Claim;
+  /** Entries kept earlier that these answers were built on (the person's choice): removed once sent. */
+  folds?: Entry[];
+  /** Say nothing of other drafts still waiting (a resume sending them all). */
+  quiet?: boolean;
+  /** The command that sends it again (default: the check-in's `--resume`, which sends all that wait for it). */
+  resume?: string;
+}
+
+/**
+ * The one PATCH, with typed text kept as a draft until the service accepted it; the check-in it
+ * answered, or null when the service has no check-in scheduled on that date (what was kept stays).
+ * A check-in named by UUID that does not exist is an error. Prints nothing.
+ */
+export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
+  const api = await ctx.api();
+  const resume = opts.resume ?? `${target.resumeCommand} --resume`;
+  const hint = keptLine(resume);
+  const kept = opts.keepDraft || opts.entry !== undefined;
+  try {
+    return await sendWithDraft(ctx, {
+      target: { kind: 'check-in', key: target.key },
+      content: opts.keepDraft && !opts.entry ? { kind: 'answers', answers } : undefined,
+      ...(opts.entry && { entry: opts.entry }),
+      ...(opts.claim && { claim: opts.claim }),
+      ...(opts.folds && { folds: opts.folds }),
+      ...(opts.quiet && { quiet: true }),
+      resume,
+      send: () => patchCheckIn(api, target.key, answers),
+    });
+  } catch (err) {
+    const inner = err instanceof HintedError ? err.inner : err;
+    // Not the service at all (an HTML page): said so, and the answers are kept however they were given.
+    const wrong = inner instanceof ApiError && !inner.notFound ? await notTheService(ctx, inner) : undefined;
+    if (wrong) {
+      if (!kept && keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers })) throw new HintedError(wrong, hint);
+      throw kept ? new HintedError(wrong, hint) : wrong;
+    }
+    if (!(inner instanceof ApiError && inner.notFound)) throw err;
+    let none: boolean;
+    try {
+      none = await isNoCheckIn(ctx, inner);
+    } catch (why) {
+      throw kept ? new HintedError(why, hint) : why;
+    }
+    if (!none) throw err;
+    if (UUID_RE.test(target.key)) throw new UsageError(`No check-in ${target.key}`);
+    return null;
+  }
+}
