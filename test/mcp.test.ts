@@ -180,7 +180,8 @@ describe('checkin mcp: tools', () => {
     expect(text(r)).toMatch(/^error: The token was rejected \(401 on GET \/api\/v2\/(me|check-ins\/[\d-]+)\)/);
     expect(text(r)).not.toMatch(/\n\s+at /);
     const bad = await s.call('goal', { goal_id: 'nope' });
-    expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: The goal id must be a UUID; "nope" is not one\nList your goals and their ids with `checkin goals`.' }] });
+    // The agent's words: no CLI command is suggested to it.
+    expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: The goal id must be a UUID; "nope" is not one' }] });
   });
 });
 

@@ -3,7 +3,7 @@ import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { guessCheckInKey, resolveCheckInKey } from '../../domain/target.js';
 import type { Run } from '../flags.js';
-import { answerOptions, keepPipedFirst, type AnswerOptions } from './answers.js';
+import { answerOptions, readGiven, type AnswerOptions } from './given.js';
 import { fillCheckIn } from './fill.js';
 
 export interface CheckInOptions extends AnswerOptions {
@@ -19,8 +19,8 @@ export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheck
 }
 
 export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
-  const piped = await keepPipedFirst(ctx, opts, () => guessCheckInKey(ctx, opts.key), opts.key);
+  const given = await readGiven(ctx, opts, () => guessCheckInKey(ctx, opts.key), opts.key);
   const target = await resolveCheckInKey(ctx, opts.key);
-  await piped.settle(target);
-  await fillCheckIn(ctx, target, opts, false);
+  given.moveTo(target);
+  await fillCheckIn(ctx, target, opts, given, false);
 }

@@ -5,30 +5,29 @@
 import { getCheckIn } from '../../api/endpoints.js';
 import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { answersOf, buildTemplate, isEmptyAnswers, readTemplate } from '../../core/answers.js';
+import { answersOf, buildTemplate, readTemplate } from '../../core/answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { allHere, noPipeWithResume, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/drafts.js';
+import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/drafts.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
-import { answersFromFlags, type AnswerOptions } from './answers.js';
+import type { AnswerOptions, Given } from './given.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
 
-export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, ask: boolean): Promise<void> {
+export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, given: Given, ask: boolean): Promise<void> {
   if (flags.web) {
     const c = await fetchOrNull(ctx, target);
     if (!c) return reportNone(ctx, target, false);
     const { openInBrowser } = await import('../../ui/browser.js');
     return openInBrowser(ctx.io, ctx.env, c.url);
   }
-  if (flags.suggest || flags.fromActivity) return suggest(ctx, target, flags);
+  if (flags.suggest || flags.fromActivity) return suggest(ctx, target, flags, given);
   if (flags.edit) needTerminalForEditor(ctx);
-  if (flags.resume) return resume(ctx, target, flags);
-  const { answers, typed } = await answersFromFlags(ctx, flags, target);
-  if (flags.edit) return editAndSend(ctx, target, answers, flags.json);
-  if (!isEmptyAnswers(answers)) {
-    await sendAndShow(ctx, target, answers, { keepDraft: typed, json: flags.json });
+  if (flags.resume) return resume(ctx, target, flags, given);
+  if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json);
+  if (!given.none) {
+    await sendAndShow(ctx, target, await given.answers(target), { keepDraft: given.typed, json: flags.json });
     return;
   }
   if (ask && ctx.io.canPrompt && !flags.json) {
@@ -84,12 +83,11 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 }
 
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
-async function resume(ctx: Context, target: Target, flags: AnswerOptions): Promise<void> {
-  noPipeWithResume(`${target.resumeCommand} --resume`, (['previous', 'intentions', 'blockers', 'fromFile'] as const).some((k) => flags[k] === '-'));
-  if (flags.edit) return editAndSend(ctx, target, (await answersFromFlags(ctx, { ...flags, resume: false, edit: false })).answers, flags.json, true);
+async function resume(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
+  if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json, true);
   const { here, elsewhere } = await waitingForCheckIn(ctx, target);
   if (here.length === 0) throw noDraft(ctx, target, elsewhere);
-  const { answers: extra } = await answersFromFlags(ctx, { ...flags, resume: false });
+  const extra = await given.answers(target);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
   for (const entry of chosen) {
     if (!ctx.drafts().find(entry.id)) {
@@ -139,12 +137,12 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
  * --suggest prints the suggestion for *previous* (last intentions, then activities and commits
  * since the last check-in); --from-activity sends it as *previous*, with the other flags' answers.
  */
-async function suggest(ctx: Context, target: Target, flags: AnswerOptions): Promise<void> {
+async function suggest(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
   if (flags.suggest && flags.fromActivity) throw new UsageError('--suggest prints the suggestion, --from-activity sends it: give one');
   if (flags.fromActivity && flags.previous !== undefined) throw new UsageError('--from-activity fills in previous; leave out --previous');
   if (flags.fromActivity && (flags.edit || flags.resume)) throw new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
   // Typed answers are kept before any request (they go out with the suggestion).
-  const { answers, typed } = flags.fromActivity ? await answersFromFlags(ctx, flags, target) : { answers: {}, typed: false };
+  const answers = flags.fromActivity ? await given.answers(target) : {};
   const found = await suggestionFor(ctx, target);
   if (!found) return reportNone(ctx, target, flags.json);
   const { text, last, work } = found;
@@ -156,6 +154,6 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions): Prom
     return;
   }
   if (text === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
-  await sendAndShow(ctx, target, { ...answers, previous: text }, { keepDraft: typed, json: flags.json });
+  await sendAndShow(ctx, target, { ...answers, previous: text }, { keepDraft: given.typed, json: flags.json });
 }
 

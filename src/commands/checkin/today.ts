@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { zoneHelp } from '../../domain/days.js';
 import { guessCheckInKey, todayTarget } from '../../domain/target.js';
 import type { Run } from '../flags.js';
-import { answerOptions, keepPipedFirst, type AnswerOptions } from './answers.js';
+import { answerOptions, readGiven, type AnswerOptions } from './given.js';
 import { fillCheckIn } from './fill.js';
 
 export type TodayOptions = AnswerOptions;
@@ -18,8 +18,8 @@ export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
 }
 
 export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> {
-  const piped = await keepPipedFirst(ctx, opts, () => guessCheckInKey(ctx, undefined));
+  const given = await readGiven(ctx, opts, () => guessCheckInKey(ctx, undefined));
   const target = await todayTarget(ctx);
-  await piped.settle(target);
-  await fillCheckIn(ctx, target, opts, true);
+  given.moveTo(target);
+  await fillCheckIn(ctx, target, opts, given, true);
 }

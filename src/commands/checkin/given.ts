@@ -1,0 +1,190 @@
+// The answer options shared by `today` and `checkin <key>`, and what they give, read once into the
+// PATCH body: flags, `-` for standard input, --from-file.
+
+import { readFileSync } from 'node:fs';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { CheckInAnswers } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { isEmptyAnswers, parseMood, readTemplate } from '../../core/answers.js';
+import { HintedError, UsageError } from '../../errors.js';
+import { resolveTeams } from '../../domain/account.js';
+import { keep, keptLine, noPipeWithResume, retarget, type DraftTarget } from '../../domain/drafts.js';
+import type { Target } from '../../domain/target.js';
+import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
+import { collect } from '../flags.js';
+
+export interface AnswerOptions {
+  previous?: string;
+  intentions?: string;
+  blockers?: string;
+  mood?: string;
+  done?: boolean;
+  notDone?: boolean;
+  team?: string[];
+  fromFile?: string;
+  edit?: boolean;
+  resume?: boolean;
+  json?: JsonFlag;
+  web?: boolean;
+  suggest?: boolean;
+  fromActivity?: boolean;
+}
+
+export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
+    .option('-p, --previous <text>', 'what you did previously (- reads stdin)')
+    .option('-i, --intentions <text>', 'what you intend to do next (- reads stdin)')
+    .option('-b, --blockers <text>', 'what blocks you; "" for nothing (- reads stdin)')
+    .option('-m, --mood <mood>', 'your mood, e.g. focused (none clears it)')
+    .option('--done', 'you did what you intended')
+    .option('--not-done', 'you did not do what you intended')
+    .option('-t, --team <team>', 'share with this team only (UUID or name; repeatable)', collect)
+    .option('--from-file <path>', 'read answers from a Markdown file with ## Previous / ## Intentions / ## Blockers sections and a Mood: line (- reads stdin)')
+    .option('-e, --edit', 'write the answers in $EDITOR')
+    .option('--resume', 'send the draft kept from a failed attempt')
+    .addOption(jsonOption(JSON_FIELDS.answers, 'print the check-in as JSON'))
+    .option('-w, --web', 'open the check-in in the browser (its link is printed where there is none)')
+    .option('--suggest', 'print the suggestion for previous (your last intentions, your activities and git commits since then) and stop')
+    .option('--from-activity', 'fill in previous with that suggestion, without questions');
+}
+
+/**
+ * What the answer options give, read once: the answers (with --team still as given), whether any
+ * came from standard input or a file (`typed`), and `at`, which completes them for the check-in
+ * once it is known.
+ */
+export interface Given {
+  /** Any answer came from standard input or a file (kept in the outbox). */
+  typed: boolean;
+  /** No answer was given at all. */
+  none: boolean;
+  /** This run's kept entry follows the check-in once it is known (no other draft is touched). */
+  moveTo(target: Target): void;
+  /** The answers to send, --team resolved (a request for names not cached). */
+  answers(target: Target): Promise<CheckInAnswers>;
+}
+
+/**
+ * Reads the answer options once, before any request: flags, `-` (standard input, read once) and
+ * --from-file. What was typed is kept as one outbox entry for the check-in as far as it is known
+ * without a request (`guess`: today in the cached or machine's zone, a date, a UUID; `asGiven` for
+ * `last`) before anything that can fail: reading it as a template, the mood, resolving team names.
+ */
+export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () => Target | undefined, asGiven?: string): Promise<Given> {
+  const stdinUsers = STDIN_FIELDS.filter((k) => flags[k] === '-');
+  if (stdinUsers.length > 1) throw new UsageError('Only one option can read standard input ("-")');
+  if (flags.done && flags.notDone) throw new UsageError('--done and --not-done contradict each other; give one');
+  if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
+  const early = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase(), resumeCommand: `checkin checkin ${asGiven.trim().toLowerCase()}` } : undefined);
+  const earlyTarget = early && ({ kind: 'check-in', key: early.key } as const);
+  // --resume sends what was kept: nothing is read to be added to it.
+  if (flags.resume) {
+    noPipeWithResume(`${early?.resumeCommand ?? 'checkin today'} --resume`, stdinUsers.length > 0);
+    const { answers } = await fromFlags(ctx, flags);
+    return complete(ctx, flags, { answers: { ...answers, ...(flags.mood !== undefined && { mood: parseMood(flags.mood) }) }, typed: false }, undefined);
+  }
+  const stdin = stdinUsers.length > 0 ? await ctx.io.readStdin() : undefined;
+  // Whatever fails from here on leaves what was piped on disk first.
+  const keepRaw = () => {
+    if (stdin === undefined || stdin.trim() === '' || !earlyTarget) return;
+    const field = stdinUsers[0]!;
+    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped');
+  };
+  let read: { answers: CheckInAnswers; typed: boolean };
+  try {
+    read = await fromFlags(ctx, flags, stdin);
+  } catch (err) {
+    keepRaw();
+    throw flags.fromFile === '-' && stdin?.trim() && early && err instanceof UsageError && !err.hint ? new UsageError(err.message, keptLine(`${early.resumeCommand} --resume -e`)) : err;
+  }
+  let mood: CheckInAnswers['mood'];
+  let badMood: unknown;
+  try {
+    if (flags.mood !== undefined) mood = parseMood(flags.mood);
+  } catch (err) {
+    badMood = err;
+  }
+  const answers = { ...read.answers, ...(mood !== undefined && { mood }) };
+  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, 'piped');
+  if (badMood) throw badMood;
+  return complete(ctx, flags, { answers, typed: read.typed }, earlyTarget);
+}
+
+const STDIN_FIELDS = ['previous', 'intentions', 'blockers', 'fromFile'] as const;
+
+function complete(ctx: Context, flags: AnswerOptions, read: { answers: CheckInAnswers; typed: boolean }, early: DraftTarget | undefined): Given {
+  const teams = flags.team ?? [];
+  return {
+    typed: read.typed,
+    none: isEmptyAnswers(read.answers) && teams.length === 0,
+    moveTo(target) {
+      const here = { kind: 'check-in', key: target.key } as const;
+      if (early) retarget(ctx, early, here);
+      // Nothing kept yet (a key that took a request to know): kept now, before anything else is asked.
+      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, 'piped');
+    },
+    async answers(target) {
+      if (teams.length === 0) return read.answers;
+      try {
+        return { ...read.answers, team_ids: await resolveTeams(ctx, teams) };
+      } catch (err) {
+        throw read.typed ? new HintedError(err, keptLine(`${target.resumeCommand} --resume -t <team>`)) : err;
+      }
+    },
+  };
+}
+
+/** The answers -p, -i, -b, --done, --not-done and --from-file give (`stdin`: what standard input held, read once). */
+async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<{ answers: CheckInAnswers; typed: boolean }> {
+  let typed = false;
+  const readValue = (v: string | undefined, flag: string): string | undefined => {
+    if (v !== '-') return v;
+    typed = true;
+    const text = (stdin ?? '').replace(/\s+$/, '');
+    // An empty pipe (a command that printed nothing, Ctrl-D at once) would wipe the answer.
+    if (text.trim() === '') throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "".`);
+    return text;
+  };
+  let answers: CheckInAnswers = {};
+  if (flags.fromFile !== undefined) {
+    typed = true;
+    let text: string;
+    const name = flags.fromFile === '-' ? 'Standard input' : flags.fromFile;
+    if (flags.fromFile === '-') text = stdin ?? '';
+    else {
+      try {
+        text = readFileSync(flags.fromFile, 'utf8');
+      } catch (err) {
+        throw new UsageError(`Cannot read ${flags.fromFile}: ${whyUnreadable(err as NodeJS.ErrnoException)}`);
+      }
+    }
+    const read = readTemplate(text);
+    if (read.problems.length > 0) throw new UsageError(`${name}: ${read.problems.slice(0, 3).join('; ')}`);
+    answers = read.answers;
+    if (isEmptyAnswers(answers)) throw new UsageError(`${name} has no ## Previous, ## Intentions or ## Blockers section and no Mood: line`);
+  }
+  const previous = readValue(flags.previous, '--previous');
+  const intentions = readValue(flags.intentions, '--intentions');
+  const blockers = readValue(flags.blockers, '--blockers');
+  if (previous !== undefined) answers.previous = previous;
+  if (intentions !== undefined) answers.intentions = intentions;
+  if (blockers !== undefined) answers.blockers = blockers;
+  if (flags.done) answers.previous_completed = true;
+  if (flags.notDone) answers.previous_completed = false;
+  return { answers, typed };
+}
+
+/** Why a file cannot be read, in words. */
+function whyUnreadable(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return err.code ?? err.message;
+  }
+}
