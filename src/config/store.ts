@@ -4,7 +4,6 @@
 // The folders: ./paths.ts. Earlier versions kept the cache and the marker in config.json: they
 // are read from there until the first write of each moves them.
 
-import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
@@ -125,7 +124,7 @@ export function normalizeApiUrl(apiUrl: string): string {
 
 /** SHA-256 of the text's UTF-8, in hex. */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** Cache key of an account: another token (or another service) never reuses someone else's id. */
