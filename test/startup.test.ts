@@ -1,14 +1,14 @@
 // What a run loads (scripts/build.mjs, CONTRIBUTING.md "Start-up"): a one-request command reads
-// bin/checkin.js and dist/checkin.cjs and nothing else of ours, and no built-in Node had not already
-// loaded but the HTTP ones its request needs; a vendor file or the MCP server only when a command
-// gets that far. Checked on the process itself: a preload writes, at exit, the files it required
-// and Node's own list of the built-ins it loaded.
+// bin/checkin.js and dist/checkin.cjs and nothing else, no built-in but those a commander CLI doing
+// a bare node:http GET loads (the prompts' readline and tty, undici's many: none of them), and the
+// MCP server only for `checkin mcp`. Checked on the process itself: a preload writes, at exit, the
+// files it required and Node's own list of the built-ins it loaded. And the rule that makes it so:
+// a top-level import of a `node:` module names only one Node has loaded before our code.
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PRELOADED } from '../scripts/build-rules.mjs';
 import { tempDir } from './helpers/cleanup.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { useSandboxEnv } from './helpers/sandbox-env.js';
@@ -49,8 +49,9 @@ async function bareGetBuiltins(): Promise<string[]> {
 
 describe('what a run loads', () => {
   it('a one-request command: the bin and dist/checkin.cjs, and only the built-ins a bare node:http GET loads (and module, for the compile cache; process, which is the process object)', async () => {
-    // crypto: the cache's file name is a hash (teams keeps the list for completion).
-    const bare = new Set([...(await bareGetBuiltins()), 'module', 'process', 'crypto']);
+    // crypto: the cache's file name is a hash (teams keeps the list for completion). child_process:
+    // commander requires it (and it dgram) when it is loaded, as in any commander CLI (the bench's commander floor).
+    const bare = new Set([...(await bareGetBuiltins()), 'module', 'process', 'crypto', 'child_process', 'dgram']);
     for (const args of [['today', '--json'], ['list'], ['teams'], ['status']]) {
       const r = await loadedBy(args);
       expect(r.code === 0 || r.code === 3, `${args.join(' ')}: exit ${r.code}`).toBe(true);
@@ -59,19 +60,19 @@ describe('what a run loads', () => {
     }
   });
 
-  it('--version and --help: no HTTP module either (--help reads the completion library: anything that is not a command does; --version nothing)', async () => {
+  it('--version and --help: no HTTP module, terminal or hashing either', async () => {
     for (const args of [['--version'], ['--help']]) {
       const r = await loadedBy(args);
       expect(r.code).toBe(0);
-      expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', ...(args[0] === '--help' ? ['dist/vendor/@bomb.sh+tab+commander.cjs'] : [])]);
-      expect(r.builtins.filter((b) => ['http', 'https', 'child_process', 'tty', 'crypto', 'os'].includes(b))).toEqual([]);
+      expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
+      expect(r.builtins.filter((b) => ['http', 'https', 'tty', 'crypto', 'os'].includes(b))).toEqual([]);
     }
   });
 
-  it('a package only some commands use is read from dist/vendor/ by those: completion reads its library, `checkin mcp --print-config` nothing', async () => {
+  it('completion and `checkin mcp --print-config` read nothing beyond the bundle', async () => {
     const completion = await loadedBy(['completion', 'bash']);
     expect(completion.code).toBe(0);
-    expect(completion.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/vendor/@bomb.sh+tab+commander.cjs']);
+    expect(completion.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
     const config = await loadedBy(['mcp', '--print-config', 'claude']);
     expect(config.code).toBe(0);
     expect(config.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
@@ -87,10 +88,23 @@ describe('what a run loads', () => {
     expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/mcp-server.cjs']);
   });
 
-  it('the built-ins the build imports as they are (PRELOADED) are loaded by this Node before any code of ours', () => {
+  it('src/ imports at the top only the built-ins this Node has loaded before any code of ours; any other where it is used', () => {
     const script = join(tempDir('checkin-preloaded-'), 'list.cjs');
     writeFileSync(script, 'process.stdout.write(process.moduleLoadList.join("\\n"))');
-    const loaded = execFileSync(process.execPath, [script], { encoding: 'utf8' }).split('\n');
-    expect(PRELOADED.filter((id: string) => !loaded.includes(`NativeModule ${id}`))).toEqual([]);
+    const loaded = new Set(execFileSync(process.execPath, [script], { encoding: 'utf8' }).split('\n'));
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const file = join(dir, e.name);
+        if (e.isDirectory()) walk(file);
+        else if (file.endsWith('.ts') && !/src\/(sandbox|mcp)\//.test(file)) {
+          for (const m of readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*? from 'node:([a-z_/]+)';/gm)) {
+            if (!loaded.has(`NativeModule ${m[1]}`)) offenders.push(`${relative(ROOT, file)}: node:${m[1]}`);
+          }
+        }
+      }
+    };
+    walk(join(ROOT, 'src'));
+    expect(offenders).toEqual([]);
   });
 });

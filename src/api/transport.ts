@@ -8,8 +8,7 @@
 // - undici for everything a proxy is involved in (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured by
 //   its EnvHttpProxyAgent), and for a dispatcher handed in (tests use MockAgent). Loaded only then.
 
-import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as http from 'node:http';
 import type { Dispatcher } from 'undici';
 
 /** Response headers as received (a repeated header as a list). */
@@ -60,7 +59,7 @@ export function nodeTransport(): Transport {
   return {
     async send(req) {
       const url = new URL(req.url);
-      const mod = (url.protocol === 'https:' ? https : http) as typeof http;
+      const mod = (url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http')) as typeof http;
       let agent = agents.get(url.protocol);
       if (!agent) {
         agent = new mod.Agent({ keepAlive: true, maxSockets: 8 }); // as many as the pager keeps in flight
@@ -109,11 +108,6 @@ export function nodeTransport(): Transport {
 }
 
 export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Transport> {
-  // undici parses HTTP with llhttp compiled to WebAssembly, and V8 would tier that up with
-  // TurboFan in background threads that the process then waits for at exit (~85 ms and ~35 MiB
-  // for a one-request command). The baseline compiler alone is plenty here.
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
   // The whole package: its index wires the dispatcher methods ProxyAgent tunnels with.
   // Bundled, a CommonJS package is imported as its `default` only.
   const mod = await import('undici');

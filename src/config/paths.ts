@@ -5,7 +5,6 @@
 // Only names are made here: nothing is read or written.
 
 import { lstatSync, mkdirSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
 export interface CheckinPaths {
@@ -21,7 +20,7 @@ export interface CheckinPaths {
 
 function home(env: NodeJS.ProcessEnv): string {
   // node:os only when HOME is unset: it is not otherwise loaded on the way to a request.
-  return env.HOME || homedir();
+  return env.HOME || process.getBuiltinModule('node:os').homedir();
 }
 
 /** $<name>/checkin when it is an absolute path (XDG: a relative one is ignored), else ~/<fallback>/checkin. */
@@ -62,7 +61,7 @@ export function fallbackDraftsDir(env: NodeJS.ProcessEnv, opts: { create: boolea
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   // The temp folder of this environment (os.tmpdir() reads the process's own).
-  const tmp = [env.TMPDIR, env.TMP, env.TEMP].find((d) => d && isAbsolute(d)) ?? tmpdir();
+  const tmp = [env.TMPDIR, env.TMP, env.TEMP].find((d) => d && isAbsolute(d)) ?? process.getBuiltinModule('node:os').tmpdir();
   const top = join(tmp, `checkin-${uid}`);
   const dir = join(top, 'drafts');
   try {

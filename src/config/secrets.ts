@@ -3,7 +3,6 @@
 // token is read from or written to it. Where there is no keychain (headless Linux, containers,
 // CI), every call throws and checkin keeps the token in its 0600 file instead.
 
-import { createRequire } from 'node:module';
 
 export interface SecretStore {
   /** What it is called in messages: "the macOS keychain", "the system keychain"… */
@@ -26,7 +25,7 @@ export function osKeychain(env: NodeJS.ProcessEnv = process.env): SecretStore | 
   if (env.CHECKIN_NO_KEYCHAIN && env.CHECKIN_NO_KEYCHAIN !== '0') return 'CHECKIN_NO_KEYCHAIN is set';
   let Entry: new (service: string, account: string) => KeyringEntry;
   try {
-    ({ Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });
+    ({ Entry } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });
   } catch (err) {
     return `the keychain module is not installed (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
   }

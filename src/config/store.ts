@@ -1,11 +1,10 @@
-// Where checkin keeps its settings (config.json, with `conf`), its cache of the service
-// (cache.json) and the inbox marker (state.json); drafts are one file each (./drafts.ts).
-// Reads are a plain JSON read (start-up stays lean); conf is loaded only to write settings.
+// Where checkin keeps its settings (config.json), its cache of the service (cache.json) and the
+// inbox marker (state.json); drafts are one file each (./drafts.ts). All three are read as plain
+// JSON and written whole through ./files.ts (writeDurably: a new file, fsynced, renamed over).
 // The folders: ./paths.ts. Earlier versions kept the cache and the marker in config.json: they
 // are read from there until the first write of each moves them.
 
-import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
 import { CliError } from '../errors.js';
@@ -125,7 +124,7 @@ export function normalizeApiUrl(apiUrl: string): string {
 
 /** SHA-256 of the text's UTF-8, in hex. */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** Cache key of an account: another token (or another service) never reuses someone else's id. */
@@ -146,7 +145,6 @@ function recordOf<T>(v: unknown): Record<string, T> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, T>) : {};
 }
 
-type ConfInstance = { store: Record<string, unknown>; path: string };
 
 export class ConfigStore {
   readonly dir: string;
@@ -399,7 +397,7 @@ export class ConfigStore {
     }
   }
 
-  /** Changes the settings file through conf; the file stays mode 0600 (it holds the token). */
+  /** Changes the settings file; it stays mode 0600 (it holds the token). */
   async update(mutate: (config: StoredConfig) => void): Promise<void> {
     this.read();
     if (this.damaged) {
@@ -412,22 +410,17 @@ export class ConfigStore {
       }
       this.damaged = undefined;
     }
-    const conf = await this.open('config');
-    const next = structuredClone(conf.store) as StoredConfig;
+    // Read afresh (another run may have changed it since), changed, and written whole: a new file
+    // (mode 0600: it may hold the token) renamed over the old one.
+    const next = structuredClone(readJson(this.file).value) as StoredConfig;
     mutate(next);
-    conf.store = next as Record<string, unknown>;
-    chmodSync(conf.path, 0o600);
-    this.settings = next;
-  }
-
-  private async open(configName: string): Promise<ConfInstance> {
-    const { default: Conf } = await import('conf');
     try {
       // The folder holds the token: only its owner may look inside (an existing one is left as it is).
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      return new Conf({ cwd: this.dir, configName, projectName: 'checkin', configFileMode: 0o600 }) as unknown as ConfInstance;
+      writeDurably(this.file, JSON.stringify(next, undefined, '\t'));
     } catch (err) {
-      throw new CliError(`Cannot write ${join(this.dir, configName + '.json')} (${fsReason(err)})`, undefined, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
+      throw new CliError(`Cannot write ${this.file} (${fsReason(err)})`, undefined, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
     }
+    this.settings = next;
   }
 }

@@ -1,6 +1,5 @@
 // Opening a link in the browser, as `gh … --web` does: the platform's opener where a desktop is
 // there (BROWSER wins), else the URL is printed for the person to open.
-import { spawn } from 'node:child_process';
 import { CliError, EXIT } from '../errors.js';
 import type { IO } from './io.js';
 import { sanitizeLine } from './sanitize.js';
@@ -27,7 +26,7 @@ export async function openInBrowser(io: IO, env: NodeJS.ProcessEnv, url: string 
     return;
   }
   const failed = await new Promise<string | undefined>((resolve) => {
-    const child = spawn(opener[0]!, [...opener.slice(1), safe], { stdio: 'ignore', detached: true, env });
+    const child = process.getBuiltinModule('node:child_process').spawn(opener[0]!, [...opener.slice(1), safe], { stdio: 'ignore', detached: true, env });
     child.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ENOENT' ? 'not found' : err.code ?? err.message));
     // Openers hand the link over and exit; a browser started directly is left running (bounded wait).
     child.on('spawn', () => {

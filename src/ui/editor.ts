@@ -5,10 +5,8 @@
 // input must be the terminal; when standard output is not (`checkin today -e | head`), the editor
 // draws on the controlling terminal, as git commit's does.
 
-import { spawn, type StdioOptions } from 'node:child_process';
+import type { StdioOptions } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EditorError } from '../errors.js';
 
@@ -52,6 +50,7 @@ function terminalStdio(): { stdio: StdioOptions; close(): void } {
  */
 export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { name?: string; configured?: string; file?: string } = {}): Promise<string> {
   const name = opts.name ?? 'CHECKIN.md';
+  const [{ spawn }, { mkdtemp, readFile, rm, writeFile }, { tmpdir }] = await Promise.all([import('node:child_process'), import('node:fs/promises'), import('node:os')]);
   const dir = opts.file ? undefined : await mkdtemp(join(tmpdir(), 'checkin-'));
   const file = opts.file ?? join(dir!, name);
   await writeFile(file, text, { mode: 0o600 });

@@ -2,8 +2,7 @@
 // Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
 
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
-import { Writable, type Readable } from 'node:stream';
-import { isatty } from 'node:tty';
+import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { pagerCommand, splitCommand, startPager, type Pager } from './pager.js';
 import { guardTerminal } from './sanitize.js';
@@ -154,7 +153,7 @@ function isTerminal(fd: number): boolean {
   } catch {
     return false; // closed
   }
-  return isatty(fd);
+  return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
 /**
@@ -347,7 +346,7 @@ export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable 
     if (err.code !== 'EPIPE') throw err;
     gone = true;
   });
-  const output = new Writable({
+  const output = new (process.getBuiltinModule('node:stream').Writable)({
     write(chunk: Buffer, _encoding, done) {
       if (gone) return done();
       write(chunk, () => done());

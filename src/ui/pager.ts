@@ -9,7 +9,6 @@
 // backslash makes the next " or \ plain; outside quotes a backslash makes the next character
 // plain. Nothing else is special: no $VARIABLES, ~, globs, pipes or redirections.
 
-import { spawn } from 'node:child_process';
 import { UsageError } from '../errors.js';
 
 /** A pager command split into words (see above); throws a UsageError on a quote left open. */
@@ -89,7 +88,7 @@ export function startPager(words: string[], env: NodeJS.ProcessEnv, direct: (tex
   let held: string[] = [];
   let ended = false;
   // node:child_process only when a pager is started (io.ts, which imports this file, is on every run's path).
-  const child = spawn(words[0]!, words.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv });
+  const child = process.getBuiltinModule('node:child_process').spawn(words[0]!, words.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv });
   const stdin = child.stdin!;
   // The pager quitting while checkin still writes: EPIPE (or a reset pipe) only means the rest is not wanted.
   stdin.on('error', () => {

@@ -4,7 +4,6 @@
 // literal). Piped, the answer is the service's JSON as sent; on a terminal it is indented and
 // sanitised. A refusal prints its body too, and exits as every command does (4xx 2, 401 4, 5xx 1).
 
-import { open, stat } from 'node:fs/promises';
 import { Command, Option } from '@commander-js/extra-typings';
 import { OWN_HEADERS, type ApiClient } from '../../api/client.js';
 import { ApiError, reason } from '../../api/errors.js';
@@ -80,6 +79,7 @@ export async function readInput(ctx: Context, name: string, what: string, max = 
     }
   }
   const cannot = (err: NodeJS.ErrnoException) => new UsageError(`${what}: cannot read ${name} (${err.code ?? err.message})`);
+  const { open, stat } = await import('node:fs/promises');
   // Checked before it is opened (opening a FIFO waits for a writer), and again once open.
   const before = await stat(name).catch((err: NodeJS.ErrnoException) => {
     throw cannot(err);

@@ -1,7 +1,6 @@
 // What `goal create` and `goal edit` share: the goal's fields as flags, a JSON body from a file
 // or standard input (--input), the people and teams in it named as people name them (me, a name,
 // @username) and turned into ids, and the interactive questions asked on a terminal.
-import { readFile } from 'node:fs/promises';
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
 import { noPipeWithResume, resumeEach, type DraftTarget } from '../../domain/drafts.js';
@@ -75,7 +74,7 @@ export async function readInputBody(ctx: Context, source: string): Promise<GoalI
   if (source === '-') raw = await ctx.io.readStdin();
   else {
     try {
-      raw = await readFile(source, 'utf8');
+      raw = await (await import('node:fs/promises')).readFile(source, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new UsageError(`Cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message}`);

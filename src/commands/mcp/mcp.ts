@@ -3,7 +3,6 @@
 // checkin.cjs) and required when this command runs, so no other command's start-up pays for it.
 // `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
 import { Command, Option } from '@commander-js/extra-typings';
-import { createRequire } from 'node:module';
 import type { Context } from '../../context.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
@@ -31,6 +30,6 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     return;
   }
   // Found beside the running bundle (dist/checkin.cjs), never bundled into it.
-  const { serve } = createRequire(import.meta.url)('./mcp-server.cjs') as typeof import('../../mcp/server.js');
+  const { serve } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs') as typeof import('../../mcp/server.js');
   await serve(ctx, { allowSend: Boolean(opts.allowSend) });
 }

@@ -3,7 +3,6 @@
 // Windows. At the time it runs the hidden `checkin remind run`, which asks what `checkin status`
 // asks and, only when today's check-in is pending, shows a notification saying `checkin today`.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
@@ -329,6 +328,7 @@ async function installSteps(ctx: Context, host: Host, j: Job, mechanism: Mechani
       const schtasks = need(host, 'schtasks');
       const xml = taskXml(j, localDate(ctx.now()));
       // schtasks reads the task from a file: one of its own in a new temp folder, gone right after.
+      const { tmpdir } = process.getBuiltinModule('node:os');
       let folder = join(tmpdir(), 'checkin-remind-XXXXXX');
       steps.push({
         show: `# write ${join(folder, 'task.xml')} (UTF-16):\n${xml.replace(/\r\n/g, '\n')}`,

@@ -1,7 +1,6 @@
 // The machine `checkin remind` works on: which OS, where programs are (found on PATH, so tests put
 // stand-ins first), and running them — always execFile with an argument array (never a shell),
 // always with a time limit.
-import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { shellQuote } from '../../domain/schedule.js';
@@ -48,7 +47,7 @@ export function findProgram(name: string, env: NodeJS.ProcessEnv, platform: Node
 
 export function runProgram(file: string, args: string[], env: NodeJS.ProcessEnv, input?: string | Buffer, timeoutMs = COMMAND_TIMEOUT_MS): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: 'utf8' }, (err, stdout, stderr) => {
+    const child = process.getBuiltinModule('node:child_process').execFile(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: 'utf8' }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
       resolve({ code, stdout, stderr: stderr || (err && code === null ? `${err.message}\n` : '') });
     });
