@@ -11,7 +11,7 @@ import { ApiClient } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import { fetchAll, walkAll, type PageSource } from '../src/api/paginate.js';
 import { redactBody, redactHeaders, redactText, secretForms } from '../src/api/trace.js';
-import { object, str } from '../src/api/validate.js';
+import type { Shape } from '../src/api/validate.js';
 import { readInput } from '../src/commands/api/api.js';
 import type { Context } from '../src/context.js';
 import { UsageError } from '../src/errors.js';
@@ -28,7 +28,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const withId = object({ id: str });
+const withId = ((v: unknown, at: string) => (typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? undefined : `${at} has no "id"`)) as Shape<{ id: string }>;
 
 /** A node:http server on 127.0.0.1 that answers every request with `handler`; closed after the test. */
 async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; hits: string[] }> {

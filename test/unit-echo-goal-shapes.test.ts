@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/api/client.js';
 import { allEchoQuestions, createEchoQuestion, createGoal, getEchoAnswer, patchGoal } from '../src/api/endpoints.js';
 import { ECHO_ANSWER, ECHO_QUESTION, GOAL, type EchoAnswer, type EchoQuestion, type Goal } from '../src/api/types.js';
-import { problemIn, type Infer, type Shape } from '../src/api/validate.js';
+import { type Infer, type Shape } from '../src/api/validate.js';
 import { makeColors } from '../src/ui/color.js';
 import { echoAnswerView, echoQuestionRows, echoQuestionView } from '../src/ui/echo-views.js';
 import { goalView } from '../src/ui/goal-view.js';
@@ -67,8 +67,8 @@ describe('echo shapes', () => {
     const got = await sandboxAnswers();
     expect(got.questions.some((q) => q.paused_at && q.next_answer_at === null)).toBe(true);
     expect(got.answers.some((a) => a.body === null && a.published_at === null)).toBe(true);
-    expect(problemIn(ECHO_QUESTION, { id: 'q' }, 'the answer')).toBeUndefined();
-    expect(problemIn(ECHO_ANSWER, { id: 'a', question: null, body: null }, 'the answer')).toBeUndefined();
+    expect(ECHO_QUESTION({ id: 'q' }, 'the answer')).toBeUndefined();
+    expect(ECHO_ANSWER({ id: 'a', question: null, body: null }, 'the answer')).toBeUndefined();
   });
 
   it('refuse a wrong shape with one line naming the place', () => {
@@ -79,7 +79,7 @@ describe('echo shapes', () => {
       [ECHO_ANSWER, { id: 'a', question: { title: 'x' } }, 'the answer.question.id is a undefined, not a string'],
       [ECHO_ANSWER, { id: 'a', body: { text: 'x' } }, 'the answer.body is an object, not a string'],
     ];
-    for (const [shape, value, problem] of cases) expect(problemIn(shape, value, 'the answer')).toBe(problem);
+    for (const [shape, value, problem] of cases) expect(shape(value, 'the answer')).toBe(problem);
   });
 
   it('whatever passes can be shown by every view, without a TypeError and without anything a terminal acts on', async () => {
@@ -88,7 +88,7 @@ describe('echo shapes', () => {
       const bases = got[key] as unknown as Array<Record<string, unknown>>;
       fc.assert(
         fc.property(fc.constantFrom(...bases).chain(nearly), (value) => {
-          const problem = problemIn(shape, value, 'the answer');
+          const problem = shape(value, 'the answer');
           if (problem !== undefined) {
             expect(problem, name).toMatch(/^the answer\.\w+[.[\w\]]* is (null|an? \w+), not (a string|a number|true or false|a list|an object)$/);
             return;

@@ -2,7 +2,7 @@
 // the announced budget, come back in any order, and are handed over in page order.
 import { describe, expect, it } from 'vitest';
 import { walkAll, type PageSource } from '../src/api/paginate.js';
-import { object, problemIn, str, type Shape } from '../src/api/validate.js';
+import { object, str, type Shape } from '../src/api/validate.js';
 
 /**
  * A client whose pages answer after page-dependent delays (later pages first), with a RateLimit
@@ -28,7 +28,7 @@ function fakeClient(total: number, remaining: (sent: number) => number, opts: { 
       clock += opts.latencyMs ?? 0;
       const from = (page - 1) * 50;
       const items = Array.from({ length: Math.max(0, Math.min(50, total - from)) }, (_, i) => ({ id: `c${from + i}` }));
-      expect(problemIn(shape, items, 'the answer')).toBeUndefined();
+      expect(shape(items, 'the answer')).toBeUndefined();
       return { data: items as T, headers: { ratelimit: `"burst";r=${r};t=${opts.t ?? 2}`, ...(opts.policy && { 'ratelimit-policy': opts.policy }) } };
     },
     warn: () => undefined,

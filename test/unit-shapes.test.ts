@@ -45,7 +45,7 @@ import {
   type Ref,
   type Team,
 } from '../src/api/types.js';
-import { arrayOf, bool, num, object, optional, orNull, problemIn, str, type Infer, type Shape } from '../src/api/validate.js';
+import { arrayOf, bool, num, object, optional, orNull, str, type Infer, type Shape } from '../src/api/validate.js';
 import { answersOf } from '../src/core/answers.js';
 import { makeColors } from '../src/ui/color.js';
 import { renderCheckIn } from '../src/ui/render.js';
@@ -154,15 +154,15 @@ describe('the answer shapes', () => {
     expect(got.goals.some((g) => g.progress === null) && got.goals.some((g) => g.parent)).toBe(true);
     const h = hostileObjects();
     for (const [shape, value] of [[CHECK_IN, h.checkIn], [COMMENT, h.comment], [REACTION, h.reaction], [GOAL, h.goal], [GOAL_UPDATE, h.update], [PERSON, h.person], [ME, h.person], [TEAM, h.team], [ACTIVITY, h.activity]] as const) {
-      expect(problemIn(shape, value, 'the answer')).toBeUndefined();
+      expect((shape as Shape<unknown>)(value, 'the answer')).toBeUndefined();
     }
   });
 
   it('take what api-notes allows: a check-in of only id and date, a mood the service added since, nulls where documented', () => {
-    expect(problemIn(CHECK_IN, { id: 'x', date: '2026-11-22' }, 'the answer')).toBeUndefined();
-    expect(problemIn(CHECK_IN, { id: 'x', date: '2026-11-22', mood: 'zen', person: null, previous_completed: null }, 'the answer')).toBeUndefined();
-    expect(problemIn(GOAL, { id: 'g', title: 'T', parent: null, end_date: null, progress: null, confidence_description: null }, 'the answer')).toBeUndefined();
-    expect(problemIn(ACTIVITY, { id: 'a', kind: 'jira', group: null, title: null, url: null, description: null, recorded_at: '2026-11-22T09:00:00Z' }, 'the answer')).toBeUndefined();
+    expect(CHECK_IN({ id: 'x', date: '2026-11-22' }, 'the answer')).toBeUndefined();
+    expect(CHECK_IN({ id: 'x', date: '2026-11-22', mood: 'zen', person: null, previous_completed: null }, 'the answer')).toBeUndefined();
+    expect(GOAL({ id: 'g', title: 'T', parent: null, end_date: null, progress: null, confidence_description: null }, 'the answer')).toBeUndefined();
+    expect(ACTIVITY({ id: 'a', kind: 'jira', group: null, title: null, url: null, description: null, recorded_at: '2026-11-22T09:00:00Z' }, 'the answer')).toBeUndefined();
   });
 
   it('refuse a wrong shape with one line naming the place', () => {
@@ -177,7 +177,7 @@ describe('the answer shapes', () => {
       [ME, { id: 'p', name: 'n', teams: {} }, 'the answer.teams is an object, not a list'],
       [TEAM, [], 'the answer is an array, not an object'],
     ];
-    for (const [shape, value, problem] of cases) expect(problemIn(shape, value, 'the answer')).toBe(problem);
+    for (const [shape, value, problem] of cases) expect(shape(value, 'the answer')).toBe(problem);
   });
 
   it('whatever passes can be shown: every view typed against the shape takes it without a TypeError; whatever fails names a field', async () => {
@@ -187,7 +187,7 @@ describe('the answer shapes', () => {
       const fields = new Set(bases.flatMap((b) => Object.keys(b)));
       fc.assert(
         fc.property(fc.constantFrom(...bases.slice(0, 20)).chain(nearly), (value) => {
-          const problem = problemIn(shape, value, 'the answer');
+          const problem = shape(value, 'the answer');
           if (problem !== undefined) {
             expect(problem, name).toMatch(/^the answer\.\w+[.[\w\]]* is (null|an? \w+|NaN|-?Infinity), not (a string|a number|a finite number|true or false|a list|an object)$/);
             expect(fields.has(/^the answer\.(\w+)/.exec(problem)![1]!), `${name}: ${problem}`).toBe(true);

@@ -260,7 +260,7 @@ export const CHECK_IN_ANSWERS = object({
   previous: text,
   intentions: text,
   blockers: text,
-  mood: optional(orNull(oneOf(MOOD_NAMES as [Mood, ...Mood[]]))),
+  mood: optional(orNull(oneOf(MOOD_NAMES))),
   previous_completed: optional(orNull(bool)),
   team_ids: optional(arrayOf(str)),
 });

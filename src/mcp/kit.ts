@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF } from '../api/types.js';
+import { anything, type Shape } from '../api/validate.js';
 import { accountHere, sameAccount, type Entry } from '../domain/drafts.js';
 import type { Context } from '../context.js';
 import { describeError } from '../error-text.js';
@@ -66,10 +67,36 @@ export function entryFor(ctx: Context, id: string): Entry {
 }
 
 /**
- * A shape of api/types.ts (the one description the client checks answers against), as an output
- * schema: the same fields, the service's others allowed beside them, and what it is.
+ * A shape of api/types.ts (the one description the client checks answers against) as a schema: the
+ * same fields, the service's others allowed beside them. Written to travel to every client's JSON
+ * Schema reader: a field checkin never reads (`anything`) is left out rather than described as `{}`
+ * (the object allows it all the same: `additionalProperties: true`, not `{}`), and "or null" stays
+ * an `anyOf` (zod folds a bare one into a `["string", "null"]` type array).
  */
-const about = <F extends z.core.$ZodLooseShape>(s: { shape: F }, description: string) => z.looseObject(s.shape).describe(description);
+function schemaOf(s: Shape<unknown>): z.ZodType {
+  const d = s.def;
+  switch (d.kind) {
+    case 'string':
+      return z.string();
+    case 'number':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'unknown':
+      return z.unknown();
+    case 'enum':
+      return z.enum(d.values as [string, ...string[]]);
+    case 'nullable':
+      return z.union([schemaOf(d.of), z.null().describe('none')]);
+    case 'optional':
+      return schemaOf(d.of).optional();
+    case 'array':
+      return z.array(schemaOf(d.of));
+    case 'object':
+      return z.looseObject(Object.fromEntries(Object.entries(d.fields).filter(([, f]) => f !== anything).map(([name, f]) => [name, schemaOf(f)]))).meta({ additionalProperties: true });
+  }
+}
+const about = (s: Shape<unknown>, description: string) => schemaOf(s).describe(description);
 
 /** The service's objects, as it sent them (their own fields beside the ones named), and what checkin sends it. */
 export const shapes = {

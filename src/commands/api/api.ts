@@ -11,7 +11,7 @@ import { ApiError, reason } from '../../api/errors.js';
 import { walkAll, type PageSource } from '../../api/paginate.js';
 import type { Headers } from '../../api/transport.js';
 import { UUID_RE } from '../../api/types.js';
-import { object, problemIn, str } from '../../api/validate.js';
+import type { Shape } from '../../api/validate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { me } from '../../domain/account.js';
@@ -206,7 +206,8 @@ function printBody(ctx: Context, text: string): void {
   else ctx.io.raw(text);
 }
 
-const withId = object({ id: str });
+const withId: Shape<{ id: string }> = ((v: unknown, at: string) =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? undefined : `${at} has no "id"`) as Shape<{ id: string }>;
 
 /** Every page of a list at `url` (its own page and per_page replaced), within the rate budget (paginate.ts). */
 async function allPages(api: ApiClient, url: string, headers: Record<string, string>, onPause: (ms: number) => void): Promise<unknown[]> {
@@ -230,7 +231,7 @@ async function allPages(api: ApiClient, url: string, headers: Record<string, str
         throw new ApiError({ kind: 'invalid-response', method: 'GET', path, status: res.status, detail: 'answered a page that is not JSON' });
       }
       if (!Array.isArray(data)) throw new UsageError(`--paginate follows lists: GET ${path} answered ${data === null ? 'null' : typeof data === 'object' ? 'an object' : `a ${typeof data}`}`, `Leave out --paginate.`);
-      const problem = problemIn(shape, data, 'the answer');
+      const problem = shape(data, 'the answer');
       if (problem) throw new ApiError({ kind: 'invalid-response', method: 'GET', path, status: res.status, detail: `${problem}: --paginate follows lists of objects with ids` });
       return { headers: res.headers, data: data as never, bytes };
     },

@@ -4,7 +4,6 @@ import { Command } from '@commander-js/extra-typings';
 import { digestPage, getCheckInIfChanged } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import { CHECK_IN, type CheckIn } from '../../api/types.js';
-import { problemIn } from '../../api/validate.js';
 import type { Context } from '../../context.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { today, zoneHelp } from '../../domain/days.js';
@@ -93,7 +92,7 @@ async function todaysCheckIn(ctx: Context, date: string): Promise<CheckIn> {
   const token = cfg.token()!.value;
   const copy = cfg.cached(api.baseUrl, token, 'today');
   // Only a copy for this day that still has the shape of a check-in (the cache is a file anyone may have edited).
-  const held = copy?.key === date && typeof copy.etag === 'string' && problemIn(CHECK_IN, copy.check_in, 'the copy') === undefined ? copy : undefined;
+  const held = copy?.key === date && typeof copy.etag === 'string' && CHECK_IN(copy.check_in, 'the copy') === undefined ? copy : undefined;
   const answer = await getCheckInIfChanged(api, date, held?.etag);
   if (answer === 'unchanged') return held!.check_in;
   if (answer.etag) await cfg.cache(api.baseUrl, token, 'today', { key: date, etag: answer.etag, check_in: answer.data }).catch(() => undefined);
