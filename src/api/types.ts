@@ -1,9 +1,9 @@
 // Wire types and constants of the check-in service, API v2 (api-v2-spec.md and api-notes.md):
 // the objects' shapes, the moods, the confidence levels, paging and id formats. The client, the
-// local service (src/sandbox) and the views all read them from here. No logic lives here: the
-// shapes are descriptions (validate.ts runs them).
+// local service (src/sandbox), the views and the MCP tools' schemas (src/mcp/) all read them from
+// here. No logic lives here: the shapes are descriptions (validate.ts runs them).
 
-import { anything, arrayOf, bool, num, object, optional, orNull, str, type Infer } from './validate.js';
+import { anything, arrayOf, bool, num, object, oneOf, optional, orNull, str, type Infer } from './validate.js';
 
 // Each answer's shape is described once, and its type is inferred from that description: what the
 // type promises is what the client checked. A field checkin reads is checked as loosely as the
@@ -70,16 +70,6 @@ export const CHECK_IN = object({
 });
 export interface CheckIn extends Infer<typeof CHECK_IN> {}
 
-/** The fields a client may send on PATCH /check-ins/{key}. */
-export interface CheckInAnswers {
-  previous?: string | null;
-  intentions?: string | null;
-  blockers?: string | null;
-  mood?: Mood | null;
-  previous_completed?: boolean | null;
-  team_ids?: string[];
-}
-
 export const COMMENT = object({ type: anything, id: str, body: str, person: REF, resource: anything, created_at: str });
 export interface Comment extends Infer<typeof COMMENT> {}
 
@@ -139,12 +129,9 @@ export const GOAL_UPDATE = object({
 });
 export interface GoalUpdate extends Infer<typeof GOAL_UPDATE> {}
 
-export interface GoalUpdateInput {
-  title?: string;
-  body?: string;
-  progress?: number;
-  confidence?: number;
-}
+/** The fields a client may send on POST /goals/{id}/updates (what draft_goal_update keeps). */
+export const GOAL_UPDATE_INPUT = object({ title: optional(str), body: optional(str), progress: optional(num), confidence: optional(num) });
+export interface GoalUpdateInput extends Infer<typeof GOAL_UPDATE_INPUT> {}
 
 /**
  * One entry of the person's feed (GET /digest), as Steady's own clients decode it: the thing it is
@@ -267,6 +254,17 @@ export const MOODS = {
 
 export type Mood = keyof typeof MOODS;
 export const MOOD_NAMES = Object.keys(MOODS) as Mood[];
+
+/** The fields a client may send on PATCH /check-ins/{key} (what draft_checkin keeps). */
+export const CHECK_IN_ANSWERS = object({
+  previous: text,
+  intentions: text,
+  blockers: text,
+  mood: optional(orNull(oneOf(MOOD_NAMES))),
+  previous_completed: optional(orNull(bool)),
+  team_ids: optional(arrayOf(str)),
+});
+export interface CheckInAnswers extends Infer<typeof CHECK_IN_ANSWERS> {}
 
 export function isMood(value: unknown): value is Mood {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(MOODS, value);

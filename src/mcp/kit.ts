@@ -4,6 +4,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF } from '../api/types.js';
+import { anything, type Shape } from '../api/validate.js';
 import { accountHere, sameAccount, type Entry } from '../domain/drafts.js';
 import type { Context } from '../context.js';
 import { describeError } from '../error-text.js';
@@ -64,13 +66,47 @@ export function entryFor(ctx: Context, id: string): Entry {
   return entry;
 }
 
-const ref = z.looseObject({ id: z.string(), name: z.string().nullish() });
-/** The service's objects, as it sent them (their own fields beside the ones named). */
+/**
+ * A shape of api/types.ts (the one description the client checks answers against) as a schema: the
+ * same fields, the service's others allowed beside them. Written to travel to every client's JSON
+ * Schema reader: a field checkin never reads (`anything`) is left out rather than described as `{}`
+ * (the object allows it all the same: `additionalProperties: true`, not `{}`), and "or null" stays
+ * an `anyOf` (zod folds a bare one into a `["string", "null"]` type array).
+ */
+function schemaOf(s: Shape<unknown>): z.ZodType {
+  const d = s.def;
+  switch (d.kind) {
+    case 'string':
+      return z.string();
+    case 'number':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'unknown':
+      return z.unknown();
+    case 'enum':
+      return z.enum(d.values as [string, ...string[]]);
+    case 'nullable':
+      return z.union([schemaOf(d.of), z.null().describe('none')]);
+    case 'optional':
+      return schemaOf(d.of).optional();
+    case 'array':
+      return z.array(schemaOf(d.of));
+    case 'object':
+      return z.looseObject(Object.fromEntries(Object.entries(d.fields).filter(([, f]) => f !== anything).map(([name, f]) => [name, schemaOf(f)]))).meta({ additionalProperties: true });
+  }
+}
+const about = (s: Shape<unknown>, description: string) => schemaOf(s).describe(description);
+
+/** The service's objects, as it sent them (their own fields beside the ones named), and what checkin sends it. */
 export const shapes = {
-  checkIn: z.looseObject({ id: z.string(), date: z.string() }).describe('a check-in, exactly as the service sent it'),
-  comment: z.looseObject({ id: z.string() }).describe('a comment, exactly as the service sent it'),
-  goal: z.looseObject({ id: z.string() }).describe('a goal, exactly as the service sent it'),
-  goalUpdate: z.looseObject({ id: z.string() }).describe('a goal update, exactly as the service sent it'),
-  activity: z.looseObject({ id: z.string() }).describe('an activity, exactly as the service sent it'),
-  ref,
+  checkIn: about(CHECK_IN, 'a check-in, exactly as the service sent it'),
+  comment: about(COMMENT, 'a comment, exactly as the service sent it'),
+  goal: about(GOAL, 'a goal, exactly as the service sent it'),
+  goalUpdate: about(GOAL_UPDATE, 'a goal update, exactly as the service sent it'),
+  activity: about(ACTIVITY, 'an activity, exactly as the service sent it'),
+  me: about(ME, 'the person the token belongs to, exactly as the service sent it'),
+  ref: about(REF, 'a person or team: its id and name'),
+  answers: about(CHECK_IN_ANSWERS, 'the answers as they will be sent (those left out keep what the check-in says)'),
+  goalUpdateInput: about(GOAL_UPDATE_INPUT, 'the update as it will be sent'),
 };

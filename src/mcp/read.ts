@@ -179,7 +179,7 @@ export function registerReadTools(served: Served): void {
       title: 'Me',
       description: 'Who the token belongs to: id, name, @username (for mentions), time zone, teams; and the date of my today.',
       inputSchema: {},
-      outputSchema: { me: z.looseObject({ id: z.string(), name: z.string(), username: z.string(), teams: z.array(shapes.ref) }), today: z.string() },
+      outputSchema: { me: shapes.me, today: z.string() },
       annotations: { title: 'Me', ...READ },
     },
     () =>

@@ -144,7 +144,7 @@ export function registerWriteTools(served: Served): void {
       outputSchema: {
         draft_id: z.string(),
         day: z.string(),
-        answers: z.looseObject({}),
+        answers: shapes.answers,
         shared_with: z.array(shapes.ref).describe('the teams that will see it once sent (team, else all my teams)'),
         preview: z.string().describe('the check-in as it will read once sent'),
         resume_command: z.string(),
@@ -265,7 +265,7 @@ export function registerWriteTools(served: Served): void {
         progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
         confidence: z.string().optional().describe('on-track, at-risk, off-track, 90, 60 or 30'),
       },
-      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: z.looseObject({}), preview: z.string(), resume_command: z.string(), other_drafts: OTHERS },
+      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: shapes.goalUpdateInput, preview: z.string(), resume_command: z.string(), other_drafts: OTHERS },
       annotations: { title: 'Draft a goal update', ...DRAFT },
     },
     (args) =>
