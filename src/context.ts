@@ -3,7 +3,7 @@
 
 import { ApiClient } from './api/client.js';
 import type { TraceHook } from './api/trace.js';
-import { Outbox } from './config/outbox.js';
+import { Outbox } from './config/outbox-files.js';
 import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
@@ -12,7 +12,7 @@ import { AuthError, UsageError } from './errors.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
 import { inquirerPrompter, type Prompter } from './ui/prompter.js';
-import { formatTrace } from './ui/trace.js';
+import { formatTrace } from './ui/trace-lines.js';
 import { USER_AGENT } from './version.js';
 
 export interface Context {
@@ -23,7 +23,7 @@ export interface Context {
   /** Waiting (retries, rate-limit pauses); tests inject one that returns at once. An aborted `signal` ends the wait at once. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   config(): ConfigStore;
-  /** The outbox: every write kept until the service accepted it (config/outbox.ts). */
+  /** The outbox: every write kept until the service accepted it (config/outbox-files.ts). */
   drafts(): Outbox;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
   api(): Promise<ApiClient>;

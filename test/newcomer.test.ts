@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readTemplate } from '../src/core/answers.js';
+import { readTemplate } from '../src/core/checkin-answers.js';
 import { withProblems } from '../src/commands/checkin/edit.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { runCli } from './helpers/cli.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../src/core/datekey.js';
 import { checkInId } from '../src/sandbox/ids.js';
-import { contentText } from '../src/domain/drafts.js';
+import { contentText } from '../src/domain/outbox.js';
 import { FakeClock, runIn, TODAY, useWorld } from './helpers/harness.js';
 
 const w = useWorld();

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../src/commands/remind/files.js';
+import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../src/commands/remind/units.js';
 import { runInstall, runReminder, runRemindStatus, runRemove } from '../src/commands/remind/remind.js';
 import { createContext } from '../src/context.js';
 import { localDateKey } from '../src/core/datekey.js';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cronLine } from '../src/commands/cron/cron.js';
-import { cronReminderLine, launchdPlist, systemdService, taskXml, type Job } from '../src/commands/remind/files.js';
+import { cronReminderLine, launchdPlist, systemdService, taskXml, type Job } from '../src/commands/remind/units.js';
 import { runInstall } from '../src/commands/remind/remind.js';
 import type { Ran } from '../src/commands/remind/system.js';
 import { createContext } from '../src/context.js';

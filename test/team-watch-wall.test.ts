@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckIn, Goal } from '../src/api/types.js';
 import { makeColors } from '../src/ui/color.js';
 import { displayWidth } from '../src/ui/table.js';
-import type { TeamDay } from '../src/core/team-day.js';
+import type { TeamDay } from '../src/core/member-states.js';
 import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../src/ui/wall.js';
 
 const plain = await makeColors(0);

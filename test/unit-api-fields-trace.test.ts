@@ -1,8 +1,8 @@
 // `checkin api`'s field syntax and the trace's redaction and formatting, as functions.
 import { describe, expect, it } from 'vitest';
 import { redactBody, redactHeaders, redactText } from '../src/api/trace.js';
-import { buildFields, fieldsQuery, splitField, typedValue, type Field } from '../src/commands/api/fields.js';
-import { formatTrace } from '../src/ui/trace.js';
+import { buildFields, fieldsQuery, splitField, typedValue, type Field } from '../src/commands/api/field-syntax.js';
+import { formatTrace } from '../src/ui/trace-lines.js';
 
 const f = (flag: '-f' | '-F', raw: string): Field => {
   const { path, text } = splitField(flag, raw);

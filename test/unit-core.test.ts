@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildTemplate, isBlankTemplate, parseMood, previousPrefill, readTemplate } from '../src/core/answers.js';
+import { buildTemplate, isBlankTemplate, parseMood, previousPrefill, readTemplate } from '../src/core/checkin-answers.js';
 import { MOOD_NAMES } from '../src/api/types.js';
 import { addDays, isDateKey, keysNewestFirst, localDateKey, weekdayOf } from '../src/core/datekey.js';
 import type { CheckIn } from '../src/api/types.js';

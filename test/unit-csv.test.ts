@@ -2,7 +2,7 @@
 // characters, whitespace (ASCII and Unicode), CR/LF, fullwidth forms, quotes and apostrophes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell } from '../src/ui/report.js';
+import { csvCell } from '../src/ui/report-formats.js';
 import { sanitize } from '../src/ui/sanitize.js';
 
 /** RFC 4180: one cell back from its CSV form. */

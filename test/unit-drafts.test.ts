@@ -1,4 +1,4 @@
-// The outbox (src/config/outbox.ts): every write an entry of its own, never a slot the next write
+// The outbox (src/config/outbox-files.ts): every write an entry of its own, never a slot the next write
 // replaces; only the run that made an entry changes it; sending claims it (one holder at a time,
 // across processes and calls); a dead holder's claim is taken back; drafts of earlier versions
 // are turned into entries once, none lost, none twice.
@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ClaimedError, Outbox, type DraftContent, type DraftTarget, type Entry } from '../src/config/outbox.js';
+import { ClaimedError, Outbox, type DraftContent, type DraftTarget, type Entry } from '../src/config/outbox-files.js';
 import { UsageError } from '../src/errors.js';
 import { tempDir, track } from './helpers/cleanup.js';
 import { ROOT } from './helpers/cli.js';
@@ -383,7 +383,7 @@ describe('drafts of earlier versions', () => {
       texts.add(content.body);
     }
     // The outbox bundled (esbuild's command: its JS API would leave its service running), run by four children at once.
-    const built = spawnSync(join(ROOT, 'node_modules', '.bin', 'esbuild'), [join(ROOT, 'src/config/outbox.ts'), '--bundle', '--platform=node', '--format=cjs', '--log-level=error'], { encoding: 'utf8', timeout: 20_000 });
+    const built = spawnSync(join(ROOT, 'node_modules', '.bin', 'esbuild'), [join(ROOT, 'src/config/outbox-files.ts'), '--bundle', '--platform=node', '--format=cjs', '--log-level=error'], { encoding: 'utf8', timeout: 20_000 });
     expect(built.status, built.stderr).toBe(0);
     const script = `${built.stdout}\n;const m = module.exports; const w = []; const l = new m.Outbox(process.argv[1], (x) => w.push(x), { legacy: process.argv[2] }).list(); console.log(JSON.stringify({ ids: l.map((e) => e.id), w }));`;
     const run = () =>

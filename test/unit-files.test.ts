@@ -119,7 +119,7 @@ describe.skipIf(process.platform === 'win32')('the outbox reads through it', () 
     mkfifo(join(dir, `${'a'.repeat(32)}.json`));
     const entry = { checkin_outbox: 1, id: 'wxyz6789', account: { api_url: 'http://127.0.0.1:1/api/v2' }, target: { kind: 'activity' }, content: { kind: 'activity', input: { group: 'git', description: 'kept' } }, made: 'piped', created_at: '2026-01-01T00:00:00.000Z', saved_at: '2026-01-01T00:00:00.000Z' };
     writeFileSync(join(dir, 'wxyz6789.json'), JSON.stringify(entry));
-    const out = bounded('src/config/outbox.ts', 'const w = []; const l = new m.Outbox(args[0], (x) => w.push(x)).list(); console.log(JSON.stringify({ ids: l.map((e) => e.id), w }));', [dir]);
+    const out = bounded('src/config/outbox-files.ts', 'const w = []; const l = new m.Outbox(args[0], (x) => w.push(x)).list(); console.log(JSON.stringify({ ids: l.map((e) => e.id), w }));', [dir]);
     // Each said once: the earlier version's when it is looked at to be moved in, the entry's when listed.
     expect(JSON.parse(out)).toEqual({
       ids: ['wxyz6789'],

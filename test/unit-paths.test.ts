@@ -1,11 +1,11 @@
 // Where checkin keeps its files (src/config/paths.ts), the drafts of earlier versions turned into
-// outbox entries (src/config/outbox.ts) when the same one is in two places or the move cannot be
+// outbox entries (src/config/outbox-files.ts) when the same one is in two places or the move cannot be
 // made, and the cache and inbox marker an earlier version kept in config.json, moved out on their
 // first write.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Outbox } from '../src/config/outbox.js';
+import { Outbox } from '../src/config/outbox-files.js';
 import { checkinPaths, pathVariables } from '../src/config/paths.js';
 import { cacheKey, ConfigStore, MAX_LISTINGS, type InboxListing } from '../src/config/store.js';
 import { tempDir } from './helpers/cleanup.js';

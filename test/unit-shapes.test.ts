@@ -46,7 +46,7 @@ import {
   type Team,
 } from '../src/api/types.js';
 import { arrayOf, bool, num, object, optional, orNull, str, type Infer, type Shape } from '../src/api/validate.js';
-import { answersOf } from '../src/core/answers.js';
+import { answersOf } from '../src/core/checkin-answers.js';
 import { makeColors } from '../src/ui/color.js';
 import { renderCheckIn } from '../src/ui/render.js';
 import { activityRows, checkInRows, commentRows, goalHeaderView, goalRows, goalUpdateRows, goalUpdateView, peopleRows, reactionRows, teamRows, type View } from '../src/ui/views.js';

@@ -296,7 +296,7 @@ export const DATE_KEY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * What the client tells a trace hook of one HTTP exchange (CHECKIN_DEBUG=api, --debug), its secrets
- * already taken out (trace.ts); ui/trace.ts turns it into lines.
+ * already taken out (trace.ts); ui/trace-lines.ts turns it into lines.
  */
 export interface TraceEvent {
   method: string;

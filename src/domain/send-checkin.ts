@@ -6,7 +6,7 @@ import { ApiError } from '../api/errors.js';
 import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import type { Context } from '../context.js';
 import { HintedError, UsageError } from '../errors.js';
-import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './drafts.js';
+import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
 export interface SendOptions {

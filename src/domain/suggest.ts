@@ -12,7 +12,7 @@ import { allActivities, listCheckIns } from '../api/endpoints.js';
 import { DATE_KEY_RE, type Activity, type CheckIn } from '../api/types.js';
 import { preferences } from '../config/prefs.js';
 import type { Context } from '../context.js';
-import { previousPrefill } from '../core/answers.js';
+import { previousPrefill } from '../core/checkin-answers.js';
 import { addDays, isDateKey, localDateKey } from '../core/datekey.js';
 import { me } from './account.js';
 import { fetchOrNull, type Target } from './target.js';

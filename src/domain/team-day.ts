@@ -3,7 +3,7 @@
 import { allCheckIns, getTeam } from '../api/endpoints.js';
 import { preferences } from '../config/prefs.js';
 import type { Context } from '../context.js';
-import { teamDays, type TeamDay } from '../core/team-day.js';
+import { teamDays, type TeamDay } from '../core/member-states.js';
 import { HintedError } from '../errors.js';
 import { me, resolveTeams } from './account.js';
 import { today } from './days.js';

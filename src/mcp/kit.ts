@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF } from '../api/types.js';
 import { anything, type Shape } from '../api/validate.js';
-import { accountHere, sameAccount, type Entry } from '../domain/drafts.js';
+import { accountHere, sameAccount, type Entry } from '../domain/outbox.js';
 import type { Context } from '../context.js';
 import { describeError } from '../error-text.js';
 import { UsageError } from '../errors.js';

@@ -4,7 +4,7 @@ import { getGoal, listGoalUpdates } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import * as z from 'zod';
 import { me } from '../domain/account.js';
-import { checkInFilter, checkInPage } from '../domain/checkins.js';
+import { checkInFilter, checkInPage } from '../domain/list-checkins.js';
 import { dayRange, rangeDay, today } from '../domain/days.js';
 import { teamDay } from '../domain/team-day.js';
 import { fetchOrNull } from '../domain/target.js';
@@ -12,7 +12,7 @@ import { renderCheckIn } from '../ui/render.js';
 import { sanitizeDeep } from '../ui/sanitize.js';
 import { checkInRows, goalHeaderView, goalUpdateRows, inboxRows, meView, teamDayView } from '../ui/views.js';
 import { suggestionFor } from '../domain/suggest.js';
-import { gatherInbox, inboxKey, readMarker } from '../domain/inbox.js';
+import { gatherInbox, inboxKey, readMarker } from '../domain/inbox-gather.js';
 import { uuidOf } from '../domain/goal-updates.js';
 import { checkInTarget, done, guard, plainView, shapes, type Served } from './kit.js';
 

@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import * as z from 'zod';
 import { createContext, type Context } from '../context.js';
 import { describeError } from '../error-text.js';
-import { allHere, contentText, targetNoun } from '../domain/drafts.js';
+import { allHere, contentText, targetNoun } from '../domain/outbox.js';
 import { fetchOrNull, todayTarget } from '../domain/target.js';
 import { protocolIO } from '../ui/io.js';
 import { sanitize, sanitizeDeep } from '../ui/sanitize.js';

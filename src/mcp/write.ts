@@ -1,5 +1,5 @@
 // The tools that write, always in two steps: draft_* keeps what the agent wrote as an entry of its
-// own in the outbox (the CLI's own drafts, config/outbox.ts) and sends nothing; send_* sends that
+// own in the outbox (the CLI's own drafts, config/outbox-files.ts) and sends nothing; send_* sends that
 // entry, and only once the person said yes — asked through the client (MCP elicitation) when it
 // can ask, else only when the server was started with --allow-send. The entry is claimed before the
 // person is asked: a second send of it (another call, another process) is refused at once, so one
@@ -7,17 +7,17 @@
 // target stay where they are, and sending the agent's removes only the agent's.
 import { createGoalUpdate, getGoal, postActivity, postComment } from '../api/endpoints.js';
 import type { CheckInAnswers, GoalUpdateInput, Ref } from '../api/types.js';
-import { answersOf, parseMood, readTemplate } from '../core/answers.js';
+import { answersOf, parseMood, readTemplate } from '../core/checkin-answers.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/drafts.js';
+import { accountHere, commentBody, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
-import { activityInput, MAX_DESCRIPTION } from '../domain/activity.js';
+import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
 import { sendAnswers } from '../domain/send-checkin.js';
-import { commentTarget } from '../domain/comments.js';
+import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence, uuidOf } from '../domain/goal-updates.js';
 import { checkInText } from './read.js';
 import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';

@@ -3,7 +3,7 @@
 // Tables follow the width rule (table.ts); whole texts are wrapped at word edges to the width (wrap.ts).
 
 import { MOODS, nearestConfidence, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
-import { MEMBER_STATES, type MemberState, type TeamDay } from '../core/team-day.js';
+import { MEMBER_STATES, type MemberState, type TeamDay } from '../core/member-states.js';
 import type { Colors } from './color.js';
 import { plainLine, renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';

@@ -8,7 +8,7 @@ import { MOODS, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
 import { confidenceLabel, firstPlainLine, type View } from './views.js';
-import type { TeamDay } from '../core/team-day.js';
+import type { TeamDay } from '../core/member-states.js';
 
 export interface WallView extends View {
   /** The terminal draws Unicode symbols and emoji (a UTF-8 locale). */

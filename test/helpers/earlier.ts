@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { DraftContent, DraftTarget } from '../../src/config/outbox.js';
+import type { DraftContent, DraftTarget } from '../../src/config/outbox-files.js';
 
 export interface OldDraft {
   /** Where it was written. */

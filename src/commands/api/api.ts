@@ -17,7 +17,7 @@ import { me } from '../../domain/account.js';
 import { InputTooLarge, readText } from '../../ui/io.js';
 import { sanitize, sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { collect, pauseNotice, type Run } from '../flags.js';
-import { buildFields, fieldsQuery, splitField, typedValue, type Field, type Fields, type Value } from './fields.js';
+import { buildFields, fieldsQuery, splitField, typedValue, type Field, type Fields, type Value } from './field-syntax.js';
 
 export interface ApiOptions {
   method?: string;

@@ -3,9 +3,9 @@
 // in a comment at the top, as `git commit` does. Never started without a terminal.
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { isBlankTemplate, readTemplate } from '../../core/answers.js';
+import { isBlankTemplate, readTemplate } from '../../core/checkin-answers.js';
 import { EditorError, HintedError, UsageError } from '../../errors.js';
-import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../domain/drafts.js';
+import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 
 const NOTE_START = '<!-- checkin could not read what you saved:';

@@ -5,9 +5,9 @@
 import { getCheckIn } from '../../api/endpoints.js';
 import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { answersOf, buildTemplate, readTemplate } from '../../core/answers.js';
+import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/drafts.js';
+import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import type { AnswerOptions, Given } from './given.js';

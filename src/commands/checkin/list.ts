@@ -4,7 +4,7 @@ import { walkCheckIns } from '../../api/endpoints.js';
 import type { CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { checkInFilter, checkInPage } from '../../domain/checkins.js';
+import { checkInFilter, checkInPage } from '../../domain/list-checkins.js';
 import { dayRange } from '../../domain/days.js';
 import { JSON_FIELDS, jsonOption, printList, streamList, type JsonFlag } from '../../ui/output.js';
 import { checkInRows, checkInRowStream } from '../../ui/views.js';

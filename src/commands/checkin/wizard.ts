@@ -6,10 +6,10 @@
 
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { answersOf, buildTemplate, readTemplate } from '../../core/answers.js';
+import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../domain/drafts.js';
+import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';

@@ -1,10 +1,10 @@
-// How `comments` and `reactions` name what they are on: a check-in key, or --goal-update (domain/comments.ts finds it).
+// How `comments` and `reactions` name what they are on: a check-in key, or --goal-update (domain/comment-target.ts finds it).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Commentable } from '../../api/endpoints.js';
 import { UUID_RE } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { commentTarget } from '../../domain/comments.js';
+import { commentTarget } from '../../domain/comment-target.js';
 import { jsonOption, type JsonFlag } from '../../ui/output.js';
 
 export interface CommentableOptions {

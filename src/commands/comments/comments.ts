@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { todayWithoutRequest } from '../../domain/days.js';
-import { commentBody, dropOwn, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../domain/drafts.js';
+import { commentBody, dropOwn, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../domain/outbox.js';
 import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';

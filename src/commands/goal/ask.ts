@@ -10,7 +10,7 @@ import { goalLines, type GoalShown } from '../../ui/goal-view.js';
 import { viewFor } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { wrap } from '../../ui/wrap.js';
-import { parseGoalDate, parseParent } from './fields.js';
+import { parseGoalDate, parseParent } from './goal-fields.js';
 
 /** Asks until `parse` takes the answer (its UsageError is said, then asked again). */
 async function askUntil<T>(ctx: Context, message: string, parse: (typed: string) => T | Promise<T>, def = ''): Promise<T> {

@@ -7,7 +7,7 @@ import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { resolveGoalNames } from '../../domain/account.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { keep, keptLine, sendWithDraft } from '../../domain/drafts.js';
+import { keep, keptLine, sendWithDraft } from '../../domain/outbox.js';
 import { withContext, withoutContext } from '../../ui/editor-text.js';
 import { goalView } from '../../ui/goal-view.js';
 import { printOne, viewFor } from '../../ui/output.js';
@@ -15,7 +15,7 @@ import { sayDone } from '../../ui/success.js';
 import type { Run } from '../flags.js';
 import { askGoalChanges, previewGoal } from './ask.js';
 import { withKeptHint } from './create.js';
-import { givenGoal, goalFieldOptions, resumeGoals, type GoalFieldOptions } from './fields.js';
+import { givenGoal, goalFieldOptions, resumeGoals, type GoalFieldOptions } from './goal-fields.js';
 import { uuid } from './update/content.js';
 
 export interface GoalEditOptions extends GoalFieldOptions {

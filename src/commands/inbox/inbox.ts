@@ -12,13 +12,13 @@ import { shortDay } from '../../core/dayname.js';
 import type { InboxListing, ListedItem } from '../../config/store.js';
 import { HintedError, UsageError } from '../../errors.js';
 import { rangeDay } from '../../domain/days.js';
-import { commentBody, dropOwn, editKept, newestToEdit, sendWithDraft, type Entry } from '../../domain/drafts.js';
+import { commentBody, dropOwn, editKept, newestToEdit, sendWithDraft, type Entry } from '../../domain/outbox.js';
 import { JSON_FIELDS, jsonOption, printJson, printList, printOne, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows, inboxRows, relativeTime, type InboxThreadView } from '../../ui/views.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
-import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from '../../domain/inbox.js';
+import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from '../../domain/inbox-gather.js';
 import { quoted, withContext, withoutContext } from '../../ui/editor-text.js';
 
 /** How long a terminal's listing can be answered by its numbers. */

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../domain/schedule.js';
 import { collect } from '../flags.js';
-import { todayState } from '../../domain/status.js';
+import { todayState } from '../../domain/today-state.js';
 import {
   CRON_TAG,
   LAUNCHD_LABEL,
@@ -27,7 +27,7 @@ import {
   taskXml,
   utf16,
   type Job,
-} from './files.js';
+} from './units.js';
 import { showCommand, systemHost, type Host } from './system.js';
 
 export interface InstallOptions {

@@ -11,7 +11,7 @@ import { shortDay } from '../../core/dayname.js';
 import { resolvePeople, resolveTeams } from '../../domain/account.js';
 import { dayRange } from '../../domain/days.js';
 import { printJson } from '../../ui/output.js';
-import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report.js';
+import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
 
 export interface ReportOptions extends WhoOptions {

@@ -17,7 +17,7 @@ import { makeColors } from '../../ui/color.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { openLiveScreen } from '../../ui/screen.js';
 import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../ui/wall.js';
-import { teamDays } from '../../core/team-day.js';
+import { teamDays } from '../../core/member-states.js';
 import { teamIdsOf } from '../../domain/team-day.js';
 import { WATCH_INTERVAL_S } from './interval.js';
 

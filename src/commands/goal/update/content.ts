@@ -5,7 +5,7 @@ import type { GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { HintedError, UsageError } from '../../../errors.js';
 import { parseConfidence, uuidOf } from '../../../domain/goal-updates.js';
-import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/drafts.js';
+import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
 import { intOption } from '../../flags.js';

@@ -4,7 +4,7 @@ import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoin
 import { CONFIDENCE_LEVELS, nearestConfidence } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
-import { keep, keptLine } from '../../../domain/drafts.js';
+import { keep, keptLine } from '../../../domain/outbox.js';
 import { quoted } from '../../../ui/editor-text.js';
 import { printOne, viewFor } from '../../../ui/output.js';
 import { sayDone } from '../../../ui/success.js';

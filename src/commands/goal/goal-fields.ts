@@ -3,7 +3,7 @@
 // @username) and turned into ids, and the interactive questions asked on a terminal.
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
-import { noPipeWithResume, resumeEach, type DraftTarget } from '../../domain/drafts.js';
+import { noPipeWithResume, resumeEach, type DraftTarget } from '../../domain/outbox.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';

@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors.js';
 import { CHECK_IN, type CheckIn } from '../api/types.js';
 import type { Context } from '../context.js';
 import { today } from './days.js';
-import { inboxKey, readMarker, writeMarker } from './inbox.js';
+import { inboxKey, readMarker, writeMarker } from './inbox-gather.js';
 import { isNoCheckIn } from './target.js';
 
 /** How old a count of new comments may be before status looks again. */

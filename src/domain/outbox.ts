@@ -1,4 +1,4 @@
-// The one way every write goes out, through the outbox (config/outbox.ts): what the user typed is
+// The one way every write goes out, through the outbox (config/outbox-files.ts): what the user typed is
 // an entry on disk before the request; sending claims it (one send per entry, across processes);
 // it is removed only after the service accepted exactly it with a well-formed answer. A run keeps
 // its own entry per target (the wizard updates it answer by answer) and never changes another's:
@@ -7,16 +7,16 @@
 import { createEchoQuestion, createGoal, getCheckIn, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { DATE_KEY_RE, UUID_RE } from '../api/types.js';
-import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox.js';
+import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { buildTemplate, readTemplate } from '../core/answers.js';
+import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
 import { resolveGoalNames } from './account.js';
 import { CliError, EditorError, HintedError, UsageError } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
-export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox.js';
+export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox-files.js';
 
 export interface Write<T> {
   target: DraftTarget;
