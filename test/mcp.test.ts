@@ -11,6 +11,14 @@ import type { Sandbox } from '../src/sandbox/server.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { useSandboxEnv } from './helpers/sandbox-env.js';
 
+import type { AgentFace } from '../src/commands/mcp/mcp.js';
+import type * as server from '../src/mcp/server.js';
+
+// The command that starts the agent face and the face itself agree on how it is started (checked by tsc).
+export type StartedAs = typeof server extends AgentFace ? true : never;
+const startedAs: StartedAs = true;
+void startedAs;
+
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => {

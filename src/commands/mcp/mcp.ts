@@ -7,6 +7,15 @@ import type { Context } from '../../context.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
 
+/**
+ * What dist/mcp-server.cjs (src/mcp/server.ts) exports. The agent face stands beside the CLI, over
+ * the same domain: this command starts it and imports nothing of it (test/mcp.test.ts holds the two
+ * to the same type).
+ */
+export interface AgentFace {
+  serve(ctx: Context, opts: { allowSend: boolean }): Promise<void>;
+}
+
 export interface McpOptions {
   allowSend?: boolean;
   printConfig?: Agent;
@@ -30,6 +39,6 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     return;
   }
   // Found beside the running bundle (dist/checkin.cjs), never bundled into it.
-  const { serve } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs') as typeof import('../../mcp/server.js');
+  const { serve } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs') as AgentFace;
   await serve(ctx, { allowSend: Boolean(opts.allowSend) });
 }
