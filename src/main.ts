@@ -8,7 +8,7 @@ import { EXIT } from './errors.js';
 import { addCompletionWhenAsked, buildProgram } from './program.js';
 import { processIO } from './ui/io.js';
 
-export { describeError, exitCodeForApiError } from './error-text.js';
+export { describeError } from './error-text.js';
 
 /** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
 function processContext(): Context {

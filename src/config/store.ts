@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
-import { CliError } from '../errors.js';
+import { CliError, EXIT } from '../errors.js';
 import { fsReason, readJson, writeDurably } from './files.js';
 import { checkinPaths, type CheckinPaths } from './paths.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
@@ -427,7 +427,7 @@ export class ConfigStore {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       return new Conf({ cwd: this.dir, configName, projectName: 'checkin', configFileMode: 0o600 }) as unknown as ConfInstance;
     } catch (err) {
-      throw new CliError(`Cannot write ${join(this.dir, configName + '.json')} (${fsReason(err)})`, undefined, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
+      throw new CliError(`Cannot write ${join(this.dir, configName + '.json')} (${fsReason(err)})`, EXIT.FAILURE, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
     }
   }
 }

@@ -12,7 +12,7 @@ import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/answers.js';
 import { resolveGoalNames } from './account.js';
-import { CliError, EditorError, HintedError, UsageError } from '../errors.js';
+import { CliError, EditorError, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
@@ -355,9 +355,9 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     }
     if (!entry) {
       if (!write.content) throw err;
-      throw new HintedError(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
+      throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw new HintedError(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptLine(resume));
+    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptLine(resume));
   }
   for (const c of claims) c.done();
   if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);

@@ -8,7 +8,7 @@
 import { createGoalUpdate, getGoal, postActivity, postComment } from '../api/endpoints.js';
 import type { CheckInAnswers, GoalUpdateInput, Ref } from '../api/types.js';
 import { answersOf, parseMood, readTemplate } from '../core/answers.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
 import { accountHere, commentBody, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/drafts.js';
 import { fetchOrNull } from '../domain/target.js';
@@ -114,9 +114,8 @@ async function personSaysYes(served: Served, question: string, preview: string, 
 
 /** Why a send is refused when the client cannot ask the person. */
 const cannotAsk = (resume: string) => () =>
-  new CliError(
+  new UsageError(
     "Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent",
-    EXIT.USAGE,
     `The draft is kept: \`${resume}\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`,
   );
 

@@ -6,7 +6,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isEmptyAnswers, parseMood, readTemplate } from '../../core/answers.js';
-import { HintedError, UsageError } from '../../errors.js';
+import { UsageError, withHint } from '../../errors.js';
 import { resolveTeams } from '../../domain/account.js';
 import { keep, keptLine, retarget, type DraftContent } from '../../domain/drafts.js';
 import type { Target } from '../../domain/target.js';
@@ -87,7 +87,7 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
     const read = readTemplate(text);
     if (read.problems.length > 0) {
       const kept = flags.fromFile === '-' && keepFor ? ` ${keptLine(`${keepFor.resumeCommand} --resume -e`)}` : '';
-      throw new UsageError(`${name}: ${read.problems.slice(0, 3).join('; ')}`, kept.trim() || undefined);
+      throw new UsageError(`${name}: ${read.problems.slice(0, 3).join('; ')}`, ...(kept ? [kept.trim()] : []));
     }
     answers = read.answers;
     if (isEmptyAnswers(answers)) {
@@ -108,7 +108,7 @@ export async function answersFromFlags(ctx: Context, flags: AnswerOptions, keepF
     try {
       answers.team_ids = await resolveTeams(ctx, flags.team);
     } catch (err) {
-      throw typed && keepFor ? new HintedError(err, keptLine(`${keepFor.resumeCommand} --resume -t <team>`)) : err;
+      throw typed && keepFor ? withHint(err, keptLine(`${keepFor.resumeCommand} --resume -t <team>`)) : err;
     }
   }
   return { answers, typed };

@@ -2,7 +2,7 @@
 import type { CheckIn, Team } from '../../api/types.js';
 import { preferences } from '../../config/prefs.js';
 import type { Context } from '../../context.js';
-import { HintedError } from '../../errors.js';
+import { withHint } from '../../errors.js';
 import { me, resolveTeams } from '../../domain/account.js';
 import { MEMBER_STATES, type MemberState, type TeamReport } from '../../ui/views.js';
 
@@ -19,7 +19,7 @@ export async function teamIdsOf(ctx: Context, team: string[] | undefined): Promi
   const setting = preferences(ctx.config()).team;
   if (setting === undefined) return (await me(ctx)).teams.map((t) => t.id);
   return await resolveTeams(ctx, [setting]).catch((err: unknown) => {
-    throw new HintedError(err, 'It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.');
+    throw withHint(err, 'It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.');
   });
 }
 
