@@ -27,8 +27,8 @@ export interface Context {
   drafts(): Outbox;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
   api(): Promise<ApiClient>;
-  /** Whether each HTTP exchange is traced on stderr: CHECKIN_DEBUG=api, or --debug (which sets it). */
-  debug: { api: boolean };
+  /** CHECKIN_DEBUG, as debugFrom reads it; --debug sets `api` too. */
+  debug: Debug;
   /** The trace hook an ApiClient is given while debug.api is set (writes each exchange on stderr). */
   onTrace: TraceHook;
   prompter(): Prompter;
@@ -46,6 +46,20 @@ export interface ContextParts {
   editor?: Editor;
   /** The keychain (tests inject one; default: the OS keychain, loaded when needed). */
   secrets?: () => SecretStore | string;
+}
+
+/** What CHECKIN_DEBUG asks for: a word or a list of them (`api,1`). */
+export interface Debug {
+  /** `api` (or --debug): each HTTP exchange traced on stderr. */
+  api: boolean;
+  /** `1`: an error's stack after its lines (the CLI's and the MCP server's tool errors alike). */
+  stacks: boolean;
+}
+
+/** The one reading of CHECKIN_DEBUG, for both faces (the CLI and `checkin mcp`). */
+export function debugFrom(env: NodeJS.ProcessEnv): Debug {
+  const words = (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/);
+  return { api: words.includes('api'), stacks: words.includes('1') };
 }
 
 const MAX_TIMEOUT_S = 3600;
@@ -122,8 +136,7 @@ export function createContext(parts: ContextParts): Context {
     env,
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep(timers),
-    // CHECKIN_DEBUG=api (or a list holding it, `api,1`); CHECKIN_DEBUG=1 alone means stack traces.
-    debug: { api: (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('api') },
+    debug: debugFrom(env),
     onTrace: (event) => io.err(formatTrace(event)),
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
     drafts: () => (drafts ??= openOutbox(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),

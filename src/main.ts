@@ -26,7 +26,7 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
   } catch (err) {
     // Said once the pager (if one was started) has exited: not drawn over it.
     await ctx.io.endPager();
-    const described = describeError(err, (ctx.env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('1'));
+    const described = describeError(err, ctx.debug.stacks);
     for (const line of described.lines) ctx.io.err(line + '\n');
     code = described.code;
   } finally {
