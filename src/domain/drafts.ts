@@ -103,8 +103,13 @@ export function creates(target: DraftTarget): boolean {
   return target.kind === 'comment' || target.kind === 'goal-update' || target.kind === 'activity' || target.kind === 'goal' || target.kind === 'echo-question';
 }
 
-/** The one phrase for what was kept and how to send it. */
-export function keptLine(resume: string): string {
+/**
+ * The one phrase for what was kept and how to send it: `resume` sends it. With `draft` (its id),
+ * as the agent face says it to an agent, whose words they are not: the draft by name, sent from a
+ * terminal.
+ */
+export function keptLine(resume: string, { draft }: { draft?: string } = {}): string {
+  if (draft !== undefined) return `The draft ${draft} is kept: \`${resume}\` sends it from a terminal.`;
   return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
 }
 

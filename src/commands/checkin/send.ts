@@ -75,7 +75,7 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
       throw kept ? withHint(why, hint) : why;
     }
     if (!none) throw err;
-    reportNone(ctx, target, opts.json, kept ? ` (your answers are kept as a draft)` : '');
+    reportNone(ctx, target, opts.json, kept ? `. ${hint}` : '');
     return null;
   }
 }
