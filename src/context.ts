@@ -7,7 +7,7 @@ import { Outbox } from './config/outbox.js';
 import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
-import { ConfigStore } from './config/store.js';
+import { ConfigStore, type Resolved } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
@@ -85,6 +85,16 @@ function openOutbox(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) 
   return new Outbox(cfg.draftsDir, warn, { ...(legacy && { legacy }), fallback: (opts) => fallbackDraftsDir(env, opts) });
 }
 
+/**
+ * The token (its value is also the key of what is cached per account) and where it was found, or
+ * the AuthError of not being logged in — the one api() throws before any request.
+ */
+export function loggedInToken(ctx: Pick<Context, 'config'>): Resolved<string> {
+  const token = ctx.config().token();
+  if (!token) throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
+  return token;
+}
+
 /** The longest one timer can wait: setTimeout takes a signed 32-bit number of ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -143,10 +153,7 @@ export function createContext(parts: ContextParts): Context {
     async api() {
       if (client) return client;
       const cfg = ctx.config();
-      const token = cfg.token();
-      if (!token) {
-        throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
-      }
+      const token = loggedInToken(ctx);
       const from = token.name ?? (token.where === 'keychain' ? 'the keychain' : cfg.file);
       if (token.value === '') throw new AuthError(`The token in ${from} is empty`);
       if (!HEADER_VALUE.test(token.value)) {

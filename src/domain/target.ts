@@ -8,7 +8,7 @@
 import { getCheckIn, listCheckIns } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { CheckIn } from '../api/types.js';
-import type { Context } from '../context.js';
+import { loggedInToken, type Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
 import { parseKey } from '../core/keys.js';
 import { type CliError, UsageError } from '../errors.js';
@@ -84,7 +84,7 @@ export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> 
   if (!(err instanceof ApiError) || !err.notFound) throw err;
   const api = await ctx.api();
   if (!err.jsonBody) throw wrongUrl(api.baseUrl, err);
-  const token = ctx.config().token()!.value;
+  const token = loggedInToken(ctx).value;
   if (ctx.config().cached(api.baseUrl, token, 'me')) return true;
   try {
     await me(ctx);

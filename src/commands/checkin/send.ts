@@ -4,7 +4,7 @@
 import { patchCheckIn } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import { UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
-import type { Context } from '../../context.js';
+import { loggedInToken, type Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import { UsageError, withHint } from '../../errors.js';
@@ -86,7 +86,7 @@ export async function sendAndShow(ctx: Context, target: Target, answers: CheckIn
   if (!result) return false;
   // Someone else's (an administrator's change): one line says whose, before anything else.
   const api = await ctx.api();
-  const mine = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me')?.id;
+  const mine = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'me')?.id;
   if (mine && result.person && result.person.id !== mine) ctx.io.err(`note: this is ${sanitizeLine(result.person.name)}'s check-in, not yours: you changed it for them\n`);
   // At the prompts the preview was the check-in; elsewhere it is shown (or printed as JSON).
   if (!opts.confirm || opts.json) await printCheckIn(ctx.io, ctx.now(), result, opts.json);

@@ -4,7 +4,7 @@ import { Command } from '@commander-js/extra-typings';
 import { digestPage, getCheckInIfChanged } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import { CHECK_IN, type CheckIn } from '../../api/types.js';
-import type { Context } from '../../context.js';
+import { loggedInToken, type Context } from '../../context.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { today, zoneHelp } from '../../domain/days.js';
 import { allHere } from '../../domain/drafts.js';
@@ -48,7 +48,7 @@ async function unread(ctx: Context): Promise<Unread | undefined> {
     // Only for an account whose `me` is known (after `checkin login`, or any command that needed
     // it): status never asks for /me just for this.
     const api = await ctx.api();
-    const person = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me');
+    const person = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'me');
     if (!person) return undefined;
     const key = await inboxKey(ctx);
     const marker = readMarker(ctx, key);
@@ -89,7 +89,7 @@ async function unread(ctx: Context): Promise<Unread | undefined> {
 async function todaysCheckIn(ctx: Context, date: string): Promise<CheckIn> {
   const api = await ctx.api();
   const cfg = ctx.config();
-  const token = cfg.token()!.value;
+  const token = loggedInToken(ctx).value;
   const copy = cfg.cached(api.baseUrl, token, 'today');
   // Only a copy for this day that still has the shape of a check-in (the cache is a file anyone may have edited).
   const held = copy?.key === date && typeof copy.etag === 'string' && CHECK_IN(copy.check_in, 'the copy') === undefined ? copy : undefined;
