@@ -99,7 +99,7 @@ describe('src/ structure', () => {
     expect(Object.keys(CROSS_NOUN).filter((edge) => !all.has(edge))).toEqual([]);
   });
 
-  it('layers point inward: api, config, ui, core, sandbox and services know nothing of commands; the lower ones nothing of each other', () => {
+  it('layers point inward: api, config, ui, core, sandbox and domain know nothing of commands; the lower ones nothing of each other', () => {
     // What each layer may import besides itself: the wire types and the error vocabulary are shared words.
     const allowed: Record<string, RegExp> = {
       'api/': /^(api\/|errors\.ts$)/,
@@ -107,8 +107,8 @@ describe('src/ structure', () => {
       'core/': /^(core\/|api\/types\.ts$|errors\.ts$)/,
       'ui/': /^(ui\/|api\/types\.ts$|errors\.ts$)/,
       'sandbox/': /^(sandbox\/|api\/types\.ts$|core\/datekey\.ts$)/,
-      // Services serve several nouns: they know the layers below, never a command or the flags.
-      'services/': /^(services\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
+      // domain/ serves several nouns (and both faces): it knows the layers below, never a command or the flags.
+      'domain/': /^(domain\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
       'commands/flags.ts': /^(context\.ts$)/,
     };
     const bad = [...graph].flatMap(([from, tos]) => {
