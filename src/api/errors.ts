@@ -1,7 +1,7 @@
 // Typed errors of the API client: the status, the service's own message, and a suggestion
-// for the user (its first hint). Its exit code comes from `kind`, `status` and `target` (never the
-// service's wording); error-text.ts says the lines. (A URL that must not be used is a setting to fix: a UsageError, thrown before any
-// request; see checkTransport.)
+// for the user (its first hint). Its exit code comes from `kind`, `status` and `target`, never
+// from the service's wording; error-text.ts says its lines. (A URL that must not be used is a
+// setting to fix: a UsageError, thrown before any request; see checkTransport.)
 
 import { CliError, EXIT, type ExitCode } from '../errors.js';
 
