@@ -1,5 +1,5 @@
-// The single error boundary: runs a command and turns whatever it threw into one-line messages
-// and an exit code (error-text.ts says which). Nothing else decides exit codes.
+// The CLI's one error boundary: runs a command and turns whatever it threw into one-line messages
+// and an exit code (error-text.ts says which). Nothing else prints an error or ends the process.
 
 import { preferences } from './config/prefs.js';
 import { createContext, type Context } from './context.js';
