@@ -7,7 +7,7 @@ import { Outbox } from './config/outbox-files.js';
 import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
-import { ConfigStore } from './config/store.js';
+import { ConfigStore, type Resolved } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
@@ -27,8 +27,8 @@ export interface Context {
   drafts(): Outbox;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
   api(): Promise<ApiClient>;
-  /** Whether each HTTP exchange is traced on stderr: CHECKIN_DEBUG=api, or --debug (which sets it). */
-  debug: { api: boolean };
+  /** CHECKIN_DEBUG, as debugFrom reads it; --debug sets `api` too. */
+  debug: Debug;
   /** The trace hook an ApiClient is given while debug.api is set (writes each exchange on stderr). */
   onTrace: TraceHook;
   prompter(): Prompter;
@@ -46,6 +46,20 @@ export interface ContextParts {
   editor?: Editor;
   /** The keychain (tests inject one; default: the OS keychain, loaded when needed). */
   secrets?: () => SecretStore | string;
+}
+
+/** What CHECKIN_DEBUG asks for: a word or a list of them (`api,1`). */
+export interface Debug {
+  /** `api` (or --debug): each HTTP exchange traced on stderr. */
+  api: boolean;
+  /** `1`: an error's stack after its lines (the CLI's and the MCP server's tool errors alike). */
+  stacks: boolean;
+}
+
+/** The one reading of CHECKIN_DEBUG, for both faces (the CLI and `checkin mcp`). */
+export function debugFrom(env: NodeJS.ProcessEnv): Debug {
+  const words = (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/);
+  return { api: words.includes('api'), stacks: words.includes('1') };
 }
 
 const MAX_TIMEOUT_S = 3600;
@@ -69,6 +83,16 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
 function openOutbox(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) => void): Outbox {
   const legacy = cfg.paths.legacyDrafts;
   return new Outbox(cfg.draftsDir, warn, { ...(legacy && { legacy }), fallback: (opts) => fallbackDraftsDir(env, opts) });
+}
+
+/**
+ * The token (its value is also the key of what is cached per account) and where it was found, or
+ * the AuthError of not being logged in — the one api() throws before any request.
+ */
+export function loggedInToken(ctx: Pick<Context, 'config'>): Resolved<string> {
+  const token = ctx.config().token();
+  if (!token) throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
+  return token;
 }
 
 /** The longest one timer can wait: setTimeout takes a signed 32-bit number of ms. */
@@ -122,18 +146,14 @@ export function createContext(parts: ContextParts): Context {
     env,
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep(timers),
-    // CHECKIN_DEBUG=api (or a list holding it, `api,1`); CHECKIN_DEBUG=1 alone means stack traces.
-    debug: { api: (env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('api') },
+    debug: debugFrom(env),
     onTrace: (event) => io.err(formatTrace(event)),
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
     drafts: () => (drafts ??= openOutbox(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
     async api() {
       if (client) return client;
       const cfg = ctx.config();
-      const token = cfg.token();
-      if (!token) {
-        throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
-      }
+      const token = loggedInToken(ctx);
       const from = token.name ?? (token.where === 'keychain' ? 'the keychain' : cfg.file);
       if (token.value === '') throw new AuthError(`The token in ${from} is empty`);
       if (!HEADER_VALUE.test(token.value)) {

@@ -4,25 +4,10 @@
 
 import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
-import { CancelledError, CliError, EXIT, ExitSignal, HintedError, type ExitCode } from './errors.js';
+import { asCliError, CancelledError, type CliError, EXIT, ExitSignal, UnexpectedError } from './errors.js';
 import { sanitizeLine } from './ui/sanitize.js';
 
-/**
- * The exit code of an API error, from its status and what the request addressed — never from the
- * service's wording. 401: the token (4). 403 on the token's own account or on nothing in
- * particular (GET /me, a list, a create, the own check-in by date): the token may not (read-only,
- * a scope): 4. 403 on a resource named by its id (someone else's check-in or update): a refused
- * request, 2.
- */
-export function exitCodeForApiError(err: ApiError): ExitCode {
-  if (err.kind !== 'http') return EXIT.FAILURE;
-  if (err.status === 401) return EXIT.AUTH;
-  if (err.status === 403) return err.target === 'resource' ? EXIT.USAGE : EXIT.AUTH;
-  if (err.status === 429 || err.status >= 500) return EXIT.FAILURE;
-  if (err.status >= 400) return EXIT.USAGE;
-  return EXIT.FAILURE;
-}
-
+/** An API error's own lines: the request and what the service said, then the fields a 422 named. */
 function apiErrorLines(err: ApiError): string[] {
   const request = sanitizeLine(`${err.method} ${err.path}`);
   const said = err.serviceMessage ? `: ${sanitizeLine(err.serviceMessage)}` : '';
@@ -38,26 +23,32 @@ function apiErrorLines(err: ApiError): string[] {
   for (const [field, problems] of Object.entries(err.fields ?? {})) {
     if (!err.message.includes(problems.join('; '))) lines.push(`  ${sanitizeLine(field)}: ${problems.map(sanitizeLine).join('; ')}`);
   }
-  if (err.suggestion) lines.push(err.suggestion);
   return lines;
 }
 
 type Described = { code: number; lines: string[] };
 
-/** What each kind of error becomes: exit code and lines on stderr (a stack only with CHECKIN_DEBUG=1). */
+/** The lines an error says before its hints. */
+function ownLines(e: CliError, debug: boolean): string[] {
+  // Stopping is not an error: plain words (what was kept, how to go on), exit 130.
+  if (e instanceof CancelledError) return [e.message];
+  if (e instanceof ApiError) return apiErrorLines(e);
+  if (e instanceof UnexpectedError) {
+    const inner = e.inner instanceof Error && e.inner.stack ? e.inner.stack : undefined;
+    return [`error: ${e.message}`, ...(debug ? (inner ? [inner] : []) : ['Run again with CHECKIN_DEBUG=1 for details.'])];
+  }
+  return [`error: ${e.message}`];
+}
+
+/**
+ * What each kind of error becomes: exit code and lines on stderr — its own, then its hints (a
+ * stack only with CHECKIN_DEBUG=1).
+ */
 export function describeError(err: unknown, debug: boolean): Described {
-  const stack = (e: unknown) => (debug && e instanceof Error && e.stack ? [e.stack] : []);
-  if (err instanceof ExitSignal) return { code: err.exitCode, lines: [] };
   // commander has already printed its own one-line message (or the help, or the version).
   if (err instanceof CommanderError) return { code: /^commander\.(helpDisplayed|help|version)$/.test(err.code) ? EXIT.OK : EXIT.USAGE, lines: [] };
-  if (err instanceof HintedError) {
-    const inner = describeError(err.inner, debug);
-    return { code: inner.code, lines: [...inner.lines, err.hint] };
-  }
-  // Stopping is not an error: plain words (what was kept, how to go on), exit 130.
-  if (err instanceof CancelledError) return { code: err.exitCode, lines: [err.message] };
-  if (err instanceof ApiError) return { code: exitCodeForApiError(err), lines: [...apiErrorLines(err), ...stack(err)] };
-  if (err instanceof CliError) return { code: err.exitCode, lines: [`error: ${err.message}`, ...(err.hint ? [err.hint] : []), ...stack(err)] };
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: EXIT.FAILURE, lines: [`error: ${message}`, ...(debug ? stack(err) : ['Run again with CHECKIN_DEBUG=1 for details.'])] };
+  const e = asCliError(err);
+  if (e instanceof ExitSignal) return { code: e.exitCode, lines: [] };
+  const stack = debug && !(e instanceof CancelledError || e instanceof UnexpectedError) && e.stack ? [e.stack] : [];
+  return { code: e.exitCode, lines: [...ownLines(e, debug), ...e.hints, ...stack] };
 }

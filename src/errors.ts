@@ -1,5 +1,6 @@
-// The error vocabulary of checkin and the exit-code table. Only main.ts turns errors into exit
-// codes and messages; everything else throws one of these (or an ApiError from src/api).
+// The error vocabulary of checkin and the exit-code table. Everything throws one of these (an
+// ApiError from src/api is one too); error-text.ts says what each becomes, for main.ts (stderr and
+// the exit code) and the MCP server (a tool error).
 
 export const EXIT = {
   OK: 0,
@@ -17,35 +18,42 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** An error meant for the user: a one-line message, an optional hint line, an exit code. */
+/**
+ * The one family of errors checkin says something about: a one-line message, the exit code, and
+ * lines of advice after it (`hints`, each its own line; `withHint` adds one on the way out). An
+ * ApiError (src/api/errors.ts) is one too. A subclass exists only where a catch site tells it
+ * apart (or it carries more, as EditorError's text).
+ */
 export class CliError extends Error {
+  readonly hints: readonly string[];
   constructor(
     message: string,
     readonly exitCode: ExitCode = EXIT.FAILURE,
-    readonly hint?: string,
+    ...hints: string[]
   ) {
     super(message);
     this.name = 'CliError';
+    this.hints = hints;
   }
 }
 
 /** Input that cannot be used — a bad flag value, key, mood, date, file… (exit 2). */
 export class UsageError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(message, EXIT.USAGE, hint);
+  constructor(message: string, ...hints: string[]) {
+    super(message, EXIT.USAGE, ...hints);
     this.name = 'UsageError';
   }
 }
 
 /** No token, or one the service rejected (exit 4). */
 export class AuthError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(message, EXIT.AUTH, hint);
+  constructor(message: string, ...hints: string[]) {
+    super(message, EXIT.AUTH, ...hints);
     this.name = 'AuthError';
   }
 }
 
-/** The user stopped at a prompt or in the editor (exit 130). */
+/** The user stopped at a prompt or in the editor (exit 130): said in plain words, not as an error. */
 export class CancelledError extends CliError {
   constructor(message = 'Cancelled') {
     super(message, EXIT.CANCELLED);
@@ -70,21 +78,38 @@ export class EditorError extends CliError {
   }
 }
 
-/** Another error, with one more line of advice for the user (e.g. "your draft was kept"). */
-export class HintedError extends Error {
-  constructor(
-    readonly inner: unknown,
-    readonly hint: string,
-  ) {
-    super(inner instanceof Error ? inner.message : String(inner));
-    this.name = 'HintedError';
+/** Ends the command with an exit code and nothing more to say (e.g. `status` when pending). */
+export class ExitSignal extends CliError {
+  constructor(exitCode: ExitCode) {
+    super(`exit ${exitCode}`, exitCode);
+    this.name = 'ExitSignal';
   }
 }
 
-/** Ends the command with an exit code and nothing more to say (e.g. `status` when pending). */
-export class ExitSignal extends Error {
-  constructor(readonly exitCode: ExitCode) {
-    super(`exit ${exitCode}`);
-    this.name = 'ExitSignal';
+/**
+ * What nobody meant to throw (a bug, or a failure nothing names), once a hint is added to it:
+ * said with its own message and "Run again with CHECKIN_DEBUG=1" (or `inner`'s stack).
+ */
+export class UnexpectedError extends CliError {
+  constructor(readonly inner: unknown) {
+    super(inner instanceof Error ? inner.message : String(inner));
+    this.name = 'UnexpectedError';
   }
+}
+
+/** Any thrown value as one of the family: an error of ours as it is, anything else an UnexpectedError. */
+export function asCliError(err: unknown): CliError {
+  return err instanceof CliError ? err : new UnexpectedError(err);
+}
+
+/**
+ * The one way to add advice to an error on its way out (e.g. "your draft was kept"): the same
+ * error (same class, message, exit code and stack) with `lines` after its own hints. The error
+ * caught is not changed: another holder of it says what it said.
+ */
+export function withHint(err: unknown, ...lines: string[]): CliError {
+  const e = asCliError(err);
+  const copy = Object.create(Object.getPrototypeOf(e), Object.getOwnPropertyDescriptors(e)) as CliError;
+  Object.defineProperty(copy, 'hints', { value: [...e.hints, ...lines], enumerable: true });
+  return copy;
 }

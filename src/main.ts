@@ -1,5 +1,5 @@
-// The single error boundary: runs a command and turns whatever it threw into one-line messages
-// and an exit code (error-text.ts says which). Nothing else decides exit codes.
+// The CLI's one error boundary: runs a command and turns whatever it threw into one-line messages
+// and an exit code (error-text.ts says which). Nothing else prints an error or ends the process.
 
 import { preferences } from './config/prefs.js';
 import { createContext, type Context } from './context.js';
@@ -8,7 +8,7 @@ import { EXIT } from './errors.js';
 import { addCompletionWhenAsked, buildProgram } from './program.js';
 import { processIO } from './ui/io.js';
 
-export { describeError, exitCodeForApiError } from './error-text.js';
+export { describeError } from './error-text.js';
 
 /** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
 function processContext(): Context {
@@ -26,7 +26,7 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
   } catch (err) {
     // Said once the pager (if one was started) has exited: not drawn over it.
     await ctx.io.endPager();
-    const described = describeError(err, (ctx.env.CHECKIN_DEBUG ?? '').split(/[\s,]+/).includes('1'));
+    const described = describeError(err, ctx.debug.stacks);
     for (const line of described.lines) ctx.io.err(line + '\n');
     code = described.code;
   } finally {

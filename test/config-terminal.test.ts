@@ -13,7 +13,6 @@ let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = e)));
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[[0-9;]*m/;
 const config = async (...args: string[]) => expect((await runCli(['config', ...args], { env })).code).toBe(0);
 

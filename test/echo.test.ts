@@ -15,7 +15,6 @@ const cli = (args: string[], opts: RunOptions = {}) => w.cli(args, opts);
 const weekly = stableUuid('echo:weekly');
 const retro = stableUuid('echo:retro');
 const posted = () => sb.requests.filter((q) => q.method === 'POST');
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 beforeEach(() => {

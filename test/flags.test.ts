@@ -15,11 +15,11 @@ import { commentsCommand } from '../src/commands/comments/comments.js';
 import { reactionsCommand } from '../src/commands/comments/reactions.js';
 import { cronCommand } from '../src/commands/cron/cron.js';
 import { goalsCommand } from '../src/commands/goal/goals.js';
-import { createCommand } from '../src/commands/goal/update/create.js';
-import { deleteCommand } from '../src/commands/goal/update/delete.js';
-import { editCommand } from '../src/commands/goal/update/edit.js';
-import { listCommand as updateListCommand } from '../src/commands/goal/update/list.js';
-import { viewCommand } from '../src/commands/goal/update/view.js';
+import { goalUpdateCreateCommand } from '../src/commands/goal/update/create.js';
+import { goalUpdateDeleteCommand } from '../src/commands/goal/update/delete.js';
+import { goalUpdateEditCommand } from '../src/commands/goal/update/edit.js';
+import { goalUpdateListCommand } from '../src/commands/goal/update/list.js';
+import { goalUpdateViewCommand } from '../src/commands/goal/update/view.js';
 import { peopleCommand } from '../src/commands/people/people.js';
 import { sandboxCommand } from '../src/commands/sandbox/sandbox.js';
 import { statusCommand } from '../src/commands/status/status.js';
@@ -98,17 +98,17 @@ const CASES: Array<[string, Define, string[], unknown]> = [
   ],
   [
     'goal update (create)',
-    createCommand,
+    goalUpdateCreateCommand,
     ['g1', '--title', 'T', '--body', '-', '--progress', '60', '--confidence', 'on-track', '--json'],
     { goalId: 'g1', title: 'T', body: '-', progress: 60, confidence: 'on-track', json: true },
   ],
-  ['goal update --edit --resume', createCommand, ['g1', '-e', '--resume'], { goalId: 'g1', edit: true, resume: true }],
-  ['goal update list', updateListCommand, ['g1', '--json'], { goalId: 'g1', json: true }],
-  ['goal update view', viewCommand, ['u1'], { updateId: 'u1' }],
-  ['goal update view --web', viewCommand, ['u1', '--web'], { updateId: 'u1', web: true }],
+  ['goal update --edit --resume', goalUpdateCreateCommand, ['g1', '-e', '--resume'], { goalId: 'g1', edit: true, resume: true }],
+  ['goal update list', goalUpdateListCommand, ['g1', '--json'], { goalId: 'g1', json: true }],
+  ['goal update view', goalUpdateViewCommand, ['u1'], { updateId: 'u1' }],
+  ['goal update view --web', goalUpdateViewCommand, ['u1', '--web'], { updateId: 'u1', web: true }],
   ['login --insecure-storage', loginCommand, ['--with-token', '--insecure-storage'], { withToken: true, insecureStorage: true }],
-  ['goal update edit', editCommand, ['u1', '--progress', '0', '--confidence', '30'], { updateId: 'u1', progress: 0, confidence: '30' }],
-  ['goal update delete', deleteCommand, ['u1', '-y'], { updateId: 'u1', yes: true }],
+  ['goal update edit', goalUpdateEditCommand, ['u1', '--progress', '0', '--confidence', '30'], { updateId: 'u1', progress: 0, confidence: '30' }],
+  ['goal update delete', goalUpdateDeleteCommand, ['u1', '-y'], { updateId: 'u1', yes: true }],
 ];
 
 describe('flags → options', () => {
@@ -119,16 +119,16 @@ describe('flags → options', () => {
 
 const REFUSED: Array<[string, Define, string[], string]> = [
   ['an unknown flag', todayCommand, ['--frobnicate'], "error: unknown option '--frobnicate'\n"],
-  ['a flag of another command', viewCommand, ['u1', '--title', 'x'], "error: unknown option '--title'\n"],
-  ['delete has no content flags', deleteCommand, ['u1', '--body', 'x'], "error: unknown option '--body'\n"],
+  ['a flag of another command', goalUpdateViewCommand, ['u1', '--title', 'x'], "error: unknown option '--title'\n"],
+  ['delete has no content flags', goalUpdateDeleteCommand, ['u1', '--body', 'x'], "error: unknown option '--body'\n"],
   ['a missing key', checkinCommand, [], "error: missing required argument 'key'\n"],
-  ['a missing goal id', updateListCommand, [], "error: missing required argument 'goal-id'\n"],
+  ['a missing goal id', goalUpdateListCommand, [], "error: missing required argument 'goal-id'\n"],
   ['a missing value', todayCommand, ['--mood'], "error: option '-m, --mood <mood>' argument missing\n"],
   ['--per-page above 50', listCommand, ['--per-page', '51'], "error: option '--per-page <n>' argument '51' is invalid. --per-page must be from 1 to 50.\n"],
   ['--page 0', listCommand, ['--page', '0'], "error: option '--page <n>' argument '0' is invalid. --page must be from 1 to 100000.\n"],
-  ['--progress not a number', createCommand, ['g1', '--progress', 'half'], "error: option '--progress <0..100>' argument 'half' is invalid. --progress must be a whole number from 0 to 100.\n"],
+  ['--progress not a number', goalUpdateCreateCommand, ['g1', '--progress', 'half'], "error: option '--progress <0..100>' argument 'half' is invalid. --progress must be a whole number from 0 to 100.\n"],
   ['--port out of range', sandboxCommand, ['--port', '70000'], "error: option '--port <n>' argument '70000' is invalid. --port must be from 0 to 65535.\n"],
-  ['an extra argument', viewCommand, ['u1', 'u2'], "error: too many arguments. Expected 1 argument but got 2.\n"],
+  ['an extra argument', goalUpdateViewCommand, ['u1', 'u2'], "error: too many arguments. Expected 1 argument but got 2.\n"],
 ];
 
 describe('flags refused by commander, before any run', () => {

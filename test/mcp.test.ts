@@ -239,7 +239,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     const r = await s.call('send_checkin', { draft_id: id });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toEqual({ sent: false, draft_id: id, draft_kept: true, reason: 'declined', resume_command: `checkin drafts send ${id}` });
-    expect(text(r)).toBe(`Not sent: the person said no. The draft ${id} is kept; \`checkin drafts send ${id}\` sends it from a terminal.`);
+    expect(text(r)).toBe(`Not sent: the person said no. The draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal.`);
     expect(writes()).toEqual([]);
     // Kept as it was, and no longer claimed.
     expect(draftFolder()).toEqual([`${id}.json`]);
@@ -262,7 +262,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     sb.requests.length = 0;
     const r = await s.call('send_checkin', { draft_id: id });
     expect(r.isError).toBe(true);
-    expect(text(r)).toBe(`error: Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent\nThe draft is kept: \`checkin drafts send ${id}\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`);
+    expect(text(r)).toBe(`error: Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent\nThe draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal. A server started with \`checkin mcp --allow-send\` sends without asking.`);
     expect(writes()).toEqual([]);
     expect(draftFolder()).toEqual([`${id}.json`]);
     await s.client.close();

@@ -38,7 +38,6 @@ function standIn(body = 'cat > "$rec"\necho "[stand-in pager: $(wc -l < "$rec") 
 }
 
 const names = () => sb.service.data.people.map((p) => p.name);
-// eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[[0-9;]*m/;
 
 describe('the pager', () => {

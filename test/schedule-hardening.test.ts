@@ -74,7 +74,6 @@ describe('what a scheduler is handed holds no control character', () => {
   it('the message shows the value escaped: no raw control character reaches the terminal', () => {
     const e = refusal(() => cronReminderLine({ ...JOB, env: { ...JOB.env, HOME: '/home/\x1b[2J\x9b2J\nx' } }));
     expect(e.message).toBe('HOME holds a line break or another control character, which a scheduler cannot carry: "/home/\\u001b[2J\\u009b2J\\nx"');
-    // eslint-disable-next-line no-control-regex
     expect(e.message).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
   });
 

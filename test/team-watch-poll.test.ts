@@ -185,7 +185,6 @@ describe('team --watch: polling on a fake clock', () => {
     expect(r.code).toBe(0);
     expect(r.frames).toBe(2);
     const frame = r.raw.split(FRAME_START).at(-1)!;
-    // eslint-disable-next-line no-control-regex
     const rows = frame.split(/\x1b\[\d+;1H/).map((l) => l.replace(/\x1b\[[?0-9;]*[A-Za-z]/g, ''));
     expect(rows.some((l) => l.includes('PERSON'))).toBe(true);
     for (const l of rows) expect([...l].length, l).toBeLessThanOrEqual(60);

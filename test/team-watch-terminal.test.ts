@@ -97,7 +97,6 @@ describe('team --watch in a terminal', () => {
     expect(screen).toContain('* did as planned');
     expect(screen).toContain('focused');
     expect(screen).not.toMatch(/[★✓⚠·–—█░…🧐]/u);
-    // eslint-disable-next-line no-control-regex
     expect(s.raw).not.toMatch(/\x1b\[[0-9;]*3\dm/);
     s.type('q');
     expect((await s.exit()).code).toBe(0);

@@ -70,7 +70,6 @@ describe('the wall', () => {
     expect(unicodeLocale({ LC_ALL: 'C', LANG: 'en_US.UTF-8' })).toBe(false);
     for (const width of [40, 60, 120]) {
       const text = wallLines(view(width, false), DATA).join('\n');
-      // eslint-disable-next-line no-control-regex
       expect(text, `${width}`).toMatch(/^[\x20-\x7e\n]*$/);
       for (const s of ['! blocked', '. not yet', '+ checked in', '* did as planned', '- absent']) expect(text).toContain(s);
     }

@@ -104,7 +104,6 @@ describe('echo shapes', () => {
     for (const width of [100, 30]) {
       for (const v of views(width)) {
         const out = [echoQuestionRows(v, got.questions.map(poisoned)), echoQuestionView(v, poisoned(got.questions[0]!)), ...got.answers.map((a) => echoAnswerView(v, poisoned(a))), ...got.goals.map((g) => goalView(v, sanitizeDeep(poisoned(g))))].join('\n');
-        // eslint-disable-next-line no-control-regex
         expect(out.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(FORBIDDEN);
       }
     }

@@ -6,7 +6,6 @@ import { nearMatches } from '../src/core/match.js';
 import { renderMarkdown } from '../src/ui/markdown.js';
 import { displayWidth, table, truncate, tsv } from '../src/ui/table.js';
 
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('keys', () => {

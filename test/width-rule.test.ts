@@ -9,7 +9,6 @@ import { displayWidth, layoutOf, NAME_MIN, table, tableStream, TEXT_MIN, truncat
 import { checkInRowStream, checkInRows, teamDayView, type View } from '../src/ui/views.js';
 import { wrap } from '../src/ui/wrap.js';
 
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const COLORS = { 0: await makeColors(0), 1: await makeColors(1) };
 const view = (width: number, level: 0 | 1 = 0): View => ({ c: COLORS[level], rich: true, width, now: new Date('2026-11-20T12:00:00Z') });

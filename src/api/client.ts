@@ -41,7 +41,7 @@ export interface ClientOptions {
   /** A dispatcher to use instead of building one (tests pass a MockAgent). */
   dispatcher?: Dispatcher;
   sleep?: (ms: number) => Promise<void>;
-  /** The clock pauses are measured on, in ms (default Date.now; tests pass the one sleep moves). */
+  /** The clock, in ms: pauses, Retry-After dates, the trace's timings (default Date.now; tests pass the one sleep moves). */
   now?: () => number;
   onRetry?: (info: RetryInfo) => void;
   /** Told of what a person should know but that does not stop the command (one line). */
@@ -88,7 +88,7 @@ export function checkTransport(baseUrl: string): void {
   throw new UsageError(`The API URL must start with https:// (got ${url.protocol}//)`);
 }
 
-function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
+function retryAfterSeconds(value: string | string[] | undefined, now: number): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === '') return undefined;
   if (/^\d{1,12}$/.test(v.trim())) return Number(v.trim());
@@ -149,7 +149,7 @@ export class ApiClient {
   private checkWait(seconds: number, method: string, path: string, why: string, status = 429): void {
     if (seconds <= this.maxWaitS) return;
     if (!path.startsWith('/')) path = new URL(joinUrl(this.opts.baseUrl, path)).pathname;
-    const until = seconds < 86_400 * 366 ? ` (after ${new Date(Date.now() + seconds * 1000).toTimeString().slice(0, 5)})` : '';
+    const until = seconds < 86_400 * 366 ? ` (after ${new Date(this.now() + seconds * 1000).toTimeString().slice(0, 5)})` : '';
     throw new ApiError({
       kind: 'http',
       method,
@@ -269,7 +269,7 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= this.maxTries;
       let res: Exchange;
-      const started = Date.now(); // not performance.now(): its module costs every run ~1 ms
+      const started = this.now(); // not performance.now(): its module costs every run ~1 ms
       try {
         res = await transport.send({ method, url, headers, ...(payload !== undefined && { body: payload }), timeoutMs: this.timeoutMs, maxBodyBytes: this.maxBodyBytes });
       } catch (err) {
@@ -292,7 +292,7 @@ export class ApiClient {
 
       if ((res.status === 304 && conditional) || (res.status >= 200 && res.status < 300)) return { res };
 
-      const wait = retryAfterSeconds(res.headers['retry-after']);
+      const wait = retryAfterSeconds(res.headers['retry-after'], this.now());
       const error = this.httpError(res, wait, method, url, target);
       const retryable = RETRYABLE_STATUS.has(res.status) && idempotent;
       if (last || !retryable) return { res, error };
@@ -315,7 +315,7 @@ export class ApiClient {
       url: redactText(x.url, secrets),
       attempt: x.attempt,
       requestHeaders: redactHeaders(x.headers, secrets),
-      ms: Date.now() - x.started,
+      ms: this.now() - x.started,
       ...(x.payload !== undefined && { requestBody: redactBody(x.payload, secrets) }),
       ...(x.res && { status: x.res.status, responseHeaders: redactHeaders(x.res.headers, secrets), responseBody: redactBody(x.res.text, secrets) }),
       ...(x.error !== undefined && { error: redactText(x.error, secrets) }),

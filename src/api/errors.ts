@@ -1,7 +1,9 @@
 // Typed errors of the API client: the status, the service's own message, and a suggestion
-// for the user. The client knows nothing about exit codes; main.ts maps `kind`, `status` and
-// `target`. (A URL that must not be used is a setting to fix: a UsageError, thrown before any
-// request; see checkTransport.)
+// for the user (its first hint). Its exit code comes from `kind`, `status` and `target`, never
+// from the service's wording; error-text.ts says its lines. (A URL that must not be used is a
+// setting to fix: a UsageError, thrown before any request; see checkTransport.)
+
+import { CliError, EXIT, type ExitCode } from '../errors.js';
 
 export type ApiErrorKind =
   /** The service answered with a non-2xx status. */
@@ -44,7 +46,7 @@ export interface ApiErrorInit {
   jsonBody?: boolean;
 }
 
-export class ApiError extends Error {
+export class ApiError extends CliError {
   readonly kind: ApiErrorKind;
   readonly method: string;
   readonly path: string;
@@ -61,7 +63,7 @@ export class ApiError extends Error {
     const status = init.status ?? 0;
     const said = init.serviceMessage ? `: ${init.serviceMessage}` : init.detail ? ` (${init.detail})` : '';
     const what = init.kind === 'http' ? `${status} ${reason(status)}${said}` : (init.detail ?? init.kind);
-    super(`${init.method} ${init.path}: ${what}`);
+    super(`${init.method} ${init.path}: ${what}`, exitCodeOf(init.kind, status, init.target ?? 'account'), ...(init.suggestion ? [init.suggestion] : []));
     this.name = 'ApiError';
     this.kind = init.kind;
     this.method = init.method;
@@ -78,6 +80,22 @@ export class ApiError extends Error {
   get notFound(): boolean {
     return this.kind === 'http' && this.status === 404;
   }
+}
+
+/**
+ * The exit code of an API error, from its status and what the request addressed — never from the
+ * service's wording. 401: the token (4). 403 on the token's own account or on nothing in
+ * particular (GET /me, a list, a create, the own check-in by date): the token may not (read-only,
+ * a scope): 4. 403 on a resource named by its id (someone else's check-in or update): a refused
+ * request, 2.
+ */
+function exitCodeOf(kind: ApiErrorKind, status: number, target: Target): ExitCode {
+  if (kind !== 'http') return EXIT.FAILURE;
+  if (status === 401) return EXIT.AUTH;
+  if (status === 403) return target === 'resource' ? EXIT.USAGE : EXIT.AUTH;
+  if (status === 429 || status >= 500) return EXIT.FAILURE;
+  if (status >= 400) return EXIT.USAGE;
+  return EXIT.FAILURE;
 }
 
 const REASONS: Record<number, string> = {

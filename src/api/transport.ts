@@ -2,8 +2,8 @@
 // sends a request and reads the whole answer.
 //
 // - node:http / node:https for direct connections: Node's native parser, no Wasm to compile. A
-//   keep-alive agent (at most 4 sockets, for the requests a command sends together) serves a
-//   command's requests (--all walks many pages on one socket) and is destroyed when the command is
+//   keep-alive agent (at most 8 sockets: as many as a listing keeps in flight) serves a
+//   command's requests (--all's pages reuse its sockets) and is destroyed when the command is
 //   done, so the process exits at once.
 // - undici for everything a proxy is involved in (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured by
 //   its EnvHttpProxyAgent), and for a dispatcher handed in (tests use MockAgent). Loaded only then.
@@ -62,7 +62,7 @@ export function nodeTransport(): Transport {
       const mod = (url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http')) as typeof http;
       let agent = agents.get(url.protocol);
       if (!agent) {
-        agent = new mod.Agent({ keepAlive: true, maxSockets: 8 }); // as many as the pager keeps in flight
+        agent = new mod.Agent({ keepAlive: true, maxSockets: 8 }); // paginate.ts keeps at most 8 requests in flight
         agents.set(url.protocol, agent);
       }
       return new Promise<Exchange>((resolve, reject) => {

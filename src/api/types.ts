@@ -1,7 +1,8 @@
 // Wire types and constants of the check-in service, API v2 (api-v2-spec.md and api-notes.md):
 // the objects' shapes, the moods, the confidence levels, paging and id formats. The client, the
 // local service (src/sandbox), the views and the MCP tools' schemas (src/mcp/) all read them from
-// here. No logic lives here: the shapes are descriptions (validate.ts runs them).
+// here. Beside the shapes (descriptions that validate.ts runs), two small helpers of the vocabulary:
+// isMood and nearestConfidence.
 
 import { anything, arrayOf, bool, num, object, oneOf, optional, orNull, str, type Infer } from './validate.js';
 

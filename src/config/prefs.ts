@@ -35,7 +35,6 @@ interface Spec {
   valid(value: unknown): boolean;
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 
 const oneLine = (key: string, raw: string, allowEmpty: boolean): string => {

@@ -7,7 +7,7 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
-import { CliError } from '../errors.js';
+import { CliError, EXIT } from '../errors.js';
 import { fsReason, readJson, writeDurably } from './files.js';
 import { checkinPaths, type CheckinPaths } from './paths.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
@@ -419,7 +419,7 @@ export class ConfigStore {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeDurably(this.file, JSON.stringify(next, undefined, '\t'));
     } catch (err) {
-      throw new CliError(`Cannot write ${this.file} (${fsReason(err)})`, undefined, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
+      throw new CliError(`Cannot write ${this.file} (${fsReason(err)})`, EXIT.FAILURE, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
     }
     this.settings = next;
   }

@@ -137,7 +137,7 @@ export function readTemplate(text: string): ReadTemplate {
       try {
         answers.mood = parseMood(mood[1]!);
       } catch (err) {
-        const hint = err instanceof UsageError && err.hint ? `. ${err.hint}` : '';
+        const hint = err instanceof UsageError && err.hints.length > 0 ? `. ${err.hints.join(' ')}` : '';
         problems.push(`line ${n}: ${(err as Error).message}${hint}`);
       }
       return;

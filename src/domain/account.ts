@@ -5,7 +5,7 @@
 import { allPeople, allTeams, getMe } from '../api/endpoints.js';
 import { UUID_RE, type GoalInput, type Me } from '../api/types.js';
 import type { CachedMe, Directory } from '../config/store.js';
-import type { Context } from '../context.js';
+import { loggedInToken, type Context } from '../context.js';
 import { nearMatches } from '../core/match.js';
 import { UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
@@ -23,7 +23,7 @@ export function toCachedMe(me: Me, now: Date): CachedMe {
 
 async function account(ctx: Context) {
   const api = await ctx.api();
-  return { api, cfg: ctx.config(), token: ctx.config().token()!.value };
+  return { api, cfg: ctx.config(), token: loggedInToken(ctx).value };
 }
 
 /** A GET /me under way, per run: callers that start at once share it. */

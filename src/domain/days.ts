@@ -4,7 +4,7 @@
 // a year, so a run computes today without waking ICU's time-zone data (~20 ms).
 import { ApiError } from '../api/errors.js';
 import type { CachedMe } from '../config/store.js';
-import type { Context } from '../context.js';
+import { loggedInToken, type Context } from '../context.js';
 import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
 import { UsageError } from '../errors.js';
 import { parseRangeDay } from '../core/keys.js';
@@ -49,7 +49,7 @@ async function fromProfile(ctx: Context, person: CachedMe): Promise<DayZone> {
       return { zone: undefined, source: machine(ctx) };
     }
     const api = await ctx.api();
-    await ctx.config().cache(api.baseUrl, ctx.config().token()!.value, 'me', { ...person, zone: table });
+    await ctx.config().cache(api.baseUrl, loggedInToken(ctx).value, 'me', { ...person, zone: table });
   }
   return { zone: table.iana, source: profileSource(name, table.iana), offsets: table.offsets };
 }

@@ -12,7 +12,7 @@ import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
 import { resolveGoalNames } from './account.js';
-import { CliError, EditorError, HintedError, UsageError } from '../errors.js';
+import { CliError, EditorError, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
@@ -103,8 +103,13 @@ export function creates(target: DraftTarget): boolean {
   return target.kind === 'comment' || target.kind === 'goal-update' || target.kind === 'activity' || target.kind === 'goal' || target.kind === 'echo-question';
 }
 
-/** The one phrase for what was kept and how to send it. */
-export function keptLine(resume: string): string {
+/**
+ * The one phrase for what was kept and how to send it: `resume` sends it. With `draft` (its id),
+ * as the agent face says it to an agent, whose words they are not: the draft by name, sent from a
+ * terminal.
+ */
+export function keptLine(resume: string, { draft }: { draft?: string } = {}): string {
+  if (draft !== undefined) return `The draft ${draft} is kept: \`${resume}\` sends it from a terminal.`;
   return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
 }
 
@@ -355,9 +360,9 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     }
     if (!entry) {
       if (!write.content) throw err;
-      throw new HintedError(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
+      throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw new HintedError(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptLine(resume));
+    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptLine(resume));
   }
   for (const c of claims) c.done();
   if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);

@@ -127,7 +127,6 @@ export function tokenWarning(ctx: Context, scheduler = 'cron'): string | undefin
  * either. `what` names where the value came from; the value is shown escaped.
  */
 export function noControls(what: string, value: string): void {
-  // eslint-disable-next-line no-control-regex
   if (!/[\x00-\x1f\x7f-\x9f]/.test(value)) return;
   const shown = JSON.stringify(value).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   throw new UsageError(`${what} holds a line break or another control character, which a scheduler cannot carry: ${shown}`, 'Take the control character out of it and run the command again.');

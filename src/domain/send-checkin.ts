@@ -5,7 +5,7 @@ import { patchCheckIn } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import type { Context } from '../context.js';
-import { HintedError, UsageError } from '../errors.js';
+import { UsageError, withHint } from '../errors.js';
 import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
@@ -46,19 +46,18 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
       send: () => patchCheckIn(api, target.key, answers),
     });
   } catch (err) {
-    const inner = err instanceof HintedError ? err.inner : err;
     // Not the service at all (an HTML page): said so, and the answers are kept however they were given.
-    const wrong = inner instanceof ApiError && !inner.notFound ? await notTheService(ctx, inner) : undefined;
+    const wrong = err instanceof ApiError && !err.notFound ? await notTheService(ctx, err) : undefined;
     if (wrong) {
-      if (!kept && keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers })) throw new HintedError(wrong, hint);
-      throw kept ? new HintedError(wrong, hint) : wrong;
+      if (!kept && keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers })) throw withHint(wrong, hint);
+      throw kept ? withHint(wrong, hint) : wrong;
     }
-    if (!(inner instanceof ApiError && inner.notFound)) throw err;
+    if (!(err instanceof ApiError && err.notFound)) throw err;
     let none: boolean;
     try {
-      none = await isNoCheckIn(ctx, inner);
+      none = await isNoCheckIn(ctx, err);
     } catch (why) {
-      throw kept ? new HintedError(why, hint) : why;
+      throw kept ? withHint(why, hint) : why;
     }
     if (!none) throw err;
     if (UUID_RE.test(target.key)) throw new UsageError(`No check-in ${target.key}`);

@@ -8,10 +8,10 @@
 import { getCheckIn, listCheckIns } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { CheckIn } from '../api/types.js';
-import type { Context } from '../context.js';
+import { loggedInToken, type Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
 import { parseKey } from '../core/keys.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { type CliError, UsageError } from '../errors.js';
 import { me } from './account.js';
 import { today, todayWithoutRequest } from './days.js';
 
@@ -69,9 +69,8 @@ async function lastCheckIn(ctx: Context): Promise<CheckIn> {
 
 function wrongUrl(baseUrl: string, first: ApiError, meError?: ApiError): CliError {
   const what = (e: ApiError) => `${e.method} ${e.path} answered ${e.status || e.kind}${e.jsonBody ? '' : ' (not JSON)'}`;
-  return new CliError(
+  return new UsageError(
     `No check-in service (API v2) at ${baseUrl}: ${what(first)}${meError ? `, and ${what(meError)}` : ''}`,
-    EXIT.USAGE,
     'Check CHECKIN_API_URL (or the URL stored by `checkin login`): it is the API v2 base, e.g. https://service.steady.space/api/v2.',
   );
 }
@@ -85,7 +84,7 @@ export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> 
   if (!(err instanceof ApiError) || !err.notFound) throw err;
   const api = await ctx.api();
   if (!err.jsonBody) throw wrongUrl(api.baseUrl, err);
-  const token = ctx.config().token()!.value;
+  const token = loggedInToken(ctx).value;
   if (ctx.config().cached(api.baseUrl, token, 'me')) return true;
   try {
     await me(ctx);

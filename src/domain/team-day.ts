@@ -4,7 +4,7 @@ import { allCheckIns, getTeam } from '../api/endpoints.js';
 import { preferences } from '../config/prefs.js';
 import type { Context } from '../context.js';
 import { teamDays, type TeamDay } from '../core/member-states.js';
-import { HintedError } from '../errors.js';
+import { withHint } from '../errors.js';
 import { me, resolveTeams } from './account.js';
 import { today } from './days.js';
 
@@ -14,7 +14,7 @@ export async function teamIdsOf(ctx: Context, teams: string[] | undefined): Prom
   const setting = preferences(ctx.config()).team;
   if (setting === undefined) return (await me(ctx)).teams.map((t) => t.id);
   return await resolveTeams(ctx, [setting]).catch((err: unknown) => {
-    throw new HintedError(err, 'It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.');
+    throw withHint(err, 'It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.');
   });
 }
 

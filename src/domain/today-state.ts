@@ -3,7 +3,7 @@
 import { digestPage, getCheckInIfChanged } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { CHECK_IN, type CheckIn } from '../api/types.js';
-import type { Context } from '../context.js';
+import { loggedInToken, type Context } from '../context.js';
 import { today } from './days.js';
 import { inboxKey, readMarker, writeMarker } from './inbox-gather.js';
 import { isNoCheckIn } from './target.js';
@@ -28,7 +28,7 @@ export async function unread(ctx: Context): Promise<Unread | undefined> {
     // Only for an account whose `me` is known (after `checkin login`, or any command that needed
     // it): status never asks for /me just for this.
     const api = await ctx.api();
-    const person = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me');
+    const person = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'me');
     if (!person) return undefined;
     const key = await inboxKey(ctx);
     const marker = readMarker(ctx, key);
@@ -69,7 +69,7 @@ export async function unread(ctx: Context): Promise<Unread | undefined> {
 async function todaysCheckIn(ctx: Context, date: string): Promise<CheckIn> {
   const api = await ctx.api();
   const cfg = ctx.config();
-  const token = cfg.token()!.value;
+  const token = loggedInToken(ctx).value;
   const copy = cfg.cached(api.baseUrl, token, 'today');
   // Only a copy for this day that still has the shape of a check-in (the cache is a file anyone may have edited).
   const held = copy?.key === date && typeof copy.etag === 'string' && CHECK_IN(copy.check_in, 'the copy') === undefined ? copy : undefined;

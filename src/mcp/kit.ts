@@ -34,7 +34,7 @@ export function done(text: string, structured: Record<string, unknown>): CallToo
 
 /** An error as a tool error: the lines the CLI prints for it (no stack unless CHECKIN_DEBUG=1). */
 export function failure(ctx: Context, err: unknown): CallToolResult {
-  const { lines } = describeError(err, ctx.env.CHECKIN_DEBUG === '1');
+  const { lines } = describeError(err, ctx.debug.stacks);
   return { isError: true, content: [{ type: 'text', text: sanitize(lines.join('\n')) }] };
 }
 

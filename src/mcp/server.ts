@@ -32,7 +32,7 @@ const INSTRUCTIONS = `checkin: the person's daily team check-ins (Steady). Read 
 
 /** What a resource read failed with: the CLI's one-line messages. */
 function resourceError(ctx: Context, err: unknown): Error {
-  return new Error(describeError(err, false).lines.join('\n'));
+  return new Error(describeError(err, ctx.debug.stacks).lines.join('\n'));
 }
 
 function registerResources(served: Served): void {

@@ -8,9 +8,9 @@
 import { createGoalUpdate, getGoal, postActivity, postComment } from '../api/endpoints.js';
 import type { CheckInAnswers, GoalUpdateInput, Ref } from '../api/types.js';
 import { answersOf, parseMood, readTemplate } from '../core/checkin-answers.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, contentText, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
+import { accountHere, commentBody, contentText, keptLine, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
@@ -113,15 +113,14 @@ async function personSaysYes(served: Served, question: string, preview: string, 
 }
 
 /** Why a send is refused when the client cannot ask the person. */
-const cannotAsk = (resume: string) => () =>
-  new CliError(
+const cannotAsk = (entry: Entry) => () =>
+  new UsageError(
     "Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent",
-    EXIT.USAGE,
-    `The draft is kept: \`${resume}\` sends it from a terminal (or start the server with \`checkin mcp --allow-send\`).`,
+    `${keptLine(sendCommand(entry), { draft: entry.id })} A server started with \`checkin mcp --allow-send\` sends without asking.`,
   );
 
 const declined = (id: string, resume: string) =>
-  done(`Not sent: the person said no. The draft ${id} is kept; \`${resume}\` sends it from a terminal.`, { sent: false, draft_id: id, draft_kept: true, resume_command: resume, reason: 'declined' });
+  done(`Not sent: the person said no. ${keptLine(resume, { draft: id })}`, { sent: false, draft_id: id, draft_kept: true, resume_command: resume, reason: 'declined' });
 
 export function registerWriteTools(served: Served): void {
   const { server, ctx } = served;
@@ -196,9 +195,9 @@ export function registerWriteTools(served: Served): void {
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
-          if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers, await sharedWith(served, answers)), cannotAsk(resume)))) return declined(entry.id, resume);
+          if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers, await sharedWith(served, answers)), cannotAsk(entry)))) return declined(entry.id, resume);
           const sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true, resume });
-          if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. The draft ${entry.id} is kept.`, { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
+          if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. ${keptLine(resume, { draft: entry.id })}`, { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
           return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, check_in: sent });
         });
       }),
@@ -245,7 +244,7 @@ export function registerWriteTools(served: Served): void {
         const resume = sendCommand(entry);
         const body = commentBody(entry);
         return withClaim(served, entry, async (claim) => {
-          if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, cannotAsk(resume)))) return declined(entry.id, resume);
+          if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, cannotAsk(entry)))) return declined(entry.id, resume);
           const api = await ctx.api();
           const comment = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => postComment(api, { kind: target.on, id: target.id }, body) });
           return done(`Sent: commented on the ${target.on} ${target.id}.`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, comment });
@@ -300,7 +299,7 @@ export function registerWriteTools(served: Served): void {
         const resume = sendCommand(entry);
         const input = entry.content.input;
         return withClaim(served, entry, async (claim) => {
-          if (!(await personSaysYes(served, 'Post this goal update?', contentText(entry.content), cannotAsk(resume)))) return declined(entry.id, resume);
+          if (!(await personSaysYes(served, 'Post this goal update?', contentText(entry.content), cannotAsk(entry)))) return declined(entry.id, resume);
           const api = await ctx.api();
           const created = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => createGoalUpdate(api, target.goalId, input) });
           return done(`Sent: posted the goal update.`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, goal_update: created });

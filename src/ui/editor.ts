@@ -28,10 +28,6 @@ function chooseEditor(env: NodeJS.ProcessEnv, configured?: string): { command: s
   return { command: process.platform === 'win32' ? 'notepad' : 'vi', source: 'the default editor' };
 }
 
-export function editorCommand(env: NodeJS.ProcessEnv, configured?: string): string {
-  return chooseEditor(env, configured).command;
-}
-
 /** The editor's streams: the terminal for all three (the controlling one when stdout is redirected). */
 function terminalStdio(): { stdio: StdioOptions; close(): void } {
   if (process.platform === 'win32') return { stdio: 'inherit', close: () => undefined };

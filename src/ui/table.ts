@@ -26,7 +26,6 @@ import { displayWidth } from './width.js';
 
 export { displayWidth };
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** Free text is kept while it gets at least this many cells. */

@@ -1,8 +1,6 @@
 // How many terminal cells a text takes.
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
-// eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ZERO = /\p{Mn}|\p{Me}|\u200d|\ufe0f/u;
 const WIDE = /\p{Emoji_Presentation}|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;

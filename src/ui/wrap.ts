@@ -6,9 +6,7 @@
 
 import { displayWidth } from './width.js';
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[([0-9;]*)m/g;
-// eslint-disable-next-line no-control-regex
 const TOKENS = /(\x1b\[[0-9;]*m)|( +)|([^ \x1b]+|\x1b)/g;
 
 /** The SGR code that closes each opening one checkin uses. */

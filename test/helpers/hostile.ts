@@ -6,7 +6,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 
 export const POISON = '\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u001b[2J\u001b[31m\u202e\u200b\u009b31m\u0007';
 /** What must never reach a terminal: escapes other than checkin's own colours, C0 (but \n, \t), C1, bidi, zero-width. */
-// eslint-disable-next-line no-control-regex
 export const FORBIDDEN = /\u001b(?!\[[0-9;]*m)|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b\u200c\u200e\u200f\ufeff]/;
 
 const p = (s: string) => `${s}${POISON}`;

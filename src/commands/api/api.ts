@@ -178,7 +178,6 @@ function statusBlock(status: number, headers: Headers): string {
 }
 
 /** What a terminal would act on or hide, written as \u escapes inside JSON strings (the JSON means the same). */
-// eslint-disable-next-line no-control-regex
 const UNSAFE_IN_JSON = /[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 /**

@@ -4,7 +4,7 @@
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isBlankTemplate, readTemplate } from '../../core/checkin-answers.js';
-import { EditorError, HintedError, UsageError } from '../../errors.js';
+import { EditorError, UsageError, withHint } from '../../errors.js';
 import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 
@@ -48,7 +48,7 @@ export async function editAnswers(ctx: Context, target: Target, text: string): P
       // The editor failed: whatever its file held is kept, unless it is what was shown.
       if (err instanceof EditorError && err.text.replace(NOTE, '').trim() !== '' && err.text !== shown) {
         keep(ctx, draftTarget, { kind: 'text', text: err.text.replace(NOTE, '') });
-        throw new HintedError(err, keptLine(`${target.resumeCommand} --resume -e`));
+        throw withHint(err, keptLine(`${target.resumeCommand} --resume -e`));
       }
       if (err instanceof EditorError) nothingWritten();
       throw err;

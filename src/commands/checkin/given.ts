@@ -6,7 +6,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isEmptyAnswers, parseMood, readTemplate } from '../../core/checkin-answers.js';
-import { HintedError, UsageError } from '../../errors.js';
+import { UsageError, withHint } from '../../errors.js';
 import { resolveTeams } from '../../domain/account.js';
 import { keep, keptLine, noPipeWithResume, retarget, type DraftTarget } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
@@ -95,7 +95,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     read = await fromFlags(ctx, flags, stdin);
   } catch (err) {
     keepRaw();
-    throw flags.fromFile === '-' && stdin?.trim() && early && err instanceof UsageError && !err.hint ? new UsageError(err.message, keptLine(`${early.resumeCommand} --resume -e`)) : err;
+    throw flags.fromFile === '-' && stdin?.trim() && early && err instanceof UsageError && err.hints.length === 0 ? withHint(err, keptLine(`${early.resumeCommand} --resume -e`)) : err;
   }
   let mood: CheckInAnswers['mood'];
   let badMood: unknown;
@@ -128,7 +128,7 @@ function complete(ctx: Context, flags: AnswerOptions, read: { answers: CheckInAn
       try {
         return { ...read.answers, team_ids: await resolveTeams(ctx, teams) };
       } catch (err) {
-        throw read.typed ? new HintedError(err, keptLine(`${target.resumeCommand} --resume -t <team>`)) : err;
+        throw read.typed ? withHint(err, keptLine(`${target.resumeCommand} --resume -t <team>`)) : err;
       }
     },
   };

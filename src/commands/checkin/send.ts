@@ -2,10 +2,11 @@
 // JSON, or one line at the prompts; and the note when no check-in is scheduled.
 
 import { UUID_RE, type CheckInAnswers } from '../../api/types.js';
-import type { Context } from '../../context.js';
+import { loggedInToken, type Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import { UsageError } from '../../errors.js';
+import { keptLine } from '../../domain/outbox.js';
 import { sendAnswers, type SendOptions } from '../../domain/send-checkin.js';
 import type { Target } from '../../domain/target.js';
 import { printCheckIn, type JsonFlag } from '../../ui/output.js';
@@ -30,12 +31,12 @@ export interface ShowOptions extends SendOptions {
 export async function sendAndShow(ctx: Context, target: Target, answers: CheckInAnswers, opts: ShowOptions): Promise<boolean> {
   const result = await sendAnswers(ctx, target, answers, opts);
   if (!result) {
-    reportNone(ctx, target, opts.json, opts.keepDraft || opts.entry !== undefined ? ' (your answers are kept as a draft)' : '');
+    reportNone(ctx, target, opts.json, opts.keepDraft || opts.entry !== undefined ? `. ${keptLine(opts.resume ?? `${target.resumeCommand} --resume`)}` : '');
     return false;
   }
   // Someone else's (an administrator's change): one line says whose, before anything else.
   const api = await ctx.api();
-  const mine = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'me')?.id;
+  const mine = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'me')?.id;
   if (mine && result.person && result.person.id !== mine) ctx.io.err(`note: this is ${sanitizeLine(result.person.name)}'s check-in, not yours: you changed it for them\n`);
   // At the prompts the preview was the check-in; elsewhere it is shown (or printed as JSON).
   if (!opts.confirm || opts.json) await printCheckIn(ctx.io, ctx.now(), result, opts.json);

@@ -5,7 +5,7 @@ import { allComments, postComment } from '../../api/endpoints.js';
 import type { Comment } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
-import { HintedError, UsageError } from '../../errors.js';
+import { UsageError, withHint } from '../../errors.js';
 import { todayWithoutRequest } from '../../domain/days.js';
 import { commentBody, dropOwn, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../domain/outbox.js';
 import { withoutContext } from '../../ui/editor-text.js';
@@ -48,7 +48,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   try {
     target = await commentable(ctx, opts);
   } catch (err) {
-    throw body !== undefined && addressed ? new HintedError(err, keptLine(again)) : err;
+    throw body !== undefined && addressed ? withHint(err, keptLine(again)) : err;
   }
   if (!target) return;
   const api = await ctx.api();

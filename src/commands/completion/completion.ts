@@ -17,6 +17,7 @@ import { PREFERENCE_KEYS, PREFERENCES } from '../../config/prefs.js';
 import { normalizeApiUrl, type CacheEntry } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
+import { completionsFor } from './engine.js';
 
 const DAY_WORDS: Array<[string, string]> = [
   ['today', 'today'],
@@ -367,20 +368,14 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     ?.addHelpText('after', INSTALL)
     .action((shell: string) => ctx.io.out(SCRIPTS[shell]!));
 
-  /** What tab's engine finds for `words` (the last one is the word being completed): offerable values, matching it. */
+  /** What a Tab offers for `words` (the last one is the word being completed): offerable values, matching it. */
   const candidatesFor = (words: string[]): Candidate[] => {
-    // The engine's own ending prints with console.log; this one collects instead.
-    const engine = completion as unknown as { completions: Array<{ value: string; description?: string }>; complete: (toComplete: string) => void };
-    let found: Candidate[] = [];
-    engine.complete = (toComplete) => {
-      const prefix = /^-[^=]*=/.test(toComplete) ? toComplete.slice(toComplete.indexOf('=') + 1) : toComplete;
-      const seen = new Set<string>();
-      found = engine.completions
-        .filter((c) => offerable(c.value) && c.value.startsWith(prefix) && !seen.has(c.value) && seen.add(c.value))
-        .map((c) => ({ value: c.value, description: sanitizeLine(c.description ?? '') }));
-    };
-    completion.parse([...words]);
-    return found;
+    const { typed, found } = completionsFor(completion, words);
+    const prefix = /^-[^=]*=/.test(typed) ? typed.slice(typed.indexOf('=') + 1) : typed;
+    const seen = new Set<string>();
+    return found
+      .filter((c) => offerable(c.value) && c.value.startsWith(prefix) && !seen.has(c.value) && seen.add(c.value))
+      .map((c) => ({ value: c.value, description: sanitizeLine(c.description ?? '') }));
   };
   command('complete')
     ?.option('--shell <shell>', 'bash: the line up to the cursor and COMP_WORDBREAKS; powershell: the words in CHECKIN_COMPLETE_WORDS')

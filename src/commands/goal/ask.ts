@@ -2,7 +2,7 @@
 // give, each answer checked (and asked again) as it is typed; names are looked up as they are
 // answered, so a wrong one is asked again rather than refused after everything was typed.
 import type { Goal, GoalInput } from '../../api/types.js';
-import type { Context } from '../../context.js';
+import { loggedInToken, type Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { me, resolvePeople } from '../../domain/account.js';
 import { withContext, withoutContext } from '../../ui/editor-text.js';
@@ -90,7 +90,7 @@ export async function askNewGoal(ctx: Context, input: GoalInput, editor: boolean
   }
   if (out.parent_id === undefined) {
     const api = await ctx.api();
-    const cached = ctx.config().cached(api.baseUrl, ctx.config().token()!.value, 'goals') ?? [];
+    const cached = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'goals') ?? [];
     let parent: string | null;
     if (cached.length > 0) {
       parent = await p.select<string | null>('Parent goal', [{ name: 'None', value: null }, ...cached.map((g) => ({ name: g.title, value: g.id }))], { default: null });

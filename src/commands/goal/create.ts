@@ -6,7 +6,7 @@ import { createGoal } from '../../api/endpoints.js';
 import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { resolveGoalNames } from '../../domain/account.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { CancelledError, UsageError, withHint } from '../../errors.js';
 import { keep, keptLine, sendWithDraft } from '../../domain/outbox.js';
 import { goalView } from '../../ui/goal-view.js';
 import { printOne, viewFor } from '../../ui/output.js';
@@ -91,6 +91,6 @@ export async function withKeptHint<T>(kept: boolean, f: () => Promise<T>, resume
     return await f();
   } catch (err) {
     if (!kept || !(err instanceof UsageError)) throw err;
-    throw new UsageError(err.message, `${err.hint ? `${err.hint}\n` : ''}${keptLine(resume)} Give the name fixed with it (--owner, --team, --contributor).`);
+    throw withHint(err, `${keptLine(resume)} Give the name fixed with it (--owner, --team, --contributor).`);
   }
 }

@@ -1,7 +1,7 @@
 // `checkin goals`: goals (mine by default) with their ids.
 import { Command } from '@commander-js/extra-typings';
 import { allGoals } from '../../api/endpoints.js';
-import type { Context } from '../../context.js';
+import { loggedInToken, type Context } from '../../context.js';
 import { me, resolvePeople, resolveTeams } from '../../domain/account.js';
 import { JSON_FIELDS, jsonOption, printList, type JsonFlag } from '../../ui/output.js';
 import { goalRows } from '../../ui/views.js';
@@ -25,6 +25,6 @@ export async function runGoals(ctx: Context, opts: GoalsOptions): Promise<void> 
   const api = await ctx.api();
   const list = await allGoals(api, { people_ids, team_ids });
   // Remembered for completing goal ids on Tab (best effort).
-  await ctx.config().cache(api.baseUrl, ctx.config().token()!.value, 'goals', list.map((g) => ({ id: g.id, title: g.title })));
+  await ctx.config().cache(api.baseUrl, loggedInToken(ctx).value, 'goals', list.map((g) => ({ id: g.id, title: g.title })));
   await printList(ctx.io, ctx.now(), list, opts.json, 'No goals match.', goalRows);
 }

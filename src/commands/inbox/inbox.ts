@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import type { InboxListing, ListedItem } from '../../config/store.js';
-import { HintedError, UsageError } from '../../errors.js';
+import { UsageError, withHint } from '../../errors.js';
 import { rangeDay } from '../../domain/days.js';
 import { commentBody, dropOwn, editKept, newestToEdit, sendWithDraft, type Entry } from '../../domain/outbox.js';
 import { JSON_FIELDS, jsonOption, printJson, printList, printOne, type JsonFlag } from '../../ui/output.js';
@@ -129,7 +129,7 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   try {
     listing = readMarker(ctx, await inboxKey(ctx))?.listings?.[terminal];
   } catch (err) {
-    throw body === undefined ? err : new HintedError(err, `Your reply was not sent. Its text:\n${body}`);
+    throw body === undefined ? err : withHint(err, `Your reply was not sent. Its text:\n${body}`);
   }
   const listAgain = 'Run `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.';
   if (!listing || typeof listing.at !== 'string' || !Array.isArray(listing.items)) throw new UsageError(`No inbox listing was shown in this terminal, so there is no item ${n} to answer`, `${listAgain}${notSent}`);

@@ -3,7 +3,7 @@
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
-import { HintedError, UsageError } from '../../../errors.js';
+import { UsageError, withHint } from '../../../errors.js';
 import { parseConfidence, uuidOf } from '../../../domain/goal-updates.js';
 import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
@@ -36,7 +36,7 @@ export function uuid(value: string, what: 'The goal id' | 'The update id'): stri
   try {
     return uuidOf(value, what);
   } catch (err) {
-    throw new HintedError(err, what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.');
+    throw withHint(err, what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.');
   }
 }
 

@@ -12,11 +12,11 @@ import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/v
 import type { Run } from '../../flags.js';
 import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from './content.js';
 
-export interface CreateOptions extends GoalUpdateContentOptions {
+export interface GoalUpdateCreateOptions extends GoalUpdateContentOptions {
   goalId: string;
 }
 
-export function createCommand(ctx: Context, run: Run<CreateOptions> = runCreate) {
+export function goalUpdateCreateCommand(ctx: Context, run: Run<GoalUpdateCreateOptions> = runGoalUpdateCreate) {
   return contentOptions(new Command('create'))
     .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
     .description('Post a goal update')
@@ -32,7 +32,7 @@ async function askProgress(ctx: Context, suggested: number): Promise<number> {
   }
 }
 
-export async function runCreate(ctx: Context, opts: CreateOptions): Promise<void> {
+export async function runGoalUpdateCreate(ctx: Context, opts: GoalUpdateCreateOptions): Promise<void> {
   const id = uuid(opts.goalId, 'The goal id');
   const api = await ctx.api();
   const posted = await writeGoalUpdate(ctx, {

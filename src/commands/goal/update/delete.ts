@@ -9,12 +9,12 @@ import { goalUpdateView } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
 
-export interface DeleteOptions {
+export interface GoalUpdateDeleteOptions {
   updateId: string;
   yes?: boolean;
 }
 
-export function deleteCommand(ctx: Context, run: Run<DeleteOptions> = runDelete) {
+export function goalUpdateDeleteCommand(ctx: Context, run: Run<GoalUpdateDeleteOptions> = runGoalUpdateDelete) {
   return new Command('delete')
     .argument('<update-id>', 'the goal update')
     .description('Delete a goal update')
@@ -22,7 +22,7 @@ export function deleteCommand(ctx: Context, run: Run<DeleteOptions> = runDelete)
     .action((updateId, opts) => run(ctx, { ...opts, updateId }));
 }
 
-export async function runDelete(ctx: Context, opts: DeleteOptions): Promise<void> {
+export async function runGoalUpdateDelete(ctx: Context, opts: GoalUpdateDeleteOptions): Promise<void> {
   const id = uuid(opts.updateId, 'The update id');
   const api = await ctx.api();
   if (!opts.yes) {

@@ -9,11 +9,11 @@ import { goalUpdateView } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from './content.js';
 
-export interface EditOptions extends GoalUpdateContentOptions {
+export interface GoalUpdateEditOptions extends GoalUpdateContentOptions {
   updateId: string;
 }
 
-export function editCommand(ctx: Context, run: Run<EditOptions> = runEdit) {
+export function goalUpdateEditCommand(ctx: Context, run: Run<GoalUpdateEditOptions> = runGoalUpdateEdit) {
   return contentOptions(new Command('edit'))
     .argument('<update-id>', 'the goal update')
     .description('Change a goal update (only what is given)')
@@ -21,7 +21,7 @@ export function editCommand(ctx: Context, run: Run<EditOptions> = runEdit) {
     .action((updateId, opts) => run(ctx, { ...opts, updateId }));
 }
 
-export async function runEdit(ctx: Context, opts: EditOptions): Promise<void> {
+export async function runGoalUpdateEdit(ctx: Context, opts: GoalUpdateEditOptions): Promise<void> {
   const id = uuid(opts.updateId, 'The update id');
   const api = await ctx.api();
   const updated = await writeGoalUpdate(ctx, {

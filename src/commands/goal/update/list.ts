@@ -7,12 +7,12 @@ import { goalUpdateRows } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
 
-export interface ListOptions {
+export interface GoalUpdateListOptions {
   goalId: string;
   json?: JsonFlag;
 }
 
-export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
+export function goalUpdateListCommand(ctx: Context, run: Run<GoalUpdateListOptions> = runGoalUpdateList) {
   return new Command('list')
     .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
     .description("List a goal's updates")
@@ -20,7 +20,7 @@ export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
     .action((goalId, opts) => run(ctx, { ...opts, goalId }));
 }
 
-export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
+export async function runGoalUpdateList(ctx: Context, opts: GoalUpdateListOptions): Promise<void> {
   const list = await allGoalUpdates(await ctx.api(), uuid(opts.goalId, 'The goal id'));
   await printList(ctx.io, ctx.now(), list, opts.json, 'No updates yet.', goalUpdateRows);
 }

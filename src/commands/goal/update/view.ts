@@ -7,13 +7,13 @@ import { goalUpdateView } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
 
-export interface ViewOptions {
+export interface GoalUpdateViewOptions {
   updateId: string;
   json?: JsonFlag;
   web?: boolean;
 }
 
-export function viewCommand(ctx: Context, run: Run<ViewOptions> = runView) {
+export function goalUpdateViewCommand(ctx: Context, run: Run<GoalUpdateViewOptions> = runGoalUpdateView) {
   return new Command('view')
     .argument('<update-id>', 'the goal update')
     .description('Show one goal update')
@@ -22,7 +22,7 @@ export function viewCommand(ctx: Context, run: Run<ViewOptions> = runView) {
     .action((updateId, opts) => run(ctx, { ...opts, updateId }));
 }
 
-export async function runView(ctx: Context, opts: ViewOptions): Promise<void> {
+export async function runGoalUpdateView(ctx: Context, opts: GoalUpdateViewOptions): Promise<void> {
   const u = await getGoalUpdate(await ctx.api(), uuid(opts.updateId, 'The update id'));
   if (opts.web) {
     const { openInBrowser } = await import('../../../ui/browser.js');

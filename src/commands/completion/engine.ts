@@ -1,0 +1,127 @@
+// What a Tab offers for the words typed so far, worked out from @bomb.sh/tab's command tree (its
+// public RootCommand: commands, options, arguments and their handlers, as its commander adapter
+// builds them). The library's own `parse` prints its answer with console.log; this is the same
+// reading, returning the candidates instead, so nothing reaches stdout but through `io`.
+import type { Command, Option, RootCommand } from '@bomb.sh/tab';
+
+export interface Found {
+  value: string;
+  description?: string;
+}
+
+function findOption(command: Command, word: string): Option | undefined {
+  const option = command.options.get(word) ?? command.options.get(word.replace(/^-+/, ''));
+  if (option) return option;
+  for (const o of command.options.values()) if (o.alias && `-${o.alias}` === word) return o;
+  return undefined;
+}
+
+/** The option `word` names on the root or, failing that, on any command. */
+function anyOption(root: RootCommand, word: string): Option | undefined {
+  const own = findOption(root, word);
+  if (own) return own;
+  for (const command of root.commands.values()) {
+    const o = findOption(command, word);
+    if (o) return o;
+  }
+  return undefined;
+}
+
+/** The words that are not options or an option's value. */
+function withoutOptions(root: RootCommand, words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; ) {
+    const word = words[i]!;
+    if (!word.startsWith('-')) {
+      out.push(word);
+      i++;
+      continue;
+    }
+    i++;
+    const boolean = anyOption(root, word)?.isBoolean ?? false;
+    if (!boolean && i < words.length && !words[i]!.startsWith('-')) i++;
+  }
+  return out;
+}
+
+/** The deepest command the words name (the root when none). */
+function commandOf(root: RootCommand, words: string[]): Command {
+  const path: string[] = [];
+  let found: Command | undefined;
+  for (const word of withoutOptions(root, words)) {
+    path.push(word);
+    const c = root.commands.get(path.join(' '));
+    if (!c) break;
+    found = c;
+  }
+  return found ?? root;
+}
+
+type Complete = (value: string, description: string) => void;
+
+function collect(run: (complete: Complete) => void): Found[] {
+  const out: Found[] = [];
+  run((value, description) => out.push({ value, description }));
+  return out;
+}
+
+/**
+ * The word being completed (`typed`: '' after a space) and every candidate for it, before any
+ * filtering by what was typed: an option's values, flags, subcommands, or an argument's values.
+ * `words` ends with the word being completed.
+ */
+export function completionsFor(root: RootCommand, words: string[]): { typed: string; found: Found[] } {
+  const rest = [...words];
+  const afterSpace = rest.at(-1) === '';
+  if (afterSpace) rest.pop();
+  let typed = rest.at(-1) ?? '';
+  const previous = rest.slice(0, -1);
+  if (afterSpace) {
+    if (typed !== '') previous.push(typed);
+    typed = '';
+  }
+  const command = commandOf(root, previous);
+  const last = previous.at(-1);
+
+  if (typed.startsWith('-') || (last?.startsWith('-') && !anyOption(root, last)?.isBoolean)) {
+    // The value of an option: `--mood=gr` or `--mood gr`.
+    let name: string | undefined;
+    if (typed.includes('=')) name = typed.split('=')[0];
+    else if (last?.startsWith('-')) {
+      const o = findOption(command, last);
+      if (o && !o.isBoolean) name = last;
+    }
+    if (name) {
+      const o = findOption(command, name);
+      return { typed, found: o?.handler ? collect((complete) => o.handler!.call(o, complete, command.options)) : [] };
+    }
+    // A flag: `-m` by its alias, `--mo` by its name.
+    const found: Found[] = [];
+    if (typed.startsWith('-')) {
+      const short = !typed.startsWith('--');
+      const stem = typed.replace(/^-+/, '');
+      for (const [key, o] of command.options) {
+        if (short && o.alias && `-${o.alias}`.startsWith(typed)) found.push({ value: `-${o.alias}`, description: o.description });
+        else if (!short && key.startsWith(stem)) found.push({ value: `--${key}`, description: o.description });
+      }
+    }
+    return { typed, found };
+  }
+
+  const found: Found[] = [];
+  const plain = withoutOptions(root, previous);
+  // A subcommand: the next word of a command's path that starts as the words typed do.
+  for (const [path, c] of root.commands) {
+    if (path === '') continue;
+    const parts = path.split(' ');
+    if (parts.slice(0, plain.length).every((p, i) => p === plain[i]) && parts[plain.length]?.startsWith(typed)) found.push({ value: parts[plain.length]!, description: c.description });
+  }
+  // A positional argument: the one at this place, or the last when it takes many.
+  const args = [...command.arguments.values()];
+  if (args.length > 0) {
+    const at = Math.max(0, plain.length - command.value.split(' ').length);
+    const arg = at < args.length ? args[at] : args.at(-1)!.variadic ? args.at(-1) : undefined;
+    if (typeof arg?.handler === 'function') found.push(...collect((complete) => arg.handler!.call(arg, complete, command.options)));
+  }
+  return { typed, found };
+}
