@@ -28,9 +28,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     LANG: 'C.UTF-8',
     // Commits for the *previous* suggestion come from the repositories a test names, never this checkout.
     CHECKIN_GIT_REPOS: '',
-    // Output on a pseudo-terminal is printed directly, unless a test names a pager (test/pager.test.ts).
+    // Output on a pseudo-terminal is printed directly, unless a test names a pager (test/terminal/pager.test.ts).
     CHECKIN_PAGER: '',
-    // A spawned checkin never touches the keychain of whoever runs the tests (keychain.test.ts starts its own).
+    // A spawned checkin never touches the keychain of whoever runs the tests (cli/keychain.test.ts starts its own).
     CHECKIN_NO_KEYCHAIN: '1',
   };
   env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');

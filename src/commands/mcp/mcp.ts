@@ -9,7 +9,7 @@ import { AGENTS, agentSetup, type Agent } from './setup.js';
 
 /**
  * What dist/mcp-server.cjs (src/mcp/server.ts) exports. The agent face stands beside the CLI, over
- * the same domain: this command starts it and imports nothing of it (test/mcp.test.ts holds the two
+ * the same domain: this command starts it and imports nothing of it (test/mcp/tools.test.ts holds the two
  * to the same type).
  */
 export interface AgentFace {

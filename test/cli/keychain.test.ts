@@ -1,0 +1,103 @@
+// The token in the OS keychain: the code path with an injected store (in-process), the fallback
+// where there is none, and — where a Secret Service can be started (dbus-run-session +
+// gnome-keyring) — the real keychain through the built binary.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { SecretStore } from '../../src/config/secrets.js';
+import { BIN } from '../helpers/cli.js';
+import { runIn, TODAY, useWorld, type RunOptions } from '../helpers/harness.js';
+
+const w = useWorld();
+
+function memoryStore(): SecretStore & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return { name: 'the test keychain', data, get: (a) => data.get(a), set: (a, s) => void data.set(a, s), delete: (a) => void data.delete(a) };
+}
+
+const config = () => JSON.parse(readFileSync(join(w.configDir, 'config.json'), 'utf8'));
+
+describe('CHECKIN_NO_KEYCHAIN', () => {
+  it('the built checkin never touches the keychain with it set (as every test sets it): the token goes to the 0600 file, and says why', async () => {
+    const r = await w.bin(['login', '--with-token'], { env: { CHECKIN_TOKEN: undefined }, input: w.sb.token });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toBe(`Logged in as Ada Lovelace (@ada) at ${w.sb.url}\nThe token is in ${join(w.configDir, 'config.json')} (mode 0600): CHECKIN_NO_KEYCHAIN is set.\n`);
+    expect(config()).toMatchObject({ api_url: w.sb.url, token: w.sb.token });
+    expect(config().token_store).toBeUndefined();
+  });
+});
+
+describe('the token in the keychain (injected store)', () => {
+  it('login stores it in the keychain, not the file; runs read it from there; auth status says where; logout removes it', async () => {
+    const store = memoryStore();
+    const cli = (args: string[], opts: RunOptions = {}) =>
+      runIn(args, { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { ...opts, secrets: () => store } as RunOptions);
+    const login = await cli(['login', '--with-token'], { input: w.sb.token });
+    expect(login).toMatchObject({ code: 0, stderr: `Logged in as Ada Lovelace (@ada) at ${w.sb.url}\nThe token is in the test keychain.\n` });
+    expect(store.data.get(w.sb.url)).toBe(w.sb.token);
+    expect(config()).toMatchObject({ token_store: 'keychain', api_url: w.sb.url });
+    expect(config().token).toBeUndefined();
+    expect(JSON.stringify(config())).not.toContain(w.sb.token);
+    const today = await cli(['today', '--json']);
+    expect(today.code).toBe(0);
+    expect(JSON.parse(today.stdout).date).toBe(TODAY);
+    expect(w.sb.requests.at(-1)!.headers.authorization).toBe(`Bearer ${w.sb.token}`);
+    const status = await cli(['auth', 'status']);
+    expect(status).toMatchObject({ code: 0, stdout: `Logged in to ${w.sb.url} as Ada Lovelace (@ada)\n  token from: the test keychain\n  the token works (GET /me answered)\n` });
+    expect(status.stdout + status.stderr).not.toContain(w.sb.token);
+    const out = await cli(['logout']);
+    expect(out).toMatchObject({ code: 0, stderr: 'Logged out: the token was removed from the test keychain\n' });
+    expect(store.data.size).toBe(0);
+    expect((await cli(['today'])).code).toBe(4);
+  });
+
+  it('no keychain: the 0600 file, with one line saying why; --insecure-storage chooses the file', async () => {
+    const broken = (): SecretStore => ({ name: 'the system keychain', get: () => undefined, set: () => { throw new Error("Couldn't access platform storage: AccessDenied\n backtrace…"); }, delete: () => undefined });
+    const r = await runIn(['login', '--with-token'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: w.sb.token, secrets: broken } as RunOptions);
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[1]).toBe(`The token is in ${join(w.configDir, 'config.json')} (mode 0600): the system keychain cannot be used (Couldn't access platform storage: AccessDenied).`);
+    expect(config()).toMatchObject({ token: w.sb.token });
+    const store = memoryStore();
+    const file = await runIn(['login', '--with-token', '--insecure-storage'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: w.sb.token, secrets: () => store } as RunOptions);
+    expect(file.stderr.split('\n')[1]).toBe(`The token is in ${join(w.configDir, 'config.json')} (mode 0600): as asked (--insecure-storage).`);
+    expect(store.data.size).toBe(0);
+  });
+
+  it('the keychain holds the token but cannot be read (a locked keychain under cron): one line that says what to do, exit 4', async () => {
+    const store = memoryStore();
+    expect((await runIn(['login', '--with-token'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: w.sb.token, secrets: () => store } as RunOptions)).code).toBe(0);
+    const locked = (): SecretStore => ({ name: 'the system keychain', get: () => { throw new Error('Locked'); }, set: () => undefined, delete: () => undefined });
+    const r = await runIn(['status'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { secrets: locked } as RunOptions);
+    expect(r.code).toBe(4);
+    expect(r.stderr.split('\n')[0]).toBe('warning: your token is in the system keychain, which cannot be read (Locked); run `checkin login --insecure-storage`, or set CHECKIN_TOKEN');
+    // CHECKIN_TOKEN still wins, without touching the keychain.
+    expect((await runIn(['status', '--json'], w.env, w.clock, { secrets: locked } as RunOptions)).code).toBe(3);
+  });
+});
+
+const run = promisify(execFile);
+const haveSecretService = await run('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).then(() => true, () => false);
+
+describe('the real keychain (Secret Service)', () => {
+  it.skipIf(!haveSecretService)(`login, a run and logout through gnome-keyring in a D-Bus session${haveSecretService ? '' : ' — skipped: dbus-run-session or gnome-keyring-daemon is not installed'}`, async () => {
+    const script = `
+      eval $(echo -n pw | gnome-keyring-daemon --unlock --components=secrets) >/dev/null
+      echo "$TOKEN" | node "$BIN" login --with-token 2>&1
+      node "$BIN" today --json >/dev/null && echo "today: ok"
+      node "$BIN" auth status
+      node "$BIN" logout 2>&1
+      node "$BIN" today 2>&1; echo "exit $?"`;
+    const env = { ...w.env, CHECKIN_TOKEN: undefined, TOKEN: w.sb.token, BIN };
+    delete env.CHECKIN_TOKEN;
+    // The Secret Service of this D-Bus session, started for the test: the one keychain a test may use.
+    delete (env as NodeJS.ProcessEnv).CHECKIN_NO_KEYCHAIN;
+    const r = await run('dbus-run-session', ['--', 'sh', '-c', script], { env: env as NodeJS.ProcessEnv, timeout: 30_000 });
+    expect(r.stdout).toContain('The token is in the system keychain.\n');
+    expect(r.stdout).toContain('today: ok\n');
+    expect(r.stdout).toContain('  token from: the system keychain\n');
+    expect(r.stdout).toContain('Logged out: the token was removed from the system keychain\n');
+    expect(r.stdout).toMatch(/error: Not logged in: no token found\n.*\nexit 4\n$/);
+  }, 40_000);
+});

@@ -1,0 +1,309 @@
+// `checkin remind`, the built binary on Linux, with stand-ins for systemctl, crontab and
+// notify-send first on PATH (each records how it was called): the units it writes pass
+// `systemd-analyze verify`, the command the timer runs — executed under `env -i` with the unit's
+// Environment=, as the timer would — notifies only when today's check-in is pending, and install,
+// status and remove leave nothing behind.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { localDateKey } from '../../src/core/datekey.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cleanup.js';
+import { standIns } from '../helpers/remind.js';
+import { useSandboxEnv } from '../helpers/sandbox-env.js';
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+useSandboxEnv((s, e) => ((sb = s), (env = e)));
+const today = () => localDateKey(new Date()); // the spawned CLI runs with TZ=UTC, as this process does
+
+const run = promisify(execFile);
+
+/**
+ * A user who logged in (the token is stored, not in the environment: a timer would not have it),
+ * with a config folder whose name needs escaping in a unit file, and the stand-ins first on PATH.
+ */
+async function user(stand: ReturnType<typeof standIns>) {
+  const home = env.HOME!;
+  const u: NodeJS.ProcessEnv = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined, CHECKIN_CONFIG_DIR: join(home, 'my "config" 100% $HOME \\'), PATH: `${stand.dir}:${env.PATH}` };
+  const login = await runCli(['login', '--with-token', '--api-url', sb.url], { env: u, input: sb.token });
+  expect(login.code).toBe(0);
+  return u;
+}
+
+/** The words of a unit-file value (systemd.syntax(7)): quotes, C escapes; %% is %, and in a command line $$ is $. */
+function systemdWords(value: string, inCommand: boolean): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < value.length) {
+    while (value[i] === ' ') i++;
+    if (i >= value.length) break;
+    let word = '';
+    const quote = value[i] === '"' || value[i] === "'" ? value[i++] : undefined;
+    while (i < value.length && (quote ? value[i] !== quote : value[i] !== ' ')) {
+      const c = value[i++]!;
+      if (c === '\\') word += value[i++];
+      else if (c === '%') {
+        expect(value[i]).toBe('%'); // no specifier is meant
+        word += '%';
+        i++;
+      } else if (c === '$' && inCommand) {
+        expect(value[i]).toBe('$'); // no variable is meant
+        word += '$';
+        i++;
+      } else word += c;
+    }
+    if (quote) i++;
+    words.push(word);
+  }
+  return words;
+}
+
+/** What systemd would run for the service: its Environment= pairs and its ExecStart words. */
+function unitCommand(service: string): { env: string[]; argv: string[] } {
+  const envLines = [...service.matchAll(/^Environment=(.*)$/gm)].flatMap((m) => systemdWords(m[1]!, false));
+  const exec = /^ExecStart=(.*)$/m.exec(service)![1]!;
+  return { env: envLines, argv: systemdWords(exec, true) };
+}
+
+const unitDir = (u: NodeJS.ProcessEnv) => join(u.HOME!, '.config', 'systemd', 'user');
+const NOTIFIED = "--app-name=checkin\nCheck-in pending\nToday's check-in is still pending: run checkin today\n---\n";
+
+/** Every file and link under a folder, as paths below it. */
+function tree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => !e.isDirectory())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+describe('checkin remind with a systemd user manager', () => {
+  it('writes a timer and a service that pass systemd-analyze verify; the service run under env -i notifies only when pending', async () => {
+    const stand = standIns({ userManager: true });
+    const u = await user(stand);
+    const r = await runCli(['remind', 'install', '--at', '9:30', '--days', 'mon-fri'], { env: u });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^Installed a systemd user timer at 09:30 on Mon–Fri\.\nNext: \w{3} \d{4}-\d\d-\d\d 09:30 \(in [^)]+\)\. /);
+    expect(stand.read('systemctl.log')).toBe('--user is-system-running\n--user daemon-reload\n--user enable --now checkin-remind.timer\n');
+    const service = readFileSync(join(unitDir(u), 'checkin-remind.service'), 'utf8');
+    const timer = readFileSync(join(unitDir(u), 'checkin-remind.timer'), 'utf8');
+    expect(timer).toContain('\nOnCalendar=Mon,Tue,Wed,Thu,Fri *-*-* 09:30:00 UTC\nPersistent=true\n');
+
+    // systemd's own reading of both files: no warning about them, and the executable is there.
+    const analyze = await run('systemd-analyze', ['--version']).then(
+      () => true,
+      () => false,
+    );
+    if (analyze) {
+      const runtime = tempDir('checkin-runtime-');
+      const v = await run('systemd-analyze', ['verify', '--user', join(unitDir(u), 'checkin-remind.timer'), join(unitDir(u), 'checkin-remind.service')], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, encoding: 'utf8', timeout: 20_000 });
+      expect(v.stderr.split('\n').filter((l) => l.includes('checkin-remind'))).toEqual([]);
+    } else {
+      console.warn('systemd-analyze is not installed: the units were not verified by systemd');
+    }
+
+    // What the timer runs: the unit's environment and nothing else.
+    const cmd = unitCommand(service);
+    expect(cmd.env).toEqual([`CHECKIN_CONFIG_DIR=${u.CHECKIN_CONFIG_DIR}`, `HOME=${u.HOME}`, 'TZ=UTC', `PATH=${[...new Set([process.execPath.replace(/\/[^/]+$/, ''), stand.dir, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`]);
+    expect(cmd.argv).toEqual([process.execPath, BIN, 'remind', 'run']);
+    const fire = async () => (await run('env', ['-i', ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
+
+    expect(await fire()).toBe('');
+    expect(stand.read('notified')).toBe(NOTIFIED);
+    stand.clear('notified');
+
+    // Filled in: nothing.
+    expect((await runCli(['today', '-i', 'done'], { env })).code).toBe(0);
+    sb.requests.length = 0;
+    expect(await fire()).toBe('');
+    expect(stand.read('notified')).toBe('');
+    expect(sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v2/check-ins/${today()}`]);
+  });
+
+  it('the run stays silent when absent (no check-in, or one marked absent) and on a day no team has a check-in', async () => {
+    const stand = standIns({ userManager: true });
+    const u = await user(stand);
+    expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
+    const cmd = unitCommand(readFileSync(join(unitDir(u), 'checkin-remind.service'), 'utf8'));
+    const fire = async () => (await run('env', ['-i', ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
+    const data = sb.service.data;
+    const ada = data.tokens.find((t) => t.token === sb.token)!.person_id;
+
+    // Absent today: the service has no check-in for the day.
+    data.absences.push({ person_id: ada, from: today(), to: today() });
+    expect(await fire()).toBe('');
+    data.absences.pop();
+    // Marked absent after the check-in was made: it is there, not filled in, and still no reminder.
+    data.check_ins.push({ id: 'absent-today', person_id: ada, date: today(), previous: null, intentions: null, blockers: null, mood: null, previous_completed: null, team_ids: null, completed_at: null, updated_at: `${today()}T07:00:00Z`, absent: true });
+    expect(await fire()).toBe('');
+    data.check_ins.pop();
+    // No team has a check-in today.
+    const schedules = data.teams.map((t) => t.schedule);
+    for (const t of data.teams) t.schedule = [];
+    expect(await fire()).toBe('');
+    data.teams.forEach((t, i) => (t.schedule = schedules[i]!));
+    expect(stand.read('notified')).toBe('');
+
+    // The same run, pending again: it does notify (the silence above was the state's, not a broken run).
+    expect(await fire()).toBe('');
+    expect(stand.read('notified')).toBe(NOTIFIED);
+  });
+
+  it('without a notifier the run prints one line (cron mails it; the journal keeps it)', async () => {
+    const stand = standIns({ userManager: true });
+    const u = await user(stand);
+    expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
+    const cmd = unitCommand(readFileSync(join(unitDir(u), 'checkin-remind.service'), 'utf8'));
+    rmSync(join(stand.dir, 'notify-send'));
+    const out = await run('env', ['-i', ...cmd.env, 'PATH=/nonexistent', ...cmd.argv], { encoding: 'utf8', timeout: 15_000 });
+    expect(out.stdout).toBe("Today's check-in is still pending: run checkin today\n");
+  });
+
+  it('install → status → install again (replaces) → remove: status tells, and nothing is left', async () => {
+    const stand = standIns({ userManager: true });
+    const u = await user(stand);
+    expect((await runCli(['remind', 'install', '--at', '9:30'], { env: u })).code).toBe(0);
+    const again = await runCli(['remind', 'install', '--at', '16:45', '--days', 'mon,wed,fri'], { env: u });
+    expect(again.stdout).toContain('Installed a systemd user timer at 16:45 on Mon, Wed, Fri (it replaces the one before).');
+    expect(tree(unitDir(u))).toEqual(['checkin-remind.service', 'checkin-remind.timer', 'timers.target.wants/checkin-remind.timer']);
+    const status = await runCli(['remind', 'status'], { env: u });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^Installed: a systemd user timer at 16:45 on Mon, Wed, Fri\\n  next: (Mon|Wed|Fri) \\d{4}-\\d\\d-\\d\\d 16:45 \\(in [^)]+\\)\\n  enabled\\n  ${unitDir(u)}/checkin-remind.timer\\n  ${unitDir(u)}/checkin-remind.service\\n  ${unitDir(u)}/timers.target.wants/checkin-remind.timer\\n$`,
+      ),
+    );
+    stand.clear('systemctl.log');
+    const removed = await runCli(['remind', 'remove'], { env: u });
+    expect(removed).toMatchObject({ code: 0, stdout: 'Removed a systemd user timer.\n', stderr: '' });
+    expect(stand.read('systemctl.log')).toBe('--user is-system-running\n--user disable --now checkin-remind.timer\n--user daemon-reload\n');
+    expect(existsSync(join(u.HOME!, '.config', 'systemd'))).toBe(false);
+    expect((await runCli(['remind', 'status'], { env: u })).stdout).toBe('No reminder installed: `checkin remind install` sets one up.\n');
+    expect((await runCli(['remind', 'remove'], { env: u })).stdout).toBe('No reminder installed: nothing to remove.\n');
+  });
+
+  it('--dry-run prints the files and commands and changes nothing', async () => {
+    const stand = standIns({ userManager: true });
+    const u = await user(stand);
+    const dry = await runCli(['remind', 'install', '--dry-run'], { env: u });
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toBe('# --dry-run: would install a systemd user timer at 10:00 on Mon–Fri. Nothing was changed.\n');
+    expect(dry.stdout).toContain(`# write ${unitDir(u)}/checkin-remind.service:\n`);
+    expect(dry.stdout).toContain('\nOnCalendar=Mon,Tue,Wed,Thu,Fri *-*-* 10:00:00 UTC\n');
+    expect(dry.stdout).toContain(`\n${stand.dir}/systemctl --user daemon-reload\n${stand.dir}/systemctl --user enable --now checkin-remind.timer\n`);
+    expect(existsSync(join(u.HOME!, '.config'))).toBe(false);
+    // Only questions were asked.
+    expect(stand.read('systemctl.log')).toBe('--user is-system-running\n');
+    // status --dry-run names what it would read and run, and runs nothing.
+    const dryStatus = await runCli(['remind', 'status', '--dry-run'], { env: u });
+    expect(dryStatus.stdout).toBe(`read ${unitDir(u)}/checkin-remind.timer\nread ${unitDir(u)}/checkin-remind.service\nread ${unitDir(u)}/timers.target.wants/checkin-remind.timer\n${stand.dir}/crontab -l\n`);
+    expect(stand.read('crontab.log')).toBe('-l\n');
+
+    expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
+    const before = tree(unitDir(u));
+    stand.clear('systemctl.log');
+    const dryRemove = await runCli(['remind', 'remove', '--dry-run'], { env: u });
+    expect(dryRemove.stdout).toBe(
+      [
+        `${stand.dir}/systemctl --user disable --now checkin-remind.timer`,
+        `rm -f ${unitDir(u)}/timers.target.wants/checkin-remind.timer`,
+        `rm -f ${unitDir(u)}/checkin-remind.timer`,
+        `rm -f ${unitDir(u)}/checkin-remind.service`,
+        `rmdir ${unitDir(u)}/timers.target.wants (when empty)`,
+        `rmdir ${unitDir(u)} (when empty)`,
+        `rmdir ${join(u.HOME!, '.config', 'systemd')} (when empty)`,
+        `${stand.dir}/systemctl --user daemon-reload`,
+        '',
+      ].join('\n'),
+    );
+    expect(tree(unitDir(u))).toEqual(before);
+    expect(stand.read('systemctl.log')).toBe('--user is-system-running\n');
+  });
+});
+
+describe('checkin remind without a user manager: one tagged crontab line', () => {
+  it('install adds one line beside the others, twice replaces it; the line works under env -i sh -c; remove takes only it out', async () => {
+    const stand = standIns({ userManager: false });
+    const u = await user(stand);
+    writeFileSync(join(stand.dir, 'crontab.txt'), '# mine\n0 1 * * * echo other\n');
+    expect((await runCli(['remind', 'install', '--at', '9:30'], { env: u })).code).toBe(0);
+    const second = await runCli(['remind', 'install', '--at', '7:05', '--days', 'daily'], { env: { ...u, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' } });
+    expect(second).toMatchObject({ code: 0, stderr: '' });
+    expect(second.stdout).toContain('Installed a crontab line at 07:05 on every day (it replaces the one before).');
+    const lines = stand.read('crontab.txt').split('\n');
+    expect(lines.slice(0, 2)).toEqual(['# mine', '0 1 * * * echo other']);
+    expect(lines.filter((l) => l.endsWith('# checkin-remind'))).toHaveLength(1);
+    expect(lines[3]).toBe('');
+    expect(lines).toHaveLength(4);
+    const line = lines[2]!;
+    expect(line).toMatch(/^5 7 \* \* \* CHECKIN_CONFIG_DIR='.*' HOME=\S+ TZ=UTC PATH=\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=\/run\/user\/1000\/bus \S+ \S+\/bin\/checkin\.js remind run # checkin-remind$/);
+    expect(line).toContain('100\\%'); // cron would end the command at a bare %
+    expect(existsSync(join(u.HOME!, '.config', 'systemd'))).toBe(false);
+
+    const status = await runCli(['remind', 'status'], { env: u });
+    expect(status.stdout).toMatch(/^Installed: a crontab line at 07:05 on every day\n {2}next: \w{3} \d{4}-\d\d-\d\d 07:05 \(in [^)]+\)\n {2}the line ending "# checkin-remind" in your crontab \(crontab -l\)\n$/);
+
+    // What cron runs: the command after the five time fields, \% turned back into %, nothing in the environment.
+    const command = line.split(' ').slice(5).join(' ').replace(/\\%/g, '%');
+    expect((await run('env', ['-i', 'sh', '-c', command], { encoding: 'utf8', timeout: 15_000 })).stdout).toBe('');
+    expect(stand.read('notified')).toBe(NOTIFIED);
+
+    const removed = await runCli(['remind', 'remove'], { env: u });
+    expect(removed.stdout).toBe('Removed a crontab line.\n');
+    expect(stand.read('crontab.txt')).toBe('# mine\n0 1 * * * echo other\n');
+  });
+
+  it('a crontab that held only the reminder is removed whole; --dry-run changes nothing', async () => {
+    const stand = standIns({ userManager: false });
+    const u = await user(stand);
+    const dry = await runCli(['remind', 'install', '--dry-run'], { env: u });
+    expect(dry.stdout).toMatch(/^# replace the line ending "# checkin-remind" in your crontab with:\n0 10 \* \* 1,2,3,4,5 .* remind run # checkin-remind\n\S+\/crontab -l \| … \| \S+\/crontab -\n$/);
+    expect(existsSync(join(stand.dir, 'crontab.txt'))).toBe(false);
+    expect(stand.read('crontab.log')).toBe('-l\n');
+    expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
+    expect(stand.read('crontab.txt').split('\n')).toHaveLength(2);
+    const dryRemove = await runCli(['remind', 'remove', '--dry-run'], { env: u });
+    expect(dryRemove.code).toBe(0);
+    expect(stand.read('crontab.txt').split('\n')).toHaveLength(2);
+    expect((await runCli(['remind', 'remove'], { env: u })).code).toBe(0);
+    expect(existsSync(join(stand.dir, 'crontab.txt'))).toBe(false);
+    expect(stand.read('crontab.log')).toBe('-l\n-l\n-l\n-\n-l\n-l\n-l\n-r\n');
+  });
+
+  it('moving to a user manager takes the crontab line out (never two reminders)', async () => {
+    const stand = standIns({ userManager: false });
+    const u = await user(stand);
+    expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
+    writeFileSync(join(stand.dir, 'systemctl'), `#!/bin/sh\necho "$*" >> '${stand.dir}/systemctl.log'\n[ "$*" = "--user is-system-running" ] && echo running\nexit 0\n`);
+    const r = await runCli(['remind', 'install'], { env: u });
+    expect(r.stdout).toContain('Installed a systemd user timer at 10:00 on Mon–Fri (it replaces the one before).');
+    expect(existsSync(join(stand.dir, 'crontab.txt'))).toBe(false);
+    const status = await runCli(['remind', 'status'], { env: u });
+    expect(status.stdout.match(/^Installed:/gm)).toHaveLength(1);
+  });
+});
+
+describe('checkin remind refuses what it cannot do', () => {
+  it('a bad --at or --days is a usage error (exit 2) and touches nothing', async () => {
+    const stand = standIns({ userManager: true });
+    const u = await user(stand);
+    mkdirSync(join(u.HOME!, '.config'), { recursive: true });
+    expect(await runCli(['remind', 'install', '--at', '25:00'], { env: u })).toMatchObject({ code: 2, stderr: expect.stringContaining('--at must be a time written HH:MM, got "25:00"') });
+    expect(await runCli(['remind', 'install', '--days', 'mon-funday'], { env: u })).toMatchObject({ code: 2, stderr: expect.stringContaining('--days must be days such as mon-fri') });
+    expect(tree(join(u.HOME!, '.config'))).toEqual([]);
+    expect(stand.read('systemctl.log')).toBe('');
+  });
+});
+
+describe('checkin remind in the help and in completion', () => {
+  it('is listed under Setup and tools; Tab offers its verbs (not the hidden run) and --days values', async () => {
+    const help = await runCli(['--help'], { env });
+    expect(help.stdout).toContain("\n  remind                     A reminder the OS keeps: a notification when\n");
+    expect((await runCli(['complete', '--', 'remind', ''], { env })).stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['install', 'status', 'remove', 'help', ':4', '']);
+    expect((await runCli(['complete', '--', 'remind', 'install', '--days', 'm'], { env })).stdout).toBe('mon-fri\tMonday to Friday\nmon,wed,fri\tMonday, Wednesday and Friday\n:4\n');
+  });
+});

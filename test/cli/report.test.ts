@@ -1,0 +1,106 @@
+// `checkin report`: the period on one page, asserted exactly on the sandbox's fixed demo data
+// (the fake clock stands on Sun 22 Nov 2026).
+import { describe, expect, it } from 'vitest';
+import { useWorld } from '../helpers/harness.js';
+
+const w = useWorld();
+const period = ['--since', '2026-11-19', '--until', '2026-11-20'];
+
+const MARKDOWN = `# Check-ins, Thu 19 Nov – Fri 20 Nov 2026
+
+## Ada Lovelace
+
+2 of 2 days checked in · 0 days blocked · moods: 😌 calm ×1, 🤓 nerdy ×1 · 1 goal update
+
+- Goal update “Invoices endpoint in review” on Ship the v2 billing API (2026-11-19): 35%, At risk
+
+### Thu 19 Nov — 😌 calm
+
+Did what was intended: yes
+
+**Previous:**
+
+- Finish the *rate limiter* design doc
+- Demo the new dashboard to the support team
+- Pair with @linus on the flaky \`checkout\` test
+
+**Intentions:**
+
+- Clean up feature flags older than 90 days
+- Finish the *rate limiter* design doc
+
+### Fri 20 Nov — 🤓 nerdy
+
+Did what was intended: yes
+
+**Previous:**
+
+- Clean up feature flags older than 90 days
+- Finish the *rate limiter* design doc
+
+**Intentions:**
+
+- Ship the onboarding email tweaks
+- Clean up feature flags older than 90 days
+- Finish the *rate limiter* design doc
+`;
+
+const CSV = `date,person,done,mood,did_what_was_intended,blocked,previous,intentions,blockers
+2026-11-19,Ada Lovelace,yes,calm,yes,no,"'- Finish the *rate limiter* design doc
+- Demo the new dashboard to the support team
+- Pair with @linus on the flaky \`checkout\` test","'- Clean up feature flags older than 90 days
+- Finish the *rate limiter* design doc",
+2026-11-20,Ada Lovelace,yes,nerdy,yes,no,"'- Clean up feature flags older than 90 days
+- Finish the *rate limiter* design doc","'- Ship the onboarding email tweaks
+- Clean up feature flags older than 90 days
+- Finish the *rate limiter* design doc",
+`;
+
+describe('checkin report', () => {
+  it('Markdown (the default) for one person: summary line, goal updates, each day; three requests once me is known', async () => {
+    await w.cli(['me']);
+    w.forget();
+    const r = await w.cli(['report', '--person', 'me', ...period]);
+    expect(r).toMatchObject({ code: 0, stderr: '', stdout: MARKDOWN });
+    const ada = w.id('ada');
+    const billing = w.sb.service.data.goals.find((g) => g.owner_id === ada)!.id;
+    expect(w.sent()).toEqual([
+      `GET /api/v2/check-ins?since=2026-11-19&until=2026-11-20&people_ids[]=${ada}&page=1&per_page=50`,
+      `GET /api/v2/goals?people_ids[]=${ada}&page=1&per_page=50`,
+      `GET /api/v2/goals/${billing}/goal-updates?per_page=50`,
+    ]);
+  });
+
+  it('CSV: quoted where needed, formulas defused, one row per check-in', async () => {
+    const r = await w.cli(['report', '--person', 'me', ...period, '--format', 'csv']);
+    expect(r).toMatchObject({ code: 0, stderr: '', stdout: CSV });
+  });
+
+  it('a team: one section per person by name, blocked days counted, formulas kept as text; --format json', async () => {
+    const { call } = await import('../helpers/http.js');
+    await call(w.sb.url, 'PATCH', '/check-ins/2026-11-20', { token: 'sandbox_pat_grace', body: { blockers: '=HYPERLINK("http://evil","x")' } });
+    const md = await w.cli(['report', '--team', 'Platform', ...period]);
+    expect(md.code).toBe(0);
+    const sections = md.stdout.split('\n').filter((l) => l.startsWith('## '));
+    expect(sections).toEqual([...sections].sort());
+    expect(sections).toContain('## Grace Hopper');
+    const grace = md.stdout.slice(md.stdout.indexOf('## Grace Hopper'));
+    // Blocked on the 20th now (and on the 19th already, in the demo data).
+    expect(grace.split('\n')[2]).toMatch(/^2 of 2 days checked in · 2 days blocked · /);
+    expect(grace).toContain('**Blockers:** =HYPERLINK("http://evil","x")');
+    const csv = await w.cli(['report', '--team', 'Platform', ...period, '--format', 'csv']);
+    // A spreadsheet would run it as a formula: kept as text.
+    expect(csv.stdout).toContain(`,"'=HYPERLINK(""http://evil"",""x"")"\n`);
+    const json = JSON.parse((await w.cli(['report', '--team', 'Platform', ...period, '--format', 'json'])).stdout);
+    expect(json).toMatchObject({ since: '2026-11-19', until: '2026-11-20' });
+    const g = json.people.find((p: { person: { name: string } }) => p.person.name === 'Grace Hopper');
+    expect(g.summary).toMatchObject({ scheduled: 2, done: 2, blocked: 2 });
+    expect(g.check_ins.map((c: { date: string }) => c.date)).toEqual(['2026-11-19', '2026-11-20']);
+  });
+
+  it('refuses a period that ends before it starts, and an unknown format, before any request', async () => {
+    expect(await w.cli(['report', '--since', '2026-11-20', '--until', '2026-11-19'])).toMatchObject({ code: 2, stderr: 'error: --since 2026-11-20 is after --until 2026-11-19\n' });
+    expect((await w.cli(['report', '--format', 'xlsx'])).code).toBe(2);
+    expect(w.sent().filter((r) => !r.endsWith('/me'))).toEqual([]);
+  });
+});

@@ -1,0 +1,176 @@
+// The start-up shim (bin/checkin.js) and Node's compile cache: on Node >= 22.1 the first run
+// writes it in the user's cache folder and the next ones use it; a damaged cache never fails a
+// run; a cache folder someone else can write (or someone else's) is never used, since a cache
+// planted there would run as the user.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { cleanEnv, ROOT, runCli } from '../helpers/cli.js';
+
+/** Whether a Node of this version has module.enableCompileCache (22.1 and later). */
+function hasCompileCache(version: string): boolean {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 1);
+}
+// The Node the CLI runs on in these tests: CHECKIN_TEST_NODE, else this one if it is recent enough.
+const NODE = process.env.CHECKIN_TEST_NODE || (hasCompileCache(process.version) ? process.execPath : undefined);
+const NO_NODE = `needs a Node with a compile cache (22.1 or later; this is ${process.version}): set CHECKIN_TEST_NODE to its path`;
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+let sb: Sandbox;
+const temps: string[] = [];
+function temp(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `checkin-${name}-`));
+  temps.push(dir);
+  return dir;
+}
+function envWith(cacheHome: string): NodeJS.ProcessEnv {
+  const env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, XDG_CACHE_HOME: cacheHome });
+  temps.push(env.HOME!);
+  return env;
+}
+/** The cache files under `cacheHome`/checkin (Node keeps them in a folder named after its version and the user). */
+function cacheFiles(cacheHome: string): string[] {
+  const dir = join(cacheHome, 'checkin');
+  return readdirSync(dir).flatMap((tag) => readdirSync(join(dir, tag)).map((f) => join(dir, tag, f)));
+}
+const contents = (files: string[]) => Object.fromEntries(files.map((f) => [f, readFileSync(f).toString('base64')]));
+
+beforeAll(async () => {
+  if (process.env.CHECKIN_TEST_NODE) expect(hasCompileCache(execFileSync(process.env.CHECKIN_TEST_NODE, ['--version'], { encoding: 'utf8' }).trim())).toBe(true);
+  sb = await startSandbox({ rateLimit: false });
+});
+afterAll(async () => {
+  await sb?.close();
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("Node's compile cache, through bin/checkin.js", () => {
+  it('is written by the first run in a 0700 folder of the user’s, and used as it is by the next', async (ctx) => {
+    ctx.skip(!NODE, NO_NODE);
+    const cache = temp('cache');
+    const env = envWith(cache);
+    const first = await runCli(['today', '--json'], { env, node: NODE });
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(first.stdout)).toMatchObject({ type: 'check-in' });
+    expect((statSync(join(cache, 'checkin')).mode & 0o777).toString(8)).toBe('700');
+    const files = cacheFiles(cache);
+    expect(files).toHaveLength(1); // dist/checkin.cjs: all this command loads after the shim
+    const written = contents(files);
+
+    const second = await runCli(['today', '--json'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, node: NODE });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    // Node's own account: the bundle's cache was read and V8 took it; none was refused.
+    expect(second.stderr).toMatch(/cache for (CommonJS )?\S*\/dist\/checkin\.cjs was accepted/);
+    expect(second.stderr).not.toMatch(/rejected|mismatch/);
+    expect(contents(cacheFiles(cache))).toEqual(written);
+  });
+
+  it('a cache with flipped bits or cut short never fails a run, and is written anew', async (ctx) => {
+    ctx.skip(!NODE, NO_NODE);
+    const cache = temp('cache');
+    const env = envWith(cache);
+    const first = await runCli(['today', '--json'], { env, node: NODE });
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const damages = {
+      // A bit in each KiB of the compiled code (the header, the first 24 bytes, is left alone).
+      'flipped bits': (b: Buffer) => {
+        for (let i = 24; i < b.length; i += 1024) b[i]! ^= 0x10;
+        return b;
+      },
+      'cut short': (b: Buffer) => b.subarray(0, Math.floor(b.length / 2)),
+    };
+    for (const [name, damage] of Object.entries(damages)) {
+      for (const f of cacheFiles(cache)) writeFileSync(f, damage(readFileSync(f)));
+      const damaged = contents(cacheFiles(cache));
+      const r = await runCli(['today', '--json'], { env, node: NODE });
+      expect(r, name).toEqual({ code: 0, signal: null, stdout: first.stdout, stderr: '' });
+      const now = contents(cacheFiles(cache));
+      for (const f of Object.keys(damaged)) expect(now[f], `${name}: ${f} written anew`).not.toBe(damaged[f]);
+    }
+    // And the next run takes what that run wrote.
+    const next = await runCli(['today', '--json'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, node: NODE });
+    expect(next.stdout).toBe(first.stdout);
+    expect(next.stderr).toMatch(/cache for (CommonJS )?\S*\/dist\/checkin\.cjs was accepted/);
+  });
+
+  it('a cache folder others can write, or another user’s, is not used: a cache planted there never runs', async (ctx) => {
+    ctx.skip(!NODE, NO_NODE);
+    // An installed copy, and a bundle of the same length that says another version.
+    const pkg = temp('pkg');
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
+    const bin = join(pkg, 'bin', 'checkin.js');
+    const main = join(pkg, 'dist', 'checkin.cjs');
+    const real = readFileSync(main, 'utf8');
+    const other = VERSION.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
+    expect(real.split(JSON.stringify(VERSION))).toHaveLength(2);
+    const fake = real.replace(JSON.stringify(VERSION), JSON.stringify(other));
+    const cache = temp('cache');
+    const env = envWith(cache);
+    writeFileSync(main, fake);
+    expect(await runCli(['--version'], { env, node: NODE, bin })).toMatchObject({ code: 0, stdout: `${other}\n` });
+    writeFileSync(main, real);
+    // The fake bundle's cache, its header's source hash (a CRC-32) made the real one's: what anyone
+    // who can write the folder could leave there.
+    let planted = 0;
+    for (const f of cacheFiles(cache)) {
+      const b = readFileSync(f);
+      for (let i = 0; i < 24; i += 4) {
+        if (b.readUInt32LE(i) !== crc32(Buffer.from(fake))) continue;
+        b.writeUInt32LE(crc32(Buffer.from(real)), i);
+        writeFileSync(f, b);
+        planted++;
+      }
+    }
+    expect(planted).toBe(1);
+    // Node trusts its cache folder (V8 checks only the source's length): in the user's own, the
+    // planted cache would run. This is why the folder must be the user's alone.
+    expect(await runCli(['--version'], { env, node: NODE, bin })).toMatchObject({ code: 0, stdout: `${other}\n` });
+
+    const dir = join(cache, 'checkin');
+    const before = contents(cacheFiles(cache));
+    const cases: Array<[string, () => void]> = [
+      ['writable by all (0777)', () => chmodSync(dir, 0o777)],
+      ['writable by the group (0770)', () => chmodSync(dir, 0o770)],
+    ];
+    // Another user's folder (0700): only root can make one.
+    if (process.getuid?.() === 0) cases.push(['another user’s', () => (chmodSync(dir, 0o700), chownSync(dir, 4242, 4242))]);
+    for (const [name, make] of cases) {
+      make();
+      const version = await runCli(['--version'], { env, node: NODE, bin });
+      expect(version, name).toEqual({ code: 0, signal: null, stdout: `${VERSION}\n`, stderr: '' });
+      const today = await runCli(['today', '--json'], { env, node: NODE, bin });
+      expect(today, name).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(today.stdout)).toMatchObject({ type: 'check-in' });
+      expect(contents(cacheFiles(cache)), `${name}: nothing written there`).toEqual(before);
+    }
+  });
+
+  it('a cache folder that cannot be made, or a relative XDG_CACHE_HOME, costs only the cache', async (ctx) => {
+    ctx.skip(!NODE, NO_NODE);
+    const cache = temp('cache');
+    writeFileSync(join(cache, 'checkin'), 'a file where the folder would be');
+    const r = await runCli(['--version'], { env: envWith(cache), node: NODE });
+    expect(r).toEqual({ code: 0, signal: null, stdout: `${VERSION}\n`, stderr: '' });
+    // A relative XDG_CACHE_HOME is not a place (XDG): ~/.cache, never a folder of wherever checkin runs.
+    const cwd = temp('cwd');
+    const env: NodeJS.ProcessEnv = { ...envWith(cache), XDG_CACHE_HOME: 'cache-here' };
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(NODE!, [join(ROOT, 'bin', 'checkin.js'), '--version'], { cwd, env, encoding: 'utf8', timeout: 15_000 });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: `${VERSION}\n`, stderr: '' });
+    expect(existsSync(join(cwd, 'cache-here'))).toBe(false);
+    expect(cacheFiles(join(env.HOME!, '.cache')).length).toBeGreaterThan(0);
+  });
+
+  it.runIf(!hasCompileCache(process.version))('on Node 20 it runs without one: nothing is written', async () => {
+    const cache = temp('cache');
+    const r = await runCli(['today', '--json'], { env: envWith(cache) });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(readdirSync(cache)).toEqual([]);
+  });
+});

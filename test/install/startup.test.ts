@@ -1,0 +1,110 @@
+// What a run loads (scripts/build.mjs, CONTRIBUTING.md "Start-up"): a one-request command reads
+// bin/checkin.js and dist/checkin.cjs and nothing else, no built-in but those a commander CLI doing
+// a bare node:http GET loads (the prompts' readline and tty, undici's many: none of them), and the
+// MCP server only for `checkin mcp`. Checked on the process itself: a preload writes, at exit, the
+// files it required and Node's own list of the built-ins it loaded. And the rule that makes it so:
+// a top-level import of a `node:` module names only one Node has loaded before our code.
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cleanup.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { useSandboxEnv } from '../helpers/sandbox-env.js';
+
+let env: NodeJS.ProcessEnv;
+useSandboxEnv((_sb, e) => {
+  env = e;
+});
+
+interface Loaded {
+  files: string[];
+  builtins: string[];
+}
+
+/** Runs the CLI with a preload that records what the process loaded; its stdout is a pipe. */
+async function loadedBy(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Loaded & { code: number | null; stdout: string }> {
+  const dir = tempDir('checkin-loaded-');
+  const out = join(dir, 'loaded.json');
+  const preload = join(dir, 'preload.cjs');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({
+  files: Object.keys(require.cache),
+  builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ') && !m.includes('internal/')).map((m) => m.slice(13)),
+})));\n`,
+  );
+  const r = await runCli(args, { env: { ...env, ...extra, NODE_OPTIONS: `--require ${preload}` } });
+  const loaded = JSON.parse(readFileSync(out, 'utf8')) as Loaded;
+  return { ...r, files: loaded.files.filter((f) => f !== preload).map((f) => relative(ROOT, f)), builtins: loaded.builtins };
+}
+
+/** The built-ins a bare script loads to send one GET with node:http and print the answer (not sync: the sandbox answers from this process). */
+async function bareGetBuiltins(): Promise<string[]> {
+  const script = 'require("node:http").get(process.argv[1], (r) => r.resume().on("end", () => console.log(process.moduleLoadList.filter((m) => m.startsWith("NativeModule ") && !m.includes("internal/")).map((m) => m.slice(13)).join(" "))))';
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, `${env.CHECKIN_API_URL}/me`], { encoding: 'utf8', timeout: 10_000 });
+  return stdout.trim().split(' ');
+}
+
+describe('what a run loads', () => {
+  it('a one-request command: the bin and dist/checkin.cjs, and only the built-ins a bare node:http GET loads (and module, for the compile cache; process, which is the process object)', async () => {
+    // crypto: the cache's file name is a hash (teams keeps the list for completion). child_process:
+    // commander requires it (and it dgram) when it is loaded, as in any commander CLI (the bench's commander floor).
+    const bare = new Set([...(await bareGetBuiltins()), 'module', 'process', 'crypto', 'child_process', 'dgram']);
+    for (const args of [['today', '--json'], ['list'], ['teams'], ['status']]) {
+      const r = await loadedBy(args);
+      expect(r.code === 0 || r.code === 3, `${args.join(' ')}: exit ${r.code}`).toBe(true);
+      expect(r.files, args.join(' ')).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
+      expect(r.builtins.filter((b) => !bare.has(b)), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('--version and --help: no HTTP module, terminal or hashing either', async () => {
+    for (const args of [['--version'], ['--help']]) {
+      const r = await loadedBy(args);
+      expect(r.code).toBe(0);
+      expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
+      expect(r.builtins.filter((b) => ['http', 'https', 'tty', 'crypto', 'os'].includes(b))).toEqual([]);
+    }
+  });
+
+  it('completion and `checkin mcp --print-config` read nothing beyond the bundle', async () => {
+    const completion = await loadedBy(['completion', 'bash']);
+    expect(completion.code).toBe(0);
+    expect(completion.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
+    const config = await loadedBy(['mcp', '--print-config', 'claude']);
+    expect(config.code).toBe(0);
+    expect(config.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
+  });
+
+  it('the MCP server and its SDK: in dist/mcp-server.cjs alone, read only by `checkin mcp`', async () => {
+    const read = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
+    expect(read('mcp-server.cjs')).toContain('elicitation/create');
+    expect(read('checkin.cjs')).not.toContain('elicitation/create');
+    expect(read('checkin.cjs').match(/mcp-server\.cjs/g)).toHaveLength(1);
+    const r = await loadedBy(['mcp'], {});
+    expect(r.code).toBe(0); // standard input is closed at once: the server ends
+    expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/mcp-server.cjs']);
+  });
+
+  it('src/ imports at the top only the built-ins this Node has loaded before any code of ours; any other where it is used', () => {
+    const script = join(tempDir('checkin-preloaded-'), 'list.cjs');
+    writeFileSync(script, 'process.stdout.write(process.moduleLoadList.join("\\n"))');
+    const loaded = new Set(execFileSync(process.execPath, [script], { encoding: 'utf8' }).split('\n'));
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const file = join(dir, e.name);
+        if (e.isDirectory()) walk(file);
+        else if (file.endsWith('.ts') && !/src\/(sandbox|mcp)\//.test(file)) {
+          for (const m of readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*? from 'node:([a-z_/]+)';/gm)) {
+            if (!loaded.has(`NativeModule ${m[1]}`)) offenders.push(`${relative(ROOT, file)}: node:${m[1]}`);
+          }
+        }
+      }
+    };
+    walk(join(ROOT, 'src'));
+    expect(offenders).toEqual([]);
+  });
+});

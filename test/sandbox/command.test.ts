@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/http.js';
+import { cleanEnv, runCli, spawnCli, waitForLine } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cleanup.js';
+
+function exited(child: ReturnType<typeof spawnCli>): Promise<number | null> {
+  return new Promise((resolve) => child.on('close', (code) => resolve(code)));
+}
+
+describe('checkin sandbox (the built binary)', () => {
+  it('prints the URL, the token and an export line, answers, and stops cleanly on SIGTERM', async () => {
+    const child = spawnCli(['sandbox', '--port', '0', '--no-log'], cleanEnv());
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(http:\/\/127\.0\.0\.1:\d+\/api\/v2) CHECKIN_TOKEN=(\S+)$/m);
+    const [, url, token] = m;
+    expect(token).toBe('sandbox_pat_demo');
+    expect(stderr).toContain(`API v2 at ${url}`);
+    expect(stderr).toContain('read-only token: sandbox_pat_read_only');
+    const r = await call(url!, 'GET', '/me', { token: token! });
+    expect(r.status).toBe(200);
+    expect(r.json.username).toBe('ada');
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(stderr).toContain('Stopping the sandbox');
+  });
+
+  it('--host 0.0.0.0 prints a loopback URL the client accepts; --people/--days make large demo data', async () => {
+    const child = spawnCli(['sandbox', '--host', '0.0.0.0', '--people', '55', '--days', '40', '--no-rate-limit', '--no-log'], cleanEnv());
+    const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    const [, url, token] = m;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    const r = await runCli(['list', '--all', '--json', '--since', '2000-01-01'], { env: cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: token }), timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThanOrEqual(50 * 40);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  }, 40_000);
+
+  it('--token, --data and Ctrl-C: state survives a restart', async () => {
+    const dir = tempDir('checkin-data-');
+    const file = join(dir, 'sandbox.json');
+    const start = async () => {
+      const child = spawnCli(['sandbox', '--token', 'tok_123', '--data', file], cleanEnv());
+      const [, url] = await waitForLine(child.stdout!, /CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=tok_123/);
+      return { child, url: url! };
+    };
+    const a = await start();
+    const today = new Date().toISOString().slice(0, 10); // the child runs with TZ=UTC
+    const patched = await call(a.url, 'PATCH', `/check-ins/${today}`, { token: 'tok_123', body: { intentions: 'Kept' } });
+    expect(patched.status).toBe(200);
+    a.child.kill('SIGINT');
+    expect(await exited(a.child)).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8')).check_ins.some((c: { intentions: string }) => c.intentions === 'Kept')).toBe(true);
+    const b = await start();
+    expect((await call(b.url, 'GET', `/check-ins/${today}`, { token: 'tok_123' })).json.intentions).toBe('Kept');
+    b.child.kill('SIGTERM');
+    expect(await exited(b.child)).toBe(0);
+  });
+
+  it('refuses a bad port and a port in use with exit 2 and one line', async () => {
+    const bad = await runCli(['sandbox', '--port', 'abc']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("error: option '--port <n>' argument 'abc' is invalid. --port must be a whole number from 0 to 65535.\n");
+    const child = spawnCli(['sandbox', '--no-log'], cleanEnv());
+    const [, port] = await waitForLine(child.stdout!, /127\.0\.0\.1:(\d+)/);
+    const busy = await runCli(['sandbox', '--port', port!]);
+    expect(busy.code).toBe(2);
+    expect(busy.stderr.split('\n')[0]).toBe(`error: Port ${port} on 127.0.0.1 is already in use`);
+    child.kill('SIGTERM');
+    await exited(child);
+  });
+
+  it('refuses a broken data file with exit 2', async () => {
+    const dir = tempDir('checkin-data-');
+    const file = join(dir, 'broken.json');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, 'not json');
+    const r = await runCli(['sandbox', '--data', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: Cannot start the sandbox: .*broken\.json: not valid JSON/);
+  });
+});

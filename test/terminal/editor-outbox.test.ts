@@ -1,0 +1,103 @@
+// Issue 29, case 6: the editor's file is an outbox entry from the start. `checkin today -e` in a
+// real terminal with real vim: the person types and saves (:w), then the terminal closes (SIGHUP to
+// the process group) or the group gets SIGTERM. What was saved is a draft that `checkin drafts`
+// shows and `checkin today --resume` sends; where the terminal remains, the stop line says so.
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { localDateKey } from '../../src/core/datekey.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/cli.js';
+import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { KEY, Screen } from '../helpers/terminal.js';
+
+const VIM = (() => {
+  try {
+    execFileSync('vim', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+useSandboxEnv((s, e) => ((sb = s), (env = e)));
+const draftsDir = () => join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+
+/** Opens `checkin today -e` in vim, writes a line under ## Intentions and saves it (:w), leaving vim open. */
+async function typeAndSave(line: string): Promise<Screen> {
+  const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+  // vim shows the file's name: the outbox entry's own file, not a temp folder's CHECKIN.md.
+  await s.waitFor(/[a-z0-9]{8}\.md/);
+  s.type(`${KEY.escape}/^## Intentions${KEY.enter}o${line}${KEY.escape}:w${KEY.enter}`);
+  await s.waitFor(/written/);
+  return s;
+}
+
+describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : ' — skipped: vim is not installed'}`, () => {
+  for (const signal of ['SIGHUP', 'SIGTERM'] as const) {
+    it(`${signal} to the terminal's process group while vim has the saved text: the text is a draft, and --resume sends it`, async () => {
+      const s = await typeAndSave(`- Ship the ${signal} fix`);
+      expect(readdirSync(draftsDir()).filter((n) => n.endsWith('.md'))).toHaveLength(1);
+      process.kill(-s.pid, signal);
+      const exit = await s.exit();
+      expect(exit.signal ?? exit.code).not.toBe(0);
+      if (signal === 'SIGTERM') {
+        // The terminal remains: the stop line says where the words are.
+        await s.waitFor('Stopped. What you wrote is kept as a draft:');
+      }
+      expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+
+      const listed = await runCli(['drafts', '--json', 'id,for,made,text'], { env });
+      expect(listed.code).toBe(0);
+      const drafts = JSON.parse(listed.stdout) as Array<{ id: string; for: string; made: string; text: string }>;
+      expect(drafts).toHaveLength(1);
+      expect(drafts[0]).toMatchObject({ for: `the check-in ${localDateKey(new Date())}`, made: 'editor' });
+      expect(drafts[0]!.text).toContain(`## Intentions\n- Ship the ${signal} fix`);
+
+      const sent = await runCli(['today', '--resume', '--json', 'intentions'], { env });
+      expect(sent.stderr).toBe('');
+      expect(sent.code).toBe(0);
+      expect(JSON.parse(sent.stdout).intentions).toContain(`- Ship the ${signal} fix`);
+      const patches = sb.requests.filter((r) => r.method === 'PATCH');
+      expect(patches).toHaveLength(1);
+      expect((patches[0]!.body as { intentions: string }).intentions).toContain(`- Ship the ${signal} fix`);
+      // Sent: nothing of it is left, the editor's file included.
+      expect(readdirSync(draftsDir())).toEqual([]);
+    });
+  }
+
+  it('an emptied file saved (the cancel) leaves no draft and sends nothing', async () => {
+    const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+    await s.waitFor(/[a-z0-9]{8}\.md/);
+    s.type(`${KEY.escape}:%d${KEY.enter}:wq${KEY.enter}`);
+    await s.waitFor('Nothing was written; the check-in was not sent');
+    expect((await s.exit()).code).toBe(130);
+    expect(readdirSync(draftsDir())).toEqual([]);
+    expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+});
+
+describe('the questions, when the terminal closes', () => {
+  for (const signal of ['SIGHUP', 'SIGTERM'] as const) {
+    it(`${signal} while an answer is being typed: the lines typed so far are a draft, and --resume sends them`, async () => {
+      const s = new Screen(['today'], env, { cols: 120, rows: 60 });
+      await s.answer('What went on since your last check-in?', KEY.enter);
+      await s.answer('What did you do previously?', KEY.enter);
+      await s.answer('What do you intend to do next?', `- one${KEY.enter}- second line`);
+      await s.waitFor('- second line');
+      process.kill(-s.pid, signal);
+      const exit = await s.exit();
+      expect(exit.signal ?? exit.code).not.toBe(0);
+      expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+      const listed = await runCli(['drafts', '--json', 'for,made,content'], { env });
+      const drafts = JSON.parse(listed.stdout) as Array<{ for: string; content: { answers: { intentions?: string } } }>;
+      expect(drafts).toHaveLength(1);
+      expect(drafts[0]!.content.answers.intentions).toBe('- one\n- second line');
+      expect((await runCli(['today', '--resume'], { env })).code).toBe(0);
+      expect((sb.requests.filter((r) => r.method === 'PATCH').at(-1)!.body as { intentions: string }).intentions).toBe('- one\n- second line');
+    });
+  }
+});

@@ -1,0 +1,60 @@
+// The error family (src/errors.ts) and what error-text.ts makes of it: one way to add a hint,
+// the error keeping its class; CHECKIN_DEBUG read one way for both faces.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
+import { debugFrom } from '../../src/context.js';
+import { describeError } from '../../src/error-text.js';
+import { CancelledError, CliError, EditorError, EXIT, ExitSignal, UnexpectedError, UsageError, withHint } from '../../src/errors.js';
+
+describe('withHint', () => {
+  it('gives the same error with one more line: class, message, exit code and stack kept; the error caught is unchanged', () => {
+    const err = new EditorError('vim failed', 'what was saved');
+    const hinted = withHint(err, 'What you wrote is kept as a draft.');
+    expect(hinted).toBeInstanceOf(EditorError);
+    expect(hinted).toMatchObject({ message: 'vim failed', exitCode: EXIT.FAILURE, text: 'what was saved', stack: err.stack });
+    expect(hinted.hints).toEqual([err.hints[0], 'What you wrote is kept as a draft.']);
+    expect(err.hints).toHaveLength(1);
+    expect(describeError(hinted, false).lines).toEqual(['error: vim failed', err.hints[0], 'What you wrote is kept as a draft.']);
+  });
+
+  it('an API error keeps its own lines and code; the hint follows its suggestion', () => {
+    const err = new ApiError({ kind: 'http', method: 'PATCH', path: '/api/v2/check-ins/2026-01-05', status: 500, serviceMessage: 'down', suggestion: 'Try again later.' });
+    const hinted = withHint(err, 'kept');
+    expect(hinted).toBeInstanceOf(ApiError);
+    expect(describeError(hinted, false)).toEqual({ code: EXIT.FAILURE, lines: ['error: PATCH /api/v2/check-ins/2026-01-05: 500 Internal Server Error: down', 'Try again later.', 'kept'] });
+  });
+
+  it('anything else becomes an UnexpectedError: its message, then how to see more, then the hint', () => {
+    const hinted = withHint(new TypeError('x is undefined'), 'kept');
+    expect(hinted).toBeInstanceOf(UnexpectedError);
+    expect(describeError(hinted, false)).toEqual({ code: EXIT.FAILURE, lines: ['error: x is undefined', 'Run again with CHECKIN_DEBUG=1 for details.', 'kept'] });
+    expect(describeError(new TypeError('x is undefined'), false)).toEqual({ code: EXIT.FAILURE, lines: ['error: x is undefined', 'Run again with CHECKIN_DEBUG=1 for details.'] });
+  });
+
+  it('hints nest in order, as the error passes outwards', () => {
+    const err = withHint(withHint(new UsageError('No team named "Nope"', 'first'), 'second'), 'third');
+    expect(describeError(err, false)).toEqual({ code: EXIT.USAGE, lines: ['error: No team named "Nope"', 'first', 'second', 'third'] });
+  });
+});
+
+describe('the family', () => {
+  it('each error carries its exit code', () => {
+    expect(new CliError('x').exitCode).toBe(EXIT.FAILURE);
+    expect(new UsageError('x').exitCode).toBe(EXIT.USAGE);
+    expect(new CancelledError().exitCode).toBe(EXIT.CANCELLED);
+    expect(new ApiError({ kind: 'http', method: 'GET', path: '/me', status: 401 }).exitCode).toBe(EXIT.AUTH);
+    expect(new ApiError({ kind: 'http', method: 'PATCH', path: '/x', status: 403, target: 'resource' }).exitCode).toBe(EXIT.USAGE);
+    expect(new ApiError({ kind: 'timeout', method: 'GET', path: '/me' }).exitCode).toBe(EXIT.FAILURE);
+    expect(describeError(new ExitSignal(EXIT.PENDING), false)).toEqual({ code: EXIT.PENDING, lines: [] });
+  });
+});
+
+describe('CHECKIN_DEBUG', () => {
+  it('is a word or a list of them: api traces, 1 adds stacks', () => {
+    expect(debugFrom({})).toEqual({ api: false, stacks: false });
+    expect(debugFrom({ CHECKIN_DEBUG: '1' })).toEqual({ api: false, stacks: true });
+    expect(debugFrom({ CHECKIN_DEBUG: 'api' })).toEqual({ api: true, stacks: false });
+    expect(debugFrom({ CHECKIN_DEBUG: 'api,1' })).toEqual({ api: true, stacks: true });
+    expect(debugFrom({ CHECKIN_DEBUG: 'api 1' })).toEqual({ api: true, stacks: true });
+  });
+});

@@ -1,0 +1,410 @@
+// What `checkin remind` writes for each scheduler, read back as each scheduler reads it: the days
+// and times, systemd's quoting (checked by systemd-analyze itself), the launchd plist as a strict
+// plist parser reads it, the Task Scheduler XML against the schema's structure. macOS and Windows
+// are played by a stand-in host here: nothing was run on those systems.
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../../src/commands/remind/units.js';
+import { runInstall, runReminder, runRemindStatus, runRemove } from '../../src/commands/remind/remind.js';
+import { createContext } from '../../src/context.js';
+import { localDateKey } from '../../src/core/datekey.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { formatDays, nextFire, parseDays } from '../../src/domain/schedule.js';
+import { tempDir } from '../helpers/cleanup.js';
+import { bufferIO } from '../helpers/io.js';
+import { fakeHost } from '../helpers/remind.js';
+import { useSandboxEnv } from '../helpers/sandbox-env.js';
+
+const run = promisify(execFile);
+
+describe('--days and --at', () => {
+  it.each([
+    ['mon-fri', [1, 2, 3, 4, 5], 'Mon–Fri'],
+    ['1-5', [1, 2, 3, 4, 5], 'Mon–Fri'],
+    ['MON,wed,Fri', [1, 3, 5], 'Mon, Wed, Fri'],
+    ['sat-mon', [0, 1, 6], 'Sat–Mon'],
+    ['sun', [0], 'Sun'],
+    ['7', [0], 'Sun'],
+    ['0-7', [0, 1, 2, 3, 4, 5, 6], 'every day'],
+    ['daily', [0, 1, 2, 3, 4, 5, 6], 'every day'],
+    ['*', [0, 1, 2, 3, 4, 5, 6], 'every day'],
+    ['sat,sun', [0, 6], 'Sat, Sun'],
+  ])('%s → %j, read as %s', (text, days, shown) => {
+    expect(parseDays(text)).toEqual(days);
+    expect(formatDays(days)).toBe(shown);
+  });
+
+  it.each(['', 'mon-', 'funday', '8', 'mon-fri-sat', 'mon;tue', '*/2'])('%j is refused', (text) => {
+    expect(() => parseDays(text)).toThrow(/--days must be days such as mon-fri/);
+  });
+
+  it('the next firing is the first matching day at that time after now (tests run with TZ=UTC)', () => {
+    const fri = new Date('2026-11-20T12:00:00Z'); // a Friday
+    expect(nextFire({ hour: 10, minute: 0 }, [1, 2, 3, 4, 5], fri).toISOString()).toBe('2026-11-23T10:00:00.000Z');
+    expect(nextFire({ hour: 12, minute: 1 }, [5], fri).toISOString()).toBe('2026-11-20T12:01:00.000Z');
+    expect(nextFire({ hour: 12, minute: 0 }, [5], fri).toISOString()).toBe('2026-11-27T12:00:00.000Z');
+  });
+});
+
+const JOB: Job = {
+  at: { hour: 9, minute: 5 },
+  days: [1, 3, 5],
+  node: '/opt/node 20/bin/node',
+  script: '/home/ada/my "tools" 100% $HOME\\checkin/bin/checkin.js',
+  env: { CHECKIN_CONFIG_DIR: '/home/ada/conf %h $X "q" \\', TZ: 'Europe/Berlin', PATH: '/opt/node 20/bin:/usr/bin:/bin' },
+};
+
+describe('systemd units', () => {
+  it('OnCalendar= is read back as written, and systemd reads it as the same days and time', async () => {
+    for (const days of [[1, 2, 3, 4, 5], [0, 6], [0, 1, 2, 3, 4, 5, 6]]) {
+      expect(parseOnCalendar(onCalendar({ hour: 7, minute: 45 }, days, 'Europe/Berlin'))).toEqual({ at: { hour: 7, minute: 45 }, days });
+    }
+    const r = await run('systemd-analyze', ['calendar', '--iterations=3', onCalendar({ hour: 9, minute: 5 }, [1, 3, 5])], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } }).catch(() => undefined);
+    if (!r) return console.warn('systemd-analyze is not installed: calendar not checked by systemd');
+    expect(r.stdout).toContain('Normalized form: Mon,Wed,Fri *-*-* 09:05:00');
+    expect([...r.stdout.matchAll(/(?:Next elapse|Iter\. #\d): (\w{3}) \d{4}-\d\d-\d\d 09:05:00 UTC/g)].map((m) => m[1])).toHaveLength(3);
+  });
+
+  it('systemd-analyze verify reads the units with paths that hold spaces, %, $ (and the script quotes and backslashes): the executable is found', async () => {
+    const has = await run('systemd-analyze', ['--version']).then(
+      () => true,
+      () => false,
+    );
+    if (!has) return console.warn('systemd-analyze is not installed: units not verified');
+    const dir = tempDir('checkin-units-');
+    // The "node" is a script in a folder whose name needs every escape; verify says when it cannot be found.
+    const odd = join(dir, 'a b 100% $HOME;c');
+    mkdirSync(odd);
+    writeFileSync(join(odd, 'node'), '#!/bin/sh\n');
+    chmodSync(join(odd, 'node'), 0o755);
+    const runtime = tempDir('checkin-runtime-');
+    const verify = async (node: string) => {
+      const job = { ...JOB, node: join(odd, node) };
+      writeFileSync(join(dir, 'checkin-remind.service'), systemdService(job));
+      writeFileSync(join(dir, 'checkin-remind.timer'), systemdTimer(job, 'Europe/Berlin'));
+      return run('systemd-analyze', ['verify', '--user', join(dir, 'checkin-remind.timer'), join(dir, 'checkin-remind.service')], { encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: runtime }, timeout: 20_000 }).then(
+        (r) => ({ code: 0, stderr: r.stderr }),
+        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+      );
+    };
+    const ok = await verify('node');
+    expect(ok.stderr.split('\n').filter((l) => l.includes('checkin-remind'))).toEqual([]);
+    expect(ok.code).toBe(0);
+    // The check can fail: a name that is not there is reported, quoted path and all.
+    const missing = await verify('nodex');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain(`Command ${join(odd, 'nodex')} is not executable`);
+  });
+
+  it('quotes each word as systemd.syntax(7) reads it back', () => {
+    expect(systemdQuote('/a b/%h$X"\\', true)).toBe('"/a b/%%h$$X\\"\\\\"');
+    // The executable's name: $ is not expanded there.
+    expect(systemdService({ ...JOB, node: '/a $b/node', script: '/c $d/checkin.js' })).toContain('\nExecStart="/a $b/node" "/c $$d/checkin.js" "remind" "run"\n');
+    expect(systemdQuote('K=/a b/%h$X', false)).toBe('"K=/a b/%%h$X"');
+    expect(() => systemdQuote('a\nb', false)).toThrow(/line break/);
+    // systemd refuses these in an executable's name, escaped or not (systemd-analyze verify: "contains special characters").
+    for (const node of ['/a"b/node', "/a'b/node", '/a\\b/node']) expect(() => systemdService({ ...JOB, node })).toThrow(/quote or a backslash/);
+  });
+});
+
+// ---- a strict little XML reader: well-formedness, elements, attributes, text ----
+
+interface El {
+  name: string;
+  attrs: Record<string, string>;
+  children: El[];
+  text: string;
+}
+
+function parseXml(xml: string): { decl: string; doctype?: string; root: El } {
+  let i = 0;
+  const fail = (why: string): never => {
+    throw new Error(`${why} at ${i}: ${JSON.stringify(xml.slice(i, i + 40))}`);
+  };
+  const decl = /^<\?xml [^?]*\?>/.exec(xml)?.[0] ?? fail('no XML declaration');
+  i = decl.length;
+  const ws = () => {
+    while (/\s/.test(xml[i] ?? '')) i++;
+  };
+  ws();
+  let doctype: string | undefined;
+  if (xml.startsWith('<!DOCTYPE', i)) {
+    const end = xml.indexOf('>', i);
+    doctype = xml.slice(i, end + 1);
+    i = end + 1;
+    ws();
+  }
+  const decode = (s: string) => {
+    if (/&(?!(amp|lt|gt|quot|apos);)/.test(s)) fail('a bare &');
+    if (/[<]/.test(s)) fail('a bare <');
+    return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  };
+  const element = (): El => {
+    const open = /^<([A-Za-z][\w.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>/.exec(xml.slice(i)) ?? fail('no element');
+    i += open[0].length;
+    const attrs = Object.fromEntries([...open[2]!.matchAll(/([\w:.-]+)="([^"]*)"/g)].map((m) => [m[1]!, decode(m[2]!)]));
+    const el: El = { name: open[1]!, attrs, children: [], text: '' };
+    if (open[3]) return el;
+    for (;;) {
+      const lt = xml.indexOf('<', i);
+      if (lt < 0) fail(`</${el.name}> missing`);
+      el.text += decode(xml.slice(i, lt));
+      i = lt;
+      if (xml.startsWith(`</${el.name}>`, i)) {
+        i += el.name.length + 3;
+        return el;
+      }
+      if (xml.startsWith('</', i)) fail(`</${el.name}> expected`);
+      el.children.push(element());
+    }
+  };
+  const root = element();
+  ws();
+  if (i !== xml.length) fail('text after the root element');
+  return { decl, ...(doctype && { doctype }), root };
+}
+
+/** A plist's value as plutil reads it: only plist's own elements, dict keys each followed by a value. */
+function plistValue(el: El): unknown {
+  switch (el.name) {
+    case 'string':
+      return el.text;
+    case 'integer':
+      if (!/^-?\d+$/.test(el.text)) throw new Error(`bad integer ${el.text}`);
+      return Number(el.text);
+    case 'true':
+    case 'false':
+      return el.name === 'true';
+    case 'array':
+      return el.children.map(plistValue);
+    case 'dict': {
+      const out: Record<string, unknown> = {};
+      if (el.children.length % 2 !== 0) throw new Error('a dict key without a value');
+      for (let k = 0; k < el.children.length; k += 2) {
+        if (el.children[k]!.name !== 'key') throw new Error(`expected <key>, got <${el.children[k]!.name}>`);
+        out[el.children[k]!.text] = plistValue(el.children[k + 1]!);
+      }
+      return out;
+    }
+    default:
+      throw new Error(`<${el.name}> is not a plist element`);
+  }
+}
+
+describe('the launchd agent', () => {
+  it('is a well-formed XML plist (DOCTYPE plist 1.0) with the keys and types launchd reads', () => {
+    const doc = parseXml(launchdPlist(JOB));
+    expect(doc.decl).toBe('<?xml version="1.0" encoding="UTF-8"?>');
+    expect(doc.doctype).toBe('<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">');
+    expect(doc.root.name).toBe('plist');
+    expect(doc.root.attrs).toEqual({ version: '1.0' });
+    expect(doc.root.children).toHaveLength(1);
+    expect(plistValue(doc.root.children[0]!)).toEqual({
+      Label: 'checkin.remind',
+      ProgramArguments: [JOB.node, JOB.script, 'remind', 'run'],
+      EnvironmentVariables: JOB.env,
+      StartCalendarInterval: [
+        { Weekday: 1, Hour: 9, Minute: 5 },
+        { Weekday: 3, Hour: 9, Minute: 5 },
+        { Weekday: 5, Hour: 9, Minute: 5 },
+      ],
+    });
+    expect(parsePlist(launchdPlist(JOB))).toEqual({ at: JOB.at, days: JOB.days });
+  });
+});
+
+/** A Windows command line split as CommandLineToArgvW does. */
+function windowsArgv(line: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < line.length) {
+    while (line[i] === ' ') i++;
+    if (i >= line.length) break;
+    let arg = '';
+    let quoted = false;
+    for (; i < line.length && (quoted || line[i] !== ' '); i++) {
+      let slashes = 0;
+      while (line[i] === '\\') slashes++, i++;
+      if (line[i] === '"') {
+        arg += '\\'.repeat(Math.floor(slashes / 2));
+        if (slashes % 2) arg += '"';
+        else quoted = !quoted;
+      } else {
+        arg += '\\'.repeat(slashes);
+        if (i >= line.length || (!quoted && line[i] === ' ')) break;
+        arg += line[i];
+      }
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+const TASK_NS = 'http://schemas.microsoft.com/windows/2004/02/mit/task';
+
+describe('the Task Scheduler task', () => {
+  it('is UTF-16 with a byte-order mark and a UTF-16 declaration, in the task namespace, with the structure the schema requires', () => {
+    const bytes = utf16(taskXml({ ...JOB, node: 'C:\\Program Files\\nodejs\\node.exe', script: 'C:\\Users\\Ada "A" L\\AppData\\checkin\\bin\\checkin.js' }, '2026-11-23'));
+    expect([...bytes.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+    const xml = bytes.subarray(2).toString('utf16le');
+    const doc = parseXml(xml);
+    expect(doc.decl).toBe('<?xml version="1.0" encoding="UTF-16"?>');
+    const task = doc.root;
+    expect(task.name).toBe('Task');
+    expect(task.attrs).toEqual({ version: '1.2', xmlns: TASK_NS });
+    const child = (el: El, name: string) => {
+      const found = el.children.filter((c) => c.name === name);
+      expect(found, `<${el.name}> has one <${name}>`).toHaveLength(1);
+      return found[0]!;
+    };
+    // taskType is an xs:all of these, each at most once; Actions is required.
+    expect(task.children.map((c) => c.name).sort()).toEqual(['Actions', 'Principals', 'RegistrationInfo', 'Settings', 'Triggers']);
+    const trigger = child(child(task, 'Triggers'), 'CalendarTrigger');
+    // triggerBaseType is a sequence (Enabled?, StartBoundary?, …), then the schedule.
+    expect(trigger.children.map((c) => c.name)).toEqual(['StartBoundary', 'ScheduleByWeek']);
+    expect(child(trigger, 'StartBoundary').text).toBe('2026-11-23T09:05:00');
+    const week = child(trigger, 'ScheduleByWeek');
+    expect(child(week, 'WeeksInterval').text).toBe('1');
+    expect(child(week, 'DaysOfWeek').children.map((d) => [d.name, d.children.length, d.text])).toEqual([
+      ['Monday', 0, ''],
+      ['Wednesday', 0, ''],
+      ['Friday', 0, ''],
+    ]);
+    const actions = child(task, 'Actions');
+    const exec = child(actions, 'Exec');
+    // execType is a sequence: Command, then Arguments.
+    expect(exec.children.map((c) => c.name)).toEqual(['Command', 'Arguments']);
+    expect(child(exec, 'Command').text).toBe('C:\\Program Files\\nodejs\\node.exe');
+    // The task has no environment: the run is handed it on its command line, which Windows splits back.
+    expect(windowsArgv(child(exec, 'Arguments').text)).toEqual([
+      'C:\\Users\\Ada "A" L\\AppData\\checkin\\bin\\checkin.js',
+      'remind',
+      'run',
+      ...Object.entries(JOB.env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+    ]);
+    const principal = child(child(task, 'Principals'), 'Principal');
+    expect(principal.attrs).toEqual({ id: 'Author' });
+    expect(actions.attrs).toEqual({ Context: 'Author' });
+    expect(child(child(task, 'Settings'), 'StartWhenAvailable').text).toBe('true');
+    expect(parseTaskXml(xml)).toEqual({ at: JOB.at, days: JOB.days });
+  });
+
+  it.each([['plain'], ['two words'], ['say "hi"'], ['C:\\dir with space\\'], ['tail\\\\'], ['a\\"b'], ['']])('windowsQuote(%j) is split back as itself', (arg) => {
+    expect(windowsArgv(`x ${windowsQuote(arg)} y`)).toEqual(['x', arg, 'y']);
+  });
+});
+
+// ---- macOS and Windows played by a stand-in host (nothing runs there) ----
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+useSandboxEnv((s, e) => ((sb = s), (env = e)));
+
+/** A run in-process; `now` a fixed Friday noon for what status says, the real clock for runs against the sandbox. */
+function context(now = () => new Date('2026-11-20T12:00:00Z')) {
+  const io = bufferIO();
+  return { io, ctx: createContext({ io, env, now }) };
+}
+
+describe('macOS: a launchd agent, loaded with launchctl bootstrap and taken out with bootout', () => {
+  it('install → status → remove, and --dry-run changes nothing', async () => {
+    const plist = join(env.HOME!, 'Library', 'LaunchAgents', 'checkin.remind.plist');
+    const { host, calls } = fakeHost('darwin', env);
+    const dry = context();
+    await runInstall(dry.ctx, { at: '8:15', days: 'mon-fri', dryRun: true }, host);
+    expect(dry.io.stdoutText()).toContain(`# write ${plist}:\n<?xml version="1.0" encoding="UTF-8"?>\n`);
+    expect(dry.io.stdoutText()).toContain(`\n/usr/bin/launchctl bootstrap gui/501 ${plist}\n`);
+    expect(existsSync(plist)).toBe(false);
+    expect(calls).toEqual([]);
+
+    const a = context();
+    await runInstall(a.ctx, { at: '8:15', days: 'mon-fri' }, host);
+    expect(parsePlist(readFileSync(plist, 'utf8'))).toEqual({ at: { hour: 8, minute: 15 }, days: [1, 2, 3, 4, 5] });
+    expect(calls).toEqual([['/usr/bin/launchctl', 'bootstrap', 'gui/501', plist]]);
+    const s = context();
+    await runRemindStatus(s.ctx, {}, host);
+    expect(s.io.stdoutText()).toBe(`Installed: a launchd agent at 08:15 on Mon–Fri\n  next: Mon 2026-11-23 08:15 (in 2 d 20 h)\n  ${plist}\n`);
+    // Again: the loaded agent is booted out before the new one is bootstrapped.
+    calls.length = 0;
+    await runInstall(context().ctx, { at: '9:00', days: 'daily' }, host);
+    expect(calls).toEqual([
+      ['/usr/bin/launchctl', 'bootout', 'gui/501/checkin.remind'],
+      ['/usr/bin/launchctl', 'bootstrap', 'gui/501', plist],
+    ]);
+    calls.length = 0;
+    await runRemove(context().ctx, {}, host);
+    expect(calls).toEqual([['/usr/bin/launchctl', 'bootout', 'gui/501/checkin.remind']]);
+    expect(existsSync(plist)).toBe(false);
+  });
+
+  it('the run shows a notification through osascript, with fixed words only', async () => {
+    const { host, calls } = fakeHost('darwin', env);
+    const { ctx, io } = context(() => new Date());
+    await runReminder(ctx, {}, host);
+    expect(calls).toEqual([['/usr/bin/osascript', '-e', 'display notification "Today\'s check-in is still pending: run checkin today" with title "checkin" subtitle "Check-in pending"']]);
+    expect(io.stdoutText()).toBe('');
+    expect(sb.requests.map((r) => `${r.method} ${r.path}`)).toContain(`GET /api/v2/check-ins/${localDateKey(new Date())}`);
+  });
+});
+
+describe('Windows: a Task Scheduler task registered with schtasks /Create /XML', () => {
+  it('install writes the UTF-16 XML to a temp file for schtasks and removes it; status queries it; remove deletes it', async () => {
+    let seen: Buffer | undefined;
+    let xmlFile = '';
+    let registered: string | undefined;
+    const { host, calls } = fakeHost('win32', env, (_file, args) => {
+      if (args[0] === '/Create') {
+        xmlFile = args[4]!;
+        seen = readFileSync(xmlFile);
+        registered = seen.subarray(2).toString('utf16le');
+      }
+      if (args[0] === '/Query') return registered ? { stdout: registered } : { code: 1, stderr: 'ERROR: The system cannot find the file specified.' };
+      if (args[0] === '/Delete') registered = undefined;
+      return {};
+    });
+    await runInstall(context().ctx, { at: '10:00', days: 'mon-fri' }, host);
+    expect(calls.map((c) => c.slice(1, 3))).toEqual([
+      ['/Query', '/TN'],
+      ['/Create', '/TN'],
+    ]);
+    expect(calls[1]).toEqual(['C:\\Windows\\System32\\schtasks.exe', '/Create', '/TN', 'checkin-remind', '/XML', xmlFile, '/F']);
+    expect([...seen!.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+    expect(existsSync(xmlFile)).toBe(false);
+    const s = context();
+    await runRemindStatus(s.ctx, {}, host);
+    expect(s.io.stdoutText()).toBe('Installed: a Task Scheduler task at 10:00 on Mon–Fri\n  next: Mon 2026-11-23 10:00 (in 2 d 22 h)\n  task checkin-remind in Task Scheduler\n');
+    await runRemove(context().ctx, {}, host);
+    expect(calls.at(-1)).toEqual(['C:\\Windows\\System32\\schtasks.exe', '/Delete', '/TN', 'checkin-remind', '/F']);
+    const after = context();
+    await runRemindStatus(after.ctx, {}, host);
+    expect(after.io.stdoutText()).toBe('No reminder installed: `checkin remind install` sets one up.\n');
+  });
+
+  it('the run shows a toast through PowerShell whose script holds fixed words only', async () => {
+    const { host, calls } = fakeHost('win32', env);
+    await runReminder(context(() => new Date()).ctx, {}, host);
+    expect(calls).toHaveLength(1);
+    const [file, ...args] = calls[0]!;
+    expect(file).toBe('C:\\Windows\\System32\\powershell.exe');
+    expect(args.slice(0, 3)).toEqual(['-NoProfile', '-NonInteractive', '-Command']);
+    expect(args[3]).toContain('ToastNotificationManager');
+    expect(args[3]).toContain(`CreateTextNode("Today's check-in is still pending: run checkin today")`);
+  });
+});
+
+describe('remind run --env (what a scheduled task hands the run)', () => {
+  it('sets only the variables the run needs, before anything reads them', async () => {
+    const { host, calls } = fakeHost('linux', env);
+    const io = bufferIO();
+    const url = env.CHECKIN_API_URL!;
+    const ctx = createContext({ io, env: { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2' } });
+    await runReminder(ctx, { env: [`CHECKIN_API_URL=${url}`] }, host);
+    expect(calls).toEqual([['/usr/bin/notify-send', '--app-name=checkin', 'Check-in pending', "Today's check-in is still pending: run checkin today"]]);
+    await expect(runReminder(context(() => new Date()).ctx, { env: ['NODE_OPTIONS=--require=/tmp/x.js'] }, host)).rejects.toThrow(/--env takes NAME=VALUE with NAME one of CHECKIN_CONFIG_DIR, /);
+    await expect(runReminder(context(() => new Date()).ctx, { env: ['=x'] }, host)).rejects.toThrow(/--env takes NAME=VALUE/);
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,106 @@
+// The shape of src/, checked from its own imports: no import cycles (static or lazy), each feature
+// in its own room (src/commands/<noun>/…) with the cross-noun imports listed here by name, layers
+// that point inward, and the habits ARCHITECTURE.md names.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+const SRC = join(ROOT, 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const rel = (p: string) => relative(SRC, p).split('\\').join('/');
+const sources = files(SRC).map((p) => ({ path: rel(p), text: readFileSync(p, 'utf8') }));
+
+/** Every relative import of a file (static, type-only and dynamic), as paths under src/. */
+function importsOf(file: { path: string; text: string }): string[] {
+  const out: string[] = [];
+  const re = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
+  for (const m of file.text.matchAll(re)) {
+    const spec = (m[1] ?? m[2])!;
+    out.push(rel(resolve(join(SRC, dirname(file.path)), spec.replace(/\.js$/, '.ts'))));
+  }
+  return out;
+}
+
+const graph = new Map(sources.map((f) => [f.path, importsOf(f)]));
+/** The noun a file under commands/ belongs to ('checkin' for commands/checkin/fill.ts); undefined elsewhere and for commands/flags.ts. */
+const nounOf = (p: string) => /^commands\/([^/]+)\//.exec(p)?.[1];
+
+describe('src/ structure', () => {
+  it('every import names a file that exists', () => {
+    const missing = [...graph].flatMap(([from, tos]) => tos.filter((to) => !graph.has(to)).map((to) => `${from} → ${to}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (node: string, stack: string[]) => {
+      if (state.get(node) === 'done') return;
+      if (state.get(node) === 'visiting') {
+        cycles.push([...stack.slice(stack.indexOf(node)), node].join(' → '));
+        return;
+      }
+      state.set(node, 'visiting');
+      for (const next of graph.get(node) ?? []) visit(next, [...stack, node]);
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) visit(node, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('has no shared/ folder: what several nouns share is the domain (domain/) or a flag helper (commands/flags.ts)', () => {
+    expect(sources.map((f) => f.path).filter((p) => /(^|\/)shared\//.test(p))).toEqual([]);
+    expect(sources.map((f) => f.path).filter((p) => p.startsWith('commands/') && !nounOf(p) && p !== 'commands/flags.ts')).toEqual([]);
+  });
+
+  it("each noun keeps to its room: no import into another noun's room; only program.ts imports the rooms", () => {
+    const bad = [...graph].flatMap(([from, tos]) =>
+      tos
+        .filter((to) => {
+          const noun = nounOf(to);
+          if (!noun) return false;
+          if (nounOf(from) === noun) return false;
+          return true;
+        })
+        .filter((to) => !(from === 'program.ts' && /^commands\/[^/]+\/[^/]+\.ts$/.test(to)))
+        .map((to) => `${from} → ${to}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('layers point inward: api, config, ui, core, sandbox, domain and the agent face know nothing of commands; the lower ones nothing of each other', () => {
+    // What each layer may import besides itself: the wire types and the error vocabulary are shared words.
+    const allowed: Record<string, RegExp> = {
+      'api/': /^(api\/|errors\.ts$)/,
+      'config/': /^(config\/|api\/types\.ts$|errors\.ts$)/,
+      'core/': /^(core\/|api\/types\.ts$|errors\.ts$)/,
+      'ui/': /^(ui\/|api\/types\.ts$|core\/|errors\.ts$)/,
+      'sandbox/': /^(sandbox\/|api\/types\.ts$|core\/datekey\.ts$)/,
+      // The domain serves both faces: it knows the layers below, never a command, the flags or the agent face.
+      'domain/': /^(domain\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
+      // The agent face: the domain and the layers below, never the CLI's commands.
+      'mcp/': /^(mcp\/|domain\/|api\/|config\/|core\/|ui\/|context\.ts$|error-text\.ts$|errors\.ts$|version\.ts$)/,
+      'commands/flags.ts': /^(context\.ts$)/,
+    };
+    const bad = [...graph].flatMap(([from, tos]) => {
+      const layer = Object.keys(allowed).find((l) => from.startsWith(l));
+      return layer ? tos.filter((to) => !allowed[layer]!.test(to)).map((to) => `${from} → ${to}`) : [];
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('no `any`, no process.exit, and only ui/io.ts touches the standard streams', () => {
+    const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    expect(sources.filter((f) => /:\s*any\b|<any>|\bas any\b|any\[\]/.test(code(f.text))).map((f) => f.path)).toEqual([]);
+    expect(sources.filter((f) => /process\.exit\s*\(/.test(code(f.text))).map((f) => f.path)).toEqual([]);
+    expect(sources.filter((f) => /process\.(stdout|stdin|stderr)\b/.test(code(f.text))).map((f) => f.path)).toEqual(['ui/io.ts']);
+  });
+});

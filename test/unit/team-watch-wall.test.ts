@@ -1,0 +1,93 @@
+// The wall of `checkin team --watch` as text (src/ui/wall.ts): the width rule at every width, the
+// states a person can be in, the symbols' ASCII fallback, and the screen's rows.
+import { describe, expect, it } from 'vitest';
+import type { CheckIn, Goal } from '../../src/api/types.js';
+import { makeColors } from '../../src/ui/color.js';
+import { displayWidth } from '../../src/ui/table.js';
+import type { TeamDay } from '../../src/core/member-states.js';
+import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../src/ui/wall.js';
+
+const plain = await makeColors(0);
+const view = (width: number, unicode = true): WallView => ({ c: plain, rich: true, width, now: new Date('2026-11-22T09:30:00Z'), unicode });
+const ci = (name: string, extra: Partial<CheckIn>): CheckIn => ({ id: `id-${name}`, date: '2026-11-22', person: { id: name, name }, ...extra });
+const member = (name: string, state: TeamDay['members'][number]['state'], c: Partial<CheckIn> | null) => ({ person: { id: name, name }, state, check_in: c ? ci(name, c) : null });
+const DATA: WallData = {
+  date: '2026-11-22',
+  teams: [
+    {
+      team: { id: 't', name: 'Platform' },
+      date: '2026-11-22',
+      members: [
+        member('Linus Torvalds', 'blocked', { blocked: true, blockers: 'Waiting on review', mood: 'stressed', intentions: 'Fix the flaky checkout test before the release', completed_at: '2026-11-22T09:00:00Z' }),
+        member('Ada Lovelace', 'pending', { mood: null }),
+        member('Margaret Hamilton', 'filled', { mood: 'tired', intentions: 'Triage the mobile crash reports from the weekend', completed_at: '2026-11-22T09:00:00Z', previous_completed: false }),
+        member('Grace Hopper', 'filled', { mood: 'focused', intentions: '**Ship** the wall', completed_at: '2026-11-22T09:00:00Z', previous_completed: true }),
+        member('Alan Turing', 'none', null),
+      ],
+    },
+  ],
+  goals: [
+    { id: 'g1', title: 'Halve the mobile crash rate', progress: 60, confidence: 90, confidence_description: 'On track', end_date: '2026-12-31' },
+    { id: 'g2', title: 'Write the on-call handbook', progress: null, confidence: null, confidence_description: null },
+    { id: 'g3', title: 'An archived goal', progress: 100, archived: true },
+  ] as Goal[],
+};
+const STATES = ['⚠ blocked', '· not yet', '✓ checked in', '★ did as planned', '– absent'];
+
+describe('the wall', () => {
+  it('at every width from 40 to 160: no line wider than the terminal, every state whole', () => {
+    for (let width = 40; width <= 160; width++) {
+      const lines = wallLines(view(width), DATA);
+      for (const l of lines) expect(displayWidth(l), `${width}: ${l}`).toBeLessThanOrEqual(width);
+      for (const s of STATES) expect(lines.join('\n'), `${width}`).toContain(s);
+      expect(lines.join('\n')).toContain('Goals');
+      expect(lines.join('\n')).not.toContain('An archived goal');
+      // Each goal's title keeps a few words: the bars go below 60 columns first.
+      expect(lines.join('\n'), `${width}`).toMatch(/Halve the/);
+      expect(lines.join('\n').includes('██████░░░░'), `${width}`).toBe(width >= 60);
+    }
+  });
+
+  it('a team where nobody has written an intention yet has no INTENTION column', () => {
+    const quiet: WallData = { ...DATA, teams: [{ ...DATA.teams[0]!, members: [member('Ada Lovelace', 'pending', {}), member('Alan Turing', 'none', null)] }] };
+    const text = wallLines(view(60), quiet).join('\n');
+    expect(text).toMatch(/PERSON +STATE +MOOD\n/);
+    expect(text).not.toContain('INTENTION');
+  });
+
+  it('at 120 columns: mood, the first intention as plain text, progress and confidence', () => {
+    const text = wallLines(view(120), DATA).join('\n');
+    expect(text).toContain('Platform — 2026-11-22  1 blocked · 1 not yet · 1 checked in · 1 did as planned · 1 absent');
+    expect(text).toMatch(/Grace Hopper +★ did as planned +🧐 +Ship the wall/);
+    expect(text).toMatch(/██████░░░░  60% +On track +2026-12-31 +Halve the mobile crash rate/);
+    expect(text).toMatch(/ — +— +Write the on-call handbook/);
+  });
+
+  it('without a UTF-8 locale: ASCII only, the mood as its word', () => {
+    expect(unicodeLocale({ LANG: 'C' })).toBe(false);
+    expect(unicodeLocale({})).toBe(false);
+    expect(unicodeLocale({ LANG: 'en_US.UTF-8' })).toBe(true);
+    expect(unicodeLocale({ LC_ALL: 'C', LANG: 'en_US.UTF-8' })).toBe(false);
+    for (const width of [40, 60, 120]) {
+      const text = wallLines(view(width, false), DATA).join('\n');
+      expect(text, `${width}`).toMatch(/^[\x20-\x7e\n]*$/);
+      for (const s of ['! blocked', '. not yet', '+ checked in', '* did as planned', '- absent']) expect(text).toContain(s);
+    }
+    expect(wallLines(view(120, false), DATA).join('\n')).toMatch(/Grace Hopper +\* did as planned +focused +Ship the wall/);
+  });
+
+  it('the screen: the footer on the last row; a wall taller than the window says how much is left out', () => {
+    const status: WallStatus = { updatedAt: new Date(2026, 10, 22, 9, 30), checkedAt: new Date(2026, 10, 22, 9, 31), nextAt: new Date(2026, 10, 22, 9, 31, 30), slowed: false, intervalS: 30 };
+    const footer = wallFooter(view(100), status);
+    expect(footer).toBe('updated 09:30:00 · checked 09:31:00 · next 09:31:30 · q quit, r refresh');
+    expect(wallFooter(view(40), status)).toBe('updated 09:30:00 · q quit, r refresh');
+    const lines = wallLines(view(100), DATA);
+    const tall = wallScreen(view(100), lines, footer, 40);
+    expect(tall).toHaveLength(40);
+    expect(tall.at(-1)).toBe(footer);
+    const short = wallScreen(view(100), lines, footer, 8);
+    expect(short).toHaveLength(8);
+    expect(short[6]).toBe(`… ${lines.length - 6} more lines: make the window taller`);
+    expect(short[7]).toBe(footer);
+  });
+});
