@@ -57,3 +57,21 @@ export function parseRangeDay(input: string, today: string, flag: string): strin
   if (!day) throw new UsageError(`${flag} takes YYYY-MM-DD, today, yesterday, tomorrow, a weekday name or workday; got "${input}"`);
   return day;
 }
+
+/**
+ * The end of a range that starts on `from`: a bare weekday name ("friday", not "last friday") is
+ * the first such day on or after `from` — `--since monday --until friday` is that week, on any day
+ * of it; everything else as parseRangeDay.
+ */
+export function parseRangeEnd(input: string, today: string, flag: string, from: string): string {
+  const name = input.trim().toLowerCase();
+  let day = WEEKDAYS.indexOf(name as (typeof WEEKDAYS)[number]);
+  if (day === -1) day = SHORT_DAYS.indexOf(name);
+  if (day === -1) return parseRangeDay(input, today, flag);
+  return addDays(from, (day - weekdayOf(from) + 7) % 7);
+}
+
+/** Monday of the week `day` is in (weeks run Monday to Sunday). */
+export function weekStart(day: string): string {
+  return addDays(day, -((weekdayOf(day) + 6) % 7));
+}

@@ -7,7 +7,8 @@ import type { CachedMe } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
 import { UsageError } from '../errors.js';
-import { parseRangeDay } from '../core/keys.js';
+import { shortDay } from '../core/dayname.js';
+import { parseRangeDay, parseRangeEnd } from '../core/keys.js';
 import { me } from './account.js';
 
 export interface DayZone {
@@ -110,8 +111,15 @@ export async function rangeDay(ctx: Context, value: string | undefined, flag: st
  */
 export async function dayRange(ctx: Context, range: { since?: string; until?: string }, names: { since: string; until: string }): Promise<{ since?: string; until?: string }> {
   const since = await rangeDay(ctx, range.since, names.since);
-  const until = await rangeDay(ctx, range.until, names.until);
-  if (since && until && since > until) throw new UsageError(`${names.since} ${since} is after ${names.until} ${until}`);
+  // A weekday name as the end counts from the start: "--since monday --until friday" is one week.
+  const until = range.until === undefined ? undefined : since ? parseRangeEnd(range.until, await today(ctx), names.until, since) : await rangeDay(ctx, range.until, names.until);
+  if (since && until && since > until) {
+    // Backwards: said as understood, each end as a day and, when a word was given, which word.
+    const said = (key: string, given: string | undefined) => `${key} (${shortDay(key)}${given && given.trim() !== key ? `, from "${given.trim()}"` : ''})`;
+    const words = range.since !== undefined && /^\s*(last[ -])?[a-z]+\s*$/i.test(range.since) && !/^\s*(today|yesterday|tomorrow)\s*$/i.test(range.since);
+    const message = `${names.since} ${said(since, range.since)} is after ${names.until} ${said(until, range.until)}`;
+    throw words ? new UsageError(message, 'A weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.') : new UsageError(message);
+  }
   return { ...(since && { since }), ...(until && { until }) };
 }
 

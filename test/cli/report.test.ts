@@ -98,8 +98,36 @@ describe('checkin report', () => {
     expect(g.check_ins.map((c: { date: string }) => c.date)).toEqual(['2026-11-19', '2026-11-20']);
   });
 
+  it('the weekly example works on every day of the week: --since "last monday" --until friday is one week, Monday to Friday; --week and --last-week', async () => {
+    // The clock stands on Sun 22 Nov; each step is a day on (Mon 23 … Sun 29 Nov).
+    const seen: string[] = [];
+    for (let day = 0; day < 7; day++) {
+      await w.clock.sleep(24 * 3600 * 1000);
+      const r = await w.cli(['report', '--since', 'last monday', '--until', 'friday', '--format', 'json']);
+      expect(r.code).toBe(0);
+      const { since, until } = JSON.parse(r.stdout) as { since: string; until: string };
+      seen.push(`${since}..${until}`);
+    }
+    // On a Monday "last monday" is a week ago (that week); from Tuesday on, this week.
+    expect(seen).toEqual(['2026-11-16..2026-11-20', ...Array(6).fill('2026-11-23..2026-11-27')]);
+    const week = JSON.parse((await w.cli(['report', '--week', '--format', 'json'])).stdout) as { since: string; until: string };
+    const last = JSON.parse((await w.cli(['report', '--last-week', '--format', 'json'])).stdout) as { since: string; until: string };
+    expect([week.since, week.until, last.since, last.until]).toEqual(['2026-11-23', '2026-11-29', '2026-11-16', '2026-11-22']);
+    expect(await w.cli(['report', '--week', '--since', 'monday'])).toMatchObject({ code: 2, stderr: 'error: --week is the whole period; leave out --since and --until\n' });
+  });
+
   it('refuses a period that ends before it starts, and an unknown format, before any request', async () => {
-    expect(await w.cli(['report', '--since', '2026-11-20', '--until', '2026-11-19'])).toMatchObject({ code: 2, stderr: 'error: --since 2026-11-20 is after --until 2026-11-19\n' });
+    expect(await w.cli(['report', '--since', '2026-11-20', '--until', '2026-11-19'])).toMatchObject({ code: 2, stderr: 'error: --since 2026-11-20 (Fri 20 Nov) is after --until 2026-11-19 (Thu 19 Nov)\n' });
+    // Backwards with words: what each was understood as, and why.
+    expect(await w.cli(['report', '--since', 'today', '--until', 'yesterday'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --since 2026-11-22 (Sun 22 Nov, from "today") is after --until 2026-11-21 (Sat 21 Nov, from "yesterday")\n',
+    });
+    // A weekday name as the start: which one it was taken as, and how to be exact.
+    expect(await w.cli(['report', '--since', 'saturday', '--until', '2026-11-20'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --since 2026-11-21 (Sat 21 Nov, from "saturday") is after --until 2026-11-20 (Fri 20 Nov)\nA weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.\n',
+    });
     expect((await w.cli(['report', '--format', 'xlsx'])).code).toBe(2);
     expect(w.sent().filter((r) => !r.endsWith('/me'))).toEqual([]);
   });

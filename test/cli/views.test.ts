@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, weekdayOf } from '../../src/core/datekey.js';
+import { shortDay } from '../../src/core/dayname.js';
 import type { SandboxData } from '../../src/sandbox/data.js';
 import { demoData } from '../../src/sandbox/demo.js';
 import { checkInId, stableUuid } from '../../src/sandbox/ids.js';
@@ -128,7 +129,7 @@ describe('checkin list', () => {
     const t = await cli(['list', '--team', 'Plattform']);
     expect(t).toMatchObject({ code: 2, stderr: 'error: No team named "Plattform". Did you mean Platform?\n' });
     const d = await cli(['list', '--since', 'today', '--until', 'yesterday']);
-    expect(d).toMatchObject({ code: 2, stderr: `error: --since ${TODAY} is after --until ${addDays(TODAY, -1)}\n` });
+    expect(d).toMatchObject({ code: 2, stderr: `error: --since ${TODAY} (${shortDay(TODAY)}, from "today") is after --until ${addDays(TODAY, -1)} (${shortDay(addDays(TODAY, -1))}, from "yesterday")\n` });
     expect(await cli(['list', '--per-page', '51'])).toMatchObject({ code: 2, stderr: "error: option '--per-page <n>' argument '51' is invalid. --per-page must be from 1 to 50.\n" });
     expect(sent().filter((s) => s.startsWith('GET /api/v2/check-ins'))).toEqual([]);
   });

@@ -6,10 +6,12 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { allGoals, newestUpdatesOf, walkCheckIns } from '../../api/endpoints.js';
 import type { CheckIn, Ref } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { isDateKey } from '../../core/datekey.js';
+import { addDays, isDateKey } from '../../core/datekey.js';
+import { weekStart } from '../../core/keys.js';
+import { UsageError } from '../../errors.js';
 import { shortDay } from '../../core/dayname.js';
 import { resolvePeople, resolveTeams } from '../../domain/account.js';
-import { dayRange } from '../../domain/days.js';
+import { dayRange, today } from '../../domain/days.js';
 import { printJson } from '../../ui/output.js';
 import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
@@ -17,16 +19,20 @@ import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js'
 export interface ReportOptions extends WhoOptions {
   since?: string;
   until?: string;
+  week?: boolean;
+  lastWeek?: boolean;
   format?: 'md' | 'csv' | 'json';
 }
 
 export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport) {
   return whoOptions(new Command('report'))
     .description('The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON')
-    .option('--since <day>', 'from this day (default: monday, the start of this week)')
-    .option('--until <day>', 'up to this day, inclusive (default: today)')
+    .option('--since <day>', 'from this day (default: Monday of this week, today on a Monday)')
+    .option('--until <day>', 'up to this day, inclusive (default: today); a weekday name is the first on or after --since')
+    .option('--week', 'this week, Monday to Sunday')
+    .option('--last-week', 'last week, Monday to Sunday')
     .addOption(new Option('--format <format>', 'md, csv or json').choices(['md', 'csv', 'json'] as const).default('md' as const))
-    .addHelpText('after', '\nExamples:\n  checkin report --person me\n  checkin report --team Platform --since "last monday" --until friday --format csv > week.csv')
+    .addHelpText('after', '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday')
     .action((opts) => run(ctx, opts));
 }
 
@@ -38,7 +44,14 @@ function moodCounts(list: CheckIn[]): Array<{ mood: string; count: number }> {
 }
 
 export async function runReport(ctx: Context, opts: ReportOptions): Promise<void> {
-  const range = await dayRange(ctx, { since: opts.since ?? 'monday', until: opts.until ?? 'today' }, { since: '--since', until: '--until' });
+  if (opts.week && opts.lastWeek) throw new UsageError('Give --week or --last-week, not both');
+  if ((opts.week || opts.lastWeek) && (opts.since !== undefined || opts.until !== undefined)) throw new UsageError(`${opts.week ? '--week' : '--last-week'} is the whole period; leave out --since and --until`);
+  const now = await today(ctx);
+  const monday = addDays(weekStart(now), opts.lastWeek ? -7 : 0);
+  const range =
+    opts.week || opts.lastWeek
+      ? { since: monday, until: addDays(monday, 6) }
+      : await dayRange(ctx, { since: opts.since ?? monday, until: opts.until ?? 'today' }, { since: '--since', until: '--until' });
   const since = range.since!;
   const until = range.until!;
   const people_ids = await resolvePeople(ctx, opts.person);
