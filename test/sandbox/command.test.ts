@@ -28,7 +28,7 @@ describe('checkin sandbox (the built binary)', () => {
   });
 
   it('--host 0.0.0.0 prints a loopback URL the client accepts; --people/--days make large demo data', async () => {
-    const child = spawnCli(['sandbox', '--host', '0.0.0.0', '--people', '55', '--days', '40', '--no-rate-limit', '--no-log'], cleanEnv());
+    const child = spawnCli(['sandbox', '--port', '0', '--host', '0.0.0.0', '--people', '55', '--days', '40', '--no-rate-limit', '--no-log'], cleanEnv());
     const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
     const [, url, token] = m;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
@@ -43,7 +43,7 @@ describe('checkin sandbox (the built binary)', () => {
     const dir = tempDir('checkin-data-');
     const file = join(dir, 'sandbox.json');
     const start = async () => {
-      const child = spawnCli(['sandbox', '--token', 'tok_123', '--data', file], cleanEnv());
+      const child = spawnCli(['sandbox', '--port', '0', '--token', 'tok_123', '--data', file], cleanEnv());
       const [, url] = await waitForLine(child.stdout!, /CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=tok_123/);
       return { child, url: url! };
     };
@@ -60,11 +60,46 @@ describe('checkin sandbox (the built binary)', () => {
     expect(await exited(b.child)).toBe(0);
   });
 
+  it('keeps its address across restarts: a stored login works after the sandbox is started again; the usual port taken, a free one, said', async () => {
+    // A port free now stands for the default (4280 may be in use on a contributor's machine).
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const env = cleanEnv({ CHECKIN_SANDBOX_PORT: String(port) });
+    const { CHECKIN_API_URL: _u, CHECKIN_TOKEN: _t, ...home } = env;
+    const first = spawnCli(['sandbox', '--no-log'], env);
+    const [, url] = await waitForLine(first.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    expect(url).toBe(`http://127.0.0.1:${port}/api/v2`);
+    const login = await runCli(['login', '--with-token', '--api-url', url!], { env: home, input: 'sandbox_pat_demo\n' });
+    expect(login.code).toBe(0);
+    first.kill('SIGTERM');
+    expect(await exited(first)).toBe(0);
+    const second = spawnCli(['sandbox', '--no-log'], env);
+    const [, again] = await waitForLine(second.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    expect(again).toBe(url);
+    const me = await runCli(['me', '--json'], { env: home });
+    expect(me.code).toBe(0);
+    expect(JSON.parse(me.stdout)).toMatchObject({ username: 'ada' });
+    // The usual port now taken (by the second): a third starts on a free one and says so.
+    const third = spawnCli(['sandbox', '--no-log'], env);
+    let said = '';
+    third.stderr!.on('data', (d: Buffer) => (said += d.toString()));
+    const [, other] = await waitForLine(third.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    expect(other).not.toBe(url);
+    expect(said).toContain(`note: port ${port} is taken, so this sandbox listens on ${new URL(other!).port}: a login stored for port ${port} does not reach it`);
+    const both = Promise.all([exited(second), exited(third)]);
+    second.kill('SIGTERM');
+    third.kill('SIGTERM');
+    expect(await both).toEqual([0, 0]);
+  });
+
   it('refuses a bad port and a port in use with exit 2 and one line', async () => {
     const bad = await runCli(['sandbox', '--port', 'abc']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("error: option '--port <n>' argument 'abc' is invalid. --port must be a whole number from 0 to 65535.\n");
-    const child = spawnCli(['sandbox', '--no-log'], cleanEnv());
+    const child = spawnCli(['sandbox', '--port', '0', '--no-log'], cleanEnv());
     const [, port] = await waitForLine(child.stdout!, /127\.0\.0\.1:(\d+)/);
     const busy = await runCli(['sandbox', '--port', port!]);
     expect(busy.code).toBe(2);
@@ -78,7 +113,7 @@ describe('checkin sandbox (the built binary)', () => {
     const file = join(dir, 'broken.json');
     const { writeFile } = await import('node:fs/promises');
     await writeFile(file, 'not json');
-    const r = await runCli(['sandbox', '--data', file]);
+    const r = await runCli(['sandbox', '--port', '0', '--data', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: Cannot start the sandbox: .*broken\.json: not valid JSON/);
   });

@@ -330,7 +330,7 @@ describe('checkin sandbox --data, killed', () => {
     expect((JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ id: string }> }).comments.filter((c) => ids.includes(c.id))).toHaveLength(5);
     // A second `checkin sandbox` on the same file while this one runs: one line, exit 2.
     const second = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const c = spawn(process.execPath, [BIN, 'sandbox', '--data', file], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--data', file], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       c.stderr.on('data', (d: Buffer) => (err += d.toString()));
       c.on('exit', (code) => resolve({ code, err }));
@@ -358,7 +358,7 @@ describe('checkin sandbox --data, the last journal line damaged', () => {
   /** Runs `checkin sandbox --data FILE` to its end (bounded): it is expected to refuse. */
   function refusedRun(file: string): Promise<{ code: number | null; out: string; err: string }> {
     return new Promise((resolve, reject) => {
-      const c = track(spawn(process.execPath, [BIN, 'sandbox', '--no-log', '--data', file], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] }));
+      const c = track(spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--no-log', '--data', file], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] }));
       let out = '';
       let err = '';
       c.stdout!.on('data', (d: Buffer) => (out += d.toString()));

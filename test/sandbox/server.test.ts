@@ -101,7 +101,7 @@ describe('checkin sandbox --data', () => {
 
   it('a --data path that cannot be written fails at start with one line', async () => {
     const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'sandbox', '--data', '/proc/checkin-cannot-write/sandbox.json'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--data', '/proc/checkin-cannot-write/sandbox.json'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       child.on('exit', (code) => resolve({ code, err }));

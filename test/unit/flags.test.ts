@@ -89,7 +89,7 @@ const CASES: Array<[string, Define, string[], unknown]> = [
   ['me', meCommand, ['--refresh', '--json'], { refresh: true, json: true }],
   ['cron: defaults', cronCommand, [], { at: '10:00', days: '1-5' }],
   ['cron', cronCommand, ['--at', '9:30', '--days', 'mon-fri', '--notify', 'notify-send hi'], { at: '9:30', days: 'mon-fri', notify: 'notify-send hi' }],
-  ['sandbox: defaults', sandboxCommand, [], { port: 0, host: '127.0.0.1', rateLimit: true, log: true }],
+  ['sandbox: defaults', sandboxCommand, [], { host: '127.0.0.1', rateLimit: true, log: true }],
   [
     'sandbox',
     sandboxCommand,

@@ -6,8 +6,19 @@ import { UsageError } from '../../errors.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { intOption, type Run } from '../flags.js';
 
+/** The sandbox's own port: the same at every start, so a stored `checkin login` keeps working. */
+export const SANDBOX_PORT = 4280;
+
+/** CHECKIN_SANDBOX_PORT, else SANDBOX_PORT. */
+function usualPort(env: NodeJS.ProcessEnv): number {
+  const v = env.CHECKIN_SANDBOX_PORT;
+  if (v === undefined || v === '') return SANDBOX_PORT;
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 65535) throw new UsageError(`CHECKIN_SANDBOX_PORT must be a port number from 1 to 65535; got "${v}"`);
+  return Number(v);
+}
+
 export interface SandboxOptions {
-  port: number;
+  port?: number;
   host: string;
   token?: string;
   data?: string;
@@ -20,7 +31,7 @@ export interface SandboxOptions {
 export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandbox) {
   return new Command('sandbox')
     .description('Start a local service that speaks the same API, with demo data')
-    .addOption(intOption('--port <n>', 'port to listen on (0 = a free one)', 0, 65535).default(0))
+    .addOption(intOption('--port <n>', `port to listen on (default ${SANDBOX_PORT} or CHECKIN_SANDBOX_PORT, the same at every start; a free one when that is taken; 0 = a free one)`, 0, 65535))
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--token <token>', "the demo person's read+write token")
     .option('--data <file>', 'load state from FILE and save every change to it')
@@ -36,9 +47,9 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
   const { startSandbox } = await import('../../sandbox/server.js');
   if (opts.token !== undefined && !/^\S+$/.test(opts.token)) throw new UsageError('--token must be a non-empty string without spaces');
   let sandbox;
-  try {
-    sandbox = await startSandbox({
-      port: opts.port,
+  const start = (port: number) =>
+    startSandbox({
+      port,
       host: opts.host,
       ...(opts.token !== undefined && { token: opts.token }),
       ...(opts.data !== undefined && { dataFile: opts.data }),
@@ -51,6 +62,16 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
         },
       }),
     });
+  try {
+    const usual = usualPort(ctx.env);
+    try {
+      sandbox = await start(opts.port ?? usual);
+    } catch (err) {
+      // The usual port taken (another sandbox, another program) and none asked for: a free one, said.
+      if (opts.port !== undefined || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      sandbox = await start(0);
+      io.err(`note: port ${usual} is taken, so this sandbox listens on ${sandbox.port}: a login stored for port ${usual} does not reach it\n`);
+    }
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, 'Pick another with --port, or --port 0 for a free one');
@@ -63,6 +84,13 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
   const name = me ? sandbox.service.person(me.person_id)?.name : undefined;
   const who = name === undefined ? undefined : sanitizeLine(name);
   const readOnly = sandbox.service.data.tokens.find((t) => t.scope === 'read' && t.person_id === me?.person_id)?.token;
+  // Listening from here on: a stop signal from now (even before the lines below are read) stops it cleanly.
+  const stopped = new Promise<void>((resolve) => {
+    const off = io.onInterrupt(() => {
+      off();
+      resolve();
+    });
+  });
   io.err(`checkin sandbox: API v2 at ${sandbox.url}\n`);
   io.err(`  token (read+write${who ? `, ${who}` : ''}): ${sandbox.token}\n`);
   if (readOnly) io.err(`  read-only token: ${readOnly}\n`);
@@ -72,12 +100,7 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
   io.out(`export CHECKIN_API_URL=${sandbox.url} CHECKIN_TOKEN=${sandbox.token}\n`);
   io.err('\nPress Ctrl-C to stop.\n');
 
-  await new Promise<void>((resolve) => {
-    const off = io.onInterrupt(() => {
-      off();
-      resolve();
-    });
-  });
+  await stopped;
   io.err('Stopping the sandbox…\n');
   await sandbox.close();
 }
