@@ -1,6 +1,6 @@
 // What a run loads (scripts/build.mjs, CONTRIBUTING.md "Start-up"): a one-request command reads
 // bin/checkin.js and dist/checkin.cjs and nothing else, no built-in but those a commander CLI doing
-// a bare node:http GET loads (the prompts' readline and tty, undici's many: none of them), and the
+// a bare node:http GET loads (the prompts' readline and tty: none of them), and the
 // MCP server only for `checkin mcp`. Checked on the process itself: a preload writes, at exit, the
 // files it required and Node's own list of the built-ins it loaded. And the rule that makes it so:
 // a top-level import of a `node:` module names only one Node has loaded before our code.
