@@ -2,8 +2,7 @@
 // JSON, times out, retries what is safe to retry, and turns failures into ApiErrors.
 // It knows HTTP and nothing about terminals.
 
-import type { Dispatcher } from 'undici';
-import { nodeTransport, proxyFor, TIMEOUT_CODE, TOO_BIG_CODE, undiciTransport, usesProxy, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
+import { nodeTransport, proxyFor, TIMEOUT_CODE, TOO_BIG_CODE, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
 import { UsageError } from '../errors.js';
 import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
 import type { PageSource } from './paginate.js';
@@ -38,8 +37,8 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); default: none. */
   env?: NodeJS.ProcessEnv;
-  /** A dispatcher to use instead of building one (tests pass a MockAgent). */
-  dispatcher?: Dispatcher;
+  /** A transport to use instead of Node's (tests pass one over undici's MockAgent). */
+  transport?: Transport;
   sleep?: (ms: number) => Promise<void>;
   /** The clock, in ms: pauses, Retry-After dates, the trace's timings (default Date.now; tests pass the one sleep moves). */
   now?: () => number;
@@ -134,11 +133,7 @@ export class ApiClient {
   }
 
   private connect(): Promise<Transport> {
-    const env = this.opts.env ?? {};
-    return (this.transport ??=
-      this.opts.dispatcher || usesProxy(this.opts.baseUrl, env)
-        ? undiciTransport({ ...(this.opts.dispatcher && { dispatcher: this.opts.dispatcher }), env, timeoutMs: this.timeoutMs })
-        : Promise.resolve(nodeTransport()));
+    return (this.transport ??= Promise.resolve(this.opts.transport ?? nodeTransport(this.opts.env ?? {})));
   }
 
   get baseUrl(): string {
@@ -442,7 +437,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    // Releases pooled keep-alive sockets (undici), so the process can exit as soon as the work is done.
+    // Releases pooled keep-alive sockets, so the process can exit as soon as the work is done.
     if (this.transport) await (await this.transport).close();
   }
 }

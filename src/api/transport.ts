@@ -1,15 +1,17 @@
-// One HTTP exchange, two ways. The client above decides retries and errors; a transport only
-// sends a request and reads the whole answer.
+// One HTTP exchange. The client above decides retries and errors; a transport only sends a request
+// and reads the whole answer.
 //
-// - node:http / node:https for direct connections: Node's native parser, no Wasm to compile. A
-//   keep-alive agent (at most 8 sockets: as many as a listing keeps in flight) serves a
-//   command's requests (--all's pages reuse its sockets) and is destroyed when the command is
-//   done, so the process exits at once.
-// - undici for everything a proxy is involved in (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured by
-//   its EnvHttpProxyAgent), and for a dispatcher handed in (tests use MockAgent). Loaded only then.
+// node:http / node:https: Node's native parser, no Wasm to compile. A keep-alive agent (at most 8
+// sockets, for the requests a command sends together) serves a command's requests (--all walks many
+// pages on one socket) and is destroyed when the command is done, so the process exits at once.
+// Through a proxy (HTTPS_PROXY / HTTP_PROXY, NO_PROXY honoured: proxyFor below) an https URL goes in
+// a CONNECT tunnel, TLS end to end (the proxy sees only host:port); an http URL is asked of the proxy
+// whole. No package: undici (~520 KB) made every run read twice what it runs (CONTRIBUTING.md,
+// "Start-up"); the tests still use its MockAgent, through a transport of their own.
 
 import type * as http from 'node:http';
-import type { Dispatcher } from 'undici';
+import type * as https from 'node:https';
+import type { Duplex } from 'node:stream';
 
 /** Response headers as received (a repeated header as a list). */
 export type Headers = Record<string, string | string[] | undefined>;
@@ -31,7 +33,7 @@ export interface Outgoing {
   maxBodyBytes: number;
 }
 
-/** A failed exchange: `code` as Node/undici name it; `written` when the request had gone out whole. */
+/** A failed exchange: `code` as Node names it; `written` when the request had gone out whole. */
 export interface TransportError extends Error {
   code: string;
   written: boolean;
@@ -44,9 +46,8 @@ export interface Transport {
 
 export const TIMEOUT_CODE = 'ETIMEDOUT';
 export const TOO_BIG_CODE = 'ETOOBIG';
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function transportError(err: unknown, written: boolean): TransportError {
+export function transportError(err: unknown, written: boolean): TransportError {
   const e = err as Error & { code?: string; cause?: { code?: string } };
   const out = (e instanceof Error ? e : new Error(String(err))) as TransportError;
   out.code = e.code ?? e.cause?.code ?? 'UNKNOWN';
@@ -54,17 +55,24 @@ function transportError(err: unknown, written: boolean): TransportError {
   return out;
 }
 
-export function nodeTransport(): Transport {
+export function nodeTransport(env: NodeJS.ProcessEnv = {}): Transport {
   const agents = new Map<string, http.Agent>();
   return {
     async send(req) {
       const url = new URL(req.url);
-      const mod = (url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http')) as typeof http;
-      let agent = agents.get(url.protocol);
+      const proxy = proxyFor(req.url, env);
+      const via = proxy === undefined ? undefined : new URL(proxy);
+      // An http URL through a proxy: the request goes to the proxy, naming the whole URL.
+      const to = via && url.protocol === 'http:' ? via : url;
+      const mod = (to.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http')) as typeof http;
+      const key = `${url.protocol} ${proxy ?? ''}`;
+      let agent = agents.get(key);
       if (!agent) {
-        agent = new mod.Agent({ keepAlive: true, maxSockets: 8 }); // paginate.ts keeps at most 8 requests in flight
-        agents.set(url.protocol, agent);
+        const options = { keepAlive: true, maxSockets: 8 }; // as many as the pager keeps in flight
+        agent = via && url.protocol === 'https:' ? tunnelAgent(via, options, req.timeoutMs) : new mod.Agent(options);
+        agents.set(key, agent);
       }
+      const headers = via && to === via ? { ...req.headers, ...proxyAuthorization(via) } : req.headers;
       return new Promise<Exchange>((resolve, reject) => {
         let written = false;
         let deadline: NodeJS.Timeout | undefined;
@@ -74,7 +82,7 @@ export function nodeTransport(): Transport {
         };
         let r: http.ClientRequest;
         try {
-          r = mod.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
+          r = mod.request(to, { method: req.method, headers, agent, ...(to === via && { path: url.href, headers: { ...headers, host: url.host } }) }, (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (c: Buffer) => {
@@ -107,63 +115,50 @@ export function nodeTransport(): Transport {
   };
 }
 
-export async function undiciTransport(opts: { dispatcher?: Dispatcher; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Transport> {
-  // The whole package: its index wires the dispatcher methods ProxyAgent tunnels with.
-  // Bundled, a CommonJS package is imported as its `default` only.
-  const mod = await import('undici');
-  const { request, EnvHttpProxyAgent } = ((mod as unknown as { default?: typeof mod }).default ?? mod) as typeof mod;
-  let dispatcher = opts.dispatcher;
-  const own = !dispatcher;
-  if (!dispatcher) {
-    const { httpsProxy, httpProxy, noProxy } = proxySettings(opts.env);
-    dispatcher = new EnvHttpProxyAgent({
-      connectTimeout: opts.timeoutMs,
-      ...(httpsProxy !== undefined && { httpsProxy }),
-      ...(httpProxy !== undefined && { httpProxy }),
-      noProxy: noProxy ?? '',
-    });
-  }
-  const d = dispatcher;
-  return {
-    async send(req) {
-      try {
-        const signal = AbortSignal.timeout(req.timeoutMs);
-        const res = await request(req.url, {
-          dispatcher: d,
-          method: req.method as Dispatcher.HttpMethod,
-          headers: req.headers,
-          body: req.body,
-          headersTimeout: req.timeoutMs,
-          bodyTimeout: req.timeoutMs,
-          signal,
-        });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of res.body as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > req.maxBodyBytes) {
-            res.body.destroy();
-            throw Object.assign(new Error(`answer larger than ${req.maxBodyBytes} bytes`), { code: TOO_BIG_CODE });
-          }
-          chunks.push(chunk);
-        }
-        return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
-      } catch (err) {
-        if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') {
-          throw Object.assign(transportError(err, true), { code: TIMEOUT_CODE });
-        }
-        if ((err as { code?: string }).code === TOO_BIG_CODE) throw transportError(err, true);
-        // undici does not say whether the request went out; only a failed connect proves it did not.
-        const e = transportError(err, true);
-        e.written = !CONNECT_FAILURES.has(e.code);
-        if (/^UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT$/.test(e.code)) e.code = TIMEOUT_CODE;
-        throw e;
-      }
-    },
-    async close() {
-      if (own) await d.destroy();
-    },
+/**
+ * An https agent whose connections are CONNECT tunnels through `proxy`, TLS to the service inside.
+ * A CONNECT unanswered within `timeoutMs` fails as a timeout (a request waiting for its socket
+ * cannot be ended by its own deadline).
+ */
+function tunnelAgent(proxy: URL, options: https.AgentOptions, timeoutMs: number): https.Agent {
+  const https = process.getBuiltinModule('node:https') as typeof import('node:https');
+  const agent = new https.Agent(options);
+  // A CONNECT still unanswered when the command is done (its deadline passed) ends with the agent.
+  const pending = new Set<http.ClientRequest>();
+  const destroy = agent.destroy.bind(agent);
+  agent.destroy = () => {
+    for (const c of pending) c.destroy();
+    destroy();
   };
+  agent.createConnection = (opts, done) => {
+    const target = `${opts.host}:${opts.port}`;
+    const mod = (proxy.protocol === 'https:' ? https : process.getBuiltinModule('node:http')) as typeof http;
+    const connect = mod.request(proxy, { method: 'CONNECT', path: target, headers: { host: target, ...proxyAuthorization(proxy) }, agent: false });
+    connect.setTimeout(timeoutMs, () => connect.destroy(Object.assign(new Error(`the proxy ${proxy.host} did not answer CONNECT ${target} within ${timeoutMs} ms`), { code: TIMEOUT_CODE })));
+    pending.add(connect);
+    connect.once('close', () => pending.delete(connect));
+    connect.once('connect', (res, socket) => {
+      pending.delete(connect);
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        done!(Object.assign(new Error(`the proxy ${proxy.host} answered ${res.statusCode} to CONNECT ${target}`), { code: 'EPROXY' }), undefined as unknown as Duplex);
+        return;
+      }
+      const tls = process.getBuiltinModule('node:tls') as typeof import('node:tls');
+      done!(null, tls.connect({ ...(opts as import('node:tls').ConnectionOptions), socket }));
+    });
+    connect.once('error', (err) => done!(err, undefined as unknown as Duplex));
+    connect.end();
+    return undefined;
+  };
+  return agent;
+}
+
+/** Proxy-Authorization for a proxy URL with a user (http://user:secret@proxy:3128). */
+function proxyAuthorization(proxy: URL): Record<string, string> {
+  if (!proxy.username) return {};
+  const basic = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
+  return { 'proxy-authorization': `Basic ${basic}` };
 }
 
 /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, upper or lower case, empty meaning unset. */

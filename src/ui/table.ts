@@ -63,7 +63,9 @@ export function truncate(text: string, max: number, atWord = true): string {
   // The prefix ends at a word edge when a space follows it; otherwise back to the last space in it.
   const atEdge = /^\s/.test(plain.slice(out.length)) || /\s$/.test(out);
   const edge = atEdge ? out.length : out.search(/\s\S*$/);
-  const words = edge > 0 ? out.slice(0, edge).replace(/[\s,;:·—–-]+$/u, '') : '';
+  // Trailing spaces and , ; : · — – -. A regular expression is written in ASCII (\u escapes): the
+  // bundle must be (CONTRIBUTING.md, "Start-up").
+  const words = edge > 0 ? out.slice(0, edge).replace(/[\s,;:\u00b7\u2014\u2013-]+$/u, '') : '';
   return (words || out.trimEnd()) + '…';
 }
 

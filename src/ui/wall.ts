@@ -44,8 +44,9 @@ type Member = TeamDay['members'][number];
 export const BAR_FROM = 60;
 const wallState = (m: Member): WallState => (m.state === 'filled' && m.check_in?.previous_completed === true ? 'did' : m.state);
 
-/** What a terminal without Unicode gets instead of the symbols checkin's own text uses. */
-const asciiOnly = (line: string) => line.replace(/…/g, '.').replace(/[—–]/g, '-').replace(/·/g, '.').replace(/[█]/g, '#').replace(/[░]/g, '-');
+/** What a terminal without Unicode gets instead of the symbols checkin's own text uses (… — – · █ ░, escaped:
+ * a regular expression is written in ASCII, CONTRIBUTING.md "Start-up"). */
+const asciiOnly = (line: string) => line.replace(/\u2026/g, '.').replace(/[\u2014\u2013]/g, '-').replace(/\u00b7/g, '.').replace(/\u2588/g, '#').replace(/\u2591/g, '-');
 
 /** A line cut to the width (a row that still overflows loses its colours, as a cut cell does). */
 const fitLine = (line: string, width: number) => (displayWidth(line) <= width ? line : truncate(line, width, false));

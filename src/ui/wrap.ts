@@ -32,7 +32,8 @@ function track(open: number[], sgr: string): number[] {
 
 /** Cells a continuation of `plain` hangs by: its leading spaces, and a list bullet with the spaces after it. */
 function hangOf(plain: string): number {
-  const m = /^(\s*)(?:(?:[-*+•]|\d{1,9}[.)])\s+(?=\S))?/.exec(plain)!;
+  // \u2022 is •: a regular expression is written in ASCII (CONTRIBUTING.md, "Start-up").
+  const m = /^(\s*)(?:(?:[-*+\u2022]|\d{1,9}[.)])\s+(?=\S))?/.exec(plain)!;
   return displayWidth(m[0]);
 }
 

@@ -1,6 +1,6 @@
 // What a run loads (scripts/build.mjs, CONTRIBUTING.md "Start-up"): a one-request command reads
 // bin/checkin.js and dist/checkin.cjs and nothing else, no built-in but those a commander CLI doing
-// a bare node:http GET loads (the prompts' readline and tty, undici's many: none of them), and the
+// a bare node:http GET loads (the prompts' readline and tty: none of them), and the
 // MCP server only for `checkin mcp`. Checked on the process itself: a preload writes, at exit, the
 // files it required and Node's own list of the built-ins it loaded. And the rule that makes it so:
 // a top-level import of a `node:` module names only one Node has loaded before our code.
@@ -86,6 +86,14 @@ describe('what a run loads', () => {
     const r = await loadedBy(['mcp'], {});
     expect(r.code).toBe(0); // standard input is closed at once: the server ends
     expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/mcp-server.cjs']);
+  });
+
+  it('dist/checkin.cjs is ASCII: Node reads it as a one-byte string and hashes it for the compile cache without transcoding', () => {
+    // One non-ASCII character (esbuild leaves those in a regular expression literal as written) made
+    // the whole 1 MB a two-byte string: reading it, and the compile cache turning it back into UTF-8
+    // to check it, cost ~11% of `today --json`'s instructions. Write \u escapes in a regular expression.
+    const text = readFileSync(join(ROOT, 'dist', 'checkin.cjs'), 'latin1');
+    expect(text.match(/[^\x00-\x7f].{0,40}/gs) ?? []).toEqual([]);
   });
 
   it('src/ imports at the top only the built-ins this Node has loaded before any code of ours; any other where it is used', () => {

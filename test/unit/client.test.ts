@@ -7,13 +7,14 @@ import { UsageError } from '../../src/errors.js';
 import { describeError } from '../../src/main.js';
 import { CHECK_IN, COMMENT } from '../../src/api/types.js';
 import { object, str } from '../../src/api/validate.js';
+import { mockTransport } from '../helpers/mock-transport.js';
 
 const ANY_ID = object({ id: str });
 
 const BASE = 'https://service.test/api/v2';
 
 function client(agent: MockAgent, delays: number[] = []) {
-  return new ApiClient({ baseUrl: BASE, token: 't0k', dispatcher: agent, sleep: async (ms) => void delays.push(ms) });
+  return new ApiClient({ baseUrl: BASE, token: 't0k', transport: mockTransport(agent), sleep: async (ms) => void delays.push(ms) });
 }
 function mock() {
   const agent = new MockAgent();
@@ -118,7 +119,7 @@ describe('paging is bounded', () => {
       .reply(200, () => Array.from({ length: 50 }, () => ({ id: `p${n++}` })))
       .persist();
     const warnings: string[] = [];
-    const api = new ApiClient({ baseUrl: BASE, token: 't', dispatcher: agent, sleep: async () => undefined, onWarning: (m) => warnings.push(m) });
+    const api = new ApiClient({ baseUrl: BASE, token: 't', transport: mockTransport(agent), sleep: async () => undefined, onWarning: (m) => warnings.push(m) });
     const all = await fetchAll(api.pages, 'people', ANY_ID, {}, { maxPages: 7 });
     expect(all).toHaveLength(350);
     expect(warnings).toEqual(['stopped after 7 pages of people (350 items); the service kept sending more']);
