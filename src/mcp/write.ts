@@ -41,7 +41,7 @@ async function sharedWith(served: Served, a: CheckInAnswers): Promise<{ teams: R
 
 /** Answers as a person reads them before saying yes: who sees them, then each given answer under its name, as it will be sent. */
 function answersText(a: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
-  const names = shared.teams.map((t) => sanitizeLine(t.name)).join(', ');
+  const names = shared.teams.map((t) => label(t.name)).join(', ');
   const parts: string[] = [`Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}`];
   for (const [key, title] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
     const value = a[key];
@@ -102,8 +102,12 @@ function section(title: string, value: string): string {
 }
 
 /** A person, a team or a goal by name, as a question says it. */
-const named = (r: { name?: string | null } | null | undefined, otherwise: string) => (r?.name ? sanitizeLine(r.name) : otherwise);
-const teamsOf = (teams: Ref[] | undefined) => (teams?.length ? teams.map((t) => sanitizeLine(t.name)).join(', ') : undefined);
+/** A name or title from the service on one line, its long runs of spaces counted too (a newline in a name becomes a space). */
+function label(s: string): string {
+  return shownAsSent(sanitizeLine(s));
+}
+const named = (r: { name?: string | null } | null | undefined, otherwise: string) => (r?.name ? label(r.name) : otherwise);
+const teamsOf = (teams: Ref[] | undefined) => (teams?.length ? teams.map((t) => label(t.name)).join(', ') : undefined);
 
 /** Whose words a comment goes under, in words: "Grace Hopper's check-in for 2026-11-24 (shared with Platform)". */
 async function commentPlace(served: Served, api: ApiClient, target: { on: 'check-in' | 'goal-update'; id: string }): Promise<string> {
@@ -112,10 +116,10 @@ async function commentPlace(served: Served, api: ApiClient, target: { on: 'check
   if (target.on === 'check-in') {
     const c = await getCheckIn(api, target.id);
     const teams = teamsOf(c.teams);
-    return `${whose(c.person)} check-in for ${sanitizeLine(c.date)}${teams ? ` (shared with ${teams})` : ''}`;
+    return `${whose(c.person)} check-in for ${label(c.date)}${teams ? ` (shared with ${teams})` : ''}`;
   }
   const u = await getGoalUpdate(api, target.id);
-  return `${whose(u.person)} update "${sanitizeLine(u.title)}"${u.goal?.title ? ` of the goal "${sanitizeLine(u.goal.title)}"` : ''}`;
+  return `${whose(u.person)} update "${label(u.title)}"${u.goal?.title ? ` of the goal "${label(u.goal.title)}"` : ''}`;
 }
 
 /** The goal update's question: which goal (and who sees it), the progress and confidence it sets, then its title and body as sent. */
@@ -125,7 +129,7 @@ function goalUpdateQuestion(goal: Goal, input: GoalUpdateInput): string {
   const level = input.confidence === undefined ? undefined : nearestConfidence(input.confidence);
   const nowLevel = goal.confidence === undefined || goal.confidence === null ? undefined : nearestConfidence(goal.confidence);
   return [
-    `Post this update of the goal "${sanitizeLine(goal.title)}"${teams ? ` (shared with ${teams})` : ''}?`,
+    `Post this update of the goal "${label(goal.title)}"${teams ? ` (shared with ${teams})` : ''}?`,
     [
       input.progress === undefined ? 'Progress: not set by this update.' : `Sets progress to ${input.progress}%${now(goal.progress === undefined || goal.progress === null ? undefined : `${goal.progress}%`)}.`,
       level ? `Sets confidence to ${level.label} (${level.value})${now(nowLevel?.label)}.` : 'Confidence: not set by this update.',

@@ -163,6 +163,8 @@ describe('checkin mcp: the question shows exactly what will be sent', () => {
     expect(shownAsSent(`a\u00a0\u00a0\u00a0\u00a0b`)).toBe('a[4 spaces (not all plain)]b');
     expect(shownAsSent('zero\u200bwidth \u202eevil')).toBe('zero[U+200B]width [U+202E]evil');
     expect(shownAsSent('line\r\nnext')).toBe('line\nnext');
+    // A name or title from the service is put on one line for the question; its long runs of spaces are counted the same way.
+    expect(shownAsSent(`Goal${' '.repeat(40)}x`)).toBe('Goal[40 spaces]x');
   });
 
   it('a comment with 150 blank lines and a run of spaces: the question counts them, gives the length, and names whose check-in', async () => {
