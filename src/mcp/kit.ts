@@ -32,10 +32,19 @@ export function done(text: string, structured: Record<string, unknown>): CallToo
   return { content: [{ type: 'text', text: sanitize(text) }], structuredContent: structured };
 }
 
-/** An error as a tool error: the lines the CLI prints for it (no stack unless CHECKIN_DEBUG=1). */
+/** A line of a terminal's advice: a checkin command or a flag to give. */
+export const TERMINAL_ADVICE = /`checkin |(^|[\s(`])--[a-z]/;
+
+/**
+ * An error as a tool error: the lines the CLI prints for it (no stack unless CHECKIN_DEBUG=1), but
+ * its advice for a terminal (a command to run, a flag to give), which is not the agent's to follow.
+ * A line about a kept draft ("The draft … is kept: `checkin drafts send …` sends it from a
+ * terminal") names the person's command on purpose and stays.
+ */
 export function failure(ctx: Context, err: unknown): CallToolResult {
   const { lines } = describeError(err, ctx.debug.stacks);
-  return { isError: true, content: [{ type: 'text', text: sanitize(lines.join('\n')) }] };
+  const said = lines.filter((line, i) => i === 0 || line.startsWith('The draft ') || !TERMINAL_ADVICE.test(line));
+  return { isError: true, content: [{ type: 'text', text: sanitize(said.join('\n')) }] };
 }
 
 /** Runs a tool's work, turning whatever it throws into a tool error. */
@@ -59,10 +68,13 @@ export async function checkInTarget(ctx: Context, day: string | undefined): Prom
   return target;
 }
 
+/** No draft by that id here (sent, dropped, never kept, or another account's). */
+export class NoDraftError extends UsageError {}
+
 /** The outbox entry a draft_id names (its id, or the start of it), of this account; a clear refusal otherwise. */
 export function entryFor(ctx: Context, id: string): Entry {
   const entry = ctx.drafts().find(id);
-  if (!entry || !sameAccount(entry.account, accountHere(ctx))) throw new UsageError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.');
+  if (!entry || !sameAccount(entry.account, accountHere(ctx))) throw new NoDraftError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.');
   return entry;
 }
 

@@ -5,6 +5,7 @@
 // print goes to stderr. It ends when the client closes standard input.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { createContext, type Context } from '../context.js';
 import { describeError } from '../error-text.js';
@@ -15,7 +16,7 @@ import { sanitize, sanitizeDeep } from '../ui/sanitize.js';
 import { teamDayView } from '../ui/views.js';
 import { teamDay } from '../domain/team-day.js';
 import { VERSION } from '../version.js';
-import { entryFor, plainView, type Served } from './kit.js';
+import { entryFor, NoDraftError, plainView, type Served } from './kit.js';
 import { checkInText, registerReadTools } from './read.js';
 import { registerWriteTools } from './write.js';
 
@@ -74,11 +75,16 @@ function registerResources(served: Served): void {
         const text = `Draft ${draft.id}: ${targetNoun(draft.target)}, ${draft.made === 'agent' ? 'written by an agent' : 'written by the person'}, saved ${draft.saved_at}; \`checkin drafts send ${draft.id}\` sends it from a terminal\n\n${contentText(draft.content)}\n`;
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
       } catch (err) {
+        // A draft that is not there is the client's "resource not found", in the agent's words; never an internal error.
+        if (err instanceof NoDraftError) throw new McpError(RESOURCE_NOT_FOUND, sanitize(err.message), { uri: uri.href });
         throw resourceError(ctx, err);
       }
     },
   );
 }
+
+/** MCP's code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
 
 function registerPrompt(served: Served): void {
   served.server.registerPrompt(

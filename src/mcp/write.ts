@@ -1,16 +1,23 @@
-// The tools that write, always in two steps: draft_* keeps what the agent wrote as an entry of its
-// own in the outbox (the CLI's own drafts, config/outbox-files.ts) and sends nothing; send_* sends that
-// entry, and only once the person said yes — asked through the client (MCP elicitation) when it
-// can ask, else only when the server was started with --allow-send. The entry is claimed before the
-// person is asked: a second send of it (another call, another process) is refused at once, so one
-// draft is sent at most once. A draft never replaces another: the person's own words for the same
-// target stay where they are, and sending the agent's removes only the agent's.
-import { createGoalUpdate, getGoal, postActivity, postComment } from '../api/endpoints.js';
-import type { CheckInAnswers, GoalUpdateInput, Ref } from '../api/types.js';
+// The tools that write. Every write is draft → the person's yes → send: draft_* keeps what the agent
+// wrote as an entry of its own in the outbox (the CLI's own drafts, config/outbox-files.ts) and
+// sends nothing; send_* sends that entry, and log_activity keeps its activity the same way and then
+// sends it, each only once the person said yes — asked through the client (MCP elicitation) when it
+// can ask, else only when the server was started with --allow-send (the one exception). The question
+// shows exactly what will be sent: blank lines and runs of spaces counted, hidden characters
+// named, each text's length, and the target in words. Accept, decline, cancel and no answer are
+// each said as what they were. The entry is claimed before the person is asked: a second send of it
+// (another call, another process) is refused at once, so one draft is sent at most once. A draft
+// never replaces another: the person's own words for the same target stay where they are, and
+// sending the agent's removes only the agent's.
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ApiClient } from '../api/client.js';
+import { createGoalUpdate, getCheckIn, getGoal, getGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
+import { nearestConfidence, type ActivityInput, type CheckInAnswers, type Goal, type GoalUpdateInput, type Ref } from '../api/types.js';
+import { ClaimedError, GoneError } from '../config/outbox-files.js';
 import { answersOf, parseMood, readTemplate } from '../core/checkin-answers.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, UsageError, withHint } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, contentText, keptLine, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
+import { accountHere, commentBody, keptLine, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
@@ -20,7 +27,7 @@ import { sendAnswers } from '../domain/send-checkin.js';
 import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence, uuidOf } from '../domain/goal-updates.js';
 import { checkInText } from './read.js';
-import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
+import { checkInTarget, done, entryFor, guard, plainView, shapes, TERMINAL_ADVICE, type Served } from './kit.js';
 
 /**
  * Who a check-in is shared with once these answers are sent: the teams named (team_ids), else all
@@ -32,18 +39,123 @@ async function sharedWith(served: Served, a: CheckInAnswers): Promise<{ teams: R
   return { teams: a.team_ids.map((id) => mine.find((t) => t.id.toLowerCase() === id.toLowerCase()) ?? { id, name: id }), all: false };
 }
 
-/** Answers as a person reads them before saying yes: who sees them, then each given answer under its name. */
+/** Answers as a person reads them before saying yes: who sees them, then each given answer under its name, as it will be sent. */
 function answersText(a: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
-  const names = shared.teams.map((t) => sanitizeLine(t.name)).join(', ');
+  const names = shared.teams.map((t) => label(t.name)).join(', ');
   const parts: string[] = [`Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}`];
   for (const [key, title] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
     const value = a[key];
-    if (value !== undefined) parts.push(`${title}:\n${value === null || value.trim() === '' ? '(nothing)' : value}`);
+    if (value !== undefined) parts.push(value === null || value === '' ? `${title}:\n(nothing)` : section(title, value));
   }
   if (a.mood !== undefined) parts.push(`Mood: ${a.mood ?? 'none'}`);
   if (a.previous_completed !== undefined && a.previous_completed !== null) parts.push(`Did what was intended: ${a.previous_completed ? 'yes' : 'no'}`);
   return parts.join('\n\n');
 }
+
+/** Characters a dialog would not show: controls (but tab and newline), bidi marks, zero-width ones (a joiner between two emoji draws one picture). */
+const HIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+/** A run of spaces (any kind but the newline) long enough to push words out of sight. */
+const SPACES = /[^\S\n]+/g;
+
+/**
+ * Text exactly as it will be sent, for the person's question: nothing in it can hide. Runs of
+ * blank lines are counted ("[150 blank lines]"; one blank line between paragraphs stays, but any
+ * at the start or the end is counted), runs of spaces longer than an indent are counted ("[80
+ * spaces]"), and every hidden character is named ("[U+200B]"). "\r\n" is shown as the line break it is.
+ */
+export function shownAsSent(text: string): string {
+  const marked = text.replace(/\r\n/g, '\n').replace(HIDDEN, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  // A line of nothing but spaces is a blank line (counted with the others); in any other, long runs of spaces are counted.
+  const lines = marked.split('\n').map((line) =>
+    /^[^\S\n]*$/.test(line) ? '' : line.replace(SPACES, (run, at: number) => {
+      const n = [...run].length;
+      const end = at + run.length === line.length;
+      const plain = /^ +$/.test(run);
+      // An indent (up to 8 plain spaces) and a gap of up to 3 stay; so do Markdown's two spaces at a line's end.
+      if (plain && ((at === 0 && n <= 8) || (!end && n <= 3) || (end && n <= 2 && at > 0))) return run;
+      return `[${n} ${n === 1 ? 'space' : 'spaces'}${plain ? '' : ' (not all plain)'}]`;
+    }),
+  );
+  const blank = (l: string) => l === '';
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    if (!blank(lines[i]!)) {
+      out.push(lines[i++]!);
+      continue;
+    }
+    let j = i;
+    while (j < lines.length && blank(lines[j]!)) j++;
+    const n = j - i;
+    // One blank line between two lines of text is a paragraph break, as anyone reads it.
+    if (n === 1 && i > 0 && j < lines.length) out.push('');
+    else out.push(`[${n} blank ${n === 1 ? 'line' : 'lines'}]`);
+    i = j;
+  }
+  return out.join('\n');
+}
+
+/** One text of what is sent, for the question: its name, its length, and the text as it will be sent. */
+function section(title: string, value: string): string {
+  const n = [...value].length;
+  const lines = value.split('\n').length;
+  return `${title} (${n} ${n === 1 ? 'character' : 'characters'}${lines > 1 ? `, ${lines} lines` : ''}):\n${shownAsSent(value)}`;
+}
+
+/** A person, a team or a goal by name, as a question says it. */
+/** A name or title from the service on one line, its long runs of spaces counted too (a newline in a name becomes a space). */
+function label(s: string): string {
+  return shownAsSent(sanitizeLine(s));
+}
+const named = (r: { name?: string | null } | null | undefined, otherwise: string) => (r?.name ? label(r.name) : otherwise);
+const teamsOf = (teams: Ref[] | undefined) => (teams?.length ? teams.map((t) => label(t.name)).join(', ') : undefined);
+
+/** Whose words a comment goes under, in words: "Grace Hopper's check-in for 2026-11-24 (shared with Platform)". */
+async function commentPlace(served: Served, api: ApiClient, target: { on: 'check-in' | 'goal-update'; id: string }): Promise<string> {
+  const mine = (await me(served.ctx)).id;
+  const whose = (p: { id?: string; name?: string | null } | null | undefined) => (p?.id && p.id === mine ? 'your' : `${named(p, 'someone')}'s`);
+  if (target.on === 'check-in') {
+    const c = await getCheckIn(api, target.id);
+    const teams = teamsOf(c.teams);
+    return `${whose(c.person)} check-in for ${label(c.date)}${teams ? ` (shared with ${teams})` : ''}`;
+  }
+  const u = await getGoalUpdate(api, target.id);
+  return `${whose(u.person)} update "${label(u.title)}"${u.goal?.title ? ` of the goal "${label(u.goal.title)}"` : ''}`;
+}
+
+/** The goal update's question: which goal (and who sees it), the progress and confidence it sets, then its title and body as sent. */
+function goalUpdateQuestion(goal: Goal, input: GoalUpdateInput): string {
+  const teams = teamsOf(goal.teams);
+  const now = (v: string | undefined) => (v === undefined ? '' : ` (now ${v})`);
+  const level = input.confidence === undefined ? undefined : nearestConfidence(input.confidence);
+  const nowLevel = goal.confidence === undefined || goal.confidence === null ? undefined : nearestConfidence(goal.confidence);
+  return [
+    `Post this update of the goal "${label(goal.title)}"${teams ? ` (shared with ${teams})` : ''}?`,
+    [
+      input.progress === undefined ? 'Progress: not set by this update.' : `Sets progress to ${input.progress}%${now(goal.progress === undefined || goal.progress === null ? undefined : `${goal.progress}%`)}.`,
+      level ? `Sets confidence to ${level.label} (${level.value})${now(nowLevel?.label)}.` : 'Confidence: not set by this update.',
+    ].join('\n'),
+    section('Title', input.title ?? ''),
+    ...(input.body !== undefined ? [input.body === '' ? 'Body:\n(nothing)' : section('Body', input.body)] : []),
+  ].join('\n\n');
+}
+
+/** The activity's question: under whose name, where it shows, its label and link, and its text as sent. */
+async function activityQuestion(served: Served, input: ActivityInput): Promise<string> {
+  const person = await me(served.ctx);
+  return [
+    `Record this activity under your name (${named(person, 'you')})? It shows in the web app and in the suggestions for your next check-in.`,
+    [`Label: ${shownAsSent(input.group)}`, ...(input.url !== undefined ? [`Link: ${shownAsSent(input.url)}`] : [])].join('\n'),
+    section('The activity', input.description),
+  ].join('\n\n');
+}
+
+/** How every sending tool is gated, as its description says it. */
+const GATED = "Gated: nothing is sent without the person's yes. The client asks them (MCP elicitation), showing exactly what will be sent; decline or cancel sends nothing. A client that cannot ask is refused, unless the person started the server with `checkin mcp --allow-send` (the one exception: then it is sent without asking).";
+/** The drafting tools' gate. */
+const DRAFT_ONLY = 'Sends nothing and asks nothing: only a send_* tool sends, after the person\'s yes.';
+
+/** Why an activity is refused when the client cannot ask and no draft could be kept. */
+const cannotRecord = () => new UsageError("Recording needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was recorded. A server started with `checkin mcp --allow-send` sends without asking.");
 
 /** How long the person has to answer "Send it?" in their client. */
 const ASK_TIMEOUT_MS = 10 * 60 * 1000;
@@ -98,17 +210,29 @@ async function withClaim<T>(served: Served, entry: Entry, work: (claim: Claim) =
   }
 }
 
+/** What came of asking the person: their yes (or --allow-send's), or why nothing is sent. */
+type Said = { yes: true } | { yes: false; reason: 'declined' | 'cancelled' | 'no answer'; words: string };
+
 /**
  * The person's yes: asked through the client when it can ask (sent only on accept); otherwise
- * given by starting the server with --allow-send; otherwise refused (the draft stays).
+ * given by starting the server with --allow-send; otherwise refused (the draft stays). Decline,
+ * cancel and a question that got no answer are each said as what they were.
  */
-async function personSaysYes(served: Served, question: string, preview: string, refusal: () => Error): Promise<boolean> {
+async function personSaysYes(served: Served, question: string, refusal: () => Error): Promise<Said> {
   const form = served.server.server.getClientCapabilities()?.elicitation?.form;
   if (form) {
-    const answer = await served.server.server.elicitInput({ mode: 'form', message: sanitize(`${question}\n\n${preview}`), requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
-    return answer.action === 'accept';
+    let answer;
+    try {
+      answer = await served.server.server.elicitInput({ mode: 'form', message: sanitize(question), requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
+    } catch (err) {
+      const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
+      return { yes: false, reason: 'no answer', words: timedOut ? `the person did not answer within ${ASK_TIMEOUT_MS / 60_000} minutes` : `the client could not ask the person (${sanitizeLine(err instanceof Error ? err.message : String(err)).slice(0, 200)})` };
+    }
+    if (answer.action === 'accept') return { yes: true };
+    if (answer.action === 'decline') return { yes: false, reason: 'declined', words: 'the person said no' };
+    return { yes: false, reason: 'cancelled', words: 'the person closed the question without answering (cancelled)' };
   }
-  if (served.allowSend) return true;
+  if (served.allowSend) return { yes: true };
   throw refusal();
 }
 
@@ -119,8 +243,29 @@ const cannotAsk = (entry: Entry) => () =>
     `${keptLine(sendCommand(entry), { draft: entry.id })} A server started with \`checkin mcp --allow-send\` sends without asking.`,
   );
 
-const declined = (id: string, resume: string) =>
-  done(`Not sent: the person said no. ${keptLine(resume, { draft: id })}`, { sent: false, draft_id: id, draft_kept: true, resume_command: resume, reason: 'declined' });
+/** Nothing was sent, and why, the draft kept. */
+const notSent = (said: Exclude<Said, { yes: true }>, id: string, resume: string) =>
+  done(`Not sent: ${said.words}. ${keptLine(resume, { draft: id })}`, { sent: false, draft_id: id, draft_kept: true, resume_command: resume, reason: said.reason });
+
+/**
+ * A send that failed, said to an agent: the error's own line, the advice that is not a terminal's,
+ * and what became of the draft (kept, by its id; or maybe sent, and not sent again on its own).
+ */
+function sendFailed(served: Served, err: unknown, entry: Entry, resume: string): CliError {
+  const e = err instanceof CliError ? err : undefined;
+  if (!e || err instanceof ClaimedError || err instanceof GoneError) return withHint(err);
+  const kept = served.ctx.drafts().find(entry.id) !== undefined;
+  const maybe = kept && served.ctx.drafts().maybeSent(entry) !== undefined;
+  const own = e.hints.filter((h) => !TERMINAL_ADVICE.test(h));
+  const line = maybe
+    ? `The draft ${entry.id} may have reached the service (no answer came): it is kept and not sent again on its own. Ask the person to look for it; \`checkin drafts send ${entry.id}\` sends it again from a terminal.`
+    : kept
+      ? keptLine(resume, { draft: entry.id })
+      : undefined;
+  const copy = Object.create(Object.getPrototypeOf(e), Object.getOwnPropertyDescriptors(e)) as CliError;
+  Object.defineProperty(copy, 'hints', { value: line ? [...own, line] : own, enumerable: true });
+  return copy;
+}
 
 export function registerWriteTools(served: Served): void {
   const { server, ctx } = served;
@@ -130,7 +275,7 @@ export function registerWriteTools(served: Served): void {
     {
       title: 'Draft a check-in',
       description:
-        'Keeps answers for a check-in as a draft on disk and returns its preview and draft_id; sends nothing. Show the preview to the person, then send_checkin sends it once they say yes. Answers left out keep what the check-in already says. Write short Markdown bullets; give every reference its context (what a PR or ticket is about, with its link); @mention people by @username; leave blockers empty ("") when nothing blocks — never "none".',
+        'Keeps answers for a check-in as a draft on disk and returns its preview and draft_id; sends nothing. Show the preview to the person, then send_checkin sends it once they say yes. Answers left out keep what the check-in already says. Write short Markdown bullets; give every reference its context (what a PR or ticket is about, with its link); @mention people by @username; leave blockers empty ("") when nothing blocks — never "none". ' + DRAFT_ONLY,
       inputSchema: {
         day: z.string().optional().describe('the check-in: today (default), yesterday, a weekday name, YYYY-MM-DD or a UUID'),
         previous: z.string().optional().describe('what I did since my last check-in (Markdown)'),
@@ -177,7 +322,7 @@ export function registerWriteTools(served: Served): void {
     'send_checkin',
     {
       title: 'Send a check-in draft',
-      description: "Sends a draft_checkin draft (one PATCH of the check-in) after asking the person; nothing is sent if they say no or cannot be asked. The draft is deleted only once the service has the answers.",
+      description: `Sends a draft_checkin draft (one PATCH of the check-in) after asking the person; nothing is sent if they say no or cannot be asked. The draft is deleted only once the service has the answers. ${GATED} A draft is sent at most once: a second send of it while one is under way is refused.`,
       inputSchema: { draft_id: DRAFT_ID },
       outputSchema: { ...SENT, check_in: shapes.checkIn.optional() },
       annotations: { title: 'Send a check-in draft', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -191,12 +336,18 @@ export function registerWriteTools(served: Served): void {
         if (entry.content.kind === 'answers') answers = entry.content.answers;
         else if (entry.content.kind === 'text') {
           const read = readTemplate(entry.content.text);
-          if (read.problems.length > 0) throw new UsageError(`The kept draft cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} --resume -e\`.`);
+          if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, 'Draft the check-in again with draft_checkin (this draft is left as it is).');
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
-          if (!(await personSaysYes(served, `Send your check-in for ${target.label}?`, answersText(answers, await sharedWith(served, answers)), cannotAsk(entry)))) return declined(entry.id, resume);
-          const sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true, resume });
+          const said = await personSaysYes(served, `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served, answers))}`, cannotAsk(entry));
+          if (!said.yes) return notSent(said, entry.id, resume);
+          let sent;
+          try {
+            sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true, resume });
+          } catch (err) {
+            throw sendFailed(served, err, entry, resume);
+          }
           if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. ${keptLine(resume, { draft: entry.id })}`, { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
           return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, check_in: sent });
         });
@@ -207,7 +358,7 @@ export function registerWriteTools(served: Served): void {
     'draft_comment',
     {
       title: 'Draft a comment or reply',
-      description: 'Keeps a comment on a check-in or a goal update (a reply to an inbox thread: its type and id) as a draft, and returns its draft_id; sends nothing. send_comment posts it once the person says yes.',
+      description: 'Keeps a comment on a check-in or a goal update (a reply to an inbox thread: its type and id) as a draft, and returns its draft_id; sends nothing. send_comment posts it once the person says yes. ' + DRAFT_ONLY,
       inputSchema: {
         on: z.enum(['check-in', 'goal-update']).describe('what the comment goes on'),
         id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
@@ -231,7 +382,7 @@ export function registerWriteTools(served: Served): void {
     'send_comment',
     {
       title: 'Send a comment draft',
-      description: 'Posts a draft_comment draft after asking the person; nothing is sent if they say no or cannot be asked.',
+      description: `Posts a draft_comment draft after asking the person; nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
       inputSchema: { draft_id: DRAFT_ID },
       outputSchema: { ...SENT, comment: shapes.comment.optional() },
       annotations: { title: 'Send a comment draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -244,9 +395,15 @@ export function registerWriteTools(served: Served): void {
         const resume = sendCommand(entry);
         const body = commentBody(entry);
         return withClaim(served, entry, async (claim) => {
-          if (!(await personSaysYes(served, `Post this comment on the ${target.on} ${target.id}?`, body, cannotAsk(entry)))) return declined(entry.id, resume);
           const api = await ctx.api();
-          const comment = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => postComment(api, { kind: target.on, id: target.id }, body) });
+          const said = await personSaysYes(served, `Post this comment on ${await commentPlace(served, api, target)}?\n\n${section('The comment', body)}`, cannotAsk(entry));
+          if (!said.yes) return notSent(said, entry.id, resume);
+          let comment;
+          try {
+            comment = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => postComment(api, { kind: target.on, id: target.id }, body) });
+          } catch (err) {
+            throw sendFailed(served, err, entry, resume);
+          }
           return done(`Sent: commented on the ${target.on} ${target.id}.`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, comment });
         });
       }),
@@ -256,13 +413,13 @@ export function registerWriteTools(served: Served): void {
     'draft_goal_update',
     {
       title: 'Draft a goal update',
-      description: 'Keeps an update of a goal (title, Markdown body, progress, confidence) as a draft and returns its preview and draft_id; sends nothing. send_goal_update posts it once the person says yes.',
+      description: 'Keeps an update of a goal (title, Markdown body, progress, confidence) as a draft and returns its preview and draft_id; sends nothing. send_goal_update posts it once the person says yes. ' + DRAFT_ONLY,
       inputSchema: {
         goal_id: z.string().describe("the goal's UUID"),
         title: z.string().min(1).describe('the title'),
         body: z.string().optional().describe('the body (Markdown)'),
         progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
-        confidence: z.string().optional().describe('on-track, at-risk, off-track, 90, 60 or 30'),
+        confidence: z.union([z.string(), z.number()]).optional().describe('on-track, at-risk, off-track, 90, 60 or 30 (a number or a string)'),
       },
       outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: shapes.goalUpdateInput, preview: z.string(), resume_command: z.string(), other_drafts: OTHERS },
       annotations: { title: 'Draft a goal update', ...DRAFT },
@@ -273,7 +430,7 @@ export function registerWriteTools(served: Served): void {
         const input: GoalUpdateInput = { title: args.title };
         if (args.body !== undefined) input.body = args.body;
         if (args.progress !== undefined) input.progress = args.progress;
-        if (args.confidence !== undefined) input.confidence = parseConfidence(args.confidence, 'confidence');
+        if (args.confidence !== undefined) input.confidence = parseConfidence(String(args.confidence), 'confidence');
         const goal = await getGoal(await ctx.api(), id);
         const target = { kind: 'goal-update', goalId: id } as const;
         const { entry, others } = keepDraft(served, target, { kind: 'goal-update', input });
@@ -286,7 +443,7 @@ export function registerWriteTools(served: Served): void {
     'send_goal_update',
     {
       title: 'Send a goal update draft',
-      description: 'Posts a draft_goal_update draft after asking the person; nothing is sent if they say no or cannot be asked.',
+      description: `Posts a draft_goal_update draft after asking the person (the question names the goal and the progress and confidence it sets); nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
       inputSchema: { draft_id: DRAFT_ID },
       outputSchema: { ...SENT, goal_update: shapes.goalUpdate.optional() },
       annotations: { title: 'Send a goal update draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -299,10 +456,17 @@ export function registerWriteTools(served: Served): void {
         const resume = sendCommand(entry);
         const input = entry.content.input;
         return withClaim(served, entry, async (claim) => {
-          if (!(await personSaysYes(served, 'Post this goal update?', contentText(entry.content), cannotAsk(entry)))) return declined(entry.id, resume);
           const api = await ctx.api();
-          const created = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => createGoalUpdate(api, target.goalId, input) });
-          return done(`Sent: posted the goal update.`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, goal_update: created });
+          const goal = await getGoal(api, target.goalId);
+          const said = await personSaysYes(served, goalUpdateQuestion(goal, input), cannotAsk(entry));
+          if (!said.yes) return notSent(said, entry.id, resume);
+          let created;
+          try {
+            created = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => createGoalUpdate(api, target.goalId, input) });
+          } catch (err) {
+            throw sendFailed(served, err, entry, resume);
+          }
+          return done(`Sent: posted the update of the goal "${sanitizeLine(goal.title)}".`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, goal_update: created });
         });
       }),
   );
@@ -311,30 +475,55 @@ export function registerWriteTools(served: Served): void {
     'log_activity',
     {
       title: 'Log an activity',
-      description: `Records an activity of mine on the service (POST /activities): it shows in the web app and in tomorrow's suggestion for previous. One short line (at most ${MAX_DESCRIPTION} characters) of what was done, with a link when there is one.`,
+      description: `Records an activity of mine on the service (POST /activities): it shows in the web app and in tomorrow's suggestion for previous. One short line (at most ${MAX_DESCRIPTION} characters) of what was done, with a link when there is one. ${GATED} It keeps the activity as a draft, asks the person (they see the text exactly as it will be sent, under their name), and records it only on their yes; if they say no or close the question, nothing is recorded and the draft is dropped.`,
       inputSchema: {
         description: z.string().describe(`what was done, at most ${MAX_DESCRIPTION} characters`),
         url: z.string().optional().describe('an https:// link to it (a pull request, an issue…)'),
         group: z.string().optional().describe('the label it is shown under (default checkin)'),
       },
-      outputSchema: { activity: shapes.activity },
+      outputSchema: {
+        sent: z.boolean().describe('recorded on the service'),
+        draft_id: z.string().optional().describe('the draft it was kept as while the person was asked'),
+        draft_kept: z.boolean().describe('the draft is still on disk (not recorded): `checkin drafts send <draft_id>` sends it from a terminal'),
+        reason: z.string().optional().describe('why nothing was recorded: declined, cancelled, no answer'),
+        activity: shapes.activity.optional(),
+      },
       annotations: { title: 'Log an activity', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ description, url, group }) =>
       guard(ctx, async () => {
         const input = activityInput({ text: description, url, group: group ?? 'checkin' }, { url: 'url', group: 'group' });
-        const api = await ctx.api();
         const target = { kind: 'activity' } as const;
         const content = { kind: 'activity', input } as const;
-        // A new entry for each call: this long-lived process's earlier one (a send that failed) is never changed.
+        // A new entry for each call, held by it from the start: another process's resume leaves it
+        // alone while the person is asked, and this long-lived process's earlier one (a send that
+        // failed) is never changed.
         let entry: Entry | undefined;
         try {
           entry = keepDraft(served, target, content, { hold: true }).entry;
         } catch (err) {
           if (!(err instanceof CliError)) throw err;
         }
-        const activity = await sendWithDraft(ctx, { target, ...(entry ? { entry } : { content, made: 'agent' as const }), quiet: true, send: () => postActivity(api, input) });
-        return done(`Recorded the activity: ${input.description}`, { activity });
+        const claim = entry ? ctx.drafts().take(entry) : undefined;
+        try {
+          const said = await personSaysYes(served, await activityQuestion(served, input), entry ? cannotAsk(entry) : cannotRecord);
+          if (!said.yes) {
+            // The person refused exactly this: it does not wait to be sent by a later resume.
+            claim?.done();
+            return done(`Not recorded: ${said.words}. ${entry ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: false, reason: said.reason });
+          }
+          const api = await ctx.api();
+          const resume = entry ? sendCommand(entry) : undefined;
+          let activity;
+          try {
+            activity = await sendWithDraft(ctx, { target, ...(entry && claim ? { entry, claim, resume } : { content, made: 'agent' as const }), quiet: true, send: () => postActivity(api, input) });
+          } catch (err) {
+            throw entry && resume ? sendFailed(served, err, entry, resume) : err;
+          }
+          return done(`Recorded the activity: ${input.description}`, { sent: true, ...(entry && { draft_id: entry.id }), draft_kept: false, activity });
+        } finally {
+          claim?.release();
+        }
       }),
   );
 }

@@ -72,8 +72,12 @@ describe('checkin mcp against a hostile service', () => {
     expect(declined.isError, text(declined)).toBeFalsy();
     expect(declined.structuredContent).toMatchObject({ sent: false, draft_id: draftId, draft_kept: true, reason: 'declined' });
     expect(text(declined)).not.toMatch(FORBIDDEN);
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatch(/^Send your check-in for today \(2026-\d\d-\d\d\)\?\n\nShared with: Team \(all your teams\)\n\nIntentions:\n- next /);
+    // log_activity asks too now (declined here: nothing recorded), before the check-in's question.
+    expect(results['log_activity {"description":"Did a thing"}']!.structuredContent).toMatchObject({ sent: false, draft_kept: false, reason: 'declined' });
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatch(/^Record this activity under your name \(Eve[^\n]*\)\? It shows in the web app/);
+    // The escape the draft holds is named, not hidden (changed on purpose: it was removed from the question).
+    expect(asked[1]).toMatch(/^Send your check-in for today \(2026-\d\d-\d\d\)\?\n\nShared with: Team \(all your teams\)\n\nIntentions \(17 characters\):\n- next \[U\+001B\]\]0;agent\[U\+0007\]\n\nBlockers:\n\(nothing\)$/);
     for (const uri of ['checkin://check-ins/today', 'checkin://team/today']) {
       const read = (await client.readResource({ uri })).contents[0] as { text: string };
       expect(read.text, uri).toContain('Eve');

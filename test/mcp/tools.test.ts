@@ -103,6 +103,9 @@ function bounded<T>(done: Promise<T>, ms = 10_000): Promise<T | undefined> {
   return Promise.race([done, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]).finally(() => clearTimeout(timer));
 }
 
+/** One text of what is sent, as the person's question shows it: its name, its length, then the text. */
+const sec = (title: string, value: string) => `${title} (${[...value].length} ${[...value].length === 1 ? 'character' : 'characters'}${value.includes('\n') ? `, ${value.split('\n').length} lines` : ''}):\n${value}`;
+
 const READ_TOOLS = ['get_checkin', 'suggest_previous', 'team_day', 'list_checkins', 'inbox', 'goal', 'me'];
 const WRITE_TOOLS = ['draft_checkin', 'send_checkin', 'draft_comment', 'send_comment', 'draft_goal_update', 'send_goal_update', 'log_activity'];
 
@@ -218,7 +221,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     const sent = await s.call('send_checkin', { draft_id: id });
     expect(sent.isError).toBeFalsy();
     expect(s.asked).toHaveLength(1);
-    expect(s.asked[0]).toBe(`Send your check-in for today (${day})?\n\nShared with: Platform, Mobile (all your teams)\n\nPrevious:\n${answers.previous}\n\nIntentions:\n${answers.intentions}\n\nBlockers:\n(nothing)`);
+    expect(s.asked[0]).toBe(`Send your check-in for today (${day})?\n\nShared with: Platform, Mobile (all your teams)\n\n${sec('Previous', answers.previous)}\n\n${sec('Intentions', answers.intentions)}\n\nBlockers:\n(nothing)`);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([answers]);
     expect(sent.structuredContent).toMatchObject({ sent: true, draft_id: id, draft_kept: false, resume_command: `checkin drafts send ${id}`, check_in: { date: day, intentions: answers.intentions } });
@@ -282,7 +285,8 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     sb.inject({ method: 'PATCH', status: 422, headers: { 'content-type': 'application/json' }, body: '{"message":"Intentions is too long"}' });
     const r = await s.call('send_checkin', { draft_id: first });
     expect(r.isError).toBe(true);
-    expect(text(r)).toBe(`error: PATCH /api/v2/check-ins/${day}: 422 Unprocessable Entity: Intentions is too long\nWhat you wrote is kept as a draft: \`checkin drafts send ${first}\` sends it (\`checkin drafts\` lists everything waiting).`);
+    // The agent's words (changed on purpose): the draft by its id, not the terminal's "What you wrote is kept…".
+    expect(text(r)).toBe(`error: PATCH /api/v2/check-ins/${day}: 422 Unprocessable Entity: Intentions is too long\nThe draft ${first} is kept: \`checkin drafts send ${first}\` sends it from a terminal.`);
     expect(draftFolder()).toEqual([`${first}.json`]);
     const firstText = entryText(first);
     await s.client.close();
@@ -409,7 +413,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     const sent = await s.call('send_checkin', { draft_id: mine });
     expect(sent.structuredContent).toMatchObject({ sent: true, draft_id: mine, draft_kept: false, check_in: { intentions: agent.intentions } });
     expect(s.asked).toHaveLength(1);
-    expect(s.asked[0]).toContain(`Intentions:\n${agent.intentions}`);
+    expect(s.asked[0]).toContain(sec('Intentions', agent.intentions));
     expect(s.asked[0]).not.toContain(person.intentions);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([agent]);
@@ -430,7 +434,8 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
   });
 
   it("log_activity beside the person's kept activity: one POST, the agent's; the person's stays for `checkin log --resume`", async () => {
-    const s = await connect();
+    // The person says yes (log_activity asks now, as every write does).
+    const s = await connect({ answer: 'accept' });
     await today(s);
     sb.inject({ method: 'POST', path: '/activities', ...down });
     const cli = await runCli(['log', '-'], { env, input: 'PERSON LOGGED THIS' });
@@ -458,13 +463,14 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
   });
 
   it('two log_activity calls in one session whose sends fail: two entries, each with its own words', async () => {
-    const s = await connect();
+    const s = await connect({ answer: 'accept' });
     await today(s);
     sb.requests.length = 0;
     sb.inject({ method: 'POST', path: '/activities', ...down }, { method: 'POST', path: '/activities', ...down });
     for (const description of ['First thing', 'Second thing']) {
       const r = await s.call('log_activity', { description });
-      expect(r).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: POST /api/v2/activities: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes.\nWhat you wrote is kept as a draft: `checkin log --resume` sends it (`checkin drafts` lists everything waiting).' }] });
+      // The agent's words (changed on purpose): the draft by its id, not the terminal's `checkin log --resume`.
+      expect(r).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^error: POST \/api\/v2\/activities: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes\.\nThe draft ([a-z0-9]{8}) is kept: `checkin drafts send \1` sends it from a terminal\.$/) }] });
     }
     expect(writes()).toEqual(['POST /api/v2/activities', 'POST /api/v2/activities']);
     const kept = draftFiles().map((n) => entryOf(n.slice(0, -'.json'.length)));
@@ -510,7 +516,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
   it("draft_comment and draft_goal_update beside the person's kept comment and update: new entries, theirs untouched; send_comment posts only the agent's", async () => {
     const s = await connect({ answer: 'accept' });
     await today(s);
-    const id = ((await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string }).id;
+    const { id, date } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string; date: string };
     const goals = (await (await fetch(`${sb.url}/goals`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as Array<{ id: string }>;
     sb.inject({ method: 'POST', ...down }, { method: 'POST', ...down });
     expect((await runCli(['comments', id, '--add', '-'], { env, input: 'PERSON TYPED THIS comment' })).code).toBe(1);
@@ -537,7 +543,8 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
 
     const sent = await s.call('send_comment', { draft_id: c.structuredContent!.draft_id });
     expect(sent.structuredContent).toMatchObject({ sent: true, comment: { body: 'agent comment' } });
-    expect(s.asked).toEqual([`Post this comment on the check-in ${id}?\n\nagent comment`]);
+    // The question names whose check-in, which day and who sees it, and the comment's length (changed on purpose: it named the check-in's id only).
+    expect(s.asked).toEqual([`Post this comment on your check-in for ${date} (shared with Platform, Mobile)?\n\n${sec('The comment', 'agent comment')}`]);
     expect(writes()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
     expect(bodiesOf('POST')).toEqual([{ body: 'agent comment' }]);
     expect(draftFiles()).toEqual([...theirs, `${g.structuredContent!.draft_id}.json`].sort());
@@ -547,11 +554,11 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
 
 describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () => {
   /** Yesterday's check-in and a comment drafted on it. */
-  async function drafted(s: Session): Promise<{ on: string; id: string }> {
-    const on = ((await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string }).id;
+  async function drafted(s: Session): Promise<{ on: string; date: string; id: string }> {
+    const { id: on, date } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string; date: string };
     const id = (await s.call('draft_comment', { on: 'check-in', id: on, body: 'Once only' })).structuredContent!.draft_id as string;
     sb.requests.length = 0;
-    return { on, id };
+    return { on, date, id };
   }
   const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again\nWhen no checkin is running, that claim was left by one that is gone \\(its process number now names another program\\): remove \\S+\\.claim and try again\\.$`);
   const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
@@ -561,7 +568,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     let othersBack!: () => void;
     const back = new Promise<void>((resolve) => (othersBack = resolve));
     const s = await connect({ answer: async () => (await bounded(back), 'accept') });
-    const { on, id } = await drafted(s);
+    const { on, date, id } = await drafted(s);
     let returned = 0;
     const calls = [0, 1, 2].map((i) =>
       s.call('send_comment', { draft_id: id }).then((r) => {
@@ -576,7 +583,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     expect(ok[0]!.r.structuredContent).toMatchObject({ sent: true, draft_id: id, draft_kept: false, comment: { body: 'Once only' } });
     expect(refused).toHaveLength(2);
     for (const { r } of refused) expect(text(r)).toMatch(beingSent(id, s.pid));
-    expect(s.asked).toEqual([`Post this comment on the check-in ${on}?\n\nOnce only`]);
+    expect(s.asked).toEqual([`Post this comment on your check-in for ${date} (shared with Platform, Mobile)?\n\n${sec('The comment', 'Once only')}`]);
     expect(writes()).toEqual([`POST /api/v2/check-ins/${on}/comments`]);
     expect(bodiesOf('POST')).toEqual([{ body: 'Once only' }]);
     // Sent: the entry and its claim are gone, and a later send finds nothing.
@@ -640,7 +647,7 @@ describe('checkin mcp: who a check-in is shared with', () => {
     sb.requests.length = 0;
     const sent = await s.call('send_checkin', { draft_id: d.structuredContent!.draft_id });
     expect(sent.isError).toBeFalsy();
-    expect(s.asked).toEqual([`Send your check-in for today (${day})?\n\nShared with: Mobile\n\nIntentions:\nx`]);
+    expect(s.asked).toEqual([`Send your check-in for today (${day})?\n\nShared with: Mobile\n\n${sec('Intentions', 'x')}`]);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(sb.requests.find((r) => r.method === 'PATCH')!.body).toEqual({ intentions: 'x', team_ids: [mobile.id] });
   });
