@@ -1,5 +1,7 @@
 // The read-only tools: a check-in, the suggestion for *previous*, the team's day, a list, the
-// inbox, a goal with its latest updates, me. Each is the CLI's own loader, without the printing.
+// inbox, a goal with its latest updates, goals, the feed, the drafts waiting, the open blockers,
+// me. Each calls the domain's operation (the CLI's own loaders), and renders its text with
+// marked.ts: every word from outside in a block naming its author (kit.ts othersWords).
 import { getGoal, listGoalUpdates } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
 import * as z from 'zod';
@@ -10,15 +12,24 @@ import { teamDay } from '../domain/team-day.js';
 import { fetchOrNull } from '../domain/target.js';
 import { renderCheckIn } from '../ui/render.js';
 import { sanitizeDeep } from '../ui/sanitize.js';
-import { checkInRows, goalHeaderView, goalUpdateRows, inboxRows, meView, teamDayView } from '../ui/views.js';
 import { suggestionFor } from '../domain/suggest.js';
 import { gatherInbox, inboxKey, readMarker } from '../domain/inbox-gather.js';
 import { uuidOf } from '../domain/goal-updates.js';
-import { checkInTarget, done, guard, plainView, shapes, type Served } from './kit.js';
+import { openBlockers } from '../domain/blockers.js';
+import { waitingDrafts } from '../domain/drafts-waiting.js';
+import { feedStart, MAX_FEED_ENTRIES, readFeed } from '../domain/feed.js';
+import { findGoals } from '../domain/goals-list.js';
+import { checkInTarget, done, guard, othersWords, plainView, shapes, type Served } from './kit.js';
+import { markedBlockers, markedCheckIn, markedCheckIns, markedDrafts, markedFeed, markedGoal, markedGoals, markedInbox, markedMe, markedTeamDays, sendToolOf } from './marked.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 const DAY = z.string().describe('today (the default), yesterday, a weekday name (the most recent before today), last (my latest before today), YYYY-MM-DD, or a check-in UUID');
 const RANGE_DAY = z.string().describe('YYYY-MM-DD, today, yesterday or a weekday name');
+/** "or null", as an anyOf that every client's JSON Schema reader takes (not a type array). */
+const orNull = <T extends z.ZodType>(t: T) => z.union([t, z.null().describe('none')]);
+const PEOPLE = z.array(z.string()).optional().describe('people: me, a UUID, a name or an @username');
+const TEAMS = z.array(z.string()).optional().describe('teams: a UUID or a name');
+const ON = z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }).describe('what a reply goes on: draft_comment takes its type (as on) and id');
 
 /** A check-in as text: heading, state and answers (Markdown as written, sanitised). */
 export async function checkInText(served: Served, c: CheckIn): Promise<string> {
@@ -43,7 +54,7 @@ export function registerReadTools(served: Served): void {
         const target = await checkInTarget(ctx, day);
         const c = await fetchOrNull(ctx, target);
         if (!c) return done(`No check-in scheduled for ${target.label}.`, { day: target.label, check_in: null });
-        return done(await checkInText(served, c), { day: target.label, check_in: c });
+        return done(markedCheckIn(await plainView(ctx), c), { day: target.label, check_in: c });
       }),
   );
 
@@ -74,7 +85,8 @@ export function registerReadTools(served: Served): void {
           ...(last && intentions.length > 0 ? [{ source: 'intentions' as const, title: `The intentions of my check-in of ${last.date}`, date: last.date, lines: intentions }] : []),
           ...work.groups.map((g) => ({ source: g.title.startsWith('Commits') ? ('commits' as const) : ('activity' as const), title: g.title, lines: g.bullets })),
         ];
-        const body = sources.length === 0 ? 'Nothing to suggest: no earlier intentions, activities or commits.' : sources.map((s) => `${s.title}:\n${s.lines.join('\n')}`).join('\n\n');
+        const by = (await me(ctx)).name;
+        const body = sources.length === 0 ? 'Nothing to suggest: no earlier intentions, activities or commits.' : sources.map((s) => `${s.title}:\n${othersWords(s.source === 'commits' ? undefined : by, s.lines.join('\n'), { from: s.source === 'commits' ? 'local git repositories' : 'the service' })}`).join('\n');
         const notes = work.notes.map((n) => `note: ${n}`).join('\n');
         return done(`Suggestion for previous (${target.label}):\n\n${body}${notes ? `\n\n${notes}` : ''}\n`, { day: target.label, scheduled: true, previous: text, sources, notes: work.notes });
       }),
@@ -95,7 +107,7 @@ export function registerReadTools(served: Served): void {
       guard(ctx, async () => {
         const report = await teamDay(ctx, { date: await rangeDay(ctx, day, 'day'), teams: team });
         if (!report) return done('You are in no team.', { teams: [] });
-        return done(teamDayView(await plainView(ctx, true), sanitizeDeep(report)), { teams: report });
+        return done(markedTeamDays(await plainView(ctx, true), report), { teams: report });
       }),
   );
 
@@ -121,7 +133,7 @@ export function registerReadTools(served: Served): void {
         const days = await dayRange(ctx, args, { since: 'since', until: 'until' });
         const filter = await checkInFilter(ctx, { ...days, blocked: args.blocked, people: args.person, teams: args.team });
         const { list, full } = await checkInPage(ctx, filter, { page: args.page, perPage: args.per_page });
-        const text = list.length === 0 ? 'No check-ins match.' : `${checkInRows(await plainView(ctx), sanitizeDeep(list))}${full ? `More may follow: page ${(args.page ?? 1) + 1}.` : ''}`;
+        const text = list.length === 0 ? 'No check-ins match.' : `${markedCheckIns(await plainView(ctx), list)}${full ? `More may follow: page ${(args.page ?? 1) + 1}.` : ''}`;
         return done(text, { check_ins: list, more_may_follow: full });
       }),
   );
@@ -145,10 +157,8 @@ export function registerReadTools(served: Served): void {
         const marker = readMarker(ctx, await inboxKey(ctx));
         const from = await rangeDay(ctx, since, 'since');
         const inbox = await gatherInbox(ctx, { ...(from && { since: from }), ...(marker?.seen_at && !all && { seenAt: marker.seen_at }) });
-        let n = 0;
         const threads = inbox.threads.map((t) => ({ type: t.on?.kind ?? null, id: t.on?.id ?? null, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items }));
-        const views = inbox.threads.map((t) => ({ label: t.label ?? (t.on?.kind === 'goal-update' ? `Goal update “${t.title ?? ''}” (${t.on.id})` : `Check-in ${t.date ?? ''}${t.on ? ` (${t.on.id})` : ''}`), ...(t.url && { url: t.url }), items: t.items.map((i) => ({ ...i, n: ++n })) }));
-        const text = views.length === 0 ? `Nothing ${marker?.seen_at && !all ? 'new ' : ''}on your check-ins and goal updates since ${marker?.seen_at && !all ? marker.seen_at : inbox.since}.` : inboxRows(await plainView(ctx, true), sanitizeDeep(views));
+        const text = inbox.threads.length === 0 ? `Nothing ${marker?.seen_at && !all ? 'new ' : ''}on your check-ins and goal updates since ${marker?.seen_at && !all ? marker.seen_at : inbox.since}.` : markedInbox(await plainView(ctx), inbox);
         return done(text, { since: inbox.since, seen_before: marker?.seen_at ?? null, threads });
       }),
   );
@@ -167,9 +177,135 @@ export function registerReadTools(served: Served): void {
         const id = uuidOf(goal_id, 'The goal id');
         const api = await ctx.api();
         const [goal, list] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: updates ?? 3 })]);
-        const v = await plainView(ctx);
-        const text = goalHeaderView(v, sanitizeDeep(goal), undefined) + (list.length === 0 ? 'No updates yet.\n' : `Latest updates:\n${goalUpdateRows(v, sanitizeDeep(list))}`);
-        return done(text, { goal, updates: list });
+        return done(markedGoal(await plainView(ctx, true), goal, list), { goal, updates: list });
+      }),
+  );
+
+  server.registerTool(
+    'goals',
+    {
+      title: 'Goals',
+      description: "Goals with their ids (the goal_id that goal and draft_goal_update take): mine by default, or those of the people or teams named. Each with its progress, confidence, due date and owner.",
+      inputSchema: { person: PEOPLE, team: TEAMS },
+      outputSchema: { whose: z.enum(['mine', 'named']).describe('mine: neither person nor team was named'), goals: z.array(shapes.goal) },
+      annotations: { title: 'Goals', ...READ },
+    },
+    ({ person, team }) =>
+      guard(ctx, async () => {
+        const found = await findGoals(ctx, { people: person, teams: team });
+        const n = found.goals.length;
+        const text = n === 0 ? `No goals ${found.whose === 'mine' ? 'of yours' : 'match'}.` : `${n} goal${n === 1 ? '' : 's'}${found.whose === 'mine' ? ' of yours' : ''}; the goal tool takes a goal_id for its latest updates:\n${markedGoals(found.goals)}`;
+        return done(text, { whose: found.whose, goals: found.goals });
+      }),
+  );
+
+  server.registerTool(
+    'feed',
+    {
+      title: 'What is new',
+      description:
+        "What is new for me since a time, newest first, from the service's own feed (its digest): comments on my check-ins and goal updates and @mentions of me, my teams' check-ins, others' updates of my goals. Reply to an entry with draft_comment on its reply_on. A service without a digest gives my teams' check-ins only (source says which). Reading it marks nothing as seen.",
+      inputSchema: {
+        since: z.string().optional().describe('from this time: ISO 8601 (2026-05-06T09:00:00Z), or a day — YYYY-MM-DD, today, yesterday or a weekday name — from its start (UTC); default yesterday'),
+        limit: z.number().int().min(1).max(MAX_FEED_ENTRIES).optional().describe(`at most this many entries (default 50, the most one request brings; up to ${MAX_FEED_ENTRIES})`),
+      },
+      outputSchema: {
+        since: z.string().describe('the time the feed starts at (ISO 8601)'),
+        source: z.enum(['digest', 'check-ins']).describe("digest: the service's feed; check-ins: this service has no digest, so my teams' check-ins only"),
+        items: z.array(
+          z.object({
+            id: z.string(),
+            category: z.string().describe('comment, check-in or goal-update (the service may add others)'),
+            published_at: z.string(),
+            by: orNull(shapes.ref).describe('whose words it is'),
+            title: orNull(z.string()),
+            body: orNull(z.string()),
+            url: orNull(z.string()),
+            goal: orNull(z.object({ id: z.string(), title: orNull(z.string()) })),
+            reply_on: ON.optional(),
+          }),
+        ),
+        more_may_follow: z.boolean().describe('as many entries as asked for came back: ask again from the oldest one'),
+      },
+      annotations: { title: 'What is new', ...READ },
+    },
+    ({ since, limit }) =>
+      guard(ctx, async () => {
+        const feed = await readFeed(ctx, { since: await feedStart(ctx, since ?? 'yesterday', 'since'), ...(limit !== undefined && { limit }) });
+        const items = feed.items.map(({ reply_on, ...item }) => ({ ...item, ...(reply_on && { reply_on: { type: reply_on.kind, id: reply_on.id } }) }));
+        const note = feed.source === 'check-ins' ? ' This service has no feed (no digest): these are my teams\' check-ins only; comments on mine are in the inbox tool.' : '';
+        const text =
+          items.length === 0
+            ? `Nothing new since ${feed.since}.${note}`
+            : `${items.length} entr${items.length === 1 ? 'y' : 'ies'} since ${feed.since}, newest first.${note}${feed.more_may_follow ? ' More may follow: ask again with since set to the oldest one shown, or a larger limit.' : ''}\n${markedFeed(await plainView(ctx), feed)}`;
+        return done(text, { since: feed.since, source: feed.source, items, more_may_follow: feed.more_may_follow });
+      }),
+  );
+
+  server.registerTool(
+    'drafts',
+    {
+      title: 'Drafts waiting',
+      description:
+        "The drafts waiting in the outbox for this account (the person's own, kept after a failed or refused send, and agents'): each draft_id, what it is for, its first words, who wrote it and when it was kept, and which send_* tool takes its draft_id (others are sent from a terminal with `checkin drafts send`). Reads files on this machine; no request.",
+      inputSchema: {},
+      outputSchema: {
+        drafts: z.array(
+          z.object({
+            draft_id: z.string(),
+            for: z.string().describe('what it is for, in words'),
+            target: z.looseObject({ kind: z.string() }).meta({ additionalProperties: true }).describe('what it is for, as kept'),
+            made: z.string().describe('how it was written: typed, piped, editor, agent, earlier'),
+            created_at: z.string(),
+            saved_at: z.string().describe('when it was last kept'),
+            state: z.enum(['waiting', 'being-sent', 'maybe-sent']),
+            state_detail: orNull(z.string()),
+            first_words: z.string(),
+            send_tool: orNull(z.enum(['send_checkin', 'send_comment', 'send_goal_update'])).describe('the tool that sends it once the person says yes; none: from a terminal'),
+          }),
+        ),
+      },
+      annotations: { title: 'Drafts waiting', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    () =>
+      guard(ctx, async () => {
+        const list = waitingDrafts(ctx);
+        const drafts = list.map((d) => ({ draft_id: d.id, for: d.for, target: d.target, made: d.made, created_at: d.created_at, saved_at: d.saved_at, state: d.state, state_detail: d.state_detail, first_words: d.first_words, send_tool: sendToolOf(d) }));
+        const text = list.length === 0 ? 'No drafts are waiting.' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
+        return done(text, { drafts });
+      }),
+  );
+
+  server.registerTool(
+    'blockers',
+    {
+      title: "The team's open blockers",
+      description:
+        "The open blockers of my teams (or those named) on a day (default today): who is blocked, by what, since when the same words have been reported (looking back a week), and the check-in's id (draft_comment takes it to offer help).",
+      inputSchema: { day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: TEAMS },
+      outputSchema: {
+        date: z.string(),
+        looked_back_to: z.string().describe('the first day looked at for same_since'),
+        blockers: z.array(
+          z.object({
+            person: orNull(shapes.ref),
+            teams: z.array(shapes.ref).describe('the teams asked about that the check-in is shared with'),
+            blockers: z.string(),
+            same_since: z.string().describe('the first day from which this person reported the same words (within looked_back_to)'),
+            reported_at: orNull(z.string()).describe('when the day\'s check-in was filled in'),
+            check_in: shapes.checkIn,
+          }),
+        ),
+      },
+      annotations: { title: "The team's open blockers", ...READ },
+    },
+    ({ day, team }) =>
+      guard(ctx, async () => {
+        const found = await openBlockers(ctx, { date: await rangeDay(ctx, day, 'day'), teams: team });
+        if (!found) return done('You are in no team.', { date: (await rangeDay(ctx, day, 'day')) ?? (await today(ctx)), looked_back_to: '', blockers: [] });
+        const n = found.blockers.length;
+        const text = n === 0 ? `No open blockers on ${found.date} in ${found.team_ids.length === 1 ? 'the team' : `the ${found.team_ids.length} teams`} asked about.` : `${n} open blocker${n === 1 ? '' : 's'} on ${found.date}:\n${markedBlockers(found)}`;
+        return done(text, { date: found.date, looked_back_to: found.looked_back_to, blockers: found.blockers });
       }),
   );
 
@@ -186,7 +322,7 @@ export function registerReadTools(served: Served): void {
       guard(ctx, async () => {
         const person = await me(ctx);
         const day = await today(ctx);
-        return done(`${meView(await plainView(ctx), sanitizeDeep(person))}today: ${day}\n`, { me: person, today: day });
+        return done(markedMe(await plainView(ctx), person, day), { me: person, today: day });
       }),
   );
 }

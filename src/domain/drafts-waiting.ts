@@ -1,0 +1,48 @@
+// What waits in the outbox for this account (this service, this person), as both faces list it:
+// each draft's id (what `checkin drafts send` and the agent's send_* tools take), what it is for,
+// its first words, who wrote it and when it was kept, and whether a send of it is under way or may
+// already have reached the service. No request: the outbox is files on this machine.
+import type { Context } from '../context.js';
+import { allHere, firstWords, targetLabel, type DraftTarget, type Entry } from './outbox.js';
+
+export type DraftState = 'waiting' | 'being-sent' | 'maybe-sent';
+
+export interface WaitingDraft {
+  id: string;
+  target: DraftTarget;
+  /** What it is for, in words: "the check-in 2026-11-25", "a comment on the check-in …". */
+  for: string;
+  /** How it was written: typed, piped, editor, agent, earlier. */
+  made: Entry['made'];
+  created_at: string;
+  /** When it was last kept (saved). */
+  saved_at: string;
+  state: DraftState;
+  /** The process sending it (being-sent), or when it was sent without an answer (maybe-sent). */
+  state_detail: string | null;
+  /** Its first words (the first answer given, or the first line written). */
+  first_words: string;
+  entry: Entry;
+}
+
+/** Every draft of this account, oldest first. */
+export function waitingDrafts(ctx: Context): WaitingDraft[] {
+  const outbox = ctx.drafts();
+  return allHere(ctx).map((entry) => {
+    const sender = outbox.sender(entry);
+    const maybe = sender ? undefined : outbox.maybeSent(entry);
+    const state: DraftState = sender ? 'being-sent' : maybe ? 'maybe-sent' : 'waiting';
+    return {
+      id: entry.id,
+      target: entry.target,
+      for: targetLabel(entry.target),
+      made: entry.made,
+      created_at: entry.created_at,
+      saved_at: entry.saved_at,
+      state,
+      state_detail: sender ? `process ${sender.pid} since ${sender.since}` : (maybe ?? null),
+      first_words: firstWords(entry.content),
+      entry,
+    };
+  });
+}
