@@ -2,9 +2,9 @@
 // write.ts), three resources (today's check-in, the team's day, the drafts) and one prompt that
 // walks an agent through suggest → draft → show → send. It speaks on stdin and stdout; stdout
 // carries nothing but protocol messages (ui/io.ts guards it), and everything checkin would
-// print goes to stderr. It ends when the client closes standard input.
+// print goes to stderr; messages are read by stdio.ts (one a line, at most 10 MiB, and what it
+// cannot read is answered with an error). It ends when the client closes standard input.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
 import { createContext, type Context } from '../context.js';
 import { describeError } from '../error-text.js';
@@ -17,6 +17,7 @@ import { teamDay } from '../domain/team-day.js';
 import { VERSION } from '../version.js';
 import { entryFor, plainView, type Served } from './kit.js';
 import { checkInText, registerReadTools } from './read.js';
+import { LineTransport } from './stdio.js';
 import { registerWriteTools } from './write.js';
 
 /** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
@@ -126,7 +127,7 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   registerWriteTools(served);
   registerResources(served);
   registerPrompt(served);
-  const transport = new StdioServerTransport(input, output);
+  const transport = new LineTransport(input, output);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     input.once('end', () => resolve());
