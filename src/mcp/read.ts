@@ -68,7 +68,7 @@ export function registerReadTools(served: Served): void {
       outputSchema: {
         day: z.string(),
         scheduled: z.boolean().describe('false when no check-in is scheduled that day (nothing is suggested)'),
-        previous: z.string().nullable().describe('the suggestion as one Markdown text (null when there is nothing)'),
+        previous: z.union([z.string(), z.null().describe('none')]).describe('the suggestion as one Markdown text (null when there is nothing)'),
         sources: z.array(z.object({ source: z.enum(['intentions', 'activity', 'commits']), title: z.string(), date: z.string().optional(), lines: z.array(z.string()) })),
         notes: z.array(z.string()).describe('sources left out, and why'),
       },
@@ -147,8 +147,8 @@ export function registerReadTools(served: Served): void {
       inputSchema: { all: z.boolean().optional().describe('everything, not only what is new'), since: RANGE_DAY.optional().describe('look at check-ins and updates from this day on') },
       outputSchema: {
         since: z.string(),
-        seen_before: z.string().nullable(),
-        threads: z.array(z.object({ type: z.enum(['check-in', 'goal-update']).nullable(), id: z.string().nullable(), date: z.string().optional(), title: z.string().optional(), url: z.string().nullable(), items: z.array(z.looseObject({ kind: z.enum(['comment', 'reaction']), id: z.string() })) })),
+        seen_before: z.union([z.string(), z.null().describe('none')]),
+        threads: z.array(z.object({ type: z.enum(['check-in', 'goal-update']).nullable(), id: z.union([z.string(), z.null().describe('none')]), date: z.string().optional(), title: z.string().optional(), url: z.union([z.string(), z.null().describe('none')]), items: z.array(z.looseObject({ kind: z.enum(['comment', 'reaction']), id: z.string() }).meta({ additionalProperties: true })) })),
       },
       annotations: { title: 'Inbox', ...READ },
     },

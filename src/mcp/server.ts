@@ -3,9 +3,9 @@
 // drafts; every word from outside marked as read.ts's tools mark it) and one prompt that
 // walks an agent through suggest → draft → show → send. It speaks on stdin and stdout; stdout
 // carries nothing but protocol messages (ui/io.ts guards it), and everything checkin would
-// print goes to stderr. It ends when the client closes standard input.
+// print goes to stderr; messages are read by stdio.ts (one a line, at most 10 MiB, and what it
+// cannot read is answered with an error). It ends when the client closes standard input.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { createContext, type Context } from '../context.js';
@@ -21,6 +21,7 @@ import { VERSION } from '../version.js';
 import { entryFor, NoDraftError, othersWords, plainView, type Served } from './kit.js';
 import { markedBlockers, markedCheckIn, markedGoals, markedTeamDays } from './marked.js';
 import { registerReadTools } from './read.js';
+import { LineTransport } from './stdio.js';
 import { registerWriteTools } from './write.js';
 
 /** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
@@ -152,7 +153,7 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   registerWriteTools(served);
   registerResources(served);
   registerPrompt(served);
-  const transport = new StdioServerTransport(input, output);
+  const transport = new LineTransport(input, output);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     input.once('end', () => resolve());
