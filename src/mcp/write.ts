@@ -419,7 +419,7 @@ export function registerWriteTools(served: Served): void {
         title: z.string().min(1).describe('the title'),
         body: z.string().optional().describe('the body (Markdown)'),
         progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
-        confidence: z.union([z.string(), z.number()]).optional().describe('on-track, at-risk, off-track, 90, 60 or 30 (a number or a string)'),
+        confidence: z.union([z.string().describe('on-track, at-risk or off-track, or a number as text'), z.number().describe('90, 60 or 30')]).optional().describe('on-track, at-risk, off-track, 90, 60 or 30 (a number or a string)'),
       },
       outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: shapes.goalUpdateInput, preview: z.string(), resume_command: z.string(), other_drafts: OTHERS },
       annotations: { title: 'Draft a goal update', ...DRAFT },
