@@ -31,7 +31,7 @@ type Described = { code: number; lines: string[] };
 /** The lines an error says before its hints. */
 function ownLines(e: CliError, debug: boolean): string[] {
   // Stopping is not an error: plain words (what was kept, how to go on), exit 130.
-  if (e instanceof CancelledError) return [e.message];
+  if (e instanceof CancelledError || e.exitCode === EXIT.CANCELLED) return [e.message];
   if (e instanceof ApiError) return apiErrorLines(e);
   if (e instanceof UnexpectedError) {
     const inner = e.inner instanceof Error && e.inner.stack ? e.inner.stack : undefined;

@@ -69,11 +69,8 @@ export class EditorError extends CliError {
     /** The editor could not be started at all (not installed, not runnable): a usage problem. */
     notFound = false,
   ) {
-    super(
-      message,
-      notFound ? EXIT.USAGE : EXIT.FAILURE,
-      notFound ? 'Set an editor that is installed: `checkin config set editor nano` (or "vim", "code --wait"), or VISUAL or EDITOR.' : 'Set an editor that waits until you close the file: `checkin config set editor "code --wait"`, or VISUAL or EDITOR.',
-    );
+    // An editor that ran and ended with a failure status was quit on purpose (vim's :cq): a stop, not a fault.
+    super(message, notFound ? EXIT.USAGE : EXIT.CANCELLED, ...(notFound ? ['Set an editor that is installed: `checkin config set editor nano` (or "vim", "code --wait"), or VISUAL or EDITOR.'] : []));
     this.name = 'EditorError';
   }
 }

@@ -66,7 +66,7 @@ export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { nam
     const saved = await readFile(file, 'utf8');
     // The shell's "command not found" (127) and "not executable" (126).
     if (code === 127 || code === 126) throw new EditorError(`The editor "${editor}" (${source}) was not found or cannot run; nothing was sent`, saved, true);
-    if (code !== 0) throw new EditorError(`The editor (${editor}) exited with status ${code}; nothing was sent`, saved);
+    if (code !== 0) throw new EditorError(`The editor (${editor}) quit with status ${code ?? 'unknown'}, as vim's :cq does: nothing was sent`, saved);
     return saved;
   } finally {
     terminal.close();

@@ -334,6 +334,18 @@ writeFileSync(file, text.replace('## Intentions\\n', '## Intentions\\n- Written 
     expect(sb.requests[1]!.body).toEqual({ previous: 'Kept from before', intentions: '- Written in the editor', blockers: '', mood: 'nerdy' });
   });
 
+  it("an editor quit with a failure status (vim's :cq) is a stop: 130, plain words, no editor advice; what it saved is kept", async () => {
+    // Untouched and quit: nothing kept, nothing sent.
+    const quit = await cli(['today', '-e'], { tty: true, env: { VISUAL: 'sh -c "exit 1" sh' } });
+    expect(quit).toMatchObject({ code: 130, stderr: "The editor (sh -c \"exit 1\" sh) quit with status 1, as vim's :cq does: nothing was sent\n" });
+    // Written, saved, then quit with a failure: the words are kept, and the line says how to send them.
+    const saved = await cli(['today', '-e'], { tty: true, env: { VISUAL: `sh -c 'printf "## Previous\\nWrote this\\n" > "$1"; exit 1' sh` } });
+    expect(saved.code).toBe(130);
+    expect(saved.stderr).toMatch(/^The editor \(.*\) quit with status 1, as vim's :cq does: nothing was sent\nWhat you wrote is kept as a draft: `checkin today --resume -e` sends it/);
+    expect(saved.stderr).not.toContain('code --wait');
+    expect(sb.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
+  });
+
   it('an empty file cancels (130) without sending', async () => {
     const r = await cli(['today', '-e'], { tty: true, env: { VISUAL: `sh -c ': > "$1"' sh` } });
     expect(r.code).toBe(130);

@@ -8,13 +8,22 @@ import { CancelledError, CliError, EditorError, EXIT, ExitSignal, UnexpectedErro
 
 describe('withHint', () => {
   it('gives the same error with one more line: class, message, exit code and stack kept; the error caught is unchanged', () => {
-    const err = new EditorError('vim failed', 'what was saved');
+    const err = new EditorError('vim failed', 'what was saved', true);
     const hinted = withHint(err, 'What you wrote is kept as a draft.');
     expect(hinted).toBeInstanceOf(EditorError);
-    expect(hinted).toMatchObject({ message: 'vim failed', exitCode: EXIT.FAILURE, text: 'what was saved', stack: err.stack });
+    expect(hinted).toMatchObject({ message: 'vim failed', exitCode: EXIT.USAGE, text: 'what was saved', stack: err.stack });
     expect(hinted.hints).toEqual([err.hints[0], 'What you wrote is kept as a draft.']);
     expect(err.hints).toHaveLength(1);
     expect(describeError(hinted, false).lines).toEqual(['error: vim failed', err.hints[0], 'What you wrote is kept as a draft.']);
+  });
+
+  it("an editor quit with a failure status (vim's :cq) is a stop: exit 130, plain words, no advice about the editor; the kept line follows", () => {
+    const err = new EditorError("The editor (vim) quit with status 1, as vim's :cq does: nothing was sent", 'what was saved');
+    expect(err.hints).toEqual([]);
+    expect(describeError(withHint(err, 'What you wrote is kept as a draft.'), false)).toEqual({
+      code: EXIT.CANCELLED,
+      lines: ["The editor (vim) quit with status 1, as vim's :cq does: nothing was sent", 'What you wrote is kept as a draft.'],
+    });
   });
 
   it('an API error keeps its own lines and code; the hint follows its suggestion', () => {
