@@ -82,8 +82,12 @@ export function gitRepos(ctx: Context): string[] {
 
 interface Commit {
   at: string;
+  subject: string;
   bullet: string;
 }
+
+/** Text compared as words: case, runs of spaces and the ends do not count. */
+const sameWords = (text: string) => sanitizeLine(text).trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
  * My commits of the week before `day` in one repository, newest first (filtered to "since my last
@@ -118,7 +122,7 @@ async function commitsIn(ctx: Context, dir: string, day: string): Promise<{ comm
   const name = sanitizeLine((top.ok ? top.out.trim() : dir).split(/[\\/]/).filter(Boolean).at(-1) ?? dir);
   return {
     name,
-    commits: rows.map(([, at, subject]) => ({ at: new Date(at!).toISOString(), bullet: `- ${sanitizeLine(subject!).trim()} (${name})` })),
+    commits: rows.map(([, at, subject]) => ({ at: new Date(at!).toISOString(), subject: subject!, bullet: `- ${sanitizeLine(subject!).trim()} (${name})` })),
     ...(more && { note: more }),
   };
 }
@@ -144,15 +148,17 @@ export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn
     }),
     commits,
   ]);
-  const bullets = acts
+  const recent = acts
     .filter((a) => Date.parse(a.recorded_at) > Date.parse(since) && (!a.person || a.person.id === person.id))
     .sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : -1))
-    .slice(0, MAX_EACH)
-    .map(activityBullet);
+    .slice(0, MAX_EACH);
+  const bullets = recent.map(activityBullet);
   const groups = bullets.length > 0 ? [{ title: 'Your activity', bullets: [...bullets] }] : [];
   if (repos.some((r) => r.noGit)) notes.push('git is not installed: commits are left out');
+  // A commit also logged as an activity (the README's post-commit recipe) is said once, as the activity.
+  const logged = new Set(recent.flatMap((a) => [a.title, a.description].filter((t): t is string => typeof t === 'string').map(sameWords)));
   for (const r of repos) {
-    const mine = r.commits.filter((c) => Date.parse(c.at) > Date.parse(since)).slice(0, MAX_EACH).map((c) => c.bullet);
+    const mine = r.commits.filter((c) => Date.parse(c.at) > Date.parse(since) && !logged.has(sameWords(c.subject))).slice(0, MAX_EACH).map((c) => c.bullet);
     bullets.push(...mine);
     if (mine.length > 0) groups.push({ title: `Commits in ${r.name ?? 'git'}`, bullets: mine });
     if (r.note) notes.push(r.note);

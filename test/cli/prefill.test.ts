@@ -60,6 +60,15 @@ describe('the suggestion for previous', () => {
     );
   });
 
+  it('a commit also logged as an activity (the post-commit recipe) is suggested once, as the activity', async () => {
+    // `git log -1 --format=%s | checkin log - --group git`, as the README's recipe does after the commit.
+    expect((await w.cli(['log', '-', '--group', 'git'], { input: 'Retry webhooks with backoff\n' })).code).toBe(0);
+    const r = await w.cli(['today', '--suggest'], { env: { CHECKIN_GIT_REPOS: repo } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => /Retry webhooks with backoff/i.test(l))).toEqual(['- Retry webhooks with backoff (git)']);
+    expect(r.stdout).toContain('- Document the invoice states (billing-api)\n');
+  });
+
   it('--suggest --json says where it came from; with no repositories named, no git is run', async () => {
     const r = await w.cli(['today', '--suggest', '--json']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
