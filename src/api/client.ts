@@ -144,7 +144,10 @@ export class ApiClient {
   private checkWait(seconds: number, method: string, path: string, why: string, status = 429): void {
     if (seconds <= this.maxWaitS) return;
     if (!path.startsWith('/')) path = new URL(joinUrl(this.opts.baseUrl, path)).pathname;
-    const until = seconds < 86_400 * 366 ? ` (after ${new Date(this.now() + seconds * 1000).toTimeString().slice(0, 5)})` : '';
+    const at = new Date(this.now() + seconds * 1000);
+    // Another day than today: the day is said too ("after Fri Nov 27 00:07"), not the time alone.
+    const day = at.toDateString() === new Date(this.now()).toDateString() ? '' : `${at.toDateString().slice(0, 10)} `;
+    const until = seconds < 86_400 * 366 ? ` (after ${day}${at.toTimeString().slice(0, 5)})` : '';
     throw new ApiError({
       kind: 'http',
       method,
@@ -470,6 +473,6 @@ function describeBody(contentType: string, text: string): string {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
     return `an HTML page${title ? ` ("${title.slice(0, 80)}")` : ''}`;
   }
-  return `a ${contentType || 'non-JSON'} body`;
+  return contentType ? `a body of type ${contentType}` : 'a body of no stated type';
 }
 

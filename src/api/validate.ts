@@ -36,7 +36,7 @@ export type Infer<S> = S extends Shape<infer T> ? T : never;
 
 const shape = <T>(def: Def, check: (v: unknown, at: string) => string | undefined): Shape<T> => Object.assign(check, { def }) as Shape<T>;
 
-const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+const kind = (v: unknown) => (v === undefined ? 'missing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 export const str = shape<string>({ kind: 'string' }, (v, at) => (typeof v === 'string' ? undefined : `${at} is ${kind(v)}, not a string`));
 export const num = shape<number>({ kind: 'number' }, (v, at) => (typeof v === 'number' ? (Number.isFinite(v) ? undefined : `${at} is ${v}, not a finite number`) : `${at} is ${kind(v)}, not a number`));

@@ -92,7 +92,7 @@ describe('retries', () => {
       const delays: number[] = [];
       const err = (await client(agent, delays).get('me', ANY_ID).catch((e: unknown) => e)) as ApiError;
       expect(err.message).toBe(`GET /api/v2/me: ${said}, more than the 60 s checkin waits)`);
-      expect(err.suggestion).toMatch(/^Try again later( \(after \d\d:\d\d\))?\.$/);
+      expect(err.suggestion).toMatch(/^Try again later( \(after ([A-Z][a-z]{2} [A-Z][a-z]{2} \d\d )?\d\d:\d\d\))?\.$/);
       expect(delays).toEqual([]);
     }
   });

@@ -168,10 +168,10 @@ describe('the answer shapes', () => {
   it('refuse a wrong shape with one line naming the place', () => {
     const cases: Array<[Shape<unknown>, unknown, string]> = [
       [CHECK_IN, { id: 5, date: 'x' }, 'the answer.id is a number, not a string'],
-      [CHECK_IN, { id: 'x', date: 'x', person: { id: 'p' } }, 'the answer.person.name is a undefined, not a string'],
+      [CHECK_IN, { id: 'x', date: 'x', person: { id: 'p' } }, 'the answer.person.name is missing, not a string'],
       [CHECK_IN, { id: 'x', date: 'x', blocked: 'yes' }, 'the answer.blocked is a string, not true or false'],
-      [arrayOf(CHECK_IN), [{ id: 'a', date: 'x' }, { id: 'b' }], 'the answer[1].date is a undefined, not a string'],
-      [COMMENT, { id: 'c', body: 'b', created_at: 't' }, 'the answer.person is a undefined, not an object'],
+      [arrayOf(CHECK_IN), [{ id: 'a', date: 'x' }, { id: 'b' }], 'the answer[1].date is missing, not a string'],
+      [COMMENT, { id: 'c', body: 'b', created_at: 't' }, 'the answer.person is missing, not an object'],
       [GOAL_UPDATE, { id: 'u', title: 't', body: null, progress: 1, confidence: 90, created_at: 't', url: 'u' }, 'the answer.body is null, not a string'],
       [GOAL, { id: 'g', title: 't', progress: Number.NaN }, 'the answer.progress is NaN, not a finite number'],
       [ME, { id: 'p', name: 'n', teams: {} }, 'the answer.teams is an object, not a list'],
