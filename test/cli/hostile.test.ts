@@ -117,7 +117,7 @@ describe('a broken service: bounded, one clear line, the documented exit code', 
       ['null', 'the answer is null, not an object'],
       ['{"id": 5}', 'the answer.id is a number, not a string'],
       ['{"id": "x", "date": "2026-11-22", "intentions": {"evil": true}}', 'the answer.intentions is an object, not a string'],
-      ['', 'the answer is a undefined, not an object'],
+      ['', 'the answer is missing, not an object'],
     ]) {
       const h = await hostile({ checkInBody: body });
       const r = await h.cli(['today']);

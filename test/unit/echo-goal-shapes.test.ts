@@ -76,7 +76,7 @@ describe('echo shapes', () => {
       [ECHO_QUESTION, { id: 7 }, 'the answer.id is a number, not a string'],
       [ECHO_QUESTION, { id: 'q', prompt: ['x'] }, 'the answer.prompt is an array, not a string'],
       [ECHO_QUESTION, { id: 'q', next_answer_at: 1700000000 }, 'the answer.next_answer_at is a number, not a string'],
-      [ECHO_ANSWER, { id: 'a', question: { title: 'x' } }, 'the answer.question.id is a undefined, not a string'],
+      [ECHO_ANSWER, { id: 'a', question: { title: 'x' } }, 'the answer.question.id is missing, not a string'],
       [ECHO_ANSWER, { id: 'a', body: { text: 'x' } }, 'the answer.body is an object, not a string'],
     ];
     for (const [shape, value, problem] of cases) expect(shape(value, 'the answer')).toBe(problem);

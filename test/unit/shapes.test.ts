@@ -189,7 +189,7 @@ describe('the answer shapes', () => {
         fc.property(fc.constantFrom(...bases.slice(0, 20)).chain(nearly), (value) => {
           const problem = shape(value, 'the answer');
           if (problem !== undefined) {
-            expect(problem, name).toMatch(/^the answer\.\w+[.[\w\]]* is (null|an? \w+|NaN|-?Infinity), not (a string|a number|a finite number|true or false|a list|an object)$/);
+            expect(problem, name).toMatch(/^the answer\.\w+[.[\w\]]* is (null|missing|an? \w+|NaN|-?Infinity), not (a string|a number|a finite number|true or false|a list|an object)$/);
             expect(fields.has(/^the answer\.(\w+)/.exec(problem)![1]!), `${name}: ${problem}`).toBe(true);
             return;
           }
