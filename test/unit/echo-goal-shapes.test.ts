@@ -90,7 +90,7 @@ describe('echo shapes', () => {
         fc.property(fc.constantFrom(...bases).chain(nearly), (value) => {
           const problem = shape(value, 'the answer');
           if (problem !== undefined) {
-            expect(problem, name).toMatch(/^the answer\.\w+[.[\w\]]* is (null|an? \w+), not (a string|a number|true or false|a list|an object)$/);
+            expect(problem, name).toMatch(/^the answer\.\w+[.[\w\]]* is (null|missing|an? \w+), not (a string|a number|true or false|a list|an object)$/);
             return;
           }
           for (const v of views()) show(v, value as never);
