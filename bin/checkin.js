@@ -1,22 +1,35 @@
 #!/usr/bin/env node
 // Starts checkin (dist/checkin.cjs). On Node >= 22.1 through Node's own compile cache, kept in the
-// user's cache folder — only one of the user's own that no one else can write: a cache there runs
-// as the user. Without one (Node 20, another's folder) it simply runs without.
+// user's cache folder — only in folders of the user's own that no one else can write: a cache there
+// runs as the user. Without one (Node 20, another's folder) it simply runs without.
 'use strict';
-const { existsSync, mkdirSync, statSync } = require('node:fs');
+const { existsSync, lstatSync, mkdirSync, readdirSync, statSync } = require('node:fs');
 const { enableCompileCache } = require('node:module');
 const { isAbsolute, join } = require('node:path');
 
-/** $XDG_CACHE_HOME/checkin or ~/.cache/checkin, made 0700; nothing if it is not this user's alone. */
+/** Whether a folder's stat is a folder of this user's that neither group nor others can write. */
+const mine = (st) => st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
+
+/**
+ * $XDG_CACHE_HOME/checkin or ~/.cache/checkin (made 0700), and in it a folder checkin makes for
+ * this Node (node-<version>-<arch>, 0700), which Node is given: Node writes into a folder of its own
+ * inside that one (v24.21.0-x64-<hash>-<uid>/). Nothing unless each is this user's alone: the
+ * version's folder no one else can enter, not a symbolic link, and every folder already in it the
+ * user's, not a link, that no one else can write.
+ */
 function cacheDir() {
   const { XDG_CACHE_HOME, HOME } = process.env;
   const base = [XDG_CACHE_HOME, HOME && join(HOME, '.cache')].find((d) => d && isAbsolute(d));
   if (!base) return undefined;
   const dir = join(base, 'checkin');
+  const node = join(dir, `node-${process.version}-${process.arch}`);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = statSync(dir);
-    if (st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o022) === 0) return dir;
+    if (!mine(statSync(dir))) return undefined;
+    mkdirSync(node, { recursive: true, mode: 0o700 });
+    const st = lstatSync(node);
+    if (!mine(st) || (st.mode & 0o077) !== 0) return undefined;
+    if (readdirSync(node).every((tag) => mine(lstatSync(join(node, tag))))) return node;
   } catch {
     // cannot be made or looked at: no cache
   }
@@ -29,7 +42,12 @@ if (!existsSync(main)) {
   process.exit(1);
 }
 const dir = enableCompileCache && cacheDir();
-if (dir) enableCompileCache(dir);
+if (dir) {
+  // Node makes its folder now, as 0777 less the umask: 0700 here, as checkin's own are.
+  const umask = process.umask(0o077);
+  enableCompileCache(dir);
+  process.umask(umask);
+}
 require(main)
   .run(process.argv.slice(2))
   .then((code) => {

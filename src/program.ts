@@ -27,6 +27,7 @@ import { peopleCommand } from './commands/people/people.js';
 import { remindCommand } from './commands/remind/remind.js';
 import { reportCommand } from './commands/report/report.js';
 import { sandboxCommand } from './commands/sandbox/sandbox.js';
+import { skillCommand } from './commands/skill/skill.js';
 import { statusCommand } from './commands/status/status.js';
 import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
@@ -63,7 +64,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, api: apiCommand, mcp: mcpCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];

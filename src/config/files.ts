@@ -143,10 +143,14 @@ export function writeTemp(file: string, data: string | Buffer, { mode = 0o600, s
   }
 }
 
-/** Replaces `file` whole (mode 0600; its folder made 0700 if missing), durably unless `sync` is false; throws the file system's error. */
-export function writeDurably(file: string, data: string, { sync = true }: { sync?: boolean } = {}): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = writeTemp(file, data, { sync });
+/**
+ * Replaces `file` whole (mode 0600 unless `mode`; its folders made 0700 if missing, or `dirMode`),
+ * durably unless `sync` is false; throws the file system's error. A file for others to read too
+ * (a skill an agent loads) passes 0o644 and 0o777, both less the umask.
+ */
+export function writeDurably(file: string, data: string, { sync = true, mode = 0o600, dirMode = 0o700 }: { sync?: boolean; mode?: number; dirMode?: number } = {}): void {
+  mkdirSync(dirname(file), { recursive: true, mode: dirMode });
+  const temp = writeTemp(file, data, { sync, mode });
   try {
     renameSync(temp, file);
   } catch (err) {

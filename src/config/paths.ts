@@ -18,7 +18,8 @@ export interface CheckinPaths {
   legacyDrafts?: string;
 }
 
-function home(env: NodeJS.ProcessEnv): string {
+/** The user's home folder: HOME, else the OS's idea of it. */
+export function home(env: NodeJS.ProcessEnv): string {
   // node:os only when HOME is unset: it is not otherwise loaded on the way to a request.
   return env.HOME || process.getBuiltinModule('node:os').homedir();
 }

@@ -1,6 +1,8 @@
 // `checkin report` as Markdown (to paste into a 1:1 or a review) and CSV (RFC 4180 quoting, LF
-// line ends, for a spreadsheet). Everything from the service passes the sanitiser; a CSV cell that
-// a spreadsheet would run as a formula is kept as text behind an apostrophe (see csvCell).
+// line ends, for a spreadsheet). Everything from the service passes the sanitiser; in Markdown every
+// plain field (a name, a title, a mood, a date) is escaped to render as text (see markdownText),
+// while the answers stay the person's Markdown; a CSV cell that a spreadsheet would run as a formula
+// is kept as text behind an apostrophe (see csvCell).
 import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
@@ -25,12 +27,38 @@ export interface ReportModel {
   people: ReportPerson[];
 }
 
-const moodText = (mood: string | null | undefined) => (mood ? `${MOODS[mood as keyof typeof MOODS] ?? ''} ${sanitizeLine(mood)}`.trim() : '');
+/**
+ * Characters that carry meaning somewhere in Markdown (CommonMark, GFM, and the usual extensions:
+ * links and autolinks, `www.` and bare domains, e-mail addresses, emphasis, code, headings and
+ * their closing #s, lists, tables, strikethrough, math, emoji :codes:, footnotes ^, attributes {}):
+ * every ASCII punctuation character but , ; ? ' " % / and - — which no dialect gives a meaning
+ * inside a line (a plain field never starts one here: after "## ", "on ", "— "), so "Jean-Luc
+ * O'Brien, Ann" and a date stay as they are.
+ */
+const MARKDOWN_SPECIAL = /[!#$()*+.:=@[\\\]^_`{|}~]/g;
+const HTML_SPECIAL: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * A plain field (a name, a title, a mood, a date the service sent) as Markdown that renders as
+ * exactly that text, on one line, in any Markdown renderer: sanitised, `&`, `<` and `>` as HTML
+ * entities (which every renderer reads, where a backslash before `<` is CommonMark's alone), and
+ * every other character with a meaning behind a backslash (CommonMark: any ASCII punctuation may be
+ * escaped). No element, link, heading or table cell can come out of it.
+ */
+export function markdownText(value: string): string {
+  return sanitizeLine(value)
+    .replace(/[&<>]/g, (c) => HTML_SPECIAL[c]!)
+    .replace(MARKDOWN_SPECIAL, '\\$&');
+}
+
+const moodEmoji = (mood: string) => (Object.hasOwn(MOODS, mood) ? MOODS[mood as keyof typeof MOODS] : '');
+/** A mood with its emoji, as text (`escape` makes the name Markdown's plain text). */
+const moodText = (mood: string | null | undefined, escape: (s: string) => string = sanitizeLine) => (mood ? `${moodEmoji(mood)} ${escape(mood)}`.trim() : '');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function summaryLine(p: ReportPerson): string {
+export function summaryLine(p: ReportPerson, escape: (s: string) => string = sanitizeLine): string {
   const parts = [`${p.summary.done} of ${plural(p.summary.scheduled, 'day')} checked in`, `${plural(p.summary.blocked, 'day')} blocked`];
-  if (p.summary.moods.length > 0) parts.push(`moods: ${p.summary.moods.map((m) => `${moodText(m.mood)} ×${m.count}`).join(', ')}`);
+  if (p.summary.moods.length > 0) parts.push(`moods: ${p.summary.moods.map((m) => `${moodText(m.mood, escape)} ×${m.count}`).join(', ')}`);
   parts.push(p.updates.length === 0 ? 'no goal updates' : plural(p.updates.length, 'goal update'));
   return parts.join(' · ');
 }
@@ -42,21 +70,23 @@ function answer(label: string, text: string | null | undefined): string {
 }
 
 export function reportMarkdown(r: ReportModel): string {
-  const out: string[] = [`# Check-ins, ${r.title}\n\n`];
+  const md = markdownText;
+  const out: string[] = [`# Check-ins, ${md(r.title)}\n\n`];
   if (r.people.length === 0) out.push('No check-ins in this period.\n');
   for (const p of r.people) {
-    out.push(`## ${sanitizeLine(p.person.name)}\n\n${summaryLine(p)}\n\n`);
+    out.push(`## ${md(p.person.name)}\n\n${summaryLine(p, md)}\n\n`);
     for (const u of p.updates) {
-      const confidence = u.confidence_description ? `, ${sanitizeLine(u.confidence_description)}` : '';
-      out.push(`- Goal update “${sanitizeLine(u.title)}” on ${sanitizeLine(u.goal?.title ?? '')} (${u.created_at.slice(0, 10)}): ${u.progress}%${confidence}\n`);
+      const confidence = u.confidence_description ? `, ${md(u.confidence_description)}` : '';
+      out.push(`- Goal update “${md(u.title)}” on ${md(u.goal?.title ?? '')} (${md(u.created_at.slice(0, 10))}): ${u.progress}%${confidence}\n`);
     }
     if (p.updates.length > 0) out.push('\n');
     for (const d of p.days) {
       const c = d.checkIn;
-      const state = c.completed_at ? [moodText(c.mood), c.blocked ? 'blocked' : ''].filter(Boolean).join(' · ') : 'not filled in';
-      out.push(`### ${sanitizeLine(d.label)}${state ? ` — ${state}` : ''}\n\n`);
+      const state = c.completed_at ? [moodText(c.mood, md), c.blocked ? 'blocked' : ''].filter(Boolean).join(' · ') : 'not filled in';
+      out.push(`### ${md(d.label)}${state ? ` — ${state}` : ''}\n\n`);
       if (!c.completed_at) continue;
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`Did what was intended: ${c.previous_completed ? 'yes' : 'no'}\n\n`);
+      // The answers are the person's own Markdown, each a block of its own (never in a table cell).
       out.push(answer('Previous', c.previous), answer('Intentions', c.intentions), answer('Blockers', c.blockers));
     }
   }

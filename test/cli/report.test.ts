@@ -1,6 +1,9 @@
 // `checkin report`: the period on one page, asserted exactly on the sandbox's fixed demo data
 // (the fake clock stands on Sun 22 Nov 2026).
+import MarkdownIt from 'markdown-it';
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
+import type { Mood } from '../../src/api/types.js';
 import { useWorld } from '../helpers/harness.js';
 
 const w = useWorld();
@@ -114,6 +117,44 @@ describe('checkin report', () => {
     const last = JSON.parse((await w.cli(['report', '--last-week', '--format', 'json'])).stdout) as { since: string; until: string };
     expect([week.since, week.until, last.since, last.until]).toEqual(['2026-11-23', '2026-11-29', '2026-11-16', '2026-11-22']);
     expect(await w.cli(['report', '--week', '--since', 'monday'])).toMatchObject({ code: 2, stderr: 'error: --week is the whole period; leave out --since and --until\n' });
+  });
+
+  it('Markdown: hostile names, titles and moods render as text in real renderers — no element or link of theirs; answers stay Markdown', async () => {
+    const HOSTILE = '<img src=x onerror=alert(1)> [x](javascript:alert(1)) # | a | www.evil.example';
+    const data = w.sb.service.data;
+    const ada = data.people.find((p) => p.username === 'ada')!;
+    ada.name = `Ada ${HOSTILE}`;
+    const goal = data.goals.find((g) => g.owner_id === ada.id)!;
+    goal.title = `Goal ${HOSTILE}`;
+    const update = data.goal_updates.find((u) => u.goal_id === goal.id && u.title === 'Invoices endpoint in review')!;
+    update.title = `Update ${HOSTILE}`;
+    // A mood the service may add (views show an unknown one as it is).
+    const day = data.check_ins.find((c) => c.person_id === ada.id && c.date === '2026-11-19')!;
+    day.mood = `<b>calm</b> [m](http://evil.example)` as Mood;
+    day.previous = '- Shipped **the** [docs](https://docs.example)';
+    const r = await w.cli(['report', '--person', 'me', ...period]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const escaped = '&lt;img src\\=x onerror\\=alert\\(1\\)&gt; \\[x\\]\\(javascript\\:alert\\(1\\)\\) \\# \\| a \\| www\\.evil\\.example';
+    expect(r.stdout.split('\n').filter((l) => /^(##|- Goal|2 of)/.test(l))).toEqual([
+      `## Ada ${escaped}`,
+      '2 of 2 days checked in · 0 days blocked · moods: &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\) ×1, 🤓 nerdy ×1 · 1 goal update',
+      `- Goal update “Update ${escaped}” on Goal ${escaped} (2026-11-19): 35%, At risk`,
+      '### Thu 19 Nov — &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\)',
+      '### Fri 20 Nov — 🤓 nerdy',
+    ]);
+    const renderers: Array<[string, string]> = [
+      ['markdown-it', new MarkdownIt({ html: true, linkify: true }).render(r.stdout)],
+      ['marked', marked.parse(r.stdout, { async: false, gfm: true })],
+    ];
+    for (const [name, html] of renderers) {
+      // The report's own structure and the answer's Markdown: nothing else.
+      const tags = new Set([...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((m) => m[1]));
+      expect([...tags].sort(), name).toEqual(['a', 'em', 'h1', 'h2', 'h3', 'li', 'p', 'strong', 'ul']);
+      // The one link is the one the person wrote in their answer.
+      expect([...html.matchAll(/<a [^>]*>/g)].map((m) => m[0]), name).toEqual(['<a href="https://docs.example">']);
+      expect(html, name).not.toMatch(/<img|<b>|<table|href="(javascript|http:\/\/(www\.)?evil)/);
+      expect(html, name).toContain(`<h2>Ada &lt;img src=x onerror=alert(1)&gt; [x](javascript:alert(1)) # | a | www.evil.example</h2>`);
+    }
   });
 
   it('refuses a period that ends before it starts, and an unknown format, before any request', async () => {

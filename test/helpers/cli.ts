@@ -41,14 +41,14 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
-/** The CLI (`bin`, the checkout's own by default) as a child of `node` (this test's Node by default). */
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv, { node = process.execPath, bin = BIN }: { node?: string; bin?: string } = {}): ChildProcess {
-  return track(spawn(node, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] }));
+/** The CLI (`bin`, the checkout's own by default) as a child of `node` (this test's Node by default), in `cwd` (this one by default). */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, { node = process.execPath, bin = BIN, cwd }: { node?: string; bin?: string; cwd?: string } = {}): ChildProcess {
+  return track(spawn(node, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd !== undefined && { cwd }) }));
 }
 
 export function runCli(
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; node?: string; bin?: string } = {},
+  opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; node?: string; bin?: string; cwd?: string } = {},
 ): Promise<CliResult> {
   const child = spawnCli(args, opts.env ?? cleanEnv(), opts);
   let stdout = '';

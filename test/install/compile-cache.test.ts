@@ -1,9 +1,9 @@
 // The start-up shim (bin/checkin.js) and Node's compile cache: on Node >= 22.1 the first run
 // writes it in the user's cache folder and the next ones use it; a damaged cache never fails a
 // run; a cache folder someone else can write (or someone else's) is never used, since a cache
-// planted there would run as the user.
+// planted there would run as the user — nor any folder in it Node writes into.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -33,10 +33,16 @@ function envWith(cacheHome: string): NodeJS.ProcessEnv {
   temps.push(env.HOME!);
   return env;
 }
-/** The cache files under `cacheHome`/checkin (Node keeps them in a folder named after its version and the user). */
+/** Node's version, as its compile-cache folders are named (`CHECKIN_TEST_NODE` when set). */
+const NODE_VERSION = NODE ? execFileSync(NODE, ['-p', 'process.version + "-" + process.arch'], { encoding: 'utf8' }).trim() : '';
+/** The folder checkin gives Node: `cacheHome`/checkin/node-<version>-<arch>. */
+const nodeDir = (cacheHome: string) => join(cacheHome, 'checkin', `node-${NODE_VERSION}`);
+/** Every file under `dir`, however deep (links are not followed). */
+const filesUnder = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isSymbolicLink() ? [] : [join(dir, e.name)])) : [];
+/** The cache files under `cacheHome`/checkin (Node keeps them in a folder named after its version and the user, inside the one checkin gives it). */
 function cacheFiles(cacheHome: string): string[] {
-  const dir = join(cacheHome, 'checkin');
-  return readdirSync(dir).flatMap((tag) => readdirSync(join(dir, tag)).map((f) => join(dir, tag, f)));
+  return filesUnder(join(cacheHome, 'checkin'));
 }
 const contents = (files: string[]) => Object.fromEntries(files.map((f) => [f, readFileSync(f).toString('base64')]));
 
@@ -54,10 +60,16 @@ describe("Node's compile cache, through bin/checkin.js", () => {
     ctx.skip(!NODE, NO_NODE);
     const cache = temp('cache');
     const env = envWith(cache);
-    const first = await runCli(['today', '--json'], { env, node: NODE });
+    // Under umask 002 (a group-writable default), as some systems have it.
+    const umask = process.umask(0o002);
+    const first = await runCli(['today', '--json'], { env, node: NODE }).finally(() => process.umask(umask));
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(first.stdout)).toMatchObject({ type: 'check-in' });
     expect((statSync(join(cache, 'checkin')).mode & 0o777).toString(8)).toBe('700');
+    // The folder checkin gives this Node, and the one Node makes in it: both 0700, whatever the umask.
+    const tags = readdirSync(nodeDir(cache));
+    expect(tags).toEqual([expect.stringMatching(new RegExp(`^${NODE_VERSION.replace(/\./g, '\\.')}-[0-9a-f]{8}-\\d+$`))]);
+    for (const d of [nodeDir(cache), join(nodeDir(cache), tags[0]!)]) expect((statSync(d).mode & 0o777).toString(8), d).toBe('700');
     const files = cacheFiles(cache);
     expect(files).toHaveLength(1); // dist/checkin.cjs: all this command loads after the shim
     const written = contents(files);
@@ -149,6 +161,52 @@ describe("Node's compile cache, through bin/checkin.js", () => {
       expect(JSON.parse(today.stdout)).toMatchObject({ type: 'check-in' });
       expect(contents(cacheFiles(cache)), `${name}: nothing written there`).toEqual(before);
     }
+  });
+
+  /** Each case makes its folders in a fresh cache home; the runs work, and no cache is written or read anywhere. */
+  async function notUsed(cases: Array<[string, (dir: string, tag: string) => void]>): Promise<void> {
+    // The name Node gives its own folder (v24.21.0-x64-<hash>-<uid>), from a run of its own.
+    const reference = temp('cache');
+    expect(await runCli(['--version'], { env: envWith(reference), node: NODE })).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+    const [tag] = readdirSync(nodeDir(reference));
+    expect(tag).toMatch(/^v\d/);
+    for (const [name, make] of cases) {
+      const cache = temp('cache');
+      mkdirSync(join(cache, 'checkin'), { mode: 0o700 });
+      make(nodeDir(cache), tag!);
+      const env = envWith(cache);
+      const version = await runCli(['--version'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, node: NODE });
+      expect(version, name).toEqual({ code: 0, signal: null, stdout: `${VERSION}\n`, stderr: '' }); // no "[compile cache]" line: not enabled
+      const today = await runCli(['today', '--json'], { env, node: NODE });
+      expect(today, name).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(today.stdout)).toMatchObject({ type: 'check-in' });
+      expect(cacheFiles(cache), `${name}: nothing written there`).toEqual([]);
+    }
+  }
+
+  it('a folder Node would write into that others can write or enter, or a link, is not used', async (ctx) => {
+    ctx.skip(!NODE, NO_NODE);
+    const elsewhere = temp('elsewhere');
+    await notUsed([
+      ['checkin’s folder for this Node writable by all (0777)', (dir) => (mkdirSync(dir), chmodSync(dir, 0o777))],
+      ['checkin’s folder for this Node open to others (0755)', (dir) => (mkdirSync(dir), chmodSync(dir, 0o755))],
+      ['checkin’s folder for this Node a link to a folder of the user’s', (dir) => symlinkSync(elsewhere, dir)],
+      ['Node’s folder writable by all (0777)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o777))],
+      ['Node’s folder writable by the group (0770)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o770))],
+      ['Node’s folder a link to a folder of the user’s', (dir, tag) => (mkdirSync(dir, { mode: 0o700 }), symlinkSync(elsewhere, join(dir, tag)))],
+    ]);
+    expect(filesUnder(elsewhere), 'nothing written through the links').toEqual([]);
+  });
+
+  it('a folder Node would write into that is another user’s is not used', async (ctx) => {
+    ctx.skip(!NODE, NO_NODE);
+    // Only root can give a folder to another user (CI's ordinary-user run skips this; its root runs try it).
+    ctx.skip(process.getuid?.() !== 0, 'needs root: only root can make a folder owned by another user (uid 65534)');
+    await notUsed([
+      ['checkin’s folder for this Node another user’s (0700)', (dir) => (mkdirSync(dir, { mode: 0o700 }), chownSync(dir, 65534, 65534))],
+      ['Node’s folder another user’s (0755)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o755 }), chownSync(join(dir, tag), 65534, 65534))],
+      ['Node’s folder another user’s and writable by all (0777)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o777), chownSync(join(dir, tag), 65534, 65534))],
+    ]);
   });
 
   it('a cache folder that cannot be made, or a relative XDG_CACHE_HOME, costs only the cache', async (ctx) => {

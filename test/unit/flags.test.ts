@@ -22,6 +22,7 @@ import { goalUpdateListCommand } from '../../src/commands/goal/update/list.js';
 import { goalUpdateViewCommand } from '../../src/commands/goal/update/view.js';
 import { peopleCommand } from '../../src/commands/people/people.js';
 import { sandboxCommand } from '../../src/commands/sandbox/sandbox.js';
+import { skillInstallCommand, skillStatusCommand } from '../../src/commands/skill/skill.js';
 import { statusCommand } from '../../src/commands/status/status.js';
 import { teamCommand } from '../../src/commands/team/team.js';
 import { teamsCommand } from '../../src/commands/team/teams.js';
@@ -109,6 +110,11 @@ const CASES: Array<[string, Define, string[], unknown]> = [
   ['login --insecure-storage', loginCommand, ['--with-token', '--insecure-storage'], { withToken: true, insecureStorage: true }],
   ['goal update edit', goalUpdateEditCommand, ['u1', '--progress', '0', '--confidence', '30'], { updateId: 'u1', progress: 0, confidence: '30' }],
   ['goal update delete', goalUpdateDeleteCommand, ['u1', '-y'], { updateId: 'u1', yes: true }],
+  ['skill install: Claude Code, user, by default', skillInstallCommand, [], { agent: 'claude', scope: 'user' }],
+  ['skill install --agent --scope --force', skillInstallCommand, ['--agent', 'codex', '--scope', 'project', '--force'], { agent: 'codex', scope: 'project', force: true }],
+  ['skill install --agent vscode', skillInstallCommand, ['--agent', 'vscode'], { agent: 'vscode', scope: 'user' }],
+  ['skill status: every agent and scope', skillStatusCommand, [], {}],
+  ['skill status --agent --scope', skillStatusCommand, ['--agent', 'claude', '--scope', 'project'], { agent: 'claude', scope: 'project' }],
 ];
 
 describe('flags → options', () => {
@@ -129,6 +135,9 @@ const REFUSED: Array<[string, Define, string[], string]> = [
   ['--progress not a number', goalUpdateCreateCommand, ['g1', '--progress', 'half'], "error: option '--progress <0..100>' argument 'half' is invalid. --progress must be a whole number from 0 to 100.\n"],
   ['--port out of range', sandboxCommand, ['--port', '70000'], "error: option '--port <n>' argument '70000' is invalid. --port must be from 0 to 65535.\n"],
   ['an extra argument', goalUpdateViewCommand, ['u1', 'u2'], "error: too many arguments. Expected 1 argument but got 2.\n"],
+  ['skill install: an agent whose folder is not known', skillInstallCommand, ['--agent', 'cursor'], "error: option '--agent <agent>' argument 'cursor' is invalid. Allowed choices are claude, codex, vscode.\n"],
+  ['skill install: a scope that is not one', skillInstallCommand, ['--scope', 'global'], "error: option '--scope <scope>' argument 'global' is invalid. Allowed choices are user, project.\n"],
+  ['skill status: no arguments', skillStatusCommand, ['claude'], "error: too many arguments. Expected 0 arguments but got 1.\n"],
 ];
 
 describe('flags refused by commander, before any run', () => {

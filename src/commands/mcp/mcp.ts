@@ -4,6 +4,8 @@
 // `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
+import { staleSkills } from '../../domain/skill.js';
+import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
 
@@ -38,7 +40,22 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     ctx.io.out(snippet);
     return;
   }
+  sayStaleSkills(ctx);
   // Found beside the running bundle (dist/checkin.cjs), never bundled into it.
   const { serve } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs') as AgentFace;
   await serve(ctx, { allowSend: Boolean(opts.allowSend) });
+}
+
+/** One line on stderr when an installed copy of checkin's skill is older than this checkin (the agent reads the old one). */
+function sayStaleSkills(ctx: Context): void {
+  let stale: ReturnType<typeof staleSkills>;
+  try {
+    stale = staleSkills(ctx.env, process.cwd());
+  } catch {
+    return; // the skill is not in this installation: nothing to compare with
+  }
+  if (stale.length === 0) return;
+  const copies = stale.map((s) => `${s.file} (${s.version})`).join(', ');
+  const fix = stale.map((s) => `checkin skill install --agent ${s.agent} --scope ${s.scope}`).join('; ');
+  ctx.io.err(`note: the checkin skill your agent reads is older than checkin ${VERSION}: ${copies}; \`${fix}\` updates it\n`);
 }
