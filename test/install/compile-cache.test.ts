@@ -113,19 +113,22 @@ describe("Node's compile cache, through bin/checkin.js", () => {
 
   it('a cache folder others can write, or another user’s, is not used: a cache planted there never runs', async (ctx) => {
     ctx.skip(!NODE, NO_NODE);
-    // An installed copy, and a bundle of the same length that says another version.
+    // An installed copy, and a bundle of the same length whose top level says "planted" (a top
+    // level is what Node's cache holds: functions are compiled from the source when first called).
     const pkg = temp('pkg');
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
     const bin = join(pkg, 'bin', 'checkin.js');
     const main = join(pkg, 'dist', 'checkin.cjs');
     const real = readFileSync(main, 'utf8');
-    const other = VERSION.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
-    expect(real.split(JSON.stringify(VERSION))).toHaveLength(2);
-    const fake = real.replace(JSON.stringify(VERSION), JSON.stringify(other));
+    const banner = 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;';
+    expect(real.startsWith(banner)).toBe(true);
+    const plant = 'const __importMetaUrl = (process.stdout.write("planted\\n"), "");';
+    const fake = plant.padEnd(banner.length, ' ') + real.slice(banner.length);
+    expect(fake).toHaveLength(real.length);
     const cache = temp('cache');
     const env = envWith(cache);
     writeFileSync(main, fake);
-    expect(await runCli(['--version'], { env, node: NODE, bin })).toMatchObject({ code: 0, stdout: `${other}\n` });
+    expect(await runCli(['--version'], { env, node: NODE, bin })).toMatchObject({ code: 0, stdout: `planted\n${VERSION}\n` });
     writeFileSync(main, real);
     // The fake bundle's cache, its header's source hash (a CRC-32) made the real one's: what anyone
     // who can write the folder could leave there.
@@ -142,7 +145,7 @@ describe("Node's compile cache, through bin/checkin.js", () => {
     expect(planted).toBe(1);
     // Node trusts its cache folder (V8 checks only the source's length): in the user's own, the
     // planted cache would run. This is why the folder must be the user's alone.
-    expect(await runCli(['--version'], { env, node: NODE, bin })).toMatchObject({ code: 0, stdout: `${other}\n` });
+    expect(await runCli(['--version'], { env, node: NODE, bin })).toMatchObject({ code: 0, stdout: `planted\n${VERSION}\n` });
 
     const dir = join(cache, 'checkin');
     const before = contents(cacheFiles(cache));
