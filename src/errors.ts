@@ -107,6 +107,8 @@ export function asCliError(err: unknown): CliError {
 export function withHint(err: unknown, ...lines: string[]): CliError {
   const e = asCliError(err);
   const copy = Object.create(Object.getPrototypeOf(e), Object.getOwnPropertyDescriptors(e)) as CliError;
+  // On Node 22+ an error's stack is an accessor that reads the original object's hidden slot: kept as its value.
+  Object.defineProperty(copy, 'stack', { value: e.stack, writable: true, configurable: true });
   Object.defineProperty(copy, 'hints', { value: [...e.hints, ...lines], enumerable: true });
   return copy;
 }
