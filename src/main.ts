@@ -10,6 +10,7 @@ import { addCompletionWhenAsked, buildProgram, helpTopic } from './program.js';
 import { processIO } from './ui/io.js';
 
 export { describeError } from './error-text.js';
+export { EXIT } from './errors.js';
 
 /** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
 function processContext(): Context {
