@@ -55,7 +55,7 @@ describe('the manual (docs/commands/)', () => {
       }
       const known = new Set(flagsOf(named));
       const table = read(file).split('\n').filter((l) => l.startsWith('| `-'));
-      for (const line of table) for (const [, flag] of line.split(' | ')[0]!.matchAll(/[`\s](--?[a-zA-Z][\w-]*)/g)) if (!known.has(flag) && !NOT_A_FLAG.test(flag)) wrong.push(`${file}: ${flag}`);
+      for (const line of table) for (const [, flag = ""] of line.split(' | ')[0]!.matchAll(/[`\s](--?[a-zA-Z][\w-]*)/g)) if (!known.has(flag) && !NOT_A_FLAG.test(flag)) wrong.push(`${file}: ${flag}`);
     }
     // The index and the topics: every `checkin <command …>` in a code span or an example is a command.
     const texts = ['README.md', 'checkin-help.md'].map(read).concat(readdirSync(join(ROOT, 'docs', 'topics')).map((f) => readFileSync(join(ROOT, 'docs', 'topics', f), 'utf8')));
