@@ -1,14 +1,16 @@
 // The CLI's one error boundary: runs a command and turns whatever it threw into one-line messages
 // and an exit code (error-text.ts says which). Nothing else prints an error or ends the process.
 
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { preferences } from './config/prefs.js';
 import { createContext, type Context } from './context.js';
 import { describeError } from './error-text.js';
 import { EXIT } from './errors.js';
-import { addCompletionWhenAsked, buildProgram } from './program.js';
+import { addCompletionWhenAsked, buildProgram, helpTopic } from './program.js';
 import { processIO } from './ui/io.js';
 
 export { describeError } from './error-text.js';
+export { EXIT } from './errors.js';
 
 /** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
 function processContext(): Context {
@@ -21,8 +23,12 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
   const program = buildProgram(ctx, argv);
   let code: number = EXIT.OK;
   try {
-    await addCompletionWhenAsked(ctx, program, argv);
-    await program.parseAsync(argv, { from: 'user' });
+    const topic = await helpTopic(argv);
+    if (topic !== undefined) ctx.io.out(topic);
+    else {
+      await addCompletionWhenAsked(ctx, program, argv);
+      await program.parseAsync(argv, { from: 'user' });
+    }
   } catch (err) {
     // Said once the pager (if one was started) has exited: not drawn over it.
     await ctx.io.endPager();
@@ -34,4 +40,21 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
     await ctx.close().catch(() => undefined);
   }
   return code;
+}
+
+/**
+ * Every command, built but not run, for `npm run docs` (scripts/docs.mjs writes the manual from it):
+ * its streams print nothing and it reads no settings, so the pages are the same on every machine.
+ */
+export async function manualProgram(): Promise<CommandUnknownOpts> {
+  const made = createContext({ io: processIO({}), env: {} });
+  const ctx: Context = {
+    ...made,
+    config: () => {
+      throw new Error('the manual reads no settings');
+    },
+  };
+  const program = buildProgram(ctx);
+  await addCompletionWhenAsked(ctx, program, []);
+  return program;
 }

@@ -99,7 +99,7 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
 
   const names = isVersion(argv) ? [] : isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);
   for (const name of names) program.addCommand(COMMANDS[name]!(ctx).helpGroup(GROUP_OF.get(name)!));
-  program.commandsGroup(LAST_GROUP).helpCommand(true);
+  program.commandsGroup(LAST_GROUP).helpCommand('help [command|topic]', 'display help for a command, or read a topic (checkin help topics)');
 
   // Every command, however deep, writes through io, throws instead of exiting, and suggests near
   // names; one with --json [fields] names its fields at the end of its help.
@@ -122,4 +122,21 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
 /** Completion (and --help, which lists it) loads the completion library; other runs never do. */
 export async function addCompletionWhenAsked(ctx: Context, program: CommandUnknownOpts, argv: string[]): Promise<void> {
   if (['completion', 'complete'].includes(argv[0] ?? '') || !(isCommand(argv) || isVersion(argv))) (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
+}
+
+/**
+ * `checkin help <topic>`: the topic's text (docs/topics/<topic>.md, bundled as src/help-topics.ts);
+ * `checkin help topics`: their list. Undefined for anything else, which commander's own help
+ * command answers (`checkin help <command>`): a command's name always wins over a topic's.
+ */
+export async function helpTopic(argv: string[]): Promise<string | undefined> {
+  if (argv[0] !== 'help' || argv.length !== 2 || Object.hasOwn(COMMANDS, argv[1]!)) return undefined;
+  const { TOPICS } = await import('./help-topics.js');
+  if (argv[1] === 'topics') {
+    const width = Math.max(...Object.keys(TOPICS).map((n) => n.length));
+    return `Topics (checkin help <topic>):\n${Object.entries(TOPICS)
+      .map(([name, t]) => `  ${name.padEnd(width)}  ${t.title}`)
+      .join('\n')}\n`;
+  }
+  return Object.hasOwn(TOPICS, argv[1]!) ? TOPICS[argv[1]!]!.text : undefined;
 }
