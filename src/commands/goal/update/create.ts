@@ -33,7 +33,7 @@ async function askProgress(ctx: Context, suggested: number): Promise<number> {
 }
 
 export async function runGoalUpdateCreate(ctx: Context, opts: GoalUpdateCreateOptions): Promise<void> {
-  const id = uuid(opts.goalId, 'The goal id');
+  const id = await uuid(ctx, opts.goalId, 'The goal id');
   const api = await ctx.api();
   const posted = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update', goalId: id },

@@ -22,7 +22,7 @@ export function goalUpdateEditCommand(ctx: Context, run: Run<GoalUpdateEditOptio
 }
 
 export async function runGoalUpdateEdit(ctx: Context, opts: GoalUpdateEditOptions): Promise<void> {
-  const id = uuid(opts.updateId, 'The update id');
+  const id = await uuid(ctx, opts.updateId, 'The update id');
   const api = await ctx.api();
   const updated = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update-edit', id },
