@@ -1,7 +1,5 @@
 // Flag value parsers and flags shared by the command definitions.
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { UnknownIdError } from '../domain/short-ids.js';
-import { withHint } from '../errors.js';
 
 /** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
 export function parseIntIn(min: number, max: number, what: string) {
@@ -43,9 +41,3 @@ export function pauseNotice(ctx: import('../context.js').Context): (ms: number) 
   return (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
 }
 
-/** An unknown short id, with what to run to see the ids (other errors as they are). */
-export function unknownIdHint(err: unknown): unknown {
-  if (!(err instanceof UnknownIdError)) return err;
-  const run = { 'check-in': '`checkin list` (add `--person`, `--since` for older ones)', goal: '`checkin goals` (`--person`, `--team` for others\')', 'goal update': '`checkin goal update list <goal-id>`' }[err.kind];
-  return withHint(err, `${run} shows the ids; give one, or the start of one.`);
-}

@@ -38,7 +38,7 @@ export function parseDay(input: string, today: string): string | undefined {
   return addDays(today, -back);
 }
 
-const KEY_HELP = 'a check-in UUID (or its start, as `checkin list` shows it), YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (monday…, "last friday"), workday or last';
+const KEY_HELP = 'a check-in UUID, YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (monday…, "last friday"), workday or last';
 
 export function parseKey(input: string, today: string): Key {
   const v = input.trim();

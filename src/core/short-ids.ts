@@ -6,11 +6,16 @@
 export const SHORT_ID = 8;
 /** A prefix shorter than this is not taken for an id (git's floor). */
 export const MIN_PREFIX = 4;
+/**
+ * Nor one longer than this (two dashes and a little more): a longer start is a UUID cut short (a
+ * copy that lost its end), refused as not a UUID rather than guessed at.
+ */
+export const MAX_PREFIX = 18;
 
-/** Looks like the start of a UUID (hex, with its dashes where a UUID has them), at least MIN_PREFIX long. */
+/** Looks like the start of a UUID (hex, with its dashes where a UUID has them), MIN_PREFIX to MAX_PREFIX long. */
 export function isIdPrefix(input: string): boolean {
   const v = input.trim().toLowerCase();
-  if (v.length < MIN_PREFIX || v.length > 36) return false;
+  if (v.length < MIN_PREFIX || v.length > MAX_PREFIX) return false;
   const shape = 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
   for (let i = 0; i < v.length; i++) {
     const ch = v[i]!;

@@ -16,13 +16,19 @@ export type IdKind = 'check-in' | 'goal' | 'goal update';
 /** How many ids of each kind are remembered of what was listed (the newest). */
 export const SHOWN_MAX = 500;
 
+const UNKNOWN_HINT: Record<IdKind, string> = {
+  'check-in': '`checkin list` shows check-ins with their ids',
+  goal: '`checkin goals` shows goals with their ids',
+  'goal update': '`checkin goal update list <goal-id>` shows a goal\'s updates with their ids',
+};
+
 /** The start of an id that names no id known (after the list request, where there is one). */
 export class UnknownIdError extends UsageError {
   constructor(
     readonly kind: IdKind,
     readonly prefix: string,
   ) {
-    super(`No ${kind} id starts with "${prefix}"`);
+    super(`No ${kind} id starts with "${prefix}"`, `${UNKNOWN_HINT[kind]}; give one, or the start of one.`);
   }
 }
 

@@ -9,7 +9,7 @@ import { AmbiguousIdError, looksLikeIdStart, resolveId, UnknownIdError } from '.
 import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
-import { intOption, unknownIdHint } from '../../flags.js';
+import { intOption } from '../../flags.js';
 
 export interface GoalUpdateContentOptions {
   title?: string;
@@ -37,13 +37,12 @@ export function contentOptions<A extends unknown[], O extends OptionValues>(cmd:
  * list` show it (resolved from what was listed, else one list request); the error says where to find one.
  */
 export async function uuid(ctx: Context, value: string, what: 'The goal id' | 'The update id'): Promise<string> {
-  const hint = what === 'The goal id' ? 'List your goals and their ids with `checkin goals` (`--person`, `--team` for others\').' : 'List the updates of a goal with `checkin goal update list <goal-id>`.';
+  const hint = what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.';
   try {
     if (!looksLikeIdStart(value)) return uuidOf(value, what);
     return await resolveId(ctx, what === 'The goal id' ? 'goal' : 'goal update', value);
   } catch (err) {
-    if (err instanceof UnknownIdError) throw unknownIdHint(err);
-    throw err instanceof UsageError && !(err instanceof AmbiguousIdError) ? withHint(err, hint) : err;
+    throw err instanceof UsageError && !(err instanceof AmbiguousIdError || err instanceof UnknownIdError) ? withHint(err, hint) : err;
   }
 }
 
