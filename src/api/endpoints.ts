@@ -101,6 +101,7 @@ export const postActivity = (api: ApiClient, input: ActivityInput): Promise<Acti
 
 // One page.
 export const listCheckIns = (api: ApiClient, q: CheckInQuery): Promise<CheckIn[]> => api.get('check-ins', arrayOf(CHECK_IN), perPage(q));
+export const listGoals = (api: ApiClient, q: GoalFilter & PageQuery): Promise<Goal[]> => api.get('goals', arrayOf(GOAL), perPage(q));
 export const listGoalUpdates = (api: ApiClient, goalId: string, q: PageQuery = {}): Promise<GoalUpdate[]> => api.get(goalUpdatesPath(goalId), arrayOf(GOAL_UPDATE), perPage(q), RESOURCE);
 
 // Whole lists, every page followed (see paginate.ts).

@@ -40,3 +40,4 @@ export function whoOptions<A extends unknown[], O extends OptionValues>(cmd: Com
 export function pauseNotice(ctx: import('../context.js').Context): (ms: number) => void {
   return (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
 }
+

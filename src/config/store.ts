@@ -34,8 +34,10 @@ export interface Directory {
 export interface CacheEntry {
   me?: CachedMe;
   directory?: Directory;
-  /** The goals last listed (ids and titles), for completing goal ids. */
+  /** The goals last listed (ids and titles), for completing goal ids and resolving short ones. */
   goals?: Array<{ id: string; title: string }>;
+  /** Ids of check-ins and goal updates listed lately (newest first, at most SHOWN_MAX each), for resolving short ids. */
+  shown?: { check_ins?: string[]; goal_updates?: string[] };
   /** `checkin status`'s last answer for today's check-in and its ETag (sent again with If-None-Match). */
   today?: { key: string; etag: string; check_in: CheckIn };
 }

@@ -4,8 +4,9 @@
 import { UUID_RE } from '../api/types.js';
 import { addDays, isDateKey, weekdayOf, WEEKDAYS } from './datekey.js';
 import { UsageError } from '../errors.js';
+import { isIdPrefix } from './short-ids.js';
 
-export type Key = { kind: 'uuid'; id: string } | { kind: 'date'; date: string } | { kind: 'last' };
+export type Key = { kind: 'uuid'; id: string } | { kind: 'date'; date: string } | { kind: 'last' } | { kind: 'prefix'; prefix: string };
 
 const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
@@ -42,6 +43,8 @@ const KEY_HELP = 'a check-in UUID, YYYY-MM-DD, today, yesterday, tomorrow, a wee
 export function parseKey(input: string, today: string): Key {
   const v = input.trim();
   if (UUID_RE.test(v)) return { kind: 'uuid', id: v.toLowerCase() };
+  // The start of one (a short id, as `checkin list` shows it): a day word is never hex.
+  if (!/^\d{4}-/.test(v) && isIdPrefix(v)) return { kind: 'prefix', prefix: v.toLowerCase() };
   // Something shaped like a UUID (hex groups and dashes) but not one: say so, not "unknown key".
   if (/^[0-9a-z]{6,}(-[0-9a-z]+){2,}$/i.test(v)) throw new UsageError(`"${input}" is not a valid UUID`);
   if (v.toLowerCase() === 'last') return { kind: 'last' };

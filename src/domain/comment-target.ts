@@ -5,14 +5,16 @@ import { UUID_RE } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { isNoCheckIn, resolveCheckInKey } from './target.js';
+import { resolveId } from './short-ids.js';
+import { isIdPrefix } from '../core/short-ids.js';
 
 export type CommentOn = { checkIn: string } | { goalUpdate: string };
 
 /** The check-in or goal update; `none` (the day, as said) when a date has no check-in scheduled. */
 export async function commentTarget(ctx: Context, on: CommentOn): Promise<Commentable | { none: string }> {
   if ('goalUpdate' in on) {
-    if (!UUID_RE.test(on.goalUpdate)) throw new UsageError(`A goal update is named by its UUID; "${on.goalUpdate}" is not one`);
-    return { kind: 'goal-update', id: on.goalUpdate.toLowerCase() };
+    if (!UUID_RE.test(on.goalUpdate) && !isIdPrefix(on.goalUpdate)) throw new UsageError(`A goal update is named by its UUID (or its start); "${on.goalUpdate}" is not one`);
+    return { kind: 'goal-update', id: await resolveId(ctx, 'goal update', on.goalUpdate) };
   }
   const target = await resolveCheckInKey(ctx, on.checkIn);
   if (UUID_RE.test(target.key)) return { kind: 'check-in', id: target.key };

@@ -14,6 +14,8 @@ import { parseKey } from '../core/keys.js';
 import { type CliError, UsageError } from '../errors.js';
 import { me } from './account.js';
 import { today, todayWithoutRequest } from './days.js';
+import { resolveId } from './short-ids.js';
+import { sanitizeLine } from '../ui/sanitize.js';
 
 export interface Target {
   /** What goes into the path: a date key or a UUID. */
@@ -22,8 +24,10 @@ export interface Target {
   label: string;
   /** The command that resends a draft for it. */
   resumeCommand: string;
-  /** The check-in itself, when finding the key already fetched it (`last`). */
+  /** The check-in itself, when finding the key already fetched it (`last`, a teammate's day). */
   known?: CheckIn;
+  /** Known to have none (a teammate's day the list answered empty): nothing to fetch or send. */
+  absent?: boolean;
 }
 
 export async function todayTarget(ctx: Context): Promise<Target> {
@@ -55,8 +59,33 @@ export async function resolveCheckInKey(ctx: Context, input: string): Promise<Ta
   const key = parseKey(input, t);
   if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand: `checkin checkin ${key.id}` };
   if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };
+  if (key.kind === 'prefix') {
+    const id = await resolveId(ctx, 'check-in', key.prefix);
+    return { key: id, label: id, resumeCommand: `checkin checkin ${id}` };
+  }
   const last = await lastCheckIn(ctx);
   return { key: last.date, label: last.date, resumeCommand: `checkin checkin ${last.date}`, known: last };
+}
+
+/**
+ * Someone's check-in by day (a date key, a day word or `last`): one list request for that person
+ * and day. `known` is the check-in, or absent when there is none (the key is then the date and the
+ * label names the person). A UUID or its start already names one check-in: refused.
+ */
+export async function personCheckInTarget(ctx: Context, input: string, person: { id: string; name: string }): Promise<Target> {
+  const t = await today(ctx);
+  const key = parseKey(input, t);
+  if (key.kind === 'uuid' || key.kind === 'prefix') throw new UsageError(`"${input}" names one check-in already; a person goes with a day (today, friday, 2026-11-20, last)`);
+  const api = await ctx.api();
+  const name = sanitizeLine(person.name);
+  if (key.kind === 'last') {
+    const [last] = await listCheckIns(api, { people_ids: [person.id], until: addDays(t, -1), per_page: 1 });
+    if (!last) throw new UsageError(`${name} has no check-in before today`);
+    return { key: last.id, label: `${name}'s ${last.date}`, resumeCommand: `checkin checkin ${last.id}`, known: last };
+  }
+  const [found] = await listCheckIns(api, { people_ids: [person.id], since: key.date, until: key.date });
+  if (!found) return { key: key.date, label: `${name} on ${key.date}`, resumeCommand: `checkin checkin ${key.date}`, absent: true };
+  return { key: found.id, label: `${name}'s ${found.date}`, resumeCommand: `checkin checkin ${found.id}`, known: found };
 }
 
 /** My most recent check-in before today (one list request). */
@@ -114,6 +143,7 @@ export async function notTheService(ctx: Context, err: unknown): Promise<CliErro
 /** The check-in, or null when the service has none for that date (absent or not scheduled). */
 export async function fetchOrNull(ctx: Context, target: Target): Promise<CheckIn | null> {
   if (target.known) return target.known;
+  if (target.absent) return null;
   try {
     return await getCheckIn(await ctx.api(), target.key);
   } catch (err) {

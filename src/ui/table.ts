@@ -9,10 +9,13 @@
 //     name   people's names: cut with "…" ("Linus Torva…") only when nothing else gives way;
 //     text   free text (one column at most): takes what is left, cut at a word edge with "…".
 // - A table wider than the terminal gives way in this order, and only as far as it must:
+//     0. id columns a view marks `short` show short ids (the first 8 characters, as git shows
+//        short hashes; longer where two ids of the listing share them: core/short-ids.ts);
 //     1. the columns a view marks `drop` (ids, then details) are left out, in that order, until
 //        the free text has TEXT_ROOM cells (or all it needs); one that left early comes back
 //        when a later one made room for it;
 //     2. names are cut, down to NAME_MIN cells, so that the free text keeps TEXT_MIN cells;
+//        a short id column a view marks `drop` goes only here, when that is not enough;
 //     3. then the free text is left out: the last column to go, as state never goes;
 //     4. names are cut, down to NAME_MIN cells, until the row fits.
 // - Free text is cut at a word edge: the longest run of whole words that fits, then "…" (only a
@@ -22,6 +25,7 @@
 // - Markdown never reaches a cell as markers: views pass free text through plainLine (markdown.ts).
 // Views that show whole texts (a check-in, comments, the inbox) wrap at word edges instead (wrap.ts).
 
+import { ShortIds } from '../core/short-ids.js';
 import { displayWidth } from './width.js';
 
 export { displayWidth };
@@ -80,6 +84,8 @@ export interface Column {
   drop?: number;
   /** At least this wide: a state column whose widest value may first come on a later page. */
   min?: number;
+  /** An id column (kind whole) whose cells may be shown as short ids (rule 0): kept before other optional columns. */
+  short?: boolean;
 }
 
 export interface TableOptions {
@@ -95,10 +101,15 @@ interface Layout {
   keep: number[];
   /** Width of each column (by index). */
   widths: number[];
+  /** The id columns shown by their short ids (by index). */
+  short: boolean[];
 }
 
-/** Which columns fit `width` and how wide each is, measured over `all` (header included): the rule above. */
-export function layoutOf(all: string[][], width: number, opts: TableOptions): Layout {
+/**
+ * Which columns fit `width` and how wide each is, measured over `all` (header included): the rule
+ * above. `shortAll`: the same rows with the `short` columns' ids shortened.
+ */
+export function layoutOf(all: string[][], width: number, opts: TableOptions, shortAll: string[][] = all): Layout {
   const { columns } = opts;
   for (const col of columns) {
     if (!col.title) throw new Error('every column has a header');
@@ -110,6 +121,7 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions): La
   const nameMin = (i: number) => Math.min(natural[i]!, Math.max(NAME_MIN, displayWidth(columns[i]!.title)));
   let keep = columns.map((_, i) => i);
   const widths = [...natural];
+  const short = columns.map(() => false);
   /** Cells left for the free text (or spare, without it) once every other kept column has its width. */
   const room = () => width - (opts.indent ?? 0) - keep.filter((i) => i !== text).reduce((a, i) => a + widths[i]!, 0) - GAP * (keep.length - 1);
   const hasText = () => text >= 0 && keep.includes(text);
@@ -122,9 +134,16 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions): La
       widths[cut]!--;
     }
   };
-  // 1. Optional columns leave, in their order, until the free text has room (or everything fits).
   const wanted = text >= 0 ? Math.min(TEXT_ROOM, natural[text]!) : 0;
-  const optional = columns.map((c, i) => [c.drop, i] as const).filter(([d]) => d !== undefined).sort((a, b) => a[0]! - b[0]!);
+  // 0. Ids are shown short when the free text wants room (or the row does not fit).
+  const shortCols = columns.map((c, i) => (c.short ? i : -1)).filter((i) => i >= 0);
+  if (room() < wanted)
+    for (const i of shortCols) {
+      short[i] = true;
+      widths[i] = Math.max(columns[i]!.min ?? 0, ...shortAll.map((r) => displayWidth(r[i] ?? '')));
+    }
+  // 1. Optional columns leave, in their order, until the free text has room (or everything fits).
+  const optional = columns.map((c, i) => [c.drop, i] as const).filter(([d, i]) => d !== undefined && !columns[i]!.short).sort((a, b) => a[0]! - b[0]!);
   const dropped: number[] = [];
   for (const [, i] of optional) {
     if (room() >= wanted) break;
@@ -140,6 +159,14 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions): La
     // 2. Names give way so the free text keeps TEXT_MIN cells (or all it needs).
     const least = Math.min(TEXT_MIN, natural[text]!);
     shrinkNames(least);
+    // Short ids marked `drop` go only when the free text would otherwise go.
+    const shortOptional = columns.map((c, i) => [c.drop, i] as const).filter(([d, i]) => d !== undefined && columns[i]!.short).sort((a, b) => a[0]! - b[0]!);
+    for (const [, i] of shortOptional) {
+      if (room() >= least) break;
+      keep = keep.filter((k) => k !== i);
+      for (const n of names) widths[n] = natural[n]!;
+      shrinkNames(least);
+    }
     // 3. Still too narrow: the free text goes, and the names take back what they can.
     if (room() < least) {
       keep = keep.filter((k) => k !== text);
@@ -148,21 +175,21 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions): La
   }
   // 4. Names are cut until the row fits (or they are at their minimum: below the floor).
   if (!hasText()) shrinkNames(0);
-  return { keep, widths };
+  return { keep, widths, short };
 }
 
 /**
  * One row laid out: cells padded to their column; names and free text cut, the rest never cut.
  * A row still wider than `width` (below the floor) is folded between two cells.
  */
-function lineOf(row: string[], { keep, widths }: Layout, opts: TableOptions, width: number): string {
+function lineOf(full: string[], shortRow: string[], { keep, widths, short }: Layout, opts: TableOptions, width: number): string {
   const indent = ' '.repeat(opts.indent ?? 0);
   const lines: string[] = [];
   let line = '';
   /** Cells of `line` (the indent included), up to the end of its last cell's text. */
   let used = indent.length;
   for (const i of keep) {
-    const cell = row[i] ?? '';
+    const cell = (short[i] ? shortRow : full)[i] ?? '';
     const w = widths[i]!;
     const kind = opts.columns[i]!.kind;
     const cellWidth = displayWidth(cell);
@@ -193,16 +220,31 @@ export function table(rows: string[][], width: number, opts: TableOptions): stri
  */
 export function tableStream(width: number, opts: TableOptions): (rows: string[][]) => string {
   let layout: Layout | undefined;
+  // Short ids are unique within the whole listing, every page so far.
+  const ids = opts.columns.map((c) => (c.short ? new ShortIds() : undefined));
+  const shorten = (rows: string[][]): string[][] => {
+    if (!ids.some(Boolean)) return rows;
+    ids.forEach((s, i) => s?.add(rows.map((r) => (r[i] ?? '').replace(ANSI, ''))));
+    return rows.map((r) =>
+      r.map((cell, i) => {
+        const s = ids[i];
+        if (!s) return cell;
+        const plain = cell.replace(ANSI, '');
+        return plain ? cell.replace(plain, s.short(plain)) : cell;
+      }),
+    );
+  };
   return (rows) => {
     if (rows.length === 0) return '';
+    const shortRows = shorten(rows);
     if (!layout) {
       const header = opts.columns.map((c) => c.title);
-      layout = layoutOf([header, ...rows], width, opts);
-      const head = lineOf(header, layout, opts, width);
-      const text = [opts.style ? opts.style(head) : head, ...rows.map((r) => lineOf(r, layout!, opts, width))];
+      layout = layoutOf([header, ...rows], width, opts, [header, ...shortRows]);
+      const head = lineOf(header, header, layout, opts, width);
+      const text = [opts.style ? opts.style(head) : head, ...rows.map((r, n) => lineOf(r, shortRows[n]!, layout!, opts, width))];
       return text.join('\n') + '\n';
     }
-    return rows.map((r) => lineOf(r, layout!, opts, width)).join('\n') + '\n';
+    return rows.map((r, n) => lineOf(r, shortRows[n]!, layout!, opts, width)).join('\n') + '\n';
   };
 }
 

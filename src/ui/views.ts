@@ -79,7 +79,7 @@ const CHECK_IN_COLUMNS: Column[] = [
       return Math.max(...Object.values(CHECK_IN_STATES).map(displayWidth));
     },
   },
-  { title: 'ID', kind: 'whole', drop: 1 },
+  { title: 'ID', kind: 'whole', drop: 1, short: true },
   { title: 'INTENTIONS', kind: 'text' },
 ];
 
@@ -128,7 +128,9 @@ export function goalRows(v: View, list: Goal[]): string {
     v.width,
     {
       columns: [
-        { title: 'ID', kind: 'whole', drop: 2 },
+        // `checkin goals` is where goal ids are found: short ids when room is tight, left out only
+        // where the titles would otherwise go (40 columns).
+        { title: 'ID', kind: 'whole', drop: 2, short: true },
         { title: 'PROGRESS', kind: 'state' },
         { title: 'CONFIDENCE', kind: 'state' },
         { title: 'DUE', kind: 'whole', drop: 1 },
@@ -160,7 +162,7 @@ export function goalUpdateRows(v: View, list: GoalUpdate[]): string {
         { title: 'PROGRESS', kind: 'state' },
         { title: 'CONFIDENCE', kind: 'state' },
         { title: 'BY', kind: 'name', drop: 2 },
-        { title: 'ID', kind: 'whole', drop: 1 },
+        { title: 'ID', kind: 'whole', drop: 1, short: true },
         { title: 'TITLE', kind: 'text' },
       ],
       style: v.c.dim,

@@ -129,6 +129,13 @@ describe('checkin list', () => {
     ]);
   });
 
+  it('at 80 columns: short ids (the first 8 characters), the names whole', async () => {
+    const lines = await screen(['list'], 80);
+    expect(lines[0]).toBe('DATE        PERSON             MOOD  STATE      ID        INTENTIONS');
+    expect(lines[2]).toBe(`${TODAY}  Grace Hopper       🙂    ✓ filled   ${id('grace', TODAY).slice(0, 8)}  1:1s with @ada and…`);
+    expect(lines[7]).toBe(`${YESTERDAY}  Linus Torvalds     🤯    ⚠ blocked  ${id('linus', YESTERDAY).slice(0, 8)}  Fix the flaky…`);
+  });
+
   for (const [cols, lines] of [
     [120, ['DATE        PERSON          MOOD  STATE      ID                                    INTENTIONS', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY)}  Fix the flaky checkout test before…`]],
     [60, ['DATE        PERSON          MOOD  STATE      INTENTIONS', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  Fix the flaky…`]],
@@ -161,12 +168,22 @@ describe('checkin goals', () => {
       `${handbook}    —       —                       Write the on-call handbook`,
     ]);
   });
-  it('at 60 columns: the id goes (confidence stays), and the due date comes back into the room it left', async () => {
+  // Changed on purpose (issue 32): `goals` is where ids are found, so at 60 columns the id stays as
+  // a short id (its first 8 characters, as git shows short hashes) and the due date goes.
+  it('at 80 columns: short ids, and every other column', async () => {
+    expect(await screen(['goals'], 80)).toEqual([
+      'ID        PROGRESS  CONFIDENCE  DUE         GOAL',
+      `${billing.slice(0, 8)}   35%      At risk     ${addDays(TODAY, 40)}  Ship the v2 billing API`,
+      `${search.slice(0, 8)}   80%      On track    2027-01-15  Cut the p95 latency of search below…`,
+      `${handbook.slice(0, 8)}    —       —                       Write the on-call handbook`,
+    ]);
+  });
+  it('at 60 columns: short ids stay (confidence stays), the due date goes', async () => {
     expect(await screen(['goals'], 60)).toEqual([
-      'PROGRESS  CONFIDENCE  DUE         GOAL',
-      ` 35%      At risk     ${addDays(TODAY, 40)}  Ship the v2 billing API`,
-      ' 80%      On track    2027-01-15  Cut the p95 latency of…',
-      '  —       —                       Write the on-call handbook',
+      'ID        PROGRESS  CONFIDENCE  GOAL',
+      `${billing.slice(0, 8)}   35%      At risk     Ship the v2 billing API`,
+      `${search.slice(0, 8)}   80%      On track    Cut the p95 latency of…`,
+      `${handbook.slice(0, 8)}    —       —           Write the on-call handbook`,
     ]);
   });
   it('at 40 columns: the due date and the id go; progress and confidence stay; titles cut at a word edge', async () => {

@@ -1,26 +1,55 @@
 // `checkin checkin <key>`: show a check-in by key; with answer options, update it.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { guessCheckInKey, resolveCheckInKey } from '../../domain/target.js';
+import { loggedInToken } from '../../context.js';
+import { resolvePeople, splitValues } from '../../domain/account.js';
+import { guessCheckInKey, personCheckInTarget, resolveCheckInKey, type Target } from '../../domain/target.js';
+import { UsageError } from '../../errors.js';
 import type { Run } from '../flags.js';
 import { answerOptions, readGiven, type AnswerOptions } from './given.js';
 import { fillCheckIn } from './fill.js';
+import { reportNone } from './send.js';
 
 export interface CheckInOptions extends AnswerOptions {
   key: string;
+  /** Whose check-in (a name, @username, UUID or me); mine when absent. */
+  person?: string;
 }
 
 export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheckIn) {
   return answerOptions(new Command('checkin'))
-    .argument('<key>', 'a UUID, YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last')
-    .description('Show a check-in by key; with answer options, update it')
-    .addHelpText('after', '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"')
-    .action((key, opts) => run(ctx, { ...opts, key }));
+    // [person] is read from the arguments after <key> rather than declared: declared, it would widen
+    // the column of every command in `checkin --help`. The usage line and the help still say it.
+    .argument('<key>', 'a UUID or its start (as `checkin list` shows it), YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last; then, optionally, whose: a name, @username or UUID (yours when left out)')
+    .usage('[options] <key> [person]')
+    .allowExcessArguments()
+    .description('Show a check-in by key (or a teammate\'s by day); with answer options, update it')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"\n  checkin checkin today @grace\n  checkin checkin friday "Grace Hopper"\n  checkin checkin 3308a89a',
+    )
+    .action((key, opts, cmd) => {
+      const [, person, ...more] = cmd.args;
+      if (more.length) throw new UsageError(`Too many arguments: a key and, optionally, a person (quote a name with spaces: "Grace Hopper")`);
+      return run(ctx, { ...opts, key, ...(person === undefined ? {} : { person }) });
+    })
 }
 
 export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
-  const given = await readGiven(ctx, opts, () => guessCheckInKey(ctx, opts.key), opts.key);
-  const target = await resolveCheckInKey(ctx, opts.key);
+  const given = await readGiven(ctx, opts, () => (opts.person === undefined ? guessCheckInKey(ctx, opts.key) : undefined), opts.key);
+  const target = opts.person === undefined ? await resolveCheckInKey(ctx, opts.key) : await teammateTarget(ctx, opts.key, opts.person);
   given.moveTo(target);
+  if (target.absent) return reportNone(ctx, target, opts.json);
   await fillCheckIn(ctx, target, opts, given, false);
+}
+
+/** Someone's check-in on a day (one list request; `absent` when there is none). */
+async function teammateTarget(ctx: Context, key: string, person: string): Promise<Target> {
+  const values = splitValues([person]);
+  if (values.length !== 1) throw new UsageError(`Name one person; "${person}" names ${values.length}`);
+  const [id] = await resolvePeople(ctx, values);
+  const api = await ctx.api();
+  const known = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'directory')?.people.find((p) => p.id === id);
+  const target = await personCheckInTarget(ctx, key, { id: id!, name: known?.name ?? values[0]!.replace(/^@/, '') });
+  return target;
 }

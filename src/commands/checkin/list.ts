@@ -5,6 +5,7 @@ import type { CheckIn } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkInFilter, checkInPage } from '../../domain/list-checkins.js';
+import { rememberShown, SHOWN_MAX } from '../../domain/short-ids.js';
 import { dayRange } from '../../domain/days.js';
 import { JSON_FIELDS, jsonOption, printList, streamList, type JsonFlag } from '../../ui/output.js';
 import { checkInRows, checkInRowStream } from '../../ui/views.js';
@@ -43,11 +44,16 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
   if (opts.all) {
     // Every page, several at once within the rate budget, printed as they come: memory stays flat.
     const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
-    await walkCheckIns(api, query, (items) => out.add(items), {
+    const seen: string[] = [];
+    await walkCheckIns(api, query, (items) => {
+      if (seen.length < SHOWN_MAX) seen.push(...items.slice(0, SHOWN_MAX - seen.length).map((c) => c.id));
+      out.add(items);
+    }, {
       onPause: (ms) => {
         pauseNotice(ctx)(ms);
       },
     });
+    await rememberShown(ctx, 'check-in', seen);
     return out.end();
   } else {
     const page = await checkInPage(ctx, query, opts);
@@ -56,5 +62,7 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
       ctx.io.err(`More may follow: --page ${(opts.page ?? 1) + 1} for the next page, --all for every one.\n`);
     }
   }
+  // Remembered for resolving short ids (best effort).
+  await rememberShown(ctx, 'check-in', list.map((c) => c.id));
   await printList(ctx.io, ctx.now(), list, opts.json, 'No check-ins match.', checkInRows);
 }

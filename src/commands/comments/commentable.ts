@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { commentTarget } from '../../domain/comment-target.js';
 import { jsonOption, type JsonFlag } from '../../ui/output.js';
+import { isIdPrefix } from '../../core/short-ids.js';
 
 export interface CommentableOptions {
   key?: string;
@@ -25,7 +26,7 @@ export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>, 
 export async function commentable(ctx: Context, opts: CommentableOptions): Promise<Commentable | undefined> {
   const { key } = opts;
   if (opts.goalUpdate !== undefined && key !== undefined) throw new UsageError('Give either a check-in key or --goal-update, not both');
-  if (opts.goalUpdate !== undefined && !UUID_RE.test(opts.goalUpdate)) throw new UsageError(`--goal-update takes a goal update's UUID; "${opts.goalUpdate}" is not one`);
+  if (opts.goalUpdate !== undefined && !UUID_RE.test(opts.goalUpdate) && !isIdPrefix(opts.goalUpdate)) throw new UsageError(`--goal-update takes a goal update's UUID (or its start); "${opts.goalUpdate}" is not one`);
   if (opts.goalUpdate === undefined && key === undefined) throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
   const found = await commentTarget(ctx, opts.goalUpdate !== undefined ? { goalUpdate: opts.goalUpdate } : { checkIn: key! });
   if ('kind' in found) return found;

@@ -33,7 +33,8 @@ export function goalEditCommand(ctx: Context, run: Run<GoalEditOptions> = runGoa
 const NOTHING = 'Nothing to change: give --title, --description, --start-date, --end-date, --owner, --team, --contributor, --parent or --input (or --edit)';
 
 export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<void> {
-  const id = uuid(opts.goalId, 'The goal id');
+  // A short id from what was listed before: no request before what is typed is kept.
+  const id = await uuid(ctx, opts.goalId, 'The goal id', { cacheOnly: true });
   const api = await ctx.api();
   const target = { kind: 'goal-edit', id } as const;
   const resume = `checkin goal edit ${id} --resume`;

@@ -5,6 +5,7 @@ import type { GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { UsageError, withHint } from '../../../errors.js';
 import { parseConfidence, uuidOf } from '../../../domain/goal-updates.js';
+import { AmbiguousIdError, looksLikeIdStart, resolveId, UnknownIdError } from '../../../domain/short-ids.js';
 import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
@@ -31,12 +32,17 @@ export function contentOptions<A extends unknown[], O extends OptionValues>(cmd:
     .addOption(jsonOption(JSON_FIELDS.goalUpdate));
 }
 
-/** A goal's or an update's id, lower-cased; when it is not a UUID, the error says where to find one. */
-export function uuid(value: string, what: 'The goal id' | 'The update id'): string {
+/**
+ * A goal's or an update's id, lower-cased: a UUID, or its start as `checkin goals` / `goal update
+ * list` show it (resolved from what was listed, else one list request); the error says where to find one.
+ */
+export async function uuid(ctx: Context, value: string, what: 'The goal id' | 'The update id', opts: { cacheOnly?: boolean } = {}): Promise<string> {
+  const hint = what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.';
   try {
-    return uuidOf(value, what);
+    if (!looksLikeIdStart(value)) return uuidOf(value, what);
+    return await resolveId(ctx, what === 'The goal id' ? 'goal' : 'goal update', value, opts);
   } catch (err) {
-    throw withHint(err, what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.');
+    throw err instanceof UsageError && !(err instanceof AmbiguousIdError || err instanceof UnknownIdError) ? withHint(err, hint) : err;
   }
 }
 

@@ -33,7 +33,8 @@ async function askProgress(ctx: Context, suggested: number): Promise<number> {
 }
 
 export async function runGoalUpdateCreate(ctx: Context, opts: GoalUpdateCreateOptions): Promise<void> {
-  const id = uuid(opts.goalId, 'The goal id');
+  // A short id from what was listed before: no request before what is typed is kept.
+  const id = await uuid(ctx, opts.goalId, 'The goal id', { cacheOnly: true });
   const api = await ctx.api();
   const posted = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update', goalId: id },

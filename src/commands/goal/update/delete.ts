@@ -23,7 +23,7 @@ export function goalUpdateDeleteCommand(ctx: Context, run: Run<GoalUpdateDeleteO
 }
 
 export async function runGoalUpdateDelete(ctx: Context, opts: GoalUpdateDeleteOptions): Promise<void> {
-  const id = uuid(opts.updateId, 'The update id');
+  const id = await uuid(ctx, opts.updateId, 'The update id');
   const api = await ctx.api();
   if (!opts.yes) {
     if (!ctx.io.canPrompt) throw new UsageError('Deleting needs confirmation', 'Add --yes to delete without a terminal.');

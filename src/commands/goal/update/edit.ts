@@ -22,7 +22,8 @@ export function goalUpdateEditCommand(ctx: Context, run: Run<GoalUpdateEditOptio
 }
 
 export async function runGoalUpdateEdit(ctx: Context, opts: GoalUpdateEditOptions): Promise<void> {
-  const id = uuid(opts.updateId, 'The update id');
+  // A short id from what was listed before: no request before what is typed is kept.
+  const id = await uuid(ctx, opts.updateId, 'The update id', { cacheOnly: true });
   const api = await ctx.api();
   const updated = await writeGoalUpdate(ctx, {
     target: { kind: 'goal-update-edit', id },

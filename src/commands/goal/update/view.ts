@@ -23,7 +23,7 @@ export function goalUpdateViewCommand(ctx: Context, run: Run<GoalUpdateViewOptio
 }
 
 export async function runGoalUpdateView(ctx: Context, opts: GoalUpdateViewOptions): Promise<void> {
-  const u = await getGoalUpdate(await ctx.api(), uuid(opts.updateId, 'The update id'));
+  const u = await getGoalUpdate(await ctx.api(), await uuid(ctx, opts.updateId, 'The update id'));
   if (opts.web) {
     const { openInBrowser } = await import('../../../ui/browser.js');
     return openInBrowser(ctx.io, ctx.env, u.url);

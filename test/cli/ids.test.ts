@@ -1,0 +1,130 @@
+// Ids people can use (issue 32): short ids accepted wherever a whole one is, resolved from what was
+// listed (no request) or one list request; a teammate's check-in by name and day. In-process
+// against the sandbox, the exact requests asserted.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { addDays } from '../../src/core/datekey.js';
+import { checkInId, stableUuid } from '../../src/sandbox/ids.js';
+import { TODAY, useWorld, type RunOptions } from '../helpers/harness.js';
+
+const w = useWorld();
+const cli = (args: string[], opts: RunOptions = {}) => w.cli(args, opts);
+const sent = () => w.sent();
+const forget = () => void (w.sb.requests.length = 0);
+let ada: string;
+let grace: string;
+
+beforeEach(() => {
+  ada = w.id('ada');
+  grace = w.id('grace');
+});
+
+async function primeMe() {
+  expect((await cli(['me'])).code).toBe(0);
+  forget();
+}
+
+describe('a teammate\'s check-in by name and day', () => {
+  it('checkin checkin today @grace: one list request for that person and day (once names are known)', async () => {
+    await primeMe();
+    const first = await cli(['checkin', 'today', '@grace']);
+    expect(first.code).toBe(0);
+    // The names are looked up once (and cached), then the one list request.
+    expect(sent()).toEqual(['GET /api/v2/people?page=1&per_page=50', 'GET /api/v2/teams?page=1&per_page=50', `GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`]);
+    expect(first.stdout).toContain(`Check-in ${TODAY} · Grace Hopper`);
+    forget();
+    const again = await cli(['checkin', 'yesterday', 'Grace Hopper', '--json']);
+    expect(again.code).toBe(0);
+    const y = addDays(TODAY, -1);
+    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=${y}&until=${y}`]);
+    const c = JSON.parse(again.stdout);
+    expect([c.id, c.date, c.person.name]).toEqual([checkInId(grace, y), y, 'Grace Hopper']);
+  });
+
+  it('a UUID costs no name look-up; a day without a check-in is said as for mine; a check-in id with a person is refused', async () => {
+    await primeMe();
+    const r = await cli(['checkin', '2000-01-03', grace]);
+    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=2000-01-03&until=2000-01-03`]);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toContain(`No check-in scheduled for ${grace} on 2000-01-03`);
+    const bad = await cli(['checkin', checkInId(grace, TODAY), '@grace']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('names one check-in already');
+  });
+});
+
+describe('short ids', () => {
+  it('a check-in by the short id `list` showed: no request to resolve it', async () => {
+    await primeMe();
+    const listed = await cli(['list', '--since', addDays(TODAY, -1)], { tty: true, columns: 80 });
+    expect(listed.code).toBe(0);
+    const id = checkInId(grace, TODAY);
+    expect(listed.stdout).toContain(`  ${id.slice(0, 8)}  `);
+    expect(listed.stdout).not.toContain(id);
+    forget();
+    const r = await cli(['checkin', id.slice(0, 8), '--json']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/check-ins/${id}`]);
+    expect(JSON.parse(r.stdout).id).toBe(id);
+    forget();
+    const c = await cli(['comments', id.slice(0, 8), '--json']);
+    expect(c.code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/check-ins/${id}/comments?page=1&per_page=50`]);
+  });
+
+  it('a check-in not listed before: one list request; an unknown start: exit 2 saying what to run', async () => {
+    await primeMe();
+    const id = checkInId(ada, addDays(TODAY, -1));
+    const r = await cli(['checkin', id.slice(0, 10), '--json']);
+    expect(r.code).toBe(0);
+    expect(sent()).toEqual(['GET /api/v2/check-ins?per_page=50', `GET /api/v2/check-ins/${id}`]);
+    forget();
+    const none = await cli(['checkin', 'ffff0000']);
+    expect(none.code).toBe(2);
+    expect(sent()).toEqual(['GET /api/v2/check-ins?per_page=50']);
+    expect(none.stderr).toContain('No check-in id starts with "ffff0000"');
+    expect(none.stderr).toContain('`checkin list`');
+  });
+
+  it('goal ids: from `checkin goals` (no request), else one list request; goal update ids from `goal update list`', async () => {
+    const billing = stableUuid('goal:billing');
+    await primeMe();
+    const goals = await cli(['goals'], { tty: true, columns: 80 });
+    expect(goals.stdout).toContain(billing.slice(0, 8));
+    expect(goals.stdout).not.toContain(billing);
+    forget();
+    const list = await cli(['goal', 'update', 'list', billing.slice(0, 8), '--json']);
+    expect(list.code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/goals/${billing}/goal-updates?page=1&per_page=50`]);
+    const updates = JSON.parse(list.stdout) as Array<{ id: string }>;
+    forget();
+    const view = await cli(['goal', 'update', 'view', updates[0]!.id.slice(0, 8), '--json']);
+    expect(view.code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/goal-updates/${updates[0]!.id}`]);
+    // A goal not listed before (someone else's): one list request.
+    const crashes = stableUuid('goal:crashes');
+    forget();
+    const other = await cli(['goal', 'update', 'list', crashes.slice(0, 8), '--json']);
+    expect(other.code).toBe(0);
+    expect(sent()).toEqual(['GET /api/v2/goals?per_page=50', `GET /api/v2/goals/${crashes}/goal-updates?page=1&per_page=50`]);
+    const unknown = await cli(['goal', 'update', 'view', 'ffff0000']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No goal update id starts with "ffff0000"');
+    expect(unknown.stderr).toContain('checkin goal update list <goal-id>');
+  });
+});
+
+describe('a short id in a command that keeps typed words', () => {
+  it('goal update create with a start of an id not listed before: refused before any request (nothing goes out before the words would be kept); once `checkin goals` listed it, taken', async () => {
+    await primeMe();
+    const goal = w.sb.service.data.goals.find((g) => g.owner_id === ada)!;
+    const start = goal.id.slice(0, 8);
+    const refused = await cli(['goal', 'update', 'create', start, '--title', 'Half way', '--body', 'On track']);
+    expect(refused).toMatchObject({ code: 2, stderr: `error: No goal id starts with "${start}"\n\`checkin goals\` shows goals with their ids; give one, or the start of one.\n` });
+    expect(sent()).toEqual([]);
+    expect((await cli(['goals'])).code).toBe(0);
+    forget();
+    const posted = await cli(['goal', 'update', 'create', start, '--title', 'Half way', '--body', 'On track', '--json']);
+    expect(posted.code).toBe(0);
+    expect(sent()).toEqual([`POST /api/v2/goals/${goal.id}/goal-updates`]);
+  });
+});
