@@ -3,6 +3,8 @@
 // them). A run builds just the command it runs; --help (or no command) builds them all.
 
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { nearMatches } from './core/match.js';
+import { UsageError } from './errors.js';
 import { activityCommand } from './commands/activity/activity.js';
 import { logCommand } from './commands/activity/log.js';
 import { apiCommand } from './commands/api/api.js';
@@ -138,5 +140,9 @@ export async function helpTopic(argv: string[]): Promise<string | undefined> {
       .map(([name, t]) => `  ${name.padEnd(width)}  ${t.title}`)
       .join('\n')}\n`;
   }
-  return Object.hasOwn(TOPICS, argv[1]!) ? TOPICS[argv[1]!]!.text : undefined;
+  if (Object.hasOwn(TOPICS, argv[1]!)) return TOPICS[argv[1]!]!.text;
+  if (argv[1] === 'help') return undefined;
+  // Neither a command nor a topic: said, with the nearest names, rather than the whole help and exit 0.
+  const near = nearMatches(argv[1]!, [...Object.keys(COMMANDS), ...Object.keys(TOPICS)]).map((n) => `\`checkin help ${n}\``);
+  throw new UsageError(`No command or topic named "${argv[1]}"`, near.length > 0 ? `Did you mean ${near.join(' or ')}? \`checkin help topics\` lists the topics.` : '`checkin --help` lists the commands, `checkin help topics` the topics.');
 }

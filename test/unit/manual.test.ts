@@ -87,5 +87,9 @@ describe('checkin help <topic>', () => {
     expect(await helpTopic(['help', 'today'])).toBeUndefined();
     expect(await helpTopic(['help'])).toBeUndefined();
     expect(await helpTopic(['today', 'environment'])).toBeUndefined();
+    // Neither a command nor a topic: exit 2, the nearest names, not the whole help with exit 0.
+    await expect(helpTopic(['help', 'enviroment'])).rejects.toMatchObject({ exitCode: 2, message: 'No command or topic named "enviroment"', hints: ['Did you mean `checkin help environment`? `checkin help topics` lists the topics.'] });
+    await expect(helpTopic(['help', 'zzzzzz'])).rejects.toMatchObject({ exitCode: 2, hints: ['`checkin --help` lists the commands, `checkin help topics` the topics.'] });
+    expect(await helpTopic(['help', 'help'])).toBeUndefined();
   });
 });
