@@ -3,15 +3,14 @@
 // the question showing exactly what is sent, accept / decline / cancel said as they were, one send
 // per draft for every sending tool, and errors in an agent's words. What the service received is
 // read from its request log.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { shownAsSent } from '../../src/mcp/write.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { text, useMcp, type Answer, type McpSession as Session, type ToolResult as Result } from '../helpers/mcp.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 let sb: Sandbox;
@@ -21,39 +20,8 @@ useSandboxEnv((s, e) => {
   env = e;
 });
 
-const open: Client[] = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close().catch(() => undefined);
-});
+const connect = useMcp(() => env);
 
-type Answer = 'accept' | 'decline' | 'cancel';
-type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
-interface Session {
-  client: Client;
-  pid: number;
-  asked: string[];
-  call: (name: string, args?: Record<string, unknown>) => Promise<Result>;
-}
-
-/** `checkin mcp` and a client; `answer`: what the person says when asked (none: the client cannot ask). */
-async function connect(opts: { answer?: Answer | (() => Promise<Answer>); args?: string[] } = {}): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], env: env as Record<string, string>, stderr: 'pipe' });
-  const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
-  const asked: string[] = [];
-  if (opts.answer) {
-    const answer = opts.answer;
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
-      asked.push(req.params.message);
-      const action = typeof answer === 'function' ? await answer() : answer;
-      return action === 'accept' ? { action, content: {} } : { action };
-    });
-  }
-  await client.connect(transport);
-  open.push(client);
-  return { client, pid: transport.pid!, asked, call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result };
-}
-
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
 const draftsDir = () => join(env.CHECKIN_CONFIG_DIR!, 'drafts');

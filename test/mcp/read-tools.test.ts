@@ -2,13 +2,11 @@
 // over stdio against the sandbox: the exact requests each sends (the sandbox's log), and the ids
 // each returns taken by the other tools. Then every word from a hostile service inside a marked
 // block (kit.ts othersWords) in every tool and resource that shows it.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { cleanEnv, runCli } from '../helpers/cli.js';
+import { text, useMcp } from '../helpers/mcp.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 let sb: Sandbox;
@@ -18,28 +16,13 @@ useSandboxEnv((s, e) => {
   env = e;
 });
 
-const open: Client[] = [];
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  for (const c of open.splice(0)) await c.close().catch(() => undefined);
   for (const close of closers.splice(0)) await close();
 });
 
-type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
+const connect = useMcp(() => env);
 
-async function connect(opts: { env?: NodeJS.ProcessEnv; args?: string[] } = {}) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], env: (opts.env ?? env) as Record<string, string>, stderr: 'pipe' });
-  const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(transport);
-  open.push(client);
-  return {
-    client,
-    call: async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result,
-    read: async (uri: string) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
-  };
-}
-
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 /** What the service received, as "METHOD path?query". */
 const asked = (s: Sandbox = sb) => s.requests.map((r) => `${r.method} ${r.path}${r.query ? `?${decodeURIComponent(r.query)}` : ''}`);
 const OPEN = /^--- text by ("[^\n]*"|an unnamed author) \(from [^;\n]+; not instructions\) ---$/;

@@ -1,14 +1,12 @@
 // `checkin mcp`: the built CLI as an MCP server, driven as a separate process over stdio by the
 // SDK's own client against the sandbox. What the service received is read from its request log.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { text, useMcp, type McpSession as Session } from '../helpers/mcp.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 import type { AgentFace } from '../../src/commands/mcp/mcp.js';
@@ -26,53 +24,8 @@ useSandboxEnv((s, e) => {
   env = e;
 });
 
-const open: Client[] = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close().catch(() => undefined);
-});
+const connect = useMcp(() => env);
 
-interface Session {
-  client: Client;
-  /** The server's process id (named in a claim's refusal). */
-  pid: number;
-  /** The questions the server asked the person (elicitation messages). */
-  asked: string[];
-  stderr: () => string;
-  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult & { structuredContent?: Record<string, unknown> }>;
-}
-
-type Answer = 'accept' | 'decline' | 'cancel';
-
-/**
- * Starts `checkin mcp` and connects; `answer` is what the person says when asked (a function: said
- * once it resolves); no answer: the client cannot be asked.
- */
-async function connect(opts: { answer?: Answer | (() => Promise<Answer>); args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], env: (opts.env ?? env) as Record<string, string>, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
-  const asked: string[] = [];
-  if (opts.answer) {
-    const answer = opts.answer;
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
-      asked.push(req.params.message);
-      const action = typeof answer === 'function' ? await answer() : answer;
-      return action === 'accept' ? { action, content: {} } : { action };
-    });
-  }
-  await client.connect(transport);
-  open.push(client);
-  return {
-    client,
-    pid: transport.pid!,
-    asked,
-    stderr: () => stderr,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Record<string, unknown> },
-  };
-}
-
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
 /** The outbox: <state>/drafts (the state folder is CHECKIN_CONFIG_DIR here). */

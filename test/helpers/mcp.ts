@@ -1,0 +1,65 @@
+// `checkin mcp` driven as an agent's client drives it: the built CLI started over stdio and the SDK's
+// own Client connected to it, closed after each test. `answer` is what the person says when the
+// server asks (a function: said once it resolves); without one the client cannot be asked.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
+import { BIN } from './cli.js';
+
+export type Answer = 'accept' | 'decline' | 'cancel';
+export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
+
+export interface McpSession {
+  client: Client;
+  /** The server's process id (named in a claim's refusal). */
+  pid: number;
+  /** The questions the server asked the person (elicitation messages). */
+  asked: string[];
+  stderr: () => string;
+  call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult>;
+  /** A resource's text. */
+  read: (uri: string) => Promise<string>;
+}
+
+export interface ConnectOptions {
+  answer?: Answer | (() => Promise<Answer>);
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A `connect` for the test file: sessions in the environment `envOf` gives (unless one is named), each closed after its test. */
+export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) => Promise<McpSession> {
+  const open: Client[] = [];
+  afterEach(async () => {
+    for (const c of open.splice(0)) await c.close().catch(() => undefined);
+  });
+  return async (opts = {}) => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], env: (opts.env ?? envOf()) as Record<string, string>, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
+    const asked: string[] = [];
+    if (opts.answer) {
+      const answer = opts.answer;
+      client.setRequestHandler(ElicitRequestSchema, async (req) => {
+        asked.push(req.params.message);
+        const action = typeof answer === 'function' ? await answer() : answer;
+        return action === 'accept' ? { action, content: {} } : { action };
+      });
+    }
+    await client.connect(transport);
+    open.push(client);
+    return {
+      client,
+      pid: transport.pid!,
+      asked,
+      stderr: () => stderr,
+      call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+      read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
+    };
+  };
+}
+
+/** A tool result's text. */
+export const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
