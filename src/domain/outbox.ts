@@ -238,7 +238,9 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
   try {
     const mine = ownEntry(ctx, target);
     let entry: Entry | undefined;
-    if (mine) {
+    // The same words again (a send keeping what was kept before it): nothing is written.
+    if (mine && JSON.stringify(mine.content) === JSON.stringify(content)) entry = mine;
+    else if (mine) {
       try {
         entry = outbox.update(mine, { content }, ctx.now());
       } catch (err) {
