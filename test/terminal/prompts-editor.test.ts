@@ -58,9 +58,10 @@ describe('checkin today, answered at the real prompts', () => {
     expect(s.text()).toContain('◉ - Add invoices endpoint (#412) (GitHub PR)');
     s.type(KEY.enter); // all picked
     await s.waitFor('What did you do previously?');
-    // The suggestion (my last intentions, then the PR) is there as lines, and says where it came from.
-    for (const line of last.intentions!.split('\n')) expect(s.text()).toContain(`  ${line}`);
-    expect(s.text()).toContain(`Suggested from what you intended on ${shortDay(last.date)}, and what went on since.`);
+    // The suggestion (my last intentions, then the PR) is there as lines, and says where it came from
+    // (the question is drawn before the lines under it: each is waited for, within the bound).
+    for (const line of last.intentions!.split('\n')) await s.waitFor(`  ${line}`);
+    await s.waitFor(`Suggested from what you intended on ${shortDay(last.date)}, and what went on since.`);
     s.type(KEY.enter); // an empty line: keep it as it is
     await s.answer('What do you intend to do next?', '- Write the pty tests' + KEY.enter + '- And more' + KEY.enter + KEY.enter);
     await s.answer('Are you blocked by anything?', KEY.enter);
