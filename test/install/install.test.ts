@@ -294,12 +294,12 @@ describe.skipIf(Boolean(process.env.CHECKIN_TEST_NODE) || !cacheHoldsLockfile)(`
   }, 240_000);
 });
 
-describe('the README', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+describe('the README and its install topic (docs/topics/install.md)', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8') + readFileSync(join(ROOT, 'docs', 'topics', 'install.md'), 'utf8');
 
   it("states the package's facts as they are: files exactly, sizes within 5%", () => {
     const m = /(\d+) files, about (\d+) kB packed \((\d+(?:\.\d+)?) MB unpacked\)/.exec(readme.replace(/\s+/g, ' '));
-    expect(m, 'README: "<N> files, about <N> kB packed (<N.N> MB unpacked)"').not.toBeNull();
+    expect(m, 'install.md: "<N> files, about <N> kB packed (<N.N> MB unpacked)"').not.toBeNull();
     const [, files, packedKb, unpackedMb] = m!;
     const facts = { files: Number(files), packed: Number(packedKb) * 1000, unpacked: Number(unpackedMb) * 1e6 };
     const actual = `${pack.entryCount} files, about ${Math.round(pack.size / 10_000) * 10} kB packed (${(pack.unpackedSize / 1e6).toFixed(1)} MB unpacked)`;
