@@ -37,7 +37,11 @@ try {
   await checkin(['today']);
   await checkin(['status']);
   await checkin(['today', '--json']);
-  process.stderr.write(`\nTry it yourself: run \`checkin sandbox\` and paste the export line it prints.\n`);
+  process.stderr.write(
+    '\nTry it yourself: `npm link --ignore-scripts` puts `checkin` on your PATH (the README says what to do\n' +
+      'if npm may not write there); then run `checkin sandbox` and paste the export line it prints into\n' +
+      'another shell.\n',
+  );
 } finally {
   await sb.close();
   rmSync(home, { recursive: true, force: true });

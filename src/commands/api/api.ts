@@ -37,7 +37,7 @@ Examples:
   checkin api me
   checkin api 'check-ins?people_ids[]=me&per_page=5'
   checkin api goals -X GET -f 'people_ids[]=me'    # GET: fields in the query
-  checkin api goals -f title='Ship the CLI' -f end_date=2026-12-31
+  checkin api goals -f title='Ship the CLI' -f end_date=2027-12-31
   checkin api goals/<id> -X PATCH -F archived=true -F 'team_ids[]=<team-id>'
   checkin api activities --input activity.json     # - reads standard input
   checkin api people --paginate                    # every page, one array

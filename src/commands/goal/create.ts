@@ -25,7 +25,7 @@ export function goalCreateCommand(ctx: Context, run: Run<GoalCreateOptions> = ru
     .description('Create a goal (asked on a terminal; flags or --input otherwise)')
     .addHelpText(
       'after',
-      '\nExamples:\n  checkin goal create --title "Reduce p95 API latency" --end-date 2026-06-30 --team Platform --contributor @linus\n  checkin goal create --input goal.json\n  echo \'{"title": "Write the on-call handbook", "owner_id": "me"}\' | checkin goal create --input - --json',
+      '\nExamples:\n  checkin goal create --title "Reduce p95 API latency" --end-date 2027-06-30 --team Platform --contributor @linus\n  checkin goal create --input goal.json\n  echo \'{"title": "Write the on-call handbook", "owner_id": "me"}\' | checkin goal create --input - --json',
     )
     .action((opts) => run(ctx, opts));
 }

@@ -26,7 +26,7 @@ export function goalEditCommand(ctx: Context, run: Run<GoalEditOptions> = runGoa
   return goalFieldOptions(new Command('edit'))
     .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
     .description('Change a goal (only what is given; asked on a terminal when nothing is)')
-    .addHelpText('after', '\nExamples:\n  checkin goal edit <goal-id> --end-date 2026-07-31 --contributor @grace,@linus\n  checkin goal edit <goal-id> --parent none --team none\n  checkin goal edit <goal-id> --input changes.json')
+    .addHelpText('after', '\nExamples:\n  checkin goal edit <goal-id> --end-date 2027-07-31 --contributor @grace,@linus\n  checkin goal edit <goal-id> --parent none --team none\n  checkin goal edit <goal-id> --input changes.json')
     .action((goalId, opts) => run(ctx, { ...opts, goalId }));
 }
 

@@ -84,7 +84,7 @@ export async function readInputBody(ctx: Context, source: string): Promise<GoalI
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
-    throw new UsageError(`${name} is not JSON: ${(err as Error).message}`, 'Give a JSON object, e.g. {"title": "Reduce p95 API latency", "end_date": "2026-06-30"}.');
+    throw new UsageError(`${name} is not JSON: ${(err as Error).message}`, 'Give a JSON object, e.g. {"title": "Reduce p95 API latency", "end_date": "2027-06-30"}.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${name} must hold a JSON object (the goal's fields), not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}`);
   return parsed as GoalInput;

@@ -1,0 +1,150 @@
+// Every command example of the README and the manual, run as written in a shell against the
+// sandbox: an example that errors fails here. What an example cannot do here is said once, by rule
+// (a terminal it needs, a service other than this machine), and each rule must still match
+// something. Ids the examples show as placeholders (`<goal-id>`, or the README's `3308a89a`) are
+// the sandbox's own.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { tempDir, track } from '../helpers/cleanup.js';
+import { docExamples, type Example } from '../helpers/doc-examples.js';
+
+const examples = docExamples();
+const hasJq = (() => {
+  try {
+    execFileSync('jq', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Why an example is not run here; each rule names where what it needs is tested instead. */
+const NOT_HERE: { why: string; test: (e: Example) => boolean }[] = [
+  { why: 'asks questions on a terminal (test/terminal/, test/cli/today-interactive.test.ts)', test: (e) => /\bon a terminal\b|^asks\b|asks the questions/.test(e.comment) || /^checkin login\b(?!.*--with-token)/.test(e.line) },
+  { why: 'opens $EDITOR on a terminal (test/terminal/prompts-editor.test.ts, editor-outbox.test.ts)', test: (e) => /\s(-e|--edit)(\s|$)/.test(e.line) },
+  { why: 'a live view of the whole terminal (test/terminal/team-watch.test.ts)', test: (e) => /--watch\b/.test(e.line) },
+  { why: "numbers an inbox listing shown in this terminal (test/cli/inbox.test.ts)", test: (e) => /--reply \d/.test(e.line) },
+  { why: 'starts a service that runs until Ctrl-C; this test runs its own (test/sandbox/)', test: (e) => /^checkin sandbox\b/.test(e.line) },
+  { why: 'names a service other than this machine; tests talk only to 127.0.0.1', test: (e) => /example\.com/.test(e.line) },
+  { why: "zsh's completion, sourced in zsh (test/terminal/completion.test.ts)", test: (e) => /completion zsh\)/.test(e.line) },
+  { why: "PowerShell's $PROFILE (test/terminal/completion.test.ts checks the script)", test: (e) => /\$PROFILE/.test(e.line) },
+  { why: 'jq is not installed here', test: (e) => !hasJq && /\|\s*jq\b/.test(e.line) },
+];
+const whyNot = (e: Example) => NOT_HERE.find((r) => r.test(e))?.why;
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+let cwd: string;
+const api = async <T,>(path: string): Promise<T> => {
+  const res = await fetch(`${sb.url}/${path}`, { headers: { authorization: `Bearer ${sb.token}` } });
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+  return (await res.json()) as T;
+};
+
+/** The example with the sandbox's ids in place of the placeholders, and what changes this machine turned into a dry run. */
+async function asRun(line: string): Promise<string> {
+  const me = await api<{ id: string }>('me');
+  const goals = await api<{ id: string }[]>(`goals?people_ids[]=${me.id}`);
+  const goal = goals[0]!.id;
+  const ids: Record<string, () => Promise<string>> = {
+    '<goal-id>': async () => goal,
+    '<id>': async () => goal,
+    '<team-id>': async () => (await api<{ id: string }[]>('teams'))[0]!.id,
+    '<update-id>': anUpdate,
+    '<update-uuid>': anUpdate,
+    '<answer-id>': async () => (sb.service as unknown as { data: { echo_answers: { id: string }[] } }).data.echo_answers[0]!.id,
+    '<draft-id>': keptDraft,
+    k7m2: keptDraft,
+    '<check-in-uuid>': yesterdays,
+    '3308a89a-1006-5ad0-94a3-d9510e51aecb': yesterdays,
+    '3308a89a': async () => (await yesterdays()).slice(0, 8),
+  };
+  for (const [placeholder, id] of Object.entries(ids)) if (line.includes(placeholder)) line = line.split(placeholder).join(await id());
+  // `--resume` sends what a failed attempt kept: one is kept first, as a failure would.
+  if (/^checkin log --resume\b/.test(line)) await keptDraft();
+  // `remind install` and `remove` would change this machine's timers: their own --dry-run prints the same plan.
+  return line.replace(/^(checkin remind (install|remove)\b.*)$/, '$1 --dry-run');
+}
+/** The newest update of any of the sandbox's goals (an example may have deleted another). */
+async function anUpdate(): Promise<string> {
+  for (const g of await api<{ id: string }[]>('goals')) {
+    const updates = await api<{ id: string }[]>(`goals/${g.id}/goal-updates`);
+    if (updates[0]) return updates[0].id;
+  }
+  throw new Error('the sandbox has no goal update');
+}
+async function yesterdays(): Promise<string> {
+  const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  return (await api<{ id: string }>(`check-ins/${day}`)).id;
+}
+/** A draft kept by a send the service failed (a 500), as a person's would be. */
+async function keptDraft(): Promise<string> {
+  sb.inject({ method: 'POST', path: /\/activities$/, status: 500, body: '{"error":"down"}' });
+  const r = await sh(`checkin log "Kept for the drafts examples"`);
+  expect(r.code, r.stderr).toBe(1);
+  const list = JSON.parse((await sh('checkin drafts --json')).stdout) as { id: string }[];
+  return list.at(-1)!.id;
+}
+
+function sh(line: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = track(spawn('bash', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+beforeAll(async () => {
+  sb = await startSandbox({ rateLimit: false, port: 0 });
+  const bin = tempDir('checkin-bin-');
+  writeFileSync(join(bin, 'checkin'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+  // A machine with cron (and no systemd user manager, as here): what `remind install --dry-run` plans for.
+  writeFileSync(join(bin, 'crontab'), '#!/bin/sh\n[ "$1" = -l ] && exit 0\ncat >/dev/null\n', { mode: 0o755 });
+  env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, TOKEN: sb.token, PATH: `${bin}:${process.env.PATH}`, BROWSER: 'true', EDITOR: 'true', GIT_CONFIG_NOSYSTEM: '1' });
+  // The folders a person's shell has, which the completion examples write into.
+  mkdirSync(join(env.HOME!, '.config', 'fish', 'completions'), { recursive: true });
+  mkdirSync(join(env.HOME!, '.zfunc'));
+  // A repository with today's commit (the `git log … | checkin …` examples), and the files examples read.
+  cwd = tempDir('checkin-examples-');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd, env: { ...env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' }, stdio: 'ignore' });
+  git('init', '-q');
+  git('config', 'user.email', 'ada@example.com');
+  writeFileSync(join(cwd, 'answers.md'), '## Previous\n- Shipped the invoices endpoint\n\n## Intentions\n- Pair with @linus\n\n## Blockers\n\nMood: focused\nDone: yes\n');
+  writeFileSync(join(cwd, 'notes.md'), '- Done\n');
+  writeFileSync(join(cwd, 'prompt.md'), 'What did you learn this week?\n');
+  writeFileSync(join(cwd, 'goal.json'), '{"title": "Write the on-call handbook", "end_date": "2027-06-30"}\n');
+  writeFileSync(join(cwd, 'changes.json'), '{"title": "Write the on-call handbook, second edition"}\n');
+  writeFileSync(join(cwd, 'activity.json'), '{"group": "docs", "description": "Wrote the examples test"}\n');
+  git('add', '.');
+  git('commit', '-q', '-m', 'Reviewed the billing webhooks');
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('the examples of the README and the manual, run against the sandbox', () => {
+  it('are found, and every rule for what cannot run here matches one', () => {
+    expect(examples.length).toBeGreaterThan(150);
+    expect(examples.filter((e) => e.where.startsWith('README.md')).length).toBeGreaterThan(20);
+    expect(examples.filter((e) => e.where.startsWith('docs/commands/')).length).toBeGreaterThan(60);
+    for (const rule of NOT_HERE.filter((r) => !r.why.startsWith('jq'))) expect(examples.some(rule.test), rule.why).toBe(true);
+    // What is run is most of it.
+    expect(examples.filter((e) => !whyNot(e)).length / examples.length).toBeGreaterThan(0.8);
+  });
+
+  for (const example of examples) {
+    const why = whyNot(example);
+    it.skipIf(why !== undefined)(`${example.where}: ${example.line}${why ? ` (not here: ${why})` : ''}`, async () => {
+      const line = await asRun(example.line);
+      const r = await sh(line);
+      // `status` answers 3 when today's check-in is pending: what it is for, not an error.
+      const ok = r.code === 0 || (r.code === 3 && /^checkin status\b/.test(line));
+      expect(ok, `${line}\nexit ${r.code}\n${r.stderr}${r.stdout.slice(0, 2000)}`).toBe(true);
+    }, 30_000);
+  }
+});
