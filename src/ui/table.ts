@@ -16,7 +16,9 @@
 //        when a later one made room for it;
 //     2. names are cut, down to NAME_MIN cells, so that the free text keeps TEXT_MIN cells;
 //        a short id column a view marks `drop` goes only here, when that is not enough;
-//     3. then the free text is left out: the last column to go, as state never goes;
+//     3. then the free text is left out: the last column to go, as state never goes — but for a
+//        short id a view marks `outlastsText` (`list`'s: the id `checkin checkin` takes), which
+//        goes after the free text, only when the row does not fit without it;
 //     4. names are cut, down to NAME_MIN cells, until the row fits.
 // - Free text is cut at a word edge: the longest run of whole words that fits, then "…" (only a
 //   first word longer than the room is cut inside it). Nothing wraps mid-word.
@@ -86,6 +88,8 @@ export interface Column {
   min?: number;
   /** An id column (kind whole) whose cells may be shown as short ids (rule 0): kept before other optional columns. */
   short?: boolean;
+  /** A short id the reader acts on (`list`'s, which `checkin checkin <id>` takes): it outlasts the free text (rule 3). */
+  outlastsText?: boolean;
 }
 
 export interface TableOptions {
@@ -159,8 +163,8 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions, sho
     // 2. Names give way so the free text keeps TEXT_MIN cells (or all it needs).
     const least = Math.min(TEXT_MIN, natural[text]!);
     shrinkNames(least);
-    // Short ids marked `drop` go only when the free text would otherwise go.
-    const shortOptional = columns.map((c, i) => [c.drop, i] as const).filter(([d, i]) => d !== undefined && columns[i]!.short).sort((a, b) => a[0]! - b[0]!);
+    // Short ids marked `drop` go only when the free text would otherwise go (one that outlasts it, after it).
+    const shortOptional = columns.map((c, i) => [c.drop, i] as const).filter(([d, i]) => d !== undefined && columns[i]!.short && !columns[i]!.outlastsText).sort((a, b) => a[0]! - b[0]!);
     for (const [, i] of shortOptional) {
       if (room() >= least) break;
       keep = keep.filter((k) => k !== i);
@@ -173,6 +177,9 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions, sho
       for (const i of names) widths[i] = natural[i]!;
     } else widths[text] = keep.at(-1) === text ? room() : Math.min(natural[text]!, room()); // a later page's text may be longer
   }
+  // 3b. A short id that outlasts the free text goes only when the row does not fit without the text.
+  if (!hasText())
+    for (const i of columns.map((c, i) => (c.outlastsText && c.drop !== undefined ? i : -1)).filter((i) => i >= 0)) if (room() < 0) keep = keep.filter((k) => k !== i);
   // 4. Names are cut until the row fits (or they are at their minimum: below the floor).
   if (!hasText()) shrinkNames(0);
   return { keep, widths, short };

@@ -79,7 +79,7 @@ const CHECK_IN_COLUMNS: Column[] = [
       return Math.max(...Object.values(CHECK_IN_STATES).map(displayWidth));
     },
   },
-  { title: 'ID', kind: 'whole', drop: 1, short: true },
+  { title: 'ID', kind: 'whole', drop: 1, short: true, outlastsText: true },
   { title: 'INTENTIONS', kind: 'text' },
 ];
 

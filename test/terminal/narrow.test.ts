@@ -101,17 +101,18 @@ describe('checkin list', () => {
     ]);
   });
 
-  it('at 60 columns: the id goes first; the state stays; free text is cut at a word edge', async () => {
+  it('at 60 columns: the short id stays (what `checkin checkin <id>` takes); the free text goes before it', async () => {
+    const short = (u: string, d: string) => id(u, d).slice(0, 8);
     expect(await screen(['list'], 60)).toEqual([
-      'DATE        PERSON             MOOD  STATE      INTENTIONS',
-      `${TODAY}  Ada Lovelace             · not yet`,
-      `${TODAY}  Grace Hopper       🙂    ✓ filled   1:1s with…`,
-      `${TODAY}  Linus Torvalds           · not yet`,
-      `${TODAY}  Margaret Hamilton        · not yet`,
-      `${YESTERDAY}  Ada Lovelace       😎    ✓ filled   Ship the…`,
-      `${YESTERDAY}  Grace Hopper       😌    ✓ filled   Review the…`,
-      `${YESTERDAY}  Linus Torvalds     🤯    ⚠ blocked  Fix the…`,
-      `${YESTERDAY}  Margaret Hamilton  😴    ✓ filled   Triage the…`,
+      'DATE        PERSON             MOOD  STATE      ID',
+      `${TODAY}  Ada Lovelace             · not yet  ${short('ada', TODAY)}`,
+      `${TODAY}  Grace Hopper       🙂    ✓ filled   ${short('grace', TODAY)}`,
+      `${TODAY}  Linus Torvalds           · not yet  ${short('linus', TODAY)}`,
+      `${TODAY}  Margaret Hamilton        · not yet  ${short('margaret', TODAY)}`,
+      `${YESTERDAY}  Ada Lovelace       😎    ✓ filled   ${short('ada', YESTERDAY)}`,
+      `${YESTERDAY}  Grace Hopper       😌    ✓ filled   ${short('grace', YESTERDAY)}`,
+      `${YESTERDAY}  Linus Torvalds     🤯    ⚠ blocked  ${short('linus', YESTERDAY)}`,
+      `${YESTERDAY}  Margaret Hamilton  😴    ✓ filled   ${short('margaret', YESTERDAY)}`,
     ]);
   });
 
@@ -138,7 +139,7 @@ describe('checkin list', () => {
 
   for (const [cols, lines] of [
     [120, ['DATE        PERSON          MOOD  STATE      ID                                    INTENTIONS', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY)}  Fix the flaky checkout test before…`]],
-    [60, ['DATE        PERSON          MOOD  STATE      INTENTIONS', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  Fix the flaky…`]],
+    [60, ['DATE        PERSON          MOOD  STATE      ID', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY).slice(0, 8)}`]],
     [40, ['DATE        PERSON       MOOD  STATE', `${YESTERDAY}  Linus Torv…  🤯    ⚠ blocked`]],
   ] as const) {
     it(`list --blocked at ${cols} columns: every row says it is blocked, under the STATE header`, async () => {
@@ -152,7 +153,7 @@ describe('checkin list', () => {
     const plain = await run(['list', '--blocked'], 60, { NO_COLOR: '1', LANG: 'C', LC_ALL: 'C' });
     expect(plain.raw).not.toContain('\u001b[');
     expect(plain.text()).toBe(coloured.text());
-    expect(plain.text().split('\n')).toEqual(['DATE        PERSON          MOOD  STATE      INTENTIONS', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  Fix the flaky…`]);
+    expect(plain.text().split('\n')).toEqual(['DATE        PERSON          MOOD  STATE      ID', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY).slice(0, 8)}`]);
   });
 });
 

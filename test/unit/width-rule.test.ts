@@ -154,9 +154,10 @@ describe('views under the rule', () => {
     expect(checkInRows(view(75), rows)).toBe(
       'DATE        PERSON          MOOD  STATE      ID        INTENTIONS\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a  Fix the flaky…\n' + '2026-11-19  Ada Lovelace          · not yet  3308a89a\n',
     );
-    expect(checkInRows(view(60), rows)).toBe(
-      'DATE        PERSON          MOOD  STATE      INTENTIONS\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  Fix the flaky…\n' + '2026-11-19  Ada Lovelace          · not yet\n',
-    );
+    // At 60 the short id outlasts the free text: it is what `checkin checkin <id>` takes.
+    expect(checkInRows(view(60), rows)).toBe('DATE        PERSON          MOOD  STATE      ID\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a\n' + '2026-11-19  Ada Lovelace          · not yet  3308a89a\n');
+    // Where the row does not fit even without it, it goes too (then names are cut).
+    expect(checkInRows(view(40), rows).split('\n')[0]).toBe('DATE        PERSON       MOOD  STATE');
   });
   it('list --all: a blocked check-in on a later page than the first is whole and aligned (it crashed the run: a column 0 wide)', () => {
     const part = checkInRowStream(view(120));
