@@ -3,7 +3,7 @@
 // names resolved from the cached account (GET /me once, then the cache; a name not there, one look-up).
 import { allGoals } from '../api/endpoints.js';
 import type { Goal } from '../api/types.js';
-import type { Context } from '../context.js';
+import { loggedInToken, type Context } from '../context.js';
 import { me, resolvePeople, resolveTeams } from './account.js';
 
 export interface GoalsQuery {
@@ -27,6 +27,9 @@ export async function findGoals(ctx: Context, q: GoalsQuery): Promise<GoalsFound
   const named = q.people?.length ? await resolvePeople(ctx, q.people) : [];
   const mine = named.length === 0 && team_ids.length === 0;
   const people_ids = mine ? [(await me(ctx)).id] : named;
-  const goals = await allGoals(await ctx.api(), { people_ids, team_ids });
+  const api = await ctx.api();
+  const goals = await allGoals(api, { people_ids, team_ids });
+  // Remembered, so that the start of an id shown here is taken later with no request (short-ids.ts), and for Tab.
+  await ctx.config().cache(api.baseUrl, loggedInToken(ctx).value, 'goals', goals.map((g) => ({ id: g.id, title: g.title })));
   return { whose: mine ? 'mine' : 'named', people_ids, team_ids, goals };
 }

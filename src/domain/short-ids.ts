@@ -9,6 +9,7 @@ import type { CacheEntry } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { isIdPrefix, matchPrefix, shortIds } from '../core/short-ids.js';
 import { UsageError } from '../errors.js';
+import { uuidOf } from './goal-updates.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
 export type IdKind = 'check-in' | 'goal' | 'goal update';
@@ -113,4 +114,13 @@ export async function resolveId(ctx: Context, kind: IdKind, input: string, opts:
   const found = fresh && pick(kind, prefix, fresh);
   if (found) return found;
   throw new UnknownIdError(kind, prefix);
+}
+
+/**
+ * A goal's or an update's id, lower-cased, for both faces: a UUID, or its start as `goals` / `goal
+ * update list` showed it (resolved as resolveId does); anything else is refused naming `what`.
+ */
+export async function goalIdOf(ctx: Context, value: string, what: 'The goal id' | 'The update id', opts: { cacheOnly?: boolean } = {}): Promise<string> {
+  if (!looksLikeIdStart(value)) return uuidOf(value, what);
+  return await resolveId(ctx, what === 'The goal id' ? 'goal' : 'goal update', value, opts);
 }

@@ -14,7 +14,7 @@ import { renderCheckIn } from '../ui/render.js';
 import { sanitizeDeep } from '../ui/sanitize.js';
 import { suggestionFor } from '../domain/suggest.js';
 import { gatherInbox, inboxKey, readMarker } from '../domain/inbox-gather.js';
-import { uuidOf } from '../domain/goal-updates.js';
+import { goalIdOf } from '../domain/short-ids.js';
 import { openBlockers } from '../domain/blockers.js';
 import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { feedStart, MAX_FEED_ENTRIES, readFeed } from '../domain/feed.js';
@@ -168,13 +168,13 @@ export function registerReadTools(served: Served): void {
     {
       title: 'A goal and its latest updates',
       description: "A goal (its title, progress and confidence) with its latest updates, newest first. Goal ids are in the service's links and in `checkin goals`.",
-      inputSchema: { goal_id: z.string().describe("the goal's UUID"), updates: z.number().int().min(1).max(20).optional().describe('how many of the latest updates (default 3)') },
+      inputSchema: { goal_id: z.string().describe("the goal's id: its UUID, or the start of it (8 characters, as the goals tool's short ids)"), updates: z.number().int().min(1).max(20).optional().describe('how many of the latest updates (default 3)') },
       outputSchema: { goal: shapes.goal, updates: z.array(shapes.goalUpdate) },
       annotations: { title: 'A goal and its latest updates', ...READ },
     },
     ({ goal_id, updates }) =>
       guard(ctx, async () => {
-        const id = uuidOf(goal_id, 'The goal id');
+        const id = await goalIdOf(ctx, goal_id, 'The goal id');
         const api = await ctx.api();
         const [goal, list] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: updates ?? 3 })]);
         return done(markedGoal(await plainView(ctx, true), goal, list), { goal, updates: list });

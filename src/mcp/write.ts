@@ -25,7 +25,8 @@ import * as z from 'zod';
 import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
 import { sendAnswers } from '../domain/send-checkin.js';
 import { commentTarget } from '../domain/comment-target.js';
-import { parseConfidence, uuidOf } from '../domain/goal-updates.js';
+import { parseConfidence } from '../domain/goal-updates.js';
+import { goalIdOf } from '../domain/short-ids.js';
 import { checkInText } from './read.js';
 import { checkInTarget, done, entryFor, guard, plainView, shapes, TERMINAL_ADVICE, type Served } from './kit.js';
 
@@ -415,7 +416,7 @@ export function registerWriteTools(served: Served): void {
       title: 'Draft a goal update',
       description: 'Keeps an update of a goal (title, Markdown body, progress, confidence) as a draft and returns its preview and draft_id; sends nothing. send_goal_update posts it once the person says yes. ' + DRAFT_ONLY,
       inputSchema: {
-        goal_id: z.string().describe("the goal's UUID"),
+        goal_id: z.string().describe("the goal's id: its UUID, or the start of it (8 characters, as the goals tool's short ids)"),
         title: z.string().min(1).describe('the title'),
         body: z.string().optional().describe('the body (Markdown)'),
         progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
@@ -426,7 +427,7 @@ export function registerWriteTools(served: Served): void {
     },
     (args) =>
       guard(ctx, async () => {
-        const id = uuidOf(args.goal_id, 'The goal id');
+        const id = await goalIdOf(ctx, args.goal_id, 'The goal id');
         const input: GoalUpdateInput = { title: args.title };
         if (args.body !== undefined) input.body = args.body;
         if (args.progress !== undefined) input.progress = args.progress;

@@ -113,6 +113,28 @@ describe('short ids', () => {
   });
 });
 
+describe('a start that names two ids', () => {
+  it('is refused naming both, short enough to tell apart and with their titles (exit 2, nothing else sent); a longer start is taken', async () => {
+    const billing = stableUuid('goal:billing');
+    // A second goal whose id starts as billing's does, for the first 12 characters.
+    const twin = `${billing.slice(0, 12)}${billing.slice(12).replace(/[0-9a-f]/g, (c) => (c === 'a' ? 'b' : 'a'))}`;
+    const original = w.sb.service.data.goals.find((g) => g.id === billing)!;
+    w.sb.service.data.goals.push({ ...original, id: twin, title: 'Billing, the twin' });
+    await primeMe();
+    expect((await cli(['goals'])).code).toBe(0);
+    forget();
+    const r = await cli(['goal', 'update', 'list', billing.slice(0, 8)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"${billing.slice(0, 8)}" is the start of 2 goal ids: `);
+    expect(r.stderr).toContain('Billing, the twin');
+    expect(r.stderr).toContain('Give more of the id.');
+    expect(sent()).toEqual([]);
+    const longer = await cli(['goal', 'update', 'list', billing.slice(0, 13), '--json']);
+    expect(longer.code, longer.stderr).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/goals/${billing}/goal-updates?page=1&per_page=50`]);
+  });
+});
+
 describe('a short id in a command that keeps typed words', () => {
   it('goal update create with a start of an id not listed before: refused before any request (nothing goes out before the words would be kept); once `checkin goals` listed it, taken', async () => {
     await primeMe();

@@ -59,6 +59,29 @@ describe('checkin mcp: goals', () => {
     expect(await s.read('checkin://goals/mine')).toBe(text(r).slice(text(r).indexOf('\n') + 1));
     expect(asked()).toEqual([`GET /api/v2/goals?people_ids[]=${me.id}&page=1&per_page=50`]);
   });
+
+  it('goal and draft_goal_update take the start of a goal_id: no request for one the goals tool listed, one list request for another; an unknown start says so', async () => {
+    const s = await connect();
+    const goals = (await s.call('goals')).structuredContent!.goals as Array<{ id: string }>;
+    const mine = goals[0]!.id;
+    sb.requests.length = 0;
+    const g = await s.call('goal', { goal_id: mine.slice(0, 8), updates: 1 });
+    expect(g.isError, text(g)).toBeFalsy();
+    expect(g.structuredContent).toMatchObject({ goal: { id: mine } });
+    expect(asked()).toEqual([`GET /api/v2/goals/${mine}`, `GET /api/v2/goals/${mine}/goal-updates?per_page=1`]);
+    const d = await s.call('draft_goal_update', { goal_id: mine.slice(0, 8), title: 'Halfway' });
+    expect(d.isError, text(d)).toBeFalsy();
+    expect(d.structuredContent).toMatchObject({ goal: { id: mine } });
+    // Someone else's goal, never listed here: one list request finds it.
+    const other = sb.service.data.goals.find((x) => !goals.some((m) => m.id === x.id))!.id;
+    sb.requests.length = 0;
+    const o = await s.call('goal', { goal_id: other.slice(0, 8), updates: 1 });
+    expect(o.isError, text(o)).toBeFalsy();
+    expect(asked()[0]).toBe('GET /api/v2/goals?per_page=50');
+    const none = await s.call('goal', { goal_id: 'ffff0000' });
+    expect(none.isError).toBe(true);
+    expect(text(none)).toContain('No goal id starts with "ffff0000"');
+  });
 });
 
 describe('checkin mcp: feed', () => {

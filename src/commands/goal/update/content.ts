@@ -4,8 +4,8 @@ import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { UsageError, withHint } from '../../../errors.js';
-import { parseConfidence, uuidOf } from '../../../domain/goal-updates.js';
-import { AmbiguousIdError, looksLikeIdStart, resolveId, UnknownIdError } from '../../../domain/short-ids.js';
+import { parseConfidence } from '../../../domain/goal-updates.js';
+import { AmbiguousIdError, goalIdOf, UnknownIdError } from '../../../domain/short-ids.js';
 import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
@@ -39,8 +39,7 @@ export function contentOptions<A extends unknown[], O extends OptionValues>(cmd:
 export async function uuid(ctx: Context, value: string, what: 'The goal id' | 'The update id', opts: { cacheOnly?: boolean } = {}): Promise<string> {
   const hint = what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.';
   try {
-    if (!looksLikeIdStart(value)) return uuidOf(value, what);
-    return await resolveId(ctx, what === 'The goal id' ? 'goal' : 'goal update', value, opts);
+    return await goalIdOf(ctx, value, what, opts);
   } catch (err) {
     throw err instanceof UsageError && !(err instanceof AmbiguousIdError || err instanceof UnknownIdError) ? withHint(err, hint) : err;
   }
