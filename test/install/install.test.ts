@@ -292,6 +292,29 @@ describe.skipIf(Boolean(process.env.CHECKIN_TEST_NODE) || !cacheHoldsLockfile)(`
       await rm(clone, { recursive: true, force: true });
     }
   }, 240_000);
+  it("the README's quick start, as written, in a fresh clone: npm install && npm run demo, npm link, then `checkin` is a command", async () => {
+    const env = npmEnv(userCache);
+    const clone = join(env.HOME!, 'quick');
+    // npm link writes where npm keeps global commands: here a prefix of the test's own (as npm_config_prefix says), on PATH.
+    const prefix = join(env.HOME!, 'global');
+    const shellEnv = { ...env, npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${env.PATH}` };
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const lines = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    expect(lines).toEqual(['npm install && npm run demo', 'npm test', 'npm link --ignore-scripts', 'checkin --version']);
+    try {
+      ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));
+      // Each line in a shell, in the clone, as written; `npm test` is this suite (run by CI itself), not run again inside it.
+      for (const line of lines.filter((l) => l !== 'npm test')) {
+        const r = ok(await run('bash', ['-c', line], clone, shellEnv, 200_000));
+        expect(warnings(r), line).toEqual([]);
+        if (line === 'checkin --version') expect(r.stdout).toBe(`${version}\n`);
+        if (line.includes('npm run demo')) expect(r.stderr).toContain('npm link --ignore-scripts');
+      }
+    } finally {
+      await rm(clone, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe('the README and its install topic (docs/topics/install.md)', () => {
