@@ -6,12 +6,14 @@
 //                                                --help ends with (examples, JSON fields), exit codes
 //   docs/commands/README.md                      the index, in the help's groups
 //   src/help-topics.ts                           docs/topics/*.md as strings, for `checkin help <topic>`
+//   man/checkin[-<command>…].1                   the same pages as man pages (scripts/man.mjs)
 //
 // The program comes from the build (dist/checkin.cjs, `manualProgram()`): run `npm run build` first
 // (`npm run docs` does). test/unit/manual.test.ts makes the same files in memory and compares.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { manPages } from './man.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -196,14 +198,18 @@ export function renderManual(program, exit, topics = readTopics()) {
   files.set('docs/commands/checkin-help.md', helpPage(topics));
   files.set('docs/commands/README.md', indexPage(program, topics));
   files.set('src/help-topics.ts', topicsModule(topics));
+  for (const [path, text] of manPages(files, program.version())) files.set(path, text);
   return files;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const cli = createRequire(import.meta.url)(`${ROOT}/dist/checkin.cjs`);
   const files = renderManual(await cli.manualProgram(), cli.EXIT);
-  rmSync(`${ROOT}/docs/commands`, { recursive: true, force: true });
-  mkdirSync(`${ROOT}/docs/commands`, { recursive: true });
+  for (const dir of ['docs/commands', 'man']) {
+    rmSync(`${ROOT}/${dir}`, { recursive: true, force: true });
+    mkdirSync(`${ROOT}/${dir}`, { recursive: true });
+  }
   for (const [path, text] of files) writeFileSync(`${ROOT}/${path}`, text);
-  process.stdout.write(`${files.size - 2} pages in docs/commands, and src/help-topics.ts\n`);
+  const count = (dir) => [...files.keys()].filter((p) => p.startsWith(dir)).length;
+  process.stdout.write(`${count('docs/commands/')} pages in docs/commands, ${count('man/')} man pages in man/, and src/help-topics.ts\n`);
 }

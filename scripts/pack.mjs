@@ -63,7 +63,10 @@ try {
     mkdirSync(dirname(join(stage, path)), { recursive: true });
     copyFileSync(join(root, path), join(stage, path));
   }
-  const { scripts, devDependencies, ...published } = manifest;
+  const { scripts, devDependencies, directories, ...published } = manifest;
+  // npm links the pages a manifest's `man` lists into its prefix's share/man on install; it reads
+  // `directories.man` only when publishing from a folder, so the published manifest lists them.
+  published.man = listed.files.map((f) => f.path).filter((p) => p.startsWith(`${directories.man}/`)).sort().map((p) => `./${p}`);
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
   const args = ['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(values['pack-destination'])];
   if (values['dry-run']) args.push('--dry-run');

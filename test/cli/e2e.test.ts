@@ -174,7 +174,9 @@ describe('installed like any npm CLI', () => {
     const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } })).stdout);
     const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
     // The bin and the two bundles; no source maps.
-    expect(files).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-server.cjs', 'package.json', 'skills/checkin/SKILL.md'].sort());
+    const man = readdirSync(join(ROOT, 'man')).map((f) => `man/${f}`);
+    expect(man.length).toBeGreaterThan(60);
+    expect(files).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-server.cjs', 'package.json', 'skills/checkin/SKILL.md', ...man].sort());
     const prefix = join(dir, 'prefix');
     await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } });
     const installed = join(prefix, 'lib', 'node_modules', 'checkin-cli');

@@ -14,7 +14,7 @@
 //   lockfile: those come from the developer's npm cache, where `npm ci` put them (a cache without
 //   them fails here with npm's ENOTCACHED).
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -179,7 +179,7 @@ describe('the package', () => {
       expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-server.cjs']),
     );
     // Nothing but those and the vendor files.
-    expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md)$/.test(f.path))).toEqual([]);
+    expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md|man\/checkin(-[a-z-]+)?\.1)$/.test(f.path))).toEqual([]);
   });
 
   it('npm pack and npm publish in the repository are refused, saying what to run instead', async () => {
@@ -228,6 +228,23 @@ describe('the package', () => {
     expect(v.stdout).toBe(`${version}\n`);
     const installed = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(installed).not.toHaveProperty('scripts');
+    // The man pages, linked where man looks under the prefix: one per command, and `man checkin`.
+    const man1 = join(prefix, 'share', 'man', 'man1');
+    expect(readdirSync(man1).length).toBe(readdirSync(join(ROOT, 'man')).length);
+    expect(readFileSync(join(man1, 'checkin-today.1'), 'utf8')).toMatch(/^\.TH "CHECKIN-TODAY" "1" "" "checkin [\d.]+" "checkin manual"\n\.SH NAME\ncheckin\\-today \\- Fill in or show today's check\\-in\n\.SH SYNOPSIS\n/);
+    const hasMan = (() => {
+      try {
+        execFileSync('man', ['--version'], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    if (hasMan) {
+      const page = ok(await run('man', ['-P', 'cat', 'checkin-today'], env.HOME!, { ...cleanEnv(), MANPATH: join(prefix, 'share', 'man'), MANWIDTH: '80' }));
+      expect(page.stdout).toMatch(/NAME\n +checkin-today - Fill in or show today's check-in\n/);
+      expect(page.stdout).toMatch(/ +--from-file <path>\n/);
+    }
   }, 30_000);
 
   it("npm install of the tarball into a project: no warning, and the project's checkin runs", async () => {

@@ -64,14 +64,14 @@ describe('the manual (docs/commands/)', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('is what `npm run docs` makes now: the pages, the index and src/help-topics.ts are not stale', () => {
+  it('is what `npm run docs` makes now: the pages, the index, the man pages and src/help-topics.ts are not stale', () => {
     const stale = [...files].filter(([path, text]) => !existsSync(join(ROOT, path)) || readFileSync(join(ROOT, path), 'utf8') !== text).map(([path]) => path);
-    const extra = onDisk.map((f) => `docs/commands/${f}`).filter((p) => !files.has(p));
+    const extra = [...onDisk.map((f) => `docs/commands/${f}`), ...readdirSync(join(ROOT, 'man')).map((f) => `man/${f}`)].filter((p) => !files.has(p));
     expect({ stale, extra }, 'run `npm run docs` and commit what it changes').toEqual({ stale: [], extra: [] });
   });
 
   it('pages are deterministic: no dates, no paths of this machine', () => {
-    for (const [path, text] of [...files].filter(([p]) => p.startsWith("docs/commands/"))) {
+    for (const [path, text] of [...files].filter(([p]) => p.startsWith('docs/commands/') || p.startsWith('man/'))) {
       expect(text, path).not.toMatch(/\/(home|tmp|work|Users)\//);
       expect(text, path).not.toMatch(/\b20\d\d-\d\d-\d\dT/);
     }
