@@ -155,7 +155,7 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   try {
     answer = await client.raw({ method: 'GET', url: client.urlFor('me') });
   } catch (err) {
-    const why = err instanceof ApiError ? (err.kind === 'timeout' ? `no answer within ${Math.round(timeoutMs / 1000)} s` : (err.message.replace(/^GET \S+: /, '') || err.kind)) : fsReason(err);
+    const why = err instanceof ApiError ? (err.kind === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : (err.message.replace(/^GET \S+: /, '') || err.kind)) : fsReason(err);
     return {
       token: warning('token', `${shown} not checked: the service could not be reached`, null),
       service: problem('service', `${shownUrl} cannot be reached: ${why}`, 'Check the network (and HTTPS_PROXY / NO_PROXY), and that CHECKIN_API_URL names the service; `checkin --debug me` shows the exchange.'),
@@ -231,7 +231,7 @@ export async function probeKeychain(modulePath: string, account: string, env: No
       const out = stdout.trim();
       if (out === 'found' || out === 'missing') return resolve({ found: out === 'found' });
       if (out.startsWith('error ')) return resolve({ error: out.slice(6) });
-      resolve({ error: err?.killed || err?.signal ? `no answer within ${Math.round(timeoutMs / 1000)} s` : (err?.message.split('\n')[0] ?? 'no answer') });
+      resolve({ error: err?.killed || err?.signal ? `no answer within ${timeoutMs / 1000} s` : (err?.message.split('\n')[0] ?? 'no answer') });
     });
     child.stdin?.end();
   });
