@@ -219,7 +219,7 @@ function rateBudget(headers: Headers): { status: 'ok' | 'warning'; text: string;
 // ---- the keychain ------------------------------------------------------------------------------
 
 /** How a child looks the token up in the keychain: a fixed script, the module and the account as arguments; it prints found, missing or error <why>, never the token. */
-const PROBE = `try{const{Entry}=require(process.argv[1]);const v=new Entry('checkin',process.argv[2]).getPassword();process.stdout.write(v?'found':'missing')}catch(e){process.stdout.write('error '+String(e&&e.message||e).split('\\n')[0].slice(0,200))}`;
+const PROBE = `const say=(t)=>require('node:fs').writeSync(1,t);try{const{Entry}=require(process.argv[1]);const v=new Entry('checkin',process.argv[2]).getPassword();say(v?'found':'missing')}catch(e){say('error '+String(e&&e.message||e).split('\\n')[0].slice(0,200))}`;
 
 export type ProbeResult = { found: boolean } | { error: string };
 
