@@ -59,11 +59,14 @@ const problem = (id: CheckId, message: string, fix: string | null): Check => ({ 
 export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[]> {
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const tilde = tildeOf(ctx.env);
-  const service = await tokenAndService(ctx, timeoutMs, tilde);
+  // The keychain first, in children with a time limit: the token is read from it in this process
+  // only once a child has read it there (a keychain that hangs would hold this one without limit).
+  const keychainCheck = await keychain(ctx, timeoutMs);
+  const service = await tokenAndService(ctx, timeoutMs, tilde, keychainCheck.status !== 'problem');
   const checks: Check[] = [
     service.token,
     service.service,
-    await keychain(ctx, timeoutMs),
+    keychainCheck,
     ...folders(ctx, tilde),
     await timeZone(ctx, service.zone),
     await reminder(ctx, input.host, tilde),
@@ -112,12 +115,16 @@ interface ServiceChecks {
   zone?: string | undefined;
 }
 
-async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: string) => string): Promise<ServiceChecks> {
+async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: string) => string, keychainAnswers: boolean): Promise<ServiceChecks> {
   const cfg = ctx.config();
   const url = cfg.apiUrl().value;
   const shownUrl = redactUrl(url);
   let token;
   try {
+    const stored = cfg.read();
+    if (!ctx.env.CHECKIN_TOKEN && !ctx.env.STEADY_TOKEN && !stored.token && stored.token_store === 'keychain' && !keychainAnswers) {
+      return { token: problem('token', 'kept in the keychain, which cannot give it (see keychain)', 'Run `checkin login` again, or set CHECKIN_TOKEN.'), service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null) };
+    }
     token = cfg.token();
   } catch (err) {
     return { token: problem('token', `cannot be read: ${fsReason(err)}`, 'Run `checkin login` again, or set CHECKIN_TOKEN.'), service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null) };

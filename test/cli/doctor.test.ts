@@ -163,6 +163,17 @@ describe('checkin doctor', () => {
     expect(lineOf(r.stdout, 'reminder')).toBe('reminder       problem  a systemd user timer at 10:00 on Mon–Fri: no run recorded yet; the token comes from CHECKIN_TOKEN, which a scheduled run does not have');
   });
 
+  it('a token kept in a keychain that cannot be opened: the keychain and the token are problems, and nothing is asked', async () => {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(env.CHECKIN_CONFIG_DIR!, { mode: 0o700 });
+    writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), JSON.stringify({ api_url: sb.url, token_store: 'keychain' }), { mode: 0o600 });
+    const r = await doctor([], { ...env, CHECKIN_TOKEN: undefined }); // CHECKIN_NO_KEYCHAIN=1, as every test's run has it
+    expect(r.code).toBe(1);
+    expect(lineOf(r.stdout, 'keychain')).toBe('keychain       problem  your token is kept in the keychain, but CHECKIN_NO_KEYCHAIN is set');
+    expect(lineOf(r.stdout, 'token')).toBe('token          problem  kept in the keychain, which cannot give it (see keychain)');
+    expect(requests()).toEqual([]);
+  });
+
   it('MCP registrations in the agents\' files are found; a token written into one is a problem and is not printed', async () => {
     writeFileSync(join(env.HOME!, '.claude.json'), JSON.stringify({ mcpServers: { checkin: { command: process.execPath, args: ['mcp'] } } }));
     writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'other-tool' } } }));
