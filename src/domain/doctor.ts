@@ -454,6 +454,10 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string):
   if (!host.find(notifierName(host))) {
     notes.push(`no ${notifierName(host)} here, so it prints a line instead of a notification`);
     worse('warning', host.platform === 'linux' ? 'Install notify-send (Debian, Ubuntu: libnotify-bin).' : `Make ${notifierName(host)} available.`);
+  } else if (r.mechanism === 'crontab' && r.line !== undefined && !r.line.includes('DBUS_SESSION_BUS_ADDRESS=')) {
+    // cron starts the run without the desktop's session bus, which notify-send shows notifications through.
+    notes.push('cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)');
+    worse('warning', 'Run `checkin remind install` again from your desktop session: the line then carries its bus address.');
   }
   const cfg = ctx.config();
   const stored = cfg.read();

@@ -59,6 +59,8 @@ export interface Installed {
   note?: string;
   /** systemd only: false when the timer is not enabled (no user manager was running at install). */
   enabled?: boolean;
+  /** crontab only: the line itself (what it hands the run: a session bus for notify-send, or not). */
+  line?: string;
 }
 
 /** What is installed; with `dry`, nothing is read or run and what would be is pushed onto it instead. */
@@ -100,7 +102,7 @@ export async function installedReminders(host: Host, dry: string[] | undefined):
     else {
       // A crontab this user may not read (cron.allow) holds no reminder of ours.
       const line = (await readCrontab(host, crontab).catch(() => '')).split('\n').find(isReminderLine);
-      if (line) found.push({ mechanism: 'crontab', files: [], schedule: parseCronLine(line), note: `the line ending "${CRON_TAG}" in your crontab (crontab -l)` });
+      if (line) found.push({ mechanism: 'crontab', files: [], schedule: parseCronLine(line), note: `the line ending "${CRON_TAG}" in your crontab (crontab -l)`, line });
     }
   }
   return found;

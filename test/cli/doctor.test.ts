@@ -154,6 +154,20 @@ describe('checkin doctor', () => {
     expect(failed.stdout).not.toContain(sb.token);
   });
 
+  it('a crontab reminder installed without a session bus cannot notify: a warning (with one, ok)', async () => {
+    const stand = standIns({ userManager: false });
+    const u: NodeJS.ProcessEnv = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined, PATH: `${stand.dir}:${env.PATH}` };
+    expect((await runCli(['login', '--with-token', '--api-url', sb.url], { env: u, input: sb.token })).code).toBe(0);
+    expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
+    const r = await doctor([], u);
+    expect(r.code).toBe(0);
+    expect(lineOf(r.stdout, 'reminder')).toBe('reminder       warning  a crontab line at 10:00 on Mon–Fri: no run recorded yet; cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)');
+    expect(r.stdout).toContain('fix: Run `checkin remind install` again from your desktop session: the line then carries its bus address.');
+    const bus = { ...u, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' };
+    expect((await runCli(['remind', 'install'], { env: bus })).code).toBe(0);
+    expect(lineOf((await doctor([], u)).stdout, 'reminder')).toBe('reminder       ok       a crontab line at 10:00 on Mon–Fri: no run recorded yet');
+  });
+
   it('a reminder whose token comes from the environment is a problem: a scheduled run does not have it', async () => {
     const stand = standIns({ userManager: true });
     const u: NodeJS.ProcessEnv = { ...env, PATH: `${stand.dir}:${env.PATH}` };
