@@ -23,7 +23,7 @@ import { waitingDrafts } from './drafts-waiting.js';
 import { findProgram, type Host } from './programs.js';
 import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from './reminder.js';
 import { formatAt, formatDays, type TimeOfDay } from './schedule.js';
-import { agentName, skillPlaces, type SkillPlace } from './skill.js';
+import { agentName, olderThan, skillPlaces, type SkillPlace } from './skill.js';
 
 export type CheckStatus = 'ok' | 'warning' | 'problem';
 
@@ -596,7 +596,7 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
   }
   const label = (p: SkillPlace) => `${agentName(p.agent)} (${p.scope}, ${tilde(p.file)})`;
   if (places.length === 0) return ok('skill', 'not installed for any agent (`checkin skill install` adds it)');
-  const old = places.filter((p) => (p.state.kind === 'other' && p.state.older) || (p.state.kind === 'changed' && p.state.version !== undefined && p.state.version !== VERSION && p.state.version < VERSION));
+  const old = places.filter((p) => (p.state.kind === 'other' && p.state.older) || (p.state.kind === 'changed' && p.state.version !== undefined && olderThan(p.state.version, VERSION)));
   const unreadable = places.filter((p) => p.state.kind === 'unreadable');
   if (old.length > 0) {
     const p = old[0]!;

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { CHECK_IDS } from '../../src/domain/doctor.js';
+import { shippedSkill, stampedSkill } from '../../src/domain/skill.js';
+import { VERSION } from '../../src/version.js';
 import { cleanEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { standIns } from '../helpers/remind.js';
@@ -186,6 +188,19 @@ describe('checkin doctor', () => {
     expect(lineOf(r.stdout, 'keychain')).toBe('keychain       problem  your token is kept in the keychain, but CHECKIN_NO_KEYCHAIN is set');
     expect(lineOf(r.stdout, 'token')).toBe('token          problem  kept in the keychain, which cannot give it (see keychain)');
     expect(requests()).toEqual([]);
+  });
+
+  it("an agent's copy of the skill from an older checkin is a warning naming the install that updates it", async () => {
+    const file = join(env.HOME!, '.claude', 'skills', 'checkin', 'SKILL.md');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, stampedSkill(shippedSkill(), '0.0.1'));
+    const r = await doctor();
+    expect(r.code).toBe(0);
+    expect(lineOf(r.stdout, 'skill')).toBe(`skill          warning  Claude Code (user, ~/.claude/skills/checkin/SKILL.md) is checkin 0.0.1's; this checkin is ${VERSION}`);
+    expect(r.stdout).toContain('fix: checkin skill install --agent claude --scope user\n');
+    writeFileSync(file, stampedSkill(shippedSkill()));
+    expect(lineOf((await doctor()).stdout, 'skill')).toBe('skill          ok       Claude Code (user, ~/.claude/skills/checkin/SKILL.md): this checkin’s');
   });
 
   it('MCP registrations in the agents\' files are found; a token written into one is a problem and is not printed', async () => {
