@@ -18,6 +18,7 @@ import { todayCommand } from './commands/checkin/today.js';
 import { commentsCommand } from './commands/comments/comments.js';
 import { reactionsCommand } from './commands/comments/reactions.js';
 import { configCommand } from './commands/config/config.js';
+import { doctorCommand } from './commands/doctor/doctor.js';
 import { draftsCommand } from './commands/drafts/drafts.js';
 import { cronCommand } from './commands/cron/cron.js';
 import { echoCommand } from './commands/echo/echo.js';
@@ -66,7 +67,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, doctor: doctorCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];

@@ -3,13 +3,14 @@
 // plist parser reads it, the Task Scheduler XML against the schema's structure. macOS and Windows
 // are played by a stand-in host here: nothing was run on those systems.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../../src/commands/remind/units.js';
+import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../../src/domain/reminder-units.js';
 import { runInstall, runReminder, runRemindStatus, runRemove } from '../../src/commands/remind/remind.js';
 import { createContext } from '../../src/context.js';
+import { lastReminderRun, recordReminderRun } from '../../src/domain/reminder.js';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { formatDays, nextFire, parseDays } from '../../src/domain/schedule.js';
@@ -406,5 +407,34 @@ describe('remind run --env (what a scheduled task hands the run)', () => {
     await expect(runReminder(context(() => new Date()).ctx, { env: ['NODE_OPTIONS=--require=/tmp/x.js'] }, host)).rejects.toThrow(/--env takes NAME=VALUE with NAME one of CHECKIN_CONFIG_DIR, /);
     await expect(runReminder(context(() => new Date()).ctx, { env: ['=x'] }, host)).rejects.toThrow(/--env takes NAME=VALUE/);
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe("the reminder's last run (remind-last-run.json in the state folder, what `checkin doctor` reads)", () => {
+  const stateDir = () => env.CHECKIN_CONFIG_DIR!; // cleanEnv keeps all three folders in one
+  it('each run replaces the record: notified, printed without a notifier, quiet once filled in, failed with why', async () => {
+    const at = new Date(); // the sandbox's today is the real one
+    const ctxAt = () => createContext({ io: bufferIO(), env, now: () => at });
+    expect(lastReminderRun(stateDir())).toBeUndefined();
+    await runReminder(ctxAt(), {}, fakeHost('linux', env).host);
+    expect(lastReminderRun(stateDir())).toEqual({ at: at.toISOString(), outcome: 'notified' });
+    expect(statSync(join(stateDir(), 'remind-last-run.json')).mode & 0o777).toBe(0o600);
+    const quietHost = { ...fakeHost('linux', env).host, find: () => undefined };
+    await runReminder(ctxAt(), {}, quietHost);
+    expect(lastReminderRun(stateDir())).toEqual({ at: at.toISOString(), outcome: 'printed' });
+    const broken = createContext({ io: bufferIO(), env: { ...env, CHECKIN_TOKEN: 'revoked' }, now: () => at });
+    await expect(runReminder(broken, {}, fakeHost('linux', env).host)).rejects.toThrow();
+    expect(lastReminderRun(stateDir())).toMatchObject({ outcome: 'failed', detail: expect.stringMatching(/401/) });
+    expect(readFileSync(join(stateDir(), 'remind-last-run.json'), 'utf8')).not.toContain('revoked');
+  });
+
+  it('a record that is not one is said to be damaged, not trusted', () => {
+    const dir = tempDir('checkin-last-run-');
+    writeFileSync(join(dir, 'remind-last-run.json'), '{"at":"yesterday","outcome":"notified"}');
+    expect(lastReminderRun(dir)).toBe('damaged');
+    writeFileSync(join(dir, 'remind-last-run.json'), '[');
+    expect(lastReminderRun(dir)).toBe('damaged');
+    recordReminderRun(dir, { at: '2026-11-25T09:00:00.000Z', outcome: 'quiet' }, () => undefined);
+    expect(lastReminderRun(dir)).toEqual({ at: '2026-11-25T09:00:00.000Z', outcome: 'quiet' });
   });
 });

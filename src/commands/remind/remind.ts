@@ -2,7 +2,7 @@
 // user manager runs (else a crontab line), a launchd agent on macOS, a Task Scheduler task on
 // Windows. At the time it runs the hidden `checkin remind run`, which asks what `checkin status`
 // asks and, only when today's check-in is pending, shows a notification saying `checkin today`.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
@@ -18,17 +18,14 @@ import {
   cronReminderLine,
   isReminderLine,
   launchdPlist,
-  parseCronLine,
-  parseOnCalendar,
-  parsePlist,
-  parseTaskXml,
   systemdService,
   systemdTimer,
   taskXml,
   utf16,
   type Job,
-} from './units.js';
-import { showCommand, systemHost, type Host } from './system.js';
+} from '../../domain/reminder-units.js';
+import { showCommand, systemHost, type Host } from '../../domain/programs.js';
+import { installedReminders, MECHANISM_NAME, need, notifierName, plistPath, readCrontab, recordReminderRun, systemdPaths, type Installed, type Mechanism, type RunOutcome } from '../../domain/reminder.js';
 
 export interface InstallOptions {
   at: string;
@@ -71,28 +68,6 @@ export function remindCommand(ctx: Context, host: () => Host = () => systemHost(
 
 // ---- where things are ----------------------------------------------------------------------------
 
-const home = (host: Host): string => {
-  const h = host.platform === 'win32' ? (host.env.USERPROFILE ?? host.env.HOME) : host.env.HOME;
-  if (!h || !isAbsolute(h)) throw new CliError('HOME is not set to an absolute folder: there is nowhere to install the reminder');
-  return h;
-};
-
-function systemdPaths(host: Host) {
-  const xdg = host.env.XDG_CONFIG_HOME;
-  const dir = join(xdg && isAbsolute(xdg) ? xdg : join(home(host), '.config'), 'systemd', 'user');
-  return { dir, service: join(dir, `${UNIT}.service`), timer: join(dir, `${UNIT}.timer`), wants: join(dir, 'timers.target.wants', `${UNIT}.timer`) };
-}
-
-const plistPath = (host: Host) => join(home(host), 'Library', 'LaunchAgents', `${LAUNCHD_LABEL}.plist`);
-
-type Mechanism = 'systemd' | 'crontab' | 'launchd' | 'schtasks';
-const MECHANISM_NAME: Record<Mechanism, string> = {
-  systemd: 'a systemd user timer',
-  crontab: 'a crontab line',
-  launchd: 'a launchd agent',
-  schtasks: 'a Task Scheduler task',
-};
-
 /** The states of `systemctl --user is-system-running` in which a user manager answers. */
 const MANAGER_UP = new Set(['running', 'degraded', 'starting', 'initializing', 'maintenance']);
 
@@ -104,13 +79,6 @@ async function userManager(host: Host): Promise<boolean> {
   if (MANAGER_UP.has(r.stdout.trim())) return true;
   const runtime = host.env.XDG_RUNTIME_DIR;
   return Boolean(runtime && isAbsolute(runtime) && existsSync(join(runtime, 'systemd', 'private')));
-}
-
-/** A program that must be there, by name. */
-function need(host: Host, name: string): string {
-  const file = host.find(name);
-  if (!file) throw new CliError(`${name} was not found on PATH`);
-  return file;
 }
 
 /** Runs a command that must succeed; its own message says what failed. */
@@ -132,14 +100,6 @@ function writeAtomically(path: string, content: string | Buffer): void {
 
 // ---- crontab ----------------------------------------------------------------------------------
 
-/** The user's crontab as `crontab -l` prints it; '' when there is none. */
-async function readCrontab(host: Host, crontab: string): Promise<string> {
-  const r = await host.run(crontab, ['-l']);
-  if (r.code === 0) return r.stdout;
-  if (/no crontab/i.test(r.stderr)) return '';
-  throw new CliError(`crontab -l failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
-}
-
 /** Writes the crontab with the reminder line replaced by `line` (or taken out); none left at all → crontab -r. */
 async function writeCrontab(host: Host, crontab: string, current: string, line: string | undefined): Promise<void> {
   const kept = current.split('\n').filter((l) => !isReminderLine(l));
@@ -152,59 +112,7 @@ async function writeCrontab(host: Host, crontab: string, current: string, line: 
   await must(host, crontab, ['-'], kept.join('\n') + '\n');
 }
 
-// ---- what is installed -----------------------------------------------------------------------
-
-interface Installed {
-  mechanism: Mechanism;
-  files: string[];
-  schedule?: { at: TimeOfDay; days: number[] };
-  /** A second line for status: enabled or not, where the line is. */
-  note?: string;
-}
-
-async function installed(host: Host, dry: string[] | undefined): Promise<Installed[]> {
-  const found: Installed[] = [];
-  if (host.platform === 'darwin') {
-    const plist = plistPath(host);
-    if (dry) dry.push(`read ${plist}`);
-    else if (existsSync(plist)) found.push({ mechanism: 'launchd', files: [plist], schedule: parsePlist(readFileSync(plist, 'utf8')) });
-    return found;
-  }
-  if (host.platform === 'win32') {
-    const schtasks = need(host, 'schtasks');
-    const args = ['/Query', '/TN', TASK_NAME, '/XML'];
-    if (dry) dry.push(showCommand(schtasks, args));
-    else {
-      const r = await host.run(schtasks, args);
-      if (r.code === 0) found.push({ mechanism: 'schtasks', files: [], schedule: parseTaskXml(r.stdout), note: `task ${TASK_NAME} in Task Scheduler` });
-    }
-    return found;
-  }
-  const unit = systemdPaths(host);
-  if (dry) dry.push(`read ${unit.timer}`, `read ${unit.service}`, `read ${unit.wants}`);
-  else if (existsSync(unit.timer) || existsSync(unit.service)) {
-    const onCal = existsSync(unit.timer) ? /^OnCalendar=(.*)$/m.exec(readFileSync(unit.timer, 'utf8'))?.[1] : undefined;
-    const files = [unit.timer, unit.service].filter((f) => existsSync(f));
-    const enabled = existsSync(unit.wants);
-    found.push({ mechanism: 'systemd', files: enabled ? [...files, unit.wants] : files, schedule: onCal ? parseOnCalendar(onCal) : undefined, note: enabled ? 'enabled' : 'not enabled (no user manager was running): `checkin remind install` again in a session that has one' });
-  }
-  const crontab = host.find('crontab');
-  if (crontab) {
-    if (dry) dry.push(showCommand(crontab, ['-l']));
-    else {
-      // A crontab this user may not read (cron.allow) holds no reminder of ours.
-      const line = (await readCrontab(host, crontab).catch(() => '')).split('\n').find(isReminderLine);
-      if (line) found.push({ mechanism: 'crontab', files: [], schedule: parseCronLine(line), note: `the line ending "${CRON_TAG}" in your crontab (crontab -l)` });
-    }
-  }
-  return found;
-}
-
 // ---- install ------------------------------------------------------------------------------------
-
-/** The program that shows a notification on this platform. */
-const NOTIFIER: Partial<Record<NodeJS.Platform, string>> = { darwin: 'osascript', win32: 'powershell' };
-const notifierName = (host: Host) => NOTIFIER[host.platform] ?? 'notify-send';
 
 /** PATH for the run: node's folder, the notifier's, then the system's. */
 function runPath(host: Host, node: string): string {
@@ -374,7 +282,7 @@ function whenNext(schedule: { at: TimeOfDay; days: number[] }, now: Date): strin
 export async function runInstall(ctx: Context, opts: InstallOptions, host: Host): Promise<void> {
   const j = job(ctx, host, opts);
   const mechanism = await chooseMechanism(host);
-  const before = await installed(host, undefined);
+  const before = await installedReminders(host, undefined);
   const steps = await installSteps(ctx, host, j, mechanism, before);
   const what = `${MECHANISM_NAME[mechanism]} at ${formatAt(j.at)} on ${formatDays(j.days)}`;
   // Where the token is matters as much to a dry run: said either way.
@@ -393,11 +301,11 @@ export async function runInstall(ctx: Context, opts: InstallOptions, host: Host)
 export async function runRemindStatus(ctx: Context, opts: DryRunOption, host: Host): Promise<void> {
   if (opts.dryRun) {
     const dry: string[] = [];
-    await installed(host, dry);
+    await installedReminders(host, dry);
     ctx.io.out(dry.map((l) => `${l}\n`).join(''));
     return;
   }
-  const found = await installed(host, undefined);
+  const found = await installedReminders(host, undefined);
   if (found.length === 0) {
     ctx.io.out('No reminder installed: `checkin remind install` sets one up.\n');
     return;
@@ -413,7 +321,7 @@ export async function runRemindStatus(ctx: Context, opts: DryRunOption, host: Ho
 }
 
 export async function runRemove(ctx: Context, opts: DryRunOption, host: Host): Promise<void> {
-  const found = await installed(host, undefined);
+  const found = await installedReminders(host, undefined);
   if (found.length === 0) {
     ctx.io.out('No reminder installed: nothing to remove.\n');
     return;
@@ -461,10 +369,25 @@ export async function runReminder(ctx: Context, opts: RunOptions, host: Host): P
     if (eq < 1 || !RUN_VARIABLES.has(name)) throw new UsageError(`--env takes NAME=VALUE with NAME one of ${[...RUN_VARIABLES].join(', ')}, got "${pair}"`);
     ctx.env[name] = pair.slice(eq + 1);
   }
+  // Each run leaves one record of what it did (`checkin doctor` reads it): a reminder that fails is otherwise noticed only by a missed check-in.
+  const at = ctx.now().toISOString();
+  const record = (outcome: RunOutcome, detail?: string) => recordReminderRun(ctx.config().paths.state, { at, outcome, ...(detail !== undefined && { detail }) }, (m) => ctx.io.err(`warning: ${m}\n`));
+  let outcome: RunOutcome;
+  try {
+    outcome = await remindIfPending(ctx, host);
+  } catch (err) {
+    record('failed', err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  record(outcome);
+}
+
+async function remindIfPending(ctx: Context, host: Host): Promise<RunOutcome> {
   const { state, checkIn } = await todayState(ctx);
   // Never on a day with no check-in, never once it is filled in, never when marked absent.
-  if (state !== 'pending' || checkIn?.absent === true) return;
+  if (state !== 'pending' || checkIn?.absent === true) return 'quiet';
   const notify = notification(host);
-  if (notify && (await host.run(notify.file, notify.args)).code === 0) return;
+  if (notify && (await host.run(notify.file, notify.args)).code === 0) return 'notified';
   ctx.io.out(`${BODY}\n`);
+  return 'printed';
 }

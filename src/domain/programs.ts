@@ -3,7 +3,7 @@
 // always with a time limit.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { shellQuote } from '../../domain/schedule.js';
+import { shellQuote } from './schedule.js';
 
 export interface Ran {
   /** The exit code; null when the program was killed (its time ran out) or could not start. */

@@ -1,8 +1,8 @@
 // What `checkin remind install` writes, for each scheduler: a systemd user timer and its service,
 // a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out (and back: status
 // reads the time and days from what was written).
-import { UsageError } from '../../errors.js';
-import { cronEscape, cronTime, noControls, schedulable, shellCommand, type TimeOfDay } from '../../domain/schedule.js';
+import { UsageError } from '../errors.js';
+import { cronEscape, cronTime, noControls, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
 
 /** The names everything installed goes by. */
 export const UNIT = 'checkin-remind';

@@ -1,0 +1,34 @@
+// `checkin doctor`: what can silently stop checkin (and its reminder) from working — the token, the
+// service, the keychain, the folders, the time zone, the reminder, agents' MCP registrations, the
+// skill, Node, the outbox — one line each with the fix, as Slack's and other CLIs' doctors do. It
+// changes nothing and sends one request (GET /me); the checks are domain/doctor.ts's.
+import { Command } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
+import { anyProblem, CHECK_IDS, diagnose } from '../../domain/doctor.js';
+import { systemHost, type Host } from '../../domain/programs.js';
+import { EXIT, ExitSignal } from '../../errors.js';
+import { doctorView } from '../../ui/doctor-view.js';
+import { jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
+
+export interface DoctorOptions {
+  json?: JsonFlag;
+}
+
+export const DOCTOR_FIELDS = ['id', 'status', 'message', 'fix'] as const;
+
+export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(ctx.env)) {
+  return new Command('doctor')
+    .description('Check what checkin needs: token, service, keychain, folders, time zone, reminder, MCP, skill, Node, outbox (changes nothing; one request)')
+    .addOption(jsonOption(DOCTOR_FIELDS, 'print one {id, status, message, fix} per check as a JSON array'))
+    .addHelpText(
+      'after',
+      `\nEach check is ok, a warning or a problem, with the fix in words. Nothing is changed, one request is sent (GET /me),\nand no secret is printed: the token shows only its prefix, paths under your home folder start with ~.\n\nChecks (their ids in --json): ${CHECK_IDS.join(', ')}.\n\nExit status: 0 when nothing is a problem (warnings included), 1 when any check is a problem.\n\nExamples:\n  checkin doctor\n  checkin doctor --json status,id | jq -r '.[] | select(.status != "ok") | .id'`,
+    )
+    .action((opts) => runDoctor(ctx, opts, host()));
+}
+
+export async function runDoctor(ctx: Context, opts: DoctorOptions, host: Host): Promise<void> {
+  const checks = await diagnose(ctx, { host, cwd: process.cwd() });
+  await printOne(ctx.io, ctx.now(), checks, opts.json, doctorView);
+  if (anyProblem(checks)) throw new ExitSignal(EXIT.FAILURE);
+}

@@ -1,0 +1,638 @@
+// `checkin doctor`'s checks: what can silently stop checkin from working, each found as ok, a
+// warning or a problem, with the fix in words. Read-only: nothing is written (not even the cache),
+// and at most one request goes out (GET /me, which says whether the token is accepted, whether
+// the service speaks API v2, and — in its RateLimit headers — how much of the rate budget is left).
+// Every child process and the request has a time limit. No value is secret in what comes back: the
+// token is never in it (only its prefix), paths under the home folder are written with ~, an API
+// URL loses any user name, password and query, and no e-mail address or registration's
+// environment is ever read into a message.
+import { accessSync, constants, readdirSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { ApiClient, checkTransport } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { parseRateLimit, parseRateLimitPolicy } from '../api/paginate.js';
+import type { Headers } from '../api/transport.js';
+import { PERSON } from '../api/types.js';
+import { expectShape } from '../api/validate.js';
+import { fsReason, readJson, readRegularFile } from '../config/files.js';
+import { home, pathVariables } from '../config/paths.js';
+import { normalizeApiUrl } from '../config/store.js';
+import type { Context } from '../context.js';
+import { USER_AGENT, VERSION } from '../version.js';
+import { waitingDrafts } from './drafts-waiting.js';
+import { findProgram, type Host } from './programs.js';
+import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from './reminder.js';
+import { formatAt, formatDays, type TimeOfDay } from './schedule.js';
+import { agentName, olderThan, skillPlaces, type SkillPlace } from './skill.js';
+
+export type CheckStatus = 'ok' | 'warning' | 'problem';
+
+/** The checks, by their stable ids (what `--json` and scripts key on), in the order they are shown. */
+export const CHECK_IDS = ['token', 'service', 'keychain', 'config-folder', 'state-folder', 'cache-folder', 'time-zone', 'reminder', 'mcp', 'skill', 'node', 'outbox'] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+export interface Check {
+  id: CheckId;
+  status: CheckStatus;
+  /** What was found, in one line. */
+  message: string;
+  /** What to do about it, in words (null when nothing needs doing). */
+  fix: string | null;
+}
+
+export interface DoctorInput {
+  /** The machine: programs found on PATH and run with a time limit (the reminder's schedulers, notifier). */
+  host: Host;
+  /** The folder it runs in (an agent's project files: .mcp.json, .vscode/mcp.json; a project's skill). */
+  cwd: string;
+  /** How long the one request, and each child, may take (ms). */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+const ok = (id: CheckId, message: string): Check => ({ id, status: 'ok', message, fix: null });
+const warning = (id: CheckId, message: string, fix: string | null): Check => ({ id, status: 'warning', message, fix });
+const problem = (id: CheckId, message: string, fix: string | null): Check => ({ id, status: 'problem', message, fix });
+
+/** Every check, in CHECK_IDS's order. */
+export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[]> {
+  const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const tilde = tildeOf(ctx.env);
+  // The keychain first, in children with a time limit: the token is read from it in this process
+  // only once a child has read it there (a keychain that hangs would hold this one without limit).
+  const keychainCheck = await keychain(ctx, timeoutMs);
+  const service = await tokenAndService(ctx, timeoutMs, tilde, keychainCheck.status !== 'problem');
+  const checks: Check[] = [
+    service.token,
+    service.service,
+    keychainCheck,
+    ...folders(ctx, tilde),
+    await timeZone(ctx, service.zone),
+    await reminder(ctx, input.host, tilde),
+    mcp(ctx, input.cwd, tilde),
+    skill(ctx, input.cwd, tilde),
+    node(tilde),
+    outbox(ctx),
+  ];
+  return checks;
+}
+
+/** Whether any check found a problem (what the exit code says). */
+export const anyProblem = (checks: readonly Check[]) => checks.some((c) => c.status === 'problem');
+
+// ---- redaction ----------------------------------------------------------------------------------
+
+/** Paths under the home folder written from ~ (a user name in a path says who, and no more is needed). */
+function tildeOf(env: NodeJS.ProcessEnv): (path: string) => string {
+  const h = home(env).replace(/\/+$/, '');
+  return (path) => (h && (path === h || path.startsWith(`${h}/`)) ? `~${path.slice(h.length)}` : path);
+}
+
+/** A token as gh shows one: its kind's prefix (steady_pat_), never a character of the secret. */
+export function redactToken(token: string): string {
+  // Only a kind's prefix (steady_pat_), which says what the token is and nothing of it; any other start may be secret.
+  const prefix = /^[a-z]{1,12}_pat_/.exec(token)?.[0];
+  return `${prefix && prefix.length < token.length ? prefix : ''}****`;
+}
+
+/** An API URL without a user name, password, query or fragment. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return '(not a valid URL)';
+  }
+}
+
+// ---- the token and the service (the one request) ---------------------------------------------------
+
+interface ServiceChecks {
+  token: Check;
+  service: Check;
+  /** The profile's time zone, from the answer (or the cached profile when there was none). */
+  zone?: string | undefined;
+}
+
+async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: string) => string, keychainAnswers: boolean): Promise<ServiceChecks> {
+  const cfg = ctx.config();
+  const url = cfg.apiUrl().value;
+  const shownUrl = redactUrl(url);
+  let token;
+  try {
+    const stored = cfg.read();
+    if (!ctx.env.CHECKIN_TOKEN && !ctx.env.STEADY_TOKEN && !stored.token && stored.token_store === 'keychain' && !keychainAnswers) {
+      return { token: problem('token', 'kept in the keychain, which cannot give it (see keychain)', 'Run `checkin login` again, or set CHECKIN_TOKEN.'), service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null) };
+    }
+    token = cfg.token();
+  } catch (err) {
+    return { token: problem('token', `cannot be read: ${fsReason(err)}`, 'Run `checkin login` again, or set CHECKIN_TOKEN.'), service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null) };
+  }
+  if (!token) {
+    return {
+      token: problem('token', 'none: not logged in', 'Run `checkin login` (or set CHECKIN_TOKEN; STEADY_TOKEN is read too).'),
+      service: warning('service', `${shownUrl} not asked: there is no token to ask with`, 'Log in first; then `checkin doctor` asks the service.'),
+    };
+  }
+  const from = token.name ?? (token.where === 'keychain' ? 'the keychain' : tilde(cfg.file));
+  const shown = `${redactToken(token.value)} (from ${from})`;
+  const cachedZone = () => {
+    try {
+      return cfg.cached(url, token.value, 'me')?.time_zone ?? undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  if (token.value === '' || !/^[\t\x20-\x7e\x80-\xff]*$/.test(token.value)) {
+    return {
+      token: problem('token', `${shown} cannot be sent: it is empty or holds a character HTTP headers cannot carry`, 'Copy the token again, exactly as the service shows it, and run `checkin login`.'),
+      service: warning('service', `${shownUrl} not asked: the token cannot be sent`, null),
+    };
+  }
+  try {
+    checkTransport(url);
+  } catch (err) {
+    return { token: warning('token', `${shown} not checked: the API URL is refused`, null), service: problem('service', (err as Error).message, 'Set CHECKIN_API_URL (or `checkin login --api-url`) to an https:// URL ending in /api/v2.') };
+  }
+  // One try, no retries: doctor sends one request and says what came back.
+  const client = new ApiClient({ baseUrl: url, token: token.value, env: ctx.env, userAgent: USER_AGENT, maxTries: 1, timeoutMs, maxRetryAfterS: 0, sleep: async () => undefined, now: () => ctx.now().getTime() });
+  const started = Date.now();
+  let answer: Awaited<ReturnType<ApiClient['raw']>>;
+  try {
+    answer = await client.raw({ method: 'GET', url: client.urlFor('me') });
+  } catch (err) {
+    const why = err instanceof ApiError ? (err.kind === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : (err.message.replace(/^GET \S+: /, '') || err.kind)) : fsReason(err);
+    return {
+      token: warning('token', `${shown} not checked: the service could not be reached`, null),
+      service: problem('service', `${shownUrl} cannot be reached: ${why}`, 'Check the network (and HTTPS_PROXY / NO_PROXY), and that CHECKIN_API_URL names the service; `checkin --debug me` shows the exchange.'),
+      zone: cachedZone(),
+    };
+  } finally {
+    await client.close();
+  }
+  const ms = Date.now() - started;
+  const budget = rateBudget(answer.headers);
+  const { status } = answer;
+  if (status === 401 || status === 403) {
+    const said = status === 401 ? 'rejected (401: missing, wrong, expired or revoked)' : 'refused (403)';
+    return {
+      token: problem('token', `${shown} ${said}`, 'Make a new token (Steady: My integrations) and run `checkin login`.'),
+      service: budget.status === 'ok' ? ok('service', `${shownUrl} reachable (answered in ${ms} ms); ${budget.text}`) : { ...budget.check, message: `${shownUrl} reachable (answered in ${ms} ms); ${budget.text}` },
+      zone: cachedZone(),
+    };
+  }
+  if (answer.error) {
+    const fix = status === 404 ? 'Set CHECKIN_API_URL to the API v2 base, e.g. https://service.steady.space/api/v2.' : status >= 500 || status === 429 ? 'Try again later; the service is failing or busy.' : null;
+    return {
+      token: warning('token', `${shown} not checked: the service answered ${status}`, null),
+      service: problem('service', `${shownUrl}: GET /me answered ${status}${status === 404 ? ': no API v2 there' : ''}; ${budget.text}`, fix),
+      zone: cachedZone(),
+    };
+  }
+  let person;
+  try {
+    person = expectShape(JSON.parse(answer.text) as unknown, PERSON, 'GET', 'me', 'the answer');
+  } catch (err) {
+    return {
+      token: warning('token', `${shown} not checked: the answer was not a person`, null),
+      service: problem('service', `${shownUrl} answered GET /me, but not as API v2 does (${(err as Error).message.split('\n')[0]})`, 'Set CHECKIN_API_URL to the API v2 base, e.g. https://service.steady.space/api/v2.'),
+    };
+  }
+  const who = person.username ? `@${person.username}` : person.name ? person.name : 'its person';
+  const tokenCheck = ok('token', `${shown} accepted for ${who} (its scope, Read or Read + write, the service does not show)`);
+  const serviceMessage = `${shownUrl} speaks API v2 (GET /me in ${ms} ms); ${budget.text}`;
+  return { token: tokenCheck, service: budget.status === 'ok' ? ok('service', serviceMessage) : { ...budget.check, message: serviceMessage }, zone: person.time_zone ?? undefined };
+}
+
+/** What the RateLimit headers say is left of each window. */
+function rateBudget(headers: Headers): { status: 'ok' | 'warning'; text: string; check: Check } {
+  const windows = parseRateLimit(headers['ratelimit']);
+  const policy = parseRateLimitPolicy(headers['ratelimit-policy']);
+  if (windows.length === 0) {
+    const text = 'no RateLimit headers came with it, so checkin cannot pace itself';
+    return { status: 'warning', text, check: warning('service', text, 'If a proxy stands between you and the service, have it pass the RateLimit and RateLimit-Policy headers on.') };
+  }
+  const parts = windows.map((w) => {
+    const quota = policy.get(w.name)?.quota;
+    return { text: `${w.name} ${w.remaining}${quota !== undefined ? `/${quota}` : ''} left`, low: quota !== undefined ? w.remaining < quota * 0.1 : w.remaining === 0, reset: w.reset, name: w.name };
+  });
+  const text = `rate budget: ${parts.map((p) => p.text).join(', ')}`;
+  const low = parts.find((p) => p.low);
+  if (low) return { status: 'warning', text, check: warning('service', text, `Almost all of the ${low.name} window is spent (something is sending many requests: a watch, a script?); it resets in ${low.reset} s.`) };
+  return { status: 'ok', text, check: ok('service', text) };
+}
+
+// ---- the keychain ------------------------------------------------------------------------------
+
+/** How a child looks the token up in the keychain: a fixed script, the module and the account as arguments; it prints found, missing or error <why>, never the token. */
+const PROBE = `const say=(t)=>require('node:fs').writeSync(1,t);try{const{Entry}=require(process.argv[1]);const v=new Entry('checkin',process.argv[2]).getPassword();say(v?'found':'missing')}catch(e){say('error '+String(e&&e.message||e).split('\\n')[0].slice(0,200))}`;
+
+export type ProbeResult = { found: boolean } | { error: string };
+
+/** The keychain asked for `account` by a child of this Node with exactly `env`, killed after `timeoutMs`. */
+export async function probeKeychain(modulePath: string, account: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ProbeResult> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ['-e', PROBE, modulePath, account], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true }, (err, stdout) => {
+      const out = stdout.trim();
+      if (out === 'found' || out === 'missing') return resolve({ found: out === 'found' });
+      if (out.startsWith('error ')) return resolve({ error: out.slice(6) });
+      resolve({ error: err?.killed || err?.signal ? `no answer within ${timeoutMs / 1000} s` : (err?.message.split('\n')[0] ?? 'no answer') });
+    });
+    child.stdin?.end();
+  });
+}
+
+/**
+ * The environment a scheduled run has: what `checkin remind install` and `checkin cron` give it (the
+ * folders' variables, HOME, TZ, CHECKIN_API_URL, a PATH of the system's folders) and nothing of this
+ * session's — no D-Bus session address, no display: the strictest of the schedulers (cron).
+ */
+export function scheduledEnvironment(env: NodeJS.ProcessEnv, apiUrlFromEnv: string | undefined): NodeJS.ProcessEnv {
+  return {
+    ...pathVariables(env),
+    ...(env.HOME && { HOME: env.HOME }),
+    ...(env.TZ && { TZ: env.TZ }),
+    ...(apiUrlFromEnv && { CHECKIN_API_URL: apiUrlFromEnv }),
+    PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
+  };
+}
+
+async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
+  const cfg = ctx.config();
+  let stored;
+  try {
+    stored = cfg.read();
+  } catch (err) {
+    return warning('keychain', `not checked: the settings cannot be read (${fsReason(err)})`, null);
+  }
+  const envToken = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
+  if (stored.token_store !== 'keychain' || !stored.api_url) {
+    if (stored.token) return ok('keychain', `not used: the token is kept in the settings file (mode 0600), which a scheduled run reads too${envToken ? ` (${envToken} is used before it here)` : ''}`);
+    if (envToken) return ok('keychain', `not used: the token comes from ${envToken} (a scheduled run does not have it: see the reminder)`);
+    return ok('keychain', 'not used: no token is stored');
+  }
+  const store = cfg.secrets();
+  if (typeof store === 'string') return problem('keychain', `your token is kept in the keychain, but ${store}`, 'Run `checkin login --insecure-storage` to keep it in the settings file (0600) instead.');
+  let modulePath: string;
+  try {
+    modulePath = process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
+  } catch {
+    return problem('keychain', 'your token is kept in the keychain, but the keychain module is not installed', 'Reinstall checkin, or run `checkin login --insecure-storage`.');
+  }
+  const account = normalizeApiUrl(stored.api_url);
+  const url = cfg.apiUrl();
+  const [here, scheduled] = await Promise.all([
+    probeKeychain(modulePath, account, ctx.env, timeoutMs),
+    probeKeychain(modulePath, account, scheduledEnvironment(ctx.env, url.name === 'CHECKIN_API_URL' ? url.value : undefined), timeoutMs),
+  ]);
+  return keychainVerdict(store.name, here, scheduled);
+}
+
+/** What the two look-ups (this session's, a scheduled run's) say together. */
+export function keychainVerdict(name: string, here: ProbeResult, scheduled: ProbeResult): Check {
+  const said = (r: ProbeResult) => ('error' in r ? `cannot be opened (${r.error})` : r.found ? 'holds the token' : 'has no token for this service');
+  if (!('found' in here && here.found)) return problem('keychain', `${name} ${said(here)} from this session`, 'Run `checkin login` again (or `checkin login --insecure-storage` to keep the token in the settings file).');
+  if (!('found' in scheduled && scheduled.found)) {
+    return warning('keychain', `${name} holds the token from this session, but ${said(scheduled)} from a scheduled run's environment`, 'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.');
+  }
+  return ok('keychain', `${name} holds the token, from this session and from a scheduled run's environment`);
+}
+
+// ---- the folders ---------------------------------------------------------------------------------
+
+const PRIVATE_FILES = ['config.json', 'cache.json', 'state.json', 'remind-last-run.json'];
+
+function folders(ctx: Context, tilde: (p: string) => string): Check[] {
+  const { paths } = ctx.config();
+  return (
+    [
+      ['config-folder', 'settings', paths.config],
+      ['state-folder', 'drafts and state', paths.state],
+      ['cache-folder', 'cache', paths.cache],
+    ] as const
+  ).map(([id, what, dir]) => folderCheck(id, what, dir, tilde));
+}
+
+const modeOf = (st: Stats) => `0${(st.mode & 0o777).toString(8)}`;
+
+export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: string) => string): Check {
+  const shown = tilde(dir);
+  const uid = process.getuid?.();
+  let st: Stats | undefined;
+  try {
+    st = statSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return problem(id, `${shown} (${what}) cannot be looked at: ${fsReason(err)}`, `Check the folders above ${shown}.`);
+  }
+  if (!st) {
+    // Not made yet: whether it can be, from the nearest thing that is there.
+    let up = dirname(dir);
+    for (let i = 0; i < 64; i++) {
+      const there = statOrUndefined(up);
+      if (there) {
+        if (!there.isDirectory()) return problem(id, `${shown} (${what}) cannot be made: ${tilde(up)} is a file, not a folder`, `Move ${tilde(up)} away (or set CHECKIN_CONFIG_DIR to another folder).`);
+        if (!writable(up)) return problem(id, `${shown} (${what}) cannot be made: ${tilde(up)} is not writable`, `Make ${tilde(up)} writable, or set CHECKIN_CONFIG_DIR to a folder that is.`);
+        return ok(id, `${shown} (${what}) is not made yet; it will be (0700) when first needed`);
+      }
+      if (dirname(up) === up) break;
+      up = dirname(up);
+    }
+    return problem(id, `${shown} (${what}) cannot be made: no folder above it is there`, 'Set HOME, or CHECKIN_CONFIG_DIR, to a folder that exists.');
+  }
+  if (!st.isDirectory()) return problem(id, `${shown} (${what}) is a file, not a folder`, `Move it away (mv ${shown} ${shown}.old); checkin makes the folder again.`);
+  if (uid !== undefined && st.uid !== uid) return problem(id, `${shown} (${what}) belongs to another user (uid ${st.uid})`, `Give it back to yourself: chown -R $(id -u) ${shown}.`);
+  if (!writable(dir)) return problem(id, `${shown} (${what}) is not writable (mode ${modeOf(st)})`, `chmod 700 ${shown}`);
+  const loose: string[] = [];
+  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) loose.push(`the folder is mode ${modeOf(st)}`);
+  for (const name of readdirOrEmpty(dir).filter((n) => PRIVATE_FILES.includes(n))) {
+    const f = statOrUndefined(join(dir, name));
+    if (f && process.platform !== 'win32' && (f.mode & 0o077) !== 0) loose.push(`${name} is mode ${modeOf(f)}`);
+    else if (f && uid !== undefined && f.uid !== uid) loose.push(`${name} belongs to uid ${f.uid}`);
+  }
+  if (loose.length > 0) return warning(id, `${shown} (${what}) is writable, but not private: ${loose.join(', ')}`, `chmod 700 ${shown}; chmod 600 the files in it (they may hold the token and drafts).`);
+  return ok(id, `${shown} (${what}) is writable and private (${modeOf(st)})`);
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+function readdirOrEmpty(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- the time zone -------------------------------------------------------------------------------
+
+async function timeZone(ctx: Context, profileZone: string | undefined): Promise<Check> {
+  const machine = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!profileZone) return warning('time-zone', `not compared: the profile could not be read (this machine: ${machine})`, 'Fix the token or the service above; then doctor compares them.');
+  const { ianaZone } = await import('../core/zone.js');
+  const { tzOffset } = await import('@date-fns/tz');
+  const iana = ianaZone(profileZone);
+  if (!iana) return warning('time-zone', `the profile's zone "${profileZone}" is not one checkin knows; days are counted in this machine's (${machine})`, 'Set your time zone in your Steady profile.');
+  const now = ctx.now();
+  // Now and half a year on: a zone with summer time and one without agree for only part of the year.
+  const instants = [now, new Date(now.getTime() + 182 * 86_400_000)];
+  const offsets = (zone: string) => instants.map((at) => tzOffset(zone, at));
+  const [p, m] = [offsets(iana), offsets(machine)];
+  const utc = (min: number) => `UTC${min < 0 ? '-' : '+'}${String(Math.floor(Math.abs(min) / 60)).padStart(2, '0')}:${String(Math.abs(min) % 60).padStart(2, '0')}`;
+  const names = iana === profileZone ? iana : `${profileZone} = ${iana}`;
+  if (p[0] !== m[0]) return warning('time-zone', `your profile's zone (${names}, ${utc(p[0]!)}) is not this machine's (${machine}, ${utc(m[0]!)}): "today" is your profile's day, the reminder fires in the machine's time`, 'Set the zone in your Steady profile, or TZ for checkin (e.g. TZ=' + iana + ').');
+  if (p[1] !== m[1]) return warning('time-zone', `your profile's zone (${names}) and this machine's (${machine}) agree now but not all year (summer time)`, `Set TZ=${iana} for checkin, or the zone in your Steady profile.`);
+  return ok('time-zone', `your profile's zone (${names}) matches this machine's (${machine}, ${utc(m[0]!)})`);
+}
+
+// ---- the reminder ----------------------------------------------------------------------------------
+
+/** The last instant before `now` at which a schedule fired. */
+function previousFire(at: TimeOfDay, days: number[], now: Date): Date | undefined {
+  for (let i = 0; i <= 7; i++) {
+    const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() - i, at.hour, at.minute, 0, 0);
+    if (d.getTime() <= now.getTime() && days.includes(d.getDay())) return d;
+  }
+  return undefined;
+}
+
+async function reminder(ctx: Context, host: Host, tilde: (p: string) => string): Promise<Check> {
+  let found: Installed[];
+  try {
+    found = await installedReminders(host, undefined);
+  } catch (err) {
+    return warning('reminder', `could not be looked for: ${(err as Error).message}`, null);
+  }
+  if (found.length === 0) return ok('reminder', 'not installed (`checkin remind install` sets one up)');
+  const r = found[0]!;
+  const when = r.schedule ? ` at ${formatAt(r.schedule.at)} on ${formatDays(r.schedule.days)}` : '';
+  const what = `${MECHANISM_NAME[r.mechanism]}${when}${found.length > 1 ? ` (and ${found.length - 1} more)` : ''}`;
+  const notes: string[] = [];
+  let status: CheckStatus = 'ok';
+  let fix: string | null = null;
+  const worse = (s: CheckStatus, f: string | null) => {
+    if (s === 'problem' || (s === 'warning' && status === 'ok')) {
+      status = s;
+      fix = f;
+    }
+  };
+  if (r.enabled === false) {
+    notes.push('not enabled');
+    worse('problem', 'Run `checkin remind install` again in a session with a systemd user manager.');
+  }
+  const last = lastReminderRun(ctx.config().paths.state);
+  if (last === 'damaged') {
+    notes.push(`its last run's record (${tilde(join(ctx.config().paths.state, 'remind-last-run.json'))}) cannot be read`);
+    worse('warning', 'The next run writes it anew.');
+  } else if (!last) notes.push('no run recorded yet');
+  else {
+    const day = last.at.slice(0, 16).replace('T', ' ');
+    const said = { notified: 'showed a notification', printed: 'printed its line (no notification)', quiet: 'had nothing to remind of', failed: `failed: ${last.detail ?? 'no reason recorded'}` }[last.outcome];
+    notes.push(`last run ${day} UTC ${said}`);
+    if (last.outcome === 'failed') worse('problem', 'Fix what the run said (the token, the service, the keychain: see above), then `checkin remind run` tries it now.');
+    const expected = r.schedule && previousFire(r.schedule.at, r.schedule.days, ctx.now());
+    if (expected && Date.parse(last.at) < expected.getTime() - 3_600_000) {
+      notes.push(`none since, though it was due ${expected.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+      worse('warning', 'The scheduler is not running it: `checkin remind status` shows it; `checkin remind install` again.');
+    }
+  }
+  if (!host.find(notifierName(host))) {
+    notes.push(`no ${notifierName(host)} here, so it prints a line instead of a notification`);
+    worse('warning', host.platform === 'linux' ? 'Install notify-send (Debian, Ubuntu: libnotify-bin).' : `Make ${notifierName(host)} available.`);
+  } else if (r.mechanism === 'crontab' && r.line !== undefined && !r.line.includes('DBUS_SESSION_BUS_ADDRESS=')) {
+    // cron starts the run without the desktop's session bus, which notify-send shows notifications through.
+    notes.push('cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)');
+    worse('warning', 'Run `checkin remind install` again from your desktop session: the line then carries its bus address.');
+  }
+  const cfg = ctx.config();
+  const stored = cfg.read();
+  if (!stored.token && stored.token_store !== 'keychain') {
+    const name = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
+    notes.push(name ? `the token comes from ${name}, which a scheduled run does not have` : 'no token is stored for it to use');
+    worse('problem', 'Run `checkin login --insecure-storage` so that the token is stored where a scheduled run can read it.');
+  }
+  return { id: 'reminder', status, message: `${what}: ${notes.join('; ')}`, fix };
+}
+
+// ---- MCP registrations -------------------------------------------------------------------------------
+
+interface Registration {
+  agent: string;
+  file: string;
+  command: string;
+  args: string[];
+  /** Its environment names CHECKIN_TOKEN or STEADY_TOKEN with a value written into the file. */
+  tokenInFile: boolean;
+}
+
+/** checkin's entries among one file's servers (an object of name → {command, args, env}). */
+function entriesOf(agent: string, file: string, servers: unknown): Registration[] {
+  if (typeof servers !== 'object' || servers === null) return [];
+  return Object.entries(servers as Record<string, unknown>).flatMap(([name, v]) => {
+    if (typeof v !== 'object' || v === null) return [];
+    const s = v as { command?: unknown; args?: unknown; env?: unknown };
+    const command = typeof s.command === 'string' ? s.command : '';
+    const args = Array.isArray(s.args) ? s.args.filter((a): a is string => typeof a === 'string') : [];
+    const ours = name === 'checkin' || /(^|[/\\])checkin(\.js|\.cmd)?$/.test(command) || args.some((a) => /(^|[/\\])checkin(\.js)?$/.test(a));
+    if (!ours) return [];
+    const env = typeof s.env === 'object' && s.env !== null ? (s.env as Record<string, unknown>) : {};
+    const tokenInFile = ['CHECKIN_TOKEN', 'STEADY_TOKEN'].some((k) => typeof env[k] === 'string' && !/^\$\{?\w+\}?$/.test(env[k] as string) && env[k] !== '');
+    return [{ agent, file, command, args, tokenInFile }];
+  });
+}
+
+/** The [mcp_servers.<name>] tables of a Codex config.toml: command, args and env keys (only as much TOML as these need). */
+export function codexServers(toml: string): Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> {
+  const out: Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> = {};
+  let current: { command?: string; args?: string[]; env?: Record<string, string> } | undefined;
+  let inEnv = false;
+  const str = (v: string) => /^"((?:[^"\\]|\\.)*)"$|^'([^']*)'$/.exec(v.trim());
+  for (const raw of toml.split('\n')) {
+    const line = raw.trim();
+    const table = /^\[\s*mcp_servers\.("?)([\w-]+)\1(\.env)?\s*\]$/.exec(line);
+    if (table) {
+      current = out[table[2]!] ??= {};
+      inEnv = Boolean(table[3]);
+      continue;
+    }
+    if (line.startsWith('[')) {
+      current = undefined;
+      continue;
+    }
+    if (!current) continue;
+    const kv = /^([\w-]+)\s*=\s*(.*)$/.exec(line);
+    if (!kv) continue;
+    const [, key, value] = kv as unknown as [string, string, string];
+    if (inEnv) {
+      const s = str(value);
+      (current.env ??= {})[key] = s ? (s[1] ?? s[2] ?? '') : value;
+    } else if (key === 'command') {
+      const s = str(value);
+      if (s) current.command = s[1] ?? s[2] ?? '';
+    } else if (key === 'args') current.args = [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+    else if (key === 'env') current.env = Object.fromEntries([...value.matchAll(/([\w-]+)\s*=\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
+  }
+  return out;
+}
+
+function readRegistrations(env: NodeJS.ProcessEnv, cwd: string): { found: Registration[]; unreadable: string[] } {
+  const h = home(env);
+  const found: Registration[] = [];
+  const unreadable: string[] = [];
+  const json = (file: string): Record<string, unknown> | undefined => {
+    const { value, damaged } = readJson(file, 64 * 1024 * 1024);
+    if (damaged) {
+      unreadable.push(`${file} (${damaged})`);
+      return undefined;
+    }
+    return value;
+  };
+  const claude = json(join(h, '.claude.json'));
+  if (claude) {
+    found.push(...entriesOf('Claude Code', join(h, '.claude.json'), claude.mcpServers));
+    const projects = claude.projects as Record<string, { mcpServers?: unknown }> | undefined;
+    const here = projects && typeof projects === 'object' ? projects[cwd] : undefined;
+    if (here && typeof here === 'object') found.push(...entriesOf('Claude Code', join(h, '.claude.json'), here.mcpServers));
+  }
+  const project = json(join(cwd, '.mcp.json'));
+  if (project) found.push(...entriesOf('Claude Code', join(cwd, '.mcp.json'), project.mcpServers));
+  const codexHome = env.CODEX_HOME && isAbsolute(env.CODEX_HOME) ? env.CODEX_HOME : join(h, '.codex');
+  const codexFile = join(codexHome, 'config.toml');
+  try {
+    found.push(...entriesOf('Codex', codexFile, codexServers(readRegularFile(codexFile, 1024 * 1024))));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') unreadable.push(`${codexFile} (${fsReason(err)})`);
+  }
+  const vscode = json(join(cwd, '.vscode', 'mcp.json'));
+  if (vscode) found.push(...entriesOf('VS Code', join(cwd, '.vscode', 'mcp.json'), vscode.servers));
+  for (const file of [join(h, '.cursor', 'mcp.json'), join(cwd, '.cursor', 'mcp.json')]) {
+    const cursor = json(file);
+    if (cursor) found.push(...entriesOf('Cursor', file, cursor.mcpServers));
+  }
+  // A project in the home folder: its files are the user's, said once.
+  const seen = new Set<string>();
+  return { found: found.filter((r) => !seen.has(`${r.agent} ${r.file}`) && seen.add(`${r.agent} ${r.file}`)), unreadable: [...new Set(unreadable)] };
+}
+
+function mcp(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
+  const { found, unreadable } = readRegistrations(ctx.env, cwd);
+  const where = found.map((r) => `${r.agent} (${tilde(r.file)})`).join(', ');
+  const leaked = found.filter((r) => r.tokenInFile);
+  if (leaked.length > 0) return problem('mcp', `the token is written into ${leaked.map((r) => tilde(r.file)).join(', ')}`, 'Take CHECKIN_TOKEN out of the registration (the server reads the stored token), then make a new token: that one may have been shared.');
+  const unstartable = found.filter((r) => (isAbsolute(r.command) ? !statOrUndefined(r.command)?.isFile() : r.command !== '' && !findProgram(r.command, ctx.env)));
+  if (unstartable.length > 0) {
+    const r = unstartable[0]!;
+    return warning('mcp', `registered in ${where}, but ${tilde(r.file)} starts "${basename(r.command)}", which is not ${isAbsolute(r.command) ? 'there' : 'on PATH here'}`, `Give the full path of checkin in ${tilde(r.file)} (\`command -v checkin\`), or \`checkin mcp --print-config ${r.agent === 'Claude Code' ? 'claude' : r.agent === 'VS Code' ? 'vscode' : r.agent.toLowerCase()}\` for a fresh entry.`);
+  }
+  if (unreadable.length > 0) return warning('mcp', `${unreadable.map(tilde).join(', ')} cannot be read${found.length ? `; registered in ${where}` : ''}`, 'Fix or remove the file: the agent cannot read it either.');
+  if (found.length === 0) return ok('mcp', 'not registered with Claude Code, Codex, VS Code or Cursor (`checkin mcp --print-config claude` shows how)');
+  return ok('mcp', `registered in ${where}`);
+}
+
+// ---- the skill ----------------------------------------------------------------------------------------
+
+function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
+  let places: SkillPlace[];
+  try {
+    places = skillPlaces(ctx.env, cwd).filter((p) => p.state.kind !== 'missing');
+  } catch (err) {
+    return warning('skill', `not checked: ${(err as Error).message}`, null);
+  }
+  const label = (p: SkillPlace) => `${agentName(p.agent)} (${p.scope}, ${tilde(p.file)})`;
+  if (places.length === 0) return ok('skill', 'not installed for any agent (`checkin skill install` adds it)');
+  const old = places.filter((p) => (p.state.kind === 'other' && p.state.older) || (p.state.kind === 'changed' && p.state.version !== undefined && olderThan(p.state.version, VERSION)));
+  const unreadable = places.filter((p) => p.state.kind === 'unreadable');
+  if (old.length > 0) {
+    const p = old[0]!;
+    const v = p.state.kind === 'other' || p.state.kind === 'changed' ? p.state.version : '?';
+    return warning('skill', `${label(p)} is checkin ${v}'s; this checkin is ${VERSION}${old.length > 1 ? ` (and ${old.length - 1} more older copies)` : ''}`, `checkin skill install --agent ${p.agent} --scope ${p.scope}${p.state.kind === 'changed' ? ' --force (it has changes of its own)' : ''}`);
+  }
+  if (unreadable.length > 0) return warning('skill', `${label(unreadable[0]!)} cannot be read`, 'Remove it, then `checkin skill install`.');
+  const say = (p: SkillPlace) => `${label(p)}: ${p.state.kind === 'current' ? 'this checkin’s' : p.state.kind === 'other' ? `checkin ${p.state.version}’s` : 'changed by you'}`;
+  return ok('skill', places.map(say).join('; '));
+}
+
+// ---- Node ----------------------------------------------------------------------------------------------
+
+function node(tilde: (p: string) => string): Check {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  if (major < 20 || (major === 20 && minor < 18)) return problem('node', `Node ${process.version}: checkin needs 20.18 or later`, 'Install a current Node (22 or 24 LTS).');
+  const cacheable = major > 22 || (major === 22 && minor >= 1);
+  if (!cacheable) return ok('node', `Node ${process.version} (no compile cache before Node 22.1: start-up is a little slower)`);
+  const dir = (process.getBuiltinModule('node:module') as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
+  if (!dir) return warning('node', `Node ${process.version}, compile cache off: the cache folder is not yours alone (or checkin was not started through bin/checkin.js)`, 'chmod 700 ~/.cache/checkin (and the folders in it), so that only you can write there.');
+  return ok('node', `Node ${process.version}, compile cache on (${tilde(dir)})`);
+}
+
+// ---- the outbox ----------------------------------------------------------------------------------------
+
+function outbox(ctx: Context): Check {
+  let drafts;
+  try {
+    drafts = waitingDrafts(ctx);
+  } catch (err) {
+    return problem('outbox', `cannot be read: ${fsReason(err)}`, 'Fix the state folder (above); drafts kept there are waiting.');
+  }
+  if (drafts.length === 0) return ok('outbox', 'no drafts waiting');
+  const sending = drafts.filter((d) => d.state === 'being-sent').length;
+  const maybe = drafts.filter((d) => d.state === 'maybe-sent').length;
+  const oldest = drafts[0]!.created_at.slice(0, 10);
+  const parts = [`${drafts.length} draft${drafts.length === 1 ? '' : 's'} waiting (the oldest from ${oldest})`, ...(sending ? [`${sending} being sent now`] : []), ...(maybe ? [`${maybe} may have reached the service`] : [])];
+  return warning('outbox', parts.join(', '), '`checkin drafts` lists them; `checkin drafts send <id>` sends one, `checkin drafts drop <id>` drops it.');
+}
