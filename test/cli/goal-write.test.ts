@@ -77,7 +77,7 @@ describe('goal create', () => {
     expect(sb.requests[0]!.body).toEqual({ title: 'Renamed', owner_id: grace.toUpperCase(), description: null });
     expect(await cli(['goal', 'create', '--input', join(dir, 'missing.json')])).toMatchObject({ code: 2, stderr: `error: Cannot read ${join(dir, 'missing.json')}: no such file\n` });
     expect((await cli(['goal', 'create', '--input', '-'], { input: '[1]' })).stderr).toBe("error: Standard input must hold a JSON object (the goal's fields), not an array\n");
-    expect((await cli(['goal', 'create', '--input', '-'], { input: '{"title": ' })).stderr).toMatch(/^error: Standard input is not JSON: .*\nGive a JSON object, e\.g\. \{"title": "Reduce p95 API latency", "end_date": "2026-06-30"\}\.\n$/);
+    expect((await cli(['goal', 'create', '--input', '-'], { input: '{"title": ' })).stderr).toMatch(/^error: Standard input is not JSON: .*\nGive a JSON object, e\.g\. \{"title": "Reduce p95 API latency", "end_date": "2027-06-30"\}\.\n$/);
     expect(w.sent()).toEqual(['POST /api/v2/goals']);
   });
 

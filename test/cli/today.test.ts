@@ -76,7 +76,9 @@ describe('checkin today with answers', () => {
     sb.requests.length = 0;
     const bad = await cli(['today', '-t', 'Mobil', '-i', 'z']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('error: No team named "Mobil". Did you mean Mobile?\n');
+    // The words given as flags were kept before the name was looked up (no request sends them).
+    expect(bad.stderr.split('\n')[0]).toBe('error: No team named "Mobil". Did you mean Mobile?');
+    expect(bad.stderr).toContain('`checkin today --resume -t <team>`');
     expect(sb.requests.map(api).sort()).toEqual(['GET /api/v2/people?page=1&per_page=50', 'GET /api/v2/teams?page=1&per_page=50']);
   });
 
@@ -112,9 +114,10 @@ describe('checkin today without answers', () => {
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: `No check-in scheduled for today (${TODAY})\n` });
     const j = await cli(['today', '--json']);
     expect(j).toMatchObject({ code: 0, stdout: 'null\n', stderr: `No check-in scheduled for today (${TODAY})\n` });
+    // Words given for a day with no check-in stay kept: the day may be scheduled later.
     const w = await cli(['today', '-i', 'x']);
     expect(w.code).toBe(0);
-    expect(w.stderr).toBe(`No check-in scheduled for today (${TODAY})\n`);
+    expect(w.stderr).toBe(`No check-in scheduled for today (${TODAY}). What you wrote is kept as a draft: \`checkin today --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`);
   });
 
   it('strips terminal escape sequences from what the service sent', async () => {
@@ -218,9 +221,11 @@ describe('failures: one clear line and the documented exit code', () => {
   it('422 from the service → 2, naming the field', async () => {
     const r = await cli(['today', '-t', '00000000-0000-4000-8000-000000000000', '-i', 'x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `error: PATCH /api/v2/check-ins/${TODAY}: 422 Unprocessable Entity: team_ids contains 00000000-0000-4000-8000-000000000000, which is not one of the person's teams\n`,
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: PATCH /api/v2/check-ins/${TODAY}: 422 Unprocessable Entity: team_ids contains 00000000-0000-4000-8000-000000000000, which is not one of the person's teams`,
     );
+    // The words given as flags wait in the outbox.
+    expect(r.stderr).toContain('kept as a draft');
   });
 
   it('429 from the real limiter: waits Retry-After (on the clock), then succeeds', async () => {
@@ -236,6 +241,23 @@ describe('failures: one clear line and the documented exit code', () => {
     } finally {
       await limited.sb.close();
     }
+  });
+
+  it('words given as flags are kept when the send fails (the connection dropped), and --resume sends exactly them once', async () => {
+    const drop = { method: 'PATCH', path: `/check-ins/${TODAY}`, drop: true };
+    sb.inject(drop, drop, drop);
+    const r = await cli(['today', '-i', 'Offline intention', '--mood', 'focused']);
+    expect(r.code).toBe(1);
+    // A PATCH is the same however often it arrives: tried 3 times, then the words wait.
+    expect(sb.requests.filter((q) => q.method === 'PATCH')).toHaveLength(3);
+    expect(r.stderr).toContain('What you wrote is kept as a draft: `checkin today --resume` sends it');
+    const listed = await cli(['drafts', '--json']);
+    expect((JSON.parse(listed.stdout) as Array<{ made: string; preview?: string }>).map((d) => d.made)).toEqual(['typed']);
+    sb.requests.length = 0;
+    const resumed = await cli(['today', '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(sb.requests.filter((q) => q.method === 'PATCH').map((q) => q.body)).toEqual([{ intentions: 'Offline intention', mood: 'focused' }]);
+    expect(JSON.parse((await cli(['drafts', '--json'])).stdout)).toEqual([]);
   });
 
   it('500 → 1 without a retry; an HTML 502 page → 1 after 3 tries', async () => {

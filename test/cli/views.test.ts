@@ -486,7 +486,9 @@ describe('issue 10 details', () => {
     const id = checkInId(ada, TODAY);
     const r = await cli(['checkin', id, '-b', 'x'], { env: { CHECKIN_TOKEN: 'sandbox_pat_grace' } });
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toBe(`error: The service refused PATCH /api/v2/check-ins/${id} (403): You can only fill in your own check-ins; an administrator can fill in others'\n`);
+    expect(r.stderr.split('\n')[0]).toBe(`error: The service refused PATCH /api/v2/check-ins/${id} (403): You can only fill in your own check-ins; an administrator can fill in others'`);
+    // The words given were kept all the same: `checkin drafts` shows them, to copy or drop.
+    expect(r.stderr).toContain(`What you wrote is kept as a draft: \`checkin checkin ${id} --resume\``);
   });
 
   it("403 is read from what the request named, not from the service's words: a read-only token on its own check-in by date → 4, by UUID → 2 (quoting the service)", async () => {

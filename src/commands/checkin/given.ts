@@ -54,7 +54,7 @@ export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: 
  * once it is known.
  */
 export interface Given {
-  /** Any answer came from standard input or a file (kept in the outbox). */
+  /** Words were given — as flags, on standard input or in a file — and are kept in the outbox. */
   typed: boolean;
   /** No answer was given at all. */
   none: boolean;
@@ -81,7 +81,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   if (flags.resume) {
     noPipeWithResume(`${early?.resumeCommand ?? 'checkin today'} --resume`, stdinUsers.length > 0);
     const { answers } = await fromFlags(ctx, flags);
-    return complete(ctx, flags, { answers: { ...answers, ...(flags.mood !== undefined && { mood: parseMood(flags.mood) }) }, typed: false }, undefined);
+    return complete(ctx, flags, { answers: { ...answers, ...(flags.mood !== undefined && { mood: parseMood(flags.mood) }) }, typed: false, piped: false }, undefined);
   }
   const stdin = stdinUsers.length > 0 ? await ctx.io.readStdin() : undefined;
   // Whatever fails from here on leaves what was piped on disk first.
@@ -90,7 +90,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     const field = stdinUsers[0]!;
     keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped');
   };
-  let read: { answers: CheckInAnswers; typed: boolean };
+  let read: Read;
   try {
     read = await fromFlags(ctx, flags, stdin);
   } catch (err) {
@@ -105,14 +105,14 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     badMood = err;
   }
   const answers = { ...read.answers, ...(mood !== undefined && { mood }) };
-  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, 'piped');
+  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'typed');
   if (badMood) throw badMood;
-  return complete(ctx, flags, { answers, typed: read.typed }, earlyTarget);
+  return complete(ctx, flags, { ...read, answers }, earlyTarget);
 }
 
 const STDIN_FIELDS = ['previous', 'intentions', 'blockers', 'fromFile'] as const;
 
-function complete(ctx: Context, flags: AnswerOptions, read: { answers: CheckInAnswers; typed: boolean }, early: DraftTarget | undefined): Given {
+function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTarget | undefined): Given {
   const teams = flags.team ?? [];
   return {
     typed: read.typed,
@@ -121,7 +121,7 @@ function complete(ctx: Context, flags: AnswerOptions, read: { answers: CheckInAn
       const here = { kind: 'check-in', key: target.key } as const;
       if (early) retarget(ctx, early, here);
       // Nothing kept yet (a key that took a request to know): kept now, before anything else is asked.
-      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, 'piped');
+      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'typed');
     },
     async answers(target) {
       if (teams.length === 0) return read.answers;
@@ -135,7 +135,7 @@ function complete(ctx: Context, flags: AnswerOptions, read: { answers: CheckInAn
 }
 
 /** The answers -p, -i, -b, --done, --not-done and --from-file give (`stdin`: what standard input held, read once). */
-async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<{ answers: CheckInAnswers; typed: boolean }> {
+async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<Read> {
   let typed = false;
   const readValue = (v: string | undefined, flag: string): string | undefined => {
     if (v !== '-') return v;
@@ -171,7 +171,17 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
   if (blockers !== undefined) answers.blockers = blockers;
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
-  return { answers, typed };
+  // Words given as flags are typed words too: kept like piped ones (a mood or --done alone are not words).
+  const piped = typed;
+  if ([previous, intentions, blockers].some((v) => v !== undefined && v.trim() !== '')) typed = true;
+  return { answers, typed, piped };
+}
+
+/** What the answer options gave: the answers, whether they hold words to keep (`typed`), and whether those came from stdin or a file (`piped`). */
+interface Read {
+  answers: CheckInAnswers;
+  typed: boolean;
+  piped: boolean;
 }
 
 /** Why a file cannot be read, in words. */
