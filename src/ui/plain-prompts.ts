@@ -8,6 +8,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
+import { plainInline } from './markdown.js';
 import type { Choice, Prompter } from './prompter.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
@@ -114,8 +115,8 @@ export function parseNumbers(typed: string): number[] | undefined {
 const words = (name: string) => name.replace(/^[^\p{L}\p{N}]+/u, '').toLowerCase();
 
 /**
- * Which choices `typed` names: its number; else the choice whose words are exactly it; else those
- * with a word starting with it; else those containing it.
+ * Which choices `typed` names: its number; else the choices whose words are exactly it; else those
+ * starting with it; else those with a word starting with it; else those containing it.
  */
 export function matchChoice(typed: string, names: string[]): number[] {
   const t = typed.trim().toLowerCase();
@@ -127,8 +128,10 @@ export function matchChoice(typed: string, names: string[]): number[] {
   const all = names.map((n, i) => ({ i, full: n.toLowerCase(), bare: words(n) }));
   const exact = all.filter((c) => c.full === t || c.bare === t);
   if (exact.length > 0) return exact.map((c) => c.i);
-  const starts = all.filter((c) => c.bare.split(/\s+/).some((w) => w.startsWith(t)) || c.bare.startsWith(t));
-  if (starts.length > 0) return starts.map((c) => c.i);
+  for (const fits of [(c: (typeof all)[number]) => c.bare.startsWith(t), (c: (typeof all)[number]) => c.bare.split(/\s+/).some((w) => w.startsWith(t))]) {
+    const found = all.filter(fits);
+    if (found.length > 0) return found.map((c) => c.i);
+  }
   return all.filter((c) => c.full.includes(t)).map((c) => c.i);
 }
 
@@ -154,7 +157,7 @@ export function plainPrompter(io: IO): Prompter {
   const choose = async (names: string[], def: number | undefined, hint: string): Promise<number> => {
     names.forEach((n, i) => say(`  ${i + 1}. ${n}\n`));
     const range = names.length === 1 ? 'the number 1' : `a number from 1 to ${names.length}`;
-    const enter = def !== undefined ? `; Enter alone: ${def + 1}. ${names[def]}` : '';
+    const enter = def !== undefined ? ` (Enter alone picks ${def + 1}, ${names[def]})` : '';
     for (;;) {
       const typed = (await ask(`Type ${range}${hint}${enter}:`)).trim();
       if (typed === '' && def !== undefined) return def;
@@ -183,7 +186,7 @@ export function plainPrompter(io: IO): Prompter {
       if (start.length > 0) {
         say(`It says now (${start.length === 1 ? '1 line' : `${start.length} lines`}):\n`);
         for (const l of start) say(`  ${l}\n`);
-        const how = await choose(['Keep it as it is', 'Add lines after it', 'Keep only some of its lines, then add lines', 'Write it anew', 'Clear it'], 0, '');
+        const how = await choose(['Keep it as it is', 'Add lines after it', 'Keep only some of its lines, then add lines', 'Write it anew', 'Clear it'], 0, ', or its words');
         if (how === 0) return start.join('\n');
         if (how === 4) {
           opts.onInput?.('');
@@ -201,7 +204,9 @@ export function plainPrompter(io: IO): Prompter {
       say(mode === 'add' ? 'Type the lines to add, one at a time; an empty line ends the answer.\n' : 'Type the answer, one line at a time; an empty line ends it.\n');
       const typed: string[] = [];
       for (;;) {
-        const line = await ask('>');
+        // No mark before each line: the instruction above said what to do, once.
+        const line = await lines.next();
+        if (line === null) throw new CancelledError();
         if (line === '') break;
         typed.push(line);
         opts.onInput?.([...start, ...typed].join('\n'));
@@ -248,7 +253,7 @@ export function plainPrompter(io: IO): Prompter {
       choices.forEach((c, i) => {
         if (c.group !== undefined && c.group !== group) say(`${sanitizeLine(c.group)}:\n`);
         group = c.group;
-        say(`  ${i + 1}. ${c.checked ? '(picked) ' : ''}${sanitizeLine(c.name)}\n`);
+        say(`  ${i + 1}. ${c.checked ? '(picked) ' : ''}${plainInline(sanitizeLine(c.name))}\n`);
       });
       const picked = await pickNumbers(
         choices.length,
