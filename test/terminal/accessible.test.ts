@@ -2,11 +2,14 @@
 // true`): `checkin today` answered through plain numbered questions, read as lines, and what the
 // sandbox received; the raw bytes written hold no cursor movement, no clearing, no hidden cursor,
 // no alternate screen. The detector is shown to find those sequences in the normal mode's output.
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { describeRequest } from '../helpers/harness.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cleanup.js';
 import { cursorSequences, KEY, Screen } from '../helpers/terminal.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
@@ -116,5 +119,46 @@ describe('checkin today in the accessible mode', () => {
     expect(s.text().replace(/\n/g, '')).toContain('Not sent. What you wrote is kept as a draft: `checkin today --resume` sends it');
     expect(patches()).toEqual([]);
     expect(cursorSequences(s.raw)).toEqual([]);
+  });
+
+  it('"Edit in $EDITOR first" still opens the editor on the answers; what it saves is sent', async () => {
+    // An editor that changes the file and exits, as a person would after saving.
+    const editor = join(tempDir('checkin-editor-'), 'edit.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/^- Short$/- Short\\n- Added in the editor/" "$1"\n');
+    chmodSync(editor, 0o755);
+    const s = new Screen(['today'], { ...env, CHECKIN_ACCESSIBLE: '1', EDITOR: editor, VISUAL: '' });
+    await s.waitFor(/Enter alone: all\): $/);
+    s.type(KEY.enter);
+    await s.waitFor(/Enter alone picks 1, Keep it as it is\): $/);
+    s.type(KEY.enter);
+    await s.waitFor('What do you intend to do next?');
+    s.type('- Short' + KEY.enter + KEY.enter);
+    await s.waitFor('Are you blocked by anything?');
+    s.type(KEY.enter);
+    await s.waitFor(/Mood\n[\s\S]*\(Enter alone picks 1, — none\): $/);
+    s.type(KEY.enter);
+    await s.waitFor(/Did you do what you intended\?[\s\S]*\(Enter alone picks 1, Yes\): $/);
+    s.type('skip' + KEY.enter);
+    await s.waitFor(/Send it\?[\s\S]*\(Enter alone picks 1, Send\): $/);
+    s.type('2' + KEY.enter);
+    // Back at the question, under a new preview that holds what the editor saved.
+    await s.waitFor(/Send it\?[\s\S]*Send it\?[\s\S]*\(Enter alone picks 1, Send\): $/);
+    expect(s.text()).toMatch(/Intentions\n {2}- Short\n {2}- Added in the editor\n/);
+    s.type(KEY.enter);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(patches()).toHaveLength(1);
+    expect(patches()[0]!.body).toEqual({ previous: expect.any(String), intentions: '- Short\n- Added in the editor', blockers: '', mood: null });
+    expect(cursorSequences(s.raw)).toEqual([]);
+  });
+
+  it('login: the token is asked without being shown, and kept', async () => {
+    const s = new Screen(['login'], { ...env, CHECKIN_ACCESSIBLE: '1', CHECKIN_TOKEN: '' });
+    await s.waitFor(/Paste your token: \(not shown as it is typed; Enter ends it\) $/);
+    s.type(sb.token + KEY.enter);
+    expect((await s.exit()).code).toBe(0);
+    expect(s.text()).not.toContain(sb.token);
+    expect(cursorSequences(s.raw)).toEqual([]);
+    const status = await runCli(['auth', 'status'], { env: { ...env, CHECKIN_TOKEN: undefined } });
+    expect(status.stdout + status.stderr).toMatch(/Logged in to .* as Ada Lovelace/);
   });
 });
