@@ -9,7 +9,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
 import { plainInline } from './markdown.js';
-import type { Choice, Prompter } from './prompter.js';
+import type { Choice, Prompter } from './prompt-types.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
 type TtyIn = NodeJS.ReadableStream & { setRawMode?: (raw: boolean) => unknown; isRaw?: boolean };
