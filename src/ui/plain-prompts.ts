@@ -5,7 +5,7 @@
 // a yes/no by y or n, and an answer of several lines ends with an empty line. The answers are the
 // same values the key-driven prompts (./prompter.ts) give, so drafts, the editor and what is sent
 // do not change. Loaded only when a question is asked in that mode.
-import { createInterface, type Interface } from 'node:readline';
+import type { Interface } from 'node:readline';
 import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
 import { plainInline } from './markdown.js';
@@ -29,7 +29,8 @@ class Lines {
 
   private open(): Interface {
     if (this.rl) return this.rl;
-    const rl = createInterface({ input: this.input, terminal: false, crlfDelay: Infinity });
+    // Loaded here, where it is used (CONTRIBUTING.md "Start-up").
+    const rl = process.getBuiltinModule('node:readline').createInterface({ input: this.input, terminal: false, crlfDelay: Infinity });
     rl.on('line', (line) => {
       const w = this.waiter;
       this.waiter = undefined;
@@ -100,7 +101,8 @@ class Lines {
 export function parseNumbers(typed: string): number[] | undefined {
   const out: number[] = [];
   for (const part of typed.split(/[\s,]+/).filter(Boolean)) {
-    const range = /^(\d+)\s*[-–]\s*(\d+)$/.exec(part);
+    // A hyphen or an en dash (escaped: a regular expression is written in ASCII).
+    const range = /^(\d+)\s*[-\u2013]\s*(\d+)$/.exec(part);
     if (range) {
       const [a, b] = [Number(range[1]), Number(range[2])];
       if (b < a || b - a > 1000) return undefined;
