@@ -223,8 +223,10 @@ export function plainPrompter(io: IO): Prompter {
     },
 
     async password(message) {
+      // The echo is off before the question shows: nothing typed after it is ever shown.
+      const reading = lines.secret();
       say(`${sanitizeLine(message)} (not shown as it is typed; Enter ends it) `);
-      const typed = await lines.secret();
+      const typed = await reading;
       say('\n');
       if (typed === null) throw new CancelledError();
       return typed;
