@@ -5,6 +5,8 @@ import type { CheckIn, Goal } from '../../src/api/types.js';
 import { makeColors } from '../../src/ui/color.js';
 import { displayWidth } from '../../src/ui/table.js';
 import type { TeamDay } from '../../src/core/member-states.js';
+import { renderCheckIn } from '../../src/ui/render.js';
+import { checkInRows, teamDayView, type View } from '../../src/ui/views.js';
 import { unicodeLocale, wallAsLines, wallChanges, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../src/ui/wall.js';
 
 const plain = await makeColors(0);
@@ -144,6 +146,24 @@ describe('colour is never the only carrier of meaning', () => {
       expect(withColour).toMatch(SGR);
       expect(withColour.replace(SGR, '')).toBe(wallLines(view(120, unicode), DATA).join('\n'));
       for (const word of ['blocked', 'not yet', 'checked in', 'did as planned', 'absent']) expect(withColour.replace(SGR, '')).toContain(word);
+    }
+  });
+
+  it("`checkin team`, `checkin list` and a check-in's view: without colour the same words, each state its own", async () => {
+    const colored = await makeColors(3);
+    const rich = (c: typeof plain): View => ({ c, rich: true, width: 120, now: new Date('2026-11-22T09:30:00Z') });
+    const checkIns = DATA.teams[0]!.members.flatMap((m) => (m.check_in ? [m.check_in] : []));
+    const cases: Array<[string, (c: typeof plain) => string, string[]]> = [
+      ['team', (c) => teamDayView(rich(c), DATA.teams), ['⚠ blocked', '· not yet', '✓ filled in', '– no check-in']],
+      ['list', (c) => checkInRows(rich(c), checkIns), ['⚠ blocked', '· not yet', '✓ filled']],
+      ['blocked check-in', (c) => renderCheckIn(checkIns[0]!, c, true, 120), ['filled in at', 'blocked', 'mood: 🤯 stressed']],
+      ['pending check-in', (c) => renderCheckIn(checkIns[1]!, c, true, 120), ['not filled in yet', 'mood: none']],
+    ];
+    for (const [what, view, words] of cases) {
+      const withColour = view(colored);
+      expect(withColour, what).toMatch(SGR);
+      expect(withColour.replace(SGR, ''), what).toBe(view(plain));
+      for (const word of words) expect(view(plain), `${what}: ${word}`).toContain(word);
     }
   });
 });
