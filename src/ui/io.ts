@@ -224,7 +224,9 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     paging = 'off';
     let words: string[] = [];
     try {
-      const { command } = pagerCommand(env, pref().pager);
+      // The accessible mode has no default pager (less redraws its screen and prompt line); one
+      // chosen (CHECKIN_PAGER, the setting, PAGER) is still used.
+      const { command } = pagerCommand(env, pref().pager, accessibleFor(env, pref().accessible) ? '' : undefined);
       if (command) words = splitCommand(command);
     } catch (e) {
       err(`warning: ${(e as Error).message}; printing without a pager\n`);
