@@ -121,6 +121,30 @@ describe('checkin today in the accessible mode', () => {
     expect(cursorSequences(s.raw)).toEqual([]);
   });
 
+  it('Ctrl-C at a plain question (a signal: the terminal is not in raw mode) keeps what was answered and says so; the next run offers it', async () => {
+    const s = new Screen(['today'], { ...env, CHECKIN_ACCESSIBLE: '1' });
+    await s.waitFor(/Enter alone: all\): $/);
+    s.type(KEY.enter);
+    await s.waitFor(/Keep it as it is\): $/);
+    s.type(KEY.enter);
+    await s.waitFor('What do you intend to do next?');
+    s.type('- Typed before Ctrl-C' + KEY.enter + KEY.enter);
+    await s.waitFor('Are you blocked by anything?');
+    s.type(KEY.enter);
+    await s.waitFor(/Mood\n[\s\S]*\(Enter alone picks 1, — none\): $/);
+    s.type(KEY.ctrlC);
+    expect((await s.exit()).signal).toBe(2);
+    expect(s.text().replace(/\n/g, '')).toMatch(/Stopped\. What you wrote is kept as a draft: `checkin [^`]*--resume` sends it/);
+    expect(patches()).toEqual([]);
+    const again = new Screen(['today'], { ...env, CHECKIN_ACCESSIBLE: '1' });
+    await again.waitFor(/What now\?\n  1\. Send the draft\n[\s\S]*\(Enter alone picks 1, Send the draft\): $/);
+    expect(again.text()).toContain('  - Typed before Ctrl-C');
+    again.type(KEY.enter);
+    expect(await again.exit()).toEqual({ code: 0, signal: 0 });
+    expect(patches()[0]!.body).toMatchObject({ intentions: '- Typed before Ctrl-C' });
+    expect(cursorSequences(s.raw + again.raw)).toEqual([]);
+  });
+
   it('"Edit in $EDITOR first" still opens the editor on the answers; what it saves is sent', async () => {
     // An editor that changes the file and exits, as a person would after saving.
     const editor = join(tempDir('checkin-editor-'), 'edit.sh');
