@@ -210,6 +210,19 @@ describe('team --watch in the accessible mode: the wall as lines, on a fake cloc
     expect(r.lines.slice(r.lines.indexOf('Changed at '))).toBe('Changed at 09:35:00:\n  Platform: Ada Lovelace: checked in, intends: Pair on the wall with Grace (was not yet)\n');
   });
 
+  it('refreshes slowed by a low budget are said in a line, once; nothing at each poll', async () => {
+    // 330 requests of the person's other commands in the first two minutes (30 each 10 s), as above.
+    for (let i = 0; i < 11; i++) {
+      await Promise.all(Array.from({ length: 30 }, () => fetch(`${w.sb.url}/me`, { headers: { authorization: `Bearer ${w.sb.token}` } })));
+      await w.clock.sleep(10_000);
+    }
+    const r = await watch(['--interval', '10'], TEN_MINUTES, [], 160, true);
+    expect(r.code).toBe(0);
+    expect(w.sb.requests.filter((q) => q.status === 429)).toEqual([]);
+    const after = r.lines.slice(r.lines.indexOf('Goals')).split('\n').slice(1).filter((l) => !l.startsWith('  '));
+    expect(after).toEqual([expect.stringMatching(/^Refreshing less often, next at \d\d:\d\d:\d\d: the rate budget is low\.$/), '']);
+  });
+
   it('a failed refresh is said once, and so is the recovery', async () => {
     const r = await watch([], 4 * 60_000, [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 500, body: '{"error":"internal","message":"Database on fire"}' })]], 160, true);
     expect(r.code).toBe(0);

@@ -221,7 +221,8 @@ function asLines(ctx: Context, data: () => WallData, status: WallStatus): Shows 
   const say = (line: string) => ctx.io.out(wrap(`${line}\n`, ctx.io.columns));
   let shown: WallData | undefined;
   let failed: string | undefined;
-  let slowed = status.slowed;
+  // Slowed from the start (a budget other commands spent) is said under the wall too.
+  let slowed = false;
   const pace = () => {
     if (status.failure || status.slowed === slowed) return;
     slowed = status.slowed;
