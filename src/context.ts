@@ -11,7 +11,7 @@ import { ConfigStore, type Resolved } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
-import { inquirerPrompter, type Prompter } from './ui/prompter.js';
+import { terminalPrompter, type Prompter } from './ui/prompter.js';
 import { formatTrace } from './ui/trace-lines.js';
 import { USER_AGENT } from './version.js';
 
@@ -175,7 +175,7 @@ export function createContext(parts: ContextParts): Context {
       });
       return client;
     },
-    prompter: () => (prompter ??= inquirerPrompter(io)),
+    prompter: () => (prompter ??= terminalPrompter(io)),
     editor: () => (editor ??= { edit: async (text, opts) => io.hold((await import('./ui/editor.js')).editText(text, env, { configured: preferences(ctx.config()).editor, ...(opts?.file && { file: opts.file }) })) }),
     async close() {
       // A wait nobody is left to resume (its command has returned) no longer holds the process.

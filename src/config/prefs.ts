@@ -7,6 +7,7 @@
 //   git_repos  the prefill        CHECKIN_GIT_REPOS > git_repos > the current repository
 //   color      ui/io.ts           NO_COLOR / FORCE_COLOR > color > whether stdout is a terminal
 //   prompt     ui/io.ts           CHECKIN_NO_PROMPT > prompt > whether both ends are a terminal
+//   accessible ui/io.ts           CHECKIN_ACCESSIBLE > accessible > off (plain prompts, the wall as lines)
 // A value in the file that is not one these take (edited by hand) is left out, as if unset.
 
 import { delimiter, resolve } from 'node:path';
@@ -20,6 +21,7 @@ export interface Preferences {
   git_repos?: string[];
   color?: 'auto' | 'always' | 'never';
   prompt?: 'enabled' | 'disabled';
+  accessible?: 'true' | 'false';
 }
 
 export type PreferenceKey = keyof Preferences;
@@ -90,6 +92,11 @@ export const PREFERENCES: Record<PreferenceKey, Spec> = {
   },
   color: choice('color', ['auto', 'always', 'never'], 'colour in what checkin prints (NO_COLOR and FORCE_COLOR win)'),
   prompt: choice('prompt', ['enabled', 'disabled'], 'whether checkin asks questions on a terminal (CHECKIN_NO_PROMPT wins)'),
+  accessible: choice(
+    'accessible',
+    ['true', 'false'],
+    'plain questions a screen reader reads once (numbered choices, answers typed as lines), `team --watch` writing what changed as lines, no redraw (CHECKIN_ACCESSIBLE wins)',
+  ),
 };
 
 export const PREFERENCE_KEYS = Object.keys(PREFERENCES) as PreferenceKey[];

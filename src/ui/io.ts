@@ -14,6 +14,7 @@ export interface IOPreferences {
   color?: 'auto' | 'always' | 'never';
   prompt?: 'enabled' | 'disabled';
   pager?: string;
+  accessible?: 'true' | 'false';
 }
 
 export interface IO {
@@ -33,6 +34,11 @@ export interface IO {
   readonly terminal: string | undefined;
   /** Prompts are allowed: stdin and stdout are TTYs, CHECKIN_NO_PROMPT is unset and prompts are not disabled (checkin config). */
   canPrompt: boolean;
+  /**
+   * The accessible mode (CHECKIN_ACCESSIBLE, then the `accessible` setting): questions asked as plain
+   * lines read back as lines, and nothing redrawn — no cursor movement, no screen cleared.
+   */
+  accessible: boolean;
   out(text: string): void;
   /** Writes `text` to stdout as it is, past the terminal guard: only for bytes that must arrive exactly (`api`'s piped answer). */
   raw(text: string): void;
@@ -86,6 +92,16 @@ export function colorLevelFor(env: NodeJS.ProcessEnv, isTTY: boolean, setting: I
   if (setting !== 'always' && (!isTTY || env.TERM === 'dumb')) return 0;
   if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
   return /256/.test(env.TERM ?? '') ? 2 : 1;
+}
+
+/**
+ * CHECKIN_ACCESSIBLE when it is set and not empty (0, false, no or off: off; anything else: on),
+ * else the `accessible` setting, else off.
+ */
+export function accessibleFor(env: NodeJS.ProcessEnv, setting: IOPreferences['accessible']): boolean {
+  const raw = env.CHECKIN_ACCESSIBLE?.trim().toLowerCase();
+  if (raw) return !['0', 'false', 'no', 'off'].includes(raw);
+  return setting === 'true';
 }
 
 /** The most any command reads from standard input unless it says otherwise: answers, comments and bodies are text. */
@@ -198,6 +214,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let colorLevel: ColorLevel | undefined;
   let terminal: { key: string | undefined } | undefined;
   let canPrompt: boolean | undefined;
+  let accessible: boolean | undefined;
   const out = writer(() => process.stdout, () => silent);
   const err = writer(() => process.stderr, () => silent);
   const rawOut = writer(() => process.stdout, () => silent, false);
@@ -207,7 +224,9 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     paging = 'off';
     let words: string[] = [];
     try {
-      const { command } = pagerCommand(env, pref().pager);
+      // The accessible mode has no default pager (less redraws its screen and prompt line); one
+      // chosen (CHECKIN_PAGER, the setting, PAGER) is still used.
+      const { command } = pagerCommand(env, pref().pager, accessibleFor(env, pref().accessible) ? '' : undefined);
       if (command) words = splitCommand(command);
     } catch (e) {
       err(`warning: ${(e as Error).message}; printing without a pager\n`);
@@ -275,6 +294,9 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     },
     get canPrompt() {
       return (canPrompt ??= stdoutIsTTY && stdinIsTTY() && !env.CHECKIN_NO_PROMPT && pref().prompt !== 'disabled');
+    },
+    get accessible() {
+      return (accessible ??= accessibleFor(env, pref().accessible));
     },
     out(text) {
       if (silent) return;
@@ -358,6 +380,7 @@ export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable 
     out: (text: string) => io.err(text),
     raw: (text: string) => io.err(text),
     canPrompt: false,
+    accessible: false,
     stdinIsTTY: false,
     stdoutIsTTY: false,
     colorLevel: 0 as ColorLevel,

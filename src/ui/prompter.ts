@@ -1,30 +1,15 @@
 // Questions asked of a person at a terminal. Commands get a Prompter; tests inject a scripted
-// one. The real one loads the @inquirer prompts (./prompts.ts) only when a question is actually asked.
+// one. The real one loads the @inquirer prompts (./prompts.ts) only when a question is actually
+// asked; in the accessible mode (io.accessible) the questions are plain lines instead
+// (./plain-prompts.ts). A question's message says what is asked, never which keys to press: each
+// prompter says how it is answered.
 
 import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
+import type { Choice, Prompter } from './prompt-types.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
-export interface Choice<T> {
-  name: string;
-  value: T;
-  description?: string;
-}
-
-export interface Prompter {
-  input(message: string, opts?: { default?: string }): Promise<string>;
-  /** An answer of several lines, starting from `lines` (see ui/lines-prompt.ts); `onInput` hears it as it is typed. */
-  lines(message: string, opts?: { lines?: string[]; note?: string; onInput?: (text: string) => void }): Promise<string>;
-  /** A choice found by typing part of its name. */
-  search<T>(message: string, choices: Choice<T>[]): Promise<T>;
-  password(message: string): Promise<string>;
-  confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
-  select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
-  /** Several of the choices (Space picks, Enter goes on); those `checked` start picked; a `group` heads the choices under it. */
-  checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean; group?: string }>): Promise<T[]>;
-  /** Starts loading the prompts (once the requests being made are sent), so the first question is not kept waiting for them. */
-  warm?(): void;
-}
+export type { Choice, Prompter } from './prompt-types.js';
 
 function isCancel(err: unknown): boolean {
   const name = (err as Error)?.name;
@@ -44,6 +29,26 @@ async function guard<T>(p: Promise<T>): Promise<T> {
  * The real prompts (@inquirer's, ./prompts.ts), which write to the terminal themselves: every message,
  * default and choice passes the sanitiser first (a default can be the service's text).
  */
+/** The prompter for this terminal: plain lines in the accessible mode, else the @inquirer prompts. */
+export function terminalPrompter(io: IO): Prompter {
+  return io.accessible ? accessiblePrompter(io) : inquirerPrompter(io);
+}
+
+/** The accessible mode's questions (./plain-prompts.ts), loaded when the first is asked. */
+export function accessiblePrompter(io: IO): Prompter {
+  let made: Promise<Prompter> | undefined;
+  const get = () => (made ??= import('./plain-prompts.js').then((m) => m.plainPrompter(io)));
+  return {
+    input: async (message, opts) => (await get()).input(message, opts),
+    lines: async (message, opts) => (await get()).lines(message, opts),
+    search: async (message, choices) => (await get()).search(message, choices),
+    password: async (message) => (await get()).password(message),
+    confirm: async (message, opts) => (await get()).confirm(message, opts),
+    select: async (message, choices, opts) => (await get()).select(message, choices, opts),
+    checkbox: async (message, choices) => (await get()).checkbox(message, choices),
+  };
+}
+
 export function inquirerPrompter(io: IO): Prompter {
   const context = { input: io.stdin, output: io.stdout, clearPromptOnDone: false };
   const lib = () => import('./prompts.js');
@@ -67,7 +72,7 @@ export function inquirerPrompter(io: IO): Prompter {
           {
             message: sanitizeLine(message),
             ...(opts.lines && { lines: opts.lines.map(sanitize) }),
-            ...(opts.note !== undefined && { note: sanitizeLine(opts.note) }),
+            ...((opts.note || opts.keys) && { note: sanitizeLine([opts.note, opts.keys].filter(Boolean).join(' ')) }),
             ...(opts.onInput && { onInput: opts.onInput }),
           },
           context,
@@ -80,7 +85,7 @@ export function inquirerPrompter(io: IO): Prompter {
       return guard(
         search<T>(
           {
-            message: sanitizeLine(message),
+            message: `${sanitizeLine(message)} (type to search)`,
             pageSize: 8,
             source: (term) => {
               const t = (term ?? '').trim().toLowerCase();
@@ -115,7 +120,7 @@ export function inquirerPrompter(io: IO): Prompter {
       }
       // When done: how many were picked, not every name in one paragraph.
       const renderSelectedChoices = (picked: ReadonlyArray<unknown>) => `${picked.length} picked`;
-      return guard(checkbox<T>({ message: sanitizeLine(message), choices: safe, pageSize: Math.min(safe.length, 24), theme: { style: { renderSelectedChoices } } }, context));
+      return guard(checkbox<T>({ message: `${sanitizeLine(message)} (Space picks or drops, Enter goes on)`, choices: safe, pageSize: Math.min(safe.length, 24), theme: { style: { renderSelectedChoices } } }, context));
     },
     async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
       const { select } = await lib();

@@ -73,3 +73,27 @@ export function openLiveScreen(io: IO, on: ScreenEvents): LiveScreen {
     },
   };
 }
+
+/**
+ * Keys without a screen (the accessible mode's wall, written as lines): keys read one at a time
+ * (raw mode: nothing is echoed, nothing written), the terminal's size not followed; restore() gives
+ * the keys back as they were, safe to call on every path and more than once. Writes nothing at all.
+ */
+export function openKeys(io: IO, on: Pick<ScreenEvents, 'key'>): { restore(): void } {
+  const input = io.stdin as TtyIn;
+  const wasRaw = Boolean(input.isRaw);
+  const onData = (chunk: Buffer | string) => on.key(chunk.toString());
+  let open = true;
+  input.setRawMode?.(true);
+  input.on('data', onData);
+  input.resume();
+  return {
+    restore() {
+      if (!open) return;
+      open = false;
+      input.off('data', onData);
+      input.setRawMode?.(wasRaw);
+      input.pause();
+    },
+  };
+}

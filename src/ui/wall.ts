@@ -183,3 +183,86 @@ export function wallScreen(v: WallView, lines: string[], footer: string, rows: n
   }
   return [...shown, ...Array<string>(room - shown.length).fill(''), footer];
 }
+
+// The wall as lines (the accessible mode): written once, then only what changed, each change a new
+// line under the last — never a redraw. States and moods are words; colour adds nothing to them.
+
+/** A person's line: name, state in words, mood in words, the first intention, what blocks them. */
+function personLine(m: Member): string {
+  const parts = [COUNT_WORD[wallState(m)]];
+  if (m.check_in?.mood) parts.push(`mood ${sanitizeLine(m.check_in.mood)}`);
+  const intention = firstPlainLine(m.check_in?.intentions);
+  if (intention) parts.push(`intends: ${intention}`);
+  const blockers = m.state === 'blocked' ? firstPlainLine(m.check_in?.blockers) : '';
+  if (blockers) parts.push(`blocked by: ${blockers}`);
+  return `${sanitizeLine(m.person.name)}: ${parts.join(', ')}`;
+}
+
+/** A goal's line: its title, progress, confidence and due date, in words. */
+function goalLine(g: Goal): string {
+  const parts = [g.progress == null ? 'no progress yet' : `${Math.round(g.progress)}% done`];
+  if (g.confidence_description || g.confidence != null) parts.push(`confidence ${sanitizeLine(g.confidence_description ?? String(g.confidence))}`);
+  if (g.end_date) parts.push(`due ${sanitizeLine(g.end_date)}`);
+  return `Goal ${firstPlainLine(g.title)}: ${parts.join(', ')}`;
+}
+
+function teamHead(r: TeamDay): string {
+  const states = r.members.map(wallState);
+  const counts = (['blocked', 'pending', 'filled', 'did', 'none'] as const)
+    .map((s) => [s, states.filter((x) => x === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
+  return `Team ${sanitizeLine(r.team.name)}, ${r.date}: ${counts.join(', ') || 'nobody in this team'}`;
+}
+
+/** The whole wall as lines: each team (its counts, then one line a person), then the goals. */
+export function wallAsLines(data: WallData): string[] {
+  const out: string[] = [];
+  for (const r of data.teams) {
+    out.push(teamHead(r));
+    for (const m of r.members) out.push(`  ${personLine(m)}`);
+  }
+  const goals = data.goals.filter((g) => g.archived !== true);
+  out.push(goals.length === 0 ? 'No goals for these teams.' : `Goals (${goals.length}):`);
+  for (const g of goals) out.push(`  ${goalLine(g)}`);
+  return out;
+}
+
+/**
+ * What changed between two walls of the same day, one line each: a person whose line changed (with
+ * their state before, when that changed), who joined or left a team, a goal that changed, came or
+ * went. Empty when nothing a person would see changed.
+ */
+export function wallChanges(before: WallData, after: WallData): string[] {
+  const out: string[] = [];
+  for (const r of after.teams) {
+    const was = before.teams.find((t) => t.team.id === r.team.id);
+    const team = sanitizeLine(r.team.name);
+    if (!was) {
+      out.push(`Now shown: ${teamHead(r)}`);
+      for (const m of r.members) out.push(`  ${personLine(m)}`);
+      continue;
+    }
+    for (const m of r.members) {
+      const old = was.members.find((x) => x.person.id === m.person.id);
+      const line = personLine(m);
+      if (!old) out.push(`${team}: joined: ${line}`);
+      else if (personLine(old) !== line) {
+        const from = wallState(old) !== wallState(m) ? ` (was ${COUNT_WORD[wallState(old)]})` : '';
+        out.push(`${team}: ${line}${from}`);
+      }
+    }
+    for (const old of was.members) {
+      if (!r.members.some((m) => m.person.id === old.person.id)) out.push(`${team}: ${sanitizeLine(old.person.name)} is no longer in the team`);
+    }
+  }
+  for (const was of before.teams) if (!after.teams.some((t) => t.team.id === was.team.id)) out.push(`No longer shown: team ${sanitizeLine(was.team.name)}`);
+  const live = (d: WallData) => d.goals.filter((g) => g.archived !== true);
+  for (const g of live(after)) {
+    const old = live(before).find((x) => x.id === g.id);
+    if (!old) out.push(`New: ${goalLine(g)}`);
+    else if (goalLine(old) !== goalLine(g)) out.push(goalLine(g));
+  }
+  for (const old of live(before)) if (!live(after).some((g) => g.id === old.id)) out.push(`Gone: ${goalLine(old)}`);
+  return out;
+}

@@ -19,7 +19,7 @@ function loggedIn(extra: Record<string, unknown> = {}) {
   writeFileSync(file(), JSON.stringify({ api_url: w.sb.url, token: TOKEN, ...extra }), { mode: 0o600 });
 }
 
-const KEYS_LINE = 'Settings: editor, pager, team, git_repos, color, prompt';
+const KEYS_LINE = 'Settings: editor, pager, team, git_repos, color, prompt, accessible';
 
 describe('checkin config', () => {
   it('set → get → list → unset, in config.json (still 0600, the token kept there and never printed)', async () => {
@@ -32,6 +32,7 @@ describe('checkin config', () => {
       ['git_repos', '~/src/api:/srv/web:relative/repo'],
       ['color', 'never'],
       ['prompt', 'disabled'],
+      ['accessible', 'true'],
     ]) {
       expect(await cli(['set', key!, value!])).toEqual({ code: 0, stdout: '', stderr: '' });
     }
@@ -42,9 +43,9 @@ describe('checkin config', () => {
     expect(JSON.parse((await cli(['get', 'git_repos', '--json'])).stdout)).toEqual(repos);
 
     const list = await cli(['list']);
-    expect(list).toEqual({ code: 0, stdout: `editor=code --wait\npager=\nteam=Platform\ngit_repos=${repos.join(':')}\ncolor=never\nprompt=disabled\n`, stderr: '' });
+    expect(list).toEqual({ code: 0, stdout: `editor=code --wait\npager=\nteam=Platform\ngit_repos=${repos.join(':')}\ncolor=never\nprompt=disabled\naccessible=true\n`, stderr: '' });
     const json = await cli(['list', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ editor: 'code --wait', pager: '', team: 'Platform', git_repos: repos, color: 'never', prompt: 'disabled' });
+    expect(JSON.parse(json.stdout)).toEqual({ editor: 'code --wait', pager: '', team: 'Platform', git_repos: repos, color: 'never', prompt: 'disabled', accessible: 'true' });
     expect(JSON.parse((await cli(['list', '--json', 'color,team'])).stdout)).toEqual({ color: 'never', team: 'Platform' });
     for (const r of [list, json]) expect(r.stdout + r.stderr).not.toContain(TOKEN);
 
@@ -56,8 +57,8 @@ describe('checkin config', () => {
     expect(await cli(['unset', 'color'])).toEqual({ code: 0, stdout: '', stderr: '' }); // already unset: nothing to do
     expect(await cli(['get', 'editor'])).toEqual({ code: 0, stdout: '', stderr: 'editor is not set\n' });
     expect(await cli(['get', 'editor', '--json'])).toEqual({ code: 0, stdout: 'null\n', stderr: '' });
-    expect((await cli(['list'])).stdout).toBe(`pager=\nteam=Platform\ngit_repos=${repos.join(':')}\nprompt=disabled\n`);
-    expect(JSON.parse((await cli(['list', '--json'])).stdout)).toEqual({ editor: null, pager: '', team: 'Platform', git_repos: repos, color: null, prompt: 'disabled' });
+    expect((await cli(['list'])).stdout).toBe(`pager=\nteam=Platform\ngit_repos=${repos.join(':')}\nprompt=disabled\naccessible=true\n`);
+    expect(JSON.parse((await cli(['list', '--json'])).stdout)).toEqual({ editor: null, pager: '', team: 'Platform', git_repos: repos, color: null, prompt: 'disabled', accessible: 'true' });
     expect(stored()).not.toHaveProperty('editor');
     expect(stored()).toMatchObject({ token: TOKEN });
     expect(statSync(file()).mode & 0o777).toBe(0o600);
@@ -79,6 +80,7 @@ describe('checkin config', () => {
       [['unset', 'api_url'], `error: Unknown setting "api_url"\n${KEYS_LINE}\n`],
       [['set', 'color', 'blue'], 'error: The color setting takes auto, always, never; not "blue"\ncheckin config set color auto\n'],
       [['set', 'prompt', 'yes'], 'error: The prompt setting takes enabled, disabled; not "yes"\ncheckin config set prompt enabled\n'],
+      [['set', 'accessible', 'yes'], 'error: The accessible setting takes true, false; not "yes"\ncheckin config set accessible true\n'],
       [['set', 'editor', '  '], 'error: The editor setting cannot be empty\nTo go back to the default: checkin config unset editor\n'],
       [['set', 'team', 'Plat\nform'], 'error: The team setting must be one line, without control characters\n'],
       [['set', 'pager', "less '-R"], `error: The command "less '-R" has a single quote that is never closed\n`],
@@ -170,7 +172,7 @@ describe('checkin auth token', () => {
 
 describe('completion', () => {
   it('offers the setting names after config get, set and unset, and --no-pager', async () => {
-    const keys = 'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\n:4\n';
+    const keys = 'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\naccessible\ttrue, false\n:4\n';
     for (const sub of ['get', 'set', 'unset']) expect(await w.cli(['complete', '--', 'config', sub, ''])).toEqual({ code: 0, stdout: keys, stderr: '' });
     expect((await w.cli(['complete', '--', 'config', ''])).stdout).toMatch(/^get\t.*\nset\t.*\nlist\t.*\nunset\t/);
     expect((await w.cli(['complete', '--', 'auth', ''])).stdout).toContain('token\tPrint the token, for scripts');

@@ -129,7 +129,7 @@ describe('goal create', () => {
     expect(r.code).toBe(0);
     expect(p.asked.map((q) => q.message)).toEqual([
       'Title', 'Title', 'Description (Markdown; an empty line ends it)', 'Start date (YYYY-MM-DD, empty for none)', 'Due date (YYYY-MM-DD, empty for none)', 'Due date (YYYY-MM-DD, empty for none)',
-      'Owner (me, a name or @username)', 'Owner (me, a name or @username)', 'Teams (Space picks, Enter goes on)', 'Contributors (names or @usernames, comma-separated; empty for none)', 'Parent goal id (empty for none)', 'Create it?',
+      'Owner (me, a name or @username)', 'Owner (me, a name or @username)', 'Teams', 'Contributors (names or @usernames, comma-separated; empty for none)', 'Parent goal id (empty for none)', 'Create it?',
     ]);
     expect(p.asked.find((q) => q.kind === 'checkbox')!.choices).toEqual(['[ ] Platform', '[ ] Mobile']);
     expect(r.stderr).toContain('A goal needs a title.\n');

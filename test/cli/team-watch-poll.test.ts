@@ -11,6 +11,7 @@ import { DEFAULT_WINDOWS } from '../../src/sandbox/ratelimit.js';
 import { FRAME_START } from '../../src/ui/screen.js';
 import { TODAY, useWorld } from '../helpers/harness.js';
 import { bufferIO } from '../helpers/io.js';
+import { cursorSequences } from '../helpers/terminal.js';
 
 const times: number[] = [];
 const w = useWorld({ rateLimit: DEFAULT_WINDOWS, onRequest: () => times.push(w.clock.now().getTime()) });
@@ -25,6 +26,8 @@ interface Watch {
   /** Each stderr write, and whether the alternate screen had been left by then. */
   errs: Array<{ text: string; afterScreen: boolean }>;
   frames: number;
+  /** What went through io.out: the accessible mode's lines. */
+  lines: string;
 }
 
 /**
@@ -32,8 +35,8 @@ interface Watch {
  * presses q; `at` runs once the clock has passed each of its times (in ms from the start), given the
  * terminal's streams.
  */
-async function watch(args: string[], forMs: number, at: Array<[number, (io: ReturnType<typeof bufferIO>) => Promise<void>]> = [], columns = 100): Promise<Watch> {
-  const io = bufferIO({ tty: true, columns });
+async function watch(args: string[], forMs: number, at: Array<[number, (io: ReturnType<typeof bufferIO>) => Promise<void>]> = [], columns = 100, accessible = false): Promise<Watch> {
+  const io = bufferIO({ tty: true, columns, accessible });
   Object.assign(io.stdout, { columns, rows: ROWS });
   let raw = '';
   io.stdout.on('data', (d: Buffer) => (raw += d.toString()));
@@ -58,7 +61,7 @@ async function watch(args: string[], forMs: number, at: Array<[number, (io: Retu
     secrets: () => 'no keychain in the tests',
   });
   const code = await run(['team', '--watch', ...args], ctx);
-  return { code, raw, stderr: io.stderrText(), errs, frames: raw.split(FRAME_START).length - 1 };
+  return { code, raw, stderr: io.stderrText(), errs, frames: raw.split(FRAME_START).length - 1, lines: io.stdoutText() };
 }
 
 /** The most requests the log shows within any `seconds` window. */
@@ -188,6 +191,48 @@ describe('team --watch: polling on a fake clock', () => {
     const rows = frame.split(/\x1b\[\d+;1H/).map((l) => l.replace(/\x1b\[[?0-9;]*[A-Za-z]/g, ''));
     expect(rows.some((l) => l.includes('PERSON'))).toBe(true);
     for (const l of rows) expect([...l].length, l).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('team --watch in the accessible mode: the wall as lines, on a fake clock', () => {
+  it('ten minutes: the wall written once, the one change as new lines, the 304s silent; the same polls as the screen; no screen, no cursor movement', async () => {
+    const r = await watch([], TEN_MINUTES, [[5 * 60_000, () => fill('Pair on the wall with Grace')]], 160, true);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(polls()).toHaveLength(20);
+    // Nothing was written past io.out: no alternate screen, no frame, no footer row.
+    expect(r.raw).toBe('');
+    expect(cursorSequences(r.lines)).toEqual([]);
+    const lines = r.lines.split('\n');
+    expect(lines.slice(0, 3)).toEqual(['The wall at 09:30:00. Refreshed every 30 s; what changes is written below. Keys: q quits, r refreshes now.', 'Team Platform, 2026-11-22: 3 not yet, 1 did as planned', '  Ada Lovelace: not yet']);
+    expect(r.lines).not.toContain('PERSON');
+    // After the wall, the one change and nothing else.
+    expect(r.lines.slice(r.lines.indexOf('Changed at '))).toBe('Changed at 09:35:00:\n  Platform: Ada Lovelace: checked in, intends: Pair on the wall with Grace (was not yet)\n');
+  });
+
+  it('refreshes slowed by a low budget are said in a line, once; nothing at each poll', async () => {
+    // 330 requests of the person's other commands in the first two minutes (30 each 10 s), as above.
+    for (let i = 0; i < 11; i++) {
+      await Promise.all(Array.from({ length: 30 }, () => fetch(`${w.sb.url}/me`, { headers: { authorization: `Bearer ${w.sb.token}` } })));
+      await w.clock.sleep(10_000);
+    }
+    const r = await watch(['--interval', '10'], TEN_MINUTES, [], 160, true);
+    expect(r.code).toBe(0);
+    expect(w.sb.requests.filter((q) => q.status === 429)).toEqual([]);
+    const after = r.lines.slice(r.lines.indexOf('Goals')).split('\n').slice(1).filter((l) => !l.startsWith('  '));
+    expect(after).toEqual([expect.stringMatching(/^Refreshing less often, next at \d\d:\d\d:\d\d: the rate budget is low\.$/), '']);
+  });
+
+  it('a failed refresh is said once, and so is the recovery', async () => {
+    const r = await watch([], 4 * 60_000, [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 500, body: '{"error":"internal","message":"Database on fire"}' })]], 160, true);
+    expect(r.code).toBe(0);
+    expect(polls().map((q) => q.status)).toEqual([200, 304, 500, 304, 304, 304, 304]);
+    const after = r.lines.slice(r.lines.indexOf('Goals')).split('\n').slice(1).filter((l) => !l.startsWith('  '));
+    expect(after).toEqual([
+      'Refresh failed at 09:31:00: 500 Internal Server Error: Database on fire. Still showing the wall of 09:30:00; next try at 09:32:00 (r tries now).',
+      'Refreshed again at 09:32:00.',
+      '',
+    ]);
   });
 });
 

@@ -48,11 +48,11 @@ describe('interactive checkin today', () => {
     expect(r.err.split('\n').slice(0, 2)).toEqual(['', 'Preview (not sent yet):']);
     expect(r.code).toBe(0);
     expect(p.asked.map((q) => [q.kind, q.message])).toEqual([
-      ['checkbox', 'What went on since your last check-in? (Space picks or drops, Enter goes on)'],
+      ['checkbox', 'What went on since your last check-in?'],
       ['lines', 'What did you do previously?'],
       ['lines', 'What do you intend to do next?'],
       ['lines', 'Are you blocked by anything?'],
-      ['search', 'Mood (type to search)'],
+      ['search', 'Mood'],
       ['select', 'Did you do what you intended?'],
       ['select', 'Send it?'],
     ]);

@@ -11,7 +11,7 @@ export interface BufferIO extends IO {
 /** The terminal an in-process run is in unless a test says otherwise (piped runs too: `checkin inbox | less` is typed in one). */
 export const TEST_TERMINAL = 'tty test';
 
-export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLevel; prompt?: boolean; columns?: number; /** null: no terminal at all (cron, a script). */ terminal?: string | null } = {}): BufferIO {
+export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLevel; prompt?: boolean; columns?: number; accessible?: boolean; /** null: no terminal at all (cron, a script). */ terminal?: string | null } = {}): BufferIO {
   let out = '';
   let err = '';
   let silent = false;
@@ -28,6 +28,7 @@ export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLev
     columns: opts.columns ?? 100,
     colorLevel: opts.color ?? 0,
     canPrompt: opts.prompt ?? tty,
+    accessible: opts.accessible ?? false,
     terminal: opts.terminal === null ? undefined : (opts.terminal ?? TEST_TERMINAL),
     // The same terminal guard as the process's streams.
     out: (t) => void (silent || (out += guardTerminal(t))),

@@ -109,3 +109,13 @@ export class Screen {
     }
   }
 }
+
+/**
+ * The sequences in `raw` that move the cursor, clear or scroll the screen, hide or show the cursor,
+ * save or restore it, or switch to the alternate screen: what a screen reader reads as noise, and
+ * what the accessible mode never writes. Colours (SGR, `ESC[…m`) are not among them.
+ */
+export function cursorSequences(raw: string): string[] {
+  const found = raw.match(/\x1b\[[0-9;]*[A-HJKSTfsu]|\x1b\[\?(?:25|1049|47|1047|1048)[hl]|\x1b[78]|\x9b[0-9;]*[A-HJKSTf]/g) ?? [];
+  return [...new Set(found)];
+}

@@ -230,4 +230,26 @@ describe('a signal while the pager runs', () => {
     expect(readFileSync(`${pager.rec}.parent`, 'utf8')).toBe('there\n');
     for (const name of names()) expect(pager.given()).toContain(name);
   });
+
+  it('the accessible mode has no default pager (less redraws); a pager chosen is still used', async () => {
+    // A stand-in `less` first on PATH: the default pager, as checkin finds it.
+    const pager = standIn();
+    const bin = tempDir('checkin-less-');
+    writeFileSync(join(bin, 'less'), `#!/bin/sh\nexec ${pager.command}\n`);
+    chmodSync(join(bin, 'less'), 0o755);
+    const path = `${bin}:${env.PATH}`;
+    delete env.PAGER;
+    const plain = new Screen(['people'], { ...env, PATH: path, CHECKIN_ACCESSIBLE: '1' });
+    expect(await plain.exit()).toEqual({ code: 0, signal: 0 });
+    expect(pager.ran()).toBe(false);
+    for (const n of names()) expect(plain.text()).toContain(n);
+    // Without the mode, the same run goes through the default pager; in it, a pager chosen is used.
+    const normal = new Screen(['people'], { ...env, PATH: path });
+    expect(await normal.exit()).toEqual({ code: 0, signal: 0 });
+    expect(pager.ran()).toBe(true);
+    const chosen = standIn();
+    const s = new Screen(['people'], { ...env, CHECKIN_ACCESSIBLE: '1', CHECKIN_PAGER: chosen.command });
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(chosen.ran()).toBe(true);
+  });
 });

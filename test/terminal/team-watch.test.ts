@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
-import { KEY, Screen } from '../helpers/terminal.js';
+import { cursorSequences, KEY, Screen } from '../helpers/terminal.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 let sb: Sandbox;
@@ -100,6 +100,30 @@ describe('team --watch in a terminal', () => {
     expect(s.raw).not.toMatch(/\x1b\[[0-9;]*3\dm/);
     s.type('q');
     expect((await s.exit()).code).toBe(0);
+  });
+});
+
+describe('team --watch in the accessible mode (CHECKIN_ACCESSIBLE=1)', () => {
+  it('writes the wall once as lines and each change as new lines under it: no alternate screen, no redraw, no cursor movement; q ends it', async () => {
+    const s = watch(120, { CHECKIN_ACCESSIBLE: '1' });
+    await s.waitFor(/Keys: q quits, r refreshes now\.[\s\S]*Goals \(\d+\):/);
+    expect(termOf(s).buffer.active.type).toBe('normal');
+    expect(s.text()).toContain(BEFORE);
+    expect(s.text()).toMatch(/\n {2}Ada Lovelace: not yet\n/);
+    // r with nothing new: said in a line, since it was asked for.
+    s.type('r');
+    await s.waitFor(/Checked at \d\d:\d\d:\d\d: nothing changed\./);
+    await fill('Ship the watch wall today');
+    s.type('r');
+    await s.waitFor(/Changed at \d\d:\d\d:\d\d:\n {2}Platform: Ada Lovelace: did as planned, mood focused, intends: Ship the watch wall today \(was not yet\)/);
+    const before = s.text();
+    s.type('q');
+    expect((await s.exit()).code).toBe(0);
+    // Everything stays as it was written: the lines above, the shell's line first (more lines of
+    // the same change, for another team, may have come after the screen was read).
+    expect(s.text().startsWith(before)).toBe(true);
+    expect(s.text().split('Team Platform')).toHaveLength(2);
+    expect(cursorSequences(s.raw)).toEqual([]);
   });
 });
 

@@ -5,7 +5,9 @@ import type { CheckIn, Goal } from '../../src/api/types.js';
 import { makeColors } from '../../src/ui/color.js';
 import { displayWidth } from '../../src/ui/table.js';
 import type { TeamDay } from '../../src/core/member-states.js';
-import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../src/ui/wall.js';
+import { renderCheckIn } from '../../src/ui/render.js';
+import { checkInRows, teamDayView, type View } from '../../src/ui/views.js';
+import { unicodeLocale, wallAsLines, wallChanges, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../src/ui/wall.js';
 
 const plain = await makeColors(0);
 const view = (width: number, unicode = true): WallView => ({ c: plain, rich: true, width, now: new Date('2026-11-22T09:30:00Z'), unicode });
@@ -89,5 +91,79 @@ describe('the wall', () => {
     expect(short).toHaveLength(8);
     expect(short[6]).toBe(`… ${lines.length - 6} more lines: make the window taller`);
     expect(short[7]).toBe(footer);
+  });
+});
+
+describe('the wall as lines (the accessible mode)', () => {
+  it('one line a person: state and mood in words, the first intention, what blocks them; then the goals', () => {
+    expect(wallAsLines(DATA)).toEqual([
+      'Team Platform, 2026-11-22: 1 blocked, 1 not yet, 1 checked in, 1 did as planned, 1 absent',
+      '  Linus Torvalds: blocked, mood stressed, intends: Fix the flaky checkout test before the release, blocked by: Waiting on review',
+      '  Ada Lovelace: not yet',
+      '  Margaret Hamilton: checked in, mood tired, intends: Triage the mobile crash reports from the weekend',
+      '  Grace Hopper: did as planned, mood focused, intends: Ship the wall',
+      '  Alan Turing: absent',
+      'Goals (2):',
+      '  Goal Halve the mobile crash rate: 60% done, confidence On track, due 2026-12-31',
+      '  Goal Write the on-call handbook: no progress yet',
+    ]);
+  });
+
+  it('what changed, one line each; nothing when nothing changed', () => {
+    expect(wallChanges(DATA, DATA)).toEqual([]);
+    const team = DATA.teams[0]!;
+    const after: WallData = {
+      ...DATA,
+      teams: [
+        {
+          ...team,
+          members: [
+            ...team.members.filter((m) => !['Ada Lovelace', 'Alan Turing'].includes(m.person.name)),
+            member('Ada Lovelace', 'filled', { mood: 'calm', intentions: 'Pair on the wall', completed_at: '2026-11-22T09:40:00Z' }),
+            member('Joan Clarke', 'none', null),
+          ],
+        },
+      ],
+      goals: [{ ...DATA.goals[0]!, progress: 70 }, DATA.goals[2]!, { id: 'g4', title: 'A new goal', progress: 0 } as Goal],
+    };
+    expect(wallChanges(DATA, after)).toEqual([
+      'Platform: Ada Lovelace: checked in, mood calm, intends: Pair on the wall (was not yet)',
+      'Platform: joined: Joan Clarke: absent',
+      'Platform: Alan Turing is no longer in the team',
+      'Goal Halve the mobile crash rate: 70% done, confidence On track, due 2026-12-31',
+      'New: Goal A new goal: 0% done',
+      'Gone: Goal Write the on-call handbook: no progress yet',
+    ]);
+  });
+});
+
+describe('colour is never the only carrier of meaning', () => {
+  const SGR = /\x1b\[[0-9;]*m/g;
+  it('the wall, with colour and without: the same words, each state its own', async () => {
+    const colored = await makeColors(3);
+    for (const unicode of [true, false]) {
+      const withColour = wallLines({ ...view(120, unicode), c: colored }, DATA).join('\n');
+      expect(withColour).toMatch(SGR);
+      expect(withColour.replace(SGR, '')).toBe(wallLines(view(120, unicode), DATA).join('\n'));
+      for (const word of ['blocked', 'not yet', 'checked in', 'did as planned', 'absent']) expect(withColour.replace(SGR, '')).toContain(word);
+    }
+  });
+
+  it("`checkin team`, `checkin list` and a check-in's view: without colour the same words, each state its own", async () => {
+    const colored = await makeColors(3);
+    const rich = (c: typeof plain): View => ({ c, rich: true, width: 120, now: new Date('2026-11-22T09:30:00Z') });
+    const checkIns = DATA.teams[0]!.members.flatMap((m) => (m.check_in ? [m.check_in] : []));
+    const cases: Array<[string, (c: typeof plain) => string, string[]]> = [
+      ['team', (c) => teamDayView(rich(c), DATA.teams), ['⚠ blocked', '· not yet', '✓ filled in', '– no check-in']],
+      ['list', (c) => checkInRows(rich(c), checkIns), ['⚠ blocked', '· not yet', '✓ filled']],
+      ['blocked check-in', (c) => renderCheckIn(checkIns[0]!, c, true, 120), ['filled in at', 'blocked', 'mood: 🤯 stressed']],
+      ['pending check-in', (c) => renderCheckIn(checkIns[1]!, c, true, 120), ['not filled in yet', 'mood: none']],
+    ];
+    for (const [what, view, words] of cases) {
+      const withColour = view(colored);
+      expect(withColour, what).toMatch(SGR);
+      expect(withColour.replace(SGR, ''), what).toBe(view(plain));
+      for (const word of words) expect(view(plain), `${what}: ${word}`).toContain(word);
+    }
   });
 });

@@ -130,7 +130,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       await keepAnswers(answers);
     };
     /** One answer as lines; what is typed when Ctrl-C comes, the line being typed included, is kept. */
-    const ask = async (field: 'previous' | 'intentions' | 'blockers', message: string, note: string) => {
+    const ask = async (field: 'previous' | 'intentions' | 'blockers', message: string, note: string | undefined, keys: string) => {
       let typed: string | undefined;
       const changed = () => typed !== undefined && typed !== (answers[field] ?? '');
       // A stop signal (the terminal closed) while typing: the line being typed is kept too.
@@ -138,7 +138,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
         if (changed()) keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers, [field]: typed } });
       });
       try {
-        await step({ [field]: await askLines(ctx, message, answers[field], note, (text) => (typed = text)) });
+        await step({ [field]: await askLines(ctx, message, answers[field], { note, keys }, (text) => (typed = text)) });
       } catch (err) {
         if (err instanceof CancelledError && changed()) await keepAnswers({ ...answers, [field]: typed });
         throw err;
@@ -165,21 +165,20 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
         }
       }
       const source = [from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(Boolean).join(', and ');
-      const note = source ? `Suggested from ${source}. ${KEYS_NOTE}` : KEYS_NOTE;
-      await ask('previous', 'What did you do previously?', note);
+      await ask('previous', 'What did you do previously?', source ? `Suggested from ${source}.` : undefined, KEYS_NOTE);
     }
-    if (questions.includes('intentions')) await ask('intentions', 'What do you intend to do next?', KEYS_NOTE);
+    if (questions.includes('intentions')) await ask('intentions', 'What do you intend to do next?', undefined, KEYS_NOTE);
     if (questions.includes('blockers')) {
       // What Enter does depends on what is there: it keeps a blocker shown above it.
       const hint = answers.blockers ? 'Enter keeps the blockers above; Backspace takes them back to change or clear.' : 'Nothing: just press Enter.';
-      await ask('blockers', 'Are you blocked by anything?', `${hint} ${KEYS_NOTE}`);
+      await ask('blockers', 'Are you blocked by anything?', undefined, `${hint} ${KEYS_NOTE}`);
     }
     if (questions.includes('mood')) {
       const now = answers.mood ?? null;
       const choices = [{ name: '— none', value: null as Mood | null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m as Mood | null }))];
       // The current mood first, so Enter keeps it.
       const ordered = now ? [choices.find((x) => x.value === now)!, ...choices.filter((x) => x.value !== now)] : choices;
-      await step({ mood: await p.search<Mood | null>('Mood (type to search)', ordered) });
+      await step({ mood: await p.search<Mood | null>('Mood', ordered) });
     }
     if (questions.includes('previous_completed')) {
       const done = await p.select<boolean | null>(
@@ -240,20 +239,20 @@ async function pickWork(ctx: Context, planned: string[], groups: Array<{ title: 
   }
   const rest = sources.flatMap((g) => g.bullets.filter((b) => !shown.get(g.title)!.includes(b)).map((b) => ({ b, title: g.title })));
   const intended = from ? `What you intended on ${shortDay(from)}` : 'What you intended';
-  const picked = await p.checkbox<string>('What went on since your last check-in? (Space picks or drops, Enter goes on)', [
+  const picked = await p.checkbox<string>('What went on since your last check-in?', [
     ...planned.map((l) => ({ name: l, value: l, checked: true, group: intended })),
     ...sources.flatMap((g) => shown.get(g.title)!.map((b) => ({ name: b, value: b, checked: true, group: g.title }))),
     ...(rest.length > 0 ? [{ name: `… and ${rest.length} more (pick this to choose from them)`, value: MORE, checked: false, group: 'Older' }] : []),
   ]);
   if (!picked.includes(MORE)) return picked;
-  const older = await p.checkbox<string>('The rest, newest first (Space picks, Enter goes on)', rest.map(({ b, title }) => ({ name: b, value: b, checked: false, group: title })));
+  const older = await p.checkbox<string>('The rest, newest first', rest.map(({ b, title }) => ({ name: b, value: b, checked: false, group: title })));
   return [...picked.filter((x) => x !== MORE), ...older];
 }
 
 /** One answer, as lines, starting from what it holds (or a suggestion). */
-async function askLines(ctx: Context, message: string, start: string | null | undefined, note: string, onInput: (text: string) => void): Promise<string> {
+async function askLines(ctx: Context, message: string, start: string | null | undefined, help: { note: string | undefined; keys: string }, onInput: (text: string) => void): Promise<string> {
   const lines = start ? start.replace(/\s+$/, '').split('\n') : [];
-  return ctx.prompter().lines(message, { lines, note, onInput });
+  return ctx.prompter().lines(message, { lines, ...(help.note && { note: help.note }), keys: help.keys, onInput });
 }
 
 /** Whether `a` says the same as the check-in's own answers (an untouched pass). */

@@ -1,5 +1,5 @@
 // `checkin config get|set|list|unset`: the preferences (config/prefs.ts) — editor, pager, team,
-// git_repos, color, prompt. Kept in config.json (mode 0600); the token is not one of them and is
+// git_repos, color, prompt, accessible. Kept in config.json (mode 0600); the token is not one of them and is
 // never shown here (`checkin auth token` prints it).
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { PREFERENCE_KEYS, PREFERENCES, parsePreference, preferenceKey, preferences, setPreference, showPreference, unsetPreference, type Preferences } from '../../config/prefs.js';
@@ -23,7 +23,7 @@ export interface ListOptions {
 function settingsHelp(): string {
   const width = Math.max(...PREFERENCE_KEYS.map((k) => k.length));
   const lines = PREFERENCE_KEYS.map((k) => `  ${k.padEnd(width)}  ${PREFERENCES[k].values ? `${PREFERENCES[k].values!.join(' | ')}: ` : ''}${PREFERENCES[k].about}`);
-  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config get color\n  checkin config list --json`;
+  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json`;
 }
 
 export function configCommand(ctx: Context): CommandUnknownOpts {
@@ -46,7 +46,7 @@ export function configCommand(ctx: Context): CommandUnknownOpts {
     .argument('<key>', PREFERENCE_KEYS.join(', '))
     .action((key) => runUnset(ctx, key));
   return new Command('config')
-    .description('Your preferences: editor, pager, default team, git repositories, colour, prompts')
+    .description('Your preferences: editor, pager, default team, git repositories, colour, prompts, accessible mode')
     .addCommand(get)
     .addCommand(set)
     .addCommand(list)

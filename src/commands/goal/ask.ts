@@ -80,7 +80,7 @@ export async function askNewGoal(ctx: Context, input: GoalInput, editor: boolean
   }
   if (out.team_ids === undefined) {
     const mine = (await me(ctx)).teams;
-    if (mine.length > 0) out.team_ids = await p.checkbox('Teams (Space picks, Enter goes on)', mine.map((t) => ({ name: t.name, value: t.id })));
+    if (mine.length > 0) out.team_ids = await p.checkbox('Teams', mine.map((t) => ({ name: t.name, value: t.id })));
     shown.teams = mine.filter((t) => out.team_ids?.includes(t.id)).map((t) => sanitizeLine(t.name));
   }
   if (out.contributor_ids === undefined) {

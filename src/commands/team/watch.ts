@@ -3,7 +3,9 @@
 // at the interval asked for or slower when the RateLimit headers say the person's budget is low;
 // a failed refresh is shown in the footer over the last good wall. Every wait goes through
 // ctx.sleep with a signal, and the screen is given back on every way out: q, Ctrl-C, a signal
-// (through io.onStop), an error.
+// (through io.onStop), an error. In the accessible mode (io.accessible) nothing is redrawn: the
+// wall is written once as lines, and then each change as new lines under it (ui/wall.ts
+// wallAsLines, wallChanges); a check that changed nothing says so only when `r` asked for it.
 
 import { getTeam, pollCheckIns, pollGoals } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
@@ -15,8 +17,9 @@ import { UsageError } from '../../errors.js';
 import { today } from '../../domain/days.js';
 import { makeColors } from '../../ui/color.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
-import { openLiveScreen } from '../../ui/screen.js';
-import { unicodeLocale, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../ui/wall.js';
+import { wrap } from '../../ui/wrap.js';
+import { openKeys, openLiveScreen, type ScreenEvents } from '../../ui/screen.js';
+import { unicodeLocale, wallAsLines, wallChanges, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../ui/wall.js';
 import { teamDays } from '../../core/member-states.js';
 import { teamIdsOf } from '../../domain/team-day.js';
 import { WATCH_INTERVAL_S } from './interval.js';
@@ -78,14 +81,15 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   await refresh();
   const c = await makeColors(ctx.io.colorLevel);
   const unicode = unicodeLocale(ctx.env);
-  const view = (): WallView => ({ c, rich: true, width: screen.size().columns, now: ctx.now(), unicode });
+  const plain = ctx.io.accessible;
+  const view = (): WallView => ({ c, rich: true, width: screen ? screen.size().columns : ctx.io.columns, now: ctx.now(), unicode });
   const data = (): WallData => ({ date, teams: teamDays(teams, itemsOf(checkIns!), date), goals: itemsOf(goals!) });
 
   const quit = new AbortController();
   let wake = new AbortController();
   let asked = false;
   let resized = false;
-  const screen = openLiveScreen(ctx.io, {
+  const events: ScreenEvents = {
     key(keys) {
       if (typed(keys, /[qQ\x03]/)) {
         quit.abort();
@@ -99,14 +103,19 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
       resized = true;
       wake.abort();
     },
-  });
+  };
+  // Lines need no screen: only the keys are read.
+  const screen = plain ? undefined : openLiveScreen(ctx.io, events);
+  const keys = plain ? openKeys(ctx.io, events) : undefined;
   // While the wall has the screen, a line for stderr (a retry notice, a warning) would scroll it:
-  // such lines are held, and written once the screen is given back.
+  // such lines are held, and written once the screen is given back. Written as lines, the wall
+  // lets them through as they come.
   const err = ctx.io.err;
   const held: string[] = [];
-  ctx.io.err = (text: string) => void held.push(text);
+  if (screen) ctx.io.err = (text: string) => void held.push(text);
   const giveBack = () => {
-    screen.restore();
+    screen?.restore();
+    keys?.restore();
     if (ctx.io.err === err) return;
     ctx.io.err = err;
     for (const text of held.splice(0)) err.call(ctx.io, text);
@@ -123,12 +132,8 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
     let pace: Pace = nextPoll(lastHeaders, intervalMs, cost);
     const status: WallStatus = { updatedAt: lastAt, checkedAt: lastAt, nextAt: new Date(lastAt.getTime() + pace.delayMs), slowed: pace.slowed, intervalS };
     let failures = 0;
-    const drawAll = () => {
-      const v = view();
-      screen.draw(wallScreen(v, wallLines(v, data()), wallFooter(v, status), screen.size().rows));
-    };
-    const drawFooter = () => screen.drawRow(screen.size().rows, wallFooter(view(), status));
-    drawAll();
+    const shows = screen ? onScreen(screen, view, data, status) : asLines(ctx, data, status);
+    shows.wall(false);
 
     while (!quit.signal.aborted) {
       const dueAt = asked ? lastAt.getTime() + Math.max(MIN_GAP_MS, pace.slowed ? pace.delayMs : 0) : status.nextAt.getTime();
@@ -139,12 +144,13 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
         wake = new AbortController();
         if (resized) {
           resized = false;
-          drawAll();
+          shows.resized();
         }
         if (!asked || ctx.now().getTime() < dueAt) continue;
       }
       // Never before it is due, however the wait ended (a sleep may end early).
       if (ctx.now().getTime() < dueAt) continue;
+      const askedNow = asked;
       asked = false;
       // Quitting does not wait for an answer still on its way (closing the client ends it).
       const outcome = await Promise.race([refresh().then((changed) => ({ changed }), (error: unknown) => ({ error })), quitting]);
@@ -168,15 +174,94 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
         status.nextAt = new Date(lastAt.getTime() + pace.delayMs);
         status.slowed = pace.slowed;
         // A 304 changes nothing on the wall: only the footer says it was checked.
-        if (outcome.changed) drawAll();
-        else drawFooter();
+        if (outcome.changed) shows.wall(askedNow);
+        else shows.checked(askedNow);
         continue;
       }
       status.nextAt = new Date(lastAt.getTime() + pace.delayMs);
       status.slowed = false;
-      drawFooter();
+      shows.checked(askedNow);
     }
   } finally {
     giveBack();
   }
+}
+
+/** How the wall is shown: what each moment of the loop writes. */
+interface Shows {
+  /** The wall's data changed (or it is the first time); `asked`: `r` asked for this refresh. */
+  wall(asked: boolean): void;
+  /** A refresh that changed nothing, or failed (status.failure says). */
+  checked(asked: boolean): void;
+  resized(): void;
+}
+
+/** On the alternate screen: the whole frame redrawn when the wall changes, else the footer's row alone. */
+function onScreen(screen: ReturnType<typeof openLiveScreen>, view: () => WallView, data: () => WallData, status: WallStatus): Shows {
+  const drawAll = () => {
+    const v = view();
+    screen.draw(wallScreen(v, wallLines(v, data()), wallFooter(v, status), screen.size().rows));
+  };
+  return {
+    wall: drawAll,
+    checked: () => screen.drawRow(screen.size().rows, wallFooter(view(), status)),
+    resized: drawAll,
+  };
+}
+
+const time = (d: Date) => d.toTimeString().slice(0, 8);
+
+/**
+ * As lines (the accessible mode): the wall once, then what changed, each a new line; a failed
+ * refresh said once (and again when the reason changes), the recovery, the pace slowed or back;
+ * a refresh that changed nothing said only when `r` asked for it. Nothing is ever redrawn.
+ */
+function asLines(ctx: Context, data: () => WallData, status: WallStatus): Shows {
+  // Cut at word edges to the terminal's width: a row a screen reader reads is never cut mid-word.
+  const say = (line: string) => ctx.io.out(wrap(`${line}\n`, ctx.io.columns));
+  let shown: WallData | undefined;
+  let failed: string | undefined;
+  // Slowed from the start (a budget other commands spent) is said under the wall too.
+  let slowed = false;
+  const pace = () => {
+    if (status.failure || status.slowed === slowed) return;
+    slowed = status.slowed;
+    say(slowed ? `Refreshing less often, next at ${time(status.nextAt)}: the rate budget is low.` : `Refreshing every ${status.intervalS} s again.`);
+  };
+  const recovered = () => {
+    if (failed === undefined) return;
+    failed = undefined;
+    say(`Refreshed again at ${time(status.checkedAt)}.`);
+  };
+  return {
+    wall(asked) {
+      recovered();
+      const now = data();
+      if (!shown || shown.date !== now.date) {
+        const head = shown ? `A new day, ${now.date}: the wall at ${time(status.updatedAt)}.` : `The wall at ${time(status.updatedAt)}.`;
+        say(`${head} Refreshed every ${status.intervalS} s; what changes is written below. Keys: q quits, r refreshes now.`);
+        for (const line of wallAsLines(now)) say(line);
+      } else {
+        const changes = wallChanges(shown, now);
+        if (changes.length > 0) {
+          say(`Changed at ${time(status.updatedAt)}:`);
+          for (const line of changes) say(`  ${line}`);
+        } else if (asked) say(`Checked at ${time(status.checkedAt)}: nothing changed.`);
+      }
+      shown = now;
+      pace();
+    },
+    checked(asked) {
+      const f = status.failure;
+      if (f) {
+        if (f.message !== failed || asked) say(`Refresh failed at ${time(f.at)}: ${f.message}. Still showing the wall of ${time(status.updatedAt)}; next try at ${time(status.nextAt)} (r tries now).`);
+        failed = f.message;
+        return;
+      }
+      recovered();
+      if (asked) say(`Checked at ${time(status.checkedAt)}: nothing changed.`);
+      pace();
+    },
+    resized() {},
+  };
 }
