@@ -63,6 +63,11 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
   return { dir, fresh: true };
 }
 
+/** Everyone in the account with their @username, from the cached directory (GET /people and /teams when there is none). */
+export async function directoryPeople(ctx: Context): Promise<Directory['people']> {
+  return (await directory(ctx, false)).dir.people;
+}
+
 /** Splits repeated and comma-separated values: --person a,b --person c → [a, b, c]. */
 export function splitValues(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
