@@ -8,14 +8,14 @@
 import { allCheckIns } from '../api/endpoints.js';
 import type { CheckIn, Ref } from '../api/types.js';
 import type { Context } from '../context.js';
-import { longestRun, mentions, type BlockerRun } from '../core/blockers.js';
+import { mentions } from '../core/blockers.js';
 import { addDays } from '../core/datekey.js';
 import { me } from './account.js';
 import { today } from './days.js';
+import { BLOCKER_HISTORY_DAYS, blockerHistory, isBlocked } from './blocker-history.js';
 import { teamIdsOf } from './team-day.js';
 
-/** How many days before the day are looked at for how long a blocker has stood. */
-export const BLOCKER_HISTORY_DAYS = 6;
+export { BLOCKER_HISTORY_DAYS };
 
 export interface OpenBlocker {
   person: Ref | null;
@@ -43,22 +43,6 @@ export interface OpenBlockers {
 }
 
 const byName = (a: OpenBlocker, b: OpenBlocker) => ((a.person?.name ?? '') < (b.person?.name ?? '') ? -1 : (a.person?.name ?? '') > (b.person?.name ?? '') ? 1 : 0);
-const isBlocked = (c: CheckIn) => c.blocked !== false && (c.blockers ?? '').trim() !== '';
-
-/**
- * How long each blocked check-in's blocker has stood (by check-in id): one list of the blocked
- * people's check-ins over the BLOCKER_HISTORY_DAYS before `date`, none when nobody is blocked.
- */
-export async function blockerHistory(ctx: Context, date: string, blocked: CheckIn[]): Promise<Map<string, BlockerRun>> {
-  const runs = new Map<string, BlockerRun>();
-  const people = [...new Set(blocked.filter(isBlocked).flatMap((c) => (c.person?.id ? [c.person.id] : [])))];
-  const history = people.length === 0 ? [] : await allCheckIns(await ctx.api(), { people_ids: people, since: addDays(date, -BLOCKER_HISTORY_DAYS), until: addDays(date, -1) });
-  for (const c of blocked) {
-    const run = isBlocked(c) ? longestRun(c, history) : undefined;
-    if (run) runs.set(c.id, run);
-  }
-  return runs;
-}
 
 async function blockersOf(ctx: Context, date: string, teamIds: string[], keep: (c: CheckIn) => boolean): Promise<OpenBlockers> {
   const wanted = new Set(teamIds.map((t) => t.toLowerCase()));
