@@ -7,7 +7,8 @@
 // the earlier check-ins it already has, with the same core/blockers.ts.
 import { allCheckIns } from '../api/endpoints.js';
 import type { CheckIn, Ref } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { BlockedOnMe } from '../config/store.js';
+import { loggedInToken, type Context } from '../context.js';
 import { mentions } from '../core/blockers.js';
 import { addDays } from '../core/datekey.js';
 import { me } from './account.js';
@@ -67,6 +68,35 @@ export async function openBlockers(ctx: Context, input: { date?: string; teams?:
   const teamIds = await teamIdsOf(ctx, input.teams);
   if (teamIds.length === 0) return undefined;
   return blockersOf(ctx, date, teamIds, () => true);
+}
+
+/** How old the list of teammates blocked on me may be before status or inbox asks again. */
+export const BLOCKED_ON_ME_TTL_MS = 10 * 60 * 1000;
+
+const isRun = (b: unknown): b is BlockedOnMe => {
+  const x = b as Partial<Record<keyof BlockedOnMe, unknown>> | null;
+  const person = x?.person as { id?: unknown; name?: unknown } | null | undefined;
+  return (
+    typeof x === 'object' && x !== null && typeof x.blockers === 'string' && typeof x.since === 'string' && typeof x.days === 'number' && typeof x.at_least === 'boolean' &&
+    typeof x.check_in_id === 'string' && (person === null || (typeof person === 'object' && typeof person.id === 'string' && typeof person.name === 'string'))
+  );
+};
+
+/**
+ * Teammates blocked on me on `date`, as status and inbox say it: kept ten minutes in the cache (a
+ * shell prompt asks often), then asked again with blockedOnMe. A cache that cannot be written is
+ * no matter: it is asked again next time.
+ */
+export async function blockedOnMeKept(ctx: Context, date: string): Promise<BlockedOnMe[]> {
+  const api = await ctx.api();
+  const cfg = ctx.config();
+  const token = loggedInToken(ctx).value;
+  const held = cfg.cached(api.baseUrl, token, 'blocked_on_me');
+  const age = held && typeof held.checked_at === 'string' ? ctx.now().getTime() - Date.parse(held.checked_at) : NaN;
+  if (held?.date === date && age >= 0 && age < BLOCKED_ON_ME_TTL_MS && Array.isArray(held.list) && held.list.every(isRun)) return held.list;
+  const list = (await blockedOnMe(ctx, date)).map((b) => ({ person: b.person, blockers: b.blockers, since: b.same_since, days: b.days, at_least: b.at_least, check_in_id: b.check_in.id }));
+  await cfg.cache(api.baseUrl, token, 'blocked_on_me', { date, checked_at: ctx.now().toISOString(), list }).catch(() => undefined);
+  return list;
 }
 
 /**

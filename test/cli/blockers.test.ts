@@ -7,7 +7,7 @@ import type { Mood } from '../../src/api/types.js';
 import { addDays } from '../../src/core/datekey.js';
 import { LINUS_BLOCKER } from '../../src/sandbox/demo.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { describeRequest, TODAY, useWorld } from '../helpers/harness.js';
+import { TODAY, useWorld } from '../helpers/harness.js';
 import { scripted } from '../helpers/prompter.js';
 
 const w = useWorld();
@@ -16,7 +16,7 @@ beforeEach(() => {
   sb = w.sb;
 });
 const ada = () => w.id('ada');
-const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
+const patches = () => sb.requests.filter((r) => r.method === 'PATCH') as Array<{ body: Record<string, unknown> }>;
 
 /** Ada's check-in of `date`, filled in with `blockers` (made when the demo left the day empty). */
 function adaFilled(date: string, blockers: string | null) {
@@ -98,6 +98,13 @@ describe('status and inbox: teammates blocked on me', () => {
         `GET /api/v2/check-ins?people_ids[]=${w.id('linus')}&since=${addDays(TODAY, -6)}&until=${addDays(TODAY, -1)}&page=1&per_page=50`,
       ].sort(),
     );
+    // Kept ten minutes (a shell prompt asks often): then asked again.
+    w.forget();
+    expect((await w.cli(['status'])).stdout).toContain('Linus has been blocked on you since Fri (3 days)\n');
+    expect(w.sent().filter((q) => q.includes('blocked=true') || q.includes('people_ids'))).toEqual([]);
+    await w.clock.sleep(10 * 60 * 1000);
+    expect((await w.cli(['status'])).stdout).toContain('Linus has been blocked on you since Fri (3 days)\n');
+    expect(w.sent().filter((q) => q.includes('blocked=true') || q.includes('people_ids'))).toHaveLength(2);
     const json = JSON.parse((await w.cli(['status', '--json', 'blocked_on_you'])).stdout);
     expect(json).toEqual({ blocked_on_you: [{ person: { id: w.id('linus'), name: 'Linus Torvalds' }, blockers: LINUS_BLOCKER, since: addDays(TODAY, -2), days: 3, at_least: false, check_in_id: expect.any(String) }] });
   });

@@ -11,7 +11,8 @@ import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import type { InboxListing, ListedItem } from '../../config/store.js';
 import { UsageError, withHint } from '../../errors.js';
-import { blockedOnMe } from '../../domain/blockers.js';
+import { blockedOnMeKept } from '../../domain/blockers.js';
+import { today } from '../../domain/days.js';
 import { rangeDay } from '../../domain/days.js';
 import { commentBody, dropOwn, editKept, newestToEdit, sendWithDraft, type Entry } from '../../domain/outbox.js';
 import { JSON_FIELDS, jsonOption, printJson, printList, printOne, viewFor, type JsonFlag } from '../../ui/output.js';
@@ -77,7 +78,8 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
   const key = await inboxKey(ctx);
   const marker = readMarker(ctx, key);
   // Teammates blocked on me today, asked alongside (best effort: it never stops the inbox).
-  const blockers = blockedOnMe(ctx).catch(() => undefined);
+  const day = await today(ctx);
+  const blockers = blockedOnMeKept(ctx, day).catch(() => undefined);
   const inbox = await gatherInbox(ctx, {
     ...(since && { since }),
     ...(marker?.seen_at && !opts.all && { seenAt: marker.seen_at }),
@@ -108,13 +110,13 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
     return printJson(ctx.io, {
       since: inbox.since,
       seen_before: marker?.seen_at ?? null,
-      blocked_on_you: onMe.map((b) => ({ person: b.person, blockers: b.blockers, since: b.same_since, days: b.days, at_least: b.at_least, check_in_id: b.check_in.id })),
+      blocked_on_you: onMe,
       threads: inbox.threads.map((t) => ({ type: t.on?.kind ?? null, id: t.on?.id ?? null, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items.map((i) => ({ n: ++m, ...i })) })),
     }, opts.json);
   }
   const none = marker?.seen_at && !opts.all ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).` : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
   // Said before the list: once the list has started a pager, the screen is the pager's.
-  if (onMe.length > 0) ctx.io.err(blockedOnYouLines(await viewFor(ctx.io, ctx.now()), sanitizeDeep(onMe.map((b) => ({ person: b.person, since: b.same_since, days: b.days, at_least: b.at_least }))), onMe[0]!.check_in.date));
+  if (onMe.length > 0) ctx.io.err(blockedOnYouLines(await viewFor(ctx.io, ctx.now()), sanitizeDeep(onMe), day));
   if (views.length > 0 && ctx.io.stdoutIsTTY) ctx.io.err(terminal ? `Reply: checkin inbox --reply <n> "text"\n` : `Reply: checkin comments <id> --add "text" (the ids are in checkin inbox --json)\n`);
   await printList(ctx.io, ctx.now(), views, false, none, inboxRows);
 }

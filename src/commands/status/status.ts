@@ -1,12 +1,12 @@
 // `checkin status`: for cron and shell prompts. One GET of today's check-in by date key; without
 // --quiet, the count of new comments (domain/today-state.ts) and teammates blocked on me today
-// (domain/blockers.ts: one list, two when a blocker names me). Exit 0 when it is filled in or
+// (domain/blockers.ts: one list, two when a blocker names me; kept ten minutes). Exit 0 when it is filled in or
 // nothing is scheduled, 3 when it is still pending.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { today, zoneHelp } from '../../domain/days.js';
-import { blockedOnMe } from '../../domain/blockers.js';
+import { blockedOnMeKept } from '../../domain/blockers.js';
 import { allHere } from '../../domain/outbox.js';
 import { todayState, unread } from '../../domain/today-state.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
@@ -33,10 +33,10 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   const date = await today(ctx);
   const news = opts.quiet ? undefined : unread(ctx);
   // Best effort, like the count: a teammate's blocker that names me cannot stop the status.
-  const blockers = opts.quiet ? undefined : blockedOnMe(ctx, date).catch(() => undefined);
+  const blockers = opts.quiet ? undefined : blockedOnMeKept(ctx, date).catch(() => undefined);
   const { state, checkIn } = await todayState(ctx, date);
   const unreadNow = await news;
-  const onMe = (await blockers)?.map((b) => ({ person: b.person, blockers: b.blockers, since: b.same_since, days: b.days, at_least: b.at_least, check_in_id: b.check_in.id }));
+  const onMe = await blockers;
   const count = unreadNow?.count;
   const shown = unreadNow ? `${unreadNow.count}${unreadNow.more ? '+' : ''}` : '';
   // What waits in the outbox (no request: a look at the drafts folder).
