@@ -84,13 +84,15 @@ const isRun = (b: unknown): b is BlockedOnMe => {
 
 /**
  * Teammates blocked on me on `date`, as status and inbox say it: kept ten minutes in the cache (a
- * shell prompt asks often), then asked again with blockedOnMe. A cache that cannot be written is
+ * shell prompt asks often), then asked again with blockedOnMe; none while `me` is not cached. A cache that cannot be written is
  * no matter: it is asked again next time.
  */
 export async function blockedOnMeKept(ctx: Context, date: string): Promise<BlockedOnMe[]> {
   const api = await ctx.api();
   const cfg = ctx.config();
   const token = loggedInToken(ctx).value;
+  // Only for an account whose `me` is known (as the count of new comments): never a GET /me just for this.
+  if (!cfg.cached(api.baseUrl, token, 'me')) return [];
   const held = cfg.cached(api.baseUrl, token, 'blocked_on_me');
   const age = held && typeof held.checked_at === 'string' ? ctx.now().getTime() - Date.parse(held.checked_at) : NaN;
   if (held?.date === date && age >= 0 && age < BLOCKED_ON_ME_TTL_MS && Array.isArray(held.list) && held.list.every(isRun)) return held.list;
