@@ -2,6 +2,8 @@
 // pseudo-terminal: each blocker with how many days in a row it has stood, still / resolved /
 // changed, the result the blockers answer. The sandbox on the real clock; Ada (the demo person) is
 // made blocked on her three check-ins before today.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays, localDateKey } from '../../src/core/datekey.js';
 import { shortDay } from '../../src/core/dayname.js';
@@ -15,6 +17,14 @@ let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = { ...e, CHECKIN_GIT_REPOS: '' })));
 const today = () => localDateKey(new Date());
 const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
+const drafts = () => {
+  try {
+    const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  } catch {
+    return [];
+  }
+};
 
 /** Ada's check-in `daysAgo` days before today, filled in with `blockers` (made when the demo left the day empty). */
 function adaBlocked(daysAgo: number, blockers: string) {
@@ -51,5 +61,21 @@ describe("today's form: the previous check-in's blockers", () => {
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(patches().map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${today()}`]);
     expect(patches()[0]!.body).toMatchObject({ intentions: '- Write the blockers tests', blockers: '- Waiting on the **security review**' });
+  });
+
+  it('changed: its text is edited in place; Ctrl-C while typing keeps what was typed as the draft\'s blockers and sends nothing', async () => {
+    for (const d of [2, 1]) adaBlocked(d, '- CI is red on main');
+    const s = new Screen(['today'], env);
+    await s.answer('What went on since your last check-in?', KEY.enter);
+    await s.answer('What did you do previously?', KEY.enter);
+    await s.answer('What do you intend to do next?', '- Fix CI' + KEY.enter + KEY.enter);
+    await s.answer(`CI is red on main (2 days, since ${shortDay(addDays(today(), -2))})`, KEY.down + KEY.down + KEY.enter);
+    await s.waitFor('The blocker now:');
+    s.type('- CI is red on the release branch');
+    await s.waitFor('- CI is red on the release branch');
+    s.type(KEY.ctrlC);
+    expect((await s.exit()).code).toBe(130);
+    expect(patches()).toEqual([]);
+    expect(drafts()).toMatchObject([{ content: { kind: 'answers', answers: { intentions: '- Fix CI', blockers: '- CI is red on main\n- CI is red on the release branch' } } }]);
   });
 });

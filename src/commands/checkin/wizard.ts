@@ -180,7 +180,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       // The blockers of my previous check-in, each with how long it has stood: still, resolved or
       // changed. From the earlier check-ins fetched for "previous" already: no request of its own.
       const before = (await earlier) ?? [];
-      const last = before.find((x) => x.completed_at && !x.absent && x.date < current.date);
+      const last = before.filter((x) => x.completed_at && !x.absent && x.date < current.date).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
       const runs = last ? blockerRuns(last, before) : [];
       if (runs.length > 0) {
         io.err(c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : last!.date} — still there, resolved, or changed?\n`));
@@ -196,8 +196,21 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
           ]);
           if (choice === 'still') kept.push(run.text);
           else if (choice === 'changed') {
-            const edited = await askLines(ctx, 'The blocker now:', run.text, KEYS_NOTE, () => undefined);
-            if (edited.trim() !== '') kept.push(edited.replace(/\s+$/, ''));
+            // What is typed is kept as the draft's blockers if Ctrl-C or a stop signal comes while typing.
+            let typed: string | undefined;
+            const withTyped = () => ({ ...answers, blockers: [...kept, typed ?? ''].filter((t) => t.trim() !== '').join('\n') });
+            const off = keepOnStop(ctx, () => {
+              if (typed !== undefined) keep(ctx, draftTarget, { kind: 'answers', answers: withTyped() });
+            });
+            try {
+              const edited = await askLines(ctx, 'The blocker now:', run.text, KEYS_NOTE, (text) => (typed = text));
+              if (edited.trim() !== '') kept.push(edited.replace(/\s+$/, ''));
+            } catch (err) {
+              if (err instanceof CancelledError && typed !== undefined) await keepAnswers(withTyped());
+              throw err;
+            } finally {
+              off();
+            }
           }
         }
         await step({ blockers: kept.join('\n') });
