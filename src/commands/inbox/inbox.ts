@@ -41,7 +41,7 @@ export interface InboxOptions {
 
 export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
   return new Command('inbox')
-    .description('New comments on your check-ins and goal updates, and @mentions of you; --reply <n> answers one')
+    .description('New comments on your check-ins and goal updates, @mentions of you, and teammates blocked on you; --reply <n> answers one')
     .argument('[text]', 'with --reply: the comment (- reads standard input)')
     .option('--all', 'everything, not only what is new since you last looked')
     .option('--since <day>', `look at check-ins and updates from this day on (default: the last ${INBOX_DAYS} days)`)
