@@ -25,7 +25,8 @@ export interface CachedMe {
 
 /** People and teams of the account, for resolving names; refreshed when a name is not found. */
 export interface Directory {
-  people: Array<{ id: string; name: string; username: string }>;
+  /** team_ids: the person's teams, as /people said (absent in a directory cached by an earlier version). */
+  people: Array<{ id: string; name: string; username: string; team_ids?: string[] }>;
   teams: Ref[];
   fetched_at: string;
 }
@@ -40,6 +41,18 @@ export interface CacheEntry {
   shown?: { check_ins?: string[]; goal_updates?: string[] };
   /** `checkin status`'s last answer for today's check-in and its ETag (sent again with If-None-Match). */
   today?: { key: string; etag: string; check_in: CheckIn };
+  /** Teammates blocked on me on `date`, as last asked at `checked_at` (status and inbox ask again after ten minutes). */
+  blocked_on_me?: { date: string; checked_at: string; list: BlockedOnMe[] };
+}
+
+/** A teammate's open blocker that @mentions me: who, the words, and since when (days in a row). */
+export interface BlockedOnMe {
+  person: { id: string; name: string } | null;
+  blockers: string;
+  since: string;
+  days: number;
+  at_least: boolean;
+  check_in_id: string;
 }
 
 export interface StoredConfig {

@@ -11,3 +11,8 @@ export function shortDay(key: string): string {
   const date = checked(key);
   return `${DAYS[getDay(date)]} ${date.getDate()} ${MONTHS[date.getMonth()]}`;
 }
+
+/** "Mon": the day of the week of a date key (within a week, it names the day). */
+export function weekdayWord(key: string): string {
+  return DAYS[getDay(checked(key))]!;
+}

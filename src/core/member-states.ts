@@ -1,6 +1,7 @@
 // A team's day: each member with their check-in of that day and its state, in the order every face
 // shows it (blocked first, then not yet, filled in, none; by name within each).
 import type { CheckIn, Ref, Team } from '../api/types.js';
+import type { BlockerRun } from './blockers.js';
 
 /** A team member's state on a day, in the order a team's day lists them. */
 export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'none'] as const;
@@ -9,13 +10,14 @@ export type MemberState = (typeof MEMBER_STATES)[number];
 export interface TeamDay {
   team: Ref;
   date: string;
-  members: Array<{ person: Ref; state: MemberState; check_in: CheckIn | null }>;
+  /** blocked_for: a blocked member's longest-standing blocker, days in a row (null when not blocked or not counted). */
+  members: Array<{ person: Ref; state: MemberState; check_in: CheckIn | null; blocked_for?: BlockerRun | null }>;
 }
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Each team's people on `date`, with their check-in among `checkIns` and its state. */
-export function teamDays(teams: Team[], checkIns: CheckIn[], date: string): TeamDay[] {
+/** Each team's people on `date`, with their check-in among `checkIns` and its state (`runs`: how long each blocked check-in's blocker has stood, by id). */
+export function teamDays(teams: Team[], checkIns: CheckIn[], date: string, runs?: Map<string, BlockerRun>): TeamDay[] {
   return teams.map((team) => ({
     team: { id: team.id, name: team.name },
     date,
@@ -24,7 +26,7 @@ export function teamDays(teams: Team[], checkIns: CheckIn[], date: string): Team
         // A check-in belongs under the teams it was reported to, and nowhere else.
         const c = checkIns.find((x) => x.person?.id === person.id && (x.teams ?? []).some((t) => t.id === team.id)) ?? null;
         const state: MemberState = !c ? 'none' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
-        return { person, state, check_in: c };
+        return { person, state, check_in: c, blocked_for: (state === 'blocked' && c && runs?.get(c.id)) || null };
       })
       .sort((a, b) => MEMBER_STATES.indexOf(a.state) - MEMBER_STATES.indexOf(b.state) || byName(a.person.name, b.person.name)),
   }));

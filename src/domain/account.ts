@@ -55,12 +55,21 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
   if (cached) return { dir: cached, fresh: false };
   const [people, teams] = await Promise.all([allPeople(api), allTeams(api)]);
   const dir: Directory = {
-    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '' })),
+    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '', ...(p.teams && { team_ids: p.teams.map((t) => t.id) }) })),
     teams: teams.map((t) => ({ id: t.id, name: t.name })),
     fetched_at: ctx.now().toISOString(),
   };
   await cfg.cache(api.baseUrl, token, 'directory', dir);
   return { dir, fresh: true };
+}
+
+/**
+ * Everyone in the account with their @username and teams, from the cached directory (GET /people
+ * and /teams when there is none, or with `refresh`); `fresh`: it was just asked for.
+ */
+export async function directoryPeople(ctx: Context, opts: { refresh?: boolean } = {}): Promise<{ people: Directory['people']; fresh: boolean }> {
+  const { dir, fresh } = await directory(ctx, Boolean(opts.refresh));
+  return { people: dir.people, fresh };
 }
 
 /** Splits repeated and comma-separated values: --person a,b --person c → [a, b, c]. */

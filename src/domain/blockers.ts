@@ -1,16 +1,22 @@
-// The open blockers of my teams on a day: who is blocked, by what, and since when the same words
-// have been reported. Requests: one list, GET /check-ins?blocked=true over the day and the six
-// before it for the teams (50 a page, paged while full) — the day's blocked check-ins and their
-// history in the same answer; the teams from the cached account (GET /me once).
+// The open blockers of my teams on a day: who is blocked, by what, and for how many check-ins in a
+// row (days) the blocker has stood. Requests: one list of the day's blocked check-ins for the teams
+// (GET /check-ins?blocked=true, 50 a page, paged while full), then — only when someone is blocked —
+// one list of those people's check-ins over the BLOCKER_HISTORY_DAYS before it (all of them: a day
+// unblocked or not filled in ends a run); the teams from the cached account (GET /me once).
+// `checkin team` counts its blocked members with the same blockerHistory; today's form counts from
+// the earlier check-ins it already has, with the same core/blockers.ts.
 import { allCheckIns } from '../api/endpoints.js';
 import type { CheckIn, Ref } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { BlockedOnMe } from '../config/store.js';
+import { loggedInToken, type Context } from '../context.js';
+import { mentions } from '../core/blockers.js';
 import { addDays } from '../core/datekey.js';
+import { me } from './account.js';
 import { today } from './days.js';
+import { BLOCKER_HISTORY_DAYS, blockerHistory, isBlocked } from './blocker-history.js';
 import { teamIdsOf } from './team-day.js';
 
-/** How many days before the day are looked at for when a blocker was first reported. */
-export const BLOCKER_HISTORY_DAYS = 6;
+export { BLOCKER_HISTORY_DAYS };
 
 export interface OpenBlocker {
   person: Ref | null;
@@ -21,11 +27,12 @@ export interface OpenBlocker {
   check_in: CheckIn;
   /** When the day's check-in was filled in (null when the service does not say). */
   reported_at: string | null;
-  /**
-   * The first day (within the day and the BLOCKER_HISTORY_DAYS before it) from which this person's
-   * blocked check-ins say the same words, without a different blocker in between.
-   */
+  /** The first day of the run of the longest-standing blocker (days in a row, within the day and the BLOCKER_HISTORY_DAYS before it). */
   same_since: string;
+  /** Check-ins in a row (scheduled days) that blocker has stood, the day's included. */
+  days: number;
+  /** The run reaches the first day looked at: it may be longer. */
+  at_least: boolean;
 }
 
 export interface OpenBlockers {
@@ -36,33 +43,73 @@ export interface OpenBlockers {
   blockers: OpenBlocker[];
 }
 
-const norm = (s: string | null | undefined) => (s ?? '').trim().replace(/\s+/g, ' ');
 const byName = (a: OpenBlocker, b: OpenBlocker) => ((a.person?.name ?? '') < (b.person?.name ?? '') ? -1 : (a.person?.name ?? '') > (b.person?.name ?? '') ? 1 : 0);
+
+async function blockersOf(ctx: Context, date: string, teamIds: string[], keep: (c: CheckIn) => boolean): Promise<OpenBlockers> {
+  const wanted = new Set(teamIds.map((t) => t.toLowerCase()));
+  const seen = new Set<string>();
+  // Several team_ids[] may list one check-in more than once (api-notes): once each.
+  const list = (await allCheckIns(await ctx.api(), { since: date, until: date, blocked: true, team_ids: teamIds })).filter((c) => !seen.has(c.id) && seen.add(c.id));
+  const ofTeams = (c: CheckIn) => (c.teams ?? []).filter((t) => wanted.has(t.id.toLowerCase()));
+  const open = list.filter((c) => c.date === date && isBlocked(c) && (c.teams === undefined || ofTeams(c).length > 0) && keep(c));
+  const runs = await blockerHistory(ctx, date, open);
+  const blockers: OpenBlocker[] = open
+    .map((c) => {
+      const run = runs.get(c.id) ?? { days: 1, since: c.date, at_least: false };
+      return { person: c.person ?? null, teams: ofTeams(c), blockers: c.blockers ?? '', check_in: c, reported_at: c.completed_at ?? null, same_since: run.since, days: run.days, at_least: run.at_least };
+    })
+    .sort(byName);
+  return { date, team_ids: teamIds, looked_back_to: addDays(date, -BLOCKER_HISTORY_DAYS), blockers };
+}
 
 /** The teams' open blockers on `date` (default today); undefined when I am in no team. */
 export async function openBlockers(ctx: Context, input: { date?: string; teams?: string[] }): Promise<OpenBlockers | undefined> {
   const date = input.date ?? (await today(ctx));
   const teamIds = await teamIdsOf(ctx, input.teams);
   if (teamIds.length === 0) return undefined;
-  const from = addDays(date, -BLOCKER_HISTORY_DAYS);
-  const wanted = new Set(teamIds.map((t) => t.toLowerCase()));
-  const seen = new Set<string>();
-  // Several team_ids[] may list one check-in more than once (api-notes): once each.
-  const list = (await allCheckIns(await ctx.api(), { since: from, until: date, blocked: true, team_ids: teamIds })).filter((c) => !seen.has(c.id) && seen.add(c.id));
-  const ofTeams = (c: CheckIn) => (c.teams ?? []).filter((t) => wanted.has(t.id.toLowerCase()));
-  const blocked = (c: CheckIn) => c.blocked !== false && norm(c.blockers) !== '';
-  const blockers: OpenBlocker[] = list
-    .filter((c) => c.date === date && blocked(c) && (c.teams === undefined || ofTeams(c).length > 0))
-    .map((c) => {
-      // This person's earlier blocked check-ins, newest first: the run of the same words.
-      const earlier = list.filter((x) => x.date < date && x.person?.id !== undefined && x.person?.id === c.person?.id && blocked(x)).sort((a, b) => (a.date < b.date ? 1 : -1));
-      let since = c.date;
-      for (const x of earlier) {
-        if (norm(x.blockers) !== norm(c.blockers)) break;
-        since = x.date;
-      }
-      return { person: c.person ?? null, teams: ofTeams(c), blockers: c.blockers ?? '', check_in: c, reported_at: c.completed_at ?? null, same_since: since };
-    })
-    .sort(byName);
-  return { date, team_ids: teamIds, looked_back_to: from, blockers };
+  return blockersOf(ctx, date, teamIds, () => true);
+}
+
+/** How old the list of teammates blocked on me may be before status or inbox asks again. */
+export const BLOCKED_ON_ME_TTL_MS = 10 * 60 * 1000;
+
+const isRun = (b: unknown): b is BlockedOnMe => {
+  const x = b as Partial<Record<keyof BlockedOnMe, unknown>> | null;
+  const person = x?.person as { id?: unknown; name?: unknown } | null | undefined;
+  return (
+    typeof x === 'object' && x !== null && typeof x.blockers === 'string' && typeof x.since === 'string' && typeof x.days === 'number' && typeof x.at_least === 'boolean' &&
+    typeof x.check_in_id === 'string' && (person === null || (typeof person === 'object' && typeof person.id === 'string' && typeof person.name === 'string'))
+  );
+};
+
+/**
+ * Teammates blocked on me on `date`, as status and inbox say it: kept ten minutes in the cache (a
+ * shell prompt asks often), then asked again with blockedOnMe; none while `me` is not cached. A cache that cannot be written is
+ * no matter: it is asked again next time.
+ */
+export async function blockedOnMeKept(ctx: Context, date: string): Promise<BlockedOnMe[]> {
+  const api = await ctx.api();
+  const cfg = ctx.config();
+  const token = loggedInToken(ctx).value;
+  // Only for an account whose `me` is known (as the count of new comments): never a GET /me just for this.
+  if (!cfg.cached(api.baseUrl, token, 'me')) return [];
+  const held = cfg.cached(api.baseUrl, token, 'blocked_on_me');
+  const age = held && typeof held.checked_at === 'string' ? ctx.now().getTime() - Date.parse(held.checked_at) : NaN;
+  if (held?.date === date && age >= 0 && age < BLOCKED_ON_ME_TTL_MS && Array.isArray(held.list) && held.list.every(isRun)) return held.list;
+  const list = (await blockedOnMe(ctx, date)).map((b) => ({ person: b.person, blockers: b.blockers, since: b.same_since, days: b.days, at_least: b.at_least, check_in_id: b.check_in.id }));
+  await cfg.cache(api.baseUrl, token, 'blocked_on_me', { date, checked_at: ctx.now().toISOString(), list }).catch(() => undefined);
+  return list;
+}
+
+/**
+ * Teammates blocked on me today: open blockers in any of my teams that @mention me (my username or
+ * first name), with how long they have stood. One request when none names me, two when some do;
+ * none when I am in no team.
+ */
+export async function blockedOnMe(ctx: Context, date?: string): Promise<OpenBlocker[]> {
+  const person = await me(ctx);
+  if (person.teams.length === 0) return [];
+  const day = date ?? (await today(ctx));
+  const found = await blockersOf(ctx, day, person.teams.map((t) => t.id), (c) => c.person?.id !== person.id && mentions(c.blockers, person));
+  return found.blockers;
 }

@@ -4,6 +4,7 @@
 // its own entry per target (the wizard updates it answer by answer) and never changes another's:
 // a failed send followed by another send leaves the first waiting, and says so. Where no entry can
 // be kept at all, the write still goes out, and if it fails the typed text is printed.
+import { asSent } from '../core/blockers.js';
 import { createEchoQuestion, createGoal, getCheckIn, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { DATE_KEY_RE, UUID_RE } from '../api/types.js';
@@ -496,7 +497,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
         answers = read.answers;
       } else throw wrong();
       const a = answers;
-      return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, a)) };
+      return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, asSent(a))) };
     }
     case 'comment': {
       const body = commentBody(entry);

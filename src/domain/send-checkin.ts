@@ -5,6 +5,7 @@ import { patchCheckIn } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import type { Context } from '../context.js';
+import { asSent } from '../core/blockers.js';
 import { UsageError, withHint } from '../errors.js';
 import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
@@ -27,7 +28,9 @@ export interface SendOptions {
 /**
  * The one PATCH, with typed text kept as a draft until the service accepted it; the check-in it
  * answered, or null when the service has no check-in scheduled on that date (what was kept stays).
- * A check-in named by UUID that does not exist is an error. Prints nothing.
+ * A check-in named by UUID that does not exist is an error. Blockers that say "none" ("no", "n/a",
+ * "nothing", "-") are sent as no blockers, so the check-in is not marked blocked (what was typed is
+ * what is kept). Prints nothing.
  */
 export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
   const api = await ctx.api();
@@ -43,7 +46,7 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
       ...(opts.folds && { folds: opts.folds }),
       ...(opts.quiet && { quiet: true }),
       resume,
-      send: () => patchCheckIn(api, target.key, answers),
+      send: () => patchCheckIn(api, target.key, asSent(answers)),
     });
   } catch (err) {
     // Not the service at all (an HTML page): said so, and the answers are kept however they were given.

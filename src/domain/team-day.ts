@@ -1,11 +1,14 @@
 // A team's day as both faces ask for it: which teams (named, the team setting, or all of mine) and
-// each one's members with their check-in of the day. Two requests per team at most, overlapped.
+// each one's members with their check-in of the day. Two requests per team at most, overlapped;
+// when someone is blocked, one more: their check-ins of the days before, to count how many days in
+// a row their blocker has stood (domain/blocker-history.ts).
 import { allCheckIns, getTeam } from '../api/endpoints.js';
 import { preferences } from '../config/prefs.js';
 import type { Context } from '../context.js';
 import { teamDays, type TeamDay } from '../core/member-states.js';
 import { withHint } from '../errors.js';
 import { me, resolveTeams } from './account.js';
+import { blockerHistory } from './blocker-history.js';
 import { today } from './days.js';
 
 /** The teams named (UUIDs or names), else the one the team setting names, else all of mine. */
@@ -25,5 +28,6 @@ export async function teamDay(ctx: Context, input: { date?: string; teams?: stri
   if (teamIds.length === 0) return undefined;
   const api = await ctx.api();
   const [teams, checkIns] = await Promise.all([Promise.all(teamIds.map((id) => getTeam(api, id))), allCheckIns(api, { since: date, until: date, team_ids: teamIds })]);
-  return teamDays(teams, checkIns, date);
+  const runs = await blockerHistory(ctx, date, checkIns.filter((c) => c.date === date && c.blocked));
+  return teamDays(teams, checkIns, date, runs);
 }

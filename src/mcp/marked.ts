@@ -98,7 +98,7 @@ export function markedBlockers(found: OpenBlockers): string {
     .map((b, i) => {
       const lines = [
         `${b.person?.name ?? 'Someone'}${b.teams.length ? ` (${b.teams.map((t) => t.name).join(', ')})` : ''}`,
-        `blocked${b.same_since < found.date ? `, the same words since ${b.same_since}` : ', not in the same words in the days before'}${b.reported_at ? `; filled in at ${b.reported_at}` : ''}`,
+        `blocked${b.days > 1 ? ` ${b.days}${b.at_least ? ' or more' : ''} days in a row, since ${b.same_since}` : ', not by the same blocker the check-in before'}${b.reported_at ? `; filled in at ${b.reported_at}` : ''}`,
         '',
         b.blockers,
       ];

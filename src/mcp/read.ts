@@ -281,7 +281,7 @@ export function registerReadTools(served: Served): void {
     {
       title: "The team's open blockers",
       description:
-        "The open blockers of my teams (or those named) on a day (default today): who is blocked, by what, since when the same words have been reported (looking back a week), and the check-in's id (draft_comment takes it to offer help).",
+        "The open blockers of my teams (or those named) on a day (default today): who is blocked, by what, for how many check-ins in a row (days) the longest-standing blocker has stood and since when (looking back a week), and the check-in's id (draft_comment takes it to offer help).",
       inputSchema: { day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: TEAMS },
       outputSchema: {
         date: z.string(),
@@ -291,7 +291,9 @@ export function registerReadTools(served: Served): void {
             person: orNull(shapes.ref),
             teams: z.array(shapes.ref).describe('the teams asked about that the check-in is shared with'),
             blockers: z.string(),
-            same_since: z.string().describe('the first day from which this person reported the same words (within looked_back_to)'),
+            same_since: z.string().describe('the first day of the run: from then on, each check-in of this person (absent days skipped) carried the blocker (within looked_back_to)'),
+            days: z.number().describe('check-ins in a row (scheduled days) the blocker has stood, the day\'s included: 3 = "blocked 3 days"'),
+            at_least: z.boolean().describe('the run reaches the first day looked at: it may be longer'),
             reported_at: orNull(z.string()).describe('when the day\'s check-in was filled in'),
             check_in: shapes.checkIn,
           }),

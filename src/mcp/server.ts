@@ -59,7 +59,7 @@ function registerResources(served: Served): void {
       throw resourceError(ctx, err);
     }
   });
-  server.registerResource('blockers-today', 'checkin://team/blockers', { title: "The team's open blockers", description: "My teams' open blockers today: who, what, and since when the same words have been reported", mimeType: 'text/plain' }, async (uri) => {
+  server.registerResource('blockers-today', 'checkin://team/blockers', { title: "The team's open blockers", description: "My teams' open blockers today: who, what, and for how many days in a row (since when) the blocker has stood", mimeType: 'text/plain' }, async (uri) => {
     try {
       const found = await openBlockers(ctx, {});
       const text = !found ? 'You are in no team.\n' : found.blockers.length === 0 ? `No open blockers on ${found.date}.\n` : `${found.blockers.length} open blocker${found.blockers.length === 1 ? '' : 's'} on ${found.date}:\n${markedBlockers(found)}`;

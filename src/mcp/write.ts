@@ -24,6 +24,8 @@ import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
 import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
 import { sendAnswers } from '../domain/send-checkin.js';
+import { previewHints } from '../domain/writing-hints.js';
+import { asSent, isNoBlockers, noBlockersNote } from '../core/blockers.js';
 import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence } from '../domain/goal-updates.js';
 import { goalIdOf } from '../domain/short-ids.js';
@@ -41,13 +43,16 @@ async function sharedWith(served: Served, a: CheckInAnswers): Promise<{ teams: R
 }
 
 /** Answers as a person reads them before saying yes: who sees them, then each given answer under its name, as it will be sent. */
-function answersText(a: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
+function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
   const names = shared.teams.map((t) => label(t.name)).join(', ');
   const parts: string[] = [`Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}`];
+  // As sent: blockers that say "none" go as none, and the question says so.
+  const a = asSent(typed);
   for (const [key, title] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
     const value = a[key];
     if (value !== undefined) parts.push(value === null || value === '' ? `${title}:\n(nothing)` : section(title, value));
   }
+  if (isNoBlockers(typed.blockers)) parts.push(noBlockersNote(typed.blockers!));
   if (a.mood !== undefined) parts.push(`Mood: ${a.mood ?? 'none'}`);
   if (a.previous_completed !== undefined && a.previous_completed !== null) parts.push(`Did what was intended: ${a.previous_completed ? 'yes' : 'no'}`);
   return parts.join('\n\n');
@@ -292,6 +297,7 @@ export function registerWriteTools(served: Served): void {
         answers: shapes.answers,
         shared_with: z.array(shapes.ref).describe('the teams that will see it once sent (team, else all my teams)'),
         preview: z.string().describe('the check-in as it will read once sent'),
+        hints: z.array(z.string()).describe('writing hints to show the person with the preview (an @mention of nobody on their teams, "none" as blockers sent as none, empty intentions); they never stop sending'),
         resume_command: z.string(),
         other_drafts: OTHERS,
       },
@@ -313,9 +319,13 @@ export function registerWriteTools(served: Served): void {
         const draftTarget = { kind: 'check-in', key: target.key } as const;
         const shared = await sharedWith(served, answers);
         const { entry, others } = keepDraft(served, draftTarget, { kind: 'answers', answers });
-        const preview = await checkInText(served, { ...current, ...answersOf({ ...current, ...answers }), teams: shared.teams });
+        // The check-in as it will read once sent ("none" as blockers is sent as none), and the writing hints under it.
+        const standing = asSent({ ...answersOf(current), ...answers });
+        const preview = await checkInText(served, { ...current, ...answersOf({ ...current, ...standing }), blocked: Boolean(standing.blockers), teams: shared.teams });
+        const hints = (await previewHints(ctx, { ...answersOf(current), ...answers })).map((h) => h.text);
+        const hintText = hints.length > 0 ? `\n\nHints for the person (they do not stop sending):\n${hints.map((h) => `- ${h}`).join('\n')}` : '';
         const resume = sendCommand(entry);
-        return done(`Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}`, { draft_id: entry.id, day: target.label, answers, shared_with: shared.teams, preview, resume_command: resume, other_drafts: others });
+        return done(`Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}${hintText}`, { draft_id: entry.id, day: target.label, answers, shared_with: shared.teams, preview, hints, resume_command: resume, other_drafts: others });
       }),
   );
 

@@ -40,6 +40,8 @@ const WORK = [
   'Clean up feature flags older than 90 days',
   'Draft Q4 goals for the team',
 ];
+/** Linus's blocker, the same words three days running (today's included), naming the demo person. */
+export const LINUS_BLOCKER = 'Waiting on @ada to review the **webhook retry** change';
 const MOODS: Mood[] = ['focused', 'happy', 'calm', 'nerdy', 'confident', 'tired', 'thoughtful', 'excited'];
 
 function at(date: string, time: string): string {
@@ -119,7 +121,9 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       const date = addDays(today, -day);
       if (!service.exists(p.id, date)) continue;
       n++;
-      if ((pi + n) % 6 === 0 && day > 1) {
+      // Linus is blocked on Ada's review for the last two days and today: those days are never missed.
+      const linusBlocked = p === linus && day <= 2;
+      if ((pi + n) % 6 === 0 && day > 1 && !linusBlocked) {
         // a missed day (yesterday is always filled in)
         if (p === linus) {
           const stamp = at(date, '07:00:00');
@@ -135,8 +139,8 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
         date,
         previous: lastIntentions ?? bullets(pi + n + 1, 2),
         intentions,
-        blockers: blocked ? 'Waiting on **security review** of the billing webhooks — @linus can you nudge?' : null,
-        mood: blocked ? 'stressed' : MOODS[(pi + n) % MOODS.length]!,
+        blockers: blocked ? 'Waiting on **security review** of the billing webhooks — @linus can you nudge?' : linusBlocked ? LINUS_BLOCKER : null,
+        mood: blocked || linusBlocked ? 'stressed' : MOODS[(pi + n) % MOODS.length]!,
         previous_completed: (pi + n) % 4 !== 0,
         team_ids: null,
         completed_at: at(date, `09:${String(10 + pi * 7).padStart(2, '0')}:00`),
@@ -146,7 +150,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       lastIntentions = intentions;
     }
   });
-  // Today: Grace has already checked in; Ada (the demo person) has not.
+  // Today: Grace has already checked in (and Linus, below); Ada (the demo person) has not.
   if (service.exists(grace.id, today)) {
     data.check_ins.push({
       id: checkInId(grace.id, today),
@@ -160,6 +164,24 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       team_ids: null,
       completed_at: at(today, '08:45:00'),
       updated_at: at(today, '08:45:00'),
+    });
+  }
+
+  // Today: Linus is still blocked, three days running, on Ada (the demo person): `checkin status`
+  // says so, `checkin team` marks it.
+  if (service.exists(linus.id, today)) {
+    data.check_ins.push({
+      id: checkInId(linus.id, today),
+      person_id: linus.id,
+      date: today,
+      previous: '- Load-tested the webhook retries',
+      intentions: '- Write up the retry numbers\n- On-call handover',
+      blockers: LINUS_BLOCKER,
+      mood: 'stressed',
+      previous_completed: true,
+      team_ids: null,
+      completed_at: at(today, '08:30:00'),
+      updated_at: at(today, '08:30:00'),
     });
   }
 
@@ -217,7 +239,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   data.reactions.push({ id: stableUuid('reaction:goal-update:1'), name: 'eyes', emoji: '👀', person_id: linus.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:05:00') });
 
   // Comments that @mention people: Grace asks Ada on Linus's check-in, and the agent on her own.
-  const linusRecent = data.check_ins.filter((c) => c.person_id === linus.id && c.completed_at).sort((a, b) => b.date.localeCompare(a.date))[1];
+  const linusRecent = data.check_ins.filter((c) => c.person_id === linus.id && c.completed_at && c.date < today).sort((a, b) => b.date.localeCompare(a.date))[1];
   if (linusRecent) {
     data.comments.push({ id: stableUuid(`comment:mention:${linusRecent.id}`), body: 'Could @ada look at the retry numbers before Friday?', person_id: grace.id, resource: { type: 'check-in', id: linusRecent.id }, created_at: at(linusRecent.date, '15:40:00') });
   }

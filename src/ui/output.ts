@@ -44,11 +44,11 @@ export const JSON_FIELDS = {
   /** `checkin team`: one per team. */
   teamReport: ['team', 'date', 'members'],
   /** `checkin status`. */
-  status: ['date', 'state', 'check_in', 'unread', 'drafts_waiting'],
+  status: ['date', 'state', 'check_in', 'unread', 'drafts_waiting', 'blocked_on_you'],
   /** `checkin auth status`. */
   authStatus: ['api_url', 'token_source', 'source', 'person', 'works', 'why'],
   /** `checkin inbox`; with --reply, the comment posted. */
-  inbox: ['since', 'seen_before', 'threads', 'type', 'id', 'body', 'person', 'resource', 'created_at'],
+  inbox: ['since', 'seen_before', 'threads', 'blocked_on_you', 'type', 'id', 'body', 'person', 'resource', 'created_at'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** `--json [fields]` as gh has it: alone, every field; with a comma-separated list, only those (checked before any request). */

@@ -3,6 +3,9 @@
 // Tables follow the width rule (table.ts); whole texts are wrapped at word edges to the width (wrap.ts).
 
 import { MOODS, nearestConfidence, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
+import { daysLabel } from '../core/blockers.js';
+import { isDateKey } from '../core/datekey.js';
+import { weekdayWord } from '../core/dayname.js';
 import { MEMBER_STATES, type MemberState, type TeamDay } from '../core/member-states.js';
 import type { Colors } from './color.js';
 import { plainLine, renderMarkdown } from './markdown.js';
@@ -219,6 +222,26 @@ export function statusLine(v: View, date: string, state: 'none' | 'done' | 'pend
   return fit(v, v.c.yellow(`Today's check-in (${date}) is pending: run \`checkin today\``) + '\n');
 }
 
+/** A teammate blocked on the person, as status and inbox tell it. */
+export interface BlockedOnYou {
+  person: Ref | null;
+  since: string;
+  days: number;
+  at_least: boolean;
+}
+
+/** "Grace has been blocked on you since Mon (3 days)", one line each; `today` says "since today". */
+export function blockedOnYouLines(v: View, list: BlockedOnYou[], today: string): string {
+  return list
+    .map((b) => {
+      const who = sanitizeLine((b.person?.name ?? 'Someone').trim().split(/\s+/)[0] ?? 'Someone');
+      const since = b.since === today ? 'today' : isDateKey(b.since) ? weekdayWord(b.since) : sanitizeLine(b.since);
+      const long = b.days > 1 ? ` (${daysLabel(b)})` : '';
+      return fit(v, v.c.yellow(`${who} has been blocked on you since ${since}${b.at_least ? ' or earlier' : ''}${long}`) + '\n');
+    })
+    .join('');
+}
+
 export function meView(v: View, me: { id: string; name: string; username: string; teams: Ref[]; time_zone?: string | null }): string {
   const teams = me.teams.map((t) => sanitizeLine(t.name)).join(', ') || 'none';
   const zone = me.time_zone ? `time zone: ${sanitizeLine(me.time_zone)}\n` : '';
@@ -259,7 +282,7 @@ export function teamDayView(v: View, report: TeamDay[]): string {
       .map(([s, n]) => `${n} ${s}`);
     out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(counts.join(', '))}\n`);
     out += table(
-      r.members.map((m) => [sanitizeLine(m.person.name), label[m.state]]),
+      r.members.map((m) => [sanitizeLine(m.person.name), m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? v.c.red(`⚠ blocked ${daysLabel(m.blocked_for)}`) : label[m.state]]),
       v.width,
       {
         columns: [

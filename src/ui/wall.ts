@@ -9,6 +9,7 @@ import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
 import { confidenceLabel, firstPlainLine, type View } from './views.js';
 import type { TeamDay } from '../core/member-states.js';
+import { daysLabel } from '../core/blockers.js';
 
 export interface WallView extends View {
   /** The terminal draws Unicode symbols and emoji (a UTF-8 locale). */
@@ -69,7 +70,9 @@ export function wallLines(v: WallView, data: WallData): string[] {
       const rows = r.members.map((m, i) => {
         const s = states[i]!;
         const mood = m.check_in?.mood ? (unicode ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood)) : sanitizeLine(m.check_in.mood)) : ' ';
-        return [sanitizeLine(m.person.name), style[s](STATE_TEXT[s][unicode ? 0 : 1]), mood, firstPlainLine(m.check_in?.intentions)];
+        // A blocker that repeats says for how long ("⚠ blocked 3 days").
+        const days = s === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? ` ${daysLabel(m.blocked_for)}` : '';
+        return [sanitizeLine(m.person.name), style[s](STATE_TEXT[s][unicode ? 0 : 1] + days), mood, firstPlainLine(m.check_in?.intentions)];
       });
       // No intention yet in the whole team: no column for them (its header would only take the names' room).
       const intentions = rows.some((row) => row[3] !== '');

@@ -53,12 +53,13 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       ]);
 
       const today = await w.cli(['today', '--resume', '--json'], { env: l.env });
-      expect([today.code, today.stderr]).toEqual([0, '']);
+      // "None" as blockers is sent as no blockers, and said.
+      expect([today.code, today.stderr]).toEqual([0, 'note: Blockers "None" are sent as no blockers: the check-in is not marked blocked.\n']);
       expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
-      expect(w.sb.requests.map((r) => r.body)).toEqual([{ intentions: 'First plan' }, { intentions: 'Newest plan', blockers: 'None' }]);
+      expect(w.sb.requests.map((r) => r.body)).toEqual([{ intentions: 'First plan' }, { intentions: 'Newest plan', blockers: '' }]);
       // One JSON document per check-in sent, in the order sent.
       const docs = JSON.parse(`[${today.stdout.trimEnd().replace(/\n}\n{/g, '\n},\n{')}]`) as unknown[];
-      expect(docs).toEqual([expect.objectContaining({ date: TODAY, intentions: 'First plan', blockers: null }), expect.objectContaining({ date: TODAY, intentions: 'Newest plan', blockers: 'None' })]);
+      expect(docs).toEqual([expect.objectContaining({ date: TODAY, intentions: 'First plan', blockers: null }), expect.objectContaining({ date: TODAY, intentions: 'Newest plan', blockers: null, blocked: false })]);
       // Every earlier file is gone from where it was; what waits is in the drafts folder.
       for (const d of old) expect(existsSync(d.file)).toBe(false);
 

@@ -10,10 +10,20 @@ const w = useWorld({ rateLimit: undefined }); // the service's limits on: nothin
 const since = `${addDays(TODAY, -13)}T00%3A00%3A00Z`;
 
 describe('checkin inbox from the digest', () => {
-  it('a month of activity in at most three requests: me, then one page of the feed; @mentions on others’ check-ins included', async () => {
+  it('a month of activity in few requests: me, then one page of the feed (and the day\'s blockers naming me); @mentions on others’ check-ins included', async () => {
     const r = await w.cli(['inbox']);
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(w.sent()).toEqual(['GET /api/v2/me', `GET /api/v2/digest?category=comment&since=${since}&page=1&per_page=50`]);
+    // The demo's Linus is blocked on Ada: said first (test/cli/blockers.test.ts has the rest).
+    expect(r).toMatchObject({ code: 0, stderr: 'Linus has been blocked on you since Fri (3 days)\n' });
+    const teams = `team_ids[]=${w.team('Platform')}&team_ids[]=${w.team('Mobile')}`;
+    // /me first; the feed and the blockers side by side.
+    expect(w.sent()[0]).toBe('GET /api/v2/me');
+    expect(w.sent().slice(1).sort()).toEqual(
+      [
+        `GET /api/v2/check-ins?since=${TODAY}&until=${TODAY}&blocked=true&${teams}&page=1&per_page=50`,
+        `GET /api/v2/digest?category=comment&since=${since}&page=1&per_page=50`,
+        `GET /api/v2/check-ins?people_ids[]=${w.id('linus')}&since=${addDays(TODAY, -6)}&until=${addDays(TODAY, -1)}&page=1&per_page=50`,
+      ].sort(),
+    );
     const feed = w.sb.service.digest(w.id('ada'), { category: 'comment', since: `${addDays(TODAY, -13)}T00:00:00Z` });
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(feed.length);
@@ -28,7 +38,8 @@ describe('checkin inbox from the digest', () => {
     w.forget();
     const again = await w.cli(['inbox']);
     expect(again.stdout).toBe('');
-    expect(again.stderr).toMatch(/^Nothing new on your check-ins and goal updates since /);
+    expect(again.stderr).toMatch(/^Linus has been blocked on you since Fri \(3 days\)\nNothing new on your check-ins and goal updates since /);
+    // The blockers naming me are kept ten minutes: the feed alone is asked.
     expect(w.sent()).toHaveLength(1);
     expect(w.sent()[0]).toMatch(/^GET \/api\/v2\/digest\?category=comment&since=2026-11-\d\dT\d\d%3A\d\d%3A\d\dZ&page=1&per_page=50$/);
     await w.clock.sleep(60_000);

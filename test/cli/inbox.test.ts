@@ -11,6 +11,8 @@ import { TODAY, useWorld } from '../helpers/harness.js';
 
 const w = useWorld({ digest: false });
 const ada = () => w.id('ada');
+/** The demo's Linus is blocked on Ada: the inbox says so first (test/cli/blockers.test.ts has the rest). */
+const ON_ME = 'Linus has been blocked on you since Fri (3 days)\n';
 const LISTING = [
   '1\treaction\tCheck-in Sat 21 Nov\t2026-11-21T12:15:00Z\tMargaret Hamilton\t🚀 rocket',
   '2\tcomment\tCheck-in Sat 21 Nov\t2026-11-21T11:30:00Z\tLinus Torvalds\tI can pair on the `checkout` flake after lunch, @ada.',
@@ -33,7 +35,7 @@ function mine() {
 describe('checkin inbox on a service without a digest (the walk)', () => {
   it('first run: the requests it needs (the lists, then comments and reactions of each), the threads newest first, numbered', async () => {
     const r = await w.cli(['inbox']);
-    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r).toMatchObject({ code: 0, stderr: ON_ME });
     expect(r.stdout).toBe(LISTING.join('\n') + '\n');
     const { since, checkIns, updates, goals } = mine();
     expect(checkIns.length).toBe(10);
@@ -47,21 +49,24 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
         ...goals.map((g) => `GET /api/v2/goals/${g}/goal-updates?per_page=50`),
         ...checkIns.flatMap((c) => [`GET /api/v2/check-ins/${c.id}/comments?per_page=50`, `GET /api/v2/check-ins/${c.id}/reactions?per_page=50`]),
         ...updates.flatMap((u) => [`GET /api/v2/goal-updates/${u.id}/comments?per_page=50`, `GET /api/v2/goal-updates/${u.id}/reactions?per_page=50`]),
+        // The day's blockers of my teams, and the days before of Linus's (it names me).
+        `GET /api/v2/check-ins?since=${TODAY}&until=${TODAY}&blocked=true&team_ids[]=${w.team('Platform')}&team_ids[]=${w.team('Mobile')}&page=1&per_page=50`,
+        `GET /api/v2/check-ins?people_ids[]=${w.id('linus')}&since=${addDays(TODAY, -6)}&until=${addDays(TODAY, -1)}&page=1&per_page=50`,
       ].sort(),
     );
-    // 10 check-ins and 2 updates: 2 each, plus me, the digest's 404, the two lists and one goal's updates.
-    expect(w.sent()).toHaveLength(29);
+    // 10 check-ins and 2 updates: 2 each, plus me, the digest's 404, the two lists, one goal's updates and the two of the blockers.
+    expect(w.sent()).toHaveLength(31);
   });
 
   it('remembers what was seen: the second run has nothing new; a new comment shows alone; --all shows everything', async () => {
     await w.cli(['inbox']);
     const again = await w.cli(['inbox']);
-    expect(again).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing new on your check-ins and goal updates since 2026-11-21 12:15 UTC (--all shows everything).\n' });
+    expect(again).toMatchObject({ code: 0, stdout: '', stderr: ON_ME + 'Nothing new on your check-ins and goal updates since 2026-11-21 12:15 UTC (--all shows everything).\n' });
     const [last] = mine().checkIns.sort((a, b) => (a.date < b.date ? 1 : -1));
     w.clock.sleep(60_000);
     await call(w.sb.url, 'POST', `/check-ins/${last!.id}/comments`, { token: 'sandbox_pat_grace', body: { body: 'One more thing: the **staging** keys rotated.' } });
     const fresh = await w.cli(['inbox']);
-    expect(fresh).toMatchObject({ code: 0, stderr: '' });
+    expect(fresh).toMatchObject({ code: 0, stderr: ON_ME });
     expect(fresh.stdout).toBe(`1\tcomment\tCheck-in Sat 21 Nov\t2026-11-22T09:31:00Z\tGrace Hopper\tOne more thing: the **staging** keys rotated.\n`);
     const all = await w.cli(['inbox', '--all']);
     expect(all.stdout.split('\n')[1]).toBe(LISTING[0]!.replace(/^1/, '2'));
@@ -125,7 +130,7 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
       '  3  Grace Hopper · 23 hours ago',
       '     Nice progress! Ping me when the migration is ready for review.',
     ]);
-    expect(r.stderr).toBe('Reply: checkin inbox --reply <n> "text"\n');
+    expect(r.stderr).toBe(ON_ME + 'Reply: checkin inbox --reply <n> "text"\n');
   });
 });
 
@@ -240,8 +245,9 @@ describe('checkin status and the inbox', () => {
     const first = await d.cli(['status']);
     const count = d.sb.service.digest(d.id('ada'), { category: 'comment' }).length;
     expect(count).toBeGreaterThan(0);
-    expect(first).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${count} new comment${count === 1 ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` });
-    expect(d.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(first).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${count} new comment${count === 1 ? '' : 's'} on your check-ins and goal updates: checkin inbox\n${ON_ME}` });
+    // (and the day's blockers naming me, kept ten minutes too: test/cli/blockers.test.ts)
+    expect(d.sent().filter((q) => !q.startsWith('GET /api/v2/check-ins?')).sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
     // Within ten minutes: one request, the count kept.
     d.forget();
     expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
@@ -250,13 +256,13 @@ describe('checkin status and the inbox', () => {
     await d.clock.sleep(11 * 60 * 1000);
     d.forget();
     expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
-    expect(d.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(d.sent().filter((q) => !q.startsWith('GET /api/v2/check-ins?')).sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
     const digestRequest = d.sb.requests.find((r) => r.path === '/api/v2/digest')!;
     expect(digestRequest.headers['if-none-match']).toMatch(/^(W\/)?"/);
     expect(await d.cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '' });
     await d.cli(['inbox']);
     d.forget();
-    expect((await d.cli(['status'])).stdout).toBe(`Today's check-in (${TODAY}) is pending: run \`checkin today\`\n`);
+    expect((await d.cli(['status'])).stdout).toBe(`Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${ON_ME}`);
     expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
     const json = JSON.parse((await d.cli(['status', '--json'])).stdout);
     expect(json).toMatchObject({ state: 'pending', unread: 0 });
@@ -267,8 +273,8 @@ describe('checkin status and the inbox', () => {
     d.forget();
     d.sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"Not found"}' });
     const r = await d.cli(['status']);
-    expect(r).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n` });
-    expect(d.sent().sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(r).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${ON_ME}` });
+    expect(d.sent().filter((q) => !q.startsWith('GET /api/v2/check-ins?')).sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
     d.forget();
     await d.cli(['status']);
     expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);

@@ -83,7 +83,9 @@ async function fill(intentions: string): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-const polls = () => w.sb.requests.filter((r) => r.path.endsWith('/check-ins'));
+/** The polls of the day's check-ins (not the one look at the days before of a blocked person: see the last test). */
+const isHistory = (r: { query: string }) => decodeURIComponent(r.query).includes('people_ids[]');
+const polls = () => w.sb.requests.filter((r) => r.path.endsWith('/check-ins') && !isHistory(r));
 const footerRows = (raw: string) => raw.split(`\x1b[${ROWS};1H`).length - 1;
 
 describe('team --watch: polling on a fake clock', () => {
@@ -96,7 +98,7 @@ describe('team --watch: polling on a fake clock', () => {
     // Every 30 s from 0 until q at ten minutes: 20 polls of check-ins and goals each.
     expect(polls()).toHaveLength(20);
     // After the first, every poll sends the ETag it was given; all are 304 but the one after the change.
-    const later = w.sb.requests.filter((q) => /\/(check-ins|goals)$/.test(q.path)).slice(2);
+    const later = w.sb.requests.filter((q) => /\/(check-ins|goals)$/.test(q.path) && !isHistory(q)).slice(2);
     expect(later.every((q) => typeof q.headers['if-none-match'] === 'string')).toBe(true);
     expect(later.filter((q) => q.status === 200).map((q) => q.path)).toEqual(['/api/v2/check-ins']);
     expect(later.filter((q) => q.status === 304)).toHaveLength(later.length - 1);
@@ -135,8 +137,8 @@ describe('team --watch: polling on a fake clock', () => {
     const r = await watch(['--interval', '10'], TEN_MINUTES);
     expect(r.code).toBe(0);
     expect(w.sb.requests.filter((q) => q.status === 429)).toEqual([]);
-    // The first refresh (me, two teams, check-ins, goals), then nothing until the half hour resets.
-    expect(times.length - spent).toBe(5);
+    // The first refresh (me, two teams, check-ins, the days before of the one blocked, goals), then nothing until the half hour resets.
+    expect(times.length - spent).toBe(6);
     expect(r.raw).toContain('slowed: rate budget low');
     expect(r.frames).toBe(1);
   });
@@ -283,5 +285,16 @@ describe("the context's own sleep", () => {
     expect(timers()).toBe(before + 1);
     await ctx.close();
     expect(timers()).toBe(before);
+  });
+});
+
+describe('team --watch: a blocker that repeats', () => {
+  it('the wall says "⚠ blocked 3 days"; the days before are asked once, not at every poll', async () => {
+    times.length = 0;
+    const r = await watch([], 5 * 60_000);
+    expect(r.code).toBe(0);
+    expect(r.raw).toContain('⚠ blocked 3 days');
+    expect(w.sb.requests.filter(isHistory).map((q) => decodeURIComponent(q.query))).toEqual([`people_ids[]=${w.id('linus')}&since=2026-11-16&until=2026-11-21&page=1&per_page=50`]);
+    expect(polls().length).toBeGreaterThan(5);
   });
 });

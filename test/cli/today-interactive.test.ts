@@ -71,7 +71,9 @@ describe('interactive checkin today', () => {
         `GET /api/v2/activities?people_ids[]=${me}&since=${addDays(TODAY, -7)}T00%3A00%3A00Z&page=1&per_page=50`,
       ].sort(),
     );
-    expect(requests.slice(4)).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    // The suggestion @mentions people: who is on my teams, for the preview's hints (the directory, cached from then on).
+    expect(requests.slice(4, 6).sort()).toEqual(['GET /api/v2/people?page=1&per_page=50', 'GET /api/v2/teams?page=1&per_page=50']);
+    expect(requests.slice(6)).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
     expect(sb.requests.at(-1)!.body).toEqual({
       previous: picked.join('\n'),
       intentions: '- Write the tests',

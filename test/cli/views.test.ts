@@ -232,14 +232,20 @@ describe('checkin list --all', () => {
 });
 
 describe('checkin team', () => {
-  it('one /teams/{id} per team plus one list request; filled, not yet, blocked with the blocker, none', async () => {
+  it('one /teams/{id} per team plus one list request (and one for the blocked people\'s days before); filled, not yet, blocked with the blocker, none', async () => {
     const day = addDays(TODAY, -3);
     await call(sb.url, 'PATCH', `/check-ins/${day}`, { token: 'sandbox_pat_grace', body: { blockers: 'Stuck on **CI**' } });
     await primeMe();
     const r = await cli(['team', '--date', day]);
     expect(r.code).toBe(0);
+    const grace = sb.service.data.people.find((p) => p.username === 'grace')!.id;
     expect(sent().sort()).toEqual(
-      [`GET /api/v2/teams/${platform}`, `GET /api/v2/teams/${mobile}`, `GET /api/v2/check-ins?since=${day}&until=${day}&team_ids[]=${platform}&team_ids[]=${mobile}&page=1&per_page=50`].sort(),
+      [
+        `GET /api/v2/teams/${platform}`,
+        `GET /api/v2/teams/${mobile}`,
+        `GET /api/v2/check-ins?since=${day}&until=${day}&team_ids[]=${platform}&team_ids[]=${mobile}&page=1&per_page=50`,
+        `GET /api/v2/check-ins?people_ids[]=${grace}&since=${addDays(day, -6)}&until=${addDays(day, -1)}&page=1&per_page=50`,
+      ].sort(),
     );
     const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
     expect(rows).toContainEqual(['Platform', day, 'Grace Hopper', 'blocked', 'Stuck on **CI**']);

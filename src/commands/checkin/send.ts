@@ -3,6 +3,7 @@
 
 import { UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import { loggedInToken, type Context } from '../../context.js';
+import { isNoBlockers, noBlockersNote } from '../../core/blockers.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import { UsageError } from '../../errors.js';
@@ -40,6 +41,8 @@ export async function sendAndShow(ctx: Context, target: Target, answers: CheckIn
   if (mine && result.person && result.person.id !== mine) ctx.io.err(`note: this is ${sanitizeLine(result.person.name)}'s check-in, not yours: you changed it for them\n`);
   // At the prompts the preview was the check-in; elsewhere it is shown (or printed as JSON).
   if (!opts.confirm || opts.json) await printCheckIn(ctx.io, ctx.now(), result, opts.json);
+  // At the prompts the preview said it already.
+  if (!opts.confirm && isNoBlockers(answers.blockers)) ctx.io.err(`note: ${noBlockersNote(answers.blockers!)}\n`);
   await sayDone(ctx.io, ctx.now(), `Checked in for ${isDateKey(result.date) ? shortDay(result.date) : result.date}`, { link: result.url, json: opts.json });
   return true;
 }

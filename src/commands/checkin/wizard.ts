@@ -7,16 +7,19 @@
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
+import { asSent, blockerRuns, daysLabel } from '../../core/blockers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
 import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
+import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
 import { sanitizeDeep } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
+import { previewHints } from '../../domain/writing-hints.js';
 
 type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
 const ALL: Question[] = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed'];
@@ -48,7 +51,11 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
           ? 'Not sent; nothing was changed.'
           : 'Not sent; nothing was typed.',
     );
-  const show = (answers: CheckInAnswers) => renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true, view.width);
+  // As it will be sent: blockers that say "none" go as none (a hint under the preview says so).
+  const show = (typed: CheckInAnswers) => {
+    const answers = asSent(typed);
+    return renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true, view.width);
+  };
 
   try {
     let answers: CheckInAnswers = answersOf(current);
@@ -168,6 +175,46 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       await ask('previous', 'What did you do previously?', source ? `Suggested from ${source}.` : undefined, KEYS_NOTE);
     }
     if (questions.includes('intentions')) await ask('intentions', 'What do you intend to do next?', undefined, KEYS_NOTE);
+    if (questions.includes('blockers') && answers.blockers == null && !current.completed_at && earlier) {
+      // The blockers of my previous check-in, each with how long it has stood: still, resolved or
+      // changed. From the earlier check-ins fetched for "previous" already: no request of its own.
+      const before = (await earlier) ?? [];
+      const last = before.filter((x) => x.completed_at && !x.absent && x.date < current.date).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
+      const runs = last ? blockerRuns(last, before) : [];
+      if (runs.length > 0) {
+        io.err(c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : last!.date} — still there, resolved, or changed?\n`));
+        const kept: string[] = [];
+        for (const run of runs) {
+          const since = DATE_KEY_RE.test(run.since) ? shortDay(run.since) : run.since;
+          const stood = `${daysLabel(run)}${run.days > 1 ? `, since ${since}${run.at_least ? ' or earlier' : ''}` : ''}`;
+          const what = plainInline(run.text.replace(/^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/, '')).replace(/\s+/g, ' ').trim();
+          const choice = await p.select<'still' | 'resolved' | 'changed'>(`${what} (${stood})`, [
+            { name: 'Still blocked', value: 'still' },
+            { name: 'Resolved', value: 'resolved' },
+            { name: 'Changed: edit it', value: 'changed' },
+          ]);
+          if (choice === 'still') kept.push(run.text);
+          else if (choice === 'changed') {
+            // What is typed is kept as the draft's blockers if Ctrl-C or a stop signal comes while typing.
+            let typed: string | undefined;
+            const withTyped = () => ({ ...answers, blockers: [...kept, typed ?? ''].filter((t) => t.trim() !== '').join('\n') });
+            const off = keepOnStop(ctx, () => {
+              if (typed !== undefined) keep(ctx, draftTarget, { kind: 'answers', answers: withTyped() });
+            });
+            try {
+              const edited = await askLines(ctx, 'The blocker now:', run.text, { note: undefined, keys: KEYS_NOTE }, (text) => (typed = text));
+              if (edited.trim() !== '') kept.push(edited.replace(/\s+$/, ''));
+            } catch (err) {
+              if (err instanceof CancelledError && typed !== undefined) await keepAnswers(withTyped());
+              throw err;
+            } finally {
+              off();
+            }
+          }
+        }
+        await step({ blockers: kept.join('\n') });
+      }
+    }
     if (questions.includes('blockers')) {
       // What Enter does depends on what is there: it keeps a blocker shown above it.
       const hint = answers.blockers ? 'Enter keeps the blockers above; Backspace takes them back to change or clear.' : 'Nothing: just press Enter.';
@@ -196,6 +243,8 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     for (;;) {
       io.err(c.dim('\nPreview (not sent yet):\n'));
       io.out(show(answers));
+      // Hints about what would surprise once sent; they never stop the sending.
+      for (const hint of await previewHints(ctx, answers)) io.err(c.yellow(`hint: ${hint.text}`) + '\n');
       const next = await p.select('Send it?', [
         { name: 'Send', value: 'send' },
         { name: 'Edit in $EDITOR first', value: 'edit' },

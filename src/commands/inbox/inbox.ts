@@ -11,12 +11,15 @@ import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import type { InboxListing, ListedItem } from '../../config/store.js';
 import { UsageError, withHint } from '../../errors.js';
+import { blockedOnMeKept } from '../../domain/blockers.js';
+import { today } from '../../domain/days.js';
 import { rangeDay } from '../../domain/days.js';
 import { commentBody, dropOwn, editKept, newestToEdit, sendWithDraft, type Entry } from '../../domain/outbox.js';
-import { JSON_FIELDS, jsonOption, printJson, printList, printOne, type JsonFlag } from '../../ui/output.js';
+import { JSON_FIELDS, jsonOption, printJson, printList, printOne, viewFor, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
-import { commentRows, inboxRows, relativeTime, type InboxThreadView } from '../../ui/views.js';
+import { blockedOnYouLines, commentRows, inboxRows, relativeTime, type InboxThreadView } from '../../ui/views.js';
+import { sanitizeDeep } from '../../ui/sanitize.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
 import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from '../../domain/inbox-gather.js';
 import { quoted, withContext, withoutContext } from '../../ui/editor-text.js';
@@ -38,7 +41,7 @@ export interface InboxOptions {
 
 export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
   return new Command('inbox')
-    .description('New comments on your check-ins and goal updates, and @mentions of you; --reply <n> answers one')
+    .description('New comments on your check-ins and goal updates, @mentions of you, and teammates blocked on you; --reply <n> answers one')
     .argument('[text]', 'with --reply: the comment (- reads standard input)')
     .option('--all', 'everything, not only what is new since you last looked')
     .option('--since <day>', `look at check-ins and updates from this day on (default: the last ${INBOX_DAYS} days)`)
@@ -74,6 +77,9 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
   const since = await rangeDay(ctx, opts.since, '--since');
   const key = await inboxKey(ctx);
   const marker = readMarker(ctx, key);
+  // Teammates blocked on me today, asked alongside (best effort: it never stops the inbox).
+  const day = await today(ctx);
+  const blockers = blockedOnMeKept(ctx, day).catch(() => undefined);
   const inbox = await gatherInbox(ctx, {
     ...(since && { since }),
     ...(marker?.seen_at && !opts.all && { seenAt: marker.seen_at }),
@@ -98,16 +104,19 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
   const terminal = ctx.io.terminal;
   const seenAt = [marker?.seen_at, inbox.newest].filter((x): x is string => Boolean(x)).sort().at(-1);
   await writeMarker(ctx, key, { ...(seenAt && { seen_at: seenAt }), unread: 0, checked_at: ctx.now().toISOString() }, terminal ? { terminal, listing: { at: ctx.now().toISOString(), items } } : undefined);
+  const onMe = (await blockers) ?? [];
   if (opts.json) {
     let m = 0;
     return printJson(ctx.io, {
       since: inbox.since,
       seen_before: marker?.seen_at ?? null,
+      blocked_on_you: onMe,
       threads: inbox.threads.map((t) => ({ type: t.on?.kind ?? null, id: t.on?.id ?? null, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items.map((i) => ({ n: ++m, ...i })) })),
     }, opts.json);
   }
   const none = marker?.seen_at && !opts.all ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).` : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
   // Said before the list: once the list has started a pager, the screen is the pager's.
+  if (onMe.length > 0) ctx.io.err(blockedOnYouLines(await viewFor(ctx.io, ctx.now()), sanitizeDeep(onMe), day));
   if (views.length > 0 && ctx.io.stdoutIsTTY) ctx.io.err(terminal ? `Reply: checkin inbox --reply <n> "text"\n` : `Reply: checkin comments <id> --add "text" (the ids are in checkin inbox --json)\n`);
   await printList(ctx.io, ctx.now(), views, false, none, inboxRows);
 }

@@ -1,13 +1,16 @@
-// `checkin status`: for cron and shell prompts. One GET of today's check-in by date key.
-// Exit 0 when it is filled in or nothing is scheduled, 3 when it is still pending.
+// `checkin status`: for cron and shell prompts. One GET of today's check-in by date key; without
+// --quiet, the count of new comments (domain/today-state.ts) and teammates blocked on me today
+// (domain/blockers.ts: one list, two when a blocker names me; kept ten minutes). Exit 0 when it is filled in or
+// nothing is scheduled, 3 when it is still pending.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { today, zoneHelp } from '../../domain/days.js';
+import { blockedOnMeKept } from '../../domain/blockers.js';
 import { allHere } from '../../domain/outbox.js';
 import { todayState, unread } from '../../domain/today-state.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
-import { statusLine } from '../../ui/views.js';
+import { blockedOnYouLines, statusLine } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
 export interface StatusOptions {
@@ -29,13 +32,22 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   if (opts.quiet && !opts.json) ctx.io.silence();
   const date = await today(ctx);
   const news = opts.quiet ? undefined : unread(ctx);
+  // Best effort, like the count: a teammate's blocker that names me cannot stop the status.
+  const blockers = opts.quiet ? undefined : blockedOnMeKept(ctx, date).catch(() => undefined);
   const { state, checkIn } = await todayState(ctx, date);
   const unreadNow = await news;
+  const onMe = await blockers;
   const count = unreadNow?.count;
   const shown = unreadNow ? `${unreadNow.count}${unreadNow.more ? '+' : ''}` : '';
   // What waits in the outbox (no request: a look at the drafts folder).
   const waiting = opts.quiet ? 0 : allHere(ctx).length;
   const waitingLine = waiting ? `${waiting} draft${waiting === 1 ? '' : 's'} of yours ${waiting === 1 ? 'waits' : 'wait'} to be sent: checkin drafts\n` : '';
-  await printOne(ctx.io, ctx.now(), { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }), drafts_waiting: waiting }, opts.json, (v, s) => statusLine(v, s.date, s.state) + (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') + waitingLine);
+  await printOne(
+    ctx.io,
+    ctx.now(),
+    { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }), drafts_waiting: waiting, ...(onMe && { blocked_on_you: onMe }) },
+    opts.json,
+    (v, s) => statusLine(v, s.date, s.state) + (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') + blockedOnYouLines(v, s.blocked_on_you ?? [], date) + waitingLine,
+  );
   if (state === 'pending') throw new ExitSignal(EXIT.PENDING);
 }

@@ -20,7 +20,7 @@ export interface TeamOptions {
 
 export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
   return new Command('team')
-    .description("My teams' check-ins for a day: filled in, not yet, blocked, none")
+    .description("My teams' check-ins for a day: filled in, not yet, blocked (and for how many days in a row), none")
     .option('--date <day>', 'the day (default today)')
     .option('--team <team>', 'only this team (UUID or name; repeatable; default: the team setting, else all my teams)', collect)
     .addOption(jsonOption(JSON_FIELDS.teamReport))

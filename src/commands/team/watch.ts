@@ -22,6 +22,8 @@ import { openKeys, openLiveScreen, type ScreenEvents } from '../../ui/screen.js'
 import { unicodeLocale, wallAsLines, wallChanges, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../ui/wall.js';
 import { teamDays } from '../../core/member-states.js';
 import { teamIdsOf } from '../../domain/team-day.js';
+import { blockerHistory } from '../../domain/blocker-history.js';
+import type { BlockerRun } from '../../core/blockers.js';
 import { WATCH_INTERVAL_S } from './interval.js';
 
 export interface WatchOptions {
@@ -60,6 +62,8 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   let goals: Polled<Goal> | undefined;
   let lastHeaders: Headers | undefined;
   let cost = 2;
+  /** The blocked check-ins counted so far today: their words then, and their run. */
+  const counted = new Map<string, { words: string | null | undefined; run: BlockerRun }>();
 
   /** One refresh: true when what the wall shows changed. */
   const refresh = async (): Promise<boolean> => {
@@ -70,6 +74,15 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
     const people = newDay ? await Promise.all(teamIds.map((id) => getTeam(api, id))) : teams;
     const a = await pollCheckIns(api, { since: day, until: day, team_ids: teamIds }, newDay ? undefined : checkIns);
     const b = await pollGoals(api, { team_ids: teamIds }, goals);
+    // How long each blocker has stood: asked (one list) only for a blocked check-in not counted yet, or whose words changed.
+    const blocked = itemsOf(a.list).filter((x) => x.date === day && x.blocked);
+    const fresh = blocked.filter((x) => newDay || counted.get(x.id)?.words !== x.blockers);
+    const found = fresh.length > 0 ? await blockerHistory(ctx, day, fresh) : new Map<string, BlockerRun>();
+    if (newDay) counted.clear();
+    for (const x of fresh) {
+      const run = found.get(x.id);
+      if (run) counted.set(x.id, { words: x.blockers, run });
+    }
     [teams, date, checkIns, goals] = [people, day, a.list, b.list];
     const headers = [...a.headers, ...b.headers];
     cost = headers.length;
@@ -83,7 +96,7 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   const unicode = unicodeLocale(ctx.env);
   const plain = ctx.io.accessible;
   const view = (): WallView => ({ c, rich: true, width: screen ? screen.size().columns : ctx.io.columns, now: ctx.now(), unicode });
-  const data = (): WallData => ({ date, teams: teamDays(teams, itemsOf(checkIns!), date), goals: itemsOf(goals!) });
+  const data = (): WallData => ({ date, teams: teamDays(teams, itemsOf(checkIns!), date, new Map([...counted].map(([id, x]) => [id, x.run]))), goals: itemsOf(goals!) });
 
   const quit = new AbortController();
   let wake = new AbortController();

@@ -1,0 +1,39 @@
+// The writing hints a check-in's preview shows (the CLI's form and the agent's draft): what would
+// surprise the person once sent. They never stop a send. Requests: none, unless the answers
+// @mention someone — then who is on my teams comes from the cached directory (people with their
+// @usernames and teams); when there is none, or a mention matches nobody in a directory that was
+// cached before, it is asked for once (GET /people and /teams). If that fails, the mention hints
+// are left out.
+import type { CheckInAnswers } from '../api/types.js';
+import type { Context } from '../context.js';
+import { mentionsIn, writingHints, type Named, type WritingHint } from '../core/blockers.js';
+import { directoryPeople, me } from './account.js';
+
+/** The people on my teams (me included), and whether the directory was just asked for. */
+async function teammates(ctx: Context, refresh: boolean): Promise<{ members: Named[]; fresh: boolean }> {
+  const person = await me(ctx);
+  const mine = new Set(person.teams.map((t) => t.id.toLowerCase()));
+  const found = await directoryPeople(ctx, { refresh });
+  // A directory cached by an earlier version does not know the teams: asked for once.
+  if (!found.fresh && found.people.some((p) => p.team_ids === undefined)) return teammates(ctx, true);
+  const members = found.people.filter((p) => (p.team_ids ?? []).some((t) => mine.has(t.toLowerCase())));
+  return { members: [{ name: person.name, username: person.username }, ...members], fresh: found.fresh };
+}
+
+/** The hints for answers as they will stand once sent. */
+export async function previewHints(ctx: Context, answers: CheckInAnswers): Promise<WritingHint[]> {
+  const mentioned = [answers.previous, answers.intentions, answers.blockers].some((t) => mentionsIn(t).length > 0);
+  if (!mentioned) return writingHints(answers, undefined);
+  try {
+    let known = await teammates(ctx, false);
+    let hints = writingHints(answers, known.members);
+    // Someone may have joined since the directory was cached: once more, fresh.
+    if (!known.fresh && hints.some((h) => h.kind === 'unknown-mention')) {
+      known = await teammates(ctx, true);
+      hints = writingHints(answers, known.members);
+    }
+    return hints;
+  } catch {
+    return writingHints(answers, undefined);
+  }
+}
