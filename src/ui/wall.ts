@@ -192,7 +192,8 @@ export function wallScreen(v: WallView, lines: string[], footer: string, rows: n
 
 /** A person's line: name, state in words, mood in words, the first intention, what blocks them. */
 function personLine(m: Member): string {
-  const parts = [COUNT_WORD[wallState(m)]];
+  const state = wallState(m);
+  const parts = [`${COUNT_WORD[state]}${state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? ` ${daysLabel(m.blocked_for)}` : ''}`];
   if (m.check_in?.mood) parts.push(`mood ${sanitizeLine(m.check_in.mood)}`);
   const intention = firstPlainLine(m.check_in?.intentions);
   if (intention) parts.push(`intends: ${intention}`);
