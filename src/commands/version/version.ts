@@ -1,6 +1,7 @@
 // `checkin version`: checkin's version and the Node.js and platform it runs on, in one line for a
 // bug report (as `gh version`); no request. `--version` still prints the bare number for scripts.
 import { Command } from '@commander-js/extra-typings';
+import { buildKind } from '../../config/installation.js';
 import type { Context } from '../../context.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
@@ -14,5 +15,6 @@ export function versionCommand(ctx: Context, run: Run<VersionOptions> = runVersi
 }
 
 export async function runVersion(ctx: Context): Promise<void> {
-  ctx.io.out(`checkin ${VERSION} (Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`);
+  const build = buildKind() === 'binary' ? 'single binary' : 'npm package';
+  ctx.io.out(`checkin ${VERSION} (${build}, Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`);
 }
