@@ -1,8 +1,10 @@
 // npm run binary: checkin as one file that needs no Node (a Node single executable application).
 //
-//   npm run binary                 dist/binary/checkin for this machine (linux-x64 or linux-arm64)
-//   npm run binary -- --release    also dist/release/checkin-<version>-linux-{x64,arm64}.tar.gz and
-//                                  SHA256SUMS (arm64's Node runs under qemu-user to build its own)
+//   npm run binary                 release/checkin for this machine (linux-x64 or linux-arm64)
+//   npm run binary -- --release    also release/checkin-<version>-linux-{x64,arm64}.tar.gz and
+//                                  release/SHA256SUMS (arm64's Node runs under qemu-user to build its own)
+//
+// release/ is its own folder, not dist/: `npm run build` (and so `npm test`) empties dist/.
 //   BINARY_MODE=codecache          the code cache instead of the start-up snapshot (for measuring)
 //
 // The steps, and why each:
@@ -21,7 +23,7 @@
 //  6. The binary is run once (`--version`) and must print package.json's version.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -44,7 +46,9 @@ const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8'
 
 // 1. The bundles.
 run(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
-const out = join(root, 'dist', 'binary');
+const dest = join(root, 'release');
+const out = join(dest, 'work');
+rmSync(dest, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await build({
   bundle: true,
@@ -77,22 +81,33 @@ function fetchPackage(name, version) {
   return join(dir, 'package');
 }
 
-/** How to run a program built for `arch` here: directly, or under qemu-user; undefined when it cannot run. */
+/**
+ * How to run a program built for `arch` here: directly, or under qemu-user with that platform's C
+ * library (Debian: qemu-user and libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross, in /usr/aarch64-linux-gnu,
+ * or QEMU_LD_PREFIX); undefined when it cannot run.
+ */
 function runnerFor(arch) {
   if (arch === hostArch) return [];
-  const qemu = { arm64: 'qemu-aarch64', x64: 'qemu-x86_64' }[arch];
-  return spawnSync(qemu, ['--version'], { stdio: 'ignore' }).status === 0 ? [qemu] : undefined;
+  const [qemu, sysroot] = { arm64: ['qemu-aarch64', '/usr/aarch64-linux-gnu'], x64: ['qemu-x86_64', '/usr/x86_64-linux-gnu'] }[arch];
+  const prefix = process.env.QEMU_LD_PREFIX || sysroot;
+  if (spawnSync(qemu, ['--version'], { stdio: 'ignore' }).status !== 0 || !existsSync(join(prefix, 'lib'))) return undefined;
+  return [qemu, '-L', prefix];
 }
 
-/** Builds dist/binary/checkin-linux-<arch> and returns its path. */
+/** Builds release/work/checkin-linux-<arch> and returns its path. */
 function binaryFor(arch) {
   // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
   const node = join(fetchPackage(`node-linux-${arch}`, NODE), 'bin', 'node');
   const runner = runnerFor(arch);
-  if (!runner) fail(`the linux-${arch} Node cannot run here (no qemu-user: apt-get install qemu-user), so it cannot build its own binary`);
+  if (!runner) fail(`the linux-${arch} Node cannot run here (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross), so it cannot build its own binary`);
   // 3. The Node that will make the blob, and be inside the binary, is exactly the pinned release.
   const [cmd, ...pre] = [...runner, node];
-  const made = run(cmd, [...pre, '-p', 'process.version + " " + process.arch']).trim();
+  let made;
+  try {
+    made = run(cmd, [...pre, '-p', 'process.version + " " + process.arch'], { stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (err) {
+    fail(`${[cmd, ...pre].join(' ')} does not run here: ${String(err.stderr || err.message).trim().split('\n')[0]}`);
+  }
   if (made !== `v${NODE} ${arch}`) fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it`);
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const keyringVersion = lock.packages['node_modules/@napi-rs/keyring'].version;
@@ -131,15 +146,13 @@ function binaryFor(arch) {
   return output;
 }
 
-const host = binaryFor(hostArch);
-copyFileSync(host, join(out, 'checkin'));
-console.error(`dist/binary/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
+const host = join(dest, 'checkin');
+renameSync(binaryFor(hostArch), host);
+console.error(`release/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
 
 if (release) {
   // Release artefacts: one .tar.gz per platform (the binary as `checkin`), and their SHA256SUMS.
-  const dir = join(root, 'dist', 'release');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  const dir = dest;
   const sums = [];
   for (const arch of ['x64', 'arm64']) {
     const bin = arch === hostArch ? host : binaryFor(arch);
@@ -153,7 +166,7 @@ if (release) {
     const file = `${name}.tar.gz`;
     const sum = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex');
     sums.push(`${sum}  ${file}\n`);
-    console.error(`dist/release/${file}: ${(statSync(join(dir, file)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`);
+    console.error(`release/${file}: ${(statSync(join(dir, file)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`);
   }
   writeFileSync(join(dir, 'SHA256SUMS'), sums.join(''));
 }
