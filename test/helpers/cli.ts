@@ -12,6 +12,11 @@ export const BIN = join(ROOT, 'bin', 'checkin.js');
 /** The single executable the spawned runs use in place of `node bin/checkin.js`, when CHECKIN_TEST_BINARY names one. */
 export const BINARY = process.env.CHECKIN_TEST_BINARY ? resolve(ROOT, process.env.CHECKIN_TEST_BINARY) : undefined;
 
+/** The words a scheduler (cron, systemd, launchd) is given to run checkin: node and the script, or the single executable alone. */
+export const CLI_WORDS = BINARY ? [BINARY] : [process.execPath, BIN];
+/** Those words in a crontab line, as a regular expression's source (paths as \S+). */
+export const CLI_WORDS_RE = BINARY ? '\\S+/checkin' : '\\S+ \\S+/bin/checkin\\.js';
+
 const NODE_TOOLS = new Set(['node', 'nodejs', 'npm', 'npx', 'corepack']);
 const linked = new Map<string, string>();
 /**

@@ -43,7 +43,8 @@ beforeAll(async () => {
   files.set('/good/SHA256SUMS', Buffer.from(`${sum}  ${name}\n`));
   // The same archive with one byte changed past gzip's header, under the same SHA256SUMS.
   const bad = Buffer.from(archive);
-  bad[bad.length >> 1] ^= 0x01;
+  const at = bad.length >> 1;
+  bad[at] = bad[at]! ^ 0x01;
   files.set(`/bad/${name}`, bad);
   files.set('/bad/SHA256SUMS', Buffer.from(`${sum}  ${name}\n`));
   files.set(`/nosums/${name}`, archive);
