@@ -151,7 +151,8 @@ renameSync(binaryFor(hostArch), host);
 console.error(`release/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
 
 if (release) {
-  // Release artefacts: one .tar.gz per platform (the binary as `checkin`), and their SHA256SUMS.
+  // Release artefacts: one .tar.gz per platform (the binary as `checkin`, checkin's LICENSE and, as
+  // LICENSE.node, the licence of the Node inside, which its terms ask to go with it), and their SHA256SUMS.
   const dir = dest;
   const sums = [];
   for (const arch of ['x64', 'arm64']) {
@@ -161,7 +162,9 @@ if (release) {
     rmSync(stage, { recursive: true, force: true });
     mkdirSync(stage);
     copyFileSync(bin, join(stage, 'checkin'));
-    run('tar', ['czf', join(dir, `${name}.tar.gz`), '-C', stage, 'checkin']);
+    copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+    copyFileSync(join(cache, `node-linux-${arch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
+    run('tar', ['czf', join(dir, `${name}.tar.gz`), '-C', stage, 'checkin', 'LICENSE', 'LICENSE.node']);
     rmSync(stage, { recursive: true });
     const file = `${name}.tar.gz`;
     const sum = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex');
