@@ -108,7 +108,7 @@ function binaryFor(arch) {
   } catch (err) {
     fail(`${[cmd, ...pre].join(' ')} does not run here: ${String(err.stderr || err.message).trim().split('\n')[0]}`);
   }
-  if (made !== `v${NODE} ${arch}`) fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it`);
+  if (made !== `v${NODE} ${arch}`) fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it (remove node_modules/.cache/checkin-binary to fetch it again)`);
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const keyringVersion = lock.packages['node_modules/@napi-rs/keyring'].version;
   const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion);
