@@ -9,6 +9,9 @@
 //   4. list --all, ~5,000 and ~20,000 check-ins, limits on
 //                                  vs the rate-limit floor (30 requests / 10 s)        (≤ 1.1×)
 //   5. list --all peak RSS at ~20,000 check-ins, JSON and table                         (≤ 60 MiB)
+//   6. the single executable (release/checkin, when `npm run binary` made it), against the Node
+//      inside it: today --json vs a bare node:http GET (≤ 1.15× CPU), --version vs `node -e 0`
+//      (≤ 1.3× CPU), peak RSS. gh's `gh api` is not measured here: see CONTRIBUTING.md.
 //
 // Children get a clean environment (NODE_EXTRA_CA_CERTS and the rest unset, for both sides).
 // BENCH_RUNS (default 10) pairs for 1 and 3, 7 for 2; BENCH_QUICK=1 leaves out the 20,000 run
@@ -54,10 +57,12 @@ function cleanEnv(url, token, extra = {}) {
 }
 
 /** One whole process: wall ms (spawn to exit), CPU ms (user + system), peak RSS in MiB when /usr/bin/time is there, stdout. */
-function runOnce(argv, env, { keep = false, codes = [0] } = {}) {
+function runOnce(argv, env, { keep = false, codes = [0], node = process.execPath } = {}) {
   return new Promise((resolve, reject) => {
-    const cmd = haveTime ? '/usr/bin/time' : process.execPath;
-    const args = haveTime ? ['-f', '__RSS__%M %U %S', process.execPath, ...argv] : argv;
+    // node: null runs argv[0] itself (the single executable), else that Node runs argv.
+    const program = node === null ? argv : [node, ...argv];
+    const cmd = haveTime ? '/usr/bin/time' : program[0];
+    const args = haveTime ? ['-f', '__RSS__%M %U %S', ...program] : program.slice(1);
     const t0 = performance.now();
     const child = spawn(cmd, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -311,6 +316,45 @@ if (want(5)) {
   }
   await sb.close();
   for (const rss of pacedRss) report('list --all --json, 20,000 check-ins, limits on (the run of 4.)', `peak RSS ${rss.toFixed(1)} MiB`, '≤ 60 MiB', rss <= 60);
+}
+
+// ── 6. The single executable ──────────────────────────────────────────────────────────────────
+const binary = join(root, 'release', 'checkin');
+if (want(6) && !existsSync(binary)) console.log('\n6. The single executable: skipped, no release/checkin (npm run binary makes it)');
+else if (want(6)) {
+  // The Node inside it: the pinned release scripts/binary.mjs fetched (its version is `checkin version`'s).
+  const said = (await runOnce([binary, 'version'], {}, { keep: true, node: null })).stdout;
+  const nodeVersion = /Node\.js (\d+\.\d+\.\d+)/.exec(said)?.[1];
+  const inside = join(root, 'node_modules', '.cache', 'checkin-binary', `node-linux-${process.arch}-${nodeVersion}`, 'package', 'bin', 'node');
+  if (!existsSync(inside)) console.log(`\n6. The single executable: skipped, the Node inside it (${nodeVersion}) is not in node_modules/.cache/checkin-binary`);
+  else {
+    console.log(`\n6. The single executable (${said.trim()}) vs the Node inside it (${runs} pairs; ratio min / median / max)`);
+    const sb = await startSandbox({ rateLimit: false });
+    const env = cleanEnv(sb.url, sb.token);
+    await runOnce([binary, 'me'], env, { node: null }); // logged in: me is cached
+    sb.requests.length = 0;
+    await runOnce([binary, 'today', '--json'], env, { node: null });
+    const url = `${sb.url.replace(/\/api\/v2$/, '')}${sb.requests[0].path}`;
+    for (const [name, a, b, target] of [
+      ['today --json vs a bare node:http GET', [binary, 'today', '--json'], [inside, bareGet, url], 1.15],
+      ['--version vs node -e 0', [binary, '--version'], [inside, '-e', '0'], 1.3],
+    ]) {
+      const cpu = [];
+      const wall = [];
+      let rss = 0;
+      let bareRss = 0;
+      for (let i = 0; i < runs; i++) {
+        const x = await runOnce(a, env, { node: null });
+        const y = await runOnce(b, env, { node: null });
+        cpu.push(x.cpu / y.cpu);
+        wall.push(x.ms / y.ms);
+        rss = Math.max(rss, x.rss);
+        bareRss = Math.max(bareRss, y.rss);
+      }
+      report(`binary ${name}`, `${mmm(cpu)}× in CPU (wall ${mmm(wall)}×; peak RSS ${rss.toFixed(1)} MiB, the other ${bareRss.toFixed(1)} MiB)`, `≤ ${target}×`, median(cpu) <= target);
+    }
+    await sb.close();
+  }
 }
 
 const missed = results.filter((r) => !r.ok);

@@ -3,6 +3,7 @@
 // token is read from or written to it. Where there is no keychain (headless Linux, containers,
 // CI), every call throws and checkin keeps the token in its 0600 file instead.
 
+import { buildKind, loadCarriedAddon } from './installation.js';
 
 export interface SecretStore {
   /** What it is called in messages: "the macOS keychain", "the system keychain"… */
@@ -24,10 +25,19 @@ interface KeyringEntry {
 export function osKeychain(env: NodeJS.ProcessEnv = process.env): SecretStore | string {
   if (env.CHECKIN_NO_KEYCHAIN && env.CHECKIN_NO_KEYCHAIN !== '0') return 'CHECKIN_NO_KEYCHAIN is set';
   let Entry: new (service: string, account: string) => KeyringEntry;
-  try {
-    ({ Entry } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });
-  } catch (err) {
-    return `the keychain module is not installed (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+  if (buildKind() === 'binary') {
+    // The binary carries the addon (scripts/binary.mjs) and writes it out to load it.
+    try {
+      ({ Entry } = loadCarriedAddon('keyring.node', env) as { Entry: typeof Entry });
+    } catch (err) {
+      return `the keychain addon inside this binary cannot be loaded (${reasonOf(err)})`;
+    }
+  } else {
+    try {
+      ({ Entry } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: typeof Entry });
+    } catch (err) {
+      return `the keychain module is not installed (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+    }
   }
   const name = process.platform === 'darwin' ? 'the macOS keychain' : process.platform === 'win32' ? 'the Windows Credential Manager' : 'the system keychain';
   const entry = (account: string) => new Entry(SERVICE, account);

@@ -2,7 +2,7 @@
 // a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out (and back: status
 // reads the time and days from what was written).
 import { UsageError } from '../errors.js';
-import { cronEscape, cronTime, noControls, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
+import { cronEscape, cronTime, noControls, program, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
 
 /** The names everything installed goes by. */
 export const UNIT = 'checkin-remind';
@@ -15,8 +15,9 @@ export interface Job {
   at: TimeOfDay;
   /** Weekdays, 0 = Sunday … 6 = Saturday. */
   days: number[];
+  /** Node, or the single executable (then no script). */
   node: string;
-  script: string;
+  script?: string;
   env: Record<string, string>;
 }
 
@@ -61,7 +62,7 @@ export function systemdService(job: Job): string {
   // systemd refuses an executable's name with a quote or a backslash in it, however it is escaped.
   if (/["'\\]/.test(job.node)) throw new UsageError(`systemd cannot start a program whose path holds a quote or a backslash: ${job.node}`, 'Run node from a folder without them, or add the line `checkin cron` prints to your crontab.');
   const env = Object.entries(job.env).map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`, false)}\n`).join('');
-  const exec = [systemdQuote(job.node, false), ...[job.script, ...RUN_ARGS].map((w) => systemdQuote(w, true))].join(' ');
+  const exec = [systemdQuote(job.node, false), ...[...program(job.node, job.script).slice(1), ...RUN_ARGS].map((w) => systemdQuote(w, true))].join(' ');
   return (
     '# Written by `checkin remind install`; `checkin remind remove` removes it.\n' +
     '[Unit]\n' +
@@ -97,7 +98,7 @@ export function systemdTimer(job: Job, zone?: string): string {
 export function cronReminderLine(job: Job): string {
   schedulable(job.env, job.node, job.script);
   const days = job.days.length === 7 ? '*' : job.days.join(',');
-  return `${cronEscape(`${cronTime(job.at, days)} ${shellCommand(job.env, [job.node, job.script, ...RUN_ARGS])}`)} ${CRON_TAG}`;
+  return `${cronEscape(`${cronTime(job.at, days)} ${shellCommand(job.env, [...program(job.node, job.script), ...RUN_ARGS])}`)} ${CRON_TAG}`;
 }
 
 export const isReminderLine = (line: string) => line.trimEnd().endsWith(CRON_TAG);
@@ -129,7 +130,7 @@ export function launchdPlist(job: Job): string {
     '<plist version="1.0">\n' +
     '<dict>\n' +
     `\t<key>Label</key>\n\t${str(LAUNCHD_LABEL)}\n` +
-    `\t<key>ProgramArguments</key>\n\t<array>\n${[job.node, job.script, ...RUN_ARGS].map((a) => `\t\t${str(a)}\n`).join('')}\t</array>\n` +
+    `\t<key>ProgramArguments</key>\n\t<array>\n${[...program(job.node, job.script), ...RUN_ARGS].map((a) => `\t\t${str(a)}\n`).join('')}\t</array>\n` +
     `\t<key>EnvironmentVariables</key>\n\t<dict>\n${env}\t</dict>\n` +
     `\t<key>StartCalendarInterval</key>\n\t<array>\n${intervals}\t</array>\n` +
     '</dict>\n' +
@@ -175,7 +176,7 @@ export function taskXml(job: Job, start: string): string {
   schedulable(job.env, job.node, job.script);
   const hh = String(job.at.hour).padStart(2, '0');
   const mm = String(job.at.minute).padStart(2, '0');
-  const args = [job.script, ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])].map(windowsQuote).join(' ');
+  const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])].map(windowsQuote).join(' ');
   return (
     '<?xml version="1.0" encoding="UTF-16"?>\r\n' +
     '<Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task">\r\n' +

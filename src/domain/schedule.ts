@@ -3,6 +3,7 @@
 // asked for, the CLI's own absolute paths, and the environment that finds its config and service
 // (a scheduler starts commands with an almost empty one).
 import { realpathSync } from 'node:fs';
+import { buildKind } from '../config/installation.js';
 import { pathVariables } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -82,8 +83,12 @@ export function nextFire(at: TimeOfDay, days: number[], now: Date): Date {
   throw new Error('no day to fire on'); // parseDays never returns an empty list
 }
 
-/** The CLI as a scheduler runs it: this Node and the script it runs, as absolute real paths. */
-export function cliPaths(): { node: string; script: string } {
+/**
+ * The CLI as a scheduler runs it: this Node and the script it runs, as absolute real paths; the
+ * single executable alone (no script) when that is what runs.
+ */
+export function cliPaths(): { node: string; script?: string } {
+  if (buildKind() === 'binary') return { node: process.execPath };
   const script = process.argv[1] ?? 'checkin';
   let real = script;
   try {
@@ -133,11 +138,14 @@ export function noControls(what: string, value: string): void {
 }
 
 /** Every variable and path a scheduled run is given, each refused by name when it holds a control character. */
-export function schedulable(env: Record<string, string>, node: string, script: string): void {
+export function schedulable(env: Record<string, string>, node: string, script: string | undefined): void {
   for (const [name, value] of Object.entries(env)) noControls(name, value);
-  noControls("Node's path", node);
-  noControls("checkin's script path", script);
+  noControls(script === undefined ? "checkin's path" : "Node's path", node);
+  if (script !== undefined) noControls("checkin's script path", script);
 }
+
+/** The program and the words before a command's own: node and the script, or the single executable alone. */
+export const program = (node: string, script: string | undefined): string[] => (script === undefined ? [node] : [node, script]);
 
 export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fsReason, readRegularFile, writeDurably } from '../config/files.js';
+import { assetText } from '../config/installation.js';
 import { home } from '../config/paths.js';
 import { CliError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -36,6 +37,8 @@ export function skillFile(env: NodeJS.ProcessEnv, agent: SkillAgent, scope: Skil
 
 /** The skill as shipped: beside dist/ in the package (the bundle), or the repository's (src/domain, under tests). */
 export function shippedSkill(): string {
+  const carried = assetText('SKILL.md'); // the single executable's copy
+  if (carried !== undefined) return carried;
   for (const rel of ['../skills/checkin/SKILL.md', '../../skills/checkin/SKILL.md']) {
     const file = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(file)) return readRegularFile(file);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { runCli, spawnCli } from '../helpers/cli.js';
+import { CLI_WORDS_RE, runCli, spawnCli } from '../helpers/cli.js';
 import { describeRequest } from '../helpers/harness.js';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
@@ -59,7 +59,7 @@ describe('the built binary', () => {
     const r = await runCli(['cron', '--at', '9:30', '--days', 'mon-fri', '--notify', `echo "check in, 100% please" > ${flag}`], { env: user });
     expect(r.code).toBe(0);
     const line = r.stdout.trimEnd();
-    expect(line).toMatch(new RegExp(`^30 9 \\* \\* mon-fri CHECKIN_CONFIG_DIR=\\S+ HOME=\\S+ TZ=UTC \\S+ \\S+/bin/checkin\\.js status --quiet; `));
+    expect(line).toMatch(new RegExp(`^30 9 \\* \\* mon-fri CHECKIN_CONFIG_DIR=\\S+ HOME=\\S+ TZ=UTC ${CLI_WORDS_RE} status --quiet; `));
     expect(line).toContain('100\\% please'); // cron would end the command at a bare %
     // What cron runs: the command after the five time fields, with \% turned back into %, and nothing in the environment.
     const command = line.split(' ').slice(5).join(' ').replace(/\\%/g, '%');

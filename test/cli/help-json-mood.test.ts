@@ -11,6 +11,7 @@ import { createContext } from '../../src/context.js';
 import { addDays } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { JSON_FIELDS, jsonFieldsHelp, selectFields } from '../../src/ui/output.js';
+import { BINARY } from '../helpers/cli.js';
 import { TODAY, useWorld } from '../helpers/harness.js';
 import { bufferIO } from '../helpers/io.js';
 
@@ -87,7 +88,7 @@ describe('checkin --help', () => {
 
 describe('checkin version', () => {
   it('prints checkin, Node.js and the platform in one line, with no request; --version and -V stay the bare number', async () => {
-    expect(await cli(['version'])).toEqual({ code: 0, stdout: `checkin ${version} (Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`, stderr: '' });
+    expect(await cli(['version'])).toEqual({ code: 0, stdout: `checkin ${version} (npm package, Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`, stderr: '' });
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(await cli(['-V'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(sb.requests).toEqual([]);
@@ -97,9 +98,11 @@ describe('checkin version', () => {
     expect(await cli(['version', 'now'])).toEqual({ code: 2, stdout: '', stderr: "error: too many arguments for 'version'. Expected 0 arguments but got 1.\n" });
   });
 
-  it('the built binary, without a token or network', async () => {
+  it('the built CLI, without a token or network: which build runs (npm package, or the single binary and the Node inside it)', async () => {
     const r = await w.bin(['version'], { env: { CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2', CHECKIN_TOKEN: undefined } });
-    expect(r).toMatchObject({ code: 0, stderr: '', stdout: `checkin ${version} (Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n` });
+    if (BINARY) expect(r).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(new RegExp(`^checkin ${version} \\(single binary, Node\\.js \\d+\\.\\d+\\.\\d+, ${process.platform}-${process.arch}\\)\n$`)) });
+    else expect(r).toMatchObject({ code: 0, stderr: '', stdout: `checkin ${version} (npm package, Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n` });
+    expect(await w.bin(['--version'])).toMatchObject({ code: 0, stderr: '', stdout: `${version}\n` });
   });
 });
 

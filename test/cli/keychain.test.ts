@@ -2,12 +2,12 @@
 // where there is none, and — where a Secret Service can be started (dbus-run-session +
 // gnome-keyring) — the real keychain through the built binary.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { SecretStore } from '../../src/config/secrets.js';
-import { BIN } from '../helpers/cli.js';
+import { BINARY, CLI_WORDS } from '../helpers/cli.js';
 import { runIn, TODAY, useWorld, type RunOptions } from '../helpers/harness.js';
 
 const w = useWorld();
@@ -77,19 +77,46 @@ describe('the token in the keychain (injected store)', () => {
   });
 });
 
+describe('the single binary (CHECKIN_TEST_BINARY): the keychain addon it carries', () => {
+  const w = useWorld();
+  it.skipIf(!BINARY)(`is written out only into a cache folder of the user's own; elsewhere one line says why and the token goes to the 0600 file${BINARY ? '' : ' — skipped: CHECKIN_TEST_BINARY is not set'}`, async () => {
+    // A cache folder others can write: a planted addon there would run as the user.
+    const cache = join(w.env.HOME!, 'shared-cache');
+    mkdirSync(join(cache, 'checkin'), { recursive: true });
+    chmodSync(join(cache, 'checkin'), 0o777);
+    const env = { ...w.env, CHECKIN_TOKEN: undefined, CHECKIN_NO_KEYCHAIN: undefined, XDG_CACHE_HOME: cache };
+    const r = await w.bin(['login', '--with-token'], { env, input: w.sb.token });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[1]).toBe(
+      `The token is in ${join(w.configDir, 'config.json')} (mode 0600): the keychain addon inside this binary cannot be loaded (${join(cache, 'checkin')} is not a folder of yours that only you can write).`,
+    );
+    expect(readdirSync(join(cache, 'checkin'))).toEqual([]);
+    // In a folder of the user's own it is written (named by its digest) and loaded: the keychain itself answers.
+    chmodSync(join(cache, 'checkin'), 0o700);
+    const again = await w.bin(['login', '--with-token'], { env, input: w.sb.token });
+    expect(again.code).toBe(0);
+    expect(readdirSync(join(cache, 'checkin')).filter((f) => /^keyring-[0-9a-f]{16}\.node$/.test(f))).toHaveLength(1);
+    expect(again.stderr).not.toContain('addon inside this binary');
+    expect(existsSync(join(w.configDir, 'config.json'))).toBe(true);
+  });
+});
+
 const run = promisify(execFile);
 const haveSecretService = await run('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).then(() => true, () => false);
 
 describe('the real keychain (Secret Service)', () => {
   it.skipIf(!haveSecretService)(`login, a run and logout through gnome-keyring in a D-Bus session${haveSecretService ? '' : ' — skipped: dbus-run-session or gnome-keyring-daemon is not installed'}`, async () => {
+    // checkin: node and the script, or the single binary (CHECKIN_TEST_BINARY), which writes out the
+    // keychain addon it carries and loads it.
     const script = `
+      checkin() { ${CLI_WORDS.map((w) => `'${w}'`).join(' ')} "$@"; }
       eval $(echo -n pw | gnome-keyring-daemon --unlock --components=secrets) >/dev/null
-      echo "$TOKEN" | node "$BIN" login --with-token 2>&1
-      node "$BIN" today --json >/dev/null && echo "today: ok"
-      node "$BIN" auth status
-      node "$BIN" logout 2>&1
-      node "$BIN" today 2>&1; echo "exit $?"`;
-    const env = { ...w.env, CHECKIN_TOKEN: undefined, TOKEN: w.sb.token, BIN };
+      echo "$TOKEN" | checkin login --with-token 2>&1
+      checkin today --json >/dev/null && echo "today: ok"
+      checkin auth status
+      checkin logout 2>&1
+      checkin today 2>&1; echo "exit $?"`;
+    const env = { ...w.env, CHECKIN_TOKEN: undefined, TOKEN: w.sb.token };
     delete env.CHECKIN_TOKEN;
     // The Secret Service of this D-Bus session, started for the test: the one keychain a test may use.
     delete (env as NodeJS.ProcessEnv).CHECKIN_NO_KEYCHAIN;

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { CLI_WORDS, CLI_WORDS_RE, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { standIns } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
@@ -108,8 +108,8 @@ describe('checkin remind with a systemd user manager', () => {
 
     // What the timer runs: the unit's environment and nothing else.
     const cmd = unitCommand(service);
-    expect(cmd.env).toEqual([`CHECKIN_CONFIG_DIR=${u.CHECKIN_CONFIG_DIR}`, `HOME=${u.HOME}`, 'TZ=UTC', `PATH=${[...new Set([process.execPath.replace(/\/[^/]+$/, ''), stand.dir, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`]);
-    expect(cmd.argv).toEqual([process.execPath, BIN, 'remind', 'run']);
+    expect(cmd.env).toEqual([`CHECKIN_CONFIG_DIR=${u.CHECKIN_CONFIG_DIR}`, `HOME=${u.HOME}`, 'TZ=UTC', `PATH=${[...new Set([CLI_WORDS[0]!.replace(/\/[^/]+$/, ''), stand.dir, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`]);
+    expect(cmd.argv).toEqual([...CLI_WORDS, 'remind', 'run']);
     const fire = async () => (await run('env', ['-i', ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
 
     expect(await fire()).toBe('');
@@ -240,7 +240,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
     const line = lines[2]!;
-    expect(line).toMatch(/^5 7 \* \* \* CHECKIN_CONFIG_DIR='.*' HOME=\S+ TZ=UTC PATH=\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=\/run\/user\/1000\/bus \S+ \S+\/bin\/checkin\.js remind run # checkin-remind$/);
+    expect(line).toMatch(new RegExp(`^5 7 \\* \\* \\* CHECKIN_CONFIG_DIR='.*' HOME=\\S+ TZ=UTC PATH=\\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus ${CLI_WORDS_RE} remind run # checkin-remind$`));
     expect(line).toContain('100\\%'); // cron would end the command at a bare %
     expect(existsSync(join(u.HOME!, '.config', 'systemd'))).toBe(false);
 

@@ -1,11 +1,44 @@
 // Runs the built CLI (bin/checkin.js) as a user would: a real process, real HTTP.
+// CHECKIN_TEST_BINARY=release/checkin runs the single executable (`npm run binary`) instead, with
+// no `node` on its PATH, as a person without Node runs it (.ci/run does).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir, track } from './cleanup.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'checkin.js');
+/** The single executable the spawned runs use in place of `node bin/checkin.js`, when CHECKIN_TEST_BINARY names one. */
+export const BINARY = process.env.CHECKIN_TEST_BINARY ? resolve(ROOT, process.env.CHECKIN_TEST_BINARY) : undefined;
+
+/** The words a scheduler (cron, systemd, launchd) is given to run checkin: node and the script, or the single executable alone. */
+export const CLI_WORDS = BINARY ? [BINARY] : [process.execPath, BIN];
+/** Those words in a crontab line, as a regular expression's source (paths as \S+). */
+export const CLI_WORDS_RE = BINARY ? '\\S+/checkin' : '\\S+ \\S+/bin/checkin\\.js';
+
+const NODE_TOOLS = new Set(['node', 'nodejs', 'npm', 'npx', 'corepack']);
+const linked = new Map<string, string>();
+/**
+ * PATH without Node: each folder of it that holds a `node` is replaced by a temp folder of links to
+ * everything else in it (git, sh and the rest stay; node, npm and npx do not). Made again after each
+ * test file, whose temp folders are removed.
+ */
+function pathWithoutNode(path: string | undefined): string | undefined {
+  return path
+    ?.split(delimiter)
+    .map((dir) => {
+      if (!existsSync(join(dir, 'node'))) return dir;
+      let links = linked.get(dir);
+      if (links === undefined || !existsSync(links)) {
+        links = tempDir('checkin-no-node-');
+        for (const name of readdirSync(dir)) if (!NODE_TOOLS.has(name)) symlinkSync(join(dir, name), join(links, name));
+        linked.set(dir, links);
+      }
+      return links;
+    })
+    .join(delimiter);
+}
 
 export interface CliResult {
   code: number | null;
@@ -41,9 +74,16 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
-/** The CLI (`bin`, the checkout's own by default) as a child of `node` (this test's Node by default), in `cwd` (this one by default). */
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv, { node = process.execPath, bin = BIN, cwd }: { node?: string; bin?: string; cwd?: string } = {}): ChildProcess {
-  return track(spawn(node, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd !== undefined && { cwd }) }));
+/**
+ * The CLI (`bin`, the checkout's own by default) as a child of `node` (this test's Node by default), in
+ * `cwd` (this one by default); the single executable instead when CHECKIN_TEST_BINARY is set and no
+ * other `node` or `bin` is asked for.
+ */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, { node, bin, cwd }: { node?: string; bin?: string; cwd?: string } = {}): ChildProcess {
+  if (BINARY && node === undefined && bin === undefined) {
+    return track(spawn(BINARY, args, { env: { ...env, PATH: pathWithoutNode(env.PATH) }, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd !== undefined && { cwd }) }));
+  }
+  return track(spawn(node ?? process.execPath, [bin ?? BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd !== undefined && { cwd }) }));
 }
 
 export function runCli(

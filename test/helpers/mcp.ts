@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
-import { BIN } from './cli.js';
+import { CLI_WORDS } from './cli.js';
 
 export type Answer = 'accept' | 'decline' | 'cancel';
 export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
@@ -35,7 +35,7 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
     for (const c of open.splice(0)) await c.close().catch(() => undefined);
   });
   return async (opts = {}) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], env: (opts.env ?? envOf()) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])], env: (opts.env ?? envOf()) as Record<string, string>, stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });

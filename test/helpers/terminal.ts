@@ -4,7 +4,7 @@
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { trackExit } from './cleanup.js';
-import { BIN } from './cli.js';
+import { BINARY, CLI_WORDS } from './cli.js';
 
 export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', ctrlC: '\u0003', escape: '\u001b', backspace: '\u007f' } as const;
 
@@ -24,15 +24,16 @@ export class Screen {
   /**
    * `pipe`: a shell pipeline checkin's output goes through (`| cat`), as a person would type it.
    * `{ script }`: several commands typed in the one terminal, run by /bin/sh, where `checkin` is
-   * the built CLI.
+   * the built CLI. The single binary instead of `node bin/checkin.js` when CHECKIN_TEST_BINARY is set.
    */
   constructor(args: string[] | { script: string }, env: NodeJS.ProcessEnv, size = { cols: 100, rows: 40 }, pipe?: string) {
     this.term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
+    const define = BINARY ? 'bin="$0"; checkin() { "$bin" "$@"; }' : 'node="$0" bin="$1"; checkin() { "$node" "$bin" "$@"; }';
     const [file, argv] = !Array.isArray(args)
-      ? ['/bin/sh', ['-c', `node="$0" bin="$1"; checkin() { "$node" "$bin" "$@"; }\n${args.script}`, process.execPath, BIN]]
+      ? ['/bin/sh', ['-c', `${define}\n${args.script}`, ...CLI_WORDS]]
       : pipe
-        ? ['/bin/sh', ['-c', `"$0" "$@" ${pipe}`, process.execPath, BIN, ...args]]
-        : [process.execPath, [BIN, ...args]];
+        ? ['/bin/sh', ['-c', `"$0" "$@" ${pipe}`, ...CLI_WORDS, ...args]]
+        : [CLI_WORDS[0]!, [...CLI_WORDS.slice(1), ...args]];
     this.proc = pty.spawn(file, argv, { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...env, TERM: 'xterm-256color' } as Record<string, string> });
     this.proc.onData((data) => {
       this.raw += data;

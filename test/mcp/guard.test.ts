@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
+import { CLI_WORDS, cleanEnv, spawnCli } from '../helpers/cli.js';
 import { FORBIDDEN, hostileObjects, startHostile } from '../helpers/hostile.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
@@ -31,7 +31,7 @@ describe('checkin mcp against a hostile service', () => {
     const h = await startHostile();
     close = h.close;
     const hostileEnv = cleanEnv({ CHECKIN_API_URL: h.url, CHECKIN_TOKEN: 'hostile' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: hostileEnv as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: hostileEnv as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (req) => {

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { TopScan } from '../../src/mcp/stdio.js';
-import { BIN, spawnCli } from '../helpers/cli.js';
+import { CLI_WORDS, spawnCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 const MiB = 1024 * 1024;
@@ -151,7 +151,7 @@ describe('checkin mcp: messages it cannot read are answered, and it goes on', ()
   it("the SDK's own client: a call too large fails at once with -32600, and the same connection goes on", async () => {
     const client = new Client({ name: 'test-agent', version: '1.0.0' });
     clients.push(client);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
     const err = await bounded(
       client.callTool({ name: 'me', arguments: { big: 'c'.repeat(11 * MiB) } }).then(
         () => undefined,
@@ -178,7 +178,7 @@ describe('checkin mcp: messages it cannot read are answered, and it goes on', ()
       );
       return { action: 'accept', content: {} };
     });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
     const drafted = await bounded(client.callTool({ name: 'draft_checkin', arguments: { intentions: '- one thing' } }), 'draft');
     const id = (drafted.structuredContent as { draft_id: string }).draft_id;
     sb.requests.length = 0;

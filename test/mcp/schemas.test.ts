@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT } from '../helpers/cli.js';
+import { BIN, CLI_WORDS, cleanEnv, ROOT } from '../helpers/cli.js';
 import { track } from '../helpers/cleanup.js';
 
 // ---- The Inspector's rules (core/json/schemaLint.ts), as it states them. ----
@@ -107,7 +107,7 @@ afterEach(async () => {
 async function listTools(): Promise<Tool[]> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   open.push(client);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' }));
   return (await client.listTools()).tools;
 }
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { CLI_WORDS, cleanEnv, runCli } from '../helpers/cli.js';
 import { SHELLS, installed, startShell, unavailable, type Shell, type ShellKind } from '../helpers/shell.js';
 
 let sb: Sandbox;
@@ -23,7 +23,7 @@ beforeEach(async () => {
   sb = await startSandbox({ rateLimit: false });
   // `checkin` on PATH, as an installed one would be.
   const bin = mkdtempSync(join(tmpdir(), 'checkin-bin-'));
-  writeFileSync(join(bin, 'checkin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(join(bin, 'checkin'), `#!/bin/sh\nexec ${CLI_WORDS.map((w) => `"${w}"`).join(' ')} "$@"\n`);
   chmodSync(join(bin, 'checkin'), 0o755);
   env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, PATH: `${bin}:${process.env.PATH}` });
   // Where a hostile name would leave its marker, and the shell's working folder (with a file a glob would match).

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readTemplate } from '../../src/core/checkin-answers.js';
 import { withProblems } from '../../src/commands/checkin/edit.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { runCli } from '../helpers/cli.js';
+import { BINARY, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
@@ -235,7 +235,9 @@ describe('in a real terminal, at 60 and 120 columns: moods, help, the editor loo
       expect(headings).toEqual(['Options:', 'Check-ins:', 'Team and goals:', 'Comments and inbox:', 'Account:', 'Setup and tools:', 'Environment:', 'Exit codes:']);
       const version = new Screen(['version'], env, { cols, rows: 10 });
       expect((await version.exit()).code).toBe(0);
-      expect(version.text()).toMatch(new RegExp(`^checkin \\d+\\.\\d+\\.\\d+ \\(Node\\.js ${process.versions.node.replace(/\./g, '\\.')}, ${process.platform}-${process.arch}\\)$`));
+      // The npm build on this Node, or the single binary and the Node inside it (CHECKIN_TEST_BINARY).
+      const build = BINARY ? 'single binary, Node\\.js \\d+\\.\\d+\\.\\d+' : `npm package, Node\\.js ${process.versions.node.replace(/\./g, '\\.')}`;
+      expect(version.text()).toMatch(new RegExp(`^checkin \\d+\\.\\d+\\.\\d+ \\(${build}, ${process.platform}-${process.arch}\\)$`));
     });
 
     it(`the editor reopens with problems whose line numbers point at the lines of the reopened file (${cols} columns)`, async () => {

@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { cliPaths, cronEscape, cronTime, isCronDays, noControls, parseAt, runEnvironment, schedulable, shellCommand, tokenWarning } from '../../domain/schedule.js';
+import { cliPaths, cronEscape, cronTime, isCronDays, noControls, parseAt, program, runEnvironment, schedulable, shellCommand, tokenWarning } from '../../domain/schedule.js';
 import type { Run } from '../flags.js';
 
 export interface CronOptions {
@@ -20,7 +20,7 @@ export function cronCommand(ctx: Context, run: Run<CronOptions> = runCron) {
     .action((opts) => run(ctx, opts));
 }
 
-export function cronLine(opts: CronOptions & { script: string; nodePath: string; env?: Record<string, string> }): string {
+export function cronLine(opts: CronOptions & { script?: string; nodePath: string; env?: Record<string, string> }): string {
   const at = parseAt(opts.at);
   if (!isCronDays(opts.days)) {
     throw new UsageError(`--days must be a cron day-of-week field such as 1-5 or mon-fri, got "${opts.days}"`);
@@ -30,7 +30,7 @@ export function cronLine(opts: CronOptions & { script: string; nodePath: string;
   if (opts.notify !== undefined) noControls('--notify', opts.notify);
   // cron starts commands with an almost empty environment: what checkin needs to find its
   // config and its service goes on the line.
-  const cmd = shellCommand(opts.env ?? {}, [opts.nodePath, opts.script, 'status', '--quiet']);
+  const cmd = shellCommand(opts.env ?? {}, [...program(opts.nodePath, opts.script), 'status', '--quiet']);
   const action = opts.notify ?? `echo "Time to check in: run checkin today"`;
   // status --quiet prints nothing: exit 3 is "pending"; any other failure is said once, and cron mails it.
   const failed = `echo "checkin status failed (exit $s): run checkin status to see why"`;

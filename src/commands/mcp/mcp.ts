@@ -3,6 +3,7 @@
 // checkin.cjs) and required when this command runs, so no other command's start-up pays for it.
 // `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
 import { Command, Option } from '@commander-js/extra-typings';
+import { requireAsset } from '../../config/installation.js';
 import type { Context } from '../../context.js';
 import { staleSkills } from '../../domain/skill.js';
 import { VERSION } from '../../version.js';
@@ -41,8 +42,9 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     return;
   }
   sayStaleSkills(ctx);
-  // Found beside the running bundle (dist/checkin.cjs), never bundled into it.
-  const { serve } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs') as AgentFace;
+  // Found beside the running bundle (dist/checkin.cjs), never bundled into it; the single
+  // executable carries the same file inside.
+  const { serve } = (requireAsset('mcp-server') ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs')) as AgentFace;
   await serve(ctx, { allowSend: Boolean(opts.allowSend) });
 }
 

@@ -1,0 +1,175 @@
+// npm run binary: checkin as one file that needs no Node (a Node single executable application).
+//
+//   npm run binary                 release/checkin for this machine (linux-x64 or linux-arm64)
+//   npm run binary -- --release    also release/checkin-<version>-linux-{x64,arm64}.tar.gz and
+//                                  release/SHA256SUMS (arm64's Node runs under qemu-user to build its own)
+//
+// release/ is its own folder, not dist/: `npm run build` (and so `npm test`) empties dist/.
+//   BINARY_MODE=codecache          the code cache instead of the start-up snapshot (for measuring)
+//
+// The steps, and why each:
+//  1. `npm run build`, then one more esbuild bundle of src/binary.ts (the CLI, as dist/checkin.cjs is).
+//  2. The pinned Node release from the npm registry (`npm pack node-linux-<arch>@NODE`), kept in
+//     node_modules/.cache/checkin-binary: the same bytes on every machine, no build tools needed.
+//  3. That Node's version is checked to be exactly NODE before it is used: the blob and the Node it
+//     is put into must be the same release (V8's snapshot and Node's blob format change between
+//     releases; a mismatched pair crashes or runs the wrong code).
+//  4. That same Node builds the binary (`node --build-sea`, Node >= 25.5): it runs the bundle once,
+//     saves its heap as the start-up snapshot, and writes itself with the blob inside. The Node that
+//     made the blob is thus the Node inside it. For arm64 that Node runs under qemu-user.
+//  5. What the npm build keeps beside its bundle goes inside as assets: the MCP server
+//     (dist/mcp-server.cjs), the Agent Skill (SKILL.md) and the keychain addon (@napi-rs/keyring's
+//     .node for that platform, written out and loaded by src/config/installation.ts when needed).
+//  6. The binary is run once (`--version`) and must print package.json's version.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** The Node release inside the binary. Changing it: change this line, `npm run binary`, run the tests. */
+const NODE = '26.10.0';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
+const release = process.argv.includes('--release');
+const mode = process.env.BINARY_MODE === 'codecache' ? 'codecache' : 'snapshot';
+const hostArch = { x64: 'x64', arm64: 'arm64' }[process.arch];
+if (process.platform !== 'linux' || !hostArch) fail(`npm run binary builds on linux-x64 or linux-arm64, not ${process.platform}-${process.arch}`);
+
+function fail(message) {
+  console.error(`npm run binary: ${message}`);
+  process.exit(1);
+}
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
+
+// 1. The bundles.
+run(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+const dest = join(root, 'release');
+const out = join(dest, 'work');
+rmSync(dest, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+await build({
+  bundle: true,
+  platform: 'node',
+  target: `node${NODE.split('.')[0]}`,
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  format: 'cjs',
+  absWorkingDir: root,
+  entryPoints: ['src/binary.ts'],
+  outfile: join(out, 'main.cjs'),
+  supported: { 'dynamic-import': false },
+  define: { __CHECKIN_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__importMetaUrl' },
+  // Never read inside the binary (src/config/installation.ts finds its files as assets), but packages
+  // written as ES modules name import.meta.url: the binary's own path, as a file URL.
+  banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(process.execPath).href;' },
+});
+
+/** `npm pack name@version` into the cache (once), unpacked; returns the folder. */
+function fetchPackage(name, version) {
+  const dir = join(cache, `${name.replace('/', '+')}-${version}`);
+  if (existsSync(join(dir, 'package', 'package.json'))) return join(dir, 'package');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  console.error(`fetching ${name}@${version} from the registry`);
+  const tarball = run('npm', ['pack', '--silent', `${name}@${version}`], { cwd: dir }).trim().split('\n').pop();
+  run('tar', ['xzf', tarball], { cwd: dir });
+  rmSync(join(dir, tarball));
+  return join(dir, 'package');
+}
+
+/**
+ * How to run a program built for `arch` here: directly, or under qemu-user with that platform's C
+ * library (Debian: qemu-user and libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross, in /usr/aarch64-linux-gnu,
+ * or QEMU_LD_PREFIX); undefined when it cannot run.
+ */
+function runnerFor(arch) {
+  if (arch === hostArch) return [];
+  const [qemu, sysroot] = { arm64: ['qemu-aarch64', '/usr/aarch64-linux-gnu'], x64: ['qemu-x86_64', '/usr/x86_64-linux-gnu'] }[arch];
+  const prefix = process.env.QEMU_LD_PREFIX || sysroot;
+  if (spawnSync(qemu, ['--version'], { stdio: 'ignore' }).status !== 0 || !existsSync(join(prefix, 'lib'))) return undefined;
+  return [qemu, '-L', prefix];
+}
+
+/** Builds release/work/checkin-linux-<arch> and returns its path. */
+function binaryFor(arch) {
+  // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
+  const node = join(fetchPackage(`node-linux-${arch}`, NODE), 'bin', 'node');
+  const runner = runnerFor(arch);
+  if (!runner) fail(`the linux-${arch} Node cannot run here (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross), so it cannot build its own binary`);
+  // 3. The Node that will make the blob, and be inside the binary, is exactly the pinned release.
+  const [cmd, ...pre] = [...runner, node];
+  let made;
+  try {
+    made = run(cmd, [...pre, '-p', 'process.version + " " + process.arch'], { stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (err) {
+    fail(`${[cmd, ...pre].join(' ')} does not run here: ${String(err.stderr || err.message).trim().split('\n')[0]}`);
+  }
+  if (made !== `v${NODE} ${arch}`) fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it (remove node_modules/.cache/checkin-binary to fetch it again)`);
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  const keyringVersion = lock.packages['node_modules/@napi-rs/keyring'].version;
+  const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion);
+  const addon = join(addonPkg, readdirSync(addonPkg).find((f) => f.endsWith('.node')));
+
+  // 4 and 5. The blob, made by that Node, with the assets.
+  const output = join(out, `checkin-linux-${arch}`);
+  const config = join(out, `sea-config-${arch}.json`);
+  writeFileSync(
+    config,
+    JSON.stringify(
+      {
+        main: join(out, 'main.cjs'),
+        output,
+        disableExperimentalSEAWarning: true,
+        useSnapshot: mode === 'snapshot',
+        useCodeCache: mode === 'codecache',
+        assets: {
+          'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
+          'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
+          'keyring.node': addon,
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  rmSync(output, { force: true });
+  console.error(`building ${output} (Node ${NODE}, ${mode}${runner.length ? `, under ${runner[0]}` : ''})`);
+  run(cmd, [...pre, '--build-sea', config], { stdio: 'inherit' });
+  // 6. It runs, and is this checkin.
+  const [self, ...selfArgs] = [...runner, output];
+  const said = run(self, [...selfArgs, '--version']).trim();
+  if (said !== pkg.version) fail(`${output} --version printed ${JSON.stringify(said)}, not ${pkg.version}`);
+  return output;
+}
+
+const host = join(dest, 'checkin');
+renameSync(binaryFor(hostArch), host);
+console.error(`release/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
+
+if (release) {
+  // Release artefacts: one .tar.gz per platform (the binary as `checkin`, checkin's LICENSE and, as
+  // LICENSE.node, the licence of the Node inside, which its terms ask to go with it), and their SHA256SUMS.
+  const dir = dest;
+  const sums = [];
+  for (const arch of ['x64', 'arm64']) {
+    const bin = arch === hostArch ? host : binaryFor(arch);
+    const name = `checkin-${pkg.version}-linux-${arch}`;
+    const stage = join(out, name);
+    rmSync(stage, { recursive: true, force: true });
+    mkdirSync(stage);
+    copyFileSync(bin, join(stage, 'checkin'));
+    copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+    copyFileSync(join(cache, `node-linux-${arch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
+    run('tar', ['czf', join(dir, `${name}.tar.gz`), '-C', stage, 'checkin', 'LICENSE', 'LICENSE.node']);
+    rmSync(stage, { recursive: true });
+    const file = `${name}.tar.gz`;
+    const sum = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex');
+    sums.push(`${sum}  ${file}\n`);
+    console.error(`release/${file}: ${(statSync(join(dir, file)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`);
+  }
+  writeFileSync(join(dir, 'SHA256SUMS'), sums.join(''));
+}

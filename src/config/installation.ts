@@ -1,0 +1,85 @@
+// Which build of checkin is running, and where its own files are. The npm build keeps them beside
+// its bundle (dist/mcp-server.cjs, skills/checkin/SKILL.md, the keychain addon in node_modules); the
+// single executable (`npm run binary`) carries them inside as assets (scripts/binary.mjs), read here.
+// Nothing is read at the top of this file: in the binary this module is in the start-up snapshot,
+// made on the build machine, so everything about the running process is asked when it is needed.
+import { isAbsolute, join } from 'node:path';
+
+type Sea = typeof import('node:sea');
+
+/** node:sea, when this process is a single executable application; undefined for the npm build. */
+function sea(): Sea | undefined {
+  const mod = process.getBuiltinModule('node:sea') as Sea | undefined;
+  return mod?.isSea() ? mod : undefined;
+}
+
+/** 'binary' (the single executable) or 'npm' (Node running the package's bundle). */
+export function buildKind(): 'binary' | 'npm' {
+  return sea() ? 'binary' : 'npm';
+}
+
+/** A text file the binary carries (its name as in scripts/binary.mjs); undefined in the npm build. */
+export function assetText(name: string): string | undefined {
+  return sea()?.getAsset(name, 'utf8');
+}
+
+/**
+ * A CommonJS bundle the binary carries (the MCP server), run as Node would run the file: with a
+ * `require` of Node's own modules (a bundle of ours needs nothing else). Undefined in the npm build.
+ */
+export function requireAsset(name: string): unknown {
+  const source = assetText(name);
+  if (source === undefined) return undefined;
+  const { compileFunction } = process.getBuiltinModule('node:vm');
+  const filename = join(process.execPath, name);
+  const fn = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], { filename }) as (...args: unknown[]) => void;
+  const module = { exports: {} as unknown };
+  const require = (id: string) => {
+    const builtin = process.getBuiltinModule(id);
+    if (builtin === undefined) throw new Error(`${name} asked for ${id}, which is not inside the binary`);
+    return builtin;
+  };
+  fn(module.exports, require, module, filename, process.execPath);
+  return module.exports;
+}
+
+/** Whether a stat is of a folder of this user's that neither group nor others can write (as bin/checkin.js asks). */
+const mine = (st: import('node:fs').Stats) => st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
+
+/**
+ * The keychain addon (@napi-rs/keyring's `.node` for this platform) the binary carries, loaded
+ * the only way a native addon can be: written out to a file, then `process.dlopen`. The file goes in
+ * $XDG_CACHE_HOME/checkin (or ~/.cache/checkin), only when that folder is the user's and no one
+ * else can write it (a planted addon would run as the user), named by its content's digest, and its
+ * bytes are compared with the carried ones before each load. Throws with the reason it cannot be.
+ */
+export function loadCarriedAddon(name: string, env: NodeJS.ProcessEnv): unknown {
+  const s = sea();
+  if (!s) throw new Error('not a single executable');
+  const fs = process.getBuiltinModule('node:fs');
+  const bytes = Buffer.from(s.getRawAsset(name) as ArrayBuffer);
+  const base = [env.XDG_CACHE_HOME, env.HOME && join(env.HOME, '.cache')].find((d) => d && isAbsolute(d));
+  if (!base) throw new Error('no cache folder to write the keychain addon in (HOME is not set)');
+  const dir = join(base, 'checkin');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!mine(fs.lstatSync(dir))) throw new Error(`${dir} is not a folder of yours that only you can write`);
+  const digest = process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  const file = join(dir, `${name.replace(/\.node$/, '')}-${digest}.node`);
+  let same = false;
+  try {
+    const st = fs.lstatSync(file);
+    same = st.isFile() && st.uid === process.getuid?.() && (st.mode & 0o022) === 0 && fs.readFileSync(file).equals(bytes);
+  } catch {
+    // not written yet
+  }
+  if (!same) {
+    // A new file under a temporary name, renamed over: a reader never sees half an addon.
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.rmSync(tmp, { force: true });
+    fs.writeFileSync(tmp, bytes, { mode: 0o700, flag: 'wx' });
+    fs.renameSync(tmp, file);
+  }
+  const module = { exports: {} as unknown };
+  process.dlopen(module, file);
+  return module.exports;
+}

@@ -1,0 +1,135 @@
+// scripts/install.sh as a person runs it: a release (the archive and SHA256SUMS that
+// `npm run binary -- --release` made in release/, or, after a plain `npm run binary`, the binary
+// packed here the same way) served by a file server on 127.0.0.1; a good archive is installed and
+// runs, a corrupted one is refused and nothing is installed. The binary is CHECKIN_TEST_BINARY's
+// (CI builds it), else release/checkin; without one the tests say they skipped.
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, track } from '../helpers/cleanup.js';
+import { BINARY, ROOT } from '../helpers/cli.js';
+
+const binary = BINARY ?? join(ROOT, 'release', 'checkin');
+const have = existsSync(binary);
+if (!have) console.log(`binary-install: skipped, no binary at ${binary} (npm run binary makes it)`);
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+const name = `checkin-${version}-linux-${arch}.tar.gz`;
+const INSTALL = join(ROOT, 'scripts', 'install.sh');
+
+let server: Server;
+let base: string;
+/** The good archive's SHA-256, as SHA256SUMS lists it. */
+let sum: string;
+/** The paths the server was asked for, in order. */
+const asked: string[] = [];
+/** What the server serves: path → bytes. */
+const files = new Map<string, Buffer>();
+
+beforeAll(async () => {
+  if (!have) return;
+  // The release scripts/binary.mjs made, when it holds this binary; else packed as it packs it.
+  const made = join(ROOT, 'release', name);
+  const sums = join(ROOT, 'release', 'SHA256SUMS');
+  let archive: Buffer;
+  if (existsSync(made) && existsSync(sums) && binary === join(ROOT, 'release', 'checkin')) {
+    archive = readFileSync(made);
+    sum = createHash('sha256').update(archive).digest('hex');
+    // The checksum file binary.mjs wrote says the same.
+    expect(readFileSync(sums, 'utf8')).toContain(`${sum}  ${name}\n`);
+  } else {
+    const stage = tempDir('checkin-release-');
+    mkdirSync(join(stage, 'x'));
+    copyFileSync(binary, join(stage, 'x', 'checkin'));
+    execFileSync('tar', ['czf', join(stage, name), '-C', join(stage, 'x'), 'checkin']);
+    archive = readFileSync(join(stage, name));
+    sum = createHash('sha256').update(archive).digest('hex');
+  }
+  files.set(`/good/${name}`, archive);
+  files.set('/good/SHA256SUMS', Buffer.from(`${sum}  ${name}\n`));
+  // The same archive with one byte changed past gzip's header, under the same SHA256SUMS.
+  const bad = Buffer.from(archive);
+  const at = bad.length >> 1;
+  bad[at] = bad[at]! ^ 0x01;
+  files.set(`/bad/${name}`, bad);
+  files.set('/bad/SHA256SUMS', Buffer.from(`${sum}  ${name}\n`));
+  files.set(`/nosums/${name}`, archive);
+  server = createServer((req, res) => {
+    asked.push(req.url ?? '');
+    const body = files.get(req.url ?? '');
+    res.writeHead(body ? 200 : 404).end(body ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  if (server) await new Promise((resolve) => server.close(resolve));
+});
+
+/** Runs the installer with `args` under `sh` (bounded), HOME a temp folder. */
+function install(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; home: string }> {
+  const home = tempDir('checkin-install-home-');
+  const child = track(spawn('sh', [INSTALL, ...args], { env: { PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`install.sh did not finish in 60 s: ${stdout} ${stderr}`));
+    }, 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, home });
+    });
+  });
+}
+
+describe.skipIf(!have)('scripts/install.sh against a release on 127.0.0.1', () => {
+  it('installs a good archive into ~/.local/bin (CHECKIN_RELEASE_URL), checked, and the installed checkin runs', async () => {
+    asked.length = 0;
+    const r = await install([], { CHECKIN_RELEASE_URL: `${base}/good/` });
+    const installed = join(r.home, '.local', 'bin', 'checkin');
+    expect(r).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `checkin ${version} installed in ${installed}\n${join(r.home, '.local', 'bin')} is not on your PATH: add it (export PATH="${join(r.home, '.local', 'bin')}:$PATH" in your shell's profile)\n`,
+    });
+    expect(asked).toEqual(['/good/SHA256SUMS', `/good/${name}`]);
+    expect(execFileSync(installed, ['--version'], { env: { PATH: '/usr/bin:/bin', HOME: r.home }, encoding: 'utf8' })).toBe(`${version}\n`);
+    // What it installed is byte for byte the binary in the archive.
+    expect(readFileSync(installed).equals(readFileSync(binary))).toBe(true);
+  }, 90_000);
+
+  it('installs into the folder given (--url, --version, --dir)', async () => {
+    const dir = join(tempDir('checkin-install-dir-'), 'my bin');
+    const r = await install(['--url', `${base}/good`, '--version', version, '--dir', dir], { PATH: `${dir}:${process.env.PATH}` });
+    expect(r).toMatchObject({ code: 0, stderr: '', stdout: `checkin ${version} installed in ${dir}/checkin\n` });
+  }, 90_000);
+
+  it('refuses a corrupted archive: a clear line, exit 1, nothing installed', async () => {
+    const r = await install([], { CHECKIN_RELEASE_URL: `${base}/bad` });
+    const bad = createHash('sha256').update(files.get(`/bad/${name}`)!).digest('hex');
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `checkin install: ${name} is not the file the release lists: its SHA-256 is ${bad}, SHA256SUMS says ${sum}. Nothing was installed.\n`,
+    });
+    expect(existsSync(join(r.home, '.local', 'bin', 'checkin'))).toBe(false);
+  }, 90_000);
+
+  it('refuses without a checksum file, and without a URL', async () => {
+    // curl says why first (its own line: "curl: (22) … 404"), then the installer.
+    const none = await install(['--url', `${base}/nosums`]);
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr.trimEnd().split('\n').at(-1)).toBe(`checkin install: could not download ${base}/nosums/SHA256SUMS`);
+    expect(existsSync(join(none.home, '.local', 'bin', 'checkin'))).toBe(false);
+    expect(await install([])).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: no release URL: pass --url <base> or set CHECKIN_RELEASE_URL\n' });
+  }, 90_000);
+});
