@@ -38,6 +38,17 @@ export function blockerItems(text: string | null | undefined): BlockerItem[] {
   return items.map((l) => ({ text: l.join('\n'), key: words(l.join(' ')) })).filter((i) => i.key !== '');
 }
 
+/**
+ * Blockers kept one by one (today's form: still, or changed) as one answer that blockerItems reads
+ * back as the same items: bullets stay bullets (an unbulleted one among them gets "- "); without
+ * bullets, one paragraph each.
+ */
+export function joinBlockers(items: string[]): string {
+  const kept = items.map((i) => i.replace(/\s+$/, '')).filter((i) => i.trim() !== '');
+  if (!kept.some((i) => BULLET.test(i))) return kept.join('\n\n');
+  return kept.map((i) => (BULLET.test(i) ? i : `- ${i}`)).join('\n');
+}
+
 /** How long a blocker has stood: check-ins in a row (scheduled days; absent ones skipped) ending with the one asked about. */
 export interface BlockerRun {
   days: number;
@@ -86,12 +97,15 @@ export function daysLabel(run: BlockerRun): string {
   return `${run.days}${run.at_least ? '+' : ''} day${run.days === 1 && !run.at_least ? '' : 's'}`;
 }
 
-/** What people type to mean "nothing blocks me" (any case, trimmed, a full stop at the end allowed). */
-export const NO_BLOCKER_WORDS = ['none', 'no', 'n/a', 'nothing', '-'] as const;
+/** What people type to mean "nothing blocks me" (any case, trimmed, a full stop at the end allowed, one bullet allowed). */
+export const NO_BLOCKER_WORDS = ['none', 'no', 'n/a', 'nothing', '-', 'no blockers', 'no blocker'] as const;
 
 export function isNoBlockers(text: string | null | undefined): boolean {
   if (!text) return false;
-  const t = text.trim().toLowerCase().replace(/(.)\.$/, '$1').trim();
+  const line = text.trim();
+  // One line only: "No access to prod" or a list is never read as "none".
+  if (line.includes('\n')) return false;
+  const t = (line === '-' ? line : line.replace(BULLET, '')).toLowerCase().replace(/(.)\.$/, '$1').trim();
   return (NO_BLOCKER_WORDS as readonly string[]).includes(t);
 }
 
@@ -105,12 +119,13 @@ export function noBlockersNote(typed: string): string {
   return `Blockers "${typed.trim()}" are sent as no blockers: the check-in is not marked blocked.`;
 }
 
-/** An @mention as the service reads one: @handle, not inside a word or an e-mail address. */
-const MENTION = /(?<![\w@.])@([A-Za-z0-9](?:[\w.-]*[A-Za-z0-9_])?)/g;
+/** An @mention as the service reads one: @handle, not inside a word, an e-mail address or a URL's path. */
+const MENTION = /(?<![\w@./:])@([A-Za-z0-9](?:[\w.-]*[A-Za-z0-9_])?)(?![\w/])/g;
 
-/** The handles @mentioned in a text, lower case, each once, in order. */
+/** The handles @mentioned in a text, lower case, each once, in order; not inside `code` (a package such as `@types/node`). */
 export function mentionsIn(text: string | null | undefined): string[] {
-  return [...new Set([...(text ?? '').matchAll(MENTION)].map((m) => m[1]!.toLowerCase()))];
+  const prose = (text ?? '').replace(/```[\s\S]*?(```|$)|`[^`\n]*`/g, ' ');
+  return [...new Set([...prose.matchAll(MENTION)].map((m) => m[1]!.toLowerCase()))];
 }
 
 export interface Named {
@@ -118,12 +133,13 @@ export interface Named {
   username?: string | null;
 }
 
-/** Whether @handle names the person: their username, or the first word of their name (any case). */
+/** Whether @handle names the person: their @username (any case), which is what the service links. */
 export function mentionNames(handle: string, person: Named): boolean {
   const h = handle.toLowerCase().replace(/^@/, '');
-  const first = person.name.trim().split(/\s+/)[0]?.toLowerCase();
-  return h === (person.username ?? '').toLowerCase() || (first !== undefined && first !== '' && h === first);
+  return h !== '' && h === (person.username ?? '').toLowerCase();
 }
+
+const firstName = (p: Named) => p.name.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
 
 /** Whether a text @mentions the person. */
 export function mentions(text: string | null | undefined, person: Named): boolean {
@@ -153,7 +169,9 @@ export function writingHints(answers: CheckInAnswers, members: Named[] | undefin
       for (const h of mentionsIn(answers[field])) {
         if (members.some((m) => mentionNames(h, m))) continue;
         if (hints.some((x) => x.kind === 'unknown-mention' && x.text.startsWith(`@${h} `))) continue;
-        const near = nearMatches(h, handles).map((n) => `@${n}`);
+        // A first name where the @username was meant ("@ada" for @alovelace): that person's, else near spellings.
+        const byName = members.filter((m) => m.username && firstName(m) === h).map((m) => `@${m.username}`);
+        const near = byName.length > 0 ? byName : nearMatches(h, handles).map((n) => `@${n}`);
         hints.push({ kind: 'unknown-mention', text: `@${h} matches nobody on your teams${near.length > 0 ? `: did you mean ${near.join(' or ')}?` : '.'}` });
       }
     }

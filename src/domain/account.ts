@@ -67,9 +67,9 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
  * Everyone in the account with their @username and teams, from the cached directory (GET /people
  * and /teams when there is none, or with `refresh`); `fresh`: it was just asked for.
  */
-export async function directoryPeople(ctx: Context, opts: { refresh?: boolean } = {}): Promise<{ people: Directory['people']; fresh: boolean }> {
+export async function directoryPeople(ctx: Context, opts: { refresh?: boolean } = {}): Promise<{ people: Directory['people']; fresh: boolean; fetchedAt: string }> {
   const { dir, fresh } = await directory(ctx, Boolean(opts.refresh));
-  return { people: dir.people, fresh };
+  return { people: dir.people, fresh, fetchedAt: dir.fetched_at };
 }
 
 /** Splits repeated and comma-separated values: --person a,b --person c → [a, b, c]. */

@@ -15,7 +15,9 @@ import type { Headers } from '../api/transport.js';
 import { PERSON } from '../api/types.js';
 import { expectShape } from '../api/validate.js';
 import { fsReason, readJson, readRegularFile } from '../config/files.js';
+import { buildKind } from '../config/installation.js';
 import { home, pathVariables } from '../config/paths.js';
+import { osKeychain } from '../config/secrets.js';
 import { normalizeApiUrl } from '../config/store.js';
 import type { Context } from '../context.js';
 import { USER_AGENT, VERSION } from '../version.js';
@@ -230,11 +232,29 @@ const PROBE = `const say=(t)=>require('node:fs').writeSync(1,t);try{const{Entry}
 
 export type ProbeResult = { found: boolean } | { error: string };
 
-/** The keychain asked for `account` by a child of this Node with exactly `env`, killed after `timeoutMs`. */
-export async function probeKeychain(modulePath: string, account: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ProbeResult> {
+/**
+ * The look-up itself, as the probe child of the single binary does it (`checkin doctor
+ * --keychain-probe <account>`: a binary runs no `node -e`): found, missing or error <why>.
+ */
+export function keychainLookup(env: NodeJS.ProcessEnv, account: string): string {
+  try {
+    const store = osKeychain(env);
+    if (typeof store === 'string') return `error ${store.split('\n')[0]!.slice(0, 200)}`;
+    return store.get(account) ? 'found' : 'missing';
+  } catch (err) {
+    return `error ${String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200)}`;
+  }
+}
+
+/**
+ * The keychain asked for `account` by a child with exactly `env`, killed after `timeoutMs`: this
+ * Node running PROBE with the module at `modulePath`, or in the single binary the binary itself.
+ */
+export async function probeKeychain(modulePath: string | 'binary', account: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ProbeResult> {
   const { execFile } = await import('node:child_process');
+  const args = modulePath === 'binary' ? ['doctor', '--keychain-probe', account] : ['-e', PROBE, modulePath, account];
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['-e', PROBE, modulePath, account], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true }, (err, stdout) => {
+    const child = execFile(process.execPath, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true }, (err, stdout) => {
       const out = stdout.trim();
       if (out === 'found' || out === 'missing') return resolve({ found: out === 'found' });
       if (out.startsWith('error ')) return resolve({ error: out.slice(6) });
@@ -277,7 +297,8 @@ async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
   if (typeof store === 'string') return problem('keychain', `your token is kept in the keychain, but ${store}`, 'Run `checkin login --insecure-storage` to keep it in the settings file (0600) instead.');
   let modulePath: string;
   try {
-    modulePath = process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
+    // The single binary carries the module (config/installation.ts) and is its own probe.
+    modulePath = buildKind() === 'binary' ? 'binary' : process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
   } catch {
     return problem('keychain', 'your token is kept in the keychain, but the keychain module is not installed', 'Reinstall checkin, or run `checkin login --insecure-storage`.');
   }
@@ -614,6 +635,8 @@ function node(tilde: (p: string) => string): Check {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
   if (major < 20 || (major === 20 && minor < 18)) return problem('node', `Node ${process.version}: checkin needs 20.18 or later`, 'Install a current Node (22 or 24 LTS).');
   const cacheable = major > 22 || (major === 22 && minor >= 1);
+  // The single binary starts from its start-up snapshot: no compile cache to look for.
+  if (buildKind() === 'binary') return ok('node', `Node ${process.version} inside the single binary, started from its start-up snapshot`);
   if (!cacheable) return ok('node', `Node ${process.version} (no compile cache before Node 22.1: start-up is a little slower)`);
   const dir = (process.getBuiltinModule('node:module') as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
   if (!dir) return warning('node', `Node ${process.version}, compile cache off: the cache folder is not yours alone (or checkin was not started through bin/checkin.js)`, 'chmod 700 ~/.cache/checkin (and the folders in it), so that only you can write there.');

@@ -9,15 +9,18 @@ import type { Context } from '../context.js';
 import { mentionsIn, writingHints, type Named, type WritingHint } from '../core/blockers.js';
 import { directoryPeople, me } from './account.js';
 
-/** The people on my teams (me included), and whether the directory was just asked for. */
-async function teammates(ctx: Context, refresh: boolean): Promise<{ members: Named[]; fresh: boolean }> {
+/** How old a cached directory may be before an unknown @mention asks for it again. */
+const DIRECTORY_AGE_MS = 60 * 60_000;
+
+/** The people on my teams (me included), whether the directory was just asked for, and when it was. */
+async function teammates(ctx: Context, refresh: boolean): Promise<{ members: Named[]; fresh: boolean; fetchedAt: string }> {
   const person = await me(ctx);
   const mine = new Set(person.teams.map((t) => t.id.toLowerCase()));
   const found = await directoryPeople(ctx, { refresh });
   // A directory cached by an earlier version does not know the teams: asked for once.
   if (!found.fresh && found.people.some((p) => p.team_ids === undefined)) return teammates(ctx, true);
   const members = found.people.filter((p) => (p.team_ids ?? []).some((t) => mine.has(t.toLowerCase())));
-  return { members: [{ name: person.name, username: person.username }, ...members], fresh: found.fresh };
+  return { members: [{ name: person.name, username: person.username }, ...members], fresh: found.fresh, fetchedAt: found.fetchedAt };
 }
 
 /** The hints for answers as they will stand once sent. */
@@ -27,8 +30,9 @@ export async function previewHints(ctx: Context, answers: CheckInAnswers): Promi
   try {
     let known = await teammates(ctx, false);
     let hints = writingHints(answers, known.members);
-    // Someone may have joined since the directory was cached: once more, fresh.
-    if (!known.fresh && hints.some((h) => h.kind === 'unknown-mention')) {
+    // Someone may have joined since the directory was cached: once more, fresh — but not more than
+    // once an hour (a mention of someone outside the teams would otherwise ask at every preview).
+    if (!known.fresh && hints.some((h) => h.kind === 'unknown-mention') && ctx.now().getTime() - Date.parse(known.fetchedAt) > DIRECTORY_AGE_MS) {
       known = await teammates(ctx, true);
       hints = writingHints(answers, known.members);
     }

@@ -1,7 +1,7 @@
 // core/blockers.ts on its own: blockers as items, days in a row, @mentions, "none", the writing hints.
 import { describe, expect, it } from 'vitest';
 import type { CheckIn } from '../../src/api/types.js';
-import { asSent, blockerItems, blockerRuns, daysLabel, isNoBlockers, longestRun, mentions, mentionsIn, writingHints } from '../../src/core/blockers.js';
+import { asSent, blockerItems, blockerRuns, daysLabel, isNoBlockers, joinBlockers, longestRun, mentions, mentionsIn, writingHints } from '../../src/core/blockers.js';
 
 const ada = { id: 'a', name: 'Ada Lovelace' };
 const day = (date: string, blockers: string | null, more: Partial<CheckIn> = {}): CheckIn =>
@@ -52,18 +52,23 @@ describe('days in a row', () => {
 describe('"none" as blockers', () => {
   it('none, no, n/a, nothing and "-" in any case, trimmed (a full stop allowed), and nothing else', () => {
     for (const t of ['none', 'NONE', ' No ', 'n/a', 'N/A.', 'nothing', 'Nothing.', '-', ' - ']) expect(isNoBlockers(t), t).toBe(true);
-    for (const t of ['', 'none yet, but soon', 'No reviewers', 'n/a: waiting on legal', '--', 'nope?']) expect(isNoBlockers(t), t).toBe(false);
+    for (const t of ['', 'none yet, but soon', 'No reviewers', 'n/a: waiting on legal', '--', 'nope?', 'No access to prod', 'none\n- but the VPN']) expect(isNoBlockers(t), t).toBe(false);
+    // "no blockers" said in words, and one none-word as a bullet.
+    for (const t of ['No blockers', 'no blockers.', '- none', '* N/A']) expect(isNoBlockers(t), t).toBe(true);
     expect(asSent({ blockers: 'None', intentions: 'x' })).toEqual({ blockers: '', intentions: 'x' });
     expect(asSent({ blockers: 'Blocked on none of it' })).toEqual({ blockers: 'Blocked on none of it' });
   });
 });
 
 describe('@mentions', () => {
-  it('handles as the service reads them: not inside words or e-mail addresses; a person by username or first name', () => {
+  it('handles as the service reads them: not inside words, e-mail addresses, URLs or code; a person by @username only (what the service links)', () => {
     expect(mentionsIn("Waiting on @ada's review, cc @Grace. Mail ada@example.com, not @linus-")).toEqual(['ada', 'grace', 'linus']);
+    expect(mentionsIn('Bump `@types/node`, see https://github.com/@ada and @types/node; ask @grace')).toEqual(['grace']);
     expect(mentions('Waiting on @Ada', { name: 'Ada Lovelace', username: 'ada' })).toBe(true);
     expect(mentions('Waiting on @lovelace', { name: 'Ada Lovelace', username: 'ada' })).toBe(false);
-    expect(mentions('Waiting on @grace', { name: 'Grace Hopper', username: 'ghopper' })).toBe(true);
+    // A first name is not a mention the service links: Ada Byron is not named by @ada (Ada Lovelace's).
+    expect(mentions('Waiting on @ada', { name: 'Ada Byron', username: 'abyron' })).toBe(false);
+    expect(mentions('Waiting on @grace', { name: 'Grace Hopper', username: 'ghopper' })).toBe(false);
     expect(mentions('Waiting on ada', { name: 'Ada Lovelace', username: 'ada' })).toBe(false);
   });
 });
@@ -80,6 +85,9 @@ describe('writing hints', () => {
     ]);
     expect(writingHints({ previous: 'Paired with @linsu' }, undefined)).toEqual([]);
   });
+  it('a first name where the @username was meant: the hint names the username', () => {
+    expect(writingHints({ intentions: 'Pair with @grace' }, [{ name: 'Grace Hopper', username: 'ghopper' }]).map((h) => h.text)).toEqual(['@grace matches nobody on your teams: did you mean @ghopper?']);
+  });
   it('"none" as blockers, and empty intentions (only when intentions are part of what stands)', () => {
     expect(writingHints({ blockers: 'n/a', intentions: '  ' }, team)).toEqual([
       { kind: 'no-blockers', text: 'Blockers "n/a" are sent as no blockers: the check-in is not marked blocked.' },
@@ -87,5 +95,13 @@ describe('writing hints', () => {
     ]);
     expect(writingHints({ blockers: 'Real', intentions: '- Plan' }, team)).toEqual([]);
     expect(writingHints({ blockers: '' }, team)).toEqual([]);
+  });
+});
+
+describe('blockers kept one by one (today\'s form)', () => {
+  it('read back as the same items, so each keeps its days in a row', () => {
+    expect(blockerItems(joinBlockers(['Waiting on DB access', 'Need review from @ada'])).map((i) => i.text)).toEqual(['Waiting on DB access', 'Need review from @ada']);
+    expect(blockerItems(joinBlockers(['- Waiting on DB access', 'Need review'])).map((i) => i.text)).toEqual(['- Waiting on DB access', '- Need review']);
+    expect(joinBlockers(['- One\n  more of it', '', '- Two  '])).toBe('- One\n  more of it\n- Two');
   });
 });

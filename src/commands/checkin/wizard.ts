@@ -7,7 +7,7 @@
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
-import { asSent, blockerRuns, daysLabel } from '../../core/blockers.js';
+import { asSent, blockerRuns, daysLabel, joinBlockers } from '../../core/blockers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
 import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../domain/outbox.js';
@@ -15,7 +15,7 @@ import { fetchOrNull, type Target } from '../../domain/target.js';
 import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
-import { sanitizeDeep } from '../../ui/sanitize.js';
+import { sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
@@ -182,10 +182,10 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       const last = before.filter((x) => x.completed_at && !x.absent && x.date < current.date).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
       const runs = last ? blockerRuns(last, before) : [];
       if (runs.length > 0) {
-        io.err(c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : last!.date} — still there, resolved, or changed?\n`));
+        io.err(c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : sanitizeLine(last!.date)} — still there, resolved, or changed?\n`));
         const kept: string[] = [];
         for (const run of runs) {
-          const since = DATE_KEY_RE.test(run.since) ? shortDay(run.since) : run.since;
+          const since = DATE_KEY_RE.test(run.since) ? shortDay(run.since) : sanitizeLine(run.since);
           const stood = `${daysLabel(run)}${run.days > 1 ? `, since ${since}${run.at_least ? ' or earlier' : ''}` : ''}`;
           const what = plainInline(run.text.replace(/^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/, '')).replace(/\s+/g, ' ').trim();
           const choice = await p.select<'still' | 'resolved' | 'changed'>(`${what} (${stood})`, [
@@ -197,7 +197,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
           else if (choice === 'changed') {
             // What is typed is kept as the draft's blockers if Ctrl-C or a stop signal comes while typing.
             let typed: string | undefined;
-            const withTyped = () => ({ ...answers, blockers: [...kept, typed ?? ''].filter((t) => t.trim() !== '').join('\n') });
+            const withTyped = () => ({ ...answers, blockers: joinBlockers([...kept, typed ?? '']) });
             const off = keepOnStop(ctx, () => {
               if (typed !== undefined) keep(ctx, draftTarget, { kind: 'answers', answers: withTyped() });
             });
@@ -212,7 +212,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
             }
           }
         }
-        await step({ blockers: kept.join('\n') });
+        await step({ blockers: joinBlockers(kept) });
       }
     }
     if (questions.includes('blockers')) {
@@ -244,7 +244,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       io.err(c.dim('\nPreview (not sent yet):\n'));
       io.out(show(answers));
       // Hints about what would surprise once sent; they never stop the sending.
-      for (const hint of await previewHints(ctx, answers)) io.err(c.yellow(`hint: ${hint.text}`) + '\n');
+      for (const hint of await previewHints(ctx, answers)) io.err(c.yellow(`hint: ${sanitizeLine(hint.text)}`) + '\n');
       const next = await p.select('Send it?', [
         { name: 'Send', value: 'send' },
         { name: 'Edit in $EDITOR first', value: 'edit' },

@@ -2,9 +2,9 @@
 // service, the keychain, the folders, the time zone, the reminder, agents' MCP registrations, the
 // skill, Node, the outbox — one line each with the fix, as Slack's and other CLIs' doctors do. It
 // changes nothing and sends one request (GET /me); the checks are domain/doctor.ts's.
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { anyProblem, CHECK_IDS, diagnose } from '../../domain/doctor.js';
+import { anyProblem, CHECK_IDS, diagnose, keychainLookup } from '../../domain/doctor.js';
 import { systemHost, type Host } from '../../domain/programs.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { doctorView } from '../../ui/doctor-view.js';
@@ -12,6 +12,8 @@ import { jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 
 export interface DoctorOptions {
   json?: JsonFlag;
+  /** The single binary's keychain probe (domain/doctor.ts probeKeychain): one look-up, its word on stdout. */
+  keychainProbe?: string;
 }
 
 export const DOCTOR_FIELDS = ['id', 'status', 'message', 'fix'] as const;
@@ -20,6 +22,7 @@ export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(
   return new Command('doctor')
     .description('Check what checkin needs: token, service, keychain, folders, time zone, reminder, MCP, skill, Node, outbox (changes nothing; one request)')
     .addOption(jsonOption(DOCTOR_FIELDS, 'print one {id, status, message, fix} per check as a JSON array'))
+    .addOption(new Option('--keychain-probe <account>').hideHelp())
     .addHelpText(
       'after',
       `\nEach check is ok, a warning or a problem, with the fix in words. Nothing is changed, one request is sent (GET /me),\nand no secret is printed: the token shows only its prefix, paths under your home folder start with ~.\n\nChecks (their ids in --json): ${CHECK_IDS.join(', ')}.\n\nExit status: 0 when nothing is a problem (warnings included), 1 when any check is a problem.\n\nExamples:\n  checkin doctor\n  checkin doctor --json status,id | jq -r '.[] | select(.status != "ok") | .id'`,
@@ -28,6 +31,7 @@ export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(
 }
 
 export async function runDoctor(ctx: Context, opts: DoctorOptions, host: Host): Promise<void> {
+  if (opts.keychainProbe !== undefined) return ctx.io.out(keychainLookup(ctx.env, opts.keychainProbe));
   const checks = await diagnose(ctx, { host, cwd: process.cwd() });
   await printOne(ctx.io, ctx.now(), checks, opts.json, doctorView);
   if (anyProblem(checks)) throw new ExitSignal(EXIT.FAILURE);

@@ -63,7 +63,7 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   let lastHeaders: Headers | undefined;
   let cost = 2;
   /** The blocked check-ins counted so far today: their words then, and their run. */
-  const counted = new Map<string, { words: string | null | undefined; run: BlockerRun }>();
+  const counted = new Map<string, { words: string | null | undefined; run: BlockerRun | undefined }>();
 
   /** One refresh: true when what the wall shows changed. */
   const refresh = async (): Promise<boolean> => {
@@ -79,13 +79,13 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
     const fresh = blocked.filter((x) => newDay || counted.get(x.id)?.words !== x.blockers);
     const found = fresh.length > 0 ? await blockerHistory(ctx, day, fresh) : new Map<string, BlockerRun>();
     if (newDay) counted.clear();
-    for (const x of fresh) {
-      const run = found.get(x.id);
-      if (run) counted.set(x.id, { words: x.blockers, run });
-    }
+    // Every one asked about is counted, with a run or without one (words with no countable blocker):
+    // it is not asked about again until its words change.
+    for (const x of fresh) counted.set(x.id, { words: x.blockers, run: found.get(x.id) });
     [teams, date, checkIns, goals] = [people, day, a.list, b.list];
     const headers = [...a.headers, ...b.headers];
-    cost = headers.length;
+    // The history request counts toward the pace too when one was sent.
+    cost = headers.length + (fresh.length > 0 ? 1 : 0);
     lastHeaders = headers.at(-1);
     return newDay || a.changed || b.changed;
   };
@@ -96,7 +96,7 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   const unicode = unicodeLocale(ctx.env);
   const plain = ctx.io.accessible;
   const view = (): WallView => ({ c, rich: true, width: screen ? screen.size().columns : ctx.io.columns, now: ctx.now(), unicode });
-  const data = (): WallData => ({ date, teams: teamDays(teams, itemsOf(checkIns!), date, new Map([...counted].map(([id, x]) => [id, x.run]))), goals: itemsOf(goals!) });
+  const data = (): WallData => ({ date, teams: teamDays(teams, itemsOf(checkIns!), date, new Map([...counted].flatMap(([id, x]) => (x.run ? [[id, x.run] as const] : [])))), goals: itemsOf(goals!) });
 
   const quit = new AbortController();
   let wake = new AbortController();
