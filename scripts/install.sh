@@ -9,9 +9,14 @@
 # Needs: curl or wget, tar, and sha256sum (or shasum). POSIX sh, no bashisms.
 set -eu
 
+# Everything runs from main, called on the last line: a download cut short runs nothing.
+main() {
 url="${CHECKIN_RELEASE_URL:-}"
 version="${CHECKIN_VERSION:-}"
-dir="${CHECKIN_INSTALL_DIR:-${HOME:-}/.local/bin}"
+if [ -n "${CHECKIN_INSTALL_DIR:-}" ]; then dir=$CHECKIN_INSTALL_DIR
+elif [ -n "${HOME:-}" ]; then dir=$HOME/.local/bin
+else dir=""
+fi
 
 die() {
   echo "checkin install: $*" >&2
@@ -28,7 +33,14 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$url" ] || die "no release URL: pass --url <base> or set CHECKIN_RELEASE_URL"
+[ -n "$dir" ] || die "no folder to install into: HOME is not set; pass --dir"
 url=${url%/}
+# The checksum comes from the same place as the archive: only https (or this machine) keeps both honest.
+case "$url" in
+  https://*) proto=https ;;
+  http://127.0.0.1[:/]* | http://localhost[:/]* | http://\[::1\][:/]* | http://127.0.0.1 | http://localhost) proto=http ;;
+  *) die "the release URL must be https:// (or this machine's http://127.0.0.1): $url" ;;
+esac
 
 case "$(uname -s)" in
   Linux) ;;
@@ -41,9 +53,9 @@ case "$(uname -m)" in
 esac
 
 if command -v curl >/dev/null 2>&1; then
-  fetch() { curl -fsSL --max-time 300 -o "$2" "$1"; }
+  fetch() { curl -fsSL --proto "=$proto" --proto-redir "=$proto" --max-time 300 -o "$2" "$1"; }
 elif command -v wget >/dev/null 2>&1; then
-  fetch() { wget -q -T 300 -O "$2" "$1"; }
+  fetch() { if [ "$proto" = https ]; then wget -q --https-only -T 60 -O "$2" "$1"; else wget -q -T 60 -O "$2" "$1"; fi; }
 else
   die "needs curl or wget"
 fi
@@ -67,6 +79,10 @@ if [ -z "$version" ]; then
 else
   name="checkin-$version-linux-$arch.tar.gz"
 fi
+# A file name, nothing that could be a path or an option.
+case "$name" in
+  *[!A-Za-z0-9._+-]* | -* | .*) die "$url/SHA256SUMS names an archive that is not a plain file name: $name" ;;
+esac
 want=$(awk -v n="$name" '$2 == n { print $1; exit }' "$tmp/SHA256SUMS")
 [ -n "$want" ] || die "$url/SHA256SUMS has no line for $name"
 
@@ -77,6 +93,7 @@ if [ "$got" != "$want" ]; then
 fi
 
 mkdir -p "$tmp/x" && tar xzf "$tmp/$name" -C "$tmp/x" checkin || die "$name could not be unpacked"
+[ -f "$tmp/x/checkin" ] && [ ! -L "$tmp/x/checkin" ] || die "$name holds no checkin program (a link or something else is there)"
 mkdir -p "$dir" || die "cannot make $dir"
 # Copied beside the old one, then renamed over it: a checkin running now keeps its file.
 cp "$tmp/x/checkin" "$dir/.checkin.new.$$" && chmod 755 "$dir/.checkin.new.$$" && mv -f "$dir/.checkin.new.$$" "$dir/checkin" \
@@ -86,3 +103,6 @@ case ":${PATH:-}:" in
   *":$dir:"*) ;;
   *) echo "$dir is not on your PATH: add it (export PATH=\"$dir:\$PATH\" in your shell's profile)" ;;
 esac
+}
+
+main "$@"

@@ -76,8 +76,12 @@ class Lines {
     const wasRaw = Boolean(input.isRaw);
     return new Promise((resolve) => {
       let typed = '';
+      // Standard input that ends or fails while the token is typed is a cancel, never a wait without end.
+      const onEnd = () => finish(null);
       const finish = (value: string | null) => {
         input.off('data', onData);
+        input.off('end', onEnd);
+        input.off('error', onEnd);
         input.setRawMode?.(wasRaw);
         input.pause();
         resolve(value);
@@ -92,6 +96,8 @@ class Lines {
       };
       input.setRawMode?.(true);
       input.on('data', onData);
+      input.once('end', onEnd);
+      input.once('error', onEnd);
       input.resume();
     });
   }

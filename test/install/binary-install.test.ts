@@ -133,3 +133,23 @@ describe.skipIf(!have)('scripts/install.sh against a release on 127.0.0.1', () =
     expect(await install([])).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: no release URL: pass --url <base> or set CHECKIN_RELEASE_URL\n' });
   }, 90_000);
 });
+
+describe('scripts/install.sh refuses before it downloads anything', () => {
+  it('a release URL that is plain http to another host, a name in SHA256SUMS that is not a file name, no HOME', async () => {
+    // The checksum comes from the same place as the archive: only https (or this machine) keeps both honest.
+    const http = await install(['--url', 'http://releases.example.com/checkin']);
+    expect(http).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: the release URL must be https:// (or this machine\'s http://127.0.0.1): http://releases.example.com/checkin\n' });
+    const child = track(spawn('sh', [INSTALL, '--url', 'https://releases.example.com'], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
+    expect(stderr).toBe('checkin install: no folder to install into: HOME is not set; pass --dir\n');
+  });
+
+  it.skipIf(!have)('a SHA256SUMS whose archive name could be a path or an option', async () => {
+    files.set('/odd/SHA256SUMS', Buffer.from(`${'0'.repeat(64)}  checkin-1/../../x-linux-${arch}.tar.gz\n`));
+    const r = await install(['--url', `${base}/odd`, '--version', `1/../../x`]);
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe(`checkin install: ${base}/odd/SHA256SUMS names an archive that is not a plain file name: checkin-1/../../x-linux-${arch}.tar.gz\n`);
+  });
+});
