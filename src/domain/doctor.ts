@@ -254,7 +254,11 @@ export async function probeKeychain(modulePath: string | 'binary', account: stri
   const { execFile } = await import('node:child_process');
   const args = modulePath === 'binary' ? ['doctor', '--keychain-probe', account] : ['-e', PROBE, modulePath, account];
   return new Promise((resolve) => {
+    // A helper the child started (a keyring daemon) may keep its output open after it is killed:
+    // the answer is not waited for past the limit and a second more.
+    const late = setTimeout(() => resolve({ error: `no answer within ${timeoutMs / 1000} s` }), timeoutMs + 1000);
     const child = execFile(process.execPath, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true }, (err, stdout) => {
+      clearTimeout(late);
       const out = stdout.trim();
       if (out === 'found' || out === 'missing') return resolve({ found: out === 'found' });
       if (out.startsWith('error ')) return resolve({ error: out.slice(6) });
