@@ -30,6 +30,11 @@ import { build } from 'esbuild';
 
 /** The Node release inside the binary. Changing it: change this line, `npm run binary`, run the tests. */
 const NODE = '26.10.0';
+/** The registry's sha512 of each pinned Node package (`npm view node-linux-<arch>@<NODE> dist.integrity`): a tarball that is not exactly it is refused. */
+const NODE_INTEGRITY = {
+  x64: 'sha512-OmAztarr1gK4PD+sNyoku4N5Q40d8eqMuLjNa/zRvxF33aCsVKVIQLs4V5HYPWSWWlMiTdkmbZE/6Phigma0hw==',
+  arm64: 'sha512-idArV/cmqW9M9ODyGlbOIiyxFourDh1mJB0SdKCdMbSZjjef9CLEN3o1/eE4yf+B0+5BD+F74MpTTHiB3XXTBQ==',
+};
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
@@ -68,16 +73,24 @@ await build({
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(process.execPath).href;' },
 });
 
-/** `npm pack name@version` into the cache (once), unpacked; returns the folder. */
-function fetchPackage(name, version) {
+/**
+ * `npm pack name@version` into the cache (once), checked to be exactly `integrity` (the pinned
+ * sha512, as the registry and package-lock.json write it), unpacked; returns the folder. A cached
+ * folder is used only when it was unpacked from a tarball of that integrity.
+ */
+function fetchPackage(name, version, integrity) {
   const dir = join(cache, `${name.replace('/', '+')}-${version}`);
-  if (existsSync(join(dir, 'package', 'package.json'))) return join(dir, 'package');
+  const mark = join(dir, 'integrity');
+  if (existsSync(join(dir, 'package', 'package.json')) && existsSync(mark) && readFileSync(mark, 'utf8') === integrity) return join(dir, 'package');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   console.error(`fetching ${name}@${version} from the registry`);
   const tarball = run('npm', ['pack', '--silent', `${name}@${version}`], { cwd: dir }).trim().split('\n').pop();
+  const got = `sha512-${createHash('sha512').update(readFileSync(join(dir, tarball))).digest('base64')}`;
+  if (got !== integrity) fail(`${name}@${version} from the registry is ${got}, not the pinned ${integrity}: refusing to build with it`);
   run('tar', ['xzf', tarball], { cwd: dir });
   rmSync(join(dir, tarball));
+  writeFileSync(mark, integrity);
   return join(dir, 'package');
 }
 
@@ -97,7 +110,7 @@ function runnerFor(arch) {
 /** Builds release/work/checkin-linux-<arch> and returns its path. */
 function binaryFor(arch) {
   // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
-  const node = join(fetchPackage(`node-linux-${arch}`, NODE), 'bin', 'node');
+  const node = join(fetchPackage(`node-linux-${arch}`, NODE, NODE_INTEGRITY[arch]), 'bin', 'node');
   const runner = runnerFor(arch);
   if (!runner) fail(`the linux-${arch} Node cannot run here (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross), so it cannot build its own binary`);
   // 3. The Node that will make the blob, and be inside the binary, is exactly the pinned release.
@@ -111,7 +124,9 @@ function binaryFor(arch) {
   if (made !== `v${NODE} ${arch}`) fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it (remove node_modules/.cache/checkin-binary to fetch it again)`);
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const keyringVersion = lock.packages['node_modules/@napi-rs/keyring'].version;
-  const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion);
+  const addonLock = lock.packages[`node_modules/@napi-rs/keyring-linux-${arch}-gnu`];
+  if (addonLock?.version !== keyringVersion) fail(`package-lock.json pins no @napi-rs/keyring-linux-${arch}-gnu@${keyringVersion}`);
+  const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion, addonLock.integrity);
   const addon = join(addonPkg, readdirSync(addonPkg).find((f) => f.endsWith('.node')));
 
   // 4 and 5. The blob, made by that Node, with the assets.

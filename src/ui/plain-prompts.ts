@@ -189,11 +189,12 @@ export function plainPrompter(io: IO): Prompter {
     async lines(message, opts = {}) {
       head(message);
       if (opts.note) say(`${sanitizeLine(opts.note)}\n`);
-      let start = (opts.lines ?? []).map((l) => sanitize(l));
+      // The lines as they are (what is kept is the person's text, untouched), shown sanitised.
+      let start = [...(opts.lines ?? [])];
       let mode: 'new' | 'add' = 'new';
       if (start.length > 0) {
         say(`It says now (${start.length === 1 ? '1 line' : `${start.length} lines`}):\n`);
-        for (const l of start) say(`  ${l}\n`);
+        for (const l of start) say(`  ${sanitize(l)}\n`);
         const how = await choose(['Keep it as it is', 'Add lines after it', 'Keep only some of its lines, then add lines', 'Write it anew', 'Clear it'], 0, ', or its words');
         if (how === 0) return start.join('\n');
         if (how === 4) {
@@ -202,7 +203,7 @@ export function plainPrompter(io: IO): Prompter {
         }
         if (how === 3) start = [];
         if (how === 2) {
-          const numbered = start.map((l, i) => `${i + 1}. ${l}`);
+          const numbered = start.map((l, i) => `${i + 1}. ${sanitize(l)}`);
           for (const l of numbered) say(`  ${l}\n`);
           const keep = await pickNumbers(start.length, [...start.keys()], 'Which lines to keep');
           start = start.filter((_, i) => keep.includes(i));

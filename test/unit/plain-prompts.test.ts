@@ -126,6 +126,13 @@ describe('plain questions', () => {
     );
   });
 
+  it('"Keep it as it is" keeps the person\'s text untouched (a joiner in Persian words stays), while what is shown is sanitised', async () => {
+    const words = 'می\u200cخواهم \u001b[31mred\u001b[0m';
+    const { p, out } = typing('1');
+    expect(await p.lines('Previous?', { lines: [words] })).toBe(words);
+    expect(out()).not.toContain('\u001b[31m');
+  });
+
   it('the end of input (Ctrl-D) cancels, in every kind of question', async () => {
     await expect(typing().p.input('Title')).rejects.toBeInstanceOf(CancelledError);
     await expect(typing().p.confirm('Go?')).rejects.toBeInstanceOf(CancelledError);
