@@ -82,6 +82,9 @@ const isRun = (b: unknown): b is BlockedOnMe => {
   );
 };
 
+/** After a failure, how long until it is asked again (instead of the ten minutes of an answer). */
+const BLOCKED_ON_ME_RETRY_MS = 2 * 60_000;
+
 /**
  * Teammates blocked on me on `date`, as status and inbox say it: kept ten minutes in the cache (a
  * shell prompt asks often), then asked again with blockedOnMe; none while `me` is not cached. A cache that cannot be written is
@@ -96,14 +99,23 @@ export async function blockedOnMeKept(ctx: Context, date: string): Promise<Block
   const held = cfg.cached(api.baseUrl, token, 'blocked_on_me');
   const age = held && typeof held.checked_at === 'string' ? ctx.now().getTime() - Date.parse(held.checked_at) : NaN;
   if (held?.date === date && age >= 0 && age < BLOCKED_ON_ME_TTL_MS && Array.isArray(held.list) && held.list.every(isRun)) return held.list;
-  const list = (await blockedOnMe(ctx, date)).map((b) => ({ person: b.person, blockers: b.blockers, since: b.same_since, days: b.days, at_least: b.at_least, check_in_id: b.check_in.id }));
+  let list: BlockedOnMe[];
+  try {
+    list = (await blockedOnMe(ctx, date)).map((b) => ({ person: b.person, blockers: b.blockers, since: b.same_since, days: b.days, at_least: b.at_least, check_in_id: b.check_in.id }));
+  } catch (err) {
+    // A failure is kept too, as nothing, for a shorter while: a prompt that runs status every few
+    // seconds does not ask (and wait) again each time. The caller says nothing of it either way.
+    const retryAt = new Date(ctx.now().getTime() - BLOCKED_ON_ME_TTL_MS + BLOCKED_ON_ME_RETRY_MS).toISOString();
+    await cfg.cache(api.baseUrl, token, 'blocked_on_me', { date, checked_at: retryAt, list: [] }).catch(() => undefined);
+    throw err;
+  }
   await cfg.cache(api.baseUrl, token, 'blocked_on_me', { date, checked_at: ctx.now().toISOString(), list }).catch(() => undefined);
   return list;
 }
 
 /**
- * Teammates blocked on me today: open blockers in any of my teams that @mention me (my username or
- * first name), with how long they have stood. One request when none names me, two when some do;
+ * Teammates blocked on me today: open blockers in any of my teams that @mention me (my
+ * @username), with how long they have stood. One request when none names me, two when some do;
  * none when I am in no team.
  */
 export async function blockedOnMe(ctx: Context, date?: string): Promise<OpenBlocker[]> {

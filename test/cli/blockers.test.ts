@@ -109,6 +109,20 @@ describe('status and inbox: teammates blocked on me', () => {
     expect(json).toEqual({ blocked_on_you: [{ person: { id: w.id('linus'), name: 'Linus Torvalds' }, blockers: LINUS_BLOCKER, since: addDays(TODAY, -2), days: 3, at_least: false, check_in_id: expect.any(String) }] });
   });
 
+  it('a failure to ask is said nowhere and kept two minutes as nothing: a prompt running status does not ask (and wait) each time', async () => {
+    await w.cli(['me']);
+    sb.inject({ method: 'GET', path: /\/check-ins$/, status: 500, body: '{"error":"down"}' });
+    w.forget();
+    const first = await w.cli(['status']);
+    expect(first.stdout).not.toContain('blocked on you');
+    expect(w.sent().filter((q) => q.includes('blocked=true'))).toHaveLength(1);
+    w.forget();
+    await w.cli(['status']);
+    expect(w.sent().filter((q) => q.includes('blocked=true'))).toEqual([]);
+    await w.clock.sleep(2 * 60 * 1000);
+    expect((await w.cli(['status'])).stdout).toContain('Linus has been blocked on you since Fri (3 days)\n');
+  });
+
   it('status --quiet asks nothing of blockers; a blocker naming someone else is not said', async () => {
     await w.cli(['me']);
     w.forget();
