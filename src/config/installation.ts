@@ -63,6 +63,13 @@ export function loadCarriedAddon(name: string, env: NodeJS.ProcessEnv): unknown 
   const dir = join(base, 'checkin');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!mine(fs.lstatSync(dir))) throw new Error(`${dir} is not a folder of yours that only you can write`);
+  // Nor may anyone else swap that folder between the checks and the load: its parent is yours (or
+  // the system's) and only its owner can rename what is in it (not writable by others, or sticky).
+  const parent = fs.lstatSync(base);
+  const uid = process.getuid?.();
+  if (!parent.isDirectory() || (parent.uid !== uid && parent.uid !== 0) || ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0)) {
+    throw new Error(`${base} can be changed by others, so the keychain addon is not written out there`);
+  }
   const digest = process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const file = join(dir, `${name.replace(/\.node$/, '')}-${digest}.node`);
   let same = false;
