@@ -65,7 +65,7 @@ export function loadCarriedAddon(name: string, env: NodeJS.ProcessEnv): unknown 
   if (!mine(fs.lstatSync(dir))) throw new Error(`${dir} is not a folder of yours that only you can write`);
   // Nor may anyone else swap that folder between the checks and the load: its parent is yours (or
   // the system's) and only its owner can rename what is in it (not writable by others, or sticky).
-  const parent = fs.lstatSync(base);
+  const parent = fs.statSync(base);
   const uid = process.getuid?.();
   if (!parent.isDirectory() || (parent.uid !== uid && parent.uid !== 0) || ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0)) {
     throw new Error(`${base} can be changed by others, so the keychain addon is not written out there`);
