@@ -12,7 +12,7 @@ import { loggedInToken, type Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
 import { parseKey } from '../core/keys.js';
 import { type CliError, UsageError } from '../errors.js';
-import { me } from './account.js';
+import { me, resolvePeople, splitValues } from './account.js';
 import { today, todayWithoutRequest } from './days.js';
 import { resolveId } from './short-ids.js';
 import { sanitizeLine } from '../ui/sanitize.js';
@@ -86,6 +86,19 @@ export async function personCheckInTarget(ctx: Context, input: string, person: {
   const [found] = await listCheckIns(api, { people_ids: [person.id], since: key.date, until: key.date });
   if (!found) return { key: key.date, label: `${name} on ${key.date}`, resumeCommand: `checkin checkin ${key.date}`, absent: true };
   return { key: found.id, label: `${name}'s ${found.date}`, resumeCommand: `checkin checkin ${found.id}`, known: found };
+}
+
+/**
+ * Someone's check-in on a day, the person named as people name them (a name, @username, UUID or
+ * me): their id from the directory (cached; a name not there, one look-up), then personCheckInTarget.
+ */
+export async function teammateCheckInTarget(ctx: Context, input: string, person: string): Promise<Target> {
+  const values = splitValues([person]);
+  if (values.length !== 1) throw new UsageError(`Name one person; "${person}" names ${values.length}`);
+  const [id] = await resolvePeople(ctx, values);
+  const api = await ctx.api();
+  const known = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'directory')?.people.find((p) => p.id === id);
+  return personCheckInTarget(ctx, input, { id: id!, name: known?.name ?? values[0]!.replace(/^@/, '') });
 }
 
 /** My most recent check-in before today (one list request). */

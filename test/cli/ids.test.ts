@@ -52,6 +52,29 @@ describe('a teammate\'s check-in by name and day', () => {
   });
 });
 
+describe("a teammate's check-in by name and day, to comment and to read its reactions", () => {
+  it('comments today @grace --add: one list request for that check-in, then the POST on it; reactions the same way; a day without one is said', async () => {
+    await primeMe();
+    // Names known (cached by a first look-up), as after any command that named someone.
+    expect((await cli(['checkin', 'today', '@grace'])).code).toBe(0);
+    forget();
+    const id = checkInId(grace, TODAY);
+    const r = await cli(['comments', 'today', '@grace', '--add', 'Nice work!']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`, `POST /api/v2/check-ins/${id}/comments`]);
+    expect(w.sb.requests.at(-1)!.body).toEqual({ body: 'Nice work!' });
+    forget();
+    const list = await cli(['comments', 'today', 'Grace Hopper', '--json', 'body']);
+    expect(JSON.parse(list.stdout).map((c: { body: string }) => c.body)).toContain('Nice work!');
+    forget();
+    expect((await cli(['reactions', 'yesterday', '@grace', '--json'])).code).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=${addDays(TODAY, -1)}&until=${addDays(TODAY, -1)}`, `GET /api/v2/check-ins/${checkInId(grace, addDays(TODAY, -1))}/reactions?page=1&per_page=50`]);
+    const none = await cli(['comments', '2000-01-03', '@grace']);
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain('No check-in scheduled for Grace Hopper on 2000-01-03');
+  });
+});
+
 describe('short ids', () => {
   it('a check-in by the short id `list` showed: no request to resolve it', async () => {
     await primeMe();

@@ -1,9 +1,7 @@
 // `checkin checkin <key>`: show a check-in by key; with answer options, update it.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { loggedInToken } from '../../context.js';
-import { resolvePeople, splitValues } from '../../domain/account.js';
-import { guessCheckInKey, personCheckInTarget, resolveCheckInKey, type Target } from '../../domain/target.js';
+import { guessCheckInKey, resolveCheckInKey, teammateCheckInTarget } from '../../domain/target.js';
 import { UsageError } from '../../errors.js';
 import type { Run } from '../flags.js';
 import { answerOptions, readGiven, type AnswerOptions } from './given.js';
@@ -37,19 +35,9 @@ export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheck
 
 export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
   const given = await readGiven(ctx, opts, () => (opts.person === undefined ? guessCheckInKey(ctx, opts.key) : undefined), opts.key);
-  const target = opts.person === undefined ? await resolveCheckInKey(ctx, opts.key) : await teammateTarget(ctx, opts.key, opts.person);
+  const target = opts.person === undefined ? await resolveCheckInKey(ctx, opts.key) : await teammateCheckInTarget(ctx, opts.key, opts.person);
   given.moveTo(target);
   if (target.absent) return reportNone(ctx, target, opts.json);
   await fillCheckIn(ctx, target, opts, given, false);
 }
 
-/** Someone's check-in on a day (one list request; `absent` when there is none). */
-async function teammateTarget(ctx: Context, key: string, person: string): Promise<Target> {
-  const values = splitValues([person]);
-  if (values.length !== 1) throw new UsageError(`Name one person; "${person}" names ${values.length}`);
-  const [id] = await resolvePeople(ctx, values);
-  const api = await ctx.api();
-  const known = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'directory')?.people.find((p) => p.id === id);
-  const target = await personCheckInTarget(ctx, key, { id: id!, name: known?.name ?? values[0]!.replace(/^@/, '') });
-  return target;
-}

@@ -10,14 +10,17 @@ import { isIdPrefix } from '../../core/short-ids.js';
 
 export interface CommentableOptions {
   key?: string;
+  /** Whose check-in on that day (a name, @username, UUID or me); mine when absent. */
+  person?: string;
   goalUpdate?: string;
   json?: JsonFlag;
 }
 
-/** `[key]`, --goal-update and --json (with the fields of what is printed): how comments and reactions name what they are on. */
+/** `[key] [person]`, --goal-update and --json (with the fields of what is printed): how comments and reactions name what they are on. */
 export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>, jsonFields: readonly string[]) {
   return cmd
     .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
+    .argument('[person]', "whose check-in on that day: a name, @username or UUID (yours when left out)")
     .option('--goal-update <id>', 'a goal update instead of a check-in')
     .addOption(jsonOption(jsonFields));
 }
@@ -28,7 +31,7 @@ export async function commentable(ctx: Context, opts: CommentableOptions): Promi
   if (opts.goalUpdate !== undefined && key !== undefined) throw new UsageError('Give either a check-in key or --goal-update, not both');
   if (opts.goalUpdate !== undefined && !UUID_RE.test(opts.goalUpdate) && !isIdPrefix(opts.goalUpdate)) throw new UsageError(`--goal-update takes a goal update's UUID (or its start); "${opts.goalUpdate}" is not one`);
   if (opts.goalUpdate === undefined && key === undefined) throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
-  const found = await commentTarget(ctx, opts.goalUpdate !== undefined ? { goalUpdate: opts.goalUpdate } : { checkIn: key! });
+  const found = await commentTarget(ctx, opts.goalUpdate !== undefined ? { goalUpdate: opts.goalUpdate } : { checkIn: key!, ...(opts.person !== undefined && { person: opts.person }) });
   if ('kind' in found) return found;
   ctx.io.err(`No check-in scheduled for ${found.none}\n`);
   if (opts.json) ctx.io.out('[]\n');

@@ -27,8 +27,8 @@ export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runCom
     .option('--add <markdown>', 'post a comment (- reads standard input)')
     .option('-e, --edit', 'write the comment in $EDITOR')
     .option('--resume', 'send the comment kept from a failed attempt')
-    .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
-    .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
+    .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments today @grace --add "Nice work!"\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
+    .action((key, person, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }), ...(person !== undefined && { person }) }));
 }
 
 export async function runComments(ctx: Context, opts: CommentsOptions): Promise<void> {
@@ -42,7 +42,8 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
   const addressed = writing ? await addressedAs(ctx, opts) : undefined;
   if (body !== undefined && addressed) keep(ctx, addressed, { kind: 'comment', body }, opts.add === '-' ? 'piped' : 'typed');
-  const again = `checkin comments ${opts.key ?? `--goal-update ${opts.goalUpdate}`} --resume`;
+  const whose = opts.person !== undefined ? ` ${/\s/.test(opts.person) ? JSON.stringify(opts.person) : opts.person}` : '';
+  const again = `checkin comments ${opts.key !== undefined ? `${opts.key}${whose}` : `--goal-update ${opts.goalUpdate}`} --resume`;
 
   let target;
   try {
@@ -101,6 +102,8 @@ async function showPosted(ctx: Context, on: 'check-in' | 'goal-update', created:
 async function addressedAs(ctx: Context, opts: CommentsOptions): Promise<DraftTarget | undefined> {
   if (opts.goalUpdate !== undefined) return { kind: 'comment', on: 'goal-update', id: opts.goalUpdate };
   if (opts.key === undefined) return undefined;
+  // Someone else's check-in on a day: kept under the day and the name given until it is found.
+  if (opts.person !== undefined) return { kind: 'comment', on: 'check-in', id: `${opts.key} ${opts.person}` };
   try {
     // Today as known without a request (the words are kept before the first one).
     const key = parseKey(opts.key, todayWithoutRequest(ctx));

@@ -12,7 +12,7 @@ export type ReactionsOptions = CommentableOptions;
 export function reactionsCommand(ctx: Context, run: Run<ReactionsOptions> = runReactions) {
   return commentableOptions(new Command('reactions'), JSON_FIELDS.reaction)
     .description('List the reactions on a check-in (or goal update)')
-    .action((key, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }) }));
+    .action((key, person, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }), ...(person !== undefined && { person }) }));
 }
 
 export async function runReactions(ctx: Context, opts: ReactionsOptions): Promise<void> {
