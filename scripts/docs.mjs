@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The exit codes every command can end with (src/errors.ts's EXIT, in words). */
 const EXIT_WORDS = {
   OK: 'success',
-  FAILURE: 'the service or the network failed',
+  FAILURE: 'the service, the network or this system failed',
   USAGE: 'bad usage, or input rejected (by checkin or by the service)',
   PENDING: 'today\'s check-in is still pending (`checkin status` only)',
   AUTH: 'not logged in, or the token was rejected',

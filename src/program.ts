@@ -53,7 +53,7 @@ Environment:
 
 Exit codes:
   0    success (including "no check-in scheduled")
-  1    the service or the network failed
+  1    the service, the network or this system failed
   2    bad usage, or input rejected (by checkin or by the service)
   3    checkin status: today's check-in is still pending
   4    not logged in, or the token was rejected (missing, invalid or read-only)

@@ -19,10 +19,20 @@ export interface CommentableOptions {
 /** `[key] [person]`, --goal-update and --json (with the fields of what is printed): how comments and reactions name what they are on. */
 export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>, jsonFields: readonly string[]) {
   return cmd
-    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last')
-    .argument('[person]', "whose check-in on that day: a name, @username or UUID (yours when left out)")
+    // [person] is read from the arguments after [key] rather than declared (personOf), as `checkin
+    // checkin` does: declared, it would widen the column of every command in `checkin --help`.
+    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last; then, optionally, whose: a name, @username or UUID (yours when left out)')
+    .usage('[options] [key] [person]')
+    .allowExcessArguments()
     .option('--goal-update <id>', 'a goal update instead of a check-in')
     .addOption(jsonOption(jsonFields));
+}
+
+/** The person named after the key (`checkin comments today @grace`), from the command's arguments. */
+export function personOf(args: string[]): string | undefined {
+  const [, person, ...more] = args;
+  if (more.length) throw new UsageError('Too many arguments: a key and, optionally, a person (quote a name with spaces: "Grace Hopper")');
+  return person;
 }
 
 /** The check-in or goal update; undefined when a date has no check-in (said on stderr; `[]` for --json). */

@@ -13,7 +13,7 @@ import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows } from '../../ui/views.js';
 import type { Run } from '../flags.js';
-import { commentable, commentableOptions, type CommentableOptions } from './commentable.js';
+import { commentable, commentableOptions, personOf, type CommentableOptions } from './commentable.js';
 
 export interface CommentsOptions extends CommentableOptions {
   add?: string;
@@ -28,7 +28,10 @@ export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runCom
     .option('-e, --edit', 'write the comment in $EDITOR')
     .option('--resume', 'send the comment kept from a failed attempt')
     .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments today @grace --add "Nice work!"\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
-    .action((key, person, opts) => run(ctx, { ...opts, ...(key !== undefined && { key }), ...(person !== undefined && { person }) }));
+    .action((key, opts, cmd) => {
+      const person = personOf(cmd.args);
+      return run(ctx, { ...opts, ...(key !== undefined && { key }), ...(person !== undefined && { person }) });
+    });
 }
 
 export async function runComments(ctx: Context, opts: CommentsOptions): Promise<void> {
