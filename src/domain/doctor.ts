@@ -629,7 +629,7 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
     return warning('skill', `${label(p)} is checkin ${v}'s; this checkin is ${VERSION}${old.length > 1 ? ` (and ${old.length - 1} more older copies)` : ''}`, `checkin skill install --agent ${p.agent} --scope ${p.scope}${p.state.kind === 'changed' ? ' --force (it has changes of its own)' : ''}`);
   }
   if (unreadable.length > 0) return warning('skill', `${label(unreadable[0]!)} cannot be read`, 'Remove it, then `checkin skill install`.');
-  const say = (p: SkillPlace) => `${label(p)}: ${p.state.kind === 'current' ? 'this checkin’s' : p.state.kind === 'other' ? `checkin ${p.state.version}’s` : 'changed by you'}`;
+  const say = (p: SkillPlace) => `${label(p)}: ${p.state.kind === 'current' ? 'written by this checkin' : p.state.kind === 'other' ? `written by checkin ${p.state.version}` : 'changed by you'}`;
   return ok('skill', places.map(say).join('; '));
 }
 

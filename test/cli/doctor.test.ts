@@ -200,7 +200,7 @@ describe('checkin doctor', () => {
     expect(lineOf(r.stdout, 'skill')).toBe(`skill          warning  Claude Code (user, ~/.claude/skills/checkin/SKILL.md) is checkin 0.0.1's; this checkin is ${VERSION}`);
     expect(r.stdout).toContain('fix: checkin skill install --agent claude --scope user\n');
     writeFileSync(file, stampedSkill(shippedSkill()));
-    expect(lineOf((await doctor()).stdout, 'skill')).toBe('skill          ok       Claude Code (user, ~/.claude/skills/checkin/SKILL.md): this checkin’s');
+    expect(lineOf((await doctor()).stdout, 'skill')).toBe('skill          ok       Claude Code (user, ~/.claude/skills/checkin/SKILL.md): written by this checkin');
   });
 
   it('MCP registrations in the agents\' files are found; a token written into one is a problem and is not printed', async () => {
