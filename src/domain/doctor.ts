@@ -656,10 +656,20 @@ function outbox(ctx: Context): Check {
   } catch (err) {
     return problem('outbox', `cannot be read: ${fsReason(err)}`, 'Fix the state folder (above); drafts kept there are waiting.');
   }
-  if (drafts.length === 0) return ok('outbox', 'no drafts waiting');
+  // Drafts kept for another service or person wait too (`checkin drafts` lists them all).
+  let elsewhere = 0;
+  try {
+    elsewhere = ctx.drafts().list().length - drafts.length;
+  } catch {
+    // counted above: the same folder
+  }
+  const others = elsewhere > 0 ? `${elsewhere} kept for another service or person` : '';
+  if (drafts.length === 0) {
+    return others ? warning('outbox', `no drafts waiting for this account; ${others}`, '`checkin drafts` lists them; `checkin drafts send <id>` sends one here once you say yes, `checkin drafts drop <id>` drops it.') : ok('outbox', 'no drafts waiting');
+  }
   const sending = drafts.filter((d) => d.state === 'being-sent').length;
   const maybe = drafts.filter((d) => d.state === 'maybe-sent').length;
   const oldest = drafts[0]!.created_at.slice(0, 10);
-  const parts = [`${drafts.length} draft${drafts.length === 1 ? '' : 's'} waiting (the oldest from ${oldest})`, ...(sending ? [`${sending} being sent now`] : []), ...(maybe ? [`${maybe} may have reached the service`] : [])];
+  const parts = [`${drafts.length} draft${drafts.length === 1 ? '' : 's'} waiting (the oldest from ${oldest})`, ...(sending ? [`${sending} being sent now`] : []), ...(maybe ? [`${maybe} may have reached the service`] : []), ...(others ? [others] : [])];
   return warning('outbox', parts.join(', '), '`checkin drafts` lists them; `checkin drafts send <id>` sends one, `checkin drafts drop <id>` drops it.');
 }

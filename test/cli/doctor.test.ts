@@ -57,6 +57,14 @@ describe('checkin doctor', () => {
     expect(requests()).toEqual(['GET /api/v2/me 200']);
   });
 
+  it('drafts kept for another service count too: a warning naming them, not "no drafts waiting"', async () => {
+    const elsewhere = { ...env, CHECKIN_API_URL: `http://127.0.0.1:${await closedPort()}/api/v2` };
+    expect((await runCli(['log', 'Kept while the other service was down'], { env: elsewhere, cwd })).code).toBe(1);
+    const r = await doctor();
+    expect(lineOf(r.stdout, 'outbox')).toBe('outbox         warning  no drafts waiting for this account; 1 kept for another service or person');
+    expect(r.code).toBe(0);
+  });
+
   it('--json: one entry per check, in order, each {id, status, message, fix}; --json id,status keeps those', async () => {
     const r = await doctor(['--json']);
     expect(r.code).toBe(0);

@@ -40,7 +40,8 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
 function moodCounts(list: CheckIn[]): Array<{ mood: string; count: number }> {
   const counts = new Map<string, number>();
   for (const c of list) if (c.completed_at && c.mood) counts.set(c.mood, (counts.get(c.mood) ?? 0) + 1);
-  return [...counts].map(([mood, count]) => ({ mood, count })).sort((a, b) => b.count - a.count || (a.mood < b.mood ? -1 : 1)).slice(0, 3);
+  // Every mood of the period, the most frequent first: a cut list read as a whole one (a tie hid a mood).
+  return [...counts].map(([mood, count]) => ({ mood, count })).sort((a, b) => b.count - a.count || (a.mood < b.mood ? -1 : 1));
 }
 
 export async function runReport(ctx: Context, opts: ReportOptions): Promise<void> {
