@@ -52,10 +52,14 @@ case "$(uname -m)" in
   *) die "no binary for $(uname -m); install with npm: npm install -g checkin-cli" ;;
 esac
 
+# A whole bound on each download and on running what was installed, where timeout(1) is there.
+bound=""
+command -v timeout >/dev/null 2>&1 && bound="timeout 300"
 if command -v curl >/dev/null 2>&1; then
   fetch() { curl -fsSL --proto "=$proto" --proto-redir "=$proto" --max-time 300 -o "$2" "$1"; }
 elif command -v wget >/dev/null 2>&1; then
-  fetch() { if [ "$proto" = https ]; then wget -q --https-only -T 60 -O "$2" "$1"; else wget -q -T 60 -O "$2" "$1"; fi; }
+  # wget holds no redirect to https (its --https-only is for recursive fetches): none is followed.
+  fetch() { $bound wget -q --max-redirect=0 -T 60 -O "$2" "$1"; }
 else
   die "needs curl or wget"
 fi
@@ -94,14 +98,14 @@ fi
 
 mkdir -p "$tmp/x" && tar xzf "$tmp/$name" -C "$tmp/x" checkin || die "$name could not be unpacked"
 [ -f "$tmp/x/checkin" ] && [ ! -L "$tmp/x/checkin" ] || die "$name holds no checkin program (a link or something else is there)"
-mkdir -p "$dir" || die "cannot make $dir"
+mkdir -p -- "$dir" || die "cannot make $dir"
 # Copied beside the old one, then renamed over it: a checkin running now keeps its file.
 cp "$tmp/x/checkin" "$dir/.checkin.new.$$" && chmod 755 "$dir/.checkin.new.$$" && mv -f "$dir/.checkin.new.$$" "$dir/checkin" \
   || { rm -f "$dir/.checkin.new.$$"; die "cannot write $dir/checkin"; }
-echo "checkin $("$dir/checkin" --version) installed in $dir/checkin"
+echo "checkin $(${bound:+timeout 30} "$dir/checkin" --version) installed in $dir/checkin"
 case ":${PATH:-}:" in
   *":$dir:"*) ;;
-  *) echo "$dir is not on your PATH: add it (export PATH=\"$dir:\$PATH\" in your shell's profile)" ;;
+  *) echo "$dir is not on your PATH: add it to PATH in your shell's profile" ;;
 esac
 }
 

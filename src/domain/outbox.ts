@@ -13,6 +13,7 @@ import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
 import { resolveGoalNames } from './account.js';
+import { teammateCheckInTarget } from './target.js';
 import { CliError, EditorError, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitizeLine } from '../ui/sanitize.js';
@@ -476,6 +477,12 @@ export async function pickEntries(ctx: Context, entries: Entry[], what: string):
 /** What the service answered for a sent entry: its object, by the kind of thing it is. */
 export type SentEntry = { kind: DraftTarget['kind']; result: unknown };
 
+/** A comment kept for someone's check-in on a day: "2026-11-26 @grace" → [day, person]; undefined for any other name. */
+export function personDraft(id: string): [string, string] | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2}|last) (.+)$/s.exec(id);
+  return m ? [m[1]!, m[2]!] : undefined;
+}
+
 /**
  * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
  * removed once the service accepted it. Text kept from the editor is read as answers first.
@@ -502,6 +509,14 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
     case 'comment': {
       const body = commentBody(entry);
       if (t.on === 'check-in' && !UUID_RE.test(t.id)) {
+        // Kept under a day and a person's name (`checkin comments 2026-11-26 @grace`): looked up now.
+        const whose = personDraft(t.id);
+        if (whose) {
+          const found = await teammateCheckInTarget(ctx, whose[0], whose[1]);
+          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, `\`checkin drafts show ${entry.id}\` shows its words.`);
+          const on = found.known.id;
+          return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
+        }
         // Kept under the name given (a date, `last`) when the check-in could not be looked up: looked up now.
         if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, `Send it with \`checkin comments ${sanitizeLine(t.id)} --resume\`.`);
         const on = (await getCheckIn(api, t.id)).id;

@@ -9,7 +9,7 @@ import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
 import { confidenceLabel, firstPlainLine, type View } from './views.js';
 import type { TeamDay } from '../core/member-states.js';
-import { daysLabel } from '../core/blockers.js';
+import { blockerItems, daysLabel, isNoBlockers } from '../core/blockers.js';
 
 export interface WallView extends View {
   /** The terminal draws Unicode symbols and emoji (a UTF-8 locale). */
@@ -197,8 +197,10 @@ function personLine(m: Member): string {
   if (m.check_in?.mood) parts.push(`mood ${sanitizeLine(m.check_in.mood)}`);
   const intention = firstPlainLine(m.check_in?.intentions);
   if (intention) parts.push(`intends: ${intention}`);
-  const blockers = m.state === 'blocked' ? firstPlainLine(m.check_in?.blockers) : '';
-  if (blockers) parts.push(`blocked by: ${blockers}`);
+  // The blockers as their items say them (a "None" paragraph or a heading above the real one is not it).
+  const items = m.state === 'blocked' ? blockerItems(m.check_in?.blockers).filter((i) => !isNoBlockers(i.text) && !/^\s{0,3}#/.test(i.text)) : [];
+  const blockers = items.length > 0 ? firstPlainLine(items[0]!.text) : m.state === 'blocked' ? firstPlainLine(m.check_in?.blockers) : '';
+  if (blockers) parts.push(`blocked by: ${blockers}${items.length > 1 ? ` (and ${items.length - 1} more)` : ''}`);
   return `${sanitizeLine(m.person.name)}: ${parts.join(', ')}`;
 }
 

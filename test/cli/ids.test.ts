@@ -75,6 +75,28 @@ describe("a teammate's check-in by name and day, to comment and to read its reac
   });
 });
 
+describe("a comment for a teammate's check-in that could not be found yet", () => {
+  it('is kept under the date (not "today") and the name; drafts send finds the check-in then; a day with none is exit 2, the words kept', async () => {
+    await primeMe();
+    expect((await cli(['checkin', 'today', '@grace'])).code).toBe(0);
+    w.sb.inject({ method: 'GET', path: /\/check-ins$/, status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"bad_request","message":"nope"}' });
+    const failed = await cli(['comments', 'today', '@grace', '--add', 'For Grace, today']);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(`\`checkin comments ${TODAY} @grace --resume\` sends it`);
+    const [kept] = JSON.parse((await cli(['drafts', '--json'])).stdout) as Array<{ id: string; target: { id: string } }>;
+    expect(kept!.target.id).toBe(`${TODAY} @grace`);
+    forget();
+    const posted = await cli(['drafts', 'send', kept!.id, '--yes']);
+    expect(posted.code, posted.stderr).toBe(0);
+    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`, `POST /api/v2/check-ins/${checkInId(grace, TODAY)}/comments`]);
+    expect(JSON.parse((await cli(['drafts', '--json'])).stdout)).toEqual([]);
+    const none = await cli(['comments', '2000-01-03', '@grace', '--add', 'Nobody checked in that day']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('There is no check-in to comment on that day; nothing was sent');
+    expect(none.stderr).toContain('`checkin comments 2000-01-03 @grace --resume`');
+  });
+});
+
 describe('short ids', () => {
   it('a check-in by the short id `list` showed: no request to resolve it', async () => {
     await primeMe();

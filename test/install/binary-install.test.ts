@@ -99,7 +99,7 @@ describe.skipIf(!have)('scripts/install.sh against a release on 127.0.0.1', () =
     expect(r).toMatchObject({
       code: 0,
       stderr: '',
-      stdout: `checkin ${version} installed in ${installed}\n${join(r.home, '.local', 'bin')} is not on your PATH: add it (export PATH="${join(r.home, '.local', 'bin')}:$PATH" in your shell's profile)\n`,
+      stdout: `checkin ${version} installed in ${installed}\n${join(r.home, '.local', 'bin')} is not on your PATH: add it to PATH in your shell's profile\n`,
     });
     expect(asked).toEqual(['/good/SHA256SUMS', `/good/${name}`]);
     expect(execFileSync(installed, ['--version'], { env: { PATH: '/usr/bin:/bin', HOME: r.home }, encoding: 'utf8' })).toBe(`${version}\n`);

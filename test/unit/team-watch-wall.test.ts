@@ -109,6 +109,12 @@ describe('the wall as lines (the accessible mode)', () => {
     ]);
   });
 
+  it('what blocks them: the first real blocker (not a "None" paragraph or a heading above it), and how many more', () => {
+    const blocked = (blockers: string): WallData => ({ ...DATA, goals: [], teams: [{ ...DATA.teams[0]!, members: [member('Linus Torvalds', 'blocked', { blocked: true, blockers, completed_at: '2026-11-22T09:00:00Z' })] }] });
+    expect(wallAsLines(blocked('None\n\nWaiting on @ada for the deploy key'))[1]).toBe('  Linus Torvalds: blocked, blocked by: Waiting on @ada for the deploy key');
+    expect(wallAsLines(blocked('# Nothing blocked\n- @ada blocked by CI\n- The VPN'))[1]).toBe('  Linus Torvalds: blocked, blocked by: @ada blocked by CI (and 1 more)');
+  });
+
   it('what changed, one line each; nothing when nothing changed', () => {
     expect(wallChanges(DATA, DATA)).toEqual([]);
     const team = DATA.teams[0]!;

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
 import { UsageError, withHint } from '../../errors.js';
 import { todayWithoutRequest } from '../../domain/days.js';
-import { commentBody, dropOwn, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../domain/outbox.js';
+import { commentBody, dropOwn, personDraft, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../domain/outbox.js';
 import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
@@ -45,8 +45,13 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
   const addressed = writing ? await addressedAs(ctx, opts) : undefined;
   if (body !== undefined && addressed) keep(ctx, addressed, { kind: 'comment', body }, opts.add === '-' ? 'piped' : 'typed');
-  const whose = opts.person !== undefined ? ` ${/\s/.test(opts.person) ? JSON.stringify(opts.person) : opts.person}` : '';
-  const again = `checkin comments ${opts.key !== undefined ? `${opts.key}${whose}` : `--goal-update ${opts.goalUpdate}`} --resume`;
+  // The command that sends it again names the day as kept (a date, not "today", which moves on).
+  const again =
+    opts.goalUpdate !== undefined || opts.key === undefined
+      ? `checkin comments --goal-update ${opts.goalUpdate} --resume`
+      : opts.person !== undefined && addressed
+        ? `checkin comments ${personDraft(addressed.kind === 'comment' ? addressed.id : '')?.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(' ') ?? opts.key} --resume`
+        : `checkin comments ${opts.key} --resume`;
 
   let target;
   try {
@@ -54,7 +59,11 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   } catch (err) {
     throw body !== undefined && addressed ? withHint(err, keptLine(again)) : err;
   }
-  if (!target) return;
+  if (!target) {
+    // Nothing to comment on (no check-in that day): the words stay kept, and a script must not read success.
+    if (body !== undefined && addressed) throw new UsageError('There is no check-in to comment on that day; nothing was sent', keptLine(again));
+    return;
+  }
   const api = await ctx.api();
   if (!writing) {
     const list = await allComments(api, target);
@@ -105,8 +114,18 @@ async function showPosted(ctx: Context, on: 'check-in' | 'goal-update', created:
 async function addressedAs(ctx: Context, opts: CommentsOptions): Promise<DraftTarget | undefined> {
   if (opts.goalUpdate !== undefined) return { kind: 'comment', on: 'goal-update', id: opts.goalUpdate };
   if (opts.key === undefined) return undefined;
-  // Someone else's check-in on a day: kept under the day and the name given until it is found.
-  if (opts.person !== undefined) return { kind: 'comment', on: 'check-in', id: `${opts.key} ${opts.person}` };
+  // Someone else's check-in on a day: kept under the day (a date, or `last`) and the name given
+  // until it is found; `checkin drafts send` can find it from that too (domain/outbox.ts).
+  if (opts.person !== undefined) {
+    let day = opts.key;
+    try {
+      const key = parseKey(opts.key, todayWithoutRequest(ctx));
+      if (key.kind === 'date') day = key.date;
+    } catch {
+      // a bad key: commentable() says so
+    }
+    return { kind: 'comment', on: 'check-in', id: `${day} ${opts.person}` };
+  }
   try {
     // Today as known without a request (the words are kept before the first one).
     const key = parseKey(opts.key, todayWithoutRequest(ctx));
