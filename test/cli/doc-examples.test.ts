@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { BIN, cleanEnv, outcome } from '../helpers/cli.js';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { docExamples, type Example } from '../helpers/doc-examples.js';
 
@@ -90,13 +90,9 @@ async function keptDraft(): Promise<string> {
   return list.at(-1)!.id;
 }
 
-function sh(line: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = track(spawn('bash', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+/** The line in bash, in the examples' folder (bounded within the test's own time). */
+function sh(line: string) {
+  return outcome(track(spawn('bash', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })), line, 25_000);
 }
 
 beforeAll(async () => {

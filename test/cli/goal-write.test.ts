@@ -2,7 +2,7 @@
 // sandbox received (method, path, body), names and `me` turned into ids with the fewest requests,
 // --input bodies from stdin and files, the service's 422s (exit 2), drafts and --resume, and the
 // questions asked on a (fake) terminal.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -10,19 +10,14 @@ import { tempDir } from '../helpers/cleanup.js';
 import { useWorld, type RunOptions } from '../helpers/harness.js';
 import { FORBIDDEN, POISON } from '../helpers/hostile.js';
 import { scripted } from '../helpers/prompter.js';
+import { draftFolder } from '../helpers/outbox.js';
 
 const w = useWorld();
 let sb: Sandbox;
 let ada: string, linus: string, grace: string, platform: string, mobile: string;
 const cli = (args: string[], opts: RunOptions = {}) => w.cli(args, opts);
 const goal = (title: string) => sb.service.data.goals.find((g) => g.title === title)!;
-const drafts = () => {
-  try {
-    return readdirSync(join(w.configDir, 'drafts'));
-  } catch {
-    return [];
-  }
-};
+const drafts = () => draftFolder(w.configDir);
 
 beforeEach(() => {
   sb = w.sb;

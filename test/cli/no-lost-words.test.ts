@@ -6,17 +6,10 @@ import { addDays } from '../../src/core/datekey.js';
 import { checkInId } from '../../src/sandbox/ids.js';
 import { contentText } from '../../src/domain/outbox.js';
 import { FakeClock, runIn, TODAY, useWorld } from '../helpers/harness.js';
+import { draftEntries } from '../helpers/outbox.js';
 
 const w = useWorld();
-const drafts = (dir = join(w.configDir, 'drafts')) => {
-  try {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-  } catch {
-    return [];
-  }
-};
+const drafts = () => draftEntries(w.configDir);
 const fail = (method: string) => w.sb.inject({ method, status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
 
 describe('typed text survives', () => {

@@ -2,27 +2,19 @@
 // (GET /me included, when the person's zone is not cached yet), and SIGINT, SIGTERM or SIGHUP in
 // any window leaves the draft and says in one plain line how to send it. The built binary, a
 // sandbox that never answers the request of the window, and real signals.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { draftEntries } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = e)));
 
-const drafts = () => {
-  try {
-    const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { target: unknown; content: unknown });
-  } catch {
-    return [];
-  }
-};
+const drafts = () => draftEntries<{ target: unknown; content: unknown }>(env.CHECKIN_CONFIG_DIR!);
 
 /** Resolves once the sandbox holds a request of `method` unanswered (the window is open). */
 async function hanging(method: string): Promise<void> {

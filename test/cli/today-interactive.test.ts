@@ -1,7 +1,5 @@
 // The interactive `checkin today` flow in-process, with a scripted prompter and editor (the unit
 // layer of the prompts; test/terminal/prompts-editor.test.ts drives the real ones in a pseudo-terminal).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Mood } from '../../src/api/types.js';
 import { addDays, localDateKey } from '../../src/core/datekey.js';
@@ -9,6 +7,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import type { Prompter } from '../../src/ui/prompter.js';
 import { useWorld } from '../helpers/harness.js';
 import { scripted } from '../helpers/prompter.js';
+import { draftEntries } from '../helpers/outbox.js';
 
 const NOW = new Date(2026, 10, 18, 9, 0, 0);
 const TODAY = localDateKey(NOW);
@@ -17,14 +16,7 @@ let sb: Sandbox;
 beforeEach(() => {
   sb = w.sb;
 });
-const drafts = () => {
-  const dir = join(w.configDir, 'drafts');
-  try {
-    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-  } catch {
-    return [];
-  }
-};
+const drafts = () => draftEntries(w.configDir);
 
 async function runToday(prompter: Prompter, edit?: (t: string) => Promise<string>) {
   const r = await w.cli(['today'], { tty: true, prompter, ...(edit && { editor: { edit } }) });

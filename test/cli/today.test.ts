@@ -8,6 +8,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { call } from '../helpers/http.js';
 import { describeRequest as api, otherSandbox, TODAY, useWorld, type RunOptions } from '../helpers/harness.js';
 import { tempDir } from '../helpers/cleanup.js';
+import { draftEntries } from '../helpers/outbox.js';
 
 const w = useWorld();
 let sb: Sandbox;
@@ -17,16 +18,7 @@ beforeEach(() => {
   env = w.env;
 });
 const cli = (args: string[], opts: RunOptions = {}) => w.cli(args, opts);
-const drafts = () => {
-  const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return files.filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-};
+const drafts = () => draftEntries(env.CHECKIN_CONFIG_DIR!);
 
 function absentToday() {
   const ada = sb.service.data.tokens[0]!.person_id;

@@ -91,18 +91,30 @@ export function runCli(
   opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; node?: string; bin?: string; cwd?: string } = {},
 ): Promise<CliResult> {
   const child = spawnCli(args, opts.env ?? cleanEnv(), opts);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const done = outcome(child, `checkin ${args.join(' ')}`, opts.timeoutMs);
   if (opts.input !== undefined) child.stdin!.end(opts.input);
   else child.stdin!.end();
+  return done;
+}
+
+/**
+ * What a child wrote and how it ended, waited for at most `timeoutMs`: past it the child is killed
+ * and the wait fails, naming `what` and what it had written.
+ */
+export function outcome(child: ChildProcess, what: string, timeoutMs = 15_000): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`checkin ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 15000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, opts.timeoutMs ?? 15000);
-    child.on('error', reject);
+      reject(new Error(`${what} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });

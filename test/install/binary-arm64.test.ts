@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { tempDir, track } from '../helpers/cleanup.js';
-import { cleanEnv, ROOT } from '../helpers/cli.js';
+import { cleanEnv, outcome, ROOT } from '../helpers/cli.js';
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const archive = join(ROOT, 'release', `checkin-${version}-linux-arm64.tar.gz`);
@@ -29,22 +29,8 @@ const skip = why();
 if (skip) console.log(`binary-arm64: skipped, ${skip}`);
 
 /** Runs the arm64 checkin under qemu (bounded: emulation is slow, ~1 s a run). */
-function qemu(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = track(spawn('qemu-aarch64', ['-L', sysroot, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`checkin ${args.join(' ')} under qemu did not finish in 60 s: ${stdout} ${stderr}`));
-    }, 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function qemu(bin: string, args: string[], env: NodeJS.ProcessEnv) {
+  return outcome(track(spawn('qemu-aarch64', ['-L', sysroot, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })), `checkin ${args.join(' ')} under qemu`, 60_000);
 }
 
 describe.skipIf(skip !== undefined)('the linux-arm64 binary under qemu-user', () => {

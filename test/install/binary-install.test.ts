@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
-import { BINARY, ROOT } from '../helpers/cli.js';
+import { BINARY, outcome, ROOT } from '../helpers/cli.js';
 
 const binary = BINARY ?? join(ROOT, 'release', 'checkin');
 const have = existsSync(binary);
@@ -72,23 +72,10 @@ afterAll(async () => {
 });
 
 /** Runs the installer with `args` under `sh` (bounded), HOME a temp folder. */
-function install(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; home: string }> {
+async function install(args: string[], env: Record<string, string> = {}) {
   const home = tempDir('checkin-install-home-');
   const child = track(spawn('sh', [INSTALL, ...args], { env: { PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`install.sh did not finish in 60 s: ${stdout} ${stderr}`));
-    }, 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, home });
-    });
-  });
+  return { ...(await outcome(child, `install.sh ${args.join(' ')}`, 60_000)), home };
 }
 
 describe.skipIf(!have)('scripts/install.sh against a release on 127.0.0.1', () => {
@@ -140,10 +127,7 @@ describe('scripts/install.sh refuses before it downloads anything', () => {
     const http = await install(['--url', 'http://releases.example.com/checkin']);
     expect(http).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: the release URL must be https:// (or this machine\'s http://127.0.0.1): http://releases.example.com/checkin\n' });
     const child = track(spawn('sh', [INSTALL, '--url', 'https://releases.example.com'], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
-    expect(stderr).toBe('checkin install: no folder to install into: HOME is not set; pass --dir\n');
+    expect(await outcome(child, 'install.sh without HOME')).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: no folder to install into: HOME is not set; pass --dir\n' });
   });
 
   it.skipIf(!have)('a SHA256SUMS whose archive name could be a path or an option', async () => {

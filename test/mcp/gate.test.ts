@@ -4,14 +4,13 @@
 // per draft for every sending tool, and errors in an agent's words. What the service received is
 // read from its request log.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { shownAsSent } from '../../src/mcp/write.js';
 import { runCli } from '../helpers/cli.js';
 import { text, useMcp, type Answer, type McpSession as Session, type ToolResult as Result } from '../helpers/mcp.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { draftFolder as draftFolderOf } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -24,14 +23,7 @@ const connect = useMcp(() => env);
 
 const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
-const draftsDir = () => join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-const draftFolder = () => {
-  try {
-    return readdirSync(draftsDir()).sort();
-  } catch {
-    return [];
-  }
-};
+const draftFolder = () => draftFolderOf(env.CHECKIN_CONFIG_DIR!);
 const sec = (title: string, value: string) => `${title} (${[...value].length} characters):\n${value}`;
 function bounded<T>(done: Promise<T>, ms = 10_000): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,7 @@
 // `checkin mcp`: the built CLI as an MCP server, driven as a separate process over stdio by the
 // SDK's own client against the sandbox. What the service received is read from its request log.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -11,6 +11,7 @@ import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 import type { AgentFace } from '../../src/commands/mcp/mcp.js';
 import type * as server from '../../src/mcp/server.js';
+import { draftFolder as draftFolderOf, draftsDir as draftsDirOf } from '../helpers/outbox.js';
 
 // The command that starts the agent face and the face itself agree on how it is started (checked by tsc).
 export type StartedAs = typeof server extends AgentFace ? true : never;
@@ -29,15 +30,9 @@ const connect = useMcp(() => env);
 const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
 /** The outbox: <state>/drafts (the state folder is CHECKIN_CONFIG_DIR here). */
-const draftsDir = () => join(env.CHECKIN_CONFIG_DIR!, 'drafts');
+const draftsDir = () => draftsDirOf(env.CHECKIN_CONFIG_DIR!);
 /** Every file in the drafts folder (entries, claims, marks), sorted. */
-const draftFolder = () => {
-  try {
-    return readdirSync(draftsDir()).sort();
-  } catch {
-    return [];
-  }
-};
+const draftFolder = () => draftFolderOf(env.CHECKIN_CONFIG_DIR!);
 const draftFiles = () => draftFolder().filter((n) => n.endsWith('.json'));
 /** An entry's file, as text (to say it is unchanged) and as what it says. */
 const entryText = (id: string) => readFileSync(join(draftsDir(), `${id}.json`), 'utf8');

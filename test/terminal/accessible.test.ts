@@ -19,6 +19,15 @@ useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const today = () => localDateKey(new Date());
 const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
 
+/** Through the first two questions as offered (every suggestion picked, previous kept as it is), up to intentions. */
+async function toIntentions(s: Screen): Promise<void> {
+  await s.waitFor(/Enter alone: all\): $/);
+  s.type(KEY.enter);
+  await s.waitFor(/Keep it as it is\): $/);
+  s.type(KEY.enter);
+  await s.waitFor('What do you intend to do next?');
+}
+
 describe('the detector of cursor movement', () => {
   it('finds each kind of sequence, and not colours', () => {
     for (const seq of ['\x1b[A', '\x1b[2B', '\x1b[C', '\x1b[3D', '\x1b[E', '\x1b[F', '\x1b[1G', '\x1b[H', '\x1b[12;1H', '\x1b[J', '\x1b[2J', '\x1b[K', '\x1b[2K', '\x1b[?25l', '\x1b[?25h', '\x1b[?1049h', '\x1b[?1049l', '\x1b7', '\x1b8']) {
@@ -107,11 +116,7 @@ describe('checkin today in the accessible mode', () => {
 
   it('Ctrl-D at a question ends it as Ctrl-C does at the key-driven prompts: nothing sent, what was answered kept as a draft', async () => {
     const s = new Screen(['today'], { ...env, CHECKIN_ACCESSIBLE: '1' });
-    await s.waitFor(/Enter alone: all\): $/);
-    s.type(KEY.enter);
-    await s.waitFor(/Enter alone picks 1, Keep it as it is\): $/);
-    s.type(KEY.enter);
-    await s.waitFor('What do you intend to do next?');
+    await toIntentions(s);
     s.type('- Typed before Ctrl-D' + KEY.enter + KEY.enter);
     await s.waitFor('Are you blocked by anything?');
     s.type('\x04');
@@ -123,11 +128,7 @@ describe('checkin today in the accessible mode', () => {
 
   it('Ctrl-C at a plain question (a signal: the terminal is not in raw mode) keeps what was answered and says so; the next run offers it', async () => {
     const s = new Screen(['today'], { ...env, CHECKIN_ACCESSIBLE: '1' });
-    await s.waitFor(/Enter alone: all\): $/);
-    s.type(KEY.enter);
-    await s.waitFor(/Keep it as it is\): $/);
-    s.type(KEY.enter);
-    await s.waitFor('What do you intend to do next?');
+    await toIntentions(s);
     s.type('- Typed before Ctrl-C' + KEY.enter + KEY.enter);
     await s.waitFor('Are you blocked by anything?');
     s.type(KEY.enter);
@@ -151,11 +152,7 @@ describe('checkin today in the accessible mode', () => {
     writeFileSync(editor, '#!/bin/sh\nsed -i "s/^- Short$/- Short\\n- Added in the editor/" "$1"\n');
     chmodSync(editor, 0o755);
     const s = new Screen(['today'], { ...env, CHECKIN_ACCESSIBLE: '1', EDITOR: editor, VISUAL: '' });
-    await s.waitFor(/Enter alone: all\): $/);
-    s.type(KEY.enter);
-    await s.waitFor(/Enter alone picks 1, Keep it as it is\): $/);
-    s.type(KEY.enter);
-    await s.waitFor('What do you intend to do next?');
+    await toIntentions(s);
     s.type('- Short' + KEY.enter + KEY.enter);
     await s.waitFor('Are you blocked by anything?');
     s.type(KEY.enter);

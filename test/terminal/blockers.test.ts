@@ -2,8 +2,6 @@
 // pseudo-terminal: each blocker with how many days in a row it has stood, still / resolved /
 // changed, the result the blockers answer. The sandbox on the real clock; Ada (the demo person) is
 // made blocked on her three check-ins before today.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays, localDateKey } from '../../src/core/datekey.js';
 import { shortDay } from '../../src/core/dayname.js';
@@ -11,20 +9,14 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { describeRequest } from '../helpers/harness.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { draftEntries } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = { ...e, CHECKIN_GIT_REPOS: '' })));
 const today = () => localDateKey(new Date());
 const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
-const drafts = () => {
-  try {
-    const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-  } catch {
-    return [];
-  }
-};
+const drafts = () => draftEntries(env.CHECKIN_CONFIG_DIR!);
 
 /** Ada's check-in `daysAgo` days before today, filled in with `blockers` (made when the demo left the day empty). */
 function adaBlocked(daysAgo: number, blockers: string) {

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readTemplate } from '../../src/core/checkin-answers.js';
 import { withProblems } from '../../src/commands/checkin/edit.js';
@@ -13,19 +13,13 @@ import { BINARY, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { draftEntries } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
-const drafts = () => {
-  const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-  try {
-    return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { content: { answers?: Record<string, unknown> } });
-  } catch {
-    return [];
-  }
-};
+const drafts = () => draftEntries<{ content: { answers?: Record<string, unknown> } }>(env.CHECKIN_CONFIG_DIR!);
 /** Text without its whitespace: a narrow terminal wraps a line anywhere. */
 const squash = (t: string) => t.replace(/\s+/g, '');
 const pick = (n: number) => KEY.down.repeat(n) + KEY.enter;

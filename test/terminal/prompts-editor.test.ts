@@ -2,7 +2,7 @@
 // a real editor, the screen read back through a headless xterm. Assertions are on the screen a
 // person sees and on what the sandbox received.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
@@ -14,6 +14,7 @@ import { POISON, startHostile } from '../helpers/hostile.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { draftEntries } from '../helpers/outbox.js';
 
 const VIM = (() => {
   try {
@@ -29,17 +30,7 @@ let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const today = () => localDateKey(new Date());
 const patches = () => sb.requests.filter((r) => r.method === 'PATCH');
-const drafts = () => {
-  const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-  try {
-    // The entries (an open editor's file beside one is its words as last saved, not an entry).
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-  } catch {
-    return [];
-  }
-};
+const drafts = () => draftEntries(env.CHECKIN_CONFIG_DIR!);
 /** Presses Down `n` times, then Enter: picks the n-th entry below the highlighted one. */
 const pick = (n: number) => KEY.down.repeat(n) + KEY.enter;
 /** In the demo data Ada merged this PR after her last check-in: it is offered for *previous*. */
