@@ -29,8 +29,9 @@ const skip = why();
 if (skip) console.log(`binary-arm64: skipped, ${skip}`);
 
 /** Runs the arm64 checkin under qemu (bounded: emulation is slow, ~1 s a run). */
-function qemu(bin: string, args: string[], env: NodeJS.ProcessEnv) {
-  return outcome(track(spawn('qemu-aarch64', ['-L', sysroot, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })), `checkin ${args.join(' ')} under qemu`, 60_000);
+async function qemu(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await outcome(track(spawn('qemu-aarch64', ['-L', sysroot, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })), `checkin ${args.join(' ')} under qemu`, 60_000);
+  return { code, stdout, stderr };
 }
 
 describe.skipIf(skip !== undefined)('the linux-arm64 binary under qemu-user', () => {
