@@ -2,7 +2,7 @@
 // and the copy it kept aside when one was replaced — written byte for byte as it wrote them, where
 // it wrote them: all are moved into the outbox and sent by `checkin today --resume` and
 // `checkin log --resume`, oldest first, against the sandbox; none is lost, none sent twice.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeApiUrl } from '../../src/config/store.js';
@@ -11,9 +11,11 @@ import { checkInId } from '../../src/sandbox/ids.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { writeOldDraft } from '../helpers/earlier.js';
 import { TODAY, useWorld } from '../helpers/harness.js';
+import { folderEntries, folderView } from '../helpers/outbox.js';
 
 const w = useWorld();
-const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+/** A drafts folder as the tests read it (its entries as `<id>.json`: test/helpers/outbox.ts). */
+const files = folderView;
 
 /** The folders of a user with no CHECKIN_CONFIG_DIR (XDG), or with one (every file in it). */
 function layout(kind: 'xdg' | 'one') {
@@ -94,7 +96,7 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       expect(await w.cli(['today', '--resume'], { env: l.env })).toEqual({ code: 2, stdout: '', stderr: `error: There is no draft for today (${TODAY})\n` });
       expect(await w.cli(['log', '--resume'], { env: l.env })).toEqual({ code: 2, stdout: '', stderr: 'error: There is no draft for an activity\n' });
       expect(w.sent()).toEqual([]);
-      expect(JSON.parse(readFileSync(join(l.drafts, `${comment!.id}.json`), 'utf8'))).toMatchObject({ content: { kind: 'comment', body: 'Nice work' } });
+      expect(folderEntries(l.drafts).find((e) => e.id === comment!.id)).toMatchObject({ content: { kind: 'comment', body: 'Nice work' } });
     });
   }
 });

@@ -2,31 +2,22 @@
 // or replaces an earlier one, and `--resume` sends each waiting entry once, oldest first. In-process
 // against the sandbox on a fake clock; the sandbox is made to fail with canned answers.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/core/datekey.js';
 import { checkInId } from '../../src/sandbox/ids.js';
 import { otherSandbox, TODAY, useWorld } from '../helpers/harness.js';
+import { folderEntries, folderView, rowsIn } from '../helpers/outbox.js';
 import { scripted } from '../helpers/prompter.js';
 
 const KEPT = (cmd: string) => `What you wrote is kept as a draft: \`${cmd}\` sends it (\`checkin drafts\` lists everything waiting).\n`;
 const json = { 'content-type': 'application/json' };
 
-/** The files of a drafts folder, sorted (none when it is not there). */
-function filesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-}
-/** The entries of a drafts folder, oldest first. */
-const entriesIn = (dir: string) =>
-  filesIn(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
-    .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+/** The outbox of a drafts folder: its entries as files (test/helpers/outbox.ts), and the entries oldest first. */
+const filesIn = folderView;
+/** An entry's row as stored (its words, whose, what for), to see it untouched. */
+const rowData = (dir: string, id: string) => rowsIn(dir).find((r) => r.id === id)?.data;
+const entriesIn = (dir: string) => folderEntries(dir).sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
 
 /** How a refused write is said, by the status the service answered with; and its exit code. */
 const REFUSALS = [
@@ -63,7 +54,6 @@ describe('three commits logged while the service is down', () => {
       commits.map((description, i) => {
         const at = new Date(Date.parse('2026-11-22T09:30:00Z') + i * 60_000).toISOString();
         return {
-          checkin_outbox: 1,
           id: expect.stringMatching(/^[a-z0-9]{8}$/),
           account: { api_url: w.sb.url, token: createHash('sha256').update(w.sb.token).digest('hex').slice(0, 16) },
           target: { kind: 'activity' },
@@ -102,7 +92,7 @@ describe('a later send never takes an earlier entry', () => {
       expect(failed).toEqual({ code: refusal.code, stdout: '', stderr: refusal.lines(patch) + KEPT('checkin today --resume') });
       const [first] = entriesIn(dir());
       expect(first).toMatchObject({ target: { kind: 'check-in', key: TODAY }, content: { kind: 'answers', answers: { intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' } }, made: 'piped' });
-      const firstFile = readFileSync(join(dir(), `${first.id}.json`), 'utf8');
+      const firstFile = rowData(dir(), first.id);
 
       await w.clock.sleep(60_000);
       w.forget();
@@ -114,7 +104,7 @@ describe('a later send never takes an earlier entry', () => {
       expect(later.stdout).toContain('Previous\n  Shipped the index\nIntentions\n  —\nBlockers\n  —\n');
       // The first entry is still there, exactly as it was written; the later one is gone, sent.
       expect(filesIn(dir())).toEqual([`${first.id}.json`]);
-      expect(readFileSync(join(dir(), `${first.id}.json`), 'utf8')).toBe(firstFile);
+      expect(rowData(dir(), first.id)).toBe(firstFile);
 
       w.forget();
       const resumed = await w.cli(['today', '--resume']);
@@ -136,7 +126,7 @@ describe('a later send never takes an earlier entry', () => {
       expect(w.sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -1)}`, post]);
       const [first] = entriesIn(dir());
       expect(first).toMatchObject({ target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Can the DBA look today?\n' }, made: 'piped' });
-      const firstFile = readFileSync(join(dir(), `${first.id}.json`), 'utf8');
+      const firstFile = rowData(dir(), first.id);
 
       await w.clock.sleep(60_000);
       w.forget();
@@ -146,7 +136,7 @@ describe('a later send never takes an earlier entry', () => {
       expect(w.sb.requests[1]!.body).toEqual({ body: 'Thanks for the review' });
       expect(later.stderr).toBe('note: another draft for this check-in (comment) is still waiting: `checkin comments yesterday --resume` sends it, `checkin drafts` shows it.\n');
       expect(filesIn(dir())).toEqual([`${first.id}.json`]);
-      expect(readFileSync(join(dir(), `${first.id}.json`), 'utf8')).toBe(firstFile);
+      expect(rowData(dir(), first.id)).toBe(firstFile);
 
       w.forget();
       const resumed = await w.cli(['comments', 'yesterday', '--resume']);
@@ -199,7 +189,7 @@ describe("the machine's date is not the profile's", () => {
       expect(w.sb.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['GET /api/v2/me 500', 'PATCH /api/v2/check-ins/2026-11-22 500']);
       const [kept] = entriesIn(dir);
       expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, content: { kind: 'answers', answers: { previous: 'Kept for the machine day' } } });
-      const keptFile = readFileSync(join(dir, `${kept.id}.json`), 'utf8');
+      const keptFile = rowData(dir, kept.id);
 
       await w.clock.sleep(60_000);
       w.sb.requests.length = 0;
@@ -210,7 +200,7 @@ describe("the machine's date is not the profile's", () => {
       expect(w.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v2/me', 'PATCH /api/v2/check-ins/2026-11-21']);
       expect(w.sb.requests[1]!.body).toEqual({ previous: 'Sent for the profile day' });
       expect(filesIn(dir)).toEqual([`${kept.id}.json`]);
-      expect(readFileSync(join(dir, `${kept.id}.json`), 'utf8')).toBe(keptFile);
+      expect(rowData(dir, kept.id)).toBe(keptFile);
     } finally {
       await w.sb.close();
     }

@@ -165,7 +165,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     // On disk: one entry, named by its id, saying whose it is, what for, what, and that an agent wrote it.
     expect(draftFolder()).toEqual([`${id}.json`]);
     const kept = entryOf(id);
-    expect(kept).toEqual({ checkin_outbox: 1, id, account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) }, target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers }, made: 'agent', created_at: kept.created_at, saved_at: kept.created_at });
+    expect(kept).toEqual({ id, account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) }, target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers }, made: 'agent', created_at: kept.created_at, saved_at: kept.created_at });
     expect(new Date(kept.created_at).toISOString()).toBe(kept.created_at);
 
     const sent = await s.call('send_checkin', { draft_id: id });
