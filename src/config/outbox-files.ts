@@ -16,7 +16,7 @@
 // Entries 0.1.0 kept as files (`<id>.json` with `.claim`, `.unknown`, `.md`; and the one-per-target
 // drafts of earlier builds) move in at first use, each once (an `imported` row), none lost.
 
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
@@ -91,7 +91,7 @@ export class ClaimedError extends CliError {}
 export class GoneError extends UsageError {}
 
 /** The one wording for an entry another live checkin holds. */
-export const BUSY = 'is being written or sent by another checkin right now';
+export const BUSY = 'being written or sent by another checkin';
 
 /** The canonical name of a target ("comment check-in 2026-11-25"). */
 export function targetId(t: DraftTarget): string {
@@ -275,7 +275,7 @@ class Store {
   }
 }
 
-const busy = (err: unknown) => (/busy|locked/i.test(String((err as Error).message)) ? new CliError(`The outbox ${BUSY} (it stayed locked for ${BUSY_MS / 1000} s); nothing was changed, try again`) : err);
+const busy = (err: unknown) => (/busy|locked/i.test(String((err as Error).message)) ? new CliError(`The outbox is ${BUSY} (it stayed locked for ${BUSY_MS / 1000} s); nothing was changed, try again`) : err);
 
 export interface OutboxPlaces {
   /** Read too, never written: where earlier versions kept drafts (their files are moved in). */
@@ -532,7 +532,7 @@ export class Outbox {
       if (!r) throw gone();
       if (r.state !== 'kept') {
         const h = parseHolder(r.holder);
-        if (h && running(h)) throw new ClaimedError(`The draft ${entry.id} ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`, EXIT.FAILURE, 'Wait for that checkin to finish, then look with `checkin drafts`.');
+        if (h && running(h)) throw new ClaimedError(`The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`, EXIT.FAILURE, 'Wait for that checkin to finish, then look with `checkin drafts`.');
         if (r.state === 'sending') this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${h?.pid ?? 'unknown'}) before the service answered: it may have reached the service`);
         store.db.prepare("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = COALESCE(maybe_at, sending_at) WHERE id = ?").run(entry.id);
       }
@@ -605,6 +605,15 @@ export class Outbox {
    * One a live 0.1.0 process is sending (its claim) is left until that process is gone.
    */
   private importFiles(s: Store, from: string, names: string[]): void {
+    // A file that cannot be removed is not moved: an earlier build would still send it.
+    if (names.length > 0) {
+      try {
+        accessSync(from, constants.W_OK | constants.X_OK);
+      } catch (err) {
+        this.warn(`the drafts of an earlier version in ${from} cannot be moved into ${s.dir} (${fsReason(err)}); they are left where they are`);
+        return;
+      }
+    }
     for (const name of names) {
       const file = join(from, name);
       const old = OLD_FILE.exec(name);

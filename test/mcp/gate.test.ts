@@ -204,7 +204,7 @@ describe('checkin mcp: one send per draft, for every sending tool', () => {
       ),
     );
   }
-  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since [^)]+\\); it was not sent again\n`);
+  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since [^)]+\\); it was not sent again$`);
 
   it('send_checkin: three parallel sends of one draft, one asked, one PATCH', async () => {
     const back = signal();

@@ -11,7 +11,7 @@ import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 import type { AgentFace } from '../../src/commands/mcp/mcp.js';
 import type * as server from '../../src/mcp/server.js';
-import { draftFolder as draftFolderOf, draftsDir as draftsDirOf } from '../helpers/outbox.js';
+import { draftFolder as draftFolderOf, draftsDir as draftsDirOf, rowsIn } from '../helpers/outbox.js';
 
 // The command that starts the agent face and the face itself agree on how it is started (checked by tsc).
 export type StartedAs = typeof server extends AgentFace ? true : never;
@@ -35,7 +35,7 @@ const draftsDir = () => draftsDirOf(env.CHECKIN_CONFIG_DIR!);
 const draftFolder = () => draftFolderOf(env.CHECKIN_CONFIG_DIR!);
 const draftFiles = () => draftFolder().filter((n) => n.endsWith('.json'));
 /** An entry's file, as text (to say it is unchanged) and as what it says. */
-const entryText = (id: string) => readFileSync(join(draftsDir(), `${id}.json`), 'utf8');
+const entryText = (id: string) => rowsIn(draftsDir()).find((r) => r.id === id)!.data;
 const entryOf = (id: string) => JSON.parse(entryText(id)) as Record<string, unknown> & { made: string; content: Record<string, unknown>; created_at: string };
 /** An entry's id: 8 lowercase letters and digits. */
 const ID = /^[a-z0-9]{8}$/;
@@ -473,7 +473,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect((await runCli(['goal', 'update', goals[0]!.id, '--title', 'PERSON TYPED THIS update', '--body', 'theirs'], { env })).code).toBe(1);
     const theirs = draftFiles();
     expect(theirs).toHaveLength(2);
-    const theirTexts = theirs.map((n) => readFileSync(join(draftsDir(), n), 'utf8'));
+    const theirTexts = theirs.map((n) => entryText(n.replace(/\.json$/, '')));
     expect(theirTexts.map((t) => JSON.parse(t).content).sort((a, b) => String(a.kind).localeCompare(String(b.kind)))).toEqual([
       { kind: 'comment', body: 'PERSON TYPED THIS comment' },
       { kind: 'goal-update', input: { title: 'PERSON TYPED THIS update', body: 'theirs' } },
@@ -489,7 +489,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(s.asked).toEqual([]);
     expect(writes()).toEqual([]);
     expect(draftFiles()).toEqual([...theirs, `${c.structuredContent!.draft_id}.json`, `${g.structuredContent!.draft_id}.json`].sort());
-    expect(theirs.map((n) => readFileSync(join(draftsDir(), n), 'utf8'))).toEqual(theirTexts);
+    expect(theirs.map((n) => entryText(n.replace(/\.json$/, '')))).toEqual(theirTexts);
 
     const sent = await s.call('send_comment', { draft_id: c.structuredContent!.draft_id });
     expect(sent.structuredContent).toMatchObject({ sent: true, comment: { body: 'agent comment' } });
@@ -498,7 +498,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(writes()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
     expect(bodiesOf('POST')).toEqual([{ body: 'agent comment' }]);
     expect(draftFiles()).toEqual([...theirs, `${g.structuredContent!.draft_id}.json`].sort());
-    expect(theirs.map((n) => readFileSync(join(draftsDir(), n), 'utf8'))).toEqual(theirTexts);
+    expect(theirs.map((n) => entryText(n.replace(/\.json$/, '')))).toEqual(theirTexts);
   });
 });
 
@@ -510,7 +510,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     sb.requests.length = 0;
     return { on, date, id };
   }
-  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again\nWhen no checkin is running, that claim was left by one that is gone \\(its process number now names another program\\): remove \\S+\\.claim and try again\\.$`);
+  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again$`);
   const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
 
   it('three parallel send_comment calls, each accepted: the draft is claimed before the person is asked, so one is asked, one POST; the others are refused at once', async () => {
