@@ -11,6 +11,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { KEY, Screen } from '../helpers/terminal.js';
+import { folderView } from '../helpers/outbox.js';
 
 const VIM = (() => {
   try {
@@ -65,7 +66,7 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
       expect(patches).toHaveLength(1);
       expect((patches[0]!.body as { intentions: string }).intentions).toContain(`- Ship the ${signal} fix`);
       // Sent: nothing of it is left, the editor's file included.
-      expect(readdirSync(draftsDir())).toEqual([]);
+      expect(folderView(draftsDir())).toEqual([]);
     });
   }
 
@@ -75,7 +76,7 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
     s.type(`${KEY.escape}:%d${KEY.enter}:wq${KEY.enter}`);
     await s.waitFor('Nothing was written; the check-in was not sent');
     expect((await s.exit()).code).toBe(130);
-    expect(readdirSync(draftsDir())).toEqual([]);
+    expect(folderView(draftsDir())).toEqual([]);
     expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
   });
 });
