@@ -12,11 +12,11 @@ import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type Dra
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
-import { resolveGoalNames } from './account.js';
+import { me, resolveGoalNames } from './account.js';
 import { teammateCheckInTarget } from './target.js';
-import { CliError, EditorError, UsageError, withHint } from '../errors.js';
+import { CancelledError, CliError, EditorError, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
-import { sanitizeLine } from '../ui/sanitize.js';
+import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
 export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox-files.js';
 
@@ -38,6 +38,10 @@ export interface Write<T> {
   quiet?: boolean;
   /** The person said to send it again though it may already have reached the service. */
   again?: boolean;
+  /** The person said yes to this entry (`--yes`, or the agent face's question): it is not asked again. */
+  yes?: boolean;
+  /** The person said to send it as the account here though it was kept for another. */
+  elsewhere?: boolean;
   /** Other names of the same target (a comment kept under its check-in's date): what waits under them is said too. */
   names?: DraftTarget[];
   send: () => Promise<T>;
@@ -331,17 +335,25 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     if ((account.person_id && !entry.account.person_id) || (account.token && !entry.account.token)) entry = updateOwn(ctx, entry, { account });
   }
   const resume = write.resume ?? resumeCommand(write.target);
+  // An entry kept earlier goes out only as its own person, and with the person's yes where its words were not theirs as seen.
+  let again = Boolean(write.again || write.yes);
   const claims = [];
   try {
     if (entry) claims.push(write.claim ?? outbox.take(entry));
     for (const e of write.folds ?? []) claims.push(outbox.take(e));
+    // Held now (no one else sends it meanwhile): an entry kept earlier goes out only as its own
+    // person, and with the person's yes where its words were not theirs as seen.
+    if (write.entry && !ownEntry(ctx, write.target)) {
+      if (!write.elsewhere) await boundHere(ctx, write.entry);
+      if (!write.yes && !write.claim && (await askYes(ctx, write.entry, again))) again = true;
+    }
   } catch (err) {
     for (const c of claims) c.release();
     throw err;
   }
   // Looked at once it is held: a sender that died with its request on the way (its claim was
   // just taken back) may have made it already. Sent again only on the person's word.
-  if (!write.again) {
+  if (!again) {
     for (const e of [...(entry ? [entry] : []), ...(write.folds ?? [])]) {
       const maybe = outbox.maybeSent(e);
       if (!maybe) continue;
@@ -371,6 +383,42 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   for (const c of claims) c.done();
   if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
   return result;
+}
+
+/**
+ * An entry is sent only once `me` is known to be its person on its service (one GET /me when not
+ * cached): kept for another service, person or token, it is refused, named, and kept.
+ */
+async function boundHere(ctx: Context, entry: Entry): Promise<void> {
+  const here = accountHere(ctx);
+  const a = entry.account;
+  // The token it was kept with is this token: the same person, no request. Else its person is compared with `me`.
+  const sameToken = Boolean(a.token && here.token && a.token === here.token);
+  const person = !sameToken && a.person_id ? (await me(ctx)).id.toLowerCase() === a.person_id.toLowerCase() : undefined;
+  const same = originOf(normalizeApiUrl(a.api_url)) === originOf(here.api_url) && (sameToken || (person ?? (!a.token || !here.token)));
+  if (!same) throw new UsageError(`The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`, `\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`);
+}
+
+/** Why an entry kept earlier needs the person's yes before it goes out, if it does. */
+export function whyAsk(ctx: Context, entry: Entry, again = false): string | undefined {
+  if (entry.made === 'agent') return 'was written by an agent';
+  const maybe = again ? undefined : ctx.drafts().maybeSent(entry);
+  if (maybe) return `may already have reached the service (sent ${whenLabel(maybe)}, no answer came)`;
+  if (ctx.drafts().editedUnwatched(entry)) return 'was written in an editor after checkin stopped watching it';
+  return undefined;
+}
+
+/** Refused: an entry that needs the person's yes, with no terminal to ask on. */
+export class NeedsYesError extends UsageError {}
+
+/** The person's yes for such an entry: its whole text shown and asked on a terminal (true: said yes); refused (kept, and how to send it said) without one. */
+async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
+  const why = whyAsk(ctx, entry, again);
+  if (!why) return false;
+  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, `At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks (or add --yes to send it without asking).`);
+  ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
+  if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false }))) throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
+  return true;
 }
 
 /** After a send: other entries still waiting for the same target are said, never dropped. */
@@ -436,7 +484,7 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
   const out: Array<{ entry: Entry; result: T }> = [];
   let skipped = 0;
   for (const entry of chosen) {
-    const at = ctx.drafts().maybeSent(entry);
+    const at = ctx.io.canPrompt ? undefined : ctx.drafts().maybeSent(entry);
     if (at) {
       ctx.io.err(`warning: ${maybeSentLine(entry, whenLabel(at))}\n`);
       skipped++;
@@ -450,7 +498,7 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
         ctx.io.err(`note: ${err.message}\n`);
         continue;
       }
-      if (!(err instanceof MaybeSentError || err instanceof ClaimedError)) throw err;
+      if (!(err instanceof MaybeSentError || err instanceof ClaimedError || err instanceof NeedsYesError)) throw err;
       ctx.io.err(`warning: ${err.message}\n`);
       skipped++;
     }
@@ -487,12 +535,12 @@ export function personDraft(id: string): [string, string] | undefined {
  * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
  * removed once the service accepted it. Text kept from the editor is read as answers first.
  */
-export async function sendEntry(ctx: Context, entry: Entry, { again = false }: { again?: boolean } = {}): Promise<SentEntry> {
+export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsewhere = false }: { yes?: boolean; elsewhere?: boolean } = {}): Promise<SentEntry> {
   const api = await ctx.api();
   const t = entry.target;
   const c = entry.content;
   const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
-  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, again, send });
+  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, yes, elsewhere, send });
   switch (t.kind) {
     case 'check-in': {
       if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, `Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`);

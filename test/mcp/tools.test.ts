@@ -183,7 +183,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
   });
 
-  it('on no, nothing is sent and the draft stays; `checkin today --resume` sends it from the terminal', async () => {
+  it('on no, nothing is sent and the draft stays; the terminal sends it only on a yes (`today --resume` without one is refused)', async () => {
     const s = await connect({ answer: 'decline' });
     const day = await today(s);
     const id = (await s.call('draft_checkin', answers)).structuredContent!.draft_id as string;
@@ -201,7 +201,10 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     const res = await s.client.readResource({ uri: `checkin://drafts/${id}` });
     expect((res.contents[0] as { text: string }).text).toMatch(new RegExp(`^Draft ${id}: check-in, written by an agent, saved [^;]+; \`checkin drafts send ${id}\` sends it from a terminal\\n\\n[^]*Review @grace`));
 
-    const cli = await runCli(['today', '--resume'], { env });
+    const refused = await runCli(['today', '--resume'], { env });
+    expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written by an agent: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks (or add --yes to send it without asking).\n` });
+    expect(writes()).toEqual([]);
+    const cli = await runCli(['drafts', 'send', id, '--yes'], { env });
     expect(cli.code).toBe(0);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([answers]);
@@ -428,8 +431,12 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
       ['agent', 'First thing'],
       ['agent', 'Second thing'],
     ]);
+    // An agent's words: `log --resume` without a terminal sends neither (each said), `drafts send --yes` sends each.
     const resumed = await runCli(['log', '--resume'], { env });
-    expect(resumed.code).toBe(0);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr.match(/was written by an agent: it needs your yes/g)).toHaveLength(2);
+    expect(bodiesOf('POST').slice(2)).toEqual([]);
+    for (const e of kept.sort((a, b) => (a.created_at < b.created_at ? -1 : 1))) expect((await runCli(['drafts', 'send', e.id as string, '--yes'], { env })).code).toBe(0);
     expect(bodiesOf('POST').slice(2)).toEqual([
       { description: 'First thing', group: 'checkin' },
       { description: 'Second thing', group: 'checkin' },

@@ -102,10 +102,10 @@ export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void>
   const entry = entryOf(ctx, opts.id);
   const again = `checkin drafts send ${entry.id}`;
   const here = accountHere(ctx);
-  if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, opts, again);
-  const maybe = ctx.drafts().maybeSent(entry);
-  if (maybe) await confirmed(ctx, `The draft ${entry.id} may already have reached the service (sent ${whenLabel(maybe)}, no answer came). Send it again?`, `Sending the draft ${entry.id} again (it may already have reached the service)`, opts, again);
-  await sendEntry(ctx, entry, { again: Boolean(maybe) });
+  const elsewhere = !sameAccount(entry.account, here);
+  if (elsewhere) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, opts, again);
+  // An agent's words, or words that may have reached the service: shown whole and asked where they are sent (sendWithDraft).
+  await sendEntry(ctx, entry, { yes: Boolean(opts.yes), elsewhere });
   await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
 }
 
