@@ -7,14 +7,14 @@
 import { asSent } from '../core/blockers.js';
 import { createEchoQuestion, createGoal, getCheckIn, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { DATE_KEY_RE, UUID_RE } from '../api/types.js';
+import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
+import { answersOf, buildTemplate, readTemplate } from '../core/checkin-answers.js';
 import { me, resolveGoalNames } from './account.js';
 import { teammateCheckInTarget } from './target.js';
-import { CancelledError, CliError, EditorError, UsageError, withHint } from '../errors.js';
+import { CancelledError, CliError, EditorError, EXIT, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
@@ -408,6 +408,9 @@ export function whyAsk(ctx: Context, entry: Entry, again = false): string | unde
   return undefined;
 }
 
+/** Refused: an entry would replace newer words on the service, with no terminal to ask on. */
+export class NewerWordsError extends CliError {}
+
 /** Refused: an entry that needs the person's yes, with no terminal to ask on. */
 export class NeedsYesError extends UsageError {}
 
@@ -551,7 +554,9 @@ export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsew
         if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`);
         answers = read.answers;
       } else throw wrong();
-      const a = answers;
+      const edited = await guardNewer(ctx, t.key, entry, answers);
+      const a = edited ?? answers;
+      if (edited) return { kind: t.kind, result: await sendWithDraft(ctx, { target: t, content: { kind: 'answers', answers: edited }, made: 'editor', folds: [entry], send: () => patchCheckIn(api, t.key, asSent(a)) }) };
       return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, asSent(a))) };
     }
     case 'comment': {
@@ -595,6 +600,44 @@ export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsew
       if (c.kind !== 'echo-question') throw wrong();
       return { kind: t.kind, result: await go(() => createEchoQuestion(api, c.input)) };
   }
+}
+
+/**
+ * A resume never writes over newer words: before an entry replaces a check-in's answers, the
+ * check-in as it is now is compared with the entry's base (its `updated_at` as the person last saw
+ * it; "new", or unknown, when nothing was there: then words saved after the entry was typed are
+ * newer). Nothing newer: undefined, it is sent as it is. Newer, on a terminal: both are shown and
+ * the person picks — send mine (undefined), keep what is there (refused, the entry kept), or both
+ * in the editor (the answers written there, sent in its place). Without a terminal: refused, kept.
+ */
+export async function guardNewer(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<CheckInAnswers | undefined> {
+  let now: CheckIn;
+  try {
+    now = known ?? (await getCheckIn(await ctx.api(), key));
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined; // the PATCH says what is wrong
+    throw err;
+  }
+  const theirs = answersOf(now);
+  // Only answers the entry would replace count: words there that differ from the entry's.
+  const words = (['previous', 'intentions', 'blockers', 'mood'] as const).some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
+  const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
+  const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Date.parse(entry.created_at);
+  if (!words || !(at > since)) return undefined;
+  const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
+  if (!ctx.io.canPrompt) throw new NewerWordsError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, `At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`);
+  ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${buildTemplate(theirs, now.date)}\nThe draft:\n${buildTemplate(answers, now.date)}\n`));
+  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the check-in hold?', [
+    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
+    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
+    { name: 'Open both in the editor', value: 'edit' },
+  ]);
+  if (choice === 'mine') return undefined;
+  if (choice === 'theirs') throw new CancelledError(`Nothing was sent; the check-in keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`);
+  const both = `${buildTemplate(answers, now.date)}\n<!-- On the service now (saved ${whenLabel(String(now.updated_at))}); take what you want from it:\n\n${buildTemplate(theirs, now.date).replace(/-->/g, '-- >')}\n-->\n`;
+  const read = readTemplate(await editKept(ctx, { kind: 'check-in', key }, both));
+  if (read.problems.length > 0) throw new UsageError(`What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`, `\`checkin checkin ${now.date} --resume -e\` opens it again.`);
+  return read.answers;
 }
 
 /** A comment entry's words: as kept, or as written in the editor (its context comment taken out). */

@@ -57,8 +57,9 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       const today = await w.cli(['today', '--resume', '--json'], { env: l.env });
       // "None" as blockers is sent as no blockers, and said.
       expect([today.code, today.stderr]).toEqual([0, 'note: Blockers "None" are sent as no blockers: the check-in is not marked blocked.\n']);
-      expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
-      expect(w.sb.requests.map((r) => r.body)).toEqual([{ intentions: 'First plan' }, { intentions: 'Newest plan', blockers: '' }]);
+      // One GET first: what the check-in holds now, so that nothing newer is written over.
+      expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
+      expect(w.sb.requests.slice(1).map((r) => r.body)).toEqual([{ intentions: 'First plan' }, { intentions: 'Newest plan', blockers: '' }]);
       // One JSON document per check-in sent, in the order sent.
       const docs = JSON.parse(`[${today.stdout.trimEnd().replace(/\n}\n{/g, '\n},\n{')}]`) as unknown[];
       expect(docs).toEqual([expect.objectContaining({ date: TODAY, intentions: 'First plan', blockers: null }), expect.objectContaining({ date: TODAY, intentions: 'Newest plan', blockers: null, blocked: false })]);

@@ -43,7 +43,7 @@ describe('typed text survives', () => {
     w.forget();
     const sent = await w.cli(['today', '--resume', '--json']);
     expect([sent.code, sent.stderr]).toEqual([0, '']);
-    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
     expect(w.sb.requests.at(-1)!.body).toEqual({ previous: 'second' });
     expect(drafts()).toEqual([]);
   });

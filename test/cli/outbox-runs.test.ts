@@ -110,8 +110,9 @@ describe('a later send never takes an earlier entry', () => {
       const resumed = await w.cli(['today', '--resume']);
       expect(resumed.code).toBe(0);
       expect(resumed.stderr).toBe('');
-      expect(w.sent()).toEqual([patch]);
-      expect(w.sb.requests[0]!.body).toEqual({ intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' });
+      // The check-in as it is now (nothing newer in the fields the draft fills), then the PATCH.
+      expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, patch]);
+      expect(w.sb.requests[1]!.body).toEqual({ intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' });
       expect(resumed.stdout).toContain('Previous\n  Shipped the index\nIntentions\n  - Migrate the invoices table\nBlockers\n  waiting on DBA\n');
       expect(filesIn(dir())).toEqual([]);
     });
@@ -227,8 +228,8 @@ describe('kept through a URL that is not the service (…/api/v1)', () => {
     const r = await w.cli(['today', '--resume']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
-    expect(w.sb.requests[0]!.body).toEqual({ previous: 'Through the wrong door' });
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(w.sb.requests[1]!.body).toEqual({ previous: 'Through the wrong door' });
     expect(filesIn(dir())).toEqual([]);
   });
 

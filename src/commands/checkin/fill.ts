@@ -3,11 +3,11 @@
 // `checkin today` uses it for today's date key; `checkin checkin <key>` for any key.
 
 import { getCheckIn } from '../../api/endpoints.js';
-import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
+import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
+import { allHere, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import type { AnswerOptions, Given } from './given.js';
@@ -43,7 +43,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
 }
 
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
-async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[] }> {
+async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[]; known?: CheckIn }> {
   // Piped for `last` before it was known: kept under that name.
   const exact = waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key });
   // Kept under the other name of the same check-in? One GET tells its id and date.
@@ -53,7 +53,7 @@ async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: 
   if (!c) return exact;
   const other = waitingFor(ctx, { kind: 'check-in', key: UUID_RE.test(target.key) ? c.date : c.id });
   const byAge = (a: Entry, b: Entry) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
-  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge) };
+  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge), known: c };
 }
 
 /** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */
@@ -85,21 +85,26 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
 async function resume(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
   if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json, true);
-  const { here, elsewhere } = await waitingForCheckIn(ctx, target);
+  const { here, elsewhere, known } = await waitingForCheckIn(ctx, target);
   if (here.length === 0) throw noDraft(ctx, target, elsewhere);
   const extra = await given.answers(target);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
+  let sentOne = false;
   for (const entry of chosen) {
     if (!ctx.drafts().find(entry.id)) {
       ctx.io.err(`note: the draft ${entry.id} was sent or dropped by another checkin meanwhile\n`);
       continue;
     }
-    const { answers, edited } = await answersOfEntry(ctx, target, entry);
+    const read = await answersOfEntry(ctx, target, entry);
+    // Never over newer words: both shown and asked on a terminal, refused without one (what this run just sent is not another's).
+    const merged = sentOne ? undefined : await guardNewer(ctx, target.key, entry, read.answers, known ?? target.known);
+    const [answers, edited] = merged ? [merged, true] : [read.answers, read.edited];
     const body = { ...answers, ...extra };
     const sent = edited
       ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: flags.json, quiet: true })
       : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: flags.json, quiet: true });
     if (!sent) return;
+    sentOne = true;
   }
 }
 
