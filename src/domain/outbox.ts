@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../core/checkin-answers.js';
 import { me, resolveGoalNames } from './account.js';
 import { teammateCheckInTarget } from './target.js';
-import { CancelledError, CliError, EditorError, EXIT, UsageError, withHint } from '../errors.js';
+import { CancelledError, CliError, EditorError, EXIT, ExitSignal, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
@@ -368,6 +368,12 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     if (createsOne) for (const c of claims) c.sending();
     result = await write.send();
   } catch (err) {
+    // A create the service accepted (2xx) whose answer cannot be read or shown: made. The entry goes, and a line says so.
+    if (createsOne && err instanceof ApiError && err.kind === 'invalid-response' && (err.status === 0 || (err.status >= 200 && err.status < 300))) {
+      for (const c of claims) c.done();
+      ctx.io.err(`${sanitizeLine(`${err.method} ${err.path}`)}: the service accepted it, but its answer could not be shown (${sanitizeLine(err.message.replace(/^\S+ \S+: /, ''))}); the draft is removed.\n`);
+      throw new ExitSignal(EXIT.OK);
+    }
     // The service answered (an error): nothing was made. No answer to a create: it may have been.
     const unanswered = createsOne && !(err instanceof ApiError && (err.kind === 'http' || err.notSent)) && (err instanceof ApiError || !(err instanceof CliError));
     for (const c of claims) {
