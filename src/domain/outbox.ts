@@ -26,6 +26,8 @@ export interface Write<T> {
   content?: DraftContent | undefined;
   /** How it was typed (default: typed). */
   made?: Made;
+  /** The target's `updated_at` as the person saw it, when this run knows it. */
+  base?: string;
   /** Or: an entry kept earlier, sent as it is (`--resume`, `checkin drafts send`). */
   entry?: Entry;
   /** The claim on `entry`, when the caller took it already (held while a person was asked). */
@@ -226,6 +228,9 @@ function stopLine(ctx: Context): string | undefined {
   return `Stopped. ${keptLine(resumeCommand(kept.at(-1)!.target))}`;
 }
 
+/** An entry's base: the target's `updated_at` as the person saw it (or "new" when it has none). */
+export const baseOf = (seen: { updated_at?: unknown }): string => (typeof seen.updated_at === 'string' && seen.updated_at !== '' ? seen.updated_at : 'new');
+
 /** This run's own entry for the target, if it made one. */
 export function ownEntry(ctx: Context, target: DraftTarget): Entry | undefined {
   return ctx
@@ -239,7 +244,7 @@ export function ownEntry(ctx: Context, target: DraftTarget): Entry | undefined {
  * (never another run's). Returns the entry, or undefined when none can be kept (the store has
  * warned, once) and the caller carries on.
  */
-export function keep(ctx: Context, target: DraftTarget, content: DraftContent, made: Made = 'typed'): Entry | undefined {
+export function keep(ctx: Context, target: DraftTarget, content: DraftContent, made: Made = 'typed', base?: string): Entry | undefined {
   const outbox = ctx.drafts();
   try {
     const mine = ownEntry(ctx, target);
@@ -254,7 +259,7 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
         if (!(err instanceof CliError)) throw err;
       }
     }
-    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now());
+    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now(), { base: base ?? (creates(target) ? 'new' : undefined) });
     // From now until it is sent, a stop signal says where it is.
     ctx.io.onStop(() => stopLine(ctx));
     return entry;
@@ -328,7 +333,7 @@ export function drop(ctx: Context, entry: Entry): void {
 
 export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {
   const outbox = ctx.drafts();
-  let entry = write.entry ?? (write.content ? keep(ctx, write.target, write.content, write.made) : undefined);
+  let entry = write.entry ?? (write.content ? keep(ctx, write.target, write.content, write.made, write.base) : undefined);
   // This run's entry learns whose it is (the token is read by now), so another person's resume never takes it.
   if (entry && !write.entry && (!entry.account.person_id || !entry.account.token)) {
     const account = accountHere(ctx);

@@ -7,7 +7,7 @@ import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import type { Context } from '../context.js';
 import { asSent } from '../core/blockers.js';
 import { UsageError, withHint } from '../errors.js';
-import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
+import { baseOf, keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
 export interface SendOptions {
@@ -45,6 +45,7 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
       ...(opts.claim && { claim: opts.claim }),
       ...(opts.folds && { folds: opts.folds }),
       ...(opts.quiet && { quiet: true }),
+      ...(target.known && { base: baseOf(target.known) }),
       resume,
       send: () => patchCheckIn(api, target.key, asSent(answers)),
     });

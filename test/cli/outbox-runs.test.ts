@@ -59,6 +59,7 @@ describe('three commits logged while the service is down', () => {
           target: { kind: 'activity' },
           content: { kind: 'activity', input: { group: 'git', description } },
           made: 'piped',
+          base: 'new',
           created_at: at,
           saved_at: at,
         };

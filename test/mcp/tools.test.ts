@@ -379,11 +379,12 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(JSON.parse(listed.stdout)).toEqual([
       expect.objectContaining({ id: theirs, for: `the check-in ${day}`, target: { kind: 'check-in', key: day }, made: 'piped', state: 'waiting', here: true, content: { kind: 'answers', answers: person } }),
     ]);
+    // The person's older draft would replace the answers the agent's send just saved: without a terminal to ask on, refused and kept.
     const resumed = await runCli(['today', '--resume'], { env });
-    expect(resumed.code).toBe(0);
-    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`, `PATCH /api/v2/check-ins/${day}`]);
-    expect(bodiesOf('PATCH')).toEqual([agent, person]);
-    expect(draftFolder()).toEqual([]);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toMatch(new RegExp(`^error: The draft ${theirs} \\([^)]+\\) would replace answers saved on the service later`));
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
+    expect(draftFolder()).toEqual([`${theirs}.json`]);
   });
 
   it("log_activity beside the person's kept activity: one POST, the agent's; the person's stays for `checkin log --resume`", async () => {

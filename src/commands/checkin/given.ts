@@ -105,7 +105,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     badMood = err;
   }
   const answers = { ...read.answers, ...(mood !== undefined && { mood }) };
-  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'typed');
+  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'flag');
   if (badMood) throw badMood;
   return complete(ctx, flags, { ...read, answers }, earlyTarget);
 }
@@ -121,7 +121,7 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
       const here = { kind: 'check-in', key: target.key } as const;
       if (early) retarget(ctx, early, here);
       // Nothing kept yet (a key that took a request to know): kept now, before anything else is asked.
-      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'typed');
+      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag');
     },
     async answers(target) {
       if (teams.length === 0) return read.answers;

@@ -10,7 +10,7 @@ import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answe
 import { asSent, blockerRuns, daysLabel, joinBlockers } from '../../core/blockers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../domain/outbox.js';
+import { baseOf, drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type DraftContent, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';
@@ -42,6 +42,8 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, false);
   const draftTarget = { kind: 'check-in', key: target.key } as const;
+  /** Kept as typed, on the check-in as it was shown. */
+  const keepHere = (content: DraftContent) => keep(ctx, draftTarget, content, 'typed', baseOf(current));
   let kept = false;
   const cancelled = () =>
     new CancelledError(
@@ -130,7 +132,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (sameAnswers(all, original)) {
         dropOwn(ctx, draftTarget);
         kept = folds.length > 0;
-      } else kept = Boolean(keep(ctx, draftTarget, { kind: 'answers', answers: all })) || kept;
+      } else kept = Boolean(keepHere({ kind: 'answers', answers: all })) || kept;
     };
     const step = async (update: CheckInAnswers) => {
       answers = { ...answers, ...update };
@@ -142,7 +144,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       const changed = () => typed !== undefined && typed !== (answers[field] ?? '');
       // A stop signal (the terminal closed) while typing: the line being typed is kept too.
       const off = keepOnStop(ctx, () => {
-        if (changed()) keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers, [field]: typed } });
+        if (changed()) keepHere({ kind: 'answers', answers: { ...answers, [field]: typed } });
       });
       try {
         await step({ [field]: await askLines(ctx, message, answers[field], { note, keys }, (text) => (typed = text)) });
@@ -199,7 +201,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
             let typed: string | undefined;
             const withTyped = () => ({ ...answers, blockers: joinBlockers([...kept, typed ?? '']) });
             const off = keepOnStop(ctx, () => {
-              if (typed !== undefined) keep(ctx, draftTarget, { kind: 'answers', answers: withTyped() });
+              if (typed !== undefined) keepHere({ kind: 'answers', answers: withTyped() });
             });
             try {
               const edited = await askLines(ctx, 'The blocker now:', run.text, { note: undefined, keys: KEYS_NOTE }, (text) => (typed = text));

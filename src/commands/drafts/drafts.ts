@@ -13,7 +13,7 @@ import { sayDone } from '../../ui/success.js';
 import { draftRows, type DraftRow } from '../../ui/views.js';
 
 /** The fields of `checkin drafts --json` (and `show --json`). */
-export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'state', 'here', 'kept_for', 'words', 'text', 'content'] as const;
+export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'base', 'state', 'here', 'kept_for', 'words', 'text', 'content'] as const;
 
 export interface DraftsOptions {
   json?: JsonFlag;
@@ -58,9 +58,9 @@ function rowOf(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
   const outbox = ctx.drafts();
   const sender = outbox.sender(e);
   const maybe = outbox.maybeSent(e);
-  const state = sender ? `being written or sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : 'waiting';
+  const state = sender ? `being written or sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : outbox.editedUnwatched(e) ? 'edited after checkin stopped' : 'waiting';
   const mine = sameAccount(e.account, here);
-  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, state, here: mine, kept_for: mine ? null : accountLabel(e.account, here), words: firstWords(e.content), text: contentText(e.content), content: e.content };
+  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, base: e.base ?? 'unknown', state, here: mine, kept_for: mine ? null : accountLabel(e.account, here), words: firstWords(e.content), text: contentText(e.content), content: e.content };
 }
 
 export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> {
@@ -86,7 +86,7 @@ export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void>
   ctx.io.page();
   ctx.io.out(
     sanitize(
-      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
+      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made}; base: ${row.base === 'new' || row.base === 'unknown' ? row.base : whenLabel(row.base)})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
     ),
   );
 }
