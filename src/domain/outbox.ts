@@ -8,7 +8,7 @@ import { asSent } from '../core/blockers.js';
 import { createEchoQuestion, createGoal, getCheckIn, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
-import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
+import { BUSY, ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../core/checkin-answers.js';
@@ -492,7 +492,7 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
  */
 export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
   const { here, elsewhere, busy } = waitingFor(ctx, targets);
-  if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} being written or sent by another checkin right now; left to it.\n`);
+  if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`);
   if (here.length === 0) throw noneWaiting(ctx, what, elsewhere);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
   const out: Array<{ entry: Entry; result: T }> = [];

@@ -9,6 +9,7 @@ import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answe
 import { CancelledError, UsageError } from '../../errors.js';
 import { allHere, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
+import { BUSY } from '../../config/outbox-files.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import type { AnswerOptions, Given } from './given.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
@@ -43,7 +44,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
 }
 
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
-async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[]; known?: CheckIn }> {
+async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[]; busy: Entry[]; known?: CheckIn }> {
   // Piped for `last` before it was known: kept under that name.
   const exact = waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key });
   // Kept under the other name of the same check-in? One GET tells its id and date.
@@ -53,13 +54,15 @@ async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: 
   if (!c) return exact;
   const other = waitingFor(ctx, { kind: 'check-in', key: UUID_RE.test(target.key) ? c.date : c.id });
   const byAge = (a: Entry, b: Entry) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
-  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge), known: c };
+  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge), busy: [...exact.busy, ...other.busy], known: c };
 }
 
 /** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */
-function noDraft(ctx: Context, target: Target, elsewhere: Entry[]): UsageError {
+function noDraft(ctx: Context, target: Target, elsewhere: Entry[], busy: Entry[] = []): UsageError {
   if (elsewhere.length > 0) return noneWaiting(ctx, target.label, elsewhere);
-  const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' ? [e.target.key] : [])))];
+  // Held by another checkin: said in the one wording, never as "there is one for" the same day.
+  if (busy.length > 0) return new UsageError(`The draft for ${target.label} is ${BUSY} right now; it was left to it`, 'Look again with `checkin drafts` once it has finished.');
+  const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' && !busy.some((b) => b.id === e.id) ? [e.target.key] : [])))];
   if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
   const one = others[others.length - 1]!;
   return new UsageError(
@@ -85,8 +88,8 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
 async function resume(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
   if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json, true);
-  const { here, elsewhere, known } = await waitingForCheckIn(ctx, target);
-  if (here.length === 0) throw noDraft(ctx, target, elsewhere);
+  const { here, elsewhere, busy, known } = await waitingForCheckIn(ctx, target);
+  if (here.length === 0) throw noDraft(ctx, target, elsewhere, busy);
   const extra = await given.answers(target);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
   let sentOne = false;
