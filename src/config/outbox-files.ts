@@ -68,6 +68,8 @@ export interface Entry {
   saved_at: string;
   /** The target's `updated_at` as the person last saw it, "new" when there was nothing; unset when unknown. */
   base?: string;
+  /** Kept for the machine's date, the person's zone not known yet: it is for the person's date at `created_at`. */
+  day_guessed?: true;
   /** While (or since) the person wrote in the editor: its file (`<id>.md` beside the database), which is the entry's text. */
   editing?: { file: string; pid: number; start?: string; shown: string };
 }
@@ -402,9 +404,9 @@ export class Outbox {
    * Keeps a new entry, in the drafts folder or, when that cannot be written, in the private temp
    * folder (saying so, once); throws a CliError naming the folder when neither can be written.
    */
-  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date, { hold = true, base }: { hold?: boolean; base?: string } = {}): Entry {
+  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date, { hold = true, base, guessed }: { hold?: boolean; base?: string; guessed?: boolean } = {}): Entry {
     const at = now.toISOString();
-    const entry: Entry = { id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at, ...(base && { base }) };
+    const entry: Entry = { id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at, ...(base && { base }), ...(guessed && { day_guessed: true }) };
     const insert = (s: Store) => {
       s.tx(() => {
         while (s.row(entry.id)) entry.id = newId();
@@ -463,6 +465,8 @@ export class Outbox {
     const mine = this.own.get(entry.id);
     if (!mine) throw new Error(`the draft ${entry.id} was not made by this run: it is not changed`);
     const next: Entry = { ...mine.entry, ...change, saved_at: now.toISOString() };
+    // Moved to the day it is for: no longer a guess.
+    if (change.target) delete next.day_guessed;
     if (change.account) next.account = { ...change.account, api_url: normalizeApiUrl(change.account.api_url) };
     this.rewrite(mine.store, next);
     return next;

@@ -13,6 +13,8 @@ import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../core/checkin-answers.js';
 import { me, resolveGoalNames } from './account.js';
+import { dayZone } from './days.js';
+import { dateKeyAtOffset } from '../core/datekey.js';
 import { teammateCheckInTarget } from './target.js';
 import { CancelledError, CliError, EditorError, EXIT, ExitSignal, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
@@ -231,6 +233,13 @@ function stopLine(ctx: Context): string | undefined {
 /** An entry's base: the target's `updated_at` as the person saw it (or "new" when it has none). */
 export const baseOf = (seen: { updated_at?: unknown }): string => (typeof seen.updated_at === 'string' && seen.updated_at !== '' ? seen.updated_at : 'new');
 
+/** The check-in an entry is for: its key, or, kept for the machine's date before the person's zone was known, the person's date when it was typed. */
+export async function entryDay(ctx: Context, entry: Entry & { target: { kind: 'check-in' } }): Promise<string> {
+  if (!entry.day_guessed || !DATE_KEY_RE.test(entry.target.key)) return entry.target.key;
+  const { offsets } = await dayZone(ctx);
+  return offsets ? dateKeyAtOffset(new Date(entry.created_at), offsets) : entry.target.key;
+}
+
 /** This run's own entry for the target, if it made one. */
 export function ownEntry(ctx: Context, target: DraftTarget): Entry | undefined {
   return ctx
@@ -244,7 +253,7 @@ export function ownEntry(ctx: Context, target: DraftTarget): Entry | undefined {
  * (never another run's). Returns the entry, or undefined when none can be kept (the store has
  * warned, once) and the caller carries on.
  */
-export function keep(ctx: Context, target: DraftTarget, content: DraftContent, made: Made = 'typed', base?: string): Entry | undefined {
+export function keep(ctx: Context, target: DraftTarget, content: DraftContent, made: Made = 'typed', base?: string, guessed = false): Entry | undefined {
   const outbox = ctx.drafts();
   try {
     const mine = ownEntry(ctx, target);
@@ -259,7 +268,7 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
         if (!(err instanceof CliError)) throw err;
       }
     }
-    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now(), { base: base ?? (creates(target) ? 'new' : undefined) });
+    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now(), { base: base ?? (creates(target) ? 'new' : undefined), guessed });
     // From now until it is sent, a stop signal says where it is.
     ctx.io.onStop(() => stopLine(ctx));
     return entry;
@@ -557,6 +566,8 @@ export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsew
   const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, yes, elsewhere, send });
   switch (t.kind) {
     case 'check-in': {
+      const day = await entryDay(ctx, { ...entry, target: t });
+      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { yes, elsewhere });
       if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, `Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`);
       let answers;
       if (c.kind === 'answers') answers = c.answers;

@@ -209,6 +209,31 @@ describe("the machine's date is not the profile's", () => {
   });
 });
 
+describe("piped before the person's zone was known", () => {
+  // 02:30 UTC on Sunday 22 November: still Saturday 21 November in Grace's zone (New York).
+  const EARLY = new Date('2026-11-22T02:30:00Z');
+
+  it("kept under the machine's date while GET /me failed; `today --resume` sends it for the person's date when it was typed", async () => {
+    const w = await otherSandbox({}, EARLY);
+    try {
+      const dir = join(w.env.CHECKIN_CONFIG_DIR!, 'drafts');
+      const grace = { CHECKIN_TOKEN: 'sandbox_pat_grace', TZ: undefined };
+      w.sb.inject({ method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' }, { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' });
+      expect((await w.cli(['today', '-p', '-'], { env: grace, input: 'Typed on Saturday evening\n' })).code).toBe(1);
+      const [kept] = entriesIn(dir);
+      expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, day_guessed: true });
+      await w.clock.sleep(60_000);
+      w.sb.requests.length = 0;
+      const resumed = await w.cli(['today', '--resume'], { env: grace });
+      expect([resumed.code, resumed.stderr]).toEqual([0, '']);
+      expect(w.sb.requests.filter((q) => q.method === 'PATCH').map((q) => [q.path, q.body])).toEqual([['/api/v2/check-ins/2026-11-21', { previous: 'Typed on Saturday evening' }]]);
+      expect(filesIn(dir)).toEqual([]);
+    } finally {
+      await w.sb.close();
+    }
+  });
+});
+
 describe('kept through a URL that is not the service (…/api/v1)', () => {
   const w = useWorld();
   const dir = () => join(w.configDir, 'drafts');

@@ -7,7 +7,7 @@ import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../../a
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { allHere, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
+import { allHere, entryDay, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { BUSY } from '../../config/outbox-files.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
@@ -46,7 +46,7 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
 async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[]; busy: Entry[]; known?: CheckIn }> {
   // Piped for `last` before it was known: kept under that name.
-  const exact = waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key });
+  const exact = await byPersonsDay(ctx, target, waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key }));
   // Kept under the other name of the same check-in? One GET tells its id and date.
   const otherForm = UUID_RE.test(target.key) ? DATE_KEY_RE : UUID_RE;
   if (!ctx.drafts().list().some((e) => e.target.kind === 'check-in' && otherForm.test(e.target.key))) return exact;
@@ -55,6 +55,20 @@ async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: 
   const other = waitingFor(ctx, { kind: 'check-in', key: UUID_RE.test(target.key) ? c.date : c.id });
   const byAge = (a: Entry, b: Entry) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
   return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge), busy: [...exact.busy, ...other.busy], known: c };
+}
+
+/**
+ * Kept for the machine's date before the person's zone was known: an entry is for the person's
+ * date when it was typed — taken in when that is this check-in's, left out when it is another's.
+ */
+async function byPersonsDay(ctx: Context, target: Target, w: ReturnType<typeof waitingFor>): Promise<ReturnType<typeof waitingFor>> {
+  const guessed = allHere(ctx).filter((e) => e.day_guessed && e.target.kind === 'check-in');
+  if (guessed.length === 0) return w;
+  const days = new Map<string, string>();
+  for (const e of guessed) days.set(e.id, await entryDay(ctx, e as Entry & { target: { kind: 'check-in' } }));
+  const mine = (e: Entry) => (days.has(e.id) ? days.get(e.id) === target.key : true);
+  const extra = guessed.filter((e) => days.get(e.id) === target.key && !w.here.some((h) => h.id === e.id) && !w.busy.some((b) => b.id === e.id) && !ctx.drafts().busyElsewhere(e));
+  return { ...w, here: [...w.here.filter(mine), ...extra].sort((a, b) => (a.created_at < b.created_at ? -1 : 1)) };
 }
 
 /** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */

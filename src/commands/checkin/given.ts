@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { isEmptyAnswers, parseMood, readTemplate } from '../../core/checkin-answers.js';
 import { UsageError, withHint } from '../../errors.js';
 import { resolveTeams } from '../../domain/account.js';
+import { todayGuess } from '../../domain/days.js';
 import { keep, keptLine, noPipeWithResume, retarget, type DraftTarget } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
@@ -77,6 +78,8 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
   const early = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase(), resumeCommand: `checkin checkin ${asGiven.trim().toLowerCase()}` } : undefined);
   const earlyTarget = early && ({ kind: 'check-in', key: early.key } as const);
+  // Today in the machine's zone, the person's not known yet: said in the entry, sent for the person's date when it was typed.
+  const guessed = early?.resumeCommand === 'checkin today' && todayGuess(ctx).guessed;
   // --resume sends what was kept: nothing is read to be added to it.
   if (flags.resume) {
     noPipeWithResume(`${early?.resumeCommand ?? 'checkin today'} --resume`, stdinUsers.length > 0);
@@ -88,7 +91,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   const keepRaw = () => {
     if (stdin === undefined || stdin.trim() === '' || !earlyTarget) return;
     const field = stdinUsers[0]!;
-    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped');
+    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped', undefined, guessed);
   };
   let read: Read;
   try {
@@ -105,7 +108,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     badMood = err;
   }
   const answers = { ...read.answers, ...(mood !== undefined && { mood }) };
-  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'flag');
+  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'flag', undefined, guessed);
   if (badMood) throw badMood;
   return complete(ctx, flags, { ...read, answers }, earlyTarget);
 }
