@@ -315,9 +315,10 @@ function keepEdited(ctx: Context, entry: Entry, text: string): void {
 }
 
 /** Moves this run's entry to the target it turned out to be for (piped text kept before the day was known). */
-export function retarget(ctx: Context, from: DraftTarget, to: DraftTarget): void {
+export function retarget(ctx: Context, from: DraftTarget, to: DraftTarget, { settled = false }: { settled?: boolean } = {}): void {
   const mine = ownEntry(ctx, from);
-  if (mine && !sameTarget(from, to)) updateOwn(ctx, mine, { target: to });
+  // Moved, or its day now known to be the person's (a guess no more): the target is set again.
+  if (mine && (!sameTarget(from, to) || (settled && mine.day_guessed))) updateOwn(ctx, mine, { target: to });
 }
 
 function updateOwn(ctx: Context, entry: Entry, change: Partial<Pick<Entry, 'account' | 'target'>>): Entry {
@@ -644,7 +645,8 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   // Only answers the entry would replace count: words there that differ from the entry's.
   const words = (['previous', 'intentions', 'blockers', 'mood'] as const).some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
   const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
-  const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Date.parse(entry.created_at);
+  // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
+  const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
   if (!words || !(at > since)) return undefined;
   const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
   if (!ctx.io.canPrompt) throw new NewerWordsError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, `At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`);

@@ -63,7 +63,7 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     sb.requests.length = 0;
     const resumed = await runCli(['today', '--resume', '--json'], { env: user });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
-    expect(sb.requests.map((r) => [describeRequest(r), r.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Zoë wrote this — ünïcode' }]]);
+    expect(sb.requests.map((r) => [describeRequest(r), r.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Zoë wrote this — ünïcode' }]]);
     expect(files(u.drafts)).toEqual([]);
   });
 
@@ -199,7 +199,7 @@ describe('a read-only home (0555), no XDG folders set', () => {
     sb.requests.length = 0;
     const resumed = await h.run(['today', '--resume', '--json']);
     expect(resumed.code).toBe(0);
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Kept though home is read-only' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Kept though home is read-only' }]]);
     expect(files(h.fallback)).toEqual([]);
   });
 
@@ -243,7 +243,7 @@ describe('a read-only home (0555), no XDG folders set', () => {
     sb.requests.length = 0;
     const r = await h.run(['today', '--resume', '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }]]);
     expect(files(now)).toEqual([]);
     expect(files(old)).toEqual([]);
     const again = await h.run(['today', '--resume']);
@@ -284,7 +284,7 @@ describe('drafts of earlier versions (in the config folder) become entries in th
     writeOldDraft(e.old, { apiUrl: sb.url, target: { kind: 'check-in', key: today() }, targetId: `check-in ${today()}`, content: { kind: 'answers', answers: { intentions: 'From before the move' } }, savedAt: '2026-01-02T00:00:00.000Z' });
     const resumed = await runCli(['today', '--resume', '--json'], { env: e.env });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'From before the move' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'From before the move' }]]);
     // Nothing is left in the old folder; the sent one is gone; the others are entries, each once.
     expect(files(e.old)).toEqual([]);
     const after = entries(e.now);

@@ -122,7 +122,7 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
     none: isEmptyAnswers(read.answers) && teams.length === 0,
     moveTo(target) {
       const here = { kind: 'check-in', key: target.key } as const;
-      if (early) retarget(ctx, early, here);
+      if (early) retarget(ctx, early, here, { settled: !todayGuess(ctx).guessed });
       // Nothing kept yet (a key that took a request to know): kept now, before anything else is asked.
       else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag');
     },
