@@ -303,15 +303,10 @@ export class Outbox {
   private store(dir: string, create: boolean): Store | undefined {
     let s = this.stores.get(dir);
     if (s) return s;
-    const there = (() => {
-      try {
-        return readdirSync(dir);
-      } catch {
-        return undefined;
-      }
-    })();
+    const there = namesIn(dir);
     const files = there?.filter((n) => ENTRY_FILE.test(n) || OLD_FILE.test(n)) ?? [];
-    if (!create && !there?.includes(DB_FILE) && files.length === 0 && !(dir === this.dir && this.legacyFiles().length > 0)) return undefined;
+    const legacy = dir === this.dir ? (namesIn(this.places.legacy) ?? []).filter((n) => OLD_FILE.test(n)) : [];
+    if (!create && !there?.includes(DB_FILE) && files.length === 0 && legacy.length === 0) return undefined;
     if (!there) mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
       s = new Store(dir);
@@ -325,16 +320,8 @@ export class Outbox {
     }
     this.stores.set(dir, s);
     this.importFiles(s, dir, files);
-    if (dir === this.dir && this.places.legacy) this.importFiles(s, this.places.legacy, this.legacyFiles());
+    if (legacy.length > 0) this.importFiles(s, this.places.legacy!, legacy);
     return s;
-  }
-
-  private legacyFiles(): string[] {
-    try {
-      return this.places.legacy ? readdirSync(this.places.legacy).filter((n) => OLD_FILE.test(n)) : [];
-    } catch {
-      return [];
-    }
   }
 
   /** Every database there is (the drafts folder's first), none made. */
@@ -677,6 +664,15 @@ export class Outbox {
         this.warn(`the draft ${file} could not be moved into ${s.dir} (${fsReason(busy(err))}); it is left where it is`);
       }
     }
+  }
+}
+
+/** A folder's names, or undefined when it cannot be read. */
+function namesIn(dir: string | undefined): string[] | undefined {
+  try {
+    return dir === undefined ? undefined : readdirSync(dir);
+  } catch {
+    return undefined;
   }
 }
 

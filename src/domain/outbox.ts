@@ -429,9 +429,6 @@ export function whyAsk(ctx: Context, entry: Entry, again = false): string | unde
   return undefined;
 }
 
-/** Refused: an entry would replace newer words on the service, with no terminal to ask on. */
-export class NewerWordsError extends CliError {}
-
 /** Refused: an entry that needs the person's yes, with no terminal to ask on. */
 export class NeedsYesError extends UsageError {}
 
@@ -626,12 +623,9 @@ export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsew
 }
 
 /**
- * A resume never writes over newer words: before an entry replaces a check-in's answers, the
- * check-in as it is now is compared with the entry's base (its `updated_at` as the person last saw
- * it; "new", or unknown, when nothing was there: then words saved after the entry was typed are
- * newer). Nothing newer: undefined, it is sent as it is. Newer, on a terminal: both are shown and
- * the person picks — send mine (undefined), keep what is there (refused, the entry kept), or both
- * in the editor (the answers written there, sent in its place). Without a terminal: refused, kept.
+ * A resume never writes over newer words: the check-in now against the entry's base (or, unknown,
+ * when it was typed). Newer answers where it writes: a terminal shows both and asks (mine:
+ * undefined; theirs: refused, kept; the editor: what was written there); without one, refused.
  */
 export async function guardNewer(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<CheckInAnswers | undefined> {
   let now: CheckIn;
@@ -649,7 +643,7 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
   if (!words || !(at > since)) return undefined;
   const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
-  if (!ctx.io.canPrompt) throw new NewerWordsError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, `At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`);
+  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, `At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`);
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${buildTemplate(theirs, now.date)}\nThe draft:\n${buildTemplate(answers, now.date)}\n`));
   const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the check-in hold?', [
     { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
@@ -676,9 +670,7 @@ export function commentBody(entry: Entry, { orEmpty = false }: { orEmpty?: boole
 }
 
 /** What a target is, with its id: "a comment on the check-in 2026-11-25", "an activity". */
-export function targetLabel(t: DraftTarget): string {
-  return sanitizeLine(targetWords(t));
-}
+export const targetLabel = (t: DraftTarget): string => sanitizeLine(targetWords(t));
 
 function targetWords(t: DraftTarget): string {
   switch (t.kind) {
