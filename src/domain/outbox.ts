@@ -11,7 +11,7 @@ import { DATE_KEY_RE, UUID_RE } from '../api/types.js';
 import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
+import { buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
 import { resolveGoalNames } from './account.js';
 import { teammateCheckInTarget } from './target.js';
 import { CliError, EditorError, UsageError, withHint } from '../errors.js';
@@ -67,9 +67,9 @@ export function contentText(content: DraftContent): string {
 export function firstWords(content: DraftContent): string {
   if (content.kind === 'answers') {
     const a = content.answers;
-    for (const [key, label] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
-      const v = a[key];
-      if (typeof v === 'string' && v.trim() !== '') return `${label}: ${v.trim().split('\n')[0]}`;
+    for (const s of SECTIONS) {
+      const v = a[s.field];
+      if (typeof v === 'string' && v.trim() !== '') return `${s.title}: ${v.trim().split('\n')[0]}`;
     }
     if (a.mood) return `Mood: ${a.mood}`;
     return '';
