@@ -20,6 +20,7 @@ import { home, pathVariables } from '../config/paths.js';
 import { osKeychain } from '../config/secrets.js';
 import { normalizeApiUrl } from '../config/store.js';
 import type { Context } from '../context.js';
+import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
 import { waitingDrafts } from './drafts-waiting.js';
 import { findProgram, type Host } from './programs.js';
@@ -141,7 +142,7 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   const shown = `${redactToken(token.value)} (from ${from})`;
   const cachedZone = () => {
     try {
-      return cfg.cached(url, token.value, 'me')?.time_zone ?? undefined;
+      return cachedMe(ctx, token.value)?.time_zone ?? undefined;
     } catch {
       return undefined;
     }

@@ -12,7 +12,7 @@ import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type Dra
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
-import { resolveGoalNames } from './account.js';
+import { cachedMe, resolveGoalNames } from './account.js';
 import { teammateCheckInTarget } from './target.js';
 import { CliError, EditorError, UsageError, withHint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
@@ -136,7 +136,7 @@ export function accountHere(ctx: Context, { person: withPerson = true }: { perso
     // Without `person`, the keychain is not asked (the words are kept before anything slow).
     const t = withPerson || cfg.read().token_store !== 'keychain' || ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN ? cfg.token() : undefined;
     if (t?.value) token = sha256(t.value).slice(0, 16);
-    person = withPerson && t ? cfg.cached(api_url, t.value, 'me')?.id : undefined;
+    person = withPerson && t ? cachedMe(ctx, t.value)?.id : undefined;
   } catch {
     // whose it is stays unsaid
   }

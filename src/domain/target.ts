@@ -12,7 +12,7 @@ import { loggedInToken, type Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
 import { parseKey } from '../core/keys.js';
 import { type CliError, UsageError } from '../errors.js';
-import { me, resolvePeople, splitValues } from './account.js';
+import { cachedMe, me, resolvePeople, splitValues } from './account.js';
 import { today, todayWithoutRequest } from './days.js';
 import { resolveId } from './short-ids.js';
 import { sanitizeLine } from '../ui/sanitize.js';
@@ -127,7 +127,7 @@ export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> 
   const api = await ctx.api();
   if (!err.jsonBody) throw wrongUrl(api.baseUrl, err);
   const token = loggedInToken(ctx).value;
-  if (ctx.config().cached(api.baseUrl, token, 'me')) return true;
+  if (cachedMe(ctx, token)) return true;
   try {
     await me(ctx);
   } catch (meErr) {

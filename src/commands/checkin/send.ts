@@ -3,6 +3,7 @@
 
 import { UUID_RE, type CheckInAnswers } from '../../api/types.js';
 import { loggedInToken, type Context } from '../../context.js';
+import { cachedMe } from '../../domain/account.js';
 import { isNoBlockers, noBlockersNote } from '../../core/blockers.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
@@ -36,8 +37,7 @@ export async function sendAndShow(ctx: Context, target: Target, answers: CheckIn
     return false;
   }
   // Someone else's (an administrator's change): one line says whose, before anything else.
-  const api = await ctx.api();
-  const mine = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'me')?.id;
+  const mine = cachedMe(ctx, loggedInToken(ctx).value)?.id;
   if (mine && result.person && result.person.id !== mine) ctx.io.err(`note: this is ${sanitizeLine(result.person.name)}'s check-in, not yours: you changed it for them\n`);
   // At the prompts the preview was the check-in; elsewhere it is shown (or printed as JSON).
   if (!opts.confirm || opts.json) await printCheckIn(ctx.io, ctx.now(), result, opts.json);
