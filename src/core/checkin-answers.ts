@@ -1,7 +1,7 @@
 // Check-in answers: the $EDITOR / --from-file template, mood parsing, and what to send.
 // Pure: no IO.
 
-import { UsageError } from '../errors.js';
+import { hintText, UsageError } from '../errors.js';
 import { isMood, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
 import { nearMatches } from './match.js';
 
@@ -203,7 +203,7 @@ export function readTemplate(text: string): ReadTemplate {
       try {
         answers.mood = parseMood(mood[1]!);
       } catch (err) {
-        const hint = err instanceof UsageError && err.hints.length > 0 ? `. ${err.hints.join(' ')}` : '';
+        const hint = err instanceof UsageError && err.hints.length > 0 ? `. ${err.hints.map(hintText).join(' ')}` : '';
         problems.push(`line ${n}: ${(err as Error).message}${hint}`);
       }
       return;

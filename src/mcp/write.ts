@@ -15,7 +15,7 @@ import { createGoalUpdate, getCheckIn, getGoal, getGoalUpdate, postActivity, pos
 import { nearestConfidence, type ActivityInput, type CheckInAnswers, type Goal, type GoalUpdateInput, type Ref } from '../api/types.js';
 import { ClaimedError, GoneError } from '../config/outbox-files.js';
 import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../core/checkin-answers.js';
-import { CliError, UsageError, withHint } from '../errors.js';
+import { CliError, isTerminalAdvice, UsageError, withHint } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
 import { accountHere, commentBody, keptLine, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
@@ -30,7 +30,7 @@ import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence } from '../domain/goal-updates.js';
 import { goalIdOf } from '../domain/short-ids.js';
 import { checkInText } from './read.js';
-import { checkInTarget, done, entryFor, guard, plainView, shapes, TERMINAL_ADVICE, type Served } from './kit.js';
+import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
 
 /** draft_checkin's answer inputs, from the answer table (core/checkin-answers.ts): a text or mood is a string, yes-no a boolean. */
 const ANSWER_INPUTS = Object.fromEntries(ANSWER_FIELDS.map((f) => [f.field, (f.prompt === 'yes-no' ? z.boolean() : z.string()).optional().describe(f.agent)])) as Record<TextField | 'mood', z.ZodOptional<z.ZodString>> & {
@@ -267,7 +267,7 @@ function sendFailed(served: Served, err: unknown, entry: Entry, resume: string):
   if (!e || err instanceof ClaimedError || err instanceof GoneError) return withHint(err);
   const kept = served.ctx.drafts().find(entry.id) !== undefined;
   const maybe = kept && served.ctx.drafts().maybeSent(entry) !== undefined;
-  const own = e.hints.filter((h) => !TERMINAL_ADVICE.test(h));
+  const own = e.hints.filter((h) => !isTerminalAdvice(h));
   const line = maybe
     ? `The draft ${entry.id} may have reached the service (no answer came): it is kept and not sent again on its own. Ask the person to look for it; \`checkin drafts send ${entry.id}\` sends it again from a terminal.`
     : kept

@@ -28,6 +28,11 @@ export interface AnswerOptions extends Partial<Record<TextField, string>> {
   fromActivity?: boolean;
 }
 
+/** The command that addresses a check-in, as the person types it: `checkin today`, else `checkin checkin <key>`. */
+export function checkInCommand(target: Pick<Target, 'key' | 'today'>): string {
+  return target.today ? 'checkin today' : `checkin checkin ${target.key}`;
+}
+
 export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
   for (const f of ANSWER_FIELDS) for (const flag of f.flags) cmd.option(flag.spec, flag.help);
   return cmd
@@ -68,7 +73,8 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   if (stdinUsers.length > 1) throw new UsageError('Only one option can read standard input ("-")');
   if (flags.done && flags.notDone) throw new UsageError('--done and --not-done contradict each other; give one');
   if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
-  const early = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase(), resumeCommand: `checkin checkin ${asGiven.trim().toLowerCase()}` } : undefined);
+  const guessed = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase() } : undefined);
+  const early = guessed && { key: guessed.key, resumeCommand: checkInCommand(guessed) };
   const earlyTarget = early && ({ kind: 'check-in', key: early.key } as const);
   // --resume sends what was kept: nothing is read to be added to it.
   if (flags.resume) {
@@ -121,7 +127,7 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
       try {
         return { ...read.answers, team_ids: await resolveTeams(ctx, teams) };
       } catch (err) {
-        throw read.typed ? withHint(err, keptLine(`${target.resumeCommand} --resume -t <team>`)) : err;
+        throw read.typed ? withHint(err, keptLine(`${checkInCommand(target)} --resume -t <team>`)) : err;
       }
     },
   };

@@ -17,6 +17,7 @@ import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
 import { sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
+import { checkInCommand } from './given.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
 import { previewHints } from '../../domain/writing-hints.js';
@@ -46,7 +47,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const cancelled = () =>
     new CancelledError(
       kept
-        ? `Not sent. ${keptLine(`${target.resumeCommand} --resume`)} \`${target.resumeCommand}\` goes through it again.`
+        ? `Not sent. ${keptLine(`${checkInCommand(target)} --resume`)} \`${checkInCommand(target)}\` goes through it again.`
         : current.completed_at
           ? 'Not sent; nothing was changed.'
           : 'Not sent; nothing was typed.',
@@ -71,7 +72,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       else if (e.content.kind === 'text') {
         const read = readTemplate(e.content.text);
         if (read.problems.length > 0) {
-          io.err(c.dim(`A draft ${e.id} (saved ${whenLabel(e.created_at)}) cannot be read as answers; \`${target.resumeCommand} --resume -e\` opens it.\n`));
+          io.err(c.dim(`A draft ${e.id} (saved ${whenLabel(e.created_at)}) cannot be read as answers; \`${checkInCommand(target)} --resume -e\` opens it.\n`));
           continue;
         }
         a = read.answers;
@@ -189,7 +190,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (next === 'send') break;
       if (next === 'cancel') throw cancelled();
       const edited = await editAnswers(ctx, target, buildTemplate(answers, current.date));
-      if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(`${target.resumeCommand} --resume`)}`);
+      if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(`${checkInCommand(target)} --resume`)}`);
       await step(edited);
     }
     await sendAndShow(ctx, target, withoutNulls(answers), { keepDraft: true, folds, confirm: true });
