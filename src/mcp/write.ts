@@ -11,19 +11,20 @@
 // sending the agent's removes only the agent's.
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../api/client.js';
-import { createGoalUpdate, getCheckIn, getGoal, getGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
+import { getCheckIn, getGoal, getGoalUpdate } from '../api/endpoints.js';
 import { nearestConfidence, type ActivityInput, type CheckInAnswers, type Goal, type GoalUpdateInput, type Ref } from '../api/types.js';
 import { ClaimedError, GoneError } from '../config/outbox-files.js';
 import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../core/checkin-answers.js';
 import { CliError, isTerminalAdvice, UsageError, withHint } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, keptLine, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
+import { accountHere, commentBody, keptLine, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
 import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
 import { sendAnswers } from '../domain/send-checkin.js';
+import { logActivityKept, postCommentKept, postGoalUpdateKept } from '../domain/writes.js';
 import { previewHints } from '../domain/writing-hints.js';
 import { asSent, isNoBlockers, noBlockersNote } from '../core/blockers.js';
 import { commentTarget } from '../domain/comment-target.js';
@@ -410,7 +411,7 @@ export function registerWriteTools(served: Served): void {
           if (!said.yes) return notSent(said, entry.id, resume);
           let comment;
           try {
-            comment = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => postComment(api, { kind: target.on, id: target.id }, body) });
+            comment = await postCommentKept(ctx, { kind: target.on, id: target.id }, body, { entry, claim, resume, quiet: true });
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
@@ -472,7 +473,7 @@ export function registerWriteTools(served: Served): void {
           if (!said.yes) return notSent(said, entry.id, resume);
           let created;
           try {
-            created = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => createGoalUpdate(api, target.goalId, input) });
+            created = await postGoalUpdateKept(ctx, target.goalId, input, { entry, claim, resume, quiet: true });
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
@@ -522,11 +523,11 @@ export function registerWriteTools(served: Served): void {
             claim?.done();
             return done(`Not recorded: ${said.words}. ${entry ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: false, reason: said.reason });
           }
-          const api = await ctx.api();
+          await ctx.api(); // not logged in: said before anything is sent
           const resume = entry ? sendCommand(entry) : undefined;
           let activity;
           try {
-            activity = await sendWithDraft(ctx, { target, ...(entry && claim ? { entry, claim, resume } : { content, made: 'agent' as const }), quiet: true, send: () => postActivity(api, input) });
+            activity = await logActivityKept(ctx, input, { ...(entry && claim ? { entry, claim, resume } : { made: 'agent' as const }), quiet: true });
           } catch (err) {
             throw entry && resume ? sendFailed(served, err, entry, resume) : err;
           }
