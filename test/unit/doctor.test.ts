@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codexServers, keychainVerdict, probeKeychain, redactToken, redactUrl, scheduledEnvironment } from '../../src/domain/doctor.js';
+import { keychainVerdict, redactToken, redactUrl } from '../../src/domain/doctor.js';
+import { codexServers, probeKeychain, scheduledEnvironment } from '../../src/system/probes.js';
 import { tempDir } from '../helpers/cleanup.js';
 
 describe('what doctor shows of a secret', () => {

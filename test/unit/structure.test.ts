@@ -76,7 +76,7 @@ describe('src/ structure', () => {
     expect(bad).toEqual([]);
   });
 
-  it('layers point inward: api, config, ui, core, sandbox, domain and the agent face know nothing of commands; the lower ones nothing of each other', () => {
+  it('layers point inward: api, config, ui, core, sandbox, system, domain and the agent face know nothing of commands; the lower ones nothing of each other', () => {
     // What each layer may import besides itself: the wire types and the error vocabulary are shared words.
     const allowed: Record<string, RegExp> = {
       'api/': /^(api\/|errors\.ts$)/,
@@ -84,8 +84,10 @@ describe('src/ structure', () => {
       'core/': /^(core\/|api\/types\.ts$|errors\.ts$)/,
       'ui/': /^(ui\/|api\/types\.ts$|core\/|errors\.ts$)/,
       'sandbox/': /^(sandbox\/|api\/types\.ts$|core\/datekey\.ts$)/,
+      // What talks to the machine (schedulers' units, skill files, programs, git, doctor's probes): below the domain's rules.
+      'system/': /^(system\/|api\/types\.ts$|config\/|core\/|context\.ts$|errors\.ts$|version\.ts$)/,
       // The domain serves both faces: it knows the layers below, never a command, the flags or the agent face.
-      'domain/': /^(domain\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
+      'domain/': /^(domain\/|system\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
       // The agent face: the domain and the layers below, never the CLI's commands.
       'mcp/': /^(mcp\/|domain\/|api\/|config\/|core\/|ui\/|context\.ts$|error-text\.ts$|errors\.ts$|version\.ts$)/,
       'commands/flags.ts': /^(context\.ts$)/,
