@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { pagerCommand, splitCommand, startPager, type Pager } from './pager.js';
 import { guardTerminal } from './sanitize.js';
+import { wrapProse } from './wrap.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -25,6 +26,8 @@ export interface IO {
   stdoutIsTTY: boolean;
   /** Terminal width of stdout (80 when it is not a terminal). */
   columns: number;
+  /** Terminal height of stdout (24 when it is not a terminal, or not known). */
+  rows?: number;
   /** Colour level for stdout (0 = none). */
   colorLevel: ColorLevel;
   /**
@@ -216,7 +219,10 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let canPrompt: boolean | undefined;
   let accessible: boolean | undefined;
   const out = writer(() => process.stdout, () => silent);
-  const err = writer(() => process.stderr, () => silent);
+  const errRaw = writer(() => process.stderr, () => silent);
+  // On a terminal, what checkin says on stderr (errors, hints, notes, warnings) wraps at word edges to its width.
+  let errColumns: number | undefined;
+  const err = (text: string) => errRaw((errColumns ??= (isTerminal(2) && process.stderr.columns) || 0) > 0 ? wrapProse(text, errColumns) : text);
   const rawOut = writer(() => process.stdout, () => silent, false);
   let paging: 'no' | 'wanted' | 'off' = 'no';
   let pager: Pager | undefined;
@@ -284,6 +290,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     },
     stdoutIsTTY,
     columns: (stdoutIsTTY && process.stdout.columns) || 80,
+    rows: (stdoutIsTTY && process.stdout.rows) || 24,
     // Worked out when first asked (only `checkin inbox` asks).
     get terminal() {
       return (terminal ??= { key: terminalKey(env) }).key;
