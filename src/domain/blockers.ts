@@ -48,7 +48,7 @@ const byName = (a: OpenBlocker, b: OpenBlocker) => ((a.person?.name ?? '') < (b.
 async function blockersOf(ctx: Context, date: string, teamIds: string[], keep: (c: CheckIn) => boolean): Promise<OpenBlockers> {
   const wanted = new Set(teamIds.map((t) => t.toLowerCase()));
   const seen = new Set<string>();
-  // Several team_ids[] may list one check-in more than once (api-notes): once each.
+  // Several team_ids[] may list one check-in more than once (docs/api.md § Lists): once each.
   const list = (await allCheckIns(await ctx.api(), { since: date, until: date, blocked: true, team_ids: teamIds })).filter((c) => !seen.has(c.id) && seen.add(c.id));
   const ofTeams = (c: CheckIn) => (c.teams ?? []).filter((t) => wanted.has(t.id.toLowerCase()));
   const open = list.filter((c) => c.date === date && isBlocked(c) && (c.teams === undefined || ofTeams(c).length > 0) && keep(c));
