@@ -115,4 +115,13 @@ describe('src/ structure', () => {
     expect(sources.filter((f) => /process\.exit\s*\(/.test(code(f.text))).map((f) => f.path)).toEqual([]);
     expect(sources.filter((f) => /process\.(stdout|stdin|stderr)\b/.test(code(f.text))).map((f) => f.path)).toEqual(['ui/io.ts']);
   });
+
+  it('test/unit is pure: no process started, no socket, no sandbox, no terminal (those tests live in test/cli, test/sandbox, test/terminal)', () => {
+    const unit = join(ROOT, 'test', 'unit');
+    const impure = /node:child_process|node:net|node:https?'|node-pty|helpers\/(harness|terminal|http|hostile)\.js|sandbox\/server\.js|\brunCli\(|\bspawn(Sync)?\(|\bexecFile(Sync)?\(/;
+    const found = readdirSync(unit)
+      .filter((name) => name.endsWith('.ts'))
+      .filter((name) => impure.test(readFileSync(join(unit, name), 'utf8').replace(/^\s*\/\/.*$/gm, '').replace(new RegExp(`impure = .*$`, 'm'), '')));
+    expect(found).toEqual([]);
+  });
 });
