@@ -64,46 +64,15 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     /** Drafts kept earlier that the person chose to build on: removed once this is sent. */
     let folds: Entry[] = [];
     // What waits for this check-in (a failed send, a pipe, an agent's draft): offered, the oldest first and the newest winning.
-    const pending: Entry[] = [];
-    let pendingAnswers: CheckInAnswers = {};
-    for (const e of waitingFor(ctx, draftTarget).here) {
-      let a: CheckInAnswers | undefined;
-      if (e.content.kind === 'answers') a = e.content.answers;
-      else if (e.content.kind === 'text') {
-        const read = readTemplate(e.content.text);
-        if (read.problems.length > 0) {
-          io.err(c.dim(`A draft ${e.id} (saved ${whenLabel(e.created_at)}) cannot be read as answers; \`${checkInCommand(target)} --resume -e\` opens it.\n`));
-          continue;
-        }
-        a = read.answers;
-      }
-      if (!a) continue;
-      pending.push(e);
-      pendingAnswers = { ...pendingAnswers, ...a };
-    }
-    if (pending.length > 0) {
+    const waiting = waitingAnswers(ctx, target, c.dim);
+    if (waiting.pending.length > 0) {
       kept = true;
-      const last = pending.at(-1)!;
-      io.err(c.dim(pending.length === 1 ? `An unsent draft for ${target.label}, saved ${whenLabel(last.created_at)}:\n` : `${pending.length} unsent drafts for ${target.label}, the newest saved ${whenLabel(last.created_at)}; together they say:\n`));
-      io.out(show({ ...answers, ...pendingAnswers }));
-      const them = pending.length === 1 ? 'the draft' : 'the drafts';
-      const choice = await p.select('What now?', [
-        { name: `Send ${them}`, value: 'send' },
-        { name: `Go through the questions with ${them} filled in`, value: 'edit' },
-        { name: `Discard ${them}`, value: 'discard' },
-      ]);
-      if (choice === 'send') {
-        // One PATCH of what they say together; each is removed once it is accepted.
-        if (pending.length === 1) await sendAndShow(ctx, target, pendingAnswers, { keepDraft: false, entry: last, confirm: true });
-        else await sendAndShow(ctx, target, pendingAnswers, { keepDraft: true, folds: pending, confirm: true });
-        return;
-      }
-      if (choice === 'discard') {
-        for (const e of pending) drop(ctx, e);
-        kept = false;
-      } else {
-        answers = { ...answers, ...pendingAnswers };
-        folds = pending;
+      const choice = await offerWaiting(ctx, target, waiting, (a) => show({ ...answers, ...a }), c.dim);
+      if (choice === 'sent') return;
+      if (choice === 'discarded') kept = false;
+      else {
+        answers = { ...answers, ...waiting.answers };
+        folds = waiting.pending;
       }
     } else if (current.completed_at) {
       // Filled in already: show it, and change what needs changing.
@@ -198,6 +167,52 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     if (err instanceof CancelledError && err.message === 'Cancelled') throw cancelled();
     throw err;
   }
+}
+
+/** What waits for this check-in, oldest first: the entries that read as answers, and what they say together (the newest winning). */
+function waitingAnswers(ctx: Context, target: Target, dim: (text: string) => string): { pending: Entry[]; answers: CheckInAnswers } {
+  const pending: Entry[] = [];
+  let answers: CheckInAnswers = {};
+  for (const e of waitingFor(ctx, { kind: 'check-in', key: target.key }).here) {
+    let a: CheckInAnswers | undefined;
+    if (e.content.kind === 'answers') a = e.content.answers;
+    else if (e.content.kind === 'text') {
+      const read = readTemplate(e.content.text);
+      if (read.problems.length > 0) {
+        ctx.io.err(dim(`A draft ${e.id} (saved ${whenLabel(e.created_at)}) cannot be read as answers; \`${checkInCommand(target)} --resume -e\` opens it.\n`));
+        continue;
+      }
+      a = read.answers;
+    }
+    if (!a) continue;
+    pending.push(e);
+    answers = { ...answers, ...a };
+  }
+  return { pending, answers };
+}
+
+/** The drafts waiting, shown as they say it together: sent (one PATCH; each removed once accepted), discarded, or gone through with the questions. */
+async function offerWaiting(ctx: Context, target: Target, waiting: { pending: Entry[]; answers: CheckInAnswers }, show: (a: CheckInAnswers) => string, dim: (text: string) => string): Promise<'sent' | 'discarded' | 'edit'> {
+  const { pending } = waiting;
+  const last = pending.at(-1)!;
+  ctx.io.err(dim(pending.length === 1 ? `An unsent draft for ${target.label}, saved ${whenLabel(last.created_at)}:\n` : `${pending.length} unsent drafts for ${target.label}, the newest saved ${whenLabel(last.created_at)}; together they say:\n`));
+  ctx.io.out(show(waiting.answers));
+  const them = pending.length === 1 ? 'the draft' : 'the drafts';
+  const choice = await ctx.prompter().select('What now?', [
+    { name: `Send ${them}`, value: 'send' },
+    { name: `Go through the questions with ${them} filled in`, value: 'edit' },
+    { name: `Discard ${them}`, value: 'discard' },
+  ]);
+  if (choice === 'send') {
+    if (pending.length === 1) await sendAndShow(ctx, target, waiting.answers, { keepDraft: false, entry: last, confirm: true });
+    else await sendAndShow(ctx, target, waiting.answers, { keepDraft: true, folds: pending, confirm: true });
+    return 'sent';
+  }
+  if (choice === 'discard') {
+    for (const e of pending) drop(ctx, e);
+    return 'discarded';
+  }
+  return 'edit';
 }
 
 /** The suggestion for *previous*: the last intentions, then what went on since, picked in a checkbox; `note` says where it came from. */
