@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
 import { cachedMe, resolveGoalNames } from './account.js';
 import { teammateCheckInTarget } from './target.js';
-import { CliError, EditorError, terminal, UsageError, withHint } from '../errors.js';
+import { CliError, EditorError, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
@@ -113,6 +113,11 @@ export function creates(target: DraftTarget): boolean {
 export function keptLine(resume: string, { draft }: { draft?: string } = {}): string {
   if (draft !== undefined) return `The draft ${draft} is kept: \`${resume}\` sends it from a terminal.`;
   return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
+}
+
+/** keptLine as an error's advice: a terminal's (the agent face says its own, naming the draft). */
+export function keptAdvice(resume: string): Hint {
+  return terminal(keptLine(resume));
 }
 
 /** Refused: the entry may already have reached the service (only the person's word sends it again). */
@@ -366,7 +371,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       if (!write.content) throw err;
       throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : terminal(keptLine(resume)));
+    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptAdvice(resume));
   }
   for (const c of claims) c.done();
   if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);

@@ -6,8 +6,8 @@ import { ApiError } from '../api/errors.js';
 import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import type { Context } from '../context.js';
 import { asSent } from '../core/blockers.js';
-import { terminal, UsageError, withHint } from '../errors.js';
-import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
+import { UsageError, withHint } from '../errors.js';
+import { keep, keptAdvice, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
 export interface SendOptions {
@@ -35,7 +35,7 @@ export interface SendOptions {
 export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
   const api = await ctx.api();
   const resume = opts.resume;
-  const hint = terminal(keptLine(resume));
+  const hint = keptAdvice(resume);
   const kept = opts.keepDraft || opts.entry !== undefined;
   try {
     return await sendWithDraft(ctx, {
