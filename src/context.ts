@@ -147,7 +147,7 @@ export function createContext(parts: ContextParts): Context {
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep(timers),
     debug: debugFrom(env),
-    onTrace: (event) => io.err(formatTrace(event)),
+    onTrace: (event) => io.err(formatTrace(event), { asIs: true }),
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
     drafts: () => (drafts ??= openOutbox(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
     async api() {

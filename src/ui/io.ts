@@ -45,7 +45,8 @@ export interface IO {
   out(text: string): void;
   /** Writes `text` to stdout as it is, past the terminal guard: only for bytes that must arrive exactly (`api`'s piped answer). */
   raw(text: string): void;
-  err(text: string): void;
+  /** Writes to stderr; on a terminal, prose wraps at word edges to its width (`asIs`: data, as it is, such as the --debug trace). */
+  err(text: string, opts?: { asIs?: boolean }): void;
   /**
    * Reads all of standard input (only ever called when the user asked for `-`); read once, the same
    * text after. With `maxBytes`, fails with InputTooLarge as soon as more than that has come.
@@ -222,7 +223,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   const errRaw = writer(() => process.stderr, () => silent);
   // On a terminal, what checkin says on stderr (errors, hints, notes, warnings) wraps at word edges to its width.
   let errColumns: number | undefined;
-  const err = (text: string) => errRaw((errColumns ??= (isTerminal(2) && process.stderr.columns) || 0) > 0 ? wrapProse(text, errColumns) : text);
+  const err = (text: string, opts?: { asIs?: boolean }) => errRaw(!opts?.asIs && (errColumns ??= (isTerminal(2) && process.stderr.columns) || 0) > 0 ? wrapProse(text, errColumns) : text);
   const rawOut = writer(() => process.stdout, () => silent, false);
   let paging: 'no' | 'wanted' | 'off' = 'no';
   let pager: Pager | undefined;
