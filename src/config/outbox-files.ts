@@ -20,7 +20,7 @@ import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readd
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { CliError, EXIT, terminal, UsageError } from '../errors.js';
 import { fsReason, readRegularFile, writeDurably } from './files.js';
 import { normalizeApiUrl, sha256 } from './store.js';
 
@@ -523,7 +523,7 @@ export class Outbox {
       if (!r) throw gone();
       if (r.state !== 'kept') {
         const h = parseHolder(r.holder);
-        if (h && running(h)) throw new ClaimedError(`The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`, EXIT.FAILURE, 'Wait for that checkin to finish, then look with `checkin drafts`.');
+        if (h && running(h)) throw new ClaimedError(`The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`, EXIT.FAILURE, terminal('Wait for that checkin to finish, then look with `checkin drafts`.'));
         if (r.state === 'sending') this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${h?.pid ?? 'unknown'}) before the service answered: it may have reached the service`);
         store.db.prepare("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = COALESCE(maybe_at, sending_at) WHERE id = ?").run(entry.id);
       }

@@ -422,7 +422,7 @@ async function boundHere(ctx: Context, entry: Entry): Promise<void> {
   const sameToken = Boolean(a.token && here.token && a.token === here.token);
   const person = !sameToken && a.person_id ? (await me(ctx)).id.toLowerCase() === a.person_id.toLowerCase() : undefined;
   const same = originOf(normalizeApiUrl(a.api_url)) === originOf(here.api_url) && (sameToken || (person ?? (!a.token || !here.token)));
-  if (!same) throw new UsageError(`The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`, `\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`);
+  if (!same) throw new UsageError(`The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`, terminal(`\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`));
 }
 
 /** Why an entry kept earlier needs the person's yes before it goes out, if it does. */
@@ -441,7 +441,7 @@ export class NeedsYesError extends UsageError {}
 async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
   const why = whyAsk(ctx, entry, again);
   if (!why) return false;
-  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, `At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks (or add --yes to send it without asking).`);
+  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks (or add --yes to send it without asking).`));
   ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
   if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false }))) throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
   return true;
@@ -648,7 +648,7 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
   if (!words || !(at > since)) return undefined;
   const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
-  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, `At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`);
+  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, terminal(`At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`));
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${buildTemplate(theirs, now.date)}\nThe draft:\n${buildTemplate(answers, now.date)}\n`));
   const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the check-in hold?', [
     { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
@@ -659,7 +659,7 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   if (choice === 'theirs') throw new CancelledError(`Nothing was sent; the check-in keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`);
   const both = `${buildTemplate(answers, now.date)}\n<!-- On the service now (saved ${whenLabel(String(now.updated_at))}); take what you want from it:\n\n${buildTemplate(theirs, now.date).replace(/-->/g, '-- >')}\n-->\n`;
   const read = readTemplate(await editKept(ctx, { kind: 'check-in', key }, both));
-  if (read.problems.length > 0) throw new UsageError(`What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`, `\`checkin checkin ${now.date} --resume -e\` opens it again.`);
+  if (read.problems.length > 0) throw new UsageError(`What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`, terminal(`\`checkin checkin ${now.date} --resume -e\` opens it again.`));
   return read.answers;
 }
 
