@@ -341,13 +341,8 @@ export class Outbox {
 
   /** An entry as its row says; the editor's file, when it has one, is its text. */
   private entryOf(s: Store, r: Row): Entry | undefined {
-    let e: Entry;
-    try {
-      e = JSON.parse(r.data) as Entry;
-    } catch {
-      return undefined;
-    }
-    if (!isTarget(e.target) || !isContent(e.content)) return undefined;
+    const e = jsonObject(r.data) as Entry | undefined;
+    if (!e || !isTarget(e.target) || !isContent(e.content)) return undefined;
     if (e.editing && /^[a-z0-9]{4,32}\.md$/.test(e.editing.file)) {
       try {
         return { ...e, content: { kind: 'text', text: readRegularFile(join(s.dir, e.editing.file), MAX_ENTRY_BYTES, { follow: false }) } };
@@ -617,13 +612,7 @@ export class Outbox {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
         continue;
       }
-      let v: Record<string, unknown> | undefined;
-      try {
-        const parsed = JSON.parse(text) as unknown;
-        v = obj(parsed) ? parsed : undefined;
-      } catch {
-        v = undefined;
-      }
+      const v = jsonObject(text);
       if (!v || !str(v.api_url ?? (v.account as Record<string, unknown> | undefined)?.api_url) || !isTarget(v.target) || !isContent(v.content)) {
         this.warn(`the draft ${file} could not be read as a draft; it is left where it is`);
         continue;
@@ -631,8 +620,7 @@ export class Outbox {
       const side = (ext: string) => (entryFile ? join(from, `${entryFile[1]}.${ext}`) : undefined);
       const readSide = (ext: string): Record<string, unknown> | undefined => {
         try {
-          const o = JSON.parse(readRegularFile(side(ext)!, 4096, { follow: false })) as unknown;
-          return obj(o) ? o : {};
+          return jsonObject(readRegularFile(side(ext)!, 4096, { follow: false })) ?? {};
         } catch (err) {
           return (err as NodeJS.ErrnoException).code === 'ENOENT' || !side(ext) ? undefined : {};
         }
@@ -667,6 +655,16 @@ export class Outbox {
   }
 }
 
+/** A JSON object's fields; undefined for text that is not one. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return obj(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A folder's names, or undefined when it cannot be read. */
 function namesIn(dir: string | undefined): string[] | undefined {
   try {
@@ -677,10 +675,6 @@ function namesIn(dir: string | undefined): string[] | undefined {
 }
 
 function parseHolder(text: string | null): Holder | undefined {
-  try {
-    const h = JSON.parse(text ?? 'null') as Partial<Holder> | null;
-    return h && typeof h.pid === 'number' && str(h.token) && str(h.at) ? (h as Holder) : undefined;
-  } catch {
-    return undefined;
-  }
+  const h = jsonObject(text ?? '') as Partial<Holder> | undefined;
+  return h && typeof h.pid === 'number' && str(h.token) && str(h.at) ? (h as Holder) : undefined;
 }
