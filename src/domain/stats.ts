@@ -1,0 +1,162 @@
+// `checkin stats` as both faces could ask for it: whose (a person, by default me; or teams), the
+// window (whole weeks ending with this one), one paged walk of the check-ins over it (what `list
+// --all` and `report` send), and the figures of core/stats.ts worked out in each person's own zone.
+// Cached answers are reused: `me` (my zone) and the directory (names, and other people's zones).
+import { walkCheckIns } from '../api/endpoints.js';
+import { MAX_PER_PAGE, type CheckIn, type Ref } from '../api/types.js';
+import type { Context } from '../context.js';
+import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
+import {
+  openBlockers,
+  personCalendar,
+  streaks,
+  tally,
+  teamCalendar,
+  weeks,
+  windowStart,
+  type DayCell,
+  type OpenBlocker,
+  type PersonDay,
+  type Streaks,
+  type Tally,
+  type TeamDayTally,
+  type WeekTally,
+} from '../core/stats.js';
+import { UsageError } from '../errors.js';
+import { directoryPeople, me, resolvePeople } from './account.js';
+import { dayZone, today } from './days.js';
+import { teamIdsOf } from './team-day.js';
+
+/** Weeks shown when none are asked for, and the most (a year). */
+export const STATS_WEEKS = { default: 12, max: 53 } as const;
+
+export interface StatsQuery {
+  /** One person (a name, @username, UUID or `me`); default me. */
+  person?: string;
+  /** Teams by name or UUID; `true`: the team setting, else all of mine. */
+  team?: string[] | true;
+  weeks?: number;
+}
+
+interface Common {
+  since: string;
+  until: string;
+  /** Today in the zone of the one asking. */
+  today: string;
+  weeks_count: number;
+  totals: Tally;
+  weeks: WeekTally[];
+  open_blockers: OpenBlocker[];
+}
+
+export interface PersonStats extends Common {
+  kind: 'person';
+  person: Ref;
+  /** The zone the person's days are read in (their profile's; null: this run's own). */
+  zone: string | null;
+  streak: Streaks;
+  days: DayCell[];
+}
+
+export interface TeamStats extends Common {
+  kind: 'team';
+  teams: Ref[];
+  /** People with a check-in in the window (never named with their counts). */
+  people: number;
+  days: TeamDayTally[];
+}
+
+export type Stats = PersonStats | TeamStats;
+
+/** How a zone's instants become dates, from its name (Rails or IANA), over the window; undefined when unknown. */
+async function zoneDays(zoneName: string | undefined | null, since: string, now: Date): Promise<PersonDay | undefined> {
+  if (!zoneName) return undefined;
+  const { zoneTable } = await import('../core/zone.js');
+  // From a day before the window to now: summer and winter offsets alike.
+  const from = new Date(`${since}T00:00:00Z`);
+  const table = zoneTable(zoneName, from, Math.ceil((now.getTime() - from.getTime()) / 86_400_000) + 3);
+  if (!table) return undefined;
+  return { today: dateKeyAtOffset(now, table.offsets), dateOf: (iso) => dateKeyAtOffset(new Date(iso), table.offsets) };
+}
+
+/** This run's own day (TZ, the profile's zone cached with me, else the machine's). */
+async function ownDays(ctx: Context): Promise<PersonDay> {
+  const { offsets } = await dayZone(ctx);
+  return {
+    today: await today(ctx),
+    dateOf: (iso) => (offsets ? dateKeyAtOffset(new Date(iso), offsets) : localDateKey(new Date(iso))),
+  };
+}
+
+export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPause?: (ms: number) => void } = {}): Promise<Stats> {
+  if (query.person !== undefined && query.team !== undefined) throw new UsageError('Give --person or --team, not both: a team is shown as a whole, never person by person');
+  const count = query.weeks ?? STATS_WEEKS.default;
+  const now = today(ctx);
+  const until = await now;
+  const since = windowStart(until, count);
+  const api = await ctx.api();
+  const own = await ownDays(ctx);
+  const list: CheckIn[] = [];
+  const windowDays = count * 7;
+  // At most one check-in a person a day: the pages there can be, and one more to see the end — so
+  // no page past the end is asked for (`list --all` cannot know; here the window says).
+  const walk = (filter: { people_ids?: string[]; team_ids?: string[] }, most?: number) => {
+    const pages = most === undefined ? undefined : Math.floor(most / MAX_PER_PAGE) + 1;
+    return walkCheckIns(api, { since, until, ...filter }, (items) => list.push(...items), { onPause: opts.onPause, ...(pages && { maxPages: pages, maxInFlight: Math.min(8, pages) }) });
+  };
+  const common = { since, until, today: until, weeks_count: count };
+
+  if (query.team !== undefined) {
+    const teamIds = await teamIdsOf(ctx, query.team === true ? undefined : query.team);
+    if (teamIds.length === 0) throw new UsageError('You are in no team: name one with --team <team>');
+    const mine = await me(ctx);
+    const { people } = await directoryPeople(ctx);
+    // A check-in may come once per team it was reported to.
+    const members = people.every((p) => p.team_ids) ? people.filter((p) => p.team_ids!.some((t) => teamIds.includes(t))).length * teamIds.length : undefined;
+    await walk({ team_ids: teamIds }, members === undefined ? undefined : members * windowDays);
+    const teamNames = new Map(mine.teams.map((t) => [t.id, t.name]));
+    for (const c of list) for (const t of c.teams ?? []) teamNames.set(t.id, t.name);
+    const byPerson = new Map<string, CheckIn[]>();
+    for (const c of list) {
+      // Only check-ins reported to these teams count (a person's other teams are theirs alone).
+      if (c.teams && !c.teams.some((t) => teamIds.includes(t.id))) continue;
+      const id = c.person?.id ?? '';
+      byPerson.set(id, [...(byPerson.get(id) ?? []), c]);
+    }
+    const calendars: DayCell[][] = [];
+    for (const [id, own_] of byPerson) {
+      const zone = id === mine.id ? own : ((await zoneDays(people.find((p) => p.id === id)?.time_zone, since, ctx.now())) ?? own);
+      calendars.push(personCalendar(own_, { since, until }, zone));
+    }
+    const cells = calendars.flat();
+    return {
+      kind: 'team',
+      ...common,
+      teams: teamIds.map((id) => ({ id, name: teamNames.get(id) ?? id })),
+      people: byPerson.size,
+      days: teamCalendar(calendars, { since, until }),
+      totals: tally(cells),
+      weeks: weeks(cells),
+      open_blockers: openBlockers([...byPerson.values()].flat()),
+    };
+  }
+
+  const ids = await resolvePeople(ctx, [query.person ?? 'me']);
+  if (ids.length !== 1) throw new UsageError('stats shows one person at a time (or a team, --team)');
+  const id = ids[0]!;
+  const mine = await me(ctx);
+  let person: Ref = { id, name: mine.name };
+  let zone: string | null = mine.time_zone ?? null;
+  let days = own;
+  if (id !== mine.id) {
+    const found = (await directoryPeople(ctx)).people.find((p) => p.id === id);
+    person = { id, name: found?.name ?? id };
+    zone = found?.time_zone ?? null;
+    days = (await zoneDays(zone, since, ctx.now())) ?? own;
+    if (days === own) zone = null;
+  } else if (ctx.env.TZ) zone = null;
+  await walk({ people_ids: [id] }, windowDays);
+  const mineOnly = list.filter((c) => c.person?.id === id);
+  const cells = personCalendar(mineOnly, { since, until }, days);
+  return { kind: 'person', ...common, person, zone, streak: streaks(cells), days: cells, totals: tally(cells), weeks: weeks(cells), open_blockers: openBlockers(mineOnly) };
+}
