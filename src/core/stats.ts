@@ -209,3 +209,15 @@ export function openBlockers(checkIns: CheckIn[]): OpenBlocker[] {
 export function windowStart(today: string, count: number): string {
   return addDays(weekStart(today), -7 * (count - 1));
 }
+
+/** The run of scheduled days filled in a row through each day (by date), as streaks() counts it. */
+export function runsThrough(cells: DayCell[]): Map<string, number> {
+  const out = new Map<string, number>();
+  let run = 0;
+  for (const cell of cells) {
+    if (cell.state === 'filled') run++;
+    else if (cell.state === 'missed') run = 0;
+    out.set(cell.date, run);
+  }
+  return out;
+}

@@ -80,7 +80,7 @@ async function zoneDays(zoneName: string | undefined | null, since: string, now:
 }
 
 /** This run's own day (TZ, the profile's zone cached with me, else the machine's). */
-async function ownDays(ctx: Context): Promise<PersonDay> {
+export async function ownDays(ctx: Context): Promise<PersonDay> {
   const { offsets } = await dayZone(ctx);
   return {
     today: await today(ctx),
