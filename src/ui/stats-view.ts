@@ -11,6 +11,7 @@ import type { PersonStats, Stats, TeamStats } from '../domain/stats.js';
 import type { Colors } from './color.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth } from './width.js';
+import { wrap } from './wrap.js';
 
 export interface StatsViewOptions {
   columns: number;
@@ -235,7 +236,8 @@ function teamPicture(s: TeamStats, o: StatsViewOptions): string[] {
 
 export function statsView(s: Stats, o: StatsViewOptions): string {
   const lines = s.kind === 'person' ? personPicture(s, o) : teamPicture(s, o);
-  return `${lines.join('\n')}\n`;
+  // Words wrap at word edges; the drawn rows are made to fit already.
+  return `${wrap(lines.join('\n'), Math.max(40, o.columns), 2)}\n`;
 }
 
 /** "Week of 16 Nov: 5 of 5 scheduled days filled; mostly focused; blocked 2 days." */
