@@ -60,10 +60,11 @@ function monthRow(mondays: string[], cell: number): string {
   for (let i = 0; i < mondays.length; i++) {
     const m = MONTHS[Number(mondays[i]!.slice(5, 7)) - 1]!;
     const at = 4 + i * cell;
-    if (m !== last && row.length <= at) {
-      row = row.padEnd(at) + m;
-      last = m;
-    }
+    // A month's name where it begins, a space at least after the one before (else it is left out).
+    // The first column's month only when it has a second week here (as GitHub draws it).
+    const room = i === 0 ? mondays.length > 1 && mondays[1]!.slice(5, 7) === mondays[0]!.slice(5, 7) : row.length < at;
+    if (m !== last && room) row = row.padEnd(at) + m;
+    last = m;
   }
   return row.trimEnd();
 }
