@@ -122,7 +122,8 @@ export function calendarSvg(cells: DayCell[], since: string, until: string): str
   let labelled = -3;
   mondays.forEach((monday, col) => {
     // A month's name where it begins, when the last one is far enough off not to run into it.
-    if ((col === 0 || monday.slice(5, 7) !== mondays[col - 1]!.slice(5, 7)) && col - labelled >= 2 && (labelled = col) >= 0) parts.push(`<text class="axis" x="${left + col * (size + gap)}" y="10">${esc(shortDay(monday).split(' ')[2]!)}</text>`);
+    const starts = col === 0 ? mondays.length > 1 && mondays[1]!.slice(5, 7) === monday.slice(5, 7) : monday.slice(5, 7) !== mondays[col - 1]!.slice(5, 7) && col - labelled >= 2;
+    if (starts && (labelled = col) >= 0) parts.push(`<text class="axis" x="${left + col * (size + gap)}" y="10">${esc(shortDay(monday).split(' ')[2]!)}</text>`);
     for (let row = 0; row < 7; row++) {
       const date = addDays(monday, row);
       if (date < since || date > until) continue;
