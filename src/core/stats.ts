@@ -221,3 +221,34 @@ export function runsThrough(cells: DayCell[]): Map<string, number> {
   }
   return out;
 }
+
+/** What `checkin stats` shows (domain/stats.ts gathers it): the window and its figures. */
+interface StatsCommon {
+  since: string;
+  until: string;
+  /** Today in the zone of the one asking. */
+  today: string;
+  weeks_count: number;
+  totals: Tally;
+  weeks: WeekTally[];
+  open_blockers: OpenBlocker[];
+}
+
+export interface PersonStats extends StatsCommon {
+  kind: 'person';
+  person: { id: string; name: string };
+  /** The zone the person's days are read in (their profile's; null: this run's own). */
+  zone: string | null;
+  streak: Streaks;
+  days: DayCell[];
+}
+
+export interface TeamStats extends StatsCommon {
+  kind: 'team';
+  teams: Array<{ id: string; name: string }>;
+  /** People with a check-in in the window (never named with their counts). */
+  people: number;
+  days: TeamDayTally[];
+}
+
+export type Stats = PersonStats | TeamStats;

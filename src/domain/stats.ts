@@ -15,12 +15,8 @@ import {
   weeks,
   windowStart,
   type DayCell,
-  type OpenBlocker,
   type PersonDay,
-  type Streaks,
-  type Tally,
-  type TeamDayTally,
-  type WeekTally,
+  type Stats,
 } from '../core/stats.js';
 import { UsageError } from '../errors.js';
 import { directoryPeople, me, resolvePeople } from './account.js';
@@ -38,35 +34,7 @@ export interface StatsQuery {
   weeks?: number;
 }
 
-interface Common {
-  since: string;
-  until: string;
-  /** Today in the zone of the one asking. */
-  today: string;
-  weeks_count: number;
-  totals: Tally;
-  weeks: WeekTally[];
-  open_blockers: OpenBlocker[];
-}
-
-export interface PersonStats extends Common {
-  kind: 'person';
-  person: Ref;
-  /** The zone the person's days are read in (their profile's; null: this run's own). */
-  zone: string | null;
-  streak: Streaks;
-  days: DayCell[];
-}
-
-export interface TeamStats extends Common {
-  kind: 'team';
-  teams: Ref[];
-  /** People with a check-in in the window (never named with their counts). */
-  people: number;
-  days: TeamDayTally[];
-}
-
-export type Stats = PersonStats | TeamStats;
+export type { PersonStats, Stats, TeamStats } from '../core/stats.js';
 
 /** How a zone's instants become dates, from its name (Rails or IANA), over the window; undefined when unknown. */
 async function zoneDays(zoneName: string | undefined | null, since: string, now: Date): Promise<PersonDay | undefined> {

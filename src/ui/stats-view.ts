@@ -4,10 +4,9 @@
 // columns (fewer weeks when narrow, said). In the accessible mode the same figures are sentences,
 // nothing drawn. Drawn by hand: a few rows of characters, tested as exact screens; no charting
 // package would earn its bytes here. Everything from the service passes the sanitiser.
-import type { DayCell, DayState, OpenBlocker, Streaks, Tally, TeamDayTally, WeekTally } from '../core/stats.js';
+import type { DayCell, DayState, OpenBlocker, PersonStats, Stats, Streaks, Tally, TeamDayTally, TeamStats, WeekTally } from '../core/stats.js';
 import { shortDay } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
-import type { PersonStats, Stats, TeamStats } from '../domain/stats.js';
 import type { Colors } from './color.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth } from './width.js';

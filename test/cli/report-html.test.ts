@@ -80,14 +80,14 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
       const box = await page.locator('svg.calendar').first().boundingBox();
       expect(box!.width, name).toBeGreaterThan(60);
       expect(box!.height, name).toBeGreaterThan(100);
-      expect(await page.locator('svg.calendar .day').first().evaluate((g) => getComputedStyle(g.querySelector('rect')!).fill), name).toMatch(/^rgb/);
+      expect(await page.locator('svg.calendar .day').first().evaluate((g: any) => (globalThis as any).getComputedStyle(g.querySelector('rect')).fill as string), name).toMatch(/^rgb/);
       // No element of theirs: no image, no script; the name and the answer are the text shown.
       expect(await page.locator('img, script, iframe, object, embed').count(), name).toBe(0);
       expect(await page.locator('a[href^="javascript"]').count(), name).toBe(0);
       await expect(page.locator('h2', { hasText: 'Grace' }).innerText()).resolves.toBe(HOSTILE_NAME);
       expect(await page.locator('body').innerText(), name).toContain('<script>alert(3)</script> and [a link](javascript:alert(4))');
       // Readable: the page is no wider than the screen (charts scale down), and the calendar's words are there.
-      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
       expect(scrollWidth, name).toBeLessThanOrEqual(viewport.width);
       expect(await page.locator('.legend').first().innerText(), name).toContain('filled on the day');
       await page.screenshot({ path: join(shots, `report-${name}.png`), fullPage: false });

@@ -12,7 +12,6 @@ import { UsageError } from '../../errors.js';
 import { shortDay } from '../../core/dayname.js';
 import { resolvePeople, resolveTeams } from '../../domain/account.js';
 import { dayRange, today } from '../../domain/days.js';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkinPaths } from '../../config/paths.js';
@@ -141,6 +140,7 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
 
 /** The page for --open: a new 0600 file in checkin's cache folder (0700), named by the period. */
 async function writeReportFile(ctx: Context, page: string, since: string, until: string): Promise<string> {
+  const { mkdir, writeFile } = await import('node:fs/promises');
   const dir = join(checkinPaths(ctx.env).cache, 'reports');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `report-${since}-${until}-${ctx.now().getTime()}.html`);
