@@ -117,3 +117,30 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
     expect(await w.cli(['report', '--open'])).toMatchObject({ code: 2, stderr: 'error: --open is for --format html\n' });
   });
 });
+
+describe('report --format html without a browser', () => {
+  it('--open writes the page to a new 0600 file in the cache folder and hands its file:// URL to the browser', async () => {
+    const { mkdtempSync, readFileSync, statSync, writeFileSync: write } = await import('node:fs');
+    const dir = mkdtempSync(join(tempDir('checkin-open-'), 'x'));
+    const opener = join(dir, 'browser.sh');
+    write(opener, `#!/bin/sh\nprintf '%s' "$1" > '${dir}/opened'\n`, { mode: 0o755 });
+    const r = await w.cli(['report', '--person', 'me', '--format', 'html', '--open'], { env: { BROWSER: opener } });
+    expect(r.code).toBe(0);
+    const file = /^The page is (.+\.html)$/m.exec(r.stderr)![1]!;
+    expect(r.stderr).toContain(`Opening file://${file} in your browser.`);
+    expect(readFileSync(join(dir, 'opened'), 'utf8')).toBe(pathToFileURL(file).href);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<h2>Ada Lovelace<\/h2>/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('the style block is the one the policy allows by its hash; nothing else may load or run', async () => {
+    const { createHash } = await import('node:crypto');
+    const html = (await w.cli(['report', '--person', 'me', '--format', 'html'])).stdout;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    const csp = /content="(default-src[^"]+)"/.exec(html)![1]!;
+    expect(csp).toBe(`default-src 'none'; style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'; img-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'`);
+    expect(html.match(/<style/g)).toHaveLength(1);
+    expect(html).not.toMatch(/\sstyle=|<script|<link|@import|url\(/);
+  });
+});
