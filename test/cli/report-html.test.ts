@@ -17,6 +17,7 @@ if (!HAVE_CHROMIUM) console.warn(`report-html.test.ts: skipped — no Chromium a
 
 const w = useWorld();
 const HOSTILE_NAME = 'Grace <img src=x onerror=alert(1)></svg><script>alert(2)</script>';
+const HOSTILE_BLOCKER = 'Waiting on </title></g></svg><script>alert(5)</script><img src=x onerror=alert(6)>';
 const HOSTILE_ANSWER = '- <script>alert(3)</script> and [a link](javascript:alert(4)) and <img src="http://127.0.0.1:9/x.png">';
 
 type Browser = import('playwright-core').BrowserContext;
@@ -45,6 +46,10 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
     grace.name = HOSTILE_NAME;
     const day = data.check_ins.find((c) => c.person_id === grace.id && c.date === '2026-11-20')!;
     day.intentions = HOSTILE_ANSWER;
+    // Linus's open blocker is drawn in an SVG (its words in the bar's title): hostile words there too.
+    const linus = data.people.find((p) => p.username === 'linus')!;
+    const blocked = data.check_ins.find((c) => c.person_id === linus.id && c.date === '2026-11-22')!;
+    blocked.blockers = HOSTILE_BLOCKER;
     const r = await w.cli(['report', '--team', 'Platform', '--since', '2026-10-26', '--until', '2026-11-22', '--format', 'html']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const html = r.stdout;
@@ -86,6 +91,7 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
       expect(await page.locator('a[href^="javascript"]').count(), name).toBe(0);
       await expect(page.locator('h2', { hasText: 'Grace' }).innerText()).resolves.toBe(HOSTILE_NAME);
       expect(await page.locator('body').innerText(), name).toContain('<script>alert(3)</script> and [a link](javascript:alert(4))');
+      expect(await page.locator('svg.blockers g title').allTextContents(), name).toContain(HOSTILE_BLOCKER);
       // Readable: the page is no wider than the screen (charts scale down), and the calendar's words are there.
       const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
       expect(scrollWidth, name).toBeLessThanOrEqual(viewport.width);
