@@ -15,7 +15,13 @@ import { wrap } from './wrap.js';
 export interface StatsViewOptions {
   columns: number;
   colors: Colors;
+  /** A UTF-8 locale (ui/wall.ts unicodeLocale); false: the symbols and bars in ASCII. */
+  unicode?: boolean;
 }
+
+/** The calendar's symbols without a UTF-8 locale (LANG=C), one per state as above. */
+export const ASCII_CELL = { filled: '#', late: '+', missed: 'x', absent: '~', pending: '?', none: '.' } as const;
+const symbolOf = (kind: keyof typeof CELL, o: StatsViewOptions) => (o.unicode === false ? ASCII_CELL[kind] : CELL[kind].symbol);
 
 /** A calendar cell's symbol and colour: one per state, and one for filled later. */
 export const CELL = {
@@ -81,8 +87,8 @@ function moodKeys(moods: string[]): Map<string, string> {
   return keys;
 }
 
-function bar(n: number, scale: number, width: number): string {
-  return '█'.repeat(Math.max(n > 0 ? 1 : 0, Math.round((n / Math.max(1, scale)) * width)));
+function bar(n: number, scale: number, width: number, o: StatsViewOptions): string {
+  return (o.unicode === false ? '#' : '█').repeat(Math.max(n > 0 ? 1 : 0, Math.round((n / Math.max(1, scale)) * width)));
 }
 
 const moodWords = (t: Tally, top = 3) => t.moods.slice(0, top).map((m) => `${sanitizeLine(m.mood)} ${m.count}`).join(', ') + (t.moods.length > top ? `, ${t.moods.length - top} more` : '');
@@ -142,10 +148,10 @@ function personPicture(s: PersonStats, o: StatsViewOptions): string[] {
     ...calendar(s.since, s.until, shown, 2, (date) => {
       const d = byDate.get(date);
       const kind = d ? cellKind(d) : 'none';
-      return `${paint(kind, CELL[kind].symbol)} `;
+      return `${paint(kind, symbolOf(kind, o))} `;
     }),
   );
-  out.push(...legend((Object.keys(CELL) as CellKind[]).map((k) => `${paint(k, CELL[k].symbol)} ${CELL[k].words}`), o.columns));
+  out.push(...legend((Object.keys(CELL) as CellKind[]).map((k) => `${paint(k, symbolOf(k, o))} ${CELL[k].words}`), o.columns));
   out.push('', streakLine(s.streak), totalsLine(s.totals));
   out.push(...moodSection(s.weeks, s.days, s.since, o), ...blockedSection(s.weeks, o, 7), ...openSection(s.open_blockers, o, false));
   return out;
@@ -194,7 +200,7 @@ function moodMix(weekList: WeekTally[], o: StatsViewOptions): string[] {
 function blockedSection(weekList: WeekTally[], o: StatsViewOptions, scale: number): string[] {
   const top = Math.max(scale, ...weekList.map((w) => w.blocked));
   const room = Math.max(8, Math.min(28, o.columns - 16));
-  return ['', 'Blocked days a week', ...weekList.map((w) => `${weekLabel(w.week).padStart(6)}  ${w.blocked ? `${o.colors.red(bar(w.blocked, top, room))} ${w.blocked}` : '0'}`)];
+  return ['', 'Blocked days a week', ...weekList.map((w) => `${weekLabel(w.week).padStart(6)}  ${w.blocked ? `${o.colors.red(bar(w.blocked, top, room, o))} ${w.blocked}` : '0'}`)];
 }
 
 function openSection(list: OpenBlocker[], o: StatsViewOptions, named: boolean): string[] {
@@ -203,7 +209,7 @@ function openSection(list: OpenBlocker[], o: StatsViewOptions, named: boolean): 
   const out = ['', 'Open blockers, how long each has stood'];
   for (const b of list) {
     const days = `${b.run.days}${b.run.at_least ? '+' : ''} ${b.run.days === 1 && !b.run.at_least ? 'day' : 'days'} since ${shortDay(b.run.since)}`;
-    out.push(`  ${o.colors.red(bar(b.run.days, top, Math.max(6, Math.min(30, o.columns - displayWidth(days) - 4))))} ${days}`);
+    out.push(`  ${o.colors.red(bar(b.run.days, top, Math.max(6, Math.min(30, o.columns - displayWidth(days) - 4)), o))} ${days}`);
     const words = sanitizeLine(b.blockers).replace(/^\s*[-*+]\s+/, '');
     out.push(fit(`    ${named && b.person ? `${sanitizeLine(b.person.name)}: ` : ''}${words}`, o.columns));
   }
@@ -211,8 +217,8 @@ function openSection(list: OpenBlocker[], o: StatsViewOptions, named: boolean): 
 }
 
 /** A team's day: how many filled (a digit; `+` past 9), marked `-` when someone scheduled has not. */
-export function teamCell(d: TeamDayTally | undefined): { text: string; kind: 'all' | 'some' | 'none' } {
-  if (!d || d.scheduled === 0) return { text: '·', kind: 'none' };
+export function teamCell(d: TeamDayTally | undefined, unicode = true): { text: string; kind: 'all' | 'some' | 'none' } {
+  if (!d || d.scheduled === 0) return { text: unicode ? '·' : '.', kind: 'none' };
   return { text: `${d.filled > 9 ? '+' : d.filled}${d.filled < d.scheduled ? '-' : ''}`, kind: d.filled === d.scheduled ? 'all' : 'some' };
 }
 
@@ -223,12 +229,12 @@ function teamPicture(s: TeamStats, o: StatsViewOptions): string[] {
   const out = [periodLine(s, shown), ''];
   out.push(
     ...calendar(s.since, s.until, shown, 3, (date) => {
-      const cell = teamCell(byDate.get(date));
+      const cell = teamCell(byDate.get(date), o.unicode !== false);
       const painted = cell.kind === 'all' ? c.green(cell.text) : cell.kind === 'some' ? c.yellow(cell.text) : c.dim(cell.text);
       return painted + ' '.repeat(3 - cell.text.length);
     }),
   );
-  out.push(...legend([`${c.green('4')} how many filled, all who were scheduled`, `${c.yellow('3-')} some scheduled did not (yet)`, `${c.dim('·')} nothing scheduled`], o.columns));
+  out.push(...legend([`${c.green('4')} how many filled, all who were scheduled`, `${c.yellow('3-')} some scheduled did not (yet)`, `${c.dim(o.unicode === false ? '.' : '·')} nothing scheduled`], o.columns));
   out.push('', totalsLine(s.totals));
   out.push(...moodMix(s.weeks, o), ...blockedSection(s.weeks, o, 7), ...openSection(s.open_blockers, o, true));
   return out;

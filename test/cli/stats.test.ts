@@ -100,6 +100,15 @@ describe('checkin stats', () => {
     expect(w.sent()).toEqual(pages);
   });
 
+  it('without a UTF-8 locale (LANG=C) the symbols and bars are ASCII, one per state as before', async () => {
+    const r = await w.cli(['stats'], { tty: true, columns: 80, env: { LANG: 'C' } });
+    const ascii: Record<string, string> = { '●': '#', '◐': '+', '✗': 'x', '~': '~', '◌': '?', '·': '.' };
+    const rows = (text: string) => text.split('\n').slice(3, 10);
+    expect(rows(r.stdout)).toEqual(rows(ADA_80).map((l) => l.replace(/[●◐✗~◌·]/g, (ch) => ascii[ch]!)));
+    expect(r.stdout).toContain('31 Aug  #### 1\n');
+    expect(r.stdout).toContain('# filled on the day  + filled later  x missed  ~ absent  ? not yet (today)');
+  });
+
   it('refuses --person with --team, and more than 53 weeks, before any request', async () => {
     expect(await w.cli(['stats', '--person', 'me', '--team', 'Mobile'])).toMatchObject({ code: 2, stderr: 'error: Give --person or --team, not both: a team is shown as a whole, never person by person\n' });
     expect((await w.cli(['stats', '--weeks', '54'])).code).toBe(2);

@@ -9,6 +9,7 @@ import { gatherStats, STATS_WEEKS } from '../../domain/stats.js';
 import { makeColors } from '../../ui/color.js';
 import { printJson, type JsonFlag, jsonOption } from '../../ui/output.js';
 import { statsSentences, statsView } from '../../ui/stats-view.js';
+import { unicodeLocale } from '../../ui/wall.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
 
 export const STATS_FIELDS = ['kind', 'person', 'teams', 'people', 'zone', 'since', 'until', 'today', 'weeks_count', 'streak', 'totals', 'days', 'weeks', 'open_blockers'] as const;
@@ -41,5 +42,5 @@ export async function runStats(ctx: Context, opts: StatsOptions): Promise<void> 
   if (opts.json) return printJson(ctx.io, stats, opts.json);
   ctx.io.page();
   if (ctx.io.accessible) return ctx.io.out(statsSentences(stats));
-  ctx.io.out(statsView(stats, { columns: ctx.io.columns, colors: await makeColors(ctx.io.colorLevel) }));
+  ctx.io.out(statsView(stats, { columns: ctx.io.columns, colors: await makeColors(ctx.io.colorLevel), unicode: unicodeLocale(ctx.env) }));
 }
