@@ -47,23 +47,25 @@ async function zoneDays(zoneName: string | undefined | null, since: string, now:
   return { today: dateKeyAtOffset(now, table.offsets), dateOf: (iso) => dateKeyAtOffset(new Date(iso), table.offsets) };
 }
 
-/** This run's own day (TZ, the profile's zone cached with me, else the machine's). */
-export async function ownDays(ctx: Context): Promise<PersonDay> {
-  const { offsets } = await dayZone(ctx);
-  return {
-    today: await today(ctx),
-    dateOf: (iso) => (offsets ? dateKeyAtOffset(new Date(iso), offsets) : localDateKey(new Date(iso))),
-  };
+/**
+ * This run's own day (TZ, else the profile's zone, else the machine's), its instants read with the
+ * zone's offsets from `since` on: a summer evening is read in summer time, not today's offset.
+ */
+export async function ownDays(ctx: Context, since: string): Promise<PersonDay> {
+  const { zone } = await dayZone(ctx);
+  const day = await today(ctx);
+  const table = zone ? await zoneDays(zone, since, ctx.now()) : undefined;
+  return { today: day, dateOf: table ? table.dateOf : (iso) => localDateKey(new Date(iso)) };
 }
 
 export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPause?: (ms: number) => void } = {}): Promise<Stats> {
-  if (query.person !== undefined && query.team !== undefined) throw new UsageError('Give --person or --team, not both: a team is shown as a whole, never person by person');
+  if (query.person !== undefined && query.team !== undefined) throw new UsageError('A person or a team, not both: a team is shown as a whole, never person by person');
   const count = query.weeks ?? STATS_WEEKS.default;
   const now = today(ctx);
   const until = await now;
   const since = windowStart(until, count);
   const api = await ctx.api();
-  const own = await ownDays(ctx);
+  const own = await ownDays(ctx, since);
   const list: CheckIn[] = [];
   const windowDays = count * 7;
   // At most one check-in a person a day: the pages there can be, and one more to see the end — so
@@ -76,7 +78,7 @@ export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPau
 
   if (query.team !== undefined) {
     const teamIds = await teamIdsOf(ctx, query.team === true ? undefined : query.team);
-    if (teamIds.length === 0) throw new UsageError('You are in no team: name one with --team <team>');
+    if (teamIds.length === 0) throw new UsageError('You are in no team: name a team');
     const mine = await me(ctx);
     const { people } = await directoryPeople(ctx);
     // A check-in may come once per team it was reported to.
@@ -110,7 +112,7 @@ export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPau
   }
 
   const ids = await resolvePeople(ctx, [query.person ?? 'me']);
-  if (ids.length !== 1) throw new UsageError('stats shows one person at a time (or a team, --team)');
+  if (ids.length !== 1) throw new UsageError('One person at a time (or a team as a whole)');
   const id = ids[0]!;
   const mine = await me(ctx);
   let person: Ref = { id, name: mine.name };

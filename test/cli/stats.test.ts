@@ -109,6 +109,17 @@ describe('checkin stats', () => {
     expect(r.stdout).toContain('# filled on the day  + filled later  x missed  ~ absent  ? not yet (today)');
   });
 
+  it('reads another person\'s days in their profile\'s zone, summer time in summer: 07:30 UTC on 11 Sep is the next day in Los Angeles (PDT), so late', async () => {
+    const linus = w.id('linus');
+    const data = w.sb.service.data;
+    data.check_ins = data.check_ins.filter((c) => !(c.person_id === linus && c.date === '2026-09-10'));
+    const stamp = '2026-09-11T07:30:00Z';
+    data.check_ins.push({ id: '', person_id: linus, date: '2026-09-10', previous: null, intentions: '- x', blockers: null, mood: 'calm', previous_completed: null, team_ids: null, completed_at: stamp, updated_at: stamp });
+    const s = JSON.parse((await w.cli(['stats', '--person', '@linus', '--json', 'zone,days'])).stdout);
+    expect(s.zone).toBe('America/Los_Angeles');
+    expect(s.days.find((d: { date: string }) => d.date === '2026-09-10')).toEqual({ date: '2026-09-10', state: 'filled', late: true, blocked: false, mood: 'calm' });
+  });
+
   it('refuses --person with --team, and more than 53 weeks, before any request', async () => {
     expect(await w.cli(['stats', '--person', 'me', '--team', 'Mobile'])).toMatchObject({ code: 2, stderr: 'error: Give --person or --team, not both: a team is shown as a whole, never person by person\n' });
     expect((await w.cli(['stats', '--weeks', '54'])).code).toBe(2);

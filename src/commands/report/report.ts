@@ -92,7 +92,7 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     .flat()
     .filter((u) => u.created_at.slice(0, 10) >= since && u.created_at.slice(0, 10) <= until);
 
-  const own = await ownDays(ctx);
+  const own = await ownDays(ctx, since);
   const figures = new Map<string, PersonFigures>();
   const people: ReportPerson[] = [...byPerson.values()]
     .sort((a, b) => (a.person.name < b.person.name ? -1 : a.person.name > b.person.name ? 1 : 0))

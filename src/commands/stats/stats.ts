@@ -6,6 +6,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { gatherStats, STATS_WEEKS } from '../../domain/stats.js';
+import { UsageError } from '../../errors.js';
 import { makeColors } from '../../ui/color.js';
 import { printJson, type JsonFlag, jsonOption } from '../../ui/output.js';
 import { statsSentences, statsView } from '../../ui/stats-view.js';
@@ -38,6 +39,7 @@ export function statsCommand(ctx: Context, run: Run<StatsOptions> = runStats) {
 }
 
 export async function runStats(ctx: Context, opts: StatsOptions): Promise<void> {
+  if (opts.person !== undefined && opts.team !== undefined) throw new UsageError('Give --person or --team, not both: a team is shown as a whole, never person by person');
   const stats = await gatherStats(ctx, { person: opts.person, team: opts.team, weeks: opts.weeks }, { onPause: pauseNotice(ctx) });
   if (opts.json) return printJson(ctx.io, stats, opts.json);
   ctx.io.page();
