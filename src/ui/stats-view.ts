@@ -107,12 +107,13 @@ export function streakLine(s: Streaks): string {
   return `Streak: ${current}${longest}`;
 }
 
-export function totalsLine(t: Tally): string {
-  const parts = [`Filled ${t.filled} of ${plural(t.scheduled, 'scheduled day')}${t.late ? ` (${t.late} later)` : ''}`];
+/** A person's days, or a team's check-ins (person-days, never said person by person). */
+export function totalsLine(t: Tally, team = false): string {
+  const parts = [`Filled ${t.filled} of ${plural(t.scheduled, team ? 'scheduled check-in' : 'scheduled day')}${t.late ? ` (${t.late} later)` : ''}`];
   if (t.missed) parts.push(`missed ${t.missed}`);
-  if (t.absent) parts.push(`absent ${plural(t.absent, 'day')}`);
+  if (t.absent) parts.push(team ? `${t.absent} absent` : `absent ${plural(t.absent, 'day')}`);
   if (t.pending) parts.push(`${t.pending} not yet`);
-  parts.push(`blocked ${plural(t.blocked, 'day')}`);
+  parts.push(team ? `${t.blocked} blocked` : `blocked ${plural(t.blocked, 'day')}`);
   return parts.join(', ');
 }
 
@@ -235,7 +236,7 @@ function teamPicture(s: TeamStats, o: StatsViewOptions): string[] {
     }),
   );
   out.push(...legend([`${c.green('4')} how many filled, all who were scheduled`, `${c.yellow('3-')} some scheduled did not (yet)`, `${c.dim(o.unicode === false ? '.' : '·')} nothing scheduled`], o.columns));
-  out.push('', totalsLine(s.totals));
+  out.push('', totalsLine(s.totals, true));
   out.push(...moodMix(s.weeks, o), ...blockedSection(s.weeks, o, 7), ...openSection(s.open_blockers, o, true));
   return out;
 }
@@ -247,18 +248,19 @@ export function statsView(s: Stats, o: StatsViewOptions): string {
 }
 
 /** "Week of 16 Nov: 5 of 5 scheduled days filled; mostly focused; blocked 2 days." */
-export function weekSentence(w: WeekTally, today: string): string {
+export function weekSentence(w: WeekTally, today: string, team = false): string {
   const parts: string[] = [];
+  const thisWeek = w.week <= today && today <= addDays(w.week, 6);
   if (w.scheduled === 0) parts.push(w.absent ? `absent ${plural(w.absent, 'day')}, nothing else scheduled` : 'nothing scheduled');
   else {
-    parts.push(`${w.filled} of ${plural(w.scheduled, 'scheduled day')} filled${w.late ? ` (${w.late} later)` : ''}`);
+    parts.push(`${w.filled} of ${plural(w.scheduled, team ? 'scheduled check-in' : 'scheduled day')} filled${w.late ? ` (${w.late} later)` : ''}`);
     if (w.missed) parts.push(`missed ${w.missed}`);
-    if (w.pending) parts.push(w.week <= today && today <= addDays(w.week, 6) ? `today not yet` : `${w.pending} not yet`);
-    if (w.absent) parts.push(`absent ${plural(w.absent, 'day')}`);
+    if (w.pending) parts.push(thisWeek ? (team ? `${w.pending} not yet today` : 'today not yet') : `${w.pending} not yet`);
+    if (w.absent) parts.push(team ? `${w.absent} absent` : `absent ${plural(w.absent, 'day')}`);
   }
   const mood = mostly(w);
   if (mood) parts.push(mood);
-  if (w.filled) parts.push(w.blocked ? `blocked ${plural(w.blocked, 'day')}` : 'not blocked');
+  if (w.filled) parts.push(w.blocked ? (team ? `${w.blocked} blocked` : `blocked ${plural(w.blocked, 'day')}`) : team ? 'none blocked' : 'not blocked');
   return `Week of ${weekLabel(w.week)}: ${parts.join('; ')}.`;
 }
 
@@ -271,9 +273,9 @@ export function statsSentences(s: Stats): string {
     out.push(`${streakLine(s.streak)}.`, `${totalsLine(s.totals)}.`);
   } else {
     out.push(`${s.teams.map((t) => sanitizeLine(t.name)).join(', ')}, ${plural(s.people, 'person', 'people')} with check-ins, ${period}. Counts for the team as a whole, never person by person.`);
-    out.push(`${totalsLine(s.totals)}.`);
+    out.push(`${totalsLine(s.totals, true)}.`);
   }
-  for (const w of s.weeks) out.push(weekSentence(w, s.today));
+  for (const w of s.weeks) out.push(weekSentence(w, s.today, s.kind === 'team'));
   if (s.kind === 'team') {
     const todayCounts = s.days.find((d) => d.date === s.today);
     if (todayCounts && todayCounts.scheduled) out.push(`Today: ${todayCounts.filled} of ${todayCounts.scheduled} filled so far.`);

@@ -130,6 +130,8 @@ describe('checkin stats in the accessible mode', () => {
     const text = s.raw.replace(/\r/g, '');
     expect(text).toContain(`Platform, ${figures.people} people with check-ins, 2 weeks from`);
     expect(text).toContain('Counts for the team as a whole, never person by person.');
+    // A team's week counts check-ins (person-days), never who.
+    for (const w of figures.weeks) expect(text).toContain(`Week of ${shortDay(w.week).slice(4)}: ${w.filled} of ${w.scheduled} scheduled check-ins filled`);
     const b = figures.open_blockers[0];
     expect(text).toContain(`Open blocker, Linus Torvalds, ${b.run.days} days since ${shortDay(b.run.since)}: Waiting on @ada to review the **webhook retry** change`);
   });
