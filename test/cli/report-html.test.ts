@@ -101,7 +101,13 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
       // The hostile person's heading, charts and the day with the hostile answer, as shown.
       await page.locator('h2', { hasText: 'Grace <img' }).screenshot({ path: join(shots, `report-${name}-hostile-name.png`) });
       await page.locator('article', { hasText: 'alert(3)' }).screenshot({ path: join(shots, `report-${name}-hostile-answer.png`) });
-      if (name === 'desktop') await page.pdf?.({ path: join(shots, 'report-print.pdf') }).catch(() => undefined);
+      if (name === 'desktop') {
+        // Printed: the same page under print media (each person from a new page, the charts side by side).
+        await page.emulateMedia({ media: 'print' });
+        await page.evaluate('window.scrollTo(0, 0)');
+        expect(await page.locator('section.person').nth(1).evaluate((el: any) => (globalThis as any).getComputedStyle(el).breakBefore as string)).toBe('page');
+        await page.screenshot({ path: join(shots, 'report-print.png'), fullPage: false });
+      }
       await page.close();
     }
     expect(existsSync(join(shots, 'report-phone.png')) && existsSync(join(shots, 'report-desktop.png'))).toBe(true);
