@@ -11,7 +11,7 @@
 import { MOODS } from '../api/types.js';
 import { shortDay, weekdayWord } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
-import type { DayCell, OpenBlocker, Streaks, WeekTally } from '../core/stats.js';
+import type { DayCell, OpenBlocker, Streaks, TeamDayTally, WeekTally } from '../core/stats.js';
 import { weekStart } from '../core/keys.js';
 import type { ReportModel, ReportPerson } from './report-formats.js';
 import { summaryLine } from './report-formats.js';
@@ -189,6 +189,32 @@ export function blockersSvg(weekList: WeekTally[], open: OpenBlocker[]): string 
   return parts.join('');
 }
 
+/** A team's days: a bar a day, how many filled of those scheduled (the rest in grey), the numbers in each title. */
+export function teamDaysSvg(days: TeamDayTally[]): string {
+  const top = Math.max(1, ...days.map((d) => d.scheduled));
+  const step = Math.max(8, Math.min(24, Math.floor(640 / Math.max(1, days.length))));
+  const h = 80;
+  const width = 30 + days.length * step;
+  const height = h + 20;
+  const parts = [`<svg class="team" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="team-t"><title id="team-t">How many filled each day, of those scheduled</title>`];
+  parts.push(`<text class="axis" x="0" y="10">${top}</text><text class="axis" x="0" y="${h}">0</text>`);
+  days.forEach((d, i) => {
+    const x = 30 + i * step;
+    const sh = (d.scheduled / top) * (h - 4);
+    const fh = (d.filled / top) * (h - 4);
+    const words = d.scheduled === 0 ? `${shortDay(d.date)}: nothing scheduled` : `${shortDay(d.date)}: ${d.filled} of ${d.scheduled} filled${d.blocked ? `, ${d.blocked} blocked` : ''}`;
+    parts.push(`<g><title>${esc(words)}</title><rect class="sched" x="${x}" y="${h - sh}" width="${step - 2}" height="${sh}"/><rect class="fill" x="${x}" y="${h - fh}" width="${step - 2}" height="${fh}"/></g>`);
+    if (weekdayWord(d.date) === 'Mon') parts.push(`<text class="axis small" x="${x}" y="${h + 14}">${esc(shortDay(d.date).slice(4))}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function teamHtml(days: TeamDayTally[], weekList: WeekTally[]): string {
+  const mix = weekList.map((w) => `<li>Week of ${esc(shortDay(w.week).slice(4))}: ${w.filled} of ${esc(plural(w.scheduled, 'scheduled check-in'))} filled, ${w.blocked} blocked${w.moods.length ? `; ${w.moods.map((m) => `${esc(m.mood)} ×${m.count}`).join(', ')}` : ''}</li>`);
+  return `<section class="team"><h2>The team as a whole</h2><p class="summary">Counts of everyone's check-ins together, never person by person.</p><div class="charts"><figure>${teamDaysSvg(days)}<figcaption>How many filled each day (green), of those scheduled (grey)</figcaption></figure></div><ul>${mix.join('')}</ul></section>`;
+}
+
 const CSS = `
 :root{color-scheme:light;--fg:#1f2328;--muted:#59636e;--line:#d0d7de;--bg:#fff;--accent:#0969da}
 *{box-sizing:border-box}
@@ -210,6 +236,10 @@ svg .grid{stroke:#eaeef2}
 svg circle{fill:#8250df}
 svg .bar{fill:#cf222e}
 svg .bar.open{fill:#bf8700}
+section.team .charts{grid-template-columns:1fr}
+section.team svg{width:100%;max-width:48rem}
+svg .sched{fill:#d0d7de}
+svg .fill{fill:#2da44e}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;list-style:none;font-size:.875rem}
 .legend b{display:inline-block;min-width:1.2em;text-align:center;border-radius:3px;color:#fff;margin-right:.25rem}
 .legend .filled{background:#2da44e}.legend .late{background:#0a7ea4}.legend .missed{background:#cf222e}.legend .absent{background:#bf8700}.legend .pending{background:#8250df}.legend .none{background:#d0d7de;color:#1f2328}
@@ -253,11 +283,12 @@ function personHtml(p: ReportPerson, f: PersonFigures, r: ReportModel): string {
   return out.join('\n');
 }
 
-/** The whole page. `figures`: each person's, by id. */
-export function reportHtml(r: ReportModel, figures: Map<string, PersonFigures>): string {
+/** The whole page. `figures`: each person's, by id; `team`: everyone's days together (shown when more than one person). */
+export function reportHtml(r: ReportModel, figures: Map<string, PersonFigures>, team?: { days: TeamDayTally[]; weeks: WeekTally[] }): string {
   const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(CSS).digest('base64');
   const csp = `default-src 'none'; style-src 'sha256-${hash}'; img-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'`;
-  const body = r.people.length === 0 ? '<p class="empty">No check-ins in this period.</p>' : r.people.map((p) => personHtml(p, figures.get(p.person.id)!, r)).join('\n');
+  const people = r.people.map((p) => personHtml(p, figures.get(p.person.id)!, r)).join('\n');
+  const body = r.people.length === 0 ? '<p class="empty">No check-ins in this period.</p>' : `${team && r.people.length > 1 ? teamHtml(team.days, team.weeks) : ''}${people}`;
   return `<!doctype html>
 <html lang="en">
 <head>

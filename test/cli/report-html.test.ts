@@ -82,6 +82,9 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
       expect(await page.locator('svg.calendar').count(), name).toBe(4);
       expect(await page.locator('svg.mood').count(), name).toBe(4);
       expect(await page.locator('svg.blockers').count(), name).toBe(4);
+      // The team as a whole: a bar a day, how many filled of those scheduled (the numbers in each bar's title).
+      expect(await page.locator('svg.team').count(), name).toBe(1);
+      expect(await page.locator('svg.team g title').first().textContent(), name).toMatch(/^Mon 26 Oct: \d of \d filled/);
       const box = await page.locator('svg.calendar').first().boundingBox();
       expect(box!.width, name).toBeGreaterThan(60);
       expect(box!.height, name).toBeGreaterThan(100);

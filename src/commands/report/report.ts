@@ -15,7 +15,7 @@ import { dayRange, today } from '../../domain/days.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkinPaths } from '../../config/paths.js';
-import { openBlockers, personCalendar, runsThrough, streaks, tally, weeks } from '../../core/stats.js';
+import { openBlockers, personCalendar, runsThrough, streaks, tally, teamCalendar, weeks } from '../../core/stats.js';
 import { ownDays } from '../../domain/stats.js';
 import { openInBrowser } from '../../ui/browser.js';
 import { printJson } from '../../ui/output.js';
@@ -130,7 +130,8 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   }
   if (opts.format === 'html') {
     const { reportHtml } = await import('../../ui/report-html.js');
-    const page = reportHtml(model, figures);
+    const calendars = [...figures.values()].map((f) => f.cells);
+    const page = reportHtml(model, figures, { days: teamCalendar(calendars, { since, until }), weeks: weeks(calendars.flat()) });
     if (!opts.open) return ctx.io.out(page);
     const file = await writeReportFile(ctx, page, since, until);
     return openInBrowser(ctx.io, ctx.env, pathToFileURL(file).href);
