@@ -9,6 +9,7 @@
 // texts per chart, tested in a real browser; a charting package would bring a script, which the
 // page must not have.
 import { MOODS } from '../api/types.js';
+import { SECTIONS } from '../core/checkin-answers.js';
 import { shortDay, weekdayWord } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
 import type { DayCell, OpenBlocker, Streaks, TeamDayTally, WeekTally } from '../core/stats.js';
@@ -273,8 +274,9 @@ function personHtml(p: ReportPerson, f: PersonFigures, r: ReportModel): string {
     out.push(`<article${c.completed_at && c.blocked ? ' class="blocked"' : ''}><h3>${esc(d.label)}${state ? ` — ${state}` : ''}</h3>`);
     if (c.completed_at) {
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`<p>Did what was intended: ${c.previous_completed ? 'yes' : 'no'}</p>`);
-      for (const [label, text] of [['Previous', c.previous], ['Intentions', c.intentions], ['Blockers', c.blockers]] as const) {
-        if (text && text.trim()) out.push(`<h4>${label}</h4>${markdownHtml(text)}`);
+      for (const section of SECTIONS) {
+        const text = c[section.field];
+        if (text && text.trim()) out.push(`<h4>${esc(section.title)}</h4>${markdownHtml(text)}`);
       }
     }
     out.push('</article>');
