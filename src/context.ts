@@ -3,7 +3,7 @@
 
 import { ApiClient } from './api/client.js';
 import type { TraceHook } from './api/trace.js';
-import { Outbox } from './config/outbox-files.js';
+import { Outbox, type DraftTarget } from './config/outbox-files.js';
 import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
@@ -33,8 +33,18 @@ export interface Context {
   onTrace: TraceHook;
   prompter(): Prompter;
   editor(): Editor;
+  /** How this face words the outbox's advice (the CLI's: commands/advice.ts; set by main.ts `run`); the agent face words its own from the draft's id. */
+  advice?: AdviceWords;
   /** Releases what was built (keep-alive sockets), so the process exits at once. */
   close(): Promise<void>;
+}
+
+/** The outbox's advice in a face's words: the domain says which target and that something was kept; the face says what to run. */
+export interface AdviceWords {
+  /** What sends everything waiting for `target`. */
+  resume(target: DraftTarget): string;
+  /** What was kept, and that `resume` sends it. */
+  kept(resume: string): string;
 }
 
 export interface ContextParts {

@@ -3,6 +3,7 @@
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { preferences } from './config/prefs.js';
+import { CLI_ADVICE } from './commands/flags.js';
 import { createContext, type Context } from './context.js';
 import { describeError } from './error-text.js';
 import { EXIT } from './errors.js';
@@ -20,6 +21,7 @@ function processContext(): Context {
 }
 
 export async function run(argv: string[], ctx: Context = processContext()): Promise<number> {
+  ctx.advice ??= CLI_ADVICE;
   const program = buildProgram(ctx, argv);
   let code: number = EXIT.OK;
   try {

@@ -1,5 +1,7 @@
 // Flag value parsers and flags shared by the command definitions.
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { AdviceWords } from '../context.js';
+import type { DraftTarget } from '../domain/outbox.js';
 
 /** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
 export function parseIntIn(min: number, max: number, what: string) {
@@ -41,3 +43,34 @@ export function pauseNotice(ctx: import('../context.js').Context): (ms: number) 
   return (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
 }
 
+// --resume in the CLI's words: what to run to send what was kept. The domain says which target and
+// that something was kept (context.ts `AdviceWords`); main.ts `run` gives it these words.
+
+/** The command that sends what waits for a target. */
+export function resumeCommand(target: DraftTarget): string {
+  switch (target.kind) {
+    case 'check-in':
+      return `checkin checkin ${target.key} --resume`;
+    case 'comment':
+      return `checkin comments ${target.on === 'check-in' ? target.id : `--goal-update ${target.id}`} --resume`;
+    case 'goal-update':
+      return `checkin goal update ${target.goalId} --resume`;
+    case 'goal-update-edit':
+      return `checkin goal update edit ${target.id} --resume`;
+    case 'activity':
+      return 'checkin log --resume';
+    case 'goal':
+      return 'checkin goal create --resume';
+    case 'goal-edit':
+      return `checkin goal edit ${target.id} --resume`;
+    case 'echo-question':
+      return 'checkin echo ask --resume';
+  }
+}
+
+/** The one phrase for what was kept and how to send it: `resume` sends it. */
+export function keptLine(resume: string): string {
+  return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
+}
+
+export const CLI_ADVICE: AdviceWords = { resume: resumeCommand, kept: keptLine };

@@ -86,46 +86,14 @@ export function firstWords(content: DraftContent): string {
   return text.split('\n').find((l) => l.trim() !== '' && !/^#{1,6}\s/.test(l.trim()))?.trim() ?? '';
 }
 
-/** The command that sends what waits for a target. */
-export function resumeCommand(target: DraftTarget): string {
-  switch (target.kind) {
-    case 'check-in':
-      return `checkin checkin ${target.key} --resume`;
-    case 'comment':
-      return `checkin comments ${target.on === 'check-in' ? target.id : `--goal-update ${target.id}`} --resume`;
-    case 'goal-update':
-      return `checkin goal update ${target.goalId} --resume`;
-    case 'goal-update-edit':
-      return `checkin goal update edit ${target.id} --resume`;
-    case 'activity':
-      return 'checkin log --resume';
-    case 'goal':
-      return 'checkin goal create --resume';
-    case 'goal-edit':
-      return `checkin goal edit ${target.id} --resume`;
-    case 'echo-question':
-      return 'checkin echo ask --resume';
-  }
-}
-
 /** Whether sending this target creates something (a POST): sent twice, it would be there twice. */
 export function creates(target: DraftTarget): boolean {
   return target.kind === 'comment' || target.kind === 'goal-update' || target.kind === 'activity' || target.kind === 'goal' || target.kind === 'echo-question';
 }
 
-/**
- * The one phrase for what was kept and how to send it: `resume` sends it. With `draft` (its id),
- * as the agent face says it to an agent, whose words they are not: the draft by name, sent from a
- * terminal.
- */
-export function keptLine(resume: string, { draft }: { draft?: string } = {}): string {
-  if (draft !== undefined) return `The draft ${draft} is kept: \`${resume}\` sends it from a terminal.`;
-  return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
-}
-
-/** keptLine as an error's advice: a terminal's (the agent face says its own, naming the draft). */
-export function keptAdvice(resume: string): Hint {
-  return terminal(keptLine(resume));
+/** What was kept, and that `resume` sends it, as advice for a terminal in the face's words (none where the face words its own). */
+export function keptAdvice(ctx: Context, resume: string | undefined): Hint[] {
+  return ctx.advice && resume !== undefined ? [terminal(ctx.advice.kept(resume))] : [];
 }
 
 /** Refused: the entry may already have reached the service (only the person's word sends it again). */
@@ -231,8 +199,8 @@ function stopLine(ctx: Context): string | undefined {
     }
   }
   const kept = ctx.drafts().keptThisRun();
-  if (kept.length === 0) return undefined;
-  return `Stopped. ${keptLine(resumeCommand(kept.at(-1)!.target))}`;
+  if (kept.length === 0 || !ctx.advice) return undefined;
+  return `Stopped. ${ctx.advice.kept(ctx.advice.resume(kept.at(-1)!.target))}`;
 }
 
 /** An entry's base: the target's `updated_at` as the person saw it (or "new" when it has none). */
@@ -354,7 +322,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     const account = accountHere(ctx);
     if ((account.person_id && !entry.account.person_id) || (account.token && !entry.account.token)) entry = updateOwn(ctx, entry, { account });
   }
-  const resume = write.resume ?? resumeCommand(write.target);
+  const resume = write.resume ?? ctx.advice?.resume(write.target);
   // An entry kept earlier goes out only as its own person, and with the person's yes where its words were not theirs as seen.
   let again = Boolean(write.again || write.yes);
   const claims = [];
@@ -404,10 +372,10 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       if (!write.content) throw err;
       throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptAdvice(resume));
+    throw withHint(err, ...(unanswered ? [maybeSentLine(entry, whenLabel(ctx.now().toISOString()))] : keptAdvice(ctx, resume)));
   }
   for (const c of claims) c.done();
-  if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
+  if (!write.quiet && resume !== undefined) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
   return result;
 }
 

@@ -35,7 +35,7 @@ export interface SendOptions {
 export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
   const api = await ctx.api();
   const resume = opts.resume;
-  const hint = keptAdvice(resume);
+  const hint = keptAdvice(ctx, resume);
   const kept = opts.keepDraft || opts.entry !== undefined;
   try {
     return await sendWithDraft(ctx, {
@@ -53,15 +53,15 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
     // Not the service at all (an HTML page): said so, and the answers are kept however they were given.
     const wrong = err instanceof ApiError && !err.notFound ? await notTheService(ctx, err) : undefined;
     if (wrong) {
-      if (!kept && keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers })) throw withHint(wrong, hint);
-      throw kept ? withHint(wrong, hint) : wrong;
+      if (!kept && keep(ctx, { kind: 'check-in', key: target.key }, { kind: 'answers', answers })) throw withHint(wrong, ...hint);
+      throw kept ? withHint(wrong, ...hint) : wrong;
     }
     if (!(err instanceof ApiError && err.notFound)) throw err;
     let none: boolean;
     try {
       none = await isNoCheckIn(ctx, err);
     } catch (why) {
-      throw kept ? withHint(why, hint) : why;
+      throw kept ? withHint(why, ...hint) : why;
     }
     if (!none) throw err;
     if (UUID_RE.test(target.key)) throw new UsageError(`No check-in ${target.key}`);

@@ -17,7 +17,7 @@ import { ClaimedError, GoneError } from '../config/outbox-files.js';
 import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../core/checkin-answers.js';
 import { CliError, isTerminalAdvice, UsageError, withHint } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, keptLine, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
+import { accountHere, commentBody, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
@@ -185,6 +185,7 @@ const OTHERS = z.number().int().describe('other drafts waiting for the same targ
 
 /** The command that sends a draft from a terminal. */
 const sendCommand = (entry: Entry) => `checkin drafts send ${entry.id}`;
+const keptLine = (resume: string, { draft }: { draft: string }) => `The draft ${draft} is kept: \`${resume}\` sends it from a terminal.`;
 
 /**
  * Keeps what the agent wrote as a new entry of its own: nothing kept earlier (the person's words,

@@ -5,7 +5,8 @@ import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { isBlankTemplate, readTemplate } from '../../core/checkin-answers.js';
 import { EditorError, UsageError, withHint } from '../../errors.js';
-import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../domain/outbox.js';
+import { dropOwn, editKept, keep, ownEntry } from '../../domain/outbox.js';
+import { keptLine } from '../flags.js';
 import type { Target } from '../../domain/target.js';
 import { checkInCommand } from './given.js';
 

@@ -8,7 +8,7 @@ import { isNoBlockers, noBlockersNote } from '../../core/blockers.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
 import { UsageError } from '../../errors.js';
-import { keptLine } from '../../domain/outbox.js';
+import { keptLine } from '../flags.js';
 import { sendAnswers, type SendOptions } from '../../domain/send-checkin.js';
 import { checkInCommand } from './given.js';
 import type { Target } from '../../domain/target.js';

@@ -10,7 +10,8 @@ import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SE
 import { asSent, blockerRuns, daysLabel, joinBlockers } from '../../core/blockers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { baseOf, drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type DraftContent, type Entry } from '../../domain/outbox.js';
+import { baseOf, drop, dropOwn, keep, keepOnStop, waitingFor, whenLabel, type DraftContent, type Entry } from '../../domain/outbox.js';
+import { keptLine } from '../flags.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';

@@ -8,12 +8,12 @@ import { parseKey } from '../../core/keys.js';
 import { UsageError, withHint } from '../../errors.js';
 import { todayWithoutRequest } from '../../domain/days.js';
 import { postCommentKept } from '../../domain/writes.js';
-import { commentBody, dropOwn, personDraft, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, type DraftTarget, type Entry } from '../../domain/outbox.js';
+import { commentBody, dropOwn, personDraft, editKept, newestToEdit, keep, resumeEach, retarget, type DraftTarget, type Entry } from '../../domain/outbox.js';
 import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows } from '../../ui/views.js';
-import type { Run } from '../flags.js';
+import { keptLine, type Run } from '../flags.js';
 import { commentable, commentableOptions, personOf, type CommentableOptions } from './commentable.js';
 
 export interface CommentsOptions extends CommentableOptions {

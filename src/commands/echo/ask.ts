@@ -7,13 +7,13 @@ import type { EchoQuestion, EchoQuestionInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { WEEKDAYS } from '../../core/datekey.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { keep, keptLine, resumeEach, sendWithDraft } from '../../domain/outbox.js';
+import { keep, resumeEach, sendWithDraft } from '../../domain/outbox.js';
 import { echoQuestionView } from '../../ui/echo-views.js';
 import { JSON_FIELDS, jsonOption, printOne, viewFor, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
 import { text } from '../../ui/views.js';
-import type { Run } from '../flags.js';
+import { keptLine, type Run } from '../flags.js';
 
 export interface AskOptions {
   prompt?: string;

@@ -7,11 +7,11 @@ import type { Goal, GoalInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { resolveGoalNames } from '../../domain/account.js';
 import { CancelledError, UsageError, withHint } from '../../errors.js';
-import { keep, keptLine, sendWithDraft } from '../../domain/outbox.js';
+import { keep, sendWithDraft } from '../../domain/outbox.js';
 import { goalView } from '../../ui/goal-view.js';
 import { printOne, viewFor } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
-import type { Run } from '../flags.js';
+import { keptLine, type Run } from '../flags.js';
 import { askNewGoal, previewGoal } from './ask.js';
 import { givenGoal, goalFieldOptions, resumeGoals, type GoalFieldOptions } from './goal-fields.js';
 

@@ -6,10 +6,10 @@ import type { Context } from '../../../context.js';
 import { UsageError, withHint } from '../../../errors.js';
 import { parseConfidence } from '../../../domain/goal-updates.js';
 import { AmbiguousIdError, goalIdOf, UnknownIdError } from '../../../domain/short-ids.js';
-import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
+import { keep, noPipeWithResume, resumeEach, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
-import { intOption } from '../../flags.js';
+import { keptLine, resumeCommand, intOption } from '../../flags.js';
 
 export interface GoalUpdateContentOptions {
   title?: string;

@@ -4,12 +4,12 @@ import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoin
 import { CONFIDENCE_LEVELS, nearestConfidence } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
-import { keep, keptLine } from '../../../domain/outbox.js';
+import { keep } from '../../../domain/outbox.js';
 import { quoted } from '../../../ui/editor-text.js';
 import { printOne, viewFor } from '../../../ui/output.js';
 import { sayDone } from '../../../ui/success.js';
 import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/views.js';
-import type { Run } from '../../flags.js';
+import { keptLine, type Run } from '../../flags.js';
 import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from './content.js';
 
 export interface GoalUpdateCreateOptions extends GoalUpdateContentOptions {
