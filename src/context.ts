@@ -39,6 +39,8 @@ export interface Context {
   close(): Promise<void>;
 }
 
+export type { DraftTarget };
+
 /** The outbox's advice in a face's words: the domain says which target and that something was kept; the face says what to run. */
 export interface AdviceWords {
   /** What sends everything waiting for `target`. */

@@ -1,7 +1,6 @@
 // Flag value parsers and flags shared by the command definitions.
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import type { AdviceWords } from '../context.js';
-import type { DraftTarget } from '../domain/outbox.js';
+import type { AdviceWords, DraftTarget } from '../context.js';
 
 /** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
 export function parseIntIn(min: number, max: number, what: string) {

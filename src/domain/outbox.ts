@@ -4,18 +4,16 @@
 // its own entry per target (the wizard updates it answer by answer) and never changes another's:
 // a failed send followed by another send leaves the first waiting, and says so. Where no entry can
 // be kept at all, the write still goes out, and if it fails the typed text is printed.
-import { asSent } from '../core/blockers.js';
-import { createEchoQuestion, createGoal, getCheckIn, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
+import { getCheckIn } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
+import { DATE_KEY_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import { BUSY, ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { answersOf, buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
-import { cachedMe, me, resolveGoalNames } from './account.js';
+import { cachedMe, me } from './account.js';
 import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
-import { teammateCheckInTarget } from './target.js';
 import { CancelledError, CliError, EditorError, EXIT, ExitSignal, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
@@ -50,6 +48,13 @@ export interface Write<T> {
   names?: DraftTarget[];
   send: () => Promise<T>;
 }
+
+/**
+ * How a write is kept while it goes out: an entry kept earlier (`entry`, with its `claim`), or the
+ * content typed now (made as `made`), and what the outbox says of it. The operation that sends it
+ * (writes.ts, send-checkin.ts) knows its target and its request.
+ */
+export type Keeping = Omit<Write<unknown>, 'target' | 'send' | 'content'>;
 
 /** Typed content as a person reads it back. */
 export function contentText(content: DraftContent): string {
@@ -470,7 +475,7 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
  * were written); on a terminal with several waiting, the person picks. An entry that may already
  * have reached the service is left with its line. Returns what was sent, in order.
  */
-export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
+export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry, keeping: Keeping & { entry: Entry }) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
   const { here, elsewhere, busy } = waitingFor(ctx, targets);
   if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`);
   if (here.length === 0) throw noneWaiting(ctx, what, elsewhere);
@@ -485,7 +490,7 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
       continue;
     }
     try {
-      out.push({ entry, result: await sendWithDraft(ctx, { target: entry.target, entry, resume, quiet: true, send: () => send(entry) }) });
+      out.push({ entry, result: await send(entry, { entry, resume, quiet: true }) });
     } catch (err) {
       // Sent by another checkin meanwhile: done with. Being sent there, or maybe sent once held: left, said.
       if (err instanceof GoneError) {
@@ -517,82 +522,10 @@ export async function pickEntries(ctx: Context, entries: Entry[], what: string):
 }
 
 /** What the service answered for a sent entry: its object, by the kind of thing it is. */
-export type SentEntry = { kind: DraftTarget['kind']; result: unknown };
-
 /** A comment kept for someone's check-in on a day: "2026-11-26 @grace" → [day, person]; undefined for any other name. */
 export function personDraft(id: string): [string, string] | undefined {
   const m = /^(\d{4}-\d{2}-\d{2}|last) (.+)$/s.exec(id);
   return m ? [m[1]!, m[2]!] : undefined;
-}
-
-/**
- * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
- * removed once the service accepted it. Text kept from the editor is read as answers first.
- */
-export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsewhere = false }: { yes?: boolean; elsewhere?: boolean } = {}): Promise<SentEntry> {
-  const api = await ctx.api();
-  const t = entry.target;
-  const c = entry.content;
-  const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
-  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, yes, elsewhere, send });
-  switch (t.kind) {
-    case 'check-in': {
-      const day = await entryDay(ctx, { ...entry, target: t });
-      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { yes, elsewhere });
-      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, terminal(`Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`));
-      let answers;
-      if (c.kind === 'answers') answers = c.answers;
-      else if (c.kind === 'text') {
-        const read = readTemplate(c.text);
-        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, terminal(`Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`));
-        answers = read.answers;
-      } else throw wrong();
-      const edited = await guardNewer(ctx, t.key, entry, answers);
-      const a = edited ?? answers;
-      if (edited) return { kind: t.kind, result: await sendWithDraft(ctx, { target: t, content: { kind: 'answers', answers: edited }, made: 'editor', folds: [entry], send: () => patchCheckIn(api, t.key, asSent(a)) }) };
-      return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, asSent(a))) };
-    }
-    case 'comment': {
-      const body = commentBody(entry);
-      if (t.on === 'check-in' && !UUID_RE.test(t.id)) {
-        // Kept under a day and a person's name (`checkin comments 2026-11-26 @grace`): looked up now.
-        const whose = personDraft(t.id);
-        if (whose) {
-          const found = await teammateCheckInTarget(ctx, whose[0], whose[1]);
-          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, terminal(`\`checkin drafts show ${entry.id}\` shows its words.`));
-          const on = found.known.id;
-          return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
-        }
-        // Kept under the name given (a date, `last`) when the check-in could not be looked up: looked up now.
-        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, terminal(`Send it with \`checkin comments ${sanitizeLine(t.id)} --resume\`.`));
-        const on = (await getCheckIn(api, t.id)).id;
-        return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
-      }
-      return { kind: t.kind, result: await go(() => postComment(api, { kind: t.on, id: t.id }, body)) };
-    }
-    case 'goal-update':
-      if (c.kind !== 'goal-update') throw wrong();
-      return { kind: t.kind, result: await go(() => createGoalUpdate(api, t.goalId, c.input)) };
-    case 'goal-update-edit':
-      if (c.kind !== 'goal-update') throw wrong();
-      return { kind: t.kind, result: await go(() => patchGoalUpdate(api, t.id, c.input)) };
-    case 'activity':
-      if (c.kind !== 'activity') throw wrong();
-      return { kind: t.kind, result: await go(() => postActivity(api, c.input)) };
-    case 'goal': {
-      if (c.kind !== 'goal') throw wrong();
-      const body = await resolveGoalNames(ctx, c.input);
-      return { kind: t.kind, result: await go(() => createGoal(api, body)) };
-    }
-    case 'goal-edit': {
-      if (c.kind !== 'goal') throw wrong();
-      const body = await resolveGoalNames(ctx, c.input);
-      return { kind: t.kind, result: await go(() => patchGoal(api, t.id, body)) };
-    }
-    case 'echo-question':
-      if (c.kind !== 'echo-question') throw wrong();
-      return { kind: t.kind, result: await go(() => createEchoQuestion(api, c.input)) };
-  }
 }
 
 /**

@@ -2,27 +2,32 @@
 // operation: its one request, with what was typed kept as an outbox entry until the service
 // accepted it (outbox.ts `sendWithDraft`). The CLI (comments, inbox replies, goal update, log) and
 // the agent face (send_comment, send_goal_update, log_activity) call these; each face says what
-// came of it. Nothing here prints or names a command.
+// came of it. `sendEntry` (`checkin drafts send`, an agent's yes) sends any kept entry through them.
+// Nothing here prints; what to run is the face's words (context.ts `AdviceWords`).
 
-import { createGoalUpdate, postActivity, postComment, type Commentable } from '../api/endpoints.js';
-import type { Activity, ActivityInput, Comment, GoalUpdate, GoalUpdateInput } from '../api/types.js';
+import { createEchoQuestion, createGoal, createGoalUpdate, getCheckIn, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment, type Commentable } from '../api/endpoints.js';
+import { DATE_KEY_RE, UUID_RE, type Activity, type ActivityInput, type Comment, type GoalUpdate, type GoalUpdateInput } from '../api/types.js';
+import { asSent } from '../core/blockers.js';
+import { readTemplate } from '../core/checkin-answers.js';
 import type { Context } from '../context.js';
-import { sendWithDraft, type Write } from './outbox.js';
+import { terminal, UsageError } from '../errors.js';
+import { sanitizeLine } from '../ui/sanitize.js';
+import { resolveGoalNames } from './account.js';
+import { commentBody, entryDay, guardNewer, personDraft, sendWithDraft, targetNoun, type DraftTarget, type Entry, type Keeping } from './outbox.js';
+import { teammateCheckInTarget } from './target.js';
 
-/**
- * How a write is kept while it goes out: an entry kept earlier (`entry`, with its `claim`), or the
- * content typed now (made as `made`), and what the outbox says of it; see outbox.ts `Write`.
- * The operation knows its target and its request.
- */
-export type Keeping = Omit<Write<unknown>, 'target' | 'send' | 'content'>;
+export type { Keeping } from './outbox.js';
 
 /** The entry's content when nothing was kept earlier: what is typed now is kept before it is sent. */
 const typedNow = <C>(keeping: Keeping, content: C) => (keeping.entry ? {} : { content });
 
+/** The target a write goes out for: an entry kept earlier keeps its own (a comment kept under its check-in's date). */
+const targetOf = (keeping: Keeping, target: DraftTarget): DraftTarget => keeping.entry?.target ?? target;
+
 /** A comment (or a reply in a thread) on a check-in or a goal update: one POST. */
 export function postCommentKept(ctx: Context, on: Commentable, body: string, keeping: Keeping = {}): Promise<Comment> {
   return sendWithDraft(ctx, {
-    target: { kind: 'comment', on: on.kind, id: on.id },
+    target: targetOf(keeping, { kind: 'comment', on: on.kind, id: on.id }),
     ...typedNow(keeping, { kind: 'comment' as const, body }),
     ...keeping,
     send: async () => postComment(await ctx.api(), on, body),
@@ -32,19 +37,105 @@ export function postCommentKept(ctx: Context, on: Commentable, body: string, kee
 /** A new update of a goal: one POST. */
 export function postGoalUpdateKept(ctx: Context, goalId: string, input: GoalUpdateInput, keeping: Keeping = {}): Promise<GoalUpdate> {
   return sendWithDraft(ctx, {
-    target: { kind: 'goal-update', goalId },
+    target: targetOf(keeping, { kind: 'goal-update', goalId }),
     ...typedNow(keeping, { kind: 'goal-update' as const, input }),
     ...keeping,
     send: async () => createGoalUpdate(await ctx.api(), goalId, input),
   });
 }
 
+/** Changes to an update of a goal: one PATCH. */
+export function patchGoalUpdateKept(ctx: Context, id: string, input: GoalUpdateInput, keeping: Keeping = {}): Promise<GoalUpdate> {
+  return sendWithDraft(ctx, {
+    target: targetOf(keeping, { kind: 'goal-update-edit', id }),
+    ...typedNow(keeping, { kind: 'goal-update' as const, input }),
+    ...keeping,
+    send: async () => patchGoalUpdate(await ctx.api(), id, input),
+  });
+}
+
 /** An activity recorded: one POST. The token is asked for only once it is kept (a log from a git hook loses nothing). */
 export function logActivityKept(ctx: Context, input: ActivityInput, keeping: Keeping = {}): Promise<Activity> {
   return sendWithDraft(ctx, {
-    target: { kind: 'activity' },
+    target: targetOf(keeping, { kind: 'activity' }),
     ...typedNow(keeping, { kind: 'activity' as const, input }),
     ...keeping,
     send: async () => postActivity(await ctx.api(), input),
   });
+}
+
+export type SentEntry = { kind: DraftTarget['kind']; result: unknown };
+
+/** The advice for an entry that only its target's own resume can send, in the face's words. */
+const sendItWith = (ctx: Context, target: DraftTarget) => (ctx.advice ? [terminal(`Send it with \`${ctx.advice.resume(target)}\`.`)] : []);
+
+/**
+ * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
+ * removed once the service accepted it. Text kept from the editor is read as answers first.
+ */
+export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsewhere = false }: { yes?: boolean; elsewhere?: boolean } = {}): Promise<SentEntry> {
+  const api = await ctx.api();
+  const t = entry.target;
+  const c = entry.content;
+  const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
+  const keeping = { entry, yes, elsewhere };
+  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, ...keeping, send });
+  switch (t.kind) {
+    case 'check-in': {
+      const day = await entryDay(ctx, { ...entry, target: t });
+      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { yes, elsewhere });
+      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, ...sendItWith(ctx, { kind: 'check-in', key: sanitizeLine(t.key) }));
+      let answers;
+      if (c.kind === 'answers') answers = c.answers;
+      else if (c.kind === 'text') {
+        const read = readTemplate(c.text);
+        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, terminal(`Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`));
+        answers = read.answers;
+      } else throw wrong();
+      const edited = await guardNewer(ctx, t.key, entry, answers);
+      const a = edited ?? answers;
+      if (edited) return { kind: t.kind, result: await sendWithDraft(ctx, { target: t, content: { kind: 'answers', answers: edited }, made: 'editor', folds: [entry], send: () => patchCheckIn(api, t.key, asSent(a)) }) };
+      return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, asSent(a))) };
+    }
+    case 'comment': {
+      const body = commentBody(entry);
+      if (t.on === 'check-in' && !UUID_RE.test(t.id)) {
+        // Kept under a day and a person's name (`checkin comments 2026-11-26 @grace`): looked up now.
+        const whose = personDraft(t.id);
+        if (whose) {
+          const found = await teammateCheckInTarget(ctx, whose[0], whose[1]);
+          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, terminal(`\`checkin drafts show ${entry.id}\` shows its words.`));
+          const on = found.known.id;
+          return { kind: t.kind, result: await postCommentKept(ctx, { kind: 'check-in', id: on }, body, keeping) };
+        }
+        // Kept under the name given (a date, `last`) when the check-in could not be looked up: looked up now.
+        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, ...sendItWith(ctx, { kind: 'comment', on: 'check-in', id: sanitizeLine(t.id) }));
+        const on = (await getCheckIn(api, t.id)).id;
+        return { kind: t.kind, result: await postCommentKept(ctx, { kind: 'check-in', id: on }, body, keeping) };
+      }
+      return { kind: t.kind, result: await postCommentKept(ctx, { kind: t.on, id: t.id }, body, keeping) };
+    }
+    case 'goal-update':
+      if (c.kind !== 'goal-update') throw wrong();
+      return { kind: t.kind, result: await postGoalUpdateKept(ctx, t.goalId, c.input, keeping) };
+    case 'goal-update-edit':
+      if (c.kind !== 'goal-update') throw wrong();
+      return { kind: t.kind, result: await patchGoalUpdateKept(ctx, t.id, c.input, keeping) };
+    case 'activity':
+      if (c.kind !== 'activity') throw wrong();
+      return { kind: t.kind, result: await logActivityKept(ctx, c.input, keeping) };
+    case 'goal': {
+      if (c.kind !== 'goal') throw wrong();
+      const body = await resolveGoalNames(ctx, c.input);
+      return { kind: t.kind, result: await go(() => createGoal(api, body)) };
+    }
+    case 'goal-edit': {
+      if (c.kind !== 'goal') throw wrong();
+      const body = await resolveGoalNames(ctx, c.input);
+      return { kind: t.kind, result: await go(() => patchGoal(api, t.id, body)) };
+    }
+    case 'echo-question':
+      if (c.kind !== 'echo-question') throw wrong();
+      return { kind: t.kind, result: await go(() => createEchoQuestion(api, c.input)) };
+  }
 }

@@ -1,7 +1,6 @@
 // `checkin log "<text>"`: record an activity (POST /activities) for yourself, so it shows in the
 // web app and in tomorrow's suggestion. The text is kept as a draft until the service took it.
 import { Command } from '@commander-js/extra-typings';
-import { postActivity } from '../../api/endpoints.js';
 import type { Activity, ActivityInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -38,8 +37,8 @@ export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
   const target = { kind: 'activity' } as const;
   if (opts.resume) {
     // Every activity kept from failed attempts (the git hook's commits while the service was down), oldest first.
-    const api = await ctx.api();
-    const sent = await resumeEach(ctx, target, 'an activity', 'checkin log --resume', (e) => postActivity(api, activityOf(e.content)));
+    await ctx.api(); // the token first: without one, nothing is taken to send
+    const sent = await resumeEach(ctx, target, 'an activity', 'checkin log --resume', (e, k) => logActivityKept(ctx, activityOf(e.content), k));
     for (const { result } of sent) await showRecorded(ctx, result, opts.json);
     return;
   }

@@ -1,7 +1,7 @@
 // `checkin comments <key>`: the comments on a check-in (or, with --goal-update, a goal update);
 // --add, --edit or --resume posts one, kept as a draft until the service accepted it.
 import { Command } from '@commander-js/extra-typings';
-import { allComments, postComment } from '../../api/endpoints.js';
+import { allComments } from '../../api/endpoints.js';
 import type { Comment } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
@@ -77,7 +77,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   const names = addressed ? [draftTarget, addressed] : [draftTarget];
   if (opts.resume) {
     // Every comment kept for it, oldest first, each posted once.
-    const sent = await resumeEach(ctx, names, `this ${target.kind}`, again, (e) => postComment(api, target, commentBody(e)));
+    const sent = await resumeEach(ctx, names, `this ${target.kind}`, again, (e, k) => postCommentKept(ctx, target, commentBody(e), k));
     for (const { result } of sent) await showPosted(ctx, target.kind, result, opts.json);
     return;
   }

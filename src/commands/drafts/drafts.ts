@@ -6,7 +6,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { accountHere, accountLabel, contentText, firstWords, drop, sameAccount, sendEntry, targetLabel, whenLabel, type Entry } from '../../domain/outbox.js';
+import { sendEntry } from '../../domain/writes.js';
+import { accountHere, accountLabel, contentText, firstWords, drop, sameAccount, targetLabel, whenLabel, type Entry } from '../../domain/outbox.js';
 import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';

@@ -124,10 +124,16 @@ export async function runAsk(ctx: Context, opts: AskOptions): Promise<void> {
   if (opts.resume) {
     // Every question kept from failed attempts, oldest first, each asked once (a schedule given now applies to each).
     const api = await ctx.api();
-    const sent = await resumeEach(ctx, TARGET, 'an echo question', RESUME, (e) => {
-      if (e.content.kind !== 'echo-question') throw new UsageError(`The draft ${e.id} holds no echo question`);
-      return createEchoQuestion(api, { ...e.content.input, ...givenSchedule(opts) });
-    });
+    const sent = await resumeEach(ctx, TARGET, 'an echo question', RESUME, (e, k) =>
+      sendWithDraft(ctx, {
+        target: e.target,
+        ...k,
+        send: () => {
+          if (e.content.kind !== 'echo-question') throw new UsageError(`The draft ${e.id} holds no echo question`);
+          return createEchoQuestion(api, { ...e.content.input, ...givenSchedule(opts) });
+        },
+      }),
+    );
     for (const { result } of sent) await showAsked(ctx, result, opts.json);
     return;
   }

@@ -3,7 +3,7 @@
 // @username) and turned into ids, and the interactive questions asked on a terminal.
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
-import { noPipeWithResume, resumeEach, type DraftTarget } from '../../domain/outbox.js';
+import { noPipeWithResume, resumeEach, sendWithDraft, type DraftTarget } from '../../domain/outbox.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
@@ -141,10 +141,16 @@ export async function resumeGoals<T>(ctx: Context, target: DraftTarget, flags: G
   if (flags.input !== undefined) throw new UsageError(`--resume and --input cannot be combined: --resume sends ${what} kept earlier`);
   noPipeWithResume(resume, flags.description === '-');
   const extra = (await givenFields(ctx, flags)).input;
-  const sent = await resumeEach(ctx, target, what, resume, async (e) => {
-    if (e.content.kind !== 'goal') throw new UsageError(`The draft ${e.id} holds no goal`);
-    return send(await resolveGoalNames(ctx, { ...e.content.input, ...extra }));
-  });
+  const sent = await resumeEach(ctx, target, what, resume, (e, k) =>
+    sendWithDraft(ctx, {
+      target: e.target,
+      ...k,
+      send: async () => {
+        if (e.content.kind !== 'goal') throw new UsageError(`The draft ${e.id} holds no goal`);
+        return send(await resolveGoalNames(ctx, { ...e.content.input, ...extra }));
+      },
+    }),
+  );
   return sent.map((s) => s.result);
 }
 

@@ -1,12 +1,13 @@
 // What the goal-update commands share: ids, confidence levels, the content options, and
 // gathering the content from flags, standard input, prompts or $EDITOR.
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
-import type { GoalUpdateInput } from '../../../api/types.js';
+import type { GoalUpdate, GoalUpdateInput } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { UsageError, withHint } from '../../../errors.js';
 import { parseConfidence } from '../../../domain/goal-updates.js';
 import { AmbiguousIdError, goalIdOf, UnknownIdError } from '../../../domain/short-ids.js';
-import { keep, noPipeWithResume, resumeEach, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
+import { keep, noPipeWithResume, resumeEach, type DraftTarget, type Keeping } from '../../../domain/outbox.js';
+import { patchGoalUpdateKept, postGoalUpdateKept } from '../../../domain/writes.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
 import { keptLine, resumeCommand, intOption } from '../../flags.js';
@@ -96,7 +97,7 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
   return input;
 }
 
-export interface GoalUpdateWrite<T> {
+export interface GoalUpdateWrite {
   target: Extract<DraftTarget, { kind: 'goal-update' | 'goal-update-edit' }>;
   resume: boolean | undefined;
   /** What it is, as "There is no draft for …" says it. */
@@ -105,21 +106,25 @@ export interface GoalUpdateWrite<T> {
   gather: () => Promise<GoalUpdateInput>;
   /** The content flags: with --resume, what they give is added to each kept draft (a missing title, say). */
   flags: GoalUpdateContentOptions;
-  send: (input: GoalUpdateInput) => Promise<T>;
+}
+
+/** The domain's operation for the target: a new update posted, or an update's changes. */
+function goalUpdateWrite(ctx: Context, target: GoalUpdateWrite['target'], input: GoalUpdateInput, keeping: Keeping): Promise<GoalUpdate> {
+  return target.kind === 'goal-update' ? postGoalUpdateKept(ctx, target.goalId, input, keeping) : patchGoalUpdateKept(ctx, target.id, input, keeping);
 }
 
 /** A goal update written or changed: a fresh one sent with its draft, or (--resume) each kept one, oldest first. */
-export async function writeGoalUpdate<T>(ctx: Context, w: GoalUpdateWrite<T>): Promise<T[]> {
+export async function writeGoalUpdate(ctx: Context, w: GoalUpdateWrite): Promise<GoalUpdate[]> {
   if (w.resume) {
     noPipeWithResume(resumeCommand(w.target), w.flags.body === '-');
-    const sent = await resumeEach(ctx, w.target, w.what, resumeCommand(w.target), (e) => {
+    const sent = await resumeEach(ctx, w.target, w.what, resumeCommand(w.target), (e, k) => {
       if (e.content.kind !== 'goal-update') throw new UsageError(`The draft ${e.id} holds no goal update`);
-      return w.send({ ...e.content.input, ...givenContent(w.flags) });
+      return goalUpdateWrite(ctx, w.target, { ...e.content.input, ...givenContent(w.flags) }, k);
     });
     return sent.map((s) => s.result);
   }
   const input = await w.gather();
-  return [await sendWithDraft(ctx, { target: w.target, content: { kind: 'goal-update', input }, made: w.flags.body === '-' ? 'piped' : 'typed', send: () => w.send(input) })];
+  return [await goalUpdateWrite(ctx, w.target, input, { made: w.flags.body === '-' ? 'piped' : 'typed' })];
 }
 
 /** The content the flags give (with `--body -`, what was `piped`; without it, no body), as they add to a kept draft. */

@@ -1,6 +1,6 @@
 // `checkin goal update <goal-id>` (also `goal update create <goal-id>`): post a goal update.
 import { Command } from '@commander-js/extra-typings';
-import { createGoalUpdate, getGoal, listGoalUpdates } from '../../../api/endpoints.js';
+import { getGoal, listGoalUpdates } from '../../../api/endpoints.js';
 import { CONFIDENCE_LEVELS, nearestConfidence } from '../../../api/types.js';
 import type { Context } from '../../../context.js';
 import { CancelledError } from '../../../errors.js';
@@ -65,7 +65,6 @@ export async function runGoalUpdateCreate(ctx: Context, opts: GoalUpdateCreateOp
       }
       return input;
     },
-    send: (input) => createGoalUpdate(api, id, input),
   });
   for (const created of posted) {
     await sayDone(ctx.io, ctx.now(), 'Posted the goal update', { link: created.url, json: opts.json });

@@ -1,7 +1,7 @@
 // `checkin goal update edit <update-id>`: change a goal update (PATCH only what was given; on a
 // terminal with nothing given, the body opens in $EDITOR). Kept as a draft until accepted.
 import { Command } from '@commander-js/extra-typings';
-import { getGoalUpdate, patchGoalUpdate } from '../../../api/endpoints.js';
+import { getGoalUpdate } from '../../../api/endpoints.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { printOne } from '../../../ui/output.js';
@@ -38,7 +38,6 @@ export async function runGoalUpdateEdit(ctx: Context, opts: GoalUpdateEditOption
       if (Object.keys(input).length === 0) throw new UsageError('Nothing to change: give --title, --body, --progress or --confidence (or --edit)');
       return input;
     },
-    send: (input) => patchGoalUpdate(api, id, input),
   });
   for (const one of updated) await printOne(ctx.io, ctx.now(), one, opts.json, goalUpdateView);
 }
