@@ -1,8 +1,7 @@
 // What the MCP tools share: results (a short text for people, the exact objects for programs),
 // errors as tool errors with the CLI's own one-line messages, a plain view, draft ids, and the
 // shapes of the service's objects in the output schemas.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF } from '../api/types.js';
 import { anything, type Shape } from '../api/validate.js';
@@ -22,6 +21,10 @@ export interface Served {
   ctx: Context;
   /** `checkin mcp --allow-send`: send without asking when the client cannot ask. */
   allowSend: boolean;
+  /** The protocol's era: `legacy` (2025-11-25 and before: initialize, elicitation) or `modern` (2026-07-28: stateless, input-required results). */
+  era: 'legacy' | 'modern';
+  /** The one question waiting for the person's answer for each draft (2026-07-28): its nonce and when it was asked. */
+  asking: Map<string, { nonce: string; at: number }>;
 }
 
 /**
@@ -48,7 +51,7 @@ export function failure(ctx: Context, err: unknown): CallToolResult {
 }
 
 /** Runs a tool's work, turning whatever it throws into a tool error. */
-export async function guard(ctx: Context, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function guard<T>(ctx: Context, work: () => Promise<T>): Promise<T | CallToolResult> {
   try {
     return await work();
   } catch (err) {

@@ -5,8 +5,8 @@
 // carries nothing but protocol messages (ui/io.ts guards it), and everything checkin would
 // print goes to stderr; messages are read by stdio.ts (one a line, at most 10 MiB, and what it
 // cannot read is answered with an error). It ends when the client closes standard input.
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ProtocolError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import { createContext, type Context } from '../context.js';
 import { describeError } from '../error-text.js';
@@ -97,7 +97,7 @@ function registerResources(served: Served): void {
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
       } catch (err) {
         // A draft that is not there is the client's "resource not found", in the agent's words; never an internal error.
-        if (err instanceof NoDraftError) throw new McpError(RESOURCE_NOT_FOUND, sanitize(err.message), { uri: uri.href });
+        if (err instanceof NoDraftError) throw new ProtocolError(RESOURCE_NOT_FOUND, sanitize(err.message), { uri: uri.href });
         throw resourceError(ctx, err);
       }
     },
@@ -141,30 +141,46 @@ export interface ServeOptions {
   allowSend: boolean;
 }
 
+/**
+ * One server for a connection, of the era its opening chose (serveStdio calls it once per
+ * connection, and once more for a `server/discover` probe it may throw away): the same tools,
+ * resources and prompt for a 2025-11-25 client and a 2026-07-28 one.
+ */
+export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking']): McpServer {
+  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
+  const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
+  registerReadTools(served);
+  registerWriteTools(served);
+  registerResources(served);
+  registerPrompt(served);
+  return server;
+}
+
 /** Serves until the client closes standard input. */
 export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   const { io, input, output } = protocolIO(outer.io);
   const ctx = createContext({ io, env: outer.env });
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
-  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
-  const served: Served = { server, ctx, allowSend: opts.allowSend };
-  registerReadTools(served);
-  registerWriteTools(served);
-  registerResources(served);
-  registerPrompt(served);
   const transport = new LineTransport(input, output);
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
     input.once('end', () => resolve());
     input.once('close', () => resolve());
   });
-  transport.onerror = (err) => io.err(`warning: ${err.message}\n`);
-  await server.connect(transport);
+  // The questions waiting for the person's answer (2026-07-28's retries), kept for the whole process.
+  const asking: Served['asking'] = new Map();
+  const handle = serveStdio(({ era }) => makeServer(ctx, opts, era, asking), { transport, onerror: (err) => io.err(`warning: ${err.message}\n`) });
+  const ended = new Promise<void>((resolve) => {
+    const close = transport.onclose;
+    transport.onclose = () => {
+      close?.();
+      resolve();
+    };
+  });
   try {
-    await closed;
+    await Promise.race([closed, ended]);
   } finally {
-    await server.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
     await ctx.close().catch(() => undefined);
   }
 }
