@@ -3,7 +3,7 @@
 // shapes of the service's objects in the output schemas.
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF } from '../api/types.js';
+import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF, TEAM_DAY } from '../api/types.js';
 import { anything, type Shape } from '../api/validate.js';
 import { accountHere, sameAccount, type Entry } from '../domain/outbox.js';
 import type { Context } from '../context.js';
@@ -88,7 +88,7 @@ export function entryFor(ctx: Context, id: string): Entry {
  * (the object allows it all the same: `additionalProperties: true`, not `{}`), and "or null" stays
  * an `anyOf` (zod folds a bare one into a `["string", "null"]` type array).
  */
-function schemaOf(s: Shape<unknown>): z.ZodType {
+export function schemaOf(s: Shape<unknown>): z.ZodType {
   const d = s.def;
   switch (d.kind) {
     case 'string':
@@ -124,12 +124,15 @@ export const shapes = {
   ref: about(REF, 'a person or team: its id and name'),
   answers: about(CHECK_IN_ANSWERS, 'the answers as they will be sent (those left out keep what the check-in says)'),
   goalUpdateInput: about(GOAL_UPDATE_INPUT, 'the update as it will be sent'),
+  teamDay: about(TEAM_DAY, "a team's day: each member, their check-in, its state, and how long a blocked member's blocker has stood (blocked_for); what `checkin team --json` prints for it"),
 };
 
 /** Dashes and minus signs of every kind: a run of three at a line's start is the markers' own start. */
 const DASHES = '-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d';
 const MARKER_START = new RegExp(`^\\s*[${DASHES}]{3}`, 'u');
 const DASH_RUN = new RegExp(`[${DASHES}]{2,}`, 'gu');
+/** Every way a line may end: CR LF, CR, VT, FF, the information separators, NEL, U+2028, U+2029. */
+const LINE_BREAKS = /\r\n?|[\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/g;
 /** The block's last line; no line of the text inside can be it (see `othersWords`). */
 export const END_OF_TEXT = '--- end ---';
 
@@ -147,7 +150,9 @@ export const END_OF_TEXT = '--- end ---';
  * "an unnamed author". Structured results are never marked: they are exactly what the service sent.
  */
 export function othersWords(by: string | null | undefined, text: string, { from = 'the service' }: { from?: string } = {}): string {
-  const body = sanitize(text).replace(/\s+$/, '');
+  // Every line or paragraph separator a reader may break a line at is a newline here, so that no line
+  // of the text can pass for the markers: U+2028/U+2029 and NEL as much as CR, VT and FF.
+  const body = sanitize(text.replace(LINE_BREAKS, '\n')).replace(/\s+$/, '');
   const safe = body
     .split('\n')
     .map((line) => (MARKER_START.test(line) || MARKER_START.test(line.normalize('NFKC')) ? `\\${line}` : line))

@@ -61,6 +61,15 @@ function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean
 
 /** Characters a dialog would not show: controls (but tab and newline), bidi marks, zero-width ones (a joiner between two emoji draws one picture). */
 const HIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+/**
+ * Characters that draw as nothing, or as a blank, in most dialogs though they are not spaces: line and
+ * paragraph separators, the Braille blank, the Hangul fillers, the Mongolian vowel separator, Khmer's
+ * inherent vowels, the combining grapheme joiner, tags and variation selectors on no emoji.
+ */
+const BLANK_LOOKING = /[\u0085\u2028\u2029\u2800\u115f\u1160\u3164\uffa0\u180e\u17b4\u17b5\u034f\u{e0000}-\u{e007f}]|(?<!\p{Extended_Pictographic})[\ufe00-\ufe0f]/gu;
+/** A run of combining marks on one base: more than two hide or smear what is around them (a "Zalgo" pile). */
+const MARK_PILE = /\p{M}{3,}/gu;
+const codeOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 /** A run of spaces (any kind but the newline) long enough to push words out of sight. */
 const SPACES = /[^\S\n]+/g;
 
@@ -71,7 +80,14 @@ const SPACES = /[^\S\n]+/g;
  * spaces]"), and every hidden character is named ("[U+200B]"). "\r\n" is shown as the line break it is.
  */
 export function shownAsSent(text: string): string {
-  const marked = text.replace(/\r\n/g, '\n').replace(HIDDEN, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  const marked = text
+    .replace(/\r\n/g, '\n')
+    .replace(HIDDEN, (c) => `[${codeOf(c)}]`)
+    .replace(BLANK_LOOKING, (c) => `[${codeOf(c)}]`)
+    .replace(MARK_PILE, (run) => {
+      const marks = [...run];
+      return `[${marks.length} combining marks: ${[...new Set(marks)].slice(0, 4).map(codeOf).join(' ')}${new Set(marks).size > 4 ? ' …' : ''}]`;
+    });
   // A line of nothing but spaces is a blank line (counted with the others); in any other, long runs of spaces are counted.
   const lines = marked.split('\n').map((line) =>
     /^[^\S\n]*$/.test(line) ? '' : line.replace(SPACES, (run, at: number) => {
