@@ -32,7 +32,7 @@ export interface Served {
  * and zero-width characters removed) and `structured`, exactly what the service said.
  */
 export function done(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: sanitize(text) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: cut(sanitize(text), MAX_TEXT) }], structuredContent: bounded(structured) };
 }
 
 /** A line of a terminal's advice: a checkin command or a flag to give. */
@@ -131,6 +131,33 @@ export const shapes = {
 const DASHES = '-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d';
 const MARKER_START = new RegExp(`^\\s*[${DASHES}]{3}`, 'u');
 const DASH_RUN = new RegExp(`[${DASHES}]{2,}`, 'gu');
+/** The most of one text from outside a tool's text shows (in characters): a longer one is cut, saying how much more there is and where it is whole. */
+export const MAX_OTHERS_WORDS = 4000;
+/** The most one string of a structured result holds (in characters). */
+export const MAX_FIELD = 20_000;
+/** The most a tool's text holds, all in all (in characters). */
+export const MAX_TEXT = 200_000;
+
+/**
+ * `text` cut to `max` characters (never inside a surrogate pair or a line's markers), then
+ * "… (N more characters: `checkin checkin <id>` shows it whole)" — or without the command when
+ * there is none to name.
+ */
+export function cut(text: string, max: number, whole?: string): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const more = chars.length - max;
+  return `${chars.slice(0, max).join('')}… (${more} more character${more === 1 ? '' : 's'}${whole ? `: \`${whole}\` shows it whole` : ''})`;
+}
+
+/** Every string of a structured result cut to MAX_FIELD characters: an answer is bounded whoever wrote what is in it. */
+export function bounded<T>(value: T): T {
+  if (typeof value === 'string') return (value.length > MAX_FIELD ? cut(value, MAX_FIELD) : value) as T;
+  if (Array.isArray(value)) return value.map((v) => bounded(v)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v)])) as T;
+  return value;
+}
+
 /** Every way a line may end: CR LF, CR, VT, FF, the information separators, NEL, U+2028, U+2029. */
 const LINE_BREAKS = /\r\n?|[\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/g;
 /** The block's last line; no line of the text inside can be it (see `othersWords`). */
@@ -149,10 +176,10 @@ export const END_OF_TEXT = '--- end ---';
  * line, quoted, without runs of dashes or quotes of its own, at most 80 characters; `by` undefined:
  * "an unnamed author". Structured results are never marked: they are exactly what the service sent.
  */
-export function othersWords(by: string | null | undefined, text: string, { from = 'the service' }: { from?: string } = {}): string {
+export function othersWords(by: string | null | undefined, text: string, { from = 'the service', whole }: { from?: string; whole?: string } = {}): string {
   // Every line or paragraph separator a reader may break a line at is a newline here, so that no line
   // of the text can pass for the markers: U+2028/U+2029 and NEL as much as CR, VT and FF.
-  const body = sanitize(text.replace(LINE_BREAKS, '\n')).replace(/\s+$/, '');
+  const body = cut(sanitize(text.replace(LINE_BREAKS, '\n')).replace(/\s+$/, ''), MAX_OTHERS_WORDS, whole);
   const safe = body
     .split('\n')
     .map((line) => (MARKER_START.test(line) || MARKER_START.test(line.normalize('NFKC')) ? `\\${line}` : line))
