@@ -139,6 +139,28 @@ function registerPrompt(served: Served): void {
 
 export interface ServeOptions {
   allowSend: boolean;
+  /** `checkin mcp --read-only`: only the tools that read are listed; a write called anyway is refused. */
+  readOnly?: boolean;
+}
+
+/** What a write called on a read-only server answers: a tool error saying why, and what the person can do. */
+export const READ_ONLY_REFUSAL = (name: string) =>
+  `error: ${sanitize(name)} writes, and this server was started with \`checkin mcp --read-only\`: nothing was kept or sent.\nThe person can write it from their terminal, or start the server without --read-only.`;
+
+/**
+ * Read-only: the write tools are registered disabled (so tools/list leaves them out), and a call to
+ * one is answered with READ_ONLY_REFUSAL (a tool error, in the agent's words) rather than the SDK's
+ * bare "Tool … disabled".
+ */
+function readOnly(server: McpServer, writes: Set<string>): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown } }, ctx: unknown) => unknown> })._requestHandlers;
+  const call = handlers?.get('tools/call');
+  if (!handlers || !call) return;
+  handlers.set('tools/call', (request, ctx) => {
+    const name = request.params?.name;
+    if (typeof name === 'string' && writes.has(name)) return Promise.resolve({ isError: true, content: [{ type: 'text', text: READ_ONLY_REFUSAL(name) }] });
+    return call(request, ctx);
+  });
 }
 
 /**
@@ -150,7 +172,18 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
   const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
   const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
   registerReadTools(served);
-  registerWriteTools(served);
+  if (opts.readOnly) {
+    // The write tools as a read-only server has them: registered, disabled (not listed), and refused when called.
+    const writes = new Set<string>();
+    const register = server.registerTool.bind(server) as (...args: unknown[]) => { disable: () => void };
+    registerWriteTools({ ...served, server: Object.assign(Object.create(server) as McpServer, { registerTool: (name: string, ...rest: unknown[]) => {
+      writes.add(name);
+      const tool = register(name, ...rest);
+      tool.disable();
+      return tool;
+    } }) });
+    readOnly(server, writes);
+  } else registerWriteTools(served);
   registerResources(served);
   registerPrompt(served);
   return server;

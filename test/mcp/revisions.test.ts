@@ -241,3 +241,35 @@ describe('checkin mcp 2026-07-28: the person\'s yes as an input-required result'
     expect(writes()).toEqual([]);
   });
 });
+
+describe('checkin mcp --read-only', () => {
+  for (const revision of REVISIONS) {
+    it(`${revision}: lists only the tools marked read-only; a write called anyway is refused, nothing kept or sent; the drafts stay readable`, async () => {
+      const writer = await connect({ revision });
+      const kept = await writer.call('draft_checkin', { previous: '- Shipped it' });
+      const id = kept.structuredContent!.draft_id as string;
+      const s = await connect({ revision, args: ['--read-only'] });
+      const tools = await listTools(s);
+      expect(tools.map((t) => t.name).sort()).toEqual(['blockers', 'drafts', 'feed', 'get_checkin', 'goal', 'goals', 'inbox', 'list_checkins', 'me', 'suggest_previous', 'team_day']);
+      for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+      sb.requests.length = 0;
+      for (const [name, args] of [['draft_checkin', { previous: 'x' }], ['send_checkin', { draft_id: id }], ['log_activity', { description: 'x' }]] as const) {
+        const r = await s.call(name, args);
+        expect(r.isError, name).toBe(true);
+        expect(text(r)).toBe(`error: ${name} writes, and this server was started with \`checkin mcp --read-only\`: nothing was kept or sent.\nThe person can write it from their terminal, or start the server without --read-only.`);
+      }
+      expect(writes()).toEqual([]);
+      expect(((await s.call('drafts')).structuredContent!.drafts as Array<{ draft_id: string }>).map((d) => d.draft_id)).toEqual([id]);
+      expect(await s.read(`checkin://drafts/${id}`)).toContain('- Shipped it');
+    });
+  }
+
+  it('--print-config --read-only puts it in the command the agent runs', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const r = await runCli(['mcp', '--print-config', 'claude', '--read-only'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('claude mcp add checkin -- checkin mcp --read-only\n');
+    const codex = await runCli(['mcp', '--print-config', 'codex', '--read-only'], { env });
+    expect(codex.stdout).toContain('args = ["mcp", "--read-only"]');
+  });
+});
