@@ -304,6 +304,7 @@ export const TEAM_DAY = object({
   date: str,
   members: arrayOf(object({ person: REF, state: oneOf(MEMBER_STATES), check_in: orNull(CHECK_IN), blocked_for: optional(orNull(BLOCKER_RUN)) })),
 });
+export type TeamDay = Infer<typeof TEAM_DAY>;
 
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_API_URL = 'https://service.steady.space/api/v2';

@@ -1,14 +1,13 @@
 // A team's day: each member with their check-in of that day and its state, in the order every face
 // shows it (blocked first, then not yet, filled in, none; by name within each).
-import { MEMBER_STATES, type CheckIn, type TEAM_DAY, type Team } from '../api/types.js';
-import type { Infer } from '../api/validate.js';
+import { MEMBER_STATES, type CheckIn, type Team, type TeamDay } from '../api/types.js';
 import type { BlockerRun } from './blockers.js';
 
 export { MEMBER_STATES };
 export type MemberState = (typeof MEMBER_STATES)[number];
 
 /** A team's day, as api/types.ts's TEAM_DAY describes it (the one description of `--json` and the agent's team_day). */
-export type TeamDay = Infer<typeof TEAM_DAY>;
+export type { TeamDay };
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
