@@ -22,6 +22,9 @@ import { entryFor, NoDraftError, othersWords, plainView, type Served } from './k
 import { markedBlockers, markedCheckIn, markedGoals, markedTeamDays } from './marked.js';
 import { registerReadTools } from './read.js';
 import { LineTransport } from './stdio.js';
+import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './notices.js';
+import { waitingDrafts } from '../domain/drafts-waiting.js';
+import { markedDrafts } from './marked.js';
 import { registerWriteTools } from './write.js';
 
 /** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
@@ -72,6 +75,15 @@ function registerResources(served: Served): void {
     try {
       const { goals } = await findGoals(ctx, {});
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(goals.length === 0 ? 'No goals of yours.\n' : markedGoals(goals)) }] };
+    } catch (err) {
+      throw resourceError(ctx, err);
+    }
+  });
+  server.registerResource('drafts', DRAFTS_URI, { title: 'The drafts waiting', description: 'The drafts waiting in the outbox (the person\'s and agents\'): each id, what it is for, its state and first words; subscribe to be told when one appears, is sent or is dropped', mimeType: 'text/plain' }, async (uri) => {
+    try {
+      const list = waitingDrafts(ctx);
+      const text = list.length === 0 ? 'No drafts are waiting.\n' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
     } catch (err) {
       throw resourceError(ctx, err);
     }
@@ -168,8 +180,18 @@ function readOnly(server: McpServer, writes: Set<string>): void {
  * connection, and once more for a `server/discover` probe it may throw away): the same tools,
  * resources and prompt for a 2025-11-25 client and a 2026-07-28 one.
  */
-export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking']): McpServer {
-  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
+export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking'], listeners?: Set<Listener>): McpServer {
+  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} } });
+  if (listeners) {
+    const listener: Listener = { server, era, subscribed: new Set() };
+    acceptSubscriptions(listener);
+    listeners.add(listener);
+    const closed = server.server.onclose;
+    server.server.onclose = () => {
+      listeners.delete(listener);
+      closed?.();
+    };
+  }
   const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
   registerReadTools(served);
   if (opts.readOnly) {
@@ -202,7 +224,10 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   });
   // The questions waiting for the person's answer (2026-07-28's retries), kept for the whole process.
   const asking: Served['asking'] = new Map();
-  const handle = serveStdio(({ era }) => makeServer(ctx, opts, era, asking), { transport, onerror: (err) => io.err(`warning: ${err.message}\n`) });
+  // The servers a change of the outbox is told to (a probe thrown away leaves when it closes).
+  const listeners = new Set<Listener>();
+  const stopWatching = watchOutbox(ctx, listeners);
+  const handle = serveStdio(({ era }) => makeServer(ctx, opts, era, asking, listeners), { transport, onerror: (err) => io.err(`warning: ${err.message}\n`) });
   const ended = new Promise<void>((resolve) => {
     const close = transport.onclose;
     transport.onclose = () => {
@@ -213,6 +238,7 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   try {
     await Promise.race([closed, ended]);
   } finally {
+    stopWatching();
     await handle.close().catch(() => undefined);
     await ctx.close().catch(() => undefined);
   }

@@ -300,7 +300,7 @@ describe('checkin mcp: resources, prompt, setup', () => {
     const s = await connect();
     const day = await today(s);
     const { resources } = await s.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine']);
+    expect(resources.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', 'checkin://drafts']);
     const t = await s.client.readResource({ uri: 'checkin://check-ins/today' });
     expect((t.contents[0] as { text: string }).text).toMatch(new RegExp(`^${BY('Ada Lovelace')}Check-in ${day} · Ada Lovelace`));
     const team = await s.client.readResource({ uri: 'checkin://team/today' });
