@@ -5,7 +5,11 @@
 // carries nothing but protocol messages (ui/io.ts guards it), and everything checkin would
 // print goes to stderr; messages are read by stdio.ts (one a line, at most 10 MiB, and what it
 // cannot read is answered with an error). It ends when the client closes standard input.
-import { McpServer, ProtocolError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { completable, McpServer, ProtocolError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { getGoal, listGoalUpdates } from '../api/endpoints.js';
+import { shortIds } from '../core/short-ids.js';
+import { cachedEntry, cachedTeamNames, DAY_WORDS } from '../domain/candidates.js';
+import { goalIdOf } from '../domain/short-ids.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import { createContext, type Context } from '../context.js';
@@ -13,13 +17,13 @@ import { describeError } from '../error-text.js';
 import { allHere, contentText, targetNoun } from '../domain/outbox.js';
 import { fetchOrNull, todayTarget } from '../domain/target.js';
 import { protocolIO } from '../ui/io.js';
-import { sanitize } from '../ui/sanitize.js';
+import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { teamDay } from '../domain/team-day.js';
 import { openBlockers } from '../domain/blockers.js';
 import { findGoals } from '../domain/goals-list.js';
 import { VERSION } from '../version.js';
 import { entryFor, NoDraftError, othersWords, plainView, type Served } from './kit.js';
-import { markedBlockers, markedCheckIn, markedGoals, markedTeamDays } from './marked.js';
+import { markedBlockers, markedCheckIn, markedGoal, markedGoals, markedTeamDays } from './marked.js';
 import { registerReadTools } from './read.js';
 import { LineTransport } from './stdio.js';
 import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './notices.js';
@@ -42,6 +46,39 @@ const INSTRUCTIONS = `checkin: the person's daily team check-ins (Steady). Read 
 function resourceError(ctx: Context, err: unknown): Error {
   return new Error(describeError(err, ctx.debug.stacks).lines.join('\n'));
 }
+
+/** The most values one completion answers with (the protocol's own limit). */
+const MAX_COMPLETIONS = 100;
+/** A value a client may show and put back in a URI or an argument as it is: one line, nothing hidden. */
+const offerable = (v: string) => v !== '' && v.length <= 200 && sanitizeLine(v) === v && !/[\u0085\u2028\u2029]/.test(v);
+
+/** The values that complete `typed`: those starting with it (case-insensitive), then those containing it; at most 100. */
+export function completing(values: Iterable<string>, typed: string | undefined): string[] {
+  const t = (typed ?? '').toLowerCase();
+  const all = [...new Set(values)].filter(offerable);
+  const starts = all.filter((v) => v.toLowerCase().startsWith(t));
+  const has = all.filter((v) => !v.toLowerCase().startsWith(t) && v.toLowerCase().includes(t));
+  return [...starts, ...has].slice(0, MAX_COMPLETIONS);
+}
+
+/**
+ * Completions, from what checkin has cached or keeps on disk (no request, ever): day words; team
+ * names (mine and the directory's); goal ids in their short forms (the start `goals` shows), matched
+ * by the id's start or the goal's title; draft ids.
+ */
+export const complete = {
+  day: (ctx: Context, typed: string | undefined) => completing(DAY_WORDS.map(([w]) => w), typed),
+  team: (ctx: Context, typed: string | undefined) => completing(cachedTeamNames(cachedEntry(ctx)), typed),
+  goal: (ctx: Context, typed: string | undefined) => {
+    const goals = cachedEntry(ctx).goals ?? [];
+    const shorts = shortIds(goals.map((g) => g.id));
+    const t = (typed ?? '').toLowerCase();
+    const byId = goals.filter((g) => g.id.toLowerCase().startsWith(t) || shorts.get(g.id)!.toLowerCase().startsWith(t));
+    const byTitle = goals.filter((g) => !byId.includes(g) && t !== '' && sanitizeLine(g.title).toLowerCase().includes(t));
+    return [...byId, ...byTitle].map((g) => shorts.get(g.id)!).filter(offerable).slice(0, MAX_COMPLETIONS);
+  },
+  draft: (ctx: Context, typed: string | undefined) => completing(allHere(ctx).map((d) => d.id), typed),
+};
 
 function registerResources(served: Served): void {
   const { server, ctx } = served;
@@ -79,6 +116,34 @@ function registerResources(served: Served): void {
       throw resourceError(ctx, err);
     }
   });
+  server.registerResource(
+    'team-day',
+    new ResourceTemplate('checkin://teams/{team}', { list: undefined, complete: { team: (typed) => complete.team(ctx, typed) } }),
+    { title: "A team's day", description: "One of my teams' check-ins today, by the team's name or id: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' },
+    async (uri, { team }) => {
+      try {
+        const report = await teamDay(ctx, { teams: [decodeURIComponent(String(team))] });
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
+  server.registerResource(
+    'goal',
+    new ResourceTemplate('checkin://goals/{goal_id}', { list: undefined, complete: { goal_id: (typed) => complete.goal(ctx, typed) } }),
+    { title: 'A goal', description: 'A goal (by its id or the start of it) with its latest updates, newest first', mimeType: 'text/plain' },
+    async (uri, { goal_id }) => {
+      try {
+        const id = await goalIdOf(ctx, decodeURIComponent(String(goal_id)), 'The goal id');
+        const api = await ctx.api();
+        const [goal, updates] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 3 })]);
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(markedGoal(await plainView(ctx, true), goal, updates)) }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
   server.registerResource('drafts', DRAFTS_URI, { title: 'The drafts waiting', description: 'The drafts waiting in the outbox (the person\'s and agents\'): each id, what it is for, its state and first words; subscribe to be told when one appears, is sent or is dropped', mimeType: 'text/plain' }, async (uri) => {
     try {
       const list = waitingDrafts(ctx);
@@ -92,6 +157,7 @@ function registerResources(served: Served): void {
   server.registerResource(
     'draft',
     new ResourceTemplate('checkin://drafts/{draft_id}', {
+      complete: { draft_id: (typed) => complete.draft(ctx, typed) },
       list: async () => {
         try {
           return { resources: (await drafts()).map(({ id, draft }) => ({ uri: `checkin://drafts/${id}`, name: id, title: `Draft ${id}: ${targetNoun(draft.target)} (${draft.made}, saved ${draft.saved_at})`, mimeType: 'text/plain' })) };
@@ -125,7 +191,7 @@ function registerPrompt(served: Served): void {
     {
       title: "Write my check-in from today's work",
       description: 'Suggest, draft, show, and — once I say yes — send my check-in, following the service\'s writing guidance',
-      argsSchema: { day: z.string().optional().describe('which check-in (default today)') },
+      argsSchema: { day: completable(z.string().describe('which check-in (default today)'), (typed) => complete.day(served.ctx, typed)).optional() },
     },
     ({ day }) => ({
       messages: [
