@@ -103,6 +103,15 @@ describe('checkin mcp: both revisions, one server', () => {
     expect(await me(pinned as unknown as McpSession)).toEqual(await me(old));
   });
 
+  it('the 2.x client in its default (legacy) mode falls back to initialize and gets 2025-11-25, the same tools', async () => {
+    const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new ModernClient({ name: 'test-agent', version: '1.0.0' }, {});
+    await client.connect(transport);
+    opened.push(client);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    expect((await client.listTools()).tools.length).toBeGreaterThan(15);
+  });
+
   it('a 2025 client never sees a 2026 field: the server answers it as a 2025 server (initialize result, no result_type, no envelope)', async () => {
     const old = await connect();
     const c = old.client as unknown as { getServerVersion: () => { name: string }; transport?: unknown };
