@@ -282,3 +282,34 @@ describe('checkin mcp --read-only', () => {
     expect(codex.stdout).toContain('args = ["mcp", "--read-only"]');
   });
 });
+
+describe('one shape for both faces', () => {
+  it("`checkin team --json` and team_day's structured result are the same objects, and both pass api/types.ts's TEAM_DAY (blocked_for included)", async () => {
+    const { TEAM_DAY } = await import('../../src/api/types.js');
+    const { runCli } = await import('../helpers/cli.js');
+    blockTeammates(3);
+    const cli = await runCli(['team', '--json'], { env });
+    expect(cli.code, cli.stderr).toBe(0);
+    const printed = JSON.parse(cli.stdout) as unknown[];
+    for (const [i, day] of printed.entries()) expect(TEAM_DAY(day, `[${i}]`)).toBeUndefined();
+    expect(JSON.stringify(printed)).toContain('"blocked_for":{"days":3');
+    const s = await connect({ revision: '2026-07-28' });
+    const agent = (await s.call('team_day')).structuredContent!.teams as unknown[];
+    expect(agent).toEqual(printed);
+  });
+});
+
+describe('checkin mcp 2026-07-28: log_activity', () => {
+  for (const answer of ['accept', 'decline'] as const) {
+    it(`the person ${answer}s: ${answer === 'accept' ? 'one POST, the draft gone' : 'nothing recorded, the draft dropped'}`, async () => {
+      const s = await connect({ revision: '2026-07-28', answer });
+      sb.requests.length = 0;
+      const r = await s.call('log_activity', { description: 'Reviewed the billing migration' });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(s.asked).toEqual([expect.stringMatching(/^Record this activity under your name \(Ada Lovelace\)\?/)]);
+      expect(r.structuredContent).toMatchObject(answer === 'accept' ? { sent: true, draft_kept: false } : { sent: false, draft_kept: false, reason: 'declined' });
+      expect(writes()).toEqual(answer === 'accept' ? ['POST /api/v2/activities'] : []);
+      expect(((await s.call('drafts')).structuredContent!.drafts as unknown[]).length).toBe(0);
+    });
+  }
+});
