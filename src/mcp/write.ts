@@ -87,7 +87,9 @@ export function shownAsSent(text: string): string {
     .replace(MARK_PILE, (run) => {
       const marks = [...run];
       return `[${marks.length} combining marks: ${[...new Set(marks)].slice(0, 4).map(codeOf).join(' ')}${new Set(marks).size > 4 ? ' …' : ''}]`;
-    });
+    })
+    // A run of one hidden character is counted, not repeated: "[2000 × U+2800]".
+    .replace(/\[(U\+[0-9A-F]{4,6})\](?:\[\1\]){3,}/g, (run, code: string) => `[${run.length / (code.length + 2)} × ${code}]`);
   // A line of nothing but spaces is a blank line (counted with the others); in any other, long runs of spaces are counted.
   const lines = marked.split('\n').map((line) =>
     /^[^\S\n]*$/.test(line) ? '' : line.replace(SPACES, (run, at: number) => {

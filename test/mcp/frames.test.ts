@@ -126,3 +126,17 @@ describe('checkin mcp: every answer bounded', () => {
     expect(json).toMatch(/… \(201227 more characters\)/);
   });
 });
+
+describe('the question shows what would hide', () => {
+  it('U+2800 × 2000, the Hangul fillers, line and paragraph separators and a pile of combining marks are each shown visibly', async () => {
+    const { shownAsSent } = await import('../../src/mcp/write.js');
+    const braille = shownAsSent(`ok${'\u2800'.repeat(2000)}SECRET`);
+    expect(braille).toBe('ok[2000 × U+2800]SECRET');
+    expect(shownAsSent('a\u200b\u200b\u200bb')).toBe('a[U+200B][U+200B][U+200B]b');
+    expect(shownAsSent('a\u3164b\u115fc\u1160d\uffa0e')).toBe('a[U+3164]b[U+115F]c[U+1160]d[U+FFA0]e');
+    expect(shownAsSent('one\u2028two\u2029three\u0085four')).toBe('one[U+2028]two[U+2029]three[U+0085]four');
+    expect(shownAsSent(`Z${'\u0301\u0302\u0303'.repeat(30)}alg`)).toBe('Z[90 combining marks: U+0301 U+0302 U+0303]alg');
+    // One or two marks are letters' own accents, left as they are.
+    expect(shownAsSent('café, ệ')).toBe('café, ệ');
+  });
+});
