@@ -303,15 +303,15 @@ describe('checkin mcp: resources, prompt, setup', () => {
     const s = await connect();
     const day = await today(s);
     const { resources } = await s.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine']);
+    expect(resources.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', 'checkin://drafts']);
     const t = await s.client.readResource({ uri: 'checkin://check-ins/today' });
     expect((t.contents[0] as { text: string }).text).toMatch(new RegExp(`^${BY('Ada Lovelace')}Check-in ${day} · Ada Lovelace`));
     const team = await s.client.readResource({ uri: 'checkin://team/today' });
     expect((team.contents[0] as { text: string }).text).toMatch(new RegExp(`^Team 1 of 2, ${day}:\\n${BY('Platform')}Platform — `));
     const id = (await s.call('draft_checkin', { blockers: '' })).structuredContent!.draft_id as string;
     const listed = (await s.client.listResources()).resources;
-    expect(listed.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', `checkin://drafts/${id}`]);
-    expect(listed[4]).toMatchObject({ name: id, title: expect.stringMatching(new RegExp(`^Draft ${id}: check-in \\(agent, saved \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)$`)) });
+    expect(listed.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', 'checkin://drafts', `checkin://drafts/${id}`]);
+    expect(listed[5]).toMatchObject({ name: id, title: expect.stringMatching(new RegExp(`^Draft ${id}: check-in \\(agent, saved \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)$`)) });
 
     const { prompts } = await s.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['write_checkin']);
