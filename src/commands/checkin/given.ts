@@ -82,8 +82,9 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   // --resume sends what was kept: nothing is read to be added to it.
   if (flags.resume) {
     noPipeWithResume(`${early?.resumeCommand ?? 'checkin today'} --resume`, stdinUsers.length > 0);
-    const { answers } = await fromFlags(ctx, flags);
-    return complete(ctx, flags, { answers: { ...answers, ...(flags.mood !== undefined && { mood: parseMood(flags.mood) }) }, typed: false, piped: false }, undefined);
+    const read = await fromFlags(ctx, flags);
+    if (read.badMood) throw read.badMood;
+    return complete(ctx, flags, { ...read, typed: false, piped: false }, undefined);
   }
   const stdin = stdinUsers.length > 0 ? await ctx.io.readStdin() : undefined;
   // Whatever fails from here on leaves what was piped on disk first.
@@ -99,17 +100,9 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     keepRaw();
     throw flags.fromFile === '-' && stdin?.trim() && early && err instanceof UsageError && err.hints.length === 0 ? withHint(err, keptLine(`${early.resumeCommand} --resume -e`)) : err;
   }
-  let mood: CheckInAnswers['mood'];
-  let badMood: unknown;
-  try {
-    if (flags.mood !== undefined) mood = parseMood(flags.mood);
-  } catch (err) {
-    badMood = err;
-  }
-  const answers = { ...read.answers, ...(mood !== undefined && { mood }) };
-  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'flag', undefined, dayGuessed);
-  if (badMood) throw badMood;
-  return complete(ctx, flags, { ...read, answers }, earlyTarget);
+  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag', undefined, dayGuessed);
+  if (read.badMood) throw read.badMood;
+  return complete(ctx, flags, read, earlyTarget);
 }
 
 const STDIN_FIELDS = [...SECTIONS.map((s) => s.field), 'fromFile'] as const;
@@ -136,7 +129,7 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
   };
 }
 
-/** The answers the text flags, --done, --not-done and --from-file give (`stdin`: what standard input held, read once). */
+/** The answers the text flags, --mood, --done, --not-done and --from-file give (`stdin`: what standard input held, read once); a mood that cannot be read is `badMood`, thrown once the words are kept. */
 async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<Read> {
   let typed = false;
   const readValue = (v: string | undefined, flag: string): string | undefined => {
@@ -171,10 +164,16 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
   });
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
+  let badMood: unknown;
+  try {
+    if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
+  } catch (err) {
+    badMood = err;
+  }
   // Words given as flags are typed words too: kept like piped ones (a mood or --done alone are not words).
   const piped = typed;
   if (given.some((v) => v !== undefined && v.trim() !== '')) typed = true;
-  return { answers, typed, piped };
+  return { answers, typed, piped, badMood };
 }
 
 /** What the answer options gave: the answers, whether they hold words to keep (`typed`), and whether those came from stdin or a file (`piped`). */
@@ -182,6 +181,7 @@ interface Read {
   answers: CheckInAnswers;
   typed: boolean;
   piped: boolean;
+  badMood?: unknown;
 }
 
 /** A field's long flag as its help names it: `--previous`. */
