@@ -5,15 +5,17 @@
 // came of it. `sendEntry` (`checkin drafts send`, an agent's yes) sends any kept entry through them.
 // Nothing here prints; what to run is the face's words (context.ts `AdviceWords`).
 
-import { createEchoQuestion, createGoal, createGoalUpdate, getCheckIn, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment, type Commentable } from '../api/endpoints.js';
+import { createEchoQuestion, createGoal, createGoalUpdate, getCheckIn, getGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment, type Commentable } from '../api/endpoints.js';
 import { DATE_KEY_RE, UUID_RE, type Activity, type ActivityInput, type Comment, type GoalUpdate, type GoalUpdateInput } from '../api/types.js';
 import { asSent } from '../core/blockers.js';
 import { readTemplate } from '../core/checkin-answers.js';
 import type { Context } from '../context.js';
-import { terminal, UsageError } from '../errors.js';
-import { sanitizeLine } from '../ui/sanitize.js';
+import { ApiError } from '../api/errors.js';
+import { CancelledError, CliError, EXIT, terminal, UsageError } from '../errors.js';
+import { quoted, withContext, withoutContext } from '../ui/editor-text.js';
+import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { resolveGoalNames } from './account.js';
-import { commentBody, entryDay, guardNewer, personDraft, sendWithDraft, targetNoun, type DraftTarget, type Entry, type Keeping } from './outbox.js';
+import { commentBody, editKept, entryDay, guardNewer, whenLabel, personDraft, sendWithDraft, targetNoun, type DraftTarget, type Entry, type Keeping } from './outbox.js';
 import { teammateCheckInTarget } from './target.js';
 
 export type { Keeping } from './outbox.js';
@@ -44,14 +46,54 @@ export function postGoalUpdateKept(ctx: Context, goalId: string, input: GoalUpda
   });
 }
 
-/** Changes to an update of a goal: one PATCH. */
-export function patchGoalUpdateKept(ctx: Context, id: string, input: GoalUpdateInput, keeping: Keeping = {}): Promise<GoalUpdate> {
+/** Changes to an update of a goal: one PATCH. An entry kept earlier never writes over newer words (`guardNewerUpdate`). */
+export async function patchGoalUpdateKept(ctx: Context, id: string, input: GoalUpdateInput, keeping: Keeping = {}): Promise<GoalUpdate> {
+  const edited = keeping.entry && (await guardNewerUpdate(ctx, id, keeping.entry, input));
+  // Written again in the editor: what was written goes out, and the entry it started from goes with it.
+  if (edited) return patchGoalUpdateKept(ctx, id, edited, { made: 'editor', folds: [keeping.entry!], ...(keeping.resume !== undefined && { resume: keeping.resume }), ...(keeping.quiet && { quiet: true }) });
   return sendWithDraft(ctx, {
     target: targetOf(keeping, { kind: 'goal-update-edit', id }),
     ...typedNow(keeping, { kind: 'goal-update' as const, input }),
     ...keeping,
     send: async () => patchGoalUpdate(await ctx.api(), id, input),
   });
+}
+
+/**
+ * A resume never writes over newer words: the goal update now against the entry's base (or, unknown,
+ * when it was typed), as outbox.ts `guardNewer` holds a check-in. Newer words where it writes: a
+ * terminal shows both and asks (mine: undefined; theirs: refused, kept; the editor: what was written
+ * there); without one, refused.
+ */
+async function guardNewerUpdate(ctx: Context, id: string, entry: Entry, input: GoalUpdateInput): Promise<GoalUpdateInput | undefined> {
+  let now: GoalUpdate;
+  try {
+    now = await getGoalUpdate(await ctx.api(), id);
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined; // the PATCH says what is wrong
+    throw err;
+  }
+  const words = (['title', 'body'] as const).some((k) => input[k] !== undefined && now[k].trim() !== '' && now[k] !== input[k]);
+  const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
+  // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
+  const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
+  if (!words || !(at > since)) return undefined;
+  const target = { kind: 'goal-update-edit', id } as const;
+  const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace a goal update saved on the service later (${whenLabel(String(now.updated_at))})`;
+  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.resume(target)}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)] : []));
+  const shown = (u: GoalUpdateInput) => `${u.title ?? ''}\n\n${u.body ?? ''}`.trim();
+  ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${shown(now)}\n\nThe draft:\n${shown(input)}\n\n`));
+  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the goal update hold?', [
+    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
+    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
+    { name: 'Open both in the editor', value: 'edit' },
+  ]);
+  if (choice === 'mine') return undefined;
+  if (choice === 'theirs') throw new CancelledError(`Nothing was sent; the goal update keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`);
+  const context = [`On the service now (saved ${whenLabel(String(now.updated_at))}), “${now.title}”; take what you want from it:`, ...quoted(now.body, 40)];
+  const body = withoutContext(await editKept(ctx, target, withContext(context, input.body ?? now.body)));
+  if (body.trim() === '') throw new CancelledError(`Nothing was written in the editor; nothing was sent, and the draft ${entry.id} is still kept`);
+  return { ...input, body };
 }
 
 /** An activity recorded: one POST. The token is asked for only once it is kept (a log from a git hook loses nothing). */

@@ -57,6 +57,56 @@ describe('a resume never writes over newer words', () => {
   });
 });
 
+describe('a resume of a goal update edit never writes over newer words', () => {
+  /** Changes A fail and are kept; a minute later changes B are saved; the update's id and A's draft. */
+  async function aKeptBSaved() {
+    const me = w.id('ada');
+    const u = w.sb.service.data.goal_updates.find((x) => x.person_id === me)!;
+    w.sb.inject({ method: 'PATCH', ...DOWN });
+    expect((await w.cli(['goal', 'update', 'edit', u.id, '--body', 'Words A'])).code).toBe(1);
+    await w.clock.sleep(60_000);
+    expect((await w.cli(['goal', 'update', 'edit', u.id, '--body', 'Words B'])).code).toBe(0);
+    const [a] = draftEntries(w.configDir);
+    w.forget();
+    return { id: u.id, a: a! };
+  }
+
+  it('without a terminal `goal update edit --resume` refuses: exit 1, A kept and said, B stays; one GET, no PATCH', async () => {
+    const { id, a } = await aKeptBSaved();
+    const r = await w.cli(['goal', 'update', 'edit', id, '--resume']);
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: The draft ${a.id} (Sun 22 Nov 09:30) would replace a goal update saved on the service later (Sun 22 Nov 09:31); it was not sent and is still kept\nAt a terminal, \`checkin goal update edit ${id} --resume\` shows both and asks; \`checkin drafts drop ${a.id}\` drops the draft.\n`,
+    });
+    expect(w.sent()).toEqual([`GET /api/v2/goal-updates/${id}`]);
+    expect(draftEntries(w.configDir).map((e) => e.content)).toEqual([{ kind: 'goal-update', input: { body: 'Words A' } }]);
+    expect(w.sb.service.data.goal_updates.find((x) => x.id === id)!.body).toBe('Words B');
+    // `drafts send` is held to the same: refused, kept.
+    expect((await w.cli(['drafts', 'send', a.id])).code).toBe(1);
+    expect(w.sent().filter((q) => q.startsWith('PATCH'))).toEqual([]);
+    expect(draftEntries(w.configDir)).toHaveLength(1);
+  });
+
+  it('on a terminal both are shown: "keep what is there" sends nothing and keeps A; "send mine" sends A', async () => {
+    const { id } = await aKeptBSaved();
+    const keep = await w.cli(['goal', 'update', 'edit', id, '--resume'], { tty: true, prompter: scripted(['theirs']) });
+    expect(keep.code).toBe(130);
+    expect(keep.stderr).toContain('On the service now:\n');
+    expect(keep.stderr).toContain('Words B');
+    expect(keep.stderr).toContain('The draft:\n');
+    expect(keep.stderr).toContain('Words A');
+    expect(w.sent()).toEqual([`GET /api/v2/goal-updates/${id}`]);
+    expect(outboxRows(w.configDir)).toHaveLength(1);
+    w.forget();
+    const mine = await w.cli(['goal', 'update', 'edit', id, '--resume'], { tty: true, prompter: scripted(['mine']) });
+    expect(mine.code).toBe(0);
+    expect(w.sent()).toEqual([`GET /api/v2/goal-updates/${id}`, `PATCH /api/v2/goal-updates/${id}`]);
+    expect(w.sb.requests.at(-1)!.body).toEqual({ body: 'Words A' });
+    expect(outboxRows(w.configDir)).toEqual([]);
+  });
+});
+
 describe('bound to an account', () => {
   it('an entry kept for another person (no token recorded) is not sent with this token: one GET /me, refused, named, kept', async () => {
     // 0.1.0's file for ada's activity, kept when her token was in the keychain (no token hash recorded).
