@@ -3,7 +3,7 @@
 // the process group) or the group gets SIGTERM. What was saved is a draft that `checkin drafts`
 // shows and `checkin today --resume` sends; where the terminal remains, the stop line says so.
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
@@ -12,6 +12,7 @@ import { runCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 import { folderView } from '../helpers/outbox.js';
+import { tempDir } from '../helpers/cleanup.js';
 
 const VIM = (() => {
   try {
@@ -104,4 +105,26 @@ describe('the questions, when the terminal closes', () => {
       expect((sb.requests.filter((r) => r.method === 'PATCH').at(-1)!.body as { intentions: string }).intentions).toBe('- one\n- second line');
     });
   }
+});
+
+describe('resuming over newer words: "Open both in the editor"', () => {
+  it('shows both, opens the editor on the draft with what is on the service below it; what is saved is sent, the draft gone', async () => {
+    const { runCli: run } = await import('../helpers/cli.js');
+    sb.inject({ method: 'PATCH', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
+    expect((await run(['today', '-p', '-'], { env, input: 'Words A\n' })).code).toBe(1);
+    expect((await run(['today', '-p', '-'], { env, input: 'Words B\n' })).code).toBe(0);
+    // An editor that takes from both, as a person would: the draft's line and the service's, then saves.
+    const editor = join(tempDir('checkin-editor-'), 'edit.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/^Words A$/Words A, then B/" "$1"\ngrep -q "Words B" "$1" || exit 3\n');
+    chmodSync(editor, 0o755);
+    const s = new Screen(['today', '--resume'], { ...env, EDITOR: editor, VISUAL: '' });
+    await s.waitFor('Which should the check-in hold?');
+    expect(s.text()).toMatch(/On the service now:[\s\S]*Words B[\s\S]*The draft:[\s\S]*Words A/);
+    s.type(KEY.down.repeat(2) + KEY.enter); // Open both in the editor
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    const patches = sb.requests.filter((r) => r.method === 'PATCH' && r.status < 300);
+    expect(patches).toHaveLength(2);
+    expect((patches[1]!.body as { previous: string }).previous).toBe('Words A, then B');
+    expect(folderView(draftsDir())).toEqual([]);
+  });
 });
