@@ -267,6 +267,14 @@ export const CHECK_IN_ANSWERS = object({
 });
 export interface CheckInAnswers extends Infer<typeof CHECK_IN_ANSWERS> {}
 
+/** The answers written as text (a string or nothing), as a type. */
+export type TextAnswerKey = { [K in keyof CheckInAnswers]-?: string extends NonNullable<CheckInAnswers[K]> ? K : never }[keyof CheckInAnswers];
+const answerShapes = CHECK_IN_ANSWERS.def.kind === 'object' ? CHECK_IN_ANSWERS.def.fields : {};
+/** The fields a PATCH of a check-in may carry, read from CHECK_IN_ANSWERS (the sandbox holds a PATCH to them). */
+export const CHECK_IN_ANSWER_KEYS = Object.keys(answerShapes) as Array<keyof CheckInAnswers>;
+/** Of them, the answers written as text: those whose shape is `text`. */
+export const TEXT_ANSWER_KEYS = CHECK_IN_ANSWER_KEYS.filter((k) => answerShapes[k] === text) as TextAnswerKey[];
+
 export function isMood(value: unknown): value is Mood {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(MOODS, value);
 }

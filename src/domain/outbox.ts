@@ -10,7 +10,7 @@ import { DATE_KEY_RE, type CheckIn, type CheckInAnswers } from '../api/types.js'
 import { BUSY, ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { answersOf, buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
+import { ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
 import { cachedMe, me } from './account.js';
 import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
@@ -543,7 +543,7 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   }
   const theirs = answersOf(now);
   // Only answers the entry would replace count: words there that differ from the entry's.
-  const words = (['previous', 'intentions', 'blockers', 'mood'] as const).some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
+  const words = ANSWER_NAMES.some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
   const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
   // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
   const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;

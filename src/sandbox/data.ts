@@ -4,7 +4,7 @@
 
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Activity, Mood, Ref } from '../api/types.js';
+import { TEXT_ANSWER_KEYS, type Activity, type Mood, type Ref, type TextAnswerKey } from '../api/types.js';
 import { isDateKey } from '../core/datekey.js';
 
 export type DayName = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
@@ -46,13 +46,13 @@ export interface TokenRecord {
   scope: 'read' | 'write';
 }
 
-export interface CheckInRecord {
+/** A check-in not answered (yet): every answer null, read from api/types.ts's answers. */
+export const noAnswers = () => ({ ...(Object.fromEntries(TEXT_ANSWER_KEYS.map((k) => [k, null])) as Record<TextAnswerKey, null>), mood: null, previous_completed: null, team_ids: null });
+
+export interface CheckInRecord extends Record<TextAnswerKey, string | null> {
   id: string;
   person_id: string;
   date: string;
-  previous: string | null;
-  intentions: string | null;
-  blockers: string | null;
   mood: Mood | null;
   previous_completed: boolean | null;
   team_ids: string[] | null;

@@ -2,7 +2,7 @@
 
 import type { Mood } from '../api/types.js';
 import { addDays, localDateKey } from '../core/datekey.js';
-import type { CheckInRecord, DayName, PersonRecord, SandboxData, TeamRecord } from './data.js';
+import { noAnswers, type CheckInRecord, type DayName, type PersonRecord, type SandboxData, type TeamRecord } from './data.js';
 import { addHistory } from './history.js';
 import { checkInId, isoSeconds, stableUuid } from './ids.js';
 import { SandboxService } from './service.js';
@@ -131,7 +131,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
         // a missed day (yesterday is always filled in)
         if (p === linus) {
           const stamp = at(date, '07:00:00');
-          data.check_ins.push({ id: checkInId(p.id, date), person_id: p.id, date, previous: null, intentions: null, blockers: null, mood: null, previous_completed: null, team_ids: null, completed_at: null, updated_at: stamp, absent: true });
+          data.check_ins.push({ id: checkInId(p.id, date), person_id: p.id, date, ...noAnswers(), completed_at: null, updated_at: stamp, absent: true });
         }
         continue;
       }

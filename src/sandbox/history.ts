@@ -7,7 +7,7 @@
 // stamp is on its day or the morning after: nothing is stamped after now.
 import type { Mood } from '../api/types.js';
 import { addDays, weekdayOf } from '../core/datekey.js';
-import type { CheckInRecord, SandboxData } from './data.js';
+import { noAnswers, type CheckInRecord, type SandboxData } from './data.js';
 import { checkInId, isoSeconds, stableUuid } from './ids.js';
 import { SandboxService } from './service.js';
 
@@ -59,7 +59,7 @@ export function addHistory(data: SandboxData, today: string, now: Date): void {
       const date = addDays(today, -day);
       if (date > lastOld || !service.exists(p.id, date)) continue;
       n++;
-      const base = { id: checkInId(p.id, date), person_id: p.id, date, previous: null, intentions: null, blockers: null, mood: null, previous_completed: null, team_ids: null } as const;
+      const base = { id: checkInId(p.id, date), person_id: p.id, date, ...noAnswers() };
       // Linus was off sick for two days after the check-ins were made: they stay, marked absent.
       if (p.username === 'linus' && (day === 75 || day === 74)) {
         data.check_ins.push({ ...base, completed_at: null, updated_at: at(date, '07:00:00'), absent: true });

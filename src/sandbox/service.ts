@@ -5,6 +5,8 @@ import {
   nearestConfidence,
   UUID_RE,
   isMood,
+  CHECK_IN_ANSWER_KEYS,
+  TEXT_ANSWER_KEYS,
   MOOD_NAMES,
   DATE_KEY_RE,
   type Activity,
@@ -22,6 +24,7 @@ import {
 } from '../api/types.js';
 import { addDays, keysNewestFirst, localDateKey, weekdayOf } from '../core/datekey.js';
 import {
+  noAnswers,
   DAY_NAMES,
   type CheckInRecord,
   type CommentRecord,
@@ -274,9 +277,7 @@ export class SandboxService {
       date,
       person: this.ref(personId),
       teams: teams.map((t) => ({ id: t.id, name: t.name })),
-      previous: rec?.previous ?? null,
-      intentions: rec?.intentions ?? null,
-      blockers: rec?.blockers ?? null,
+      ...Object.fromEntries(TEXT_ANSWER_KEYS.map((k) => [k, rec?.[k] ?? null])),
       mood: rec?.mood ?? null,
       previous_completed: rec?.previous_completed ?? null,
       blocked: Boolean(rec?.blockers),
@@ -357,11 +358,11 @@ export class SandboxService {
   }
 
   patchCheckIn(personId: string, date: string, body: Record<string, unknown>): CheckIn {
-    const allowed = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed', 'team_ids'];
+    const allowed: string[] = CHECK_IN_ANSWER_KEYS;
     for (const field of Object.keys(body)) {
       if (!allowed.includes(field)) throw unprocessable(field, `is not a field that can be updated (allowed: ${allowed.join(', ')})`);
     }
-    for (const field of ['previous', 'intentions', 'blockers'] as const) {
+    for (const field of TEXT_ANSWER_KEYS) {
       const v = body[field];
       if (v !== undefined && v !== null && typeof v !== 'string') throw unprocessable(field, 'must be a string');
     }
@@ -390,21 +391,14 @@ export class SandboxService {
         id: checkInId(personId, date),
         person_id: personId,
         date,
-        previous: null,
-        intentions: null,
-        blockers: null,
-        mood: null,
-        previous_completed: null,
-        team_ids: null,
+        ...noAnswers(),
         completed_at: null,
         updated_at: now,
       };
       this.add('check_ins', rec);
     }
     const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-    if ('previous' in body) rec.previous = text(body.previous);
-    if ('intentions' in body) rec.intentions = text(body.intentions);
-    if ('blockers' in body) rec.blockers = text(body.blockers);
+    for (const field of TEXT_ANSWER_KEYS) if (field in body) rec[field] = text(body[field]);
     if ('mood' in body) rec.mood = (body.mood as CheckInRecord['mood']) ?? null;
     if ('previous_completed' in body) rec.previous_completed = (pc as boolean | null) ?? null;
     // Omitting team_ids shares the check-in with all of the person's teams again.
