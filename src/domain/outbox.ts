@@ -549,7 +549,7 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
   if (!words || !(at > since)) return undefined;
   const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
-  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, terminal(`At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`));
+  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.resume({ kind: 'check-in', key: now.date })}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)] : []));
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${buildTemplate(theirs, now.date)}\nThe draft:\n${buildTemplate(answers, now.date)}\n`));
   const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the check-in hold?', [
     { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
