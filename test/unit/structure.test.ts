@@ -83,7 +83,7 @@ describe('src/ structure', () => {
       'config/': /^(config\/|api\/types\.ts$|errors\.ts$)/,
       'core/': /^(core\/|api\/types\.ts$|errors\.ts$)/,
       'ui/': /^(ui\/|api\/types\.ts$|core\/|errors\.ts$)/,
-      'sandbox/': /^(sandbox\/|api\/types\.ts$|core\/datekey\.ts$)/,
+      'sandbox/': /^(sandbox\/|api\/types\.ts$|core\/datekey\.ts$|core\/zone\.ts$)/,
       // The domain serves both faces: it knows the layers below, never a command, the flags or the agent face.
       'domain/': /^(domain\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
       // The agent face: the domain and the layers below, never the CLI's commands.
