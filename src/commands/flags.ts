@@ -41,3 +41,23 @@ export function pauseNotice(ctx: import('../context.js').Context): (ms: number) 
   return (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
 }
 
+
+/**
+ * An answer given more than once: each value is a line, in the order given (`-i a -i b` → "a\nb"),
+ * so no value on the command line is dropped. `-` (standard input) stands alone.
+ */
+export function joinLines(flag: string) {
+  return (value: string, previous: string | undefined): string => {
+    if (previous === undefined) return value;
+    if (value === '-' || previous === '-') throw new InvalidArgumentError(`${flag} - reads standard input, and cannot be joined with another ${flag}; give the lines in one of the two.`);
+    return `${previous}\n${value}`;
+  };
+}
+
+/** A value that can be given once: a second one is refused, not silently taken over the first. */
+export function once<T = string>(flag: string, parse: (value: string) => T = (v) => v as T) {
+  return (value: string, previous: T | undefined): T => {
+    if (previous !== undefined) throw new InvalidArgumentError(`${flag} was given more than once (${JSON.stringify(String(previous))}, then ${JSON.stringify(value)}); give it once.`);
+    return parse(value);
+  };
+}

@@ -11,7 +11,7 @@ import { resolveTeams } from '../../domain/account.js';
 import { keep, keptLine, noPipeWithResume, retarget, type DraftTarget } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
-import { collect } from '../flags.js';
+import { collect, joinLines, once } from '../flags.js';
 
 export interface AnswerOptions {
   previous?: string;
@@ -32,10 +32,10 @@ export interface AnswerOptions {
 
 export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
   return cmd
-    .option('-p, --previous <text>', 'what you did previously (- reads stdin)')
-    .option('-i, --intentions <text>', 'what you intend to do next (- reads stdin)')
-    .option('-b, --blockers <text>', 'what blocks you; "" for nothing (- reads stdin)')
-    .option('-m, --mood <mood>', 'your mood, e.g. focused (none clears it)')
+    .option('-p, --previous <text>', 'what you did previously (- reads stdin; repeated: one line each, in order)', joinLines('--previous'))
+    .option('-i, --intentions <text>', 'what you intend to do next (- reads stdin; repeated: one line each, in order)', joinLines('--intentions'))
+    .option('-b, --blockers <text>', 'what blocks you; "" for nothing (- reads stdin; repeated: one line each, in order)', joinLines('--blockers'))
+    .option('-m, --mood <mood>', 'your mood, e.g. focused (none clears it)', once('--mood'))
     .option('--done', 'you did what you intended')
     .option('--not-done', 'you did not do what you intended')
     .option('-t, --team <team>', 'share with this team only (UUID or name; repeatable)', collect)

@@ -1,0 +1,77 @@
+// A repeated flag keeps every value (issue 42): -p/-i/-b, comments --add and goal update --body
+// given more than once are joined as lines in the order given; a flag that takes one value says
+// so when given twice. No value given on the command line is dropped without a word.
+import { describe, expect, it } from 'vitest';
+import { TODAY, useWorld } from '../helpers/harness.js';
+import { addDays } from '../../src/core/datekey.js';
+
+const w = useWorld();
+const patches = () => w.sb.requests.filter((r) => r.method === 'PATCH' || r.method === 'POST');
+
+describe('repeated answer flags join as lines, in order', () => {
+  it('today: -i a -i b sends "a\\nb"; -p and -b likewise; one PATCH', async () => {
+    const r = await w.cli(['today', '-p', 'Shipped X', '-p', 'Fixed Y', '-i', 'a', '-i', 'b', '-i', 'c', '-b', 'Waiting on CI', '-b', 'and on review', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(patches()[0]!.body).toEqual({ previous: 'Shipped X\nFixed Y', intentions: 'a\nb\nc', blockers: 'Waiting on CI\nand on review' });
+  });
+
+  it('checkin <key>: the same for another day', async () => {
+    const yesterday = addDays(TODAY, -1);
+    expect((await w.cli(['checkin', yesterday, '-i', 'one', '-i', 'two', '--json'])).code).toBe(0);
+    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${yesterday}`]);
+    expect(patches()[0]!.body).toEqual({ intentions: 'one\ntwo' });
+  });
+
+  it('comments --add: each --add a line of the one comment', async () => {
+    const r = await w.cli(['comments', addDays(TODAY, -1), '--add', 'Nice work!', '--add', 'Ping me for the review.']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(patches().map((p) => p.body)).toEqual([{ body: 'Nice work!\nPing me for the review.' }]);
+  });
+
+  it('goal update --body: each --body a line of the body; --title twice is refused, nothing sent', async () => {
+    const goal = w.sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
+    const r = await w.cli(['goal', 'update', goal, '--title', 'Invoices shipped', '--body', '- Done', '--body', '- Next: webhooks', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(patches().map((p) => p.body)).toEqual([{ title: 'Invoices shipped', body: '- Done\n- Next: webhooks' }]);
+    w.forget();
+    const twice = await w.cli(['goal', 'update', goal, '--title', 'One', '--title', 'Two', '--body', 'x']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--title was given more than once ("One", then "Two"); give it once.');
+    expect(w.sent()).toEqual([]);
+  });
+
+  it('the --help of each says so', async () => {
+    for (const args of [['today', '--help'], ['checkin', '--help'], ['comments', '--help'], ['goal', 'update', 'create', '--help']]) {
+      const r = await w.cli(args, { columns: 200 });
+      expect(r.stdout.replace(/\s+/g, ' '), args.join(' ')).toContain('repeated: one line each, in order');
+    }
+  });
+});
+
+describe('nothing dropped without a word', () => {
+  it('--mood twice, log --url twice: refused (exit 2), nothing sent', async () => {
+    const mood = await w.cli(['today', '-i', 'a', '--mood', 'happy', '--mood', 'tired']);
+    expect(mood.code).toBe(2);
+    expect(mood.stderr).toContain('--mood was given more than once ("happy", then "tired"); give it once.');
+    const url = await w.cli(['log', 'Reviewed', '--url', 'https://a.example/1', '--url', 'https://a.example/2']);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('--url was given more than once');
+    expect(w.sent()).toEqual([]);
+  });
+
+  it('log with two texts is refused, not one of them sent', async () => {
+    const r = await w.cli(['log', 'Paired with @grace', 'on the flaky test']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/too many arguments|one text/i);
+    expect(w.sent()).toEqual([]);
+  });
+
+  it('- (standard input) with another value of the same flag is refused, not half-used', async () => {
+    const r = await w.cli(['today', '-p', '-', '-p', 'more'], { input: 'From the pipe\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--previous - reads standard input, and cannot be joined with another --previous');
+    expect(w.sent()).toEqual([]);
+  });
+});
