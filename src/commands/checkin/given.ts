@@ -137,12 +137,17 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
 /** The answers -p, -i, -b, --done, --not-done and --from-file give (`stdin`: what standard input held, read once). */
 async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<Read> {
   let typed = false;
+  /** Flags whose `-` found standard input empty: left out, never sent as an empty answer. */
+  const emptyPipe: string[] = [];
   const readValue = (v: string | undefined, flag: string): string | undefined => {
     if (v !== '-') return v;
     typed = true;
     const text = (stdin ?? '').replace(/\s+$/, '');
-    // An empty pipe (a command that printed nothing, Ctrl-D at once) would wipe the answer.
-    if (text.trim() === '') throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "".`);
+    // An empty pipe (a command that printed nothing, Ctrl-D at once) would wipe the answer: it is left out.
+    if (text.trim() === '') {
+      emptyPipe.push(flag);
+      return undefined;
+    }
     return text;
   };
   let answers: CheckInAnswers = {};
@@ -171,6 +176,15 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
   if (blockers !== undefined) answers.blockers = blockers;
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
+  if (emptyPipe.length > 0) {
+    const flag = emptyPipe[0]!;
+    // Nothing else given: nothing to send (the git recipe on a day without commits, alone).
+    if (isEmptyAnswers(answers) && flags.mood === undefined) {
+      throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "". Other answers given with it are sent without it.`);
+    }
+    // The other answers go; the empty one is left as it was on the service, and said.
+    ctx.io.err(`note: nothing came on standard input for ${emptyPipe.join(', ')}: left as it was; the other answers are sent.\n`);
+  }
   // Words given as flags are typed words too: kept like piped ones (a mood or --done alone are not words).
   const piped = typed;
   if ([previous, intentions, blockers].some((v) => v !== undefined && v.trim() !== '')) typed = true;
