@@ -75,3 +75,22 @@ describe('nothing dropped without a word', () => {
     expect(w.sent()).toEqual([]);
   });
 });
+
+describe('an empty pipe keeps the other answers (the git recipe on a day without commits)', () => {
+  it('-p - with nothing on stdin and -i given: the intentions are sent, previous left as it was, said; exit 0', async () => {
+    expect((await w.cli(['today', '-p', 'Yesterday, as written before'])).code).toBe(0);
+    w.forget();
+    const r = await w.cli(['today', '-p', '-', '-i', '- Review the retries', '--json'], { input: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('note: nothing came on standard input for --previous: left as it was; the other answers are sent.\n');
+    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(patches()[0]!.body).toEqual({ intentions: '- Review the retries' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ previous: 'Yesterday, as written before', intentions: '- Review the retries' });
+  });
+
+  it('-p - alone with nothing on stdin: nothing to send, exit 2, as before', async () => {
+    const r = await w.cli(['today', '-p', '-'], { input: '' });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: Nothing came on standard input for --previous; nothing was sent\nTo say there is nothing, give it as an empty value: --previous "".\n' });
+    expect(w.sent()).toEqual([]);
+  });
+});

@@ -180,7 +180,7 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
     const flag = emptyPipe[0]!;
     // Nothing else given: nothing to send (the git recipe on a day without commits, alone).
     if (isEmptyAnswers(answers) && flags.mood === undefined) {
-      throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "". Other answers given with it are sent without it.`);
+      throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "".`);
     }
     // The other answers go; the empty one is left as it was on the service, and said.
     ctx.io.err(`note: nothing came on standard input for ${emptyPipe.join(', ')}: left as it was; the other answers are sent.\n`);
