@@ -13,7 +13,8 @@ export function parseIntIn(min: number, max: number, what: string) {
 
 /** `--name <n>` taking a whole number from `min` to `max`; its errors name the flag. */
 export function intOption<F extends string>(flags: F, description: string, min: number, max: number) {
-  return new Option(flags, description).argParser(parseIntIn(min, max, flags.split(' ')[0]!));
+  // Given twice, it is refused (never the last one silently taken).
+  return new Option(flags, description).argParser(once(flags.split(' ')[0]!, parseIntIn(min, max, flags.split(' ')[0]!)));
 }
 
 /** A repeatable option: --team a --team b → ['a', 'b']. */

@@ -58,6 +58,10 @@ describe('nothing dropped without a word', () => {
     const url = await w.cli(['log', 'Reviewed', '--url', 'https://a.example/1', '--url', 'https://a.example/2']);
     expect(url.code).toBe(2);
     expect(url.stderr).toContain('--url was given more than once');
+    const goal = w.sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
+    const progress = await w.cli(['goal', 'update', goal, '--title', 'T', '--progress', '40', '--progress', '60']);
+    expect(progress.code).toBe(2);
+    expect(progress.stderr).toContain('--progress was given more than once ("40", then "60"); give it once.');
     expect(w.sent()).toEqual([]);
   });
 
