@@ -175,6 +175,10 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([answers]);
     expect(sent.structuredContent).toMatchObject({ sent: true, draft_id: id, draft_kept: false, resume_command: `checkin drafts send ${id}`, check_in: { date: day, intentions: answers.intentions } });
+    // The question and the service agree (issue 42): what was said is what the service stored and answers.
+    expect((sent.structuredContent!.check_in as { teams: Array<{ name: string }> }).teams.map((t) => t.name)).toEqual(['Platform', 'Mobile']);
+    const stored = sb.service.data.check_ins.find((c) => c.person_id === meId && c.date === day)!;
+    expect(stored.team_ids).toEqual(sb.service.data.teams.filter((t) => ['Platform', 'Mobile'].includes(t.name)).map((t) => t.id));
     // Gone, and its claim with it.
     expect(draftFolder()).toEqual([]);
     const again = await s.call('send_checkin', { draft_id: id });
