@@ -62,3 +62,15 @@ export function once<T = string>(flag: string, parse: (value: string) => T = (v)
     return parse(value);
   };
 }
+
+/**
+ * Every option of `cmd` that takes one value and has no parser of its own (commander would keep
+ * the last of several and drop the others without a word) is made to refuse a second one. Options
+ * that collect (--team, -p…) or parse (whole numbers) have their own rule; one with a default is left as it is.
+ */
+export function refuseRepeats(cmd: { options: readonly Option[] }): void {
+  for (const o of cmd.options) {
+    if (!(o.required || o.optional) || o.variadic || o.parseArg !== undefined || o.defaultValue !== undefined) continue;
+    o.argParser(once(o.long ?? o.short ?? o.flags));
+  }
+}

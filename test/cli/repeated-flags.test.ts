@@ -98,3 +98,43 @@ describe('an empty pipe keeps the other answers (the git recipe on a day without
     expect(w.sent()).toEqual([]);
   });
 });
+
+describe('every one-value option of every command, however deep', () => {
+  it('refuses a second value (the manual\'s whole program: each option with no default that does not collect)', async () => {
+    const { manualProgram } = await import('../../src/main.js');
+    const program = await manualProgram();
+    const walk = (cmd: typeof program, path: string[]): Array<[string, (typeof program)['options'][number]]> => [
+      ...cmd.options.map((o) => [`${path.join(' ')} ${o.flags}`, o] as [string, (typeof program)['options'][number]]),
+      ...cmd.commands.flatMap((sub) => walk(sub, [...path, sub.name()])),
+    ];
+    const taking = walk(program, ['checkin']).filter(([, o]) => (o.required || o.optional) && !o.variadic && o.defaultValue === undefined);
+    expect(taking.length).toBeGreaterThan(50);
+    const silent: string[] = [];
+    for (const [where, o] of taking) {
+      // The collecting ones keep both values (a list, or lines); every other refuses the second.
+      let first: unknown;
+      try {
+        first = o.parseArg ? o.parseArg('1', undefined) : '1';
+      } catch {
+        // A value it checks (JSON fields): not a plain "1".
+        continue;
+      }
+      let second: unknown;
+      try {
+        second = o.parseArg ? o.parseArg('2', first) : '2';
+      } catch {
+        continue;
+      }
+      const kept = Array.isArray(second) ? second.join('\n') : String(second);
+      if (!(kept.includes('1') && kept.includes('2'))) silent.push(where);
+    }
+    expect(silent).toEqual([]);
+  });
+
+  it('list --since twice: refused, nothing sent', async () => {
+    const r = await w.cli(['list', '--since', 'monday', '--since', 'tuesday']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--since was given more than once ("monday", then "tuesday"); give it once.');
+    expect(w.sent()).toEqual([]);
+  });
+});
