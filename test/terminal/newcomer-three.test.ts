@@ -1,6 +1,9 @@
 // A newcomer's hour, round three (issue 42), met where a newcomer meets it: `checkin login` and
 // `npm run demo` in a real terminal (80×24, as the newcomer's tmux), the built CLI and the demo script.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SANDBOX_PORT } from '../../src/commands/sandbox/sandbox.js';
+import { DEMO_TOKEN } from '../../src/sandbox/demo.js';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { DEFAULT_API_URL } from '../../src/api/types.js';
@@ -28,6 +31,10 @@ describe('checkin login says where it logs in', () => {
   });
 
   it('the sandbox line of the README logs in with the demo token, naming the sandbox first', async () => {
+    // The README's line: the sandbox's own port and the demo token (run here on a free port, the same way).
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const logIn = readme.slice(readme.indexOf('## Log in'), readme.indexOf('## Your day'));
+    expect(logIn).toContain(`checkin login --api-url http://127.0.0.1:${SANDBOX_PORT}/api/v2   # asks for the token: ${DEMO_TOKEN}`);
     const sb = await startSandbox({ rateLimit: false });
     try {
       const env = cleanEnv({});
