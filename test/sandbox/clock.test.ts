@@ -186,3 +186,24 @@ describe('a check-in written without team_ids', () => {
     expect(only.json.teams).toEqual([{ id: platform, name: 'Platform' }]);
   });
 });
+
+describe('on a machine in another zone (its day is not the UTC day)', () => {
+  for (const zone of ['Pacific/Auckland', 'America/Los_Angeles']) {
+    it.each([[0, 30], [11, 0], [19, 45]])(`${zone}, started at %s:%s UTC: nothing served after now`, async (h, m) => {
+      const before = process.env.TZ;
+      process.env.TZ = zone;
+      try {
+        const now = new Date(Date.UTC(2026, 10, 18, h, m, 0));
+        await started(now);
+        const served: Array<[string, string]> = [];
+        for (const p of ['/check-ins?per_page=50', `/check-ins?until=2026-11-20&per_page=50`, '/goals?per_page=50']) stamps(await get(p), p, served);
+        for (const token of [sb!.token, GRACE, LINUS]) stamps(await get('/digest?per_page=50', token), `digest of ${token}`, served);
+        for (const c of sb!.service.data.comments) served.push([`comment ${c.id}`, c.created_at]);
+        expect(served.length).toBeGreaterThan(20);
+        expect(served.filter(([, at]) => Date.parse(at) > now.getTime())).toEqual([]);
+      } finally {
+        process.env.TZ = before;
+      }
+    });
+  }
+});
