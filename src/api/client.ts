@@ -3,7 +3,7 @@
 // It knows HTTP and nothing about terminals.
 
 import { nodeTransport, proxyFor, TIMEOUT_CODE, TOO_BIG_CODE, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
-import { UsageError } from '../errors.js';
+import { terminal, UsageError } from '../errors.js';
 import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
 import type { PageSource } from './paginate.js';
 import { joinUrl, type Query } from './url.js';
@@ -218,7 +218,7 @@ export class ApiClient {
       }
       const base = new URL(this.opts.baseUrl);
       if (url.origin !== base.origin) {
-        throw new UsageError(`Refusing to send the token to ${originOf(url, pathOrUrl)}: it goes only to the API's own origin, ${base.origin}`, 'Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.');
+        throw new UsageError(`Refusing to send the token to ${originOf(url, pathOrUrl)}: it goes only to the API's own origin, ${base.origin}`, terminal('Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.'));
       }
     } else {
       const q = pathOrUrl.indexOf('?');

@@ -11,10 +11,10 @@ import { DATE_KEY_RE, UUID_RE } from '../api/types.js';
 import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
-import { resolveGoalNames } from './account.js';
+import { buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
+import { cachedMe, resolveGoalNames } from './account.js';
 import { teammateCheckInTarget } from './target.js';
-import { CliError, EditorError, UsageError, withHint } from '../errors.js';
+import { CliError, EditorError, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
@@ -67,9 +67,9 @@ export function contentText(content: DraftContent): string {
 export function firstWords(content: DraftContent): string {
   if (content.kind === 'answers') {
     const a = content.answers;
-    for (const [key, label] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
-      const v = a[key];
-      if (typeof v === 'string' && v.trim() !== '') return `${label}: ${v.trim().split('\n')[0]}`;
+    for (const s of SECTIONS) {
+      const v = a[s.field];
+      if (typeof v === 'string' && v.trim() !== '') return `${s.title}: ${v.trim().split('\n')[0]}`;
     }
     if (a.mood) return `Mood: ${a.mood}`;
     return '';
@@ -115,6 +115,11 @@ export function keptLine(resume: string, { draft }: { draft?: string } = {}): st
   return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
 }
 
+/** keptLine as an error's advice: a terminal's (the agent face says its own, naming the draft). */
+export function keptAdvice(resume: string): Hint {
+  return terminal(keptLine(resume));
+}
+
 /** Refused: the entry may already have reached the service (only the person's word sends it again). */
 export class MaybeSentError extends CliError {}
 
@@ -136,7 +141,7 @@ export function accountHere(ctx: Context, { person: withPerson = true }: { perso
     // Without `person`, the keychain is not asked (the words are kept before anything slow).
     const t = withPerson || cfg.read().token_store !== 'keychain' || ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN ? cfg.token() : undefined;
     if (t?.value) token = sha256(t.value).slice(0, 16);
-    person = withPerson && t ? cfg.cached(api_url, t.value, 'me')?.id : undefined;
+    person = withPerson && t ? cachedMe(ctx, t.value)?.id : undefined;
   } catch {
     // whose it is stays unsaid
   }
@@ -366,7 +371,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       if (!write.content) throw err;
       throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptLine(resume));
+    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptAdvice(resume));
   }
   for (const c of claims) c.done();
   if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
@@ -420,7 +425,7 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
   if (elsewhere.length === 0) return new UsageError(`There is no draft for ${what}`);
   const here = accountHere(ctx);
   const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
-  return new UsageError(`There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`, `\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`);
+  return new UsageError(`There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`, terminal(`\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`));
 }
 
 /**
@@ -461,7 +466,7 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
 
 /** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
 export function noPipeWithResume(resume: string, piped: boolean): void {
-  if (piped) throw new UsageError('--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent', `Send what was kept with \`${resume}\`, then pipe the new text without --resume.`);
+  if (piped) throw new UsageError('--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent', terminal(`Send what was kept with \`${resume}\`, then pipe the new text without --resume.`));
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */
@@ -495,12 +500,12 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
   const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, again, send });
   switch (t.kind) {
     case 'check-in': {
-      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, `Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`);
+      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, terminal(`Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`));
       let answers;
       if (c.kind === 'answers') answers = c.answers;
       else if (c.kind === 'text') {
         const read = readTemplate(c.text);
-        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`);
+        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, terminal(`Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`));
         answers = read.answers;
       } else throw wrong();
       const a = answers;
@@ -513,12 +518,12 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
         const whose = personDraft(t.id);
         if (whose) {
           const found = await teammateCheckInTarget(ctx, whose[0], whose[1]);
-          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, `\`checkin drafts show ${entry.id}\` shows its words.`);
+          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, terminal(`\`checkin drafts show ${entry.id}\` shows its words.`));
           const on = found.known.id;
           return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
         }
         // Kept under the name given (a date, `last`) when the check-in could not be looked up: looked up now.
-        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, `Send it with \`checkin comments ${sanitizeLine(t.id)} --resume\`.`);
+        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, terminal(`Send it with \`checkin comments ${sanitizeLine(t.id)} --resume\`.`));
         const on = (await getCheckIn(api, t.id)).id;
         return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
       }

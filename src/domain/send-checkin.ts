@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { asSent } from '../core/blockers.js';
 import { UsageError, withHint } from '../errors.js';
 import { me } from './account.js';
-import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
+import { keep, keptAdvice, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
 export interface SendOptions {
@@ -22,8 +22,8 @@ export interface SendOptions {
   folds?: Entry[];
   /** Say nothing of other drafts still waiting (a resume sending them all). */
   quiet?: boolean;
-  /** The command that sends it again (default: the check-in's `--resume`, which sends all that wait for it). */
-  resume?: string;
+  /** The face's words for sending it again (the CLI: the check-in's `--resume`, which sends all that wait for it). */
+  resume: string;
 }
 
 /**
@@ -35,8 +35,8 @@ export interface SendOptions {
  */
 export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
   const api = await ctx.api();
-  const resume = opts.resume ?? `${target.resumeCommand} --resume`;
-  const hint = keptLine(resume);
+  const resume = opts.resume;
+  const hint = keptAdvice(resume);
   const kept = opts.keepDraft || opts.entry !== undefined;
   try {
     return await sendWithDraft(ctx, {

@@ -32,19 +32,15 @@ export function done(text: string, structured: Record<string, unknown>): CallToo
   return { content: [{ type: 'text', text: sanitize(text) }], structuredContent: structured };
 }
 
-/** A line of a terminal's advice: a checkin command or a flag to give. */
-export const TERMINAL_ADVICE = /`checkin |(^|[\s(`])--[a-z]/;
-
 /**
  * An error as a tool error: the lines the CLI prints for it (no stack unless CHECKIN_DEBUG=1), but
- * its advice for a terminal (a command to run, a flag to give), which is not the agent's to follow.
- * A line about a kept draft ("The draft … is kept: `checkin drafts send …` sends it from a
- * terminal") names the person's command on purpose and stays.
+ * its advice for a terminal (errors.ts `terminal()`: a command to run, a flag to give), which is not
+ * the agent's to follow. A line about a kept draft ("The draft … is kept: `checkin drafts send …`
+ * sends it from a terminal") names the person's command on purpose and stays.
  */
 export function failure(ctx: Context, err: unknown): CallToolResult {
-  const { lines } = describeError(err, ctx.debug.stacks);
-  const said = lines.filter((line, i) => i === 0 || line.startsWith('The draft ') || !TERMINAL_ADVICE.test(line));
-  return { isError: true, content: [{ type: 'text', text: sanitize(said.join('\n')) }] };
+  const { lines } = describeError(err, ctx.debug.stacks, 'agent');
+  return { isError: true, content: [{ type: 'text', text: sanitize(lines.join('\n')) }] };
 }
 
 /** Runs a tool's work, turning whatever it throws into a tool error. */
@@ -64,7 +60,7 @@ export async function plainView(ctx: Context, rich = false): Promise<View> {
 /** A check-in named by a day word, date or UUID (default today); today's resends with `checkin today`. */
 export async function checkInTarget(ctx: Context, day: string | undefined): Promise<Target> {
   const target = await resolveCheckInKey(ctx, day ?? 'today');
-  if (target.key === (await today(ctx))) return { ...target, resumeCommand: 'checkin today' };
+  if (target.key === (await today(ctx))) return { ...target, today: true };
   return target;
 }
 

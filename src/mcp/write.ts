@@ -11,26 +11,32 @@
 // sending the agent's removes only the agent's.
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../api/client.js';
-import { createGoalUpdate, getCheckIn, getGoal, getGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
+import { getCheckIn, getGoal, getGoalUpdate } from '../api/endpoints.js';
 import { nearestConfidence, type ActivityInput, type CheckInAnswers, type Goal, type GoalUpdateInput, type Ref } from '../api/types.js';
 import { ClaimedError, GoneError } from '../config/outbox-files.js';
-import { answersOf, parseMood, readTemplate } from '../core/checkin-answers.js';
-import { CliError, UsageError, withHint } from '../errors.js';
+import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../core/checkin-answers.js';
+import { CliError, isTerminalAdvice, UsageError, withHint } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, keptLine, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
+import { accountHere, commentBody, keptLine, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
 import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
 import { sendAnswers, sharedWith } from '../domain/send-checkin.js';
+import { logActivityKept, postCommentKept, postGoalUpdateKept } from '../domain/writes.js';
 import { previewHints } from '../domain/writing-hints.js';
 import { asSent, isNoBlockers, noBlockersNote } from '../core/blockers.js';
 import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence } from '../domain/goal-updates.js';
 import { goalIdOf } from '../domain/short-ids.js';
 import { checkInText } from './read.js';
-import { checkInTarget, done, entryFor, guard, plainView, shapes, TERMINAL_ADVICE, type Served } from './kit.js';
+import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
+
+/** draft_checkin's answer inputs, from the answer table (core/checkin-answers.ts): a text or mood is a string, yes-no a boolean. */
+const ANSWER_INPUTS = Object.fromEntries(ANSWER_FIELDS.map((f) => [f.field, (f.prompt === 'yes-no' ? z.boolean() : z.string()).optional().describe(f.agent)])) as Record<TextField | 'mood', z.ZodOptional<z.ZodString>> & {
+  previous_completed: z.ZodOptional<z.ZodBoolean>;
+};
 
 /** Answers as a person reads them before saying yes: who sees them, then each given answer under its name, as it will be sent. */
 function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
@@ -38,8 +44,8 @@ function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean
   const parts: string[] = [`Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}`];
   // As sent: blockers that say "none" go as none, and the question says so.
   const a = asSent(typed);
-  for (const [key, title] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
-    const value = a[key];
+  for (const { field, title } of SECTIONS) {
+    const value = a[field];
     if (value !== undefined) parts.push(value === null || value === '' ? `${title}:\n(nothing)` : section(title, value));
   }
   if (isNoBlockers(typed.blockers)) parts.push(noBlockersNote(typed.blockers!));
@@ -252,7 +258,7 @@ function sendFailed(served: Served, err: unknown, entry: Entry, resume: string):
   if (!e || err instanceof ClaimedError || err instanceof GoneError) return withHint(err);
   const kept = served.ctx.drafts().find(entry.id) !== undefined;
   const maybe = kept && served.ctx.drafts().maybeSent(entry) !== undefined;
-  const own = e.hints.filter((h) => !TERMINAL_ADVICE.test(h));
+  const own = e.hints.filter((h) => !isTerminalAdvice(h));
   const line = maybe
     ? `The draft ${entry.id} may have reached the service (no answer came): it is kept and not sent again on its own. Ask the person to look for it; \`checkin drafts send ${entry.id}\` sends it again from a terminal.`
     : kept
@@ -274,11 +280,7 @@ export function registerWriteTools(served: Served): void {
         'Keeps answers for a check-in as a draft on disk and returns its preview and draft_id; sends nothing. Show the preview to the person, then send_checkin sends it once they say yes. Answers left out keep what the check-in already says. Write short Markdown bullets; give every reference its context (what a PR or ticket is about, with its link); @mention people by @username; leave blockers empty ("") when nothing blocks — never "none". ' + DRAFT_ONLY,
       inputSchema: {
         day: z.string().optional().describe('the check-in: today (default), yesterday, a weekday name, YYYY-MM-DD or a UUID'),
-        previous: z.string().optional().describe('what I did since my last check-in (Markdown)'),
-        intentions: z.string().optional().describe('what I intend to do next (Markdown)'),
-        blockers: z.string().optional().describe('what blocks me; "" for nothing'),
-        mood: z.string().optional().describe('one of the service\'s moods, e.g. focused, calm, happy, tired (none clears it)'),
-        previous_completed: z.boolean().optional().describe('did I do what I intended last time?'),
+        ...ANSWER_INPUTS,
         team: z.array(z.string()).optional().describe('share with these teams only (UUIDs or names; default all my teams)'),
       },
       outputSchema: {
@@ -297,13 +299,11 @@ export function registerWriteTools(served: Served): void {
       guard(ctx, async () => {
         const target = await checkInTarget(ctx, args.day);
         const answers: CheckInAnswers = {};
-        if (args.previous !== undefined) answers.previous = args.previous;
-        if (args.intentions !== undefined) answers.intentions = args.intentions;
-        if (args.blockers !== undefined) answers.blockers = args.blockers;
+        for (const { field } of SECTIONS) if (args[field] !== undefined) answers[field] = args[field];
         if (args.mood !== undefined) answers.mood = parseMood(args.mood);
         if (args.previous_completed !== undefined) answers.previous_completed = args.previous_completed;
         if (args.team?.length) answers.team_ids = await resolveTeams(ctx, args.team);
-        if (Object.keys(answers).length === 0) throw new UsageError('Nothing to draft: give previous, intentions, blockers, mood or previous_completed');
+        if (Object.keys(answers).length === 0) throw new UsageError(`Nothing to draft: give ${orList(ANSWER_NAMES)}`);
         const current = await fetchOrNull(ctx, target);
         if (!current) throw new UsageError(`No check-in scheduled for ${target.label}: nothing to draft`);
         const draftTarget = { kind: 'check-in', key: target.key } as const;
@@ -401,7 +401,7 @@ export function registerWriteTools(served: Served): void {
           if (!said.yes) return notSent(said, entry.id, resume);
           let comment;
           try {
-            comment = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => postComment(api, { kind: target.on, id: target.id }, body) });
+            comment = await postCommentKept(ctx, { kind: target.on, id: target.id }, body, { entry, claim, resume, quiet: true });
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
@@ -463,7 +463,7 @@ export function registerWriteTools(served: Served): void {
           if (!said.yes) return notSent(said, entry.id, resume);
           let created;
           try {
-            created = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => createGoalUpdate(api, target.goalId, input) });
+            created = await postGoalUpdateKept(ctx, target.goalId, input, { entry, claim, resume, quiet: true });
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
@@ -513,11 +513,11 @@ export function registerWriteTools(served: Served): void {
             claim?.done();
             return done(`Not recorded: ${said.words}. ${entry ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: false, reason: said.reason });
           }
-          const api = await ctx.api();
+          await ctx.api(); // not logged in: said before anything is sent
           const resume = entry ? sendCommand(entry) : undefined;
           let activity;
           try {
-            activity = await sendWithDraft(ctx, { target, ...(entry && claim ? { entry, claim, resume } : { content, made: 'agent' as const }), quiet: true, send: () => postActivity(api, input) });
+            activity = await logActivityKept(ctx, input, { ...(entry && claim ? { entry, claim, resume } : { made: 'agent' as const }), quiet: true });
           } catch (err) {
             throw entry && resume ? sendFailed(served, err, entry, resume) : err;
           }

@@ -4,6 +4,7 @@
 // while the answers stay the person's Markdown; a CSV cell that a spreadsheet would run as a formula
 // is kept as text behind an apostrophe (see csvCell).
 import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
+import { ANSWER_FIELDS, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
 export interface ReportDay {
@@ -87,7 +88,7 @@ export function reportMarkdown(r: ReportModel): string {
       if (!c.completed_at) continue;
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`Did what was intended: ${c.previous_completed ? 'yes' : 'no'}\n\n`);
       // The answers are the person's own Markdown, each a block of its own (never in a table cell).
-      out.push(answer('Previous', c.previous), answer('Intentions', c.intentions), answer('Blockers', c.blockers));
+      out.push(...SECTIONS.map((s) => answer(s.title, c[s.field])));
     }
   }
   return out.join('').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
@@ -109,11 +110,12 @@ export function csvCell(value: string): string {
 }
 
 export function reportCsv(r: ReportModel): string {
-  const rows = [['date', 'person', 'done', 'mood', 'did_what_was_intended', 'blocked', 'previous', 'intentions', 'blockers']];
+  const column = (field: AnswerField) => ANSWER_FIELDS.find((f) => f.field === field)!.column;
+  const rows = [['date', 'person', 'done', column('mood'), column('previous_completed'), 'blocked', ...SECTIONS.map((s) => s.column)]];
   for (const p of r.people) {
     for (const { checkIn: c } of p.days) {
       const completed = c.previous_completed === null || c.previous_completed === undefined ? '' : c.previous_completed ? 'yes' : 'no';
-      rows.push([c.date, p.person.name, c.completed_at ? 'yes' : 'no', c.mood ?? '', completed, c.blocked ? 'yes' : 'no', c.previous ?? '', c.intentions ?? '', c.blockers ?? '']);
+      rows.push([c.date, p.person.name, c.completed_at ? 'yes' : 'no', c.mood ?? '', completed, c.blocked ? 'yes' : 'no', ...SECTIONS.map((s) => c[s.field] ?? '')]);
     }
   }
   return rows.map((row) => row.map(csvCell).join(',')).join('\n') + '\n';

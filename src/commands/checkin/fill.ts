@@ -10,7 +10,7 @@ import { CancelledError, UsageError } from '../../errors.js';
 import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
-import type { AnswerOptions, Given } from './given.js';
+import { checkInCommand, type AnswerOptions, type Given } from './given.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
@@ -75,7 +75,7 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
   const read = readTemplate(entry.content.text);
   if (read.problems.length === 0) return { answers: read.answers, edited: false };
   if (!ctx.io.canPrompt) {
-    throw new UsageError(`The kept draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} --resume -e\` (it opens the kept text).`);
+    throw new UsageError(`The kept draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${checkInCommand(target)} --resume -e\` (it opens the kept text).`);
   }
   const edited = await editAnswers(ctx, target, withProblems(entry.content.text, read.problems));
   if (!edited) throw new CancelledError('Nothing was written; the kept draft was not sent and is still kept');

@@ -5,7 +5,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { requireAsset } from '../../config/installation.js';
 import type { Context } from '../../context.js';
-import { staleSkills } from '../../domain/skill.js';
+import { staleSkills } from '../../system/skill.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
