@@ -75,7 +75,7 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
   if (cached) return { dir: cached, fresh: false };
   const [people, teams] = await Promise.all([allPeople(api), allTeams(api)]);
   const dir: Directory = {
-    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '', ...(p.teams && { team_ids: p.teams.map((t) => t.id) }) })),
+    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '', ...(p.teams && { team_ids: p.teams.map((t) => t.id) }), ...(p.time_zone && { time_zone: p.time_zone }) })),
     teams: teams.map((t) => ({ id: t.id, name: t.name })),
     fetched_at: ctx.now().toISOString(),
   };

@@ -4,6 +4,7 @@ import type { Mood } from '../api/types.js';
 import { addDays, localDateKey } from '../core/datekey.js';
 import { instantInZone } from '../core/zone.js';
 import type { CheckInRecord, DayName, PersonRecord, SandboxData, TeamRecord } from './data.js';
+import { addHistory } from './history.js';
 import { checkInId, isoSeconds, stableUuid } from './ids.js';
 import { SandboxService } from './service.js';
 
@@ -126,6 +127,9 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
     echo_questions: [],
     echo_answers: [],
   };
+
+  // Months before the last two weeks (sandbox/history.ts): what `checkin stats` draws.
+  addHistory(data, today, now);
 
   // Fill in the history: everyone's check-ins before today, a few left empty, one blocked day.
   // Linus's empty days are days he was off sick: marked absent after they were generated.

@@ -42,7 +42,7 @@ describe('checkin --help', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const commandSections = sections(r.stdout).filter(([h]) => !['Usage: checkin [options] [command]', 'Options:', 'Environment:', 'Exit codes:'].includes(h));
     expect(commandSections).toEqual([
-      ['Check-ins:', ['today', 'checkin', 'list', 'status', 'report', 'activity', 'log', 'drafts']],
+      ['Check-ins:', ['today', 'checkin', 'list', 'status', 'report', 'stats', 'activity', 'log', 'drafts']],
       ['Team and goals:', ['team', 'teams', 'people', 'goals', 'goal', 'echo']],
       ['Comments and inbox:', ['inbox', 'comments', 'reactions']],
       ['Account:', ['login', 'logout', 'auth', 'me']],
