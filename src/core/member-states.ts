@@ -1,19 +1,20 @@
 // A team's day: each member with their check-in of that day and its state, in the order every face
 // shows it (blocked first, then pending, filled, absent, nothing scheduled; by name within each).
-import type { CheckIn, Ref, Team } from '../api/types.js';
+import { MEMBER_STATES, type CheckIn, type Team, type TeamDay } from '../api/types.js';
 import type { BlockerRun } from './blockers.js';
 
 /**
  * A person's state on a day, in the order a team's day lists them: the one vocabulary every face
- * speaks — `team`, the wall, `status`, `stats`, `--json` and the agent's tools.
+ * speaks — `team`, the wall, `status`, `stats`, `--json` and the agent's tools. Its values are the
+ * wire shape's (api/types.ts MEMBER_STATES, what --json and the agent's schemas carry).
  */
-export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'absent', 'nothing-scheduled'] as const;
+export { MEMBER_STATES };
 export type MemberState = (typeof MEMBER_STATES)[number];
 
 /**
- * What each state is called, everywhere: the word (also what `--json` carries, with a hyphen for
- * the space), the symbol beside it on a terminal (and its ASCII stand-in), and what it means. Every
- * view reads its words here and nowhere else.
+ * What each state is called, everywhere: the word (the --json value, with a hyphen for the space),
+ * the symbol beside it on a terminal (and its ASCII stand-in), and what it means. Every view reads
+ * its words here and nowhere else.
  */
 export const MEMBER_STATE_WORDS: Record<MemberState, { word: string; symbol: string; ascii: string; meaning: string }> = {
   blocked: { word: 'blocked', symbol: '⚠', ascii: '!', meaning: 'filled in, and blocked by something' },
@@ -28,12 +29,8 @@ export function memberState(c: CheckIn | null | undefined): MemberState {
   return !c ? 'nothing-scheduled' : c.absent ? 'absent' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
 }
 
-export interface TeamDay {
-  team: Ref;
-  date: string;
-  /** blocked_for: a blocked member's longest-standing blocker, days in a row (null when not blocked or not counted). */
-  members: Array<{ person: Ref; state: MemberState; check_in: CheckIn | null; blocked_for?: BlockerRun | null }>;
-}
+/** A team's day, as api/types.ts's TEAM_DAY describes it (the one description of `--json` and the agent's team_day). */
+export type { TeamDay };
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

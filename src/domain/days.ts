@@ -78,15 +78,20 @@ export function dayZone(ctx: Context): Promise<DayZone> {
  * machine's. What is typed is kept under it before the first request; `today` has the last word.
  */
 export function todayWithoutRequest(ctx: Context): string {
+  return todayGuess(ctx).day;
+}
+
+/** Today without a request, and whether it is only the machine's guess (no TZ, no cached profile zone). */
+export function todayGuess(ctx: Context): { day: string; guessed: boolean } {
   const now = ctx.now();
-  if (ctx.env.TZ) return localDateKey(now);
+  if (ctx.env.TZ) return { day: localDateKey(now), guessed: false };
   try {
     const zone = cachedMe(ctx)?.zone;
-    if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) return dateKeyAtOffset(now, zone.offsets);
+    if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) return { day: dateKeyAtOffset(now, zone.offsets), guessed: false };
   } catch {
     // no config to read: the machine's date
   }
-  return localDateKey(now);
+  return { day: localDateKey(now), guessed: true };
 }
 
 export async function today(ctx: Context): Promise<string> {

@@ -466,7 +466,7 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
 
 function node(tilde: (p: string) => string): Check {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-  if (major < 20 || (major === 20 && minor < 18)) return problem('node', `Node ${process.version}: checkin needs 20.18 or later`, 'Install a current Node (22 or 24 LTS).');
+  if (major < 22 || (major === 22 && minor < 13)) return problem('node', `Node ${process.version}: checkin needs 22.13 or later`, 'Install a current Node (22 or 24 LTS).');
   const cacheable = major > 22 || (major === 22 && minor >= 1);
   // The single binary starts from its start-up snapshot: no compile cache to look for.
   if (buildKind() === 'binary') return ok('node', `Node ${process.version} inside the single binary, started from its start-up snapshot`);

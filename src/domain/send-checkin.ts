@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { asSent } from '../core/blockers.js';
 import { UsageError, withHint } from '../errors.js';
 import { me } from './account.js';
-import { keep, keptAdvice, sendWithDraft, type Claim, type Entry } from './outbox.js';
+import { baseOf, keep, keptAdvice, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
 export interface SendOptions {
@@ -46,6 +46,7 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
       ...(opts.claim && { claim: opts.claim }),
       ...(opts.folds && { folds: opts.folds }),
       ...(opts.quiet && { quiet: true }),
+      ...(target.known && { base: baseOf(target.known) }),
       resume,
       send: () => patchCheckIn(api, target.key, asSent(answers)),
     });

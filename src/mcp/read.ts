@@ -4,7 +4,6 @@
 // marked.ts: every word from outside in a block naming its author (kit.ts othersWords).
 import { getGoal, listGoalUpdates } from '../api/endpoints.js';
 import type { CheckIn } from '../api/types.js';
-import { MEMBER_STATE_WORDS, MEMBER_STATES } from '../core/member-states.js';
 import * as z from 'zod';
 import { me } from '../domain/account.js';
 import { checkInFilter, checkInPage } from '../domain/list-checkins.js';
@@ -100,7 +99,7 @@ export function registerReadTools(served: Served): void {
       description: "For each of my teams (or those named), each person's state that day — blocked (and by what), pending, filled, absent or nothing scheduled — with their check-in.",
       inputSchema: { day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: z.array(z.string()).optional().describe('only these teams (UUIDs or names)') },
       outputSchema: {
-        teams: z.array(z.object({ team: shapes.ref, date: z.string(), members: z.array(z.object({ person: shapes.ref, state: z.enum(MEMBER_STATES).describe(MEMBER_STATES.map((st) => `${st}: ${MEMBER_STATE_WORDS[st].meaning}`).join('; ')), check_in: shapes.checkIn.nullable() })) })),
+        teams: z.array(shapes.teamDay),
       },
       annotations: { title: "The team's day", ...READ },
     },

@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { ANSWER_FIELDS, isEmptyAnswers, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../../core/checkin-answers.js';
 import { UsageError, withHint } from '../../errors.js';
 import { resolveTeams } from '../../domain/account.js';
+import { todayGuess } from '../../domain/days.js';
 import { keep, keptLine, noPipeWithResume, retarget, type DraftTarget } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
@@ -78,6 +79,8 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   const guessed = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase() } : undefined);
   const early = guessed && { key: guessed.key, resumeCommand: checkInCommand(guessed) };
   const earlyTarget = early && ({ kind: 'check-in', key: early.key } as const);
+  // Today in the machine's zone, the person's not known yet: said in the entry, sent for the person's date when it was typed.
+  const dayGuessed = early?.resumeCommand === 'checkin today' && todayGuess(ctx).guessed;
   // --resume sends what was kept: nothing is read to be added to it.
   if (flags.resume) {
     noPipeWithResume(`${early?.resumeCommand ?? 'checkin today'} --resume`, stdinUsers.length > 0);
@@ -89,7 +92,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   const keepRaw = () => {
     if (stdin === undefined || stdin.trim() === '' || !earlyTarget) return;
     const field = stdinUsers[0]!;
-    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped');
+    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped', undefined, dayGuessed);
   };
   let read: Read;
   try {
@@ -106,7 +109,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     badMood = err;
   }
   const answers = { ...read.answers, ...(mood !== undefined && { mood }) };
-  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'typed');
+  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'flag', undefined, dayGuessed);
   if (badMood) throw badMood;
   return complete(ctx, flags, { ...read, answers }, earlyTarget);
 }
@@ -120,9 +123,9 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
     none: isEmptyAnswers(read.answers) && teams.length === 0,
     moveTo(target) {
       const here = { kind: 'check-in', key: target.key } as const;
-      if (early) retarget(ctx, early, here);
+      if (early) retarget(ctx, early, here, { settled: !todayGuess(ctx).guessed });
       // Nothing kept yet (a key that took a request to know): kept now, before anything else is asked.
-      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'typed');
+      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag');
     },
     async answers(target) {
       if (teams.length === 0) return read.answers;

@@ -10,7 +10,7 @@ import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SE
 import { asSent, blockerRuns, daysLabel, joinBlockers } from '../../core/blockers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../domain/outbox.js';
+import { baseOf, drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type DraftContent, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';
@@ -44,6 +44,8 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, false);
   const draftTarget = { kind: 'check-in', key: target.key } as const;
+  /** Kept as typed, on the check-in as it was shown. */
+  const keepHere = (content: DraftContent) => keep(ctx, draftTarget, content, 'typed', baseOf(current));
   let kept = false;
   const cancelled = () =>
     new CancelledError(
@@ -100,7 +102,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (sameAnswers(all, original)) {
         dropOwn(ctx, draftTarget);
         kept = folds.length > 0;
-      } else kept = Boolean(keep(ctx, draftTarget, { kind: 'answers', answers: all })) || kept;
+      } else kept = Boolean(keepHere({ kind: 'answers', answers: all })) || kept;
     };
     const step = async (update: CheckInAnswers) => {
       answers = { ...answers, ...update };
@@ -112,7 +114,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       const changed = () => typed !== undefined && typed !== (answers[field] ?? '');
       // A stop signal (the terminal closed) while typing: the line being typed is kept too.
       const off = keepOnStop(ctx, () => {
-        if (changed()) keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers, [field]: typed } });
+        if (changed()) keepHere({ kind: 'answers', answers: { ...answers, [field]: typed } });
       });
       try {
         await step({ [field]: await askLines(ctx, message, answers[field], { note, keys }, (text) => (typed = text)) });
@@ -133,7 +135,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       },
       blockers: async () => {
         if (answers.blockers == null && !current.completed_at && earlier) {
-          const kept = await followBlockers(ctx, current, (await earlier) ?? [], (a) => keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers, ...a } }), (a) => keepAnswers({ ...answers, ...a }));
+          const kept = await followBlockers(ctx, current, (await earlier) ?? [], (a) => keepHere({ kind: 'answers', answers: { ...answers, ...a } }), (a) => keepAnswers({ ...answers, ...a }));
           if (kept !== undefined) await step({ blockers: kept });
         }
         // What Enter does depends on what is there: it keeps a blocker shown above it.

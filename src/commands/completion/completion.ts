@@ -12,33 +12,13 @@
 import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { MOODS, MOOD_NAMES } from '../../api/types.js';
 import { PREFERENCE_KEYS, PREFERENCES } from '../../config/prefs.js';
-import { normalizeApiUrl, type CacheEntry } from '../../config/store.js';
 import type { Context } from '../../context.js';
+import { cachedEntry, cachedTeamNames, DAY_WORDS } from '../../domain/candidates.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { completionsFor, completionTree, type Complete } from './engine.js';
 
-const DAY_WORDS: Array<[string, string]> = [
-  ['today', 'today'],
-  ['yesterday', 'yesterday'],
-  ['tomorrow', 'tomorrow'],
-  ['workday', 'the last Monday–Friday before today'],
-  ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d): [string, string] => [d, `the most recent ${d}`]),
-];
-
-/**
- * What the cache holds for this service (no request is ever made here, and the keychain is not
- * touched: the cache is found by the API URL its keys start with).
- */
-function cached(ctx: Context): CacheEntry {
-  try {
-    const cfg = ctx.config();
-    const prefix = `${normalizeApiUrl(cfg.apiUrl().value)} `;
-    const entries = Object.entries(cfg.cacheEntries()).filter(([key]) => key.startsWith(prefix));
-    return Object.assign({}, ...entries.map(([, entry]) => entry)) as CacheEntry;
-  } catch {
-    return {};
-  }
-}
+/** What the cache holds for this service (domain/candidates.ts: no request, no keychain). */
+const cached = cachedEntry;
 
 export interface Candidate {
   value: string;
@@ -402,10 +382,7 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     for (const p of cached(ctx).directory?.people ?? []) if (p.username) complete(`@${p.username}`, p.name);
   };
   const teams = (complete: Complete) => {
-    const c = cached(ctx);
-    const names = new Map<string, string>();
-    for (const t of [...(c.me?.teams ?? []), ...(c.directory?.teams ?? [])]) names.set(t.name, t.id);
-    for (const name of names.keys()) complete(name, 'team');
+    for (const name of cachedTeamNames(cached(ctx))) complete(name, 'team');
   };
   const goals = (complete: Complete) => {
     for (const g of cached(ctx).goals ?? []) complete(g.id, g.title);
