@@ -40,8 +40,6 @@ export interface Write<T> {
   quiet?: boolean;
   /** The person said to send it again though it may already have reached the service. */
   again?: boolean;
-  /** The person said yes to this entry (`--yes`, or the agent face's question): it is not asked again. */
-  yes?: boolean;
   /** The person said to send it as the account here though it was kept for another. */
   elsewhere?: boolean;
   /** Other names of the same target (a comment kept under its check-in's date): what waits under them is said too. */
@@ -329,7 +327,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   }
   const resume = write.resume ?? ctx.advice?.resume(write.target);
   // An entry kept earlier goes out only as its own person, and with the person's yes where its words were not theirs as seen.
-  let again = Boolean(write.again || write.yes);
+  let again = Boolean(write.again);
   const claims = [];
   try {
     if (entry) claims.push(write.claim ?? outbox.take(entry));
@@ -338,7 +336,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     // person, and with the person's yes where its words were not theirs as seen.
     if (write.entry && !ownEntry(ctx, write.target)) {
       if (!write.elsewhere) await boundHere(ctx, write.entry);
-      if (!write.yes && !write.claim && (await askYes(ctx, write.entry, again))) again = true;
+      if (!write.claim && (await askYes(ctx, write.entry, again))) again = true;
     }
   } catch (err) {
     for (const c of claims) c.release();
@@ -414,7 +412,7 @@ export class NeedsYesError extends UsageError {}
 async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
   const why = whyAsk(ctx, entry, again);
   if (!why) return false;
-  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks (or add --yes to send it without asking).`));
+  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks.`));
   ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
   if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false }))) throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
   return true;

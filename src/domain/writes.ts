@@ -115,17 +115,17 @@ const sendItWith = (ctx: Context, target: DraftTarget) => (ctx.advice ? [termina
  * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
  * removed once the service accepted it. Text kept from the editor is read as answers first.
  */
-export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsewhere = false }: { yes?: boolean; elsewhere?: boolean } = {}): Promise<SentEntry> {
+export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false }: { elsewhere?: boolean } = {}): Promise<SentEntry> {
   const api = await ctx.api();
   const t = entry.target;
   const c = entry.content;
   const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
-  const keeping = { entry, yes, elsewhere };
+  const keeping = { entry, elsewhere };
   const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, ...keeping, send });
   switch (t.kind) {
     case 'check-in': {
       const day = await entryDay(ctx, { ...entry, target: t });
-      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { yes, elsewhere });
+      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { elsewhere });
       if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, ...sendItWith(ctx, { kind: 'check-in', key: sanitizeLine(t.key) }));
       let answers;
       if (c.kind === 'answers') answers = c.answers;
