@@ -23,13 +23,10 @@ export type { Keeping } from './outbox.js';
 /** The entry's content when nothing was kept earlier: what is typed now is kept before it is sent. */
 const typedNow = <C>(keeping: Keeping, content: C) => (keeping.entry ? {} : { content });
 
-/** The target a write goes out for: an entry kept earlier keeps its own (a comment kept under its check-in's date). */
-const targetOf = (keeping: Keeping, target: DraftTarget): DraftTarget => keeping.entry?.target ?? target;
-
 /** A comment (or a reply in a thread) on a check-in or a goal update: one POST. */
 export function postCommentKept(ctx: Context, on: Commentable, body: string, keeping: Keeping = {}): Promise<Comment> {
   return sendWithDraft(ctx, {
-    target: targetOf(keeping, { kind: 'comment', on: on.kind, id: on.id }),
+    target: { kind: 'comment', on: on.kind, id: on.id },
     ...typedNow(keeping, { kind: 'comment' as const, body }),
     ...keeping,
     send: async () => postComment(await ctx.api(), on, body),
@@ -39,7 +36,7 @@ export function postCommentKept(ctx: Context, on: Commentable, body: string, kee
 /** A new update of a goal: one POST. */
 export function postGoalUpdateKept(ctx: Context, goalId: string, input: GoalUpdateInput, keeping: Keeping = {}): Promise<GoalUpdate> {
   return sendWithDraft(ctx, {
-    target: targetOf(keeping, { kind: 'goal-update', goalId }),
+    target: { kind: 'goal-update', goalId },
     ...typedNow(keeping, { kind: 'goal-update' as const, input }),
     ...keeping,
     send: async () => createGoalUpdate(await ctx.api(), goalId, input),
@@ -52,7 +49,7 @@ export async function patchGoalUpdateKept(ctx: Context, id: string, input: GoalU
   // Written again in the editor: what was written goes out, and the entry it started from goes with it.
   if (edited) return patchGoalUpdateKept(ctx, id, edited, { made: 'editor', folds: [keeping.entry!], ...(keeping.resume !== undefined && { resume: keeping.resume }), ...(keeping.quiet && { quiet: true }) });
   return sendWithDraft(ctx, {
-    target: targetOf(keeping, { kind: 'goal-update-edit', id }),
+    target: { kind: 'goal-update-edit', id },
     ...typedNow(keeping, { kind: 'goal-update' as const, input }),
     ...keeping,
     send: async () => patchGoalUpdate(await ctx.api(), id, input),
@@ -99,7 +96,7 @@ async function guardNewerUpdate(ctx: Context, id: string, entry: Entry, input: G
 /** An activity recorded: one POST. The token is asked for only once it is kept (a log from a git hook loses nothing). */
 export function logActivityKept(ctx: Context, input: ActivityInput, keeping: Keeping = {}): Promise<Activity> {
   return sendWithDraft(ctx, {
-    target: targetOf(keeping, { kind: 'activity' }),
+    target: { kind: 'activity' },
     ...typedNow(keeping, { kind: 'activity' as const, input }),
     ...keeping,
     send: async () => postActivity(await ctx.api(), input),
