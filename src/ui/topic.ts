@@ -39,6 +39,20 @@ const cells = (row: string) =>
     .split(/(?<!\\)\|/)
     .map((cell) => cell.trim());
 
+/**
+ * Whether `line`, after the lines of a paragraph or of a list item (`item`: its indent and marker),
+ * starts a list item rather than continuing the text, as CommonMark reads it: a bullet with text
+ * after it does; a number does only as the next item of an ordered list (not indented into the
+ * item's text) or when it is 1, which alone may interrupt a paragraph ("made with mode\n  0700) —"
+ * continues the text).
+ */
+function startsItem(line: string, item: RegExpExecArray | null): boolean {
+  const m = /^(\s*)(?:[-*+]|(\d{1,9})[.)])\s+\S/.exec(line);
+  if (!m) return false;
+  if (m[2] === undefined || Number(m[2]) === 1) return true;
+  return item !== null && /\d/.test(item[2]!) && m[1]!.length < item[1]!.length + item[2]!.length + item[3]!.length;
+}
+
 /** The topic as lines for a terminal of `width` columns. */
 export function renderTopic(markdown: string, c: Colors, width: number): string {
   const src = sanitize(markdown).replace(/\r\n/g, '\n').split('\n');
@@ -88,7 +102,7 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
     let text = item ? item[4]! : line.trim();
     for (i++; i < src.length; i++) {
       const next = src[i]!;
-      if (next.trim() === '' || /^\s*(```|~~~|#{1,6}\s|\||>)/.test(next) || /^\s*([-*+]|\d{1,9}[.)])\s+/.test(next)) break;
+      if (next.trim() === '' || /^\s*(```|~~~|#{1,6}\s|\||>)/.test(next) || startsItem(next, item)) break;
       text += ` ${next.trim()}`;
     }
     if (item) para(`${item[1]}${c.yellow(item[2]!)}${item[3]}${inline(text, c)}`);
