@@ -37,7 +37,9 @@ import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
 import { versionCommand } from './commands/version/version.js';
 import type { Context } from './context.js';
+import { terminalHelp } from './ui/help-layout.js';
 import { JsonOption, jsonFieldsHelp } from './ui/output.js';
+import { wrapHelp } from './ui/wrap.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -111,7 +113,15 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     cmd
       .exitOverride()
       .showSuggestionAfterError(true)
-      .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+      .configureHelp(terminalHelp)
+      .configureOutput({
+        // At a terminal, help fits its width at word edges: commander's own part laid out to it
+        // (ui/help-layout.ts), and the usage line and what --help ends with wrapped as written.
+        // No width when piped, as commander's own default (its typings say number): then its layout at 80.
+        getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : undefined) as number,
+        writeOut: (s) => io.out(io.stdoutIsTTY ? wrapHelp(s, io.columns) : s),
+        writeErr: (s) => io.err(s),
+      });
     const json = cmd.options.find((o) => o instanceof JsonOption);
     if (json) {
       json.takesArguments = cmd.registeredArguments.length > 0;
@@ -128,21 +138,28 @@ export async function addCompletionWhenAsked(ctx: Context, program: CommandUnkno
   if (['completion', 'complete'].includes(argv[0] ?? '') || !(isCommand(argv) || isVersion(argv))) (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
 }
 
+/** What `checkin help <topic>` prints: a topic's Markdown, or (the list of topics) plain text. */
+export interface HelpTopic {
+  text: string;
+  markdown: boolean;
+}
+
 /**
  * `checkin help <topic>`: the topic's text (docs/topics/<topic>.md, bundled as src/help-topics.ts);
  * `checkin help topics`: their list. Undefined for anything else, which commander's own help
  * command answers (`checkin help <command>`): a command's name always wins over a topic's.
  */
-export async function helpTopic(argv: string[]): Promise<string | undefined> {
+export async function helpTopic(argv: string[]): Promise<HelpTopic | undefined> {
   if (argv[0] !== 'help' || argv.length !== 2 || Object.hasOwn(COMMANDS, argv[1]!)) return undefined;
   const { TOPICS } = await import('./help-topics.js');
   if (argv[1] === 'topics') {
     const width = Math.max(...Object.keys(TOPICS).map((n) => n.length));
-    return `Topics (checkin help <topic>):\n${Object.entries(TOPICS)
+    const text = `Topics (checkin help <topic>):\n${Object.entries(TOPICS)
       .map(([name, t]) => `  ${name.padEnd(width)}  ${t.title}`)
       .join('\n')}\n`;
+    return { text, markdown: false };
   }
-  if (Object.hasOwn(TOPICS, argv[1]!)) return TOPICS[argv[1]!]!.text;
+  if (Object.hasOwn(TOPICS, argv[1]!)) return { text: TOPICS[argv[1]!]!.text, markdown: true };
   if (argv[1] === 'help') return undefined;
   // Neither a command nor a topic: said, with the nearest names, rather than the whole help and exit 0.
   const near = nearMatches(argv[1]!, [...Object.keys(COMMANDS), ...Object.keys(TOPICS)]).map((n) => `\`checkin help ${n}\``);

@@ -10,7 +10,7 @@ import type { Colors } from './color.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
 import { sanitize } from './sanitize.js';
-import { wrap } from './wrap.js';
+import { wrap, wrapHelp } from './wrap.js';
 
 /** Inline Markdown as styled text: code spans, emphasis, links (their address when it leaves the docs), escapes. */
 function inline(text: string, c: Colors): string {
@@ -111,10 +111,14 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }
 
-/** Prints a help topic: rendered for a terminal (through the pager when longer than the screen), as written when piped. */
-export async function showTopic(io: IO, markdown: string): Promise<void> {
-  if (!io.stdoutIsTTY) return io.out(markdown);
-  const text = renderTopic(markdown, await makeColors(io.colorLevel), io.columns);
+/**
+ * Prints a help topic: for a terminal, its Markdown rendered, or plain text (the list of topics,
+ * a line a topic) wrapped as help is, each title under the titles; through the pager when longer
+ * than the screen. As written when piped.
+ */
+export async function showTopic(io: IO, topic: { text: string; markdown: boolean }): Promise<void> {
+  if (!io.stdoutIsTTY) return io.out(topic.text);
+  const text = topic.markdown ? renderTopic(topic.text, await makeColors(io.colorLevel), io.columns) : `${wrapHelp(sanitize(topic.text), io.columns).replace(/\n+$/, '')}\n`;
   if (text.split('\n').length > (io.rows ?? 24)) io.page();
   io.out(text);
 }
