@@ -56,6 +56,21 @@ function fail(message) {
 }
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
 
+/**
+ * commander requires node:child_process at its top (for executable subcommands, which checkin does not
+ * have), so the snapshot would hold it, and Node warns at each build that child_process "is not yet
+ * fully verified" in a snapshot (its state may be out of sync once deserialised). Given instead an
+ * object whose `spawn` loads the module when first asked: the snapshot holds no child_process, and
+ * the warning is gone. checkin's own uses load it when they run (esbuild turns import() into require).
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'commander-child-process', namespace: 'lazy' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };", loader: 'js' }));
+  },
+};
+
 // 1. The bundles.
 run(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 const dest = join(root, 'release');
@@ -78,6 +93,7 @@ await build({
   // Never read inside the binary (src/config/installation.ts finds its files as assets), but packages
   // written as ES modules name import.meta.url: the binary's own path, as a file URL.
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(process.execPath).href;' },
+  plugins: [lazyChildProcess],
 });
 
 /**
@@ -114,6 +130,20 @@ function runnerFor(arch) {
   return [qemu, '-L', prefix];
 }
 
+/** `node` without its symbol table, made once beside it; undefined where no strip here reads that platform's files. */
+function strippedCopy(node, arch) {
+  const strip = arch === hostArch ? 'strip' : { arm64: 'aarch64-linux-gnu-strip', x64: 'x86_64-linux-gnu-strip' }[arch];
+  const copy = `${node}.stripped`;
+  if (existsSync(copy) && statSync(copy).mtimeMs >= statSync(node).mtimeMs) return copy;
+  rmSync(copy, { force: true });
+  if (spawnSync(strip, ['--strip-unneeded', '-o', copy, node], { stdio: 'ignore' }).status !== 0) {
+    rmSync(copy, { force: true });
+    console.error(`(no ${strip} here: the linux-${arch} binary keeps Node's symbol table)`);
+    return undefined;
+  }
+  return copy;
+}
+
 /** Builds release/work/checkin-linux-<arch> and returns its path. */
 function binaryFor(arch) {
   // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
@@ -136,7 +166,11 @@ function binaryFor(arch) {
   const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion, addonLock.integrity);
   const addon = join(addonPkg, readdirSync(addonPkg).find((f) => f.endsWith('.node')));
 
-  // 4 and 5. The blob, made by that Node, with the assets.
+  // 4 and 5. The blob, made by that Node, with the assets, put into a copy of that Node without its
+  // symbol table (`strip --strip-unneeded`, where this machine has a strip for that platform: 34 MB
+  // less, and what Debian's packages are). A binary cannot be stripped afterwards: strip moves the
+  // blob out of its segment and the binary crashes.
+  const stripped = strippedCopy(node, arch);
   const output = join(out, `checkin-linux-${arch}`);
   const config = join(out, `sea-config-${arch}.json`);
   writeFileSync(
@@ -144,6 +178,7 @@ function binaryFor(arch) {
     JSON.stringify(
       {
         main: join(out, 'main.cjs'),
+        ...(stripped ? { executable: stripped } : {}),
         output,
         disableExperimentalSEAWarning: true,
         useSnapshot: mode === 'snapshot',

@@ -100,9 +100,24 @@ License: MIT
 ${indent(readFileSync(join(root, 'LICENSE'), 'utf8'))}
 
 Files: usr/bin/checkin
-Copyright: Node.js contributors and others (the Node.js runtime inside the single executable)
-License: Node.js
-${indent(nodeLicense)}
+Copyright: Node.js contributors and others
+Comment: The Node.js runtime inside the single executable, with the libraries
+ built into it. Their licences (MIT, BSD, Apache-2.0 and others) are in
+ /usr/share/doc/checkin/LICENSE.node, as Node.js ships them; Apache-2.0 is
+ also in /usr/share/common-licenses/Apache-2.0.
+License: MIT and others
+ See /usr/share/doc/checkin/LICENSE.node.
+`,
+  );
+  file('usr/share/doc/checkin/LICENSE.node', nodeLicense);
+  // What lintian reports and cannot be otherwise: the Node inside is built with its own zlib and
+  // mbedtls (a single executable is one file, by design).
+  dir('usr/share/lintian/overrides');
+  file(
+    'usr/share/lintian/overrides/checkin',
+    `# The Node.js runtime inside the single executable carries its own copies (one file, by design).
+checkin: embedded-library mbedtls [usr/bin/checkin]
+checkin: embedded-library zlib [usr/bin/checkin]
 `,
   );
   writeFileSync(join(tree, 'usr/share/doc/checkin/changelog.gz'), gzipSync(readFileSync(join(root, 'CHANGELOG.md')), { level: 9 }));
