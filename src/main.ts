@@ -6,7 +6,7 @@ import { preferences } from './config/prefs.js';
 import { createContext, type Context } from './context.js';
 import { describeError } from './error-text.js';
 import { EXIT } from './errors.js';
-import { addCompletionWhenAsked, buildProgram, helpTopic } from './program.js';
+import { addCompletionWhenAsked, afterCommand, buildProgram, helpTopic } from './program.js';
 import { processIO } from './ui/io.js';
 
 export { describeError } from './error-text.js';
@@ -39,6 +39,8 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
     await ctx.io.endPager();
     await ctx.close().catch(() => undefined);
   }
+  // After the work: the daily update notice, only where a person reads stderr (domain/update-notice.ts).
+  await afterCommand(ctx, argv);
   return code;
 }
 

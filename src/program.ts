@@ -37,6 +37,7 @@ import { teamsCommand } from './commands/team/teams.js';
 import { upgradeCommandDef } from './commands/upgrade/upgrade.js';
 import { versionCommand } from './commands/version/version.js';
 import type { Context } from './context.js';
+import { quietBecause } from './domain/update-notice.js';
 import { JsonOption, jsonFieldsHelp } from './ui/output.js';
 import { VERSION } from './version.js';
 
@@ -121,6 +122,11 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
   };
   configure(program);
   return program;
+}
+
+/** After a command's work: the daily update notice, loaded only where a person reads stderr (domain/update-notice.ts says when). */
+export async function afterCommand(ctx: Context, argv: string[]): Promise<void> {
+  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined) (await import('./commands/upgrade/notice.js')).updateNotice(ctx);
 }
 
 /** Completion (and --help, which lists it) loads the completion library; other runs never do. */

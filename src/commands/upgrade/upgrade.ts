@@ -2,10 +2,11 @@
 // and Scoop have their own commands: it prints that one and changes nothing. The single binary from
 // install.sh replaces itself (src/domain/upgrade.ts: checked against SHA256SUMS, swapped in one
 // rename, run, put back if it does not run) — after a yes at a terminal, or with --yes.
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import { buildKind } from '../../config/installation.js';
 import type { Context } from '../../context.js';
 import { installKind, latestRelease, platformName, upgradeBinary, upgradeCommand, isNewer, type InstallKind, type Latest } from '../../domain/upgrade.js';
+import { readState, writeState } from '../../domain/update-notice.js';
 import { CancelledError, CliError, UsageError } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
@@ -13,6 +14,7 @@ import type { Run } from '../flags.js';
 export interface UpgradeOptions {
   check?: boolean;
   yes?: boolean;
+  record?: boolean;
 }
 
 export function upgradeCommandDef(ctx: Context, run: Run<UpgradeOptions> = runUpgrade) {
@@ -20,6 +22,8 @@ export function upgradeCommandDef(ctx: Context, run: Run<UpgradeOptions> = runUp
     .description('Upgrade checkin the way it was installed (npm, Homebrew, .deb and Scoop: prints their command; the install.sh binary: replaces itself)')
     .option('--check', 'say what would be done, change nothing')
     .option('-y, --yes', 'upgrade without asking (scripts)')
+    // The update notice's daily check (commands/upgrade/notice.ts): keeps the newest version, prints nothing.
+    .addOption(new Option('--record').hideHelp())
     .addHelpText(
       'after',
       '\nThe release is read from CHECKIN_RELEASE_URL (https, or http to this machine), else GitHub\'s latest release.\nCHECKIN_NO_UPDATE_NOTIFIER=1 turns off the daily "a newer checkin" line.',
@@ -70,6 +74,11 @@ export function thisInstall(): InstallKind {
 }
 
 export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<void> {
+  if (opts.record) {
+    const latest = await latestRelease(ctx.env).catch(() => undefined);
+    if (latest) writeState(ctx.env, { ...readState(ctx.env), checkedAt: ctx.now().toISOString(), latest: latest.version });
+    return;
+  }
   const kind = thisInstall();
   const platform = platformName(process.platform, process.arch);
   const { io } = ctx;
