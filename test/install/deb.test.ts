@@ -17,7 +17,10 @@ const deb = join(ROOT, 'release', `checkin_${version}_${arch}.deb`);
 const has = (cmd: string, args: string[] = ['--version']) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 const installed = () => spawnSync('dpkg-query', ['-W', '-f=${Status}', 'checkin'], { encoding: 'utf8' }).stdout.includes('install ok installed');
 
+// Run where the release was just built (.ci/run sets CHECKIN_TEST_RELEASE=1 after `npm run release`).
+const asked = process.env.CHECKIN_TEST_RELEASE === '1';
 function why(): string | undefined {
+  if (!asked) return 'CHECKIN_TEST_RELEASE=1 is not set (.ci/run sets it after npm run release)';
   if (!existsSync(deb)) return `no ${deb} (npm run release makes it)`;
   if (!has('dpkg', ['--version'])) return 'no dpkg here (not a Debian system)';
   if (process.getuid?.() !== 0) return 'installing a .deb needs root, and this runs as an ordinary user (.ci/run runs it as root)';
@@ -26,7 +29,7 @@ function why(): string | undefined {
 }
 const skip = why();
 if (skip) console.log(`deb: skipped, ${skip}`);
-const lintianSkip = !existsSync(deb) ? `no ${deb}` : !has('lintian') ? 'no lintian (Debian: apt-get install lintian)' : undefined;
+const lintianSkip = !asked ? 'CHECKIN_TEST_RELEASE=1 is not set' : !existsSync(deb) ? `no ${deb}` : !has('lintian') ? 'no lintian (Debian: apt-get install lintian)' : undefined;
 if (lintianSkip) console.log(`deb: lintian skipped, ${lintianSkip}`);
 
 const run = async (cmd: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv({ PATH: '/usr/bin:/bin:/usr/sbin:/sbin' }), ms = 60_000) =>
