@@ -45,6 +45,19 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
 }
 
 /**
+ * Run while the binary's start-up snapshot is made (src/binary.ts): builds the program for
+ * `today --json` with a silent context, so the functions every run calls (commander's, the program's)
+ * are compiled then and their bytecode is in the snapshot, not compiled again at each start.
+ * Nothing is read, written or sent; nothing built here is kept.
+ */
+export function warmForSnapshot(): void {
+  const ctx = createContext({ io: processIO({}), env: {} });
+  const program = buildProgram(ctx, ['today', '--json']);
+  program.helpInformation();
+  for (const cmd of program.commands) cmd.helpInformation();
+}
+
+/**
  * Every command, built but not run, for `npm run docs` (scripts/docs.mjs writes the manual from it):
  * its streams print nothing and it reads no settings, so the pages are the same on every machine.
  */
