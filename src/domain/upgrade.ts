@@ -250,7 +250,12 @@ export async function upgradeBinary(u: BinaryUpgrade): Promise<Upgraded> {
   if (got !== want) throw new CliError(`${name} is not the file the release lists: its SHA-256 is ${got}, SHA256SUMS says ${want}. Nothing was changed.`);
   const dir = dirname(u.target);
   if (!isAbsolute(u.target)) throw new CliError(`The binary's path is not absolute: ${u.target}`);
-  const work = fs.mkdtempSync(join(dir, '.checkin-upgrade-'));
+  let work: string;
+  try {
+    work = fs.mkdtempSync(join(dir, '.checkin-upgrade-'));
+  } catch (err) {
+    throw new CliError(`Cannot write in ${dir}, where checkin is (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): nothing was changed`, 'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.');
+  }
   const backup = join(dir, `.${basename(u.target)}.old.${process.pid}`);
   try {
     fs.writeFileSync(join(work, name), archive, { mode: 0o600 });

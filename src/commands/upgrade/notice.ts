@@ -14,7 +14,7 @@ export function updateNotice(ctx: Context): void {
     const state = readState(ctx.env);
     const now = ctx.now();
     const kind = thisInstall();
-    const hint = upgradeCommand(kind, state.latest ?? 'VERSION', platformName(process.platform, process.arch)) ?? 'checkin upgrade';
+    const hint = upgradeCommand(kind, state.latest ?? '<version>', platformName(process.platform, process.arch)) ?? 'checkin upgrade';
     const decision = decide(state, now, hint);
     let kept = decision.state;
     if (decision.line) ctx.io.err(`${decision.line}\n`);

@@ -90,7 +90,7 @@ export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<vo
     if (err instanceof UsageError) throw err;
     failed = err;
   }
-  const command = upgradeCommand(kind, latest?.version ?? 'VERSION', platform);
+  const command = upgradeCommand(kind, latest?.version ?? '<version>', platform);
   if (command !== undefined) {
     // Not ours to replace: the newest version when it could be read, and the line that upgrades it.
     io.out(`checkin ${VERSION}, ${KIND_WORDS[kind]}.\n`);
