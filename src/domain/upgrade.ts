@@ -7,7 +7,7 @@
 // machine; a redirect is followed only to https (GitHub's downloads are redirected to its storage),
 // never from this machine's http to anywhere else and never down to http.
 import { isAbsolute, join } from 'node:path';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 
 export const DEFAULT_RELEASE_URL = 'https://github.com/checkin-cli/checkin-cli/releases/latest/download';
@@ -254,7 +254,7 @@ export async function upgradeBinary(u: BinaryUpgrade): Promise<Upgraded> {
   try {
     work = fs.mkdtempSync(join(dir, '.checkin-upgrade-'));
   } catch (err) {
-    throw new CliError(`Cannot write in ${dir}, where checkin is (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): nothing was changed`, 'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.');
+    throw new CliError(`Cannot write in ${dir}, where checkin is (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): nothing was changed`, EXIT.FAILURE, 'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.');
   }
   const backup = join(dir, `.${basename(u.target)}.old.${process.pid}`);
   try {
