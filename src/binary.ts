@@ -15,7 +15,7 @@ function start(): void {
 
 const { startupSnapshot } = process.getBuiltinModule('node:v8');
 if (startupSnapshot?.isBuildingSnapshot()) {
-  warmForSnapshot();
+  void warmForSnapshot();
   startupSnapshot.setDeserializeMainFunction(start);
 }
 else start();

@@ -7,7 +7,7 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
-import { sha256Hex } from '../core/sha256.js';
+import { sha256Hex } from './sha256.js';
 import { CliError, EXIT } from '../errors.js';
 import { fsReason, readJson, writeDurably } from './files.js';
 import { checkinPaths, type CheckinPaths } from './paths.js';
@@ -138,7 +138,7 @@ export function normalizeApiUrl(apiUrl: string): string {
   }
 }
 
-/** SHA-256 of the text's UTF-8, in hex (in JavaScript: a run that only hashes a token never loads node:crypto; core/sha256.ts). */
+/** SHA-256 of the text's UTF-8, in hex (in JavaScript: a run that only hashes a token never loads node:crypto; config/sha256.ts). */
 export function sha256(text: string): string {
   return sha256Hex(text);
 }

@@ -1,9 +1,9 @@
-// core/sha256.ts against node:crypto: the same hex for any text (ASCII, any Unicode, every length
+// config/sha256.ts against node:crypto: the same hex for any text (ASCII, any Unicode, every length
 // around the 64-byte block edges).
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/core/sha256.js';
+import { sha256Hex } from '../../src/config/sha256.js';
 
 const node = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 

@@ -2,7 +2,6 @@
 // once a day, one line on stderr; and, at most once a day, the release asked again by a detached
 // `checkin upgrade --record` the command does not wait for. Loaded only when the run is not quiet
 // (src/main.ts asks quietBecause first), and never throws.
-import { spawn } from 'node:child_process';
 import { buildKind } from '../../config/installation.js';
 import type { Context } from '../../context.js';
 import { decide, readState, writeState } from '../../domain/update-notice.js';
@@ -23,7 +22,7 @@ export function updateNotice(ctx: Context): void {
       kept = { ...kept, checkedAt: now.toISOString() };
       writeState(ctx.env, kept);
       const args = buildKind() === 'npm' && process.argv[1] ? [process.argv[1], 'upgrade', '--record'] : ['upgrade', '--record'];
-      const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...ctx.env, CHECKIN_NO_UPDATE_NOTIFIER: '1' }, windowsHide: true });
+      const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...ctx.env, CHECKIN_NO_UPDATE_NOTIFIER: '1' }, windowsHide: true });
       child.on('error', () => undefined);
       child.unref();
     } else if (decision.line) writeState(ctx.env, kept);
