@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Starts checkin (dist/checkin.cjs). On Node >= 22.1 through Node's own compile cache, kept in the
-// user's cache folder — only in folders of the user's own that no one else can write: a cache there
-// runs as the user. Without one (Node 20, another's folder) it simply runs without.
+// Starts checkin (dist/checkin.cjs) through Node's own compile cache, kept in the user's cache
+// folder — only in folders of the user's own that no one else can write: a cache there runs as the
+// user. Without one (another's folder) it simply runs without.
 'use strict';
 const { existsSync, lstatSync, mkdirSync, readdirSync, statSync } = require('node:fs');
 const { enableCompileCache } = require('node:module');
@@ -41,7 +41,7 @@ if (!existsSync(main)) {
   process.stderr.write('checkin is not built yet: run `npm run build` in its folder (npm install does it for you).\n');
   process.exit(1);
 }
-const dir = enableCompileCache && cacheDir();
+const dir = cacheDir();
 if (dir) {
   // Node makes its folder now, as 0777 less the umask: 0700 here, as checkin's own are.
   const umask = process.umask(0o077);

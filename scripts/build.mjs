@@ -19,7 +19,7 @@ const { version } = JSON.parse(await readFile(new URL('package.json', root), 'ut
 const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20.18',
+  target: 'node22.13',
   minify: process.env.CHECKIN_BUILD_PLAIN !== '1',
   legalComments: 'none',
   logLevel: 'warning',

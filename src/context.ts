@@ -8,7 +8,7 @@ import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore, type Resolved } from './config/store.js';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, terminal, UsageError } from './errors.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
 import { terminalPrompter, type Prompter } from './ui/prompter.js';
@@ -91,7 +91,7 @@ function openOutbox(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) 
  */
 export function loggedInToken(ctx: Pick<Context, 'config'>): Resolved<string> {
   const token = ctx.config().token();
-  if (!token) throw new AuthError('Not logged in: no token found', 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
+  if (!token) throw new AuthError('Not logged in: no token found', terminal('Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).'));
   return token;
 }
 
@@ -147,7 +147,7 @@ export function createContext(parts: ContextParts): Context {
     now: parts.now ?? (() => new Date()),
     sleep: parts.sleep ?? realSleep(timers),
     debug: debugFrom(env),
-    onTrace: (event) => io.err(formatTrace(event)),
+    onTrace: (event) => io.err(formatTrace(event), { asIs: true }),
     config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
     drafts: () => (drafts ??= openOutbox(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
     async api() {

@@ -4,7 +4,7 @@
 
 import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
-import { asCliError, CancelledError, type CliError, EXIT, ExitSignal, UnexpectedError } from './errors.js';
+import { asCliError, CancelledError, type CliError, EXIT, ExitSignal, hintText, isTerminalAdvice, UnexpectedError } from './errors.js';
 import { sanitizeLine } from './ui/sanitize.js';
 
 /** An API error's own lines: the request and what the service said, then the fields a 422 named. */
@@ -42,13 +42,14 @@ function ownLines(e: CliError, debug: boolean): string[] {
 
 /**
  * What each kind of error becomes: exit code and lines on stderr — its own, then its hints (a
- * stack only with CHECKIN_DEBUG=1).
+ * stack only with CHECKIN_DEBUG=1). For the agent face (`face: 'agent'`), advice for a terminal
+ * (errors.ts `terminal()`: a command to run, a flag to give) is left out.
  */
-export function describeError(err: unknown, debug: boolean): Described {
+export function describeError(err: unknown, debug: boolean, face: 'terminal' | 'agent' = 'terminal'): Described {
   // commander has already printed its own one-line message (or the help, or the version).
   if (err instanceof CommanderError) return { code: /^commander\.(helpDisplayed|help|version)$/.test(err.code) ? EXIT.OK : EXIT.USAGE, lines: [] };
   const e = asCliError(err);
   if (e instanceof ExitSignal) return { code: e.exitCode, lines: [] };
   const stack = debug && !(e instanceof CancelledError || e instanceof UnexpectedError) && e.stack ? [e.stack] : [];
-  return { code: e.exitCode, lines: [...ownLines(e, debug), ...e.hints, ...stack] };
+  return { code: e.exitCode, lines: [...ownLines(e, debug), ...e.hints.filter((h) => face === 'terminal' || !isTerminalAdvice(h)).map(hintText), ...stack] };
 }

@@ -19,17 +19,31 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
+ * A line of advice that names what to run at a terminal (a command, a flag): the CLI says it; the
+ * agent face leaves it out, its person not being at that terminal. Advice as data: each face words
+ * what it says from what the line is, never by reading the words.
+ */
+export interface TerminalAdvice {
+  readonly terminal: string;
+}
+/** A line of advice: words for anyone, or a terminal's. */
+export type Hint = string | TerminalAdvice;
+export const terminal = (text: string): TerminalAdvice => ({ terminal: text });
+export const hintText = (h: Hint): string => (typeof h === 'string' ? h : h.terminal);
+export const isTerminalAdvice = (h: Hint): h is TerminalAdvice => typeof h !== 'string';
+
+/**
  * The one family of errors checkin says something about: a one-line message, the exit code, and
  * lines of advice after it (`hints`, each its own line; `withHint` adds one on the way out). An
  * ApiError (src/api/errors.ts) is one too. A subclass exists only where a catch site tells it
  * apart (or it carries more, as EditorError's text).
  */
 export class CliError extends Error {
-  readonly hints: readonly string[];
+  readonly hints: readonly Hint[];
   constructor(
     message: string,
     readonly exitCode: ExitCode = EXIT.FAILURE,
-    ...hints: string[]
+    ...hints: Hint[]
   ) {
     super(message);
     this.name = 'CliError';
@@ -39,7 +53,7 @@ export class CliError extends Error {
 
 /** Input that cannot be used — a bad flag value, key, mood, date, file… (exit 2). */
 export class UsageError extends CliError {
-  constructor(message: string, ...hints: string[]) {
+  constructor(message: string, ...hints: Hint[]) {
     super(message, EXIT.USAGE, ...hints);
     this.name = 'UsageError';
   }
@@ -47,7 +61,7 @@ export class UsageError extends CliError {
 
 /** No token, or one the service rejected (exit 4). */
 export class AuthError extends CliError {
-  constructor(message: string, ...hints: string[]) {
+  constructor(message: string, ...hints: Hint[]) {
     super(message, EXIT.AUTH, ...hints);
     this.name = 'AuthError';
   }
@@ -70,7 +84,7 @@ export class EditorError extends CliError {
     notFound = false,
   ) {
     // An editor that ran and ended with a failure status was quit on purpose (vim's :cq): a stop, not a fault.
-    super(message, notFound ? EXIT.USAGE : EXIT.CANCELLED, ...(notFound ? ['Set an editor that is installed: `checkin config set editor nano` (or "vim", "code --wait"), or VISUAL or EDITOR.'] : []));
+    super(message, notFound ? EXIT.USAGE : EXIT.CANCELLED, ...(notFound ? [terminal('Set an editor that is installed: `checkin config set editor nano` (or "vim", "code --wait"), or VISUAL or EDITOR.')] : []));
     this.name = 'EditorError';
   }
 }
@@ -104,7 +118,7 @@ export function asCliError(err: unknown): CliError {
  * error (same class, message, exit code and stack) with `lines` after its own hints. The error
  * caught is not changed: another holder of it says what it said.
  */
-export function withHint(err: unknown, ...lines: string[]): CliError {
+export function withHint(err: unknown, ...lines: Hint[]): CliError {
   const e = asCliError(err);
   const copy = Object.create(Object.getPrototypeOf(e), Object.getOwnPropertyDescriptors(e)) as CliError;
   // On Node 22+ an error's stack is an accessor that reads the original object's hidden slot: kept as its value.

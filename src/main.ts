@@ -26,7 +26,7 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
   let code: number = EXIT.OK;
   try {
     const topic = await helpTopic(argv);
-    if (topic !== undefined) ctx.io.out(topic);
+    if (topic !== undefined) await (await import('./ui/topic.js')).showTopic(ctx.io, topic);
     else {
       await addCompletionWhenAsked(ctx, program, argv);
       await program.parseAsync(argv, { from: 'user' });

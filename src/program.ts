@@ -29,6 +29,7 @@ import { mcpCommand } from './commands/mcp/mcp.js';
 import { peopleCommand } from './commands/people/people.js';
 import { remindCommand } from './commands/remind/remind.js';
 import { reportCommand } from './commands/report/report.js';
+import { statsCommand } from './commands/stats/stats.js';
 import { sandboxCommand } from './commands/sandbox/sandbox.js';
 import { skillCommand } from './commands/skill/skill.js';
 import { statusCommand } from './commands/status/status.js';
@@ -65,7 +66,7 @@ type Define = (ctx: Context) => CommandUnknownOpts;
 
 /** The commands by help group, in the order the help lists them. */
 const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
-  ['Check-ins:', { today: todayCommand, checkin: checkinCommand, list: listCommand, status: statusCommand, report: reportCommand, activity: activityCommand, log: logCommand, drafts: draftsCommand }],
+  ['Check-ins:', { today: todayCommand, checkin: checkinCommand, list: listCommand, status: statusCommand, report: reportCommand, stats: statsCommand, activity: activityCommand, log: logCommand, drafts: draftsCommand }],
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],

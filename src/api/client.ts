@@ -3,12 +3,15 @@
 // It knows HTTP and nothing about terminals.
 
 import { nodeTransport, proxyFor, TIMEOUT_CODE, TOO_BIG_CODE, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
-import { UsageError } from '../errors.js';
+import { terminal, UsageError } from '../errors.js';
 import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
 import type { PageSource } from './paginate.js';
 import { joinUrl, type Query } from './url.js';
 import { redactBody, redactHeaders, redactText, secretForms, type TraceEvent, type TraceHook } from './trace.js';
-import { expectShape, type Shape } from './validate.js';
+import { expectShape, MAX_JSON_DEPTH, parseJsonBounded, type Shape } from './validate.js';
+
+/** Text that is not JSON at all (parseSuccess's marker). */
+const INVALID = Symbol('not JSON');
 
 export { encodeQuery, joinUrl, type Query, type QueryValue } from './url.js';
 
@@ -218,7 +221,7 @@ export class ApiClient {
       }
       const base = new URL(this.opts.baseUrl);
       if (url.origin !== base.origin) {
-        throw new UsageError(`Refusing to send the token to ${originOf(url, pathOrUrl)}: it goes only to the API's own origin, ${base.origin}`, 'Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.');
+        throw new UsageError(`Refusing to send the token to ${originOf(url, pathOrUrl)}: it goes only to the API's own origin, ${base.origin}`, terminal('Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.'));
       }
     } else {
       const q = pathOrUrl.indexOf('?');
@@ -324,25 +327,31 @@ export class ApiClient {
   private parseSuccess(res: Exchange, method: string, url: string): unknown {
     const text = res.text;
     if (res.status === 204 || text === '') return undefined;
+    let parsed: { value: unknown } | undefined;
     try {
-      return JSON.parse(text) as unknown;
+      parsed = parseJsonBounded(text);
     } catch {
-      const type = String(res.headers['content-type'] ?? 'unknown type');
-      throw new ApiError({
-        kind: 'invalid-response',
-        method,
-        path: new URL(url).pathname,
-        status: res.status,
-        detail: `answered ${res.status} with ${describeBody(type, text)} instead of JSON`,
-        suggestion: 'Check CHECKIN_API_URL: it should point at the API (…/api/v2), not at the web app.',
-      });
+      parsed = { value: INVALID };
     }
+    if (parsed === undefined) {
+      throw new ApiError({ kind: 'invalid-response', method, path: new URL(url).pathname, status: res.status, detail: `answered ${res.status} with JSON nested more than ${MAX_JSON_DEPTH} levels deep; checkin did not read it` });
+    }
+    if (parsed.value !== INVALID) return parsed.value;
+    const type = String(res.headers['content-type'] ?? 'unknown type');
+    throw new ApiError({
+      kind: 'invalid-response',
+      method,
+      path: new URL(url).pathname,
+      status: res.status,
+      detail: `answered ${res.status} with ${describeBody(type, text)} instead of JSON`,
+      suggestion: 'Check CHECKIN_API_URL: it should point at the API (…/api/v2), not at the web app.',
+    });
   }
 
   private httpError({ status, headers, text }: Exchange, retryAfter: number | undefined, method: string, url: string, target: Target): ApiError {
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      parsed = text ? parseJsonBounded(text)?.value : undefined;
     } catch {
       parsed = undefined;
     }

@@ -48,7 +48,7 @@ export interface ActivityFilter {
 /** A check-in or goal update: what comments and reactions hang on. */
 export type Commentable = { kind: 'check-in' | 'goal-update'; id: string };
 
-/** GET /digest: the person's feed, newest first (api-notes: Steady's own clients poll it). */
+/** GET /digest: the person's feed, newest first (docs/api.md § Activities, the digest, echoes: Steady's own clients poll it). */
 export interface DigestQuery {
   category?: 'comment' | 'check-in' | 'goal-update';
   /** A date or an ISO 8601 timestamp: entries from then on. */

@@ -3,7 +3,7 @@
 // from the service's wording; error-text.ts says its lines. (A URL that must not be used is a
 // setting to fix: a UsageError, thrown before any request; see checkTransport.)
 
-import { CliError, EXIT, type ExitCode } from '../errors.js';
+import { CliError, EXIT, terminal, type ExitCode, type Hint } from '../errors.js';
 
 export type ApiErrorKind =
   /** The service answered with a non-2xx status. */
@@ -41,7 +41,7 @@ export interface ApiErrorInit {
   /** Field errors of a 422, as the service sent them. */
   fields?: Record<string, string[]>;
   /** What the user can do about it. */
-  suggestion?: string;
+  suggestion?: Hint;
   /** The answer's body was JSON (an API speaking), not an HTML page or nothing. */
   jsonBody?: boolean;
 }
@@ -54,7 +54,7 @@ export class ApiError extends CliError {
   readonly target: Target;
   readonly serviceMessage?: string;
   readonly fields?: Record<string, string[]>;
-  readonly suggestion?: string;
+  readonly suggestion?: Hint;
   readonly jsonBody: boolean;
   /** No answer came, and the request provably never went out (the connection failed first): nothing can have been made. */
   notSent = false;
@@ -137,12 +137,12 @@ export function serviceMessageOf(body: unknown): string | undefined {
 }
 
 /** What the user can do about an error status, given the request's method and what it addressed. */
-export function suggestionFor(status: number, method: string, target: Target, retryAfter?: number): string | undefined {
-  if (status === 401) return 'Run `checkin login` with a valid token, or set CHECKIN_TOKEN.';
+export function suggestionFor(status: number, method: string, target: Target, retryAfter?: number): Hint | undefined {
+  if (status === 401) return terminal('Run `checkin login` with a valid token, or set CHECKIN_TOKEN.');
   // Refused on a resource: that resource is not this person's to change; no new token helps.
   if (status === 403 && target === 'resource') return undefined;
-  if (status === 403 && method !== 'GET') return 'Writes need a token with the "Read + write" scope: make one in the service\'s integrations settings, then run `checkin login`.';
-  if (status === 403) return 'The service refuses this token; check it in the service\'s integrations settings, then run `checkin login`.';
+  if (status === 403 && method !== 'GET') return terminal('Writes need a token with the "Read + write" scope: make one in the service\'s integrations settings, then run `checkin login`.');
+  if (status === 403) return terminal('The service refuses this token; check it in the service\'s integrations settings, then run `checkin login`.');
   if (status === 429) return `The service is rate limiting this token; try again${retryAfter ? ` in ${retryAfter} s` : ' in a minute'}.`;
   if (status >= 500) return 'The service is having trouble; try again in a few minutes.';
   return undefined;

@@ -1,7 +1,7 @@
 // Polling a list the way a wall does: each page asked for again with the ETag of its last answer
 // (a 304 leaves the page as it was, with nothing to parse), and the next poll paced on the
 // RateLimit headers, so that a poller never takes the share of the person's budget their other
-// commands need (api-notes.md: 30 / 10 s and 500 / 30 min, every command of theirs together).
+// commands need (docs/api.md § Limits: 30 / 10 s and 500 / 30 min, every command of theirs together).
 
 import type { ApiClient } from './client.js';
 import { parseRateLimit, parseRateLimitPolicy } from './paginate.js';

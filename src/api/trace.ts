@@ -4,6 +4,7 @@
 // where the lines go; this file knows HTTP, nothing of terminals.
 
 import type { Headers } from './transport.js';
+import { parseJsonBounded } from './validate.js';
 
 export type { TraceEvent, TraceHook } from './types.js';
 
@@ -76,7 +77,8 @@ export function redactBody(text: string, secrets: readonly string[]): string {
   let out = text;
   if (SECRET_FIELD.test(text)) {
     try {
-      out = JSON.stringify(redactValue(JSON.parse(text)));
+      const parsed = parseJsonBounded(text);
+      if (parsed) out = JSON.stringify(redactValue(parsed.value));
     } catch {
       // not JSON: only the known secrets are taken out
     }

@@ -1,4 +1,4 @@
-// Wire types and constants of the check-in service, API v2 (api-v2-spec.md and api-notes.md):
+// Wire types and constants of the check-in service, API v2 (docs/api.md):
 // the objects' shapes, the moods, the confidence levels, paging and id formats. The client, the
 // local service (src/sandbox), the views and the MCP tools' schemas (src/mcp/) all read them from
 // here. Beside the shapes (descriptions that validate.ts runs), two small helpers of the vocabulary:
@@ -8,7 +8,7 @@ import { anything, arrayOf, bool, num, object, oneOf, optional, orNull, str, typ
 
 // Each answer's shape is described once, and its type is inferred from that description: what the
 // type promises is what the client checked. A field checkin reads is checked as loosely as the
-// service allows (api-notes: everything of a check-in but id and date may be null or absent), and
+// service allows (docs/api.md § Check-ins: everything of a check-in but id and date may be null or absent), and
 // required only where the spec's schema requires it and checkin cannot do without it (a comment's
 // or reaction's author, a goal update's body); a field checkin never reads is `anything` (type
 // unknown): kept for --json, not checked.
@@ -60,7 +60,7 @@ export const CHECK_IN = object({
   previous: text,
   intentions: text,
   blockers: text,
-  /** Text, not only the moods below: "the service may add values" (api-notes); views show an unknown one as it is. */
+  /** Text, not only the moods below: "the service may add" names (docs/api.md § Check-ins); views show an unknown one as it is. */
   mood: text,
   previous_completed: optional(orNull(bool)),
   blocked: optional(bool),
@@ -228,7 +228,7 @@ export interface ErrorBody {
   errors?: Record<string, string[]>;
 }
 
-/** The 21 moods of api-notes.md, with the emoji Steady shows for them. */
+/** The 21 moods of docs/api.md § Check-ins, with the emoji Steady shows for them. */
 export const MOODS = {
   calm: '😌',
   happy: '🙂',
@@ -288,6 +288,23 @@ export function nearestConfidence(value: number): ConfidenceLevel {
   }
   return best;
 }
+
+// ---- What checkin answers with: one description per shape, for both faces ----
+// What `--json` prints and what an agent's tool returns are the same objects, described once here:
+// the check is the CLI's, and MCP's output schemas are made from the same descriptions
+// (mcp/kit.ts schemaOf), so a field added to one is in the other's schema.
+
+/** A team member's state on a day, in the order a team's day lists them. */
+export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'none'] as const;
+/** How long a blocker has stood: days in a row, since when, and whether the run may be longer than was looked at. */
+export const BLOCKER_RUN = object({ days: num, since: str, at_least: bool });
+/** A team's day: each member, their check-in that day, its state, and a blocked member's longest-standing blocker (null when not blocked or not counted). */
+export const TEAM_DAY = object({
+  team: REF,
+  date: str,
+  members: arrayOf(object({ person: REF, state: oneOf(MEMBER_STATES), check_in: orNull(CHECK_IN), blocked_for: optional(orNull(BLOCKER_RUN)) })),
+});
+export type TeamDay = Infer<typeof TEAM_DAY>;
 
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_API_URL = 'https://service.steady.space/api/v2';

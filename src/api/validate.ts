@@ -95,3 +95,27 @@ export function expectShape<T>(data: unknown, s: Shape<T>, method: string, path:
   }
   return data as T;
 }
+
+/** How deep a JSON answer may nest: the service's deepest shape is a few levels; anything deeper is not read. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * JSON text parsed with a bound on its nesting (its size is bounded where it is read: the
+ * transport stops at its limit): undefined for text nested deeper than `max`, which is never
+ * parsed, so that no later walk over it runs out of stack. Throws JSON.parse's SyntaxError.
+ */
+export function parseJsonBounded(text: string, max = MAX_JSON_DEPTH): { value: unknown } | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return undefined;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return { value: JSON.parse(text) as unknown };
+}

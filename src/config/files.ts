@@ -42,14 +42,15 @@ function sizeWords(bytes: number): string {
 /**
  * The bytes of `file` when it is a regular file of at most `maxBytes`. It is opened without
  * waiting (O_NONBLOCK: a FIFO with no writer does not block the open) and looked at (fstat) before
- * a byte is read; symbolic links are followed. Throws a RefusedFile for a FIFO, a socket, a device,
+ * a byte is read; symbolic links are followed unless `follow` is false. Throws a RefusedFile for a FIFO, a socket, a device,
  * a folder or a file over the bound, and the file system's error otherwise (ENOENT when missing).
  */
-export function readRegularBytes(file: string, maxBytes = MAX_FILE_BYTES): Buffer {
+export function readRegularBytes(file: string, maxBytes = MAX_FILE_BYTES, { follow = true }: { follow?: boolean } = {}): Buffer {
   let fd: number;
   try {
-    // O_NONBLOCK is 0 where there is none (Windows, where a FIFO is not a file name either).
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    // O_NONBLOCK is 0 where there is none (Windows, where a FIFO is not a file name either); with
+    // `follow: false`, a symbolic link is refused (ELOOP) rather than read through.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (follow ? 0 : (constants.O_NOFOLLOW ?? 0)));
   } catch (err) {
     // A socket cannot be opened (ENXIO): said as what it is.
     if ((err as NodeJS.ErrnoException).code === 'ENXIO') {
@@ -85,8 +86,8 @@ export function readRegularBytes(file: string, maxBytes = MAX_FILE_BYTES): Buffe
 }
 
 /** The text (UTF-8) of `file` when it is a regular file of at most `maxBytes`; see readRegularBytes for what it refuses. */
-export function readRegularFile(file: string, maxBytes = MAX_FILE_BYTES): string {
-  return readRegularBytes(file, maxBytes).toString('utf8');
+export function readRegularFile(file: string, maxBytes = MAX_FILE_BYTES, opts: { follow?: boolean } = {}): string {
+  return readRegularBytes(file, maxBytes, opts).toString('utf8');
 }
 
 /**

@@ -1,26 +1,27 @@
-// The outbox: everything a person typed, piped or edited, kept on disk until the service accepted
-// it. Each write is an entry of its own — its own id and file, the account it belongs to, its
-// target, its content, when and how it was made — never a slot that the next write to the same
-// target replaces:
+// The outbox: everything a person typed, piped or edited, kept until the service accepted it. One
+// SQLite database (node:sqlite, WAL, a bounded busy timeout), `outbox.db` in the drafts folder
+// (<state>/drafts, 0700; the file 0600), each entry a row of its own — never a slot that the next
+// write to the same target replaces:
 //
-// - an entry is created without replacing any file (a new name, linked into place), and only the
-//   run that made it changes it afterwards (the wizard keeping each answer as it is given);
-// - sending claims it first: `<id>.claim` made exclusively, naming the process. A live claim is
-//   refused to every other process and call; the claim of a process that died is taken back. A
-//   claim says when its request is on the way: taken back from a process that died then, the
-//   entry's send may have reached the service, and `<id>.unknown` says so until a person decides;
-//   the entry is never sent again on its own;
+// - an entry is inserted whole, and only the run that made it changes it afterwards;
+// - sending claims it: one transaction (BEGIN IMMEDIATE … UPDATE … WHERE state = 'kept') that
+//   succeeds for exactly one process or call, the claim born complete (pid, the process's start
+//   time, a token). A claimant is alive when its pid runs *and* started when the claim says (a pid
+//   reused by another program is not the claimant). A dead claimant whose request was on its way
+//   leaves the entry "may have been sent" (`maybe_at`): only the person's yes clears it, by a send
+//   or a drop;
 // - an entry is removed only by the holder of its claim, once the service accepted exactly it.
 //
-// Entries live in the drafts folder (<state>/drafts), or in the private temp folder when that
-// cannot be written (paths.ts); drafts of earlier versions (one file per target, named by a hash)
-// are turned into entries when the store is first read, none lost.
+// node:sqlite is loaded on first use only: commands that write nothing never open the database.
+// Entries 0.1.0 kept as files (`<id>.json` with `.claim`, `.unknown`, `.md`; and the one-per-target
+// drafts of earlier builds) move in at first use, each once (an `imported` row), none lost.
 
-import { accessSync, constants, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
-import { fsReason, readRegularFile, syncDir, writeTemp } from './files.js';
+import { CliError, EXIT, terminal, UsageError } from '../errors.js';
+import { fsReason, readRegularFile, writeDurably } from './files.js';
 import { normalizeApiUrl, sha256 } from './store.js';
 
 /** What an entry is for, named canonically: a check-in by the date key or UUID in its path. */
@@ -45,8 +46,8 @@ export type DraftContent =
   /** Editor text kept exactly as written (e.g. when it could not be read as answers). */
   | { kind: 'text'; text: string };
 
-/** How the words came: typed at the prompts, piped, from the editor, by an agent, from an earlier version's draft. */
-export type Made = 'typed' | 'piped' | 'editor' | 'agent' | 'earlier';
+/** How the words came: typed at the prompts, given as flags, piped, from the editor, by an agent, from an earlier build's draft. */
+export type Made = 'typed' | 'flag' | 'piped' | 'editor' | 'agent' | 'earlier';
 
 /** Whose an entry is: the service (its API URL as normalised) and, once known, the person. */
 export interface Account {
@@ -57,19 +58,20 @@ export interface Account {
 }
 
 export interface Entry {
-  checkin_outbox: 1;
   id: string;
   account: Account;
   target: DraftTarget;
   content: DraftContent;
   made: Made;
+  /** When it was typed. */
   created_at: string;
   saved_at: string;
-  /**
-   * While the person writes in the editor: the file it has open (beside the entry, `<id>.md`),
-   * which holds the words as last saved — read in place of `content` until the editor is closed.
-   */
-  editing?: { file: string; pid: number; shown: string };
+  /** The target's `updated_at` as the person last saw it, "new" when there was nothing; unset when unknown. */
+  base?: string;
+  /** Kept for the machine's date, the person's zone not known yet: it is for the person's date at `created_at`. */
+  day_guessed?: true;
+  /** While (or since) the person wrote in the editor: its file (`<id>.md` beside the database), which is the entry's text. */
+  editing?: { file: string; pid: number; start?: string; shown: string };
 }
 
 /** A claim on an entry: held while it is sent; released on every path. */
@@ -79,7 +81,7 @@ export interface Claim {
   sending(): void;
   /** The service accepted exactly this entry: it is removed, then the claim released. */
   done(): void;
-  /** The send may have reached the service without an answer: said beside the entry, which stays. */
+  /** The send may have reached the service without an answer: said in its row, which stays. */
   unknown(at: Date): void;
   release(): void;
 }
@@ -90,12 +92,8 @@ export class ClaimedError extends CliError {}
 /** The entry is no longer there: sent or dropped by another process (or call) meanwhile. */
 export class GoneError extends UsageError {}
 
-interface ClaimFile {
-  pid: number;
-  token: string;
-  at: string;
-  sending?: string;
-}
+/** The one wording for an entry another live checkin holds. */
+export const BUSY = 'being written or sent by another checkin';
 
 /** The canonical name of a target ("comment check-in 2026-11-25"). */
 export function targetId(t: DraftTarget): string {
@@ -122,39 +120,33 @@ export const sameTarget = (a: DraftTarget, b: DraftTarget): boolean => targetId(
 /** Entry ids: lowercase letters and digits, easy to type and to tell apart. */
 const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const ID_RE = /^[a-z0-9]{4,32}$/;
-/** A moment as checkin writes one (anything else in a file is not repeated to a terminal). */
-const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+/** 0.1.0's entry files, and the drafts of builds before it (one per target, named by a hash; some being moved in). */
 const ENTRY_FILE = /^([a-z0-9]{4,32})\.json$/;
-/** A draft of an earlier version: one per target, named by a hash of its key. */
-const OLD_FILE = /^[0-9a-f]{32}\.json(\.replaced-\d+(-\d+)?)?$/;
-/** An earlier version's draft being moved in (by the process named), under its name while moving. */
-const MOVING_FILE = /^([0-9a-f]{32}\.json(?:\.replaced-\d+(?:-\d+)?)?)\.moving-(\d+)-[a-z0-9]+$/;
-/** An entry file is small; anything bigger (or not a regular file) is not read. */
+const OLD_FILE = /^([0-9a-f]{32}\.json(?:\.replaced-\d+(?:-\d+)?)?)(?:\.moving-(\d+)-[a-z0-9]+)?$/;
 // 16 MiB of standard input can take six times that as JSON (a control character is \u0000).
 const MAX_ENTRY_BYTES = 112 * 1024 * 1024;
+const DB_FILE = 'outbox.db';
+/** How long a write waits for another process's transaction (they take milliseconds). */
+const BUSY_MS = 10_000;
 
-function newId(): string {
-  let id = '';
-  for (let i = 0; i < 8; i++) id += ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)];
-  return id;
-}
-
+const newId = (): string => Array.from({ length: 8 }, () => ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)]).join('');
 const str = (v: unknown): v is string => typeof v === 'string';
 const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether a value is a target of one of the kinds, with the fields its kind needs (a file is data: anything may be in it). */
 export function isTarget(t: unknown): t is DraftTarget {
   if (!obj(t)) return false;
+  const key = (k: string) => str(t[k]) && t[k] !== '';
   switch (t.kind) {
     case 'check-in':
-      return str(t.key) && t.key !== '';
+      return key('key');
     case 'comment':
-      return (t.on === 'check-in' || t.on === 'goal-update') && str(t.id) && t.id !== '';
+      return (t.on === 'check-in' || t.on === 'goal-update') && key('id');
     case 'goal-update':
-      return str(t.goalId) && t.goalId !== '';
+      return key('goalId');
     case 'goal-update-edit':
     case 'goal-edit':
-      return str(t.id) && t.id !== '';
+      return key('id');
     case 'activity':
     case 'goal':
     case 'echo-question':
@@ -166,6 +158,7 @@ export function isTarget(t: unknown): t is DraftTarget {
 
 function isContent(c: unknown): c is DraftContent {
   if (!obj(c)) return false;
+  const input = obj(c.input) ? c.input : undefined;
   switch (c.kind) {
     case 'answers':
       return obj(c.answers);
@@ -174,76 +167,130 @@ function isContent(c: unknown): c is DraftContent {
     case 'text':
       return str(c.text);
     case 'activity':
-      return obj(c.input) && str(c.input.description);
+      return str(input?.description);
     case 'echo-question':
-      return obj(c.input) && str(c.input.prompt);
+      return str(input?.prompt);
     case 'goal-update':
     case 'goal':
-      return obj(c.input);
+      return input !== undefined;
     default:
       return false;
   }
 }
 
-function isEntry(v: unknown): v is Entry {
-  if (!obj(v)) return false;
-  const e = v as Partial<Entry> & Record<string, unknown>;
-  const a = e.account as unknown;
-  return (
-    e.checkin_outbox === 1 &&
-    str(e.id) &&
-    obj(a) &&
-    str(a.api_url) &&
-    (a.person_id === undefined || str(a.person_id)) &&
-    (a.token === undefined || str(a.token)) &&
-    isTarget(e.target) &&
-    isContent(e.content) &&
-    str(e.created_at) &&
-    (e.saved_at === undefined || str(e.saved_at)) &&
-    (e.editing === undefined || (obj(e.editing) && typeof (e.editing as { pid?: unknown }).pid === 'number'))
-  );
-}
-
-/** A draft as earlier versions kept it. */
-interface OldDraft {
-  api_url: string;
-  target: DraftTarget;
-  content: DraftContent;
-  saved_at: string;
-}
-
-function isOldDraft(v: unknown): v is OldDraft {
-  if (typeof v !== 'object' || v === null) return false;
-  const d = v as Partial<OldDraft>;
-  return typeof d.api_url === 'string' && isTarget(d.target) && isContent(d.content);
-}
-
-/** Whether a process is alive (signal 0 checks without sending). */
-function alive(pid: number): boolean {
+/** node:sqlite, loaded now; Node 22's "SQLite is an experimental feature" warning (only that one) is not shown to the person. */
+function sqlite(): typeof import('node:sqlite') {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const type = str(rest[0]) ? rest[0] : obj(rest[0]) ? rest[0].type : undefined;
+    if (type === 'ExperimentalWarning' && /^SQLite is an experimental feature/.test(String(warning instanceof Error ? warning.message : warning))) return;
+    (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  } finally {
+    process.emitWarning = emit;
   }
 }
+
+/** A process's start time (Linux: /proc/<pid>/stat's 22nd field), which tells it from a later process given the same pid. */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readRegularFile(`/proc/${pid}/stat`, 4096);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+interface Holder {
+  pid: number;
+  start?: string;
+  token: string;
+  at: string;
+}
+
+/** The claims this process holds, by token: a claim naming this pid but not one of these was left by an earlier process. */
+const held = new Set<string>();
+const me = (): Holder => ({ pid: process.pid, ...(startOf(process.pid) !== undefined && { start: startOf(process.pid) }), token: `${process.pid}-${newId()}`, at: new Date().toISOString() });
+
+/** Whether the process a claim (or an editor's entry) names is still the one that made it. */
+function running(h: { pid: number; start?: string; token?: string }): boolean {
+  if (h.pid === process.pid && h.start === startOf(process.pid)) return h.token === undefined || held.has(h.token);
+  try {
+    process.kill(h.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const now = startOf(h.pid);
+  return h.start === undefined || now === undefined || now === h.start;
+}
+
+interface Row {
+  id: string;
+  data: string;
+  state: 'kept' | 'held' | 'sending';
+  holder: string | null;
+  sending_at: string | null;
+  maybe_at: string | null;
+}
+
+/** One database: the drafts folder's, or the fallback folder's. */
+class Store {
+  readonly db: DatabaseSync;
+  constructor(readonly dir: string) {
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) throw Object.assign(new Error(`${dir} is not a folder`), { code: 'ENOTDIR' });
+    const file = join(dir, DB_FILE);
+    // Made 0600 before SQLite opens it (its -wal and -shm files take the same mode); never through a link.
+    closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600));
+    this.db = new (sqlite().DatabaseSync)(file);
+    this.db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
+      CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept',
+        holder TEXT, sending_at TEXT, maybe_at TEXT);
+      CREATE TABLE IF NOT EXISTS imported (name TEXT PRIMARY KEY);`);
+  }
+
+  /** Runs `fn` in one write transaction (BEGIN IMMEDIATE: one writer at a time, waiting at most the busy timeout). */
+  tx<T>(fn: () => T): T {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      throw busy(err);
+    }
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // not in one (BEGIN failed)
+      }
+      throw err;
+    }
+  }
+
+  row(id: string): Row | undefined {
+    return this.db.prepare('SELECT * FROM entries WHERE id = ?').get(id) as Row | undefined;
+  }
+}
+
+const busy = (err: unknown) => (/busy|locked/i.test(String((err as Error).message)) ? new CliError(`The outbox is ${BUSY} (it stayed locked for ${BUSY_MS / 1000} s); nothing was changed, try again`) : err);
 
 export interface OutboxPlaces {
   /** Read too, never written: where earlier versions kept drafts (their files are moved in). */
   legacy?: string;
-  /** Where an entry goes when the folder cannot be written (made on first use), or undefined when there is none. */
+  /** Where the outbox goes when the folder cannot be written (made on first use), or undefined when there is none. */
   fallback?: (opts: { create: boolean }) => string | undefined;
 }
 
-/** The claims this process holds, by token: a claim file naming this pid but not one of these was left by an earlier process. */
-const held = new Set<string>();
-
 export class Outbox {
-  private unwritable = false;
-  private readonly unremovable = new Set<string>();
-  /** The entries this run made and still keeps, by id, with the folder each is in. */
-  private readonly own = new Map<string, { entry: Entry; dir: string; hold?: Claim }>();
-  private converted = false;
+  private readonly stores = new Map<string, Store>();
+  private said = false;
+  /** The entries this run made and still keeps, by id, with its store and its hold. */
+  private readonly own = new Map<string, { entry: Entry; store: Store; hold?: Claim }>();
 
   constructor(
     readonly dir: string,
@@ -252,80 +299,67 @@ export class Outbox {
     private readonly places: OutboxPlaces = {},
   ) {}
 
-  /** Every folder an entry may be in, the drafts folder first. */
-  private dirs(): string[] {
-    const fallback = this.places.fallback?.({ create: false });
-    return [this.dir, ...(fallback && fallback !== this.dir ? [fallback] : [])];
-  }
-
-  private entryFile(dir: string, id: string): string {
-    return join(dir, `${id}.json`);
-  }
-
-  /** An entry file's content, or undefined when it is missing or is no entry (said once, set aside). */
-  private read(file: string): Entry | undefined {
-    let text: string;
+  /** The database in `dir`, opened (and made, with `create`) on first use; 0.1.0's files there are moved in. */
+  private store(dir: string, create: boolean): Store | undefined {
+    let s = this.stores.get(dir);
+    if (s) return s;
+    const there = namesIn(dir);
+    const files = there?.filter((n) => ENTRY_FILE.test(n) || OLD_FILE.test(n)) ?? [];
+    const legacy = dir === this.dir ? (namesIn(this.places.legacy) ?? []).filter((n) => OLD_FILE.test(n)) : [];
+    if (!create && !there?.includes(DB_FILE) && files.length === 0 && legacy.length === 0) return undefined;
+    if (!there) mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
-      text = readRegularFile(file, MAX_ENTRY_BYTES);
+      s = new Store(dir);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
-      return undefined;
+      if (!/not a database|malformed/i.test(String((err as Error).message))) throw err;
+      // Damaged: set aside whole (what it holds may still be read by hand), never deleted; a new one is made.
+      const aside = join(dir, `${DB_FILE}.damaged-${Date.now()}`);
+      for (const ext of ['', '-wal', '-shm']) if (there?.includes(DB_FILE + ext)) renameSync(join(dir, DB_FILE + ext), aside + ext);
+      this.warn(`the drafts database ${join(dir, DB_FILE)} was damaged; it was set aside as ${aside}`);
+      s = new Store(dir);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (isEntry(parsed)) return this.withEditorText(file, parsed);
-    // Never renamed over one set aside before (the same id damaged again within the millisecond).
-    const stamp = Date.now();
-    let aside = `${file}.damaged-${stamp}`;
-    for (let n = 1; this.exists(aside); n++) aside = `${file}.damaged-${stamp}-${n}`;
-    try {
-      renameSync(file, aside);
-      this.warn(`the draft ${file} was damaged; it was set aside as ${aside}`);
-    } catch (err) {
-      this.warn(`the draft ${file} is damaged and could not be set aside: ${(err as Error).message}`);
-    }
-    return undefined;
+    this.stores.set(dir, s);
+    this.importFiles(s, dir, files);
+    if (legacy.length > 0) this.importFiles(s, this.places.legacy!, legacy);
+    return s;
   }
 
-  /**
-   * An entry being written in the editor holds what its file (`<id>.md`, beside it) says as last
-   * saved: a closed terminal, a stop signal or a killed checkin leaves it there, and an editor that
-   * outlived checkin (a window of its own) may still be writing in it. Never removed from here.
-   */
-  private withEditorText(file: string, e: Entry): Entry {
-    if (!e.editing) return e;
-    let text: string;
-    try {
-      text = readRegularFile(join(dirname(file), basename(file).replace(/\.json$/, '.md')), MAX_ENTRY_BYTES);
-    } catch {
-      return e;
+  /** Every database there is (the drafts folder's first), none made. */
+  private all(): Store[] {
+    const out: Store[] = [];
+    for (const dir of [this.dir, this.places.fallback?.({ create: false })]) {
+      if (!dir || out.some((s) => s.dir === dir)) continue;
+      try {
+        const s = this.store(dir, false);
+        if (s) out.push(s);
+      } catch (err) {
+        this.warn(`cannot read the drafts in ${dir}: ${fsReason(busy(err))}`);
+      }
     }
-    return { ...e, content: { kind: 'text', text } };
+    return out;
+  }
+
+  /** An entry as its row says; the editor's file, when it has one, is its text. */
+  private entryOf(s: Store, r: Row): Entry | undefined {
+    const e = jsonObject(r.data) as Entry | undefined;
+    if (!e || !isTarget(e.target) || !isContent(e.content)) return undefined;
+    if (e.editing && /^[a-z0-9]{4,32}\.md$/.test(e.editing.file)) {
+      try {
+        return { ...e, content: { kind: 'text', text: readRegularFile(join(s.dir, e.editing.file), MAX_ENTRY_BYTES, { follow: false }) } };
+      } catch {
+        // the file is gone: what the row holds
+      }
+    }
+    return e;
   }
 
   /** Every readable entry, oldest first. */
   list(): Entry[] {
-    this.convertOld();
     const byId = new Map<string, Entry>();
-    for (const dir of this.dirs()) {
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue;
-      }
-      for (const n of names) {
-        const m = ENTRY_FILE.exec(n);
-        // A 32-hex name is an earlier version's draft (convertOld's), never an entry to set aside.
-        if (!m || OLD_FILE.test(n) || byId.has(m[1]!)) continue;
-        const e = this.read(join(dir, n));
-        if (e && e.id === m[1]) byId.set(e.id, e);
-        else if (e) this.warn(`the draft ${join(dir, n)} names another id (${JSON.stringify(e.id).slice(0, 40)}); it is left out`);
+    for (const s of this.all()) {
+      for (const r of s.db.prepare('SELECT * FROM entries').all() as unknown as Row[]) {
+        const e = byId.has(r.id) ? undefined : this.entryOf(s, r);
+        if (e) byId.set(r.id, e);
       }
     }
     return [...byId.values()].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
@@ -343,49 +377,43 @@ export class Outbox {
     return some[0];
   }
 
-  /** Writes a new entry under a name nothing has; throws the file system's error. */
-  private create(dir: string, entry: Entry): Entry {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (let n = 0; ; n++) {
-      const e = n === 0 ? entry : { ...entry, id: newId() };
-      const file = this.entryFile(dir, e.id);
-      const temp = writeTemp(file, JSON.stringify(e, null, 2) + '\n');
-      try {
-        linkSync(temp, file);
-        syncDir(dir);
-        return e;
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST' && n < 20) continue;
-        if (code === 'EEXIST') throw err;
-        // No hard links here (some network and FUSE file systems): a rename, when nothing is there.
-        if (this.exists(file)) continue;
-        renameSync(temp, file);
-        syncDir(dir);
-        return e;
-      } finally {
-        rmSync(temp, { force: true });
-      }
-    }
-  }
-
-  private exists(file: string): boolean {
-    try {
-      return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
-    } catch {
-      return false;
-    }
+  /** The store an entry's row is in (undefined when it is gone). */
+  private storeOf(entry: Entry): Store | undefined {
+    return this.own.get(entry.id)?.store ?? this.all().find((s) => s.row(entry.id));
   }
 
   /**
    * Keeps a new entry, in the drafts folder or, when that cannot be written, in the private temp
    * folder (saying so, once); throws a CliError naming the folder when neither can be written.
    */
-  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date, { hold = true }: { hold?: boolean } = {}): Entry {
+  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date, { hold = true, base, guessed }: { hold?: boolean; base?: string; guessed?: boolean } = {}): Entry {
     const at = now.toISOString();
-    const fresh: Entry = { checkin_outbox: 1, id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at };
-    const { entry, dir } = this.write((d) => this.create(d, fresh));
-    this.own.set(entry.id, { entry, dir });
+    const entry: Entry = { id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at, ...(base && { base }), ...(guessed && { day_guessed: true }) };
+    const insert = (s: Store) => {
+      s.tx(() => {
+        while (s.row(entry.id)) entry.id = newId();
+        s.db.prepare('INSERT INTO entries (id, data) VALUES (?, ?)').run(entry.id, JSON.stringify(entry));
+      });
+      return s;
+    };
+    let store: Store;
+    try {
+      store = insert(this.store(this.dir, true)!);
+    } catch (err) {
+      const why = `Cannot keep a draft in ${this.dir} (${fsReason(busy(err))})`;
+      const fallback = this.places.fallback?.({ create: true });
+      let there: Store | undefined;
+      try {
+        there = fallback ? insert(this.store(fallback, true)!) : undefined;
+      } catch {
+        // below: no draft at all
+      }
+      if (!this.said) this.warn(there ? `${why}; it is kept in ${fallback} instead` : `${why}; going on without one`);
+      this.said = true;
+      if (!there) throw new CliError(why);
+      store = there;
+    }
+    this.own.set(entry.id, { entry, store });
     // Held by this run from the start (while it is written and until its send is over): another
     // process's --resume leaves it alone rather than sending words that are still being written.
     if (hold) {
@@ -415,39 +443,32 @@ export class Outbox {
   }
 
   /** Changes an entry this run made (its content as it grows, its target once known); never another's. */
-  update(entry: Entry, change: Partial<Pick<Entry, 'target' | 'content' | 'account'>>, now: Date): Entry {
+  update(entry: Entry, change: Partial<Pick<Entry, 'target' | 'content' | 'account' | 'base'>>, now: Date): Entry {
     const mine = this.own.get(entry.id);
     if (!mine) throw new Error(`the draft ${entry.id} was not made by this run: it is not changed`);
     const next: Entry = { ...mine.entry, ...change, saved_at: now.toISOString() };
+    // Moved to the day it is for: no longer a guess.
+    if (change.target) delete next.day_guessed;
     if (change.account) next.account = { ...change.account, api_url: normalizeApiUrl(change.account.api_url) };
-    // New words are flushed to disk before anything goes on; whose they are (the person, learnt
-    // later) is metadata the words do not depend on.
-    this.rewrite(mine.dir, next, { sync: change.content !== undefined || change.target !== undefined });
+    this.rewrite(mine.store, next);
     return next;
   }
 
-  /**
-   * Opens an entry this run made for the editor: `text` goes into its file (`<id>.md` beside it),
-   * which the editor then writes in. Returns the file's path.
-   */
+  /** Opens an entry this run made for the editor: `text` goes into its file (`<id>.md` beside the database), which the editor then writes in. */
   startEditing(entry: Entry, text: string, now: Date): { entry: Entry; file: string } {
     const mine = this.own.get(entry.id);
     if (!mine) throw new Error(`the draft ${entry.id} was not made by this run`);
     const name = `${entry.id}.md`;
-    const file = join(mine.dir, name);
+    const file = join(mine.store.dir, name);
     try {
-      const temp = writeTemp(file, text);
-      try {
-        renameSync(temp, file);
-      } finally {
-        rmSync(temp, { force: true });
-      }
+      writeDurably(file, text);
     } catch (err) {
-      throw new CliError(`Cannot keep the editor's file in ${mine.dir} (${fsReason(err)})`);
+      throw new CliError(`Cannot keep the editor's file in ${mine.store.dir} (${fsReason(err)})`);
     }
-    const withEditing: Entry = { ...mine.entry, editing: { file: name, pid: process.pid, shown: sha256(text) }, saved_at: now.toISOString() };
-    this.rewrite(mine.dir, withEditing);
-    return { entry: withEditing, file };
+    const self = me();
+    const next: Entry = { ...mine.entry, editing: { file: name, pid: self.pid, ...(self.start && { start: self.start }), shown: sha256(text) }, saved_at: now.toISOString() };
+    this.rewrite(mine.store, next);
+    return { entry: next, file };
   }
 
   /** The editor was closed: the entry holds `text` (what was saved), and its file is removed. */
@@ -456,246 +477,106 @@ export class Outbox {
     if (!mine) throw new Error(`the draft ${entry.id} was not made by this run`);
     const { editing, ...rest } = mine.entry;
     const next: Entry = { ...rest, content: { kind: 'text', text }, saved_at: now.toISOString() };
-    this.rewrite(mine.dir, next);
-    if (editing) this.removeFile(join(mine.dir, editing.file));
+    this.rewrite(mine.store, next);
+    if (editing) rmSync(join(mine.store.dir, editing.file), { force: true });
     return next;
   }
 
-  private rewrite(dir: string, next: Entry, { sync = true }: { sync?: boolean } = {}): void {
-    const file = this.entryFile(dir, next.id);
+  /** Whether an entry was (or is) written in an editor that checkin no longer watches: its file may hold words no one has seen sent. */
+  editedUnwatched(entry: Entry): boolean {
+    return entry.editing !== undefined && !this.own.has(entry.id) && !running({ pid: entry.editing.pid, ...(entry.editing.start && { start: entry.editing.start }) });
+  }
+
+  private rewrite(store: Store, next: Entry): void {
     // Changed only while held: once its hold was let go (a failed send), another process may be
     // sending it; then it is taken back first, or refused (and the caller keeps a new entry).
     const mine = this.own.get(next.id);
     if (mine && !mine.hold) this.claim(mine.entry);
     try {
-      const temp = writeTemp(file, JSON.stringify(next, null, 2) + '\n', { sync });
-      try {
-        renameSync(temp, file);
-      } finally {
-        rmSync(temp, { force: true });
-      }
-      if (sync) syncDir(dir);
+      const changed = store.tx(() => store.db.prepare('UPDATE entries SET data = ? WHERE id = ?').run(JSON.stringify(next), next.id).changes);
+      if (changed === 0) throw new GoneError(`The draft ${next.id} is gone (sent or dropped by another checkin)`);
     } catch (err) {
-      throw new CliError(`Cannot keep the draft in ${dir} (${fsReason(err)})`);
+      if (err instanceof CliError) throw err;
+      throw new CliError(`Cannot keep the draft in ${store.dir} (${fsReason(busy(err))})`);
     }
-    const held = this.own.get(next.id)?.hold;
-    this.own.set(next.id, { entry: next, dir, ...(held && { hold: held }) });
-  }
-
-  /** Runs `write` in the drafts folder, else in the fallback folder (saying so once). */
-  private write(write: (dir: string) => Entry): { entry: Entry; dir: string } {
-    try {
-      return { entry: write(this.dir), dir: this.dir };
-    } catch (err) {
-      const why = `Cannot keep a draft in ${this.dir} (${fsReason(err)})`;
-      const fallback = this.places.fallback?.({ create: true });
-      if (fallback) {
-        try {
-          const entry = write(fallback);
-          if (!this.unwritable) this.warn(`${why}; it is kept in ${fallback} instead`);
-          this.unwritable = true;
-          return { entry, dir: fallback };
-        } catch {
-          // below: no draft at all
-        }
-      }
-      if (!this.unwritable) this.warn(`${why}; going on without one`);
-      this.unwritable = true;
-      throw new CliError(why);
-    }
-  }
-
-  /** The folder an entry's files are in (undefined when it is gone). */
-  private dirOf(entry: Entry): string | undefined {
-    const mine = this.own.get(entry.id);
-    if (mine) return mine.dir;
-    return this.dirs().find((d) => this.exists(this.entryFile(d, entry.id)));
+    const hold = this.own.get(next.id)?.hold;
+    this.own.set(next.id, { entry: next, store, ...(hold && { hold }) });
   }
 
   /**
-   * Takes an entry for sending (or for dropping): refused with a ClaimedError while another live
-   * process or call holds it; the claim of a process that died is taken back (and when that
-   * process's request was on its way, the entry is marked as maybe sent).
+   * Takes an entry for sending (or for dropping), in one transaction: refused with a ClaimedError
+   * while another live process or call holds it; the claim of a process that died is taken back
+   * (and when that process's request was on its way, the entry becomes "may have been sent").
    */
   claim(entry: Entry): Claim {
-    const dir = this.dirOf(entry);
-    if (!dir) throw new GoneError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
-    const file = join(dir, `${entry.id}.claim`);
-    const mine: ClaimFile = { pid: process.pid, token: `${process.pid}-${newId()}`, at: new Date().toISOString() };
-    for (let tries = 0; ; tries++) {
-      try {
-        writeFileSync(file, JSON.stringify(mine) + '\n', { flag: 'wx', mode: 0o600 });
-        break;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries >= 5) throw new CliError(`Cannot claim the draft ${entry.id} for sending (${fsReason(err)}); it was not sent`);
+    const store = this.storeOf(entry);
+    const gone = () => new GoneError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
+    if (!store) throw gone();
+    const mine = me();
+    store.tx(() => {
+      const r = store.row(entry.id);
+      if (!r) throw gone();
+      if (r.state !== 'kept') {
+        const h = parseHolder(r.holder);
+        if (h && running(h)) throw new ClaimedError(`The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`, EXIT.FAILURE, terminal('Wait for that checkin to finish, then look with `checkin drafts`.'));
+        if (r.state === 'sending') this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${h?.pid ?? 'unknown'}) before the service answered: it may have reached the service`);
+        store.db.prepare("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = COALESCE(maybe_at, sending_at) WHERE id = ?").run(entry.id);
       }
-      const holder = this.readClaim(file);
-      if (holder && this.holderAlive(holder)) {
-        throw new ClaimedError(
-          `The draft ${entry.id} is being written or sent by another checkin (process ${holder.pid}, since ${ISO.test(String(holder.at)) ? holder.at : 'an unknown time'}); it was not sent again`,
-          EXIT.FAILURE,
-          `When no checkin is running, that claim was left by one that is gone (its process number now names another program): remove ${file} and try again.`,
-        );
-      }
-      this.takeBack(file, entry, holder);
-    }
-    // Gone meanwhile (sent by the one whose claim was just taken back, or dropped)? Then nothing to send.
-    if (!this.exists(this.entryFile(dir, entry.id))) {
-      rmSync(file, { force: true });
-      throw new GoneError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
-    }
+      if (store.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ? AND state = 'kept'").run(JSON.stringify(mine), entry.id).changes !== 1) throw gone();
+    });
     held.add(mine.token);
+    const mineOnly = 'WHERE id = ? AND holder = ?';
+    const run = (sql: string, ...args: Array<string | null>) => {
+      try {
+        store.tx(() => store.db.prepare(sql).run(...args, entry.id, JSON.stringify(mine)));
+      } catch (err) {
+        this.warn(`the draft ${entry.id} could not be updated (${fsReason(busy(err))})`);
+        throw err;
+      }
+    };
     let released = false;
-    /** Set when the claim file is all that says a send may have gone out: then it is not removed. */
-    let keepFile = false;
-    const release = () => {
+    const release = (sql = "UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL", ...args: Array<string | null>) => {
       if (released) return;
       released = true;
       held.delete(mine.token);
       const o = this.own.get(entry.id);
       if (o?.hold === claim) o.hold = undefined;
-      const now = this.readClaim(file);
-      if (now?.token === mine.token && !keepFile) rmSync(file, { force: true, recursive: true });
+      try {
+        run(`${sql} ${mineOnly}`, ...args);
+      } catch {
+        // the row stays held by a process that is gone: the next claim takes it back
+      }
     };
     const claim: Claim = {
       entry,
-      sending: () => {
-        mine.sending = new Date().toISOString();
-        // Not flushed: it matters only while this process lives or after it died, not after a crash of the machine.
-        const temp = writeTemp(file, JSON.stringify(mine) + '\n', { sync: false });
-        try {
-          renameSync(temp, file);
-        } finally {
-          rmSync(temp, { force: true });
-        }
-      },
+      sending: () => run(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`, new Date().toISOString()),
       done: () => {
-        // Accepted: removed. One that cannot be removed must not go out again: it is marked maybe sent.
-        if (!this.removeFile(this.entryFile(dir, entry.id))) {
-          keepFile = !this.markMaybeSent(dir, entry.id, new Date().toISOString());
-          release();
-          return;
-        }
-        rmSync(join(dir, `${entry.id}.unknown`), { force: true, recursive: true });
-        rmSync(join(dir, `${entry.id}.md`), { force: true, recursive: true });
+        const file = this.own.get(entry.id)?.entry.editing?.file ?? entry.editing?.file;
+        release('DELETE FROM entries');
+        if (file) rmSync(join(store.dir, file), { force: true });
         this.own.delete(entry.id);
-        release();
       },
-      unknown: (at) => {
-        // Not written (a full disk): the claim file, which says `sending`, stays as the record.
-        keepFile = !this.markMaybeSent(dir, entry.id, at.toISOString());
-        release();
-      },
-      release,
+      unknown: (at) => release("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = ?", at.toISOString()),
+      release: () => release(),
     };
     const o = this.own.get(entry.id);
     if (o && !o.hold) o.hold = claim;
     return claim;
   }
 
-  private readClaim(file: string): ClaimFile | undefined {
-    try {
-      const v = JSON.parse(readRegularFile(file, 4096)) as Partial<ClaimFile>;
-      return typeof v.pid === 'number' && typeof v.token === 'string' ? (v as ClaimFile) : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private holderAlive(c: ClaimFile): boolean {
-    if (c.pid === process.pid) return held.has(c.token);
-    return alive(c.pid);
-  }
-
-  /**
-   * Marks an entry as maybe sent (`<id>.unknown`, holding when): written beside and renamed into
-   * place, so whatever is at that name (a FIFO…) is replaced, never opened. True when it is there.
-   */
-  private markMaybeSent(dir: string, id: string, at: string): boolean {
-    const marker = join(dir, `${id}.unknown`);
-    try {
-      const temp = writeTemp(marker, JSON.stringify({ at }) + '\n');
-      try {
-        renameSync(temp, marker);
-      } finally {
-        rmSync(temp, { force: true });
-      }
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Takes back a dead process's claim: moved aside atomically (one taker wins), then looked at. */
-  private takeBack(file: string, entry: Entry, seen: ClaimFile | undefined): void {
-    const aside = `${file}.${process.pid}-${newId()}`;
-    try {
-      renameSync(file, aside);
-    } catch {
-      return; // released or taken back by another meanwhile
-    }
-    const took = this.readClaim(aside);
-    if (took && seen && took.token !== seen.token && this.holderAlive(took)) {
-      // A live claim made since it was read: put back.
-      try {
-        linkSync(aside, file);
-      } catch {
-        // another claim is there already: that one stands
-      }
-      rmSync(aside, { force: true, recursive: true });
-      return;
-    }
-    if (took?.sending) {
-      const dir = dirname(file);
-      if (!this.maybeSent(entry) && !this.markMaybeSent(dir, entry.id, took.sending)) {
-        // What the dead sender's claim says cannot be written down: the claim stays, so the entry stays unsent.
-        try {
-          linkSync(aside, file);
-        } catch {
-          // another claim is there already: that one stands
-        }
-        rmSync(aside, { force: true, recursive: true });
-        throw new CliError(`The draft ${entry.id} may have reached the service, and that cannot be recorded in ${dir}; it was not sent again`);
-      }
-      this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${took.pid}) before the service answered: it may have reached the service`);
-    }
-    rmSync(aside, { force: true, recursive: true });
-  }
-
   /** The live process sending this entry now, if one is. */
   sender(entry: Entry): { pid: number; since: string } | undefined {
-    const dir = this.dirOf(entry);
-    if (!dir) return undefined;
-    const c = this.readClaim(join(dir, `${entry.id}.claim`));
-    return c && this.holderAlive(c) ? { pid: c.pid, since: c.at } : undefined;
+    const r = this.storeOf(entry)?.row(entry.id);
+    const h = r && r.state !== 'kept' ? parseHolder(r.holder) : undefined;
+    return h && running(h) ? { pid: h.pid, since: h.at } : undefined;
   }
 
-  /** When a send of this entry may have reached the service without an answer, the moment it was sent. */
+  /** When a send of this entry may have reached the service without an answer, the moment it was sent (a dead sender's too). */
   maybeSent(entry: Entry): string | undefined {
-    const dir = this.dirOf(entry);
-    if (!dir) return undefined;
-    try {
-      const v = JSON.parse(readRegularFile(join(dir, `${entry.id}.unknown`), 4096)) as { at?: unknown };
-      return typeof v.at === 'string' ? v.at : 'an unknown time';
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      return code === 'ENOENT' ? undefined : 'an unknown time';
-    }
-  }
-
-  /** Removes a file if it is there; one that cannot be removed is said (once), and stays (false). */
-  private removeFile(file: string): boolean {
-    try {
-      rmSync(file, { force: true });
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return true;
-      if (!this.unremovable.has(file)) {
-        this.unremovable.add(file);
-        this.warn(`the draft ${file} could not be removed (${fsReason(err)})`);
-      }
-      return false;
-    }
+    const r = this.storeOf(entry)?.row(entry.id);
+    if (!r) return undefined;
+    if (r.maybe_at) return r.maybe_at;
+    return r.state === 'sending' && r.sending_at && !running(parseHolder(r.holder) ?? { pid: 0 }) ? r.sending_at : undefined;
   }
 
   /** What this run made and still keeps, the latest last. */
@@ -704,93 +585,96 @@ export class Outbox {
   }
 
   /**
-   * Turns the drafts of earlier versions (one file per target, and the copies kept aside when one
-   * was replaced) into entries. Each becomes an entry whose id is made from its file's name and
-   * content, so a second run (or two at once) makes it once; the old file goes only after.
+   * Moves the files of 0.1.0 (`<id>.json`, its `.claim`, `.unknown` and `.md`) and of the builds
+   * before it (one `<hash>.json` per target) into the database: each in one transaction with a row
+   * in `imported` naming it, so it is moved once however many runs meet it; the file goes after.
+   * One a live 0.1.0 process is sending (its claim) is left until that process is gone.
    */
-  private convertOld(): void {
-    if (this.converted) return;
-    this.converted = true;
-    const sources = [this.dir, ...(this.places.legacy ? [this.places.legacy] : []), ...this.dirs().slice(1)];
-    for (const from of sources) {
-      let names: string[];
+  private importFiles(s: Store, from: string, names: string[]): void {
+    // A file that cannot be removed is not moved: an earlier build would still send it.
+    if (names.length > 0) {
       try {
-        names = readdirSync(from).filter((n) => OLD_FILE.test(n) || MOVING_FILE.test(n));
-      } catch {
+        accessSync(from, constants.W_OK | constants.X_OK);
+      } catch (err) {
+        this.warn(`the drafts of an earlier version in ${from} cannot be moved into ${s.dir} (${fsReason(err)}); they are left where they are`);
+        return;
+      }
+    }
+    for (const name of names) {
+      const file = join(from, name);
+      const old = OLD_FILE.exec(name);
+      const entryFile = old ? null : ENTRY_FILE.exec(name);
+      if (old?.[2] && running({ pid: Number(old[2]) })) continue; // an earlier build moving it now
+      let text: string;
+      try {
+        text = readRegularFile(file, MAX_ENTRY_BYTES, { follow: false });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
         continue;
       }
-      // An old file that cannot be removed is not copied: the copy, once sent, would leave the
-      // original to be moved in and sent again by the next run.
-      if (names.length > 0) {
-        try {
-          accessSync(from, constants.W_OK | constants.X_OK);
-        } catch (err) {
-          this.warn(`the drafts of an earlier version in ${from} cannot be moved into ${this.dir} (${fsReason(err)}); they are left where they are`);
-          continue;
-        }
+      const v = jsonObject(text);
+      if (!v || !str(v.api_url ?? (v.account as Record<string, unknown> | undefined)?.api_url) || !isTarget(v.target) || !isContent(v.content)) {
+        this.warn(`the draft ${file} could not be read as a draft; it is left where it is`);
+        continue;
       }
-      for (const found of names) {
-        // Taken first by renaming it aside (one run wins; a run that read it before another took
-        // it finds nothing): never made into an entry twice, even by a run that stalls.
-        const moving = MOVING_FILE.exec(found);
-        if (moving && alive(Number(moving[2]))) continue; // another run is moving it now
-        const name = moving ? moving[1]! : found;
-        const file = join(from, name);
-        const taken = `${file}.moving-${process.pid}-${newId()}`;
+      const side = (ext: string) => (entryFile ? join(from, `${entryFile[1]}.${ext}`) : undefined);
+      const readSide = (ext: string): Record<string, unknown> | undefined => {
         try {
-          renameSync(join(from, found), taken);
+          return jsonObject(readRegularFile(side(ext)!, 4096, { follow: false })) ?? {};
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`the draft ${file} of an earlier version cannot be moved into ${this.dir} (${fsReason(err)}); it is left where it is`);
-          continue;
+          return (err as NodeJS.ErrnoException).code === 'ENOENT' || !side(ext) ? undefined : {};
         }
-        const putBack = () => {
-          try {
-            renameSync(taken, file);
-          } catch {
-            // left under its moving name: the next run takes it from there
-          }
-        };
-        let text: string;
-        try {
-          text = readRegularFile(taken, MAX_ENTRY_BYTES);
-        } catch (err) {
-          this.warn(`cannot read the draft ${file}: ${fsReason(err)}`);
-          putBack();
-          continue;
-        }
-        let old: unknown;
-        try {
-          old = JSON.parse(text);
-        } catch {
-          old = undefined;
-        }
-        if (!isOldDraft(old)) {
-          putBack(); // left where it is: nothing here reads it, nothing removes it
-          continue;
-        }
-        const saved = typeof old.saved_at === 'string' ? old.saved_at : new Date(0).toISOString();
-        let id = '';
-        const hash = sha256(`${name}\n${text}`);
-        for (let i = 0; i < 10; i++) id += ID_ALPHABET[parseInt(hash.slice(i * 2, i * 2 + 2), 16) % ID_ALPHABET.length];
-        const entry: Entry = { checkin_outbox: 1, id, account: { api_url: normalizeApiUrl(old.api_url) }, target: old.target, content: old.content, made: 'earlier', created_at: saved, saved_at: saved };
-        try {
-          mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-          const dest = this.entryFile(this.dir, id);
-          const temp = writeTemp(dest, JSON.stringify(entry, null, 2) + '\n');
-          try {
-            linkSync(temp, dest);
-          } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'EEXIST' && !this.exists(dest)) renameSync(temp, dest);
-          } finally {
-            rmSync(temp, { force: true });
-          }
-          syncDir(this.dir);
-          rmSync(taken, { force: true });
-        } catch (err) {
-          putBack();
-          this.warn(`the draft ${file} of an earlier version could not be moved into ${this.dir} (${fsReason(err)}); it is left where it is`);
-        }
+      };
+      const claimFile = entryFile ? readSide('claim') : undefined;
+      if (claimFile && typeof claimFile.pid === 'number' && running({ pid: claimFile.pid })) continue;
+      const unknown = entryFile ? readSide('unknown') : undefined;
+      const maybe = unknown ? (str(unknown.at) ? unknown.at : new Date(0).toISOString()) : str(claimFile?.sending) ? claimFile.sending : null;
+      let entry: Entry;
+      if (entryFile) {
+        const { checkin_outbox: _, ...rest } = v as unknown as Entry & { checkin_outbox?: unknown };
+        entry = { ...rest, id: entryFile[1]!, saved_at: str(rest.saved_at) ? rest.saved_at : rest.created_at };
+        if (!obj(entry.editing)) delete entry.editing;
+      } else {
+        const saved = str(v.saved_at) ? v.saved_at : new Date(0).toISOString();
+        const hash = sha256(`${old![1]}\n${text}`);
+        const id = Array.from({ length: 10 }, (_, i) => ID_ALPHABET[parseInt(hash.slice(i * 2, i * 2 + 2), 16) % ID_ALPHABET.length]).join('');
+        entry = { id, account: { api_url: normalizeApiUrl(String(v.api_url)) }, target: v.target as DraftTarget, content: v.content as DraftContent, made: 'earlier', created_at: saved, saved_at: saved };
+      }
+      const mark = entryFile ? `0.1.0 ${entry.id}` : `earlier ${old![1]} ${sha256(text)}`;
+      try {
+        s.tx(() => {
+          if (s.db.prepare('SELECT 1 FROM imported WHERE name = ?').get(mark)) return;
+          s.db.prepare('INSERT INTO imported (name) VALUES (?)').run(mark);
+          s.db.prepare('INSERT OR IGNORE INTO entries (id, data, maybe_at) VALUES (?, ?, ?)').run(entry.id, JSON.stringify(entry), maybe);
+        });
+        for (const f of [file, side('claim'), side('unknown')]) if (f) rmSync(f, { force: true });
+      } catch (err) {
+        this.warn(`the draft ${file} could not be moved into ${s.dir} (${fsReason(busy(err))}); it is left where it is`);
       }
     }
   }
+}
+
+/** A JSON object's fields; undefined for text that is not one. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return obj(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder's names, or undefined when it cannot be read. */
+function namesIn(dir: string | undefined): string[] | undefined {
+  try {
+    return dir === undefined ? undefined : readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseHolder(text: string | null): Holder | undefined {
+  const h = jsonObject(text ?? '') as Partial<Holder> | undefined;
+  return h && typeof h.pid === 'number' && str(h.token) && str(h.at) ? (h as Holder) : undefined;
 }

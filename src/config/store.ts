@@ -26,8 +26,8 @@ export interface CachedMe {
 
 /** People and teams of the account, for resolving names; refreshed when a name is not found. */
 export interface Directory {
-  /** team_ids: the person's teams, as /people said (absent in a directory cached by an earlier version). */
-  people: Array<{ id: string; name: string; username: string; team_ids?: string[] }>;
+  /** team_ids: the person's teams, as /people said (absent in a directory cached by an earlier version); time_zone: their profile's zone (stats). */
+  people: Array<{ id: string; name: string; username: string; team_ids?: string[]; time_zone?: string }>;
   teams: Ref[];
   fetched_at: string;
 }

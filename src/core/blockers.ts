@@ -4,6 +4,7 @@
 // today's form both count with blockerRuns, so every face says the same number.
 
 import type { CheckIn, CheckInAnswers } from '../api/types.js';
+import { SECTIONS } from './checkin-answers.js';
 import { nearMatches } from './match.js';
 
 /** One blocker of an answer: its lines as written, and its words compared (case and spacing do not count). */
@@ -165,7 +166,7 @@ export function writingHints(answers: CheckInAnswers, members: Named[] | undefin
   }
   if (members) {
     const handles = members.flatMap((m) => (m.username ? [m.username] : []));
-    for (const field of ['previous', 'intentions', 'blockers'] as const) {
+    for (const { field } of SECTIONS) {
       for (const h of mentionsIn(answers[field])) {
         if (members.some((m) => mentionNames(h, m))) continue;
         if (hints.some((x) => x.kind === 'unknown-mention' && x.text.startsWith(`@${h} `))) continue;

@@ -1,17 +1,83 @@
 // Check-in answers: the $EDITOR / --from-file template, mood parsing, and what to send.
 // Pure: no IO.
 
-import { UsageError } from '../errors.js';
+import { hintText, UsageError } from '../errors.js';
 import { isMood, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../api/types.js';
 import { nearMatches } from './match.js';
 
-export const SECTIONS = [
-  { field: 'previous', title: 'Previous', question: 'What did you do previously?' },
-  { field: 'intentions', title: 'Intentions', question: 'What do you intend to do next?' },
-  { field: 'blockers', title: 'Blockers', question: 'Are you blocked by anything?' },
+/**
+ * The answer fields, said once: each one's JSON name (the PATCH body's, `--json`'s and the agent's
+ * input), its label (headings, views, previews, the template), the question the wizard asks and
+ * how (`prompt`: lines of Markdown, a mood found by typing, yes or no), its flag(s) and their help,
+ * what the agent's input schema says of it, and its column in a report's CSV. The flags, the
+ * wizard, the views, the template, the drafts' first words, the agent's schemas and the report
+ * read this table; adding a question is a row here and a field in `api/types.ts`'s shapes.
+ */
+export const ANSWER_FIELDS = [
+  {
+    field: 'previous',
+    title: 'Previous',
+    question: 'What did you do previously?',
+    prompt: 'lines',
+    flags: [{ spec: '-p, --previous <text>', help: 'what you did previously (- reads stdin)' }],
+    agent: 'what I did since my last check-in (Markdown)',
+    column: 'previous',
+  },
+  {
+    field: 'intentions',
+    title: 'Intentions',
+    question: 'What do you intend to do next?',
+    prompt: 'lines',
+    flags: [{ spec: '-i, --intentions <text>', help: 'what you intend to do next (- reads stdin)' }],
+    agent: 'what I intend to do next (Markdown)',
+    column: 'intentions',
+  },
+  {
+    field: 'blockers',
+    title: 'Blockers',
+    question: 'Are you blocked by anything?',
+    prompt: 'lines',
+    flags: [{ spec: '-b, --blockers <text>', help: 'what blocks you; "" for nothing (- reads stdin)' }],
+    agent: 'what blocks me; "" for nothing',
+    column: 'blockers',
+  },
+  {
+    field: 'mood',
+    title: 'Mood',
+    question: 'Mood',
+    prompt: 'mood',
+    flags: [{ spec: '-m, --mood <mood>', help: 'your mood, e.g. focused (none clears it)' }],
+    agent: "one of the service's moods, e.g. focused, calm, happy, tired (none clears it)",
+    column: 'mood',
+  },
+  {
+    field: 'previous_completed',
+    title: 'Did what was intended',
+    question: 'Did you do what you intended?',
+    prompt: 'yes-no',
+    flags: [
+      { spec: '--done', help: 'you did what you intended' },
+      { spec: '--not-done', help: 'you did not do what you intended' },
+    ],
+    agent: 'did I do what I intended last time?',
+    column: 'did_what_was_intended',
+  },
 ] as const;
 
-type TextField = (typeof SECTIONS)[number]['field'];
+export type AnswerSpec = (typeof ANSWER_FIELDS)[number];
+export type AnswerField = AnswerSpec['field'];
+/** The JSON names, in the table's order (the service's order too). */
+export const ANSWER_NAMES = ANSWER_FIELDS.map((f) => f.field) as unknown as readonly AnswerField[];
+
+/** The answers written as Markdown lines: the template's sections, the views' blocks. */
+export const SECTIONS = ANSWER_FIELDS.filter((f): f is Extract<AnswerSpec, { prompt: 'lines' }> => f.prompt === 'lines');
+
+/** How a list of labels reads in a sentence: "A, B or C". */
+export function orList(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? '');
+}
+
+export type TextField = (typeof SECTIONS)[number]['field'];
 
 /** A mood by name (any case) or by its emoji; null for "none"; throws naming the near ones, else listing the valid ones. */
 export function parseMood(input: string): Mood | null {
@@ -137,7 +203,7 @@ export function readTemplate(text: string): ReadTemplate {
       try {
         answers.mood = parseMood(mood[1]!);
       } catch (err) {
-        const hint = err instanceof UsageError && err.hints.length > 0 ? `. ${err.hints.join(' ')}` : '';
+        const hint = err instanceof UsageError && err.hints.length > 0 ? `. ${err.hints.map(hintText).join(' ')}` : '';
         problems.push(`line ${n}: ${(err as Error).message}${hint}`);
       }
       return;
@@ -159,7 +225,7 @@ export function readTemplate(text: string): ReadTemplate {
     if (current) body[current]!.push(unescapeLine(line));
     else if (line.trim() !== '') {
       const where = afterTrailer ? 'is below a Mood: or Done: line, in no section' : 'is above the first section';
-      problems.push(`line ${n}: "${line.trim().slice(0, 40)}" ${where}; put it under ## Previous, ## Intentions or ## Blockers`);
+      problems.push(`line ${n}: "${line.trim().slice(0, 40)}" ${where}; put it under ${orList(SECTIONS.map((x) => `## ${x.title}`))}`);
     }
   });
   for (const s of SECTIONS) {
@@ -184,14 +250,12 @@ export function isBlankTemplate(a: CheckInAnswers): boolean {
 
 /** The answers already in a check-in, as the editor and prompts prefill them. */
 export function answersOf(c: CheckIn): CheckInAnswers {
-  return {
-    previous: c.previous,
-    intentions: c.intentions,
-    blockers: c.blockers,
-    // A mood this version does not know (the service may add some) cannot be offered back: none.
-    mood: c.mood == null || isMood(c.mood) ? c.mood : null,
-    previous_completed: c.previous_completed,
-  };
+  const out: CheckInAnswers = {};
+  for (const s of SECTIONS) out[s.field] = c[s.field];
+  // A mood this version does not know (the service may add some) cannot be offered back: none.
+  out.mood = c.mood == null || isMood(c.mood) ? c.mood : null;
+  out.previous_completed = c.previous_completed;
+  return out;
 }
 
 /** "previous" defaults to what I said I would do last time: the intentions of my latest earlier check-in. */

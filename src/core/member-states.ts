@@ -1,18 +1,13 @@
 // A team's day: each member with their check-in of that day and its state, in the order every face
 // shows it (blocked first, then not yet, filled in, none; by name within each).
-import type { CheckIn, Ref, Team } from '../api/types.js';
+import { MEMBER_STATES, type CheckIn, type Team, type TeamDay } from '../api/types.js';
 import type { BlockerRun } from './blockers.js';
 
-/** A team member's state on a day, in the order a team's day lists them. */
-export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'none'] as const;
+export { MEMBER_STATES };
 export type MemberState = (typeof MEMBER_STATES)[number];
 
-export interface TeamDay {
-  team: Ref;
-  date: string;
-  /** blocked_for: a blocked member's longest-standing blocker, days in a row (null when not blocked or not counted). */
-  members: Array<{ person: Ref; state: MemberState; check_in: CheckIn | null; blocked_for?: BlockerRun | null }>;
-}
+/** A team's day, as api/types.ts's TEAM_DAY describes it (the one description of `--json` and the agent's team_day). */
+export type { TeamDay };
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -4,7 +4,7 @@
 
 import { allPeople, allTeams, getMe } from '../api/endpoints.js';
 import { UUID_RE, type GoalInput, type Me } from '../api/types.js';
-import type { CachedMe, Directory } from '../config/store.js';
+import { cacheKey, type CachedMe, type ConfigStore, type Directory } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { nearMatches } from '../core/match.js';
 import { UsageError } from '../errors.js';
@@ -49,13 +49,33 @@ export async function me(ctx: Context, opts: { refresh?: boolean } = {}): Promis
   }
 }
 
+/**
+ * The person as cached for this API URL and token, without a request: undefined when there is no
+ * token or nothing is cached. `token`: the one in hand (else the configured one is read).
+ */
+export function cachedMe(ctx: Pick<Context, 'config'>, token: string | undefined = ctx.config().token()?.value): CachedMe | undefined {
+  const cfg = ctx.config();
+  return token ? cfg.cached(cfg.apiUrl().value, token, 'me') : undefined;
+}
+
+/** Keeps the zone table worked out for the cached person's zone beside it (read back by `cachedMe`). */
+export async function rememberZone(ctx: Context, person: CachedMe, zone: NonNullable<CachedMe['zone']>): Promise<void> {
+  const api = await ctx.api();
+  await ctx.config().cache(api.baseUrl, loggedInToken(ctx).value, 'me', { ...person, zone });
+}
+
+/** A new login: the account's cache starts afresh with the person GET /me just answered. */
+export async function startAccountCache(cfg: ConfigStore, apiUrl: string, token: string, person: Me, now: Date): Promise<void> {
+  await cfg.replaceCache(cacheKey(apiUrl, token), { me: toCachedMe(person, now) });
+}
+
 async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directory; fresh: boolean }> {
   const { api, cfg, token } = await account(ctx);
   const cached = refresh ? undefined : cfg.cached(api.baseUrl, token, 'directory');
   if (cached) return { dir: cached, fresh: false };
   const [people, teams] = await Promise.all([allPeople(api), allTeams(api)]);
   const dir: Directory = {
-    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '', ...(p.teams && { team_ids: p.teams.map((t) => t.id) }) })),
+    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '', ...(p.teams && { team_ids: p.teams.map((t) => t.id) }), ...(p.time_zone && { time_zone: p.time_zone }) })),
     teams: teams.map((t) => ({ id: t.id, name: t.name })),
     fetched_at: ctx.now().toISOString(),
   };

@@ -11,7 +11,7 @@ import type { BlockedOnMe } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { mentions } from '../core/blockers.js';
 import { addDays } from '../core/datekey.js';
-import { me } from './account.js';
+import { cachedMe, me } from './account.js';
 import { today } from './days.js';
 import { BLOCKER_HISTORY_DAYS, blockerHistory, isBlocked } from './blocker-history.js';
 import { teamIdsOf } from './team-day.js';
@@ -48,7 +48,7 @@ const byName = (a: OpenBlocker, b: OpenBlocker) => ((a.person?.name ?? '') < (b.
 async function blockersOf(ctx: Context, date: string, teamIds: string[], keep: (c: CheckIn) => boolean): Promise<OpenBlockers> {
   const wanted = new Set(teamIds.map((t) => t.toLowerCase()));
   const seen = new Set<string>();
-  // Several team_ids[] may list one check-in more than once (api-notes): once each.
+  // Several team_ids[] may list one check-in more than once (docs/api.md § Lists): once each.
   const list = (await allCheckIns(await ctx.api(), { since: date, until: date, blocked: true, team_ids: teamIds })).filter((c) => !seen.has(c.id) && seen.add(c.id));
   const ofTeams = (c: CheckIn) => (c.teams ?? []).filter((t) => wanted.has(t.id.toLowerCase()));
   const open = list.filter((c) => c.date === date && isBlocked(c) && (c.teams === undefined || ofTeams(c).length > 0) && keep(c));
@@ -95,7 +95,7 @@ export async function blockedOnMeKept(ctx: Context, date: string): Promise<Block
   const cfg = ctx.config();
   const token = loggedInToken(ctx).value;
   // Only for an account whose `me` is known (as the count of new comments): never a GET /me just for this.
-  if (!cfg.cached(api.baseUrl, token, 'me')) return [];
+  if (!cachedMe(ctx, token)) return [];
   const held = cfg.cached(api.baseUrl, token, 'blocked_on_me');
   const age = held && typeof held.checked_at === 'string' ? ctx.now().getTime() - Date.parse(held.checked_at) : NaN;
   if (held?.date === date && age >= 0 && age < BLOCKED_ON_ME_TTL_MS && Array.isArray(held.list) && held.list.every(isRun)) return held.list;

@@ -4,12 +4,12 @@
 // a year, so a run computes today without waking ICU's time-zone data (~20 ms).
 import { ApiError } from '../api/errors.js';
 import type { CachedMe } from '../config/store.js';
-import { loggedInToken, type Context } from '../context.js';
+import type { Context } from '../context.js';
 import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
 import { UsageError } from '../errors.js';
 import { shortDay } from '../core/dayname.js';
 import { parseRangeDay, parseRangeEnd } from '../core/keys.js';
-import { me } from './account.js';
+import { cachedMe, me, rememberZone } from './account.js';
 
 export interface DayZone {
   /** The IANA zone "today" is computed in; undefined for the machine's own. */
@@ -30,9 +30,7 @@ const profileSource = (name: string, iana: string) => `your profile's zone, ${na
 /** Which zone "today" is in, without a request: from TZ or the cached profile (for --help). */
 export function cachedDayZone(ctx: Context): DayZone {
   if (ctx.env.TZ) return { zone: undefined, source: machine(ctx) };
-  const cfg = ctx.config();
-  const token = cfg.token()?.value;
-  const cached = token ? cfg.cached(cfg.apiUrl().value, token, 'me') : undefined;
+  const cached = cachedMe(ctx);
   if (cached?.zone && cached.zone.name === cached.time_zone) return { zone: cached.zone.iana, source: profileSource(cached.zone.name, cached.zone.iana) };
   return cached?.time_zone ? { zone: undefined, source: `your profile's zone, ${cached.time_zone}` } : { zone: undefined, source: machine(ctx) };
 }
@@ -49,8 +47,7 @@ async function fromProfile(ctx: Context, person: CachedMe): Promise<DayZone> {
       ctx.io.err(`warning: your profile's time zone "${name}" is not one checkin knows; using ${machine(ctx)} (${Intl.DateTimeFormat().resolvedOptions().timeZone})\n`);
       return { zone: undefined, source: machine(ctx) };
     }
-    const api = await ctx.api();
-    await ctx.config().cache(api.baseUrl, loggedInToken(ctx).value, 'me', { ...person, zone: table });
+    await rememberZone(ctx, person, table);
   }
   return { zone: table.iana, source: profileSource(name, table.iana), offsets: table.offsets };
 }
@@ -81,17 +78,20 @@ export function dayZone(ctx: Context): Promise<DayZone> {
  * machine's. What is typed is kept under it before the first request; `today` has the last word.
  */
 export function todayWithoutRequest(ctx: Context): string {
+  return todayGuess(ctx).day;
+}
+
+/** Today without a request, and whether it is only the machine's guess (no TZ, no cached profile zone). */
+export function todayGuess(ctx: Context): { day: string; guessed: boolean } {
   const now = ctx.now();
-  if (ctx.env.TZ) return localDateKey(now);
+  if (ctx.env.TZ) return { day: localDateKey(now), guessed: false };
   try {
-    const cfg = ctx.config();
-    const token = cfg.token()?.value;
-    const zone = token ? cfg.cached(cfg.apiUrl().value, token, 'me')?.zone : undefined;
-    if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) return dateKeyAtOffset(now, zone.offsets);
+    const zone = cachedMe(ctx)?.zone;
+    if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) return { day: dateKeyAtOffset(now, zone.offsets), guessed: false };
   } catch {
     // no config to read: the machine's date
   }
-  return localDateKey(now);
+  return { day: localDateKey(now), guessed: true };
 }
 
 export async function today(ctx: Context): Promise<string> {

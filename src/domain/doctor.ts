@@ -6,7 +6,7 @@
 // token is never in it (only its prefix), paths under the home folder are written with ~, an API
 // URL loses any user name, password and query, and no e-mail address or registration's
 // environment is ever read into a message.
-import { accessSync, constants, readdirSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { ApiClient, checkTransport } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -14,18 +14,19 @@ import { parseRateLimit, parseRateLimitPolicy } from '../api/paginate.js';
 import type { Headers } from '../api/transport.js';
 import { PERSON } from '../api/types.js';
 import { expectShape } from '../api/validate.js';
-import { fsReason, readJson, readRegularFile } from '../config/files.js';
+import { fsReason } from '../config/files.js';
 import { buildKind } from '../config/installation.js';
-import { home, pathVariables } from '../config/paths.js';
-import { osKeychain } from '../config/secrets.js';
+import { home } from '../config/paths.js';
 import { normalizeApiUrl } from '../config/store.js';
 import type { Context } from '../context.js';
+import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
 import { waitingDrafts } from './drafts-waiting.js';
-import { findProgram, type Host } from './programs.js';
-import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from './reminder.js';
-import { formatAt, formatDays, type TimeOfDay } from './schedule.js';
-import { agentName, olderThan, skillPlaces, type SkillPlace } from './skill.js';
+import { modeOf, probeKeychain, readdirOrEmpty, readRegistrations, scheduledEnvironment, statOrUndefined, writable, type ProbeResult } from '../system/probes.js';
+import { findProgram, type Host } from '../system/programs.js';
+import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from '../system/reminder.js';
+import { formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
+import { agentName, olderThan, skillPlaces, type SkillPlace } from '../system/skill.js';
 
 export type CheckStatus = 'ok' | 'warning' | 'problem';
 
@@ -141,7 +142,7 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   const shown = `${redactToken(token.value)} (from ${from})`;
   const cachedZone = () => {
     try {
-      return cfg.cached(url, token.value, 'me')?.time_zone ?? undefined;
+      return cachedMe(ctx, token.value)?.time_zone ?? undefined;
     } catch {
       return undefined;
     }
@@ -227,62 +228,6 @@ function rateBudget(headers: Headers): { status: 'ok' | 'warning'; text: string;
 
 // ---- the keychain ------------------------------------------------------------------------------
 
-/** How a child looks the token up in the keychain: a fixed script, the module and the account as arguments; it prints found, missing or error <why>, never the token. */
-const PROBE = `const say=(t)=>require('node:fs').writeSync(1,t);try{const{Entry}=require(process.argv[1]);const v=new Entry('checkin',process.argv[2]).getPassword();say(v?'found':'missing')}catch(e){say('error '+String(e&&e.message||e).split('\\n')[0].slice(0,200))}`;
-
-export type ProbeResult = { found: boolean } | { error: string };
-
-/**
- * The look-up itself, as the probe child of the single binary does it (`checkin doctor
- * --keychain-probe <account>`: a binary runs no `node -e`): found, missing or error <why>.
- */
-export function keychainLookup(env: NodeJS.ProcessEnv, account: string): string {
-  try {
-    const store = osKeychain(env);
-    if (typeof store === 'string') return `error ${store.split('\n')[0]!.slice(0, 200)}`;
-    return store.get(account) ? 'found' : 'missing';
-  } catch (err) {
-    return `error ${String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200)}`;
-  }
-}
-
-/**
- * The keychain asked for `account` by a child with exactly `env`, killed after `timeoutMs`: this
- * Node running PROBE with the module at `modulePath`, or in the single binary the binary itself.
- */
-export async function probeKeychain(modulePath: string | 'binary', account: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ProbeResult> {
-  const { execFile } = await import('node:child_process');
-  const args = modulePath === 'binary' ? ['doctor', '--keychain-probe', account] : ['-e', PROBE, modulePath, account];
-  return new Promise((resolve) => {
-    // A helper the child started (a keyring daemon) may keep its output open after it is killed:
-    // the answer is not waited for past the limit and a second more.
-    const late = setTimeout(() => resolve({ error: `no answer within ${timeoutMs / 1000} s` }), timeoutMs + 1000);
-    const child = execFile(process.execPath, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true }, (err, stdout) => {
-      clearTimeout(late);
-      const out = stdout.trim();
-      if (out === 'found' || out === 'missing') return resolve({ found: out === 'found' });
-      if (out.startsWith('error ')) return resolve({ error: out.slice(6) });
-      resolve({ error: err?.killed || err?.signal ? `no answer within ${timeoutMs / 1000} s` : (err?.message.split('\n')[0] ?? 'no answer') });
-    });
-    child.stdin?.end();
-  });
-}
-
-/**
- * The environment a scheduled run has: what `checkin remind install` and `checkin cron` give it (the
- * folders' variables, HOME, TZ, CHECKIN_API_URL, a PATH of the system's folders) and nothing of this
- * session's — no D-Bus session address, no display: the strictest of the schedulers (cron).
- */
-export function scheduledEnvironment(env: NodeJS.ProcessEnv, apiUrlFromEnv: string | undefined): NodeJS.ProcessEnv {
-  return {
-    ...pathVariables(env),
-    ...(env.HOME && { HOME: env.HOME }),
-    ...(env.TZ && { TZ: env.TZ }),
-    ...(apiUrlFromEnv && { CHECKIN_API_URL: apiUrlFromEnv }),
-    PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
-  };
-}
-
 async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
   const cfg = ctx.config();
   let stored;
@@ -340,8 +285,6 @@ function folders(ctx: Context, tilde: (p: string) => string): Check[] {
   ).map(([id, what, dir]) => folderCheck(id, what, dir, tilde));
 }
 
-const modeOf = (st: Stats) => `0${(st.mode & 0o777).toString(8)}`;
-
 export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: string) => string): Check {
   const shown = tilde(dir);
   const uid = process.getuid?.();
@@ -379,29 +322,6 @@ export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: s
   }
   if (loose.length > 0) return warning(id, `${shown} (${what}) is writable, but not private: ${loose.join(', ')}`, `chmod 700 ${shown}; chmod 600 the files in it (they may hold the token and drafts).`);
   return ok(id, `${shown} (${what}) is writable and private (${modeOf(st)})`);
-}
-
-function statOrUndefined(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-function readdirOrEmpty(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-function writable(path: string): boolean {
-  try {
-    accessSync(path, constants.W_OK | constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // ---- the time zone -------------------------------------------------------------------------------
@@ -496,105 +416,6 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string):
 
 // ---- MCP registrations -------------------------------------------------------------------------------
 
-interface Registration {
-  agent: string;
-  file: string;
-  command: string;
-  args: string[];
-  /** Its environment names CHECKIN_TOKEN or STEADY_TOKEN with a value written into the file. */
-  tokenInFile: boolean;
-}
-
-/** checkin's entries among one file's servers (an object of name → {command, args, env}). */
-function entriesOf(agent: string, file: string, servers: unknown): Registration[] {
-  if (typeof servers !== 'object' || servers === null) return [];
-  return Object.entries(servers as Record<string, unknown>).flatMap(([name, v]) => {
-    if (typeof v !== 'object' || v === null) return [];
-    const s = v as { command?: unknown; args?: unknown; env?: unknown };
-    const command = typeof s.command === 'string' ? s.command : '';
-    const args = Array.isArray(s.args) ? s.args.filter((a): a is string => typeof a === 'string') : [];
-    const ours = name === 'checkin' || /(^|[/\\])checkin(\.js|\.cmd)?$/.test(command) || args.some((a) => /(^|[/\\])checkin(\.js)?$/.test(a));
-    if (!ours) return [];
-    const env = typeof s.env === 'object' && s.env !== null ? (s.env as Record<string, unknown>) : {};
-    const tokenInFile = ['CHECKIN_TOKEN', 'STEADY_TOKEN'].some((k) => typeof env[k] === 'string' && !/^\$\{?\w+\}?$/.test(env[k] as string) && env[k] !== '');
-    return [{ agent, file, command, args, tokenInFile }];
-  });
-}
-
-/** The [mcp_servers.<name>] tables of a Codex config.toml: command, args and env keys (only as much TOML as these need). */
-export function codexServers(toml: string): Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> {
-  const out: Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> = {};
-  let current: { command?: string; args?: string[]; env?: Record<string, string> } | undefined;
-  let inEnv = false;
-  const str = (v: string) => /^"((?:[^"\\]|\\.)*)"$|^'([^']*)'$/.exec(v.trim());
-  for (const raw of toml.split('\n')) {
-    const line = raw.trim();
-    const table = /^\[\s*mcp_servers\.("?)([\w-]+)\1(\.env)?\s*\]$/.exec(line);
-    if (table) {
-      current = out[table[2]!] ??= {};
-      inEnv = Boolean(table[3]);
-      continue;
-    }
-    if (line.startsWith('[')) {
-      current = undefined;
-      continue;
-    }
-    if (!current) continue;
-    const kv = /^([\w-]+)\s*=\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    const [, key, value] = kv as unknown as [string, string, string];
-    if (inEnv) {
-      const s = str(value);
-      (current.env ??= {})[key] = s ? (s[1] ?? s[2] ?? '') : value;
-    } else if (key === 'command') {
-      const s = str(value);
-      if (s) current.command = s[1] ?? s[2] ?? '';
-    } else if (key === 'args') current.args = [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
-    else if (key === 'env') current.env = Object.fromEntries([...value.matchAll(/([\w-]+)\s*=\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
-  }
-  return out;
-}
-
-function readRegistrations(env: NodeJS.ProcessEnv, cwd: string): { found: Registration[]; unreadable: string[] } {
-  const h = home(env);
-  const found: Registration[] = [];
-  const unreadable: string[] = [];
-  const json = (file: string): Record<string, unknown> | undefined => {
-    const { value, damaged } = readJson(file, 64 * 1024 * 1024);
-    if (damaged) {
-      unreadable.push(`${file} (${damaged})`);
-      return undefined;
-    }
-    return value;
-  };
-  const claude = json(join(h, '.claude.json'));
-  if (claude) {
-    found.push(...entriesOf('Claude Code', join(h, '.claude.json'), claude.mcpServers));
-    const projects = claude.projects as Record<string, { mcpServers?: unknown }> | undefined;
-    const here = projects && typeof projects === 'object' ? projects[cwd] : undefined;
-    if (here && typeof here === 'object') found.push(...entriesOf('Claude Code', join(h, '.claude.json'), here.mcpServers));
-  }
-  const project = json(join(cwd, '.mcp.json'));
-  if (project) found.push(...entriesOf('Claude Code', join(cwd, '.mcp.json'), project.mcpServers));
-  const codexHome = env.CODEX_HOME && isAbsolute(env.CODEX_HOME) ? env.CODEX_HOME : join(h, '.codex');
-  const codexFile = join(codexHome, 'config.toml');
-  try {
-    found.push(...entriesOf('Codex', codexFile, codexServers(readRegularFile(codexFile, 1024 * 1024))));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') unreadable.push(`${codexFile} (${fsReason(err)})`);
-  }
-  const vscode = json(join(cwd, '.vscode', 'mcp.json'));
-  if (vscode) found.push(...entriesOf('VS Code', join(cwd, '.vscode', 'mcp.json'), vscode.servers));
-  for (const file of [join(h, '.cursor', 'mcp.json'), join(cwd, '.cursor', 'mcp.json')]) {
-    const cursor = json(file);
-    if (cursor) found.push(...entriesOf('Cursor', file, cursor.mcpServers));
-  }
-  // A project in the home folder: its files are the user's, said once.
-  const seen = new Set<string>();
-  return { found: found.filter((r) => !seen.has(`${r.agent} ${r.file}`) && seen.add(`${r.agent} ${r.file}`)), unreadable: [...new Set(unreadable)] };
-}
-
 function mcp(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
   const { found, unreadable } = readRegistrations(ctx.env, cwd);
   const where = found.map((r) => `${r.agent} (${tilde(r.file)})`).join(', ');
@@ -637,7 +458,7 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
 
 function node(tilde: (p: string) => string): Check {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-  if (major < 20 || (major === 20 && minor < 18)) return problem('node', `Node ${process.version}: checkin needs 20.18 or later`, 'Install a current Node (22 or 24 LTS).');
+  if (major < 22 || (major === 22 && minor < 13)) return problem('node', `Node ${process.version}: checkin needs 22.13 or later`, 'Install a current Node (22 or 24 LTS).');
   const cacheable = major > 22 || (major === 22 && minor >= 1);
   // The single binary starts from its start-up snapshot: no compile cache to look for.
   if (buildKind() === 'binary') return ok('node', `Node ${process.version} inside the single binary, started from its start-up snapshot`);

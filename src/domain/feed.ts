@@ -7,6 +7,7 @@ import { allCheckIns, digestPage, type Commentable } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../api/types.js';
 import type { Context } from '../context.js';
+import { SECTIONS } from '../core/checkin-answers.js';
 import { UsageError } from '../errors.js';
 import { me } from './account.js';
 import { rangeDay } from './days.js';
@@ -116,7 +117,7 @@ async function fromCheckIns(ctx: Context, since: string, limit: number): Promise
       published_at: c.completed_at!,
       by: c.person ?? null,
       title: `${c.person?.name ?? 'Someone'}'s check-in for ${c.date}`,
-      body: [['Previous', c.previous], ['Intentions', c.intentions], ['Blockers', c.blockers]].filter(([, t]) => t && t.trim() !== '').map(([q, t]) => `**${q}**\n${t}`).join('\n\n') || null,
+      body: SECTIONS.map((s) => [s.title, c[s.field]] as const).filter(([, t]) => t && t.trim() !== '').map(([q, t]) => `**${q}**\n${t}`).join('\n\n') || null,
       url: c.url ?? null,
       goal: null,
       reply_on: { kind: 'check-in', id: c.id },

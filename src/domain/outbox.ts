@@ -7,16 +7,18 @@
 import { asSent } from '../core/blockers.js';
 import { createEchoQuestion, createGoal, getCheckIn, createGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { DATE_KEY_RE, UUID_RE } from '../api/types.js';
-import { ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
+import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
+import { BUSY, ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { buildTemplate, readTemplate } from '../core/checkin-answers.js';
-import { resolveGoalNames } from './account.js';
+import { answersOf, buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
+import { cachedMe, me, resolveGoalNames } from './account.js';
+import { dayZone } from './days.js';
+import { dateKeyAtOffset } from '../core/datekey.js';
 import { teammateCheckInTarget } from './target.js';
-import { CliError, EditorError, UsageError, withHint } from '../errors.js';
+import { CancelledError, CliError, EditorError, EXIT, ExitSignal, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
-import { sanitizeLine } from '../ui/sanitize.js';
+import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
 export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox-files.js';
 
@@ -26,6 +28,8 @@ export interface Write<T> {
   content?: DraftContent | undefined;
   /** How it was typed (default: typed). */
   made?: Made;
+  /** The target's `updated_at` as the person saw it, when this run knows it. */
+  base?: string;
   /** Or: an entry kept earlier, sent as it is (`--resume`, `checkin drafts send`). */
   entry?: Entry;
   /** The claim on `entry`, when the caller took it already (held while a person was asked). */
@@ -38,6 +42,10 @@ export interface Write<T> {
   quiet?: boolean;
   /** The person said to send it again though it may already have reached the service. */
   again?: boolean;
+  /** The person said yes to this entry (`--yes`, or the agent face's question): it is not asked again. */
+  yes?: boolean;
+  /** The person said to send it as the account here though it was kept for another. */
+  elsewhere?: boolean;
   /** Other names of the same target (a comment kept under its check-in's date): what waits under them is said too. */
   names?: DraftTarget[];
   send: () => Promise<T>;
@@ -67,9 +75,9 @@ export function contentText(content: DraftContent): string {
 export function firstWords(content: DraftContent): string {
   if (content.kind === 'answers') {
     const a = content.answers;
-    for (const [key, label] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
-      const v = a[key];
-      if (typeof v === 'string' && v.trim() !== '') return `${label}: ${v.trim().split('\n')[0]}`;
+    for (const s of SECTIONS) {
+      const v = a[s.field];
+      if (typeof v === 'string' && v.trim() !== '') return `${s.title}: ${v.trim().split('\n')[0]}`;
     }
     if (a.mood) return `Mood: ${a.mood}`;
     return '';
@@ -115,6 +123,11 @@ export function keptLine(resume: string, { draft }: { draft?: string } = {}): st
   return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
 }
 
+/** keptLine as an error's advice: a terminal's (the agent face says its own, naming the draft). */
+export function keptAdvice(resume: string): Hint {
+  return terminal(keptLine(resume));
+}
+
 /** Refused: the entry may already have reached the service (only the person's word sends it again). */
 export class MaybeSentError extends CliError {}
 
@@ -136,7 +149,7 @@ export function accountHere(ctx: Context, { person: withPerson = true }: { perso
     // Without `person`, the keychain is not asked (the words are kept before anything slow).
     const t = withPerson || cfg.read().token_store !== 'keychain' || ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN ? cfg.token() : undefined;
     if (t?.value) token = sha256(t.value).slice(0, 16);
-    person = withPerson && t ? cfg.cached(api_url, t.value, 'me')?.id : undefined;
+    person = withPerson && t ? cachedMe(ctx, t.value)?.id : undefined;
   } catch {
     // whose it is stays unsaid
   }
@@ -222,6 +235,16 @@ function stopLine(ctx: Context): string | undefined {
   return `Stopped. ${keptLine(resumeCommand(kept.at(-1)!.target))}`;
 }
 
+/** An entry's base: the target's `updated_at` as the person saw it (or "new" when it has none). */
+export const baseOf = (seen: { updated_at?: unknown }): string => (typeof seen.updated_at === 'string' && seen.updated_at !== '' ? seen.updated_at : 'new');
+
+/** The check-in an entry is for: its key, or, kept for the machine's date before the person's zone was known, the person's date when it was typed. */
+export async function entryDay(ctx: Context, entry: Entry & { target: { kind: 'check-in' } }): Promise<string> {
+  if (!entry.day_guessed || !DATE_KEY_RE.test(entry.target.key)) return entry.target.key;
+  const { offsets } = await dayZone(ctx);
+  return offsets ? dateKeyAtOffset(new Date(entry.created_at), offsets) : entry.target.key;
+}
+
 /** This run's own entry for the target, if it made one. */
 export function ownEntry(ctx: Context, target: DraftTarget): Entry | undefined {
   return ctx
@@ -235,7 +258,7 @@ export function ownEntry(ctx: Context, target: DraftTarget): Entry | undefined {
  * (never another run's). Returns the entry, or undefined when none can be kept (the store has
  * warned, once) and the caller carries on.
  */
-export function keep(ctx: Context, target: DraftTarget, content: DraftContent, made: Made = 'typed'): Entry | undefined {
+export function keep(ctx: Context, target: DraftTarget, content: DraftContent, made: Made = 'typed', base?: string, guessed = false): Entry | undefined {
   const outbox = ctx.drafts();
   try {
     const mine = ownEntry(ctx, target);
@@ -250,7 +273,7 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
         if (!(err instanceof CliError)) throw err;
       }
     }
-    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now());
+    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now(), { base: base ?? (creates(target) ? 'new' : undefined), guessed });
     // From now until it is sent, a stop signal says where it is.
     ctx.io.onStop(() => stopLine(ctx));
     return entry;
@@ -297,9 +320,10 @@ function keepEdited(ctx: Context, entry: Entry, text: string): void {
 }
 
 /** Moves this run's entry to the target it turned out to be for (piped text kept before the day was known). */
-export function retarget(ctx: Context, from: DraftTarget, to: DraftTarget): void {
+export function retarget(ctx: Context, from: DraftTarget, to: DraftTarget, { settled = false }: { settled?: boolean } = {}): void {
   const mine = ownEntry(ctx, from);
-  if (mine && !sameTarget(from, to)) updateOwn(ctx, mine, { target: to });
+  // Moved, or its day now known to be the person's (a guess no more): the target is set again.
+  if (mine && (!sameTarget(from, to) || (settled && mine.day_guessed))) updateOwn(ctx, mine, { target: to });
 }
 
 function updateOwn(ctx: Context, entry: Entry, change: Partial<Pick<Entry, 'account' | 'target'>>): Entry {
@@ -324,24 +348,32 @@ export function drop(ctx: Context, entry: Entry): void {
 
 export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {
   const outbox = ctx.drafts();
-  let entry = write.entry ?? (write.content ? keep(ctx, write.target, write.content, write.made) : undefined);
+  let entry = write.entry ?? (write.content ? keep(ctx, write.target, write.content, write.made, write.base) : undefined);
   // This run's entry learns whose it is (the token is read by now), so another person's resume never takes it.
   if (entry && !write.entry && (!entry.account.person_id || !entry.account.token)) {
     const account = accountHere(ctx);
     if ((account.person_id && !entry.account.person_id) || (account.token && !entry.account.token)) entry = updateOwn(ctx, entry, { account });
   }
   const resume = write.resume ?? resumeCommand(write.target);
+  // An entry kept earlier goes out only as its own person, and with the person's yes where its words were not theirs as seen.
+  let again = Boolean(write.again || write.yes);
   const claims = [];
   try {
     if (entry) claims.push(write.claim ?? outbox.take(entry));
     for (const e of write.folds ?? []) claims.push(outbox.take(e));
+    // Held now (no one else sends it meanwhile): an entry kept earlier goes out only as its own
+    // person, and with the person's yes where its words were not theirs as seen.
+    if (write.entry && !ownEntry(ctx, write.target)) {
+      if (!write.elsewhere) await boundHere(ctx, write.entry);
+      if (!write.yes && !write.claim && (await askYes(ctx, write.entry, again))) again = true;
+    }
   } catch (err) {
     for (const c of claims) c.release();
     throw err;
   }
   // Looked at once it is held: a sender that died with its request on the way (its claim was
   // just taken back) may have made it already. Sent again only on the person's word.
-  if (!write.again) {
+  if (!again) {
     for (const e of [...(entry ? [entry] : []), ...(write.folds ?? [])]) {
       const maybe = outbox.maybeSent(e);
       if (!maybe) continue;
@@ -356,6 +388,12 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     if (createsOne) for (const c of claims) c.sending();
     result = await write.send();
   } catch (err) {
+    // A create the service accepted (2xx) whose answer cannot be read or shown: made. The entry goes, and a line says so.
+    if (createsOne && err instanceof ApiError && err.kind === 'invalid-response' && (err.status === 0 || (err.status >= 200 && err.status < 300))) {
+      for (const c of claims) c.done();
+      ctx.io.err(`${sanitizeLine(`${err.method} ${err.path}`)}: the service accepted it, but its answer could not be shown (${sanitizeLine(err.message.replace(/^\S+ \S+: /, ''))}); the draft is removed.\n`);
+      throw new ExitSignal(EXIT.OK);
+    }
     // The service answered (an error): nothing was made. No answer to a create: it may have been.
     const unanswered = createsOne && !(err instanceof ApiError && (err.kind === 'http' || err.notSent)) && (err instanceof ApiError || !(err instanceof CliError));
     for (const c of claims) {
@@ -366,11 +404,47 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       if (!write.content) throw err;
       throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptLine(resume));
+    throw withHint(err, unanswered ? maybeSentLine(entry, whenLabel(ctx.now().toISOString())) : keptAdvice(resume));
   }
   for (const c of claims) c.done();
   if (!write.quiet) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
   return result;
+}
+
+/**
+ * An entry is sent only once `me` is known to be its person on its service (one GET /me when not
+ * cached): kept for another service, person or token, it is refused, named, and kept.
+ */
+async function boundHere(ctx: Context, entry: Entry): Promise<void> {
+  const here = accountHere(ctx);
+  const a = entry.account;
+  // The token it was kept with is this token: the same person, no request. Else its person is compared with `me`.
+  const sameToken = Boolean(a.token && here.token && a.token === here.token);
+  const person = !sameToken && a.person_id ? (await me(ctx)).id.toLowerCase() === a.person_id.toLowerCase() : undefined;
+  const same = originOf(normalizeApiUrl(a.api_url)) === originOf(here.api_url) && (sameToken || (person ?? (!a.token || !here.token)));
+  if (!same) throw new UsageError(`The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`, terminal(`\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`));
+}
+
+/** Why an entry kept earlier needs the person's yes before it goes out, if it does. */
+export function whyAsk(ctx: Context, entry: Entry, again = false): string | undefined {
+  if (entry.made === 'agent') return 'was written by an agent';
+  const maybe = again ? undefined : ctx.drafts().maybeSent(entry);
+  if (maybe) return `may already have reached the service (sent ${whenLabel(maybe)}, no answer came)`;
+  if (ctx.drafts().editedUnwatched(entry)) return 'was written in an editor after checkin stopped watching it';
+  return undefined;
+}
+
+/** Refused: an entry that needs the person's yes, with no terminal to ask on. */
+export class NeedsYesError extends UsageError {}
+
+/** The person's yes for such an entry: its whole text shown and asked on a terminal (true: said yes); refused (kept, and how to send it said) without one. */
+async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
+  const why = whyAsk(ctx, entry, again);
+  if (!why) return false;
+  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks (or add --yes to send it without asking).`));
+  ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
+  if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false }))) throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
+  return true;
 }
 
 /** After a send: other entries still waiting for the same target are said, never dropped. */
@@ -420,7 +494,7 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
   if (elsewhere.length === 0) return new UsageError(`There is no draft for ${what}`);
   const here = accountHere(ctx);
   const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
-  return new UsageError(`There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`, `\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`);
+  return new UsageError(`There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`, terminal(`\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`));
 }
 
 /**
@@ -430,13 +504,13 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
  */
 export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
   const { here, elsewhere, busy } = waitingFor(ctx, targets);
-  if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} being written or sent by another checkin right now; left to it.\n`);
+  if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`);
   if (here.length === 0) throw noneWaiting(ctx, what, elsewhere);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
   const out: Array<{ entry: Entry; result: T }> = [];
   let skipped = 0;
   for (const entry of chosen) {
-    const at = ctx.drafts().maybeSent(entry);
+    const at = ctx.io.canPrompt ? undefined : ctx.drafts().maybeSent(entry);
     if (at) {
       ctx.io.err(`warning: ${maybeSentLine(entry, whenLabel(at))}\n`);
       skipped++;
@@ -450,7 +524,7 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
         ctx.io.err(`note: ${err.message}\n`);
         continue;
       }
-      if (!(err instanceof MaybeSentError || err instanceof ClaimedError)) throw err;
+      if (!(err instanceof MaybeSentError || err instanceof ClaimedError || err instanceof NeedsYesError)) throw err;
       ctx.io.err(`warning: ${err.message}\n`);
       skipped++;
     }
@@ -461,7 +535,7 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
 
 /** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
 export function noPipeWithResume(resume: string, piped: boolean): void {
-  if (piped) throw new UsageError('--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent', `Send what was kept with \`${resume}\`, then pipe the new text without --resume.`);
+  if (piped) throw new UsageError('--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent', terminal(`Send what was kept with \`${resume}\`, then pipe the new text without --resume.`));
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */
@@ -487,23 +561,27 @@ export function personDraft(id: string): [string, string] | undefined {
  * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
  * removed once the service accepted it. Text kept from the editor is read as answers first.
  */
-export async function sendEntry(ctx: Context, entry: Entry, { again = false }: { again?: boolean } = {}): Promise<SentEntry> {
+export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsewhere = false }: { yes?: boolean; elsewhere?: boolean } = {}): Promise<SentEntry> {
   const api = await ctx.api();
   const t = entry.target;
   const c = entry.content;
   const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
-  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, again, send });
+  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, yes, elsewhere, send });
   switch (t.kind) {
     case 'check-in': {
-      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, `Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`);
+      const day = await entryDay(ctx, { ...entry, target: t });
+      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { yes, elsewhere });
+      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, terminal(`Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`));
       let answers;
       if (c.kind === 'answers') answers = c.answers;
       else if (c.kind === 'text') {
         const read = readTemplate(c.text);
-        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`);
+        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, terminal(`Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`));
         answers = read.answers;
       } else throw wrong();
-      const a = answers;
+      const edited = await guardNewer(ctx, t.key, entry, answers);
+      const a = edited ?? answers;
+      if (edited) return { kind: t.kind, result: await sendWithDraft(ctx, { target: t, content: { kind: 'answers', answers: edited }, made: 'editor', folds: [entry], send: () => patchCheckIn(api, t.key, asSent(a)) }) };
       return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, asSent(a))) };
     }
     case 'comment': {
@@ -513,12 +591,12 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
         const whose = personDraft(t.id);
         if (whose) {
           const found = await teammateCheckInTarget(ctx, whose[0], whose[1]);
-          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, `\`checkin drafts show ${entry.id}\` shows its words.`);
+          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, terminal(`\`checkin drafts show ${entry.id}\` shows its words.`));
           const on = found.known.id;
           return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
         }
         // Kept under the name given (a date, `last`) when the check-in could not be looked up: looked up now.
-        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, `Send it with \`checkin comments ${sanitizeLine(t.id)} --resume\`.`);
+        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, terminal(`Send it with \`checkin comments ${sanitizeLine(t.id)} --resume\`.`));
         const on = (await getCheckIn(api, t.id)).id;
         return { kind: t.kind, result: await go(() => postComment(api, { kind: 'check-in', id: on }, body)) };
       }
@@ -549,6 +627,42 @@ export async function sendEntry(ctx: Context, entry: Entry, { again = false }: {
   }
 }
 
+/**
+ * A resume never writes over newer words: the check-in now against the entry's base (or, unknown,
+ * when it was typed). Newer answers where it writes: a terminal shows both and asks (mine:
+ * undefined; theirs: refused, kept; the editor: what was written there); without one, refused.
+ */
+export async function guardNewer(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<CheckInAnswers | undefined> {
+  let now: CheckIn;
+  try {
+    now = known ?? (await getCheckIn(await ctx.api(), key));
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined; // the PATCH says what is wrong
+    throw err;
+  }
+  const theirs = answersOf(now);
+  // Only answers the entry would replace count: words there that differ from the entry's.
+  const words = (['previous', 'intentions', 'blockers', 'mood'] as const).some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
+  const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
+  // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
+  const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
+  if (!words || !(at > since)) return undefined;
+  const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
+  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, terminal(`At a terminal, \`checkin checkin ${now.date} --resume\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`));
+  ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${buildTemplate(theirs, now.date)}\nThe draft:\n${buildTemplate(answers, now.date)}\n`));
+  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the check-in hold?', [
+    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
+    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
+    { name: 'Open both in the editor', value: 'edit' },
+  ]);
+  if (choice === 'mine') return undefined;
+  if (choice === 'theirs') throw new CancelledError(`Nothing was sent; the check-in keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`);
+  const both = `${buildTemplate(answers, now.date)}\n<!-- On the service now (saved ${whenLabel(String(now.updated_at))}); take what you want from it:\n\n${buildTemplate(theirs, now.date).replace(/-->/g, '-- >')}\n-->\n`;
+  const read = readTemplate(await editKept(ctx, { kind: 'check-in', key }, both));
+  if (read.problems.length > 0) throw new UsageError(`What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`, terminal(`\`checkin checkin ${now.date} --resume -e\` opens it again.`));
+  return read.answers;
+}
+
 /** A comment entry's words: as kept, or as written in the editor (its context comment taken out). */
 export function commentBody(entry: Entry, { orEmpty = false }: { orEmpty?: boolean } = {}): string {
   const c = entry.content;
@@ -561,9 +675,7 @@ export function commentBody(entry: Entry, { orEmpty = false }: { orEmpty?: boole
 }
 
 /** What a target is, with its id: "a comment on the check-in 2026-11-25", "an activity". */
-export function targetLabel(t: DraftTarget): string {
-  return sanitizeLine(targetWords(t));
-}
+export const targetLabel = (t: DraftTarget): string => sanitizeLine(targetWords(t));
 
 function targetWords(t: DraftTarget): string {
   switch (t.kind) {

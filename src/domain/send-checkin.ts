@@ -7,7 +7,7 @@ import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
 import type { Context } from '../context.js';
 import { asSent } from '../core/blockers.js';
 import { UsageError, withHint } from '../errors.js';
-import { keep, keptLine, sendWithDraft, type Claim, type Entry } from './outbox.js';
+import { baseOf, keep, keptAdvice, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
 export interface SendOptions {
@@ -21,8 +21,8 @@ export interface SendOptions {
   folds?: Entry[];
   /** Say nothing of other drafts still waiting (a resume sending them all). */
   quiet?: boolean;
-  /** The command that sends it again (default: the check-in's `--resume`, which sends all that wait for it). */
-  resume?: string;
+  /** The face's words for sending it again (the CLI: the check-in's `--resume`, which sends all that wait for it). */
+  resume: string;
 }
 
 /**
@@ -34,8 +34,8 @@ export interface SendOptions {
  */
 export async function sendAnswers(ctx: Context, target: Target, answers: CheckInAnswers, opts: SendOptions): Promise<CheckIn | null> {
   const api = await ctx.api();
-  const resume = opts.resume ?? `${target.resumeCommand} --resume`;
-  const hint = keptLine(resume);
+  const resume = opts.resume;
+  const hint = keptAdvice(resume);
   const kept = opts.keepDraft || opts.entry !== undefined;
   try {
     return await sendWithDraft(ctx, {
@@ -45,6 +45,7 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
       ...(opts.claim && { claim: opts.claim }),
       ...(opts.folds && { folds: opts.folds }),
       ...(opts.quiet && { quiet: true }),
+      ...(target.known && { base: baseOf(target.known) }),
       resume,
       send: () => patchCheckIn(api, target.key, asSent(answers)),
     });

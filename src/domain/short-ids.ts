@@ -8,7 +8,7 @@ import { MAX_PER_PAGE, UUID_RE } from '../api/types.js';
 import type { CacheEntry } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { isIdPrefix, matchPrefix, shortIds } from '../core/short-ids.js';
-import { UsageError } from '../errors.js';
+import { terminal, UsageError } from '../errors.js';
 import { uuidOf } from './goal-updates.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
@@ -29,7 +29,7 @@ export class UnknownIdError extends UsageError {
     readonly kind: IdKind,
     readonly prefix: string,
   ) {
-    super(`No ${kind} id starts with "${prefix}"`, `${UNKNOWN_HINT[kind]}; give one, or the start of one.`);
+    super(`No ${kind} id starts with "${prefix}"`, terminal(`${UNKNOWN_HINT[kind]}; give one, or the start of one.`));
   }
 }
 

@@ -16,7 +16,7 @@ import { previousPrefill } from '../core/checkin-answers.js';
 import { addDays, isDateKey, localDateKey } from '../core/datekey.js';
 import { me } from './account.js';
 import { fetchOrNull, type Target } from './target.js';
-import { GIT_MAX_BYTES, GIT_TIMEOUT_MS, runGit } from './git.js';
+import { GIT_MAX_BYTES, GIT_TIMEOUT_MS, runGit } from '../system/git.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
 /** My latest check-ins before `date` (what "previous" is suggested from). */

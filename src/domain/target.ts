@@ -11,8 +11,8 @@ import type { CheckIn } from '../api/types.js';
 import { loggedInToken, type Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
 import { parseKey } from '../core/keys.js';
-import { type CliError, UsageError } from '../errors.js';
-import { me, resolvePeople, splitValues } from './account.js';
+import { type CliError, terminal, UsageError } from '../errors.js';
+import { cachedMe, me, resolvePeople, splitValues } from './account.js';
 import { today, todayWithoutRequest } from './days.js';
 import { resolveId } from './short-ids.js';
 import { sanitizeLine } from '../ui/sanitize.js';
@@ -22,8 +22,8 @@ export interface Target {
   key: string;
   /** How messages name it: "today (2026-11-21)", "2026-11-20"… */
   label: string;
-  /** The command that resends a draft for it. */
-  resumeCommand: string;
+  /** Addressed as today (not by its date): a face names it so (the CLI: `checkin today`). */
+  today?: boolean;
   /** The check-in itself, when finding the key already fetched it (`last`, a teammate's day). */
   known?: CheckIn;
   /** Known to have none (a teammate's day the list answered empty): nothing to fetch or send. */
@@ -32,7 +32,7 @@ export interface Target {
 
 export async function todayTarget(ctx: Context): Promise<Target> {
   const date = await today(ctx);
-  return { key: date, label: `today (${date})`, resumeCommand: 'checkin today' };
+  return { key: date, label: `today (${date})`, today: true };
 }
 
 /**
@@ -41,15 +41,15 @@ export async function todayTarget(ctx: Context): Promise<Target> {
  */
 export function guessCheckInKey(ctx: Context, input: string | undefined): Target | undefined {
   const t = todayWithoutRequest(ctx);
-  if (input === undefined) return { key: t, label: `today (${t})`, resumeCommand: 'checkin today' };
+  if (input === undefined) return { key: t, label: `today (${t})`, today: true };
   let key: ReturnType<typeof parseKey>;
   try {
     key = parseKey(input, t);
   } catch {
     return undefined; // resolving it says what is wrong
   }
-  if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand: `checkin checkin ${key.id}` };
-  if (key.kind === 'date') return { key: key.date, label: key.date, resumeCommand: `checkin checkin ${key.date}` };
+  if (key.kind === 'uuid') return { key: key.id, label: key.id };
+  if (key.kind === 'date') return { key: key.date, label: key.date };
   return undefined;
 }
 
@@ -57,14 +57,14 @@ export function guessCheckInKey(ctx: Context, input: string | undefined): Target
 export async function resolveCheckInKey(ctx: Context, input: string): Promise<Target> {
   const t = await today(ctx);
   const key = parseKey(input, t);
-  if (key.kind === 'uuid') return { key: key.id, label: key.id, resumeCommand: `checkin checkin ${key.id}` };
-  if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date, resumeCommand: `checkin checkin ${key.date}` };
+  if (key.kind === 'uuid') return { key: key.id, label: key.id };
+  if (key.kind === 'date') return { key: key.date, label: key.date === t ? `today (${t})` : key.date };
   if (key.kind === 'prefix') {
     const id = await resolveId(ctx, 'check-in', key.prefix);
-    return { key: id, label: id, resumeCommand: `checkin checkin ${id}` };
+    return { key: id, label: id };
   }
   const last = await lastCheckIn(ctx);
-  return { key: last.date, label: last.date, resumeCommand: `checkin checkin ${last.date}`, known: last };
+  return { key: last.date, label: last.date, known: last };
 }
 
 /**
@@ -81,11 +81,11 @@ export async function personCheckInTarget(ctx: Context, input: string, person: {
   if (key.kind === 'last') {
     const [last] = await listCheckIns(api, { people_ids: [person.id], until: addDays(t, -1), per_page: 1 });
     if (!last) throw new UsageError(`${name} has no check-in before today`);
-    return { key: last.id, label: `${name}'s ${last.date}`, resumeCommand: `checkin checkin ${last.id}`, known: last };
+    return { key: last.id, label: `${name}'s ${last.date}`, known: last };
   }
   const [found] = await listCheckIns(api, { people_ids: [person.id], since: key.date, until: key.date });
-  if (!found) return { key: key.date, label: `${name} on ${key.date}`, resumeCommand: `checkin checkin ${key.date}`, absent: true };
-  return { key: found.id, label: `${name}'s ${found.date}`, resumeCommand: `checkin checkin ${found.id}`, known: found };
+  if (!found) return { key: key.date, label: `${name} on ${key.date}`, absent: true };
+  return { key: found.id, label: `${name}'s ${found.date}`, known: found };
 }
 
 /**
@@ -113,7 +113,7 @@ function wrongUrl(baseUrl: string, first: ApiError, meError?: ApiError): CliErro
   const what = (e: ApiError) => `${e.method} ${e.path} answered ${e.status || e.kind}${e.jsonBody ? '' : ' (not JSON)'}`;
   return new UsageError(
     `No check-in service (API v2) at ${baseUrl}: ${what(first)}${meError ? `, and ${what(meError)}` : ''}`,
-    'Check CHECKIN_API_URL (or the URL stored by `checkin login`): it is the API v2 base, e.g. https://service.steady.space/api/v2.',
+    terminal('Check CHECKIN_API_URL (or the URL stored by `checkin login`): it is the API v2 base, e.g. https://service.steady.space/api/v2.'),
   );
 }
 
@@ -127,7 +127,7 @@ export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> 
   const api = await ctx.api();
   if (!err.jsonBody) throw wrongUrl(api.baseUrl, err);
   const token = loggedInToken(ctx).value;
-  if (ctx.config().cached(api.baseUrl, token, 'me')) return true;
+  if (cachedMe(ctx, token)) return true;
   try {
     await me(ctx);
   } catch (meErr) {

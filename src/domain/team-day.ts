@@ -6,7 +6,7 @@ import { allCheckIns, getTeam } from '../api/endpoints.js';
 import { preferences } from '../config/prefs.js';
 import type { Context } from '../context.js';
 import { teamDays, type TeamDay } from '../core/member-states.js';
-import { withHint } from '../errors.js';
+import { terminal, withHint } from '../errors.js';
 import { me, resolveTeams } from './account.js';
 import { blockerHistory } from './blocker-history.js';
 import { today } from './days.js';
@@ -17,7 +17,7 @@ export async function teamIdsOf(ctx: Context, teams: string[] | undefined): Prom
   const setting = preferences(ctx.config()).team;
   if (setting === undefined) return (await me(ctx)).teams.map((t) => t.id);
   return await resolveTeams(ctx, [setting]).catch((err: unknown) => {
-    throw withHint(err, 'It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.');
+    throw withHint(err, terminal('It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.'));
   });
 }
 

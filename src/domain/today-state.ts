@@ -4,6 +4,7 @@ import { digestPage, getCheckInIfChanged } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { CHECK_IN, type CheckIn } from '../api/types.js';
 import { loggedInToken, type Context } from '../context.js';
+import { cachedMe } from './account.js';
 import { today } from './days.js';
 import { inboxKey, readMarker, writeMarker } from './inbox-gather.js';
 import { isNoCheckIn } from './target.js';
@@ -28,7 +29,7 @@ export async function unread(ctx: Context): Promise<Unread | undefined> {
     // Only for an account whose `me` is known (after `checkin login`, or any command that needed
     // it): status never asks for /me just for this.
     const api = await ctx.api();
-    const person = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'me');
+    const person = cachedMe(ctx, loggedInToken(ctx).value);
     if (!person) return undefined;
     const key = await inboxKey(ctx);
     const marker = readMarker(ctx, key);

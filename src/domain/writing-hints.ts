@@ -6,6 +6,7 @@
 // are left out.
 import type { CheckInAnswers } from '../api/types.js';
 import type { Context } from '../context.js';
+import { SECTIONS } from '../core/checkin-answers.js';
 import { mentionsIn, writingHints, type Named, type WritingHint } from '../core/blockers.js';
 import { directoryPeople, me } from './account.js';
 
@@ -25,7 +26,7 @@ async function teammates(ctx: Context, refresh: boolean): Promise<{ members: Nam
 
 /** The hints for answers as they will stand once sent. */
 export async function previewHints(ctx: Context, answers: CheckInAnswers): Promise<WritingHint[]> {
-  const mentioned = [answers.previous, answers.intentions, answers.blockers].some((t) => mentionsIn(t).length > 0);
+  const mentioned = SECTIONS.some((s) => mentionsIn(answers[s.field]).length > 0);
   if (!mentioned) return writingHints(answers, undefined);
   try {
     let known = await teammates(ctx, false);

@@ -1,10 +1,9 @@
 // What the MCP tools share: results (a short text for people, the exact objects for programs),
 // errors as tool errors with the CLI's own one-line messages, a plain view, draft ids, and the
 // shapes of the service's objects in the output schemas.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF } from '../api/types.js';
+import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF, TEAM_DAY } from '../api/types.js';
 import { anything, type Shape } from '../api/validate.js';
 import { accountHere, sameAccount, type Entry } from '../domain/outbox.js';
 import type { Context } from '../context.js';
@@ -22,6 +21,10 @@ export interface Served {
   ctx: Context;
   /** `checkin mcp --allow-send`: send without asking when the client cannot ask. */
   allowSend: boolean;
+  /** The protocol's era: `legacy` (2025-11-25 and before: initialize, elicitation) or `modern` (2026-07-28: stateless, input-required results). */
+  era: 'legacy' | 'modern';
+  /** The one question waiting for the person's answer for each draft (2026-07-28): its nonce and when it was asked. */
+  asking: Map<string, { nonce: string; at: number }>;
 }
 
 /**
@@ -29,26 +32,22 @@ export interface Served {
  * and zero-width characters removed) and `structured`, exactly what the service said.
  */
 export function done(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: sanitize(text) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: cut(sanitize(text), MAX_TEXT) }], structuredContent: bounded(structured) };
 }
-
-/** A line of a terminal's advice: a checkin command or a flag to give. */
-export const TERMINAL_ADVICE = /`checkin |(^|[\s(`])--[a-z]/;
 
 /**
  * An error as a tool error: the lines the CLI prints for it (no stack unless CHECKIN_DEBUG=1), but
- * its advice for a terminal (a command to run, a flag to give), which is not the agent's to follow.
- * A line about a kept draft ("The draft … is kept: `checkin drafts send …` sends it from a
- * terminal") names the person's command on purpose and stays.
+ * its advice for a terminal (errors.ts `terminal()`: a command to run, a flag to give), which is not
+ * the agent's to follow. A line about a kept draft ("The draft … is kept: `checkin drafts send …`
+ * sends it from a terminal") names the person's command on purpose and stays.
  */
 export function failure(ctx: Context, err: unknown): CallToolResult {
-  const { lines } = describeError(err, ctx.debug.stacks);
-  const said = lines.filter((line, i) => i === 0 || line.startsWith('The draft ') || !TERMINAL_ADVICE.test(line));
-  return { isError: true, content: [{ type: 'text', text: sanitize(said.join('\n')) }] };
+  const { lines } = describeError(err, ctx.debug.stacks, 'agent');
+  return { isError: true, content: [{ type: 'text', text: sanitize(lines.join('\n')) }] };
 }
 
 /** Runs a tool's work, turning whatever it throws into a tool error. */
-export async function guard(ctx: Context, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function guard<T>(ctx: Context, work: () => Promise<T>): Promise<T | CallToolResult> {
   try {
     return await work();
   } catch (err) {
@@ -64,7 +63,7 @@ export async function plainView(ctx: Context, rich = false): Promise<View> {
 /** A check-in named by a day word, date or UUID (default today); today's resends with `checkin today`. */
 export async function checkInTarget(ctx: Context, day: string | undefined): Promise<Target> {
   const target = await resolveCheckInKey(ctx, day ?? 'today');
-  if (target.key === (await today(ctx))) return { ...target, resumeCommand: 'checkin today' };
+  if (target.key === (await today(ctx))) return { ...target, today: true };
   return target;
 }
 
@@ -85,7 +84,7 @@ export function entryFor(ctx: Context, id: string): Entry {
  * (the object allows it all the same: `additionalProperties: true`, not `{}`), and "or null" stays
  * an `anyOf` (zod folds a bare one into a `["string", "null"]` type array).
  */
-function schemaOf(s: Shape<unknown>): z.ZodType {
+export function schemaOf(s: Shape<unknown>): z.ZodType {
   const d = s.def;
   switch (d.kind) {
     case 'string':
@@ -121,12 +120,42 @@ export const shapes = {
   ref: about(REF, 'a person or team: its id and name'),
   answers: about(CHECK_IN_ANSWERS, 'the answers as they will be sent (those left out keep what the check-in says)'),
   goalUpdateInput: about(GOAL_UPDATE_INPUT, 'the update as it will be sent'),
+  teamDay: about(TEAM_DAY, "a team's day: each member, their check-in, its state, and how long a blocked member's blocker has stood (blocked_for); what `checkin team --json` prints for it"),
 };
 
 /** Dashes and minus signs of every kind: a run of three at a line's start is the markers' own start. */
 const DASHES = '-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d';
 const MARKER_START = new RegExp(`^\\s*[${DASHES}]{3}`, 'u');
 const DASH_RUN = new RegExp(`[${DASHES}]{2,}`, 'gu');
+/** The most of one text from outside a tool's text shows (in characters): a longer one is cut, saying how much more there is and where it is whole. */
+export const MAX_OTHERS_WORDS = 4000;
+/** The most one string of a structured result holds (in characters). */
+export const MAX_FIELD = 20_000;
+/** The most a tool's text holds, all in all (in characters). */
+export const MAX_TEXT = 200_000;
+
+/**
+ * `text` cut to `max` characters (never inside a surrogate pair or a line's markers), then
+ * "… (N more characters: `checkin checkin <id>` shows it whole)" — or without the command when
+ * there is none to name.
+ */
+export function cut(text: string, max: number, whole?: string): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const more = chars.length - max;
+  return `${chars.slice(0, max).join('')}… (${more} more character${more === 1 ? '' : 's'}${whole ? `: \`${whole}\` shows it whole` : ''})`;
+}
+
+/** Every string of a structured result cut to MAX_FIELD characters: an answer is bounded whoever wrote what is in it. */
+export function bounded<T>(value: T): T {
+  if (typeof value === 'string') return (value.length > MAX_FIELD ? cut(value, MAX_FIELD) : value) as T;
+  if (Array.isArray(value)) return value.map((v) => bounded(v)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v)])) as T;
+  return value;
+}
+
+/** Every way a line may end: CR LF, CR, VT, FF, the information separators, NEL, U+2028, U+2029. */
+const LINE_BREAKS = /\r\n?|[\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/g;
 /** The block's last line; no line of the text inside can be it (see `othersWords`). */
 export const END_OF_TEXT = '--- end ---';
 
@@ -143,8 +172,10 @@ export const END_OF_TEXT = '--- end ---';
  * line, quoted, without runs of dashes or quotes of its own, at most 80 characters; `by` undefined:
  * "an unnamed author". Structured results are never marked: they are exactly what the service sent.
  */
-export function othersWords(by: string | null | undefined, text: string, { from = 'the service' }: { from?: string } = {}): string {
-  const body = sanitize(text).replace(/\s+$/, '');
+export function othersWords(by: string | null | undefined, text: string, { from = 'the service', whole }: { from?: string; whole?: string } = {}): string {
+  // Every line or paragraph separator a reader may break a line at is a newline here, so that no line
+  // of the text can pass for the markers: U+2028/U+2029 and NEL as much as CR, VT and FF.
+  const body = cut(sanitize(text.replace(LINE_BREAKS, '\n')).replace(/\s+$/, ''), MAX_OTHERS_WORDS, whole);
   const safe = body
     .split('\n')
     .map((line) => (MARKER_START.test(line) || MARKER_START.test(line.normalize('NFKC')) ? `\\${line}` : line))

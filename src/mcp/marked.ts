@@ -16,6 +16,9 @@ import { sanitizeDeep, sanitizeLine } from '../ui/sanitize.js';
 import { checkInRows, goalHeaderView, goalUpdateView, meView, relativeTime, teamDayView, type View } from '../ui/views.js';
 import { othersWords } from './kit.js';
 
+/** The command that shows a check-in whole, when its id is one a command can carry. */
+const wholeCheckIn = (id: string | null | undefined) => (id && UUID_RE.test(id) ? `checkin checkin ${id}` : undefined);
+
 /** A word from outside in checkin's own line: only a UUID (the ids the tools take), else a pointer to the structured result. */
 const idWord = (id: string | null | undefined) => (id && UUID_RE.test(id) ? id : undefined);
 const replyHint = (on: Commentable | undefined) => {
@@ -25,17 +28,17 @@ const replyHint = (on: Commentable | undefined) => {
 
 /** One check-in, whole, as its author's words. */
 export function markedCheckIn(v: View, c: CheckIn): string {
-  return othersWords(c.person?.name, renderCheckIn(sanitizeDeep(c), v.c, false));
+  return othersWords(c.person?.name, renderCheckIn(sanitizeDeep(c), v.c, false), { whole: wholeCheckIn(c.id) });
 }
 
 /** A page of check-ins: one line each (id, date, person, mood, state, blocked, first line of intentions), each its author's. */
 export function markedCheckIns(v: View, list: CheckIn[]): string {
-  return `${list.length} check-in${list.length === 1 ? '' : 's'}, newest first (each: id, date, person, mood, state, blocked, the first line of intentions):\n${list.map((c) => othersWords(c.person?.name, checkInRows(v, [sanitizeDeep(c)]))).join('')}`;
+  return `${list.length} check-in${list.length === 1 ? '' : 's'}, newest first (each: id, date, person, mood, state, blocked, the first line of intentions):\n${list.map((c) => othersWords(c.person?.name, checkInRows(v, [sanitizeDeep(c)]), { whole: wholeCheckIn(c.id) })).join('')}`;
 }
 
 /** Each team's day (`v` rich: a table of members), marked as the team's. */
 export function markedTeamDays(v: View, report: TeamDay[]): string {
-  return report.map((r, i) => `Team ${i + 1} of ${report.length}${DATE_KEY_RE.test(r.date) ? `, ${r.date}` : ''}:\n${othersWords(r.team.name, teamDayView(v, [sanitizeDeep(r)]))}`).join('\n');
+  return report.map((r, i) => `Team ${i + 1} of ${report.length}${DATE_KEY_RE.test(r.date) ? `, ${r.date}` : ''}:\n${othersWords(r.team.name, teamDayView(v, [sanitizeDeep(r)]), { whole: 'checkin team' })}`).join('\n');
 }
 
 /** Threads of the inbox: what each is about (the service's title), then each comment or reaction as its author's. */
@@ -103,7 +106,7 @@ export function markedBlockers(found: OpenBlockers): string {
         b.blockers,
       ];
       const id = idWord(b.check_in.id);
-      return `${i + 1}. ${id ? `the check-in ${id} (draft_comment with on "check-in" takes this id)` : 'a check-in (its id: in the structured result)'}:\n${othersWords(b.person?.name, lines.join('\n'))}`;
+      return `${i + 1}. ${id ? `the check-in ${id} (draft_comment with on "check-in" takes this id)` : 'a check-in (its id: in the structured result)'}:\n${othersWords(b.person?.name, lines.join('\n'), { whole: wholeCheckIn(b.check_in.id) })}`;
     })
     .join('');
 }

@@ -99,7 +99,7 @@ export function registerReadTools(served: Served): void {
       description: "For each of my teams (or those named), who has filled in the day's check-in, who has not yet, who is blocked and by what, and who has none.",
       inputSchema: { day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: z.array(z.string()).optional().describe('only these teams (UUIDs or names)') },
       outputSchema: {
-        teams: z.array(z.object({ team: shapes.ref, date: z.string(), members: z.array(z.object({ person: shapes.ref, state: z.enum(['blocked', 'pending', 'filled', 'none']), check_in: shapes.checkIn.nullable() })) })),
+        teams: z.array(shapes.teamDay),
       },
       annotations: { title: "The team's day", ...READ },
     },

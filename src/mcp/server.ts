@@ -5,23 +5,30 @@
 // carries nothing but protocol messages (ui/io.ts guards it), and everything checkin would
 // print goes to stderr; messages are read by stdio.ts (one a line, at most 10 MiB, and what it
 // cannot read is answered with an error). It ends when the client closes standard input.
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { completable, McpServer, ProtocolError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { getGoal, listGoalUpdates } from '../api/endpoints.js';
+import { shortIds } from '../core/short-ids.js';
+import { cachedEntry, cachedTeamNames, DAY_WORDS } from '../domain/candidates.js';
+import { goalIdOf } from '../domain/short-ids.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import { createContext, type Context } from '../context.js';
 import { describeError } from '../error-text.js';
 import { allHere, contentText, targetNoun } from '../domain/outbox.js';
 import { fetchOrNull, todayTarget } from '../domain/target.js';
 import { protocolIO } from '../ui/io.js';
-import { sanitize } from '../ui/sanitize.js';
+import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { teamDay } from '../domain/team-day.js';
 import { openBlockers } from '../domain/blockers.js';
 import { findGoals } from '../domain/goals-list.js';
 import { VERSION } from '../version.js';
 import { entryFor, NoDraftError, othersWords, plainView, type Served } from './kit.js';
-import { markedBlockers, markedCheckIn, markedGoals, markedTeamDays } from './marked.js';
+import { markedBlockers, markedCheckIn, markedGoal, markedGoals, markedTeamDays } from './marked.js';
 import { registerReadTools } from './read.js';
 import { LineTransport } from './stdio.js';
+import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './notices.js';
+import { waitingDrafts } from '../domain/drafts-waiting.js';
+import { markedDrafts } from './marked.js';
 import { registerWriteTools } from './write.js';
 
 /** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
@@ -39,6 +46,39 @@ const INSTRUCTIONS = `checkin: the person's daily team check-ins (Steady). Read 
 function resourceError(ctx: Context, err: unknown): Error {
   return new Error(describeError(err, ctx.debug.stacks).lines.join('\n'));
 }
+
+/** The most values one completion answers with (the protocol's own limit). */
+const MAX_COMPLETIONS = 100;
+/** A value a client may show and put back in a URI or an argument as it is: one line, nothing hidden. */
+const offerable = (v: string) => v !== '' && v.length <= 200 && sanitizeLine(v) === v && !/[\u0085\u2028\u2029]/.test(v);
+
+/** The values that complete `typed`: those starting with it (case-insensitive), then those containing it; at most 100. */
+export function completing(values: Iterable<string>, typed: string | undefined): string[] {
+  const t = (typed ?? '').toLowerCase();
+  const all = [...new Set(values)].filter(offerable);
+  const starts = all.filter((v) => v.toLowerCase().startsWith(t));
+  const has = all.filter((v) => !v.toLowerCase().startsWith(t) && v.toLowerCase().includes(t));
+  return [...starts, ...has].slice(0, MAX_COMPLETIONS);
+}
+
+/**
+ * Completions, from what checkin has cached or keeps on disk (no request, ever): day words; team
+ * names (mine and the directory's); goal ids in their short forms (the start `goals` shows), matched
+ * by the id's start or the goal's title; draft ids.
+ */
+export const complete = {
+  day: (ctx: Context, typed: string | undefined) => completing(DAY_WORDS.map(([w]) => w), typed),
+  team: (ctx: Context, typed: string | undefined) => completing(cachedTeamNames(cachedEntry(ctx)), typed),
+  goal: (ctx: Context, typed: string | undefined) => {
+    const goals = cachedEntry(ctx).goals ?? [];
+    const shorts = shortIds(goals.map((g) => g.id));
+    const t = (typed ?? '').toLowerCase();
+    const byId = goals.filter((g) => g.id.toLowerCase().startsWith(t) || shorts.get(g.id)!.toLowerCase().startsWith(t));
+    const byTitle = goals.filter((g) => !byId.includes(g) && t !== '' && sanitizeLine(g.title).toLowerCase().includes(t));
+    return [...byId, ...byTitle].map((g) => shorts.get(g.id)!).filter(offerable).slice(0, MAX_COMPLETIONS);
+  },
+  draft: (ctx: Context, typed: string | undefined) => completing(allHere(ctx).map((d) => d.id), typed),
+};
 
 function registerResources(served: Served): void {
   const { server, ctx } = served;
@@ -76,10 +116,48 @@ function registerResources(served: Served): void {
       throw resourceError(ctx, err);
     }
   });
+  server.registerResource(
+    'team-day',
+    new ResourceTemplate('checkin://teams/{team}', { list: undefined, complete: { team: (typed) => complete.team(ctx, typed) } }),
+    { title: "A team's day", description: "One of my teams' check-ins today, by the team's name or id: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' },
+    async (uri, { team }) => {
+      try {
+        const report = await teamDay(ctx, { teams: [decodeURIComponent(String(team))] });
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
+  server.registerResource(
+    'goal',
+    new ResourceTemplate('checkin://goals/{goal_id}', { list: undefined, complete: { goal_id: (typed) => complete.goal(ctx, typed) } }),
+    { title: 'A goal', description: 'A goal (by its id or the start of it) with its latest updates, newest first', mimeType: 'text/plain' },
+    async (uri, { goal_id }) => {
+      try {
+        const id = await goalIdOf(ctx, decodeURIComponent(String(goal_id)), 'The goal id');
+        const api = await ctx.api();
+        const [goal, updates] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 3 })]);
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(markedGoal(await plainView(ctx, true), goal, updates)) }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
+  server.registerResource('drafts', DRAFTS_URI, { title: 'The drafts waiting', description: 'The drafts waiting in the outbox (the person\'s and agents\'): each id, what it is for, its state and first words; subscribe to be told when one appears, is sent or is dropped', mimeType: 'text/plain' }, async (uri) => {
+    try {
+      const list = waitingDrafts(ctx);
+      const text = list.length === 0 ? 'No drafts are waiting.\n' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
+    } catch (err) {
+      throw resourceError(ctx, err);
+    }
+  });
   const drafts = async () => allHere(ctx).map((d) => ({ id: d.id, draft: d }));
   server.registerResource(
     'draft',
     new ResourceTemplate('checkin://drafts/{draft_id}', {
+      complete: { draft_id: (typed) => complete.draft(ctx, typed) },
       list: async () => {
         try {
           return { resources: (await drafts()).map(({ id, draft }) => ({ uri: `checkin://drafts/${id}`, name: id, title: `Draft ${id}: ${targetNoun(draft.target)} (${draft.made}, saved ${draft.saved_at})`, mimeType: 'text/plain' })) };
@@ -97,7 +175,7 @@ function registerResources(served: Served): void {
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
       } catch (err) {
         // A draft that is not there is the client's "resource not found", in the agent's words; never an internal error.
-        if (err instanceof NoDraftError) throw new McpError(RESOURCE_NOT_FOUND, sanitize(err.message), { uri: uri.href });
+        if (err instanceof NoDraftError) throw new ProtocolError(RESOURCE_NOT_FOUND, sanitize(err.message), { uri: uri.href });
         throw resourceError(ctx, err);
       }
     },
@@ -113,7 +191,7 @@ function registerPrompt(served: Served): void {
     {
       title: "Write my check-in from today's work",
       description: 'Suggest, draft, show, and — once I say yes — send my check-in, following the service\'s writing guidance',
-      argsSchema: { day: z.string().optional().describe('which check-in (default today)') },
+      argsSchema: { day: completable(z.string().describe('which check-in (default today)'), (typed) => complete.day(served.ctx, typed)).optional() },
     },
     ({ day }) => ({
       messages: [
@@ -139,6 +217,64 @@ function registerPrompt(served: Served): void {
 
 export interface ServeOptions {
   allowSend: boolean;
+  /** `checkin mcp --read-only`: only the tools that read are listed; a write called anyway is refused. */
+  readOnly?: boolean;
+}
+
+/** What a write called on a read-only server answers: a tool error saying why, and what the person can do. */
+export const READ_ONLY_REFUSAL = (name: string) =>
+  `error: ${sanitize(name)} writes, and this server was started with \`checkin mcp --read-only\`: nothing was kept or sent.\nThe person can write it from their terminal, or start the server without --read-only.`;
+
+/**
+ * Read-only: the write tools are registered disabled (so tools/list leaves them out), and a call to
+ * one is answered with READ_ONLY_REFUSAL (a tool error, in the agent's words) rather than the SDK's
+ * bare "Tool … disabled".
+ */
+function readOnly(server: McpServer, writes: Set<string>): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown } }, ctx: unknown) => unknown> })._requestHandlers;
+  const call = handlers?.get('tools/call');
+  if (!handlers || !call) return;
+  handlers.set('tools/call', (request, ctx) => {
+    const name = request.params?.name;
+    if (typeof name === 'string' && writes.has(name)) return Promise.resolve({ isError: true, content: [{ type: 'text', text: READ_ONLY_REFUSAL(name) }] });
+    return call(request, ctx);
+  });
+}
+
+/**
+ * One server for a connection, of the era its opening chose (serveStdio calls it once per
+ * connection, and once more for a `server/discover` probe it may throw away): the same tools,
+ * resources and prompt for a 2025-11-25 client and a 2026-07-28 one.
+ */
+export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking'], listeners?: Set<Listener>): McpServer {
+  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} } });
+  if (listeners) {
+    const listener: Listener = { server, era, subscribed: new Set() };
+    acceptSubscriptions(listener);
+    listeners.add(listener);
+    const closed = server.server.onclose;
+    server.server.onclose = () => {
+      listeners.delete(listener);
+      closed?.();
+    };
+  }
+  const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
+  registerReadTools(served);
+  if (opts.readOnly) {
+    // The write tools as a read-only server has them: registered, disabled (not listed), and refused when called.
+    const writes = new Set<string>();
+    const register = server.registerTool.bind(server) as (...args: unknown[]) => { disable: () => void };
+    registerWriteTools({ ...served, server: Object.assign(Object.create(server) as McpServer, { registerTool: (name: string, ...rest: unknown[]) => {
+      writes.add(name);
+      const tool = register(name, ...rest);
+      tool.disable();
+      return tool;
+    } }) });
+    readOnly(server, writes);
+  } else registerWriteTools(served);
+  registerResources(served);
+  registerPrompt(served);
+  return server;
 }
 
 /** Serves until the client closes standard input. */
@@ -147,24 +283,29 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   const ctx = createContext({ io, env: outer.env });
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
-  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
-  const served: Served = { server, ctx, allowSend: opts.allowSend };
-  registerReadTools(served);
-  registerWriteTools(served);
-  registerResources(served);
-  registerPrompt(served);
   const transport = new LineTransport(input, output);
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
     input.once('end', () => resolve());
     input.once('close', () => resolve());
   });
-  transport.onerror = (err) => io.err(`warning: ${err.message}\n`);
-  await server.connect(transport);
+  // The questions waiting for the person's answer (2026-07-28's retries), kept for the whole process.
+  const asking: Served['asking'] = new Map();
+  // The servers a change of the outbox is told to (a probe thrown away leaves when it closes).
+  const listeners = new Set<Listener>();
+  const stopWatching = watchOutbox(ctx, listeners);
+  const handle = serveStdio(({ era }) => makeServer(ctx, opts, era, asking, listeners), { transport, onerror: (err) => io.err(`warning: ${err.message}\n`) });
+  const ended = new Promise<void>((resolve) => {
+    const close = transport.onclose;
+    transport.onclose = () => {
+      close?.();
+      resolve();
+    };
+  });
   try {
-    await closed;
+    await Promise.race([closed, ended]);
   } finally {
-    await server.close().catch(() => undefined);
+    stopWatching();
+    await handle.close().catch(() => undefined);
     await ctx.close().catch(() => undefined);
   }
 }

@@ -6,9 +6,7 @@
 // of it runs, for its id) up to its newline, and answered with an error; a line that is not JSON
 // (-32700) or not a JSON-RPC message (-32600) is answered too; and the next line is read as ever.
 import type { Readable, Writable } from 'node:stream';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, ProtocolErrorCode as ErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 
 /** The most one message (one line, its newline not counted) may hold: the SDK's own limit, 10 MiB. */
 export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -133,6 +131,18 @@ function topOf(value: unknown): Top {
   return { id: idOf(value), method: 'method' in o, answer: 'result' in o || 'error' in o };
 }
 
+/**
+ * Line and paragraph separators JSON leaves raw in a string (JSON.stringify escapes only U+0000–U+001F):
+ * NEL, U+2028 and U+2029. A client that splits frames as lines (Node's readline, Python's
+ * str.splitlines) would cut a message at one; escaped, a frame is one line for every reader.
+ */
+const RAW_SEPARATORS = /[\u0085\u2028\u2029]/g;
+
+/** A message as one frame: its JSON with no raw line or paragraph separator anywhere in it. */
+export function frame(message: JSONRPCMessage): string {
+  return JSON.stringify(message).replace(RAW_SEPARATORS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -194,12 +204,14 @@ export class LineTransport implements Transport {
       this.refuse({ id: null, method: false, answer: false }, ErrorCode.ParseError, `Parse error: the line is not JSON (${(err as Error).message})`);
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(value);
-    if (!message.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       this.refuse(topOf(value), ErrorCode.InvalidRequest, 'Invalid Request: the line is not a JSON-RPC 2.0 request, notification or response');
       return;
     }
-    this.onmessage?.(message.data);
+    this.onmessage?.(message);
   }
 
   /**
@@ -221,7 +233,7 @@ export class LineTransport implements Transport {
 
   private write(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.output.write(`${frame(message)}\n`)) resolve();
       else this.output.once('drain', resolve);
     });
   }

@@ -9,28 +9,35 @@
 // (another call, another process) is refused at once, so one draft is sent at most once. A draft
 // never replaces another: the person's own words for the same target stay where they are, and
 // sending the agent's removes only the agent's.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, SdkError, SdkErrorCode, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../api/client.js';
-import { createGoalUpdate, getCheckIn, getGoal, getGoalUpdate, postActivity, postComment } from '../api/endpoints.js';
+import { getCheckIn, getGoal, getGoalUpdate } from '../api/endpoints.js';
 import { nearestConfidence, type ActivityInput, type CheckInAnswers, type Goal, type GoalUpdateInput, type Ref } from '../api/types.js';
 import { ClaimedError, GoneError } from '../config/outbox-files.js';
-import { answersOf, parseMood, readTemplate } from '../core/checkin-answers.js';
-import { CliError, UsageError, withHint } from '../errors.js';
+import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../core/checkin-answers.js';
+import { CliError, isTerminalAdvice, UsageError, withHint } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, keptLine, sendWithDraft, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
+import { accountHere, commentBody, keptLine, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
 import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
 import { sendAnswers } from '../domain/send-checkin.js';
+import { logActivityKept, postCommentKept, postGoalUpdateKept } from '../domain/writes.js';
 import { previewHints } from '../domain/writing-hints.js';
 import { asSent, isNoBlockers, noBlockersNote } from '../core/blockers.js';
 import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence } from '../domain/goal-updates.js';
 import { goalIdOf } from '../domain/short-ids.js';
 import { checkInText } from './read.js';
-import { checkInTarget, done, entryFor, guard, plainView, shapes, TERMINAL_ADVICE, type Served } from './kit.js';
+import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
+
+/** draft_checkin's answer inputs, from the answer table (core/checkin-answers.ts): a text or mood is a string, yes-no a boolean. */
+const ANSWER_INPUTS = Object.fromEntries(ANSWER_FIELDS.map((f) => [f.field, (f.prompt === 'yes-no' ? z.boolean() : z.string()).optional().describe(f.agent)])) as Record<TextField | 'mood', z.ZodOptional<z.ZodString>> & {
+  previous_completed: z.ZodOptional<z.ZodBoolean>;
+};
 
 /**
  * Who a check-in is shared with once these answers are sent: the teams named (team_ids), else all
@@ -48,8 +55,8 @@ function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean
   const parts: string[] = [`Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}`];
   // As sent: blockers that say "none" go as none, and the question says so.
   const a = asSent(typed);
-  for (const [key, title] of [['previous', 'Previous'], ['intentions', 'Intentions'], ['blockers', 'Blockers']] as const) {
-    const value = a[key];
+  for (const { field, title } of SECTIONS) {
+    const value = a[field];
     if (value !== undefined) parts.push(value === null || value === '' ? `${title}:\n(nothing)` : section(title, value));
   }
   if (isNoBlockers(typed.blockers)) parts.push(noBlockersNote(typed.blockers!));
@@ -60,6 +67,15 @@ function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean
 
 /** Characters a dialog would not show: controls (but tab and newline), bidi marks, zero-width ones (a joiner between two emoji draws one picture). */
 const HIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+/**
+ * Characters that draw as nothing, or as a blank, in most dialogs though they are not spaces: line and
+ * paragraph separators, the Braille blank, the Hangul fillers, the Mongolian vowel separator, Khmer's
+ * inherent vowels, the combining grapheme joiner, tags and variation selectors on no emoji.
+ */
+const BLANK_LOOKING = /[\u0085\u2028\u2029\u2800\u115f\u1160\u3164\uffa0\u180e\u17b4\u17b5\u034f\u{e0000}-\u{e007f}]|(?<!\p{Extended_Pictographic})[\ufe00-\ufe0f]/gu;
+/** A run of combining marks on one base: more than two hide or smear what is around them (a "Zalgo" pile). */
+const MARK_PILE = /\p{M}{3,}/gu;
+const codeOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 /** A run of spaces (any kind but the newline) long enough to push words out of sight. */
 const SPACES = /[^\S\n]+/g;
 
@@ -70,7 +86,16 @@ const SPACES = /[^\S\n]+/g;
  * spaces]"), and every hidden character is named ("[U+200B]"). "\r\n" is shown as the line break it is.
  */
 export function shownAsSent(text: string): string {
-  const marked = text.replace(/\r\n/g, '\n').replace(HIDDEN, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  const marked = text
+    .replace(/\r\n/g, '\n')
+    .replace(HIDDEN, (c) => `[${codeOf(c)}]`)
+    .replace(BLANK_LOOKING, (c) => `[${codeOf(c)}]`)
+    .replace(MARK_PILE, (run) => {
+      const marks = [...run];
+      return `[${marks.length} combining marks: ${[...new Set(marks)].slice(0, 4).map(codeOf).join(' ')}${new Set(marks).size > 4 ? ' …' : ''}]`;
+    })
+    // A run of one hidden character is counted, not repeated: "[2000 × U+2800]".
+    .replace(/\[(U\+[0-9A-F]{4,6})\](?:\[\1\]){3,}/g, (run, code: string) => `[${run.length / (code.length + 2)} × ${code}]`);
   // A line of nothing but spaces is a blank line (counted with the others); in any other, long runs of spaces are counted.
   const lines = marked.split('\n').map((line) =>
     /^[^\S\n]*$/.test(line) ? '' : line.replace(SPACES, (run, at: number) => {
@@ -217,29 +242,110 @@ async function withClaim<T>(served: Served, entry: Entry, work: (claim: Claim) =
 }
 
 /** What came of asking the person: their yes (or --allow-send's), or why nothing is sent. */
-type Said = { yes: true } | { yes: false; reason: 'declined' | 'cancelled' | 'no answer'; words: string };
+type Said = { yes: true } | { yes: false; reason: 'declined' | 'cancelled' | 'no answer' | 'stale answer'; words: string };
+/** Or, under 2026-07-28: the question itself, the tool's answer until the client retries with the person's. */
+type Asked = Said | { ask: InputRequiredResult };
+
+/** This process's key for the questions' state: a retry's state is ours, unchanged, or refused. */
+const STATE_KEY = randomBytes(32);
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+const seal = (body: string) => createHmac('sha256', STATE_KEY).update(body).digest('base64url');
+
+/** The state a question travels with (2026-07-28): which draft, a hash of exactly what was asked, and its nonce; sealed. */
+interface QuestionState {
+  /** The draft (or, for an activity, the entry) the question is about. */
+  d: string;
+  /** A hash of the question: what goes out, as the person read it. */
+  q: string;
+  /** This question's nonce: one answer each. */
+  n: string;
+}
+
+function mintState(state: QuestionState): string {
+  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return `${body}.${seal(body)}`;
+}
+
+function readState(raw: unknown): QuestionState | undefined {
+  if (typeof raw !== 'string' || raw.length > 1024) return undefined;
+  const [body, mac, ...rest] = raw.split('.');
+  if (!body || !mac || rest.length > 0) return undefined;
+  const want = Buffer.from(seal(body));
+  const got = Buffer.from(mac);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
+  try {
+    const v = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<QuestionState>;
+    return typeof v.d === 'string' && typeof v.q === 'string' && typeof v.n === 'string' ? (v as QuestionState) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Can this client ask the person (a form)? Under 2025 it said so at initialize; under 2026-07-28, in every request's envelope. */
+function clientCanAsk(served: Served, rctx: ServerContext): boolean {
+  if (served.era === 'modern') {
+    const caps = rctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof NonNullable<typeof rctx.mcpReq.envelope>] as { elicitation?: { form?: object } } | undefined;
+    return Boolean(caps?.elicitation && (caps.elicitation.form || Object.keys(caps.elicitation).length === 0));
+  }
+  const caps = served.server.server.getClientCapabilities();
+  return Boolean(caps?.elicitation?.form);
+}
 
 /**
- * The person's yes: asked through the client when it can ask (sent only on accept); otherwise
- * given by starting the server with --allow-send; otherwise refused (the draft stays). Decline,
- * cancel and a question that got no answer are each said as what they were.
+ * The person's yes, in the protocol's own form. Under 2025-11-25 the server asks (elicitation) and
+ * waits; under 2026-07-28 the tool answers with the question (an input-required result carrying it
+ * whole and a sealed state naming the draft, a hash of the question and a nonce), and the client's
+ * retry carries the answer: it counts only for the same draft, the same question (nothing of what
+ * goes out changed since), and the latest question asked about that draft, once. A client that can
+ * do neither is refused unless the server was started with --allow-send. Decline, cancel, no answer
+ * and a stale answer are each said as what they were.
  */
-async function personSaysYes(served: Served, question: string, refusal: () => Error): Promise<Said> {
-  const form = served.server.server.getClientCapabilities()?.elicitation?.form;
-  if (form) {
-    let answer;
-    try {
-      answer = await served.server.server.elicitInput({ mode: 'form', message: sanitize(question), requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
-    } catch (err) {
-      const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
-      return { yes: false, reason: 'no answer', words: timedOut ? `the person did not answer within ${ASK_TIMEOUT_MS / 60_000} minutes` : `the client could not ask the person (${sanitizeLine(err instanceof Error ? err.message : String(err)).slice(0, 200)})` };
-    }
-    if (answer.action === 'accept') return { yes: true };
-    if (answer.action === 'decline') return { yes: false, reason: 'declined', words: 'the person said no' };
-    return { yes: false, reason: 'cancelled', words: 'the person closed the question without answering (cancelled)' };
+async function personSaysYes(served: Served, rctx: ServerContext, draftId: string, question: string, refusal: () => Error): Promise<Asked> {
+  if (!clientCanAsk(served, rctx)) {
+    if (served.allowSend) return { yes: true };
+    throw refusal();
   }
-  if (served.allowSend) return { yes: true };
-  throw refusal();
+  const message = sanitize(question);
+  if (served.era === 'modern') {
+    const raw = rctx.mcpReq.requestState();
+    if (raw === undefined) {
+      const state = { d: draftId, q: digest(message), n: randomBytes(12).toString('base64url') };
+      // A new question about a draft replaces the one before it: an answer to that one is stale.
+      served.asking.set(draftId, { nonce: state.n, at: served.ctx.now().getTime() });
+      if (served.asking.size > 1000) served.asking.delete(served.asking.keys().next().value!);
+      return { ask: inputRequired({ inputRequests: { confirm: inputRequired.elicit({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }) }, requestState: mintState(state) }) };
+    }
+    const state = readState(raw);
+    const waiting = served.asking.get(draftId);
+    const stale = (why: string): Said => ({ yes: false, reason: 'stale answer', words: `the answer was not to this question (${why})` });
+    if (!state) return stale('its state is not one this server gave');
+    if (state.d !== draftId) return stale('it was given for another draft');
+    if (!waiting || waiting.nonce !== state.n) return stale('it was already used, or another question about this draft came after it');
+    if (state.q !== digest(message)) return stale('what would be sent changed since the person was asked');
+    if (served.ctx.now().getTime() - waiting.at > ASK_TIMEOUT_MS) {
+      served.asking.delete(draftId);
+      return stale(`it came more than ${ASK_TIMEOUT_MS / 60_000} minutes after the question`);
+    }
+    // One answer per question: used now, whatever it says.
+    served.asking.delete(draftId);
+    const answer = inputResponse(rctx.mcpReq.inputResponses, 'confirm');
+    if (answer.kind !== 'elicit') return { yes: false, reason: 'no answer', words: 'the retry carried no answer from the person' };
+    return said(answer.action);
+  }
+  let answer;
+  try {
+    answer = await served.server.server.elicitInput({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
+  } catch (err) {
+    const timedOut = err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
+    return { yes: false, reason: 'no answer', words: timedOut ? `the person did not answer within ${ASK_TIMEOUT_MS / 60_000} minutes` : `the client could not ask the person (${sanitizeLine(err instanceof Error ? err.message : String(err)).slice(0, 200)})` };
+  }
+  return said(answer.action);
+}
+
+function said(action: 'accept' | 'decline' | 'cancel'): Said {
+  if (action === 'accept') return { yes: true };
+  if (action === 'decline') return { yes: false, reason: 'declined', words: 'the person said no' };
+  return { yes: false, reason: 'cancelled', words: 'the person closed the question without answering (cancelled)' };
 }
 
 /** Why a send is refused when the client cannot ask the person. */
@@ -262,7 +368,7 @@ function sendFailed(served: Served, err: unknown, entry: Entry, resume: string):
   if (!e || err instanceof ClaimedError || err instanceof GoneError) return withHint(err);
   const kept = served.ctx.drafts().find(entry.id) !== undefined;
   const maybe = kept && served.ctx.drafts().maybeSent(entry) !== undefined;
-  const own = e.hints.filter((h) => !TERMINAL_ADVICE.test(h));
+  const own = e.hints.filter((h) => !isTerminalAdvice(h));
   const line = maybe
     ? `The draft ${entry.id} may have reached the service (no answer came): it is kept and not sent again on its own. Ask the person to look for it; \`checkin drafts send ${entry.id}\` sends it again from a terminal.`
     : kept
@@ -284,11 +390,7 @@ export function registerWriteTools(served: Served): void {
         'Keeps answers for a check-in as a draft on disk and returns its preview and draft_id; sends nothing. Show the preview to the person, then send_checkin sends it once they say yes. Answers left out keep what the check-in already says. Write short Markdown bullets; give every reference its context (what a PR or ticket is about, with its link); @mention people by @username; leave blockers empty ("") when nothing blocks — never "none". ' + DRAFT_ONLY,
       inputSchema: {
         day: z.string().optional().describe('the check-in: today (default), yesterday, a weekday name, YYYY-MM-DD or a UUID'),
-        previous: z.string().optional().describe('what I did since my last check-in (Markdown)'),
-        intentions: z.string().optional().describe('what I intend to do next (Markdown)'),
-        blockers: z.string().optional().describe('what blocks me; "" for nothing'),
-        mood: z.string().optional().describe('one of the service\'s moods, e.g. focused, calm, happy, tired (none clears it)'),
-        previous_completed: z.boolean().optional().describe('did I do what I intended last time?'),
+        ...ANSWER_INPUTS,
         team: z.array(z.string()).optional().describe('share with these teams only (UUIDs or names; default all my teams)'),
       },
       outputSchema: {
@@ -307,13 +409,11 @@ export function registerWriteTools(served: Served): void {
       guard(ctx, async () => {
         const target = await checkInTarget(ctx, args.day);
         const answers: CheckInAnswers = {};
-        if (args.previous !== undefined) answers.previous = args.previous;
-        if (args.intentions !== undefined) answers.intentions = args.intentions;
-        if (args.blockers !== undefined) answers.blockers = args.blockers;
+        for (const { field } of SECTIONS) if (args[field] !== undefined) answers[field] = args[field];
         if (args.mood !== undefined) answers.mood = parseMood(args.mood);
         if (args.previous_completed !== undefined) answers.previous_completed = args.previous_completed;
         if (args.team?.length) answers.team_ids = await resolveTeams(ctx, args.team);
-        if (Object.keys(answers).length === 0) throw new UsageError('Nothing to draft: give previous, intentions, blockers, mood or previous_completed');
+        if (Object.keys(answers).length === 0) throw new UsageError(`Nothing to draft: give ${orList(ANSWER_NAMES)}`);
         const current = await fetchOrNull(ctx, target);
         if (!current) throw new UsageError(`No check-in scheduled for ${target.label}: nothing to draft`);
         const draftTarget = { kind: 'check-in', key: target.key } as const;
@@ -338,7 +438,7 @@ export function registerWriteTools(served: Served): void {
       outputSchema: { ...SENT, check_in: shapes.checkIn.optional() },
       annotations: { title: 'Send a check-in draft', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    ({ draft_id }) =>
+    ({ draft_id }, rctx) =>
       guard(ctx, async () => {
         const entry = draftFor(served, draft_id, 'check-in');
         const target = await checkInTarget(ctx, (entry.target as { key: string }).key);
@@ -351,7 +451,8 @@ export function registerWriteTools(served: Served): void {
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
-          const said = await personSaysYes(served, `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served, answers))}`, cannotAsk(entry));
+          const said = await personSaysYes(served, rctx, entry.id, `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served, answers))}`, cannotAsk(entry));
+          if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
           let sent;
           try {
@@ -398,7 +499,7 @@ export function registerWriteTools(served: Served): void {
       outputSchema: { ...SENT, comment: shapes.comment.optional() },
       annotations: { title: 'Send a comment draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    ({ draft_id }) =>
+    ({ draft_id }, rctx) =>
       guard(ctx, async () => {
         const entry = draftFor(served, draft_id, 'comment');
         const target = entry.target;
@@ -407,11 +508,12 @@ export function registerWriteTools(served: Served): void {
         const body = commentBody(entry);
         return withClaim(served, entry, async (claim) => {
           const api = await ctx.api();
-          const said = await personSaysYes(served, `Post this comment on ${await commentPlace(served, api, target)}?\n\n${section('The comment', body)}`, cannotAsk(entry));
+          const said = await personSaysYes(served, rctx, entry.id, `Post this comment on ${await commentPlace(served, api, target)}?\n\n${section('The comment', body)}`, cannotAsk(entry));
+          if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
           let comment;
           try {
-            comment = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => postComment(api, { kind: target.on, id: target.id }, body) });
+            comment = await postCommentKept(ctx, { kind: target.on, id: target.id }, body, { entry, claim, resume, quiet: true });
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
@@ -459,7 +561,7 @@ export function registerWriteTools(served: Served): void {
       outputSchema: { ...SENT, goal_update: shapes.goalUpdate.optional() },
       annotations: { title: 'Send a goal update draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    ({ draft_id }) =>
+    ({ draft_id }, rctx) =>
       guard(ctx, async () => {
         const entry = draftFor(served, draft_id, 'goal-update');
         const target = entry.target;
@@ -469,11 +571,12 @@ export function registerWriteTools(served: Served): void {
         return withClaim(served, entry, async (claim) => {
           const api = await ctx.api();
           const goal = await getGoal(api, target.goalId);
-          const said = await personSaysYes(served, goalUpdateQuestion(goal, input), cannotAsk(entry));
+          const said = await personSaysYes(served, rctx, entry.id, goalUpdateQuestion(goal, input), cannotAsk(entry));
+          if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
           let created;
           try {
-            created = await sendWithDraft(ctx, { target, entry, claim, resume, quiet: true, send: () => createGoalUpdate(api, target.goalId, input) });
+            created = await postGoalUpdateKept(ctx, target.goalId, input, { entry, claim, resume, quiet: true });
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
@@ -501,33 +604,44 @@ export function registerWriteTools(served: Served): void {
       },
       annotations: { title: 'Log an activity', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    ({ description, url, group }) =>
+    ({ description, url, group }, rctx) =>
       guard(ctx, async () => {
         const input = activityInput({ text: description, url, group: group ?? 'checkin' }, { url: 'url', group: 'group' });
         const target = { kind: 'activity' } as const;
         const content = { kind: 'activity', input } as const;
-        // A new entry for each call, held by it from the start: another process's resume leaves it
-        // alone while the person is asked, and this long-lived process's earlier one (a send that
-        // failed) is never changed.
+        const question = await activityQuestion(served, input);
+        // 2026-07-28's retry names the entry its question was about: the same entry, never a new one.
+        const retried = served.era === 'modern' ? rctx.mcpReq.requestState() : undefined;
         let entry: Entry | undefined;
-        try {
-          entry = keepDraft(served, target, content, { hold: true }).entry;
-        } catch (err) {
-          if (!(err instanceof CliError)) throw err;
+        if (retried !== undefined) {
+          const id = readState(retried)?.d;
+          entry = id ? ctx.drafts().find(id) : undefined;
+          if (!entry || entry.target.kind !== 'activity') return done('Not recorded: the answer was not to this question (its draft is gone, or the state is not one this server gave). Nothing was sent.', { sent: false, draft_kept: false, reason: 'stale answer' });
+        } else {
+          // A new entry for each call, held by it from the start: another process's resume leaves it
+          // alone while the person is asked, and this long-lived process's earlier one (a send that
+          // failed) is never changed. Under 2026-07-28 the question goes back to the client: the entry
+          // waits (not held) for the retry.
+          try {
+            entry = keepDraft(served, target, content, { hold: served.era !== 'modern' }).entry;
+          } catch (err) {
+            if (!(err instanceof CliError)) throw err;
+          }
         }
         const claim = entry ? ctx.drafts().take(entry) : undefined;
         try {
-          const said = await personSaysYes(served, await activityQuestion(served, input), entry ? cannotAsk(entry) : cannotRecord);
+          const said = await personSaysYes(served, rctx, entry?.id ?? 'activity', question, entry ? cannotAsk(entry) : cannotRecord);
+          if ('ask' in said) return said.ask;
           if (!said.yes) {
             // The person refused exactly this: it does not wait to be sent by a later resume.
-            claim?.done();
-            return done(`Not recorded: ${said.words}. ${entry ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: false, reason: said.reason });
+            if (said.reason !== 'stale answer') claim?.done();
+            return done(`Not recorded: ${said.words}. ${entry && said.reason !== 'stale answer' ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: said.reason === 'stale answer', reason: said.reason });
           }
-          const api = await ctx.api();
+          await ctx.api(); // not logged in: said before anything is sent
           const resume = entry ? sendCommand(entry) : undefined;
           let activity;
           try {
-            activity = await sendWithDraft(ctx, { target, ...(entry && claim ? { entry, claim, resume } : { content, made: 'agent' as const }), quiet: true, send: () => postActivity(api, input) });
+            activity = await logActivityKept(ctx, input, { ...(entry && claim ? { entry, claim, resume } : { made: 'agent' as const }), quiet: true });
           } catch (err) {
             throw entry && resume ? sendFailed(served, err, entry, resume) : err;
           }

@@ -86,7 +86,7 @@ export interface GoalRecord {
   parent_id: string | null;
   start_date?: string | null;
   end_date: string | null;
-  /** The owner (a person), the teams and the contributors of the goal (api-notes: owner_id, team_ids[], contributor_ids[]). */
+  /** The owner (a person), the teams and the contributors of the goal (docs/api.md § Goals and goal updates: owner_id, team_ids[], contributor_ids[]). */
   owner_id: string | null;
   team_ids: string[];
   contributor_ids: string[];

@@ -3,6 +3,7 @@
 import type { Mood } from '../api/types.js';
 import { addDays, localDateKey } from '../core/datekey.js';
 import type { CheckInRecord, DayName, PersonRecord, SandboxData, TeamRecord } from './data.js';
+import { addHistory } from './history.js';
 import { checkInId, isoSeconds, stableUuid } from './ids.js';
 import { SandboxService } from './service.js';
 
@@ -63,7 +64,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   const linus = person('linus', 'Linus Torvalds', 'Backend Engineer', 'Portland', 'America/Los_Angeles', null);
   const margaret = person('margaret', 'Margaret Hamilton', 'Mobile Lead', 'Boston', 'Eastern Time (US & Canada)', '<p>Software engineering, <em>before it had a name</em>.</p>');
   const alan = person('alan', 'Alan Turing', 'Mobile Engineer', 'Manchester', 'Europe/London', null);
-  // An agent: a person of kind "agent" (api-notes: `kind` is human or agent) that writes the
+  // An agent: a person of kind "agent" (docs/api.md § The person, people and teams: `kind` is human or agent) that writes the
   // Platform team's weekly summary. It is a member of Platform: it checks in with the team, and its
   // digest holds its teammates' check-ins.
   const scribe: PersonRecord = { ...person('scribe', 'Scribe (agent)', 'Release notes agent', 'The cloud', 'UTC', '<p>I write the weekly summary.</p>'), kind: 'agent' };
@@ -111,6 +112,9 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
     echo_questions: [],
     echo_answers: [],
   };
+
+  // Months before the last two weeks (sandbox/history.ts): what `checkin stats` draws.
+  addHistory(data, today, now);
 
   // Fill in the history: everyone's check-ins before today, a few left empty, one blocked day.
   // Linus's empty days are days he was off sick: marked absent after they were generated.

@@ -1,4 +1,4 @@
-// Rate limits as the real service applies them (api-notes.md): per person (every token of theirs
+// Rate limits as the real service applies them (docs/api.md § Limits): per person (every token of theirs
 // together; a caller without a valid token by its address), a "burst" and a "sustained" fixed
 // window. Every response carries RateLimit and RateLimit-Policy headers.
 

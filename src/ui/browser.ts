@@ -16,7 +16,7 @@ export function openerFor(env: NodeJS.ProcessEnv, platform = process.platform): 
 export async function openInBrowser(io: IO, env: NodeJS.ProcessEnv, url: string | null | undefined): Promise<void> {
   if (!url) throw new CliError('The service sent no web link for this', EXIT.FAILURE);
   const safe = sanitizeLine(url);
-  if (!/^https?:\/\//.test(safe)) {
+  if (!/^(https?|file):\/\//.test(safe)) {
     io.out(`${safe}\n`);
     return;
   }

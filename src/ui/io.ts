@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { pagerCommand, splitCommand, startPager, type Pager } from './pager.js';
 import { guardTerminal } from './sanitize.js';
+import { wrapProse } from './wrap.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -25,6 +26,8 @@ export interface IO {
   stdoutIsTTY: boolean;
   /** Terminal width of stdout (80 when it is not a terminal). */
   columns: number;
+  /** Terminal height of stdout (24 when it is not a terminal, or not known). */
+  rows?: number;
   /** Colour level for stdout (0 = none). */
   colorLevel: ColorLevel;
   /**
@@ -42,7 +45,8 @@ export interface IO {
   out(text: string): void;
   /** Writes `text` to stdout as it is, past the terminal guard: only for bytes that must arrive exactly (`api`'s piped answer). */
   raw(text: string): void;
-  err(text: string): void;
+  /** Writes to stderr; on a terminal, prose wraps at word edges to its width (`asIs`: data, as it is, such as the --debug trace). */
+  err(text: string, opts?: { asIs?: boolean }): void;
   /**
    * Reads all of standard input (only ever called when the user asked for `-`); read once, the same
    * text after. With `maxBytes`, fails with InputTooLarge as soon as more than that has come.
@@ -216,7 +220,10 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let canPrompt: boolean | undefined;
   let accessible: boolean | undefined;
   const out = writer(() => process.stdout, () => silent);
-  const err = writer(() => process.stderr, () => silent);
+  const errRaw = writer(() => process.stderr, () => silent);
+  // On a terminal, what checkin says on stderr (errors, hints, notes, warnings) wraps at word edges to its width.
+  let errColumns: number | undefined;
+  const err = (text: string, opts?: { asIs?: boolean }) => errRaw(!opts?.asIs && (errColumns ??= (isTerminal(2) && process.stderr.columns) || 0) > 0 ? wrapProse(text, errColumns) : text);
   const rawOut = writer(() => process.stdout, () => silent, false);
   let paging: 'no' | 'wanted' | 'off' = 'no';
   let pager: Pager | undefined;
@@ -284,6 +291,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     },
     stdoutIsTTY,
     columns: (stdoutIsTTY && process.stdout.columns) || 80,
+    rows: (stdoutIsTTY && process.stdout.rows) || 24,
     // Worked out when first asked (only `checkin inbox` asks).
     get terminal() {
       return (terminal ??= { key: terminalKey(env) }).key;

@@ -5,6 +5,7 @@
 // something is shown to a person, and the colour level is not 0.
 import { Option } from '@commander-js/extra-typings';
 import type { Activity, CheckIn, Comment, EchoAnswer, EchoQuestion, Goal, GoalUpdate, Person, Reaction, Team } from '../api/types.js';
+import { ANSWER_NAMES } from '../core/checkin-answers.js';
 import { UsageError } from '../errors.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
@@ -20,7 +21,7 @@ export async function viewFor(io: IO, now: Date): Promise<View> {
 /** What --json was given: absent or false (no JSON), true (every field), or the fields to keep. */
 export type JsonFlag = boolean | readonly string[] | undefined;
 
-const CHECK_IN_FIELDS = ['type', 'id', 'date', 'person', 'teams', 'previous', 'intentions', 'blockers', 'mood', 'previous_completed', 'blocked', 'absent', 'completed_at', 'updated_at', 'url'] as const satisfies (keyof CheckIn)[];
+const CHECK_IN_FIELDS = ['type', 'id', 'date', 'person', 'teams', ...ANSWER_NAMES, 'blocked', 'absent', 'completed_at', 'updated_at', 'url'] as const satisfies readonly (keyof CheckIn)[];
 
 /**
  * The fields --json can name, per kind of object printed: the wire types' keys in the service's

@@ -3,6 +3,7 @@
 // word edges to the width, a bullet's continuation hanging under its text.
 
 import { MOODS, type CheckIn, type Mood } from '../api/types.js';
+import { SECTIONS } from '../core/checkin-answers.js';
 import type { Colors } from './color.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -44,9 +45,7 @@ export function renderCheckIn(c: CheckIn, colors: Colors, rich = false, width = 
     lines.push(colors.bold(title));
     lines.push(text && text.trim() ? indent(rich ? renderMarkdown(text, colors) : sanitize(text)) : colors.dim('  —'));
   };
-  section('Previous', c.previous);
-  section('Intentions', c.intentions);
-  section('Blockers', c.blockers);
+  for (const s of SECTIONS) section(s.title, c[s.field]);
   if (c.url) lines.push('', colors.dim(sanitizeLine(c.url)));
   const out = lines.join('\n') + '\n';
   return rich ? wrap(out, width) : out;

@@ -4,6 +4,7 @@
 // while the answers stay the person's Markdown; a CSV cell that a spreadsheet would run as a formula
 // is kept as text behind an apostrophe (see csvCell).
 import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
+import { ANSWER_FIELDS, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 
 export interface ReportDay {
@@ -16,7 +17,10 @@ export interface ReportPerson {
   person: Ref;
   days: ReportDay[];
   updates: GoalUpdate[];
-  summary: { scheduled: number; done: number; blocked: number; moods: Array<{ mood: string; count: number }> };
+  /** late: filled after their day; streak: scheduled days filled in a row within the period (core/stats.ts). */
+  summary: { scheduled: number; done: number; late?: number; blocked: number; moods: Array<{ mood: string; count: number }>; streak?: { current: number; longest: number } };
+  /** Each check-in's run of scheduled days filled in a row through its day, within the period (by id). */
+  runs?: Map<string, number>;
 }
 
 export interface ReportModel {
@@ -57,7 +61,9 @@ const moodText = (mood: string | null | undefined, escape: (s: string) => string
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function summaryLine(p: ReportPerson, escape: (s: string) => string = sanitizeLine): string {
-  const parts = [`${p.summary.done} of ${plural(p.summary.scheduled, 'day')} checked in`, `${plural(p.summary.blocked, 'day')} blocked`];
+  const late = p.summary.late ? ` (${p.summary.late} later)` : '';
+  const parts = [`${p.summary.done} of ${plural(p.summary.scheduled, 'day')} checked in${late}`, `${plural(p.summary.blocked, 'day')} blocked`];
+  if (p.summary.streak) parts.push(`streak ${plural(p.summary.streak.current, 'day')} (longest ${p.summary.streak.longest})`);
   if (p.summary.moods.length > 0) parts.push(`moods: ${p.summary.moods.map((m) => `${moodText(m.mood, escape)} ×${m.count}`).join(', ')}`);
   parts.push(p.updates.length === 0 ? 'no goal updates' : plural(p.updates.length, 'goal update'));
   return parts.join(' · ');
@@ -87,7 +93,7 @@ export function reportMarkdown(r: ReportModel): string {
       if (!c.completed_at) continue;
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`Did what was intended: ${c.previous_completed ? 'yes' : 'no'}\n\n`);
       // The answers are the person's own Markdown, each a block of its own (never in a table cell).
-      out.push(answer('Previous', c.previous), answer('Intentions', c.intentions), answer('Blockers', c.blockers));
+      out.push(...SECTIONS.map((s) => answer(s.title, c[s.field])));
     }
   }
   return out.join('').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
@@ -109,11 +115,18 @@ export function csvCell(value: string): string {
 }
 
 export function reportCsv(r: ReportModel): string {
-  const rows = [['date', 'person', 'done', 'mood', 'did_what_was_intended', 'blocked', 'previous', 'intentions', 'blockers']];
+  // The numbers after the answers' columns: the run of scheduled days filled in a row through that
+  // day, and the days filled and blocked so far in the period (the person's last row: the period's).
+  const column = (field: AnswerField) => ANSWER_FIELDS.find((f) => f.field === field)!.column;
+  const rows = [['date', 'person', 'done', column('mood'), column('previous_completed'), 'blocked', ...SECTIONS.map((s) => s.column), 'streak', 'filled_days', 'blocked_days']];
   for (const p of r.people) {
+    let filled = 0;
+    let blocked = 0;
     for (const { checkIn: c } of p.days) {
       const completed = c.previous_completed === null || c.previous_completed === undefined ? '' : c.previous_completed ? 'yes' : 'no';
-      rows.push([c.date, p.person.name, c.completed_at ? 'yes' : 'no', c.mood ?? '', completed, c.blocked ? 'yes' : 'no', c.previous ?? '', c.intentions ?? '', c.blockers ?? '']);
+      if (c.completed_at) filled++;
+      if (c.completed_at && c.blocked) blocked++;
+      rows.push([c.date, p.person.name, c.completed_at ? 'yes' : 'no', c.mood ?? '', completed, c.blocked ? 'yes' : 'no', ...SECTIONS.map((s) => c[s.field] ?? ''), String(p.runs?.get(c.id) ?? ''), String(filled), String(blocked)]);
     }
   }
   return rows.map((row) => row.map(csvCell).join(',')).join('\n') + '\n';

@@ -361,6 +361,8 @@ export interface DraftRow {
   made: string;
   created_at: string;
   saved_at: string;
+  /** The target as the person last saw it: its `updated_at`, "new" (nothing there), or "unknown". */
+  base: string;
   state: string;
   /** Kept for this service and person. */
   here: boolean;
@@ -375,16 +377,19 @@ export interface DraftRow {
 export function draftRows(v: View, list: DraftRow[]): string {
   const first = (r: DraftRow) => sanitizeLine(r.words);
   const forWhat = (r: DraftRow) => `${sanitizeLine(r.for)}${r.here ? '' : ` (kept for ${sanitizeLine(r.kept_for ?? r.account.api_url)})`}`;
-  if (!v.rich) return tsv(list.map((r) => [r.id, r.created_at, forWhat(r), r.made, r.state, first(r)]));
+  if (!v.rich) return tsv(list.map((r) => [r.id, r.created_at, forWhat(r), r.made, sanitizeLine(r.base), r.state, first(r)]));
   const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+  const base = (b: string) => (/^\d{4}-\d\d-\d\dT/.test(b) ? when(b) : sanitizeLine(b));
   return table(
-    list.map((r) => [v.c.bold(r.id), when(r.created_at), forWhat(r), r.state === 'waiting' ? v.c.dim(r.state) : v.c.yellow(r.state), first(r)]),
+    list.map((r) => [v.c.bold(r.id), when(r.created_at), forWhat(r), r.made, base(r.base), r.state === 'waiting' ? v.c.dim(r.state) : v.c.yellow(r.state), first(r)]),
     v.width,
     {
       columns: [
         { title: 'ID', kind: 'whole' },
         { title: 'WRITTEN', kind: 'whole' },
         { title: 'FOR', kind: 'text' },
+        { title: 'ORIGIN', kind: 'whole' },
+        { title: 'BASE', kind: 'whole' },
         { title: 'STATE', kind: 'state' },
         { title: 'WORDS', kind: 'text' },
       ],

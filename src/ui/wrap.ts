@@ -7,7 +7,8 @@
 import { displayWidth } from './width.js';
 
 const SGR = /\x1b\[([0-9;]*)m/g;
-const TOKENS = /(\x1b\[[0-9;]*m)|( +)|([^ \x1b]+|\x1b)/g;
+/** Runs of spaces, and words: what stands between spaces, colours inside it included (a styled `code` span and the comma after it are one word). */
+const TOKENS = /( +)|((?:\x1b\[[0-9;]*m|[^ \x1b]|\x1b)+)/g;
 
 /** The SGR code that closes each opening one checkin uses. */
 function closerOf(code: number): number | undefined {
@@ -53,36 +54,63 @@ function wrapLine(line: string, width: number, hangAt?: number): string {
   /** True while the current line holds only its indent (the leading spaces, or the hang). */
   let empty = true;
   let first = true;
-  for (const [, sgr, spaces, word] of line.matchAll(TOKENS)) {
-    if (sgr) {
-      open = track(open, sgr);
-      if (empty) cur += sgr;
-      else gap += sgr;
-    } else if (spaces) {
+  /** The styles open after the colours inside `text`; `open` is what is open at the end of `cur`. */
+  const after = (styles: number[], text: string) => (text.match(SGR) ?? []).reduce(track, styles);
+  for (const [, spaces, word] of line.matchAll(TOKENS)) {
+    if (spaces) {
       if (first && empty) {
         cur += spaces; // the line's own indent
         curWidth += spaces.length;
       } else gap += spaces;
     } else if (word) {
       const w = displayWidth(word);
+      if (w === 0) {
+        // Colours alone: they go with what follows.
+        if (empty) {
+          cur += word;
+          open = after(open, word);
+        } else gap += word;
+        continue;
+      }
       if (!empty && curWidth + displayWidth(gap) + w > width) {
         // Break: close what is open, then the hang, then reopen it.
         const styles = gap.match(SGR)?.join('') ?? '';
-        out.push(cur + styles + [...open].reverse().map((c) => `\x1b[${closerOf(c)}m`).join(''));
-        cur = ' '.repeat(hang) + open.map((c) => `\x1b[${c}m`).join('');
-        curWidth = hang;
+        const before = after(open, styles);
+        out.push(cur + styles + [...before].reverse().map((c) => `\x1b[${closerOf(c)}m`).join(''));
+        // A word that does not fit after the hang starts at the edge: whole, where the terminal would cut it.
+        const at = hang + w > width ? 0 : hang;
+        cur = ' '.repeat(at) + before.map((c) => `\x1b[${c}m`).join('');
+        curWidth = at;
         gap = '';
         empty = true;
         first = false;
+        open = before;
       }
       curWidth += displayWidth(gap) + w;
       cur += gap + word;
+      open = after(open, gap + word);
       gap = '';
       empty = false;
     }
   }
   out.push(cur + gap.replace(/ +/g, ''));
   return out.map((l) => l.replace(/ +((?:\x1b\[[0-9;]*m)*)$/, '$1')).join('\n');
+}
+
+/**
+ * What checkin says on a terminal (an error, a hint, a note, a warning, the lines under them),
+ * wrapped at word edges to `width`: a line that starts with its label ("error: ", "note: ")
+ * continues under the words after it; any other, under its own indent.
+ */
+export function wrapProse(text: string, width: number): string {
+  if (!Number.isFinite(width) || width <= 0) return text;
+  return text
+    .split('\n')
+    .map((l) => {
+      const label = /^(?:error|warning|note|hint|fix): /.exec(l.replace(SGR, ''));
+      return wrapLine(l, width, label ? label[0].length : undefined);
+    })
+    .join('\n');
 }
 
 /**

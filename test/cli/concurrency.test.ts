@@ -1,10 +1,11 @@
 // Several checkin processes failing at the same moment, sharing one config folder: each keeps its
 // own draft (one file per draft, written whole and renamed into place). 20 rounds.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../helpers/cli.js';
 import { startHostile } from '../helpers/hostile.js';
+import { folderEntries } from '../helpers/outbox.js';
 import { tempDir } from '../helpers/cleanup.js';
 
 let h: Awaited<ReturnType<typeof startHostile>>;
@@ -33,14 +34,13 @@ describe('concurrent commands', () => {
       expect(results.map((r) => r.code)).toEqual(Array(N).fill(1));
       for (const r of results) expect(r.stderr).toMatch(/kept as a draft/);
       const dir = join(config, 'drafts');
-      const kept = readdirSync(dir)
-        .filter((f) => f.endsWith('.json'))
-        .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')).content)
+      const kept = folderEntries(dir)
+        .map((e) => e.content)
         .map((c) => (c.kind === 'answers' ? c.answers.previous : c.body.trim()))
         .sort();
       const expected = Array.from({ length: N }, (_, i) => `${i % 2 === 0 ? 'answer' : 'comment'} ${round}.${i}`).sort();
       if (JSON.stringify(kept) !== JSON.stringify(expected)) lost.push(`round ${round}: kept ${JSON.stringify(kept)}`);
-      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect(readdirSync(dir).filter((f) => !/^outbox\.db(-wal|-shm)?$/.test(f))).toEqual([]);
     }
     expect(lost).toEqual([]);
   }, 60_000);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { CHECK_IDS } from '../../src/domain/doctor.js';
-import { shippedSkill, stampedSkill } from '../../src/domain/skill.js';
+import { shippedSkill, stampedSkill } from '../../src/system/skill.js';
 import { VERSION } from '../../src/version.js';
 import { cleanEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';

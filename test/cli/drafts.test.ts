@@ -29,16 +29,17 @@ describe('checkin drafts', () => {
 
     // The plain list: one row a draft (tab-separated into a pipe).
     const plain = await w.cli(['drafts']);
+    // FOR, ORIGIN, BASE (a create's is "new"), STATE, WORDS.
     expect(plain.stdout.trim().split('\n').map((l) => l.split('\t').slice(2))).toEqual([
-      ['an activity', 'piped', 'waiting', 'fix A'],
-      ['an activity', 'piped', 'waiting', 'fix B'],
-      ['an activity', 'piped', 'waiting', 'fix C'],
+      ['an activity', 'piped', 'new', 'waiting', 'fix A'],
+      ['an activity', 'piped', 'new', 'waiting', 'fix B'],
+      ['an activity', 'piped', 'new', 'waiting', 'fix C'],
     ]);
 
     const [a, b, c] = all as [Listed, Listed, Listed];
     const shown = await w.cli(['drafts', 'show', b.id.slice(0, 5)]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toBe(`Draft ${b.id}: an activity\nWritten Sun 22 Nov 09:31 (piped), for ${w.sb.url}\nState: waiting\n\nfix B\n`);
+    expect(shown.stdout).toBe(`Draft ${b.id}: an activity\nWritten Sun 22 Nov 09:31 (piped; base: new), for ${w.sb.url}\nState: waiting\n\nfix B\n`);
 
     w.forget();
     const sent = await w.cli(['drafts', 'send', b.id]);

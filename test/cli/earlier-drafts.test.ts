@@ -2,7 +2,7 @@
 // and the copy it kept aside when one was replaced — written byte for byte as it wrote them, where
 // it wrote them: all are moved into the outbox and sent by `checkin today --resume` and
 // `checkin log --resume`, oldest first, against the sandbox; none is lost, none sent twice.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeApiUrl } from '../../src/config/store.js';
@@ -11,9 +11,11 @@ import { checkInId } from '../../src/sandbox/ids.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { writeOldDraft } from '../helpers/earlier.js';
 import { TODAY, useWorld } from '../helpers/harness.js';
+import { folderEntries, folderView } from '../helpers/outbox.js';
 
 const w = useWorld();
-const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+/** A drafts folder as the tests read it (its entries as `<id>.json`: test/helpers/outbox.ts). */
+const files = folderView;
 
 /** The folders of a user with no CHECKIN_CONFIG_DIR (XDG), or with one (every file in it). */
 function layout(kind: 'xdg' | 'one') {
@@ -55,8 +57,9 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       const today = await w.cli(['today', '--resume', '--json'], { env: l.env });
       // "None" as blockers is sent as no blockers, and said.
       expect([today.code, today.stderr]).toEqual([0, 'note: Blockers "None" are sent as no blockers: the check-in is not marked blocked.\n']);
-      expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
-      expect(w.sb.requests.map((r) => r.body)).toEqual([{ intentions: 'First plan' }, { intentions: 'Newest plan', blockers: '' }]);
+      // One GET first: what the check-in holds now, so that nothing newer is written over.
+      expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
+      expect(w.sb.requests.slice(1).map((r) => r.body)).toEqual([{ intentions: 'First plan' }, { intentions: 'Newest plan', blockers: '' }]);
       // One JSON document per check-in sent, in the order sent.
       const docs = JSON.parse(`[${today.stdout.trimEnd().replace(/\n}\n{/g, '\n},\n{')}]`) as unknown[];
       expect(docs).toEqual([expect.objectContaining({ date: TODAY, intentions: 'First plan', blockers: null }), expect.objectContaining({ date: TODAY, intentions: 'Newest plan', blockers: null, blocked: false })]);
@@ -94,7 +97,7 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       expect(await w.cli(['today', '--resume'], { env: l.env })).toEqual({ code: 2, stdout: '', stderr: `error: There is no draft for today (${TODAY})\n` });
       expect(await w.cli(['log', '--resume'], { env: l.env })).toEqual({ code: 2, stdout: '', stderr: 'error: There is no draft for an activity\n' });
       expect(w.sent()).toEqual([]);
-      expect(JSON.parse(readFileSync(join(l.drafts, `${comment!.id}.json`), 'utf8'))).toMatchObject({ content: { kind: 'comment', body: 'Nice work' } });
+      expect(folderEntries(l.drafts).find((e) => e.id === comment!.id)).toMatchObject({ content: { kind: 'comment', body: 'Nice work' } });
     });
   }
 });

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runGit } from '../../src/domain/git.js';
+import { runGit } from '../../src/system/git.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { useWorld } from '../helpers/harness.js';
 

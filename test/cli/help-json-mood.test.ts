@@ -42,7 +42,7 @@ describe('checkin --help', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const commandSections = sections(r.stdout).filter(([h]) => !['Usage: checkin [options] [command]', 'Options:', 'Environment:', 'Exit codes:'].includes(h));
     expect(commandSections).toEqual([
-      ['Check-ins:', ['today', 'checkin', 'list', 'status', 'report', 'activity', 'log', 'drafts']],
+      ['Check-ins:', ['today', 'checkin', 'list', 'status', 'report', 'stats', 'activity', 'log', 'drafts']],
       ['Team and goals:', ['team', 'teams', 'people', 'goals', 'goal', 'echo']],
       ['Comments and inbox:', ['inbox', 'comments', 'reactions']],
       ['Account:', ['login', 'logout', 'auth', 'me']],
@@ -67,7 +67,7 @@ describe('checkin --help', () => {
     expect(r.stdout.endsWith(`\n\nJSON fields (--json prints them all, --json id,date only those):\n  type, id, date, person, teams, previous, intentions, blockers, mood,\n  previous_completed, blocked, absent, completed_at, updated_at, url\n`)).toBe(true);
     const s = await cli(['status', '--help']);
     expect(s.stdout.endsWith('\n\nJSON fields (--json prints them all, --json date,state only those):\n  date, state, check_in, unread, drafts_waiting, blocked_on_you\n')).toBe(true);
-    expect((await cli(['drafts', '--help'])).stdout.endsWith('\n\nJSON fields (--json prints them all, --json id,for only those):\n  id, for, target, account, made, created_at, saved_at, state, here, kept_for,\n  words, text, content\n')).toBe(true);
+    expect((await cli(['drafts', '--help'])).stdout.endsWith('\n\nJSON fields (--json prints them all, --json id,for only those):\n  id, for, target, account, made, created_at, saved_at, base, state, here,\n  kept_for, words, text, content\n')).toBe(true);
     // Nested commands too; a command without --json has no such section.
     expect((await cli(['goal', 'update', 'view', '--help'])).stdout).toContain('\nJSON fields (--json prints them all, --json id,goal only those):\n  type, id, goal,');
     expect((await cli(['cron', '--help'])).stdout).not.toContain('JSON fields');

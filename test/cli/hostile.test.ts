@@ -2,12 +2,12 @@
 // every answer, through every command, on a terminal (with colour) and piped; and a service that
 // trickles, floods, ignores paging, sends wrong shapes or asks for absurd waits. Every bad input
 // gets one clear line and the documented exit code — never a stack trace, a hang or lost text.
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/cli.js';
 import { FakeClock, runIn, START, type RunOptions } from '../helpers/harness.js';
 import { FORBIDDEN, startHostile, type HostileOptions } from '../helpers/hostile.js';
+import { folderEntries } from '../helpers/outbox.js';
 
 const ID = '3308a89a-1006-5ad0-94a3-d9510e51aecb';
 let close: (() => Promise<void>) | undefined;
@@ -133,7 +133,7 @@ describe('a broken service: bounded, one clear line, the documented exit code', 
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^error: PATCH \/api\/v2\/check-ins\/2026-11-22: unexpected answer: [^\n]+\n[^\n]+\nWhat you wrote is kept as a draft: `checkin today --resume` sends it \(`checkin drafts` lists everything waiting\)\.\n$/);
       const dir = join(h.env.CHECKIN_CONFIG_DIR!, 'drafts');
-      expect(readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))).toMatchObject([{ target: { kind: 'check-in', key: '2026-11-22' }, made: 'piped', content: { kind: 'answers', answers: { intentions: 'Typed into a pipe' } } }]);
+      expect(folderEntries(dir)).toMatchObject([{ target: { kind: 'check-in', key: '2026-11-22' }, made: 'piped', content: { kind: 'answers', answers: { intentions: 'Typed into a pipe' } } }]);
       await h.close();
     }
   });

@@ -14,13 +14,17 @@ import { tempDir, track } from '../helpers/cleanup.js';
 import { entryOf, writeOldDraft } from '../helpers/earlier.js';
 import { describeRequest } from '../helpers/harness.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { folderEntries, folderView } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let base: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (base = e)));
 const today = () => localDateKey(new Date()); // the CLI runs with TZ=UTC, as this process does
 const fail = (method: string) => sb.inject({ method, status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
-const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+/** A folder's files; a drafts folder's entries as `<id>.json` (test/helpers/outbox.ts). */
+const files = (dir: string) => (existsSync(dir) ? folderView(dir) : []);
+/** An entry by the name files() gives it. */
+const entry = (dir: string, name: string) => folderEntries(dir).find((e) => `${e.id}.json` === name);
 const json = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 /** A user whose every folder is hard to spell: HOME and the three XDG folders, no CHECKIN_CONFIG_DIR. */
@@ -55,11 +59,11 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     expect(failed.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
     const [draft, ...more] = files(u.drafts);
     expect(more).toEqual([]);
-    expect(json(join(u.drafts, draft!))).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { intentions: 'Zoë wrote this — ünïcode' } }, made: 'piped' });
+    expect(entry(u.drafts, draft!)).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { intentions: 'Zoë wrote this — ünïcode' } }, made: 'piped' });
     sb.requests.length = 0;
     const resumed = await runCli(['today', '--resume', '--json'], { env: user });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
-    expect(sb.requests.map((r) => [describeRequest(r), r.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Zoë wrote this — ünïcode' }]]);
+    expect(sb.requests.map((r) => [describeRequest(r), r.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Zoë wrote this — ünïcode' }]]);
     expect(files(u.drafts)).toEqual([]);
   });
 
@@ -191,11 +195,11 @@ describe('a read-only home (0555), no XDG folders set', () => {
     expect(lines.at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
     const [draft, ...more] = files(h.fallback);
     expect(more).toEqual([]);
-    expect(json(join(h.fallback, draft!))).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { answers: { intentions: 'Kept though home is read-only' } } });
+    expect(entry(h.fallback, draft!)).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { answers: { intentions: 'Kept though home is read-only' } } });
     sb.requests.length = 0;
     const resumed = await h.run(['today', '--resume', '--json']);
     expect(resumed.code).toBe(0);
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Kept though home is read-only' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Kept though home is read-only' }]]);
     expect(files(h.fallback)).toEqual([]);
   });
 
@@ -239,7 +243,7 @@ describe('a read-only home (0555), no XDG folders set', () => {
     sb.requests.length = 0;
     const r = await h.run(['today', '--resume', '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }]]);
     expect(files(now)).toEqual([]);
     expect(files(old)).toEqual([]);
     const again = await h.run(['today', '--resume']);
@@ -268,7 +272,7 @@ describe('drafts of earlier versions (in the config folder) become entries in th
     return { ...u, env, old, now, written };
   }
   /** The entries in the state folder, by file name. */
-  const entries = (dir: string) => Object.fromEntries(files(dir).map((n) => [n, json(join(dir, n)) as { id: string; created_at: string }]));
+  const entries = (dir: string) => Object.fromEntries(files(dir).map((n) => [n, entry(dir, n) as { id: string; created_at: string }]));
   /** Each entry is in the file its id names; returned oldest first. */
   const byAge = (all: Record<string, { id: string; created_at: string }>) => {
     expect(Object.keys(all)).toEqual(Object.values(all).map((x) => `${x.id}.json`));
@@ -280,7 +284,7 @@ describe('drafts of earlier versions (in the config folder) become entries in th
     writeOldDraft(e.old, { apiUrl: sb.url, target: { kind: 'check-in', key: today() }, targetId: `check-in ${today()}`, content: { kind: 'answers', answers: { intentions: 'From before the move' } }, savedAt: '2026-01-02T00:00:00.000Z' });
     const resumed = await runCli(['today', '--resume', '--json'], { env: e.env });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`PATCH /api/v2/check-ins/${today()}`, { intentions: 'From before the move' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'From before the move' }]]);
     // Nothing is left in the old folder; the sent one is gone; the others are entries, each once.
     expect(files(e.old)).toEqual([]);
     const after = entries(e.now);

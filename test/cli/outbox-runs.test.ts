@@ -2,31 +2,22 @@
 // or replaces an earlier one, and `--resume` sends each waiting entry once, oldest first. In-process
 // against the sandbox on a fake clock; the sandbox is made to fail with canned answers.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/core/datekey.js';
 import { checkInId } from '../../src/sandbox/ids.js';
 import { otherSandbox, TODAY, useWorld } from '../helpers/harness.js';
+import { folderEntries, folderView, rowsIn } from '../helpers/outbox.js';
 import { scripted } from '../helpers/prompter.js';
 
 const KEPT = (cmd: string) => `What you wrote is kept as a draft: \`${cmd}\` sends it (\`checkin drafts\` lists everything waiting).\n`;
 const json = { 'content-type': 'application/json' };
 
-/** The files of a drafts folder, sorted (none when it is not there). */
-function filesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-}
-/** The entries of a drafts folder, oldest first. */
-const entriesIn = (dir: string) =>
-  filesIn(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
-    .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+/** The outbox of a drafts folder: its entries as files (test/helpers/outbox.ts), and the entries oldest first. */
+const filesIn = folderView;
+/** An entry's row as stored (its words, whose, what for), to see it untouched. */
+const rowData = (dir: string, id: string) => rowsIn(dir).find((r) => r.id === id)?.data;
+const entriesIn = (dir: string) => folderEntries(dir).sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
 
 /** How a refused write is said, by the status the service answered with; and its exit code. */
 const REFUSALS = [
@@ -63,12 +54,12 @@ describe('three commits logged while the service is down', () => {
       commits.map((description, i) => {
         const at = new Date(Date.parse('2026-11-22T09:30:00Z') + i * 60_000).toISOString();
         return {
-          checkin_outbox: 1,
           id: expect.stringMatching(/^[a-z0-9]{8}$/),
           account: { api_url: w.sb.url, token: createHash('sha256').update(w.sb.token).digest('hex').slice(0, 16) },
           target: { kind: 'activity' },
           content: { kind: 'activity', input: { group: 'git', description } },
           made: 'piped',
+          base: 'new',
           created_at: at,
           saved_at: at,
         };
@@ -102,7 +93,7 @@ describe('a later send never takes an earlier entry', () => {
       expect(failed).toEqual({ code: refusal.code, stdout: '', stderr: refusal.lines(patch) + KEPT('checkin today --resume') });
       const [first] = entriesIn(dir());
       expect(first).toMatchObject({ target: { kind: 'check-in', key: TODAY }, content: { kind: 'answers', answers: { intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' } }, made: 'piped' });
-      const firstFile = readFileSync(join(dir(), `${first.id}.json`), 'utf8');
+      const firstFile = rowData(dir(), first.id);
 
       await w.clock.sleep(60_000);
       w.forget();
@@ -114,14 +105,15 @@ describe('a later send never takes an earlier entry', () => {
       expect(later.stdout).toContain('Previous\n  Shipped the index\nIntentions\n  —\nBlockers\n  —\n');
       // The first entry is still there, exactly as it was written; the later one is gone, sent.
       expect(filesIn(dir())).toEqual([`${first.id}.json`]);
-      expect(readFileSync(join(dir(), `${first.id}.json`), 'utf8')).toBe(firstFile);
+      expect(rowData(dir(), first.id)).toBe(firstFile);
 
       w.forget();
       const resumed = await w.cli(['today', '--resume']);
       expect(resumed.code).toBe(0);
       expect(resumed.stderr).toBe('');
-      expect(w.sent()).toEqual([patch]);
-      expect(w.sb.requests[0]!.body).toEqual({ intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' });
+      // The check-in as it is now (nothing newer in the fields the draft fills), then the PATCH.
+      expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, patch]);
+      expect(w.sb.requests[1]!.body).toEqual({ intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' });
       expect(resumed.stdout).toContain('Previous\n  Shipped the index\nIntentions\n  - Migrate the invoices table\nBlockers\n  waiting on DBA\n');
       expect(filesIn(dir())).toEqual([]);
     });
@@ -136,7 +128,7 @@ describe('a later send never takes an earlier entry', () => {
       expect(w.sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -1)}`, post]);
       const [first] = entriesIn(dir());
       expect(first).toMatchObject({ target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Can the DBA look today?\n' }, made: 'piped' });
-      const firstFile = readFileSync(join(dir(), `${first.id}.json`), 'utf8');
+      const firstFile = rowData(dir(), first.id);
 
       await w.clock.sleep(60_000);
       w.forget();
@@ -146,7 +138,7 @@ describe('a later send never takes an earlier entry', () => {
       expect(w.sb.requests[1]!.body).toEqual({ body: 'Thanks for the review' });
       expect(later.stderr).toBe('note: another draft for this check-in (comment) is still waiting: `checkin comments yesterday --resume` sends it, `checkin drafts` shows it.\n');
       expect(filesIn(dir())).toEqual([`${first.id}.json`]);
-      expect(readFileSync(join(dir(), `${first.id}.json`), 'utf8')).toBe(firstFile);
+      expect(rowData(dir(), first.id)).toBe(firstFile);
 
       w.forget();
       const resumed = await w.cli(['comments', 'yesterday', '--resume']);
@@ -199,7 +191,7 @@ describe("the machine's date is not the profile's", () => {
       expect(w.sb.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['GET /api/v2/me 500', 'PATCH /api/v2/check-ins/2026-11-22 500']);
       const [kept] = entriesIn(dir);
       expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, content: { kind: 'answers', answers: { previous: 'Kept for the machine day' } } });
-      const keptFile = readFileSync(join(dir, `${kept.id}.json`), 'utf8');
+      const keptFile = rowData(dir, kept.id);
 
       await w.clock.sleep(60_000);
       w.sb.requests.length = 0;
@@ -210,7 +202,32 @@ describe("the machine's date is not the profile's", () => {
       expect(w.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v2/me', 'PATCH /api/v2/check-ins/2026-11-21']);
       expect(w.sb.requests[1]!.body).toEqual({ previous: 'Sent for the profile day' });
       expect(filesIn(dir)).toEqual([`${kept.id}.json`]);
-      expect(readFileSync(join(dir, `${kept.id}.json`), 'utf8')).toBe(keptFile);
+      expect(rowData(dir, kept.id)).toBe(keptFile);
+    } finally {
+      await w.sb.close();
+    }
+  });
+});
+
+describe("piped before the person's zone was known", () => {
+  // 02:30 UTC on Sunday 22 November: still Saturday 21 November in Grace's zone (New York).
+  const EARLY = new Date('2026-11-22T02:30:00Z');
+
+  it("kept under the machine's date while GET /me failed; `today --resume` sends it for the person's date when it was typed", async () => {
+    const w = await otherSandbox({}, EARLY);
+    try {
+      const dir = join(w.env.CHECKIN_CONFIG_DIR!, 'drafts');
+      const grace = { CHECKIN_TOKEN: 'sandbox_pat_grace', TZ: undefined };
+      w.sb.inject({ method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' }, { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' });
+      expect((await w.cli(['today', '-p', '-'], { env: grace, input: 'Typed on Saturday evening\n' })).code).toBe(1);
+      const [kept] = entriesIn(dir);
+      expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, day_guessed: true });
+      await w.clock.sleep(60_000);
+      w.sb.requests.length = 0;
+      const resumed = await w.cli(['today', '--resume'], { env: grace });
+      expect([resumed.code, resumed.stderr]).toEqual([0, '']);
+      expect(w.sb.requests.filter((q) => q.method === 'PATCH').map((q) => [q.path, q.body])).toEqual([['/api/v2/check-ins/2026-11-21', { previous: 'Typed on Saturday evening' }]]);
+      expect(filesIn(dir)).toEqual([]);
     } finally {
       await w.sb.close();
     }
@@ -237,8 +254,8 @@ describe('kept through a URL that is not the service (…/api/v1)', () => {
     const r = await w.cli(['today', '--resume']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
-    expect(w.sb.requests[0]!.body).toEqual({ previous: 'Through the wrong door' });
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, `PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(w.sb.requests[1]!.body).toEqual({ previous: 'Through the wrong door' });
     expect(filesIn(dir())).toEqual([]);
   });
 

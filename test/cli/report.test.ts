@@ -13,7 +13,7 @@ const MARKDOWN = `# Check-ins, Thu 19 Nov – Fri 20 Nov 2026
 
 ## Ada Lovelace
 
-2 of 2 days checked in · 0 days blocked · moods: 😌 calm ×1, 🤓 nerdy ×1 · 1 goal update
+2 of 2 days checked in · 0 days blocked · streak 2 days (longest 2) · moods: 😌 calm ×1, 🤓 nerdy ×1 · 1 goal update
 
 - Goal update “Invoices endpoint in review” on Ship the v2 billing API (2026-11-19): 35%, At risk
 
@@ -48,15 +48,15 @@ Did what was intended: yes
 - Finish the *rate limiter* design doc
 `;
 
-const CSV = `date,person,done,mood,did_what_was_intended,blocked,previous,intentions,blockers
+const CSV = `date,person,done,mood,did_what_was_intended,blocked,previous,intentions,blockers,streak,filled_days,blocked_days
 2026-11-19,Ada Lovelace,yes,calm,yes,no,"'- Finish the *rate limiter* design doc
 - Demo the new dashboard to the support team
 - Pair with @linus on the flaky \`checkout\` test","'- Clean up feature flags older than 90 days
-- Finish the *rate limiter* design doc",
+- Finish the *rate limiter* design doc",,1,1,0
 2026-11-20,Ada Lovelace,yes,nerdy,yes,no,"'- Clean up feature flags older than 90 days
 - Finish the *rate limiter* design doc","'- Ship the onboarding email tweaks
 - Clean up feature flags older than 90 days
-- Finish the *rate limiter* design doc",
+- Finish the *rate limiter* design doc",,2,2,0
 `;
 
 describe('checkin report', () => {
@@ -93,7 +93,7 @@ describe('checkin report', () => {
     expect(grace).toContain('**Blockers:** =HYPERLINK("http://evil","x")');
     const csv = await w.cli(['report', '--team', 'Platform', ...period, '--format', 'csv']);
     // A spreadsheet would run it as a formula: kept as text.
-    expect(csv.stdout).toContain(`,"'=HYPERLINK(""http://evil"",""x"")"\n`);
+    expect(csv.stdout).toContain(`,"'=HYPERLINK(""http://evil"",""x"")",2,2,2\n`);
     const json = JSON.parse((await w.cli(['report', '--team', 'Platform', ...period, '--format', 'json'])).stdout);
     expect(json).toMatchObject({ since: '2026-11-19', until: '2026-11-20' });
     const g = json.people.find((p: { person: { name: string } }) => p.person.name === 'Grace Hopper');
@@ -137,7 +137,7 @@ describe('checkin report', () => {
     const escaped = '&lt;img src\\=x onerror\\=alert\\(1\\)&gt; \\[x\\]\\(javascript\\:alert\\(1\\)\\) \\# \\| a \\| www\\.evil\\.example';
     expect(r.stdout.split('\n').filter((l) => /^(##|- Goal|2 of)/.test(l))).toEqual([
       `## Ada ${escaped}`,
-      '2 of 2 days checked in · 0 days blocked · moods: &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\) ×1, 🤓 nerdy ×1 · 1 goal update',
+      '2 of 2 days checked in · 0 days blocked · streak 2 days (longest 2) · moods: &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\) ×1, 🤓 nerdy ×1 · 1 goal update',
       `- Goal update “Update ${escaped}” on Goal ${escaped} (2026-11-19): 35%, At risk`,
       '### Thu 19 Nov — &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\)',
       '### Fri 20 Nov — 🤓 nerdy',

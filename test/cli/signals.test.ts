@@ -2,13 +2,13 @@
 // (GET /me included, when the person's zone is not cached yet), and SIGINT, SIGTERM or SIGHUP in
 // any window leaves the draft and says in one plain line how to send it. The built binary, a
 // sandbox that never answers the request of the window, and real signals.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { draftEntries } from '../helpers/outbox.js';
+import { folderView } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -75,7 +75,7 @@ describe('a stop signal', () => {
       expect(JSON.parse(sent.stdout)).toMatchObject({ intentions: 'Piped before the PATCH' });
       expect(sent.stderr).toBe('');
       // The stopped run's claim was taken back: nothing at all is left.
-      expect(readdirSync(join(env.CHECKIN_CONFIG_DIR!, 'drafts'))).toEqual([]);
+      expect(folderView(join(env.CHECKIN_CONFIG_DIR!, 'drafts'))).toEqual([]);
     });
   }
 

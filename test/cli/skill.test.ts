@@ -2,11 +2,12 @@
 // them: the built CLI spawned with a HOME of its own, in a project folder of its own; the exact
 // files written, the exact output and exit codes.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
-import { cleanEnv, ROOT, runCli } from '../helpers/cli.js';
+import { CLI_WORDS, cleanEnv, ROOT, runCli } from '../helpers/cli.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const SHIPPED = readFileSync(join(ROOT, 'skills', 'checkin', 'SKILL.md'), 'utf8');
@@ -138,5 +139,43 @@ describe('checkin mcp and an installed skill', () => {
     });
     expect((await runCli(['skill', 'install'], { env, cwd: project })).code).toBe(0);
     expect(await runCli(['mcp'], { env, cwd: project, input: '' })).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
+  });
+});
+
+describe('checkin skill install: folders, whatever the umask; a project never followed out of', () => {
+  /** The built CLI run under `umask 000` (a shell sets it, then becomes the CLI). */
+  function underUmask000(env: NodeJS.ProcessEnv, cwd: string, args: string[]) {
+    const r = spawnSync('sh', ['-c', 'umask 000 && exec "$@"', 'sh', ...CLI_WORDS, ...args], { env, cwd, encoding: 'utf8', timeout: 30_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+  const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+  it('under umask 000: the folders it makes in the home folder are 0700, in a project 0755; the file 0644; a folder already there keeps its mode', () => {
+    const { env, home, project } = setup();
+    mkdirSync(join(home, '.copilot'), { mode: 0o750 });
+    chmodSync(join(home, '.copilot'), 0o750);
+    for (const [agent, scope] of [['claude', 'user'], ['codex', 'user'], ['vscode', 'user'], ['claude', 'project'], ['vscode', 'project']] as const) {
+      const r = underUmask000(env, project, ['skill', 'install', '--agent', agent, '--scope', scope]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    for (const d of ['.claude', '.claude/skills', '.claude/skills/checkin', '.agents', '.agents/skills', '.agents/skills/checkin', '.copilot/skills', '.copilot/skills/checkin']) expect(mode(join(home, d)), d).toBe('700');
+    expect(mode(join(home, '.copilot'))).toBe('750');
+    for (const d of ['.claude', '.claude/skills', '.claude/skills/checkin', '.github', '.github/skills', '.github/skills/checkin']) expect(mode(join(project, d)), d).toBe('755');
+    expect(mode(join(home, '.claude/skills/checkin/SKILL.md'))).toBe('644');
+  });
+
+  it('project scope: a `.claude` that is a symbolic link (to ~/.ssh) is refused, nothing written there; a link further down too', () => {
+    const { env, home, project } = setup();
+    const ssh = join(home, '.ssh');
+    mkdirSync(ssh, { mode: 0o700 });
+    symlinkSync(ssh, join(project, '.claude'));
+    const r = underUmask000(env, project, ['skill', 'install', '--agent', 'claude', '--scope', 'project']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: ${join(project, '.claude')} is a symbolic link: the project's skill is written only inside the project (${project}), never where a link points\nRemove the link, or install for yourself: --scope user.\n`);
+    expect(readdirSync(ssh)).toEqual([]);
+    mkdirSync(join(project, '.agents'));
+    symlinkSync(ssh, join(project, '.agents', 'skills'));
+    expect(underUmask000(env, project, ['skill', 'install', '--agent', 'codex', '--scope', 'project']).code).toBe(1);
+    expect(readdirSync(ssh)).toEqual([]);
   });
 });

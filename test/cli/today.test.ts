@@ -244,7 +244,7 @@ describe('failures: one clear line and the documented exit code', () => {
     expect(sb.requests.filter((q) => q.method === 'PATCH')).toHaveLength(3);
     expect(r.stderr).toContain('What you wrote is kept as a draft: `checkin today --resume` sends it');
     const listed = await cli(['drafts', '--json']);
-    expect((JSON.parse(listed.stdout) as Array<{ made: string; preview?: string }>).map((d) => d.made)).toEqual(['typed']);
+    expect((JSON.parse(listed.stdout) as Array<{ made: string; preview?: string }>).map((d) => d.made)).toEqual(['flag']);
     sb.requests.length = 0;
     const resumed = await cli(['today', '--resume']);
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -1,6 +1,5 @@
 // checkin <key>, list, team, comments, reactions, goals and the read-only views: in-process against
 // the sandbox over real HTTP (piped and terminal forms), on a fake clock.
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, weekdayOf } from '../../src/core/datekey.js';
@@ -12,6 +11,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { call } from '../helpers/http.js';
 import { describeRequest as api, otherSandbox, START, TODAY, useWorld, type RunOptions } from '../helpers/harness.js';
 import { tempDir } from '../helpers/cleanup.js';
+import { folderEntries, folderView, rowsIn } from '../helpers/outbox.js';
 
 const w = useWorld();
 let sb: Sandbox;
@@ -315,13 +315,13 @@ describe('checkin comments and reactions', () => {
       `error: POST /api/v2/check-ins/${id}/comments: 503 Service Unavailable: maintenance\nThe service is having trouble; try again in a few minutes.\nWhat you wrote is kept as a draft: \`checkin comments ${id} --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`,
     );
     const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-    expect(readdirSync(dir)).toHaveLength(1);
-    const kept = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    expect(folderView(dir)).toHaveLength(1);
+    const kept = folderEntries(dir);
     expect(kept).toMatchObject([{ target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Keep me' } }]);
     sb.requests.length = 0;
     expect((await cli(['comments', id, '--resume'])).code).toBe(0);
     expect(sb.requests.map((q) => q.body)).toEqual([{ body: 'Keep me' }]);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(folderView(dir)).toEqual([]);
   });
 
   it('comments and reactions on a goal update; reactions list emoji, name, who', async () => {
@@ -457,13 +457,13 @@ describe('dropped connections', () => {
     expect(sb.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
     // No answer to a create: it may have been made, so the entry is kept and not sent again on its own.
     const dir = join(env.CHECKIN_CONFIG_DIR!, 'drafts');
-    const files = readdirSync(dir).sort();
+    const files = folderView(dir);
     expect(files).toHaveLength(2);
-    const entry = JSON.parse(readFileSync(join(dir, files.find((f) => f.endsWith('.json'))!), 'utf8'));
+    const [entry] = folderEntries(dir);
     expect(entry).toMatchObject({ target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Only once' } });
     expect(files).toEqual([`${entry.id}.json`, `${entry.id}.unknown`]);
     // When it went out, as the marker beside it says (and the line says it in the person's words).
-    expect(JSON.parse(readFileSync(join(dir, `${entry.id}.unknown`), 'utf8')).at).toMatch(/^2026-11-22T09:30:00\.\d{3}Z$/);
+    expect(rowsIn(dir)[0]!.maybe_at).toMatch(/^2026-11-22T09:30:00\.\d{3}Z$/);
     expect(post.stderr.split('\n').slice(-2)).toEqual([
       `The draft ${entry.id} may have reached the service (sent Sun 22 Nov 09:30, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`,
       '',
@@ -475,7 +475,7 @@ describe('dropped connections', () => {
       `warning: The draft ${entry.id} may have reached the service (sent Sun 22 Nov 09:30, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.\nerror: Nothing was sent: what waits for this check-in may already have reached the service, or another checkin is sending it\n`,
     );
     expect(sb.requests).toEqual([]);
-    expect(readdirSync(dir).sort()).toEqual(files);
+    expect(folderView(dir)).toEqual(files);
   });
 });
 

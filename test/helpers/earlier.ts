@@ -36,5 +36,5 @@ export function writeOldDraft(dir: string, d: { apiUrl: string; target: DraftTar
 
 /** The outbox entry an earlier draft becomes (its id made from its file, not known here). */
 export function entryOf(d: OldDraft) {
-  return { checkin_outbox: 1, id: expect.stringMatching(/^[a-z2-9]{10}$/), account: { api_url: d.api_url }, target: d.target, content: d.content, made: 'earlier', created_at: d.saved_at, saved_at: d.saved_at };
+  return { id: expect.stringMatching(/^[a-z2-9]{10}$/), account: { api_url: d.api_url }, target: d.target, content: d.content, made: 'earlier', created_at: d.saved_at, saved_at: d.saved_at };
 }

@@ -1,6 +1,8 @@
 // `checkin mcp` driven as an agent's client drives it: the built CLI started over stdio and the SDK's
 // own Client connected to it, closed after each test. `answer` is what the person says when the
 // server asks (a function: said once it resolves); without one the client cannot be asked.
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -24,6 +26,11 @@ export interface McpSession {
 
 export interface ConnectOptions {
   answer?: Answer | (() => Promise<Answer>);
+  /**
+   * The client: the 2025 one (`@modelcontextprotocol/sdk` 1.x, initialize; the default) or the 2026 one
+   * (`@modelcontextprotocol/client` 2.x, pinned to 2026-07-28, or `auto`: server/discover first).
+   */
+  revision?: '2025-11-25' | '2026-07-28' | 'auto';
   args?: string[];
   env?: NodeJS.ProcessEnv;
 }
@@ -34,7 +41,16 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
   afterEach(async () => {
     for (const c of open.splice(0)) await c.close().catch(() => undefined);
   });
+  const openModern: ModernClient[] = [];
+  afterEach(async () => {
+    for (const c of openModern.splice(0)) await c.close().catch(() => undefined);
+  });
   return async (opts = {}) => {
+    if (opts.revision && opts.revision !== '2025-11-25') {
+      const { session, client } = await connectModern(opts, envOf);
+      openModern.push(client);
+      return session;
+    }
     const transport = new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])], env: (opts.env ?? envOf()) as Record<string, string>, stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -59,6 +75,40 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
       read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
     };
   };
+}
+
+/** A 2026-07-28 session (`@modelcontextprotocol/client` 2.x): its client, and the same session face as the 2025 one. */
+export interface ModernSession extends Omit<McpSession, 'client'> {
+  client: ModernClient;
+}
+
+async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv): Promise<{ session: McpSession; client: ModernClient }> {
+  const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])], env: (opts.env ?? envOf()) as Record<string, string>, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new ModernClient(
+    { name: 'test-agent', version: '1.0.0' },
+    { capabilities: opts.answer ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: opts.revision === 'auto' ? 'auto' : { pin: '2026-07-28' } } },
+  );
+  const asked: string[] = [];
+  if (opts.answer) {
+    const answer = opts.answer;
+    client.setRequestHandler('elicitation/create', async (req) => {
+      asked.push((req.params as { message: string }).message);
+      const action = typeof answer === 'function' ? await answer() : answer;
+      return action === 'accept' ? { action, content: {} } : { action };
+    });
+  }
+  await client.connect(transport);
+  const session: ModernSession = {
+    client,
+    pid: transport.pid!,
+    asked,
+    stderr: () => stderr,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
+  };
+  return { session: session as unknown as McpSession, client };
 }
 
 /** A tool result's text. */

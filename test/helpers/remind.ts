@@ -2,7 +2,7 @@
 // crontab, notify-send, each keeping what it was asked), and a stand-in host for runs in-process.
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Host, Ran } from '../../src/domain/programs.js';
+import type { Host, Ran } from '../../src/system/programs.js';
 import { tempDir } from './cleanup.js';
 
 /** The stand-ins, in a folder put first on PATH; what they were asked is kept in files beside them. */

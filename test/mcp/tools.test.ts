@@ -11,7 +11,7 @@ import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 import type { AgentFace } from '../../src/commands/mcp/mcp.js';
 import type * as server from '../../src/mcp/server.js';
-import { draftFolder as draftFolderOf, draftsDir as draftsDirOf } from '../helpers/outbox.js';
+import { draftFolder as draftFolderOf, draftsDir as draftsDirOf, rowsIn } from '../helpers/outbox.js';
 
 // The command that starts the agent face and the face itself agree on how it is started (checked by tsc).
 export type StartedAs = typeof server extends AgentFace ? true : never;
@@ -35,7 +35,7 @@ const draftsDir = () => draftsDirOf(env.CHECKIN_CONFIG_DIR!);
 const draftFolder = () => draftFolderOf(env.CHECKIN_CONFIG_DIR!);
 const draftFiles = () => draftFolder().filter((n) => n.endsWith('.json'));
 /** An entry's file, as text (to say it is unchanged) and as what it says. */
-const entryText = (id: string) => readFileSync(join(draftsDir(), `${id}.json`), 'utf8');
+const entryText = (id: string) => rowsIn(draftsDir()).find((r) => r.id === id)!.data;
 const entryOf = (id: string) => JSON.parse(entryText(id)) as Record<string, unknown> & { made: string; content: Record<string, unknown>; created_at: string };
 /** An entry's id: 8 lowercase letters and digits. */
 const ID = /^[a-z0-9]{8}$/;
@@ -165,7 +165,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     // On disk: one entry, named by its id, saying whose it is, what for, what, and that an agent wrote it.
     expect(draftFolder()).toEqual([`${id}.json`]);
     const kept = entryOf(id);
-    expect(kept).toEqual({ checkin_outbox: 1, id, account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) }, target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers }, made: 'agent', created_at: kept.created_at, saved_at: kept.created_at });
+    expect(kept).toEqual({ id, account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) }, target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers }, made: 'agent', created_at: kept.created_at, saved_at: kept.created_at });
     expect(new Date(kept.created_at).toISOString()).toBe(kept.created_at);
 
     const sent = await s.call('send_checkin', { draft_id: id });
@@ -183,7 +183,7 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
   });
 
-  it('on no, nothing is sent and the draft stays; `checkin today --resume` sends it from the terminal', async () => {
+  it('on no, nothing is sent and the draft stays; the terminal sends it only on a yes (`today --resume` without one is refused)', async () => {
     const s = await connect({ answer: 'decline' });
     const day = await today(s);
     const id = (await s.call('draft_checkin', answers)).structuredContent!.draft_id as string;
@@ -201,7 +201,10 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     const res = await s.client.readResource({ uri: `checkin://drafts/${id}` });
     expect((res.contents[0] as { text: string }).text).toMatch(new RegExp(`^Draft ${id}: check-in, written by an agent, saved [^;]+; \`checkin drafts send ${id}\` sends it from a terminal\\n\\n[^]*Review @grace`));
 
-    const cli = await runCli(['today', '--resume'], { env });
+    const refused = await runCli(['today', '--resume'], { env });
+    expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written by an agent: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks (or add --yes to send it without asking).\n` });
+    expect(writes()).toEqual([]);
+    const cli = await runCli(['drafts', 'send', id, '--yes'], { env });
     expect(cli.code).toBe(0);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([answers]);
@@ -300,15 +303,15 @@ describe('checkin mcp: resources, prompt, setup', () => {
     const s = await connect();
     const day = await today(s);
     const { resources } = await s.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine']);
+    expect(resources.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', 'checkin://drafts']);
     const t = await s.client.readResource({ uri: 'checkin://check-ins/today' });
     expect((t.contents[0] as { text: string }).text).toMatch(new RegExp(`^${BY('Ada Lovelace')}Check-in ${day} · Ada Lovelace`));
     const team = await s.client.readResource({ uri: 'checkin://team/today' });
     expect((team.contents[0] as { text: string }).text).toMatch(new RegExp(`^Team 1 of 2, ${day}:\\n${BY('Platform')}Platform — `));
     const id = (await s.call('draft_checkin', { blockers: '' })).structuredContent!.draft_id as string;
     const listed = (await s.client.listResources()).resources;
-    expect(listed.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', `checkin://drafts/${id}`]);
-    expect(listed[4]).toMatchObject({ name: id, title: expect.stringMatching(new RegExp(`^Draft ${id}: check-in \\(agent, saved \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)$`)) });
+    expect(listed.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', 'checkin://drafts', `checkin://drafts/${id}`]);
+    expect(listed[5]).toMatchObject({ name: id, title: expect.stringMatching(new RegExp(`^Draft ${id}: check-in \\(agent, saved \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)$`)) });
 
     const { prompts } = await s.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['write_checkin']);
@@ -376,11 +379,12 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(JSON.parse(listed.stdout)).toEqual([
       expect.objectContaining({ id: theirs, for: `the check-in ${day}`, target: { kind: 'check-in', key: day }, made: 'piped', state: 'waiting', here: true, content: { kind: 'answers', answers: person } }),
     ]);
+    // The person's older draft would replace the answers the agent's send just saved: without a terminal to ask on, refused and kept.
     const resumed = await runCli(['today', '--resume'], { env });
-    expect(resumed.code).toBe(0);
-    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`, `PATCH /api/v2/check-ins/${day}`]);
-    expect(bodiesOf('PATCH')).toEqual([agent, person]);
-    expect(draftFolder()).toEqual([]);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toMatch(new RegExp(`^error: The draft ${theirs} \\([^)]+\\) would replace answers saved on the service later`));
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
+    expect(draftFolder()).toEqual([`${theirs}.json`]);
   });
 
   it("log_activity beside the person's kept activity: one POST, the agent's; the person's stays for `checkin log --resume`", async () => {
@@ -428,8 +432,12 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
       ['agent', 'First thing'],
       ['agent', 'Second thing'],
     ]);
+    // An agent's words: `log --resume` without a terminal sends neither (each said), `drafts send --yes` sends each.
     const resumed = await runCli(['log', '--resume'], { env });
-    expect(resumed.code).toBe(0);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr.match(/was written by an agent: it needs your yes/g)).toHaveLength(2);
+    expect(bodiesOf('POST').slice(2)).toEqual([]);
+    for (const e of kept.sort((a, b) => (a.created_at < b.created_at ? -1 : 1))) expect((await runCli(['drafts', 'send', e.id as string, '--yes'], { env })).code).toBe(0);
     expect(bodiesOf('POST').slice(2)).toEqual([
       { description: 'First thing', group: 'checkin' },
       { description: 'Second thing', group: 'checkin' },
@@ -473,7 +481,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect((await runCli(['goal', 'update', goals[0]!.id, '--title', 'PERSON TYPED THIS update', '--body', 'theirs'], { env })).code).toBe(1);
     const theirs = draftFiles();
     expect(theirs).toHaveLength(2);
-    const theirTexts = theirs.map((n) => readFileSync(join(draftsDir(), n), 'utf8'));
+    const theirTexts = theirs.map((n) => entryText(n.replace(/\.json$/, '')));
     expect(theirTexts.map((t) => JSON.parse(t).content).sort((a, b) => String(a.kind).localeCompare(String(b.kind)))).toEqual([
       { kind: 'comment', body: 'PERSON TYPED THIS comment' },
       { kind: 'goal-update', input: { title: 'PERSON TYPED THIS update', body: 'theirs' } },
@@ -489,7 +497,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(s.asked).toEqual([]);
     expect(writes()).toEqual([]);
     expect(draftFiles()).toEqual([...theirs, `${c.structuredContent!.draft_id}.json`, `${g.structuredContent!.draft_id}.json`].sort());
-    expect(theirs.map((n) => readFileSync(join(draftsDir(), n), 'utf8'))).toEqual(theirTexts);
+    expect(theirs.map((n) => entryText(n.replace(/\.json$/, '')))).toEqual(theirTexts);
 
     const sent = await s.call('send_comment', { draft_id: c.structuredContent!.draft_id });
     expect(sent.structuredContent).toMatchObject({ sent: true, comment: { body: 'agent comment' } });
@@ -498,7 +506,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(writes()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
     expect(bodiesOf('POST')).toEqual([{ body: 'agent comment' }]);
     expect(draftFiles()).toEqual([...theirs, `${g.structuredContent!.draft_id}.json`].sort());
-    expect(theirs.map((n) => readFileSync(join(draftsDir(), n), 'utf8'))).toEqual(theirTexts);
+    expect(theirs.map((n) => entryText(n.replace(/\.json$/, '')))).toEqual(theirTexts);
   });
 });
 
@@ -510,7 +518,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     sb.requests.length = 0;
     return { on, date, id };
   }
-  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again\nWhen no checkin is running, that claim was left by one that is gone \\(its process number now names another program\\): remove \\S+\\.claim and try again\\.$`);
+  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again$`);
   const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
 
   it('three parallel send_comment calls, each accepted: the draft is claimed before the person is asked, so one is asked, one POST; the others are refused at once', async () => {

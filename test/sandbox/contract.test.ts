@@ -1,5 +1,5 @@
-// The sandbox's answers, field by field, against the shapes api-v2-spec.md and api-notes.md
-// document — every endpoint they list. A client that passes here meets the same shapes there.
+// The sandbox's answers, field by field, against the shapes docs/api.md
+// documents — every endpoint it lists. A client that passes here meets the same shapes there.
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
 import { useWorld } from '../helpers/harness.js';

@@ -89,7 +89,7 @@ describe('editor', () => {
     await config('set', 'editor', '/nonexistent/editor');
     const s = new Screen(['comments', checkIn.id, '--edit'], env);
     expect(await s.exit()).toEqual({ code: 2, signal: 0 });
-    expect(s.text().replace(/\n/g, '')).toContain('The editor "/nonexistent/editor" (the editor setting) was not found or cannot run; nothing was sent');
+    expect(s.text().replace(/\s*\n\s*/g, ' ')).toContain('The editor "/nonexistent/editor" (the editor setting) was not found or cannot run; nothing was sent');
     expect(sb.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { KEY, Screen } from '../helpers/terminal.js';
+import { folderView } from '../helpers/outbox.js';
 
 const VIM = (() => {
   try {
@@ -57,15 +58,18 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
       expect(drafts[0]).toMatchObject({ for: `the check-in ${localDateKey(new Date())}`, made: 'editor' });
       expect(drafts[0]!.text).toContain(`## Intentions\n- Ship the ${signal} fix`);
 
-      const sent = await runCli(['today', '--resume', '--json', 'intentions'], { env });
-      expect(sent.stderr).toBe('');
-      expect(sent.code).toBe(0);
-      expect(JSON.parse(sent.stdout).intentions).toContain(`- Ship the ${signal} fix`);
+      // Written in an editor checkin no longer watched: not sent without the person's yes (no terminal here: refused, kept).
+      const refused = await runCli(['today', '--resume', '--json', 'intentions'], { env });
+      const id = drafts[0]!.id;
+      expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written in an editor after checkin stopped watching it: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks (or add --yes to send it without asking).\n` });
+      expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+      const sent = await runCli(['drafts', 'send', id, '--yes'], { env });
+      expect([sent.code, sent.stderr]).toEqual([0, '']);
       const patches = sb.requests.filter((r) => r.method === 'PATCH');
       expect(patches).toHaveLength(1);
       expect((patches[0]!.body as { intentions: string }).intentions).toContain(`- Ship the ${signal} fix`);
       // Sent: nothing of it is left, the editor's file included.
-      expect(readdirSync(draftsDir())).toEqual([]);
+      expect(folderView(draftsDir())).toEqual([]);
     });
   }
 
@@ -75,7 +79,7 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
     s.type(`${KEY.escape}:%d${KEY.enter}:wq${KEY.enter}`);
     await s.waitFor('Nothing was written; the check-in was not sent');
     expect((await s.exit()).code).toBe(130);
-    expect(readdirSync(draftsDir())).toEqual([]);
+    expect(folderView(draftsDir())).toEqual([]);
     expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
   });
 });

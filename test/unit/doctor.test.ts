@@ -1,11 +1,8 @@
 // doctor's pieces on their own: what is shown of a token and a URL, the Codex config's servers, and
-// the keychain look-up a child makes — with exactly this session's environment, or with a scheduled
-// run's — against a stand-in keyring module that opens only where a session bus is named.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// the environment a scheduled run has. (The keychain look-up a child makes: test/cli/keychain-probe.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { codexServers, keychainVerdict, probeKeychain, redactToken, redactUrl, scheduledEnvironment } from '../../src/domain/doctor.js';
-import { tempDir } from '../helpers/cleanup.js';
+import { redactToken, redactUrl } from '../../src/domain/doctor.js';
+import { codexServers, scheduledEnvironment } from '../../src/system/probes.js';
 
 describe('what doctor shows of a secret', () => {
   it.each([
@@ -47,42 +44,13 @@ describe("Codex's config.toml", () => {
   });
 });
 
-describe('the keychain, from this session and from a scheduled run', () => {
-  /** A stand-in for @napi-rs/keyring: it opens only where a session bus is named, and holds one token. */
-  function fakeKeyring(body = `getPassword() { if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('Platform secure storage failure: no session bus\\nbacktrace'); return this.account === 'https://x.example/api/v2' ? 'steady_pat_secret' : null; }`) {
-    const file = join(tempDir('checkin-fake-keyring-'), 'keyring.cjs');
-    writeFileSync(file, `exports.Entry = class { constructor(service, account) { this.account = account; } ${body} };\n`);
-    return file;
-  }
+describe("a scheduled run's environment", () => {
   const session = { HOME: '/home/ada', PATH: '/usr/bin:/bin', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', DISPLAY: ':0', CHECKIN_TOKEN: 'steady_pat_env', CHECKIN_CONFIG_DIR: '/home/ada/conf', TZ: 'Europe/London' };
 
-  it("a scheduled run's environment holds the folders, HOME, TZ and a system PATH, and nothing else of the session's", () => {
+  it("holds the folders, HOME, TZ and a system PATH, and nothing else of the session's", () => {
     const env = scheduledEnvironment(session, undefined);
     expect(Object.keys(env).sort()).toEqual(['CHECKIN_CONFIG_DIR', 'HOME', 'PATH', 'TZ']);
     expect(env.PATH!.split(':')).toEqual(expect.arrayContaining(['/usr/local/bin', '/usr/bin', '/bin']));
     expect(scheduledEnvironment(session, 'https://x.example/api/v2').CHECKIN_API_URL).toBe('https://x.example/api/v2');
-  });
-
-  it('the child finds the token with the session bus, cannot open the keychain without it, and never hands the token back', async () => {
-    const mod = fakeKeyring();
-    const here = await probeKeychain(mod, 'https://x.example/api/v2', session, 10_000);
-    expect(here).toEqual({ found: true });
-    expect(await probeKeychain(mod, 'https://other.example/api/v2', session, 10_000)).toEqual({ found: false });
-    const scheduled = await probeKeychain(mod, 'https://x.example/api/v2', scheduledEnvironment(session, undefined), 10_000);
-    expect(scheduled).toEqual({ error: 'Platform secure storage failure: no session bus' });
-    expect(JSON.stringify([here, scheduled])).not.toContain('secret');
-    expect(keychainVerdict('the system keychain', here, scheduled)).toEqual({
-      id: 'keychain',
-      status: 'warning',
-      message: "the system keychain holds the token from this session, but cannot be opened (Platform secure storage failure: no session bus) from a scheduled run's environment",
-      fix: 'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.',
-    });
-    expect(keychainVerdict('the system keychain', here, here).status).toBe('ok');
-    expect(keychainVerdict('the system keychain', { found: false }, here).status).toBe('problem');
-  });
-
-  it('a keychain that never answers is given up on at the time limit (the child killed)', async () => {
-    const mod = fakeKeyring('getPassword() { for (;;) {} }');
-    expect(await probeKeychain(mod, 'https://x.example/api/v2', session, 300)).toEqual({ error: 'no answer within 0.3 s' });
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { debugFrom } from '../../src/context.js';
 import { describeError } from '../../src/error-text.js';
-import { CancelledError, CliError, EditorError, EXIT, ExitSignal, UnexpectedError, UsageError, withHint } from '../../src/errors.js';
+import { CancelledError, CliError, EditorError, EXIT, ExitSignal, hintText, terminal, UnexpectedError, UsageError, withHint } from '../../src/errors.js';
 
 describe('withHint', () => {
   it('gives the same error with one more line: class, message, exit code and stack kept; the error caught is unchanged', () => {
@@ -14,7 +14,13 @@ describe('withHint', () => {
     expect(hinted).toMatchObject({ message: 'vim failed', exitCode: EXIT.USAGE, text: 'what was saved', stack: err.stack });
     expect(hinted.hints).toEqual([err.hints[0], 'What you wrote is kept as a draft.']);
     expect(err.hints).toHaveLength(1);
-    expect(describeError(hinted, false).lines).toEqual(['error: vim failed', err.hints[0], 'What you wrote is kept as a draft.']);
+    expect(describeError(hinted, false).lines).toEqual(['error: vim failed', hintText(err.hints[0]!), 'What you wrote is kept as a draft.']);
+  });
+
+  it('advice for a terminal is data: the CLI says it, the agent face leaves it out (no reading of the words)', () => {
+    const err = withHint(new UsageError('No check-in id starts with "zz"', terminal('`checkin list` shows check-ins with their ids')), 'Words for anyone, even with `checkin` in them.');
+    expect(describeError(err, false).lines).toEqual(['error: No check-in id starts with "zz"', '`checkin list` shows check-ins with their ids', 'Words for anyone, even with `checkin` in them.']);
+    expect(describeError(err, false, 'agent').lines).toEqual(['error: No check-in id starts with "zz"', 'Words for anyone, even with `checkin` in them.']);
   });
 
   it("an editor quit with a failure status (vim's :cq) is a stop: exit 130, plain words, no advice about the editor; the kept line follows", () => {

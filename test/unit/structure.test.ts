@@ -76,7 +76,7 @@ describe('src/ structure', () => {
     expect(bad).toEqual([]);
   });
 
-  it('layers point inward: api, config, ui, core, sandbox, domain and the agent face know nothing of commands; the lower ones nothing of each other', () => {
+  it('layers point inward: api, config, ui, core, sandbox, system, domain and the agent face know nothing of commands; the lower ones nothing of each other', () => {
     // What each layer may import besides itself: the wire types and the error vocabulary are shared words.
     const allowed: Record<string, RegExp> = {
       'api/': /^(api\/|errors\.ts$)/,
@@ -84,8 +84,10 @@ describe('src/ structure', () => {
       'core/': /^(core\/|api\/types\.ts$|errors\.ts$)/,
       'ui/': /^(ui\/|api\/types\.ts$|core\/|errors\.ts$)/,
       'sandbox/': /^(sandbox\/|api\/types\.ts$|core\/datekey\.ts$)/,
+      // What talks to the machine (schedulers' units, skill files, programs, git, doctor's probes): below the domain's rules.
+      'system/': /^(system\/|api\/types\.ts$|config\/|core\/|context\.ts$|errors\.ts$|version\.ts$)/,
       // The domain serves both faces: it knows the layers below, never a command, the flags or the agent face.
-      'domain/': /^(domain\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
+      'domain/': /^(domain\/|system\/|api\/|config\/|core\/|ui\/|context\.ts$|errors\.ts$|version\.ts$)/,
       // The agent face: the domain and the layers below, never the CLI's commands.
       'mcp/': /^(mcp\/|domain\/|api\/|config\/|core\/|ui\/|context\.ts$|error-text\.ts$|errors\.ts$|version\.ts$)/,
       'commands/flags.ts': /^(context\.ts$)/,
@@ -97,10 +99,29 @@ describe('src/ structure', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the cached `me` is read and written only through domain/account.ts (me, cachedMe, rememberZone, startAccountCache)', () => {
+    const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    // The cache's kind 'me' named in a read or a write of the cache, a login's new cache holding `me`, or the record built by hand.
+    const touchesMe = (t: string) => /\.cached?\s*\([^;]*?'me'\s*[,)]/.test(t) || /replaceCache\s*\([^;]*\{\s*me\s*:/.test(t) || /\btoCachedMe\b/.test(t);
+    const outside = sources.filter((f) => f.path !== 'domain/account.ts' && !f.path.startsWith('sandbox/') && touchesMe(code(f.text))).map((f) => f.path);
+    expect(outside).toEqual([]);
+    // It can fail: account.ts itself does so.
+    expect(touchesMe(code(sources.find((f) => f.path === 'domain/account.ts')!.text))).toBe(true);
+  });
+
   it('no `any`, no process.exit, and only ui/io.ts touches the standard streams', () => {
     const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
     expect(sources.filter((f) => /:\s*any\b|<any>|\bas any\b|any\[\]/.test(code(f.text))).map((f) => f.path)).toEqual([]);
     expect(sources.filter((f) => /process\.exit\s*\(/.test(code(f.text))).map((f) => f.path)).toEqual([]);
     expect(sources.filter((f) => /process\.(stdout|stdin|stderr)\b/.test(code(f.text))).map((f) => f.path)).toEqual(['ui/io.ts']);
+  });
+
+  it('test/unit is pure: no process started, no socket, no sandbox, no terminal (those tests live in test/cli, test/sandbox, test/terminal)', () => {
+    const unit = join(ROOT, 'test', 'unit');
+    const impure = /node:child_process|node:net|node:https?'|node-pty|helpers\/(harness|terminal|http|hostile)\.js|sandbox\/server\.js|\brunCli\(|\bspawn(Sync)?\(|\bexecFile(Sync)?\(/;
+    const found = readdirSync(unit)
+      .filter((name) => name.endsWith('.ts'))
+      .filter((name) => impure.test(readFileSync(join(unit, name), 'utf8').replace(/^\s*\/\/.*$/gm, '').replace(new RegExp(`impure = .*$`, 'm'), '')));
+    expect(found).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import type { Activity, ActivityInput } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { activityInput, MAX_DESCRIPTION } from '../../domain/activity-input.js';
-import { resumeEach, sendWithDraft, type DraftContent } from '../../domain/outbox.js';
+import { resumeEach, type DraftContent } from '../../domain/outbox.js';
+import { logActivityKept } from '../../domain/writes.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';
@@ -46,7 +47,7 @@ export async function runLog(ctx: Context, opts: LogOptions): Promise<void> {
   const piped = opts.text === '-';
   const input = activityInput({ text: piped ? await ctx.io.readStdin() : opts.text, url: opts.url, group: opts.group }, { url: '--url', group: '--group' });
   // Kept before anything can fail on the way to the service (no token yet, say).
-  const recorded = await sendWithDraft(ctx, { target, content: { kind: 'activity', input }, made: piped ? 'piped' : 'typed', send: async () => postActivity(await ctx.api(), input) });
+  const recorded = await logActivityKept(ctx, input, { made: piped ? 'piped' : 'typed' });
   await showRecorded(ctx, recorded, opts.json);
 }
 

@@ -3,10 +3,9 @@ import { Command } from '@commander-js/extra-typings';
 import { ApiClient, checkTransport } from '../../api/client.js';
 import { getMe } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
-import { cacheKey } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
-import { toCachedMe } from '../../domain/account.js';
+import { startAccountCache } from '../../domain/account.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { USER_AGENT } from '../../version.js';
 import type { Run } from '../flags.js';
@@ -54,9 +53,8 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   } finally {
     await api.close();
   }
-  const cached = toCachedMe(me, ctx.now());
   const stored = await cfg.storeToken(apiUrl, token, { file: Boolean(opts.insecureStorage) });
-  await cfg.replaceCache(cacheKey(apiUrl, token), { me: cached });
+  await startAccountCache(cfg, apiUrl, token, me, ctx.now());
   io.err(`Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}\n`);
   io.err(stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`);
   if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {

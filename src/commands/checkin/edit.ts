@@ -7,6 +7,7 @@ import { isBlankTemplate, readTemplate } from '../../core/checkin-answers.js';
 import { EditorError, UsageError, withHint } from '../../errors.js';
 import { dropOwn, editKept, keep, keptLine, ownEntry } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
+import { checkInCommand } from './given.js';
 
 const NOTE_START = '<!-- checkin could not read what you saved:';
 const NOTE = /^<!-- checkin could not read what you saved:[\s\S]*?-->\n/;
@@ -48,7 +49,7 @@ export async function editAnswers(ctx: Context, target: Target, text: string): P
       // The editor failed: whatever its file held is kept, unless it is what was shown.
       if (err instanceof EditorError && err.text.replace(NOTE, '').trim() !== '' && err.text !== shown) {
         keep(ctx, draftTarget, { kind: 'text', text: err.text.replace(NOTE, '') });
-        throw withHint(err, keptLine(`${target.resumeCommand} --resume -e`));
+        throw withHint(err, keptLine(`${checkInCommand(target)} --resume -e`));
       }
       if (err instanceof EditorError) nothingWritten();
       throw err;

@@ -3,14 +3,15 @@
 // `checkin today` uses it for today's date key; `checkin checkin <key>` for any key.
 
 import { getCheckIn } from '../../api/endpoints.js';
-import { DATE_KEY_RE, UUID_RE, type CheckInAnswers } from '../../api/types.js';
+import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
-import { CancelledError, UsageError } from '../../errors.js';
-import { allHere, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
+import { CancelledError, terminal, UsageError } from '../../errors.js';
+import { allHere, entryDay, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
+import { BUSY } from '../../config/outbox-files.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
-import type { AnswerOptions, Given } from './given.js';
+import { checkInCommand, type AnswerOptions, type Given } from './given.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
@@ -43,9 +44,9 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
 }
 
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
-async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[] }> {
+async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[]; busy: Entry[]; known?: CheckIn }> {
   // Piped for `last` before it was known: kept under that name.
-  const exact = waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key });
+  const exact = await byPersonsDay(ctx, target, waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key }));
   // Kept under the other name of the same check-in? One GET tells its id and date.
   const otherForm = UUID_RE.test(target.key) ? DATE_KEY_RE : UUID_RE;
   if (!ctx.drafts().list().some((e) => e.target.kind === 'check-in' && otherForm.test(e.target.key))) return exact;
@@ -53,13 +54,29 @@ async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: 
   if (!c) return exact;
   const other = waitingFor(ctx, { kind: 'check-in', key: UUID_RE.test(target.key) ? c.date : c.id });
   const byAge = (a: Entry, b: Entry) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
-  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge) };
+  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge), busy: [...exact.busy, ...other.busy], known: c };
+}
+
+/**
+ * Kept for the machine's date before the person's zone was known: an entry is for the person's
+ * date when it was typed — taken in when that is this check-in's, left out when it is another's.
+ */
+async function byPersonsDay(ctx: Context, target: Target, w: ReturnType<typeof waitingFor>): Promise<ReturnType<typeof waitingFor>> {
+  const guessed = allHere(ctx).filter((e) => e.day_guessed && e.target.kind === 'check-in');
+  if (guessed.length === 0) return w;
+  const days = new Map<string, string>();
+  for (const e of guessed) days.set(e.id, await entryDay(ctx, e as Entry & { target: { kind: 'check-in' } }));
+  const mine = (e: Entry) => (days.has(e.id) ? days.get(e.id) === target.key : true);
+  const extra = guessed.filter((e) => days.get(e.id) === target.key && !w.here.some((h) => h.id === e.id) && !w.busy.some((b) => b.id === e.id) && !ctx.drafts().busyElsewhere(e));
+  return { ...w, here: [...w.here.filter(mine), ...extra].sort((a, b) => (a.created_at < b.created_at ? -1 : 1)) };
 }
 
 /** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */
-function noDraft(ctx: Context, target: Target, elsewhere: Entry[]): UsageError {
+function noDraft(ctx: Context, target: Target, elsewhere: Entry[], busy: Entry[] = []): UsageError {
   if (elsewhere.length > 0) return noneWaiting(ctx, target.label, elsewhere);
-  const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' ? [e.target.key] : [])))];
+  // Held by another checkin: said in the one wording, never as "there is one for" the same day.
+  if (busy.length > 0) return new UsageError(`The draft for ${target.label} is ${BUSY} right now; it was left to it`, terminal('Look again with `checkin drafts` once it has finished.'));
+  const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' && !busy.some((b) => b.id === e.id) ? [e.target.key] : [])))];
   if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
   const one = others[others.length - 1]!;
   return new UsageError(
@@ -75,7 +92,7 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
   const read = readTemplate(entry.content.text);
   if (read.problems.length === 0) return { answers: read.answers, edited: false };
   if (!ctx.io.canPrompt) {
-    throw new UsageError(`The kept draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${target.resumeCommand} --resume -e\` (it opens the kept text).`);
+    throw new UsageError(`The kept draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${checkInCommand(target)} --resume -e\` (it opens the kept text).`);
   }
   const edited = await editAnswers(ctx, target, withProblems(entry.content.text, read.problems));
   if (!edited) throw new CancelledError('Nothing was written; the kept draft was not sent and is still kept');
@@ -85,21 +102,26 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
 async function resume(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
   if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json, true);
-  const { here, elsewhere } = await waitingForCheckIn(ctx, target);
-  if (here.length === 0) throw noDraft(ctx, target, elsewhere);
+  const { here, elsewhere, busy, known } = await waitingForCheckIn(ctx, target);
+  if (here.length === 0) throw noDraft(ctx, target, elsewhere, busy);
   const extra = await given.answers(target);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
+  let sentOne = false;
   for (const entry of chosen) {
     if (!ctx.drafts().find(entry.id)) {
       ctx.io.err(`note: the draft ${entry.id} was sent or dropped by another checkin meanwhile\n`);
       continue;
     }
-    const { answers, edited } = await answersOfEntry(ctx, target, entry);
+    const read = await answersOfEntry(ctx, target, entry);
+    // Never over newer words: both shown and asked on a terminal, refused without one (what this run just sent is not another's).
+    const merged = sentOne ? undefined : await guardNewer(ctx, target.key, entry, read.answers, known ?? target.known);
+    const [answers, edited] = merged ? [merged, true] : [read.answers, read.edited];
     const body = { ...answers, ...extra };
     const sent = edited
       ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: flags.json, quiet: true })
       : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: flags.json, quiet: true });
     if (!sent) return;
+    sentOne = true;
   }
 }
 

@@ -5,18 +5,17 @@ import { readFileSync } from 'node:fs';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { isEmptyAnswers, parseMood, readTemplate } from '../../core/checkin-answers.js';
+import { ANSWER_FIELDS, isEmptyAnswers, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../../core/checkin-answers.js';
 import { UsageError, withHint } from '../../errors.js';
 import { resolveTeams } from '../../domain/account.js';
+import { todayGuess } from '../../domain/days.js';
 import { keep, keptLine, noPipeWithResume, retarget, type DraftTarget } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect } from '../flags.js';
 
-export interface AnswerOptions {
-  previous?: string;
-  intentions?: string;
-  blockers?: string;
+/** The answer flags (core/checkin-answers.ts `ANSWER_FIELDS`): a text field's flag by its JSON name, --mood, --done / --not-done. */
+export interface AnswerOptions extends Partial<Record<TextField, string>> {
   mood?: string;
   done?: boolean;
   notDone?: boolean;
@@ -30,16 +29,16 @@ export interface AnswerOptions {
   fromActivity?: boolean;
 }
 
+/** The command that addresses a check-in, as the person types it: `checkin today`, else `checkin checkin <key>`. */
+export function checkInCommand(target: Pick<Target, 'key' | 'today'>): string {
+  return target.today ? 'checkin today' : `checkin checkin ${target.key}`;
+}
+
 export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  for (const f of ANSWER_FIELDS) for (const flag of f.flags) cmd.option(flag.spec, flag.help);
   return cmd
-    .option('-p, --previous <text>', 'what you did previously (- reads stdin)')
-    .option('-i, --intentions <text>', 'what you intend to do next (- reads stdin)')
-    .option('-b, --blockers <text>', 'what blocks you; "" for nothing (- reads stdin)')
-    .option('-m, --mood <mood>', 'your mood, e.g. focused (none clears it)')
-    .option('--done', 'you did what you intended')
-    .option('--not-done', 'you did not do what you intended')
     .option('-t, --team <team>', 'share with this team only (UUID or name; repeatable)', collect)
-    .option('--from-file <path>', 'read answers from a Markdown file with ## Previous / ## Intentions / ## Blockers sections and a Mood: line (- reads stdin)')
+    .option('--from-file <path>', `read answers from a Markdown file with ${SECTIONS.map((s) => `## ${s.title}`).join(' / ')} sections and a Mood: line (- reads stdin)`)
     .option('-e, --edit', 'write the answers in $EDITOR')
     .option('--resume', 'send the draft kept from a failed attempt')
     .addOption(jsonOption(JSON_FIELDS.answers, 'print the check-in as JSON'))
@@ -75,8 +74,11 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   if (stdinUsers.length > 1) throw new UsageError('Only one option can read standard input ("-")');
   if (flags.done && flags.notDone) throw new UsageError('--done and --not-done contradict each other; give one');
   if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
-  const early = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase(), resumeCommand: `checkin checkin ${asGiven.trim().toLowerCase()}` } : undefined);
+  const guessed = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase() } : undefined);
+  const early = guessed && { key: guessed.key, resumeCommand: checkInCommand(guessed) };
   const earlyTarget = early && ({ kind: 'check-in', key: early.key } as const);
+  // Today in the machine's zone, the person's not known yet: said in the entry, sent for the person's date when it was typed.
+  const dayGuessed = early?.resumeCommand === 'checkin today' && todayGuess(ctx).guessed;
   // --resume sends what was kept: nothing is read to be added to it.
   if (flags.resume) {
     noPipeWithResume(`${early?.resumeCommand ?? 'checkin today'} --resume`, stdinUsers.length > 0);
@@ -88,7 +90,7 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   const keepRaw = () => {
     if (stdin === undefined || stdin.trim() === '' || !earlyTarget) return;
     const field = stdinUsers[0]!;
-    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped');
+    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped', undefined, dayGuessed);
   };
   let read: Read;
   try {
@@ -105,12 +107,12 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
     badMood = err;
   }
   const answers = { ...read.answers, ...(mood !== undefined && { mood }) };
-  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'typed');
+  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers }, read.piped ? 'piped' : 'flag', undefined, dayGuessed);
   if (badMood) throw badMood;
   return complete(ctx, flags, { ...read, answers }, earlyTarget);
 }
 
-const STDIN_FIELDS = ['previous', 'intentions', 'blockers', 'fromFile'] as const;
+const STDIN_FIELDS = [...SECTIONS.map((s) => s.field), 'fromFile'] as const;
 
 function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTarget | undefined): Given {
   const teams = flags.team ?? [];
@@ -119,22 +121,22 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
     none: isEmptyAnswers(read.answers) && teams.length === 0,
     moveTo(target) {
       const here = { kind: 'check-in', key: target.key } as const;
-      if (early) retarget(ctx, early, here);
+      if (early) retarget(ctx, early, here, { settled: !todayGuess(ctx).guessed });
       // Nothing kept yet (a key that took a request to know): kept now, before anything else is asked.
-      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'typed');
+      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag');
     },
     async answers(target) {
       if (teams.length === 0) return read.answers;
       try {
         return { ...read.answers, team_ids: await resolveTeams(ctx, teams) };
       } catch (err) {
-        throw read.typed ? withHint(err, keptLine(`${target.resumeCommand} --resume -t <team>`)) : err;
+        throw read.typed ? withHint(err, keptLine(`${checkInCommand(target)} --resume -t <team>`)) : err;
       }
     },
   };
 }
 
-/** The answers -p, -i, -b, --done, --not-done and --from-file give (`stdin`: what standard input held, read once). */
+/** The answers the text flags, --done, --not-done and --from-file give (`stdin`: what standard input held, read once). */
 async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<Read> {
   let typed = false;
   const readValue = (v: string | undefined, flag: string): string | undefined => {
@@ -161,19 +163,17 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
     const read = readTemplate(text);
     if (read.problems.length > 0) throw new UsageError(`${name}: ${read.problems.slice(0, 3).join('; ')}`);
     answers = read.answers;
-    if (isEmptyAnswers(answers)) throw new UsageError(`${name} has no ## Previous, ## Intentions or ## Blockers section and no Mood: line`);
+    if (isEmptyAnswers(answers)) throw new UsageError(`${name} has no ${orList(SECTIONS.map((s) => `## ${s.title}`))} section and no Mood: line`);
   }
-  const previous = readValue(flags.previous, '--previous');
-  const intentions = readValue(flags.intentions, '--intentions');
-  const blockers = readValue(flags.blockers, '--blockers');
-  if (previous !== undefined) answers.previous = previous;
-  if (intentions !== undefined) answers.intentions = intentions;
-  if (blockers !== undefined) answers.blockers = blockers;
+  const given = SECTIONS.map((s) => readValue(flags[s.field], longFlag(s)));
+  SECTIONS.forEach((s, i) => {
+    if (given[i] !== undefined) answers[s.field] = given[i];
+  });
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
   // Words given as flags are typed words too: kept like piped ones (a mood or --done alone are not words).
   const piped = typed;
-  if ([previous, intentions, blockers].some((v) => v !== undefined && v.trim() !== '')) typed = true;
+  if (given.some((v) => v !== undefined && v.trim() !== '')) typed = true;
   return { answers, typed, piped };
 }
 
@@ -182,6 +182,11 @@ interface Read {
   answers: CheckInAnswers;
   typed: boolean;
   piped: boolean;
+}
+
+/** A field's long flag as its help names it: `--previous`. */
+function longFlag(f: { flags: readonly { spec: string }[] }): string {
+  return /--[a-z-]+/.exec(f.flags[0]!.spec)![0];
 }
 
 /** Why a file cannot be read, in words. */

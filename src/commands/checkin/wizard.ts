@@ -6,23 +6,24 @@
 
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
+import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS, type AnswerField, type TextField } from '../../core/checkin-answers.js';
 import { asSent, blockerRuns, daysLabel, joinBlockers } from '../../core/blockers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
-import { drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type Entry } from '../../domain/outbox.js';
+import { baseOf, drop, dropOwn, keep, keepOnStop, keptLine, waitingFor, whenLabel, type DraftContent, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
 import { sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
+import { checkInCommand } from './given.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
 import { previewHints } from '../../domain/writing-hints.js';
 
-type Question = 'previous' | 'intentions' | 'blockers' | 'mood' | 'previous_completed';
-const ALL: Question[] = ['previous', 'intentions', 'blockers', 'mood', 'previous_completed'];
+type Question = AnswerField;
+const ALL: readonly Question[] = ANSWER_NAMES;
 const KEYS_NOTE = 'Enter: next line · empty line: done · Backspace on an empty line: edit the one above';
 
 export async function wizard(ctx: Context, target: Target): Promise<void> {
@@ -42,11 +43,13 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return reportNone(ctx, target, false);
   const draftTarget = { kind: 'check-in', key: target.key } as const;
+  /** Kept as typed, on the check-in as it was shown. */
+  const keepHere = (content: DraftContent) => keep(ctx, draftTarget, content, 'typed', baseOf(current));
   let kept = false;
   const cancelled = () =>
     new CancelledError(
       kept
-        ? `Not sent. ${keptLine(`${target.resumeCommand} --resume`)} \`${target.resumeCommand}\` goes through it again.`
+        ? `Not sent. ${keptLine(`${checkInCommand(target)} --resume`)} \`${checkInCommand(target)}\` goes through it again.`
         : current.completed_at
           ? 'Not sent; nothing was changed.'
           : 'Not sent; nothing was typed.',
@@ -63,46 +66,15 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     /** Drafts kept earlier that the person chose to build on: removed once this is sent. */
     let folds: Entry[] = [];
     // What waits for this check-in (a failed send, a pipe, an agent's draft): offered, the oldest first and the newest winning.
-    const pending: Entry[] = [];
-    let pendingAnswers: CheckInAnswers = {};
-    for (const e of waitingFor(ctx, draftTarget).here) {
-      let a: CheckInAnswers | undefined;
-      if (e.content.kind === 'answers') a = e.content.answers;
-      else if (e.content.kind === 'text') {
-        const read = readTemplate(e.content.text);
-        if (read.problems.length > 0) {
-          io.err(c.dim(`A draft ${e.id} (saved ${whenLabel(e.created_at)}) cannot be read as answers; \`${target.resumeCommand} --resume -e\` opens it.\n`));
-          continue;
-        }
-        a = read.answers;
-      }
-      if (!a) continue;
-      pending.push(e);
-      pendingAnswers = { ...pendingAnswers, ...a };
-    }
-    if (pending.length > 0) {
+    const waiting = waitingAnswers(ctx, target, c.dim);
+    if (waiting.pending.length > 0) {
       kept = true;
-      const last = pending.at(-1)!;
-      io.err(c.dim(pending.length === 1 ? `An unsent draft for ${target.label}, saved ${whenLabel(last.created_at)}:\n` : `${pending.length} unsent drafts for ${target.label}, the newest saved ${whenLabel(last.created_at)}; together they say:\n`));
-      io.out(show({ ...answers, ...pendingAnswers }));
-      const them = pending.length === 1 ? 'the draft' : 'the drafts';
-      const choice = await p.select('What now?', [
-        { name: `Send ${them}`, value: 'send' },
-        { name: `Go through the questions with ${them} filled in`, value: 'edit' },
-        { name: `Discard ${them}`, value: 'discard' },
-      ]);
-      if (choice === 'send') {
-        // One PATCH of what they say together; each is removed once it is accepted.
-        if (pending.length === 1) await sendAndShow(ctx, target, pendingAnswers, { keepDraft: false, entry: last, confirm: true });
-        else await sendAndShow(ctx, target, pendingAnswers, { keepDraft: true, folds: pending, confirm: true });
-        return;
-      }
-      if (choice === 'discard') {
-        for (const e of pending) drop(ctx, e);
-        kept = false;
-      } else {
-        answers = { ...answers, ...pendingAnswers };
-        folds = pending;
+      const choice = await offerWaiting(ctx, target, waiting, (a) => show({ ...answers, ...a }), c.dim);
+      if (choice === 'sent') return;
+      if (choice === 'discarded') kept = false;
+      else {
+        answers = { ...answers, ...waiting.answers };
+        folds = waiting.pending;
       }
     } else if (current.completed_at) {
       // Filled in already: show it, and change what needs changing.
@@ -110,11 +82,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       io.out(show(answers));
       const pick = await p.select<Question | 'all' | 'nothing'>('Change something?', [
         { name: 'Nothing', value: 'nothing' },
-        { name: 'Previous', value: 'previous' },
-        { name: 'Intentions', value: 'intentions' },
-        { name: 'Blockers', value: 'blockers' },
-        { name: 'Mood', value: 'mood' },
-        { name: 'Did you do what you intended?', value: 'previous_completed' },
+        ...ANSWER_FIELDS.map((f) => ({ name: f.prompt === 'yes-no' ? f.question : f.title, value: f.field })),
         { name: 'Everything', value: 'all' },
       ]);
       if (pick === 'nothing') {
@@ -130,19 +98,19 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (sameAnswers(all, original)) {
         dropOwn(ctx, draftTarget);
         kept = folds.length > 0;
-      } else kept = Boolean(keep(ctx, draftTarget, { kind: 'answers', answers: all })) || kept;
+      } else kept = Boolean(keepHere({ kind: 'answers', answers: all })) || kept;
     };
     const step = async (update: CheckInAnswers) => {
       answers = { ...answers, ...update };
       await keepAnswers(answers);
     };
     /** One answer as lines; what is typed when Ctrl-C comes, the line being typed included, is kept. */
-    const ask = async (field: 'previous' | 'intentions' | 'blockers', message: string, note: string | undefined, keys: string) => {
+    const ask = async (field: TextField, message: string, note: string | undefined, keys: string) => {
       let typed: string | undefined;
       const changed = () => typed !== undefined && typed !== (answers[field] ?? '');
       // A stop signal (the terminal closed) while typing: the line being typed is kept too.
       const off = keepOnStop(ctx, () => {
-        if (changed()) keep(ctx, draftTarget, { kind: 'answers', answers: { ...answers, [field]: typed } });
+        if (changed()) keepHere({ kind: 'answers', answers: { ...answers, [field]: typed } });
       });
       try {
         await step({ [field]: await askLines(ctx, message, answers[field], { note, keys }, (text) => (typed = text)) });
@@ -153,91 +121,31 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
         off();
       }
     };
-    if (questions.includes('previous')) {
-      let from: string | undefined;
-      let more = false;
-      if (!answers.previous) {
-        const s = await previousSuggestion(ctx, current, earlier);
+    /** Before a question of lines: what it starts from (a suggestion, the last blockers followed through) and the note and keys under it. */
+    const before: Partial<Record<TextField, () => Promise<{ note?: string; keys: string }>>> = {
+      previous: async () => {
+        if (answers.previous) return { keys: KEYS_NOTE };
+        const s = await suggestPrevious(ctx, current, { earlier, activities, commits });
         answers.previous = s.text;
-        from = s.from;
-        // Activities and commits since the last check-in: picked in a checkbox, then edited with the rest.
-        const work = await workSince(ctx, current, (await earlier) ?? (await earlierCheckIns(ctx, current.date)), activities ?? recentActivities(ctx, current.date), commits ?? recentCommits(ctx, current.date));
-        for (const note of work.notes) io.err(c.dim(`note: ${note}\n`));
-        const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
-        const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));
-        if (extra.length > 0) {
-          const picked = await pickWork(ctx, planned, work.groups, from);
-          answers.previous = picked.length > 0 ? picked.join('\n') : null;
-          more = picked.some((l) => extra.includes(l));
+        return { ...(s.note && { note: s.note }), keys: KEYS_NOTE };
+      },
+      blockers: async () => {
+        if (answers.blockers == null && !current.completed_at && earlier) {
+          const kept = await followBlockers(ctx, current, (await earlier) ?? [], (a) => keepHere({ kind: 'answers', answers: { ...answers, ...a } }), (a) => keepAnswers({ ...answers, ...a }));
+          if (kept !== undefined) await step({ blockers: kept });
         }
-      }
-      const source = [from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(Boolean).join(', and ');
-      await ask('previous', 'What did you do previously?', source ? `Suggested from ${source}.` : undefined, KEYS_NOTE);
-    }
-    if (questions.includes('intentions')) await ask('intentions', 'What do you intend to do next?', undefined, KEYS_NOTE);
-    if (questions.includes('blockers') && answers.blockers == null && !current.completed_at && earlier) {
-      // The blockers of my previous check-in, each with how long it has stood: still, resolved or
-      // changed. From the earlier check-ins fetched for "previous" already: no request of its own.
-      const before = (await earlier) ?? [];
-      const last = before.filter((x) => x.completed_at && !x.absent && x.date < current.date).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
-      const runs = last ? blockerRuns(last, before) : [];
-      if (runs.length > 0) {
-        io.err(c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : sanitizeLine(last!.date)} — still there, resolved, or changed?\n`));
-        const kept: string[] = [];
-        for (const run of runs) {
-          const since = DATE_KEY_RE.test(run.since) ? shortDay(run.since) : sanitizeLine(run.since);
-          const stood = `${daysLabel(run)}${run.days > 1 ? `, since ${since}${run.at_least ? ' or earlier' : ''}` : ''}`;
-          const what = plainInline(run.text.replace(/^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/, '')).replace(/\s+/g, ' ').trim();
-          const choice = await p.select<'still' | 'resolved' | 'changed'>(`${what} (${stood})`, [
-            { name: 'Still blocked', value: 'still' },
-            { name: 'Resolved', value: 'resolved' },
-            { name: 'Changed: edit it', value: 'changed' },
-          ]);
-          if (choice === 'still') kept.push(run.text);
-          else if (choice === 'changed') {
-            // What is typed is kept as the draft's blockers if Ctrl-C or a stop signal comes while typing.
-            let typed: string | undefined;
-            const withTyped = () => ({ ...answers, blockers: joinBlockers([...kept, typed ?? '']) });
-            const off = keepOnStop(ctx, () => {
-              if (typed !== undefined) keep(ctx, draftTarget, { kind: 'answers', answers: withTyped() });
-            });
-            try {
-              const edited = await askLines(ctx, 'The blocker now:', run.text, { note: undefined, keys: KEYS_NOTE }, (text) => (typed = text));
-              if (edited.trim() !== '') kept.push(edited.replace(/\s+$/, ''));
-            } catch (err) {
-              if (err instanceof CancelledError && typed !== undefined) await keepAnswers(withTyped());
-              throw err;
-            } finally {
-              off();
-            }
-          }
-        }
-        await step({ blockers: joinBlockers(kept) });
-      }
-    }
-    if (questions.includes('blockers')) {
-      // What Enter does depends on what is there: it keeps a blocker shown above it.
-      const hint = answers.blockers ? 'Enter keeps the blockers above; Backspace takes them back to change or clear.' : 'Nothing: just press Enter.';
-      await ask('blockers', 'Are you blocked by anything?', undefined, `${hint} ${KEYS_NOTE}`);
-    }
-    if (questions.includes('mood')) {
-      const now = answers.mood ?? null;
-      const choices = [{ name: '— none', value: null as Mood | null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m as Mood | null }))];
-      // The current mood first, so Enter keeps it.
-      const ordered = now ? [choices.find((x) => x.value === now)!, ...choices.filter((x) => x.value !== now)] : choices;
-      await step({ mood: await p.search<Mood | null>('Mood', ordered) });
-    }
-    if (questions.includes('previous_completed')) {
-      const done = await p.select<boolean | null>(
-        'Did you do what you intended?',
-        [
-          { name: 'Yes', value: true },
-          { name: 'No', value: false },
-          { name: 'Skip', value: null },
-        ],
-        { default: answers.previous_completed ?? true },
-      );
-      await step({ previous_completed: done });
+        // What Enter does depends on what is there: it keeps a blocker shown above it.
+        const hint = answers.blockers ? 'Enter keeps the blockers above; Backspace takes them back to change or clear.' : 'Nothing: just press Enter.';
+        return { keys: `${hint} ${KEYS_NOTE}` };
+      },
+    };
+    for (const f of ANSWER_FIELDS) {
+      if (!questions.includes(f.field)) continue;
+      if (f.prompt === 'lines') {
+        const help = (await before[f.field]?.()) ?? { keys: KEYS_NOTE };
+        await ask(f.field, f.question, help.note, help.keys);
+      } else if (f.prompt === 'mood') await step({ [f.field]: await askMood(ctx, answers.mood ?? null) });
+      else await step({ [f.field]: await askYesNo(ctx, f.question, answers.previous_completed ?? true) });
     }
 
     for (;;) {
@@ -253,7 +161,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (next === 'send') break;
       if (next === 'cancel') throw cancelled();
       const edited = await editAnswers(ctx, target, buildTemplate(answers, current.date));
-      if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(`${target.resumeCommand} --resume`)}`);
+      if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(`${checkInCommand(target)} --resume`)}`);
       await step(edited);
     }
     await sendAndShow(ctx, target, withoutNulls(answers), { keepDraft: true, folds, confirm: true });
@@ -261,6 +169,148 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     if (err instanceof CancelledError && err.message === 'Cancelled') throw cancelled();
     throw err;
   }
+}
+
+/** What waits for this check-in, oldest first: the entries that read as answers, and what they say together (the newest winning). */
+function waitingAnswers(ctx: Context, target: Target, dim: (text: string) => string): { pending: Entry[]; answers: CheckInAnswers } {
+  const pending: Entry[] = [];
+  let answers: CheckInAnswers = {};
+  for (const e of waitingFor(ctx, { kind: 'check-in', key: target.key }).here) {
+    let a: CheckInAnswers | undefined;
+    if (e.content.kind === 'answers') a = e.content.answers;
+    else if (e.content.kind === 'text') {
+      const read = readTemplate(e.content.text);
+      if (read.problems.length > 0) {
+        ctx.io.err(dim(`A draft ${e.id} (saved ${whenLabel(e.created_at)}) cannot be read as answers; \`${checkInCommand(target)} --resume -e\` opens it.\n`));
+        continue;
+      }
+      a = read.answers;
+    }
+    if (!a) continue;
+    pending.push(e);
+    answers = { ...answers, ...a };
+  }
+  return { pending, answers };
+}
+
+/** The drafts waiting, shown as they say it together: sent (one PATCH; each removed once accepted), discarded, or gone through with the questions. */
+async function offerWaiting(ctx: Context, target: Target, waiting: { pending: Entry[]; answers: CheckInAnswers }, show: (a: CheckInAnswers) => string, dim: (text: string) => string): Promise<'sent' | 'discarded' | 'edit'> {
+  const { pending } = waiting;
+  const last = pending.at(-1)!;
+  ctx.io.err(dim(pending.length === 1 ? `An unsent draft for ${target.label}, saved ${whenLabel(last.created_at)}:\n` : `${pending.length} unsent drafts for ${target.label}, the newest saved ${whenLabel(last.created_at)}; together they say:\n`));
+  ctx.io.out(show(waiting.answers));
+  const them = pending.length === 1 ? 'the draft' : 'the drafts';
+  const choice = await ctx.prompter().select('What now?', [
+    { name: `Send ${them}`, value: 'send' },
+    { name: `Go through the questions with ${them} filled in`, value: 'edit' },
+    { name: `Discard ${them}`, value: 'discard' },
+  ]);
+  if (choice === 'send') {
+    if (pending.length === 1) await sendAndShow(ctx, target, waiting.answers, { keepDraft: false, entry: last, confirm: true });
+    else await sendAndShow(ctx, target, waiting.answers, { keepDraft: true, folds: pending, confirm: true });
+    return 'sent';
+  }
+  if (choice === 'discard') {
+    for (const e of pending) drop(ctx, e);
+    return 'discarded';
+  }
+  return 'edit';
+}
+
+/** The suggestion for *previous*: the last intentions, then what went on since, picked in a checkbox; `note` says where it came from. */
+async function suggestPrevious(
+  ctx: Context,
+  current: CheckIn,
+  started: { earlier: Promise<CheckIn[] | undefined> | undefined; activities: ReturnType<typeof recentActivities> | undefined; commits: ReturnType<typeof recentCommits> | undefined },
+): Promise<{ text: string | null; note: string | undefined }> {
+  const { c } = await viewFor(ctx.io, ctx.now());
+  const s = await previousSuggestion(ctx, current, started.earlier);
+  let text = s.text;
+  const from = s.from;
+  let more = false;
+  // Activities and commits since the last check-in: picked in a checkbox, then edited with the rest.
+  const work = await workSince(ctx, current, (await started.earlier) ?? (await earlierCheckIns(ctx, current.date)), started.activities ?? recentActivities(ctx, current.date), started.commits ?? recentCommits(ctx, current.date));
+  for (const note of work.notes) ctx.io.err(c.dim(`note: ${note}\n`));
+  const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
+  const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));
+  if (extra.length > 0) {
+    const picked = await pickWork(ctx, planned, work.groups, from);
+    text = picked.length > 0 ? picked.join('\n') : null;
+    more = picked.some((l) => extra.includes(l));
+  }
+  const source = [from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(Boolean).join(', and ');
+  return { text, note: source ? `Suggested from ${source}.` : undefined };
+}
+
+/**
+ * The blockers of my previous check-in, each with how long it has stood: still, resolved or
+ * changed. From the earlier check-ins fetched for "previous" already: no request of its own.
+ * Undefined when there were none to follow; else the blockers kept. `keepNow` keeps what is being
+ * typed on a stop signal, `keepOnCancel` on Ctrl-C.
+ */
+async function followBlockers(
+  ctx: Context,
+  current: CheckIn,
+  before: CheckIn[],
+  keepNow: (a: CheckInAnswers) => void,
+  keepOnCancel: (a: CheckInAnswers) => Promise<void>,
+): Promise<string | undefined> {
+  const p = ctx.prompter();
+  const { c } = await viewFor(ctx.io, ctx.now());
+  const last = before.filter((x) => x.completed_at && !x.absent && x.date < current.date).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
+  const runs = last ? blockerRuns(last, before) : [];
+  if (runs.length === 0) return undefined;
+  ctx.io.err(c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : sanitizeLine(last!.date)} — still there, resolved, or changed?\n`));
+  const kept: string[] = [];
+  for (const run of runs) {
+    const since = DATE_KEY_RE.test(run.since) ? shortDay(run.since) : sanitizeLine(run.since);
+    const stood = `${daysLabel(run)}${run.days > 1 ? `, since ${since}${run.at_least ? ' or earlier' : ''}` : ''}`;
+    const what = plainInline(run.text.replace(/^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/, '')).replace(/\s+/g, ' ').trim();
+    const choice = await p.select<'still' | 'resolved' | 'changed'>(`${what} (${stood})`, [
+      { name: 'Still blocked', value: 'still' },
+      { name: 'Resolved', value: 'resolved' },
+      { name: 'Changed: edit it', value: 'changed' },
+    ]);
+    if (choice === 'still') kept.push(run.text);
+    else if (choice === 'changed') {
+      // What is typed is kept as the draft's blockers if Ctrl-C or a stop signal comes while typing.
+      let typed: string | undefined;
+      const withTyped = () => ({ blockers: joinBlockers([...kept, typed ?? '']) });
+      const off = keepOnStop(ctx, () => {
+        if (typed !== undefined) keepNow(withTyped());
+      });
+      try {
+        const edited = await askLines(ctx, 'The blocker now:', run.text, { note: undefined, keys: KEYS_NOTE }, (text) => (typed = text));
+        if (edited.trim() !== '') kept.push(edited.replace(/\s+$/, ''));
+      } catch (err) {
+        if (err instanceof CancelledError && typed !== undefined) await keepOnCancel(withTyped());
+        throw err;
+      } finally {
+        off();
+      }
+    }
+  }
+  return joinBlockers(kept);
+}
+
+/** The mood, found by typing; the current one first, so Enter keeps it. */
+async function askMood(ctx: Context, now: Mood | null): Promise<Mood | null> {
+  const choices = [{ name: '— none', value: null as Mood | null }, ...MOOD_NAMES.map((m) => ({ name: `${MOODS[m]} ${m}`, value: m as Mood | null }))];
+  const ordered = now ? [choices.find((x) => x.value === now)!, ...choices.filter((x) => x.value !== now)] : choices;
+  return ctx.prompter().search<Mood | null>('Mood', ordered);
+}
+
+/** A yes or no, or skip. */
+async function askYesNo(ctx: Context, question: string, start: boolean): Promise<boolean | null> {
+  return ctx.prompter().select<boolean | null>(
+    question,
+    [
+      { name: 'Yes', value: true },
+      { name: 'No', value: false },
+      { name: 'Skip', value: null },
+    ],
+    { default: start },
+  );
 }
 
 /** What fits on a screen of the checkbox beside the planned lines: the newest of each source, in turn. */
@@ -307,20 +357,16 @@ async function askLines(ctx: Context, message: string, start: string | null | un
 /** Whether `a` says the same as the check-in's own answers (an untouched pass). */
 function sameAnswers(a: CheckInAnswers, original: CheckInAnswers): boolean {
   const text = (v: string | null | undefined) => (v ?? '').trim();
-  return (
-    text(a.previous) === text(original.previous) &&
-    text(a.intentions) === text(original.intentions) &&
-    text(a.blockers) === text(original.blockers) &&
-    (a.mood ?? null) === (original.mood ?? null) &&
-    (a.previous_completed ?? null) === (original.previous_completed ?? null)
-  );
+  return SECTIONS.every((s) => text(a[s.field]) === text(original[s.field])) && (a.mood ?? null) === (original.mood ?? null) && (a.previous_completed ?? null) === (original.previous_completed ?? null);
 }
 
-/** What the prompts produced, as the PATCH body: the answer fields only. */
+/** What the prompts produced, as the PATCH body: the answer fields only; blockers and mood are always sent (nothing and none when not given). */
 function withoutNulls(a: CheckInAnswers): CheckInAnswers {
   const out: CheckInAnswers = {};
-  if (a.previous !== undefined && a.previous !== null) out.previous = a.previous;
-  if (a.intentions !== undefined && a.intentions !== null) out.intentions = a.intentions;
+  for (const s of SECTIONS) {
+    const v = a[s.field];
+    if (v !== undefined && v !== null) out[s.field] = v;
+  }
   out.blockers = a.blockers ?? '';
   out.mood = a.mood ?? null;
   if (a.previous_completed !== undefined && a.previous_completed !== null) out.previous_completed = a.previous_completed;

@@ -7,7 +7,8 @@ import type { Context } from '../../context.js';
 import { parseKey } from '../../core/keys.js';
 import { UsageError, withHint } from '../../errors.js';
 import { todayWithoutRequest } from '../../domain/days.js';
-import { commentBody, dropOwn, personDraft, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, sendWithDraft, type DraftTarget, type Entry } from '../../domain/outbox.js';
+import { postCommentKept } from '../../domain/writes.js';
+import { commentBody, dropOwn, personDraft, editKept, newestToEdit, keep, keptLine, resumeEach, retarget, type DraftTarget, type Entry } from '../../domain/outbox.js';
 import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
@@ -93,15 +94,7 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
     if (newest) folds = [newest];
   }
   const text = body!;
-  const created = await sendWithDraft(ctx, {
-    target: draftTarget,
-    content: { kind: 'comment', body: text },
-    made: opts.edit ? 'editor' : opts.add === '-' ? 'piped' : 'typed',
-    folds,
-    resume: again,
-    names,
-    send: () => postComment(api, target, text),
-  });
+  const created = await postCommentKept(ctx, target, text, { made: opts.edit ? 'editor' : opts.add === '-' ? 'piped' : 'typed', folds, resume: again, names });
   await showPosted(ctx, target.kind, created, opts.json);
 }
 

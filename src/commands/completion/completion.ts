@@ -1,6 +1,6 @@
 // Shell completion (bash, zsh, fish, PowerShell): `checkin completion <shell>` prints the script;
-// on Tab the shell runs `checkin complete …`, which answers from the command definitions (through
-// @bomb.sh/tab's commander adapter) and the local cache — never a network request.
+// on Tab the shell runs `checkin complete …`, which answers from the command definitions (the tree
+// commander holds, walked by engine.ts) and the local cache — never a network request.
 // Loaded only for those two commands and --help: normal runs do not pay for it.
 //
 // Team names, @usernames and goal ids come from the service, so no shell ever evaluates what
@@ -9,38 +9,16 @@
 // compadd and fish quote the plain values they are handed; the PowerShell script puts a value in
 // single quotes itself. A name that cannot be shown or typed as itself — a newline, a tab, another
 // control character, an escape sequence, a bidi or zero-width character — is not offered.
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import tab from '@bomb.sh/tab/commander';
-import type { Command as PlainCommand } from 'commander';
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { MOODS, MOOD_NAMES } from '../../api/types.js';
 import { PREFERENCE_KEYS, PREFERENCES } from '../../config/prefs.js';
-import { normalizeApiUrl, type CacheEntry } from '../../config/store.js';
 import type { Context } from '../../context.js';
+import { cachedEntry, cachedTeamNames, DAY_WORDS } from '../../domain/candidates.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
-import { completionsFor } from './engine.js';
+import { completionsFor, completionTree, type Complete } from './engine.js';
 
-const DAY_WORDS: Array<[string, string]> = [
-  ['today', 'today'],
-  ['yesterday', 'yesterday'],
-  ['tomorrow', 'tomorrow'],
-  ['workday', 'the last Monday–Friday before today'],
-  ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d): [string, string] => [d, `the most recent ${d}`]),
-];
-
-/**
- * What the cache holds for this service (no request is ever made here, and the keychain is not
- * touched: the cache is found by the API URL its keys start with).
- */
-function cached(ctx: Context): CacheEntry {
-  try {
-    const cfg = ctx.config();
-    const prefix = `${normalizeApiUrl(cfg.apiUrl().value)} `;
-    const entries = Object.entries(cfg.cacheEntries()).filter(([key]) => key.startsWith(prefix));
-    return Object.assign({}, ...entries.map(([, entry]) => entry)) as CacheEntry;
-  } catch {
-    return {};
-  }
-}
+/** What the cache holds for this service (domain/candidates.ts: no request, no keychain). */
+const cached = cachedEntry;
 
 export interface Candidate {
   value: string;
@@ -362,11 +340,15 @@ goal ids from what checkin has cached (run \`checkin list --person …\` or \`ch
 a Tab never sends a request.`;
 
 export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
-  const completion = tab(program as unknown as PlainCommand, { completionCommandName: 'completion' });
-  const command = (name: string) => (program as unknown as PlainCommand).commands.find((c) => c.name() === name);
-  command('completion')
-    ?.addHelpText('after', INSTALL)
+  // `checkin completion <shell>` prints the script; `checkin complete` (hidden) answers a Tab.
+  program
+    .command('completion')
+    .description('Generate shell completion scripts')
+    .addArgument(new Argument('<shell>', 'Shell type for completion script').choices(['zsh', 'bash', 'fish', 'powershell']))
+    .addHelpText('after', INSTALL)
     .action((shell: string) => ctx.io.out(SCRIPTS[shell]!));
+  const complete = program.command('complete', { hidden: true }).description('Generate completion suggestions').usage('-- [args...]').argument('[args...]');
+  const completion = completionTree(program);
 
   /** What a Tab offers for `words` (the last one is the word being completed): offerable values, matching it. */
   const candidatesFor = (words: string[]): Candidate[] => {
@@ -377,8 +359,8 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
       .filter((c) => offerable(c.value) && c.value.startsWith(prefix) && !seen.has(c.value) && seen.add(c.value))
       .map((c) => ({ value: c.value, description: sanitizeLine(c.description ?? '') }));
   };
-  command('complete')
-    ?.option('--shell <shell>', 'bash: the line up to the cursor and COMP_WORDBREAKS; powershell: the words in CHECKIN_COMPLETE_WORDS')
+  complete
+    .option('--shell <shell>', 'bash: the line up to the cursor and COMP_WORDBREAKS; powershell: the words in CHECKIN_COMPLETE_WORDS')
     .action((args: string[], opts: { shell?: string }) => {
       if (opts.shell === 'bash') {
         const replies = bashReplies(args[0] ?? '', args[1] ?? '', candidatesFor);
@@ -390,7 +372,6 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
       ctx.io.out(candidatesFor(words).map((c) => `${c.value}\t${c.description}\n`).join('') + ':4\n');
     });
 
-  type Complete = (value: string, description: string) => void;
   const days = (complete: Complete) => DAY_WORDS.forEach(([w, d]) => complete(w, d));
   const moods = (complete: Complete) => {
     complete('none', 'no mood');
@@ -401,10 +382,7 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     for (const p of cached(ctx).directory?.people ?? []) if (p.username) complete(`@${p.username}`, p.name);
   };
   const teams = (complete: Complete) => {
-    const c = cached(ctx);
-    const names = new Map<string, string>();
-    for (const t of [...(c.me?.teams ?? []), ...(c.directory?.teams ?? [])]) names.set(t.name, t.id);
-    for (const name of names.keys()) complete(name, 'team');
+    for (const name of cachedTeamNames(cached(ctx))) complete(name, 'team');
   };
   const goals = (complete: Complete) => {
     for (const g of cached(ctx).goals ?? []) complete(g.id, g.title);

@@ -1,8 +1,77 @@
-// What a Tab offers for the words typed so far, worked out from @bomb.sh/tab's command tree (its
-// public RootCommand: commands, options, arguments and their handlers, as its commander adapter
-// builds them). The library's own `parse` prints its answer with console.log; this is the same
-// reading, returning the candidates instead, so nothing reaches stdout but through `io`.
-import type { Command, Option, RootCommand } from '@bomb.sh/tab';
+// What a Tab offers for the words typed so far, worked out from the command tree commander
+// already holds: `completionTree` walks the program once (its visible commands, options and
+// arguments, as --help shows them) into paths, and each option and argument may get a handler
+// that offers values. Nothing reaches stdout but through `io`.
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Command as PlainCommand } from 'commander';
+
+export type Complete = (value: string, description: string) => void;
+type Handler = (complete: Complete) => void;
+
+export interface Option {
+  value: string;
+  description: string;
+  /** The short flag's letter, if any. */
+  alias?: string;
+  /** Takes no value. */
+  isBoolean: boolean;
+  handler?: Handler;
+}
+
+export interface Argument {
+  name: string;
+  variadic: boolean;
+  handler?: Handler;
+}
+
+export interface Command {
+  /** Its path from the root ("goal update create"); '' for the root. */
+  value: string;
+  description: string;
+  options: Map<string, Option>;
+  arguments: Map<string, Argument>;
+}
+
+export interface RootCommand extends Command {
+  /** Every command by its path. */
+  commands: Map<string, Command>;
+}
+
+/** One command's options and arguments, as its help lists them; a value among fixed choices is offered. */
+function nodeOf(path: string, c: PlainCommand): Command {
+  const node: Command = { value: path, description: c.description() || '', options: new Map(), arguments: new Map() };
+  for (const o of c.createHelp().visibleOptions(c)) {
+    const name = o.long?.slice(2);
+    if (!name) continue;
+    const alias = o.short && !o.short.startsWith('--') ? o.short.slice(1) : undefined;
+    const choices = o.argChoices ?? [];
+    const takesValue = o.required || o.optional;
+    node.options.set(name, {
+      value: name,
+      description: o.description,
+      ...(alias && { alias }),
+      isBoolean: !takesValue,
+      ...(takesValue && choices.length > 0 && { handler: (complete: Complete) => choices.forEach((v) => complete(v, '')) }),
+    });
+  }
+  for (const a of c.registeredArguments) {
+    const choices = a.argChoices ?? [];
+    node.arguments.set(a.name(), { name: a.name(), variadic: a.variadic, ...(choices.length > 0 && { handler: (complete: Complete) => choices.forEach((v) => complete(v, '')) }) });
+  }
+  return node;
+}
+
+/** The program's tree of visible commands, by path (the root at ''). */
+export function completionTree(program: CommandUnknownOpts): RootCommand {
+  const root = program as unknown as PlainCommand;
+  const commands = new Map<string, Command>();
+  const walk = (c: PlainCommand, path: string) => {
+    if (path !== '') commands.set(path, nodeOf(path, c));
+    for (const sub of c.createHelp().visibleCommands(c)) walk(sub, path ? `${path} ${sub.name()}` : sub.name());
+  };
+  walk(root, '');
+  return { ...nodeOf('', root), commands };
+}
 
 export interface Found {
   value: string;
@@ -57,8 +126,6 @@ function commandOf(root: RootCommand, words: string[]): Command {
   return found ?? root;
 }
 
-type Complete = (value: string, description: string) => void;
-
 function collect(run: (complete: Complete) => void): Found[] {
   const out: Found[] = [];
   run((value, description) => out.push({ value, description }));
@@ -93,7 +160,7 @@ export function completionsFor(root: RootCommand, words: string[]): { typed: str
     }
     if (name) {
       const o = findOption(command, name);
-      return { typed, found: o?.handler ? collect((complete) => o.handler!.call(o, complete, command.options)) : [] };
+      return { typed, found: o?.handler ? collect(o.handler) : [] };
     }
     // A flag: `-m` by its alias, `--mo` by its name.
     const found: Found[] = [];
@@ -121,7 +188,7 @@ export function completionsFor(root: RootCommand, words: string[]): { typed: str
   if (args.length > 0) {
     const at = Math.max(0, plain.length - command.value.split(' ').length);
     const arg = at < args.length ? args[at] : args.at(-1)!.variadic ? args.at(-1) : undefined;
-    if (typeof arg?.handler === 'function') found.push(...collect((complete) => arg.handler!.call(arg, complete, command.options)));
+    if (typeof arg?.handler === 'function') found.push(...collect(arg.handler));
   }
   return { typed, found };
 }

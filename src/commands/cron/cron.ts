@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { cliPaths, cronEscape, cronTime, isCronDays, noControls, parseAt, program, runEnvironment, schedulable, shellCommand, tokenWarning } from '../../domain/schedule.js';
+import { cliPaths, cronEscape, cronTime, isCronDays, noControls, parseAt, program, runEnvironment, schedulable, shellCommand, tokenWarning } from '../../system/schedule.js';
 import type { Run } from '../flags.js';
 
 export interface CronOptions {

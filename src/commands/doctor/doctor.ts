@@ -4,8 +4,9 @@
 // changes nothing and sends one request (GET /me); the checks are domain/doctor.ts's.
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { anyProblem, CHECK_IDS, diagnose, keychainLookup } from '../../domain/doctor.js';
-import { systemHost, type Host } from '../../domain/programs.js';
+import { anyProblem, CHECK_IDS, diagnose } from '../../domain/doctor.js';
+import { keychainLookup } from '../../system/probes.js';
+import { systemHost, type Host } from '../../system/programs.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { doctorView } from '../../ui/doctor-view.js';
 import { jsonOption, printOne, type JsonFlag } from '../../ui/output.js';

@@ -13,7 +13,7 @@ import { sayDone } from '../../ui/success.js';
 import { draftRows, type DraftRow } from '../../ui/views.js';
 
 /** The fields of `checkin drafts --json` (and `show --json`). */
-export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'state', 'here', 'kept_for', 'words', 'text', 'content'] as const;
+export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'base', 'state', 'here', 'kept_for', 'words', 'text', 'content'] as const;
 
 export interface DraftsOptions {
   json?: JsonFlag;
@@ -58,9 +58,9 @@ function rowOf(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
   const outbox = ctx.drafts();
   const sender = outbox.sender(e);
   const maybe = outbox.maybeSent(e);
-  const state = sender ? `being written or sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : 'waiting';
+  const state = sender ? `being written or sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : outbox.editedUnwatched(e) ? 'edited after checkin stopped' : 'waiting';
   const mine = sameAccount(e.account, here);
-  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, state, here: mine, kept_for: mine ? null : accountLabel(e.account, here), words: firstWords(e.content), text: contentText(e.content), content: e.content };
+  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, base: e.base ?? 'unknown', state, here: mine, kept_for: mine ? null : accountLabel(e.account, here), words: firstWords(e.content), text: contentText(e.content), content: e.content };
 }
 
 export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> {
@@ -86,7 +86,7 @@ export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void>
   ctx.io.page();
   ctx.io.out(
     sanitize(
-      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
+      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made}; base: ${row.base === 'new' || row.base === 'unknown' ? row.base : whenLabel(row.base)})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
     ),
   );
 }
@@ -102,10 +102,10 @@ export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void>
   const entry = entryOf(ctx, opts.id);
   const again = `checkin drafts send ${entry.id}`;
   const here = accountHere(ctx);
-  if (!sameAccount(entry.account, here)) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, opts, again);
-  const maybe = ctx.drafts().maybeSent(entry);
-  if (maybe) await confirmed(ctx, `The draft ${entry.id} may already have reached the service (sent ${whenLabel(maybe)}, no answer came). Send it again?`, `Sending the draft ${entry.id} again (it may already have reached the service)`, opts, again);
-  await sendEntry(ctx, entry, { again: Boolean(maybe) });
+  const elsewhere = !sameAccount(entry.account, here);
+  if (elsewhere) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, opts, again);
+  // An agent's words, or words that may have reached the service: shown whole and asked where they are sent (sendWithDraft).
+  await sendEntry(ctx, entry, { yes: Boolean(opts.yes), elsewhere });
   await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
 }
 

@@ -5,7 +5,7 @@
 // where they typed it, names the thread it answers, and is refused when that listing is missing,
 // more than LISTING_HOURS old or has no item n.
 import { Command } from '@commander-js/extra-typings';
-import { postComment, type Commentable } from '../../api/endpoints.js';
+import type { Commentable } from '../../api/endpoints.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { shortDay } from '../../core/dayname.js';
@@ -14,7 +14,8 @@ import { UsageError, withHint } from '../../errors.js';
 import { blockedOnMeKept } from '../../domain/blockers.js';
 import { today } from '../../domain/days.js';
 import { rangeDay } from '../../domain/days.js';
-import { commentBody, dropOwn, editKept, newestToEdit, sendWithDraft, type Entry } from '../../domain/outbox.js';
+import { commentBody, dropOwn, editKept, newestToEdit, type Entry } from '../../domain/outbox.js';
+import { postCommentKept } from '../../domain/writes.js';
 import { JSON_FIELDS, jsonOption, printJson, printList, printOne, viewFor, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
@@ -177,16 +178,8 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   const whose = target.by ? `${sanitizeLine(target.by)}'s ${sanitizeLine(target.what ?? 'comment')}` : `the ${sanitizeLine(target.what ?? 'item')}`;
   const under = sanitizeLine(target.thread ?? (on.kind === 'check-in' ? 'a check-in' : 'a goal update'));
   ctx.io.err(`Replying to item ${n} (listed in this terminal ${shown}): ${under} · ${whose}\n`);
-  const api = await ctx.api();
   const again = `checkin comments ${on.kind === 'check-in' ? on.id : `--goal-update ${on.id}`} --resume`;
-  const created = await sendWithDraft(ctx, {
-    target: draftTarget,
-    content: { kind: 'comment', body: text },
-    made: opts.edit ? 'editor' : opts.text === '-' ? 'piped' : 'typed',
-    folds,
-    resume: again,
-    send: () => postComment(api, on, text),
-  });
+  const created = await postCommentKept(ctx, on, text, { made: opts.edit ? 'editor' : opts.text === '-' ? 'piped' : 'typed', folds, resume: again });
   await sayDone(ctx.io, ctx.now(), `Replied on the ${on.kind === 'check-in' ? 'check-in' : 'goal update'}`, { json: opts.json });
   await printOne(ctx.io, ctx.now(), created, opts.json, (v, c) => commentRows(v, [c]));
 }

@@ -5,7 +5,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { requireAsset } from '../../config/installation.js';
 import type { Context } from '../../context.js';
-import { staleSkills } from '../../domain/skill.js';
+import { staleSkills } from '../../system/skill.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
@@ -16,11 +16,12 @@ import { AGENTS, agentSetup, type Agent } from './setup.js';
  * to the same type).
  */
 export interface AgentFace {
-  serve(ctx: Context, opts: { allowSend: boolean }): Promise<void>;
+  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean }): Promise<void>;
 }
 
 export interface McpOptions {
   allowSend?: boolean;
+  readOnly?: boolean;
   printConfig?: Agent;
 }
 
@@ -28,6 +29,7 @@ export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
   return new Command('mcp')
     .description('Serve checkin to a coding agent (MCP over stdio): it reads, suggests and drafts; you say yes before anything is sent')
     .option('--allow-send', "let the agent send without asking you, when its client cannot ask (no MCP elicitation)")
+    .option('--read-only', 'serve only the tools that read: no drafting, sending or logging (the drafts stay readable)')
     .addOption(new Option('--print-config <agent>', 'print how to add this server to an agent').choices(AGENTS))
     .addHelpText('after', '\nExamples:\n  claude mcp add checkin -- checkin mcp\n  checkin mcp --print-config vscode')
     .action((opts) => run(ctx, opts));
@@ -36,7 +38,8 @@ export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
 export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
   if (opts.printConfig) {
     if (opts.allowSend) ctx.io.err('note: --allow-send is added to the command below\n');
-    const { note, snippet } = agentSetup(opts.printConfig, Boolean(opts.allowSend));
+    if (opts.readOnly) ctx.io.err('note: --read-only is added to the command below\n');
+    const { note, snippet } = agentSetup(opts.printConfig, Boolean(opts.allowSend), Boolean(opts.readOnly));
     ctx.io.err(`${note}\n`);
     ctx.io.out(snippet);
     return;
@@ -45,7 +48,7 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
   // Found beside the running bundle (dist/checkin.cjs), never bundled into it; the single
   // executable carries the same file inside.
   const { serve } = (requireAsset('mcp-server') ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs')) as AgentFace;
-  await serve(ctx, { allowSend: Boolean(opts.allowSend) });
+  await serve(ctx, { allowSend: Boolean(opts.allowSend), readOnly: Boolean(opts.readOnly) });
 }
 
 /** One line on stderr when an installed copy of checkin's skill is older than this checkin (the agent reads the old one). */

@@ -8,8 +8,8 @@ export type Agent = (typeof AGENTS)[number];
  * What to tell the person (stderr) and what to add or run (stdout: exactly the file's content or the
  * command, so `>> ~/.codex/config.toml` or a JSON tool takes it as it is).
  */
-export function agentSetup(agent: Agent, allowSend: boolean): { note: string; snippet: string } {
-  const args = allowSend ? ['mcp', '--allow-send'] : ['mcp'];
+export function agentSetup(agent: Agent, allowSend: boolean, readOnly = false): { note: string; snippet: string } {
+  const args = ['mcp', ...(allowSend ? ['--allow-send'] : []), ...(readOnly ? ['--read-only'] : [])];
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   switch (agent) {
     case 'claude':

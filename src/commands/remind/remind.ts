@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../domain/schedule.js';
+import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../system/schedule.js';
 import { collect } from '../flags.js';
 import { todayState } from '../../domain/today-state.js';
 import {
@@ -23,9 +23,9 @@ import {
   taskXml,
   utf16,
   type Job,
-} from '../../domain/reminder-units.js';
-import { showCommand, systemHost, type Host } from '../../domain/programs.js';
-import { installedReminders, MECHANISM_NAME, need, notifierName, plistPath, readCrontab, recordReminderRun, systemdPaths, type Installed, type Mechanism, type RunOutcome } from '../../domain/reminder.js';
+} from '../../system/reminder-units.js';
+import { showCommand, systemHost, type Host } from '../../system/programs.js';
+import { installedReminders, MECHANISM_NAME, need, notifierName, plistPath, readCrontab, recordReminderRun, systemdPaths, type Installed, type Mechanism, type RunOutcome } from '../../system/reminder.js';
 
 export interface InstallOptions {
   at: string;

@@ -12,7 +12,14 @@ import { UsageError } from '../../errors.js';
 import { shortDay } from '../../core/dayname.js';
 import { resolvePeople, resolveTeams } from '../../domain/account.js';
 import { dayRange, today } from '../../domain/days.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { checkinPaths } from '../../config/paths.js';
+import { openBlockers, personCalendar, runsThrough, streaks, tally, teamCalendar, weeks } from '../../core/stats.js';
+import { ownDays } from '../../domain/stats.js';
+import { openInBrowser } from '../../ui/browser.js';
 import { printJson } from '../../ui/output.js';
+import type { PersonFigures } from '../../ui/report-html.js';
 import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
 
@@ -21,7 +28,8 @@ export interface ReportOptions extends WhoOptions {
   until?: string;
   week?: boolean;
   lastWeek?: boolean;
-  format?: 'md' | 'csv' | 'json';
+  format?: 'md' | 'csv' | 'json' | 'html';
+  open?: boolean;
 }
 
 export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport) {
@@ -31,8 +39,9 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
     .option('--until <day>', 'up to this day, inclusive (default: today); a weekday name is the first on or after --since')
     .option('--week', 'this week, Monday to Sunday')
     .option('--last-week', 'last week, Monday to Sunday')
-    .addOption(new Option('--format <format>', 'md, csv or json').choices(['md', 'csv', 'json'] as const).default('md' as const))
-    .addHelpText('after', '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday')
+    .addOption(new Option('--format <format>', 'md, csv, json or html (one page with charts, no script)').choices(['md', 'csv', 'json', 'html'] as const).default('md' as const))
+    .option('--open', 'with --format html: write the page to a file and open it in your browser')
+    .addHelpText('after', '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html')
     .action((opts) => run(ctx, opts));
 }
 
@@ -45,6 +54,7 @@ function moodCounts(list: CheckIn[]): Array<{ mood: string; count: number }> {
 }
 
 export async function runReport(ctx: Context, opts: ReportOptions): Promise<void> {
+  if (opts.open && opts.format !== 'html') throw new UsageError('--open is for --format html');
   if (opts.week && opts.lastWeek) throw new UsageError('Give --week or --last-week, not both');
   if ((opts.week || opts.lastWeek) && (opts.since !== undefined || opts.until !== undefined)) throw new UsageError(`${opts.week ? '--week' : '--last-week'} is the whole period; leave out --since and --until`);
   const now = await today(ctx);
@@ -82,16 +92,31 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     .flat()
     .filter((u) => u.created_at.slice(0, 10) >= since && u.created_at.slice(0, 10) <= until);
 
+  const own = await ownDays(ctx, since);
+  const figures = new Map<string, PersonFigures>();
   const people: ReportPerson[] = [...byPerson.values()]
     .sort((a, b) => (a.person.name < b.person.name ? -1 : a.person.name > b.person.name ? 1 : 0))
     .map(({ person, days }) => {
       const sorted = days.sort((a, b) => (a.date < b.date ? -1 : 1));
+      // The period's figures (core/stats.ts), in this run's zone: late, the streak, each day's run.
+      const cells = personCalendar(sorted, { since, until }, own);
+      const streak = streaks(cells);
+      const through = runsThrough(cells);
+      figures.set(person.id, { cells, weeks: weeks(cells), streak, open: openBlockers(sorted) });
       return {
         person,
+        runs: new Map(sorted.map((c) => [c.id, through.get(c.date) ?? 0])),
         // A date the service wrote wrongly is shown as it came (sanitised by the view), not a crash.
         days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn })),
         updates: updates.filter((u) => u.person?.id === person.id).sort((a, b) => (a.created_at < b.created_at ? -1 : 1)),
-        summary: { scheduled: sorted.length, done: sorted.filter((c) => c.completed_at).length, blocked: sorted.filter((c) => c.completed_at && c.blocked).length, moods: moodCounts(sorted) },
+        summary: {
+          scheduled: sorted.length,
+          done: sorted.filter((c) => c.completed_at).length,
+          late: tally(cells).late,
+          blocked: sorted.filter((c) => c.completed_at && c.blocked).length,
+          moods: moodCounts(sorted),
+          streak: { current: streak.current, longest: streak.longest },
+        },
       };
     });
   ctx.io.page();
@@ -103,5 +128,24 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
       people: people.map((p) => ({ person: p.person, summary: p.summary, goal_updates: p.updates, check_ins: p.days.map((d) => d.checkIn) })),
     });
   }
+  if (opts.format === 'html') {
+    const { reportHtml } = await import('../../ui/report-html.js');
+    const calendars = [...figures.values()].map((f) => f.cells);
+    const page = reportHtml(model, figures, { days: teamCalendar(calendars, { since, until }), weeks: weeks(calendars.flat()) });
+    if (!opts.open) return ctx.io.out(page);
+    const file = await writeReportFile(ctx, page, since, until);
+    return openInBrowser(ctx.io, ctx.env, pathToFileURL(file).href);
+  }
   ctx.io.out(opts.format === 'csv' ? reportCsv(model) : reportMarkdown(model));
+}
+
+/** The page for --open: a new 0600 file in checkin's cache folder (0700), named by the period. */
+async function writeReportFile(ctx: Context, page: string, since: string, until: string): Promise<string> {
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const dir = join(checkinPaths(ctx.env).cache, 'reports');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `report-${since}-${until}-${ctx.now().getTime()}.html`);
+  await writeFile(file, page, { mode: 0o600, flag: 'wx' });
+  ctx.io.err(`The page is ${file}\n`);
+  return file;
 }

@@ -36,7 +36,7 @@ export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandb
     .option('--token <token>', "the demo person's read+write token")
     .option('--data <file>', 'load state from FILE and save every change to it')
     .addOption(intOption('--people <n>', 'demo data for this many people (the extra ones check in every day)', 1, 100000))
-    .addOption(intOption('--days <n>', 'days of demo history, today included (default 15)', 1, 3650))
+    .addOption(intOption('--days <n>', 'days of demo history, today included (default 113: sixteen weeks)', 1, 3650))
     .option('--no-rate-limit', 'switch the rate limits off')
     .option('--no-log', 'do not log each request on stderr')
     .action((opts) => run(ctx, opts));

@@ -4,7 +4,7 @@
 // copy with changes of its own is never replaced without --force.
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { agentName, installSkill, skillPlaces, SKILL_AGENTS, SKILL_SCOPES, type SkillAgent, type SkillScope, type SkillState } from '../../domain/skill.js';
+import { agentName, installSkill, skillPlaces, SKILL_AGENTS, SKILL_SCOPES, type SkillAgent, type SkillScope, type SkillState } from '../../system/skill.js';
 import { UsageError } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';

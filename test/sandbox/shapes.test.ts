@@ -60,7 +60,7 @@ const sample = object({ a: str, b: optional(num), c: orNull(bool), d: arrayOf(st
 export const PINS = {
   // The validator's own vocabulary: a field whose shape takes undefined is an optional property.
   object: true satisfies Equal<Infer<typeof sample>, { a: string; b?: number | undefined; c: boolean | null; d: string[] }>,
-  // A check-in: only id and date are sure (api-notes); the mood is text, since the service may add moods.
+  // A check-in: only id and date are sure (docs/api.md § Check-ins); the mood is text, since the service may add moods.
   checkInId: true satisfies Equal<CheckIn['id'], string>,
   checkInMood: true satisfies Equal<CheckIn['mood'], string | null | undefined>,
   checkInPerson: true satisfies Equal<CheckIn['person'], Ref | null | undefined>,
@@ -158,7 +158,7 @@ describe('the answer shapes', () => {
     }
   });
 
-  it('take what api-notes allows: a check-in of only id and date, a mood the service added since, nulls where documented', () => {
+  it('take what docs/api.md allows: a check-in of only id and date, a mood the service added since, nulls where documented', () => {
     expect(CHECK_IN({ id: 'x', date: '2026-11-22' }, 'the answer')).toBeUndefined();
     expect(CHECK_IN({ id: 'x', date: '2026-11-22', mood: 'zen', person: null, previous_completed: null }, 'the answer')).toBeUndefined();
     expect(GOAL({ id: 'g', title: 'T', parent: null, end_date: null, progress: null, confidence_description: null }, 'the answer')).toBeUndefined();

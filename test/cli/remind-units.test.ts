@@ -7,13 +7,13 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../../src/domain/reminder-units.js';
+import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../../src/system/reminder-units.js';
 import { runInstall, runReminder, runRemindStatus, runRemove } from '../../src/commands/remind/remind.js';
 import { createContext } from '../../src/context.js';
-import { lastReminderRun, recordReminderRun } from '../../src/domain/reminder.js';
+import { lastReminderRun, recordReminderRun } from '../../src/system/reminder.js';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { formatDays, nextFire, parseDays } from '../../src/domain/schedule.js';
+import { formatDays, nextFire, parseDays } from '../../src/system/schedule.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';
 import { fakeHost } from '../helpers/remind.js';

@@ -1,5 +1,5 @@
 // The echo answer shapes (ECHO_QUESTION, ECHO_ANSWER in src/api/types.ts) and the goal views of
-// goal create/edit, held to what they serve as unit/shapes.test.ts holds the others: the type is
+// goal create/edit, held to what they serve as sandbox/shapes.test.ts holds the others: the type is
 // what the check proves; everything the sandbox answers passes; a wrong shape is one line naming
 // the field; whatever passes can be shown by every view typed against it without a TypeError.
 import fc from 'fast-check';

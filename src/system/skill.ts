@@ -3,13 +3,13 @@
 // from which checkin, and writing this checkin's copy. A copy is marked in its front matter
 // (`metadata:` of the Agent Skills format) with the version that wrote it and a digest of the skill
 // as shipped, so a copy nobody changed can be updated and one with changes of its own is left alone.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fsReason, readRegularFile, writeDurably } from '../config/files.js';
 import { assetText } from '../config/installation.js';
 import { home } from '../config/paths.js';
-import { CliError } from '../errors.js';
+import { CliError, EXIT } from '../errors.js';
 import { VERSION } from '../version.js';
 
 /** The agents whose skills folders are known for certain, named as `checkin mcp --print-config` names them. */
@@ -128,11 +128,44 @@ export function installSkill(env: NodeJS.ProcessEnv, cwd: string, opts: { agent:
   if (before.kind === 'current') return { file, before, wrote: false, refused: false };
   if ((before.kind === 'changed' || before.kind === 'unreadable') && !opts.force) return { file, before, wrote: false, refused: true };
   try {
-    writeDurably(file, stampedSkill(shipped), { mode: 0o644, dirMode: 0o777 });
+    skillFolders(opts.scope === 'user' ? home(env) : cwd, dirname(file), opts.scope);
+    writeDurably(file, stampedSkill(shipped), { mode: 0o644, dirMode: opts.scope === 'user' ? 0o700 : 0o755 });
   } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(`cannot write ${file}: ${fsReason(err)}`);
   }
   return { file, before, wrote: true, refused: false };
+}
+
+/**
+ * Makes the folders from `base` down to `folder` that are missing, each with the mode it needs
+ * whatever the umask: 0700 in the home folder (the person's own: ~/.claude, ~/.agents, ~/.copilot
+ * and the skills folders under them), 0755 in a project (a project's folders are read by its other
+ * tools and people). Folders already there keep their mode. In a project no folder on the way may
+ * be a symbolic link, and the folder must stay inside the project: the skill is never written
+ * somewhere a link in a repository points to (`.claude` → `~/.ssh`).
+ */
+function skillFolders(base: string, folder: string, scope: SkillScope): void {
+  const mode = scope === 'user' ? 0o700 : 0o755;
+  const parts = relative(base, folder).split(sep).filter((p) => p !== '');
+  let at = base;
+  for (const part of parts) {
+    at = join(at, part);
+    let st;
+    try {
+      st = lstatSync(at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(at, { mode });
+      chmodSync(at, mode); // the umask took its bits from mkdir's mode
+      continue;
+    }
+    if (scope === 'project' && st.isSymbolicLink()) throw new CliError(`${at} is a symbolic link: the project's skill is written only inside the project (${base}), never where a link points`, EXIT.FAILURE, 'Remove the link, or install for yourself: --scope user.');
+  }
+  if (scope === 'project') {
+    const inside = relative(realpathSync(base), realpathSync(folder));
+    if (inside.startsWith('..') || inside.startsWith(sep)) throw new CliError(`${folder} is outside the project (${base}): the skill is written only inside it`);
+  }
 }
 
 /** The installed copies older than this checkin (unchanged or not): what `checkin mcp` mentions. */

@@ -1,0 +1,132 @@
+// `checkin stats` as both faces could ask for it: whose (a person, by default me; or teams), the
+// window (whole weeks ending with this one), one paged walk of the check-ins over it (what `list
+// --all` and `report` send), and the figures of core/stats.ts worked out in each person's own zone.
+// Cached answers are reused: `me` (my zone) and the directory (names, and other people's zones).
+import { walkCheckIns } from '../api/endpoints.js';
+import { MAX_PER_PAGE, type CheckIn, type Ref } from '../api/types.js';
+import type { Context } from '../context.js';
+import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
+import {
+  openBlockers,
+  personCalendar,
+  streaks,
+  tally,
+  teamCalendar,
+  weeks,
+  windowStart,
+  type DayCell,
+  type PersonDay,
+  type Stats,
+} from '../core/stats.js';
+import { UsageError } from '../errors.js';
+import { directoryPeople, me, resolvePeople } from './account.js';
+import { dayZone, today } from './days.js';
+import { teamIdsOf } from './team-day.js';
+
+/** Weeks shown when none are asked for, and the most (a year). */
+export const STATS_WEEKS = { default: 12, max: 53 } as const;
+
+export interface StatsQuery {
+  /** One person (a name, @username, UUID or `me`); default me. */
+  person?: string;
+  /** Teams by name or UUID; `true`: the team setting, else all of mine. */
+  team?: string[] | true;
+  weeks?: number;
+}
+
+export type { PersonStats, Stats, TeamStats } from '../core/stats.js';
+
+/** How a zone's instants become dates, from its name (Rails or IANA), over the window; undefined when unknown. */
+async function zoneDays(zoneName: string | undefined | null, since: string, now: Date): Promise<PersonDay | undefined> {
+  if (!zoneName) return undefined;
+  const { zoneTable } = await import('../core/zone.js');
+  // From a day before the window to now: summer and winter offsets alike.
+  const from = new Date(`${since}T00:00:00Z`);
+  const table = zoneTable(zoneName, from, Math.ceil((now.getTime() - from.getTime()) / 86_400_000) + 3);
+  if (!table) return undefined;
+  return { today: dateKeyAtOffset(now, table.offsets), dateOf: (iso) => dateKeyAtOffset(new Date(iso), table.offsets) };
+}
+
+/**
+ * This run's own day (TZ, else the profile's zone, else the machine's), its instants read with the
+ * zone's offsets from `since` on: a summer evening is read in summer time, not today's offset.
+ */
+export async function ownDays(ctx: Context, since: string): Promise<PersonDay> {
+  const { zone } = await dayZone(ctx);
+  const day = await today(ctx);
+  const table = zone ? await zoneDays(zone, since, ctx.now()) : undefined;
+  return { today: day, dateOf: table ? table.dateOf : (iso) => localDateKey(new Date(iso)) };
+}
+
+export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPause?: (ms: number) => void } = {}): Promise<Stats> {
+  if (query.person !== undefined && query.team !== undefined) throw new UsageError('A person or a team, not both: a team is shown as a whole, never person by person');
+  const count = query.weeks ?? STATS_WEEKS.default;
+  const now = today(ctx);
+  const until = await now;
+  const since = windowStart(until, count);
+  const api = await ctx.api();
+  const own = await ownDays(ctx, since);
+  const list: CheckIn[] = [];
+  const windowDays = count * 7;
+  // At most one check-in a person a day: the pages there can be, and one more to see the end — so
+  // no page past the end is asked for (`list --all` cannot know; here the window says).
+  const walk = (filter: { people_ids?: string[]; team_ids?: string[] }, most?: number) => {
+    const pages = most === undefined ? undefined : Math.floor(most / MAX_PER_PAGE) + 1;
+    return walkCheckIns(api, { since, until, ...filter }, (items) => list.push(...items), { onPause: opts.onPause, ...(pages && { maxPages: pages, maxInFlight: Math.min(8, pages) }) });
+  };
+  const common = { since, until, today: until, weeks_count: count };
+
+  if (query.team !== undefined) {
+    const teamIds = await teamIdsOf(ctx, query.team === true ? undefined : query.team);
+    if (teamIds.length === 0) throw new UsageError('You are in no team: name a team');
+    const mine = await me(ctx);
+    const { people } = await directoryPeople(ctx);
+    // A check-in may come once per team it was reported to.
+    const members = people.every((p) => p.team_ids) ? people.filter((p) => p.team_ids!.some((t) => teamIds.includes(t))).length * teamIds.length : undefined;
+    await walk({ team_ids: teamIds }, members === undefined ? undefined : members * windowDays);
+    const teamNames = new Map(mine.teams.map((t) => [t.id, t.name]));
+    for (const c of list) for (const t of c.teams ?? []) teamNames.set(t.id, t.name);
+    const byPerson = new Map<string, CheckIn[]>();
+    for (const c of list) {
+      // Only check-ins reported to these teams count (a person's other teams are theirs alone).
+      if (c.teams && !c.teams.some((t) => teamIds.includes(t.id))) continue;
+      const id = c.person?.id ?? '';
+      byPerson.set(id, [...(byPerson.get(id) ?? []), c]);
+    }
+    const calendars: DayCell[][] = [];
+    for (const [id, own_] of byPerson) {
+      const zone = id === mine.id ? own : ((await zoneDays(people.find((p) => p.id === id)?.time_zone, since, ctx.now())) ?? own);
+      calendars.push(personCalendar(own_, { since, until }, zone));
+    }
+    const cells = calendars.flat();
+    return {
+      kind: 'team',
+      ...common,
+      teams: teamIds.map((id) => ({ id, name: teamNames.get(id) ?? id })),
+      people: byPerson.size,
+      days: teamCalendar(calendars, { since, until }),
+      totals: tally(cells),
+      weeks: weeks(cells),
+      open_blockers: openBlockers([...byPerson.values()].flat()),
+    };
+  }
+
+  const ids = await resolvePeople(ctx, [query.person ?? 'me']);
+  if (ids.length !== 1) throw new UsageError('One person at a time (or a team as a whole)');
+  const id = ids[0]!;
+  const mine = await me(ctx);
+  let person: Ref = { id, name: mine.name };
+  let zone: string | null = mine.time_zone ?? null;
+  let days = own;
+  if (id !== mine.id) {
+    const found = (await directoryPeople(ctx)).people.find((p) => p.id === id);
+    person = { id, name: found?.name ?? id };
+    zone = found?.time_zone ?? null;
+    days = (await zoneDays(zone, since, ctx.now())) ?? own;
+    if (days === own) zone = null;
+  } else if (ctx.env.TZ) zone = null;
+  await walk({ people_ids: [id] }, windowDays);
+  const mineOnly = list.filter((c) => c.person?.id === id);
+  const cells = personCalendar(mineOnly, { since, until }, days);
+  return { kind: 'person', ...common, person, zone, streak: streaks(cells), days: cells, totals: tally(cells), weeks: weeks(cells), open_blockers: openBlockers(mineOnly) };
+}

@@ -1,0 +1,106 @@
+// `checkin help <topic>` for a person at a terminal: the topic's Markdown rendered as text —
+// headings bold without their #, paragraphs and list items reflowed and wrapped at word edges to
+// the terminal's width (a list item's continuation under its text), code blocks indented without
+// their fences (a long command line continues further in), inline code, emphasis and links as
+// text (a link's address after its text, a link inside the docs as its text alone), a table as
+// one block per row. Through the pager when it is longer than the screen; piped, the Markdown as
+// it is written.
+
+import type { Colors } from './color.js';
+import { makeColors } from './color.js';
+import type { IO } from './io.js';
+import { sanitize } from './sanitize.js';
+import { wrap } from './wrap.js';
+
+/** Inline Markdown as styled text: code spans, emphasis, links (their address when it leaves the docs), escapes. */
+function inline(text: string, c: Colors): string {
+  return text
+    .split(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/)
+    .map((part, i) => {
+      if (i % 3 === 1) return '';
+      if (i % 3 === 2) return c.cyan(part);
+      return part
+        .replace(/!?\[([^\]]*)\]\(([^()\s]*)\)/g, (_m, t: string, url: string) => (/^https?:/.test(url) ? `${t} (${url})` : t))
+        .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+        .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*|__(?=\S)([\s\S]*?\S)__(?!\w)/g, (_m, a?: string, b?: string) => c.bold(a ?? b ?? ''))
+        .replace(/(^|[^*\w\\])\*(?=[^*\s])([^*]*[^*\s])?\*(?!\*)|(^|\W)_(?=[^_\s])([^_]*[^_\s])?_(?!\w)/g, (m, p1?: string, _a?: string, p2?: string) => {
+          const pre = p1 ?? p2 ?? '';
+          return pre + c.italic(m.slice(pre.length + 1, -1));
+        })
+        .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    })
+    .join('');
+}
+
+const cells = (row: string) =>
+  row
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim());
+
+/** The topic as lines for a terminal of `width` columns. */
+export function renderTopic(markdown: string, c: Colors, width: number): string {
+  const src = sanitize(markdown).replace(/\r\n/g, '\n').split('\n');
+  const out: string[] = [];
+  const para = (text: string, hang?: number) => out.push(wrap(text, width, hang));
+  let i = 0;
+  while (i < src.length) {
+    const line = src[i]!;
+    const fence = /^\s*(```|~~~)/.exec(line);
+    if (fence) {
+      // The code, indented by four, as it is written; a line wider than the room continues further in.
+      for (i++; i < src.length && !src[i]!.trimStart().startsWith(fence[1]!); i++) {
+        const code = `    ${src[i]}`;
+        para(c.cyan(code), Math.min(8, Math.floor(width / 4)));
+      }
+      i++;
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      para(c.bold(inline(heading[2]!, c)));
+      i++;
+      continue;
+    }
+    if (/^\s*\|/.test(line)) {
+      // A table: one block per row, its first cell, then each other cell under it (named by its header when there are several).
+      const rows: string[][] = [];
+      for (; i < src.length && /^\s*\|/.test(src[i]!); i++) if (!/^\s*\|?[\s:|-]+\|?\s*$/.test(src[i]!)) rows.push(cells(src[i]!));
+      const [head, ...body] = rows;
+      for (const row of body) {
+        para(c.bold(inline(row[0] ?? '', c)));
+        row.slice(1).forEach((cell, k) => {
+          const label = row.length > 2 && head?.[k + 1] ? `${inline(head[k + 1]!, c)}: ` : '';
+          para(`    ${label}${inline(cell, c)}`, 6);
+        });
+      }
+      continue;
+    }
+    if (line.trim() === '') {
+      out.push('');
+      i++;
+      continue;
+    }
+    // A paragraph or a list item: its lines, and the ones that continue it, read as one.
+    const item = /^(\s*)([-*+]|\d{1,9}[.)])(\s+)(.*)$/.exec(line);
+    const indent = item ? item[1]!.length + item[2]!.length + item[3]!.length : /^\s*/.exec(line)![0].length;
+    let text = item ? item[4]! : line.trim();
+    for (i++; i < src.length; i++) {
+      const next = src[i]!;
+      if (next.trim() === '' || /^\s*(```|~~~|#{1,6}\s|\||>)/.test(next) || /^\s*([-*+]|\d{1,9}[.)])\s+/.test(next)) break;
+      text += ` ${next.trim()}`;
+    }
+    if (item) para(`${item[1]}${c.yellow(item[2]!)}${item[3]}${inline(text, c)}`);
+    else para(`${' '.repeat(indent)}${inline(text.replace(/^>\s?/, ''), c)}`);
+  }
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+}
+
+/** Prints a help topic: rendered for a terminal (through the pager when longer than the screen), as written when piped. */
+export async function showTopic(io: IO, markdown: string): Promise<void> {
+  if (!io.stdoutIsTTY) return io.out(markdown);
+  const text = renderTopic(markdown, await makeColors(io.colorLevel), io.columns);
+  if (text.split('\n').length > (io.rows ?? 24)) io.page();
+  io.out(text);
+}

@@ -1,0 +1,167 @@
+// The outbox (src/config/outbox-files.ts), one SQLite database: every write a row of its own; only
+// the run that made an entry changes it; a claim is one transaction (exactly one holder, across
+// processes and calls); a dead holder is known by its pid *and* its start time, and a dead holder
+// whose request was on the way leaves "may have been sent"; 0.1.0's files move in once.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { ClaimedError, GoneError, Outbox, type DraftContent, type DraftTarget } from '../../src/config/outbox-files.js';
+import { UsageError } from '../../src/errors.js';
+import { tempDir } from '../helpers/cleanup.js';
+import { folderView, rowsIn } from '../helpers/outbox.js';
+
+const API = 'http://127.0.0.1:9/api/v2';
+const T0 = new Date('2026-11-22T09:30:00.000Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+const CHECK_IN: DraftTarget = { kind: 'check-in', key: '2026-11-22' };
+const answers = (intentions: string): DraftContent => ({ kind: 'answers', answers: { intentions } });
+
+function box(dir = join(tempDir('checkin-outbox-'), 'drafts')) {
+  const warnings: string[] = [];
+  return { dir, warnings, outbox: new Outbox(dir, (m) => warnings.push(m)) };
+}
+
+/** A process that has ended: its pid names nobody now. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', ''], { timeout: 10_000 });
+  expect(r.status).toBe(0);
+  return r.pid;
+}
+
+/** Sets a row's holder as another process would have (the test plays a checkin that is gone, or one whose pid was reused). */
+function holdAs(dir: string, id: string, holder: { pid: number; start?: string }, state: 'held' | 'sending', sendingAt?: string) {
+  const db = new DatabaseSync(join(dir, 'outbox.db'));
+  db.prepare('UPDATE entries SET state = ?, holder = ?, sending_at = ? WHERE id = ?').run(state, JSON.stringify({ ...holder, token: 'x', at: T0.toISOString() }), sendingAt ?? null, id);
+  db.close();
+}
+
+describe('the outbox database', () => {
+  it('each write is a row of its own in a 0600 database of a 0700 folder; two for one target are two; nothing is opened until used', () => {
+    const { dir, outbox } = box();
+    expect(outbox.list()).toEqual([]);
+    expect(folderView(dir)).toEqual([]); // listing an outbox that is not there makes nothing
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'piped', at(0), { hold: false });
+    const b = outbox.add({ api_url: API }, CHECK_IN, answers('two'), 'agent', at(1), { hold: false, base: 'new' });
+    expect(a.id).not.toBe(b.id);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'outbox.db')).mode & 0o777).toBe(0o600);
+    expect(new Outbox(dir).list().map((e) => [e.made, e.content, e.base])).toEqual([
+      ['piped', answers('one'), undefined],
+      ['agent', answers('two'), 'new'],
+    ]);
+    expect(rowsIn(dir).map((r) => r.state)).toEqual(['kept', 'kept']);
+  });
+
+  it('update changes this run’s own entry; another run’s is refused', () => {
+    const { dir, outbox } = box();
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0));
+    outbox.update(a, { content: answers('one, more') }, at(1));
+    expect(new Outbox(dir).find(a.id)!.content).toEqual(answers('one, more'));
+    expect(() => new Outbox(dir).update(a, { content: answers('theirs') }, at(2))).toThrow(/not made by this run/);
+  });
+
+  it('finds by id or the unique start of one (any case, spaces around); a start shared by several is refused', () => {
+    const { dir, outbox } = box();
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0), { hold: false });
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    for (const id of ['abcd1111', 'abcd2222']) db.prepare('INSERT INTO entries (id, data) VALUES (?, ?)').run(id, JSON.stringify({ ...a, id }));
+    db.close();
+    expect(outbox.find(` ${a.id.toUpperCase()} `)?.id).toBe(a.id);
+    expect(outbox.find('abcd1')?.id).toBe('abcd1111');
+    expect(() => outbox.find('abcd')).toThrow(UsageError);
+    expect(() => outbox.find('abcd')).toThrow(/abcd is the start of 2 drafts' ids \(abcd1111, abcd2222\)/);
+  });
+
+  it('a claim is exclusive: a second outbox (another run) is refused while it is held, and takes it once released', () => {
+    const { dir, outbox } = box();
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0), { hold: false });
+    const claim = outbox.claim(a);
+    const other = new Outbox(dir);
+    expect(() => other.claim(a)).toThrow(ClaimedError);
+    expect(other.busyElsewhere(a)).toMatchObject({ pid: process.pid });
+    claim.release();
+    const again = other.claim(a);
+    again.done();
+    expect(() => outbox.claim(a)).toThrow(GoneError);
+    expect(rowsIn(dir)).toEqual([]);
+  });
+
+  it('a dead holder is taken back without a word when its request was not on the way', () => {
+    const { dir, outbox, warnings } = box();
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0), { hold: false });
+    holdAs(dir, a.id, { pid: deadPid() }, 'held');
+    const claim = new Outbox(dir).claim(a);
+    claim.release();
+    expect(warnings).toEqual([]);
+    expect(outbox.maybeSent(a)).toBeUndefined();
+  });
+
+  it('a dead holder whose request was on the way leaves "may have been sent" with that time, which only a send or a drop clears', () => {
+    const { dir } = box();
+    const w: string[] = [];
+    const outbox = new Outbox(dir, (m) => w.push(m));
+    const a = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), { hold: false });
+    holdAs(dir, a.id, { pid: deadPid() }, 'sending', '2026-11-22T09:31:00.000Z');
+    expect(new Outbox(dir).maybeSent(a)).toBe('2026-11-22T09:31:00.000Z');
+    const claim = outbox.claim(a);
+    expect(w).toEqual([expect.stringMatching(new RegExp(`^the draft ${a.id} was being sent by a checkin that stopped .* it may have reached the service$`))]);
+    claim.release();
+    // Released, listed, claimed again: still maybe sent.
+    expect(new Outbox(dir).maybeSent(a)).toBe('2026-11-22T09:31:00.000Z');
+    expect(rowsIn(dir)[0]).toMatchObject({ state: 'kept', maybe_at: '2026-11-22T09:31:00.000Z' });
+    new Outbox(dir).claim(a).done();
+    expect(rowsIn(dir)).toEqual([]);
+  });
+
+  it('a pid reused by another program is not the holder: its start time differs', () => {
+    const { dir } = box();
+    const outbox = new Outbox(dir);
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0), { hold: false });
+    // This very process's pid, with another start time: a process that had this pid before.
+    holdAs(dir, a.id, { pid: process.pid, start: '1' }, 'sending', '2026-11-22T09:31:00.000Z');
+    expect(outbox.sender(a)).toBeUndefined();
+    expect(outbox.maybeSent(a)).toBe('2026-11-22T09:31:00.000Z');
+  });
+
+  it('sending() is in the row; unknown() marks it maybe sent and releases; done() removes the row', () => {
+    const { dir, outbox } = box();
+    const a = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), { hold: false });
+    const c = outbox.claim(a);
+    c.sending();
+    expect(rowsIn(dir)[0]).toMatchObject({ state: 'sending', sending_at: expect.any(String) });
+    c.unknown(at(5));
+    expect(rowsIn(dir)[0]).toMatchObject({ state: 'kept', holder: null, maybe_at: at(5).toISOString() });
+    outbox.claim(a).done();
+    expect(rowsIn(dir)).toEqual([]);
+  });
+
+  it("0.1.0's files move in once: an entry, its claim that said `sending` (maybe sent), an `.unknown` marker, the editor's file", () => {
+    const dir = join(tempDir('checkin-outbox-'), 'drafts');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const e = (id: string, over: object = {}) => ({ checkin_outbox: 1, id, account: { api_url: API }, target: CHECK_IN, content: answers(id), made: 'typed', created_at: T0.toISOString(), saved_at: T0.toISOString(), ...over });
+    writeFileSync(join(dir, 'plainone.json'), JSON.stringify(e('plainone')));
+    writeFileSync(join(dir, 'claimed1.json'), JSON.stringify(e('claimed1')));
+    writeFileSync(join(dir, 'claimed1.claim'), JSON.stringify({ pid: deadPid(), token: 't', at: T0.toISOString(), sending: '2026-11-22T09:40:00.000Z' }));
+    writeFileSync(join(dir, 'unknown1.json'), JSON.stringify(e('unknown1')));
+    writeFileSync(join(dir, 'unknown1.unknown'), JSON.stringify({ at: '2026-11-22T09:50:00.000Z' }));
+    writeFileSync(join(dir, 'edited01.json'), JSON.stringify(e('edited01', { content: { kind: 'text', text: 'as opened' }, editing: { file: 'edited01.md', pid: deadPid(), shown: 'x' } })));
+    writeFileSync(join(dir, 'edited01.md'), 'as saved later');
+    const outbox = new Outbox(dir);
+    expect(outbox.list().map((x) => [x.id, x.content])).toEqual([
+      ['claimed1', answers('claimed1')],
+      ['edited01', { kind: 'text', text: 'as saved later' }],
+      ['plainone', answers('plainone')],
+      ['unknown1', answers('unknown1')],
+    ]);
+    expect(folderView(dir)).toEqual(['claimed1.json', 'claimed1.unknown', 'edited01.json', 'edited01.md', 'plainone.json', 'unknown1.json', 'unknown1.unknown']);
+    expect(outbox.maybeSent(outbox.find('claimed1')!)).toBe('2026-11-22T09:40:00.000Z');
+    expect(outbox.maybeSent(outbox.find('unknown1')!)).toBe('2026-11-22T09:50:00.000Z');
+    expect(outbox.editedUnwatched(outbox.find('edited01')!)).toBe(true);
+    // Sent, then the same file written back (a stale copy): it is not moved in again.
+    outbox.claim(outbox.find('plainone')!).done();
+    writeFileSync(join(dir, 'plainone.json'), JSON.stringify(e('plainone')));
+    expect(new Outbox(dir).find('plainone')).toBeUndefined();
+  });
+});
