@@ -35,9 +35,11 @@ import { skillCommand } from './commands/skill/skill.js';
 import { statusCommand } from './commands/status/status.js';
 import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
+import { upgradeCommandDef } from './commands/upgrade/upgrade.js';
 import { versionCommand } from './commands/version/version.js';
 import type { Context } from './context.js';
 import { refuseRepeats } from './commands/flags.js';
+import { quietBecause } from './domain/update-notice.js';
 import { terminalHelp } from './ui/help-layout.js';
 import { JsonOption, jsonFieldsHelp } from './ui/output.js';
 import { wrapHelp } from './ui/wrap.js';
@@ -71,7 +73,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, doctor: doctorCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, doctor: doctorCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, upgrade: upgradeCommandDef, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
@@ -134,6 +136,11 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
   };
   configure(program);
   return program;
+}
+
+/** After a command's work: the daily update notice, loaded only where a person reads stderr (domain/update-notice.ts says when). */
+export async function afterCommand(ctx: Context, argv: string[]): Promise<void> {
+  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined) (await import('./commands/upgrade/notice.js')).updateNotice(ctx);
 }
 
 /** Completion (and --help, which lists it) loads the completion library; other runs never do. */
