@@ -328,7 +328,7 @@ class Store {
           const put = this.db.prepare('INSERT OR IGNORE INTO entries (id, data, maybe_at) VALUES (?, ?, ?)');
           // A send that was under way when it broke may have reached the service: said so, asked before it goes again.
           for (const r of rows) if (r.state !== 'sent') kept += Number(put.run(r.id, r.data, r.maybe_at ?? (r.state === 'sending' ? r.sending_at : null)).changes);
-        });
+        }, false);
       } catch {
         kept = 0;
       }
@@ -395,8 +395,12 @@ class Store {
     }
   }
 
-  /** Runs `fn` in one write transaction (BEGIN IMMEDIATE: one writer at a time, waiting at most the busy timeout). */
-  tx<T>(fn: () => T): T {
+  /**
+   * Runs `fn` in one write transaction (BEGIN IMMEDIATE: one writer at a time, waiting at most the
+   * busy timeout). Damage met on the way: the database is set aside (what can be read kept) and
+   * `fn` runs once more in the new one.
+   */
+  tx<T>(fn: () => T, again = true): T {
     try {
       this.db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
       try {
@@ -417,7 +421,9 @@ class Store {
       } catch {
         // not in one (BEGIN failed)
       }
-      throw err;
+      if (!again || !isDamaged(err)) throw err;
+      this.setAside(err);
+      return this.tx(fn, false);
     }
   }
 
@@ -806,7 +812,11 @@ export class Outbox {
       const file = join(from, name);
       const old = OLD_FILE.exec(name);
       const entryFile = old ? null : ENTRY_FILE.exec(name);
-      if (old?.[2] && running({ pid: Number(old[2]) })) continue; // an earlier build moving it now
+      if (old?.[2] && running({ pid: Number(old[2]) })) {
+        // An earlier build moving it now: left to it, and said.
+        this.warn(`the draft ${file} is being moved by another checkin (process ${old[2]}); it is left where it is until that one is gone`);
+        continue;
+      }
       let text: string;
       try {
         text = readRegularFile(file, MAX_ENTRY_BYTES, { follow: false });
