@@ -10,7 +10,13 @@
 //   reused by another program is not the claimant). A dead claimant whose request was on its way
 //   leaves the entry "may have been sent" (`maybe_at`): only the person's yes clears it, by a send
 //   or a drop;
-// - an entry is removed only by the holder of its claim, once the service accepted exactly it.
+// - an entry is removed only by the holder of its claim, once the service accepted exactly it;
+//   when its row cannot be removed (a full disk), it is marked 'sent', or when nothing can be
+//   written there, an empty `<id>.sent` file beside it says so: never again shown as waiting or
+//   as "may have been sent", and removed at the next open;
+// - a look (a list, `checkin status`) waits at most a second for another process's lock and then
+//   says the database is busy, never that nothing waits; a damaged database (not one, or damaged
+//   inside) is set aside whole (never deleted), the rows that can still be read kept in a new one.
 //
 // node:sqlite is loaded on first use only: commands that write nothing never open the database.
 // Entries 0.1.0 kept as files (`<id>.json` with `.claim`, `.unknown`, `.md`; and the one-per-target
