@@ -5,7 +5,7 @@
 // another connection put in (as a full disk answers a write), bytes overwritten, a second process
 // holding a lock.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, openSync, writeSync, closeSync, fstatSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -160,6 +160,26 @@ describe('a database damaged inside (its header intact)', () => {
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(draftsDir(w.configDir), aside[0]!)).includes('bravo bravobravo')).toBe(false);
     expect(readFileSync(join(draftsDir(w.configDir), aside[0]!)).includes('alpha alphaalpha')).toBe(true);
+  });
+  it('the fallback folder’s drafts are listed beside it, and `status` counts them', async () => {
+    const tmp = tempDir();
+    const env = { TMPDIR: tmp };
+    // The drafts folder cannot be made (a file in the way): the draft goes to the fallback folder.
+    mkdirSync(w.configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(draftsDir(w.configDir), 'in the way');
+    w.sb.inject({ method: 'POST', ...DOWN });
+    const kept = await w.cli(['log', 'in the fallback'], { env });
+    expect([kept.code, kept.stderr]).toEqual([1, expect.stringMatching(/^warning: Cannot keep a draft in .*; it is kept in .* instead\n/)]);
+    rmSync(draftsDir(w.configDir));
+    await oneKept();
+    sql(w.configDir, '');
+    overwrite(outboxDb(w.configDir), 4096);
+    const drafts = await w.cli(['drafts'], { env });
+    expect(drafts.code).toBe(0);
+    expect(drafts.stderr).toMatch(/^warning: the drafts database .* was damaged \(database disk image is malformed\); it was set aside/);
+    expect(drafts.stdout).toContain('in the fallback');
+    const status = await w.cli(['status'], { env });
+    expect(status.stdout).toContain('1 draft of yours waits to be sent');
   });
 });
 
