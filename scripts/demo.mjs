@@ -10,7 +10,9 @@ import { startSandbox } from '../dist/sandbox.js';
 const bin = fileURLToPath(new URL('../bin/checkin.js', import.meta.url));
 const sb = await startSandbox();
 const home = mkdtempSync(join(tmpdir(), 'checkin-demo-'));
-const env = { ...process.env, CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: join(home, 'config') };
+// No pager (CHECKIN_PAGER empty): the demo prints each answer whole and ends at the shell's prompt,
+// never stopped in `less` waiting for a q the newcomer does not know to press.
+const env = { ...process.env, CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: join(home, 'config'), CHECKIN_PAGER: '' };
 delete env.CHECKIN_NO_PROMPT;
 const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
 

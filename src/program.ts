@@ -37,6 +37,7 @@ import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
 import { versionCommand } from './commands/version/version.js';
 import type { Context } from './context.js';
+import { refuseRepeats } from './commands/flags.js';
 import { JsonOption, jsonFieldsHelp } from './ui/output.js';
 import { VERSION } from './version.js';
 
@@ -112,6 +113,8 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
       .exitOverride()
       .showSuggestionAfterError(true)
       .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    // A one-value option given twice is refused, never the last one silently taken.
+    refuseRepeats(cmd);
     const json = cmd.options.find((o) => o instanceof JsonOption);
     if (json) {
       json.takesArguments = cmd.registeredArguments.length > 0;
@@ -125,7 +128,15 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
 
 /** Completion (and --help, which lists it) loads the completion library; other runs never do. */
 export async function addCompletionWhenAsked(ctx: Context, program: CommandUnknownOpts, argv: string[]): Promise<void> {
-  if (['completion', 'complete'].includes(argv[0] ?? '') || !(isCommand(argv) || isVersion(argv))) (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
+  if (['completion', 'complete'].includes(argv[0] ?? '') || !(isCommand(argv) || isVersion(argv))) {
+    (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
+    // Its commands too refuse a one-value option given twice (applied once per option).
+    const each = (cmd: CommandUnknownOpts): void => {
+      refuseRepeats(cmd);
+      cmd.commands.forEach(each);
+    };
+    each(program);
+  }
 }
 
 /**

@@ -430,6 +430,16 @@ export class ApiClient {
         suggestion: 'Check HTTPS_PROXY / HTTP_PROXY (or leave this host out with NO_PROXY).',
       });
     }
+    if (LOOPBACK_GONE.has(code) && isLoopback(new URL(url).hostname)) {
+      // On this machine, only a local service (the sandbox) is ever asked.
+      return new ApiError({
+        kind: 'network',
+        method,
+        path,
+        detail: `nothing is listening at ${new URL(url).origin} — is \`checkin sandbox\` running?`,
+        suggestion: 'Start it in another terminal (`checkin sandbox`), or check --api-url / CHECKIN_API_URL.',
+      });
+    }
     const what: Record<string, string> = {
       ECONNREFUSED: `connection refused by ${host}`,
       ECONNRESET: `connection to ${host} was reset`,
@@ -456,6 +466,12 @@ export class ApiClient {
 
 /** Node's and undici's codes for a request that cannot be sent as it is (a header value, a method). */
 const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN', 'UND_ERR_INVALID_ARG']);
+/** A loopback address refusing or unreachable: nothing listens there. */
+const LOOPBACK_GONE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
 /** Connection failures, as said of a proxy. */
 const CONNECT_CODES = new Map([
   ['ECONNREFUSED', 'connection refused'],

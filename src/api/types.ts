@@ -294,8 +294,8 @@ export function nearestConfidence(value: number): ConfidenceLevel {
 // the check is the CLI's, and MCP's output schemas are made from the same descriptions
 // (mcp/kit.ts schemaOf), so a field added to one is in the other's schema.
 
-/** A team member's state on a day, in the order a team's day lists them. */
-export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'none'] as const;
+/** A person's state on a day, in the order a team's day lists them: the one vocabulary (core/member-states.ts has each one's words). */
+export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'absent', 'nothing-scheduled'] as const;
 /** How long a blocker has stood: days in a row, since when, and whether the run may be longer than was looked at. */
 export const BLOCKER_RUN = object({ days: num, since: str, at_least: bool });
 /** A team's day: each member, their check-in that day, its state, and a blocked member's longest-standing blocker (null when not blocked or not counted). */

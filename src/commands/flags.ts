@@ -13,7 +13,8 @@ export function parseIntIn(min: number, max: number, what: string) {
 
 /** `--name <n>` taking a whole number from `min` to `max`; its errors name the flag. */
 export function intOption<F extends string>(flags: F, description: string, min: number, max: number) {
-  return new Option(flags, description).argParser(parseIntIn(min, max, flags.split(' ')[0]!));
+  // Given twice, it is refused (never the last one silently taken).
+  return new Option(flags, description).argParser(once(flags.split(' ')[0]!, parseIntIn(min, max, flags.split(' ')[0]!)));
 }
 
 /** A repeatable option: --team a --team b → ['a', 'b']. */
@@ -41,3 +42,35 @@ export function pauseNotice(ctx: import('../context.js').Context): (ms: number) 
   return (ms) => ctx.io.err(`Pausing ${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s to stay under the rate limit…\n`);
 }
 
+
+/**
+ * An answer given more than once: each value is a line, in the order given (`-i a -i b` → "a\nb"),
+ * so no value on the command line is dropped. `-` (standard input) stands alone.
+ */
+export function joinLines(flag: string) {
+  return (value: string, previous: string | undefined): string => {
+    if (previous === undefined) return value;
+    if (value === '-' || previous === '-') throw new InvalidArgumentError(`${flag} - reads standard input, and cannot be joined with another ${flag}; give the lines in one of the two.`);
+    return `${previous}\n${value}`;
+  };
+}
+
+/** A value that can be given once: a second one is refused, not silently taken over the first. */
+export function once<T = string>(flag: string, parse: (value: string) => T = (v) => v as T) {
+  return (value: string, previous: T | undefined): T => {
+    if (previous !== undefined) throw new InvalidArgumentError(`${flag} was given more than once (${JSON.stringify(String(previous))}, then ${JSON.stringify(value)}); give it once.`);
+    return parse(value);
+  };
+}
+
+/**
+ * Every option of `cmd` that takes one value and has no parser of its own (commander would keep
+ * the last of several and drop the others without a word) is made to refuse a second one. Options
+ * that collect (--team, -p…) or parse (whole numbers) have their own rule; one with a default is left as it is.
+ */
+export function refuseRepeats(cmd: { options: readonly Option[] }): void {
+  for (const o of cmd.options) {
+    if (!(o.required || o.optional) || o.variadic || o.parseArg !== undefined || o.defaultValue !== undefined) continue;
+    o.argParser(once(o.long ?? o.short ?? o.flags));
+  }
+}

@@ -4,10 +4,11 @@
 // person's zone. Every face (the terminal's pictures, the accessible sentences, --json, the HTML
 // page, the report's Markdown and CSV) reads these same figures.
 //
-// The states are the team day's words (core/member-states.ts: filled, pending, none; blocked is a
+// The states are the one vocabulary's (core/member-states.ts: filled, pending, absent, nothing
+// scheduled; blocked is a
 // mark on a filled day here, as a calendar draws it), with the two a calendar needs besides: a
 // check-in whose day is over without being filled is `missed`, and one the service marked absent is
-// `absent`. A day with no check-in at all is `none` (nothing scheduled, or an absence known in
+// `absent`. A day with no check-in at all is `nothing-scheduled` (no team meets, or an absence known in
 // advance: the service generates nothing for either).
 import type { CheckIn } from '../api/types.js';
 import { blockerItems, longestRun, type BlockerRun } from './blockers.js';
@@ -18,7 +19,7 @@ import type { MemberState } from './member-states.js';
 /** A day of the calendar: the team day's states (blocked is `blocked: true` on a filled day), `missed` and `absent`. */
 export type DayState = Exclude<MemberState, 'blocked'> | 'missed' | 'absent';
 /** Every state a calendar cell can have, in the legend's order. */
-export const DAY_STATES: readonly DayState[] = ['filled', 'missed', 'absent', 'pending', 'none'];
+export const DAY_STATES: readonly DayState[] = ['filled', 'missed', 'absent', 'pending', 'nothing-scheduled'];
 
 export interface DayCell {
   date: string;
@@ -55,14 +56,14 @@ export function cellOf(c: CheckIn, day: PersonDay): DayCell {
   return { date: c.date, state: c.date >= day.today ? 'pending' : 'missed', late: false, blocked: false, mood: null };
 }
 
-/** One person's days from `since` to `until`, every date once (no check-in: `none`), oldest first. */
+/** One person's days from `since` to `until`, every date once (no check-in: `nothing-scheduled`), oldest first. */
 export function personCalendar(checkIns: CheckIn[], range: { since: string; until: string }, day: PersonDay): DayCell[] {
   const byDate = new Map<string, CheckIn>();
   for (const c of checkIns) if (c.date >= range.since && c.date <= range.until) byDate.set(c.date, c);
   const cells: DayCell[] = [];
   for (let d = range.since; d <= range.until; d = addDays(d, 1)) {
     const c = byDate.get(d);
-    cells.push(c ? cellOf(c, day) : { date: d, state: 'none', late: false, blocked: false, mood: null });
+    cells.push(c ? cellOf(c, day) : { date: d, state: 'nothing-scheduled', late: false, blocked: false, mood: null });
   }
   return cells;
 }

@@ -37,3 +37,12 @@ export function zoneTable(name: string, at: Date, days = 366): ZoneTable | undef
   const changes = tzScan(iana, { start: new Date(from), end: new Date(until) });
   return { name, iana, from, until, offsets: [[from, tzOffset(iana, new Date(from))], ...changes.map((c): [number, number] => [c.date.getTime(), c.offset])] };
 }
+
+/** The instant a wall-clock time (`HH:MM:SS`) on `date` is in a zone (Rails or IANA name); undefined for an unknown zone. */
+export function instantInZone(date: string, time: string, zone: string): Date | undefined {
+  const iana = ianaZone(zone);
+  if (!iana) return undefined;
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  const [h, mi, s] = time.split(':').map(Number) as [number, number, number];
+  return new Date(new TZDate(y, mo - 1, d, h, mi, s ?? 0, iana).getTime());
+}

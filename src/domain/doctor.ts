@@ -10,6 +10,7 @@ import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { ApiClient, checkTransport } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
+import { hintText } from '../errors.js';
 import { parseRateLimit, parseRateLimitPolicy } from '../api/paginate.js';
 import type { Headers } from '../api/transport.js';
 import { PERSON } from '../api/types.js';
@@ -168,7 +169,14 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
     const why = err instanceof ApiError ? (err.kind === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : (err.message.replace(/^GET \S+: /, '') || err.kind)) : fsReason(err);
     return {
       token: warning('token', `${shown} not checked: the service could not be reached`, null),
-      service: problem('service', `${shownUrl} cannot be reached: ${why}`, 'Check the network (and HTTPS_PROXY / NO_PROXY), and that CHECKIN_API_URL names the service; `checkin --debug me` shows the exchange.'),
+      service: problem(
+        'service',
+        `${shownUrl} cannot be reached: ${why}`,
+        // Nothing listening on this machine: the client's own advice (start the sandbox) is the fix.
+        err instanceof ApiError && why.startsWith('nothing is listening at') && err.suggestion
+          ? hintText(err.suggestion)
+          : 'Check the network (and HTTPS_PROXY / NO_PROXY), and that CHECKIN_API_URL names the service; `checkin --debug me` shows the exchange.',
+      ),
       zone: cachedZone(),
     };
   } finally {

@@ -42,8 +42,6 @@ export interface Write<T> {
   quiet?: boolean;
   /** The person said to send it again though it may already have reached the service. */
   again?: boolean;
-  /** The person said yes to this entry (`--yes`, or the agent face's question): it is not asked again. */
-  yes?: boolean;
   /** The person said to send it as the account here though it was kept for another. */
   elsewhere?: boolean;
   /** Other names of the same target (a comment kept under its check-in's date): what waits under them is said too. */
@@ -356,7 +354,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   }
   const resume = write.resume ?? resumeCommand(write.target);
   // An entry kept earlier goes out only as its own person, and with the person's yes where its words were not theirs as seen.
-  let again = Boolean(write.again || write.yes);
+  let again = Boolean(write.again);
   const claims = [];
   try {
     if (entry) claims.push(write.claim ?? outbox.take(entry));
@@ -365,7 +363,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     // person, and with the person's yes where its words were not theirs as seen.
     if (write.entry && !ownEntry(ctx, write.target)) {
       if (!write.elsewhere) await boundHere(ctx, write.entry);
-      if (!write.yes && !write.claim && (await askYes(ctx, write.entry, again))) again = true;
+      if (!write.claim && (await askYes(ctx, write.entry, again))) again = true;
     }
   } catch (err) {
     for (const c of claims) c.release();
@@ -441,7 +439,7 @@ export class NeedsYesError extends UsageError {}
 async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
   const why = whyAsk(ctx, entry, again);
   if (!why) return false;
-  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks (or add --yes to send it without asking).`));
+  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks.`));
   ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
   if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false }))) throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
   return true;
@@ -561,16 +559,16 @@ export function personDraft(id: string): [string, string] | undefined {
  * Sends one entry as it is, whatever it is for (`checkin drafts send`): claimed, one request,
  * removed once the service accepted it. Text kept from the editor is read as answers first.
  */
-export async function sendEntry(ctx: Context, entry: Entry, { yes = false, elsewhere = false }: { yes?: boolean; elsewhere?: boolean } = {}): Promise<SentEntry> {
+export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false }: { elsewhere?: boolean } = {}): Promise<SentEntry> {
   const api = await ctx.api();
   const t = entry.target;
   const c = entry.content;
   const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
-  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, yes, elsewhere, send });
+  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, entry, elsewhere, send });
   switch (t.kind) {
     case 'check-in': {
       const day = await entryDay(ctx, { ...entry, target: t });
-      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { yes, elsewhere });
+      if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { elsewhere });
       if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, terminal(`Send it with \`checkin checkin ${sanitizeLine(t.key)} --resume\`.`));
       let answers;
       if (c.kind === 'answers') answers = c.answers;

@@ -3,10 +3,11 @@
 
 import { patchCheckIn } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { UUID_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
+import { UUID_RE, type CheckIn, type CheckInAnswers, type Ref } from '../api/types.js';
 import type { Context } from '../context.js';
 import { asSent } from '../core/blockers.js';
 import { UsageError, withHint } from '../errors.js';
+import { me } from './account.js';
 import { baseOf, keep, keptAdvice, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
@@ -67,4 +68,16 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
     if (UUID_RE.test(target.key)) throw new UsageError(`No check-in ${target.key}`);
     return null;
   }
+}
+
+/**
+ * Who a check-in is shared with once these answers are sent: the teams named (team_ids), else all
+ * of the person's teams (the service's default when team_ids is left out: the spec's "Defaults to
+ * all of the person's teams when omitted"), by name. The terminal's preview and the agent's
+ * question both say this.
+ */
+export async function sharedWith(ctx: Context, a: CheckInAnswers): Promise<{ teams: Ref[]; all: boolean }> {
+  const mine = (await me(ctx)).teams;
+  if (!a.team_ids) return { teams: mine, all: true };
+  return { teams: a.team_ids.map((id) => mine.find((t) => t.id.toLowerCase() === id.toLowerCase()) ?? { id, name: id }), all: false };
 }

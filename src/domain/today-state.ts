@@ -8,6 +8,7 @@ import { cachedMe } from './account.js';
 import { today } from './days.js';
 import { inboxKey, readMarker, writeMarker } from './inbox-gather.js';
 import { isNoCheckIn } from './target.js';
+import { memberState, type MemberState } from '../core/member-states.js';
 
 /** How old a count of new comments may be before status looks again. */
 export const UNREAD_TTL_MS = 10 * 60 * 1000;
@@ -82,7 +83,8 @@ async function todaysCheckIn(ctx: Context, date: string): Promise<CheckIn> {
 
 export interface TodayState {
   date: string;
-  state: 'none' | 'done' | 'pending';
+  /** In the one vocabulary of states (core/member-states.ts). */
+  state: MemberState;
   checkIn: CheckIn | null;
 }
 
@@ -95,5 +97,5 @@ export async function todayState(ctx: Context, date?: string): Promise<TodayStat
   } catch (err) {
     if (!(await isNoCheckIn(ctx, err))) throw err;
   }
-  return { date, state: !checkIn ? 'none' : checkIn.completed_at ? 'done' : 'pending', checkIn };
+  return { date, state: memberState(checkIn), checkIn };
 }

@@ -96,7 +96,7 @@ export function registerReadTools(served: Served): void {
     'team_day',
     {
       title: "The team's day",
-      description: "For each of my teams (or those named), who has filled in the day's check-in, who has not yet, who is blocked and by what, and who has none.",
+      description: "For each of my teams (or those named), each person's state that day — blocked (and by what), pending, filled, absent or nothing scheduled — with their check-in.",
       inputSchema: { day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: z.array(z.string()).optional().describe('only these teams (UUIDs or names)') },
       outputSchema: {
         teams: z.array(shapes.teamDay),

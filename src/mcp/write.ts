@@ -24,7 +24,7 @@ import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
 import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
-import { sendAnswers } from '../domain/send-checkin.js';
+import { sendAnswers, sharedWith } from '../domain/send-checkin.js';
 import { logActivityKept, postCommentKept, postGoalUpdateKept } from '../domain/writes.js';
 import { previewHints } from '../domain/writing-hints.js';
 import { asSent, isNoBlockers, noBlockersNote } from '../core/blockers.js';
@@ -38,16 +38,6 @@ import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } 
 const ANSWER_INPUTS = Object.fromEntries(ANSWER_FIELDS.map((f) => [f.field, (f.prompt === 'yes-no' ? z.boolean() : z.string()).optional().describe(f.agent)])) as Record<TextField | 'mood', z.ZodOptional<z.ZodString>> & {
   previous_completed: z.ZodOptional<z.ZodBoolean>;
 };
-
-/**
- * Who a check-in is shared with once these answers are sent: the teams named (team_ids), else all
- * of the person's teams (the service's default when team_ids is left out), by name.
- */
-async function sharedWith(served: Served, a: CheckInAnswers): Promise<{ teams: Ref[]; all: boolean }> {
-  const mine = (await me(served.ctx)).teams;
-  if (!a.team_ids) return { teams: mine, all: true };
-  return { teams: a.team_ids.map((id) => mine.find((t) => t.id.toLowerCase() === id.toLowerCase()) ?? { id, name: id }), all: false };
-}
 
 /** Answers as a person reads them before saying yes: who sees them, then each given answer under its name, as it will be sent. */
 function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
@@ -417,7 +407,7 @@ export function registerWriteTools(served: Served): void {
         const current = await fetchOrNull(ctx, target);
         if (!current) throw new UsageError(`No check-in scheduled for ${target.label}: nothing to draft`);
         const draftTarget = { kind: 'check-in', key: target.key } as const;
-        const shared = await sharedWith(served, answers);
+        const shared = await sharedWith(served.ctx, answers);
         const { entry, others } = keepDraft(served, draftTarget, { kind: 'answers', answers });
         // The check-in as it will read once sent ("none" as blockers is sent as none), and the writing hints under it.
         const standing = asSent({ ...answersOf(current), ...answers });
@@ -451,7 +441,7 @@ export function registerWriteTools(served: Served): void {
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
-          const said = await personSaysYes(served, rctx, entry.id, `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served, answers))}`, cannotAsk(entry));
+          const said = await personSaysYes(served, rctx, entry.id, `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served.ctx, answers))}`, cannotAsk(entry));
           if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
           let sent;

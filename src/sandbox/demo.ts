@@ -2,6 +2,7 @@
 
 import type { Mood } from '../api/types.js';
 import { addDays, localDateKey } from '../core/datekey.js';
+import { instantInZone } from '../core/zone.js';
 import type { CheckInRecord, DayName, PersonRecord, SandboxData, TeamRecord } from './data.js';
 import { addHistory } from './history.js';
 import { checkInId, isoSeconds, stableUuid } from './ids.js';
@@ -47,6 +48,20 @@ const MOODS: Mood[] = ['focused', 'happy', 'calm', 'nerdy', 'confident', 'tired'
 
 function at(date: string, time: string): string {
   return isoSeconds(new Date(`${date}T${time}`));
+}
+
+/**
+ * When something of today happened: `time` on `date` in the person's zone when that is already
+ * `minutesBefore` minutes past at `now`, else `minutesBefore` minutes before `now` (never before the
+ * day began on this machine, never after `now`). The sandbox's clock is never ahead of now, whatever
+ * the hour it starts at.
+ */
+export function placedToday(now: Date, date: string, zone: string, time: string, minutesBefore: number): string {
+  const meant = instantInZone(date, time, zone) ?? new Date(`${date}T${time}`);
+  const latest = now.getTime() - minutesBefore * 60_000;
+  const dayStart = new Date(`${date}T00:00:00`).getTime();
+  const at = meant.getTime() <= latest ? meant.getTime() : Math.max(latest, Math.min(dayStart, now.getTime()));
+  return isoSeconds(new Date(Math.min(at, now.getTime())));
 }
 
 function bullets(seed: number, count: number): string {
@@ -154,7 +169,11 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       lastIntentions = intentions;
     }
   });
-  // Today: Grace has already checked in (and Linus, below); Ada (the demo person) has not.
+  // Today: Grace has already checked in (and Linus, below); Ada (the demo person) has not. Their
+  // mornings (08:45 in New York, 08:30 in Portland) when those have come, else a little before the
+  // sandbox started: Linus first, then Grace, then her comment.
+  const linusAt = placedToday(now, today, linus.time_zone, '08:30:00', 30);
+  const graceAt = placedToday(now, today, grace.time_zone, '08:45:00', 15);
   if (service.exists(grace.id, today)) {
     data.check_ins.push({
       id: checkInId(grace.id, today),
@@ -166,8 +185,8 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       mood: 'happy',
       previous_completed: true,
       team_ids: null,
-      completed_at: at(today, '08:45:00'),
-      updated_at: at(today, '08:45:00'),
+      completed_at: graceAt,
+      updated_at: graceAt,
     });
   }
 
@@ -184,8 +203,8 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       mood: 'stressed',
       previous_completed: true,
       team_ids: null,
-      completed_at: at(today, '08:30:00'),
-      updated_at: at(today, '08:30:00'),
+      completed_at: linusAt,
+      updated_at: linusAt,
     });
   }
 
@@ -249,7 +268,7 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   }
   const graceToday = data.check_ins.find((c) => c.person_id === grace.id && c.date === today);
   if (graceToday) {
-    data.comments.push({ id: stableUuid(`comment:mention:${graceToday.id}`), body: '@scribe please put the sprint review in the weekly summary.', person_id: grace.id, resource: { type: 'check-in', id: graceToday.id }, created_at: at(today, '08:50:00') });
+    data.comments.push({ id: stableUuid(`comment:mention:${graceToday.id}`), body: '@scribe please put the sprint review in the weekly summary.', person_id: grace.id, resource: { type: 'check-in', id: graceToday.id }, created_at: [placedToday(now, today, grace.time_zone, '08:50:00', 10), graceAt].sort().at(-1)! });
   }
 
   // A handful of activities, grouped by the labels the service shows.

@@ -282,7 +282,8 @@ export class SandboxService {
       blocked: Boolean(rec?.blockers),
       absent: rec?.absent ?? false,
       completed_at: rec?.completed_at ?? null,
-      updated_at: rec?.updated_at ?? `${date}T00:00:00Z`,
+      // A check-in nobody has touched was made when its day began, and never later than now.
+      updated_at: rec?.updated_at ?? [`${date}T00:00:00Z`, this.now()].sort()[0]!,
       url: `${this.appUrl}/check-ins/${id}`,
     };
   }
@@ -350,7 +351,7 @@ export class SandboxService {
     return out;
   }
 
-  /** The teams a check-in is shared with (its own choice, else the teams scheduled that day). */
+  /** The teams a check-in is shared with (as sent or defaulted on its PATCH; one never written: the teams scheduled that day). */
   private teamIdsOf(personId: string, date: string): string[] {
     const rec = this.record(personId, date);
     return rec?.team_ids != null ? rec.team_ids : this.scheduledTeams(personId, date).map((t) => t.id);
@@ -407,8 +408,9 @@ export class SandboxService {
     if ('blockers' in body) rec.blockers = text(body.blockers);
     if ('mood' in body) rec.mood = (body.mood as CheckInRecord['mood']) ?? null;
     if ('previous_completed' in body) rec.previous_completed = (pc as boolean | null) ?? null;
-    // Omitting team_ids shares the check-in with all of the person's teams again.
-    rec.team_ids = teamIds ?? null;
+    // Omitting team_ids shares the check-in with all of the person's teams (the spec: "Defaults to
+    // all of the person's teams when omitted"), stored as such: what the agent's question says.
+    rec.team_ids = teamIds ?? this.teamsOf(personId).map((t) => t.id);
     rec.completed_at ??= now;
     rec.updated_at = now;
     return this.view(personId, date);
@@ -490,6 +492,20 @@ export class SandboxService {
       .filter((g) => !span.since || !g.end_date || g.end_date >= span.since)
       .map((g) => this.goal(g.id));
   }
+  /**
+   * The API notes write the goal's array fields as `team_ids[]` and `contributor_ids[]`: either
+   * spelling is taken (one of the two per field).
+   */
+  private goalBody(body: Record<string, unknown>): Record<string, unknown> {
+    const out = { ...body };
+    for (const f of ['team_ids', 'contributor_ids']) {
+      if (!(`${f}[]` in out)) continue;
+      if (f in out) throw unprocessable(f, `and ${f}[] are the same field: give one of them`);
+      out[f] = out[`${f}[]`];
+      delete out[`${f}[]`];
+    }
+    return out;
+  }
   private checkGoalFields(body: Record<string, unknown>, creating: boolean): void {
     const allowed = ['title', 'description', 'start_date', 'end_date', 'owner_id', 'team_ids', 'contributor_ids', 'update_cadence', 'parent_id', 'private', 'archived'];
     for (const field of Object.keys(body)) if (!allowed.includes(field)) throw unprocessable(field, `is not a goal field (allowed: ${allowed.join(', ')})`);
@@ -535,7 +551,8 @@ export class SandboxService {
     if (typeof body.private === 'boolean') g.private = body.private;
     if (typeof body.archived === 'boolean') g.archived = body.archived;
   }
-  createGoal(personId: string, body: Record<string, unknown>): Goal {
+  createGoal(personId: string, given: Record<string, unknown>): Goal {
+    const body = this.goalBody(given);
     this.checkGoalFields(body, true);
     this.checkGoalSpan(body.start_date as string | null | undefined, body.end_date as string | null | undefined);
     const g: GoalRecord = { id: newUuid(), title: '', parent_id: null, end_date: null, owner_id: personId, team_ids: [], contributor_ids: [], created_at: this.now() };
@@ -543,8 +560,9 @@ export class SandboxService {
     this.add('goals', g);
     return this.goal(g.id);
   }
-  patchGoal(id: string, body: Record<string, unknown>): Goal {
+  patchGoal(id: string, given: Record<string, unknown>): Goal {
     const g = this.goalRecord(id);
+    const body = this.goalBody(given);
     this.checkGoalFields(body, false);
     if (typeof body.parent_id === 'string') {
       // A goal cannot sit under itself, nor under one of the goals below it.
@@ -731,8 +749,9 @@ export class SandboxService {
   // ---- the digest ----
   /**
    * A person's feed, newest first: comments by others on their check-ins and goal updates, comments
-   * that @mention them anywhere, their teammates' completed check-ins, and others' updates of goals
-   * they own or contribute to. An entry's id is the id of what it is about (comment, check-in, goal
+   * that @mention them anywhere, their teammates' completed check-ins, others' updates of goals
+   * they own or contribute to, and their teammates' updates of their teams' goals (api-notes: "their
+   * teams' check-ins and goal updates"). An entry's id is the id of what it is about (comment, check-in, goal
    * update), so it stays the same from one request to the next. `since` is an instant (inclusive).
    */
   digest(personId: string, f: { since?: string; category?: DigestCategory } = {}): DigestEntry[] {
@@ -803,10 +822,15 @@ export class SandboxService {
       }
     }
     if (want('goal-update')) {
+      // Goals they own or contribute to (anyone's updates), and their teams' goals (their teammates' updates).
+      const myTeams = new Set(this.teamsOf(personId).map((t) => t.id));
+      const teammates = new Set(this.data.teams.filter((t) => myTeams.has(t.id)).flatMap((t) => t.people_ids));
       const mine = new Set(this.data.goals.filter((g) => g.owner_id === personId || g.contributor_ids.includes(personId)).map((g) => g.id));
+      const teams = new Set(this.data.goals.filter((g) => g.team_ids.some((t) => myTeams.has(t))).map((g) => g.id));
       for (let i = 0; i < this.data.goal_updates.length; i++) {
         const u = this.data.goal_updates[i]!;
-        if (u.person_id === personId || !mine.has(u.goal_id)) continue;
+        if (u.person_id === personId) continue;
+        if (!mine.has(u.goal_id) && !(teams.has(u.goal_id) && teammates.has(u.person_id))) continue;
         const view = this.goalUpdateView(u);
         entry(i, u.id, 'goal-update', u.created_at, {
           type: 'goal-update',

@@ -103,7 +103,7 @@ export function markdownHtml(text: string): string {
   return out.join('\n');
 }
 
-const COLOURS: Record<keyof typeof CELL, string> = { filled: '#2da44e', late: '#0a7ea4', missed: '#cf222e', absent: '#bf8700', pending: '#8250df', none: '#d0d7de' };
+const COLOURS: Record<keyof typeof CELL, string> = { filled: '#2da44e', late: '#0a7ea4', missed: '#cf222e', absent: '#bf8700', pending: '#8250df', 'nothing-scheduled': '#d0d7de' };
 const ROWS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -129,7 +129,7 @@ export function calendarSvg(cells: DayCell[], since: string, until: string): str
       const date = addDays(monday, row);
       if (date < since || date > until) continue;
       const cell = byDate.get(date);
-      const kind = cell ? cellKind(cell) : 'none';
+      const kind = cell ? cellKind(cell) : 'nothing-scheduled';
       const x = left + col * (size + gap);
       const y = top + row * (size + gap);
       const words = `${shortDay(date)}: ${CELL[kind].words}${cell?.blocked ? ', blocked' : ''}${cell?.mood ? `, ${cell.mood}` : ''}`;
@@ -230,7 +230,7 @@ h3{font-size:1rem;margin:1.25rem 0 .25rem}
 figure{margin:0;overflow-x:auto}
 svg{max-width:100%;height:auto;font:12px system-ui,sans-serif}
 svg .day text{fill:#fff;font-size:11px}
-svg .day.none text{fill:#59636e}
+svg .day.nothing-scheduled text{fill:#59636e}
 svg .axis{fill:#59636e}
 svg .small{font-size:10px}
 svg .grid{stroke:#eaeef2}
@@ -243,7 +243,7 @@ svg .sched{fill:#d0d7de}
 svg .fill{fill:#2da44e}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;list-style:none;font-size:.875rem}
 .legend b{display:inline-block;min-width:1.2em;text-align:center;border-radius:3px;color:#fff;margin-right:.25rem}
-.legend .filled{background:#2da44e}.legend .late{background:#0a7ea4}.legend .missed{background:#cf222e}.legend .absent{background:#bf8700}.legend .pending{background:#8250df}.legend .none{background:#d0d7de;color:#1f2328}
+.legend .filled{background:#2da44e}.legend .late{background:#0a7ea4}.legend .missed{background:#cf222e}.legend .absent{background:#bf8700}.legend .pending{background:#8250df}.legend .nothing-scheduled{background:#d0d7de;color:#1f2328}
 article{border-left:3px solid var(--line);padding-left:.75rem;margin:.75rem 0}
 article.blocked{border-left-color:#cf222e}
 pre{overflow-x:auto;background:#f6f8fa;padding:.5rem}

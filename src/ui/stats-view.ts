@@ -7,6 +7,7 @@
 import type { DayCell, DayState, OpenBlocker, PersonStats, Stats, Streaks, Tally, TeamDayTally, TeamStats, WeekTally } from '../core/stats.js';
 import { shortDay } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
+import { MEMBER_STATE_WORDS } from '../core/member-states.js';
 import type { Colors } from './color.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth } from './width.js';
@@ -20,7 +21,7 @@ export interface StatsViewOptions {
 }
 
 /** The calendar's symbols without a UTF-8 locale (LANG=C), one per state as above. */
-export const ASCII_CELL = { filled: '#', late: '+', missed: 'x', absent: '~', pending: '?', none: '.' } as const;
+export const ASCII_CELL = { filled: '#', late: '+', missed: 'x', absent: '~', pending: '?', 'nothing-scheduled': '.' } as const;
 const symbolOf = (kind: keyof typeof CELL, o: StatsViewOptions) => (o.unicode === false ? ASCII_CELL[kind] : CELL[kind].symbol);
 
 /** A calendar cell's symbol and colour: one per state, and one for filled later. */
@@ -28,9 +29,9 @@ export const CELL = {
   filled: { symbol: '●', color: 'green', words: 'filled on the day' },
   late: { symbol: '◐', color: 'cyan', words: 'filled later' },
   missed: { symbol: '✗', color: 'red', words: 'missed' },
-  absent: { symbol: '~', color: 'yellow', words: 'absent' },
-  pending: { symbol: '◌', color: 'magenta', words: 'not yet (today)' },
-  none: { symbol: '·', color: 'dim', words: 'nothing scheduled' },
+  absent: { symbol: '~', color: 'yellow', words: MEMBER_STATE_WORDS.absent.word },
+  pending: { symbol: '◌', color: 'magenta', words: `${MEMBER_STATE_WORDS.pending.word} (today)` },
+  'nothing-scheduled': { symbol: '·', color: 'dim', words: MEMBER_STATE_WORDS['nothing-scheduled'].word },
 } as const;
 type CellKind = keyof typeof CELL;
 
@@ -112,7 +113,7 @@ export function totalsLine(t: Tally, team = false): string {
   const parts = [`Filled ${t.filled} of ${plural(t.scheduled, team ? 'scheduled check-in' : 'scheduled day')}${t.late ? ` (${t.late} later)` : ''}`];
   if (t.missed) parts.push(`missed ${t.missed}`);
   if (t.absent) parts.push(team ? `${t.absent} absent` : `absent ${plural(t.absent, 'day')}`);
-  if (t.pending) parts.push(`${t.pending} not yet`);
+  if (t.pending) parts.push(`${t.pending} ${MEMBER_STATE_WORDS.pending.word}`);
   parts.push(team ? `${t.blocked} blocked` : `blocked ${plural(t.blocked, 'day')}`);
   return parts.join(', ');
 }
@@ -148,7 +149,7 @@ function personPicture(s: PersonStats, o: StatsViewOptions): string[] {
   out.push(
     ...calendar(s.since, s.until, shown, 2, (date) => {
       const d = byDate.get(date);
-      const kind = d ? cellKind(d) : 'none';
+      const kind = d ? cellKind(d) : 'nothing-scheduled';
       return `${paint(kind, symbolOf(kind, o))} `;
     }),
   );
@@ -255,7 +256,8 @@ export function weekSentence(w: WeekTally, today: string, team = false): string 
   else {
     parts.push(`${w.filled} of ${plural(w.scheduled, team ? 'scheduled check-in' : 'scheduled day')} filled${w.late ? ` (${w.late} later)` : ''}`);
     if (w.missed) parts.push(`missed ${w.missed}`);
-    if (w.pending) parts.push(thisWeek ? (team ? `${w.pending} not yet today` : 'today not yet') : `${w.pending} not yet`);
+    const pending = MEMBER_STATE_WORDS.pending.word;
+    if (w.pending) parts.push(thisWeek ? (team ? `${w.pending} ${pending} today` : `today ${pending}`) : `${w.pending} ${pending}`);
     if (w.absent) parts.push(team ? `${w.absent} absent` : `absent ${plural(w.absent, 'day')}`);
   }
   const mood = mostly(w);

@@ -6,7 +6,7 @@ import { MOODS, nearestConfidence, type Activity, type CheckIn, type Comment, ty
 import { daysLabel } from '../core/blockers.js';
 import { isDateKey } from '../core/datekey.js';
 import { weekdayWord } from '../core/dayname.js';
-import { MEMBER_STATES, type MemberState, type TeamDay } from '../core/member-states.js';
+import { MEMBER_STATE_WORDS, MEMBER_STATES, memberState, type MemberState, type TeamDay } from '../core/member-states.js';
 import type { Colors } from './color.js';
 import { plainLine, renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -54,19 +54,19 @@ export function checkInRows(v: View, list: CheckIn[]): string {
 }
 
 function checkInTsv(list: CheckIn[]): string {
-  return tsv(list.map((c) => [c.id, c.date, sanitizeLine(c.person?.name ?? ''), c.mood ?? '', c.completed_at ? 'filled' : 'pending', c.blocked ? 'blocked' : '', firstLine(c.intentions)]));
+  return tsv(list.map((c) => [c.id, c.date, sanitizeLine(c.person?.name ?? ''), c.mood ?? '', MEMBER_STATE_WORDS[c.completed_at ? 'filled' : 'pending'].word, c.blocked ? MEMBER_STATE_WORDS.blocked.word : '', firstLine(c.intentions)]));
 }
 
-/** A check-in's state in a table, as `checkin team` names it: a symbol and a word (read without colour, or where the symbol cannot be drawn). */
-const CHECK_IN_STATES = { blocked: '⚠ blocked', pending: '· not yet', filled: '✓ filled' } as const;
+/** The states a listed check-in can be in (one that is listed is never "nothing scheduled"). */
+const LISTED_STATES: MemberState[] = ['blocked', 'pending', 'filled', 'absent'];
 
 function checkInCells(v: View, list: CheckIn[]): string[][] {
   // Each style looked up once a page, not once a row (a lookup builds the style: list --all has 20,000 rows).
+  // A state as `checkin team` names it: a symbol and a word (read without colour, or where the symbol cannot be drawn).
   const { red, green, yellow, dim } = v.c;
-  const blocked = red(CHECK_IN_STATES.blocked);
-  const filled = green(CHECK_IN_STATES.filled);
-  const pending = yellow(CHECK_IN_STATES.pending);
-  return list.map((c) => [c.date, sanitizeLine(c.person?.name ?? ''), moodEmoji(c.mood) || ' ', c.blocked ? blocked : c.completed_at ? filled : pending, dim(c.id), firstPlainLine(c.intentions)]);
+  const said = (s: MemberState) => `${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`;
+  const shown: Record<MemberState, string> = { blocked: red(said('blocked')), filled: green(said('filled')), pending: yellow(said('pending')), absent: dim(said('absent')), 'nothing-scheduled': dim(said('nothing-scheduled')) };
+  return list.map((c) => [c.date, sanitizeLine(c.person?.name ?? ''), moodEmoji(c.mood) || ' ', shown[memberState(c)], dim(c.id), firstPlainLine(c.intentions)]);
 }
 
 const CHECK_IN_COLUMNS: Column[] = [
@@ -79,7 +79,7 @@ const CHECK_IN_COLUMNS: Column[] = [
     title: 'STATE',
     kind: 'state',
     get min() {
-      return Math.max(...Object.values(CHECK_IN_STATES).map(displayWidth));
+      return Math.max(...LISTED_STATES.map((s) => displayWidth(`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`)));
     },
   },
   { title: 'ID', kind: 'whole', drop: 1, short: true, outlastsText: true },
@@ -216,10 +216,12 @@ export function activityRows(v: View, list: Activity[]): string {
   );
 }
 
-export function statusLine(v: View, date: string, state: 'none' | 'done' | 'pending'): string {
-  if (state === 'none') return fit(v, `No check-in scheduled for today (${date})\n`);
-  if (state === 'done') return fit(v, v.c.green(`Today's check-in (${date}) is filled in`) + '\n');
-  return fit(v, v.c.yellow(`Today's check-in (${date}) is pending: run \`checkin today\``) + '\n');
+export function statusLine(v: View, date: string, state: MemberState): string {
+  const word = MEMBER_STATE_WORDS[state].word;
+  if (state === 'nothing-scheduled') return fit(v, `Today (${date}): ${word}\n`);
+  if (state === 'pending') return fit(v, v.c.yellow(`Today's check-in (${date}) is ${word}: run \`checkin today\``) + '\n');
+  if (state === 'absent') return fit(v, v.c.dim(`Today's check-in (${date}): ${word}`) + '\n');
+  return fit(v, (state === 'blocked' ? v.c.red : v.c.green)(`Today's check-in (${date}) is ${word}`) + '\n');
 }
 
 /** A teammate blocked on the person, as status and inbox tell it. */
@@ -266,23 +268,18 @@ export function goalHeaderView(v: View, goal: Goal, latest: GoalUpdate | undefin
 
 export function teamDayView(v: View, report: TeamDay[]): string {
   if (!v.rich) {
-    return tsv(report.flatMap((r) => r.members.map((m) => [sanitizeLine(r.team.name), r.date, sanitizeLine(m.person.name), m.state, m.state === 'blocked' ? sanitizeLine(m.check_in?.blockers ?? '') : ''])));
+    return tsv(report.flatMap((r) => r.members.map((m) => [sanitizeLine(r.team.name), r.date, sanitizeLine(m.person.name), MEMBER_STATE_WORDS[m.state].word, m.state === 'blocked' ? sanitizeLine(m.check_in?.blockers ?? '') : ''])));
   }
-  const label: Record<MemberState, string> = {
-    blocked: v.c.red('⚠ blocked'),
-    pending: v.c.yellow('· not yet'),
-    filled: v.c.green('✓ filled in'),
-    // Short: a state is never cut (absent, or not scheduled).
-    none: v.c.dim('– no check-in'),
-  };
+  const style: Record<MemberState, (s: string) => string> = { blocked: v.c.red, pending: v.c.yellow, filled: v.c.green, absent: v.c.dim, 'nothing-scheduled': v.c.dim };
+  const label = (s: MemberState) => style[s](`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`);
   let out = '';
   for (const r of report) {
     const counts = MEMBER_STATES.map((s) => [s, r.members.filter((m) => m.state === s).length] as const)
       .filter(([, n]) => n > 0)
-      .map(([s, n]) => `${n} ${s}`);
+      .map(([s, n]) => `${n} ${MEMBER_STATE_WORDS[s].word}`);
     out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(counts.join(', '))}\n`);
     out += table(
-      r.members.map((m) => [sanitizeLine(m.person.name), m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? v.c.red(`⚠ blocked ${daysLabel(m.blocked_for)}`) : label[m.state]]),
+      r.members.map((m) => [sanitizeLine(m.person.name), m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? v.c.red(`⚠ blocked ${daysLabel(m.blocked_for)}`) : label(m.state)]),
       v.width,
       {
         columns: [

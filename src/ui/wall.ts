@@ -8,7 +8,7 @@ import { MOODS, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
 import { confidenceLabel, firstPlainLine, type View } from './views.js';
-import type { TeamDay } from '../core/member-states.js';
+import { MEMBER_STATE_WORDS, MEMBER_STATES, type MemberState, type TeamDay } from '../core/member-states.js';
 import { blockerItems, daysLabel, isNoBlockers } from '../core/blockers.js';
 
 export interface WallView extends View {
@@ -22,17 +22,17 @@ export function unicodeLocale(env: NodeJS.ProcessEnv): boolean {
   return /utf-?8/i.test(locale);
 }
 
-/** A person's state on the wall: the report's, with a filled-in check-in that says yesterday's plan was done set apart. */
-export type WallState = 'blocked' | 'pending' | 'filled' | 'did' | 'none';
+/** A person's state on the wall: the one vocabulary's (core/member-states.ts), with a filled-in check-in that says yesterday's plan was done set apart. */
+export type WallState = MemberState | 'did';
 
-const STATE_TEXT: Record<WallState, [unicode: string, ascii: string]> = {
-  blocked: ['⚠ blocked', '! blocked'],
-  pending: ['· not yet', '. not yet'],
-  filled: ['✓ checked in', '+ checked in'],
-  did: ['★ did as planned', '* did as planned'],
-  none: ['– absent', '- absent'],
-};
-const COUNT_WORD: Record<WallState, string> = { blocked: 'blocked', pending: 'not yet', filled: 'checked in', did: 'did as planned', none: 'absent' };
+const DID = 'did as planned';
+const STATE_TEXT = Object.fromEntries([
+  ...MEMBER_STATES.map((s) => [s, [`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`, `${MEMBER_STATE_WORDS[s].ascii} ${MEMBER_STATE_WORDS[s].word}`]]),
+  ['did', [`★ ${DID}`, `* ${DID}`]],
+]) as Record<WallState, [unicode: string, ascii: string]>;
+const COUNT_WORD = Object.fromEntries([...MEMBER_STATES.map((s) => [s, MEMBER_STATE_WORDS[s].word]), ['did', DID]]) as Record<WallState, string>;
+/** The wall's states in the order it counts them. */
+const WALL_STATES: WallState[] = ['blocked', 'pending', 'filled', 'did', 'absent', 'nothing-scheduled'];
 
 export interface WallData {
   date: string;
@@ -55,13 +55,13 @@ const fitLine = (line: string, width: number) => (displayWidth(line) <= width ? 
 /** The wall's lines, top to bottom (no footer). */
 export function wallLines(v: WallView, data: WallData): string[] {
   const { c, unicode } = v;
-  const style: Record<WallState, (s: string) => string> = { blocked: c.red, pending: c.yellow, filled: c.green, did: c.green.bold, none: c.dim };
+  const style: Record<WallState, (s: string) => string> = { blocked: c.red, pending: c.yellow, filled: c.green, did: c.green.bold, absent: c.dim, 'nothing-scheduled': c.dim };
   const sep = unicode ? ' · ' : ', ';
   const out: string[] = [];
   const add = (text: string) => out.push(...text.replace(/\n$/, '').split('\n'));
   for (const r of data.teams) {
     const states = r.members.map(wallState);
-    const counts = (['blocked', 'pending', 'filled', 'did', 'none'] as const)
+    const counts = WALL_STATES
       .map((s) => [s, states.filter((x) => x === s).length] as const)
       .filter(([, n]) => n > 0)
       .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
@@ -214,7 +214,7 @@ function goalLine(g: Goal): string {
 
 function teamHead(r: TeamDay): string {
   const states = r.members.map(wallState);
-  const counts = (['blocked', 'pending', 'filled', 'did', 'none'] as const)
+  const counts = WALL_STATES
     .map((s) => [s, states.filter((x) => x === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);

@@ -37,9 +37,9 @@ describe('checkin team: a blocker that repeats', () => {
       `Platform — ${TODAY}  1 blocked, 2 pending, 1 filled\n` +
         '  PERSON          STATE\n' +
         '  Linus Torvalds  ⚠ blocked 3 days\n' +
-        '  Ada Lovelace    · not yet\n' +
-        '  Scribe (agent)  · not yet\n' +
-        '  Grace Hopper    ✓ filled in\n' +
+        '  Ada Lovelace    · pending\n' +
+        '  Scribe (agent)  · pending\n' +
+        '  Grace Hopper    ✓ filled\n' +
         '    Linus Torvalds: Waiting on @ada to review the webhook retry change\n\n',
     );
     const platform = w.team('Platform');

@@ -98,8 +98,8 @@ describe('checkin doctor', () => {
     const url = `http://127.0.0.1:${await closedPort()}/api/v2`;
     const r = await doctor([], { ...env, CHECKIN_API_URL: url });
     expect(r.code).toBe(1);
-    expect(lineOf(r.stdout, 'service')).toBe(`service        problem  ${url} cannot be reached: connection refused by 127.0.0.1:${url.split(':')[2]!.split('/')[0]}`);
-    expect(r.stdout).toContain('fix: Check the network (and HTTPS_PROXY / NO_PROXY), and that CHECKIN_API_URL names the service');
+    expect(lineOf(r.stdout, 'service')).toBe(`service        problem  ${url} cannot be reached: nothing is listening at ${new URL(url).origin} — is \`checkin sandbox\` running?`);
+    expect(r.stdout).toContain('fix: Start it in another terminal (`checkin sandbox`), or check --api-url / CHECKIN_API_URL.');
     expect(statusOf(r.stdout, 'token')).toBe('warning');
     expect(requests()).toEqual([]);
   });

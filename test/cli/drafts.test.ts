@@ -1,6 +1,7 @@
 // `checkin drafts`: everything waiting in the outbox, one place — list, show, send, drop — and the
 // outbox's promises as a user meets them: several drafts for one target wait side by side, none
 // replaces another; a send whose answer never came is not sent again without the person's word.
+import { sendAtTerminal } from '../helpers/terminal.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,7 +79,7 @@ describe('checkin drafts', () => {
     expect(await listed()).toEqual([]);
   });
 
-  it('a POST whose answer never came may have made it: --resume leaves it (said), and only `drafts send --yes` sends it again', async () => {
+  it('a POST whose answer never came may have made it: --resume leaves it (said), and only a yes at a terminal (`drafts send`) sends it again; no flag stands in for it', async () => {
     w.sb.inject({ method: 'POST', drop: true });
     const r = await w.cli(['log', 'Reviewed the invoices PR']);
     expect(r.code).toBe(1);
@@ -92,12 +93,17 @@ describe('checkin drafts', () => {
     expect(w.sent()).toEqual([]);
     expect((await w.cli(['drafts', 'send', d!.id])).code).toBe(2);
     expect(w.sent()).toEqual([]);
-    expect((await w.cli(['drafts', 'send', d!.id, '--yes'])).code).toBe(0);
+    const flagged = await w.bin(['drafts', 'send', d!.id, '--yes']);
+    expect([flagged.code, flagged.stderr]).toEqual([2, "error: unknown option '--yes'\n"]);
+    expect(w.sent()).toEqual([]);
+    const atTerminal = await sendAtTerminal(d!.id, w.env);
+    expect(atTerminal.exit.code, atTerminal.screen).toBe(0);
+    expect(atTerminal.screen).toContain('Reviewed the invoices PR');
     expect(w.sent()).toEqual(['POST /api/v2/activities']);
     expect(await listed()).toEqual([]);
   });
 
-  it('a draft kept for another service is named, not sent; `drafts send --yes` sends it here', async () => {
+  it('a draft kept for another service is named, not sent; `drafts send` at a terminal sends it here once the person says yes', async () => {
     // As an earlier run against another service left it.
     const dir = join(w.configDir, 'drafts');
     const other = 'http://127.0.0.1:9/api/v2';
@@ -109,8 +115,12 @@ describe('checkin drafts', () => {
     expect(resumed.stderr).toBe(`error: There is no draft for an activity for this service; one was kept for another: q7k2m9xa (kept for ${other} on Sat 21 Nov 08:00)\n\`checkin drafts send q7k2m9xa\` sends it here once you say yes.\n`);
     expect(w.sent()).toEqual([]);
     expect((await listed()).map((d) => [d.id, d.here])).toEqual([['q7k2m9xa', false]]);
-    expect((await w.cli(['drafts', 'send', 'q7k2'])).code).toBe(2);
-    expect((await w.cli(['drafts', 'send', 'q7k2', '--yes'])).code).toBe(0);
+    const refused = await w.cli(['drafts', 'send', 'q7k2']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('At a terminal, `checkin drafts send q7k2m9xa` shows it and asks.');
+    expect(w.sent()).toEqual([]);
+    const atTerminal = await sendAtTerminal('q7k2', w.env);
+    expect(atTerminal.exit.code, atTerminal.screen).toBe(0);
     expect(w.sb.requests.at(-1)!.body).toEqual({ group: 'git', description: 'kept elsewhere' });
     expect(await listed()).toEqual([]);
   });

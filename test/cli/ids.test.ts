@@ -86,7 +86,7 @@ describe("a comment for a teammate's check-in that could not be found yet", () =
     const [kept] = JSON.parse((await cli(['drafts', '--json'])).stdout) as Array<{ id: string; target: { id: string } }>;
     expect(kept!.target.id).toBe(`${TODAY} @grace`);
     forget();
-    const posted = await cli(['drafts', 'send', kept!.id, '--yes']);
+    const posted = await cli(['drafts', 'send', kept!.id]);
     expect(posted.code, posted.stderr).toBe(0);
     expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`, `POST /api/v2/check-ins/${checkInId(grace, TODAY)}/comments`]);
     expect(JSON.parse((await cli(['drafts', '--json'])).stdout)).toEqual([]);

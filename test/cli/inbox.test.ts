@@ -290,7 +290,7 @@ describe('checkin status and the inbox', () => {
     expect(checkIn!.status).toBe(304);
     // Filled in meanwhile: a new answer, not the old copy.
     await d.cli(['today', '-p', 'Done now', '-i', 'Next', '-b', '']);
-    expect(JSON.parse((await d.cli(['status', '--json'])).stdout)).toMatchObject({ state: 'done' });
+    expect(JSON.parse((await d.cli(['status', '--json'])).stdout)).toMatchObject({ state: 'filled' });
   });
 
   it('a copy of the check-in that is not one any more (an edited cache) is not used: the check-in is asked for whole', async () => {

@@ -16,12 +16,12 @@ Thu ◐ ● ● ● ● · ✗ ● ● ● ● ●
 Fri ✗ ● ● ◐ ● · ● ● ● ● · ●
 Sat ● ● ● ● ● · ● ◐ ● ● · ●
 Sun ● ● ● ● · ● ● ● ✗ ● ✗ ◌
-● filled on the day  ◐ filled later  ✗ missed  ~ absent  ◌ not yet (today)
+● filled on the day  ◐ filled later  ✗ missed  ~ absent  ◌ pending (today)
 · nothing scheduled
 
 Streak: 6 scheduled days filled in a row (since Mon 16 Nov); the longest 16
   (from Sat 5 Sep)
-Filled 69 of 75 scheduled days (6 later), missed 5, 1 not yet, blocked 1 day
+Filled 69 of 75 scheduled days (6 later), missed 5, 1 pending, blocked 1 day
 
 Mood, a letter a day (blank: no mood that day)
 31 Aug  h co hf  happy 2, calm 1, confident 1, 1 more
@@ -76,7 +76,7 @@ describe('checkin stats', () => {
     expect(count('◐')).toBe(s.totals.late);
     expect(count('✗')).toBe(s.totals.missed);
     expect(count('◌')).toBe(s.totals.pending);
-    expect(count('·')).toBe(days.filter((d) => d.state === 'none').length);
+    expect(count('·')).toBe(days.filter((d) => d.state === 'nothing-scheduled').length);
     expect(s.streak).toEqual({ current: 6, current_since: '2026-11-16', longest: 16, longest_since: '2026-09-05', at_least: false });
     expect(s.weeks.map((x: { blocked: number }) => x.blocked)).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     expect(s.totals).toMatchObject({ scheduled: 75, filled: 69, late: 6, missed: 5, pending: 1, blocked: 1 });
@@ -106,7 +106,7 @@ describe('checkin stats', () => {
     const rows = (text: string) => text.split('\n').slice(3, 10);
     expect(rows(r.stdout)).toEqual(rows(ADA_80).map((l) => l.replace(/[●◐✗~◌·]/g, (ch) => ascii[ch]!)));
     expect(r.stdout).toContain('31 Aug  #### 1\n');
-    expect(r.stdout).toContain('# filled on the day  + filled later  x missed  ~ absent  ? not yet (today)');
+    expect(r.stdout).toContain('# filled on the day  + filled later  x missed  ~ absent  ? pending (today)');
   });
 
   it('reads another person\'s days in their profile\'s zone, summer time in summer: 07:30 UTC on 11 Sep is the next day in Los Angeles (PDT), so late', async () => {

@@ -206,10 +206,10 @@ describe('team --watch in the accessible mode: the wall as lines, on a fake cloc
     expect(r.raw).toBe('');
     expect(cursorSequences(r.lines)).toEqual([]);
     const lines = r.lines.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['The wall at 09:30:00. Refreshed every 30 s; what changes is written below. Keys: q quits, r refreshes now.', 'Team Platform, 2026-11-22: 1 blocked, 2 not yet, 1 did as planned', '  Linus Torvalds: blocked 3 days, mood stressed, intends: Write up the retry numbers, blocked by: Waiting on @ada to review the webhook retry change']);
+    expect(lines.slice(0, 3)).toEqual(['The wall at 09:30:00. Refreshed every 30 s; what changes is written below. Keys: q quits, r refreshes now.', 'Team Platform, 2026-11-22: 1 blocked, 2 pending, 1 did as planned', '  Linus Torvalds: blocked 3 days, mood stressed, intends: Write up the retry numbers, blocked by: Waiting on @ada to review the webhook retry change']);
     expect(r.lines).not.toContain('PERSON');
-    // After the wall, the one change and nothing else.
-    expect(r.lines.slice(r.lines.indexOf('Changed at '))).toBe('Changed at 09:35:00:\n  Platform: Ada Lovelace: checked in, intends: Pair on the wall with Grace (was not yet)\n');
+    // After the wall, the one change and nothing else (sent without team_ids, it is shared with both of Ada's teams, as the spec says).
+    expect(r.lines.slice(r.lines.indexOf('Changed at '))).toBe('Changed at 09:35:00:\n  Platform: Ada Lovelace: filled, intends: Pair on the wall with Grace (was pending)\n  Mobile: Ada Lovelace: filled, intends: Pair on the wall with Grace (was nothing scheduled)\n');
   });
 
   it('refreshes slowed by a low budget are said in a line, once; nothing at each poll', async () => {

@@ -134,11 +134,11 @@ describe('checkin status', () => {
     expect(sb.requests.map(api)).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
     expect(await cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '', stderr: '' });
     await cli(['today', '-i', 'x']);
-    expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `Today's check-in (${TODAY}) is filled in\n` });
+    expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `Today's check-in (${TODAY}) is filled\n` });
     const json = await cli(['status', '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ date: TODAY, state: 'done' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ date: TODAY, state: 'filled' });
     absentToday();
-    expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `No check-in scheduled for today (${TODAY})\n` });
+    expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `Today (${TODAY}): nothing scheduled\n` });
   });
 });
 
@@ -277,7 +277,7 @@ describe('failures: one clear line and the documented exit code', () => {
     });
     const r = await cli(['today'], { env: { CHECKIN_API_URL: `http://127.0.0.1:${port}/api/v2` } });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-3)).toBe(`error: GET /api/v2/check-ins/${TODAY}: connection refused by 127.0.0.1:${port}`);
+    expect(r.stderr.split('\n').at(-3)).toBe(`error: GET /api/v2/check-ins/${TODAY}: nothing is listening at http://127.0.0.1:${port} — is \`checkin sandbox\` running?`);
   });
 
   it('a service that never answers → 1 after the timeout', async () => {
@@ -443,7 +443,7 @@ describe('a wrong API URL is never "nothing scheduled"', () => {
   it('the real "not scheduled" is trusted once /me answered there, and then costs no extra request', async () => {
     const ada = sb.service.data.tokens[0]!.person_id;
     sb.service.data.absences.push({ person_id: ada, from: TODAY, to: TODAY });
-    expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `No check-in scheduled for today (${TODAY})\n` });
+    expect(await cli(['status'])).toMatchObject({ code: 0, stdout: `Today (${TODAY}): nothing scheduled\n` });
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/me']);
     await cli(['inbox']); // the count of new comments is fresh (status looks again after ten minutes)
     w.forget();

@@ -269,7 +269,7 @@ describe('checkin team', () => {
     expect(r.code).toBe(0);
     // Colour is off in this IO, so **CI** comes out as plain text: the Markdown markers are gone, the words stay.
     expect(r.stdout).toBe(
-      `Platform — ${day}  1 blocked, 3 filled\n  PERSON          STATE\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled in\n  Linus Torvalds  ✓ filled in\n  Scribe (agent)  ✓ filled in\n    Grace Hopper: Stuck on CI\n\n`,
+      `Platform — ${day}  1 blocked, 3 filled\n  PERSON          STATE\n  Grace Hopper    ⚠ blocked\n  Ada Lovelace    ✓ filled\n  Linus Torvalds  ✓ filled\n  Scribe (agent)  ✓ filled\n    Grace Hopper: Stuck on CI\n\n`,
     );
   });
 });
@@ -481,11 +481,13 @@ describe('dropped connections', () => {
 
 describe('issue 10 details', () => {
   it('a check-in shows under the teams it was reported to only (Sunday: Platform, not Mobile)', async () => {
-    await call(sb.url, 'PATCH', `/check-ins/${TODAY}`, { token: sb.token, body: { blockers: 'Stuck' } });
+    // Reported to Platform only (left out, team_ids would share it with all of Ada's teams, as the spec says).
+    const platform = sb.service.data.teams.find((t) => t.name === 'Platform')!.id;
+    await call(sb.url, 'PATCH', `/check-ins/${TODAY}`, { token: sb.token, body: { blockers: 'Stuck', team_ids: [platform] } });
     const r = await cli(['team', '--json']);
     const report = JSON.parse(r.stdout) as Array<{ team: { name: string }; members: Array<{ person: { name: string }; state: string }> }>;
     const state = (team: string) => report.find((t) => t.team.name === team)!.members.find((m) => m.person.name === 'Ada Lovelace')!.state;
-    expect([state('Platform'), state('Mobile')]).toEqual(['blocked', 'none']);
+    expect([state('Platform'), state('Mobile')]).toEqual(['blocked', 'nothing-scheduled']);
   });
 
   it("editing someone else's check-in: what the service said, exit 2 (a refused request, not a token problem)", async () => {

@@ -120,3 +120,17 @@ export function cursorSequences(raw: string): string[] {
   const found = raw.match(/\x1b\[[0-9;]*[A-HJKSTfsu]|\x1b\[\?(?:25|1049|47|1047|1048)[hl]|\x1b[78]|\x9b[0-9;]*[A-HJKSTf]/g) ?? [];
   return [...new Set(found)];
 }
+
+/**
+ * `checkin drafts send <id>` typed at a terminal, each of its questions (`… (y/N)`) answered yes in
+ * turn: the person's yes, which no flag stands in for. Its exit and what the screen showed.
+ */
+export async function sendAtTerminal(id: string, env: NodeJS.ProcessEnv, questions = 1): Promise<{ exit: Exit; screen: string }> {
+  const s = new Screen(['drafts', 'send', id], env);
+  for (let i = 1; i <= questions; i++) {
+    await s.waitFor(new RegExp(`(\\(y/N\\)[^]*){${i}}`));
+    s.type('y' + KEY.enter);
+  }
+  const exit = await s.exit();
+  return { exit, screen: s.text() };
+}

@@ -1,5 +1,6 @@
 // `checkin mcp`: the built CLI as an MCP server, driven as a separate process over stdio by the
 // SDK's own client against the sandbox. What the service received is read from its request log.
+import { sendAtTerminal } from '../helpers/terminal.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -175,6 +176,10 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([answers]);
     expect(sent.structuredContent).toMatchObject({ sent: true, draft_id: id, draft_kept: false, resume_command: `checkin drafts send ${id}`, check_in: { date: day, intentions: answers.intentions } });
+    // The question and the service agree (issue 42): what was said is what the service stored and answers.
+    expect((sent.structuredContent!.check_in as { teams: Array<{ name: string }> }).teams.map((t) => t.name)).toEqual(['Platform', 'Mobile']);
+    const stored = sb.service.data.check_ins.find((c) => c.person_id === meId && c.date === day)!;
+    expect(stored.team_ids).toEqual(sb.service.data.teams.filter((t) => ['Platform', 'Mobile'].includes(t.name)).map((t) => t.id));
     // Gone, and its claim with it.
     expect(draftFolder()).toEqual([]);
     const again = await s.call('send_checkin', { draft_id: id });
@@ -202,10 +207,11 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     expect((res.contents[0] as { text: string }).text).toMatch(new RegExp(`^Draft ${id}: check-in, written by an agent, saved [^;]+; \`checkin drafts send ${id}\` sends it from a terminal\\n\\n[^]*Review @grace`));
 
     const refused = await runCli(['today', '--resume'], { env });
-    expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written by an agent: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks (or add --yes to send it without asking).\n` });
+    expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written by an agent: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks.\n` });
     expect(writes()).toEqual([]);
-    const cli = await runCli(['drafts', 'send', id, '--yes'], { env });
-    expect(cli.code).toBe(0);
+    const cli = await sendAtTerminal(id, env);
+    expect(cli.exit.code, cli.screen).toBe(0);
+    expect(cli.screen).toContain('Review @grace');
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([answers]);
     expect(draftFolder()).toEqual([]);
@@ -432,12 +438,12 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
       ['agent', 'First thing'],
       ['agent', 'Second thing'],
     ]);
-    // An agent's words: `log --resume` without a terminal sends neither (each said), `drafts send --yes` sends each.
+    // An agent's words: `log --resume` without a terminal sends neither (each said), `drafts send` at a terminal sends each once the person says yes.
     const resumed = await runCli(['log', '--resume'], { env });
     expect(resumed.code).toBe(1);
     expect(resumed.stderr.match(/was written by an agent: it needs your yes/g)).toHaveLength(2);
     expect(bodiesOf('POST').slice(2)).toEqual([]);
-    for (const e of kept.sort((a, b) => (a.created_at < b.created_at ? -1 : 1))) expect((await runCli(['drafts', 'send', e.id as string, '--yes'], { env })).code).toBe(0);
+    for (const e of kept.sort((a, b) => (a.created_at < b.created_at ? -1 : 1))) expect((await sendAtTerminal(e.id as string, env)).exit.code).toBe(0);
     expect(bodiesOf('POST').slice(2)).toEqual([
       { description: 'First thing', group: 'checkin' },
       { description: 'Second thing', group: 'checkin' },

@@ -41,7 +41,8 @@ describe("the requests Steady's own clients send", () => {
       {
         id: grace,
         category: 'check-in',
-        published_at: '2026-11-18T08:45:00Z',
+        // 08:45 in New York (13:45Z) has not come at 10:30Z: a quarter of an hour before the sandbox started.
+        published_at: '2026-11-18T10:15:00Z',
         read_at: null,
         resource: {
           type: 'check-in',
@@ -263,12 +264,19 @@ describe('what the digest holds', () => {
         },
       },
     ]);
-    // Ada's own updates are not in her digest; Linus's update of her goal is.
-    expect((await get('/digest?category=goal-update')).json).toEqual([]);
+    // Ada's own updates are not in her digest; her teammate Margaret's updates of Mobile's goal are,
+    // and so is Linus's update of her goal.
+    const crashes = sb.service.data.goals.find((g) => g.title === 'Halve the mobile crash rate')!;
+    expect((await get('/digest?category=goal-update')).json).toMatchObject([
+      { category: 'goal-update', published_at: '2026-11-16T16:00:00Z', resource: { title: 'Top three crashes fixed', goal: { id: crashes.id }, person: { name: 'Margaret Hamilton' } } },
+      { category: 'goal-update', published_at: '2026-11-06T16:00:00Z', resource: { title: 'Baseline measured', goal: { id: crashes.id }, person: { name: 'Margaret Hamilton' } } },
+    ]);
     const posted = await call(sb.url, 'POST', `/goals/${billing.id}/goal-updates`, { token: LINUS, body: { title: 'Retries designed', body: 'Backoff with jitter.' } });
     expect(posted.status).toBe(201);
     expect((await get('/digest?category=goal-update')).json).toMatchObject([
       { id: posted.json.id, published_at: '2026-11-18T10:30:00Z', resource: { title: 'Retries designed', progress: 35, confidence: 60, confidence_description: 'At risk', person: { name: 'Linus Torvalds' } } },
+      { resource: { title: 'Top three crashes fixed' } },
+      { resource: { title: 'Baseline measured' } },
     ]);
   });
 });
@@ -281,7 +289,7 @@ describe('parameters', () => {
     expect(since).toEqual(all.filter((e) => e.published_at >= '2026-11-17T00:00:00Z'));
     const stamp = (await get('/digest?since=2026-11-17T10:02:00Z&per_page=50')).json as Array<{ published_at: string }>;
     // Grace's and Linus's check-ins of today (the demo's Linus checks in blocked), then the comments.
-    expect(stamp.map((e) => e.published_at)).toEqual(['2026-11-18T08:45:00Z', '2026-11-18T08:30:00Z', '2026-11-17T11:30:00Z', '2026-11-17T10:02:00Z']);
+    expect(stamp.map((e) => e.published_at)).toEqual(['2026-11-18T10:15:00Z', '2026-11-18T10:00:00Z', '2026-11-17T11:30:00Z', '2026-11-17T10:02:00Z']);
     expect((await get('/digest?since=2026-11-17T11:02:00%2B01:00&category=comment')).json.map((e: { published_at: string }) => e.published_at)).toEqual(['2026-11-17T11:30:00Z', '2026-11-17T10:02:00Z']);
     const p1 = (await get('/digest?per_page=2')).json as Array<{ id: string }>;
     const p2 = (await get('/digest?per_page=2&page=2')).json as Array<{ id: string }>;

@@ -10,7 +10,7 @@ import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
-import { KEY, Screen } from '../helpers/terminal.js';
+import { KEY, Screen, sendAtTerminal } from '../helpers/terminal.js';
 import { folderView } from '../helpers/outbox.js';
 
 const VIM = (() => {
@@ -61,10 +61,11 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
       // Written in an editor checkin no longer watched: not sent without the person's yes (no terminal here: refused, kept).
       const refused = await runCli(['today', '--resume', '--json', 'intentions'], { env });
       const id = drafts[0]!.id;
-      expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written in an editor after checkin stopped watching it: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks (or add --yes to send it without asking).\n` });
+      expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written in an editor after checkin stopped watching it: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks.\n` });
       expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
-      const sent = await runCli(['drafts', 'send', id, '--yes'], { env });
-      expect([sent.code, sent.stderr]).toEqual([0, '']);
+      const sent = await sendAtTerminal(id, env);
+      expect(sent.exit.code, sent.screen).toBe(0);
+      expect(sent.screen).toContain(`- Ship the ${signal} fix`);
       const patches = sb.requests.filter((r) => r.method === 'PATCH');
       expect(patches).toHaveLength(1);
       expect((patches[0]!.body as { intentions: string }).intentions).toContain(`- Ship the ${signal} fix`);

@@ -90,10 +90,10 @@ describe('checkin list', () => {
   it('at 120 columns: every column, each under its header; the state says blocked; Markdown as its words', async () => {
     expect(await screen(['list'], 120)).toEqual([
       'DATE        PERSON             MOOD  STATE      ID                                    INTENTIONS',
-      `${TODAY}  Ada Lovelace             · not yet  ${id('ada', TODAY)}`,
+      `${TODAY}  Ada Lovelace             · pending  ${id('ada', TODAY)}`,
       `${TODAY}  Grace Hopper       🙂    ✓ filled   ${id('grace', TODAY)}  1:1s with @ada and @linus`,
-      `${TODAY}  Linus Torvalds           · not yet  ${id('linus', TODAY)}`,
-      `${TODAY}  Margaret Hamilton        · not yet  ${id('margaret', TODAY)}`,
+      `${TODAY}  Linus Torvalds           · pending  ${id('linus', TODAY)}`,
+      `${TODAY}  Margaret Hamilton        · pending  ${id('margaret', TODAY)}`,
       `${YESTERDAY}  Ada Lovelace       😎    ✓ filled   ${id('ada', YESTERDAY)}  Ship the invoices endpoint, see…`,
       `${YESTERDAY}  Grace Hopper       😌    ✓ filled   ${id('grace', YESTERDAY)}  Review the on-call rotation with…`,
       `${YESTERDAY}  Linus Torvalds     🤯    ⚠ blocked  ${id('linus', YESTERDAY)}  Fix the flaky checkout test…`,
@@ -105,10 +105,10 @@ describe('checkin list', () => {
     const short = (u: string, d: string) => id(u, d).slice(0, 8);
     expect(await screen(['list'], 60)).toEqual([
       'DATE        PERSON             MOOD  STATE      ID',
-      `${TODAY}  Ada Lovelace             · not yet  ${short('ada', TODAY)}`,
+      `${TODAY}  Ada Lovelace             · pending  ${short('ada', TODAY)}`,
       `${TODAY}  Grace Hopper       🙂    ✓ filled   ${short('grace', TODAY)}`,
-      `${TODAY}  Linus Torvalds           · not yet  ${short('linus', TODAY)}`,
-      `${TODAY}  Margaret Hamilton        · not yet  ${short('margaret', TODAY)}`,
+      `${TODAY}  Linus Torvalds           · pending  ${short('linus', TODAY)}`,
+      `${TODAY}  Margaret Hamilton        · pending  ${short('margaret', TODAY)}`,
       `${YESTERDAY}  Ada Lovelace       😎    ✓ filled   ${short('ada', YESTERDAY)}`,
       `${YESTERDAY}  Grace Hopper       😌    ✓ filled   ${short('grace', YESTERDAY)}`,
       `${YESTERDAY}  Linus Torvalds     🤯    ⚠ blocked  ${short('linus', YESTERDAY)}`,
@@ -119,10 +119,10 @@ describe('checkin list', () => {
   it('at 40 columns: the free text goes before the state; then names are cut; nothing wraps', async () => {
     expect(await screen(['list'], 40)).toEqual([
       'DATE        PERSON       MOOD  STATE',
-      `${TODAY}  Ada Lovela…        · not yet`,
+      `${TODAY}  Ada Lovela…        · pending`,
       `${TODAY}  Grace Hopp…  🙂    ✓ filled`,
-      `${TODAY}  Linus Torv…        · not yet`,
-      `${TODAY}  Margaret H…        · not yet`,
+      `${TODAY}  Linus Torv…        · pending`,
+      `${TODAY}  Margaret H…        · pending`,
       `${YESTERDAY}  Ada Lovela…  😎    ✓ filled`,
       `${YESTERDAY}  Grace Hopp…  😌    ✓ filled`,
       `${YESTERDAY}  Linus Torv…  🤯    ⚠ blocked`,

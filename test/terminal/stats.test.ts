@@ -18,7 +18,7 @@ let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = e)));
 
-const SYMBOL: Record<string, string> = { filled: '●', late: '◐', missed: '✗', absent: '~', pending: '◌', none: '·' };
+const SYMBOL: Record<string, string> = { filled: '●', late: '◐', missed: '✗', absent: '~', pending: '◌', 'nothing-scheduled': '·' };
 const ROWS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 async function json(args: string[]): Promise<any> {
@@ -55,7 +55,7 @@ describe('checkin stats on an 80-column terminal', () => {
     expect(lines[0]).toBe(`Ada Lovelace · 12 weeks, ${shortDay(figures.since)} – ${shortDay(figures.until)} ${figures.until.slice(0, 4)}`);
     const cal = lines.findIndex((l) => l.startsWith('Mon '));
     expect(lines.slice(cal, cal + 7)).toEqual(rows(figures.since, figures.until, 12, (d) => personCell(byDate.get(d)!), 2));
-    expect(lines.slice(cal + 7, cal + 9)).toEqual(['● filled on the day  ◐ filled later  ✗ missed  ~ absent  ◌ not yet (today)', '· nothing scheduled']);
+    expect(lines.slice(cal + 7, cal + 9)).toEqual(['● filled on the day  ◐ filled later  ✗ missed  ~ absent  ◌ pending (today)', '· nothing scheduled']);
     const st = figures.streak;
     expect(lines.join('\n').replace(/\n  /g, ' ')).toContain(
       `Streak: ${st.current === 0 ? 'no current streak' : `${st.current}${st.at_least ? '+' : ''} scheduled ${st.current === 1 ? 'day' : 'days'} filled in a row (since ${shortDay(st.current_since)})`}; the longest ${st.longest} (from ${shortDay(st.longest_since)})`,

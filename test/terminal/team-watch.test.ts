@@ -109,13 +109,13 @@ describe('team --watch in the accessible mode (CHECKIN_ACCESSIBLE=1)', () => {
     await s.waitFor(/Keys: q quits, r refreshes now\.[\s\S]*Goals \(\d+\):/);
     expect(termOf(s).buffer.active.type).toBe('normal');
     expect(s.text()).toContain(BEFORE);
-    expect(s.text()).toMatch(/\n {2}Ada Lovelace: not yet\n/);
+    expect(s.text()).toMatch(/\n {2}Ada Lovelace: pending\n/);
     // r with nothing new: said in a line, since it was asked for.
     s.type('r');
     await s.waitFor(/Checked at \d\d:\d\d:\d\d: nothing changed\./);
     await fill('Ship the watch wall today');
     s.type('r');
-    await s.waitFor(/Changed at \d\d:\d\d:\d\d:\n {2}Platform: Ada Lovelace: did as planned, mood focused, intends: Ship the watch wall today \(was not yet\)/);
+    await s.waitFor(/Changed at \d\d:\d\d:\d\d:\n {2}Platform: Ada Lovelace: did as planned, mood focused, intends: Ship the watch wall today \(was pending\)/);
     const before = s.text();
     s.type('q');
     expect((await s.exit()).code).toBe(0);

@@ -41,9 +41,9 @@ describe('the calendar', () => {
       ['2026-11-17', 'filled', true],
       ['2026-11-18', 'missed', false],
       ['2026-11-19', 'absent', false],
-      ['2026-11-20', 'none', false],
+      ['2026-11-20', 'nothing-scheduled', false],
       ['2026-11-21', 'pending', false],
-      ['2026-11-22', 'none', false],
+      ['2026-11-22', 'nothing-scheduled', false],
     ]);
   });
 

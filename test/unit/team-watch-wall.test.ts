@@ -24,7 +24,7 @@ const DATA: WallData = {
         member('Ada Lovelace', 'pending', { mood: null }),
         member('Margaret Hamilton', 'filled', { mood: 'tired', intentions: 'Triage the mobile crash reports from the weekend', completed_at: '2026-11-22T09:00:00Z', previous_completed: false }),
         member('Grace Hopper', 'filled', { mood: 'focused', intentions: '**Ship** the wall', completed_at: '2026-11-22T09:00:00Z', previous_completed: true }),
-        member('Alan Turing', 'none', null),
+        member('Alan Turing', 'nothing-scheduled', null),
       ],
     },
   ],
@@ -34,7 +34,7 @@ const DATA: WallData = {
     { id: 'g3', title: 'An archived goal', progress: 100, archived: true },
   ] as Goal[],
 };
-const STATES = ['⚠ blocked', '· not yet', '✓ checked in', '★ did as planned', '– absent'];
+const STATES = ['⚠ blocked', '· pending', '✓ filled', '★ did as planned', '○ nothing scheduled'];
 
 describe('the wall', () => {
   it('at every width from 40 to 160: no line wider than the terminal, every state whole', () => {
@@ -51,7 +51,7 @@ describe('the wall', () => {
   });
 
   it('a team where nobody has written an intention yet has no INTENTION column', () => {
-    const quiet: WallData = { ...DATA, teams: [{ ...DATA.teams[0]!, members: [member('Ada Lovelace', 'pending', {}), member('Alan Turing', 'none', null)] }] };
+    const quiet: WallData = { ...DATA, teams: [{ ...DATA.teams[0]!, members: [member('Ada Lovelace', 'pending', {}), member('Alan Turing', 'nothing-scheduled', null)] }] };
     const text = wallLines(view(60), quiet).join('\n');
     expect(text).toMatch(/PERSON +STATE +MOOD\n/);
     expect(text).not.toContain('INTENTION');
@@ -59,7 +59,7 @@ describe('the wall', () => {
 
   it('at 120 columns: mood, the first intention as plain text, progress and confidence', () => {
     const text = wallLines(view(120), DATA).join('\n');
-    expect(text).toContain('Platform — 2026-11-22  1 blocked · 1 not yet · 1 checked in · 1 did as planned · 1 absent');
+    expect(text).toContain('Platform — 2026-11-22  1 blocked · 1 pending · 1 filled · 1 did as planned · 1 nothing scheduled');
     expect(text).toMatch(/Grace Hopper +★ did as planned +🧐 +Ship the wall/);
     expect(text).toMatch(/██████░░░░  60% +On track +2026-12-31 +Halve the mobile crash rate/);
     expect(text).toMatch(/ — +— +Write the on-call handbook/);
@@ -73,7 +73,7 @@ describe('the wall', () => {
     for (const width of [40, 60, 120]) {
       const text = wallLines(view(width, false), DATA).join('\n');
       expect(text, `${width}`).toMatch(/^[\x20-\x7e\n]*$/);
-      for (const s of ['! blocked', '. not yet', '+ checked in', '* did as planned', '- absent']) expect(text).toContain(s);
+      for (const s of ['! blocked', '. pending', '+ filled', '* did as planned', 'o nothing scheduled']) expect(text).toContain(s);
     }
     expect(wallLines(view(120, false), DATA).join('\n')).toMatch(/Grace Hopper +\* did as planned +focused +Ship the wall/);
   });
@@ -97,12 +97,12 @@ describe('the wall', () => {
 describe('the wall as lines (the accessible mode)', () => {
   it('one line a person: state and mood in words, the first intention, what blocks them; then the goals', () => {
     expect(wallAsLines(DATA)).toEqual([
-      'Team Platform, 2026-11-22: 1 blocked, 1 not yet, 1 checked in, 1 did as planned, 1 absent',
+      'Team Platform, 2026-11-22: 1 blocked, 1 pending, 1 filled, 1 did as planned, 1 nothing scheduled',
       '  Linus Torvalds: blocked, mood stressed, intends: Fix the flaky checkout test before the release, blocked by: Waiting on review',
-      '  Ada Lovelace: not yet',
-      '  Margaret Hamilton: checked in, mood tired, intends: Triage the mobile crash reports from the weekend',
+      '  Ada Lovelace: pending',
+      '  Margaret Hamilton: filled, mood tired, intends: Triage the mobile crash reports from the weekend',
       '  Grace Hopper: did as planned, mood focused, intends: Ship the wall',
-      '  Alan Turing: absent',
+      '  Alan Turing: nothing scheduled',
       'Goals (2):',
       '  Goal Halve the mobile crash rate: 60% done, confidence On track, due 2026-12-31',
       '  Goal Write the on-call handbook: no progress yet',
@@ -126,15 +126,15 @@ describe('the wall as lines (the accessible mode)', () => {
           members: [
             ...team.members.filter((m) => !['Ada Lovelace', 'Alan Turing'].includes(m.person.name)),
             member('Ada Lovelace', 'filled', { mood: 'calm', intentions: 'Pair on the wall', completed_at: '2026-11-22T09:40:00Z' }),
-            member('Joan Clarke', 'none', null),
+            member('Joan Clarke', 'nothing-scheduled', null),
           ],
         },
       ],
       goals: [{ ...DATA.goals[0]!, progress: 70 }, DATA.goals[2]!, { id: 'g4', title: 'A new goal', progress: 0 } as Goal],
     };
     expect(wallChanges(DATA, after)).toEqual([
-      'Platform: Ada Lovelace: checked in, mood calm, intends: Pair on the wall (was not yet)',
-      'Platform: joined: Joan Clarke: absent',
+      'Platform: Ada Lovelace: filled, mood calm, intends: Pair on the wall (was pending)',
+      'Platform: joined: Joan Clarke: nothing scheduled',
       'Platform: Alan Turing is no longer in the team',
       'Goal Halve the mobile crash rate: 70% done, confidence On track, due 2026-12-31',
       'New: Goal A new goal: 0% done',
@@ -151,7 +151,7 @@ describe('colour is never the only carrier of meaning', () => {
       const withColour = wallLines({ ...view(120, unicode), c: colored }, DATA).join('\n');
       expect(withColour).toMatch(SGR);
       expect(withColour.replace(SGR, '')).toBe(wallLines(view(120, unicode), DATA).join('\n'));
-      for (const word of ['blocked', 'not yet', 'checked in', 'did as planned', 'absent']) expect(withColour.replace(SGR, '')).toContain(word);
+      for (const word of ['blocked', 'pending', 'filled', 'did as planned', 'nothing scheduled']) expect(withColour.replace(SGR, '')).toContain(word);
     }
   });
 
@@ -160,8 +160,8 @@ describe('colour is never the only carrier of meaning', () => {
     const rich = (c: typeof plain): View => ({ c, rich: true, width: 120, now: new Date('2026-11-22T09:30:00Z') });
     const checkIns = DATA.teams[0]!.members.flatMap((m) => (m.check_in ? [m.check_in] : []));
     const cases: Array<[string, (c: typeof plain) => string, string[]]> = [
-      ['team', (c) => teamDayView(rich(c), DATA.teams), ['⚠ blocked', '· not yet', '✓ filled in', '– no check-in']],
-      ['list', (c) => checkInRows(rich(c), checkIns), ['⚠ blocked', '· not yet', '✓ filled']],
+      ['team', (c) => teamDayView(rich(c), DATA.teams), ['⚠ blocked', '· pending', '✓ filled', '○ nothing scheduled']],
+      ['list', (c) => checkInRows(rich(c), checkIns), ['⚠ blocked', '· pending', '✓ filled']],
       ['blocked check-in', (c) => renderCheckIn(checkIns[0]!, c, true, 120), ['filled in at', 'blocked', 'mood: 🤯 stressed']],
       ['pending check-in', (c) => renderCheckIn(checkIns[1]!, c, true, 120), ['not filled in yet', 'mood: none']],
     ];

@@ -64,7 +64,7 @@ const ID = '3308a89a-1006-5ad0-94a3-d9510e51aecb';
 const ROWS = [
   ['2026-11-19', 'Margaret Hamilton', '😴', '✓ filled', ID, 'Triage the mobile crash reports from the weekend'],
   ['2026-11-19', 'Linus Torvalds', '🤯', '⚠ blocked', ID, 'Fix the flaky checkout test before the release'],
-  ['2026-11-19', 'Ada Lovelace', ' ', '· not yet', ID, ''],
+  ['2026-11-19', 'Ada Lovelace', ' ', '· pending', ID, ''],
 ];
 
 describe('the width rule', () => {
@@ -152,10 +152,10 @@ describe('views under the rule', () => {
     const rows = [checkIn({ blocked: true, intentions: '- Fix the __flaky__ `checkout` test, see [#409](https://x.test/409)\n- More' }), checkIn({ mood: null, completed_at: null, person: { id: 'a', name: 'Ada Lovelace' } })];
     // Changed on purpose (issue 32): at 75 columns the id is shown short rather than left out.
     expect(checkInRows(view(75), rows)).toBe(
-      'DATE        PERSON          MOOD  STATE      ID        INTENTIONS\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a  Fix the flaky…\n' + '2026-11-19  Ada Lovelace          · not yet  3308a89a\n',
+      'DATE        PERSON          MOOD  STATE      ID        INTENTIONS\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a  Fix the flaky…\n' + '2026-11-19  Ada Lovelace          · pending  3308a89a\n',
     );
     // At 60 the short id outlasts the free text: it is what `checkin checkin <id>` takes.
-    expect(checkInRows(view(60), rows)).toBe('DATE        PERSON          MOOD  STATE      ID\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a\n' + '2026-11-19  Ada Lovelace          · not yet  3308a89a\n');
+    expect(checkInRows(view(60), rows)).toBe('DATE        PERSON          MOOD  STATE      ID\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a\n' + '2026-11-19  Ada Lovelace          · pending  3308a89a\n');
     // Where the row does not fit even without it, it goes too (then names are cut).
     expect(checkInRows(view(40), rows).split('\n')[0]).toBe('DATE        PERSON       MOOD  STATE');
   });
@@ -166,22 +166,22 @@ describe('views under the rule', () => {
     const later = part([checkIn({ blocked: true, person: { id: 'm', name: 'Margaret Hamilton' }, intentions: '- Triage the mobile crash reports from the weekend' })]);
     expect(later).toBe(`2026-11-19  Margaret Hami…  🤯    ⚠ blocked  ${ID}  Triage the mobile crash reports from…\n`);
   });
-  it('team: the members under PERSON and STATE headers; a short state word for none; the blocker wrapped under the name', () => {
+  it('team: the members under PERSON and STATE headers; every state in the words of the one vocabulary; the blocker wrapped under the name', () => {
     const out = teamDayView(view(40), [
       {
         team: { id: 't', name: 'Platform' },
         date: '2026-11-19',
         members: [
           { person: { id: 'l', name: 'Linus Torvalds' }, state: 'blocked', check_in: checkIn({ blocked: true, blockers: 'Waiting on the **security review** of the webhooks' }) },
-          { person: { id: 'a', name: 'Alan Turing' }, state: 'none', check_in: null },
+          { person: { id: 'a', name: 'Alan Turing' }, state: 'nothing-scheduled', check_in: null },
         ],
       },
     ]);
     expect(out).toBe(
-      'Platform — 2026-11-19  1 blocked, 1 none\n' +
+      'Platform — 2026-11-19  1 blocked, 1\nnothing scheduled\n' +
         '  PERSON          STATE\n' +
         '  Linus Torvalds  ⚠ blocked\n' +
-        '  Alan Turing     – no check-in\n' +
+        '  Alan Turing     ○ nothing scheduled\n' +
         '    Linus Torvalds: Waiting on the\n' +
         '    security review of the webhooks\n\n',
     );

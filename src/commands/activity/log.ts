@@ -11,7 +11,7 @@ import { logActivityKept } from '../../domain/writes.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';
-import type { Run } from '../flags.js';
+import { once, type Run } from '../flags.js';
 
 
 export interface LogOptions {
@@ -26,7 +26,7 @@ export function logCommand(ctx: Context, run: Run<LogOptions> = runLog) {
   return new Command('log')
     .argument('[text]', `what you did, at most ${MAX_DESCRIPTION} characters (- reads standard input)`)
     .description('Record an activity: it shows in the web app and in tomorrow\'s suggestion')
-    .option('--url <https-url>', 'a link to it (a pull request, an issue…)')
+    .option('--url <https-url>', 'a link to it (a pull request, an issue…)', once('--url'))
     .option('--group <label>', 'the label it is shown under', 'checkin')
     .option('--resume', 'send the activity kept from a failed attempt')
     .addOption(jsonOption(JSON_FIELDS.activity, 'print the recorded activity as JSON'))

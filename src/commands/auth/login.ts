@@ -2,6 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { ApiClient, checkTransport } from '../../api/client.js';
 import { getMe } from '../../api/endpoints.js';
+import { DEFAULT_API_URL } from '../../api/types.js';
 import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -35,6 +36,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   if (opts.withToken) {
     token = (await io.readStdin()).trim();
   } else if (io.canPrompt) {
+    io.err(`Logging in to ${sanitizeLine(apiUrl)}${apiUrl === DEFAULT_API_URL ? ' (for a local sandbox, add --api-url with the URL `checkin sandbox` printed)' : ''}.\n`);
     io.err(`Make a personal access token in the service's integrations settings (Read + write to fill in check-ins).\n`);
     token = (await ctx.prompter().password('Paste your token:')).trim();
   } else {

@@ -12,7 +12,7 @@ import { todayGuess } from '../../domain/days.js';
 import { keep, keptLine, noPipeWithResume, retarget, type DraftTarget } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
-import { collect } from '../flags.js';
+import { collect, joinLines } from '../flags.js';
 
 /** The answer flags (core/checkin-answers.ts `ANSWER_FIELDS`): a text field's flag by its JSON name, --mood, --done / --not-done. */
 export interface AnswerOptions extends Partial<Record<TextField, string>> {
@@ -35,7 +35,9 @@ export function checkInCommand(target: Pick<Target, 'key' | 'today'>): string {
 }
 
 export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
-  for (const f of ANSWER_FIELDS) for (const flag of f.flags) cmd.option(flag.spec, flag.help);
+  // A text answer given more than once keeps each value, one line each in order (its help says so);
+  // the others take one value (program.ts refuses a second).
+  for (const f of ANSWER_FIELDS) for (const flag of f.flags) f.prompt === 'lines' ? cmd.option(flag.spec, flag.help, joinLines(longFlag(f))) : cmd.option(flag.spec, flag.help);
   return cmd
     .option('-t, --team <team>', 'share with this team only (UUID or name; repeatable)', collect)
     .option('--from-file <path>', `read answers from a Markdown file with ${SECTIONS.map((s) => `## ${s.title}`).join(' / ')} sections and a Mood: line (- reads stdin)`)
@@ -139,12 +141,17 @@ function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTa
 /** The answers the text flags, --done, --not-done and --from-file give (`stdin`: what standard input held, read once). */
 async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<Read> {
   let typed = false;
+  /** Flags whose `-` found standard input empty: left out, never sent as an empty answer. */
+  const emptyPipe: string[] = [];
   const readValue = (v: string | undefined, flag: string): string | undefined => {
     if (v !== '-') return v;
     typed = true;
     const text = (stdin ?? '').replace(/\s+$/, '');
-    // An empty pipe (a command that printed nothing, Ctrl-D at once) would wipe the answer.
-    if (text.trim() === '') throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "".`);
+    // An empty pipe (a command that printed nothing, Ctrl-D at once) would wipe the answer: it is left out.
+    if (text.trim() === '') {
+      emptyPipe.push(flag);
+      return undefined;
+    }
     return text;
   };
   let answers: CheckInAnswers = {};
@@ -171,6 +178,15 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
   });
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
+  if (emptyPipe.length > 0) {
+    const flag = emptyPipe[0]!;
+    // Nothing else given: nothing to send (the git recipe on a day without commits, alone).
+    if (isEmptyAnswers(answers) && flags.mood === undefined) {
+      throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "".`);
+    }
+    // The other answers go; the empty one is left as it was on the service, and said.
+    ctx.io.err(`note: nothing came on standard input for ${emptyPipe.join(', ')}: left as it was; the other answers are sent.\n`);
+  }
   // Words given as flags are typed words too: kept like piped ones (a mood or --done alone are not words).
   const piped = typed;
   if (given.some((v) => v !== undefined && v.trim() !== '')) typed = true;

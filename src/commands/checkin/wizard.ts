@@ -15,6 +15,7 @@ import { fetchOrNull, type Target } from '../../domain/target.js';
 import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';
 import { renderCheckIn } from '../../ui/render.js';
+import { sharedWith } from '../../domain/send-checkin.js';
 import { sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
 import { checkInCommand } from './given.js';
@@ -55,9 +56,12 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
           : 'Not sent; nothing was typed.',
     );
   // As it will be sent: blockers that say "none" go as none (a hint under the preview says so).
+  // The teams it will be shared with, as the service will store them: the questions send no
+  // team_ids, so all of the person's teams (the agent's question says the same).
+  const teams = (await sharedWith(ctx, {})).teams;
   const show = (typed: CheckInAnswers) => {
     const answers = asSent(typed);
-    return renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams: current.teams } as CheckIn), c, true, view.width);
+    return renderCheckIn(sanitizeDeep({ ...current, ...answers, blocked: Boolean(answers.blockers), teams } as CheckIn), c, true, view.width);
   };
 
   try {

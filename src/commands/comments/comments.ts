@@ -13,7 +13,7 @@ import { withoutContext } from '../../ui/editor-text.js';
 import { JSON_FIELDS, printList, printOne } from '../../ui/output.js';
 import { sayDone } from '../../ui/success.js';
 import { commentRows } from '../../ui/views.js';
-import type { Run } from '../flags.js';
+import { joinLines, type Run } from '../flags.js';
 import { commentable, commentableOptions, personOf, type CommentableOptions } from './commentable.js';
 
 export interface CommentsOptions extends CommentableOptions {
@@ -25,7 +25,7 @@ export interface CommentsOptions extends CommentableOptions {
 export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runComments) {
   return commentableOptions(new Command('comments'), JSON_FIELDS.comment)
     .description('List the comments on a check-in (or goal update); --add posts one')
-    .option('--add <markdown>', 'post a comment (- reads standard input)')
+    .option('--add <markdown>', 'post a comment (- reads standard input; repeated: one line each, in order)', joinLines('--add'))
     .option('-e, --edit', 'write the comment in $EDITOR')
     .option('--resume', 'send the comment kept from a failed attempt')
     .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments today @grace --add "Nice work!"\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')

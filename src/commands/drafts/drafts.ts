@@ -2,7 +2,8 @@
 // not accepted yet (a failed send, a cancel, a stop signal, an agent's draft) — with its age and
 // target; `show`, `send` and `drop` one by its id (or the start of it). Nothing here is sent or
 // dropped without the person's word: `send` of a draft kept for another service or person, or of
-// one that may already have reached the service, and every `drop`, ask first (or take --yes).
+// one that may already have reached the service, and every `drop`, ask first (a drop takes --yes;
+// a send never does: a flag any program can pass is not the person's yes).
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -33,8 +34,7 @@ export function draftsCommand(ctx: Context) {
   const send = new Command('send')
     .description('Send a draft as it is (one request), and remove it once the service accepted it')
     .argument('<id>', 'its id (or the start of it)')
-    .option('-y, --yes', 'send without asking, even a draft kept for another service or one that may already have been sent')
-    .action((id, opts) => runSend(ctx, { ...opts, id }));
+    .action((id) => runSend(ctx, { id }));
   const dropCmd = new Command('drop')
     .description('Remove a draft for good (asks first on a terminal)')
     .argument('<id>', 'its id (or the start of it)')
@@ -91,28 +91,32 @@ export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void>
   );
 }
 
-/** The person's yes on a terminal, or --yes; refused (with what to run) where nobody can be asked. */
-async function confirmed(ctx: Context, question: string, doing: string, opts: DraftIdOptions, again: string): Promise<void> {
+/**
+ * The person's yes on a terminal; refused (with what to run) where nobody can be asked. A drop takes
+ * --yes; a send never does: where words may not be the person's (an agent's, another account's, maybe
+ * sent already), a flag any program can pass is not their yes, so it is asked where they can read it.
+ */
+async function confirmed(ctx: Context, question: string, doing: string, opts: { yes?: boolean }, again: string): Promise<void> {
   if (opts.yes) return;
-  if (!ctx.io.canPrompt) throw new UsageError(`${doing} needs your yes, and there is no terminal to ask on; nothing was done`, `Run \`${again} --yes\` to do it anyway.`);
+  if (!ctx.io.canPrompt) throw new UsageError(`${doing} needs your yes, and there is no terminal to ask on; nothing was done`, again.endsWith(' --yes') ? `Run \`${again}\` to do it anyway.` : `At a terminal, \`${again}\` shows it and asks.`);
   if (!(await ctx.prompter().confirm(question, { default: false }))) throw new CancelledError('Nothing was done; the draft is still kept');
 }
 
-export async function runSend(ctx: Context, opts: DraftIdOptions): Promise<void> {
+export async function runSend(ctx: Context, opts: { id: string }): Promise<void> {
   const entry = entryOf(ctx, opts.id);
   const again = `checkin drafts send ${entry.id}`;
   const here = accountHere(ctx);
   const elsewhere = !sameAccount(entry.account, here);
-  if (elsewhere) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, opts, again);
+  if (elsewhere) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, {}, again);
   // An agent's words, or words that may have reached the service: shown whole and asked where they are sent (sendWithDraft).
-  await sendEntry(ctx, entry, { yes: Boolean(opts.yes), elsewhere });
+  await sendEntry(ctx, entry, { elsewhere });
   await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
 }
 
 export async function runDrop(ctx: Context, opts: DraftIdOptions): Promise<void> {
   const entry = entryOf(ctx, opts.id);
   const first = sanitizeLine(firstWords(entry.content));
-  await confirmed(ctx, `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`, `Dropping the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")`, opts, `checkin drafts drop ${entry.id}`);
+  await confirmed(ctx, `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`, `Dropping the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")`, opts, `checkin drafts drop ${entry.id} --yes`);
   drop(ctx, entry);
   ctx.io.err(`Dropped the draft ${entry.id}.\n`);
 }

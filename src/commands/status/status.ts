@@ -20,7 +20,7 @@ export interface StatusOptions {
 
 export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
   return new Command('status')
-    .description("Exit 0 when today's check-in is filled in (or none is scheduled), 3 when it is pending")
+    .description("Today's state (pending, filled, blocked, absent or nothing scheduled), new comments and who is blocked on you; exit 3 when pending")
     .option('-q, --quiet', 'print nothing; only the exit code tells')
     .addOption(jsonOption(JSON_FIELDS.status, 'print {date, state, check_in} as JSON'))
     .addHelpText('after', () => zoneHelp(ctx))

@@ -1,5 +1,5 @@
-// `checkin team`: for each of my teams, who has filled in that day's check-in, who has not yet,
-// who is blocked (and by what), and who has none (absent or not scheduled).
+// `checkin team`: for each of my teams, each person's state that day in the one vocabulary
+// (core/member-states.ts): blocked (and by what), pending, filled, absent, nothing scheduled.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -20,7 +20,7 @@ export interface TeamOptions {
 
 export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
   return new Command('team')
-    .description("My teams' check-ins for a day: filled in, not yet, blocked (and for how many days in a row), none")
+    .description("My teams' check-ins for a day: each person blocked (and for how many days in a row), pending, filled, absent or nothing scheduled")
     .option('--date <day>', 'the day (default today)')
     .option('--team <team>', 'only this team (UUID or name; repeatable; default: the team setting, else all my teams)', collect)
     .addOption(jsonOption(JSON_FIELDS.teamReport))

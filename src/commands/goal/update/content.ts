@@ -9,7 +9,7 @@ import { AmbiguousIdError, goalIdOf, UnknownIdError } from '../../../domain/shor
 import { keep, keptLine, noPipeWithResume, resumeEach, resumeCommand, sendWithDraft, type DraftTarget } from '../../../domain/outbox.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
-import { intOption } from '../../flags.js';
+import { intOption, joinLines, once } from '../../flags.js';
 
 export interface GoalUpdateContentOptions {
   title?: string;
@@ -23,11 +23,11 @@ export interface GoalUpdateContentOptions {
 
 export function contentOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
   return cmd
-    .option('--title <text>', 'the title')
-    .option('--body <markdown>', 'the body (- reads standard input)')
+    .option('--title <text>', 'the title', once('--title'))
+    .option('--body <markdown>', 'the body (- reads standard input; repeated: one line each, in order)', joinLines('--body'))
     .option('-e, --edit', 'write the body in $EDITOR')
     .addOption(intOption('--progress <0..100>', 'progress in percent', 0, 100))
-    .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30')
+    .option('--confidence <level>', 'on-track, at-risk, off-track, 90, 60 or 30', once('--confidence'))
     .option('--resume', 'send what was kept from a failed attempt')
     .addOption(jsonOption(JSON_FIELDS.goalUpdate));
 }
