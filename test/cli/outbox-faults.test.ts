@@ -92,7 +92,7 @@ describe('a send the service accepted, the database write after it failing', () 
     expect(drafts.stdout).not.toContain('Fixed the build');
     expect(drafts.stdout + drafts.stderr).not.toMatch(/may have/);
     expect((await w.cli(['status'])).stdout).toContain('1 draft of yours waits to be sent');
-    const send = await w.cli(['drafts', 'send', id, '--yes']);
+    const send = await w.cli(['drafts', 'send', id]);
     expect(send.code).not.toBe(0);
     expect(w.sent().filter((x) => !x.startsWith('GET'))).toEqual(['POST /api/v2/activities']);
     room(w.configDir);
