@@ -731,7 +731,14 @@ export class Outbox {
     };
     const claim: Claim = {
       entry,
-      sending: () => run(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`, new Date().toISOString()),
+      // Said before the request goes: when that cannot be written, nothing is sent (and the entry never reads as "may have been sent").
+      sending: () => {
+        try {
+          store.tx(() => store.db.prepare(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`).run(new Date().toISOString(), entry.id, JSON.stringify(mine)));
+        } catch (err) {
+          throw new CliError(`Nothing was sent: the draft ${entry.id} could not be marked as being sent (${reason(err)})`);
+        }
+      },
       done: () => {
         if (released) return;
         const file = this.own.get(entry.id)?.entry.editing?.file ?? entry.editing?.file;

@@ -102,6 +102,27 @@ describe('a send the service accepted, the database write after it failing', () 
   });
 });
 
+describe('the database write before a send failing', () => {
+  it('the draft cannot be marked as being sent: nothing is sent, it is kept, and it never reads as "may have been sent"', async () => {
+    await oneKept();
+    sql(w.configDir, `CREATE TRIGGER full_sending BEFORE UPDATE ON entries WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;`);
+    w.forget();
+    const r = await w.cli(['log', 'Fixed the build']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: Nothing was sent: the draft \w+ could not be marked as being sent \(database or disk is full\)\n/);
+    expect(r.stderr).not.toMatch(/may have/);
+    expect(w.sent()).toEqual([]);
+    sql(w.configDir, 'DROP TRIGGER full_sending');
+    const drafts = await w.cli(['drafts']);
+    expect(drafts.stdout).toContain('Fixed the build');
+    expect(drafts.stdout + drafts.stderr).not.toMatch(/may have/);
+    // Sent on the next try, once: no yes needed (it never went out).
+    const send = await w.cli(['log', '--resume']);
+    expect(send.code).toBe(0);
+    expect(w.sent()).toEqual(['POST /api/v2/activities']);
+  });
+});
+
 /** Overwrites the database from byte `from` (to its end, or `length` bytes) with 0x41. */
 function overwrite(file: string, from: number, length?: number): void {
   const fd = openSync(file, 'r+');
