@@ -3,6 +3,12 @@
 // folder — only in folders of the user's own that no one else can write: a cache there runs as the
 // user. Without one (another's folder) it simply runs without.
 'use strict';
+// The oldest Node checkin runs on (package.json's engines): an older one is told so, plainly.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 13)) {
+  process.stderr.write(`checkin needs Node.js 22.13 or newer (this is ${process.version}); install a newer Node.js (https://nodejs.org) and run it again.\n`);
+  process.exit(1);
+}
 const { existsSync, lstatSync, mkdirSync, readdirSync, statSync } = require('node:fs');
 const { enableCompileCache } = require('node:module');
 const { isAbsolute, join } = require('node:path');

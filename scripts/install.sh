@@ -44,7 +44,9 @@ esac
 
 case "$(uname -s)" in
   Linux) ;;
-  *) die "only Linux binaries are built; on $(uname -s) install with npm: npm install -g checkin-cli" ;;
+  Darwin) die "no macOS binary: install with Homebrew (brew install checkin, the formula in the release) or npm: npm install -g checkin-cli" ;;
+  MINGW* | MSYS* | CYGWIN*) die "on Windows install with Scoop (the manifest checkin.json in the release) or unzip checkin-<version>-win-x64.zip" ;;
+  *) die "no binary for $(uname -s); install with npm: npm install -g checkin-cli" ;;
 esac
 case "$(uname -m)" in
   x86_64 | amd64) arch=x64 ;;
@@ -56,7 +58,10 @@ esac
 bound=""
 command -v timeout >/dev/null 2>&1 && bound="timeout 300"
 if command -v curl >/dev/null 2>&1; then
-  fetch() { curl -fsSL --proto "=$proto" --proto-redir "=$proto" --max-time 300 -o "$2" "$1"; }
+  # https may be redirected, to https only (a release host's downloads are); this machine's plain
+  # http is never redirected anywhere (curl stops: "Maximum (0) redirects followed").
+  if [ "$proto" = https ]; then redirs=10; else redirs=0; fi
+  fetch() { curl -fsSL --proto "=$proto" --proto-redir "=https" --max-redirs "$redirs" --max-time 300 -o "$2" "$1"; }
 elif command -v wget >/dev/null 2>&1; then
   # wget holds no redirect to https (its --https-only is for recursive fetches): none is followed.
   fetch() { $bound wget -q --max-redirect=0 -T 60 -O "$2" "$1"; }

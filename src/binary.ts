@@ -4,7 +4,7 @@
 // binary then starts from that heap and calls only `start`. Without a snapshot it simply runs.
 // Nothing here may load node:http or node:https at the top (V8 cannot save them in a snapshot):
 // src/api/transport.ts loads them at the first request.
-import { run } from './main.js';
+import { run, warmForSnapshot } from './main.js';
 
 /** The arguments the person typed: in a single executable argv[0] and argv[1] are both the binary. */
 function start(): void {
@@ -14,5 +14,8 @@ function start(): void {
 }
 
 const { startupSnapshot } = process.getBuiltinModule('node:v8');
-if (startupSnapshot?.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(start);
+if (startupSnapshot?.isBuildingSnapshot()) {
+  void warmForSnapshot();
+  startupSnapshot.setDeserializeMainFunction(start);
+}
 else start();

@@ -6,8 +6,10 @@ import { preferences } from './config/prefs.js';
 import { createContext, type Context } from './context.js';
 import { describeError } from './error-text.js';
 import { EXIT } from './errors.js';
-import { addCompletionWhenAsked, buildProgram, helpTopic } from './program.js';
+import { addCompletionWhenAsked, afterCommand, buildProgram, helpTopic } from './program.js';
 import { processIO } from './ui/io.js';
+import { ApiClient } from './api/client.js';
+import { join } from 'node:path';
 
 export { describeError } from './error-text.js';
 export { EXIT } from './errors.js';
@@ -39,7 +41,40 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
     await ctx.io.endPager();
     await ctx.close().catch(() => undefined);
   }
+  // After the work: the daily update notice, only where a person reads stderr (domain/update-notice.ts).
+  await afterCommand(ctx, argv);
   return code;
+}
+
+/**
+ * Run while the binary's start-up snapshot is made (src/binary.ts): `today --json` once, silent,
+ * against a canned answer (no request: a transport of its own; settings and cache in a temporary
+ * folder, removed after), so the functions a run calls — commander's, the program's, the request's
+ * and the JSON output's — are compiled then and their bytecode is in the snapshot, not compiled
+ * again at each start. Nothing built here is kept: the context and its folder go with it.
+ */
+export async function warmForSnapshot(): Promise<void> {
+  const fs = process.getBuiltinModule('node:fs');
+  const { tmpdir } = process.getBuiltinModule('node:os');
+  const dir = fs.mkdtempSync(join(tmpdir(), 'checkin-warm-'));
+  try {
+    const env = { TZ: 'UTC', HOME: dir, CHECKIN_CONFIG_DIR: dir, CHECKIN_TOKEN: 'warm', CHECKIN_API_URL: 'https://warm.invalid/api/v2', CHECKIN_NO_KEYCHAIN: '1', CHECKIN_NO_UPDATE_NOTIFIER: '1', CHECKIN_NO_PROMPT: '1' };
+    const io = processIO(env);
+    io.silence();
+    const made = createContext({ io, env });
+    const day = new Date().toISOString().slice(0, 10);
+    const body = JSON.stringify({ type: 'check-in', id: '00000000-0000-4000-8000-000000000000', date: day, person: { id: '00000000-0000-4000-8000-000000000001', name: 'Warm' }, teams: [], previous: null, intentions: null, blockers: null, mood: null, previous_completed: null, blocked: false, absent: false, completed_at: null, updated_at: `${day}T00:00:00Z`, url: 'https://warm.invalid/app/check-ins/0' });
+    const client = new ApiClient({
+      baseUrl: env.CHECKIN_API_URL,
+      token: env.CHECKIN_TOKEN,
+      env,
+      userAgent: 'checkin/warm',
+      transport: { send: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, text: body }), close: async () => undefined },
+    });
+    await run(['today', '--json'], { ...made, api: async () => client });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

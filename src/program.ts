@@ -35,10 +35,14 @@ import { skillCommand } from './commands/skill/skill.js';
 import { statusCommand } from './commands/status/status.js';
 import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
+import { upgradeCommandDef } from './commands/upgrade/upgrade.js';
 import { versionCommand } from './commands/version/version.js';
 import type { Context } from './context.js';
 import { refuseRepeats } from './commands/flags.js';
+import { quietBecause } from './domain/update-notice.js';
+import { terminalHelp } from './ui/help-layout.js';
 import { JsonOption, jsonFieldsHelp } from './ui/output.js';
+import { wrapHelp } from './ui/wrap.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -69,7 +73,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, doctor: doctorCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, version: versionCommand }],
+  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, doctor: doctorCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, upgrade: upgradeCommandDef, version: versionCommand }],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
@@ -112,7 +116,15 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     cmd
       .exitOverride()
       .showSuggestionAfterError(true)
-      .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+      .configureHelp(terminalHelp)
+      .configureOutput({
+        // At a terminal, help fits its width at word edges: commander's own part laid out to it
+        // (ui/help-layout.ts), and the usage line and what --help ends with wrapped as written.
+        // No width when piped, as commander's own default (its typings say number): then its layout at 80.
+        getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : undefined) as number,
+        writeOut: (s) => io.out(io.stdoutIsTTY ? wrapHelp(s, io.columns) : s),
+        writeErr: (s) => io.err(s),
+      });
     // A one-value option given twice is refused, never the last one silently taken.
     refuseRepeats(cmd);
     const json = cmd.options.find((o) => o instanceof JsonOption);
@@ -124,6 +136,11 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
   };
   configure(program);
   return program;
+}
+
+/** After a command's work: the daily update notice, loaded only where a person reads stderr (domain/update-notice.ts says when). */
+export async function afterCommand(ctx: Context, argv: string[]): Promise<void> {
+  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined) (await import('./commands/upgrade/notice.js')).updateNotice(ctx);
 }
 
 /** Completion (and --help, which lists it) loads the completion library; other runs never do. */
@@ -139,21 +156,28 @@ export async function addCompletionWhenAsked(ctx: Context, program: CommandUnkno
   }
 }
 
+/** What `checkin help <topic>` prints: a topic's Markdown, or (the list of topics) plain text. */
+export interface HelpTopic {
+  text: string;
+  markdown: boolean;
+}
+
 /**
  * `checkin help <topic>`: the topic's text (docs/topics/<topic>.md, bundled as src/help-topics.ts);
  * `checkin help topics`: their list. Undefined for anything else, which commander's own help
  * command answers (`checkin help <command>`): a command's name always wins over a topic's.
  */
-export async function helpTopic(argv: string[]): Promise<string | undefined> {
+export async function helpTopic(argv: string[]): Promise<HelpTopic | undefined> {
   if (argv[0] !== 'help' || argv.length !== 2 || Object.hasOwn(COMMANDS, argv[1]!)) return undefined;
   const { TOPICS } = await import('./help-topics.js');
   if (argv[1] === 'topics') {
     const width = Math.max(...Object.keys(TOPICS).map((n) => n.length));
-    return `Topics (checkin help <topic>):\n${Object.entries(TOPICS)
+    const text = `Topics (checkin help <topic>):\n${Object.entries(TOPICS)
       .map(([name, t]) => `  ${name.padEnd(width)}  ${t.title}`)
       .join('\n')}\n`;
+    return { text, markdown: false };
   }
-  if (Object.hasOwn(TOPICS, argv[1]!)) return TOPICS[argv[1]!]!.text;
+  if (Object.hasOwn(TOPICS, argv[1]!)) return { text: TOPICS[argv[1]!]!.text, markdown: true };
   if (argv[1] === 'help') return undefined;
   // Neither a command nor a topic: said, with the nearest names, rather than the whole help and exit 0.
   const near = nearMatches(argv[1]!, [...Object.keys(COMMANDS), ...Object.keys(TOPICS)]).map((n) => `\`checkin help ${n}\``);

@@ -7,6 +7,7 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
+import { sha256Hex } from './sha256.js';
 import { CliError, EXIT } from '../errors.js';
 import { fsReason, readJson, writeDurably } from './files.js';
 import { checkinPaths, type CheckinPaths } from './paths.js';
@@ -137,9 +138,9 @@ export function normalizeApiUrl(apiUrl: string): string {
   }
 }
 
-/** SHA-256 of the text's UTF-8, in hex. */
+/** SHA-256 of the text's UTF-8, in hex (in JavaScript: a run that only hashes a token never loads node:crypto; config/sha256.ts). */
 export function sha256(text: string): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('hex');
+  return sha256Hex(text);
 }
 
 /** Cache key of an account: another token (or another service) never reuses someone else's id. */

@@ -10,7 +10,7 @@ import type { Colors } from './color.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
 import { sanitize } from './sanitize.js';
-import { wrap } from './wrap.js';
+import { wrap, wrapHelp } from './wrap.js';
 
 /** Inline Markdown as styled text: code spans, emphasis, links (their address when it leaves the docs), escapes. */
 function inline(text: string, c: Colors): string {
@@ -38,6 +38,20 @@ const cells = (row: string) =>
     .replace(/^\||\|$/g, '')
     .split(/(?<!\\)\|/)
     .map((cell) => cell.trim());
+
+/**
+ * Whether `line`, after the lines of a paragraph or of a list item (`item`: its indent and marker),
+ * starts a list item rather than continuing the text, as CommonMark reads it: a bullet with text
+ * after it does; a number does only as the next item of an ordered list (not indented into the
+ * item's text) or when it is 1, which alone may interrupt a paragraph ("made with mode\n  0700) —"
+ * continues the text).
+ */
+function startsItem(line: string, item: RegExpExecArray | null): boolean {
+  const m = /^(\s*)(?:[-*+]|(\d{1,9})[.)])\s+\S/.exec(line);
+  if (!m) return false;
+  if (m[2] === undefined || Number(m[2]) === 1) return true;
+  return item !== null && /\d/.test(item[2]!) && m[1]!.length < item[1]!.length + item[2]!.length + item[3]!.length;
+}
 
 /** The topic as lines for a terminal of `width` columns. */
 export function renderTopic(markdown: string, c: Colors, width: number): string {
@@ -88,7 +102,7 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
     let text = item ? item[4]! : line.trim();
     for (i++; i < src.length; i++) {
       const next = src[i]!;
-      if (next.trim() === '' || /^\s*(```|~~~|#{1,6}\s|\||>)/.test(next) || /^\s*([-*+]|\d{1,9}[.)])\s+/.test(next)) break;
+      if (next.trim() === '' || /^\s*(```|~~~|#{1,6}\s|\||>)/.test(next) || startsItem(next, item)) break;
       text += ` ${next.trim()}`;
     }
     if (item) para(`${item[1]}${c.yellow(item[2]!)}${item[3]}${inline(text, c)}`);
@@ -97,10 +111,14 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }
 
-/** Prints a help topic: rendered for a terminal (through the pager when longer than the screen), as written when piped. */
-export async function showTopic(io: IO, markdown: string): Promise<void> {
-  if (!io.stdoutIsTTY) return io.out(markdown);
-  const text = renderTopic(markdown, await makeColors(io.colorLevel), io.columns);
+/**
+ * Prints a help topic: for a terminal, its Markdown rendered, or plain text (the list of topics,
+ * a line a topic) wrapped as help is, each title under the titles; through the pager when longer
+ * than the screen. As written when piped.
+ */
+export async function showTopic(io: IO, topic: { text: string; markdown: boolean }): Promise<void> {
+  if (!io.stdoutIsTTY) return io.out(topic.text);
+  const text = topic.markdown ? renderTopic(topic.text, await makeColors(io.colorLevel), io.columns) : `${wrapHelp(sanitize(topic.text), io.columns).replace(/\n+$/, '')}\n`;
   if (text.split('\n').length > (io.rows ?? 24)) io.page();
   io.out(text);
 }

@@ -124,3 +124,29 @@ export function wrap(text: string, width: number, hang?: number): string {
     .map((l) => wrapLine(l, width, hang))
     .join('\n');
 }
+
+/**
+ * Help text (a command's --help, its examples and notes, `checkin help topics`) wrapped at word
+ * edges to `width`. A line that fits is left as it is, so an example command stays whole; a
+ * longer one continues: a "Usage: " line under what follows "Usage: "; an indented term and its
+ * description (two spaces or more between them) under the description; any other indented line
+ * (an example) four columns further in than it starts; prose under its own indent.
+ */
+export function wrapHelp(text: string, width: number): string {
+  if (!Number.isFinite(width) || width <= 0) return text;
+  const room = Math.min(20, Math.floor(width / 2));
+  return text
+    .split('\n')
+    .map((l) => {
+      const plain = l.replace(SGR, '');
+      if (!/^\s/.test(plain)) return wrapLine(l, width, /^Usage: /.test(plain) ? 'Usage: '.length : undefined);
+      const item = /^(\s+\S+(?: \S+)*? {2,})\S/.exec(plain);
+      const column = item ? displayWidth(item[1]!) : 0;
+      if (item && width - column >= room) return wrapLine(l, width, column);
+      const indent = displayWidth(/^\s*/.exec(plain)![0]);
+      if (indent <= 4) return wrapLine(l, width, indent + 4);
+      // Deeper: the rest of a description above; under it while there is room, else six in.
+      return width - indent >= room ? wrapLine(l, width, indent) : wrapLine(`      ${l.replace(/^ +/, '')}`, width, 6);
+    })
+    .join('\n');
+}

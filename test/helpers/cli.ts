@@ -65,6 +65,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     CHECKIN_PAGER: '',
     // A spawned checkin never touches the keychain of whoever runs the tests (cli/keychain.test.ts starts its own).
     CHECKIN_NO_KEYCHAIN: '1',
+    // No update notice (nor its detached check) on a test's pseudo-terminal: test/cli/update-notice.test.ts lifts it.
+    CHECKIN_NO_UPDATE_NOTIFIER: '1',
   };
   env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');
   for (const [k, v] of Object.entries(extra)) {

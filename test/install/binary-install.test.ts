@@ -60,6 +60,8 @@ beforeAll(async () => {
   files.set(`/nosums/${name}`, archive);
   server = createServer((req, res) => {
     asked.push(req.url ?? '');
+    // /away/…: redirected off this machine, over plain http.
+    if (req.url?.startsWith('/away/')) return void res.writeHead(302, { location: `http://elsewhere.invalid${req.url}` }).end();
     const body = files.get(req.url ?? '');
     res.writeHead(body ? 200 : 404).end(body ?? 'not found');
   });
@@ -128,6 +130,16 @@ describe('scripts/install.sh refuses before it downloads anything', () => {
     expect(http).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: the release URL must be https:// (or this machine\'s http://127.0.0.1): http://releases.example.com/checkin\n' });
     const child = track(spawn('sh', [INSTALL, '--url', 'https://releases.example.com'], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] }));
     expect(await outcome(child, 'install.sh without HOME')).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: no folder to install into: HOME is not set; pass --dir\n' });
+  });
+
+  it.skipIf(!have)('a redirect from this machine to another host over plain http: not followed, nothing installed', async () => {
+    const before = asked.length;
+    const r = await install(['--url', `${base}/away`]);
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    // curl's own line first ("curl: (47) Maximum (0) redirects followed"), then the installer's.
+    expect(r.stderr).toMatch(new RegExp(`^curl: \\(47\\) Maximum \\(0\\) redirects followed\\ncheckin install: could not download ${base.replace(/\./g, '\\.')}/away/SHA256SUMS\\n$`));
+    expect(asked.slice(before)).toEqual(['/away/SHA256SUMS']);
+    expect(existsSync(join(r.home, '.local', 'bin', 'checkin'))).toBe(false);
   });
 
   it.skipIf(!have)('a SHA256SUMS whose archive name could be a path or an option', async () => {

@@ -1,11 +1,13 @@
 // Prose for a terminal (issue 40): every paragraph checkin prints wraps at word edges to the
-// terminal's width. The built CLI in an 80-column pseudo-terminal: `checkin help <each topic>` and
-// `checkin doctor` print no line longer than 80 columns, and no word is cut (the words on the
+// terminal's width. The built CLI in an 80-column pseudo-terminal (and a 40-column one for the
+// topics and every command's --help): `checkin help <each topic>`, every `--help` and
+// `checkin doctor` print no line longer than the terminal, and no word is cut (the words on the
 // screen, in order, are the words of the same text unwrapped). A topic renders its Markdown
 // (no # before a heading, no ``` fences, no [text](url) brackets), through the pager when it is
 // longer than the screen, and is the Markdown as written when piped.
 import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../src/help-topics.js';
+import { manualProgram } from '../../src/main.js';
 import { makeColors } from '../../src/ui/color.js';
 import { renderTopic } from '../../src/ui/topic.js';
 import { displayWidth } from '../../src/ui/width.js';
@@ -24,25 +26,51 @@ function writtenLines(raw: string): string[] {
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
-async function run(args: string[], env: NodeJS.ProcessEnv, rows = 40, pipe?: string): Promise<Screen> {
-  const s = new Screen(args, env, { cols: COLS, rows }, pipe);
-  await s.exit();
+async function run(args: string[] | { script: string }, env: NodeJS.ProcessEnv, rows = 40, pipe?: string, cols = COLS, timeoutMs?: number): Promise<Screen> {
+  const s = new Screen(args, env, { cols, rows }, pipe);
+  await s.exit(timeoutMs);
   return s;
 }
 
-describe('help topics in an 80-column terminal', () => {
+describe('help topics in an 80- and a 40-column terminal', () => {
   const env = cleanEnv();
-  for (const name of Object.keys(TOPICS)) {
-    it(`checkin help ${name}: no line longer than 80, no word cut, Markdown rendered`, async () => {
-      const s = await run(['help', name], env, 2000);
-      const lines = writtenLines(s.raw);
-      expect(lines.filter((l) => displayWidth(l) > COLS)).toEqual([]);
-      // Every word of the text as rendered without a width, in order: none cut, none lost.
-      const whole = renderTopic(TOPICS[name]!.text, await makeColors(0), Infinity);
-      expect(words(lines.join('\n'))).toEqual(words(whole));
-      expect(lines.filter((l) => /^#{1,6} |^\s*```/.test(l))).toEqual([]);
-      // A link shows as its text (and an address leaving the docs after it), never as [text](target).
-      expect(lines.join('\n')).not.toMatch(/\]\((?:https?:|\.{0,2}\/|#|[\w.-]+\.md)/);
+  for (const cols of [COLS, 40]) {
+    for (const name of Object.keys(TOPICS)) {
+      it(`checkin help ${name} at ${cols} columns: no line longer, no word cut, Markdown rendered`, async () => {
+        const s = await run(['help', name], env, 2000, undefined, cols);
+        const lines = writtenLines(s.raw);
+        // Wider only when a line is one word wider than the terminal (a path, an address: kept whole, one link).
+        expect(lines.filter((l) => displayWidth(l) > cols && words(l).length > 1)).toEqual([]);
+        // Every word of the text as rendered without a width, in order: none cut, none lost.
+        const whole = renderTopic(TOPICS[name]!.text, await makeColors(0), Infinity);
+        expect(words(lines.join('\n'))).toEqual(words(whole));
+        expect(lines.filter((l) => /^#{1,6} |^\s*```/.test(l))).toEqual([]);
+        // A link shows as its text (and an address leaving the docs after it), never as [text](target).
+        expect(lines.join('\n')).not.toMatch(/\]\((?:https?:|\.{0,2}\/|#|[\w.-]+\.md)/);
+      });
+    }
+
+    it(`checkin help speed at ${cols} columns: "(made with mode 0700)" is the text of its item, not an item of its own`, async () => {
+      const lines = writtenLines((await run(['help', 'speed'], env, 2000, undefined, cols)).raw);
+      const start = lines.findIndex((l) => l.startsWith('- Compiled once, by Node.'));
+      const end = lines.findIndex((l, k) => k > start && !l.startsWith('  '));
+      expect(start).toBeGreaterThanOrEqual(0);
+      const item = lines.slice(start, end);
+      // Every line after the first hangs under the item's text (two columns in), "0700)" among them.
+      expect(item.slice(1).every((l) => /^ {2}\S/.test(l))).toBe(true);
+      expect(words(item.join(' ')).join(' ')).toContain('made with mode 0700) — and only when that folder is yours');
+    });
+
+    it(`checkin help topics at ${cols} columns: a list, a topic a line (its title wrapped under it), as piped`, async () => {
+      const lines = writtenLines((await run(['help', 'topics'], env, 200, undefined, cols)).raw).filter((l) => l !== '');
+      expect(lines[0]).toBe('Topics (checkin help <topic>):');
+      expect(lines.filter((l) => displayWidth(l) > cols)).toEqual([]);
+      // Each topic starts a line of its own, in order; every other line is the rest of a title.
+      const names = lines.slice(1).flatMap((l) => /^ {2}([a-z-]+) {2,}\S/.exec(l)?.[1] ?? []);
+      expect(names).toEqual(Object.keys(TOPICS));
+      expect(lines.slice(1).every((l) => /^ {2}[a-z-]+ {2,}\S/.test(l) || /^ {4,}\S/.test(l))).toBe(true);
+      const piped = await run(['help', 'topics'], env, 200, '| cat', cols);
+      expect(words(lines.join('\n'))).toEqual(words(writtenLines(piped.raw).join('\n')));
     });
   }
 
@@ -58,6 +86,73 @@ describe('help topics in an 80-column terminal', () => {
   it('shorter than the screen: printed as it is, no pager', async () => {
     const s = await run(['help', 'exit-codes'], { ...env, CHECKIN_PAGER: 'sed s/^/paged:/' }, 200);
     expect(writtenLines(s.raw).some((l) => l.startsWith('paged:'))).toBe(false);
+  });
+});
+
+/** Every command's words from the root ([] for checkin itself), as the help lists them. */
+async function commandPaths(): Promise<string[][]> {
+  const out: string[][] = [[]];
+  const walk = (cmd: Awaited<ReturnType<typeof manualProgram>>, path: string[]) => {
+    for (const sub of cmd.commands) {
+      out.push([...path, sub.name()]);
+      walk(sub, [...path, sub.name()]);
+    }
+  };
+  walk(await manualProgram(), []);
+  return out;
+}
+
+describe("every command's --help in an 80- and a 40-column terminal", () => {
+  const env = cleanEnv({ CHECKIN_PAGER: '' });
+  /** Each command's --help, run one after another in the one terminal (`| cat` when piped), each after a line naming it. */
+  const script = (paths: string[][], pipe = '') => paths.map((p) => `printf '@@@ %s\\n' '${p.join(' ')}'; checkin ${p.join(' ')} --help --no-pager ${pipe}`).join('\n');
+  /** What the script printed, by command. */
+  const byCommand = (raw: string) => {
+    const out = new Map<string, string[]>();
+    let current: string[] = [];
+    for (const line of writtenLines(raw)) {
+      const name = /^@@@ (.*)$/.exec(line);
+      if (name) out.set(name[1]!, (current = []));
+      else current.push(line);
+    }
+    return out;
+  };
+
+  for (const cols of [COLS, 40]) {
+    it(`at ${cols} columns: no line longer than the terminal, no word cut (the words of the piped help, in order)`, async () => {
+      const paths = await commandPaths();
+      expect(paths.length).toBeGreaterThan(40);
+      const shown = byCommand((await run({ script: script(paths) }, env, 50, undefined, cols, 110_000)).raw);
+      const piped = byCommand((await run({ script: script(paths, '| cat') }, env, 50, undefined, cols, 110_000)).raw);
+      expect([...shown.keys()]).toEqual(paths.map((p) => p.join(' ')));
+      for (const [name, lines] of shown) {
+        expect(lines.some((l) => l.startsWith('Usage: checkin')), name).toBe(true);
+        expect(lines.filter((l) => displayWidth(l) > cols), `checkin ${name} --help`).toEqual([]);
+        expect(words(lines.join('\n')), `checkin ${name} --help`).toEqual(words(piped.get(name)!.join('\n')));
+      }
+      // The reviewer's: stats' epilogue and the root's Environment block were 109, 118 and 116 wide.
+      expect(Math.max(...(piped.get('stats') ?? []).map(displayWidth))).toBeGreaterThan(cols);
+      expect(Math.max(...(piped.get('') ?? []).map(displayWidth))).toBeGreaterThan(cols);
+    }, 240_000);
+  }
+
+  it('an example that fits stays whole; one that does not continues further in', async () => {
+    const shown = byCommand((await run({ script: script([['today'], ['report']]) }, env, 50, undefined, 40)).raw);
+    expect(shown.get('today')).toContain('  checkin today --json | jq .intentions');
+    expect(shown.get('today')).toContain('  checkin today');
+    const report = shown.get('report')!;
+    const at = report.indexOf('  checkin report --person me');
+    expect(at).toBeGreaterThan(0);
+    expect(report.slice(at, at + 8)).toEqual([
+      '  checkin report --person me',
+      '  checkin report --last-week --format',
+      '      csv > week.csv',
+      '  checkin report --team Platform --since',
+      '      monday --until friday',
+      '  checkin report --team Platform',
+      '      --last-week --format html >',
+      '      week.html',
+    ]);
   });
 });
 

@@ -81,8 +81,9 @@ describe('the manual (docs/commands/)', () => {
 describe('checkin help <topic>', () => {
   it('prints a topic, lists them, and leaves `checkin help <command>` to commander', async () => {
     const topic = readFileSync(join(ROOT, 'docs', 'topics', 'exit-codes.md'), 'utf8');
-    expect(await helpTopic(['help', 'exit-codes'])).toBe(topic);
-    expect(await helpTopic(['help', 'topics'])).toMatch(/^Topics \(checkin help <topic>\):\n {2}agents {16}Using checkin from a coding agent \(MCP\)\n(.*\n)* {2}environment {11}Environment\n/);
+    expect(await helpTopic(['help', 'exit-codes'])).toEqual({ text: topic, markdown: true });
+    expect((await helpTopic(['help', 'topics']))?.markdown).toBe(false);
+    expect((await helpTopic(['help', 'topics']))?.text).toMatch(/^Topics \(checkin help <topic>\):\n {2}agents {16}Using checkin from a coding agent \(MCP\)\n(.*\n)* {2}environment {11}Environment\n/);
     expect(await helpTopic(['help', 'sandbox'])).toBeUndefined();
     expect(await helpTopic(['help', 'today'])).toBeUndefined();
     expect(await helpTopic(['help'])).toBeUndefined();

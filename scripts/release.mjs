@@ -1,0 +1,217 @@
+// npm run release: everything one version of checkin is published as, in release/:
+//
+//   checkin-<v>-linux-x64.tar.gz     the single binary for Linux (install.sh, `checkin upgrade`)
+//   checkin-<v>-linux-arm64.tar.gz   the same for arm64, where qemu-user can run arm64's Node here
+//                                    (without it: left out, and said so; the rest is still made)
+//   checkin-<v>-win-x64.zip          checkin.exe, from Node's official win-x64 node.exe (Scoop)
+//   checkin_<v>_amd64.deb            the binary, its man pages, shell completions and /usr/share/doc
+//   checkin_<v>_arm64.deb            (each Linux binary that was built gets one)
+//   checkin-cli-<v>.tgz              the npm package, exactly as published (`npm run package`)
+//   checkin.rb                       the Homebrew formula: installs that npm package, depends on node
+//   checkin.json                     the Scoop manifest: the Windows zip
+//   SHA256SUMS                       one line for each file above
+//
+// The binaries and archives come from scripts/binary.mjs (`--release`); this adds the rest. The
+// formula and manifest name the files where they are published: the npm registry for the package,
+// RELEASE_BASE (GitHub's release download folder for v<v>) for the archives. Checked by
+// test/install/release.test.ts and test/install/deb.test.ts (.ci/run runs them on what this made).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const version = pkg.version;
+const dest = join(root, 'release');
+const work = join(dest, 'work');
+const REPO = 'https://github.com/checkin-cli/checkin-cli';
+/** Where a version's archives are downloaded from (GitHub releases); `checkin upgrade` reads …/latest/download. */
+const RELEASE_BASE = `${REPO}/releases/download/v${version}`;
+const SUMMARY = 'Daily team check-ins from the command line';
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+function fail(message) {
+  console.error(`npm run release: ${message}`);
+  process.exit(1);
+}
+
+// 1. The binaries and their archives (builds dist/ too).
+run(process.execPath, [join(root, 'scripts', 'binary.mjs'), '--release'], { stdio: 'inherit' });
+
+// 2. The npm package, as published.
+run(process.execPath, [join(root, 'scripts', 'pack.mjs'), '--no-build', '--pack-destination', dest], { stdio: ['ignore', 'ignore', 'inherit'] });
+const tarball = `${pkg.name}-${version}.tgz`;
+if (!existsSync(join(dest, tarball))) fail(`scripts/pack.mjs wrote no ${tarball}`);
+
+// 3. A .deb for each Linux binary built. The binary is taken from its archive (the same bytes).
+const debArch = { x64: 'amd64', arm64: 'arm64' };
+const debs = [];
+for (const arch of ['x64', 'arm64']) {
+  const archive = join(dest, `checkin-${version}-linux-${arch}.tar.gz`);
+  if (!existsSync(archive)) continue;
+  debs.push(buildDeb(arch, archive));
+}
+
+function buildDeb(arch, archive) {
+  const tree = join(work, `deb-${arch}`);
+  rmSync(tree, { recursive: true, force: true });
+  const dir = (p) => {
+    mkdirSync(join(tree, p), { recursive: true, mode: 0o755 });
+    return join(tree, p);
+  };
+  const file = (p, content, mode = 0o644) => {
+    writeFileSync(join(tree, p), content);
+    chmodSync(join(tree, p), mode);
+  };
+  dir('usr/bin');
+  run('tar', ['xzf', archive, '-C', join(tree, 'usr/bin'), 'checkin']);
+  chmodSync(join(tree, 'usr/bin/checkin'), 0o755);
+  // Man pages, compressed as Debian's policy asks (gzip -9n: no name or time inside).
+  const man = dir('usr/share/man/man1');
+  for (const page of readdirSync(join(root, 'man')).filter((f) => f.endsWith('.1'))) {
+    writeFileSync(join(man, `${page}.gz`), gzipSync(readFileSync(join(root, 'man', page)), { level: 9 }));
+    chmodSync(join(man, `${page}.gz`), 0o644);
+  }
+  // Completions where each shell's package looks for them: the scripts `checkin completion <shell>`
+  // prints, written by the host's binary (the same text in every build).
+  const completion = (shell) => run(join(dest, 'checkin'), ['completion', shell]);
+  dir('usr/share/bash-completion/completions');
+  file('usr/share/bash-completion/completions/checkin', completion('bash'));
+  dir('usr/share/zsh/vendor-completions');
+  file('usr/share/zsh/vendor-completions/_checkin', completion('zsh'));
+  dir('usr/share/fish/vendor_completions.d');
+  file('usr/share/fish/vendor_completions.d/checkin.fish', completion('fish'));
+  // /usr/share/doc/checkin: the licences (checkin's and the Node inside it) and the changelogs.
+  dir('usr/share/doc/checkin');
+  const nodeLicense = run('tar', ['xzf', archive, '-O', 'LICENSE.node']);
+  const indent = (text) => text.trimEnd().split('\n').map((l) => (l.trim() === '' ? ' .' : ` ${l}`)).join('\n');
+  file(
+    'usr/share/doc/checkin/copyright',
+    `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: checkin
+Source: ${REPO}
+
+Files: *
+Copyright: checkin contributors
+License: MIT
+${indent(readFileSync(join(root, 'LICENSE'), 'utf8'))}
+
+Files: usr/bin/checkin
+Copyright: Node.js contributors and others
+Comment: The Node.js runtime inside the single executable, with the libraries
+ built into it. Their licences (MIT, BSD, Apache-2.0 and others) are in
+ /usr/share/doc/checkin/LICENSE.node, as Node.js ships them; Apache-2.0 is
+ also in /usr/share/common-licenses/Apache-2.0.
+License: MIT and others
+ See /usr/share/doc/checkin/LICENSE.node.
+`,
+  );
+  file('usr/share/doc/checkin/LICENSE.node', nodeLicense);
+  // What lintian reports and cannot be otherwise: the Node inside is built with its own zlib and
+  // mbedtls (a single executable is one file, by design).
+  dir('usr/share/lintian/overrides');
+  file(
+    'usr/share/lintian/overrides/checkin',
+    `# The Node.js runtime inside the single executable carries its own copies (one file, by design).
+checkin: embedded-library mbedtls [usr/bin/checkin]
+checkin: embedded-library zlib [usr/bin/checkin]
+`,
+  );
+  writeFileSync(join(tree, 'usr/share/doc/checkin/changelog.gz'), gzipSync(readFileSync(join(root, 'CHANGELOG.md')), { level: 9 }));
+  chmodSync(join(tree, 'usr/share/doc/checkin/changelog.gz'), 0o644);
+  const date = new Date(Number(run('git', ['log', '-1', '--format=%ct'], { cwd: root }).trim() || 0) * 1000).toUTCString().replace('GMT', '+0000');
+  writeFileSync(
+    join(tree, 'usr/share/doc/checkin/changelog.Debian.gz'),
+    gzipSync(`checkin (${version}) unstable; urgency=medium\n\n  * checkin ${version}: the single binary packaged (see changelog.gz).\n\n -- checkin maintainers <checkin@users.noreply.github.com>  ${date}\n`, { level: 9 }),
+  );
+  chmodSync(join(tree, 'usr/share/doc/checkin/changelog.Debian.gz'), 0o644);
+  // The control file: what the binary's Node links against (objdump -p: NEEDED), at the versions
+  // its symbols need (GLIBC_2.28, GLIBCXX_3.4.21).
+  const size = Math.ceil(Number(run('du', ['-sk', '--apparent-size', join(tree, 'usr')]).split('\t')[0]));
+  dir('DEBIAN');
+  file(
+    'DEBIAN/control',
+    `Package: checkin
+Version: ${version}
+Architecture: ${debArch[arch]}
+Maintainer: checkin maintainers <checkin@users.noreply.github.com>
+Installed-Size: ${size}
+Depends: libc6 (>= 2.28), libstdc++6 (>= 5.2), libgcc-s1 | libgcc1, libatomic1
+Section: utils
+Priority: optional
+Homepage: ${REPO}
+Description: ${SUMMARY}
+ checkin fills in, reads and reports a team's daily check-ins on Steady
+ (API v2): today's questions, the team's answers, goals, comments and an
+ inbox, from a terminal, a script or an AI agent (checkin mcp).
+ .
+ This package is the single executable (Node.js inside): it needs no Node.
+`,
+  );
+  const name = `checkin_${version}_${debArch[arch]}.deb`;
+  rmSync(join(dest, name), { force: true });
+  // gzip, not xz: the same package, built in seconds rather than minutes on a small machine.
+  run('dpkg-deb', ['--root-owner-group', '-Zgzip', '-z9', '--build', tree, join(dest, name)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  rmSync(tree, { recursive: true });
+  console.error(`release/${name}: ${(statSync(join(dest, name)).size / 2 ** 20).toFixed(1)} MiB`);
+  return name;
+}
+
+// 4. The Homebrew formula: the npm package from the registry, on Homebrew's node.
+writeFileSync(
+  join(dest, 'checkin.rb'),
+  `# Homebrew formula for checkin ${version}, written by \`npm run release\` (scripts/release.mjs).
+# brew install ./checkin.rb, or from a tap. The npm package needs Node.js (Homebrew's node).
+class Checkin < Formula
+  desc "${SUMMARY}"
+  homepage "${REPO}"
+  url "https://registry.npmjs.org/${pkg.name}/-/${tarball}"
+  sha256 "${sha256(join(dest, tarball))}"
+  license "MIT"
+
+  depends_on "node"
+
+  def install
+    system "npm", "install", *std_npm_args
+    bin.install_symlink libexec.glob("bin/*")
+    man1.install libexec.glob("lib/node_modules/${pkg.name}/man/*.1")
+    generate_completions_from_executable(bin/"checkin", "completion", shells: [:bash, :zsh, :fish])
+  end
+
+  test do
+    assert_equal "${version}", shell_output("#{bin}/checkin --version").strip
+  end
+end
+`,
+);
+
+// 5. The Scoop manifest: the Windows zip.
+const zip = `checkin-${version}-win-x64.zip`;
+writeFileSync(
+  join(dest, 'checkin.json'),
+  `${JSON.stringify(
+    {
+      version,
+      description: SUMMARY,
+      homepage: REPO,
+      license: 'MIT',
+      architecture: { '64bit': { url: `${RELEASE_BASE}/${zip}`, hash: sha256(join(dest, zip)) } },
+      bin: 'checkin.exe',
+      checkver: { github: REPO },
+      autoupdate: { architecture: { '64bit': { url: `${REPO}/releases/download/v$version/checkin-$version-win-x64.zip` } } },
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+// 6. One SHA256SUMS over everything published.
+const published = readdirSync(dest)
+  .filter((f) => f !== 'SHA256SUMS' && f !== 'checkin' && statSync(join(dest, f)).isFile())
+  .sort();
+writeFileSync(join(dest, 'SHA256SUMS'), published.map((f) => `${sha256(join(dest, f))}  ${f}\n`).join(''));
+console.error(`release/SHA256SUMS: ${published.length} files (${published.join(', ')})`);
+if (!existsSync(join(dest, `checkin-${version}-linux-arm64.tar.gz`))) console.error('linux-arm64: not built here (no qemu-user with an arm64 C library): no arm64 archive or .deb in this release');

@@ -1,0 +1,121 @@
+// `checkin upgrade`: the newest checkin, the way this one was installed. npm, npx, Homebrew, the .deb
+// and Scoop have their own commands: it prints that one and changes nothing. The single binary from
+// install.sh replaces itself (src/domain/upgrade.ts: checked against SHA256SUMS, swapped in one
+// rename, run, put back if it does not run) — after a yes at a terminal, or with --yes.
+import { Command, Option } from '@commander-js/extra-typings';
+import { buildKind } from '../../config/installation.js';
+import type { Context } from '../../context.js';
+import { installKind, latestRelease, platformName, upgradeBinary, upgradeCommand, isNewer, type InstallKind, type Latest } from '../../domain/upgrade.js';
+import { readState, writeState } from '../../domain/update-notice.js';
+import { CancelledError, CliError, UsageError } from '../../errors.js';
+import { VERSION } from '../../version.js';
+import type { Run } from '../flags.js';
+
+export interface UpgradeOptions {
+  check?: boolean;
+  yes?: boolean;
+  record?: boolean;
+}
+
+export function upgradeCommandDef(ctx: Context, run: Run<UpgradeOptions> = runUpgrade) {
+  return new Command('upgrade')
+    .description('Upgrade checkin the way it was installed (npm, Homebrew, .deb and Scoop: prints their command; the install.sh binary: replaces itself)')
+    .option('--check', 'say what would be done, change nothing')
+    .option('-y, --yes', 'upgrade without asking (scripts)')
+    // The update notice's daily check (commands/upgrade/notice.ts): keeps the newest version, prints nothing.
+    .addOption(new Option('--record').hideHelp())
+    .addHelpText(
+      'after',
+      '\nThe release is read from CHECKIN_RELEASE_URL (https, or http to this machine), else GitHub\'s latest release.\nCHECKIN_NO_UPDATE_NOTIFIER=1 turns off the daily "a newer checkin" line.',
+    )
+    .action((opts) => run(ctx, opts));
+}
+
+const KIND_WORDS: Record<InstallKind, string> = {
+  'npm-global': 'installed with npm install -g',
+  npx: 'run by npx',
+  'npm-project': "installed in a project's node_modules",
+  clone: 'run from a clone of its repository',
+  homebrew: 'installed by Homebrew',
+  deb: 'installed from the .deb (dpkg)',
+  scoop: 'installed by Scoop',
+  'windows-binary': 'the Windows binary',
+  binary: 'the single binary',
+};
+
+/** How this process was installed, read from where it runs. */
+export function thisInstall(): InstallKind {
+  const fs = process.getBuiltinModule('node:fs');
+  let script: string | undefined;
+  try {
+    script = process.argv[1] ? fs.realpathSync(process.argv[1]) : undefined;
+  } catch {
+    script = process.argv[1];
+  }
+  let exe = process.execPath;
+  try {
+    exe = fs.realpathSync(exe);
+  } catch {
+    // as it is
+  }
+  return installKind({
+    build: buildKind(),
+    platform: process.platform,
+    execPath: exe,
+    script,
+    dpkgOwns: (path) => {
+      try {
+        return fs.readFileSync('/var/lib/dpkg/info/checkin.list', 'utf8').split('\n').includes(path);
+      } catch {
+        return false;
+      }
+    },
+  });
+}
+
+export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<void> {
+  if (opts.record) {
+    const latest = await latestRelease(ctx.env).catch(() => undefined);
+    if (latest) writeState(ctx.env, { ...readState(ctx.env), checkedAt: ctx.now().toISOString(), latest: latest.version });
+    return;
+  }
+  const kind = thisInstall();
+  const platform = platformName(process.platform, process.arch);
+  const { io } = ctx;
+  let latest: Latest | undefined;
+  let failed: unknown;
+  try {
+    latest = await latestRelease(ctx.env);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    failed = err;
+  }
+  const command = upgradeCommand(kind, latest?.version ?? '<version>', platform);
+  if (command !== undefined) {
+    // Not ours to replace: the newest version when it could be read, and the line that upgrades it.
+    io.out(`checkin ${VERSION}, ${KIND_WORDS[kind]}.\n`);
+    if (latest) io.out(isNewer(latest.version, VERSION) ? `checkin ${latest.version} is out (${latest.base}).\n` : `That is the newest (${latest.base}).\n`);
+    else io.err(`Could not read the newest version: ${(failed as Error).message}\n`);
+    io.out(`To upgrade: ${command}\n`);
+    return;
+  }
+  if (!latest) throw failed;
+  if (!platform || process.platform !== 'linux') throw new CliError(`No release binary for ${process.platform}-${process.arch}`);
+  const target = process.getBuiltinModule('node:fs').realpathSync(process.execPath);
+  if (!isNewer(latest.version, VERSION)) {
+    io.out(`checkin ${VERSION} (${target}) is the newest (${latest.base}).\n`);
+    return;
+  }
+  const plan = `checkin ${VERSION} → ${latest.version}: download ${latest.base}/checkin-${latest.version}-${platform}.tar.gz, check it against SHA256SUMS, replace ${target}`;
+  if (opts.check) {
+    io.out(`Would upgrade ${plan}.\n`);
+    return;
+  }
+  if (!opts.yes) {
+    if (!io.canPrompt) throw new UsageError(`Upgrading ${target} needs a yes`, 'Add --yes to upgrade without a terminal, or --check to see what it would do.');
+    io.out(`${plan}.\n`);
+    if (!(await ctx.prompter().confirm('Upgrade?', { default: true }))) throw new CancelledError('Not upgraded');
+  }
+  const done = await upgradeBinary({ target, latest, platform });
+  io.out(`checkin upgraded from ${done.from} to ${done.to} (${done.target}).\n`);
+}
