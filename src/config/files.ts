@@ -165,6 +165,11 @@ export function writeDurably(file: string, data: string, { sync = true, mode = 0
 export function fsReason(err: unknown): string {
   if (err instanceof RefusedFile) return err.message;
   const code = (err as NodeJS.ErrnoException).code;
+  // SQLite's errors all carry one code (ERR_SQLITE_ERROR): their text tells a full disk, a lock and damage apart.
+  if (code === 'ERR_SQLITE_ERROR') {
+    const e = err as Error & { errstr?: unknown };
+    return e.message || (typeof e.errstr === 'string' ? e.errstr : code);
+  }
   const words: Record<string, string> = {
     EACCES: 'permission denied',
     EPERM: 'not permitted',

@@ -10,7 +10,13 @@
 //   reused by another program is not the claimant). A dead claimant whose request was on its way
 //   leaves the entry "may have been sent" (`maybe_at`): only the person's yes clears it, by a send
 //   or a drop;
-// - an entry is removed only by the holder of its claim, once the service accepted exactly it.
+// - an entry is removed only by the holder of its claim, once the service accepted exactly it;
+//   when its row cannot be removed (a full disk), it is marked 'sent', or when nothing can be
+//   written there, an empty `<id>.sent` file beside it says so: never again shown as waiting or
+//   as "may have been sent", and removed at the next open;
+// - a look (a list, `checkin status`) waits at most a second for another process's lock and then
+//   says the database is busy, never that nothing waits; a damaged database (not one, or damaged
+//   inside) is set aside whole (never deleted), the rows that can still be read kept in a new one.
 //
 // node:sqlite is loaded on first use only: commands that write nothing never open the database.
 // Entries 0.1.0 kept as files (`<id>.json` with `.claim`, `.unknown`, `.md`; and the one-per-target
@@ -21,7 +27,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
 import { CliError, EXIT, terminal, UsageError } from '../errors.js';
-import { fsReason, readRegularFile, writeDurably } from './files.js';
+import { fsReason, readRegularFile, syncDir, writeDurably } from './files.js';
 import { normalizeApiUrl, sha256 } from './store.js';
 
 /** What an entry is for, named canonically: a check-in by the date key or UUID in its path. */
@@ -128,6 +134,17 @@ const MAX_ENTRY_BYTES = 112 * 1024 * 1024;
 const DB_FILE = 'outbox.db';
 /** How long a write waits for another process's transaction (they take milliseconds). */
 const BUSY_MS = 10_000;
+/** How long a look (a list, `checkin status` in a shell prompt) waits before saying the database is busy. */
+const READ_BUSY_MS = 1_000;
+/** A sent entry whose row could not be removed nor marked (the database could not be written): an empty file `<id>.sent` beside it says so. */
+const SENT_MARK = /^([a-z0-9]{4,32})\.sent$/;
+const isBusy = (err: unknown): boolean => /busy|locked/i.test(String((err as Error | undefined)?.message));
+/** SQLite's words for a file that is not (or no longer) a database it can read. */
+const isDamaged = (err: unknown): boolean => /not a database|malformed|corrupt/i.test(String((err as Error | undefined)?.message));
+/** The one wording of a database another process holds (a read refused, a write not made). */
+export const DB_BUSY = 'the drafts database is busy (another checkin is writing it)';
+/** Why the database could not be used, in a few words. */
+const reason = (err: unknown): string => (isBusy(err) ? DB_BUSY : fsReason(err));
 
 const newId = (): string => Array.from({ length: 8 }, () => ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)]).join('');
 const str = (v: unknown): v is string => typeof v === 'string';
@@ -214,8 +231,21 @@ interface Holder {
 const held = new Set<string>();
 const me = (): Holder => ({ pid: process.pid, ...(startOf(process.pid) !== undefined && { start: startOf(process.pid) }), token: `${process.pid}-${newId()}`, at: new Date().toISOString() });
 
+/** When a process started (wall clock, ms), from its start time in clock ticks after boot (/proc/stat's btime); undefined where unknown. */
+function startedAt(pid: number): number | undefined {
+  const ticks = Number(startOf(pid));
+  if (!Number.isFinite(ticks)) return undefined;
+  try {
+    const btime = Number(/^btime (\d+)$/m.exec(readRegularFile('/proc/stat', 1024 * 1024))?.[1]);
+    // Linux reports these in USER_HZ, 100 a second wherever it runs.
+    return Number.isFinite(btime) && btime > 0 ? btime * 1000 + ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the process a claim (or an editor's entry) names is still the one that made it. */
-function running(h: { pid: number; start?: string; token?: string }): boolean {
+function running(h: { pid: number; start?: string; token?: string; at?: string }): boolean {
   if (h.pid === process.pid && h.start === startOf(process.pid)) return h.token === undefined || held.has(h.token);
   try {
     process.kill(h.pid, 0);
@@ -223,13 +253,20 @@ function running(h: { pid: number; start?: string; token?: string }): boolean {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   const now = startOf(h.pid);
+  if (h.start === undefined && h.at !== undefined) {
+    // A claim that names no start time (0.1.0's): a process that started after the claim was made is not its claimant (a pid reused).
+    const began = startedAt(h.pid);
+    const at = Date.parse(h.at);
+    return began === undefined || !Number.isFinite(at) || began <= at + 1000;
+  }
   return h.start === undefined || now === undefined || now === h.start;
 }
 
 interface Row {
   id: string;
   data: string;
-  state: 'kept' | 'held' | 'sending';
+  /** 'sent': the service accepted it, but the row could not be removed (it is, at the next open). */
+  state: 'kept' | 'held' | 'sending' | 'sent';
   holder: string | null;
   sending_at: string | null;
   maybe_at: string | null;
@@ -237,24 +274,146 @@ interface Row {
 
 /** One database: the drafts folder's, or the fallback folder's. */
 class Store {
-  readonly db: DatabaseSync;
-  constructor(readonly dir: string) {
+  db!: DatabaseSync;
+  constructor(
+    readonly dir: string,
+    private readonly warn: (message: string) => void,
+    wait: boolean,
+  ) {
     const st = lstatSync(dir);
     if (!st.isDirectory()) throw Object.assign(new Error(`${dir} is not a folder`), { code: 'ENOTDIR' });
-    const file = join(dir, DB_FILE);
+    try {
+      this.open(wait);
+      // Read through once: damage inside a file whose header is intact shows here, not in the middle of a send.
+      this.db.prepare('SELECT count(*) FROM entries').get();
+    } catch (err) {
+      if (!isDamaged(err)) {
+        this.close();
+        throw err;
+      }
+      this.setAside(err);
+    }
+    this.sweep();
+  }
+
+  private open(wait: boolean): void {
+    const file = join(this.dir, DB_FILE);
     // Made 0600 before SQLite opens it (its -wal and -shm files take the same mode); never through a link.
     closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600));
     this.db = new (sqlite().DatabaseSync)(file);
-    this.db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
+    this.db.exec(`PRAGMA busy_timeout = ${wait ? BUSY_MS : READ_BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
       CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept',
         holder TEXT, sending_at TEXT, maybe_at TEXT);
-      CREATE TABLE IF NOT EXISTS imported (name TEXT PRIMARY KEY);`);
+      CREATE TABLE IF NOT EXISTS imported (name TEXT PRIMARY KEY);
+      PRAGMA busy_timeout = ${READ_BUSY_MS};`);
   }
 
-  /** Runs `fn` in one write transaction (BEGIN IMMEDIATE: one writer at a time, waiting at most the busy timeout). */
-  tx<T>(fn: () => T): T {
+  private close(): void {
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.db?.close();
+    } catch {
+      // not open
+    }
+  }
+
+  /**
+   * A damaged database: the rows that can still be read are copied into a new one, and the file
+   * is set aside whole beside it (never deleted: what it holds may still be read by hand); said.
+   */
+  private setAside(err: unknown): void {
+    const rows = this.salvage();
+    this.close();
+    const there = namesIn(this.dir) ?? [];
+    const aside = join(this.dir, `${DB_FILE}.damaged-${Date.now()}`);
+    for (const ext of ['', '-wal', '-shm']) if (there.includes(DB_FILE + ext)) renameSync(join(this.dir, DB_FILE + ext), aside + ext);
+    this.open(true);
+    let kept = 0;
+    if (rows.length > 0) {
+      try {
+        this.tx(() => {
+          const put = this.db.prepare('INSERT OR IGNORE INTO entries (id, data, maybe_at) VALUES (?, ?, ?)');
+          // A send that was under way when it broke may have reached the service: said so, asked before it goes again.
+          for (const r of rows) if (r.state !== 'sent') kept += Number(put.run(r.id, r.data, r.maybe_at ?? (r.state === 'sending' ? r.sending_at : null)).changes);
+        }, false);
+      } catch {
+        kept = 0;
+      }
+    }
+    const what = rows.length === 0 ? 'no draft could be read from it' : `${kept} draft${kept === 1 ? '' : 's'} read from it ${kept === 1 ? 'is' : 'are'} kept in the new one`;
+    this.warn(`the drafts database ${join(this.dir, DB_FILE)} was damaged (${fsReason(err)}); it was set aside as ${aside} (not deleted: what it holds may still be read by hand) and ${what}`);
+  }
+
+  /** The rows of a damaged database that can still be read: all at once, else one by one (bounded). */
+  private salvage(): Row[] {
+    try {
+      return (this.db.prepare('SELECT * FROM entries').all() as unknown as Row[]).map((r) => ({ ...r }));
+    } catch {
+      // one by one below
+    }
+    const out: Row[] = [];
+    let last = 10_000;
+    try {
+      last = Math.min(Number((this.db.prepare('SELECT max(rowid) AS n FROM entries').get() as { n: number | null } | undefined)?.n ?? 0), 100_000);
+    } catch {
+      // the default bound
+    }
+    const one = (() => {
+      try {
+        return this.db.prepare('SELECT * FROM entries WHERE rowid = ?');
+      } catch {
+        return undefined;
+      }
+    })();
+    for (let id = 1; one && id <= last; id++) {
+      try {
+        const r = one.get(id) as Row | undefined;
+        if (r && str(r.id) && str(r.data)) out.push({ ...r });
+      } catch {
+        // this one is lost to the damage
+      }
+    }
+    return out;
+  }
+
+  /** Removes what was sent but could not be removed then: rows marked 'sent', and rows a `<id>.sent` file names (then the file). */
+  private sweep(): void {
+    try {
+      const marks = (namesIn(this.dir) ?? []).map((n) => SENT_MARK.exec(n)?.[1]).filter(str);
+      if (marks.length === 0 && !this.db.prepare("SELECT 1 FROM entries WHERE state = 'sent' LIMIT 1").get()) return;
+      this.tx(() => {
+        this.db.prepare("DELETE FROM entries WHERE state = 'sent'").run();
+        for (const id of marks) this.db.prepare('DELETE FROM entries WHERE id = ?').run(id);
+      });
+      for (const id of marks) rmSync(join(this.dir, `${id}.sent`), { force: true });
+    } catch {
+      // the next run: meanwhile they are not shown (row)
+    }
+  }
+
+  /** Whether an entry was sent though its row is still there (marked 'sent', or named by a `<id>.sent` file). */
+  sent(r: Row): boolean {
+    if (r.state === 'sent') return true;
+    try {
+      lstatSync(join(this.dir, `${r.id}.sent`));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Runs `fn` in one write transaction (BEGIN IMMEDIATE: one writer at a time, waiting at most the
+   * busy timeout). Damage met on the way: the database is set aside (what can be read kept) and
+   * `fn` runs once more in the new one.
+   */
+  tx<T>(fn: () => T, again = true): T {
+    try {
+      this.db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+      } finally {
+        this.db.exec(`PRAGMA busy_timeout = ${READ_BUSY_MS}`);
+      }
     } catch (err) {
       throw busy(err);
     }
@@ -268,16 +427,41 @@ class Store {
       } catch {
         // not in one (BEGIN failed)
       }
-      throw err;
+      if (!again || !isDamaged(err)) throw err;
+      this.setAside(err);
+      return this.tx(fn, false);
     }
   }
 
+  /** Reads, setting the database aside first when it turns out damaged (then reads the new one). */
+  read<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (!isDamaged(err)) throw isBusy(err) ? new CliError(`Cannot read the drafts: ${DB_BUSY}; try again in a moment`) : err;
+      this.setAside(err);
+      return fn();
+    }
+  }
+
+  /** Every row there is, sent ones aside. */
+  rows(): Row[] {
+    return this.read(() => this.db.prepare('SELECT * FROM entries').all() as unknown as Row[]).filter((r) => !this.sent(r));
+  }
+
+  /** An entry's row; undefined when it is gone (or was sent). */
   row(id: string): Row | undefined {
-    return this.db.prepare('SELECT * FROM entries WHERE id = ?').get(id) as Row | undefined;
+    const r = this.read(() => this.db.prepare('SELECT * FROM entries WHERE id = ?').get(id) as Row | undefined);
+    return r && !this.sent(r) ? r : undefined;
+  }
+
+  /** Whether an id is taken (by an entry, or by a sent one not yet removed). */
+  taken(id: string): boolean {
+    return Boolean(this.db.prepare('SELECT 1 FROM entries WHERE id = ?').get(id)) || this.sent({ id } as Row);
   }
 }
 
-const busy = (err: unknown) => (/busy|locked/i.test(String((err as Error).message)) ? new CliError(`The outbox is ${BUSY} (it stayed locked for ${BUSY_MS / 1000} s); nothing was changed, try again`) : err);
+const busy = (err: unknown) => (isBusy(err) && !(err instanceof CliError) ? new CliError(`The outbox is ${BUSY} (it stayed locked for ${BUSY_MS / 1000} s); nothing was changed, try again`) : err);
 
 export interface OutboxPlaces {
   /** Read too, never written: where earlier versions kept drafts (their files are moved in). */
@@ -308,15 +492,11 @@ export class Outbox {
     const legacy = dir === this.dir ? (namesIn(this.places.legacy) ?? []).filter((n) => OLD_FILE.test(n)) : [];
     if (!create && !there?.includes(DB_FILE) && files.length === 0 && legacy.length === 0) return undefined;
     if (!there) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Damaged (not a database, or damaged inside): set aside whole, never deleted, what can be read kept (Store).
     try {
-      s = new Store(dir);
+      s = new Store(dir, this.warn, create);
     } catch (err) {
-      if (!/not a database|malformed/i.test(String((err as Error).message))) throw err;
-      // Damaged: set aside whole (what it holds may still be read by hand), never deleted; a new one is made.
-      const aside = join(dir, `${DB_FILE}.damaged-${Date.now()}`);
-      for (const ext of ['', '-wal', '-shm']) if (there?.includes(DB_FILE + ext)) renameSync(join(dir, DB_FILE + ext), aside + ext);
-      this.warn(`the drafts database ${join(dir, DB_FILE)} was damaged; it was set aside as ${aside}`);
-      s = new Store(dir);
+      throw isBusy(err) ? new CliError(`Cannot read the drafts in ${dir}: ${DB_BUSY}; try again in a moment`) : err;
     }
     this.stores.set(dir, s);
     this.importFiles(s, dir, files);
@@ -333,7 +513,9 @@ export class Outbox {
         const s = this.store(dir, false);
         if (s) out.push(s);
       } catch (err) {
-        this.warn(`cannot read the drafts in ${dir}: ${fsReason(busy(err))}`);
+        // Busy: said as an error, never as an empty list.
+        if (err instanceof CliError) throw err;
+        this.warn(`cannot read the drafts in ${dir}: ${fsReason(err)}`);
       }
     }
     return out;
@@ -357,7 +539,7 @@ export class Outbox {
   list(): Entry[] {
     const byId = new Map<string, Entry>();
     for (const s of this.all()) {
-      for (const r of s.db.prepare('SELECT * FROM entries').all() as unknown as Row[]) {
+      for (const r of s.rows()) {
         const e = byId.has(r.id) ? undefined : this.entryOf(s, r);
         if (e) byId.set(r.id, e);
       }
@@ -391,7 +573,7 @@ export class Outbox {
     const entry: Entry = { id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at, ...(base && { base }), ...(guessed && { day_guessed: true }) };
     const insert = (s: Store) => {
       s.tx(() => {
-        while (s.row(entry.id)) entry.id = newId();
+        while (s.taken(entry.id)) entry.id = newId();
         s.db.prepare('INSERT INTO entries (id, data) VALUES (?, ?)').run(entry.id, JSON.stringify(entry));
       });
       return s;
@@ -400,7 +582,7 @@ export class Outbox {
     try {
       store = insert(this.store(this.dir, true)!);
     } catch (err) {
-      const why = `Cannot keep a draft in ${this.dir} (${fsReason(busy(err))})`;
+      const why = `Cannot keep a draft in ${this.dir} (${reason(err)})`;
       const fallback = this.places.fallback?.({ create: true });
       let there: Store | undefined;
       try {
@@ -497,7 +679,7 @@ export class Outbox {
       if (changed === 0) throw new GoneError(`The draft ${next.id} is gone (sent or dropped by another checkin)`);
     } catch (err) {
       if (err instanceof CliError) throw err;
-      throw new CliError(`Cannot keep the draft in ${store.dir} (${fsReason(busy(err))})`);
+      throw new CliError(`Cannot keep the draft in ${store.dir} (${reason(err)})`);
     }
     const hold = this.own.get(next.id)?.hold;
     this.own.set(next.id, { entry: next, store, ...(hold && { hold }) });
@@ -530,7 +712,7 @@ export class Outbox {
       try {
         store.tx(() => store.db.prepare(sql).run(...args, entry.id, JSON.stringify(mine)));
       } catch (err) {
-        this.warn(`the draft ${entry.id} could not be updated (${fsReason(busy(err))})`);
+        this.warn(`the draft ${entry.id} could not be updated (${reason(err)})`);
         throw err;
       }
     };
@@ -549,12 +731,51 @@ export class Outbox {
     };
     const claim: Claim = {
       entry,
-      sending: () => run(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`, new Date().toISOString()),
+      // Said before the request goes: when that cannot be written, nothing is sent (and the entry never reads as "may have been sent").
+      sending: () => {
+        try {
+          store.tx(() => store.db.prepare(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`).run(new Date().toISOString(), entry.id, JSON.stringify(mine)));
+        } catch (err) {
+          throw new CliError(`Nothing was sent: the draft ${entry.id} could not be marked as being sent (${reason(err)})`);
+        }
+      },
       done: () => {
+        if (released) return;
         const file = this.own.get(entry.id)?.entry.editing?.file ?? entry.editing?.file;
-        release('DELETE FROM entries');
-        if (file) rmSync(join(store.dir, file), { force: true });
+        released = true;
+        held.delete(mine.token);
         this.own.delete(entry.id);
+        // The service accepted it: it must never read as waiting, nor as "may have been sent", again.
+        // Removed; else marked 'sent' (removed at the next open); else, when the database cannot be
+        // written at all, an empty `<id>.sent` file beside it says so (a name needs no space for data).
+        const attempt = (sql: string, ...args: string[]): unknown => {
+          try {
+            store.tx(() => store.db.prepare(`${sql} ${mineOnly}`).run(...args, entry.id, JSON.stringify(mine)));
+            return undefined;
+          } catch (err) {
+            return err;
+          }
+        };
+        const failed = attempt('DELETE FROM entries');
+        if (failed !== undefined) {
+          const why = reason(failed);
+          let marked = attempt("UPDATE entries SET state = 'sent'") === undefined;
+          if (!marked) {
+            try {
+              closeSync(openSync(join(store.dir, `${entry.id}.sent`), constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600));
+              syncDir(store.dir);
+              marked = true;
+            } catch {
+              // nothing could be written: said below
+            }
+          }
+          this.warn(
+            marked
+              ? `the draft ${entry.id} was sent, but could not be removed (${why}); it is marked as sent, never sent again, and removed at the next run`
+              : `sent; the draft ${entry.id} could not be removed (${why}): drop it with \`checkin drafts drop ${entry.id}\``,
+          );
+        }
+        if (file) rmSync(join(store.dir, file), { force: true });
       },
       unknown: (at) => release("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = ?", at.toISOString()),
       release: () => release(),
@@ -604,7 +825,11 @@ export class Outbox {
       const file = join(from, name);
       const old = OLD_FILE.exec(name);
       const entryFile = old ? null : ENTRY_FILE.exec(name);
-      if (old?.[2] && running({ pid: Number(old[2]) })) continue; // an earlier build moving it now
+      if (old?.[2] && running({ pid: Number(old[2]) })) {
+        // An earlier build moving it now: left to it, and said.
+        this.warn(`the draft ${file} is being moved by another checkin (process ${old[2]}); it is left where it is until that one is gone`);
+        continue;
+      }
       let text: string;
       try {
         text = readRegularFile(file, MAX_ENTRY_BYTES, { follow: false });
@@ -626,7 +851,11 @@ export class Outbox {
         }
       };
       const claimFile = entryFile ? readSide('claim') : undefined;
-      if (claimFile && typeof claimFile.pid === 'number' && running({ pid: claimFile.pid })) continue;
+      if (claimFile && typeof claimFile.pid === 'number' && running({ pid: claimFile.pid, ...(str(claimFile.at) && { at: claimFile.at }) })) {
+        // Never hidden without a word: another checkin is sending it now; it moves in once that one is gone.
+        this.warn(`the draft ${file} is being sent by another checkin (process ${claimFile.pid}${str(claimFile.at) ? `, since ${claimFile.at.slice(0, 24)}` : ''}); it is left where it is until that one is gone`);
+        continue;
+      }
       const unknown = entryFile ? readSide('unknown') : undefined;
       const maybe = unknown ? (str(unknown.at) ? unknown.at : new Date(0).toISOString()) : str(claimFile?.sending) ? claimFile.sending : null;
       let entry: Entry;
@@ -649,7 +878,7 @@ export class Outbox {
         });
         for (const f of [file, side('claim'), side('unknown')]) if (f) rmSync(f, { force: true });
       } catch (err) {
-        this.warn(`the draft ${file} could not be moved into ${s.dir} (${fsReason(busy(err))}); it is left where it is`);
+        this.warn(`the draft ${file} could not be moved into ${s.dir} (${reason(err)}); it is left where it is`);
       }
     }
   }

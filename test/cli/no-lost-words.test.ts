@@ -35,7 +35,7 @@ describe('typed text survives', () => {
     const r = await w.cli(['today', '-p', '-'], { input: 'second\n' });
     // Set aside when first opened; a new database holds the new words.
     const db = join(dir, 'outbox.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    expect(r.stderr).toMatch(new RegExp(`^warning: the drafts database ${db} was damaged; it was set aside as ${db}\\.damaged-\\d+\\nerror: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\\n`));
+    expect(r.stderr).toMatch(new RegExp(`^warning: the drafts database ${db} was damaged \\(file is not a database\\); it was set aside as ${db}\\.damaged-\\d+ \\(not deleted: what it holds may still be read by hand\\) and no draft could be read from it\\nerror: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\\n`));
     expect(r.code).toBe(1);
     expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { previous: 'second' } }]);
     const aside = readdirSync(dir).filter((f) => f.includes('.damaged-'));

@@ -11,7 +11,7 @@ export const outboxDb = (configDir: string): string => join(draftsDir(configDir)
 export interface Row {
   id: string;
   data: string;
-  state: 'kept' | 'held' | 'sending';
+  state: 'kept' | 'held' | 'sending' | 'sent';
   holder: string | null;
   sending_at: string | null;
   maybe_at: string | null;

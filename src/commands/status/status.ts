@@ -4,7 +4,7 @@
 // nothing is scheduled, 3 when it is still pending.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { EXIT, ExitSignal } from '../../errors.js';
+import { CliError, EXIT, ExitSignal } from '../../errors.js';
 import { today, zoneHelp } from '../../domain/days.js';
 import { blockedOnMeKept } from '../../domain/blockers.js';
 import { allHere } from '../../domain/outbox.js';
@@ -40,12 +40,20 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   const count = unreadNow?.count;
   const shown = unreadNow ? `${unreadNow.count}${unreadNow.more ? '+' : ''}` : '';
   // What waits in the outbox (no request: a look at the drafts folder).
-  const waiting = opts.quiet ? 0 : allHere(ctx).length;
+  // The drafts database busy (another checkin writing it): said, never counted as none; the status itself stands.
+  let waiting: number | undefined = 0;
+  try {
+    if (!opts.quiet) waiting = allHere(ctx).length;
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    ctx.io.err(`warning: ${err.message}\n`);
+    waiting = undefined;
+  }
   const waitingLine = waiting ? `${waiting} draft${waiting === 1 ? '' : 's'} of yours ${waiting === 1 ? 'waits' : 'wait'} to be sent: checkin drafts\n` : '';
   await printOne(
     ctx.io,
     ctx.now(),
-    { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }), drafts_waiting: waiting, ...(onMe && { blocked_on_you: onMe }) },
+    { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }), ...(waiting !== undefined && { drafts_waiting: waiting }), ...(onMe && { blocked_on_you: onMe }) },
     opts.json,
     (v, s) => statusLine(v, s.date, s.state) + (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') + blockedOnYouLines(v, s.blocked_on_you ?? [], date) + waitingLine,
   );
