@@ -20,11 +20,15 @@ const sizes = (process.env.BENCH_SIZES ?? '1,100').split(',').map(Number);
 function call(url, method, path, token, body) {
   return new Promise((resolvePromise, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(new URL(url + path), { method, headers: { authorization: `Bearer ${token}`, ...(payload && { 'content-type': 'application/json' }) } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolvePromise({ status: res.statusCode, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
-    });
+    const req = request(
+      new URL(url + path),
+      { method, headers: { authorization: `Bearer ${token}`, ...(payload && { 'content-type': 'application/json' }) } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolvePromise({ status: res.statusCode, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

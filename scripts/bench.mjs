@@ -53,7 +53,17 @@ function report(what, measured, target, ok) {
 /** A clean environment for a child: nothing of this shell's but PATH. */
 function cleanEnv(url, token, extra = {}) {
   const home = mkdtempSync(join(dir, 'home-'));
-  return { PATH: process.env.PATH, HOME: home, CHECKIN_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), CHECKIN_API_URL: url, CHECKIN_TOKEN: token, TZ: 'UTC', LANG: 'C.UTF-8', ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    CHECKIN_CONFIG_DIR: join(home, 'config'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    CHECKIN_API_URL: url,
+    CHECKIN_TOKEN: token,
+    TZ: 'UTC',
+    LANG: 'C.UTF-8',
+    ...extra,
+  };
 }
 
 /** One whole process: wall ms (spawn to exit), CPU ms (user + system), peak RSS in MiB when /usr/bin/time is there, stdout. */
@@ -78,7 +88,15 @@ function runOnce(argv, env, { keep = false, codes = [0], node = process.execPath
       const ms = performance.now() - t0;
       const m = /__RSS__(\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
       if (!codes.includes(status)) reject(new Error(`${argv.join(' ')} exited ${status}: ${stderr}`));
-      else resolve({ ms, cpu: m ? (Number(m[2]) + Number(m[3])) * 1000 : NaN, rss: m ? Number(m[1]) / 1024 : NaN, stdout, bytes, stderr: stderr.replace(/__RSS__.*\n?/, '') });
+      else
+        resolve({
+          ms,
+          cpu: m ? (Number(m[2]) + Number(m[3])) * 1000 : NaN,
+          rss: m ? Number(m[1]) / 1024 : NaN,
+          stdout,
+          bytes,
+          stderr: stderr.replace(/__RSS__.*\n?/, ''),
+        });
     });
   });
 }
@@ -96,7 +114,10 @@ async function slowProxy(port, rtt) {
       });
     relay(client, up);
     relay(up, client);
-    for (const [a, b] of [[client, up], [up, client]]) {
+    for (const [a, b] of [
+      [client, up],
+      [up, client],
+    ]) {
       a.on('error', () => b.destroy());
       a.on('close', () => b.destroy());
     }
@@ -109,25 +130,44 @@ async function slowProxy(port, rtt) {
 // as an ES module, `import … from 'node:http'` alone costs ~30 ms on Node 24 (its exports' getters
 // load Node's own undici), which would flatter every ratio.
 const bareGet = join(dir, 'bare-get.cjs');
-writeFileSync(bareGet, `const { request } = require('node:http');
+writeFileSync(
+  bareGet,
+  `const { request } = require('node:http');
 request(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
   let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'));
 }).end();
-`);
+`,
+);
 // The commander floor: a CLI of commander with one command sending the same GET with node:http,
 // bundled as scripts/build.mjs bundles checkin (one CommonJS file, minified).
 const floorSrc = join(dir, 'floor.mjs');
 const floor = join(dir, 'floor.cjs');
-writeFileSync(floorSrc, `import { Command } from 'commander';
+writeFileSync(
+  floorSrc,
+  `import { Command } from 'commander';
 import { request } from 'node:http';
 new Command('floor').command('get').argument('<url>').action((url) => new Promise((resolve) => request(url, { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
   let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => { process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'); resolve(); });
 }).end())).parent.parseAsync(process.argv);
-`);
-await build({ entryPoints: [floorSrc], outfile: floor, bundle: true, platform: 'node', format: 'cjs', target: 'node20.18', minify: true, legalComments: 'none', nodePaths: [join(root, 'node_modules')], logLevel: 'warning' });
+`,
+);
+await build({
+  entryPoints: [floorSrc],
+  outfile: floor,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.18',
+  minify: true,
+  legalComments: 'none',
+  nodePaths: [join(root, 'node_modules')],
+  logLevel: 'warning',
+});
 // The bare pager: 8 pages in flight, handed over in order, one JSON array, stops at a short page.
 const barePager = join(dir, 'bare-pager.mjs');
-writeFileSync(barePager, `import { Agent, request } from 'node:http';
+writeFileSync(
+  barePager,
+  `import { Agent, request } from 'node:http';
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 const get = (page) => new Promise((resolve, reject) => request(process.env.CHECKIN_API_URL + '/check-ins?page=' + page + '&per_page=50', { agent, headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
   let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => resolve(JSON.parse(body)));
@@ -143,7 +183,8 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: 8 }, worker));
 process.stdout.write(n ? '\\n]\\n' : '[]\\n'); agent.destroy();
-`);
+`,
+);
 
 // ── 1. One-request commands ──────────────────────────────────────────────────────────────────
 if (want(1)) {
@@ -166,7 +207,9 @@ if (want(1)) {
     ['goal', 'update', 'list', goal],
   ];
   await runOnce([bin, 'me'], env); // logged in, as after `checkin login`: me is cached, and Node's compile cache is made (Node >= 22.1)
-  console.log(`\n1. One-request commands vs the commander floor (CPU) and a bare node:http GET (wall), same URL (${runs} pairs each; ratio min / median / max)`);
+  console.log(
+    `\n1. One-request commands vs the commander floor (CPU) and a bare node:http GET (wall), same URL (${runs} pairs each; ratio min / median / max)`,
+  );
   for (const argv of commands) {
     // A first run, then the one whose requests are counted: `status` counts new comments (the
     // inbox's requests) at most every ten minutes, and is one GET in between.
@@ -196,7 +239,12 @@ if (want(1)) {
       rss = Math.max(rss, a.rss);
     }
     const med = median(ratios);
-    report(`${name.padEnd(32)} 1 GET`, `${mmm(ratios)}× the commander floor in CPU (checkin ${median(cli).toFixed(0)} ms, floor ${median(fl).toFixed(0)} ms; wall vs bare GET ${median(bareRatios).toFixed(2)}×; peak RSS ${rss.toFixed(0)} MiB)`, '≤ 1.10×', med <= 1.1);
+    report(
+      `${name.padEnd(32)} 1 GET`,
+      `${mmm(ratios)}× the commander floor in CPU (checkin ${median(cli).toFixed(0)} ms, floor ${median(fl).toFixed(0)} ms; wall vs bare GET ${median(bareRatios).toFixed(2)}×; peak RSS ${rss.toFixed(0)} MiB)`,
+      '≤ 1.10×',
+      med <= 1.1,
+    );
   }
   await sb.close();
 }
@@ -205,7 +253,9 @@ if (want(1)) {
 if (want(2)) {
   const sb = await startSandbox({ rateLimit: false });
   const fq = Math.max(5, Math.round(runs * 0.7));
-  console.log(`\n2. First question of the interactive \`checkin today\` in a pseudo-terminal (${fq} pairs; launch = node printing a line in the same terminal)`);
+  console.log(
+    `\n2. First question of the interactive \`checkin today\` in a pseudo-terminal (${fq} pairs; launch = node printing a line in the same terminal)`,
+  );
   const screenTime = (file, args, env, text) =>
     new Promise((resolve) => {
       const t0 = performance.now();
@@ -281,12 +331,20 @@ if (want(3)) {
     }
     ratios.push(cli.at(-1) / bare.at(-1));
   }
-  report(`list --all, ${count} check-ins, 100 ms round trip`, `${mmm(ratios)}× an 8-in-flight pager (checkin ${median(cli).toFixed(0)} ms, ${requests} requests, none refused; pager ${median(bare).toFixed(0)} ms)`, '≤ 1.3×', median(ratios) <= 1.3);
+  report(
+    `list --all, ${count} check-ins, 100 ms round trip`,
+    `${mmm(ratios)}× an 8-in-flight pager (checkin ${median(cli).toFixed(0)} ms, ${requests} requests, none refused; pager ${median(bare).toFixed(0)} ms)`,
+    '≤ 1.3×',
+    median(ratios) <= 1.3,
+  );
 }
 
 const sizes = !want(4) ? [] : quick ? [5000] : [5000, 20000];
 const pacedRss = [];
-if (want(4)) console.log(`\n4. list --all --json, limits on (30 requests / 10 s, 500 / 30 min), direct; floor = ⌊(pages − 1) / 30⌋ × 10 s${quick ? ' (BENCH_QUICK: 5,000 only)' : ''}`);
+if (want(4))
+  console.log(
+    `\n4. list --all --json, limits on (30 requests / 10 s, 500 / 30 min), direct; floor = ⌊(pages − 1) / 30⌋ × 10 s${quick ? ' (BENCH_QUICK: 5,000 only)' : ''}`,
+  );
 for (const size of sizes) {
   const sb = await bigSandbox(size);
   const env = cleanEnv(sb.url, sb.token);
@@ -312,7 +370,12 @@ if (want(5)) {
   const env = cleanEnv(sb.url, sb.token);
   for (const json of [true, false]) {
     const r = await runOnce([bin, 'list', '--all', ...(json ? ['--json'] : [])], env);
-    report(`list --all${json ? ' --json' : ' (table)'}, 20,000 check-ins`, `peak RSS ${r.rss.toFixed(1)} MiB, ${(r.bytes / 1048576).toFixed(1)} MiB written, ${(r.ms / 1000).toFixed(1)} s`, '≤ 60 MiB', r.rss <= 60);
+    report(
+      `list --all${json ? ' --json' : ' (table)'}, 20,000 check-ins`,
+      `peak RSS ${r.rss.toFixed(1)} MiB, ${(r.bytes / 1048576).toFixed(1)} MiB written, ${(r.ms / 1000).toFixed(1)} s`,
+      '≤ 60 MiB',
+      r.rss <= 60,
+    );
   }
   await sb.close();
   for (const rss of pacedRss) report('list --all --json, 20,000 check-ins, limits on (the run of 4.)', `peak RSS ${rss.toFixed(1)} MiB`, '≤ 60 MiB', rss <= 60);
@@ -351,11 +414,18 @@ else if (want(6)) {
         rss = Math.max(rss, x.rss);
         bareRss = Math.max(bareRss, y.rss);
       }
-      report(`binary ${name}`, `${mmm(cpu)}× in CPU (wall ${mmm(wall)}×; peak RSS ${rss.toFixed(1)} MiB, the other ${bareRss.toFixed(1)} MiB)`, `≤ ${target}×`, median(cpu) <= target);
+      report(
+        `binary ${name}`,
+        `${mmm(cpu)}× in CPU (wall ${mmm(wall)}×; peak RSS ${rss.toFixed(1)} MiB, the other ${bareRss.toFixed(1)} MiB)`,
+        `≤ ${target}×`,
+        median(cpu) <= target,
+      );
     }
     await sb.close();
   }
 }
 
 const missed = results.filter((r) => !r.ok);
-console.log(`\n${results.length - missed.length} of ${results.length} targets met${missed.length ? `; missed: ${missed.map((m) => m.what.trim()).join('; ')}` : ''}`);
+console.log(
+  `\n${results.length - missed.length} of ${results.length} targets met${missed.length ? `; missed: ${missed.map((m) => m.what.trim()).join('; ')}` : ''}`,
+);

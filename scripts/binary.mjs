@@ -66,8 +66,13 @@ const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8'
 const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'commander-child-process', namespace: 'lazy' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };", loader: 'js' }));
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'commander-child-process', namespace: 'lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
+      loader: 'js',
+    }));
   },
 };
 
@@ -108,8 +113,13 @@ function fetchPackage(name, version, integrity) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   console.error(`fetching ${name}@${version} from the registry`);
-  const tarball = run('npm', ['pack', '--silent', `${name}@${version}`], { cwd: dir }).trim().split('\n').pop();
-  const got = `sha512-${createHash('sha512').update(readFileSync(join(dir, tarball))).digest('base64')}`;
+  const tarball = run('npm', ['pack', '--silent', `${name}@${version}`], { cwd: dir })
+    .trim()
+    .split('\n')
+    .pop();
+  const got = `sha512-${createHash('sha512')
+    .update(readFileSync(join(dir, tarball)))
+    .digest('base64')}`;
   if (got !== integrity) fail(`${name}@${version} from the registry is ${got}, not the pinned ${integrity}: refusing to build with it`);
   run('tar', ['xzf', tarball], { cwd: dir });
   rmSync(join(dir, tarball));
@@ -149,22 +159,35 @@ function binaryFor(arch) {
   // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
   const node = join(fetchPackage(`node-linux-${arch}`, NODE, NODE_INTEGRITY[arch]), 'bin', 'node');
   const runner = runnerFor(arch);
-  if (!runner) fail(`the linux-${arch} Node cannot run here (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross), so it cannot build its own binary`);
+  if (!runner)
+    fail(
+      `the linux-${arch} Node cannot run here (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross), so it cannot build its own binary`,
+    );
   // 3. The Node that will make the blob, and be inside the binary, is exactly the pinned release.
   const [cmd, ...pre] = [...runner, node];
   let made;
   try {
     made = run(cmd, [...pre, '-p', 'process.version + " " + process.arch'], { stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch (err) {
-    fail(`${[cmd, ...pre].join(' ')} does not run here: ${String(err.stderr || err.message).trim().split('\n')[0]}`);
+    fail(
+      `${[cmd, ...pre].join(' ')} does not run here: ${
+        String(err.stderr || err.message)
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   }
-  if (made !== `v${NODE} ${arch}`) fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it (remove node_modules/.cache/checkin-binary to fetch it again)`);
+  if (made !== `v${NODE} ${arch}`)
+    fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it (remove node_modules/.cache/checkin-binary to fetch it again)`);
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const keyringVersion = lock.packages['node_modules/@napi-rs/keyring'].version;
   const addonLock = lock.packages[`node_modules/@napi-rs/keyring-linux-${arch}-gnu`];
   if (addonLock?.version !== keyringVersion) fail(`package-lock.json pins no @napi-rs/keyring-linux-${arch}-gnu@${keyringVersion}`);
   const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion, addonLock.integrity);
-  const addon = join(addonPkg, readdirSync(addonPkg).find((f) => f.endsWith('.node')));
+  const addon = join(
+    addonPkg,
+    readdirSync(addonPkg).find((f) => f.endsWith('.node')),
+  );
 
   // 4 and 5. The blob, made by that Node, with the assets, put into a copy of that Node without its
   // symbol table (`strip --strip-unneeded`, where this machine has a strip for that platform: 34 MB
@@ -223,7 +246,8 @@ function windowsBinary() {
   const bytes = readFileSync(exe);
   const sum = createHash('sha256').update(bytes).digest('hex');
   if (sum !== NODE_WIN_EXE_SHA256) fail(`${exe} has SHA-256 ${sum}, not the pinned ${NODE_WIN_EXE_SHA256}: refusing to build with it`);
-  if (!bytes.includes(Buffer.from(`${NODE}.0`, 'utf16le')) && !bytes.includes(Buffer.from(NODE, 'utf16le'))) fail(`${exe}'s version resource does not say ${NODE}`);
+  if (!bytes.includes(Buffer.from(`${NODE}.0`, 'utf16le')) && !bytes.includes(Buffer.from(NODE, 'utf16le')))
+    fail(`${exe}'s version resource does not say ${NODE}`);
   const linuxNode = join(fetchPackage(`node-linux-${hostArch}`, NODE, NODE_INTEGRITY[hostArch]), 'bin', 'node');
   const output = join(out, 'checkin.exe');
   const config = join(out, 'sea-config-win-x64.json');
@@ -261,7 +285,10 @@ function windowsKeyring() {
   const entry = lock.packages['node_modules/@napi-rs/keyring-win32-x64-msvc'];
   if (entry?.version !== version) fail(`package-lock.json pins no @napi-rs/keyring-win32-x64-msvc@${version}`);
   const dir = fetchPackage('@napi-rs/keyring-win32-x64-msvc', version, entry.integrity);
-  return join(dir, readdirSync(dir).find((f) => f.endsWith('.node')));
+  return join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith('.node')),
+  );
 }
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -276,7 +303,9 @@ if (release) {
     let bin = host;
     if (arch !== hostArch) {
       if (!runnerFor(arch)) {
-        console.error(`linux-${arch}: NOT BUILT — its Node cannot run on this machine to build its own binary (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross)`);
+        console.error(
+          `linux-${arch}: NOT BUILT — its Node cannot run on this machine to build its own binary (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross)`,
+        );
         continue;
       }
       bin = binaryFor(arch);
@@ -291,7 +320,9 @@ if (release) {
     run('tar', ['czf', join(dir, `${name}.tar.gz`), '-C', stage, 'checkin', 'LICENSE', 'LICENSE.node']);
     rmSync(stage, { recursive: true });
     files.push(`${name}.tar.gz`);
-    console.error(`release/${name}.tar.gz: ${(statSync(join(dir, `${name}.tar.gz`)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`);
+    console.error(
+      `release/${name}.tar.gz: ${(statSync(join(dir, `${name}.tar.gz`)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`,
+    );
   }
   {
     const exe = windowsBinary();
@@ -308,7 +339,9 @@ if (release) {
     renameSync(join(stage, 'checkin.exe'), join(out, 'checkin.exe'));
     rmSync(stage, { recursive: true });
     files.push(`${name}.zip`);
-    console.error(`release/${name}.zip: ${(statSync(join(dir, `${name}.zip`)).size / 2 ** 20).toFixed(1)} MiB (checkin.exe ${(statSync(join(out, 'checkin.exe')).size / 2 ** 20).toFixed(1)} MiB)`);
+    console.error(
+      `release/${name}.zip: ${(statSync(join(dir, `${name}.zip`)).size / 2 ** 20).toFixed(1)} MiB (checkin.exe ${(statSync(join(out, 'checkin.exe')).size / 2 ** 20).toFixed(1)} MiB)`,
+    );
   }
   writeFileSync(join(dir, 'SHA256SUMS'), files.map((f) => `${sha256(join(dir, f))}  ${f}\n`).join(''));
 }

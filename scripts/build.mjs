@@ -41,5 +41,10 @@ await Promise.all([
   build({ ...cjs, entryPoints: { checkin: 'src/main.ts' }, sourcemap: 'linked' }),
   build({ ...cjs, entryPoints: { 'mcp-server': 'src/mcp/server.ts' } }),
   // The CommonJS packages inside (commander) require Node's own modules.
-  build({ ...common, format: 'esm', entryPoints: { sandbox: 'src/sandbox/server.ts' }, banner: { js: 'const require = (id) => process.getBuiltinModule(id);' } }),
+  build({
+    ...common,
+    format: 'esm',
+    entryPoints: { sandbox: 'src/sandbox/server.ts' },
+    banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
+  }),
 ]);

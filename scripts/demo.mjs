@@ -34,7 +34,18 @@ try {
     process.stderr.write('Answer the questions (Enter keeps a suggestion; Ctrl-C keeps a draft):\n');
     await checkin(['today']);
   } else {
-    await checkin(['today', '-p', '- Reviewed the billing webhooks', '-i', '- Pair with @linus on the flaky test\n- Write the migration', '-b', '', '--mood', 'focused', '--done']);
+    await checkin([
+      'today',
+      '-p',
+      '- Reviewed the billing webhooks',
+      '-i',
+      '- Pair with @linus on the flaky test\n- Write the migration',
+      '-b',
+      '',
+      '--mood',
+      'focused',
+      '--done',
+    ]);
   }
   await checkin(['today']);
   await checkin(['status']);

@@ -22,7 +22,7 @@ const EXIT_WORDS = {
   OK: 'success',
   FAILURE: 'the service, the network or this system failed',
   USAGE: 'bad usage, or input rejected (by checkin or by the service)',
-  PENDING: 'today\'s check-in is still pending (`checkin status` only)',
+  PENDING: "today's check-in is still pending (`checkin status` only)",
   AUTH: 'not logged in, or the token was rejected',
   CANCELLED: 'cancelled at a prompt (Ctrl-C, or "No")',
 };
@@ -109,7 +109,14 @@ export function commandPage(cmd, program) {
   const help = cmd.createHelp();
   const lines = [`# ${titleOf(cmd)}`, '', cmd.description(), ''];
   lines.push('```', help.commandUsage(cmd), '```', '');
-  if (cmd.aliases().length) lines.push(`Also: ${cmd.aliases().map((a) => `\`${a}\``).join(', ')}.`, '');
+  if (cmd.aliases().length)
+    lines.push(
+      `Also: ${cmd
+        .aliases()
+        .map((a) => `\`${a}\``)
+        .join(', ')}.`,
+      '',
+    );
   if (cmd.registeredArguments.length) {
     lines.push('## Arguments', '', '| argument | meaning |', '|---|---|');
     for (const arg of cmd.registeredArguments) lines.push(`| \`${help.argumentTerm(arg)}\` | ${cell(help.argumentDescription(arg)) || '—'} |`);
@@ -124,7 +131,14 @@ export function commandPage(cmd, program) {
     lines.push('');
   }
   lines.push(...afterMarkdown(afterText(cmd)));
-  lines.push('## Options of every command', '', ...optionsTable(program, program.options.filter((o) => !o.hidden && o.long !== '--version')));
+  lines.push(
+    '## Options of every command',
+    '',
+    ...optionsTable(
+      program,
+      program.options.filter((o) => !o.hidden && o.long !== '--version'),
+    ),
+  );
   lines.push('`-h, --help` shows this page in the terminal.', '');
   lines.push('## Exit codes', '', '| code | meaning |', '|---|---|');
   for (const [name, code] of Object.entries(EXIT_CODES)) lines.push(`| ${code} | ${EXIT_WORDS[name]} |`);
@@ -150,13 +164,25 @@ export function readTopics(root = ROOT) {
 
 /** `src/help-topics.ts`: the topics as strings, bundled into the CLI. */
 export function topicsModule(topics) {
-  const entries = Object.entries(topics).map(([name, t]) => `  ${JSON.stringify(name)}: {\n    title: ${JSON.stringify(t.title)},\n    text: ${JSON.stringify(t.text)},\n  },`);
+  const entries = Object.entries(topics).map(
+    ([name, t]) => `  ${JSON.stringify(name)}: {\n    title: ${JSON.stringify(t.title)},\n    text: ${JSON.stringify(t.text)},\n  },`,
+  );
   return `// Made by \`npm run docs\` from docs/topics/*.md (scripts/docs.mjs): edit those files, not this one.\n// \`checkin help <topic>\` prints one (program.ts \`helpTopic\`).\n\nexport const TOPICS: Record<string, { title: string; text: string }> = {\n${entries.join('\n')}\n};\n`;
 }
 
 /** `checkin help`: commander's own help command, and the topics. */
 function helpPage(topics) {
-  const lines = ['# checkin help', '', 'Show the help of a command, or read a topic.', '', '```', 'checkin help [command|topic]', 'checkin help topics', '```', ''];
+  const lines = [
+    '# checkin help',
+    '',
+    'Show the help of a command, or read a topic.',
+    '',
+    '```',
+    'checkin help [command|topic]',
+    'checkin help topics',
+    '```',
+    '',
+  ];
   lines.push('`checkin help <command>` is `checkin <command> --help`; `checkin help` alone is `checkin --help`.', '');
   lines.push('## Topics', '', '| topic | page |', '|---|---|');
   for (const [name, t] of Object.entries(topics)) lines.push(`| \`checkin help ${name}\` | [${t.title}](../topics/${name}.md) |`);
@@ -166,7 +192,14 @@ function helpPage(topics) {
 
 /** The index: the commands in the help's groups. */
 function indexPage(program, topics) {
-  const lines = ['# The checkin manual', '', program.description(), '', 'Made by `npm run docs` from the commands\' own definitions (`scripts/docs.mjs`); the same words as `checkin <command> --help`.', ''];
+  const lines = [
+    '# The checkin manual',
+    '',
+    program.description(),
+    '',
+    "Made by `npm run docs` from the commands' own definitions (`scripts/docs.mjs`); the same words as `checkin <command> --help`.",
+    '',
+  ];
   const groups = new Map();
   for (const cmd of program.commands) {
     const group = cmd.helpGroup() ?? 'Commands:';

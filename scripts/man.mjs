@@ -17,7 +17,11 @@ function inline(s) {
 }
 
 /** A table row's cells (a `\|` inside a cell is a bar, not a border). */
-const cells = (row) => row.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+const cells = (row) =>
+  row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 
 /** One manual page (`# checkin goal update`, its description, sections) as a man page. */
 export function manPage(markdown, version) {

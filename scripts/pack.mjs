@@ -66,13 +66,18 @@ try {
   const { scripts, devDependencies, directories, ...published } = manifest;
   // npm links the pages a manifest's `man` lists into its prefix's share/man on install; it reads
   // `directories.man` only when publishing from a folder, so the published manifest lists them.
-  published.man = listed.files.map((f) => f.path).filter((p) => p.startsWith(`${directories.man}/`)).sort().map((p) => `./${p}`);
+  published.man = listed.files
+    .map((f) => f.path)
+    .filter((p) => p.startsWith(`${directories.man}/`))
+    .sort()
+    .map((p) => `./${p}`);
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
   const args = ['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(values['pack-destination'])];
   if (values['dry-run']) args.push('--dry-run');
   const report = npm(args, stage);
   const [packed] = JSON.parse(report);
-  if (packed.files.length !== listed.files.length) throw new Error(`the staged package has ${packed.files.length} files, the repository ${listed.files.length}`);
+  if (packed.files.length !== listed.files.length)
+    throw new Error(`the staged package has ${packed.files.length} files, the repository ${listed.files.length}`);
   if (values.json) process.stdout.write(report);
   else {
     const kB = (n) => `${(n / 1000).toFixed(1)} kB`;

@@ -87,7 +87,12 @@ function buildDeb(arch, archive) {
   // /usr/share/doc/checkin: the licences (checkin's and the Node inside it) and the changelogs.
   dir('usr/share/doc/checkin');
   const nodeLicense = run('tar', ['xzf', archive, '-O', 'LICENSE.node']);
-  const indent = (text) => text.trimEnd().split('\n').map((l) => (l.trim() === '' ? ' .' : ` ${l}`)).join('\n');
+  const indent = (text) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => (l.trim() === '' ? ' .' : ` ${l}`))
+      .join('\n');
   file(
     'usr/share/doc/checkin/copyright',
     `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
@@ -125,7 +130,10 @@ checkin: embedded-library zlib [usr/bin/checkin]
   const date = new Date(Number(run('git', ['log', '-1', '--format=%ct'], { cwd: root }).trim() || 0) * 1000).toUTCString().replace('GMT', '+0000');
   writeFileSync(
     join(tree, 'usr/share/doc/checkin/changelog.Debian.gz'),
-    gzipSync(`checkin (${version}) unstable; urgency=medium\n\n  * checkin ${version}: the single binary packaged (see changelog.gz).\n\n -- checkin maintainers <checkin@users.noreply.github.com>  ${date}\n`, { level: 9 }),
+    gzipSync(
+      `checkin (${version}) unstable; urgency=medium\n\n  * checkin ${version}: the single binary packaged (see changelog.gz).\n\n -- checkin maintainers <checkin@users.noreply.github.com>  ${date}\n`,
+      { level: 9 },
+    ),
   );
   chmodSync(join(tree, 'usr/share/doc/checkin/changelog.Debian.gz'), 0o644);
   // The control file: what the binary's Node links against (objdump -p: NEEDED), at the versions
@@ -214,4 +222,5 @@ const published = readdirSync(dest)
   .sort();
 writeFileSync(join(dest, 'SHA256SUMS'), published.map((f) => `${sha256(join(dest, f))}  ${f}\n`).join(''));
 console.error(`release/SHA256SUMS: ${published.length} files (${published.join(', ')})`);
-if (!existsSync(join(dest, `checkin-${version}-linux-arm64.tar.gz`))) console.error('linux-arm64: not built here (no qemu-user with an arm64 C library): no arm64 archive or .deb in this release');
+if (!existsSync(join(dest, `checkin-${version}-linux-arm64.tar.gz`)))
+  console.error('linux-arm64: not built here (no qemu-user with an arm64 C library): no arm64 archive or .deb in this release');

@@ -17,5 +17,4 @@ const { startupSnapshot } = process.getBuiltinModule('node:v8');
 if (startupSnapshot?.isBuildingSnapshot()) {
   void warmForSnapshot();
   startupSnapshot.setDeserializeMainFunction(start);
-}
-else start();
+} else start();

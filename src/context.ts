@@ -87,7 +87,8 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const s = Number(raw);
   // A timer holds at most 2^31 - 1 ms; an hour is more than any request needs.
-  if (!Number.isFinite(s) || s < 0.001 || s > MAX_TIMEOUT_S) throw new UsageError(`CHECKIN_TIMEOUT must be a number of seconds from 0.001 to ${MAX_TIMEOUT_S}, got "${raw}"`);
+  if (!Number.isFinite(s) || s < 0.001 || s > MAX_TIMEOUT_S)
+    throw new UsageError(`CHECKIN_TIMEOUT must be a number of seconds from 0.001 to ${MAX_TIMEOUT_S}, got "${raw}"`);
   return Math.round(s * 1000);
 }
 
@@ -169,7 +170,10 @@ export function createContext(parts: ContextParts): Context {
       const from = token.name ?? (token.where === 'keychain' ? 'the keychain' : cfg.file);
       if (token.value === '') throw new AuthError(`The token in ${from} is empty`);
       if (!HEADER_VALUE.test(token.value)) {
-        throw new AuthError(`The token in ${from} cannot be sent: it holds ${/[\r\n]/.test(token.value) ? 'a line break' : 'a character HTTP headers cannot carry'}`, 'Copy the token again, exactly as the service shows it.');
+        throw new AuthError(
+          `The token in ${from} cannot be sent: it holds ${/[\r\n]/.test(token.value) ? 'a line break' : 'a character HTTP headers cannot carry'}`,
+          'Copy the token again, exactly as the service shows it.',
+        );
       }
       const timeoutMs = timeoutFrom(env);
       client = new ApiClient({
@@ -188,7 +192,13 @@ export function createContext(parts: ContextParts): Context {
       return client;
     },
     prompter: () => (prompter ??= terminalPrompter(io)),
-    editor: () => (editor ??= { edit: async (text, opts) => io.hold((await import('./ui/editor.js')).editText(text, env, { configured: preferences(ctx.config()).editor, ...(opts?.file && { file: opts.file }) })) }),
+    editor: () =>
+      (editor ??= {
+        edit: async (text, opts) =>
+          io.hold(
+            (await import('./ui/editor.js')).editText(text, env, { configured: preferences(ctx.config()).editor, ...(opts?.file && { file: opts.file }) }),
+          ),
+      }),
     async close() {
       // A wait nobody is left to resume (its command has returned) no longer holds the process.
       for (const t of timers) clearTimeout(t);

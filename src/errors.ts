@@ -84,7 +84,11 @@ export class EditorError extends CliError {
     notFound = false,
   ) {
     // An editor that ran and ended with a failure status was quit on purpose (vim's :cq): a stop, not a fault.
-    super(message, notFound ? EXIT.USAGE : EXIT.CANCELLED, ...(notFound ? [terminal('Set an editor that is installed: `checkin config set editor nano` (or "vim", "code --wait"), or VISUAL or EDITOR.')] : []));
+    super(
+      message,
+      notFound ? EXIT.USAGE : EXIT.CANCELLED,
+      ...(notFound ? [terminal('Set an editor that is installed: `checkin config set editor nano` (or "vim", "code --wait"), or VISUAL or EDITOR.')] : []),
+    );
     this.name = 'EditorError';
   }
 }

@@ -60,12 +60,37 @@ export async function warmForSnapshot(): Promise<void> {
   const { tmpdir } = process.getBuiltinModule('node:os');
   const dir = fs.mkdtempSync(join(tmpdir(), 'checkin-warm-'));
   try {
-    const env = { TZ: 'UTC', HOME: dir, CHECKIN_CONFIG_DIR: dir, CHECKIN_TOKEN: 'warm', CHECKIN_API_URL: 'https://warm.invalid/api/v2', CHECKIN_NO_KEYCHAIN: '1', CHECKIN_NO_UPDATE_NOTIFIER: '1', CHECKIN_NO_PROMPT: '1' };
+    const env = {
+      TZ: 'UTC',
+      HOME: dir,
+      CHECKIN_CONFIG_DIR: dir,
+      CHECKIN_TOKEN: 'warm',
+      CHECKIN_API_URL: 'https://warm.invalid/api/v2',
+      CHECKIN_NO_KEYCHAIN: '1',
+      CHECKIN_NO_UPDATE_NOTIFIER: '1',
+      CHECKIN_NO_PROMPT: '1',
+    };
     const io = processIO(env);
     io.silence();
     const made = createContext({ io, env });
     const day = new Date().toISOString().slice(0, 10);
-    const body = JSON.stringify({ type: 'check-in', id: '00000000-0000-4000-8000-000000000000', date: day, person: { id: '00000000-0000-4000-8000-000000000001', name: 'Warm' }, teams: [], previous: null, intentions: null, blockers: null, mood: null, previous_completed: null, blocked: false, absent: false, completed_at: null, updated_at: `${day}T00:00:00Z`, url: 'https://warm.invalid/app/check-ins/0' });
+    const body = JSON.stringify({
+      type: 'check-in',
+      id: '00000000-0000-4000-8000-000000000000',
+      date: day,
+      person: { id: '00000000-0000-4000-8000-000000000001', name: 'Warm' },
+      teams: [],
+      previous: null,
+      intentions: null,
+      blockers: null,
+      mood: null,
+      previous_completed: null,
+      blocked: false,
+      absent: false,
+      completed_at: null,
+      updated_at: `${day}T00:00:00Z`,
+      url: 'https://warm.invalid/app/check-ins/0',
+    });
     const client = new ApiClient({
       baseUrl: env.CHECKIN_API_URL,
       token: env.CHECKIN_TOKEN,

@@ -69,11 +69,38 @@ type Define = (ctx: Context) => CommandUnknownOpts;
 
 /** The commands by help group, in the order the help lists them. */
 const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
-  ['Check-ins:', { today: todayCommand, checkin: checkinCommand, list: listCommand, status: statusCommand, report: reportCommand, stats: statsCommand, activity: activityCommand, log: logCommand, drafts: draftsCommand }],
+  [
+    'Check-ins:',
+    {
+      today: todayCommand,
+      checkin: checkinCommand,
+      list: listCommand,
+      status: statusCommand,
+      report: reportCommand,
+      stats: statsCommand,
+      activity: activityCommand,
+      log: logCommand,
+      drafts: draftsCommand,
+    },
+  ],
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
   ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
-  ['Setup and tools:', { config: configCommand, cron: cronCommand, remind: remindCommand, doctor: doctorCommand, api: apiCommand, mcp: mcpCommand, skill: skillCommand, sandbox: sandboxCommand, upgrade: upgradeCommandDef, version: versionCommand }],
+  [
+    'Setup and tools:',
+    {
+      config: configCommand,
+      cron: cronCommand,
+      remind: remindCommand,
+      doctor: doctorCommand,
+      api: apiCommand,
+      mcp: mcpCommand,
+      skill: skillCommand,
+      sandbox: sandboxCommand,
+      upgrade: upgradeCommandDef,
+      version: versionCommand,
+    },
+  ],
 ];
 /** Where commands added later (completion) and commander's own `help` are listed. */
 const LAST_GROUP = GROUPS[GROUPS.length - 1]![0];
@@ -140,7 +167,8 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
 
 /** After a command's work: the daily update notice, loaded only where a person reads stderr (domain/update-notice.ts says when). */
 export async function afterCommand(ctx: Context, argv: string[]): Promise<void> {
-  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined) (await import('./commands/upgrade/notice.js')).updateNotice(ctx);
+  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined)
+    (await import('./commands/upgrade/notice.js')).updateNotice(ctx);
 }
 
 /** Completion (and --help, which lists it) loads the completion library; other runs never do. */
@@ -181,5 +209,10 @@ export async function helpTopic(argv: string[]): Promise<HelpTopic | undefined> 
   if (argv[1] === 'help') return undefined;
   // Neither a command nor a topic: said, with the nearest names, rather than the whole help and exit 0.
   const near = nearMatches(argv[1]!, [...Object.keys(COMMANDS), ...Object.keys(TOPICS)]).map((n) => `\`checkin help ${n}\``);
-  throw new UsageError(`No command or topic named "${argv[1]}"`, near.length > 0 ? `Did you mean ${near.join(' or ')}? \`checkin help topics\` lists the topics.` : '`checkin --help` lists the commands, `checkin help topics` the topics.');
+  throw new UsageError(
+    `No command or topic named "${argv[1]}"`,
+    near.length > 0
+      ? `Did you mean ${near.join(' or ')}? \`checkin help topics\` lists the topics.`
+      : '`checkin --help` lists the commands, `checkin help topics` the topics.',
+  );
 }

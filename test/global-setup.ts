@@ -105,7 +105,9 @@ export default function setup(): () => void {
         ...(left.length > 20 ? [`  temp: … and ${left.length - 20} more`] : []),
         ...processes.map((p) => `  process ${p.pid} (killed): ${p.command}`),
       ];
-      console.error(`\nFAIL: the tests must remove every temp folder and process they make (test/helpers/cleanup.ts: tempDir(), track()).\n${lines.join('\n')}\n`);
+      console.error(
+        `\nFAIL: the tests must remove every temp folder and process they make (test/helpers/cleanup.ts: tempDir(), track()).\n${lines.join('\n')}\n`,
+      );
     }
     removeAll(runDir);
   };

@@ -66,7 +66,19 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
  * Headers the client alone sets: the token, where it goes, and how the body is framed. A caller's
  * (`checkin api -H`) would send the token to another virtual host or smuggle a second request.
  */
-export const OWN_HEADERS = new Set(['authorization', 'proxy-authorization', 'host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'keep-alive', 'expect']);
+export const OWN_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'expect',
+]);
 
 /**
  * Refuses to send a token in clear text anywhere but this machine: a UsageError (a setting to fix,
@@ -175,12 +187,24 @@ export class ApiClient {
    * A GET that sends the last ETag (If-None-Match): 'unchanged' on a 304, which costs no parsing;
    * otherwise the answer and its new ETag.
    */
-  async getIfChanged<T>(path: string, shape: Shape<T>, query: Query | undefined, etag: string | undefined, opts?: RequestOptions): Promise<'unchanged' | { data: T; etag?: string }> {
+  async getIfChanged<T>(
+    path: string,
+    shape: Shape<T>,
+    query: Query | undefined,
+    etag: string | undefined,
+    opts?: RequestOptions,
+  ): Promise<'unchanged' | { data: T; etag?: string }> {
     const r = await this.getConditional(path, shape, query, etag, opts);
     return r.unchanged ? 'unchanged' : { data: r.data, ...(r.etag !== undefined && { etag: r.etag }) };
   }
   /** getIfChanged with the answer's headers (RateLimit…): what a poller paces itself on. */
-  async getConditional<T>(path: string, shape: Shape<T>, query: Query | undefined, etag: string | undefined, opts?: RequestOptions): Promise<{ unchanged: true; headers: Headers } | { unchanged: false; data: T; etag?: string; headers: Headers }> {
+  async getConditional<T>(
+    path: string,
+    shape: Shape<T>,
+    query: Query | undefined,
+    etag: string | undefined,
+    opts?: RequestOptions,
+  ): Promise<{ unchanged: true; headers: Headers } | { unchanged: false; data: T; etag?: string; headers: Headers }> {
     const r = await this.request('GET', path, { query, ...opts, ...(etag !== undefined && { ifNoneMatch: etag }) });
     if (r.status === 304) return { unchanged: true, headers: r.headers };
     const tag = r.headers.etag;
@@ -194,7 +218,11 @@ export class ApiClient {
     return expectShape(data, shape, method, new URL(joinUrl(this.opts.baseUrl, path)).pathname, 'the answer');
   }
 
-  private async request(method: string, path: string, { query, body, target, ifNoneMatch }: { query?: Query | undefined; body?: unknown; target?: Target | undefined; ifNoneMatch?: string }): Promise<ApiResponse> {
+  private async request(
+    method: string,
+    path: string,
+    { query, body, target, ifNoneMatch }: { query?: Query | undefined; body?: unknown; target?: Target | undefined; ifNoneMatch?: string },
+  ): Promise<ApiResponse> {
     const url = joinUrl(this.opts.baseUrl, path, query);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = {};
@@ -221,7 +249,10 @@ export class ApiClient {
       }
       const base = new URL(this.opts.baseUrl);
       if (url.origin !== base.origin) {
-        throw new UsageError(`Refusing to send the token to ${originOf(url, pathOrUrl)}: it goes only to the API's own origin, ${base.origin}`, terminal('Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.'));
+        throw new UsageError(
+          `Refusing to send the token to ${originOf(url, pathOrUrl)}: it goes only to the API's own origin, ${base.origin}`,
+          terminal('Give a path under the API URL (e.g. `checkin api goals`), or set CHECKIN_API_URL.'),
+        );
       }
     } else {
       const q = pathOrUrl.indexOf('?');
@@ -240,7 +271,13 @@ export class ApiClient {
    * whatever its status, with the ApiError a non-2xx status makes (the same words and exit code as
    * every command's). Network failures throw.
    */
-  async raw(req: { method: string; url: string; headers?: Record<string, string>; body?: string; target?: Target }): Promise<{ status: number; headers: Headers; text: string; error?: ApiError }> {
+  async raw(req: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    body?: string;
+    target?: Target;
+  }): Promise<{ status: number; headers: Headers; text: string; error?: ApiError }> {
     const to = new URL(req.url);
     if (to.origin !== new URL(this.opts.baseUrl).origin) throw new UsageError(`Refusing to send the token to ${originOf(to)}`);
     const { res, error } = await this.exchange(req.method, req.url, req.headers ?? {}, req.body, req.target ?? 'account');
@@ -251,7 +288,13 @@ export class ApiClient {
    * Sends one request, tried again as its method allows, and hands back the last answer: with an
    * ApiError when its status is not 2xx (nor a 304 to an If-None-Match). Network failures throw.
    */
-  private async exchange(method: string, url: string, extra: Record<string, string>, payload: string | undefined, target: Target): Promise<{ res: Exchange; error?: ApiError }> {
+  private async exchange(
+    method: string,
+    url: string,
+    extra: Record<string, string>,
+    payload: string | undefined,
+    target: Target,
+  ): Promise<{ res: Exchange; error?: ApiError }> {
     // GET, HEAD and PATCH are tried again; a POST or DELETE once its request went out, never.
     const idempotent = method === 'GET' || method === 'HEAD' || method === 'PATCH';
     const headers: Record<string, string> = {
@@ -272,7 +315,14 @@ export class ApiClient {
       let res: Exchange;
       const started = this.now(); // not performance.now(): its module costs every run ~1 ms
       try {
-        res = await transport.send({ method, url, headers, ...(payload !== undefined && { body: payload }), timeoutMs: this.timeoutMs, maxBodyBytes: this.maxBodyBytes });
+        res = await transport.send({
+          method,
+          url,
+          headers,
+          ...(payload !== undefined && { body: payload }),
+          timeoutMs: this.timeoutMs,
+          maxBodyBytes: this.maxBodyBytes,
+        });
       } catch (err) {
         this.trace({ method, url, attempt, headers, payload, started, error: `${(err as TransportError).code ?? 'error'}: ${(err as Error).message}` });
         const code = (err as TransportError).code;
@@ -307,7 +357,16 @@ export class ApiClient {
   }
 
   /** Tells the trace hook (when there is one) of an exchange, every secret taken out. */
-  private trace(x: { method: string; url: string; attempt: number; headers: Record<string, string>; payload: string | undefined; started: number; res?: Exchange; error?: string }): void {
+  private trace(x: {
+    method: string;
+    url: string;
+    attempt: number;
+    headers: Record<string, string>;
+    payload: string | undefined;
+    started: number;
+    res?: Exchange;
+    error?: string;
+  }): void {
     const hook = this.opts.onTrace;
     if (!hook) return;
     const secrets = this.secrets;
@@ -334,7 +393,13 @@ export class ApiClient {
       parsed = { value: INVALID };
     }
     if (parsed === undefined) {
-      throw new ApiError({ kind: 'invalid-response', method, path: new URL(url).pathname, status: res.status, detail: `answered ${res.status} with JSON nested more than ${MAX_JSON_DEPTH} levels deep; checkin did not read it` });
+      throw new ApiError({
+        kind: 'invalid-response',
+        method,
+        path: new URL(url).pathname,
+        status: res.status,
+        detail: `answered ${res.status} with JSON nested more than ${MAX_JSON_DEPTH} levels deep; checkin did not read it`,
+      });
     }
     if (parsed.value !== INVALID) return parsed.value;
     const type = String(res.headers['content-type'] ?? 'unknown type');
@@ -364,7 +429,12 @@ export class ApiClient {
     const errors = parsed && typeof parsed === 'object' && 'errors' in parsed ? (parsed as { errors: unknown }).errors : undefined;
     const fields =
       errors && typeof errors === 'object' && !Array.isArray(errors)
-        ? Object.fromEntries(Object.entries(errors as Record<string, unknown>).map(([k, v]) => [clean(k), Array.isArray(v) ? v.map((m) => (typeof m === 'string' ? clean(m) : m)) : v])) as Record<string, string[]>
+        ? (Object.fromEntries(
+            Object.entries(errors as Record<string, unknown>).map(([k, v]) => [
+              clean(k),
+              Array.isArray(v) ? v.map((m) => (typeof m === 'string' ? clean(m) : m)) : v,
+            ]),
+          ) as Record<string, string[]>)
         : undefined;
     const suggestion = suggestionFor(status, method, target, retryAfter);
     return new ApiError({
@@ -500,4 +570,3 @@ function describeBody(contentType: string, text: string): string {
   }
   return contentType ? `a body of type ${contentType}` : 'a body of no stated type';
 }
-

@@ -6,8 +6,41 @@
 import type { ApiClient, RequestOptions } from './client.js';
 import { fetchAll, getInParallel, walkAll, type PageOptions, type WalkOptions } from './paginate.js';
 import { pollList, type Polled } from './poll.js';
-import type { Activity, ActivityInput, CheckIn, CheckInAnswers, Comment, DigestEntry, EchoAnswer, EchoQuestion, EchoQuestionInput, Goal, GoalInput, GoalUpdate, GoalUpdateInput, Me, Person, Reaction, Team } from './types.js';
-import { ACTIVITY, CHECK_IN, COMMENT, DATE_KEY_RE, DIGEST_ENTRY, ECHO_ANSWER, ECHO_QUESTION, GOAL, GOAL_UPDATE, MAX_PER_PAGE, ME, PERSON, REACTION, TEAM } from './types.js';
+import type {
+  Activity,
+  ActivityInput,
+  CheckIn,
+  CheckInAnswers,
+  Comment,
+  DigestEntry,
+  EchoAnswer,
+  EchoQuestion,
+  EchoQuestionInput,
+  Goal,
+  GoalInput,
+  GoalUpdate,
+  GoalUpdateInput,
+  Me,
+  Person,
+  Reaction,
+  Team,
+} from './types.js';
+import {
+  ACTIVITY,
+  CHECK_IN,
+  COMMENT,
+  DATE_KEY_RE,
+  DIGEST_ENTRY,
+  ECHO_ANSWER,
+  ECHO_QUESTION,
+  GOAL,
+  GOAL_UPDATE,
+  MAX_PER_PAGE,
+  ME,
+  PERSON,
+  REACTION,
+  TEAM,
+} from './types.js';
 import { arrayOf } from './validate.js';
 
 /** `page` (1-indexed) and `per_page` (at most MAX_PER_PAGE): every list takes them. */
@@ -77,15 +110,19 @@ const reactionsPath = (r: Commentable) => `${resourcePath(r)}/reactions`;
 export const getMe = (api: ApiClient): Promise<Me> => api.get('me', ME);
 export const getCheckIn = (api: ApiClient, key: string): Promise<CheckIn> => api.get(checkInPath(key), CHECK_IN, undefined, checkInTarget(key));
 /** A check-in sent with the ETag of the copy at hand: 'unchanged' on a 304. */
-export const getCheckInIfChanged = (api: ApiClient, key: string, etag: string | undefined) => api.getIfChanged(checkInPath(key), CHECK_IN, undefined, etag, checkInTarget(key));
-export const patchCheckIn = (api: ApiClient, key: string, answers: CheckInAnswers): Promise<CheckIn> => api.patch(checkInPath(key), CHECK_IN, answers, checkInTarget(key));
+export const getCheckInIfChanged = (api: ApiClient, key: string, etag: string | undefined) =>
+  api.getIfChanged(checkInPath(key), CHECK_IN, undefined, etag, checkInTarget(key));
+export const patchCheckIn = (api: ApiClient, key: string, answers: CheckInAnswers): Promise<CheckIn> =>
+  api.patch(checkInPath(key), CHECK_IN, answers, checkInTarget(key));
 export const getTeam = (api: ApiClient, id: string): Promise<Team> => api.get(`teams/${enc(id)}`, TEAM, undefined, RESOURCE);
 export const getGoal = (api: ApiClient, id: string): Promise<Goal> => api.get(goalPath(id), GOAL, undefined, RESOURCE);
 export const getGoalUpdate = (api: ApiClient, id: string): Promise<GoalUpdate> => api.get(goalUpdatePath(id), GOAL_UPDATE, undefined, RESOURCE);
-export const patchGoalUpdate = (api: ApiClient, id: string, input: GoalUpdateInput): Promise<GoalUpdate> => api.patch(goalUpdatePath(id), GOAL_UPDATE, input, RESOURCE);
+export const patchGoalUpdate = (api: ApiClient, id: string, input: GoalUpdateInput): Promise<GoalUpdate> =>
+  api.patch(goalUpdatePath(id), GOAL_UPDATE, input, RESOURCE);
 export const deleteGoalUpdate = (api: ApiClient, id: string): Promise<void> => api.delete(goalUpdatePath(id), RESOURCE);
 /** A new update under a goal, which may be someone else's. */
-export const createGoalUpdate = (api: ApiClient, goalId: string, input: GoalUpdateInput): Promise<GoalUpdate> => api.post(goalUpdatesPath(goalId), GOAL_UPDATE, input, RESOURCE);
+export const createGoalUpdate = (api: ApiClient, goalId: string, input: GoalUpdateInput): Promise<GoalUpdate> =>
+  api.post(goalUpdatesPath(goalId), GOAL_UPDATE, input, RESOURCE);
 /** A comment by the token's person; anyone who can read a check-in or update may comment on it. */
 export const postComment = (api: ApiClient, r: Commentable, body: string): Promise<Comment> => api.post(commentsPath(r), COMMENT, { body });
 /** A new goal (the token's person is its owner unless `owner_id` says otherwise). */
@@ -102,12 +139,15 @@ export const postActivity = (api: ApiClient, input: ActivityInput): Promise<Acti
 // One page.
 export const listCheckIns = (api: ApiClient, q: CheckInQuery): Promise<CheckIn[]> => api.get('check-ins', arrayOf(CHECK_IN), perPage(q));
 export const listGoals = (api: ApiClient, q: GoalFilter & PageQuery): Promise<Goal[]> => api.get('goals', arrayOf(GOAL), perPage(q));
-export const listGoalUpdates = (api: ApiClient, goalId: string, q: PageQuery = {}): Promise<GoalUpdate[]> => api.get(goalUpdatesPath(goalId), arrayOf(GOAL_UPDATE), perPage(q), RESOURCE);
+export const listGoalUpdates = (api: ApiClient, goalId: string, q: PageQuery = {}): Promise<GoalUpdate[]> =>
+  api.get(goalUpdatesPath(goalId), arrayOf(GOAL_UPDATE), perPage(q), RESOURCE);
 
 // Whole lists, every page followed (see paginate.ts).
-export const allCheckIns = (api: ApiClient, q: CheckInFilter, opts?: PageOptions): Promise<CheckIn[]> => fetchAll(api.pages, 'check-ins', CHECK_IN, { ...q }, opts);
+export const allCheckIns = (api: ApiClient, q: CheckInFilter, opts?: PageOptions): Promise<CheckIn[]> =>
+  fetchAll(api.pages, 'check-ins', CHECK_IN, { ...q }, opts);
 /** Every check-in of the query, handed over page by page as they arrive (see walkAll). */
-export const walkCheckIns = (api: ApiClient, q: CheckInFilter, onItems: (items: CheckIn[]) => void, opts?: WalkOptions): Promise<number> => walkAll(api.pages, 'check-ins', CHECK_IN, { ...q }, onItems, opts);
+export const walkCheckIns = (api: ApiClient, q: CheckInFilter, onItems: (items: CheckIn[]) => void, opts?: WalkOptions): Promise<number> =>
+  walkAll(api.pages, 'check-ins', CHECK_IN, { ...q }, onItems, opts);
 export const allPeople = (api: ApiClient): Promise<Person[]> => fetchAll(api.pages, 'people', PERSON, {});
 export const allTeams = (api: ApiClient): Promise<Team[]> => fetchAll(api.pages, 'teams', TEAM, {});
 export const allGoals = (api: ApiClient, q: GoalFilter): Promise<Goal[]> => fetchAll(api.pages, 'goals', GOAL, { ...q });
@@ -120,7 +160,11 @@ export const allGoalUpdates = (api: ApiClient, goalId: string): Promise<GoalUpda
 // Many at once: the newest page of each, overlapped within the rate budget (see getInParallel).
 /** The newest updates (one page of 50) of each goal; one list per goal. */
 export const newestUpdatesOf = (api: ApiClient, goalIds: readonly string[], opts: Pick<WalkOptions, 'onPause'> = {}): Promise<GoalUpdate[][]> =>
-  getInParallel(api.pages, goalIds.map((id) => ({ path: goalUpdatesPath(id), query: { per_page: MAX_PER_PAGE }, shape: arrayOf(GOAL_UPDATE) })), opts);
+  getInParallel(
+    api.pages,
+    goalIds.map((id) => ({ path: goalUpdatesPath(id), query: { per_page: MAX_PER_PAGE }, shape: arrayOf(GOAL_UPDATE) })),
+    opts,
+  );
 
 /** The newest comments and reactions (one page of 50 each) of each check-in or update, in the order given. */
 export const newestCommentsAndReactionsOf = async (

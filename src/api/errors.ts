@@ -141,8 +141,9 @@ export function suggestionFor(status: number, method: string, target: Target, re
   if (status === 401) return terminal('Run `checkin login` with a valid token, or set CHECKIN_TOKEN.');
   // Refused on a resource: that resource is not this person's to change; no new token helps.
   if (status === 403 && target === 'resource') return undefined;
-  if (status === 403 && method !== 'GET') return terminal('Writes need a token with the "Read + write" scope: make one in the service\'s integrations settings, then run `checkin login`.');
-  if (status === 403) return terminal('The service refuses this token; check it in the service\'s integrations settings, then run `checkin login`.');
+  if (status === 403 && method !== 'GET')
+    return terminal('Writes need a token with the "Read + write" scope: make one in the service\'s integrations settings, then run `checkin login`.');
+  if (status === 403) return terminal("The service refuses this token; check it in the service's integrations settings, then run `checkin login`.");
   if (status === 429) return `The service is rate limiting this token; try again${retryAfter ? ` in ${retryAfter} s` : ' in a minute'}.`;
   if (status >= 500) return 'The service is having trouble; try again in a few minutes.';
   return undefined;

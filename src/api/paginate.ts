@@ -24,7 +24,7 @@ export interface PageSource {
 
 /** Remaining requests and seconds to reset of each window in `RateLimit: "burst";r=27;t=8, …`. */
 export function parseRateLimit(header: string | string[] | undefined): Array<{ name: string; remaining: number; reset: number }> {
-  const text = Array.isArray(header) ? header.join(', ') : header ?? '';
+  const text = Array.isArray(header) ? header.join(', ') : (header ?? '');
   const out: Array<{ name: string; remaining: number; reset: number }> = [];
   for (const part of text.split(',')) {
     const name = /"([^"]+)"/.exec(part)?.[1] ?? '';
@@ -37,7 +37,7 @@ export function parseRateLimit(header: string | string[] | undefined): Array<{ n
 
 /** Each window's size from `RateLimit-Policy: "burst";q=30;w=10, …`: q requests per w seconds. */
 export function parseRateLimitPolicy(header: string | string[] | undefined): Map<string, { quota: number; seconds: number }> {
-  const text = Array.isArray(header) ? header.join(', ') : header ?? '';
+  const text = Array.isArray(header) ? header.join(', ') : (header ?? '');
   const out = new Map<string, { quota: number; seconds: number }>();
   for (const part of text.split(',')) {
     const name = /"([^"]+)"/.exec(part)?.[1] ?? '';
@@ -158,7 +158,11 @@ export class RateBudget {
  * Independent GETs (the comments of many check-ins…), as many at once as the budget allows (at
  * most 8), pausing like walkAll when it is spent; results in the order of `paths`.
  */
-export async function getInParallel<T>(api: PageSource, paths: Array<{ path: string; query?: Query; shape: Shape<T> }>, opts: Pick<WalkOptions, 'onPause'> = {}): Promise<T[]> {
+export async function getInParallel<T>(
+  api: PageSource,
+  paths: Array<{ path: string; query?: Query; shape: Shape<T> }>,
+  opts: Pick<WalkOptions, 'onPause'> = {},
+): Promise<T[]> {
   const budget = new RateBudget(api);
   const out: T[] = new Array<T>(paths.length);
   const inFlight = new Set<Promise<void>>();
@@ -195,7 +199,14 @@ export async function getInParallel<T>(api: PageSource, paths: Array<{ path: str
  * page order as soon as it and the pages before it are in — nothing is held but the ids seen.
  * Stops at a short page, at a full page that brings nothing new, or after MAX_PAGES.
  */
-export async function walkAll<T extends { id: string }>(api: PageSource, path: string, shape: Shape<T>, query: Query, onItems: (items: T[]) => void, opts: WalkOptions = {}): Promise<number> {
+export async function walkAll<T extends { id: string }>(
+  api: PageSource,
+  path: string,
+  shape: Shape<T>,
+  query: Query,
+  onItems: (items: T[]) => void,
+  opts: WalkOptions = {},
+): Promise<number> {
   const list = arrayOf(shape);
   const maxPages = opts.maxPages ?? MAX_PAGES;
   const maxBytes = opts.maxBytes ?? MAX_LIST_BYTES;
@@ -213,30 +224,35 @@ export async function walkAll<T extends { id: string }>(api: PageSource, path: s
   let failure: unknown;
 
   const fetchPage = (page: number) => {
-    const p = budget.send(() => api.get(path, { ...query, page, per_page: MAX_PER_PAGE }, list)).then(
-      (res) => {
-        bytes += res.bytes ?? 0;
-        if (bytes > maxBytes) {
-          failure ??= new ApiError({
-            kind: 'invalid-response',
-            method: 'GET',
-            path,
-            status: 200,
-            detail: `its pages came to more than ${+(maxBytes / 1048576).toFixed(1)} MiB by page ${page}; checkin stopped reading`,
-            suggestion: 'Ask for less (a narrower query), or check CHECKIN_API_URL: it should point at the check-in service.',
-          });
-          return;
-        }
-        const items = res.data;
-        done.set(page, items);
-        // A short page is the last: nothing after it is asked for (the few already out are let be).
-        if (items.length < MAX_PER_PAGE) shortAt = Math.min(shortAt, page);
-      },
-      (err: unknown) => {
-        failure ??= err;
-      },
+    const p = budget
+      .send(() => api.get(path, { ...query, page, per_page: MAX_PER_PAGE }, list))
+      .then(
+        (res) => {
+          bytes += res.bytes ?? 0;
+          if (bytes > maxBytes) {
+            failure ??= new ApiError({
+              kind: 'invalid-response',
+              method: 'GET',
+              path,
+              status: 200,
+              detail: `its pages came to more than ${+(maxBytes / 1048576).toFixed(1)} MiB by page ${page}; checkin stopped reading`,
+              suggestion: 'Ask for less (a narrower query), or check CHECKIN_API_URL: it should point at the check-in service.',
+            });
+            return;
+          }
+          const items = res.data;
+          done.set(page, items);
+          // A short page is the last: nothing after it is asked for (the few already out are let be).
+          if (items.length < MAX_PER_PAGE) shortAt = Math.min(shortAt, page);
+        },
+        (err: unknown) => {
+          failure ??= err;
+        },
+      );
+    inFlight.set(
+      page,
+      p.finally(() => inFlight.delete(page)),
     );
-    inFlight.set(page, p.finally(() => inFlight.delete(page)));
   };
 
   const emit = () => {

@@ -36,7 +36,13 @@ export function itemsOf<T extends { id: string }>(list: Polled<T>): T[] {
  * Pages 1, 2… of a list, one after another until a short page, each sent with the ETag of the same
  * page last time (`last`): unchanged when every page answered 304 and there are as many as before.
  */
-export async function pollList<T extends { id: string }>(api: ApiClient, path: string, shape: Shape<T>, query: Query, last: Polled<T> | undefined): Promise<PollResult<T>> {
+export async function pollList<T extends { id: string }>(
+  api: ApiClient,
+  path: string,
+  shape: Shape<T>,
+  query: Query,
+  last: Polled<T> | undefined,
+): Promise<PollResult<T>> {
   const list = arrayOf(shape);
   const pages: Polled<T>['pages'] = [];
   const headers: Headers[] = [];

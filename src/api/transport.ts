@@ -83,19 +83,19 @@ export function nodeTransport(env: NodeJS.ProcessEnv = {}): Transport {
         let r: http.ClientRequest;
         try {
           r = mod.request(to, { method: req.method, headers, agent, ...(to === via && { path: url.href, headers: { ...headers, host: url.host } }) }, (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > req.maxBodyBytes) r.destroy(Object.assign(new Error(`answer larger than ${req.maxBodyBytes} bytes`), { code: TOO_BIG_CODE }));
-            else chunks.push(c);
-          });
-          res.on('end', () => {
-            clearTimeout(deadline);
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
-          });
-          res.on('error', (err) => fail(err, true));
-          res.on('aborted', () => fail(Object.assign(new Error('connection closed mid-answer'), { code: 'ECONNRESET' }), true));
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              size += c.length;
+              if (size > req.maxBodyBytes) r.destroy(Object.assign(new Error(`answer larger than ${req.maxBodyBytes} bytes`), { code: TOO_BIG_CODE }));
+              else chunks.push(c);
+            });
+            res.on('end', () => {
+              clearTimeout(deadline);
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+            });
+            res.on('error', (err) => fail(err, true));
+            res.on('aborted', () => fail(Object.assign(new Error('connection closed mid-answer'), { code: 'ECONNRESET' }), true));
           });
         } catch (err) {
           // A header value HTTP cannot carry is refused before anything is sent (and no timer is armed).
@@ -134,14 +134,19 @@ function tunnelAgent(proxy: URL, options: https.AgentOptions, timeoutMs: number)
     const target = `${opts.host}:${opts.port}`;
     const mod = (proxy.protocol === 'https:' ? https : process.getBuiltinModule('node:http')) as typeof http;
     const connect = mod.request(proxy, { method: 'CONNECT', path: target, headers: { host: target, ...proxyAuthorization(proxy) }, agent: false });
-    connect.setTimeout(timeoutMs, () => connect.destroy(Object.assign(new Error(`the proxy ${proxy.host} did not answer CONNECT ${target} within ${timeoutMs} ms`), { code: TIMEOUT_CODE })));
+    connect.setTimeout(timeoutMs, () =>
+      connect.destroy(Object.assign(new Error(`the proxy ${proxy.host} did not answer CONNECT ${target} within ${timeoutMs} ms`), { code: TIMEOUT_CODE })),
+    );
     pending.add(connect);
     connect.once('close', () => pending.delete(connect));
     connect.once('connect', (res, socket) => {
       pending.delete(connect);
       if (res.statusCode !== 200) {
         socket.destroy();
-        done!(Object.assign(new Error(`the proxy ${proxy.host} answered ${res.statusCode} to CONNECT ${target}`), { code: 'EPROXY' }), undefined as unknown as Duplex);
+        done!(
+          Object.assign(new Error(`the proxy ${proxy.host} answered ${res.statusCode} to CONNECT ${target}`), { code: 'EPROXY' }),
+          undefined as unknown as Duplex,
+        );
         return;
       }
       const tls = process.getBuiltinModule('node:tls') as typeof import('node:tls');
@@ -179,7 +184,7 @@ export function proxyFor(url: string, env: NodeJS.ProcessEnv): string | undefine
   const { protocol, hostname, port } = new URL(url);
   if (LOOPBACK_HOST.test(hostname)) return undefined;
   const { httpsProxy, httpProxy, noProxy = '' } = proxySettings(env);
-  const proxy = protocol === 'https:' ? httpsProxy ?? httpProxy : httpProxy;
+  const proxy = protocol === 'https:' ? (httpsProxy ?? httpProxy) : httpProxy;
   if (!proxy) return undefined;
   if (noProxy.trim() === '*') return undefined;
   const bypassed = noProxy

@@ -36,17 +36,22 @@ export type Infer<S> = S extends Shape<infer T> ? T : never;
 
 const shape = <T>(def: Def, check: (v: unknown, at: string) => string | undefined): Shape<T> => Object.assign(check, { def }) as Shape<T>;
 
-const kind = (v: unknown) => (v === undefined ? 'missing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+const kind = (v: unknown) =>
+  v === undefined ? 'missing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 export const str = shape<string>({ kind: 'string' }, (v, at) => (typeof v === 'string' ? undefined : `${at} is ${kind(v)}, not a string`));
-export const num = shape<number>({ kind: 'number' }, (v, at) => (typeof v === 'number' ? (Number.isFinite(v) ? undefined : `${at} is ${v}, not a finite number`) : `${at} is ${kind(v)}, not a number`));
+export const num = shape<number>({ kind: 'number' }, (v, at) =>
+  typeof v === 'number' ? (Number.isFinite(v) ? undefined : `${at} is ${v}, not a finite number`) : `${at} is ${kind(v)}, not a number`,
+);
 export const bool = shape<boolean>({ kind: 'boolean' }, (v, at) => (typeof v === 'boolean' ? undefined : `${at} is ${kind(v)}, not true or false`));
 /** Not checked: a field checkin keeps or passes on (--json) but never reads. */
 export const anything = shape<unknown>({ kind: 'unknown' }, () => undefined);
 
 /** One of these words. */
 export const oneOf = <const V extends string>(values: readonly V[]) =>
-  shape<V>({ kind: 'enum', values }, (v, at) => (typeof v === 'string' && (values as readonly string[]).includes(v) ? undefined : `${at} is ${kind(v)}, not one of ${values.join(', ')}`));
+  shape<V>({ kind: 'enum', values }, (v, at) =>
+    typeof v === 'string' && (values as readonly string[]).includes(v) ? undefined : `${at} is ${kind(v)}, not one of ${values.join(', ')}`,
+  );
 
 /** `s`, or null. */
 export const orNull = <T>(s: Shape<T>) => shape<T | null>({ kind: 'nullable', of: s }, (v, at) => (v === null ? undefined : s(v, at)));
@@ -110,7 +115,8 @@ export function parseJsonBounded(text: string, max = MAX_JSON_DEPTH): { value: u
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: the next character is escaped
+      if (c === 92)
+        i++; // backslash: the next character is escaped
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) {

@@ -82,7 +82,8 @@ export const CLI_ADVICE: AdviceWords = { resume: resumeCommand, kept: keptLine }
 export function joinLines(flag: string) {
   return (value: string, previous: string | undefined): string => {
     if (previous === undefined) return value;
-    if (value === '-' || previous === '-') throw new InvalidArgumentError(`${flag} - reads standard input, and cannot be joined with another ${flag}; give the lines in one of the two.`);
+    if (value === '-' || previous === '-')
+      throw new InvalidArgumentError(`${flag} - reads standard input, and cannot be joined with another ${flag}; give the lines in one of the two.`);
     return `${previous}\n${value}`;
   };
 }
@@ -90,7 +91,8 @@ export function joinLines(flag: string) {
 /** A value that can be given once: a second one is refused, not silently taken over the first. */
 export function once<T = string>(flag: string, parse: (value: string) => T = (v) => v as T) {
   return (value: string, previous: T | undefined): T => {
-    if (previous !== undefined) throw new InvalidArgumentError(`${flag} was given more than once (${JSON.stringify(String(previous))}, then ${JSON.stringify(value)}); give it once.`);
+    if (previous !== undefined)
+      throw new InvalidArgumentError(`${flag} was given more than once (${JSON.stringify(String(previous))}, then ${JSON.stringify(value)}); give it once.`);
     return parse(value);
   };
 }

@@ -132,7 +132,7 @@ export function writeTemp(file: string, data: string | Buffer, { mode = 0o600, s
   try {
     fd = openSync(temp, 'wx', mode);
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
     if (sync) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -149,7 +149,11 @@ export function writeTemp(file: string, data: string | Buffer, { mode = 0o600, s
  * durably unless `sync` is false; throws the file system's error. A file for others to read too
  * (a skill an agent loads) passes 0o644 and 0o777, both less the umask.
  */
-export function writeDurably(file: string, data: string, { sync = true, mode = 0o600, dirMode = 0o700 }: { sync?: boolean; mode?: number; dirMode?: number } = {}): void {
+export function writeDurably(
+  file: string,
+  data: string,
+  { sync = true, mode = 0o600, dirMode = 0o700 }: { sync?: boolean; mode?: number; dirMode?: number } = {},
+): void {
   mkdirSync(dirname(file), { recursive: true, mode: dirMode });
   const temp = writeTemp(file, data, { sync, mode });
   try {

@@ -229,7 +229,12 @@ interface Holder {
 
 /** The claims this process holds, by token: a claim naming this pid but not one of these was left by an earlier process. */
 const held = new Set<string>();
-const me = (): Holder => ({ pid: process.pid, ...(startOf(process.pid) !== undefined && { start: startOf(process.pid) }), token: `${process.pid}-${newId()}`, at: new Date().toISOString() });
+const me = (): Holder => ({
+  pid: process.pid,
+  ...(startOf(process.pid) !== undefined && { start: startOf(process.pid) }),
+  token: `${process.pid}-${newId()}`,
+  at: new Date().toISOString(),
+});
 
 /** When a process started (wall clock, ms), from its start time in clock ticks after boot (/proc/stat's btime); undefined where unknown. */
 function startedAt(pid: number): number | undefined {
@@ -333,14 +338,20 @@ class Store {
         this.tx(() => {
           const put = this.db.prepare('INSERT OR IGNORE INTO entries (id, data, maybe_at) VALUES (?, ?, ?)');
           // A send that was under way when it broke may have reached the service: said so, asked before it goes again.
-          for (const r of rows) if (r.state !== 'sent') kept += Number(put.run(r.id, r.data, r.maybe_at ?? (r.state === 'sending' ? r.sending_at : null)).changes);
+          for (const r of rows)
+            if (r.state !== 'sent') kept += Number(put.run(r.id, r.data, r.maybe_at ?? (r.state === 'sending' ? r.sending_at : null)).changes);
         }, false);
       } catch {
         kept = 0;
       }
     }
-    const what = rows.length === 0 ? 'no draft could be read from it' : `${kept} draft${kept === 1 ? '' : 's'} read from it ${kept === 1 ? 'is' : 'are'} kept in the new one`;
-    this.warn(`the drafts database ${join(this.dir, DB_FILE)} was damaged (${fsReason(err)}); it was set aside as ${aside} (not deleted: what it holds may still be read by hand) and ${what}`);
+    const what =
+      rows.length === 0
+        ? 'no draft could be read from it'
+        : `${kept} draft${kept === 1 ? '' : 's'} read from it ${kept === 1 ? 'is' : 'are'} kept in the new one`;
+    this.warn(
+      `the drafts database ${join(this.dir, DB_FILE)} was damaged (${fsReason(err)}); it was set aside as ${aside} (not deleted: what it holds may still be read by hand) and ${what}`,
+    );
   }
 
   /** The rows of a damaged database that can still be read: all at once, else one by one (bounded). */
@@ -461,7 +472,10 @@ class Store {
   }
 }
 
-const busy = (err: unknown) => (isBusy(err) && !(err instanceof CliError) ? new CliError(`The outbox is ${BUSY} (it stayed locked for ${BUSY_MS / 1000} s); nothing was changed, try again`) : err);
+const busy = (err: unknown) =>
+  isBusy(err) && !(err instanceof CliError)
+    ? new CliError(`The outbox is ${BUSY} (it stayed locked for ${BUSY_MS / 1000} s); nothing was changed, try again`)
+    : err;
 
 export interface OutboxPlaces {
   /** Read too, never written: where earlier versions kept drafts (their files are moved in). */
@@ -568,9 +582,26 @@ export class Outbox {
    * Keeps a new entry, in the drafts folder or, when that cannot be written, in the private temp
    * folder (saying so, once); throws a CliError naming the folder when neither can be written.
    */
-  add(account: Account, target: DraftTarget, content: DraftContent, made: Made, now: Date, { hold = true, base, guessed }: { hold?: boolean; base?: string; guessed?: boolean } = {}): Entry {
+  add(
+    account: Account,
+    target: DraftTarget,
+    content: DraftContent,
+    made: Made,
+    now: Date,
+    { hold = true, base, guessed }: { hold?: boolean; base?: string; guessed?: boolean } = {},
+  ): Entry {
     const at = now.toISOString();
-    const entry: Entry = { id: newId(), account: { ...account, api_url: normalizeApiUrl(account.api_url) }, target, content, made, created_at: at, saved_at: at, ...(base && { base }), ...(guessed && { day_guessed: true }) };
+    const entry: Entry = {
+      id: newId(),
+      account: { ...account, api_url: normalizeApiUrl(account.api_url) },
+      target,
+      content,
+      made,
+      created_at: at,
+      saved_at: at,
+      ...(base && { base }),
+      ...(guessed && { day_guessed: true }),
+    };
     const insert = (s: Store) => {
       s.tx(() => {
         while (s.taken(entry.id)) entry.id = newId();
@@ -648,7 +679,11 @@ export class Outbox {
       throw new CliError(`Cannot keep the editor's file in ${mine.store.dir} (${fsReason(err)})`);
     }
     const self = me();
-    const next: Entry = { ...mine.entry, editing: { file: name, pid: self.pid, ...(self.start && { start: self.start }), shown: sha256(text) }, saved_at: now.toISOString() };
+    const next: Entry = {
+      ...mine.entry,
+      editing: { file: name, pid: self.pid, ...(self.start && { start: self.start }), shown: sha256(text) },
+      saved_at: now.toISOString(),
+    };
     this.rewrite(mine.store, next);
     return { entry: next, file };
   }
@@ -666,7 +701,9 @@ export class Outbox {
 
   /** Whether an entry was (or is) written in an editor that checkin no longer watches: its file may hold words no one has seen sent. */
   editedUnwatched(entry: Entry): boolean {
-    return entry.editing !== undefined && !this.own.has(entry.id) && !running({ pid: entry.editing.pid, ...(entry.editing.start && { start: entry.editing.start }) });
+    return (
+      entry.editing !== undefined && !this.own.has(entry.id) && !running({ pid: entry.editing.pid, ...(entry.editing.start && { start: entry.editing.start }) })
+    );
   }
 
   private rewrite(store: Store, next: Entry): void {
@@ -700,11 +737,22 @@ export class Outbox {
       if (!r) throw gone();
       if (r.state !== 'kept') {
         const h = parseHolder(r.holder);
-        if (h && running(h)) throw new ClaimedError(`The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`, EXIT.FAILURE, terminal('Wait for that checkin to finish, then look with `checkin drafts`.'));
-        if (r.state === 'sending') this.warn(`the draft ${entry.id} was being sent by a checkin that stopped (process ${h?.pid ?? 'unknown'}) before the service answered: it may have reached the service`);
-        store.db.prepare("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = COALESCE(maybe_at, sending_at) WHERE id = ?").run(entry.id);
+        if (h && running(h))
+          throw new ClaimedError(
+            `The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`,
+            EXIT.FAILURE,
+            terminal('Wait for that checkin to finish, then look with `checkin drafts`.'),
+          );
+        if (r.state === 'sending')
+          this.warn(
+            `the draft ${entry.id} was being sent by a checkin that stopped (process ${h?.pid ?? 'unknown'}) before the service answered: it may have reached the service`,
+          );
+        store.db
+          .prepare("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = COALESCE(maybe_at, sending_at) WHERE id = ?")
+          .run(entry.id);
       }
-      if (store.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ? AND state = 'kept'").run(JSON.stringify(mine), entry.id).changes !== 1) throw gone();
+      if (store.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ? AND state = 'kept'").run(JSON.stringify(mine), entry.id).changes !== 1)
+        throw gone();
     });
     held.add(mine.token);
     const mineOnly = 'WHERE id = ? AND holder = ?';
@@ -734,7 +782,9 @@ export class Outbox {
       // Said before the request goes: when that cannot be written, nothing is sent (and the entry never reads as "may have been sent").
       sending: () => {
         try {
-          store.tx(() => store.db.prepare(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`).run(new Date().toISOString(), entry.id, JSON.stringify(mine)));
+          store.tx(() =>
+            store.db.prepare(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`).run(new Date().toISOString(), entry.id, JSON.stringify(mine)),
+          );
         } catch (err) {
           throw new CliError(`Nothing was sent: the draft ${entry.id} could not be marked as being sent (${reason(err)})`);
         }
@@ -853,7 +903,9 @@ export class Outbox {
       const claimFile = entryFile ? readSide('claim') : undefined;
       if (claimFile && typeof claimFile.pid === 'number' && running({ pid: claimFile.pid, ...(str(claimFile.at) && { at: claimFile.at }) })) {
         // Never hidden without a word: another checkin is sending it now; it moves in once that one is gone.
-        this.warn(`the draft ${file} is being sent by another checkin (process ${claimFile.pid}${str(claimFile.at) ? `, since ${claimFile.at.slice(0, 24)}` : ''}); it is left where it is until that one is gone`);
+        this.warn(
+          `the draft ${file} is being sent by another checkin (process ${claimFile.pid}${str(claimFile.at) ? `, since ${claimFile.at.slice(0, 24)}` : ''}); it is left where it is until that one is gone`,
+        );
         continue;
       }
       const unknown = entryFile ? readSide('unknown') : undefined;
@@ -867,7 +919,15 @@ export class Outbox {
         const saved = str(v.saved_at) ? v.saved_at : new Date(0).toISOString();
         const hash = sha256(`${old![1]}\n${text}`);
         const id = Array.from({ length: 10 }, (_, i) => ID_ALPHABET[parseInt(hash.slice(i * 2, i * 2 + 2), 16) % ID_ALPHABET.length]).join('');
-        entry = { id, account: { api_url: normalizeApiUrl(String(v.api_url)) }, target: v.target as DraftTarget, content: v.content as DraftContent, made: 'earlier', created_at: saved, saved_at: saved };
+        entry = {
+          id,
+          account: { api_url: normalizeApiUrl(String(v.api_url)) },
+          target: v.target as DraftTarget,
+          content: v.content as DraftContent,
+          made: 'earlier',
+          created_at: saved,
+          saved_at: saved,
+        };
       }
       const mark = entryFile ? `0.1.0 ${entry.id}` : `earlier ${old![1]} ${sha256(text)}`;
       try {

@@ -51,7 +51,8 @@ const choice = (key: string, values: readonly string[], about: string): Spec => 
   about,
   values,
   parse(raw) {
-    if (!values.includes(raw)) throw new UsageError(`The ${key} setting takes ${values.join(', ')}; not ${JSON.stringify(raw)}`, `checkin config set ${key} ${values[0]}`);
+    if (!values.includes(raw))
+      throw new UsageError(`The ${key} setting takes ${values.join(', ')}; not ${JSON.stringify(raw)}`, `checkin config set ${key} ${values[0]}`);
     return raw;
   },
   valid: (v) => typeof v === 'string' && values.includes(v),

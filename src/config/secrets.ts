@@ -51,5 +51,7 @@ export function osKeychain(env: NodeJS.ProcessEnv = process.env): SecretStore | 
 
 /** The first line of a keychain error (the native module adds a backtrace). */
 export function reasonOf(err: unknown): string {
-  return String((err as Error)?.message ?? err).split('\n')[0]!.trim();
+  return String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .trim();
 }

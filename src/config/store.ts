@@ -161,7 +161,6 @@ function recordOf<T>(v: unknown): Record<string, T> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, T>) : {};
 }
 
-
 export class ConfigStore {
   readonly dir: string;
   readonly paths: CheckinPaths;
@@ -435,7 +434,11 @@ export class ConfigStore {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeDurably(this.file, JSON.stringify(next, undefined, '\t'));
     } catch (err) {
-      throw new CliError(`Cannot write ${this.file} (${fsReason(err)})`, EXIT.FAILURE, 'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.');
+      throw new CliError(
+        `Cannot write ${this.file} (${fsReason(err)})`,
+        EXIT.FAILURE,
+        'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.',
+      );
     }
     this.settings = next;
   }

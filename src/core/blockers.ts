@@ -106,7 +106,10 @@ export function isNoBlockers(text: string | null | undefined): boolean {
   const line = text.trim();
   // One line only: "No access to prod" or a list is never read as "none".
   if (line.includes('\n')) return false;
-  const t = (line === '-' ? line : line.replace(BULLET, '')).toLowerCase().replace(/(.)\.$/, '$1').trim();
+  const t = (line === '-' ? line : line.replace(BULLET, ''))
+    .toLowerCase()
+    .replace(/(.)\.$/, '$1')
+    .trim();
   return (NO_BLOCKER_WORDS as readonly string[]).includes(t);
 }
 
@@ -162,7 +165,10 @@ export function writingHints(answers: CheckInAnswers, members: Named[] | undefin
   const hints: WritingHint[] = [];
   if (answers.blockers && isNoBlockers(answers.blockers)) hints.push({ kind: 'no-blockers', text: noBlockersNote(answers.blockers) });
   if (answers.intentions !== undefined && !answers.intentions?.trim()) {
-    hints.push({ kind: 'empty-intentions', text: 'Intentions are empty: your team sees no plan for the day, and your next check-in has nothing to start "previous" from.' });
+    hints.push({
+      kind: 'empty-intentions',
+      text: 'Intentions are empty: your team sees no plan for the day, and your next check-in has nothing to start "previous" from.',
+    });
   }
   if (members) {
     const handles = members.flatMap((m) => (m.username ? [m.username] : []));

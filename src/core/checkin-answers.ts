@@ -87,7 +87,8 @@ export function parseMood(input: string): Mood | null {
   const byEmoji = MOOD_NAMES.find((m) => MOODS[m] === input.trim());
   if (byEmoji) return byEmoji;
   const near = nearMatches(v, MOOD_NAMES).map((m) => `"${m}"`);
-  if (near.length > 0) throw new UsageError(`Unknown mood "${input.trim()}"`, `Did you mean ${near.length > 1 ? `${near.slice(0, -1).join(', ')} or ${near.at(-1)}` : near[0]}?`);
+  if (near.length > 0)
+    throw new UsageError(`Unknown mood "${input.trim()}"`, `Did you mean ${near.length > 1 ? `${near.slice(0, -1).join(', ')} or ${near.at(-1)}` : near[0]}?`);
   throw new UsageError(`Unknown mood "${input.trim()}". Valid moods: ${MOOD_NAMES.join(', ')} (or none)`);
 }
 
@@ -187,7 +188,8 @@ export function readTemplate(text: string): ReadTemplate {
     }
     const section = sectionOf(line);
     if (section) {
-      if (seenAt[section.field] !== undefined) problems.push(`line ${n}: "## ${section.title}" is there twice (also line ${seenAt[section.field]}); merge the two`);
+      if (seenAt[section.field] !== undefined)
+        problems.push(`line ${n}: "## ${section.title}" is there twice (also line ${seenAt[section.field]}); merge the two`);
       seenAt[section.field] = n;
       current = section.field;
       afterTrailer = false;

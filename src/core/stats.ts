@@ -201,7 +201,13 @@ export function openBlockers(checkIns: CheckIn[]): OpenBlocker[] {
     if (!newest || !isBlockedCheckIn(newest)) continue;
     const run = longestRun(newest, list);
     if (!run) continue;
-    out.push({ person: newest.person ? { id: newest.person.id, name: newest.person.name } : null, blockers: newest.blockers ?? '', date: newest.date, run, check_in_id: newest.id });
+    out.push({
+      person: newest.person ? { id: newest.person.id, name: newest.person.name } : null,
+      blockers: newest.blockers ?? '',
+      date: newest.date,
+      run,
+      check_in_id: newest.id,
+    });
   }
   return out.sort((a, b) => b.run.days - a.run.days || (a.run.since < b.run.since ? -1 : 1));
 }

@@ -75,7 +75,13 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
   if (cached) return { dir: cached, fresh: false };
   const [people, teams] = await Promise.all([allPeople(api), allTeams(api)]);
   const dir: Directory = {
-    people: people.map((p) => ({ id: p.id, name: p.name, username: p.username ?? '', ...(p.teams && { team_ids: p.teams.map((t) => t.id) }), ...(p.time_zone && { time_zone: p.time_zone }) })),
+    people: people.map((p) => ({
+      id: p.id,
+      name: p.name,
+      username: p.username ?? '',
+      ...(p.teams && { team_ids: p.teams.map((t) => t.id) }),
+      ...(p.time_zone && { time_zone: p.time_zone }),
+    })),
     teams: teams.map((t) => ({ id: t.id, name: t.name })),
     fetched_at: ctx.now().toISOString(),
   };
@@ -87,14 +93,20 @@ async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directo
  * Everyone in the account with their @username and teams, from the cached directory (GET /people
  * and /teams when there is none, or with `refresh`); `fresh`: it was just asked for.
  */
-export async function directoryPeople(ctx: Context, opts: { refresh?: boolean } = {}): Promise<{ people: Directory['people']; fresh: boolean; fetchedAt: string }> {
+export async function directoryPeople(
+  ctx: Context,
+  opts: { refresh?: boolean } = {},
+): Promise<{ people: Directory['people']; fresh: boolean; fetchedAt: string }> {
   const { dir, fresh } = await directory(ctx, Boolean(opts.refresh));
   return { people: dir.people, fresh, fetchedAt: dir.fetched_at };
 }
 
 /** Splits repeated and comma-separated values: --person a,b --person c → [a, b, c]. */
 export function splitValues(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 type Entry = { id: string; name: string; username?: string };
@@ -116,7 +128,9 @@ async function lookUp(ctx: Context, what: 'person' | 'team', wanted: string, pic
   }
   if (hits.length === 1) return hits[0]!.id;
   if (hits.length > 1) {
-    throw new UsageError(`Several ${what === 'person' ? 'people' : 'teams'} match "${wanted}": ${hits.map((h) => `${sanitizeLine(h.name)} (${h.id})`).join(', ')}; give a UUID`);
+    throw new UsageError(
+      `Several ${what === 'person' ? 'people' : 'teams'} match "${wanted}": ${hits.map((h) => `${sanitizeLine(h.name)} (${h.id})`).join(', ')}; give a UUID`,
+    );
   }
   const labels = entries.map((e) => (e.username ? `${sanitizeLine(e.name)} (@${sanitizeLine(e.username)})` : sanitizeLine(e.name)));
   const near = nearMatches(wanted, labels);

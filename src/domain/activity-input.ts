@@ -13,7 +13,11 @@ export function activityInput(fields: { text: string; url?: string; group: strin
   const description = fields.text.trim();
   if (description === '') throw new UsageError('Nothing to record: the text is empty');
   const length = [...description].length;
-  if (length > MAX_DESCRIPTION) throw new UsageError(`The text is ${length} characters; an activity takes at most ${MAX_DESCRIPTION}`, `Shorten it, or put the details behind ${names.url}.`);
+  if (length > MAX_DESCRIPTION)
+    throw new UsageError(
+      `The text is ${length} characters; an activity takes at most ${MAX_DESCRIPTION}`,
+      `Shorten it, or put the details behind ${names.url}.`,
+    );
   if (fields.url !== undefined && !/^https:\/\/\S+$/.test(fields.url)) throw new UsageError(`${names.url} takes an https:// link, got "${fields.url}"`);
   if (fields.group.trim() === '') throw new UsageError(`${names.group} must not be empty`);
   return { group: fields.group, description, ...(fields.url !== undefined && { url: fields.url }) };

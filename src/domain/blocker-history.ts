@@ -19,11 +19,13 @@ export const isBlocked = (c: CheckIn) => c.blocked !== false && (c.blockers ?? '
 export async function blockerHistory(ctx: Context, date: string, blocked: CheckIn[]): Promise<Map<string, BlockerRun>> {
   const runs = new Map<string, BlockerRun>();
   const people = [...new Set(blocked.filter(isBlocked).flatMap((c) => (c.person?.id ? [c.person.id] : [])))];
-  const history = people.length === 0 ? [] : await allCheckIns(await ctx.api(), { people_ids: people, since: addDays(date, -BLOCKER_HISTORY_DAYS), until: addDays(date, -1) });
+  const history =
+    people.length === 0
+      ? []
+      : await allCheckIns(await ctx.api(), { people_ids: people, since: addDays(date, -BLOCKER_HISTORY_DAYS), until: addDays(date, -1) });
   for (const c of blocked) {
     const run = isBlocked(c) ? longestRun(c, history) : undefined;
     if (run) runs.set(c.id, run);
   }
   return runs;
 }
-

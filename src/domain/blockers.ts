@@ -43,20 +43,32 @@ export interface OpenBlockers {
   blockers: OpenBlocker[];
 }
 
-const byName = (a: OpenBlocker, b: OpenBlocker) => ((a.person?.name ?? '') < (b.person?.name ?? '') ? -1 : (a.person?.name ?? '') > (b.person?.name ?? '') ? 1 : 0);
+const byName = (a: OpenBlocker, b: OpenBlocker) =>
+  (a.person?.name ?? '') < (b.person?.name ?? '') ? -1 : (a.person?.name ?? '') > (b.person?.name ?? '') ? 1 : 0;
 
 async function blockersOf(ctx: Context, date: string, teamIds: string[], keep: (c: CheckIn) => boolean): Promise<OpenBlockers> {
   const wanted = new Set(teamIds.map((t) => t.toLowerCase()));
   const seen = new Set<string>();
   // Several team_ids[] may list one check-in more than once (docs/api.md § Lists): once each.
-  const list = (await allCheckIns(await ctx.api(), { since: date, until: date, blocked: true, team_ids: teamIds })).filter((c) => !seen.has(c.id) && seen.add(c.id));
+  const list = (await allCheckIns(await ctx.api(), { since: date, until: date, blocked: true, team_ids: teamIds })).filter(
+    (c) => !seen.has(c.id) && seen.add(c.id),
+  );
   const ofTeams = (c: CheckIn) => (c.teams ?? []).filter((t) => wanted.has(t.id.toLowerCase()));
   const open = list.filter((c) => c.date === date && isBlocked(c) && (c.teams === undefined || ofTeams(c).length > 0) && keep(c));
   const runs = await blockerHistory(ctx, date, open);
   const blockers: OpenBlocker[] = open
     .map((c) => {
       const run = runs.get(c.id) ?? { days: 1, since: c.date, at_least: false };
-      return { person: c.person ?? null, teams: ofTeams(c), blockers: c.blockers ?? '', check_in: c, reported_at: c.completed_at ?? null, same_since: run.since, days: run.days, at_least: run.at_least };
+      return {
+        person: c.person ?? null,
+        teams: ofTeams(c),
+        blockers: c.blockers ?? '',
+        check_in: c,
+        reported_at: c.completed_at ?? null,
+        same_since: run.since,
+        days: run.days,
+        at_least: run.at_least,
+      };
     })
     .sort(byName);
   return { date, team_ids: teamIds, looked_back_to: addDays(date, -BLOCKER_HISTORY_DAYS), blockers };
@@ -77,8 +89,14 @@ const isRun = (b: unknown): b is BlockedOnMe => {
   const x = b as Partial<Record<keyof BlockedOnMe, unknown>> | null;
   const person = x?.person as { id?: unknown; name?: unknown } | null | undefined;
   return (
-    typeof x === 'object' && x !== null && typeof x.blockers === 'string' && typeof x.since === 'string' && typeof x.days === 'number' && typeof x.at_least === 'boolean' &&
-    typeof x.check_in_id === 'string' && (person === null || (typeof person === 'object' && typeof person.id === 'string' && typeof person.name === 'string'))
+    typeof x === 'object' &&
+    x !== null &&
+    typeof x.blockers === 'string' &&
+    typeof x.since === 'string' &&
+    typeof x.days === 'number' &&
+    typeof x.at_least === 'boolean' &&
+    typeof x.check_in_id === 'string' &&
+    (person === null || (typeof person === 'object' && typeof person.id === 'string' && typeof person.name === 'string'))
   );
 };
 
@@ -101,7 +119,14 @@ export async function blockedOnMeKept(ctx: Context, date: string): Promise<Block
   if (held?.date === date && age >= 0 && age < BLOCKED_ON_ME_TTL_MS && Array.isArray(held.list) && held.list.every(isRun)) return held.list;
   let list: BlockedOnMe[];
   try {
-    list = (await blockedOnMe(ctx, date)).map((b) => ({ person: b.person, blockers: b.blockers, since: b.same_since, days: b.days, at_least: b.at_least, check_in_id: b.check_in.id }));
+    list = (await blockedOnMe(ctx, date)).map((b) => ({
+      person: b.person,
+      blockers: b.blockers,
+      since: b.same_since,
+      days: b.days,
+      at_least: b.at_least,
+      check_in_id: b.check_in.id,
+    }));
   } catch (err) {
     // A failure is kept too, as nothing, for a shorter while: a prompt that runs status every few
     // seconds does not ask (and wait) again each time. The caller says nothing of it either way.
@@ -122,6 +147,11 @@ export async function blockedOnMe(ctx: Context, date?: string): Promise<OpenBloc
   const person = await me(ctx);
   if (person.teams.length === 0) return [];
   const day = date ?? (await today(ctx));
-  const found = await blockersOf(ctx, day, person.teams.map((t) => t.id), (c) => c.person?.id !== person.id && mentions(c.blockers, person));
+  const found = await blockersOf(
+    ctx,
+    day,
+    person.teams.map((t) => t.id),
+    (c) => c.person?.id !== person.id && mentions(c.blockers, person),
+  );
   return found.blockers;
 }

@@ -15,7 +15,8 @@ export type CommentOn = { checkIn: string; person?: string } | { goalUpdate: str
 /** The check-in or goal update; `none` (the day, as said) when a date has no check-in scheduled. */
 export async function commentTarget(ctx: Context, on: CommentOn): Promise<Commentable | { none: string }> {
   if ('goalUpdate' in on) {
-    if (!UUID_RE.test(on.goalUpdate) && !isIdPrefix(on.goalUpdate)) throw new UsageError(`A goal update is named by its UUID (or its start); "${on.goalUpdate}" is not one`);
+    if (!UUID_RE.test(on.goalUpdate) && !isIdPrefix(on.goalUpdate))
+      throw new UsageError(`A goal update is named by its UUID (or its start); "${on.goalUpdate}" is not one`);
     return { kind: 'goal-update', id: await resolveId(ctx, 'goal update', on.goalUpdate) };
   }
   const target = on.person !== undefined ? await teammateCheckInTarget(ctx, on.checkIn, on.person) : await resolveCheckInKey(ctx, on.checkIn);

@@ -44,7 +44,9 @@ async function fromProfile(ctx: Context, person: CachedMe): Promise<DayZone> {
     const { zoneTable } = await import('../core/zone.js');
     table = zoneTable(name, ctx.now());
     if (!table) {
-      ctx.io.err(`warning: your profile's time zone "${name}" is not one checkin knows; using ${machine(ctx)} (${Intl.DateTimeFormat().resolvedOptions().timeZone})\n`);
+      ctx.io.err(
+        `warning: your profile's time zone "${name}" is not one checkin knows; using ${machine(ctx)} (${Intl.DateTimeFormat().resolvedOptions().timeZone})\n`,
+      );
       return { zone: undefined, source: machine(ctx) };
     }
     await rememberZone(ctx, person, table);
@@ -109,16 +111,27 @@ export async function rangeDay(ctx: Context, value: string | undefined, flag: st
  * words the asking face uses for the two ends (`--since`/`--until` at the terminal, `since`/`until`
  * for an agent), so that an error speaks the asker's language.
  */
-export async function dayRange(ctx: Context, range: { since?: string; until?: string }, names: { since: string; until: string }): Promise<{ since?: string; until?: string }> {
+export async function dayRange(
+  ctx: Context,
+  range: { since?: string; until?: string },
+  names: { since: string; until: string },
+): Promise<{ since?: string; until?: string }> {
   const since = await rangeDay(ctx, range.since, names.since);
   // A weekday name as the end counts from the start: "--since monday --until friday" is one week.
-  const until = range.until === undefined ? undefined : since ? parseRangeEnd(range.until, await today(ctx), names.until, since) : await rangeDay(ctx, range.until, names.until);
+  const until =
+    range.until === undefined
+      ? undefined
+      : since
+        ? parseRangeEnd(range.until, await today(ctx), names.until, since)
+        : await rangeDay(ctx, range.until, names.until);
   if (since && until && since > until) {
     // Backwards: said as understood, each end as a day and, when a word was given, which word.
     const said = (key: string, given: string | undefined) => `${key} (${shortDay(key)}${given && given.trim() !== key ? `, from "${given.trim()}"` : ''})`;
     const words = range.since !== undefined && /^\s*(last[ -])?[a-z]+\s*$/i.test(range.since) && !/^\s*(today|yesterday|tomorrow)\s*$/i.test(range.since);
     const message = `${names.since} ${said(since, range.since)} is after ${names.until} ${said(until, range.until)}`;
-    throw words ? new UsageError(message, 'A weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.') : new UsageError(message);
+    throw words
+      ? new UsageError(message, 'A weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.')
+      : new UsageError(message);
   }
   return { ...(since && { since }), ...(until && { until }) };
 }

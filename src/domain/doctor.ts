@@ -23,7 +23,16 @@ import type { Context } from '../context.js';
 import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
 import { waitingDrafts } from './drafts-waiting.js';
-import { modeOf, probeKeychain, readdirOrEmpty, readRegistrations, scheduledEnvironment, statOrUndefined, writable, type ProbeResult } from '../system/probes.js';
+import {
+  modeOf,
+  probeKeychain,
+  readdirOrEmpty,
+  readRegistrations,
+  scheduledEnvironment,
+  statOrUndefined,
+  writable,
+  type ProbeResult,
+} from '../system/probes.js';
 import { findProgram, type Host } from '../system/programs.js';
 import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from '../system/reminder.js';
 import { formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
@@ -32,7 +41,20 @@ import { agentName, olderThan, skillPlaces, type SkillPlace } from '../system/sk
 export type CheckStatus = 'ok' | 'warning' | 'problem';
 
 /** The checks, by their stable ids (what `--json` and scripts key on), in the order they are shown. */
-export const CHECK_IDS = ['token', 'service', 'keychain', 'config-folder', 'state-folder', 'cache-folder', 'time-zone', 'reminder', 'mcp', 'skill', 'node', 'outbox'] as const;
+export const CHECK_IDS = [
+  'token',
+  'service',
+  'keychain',
+  'config-folder',
+  'state-folder',
+  'cache-folder',
+  'time-zone',
+  'reminder',
+  'mcp',
+  'skill',
+  'node',
+  'outbox',
+] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 export interface Check {
@@ -127,11 +149,17 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   try {
     const stored = cfg.read();
     if (!ctx.env.CHECKIN_TOKEN && !ctx.env.STEADY_TOKEN && !stored.token && stored.token_store === 'keychain' && !keychainAnswers) {
-      return { token: problem('token', 'kept in the keychain, which cannot give it (see keychain)', 'Run `checkin login` again, or set CHECKIN_TOKEN.'), service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null) };
+      return {
+        token: problem('token', 'kept in the keychain, which cannot give it (see keychain)', 'Run `checkin login` again, or set CHECKIN_TOKEN.'),
+        service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null),
+      };
     }
     token = cfg.token();
   } catch (err) {
-    return { token: problem('token', `cannot be read: ${fsReason(err)}`, 'Run `checkin login` again, or set CHECKIN_TOKEN.'), service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null) };
+    return {
+      token: problem('token', `cannot be read: ${fsReason(err)}`, 'Run `checkin login` again, or set CHECKIN_TOKEN.'),
+      service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null),
+    };
   }
   if (!token) {
     return {
@@ -150,23 +178,45 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   };
   if (token.value === '' || !/^[\t\x20-\x7e\x80-\xff]*$/.test(token.value)) {
     return {
-      token: problem('token', `${shown} cannot be sent: it is empty or holds a character HTTP headers cannot carry`, 'Copy the token again, exactly as the service shows it, and run `checkin login`.'),
+      token: problem(
+        'token',
+        `${shown} cannot be sent: it is empty or holds a character HTTP headers cannot carry`,
+        'Copy the token again, exactly as the service shows it, and run `checkin login`.',
+      ),
       service: warning('service', `${shownUrl} not asked: the token cannot be sent`, null),
     };
   }
   try {
     checkTransport(url);
   } catch (err) {
-    return { token: warning('token', `${shown} not checked: the API URL is refused`, null), service: problem('service', (err as Error).message, 'Set CHECKIN_API_URL (or `checkin login --api-url`) to an https:// URL ending in /api/v2.') };
+    return {
+      token: warning('token', `${shown} not checked: the API URL is refused`, null),
+      service: problem('service', (err as Error).message, 'Set CHECKIN_API_URL (or `checkin login --api-url`) to an https:// URL ending in /api/v2.'),
+    };
   }
   // One try, no retries: doctor sends one request and says what came back.
-  const client = new ApiClient({ baseUrl: url, token: token.value, env: ctx.env, userAgent: USER_AGENT, maxTries: 1, timeoutMs, maxRetryAfterS: 0, sleep: async () => undefined, now: () => ctx.now().getTime() });
+  const client = new ApiClient({
+    baseUrl: url,
+    token: token.value,
+    env: ctx.env,
+    userAgent: USER_AGENT,
+    maxTries: 1,
+    timeoutMs,
+    maxRetryAfterS: 0,
+    sleep: async () => undefined,
+    now: () => ctx.now().getTime(),
+  });
   const started = Date.now();
   let answer: Awaited<ReturnType<ApiClient['raw']>>;
   try {
     answer = await client.raw({ method: 'GET', url: client.urlFor('me') });
   } catch (err) {
-    const why = err instanceof ApiError ? (err.kind === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : (err.message.replace(/^GET \S+: /, '') || err.kind)) : fsReason(err);
+    const why =
+      err instanceof ApiError
+        ? err.kind === 'timeout'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : err.message.replace(/^GET \S+: /, '') || err.kind
+        : fsReason(err);
     return {
       token: warning('token', `${shown} not checked: the service could not be reached`, null),
       service: problem(
@@ -189,12 +239,20 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
     const said = status === 401 ? 'rejected (401: missing, wrong, expired or revoked)' : 'refused (403)';
     return {
       token: problem('token', `${shown} ${said}`, 'Make a new token (Steady: My integrations) and run `checkin login`.'),
-      service: budget.status === 'ok' ? ok('service', `${shownUrl} reachable (answered in ${ms} ms); ${budget.text}`) : { ...budget.check, message: `${shownUrl} reachable (answered in ${ms} ms); ${budget.text}` },
+      service:
+        budget.status === 'ok'
+          ? ok('service', `${shownUrl} reachable (answered in ${ms} ms); ${budget.text}`)
+          : { ...budget.check, message: `${shownUrl} reachable (answered in ${ms} ms); ${budget.text}` },
       zone: cachedZone(),
     };
   }
   if (answer.error) {
-    const fix = status === 404 ? 'Set CHECKIN_API_URL to the API v2 base, e.g. https://service.steady.space/api/v2.' : status >= 500 || status === 429 ? 'Try again later; the service is failing or busy.' : null;
+    const fix =
+      status === 404
+        ? 'Set CHECKIN_API_URL to the API v2 base, e.g. https://service.steady.space/api/v2.'
+        : status >= 500 || status === 429
+          ? 'Try again later; the service is failing or busy.'
+          : null;
     return {
       token: warning('token', `${shown} not checked: the service answered ${status}`, null),
       service: problem('service', `${shownUrl}: GET /me answered ${status}${status === 404 ? ': no API v2 there' : ''}; ${budget.text}`, fix),
@@ -207,13 +265,21 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   } catch (err) {
     return {
       token: warning('token', `${shown} not checked: the answer was not a person`, null),
-      service: problem('service', `${shownUrl} answered GET /me, but not as API v2 does (${(err as Error).message.split('\n')[0]})`, 'Set CHECKIN_API_URL to the API v2 base, e.g. https://service.steady.space/api/v2.'),
+      service: problem(
+        'service',
+        `${shownUrl} answered GET /me, but not as API v2 does (${(err as Error).message.split('\n')[0]})`,
+        'Set CHECKIN_API_URL to the API v2 base, e.g. https://service.steady.space/api/v2.',
+      ),
     };
   }
   const who = person.username ? `@${person.username}` : person.name ? person.name : 'its person';
   const tokenCheck = ok('token', `${shown} accepted for ${who} (its scope, Read or Read + write, the service does not show)`);
   const serviceMessage = `${shownUrl} speaks API v2 (GET /me in ${ms} ms); ${budget.text}`;
-  return { token: tokenCheck, service: budget.status === 'ok' ? ok('service', serviceMessage) : { ...budget.check, message: serviceMessage }, zone: person.time_zone ?? undefined };
+  return {
+    token: tokenCheck,
+    service: budget.status === 'ok' ? ok('service', serviceMessage) : { ...budget.check, message: serviceMessage },
+    zone: person.time_zone ?? undefined,
+  };
 }
 
 /** What the RateLimit headers say is left of each window. */
@@ -222,15 +288,33 @@ function rateBudget(headers: Headers): { status: 'ok' | 'warning'; text: string;
   const policy = parseRateLimitPolicy(headers['ratelimit-policy']);
   if (windows.length === 0) {
     const text = 'no RateLimit headers came with it, so checkin cannot pace itself';
-    return { status: 'warning', text, check: warning('service', text, 'If a proxy stands between you and the service, have it pass the RateLimit and RateLimit-Policy headers on.') };
+    return {
+      status: 'warning',
+      text,
+      check: warning('service', text, 'If a proxy stands between you and the service, have it pass the RateLimit and RateLimit-Policy headers on.'),
+    };
   }
   const parts = windows.map((w) => {
     const quota = policy.get(w.name)?.quota;
-    return { text: `${w.name} ${w.remaining}${quota !== undefined ? `/${quota}` : ''} left`, low: quota !== undefined ? w.remaining < quota * 0.1 : w.remaining === 0, reset: w.reset, name: w.name };
+    return {
+      text: `${w.name} ${w.remaining}${quota !== undefined ? `/${quota}` : ''} left`,
+      low: quota !== undefined ? w.remaining < quota * 0.1 : w.remaining === 0,
+      reset: w.reset,
+      name: w.name,
+    };
   });
   const text = `rate budget: ${parts.map((p) => p.text).join(', ')}`;
   const low = parts.find((p) => p.low);
-  if (low) return { status: 'warning', text, check: warning('service', text, `Almost all of the ${low.name} window is spent (something is sending many requests: a watch, a script?); it resets in ${low.reset} s.`) };
+  if (low)
+    return {
+      status: 'warning',
+      text,
+      check: warning(
+        'service',
+        text,
+        `Almost all of the ${low.name} window is spent (something is sending many requests: a watch, a script?); it resets in ${low.reset} s.`,
+      ),
+    };
   return { status: 'ok', text, check: ok('service', text) };
 }
 
@@ -246,18 +330,37 @@ async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
   }
   const envToken = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
   if (stored.token_store !== 'keychain' || !stored.api_url) {
-    if (stored.token) return ok('keychain', `not used: the token is kept in the settings file (mode 0600), which a scheduled run reads too${envToken ? ` (${envToken} is used before it here)` : ''}`);
+    if (stored.token)
+      return ok(
+        'keychain',
+        `not used: the token is kept in the settings file (mode 0600), which a scheduled run reads too${envToken ? ` (${envToken} is used before it here)` : ''}`,
+      );
     if (envToken) return ok('keychain', `not used: the token comes from ${envToken} (a scheduled run does not have it: see the reminder)`);
     return ok('keychain', 'not used: no token is stored');
   }
   const store = cfg.secrets();
-  if (typeof store === 'string') return problem('keychain', `your token is kept in the keychain, but ${store}`, 'Run `checkin login --insecure-storage` to keep it in the settings file (0600) instead.');
+  if (typeof store === 'string')
+    return problem(
+      'keychain',
+      `your token is kept in the keychain, but ${store}`,
+      'Run `checkin login --insecure-storage` to keep it in the settings file (0600) instead.',
+    );
   let modulePath: string;
   try {
     // The single binary carries the module (config/installation.ts) and is its own probe.
-    modulePath = buildKind() === 'binary' ? 'binary' : process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
+    modulePath =
+      buildKind() === 'binary'
+        ? 'binary'
+        : process
+            .getBuiltinModule('node:module')
+            .createRequire(import.meta.url)
+            .resolve('@napi-rs/keyring');
   } catch {
-    return problem('keychain', 'your token is kept in the keychain, but the keychain module is not installed', 'Reinstall checkin, or run `checkin login --insecure-storage`.');
+    return problem(
+      'keychain',
+      'your token is kept in the keychain, but the keychain module is not installed',
+      'Reinstall checkin, or run `checkin login --insecure-storage`.',
+    );
   }
   const account = normalizeApiUrl(stored.api_url);
   const url = cfg.apiUrl();
@@ -271,9 +374,18 @@ async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
 /** What the two look-ups (this session's, a scheduled run's) say together. */
 export function keychainVerdict(name: string, here: ProbeResult, scheduled: ProbeResult): Check {
   const said = (r: ProbeResult) => ('error' in r ? `cannot be opened (${r.error})` : r.found ? 'holds the token' : 'has no token for this service');
-  if (!('found' in here && here.found)) return problem('keychain', `${name} ${said(here)} from this session`, 'Run `checkin login` again (or `checkin login --insecure-storage` to keep the token in the settings file).');
+  if (!('found' in here && here.found))
+    return problem(
+      'keychain',
+      `${name} ${said(here)} from this session`,
+      'Run `checkin login` again (or `checkin login --insecure-storage` to keep the token in the settings file).',
+    );
   if (!('found' in scheduled && scheduled.found)) {
-    return warning('keychain', `${name} holds the token from this session, but ${said(scheduled)} from a scheduled run's environment`, 'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.');
+    return warning(
+      'keychain',
+      `${name} holds the token from this session, but ${said(scheduled)} from a scheduled run's environment`,
+      'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.',
+    );
   }
   return ok('keychain', `${name} holds the token, from this session and from a scheduled run's environment`);
 }
@@ -301,7 +413,8 @@ export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: s
     st = statSync(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return problem(id, `${shown} (${what}) cannot be looked at: ${fsReason(err)}`, `Check the folders above ${shown}.`);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      return problem(id, `${shown} (${what}) cannot be looked at: ${fsReason(err)}`, `Check the folders above ${shown}.`);
   }
   if (!st) {
     // Not made yet: whether it can be, from the nearest thing that is there.
@@ -309,8 +422,18 @@ export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: s
     for (let i = 0; i < 64; i++) {
       const there = statOrUndefined(up);
       if (there) {
-        if (!there.isDirectory()) return problem(id, `${shown} (${what}) cannot be made: ${tilde(up)} is a file, not a folder`, `Move ${tilde(up)} away (or set CHECKIN_CONFIG_DIR to another folder).`);
-        if (!writable(up)) return problem(id, `${shown} (${what}) cannot be made: ${tilde(up)} is not writable`, `Make ${tilde(up)} writable, or set CHECKIN_CONFIG_DIR to a folder that is.`);
+        if (!there.isDirectory())
+          return problem(
+            id,
+            `${shown} (${what}) cannot be made: ${tilde(up)} is a file, not a folder`,
+            `Move ${tilde(up)} away (or set CHECKIN_CONFIG_DIR to another folder).`,
+          );
+        if (!writable(up))
+          return problem(
+            id,
+            `${shown} (${what}) cannot be made: ${tilde(up)} is not writable`,
+            `Make ${tilde(up)} writable, or set CHECKIN_CONFIG_DIR to a folder that is.`,
+          );
         return ok(id, `${shown} (${what}) is not made yet; it will be (0700) when first needed`);
       }
       if (dirname(up) === up) break;
@@ -318,8 +441,10 @@ export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: s
     }
     return problem(id, `${shown} (${what}) cannot be made: no folder above it is there`, 'Set HOME, or CHECKIN_CONFIG_DIR, to a folder that exists.');
   }
-  if (!st.isDirectory()) return problem(id, `${shown} (${what}) is a file, not a folder`, `Move it away (mv ${shown} ${shown}.old); checkin makes the folder again.`);
-  if (uid !== undefined && st.uid !== uid) return problem(id, `${shown} (${what}) belongs to another user (uid ${st.uid})`, `Give it back to yourself: chown -R $(id -u) ${shown}.`);
+  if (!st.isDirectory())
+    return problem(id, `${shown} (${what}) is a file, not a folder`, `Move it away (mv ${shown} ${shown}.old); checkin makes the folder again.`);
+  if (uid !== undefined && st.uid !== uid)
+    return problem(id, `${shown} (${what}) belongs to another user (uid ${st.uid})`, `Give it back to yourself: chown -R $(id -u) ${shown}.`);
   if (!writable(dir)) return problem(id, `${shown} (${what}) is not writable (mode ${modeOf(st)})`, `chmod 700 ${shown}`);
   const loose: string[] = [];
   if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) loose.push(`the folder is mode ${modeOf(st)}`);
@@ -328,7 +453,12 @@ export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: s
     if (f && process.platform !== 'win32' && (f.mode & 0o077) !== 0) loose.push(`${name} is mode ${modeOf(f)}`);
     else if (f && uid !== undefined && f.uid !== uid) loose.push(`${name} belongs to uid ${f.uid}`);
   }
-  if (loose.length > 0) return warning(id, `${shown} (${what}) is writable, but not private: ${loose.join(', ')}`, `chmod 700 ${shown}; chmod 600 the files in it (they may hold the token and drafts).`);
+  if (loose.length > 0)
+    return warning(
+      id,
+      `${shown} (${what}) is writable, but not private: ${loose.join(', ')}`,
+      `chmod 700 ${shown}; chmod 600 the files in it (they may hold the token and drafts).`,
+    );
   return ok(id, `${shown} (${what}) is writable and private (${modeOf(st)})`);
 }
 
@@ -336,20 +466,41 @@ export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: s
 
 async function timeZone(ctx: Context, profileZone: string | undefined): Promise<Check> {
   const machine = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (!profileZone) return warning('time-zone', `not compared: the profile could not be read (this machine: ${machine})`, 'Fix the token or the service above; then doctor compares them.');
+  if (!profileZone)
+    return warning(
+      'time-zone',
+      `not compared: the profile could not be read (this machine: ${machine})`,
+      'Fix the token or the service above; then doctor compares them.',
+    );
   const { ianaZone } = await import('../core/zone.js');
   const { tzOffset } = await import('@date-fns/tz');
   const iana = ianaZone(profileZone);
-  if (!iana) return warning('time-zone', `the profile's zone "${profileZone}" is not one checkin knows; days are counted in this machine's (${machine})`, 'Set your time zone in your Steady profile.');
+  if (!iana)
+    return warning(
+      'time-zone',
+      `the profile's zone "${profileZone}" is not one checkin knows; days are counted in this machine's (${machine})`,
+      'Set your time zone in your Steady profile.',
+    );
   const now = ctx.now();
   // Now and half a year on: a zone with summer time and one without agree for only part of the year.
   const instants = [now, new Date(now.getTime() + 182 * 86_400_000)];
   const offsets = (zone: string) => instants.map((at) => tzOffset(zone, at));
   const [p, m] = [offsets(iana), offsets(machine)];
-  const utc = (min: number) => `UTC${min < 0 ? '-' : '+'}${String(Math.floor(Math.abs(min) / 60)).padStart(2, '0')}:${String(Math.abs(min) % 60).padStart(2, '0')}`;
+  const utc = (min: number) =>
+    `UTC${min < 0 ? '-' : '+'}${String(Math.floor(Math.abs(min) / 60)).padStart(2, '0')}:${String(Math.abs(min) % 60).padStart(2, '0')}`;
   const names = iana === profileZone ? iana : `${profileZone} = ${iana}`;
-  if (p[0] !== m[0]) return warning('time-zone', `your profile's zone (${names}, ${utc(p[0]!)}) is not this machine's (${machine}, ${utc(m[0]!)}): "today" is your profile's day, the reminder fires in the machine's time`, 'Set the zone in your Steady profile, or TZ for checkin (e.g. TZ=' + iana + ').');
-  if (p[1] !== m[1]) return warning('time-zone', `your profile's zone (${names}) and this machine's (${machine}) agree now but not all year (summer time)`, `Set TZ=${iana} for checkin, or the zone in your Steady profile.`);
+  if (p[0] !== m[0])
+    return warning(
+      'time-zone',
+      `your profile's zone (${names}, ${utc(p[0]!)}) is not this machine's (${machine}, ${utc(m[0]!)}): "today" is your profile's day, the reminder fires in the machine's time`,
+      'Set the zone in your Steady profile, or TZ for checkin (e.g. TZ=' + iana + ').',
+    );
+  if (p[1] !== m[1])
+    return warning(
+      'time-zone',
+      `your profile's zone (${names}) and this machine's (${machine}) agree now but not all year (summer time)`,
+      `Set TZ=${iana} for checkin, or the zone in your Steady profile.`,
+    );
   return ok('time-zone', `your profile's zone (${names}) matches this machine's (${machine}, ${utc(m[0]!)})`);
 }
 
@@ -395,9 +546,15 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string):
   } else if (!last) notes.push('no run recorded yet');
   else {
     const day = last.at.slice(0, 16).replace('T', ' ');
-    const said = { notified: 'showed a notification', printed: 'printed its line (no notification)', quiet: 'had nothing to remind of', failed: `failed: ${last.detail ?? 'no reason recorded'}` }[last.outcome];
+    const said = {
+      notified: 'showed a notification',
+      printed: 'printed its line (no notification)',
+      quiet: 'had nothing to remind of',
+      failed: `failed: ${last.detail ?? 'no reason recorded'}`,
+    }[last.outcome];
     notes.push(`last run ${day} UTC ${said}`);
-    if (last.outcome === 'failed') worse('problem', 'Fix what the run said (the token, the service, the keychain: see above), then `checkin remind run` tries it now.');
+    if (last.outcome === 'failed')
+      worse('problem', 'Fix what the run said (the token, the service, the keychain: see above), then `checkin remind run` tries it now.');
     const expected = r.schedule && previousFire(r.schedule.at, r.schedule.days, ctx.now());
     if (expected && Date.parse(last.at) < expected.getTime() - 3_600_000) {
       notes.push(`none since, though it was due ${expected.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
@@ -428,13 +585,29 @@ function mcp(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
   const { found, unreadable } = readRegistrations(ctx.env, cwd);
   const where = found.map((r) => `${r.agent} (${tilde(r.file)})`).join(', ');
   const leaked = found.filter((r) => r.tokenInFile);
-  if (leaked.length > 0) return problem('mcp', `the token is written into ${leaked.map((r) => tilde(r.file)).join(', ')}`, 'Take CHECKIN_TOKEN out of the registration (the server reads the stored token), then make a new token: that one may have been shared.');
-  const unstartable = found.filter((r) => (isAbsolute(r.command) ? !statOrUndefined(r.command)?.isFile() : r.command !== '' && !findProgram(r.command, ctx.env)));
+  if (leaked.length > 0)
+    return problem(
+      'mcp',
+      `the token is written into ${leaked.map((r) => tilde(r.file)).join(', ')}`,
+      'Take CHECKIN_TOKEN out of the registration (the server reads the stored token), then make a new token: that one may have been shared.',
+    );
+  const unstartable = found.filter((r) =>
+    isAbsolute(r.command) ? !statOrUndefined(r.command)?.isFile() : r.command !== '' && !findProgram(r.command, ctx.env),
+  );
   if (unstartable.length > 0) {
     const r = unstartable[0]!;
-    return warning('mcp', `registered in ${where}, but ${tilde(r.file)} starts "${basename(r.command)}", which is not ${isAbsolute(r.command) ? 'there' : 'on PATH here'}`, `Give the full path of checkin in ${tilde(r.file)} (\`command -v checkin\`), or \`checkin mcp --print-config ${r.agent === 'Claude Code' ? 'claude' : r.agent === 'VS Code' ? 'vscode' : r.agent.toLowerCase()}\` for a fresh entry.`);
+    return warning(
+      'mcp',
+      `registered in ${where}, but ${tilde(r.file)} starts "${basename(r.command)}", which is not ${isAbsolute(r.command) ? 'there' : 'on PATH here'}`,
+      `Give the full path of checkin in ${tilde(r.file)} (\`command -v checkin\`), or \`checkin mcp --print-config ${r.agent === 'Claude Code' ? 'claude' : r.agent === 'VS Code' ? 'vscode' : r.agent.toLowerCase()}\` for a fresh entry.`,
+    );
   }
-  if (unreadable.length > 0) return warning('mcp', `${unreadable.map(tilde).join(', ')} cannot be read${found.length ? `; registered in ${where}` : ''}`, 'Fix or remove the file: the agent cannot read it either.');
+  if (unreadable.length > 0)
+    return warning(
+      'mcp',
+      `${unreadable.map(tilde).join(', ')} cannot be read${found.length ? `; registered in ${where}` : ''}`,
+      'Fix or remove the file: the agent cannot read it either.',
+    );
   if (found.length === 0) return ok('mcp', 'not registered with Claude Code, Codex, VS Code or Cursor (`checkin mcp --print-config claude` shows how)');
   return ok('mcp', `registered in ${where}`);
 }
@@ -450,15 +623,22 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
   }
   const label = (p: SkillPlace) => `${agentName(p.agent)} (${p.scope}, ${tilde(p.file)})`;
   if (places.length === 0) return ok('skill', 'not installed for any agent (`checkin skill install` adds it)');
-  const old = places.filter((p) => (p.state.kind === 'other' && p.state.older) || (p.state.kind === 'changed' && p.state.version !== undefined && olderThan(p.state.version, VERSION)));
+  const old = places.filter(
+    (p) => (p.state.kind === 'other' && p.state.older) || (p.state.kind === 'changed' && p.state.version !== undefined && olderThan(p.state.version, VERSION)),
+  );
   const unreadable = places.filter((p) => p.state.kind === 'unreadable');
   if (old.length > 0) {
     const p = old[0]!;
     const v = p.state.kind === 'other' || p.state.kind === 'changed' ? p.state.version : '?';
-    return warning('skill', `${label(p)} is checkin ${v}'s; this checkin is ${VERSION}${old.length > 1 ? ` (and ${old.length - 1} more older copies)` : ''}`, `checkin skill install --agent ${p.agent} --scope ${p.scope}${p.state.kind === 'changed' ? ' --force (it has changes of its own)' : ''}`);
+    return warning(
+      'skill',
+      `${label(p)} is checkin ${v}'s; this checkin is ${VERSION}${old.length > 1 ? ` (and ${old.length - 1} more older copies)` : ''}`,
+      `checkin skill install --agent ${p.agent} --scope ${p.scope}${p.state.kind === 'changed' ? ' --force (it has changes of its own)' : ''}`,
+    );
   }
   if (unreadable.length > 0) return warning('skill', `${label(unreadable[0]!)} cannot be read`, 'Remove it, then `checkin skill install`.');
-  const say = (p: SkillPlace) => `${label(p)}: ${p.state.kind === 'current' ? 'written by this checkin' : p.state.kind === 'other' ? `written by checkin ${p.state.version}` : 'changed by you'}`;
+  const say = (p: SkillPlace) =>
+    `${label(p)}: ${p.state.kind === 'current' ? 'written by this checkin' : p.state.kind === 'other' ? `written by checkin ${p.state.version}` : 'changed by you'}`;
   return ok('skill', places.map(say).join('; '));
 }
 
@@ -466,13 +646,19 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
 
 function node(tilde: (p: string) => string): Check {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-  if (major < 22 || (major === 22 && minor < 13)) return problem('node', `Node ${process.version}: checkin needs 22.13 or later`, 'Install a current Node (22 or 24 LTS).');
+  if (major < 22 || (major === 22 && minor < 13))
+    return problem('node', `Node ${process.version}: checkin needs 22.13 or later`, 'Install a current Node (22 or 24 LTS).');
   const cacheable = major > 22 || (major === 22 && minor >= 1);
   // The single binary starts from its start-up snapshot: no compile cache to look for.
   if (buildKind() === 'binary') return ok('node', `Node ${process.version} inside the single binary, started from its start-up snapshot`);
   if (!cacheable) return ok('node', `Node ${process.version} (no compile cache before Node 22.1: start-up is a little slower)`);
   const dir = (process.getBuiltinModule('node:module') as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
-  if (!dir) return warning('node', `Node ${process.version}, compile cache off: the cache folder is not yours alone (or checkin was not started through bin/checkin.js)`, 'chmod 700 ~/.cache/checkin (and the folders in it), so that only you can write there.');
+  if (!dir)
+    return warning(
+      'node',
+      `Node ${process.version}, compile cache off: the cache folder is not yours alone (or checkin was not started through bin/checkin.js)`,
+      'chmod 700 ~/.cache/checkin (and the folders in it), so that only you can write there.',
+    );
   return ok('node', `Node ${process.version}, compile cache on (${tilde(dir)})`);
 }
 
@@ -494,11 +680,22 @@ function outbox(ctx: Context): Check {
   }
   const others = elsewhere > 0 ? `${elsewhere} kept for another service or person` : '';
   if (drafts.length === 0) {
-    return others ? warning('outbox', `no drafts waiting for this account; ${others}`, '`checkin drafts` lists them; `checkin drafts send <id>` sends one here once you say yes, `checkin drafts drop <id>` drops it.') : ok('outbox', 'no drafts waiting');
+    return others
+      ? warning(
+          'outbox',
+          `no drafts waiting for this account; ${others}`,
+          '`checkin drafts` lists them; `checkin drafts send <id>` sends one here once you say yes, `checkin drafts drop <id>` drops it.',
+        )
+      : ok('outbox', 'no drafts waiting');
   }
   const sending = drafts.filter((d) => d.state === 'being-sent').length;
   const maybe = drafts.filter((d) => d.state === 'maybe-sent').length;
   const oldest = drafts[0]!.created_at.slice(0, 10);
-  const parts = [`${drafts.length} draft${drafts.length === 1 ? '' : 's'} waiting (the oldest from ${oldest})`, ...(sending ? [`${sending} being sent now`] : []), ...(maybe ? [`${maybe} may have reached the service`] : []), ...(others ? [others] : [])];
+  const parts = [
+    `${drafts.length} draft${drafts.length === 1 ? '' : 's'} waiting (the oldest from ${oldest})`,
+    ...(sending ? [`${sending} being sent now`] : []),
+    ...(maybe ? [`${maybe} may have reached the service`] : []),
+    ...(others ? [others] : []),
+  ];
   return warning('outbox', parts.join(', '), '`checkin drafts` lists them; `checkin drafts send <id>` sends one, `checkin drafts drop <id>` drops it.');
 }

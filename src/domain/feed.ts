@@ -110,18 +110,20 @@ async function fromCheckIns(ctx: Context, since: string, limit: number): Promise
     .filter((c) => !seen.has(c.id) && seen.add(c.id))
     .filter((c) => c.person?.id !== person.id && c.completed_at && c.completed_at >= since)
     .sort((a, b) => ((a.completed_at ?? '') < (b.completed_at ?? '') ? 1 : -1));
-  const items = list.slice(0, limit).map(
-    (c): FeedItem => ({
-      id: c.id,
-      category: 'check-in',
-      published_at: c.completed_at!,
-      by: c.person ?? null,
-      title: `${c.person?.name ?? 'Someone'}'s check-in for ${c.date}`,
-      body: SECTIONS.map((s) => [s.title, c[s.field]] as const).filter(([, t]) => t && t.trim() !== '').map(([q, t]) => `**${q}**\n${t}`).join('\n\n') || null,
-      url: c.url ?? null,
-      goal: null,
-      reply_on: { kind: 'check-in', id: c.id },
-    }),
-  );
+  const items = list.slice(0, limit).map((c): FeedItem => ({
+    id: c.id,
+    category: 'check-in',
+    published_at: c.completed_at!,
+    by: c.person ?? null,
+    title: `${c.person?.name ?? 'Someone'}'s check-in for ${c.date}`,
+    body:
+      SECTIONS.map((s) => [s.title, c[s.field]] as const)
+        .filter(([, t]) => t && t.trim() !== '')
+        .map(([q, t]) => `**${q}**\n${t}`)
+        .join('\n\n') || null,
+    url: c.url ?? null,
+    goal: null,
+    reply_on: { kind: 'check-in', id: c.id },
+  }));
   return { since, source: 'check-ins', items, more_may_follow: list.length > limit };
 }

@@ -30,6 +30,11 @@ export async function findGoals(ctx: Context, q: GoalsQuery): Promise<GoalsFound
   const api = await ctx.api();
   const goals = await allGoals(api, { people_ids, team_ids });
   // Remembered, so that the start of an id shown here is taken later with no request (short-ids.ts), and for Tab.
-  await ctx.config().cache(api.baseUrl, loggedInToken(ctx).value, 'goals', goals.map((g) => ({ id: g.id, title: g.title })));
+  await ctx.config().cache(
+    api.baseUrl,
+    loggedInToken(ctx).value,
+    'goals',
+    goals.map((g) => ({ id: g.id, title: g.title })),
+  );
   return { whose: mine ? 'mine' : 'named', people_ids, team_ids, goals };
 }

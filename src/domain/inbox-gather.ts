@@ -141,16 +141,26 @@ async function walkInbox(ctx: Context, opts: GatherOptions): Promise<Inbox> {
   const person = await me(ctx);
   const since = opts.since ?? addDays(await today(ctx), -(INBOX_DAYS - 1));
   const [checkIns, goals] = await Promise.all([allCheckIns(api, { people_ids: [person.id], since }), allGoals(api, { people_ids: [person.id] })]);
-  const updateLists = await newestUpdatesOf(api, goals.map((g) => g.id), opts);
+  const updateLists = await newestUpdatesOf(
+    api,
+    goals.map((g) => g.id),
+    opts,
+  );
   const threads: Array<InboxThread & { on: Commentable }> = [
-    ...checkIns.filter((c) => c.person?.id === person.id && c.completed_at).map((c) => ({ on: { kind: 'check-in' as const, id: c.id }, date: c.date, url: c.url, items: [] })),
+    ...checkIns
+      .filter((c) => c.person?.id === person.id && c.completed_at)
+      .map((c) => ({ on: { kind: 'check-in' as const, id: c.id }, date: c.date, url: c.url, items: [] })),
     ...updateLists
       .flat()
       .filter((u) => u.person?.id === person.id && u.created_at.slice(0, 10) >= since)
       .map((u) => ({ on: { kind: 'goal-update' as const, id: u.id }, title: u.title, url: u.url, items: [] })),
   ];
   // The comments and reactions of every thread, in one budget.
-  const lists = await newestCommentsAndReactionsOf(api, threads.map((t) => t.on), opts);
+  const lists = await newestCommentsAndReactionsOf(
+    api,
+    threads.map((t) => t.on),
+    opts,
+  );
   const comments = lists.map((l) => l.comments);
   const reactions = lists.map((l) => l.reactions);
   let newest: string | undefined;
@@ -160,7 +170,9 @@ async function walkInbox(ctx: Context, opts: GatherOptions): Promise<Inbox> {
       ...reactions[i]!.map((r) => ({ kind: 'reaction' as const, id: r.id, person: r.person, created_at: r.created_at, emoji: r.emoji, name: r.name })),
     ].filter((item) => item.person?.id !== person.id);
     for (const item of all) if (!newest || item.created_at > newest) newest = item.created_at;
-    t.items = all.filter((item) => !opts.seenAt || item.created_at > opts.seenAt).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    t.items = all
+      .filter((item) => !opts.seenAt || item.created_at > opts.seenAt)
+      .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   });
   const shown = threads.filter((t) => t.items.length > 0).sort((a, b) => (a.items[0]!.created_at < b.items[0]!.created_at ? 1 : -1));
   return { since, ...(opts.seenAt && { seenAt: opts.seenAt }), threads: shown, ...(newest && { newest }) };

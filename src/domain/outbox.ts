@@ -7,7 +7,18 @@
 import { getCheckIn } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { DATE_KEY_RE, type CheckIn, type CheckInAnswers } from '../api/types.js';
-import { BUSY, ClaimedError, GoneError, sameTarget, type Account, type Claim, type DraftContent, type DraftTarget, type Entry, type Made } from '../config/outbox-files.js';
+import {
+  BUSY,
+  ClaimedError,
+  GoneError,
+  sameTarget,
+  type Account,
+  type Claim,
+  type DraftContent,
+  type DraftTarget,
+  type Entry,
+  type Made,
+} from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
 import { ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
@@ -86,7 +97,12 @@ export function firstWords(content: DraftContent): string {
     return '';
   }
   const text = content.kind === 'text' ? content.text.replace(/<!--[\s\S]*?-->/g, '') : contentText(content);
-  return text.split('\n').find((l) => l.trim() !== '' && !/^#{1,6}\s/.test(l.trim()))?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '' && !/^#{1,6}\s/.test(l.trim()))
+      ?.trim() ?? ''
+  );
 }
 
 /** Whether sending this target creates something (a POST): sent twice, it would be there twice. */
@@ -177,7 +193,10 @@ export function newestToEdit(ctx: Context, names: DraftTarget | DraftTarget[], k
 /** Every entry of this account, oldest first. */
 export function allHere(ctx: Context): Entry[] {
   const account = accountHere(ctx);
-  return ctx.drafts().list().filter((e) => sameAccount(e.account, account));
+  return ctx
+    .drafts()
+    .list()
+    .filter((e) => sameAccount(e.account, account));
 }
 
 /** What is being typed right now, kept when a stop signal comes (SIGHUP, SIGTERM: no prompt sees those). */
@@ -244,7 +263,10 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
         if (!(err instanceof CliError)) throw err;
       }
     }
-    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now(), { base: base ?? (creates(target) ? 'new' : undefined), guessed });
+    entry ??= outbox.add(accountHere(ctx, { person: false }), target, content, made, ctx.now(), {
+      base: base ?? (creates(target) ? 'new' : undefined),
+      guessed,
+    });
     // From now until it is sent, a stop signal says where it is.
     ctx.io.onStop(() => stopLine(ctx));
     return entry;
@@ -362,11 +384,14 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     // A create the service accepted (2xx) whose answer cannot be read or shown: made. The entry goes, and a line says so.
     if (createsOne && err instanceof ApiError && err.kind === 'invalid-response' && (err.status === 0 || (err.status >= 200 && err.status < 300))) {
       for (const c of claims) c.done();
-      ctx.io.err(`${sanitizeLine(`${err.method} ${err.path}`)}: the service accepted it, but its answer could not be shown (${sanitizeLine(err.message.replace(/^\S+ \S+: /, ''))}); the draft is removed.\n`);
+      ctx.io.err(
+        `${sanitizeLine(`${err.method} ${err.path}`)}: the service accepted it, but its answer could not be shown (${sanitizeLine(err.message.replace(/^\S+ \S+: /, ''))}); the draft is removed.\n`,
+      );
       throw new ExitSignal(EXIT.OK);
     }
     // The service answered (an error): nothing was made. No answer to a create: it may have been.
-    const unanswered = createsOne && !(err instanceof ApiError && (err.kind === 'http' || err.notSent)) && (err instanceof ApiError || !(err instanceof CliError));
+    const unanswered =
+      createsOne && !(err instanceof ApiError && (err.kind === 'http' || err.notSent)) && (err instanceof ApiError || !(err instanceof CliError));
     for (const c of claims) {
       if (unanswered) c.unknown(ctx.now());
       c.release();
@@ -393,7 +418,11 @@ async function boundHere(ctx: Context, entry: Entry): Promise<void> {
   const sameToken = Boolean(a.token && here.token && a.token === here.token);
   const person = !sameToken && a.person_id ? (await me(ctx)).id.toLowerCase() === a.person_id.toLowerCase() : undefined;
   const same = originOf(normalizeApiUrl(a.api_url)) === originOf(here.api_url) && (sameToken || (person ?? (!a.token || !here.token)));
-  if (!same) throw new UsageError(`The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`, terminal(`\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`));
+  if (!same)
+    throw new UsageError(
+      `The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`,
+      terminal(`\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`),
+    );
 }
 
 /** Why an entry kept earlier needs the person's yes before it goes out, if it does. */
@@ -412,9 +441,14 @@ export class NeedsYesError extends UsageError {}
 async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
   const why = whyAsk(ctx, entry, again);
   if (!why) return false;
-  if (!ctx.io.canPrompt) throw new NeedsYesError(`The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`, terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks.`));
+  if (!ctx.io.canPrompt)
+    throw new NeedsYesError(
+      `The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`,
+      terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks.`),
+    );
   ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
-  if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false }))) throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
+  if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false })))
+    throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
   return true;
 }
 
@@ -428,7 +462,9 @@ export function noteWaiting(ctx: Context, targets: DraftTarget | DraftTarget[], 
     return;
   }
   if (left.length === 0) return;
-  ctx.io.err(`note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${left.length === 1 ? 'it' : 'them'}, \`checkin drafts\` shows ${left.length === 1 ? 'it' : 'them'}.\n`);
+  ctx.io.err(
+    `note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${left.length === 1 ? 'it' : 'them'}, \`checkin drafts\` shows ${left.length === 1 ? 'it' : 'them'}.\n`,
+  );
 }
 
 /** What a target is, in a word or two. */
@@ -465,7 +501,10 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
   if (elsewhere.length === 0) return new UsageError(`There is no draft for ${what}`);
   const here = accountHere(ctx);
   const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
-  return new UsageError(`There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`, terminal(`\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`));
+  return new UsageError(
+    `There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`,
+    terminal(`\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`),
+  );
 }
 
 /**
@@ -473,9 +512,18 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
  * were written); on a terminal with several waiting, the person picks. An entry that may already
  * have reached the service is left with its line. Returns what was sent, in order.
  */
-export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTarget[], what: string, resume: string, send: (entry: Entry, keeping: Keeping & { entry: Entry }) => Promise<T>): Promise<Array<{ entry: Entry; result: T }>> {
+export async function resumeEach<T>(
+  ctx: Context,
+  targets: DraftTarget | DraftTarget[],
+  what: string,
+  resume: string,
+  send: (entry: Entry, keeping: Keeping & { entry: Entry }) => Promise<T>,
+): Promise<Array<{ entry: Entry; result: T }>> {
   const { here, elsewhere, busy } = waitingFor(ctx, targets);
-  if (busy.length > 0) ctx.io.err(`note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`);
+  if (busy.length > 0)
+    ctx.io.err(
+      `note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`,
+    );
   if (here.length === 0) throw noneWaiting(ctx, what, elsewhere);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
   const out: Array<{ entry: Entry; result: T }> = [];
@@ -500,22 +548,29 @@ export async function resumeEach<T>(ctx: Context, targets: DraftTarget | DraftTa
       skipped++;
     }
   }
-  if (out.length === 0 && skipped > 0) throw new CliError(`Nothing was sent: what waits for ${what} may already have reached the service, or another checkin is sending it`);
+  if (out.length === 0 && skipped > 0)
+    throw new CliError(`Nothing was sent: what waits for ${what} may already have reached the service, or another checkin is sending it`);
   return out;
 }
 
 /** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
 export function noPipeWithResume(resume: string, piped: boolean): void {
-  if (piped) throw new UsageError('--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent', terminal(`Send what was kept with \`${resume}\`, then pipe the new text without --resume.`));
+  if (piped)
+    throw new UsageError(
+      '--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent',
+      terminal(`Send what was kept with \`${resume}\`, then pipe the new text without --resume.`),
+    );
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */
 export async function pickEntries(ctx: Context, entries: Entry[], what: string): Promise<Entry[]> {
   const first = (e: Entry) => firstWords(e.content);
-  const choice = await ctx.prompter().select<string>(`${entries.length} drafts wait for ${what}. Send which?`, [
-    { name: `All ${entries.length}, oldest first`, value: '*' },
-    ...entries.map((e) => ({ name: `${e.id} · ${whenLabel(e.created_at)} · ${sanitizeLine(first(e)).slice(0, 60)}`, value: e.id })),
-  ]);
+  const choice = await ctx
+    .prompter()
+    .select<string>(`${entries.length} drafts wait for ${what}. Send which?`, [
+      { name: `All ${entries.length}, oldest first`, value: '*' },
+      ...entries.map((e) => ({ name: `${e.id} · ${whenLabel(e.created_at)} · ${sanitizeLine(first(e)).slice(0, 60)}`, value: e.id })),
+    ]);
   return choice === '*' ? entries : entries.filter((e) => e.id === choice);
 }
 
@@ -544,10 +599,22 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   const words = ANSWER_NAMES.some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
   const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
   // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
-  const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
+  const since =
+    entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
   if (!words || !(at > since)) return undefined;
   const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
-  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.resume({ kind: 'check-in', key: now.date })}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)] : []));
+  if (!ctx.io.canPrompt)
+    throw new CliError(
+      `${kept}; it was not sent and is still kept`,
+      EXIT.FAILURE,
+      ...(ctx.advice
+        ? [
+            terminal(
+              `At a terminal, \`${ctx.advice.resume({ kind: 'check-in', key: now.date })}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`,
+            ),
+          ]
+        : []),
+    );
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${buildTemplate(theirs, now.date)}\nThe draft:\n${buildTemplate(answers, now.date)}\n`));
   const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the check-in hold?', [
     { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
@@ -555,10 +622,17 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
     { name: 'Open both in the editor', value: 'edit' },
   ]);
   if (choice === 'mine') return undefined;
-  if (choice === 'theirs') throw new CancelledError(`Nothing was sent; the check-in keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`);
+  if (choice === 'theirs')
+    throw new CancelledError(
+      `Nothing was sent; the check-in keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`,
+    );
   const both = `${buildTemplate(answers, now.date)}\n<!-- On the service now (saved ${whenLabel(String(now.updated_at))}); take what you want from it:\n\n${buildTemplate(theirs, now.date).replace(/-->/g, '-- >')}\n-->\n`;
   const read = readTemplate(await editKept(ctx, { kind: 'check-in', key }, both));
-  if (read.problems.length > 0) throw new UsageError(`What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`, terminal(`\`checkin checkin ${now.date} --resume -e\` opens it again.`));
+  if (read.problems.length > 0)
+    throw new UsageError(
+      `What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`,
+      terminal(`\`checkin checkin ${now.date} --resume -e\` opens it again.`),
+    );
   return read.answers;
 }
 

@@ -20,7 +20,7 @@ export const SHOWN_MAX = 500;
 const UNKNOWN_HINT: Record<IdKind, string> = {
   'check-in': '`checkin list` shows check-ins with their ids',
   goal: '`checkin goals` shows goals with their ids',
-  'goal update': '`checkin goal update list <goal-id>` shows a goal\'s updates with their ids',
+  'goal update': "`checkin goal update list <goal-id>` shows a goal's updates with their ids",
 };
 
 /** The start of an id that names no id known (after the list request, where there is one). */
@@ -41,7 +41,10 @@ export class AmbiguousIdError extends UsageError {
     readonly candidates: Array<{ id: string; label?: string }>,
   ) {
     const shorts = shortIds(candidates.map((c) => c.id));
-    super(`"${prefix}" is the start of ${candidates.length} ${kind} ids: ${candidates.map((c) => shorts.get(c.id) + (c.label ? ` (${c.label})` : '')).join(', ')}`, 'Give more of the id.');
+    super(
+      `"${prefix}" is the start of ${candidates.length} ${kind} ids: ${candidates.map((c) => shorts.get(c.id) + (c.label ? ` (${c.label})` : '')).join(', ')}`,
+      'Give more of the id.',
+    );
   }
 }
 
@@ -75,21 +78,35 @@ async function listed(ctx: Context, kind: IdKind): Promise<Known | null> {
     const goals = await listGoals(api, { per_page: MAX_PER_PAGE });
     const old = ctx.config().cached(api.baseUrl, token, 'goals') ?? [];
     const ids = new Set(goals.map((g) => g.id));
-    await ctx.config().cache(api.baseUrl, token, 'goals', [...goals.map((g) => ({ id: g.id, title: g.title })), ...old.filter((g) => !ids.has(g.id))].slice(0, SHOWN_MAX));
+    await ctx
+      .config()
+      .cache(api.baseUrl, token, 'goals', [...goals.map((g) => ({ id: g.id, title: g.title })), ...old.filter((g) => !ids.has(g.id))].slice(0, SHOWN_MAX));
     return goals.map((g) => ({ id: g.id, label: sanitizeLine(g.title) }));
   }
   if (kind === 'check-in') {
     const list = await listCheckIns(api, { per_page: MAX_PER_PAGE });
-    await rememberShown(ctx, 'check-in', list.map((c) => c.id));
+    await rememberShown(
+      ctx,
+      'check-in',
+      list.map((c) => c.id),
+    );
     return list.map((c) => ({ id: c.id, label: `${c.date} ${sanitizeLine(c.person?.name ?? '')}`.trim() }));
   }
   return null;
 }
 
 function pick(kind: IdKind, prefix: string, known: Known): string | undefined {
-  const ids = matchPrefix(prefix, known.map((k) => k.id));
+  const ids = matchPrefix(
+    prefix,
+    known.map((k) => k.id),
+  );
   if (ids.length === 1) return ids[0];
-  if (ids.length > 1) throw new AmbiguousIdError(kind, prefix, ids.map((id) => ({ id, label: known.find((k) => k.id.toLowerCase() === id)?.label })));
+  if (ids.length > 1)
+    throw new AmbiguousIdError(
+      kind,
+      prefix,
+      ids.map((id) => ({ id, label: known.find((k) => k.id.toLowerCase() === id)?.label })),
+    );
   return undefined;
 }
 

@@ -6,18 +6,7 @@ import { walkCheckIns } from '../api/endpoints.js';
 import { MAX_PER_PAGE, type CheckIn, type Ref } from '../api/types.js';
 import type { Context } from '../context.js';
 import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
-import {
-  openBlockers,
-  personCalendar,
-  streaks,
-  tally,
-  teamCalendar,
-  weeks,
-  windowStart,
-  type DayCell,
-  type PersonDay,
-  type Stats,
-} from '../core/stats.js';
+import { openBlockers, personCalendar, streaks, tally, teamCalendar, weeks, windowStart, type DayCell, type PersonDay, type Stats } from '../core/stats.js';
 import { UsageError } from '../errors.js';
 import { directoryPeople, me, resolvePeople } from './account.js';
 import { dayZone, today } from './days.js';
@@ -59,7 +48,8 @@ export async function ownDays(ctx: Context, since: string): Promise<PersonDay> {
 }
 
 export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPause?: (ms: number) => void } = {}): Promise<Stats> {
-  if (query.person !== undefined && query.team !== undefined) throw new UsageError('A person or a team, not both: a team is shown as a whole, never person by person');
+  if (query.person !== undefined && query.team !== undefined)
+    throw new UsageError('A person or a team, not both: a team is shown as a whole, never person by person');
   const count = query.weeks ?? STATS_WEEKS.default;
   const now = today(ctx);
   const until = await now;
@@ -72,7 +62,10 @@ export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPau
   // no page past the end is asked for (`list --all` cannot know; here the window says).
   const walk = (filter: { people_ids?: string[]; team_ids?: string[] }, most?: number) => {
     const pages = most === undefined ? undefined : Math.floor(most / MAX_PER_PAGE) + 1;
-    return walkCheckIns(api, { since, until, ...filter }, (items) => list.push(...items), { onPause: opts.onPause, ...(pages && { maxPages: pages, maxInFlight: Math.min(8, pages) }) });
+    return walkCheckIns(api, { since, until, ...filter }, (items) => list.push(...items), {
+      onPause: opts.onPause,
+      ...(pages && { maxPages: pages, maxInFlight: Math.min(8, pages) }),
+    });
   };
   const common = { since, until, today: until, weeks_count: count };
 
@@ -128,5 +121,15 @@ export async function gatherStats(ctx: Context, query: StatsQuery, opts: { onPau
   await walk({ people_ids: [id] }, windowDays);
   const mineOnly = list.filter((c) => c.person?.id === id);
   const cells = personCalendar(mineOnly, { since, until }, days);
-  return { kind: 'person', ...common, person, zone, streak: streaks(cells), days: cells, totals: tally(cells), weeks: weeks(cells), open_blockers: openBlockers(mineOnly) };
+  return {
+    kind: 'person',
+    ...common,
+    person,
+    zone,
+    streak: streaks(cells),
+    days: cells,
+    totals: tally(cells),
+    weeks: weeks(cells),
+    open_blockers: openBlockers(mineOnly),
+  };
 }

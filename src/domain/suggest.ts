@@ -26,7 +26,11 @@ export async function earlierCheckIns(ctx: Context, date: string): Promise<Check
 }
 
 /** What "previous" starts from, and where it came from: this check-in's own answer, or the intentions of my latest earlier one. */
-export async function previousSuggestion(ctx: Context, current: CheckIn, fetched?: Promise<CheckIn[] | undefined>): Promise<{ text: string | null; from?: string }> {
+export async function previousSuggestion(
+  ctx: Context,
+  current: CheckIn,
+  fetched?: Promise<CheckIn[] | undefined>,
+): Promise<{ text: string | null; from?: string }> {
   if (current.previous) return { text: current.previous };
   const earlier = (await fetched) ?? (await earlierCheckIns(ctx, current.date));
   const text = previousPrefill(current, earlier);
@@ -37,7 +41,6 @@ export async function previousSuggestion(ctx: Context, current: CheckIn, fetched
 export async function earlierPrefill(ctx: Context, current: CheckIn): Promise<string | null> {
   return (await previousSuggestion(ctx, current)).text;
 }
-
 
 /** The most of each source that becomes a bullet (a busy week is still one screen). */
 const MAX_EACH = 30;
@@ -73,7 +76,11 @@ function activityBullet(a: Activity): string {
 export function gitRepos(ctx: Context): string[] {
   const home = (dir: string) => (dir === '~' || dir.startsWith('~/') ? `${ctx.env.HOME ?? ''}${dir.slice(1)}` : dir);
   const fromEnv = ctx.env.CHECKIN_GIT_REPOS;
-  if (fromEnv !== undefined) return fromEnv.split(process.platform === 'win32' ? ';' : ':').filter(Boolean).map(home);
+  if (fromEnv !== undefined)
+    return fromEnv
+      .split(process.platform === 'win32' ? ';' : ':')
+      .filter(Boolean)
+      .map(home);
   // The git_repos setting, as `checkin config` checked it (a hand-edited value it refuses is not used).
   const fromConfig = preferences(ctx.config()).git_repos;
   if (fromConfig !== undefined) return fromConfig.map(home);
@@ -97,7 +104,15 @@ async function commitsIn(ctx: Context, dir: string, day: string): Promise<{ comm
   const git = (args: string[]) => runGit(dir, args, { env: ctx.env });
   const [email, log] = await Promise.all([
     git(['config', 'user.email']),
-    git(['log', `--since=${addDays(day, -7)}T00:00:00Z`, '--no-merges', '--no-ext-diff', '--no-textconv', `-n${MAX_EACH * 4}`, `--format=%ae%x09%cI%x09%<(${MAX_SUBJECT},trunc)%s`]),
+    git([
+      'log',
+      `--since=${addDays(day, -7)}T00:00:00Z`,
+      '--no-merges',
+      '--no-ext-diff',
+      '--no-textconv',
+      `-n${MAX_EACH * 4}`,
+      `--format=%ae%x09%cI%x09%<(${MAX_SUBJECT},trunc)%s`,
+    ]),
   ]);
   if (!log.ok) {
     if (log.why === 'no-git') return { commits: [], noGit: true };
@@ -136,7 +151,13 @@ export function recentCommits(ctx: Context, day: string): Promise<Array<Awaited<
 }
 
 /** What happened since my last check-in before `current`: activities and commits (both started early). */
-export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn[], activities: Promise<Activity[]>, commits: ReturnType<typeof recentCommits>): Promise<WorkSince> {
+export async function workSince(
+  ctx: Context,
+  current: CheckIn,
+  earlier: CheckIn[],
+  activities: Promise<Activity[]>,
+  commits: ReturnType<typeof recentCommits>,
+): Promise<WorkSince> {
   // (A date the service wrote wrongly counts as today: a suggestion, not a crash.)
   const since = lastCheckInAt(isDateKey(current.date) ? current.date : localDateKey(ctx.now()), earlier);
   const person = await me(ctx);
@@ -158,7 +179,10 @@ export async function workSince(ctx: Context, current: CheckIn, earlier: CheckIn
   // A commit also logged as an activity (the README's post-commit recipe) is said once, as the activity.
   const logged = new Set(recent.flatMap((a) => [a.title, a.description].filter((t): t is string => typeof t === 'string').map(sameWords)));
   for (const r of repos) {
-    const mine = r.commits.filter((c) => Date.parse(c.at) > Date.parse(since) && !logged.has(sameWords(c.subject))).slice(0, MAX_EACH).map((c) => c.bullet);
+    const mine = r.commits
+      .filter((c) => Date.parse(c.at) > Date.parse(since) && !logged.has(sameWords(c.subject)))
+      .slice(0, MAX_EACH)
+      .map((c) => c.bullet);
     bullets.push(...mine);
     if (mine.length > 0) groups.push({ title: `Commits in ${r.name ?? 'git'}`, bullets: mine });
     if (r.note) notes.push(r.note);

@@ -75,7 +75,8 @@ export async function resolveCheckInKey(ctx: Context, input: string): Promise<Ta
 export async function personCheckInTarget(ctx: Context, input: string, person: { id: string; name: string }): Promise<Target> {
   const t = await today(ctx);
   const key = parseKey(input, t);
-  if (key.kind === 'uuid' || key.kind === 'prefix') throw new UsageError(`"${input}" names one check-in already; a person goes with a day (today, friday, 2026-11-20, last)`);
+  if (key.kind === 'uuid' || key.kind === 'prefix')
+    throw new UsageError(`"${input}" names one check-in already; a person goes with a day (today, friday, 2026-11-20, last)`);
   const api = await ctx.api();
   const name = sanitizeLine(person.name);
   if (key.kind === 'last') {
@@ -97,7 +98,10 @@ export async function teammateCheckInTarget(ctx: Context, input: string, person:
   if (values.length !== 1) throw new UsageError(`Name one person; "${person}" names ${values.length}`);
   const [id] = await resolvePeople(ctx, values);
   const api = await ctx.api();
-  const known = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'directory')?.people.find((p) => p.id === id);
+  const known = ctx
+    .config()
+    .cached(api.baseUrl, loggedInToken(ctx).value, 'directory')
+    ?.people.find((p) => p.id === id);
   return personCheckInTarget(ctx, input, { id: id!, name: known?.name ?? values[0]!.replace(/^@/, '') });
 }
 

@@ -17,7 +17,10 @@ export async function teamIdsOf(ctx: Context, teams: string[] | undefined): Prom
   const setting = preferences(ctx.config()).team;
   if (setting === undefined) return (await me(ctx)).teams.map((t) => t.id);
   return await resolveTeams(ctx, [setting]).catch((err: unknown) => {
-    throw withHint(err, terminal('It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.'));
+    throw withHint(
+      err,
+      terminal('It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.'),
+    );
   });
 }
 
@@ -27,7 +30,14 @@ export async function teamDay(ctx: Context, input: { date?: string; teams?: stri
   const teamIds = await teamIdsOf(ctx, input.teams);
   if (teamIds.length === 0) return undefined;
   const api = await ctx.api();
-  const [teams, checkIns] = await Promise.all([Promise.all(teamIds.map((id) => getTeam(api, id))), allCheckIns(api, { since: date, until: date, team_ids: teamIds })]);
-  const runs = await blockerHistory(ctx, date, checkIns.filter((c) => c.date === date && c.blocked));
+  const [teams, checkIns] = await Promise.all([
+    Promise.all(teamIds.map((id) => getTeam(api, id))),
+    allCheckIns(api, { since: date, until: date, team_ids: teamIds }),
+  ]);
+  const runs = await blockerHistory(
+    ctx,
+    date,
+    checkIns.filter((c) => c.date === date && c.blocked),
+  );
   return teamDays(teams, checkIns, date, runs);
 }

@@ -57,7 +57,13 @@ export async function unread(ctx: Context): Promise<Unread | undefined> {
     const fresh = page.data.filter((e) => (!marker?.seen_at || e.published_at > marker.seen_at) && e.resource?.person?.id !== person.id);
     const result = { count: fresh.length, more: page.data.length >= DIGEST_PAGE };
     const { no_digest: _, ...rest } = marker ?? {};
-    await writeMarker(ctx, key, { ...rest, unread: result.count, unread_more: result.more, checked_at, digest: { query: queryText, ...(page.etag && { etag: page.etag }) } });
+    await writeMarker(ctx, key, {
+      ...rest,
+      unread: result.count,
+      unread_more: result.more,
+      checked_at,
+      digest: { query: queryText, ...(page.etag && { etag: page.etag }) },
+    });
     return result;
   } catch {
     return undefined;

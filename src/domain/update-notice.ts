@@ -47,7 +47,11 @@ export function readState(env: NodeJS.ProcessEnv): NoticeState {
     const raw = JSON.parse(process.getBuiltinModule('node:fs').readFileSync(stateFile(env), 'utf8')) as Record<string, unknown>;
     const str = (k: string) => (typeof raw[k] === 'string' && (raw[k] as string).length < 64 ? (raw[k] as string) : undefined);
     const latest = str('latest');
-    return { checkedAt: str('checkedAt'), latest: latest && /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(latest) ? latest : undefined, notifiedAt: str('notifiedAt') };
+    return {
+      checkedAt: str('checkedAt'),
+      latest: latest && /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(latest) ? latest : undefined,
+      notifiedAt: str('notifiedAt'),
+    };
   } catch {
     return {};
   }
@@ -84,7 +88,11 @@ export interface NoticeDecision {
 export function decide(state: NoticeState, now: Date, upgradeHint: string): NoticeDecision {
   const check = older(state.checkedAt, now);
   if (state.latest && isNewer(state.latest, VERSION) && older(state.notifiedAt, now)) {
-    return { line: `A newer checkin is out: ${VERSION} → ${state.latest}. To upgrade: ${upgradeHint}`, check, state: { ...state, notifiedAt: now.toISOString() } };
+    return {
+      line: `A newer checkin is out: ${VERSION} → ${state.latest}. To upgrade: ${upgradeHint}`,
+      check,
+      state: { ...state, notifiedAt: now.toISOString() },
+    };
   }
   return { check, state };
 }

@@ -42,7 +42,8 @@ export function installKind(w: Where): InstallKind {
   if (/\/Cellar\/checkin\/|\/homebrew\/.*\/checkin\/[^/]+\/libexec\//i.test(script)) return 'homebrew';
   if (!/\/node_modules\/checkin-cli\//.test(script)) return 'clone';
   // A global install: <prefix>/lib/node_modules (Unix) or <prefix>/node_modules (Windows), not inside a project's.
-  if (/\/lib\/node_modules\/checkin-cli\/|\/npm\/node_modules\/checkin-cli\//i.test(script) && !/\/node_modules\/.*\/node_modules\/checkin-cli\//.test(script)) return 'npm-global';
+  if (/\/lib\/node_modules\/checkin-cli\/|\/npm\/node_modules\/checkin-cli\//i.test(script) && !/\/node_modules\/.*\/node_modules\/checkin-cli\//.test(script))
+    return 'npm-global';
   return 'npm-project';
 }
 
@@ -64,7 +65,10 @@ export function checkLocation(url: string, what: string): URL {
     throw new UsageError(`${what} is not a URL: ${url}`);
   }
   if (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname))) return u;
-  throw new UsageError(`${what} must be https:// (or http:// to this machine): ${url}`, 'A checksum fetched over plain http proves nothing: the same man in the middle can change both.');
+  throw new UsageError(
+    `${what} must be https:// (or http:// to this machine): ${url}`,
+    'A checksum fetched over plain http proves nothing: the same man in the middle can change both.',
+  );
 }
 
 /** The platform part of a release archive's name for this machine (linux-x64…), or undefined where none is built. */
@@ -183,7 +187,9 @@ export interface Latest {
 /** The release location's SHA256SUMS, and the version its archives are of. */
 export async function latestRelease(env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Latest> {
   const base = releaseBase(env);
-  const sums = parseSums((await download(`${base}/SHA256SUMS`, { maxBytes: 64 * 1024, timeoutMs: opts.timeoutMs ?? 30_000, signal: opts.signal })).toString('utf8'));
+  const sums = parseSums(
+    (await download(`${base}/SHA256SUMS`, { maxBytes: 64 * 1024, timeoutMs: opts.timeoutMs ?? 30_000, signal: opts.signal })).toString('utf8'),
+  );
   const version = releaseVersion(sums);
   if (!version) throw new CliError(`${base}/SHA256SUMS lists no checkin archive`);
   return { base, version, sums };
@@ -254,7 +260,11 @@ export async function upgradeBinary(u: BinaryUpgrade): Promise<Upgraded> {
   try {
     work = fs.mkdtempSync(join(dir, '.checkin-upgrade-'));
   } catch (err) {
-    throw new CliError(`Cannot write in ${dir}, where checkin is (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): nothing was changed`, EXIT.FAILURE, 'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.');
+    throw new CliError(
+      `Cannot write in ${dir}, where checkin is (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): nothing was changed`,
+      EXIT.FAILURE,
+      'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.',
+    );
   }
   const backup = join(dir, `.${basename(u.target)}.old.${process.pid}`);
   try {
@@ -275,13 +285,20 @@ export async function upgradeBinary(u: BinaryUpgrade): Promise<Upgraded> {
     fs.renameSync(fresh, u.target);
     let said = '';
     try {
-      said = execFileSync(u.target, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CHECKIN_NO_UPDATE_NOTIFIER: '1' } }).trim();
+      said = execFileSync(u.target, ['--version'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, CHECKIN_NO_UPDATE_NOTIFIER: '1' },
+      }).trim();
     } catch (err) {
       said = `failed (${(err as Error).message.split('\n')[0]})`;
     }
     if (said !== u.latest.version) {
       fs.renameSync(backup, u.target);
-      throw new CliError(`The new checkin did not run: its --version ${said.startsWith('failed') ? said : `printed ${JSON.stringify(said)}, not ${u.latest.version}`}. The old one (${VERSION}) is back in ${u.target}.`);
+      throw new CliError(
+        `The new checkin did not run: its --version ${said.startsWith('failed') ? said : `printed ${JSON.stringify(said)}, not ${u.latest.version}`}. The old one (${VERSION}) is back in ${u.target}.`,
+      );
     }
     fs.rmSync(backup, { force: true });
     return { from: VERSION, to: u.latest.version, target: u.target, archive: `${u.latest.base}/${name}` };

@@ -5,7 +5,19 @@
 // came of it. `sendEntry` (`checkin drafts send`, an agent's yes) sends any kept entry through them.
 // Nothing here prints; what to run is the face's words (context.ts `AdviceWords`).
 
-import { createEchoQuestion, createGoal, createGoalUpdate, getCheckIn, getGoalUpdate, patchCheckIn, patchGoal, patchGoalUpdate, postActivity, postComment, type Commentable } from '../api/endpoints.js';
+import {
+  createEchoQuestion,
+  createGoal,
+  createGoalUpdate,
+  getCheckIn,
+  getGoalUpdate,
+  patchCheckIn,
+  patchGoal,
+  patchGoalUpdate,
+  postActivity,
+  postComment,
+  type Commentable,
+} from '../api/endpoints.js';
 import { DATE_KEY_RE, UUID_RE, type Activity, type ActivityInput, type Comment, type GoalUpdate, type GoalUpdateInput } from '../api/types.js';
 import { asSent } from '../core/blockers.js';
 import { readTemplate } from '../core/checkin-answers.js';
@@ -15,7 +27,19 @@ import { CancelledError, CliError, EXIT, terminal, UsageError } from '../errors.
 import { quoted, withContext, withoutContext } from '../ui/editor-text.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { resolveGoalNames } from './account.js';
-import { commentBody, editKept, entryDay, guardNewer, whenLabel, personDraft, sendWithDraft, targetNoun, type DraftTarget, type Entry, type Keeping } from './outbox.js';
+import {
+  commentBody,
+  editKept,
+  entryDay,
+  guardNewer,
+  whenLabel,
+  personDraft,
+  sendWithDraft,
+  targetNoun,
+  type DraftTarget,
+  type Entry,
+  type Keeping,
+} from './outbox.js';
 import { teammateCheckInTarget } from './target.js';
 
 export type { Keeping } from './outbox.js';
@@ -47,7 +71,13 @@ export function postGoalUpdateKept(ctx: Context, goalId: string, input: GoalUpda
 export async function patchGoalUpdateKept(ctx: Context, id: string, input: GoalUpdateInput, keeping: Keeping = {}): Promise<GoalUpdate> {
   const edited = keeping.entry && (await guardNewerUpdate(ctx, id, keeping.entry, input));
   // Written again in the editor: what was written goes out, and the entry it started from goes with it.
-  if (edited) return patchGoalUpdateKept(ctx, id, edited, { made: 'editor', folds: [keeping.entry!], ...(keeping.resume !== undefined && { resume: keeping.resume }), ...(keeping.quiet && { quiet: true }) });
+  if (edited)
+    return patchGoalUpdateKept(ctx, id, edited, {
+      made: 'editor',
+      folds: [keeping.entry!],
+      ...(keeping.resume !== undefined && { resume: keeping.resume }),
+      ...(keeping.quiet && { quiet: true }),
+    });
   return sendWithDraft(ctx, {
     target: { kind: 'goal-update-edit', id },
     ...typedNow(keeping, { kind: 'goal-update' as const, input }),
@@ -77,7 +107,14 @@ async function guardNewerUpdate(ctx: Context, id: string, entry: Entry, input: G
   if (!words || !(at > since)) return undefined;
   const target = { kind: 'goal-update-edit', id } as const;
   const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace a goal update saved on the service later (${whenLabel(String(now.updated_at))})`;
-  if (!ctx.io.canPrompt) throw new CliError(`${kept}; it was not sent and is still kept`, EXIT.FAILURE, ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.resume(target)}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)] : []));
+  if (!ctx.io.canPrompt)
+    throw new CliError(
+      `${kept}; it was not sent and is still kept`,
+      EXIT.FAILURE,
+      ...(ctx.advice
+        ? [terminal(`At a terminal, \`${ctx.advice.resume(target)}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)]
+        : []),
+    );
   const shown = (u: GoalUpdateInput) => `${u.title ?? ''}\n\n${u.body ?? ''}`.trim();
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${shown(now)}\n\nThe draft:\n${shown(input)}\n\n`));
   const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the goal update hold?', [
@@ -86,7 +123,10 @@ async function guardNewerUpdate(ctx: Context, id: string, entry: Entry, input: G
     { name: 'Open both in the editor', value: 'edit' },
   ]);
   if (choice === 'mine') return undefined;
-  if (choice === 'theirs') throw new CancelledError(`Nothing was sent; the goal update keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`);
+  if (choice === 'theirs')
+    throw new CancelledError(
+      `Nothing was sent; the goal update keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`,
+    );
   const context = [`On the service now (saved ${whenLabel(String(now.updated_at))}), “${now.title}”; take what you want from it:`, ...quoted(now.body, 40)];
   const body = withoutContext(await editKept(ctx, target, withContext(context, input.body ?? now.body)));
   if (body.trim() === '') throw new CancelledError(`Nothing was written in the editor; nothing was sent, and the draft ${entry.id} is still kept`);
@@ -123,17 +163,35 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
     case 'check-in': {
       const day = await entryDay(ctx, { ...entry, target: t });
       if (day !== t.key) return sendEntry(ctx, { ...entry, target: { kind: 'check-in', key: day }, day_guessed: undefined } as Entry, { elsewhere });
-      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key)) throw new UsageError(`The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`, ...sendItWith(ctx, { kind: 'check-in', key: sanitizeLine(t.key) }));
+      if (!UUID_RE.test(t.key) && !DATE_KEY_RE.test(t.key))
+        throw new UsageError(
+          `The draft ${entry.id} was kept for the check-in "${sanitizeLine(t.key)}", which names no day by itself`,
+          ...sendItWith(ctx, { kind: 'check-in', key: sanitizeLine(t.key) }),
+        );
       let answers;
       if (c.kind === 'answers') answers = c.answers;
       else if (c.kind === 'text') {
         const read = readTemplate(c.text);
-        if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, terminal(`Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`));
+        if (read.problems.length > 0)
+          throw new UsageError(
+            `The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`,
+            terminal(`Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`),
+          );
         answers = read.answers;
       } else throw wrong();
       const edited = await guardNewer(ctx, t.key, entry, answers);
       const a = edited ?? answers;
-      if (edited) return { kind: t.kind, result: await sendWithDraft(ctx, { target: t, content: { kind: 'answers', answers: edited }, made: 'editor', folds: [entry], send: () => patchCheckIn(api, t.key, asSent(a)) }) };
+      if (edited)
+        return {
+          kind: t.kind,
+          result: await sendWithDraft(ctx, {
+            target: t,
+            content: { kind: 'answers', answers: edited },
+            made: 'editor',
+            folds: [entry],
+            send: () => patchCheckIn(api, t.key, asSent(a)),
+          }),
+        };
       return { kind: t.kind, result: await go(() => patchCheckIn(api, t.key, asSent(a))) };
     }
     case 'comment': {
@@ -143,12 +201,20 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
         const whose = personDraft(t.id);
         if (whose) {
           const found = await teammateCheckInTarget(ctx, whose[0], whose[1]);
-          if (!found.known) throw new UsageError(`The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`, terminal(`\`checkin drafts show ${entry.id}\` shows its words.`));
+          if (!found.known)
+            throw new UsageError(
+              `The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`,
+              terminal(`\`checkin drafts show ${entry.id}\` shows its words.`),
+            );
           const on = found.known.id;
           return { kind: t.kind, result: await postCommentKept(ctx, { kind: 'check-in', id: on }, body, keeping) };
         }
         // Kept under the name given (a date, `last`) when the check-in could not be looked up: looked up now.
-        if (!DATE_KEY_RE.test(t.id)) throw new UsageError(`The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`, ...sendItWith(ctx, { kind: 'comment', on: 'check-in', id: sanitizeLine(t.id) }));
+        if (!DATE_KEY_RE.test(t.id))
+          throw new UsageError(
+            `The draft ${entry.id} was kept for a comment on the check-in "${sanitizeLine(t.id)}", which names no day by itself`,
+            ...sendItWith(ctx, { kind: 'comment', on: 'check-in', id: sanitizeLine(t.id) }),
+          );
         const on = (await getCheckIn(api, t.id)).id;
         return { kind: t.kind, result: await postCommentKept(ctx, { kind: 'check-in', id: on }, body, keeping) };
       }

@@ -73,7 +73,11 @@ export class NoDraftError extends UsageError {}
 /** The outbox entry a draft_id names (its id, or the start of it), of this account; a clear refusal otherwise. */
 export function entryFor(ctx: Context, id: string): Entry {
   const entry = ctx.drafts().find(id);
-  if (!entry || !sameAccount(entry.account, accountHere(ctx))) throw new NoDraftError(`There is no draft ${id} (already sent or dropped, or never kept)`, 'The draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.');
+  if (!entry || !sameAccount(entry.account, accountHere(ctx)))
+    throw new NoDraftError(
+      `There is no draft ${id} (already sent or dropped, or never kept)`,
+      'The draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.',
+    );
   return entry;
 }
 
@@ -104,7 +108,15 @@ export function schemaOf(s: Shape<unknown>): z.ZodType {
     case 'array':
       return z.array(schemaOf(d.of));
     case 'object':
-      return z.looseObject(Object.fromEntries(Object.entries(d.fields).filter(([, f]) => f !== anything).map(([name, f]) => [name, schemaOf(f)]))).meta({ additionalProperties: true });
+      return z
+        .looseObject(
+          Object.fromEntries(
+            Object.entries(d.fields)
+              .filter(([, f]) => f !== anything)
+              .map(([name, f]) => [name, schemaOf(f)]),
+          ),
+        )
+        .meta({ additionalProperties: true });
   }
 }
 const about = (s: Shape<unknown>, description: string) => schemaOf(s).describe(description);
@@ -120,7 +132,10 @@ export const shapes = {
   ref: about(REF, 'a person or team: its id and name'),
   answers: about(CHECK_IN_ANSWERS, 'the answers as they will be sent (those left out keep what the check-in says)'),
   goalUpdateInput: about(GOAL_UPDATE_INPUT, 'the update as it will be sent'),
-  teamDay: about(TEAM_DAY, "a team's day: each member, their check-in, its state, and how long a blocked member's blocker has stood (blocked_for); what `checkin team --json` prints for it"),
+  teamDay: about(
+    TEAM_DAY,
+    "a team's day: each member, their check-in, its state, and how long a blocked member's blocker has stood (blocked_for); what `checkin team --json` prints for it",
+  ),
 };
 
 /** Dashes and minus signs of every kind: a run of three at a line's start is the markers' own start. */

@@ -38,7 +38,12 @@ export function markedCheckIns(v: View, list: CheckIn[]): string {
 
 /** Each team's day (`v` rich: a table of members), marked as the team's. */
 export function markedTeamDays(v: View, report: TeamDay[]): string {
-  return report.map((r, i) => `Team ${i + 1} of ${report.length}${DATE_KEY_RE.test(r.date) ? `, ${r.date}` : ''}:\n${othersWords(r.team.name, teamDayView(v, [sanitizeDeep(r)]), { whole: 'checkin team' })}`).join('\n');
+  return report
+    .map(
+      (r, i) =>
+        `Team ${i + 1} of ${report.length}${DATE_KEY_RE.test(r.date) ? `, ${r.date}` : ''}:\n${othersWords(r.team.name, teamDayView(v, [sanitizeDeep(r)]), { whole: 'checkin team' })}`,
+    )
+    .join('\n');
 }
 
 /** Threads of the inbox: what each is about (the service's title), then each comment or reaction as its author's. */
@@ -47,7 +52,12 @@ export function markedInbox(v: View, inbox: Inbox): string {
     .map((t, i) => {
       const about = t.label ?? (t.on?.kind === 'goal-update' ? `Goal update “${t.title ?? ''}”` : `Check-in ${t.date ?? ''}`);
       const items = t.items.map((item) =>
-        othersWords(item.person?.name, item.kind === 'comment' ? `comment · ${item.created_at} (${relativeTime(item.created_at, v.now)})\n\n${item.body ?? ''}` : `reacted ${item.emoji ?? ''} ${item.name ?? ''} · ${item.created_at}`),
+        othersWords(
+          item.person?.name,
+          item.kind === 'comment'
+            ? `comment · ${item.created_at} (${relativeTime(item.created_at, v.now)})\n\n${item.body ?? ''}`
+            : `reacted ${item.emoji ?? ''} ${item.name ?? ''} · ${item.created_at}`,
+        ),
       );
       return `Thread ${i + 1}${replyHint(t.on)}: what it is about, then ${t.items.length} item${t.items.length === 1 ? '' : 's'}, newest first.\n${othersWords(undefined, `${about}${t.url ? `\n${t.url}` : ''}`)}${items.join('')}`;
     })
@@ -89,7 +99,15 @@ export function markedFeed(v: View, feed: Feed): string {
   return feed.items
     .map((item, i) => {
       const what = /^[a-z][a-z-]{0,29}$/.test(item.category) ? item.category : 'an entry';
-      const body = [item.title, `${item.published_at} (${relativeTime(item.published_at, v.now)})`, item.goal?.title ? `goal: ${item.goal.title}` : '', item.body ? `\n${item.body}` : '', item.url ?? ''].filter((l) => l !== '').join('\n');
+      const body = [
+        item.title,
+        `${item.published_at} (${relativeTime(item.published_at, v.now)})`,
+        item.goal?.title ? `goal: ${item.goal.title}` : '',
+        item.body ? `\n${item.body}` : '',
+        item.url ?? '',
+      ]
+        .filter((l) => l !== '')
+        .join('\n');
       return `${i + 1}. ${what}${replyHint(item.reply_on)}:\n${othersWords(item.by?.name, body)}`;
     })
     .join('');

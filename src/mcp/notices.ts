@@ -66,7 +66,11 @@ function entriesOf(ctx: Context): Map<string, string> {
  * Watches the outbox for the whole process and tells every listening server of a change. Returns
  * its stop. `look` and `every` are the folder's reading and the timer's period.
  */
-export function watchOutbox(ctx: Context, listeners: Set<Listener>, { look = () => outboxLook(ctx.drafts().dir), every = LOOK_EVERY_MS }: { look?: () => string; every?: number } = {}): () => void {
+export function watchOutbox(
+  ctx: Context,
+  listeners: Set<Listener>,
+  { look = () => outboxLook(ctx.drafts().dir), every = LOOK_EVERY_MS }: { look?: () => string; every?: number } = {},
+): () => void {
   let last = look();
   let before = last === '' ? new Map<string, string>() : entriesOf(ctx);
   const tick = () => {

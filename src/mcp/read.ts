@@ -20,16 +20,32 @@ import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { feedStart, MAX_FEED_ENTRIES, readFeed } from '../domain/feed.js';
 import { findGoals } from '../domain/goals-list.js';
 import { checkInTarget, done, guard, othersWords, plainView, shapes, type Served } from './kit.js';
-import { markedBlockers, markedCheckIn, markedCheckIns, markedDrafts, markedFeed, markedGoal, markedGoals, markedInbox, markedMe, markedTeamDays, sendToolOf } from './marked.js';
+import {
+  markedBlockers,
+  markedCheckIn,
+  markedCheckIns,
+  markedDrafts,
+  markedFeed,
+  markedGoal,
+  markedGoals,
+  markedInbox,
+  markedMe,
+  markedTeamDays,
+  sendToolOf,
+} from './marked.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
-const DAY = z.string().describe('today (the default), yesterday, a weekday name (the most recent before today), last (my latest before today), YYYY-MM-DD, or a check-in UUID');
+const DAY = z
+  .string()
+  .describe('today (the default), yesterday, a weekday name (the most recent before today), last (my latest before today), YYYY-MM-DD, or a check-in UUID');
 const RANGE_DAY = z.string().describe('YYYY-MM-DD, today, yesterday or a weekday name');
 /** "or null", as an anyOf that every client's JSON Schema reader takes (not a type array). */
 const orNull = <T extends z.ZodType>(t: T) => z.union([t, z.null().describe('none')]);
 const PEOPLE = z.array(z.string()).optional().describe('people: me, a UUID, a name or an @username');
 const TEAMS = z.array(z.string()).optional().describe('teams: a UUID or a name');
-const ON = z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }).describe('what a reply goes on: draft_comment takes its type (as on) and id');
+const ON = z
+  .object({ type: z.enum(['check-in', 'goal-update']), id: z.string() })
+  .describe('what a reply goes on: draft_comment takes its type (as on) and id');
 
 /** A check-in as text: heading, state and answers (Markdown as written, sanitised). */
 export async function checkInText(served: Served, c: CheckIn): Promise<string> {
@@ -44,7 +60,8 @@ export function registerReadTools(served: Served): void {
     'get_checkin',
     {
       title: 'Get a check-in',
-      description: "My check-in for a day (today's by default): its answers, mood, whether it is filled in, and its link. check_in is null when no check-in is scheduled that day.",
+      description:
+        "My check-in for a day (today's by default): its answers, mood, whether it is filled in, and its link. check_in is null when no check-in is scheduled that day.",
       inputSchema: { day: DAY.optional() },
       outputSchema: { day: z.string().describe('the check-in asked for, as the CLI names it'), check_in: shapes.checkIn.nullable() },
       annotations: { title: 'Get a check-in', ...READ },
@@ -69,7 +86,9 @@ export function registerReadTools(served: Served): void {
         day: z.string(),
         scheduled: z.boolean().describe('false when no check-in is scheduled that day (nothing is suggested)'),
         previous: z.union([z.string(), z.null().describe('none')]).describe('the suggestion as one Markdown text (null when there is nothing)'),
-        sources: z.array(z.object({ source: z.enum(['intentions', 'activity', 'commits']), title: z.string(), date: z.string().optional(), lines: z.array(z.string()) })),
+        sources: z.array(
+          z.object({ source: z.enum(['intentions', 'activity', 'commits']), title: z.string(), date: z.string().optional(), lines: z.array(z.string()) }),
+        ),
         notes: z.array(z.string()).describe('sources left out, and why'),
       },
       annotations: { title: 'Suggest "previous"', ...READ },
@@ -78,17 +97,44 @@ export function registerReadTools(served: Served): void {
       guard(ctx, async () => {
         const target = await checkInTarget(ctx, day);
         const found = await suggestionFor(ctx, target);
-        if (!found) return done(`No check-in scheduled for ${target.label}: nothing to suggest.`, { day: target.label, scheduled: false, previous: null, sources: [], notes: [] });
+        if (!found)
+          return done(`No check-in scheduled for ${target.label}: nothing to suggest.`, {
+            day: target.label,
+            scheduled: false,
+            previous: null,
+            sources: [],
+            notes: [],
+          });
         const { last, work, text } = found;
         const intentions = (last?.intentions ?? '').split('\n').filter((l) => l.trim() !== '');
         const sources = [
-          ...(last && intentions.length > 0 ? [{ source: 'intentions' as const, title: `The intentions of my check-in of ${last.date}`, date: last.date, lines: intentions }] : []),
-          ...work.groups.map((g) => ({ source: g.title.startsWith('Commits') ? ('commits' as const) : ('activity' as const), title: g.title, lines: g.bullets })),
+          ...(last && intentions.length > 0
+            ? [{ source: 'intentions' as const, title: `The intentions of my check-in of ${last.date}`, date: last.date, lines: intentions }]
+            : []),
+          ...work.groups.map((g) => ({
+            source: g.title.startsWith('Commits') ? ('commits' as const) : ('activity' as const),
+            title: g.title,
+            lines: g.bullets,
+          })),
         ];
         const by = (await me(ctx)).name;
-        const body = sources.length === 0 ? 'Nothing to suggest: no earlier intentions, activities or commits.' : sources.map((s) => `${s.title}:\n${othersWords(s.source === 'commits' ? undefined : by, s.lines.join('\n'), { from: s.source === 'commits' ? 'local git repositories' : 'the service' })}`).join('\n');
+        const body =
+          sources.length === 0
+            ? 'Nothing to suggest: no earlier intentions, activities or commits.'
+            : sources
+                .map(
+                  (s) =>
+                    `${s.title}:\n${othersWords(s.source === 'commits' ? undefined : by, s.lines.join('\n'), { from: s.source === 'commits' ? 'local git repositories' : 'the service' })}`,
+                )
+                .join('\n');
         const notes = work.notes.map((n) => `note: ${n}`).join('\n');
-        return done(`Suggestion for previous (${target.label}):\n\n${body}${notes ? `\n\n${notes}` : ''}\n`, { day: target.label, scheduled: true, previous: text, sources, notes: work.notes });
+        return done(`Suggestion for previous (${target.label}):\n\n${body}${notes ? `\n\n${notes}` : ''}\n`, {
+          day: target.label,
+          scheduled: true,
+          previous: text,
+          sources,
+          notes: work.notes,
+        });
       }),
   );
 
@@ -96,8 +142,12 @@ export function registerReadTools(served: Served): void {
     'team_day',
     {
       title: "The team's day",
-      description: "For each of my teams (or those named), each person's state that day — blocked (and by what), pending, filled, absent or nothing scheduled — with their check-in.",
-      inputSchema: { day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: z.array(z.string()).optional().describe('only these teams (UUIDs or names)') },
+      description:
+        "For each of my teams (or those named), each person's state that day — blocked (and by what), pending, filled, absent or nothing scheduled — with their check-in.",
+      inputSchema: {
+        day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'),
+        team: z.array(z.string()).optional().describe('only these teams (UUIDs or names)'),
+      },
       outputSchema: {
         teams: z.array(shapes.teamDay),
       },
@@ -133,7 +183,10 @@ export function registerReadTools(served: Served): void {
         const days = await dayRange(ctx, args, { since: 'since', until: 'until' });
         const filter = await checkInFilter(ctx, { ...days, blocked: args.blocked, people: args.person, teams: args.team });
         const { list, full } = await checkInPage(ctx, filter, { page: args.page, perPage: args.per_page });
-        const text = list.length === 0 ? 'No check-ins match.' : `${markedCheckIns(await plainView(ctx), list)}${full ? `More may follow: page ${(args.page ?? 1) + 1}.` : ''}`;
+        const text =
+          list.length === 0
+            ? 'No check-ins match.'
+            : `${markedCheckIns(await plainView(ctx), list)}${full ? `More may follow: page ${(args.page ?? 1) + 1}.` : ''}`;
         return done(text, { check_ins: list, more_may_follow: full });
       }),
   );
@@ -144,11 +197,23 @@ export function registerReadTools(served: Served): void {
       title: 'Inbox',
       description:
         "Comments and reactions others left on my check-ins and goal updates: what is new since I last looked with `checkin inbox` (all: everything of the last two weeks). Reading it here does not mark anything as seen. Reply with draft_comment on a thread's type and id.",
-      inputSchema: { all: z.boolean().optional().describe('everything, not only what is new'), since: RANGE_DAY.optional().describe('look at check-ins and updates from this day on') },
+      inputSchema: {
+        all: z.boolean().optional().describe('everything, not only what is new'),
+        since: RANGE_DAY.optional().describe('look at check-ins and updates from this day on'),
+      },
       outputSchema: {
         since: z.string(),
         seen_before: z.union([z.string(), z.null().describe('none')]),
-        threads: z.array(z.object({ type: z.enum(['check-in', 'goal-update']).nullable(), id: z.union([z.string(), z.null().describe('none')]), date: z.string().optional(), title: z.string().optional(), url: z.union([z.string(), z.null().describe('none')]), items: z.array(z.looseObject({ kind: z.enum(['comment', 'reaction']), id: z.string() }).meta({ additionalProperties: true })) })),
+        threads: z.array(
+          z.object({
+            type: z.enum(['check-in', 'goal-update']).nullable(),
+            id: z.union([z.string(), z.null().describe('none')]),
+            date: z.string().optional(),
+            title: z.string().optional(),
+            url: z.union([z.string(), z.null().describe('none')]),
+            items: z.array(z.looseObject({ kind: z.enum(['comment', 'reaction']), id: z.string() }).meta({ additionalProperties: true })),
+          }),
+        ),
       },
       annotations: { title: 'Inbox', ...READ },
     },
@@ -157,8 +222,18 @@ export function registerReadTools(served: Served): void {
         const marker = readMarker(ctx, await inboxKey(ctx));
         const from = await rangeDay(ctx, since, 'since');
         const inbox = await gatherInbox(ctx, { ...(from && { since: from }), ...(marker?.seen_at && !all && { seenAt: marker.seen_at }) });
-        const threads = inbox.threads.map((t) => ({ type: t.on?.kind ?? null, id: t.on?.id ?? null, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items }));
-        const text = inbox.threads.length === 0 ? `Nothing ${marker?.seen_at && !all ? 'new ' : ''}on your check-ins and goal updates since ${marker?.seen_at && !all ? marker.seen_at : inbox.since}.` : markedInbox(await plainView(ctx), inbox);
+        const threads = inbox.threads.map((t) => ({
+          type: t.on?.kind ?? null,
+          id: t.on?.id ?? null,
+          ...(t.date && { date: t.date }),
+          ...(t.title && { title: t.title }),
+          url: t.url ?? null,
+          items: t.items,
+        }));
+        const text =
+          inbox.threads.length === 0
+            ? `Nothing ${marker?.seen_at && !all ? 'new ' : ''}on your check-ins and goal updates since ${marker?.seen_at && !all ? marker.seen_at : inbox.since}.`
+            : markedInbox(await plainView(ctx), inbox);
         return done(text, { since: inbox.since, seen_before: marker?.seen_at ?? null, threads });
       }),
   );
@@ -167,8 +242,12 @@ export function registerReadTools(served: Served): void {
     'goal',
     {
       title: 'A goal and its latest updates',
-      description: "A goal (its title, progress and confidence) with its latest updates, newest first. Goal ids are in the service's links and in `checkin goals`.",
-      inputSchema: { goal_id: z.string().describe("the goal's id: its UUID, or the start of it (8 characters, as the goals tool's short ids)"), updates: z.number().int().min(1).max(20).optional().describe('how many of the latest updates (default 3)') },
+      description:
+        "A goal (its title, progress and confidence) with its latest updates, newest first. Goal ids are in the service's links and in `checkin goals`.",
+      inputSchema: {
+        goal_id: z.string().describe("the goal's id: its UUID, or the start of it (8 characters, as the goals tool's short ids)"),
+        updates: z.number().int().min(1).max(20).optional().describe('how many of the latest updates (default 3)'),
+      },
       outputSchema: { goal: shapes.goal, updates: z.array(shapes.goalUpdate) },
       annotations: { title: 'A goal and its latest updates', ...READ },
     },
@@ -185,7 +264,8 @@ export function registerReadTools(served: Served): void {
     'goals',
     {
       title: 'Goals',
-      description: "Goals with their ids (the goal_id that goal and draft_goal_update take): mine by default, or those of the people or teams named. Each with its progress, confidence, due date and owner.",
+      description:
+        'Goals with their ids (the goal_id that goal and draft_goal_update take): mine by default, or those of the people or teams named. Each with its progress, confidence, due date and owner.',
       inputSchema: { person: PEOPLE, team: TEAMS },
       outputSchema: { whose: z.enum(['mine', 'named']).describe('mine: neither person nor team was named'), goals: z.array(shapes.goal) },
       annotations: { title: 'Goals', ...READ },
@@ -194,7 +274,10 @@ export function registerReadTools(served: Served): void {
       guard(ctx, async () => {
         const found = await findGoals(ctx, { people: person, teams: team });
         const n = found.goals.length;
-        const text = n === 0 ? `No goals ${found.whose === 'mine' ? 'of yours' : 'match'}.` : `${n} goal${n === 1 ? '' : 's'}${found.whose === 'mine' ? ' of yours' : ''}; the goal tool takes a goal_id for its latest updates:\n${markedGoals(found.goals)}`;
+        const text =
+          n === 0
+            ? `No goals ${found.whose === 'mine' ? 'of yours' : 'match'}.`
+            : `${n} goal${n === 1 ? '' : 's'}${found.whose === 'mine' ? ' of yours' : ''}; the goal tool takes a goal_id for its latest updates:\n${markedGoals(found.goals)}`;
         return done(text, { whose: found.whose, goals: found.goals });
       }),
   );
@@ -206,8 +289,19 @@ export function registerReadTools(served: Served): void {
       description:
         "What is new for me since a time, newest first, from the service's own feed (its digest): comments on my check-ins and goal updates and @mentions of me, my teams' check-ins, others' updates of my goals. Reply to an entry with draft_comment on its reply_on. A service without a digest gives my teams' check-ins only (source says which). Reading it marks nothing as seen.",
       inputSchema: {
-        since: z.string().optional().describe('from this time: ISO 8601 (2026-05-06T09:00:00Z), or a day — YYYY-MM-DD, today, yesterday or a weekday name — from its start (UTC); default yesterday'),
-        limit: z.number().int().min(1).max(MAX_FEED_ENTRIES).optional().describe(`at most this many entries (default 50, the most one request brings; up to ${MAX_FEED_ENTRIES})`),
+        since: z
+          .string()
+          .optional()
+          .describe(
+            'from this time: ISO 8601 (2026-05-06T09:00:00Z), or a day — YYYY-MM-DD, today, yesterday or a weekday name — from its start (UTC); default yesterday',
+          ),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_FEED_ENTRIES)
+          .optional()
+          .describe(`at most this many entries (default 50, the most one request brings; up to ${MAX_FEED_ENTRIES})`),
       },
       outputSchema: {
         since: z.string().describe('the time the feed starts at (ISO 8601)'),
@@ -233,7 +327,10 @@ export function registerReadTools(served: Served): void {
       guard(ctx, async () => {
         const feed = await readFeed(ctx, { since: await feedStart(ctx, since ?? 'yesterday', 'since'), ...(limit !== undefined && { limit }) });
         const items = feed.items.map(({ reply_on, ...item }) => ({ ...item, ...(reply_on && { reply_on: { type: reply_on.kind, id: reply_on.id } }) }));
-        const note = feed.source === 'check-ins' ? ' This service has no feed (no digest): these are my teams\' check-ins only; comments on mine are in the inbox tool.' : '';
+        const note =
+          feed.source === 'check-ins'
+            ? " This service has no feed (no digest): these are my teams' check-ins only; comments on mine are in the inbox tool."
+            : '';
         const text =
           items.length === 0
             ? `Nothing new since ${feed.since}.${note}`
@@ -261,7 +358,9 @@ export function registerReadTools(served: Served): void {
             state: z.enum(['waiting', 'being-sent', 'maybe-sent']),
             state_detail: orNull(z.string()),
             first_words: z.string(),
-            send_tool: orNull(z.enum(['send_checkin', 'send_comment', 'send_goal_update'])).describe('the tool that sends it once the person says yes; none: from a terminal'),
+            send_tool: orNull(z.enum(['send_checkin', 'send_comment', 'send_goal_update'])).describe(
+              'the tool that sends it once the person says yes; none: from a terminal',
+            ),
           }),
         ),
       },
@@ -270,8 +369,20 @@ export function registerReadTools(served: Served): void {
     () =>
       guard(ctx, async () => {
         const list = waitingDrafts(ctx);
-        const drafts = list.map((d) => ({ draft_id: d.id, for: d.for, target: d.target, made: d.made, created_at: d.created_at, saved_at: d.saved_at, state: d.state, state_detail: d.state_detail, first_words: d.first_words, send_tool: sendToolOf(d) }));
-        const text = list.length === 0 ? 'No drafts are waiting.' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
+        const drafts = list.map((d) => ({
+          draft_id: d.id,
+          for: d.for,
+          target: d.target,
+          made: d.made,
+          created_at: d.created_at,
+          saved_at: d.saved_at,
+          state: d.state,
+          state_detail: d.state_detail,
+          first_words: d.first_words,
+          send_tool: sendToolOf(d),
+        }));
+        const text =
+          list.length === 0 ? 'No drafts are waiting.' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
         return done(text, { drafts });
       }),
   );
@@ -291,10 +402,14 @@ export function registerReadTools(served: Served): void {
             person: orNull(shapes.ref),
             teams: z.array(shapes.ref).describe('the teams asked about that the check-in is shared with'),
             blockers: z.string(),
-            same_since: z.string().describe('the first day of the run: from then on, each check-in of this person (absent days skipped) carried the blocker (within looked_back_to)'),
+            same_since: z
+              .string()
+              .describe(
+                'the first day of the run: from then on, each check-in of this person (absent days skipped) carried the blocker (within looked_back_to)',
+              ),
             days: z.number().describe('check-ins in a row (scheduled days) the blocker has stood, the day\'s included: 3 = "blocked 3 days"'),
             at_least: z.boolean().describe('the run reaches the first day looked at: it may be longer'),
-            reported_at: orNull(z.string()).describe('when the day\'s check-in was filled in'),
+            reported_at: orNull(z.string()).describe("when the day's check-in was filled in"),
             check_in: shapes.checkIn,
           }),
         ),
@@ -306,7 +421,10 @@ export function registerReadTools(served: Served): void {
         const found = await openBlockers(ctx, { date: await rangeDay(ctx, day, 'day'), teams: team });
         if (!found) return done('You are in no team.', { date: (await rangeDay(ctx, day, 'day')) ?? (await today(ctx)), looked_back_to: '', blockers: [] });
         const n = found.blockers.length;
-        const text = n === 0 ? `No open blockers on ${found.date} in ${found.team_ids.length === 1 ? 'the team' : `the ${found.team_ids.length} teams`} asked about.` : `${n} open blocker${n === 1 ? '' : 's'} on ${found.date}:\n${markedBlockers(found)}`;
+        const text =
+          n === 0
+            ? `No open blockers on ${found.date} in ${found.team_ids.length === 1 ? 'the team' : `the ${found.team_ids.length} teams`} asked about.`
+            : `${n} open blocker${n === 1 ? '' : 's'} on ${found.date}:\n${markedBlockers(found)}`;
         return done(text, { date: found.date, looked_back_to: found.looked_back_to, blockers: found.blockers });
       }),
   );

@@ -67,7 +67,11 @@ export function completing(values: Iterable<string>, typed: string | undefined):
  * by the id's start or the goal's title; draft ids.
  */
 export const complete = {
-  day: (ctx: Context, typed: string | undefined) => completing(DAY_WORDS.map(([w]) => w), typed),
+  day: (ctx: Context, typed: string | undefined) =>
+    completing(
+      DAY_WORDS.map(([w]) => w),
+      typed,
+    ),
   team: (ctx: Context, typed: string | undefined) => completing(cachedTeamNames(cachedEntry(ctx)), typed),
   goal: (ctx: Context, typed: string | undefined) => {
     const goals = cachedEntry(ctx).goals ?? [];
@@ -75,55 +79,110 @@ export const complete = {
     const t = (typed ?? '').toLowerCase();
     const byId = goals.filter((g) => g.id.toLowerCase().startsWith(t) || shorts.get(g.id)!.toLowerCase().startsWith(t));
     const byTitle = goals.filter((g) => !byId.includes(g) && t !== '' && sanitizeLine(g.title).toLowerCase().includes(t));
-    return [...byId, ...byTitle].map((g) => shorts.get(g.id)!).filter(offerable).slice(0, MAX_COMPLETIONS);
+    return [...byId, ...byTitle]
+      .map((g) => shorts.get(g.id)!)
+      .filter(offerable)
+      .slice(0, MAX_COMPLETIONS);
   },
-  draft: (ctx: Context, typed: string | undefined) => completing(allHere(ctx).map((d) => d.id), typed),
+  draft: (ctx: Context, typed: string | undefined) =>
+    completing(
+      allHere(ctx).map((d) => d.id),
+      typed,
+    ),
 };
 
 function registerResources(served: Served): void {
   const { server, ctx } = served;
-  server.registerResource('today', 'checkin://check-ins/today', { title: "Today's check-in", description: "My check-in for today, as text (or that none is scheduled)", mimeType: 'text/plain' }, async (uri) => {
-    try {
-      const target = await todayTarget(ctx);
-      const c = await fetchOrNull(ctx, target);
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(c ? markedCheckIn(await plainView(ctx), c) : `No check-in scheduled for ${target.label}.\n`) }] };
-    } catch (err) {
-      throw resourceError(ctx, err);
-    }
-  });
-  server.registerResource('team-today', 'checkin://team/today', { title: "The team's day", description: "My teams' check-ins today: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' }, async (uri) => {
-    try {
-      const report = await teamDay(ctx, {});
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') }] };
-    } catch (err) {
-      throw resourceError(ctx, err);
-    }
-  });
-  server.registerResource('blockers-today', 'checkin://team/blockers', { title: "The team's open blockers", description: "My teams' open blockers today: who, what, and for how many days in a row (since when) the blocker has stood", mimeType: 'text/plain' }, async (uri) => {
-    try {
-      const found = await openBlockers(ctx, {});
-      const text = !found ? 'You are in no team.\n' : found.blockers.length === 0 ? `No open blockers on ${found.date}.\n` : `${found.blockers.length} open blocker${found.blockers.length === 1 ? '' : 's'} on ${found.date}:\n${markedBlockers(found)}`;
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
-    } catch (err) {
-      throw resourceError(ctx, err);
-    }
-  });
-  server.registerResource('my-goals', 'checkin://goals/mine', { title: 'My goals', description: 'My goals with their ids (the goal tool takes them), progress, confidence and due dates', mimeType: 'text/plain' }, async (uri) => {
-    try {
-      const { goals } = await findGoals(ctx, {});
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(goals.length === 0 ? 'No goals of yours.\n' : markedGoals(goals)) }] };
-    } catch (err) {
-      throw resourceError(ctx, err);
-    }
-  });
+  server.registerResource(
+    'today',
+    'checkin://check-ins/today',
+    { title: "Today's check-in", description: 'My check-in for today, as text (or that none is scheduled)', mimeType: 'text/plain' },
+    async (uri) => {
+      try {
+        const target = await todayTarget(ctx);
+        const c = await fetchOrNull(ctx, target);
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: 'text/plain',
+              text: sanitize(c ? markedCheckIn(await plainView(ctx), c) : `No check-in scheduled for ${target.label}.\n`),
+            },
+          ],
+        };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
+  server.registerResource(
+    'team-today',
+    'checkin://team/today',
+    { title: "The team's day", description: "My teams' check-ins today: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' },
+    async (uri) => {
+      try {
+        const report = await teamDay(ctx, {});
+        return {
+          contents: [
+            { uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
+          ],
+        };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
+  server.registerResource(
+    'blockers-today',
+    'checkin://team/blockers',
+    {
+      title: "The team's open blockers",
+      description: "My teams' open blockers today: who, what, and for how many days in a row (since when) the blocker has stood",
+      mimeType: 'text/plain',
+    },
+    async (uri) => {
+      try {
+        const found = await openBlockers(ctx, {});
+        const text = !found
+          ? 'You are in no team.\n'
+          : found.blockers.length === 0
+            ? `No open blockers on ${found.date}.\n`
+            : `${found.blockers.length} open blocker${found.blockers.length === 1 ? '' : 's'} on ${found.date}:\n${markedBlockers(found)}`;
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
+  server.registerResource(
+    'my-goals',
+    'checkin://goals/mine',
+    { title: 'My goals', description: 'My goals with their ids (the goal tool takes them), progress, confidence and due dates', mimeType: 'text/plain' },
+    async (uri) => {
+      try {
+        const { goals } = await findGoals(ctx, {});
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(goals.length === 0 ? 'No goals of yours.\n' : markedGoals(goals)) }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
   server.registerResource(
     'team-day',
     new ResourceTemplate('checkin://teams/{team}', { list: undefined, complete: { team: (typed) => complete.team(ctx, typed) } }),
-    { title: "A team's day", description: "One of my teams' check-ins today, by the team's name or id: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' },
+    {
+      title: "A team's day",
+      description: "One of my teams' check-ins today, by the team's name or id: filled in, not yet, blocked (and by what), none",
+      mimeType: 'text/plain',
+    },
     async (uri, { team }) => {
       try {
         const report = await teamDay(ctx, { teams: [decodeURIComponent(String(team))] });
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') }] };
+        return {
+          contents: [
+            { uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
+          ],
+        };
       } catch (err) {
         throw resourceError(ctx, err);
       }
@@ -144,15 +203,26 @@ function registerResources(served: Served): void {
       }
     },
   );
-  server.registerResource('drafts', DRAFTS_URI, { title: 'The drafts waiting', description: 'The drafts waiting in the outbox (the person\'s and agents\'): each id, what it is for, its state and first words; subscribe to be told when one appears, is sent or is dropped', mimeType: 'text/plain' }, async (uri) => {
-    try {
-      const list = waitingDrafts(ctx);
-      const text = list.length === 0 ? 'No drafts are waiting.\n' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
-    } catch (err) {
-      throw resourceError(ctx, err);
-    }
-  });
+  server.registerResource(
+    'drafts',
+    DRAFTS_URI,
+    {
+      title: 'The drafts waiting',
+      description:
+        "The drafts waiting in the outbox (the person's and agents'): each id, what it is for, its state and first words; subscribe to be told when one appears, is sent or is dropped",
+      mimeType: 'text/plain',
+    },
+    async (uri) => {
+      try {
+        const list = waitingDrafts(ctx);
+        const text =
+          list.length === 0 ? 'No drafts are waiting.\n' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
+      } catch (err) {
+        throw resourceError(ctx, err);
+      }
+    },
+  );
   const drafts = async () => allHere(ctx).map((d) => ({ id: d.id, draft: d }));
   server.registerResource(
     'draft',
@@ -160,13 +230,24 @@ function registerResources(served: Served): void {
       complete: { draft_id: (typed) => complete.draft(ctx, typed) },
       list: async () => {
         try {
-          return { resources: (await drafts()).map(({ id, draft }) => ({ uri: `checkin://drafts/${id}`, name: id, title: `Draft ${id}: ${targetNoun(draft.target)} (${draft.made}, saved ${draft.saved_at})`, mimeType: 'text/plain' })) };
+          return {
+            resources: (await drafts()).map(({ id, draft }) => ({
+              uri: `checkin://drafts/${id}`,
+              name: id,
+              title: `Draft ${id}: ${targetNoun(draft.target)} (${draft.made}, saved ${draft.saved_at})`,
+              mimeType: 'text/plain',
+            })),
+          };
         } catch (err) {
           throw resourceError(ctx, err);
         }
       },
     }),
-    { title: 'A kept draft', description: 'A draft kept on disk (by draft_*, or by the CLI after a failed or refused send): what it says and how to send it', mimeType: 'text/plain' },
+    {
+      title: 'A kept draft',
+      description: 'A draft kept on disk (by draft_*, or by the CLI after a failed or refused send): what it says and how to send it',
+      mimeType: 'text/plain',
+    },
     async (uri, { draft_id }) => {
       try {
         const id = String(draft_id);
@@ -190,7 +271,7 @@ function registerPrompt(served: Served): void {
     'write_checkin',
     {
       title: "Write my check-in from today's work",
-      description: 'Suggest, draft, show, and — once I say yes — send my check-in, following the service\'s writing guidance',
+      description: "Suggest, draft, show, and — once I say yes — send my check-in, following the service's writing guidance",
       argsSchema: { day: completable(z.string().describe('which check-in (default today)'), (typed) => complete.day(served.ctx, typed)).optional() },
     },
     ({ day }) => ({
@@ -231,7 +312,8 @@ export const READ_ONLY_REFUSAL = (name: string) =>
  * bare "Tool … disabled".
  */
 function readOnly(server: McpServer, writes: Set<string>): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown } }, ctx: unknown) => unknown> })._requestHandlers;
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown } }, ctx: unknown) => unknown> })
+    ._requestHandlers;
   const call = handlers?.get('tools/call');
   if (!handlers || !call) return;
   handlers.set('tools/call', (request, ctx) => {
@@ -247,7 +329,10 @@ function readOnly(server: McpServer, writes: Set<string>): void {
  * resources and prompt for a 2025-11-25 client and a 2026-07-28 one.
  */
 export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking'], listeners?: Set<Listener>): McpServer {
-  const server = new McpServer({ name: 'checkin', title: 'checkin', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} } });
+  const server = new McpServer(
+    { name: 'checkin', title: 'checkin', version: VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} } },
+  );
   if (listeners) {
     const listener: Listener = { server, era, subscribed: new Set() };
     acceptSubscriptions(listener);
@@ -264,12 +349,17 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
     // The write tools as a read-only server has them: registered, disabled (not listed), and refused when called.
     const writes = new Set<string>();
     const register = server.registerTool.bind(server) as (...args: unknown[]) => { disable: () => void };
-    registerWriteTools({ ...served, server: Object.assign(Object.create(server) as McpServer, { registerTool: (name: string, ...rest: unknown[]) => {
-      writes.add(name);
-      const tool = register(name, ...rest);
-      tool.disable();
-      return tool;
-    } }) });
+    registerWriteTools({
+      ...served,
+      server: Object.assign(Object.create(server) as McpServer, {
+        registerTool: (name: string, ...rest: unknown[]) => {
+          writes.add(name);
+          const tool = register(name, ...rest);
+          tool.disable();
+          return tool;
+        },
+      }),
+    });
     readOnly(server, writes);
   } else registerWriteTools(served);
   registerResources(served);

@@ -6,7 +6,14 @@
 // of it runs, for its id) up to its newline, and answered with an error; a line that is not JSON
 // (-32700) or not a JSON-RPC message (-32600) is answered too; and the next line is read as ever.
 import type { Readable, Writable } from 'node:stream';
-import { parseJSONRPCMessage, ProtocolErrorCode as ErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import {
+  parseJSONRPCMessage,
+  ProtocolErrorCode as ErrorCode,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
 
 /** The most one message (one line, its newline not counted) may hold: the SDK's own limit, 10 MiB. */
 export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;

@@ -10,7 +10,15 @@
 // never replaces another: the person's own words for the same target stay where they are, and
 // sending the agent's removes only the agent's.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, SdkError, SdkErrorCode, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  SdkError,
+  SdkErrorCode,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { ApiClient } from '../api/client.js';
 import { getCheckIn, getGoal, getGoalUpdate } from '../api/endpoints.js';
 import { nearestConfidence, type ActivityInput, type CheckInAnswers, type Goal, type GoalUpdateInput, type Ref } from '../api/types.js';
@@ -35,7 +43,9 @@ import { checkInText } from './read.js';
 import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
 
 /** draft_checkin's answer inputs, from the answer table (core/checkin-answers.ts): a text or mood is a string, yes-no a boolean. */
-const ANSWER_INPUTS = Object.fromEntries(ANSWER_FIELDS.map((f) => [f.field, (f.prompt === 'yes-no' ? z.boolean() : z.string()).optional().describe(f.agent)])) as Record<TextField | 'mood', z.ZodOptional<z.ZodString>> & {
+const ANSWER_INPUTS = Object.fromEntries(
+  ANSWER_FIELDS.map((f) => [f.field, (f.prompt === 'yes-no' ? z.boolean() : z.string()).optional().describe(f.agent)]),
+) as Record<TextField | 'mood', z.ZodOptional<z.ZodString>> & {
   previous_completed: z.ZodOptional<z.ZodBoolean>;
 };
 
@@ -56,13 +66,15 @@ function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean
 }
 
 /** Characters a dialog would not show: controls (but tab and newline), bidi marks, zero-width ones (a joiner between two emoji draws one picture). */
-const HIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+const HIDDEN =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
 /**
  * Characters that draw as nothing, or as a blank, in most dialogs though they are not spaces: line and
  * paragraph separators, the Braille blank, the Hangul fillers, the Mongolian vowel separator, Khmer's
  * inherent vowels, the combining grapheme joiner, tags and variation selectors on no emoji.
  */
-const BLANK_LOOKING = /[\u0085\u2028\u2029\u2800\u115f\u1160\u3164\uffa0\u180e\u17b4\u17b5\u034f\u{e0000}-\u{e007f}]|(?<!\p{Extended_Pictographic})[\ufe00-\ufe0f]/gu;
+const BLANK_LOOKING =
+  /[\u0085\u2028\u2029\u2800\u115f\u1160\u3164\uffa0\u180e\u17b4\u17b5\u034f\u{e0000}-\u{e007f}]|(?<!\p{Extended_Pictographic})[\ufe00-\ufe0f]/gu;
 /** A run of combining marks on one base: more than two hide or smear what is around them (a "Zalgo" pile). */
 const MARK_PILE = /\p{M}{3,}/gu;
 const codeOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -88,18 +100,20 @@ export function shownAsSent(text: string): string {
     .replace(/\[(U\+[0-9A-F]{4,6})\](?:\[\1\]){3,}/g, (run, code: string) => `[${run.length / (code.length + 2)} × ${code}]`);
   // A line of nothing but spaces is a blank line (counted with the others); in any other, long runs of spaces are counted.
   const lines = marked.split('\n').map((line) =>
-    /^[^\S\n]*$/.test(line) ? '' : line.replace(SPACES, (run, at: number) => {
-      const n = [...run].length;
-      const end = at + run.length === line.length;
-      const plain = /^ +$/.test(run);
-      // An indent (up to 8 plain spaces) and a gap of up to 3 stay; so do Markdown's two spaces at a line's end.
-      if (plain && ((at === 0 && n <= 8) || (!end && n <= 3) || (end && n <= 2 && at > 0))) return run;
-      return `[${n} ${n === 1 ? 'space' : 'spaces'}${plain ? '' : ' (not all plain)'}]`;
-    }),
+    /^[^\S\n]*$/.test(line)
+      ? ''
+      : line.replace(SPACES, (run, at: number) => {
+          const n = [...run].length;
+          const end = at + run.length === line.length;
+          const plain = /^ +$/.test(run);
+          // An indent (up to 8 plain spaces) and a gap of up to 3 stay; so do Markdown's two spaces at a line's end.
+          if (plain && ((at === 0 && n <= 8) || (!end && n <= 3) || (end && n <= 2 && at > 0))) return run;
+          return `[${n} ${n === 1 ? 'space' : 'spaces'}${plain ? '' : ' (not all plain)'}]`;
+        }),
   );
   const blank = (l: string) => l === '';
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (!blank(lines[i]!)) {
       out.push(lines[i++]!);
       continue;
@@ -152,7 +166,9 @@ function goalUpdateQuestion(goal: Goal, input: GoalUpdateInput): string {
   return [
     `Post this update of the goal "${label(goal.title)}"${teams ? ` (shared with ${teams})` : ''}?`,
     [
-      input.progress === undefined ? 'Progress: not set by this update.' : `Sets progress to ${input.progress}%${now(goal.progress === undefined || goal.progress === null ? undefined : `${goal.progress}%`)}.`,
+      input.progress === undefined
+        ? 'Progress: not set by this update.'
+        : `Sets progress to ${input.progress}%${now(goal.progress === undefined || goal.progress === null ? undefined : `${goal.progress}%`)}.`,
       level ? `Sets confidence to ${level.label} (${level.value})${now(nowLevel?.label)}.` : 'Confidence: not set by this update.',
     ].join('\n'),
     section('Title', input.title ?? ''),
@@ -171,12 +187,16 @@ async function activityQuestion(served: Served, input: ActivityInput): Promise<s
 }
 
 /** How every sending tool is gated, as its description says it. */
-const GATED = "Gated: nothing is sent without the person's yes. The client asks them (MCP elicitation), showing exactly what will be sent; decline or cancel sends nothing. A client that cannot ask is refused, unless the person started the server with `checkin mcp --allow-send` (the one exception: then it is sent without asking).";
+const GATED =
+  "Gated: nothing is sent without the person's yes. The client asks them (MCP elicitation), showing exactly what will be sent; decline or cancel sends nothing. A client that cannot ask is refused, unless the person started the server with `checkin mcp --allow-send` (the one exception: then it is sent without asking).";
 /** The drafting tools' gate. */
-const DRAFT_ONLY = 'Sends nothing and asks nothing: only a send_* tool sends, after the person\'s yes.';
+const DRAFT_ONLY = "Sends nothing and asks nothing: only a send_* tool sends, after the person's yes.";
 
 /** Why an activity is refused when the client cannot ask and no draft could be kept. */
-const cannotRecord = () => new UsageError("Recording needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was recorded. A server started with `checkin mcp --allow-send` sends without asking.");
+const cannotRecord = () =>
+  new UsageError(
+    "Recording needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was recorded. A server started with `checkin mcp --allow-send` sends without asking.",
+  );
 
 /** How long the person has to answer "Send it?" in their client. */
 const ASK_TIMEOUT_MS = 10 * 60 * 1000;
@@ -190,7 +210,7 @@ const SENT = {
   resume_command: z.string(),
   reason: z.string().optional().describe('why nothing was sent'),
 };
-const OTHERS = z.number().int().describe('other drafts waiting for the same target (the person\'s, or earlier ones): left as they are');
+const OTHERS = z.number().int().describe("other drafts waiting for the same target (the person's, or earlier ones): left as they are");
 
 /** The command that sends a draft from a terminal. */
 const sendCommand = (entry: Entry) => `checkin drafts send ${entry.id}`;
@@ -209,12 +229,18 @@ function keepDraft(served: Served, target: DraftTarget, content: DraftContent, {
 }
 
 /** What the result says of other drafts for the same target. */
-const othersNote = (n: number) => (n === 0 ? '' : ` ${n === 1 ? 'Another draft waits' : `${n} other drafts wait`} for the same target (the person's, or earlier ones); they are left as they are.`);
+const othersNote = (n: number) =>
+  n === 0
+    ? ''
+    : ` ${n === 1 ? 'Another draft waits' : `${n} other drafts wait`} for the same target (the person's, or earlier ones); they are left as they are.`;
 
 /** The entry a send_* tool names, of the kind it sends. */
 function draftFor(served: Served, id: string, kind: DraftTarget['kind']): Entry {
   const entry = entryFor(served.ctx, id);
-  if (entry.target.kind !== kind) throw new UsageError(`${id} is a ${entry.target.kind} draft: send it with send_${entry.target.kind === 'check-in' ? 'checkin' : entry.target.kind.replace('-', '_')}`);
+  if (entry.target.kind !== kind)
+    throw new UsageError(
+      `${id} is a ${entry.target.kind} draft: send it with send_${entry.target.kind === 'check-in' ? 'checkin' : entry.target.kind.replace('-', '_')}`,
+    );
   return entry;
 }
 
@@ -275,7 +301,8 @@ function readState(raw: unknown): QuestionState | undefined {
 /** Can this client ask the person (a form)? Under 2025 it said so at initialize; under 2026-07-28, in every request's envelope. */
 function clientCanAsk(served: Served, rctx: ServerContext): boolean {
   if (served.era === 'modern') {
-    const caps = rctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof NonNullable<typeof rctx.mcpReq.envelope>] as { elicitation?: { form?: object } } | undefined;
+    const caps = rctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof NonNullable<typeof rctx.mcpReq.envelope>] as
+      { elicitation?: { form?: object } } | undefined;
     return Boolean(caps?.elicitation && (caps.elicitation.form || Object.keys(caps.elicitation).length === 0));
   }
   const caps = served.server.server.getClientCapabilities();
@@ -304,7 +331,12 @@ async function personSaysYes(served: Served, rctx: ServerContext, draftId: strin
       // A new question about a draft replaces the one before it: an answer to that one is stale.
       served.asking.set(draftId, { nonce: state.n, at: served.ctx.now().getTime() });
       if (served.asking.size > 1000) served.asking.delete(served.asking.keys().next().value!);
-      return { ask: inputRequired({ inputRequests: { confirm: inputRequired.elicit({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }) }, requestState: mintState(state) }) };
+      return {
+        ask: inputRequired({
+          inputRequests: { confirm: inputRequired.elicit({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }) },
+          requestState: mintState(state),
+        }),
+      };
     }
     const state = readState(raw);
     const waiting = served.asking.get(draftId);
@@ -325,10 +357,19 @@ async function personSaysYes(served: Served, rctx: ServerContext, draftId: strin
   }
   let answer;
   try {
-    answer = await served.server.server.elicitInput({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }, { timeout: ASK_TIMEOUT_MS });
+    answer = await served.server.server.elicitInput(
+      { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+      { timeout: ASK_TIMEOUT_MS },
+    );
   } catch (err) {
     const timedOut = err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
-    return { yes: false, reason: 'no answer', words: timedOut ? `the person did not answer within ${ASK_TIMEOUT_MS / 60_000} minutes` : `the client could not ask the person (${sanitizeLine(err instanceof Error ? err.message : String(err)).slice(0, 200)})` };
+    return {
+      yes: false,
+      reason: 'no answer',
+      words: timedOut
+        ? `the person did not answer within ${ASK_TIMEOUT_MS / 60_000} minutes`
+        : `the client could not ask the person (${sanitizeLine(err instanceof Error ? err.message : String(err)).slice(0, 200)})`,
+    };
   }
   return said(answer.action);
 }
@@ -348,7 +389,13 @@ const cannotAsk = (entry: Entry) => () =>
 
 /** Nothing was sent, and why, the draft kept. */
 const notSent = (said: Exclude<Said, { yes: true }>, id: string, resume: string) =>
-  done(`Not sent: ${said.words}. ${keptLine(resume, { draft: id })}`, { sent: false, draft_id: id, draft_kept: true, resume_command: resume, reason: said.reason });
+  done(`Not sent: ${said.words}. ${keptLine(resume, { draft: id })}`, {
+    sent: false,
+    draft_id: id,
+    draft_kept: true,
+    resume_command: resume,
+    reason: said.reason,
+  });
 
 /**
  * A send that failed, said to an agent: the error's own line, the advice that is not a terminal's,
@@ -378,7 +425,8 @@ export function registerWriteTools(served: Served): void {
     {
       title: 'Draft a check-in',
       description:
-        'Keeps answers for a check-in as a draft on disk and returns its preview and draft_id; sends nothing. Show the preview to the person, then send_checkin sends it once they say yes. Answers left out keep what the check-in already says. Write short Markdown bullets; give every reference its context (what a PR or ticket is about, with its link); @mention people by @username; leave blockers empty ("") when nothing blocks — never "none". ' + DRAFT_ONLY,
+        'Keeps answers for a check-in as a draft on disk and returns its preview and draft_id; sends nothing. Show the preview to the person, then send_checkin sends it once they say yes. Answers left out keep what the check-in already says. Write short Markdown bullets; give every reference its context (what a PR or ticket is about, with its link); @mention people by @username; leave blockers empty ("") when nothing blocks — never "none". ' +
+        DRAFT_ONLY,
       inputSchema: {
         day: z.string().optional().describe('the check-in: today (default), yesterday, a weekday name, YYYY-MM-DD or a UUID'),
         ...ANSWER_INPUTS,
@@ -390,7 +438,11 @@ export function registerWriteTools(served: Served): void {
         answers: shapes.answers,
         shared_with: z.array(shapes.ref).describe('the teams that will see it once sent (team, else all my teams)'),
         preview: z.string().describe('the check-in as it will read once sent'),
-        hints: z.array(z.string()).describe('writing hints to show the person with the preview (an @mention of nobody on their teams, "none" as blockers sent as none, empty intentions); they never stop sending'),
+        hints: z
+          .array(z.string())
+          .describe(
+            'writing hints to show the person with the preview (an @mention of nobody on their teams, "none" as blockers sent as none, empty intentions); they never stop sending',
+          ),
         resume_command: z.string(),
         other_drafts: OTHERS,
       },
@@ -412,11 +464,19 @@ export function registerWriteTools(served: Served): void {
         const { entry, others } = keepDraft(served, draftTarget, { kind: 'answers', answers });
         // The check-in as it will read once sent ("none" as blockers is sent as none), and the writing hints under it.
         const standing = asSent({ ...answersOf(current), ...answers });
-        const preview = await checkInText(served, { ...current, ...answersOf({ ...current, ...standing }), blocked: Boolean(standing.blockers), teams: shared.teams });
+        const preview = await checkInText(served, {
+          ...current,
+          ...answersOf({ ...current, ...standing }),
+          blocked: Boolean(standing.blockers),
+          teams: shared.teams,
+        });
         const hints = (await previewHints(ctx, { ...answersOf(current), ...answers })).map((h) => h.text);
         const hintText = hints.length > 0 ? `\n\nHints for the person (they do not stop sending):\n${hints.map((h) => `- ${h}`).join('\n')}` : '';
         const resume = sendCommand(entry);
-        return done(`Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}${hintText}`, { draft_id: entry.id, day: target.label, answers, shared_with: shared.teams, preview, hints, resume_command: resume, other_drafts: others });
+        return done(
+          `Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_checkin sends it once they say yes (\`${resume}\` sends it from a terminal).\n\n${preview}${hintText}`,
+          { draft_id: entry.id, day: target.label, answers, shared_with: shared.teams, preview, hints, resume_command: resume, other_drafts: others },
+        );
       }),
   );
 
@@ -438,11 +498,21 @@ export function registerWriteTools(served: Served): void {
         if (entry.content.kind === 'answers') answers = entry.content.answers;
         else if (entry.content.kind === 'text') {
           const read = readTemplate(entry.content.text);
-          if (read.problems.length > 0) throw new UsageError(`The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, 'Draft the check-in again with draft_checkin (this draft is left as it is).');
+          if (read.problems.length > 0)
+            throw new UsageError(
+              `The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`,
+              'Draft the check-in again with draft_checkin (this draft is left as it is).',
+            );
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
-          const said = await personSaysYes(served, rctx, entry.id, `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served.ctx, answers))}`, cannotAsk(entry));
+          const said = await personSaysYes(
+            served,
+            rctx,
+            entry.id,
+            `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served.ctx, answers))}`,
+            cannotAsk(entry),
+          );
           if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
           let sent;
@@ -451,8 +521,21 @@ export function registerWriteTools(served: Served): void {
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
-          if (!sent) return done(`Not sent: no check-in is scheduled for ${target.label}. ${keptLine(resume, { draft: entry.id })}`, { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'no check-in scheduled' });
-          return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, check_in: sent });
+          if (!sent)
+            return done(`Not sent: no check-in is scheduled for ${target.label}. ${keptLine(resume, { draft: entry.id })}`, {
+              sent: false,
+              draft_id: entry.id,
+              draft_kept: true,
+              resume_command: resume,
+              reason: 'no check-in scheduled',
+            });
+          return done(`Sent: checked in for ${target.label}.\n\n${await checkInText(served, sent)}`, {
+            sent: true,
+            draft_id: entry.id,
+            draft_kept: false,
+            resume_command: resume,
+            check_in: sent,
+          });
         });
       }),
   );
@@ -461,13 +544,21 @@ export function registerWriteTools(served: Served): void {
     'draft_comment',
     {
       title: 'Draft a comment or reply',
-      description: 'Keeps a comment on a check-in or a goal update (a reply to an inbox thread: its type and id) as a draft, and returns its draft_id; sends nothing. send_comment posts it once the person says yes. ' + DRAFT_ONLY,
+      description:
+        'Keeps a comment on a check-in or a goal update (a reply to an inbox thread: its type and id) as a draft, and returns its draft_id; sends nothing. send_comment posts it once the person says yes. ' +
+        DRAFT_ONLY,
       inputSchema: {
         on: z.enum(['check-in', 'goal-update']).describe('what the comment goes on'),
         id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
         body: z.string().min(1).describe('the comment (Markdown)'),
       },
-      outputSchema: { draft_id: z.string(), on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }), body: z.string(), resume_command: z.string(), other_drafts: OTHERS },
+      outputSchema: {
+        draft_id: z.string(),
+        on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }),
+        body: z.string(),
+        resume_command: z.string(),
+        other_drafts: OTHERS,
+      },
       annotations: { title: 'Draft a comment or reply', ...DRAFT },
     },
     ({ on, id, body }) =>
@@ -477,7 +568,10 @@ export function registerWriteTools(served: Served): void {
         if ('none' in what) throw new UsageError(`No check-in scheduled for ${what.none}: nothing to comment on`);
         const target = { kind: 'comment', on: what.kind, id: what.id } as const;
         const { entry, others } = keepDraft(served, target, { kind: 'comment', body });
-        return done(`Draft ${entry.id} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.${othersNote(others)}`, { draft_id: entry.id, on: { type: what.kind, id: what.id }, body, resume_command: sendCommand(entry), other_drafts: others });
+        return done(
+          `Draft ${entry.id} kept (not sent): a comment on the ${what.kind} ${what.id}:\n\n${body}\n\nsend_comment posts it once the person says yes.${othersNote(others)}`,
+          { draft_id: entry.id, on: { type: what.kind, id: what.id }, body, resume_command: sendCommand(entry), other_drafts: others },
+        );
       }),
   );
 
@@ -499,7 +593,13 @@ export function registerWriteTools(served: Served): void {
         const body = commentBody(entry);
         return withClaim(served, entry, async (claim) => {
           const api = await ctx.api();
-          const said = await personSaysYes(served, rctx, entry.id, `Post this comment on ${await commentPlace(served, api, target)}?\n\n${section('The comment', body)}`, cannotAsk(entry));
+          const said = await personSaysYes(
+            served,
+            rctx,
+            entry.id,
+            `Post this comment on ${await commentPlace(served, api, target)}?\n\n${section('The comment', body)}`,
+            cannotAsk(entry),
+          );
           if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
           let comment;
@@ -508,7 +608,13 @@ export function registerWriteTools(served: Served): void {
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
-          return done(`Sent: commented on the ${target.on} ${target.id}.`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, comment });
+          return done(`Sent: commented on the ${target.on} ${target.id}.`, {
+            sent: true,
+            draft_id: entry.id,
+            draft_kept: false,
+            resume_command: resume,
+            comment,
+          });
         });
       }),
   );
@@ -517,15 +623,27 @@ export function registerWriteTools(served: Served): void {
     'draft_goal_update',
     {
       title: 'Draft a goal update',
-      description: 'Keeps an update of a goal (title, Markdown body, progress, confidence) as a draft and returns its preview and draft_id; sends nothing. send_goal_update posts it once the person says yes. ' + DRAFT_ONLY,
+      description:
+        'Keeps an update of a goal (title, Markdown body, progress, confidence) as a draft and returns its preview and draft_id; sends nothing. send_goal_update posts it once the person says yes. ' +
+        DRAFT_ONLY,
       inputSchema: {
         goal_id: z.string().describe("the goal's id: its UUID, or the start of it (8 characters, as the goals tool's short ids)"),
         title: z.string().min(1).describe('the title'),
         body: z.string().optional().describe('the body (Markdown)'),
         progress: z.number().int().min(0).max(100).optional().describe('progress in percent'),
-        confidence: z.union([z.string().describe('on-track, at-risk or off-track, or a number as text'), z.number().describe('90, 60 or 30')]).optional().describe('on-track, at-risk, off-track, 90, 60 or 30 (a number or a string)'),
+        confidence: z
+          .union([z.string().describe('on-track, at-risk or off-track, or a number as text'), z.number().describe('90, 60 or 30')])
+          .optional()
+          .describe('on-track, at-risk, off-track, 90, 60 or 30 (a number or a string)'),
       },
-      outputSchema: { draft_id: z.string(), goal: z.object({ id: z.string(), title: z.string() }), update: shapes.goalUpdateInput, preview: z.string(), resume_command: z.string(), other_drafts: OTHERS },
+      outputSchema: {
+        draft_id: z.string(),
+        goal: z.object({ id: z.string(), title: z.string() }),
+        update: shapes.goalUpdateInput,
+        preview: z.string(),
+        resume_command: z.string(),
+        other_drafts: OTHERS,
+      },
       annotations: { title: 'Draft a goal update', ...DRAFT },
     },
     (args) =>
@@ -538,8 +656,15 @@ export function registerWriteTools(served: Served): void {
         const goal = await getGoal(await ctx.api(), id);
         const target = { kind: 'goal-update', goalId: id } as const;
         const { entry, others } = keepDraft(served, target, { kind: 'goal-update', input });
-        const preview = goalUpdatePreview(await plainView(ctx), sanitize(goal.title), { ...input, ...(input.title && { title: sanitize(input.title) }), ...(input.body && { body: sanitize(input.body) }) });
-        return done(`Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_goal_update posts it once they say yes.\n\n${preview}`, { draft_id: entry.id, goal: { id: goal.id, title: goal.title }, update: input, preview, resume_command: sendCommand(entry), other_drafts: others });
+        const preview = goalUpdatePreview(await plainView(ctx), sanitize(goal.title), {
+          ...input,
+          ...(input.title && { title: sanitize(input.title) }),
+          ...(input.body && { body: sanitize(input.body) }),
+        });
+        return done(
+          `Draft ${entry.id} kept (not sent).${othersNote(others)} Show the person this preview; send_goal_update posts it once they say yes.\n\n${preview}`,
+          { draft_id: entry.id, goal: { id: goal.id, title: goal.title }, update: input, preview, resume_command: sendCommand(entry), other_drafts: others },
+        );
       }),
   );
 
@@ -571,7 +696,13 @@ export function registerWriteTools(served: Served): void {
           } catch (err) {
             throw sendFailed(served, err, entry, resume);
           }
-          return done(`Sent: posted the update of the goal "${sanitizeLine(goal.title)}".`, { sent: true, draft_id: entry.id, draft_kept: false, resume_command: resume, goal_update: created });
+          return done(`Sent: posted the update of the goal "${sanitizeLine(goal.title)}".`, {
+            sent: true,
+            draft_id: entry.id,
+            draft_kept: false,
+            resume_command: resume,
+            goal_update: created,
+          });
         });
       }),
   );
@@ -607,7 +738,12 @@ export function registerWriteTools(served: Served): void {
         if (retried !== undefined) {
           const id = readState(retried)?.d;
           entry = id ? ctx.drafts().find(id) : undefined;
-          if (!entry || entry.target.kind !== 'activity') return done('Not recorded: the answer was not to this question (its draft is gone, or the state is not one this server gave). Nothing was sent.', { sent: false, draft_kept: false, reason: 'stale answer' });
+          if (!entry || entry.target.kind !== 'activity')
+            return done('Not recorded: the answer was not to this question (its draft is gone, or the state is not one this server gave). Nothing was sent.', {
+              sent: false,
+              draft_kept: false,
+              reason: 'stale answer',
+            });
         } else {
           // A new entry for each call, held by it from the start: another process's resume leaves it
           // alone while the person is asked, and this long-lived process's earlier one (a send that
@@ -626,7 +762,10 @@ export function registerWriteTools(served: Served): void {
           if (!said.yes) {
             // The person refused exactly this: it does not wait to be sent by a later resume.
             if (said.reason !== 'stale answer') claim?.done();
-            return done(`Not recorded: ${said.words}. ${entry && said.reason !== 'stale answer' ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: said.reason === 'stale answer', reason: said.reason });
+            return done(
+              `Not recorded: ${said.words}. ${entry && said.reason !== 'stale answer' ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`,
+              { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: said.reason === 'stale answer', reason: said.reason },
+            );
           }
           await ctx.api(); // not logged in: said before anything is sent
           const resume = entry ? sendCommand(entry) : undefined;

@@ -47,7 +47,12 @@ export interface TokenRecord {
 }
 
 /** A check-in not answered (yet): every answer null, read from api/types.ts's answers. */
-export const noAnswers = () => ({ ...(Object.fromEntries(TEXT_ANSWER_KEYS.map((k) => [k, null])) as Record<TextAnswerKey, null>), mood: null, previous_completed: null, team_ids: null });
+export const noAnswers = () => ({
+  ...(Object.fromEntries(TEXT_ANSWER_KEYS.map((k) => [k, null])) as Record<TextAnswerKey, null>),
+  mood: null,
+  previous_completed: null,
+  team_ids: null,
+});
 
 export interface CheckInRecord extends Record<TextAnswerKey, string | null> {
   id: string;

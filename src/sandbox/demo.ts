@@ -29,7 +29,7 @@ const EVERY_DAY: DayName[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const WEEKDAYS: DayName[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
 
 const WORK = [
-  'Review @grace\'s PR on the **billing webhooks**',
+  "Review @grace's PR on the **billing webhooks**",
   'Pair with @linus on the flaky `checkout` test',
   'Write the migration for `invoices.currency`',
   'Finish the *rate limiter* design doc',
@@ -75,14 +75,31 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   const today = localDateKey(now);
   const start = addDays(today, -14);
   const ada = person('ada', 'Ada Lovelace', 'Staff Engineer', 'London', 'London', '<p>Enchantress of numbers. Ask me about <strong>engines</strong>.</p>');
-  const grace = person('grace', 'Grace Hopper', 'Engineering Manager', 'New York', 'Eastern Time (US & Canada)', '<p>It is easier to ask forgiveness than it is to get permission.</p>');
+  const grace = person(
+    'grace',
+    'Grace Hopper',
+    'Engineering Manager',
+    'New York',
+    'Eastern Time (US & Canada)',
+    '<p>It is easier to ask forgiveness than it is to get permission.</p>',
+  );
   const linus = person('linus', 'Linus Torvalds', 'Backend Engineer', 'Portland', 'America/Los_Angeles', null);
-  const margaret = person('margaret', 'Margaret Hamilton', 'Mobile Lead', 'Boston', 'Eastern Time (US & Canada)', '<p>Software engineering, <em>before it had a name</em>.</p>');
+  const margaret = person(
+    'margaret',
+    'Margaret Hamilton',
+    'Mobile Lead',
+    'Boston',
+    'Eastern Time (US & Canada)',
+    '<p>Software engineering, <em>before it had a name</em>.</p>',
+  );
   const alan = person('alan', 'Alan Turing', 'Mobile Engineer', 'Manchester', 'Europe/London', null);
   // An agent: a person of kind "agent" (docs/api.md § The person, people and teams: `kind` is human or agent) that writes the
   // Platform team's weekly summary. It is a member of Platform: it checks in with the team, and its
   // digest holds its teammates' check-ins.
-  const scribe: PersonRecord = { ...person('scribe', 'Scribe (agent)', 'Release notes agent', 'The cloud', 'UTC', '<p>I write the weekly summary.</p>'), kind: 'agent' };
+  const scribe: PersonRecord = {
+    ...person('scribe', 'Scribe (agent)', 'Release notes agent', 'The cloud', 'UTC', '<p>I write the weekly summary.</p>'),
+    kind: 'agent',
+  };
   const people = [ada, grace, linus, margaret, alan, scribe];
   for (const p of people) {
     p.created_at = `${addDays(today, -400)}T09:00:00Z`;
@@ -229,8 +246,22 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
       },
     );
     data.reactions.push(
-      { id: stableUuid(`reaction:1:${last.id}`), name: 'tada', emoji: '🎉', person_id: grace.id, resource: { type: 'check-in', id: last.id }, created_at: at(last.date, '10:01:00') },
-      { id: stableUuid(`reaction:2:${last.id}`), name: 'rocket', emoji: '🚀', person_id: margaret.id, resource: { type: 'check-in', id: last.id }, created_at: at(last.date, '12:15:00') },
+      {
+        id: stableUuid(`reaction:1:${last.id}`),
+        name: 'tada',
+        emoji: '🎉',
+        person_id: grace.id,
+        resource: { type: 'check-in', id: last.id },
+        created_at: at(last.date, '10:01:00'),
+      },
+      {
+        id: stableUuid(`reaction:2:${last.id}`),
+        name: 'rocket',
+        emoji: '🚀',
+        person_id: margaret.id,
+        resource: { type: 'check-in', id: last.id },
+        created_at: at(last.date, '12:15:00'),
+      },
     );
   }
   if (before) {
@@ -244,41 +275,166 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
   }
 
   // Goals: a team goal with a child (Ada's billing goal), Margaret's crash goal, and one with no update yet.
-  const revenue = { id: stableUuid('goal:revenue'), title: 'Grow self-serve revenue', description: 'Company goal for the half.', parent_id: null, start_date: start, end_date: addDays(today, 120), owner_id: grace.id, team_ids: [platform.id], contributor_ids: [grace.id], update_cadence: 'monthly', private: false, archived: false };
-  const billing = { id: stableUuid('goal:billing'), title: 'Ship the v2 billing API', description: 'Invoices, webhooks and retries.', parent_id: revenue.id, start_date: start, end_date: addDays(today, 40), owner_id: ada.id, team_ids: [platform.id], contributor_ids: [linus.id], update_cadence: 'weekly', private: false, archived: false };
-  const crashes = { id: stableUuid('goal:crashes'), title: 'Halve the mobile crash rate', description: null, parent_id: null, start_date: start, end_date: addDays(today, 60), owner_id: margaret.id, team_ids: [mobile.id], contributor_ids: [alan.id], update_cadence: 'weekly', private: false, archived: false };
-  const handbook = { id: stableUuid('goal:handbook'), title: 'Write the on-call handbook', description: null, parent_id: null, start_date: today, end_date: null, owner_id: linus.id, team_ids: [platform.id], contributor_ids: [], update_cadence: 'weekly', private: false, archived: false };
+  const revenue = {
+    id: stableUuid('goal:revenue'),
+    title: 'Grow self-serve revenue',
+    description: 'Company goal for the half.',
+    parent_id: null,
+    start_date: start,
+    end_date: addDays(today, 120),
+    owner_id: grace.id,
+    team_ids: [platform.id],
+    contributor_ids: [grace.id],
+    update_cadence: 'monthly',
+    private: false,
+    archived: false,
+  };
+  const billing = {
+    id: stableUuid('goal:billing'),
+    title: 'Ship the v2 billing API',
+    description: 'Invoices, webhooks and retries.',
+    parent_id: revenue.id,
+    start_date: start,
+    end_date: addDays(today, 40),
+    owner_id: ada.id,
+    team_ids: [platform.id],
+    contributor_ids: [linus.id],
+    update_cadence: 'weekly',
+    private: false,
+    archived: false,
+  };
+  const crashes = {
+    id: stableUuid('goal:crashes'),
+    title: 'Halve the mobile crash rate',
+    description: null,
+    parent_id: null,
+    start_date: start,
+    end_date: addDays(today, 60),
+    owner_id: margaret.id,
+    team_ids: [mobile.id],
+    contributor_ids: [alan.id],
+    update_cadence: 'weekly',
+    private: false,
+    archived: false,
+  };
+  const handbook = {
+    id: stableUuid('goal:handbook'),
+    title: 'Write the on-call handbook',
+    description: null,
+    parent_id: null,
+    start_date: today,
+    end_date: null,
+    owner_id: linus.id,
+    team_ids: [platform.id],
+    contributor_ids: [],
+    update_cadence: 'weekly',
+    private: false,
+    archived: false,
+  };
   data.goals.push(revenue, billing, crashes, handbook);
   const update = (goalId: string, who: string, n: number, daysAgo: number, title: string, body: string, progress: number, confidence: number) => {
     const stamp = at(addDays(today, -daysAgo), '16:00:00');
-    data.goal_updates.push({ id: stableUuid(`goal-update:${goalId}:${n}`), goal_id: goalId, person_id: who, title, body, progress, confidence, created_at: stamp, updated_at: stamp });
+    data.goal_updates.push({
+      id: stableUuid(`goal-update:${goalId}:${n}`),
+      goal_id: goalId,
+      person_id: who,
+      title,
+      body,
+      progress,
+      confidence,
+      created_at: stamp,
+      updated_at: stamp,
+    });
   };
   update(billing.id, ada.id, 1, 10, 'Kick-off', 'Scoped the endpoints with @grace. First milestone: **invoices**.', 10, 90);
   update(billing.id, ada.id, 2, 3, 'Invoices endpoint in review', '- Invoices endpoint done\n- Webhooks blocked on security review', 35, 60);
   update(crashes.id, margaret.id, 1, 12, 'Baseline measured', 'Crash-free sessions at 97.1%; target 98.6%.', 5, 90);
   update(crashes.id, margaret.id, 2, 2, 'Top three crashes fixed', 'Crash-free sessions now **98.0%**.', 60, 90);
   const lastUpdate = data.goal_updates[1]!;
-  data.comments.push({ id: stableUuid('comment:goal-update:1'), body: 'Security review is booked for Thursday.', person_id: grace.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:00:00') });
-  data.reactions.push({ id: stableUuid('reaction:goal-update:1'), name: 'eyes', emoji: '👀', person_id: linus.id, resource: { type: 'goal-update', id: lastUpdate.id }, created_at: at(addDays(today, -2), '09:05:00') });
+  data.comments.push({
+    id: stableUuid('comment:goal-update:1'),
+    body: 'Security review is booked for Thursday.',
+    person_id: grace.id,
+    resource: { type: 'goal-update', id: lastUpdate.id },
+    created_at: at(addDays(today, -2), '09:00:00'),
+  });
+  data.reactions.push({
+    id: stableUuid('reaction:goal-update:1'),
+    name: 'eyes',
+    emoji: '👀',
+    person_id: linus.id,
+    resource: { type: 'goal-update', id: lastUpdate.id },
+    created_at: at(addDays(today, -2), '09:05:00'),
+  });
 
   // Comments that @mention people: Grace asks Ada on Linus's check-in, and the agent on her own.
-  const linusRecent = data.check_ins.filter((c) => c.person_id === linus.id && c.completed_at && c.date < today).sort((a, b) => b.date.localeCompare(a.date))[1];
+  const linusRecent = data.check_ins
+    .filter((c) => c.person_id === linus.id && c.completed_at && c.date < today)
+    .sort((a, b) => b.date.localeCompare(a.date))[1];
   if (linusRecent) {
-    data.comments.push({ id: stableUuid(`comment:mention:${linusRecent.id}`), body: 'Could @ada look at the retry numbers before Friday?', person_id: grace.id, resource: { type: 'check-in', id: linusRecent.id }, created_at: at(linusRecent.date, '15:40:00') });
+    data.comments.push({
+      id: stableUuid(`comment:mention:${linusRecent.id}`),
+      body: 'Could @ada look at the retry numbers before Friday?',
+      person_id: grace.id,
+      resource: { type: 'check-in', id: linusRecent.id },
+      created_at: at(linusRecent.date, '15:40:00'),
+    });
   }
   const graceToday = data.check_ins.find((c) => c.person_id === grace.id && c.date === today);
   if (graceToday) {
-    data.comments.push({ id: stableUuid(`comment:mention:${graceToday.id}`), body: '@scribe please put the sprint review in the weekly summary.', person_id: grace.id, resource: { type: 'check-in', id: graceToday.id }, created_at: [placedToday(now, today, grace.time_zone, '08:50:00', 10), graceAt].sort().at(-1)! });
+    data.comments.push({
+      id: stableUuid(`comment:mention:${graceToday.id}`),
+      body: '@scribe please put the sprint review in the weekly summary.',
+      person_id: grace.id,
+      resource: { type: 'check-in', id: graceToday.id },
+      created_at: [placedToday(now, today, grace.time_zone, '08:50:00', 10), graceAt].sort().at(-1)!,
+    });
   }
 
   // A handful of activities, grouped by the labels the service shows.
   const activity = (n: number, kind: string, who: string, daysAgo: number, title: string, group: string, description: string, url: string) =>
-    data.activities.push({ id: stableUuid(`activity:${n}`), kind, group, title, description, url, recorded_at: at(addDays(today, -daysAgo), '13:00:00'), person_id: who });
-  activity(1, 'github_pr', ada.id, 1, 'Add invoices endpoint (#412)', 'GitHub PR', 'Merged PR in engines/billing: Add invoices endpoint (#412)', 'https://github.com/engines/billing/pull/412');
-  activity(2, 'github_pr', linus.id, 2, 'Fix flaky checkout test (#409)', 'GitHub PR', 'Merged PR in engines/web: Fix flaky checkout test (#409)', 'https://github.com/engines/web/pull/409');
+    data.activities.push({
+      id: stableUuid(`activity:${n}`),
+      kind,
+      group,
+      title,
+      description,
+      url,
+      recorded_at: at(addDays(today, -daysAgo), '13:00:00'),
+      person_id: who,
+    });
+  activity(
+    1,
+    'github_pr',
+    ada.id,
+    1,
+    'Add invoices endpoint (#412)',
+    'GitHub PR',
+    'Merged PR in engines/billing: Add invoices endpoint (#412)',
+    'https://github.com/engines/billing/pull/412',
+  );
+  activity(
+    2,
+    'github_pr',
+    linus.id,
+    2,
+    'Fix flaky checkout test (#409)',
+    'GitHub PR',
+    'Merged PR in engines/web: Fix flaky checkout test (#409)',
+    'https://github.com/engines/web/pull/409',
+  );
   activity(3, 'jira', margaret.id, 3, 'MOB-88 Crash on resume from background', 'Jira', 'Moved MOB-88 to Done', 'https://engines.atlassian.net/browse/MOB-88');
   activity(4, 'jira', ada.id, 4, 'PLAT-311 Rate limiter design', 'Jira', 'Moved PLAT-311 to In Review', 'https://engines.atlassian.net/browse/PLAT-311');
-  activity(5, 'github_pr', alan.id, 5, 'Retry uploads on flaky networks (#77)', 'GitHub PR', 'Merged PR in engines/mobile: Retry uploads on flaky networks (#77)', 'https://github.com/engines/mobile/pull/77');
+  activity(
+    5,
+    'github_pr',
+    alan.id,
+    5,
+    'Retry uploads on flaky networks (#77)',
+    'GitHub PR',
+    'Merged PR in engines/mobile: Retry uploads on flaky networks (#77)',
+    'https://github.com/engines/mobile/pull/77',
+  );
 
   // An echo: a weekly question and its last answer.
   const weekly = {
@@ -307,10 +463,22 @@ export function demoData(now: Date, token = DEMO_TOKEN): SandboxData {
     updated_at: `${addDays(today, -30)}T12:00:00Z`,
   };
   data.echo_questions.push(weekly, retro);
-  data.echo_answers.push({ id: stableUuid('echo-answer:1'), question_id: weekly.id, title: 'Platform weekly', body: '- The **invoices endpoint** shipped\n- Webhooks wait on a security review', published_at: at(addDays(today, -2), '16:00:00') });
+  data.echo_answers.push({
+    id: stableUuid('echo-answer:1'),
+    question_id: weekly.id,
+    title: 'Platform weekly',
+    body: '- The **invoices endpoint** shipped\n- Webhooks wait on a security review',
+    published_at: at(addDays(today, -2), '16:00:00'),
+  });
   // This week's: the summary is still being written (body null), not published yet.
   data.echo_answers.push({ id: stableUuid('echo-answer:2'), question_id: weekly.id, title: 'Platform weekly', body: null, published_at: null });
-  data.echo_answers.push({ id: stableUuid('echo-answer:3'), question_id: retro.id, title: 'Mobile retro', body: '## Start\n- Pairing on crash fixes with @alan\n\n## Stop\n- Shipping on *Fridays*\n\n## Continue\n- The `crash-free` dashboard', published_at: at(addDays(today, -35), '09:30:00') });
+  data.echo_answers.push({
+    id: stableUuid('echo-answer:3'),
+    question_id: retro.id,
+    title: 'Mobile retro',
+    body: '## Start\n- Pairing on crash fixes with @alan\n\n## Stop\n- Shipping on *Fridays*\n\n## Continue\n- The `crash-free` dashboard',
+    published_at: at(addDays(today, -35), '09:30:00'),
+  });
   return data;
 }
 

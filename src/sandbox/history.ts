@@ -49,7 +49,11 @@ export function addHistory(data: SandboxData, today: string, now: Date): void {
   const lastOld = addDays(today, -(RECENT_DAYS + 1));
   data.start_date = first < data.start_date ? first : data.start_date;
   const id = (username: string) => stableUuid(`person:${username}`);
-  const away = (username: string, fromDaysAgo: number, toDaysAgo: number) => ({ person_id: id(username), from: addDays(today, -fromDaysAgo), to: addDays(today, -toDaysAgo) });
+  const away = (username: string, fromDaysAgo: number, toDaysAgo: number) => ({
+    person_id: id(username),
+    from: addDays(today, -fromDaysAgo),
+    to: addDays(today, -toDaysAgo),
+  });
   // A week's holiday (Ada), a long weekend (Grace), a few days off (Alan).
   data.absences.push(away('ada', 49, 43), away('grace', 84, 81), away('alan', 30, 28));
   const service = new SandboxService(data, () => now, '');
@@ -72,7 +76,9 @@ export function addHistory(data: SandboxData, today: string, now: Date): void {
       const mood: Mood | null = blockedDay ? (day > 60 ? 'annoyed' : 'stressed') : (n + pi) % 9 === 4 ? null : phase.moods[(n + pi) % phase.moods.length]!;
       // Now and then filled in the next morning (never later than the day after, still long before today).
       const late = (n + pi * 5) % 11 === 0;
-      const stamp = late ? at(addDays(date, 1), '08:20:00') : at(date, `${String(9 + (pi % 3)).padStart(2, '0')}:${String(5 + ((n * 7) % 50)).padStart(2, '0')}:00`);
+      const stamp = late
+        ? at(addDays(date, 1), '08:20:00')
+        : at(date, `${String(9 + (pi % 3)).padStart(2, '0')}:${String(5 + ((n * 7) % 50)).padStart(2, '0')}:00`);
       const rec: CheckInRecord = {
         ...base,
         previous: INTENTIONS[(n + pi + 3) % INTENTIONS.length]!,

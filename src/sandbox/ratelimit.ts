@@ -60,9 +60,7 @@ export class RateLimiter {
     const full = counters.flatMap((c, i) => (c.used >= this.windows[i]!.limit ? [i] : []));
     if (full.length === 0) counters.forEach((c) => c.used++);
     const headers = {
-      RateLimit: this.windows
-        .map((w, i) => `"${w.name}";r=${Math.max(0, w.limit - counters[i]!.used)};t=${resetIn(i)}`)
-        .join(', '),
+      RateLimit: this.windows.map((w, i) => `"${w.name}";r=${Math.max(0, w.limit - counters[i]!.used)};t=${resetIn(i)}`).join(', '),
       'RateLimit-Policy': this.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', '),
     };
     return { allowed: full.length === 0, retryAfter: Math.max(0, ...full.map(resetIn)), headers };

@@ -151,7 +151,8 @@ function uuidArray(q: URLSearchParams, name: string): string[] {
   const values = q.getAll(`${name}[]`);
   for (const v of values) {
     if (v.includes(',')) fail(400, `${name}[] takes one UUID per parameter; comma-separated values are not accepted (repeat ${name}[]=… instead)`);
-    if (v === 'me' || v === 'self') fail(400, `${name}[] needs a person's UUID; "${v}" is not accepted (the UUID of the authenticated person is the id of GET /me)`);
+    if (v === 'me' || v === 'self')
+      fail(400, `${name}[] needs a person's UUID; "${v}" is not accepted (the UUID of the authenticated person is the id of GET /me)`);
     if (!UUID_RE.test(v)) fail(400, `${name}[] must be UUIDs, got "${v}"`);
   }
   return values.map((v) => v.toLowerCase());
@@ -219,32 +220,37 @@ function routes(): Route[] {
   const onResource = (type: 'check-in' | 'goal-update') => (ctx: RequestContext) => ctx.service.resource(type, ctx.match[1]!);
   return [
     r('GET', '/me', [], (c) => c.service.me(c.personId)),
-    r('GET', '/people', PAGE, (c) => paginate(c.params, c.service.data.people.map((p) => c.service.personView(p)))),
+    r('GET', '/people', PAGE, (c) =>
+      paginate(
+        c.params,
+        c.service.data.people.map((p) => c.service.personView(p)),
+      ),
+    ),
     r('GET', `/people/${ID}`, [], (c) => {
       const p = c.service.person(c.match[1]!.toLowerCase());
       return p ? c.service.personView(p) : fail(404, `No person ${c.match[1]}`);
     }),
-    r('GET', '/teams', PAGE, (c) => paginate(c.params, c.service.data.teams.map((t) => c.service.teamView(t, false)))),
-    r('GET', `/teams/${ID}`, [], (c) => c.service.teamView(c.service.team(c.match[1]!.toLowerCase()), true)),
-    r(
-      'GET',
-      '/check-ins',
-      ['since', 'until', 'blocked', 'people_ids[]', 'team_ids[]', ...PAGE],
-      (c) => {
-        const since = dateParam(c.params, 'since');
-        const until = dateParam(c.params, 'until');
-        const blocked = booleanParam(c.params, 'blocked');
-        const filter = {
-          people_ids: uuidArray(c.params, 'people_ids'),
-          team_ids: uuidArray(c.params, 'team_ids'),
-          ...(since !== undefined && { since }),
-          ...(until !== undefined && { until }),
-          ...(blocked !== undefined && { blocked }),
-        };
-        const { offset, limit } = pageOf(c.params);
-        return c.service.listCheckIns(filter, offset, limit);
-      },
+    r('GET', '/teams', PAGE, (c) =>
+      paginate(
+        c.params,
+        c.service.data.teams.map((t) => c.service.teamView(t, false)),
+      ),
     ),
+    r('GET', `/teams/${ID}`, [], (c) => c.service.teamView(c.service.team(c.match[1]!.toLowerCase()), true)),
+    r('GET', '/check-ins', ['since', 'until', 'blocked', 'people_ids[]', 'team_ids[]', ...PAGE], (c) => {
+      const since = dateParam(c.params, 'since');
+      const until = dateParam(c.params, 'until');
+      const blocked = booleanParam(c.params, 'blocked');
+      const filter = {
+        people_ids: uuidArray(c.params, 'people_ids'),
+        team_ids: uuidArray(c.params, 'team_ids'),
+        ...(since !== undefined && { since }),
+        ...(until !== undefined && { until }),
+        ...(blocked !== undefined && { blocked }),
+      };
+      const { offset, limit } = pageOf(c.params);
+      return c.service.listCheckIns(filter, offset, limit);
+    }),
     r('GET', `/check-ins/${KEY}`, [], (c) => {
       const { personId, date } = checkInKey(c);
       return c.service.view(personId, date);
@@ -252,7 +258,8 @@ function routes(): Route[] {
     r('PATCH', `/check-ins/${KEY}`, [], (c) => {
       const { personId, date } = checkInKey(c);
       // Another person's check-in: only with an administrator's read+write token ("appropriate token scope").
-      if (personId !== c.personId && !c.service.person(c.personId)?.administrator) fail(403, "You can only fill in your own check-ins; an administrator can fill in others'");
+      if (personId !== c.personId && !c.service.person(c.personId)?.administrator)
+        fail(403, "You can only fill in your own check-ins; an administrator can fill in others'");
       return c.service.patchCheckIn(personId, date, c.body);
     }),
     r('GET', `/check-ins/${ID}/comments`, PAGE, (c) => paginate(c.params, c.service.comments(onResource('check-in')(c)))),
@@ -504,9 +511,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const sub = url.pathname.startsWith(API_PREFIX + '/') ? url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') : undefined;
 
       const faultIndex = faults.findIndex(
-        (f) =>
-          (!f.method || f.method === method) &&
-          (f.path === undefined || (typeof f.path === 'string' ? f.path === sub : f.path.test(sub ?? ''))),
+        (f) => (!f.method || f.method === method) && (f.path === undefined || (typeof f.path === 'string' ? f.path === sub : f.path.test(sub ?? ''))),
       );
       if (faultIndex !== -1) {
         const [fault] = faults.splice(faultIndex, 1);
@@ -615,9 +620,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     function sendNotSaved(err: NodeJS.ErrnoException) {
       const code = err.code ?? err.message;
       if (code === 'ENOSPC' || code === 'EDQUOT') {
-        return sendError(507, `Not saved: the disk holding the data file is full (${code}). Nothing was changed and reads still work; free some space and send it again.`);
+        return sendError(
+          507,
+          `Not saved: the disk holding the data file is full (${code}). Nothing was changed and reads still work; free some space and send it again.`,
+        );
       }
-      return sendError(503, `Not saved: the data file could not be written (${code}). Nothing was changed and reads still work; send it again later.`, { 'Retry-After': '5' });
+      return sendError(503, `Not saved: the data file could not be written (${code}). Nothing was changed and reads still work; send it again later.`, {
+        'Retry-After': '5',
+      });
     }
   }
 

@@ -49,8 +49,7 @@ export class ServiceError extends Error {
   }
 }
 
-const unprocessable = (field: string, problem: string): ServiceError =>
-  new ServiceError(422, `${field} ${problem}`, { [field]: [problem] });
+const unprocessable = (field: string, problem: string): ServiceError => new ServiceError(422, `${field} ${problem}`, { [field]: [problem] });
 
 export interface CheckInFilter {
   since?: string;
@@ -249,12 +248,7 @@ export class SandboxService {
     return this.data.absences.some((a) => a.person_id === personId && a.from <= date && date <= a.to);
   }
   exists(personId: string, date: string): boolean {
-    return (
-      date >= this.data.start_date &&
-      date <= this.lastDay() &&
-      !this.absent(personId, date) &&
-      this.scheduledTeams(personId, date).length > 0
-    );
+    return date >= this.data.start_date && date <= this.lastDay() && !this.absent(personId, date) && this.scheduledTeams(personId, date).length > 0;
   }
   private records: { size: number; map: Map<string, CheckInRecord> } | undefined;
   /** The stored answers of a check-in, by person and date (indexed; rebuilt when records were added). */
@@ -267,10 +261,7 @@ export class SandboxService {
   view(personId: string, date: string): CheckIn {
     const id = checkInId(personId, date);
     const rec = this.record(personId, date);
-    const teams =
-      rec?.team_ids != null
-        ? this.data.teams.filter((t) => rec.team_ids!.includes(t.id))
-        : this.scheduledTeams(personId, date);
+    const teams = rec?.team_ids != null ? this.data.teams.filter((t) => rec.team_ids!.includes(t.id)) : this.scheduledTeams(personId, date);
     return {
       type: 'check-in',
       id,
@@ -424,8 +415,7 @@ export class SandboxService {
     return { type: 'comment', id: c.id, body: c.body, person: this.ref(c.person_id), resource: { ...c.resource }, created_at: c.created_at };
   }
   comments(res: { type: string; id: string }): Comment[] {
-    return newestFirst(this.data.comments.filter((c) => c.resource.type === res.type && c.resource.id === res.id))
-      .map((c) => this.commentView(c));
+    return newestFirst(this.data.comments.filter((c) => c.resource.type === res.type && c.resource.id === res.id)).map((c) => this.commentView(c));
   }
   addComment(res: { type: 'check-in' | 'goal-update'; id: string }, personId: string, body: Record<string, unknown>): Comment {
     for (const field of Object.keys(body)) if (field !== 'body') throw unprocessable(field, 'is not a comment field (allowed: body)');
@@ -436,8 +426,14 @@ export class SandboxService {
     return this.commentView(rec);
   }
   reactions(res: { type: string; id: string }): Reaction[] {
-    return newestFirst(this.data.reactions.filter((r) => r.resource.type === res.type && r.resource.id === res.id))
-      .map((r) => ({ id: r.id, name: r.name, emoji: r.emoji, person: this.ref(r.person_id), resource: { ...r.resource }, created_at: r.created_at }));
+    return newestFirst(this.data.reactions.filter((r) => r.resource.type === res.type && r.resource.id === res.id)).map((r) => ({
+      id: r.id,
+      name: r.name,
+      emoji: r.emoji,
+      person: this.ref(r.person_id),
+      resource: { ...r.resource },
+      created_at: r.created_at,
+    }));
   }
 
   // ---- goals ----
@@ -501,7 +497,19 @@ export class SandboxService {
     return out;
   }
   private checkGoalFields(body: Record<string, unknown>, creating: boolean): void {
-    const allowed = ['title', 'description', 'start_date', 'end_date', 'owner_id', 'team_ids', 'contributor_ids', 'update_cadence', 'parent_id', 'private', 'archived'];
+    const allowed = [
+      'title',
+      'description',
+      'start_date',
+      'end_date',
+      'owner_id',
+      'team_ids',
+      'contributor_ids',
+      'update_cadence',
+      'parent_id',
+      'private',
+      'archived',
+    ];
     for (const field of Object.keys(body)) if (!allowed.includes(field)) throw unprocessable(field, `is not a goal field (allowed: ${allowed.join(', ')})`);
     if (creating || body.title !== undefined) {
       if (typeof body.title !== 'string' || body.title.trim() === '') throw unprocessable('title', "is required and can't be blank");
@@ -513,7 +521,8 @@ export class SandboxService {
       const v = body[f];
       if (v !== undefined && v !== null && (typeof v !== 'string' || !DATE_KEY_RE.test(v))) throw unprocessable(f, 'must be a date written YYYY-MM-DD');
     }
-    for (const f of ['private', 'archived'] as const) if (body[f] !== undefined && typeof body[f] !== 'boolean') throw unprocessable(f, 'must be true or false');
+    for (const f of ['private', 'archived'] as const)
+      if (body[f] !== undefined && typeof body[f] !== 'boolean') throw unprocessable(f, 'must be true or false');
     const person = (f: string, v: unknown) => {
       if (typeof v !== 'string' || !this.person(v.toLowerCase())) throw unprocessable(f, `must be the UUID of a person of the account`);
     };
@@ -527,7 +536,11 @@ export class SandboxService {
         throw unprocessable('team_ids', 'must be an array of team UUIDs');
       }
     }
-    if (body.parent_id !== undefined && body.parent_id !== null && (typeof body.parent_id !== 'string' || !this.data.goals.some((g) => g.id === (body.parent_id as string).toLowerCase()))) {
+    if (
+      body.parent_id !== undefined &&
+      body.parent_id !== null &&
+      (typeof body.parent_id !== 'string' || !this.data.goals.some((g) => g.id === (body.parent_id as string).toLowerCase()))
+    ) {
       throw unprocessable('parent_id', 'must be the UUID of a goal');
     }
   }
@@ -549,7 +562,16 @@ export class SandboxService {
     const body = this.goalBody(given);
     this.checkGoalFields(body, true);
     this.checkGoalSpan(body.start_date as string | null | undefined, body.end_date as string | null | undefined);
-    const g: GoalRecord = { id: newUuid(), title: '', parent_id: null, end_date: null, owner_id: personId, team_ids: [], contributor_ids: [], created_at: this.now() };
+    const g: GoalRecord = {
+      id: newUuid(),
+      title: '',
+      parent_id: null,
+      end_date: null,
+      owner_id: personId,
+      team_ids: [],
+      contributor_ids: [],
+      created_at: this.now(),
+    };
     this.applyGoal(g, body);
     this.add('goals', g);
     return this.goal(g.id);
@@ -565,7 +587,10 @@ export class SandboxService {
         at = this.data.goals.find((x) => x.id === at)?.parent_id ?? null;
       }
     }
-    this.checkGoalSpan('start_date' in body ? (body.start_date as string | null) : (g.start_date ?? null), 'end_date' in body ? (body.end_date as string | null) : g.end_date);
+    this.checkGoalSpan(
+      'start_date' in body ? (body.start_date as string | null) : (g.start_date ?? null),
+      'end_date' in body ? (body.end_date as string | null) : g.end_date,
+    );
     this.touch('goals', g);
     this.applyGoal(g, body);
     return this.goal(g.id);
@@ -668,7 +693,16 @@ export class SandboxService {
 
   // ---- activities ----
   private activityView(a: SandboxData['activities'][number]): Activity {
-    return { id: a.id, kind: a.kind, group: a.group, title: a.title, description: a.description, url: a.url, recorded_at: a.recorded_at, person: this.ref(a.person_id) };
+    return {
+      id: a.id,
+      kind: a.kind,
+      group: a.group,
+      title: a.title,
+      description: a.description,
+      url: a.url,
+      recorded_at: a.recorded_at,
+      person: this.ref(a.person_id),
+    };
   }
   activity(id: string): Activity {
     const a = this.data.activities.find((x) => x.id === id.toLowerCase());
@@ -677,11 +711,13 @@ export class SandboxService {
   }
   /** POST /activities: one for the token's person; `group` and `description` (at most 256 characters), `url` optional. */
   addActivity(personId: string, body: Record<string, unknown>): Activity {
-    for (const field of Object.keys(body)) if (!['group', 'description', 'url'].includes(field)) throw unprocessable(field, 'is not an activity field (allowed: group, description, url)');
+    for (const field of Object.keys(body))
+      if (!['group', 'description', 'url'].includes(field)) throw unprocessable(field, 'is not an activity field (allowed: group, description, url)');
     if (typeof body.group !== 'string' || body.group.trim() === '') throw unprocessable('group', "is required and can't be blank");
     if (typeof body.description !== 'string' || body.description.trim() === '') throw unprocessable('description', "is required and can't be blank");
     if ([...body.description].length > 256) throw unprocessable('description', 'is too long (at most 256 characters)');
-    if (body.url !== undefined && body.url !== null && (typeof body.url !== 'string' || !/^https:\/\/\S+$/.test(body.url))) throw unprocessable('url', 'must be an https URL');
+    if (body.url !== undefined && body.url !== null && (typeof body.url !== 'string' || !/^https:\/\/\S+$/.test(body.url)))
+      throw unprocessable('url', 'must be an https URL');
     const rec = {
       id: newUuid(),
       kind: 'api',
@@ -711,12 +747,15 @@ export class SandboxService {
   }
   addEchoQuestion(body: Record<string, unknown>): EchoQuestion {
     const allowed = ['prompt', 'title', 'answer_frequency', 'answer_day', 'answer_time', 'answer_time_zone'];
-    for (const field of Object.keys(body)) if (!allowed.includes(field)) throw unprocessable(field, `is not an echo question field (allowed: ${allowed.join(', ')})`);
+    for (const field of Object.keys(body))
+      if (!allowed.includes(field)) throw unprocessable(field, `is not an echo question field (allowed: ${allowed.join(', ')})`);
     if (typeof body.prompt !== 'string' || body.prompt.trim() === '') throw unprocessable('prompt', "is required and can't be blank");
     for (const f of allowed.slice(1)) if (body[f] !== undefined && typeof body[f] !== 'string') throw unprocessable(f, 'must be a string');
     if (body.answer_time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(body.answer_time as string)) throw unprocessable('answer_time', 'must be HH:MM');
-    if (body.answer_day !== undefined && !ANSWER_DAYS.includes(body.answer_day as string)) throw unprocessable('answer_day', `must be one of ${ANSWER_DAYS.join(', ')}`);
-    for (const f of ['title', 'answer_frequency', 'answer_time_zone'] as const) if (typeof body[f] === 'string' && (body[f] as string).trim() === '') throw unprocessable(f, "can't be blank");
+    if (body.answer_day !== undefined && !ANSWER_DAYS.includes(body.answer_day as string))
+      throw unprocessable('answer_day', `must be one of ${ANSWER_DAYS.join(', ')}`);
+    for (const f of ['title', 'answer_frequency', 'answer_time_zone'] as const)
+      if (typeof body[f] === 'string' && (body[f] as string).trim() === '') throw unprocessable(f, "can't be blank");
     const now = this.now();
     const q: EchoQuestionRecord = {
       id: newUuid(),
@@ -737,7 +776,14 @@ export class SandboxService {
     const a = this.data.echo_answers.find((x) => x.id === id.toLowerCase());
     if (!a) throw new ServiceError(404, `No echo answer ${id}`);
     const q = this.data.echo_questions.find((x) => x.id === a.question_id);
-    return { id: a.id, question: { id: a.question_id, title: q?.title ?? '' }, title: a.title, body: a.body, published_at: a.published_at, url: `${this.appUrl}/echo/answers/${a.id}` };
+    return {
+      id: a.id,
+      question: { id: a.question_id, title: q?.title ?? '' },
+      title: a.title,
+      body: a.body,
+      published_at: a.published_at,
+      url: `${this.appUrl}/echo/answers/${a.id}`,
+    };
   }
 
   // ---- the digest ----
@@ -753,10 +799,22 @@ export class SandboxService {
     // Each entry with its place in the list it comes from: of two in the same second, the later saved comes first.
     const entries: Array<{ entry: DigestEntry; order: number }> = [];
     const want = (c: DigestCategory) => !f.category || f.category === c;
-    const entry = (order: number, id: string, category: DigestCategory, published_at: string, resource: Partial<DigestEntry['resource']> & Pick<DigestEntry['resource'], 'type' | 'url' | 'person'>) => {
+    const entry = (
+      order: number,
+      id: string,
+      category: DigestCategory,
+      published_at: string,
+      resource: Partial<DigestEntry['resource']> & Pick<DigestEntry['resource'], 'type' | 'url' | 'person'>,
+    ) => {
       if (f.since && Date.parse(published_at) < Date.parse(f.since)) return;
       entries.push({
-        entry: { id, category, published_at, read_at: null, resource: { title: null, body: null, progress: null, confidence: null, confidence_description: null, goal: null, ...resource } },
+        entry: {
+          id,
+          category,
+          published_at,
+          read_at: null,
+          resource: { title: null, body: null, progress: null, confidence: null, confidence_description: null, goal: null, ...resource },
+        },
         order,
       });
     };
@@ -773,11 +831,21 @@ export class SandboxService {
           const hit = this.locate(c.resource.id);
           if (!hit) continue;
           const owner = hit.personId === personId ? 'your' : `${this.ref(hit.personId).name}'s`;
-          on = { title: `Comment on ${owner} check-in for ${hit.date}`, url: `${this.appUrl}/check-ins/${c.resource.id}`, goal: null, mine: hit.personId === personId };
+          on = {
+            title: `Comment on ${owner} check-in for ${hit.date}`,
+            url: `${this.appUrl}/check-ins/${c.resource.id}`,
+            goal: null,
+            mine: hit.personId === personId,
+          };
         } else {
           const u = updates.get(c.resource.id);
           if (!u) continue;
-          on = { title: `Comment on the goal update “${u.title}”`, url: `${this.appUrl}/goal_updates/${u.id}`, goal: goalOf(u.goal_id), mine: u.person_id === personId };
+          on = {
+            title: `Comment on the goal update “${u.title}”`,
+            url: `${this.appUrl}/goal_updates/${u.id}`,
+            goal: goalOf(u.goal_id),
+            mine: u.person_id === personId,
+          };
         }
         if (!on.mine && !mention.test(c.body)) continue;
         entry(i, c.id, 'comment', c.created_at, { type: 'comment', title: on.title, body: c.body, url: on.url, goal: on.goal, person: this.ref(c.person_id) });

@@ -199,7 +199,10 @@ async function takeLock(file: string): Promise<void> {
     const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
     // Our own pid in the file is stale (a killed run in a container reuses pids): `held` guards this process.
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-      throw Object.assign(new Error(`${file} is in use by another sandbox (process ${pid}); stop it first, or remove ${lock} if that process is not a sandbox`), { code: 'ELOCKED' });
+      throw Object.assign(
+        new Error(`${file} is in use by another sandbox (process ${pid}); stop it first, or remove ${lock} if that process is not a sandbox`),
+        { code: 'ELOCKED' },
+      );
     }
     await rm(lock, { force: true }); // left by a sandbox that was killed
   }
@@ -251,7 +254,11 @@ export class Store {
    * state from them (undefined when FILE does not exist), writes it as one new snapshot and starts
    * an empty journal.
    */
-  static async open(file: string, prepare: (loaded: SandboxData | undefined) => SandboxData, io: Partial<StoreIO> = {}): Promise<{ store: Store; data: SandboxData }> {
+  static async open(
+    file: string,
+    prepare: (loaded: SandboxData | undefined) => SandboxData,
+    io: Partial<StoreIO> = {},
+  ): Promise<{ store: Store; data: SandboxData }> {
     await takeLock(file);
     const store = new Store(file, { ...realIO, ...io });
     try {

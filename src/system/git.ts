@@ -32,9 +32,7 @@ const GUEST_CONFIG = [
 /** The options every git command here starts with. */
 export const GUEST_ARGS = ['--no-optional-locks', '--no-pager', ...GUEST_CONFIG.flatMap((c) => ['-c', c])];
 
-export type GitResult =
-  | { ok: true; out: string; cut: boolean }
-  | { ok: false; why: 'no-git' | 'timeout' | 'failed'; code?: number | null; stderr: string };
+export type GitResult = { ok: true; out: string; cut: boolean } | { ok: false; why: 'no-git' | 'timeout' | 'failed'; code?: number | null; stderr: string };
 
 export interface GitOptions {
   env: NodeJS.ProcessEnv;
@@ -58,7 +56,15 @@ function killGroup(child: ChildProcess): void {
 
 /** The environment git runs with: the user's, with prompts and pagers off. */
 export function guestEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_NO_LAZY_FETCH: '1', LC_ALL: 'C' };
+  const out: NodeJS.ProcessEnv = {
+    ...env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_LAZY_FETCH: '1',
+    LC_ALL: 'C',
+  };
   // Programs the environment could add to a log run.
   delete out.GIT_EXTERNAL_DIFF;
   delete out.GIT_ASKPASS;
@@ -74,7 +80,11 @@ export async function runGit(dir: string, args: string[], opts: GitOptions): Pro
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn('git', [...GUEST_ARGS, '-C', dir, ...args], { env: guestEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+      child = spawn('git', [...GUEST_ARGS, '-C', dir, ...args], {
+        env: guestEnv(opts.env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+      });
     } catch (err) {
       resolve({ ok: false, why: 'failed', stderr: (err as Error).message });
       return;

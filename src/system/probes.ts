@@ -25,7 +25,9 @@ export function keychainLookup(env: NodeJS.ProcessEnv, account: string): string 
     if (typeof store === 'string') return `error ${store.split('\n')[0]!.slice(0, 200)}`;
     return store.get(account) ? 'found' : 'missing';
   } catch (err) {
-    return `error ${String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200)}`;
+    return `error ${String((err as Error)?.message ?? err)
+      .split('\n')[0]!
+      .slice(0, 200)}`;
   }
 }
 
@@ -40,13 +42,18 @@ export async function probeKeychain(modulePath: string | 'binary', account: stri
     // A helper the child started (a keyring daemon) may keep its output open after it is killed:
     // the answer is not waited for past the limit and a second more.
     const late = setTimeout(() => resolve({ error: `no answer within ${timeoutMs / 1000} s` }), timeoutMs + 1000);
-    const child = execFile(process.execPath, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true }, (err, stdout) => {
-      clearTimeout(late);
-      const out = stdout.trim();
-      if (out === 'found' || out === 'missing') return resolve({ found: out === 'found' });
-      if (out.startsWith('error ')) return resolve({ error: out.slice(6) });
-      resolve({ error: err?.killed || err?.signal ? `no answer within ${timeoutMs / 1000} s` : (err?.message.split('\n')[0] ?? 'no answer') });
-    });
+    const child = execFile(
+      process.execPath,
+      args,
+      { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true },
+      (err, stdout) => {
+        clearTimeout(late);
+        const out = stdout.trim();
+        if (out === 'found' || out === 'missing') return resolve({ found: out === 'found' });
+        if (out.startsWith('error ')) return resolve({ error: out.slice(6) });
+        resolve({ error: err?.killed || err?.signal ? `no answer within ${timeoutMs / 1000} s` : (err?.message.split('\n')[0] ?? 'no answer') });
+      },
+    );
     child.stdin?.end();
   });
 }

@@ -47,10 +47,17 @@ export function findProgram(name: string, env: NodeJS.ProcessEnv, platform: Node
 
 export function runProgram(file: string, args: string[], env: NodeJS.ProcessEnv, input?: string | Buffer, timeoutMs = COMMAND_TIMEOUT_MS): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = process.getBuiltinModule('node:child_process').execFile(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr: stderr || (err && code === null ? `${err.message}\n` : '') });
-    });
+    const child = process
+      .getBuiltinModule('node:child_process')
+      .execFile(
+        file,
+        args,
+        { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: 'utf8' },
+        (err, stdout, stderr) => {
+          const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+          resolve({ code, stdout, stderr: stderr || (err && code === null ? `${err.message}\n` : '') });
+        },
+      );
     child.stdin?.on('error', () => undefined); // a program that does not read its input
     child.stdin?.end(input);
   });

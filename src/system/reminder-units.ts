@@ -60,8 +60,14 @@ export function parseOnCalendar(line: string): { at: TimeOfDay; days: number[] }
 export function systemdService(job: Job): string {
   schedulable(job.env, job.node, job.script);
   // systemd refuses an executable's name with a quote or a backslash in it, however it is escaped.
-  if (/["'\\]/.test(job.node)) throw new UsageError(`systemd cannot start a program whose path holds a quote or a backslash: ${job.node}`, 'Run node from a folder without them, or add the line `checkin cron` prints to your crontab.');
-  const env = Object.entries(job.env).map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`, false)}\n`).join('');
+  if (/["'\\]/.test(job.node))
+    throw new UsageError(
+      `systemd cannot start a program whose path holds a quote or a backslash: ${job.node}`,
+      'Run node from a folder without them, or add the line `checkin cron` prints to your crontab.',
+    );
+  const env = Object.entries(job.env)
+    .map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`, false)}\n`)
+    .join('');
   const exec = [systemdQuote(job.node, false), ...[...program(job.node, job.script).slice(1), ...RUN_ARGS].map((w) => systemdQuote(w, true))].join(' ');
   return (
     '# Written by `checkin remind install`; `checkin remind remove` removes it.\n' +
@@ -122,7 +128,10 @@ export function launchdPlist(job: Job): string {
     .join('');
   // launchd's Weekday: 0 (or 7) is Sunday, as in cron.
   const intervals = job.days
-    .map((d) => `\t\t<dict>\n\t\t\t<key>Weekday</key>\n\t\t\t<integer>${d}</integer>\n\t\t\t<key>Hour</key>\n\t\t\t<integer>${job.at.hour}</integer>\n\t\t\t<key>Minute</key>\n\t\t\t<integer>${job.at.minute}</integer>\n\t\t</dict>\n`)
+    .map(
+      (d) =>
+        `\t\t<dict>\n\t\t\t<key>Weekday</key>\n\t\t\t<integer>${d}</integer>\n\t\t\t<key>Hour</key>\n\t\t\t<integer>${job.at.hour}</integer>\n\t\t\t<key>Minute</key>\n\t\t\t<integer>${job.at.minute}</integer>\n\t\t</dict>\n`,
+    )
     .join('');
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
@@ -140,7 +149,11 @@ export function launchdPlist(job: Job): string {
 
 /** Time and days back from the plist launchdPlist() wrote. */
 export function parsePlist(text: string): { at: TimeOfDay; days: number[] } | undefined {
-  const entries = [...text.matchAll(/<key>Weekday<\/key>\s*<integer>(\d)<\/integer>\s*<key>Hour<\/key>\s*<integer>(\d+)<\/integer>\s*<key>Minute<\/key>\s*<integer>(\d+)<\/integer>/g)];
+  const entries = [
+    ...text.matchAll(
+      /<key>Weekday<\/key>\s*<integer>(\d)<\/integer>\s*<key>Hour<\/key>\s*<integer>(\d+)<\/integer>\s*<key>Minute<\/key>\s*<integer>(\d+)<\/integer>/g,
+    ),
+  ];
   if (entries.length === 0) return undefined;
   return { at: { hour: Number(entries[0]![2]), minute: Number(entries[0]![3]) }, days: entries.map((e) => Number(e[1]) % 7).sort((a, b) => a - b) };
 }
@@ -176,7 +189,9 @@ export function taskXml(job: Job, start: string): string {
   schedulable(job.env, job.node, job.script);
   const hh = String(job.at.hour).padStart(2, '0');
   const mm = String(job.at.minute).padStart(2, '0');
-  const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])].map(windowsQuote).join(' ');
+  const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])]
+    .map(windowsQuote)
+    .join(' ');
   return (
     '<?xml version="1.0" encoding="UTF-16"?>\r\n' +
     '<Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task">\r\n' +

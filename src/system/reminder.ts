@@ -102,7 +102,14 @@ export async function installedReminders(host: Host, dry: string[] | undefined):
     else {
       // A crontab this user may not read (cron.allow) holds no reminder of ours.
       const line = (await readCrontab(host, crontab).catch(() => '')).split('\n').find(isReminderLine);
-      if (line) found.push({ mechanism: 'crontab', files: [], schedule: parseCronLine(line), note: `the line ending "${CRON_TAG}" in your crontab (crontab -l)`, line });
+      if (line)
+        found.push({
+          mechanism: 'crontab',
+          files: [],
+          schedule: parseCronLine(line),
+          note: `the line ending "${CRON_TAG}" in your crontab (crontab -l)`,
+          line,
+        });
     }
   }
   return found;

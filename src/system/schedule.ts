@@ -71,7 +71,10 @@ export function formatDays(days: number[]): string {
   const run = first !== undefined && days.every((_, i) => days.includes((first + i) % 7));
   if (run && days.length > 2) return `${name(first)}–${name((first + days.length - 1) % 7)}`;
   // Monday first, as a working week reads.
-  return [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map(name).join(', ');
+  return [...days]
+    .sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7))
+    .map(name)
+    .join(', ');
 }
 
 /** The next instant after `now` (in the process's zone) at `at` on one of `days`. */
@@ -121,8 +124,10 @@ export function runEnvironment(ctx: Context): Record<string, string> {
 export function tokenWarning(ctx: Context, scheduler = 'cron'): string | undefined {
   const cfg = ctx.config();
   const where = cfg.read().token ? 'file' : cfg.read().token_store === 'keychain' ? 'keychain' : cfg.token()?.name;
-  if (where === 'keychain') return `# Your token is in the keychain, which ${scheduler} often cannot open: \`checkin login --insecure-storage\` keeps it in the config file instead.\n`;
-  if (where && where !== 'file') return `# Your token comes from ${where}, which ${scheduler} does not have: run \`checkin login --insecure-storage\` so it is stored.\n`;
+  if (where === 'keychain')
+    return `# Your token is in the keychain, which ${scheduler} often cannot open: \`checkin login --insecure-storage\` keeps it in the config file instead.\n`;
+  if (where && where !== 'file')
+    return `# Your token comes from ${where}, which ${scheduler} does not have: run \`checkin login --insecure-storage\` so it is stored.\n`;
   return undefined;
 }
 
@@ -134,7 +139,10 @@ export function tokenWarning(ctx: Context, scheduler = 'cron'): string | undefin
 export function noControls(what: string, value: string): void {
   if (!/[\x00-\x1f\x7f-\x9f]/.test(value)) return;
   const shown = JSON.stringify(value).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  throw new UsageError(`${what} holds a line break or another control character, which a scheduler cannot carry: ${shown}`, 'Take the control character out of it and run the command again.');
+  throw new UsageError(
+    `${what} holds a line break or another control character, which a scheduler cannot carry: ${shown}`,
+    'Take the control character out of it and run the command again.',
+  );
 }
 
 /** Every variable and path a scheduled run is given, each refused by name when it holds a control character. */
@@ -161,7 +169,9 @@ export function shellCommand(env: Record<string, string>, argv: string[]): strin
   // A line break would end the crontab line the command goes on: refused here too, whoever calls.
   for (const [name, value] of Object.entries(env)) noControls(name, value);
   for (const word of argv) noControls('A word of the command', word);
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
+  const vars = Object.entries(env)
+    .map(([k, v]) => `${k}=${shellQuote(v)} `)
+    .join('');
   return vars + argv.map(shellQuote).join(' ');
 }
 

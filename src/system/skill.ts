@@ -121,7 +121,11 @@ export function skillPlaces(env: NodeJS.ProcessEnv, cwd: string, only: { agent?:
  * unless one with changes of its own is there and `force` is not given (`refused`). Nothing is
  * written when the copy there is this checkin's already.
  */
-export function installSkill(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: SkillAgent; scope: SkillScope; force?: boolean }): { file: string; before: SkillState; wrote: boolean; refused: boolean } {
+export function installSkill(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  opts: { agent: SkillAgent; scope: SkillScope; force?: boolean },
+): { file: string; before: SkillState; wrote: boolean; refused: boolean } {
   const shipped = shippedSkill();
   const file = skillFile(env, opts.agent, opts.scope, cwd);
   const before = skillState(file, shipped);
@@ -147,7 +151,9 @@ export function installSkill(env: NodeJS.ProcessEnv, cwd: string, opts: { agent:
  */
 function skillFolders(base: string, folder: string, scope: SkillScope): void {
   const mode = scope === 'user' ? 0o700 : 0o755;
-  const parts = relative(base, folder).split(sep).filter((p) => p !== '');
+  const parts = relative(base, folder)
+    .split(sep)
+    .filter((p) => p !== '');
   let at = base;
   for (const part of parts) {
     at = join(at, part);
@@ -160,11 +166,17 @@ function skillFolders(base: string, folder: string, scope: SkillScope): void {
       chmodSync(at, mode); // the umask took its bits from mkdir's mode
       continue;
     }
-    if (scope === 'project' && st.isSymbolicLink()) throw new CliError(`${at} is a symbolic link: the project's skill is written only inside the project (${base}), never where a link points`, EXIT.FAILURE, 'Remove the link, or install for yourself: --scope user.');
+    if (scope === 'project' && st.isSymbolicLink())
+      throw new CliError(
+        `${at} is a symbolic link: the project's skill is written only inside the project (${base}), never where a link points`,
+        EXIT.FAILURE,
+        'Remove the link, or install for yourself: --scope user.',
+      );
   }
   if (scope === 'project') {
     const inside = relative(realpathSync(base), realpathSync(folder));
-    if (inside.startsWith('..') || inside.startsWith(sep)) throw new CliError(`${folder} is outside the project (${base}): the skill is written only inside it`);
+    if (inside.startsWith('..') || inside.startsWith(sep))
+      throw new CliError(`${folder} is outside the project (${base}): the skill is written only inside it`);
   }
 }
 
@@ -173,7 +185,8 @@ export function staleSkills(env: NodeJS.ProcessEnv, cwd: string): Array<SkillPla
   const out: Array<SkillPlace & { version: string }> = [];
   for (const place of skillPlaces(env, cwd)) {
     const { state } = place;
-    if ((state.kind === 'other' || state.kind === 'changed') && state.version !== undefined && olderThan(state.version, VERSION)) out.push({ ...place, version: state.version });
+    if ((state.kind === 'other' || state.kind === 'changed') && state.version !== undefined && olderThan(state.version, VERSION))
+      out.push({ ...place, version: state.version });
   }
   return out;
 }

@@ -27,7 +27,7 @@ export async function openInBrowser(io: IO, env: NodeJS.ProcessEnv, url: string 
   }
   const failed = await new Promise<string | undefined>((resolve) => {
     const child = process.getBuiltinModule('node:child_process').spawn(opener[0]!, [...opener.slice(1), safe], { stdio: 'ignore', detached: true, env });
-    child.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ENOENT' ? 'not found' : err.code ?? err.message));
+    child.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ENOENT' ? 'not found' : (err.code ?? err.message)));
     // Openers hand the link over and exit; a browser started directly is left running (bounded wait).
     child.on('spawn', () => {
       const left = setTimeout(() => {

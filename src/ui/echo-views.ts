@@ -23,7 +23,18 @@ const questionText = (q: EchoQuestion) => plainLine(line(q.title) || line(q.prom
 
 export function echoQuestionRows(v: View, list: EchoQuestion[]): string {
   if (!v.rich) {
-    return tsv(list.map((q) => [line(q.id), line(q.title), line(q.answer_frequency), line(q.answer_day), line(q.answer_time), line(q.answer_time_zone), q.paused_at ? 'paused' : line(q.next_answer_at), line(q.prompt)]));
+    return tsv(
+      list.map((q) => [
+        line(q.id),
+        line(q.title),
+        line(q.answer_frequency),
+        line(q.answer_day),
+        line(q.answer_time),
+        line(q.answer_time_zone),
+        q.paused_at ? 'paused' : line(q.next_answer_at),
+        line(q.prompt),
+      ]),
+    );
   }
   return table(
     list.map((q) => [v.c.dim(line(q.id)), echoSchedule(q), q.paused_at ? v.c.yellow('paused') : shortTime(q.next_answer_at), questionText(q)]),

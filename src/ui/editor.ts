@@ -46,7 +46,11 @@ function terminalStdio(): { stdio: StdioOptions; close(): void } {
  */
 export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { name?: string; configured?: string; file?: string } = {}): Promise<string> {
   const name = opts.name ?? 'CHECKIN.md';
-  const [{ spawn }, { mkdtemp, readFile, rm, writeFile }, { tmpdir }] = await Promise.all([import('node:child_process'), import('node:fs/promises'), import('node:os')]);
+  const [{ spawn }, { mkdtemp, readFile, rm, writeFile }, { tmpdir }] = await Promise.all([
+    import('node:child_process'),
+    import('node:fs/promises'),
+    import('node:os'),
+  ]);
   const dir = opts.file ? undefined : await mkdtemp(join(tmpdir(), 'checkin-'));
   const file = opts.file ?? join(dir!, name);
   await writeFile(file, text, { mode: 0o600 });

@@ -7,14 +7,18 @@ import { sanitizeLine } from './sanitize.js';
 import { confidenceLabel, goalRows, text, type View } from './views.js';
 import { wrap } from './wrap.js';
 
-const refName = (r: unknown): string => (r && typeof r === 'object' && typeof (r as { name?: unknown }).name === 'string' ? sanitizeLine((r as { name: string }).name) : '');
+const refName = (r: unknown): string =>
+  r && typeof r === 'object' && typeof (r as { name?: unknown }).name === 'string' ? sanitizeLine((r as { name: string }).name) : '';
 const refNames = (list: unknown): string[] => (Array.isArray(list) ? list.map(refName).filter(Boolean) : []);
 
 /** A goal as the service returned it. */
 export function goalView(v: View, g: Goal): string {
   if (!v.rich) return goalRows(v, [g]);
   const parent = g.parent && typeof g.parent === 'object' ? (g.parent as { id?: unknown; title?: unknown }) : undefined;
-  const parentLine = parent && typeof parent.id === 'string' ? `${typeof parent.title === 'string' ? `${sanitizeLine(parent.title)} ` : ''}${v.c.dim(`(${sanitizeLine(parent.id)})`)}` : undefined;
+  const parentLine =
+    parent && typeof parent.id === 'string'
+      ? `${typeof parent.title === 'string' ? `${sanitizeLine(parent.title)} ` : ''}${v.c.dim(`(${sanitizeLine(parent.id)})`)}`
+      : undefined;
   return goalLines(v, {
     title: g.title,
     id: g.id,

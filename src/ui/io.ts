@@ -219,12 +219,23 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let terminal: { key: string | undefined } | undefined;
   let canPrompt: boolean | undefined;
   let accessible: boolean | undefined;
-  const out = writer(() => process.stdout, () => silent);
-  const errRaw = writer(() => process.stderr, () => silent);
+  const out = writer(
+    () => process.stdout,
+    () => silent,
+  );
+  const errRaw = writer(
+    () => process.stderr,
+    () => silent,
+  );
   // On a terminal, what checkin says on stderr (errors, hints, notes, warnings) wraps at word edges to its width.
   let errColumns: number | undefined;
-  const err = (text: string, opts?: { asIs?: boolean }) => errRaw(!opts?.asIs && (errColumns ??= (isTerminal(2) && process.stderr.columns) || 0) > 0 ? wrapProse(text, errColumns) : text);
-  const rawOut = writer(() => process.stdout, () => silent, false);
+  const err = (text: string, opts?: { asIs?: boolean }) =>
+    errRaw(!opts?.asIs && (errColumns ??= (isTerminal(2) && process.stderr.columns) || 0) > 0 ? wrapProse(text, errColumns) : text);
+  const rawOut = writer(
+    () => process.stdout,
+    () => silent,
+    false,
+  );
   let paging: 'no' | 'wanted' | 'off' = 'no';
   let pager: Pager | undefined;
   const startPaging = (): Pager | undefined => {
@@ -382,7 +393,8 @@ export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable 
       write(chunk, () => done());
     },
   });
-  stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => (process.stderr.write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+    (process.stderr.write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
   // Own values over the process's (some of which are getters there: assigning would throw).
   const own = {
     out: (text: string) => io.err(text),

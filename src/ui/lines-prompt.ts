@@ -45,7 +45,9 @@ export const linesPrompt = createPrompt<string, LinesConfig>((config, done) => {
 
   const message = theme.style.message(config.message, status);
   if (status === 'done') {
-    return lines.length === 0 ? `${prefix} ${message} ${theme.style.answer('—')}` : `${prefix} ${message}\n${lines.map((l) => `  ${theme.style.answer(l)}`).join('\n')}`;
+    return lines.length === 0
+      ? `${prefix} ${message} ${theme.style.answer('—')}`
+      : `${prefix} ${message}\n${lines.map((l) => `  ${theme.style.answer(l)}`).join('\n')}`;
   }
   const head = [`${prefix} ${message}`];
   if (config.note) head.push(theme.style.help(`  ${config.note}`));

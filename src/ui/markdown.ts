@@ -13,7 +13,10 @@ function inline(line: string, c: Colors): string {
       return part
         .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, text: string, url: string) => `${c.underline(text)} ${c.dim(`(${url})`)}`)
         .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_m, a?: string, b?: string) => c.bold(a ?? b ?? ''))
-        .replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\*)|(^|\W)_([^_\s][^_]*)_(?!\w)/g, (_m, p1?: string, a?: string, p2?: string, b?: string) => `${p1 ?? p2 ?? ''}${c.italic(a ?? b ?? '')}`)
+        .replace(
+          /(^|[^*\w])\*([^*\s][^*]*)\*(?!\*)|(^|\W)_([^_\s][^_]*)_(?!\w)/g,
+          (_m, p1?: string, a?: string, p2?: string, b?: string) => `${p1 ?? p2 ?? ''}${c.italic(a ?? b ?? '')}`,
+        )
         .replace(/(^|[^\w@])@([A-Za-z0-9][\w.-]*\w|[A-Za-z0-9])/g, (_m, pre: string, name: string) => `${pre}${c.magenta.bold('@' + name)}`);
     })
     .join('');
@@ -70,5 +73,7 @@ export function plainInline(md: string): string {
  * (a heading's #, a bullet, a quote's >); a numbered item keeps its number.
  */
 export function plainLine(md: string): string {
-  return plainInline(md.replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+)+/, '')).replace(/\s+/g, ' ').trim();
+  return plainInline(md.replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+)+/, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -21,7 +21,19 @@ export async function viewFor(io: IO, now: Date): Promise<View> {
 /** What --json was given: absent or false (no JSON), true (every field), or the fields to keep. */
 export type JsonFlag = boolean | readonly string[] | undefined;
 
-const CHECK_IN_FIELDS = ['type', 'id', 'date', 'person', 'teams', ...ANSWER_NAMES, 'blocked', 'absent', 'completed_at', 'updated_at', 'url'] as const satisfies readonly (keyof CheckIn)[];
+const CHECK_IN_FIELDS = [
+  'type',
+  'id',
+  'date',
+  'person',
+  'teams',
+  ...ANSWER_NAMES,
+  'blocked',
+  'absent',
+  'completed_at',
+  'updated_at',
+  'url',
+] as const satisfies readonly (keyof CheckIn)[];
 
 /**
  * The fields --json can name, per kind of object printed: the wire types' keys in the service's
@@ -31,12 +43,73 @@ export const JSON_FIELDS = {
   checkIn: CHECK_IN_FIELDS,
   comment: ['type', 'id', 'body', 'person', 'resource', 'created_at'] satisfies (keyof Comment)[],
   reaction: ['id', 'name', 'emoji', 'person', 'resource', 'created_at'] satisfies (keyof Reaction)[],
-  goal: ['type', 'id', 'title', 'description', 'parent', 'start_date', 'end_date', 'progress', 'confidence', 'confidence_description', 'owner', 'teams', 'contributors', 'update_cadence', 'private', 'archived', 'url'] satisfies (keyof Goal)[],
-  goalUpdate: ['type', 'id', 'goal', 'person', 'title', 'body', 'progress', 'confidence', 'confidence_description', 'created_at', 'updated_at', 'url'] satisfies (keyof GoalUpdate)[],
+  goal: [
+    'type',
+    'id',
+    'title',
+    'description',
+    'parent',
+    'start_date',
+    'end_date',
+    'progress',
+    'confidence',
+    'confidence_description',
+    'owner',
+    'teams',
+    'contributors',
+    'update_cadence',
+    'private',
+    'archived',
+    'url',
+  ] satisfies (keyof Goal)[],
+  goalUpdate: [
+    'type',
+    'id',
+    'goal',
+    'person',
+    'title',
+    'body',
+    'progress',
+    'confidence',
+    'confidence_description',
+    'created_at',
+    'updated_at',
+    'url',
+  ] satisfies (keyof GoalUpdate)[],
   activity: ['id', 'kind', 'group', 'title', 'description', 'url', 'recorded_at', 'person'] satisfies (keyof Activity)[],
-  echoQuestion: ['id', 'prompt', 'title', 'answer_frequency', 'answer_day', 'answer_time', 'answer_time_zone', 'next_answer_at', 'paused_at', 'created_at', 'updated_at', 'url'] satisfies (keyof EchoQuestion)[],
+  echoQuestion: [
+    'id',
+    'prompt',
+    'title',
+    'answer_frequency',
+    'answer_day',
+    'answer_time',
+    'answer_time_zone',
+    'next_answer_at',
+    'paused_at',
+    'created_at',
+    'updated_at',
+    'url',
+  ] satisfies (keyof EchoQuestion)[],
   echoAnswer: ['id', 'question', 'title', 'body', 'published_at', 'url'] satisfies (keyof EchoAnswer)[],
-  person: ['type', 'id', 'name', 'username', 'email', 'time_zone', 'title', 'location', 'bio', 'administrator', 'kind', 'account', 'teams', 'created_at', 'updated_at', 'url'] satisfies (keyof Person)[],
+  person: [
+    'type',
+    'id',
+    'name',
+    'username',
+    'email',
+    'time_zone',
+    'title',
+    'location',
+    'bio',
+    'administrator',
+    'kind',
+    'account',
+    'teams',
+    'created_at',
+    'updated_at',
+    'url',
+  ] satisfies (keyof Person)[],
   team: ['type', 'id', 'name', 'people'] satisfies (keyof Team)[],
   /** `checkin today` and `checkin checkin <key>`: the check-in; with --suggest, previous and these two. */
   answers: [...CHECK_IN_FIELDS, 'intentions_from', 'since_last_check_in'],
@@ -63,7 +136,10 @@ export class JsonOption extends Option<'--json [fields]', undefined, undefined, 
   ) {
     super('--json [fields]', description);
     this.argParser((value: string, previous: readonly string[] | true | undefined) => {
-      const named = value.split(',').map((f) => f.trim()).filter((f) => f !== '');
+      const named = value
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== '');
       const available = `Available fields: ${fields.join(', ')}`;
       if (named.length === 0) throw new UsageError('--json takes field names separated by commas, or nothing for every field', available);
       const unknown = named.filter((f) => !fields.includes(f));
@@ -90,7 +166,10 @@ export function jsonFieldsHelp(fields: readonly string[], width = 80): string {
     if (line !== '' && 2 + line.length + 1 + word.length > width) lines.push(word);
     else lines[lines.length - 1] = line === '' ? word : `${line} ${word}`;
   }
-  const example = fields.filter((f) => f !== 'type').slice(0, 2).join(',');
+  const example = fields
+    .filter((f) => f !== 'type')
+    .slice(0, 2)
+    .join(',');
   return `\nJSON fields (--json prints them all, --json ${example} only those):\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
 

@@ -53,10 +53,13 @@ export const DEFAULT_PAGER = 'less -FRX';
 /** CHECKIN_PAGER (set, even empty) > the `pager` setting > PAGER > `fallback` (less -FRX; none in the accessible mode); "" and "cat" mean none. */
 export function pagerCommand(env: NodeJS.ProcessEnv, configured: string | undefined, fallback: string = DEFAULT_PAGER): PagerChoice {
   const [command, source] =
-    env.CHECKIN_PAGER !== undefined ? [env.CHECKIN_PAGER, 'CHECKIN_PAGER']
-    : configured !== undefined ? [configured, 'the pager setting (checkin config)']
-    : env.PAGER ? [env.PAGER, 'PAGER']
-    : [fallback, 'the default pager'];
+    env.CHECKIN_PAGER !== undefined
+      ? [env.CHECKIN_PAGER, 'CHECKIN_PAGER']
+      : configured !== undefined
+        ? [configured, 'the pager setting (checkin config)']
+        : env.PAGER
+          ? [env.PAGER, 'PAGER']
+          : [fallback, 'the default pager'];
   const trimmed = command.trim();
   return { command: trimmed === '' || trimmed === 'cat' ? undefined : trimmed, source };
 }

@@ -174,7 +174,8 @@ export function plainPrompter(io: IO): Prompter {
         say(`Chosen: ${found[0]! + 1}. ${names[found[0]!]}\n`);
         return found[0]!;
       }
-      if (found.length > 1) say(`"${sanitizeLine(typed)}" fits ${found.length} of them: ${found.map((i) => `${i + 1}. ${names[i]}`).join('; ')}. Type one number.\n`);
+      if (found.length > 1)
+        say(`"${sanitizeLine(typed)}" fits ${found.length} of them: ${found.map((i) => `${i + 1}. ${names[i]}`).join('; ')}. Type one number.\n`);
       else say(typed === '' ? 'Nothing was chosen.\n' : `"${sanitizeLine(typed)}" is not one of them.\n`);
     }
   };
@@ -195,7 +196,11 @@ export function plainPrompter(io: IO): Prompter {
       if (start.length > 0) {
         say(`It says now (${start.length === 1 ? '1 line' : `${start.length} lines`}):\n`);
         for (const l of start) say(`  ${sanitize(l)}\n`);
-        const how = await choose(['Keep it as it is', 'Add lines after it', 'Keep only some of its lines, then add lines', 'Write it anew', 'Clear it'], 0, ', or its words');
+        const how = await choose(
+          ['Keep it as it is', 'Add lines after it', 'Keep only some of its lines, then add lines', 'Write it anew', 'Clear it'],
+          0,
+          ', or its words',
+        );
         if (how === 0) return start.join('\n');
         if (how === 4) {
           opts.onInput?.('');
@@ -210,7 +215,11 @@ export function plainPrompter(io: IO): Prompter {
         }
         mode = start.length > 0 ? 'add' : 'new';
       }
-      say(mode === 'add' ? 'Type the lines to add, one at a time; an empty line ends the answer.\n' : 'Type the answer, one line at a time; an empty line ends it.\n');
+      say(
+        mode === 'add'
+          ? 'Type the lines to add, one at a time; an empty line ends the answer.\n'
+          : 'Type the answer, one line at a time; an empty line ends it.\n',
+      );
       const typed: string[] = [];
       for (;;) {
         // No mark before each line: the instruction above said what to do, once.
@@ -225,7 +234,11 @@ export function plainPrompter(io: IO): Prompter {
 
     async search<T>(message: string, choices: Choice<T>[]) {
       head(message);
-      const i = await choose(choices.map((c) => sanitizeLine(c.name)), 0, ', or some of its words');
+      const i = await choose(
+        choices.map((c) => sanitizeLine(c.name)),
+        0,
+        ', or some of its words',
+      );
       return choices[i]!.value;
     },
 

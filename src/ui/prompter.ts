@@ -91,7 +91,12 @@ export function inquirerPrompter(io: IO): Prompter {
               const t = (term ?? '').trim().toLowerCase();
               if (!t) return safe;
               // Words that start with what was typed first, then any that contain it.
-              const starts = safe.filter((c) => c.name.toLowerCase().split(/\s+/).some((w) => w.startsWith(t)));
+              const starts = safe.filter((c) =>
+                c.name
+                  .toLowerCase()
+                  .split(/\s+/)
+                  .some((w) => w.startsWith(t)),
+              );
               return [...starts, ...safe.filter((c) => !starts.includes(c) && c.name.toLowerCase().includes(t))];
             },
           },
@@ -120,12 +125,24 @@ export function inquirerPrompter(io: IO): Prompter {
       }
       // When done: how many were picked, not every name in one paragraph.
       const renderSelectedChoices = (picked: ReadonlyArray<unknown>) => `${picked.length} picked`;
-      return guard(checkbox<T>({ message: `${sanitizeLine(message)} (Space picks or drops, Enter goes on)`, choices: safe, pageSize: Math.min(safe.length, 24), theme: { style: { renderSelectedChoices } } }, context));
+      return guard(
+        checkbox<T>(
+          {
+            message: `${sanitizeLine(message)} (Space picks or drops, Enter goes on)`,
+            choices: safe,
+            pageSize: Math.min(safe.length, 24),
+            theme: { style: { renderSelectedChoices } },
+          },
+          context,
+        ),
+      );
     },
     async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
       const { select } = await lib();
       const safe = choices.map((c) => ({ ...c, name: sanitizeLine(c.name), ...(c.description !== undefined && { description: sanitizeLine(c.description) }) }));
-      return guard(select<T>({ message: sanitizeLine(message), choices: safe, pageSize: 12, ...(opts.default !== undefined && { default: opts.default }) }, context));
+      return guard(
+        select<T>({ message: sanitizeLine(message), choices: safe, pageSize: 12, ...(opts.default !== undefined && { default: opts.default }) }, context),
+      );
     },
   };
 }

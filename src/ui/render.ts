@@ -60,5 +60,8 @@ export function renderJson(value: unknown): string {
 export function jsonText(value: unknown): string {
   // JSON.stringify escapes C0 controls; escape DEL, C1, bidi and zero-width characters too, so the
   // values stay exact and a terminal never acts on them (\u009b is a CSI on some terminals).
-  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, 2).replace(
+    /[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

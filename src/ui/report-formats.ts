@@ -18,7 +18,14 @@ export interface ReportPerson {
   days: ReportDay[];
   updates: GoalUpdate[];
   /** late: filled after their day; streak: scheduled days filled in a row within the period (core/stats.ts). */
-  summary: { scheduled: number; done: number; late?: number; blocked: number; moods: Array<{ mood: string; count: number }>; streak?: { current: number; longest: number } };
+  summary: {
+    scheduled: number;
+    done: number;
+    late?: number;
+    blocked: number;
+    moods: Array<{ mood: string; count: number }>;
+    streak?: { current: number; longest: number };
+  };
   /** Each check-in's run of scheduled days filled in a row through its day, within the period (by id). */
   runs?: Map<string, number>;
 }
@@ -96,7 +103,10 @@ export function reportMarkdown(r: ReportModel): string {
       out.push(...SECTIONS.map((s) => answer(s.title, c[s.field])));
     }
   }
-  return out.join('').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
+  return out
+    .join('')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n+$/, '\n');
 }
 
 /**
@@ -118,7 +128,20 @@ export function reportCsv(r: ReportModel): string {
   // The numbers after the answers' columns: the run of scheduled days filled in a row through that
   // day, and the days filled and blocked so far in the period (the person's last row: the period's).
   const column = (field: AnswerField) => ANSWER_FIELDS.find((f) => f.field === field)!.column;
-  const rows = [['date', 'person', 'done', column('mood'), column('previous_completed'), 'blocked', ...SECTIONS.map((s) => s.column), 'streak', 'filled_days', 'blocked_days']];
+  const rows = [
+    [
+      'date',
+      'person',
+      'done',
+      column('mood'),
+      column('previous_completed'),
+      'blocked',
+      ...SECTIONS.map((s) => s.column),
+      'streak',
+      'filled_days',
+      'blocked_days',
+    ],
+  ];
   for (const p of r.people) {
     let filled = 0;
     let blocked = 0;
@@ -126,7 +149,18 @@ export function reportCsv(r: ReportModel): string {
       const completed = c.previous_completed === null || c.previous_completed === undefined ? '' : c.previous_completed ? 'yes' : 'no';
       if (c.completed_at) filled++;
       if (c.completed_at && c.blocked) blocked++;
-      rows.push([c.date, p.person.name, c.completed_at ? 'yes' : 'no', c.mood ?? '', completed, c.blocked ? 'yes' : 'no', ...SECTIONS.map((s) => c[s.field] ?? ''), String(p.runs?.get(c.id) ?? ''), String(filled), String(blocked)]);
+      rows.push([
+        c.date,
+        p.person.name,
+        c.completed_at ? 'yes' : 'no',
+        c.mood ?? '',
+        completed,
+        c.blocked ? 'yes' : 'no',
+        ...SECTIONS.map((s) => c[s.field] ?? ''),
+        String(p.runs?.get(c.id) ?? ''),
+        String(filled),
+        String(blocked),
+      ]);
     }
   }
   return rows.map((row) => row.map(csvCell).join(',')).join('\n') + '\n';

@@ -43,7 +43,10 @@ function inline(escaped: string): string {
       return part
         .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, (_m, text: string, url: string) => `<a href="${url}" rel="noopener noreferrer">${text}</a>`)
         .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_m, a?: string, b?: string) => `<strong>${a ?? b ?? ''}</strong>`)
-        .replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\*)|(^|\W)_([^_\s][^_]*)_(?!\w)/g, (_m, p1?: string, a?: string, p2?: string, b?: string) => `${p1 ?? p2 ?? ''}<em>${a ?? b ?? ''}</em>`);
+        .replace(
+          /(^|[^*\w])\*([^*\s][^*]*)\*(?!\*)|(^|\W)_([^_\s][^_]*)_(?!\w)/g,
+          (_m, p1?: string, a?: string, p2?: string, b?: string) => `${p1 ?? p2 ?? ''}<em>${a ?? b ?? ''}</em>`,
+        );
     })
     .join('');
 }
@@ -103,7 +106,14 @@ export function markdownHtml(text: string): string {
   return out.join('\n');
 }
 
-const COLOURS: Record<keyof typeof CELL, string> = { filled: '#2da44e', late: '#0a7ea4', missed: '#cf222e', absent: '#bf8700', pending: '#8250df', 'nothing-scheduled': '#d0d7de' };
+const COLOURS: Record<keyof typeof CELL, string> = {
+  filled: '#2da44e',
+  late: '#0a7ea4',
+  missed: '#cf222e',
+  absent: '#bf8700',
+  pending: '#8250df',
+  'nothing-scheduled': '#d0d7de',
+};
 const ROWS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -118,13 +128,19 @@ export function calendarSvg(cells: DayCell[], since: string, until: string): str
   const top = 16;
   const width = left + mondays.length * (size + gap);
   const height = top + 7 * (size + gap);
-  const parts = [`<svg class="calendar" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="cal-t"><title id="cal-t">Calendar of scheduled days</title>`];
+  const parts = [
+    `<svg class="calendar" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="cal-t"><title id="cal-t">Calendar of scheduled days</title>`,
+  ];
   ROWS.forEach((r, i) => parts.push(`<text class="axis" x="0" y="${top + i * (size + gap) + 13}">${r}</text>`));
   let labelled = -3;
   mondays.forEach((monday, col) => {
     // A month's name where it begins, when the last one is far enough off not to run into it.
-    const starts = col === 0 ? mondays.length > 1 && mondays[1]!.slice(5, 7) === monday.slice(5, 7) : monday.slice(5, 7) !== mondays[col - 1]!.slice(5, 7) && col - labelled >= 2;
-    if (starts && (labelled = col) >= 0) parts.push(`<text class="axis" x="${left + col * (size + gap)}" y="10">${esc(shortDay(monday).split(' ')[2]!)}</text>`);
+    const starts =
+      col === 0
+        ? mondays.length > 1 && mondays[1]!.slice(5, 7) === monday.slice(5, 7)
+        : monday.slice(5, 7) !== mondays[col - 1]!.slice(5, 7) && col - labelled >= 2;
+    if (starts && (labelled = col) >= 0)
+      parts.push(`<text class="axis" x="${left + col * (size + gap)}" y="10">${esc(shortDay(monday).split(' ')[2]!)}</text>`);
     for (let row = 0; row < 7; row++) {
       const date = addDays(monday, row);
       if (date < since || date > until) continue;
@@ -133,7 +149,9 @@ export function calendarSvg(cells: DayCell[], since: string, until: string): str
       const x = left + col * (size + gap);
       const y = top + row * (size + gap);
       const words = `${shortDay(date)}: ${CELL[kind].words}${cell?.blocked ? ', blocked' : ''}${cell?.mood ? `, ${cell.mood}` : ''}`;
-      parts.push(`<g class="day ${kind}"><title>${esc(words)}</title><rect x="${x}" y="${y}" width="${size}" height="${size}" rx="3" fill="${COLOURS[kind]}"/><text x="${x + size / 2}" y="${y + 13}" text-anchor="middle">${CELL[kind].symbol}</text></g>`);
+      parts.push(
+        `<g class="day ${kind}"><title>${esc(words)}</title><rect x="${x}" y="${y}" width="${size}" height="${size}" rx="3" fill="${COLOURS[kind]}"/><text x="${x + size / 2}" y="${y + 13}" text-anchor="middle">${CELL[kind].symbol}</text></g>`,
+      );
     }
   });
   parts.push('</svg>');
@@ -150,14 +168,19 @@ export function moodSvg(cells: DayCell[]): string {
   const top = 6;
   const width = left + cells.length * step + 10;
   const height = top + moods.length * rowH + 18;
-  const parts = [`<svg class="mood" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="mood-t"><title id="mood-t">Mood over the days</title>`];
+  const parts = [
+    `<svg class="mood" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="mood-t"><title id="mood-t">Mood over the days</title>`,
+  ];
   moods.forEach((m, i) => {
     const emoji = Object.hasOwn(MOODS, m) ? `${MOODS[m as keyof typeof MOODS]} ` : '';
-    parts.push(`<text class="axis" x="0" y="${top + i * rowH + 14}">${emoji}${esc(m)}</text><line class="grid" x1="${left}" x2="${width - 6}" y1="${top + i * rowH + 10}" y2="${top + i * rowH + 10}"/>`);
+    parts.push(
+      `<text class="axis" x="0" y="${top + i * rowH + 14}">${emoji}${esc(m)}</text><line class="grid" x1="${left}" x2="${width - 6}" y1="${top + i * rowH + 10}" y2="${top + i * rowH + 10}"/>`,
+    );
   });
   cells.forEach((c, i) => {
     const x = left + i * step + step / 2;
-    if ((i === 0 && cells.length < 7) || (weekdayWord(c.date) === 'Mon' && cells.length - i >= 3)) parts.push(`<text class="axis small" x="${x - 4}" y="${height - 4}">${esc(shortDay(c.date).slice(4))}</text>`);
+    if ((i === 0 && cells.length < 7) || (weekdayWord(c.date) === 'Mon' && cells.length - i >= 3))
+      parts.push(`<text class="axis small" x="${x - 4}" y="${height - 4}">${esc(shortDay(c.date).slice(4))}</text>`);
     if (c.state !== 'filled' || !c.mood) return;
     const y = top + moods.indexOf(c.mood) * rowH + 10;
     parts.push(`<circle cx="${x}" cy="${y}" r="5"><title>${esc(`${shortDay(c.date)}: ${c.mood}`)}</title></circle>`);
@@ -175,16 +198,22 @@ export function blockersSvg(weekList: WeekTally[], open: OpenBlocker[]): string 
   const rows = weekList.length + (open.length ? open.length + 1 : 0);
   const width = left + 200 + 120;
   const height = rows * rowH + 6;
-  const parts = [`<svg class="blockers" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="blk-t"><title id="blk-t">Blocked days a week, and open blockers</title>`];
+  const parts = [
+    `<svg class="blockers" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="blk-t"><title id="blk-t">Blocked days a week, and open blockers</title>`,
+  ];
   weekList.forEach((w, i) => {
     const y = i * rowH + 4;
-    parts.push(`<text class="axis" x="0" y="${y + 13}">${esc(shortDay(w.week).slice(4))}</text><rect class="bar" x="${left}" y="${y + 3}" width="${Math.max(w.blocked ? 3 : 0, w.blocked * unit)}" height="12"/><text class="axis" x="${left + w.blocked * unit + 6}" y="${y + 13}">${esc(plural(w.blocked, 'day'))} blocked</text>`);
+    parts.push(
+      `<text class="axis" x="0" y="${y + 13}">${esc(shortDay(w.week).slice(4))}</text><rect class="bar" x="${left}" y="${y + 3}" width="${Math.max(w.blocked ? 3 : 0, w.blocked * unit)}" height="12"/><text class="axis" x="${left + w.blocked * unit + 6}" y="${y + 13}">${esc(plural(w.blocked, 'day'))} blocked</text>`,
+    );
   });
   open.forEach((b, i) => {
     const y = (weekList.length + 1 + i) * rowH + 4;
     if (i === 0) parts.push(`<text class="axis" x="0" y="${y - 5}">Open blockers</text>`);
     const label = `${b.run.days}${b.run.at_least ? '+' : ''} ${b.run.days === 1 && !b.run.at_least ? 'day' : 'days'} since ${shortDay(b.run.since)}`;
-    parts.push(`<g><title>${esc(b.blockers)}</title><rect class="bar open" x="${left}" y="${y + 3}" width="${b.run.days * unit}" height="12"/><text class="axis" x="${left + b.run.days * unit + 6}" y="${y + 13}">${esc(label)}</text></g>`);
+    parts.push(
+      `<g><title>${esc(b.blockers)}</title><rect class="bar open" x="${left}" y="${y + 3}" width="${b.run.days * unit}" height="12"/><text class="axis" x="${left + b.run.days * unit + 6}" y="${y + 13}">${esc(label)}</text></g>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('');
@@ -197,14 +226,21 @@ export function teamDaysSvg(days: TeamDayTally[]): string {
   const h = 80;
   const width = 30 + days.length * step;
   const height = h + 20;
-  const parts = [`<svg class="team" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="team-t"><title id="team-t">How many filled each day, of those scheduled</title>`];
+  const parts = [
+    `<svg class="team" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="team-t"><title id="team-t">How many filled each day, of those scheduled</title>`,
+  ];
   parts.push(`<text class="axis" x="0" y="10">${top}</text><text class="axis" x="0" y="${h}">0</text>`);
   days.forEach((d, i) => {
     const x = 30 + i * step;
     const sh = (d.scheduled / top) * (h - 4);
     const fh = (d.filled / top) * (h - 4);
-    const words = d.scheduled === 0 ? `${shortDay(d.date)}: nothing scheduled` : `${shortDay(d.date)}: ${d.filled} of ${d.scheduled} filled${d.blocked ? `, ${d.blocked} blocked` : ''}`;
-    parts.push(`<g><title>${esc(words)}</title><rect class="sched" x="${x}" y="${h - sh}" width="${step - 2}" height="${sh}"/><rect class="fill" x="${x}" y="${h - fh}" width="${step - 2}" height="${fh}"/></g>`);
+    const words =
+      d.scheduled === 0
+        ? `${shortDay(d.date)}: nothing scheduled`
+        : `${shortDay(d.date)}: ${d.filled} of ${d.scheduled} filled${d.blocked ? `, ${d.blocked} blocked` : ''}`;
+    parts.push(
+      `<g><title>${esc(words)}</title><rect class="sched" x="${x}" y="${h - sh}" width="${step - 2}" height="${sh}"/><rect class="fill" x="${x}" y="${h - fh}" width="${step - 2}" height="${fh}"/></g>`,
+    );
     if (weekdayWord(d.date) === 'Mon') parts.push(`<text class="axis small" x="${x}" y="${h + 14}">${esc(shortDay(d.date).slice(4))}</text>`);
   });
   parts.push('</svg>');
@@ -212,7 +248,10 @@ export function teamDaysSvg(days: TeamDayTally[]): string {
 }
 
 function teamHtml(days: TeamDayTally[], weekList: WeekTally[]): string {
-  const mix = weekList.map((w) => `<li>Week of ${esc(shortDay(w.week).slice(4))}: ${w.filled} of ${esc(plural(w.scheduled, 'scheduled check-in'))} filled, ${w.blocked} blocked${w.moods.length ? `; ${w.moods.map((m) => `${esc(m.mood)} ×${m.count}`).join(', ')}` : ''}</li>`);
+  const mix = weekList.map(
+    (w) =>
+      `<li>Week of ${esc(shortDay(w.week).slice(4))}: ${w.filled} of ${esc(plural(w.scheduled, 'scheduled check-in'))} filled, ${w.blocked} blocked${w.moods.length ? `; ${w.moods.map((m) => `${esc(m.mood)} ×${m.count}`).join(', ')}` : ''}</li>`,
+  );
   return `<section class="team"><h2>The team as a whole</h2><p class="summary">Counts of everyone's check-ins together, never person by person.</p><div class="charts"><figure>${teamDaysSvg(days)}<figcaption>How many filled each day (green), of those scheduled (grey)</figcaption></figure></div><ul>${mix.join('')}</ul></section>`;
 }
 
@@ -257,20 +296,35 @@ function legendHtml(): string {
 }
 
 function personHtml(p: ReportPerson, f: PersonFigures, r: ReportModel): string {
-  const out = [`<section class="person"><h2>${esc(p.person.name)}</h2>`, `<p class="summary">${summaryLine(p, esc)}</p>`, `<p class="streak">${esc(streakLine(f.streak))}</p>`];
+  const out = [
+    `<section class="person"><h2>${esc(p.person.name)}</h2>`,
+    `<p class="summary">${summaryLine(p, esc)}</p>`,
+    `<p class="streak">${esc(streakLine(f.streak))}</p>`,
+  ];
   out.push('<div class="charts">');
   out.push(`<figure>${calendarSvg(f.cells, r.since, r.until)}<figcaption>Scheduled days</figcaption>${legendHtml()}</figure>`);
   out.push(`<figure>${moodSvg(f.cells)}<figcaption>Mood over the days (a gap: no mood that day)</figcaption></figure>`);
-  out.push(`<figure>${blockersSvg(f.weeks, f.open)}<figcaption>Blocked days a week${f.open.length ? '; open blockers, how long each has stood' : ''}</figcaption></figure>`);
+  out.push(
+    `<figure>${blockersSvg(f.weeks, f.open)}<figcaption>Blocked days a week${f.open.length ? '; open blockers, how long each has stood' : ''}</figcaption></figure>`,
+  );
   out.push('</div>');
   if (p.updates.length) {
     out.push('<h3>Goal updates</h3><ul>');
-    for (const u of p.updates) out.push(`<li>“${esc(u.title)}” on ${esc(u.goal?.title ?? '')} (${esc(u.created_at.slice(0, 10))}): ${esc(String(u.progress))}%${u.confidence_description ? `, ${esc(u.confidence_description)}` : ''}</li>`);
+    for (const u of p.updates)
+      out.push(
+        `<li>“${esc(u.title)}” on ${esc(u.goal?.title ?? '')} (${esc(u.created_at.slice(0, 10))}): ${esc(String(u.progress))}%${u.confidence_description ? `, ${esc(u.confidence_description)}` : ''}</li>`,
+      );
     out.push('</ul>');
   }
   for (const d of p.days) {
     const c = d.checkIn;
-    const state = c.completed_at ? [c.mood ? `${Object.hasOwn(MOODS, c.mood) ? `${MOODS[c.mood as keyof typeof MOODS]} ` : ''}${esc(c.mood)}` : '', c.blocked ? 'blocked' : ''].filter(Boolean).join(' · ') : c.absent ? 'absent' : 'not filled in';
+    const state = c.completed_at
+      ? [c.mood ? `${Object.hasOwn(MOODS, c.mood) ? `${MOODS[c.mood as keyof typeof MOODS]} ` : ''}${esc(c.mood)}` : '', c.blocked ? 'blocked' : '']
+          .filter(Boolean)
+          .join(' · ')
+      : c.absent
+        ? 'absent'
+        : 'not filled in';
     out.push(`<article${c.completed_at && c.blocked ? ' class="blocked"' : ''}><h3>${esc(d.label)}${state ? ` — ${state}` : ''}</h3>`);
     if (c.completed_at) {
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`<p>Did what was intended: ${c.previous_completed ? 'yes' : 'no'}</p>`);
@@ -290,7 +344,10 @@ export function reportHtml(r: ReportModel, figures: Map<string, PersonFigures>, 
   const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(CSS).digest('base64');
   const csp = `default-src 'none'; style-src 'sha256-${hash}'; img-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'`;
   const people = r.people.map((p) => personHtml(p, figures.get(p.person.id)!, r)).join('\n');
-  const body = r.people.length === 0 ? '<p class="empty">No check-ins in this period.</p>' : `${team && r.people.length > 1 ? teamHtml(team.days, team.weeks) : ''}${people}`;
+  const body =
+    r.people.length === 0
+      ? '<p class="empty">No check-ins in this period.</p>'
+      : `${team && r.people.length > 1 ? teamHtml(team.days, team.weeks) : ''}${people}`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -9,7 +9,8 @@
 // - guardTerminal: the last line of defence on everything checkin writes to a terminal; it keeps
 //   checkin's own colours (SGR) and removes every other sequence and control.
 
-const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][\s\S]*?(?:\x07|\x1b\\|\x9c|$)|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|[\x90\x9d\x98\x9e\x9f][\s\S]*?(?:\x07|\x1b\\|\x9c|$)/g;
+const ESCAPE_SEQUENCE =
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][\s\S]*?(?:\x07|\x1b\\|\x9c|$)|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|[\x90\x9d\x98\x9e\x9f][\s\S]*?(?:\x07|\x1b\\|\x9c|$)/g;
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 /** Bidi embeddings, overrides, isolates and marks; zero-width space and non-joiner, word joiner, BOM. */
 const INVISIBLE = /[\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;

@@ -92,7 +92,11 @@ function bar(n: number, scale: number, width: number, o: StatsViewOptions): stri
   return (o.unicode === false ? '#' : '█').repeat(Math.max(n > 0 ? 1 : 0, Math.round((n / Math.max(1, scale)) * width)));
 }
 
-const moodWords = (t: Tally, top = 3) => t.moods.slice(0, top).map((m) => `${sanitizeLine(m.mood)} ${m.count}`).join(', ') + (t.moods.length > top ? `, ${t.moods.length - top} more` : '');
+const moodWords = (t: Tally, top = 3) =>
+  t.moods
+    .slice(0, top)
+    .map((m) => `${sanitizeLine(m.mood)} ${m.count}`)
+    .join(', ') + (t.moods.length > top ? `, ${t.moods.length - top} more` : '');
 
 /** "mostly focused", "focused and calm", or nothing when no mood was chosen. */
 export function mostly(t: Tally): string {
@@ -103,7 +107,10 @@ export function mostly(t: Tally): string {
 }
 
 export function streakLine(s: Streaks): string {
-  const current = s.current === 0 ? 'no current streak' : `${s.current}${s.at_least ? '+' : ''} scheduled ${s.current === 1 ? 'day' : 'days'} filled in a row (since ${shortDay(s.current_since!)})`;
+  const current =
+    s.current === 0
+      ? 'no current streak'
+      : `${s.current}${s.at_least ? '+' : ''} scheduled ${s.current === 1 ? 'day' : 'days'} filled in a row (since ${shortDay(s.current_since!)})`;
   const longest = s.longest === 0 ? '' : `; the longest ${s.longest}${s.longest_since ? ` (from ${shortDay(s.longest_since)})` : ''}`;
   return `Streak: ${current}${longest}`;
 }
@@ -119,7 +126,8 @@ export function totalsLine(t: Tally, team = false): string {
 }
 
 function periodLine(s: Stats, shown: number): string {
-  const who = s.kind === 'person' ? sanitizeLine(s.person.name) : `${s.teams.map((t) => sanitizeLine(t.name)).join(', ')} (${plural(s.people, 'person', 'people')})`;
+  const who =
+    s.kind === 'person' ? sanitizeLine(s.person.name) : `${s.teams.map((t) => sanitizeLine(t.name)).join(', ')} (${plural(s.people, 'person', 'people')})`;
   return `${who} · ${plural(s.weeks_count, 'week')}, ${shortDay(s.since)} – ${shortDay(s.until)} ${s.until.slice(0, 4)}${shown < s.weeks_count ? ` · the last ${shown} drawn (the terminal is narrow)` : ''}`;
 }
 
@@ -153,7 +161,12 @@ function personPicture(s: PersonStats, o: StatsViewOptions): string[] {
       return `${paint(kind, symbolOf(kind, o))} `;
     }),
   );
-  out.push(...legend((Object.keys(CELL) as CellKind[]).map((k) => `${paint(k, symbolOf(k, o))} ${CELL[k].words}`), o.columns));
+  out.push(
+    ...legend(
+      (Object.keys(CELL) as CellKind[]).map((k) => `${paint(k, symbolOf(k, o))} ${CELL[k].words}`),
+      o.columns,
+    ),
+  );
   out.push('', streakLine(s.streak), totalsLine(s.totals));
   out.push(...moodSection(s.weeks, s.days, s.since, o), ...blockedSection(s.weeks, o, 7), ...openSection(s.open_blockers, o, false));
   return out;
@@ -189,20 +202,33 @@ function moodSection(weekList: WeekTally[], days: DayCell[], since: string, o: S
     }
     out.push(fit(`${weekLabel(w.week).padStart(6)}  ${strip}  ${moodWords(w)}`.trimEnd(), o.columns));
   }
-  out.push(...legend([...keys].map(([m, k]) => `${k} ${sanitizeLine(m)}`), o.columns));
+  out.push(
+    ...legend(
+      [...keys].map(([m, k]) => `${k} ${sanitizeLine(m)}`),
+      o.columns,
+    ),
+  );
   return out;
 }
 
 /** A team's mood mix: a row a week, the moods chosen with how often. */
 function moodMix(weekList: WeekTally[], o: StatsViewOptions): string[] {
   if (weekList.every((w) => w.moods.length === 0)) return ['', 'Mood: none chosen in these weeks'];
-  return ['', 'Mood mix a week', ...weekList.map((w) => fit(`${weekLabel(w.week).padStart(6)}  ${w.moods.length ? moodWords(w, 4) : 'no mood chosen'}`, o.columns))];
+  return [
+    '',
+    'Mood mix a week',
+    ...weekList.map((w) => fit(`${weekLabel(w.week).padStart(6)}  ${w.moods.length ? moodWords(w, 4) : 'no mood chosen'}`, o.columns)),
+  ];
 }
 
 function blockedSection(weekList: WeekTally[], o: StatsViewOptions, scale: number): string[] {
   const top = Math.max(scale, ...weekList.map((w) => w.blocked));
   const room = Math.max(8, Math.min(28, o.columns - 16));
-  return ['', 'Blocked days a week', ...weekList.map((w) => `${weekLabel(w.week).padStart(6)}  ${w.blocked ? `${o.colors.red(bar(w.blocked, top, room, o))} ${w.blocked}` : '0'}`)];
+  return [
+    '',
+    'Blocked days a week',
+    ...weekList.map((w) => `${weekLabel(w.week).padStart(6)}  ${w.blocked ? `${o.colors.red(bar(w.blocked, top, room, o))} ${w.blocked}` : '0'}`),
+  ];
 }
 
 function openSection(list: OpenBlocker[], o: StatsViewOptions, named: boolean): string[] {
@@ -236,7 +262,16 @@ function teamPicture(s: TeamStats, o: StatsViewOptions): string[] {
       return painted + ' '.repeat(3 - cell.text.length);
     }),
   );
-  out.push(...legend([`${c.green('4')} how many filled, all who were scheduled`, `${c.yellow('3-')} some scheduled did not (yet)`, `${c.dim(o.unicode === false ? '.' : '·')} nothing scheduled`], o.columns));
+  out.push(
+    ...legend(
+      [
+        `${c.green('4')} how many filled, all who were scheduled`,
+        `${c.yellow('3-')} some scheduled did not (yet)`,
+        `${c.dim(o.unicode === false ? '.' : '·')} nothing scheduled`,
+      ],
+      o.columns,
+    ),
+  );
   out.push('', totalsLine(s.totals, true));
   out.push(...moodMix(s.weeks, o), ...blockedSection(s.weeks, o, 7), ...openSection(s.open_blockers, o, true));
   return out;
@@ -274,7 +309,9 @@ export function statsSentences(s: Stats): string {
     out.push(`${sanitizeLine(s.person.name)}, ${period}.`);
     out.push(`${streakLine(s.streak)}.`, `${totalsLine(s.totals)}.`);
   } else {
-    out.push(`${s.teams.map((t) => sanitizeLine(t.name)).join(', ')}, ${plural(s.people, 'person', 'people')} with check-ins, ${period}. Counts for the team as a whole, never person by person.`);
+    out.push(
+      `${s.teams.map((t) => sanitizeLine(t.name)).join(', ')}, ${plural(s.people, 'person', 'people')} with check-ins, ${period}. Counts for the team as a whole, never person by person.`,
+    );
     out.push(`${totalsLine(s.totals, true)}.`);
   }
   for (const w of s.weeks) out.push(weekSentence(w, s.today, s.kind === 'team'));
@@ -285,7 +322,9 @@ export function statsSentences(s: Stats): string {
   if (s.open_blockers.length === 0) out.push('No open blockers.');
   for (const b of s.open_blockers) {
     const who = s.kind === 'team' && b.person ? `${sanitizeLine(b.person.name)}, ` : '';
-    out.push(`Open blocker, ${who}${b.run.days}${b.run.at_least ? ' or more' : ''} ${b.run.days === 1 && !b.run.at_least ? 'day' : 'days'} since ${shortDay(b.run.since)}: ${sanitizeLine(b.blockers).replace(/^\s*[-*+]\s+/, '')}`);
+    out.push(
+      `Open blocker, ${who}${b.run.days}${b.run.at_least ? ' or more' : ''} ${b.run.days === 1 && !b.run.at_least ? 'day' : 'days'} since ${shortDay(b.run.since)}: ${sanitizeLine(b.blockers).replace(/^\s*[-*+]\s+/, '')}`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

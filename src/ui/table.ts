@@ -56,7 +56,8 @@ export function truncate(text: string, max: number, atWord = true): string {
   if (max <= 0) return '';
   const plain = text.replace(ANSI, '');
   let out = '';
-  if (displayWidth(plain) === plain.length && !/[\u0300-\uffff]/.test(plain)) out = plain.slice(0, max - 1); // one cell a character
+  if (displayWidth(plain) === plain.length && !/[\u0300-\uffff]/.test(plain))
+    out = plain.slice(0, max - 1); // one cell a character
   else {
     let used = 0;
     for (const { segment } of (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(plain)) {
@@ -117,7 +118,8 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions, sho
   const { columns } = opts;
   for (const col of columns) {
     if (!col.title) throw new Error('every column has a header');
-    if (col.drop !== undefined && (col.kind === 'state' || col.kind === 'text')) throw new Error(`column ${col.title}: state and free text are never dropped before the rest`);
+    if (col.drop !== undefined && (col.kind === 'state' || col.kind === 'text'))
+      throw new Error(`column ${col.title}: state and free text are never dropped before the rest`);
   }
   const natural = columns.map((col, i) => Math.max(col.min ?? 0, ...all.map((r) => displayWidth(r[i] ?? ''))));
   const text = columns.findIndex((c) => c.kind === 'text');
@@ -147,7 +149,10 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions, sho
       widths[i] = Math.max(columns[i]!.min ?? 0, ...shortAll.map((r) => displayWidth(r[i] ?? '')));
     }
   // 1. Optional columns leave, in their order, until the free text has room (or everything fits).
-  const optional = columns.map((c, i) => [c.drop, i] as const).filter(([d, i]) => d !== undefined && !columns[i]!.short).sort((a, b) => a[0]! - b[0]!);
+  const optional = columns
+    .map((c, i) => [c.drop, i] as const)
+    .filter(([d, i]) => d !== undefined && !columns[i]!.short)
+    .sort((a, b) => a[0]! - b[0]!);
   const dropped: number[] = [];
   for (const [, i] of optional) {
     if (room() >= wanted) break;
@@ -164,7 +169,10 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions, sho
     const least = Math.min(TEXT_MIN, natural[text]!);
     shrinkNames(least);
     // Short ids marked `drop` go only when the free text would otherwise go (one that outlasts it, after it).
-    const shortOptional = columns.map((c, i) => [c.drop, i] as const).filter(([d, i]) => d !== undefined && columns[i]!.short && !columns[i]!.outlastsText).sort((a, b) => a[0]! - b[0]!);
+    const shortOptional = columns
+      .map((c, i) => [c.drop, i] as const)
+      .filter(([d, i]) => d !== undefined && columns[i]!.short && !columns[i]!.outlastsText)
+      .sort((a, b) => a[0]! - b[0]!);
     for (const [, i] of shortOptional) {
       if (room() >= least) break;
       keep = keep.filter((k) => k !== i);
@@ -179,7 +187,8 @@ export function layoutOf(all: string[][], width: number, opts: TableOptions, sho
   }
   // 3b. A short id that outlasts the free text goes only when the row does not fit without the text.
   if (!hasText())
-    for (const i of columns.map((c, i) => (c.outlastsText && c.drop !== undefined ? i : -1)).filter((i) => i >= 0)) if (room() < 0) keep = keep.filter((k) => k !== i);
+    for (const i of columns.map((c, i) => (c.outlastsText && c.drop !== undefined ? i : -1)).filter((i) => i >= 0))
+      if (room() < 0) keep = keep.filter((k) => k !== i);
   // 4. Names are cut until the row fits (or they are at their minimum: below the floor).
   if (!hasText()) shrinkNames(0);
   return { keep, widths, short };

@@ -108,7 +108,10 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
     if (item) para(`${item[1]}${c.yellow(item[2]!)}${item[3]}${inline(text, c)}`);
     else para(`${' '.repeat(indent)}${inline(text.replace(/^>\s?/, ''), c)}`);
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n+$/, '')}\n`;
 }
 
 /**
@@ -118,7 +121,9 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
  */
 export async function showTopic(io: IO, topic: { text: string; markdown: boolean }): Promise<void> {
   if (!io.stdoutIsTTY) return io.out(topic.text);
-  const text = topic.markdown ? renderTopic(topic.text, await makeColors(io.colorLevel), io.columns) : `${wrapHelp(sanitize(topic.text), io.columns).replace(/\n+$/, '')}\n`;
+  const text = topic.markdown
+    ? renderTopic(topic.text, await makeColors(io.colorLevel), io.columns)
+    : `${wrapHelp(sanitize(topic.text), io.columns).replace(/\n+$/, '')}\n`;
   if (text.split('\n').length > (io.rows ?? 24)) io.page();
   io.out(text);
 }

@@ -2,7 +2,19 @@
 // activities, the team report, status and me. Rich (a terminal) gets columns, colour and Markdown; piped gets tab-separated rows.
 // Tables follow the width rule (table.ts); whole texts are wrapped at word edges to the width (wrap.ts).
 
-import { MOODS, nearestConfidence, type Activity, type CheckIn, type Comment, type Goal, type GoalUpdate, type Person, type Reaction, type Ref, type Team } from '../api/types.js';
+import {
+  MOODS,
+  nearestConfidence,
+  type Activity,
+  type CheckIn,
+  type Comment,
+  type Goal,
+  type GoalUpdate,
+  type Person,
+  type Reaction,
+  type Ref,
+  type Team,
+} from '../api/types.js';
 import { daysLabel } from '../core/blockers.js';
 import { isDateKey } from '../core/datekey.js';
 import { weekdayWord } from '../core/dayname.js';
@@ -23,7 +35,15 @@ export interface View {
 
 const firstLine = (text: string | null | undefined) => sanitizeLine((text ?? '').split('\n').find((l) => l.trim()) ?? '').trim();
 /** The first line of a text for a table cell: Markdown shown plainly (fence lines skipped). */
-export const firstPlainLine = (text: string | null | undefined) => plainLine(firstLine((text ?? '').split('\n').filter((l) => !/^\s*(```|~~~)/.test(l)).join('\n')));
+export const firstPlainLine = (text: string | null | undefined) =>
+  plainLine(
+    firstLine(
+      (text ?? '')
+        .split('\n')
+        .filter((l) => !/^\s*(```|~~~)/.test(l))
+        .join('\n'),
+    ),
+  );
 /** A one-line title from outside, for a table cell: Markdown shown plainly. */
 const plainTitle = (text: string | null | undefined) => plainLine(sanitizeLine(text ?? ''));
 const moodEmoji = (m: string | null | undefined) => (m ? ((MOODS as Record<string, string>)[m] ?? '?') : '');
@@ -54,7 +74,17 @@ export function checkInRows(v: View, list: CheckIn[]): string {
 }
 
 function checkInTsv(list: CheckIn[]): string {
-  return tsv(list.map((c) => [c.id, c.date, sanitizeLine(c.person?.name ?? ''), c.mood ?? '', MEMBER_STATE_WORDS[c.completed_at ? 'filled' : 'pending'].word, c.blocked ? MEMBER_STATE_WORDS.blocked.word : '', firstLine(c.intentions)]));
+  return tsv(
+    list.map((c) => [
+      c.id,
+      c.date,
+      sanitizeLine(c.person?.name ?? ''),
+      c.mood ?? '',
+      MEMBER_STATE_WORDS[c.completed_at ? 'filled' : 'pending'].word,
+      c.blocked ? MEMBER_STATE_WORDS.blocked.word : '',
+      firstLine(c.intentions),
+    ]),
+  );
 }
 
 /** The states a listed check-in can be in (one that is listed is never "nothing scheduled"). */
@@ -65,8 +95,21 @@ function checkInCells(v: View, list: CheckIn[]): string[][] {
   // A state as `checkin team` names it: a symbol and a word (read without colour, or where the symbol cannot be drawn).
   const { red, green, yellow, dim } = v.c;
   const said = (s: MemberState) => `${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`;
-  const shown: Record<MemberState, string> = { blocked: red(said('blocked')), filled: green(said('filled')), pending: yellow(said('pending')), absent: dim(said('absent')), 'nothing-scheduled': dim(said('nothing-scheduled')) };
-  return list.map((c) => [c.date, sanitizeLine(c.person?.name ?? ''), moodEmoji(c.mood) || ' ', shown[memberState(c)], dim(c.id), firstPlainLine(c.intentions)]);
+  const shown: Record<MemberState, string> = {
+    blocked: red(said('blocked')),
+    filled: green(said('filled')),
+    pending: yellow(said('pending')),
+    absent: dim(said('absent')),
+    'nothing-scheduled': dim(said('nothing-scheduled')),
+  };
+  return list.map((c) => [
+    c.date,
+    sanitizeLine(c.person?.name ?? ''),
+    moodEmoji(c.mood) || ' ',
+    shown[memberState(c)],
+    dim(c.id),
+    firstPlainLine(c.intentions),
+  ]);
 }
 
 const CHECK_IN_COLUMNS: Column[] = [
@@ -109,13 +152,17 @@ export function commentRows(v: View, list: Comment[]): string {
 
 export function reactionRows(v: View, list: Reaction[]): string {
   if (!v.rich) return tsv(list.map((r) => [r.emoji, r.name, sanitizeLine(r.person?.name ?? ''), r.created_at]));
-  return table(list.map((r) => [`${sanitizeLine(r.emoji)} ${sanitizeLine(r.name)}`, sanitizeLine(r.person?.name ?? '')]), v.width, {
-    columns: [
-      { title: 'REACTION', kind: 'state' },
-      { title: 'WHO', kind: 'name' },
-    ],
-    style: v.c.dim,
-  });
+  return table(
+    list.map((r) => [`${sanitizeLine(r.emoji)} ${sanitizeLine(r.name)}`, sanitizeLine(r.person?.name ?? '')]),
+    v.width,
+    {
+      columns: [
+        { title: 'REACTION', kind: 'state' },
+        { title: 'WHO', kind: 'name' },
+      ],
+      style: v.c.dim,
+    },
+  );
 }
 
 export function confidenceLabel(v: View, u: { confidence?: number | null | undefined; confidence_description?: string | null | undefined }): string {
@@ -125,9 +172,25 @@ export function confidenceLabel(v: View, u: { confidence?: number | null | undef
 }
 
 export function goalRows(v: View, list: Goal[]): string {
-  if (!v.rich) return tsv(list.map((g) => [g.id, sanitizeLine(g.title), g.progress == null ? '' : String(g.progress), sanitizeLine(g.confidence_description ?? ''), g.end_date ?? '', sanitizeLine(g.owner?.name ?? g.teams?.[0]?.name ?? '')]));
+  if (!v.rich)
+    return tsv(
+      list.map((g) => [
+        g.id,
+        sanitizeLine(g.title),
+        g.progress == null ? '' : String(g.progress),
+        sanitizeLine(g.confidence_description ?? ''),
+        g.end_date ?? '',
+        sanitizeLine(g.owner?.name ?? g.teams?.[0]?.name ?? ''),
+      ]),
+    );
   return table(
-    list.map((g) => [v.c.dim(g.id), g.progress == null ? '  —' : `${String(g.progress).padStart(3)}%`, confidenceLabel(v, g), g.end_date ?? '', plainTitle(g.title)]),
+    list.map((g) => [
+      v.c.dim(g.id),
+      g.progress == null ? '  —' : `${String(g.progress).padStart(3)}%`,
+      confidenceLabel(v, g),
+      g.end_date ?? '',
+      plainTitle(g.title),
+    ]),
     v.width,
     {
       columns: [
@@ -145,7 +208,19 @@ export function goalRows(v: View, list: Goal[]): string {
 }
 
 export function goalUpdateView(v: View, u: GoalUpdate): string {
-  if (!v.rich) return tsv([[u.id, u.created_at, sanitizeLine(u.person?.name ?? ''), String(u.progress), String(u.confidence), sanitizeLine(u.confidence_description ?? ''), sanitizeLine(u.title), sanitize(u.body)]]);
+  if (!v.rich)
+    return tsv([
+      [
+        u.id,
+        u.created_at,
+        sanitizeLine(u.person?.name ?? ''),
+        String(u.progress),
+        String(u.confidence),
+        sanitizeLine(u.confidence_description ?? ''),
+        sanitizeLine(u.title),
+        sanitize(u.body),
+      ],
+    ]);
   return fit(
     v,
     `${v.c.bold(sanitizeLine(u.title))}  ${v.c.dim(u.id)}\n` +
@@ -157,7 +232,14 @@ export function goalUpdateView(v: View, u: GoalUpdate): string {
 export function goalUpdateRows(v: View, list: GoalUpdate[]): string {
   if (!v.rich) return list.map((u) => goalUpdateView(v, u)).join('');
   return table(
-    list.map((u) => [u.created_at.slice(0, 10), `${String(u.progress).padStart(3)}%`, confidenceLabel(v, u), sanitizeLine(u.person?.name ?? ''), v.c.dim(u.id), plainTitle(u.title)]),
+    list.map((u) => [
+      u.created_at.slice(0, 10),
+      `${String(u.progress).padStart(3)}%`,
+      confidenceLabel(v, u),
+      sanitizeLine(u.person?.name ?? ''),
+      v.c.dim(u.id),
+      plainTitle(u.title),
+    ]),
     v.width,
     {
       columns: [
@@ -175,34 +257,47 @@ export function goalUpdateRows(v: View, list: GoalUpdate[]): string {
 
 export function peopleRows(v: View, list: Person[]): string {
   if (!v.rich) return tsv(list.map((p) => [p.id, sanitizeLine(p.name), sanitizeLine(p.username ?? ''), sanitizeLine(p.title ?? '')]));
-  return table(list.map((p) => [sanitizeLine(p.name), v.c.cyan('@' + sanitizeLine(p.username ?? '')), v.c.dim(p.id), plainTitle(p.title)]), v.width, {
-    columns: [
-      { title: 'NAME', kind: 'name' },
-      { title: 'USERNAME', kind: 'whole' },
-      { title: 'ID', kind: 'whole', drop: 1 },
-      { title: 'TITLE', kind: 'text' },
-    ],
-    style: v.c.dim,
-  });
+  return table(
+    list.map((p) => [sanitizeLine(p.name), v.c.cyan('@' + sanitizeLine(p.username ?? '')), v.c.dim(p.id), plainTitle(p.title)]),
+    v.width,
+    {
+      columns: [
+        { title: 'NAME', kind: 'name' },
+        { title: 'USERNAME', kind: 'whole' },
+        { title: 'ID', kind: 'whole', drop: 1 },
+        { title: 'TITLE', kind: 'text' },
+      ],
+      style: v.c.dim,
+    },
+  );
 }
 
 export function teamRows(v: View, list: Team[], mine: Set<string>): string {
   if (!v.rich) return tsv(list.map((t) => [t.id, sanitizeLine(t.name), mine.has(t.id) ? 'member' : '']));
-  return table(list.map((t) => [v.c.dim(t.id), mine.has(t.id) ? v.c.green('●') : ' ', sanitizeLine(t.name)]), v.width, {
-    columns: [
-      { title: 'ID', kind: 'whole', drop: 1 },
-      { title: 'YOURS', kind: 'state' },
-      { title: 'TEAM', kind: 'text' },
-    ],
-    style: v.c.dim,
-  });
+  return table(
+    list.map((t) => [v.c.dim(t.id), mine.has(t.id) ? v.c.green('●') : ' ', sanitizeLine(t.name)]),
+    v.width,
+    {
+      columns: [
+        { title: 'ID', kind: 'whole', drop: 1 },
+        { title: 'YOURS', kind: 'state' },
+        { title: 'TEAM', kind: 'text' },
+      ],
+      style: v.c.dim,
+    },
+  );
 }
 
 export function activityRows(v: View, list: Activity[]): string {
   const what = (a: Activity) => sanitizeLine(a.title ?? a.description ?? '');
   if (!v.rich) return tsv(list.map((a) => [a.id, a.recorded_at, sanitizeLine(a.kind), sanitizeLine(a.person?.name ?? ''), what(a), sanitizeLine(a.url ?? '')]));
   return table(
-    list.map((a) => [a.recorded_at.slice(0, 16).replace('T', ' '), v.c.cyan(sanitizeLine(a.group ?? a.kind)), sanitizeLine(a.person?.name ?? ''), `${plainLine(what(a))}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`]),
+    list.map((a) => [
+      a.recorded_at.slice(0, 16).replace('T', ' '),
+      v.c.cyan(sanitizeLine(a.group ?? a.kind)),
+      sanitizeLine(a.person?.name ?? ''),
+      `${plainLine(what(a))}${a.url ? ` ${sanitizeLine(a.url)}` : ''}`,
+    ]),
     v.width,
     {
       columns: [
@@ -256,7 +351,9 @@ export function goalUpdatePreview(v: View, goalTitle: string, u: { title?: strin
   const label = level ? confidenceLabel(v, { confidence: level.value, confidence_description: level.label }) : '—';
   return fit(
     v,
-    `${v.c.bold(sanitizeLine(u.title ?? ''))}\n` + `${sanitizeLine(goalTitle)} · progress ${u.progress ?? '—'}% · ${label}\n` + (u.body ? `\n${text(v, u.body).replace(/^/gm, '  ')}\n` : ''),
+    `${v.c.bold(sanitizeLine(u.title ?? ''))}\n` +
+      `${sanitizeLine(goalTitle)} · progress ${u.progress ?? '—'}% · ${label}\n` +
+      (u.body ? `\n${text(v, u.body).replace(/^/gm, '  ')}\n` : ''),
   );
 }
 
@@ -268,9 +365,25 @@ export function goalHeaderView(v: View, goal: Goal, latest: GoalUpdate | undefin
 
 export function teamDayView(v: View, report: TeamDay[]): string {
   if (!v.rich) {
-    return tsv(report.flatMap((r) => r.members.map((m) => [sanitizeLine(r.team.name), r.date, sanitizeLine(m.person.name), MEMBER_STATE_WORDS[m.state].word, m.state === 'blocked' ? sanitizeLine(m.check_in?.blockers ?? '') : ''])));
+    return tsv(
+      report.flatMap((r) =>
+        r.members.map((m) => [
+          sanitizeLine(r.team.name),
+          r.date,
+          sanitizeLine(m.person.name),
+          MEMBER_STATE_WORDS[m.state].word,
+          m.state === 'blocked' ? sanitizeLine(m.check_in?.blockers ?? '') : '',
+        ]),
+      ),
+    );
   }
-  const style: Record<MemberState, (s: string) => string> = { blocked: v.c.red, pending: v.c.yellow, filled: v.c.green, absent: v.c.dim, 'nothing-scheduled': v.c.dim };
+  const style: Record<MemberState, (s: string) => string> = {
+    blocked: v.c.red,
+    pending: v.c.yellow,
+    filled: v.c.green,
+    absent: v.c.dim,
+    'nothing-scheduled': v.c.dim,
+  };
   const label = (s: MemberState) => style[s](`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`);
   let out = '';
   for (const r of report) {
@@ -279,7 +392,10 @@ export function teamDayView(v: View, report: TeamDay[]): string {
       .map(([s, n]) => `${n} ${MEMBER_STATE_WORDS[s].word}`);
     out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(counts.join(', '))}\n`);
     out += table(
-      r.members.map((m) => [sanitizeLine(m.person.name), m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? v.c.red(`⚠ blocked ${daysLabel(m.blocked_for)}`) : label(m.state)]),
+      r.members.map((m) => [
+        sanitizeLine(m.person.name),
+        m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? v.c.red(`⚠ blocked ${daysLabel(m.blocked_for)}`) : label(m.state),
+      ]),
       v.width,
       {
         columns: [
@@ -310,8 +426,13 @@ export interface AuthReport {
 }
 
 export function authStatusView(v: View, r: AuthReport): string {
-  const who = r.person ? `Logged in to ${sanitizeLine(r.api_url)} as ${sanitizeLine(r.person.name)} (@${sanitizeLine(r.person.username)})` : `A token for ${sanitizeLine(r.api_url)}`;
-  return fit(v, `${who}\n  token from: ${sanitizeLine(r.source)}\n  ${r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`}\n`);
+  const who = r.person
+    ? `Logged in to ${sanitizeLine(r.api_url)} as ${sanitizeLine(r.person.name)} (@${sanitizeLine(r.person.username)})`
+    : `A token for ${sanitizeLine(r.api_url)}`;
+  return fit(
+    v,
+    `${who}\n  token from: ${sanitizeLine(r.source)}\n  ${r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`}\n`,
+  );
 }
 
 /** One thread of `checkin inbox`: a check-in or goal update of mine, and what others left on it. */
@@ -326,7 +447,14 @@ export function inboxRows(v: View, threads: InboxThreadView[]): string {
   if (!v.rich) {
     return tsv(
       threads.flatMap((t) =>
-        t.items.map((i) => [String(i.n), i.kind, sanitizeLine(t.label), i.created_at, sanitizeLine(i.person?.name ?? ''), i.kind === 'comment' ? sanitizeLine(i.body ?? '') : `${sanitizeLine(i.emoji ?? '')} ${sanitizeLine(i.name ?? '')}`]),
+        t.items.map((i) => [
+          String(i.n),
+          i.kind,
+          sanitizeLine(t.label),
+          i.created_at,
+          sanitizeLine(i.person?.name ?? ''),
+          i.kind === 'comment' ? sanitizeLine(i.body ?? '') : `${sanitizeLine(i.emoji ?? '')} ${sanitizeLine(i.name ?? '')}`,
+        ]),
       ),
     );
   }
@@ -378,7 +506,15 @@ export function draftRows(v: View, list: DraftRow[]): string {
   const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
   const base = (b: string) => (/^\d{4}-\d\d-\d\dT/.test(b) ? when(b) : sanitizeLine(b));
   return table(
-    list.map((r) => [v.c.bold(r.id), when(r.created_at), forWhat(r), r.made, base(r.base), r.state === 'waiting' ? v.c.dim(r.state) : v.c.yellow(r.state), first(r)]),
+    list.map((r) => [
+      v.c.bold(r.id),
+      when(r.created_at),
+      forWhat(r),
+      r.made,
+      base(r.base),
+      r.state === 'waiting' ? v.c.dim(r.state) : v.c.yellow(r.state),
+      first(r),
+    ]),
     v.width,
     {
       columns: [

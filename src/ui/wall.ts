@@ -27,7 +27,10 @@ export type WallState = MemberState | 'did';
 
 const DID = 'did as planned';
 const STATE_TEXT = Object.fromEntries([
-  ...MEMBER_STATES.map((s) => [s, [`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`, `${MEMBER_STATE_WORDS[s].ascii} ${MEMBER_STATE_WORDS[s].word}`]]),
+  ...MEMBER_STATES.map((s) => [
+    s,
+    [`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`, `${MEMBER_STATE_WORDS[s].ascii} ${MEMBER_STATE_WORDS[s].word}`],
+  ]),
   ['did', [`★ ${DID}`, `* ${DID}`]],
 ]) as Record<WallState, [unicode: string, ascii: string]>;
 const COUNT_WORD = Object.fromEntries([...MEMBER_STATES.map((s) => [s, MEMBER_STATE_WORDS[s].word]), ['did', DID]]) as Record<WallState, string>;
@@ -47,7 +50,13 @@ const wallState = (m: Member): WallState => (m.state === 'filled' && m.check_in?
 
 /** What a terminal without Unicode gets instead of the symbols checkin's own text uses (… — – · █ ░, escaped:
  * a regular expression is written in ASCII, CONTRIBUTING.md "Start-up"). */
-const asciiOnly = (line: string) => line.replace(/\u2026/g, '.').replace(/[\u2014\u2013]/g, '-').replace(/\u00b7/g, '.').replace(/\u2588/g, '#').replace(/\u2591/g, '-');
+const asciiOnly = (line: string) =>
+  line
+    .replace(/\u2026/g, '.')
+    .replace(/[\u2014\u2013]/g, '-')
+    .replace(/\u00b7/g, '.')
+    .replace(/\u2588/g, '#')
+    .replace(/\u2591/g, '-');
 
 /** A line cut to the width (a row that still overflows loses its colours, as a cut cell does). */
 const fitLine = (line: string, width: number) => (displayWidth(line) <= width ? line : truncate(line, width, false));
@@ -55,21 +64,31 @@ const fitLine = (line: string, width: number) => (displayWidth(line) <= width ? 
 /** The wall's lines, top to bottom (no footer). */
 export function wallLines(v: WallView, data: WallData): string[] {
   const { c, unicode } = v;
-  const style: Record<WallState, (s: string) => string> = { blocked: c.red, pending: c.yellow, filled: c.green, did: c.green.bold, absent: c.dim, 'nothing-scheduled': c.dim };
+  const style: Record<WallState, (s: string) => string> = {
+    blocked: c.red,
+    pending: c.yellow,
+    filled: c.green,
+    did: c.green.bold,
+    absent: c.dim,
+    'nothing-scheduled': c.dim,
+  };
   const sep = unicode ? ' · ' : ', ';
   const out: string[] = [];
   const add = (text: string) => out.push(...text.replace(/\n$/, '').split('\n'));
   for (const r of data.teams) {
     const states = r.members.map(wallState);
-    const counts = WALL_STATES
-      .map((s) => [s, states.filter((x) => x === s).length] as const)
+    const counts = WALL_STATES.map((s) => [s, states.filter((x) => x === s).length] as const)
       .filter(([, n]) => n > 0)
       .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
     add(`${c.bold(sanitizeLine(r.team.name))} ${unicode ? '—' : '-'} ${r.date}  ${c.dim(counts.join(sep) || 'nobody in this team')}`);
     if (r.members.length > 0) {
       const rows = r.members.map((m, i) => {
         const s = states[i]!;
-        const mood = m.check_in?.mood ? (unicode ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood)) : sanitizeLine(m.check_in.mood)) : ' ';
+        const mood = m.check_in?.mood
+          ? unicode
+            ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood))
+            : sanitizeLine(m.check_in.mood)
+          : ' ';
         // A blocker that repeats says for how long ("⚠ blocked 3 days").
         const days = s === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? ` ${daysLabel(m.blocked_for)}` : '';
         return [sanitizeLine(m.person.name), style[s](STATE_TEXT[s][unicode ? 0 : 1] + days), mood, firstPlainLine(m.check_in?.intentions)];
@@ -214,8 +233,7 @@ function goalLine(g: Goal): string {
 
 function teamHead(r: TeamDay): string {
   const states = r.members.map(wallState);
-  const counts = WALL_STATES
-    .map((s) => [s, states.filter((x) => x === s).length] as const)
+  const counts = WALL_STATES.map((s) => [s, states.filter((x) => x === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
   return `Team ${sanitizeLine(r.team.name)}, ${r.date}: ${counts.join(', ') || 'nobody in this team'}`;

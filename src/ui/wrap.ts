@@ -76,7 +76,14 @@ function wrapLine(line: string, width: number, hangAt?: number): string {
         // Break: close what is open, then the hang, then reopen it.
         const styles = gap.match(SGR)?.join('') ?? '';
         const before = after(open, styles);
-        out.push(cur + styles + [...before].reverse().map((c) => `\x1b[${closerOf(c)}m`).join(''));
+        out.push(
+          cur +
+            styles +
+            [...before]
+              .reverse()
+              .map((c) => `\x1b[${closerOf(c)}m`)
+              .join(''),
+        );
         // A word that does not fit after the hang starts at the edge: whole, where the terminal would cut it.
         const at = hang + w > width ? 0 : hang;
         cur = ' '.repeat(at) + before.map((c) => `\x1b[${c}m`).join('');

@@ -28,7 +28,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const withId = ((v: unknown, at: string) => (typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? undefined : `${at} has no "id"`)) as Shape<{ id: string }>;
+const withId = ((v: unknown, at: string) =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? undefined : `${at} has no "id"`) as Shape<{ id: string }>;
 
 /** A node:http server on 127.0.0.1 that answers every request with `handler`; closed after the test. */
 async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; hits: string[] }> {
@@ -38,19 +39,34 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url
     handler!(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(() => new Promise((r) => server.close(r)), () => server.closeAllConnections());
+  cleanups.push(
+    () => new Promise((r) => server.close(r)),
+    () => server.closeAllConnections(),
+  );
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}/api/v2`, hits };
 }
 
-describe('-H cannot set what is the client\'s own', () => {
+describe("-H cannot set what is the client's own", () => {
   it('refuses Host, the framing headers and Authorization (any case), exit 2, naming the header, sending nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'checkin-api-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     // What smuggled a DELETE on the keep-alive connection: the body past the declared length is a second request.
     const body = join(dir, 'body.txt');
     writeFileSync(body, `x\r\n\r\nDELETE /api/v2/goals/${w.sb.service.data.goals[0]!.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-    for (const h of ['Host: other.example', 'Content-Length: 1', 'transfer-encoding: chunked', 'Connection: close', 'Upgrade: h2c', 'TE: trailers', 'Trailer: x', 'Keep-Alive: 5', 'Expect: 100-continue', 'Authorization: Bearer other', 'proxy-authorization: Basic eA==']) {
+    for (const h of [
+      'Host: other.example',
+      'Content-Length: 1',
+      'transfer-encoding: chunked',
+      'Connection: close',
+      'Upgrade: h2c',
+      'TE: trailers',
+      'Trailer: x',
+      'Keep-Alive: 5',
+      'Expect: 100-continue',
+      'Authorization: Bearer other',
+      'proxy-authorization: Basic eA==',
+    ]) {
       const r = await w.cli(['api', 'me', '-H', h, '--input', body]);
       const name = h.slice(0, h.indexOf(':'));
       expect([h, r.code, r.stderr.split('\n')[0]]).toEqual([h, 2, `error: -H ${name}: checkin sets this header itself; it cannot be given`]);
@@ -66,7 +82,9 @@ describe('-H cannot set what is the client\'s own', () => {
     const api = new ApiClient({ baseUrl: url, token: 'steady_pat_own' });
     cleanups.push(() => api.close());
     for (const name of ['Host', 'content-length', 'AUTHORIZATION', 'Transfer-Encoding']) {
-      await expect(api.raw({ method: 'POST', url: `${url}/me`, headers: { [name]: '1' }, body: 'x' })).rejects.toThrow(new UsageError(`The ${name} header is checkin's own to set; it cannot be given`));
+      await expect(api.raw({ method: 'POST', url: `${url}/me`, headers: { [name]: '1' }, body: 'x' })).rejects.toThrow(
+        new UsageError(`The ${name} header is checkin's own to set; it cannot be given`),
+      );
     }
     expect(hits).toEqual([]);
   });
@@ -125,7 +143,11 @@ describe('the built CLI: a 17 MiB standard input', () => {
   // comments, bodies) reads at most as much. It stops reading: the writer may see EPIPE.
   const readers: Array<[args: string[], line: string]> = [
     [['api', 'activities', '--input', '-'], 'error: --input: standard input holds more than 16 MiB\n'],
-    ...[['log', '-'], ['today', '-p', '-'], ['inbox', '--reply', '1', '-']].map((args): [string[], string] => [args, 'error: Standard input holds more than 16 MiB; checkin reads at most that\n']),
+    ...[
+      ['log', '-'],
+      ['today', '-p', '-'],
+      ['inbox', '--reply', '1', '-'],
+    ].map((args): [string[], string] => [args, 'error: Standard input holds more than 16 MiB; checkin reads at most that\n']),
   ];
   for (const [args, line] of readers)
     it(`checkin ${args.join(' ')} refuses it with one line, exit 2, nothing sent`, async () => {
@@ -162,7 +184,7 @@ describe('a list walk is bounded in bytes, all pages together', () => {
     expect(asked).toBeLessThanOrEqual(5 + 8);
   });
 
-  it('the client counts each page\'s body: a hostile service of full pages of large items is cut off (fetchAll)', async () => {
+  it("the client counts each page's body: a hostile service of full pages of large items is cut off (fetchAll)", async () => {
     const big = 'x'.repeat(20_000);
     const { url, hits } = await serve((req, res) => {
       const page = new URL(req.url!, 'http://x').searchParams.get('page');
@@ -197,7 +219,13 @@ describe('the token never reaches an error line or the trace, in any form', () =
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('bad Bearer [redacted]');
     expect(r.stderr).not.toContain(token);
-    w.sb.inject({ method: 'POST', path: '/goals', status: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: `nope ${encodeURIComponent(token)}`, errors: { title: [`is ${token}`] } }) });
+    w.sb.inject({
+      method: 'POST',
+      path: '/goals',
+      status: 422,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: `nope ${encodeURIComponent(token)}`, errors: { title: [`is ${token}`] } }),
+    });
     const api = await w.cli(['api', 'goals', '-f', 'title=x']);
     expect(api.code).toBe(2);
     expect(api.stderr).toContain('nope [redacted]');
@@ -209,23 +237,38 @@ describe('the token never reaches an error line or the trace, in any form', () =
     const forms = secretForms(token);
     for (const prefix of ['', 'u', 'us', 'user:']) {
       const basic = Buffer.from(`${prefix}${token}`).toString('base64');
-      expect(redactHeaders({ 'x-forwarded': `Basic ${basic}`, 'x-url': Buffer.from(`${prefix}${token}`).toString('base64url') }, forms)).toEqual({ 'x-forwarded': '[redacted]', 'x-url': '[redacted]' });
+      expect(redactHeaders({ 'x-forwarded': `Basic ${basic}`, 'x-url': Buffer.from(`${prefix}${token}`).toString('base64url') }, forms)).toEqual({
+        'x-forwarded': '[redacted]',
+        'x-url': '[redacted]',
+      });
       expect(redactText(`seen ${basic}`, forms)).not.toContain(Buffer.from(token).toString('base64').slice(4, -4));
     }
     expect(redactText(`https://h/x?t=${encodeURIComponent(token)}`, forms)).toBe('https://h/x?t=[redacted]');
     expect(redactBody(JSON.stringify({ note: `yours: ${token}` }), forms)).toBe('{"note":"yours: [redacted]"}');
     // Authorization-like names are redacted whatever they hold.
-    expect(redactHeaders({ 'X-Auth-Token': 'abc', 'proxy-authorization': 'Basic abc', 'x-api-key': 'k', accept: '*/*' }, forms)).toEqual({ 'X-Auth-Token': '[redacted]', 'proxy-authorization': 'Basic [redacted]', 'x-api-key': '[redacted]', accept: '*/*' });
+    expect(redactHeaders({ 'X-Auth-Token': 'abc', 'proxy-authorization': 'Basic abc', 'x-api-key': 'k', accept: '*/*' }, forms)).toEqual({
+      'X-Auth-Token': '[redacted]',
+      'proxy-authorization': 'Basic [redacted]',
+      'x-api-key': '[redacted]',
+      accept: '*/*',
+    });
   });
 
-  it('a secret-looking key\'s value is taken out whole, an object or an array too', () => {
-    expect(redactBody(JSON.stringify({ token: { value: 'v', nested: ['w'] }, secrets: ['a', 'b'], password: null, name: 'n' }), [])).toBe('{"token":"[redacted]","secrets":"[redacted]","password":null,"name":"n"}');
+  it("a secret-looking key's value is taken out whole, an object or an array too", () => {
+    expect(redactBody(JSON.stringify({ token: { value: 'v', nested: ['w'] }, secrets: ['a', 'b'], password: null, name: 'n' }), [])).toBe(
+      '{"token":"[redacted]","secrets":"[redacted]","password":null,"name":"n"}',
+    );
   });
 
   it('the trace of an answer that echoes the token in a Basic header, a query and a body', async () => {
     const token = w.sb.token;
     const basic = Buffer.from(`ada:${token}`).toString('base64');
-    w.sb.inject({ path: '/teams', status: 200, headers: { 'content-type': 'application/json', 'x-echo': `Basic ${basic}`, location: `/x?t=${encodeURIComponent(token)}` }, body: JSON.stringify({ token: { value: token }, b64: basic }) });
+    w.sb.inject({
+      path: '/teams',
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-echo': `Basic ${basic}`, location: `/x?t=${encodeURIComponent(token)}` },
+      body: JSON.stringify({ token: { value: token }, b64: basic }),
+    });
     const r = await w.cli(['api', 'teams', '--debug']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('< x-echo: [redacted]');
@@ -234,7 +277,7 @@ describe('the token never reaches an error line or the trace, in any form', () =
   });
 });
 
-describe('piped, a non-JSON answer is the service\'s bytes exactly', () => {
+describe("piped, a non-JSON answer is the service's bytes exactly", () => {
   it('escapes and all, as gh writes them: a file or a program downstream gets what was sent', async () => {
     const body = 'plain \u001b[8mHIDDEN\u001b[0m \u001b]0;title\u0007 \u202eend\r\n';
     w.sb.inject({ path: '/teams', status: 200, headers: { 'content-type': 'text/plain' }, body });

@@ -55,16 +55,26 @@ describe('checkin api', () => {
     const file = join(dir, 'desc.md');
     writeFileSync(file, 'Line one\nLine "two"\n');
     const r = await w.cli([
-      'api', 'goals',
-      '-f', 'title=Ship the API',
-      '-f', 'end_date=2026-12-31',
-      '-F', `description=@${file}`,
-      '-F', 'private=false',
-      '-F', 'archived=false',
-      '-F', `team_ids[]=${w.team('Platform')}`,
-      '-F', `team_ids[]=${w.team('Mobile')}`,
-      '-F', 'contributor_ids[]',
-      '-f', 'update_cadence=007',
+      'api',
+      'goals',
+      '-f',
+      'title=Ship the API',
+      '-f',
+      'end_date=2026-12-31',
+      '-F',
+      `description=@${file}`,
+      '-F',
+      'private=false',
+      '-F',
+      'archived=false',
+      '-F',
+      `team_ids[]=${w.team('Platform')}`,
+      '-F',
+      `team_ids[]=${w.team('Mobile')}`,
+      '-F',
+      'contributor_ids[]',
+      '-f',
+      'update_cadence=007',
     ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -88,10 +98,40 @@ describe('checkin api', () => {
   it('-F numbers and nested objects go out typed; -X PATCH with fields', async () => {
     const goal = w.sb.service.data.goals[0]!;
     w.sb.inject({ method: 'PATCH', path: `/goals/${goal.id}`, status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
-    const r = await w.cli(['api', `goals/${goal.id}`, '-X', 'patch', '-F', 'progress=42', '-F', 'ratio=-1.5e2', '-F', 'big=12345678901234567890', '-F', 'meta[owner][name]=Ada', '-F', 'meta[tags][]=a', '-F', 'items[][k]=1', '-F', 'items[][v]=2', '-F', 'items[][k]=3', '-F', 'parent_id=null']);
+    const r = await w.cli([
+      'api',
+      `goals/${goal.id}`,
+      '-X',
+      'patch',
+      '-F',
+      'progress=42',
+      '-F',
+      'ratio=-1.5e2',
+      '-F',
+      'big=12345678901234567890',
+      '-F',
+      'meta[owner][name]=Ada',
+      '-F',
+      'meta[tags][]=a',
+      '-F',
+      'items[][k]=1',
+      '-F',
+      'items[][v]=2',
+      '-F',
+      'items[][k]=3',
+      '-F',
+      'parent_id=null',
+    ]);
     expect(r.code).toBe(0);
     expect(last().method).toBe('PATCH');
-    expect(last().body).toEqual({ progress: 42, ratio: -150, big: '12345678901234567890', meta: { owner: { name: 'Ada' }, tags: ['a'] }, items: [{ k: 1, v: 2 }, { k: 3 }], parent_id: null });
+    expect(last().body).toEqual({
+      progress: 42,
+      ratio: -150,
+      big: '12345678901234567890',
+      meta: { owner: { name: 'Ada' }, tags: ['a'] },
+      items: [{ k: 1, v: 2 }, { k: 3 }],
+      parent_id: null,
+    });
     expect(r.stdout).toBe('{"ok":true}');
   });
 
@@ -106,7 +146,7 @@ describe('checkin api', () => {
     ]);
   });
 
-  it('me in a path segment and in a people_ids[] of the path\'s own query is the UUID (from the cache after the first time)', async () => {
+  it("me in a path segment and in a people_ids[] of the path's own query is the UUID (from the cache after the first time)", async () => {
     const r = await w.cli(['api', 'people/me']);
     expect(r.code).toBe(0);
     expect(w.sent()).toEqual(['GET /api/v2/me', `GET /api/v2/people/${w.id('ada')}`]);
@@ -160,7 +200,9 @@ describe('checkin api', () => {
       const team = limited.sb.service.data.teams.find((t) => t.name === 'Guild')!;
       const r = await limited.cli(['api', `goals?team_ids[]=${team.id}&page=7&per_page=3`, '--paginate']);
       expect(r.code).toBe(0);
-      expect(limited.sb.requests.map((q) => `${q.method} ${q.path}?${q.query} ${q.status}`)).toEqual([`GET /api/v2/goals?team_ids[]=${team.id}&page=1&per_page=50 200`]);
+      expect(limited.sb.requests.map((q) => `${q.method} ${q.path}?${q.query} ${q.status}`)).toEqual([
+        `GET /api/v2/goals?team_ids[]=${team.id}&page=1&per_page=50 200`,
+      ]);
       expect(JSON.parse(r.stdout)).toEqual([]);
 
       limited.sb.requests.length = 0;
@@ -199,7 +241,7 @@ describe('checkin api', () => {
     expect(JSON.parse(body!)).toHaveLength(w.sb.service.data.teams.length);
   });
 
-  it('a 4xx: the body on stdout, the service\'s message on stderr, exit 2', async () => {
+  it("a 4xx: the body on stdout, the service's message on stderr, exit 2", async () => {
     const r = await w.cli(['api', 'goals/00000000-0000-4000-8000-000000000000']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: 'not_found' });
@@ -217,13 +259,17 @@ describe('checkin api', () => {
     const ro = await w.cli(['api', 'activities', '-f', 'group=x', '-f', 'description=y'], { env: { CHECKIN_TOKEN: DEMO_READ_TOKEN } });
     expect(ro.code).toBe(4);
     expect(ro.stderr).toContain('read-only');
-    w.sb.inject({ path: '/teams', status: 500, body: '{"message":"boom"}' }, { path: '/teams', status: 500, body: '{"message":"boom"}' }, { path: '/teams', status: 500, body: '{"message":"boom"}' });
+    w.sb.inject(
+      { path: '/teams', status: 500, body: '{"message":"boom"}' },
+      { path: '/teams', status: 500, body: '{"message":"boom"}' },
+      { path: '/teams', status: 500, body: '{"message":"boom"}' },
+    );
     const down = await w.cli(['api', 'teams']);
     expect(down.code).toBe(1);
     expect(down.stderr).toContain('500 Internal Server Error: boom');
   });
 
-  it('refuses another origin, before any request: the token goes only to the API URL\'s origin', async () => {
+  it("refuses another origin, before any request: the token goes only to the API URL's origin", async () => {
     for (const target of ['https://evil.example.com/api/v2/me', `http://localhost:${w.sb.port + 1}/api/v2/me`]) {
       const r = await w.cli(['api', target]);
       expect(r.code).toBe(2);
@@ -242,7 +288,15 @@ describe('checkin api', () => {
   });
 
   it('refuses malformed fields and headers with exit 2, sending nothing', async () => {
-    for (const args of [['-f', 'noequals'], ['-f', 'a[b=1'], ['-F', 'x=@/nonexistent/file'], ['-H', 'Bad Header'], ['-H', 'X: a\u0001b'], ['-X', 'GE T'], ['-f', 'a=1', '-f', 'a[b]=2']]) {
+    for (const args of [
+      ['-f', 'noequals'],
+      ['-f', 'a[b=1'],
+      ['-F', 'x=@/nonexistent/file'],
+      ['-H', 'Bad Header'],
+      ['-H', 'X: a\u0001b'],
+      ['-X', 'GE T'],
+      ['-f', 'a=1', '-f', 'a[b]=2'],
+    ]) {
       const r = await w.cli(['api', 'goals', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/^error: /);
@@ -259,7 +313,7 @@ describe('checkin api, the built CLI', () => {
     env = e;
   });
 
-  it('--input - reads the body from a real pipe; piped, the answer is the service\'s JSON, what a terminal would act on escaped', async () => {
+  it("--input - reads the body from a real pipe; piped, the answer is the service's JSON, what a terminal would act on escaped", async () => {
     const body = JSON.stringify({ group: 'CI', description: 'Deployed\u200b build \u202e42' });
     const r = await runCli(['api', 'activities', '--input', '-'], { env, input: body });
     expect(r.stderr).toBe('');

@@ -67,7 +67,10 @@ describe('CHECKIN_DEBUG=api and --debug', () => {
   });
 
   it('login: the token it is given is absent from the trace', async () => {
-    const r = await w.cli(['login', '--with-token', '--api-url', w.sb.url, '--insecure-storage'], { input: `${w.sb.token}\n`, env: { CHECKIN_TOKEN: undefined, CHECKIN_DEBUG: 'api' } });
+    const r = await w.cli(['login', '--with-token', '--api-url', w.sb.url, '--insecure-storage'], {
+      input: `${w.sb.token}\n`,
+      env: { CHECKIN_TOKEN: undefined, CHECKIN_DEBUG: 'api' },
+    });
     expect(r.code).toBe(0);
     expect(traced(r.stderr, w.sb.url)).toEqual(['GET /api/v2/me']);
     expect(r.stderr).toContain('> authorization: Bearer [redacted]');
@@ -90,8 +93,16 @@ describe('CHECKIN_DEBUG=api and --debug', () => {
   });
 
   it('redacts secret fields of bodies and the token wherever the service echoes it', async () => {
-    w.sb.inject({ method: 'POST', path: '/activities', status: 201, headers: { 'content-type': 'application/json', 'x-echo': `token ${w.sb.token}` }, body: JSON.stringify({ id: 'a', access_token: 'steady_pat_other', note: `yours is ${w.sb.token}` }) });
-    const r = await w.cli(['api', 'activities', '-f', 'group=g', '-f', 'description=d', '-f', 'token=steady_pat_given', '-F', 'auth[password]=hunter22'], { env: { CHECKIN_DEBUG: 'api' } });
+    w.sb.inject({
+      method: 'POST',
+      path: '/activities',
+      status: 201,
+      headers: { 'content-type': 'application/json', 'x-echo': `token ${w.sb.token}` },
+      body: JSON.stringify({ id: 'a', access_token: 'steady_pat_other', note: `yours is ${w.sb.token}` }),
+    });
+    const r = await w.cli(['api', 'activities', '-f', 'group=g', '-f', 'description=d', '-f', 'token=steady_pat_given', '-F', 'auth[password]=hunter22'], {
+      env: { CHECKIN_DEBUG: 'api' },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('> {"group":"g","description":"d","token":"[redacted]","auth":{"password":"[redacted]"}}');
     // A header that holds the token, in any form, is taken out whole.

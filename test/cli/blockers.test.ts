@@ -22,7 +22,19 @@ const patches = () => sb.requests.filter((r) => r.method === 'PATCH') as Array<{
 function adaFilled(date: string, blockers: string | null) {
   const stamp = `${date}T09:00:00Z`;
   const found = sb.service.data.check_ins.find((c) => c.person_id === ada() && c.date === date);
-  const rec = found ?? { id: `x-${date}`, person_id: ada(), date, previous: '- Old work', intentions: '- More work', mood: null, previous_completed: true, team_ids: null, updated_at: stamp, completed_at: stamp, blockers: null };
+  const rec = found ?? {
+    id: `x-${date}`,
+    person_id: ada(),
+    date,
+    previous: '- Old work',
+    intentions: '- More work',
+    mood: null,
+    previous_completed: true,
+    team_ids: null,
+    updated_at: stamp,
+    completed_at: stamp,
+    blockers: null,
+  };
   Object.assign(rec, { blockers, completed_at: stamp, absent: false });
   if (!found) sb.service.data.check_ins.push(rec as (typeof sb.service.data.check_ins)[number]);
 }
@@ -85,7 +97,9 @@ describe('status and inbox: teammates blocked on me', () => {
     const r = await w.cli(['status']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe(
-      `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n` + '5 new comments on your check-ins and goal updates: checkin inbox\n' + 'Linus has been blocked on you since Fri (3 days)\n',
+      `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n` +
+        '5 new comments on your check-ins and goal updates: checkin inbox\n' +
+        'Linus has been blocked on you since Fri (3 days)\n',
     );
     // Today's check-in and the count of comments as before; the day's blocked check-ins of my teams,
     // then Linus's days before (he names me).
@@ -106,7 +120,18 @@ describe('status and inbox: teammates blocked on me', () => {
     expect((await w.cli(['status'])).stdout).toContain('Linus has been blocked on you since Fri (3 days)\n');
     expect(w.sent().filter((q) => q.includes('blocked=true') || q.includes('people_ids'))).toHaveLength(2);
     const json = JSON.parse((await w.cli(['status', '--json', 'blocked_on_you'])).stdout);
-    expect(json).toEqual({ blocked_on_you: [{ person: { id: w.id('linus'), name: 'Linus Torvalds' }, blockers: LINUS_BLOCKER, since: addDays(TODAY, -2), days: 3, at_least: false, check_in_id: expect.any(String) }] });
+    expect(json).toEqual({
+      blocked_on_you: [
+        {
+          person: { id: w.id('linus'), name: 'Linus Torvalds' },
+          blockers: LINUS_BLOCKER,
+          since: addDays(TODAY, -2),
+          days: 3,
+          at_least: false,
+          check_in_id: expect.any(String),
+        },
+      ],
+    });
   });
 
   it('a failure to ask is said nowhere and kept two minutes as nothing: a prompt running status does not ask (and wait) each time', async () => {
@@ -142,7 +167,9 @@ describe('status and inbox: teammates blocked on me', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Linus has been blocked on you since Fri (3 days)\n');
     const json = JSON.parse((await w.cli(['inbox', '--all', '--json'])).stdout);
-    expect(json.blocked_on_you).toEqual([expect.objectContaining({ person: { id: w.id('linus'), name: 'Linus Torvalds' }, days: 3, since: addDays(TODAY, -2) })]);
+    expect(json.blocked_on_you).toEqual([
+      expect.objectContaining({ person: { id: w.id('linus'), name: 'Linus Torvalds' }, days: 3, since: addDays(TODAY, -2) }),
+    ]);
   });
 });
 
@@ -150,7 +177,10 @@ describe('"none" as blockers', () => {
   for (const typed of ['none', 'None', ' n/a ', 'no', 'Nothing.', '-']) {
     it(`"${typed}" is sent as no blockers, and a line says so`, async () => {
       // "-b -" reads standard input: "-" itself comes that way.
-      const r = typed === '-' ? await w.cli(['today', '-p', 'Shipped', '-i', 'More', '-b', '-'], { input: '-\n' }) : await w.cli(['today', '-p', 'Shipped', '-i', 'More', '-b', typed]);
+      const r =
+        typed === '-'
+          ? await w.cli(['today', '-p', 'Shipped', '-i', 'More', '-b', '-'], { input: '-\n' })
+          : await w.cli(['today', '-p', 'Shipped', '-i', 'More', '-b', typed]);
       expect(r.code).toBe(0);
       expect(patches().map((q) => q.body)).toEqual([{ previous: 'Shipped', intentions: 'More', blockers: '' }]);
       expect(r.stderr).toBe(`note: Blockers "${typed.trim()}" are sent as no blockers: the check-in is not marked blocked.\n`);
@@ -177,7 +207,18 @@ describe("today's form: the previous check-in's blockers followed through", () =
 
   it('asks for each with its days in a row (no extra request); still, resolved and changed make the blockers answer', async () => {
     adaBlocked();
-    const p = scripted([[], '', '- Plan', 'still', 'changed', '- CI is red on the release branch', '- Waiting on the **security review**\n- CI is red on the release branch', 'focused' as Mood, true, 'send']);
+    const p = scripted([
+      [],
+      '',
+      '- Plan',
+      'still',
+      'changed',
+      '- CI is red on the release branch',
+      '- Waiting on the **security review**\n- CI is red on the release branch',
+      'focused' as Mood,
+      true,
+      'send',
+    ]);
     const r = await w.cli(['today'], { tty: true, prompter: p, env: { CHECKIN_GIT_REPOS: '' } });
     expect(r.code).toBe(0);
     const asked = p.asked.map((q) => [q.kind, q.message, q.default ?? null]);
@@ -220,7 +261,9 @@ describe('writing hints in the preview', () => {
         `✓ Checked in for ${shortDayOf(TODAY)}  ${sb.url.replace('/api/v2', '')}/app/check-ins/${sb.service.data.check_ins.find((c) => c.person_id === ada() && c.date === TODAY)!.id}\n`,
     );
     expect(r.stdout).not.toContain('Blockers\n  none');
-    expect(patches().map((q) => q.body)).toEqual([{ previous: 'Paired with @linsu and @grace', intentions: '', blockers: '', mood: null, previous_completed: true }]);
+    expect(patches().map((q) => q.body)).toEqual([
+      { previous: 'Paired with @linsu and @grace', intentions: '', blockers: '', mood: null, previous_completed: true },
+    ]);
   });
 });
 

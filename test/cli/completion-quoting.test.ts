@@ -70,7 +70,11 @@ describe('a bash command line, split as bash reads it', () => {
 
   it('the word at the cursor: a new empty one after a space; a quote left open stays open', () => {
     expect(splitShellLine('checkin today --team ')).toEqual({ words: ['checkin', 'today', '--team'], current: { raw: '', value: '' }, open: '' });
-    expect(splitShellLine(`checkin today --team 'Plat fo`)).toEqual({ words: ['checkin', 'today', '--team'], current: { raw: `'Plat fo`, value: 'Plat fo' }, open: "'" });
+    expect(splitShellLine(`checkin today --team 'Plat fo`)).toEqual({
+      words: ['checkin', 'today', '--team'],
+      current: { raw: `'Plat fo`, value: 'Plat fo' },
+      open: "'",
+    });
     expect(splitShellLine('checkin x "a\\"b')).toMatchObject({ current: { raw: '"a\\"b', value: 'a"b' }, open: '"' });
   });
 });
@@ -158,7 +162,8 @@ describe('bash replies', () => {
 
 describe('what can be offered', () => {
   it('not a name with a newline, a tab, a control character, an escape sequence, a bidi or zero-width character', () => {
-    for (const bad of ['a\nb', 'a\tb', 'a\rb', 'a\u0007', 'a\u001b[31m', '\u009b31m', 'a\u202eb', 'a\u200bb', 'a\ufeff', '']) expect(offerable(bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of ['a\nb', 'a\tb', 'a\rb', 'a\u0007', 'a\u001b[31m', '\u009b31m', 'a\u202eb', 'a\u200bb', 'a\ufeff', ''])
+      expect(offerable(bad), JSON.stringify(bad)).toBe(false);
     for (const good of NAMES) expect(offerable(good), good).toBe(true);
   });
 });

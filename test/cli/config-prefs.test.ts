@@ -43,9 +43,21 @@ describe('checkin config', () => {
     expect(JSON.parse((await cli(['get', 'git_repos', '--json'])).stdout)).toEqual(repos);
 
     const list = await cli(['list']);
-    expect(list).toEqual({ code: 0, stdout: `editor=code --wait\npager=\nteam=Platform\ngit_repos=${repos.join(':')}\ncolor=never\nprompt=disabled\naccessible=true\n`, stderr: '' });
+    expect(list).toEqual({
+      code: 0,
+      stdout: `editor=code --wait\npager=\nteam=Platform\ngit_repos=${repos.join(':')}\ncolor=never\nprompt=disabled\naccessible=true\n`,
+      stderr: '',
+    });
     const json = await cli(['list', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ editor: 'code --wait', pager: '', team: 'Platform', git_repos: repos, color: 'never', prompt: 'disabled', accessible: 'true' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      editor: 'code --wait',
+      pager: '',
+      team: 'Platform',
+      git_repos: repos,
+      color: 'never',
+      prompt: 'disabled',
+      accessible: 'true',
+    });
     expect(JSON.parse((await cli(['list', '--json', 'color,team'])).stdout)).toEqual({ color: 'never', team: 'Platform' });
     for (const r of [list, json]) expect(r.stdout + r.stderr).not.toContain(TOKEN);
 
@@ -58,7 +70,15 @@ describe('checkin config', () => {
     expect(await cli(['get', 'editor'])).toEqual({ code: 0, stdout: '', stderr: 'editor is not set\n' });
     expect(await cli(['get', 'editor', '--json'])).toEqual({ code: 0, stdout: 'null\n', stderr: '' });
     expect((await cli(['list'])).stdout).toBe(`pager=\nteam=Platform\ngit_repos=${repos.join(':')}\nprompt=disabled\naccessible=true\n`);
-    expect(JSON.parse((await cli(['list', '--json'])).stdout)).toEqual({ editor: null, pager: '', team: 'Platform', git_repos: repos, color: null, prompt: 'disabled', accessible: 'true' });
+    expect(JSON.parse((await cli(['list', '--json'])).stdout)).toEqual({
+      editor: null,
+      pager: '',
+      team: 'Platform',
+      git_repos: repos,
+      color: null,
+      prompt: 'disabled',
+      accessible: 'true',
+    });
     expect(stored()).not.toHaveProperty('editor');
     expect(stored()).toMatchObject({ token: TOKEN });
     expect(statSync(file()).mode & 0o777).toBe(0o600);
@@ -76,7 +96,10 @@ describe('checkin config', () => {
   it('refuses an unknown key or a value the key does not take: exit 2, what it takes, nothing written', async () => {
     const cases: Array<[string[], string]> = [
       [['set', 'colour', 'never'], `error: Unknown setting "colour"\n${KEYS_LINE}\n`],
-      [['get', 'token'], `error: Unknown setting "token"\n${KEYS_LINE}\nThe token is not a setting: \`checkin auth token\` prints it, \`checkin login\` changes it.\n`],
+      [
+        ['get', 'token'],
+        `error: Unknown setting "token"\n${KEYS_LINE}\nThe token is not a setting: \`checkin auth token\` prints it, \`checkin login\` changes it.\n`,
+      ],
       [['unset', 'api_url'], `error: Unknown setting "api_url"\n${KEYS_LINE}\n`],
       [['set', 'color', 'blue'], 'error: The color setting takes auto, always, never; not "blue"\ncheckin config set color auto\n'],
       [['set', 'prompt', 'yes'], 'error: The prompt setting takes enabled, disabled; not "yes"\ncheckin config set prompt enabled\n'],
@@ -135,7 +158,15 @@ describe('the settings take effect', () => {
     execFileSync('git', ['-C', repo, 'add', '.']);
     const when = `${TODAY}T08:00:00Z`;
     execFileSync('git', ['-C', repo, 'commit', '-q', '-m', 'Set up the config command'], {
-      env: { ...process.env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when, GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com', GIT_AUTHOR_NAME: 'x', GIT_COMMITTER_NAME: 'x' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_DATE: when,
+        GIT_COMMITTER_DATE: when,
+        GIT_AUTHOR_EMAIL: 'ada@example.com',
+        GIT_COMMITTER_EMAIL: 'ada@example.com',
+        GIT_AUTHOR_NAME: 'x',
+        GIT_COMMITTER_NAME: 'x',
+      },
     });
     expect((await w.cli(['config', 'set', 'git_repos', repo])).code).toBe(0);
     const fromSetting = await w.cli(['today', '--suggest', '--json'], { env: { CHECKIN_GIT_REPOS: undefined } });
@@ -172,7 +203,8 @@ describe('checkin auth token', () => {
 
 describe('completion', () => {
   it('offers the setting names after config get, set and unset, and --no-pager', async () => {
-    const keys = 'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\naccessible\ttrue, false\n:4\n';
+    const keys =
+      'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\naccessible\ttrue, false\n:4\n';
     for (const sub of ['get', 'set', 'unset']) expect(await w.cli(['complete', '--', 'config', sub, ''])).toEqual({ code: 0, stdout: keys, stderr: '' });
     expect((await w.cli(['complete', '--', 'config', ''])).stdout).toMatch(/^get\t.*\nset\t.*\nlist\t.*\nunset\t/);
     expect((await w.cli(['complete', '--', 'auth', ''])).stdout).toContain('token\tPrint the token, for scripts');
@@ -185,6 +217,8 @@ describe('a team setting that names no team', () => {
     expect((await w.cli(['config', 'set', 'team', 'Nowhere'])).code).toBe(0);
     const r = await w.cli(['team']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toMatch(/^error: No team named "Nowhere".*\nIt is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams\.\n$/);
+    expect(r.stderr).toMatch(
+      /^error: No team named "Nowhere".*\nIt is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams\.\n$/,
+    );
   });
 });

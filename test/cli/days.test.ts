@@ -23,7 +23,9 @@ describe("today is the person's day", () => {
       expect((await w.cli(['today', '-i', 'utc', '--json'], { env: { ...grace, TZ: 'UTC' } })).code).toBe(0);
       expect(w.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['PATCH /api/v2/check-ins/2026-11-22']);
       const me = await w.cli(['me'], { env: grace });
-      expect(me.stdout).toContain('time zone: Eastern Time (US & Canada)\ntoday: 2026-11-21 (in your profile\'s zone, Eastern Time (US & Canada) (America/New_York))\n');
+      expect(me.stdout).toContain(
+        "time zone: Eastern Time (US & Canada)\ntoday: 2026-11-21 (in your profile's zone, Eastern Time (US & Canada) (America/New_York))\n",
+      );
     } finally {
       await w.sb.close();
     }
@@ -65,7 +67,7 @@ describe('day words', () => {
     expect(() => parseKey('next friday', SUNDAY)).toThrow(/^Unknown key/);
   });
 
-  it('checkin checkin tomorrow fills in tomorrow\'s check-in (generated in advance)', async () => {
+  it("checkin checkin tomorrow fills in tomorrow's check-in (generated in advance)", async () => {
     const w = await otherSandbox({});
     try {
       const r = await w.cli(['checkin', 'tomorrow', '-i', 'Before my day off', '--json']);
@@ -77,9 +79,8 @@ describe('day words', () => {
   });
 });
 
-
 describe('the cached zone table', () => {
-  it("gives the same date as ICU for every 3 hours of a year, across DST, for Rails and IANA names", async () => {
+  it('gives the same date as ICU for every 3 hours of a year, across DST, for Rails and IANA names', async () => {
     const { zoneTable } = await import('../../src/core/zone.js');
     const { dateKeyAtOffset } = await import('../../src/core/datekey.js');
     const { TZDate } = await import('@date-fns/tz');

@@ -25,10 +25,13 @@ const hasJq = (() => {
 
 /** Why an example is not run here; each rule names where what it needs is tested instead. */
 const NOT_HERE: { why: string; test: (e: Example) => boolean }[] = [
-  { why: 'asks questions on a terminal (test/terminal/, test/cli/today-interactive.test.ts)', test: (e) => /\bon a terminal\b|^asks\b|asks the questions/.test(e.comment) || /^checkin login\b(?!.*--with-token)/.test(e.line) },
+  {
+    why: 'asks questions on a terminal (test/terminal/, test/cli/today-interactive.test.ts)',
+    test: (e) => /\bon a terminal\b|^asks\b|asks the questions/.test(e.comment) || /^checkin login\b(?!.*--with-token)/.test(e.line),
+  },
   { why: 'opens $EDITOR on a terminal (test/terminal/prompts-editor.test.ts, editor-outbox.test.ts)', test: (e) => /\s(-e|--edit)(\s|$)/.test(e.line) },
   { why: 'a live view of the whole terminal (test/terminal/team-watch.test.ts)', test: (e) => /--watch\b/.test(e.line) },
-  { why: "numbers an inbox listing shown in this terminal (test/cli/inbox.test.ts)", test: (e) => /--reply \d/.test(e.line) },
+  { why: 'numbers an inbox listing shown in this terminal (test/cli/inbox.test.ts)', test: (e) => /--reply \d/.test(e.line) },
   { why: 'starts a service that runs until Ctrl-C; this test runs its own (test/sandbox/)', test: (e) => /^checkin sandbox\b/.test(e.line) },
   { why: 'names a service other than this machine; tests talk only to 127.0.0.1', test: (e) => /example\.com/.test(e.line) },
   { why: "zsh's completion, sourced in zsh (test/terminal/completion.test.ts)", test: (e) => /completion zsh\)/.test(e.line) },
@@ -69,7 +72,7 @@ function examplesOn(day: Day): void {
   /** The day's clock, in this process: the real one shifted to the day (every checkin started gets the same shift). */
   let shift = 0;
   const now = () => Date.now() + shift;
-  const api = async <T,>(path: string): Promise<T> => {
+  const api = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${sb.url}/${path}`, { headers: { authorization: `Bearer ${sb.token}` } });
     if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
     return (await res.json()) as T;
@@ -138,7 +141,16 @@ function examplesOn(day: Day): void {
     writeFileSync(join(bin, 'checkin'), `#!/bin/sh\nexec '${process.execPath}'${shift ? ` --require '${SHIM}'` : ''} '${BIN}' "$@"\n`, { mode: 0o755 });
     // A machine with cron (and no systemd user manager, as here): what `remind install --dry-run` plans for.
     writeFileSync(join(bin, 'crontab'), '#!/bin/sh\n[ "$1" = -l ] && exit 0\ncat >/dev/null\n', { mode: 0o755 });
-    env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, TOKEN: sb.token, PATH: `${bin}:${process.env.PATH}`, BROWSER: 'true', EDITOR: 'true', GIT_CONFIG_NOSYSTEM: '1', ...(shift && { CHECKIN_TEST_CLOCK_SHIFT_MS: String(shift) }) });
+    env = cleanEnv({
+      CHECKIN_API_URL: sb.url,
+      CHECKIN_TOKEN: sb.token,
+      TOKEN: sb.token,
+      PATH: `${bin}:${process.env.PATH}`,
+      BROWSER: 'true',
+      EDITOR: 'true',
+      GIT_CONFIG_NOSYSTEM: '1',
+      ...(shift && { CHECKIN_TEST_CLOCK_SHIFT_MS: String(shift) }),
+    });
     // The folders a person's shell has, which the completion examples write into.
     mkdirSync(join(env.HOME!, '.config', 'fish', 'completions'), { recursive: true });
     mkdirSync(join(env.HOME!, '.zfunc'));
@@ -147,10 +159,25 @@ function examplesOn(day: Day): void {
     cwd = tempDir('checkin-examples-');
     const stamp = new Date(real.getTime() - day.commitDaysAgo * 86_400_000).toISOString();
     const git = (...args: string[]) =>
-      execFileSync('git', args, { cwd, env: { ...env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com', GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp }, stdio: 'ignore' });
+      execFileSync('git', args, {
+        cwd,
+        env: {
+          ...env,
+          GIT_AUTHOR_NAME: 'Ada',
+          GIT_AUTHOR_EMAIL: 'ada@example.com',
+          GIT_COMMITTER_NAME: 'Ada',
+          GIT_COMMITTER_EMAIL: 'ada@example.com',
+          GIT_AUTHOR_DATE: stamp,
+          GIT_COMMITTER_DATE: stamp,
+        },
+        stdio: 'ignore',
+      });
     git('init', '-q');
     git('config', 'user.email', 'ada@example.com');
-    writeFileSync(join(cwd, 'answers.md'), '## Previous\n- Shipped the invoices endpoint\n\n## Intentions\n- Pair with @linus\n\n## Blockers\n\nMood: focused\nDone: yes\n');
+    writeFileSync(
+      join(cwd, 'answers.md'),
+      '## Previous\n- Shipped the invoices endpoint\n\n## Intentions\n- Pair with @linus\n\n## Blockers\n\nMood: focused\nDone: yes\n',
+    );
     writeFileSync(join(cwd, 'notes.md'), '- Done\n');
     writeFileSync(join(cwd, 'prompt.md'), 'What did you learn this week?\n');
     writeFileSync(join(cwd, 'goal.json'), '{"title": "Write the on-call handbook", "end_date": "2027-06-30"}\n');
@@ -171,20 +198,24 @@ function examplesOn(day: Day): void {
     });
     for (const example of day.examples) {
       const why = whyNot(example);
-      it.skipIf(why !== undefined)(`${example.where}: ${example.line}${why ? ` (not here: ${why})` : ''}`, async () => {
-        const line = await asRun(example.line);
-        const r = await sh(line);
-        // `status` answers 3 when today's check-in is pending: what it is for, not an error.
-        const ok = r.code === 0 || (r.code === 3 && /^checkin status\b/.test(line));
-        expect(ok, `${line}\nexit ${r.code}\n${r.stderr}${r.stdout.slice(0, 2000)}`).toBe(true);
-      }, 30_000);
+      it.skipIf(why !== undefined)(
+        `${example.where}: ${example.line}${why ? ` (not here: ${why})` : ''}`,
+        async () => {
+          const line = await asRun(example.line);
+          const r = await sh(line);
+          // `status` answers 3 when today's check-in is pending: what it is for, not an error.
+          const ok = r.code === 0 || (r.code === 3 && /^checkin status\b/.test(line));
+          expect(ok, `${line}\nexit ${r.code}\n${r.stderr}${r.stdout.slice(0, 2000)}`).toBe(true);
+        },
+        30_000,
+      );
     }
   });
 }
 
 // What this tests is the documents against the commands, not the Node that runs them: CI runs it on
 // the machine's Node (and as an ordinary user), not again on each further Node (CHECKIN_TEST_NODE, .ci/run).
-const once = process.env.CHECKIN_TEST_NODE ? ' — skipped: run once per CI run, on the machine\'s Node' : '';
+const once = process.env.CHECKIN_TEST_NODE ? " — skipped: run once per CI run, on the machine's Node" : '';
 describe.skipIf(once !== '')(`the examples of the README and the manual${once}`, () => {
   it('are found, and every rule for what cannot run here matches one', () => {
     expect(examples.length).toBeGreaterThan(150);

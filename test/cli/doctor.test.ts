@@ -47,9 +47,17 @@ describe('checkin doctor', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     for (const id of CHECK_IDS) expect(statusOf(r.stdout, id), `${id}: ${lineOf(r.stdout, id)}`).toBe('ok');
-    expect(lineOf(r.stdout, 'token')).toBe('token          ok       sandbox_pat_**** (from CHECKIN_TOKEN) accepted for @ada (its scope, Read or Read + write, the service does not show)');
-    expect(lineOf(r.stdout, 'service')).toMatch(new RegExp(`^service        ok       ${sb.url.replace(/[.]/g, '\\.')} speaks API v2 \\(GET /me in \\d+ ms\\); rate budget: burst 29/30 left, sustained 499/500 left$`));
-    expect(lineOf(r.stdout, 'time-zone')).toBe("time-zone      ok       your profile's zone (London = Europe/London) matches this machine's (Europe/London, UTC+00:00)");
+    expect(lineOf(r.stdout, 'token')).toBe(
+      'token          ok       sandbox_pat_**** (from CHECKIN_TOKEN) accepted for @ada (its scope, Read or Read + write, the service does not show)',
+    );
+    expect(lineOf(r.stdout, 'service')).toMatch(
+      new RegExp(
+        `^service        ok       ${sb.url.replace(/[.]/g, '\\.')} speaks API v2 \\(GET /me in \\d+ ms\\); rate budget: burst 29/30 left, sustained 499/500 left$`,
+      ),
+    );
+    expect(lineOf(r.stdout, 'time-zone')).toBe(
+      "time-zone      ok       your profile's zone (London = Europe/London) matches this machine's (Europe/London, UTC+00:00)",
+    );
     expect(lineOf(r.stdout, 'reminder')).toBe('reminder       ok       not installed (`checkin remind install` sets one up)');
     expect(lineOf(r.stdout, 'outbox')).toBe('outbox         ok       no drafts waiting');
     expect(r.stdout).toMatch(/\n\n12 checks: 12 ok, 0 warnings, 0 problems\n$/);
@@ -90,7 +98,11 @@ describe('checkin doctor', () => {
     expect(r.stdout).not.toContain('revoked0123456789');
     expect(r.stdout).toMatch(/\n12 checks: 10 ok, 1 warning, 1 problem\n$/); // the time zone is not compared without the profile
     expect(requests()).toEqual(['GET /api/v2/me 401']);
-    const json = JSON.parse((await doctor(['--json'], { ...env, CHECKIN_TOKEN: 'steady_pat_revoked0123456789' })).stdout) as Array<{ id: string; status: string; fix: string | null }>;
+    const json = JSON.parse((await doctor(['--json'], { ...env, CHECKIN_TOKEN: 'steady_pat_revoked0123456789' })).stdout) as Array<{
+      id: string;
+      status: string;
+      fix: string | null;
+    }>;
     expect(json.find((c) => c.id === 'token')).toMatchObject({ status: 'problem', fix: expect.stringContaining('checkin login') });
   });
 
@@ -98,7 +110,9 @@ describe('checkin doctor', () => {
     const url = `http://127.0.0.1:${await closedPort()}/api/v2`;
     const r = await doctor([], { ...env, CHECKIN_API_URL: url });
     expect(r.code).toBe(1);
-    expect(lineOf(r.stdout, 'service')).toBe(`service        problem  ${url} cannot be reached: nothing is listening at ${new URL(url).origin} — is \`checkin sandbox\` running?`);
+    expect(lineOf(r.stdout, 'service')).toBe(
+      `service        problem  ${url} cannot be reached: nothing is listening at ${new URL(url).origin} — is \`checkin sandbox\` running?`,
+    );
     expect(r.stdout).toContain('fix: Start it in another terminal (`checkin sandbox`), or check --api-url / CHECKIN_API_URL.');
     expect(statusOf(r.stdout, 'token')).toBe('warning');
     expect(requests()).toEqual([]);
@@ -115,7 +129,9 @@ describe('checkin doctor', () => {
     expect(r.stdout).toContain('fix: Move it away (mv ~/not-a-folder ~/not-a-folder.old); checkin makes the folder again.');
     // One level down: the folder's parent is the file.
     const below = await doctor([], { ...env, CHECKIN_CONFIG_DIR: join(file, 'checkin') });
-    expect(lineOf(below.stdout, 'config-folder')).toBe('config-folder  problem  ~/not-a-folder/checkin (settings) cannot be made: ~/not-a-folder is a file, not a folder');
+    expect(lineOf(below.stdout, 'config-folder')).toBe(
+      'config-folder  problem  ~/not-a-folder/checkin (settings) cannot be made: ~/not-a-folder is a file, not a folder',
+    );
     expect(statSync(file).isFile()).toBe(true);
   });
 
@@ -127,7 +143,9 @@ describe('checkin doctor', () => {
     chmodSync(join(dir, 'config.json'), 0o644);
     const r = await doctor([], { ...env, CHECKIN_CONFIG_DIR: dir });
     expect(r.code).toBe(0);
-    expect(lineOf(r.stdout, 'config-folder')).toBe(`config-folder  warning  ${dir} (settings) is writable, but not private: the folder is mode 0755, config.json is mode 0644`);
+    expect(lineOf(r.stdout, 'config-folder')).toBe(
+      `config-folder  warning  ${dir} (settings) is writable, but not private: the folder is mode 0755, config.json is mode 0644`,
+    );
   });
 
   it('an installed reminder: no run yet; after a run that notified; after a run that failed (a problem, exit 1)', async () => {
@@ -140,7 +158,9 @@ describe('checkin doctor', () => {
 
     const before = await doctor([], u);
     expect(lineOf(before.stdout, 'reminder')).toBe('reminder       ok       a systemd user timer at 10:00 on Mon–Fri: no run recorded yet');
-    expect(lineOf(before.stdout, 'keychain')).toBe('keychain       ok       not used: the token is kept in the settings file (mode 0600), which a scheduled run reads too');
+    expect(lineOf(before.stdout, 'keychain')).toBe(
+      'keychain       ok       not used: the token is kept in the settings file (mode 0600), which a scheduled run reads too',
+    );
     expect(before.code).toBe(0);
     expect(requests()).toEqual(['GET /api/v2/me 200']);
 
@@ -151,7 +171,9 @@ describe('checkin doctor', () => {
     const ran = await doctor([], u);
     // (A day with nothing to remind of — no check-in scheduled for the demo person today — is recorded as quiet.)
     const outcome = stand.read('notified') ? 'showed a notification' : 'had nothing to remind of';
-    expect(lineOf(ran.stdout, 'reminder')).toMatch(new RegExp(`^reminder {7}ok {7}a systemd user timer at 10:00 on Mon–Fri: last run \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC ${outcome}$`));
+    expect(lineOf(ran.stdout, 'reminder')).toMatch(
+      new RegExp(`^reminder {7}ok {7}a systemd user timer at 10:00 on Mon–Fri: last run \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC ${outcome}$`),
+    );
     expect(ran.code).toBe(0);
 
     // A run that cannot reach the service: recorded, and doctor says it with the fix.
@@ -159,7 +181,11 @@ describe('checkin doctor', () => {
     expect((await runCli(['remind', 'run'], { env: { ...u, CHECKIN_API_URL: `http://127.0.0.1:${port}/api/v2` } })).code).toBe(1);
     const failed = await doctor([], u);
     expect(failed.code).toBe(1);
-    expect(lineOf(failed.stdout, 'reminder')).toMatch(new RegExp(`^reminder {7}problem  a systemd user timer at 10:00 on Mon–Fri: last run \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC failed: GET /api/v2/\\S+: .*127\\.0\\.0\\.1:${port}`));
+    expect(lineOf(failed.stdout, 'reminder')).toMatch(
+      new RegExp(
+        `^reminder {7}problem  a systemd user timer at 10:00 on Mon–Fri: last run \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC failed: GET /api/v2/\\S+: .*127\\.0\\.0\\.1:${port}`,
+      ),
+    );
     expect(failed.stdout).toContain('fix: Fix what the run said (the token, the service, the keychain: see above), then `checkin remind run` tries it now.');
     expect(failed.stdout).not.toContain(sb.token);
   });
@@ -171,7 +197,9 @@ describe('checkin doctor', () => {
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     const r = await doctor([], u);
     expect(r.code).toBe(0);
-    expect(lineOf(r.stdout, 'reminder')).toBe('reminder       warning  a crontab line at 10:00 on Mon–Fri: no run recorded yet; cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)');
+    expect(lineOf(r.stdout, 'reminder')).toBe(
+      'reminder       warning  a crontab line at 10:00 on Mon–Fri: no run recorded yet; cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)',
+    );
     expect(r.stdout).toContain('fix: Run `checkin remind install` again from your desktop session: the line then carries its bus address.');
     const bus = { ...u, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' };
     expect((await runCli(['remind', 'install'], { env: bus })).code).toBe(0);
@@ -184,7 +212,9 @@ describe('checkin doctor', () => {
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     const r = await doctor([], u);
     expect(r.code).toBe(1);
-    expect(lineOf(r.stdout, 'reminder')).toBe('reminder       problem  a systemd user timer at 10:00 on Mon–Fri: no run recorded yet; the token comes from CHECKIN_TOKEN, which a scheduled run does not have');
+    expect(lineOf(r.stdout, 'reminder')).toBe(
+      'reminder       problem  a systemd user timer at 10:00 on Mon–Fri: no run recorded yet; the token comes from CHECKIN_TOKEN, which a scheduled run does not have',
+    );
   });
 
   it('a token kept in a keychain that cannot be opened: the keychain and the token are problems, and nothing is asked', async () => {
@@ -205,20 +235,27 @@ describe('checkin doctor', () => {
     writeFileSync(file, stampedSkill(shippedSkill(), '0.0.1'));
     const r = await doctor();
     expect(r.code).toBe(0);
-    expect(lineOf(r.stdout, 'skill')).toBe(`skill          warning  Claude Code (user, ~/.claude/skills/checkin/SKILL.md) is checkin 0.0.1's; this checkin is ${VERSION}`);
+    expect(lineOf(r.stdout, 'skill')).toBe(
+      `skill          warning  Claude Code (user, ~/.claude/skills/checkin/SKILL.md) is checkin 0.0.1's; this checkin is ${VERSION}`,
+    );
     expect(r.stdout).toContain('fix: checkin skill install --agent claude --scope user\n');
     writeFileSync(file, stampedSkill(shippedSkill()));
-    expect(lineOf((await doctor()).stdout, 'skill')).toBe('skill          ok       Claude Code (user, ~/.claude/skills/checkin/SKILL.md): written by this checkin');
+    expect(lineOf((await doctor()).stdout, 'skill')).toBe(
+      'skill          ok       Claude Code (user, ~/.claude/skills/checkin/SKILL.md): written by this checkin',
+    );
   });
 
-  it('MCP registrations in the agents\' files are found; a token written into one is a problem and is not printed', async () => {
+  it("MCP registrations in the agents' files are found; a token written into one is a problem and is not printed", async () => {
     writeFileSync(join(env.HOME!, '.claude.json'), JSON.stringify({ mcpServers: { checkin: { command: process.execPath, args: ['mcp'] } } }));
     writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'other-tool' } } }));
     const found = await doctor();
     expect(lineOf(found.stdout, 'mcp')).toBe('mcp            ok       registered in Claude Code (~/.claude.json)');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(cwd, '.vscode'));
-    writeFileSync(join(cwd, '.vscode', 'mcp.json'), JSON.stringify({ servers: { checkin: { type: 'stdio', command: 'checkin', args: ['mcp'], env: { CHECKIN_TOKEN: 'steady_pat_written_in_a_file' } } } }));
+    writeFileSync(
+      join(cwd, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { checkin: { type: 'stdio', command: 'checkin', args: ['mcp'], env: { CHECKIN_TOKEN: 'steady_pat_written_in_a_file' } } } }),
+    );
     const leaked = await doctor();
     expect(leaked.code).toBe(1);
     expect(lineOf(leaked.stdout, 'mcp')).toBe(`mcp            problem  the token is written into ${join(cwd, '.vscode', 'mcp.json')}`);

@@ -31,7 +31,12 @@ describe('checkin drafts', () => {
     // The plain list: one row a draft (tab-separated into a pipe).
     const plain = await w.cli(['drafts']);
     // FOR, ORIGIN, BASE (a create's is "new"), STATE, WORDS.
-    expect(plain.stdout.trim().split('\n').map((l) => l.split('\t').slice(2))).toEqual([
+    expect(
+      plain.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t').slice(2)),
+    ).toEqual([
       ['an activity', 'piped', 'new', 'waiting', 'fix A'],
       ['an activity', 'piped', 'new', 'waiting', 'fix B'],
       ['an activity', 'piped', 'new', 'waiting', 'fix C'],
@@ -44,7 +49,10 @@ describe('checkin drafts', () => {
 
     w.forget();
     const sent = await w.cli(['drafts', 'send', b.id]);
-    expect(sent).toMatchObject({ code: 0, stderr: 'note: 2 other drafts for this activity log are still waiting: `checkin log --resume` sends them, `checkin drafts` shows them.\n' });
+    expect(sent).toMatchObject({
+      code: 0,
+      stderr: 'note: 2 other drafts for this activity log are still waiting: `checkin log --resume` sends them, `checkin drafts` shows them.\n',
+    });
     expect(w.sent()).toEqual(['POST /api/v2/activities']);
     expect(w.sb.requests[0]!.body).toEqual({ group: 'git', description: 'fix B' });
     expect((await listed()).map((d) => d.id)).toEqual([a.id, c.id]);
@@ -52,7 +60,9 @@ describe('checkin drafts', () => {
     // Dropping needs a yes: none can be asked here, so nothing is dropped.
     const refused = await w.cli(['drafts', 'drop', a.id]);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
-    expect(refused.stderr).toBe(`error: Dropping the draft ${a.id} (an activity: "fix A") needs your yes, and there is no terminal to ask on; nothing was done\nRun \`checkin drafts drop ${a.id} --yes\` to do it anyway.\n`);
+    expect(refused.stderr).toBe(
+      `error: Dropping the draft ${a.id} (an activity: "fix A") needs your yes, and there is no terminal to ask on; nothing was done\nRun \`checkin drafts drop ${a.id} --yes\` to do it anyway.\n`,
+    );
     expect((await w.cli(['drafts', 'drop', a.id, '--yes'])).stderr).toBe(`Dropped the draft ${a.id}.\n`);
     expect((await listed()).map((d) => d.id)).toEqual([c.id]);
 
@@ -60,7 +70,10 @@ describe('checkin drafts', () => {
     const status = await w.cli(['status']);
     expect(status.stdout).toContain('1 draft of yours waits to be sent: checkin drafts\n');
 
-    expect(await w.cli(['drafts', 'send', 'zzzz'])).toMatchObject({ code: 2, stderr: 'error: There is no draft zzzz\nList what waits with `checkin drafts`.\n' });
+    expect(await w.cli(['drafts', 'send', 'zzzz'])).toMatchObject({
+      code: 2,
+      stderr: 'error: There is no draft zzzz\nList what waits with `checkin drafts`.\n',
+    });
     await w.cli(['log', '--resume']);
     expect(await w.cli(['drafts'])).toMatchObject({ code: 0, stdout: '', stderr: 'No drafts are waiting.\n' });
   });
@@ -71,11 +84,17 @@ describe('checkin drafts', () => {
     expect(first.code).toBe(1);
     const second = await w.cli(['today', '-p', '-'], { input: 'PREV-B\n' });
     expect(second.code).toBe(0);
-    expect(w.sb.requests.filter((r) => r.method === 'PATCH').map((r) => r.body)).toEqual([{ intentions: 'PLAN-A: migrate the billing DB', blockers: 'waiting on DBA' }, { previous: 'PREV-B' }]);
+    expect(w.sb.requests.filter((r) => r.method === 'PATCH').map((r) => r.body)).toEqual([
+      { intentions: 'PLAN-A: migrate the billing DB', blockers: 'waiting on DBA' },
+      { previous: 'PREV-B' },
+    ]);
     expect(second.stderr).toBe('note: another draft for this check-in is still waiting: `checkin today --resume` sends it, `checkin drafts` shows it.\n');
     expect((await listed()).map((d) => d.text)).toEqual([expect.stringContaining('PLAN-A: migrate the billing DB')]);
     expect((await w.cli(['today', '--resume'])).code).toBe(0);
-    expect(w.sb.requests.filter((r) => r.method === 'PATCH').at(-1)!.body).toEqual({ intentions: 'PLAN-A: migrate the billing DB', blockers: 'waiting on DBA' });
+    expect(w.sb.requests.filter((r) => r.method === 'PATCH').at(-1)!.body).toEqual({
+      intentions: 'PLAN-A: migrate the billing DB',
+      blockers: 'waiting on DBA',
+    });
     expect(await listed()).toEqual([]);
   });
 
@@ -84,7 +103,11 @@ describe('checkin drafts', () => {
     const r = await w.cli(['log', 'Reviewed the invoices PR']);
     expect(r.code).toBe(1);
     const [d] = await listed();
-    expect(r.stderr.split('\n').at(-2)).toMatch(new RegExp(`^The draft ${d!.id} may have reached the service \\(sent .+, no answer came\\); it is kept and will not be sent again on its own\\. Look for it, then \`checkin drafts send ${d!.id}\` sends it again or \`checkin drafts drop ${d!.id}\` drops it\\.$`));
+    expect(r.stderr.split('\n').at(-2)).toMatch(
+      new RegExp(
+        `^The draft ${d!.id} may have reached the service \\(sent .+, no answer came\\); it is kept and will not be sent again on its own\\. Look for it, then \`checkin drafts send ${d!.id}\` sends it again or \`checkin drafts drop ${d!.id}\` drops it\\.$`,
+      ),
+    );
     expect(d!.state).toMatch(/^may have been sent /);
     w.forget();
     const resumed = await w.cli(['log', '--resume']);
@@ -107,12 +130,23 @@ describe('checkin drafts', () => {
     // As an earlier run against another service left it.
     const dir = join(w.configDir, 'drafts');
     const other = 'http://127.0.0.1:9/api/v2';
-    const entry = { checkin_outbox: 1, id: 'q7k2m9xa', account: { api_url: other }, target: { kind: 'activity' }, content: { kind: 'activity', input: { group: 'git', description: 'kept elsewhere' } }, made: 'piped', created_at: '2026-11-21T08:00:00.000Z', saved_at: '2026-11-21T08:00:00.000Z' };
+    const entry = {
+      checkin_outbox: 1,
+      id: 'q7k2m9xa',
+      account: { api_url: other },
+      target: { kind: 'activity' },
+      content: { kind: 'activity', input: { group: 'git', description: 'kept elsewhere' } },
+      made: 'piped',
+      created_at: '2026-11-21T08:00:00.000Z',
+      saved_at: '2026-11-21T08:00:00.000Z',
+    };
     (await import('node:fs')).mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'q7k2m9xa.json'), JSON.stringify(entry));
     const resumed = await w.cli(['log', '--resume']);
     expect(resumed).toMatchObject({ code: 2 });
-    expect(resumed.stderr).toBe(`error: There is no draft for an activity for this service; one was kept for another: q7k2m9xa (kept for ${other} on Sat 21 Nov 08:00)\n\`checkin drafts send q7k2m9xa\` sends it here once you say yes.\n`);
+    expect(resumed.stderr).toBe(
+      `error: There is no draft for an activity for this service; one was kept for another: q7k2m9xa (kept for ${other} on Sat 21 Nov 08:00)\n\`checkin drafts send q7k2m9xa\` sends it here once you say yes.\n`,
+    );
     expect(w.sent()).toEqual([]);
     expect((await listed()).map((d) => [d.id, d.here])).toEqual([['q7k2m9xa', false]]);
     const refused = await w.cli(['drafts', 'send', 'q7k2']);
@@ -134,7 +168,11 @@ describe('checkin drafts', () => {
     expect(w.sent()).toEqual(['POST /api/v2/activities']);
 
     w.forget();
-    w.sb.inject({ method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' }, { method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' }, { method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
+    w.sb.inject(
+      { method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' },
+      { method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' },
+      { method: 'GET', status: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' },
+    );
     const last = await w.cli(['comments', 'last', '--add', '-'], { input: 'on my last one\n' });
     expect(last.code).toBe(1);
     expect(w.sent().every((r) => r.startsWith('GET '))).toBe(true);
@@ -142,7 +180,11 @@ describe('checkin drafts', () => {
 
     w.forget();
     const refused = await w.cli(['today', '--resume', '-p', '-'], { input: 'NEW\n' });
-    expect(refused).toMatchObject({ code: 2, stderr: 'error: --resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent\nSend what was kept with `checkin today --resume`, then pipe the new text without --resume.\n' });
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr:
+        'error: --resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent\nSend what was kept with `checkin today --resume`, then pipe the new text without --resume.\n',
+    });
     expect(w.sent()).toEqual([]);
   });
 });

@@ -99,7 +99,27 @@ describe('through a proxy', () => {
     const http = await import('node:http');
     // A certificate for a made-up name, trusted by the CLI through NODE_EXTRA_CA_CERTS.
     const dir = tempDir('checkin-tls-');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=checkin.test', '-addext', 'subjectAltName=DNS:checkin.test'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=checkin.test',
+        '-addext',
+        'subjectAltName=DNS:checkin.test',
+      ],
+      { stdio: 'ignore' },
+    );
     // checkin.test:443 is a TLS front for the sandbox, on this machine.
     const front = tls.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (socket) => {
       const upstream = net.connect(Number(new URL(sb.url).port), '127.0.0.1');
@@ -154,7 +174,11 @@ describe('a checkout that was not built', () => {
     const dir = tempDir('checkin-unbuilt-');
     cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-      track(execFile(process.execPath, [join(dir, 'bin', 'checkin.js'), '--version'], (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }))),
+      track(
+        execFile(process.execPath, [join(dir, 'bin', 'checkin.js'), '--version'], (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        ),
+      ),
     );
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'checkin is not built yet: run `npm run build` in its folder (npm install does it for you).\n' });
   });
@@ -171,14 +195,36 @@ describe('installed like any npm CLI', () => {
     const dir = tempDir('checkin-pack-');
     // dist/ is built by `npm test` before the tests: pack it as it is (prepack would rebuild it under the other tests' feet).
     // npm's temp files (Node 22+: its compile cache) go in dir, which is removed after the file.
-    const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } })).stdout);
+    const packed = JSON.parse(
+      (
+        await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+          cwd: ROOT,
+          env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir },
+        })
+      ).stdout,
+    );
     const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
     // The bin and the two bundles; no source maps.
     const man = readdirSync(join(ROOT, 'man')).map((f) => `man/${f}`);
     expect(man.length).toBeGreaterThan(60);
-    expect(files).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-server.cjs', 'package.json', 'skills/checkin/SKILL.md', ...man].sort());
+    expect(files).toEqual(
+      [
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+        'bin/checkin.js',
+        'bin/package.json',
+        'dist/checkin.cjs',
+        'dist/mcp-server.cjs',
+        'package.json',
+        'skills/checkin/SKILL.md',
+        ...man,
+      ].sort(),
+    );
     const prefix = join(dir, 'prefix');
-    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir } });
+    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+      env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir },
+    });
     const installed = join(prefix, 'lib', 'node_modules', 'checkin-cli');
     // The runtime needs nothing installed but the optional keychain module (native, prebuilt).
     const deps = existsSync(join(installed, 'node_modules')) ? readdirSync(join(installed, 'node_modules')) : [];

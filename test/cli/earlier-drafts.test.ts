@@ -26,7 +26,11 @@ function layout(kind: 'xdg' | 'one') {
   const root = tempDir('checkin-earlier-');
   const env = { CHECKIN_CONFIG_DIR: undefined, HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'config'), XDG_STATE_HOME: join(root, 'state') };
   // Earlier versions kept drafts in the config folder, and later ones in the state folder.
-  return { env, places: [join(root, 'config', 'checkin', 'drafts'), join(root, 'state', 'checkin', 'drafts')], drafts: join(root, 'state', 'checkin', 'drafts') };
+  return {
+    env,
+    places: [join(root, 'config', 'checkin', 'drafts'), join(root, 'state', 'checkin', 'drafts')],
+    drafts: join(root, 'state', 'checkin', 'drafts'),
+  };
 }
 
 describe('drafts of an earlier version, in the format it wrote', () => {
@@ -38,13 +42,45 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       const yesterday = checkInId(w.id('ada'), addDays(TODAY, -1));
       const old = [
         // Today's check-in, and the draft it replaced (kept aside, in the other place).
-        writeOldDraft(a, { apiUrl: api, target: { kind: 'check-in', key: TODAY }, targetId: `check-in ${TODAY}`, content: { kind: 'answers', answers: { intentions: 'Newest plan', blockers: 'None' } }, savedAt: `${TODAY}T09:00:00.000Z` }),
-        writeOldDraft(b, { apiUrl: api, target: { kind: 'check-in', key: TODAY }, targetId: `check-in ${TODAY}`, content: { kind: 'answers', answers: { intentions: 'First plan' } }, savedAt: `${TODAY}T08:00:00.000Z`, replacedAt: Date.parse(`${TODAY}T09:00:00.000Z`) }),
+        writeOldDraft(a, {
+          apiUrl: api,
+          target: { kind: 'check-in', key: TODAY },
+          targetId: `check-in ${TODAY}`,
+          content: { kind: 'answers', answers: { intentions: 'Newest plan', blockers: 'None' } },
+          savedAt: `${TODAY}T09:00:00.000Z`,
+        }),
+        writeOldDraft(b, {
+          apiUrl: api,
+          target: { kind: 'check-in', key: TODAY },
+          targetId: `check-in ${TODAY}`,
+          content: { kind: 'answers', answers: { intentions: 'First plan' } },
+          savedAt: `${TODAY}T08:00:00.000Z`,
+          replacedAt: Date.parse(`${TODAY}T09:00:00.000Z`),
+        }),
         // The next activity, and the one it replaced.
-        writeOldDraft(b, { apiUrl: api, target: { kind: 'activity' }, targetId: 'activity', content: { kind: 'activity', input: { group: 'git', description: 'Fixed the flaky test', url: 'https://example.com/pr/1' } }, savedAt: `${TODAY}T08:30:00.000Z` }),
-        writeOldDraft(a, { apiUrl: api, target: { kind: 'activity' }, targetId: 'activity', content: { kind: 'activity', input: { group: 'checkin', description: 'Paired with Grace — ünïcode' } }, savedAt: `${TODAY}T07:00:00.000Z`, replacedAt: Date.parse(`${TODAY}T08:30:00.000Z`) }),
+        writeOldDraft(b, {
+          apiUrl: api,
+          target: { kind: 'activity' },
+          targetId: 'activity',
+          content: { kind: 'activity', input: { group: 'git', description: 'Fixed the flaky test', url: 'https://example.com/pr/1' } },
+          savedAt: `${TODAY}T08:30:00.000Z`,
+        }),
+        writeOldDraft(a, {
+          apiUrl: api,
+          target: { kind: 'activity' },
+          targetId: 'activity',
+          content: { kind: 'activity', input: { group: 'checkin', description: 'Paired with Grace — ünïcode' } },
+          savedAt: `${TODAY}T07:00:00.000Z`,
+          replacedAt: Date.parse(`${TODAY}T08:30:00.000Z`),
+        }),
         // A comment neither command sends: it waits, as it was.
-        writeOldDraft(a, { apiUrl: api, target: { kind: 'comment', on: 'check-in', id: yesterday }, targetId: `comment check-in ${yesterday}`, content: { kind: 'comment', body: 'Nice work' }, savedAt: `${TODAY}T06:00:00.000Z` }),
+        writeOldDraft(a, {
+          apiUrl: api,
+          target: { kind: 'comment', on: 'check-in', id: yesterday },
+          targetId: `comment check-in ${yesterday}`,
+          content: { kind: 'comment', body: 'Nice work' },
+          savedAt: `${TODAY}T06:00:00.000Z`,
+        }),
       ];
       expect(old.map((d) => d.file.replace(/^.*\//, ''))).toEqual([
         expect.stringMatching(/^[0-9a-f]{32}\.json$/),
@@ -62,7 +98,10 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       expect(w.sb.requests.slice(1).map((r) => r.body)).toEqual([{ intentions: 'First plan' }, { intentions: 'Newest plan', blockers: '' }]);
       // One JSON document per check-in sent, in the order sent.
       const docs = JSON.parse(`[${today.stdout.trimEnd().replace(/\n}\n{/g, '\n},\n{')}]`) as unknown[];
-      expect(docs).toEqual([expect.objectContaining({ date: TODAY, intentions: 'First plan', blockers: null }), expect.objectContaining({ date: TODAY, intentions: 'Newest plan', blockers: null, blocked: false })]);
+      expect(docs).toEqual([
+        expect.objectContaining({ date: TODAY, intentions: 'First plan', blockers: null }),
+        expect.objectContaining({ date: TODAY, intentions: 'Newest plan', blockers: null, blocked: false }),
+      ]);
       // Every earlier file is gone from where it was; what waits is in the drafts folder.
       for (const d of old) expect(existsSync(d.file)).toBe(false);
 
@@ -88,7 +127,14 @@ describe('drafts of an earlier version, in the format it wrote', () => {
       expect([left.code, left.stderr]).toEqual([0, '']);
       const [comment, ...more] = JSON.parse(left.stdout) as Array<{ id: string }>;
       expect(more).toEqual([]);
-      expect(comment).toEqual({ id: expect.stringMatching(/^[a-z2-9]{10}$/), target: { kind: 'comment', on: 'check-in', id: yesterday }, content: { kind: 'comment', body: 'Nice work' }, made: 'earlier', created_at: `${TODAY}T06:00:00.000Z`, state: 'waiting' });
+      expect(comment).toEqual({
+        id: expect.stringMatching(/^[a-z2-9]{10}$/),
+        target: { kind: 'comment', on: 'check-in', id: yesterday },
+        content: { kind: 'comment', body: 'Nice work' },
+        made: 'earlier',
+        created_at: `${TODAY}T06:00:00.000Z`,
+        state: 'waiting',
+      });
       expect(files(l.drafts)).toEqual([`${comment!.id}.json`]);
       for (const p of l.places) if (p !== l.drafts) expect(files(p)).toEqual([]);
       expect(w.sent()).toEqual([]);

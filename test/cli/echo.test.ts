@@ -52,12 +52,20 @@ describe('echo questions', () => {
       for (const l of lines) expect(displayWidth(l), `${columns}: ${l}`).toBeLessThanOrEqual(columns);
       expect(lines[2]).toContain('paused');
     }
-    expect((await cli(['echo', 'questions'], { tty: true, columns: 40 })).stdout).toBe('NEXT               QUESTION\n2026-11-27 16:00Z  Platform weekly\npaused             Mobile retro\n');
+    expect((await cli(['echo', 'questions'], { tty: true, columns: 40 })).stdout).toBe(
+      'NEXT               QUESTION\n2026-11-27 16:00Z  Platform weekly\npaused             Mobile retro\n',
+    );
   });
 
   it('every page, 50 a request, stopping at a short page', async () => {
     const base = sb.service.data.echo_questions[0]!;
-    for (let i = 0; i < 58; i++) sb.service.data.echo_questions.push({ ...base, id: stableUuid(`echo:more:${i}`), title: `Question ${i}`, created_at: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z` });
+    for (let i = 0; i < 58; i++)
+      sb.service.data.echo_questions.push({
+        ...base,
+        id: stableUuid(`echo:more:${i}`),
+        title: `Question ${i}`,
+        created_at: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`,
+      });
     const r = await cli(['echo', 'questions', '--json', 'id']);
     expect(JSON.parse(r.stdout)).toHaveLength(60);
     expect(w.sent()).toEqual(['GET /api/v2/echo/questions?page=1&per_page=50', 'GET /api/v2/echo/questions?page=2&per_page=50']);
@@ -71,10 +79,32 @@ describe('echo questions', () => {
 
 describe('echo ask', () => {
   it('with flags: one POST, the prompt first, day and time as the service names them', async () => {
-    const r = await cli(['echo', 'ask', 'What did the team learn this week?', '--title', 'Learnings', '--day', 'Fri', '--time', '9:30', '--time-zone', 'Europe/London', '--frequency', 'weekly', '--json']);
+    const r = await cli([
+      'echo',
+      'ask',
+      'What did the team learn this week?',
+      '--title',
+      'Learnings',
+      '--day',
+      'Fri',
+      '--time',
+      '9:30',
+      '--time-zone',
+      'Europe/London',
+      '--frequency',
+      'weekly',
+      '--json',
+    ]);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(w.sent()).toEqual(['POST /api/v2/echo/questions']);
-    expect(sb.requests[0]!.body).toEqual({ prompt: 'What did the team learn this week?', title: 'Learnings', answer_frequency: 'weekly', answer_day: 'friday', answer_time: '09:30', answer_time_zone: 'Europe/London' });
+    expect(sb.requests[0]!.body).toEqual({
+      prompt: 'What did the team learn this week?',
+      title: 'Learnings',
+      answer_frequency: 'weekly',
+      answer_day: 'friday',
+      answer_time: '09:30',
+      answer_time_zone: 'Europe/London',
+    });
     expect(Object.keys(JSON.parse(r.stdout))[0]).toBe('id');
     expect(JSON.parse(r.stdout)).toMatchObject({ prompt: 'What did the team learn this week?', next_answer_at: '2026-11-27T09:30:00Z' });
     // Only the prompt: the service's defaults for the rest; piped output is the question's row.
@@ -85,10 +115,22 @@ describe('echo ask', () => {
   });
 
   it('refuses before any request: no prompt without a terminal, a bad day or time, an empty pipe', async () => {
-    expect(await cli(['echo', 'ask'])).toMatchObject({ code: 2, stderr: 'error: An echo question needs a prompt\nGive it as an argument: checkin echo ask "…" (- reads standard input).\n' });
-    expect(await cli(['echo', 'ask', 'x', '--day', 'someday'])).toMatchObject({ code: 2, stderr: 'error: --day takes a weekday, monday to sunday; got "someday"\n' });
-    expect(await cli(['echo', 'ask', 'x', '--time', '25:00'])).toMatchObject({ code: 2, stderr: 'error: --time takes a time written HH:MM (24-hour), e.g. 16:00; got "25:00"\n' });
-    expect(await cli(['echo', 'ask', '-'], { input: '\n' })).toMatchObject({ code: 2, stderr: 'error: Nothing came on standard input for the prompt; nothing was sent\n' });
+    expect(await cli(['echo', 'ask'])).toMatchObject({
+      code: 2,
+      stderr: 'error: An echo question needs a prompt\nGive it as an argument: checkin echo ask "…" (- reads standard input).\n',
+    });
+    expect(await cli(['echo', 'ask', 'x', '--day', 'someday'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --day takes a weekday, monday to sunday; got "someday"\n',
+    });
+    expect(await cli(['echo', 'ask', 'x', '--time', '25:00'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --time takes a time written HH:MM (24-hour), e.g. 16:00; got "25:00"\n',
+    });
+    expect(await cli(['echo', 'ask', '-'], { input: '\n' })).toMatchObject({
+      code: 2,
+      stderr: 'error: Nothing came on standard input for the prompt; nothing was sent\n',
+    });
     expect(sb.requests).toEqual([]);
   });
 
@@ -96,7 +138,16 @@ describe('echo ask', () => {
     const r = await cli(['echo', 'ask', 'Kept words', '--time-zone', ' Mars ']);
     // (a zone of spaces is for the service to judge: it is trimmed, and sent)
     expect(r.code).toBe(0);
-    sb.inject({ method: 'POST', path: '/echo/questions', status: 422, body: JSON.stringify({ error: 'unprocessable_entity', message: 'answer_time_zone is not a time zone', errors: { answer_time_zone: ['is not a time zone'] } }) });
+    sb.inject({
+      method: 'POST',
+      path: '/echo/questions',
+      status: 422,
+      body: JSON.stringify({
+        error: 'unprocessable_entity',
+        message: 'answer_time_zone is not a time zone',
+        errors: { answer_time_zone: ['is not a time zone'] },
+      }),
+    });
     const refused = await cli(['echo', 'ask', 'Kept words', '--time-zone', 'Mars']);
     expect(refused.code).toBe(2);
     expect(refused.stderr.split('\n')[0]).toBe('error: POST /api/v2/echo/questions: 422 Unprocessable Entity: answer_time_zone is not a time zone');
@@ -110,7 +161,15 @@ describe('echo ask', () => {
     const p = scripted(['', 'What went well?\nWhat did not?', 'Retro', 'thursday', '9', '17:45', true]);
     const r = await cli(['echo', 'ask'], { tty: true, prompter: p });
     expect(r.code).toBe(0);
-    expect(p.asked.map((q) => q.message)).toEqual(['Question (an empty line ends it)', 'Question (an empty line ends it)', 'Title (empty: made from the question)', 'Day it is answered', 'Time it is answered (HH:MM; empty: the service’s default)', 'Time it is answered (HH:MM; empty: the service’s default)', 'Ask it?']);
+    expect(p.asked.map((q) => q.message)).toEqual([
+      'Question (an empty line ends it)',
+      'Question (an empty line ends it)',
+      'Title (empty: made from the question)',
+      'Day it is answered',
+      'Time it is answered (HH:MM; empty: the service’s default)',
+      'Time it is answered (HH:MM; empty: the service’s default)',
+      'Ask it?',
+    ]);
     expect(p.asked[3]!.choices).toEqual(['The service’s default', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
     expect(r.stderr).toContain('An echo question needs a prompt.\n');
     expect(r.stderr).toContain('Give a time written HH:MM (24-hour), e.g. 16:00; got "9"\n');
@@ -121,7 +180,9 @@ describe('echo ask', () => {
   it('on a terminal, "No" sends nothing and keeps the question (130)', async () => {
     const r = await cli(['echo', 'ask', '--day', 'monday'], { tty: true, prompter: scripted(['Keep me', '', '', false]) });
     expect(r.code).toBe(130);
-    expect(r.stderr).toBe('\nPreview (not asked yet):\nNot asked. What you wrote is kept as a draft: `checkin echo ask --resume` sends it (`checkin drafts` lists everything waiting).\n');
+    expect(r.stderr).toBe(
+      '\nPreview (not asked yet):\nNot asked. What you wrote is kept as a draft: `checkin echo ask --resume` sends it (`checkin drafts` lists everything waiting).\n',
+    );
     expect(posted()).toEqual([]);
     expect((await cli(['echo', 'ask', '--resume'])).code).toBe(0);
     expect(posted().map((q) => q.body)).toEqual([{ prompt: 'Keep me', answer_day: 'monday' }]);
@@ -153,7 +214,11 @@ describe('echo answers', () => {
     expect(text).not.toContain('*Fridays*');
     expect(r.stdout).toContain('\u001b[3mFridays'); // italic
     // Every line fits but the link, one word that is never cut.
-    for (const l of text.trimEnd().split('\n').filter((l) => !l.startsWith('http'))) expect(displayWidth(l), l).toBeLessThanOrEqual(40);
+    for (const l of text
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !l.startsWith('http')))
+      expect(displayWidth(l), l).toBeLessThanOrEqual(40);
   });
 
   it('an answer still being written says so; an unknown one is exit 2; an id that is not a UUID is refused before any request', async () => {
@@ -164,7 +229,10 @@ describe('echo answers', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(`error: GET /api/v2/echo/answers/${missing}: 404 Not Found: No echo answer ${missing}`);
     w.forget();
-    expect(await cli(['echo', 'answers', 'latest'])).toMatchObject({ code: 2, stderr: 'error: The answer id must be a UUID; "latest" is not one\nAn answer’s id is the last part of its link in the web app.\n' });
+    expect(await cli(['echo', 'answers', 'latest'])).toMatchObject({
+      code: 2,
+      stderr: 'error: The answer id must be a UUID; "latest" is not one\nAn answer’s id is the last part of its link in the web app.\n',
+    });
     expect(sb.requests).toEqual([]);
   });
 });
@@ -188,7 +256,13 @@ describe('a hostile service', () => {
     const json = await cli(['echo', 'answers', a.id, '--json']);
     expect(JSON.parse(json.stdout).body).toBe(a.body);
     // An answer of the wrong shape is one clear line, exit 1.
-    sb.inject({ method: 'GET', path: `/echo/answers/${a.id}`, status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: a.id, body: 42 }) });
+    sb.inject({
+      method: 'GET',
+      path: `/echo/answers/${a.id}`,
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: a.id, body: 42 }),
+    });
     const bad = await cli(['echo', 'answers', a.id]);
     expect(bad.code).toBe(1);
     expect(bad.stderr.split('\n')[0]).toBe(`error: GET /api/v2/echo/answers/${a.id}: unexpected answer: the answer.body is a number, not a string`);

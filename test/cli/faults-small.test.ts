@@ -11,9 +11,17 @@ const w = useWorld();
 describe('small faults', () => {
   it('a token with a line break or a character past Latin-1: exit 4 naming where it came from, nothing sent, no retry, no timer left (the binary ends at once)', async () => {
     const newline = await runCli(['me'], { env: { ...w.env, CHECKIN_TOKEN: 'abc\ndef' }, timeoutMs: 3000 });
-    expect(newline).toMatchObject({ code: 4, stdout: '', stderr: 'error: The token in CHECKIN_TOKEN cannot be sent: it holds a line break\nCopy the token again, exactly as the service shows it.\n' });
+    expect(newline).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'error: The token in CHECKIN_TOKEN cannot be sent: it holds a line break\nCopy the token again, exactly as the service shows it.\n',
+    });
     const wide = await runCli(['today', '-p', 'x'], { env: { ...w.env, CHECKIN_TOKEN: undefined, STEADY_TOKEN: 'tök€n' }, timeoutMs: 3000 });
-    expect(wide).toMatchObject({ code: 4, stderr: 'error: The token in STEADY_TOKEN cannot be sent: it holds a character HTTP headers cannot carry\nCopy the token again, exactly as the service shows it.\n' });
+    expect(wide).toMatchObject({
+      code: 4,
+      stderr:
+        'error: The token in STEADY_TOKEN cannot be sent: it holds a character HTTP headers cannot carry\nCopy the token again, exactly as the service shows it.\n',
+    });
     expect(w.sent()).toEqual([]);
   });
 

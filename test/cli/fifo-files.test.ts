@@ -34,7 +34,11 @@ function user() {
   delete env.CHECKIN_CONFIG_DIR;
   delete env.TZ;
   const paths = checkinPaths(env);
-  const files = { 'config.json': join(paths.config, 'config.json'), 'cache.json': join(paths.cache, 'cache.json'), 'state.json': join(paths.state, 'state.json') };
+  const files = {
+    'config.json': join(paths.config, 'config.json'),
+    'cache.json': join(paths.cache, 'cache.json'),
+    'state.json': join(paths.state, 'state.json'),
+  };
   return { env, files, drafts: join(paths.state, 'drafts') };
 }
 
@@ -48,7 +52,8 @@ const isFifo = (path: string) => lstatSync(path).isFIFO();
 const draftFiles = (dir: string) => folderView(dir).filter((n) => n.endsWith('.json'));
 const warning = (file: string) => `warning: ${file} cannot be read (a FIFO, not a regular file); going on without it\n`;
 const unavailable = (times: number) => {
-  for (let i = 0; i < times; i++) sb.inject({ method: 'PATCH', status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: '{"message":"down"}' });
+  for (let i = 0; i < times; i++)
+    sb.inject({ method: 'PATCH', status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: '{"message":"down"}' });
 };
 
 describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own files (issue 29, case 8)', () => {
@@ -66,7 +71,9 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
       expect(down.code, down.stderr).toBe(1);
       expect(down.stderr.slice(0, warned.length)).toBe(warned);
       expect(down.stderr.split(warning(fifo)).length).toBe(warned ? 2 : 1); // said once
-      expect(down.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
+      expect(down.stderr.split('\n').at(-2)).toBe(
+        'What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).',
+      );
       const [draft, ...more] = draftFiles(u.drafts);
       expect(more).toEqual([]);
       const kept = folderEntries(u.drafts).find((e) => `${e.id}.json` === draft) as { target: { key: string }; created_at: string };
@@ -75,7 +82,11 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
       expect(kept).toEqual({
         id: draft!.replace(/\.json$/, ''),
         // Whose: the service, and the person once GET /me said (before the PATCH).
-        account: { api_url: normalizeApiUrl(sb.url), person_id: sb.service.data.people.find((p) => p.username === 'ada')!.id, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) },
+        account: {
+          api_url: normalizeApiUrl(sb.url),
+          person_id: sb.service.data.people.find((p) => p.username === 'ada')!.id,
+          token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16),
+        },
         target: { kind: 'check-in', key: day },
         content: { kind: 'answers', answers: { previous: 'words' } },
         made: 'piped',
@@ -98,7 +109,9 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
       const up = await runCli(['today', '--resume', '--json'], { env: u.env, timeoutMs: BOUND_MS });
       expect(up.code).toBe(0);
       expect(up.stderr).toBe(warned);
-      expect(sb.requests.filter((r) => r.method !== 'GET').map((r) => [describeRequest(r), r.body])).toEqual([[`PATCH /api/v2/check-ins/${day}`, { previous: 'words' }]]);
+      expect(sb.requests.filter((r) => r.method !== 'GET').map((r) => [describeRequest(r), r.body])).toEqual([
+        [`PATCH /api/v2/check-ins/${day}`, { previous: 'words' }],
+      ]);
       expect(JSON.parse(up.stdout)).toMatchObject({ date: day, previous: 'words' });
       expect(draftFiles(u.drafts)).toEqual([]);
     });
@@ -121,9 +134,17 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
     const u = user();
     const fifo = u.files['config.json'];
     mkfifo(fifo);
-    const login = await runCli(['login', '--with-token', '--api-url', sb.url], { env: { ...u.env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined }, input: sb.token, timeoutMs: BOUND_MS });
+    const login = await runCli(['login', '--with-token', '--api-url', sb.url], {
+      env: { ...u.env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined },
+      input: sb.token,
+      timeoutMs: BOUND_MS,
+    });
     expect(login.code).toBe(0);
-    expect(login.stderr).toMatch(new RegExp(`^${warning(fifo).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}warning: the damaged \\S+config\\.json was set aside as \\S+config\\.json\\.damaged-\\d+\\n`));
+    expect(login.stderr).toMatch(
+      new RegExp(
+        `^${warning(fifo).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}warning: the damaged \\S+config\\.json was set aside as \\S+config\\.json\\.damaged-\\d+\\n`,
+      ),
+    );
     expect(isFifo(fifo)).toBe(false);
     expect(JSON.parse(readFileSync(fifo, 'utf8'))).toMatchObject({ api_url: sb.url, token: sb.token });
     const aside = readdirSync(dirname(fifo)).filter((n) => n.startsWith('config.json.damaged-'));

@@ -23,7 +23,11 @@ function trap(name: string): string {
   return path;
 }
 
-const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com' } });
+const git = (...args: string[]) =>
+  execFileSync('git', ['-C', repo, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+  });
 
 beforeEach(() => {
   root = tempDir('checkin-hostile-git-');
@@ -56,9 +60,9 @@ beforeEach(() => {
   git('config', 'diff.evil.textconv', trap('textconv'));
   git('config', 'core.hooksPath', join(root, 'hooks'));
   mkdirSync(join(root, 'hooks'));
-  for (const hook of ['post-checkout', 'post-index-change', 'reference-transaction']) writeFileSync(join(root, 'hooks', hook), readFileSync(trap(`hook-${hook}`)), { mode: 0o755 });
+  for (const hook of ['post-checkout', 'post-index-change', 'reference-transaction'])
+    writeFileSync(join(root, 'hooks', hook), readFileSync(trap(`hook-${hook}`)), { mode: 0o755 });
 });
-
 
 describe('git as a careful guest', () => {
   it('the fixture is hostile: plain git run there starts the programs its config names', () => {

@@ -5,14 +5,22 @@ import { useWorld } from '../helpers/harness.js';
 
 const w = useWorld();
 const complete = async (...words: string[]) => (await w.cli(['complete', '--', ...words])).stdout;
-const values = (out: string) => out.split('\n').filter((l) => l && l !== ':4').map((l) => l.split('\t')[0]);
+const values = (out: string) =>
+  out
+    .split('\n')
+    .filter((l) => l && l !== ':4')
+    .map((l) => l.split('\t')[0]);
 
 describe('completion of goal create/edit and echo', () => {
   it('offers the subcommands and flags', async () => {
     expect(values(await complete('echo', ''))).toEqual(['questions', 'ask', 'answers', 'help']);
     expect(values(await complete('goal', ''))).toEqual(expect.arrayContaining(['create', 'edit', 'update', 'updates']));
-    expect(values(await complete('goal', 'create', '--'))).toEqual(expect.arrayContaining(['--title', '--description', '--start-date', '--end-date', '--owner', '--team', '--contributor', '--parent', '--input', '--json']));
-    expect(values(await complete('echo', 'ask', '--'))).toEqual(expect.arrayContaining(['--title', '--day', '--time', '--time-zone', '--frequency', '--resume', '--json']));
+    expect(values(await complete('goal', 'create', '--'))).toEqual(
+      expect.arrayContaining(['--title', '--description', '--start-date', '--end-date', '--owner', '--team', '--contributor', '--parent', '--input', '--json']),
+    );
+    expect(values(await complete('echo', 'ask', '--'))).toEqual(
+      expect.arrayContaining(['--title', '--day', '--time', '--time-zone', '--frequency', '--resume', '--json']),
+    );
   });
 
   it('owner, contributor, team and parent (and edit’s goal id) from the cache, with no request', async () => {

@@ -22,7 +22,8 @@ beforeEach(() => {
 });
 const cli = (args: string[], opts: Parameters<typeof w.cli>[1] = {}) => w.cli(args, opts);
 const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
-const CHECK_IN_FIELDS = 'type, id, date, person, teams, previous, intentions, blockers, mood, previous_completed, blocked, absent, completed_at, updated_at, url';
+const CHECK_IN_FIELDS =
+  'type, id, date, person, teams, previous, intentions, blockers, mood, previous_completed, blocked, absent, completed_at, updated_at, url';
 /** today and checkin <key>: the check-in's, and with --suggest two more. */
 const ANSWER_FIELDS = `${CHECK_IN_FIELDS}, intentions_from, since_last_check_in`;
 
@@ -50,7 +51,16 @@ describe('checkin --help', () => {
     ]);
     expect(r.stdout).not.toContain('\nCommands:\n');
     // The headings in the order shown, before the environment and the exit codes.
-    expect(r.stdout.match(/^\S.*:$/gm)).toEqual(['Options:', 'Check-ins:', 'Team and goals:', 'Comments and inbox:', 'Account:', 'Setup and tools:', 'Environment:', 'Exit codes:']);
+    expect(r.stdout.match(/^\S.*:$/gm)).toEqual([
+      'Options:',
+      'Check-ins:',
+      'Team and goals:',
+      'Comments and inbox:',
+      'Account:',
+      'Setup and tools:',
+      'Environment:',
+      'Exit codes:',
+    ]);
     expect(r.stdout).toContain('\nSetup and tools:\n  config                     Your preferences');
     expect(sb.requests).toEqual([]);
   });
@@ -64,12 +74,26 @@ describe('checkin --help', () => {
     const r = await cli(['list', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('  --json [fields]  print one JSON array\n');
-    expect(r.stdout.endsWith(`\n\nJSON fields (--json prints them all, --json id,date only those):\n  type, id, date, person, teams, previous, intentions, blockers, mood,\n  previous_completed, blocked, absent, completed_at, updated_at, url\n`)).toBe(true);
+    expect(
+      r.stdout.endsWith(
+        `\n\nJSON fields (--json prints them all, --json id,date only those):\n  type, id, date, person, teams, previous, intentions, blockers, mood,\n  previous_completed, blocked, absent, completed_at, updated_at, url\n`,
+      ),
+    ).toBe(true);
     const s = await cli(['status', '--help']);
-    expect(s.stdout.endsWith('\n\nJSON fields (--json prints them all, --json date,state only those):\n  date, state, check_in, unread, drafts_waiting, blocked_on_you\n')).toBe(true);
-    expect((await cli(['drafts', '--help'])).stdout.endsWith('\n\nJSON fields (--json prints them all, --json id,for only those):\n  id, for, target, account, made, created_at, saved_at, base, state, here,\n  kept_for, words, text, content\n')).toBe(true);
+    expect(
+      s.stdout.endsWith(
+        '\n\nJSON fields (--json prints them all, --json date,state only those):\n  date, state, check_in, unread, drafts_waiting, blocked_on_you\n',
+      ),
+    ).toBe(true);
+    expect(
+      (await cli(['drafts', '--help'])).stdout.endsWith(
+        '\n\nJSON fields (--json prints them all, --json id,for only those):\n  id, for, target, account, made, created_at, saved_at, base, state, here,\n  kept_for, words, text, content\n',
+      ),
+    ).toBe(true);
     // Nested commands too; a command without --json has no such section.
-    expect((await cli(['goal', 'update', 'view', '--help'])).stdout).toContain('\nJSON fields (--json prints them all, --json id,goal only those):\n  type, id, goal,');
+    expect((await cli(['goal', 'update', 'view', '--help'])).stdout).toContain(
+      '\nJSON fields (--json prints them all, --json id,goal only those):\n  type, id, goal,',
+    );
     expect((await cli(['cron', '--help'])).stdout).not.toContain('JSON fields');
   });
 
@@ -88,20 +112,40 @@ describe('checkin --help', () => {
 
 describe('checkin version', () => {
   it('prints checkin, Node.js and the platform in one line, with no request; --version and -V stay the bare number', async () => {
-    expect(await cli(['version'])).toEqual({ code: 0, stdout: `checkin ${version} (npm package, Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`, stderr: '' });
+    expect(await cli(['version'])).toEqual({
+      code: 0,
+      stdout: `checkin ${version} (npm package, Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`,
+      stderr: '',
+    });
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(await cli(['-V'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(sb.requests).toEqual([]);
   });
 
   it('takes no arguments (exit 2)', async () => {
-    expect(await cli(['version', 'now'])).toEqual({ code: 2, stdout: '', stderr: "error: too many arguments for 'version'. Expected 0 arguments but got 1.\n" });
+    expect(await cli(['version', 'now'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: too many arguments for 'version'. Expected 0 arguments but got 1.\n",
+    });
   });
 
   it('the built CLI, without a token or network: which build runs (npm package, or the single binary and the Node inside it)', async () => {
     const r = await w.bin(['version'], { env: { CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2', CHECKIN_TOKEN: undefined } });
-    if (BINARY) expect(r).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(new RegExp(`^checkin ${version} \\(single binary, Node\\.js \\d+\\.\\d+\\.\\d+, ${process.platform}-${process.arch}\\)\n$`)) });
-    else expect(r).toMatchObject({ code: 0, stderr: '', stdout: `checkin ${version} (npm package, Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n` });
+    if (BINARY)
+      expect(r).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: expect.stringMatching(
+          new RegExp(`^checkin ${version} \\(single binary, Node\\.js \\d+\\.\\d+\\.\\d+, ${process.platform}-${process.arch}\\)\n$`),
+        ),
+      });
+    else
+      expect(r).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: `checkin ${version} (npm package, Node.js ${process.versions.node}, ${process.platform}-${process.arch})\n`,
+      });
     expect(await w.bin(['--version'])).toMatchObject({ code: 0, stderr: '', stdout: `${version}\n` });
   });
 });
@@ -118,7 +162,13 @@ describe('--json [fields]', () => {
     const some = await cli(['list', '--json', 'id,date,mood']);
     expect(some).toMatchObject({ code: 0, stderr: '' });
     expect(w.sent()).toEqual(['GET /api/v2/check-ins']);
-    expect(some.stdout).toBe(JSON.stringify(full.map((c) => ({ id: c.id, date: c.date, mood: c.mood })), null, 2) + '\n');
+    expect(some.stdout).toBe(
+      JSON.stringify(
+        full.map((c) => ({ id: c.id, date: c.date, mood: c.mood })),
+        null,
+        2,
+      ) + '\n',
+    );
     const reordered = parse((await cli(['list', '--json=mood,id'])).stdout);
     expect(Object.keys(reordered[0]!)).toEqual(['mood', 'id']);
   });
@@ -157,7 +207,11 @@ describe('--json [fields]', () => {
   });
 
   it('an empty list is refused; names are trimmed, repeated and repeated --json add up', async () => {
-    expect(await cli(['teams', '--json='])).toEqual({ code: 2, stdout: '', stderr: 'error: --json takes field names separated by commas, or nothing for every field\nAvailable fields: type, id, name, people\n' });
+    expect(await cli(['teams', '--json='])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --json takes field names separated by commas, or nothing for every field\nAvailable fields: type, id, name, people\n',
+    });
     expect(await cli(['teams', '--json', ' , '])).toMatchObject({ code: 2 });
     const r = await cli(['people', '--json', ' name , id,name', '--json', 'email']);
     expect(r.code).toBe(0);
@@ -239,7 +293,11 @@ describe('--json [fields]', () => {
 describe('a mistyped mood', () => {
   it('-m focussed: Did you mean "focused"? (exit 2, nothing sent)', async () => {
     expect(await cli(['today', '-m', 'focussed'])).toEqual({ code: 2, stdout: '', stderr: 'error: Unknown mood "focussed"\nDid you mean "focused"?\n' });
-    expect(await cli(['checkin', 'yesterday', '--mood', 'Tierd'])).toEqual({ code: 2, stdout: '', stderr: 'error: Unknown mood "Tierd"\nDid you mean "tired"?\n' });
+    expect(await cli(['checkin', 'yesterday', '--mood', 'Tierd'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: Unknown mood "Tierd"\nDid you mean "tired"?\n',
+    });
     expect(sb.requests).toEqual([]);
   });
 

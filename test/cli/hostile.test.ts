@@ -63,7 +63,10 @@ describe('a service that writes escapes, bidi and zero-width characters in every
         expect([args.join(' '), r.code, r.stderr]).toEqual([args.join(' '), 0, expect.any(String)]);
         // (The inbox leaves out one's own comments, and here everyone is the same poisoned person: it says so on stderr.)
         if (args[0] !== 'inbox') expect(r.stdout.length, args.join(' ')).toBeGreaterThan(0);
-        for (const [name, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+        for (const [name, text] of [
+          ['stdout', r.stdout],
+          ['stderr', r.stderr],
+        ] as const) {
           const bad = FORBIDDEN.exec(text);
           expect(bad ? `${args.join(' ')} ${name}: ${JSON.stringify(text.slice(Math.max(0, bad.index - 20), bad.index + 20))}` : '').toBe('');
         }
@@ -92,7 +95,11 @@ describe('a broken service: bounded, one clear line, the documented exit code', 
   it('a body that trickles in is cut off by one deadline for the whole answer (exit 1)', async () => {
     const h = await hostile({ trickleMs: 40 });
     const r = await h.cli(['today'], { env: { CHECKIN_TIMEOUT: '0.3' } });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^error: GET \/api\/v2\/check-ins\/2026-11-22: no whole answer from 127\.0\.0\.1:\d+ within 0\.3 s\n/) });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^error: GET \/api\/v2\/check-ins\/2026-11-22: no whole answer from 127\.0\.0\.1:\d+ within 0\.3 s\n/),
+    });
   });
 
   it('a flood is cut off at 32 MiB (exit 1)', async () => {
@@ -121,7 +128,11 @@ describe('a broken service: bounded, one clear line, the documented exit code', 
     ]) {
       const h = await hostile({ checkInBody: body });
       const r = await h.cli(['today']);
-      expect(r).toEqual({ code: 1, stdout: '', stderr: `error: GET /api/v2/check-ins/2026-11-22: unexpected answer: ${problem}\nThe service answered with something checkin does not understand; check CHECKIN_API_URL, or try again later.\n` });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: GET /api/v2/check-ins/2026-11-22: unexpected answer: ${problem}\nThe service answered with something checkin does not understand; check CHECKIN_API_URL, or try again later.\n`,
+      });
       await h.close();
     }
   });
@@ -131,9 +142,13 @@ describe('a broken service: bounded, one clear line, the documented exit code', 
       const h = await hostile({ patchBody: body });
       const r = await h.cli(['today', '-i', '-'], { input: 'Typed into a pipe\n' });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error: PATCH \/api\/v2\/check-ins\/2026-11-22: unexpected answer: [^\n]+\n[^\n]+\nWhat you wrote is kept as a draft: `checkin today --resume` sends it \(`checkin drafts` lists everything waiting\)\.\n$/);
+      expect(r.stderr).toMatch(
+        /^error: PATCH \/api\/v2\/check-ins\/2026-11-22: unexpected answer: [^\n]+\n[^\n]+\nWhat you wrote is kept as a draft: `checkin today --resume` sends it \(`checkin drafts` lists everything waiting\)\.\n$/,
+      );
       const dir = join(h.env.CHECKIN_CONFIG_DIR!, 'drafts');
-      expect(folderEntries(dir)).toMatchObject([{ target: { kind: 'check-in', key: '2026-11-22' }, made: 'piped', content: { kind: 'answers', answers: { intentions: 'Typed into a pipe' } } }]);
+      expect(folderEntries(dir)).toMatchObject([
+        { target: { kind: 'check-in', key: '2026-11-22' }, made: 'piped', content: { kind: 'answers', answers: { intentions: 'Typed into a pipe' } } },
+      ]);
       await h.close();
     }
   });
@@ -142,13 +157,17 @@ describe('a broken service: bounded, one clear line, the documented exit code', 
     const h = await hostile({ retryAfter: '3600' });
     const r = await h.cli(['today']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: GET \/api\/v2\/check-ins\/2026-11-22: 503 Service Unavailable \(Retry-After asks to wait 3600 s, more than the 60 s checkin waits\)\nTry again later \(after ([A-Z][a-z]{2} [A-Z][a-z]{2} \d\d )?\d\d:\d\d\)\.\n$/);
+    expect(r.stderr).toMatch(
+      /^error: GET \/api\/v2\/check-ins\/2026-11-22: 503 Service Unavailable \(Retry-After asks to wait 3600 s, more than the 60 s checkin waits\)\nTry again later \(after ([A-Z][a-z]{2} [A-Z][a-z]{2} \d\d )?\d\d:\d\d\)\.\n$/,
+    );
     expect(h.clock.slept).toEqual([]);
     await h.close();
     const limited = await hostile({ endless: true, rateLimitReset: 3600 });
     const list = await limited.cli(['list', '--all', '--json']);
     expect(list.code).toBe(1);
-    expect(list.stderr.split('\n')[0]).toBe('error: GET /api/v2/check-ins: 429 Too Many Requests (the rate limit asks to wait 3600 s, more than the 60 s checkin waits)');
+    expect(list.stderr.split('\n')[0]).toBe(
+      'error: GET /api/v2/check-ins: 429 Too Many Requests (the rate limit asks to wait 3600 s, more than the 60 s checkin waits)',
+    );
     expect(limited.clock.slept).toEqual([]);
     expect(limited.requests).toHaveLength(1);
   });

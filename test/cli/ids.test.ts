@@ -23,13 +23,17 @@ async function primeMe() {
   forget();
 }
 
-describe('a teammate\'s check-in by name and day', () => {
+describe("a teammate's check-in by name and day", () => {
   it('checkin checkin today @grace: one list request for that person and day (once names are known)', async () => {
     await primeMe();
     const first = await cli(['checkin', 'today', '@grace']);
     expect(first.code).toBe(0);
     // The names are looked up once (and cached), then the one list request.
-    expect(sent()).toEqual(['GET /api/v2/people?page=1&per_page=50', 'GET /api/v2/teams?page=1&per_page=50', `GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`]);
+    expect(sent()).toEqual([
+      'GET /api/v2/people?page=1&per_page=50',
+      'GET /api/v2/teams?page=1&per_page=50',
+      `GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`,
+    ]);
     expect(first.stdout).toContain(`Check-in ${TODAY} · Grace Hopper`);
     forget();
     const again = await cli(['checkin', 'yesterday', 'Grace Hopper', '--json']);
@@ -68,7 +72,10 @@ describe("a teammate's check-in by name and day, to comment and to read its reac
     expect(JSON.parse(list.stdout).map((c: { body: string }) => c.body)).toContain('Nice work!');
     forget();
     expect((await cli(['reactions', 'yesterday', '@grace', '--json'])).code).toBe(0);
-    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=${addDays(TODAY, -1)}&until=${addDays(TODAY, -1)}`, `GET /api/v2/check-ins/${checkInId(grace, addDays(TODAY, -1))}/reactions?page=1&per_page=50`]);
+    expect(sent()).toEqual([
+      `GET /api/v2/check-ins?people_ids[]=${grace}&since=${addDays(TODAY, -1)}&until=${addDays(TODAY, -1)}`,
+      `GET /api/v2/check-ins/${checkInId(grace, addDays(TODAY, -1))}/reactions?page=1&per_page=50`,
+    ]);
     const none = await cli(['comments', '2000-01-03', '@grace']);
     expect(none).toMatchObject({ code: 0, stdout: '' });
     expect(none.stderr).toContain('No check-in scheduled for Grace Hopper on 2000-01-03');
@@ -79,7 +86,13 @@ describe("a comment for a teammate's check-in that could not be found yet", () =
   it('is kept under the date (not "today") and the name; drafts send finds the check-in then; a day with none is exit 2, the words kept', async () => {
     await primeMe();
     expect((await cli(['checkin', 'today', '@grace'])).code).toBe(0);
-    w.sb.inject({ method: 'GET', path: /\/check-ins$/, status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"bad_request","message":"nope"}' });
+    w.sb.inject({
+      method: 'GET',
+      path: /\/check-ins$/,
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: '{"error":"bad_request","message":"nope"}',
+    });
     const failed = await cli(['comments', 'today', '@grace', '--add', 'For Grace, today']);
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain(`\`checkin comments ${TODAY} @grace --resume\` sends it`);
@@ -88,7 +101,10 @@ describe("a comment for a teammate's check-in that could not be found yet", () =
     forget();
     const posted = await cli(['drafts', 'send', kept!.id]);
     expect(posted.code, posted.stderr).toBe(0);
-    expect(sent()).toEqual([`GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`, `POST /api/v2/check-ins/${checkInId(grace, TODAY)}/comments`]);
+    expect(sent()).toEqual([
+      `GET /api/v2/check-ins?people_ids[]=${grace}&since=${TODAY}&until=${TODAY}`,
+      `POST /api/v2/check-ins/${checkInId(grace, TODAY)}/comments`,
+    ]);
     expect(JSON.parse((await cli(['drafts', '--json'])).stdout)).toEqual([]);
     const none = await cli(['comments', '2000-01-03', '@grace', '--add', 'Nobody checked in that day']);
     expect(none.code).toBe(2);
@@ -186,7 +202,10 @@ describe('a short id in a command that keeps typed words', () => {
     const goal = w.sb.service.data.goals.find((g) => g.owner_id === ada)!;
     const start = goal.id.slice(0, 8);
     const refused = await cli(['goal', 'update', 'create', start, '--title', 'Half way', '--body', 'On track']);
-    expect(refused).toMatchObject({ code: 2, stderr: `error: No goal id starts with "${start}"\n\`checkin goals\` shows goals with their ids; give one, or the start of one.\n` });
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: `error: No goal id starts with "${start}"\n\`checkin goals\` shows goals with their ids; give one, or the start of one.\n`,
+    });
     expect(sent()).toEqual([]);
     expect((await cli(['goals'])).code).toBe(0);
     forget();

@@ -10,7 +10,7 @@ const w = useWorld({ rateLimit: undefined }); // the service's limits on: nothin
 const since = `${addDays(TODAY, -13)}T00%3A00%3A00Z`;
 
 describe('checkin inbox from the digest', () => {
-  it('a month of activity in few requests: me, then one page of the feed (and the day\'s blockers naming me); @mentions on others’ check-ins included', async () => {
+  it("a month of activity in few requests: me, then one page of the feed (and the day's blockers naming me); @mentions on others’ check-ins included", async () => {
     const r = await w.cli(['inbox']);
     // The demo's Linus is blocked on Ada: said first (test/cli/blockers.test.ts has the rest).
     expect(r).toMatchObject({ code: 0, stderr: 'Linus has been blocked on you since Fri (3 days)\n' });
@@ -43,10 +43,15 @@ describe('checkin inbox from the digest', () => {
     expect(w.sent()).toHaveLength(1);
     expect(w.sent()[0]).toMatch(/^GET \/api\/v2\/digest\?category=comment&since=2026-11-\d\dT\d\d%3A\d\d%3A\d\dZ&page=1&per_page=50$/);
     await w.clock.sleep(60_000);
-    const posted = await call(w.sb.url, 'POST', `/check-ins/${checkInId(w.id('ada'), addDays(TODAY, -1))}/comments`, { token: 'sandbox_pat_grace', body: { body: 'The keys rotated.' } });
+    const posted = await call(w.sb.url, 'POST', `/check-ins/${checkInId(w.id('ada'), addDays(TODAY, -1))}/comments`, {
+      token: 'sandbox_pat_grace',
+      body: { body: 'The keys rotated.' },
+    });
     expect(posted.status).toBe(201);
     const fresh = await w.cli(['inbox']);
-    expect(fresh.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^1\tcomment\tComment on your check-in for \S+\t\S+\tGrace Hopper\tThe keys rotated\.$/)]);
+    expect(fresh.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^1\tcomment\tComment on your check-in for \S+\t\S+\tGrace Hopper\tThe keys rotated\.$/),
+    ]);
     w.forget();
     const month = await w.cli(['inbox', '--all', '--since', addDays(TODAY, -30)]);
     expect(month.code).toBe(0);

@@ -61,10 +61,17 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
   it('remembers what was seen: the second run has nothing new; a new comment shows alone; --all shows everything', async () => {
     await w.cli(['inbox']);
     const again = await w.cli(['inbox']);
-    expect(again).toMatchObject({ code: 0, stdout: '', stderr: ON_ME + 'Nothing new on your check-ins and goal updates since 2026-11-21 12:15 UTC (--all shows everything).\n' });
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: ON_ME + 'Nothing new on your check-ins and goal updates since 2026-11-21 12:15 UTC (--all shows everything).\n',
+    });
     const [last] = mine().checkIns.sort((a, b) => (a.date < b.date ? 1 : -1));
     w.clock.sleep(60_000);
-    await call(w.sb.url, 'POST', `/check-ins/${last!.id}/comments`, { token: 'sandbox_pat_grace', body: { body: 'One more thing: the **staging** keys rotated.' } });
+    await call(w.sb.url, 'POST', `/check-ins/${last!.id}/comments`, {
+      token: 'sandbox_pat_grace',
+      body: { body: 'One more thing: the **staging** keys rotated.' },
+    });
     const fresh = await w.cli(['inbox']);
     expect(fresh).toMatchObject({ code: 0, stderr: ON_ME });
     expect(fresh.stdout).toBe(`1\tcomment\tCheck-in Sat 21 Nov\t2026-11-22T09:31:00Z\tGrace Hopper\tOne more thing: the **staging** keys rotated.\n`);
@@ -86,7 +93,10 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     const update = mine().updates.sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0]!;
     const viaStdin = await w.cli(['inbox', '--reply', '7', '-'], { input: 'Thanks, Grace!\n' });
     // Piped: no ✓ line, but the thread it answers is named all the same.
-    expect(viaStdin).toMatchObject({ code: 0, stderr: 'Replying to item 7 (listed in this terminal just now): Goal update “Invoices endpoint in review” · Grace Hopper\'s comment\n' });
+    expect(viaStdin).toMatchObject({
+      code: 0,
+      stderr: "Replying to item 7 (listed in this terminal just now): Goal update “Invoices endpoint in review” · Grace Hopper's comment\n",
+    });
     expect(w.sent()).toEqual([`POST /api/v2/goal-updates/${update.id}/comments`]);
   });
 
@@ -97,7 +107,9 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     const failed = await w.cli(['inbox', '--reply', '3', 'Kept through an outage']);
     expect(failed.code).toBe(1);
     // A 503 is an answer: nothing was made, so the reply simply waits.
-    expect(failed.stderr.split('\n').at(-2)).toBe(`What you wrote is kept as a draft: \`checkin comments ${last!.id} --resume\` sends it (\`checkin drafts\` lists everything waiting).`);
+    expect(failed.stderr.split('\n').at(-2)).toBe(
+      `What you wrote is kept as a draft: \`checkin comments ${last!.id} --resume\` sends it (\`checkin drafts\` lists everything waiting).`,
+    );
     w.forget();
     expect((await w.cli(['comments', last!.id, '--resume'])).code).toBe(0);
     expect(w.sent()).toEqual([`POST /api/v2/check-ins/${last!.id}/comments`]);
@@ -105,7 +117,8 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     w.forget();
     expect(await w.cli(['inbox', '--reply', '99', 'Lost?'])).toMatchObject({
       code: 2,
-      stderr: 'error: There is no item 99 in the listing shown in this terminal just now (it had items 1 to 7)\nRun `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.\nYour reply was not sent. Its text:\nLost?\n',
+      stderr:
+        'error: There is no item 99 in the listing shown in this terminal just now (it had items 1 to 7)\nRun `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.\nYour reply was not sent. Its text:\nLost?\n',
     });
     expect(await w.cli(['inbox', 'text without --reply'])).toMatchObject({ code: 2 });
     expect(w.sent()).toEqual([]);
@@ -115,8 +128,15 @@ describe('checkin inbox on a service without a digest (the walk)', () => {
     const r = await w.cli(['inbox', '--json', '--since', addDays(TODAY, -1)]);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ since: addDays(TODAY, -1), seen_before: null });
-    expect(out.threads.map((t: { type: string; date: string; items: unknown[] }) => [t.type, t.date, t.items.length])).toEqual([['check-in', addDays(TODAY, -1), 4]]);
-    expect(out.threads[0].items[1]).toMatchObject({ n: 2, kind: 'comment', person: { name: 'Linus Torvalds' }, body: 'I can pair on the `checkout` flake after lunch, @ada.' });
+    expect(out.threads.map((t: { type: string; date: string; items: unknown[] }) => [t.type, t.date, t.items.length])).toEqual([
+      ['check-in', addDays(TODAY, -1), 4],
+    ]);
+    expect(out.threads[0].items[1]).toMatchObject({
+      n: 2,
+      kind: 'comment',
+      person: { name: 'Linus Torvalds' },
+      body: 'I can pair on the `checkout` flake after lunch, @ada.',
+    });
   });
 
   it('on a terminal: grouped under each check-in or update, with who, when and the text', async () => {
@@ -150,12 +170,18 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
     expect(b.stdout).toBe('1\tcomment\tGoal update “Invoices endpoint in review”\t2026-11-22T09:31:00Z\tGrace Hopper\tBooked the review room.\n');
     w.forget();
     const a = await w.cli(['inbox', '--reply', '1', 'Thanks, Margaret!'], A);
-    expect(a).toMatchObject({ code: 0, stderr: "Replying to item 1 (listed in this terminal 1 minute ago): Check-in Sat 21 Nov · Margaret Hamilton's 🚀 rocket reaction\n" });
+    expect(a).toMatchObject({
+      code: 0,
+      stderr: "Replying to item 1 (listed in this terminal 1 minute ago): Check-in Sat 21 Nov · Margaret Hamilton's 🚀 rocket reaction\n",
+    });
     expect(w.sent()).toEqual([`POST /api/v2/check-ins/${lastCheckIn().id}/comments`]);
     expect(w.sb.requests[0]!.body).toEqual({ body: 'Thanks, Margaret!' });
     w.forget();
     const fromB = await w.cli(['inbox', '--reply', '1', 'See you there'], B);
-    expect(fromB).toMatchObject({ code: 0, stderr: "Replying to item 1 (listed in this terminal just now): Goal update “Invoices endpoint in review” · Grace Hopper's comment\n" });
+    expect(fromB).toMatchObject({
+      code: 0,
+      stderr: "Replying to item 1 (listed in this terminal just now): Goal update “Invoices endpoint in review” · Grace Hopper's comment\n",
+    });
     expect(w.sent()).toEqual([`POST /api/v2/goal-updates/${lastUpdate().id}/comments`]);
     // On a terminal the ✓ line follows.
     w.forget();
@@ -175,10 +201,16 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
     expect(w.sent()).toEqual(['GET /api/v2/me']); // who I am (the listings are kept per person): nothing sent
     await w.cli(['inbox'], A);
     w.forget();
-    expect(await w.cli(['inbox', '--reply', '1', 'Hello?'], B)).toMatchObject({ code: 2, stderr: `error: No inbox listing was shown in this terminal, so there is no item 1 to answer\n${listAgain}\nYour reply was not sent. Its text:\nHello?\n` });
+    expect(await w.cli(['inbox', '--reply', '1', 'Hello?'], B)).toMatchObject({
+      code: 2,
+      stderr: `error: No inbox listing was shown in this terminal, so there is no item 1 to answer\n${listAgain}\nYour reply was not sent. Its text:\nHello?\n`,
+    });
     let opened = 0;
     const editor: Editor = { edit: async () => (opened++, 'Hello?') };
-    expect(await w.cli(['inbox', '--reply', '1', '-e'], { ...B, tty: true, editor })).toMatchObject({ code: 2, stderr: `error: No inbox listing was shown in this terminal, so there is no item 1 to answer\n${listAgain}\n` });
+    expect(await w.cli(['inbox', '--reply', '1', '-e'], { ...B, tty: true, editor })).toMatchObject({
+      code: 2,
+      stderr: `error: No inbox listing was shown in this terminal, so there is no item 1 to answer\n${listAgain}\n`,
+    });
     expect(opened).toBe(0);
     expect(w.sent()).toEqual([]);
   });
@@ -187,7 +219,10 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
     await w.cli(['inbox'], A);
     await w.clock.sleep((11 * 60 + 59) * 60_000);
     w.forget();
-    expect(await w.cli(['inbox', '--reply', '2', 'Still on?'], A)).toMatchObject({ code: 0, stderr: "Replying to item 2 (listed in this terminal 11 hours ago): Check-in Sat 21 Nov · Linus Torvalds's comment\n" });
+    expect(await w.cli(['inbox', '--reply', '2', 'Still on?'], A)).toMatchObject({
+      code: 0,
+      stderr: "Replying to item 2 (listed in this terminal 11 hours ago): Check-in Sat 21 Nov · Linus Torvalds's comment\n",
+    });
     expect(w.sent()).toEqual([`POST /api/v2/check-ins/${lastCheckIn().id}/comments`]);
     await w.clock.sleep(2 * 60_000);
     w.forget();
@@ -201,7 +236,8 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
   it('no terminal at all (a script, cron): the listing is not kept, and --reply <n> is refused with the reply by id', async () => {
     await w.cli(['inbox'], { terminal: null });
     w.forget();
-    const byId = 'Reply by id instead: `checkin comments <check-in id> --add "text"` (`--goal-update <id>` for a goal update); `checkin inbox --json` gives each thread\'s id.';
+    const byId =
+      'Reply by id instead: `checkin comments <check-in id> --add "text"` (`--goal-update <id>` for a goal update); `checkin inbox --json` gives each thread\'s id.';
     expect(await w.cli(['inbox', '--reply', '1', 'Hi'], { terminal: null })).toMatchObject({
       code: 2,
       stderr: `error: --reply <n> answers by the numbers a listing showed in this terminal, and this run has no terminal\n${byId}\nYour reply was not sent. Its text:\nHi\n`,
@@ -215,7 +251,10 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
     const store = new ConfigStore(w.env);
     await w.cli(['me']);
     const key = `${normalizeApiUrl(w.sb.url)} ${ada()}`;
-    writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { seen_at: '2026-11-01T00:00:00.000Z', listed: [{ kind: 'check-in', id: lastCheckIn().id }] } } }));
+    writeFileSync(
+      store.stateFile,
+      JSON.stringify({ inbox: { [key]: { seen_at: '2026-11-01T00:00:00.000Z', listed: [{ kind: 'check-in', id: lastCheckIn().id }] } } }),
+    );
     w.forget();
     expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: No inbox listing was shown in this terminal/);
     // An edited one of another shape is no listing either; an item that names nothing to post on is no item.
@@ -223,8 +262,13 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
       writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { listings: { 'tty A': listing } } } }));
       expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: No inbox listing was shown in this terminal/);
     }
-    writeFileSync(store.stateFile, JSON.stringify({ inbox: { [key]: { listings: { 'tty A': { at: w.clock.now().toISOString(), items: [{ kind: 'check-in/../../me', id: 'x' }] } } } } }));
-    expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(/^error: Item 1 of the listing kept for this terminal cannot be read \(state\.json holds something else there\)\nRun `checkin inbox`/);
+    writeFileSync(
+      store.stateFile,
+      JSON.stringify({ inbox: { [key]: { listings: { 'tty A': { at: w.clock.now().toISOString(), items: [{ kind: 'check-in/../../me', id: 'x' }] } } } } }),
+    );
+    expect((await w.cli(['inbox', '--reply', '1', 'Old?'], A)).stderr).toMatch(
+      /^error: Item 1 of the listing kept for this terminal cannot be read \(state\.json holds something else there\)\nRun `checkin inbox`/,
+    );
     w.sb.service.data.people.find((p) => p.username === 'margaret')!.name = 'Margaret \x1b[31mHamilton\u202e\x1b]8;;https://evil.example\x07';
     await w.cli(['inbox'], A);
     const state = JSON.parse(readFileSync(store.stateFile, 'utf8'));
@@ -232,7 +276,10 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
     expect(Object.keys(state.inbox[key].listings)).toEqual(['tty A']);
     w.forget();
     const r = await w.cli(['inbox', '--reply', '1', 'Thanks!'], A);
-    expect(r).toMatchObject({ code: 0, stderr: "Replying to item 1 (listed in this terminal just now): Check-in Sat 21 Nov · Margaret Hamilton's 🚀 rocket reaction\n" });
+    expect(r).toMatchObject({
+      code: 0,
+      stderr: "Replying to item 1 (listed in this terminal just now): Check-in Sat 21 Nov · Margaret Hamilton's 🚀 rocket reaction\n",
+    });
     expect(w.sent()).toEqual([`POST /api/v2/check-ins/${lastCheckIn().id}/comments`]);
   });
 });
@@ -245,9 +292,17 @@ describe('checkin status and the inbox', () => {
     const first = await d.cli(['status']);
     const count = d.sb.service.digest(d.id('ada'), { category: 'comment' }).length;
     expect(count).toBeGreaterThan(0);
-    expect(first).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${count} new comment${count === 1 ? '' : 's'} on your check-ins and goal updates: checkin inbox\n${ON_ME}` });
+    expect(first).toMatchObject({
+      code: 3,
+      stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${count} new comment${count === 1 ? '' : 's'} on your check-ins and goal updates: checkin inbox\n${ON_ME}`,
+    });
     // (and the day's blockers naming me, kept ten minutes too: test/cli/blockers.test.ts)
-    expect(d.sent().filter((q) => !q.startsWith('GET /api/v2/check-ins?')).sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(
+      d
+        .sent()
+        .filter((q) => !q.startsWith('GET /api/v2/check-ins?'))
+        .sort(),
+    ).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
     // Within ten minutes: one request, the count kept.
     d.forget();
     expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
@@ -256,7 +311,12 @@ describe('checkin status and the inbox', () => {
     await d.clock.sleep(11 * 60 * 1000);
     d.forget();
     expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
-    expect(d.sent().filter((q) => !q.startsWith('GET /api/v2/check-ins?')).sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(
+      d
+        .sent()
+        .filter((q) => !q.startsWith('GET /api/v2/check-ins?'))
+        .sort(),
+    ).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
     const digestRequest = d.sb.requests.find((r) => r.path === '/api/v2/digest')!;
     expect(digestRequest.headers['if-none-match']).toMatch(/^(W\/)?"/);
     expect(await d.cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '' });
@@ -274,7 +334,12 @@ describe('checkin status and the inbox', () => {
     d.sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"Not found"}' });
     const r = await d.cli(['status']);
     expect(r).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${ON_ME}` });
-    expect(d.sent().filter((q) => !q.startsWith('GET /api/v2/check-ins?')).sort()).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(
+      d
+        .sent()
+        .filter((q) => !q.startsWith('GET /api/v2/check-ins?'))
+        .sort(),
+    ).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
     d.forget();
     await d.cli(['status']);
     expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
@@ -303,4 +368,3 @@ describe('checkin status and the inbox', () => {
     expect(d.sb.requests.find((q) => q.path === `/api/v2/check-ins/${TODAY}`)!.headers['if-none-match']).toBeUndefined();
   });
 });
-

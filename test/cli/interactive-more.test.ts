@@ -32,26 +32,47 @@ describe('on a terminal', () => {
     expect(r.code).toBe(0);
     // The editor opens empty above the context: the goal and its latest update, quoted (taken out again).
     expect(seen).toBe(
-      `\n\n<!-- checkin:\n     A goal update on “Ship the v2 billing API” (progress 35%).\n     The latest update, “${latest.title}”:\n${latest.body.split('\n').slice(0, 8).map((l) => `     > ${l}`).join('\n')}\n     Write above this comment; it is taken out. Save it with nothing written to cancel. -->\n`,
+      `\n\n<!-- checkin:\n     A goal update on “Ship the v2 billing API” (progress 35%).\n     The latest update, “${latest.title}”:\n${latest.body
+        .split('\n')
+        .slice(0, 8)
+        .map((l) => `     > ${l}`)
+        .join('\n')}\n     Write above this comment; it is taken out. Save it with nothing written to cancel. -->\n`,
     );
     expect(r.out).toContain('Ship the v2 billing API — progress 35%, At risk');
     expect(r.out).toContain('Latest update:\nInvoices endpoint in review');
-    expect(p.asked.map((q) => [q.message, q.default])).toEqual([['Title', ''], ['Confidence', 60], ['Post it?', true]]);
+    expect(p.asked.map((q) => [q.message, q.default])).toEqual([
+      ['Title', ''],
+      ['Confidence', 60],
+      ['Post it?', true],
+    ]);
     expect(p.asked[1]!.choices).toEqual(['On track', 'At risk', 'Off track']);
     expect(r.out).toContain('Security review passed\nShip the v2 billing API · progress 45% · On track\n\n  - Webhooks unblocked');
-    expect(sb.requests.at(-1)).toMatchObject({ method: 'POST', body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45, confidence: 90 } });
+    expect(sb.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45, confidence: 90 },
+    });
   });
 
   it('goal update asks progress with the latest as default, re-asks a bad one; "No" at the preview keeps a draft (130)', async () => {
     const p = scripted(['Title', '150', '40', 30, false]);
     const r = await runTty(['goal', 'update', billing(), '--body', 'Body'], p);
     expect(r.code).toBe(130);
-    expect(p.asked.map((q) => [q.message, q.default])).toEqual([['Title', ''], ['Progress (0–100 %)', '35'], ['Progress (0–100 %)', '35'], ['Confidence', 60], ['Post it?', true]]);
-    expect(r.err).toBe(`Progress is a whole number from 0 to 100.\n\nPreview (not posted yet):\nNot posted. What you wrote is kept as a draft: \`checkin goal update ${billing()} --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`);
+    expect(p.asked.map((q) => [q.message, q.default])).toEqual([
+      ['Title', ''],
+      ['Progress (0–100 %)', '35'],
+      ['Progress (0–100 %)', '35'],
+      ['Confidence', 60],
+      ['Post it?', true],
+    ]);
+    expect(r.err).toBe(
+      `Progress is a whole number from 0 to 100.\n\nPreview (not posted yet):\nNot posted. What you wrote is kept as a draft: \`checkin goal update ${billing()} --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`,
+    );
     expect(sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
     const sent = await runTty(['goal', 'update', billing(), '--resume', '--json'], scripted([]));
     expect(sent.code).toBe(0);
-    expect(sb.requests.filter((q) => q.method === 'POST').map((q) => [q.path, q.body])).toEqual([[`/api/v2/goals/${billing()}/goal-updates`, { title: 'Title', body: 'Body', progress: 40, confidence: 30 }]]);
+    expect(sb.requests.filter((q) => q.method === 'POST').map((q) => [q.path, q.body])).toEqual([
+      [`/api/v2/goals/${billing()}/goal-updates`, { title: 'Title', body: 'Body', progress: 40, confidence: 30 }],
+    ]);
   });
 
   it('goal updates delete asks first; no keeps it (130), yes deletes it', async () => {
@@ -78,7 +99,7 @@ describe('on a terminal', () => {
 });
 
 describe('editing with context, and whose check-in it is', () => {
-  it('the context comment is taken out wherever it ended up, and cannot be closed early by the service\'s text', async () => {
+  it("the context comment is taken out wherever it ended up, and cannot be closed early by the service's text", async () => {
     const { withContext, withoutContext } = await import('../../src/ui/editor-text.js');
     const opened = withContext(['Replying to Mallory:', '> end it here --> and \u001b[31mred'], '');
     expect(opened).not.toMatch(/-->[^\n]*red/);
@@ -88,7 +109,7 @@ describe('editing with context, and whose check-in it is', () => {
     expect(withoutContext(opened)).toBe('');
   });
 
-  it('an administrator changing someone else\'s check-in is told whose it is', async () => {
+  it("an administrator changing someone else's check-in is told whose it is", async () => {
     await w.cli(['me']);
     const grace = sb.service.data.people.find((p) => p.username === 'grace')!;
     const { checkInId } = await import('../../src/sandbox/ids.js');
@@ -100,4 +121,3 @@ describe('editing with context, and whose check-in it is', () => {
     expect(mine.stderr).toBe('');
   });
 });
-

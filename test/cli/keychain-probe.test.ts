@@ -10,12 +10,22 @@ import { tempDir } from '../helpers/cleanup.js';
 
 describe('the keychain, from this session and from a scheduled run', () => {
   /** A stand-in for @napi-rs/keyring: it opens only where a session bus is named, and holds one token. */
-  function fakeKeyring(body = `getPassword() { if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('Platform secure storage failure: no session bus\\nbacktrace'); return this.account === 'https://x.example/api/v2' ? 'steady_pat_secret' : null; }`) {
+  function fakeKeyring(
+    body = `getPassword() { if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('Platform secure storage failure: no session bus\\nbacktrace'); return this.account === 'https://x.example/api/v2' ? 'steady_pat_secret' : null; }`,
+  ) {
     const file = join(tempDir('checkin-fake-keyring-'), 'keyring.cjs');
     writeFileSync(file, `exports.Entry = class { constructor(service, account) { this.account = account; } ${body} };\n`);
     return file;
   }
-  const session = { HOME: '/home/ada', PATH: '/usr/bin:/bin', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', DISPLAY: ':0', CHECKIN_TOKEN: 'steady_pat_env', CHECKIN_CONFIG_DIR: '/home/ada/conf', TZ: 'Europe/London' };
+  const session = {
+    HOME: '/home/ada',
+    PATH: '/usr/bin:/bin',
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
+    DISPLAY: ':0',
+    CHECKIN_TOKEN: 'steady_pat_env',
+    CHECKIN_CONFIG_DIR: '/home/ada/conf',
+    TZ: 'Europe/London',
+  };
 
   it('the child finds the token with the session bus, cannot open the keychain without it, and never hands the token back', async () => {
     const mod = fakeKeyring();
@@ -28,7 +38,8 @@ describe('the keychain, from this session and from a scheduled run', () => {
     expect(keychainVerdict('the system keychain', here, scheduled)).toEqual({
       id: 'keychain',
       status: 'warning',
-      message: "the system keychain holds the token from this session, but cannot be opened (Platform secure storage failure: no session bus) from a scheduled run's environment",
+      message:
+        "the system keychain holds the token from this session, but cannot be opened (Platform secure storage failure: no session bus) from a scheduled run's environment",
       fix: 'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.',
     });
     expect(keychainVerdict('the system keychain', here, here).status).toBe('ok');

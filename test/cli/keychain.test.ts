@@ -23,7 +23,9 @@ describe('CHECKIN_NO_KEYCHAIN', () => {
   it('the built checkin never touches the keychain with it set (as every test sets it): the token goes to the 0600 file, and says why', async () => {
     const r = await w.bin(['login', '--with-token'], { env: { CHECKIN_TOKEN: undefined }, input: w.sb.token });
     expect(r).toMatchObject({ code: 0, stdout: '' });
-    expect(r.stderr).toBe(`Logged in as Ada Lovelace (@ada) at ${w.sb.url}\nThe token is in ${join(w.configDir, 'config.json')} (mode 0600): CHECKIN_NO_KEYCHAIN is set.\n`);
+    expect(r.stderr).toBe(
+      `Logged in as Ada Lovelace (@ada) at ${w.sb.url}\nThe token is in ${join(w.configDir, 'config.json')} (mode 0600): CHECKIN_NO_KEYCHAIN is set.\n`,
+    );
     expect(config()).toMatchObject({ api_url: w.sb.url, token: w.sb.token });
     expect(config().token_store).toBeUndefined();
   });
@@ -45,7 +47,10 @@ describe('the token in the keychain (injected store)', () => {
     expect(JSON.parse(today.stdout).date).toBe(TODAY);
     expect(w.sb.requests.at(-1)!.headers.authorization).toBe(`Bearer ${w.sb.token}`);
     const status = await cli(['auth', 'status']);
-    expect(status).toMatchObject({ code: 0, stdout: `Logged in to ${w.sb.url} as Ada Lovelace (@ada)\n  token from: the test keychain\n  the token works (GET /me answered)\n` });
+    expect(status).toMatchObject({
+      code: 0,
+      stdout: `Logged in to ${w.sb.url} as Ada Lovelace (@ada)\n  token from: the test keychain\n  the token works (GET /me answered)\n`,
+    });
     expect(status.stdout + status.stderr).not.toContain(w.sb.token);
     const out = await cli(['logout']);
     expect(out).toMatchObject({ code: 0, stderr: 'Logged out: the token was removed from the test keychain\n' });
@@ -54,24 +59,47 @@ describe('the token in the keychain (injected store)', () => {
   });
 
   it('no keychain: the 0600 file, with one line saying why; --insecure-storage chooses the file', async () => {
-    const broken = (): SecretStore => ({ name: 'the system keychain', get: () => undefined, set: () => { throw new Error("Couldn't access platform storage: AccessDenied\n backtrace…"); }, delete: () => undefined });
+    const broken = (): SecretStore => ({
+      name: 'the system keychain',
+      get: () => undefined,
+      set: () => {
+        throw new Error("Couldn't access platform storage: AccessDenied\n backtrace…");
+      },
+      delete: () => undefined,
+    });
     const r = await runIn(['login', '--with-token'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: w.sb.token, secrets: broken } as RunOptions);
     expect(r.code).toBe(0);
-    expect(r.stderr.split('\n')[1]).toBe(`The token is in ${join(w.configDir, 'config.json')} (mode 0600): the system keychain cannot be used (Couldn't access platform storage: AccessDenied).`);
+    expect(r.stderr.split('\n')[1]).toBe(
+      `The token is in ${join(w.configDir, 'config.json')} (mode 0600): the system keychain cannot be used (Couldn't access platform storage: AccessDenied).`,
+    );
     expect(config()).toMatchObject({ token: w.sb.token });
     const store = memoryStore();
-    const file = await runIn(['login', '--with-token', '--insecure-storage'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: w.sb.token, secrets: () => store } as RunOptions);
+    const file = await runIn(['login', '--with-token', '--insecure-storage'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, {
+      input: w.sb.token,
+      secrets: () => store,
+    } as RunOptions);
     expect(file.stderr.split('\n')[1]).toBe(`The token is in ${join(w.configDir, 'config.json')} (mode 0600): as asked (--insecure-storage).`);
     expect(store.data.size).toBe(0);
   });
 
   it('the keychain holds the token but cannot be read (a locked keychain under cron): one line that says what to do, exit 4', async () => {
     const store = memoryStore();
-    expect((await runIn(['login', '--with-token'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: w.sb.token, secrets: () => store } as RunOptions)).code).toBe(0);
-    const locked = (): SecretStore => ({ name: 'the system keychain', get: () => { throw new Error('Locked'); }, set: () => undefined, delete: () => undefined });
+    expect(
+      (await runIn(['login', '--with-token'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: w.sb.token, secrets: () => store } as RunOptions)).code,
+    ).toBe(0);
+    const locked = (): SecretStore => ({
+      name: 'the system keychain',
+      get: () => {
+        throw new Error('Locked');
+      },
+      set: () => undefined,
+      delete: () => undefined,
+    });
     const r = await runIn(['status'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { secrets: locked } as RunOptions);
     expect(r.code).toBe(4);
-    expect(r.stderr.split('\n')[0]).toBe('warning: your token is in the system keychain, which cannot be read (Locked); run `checkin login --insecure-storage`, or set CHECKIN_TOKEN');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'warning: your token is in the system keychain, which cannot be read (Locked); run `checkin login --insecure-storage`, or set CHECKIN_TOKEN',
+    );
     // CHECKIN_TOKEN still wins, without touching the keychain.
     expect((await runIn(['status', '--json'], w.env, w.clock, { secrets: locked } as RunOptions)).code).toBe(3);
   });
@@ -79,36 +107,44 @@ describe('the token in the keychain (injected store)', () => {
 
 describe('the single binary (CHECKIN_TEST_BINARY): the keychain addon it carries', () => {
   const w = useWorld();
-  it.skipIf(!BINARY)(`is written out only into a cache folder of the user's own; elsewhere one line says why and the token goes to the 0600 file${BINARY ? '' : ' — skipped: CHECKIN_TEST_BINARY is not set'}`, async () => {
-    // A cache folder others can write: a planted addon there would run as the user.
-    const cache = join(w.env.HOME!, 'shared-cache');
-    mkdirSync(join(cache, 'checkin'), { recursive: true });
-    chmodSync(join(cache, 'checkin'), 0o777);
-    const env = { ...w.env, CHECKIN_TOKEN: undefined, CHECKIN_NO_KEYCHAIN: undefined, XDG_CACHE_HOME: cache };
-    const r = await w.bin(['login', '--with-token'], { env, input: w.sb.token });
-    expect(r.code).toBe(0);
-    expect(r.stderr.split('\n')[1]).toBe(
-      `The token is in ${join(w.configDir, 'config.json')} (mode 0600): the keychain addon inside this binary cannot be loaded (${join(cache, 'checkin')} is not a folder of yours that only you can write).`,
-    );
-    expect(readdirSync(join(cache, 'checkin'))).toEqual([]);
-    // In a folder of the user's own it is written (named by its digest) and loaded: the keychain itself answers.
-    chmodSync(join(cache, 'checkin'), 0o700);
-    const again = await w.bin(['login', '--with-token'], { env, input: w.sb.token });
-    expect(again.code).toBe(0);
-    expect(readdirSync(join(cache, 'checkin')).filter((f) => /^keyring-[0-9a-f]{16}\.node$/.test(f))).toHaveLength(1);
-    expect(again.stderr).not.toContain('addon inside this binary');
-    expect(existsSync(join(w.configDir, 'config.json'))).toBe(true);
-  });
+  it.skipIf(!BINARY)(
+    `is written out only into a cache folder of the user's own; elsewhere one line says why and the token goes to the 0600 file${BINARY ? '' : ' — skipped: CHECKIN_TEST_BINARY is not set'}`,
+    async () => {
+      // A cache folder others can write: a planted addon there would run as the user.
+      const cache = join(w.env.HOME!, 'shared-cache');
+      mkdirSync(join(cache, 'checkin'), { recursive: true });
+      chmodSync(join(cache, 'checkin'), 0o777);
+      const env = { ...w.env, CHECKIN_TOKEN: undefined, CHECKIN_NO_KEYCHAIN: undefined, XDG_CACHE_HOME: cache };
+      const r = await w.bin(['login', '--with-token'], { env, input: w.sb.token });
+      expect(r.code).toBe(0);
+      expect(r.stderr.split('\n')[1]).toBe(
+        `The token is in ${join(w.configDir, 'config.json')} (mode 0600): the keychain addon inside this binary cannot be loaded (${join(cache, 'checkin')} is not a folder of yours that only you can write).`,
+      );
+      expect(readdirSync(join(cache, 'checkin'))).toEqual([]);
+      // In a folder of the user's own it is written (named by its digest) and loaded: the keychain itself answers.
+      chmodSync(join(cache, 'checkin'), 0o700);
+      const again = await w.bin(['login', '--with-token'], { env, input: w.sb.token });
+      expect(again.code).toBe(0);
+      expect(readdirSync(join(cache, 'checkin')).filter((f) => /^keyring-[0-9a-f]{16}\.node$/.test(f))).toHaveLength(1);
+      expect(again.stderr).not.toContain('addon inside this binary');
+      expect(existsSync(join(w.configDir, 'config.json'))).toBe(true);
+    },
+  );
 });
 
 const run = promisify(execFile);
-const haveSecretService = await run('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).then(() => true, () => false);
+const haveSecretService = await run('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).then(
+  () => true,
+  () => false,
+);
 
 describe('the real keychain (Secret Service)', () => {
-  it.skipIf(!haveSecretService)(`login, a run and logout through gnome-keyring in a D-Bus session${haveSecretService ? '' : ' — skipped: dbus-run-session or gnome-keyring-daemon is not installed'}`, async () => {
-    // checkin: node and the script, or the single binary (CHECKIN_TEST_BINARY), which writes out the
-    // keychain addon it carries and loads it.
-    const script = `
+  it.skipIf(!haveSecretService)(
+    `login, a run and logout through gnome-keyring in a D-Bus session${haveSecretService ? '' : ' — skipped: dbus-run-session or gnome-keyring-daemon is not installed'}`,
+    async () => {
+      // checkin: node and the script, or the single binary (CHECKIN_TEST_BINARY), which writes out the
+      // keychain addon it carries and loads it.
+      const script = `
       checkin() { ${CLI_WORDS.map((w) => `'${w}'`).join(' ')} "$@"; }
       eval $(echo -n pw | gnome-keyring-daemon --unlock --components=secrets) >/dev/null
       echo "$TOKEN" | checkin login --with-token 2>&1
@@ -117,19 +153,21 @@ describe('the real keychain (Secret Service)', () => {
       checkin doctor --json id,status | tr -d ' \n' ; echo
       checkin logout 2>&1
       checkin today 2>&1; echo "exit $?"`;
-    const env = { ...w.env, CHECKIN_TOKEN: undefined, TOKEN: w.sb.token };
-    delete env.CHECKIN_TOKEN;
-    // The Secret Service of this D-Bus session, started for the test: the one keychain a test may use.
-    delete (env as NodeJS.ProcessEnv).CHECKIN_NO_KEYCHAIN;
-    const r = await run('dbus-run-session', ['--', 'sh', '-c', script], { env: env as NodeJS.ProcessEnv, timeout: 30_000 });
-    expect(r.stdout).toContain('The token is in the system keychain.\n');
-    expect(r.stdout).toContain('today: ok\n');
-    expect(r.stdout).toContain('  token from: the system keychain\n');
-    // doctor asks the keychain from children (the binary is its own probe): this session's finds the
-    // token; a scheduled run's environment (no D-Bus session) cannot open it: a warning, not a problem.
-    expect(r.stdout).toContain('{"id":"token","status":"ok"}');
-    expect(r.stdout).toContain('{"id":"keychain","status":"warning"}');
-    expect(r.stdout).toContain('Logged out: the token was removed from the system keychain\n');
-    expect(r.stdout).toMatch(/error: Not logged in: no token found\n.*\nexit 4\n$/);
-  }, 40_000);
+      const env = { ...w.env, CHECKIN_TOKEN: undefined, TOKEN: w.sb.token };
+      delete env.CHECKIN_TOKEN;
+      // The Secret Service of this D-Bus session, started for the test: the one keychain a test may use.
+      delete (env as NodeJS.ProcessEnv).CHECKIN_NO_KEYCHAIN;
+      const r = await run('dbus-run-session', ['--', 'sh', '-c', script], { env: env as NodeJS.ProcessEnv, timeout: 30_000 });
+      expect(r.stdout).toContain('The token is in the system keychain.\n');
+      expect(r.stdout).toContain('today: ok\n');
+      expect(r.stdout).toContain('  token from: the system keychain\n');
+      // doctor asks the keychain from children (the binary is its own probe): this session's finds the
+      // token; a scheduled run's environment (no D-Bus session) cannot open it: a warning, not a problem.
+      expect(r.stdout).toContain('{"id":"token","status":"ok"}');
+      expect(r.stdout).toContain('{"id":"keychain","status":"warning"}');
+      expect(r.stdout).toContain('Logged out: the token was removed from the system keychain\n');
+      expect(r.stdout).toMatch(/error: Not logged in: no token found\n.*\nexit 4\n$/);
+    },
+    40_000,
+  );
 });

@@ -10,7 +10,11 @@ describe('checkin log', () => {
     const r = await w.cli(['log', 'Paired with @grace on the flaky test', '--url', 'https://github.com/engines/web/pull/409', '--json']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(w.sent()).toEqual(['POST /api/v2/activities']);
-    expect(w.sb.requests[0]!.body).toEqual({ group: 'checkin', description: 'Paired with @grace on the flaky test', url: 'https://github.com/engines/web/pull/409' });
+    expect(w.sb.requests[0]!.body).toEqual({
+      group: 'checkin',
+      description: 'Paired with @grace on the flaky test',
+      url: 'https://github.com/engines/web/pull/409',
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ group: 'checkin', description: 'Paired with @grace on the flaky test', person: { name: 'Ada Lovelace' } });
     // It is there for the others (and for tomorrow's suggestion).
     const list = await w.cli(['activity', '--person', 'me', '--json']);
@@ -26,11 +30,17 @@ describe('checkin log', () => {
   });
 
   it('refuses, before sending anything: more than 256 characters, an empty text, a URL that is not https', async () => {
-    expect(await w.cli(['log', 'x'.repeat(257)])).toMatchObject({ code: 2, stderr: 'error: The text is 257 characters; an activity takes at most 256\nShorten it, or put the details behind --url.\n' });
+    expect(await w.cli(['log', 'x'.repeat(257)])).toMatchObject({
+      code: 2,
+      stderr: 'error: The text is 257 characters; an activity takes at most 256\nShorten it, or put the details behind --url.\n',
+    });
     expect((await w.cli(['log', '🎉'.repeat(256)])).code).toBe(0); // characters, not bytes
     w.forget();
     expect(await w.cli(['log', '  '])).toMatchObject({ code: 2, stderr: 'error: Nothing to record: the text is empty\n' });
-    expect(await w.cli(['log', 'x', '--url', 'http://example.com'])).toMatchObject({ code: 2, stderr: 'error: --url takes an https:// link, got "http://example.com"\n' });
+    expect(await w.cli(['log', 'x', '--url', 'http://example.com'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --url takes an https:// link, got "http://example.com"\n',
+    });
     expect(await w.cli(['log'])).toMatchObject({ code: 2 });
     expect(w.sent()).toEqual([]);
   });

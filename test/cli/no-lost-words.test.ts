@@ -16,7 +16,9 @@ describe('typed text survives', () => {
   it('a team name that does not resolve, after stdin was read', async () => {
     const r = await w.cli(['today', '-i', '-', '-t', 'Nope'], { input: 'Piped words\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: No team named "Nope"\nWhat you wrote is kept as a draft: `checkin today --resume -t <team>` sends it (`checkin drafts` lists everything waiting).\n');
+    expect(r.stderr).toBe(
+      'error: No team named "Nope"\nWhat you wrote is kept as a draft: `checkin today --resume -t <team>` sends it (`checkin drafts` lists everything waiting).\n',
+    );
     expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { intentions: 'Piped words' } }]);
     const resumed = await w.cli(['today', '--resume', '-t', 'Mobile', '--json']);
     expect(resumed.code).toBe(0);
@@ -35,7 +37,11 @@ describe('typed text survives', () => {
     const r = await w.cli(['today', '-p', '-'], { input: 'second\n' });
     // Set aside when first opened; a new database holds the new words.
     const db = join(dir, 'outbox.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    expect(r.stderr).toMatch(new RegExp(`^warning: the drafts database ${db} was damaged \\(file is not a database\\); it was set aside as ${db}\\.damaged-\\d+ \\(not deleted: what it holds may still be read by hand\\) and no draft could be read from it\\nerror: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\\n`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^warning: the drafts database ${db} was damaged \\(file is not a database\\); it was set aside as ${db}\\.damaged-\\d+ \\(not deleted: what it holds may still be read by hand\\) and no draft could be read from it\\nerror: PATCH /api/v2/check-ins/${TODAY}: 500 Internal Server Error: down\\n`,
+      ),
+    );
     expect(r.code).toBe(1);
     expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { previous: 'second' } }]);
     const aside = readdirSync(dir).filter((f) => f.includes('.damaged-'));
@@ -132,7 +138,9 @@ describe('typed text survives', () => {
     w.sb.inject({ method: 'GET', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
     const r = await w.cli(['comments', 'yesterday', '--add', '-'], { input: 'Kept before the lookup\n' });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin comments yesterday --resume` sends it (`checkin drafts` lists everything waiting).');
+    expect(r.stderr.split('\n').at(-2)).toBe(
+      'What you wrote is kept as a draft: `checkin comments yesterday --resume` sends it (`checkin drafts` lists everything waiting).',
+    );
     const sent = await w.cli(['comments', 'yesterday', '--resume']);
     expect(sent.code).toBe(0);
     const id = checkInId(w.id('ada'), addDays(TODAY, -1));
@@ -144,7 +152,9 @@ describe('typed text survives', () => {
     const goal = w.sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
     const r = await w.cli(['goal', 'update', goal, '--body', '-'], { input: 'A long body\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: A goal update needs --title and --body\nGive them as options: --title "…" --body "…" (--body - reads standard input). What you wrote is kept as a draft: \`checkin goal update ${goal} --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`);
+    expect(r.stderr).toBe(
+      `error: A goal update needs --title and --body\nGive them as options: --title "…" --body "…" (--body - reads standard input). What you wrote is kept as a draft: \`checkin goal update ${goal} --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`,
+    );
     expect(drafts().map((d) => d.content)).toEqual([{ kind: 'goal-update', input: { body: 'A long body' } }]);
     const sent = await w.cli(['goal', 'update', goal, '--resume', '--title', 'Now with a title', '--json']);
     expect(sent.code).toBe(0);
@@ -157,12 +167,18 @@ describe('typed text survives', () => {
     const before = w.sb.requests.length;
     const r = await w.cli(['goal', 'update', goal, '--title', 'T', '--body', '-', '--confidence', 'sure'], { input: 'Piped words\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: --confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "sure"\nWhat you wrote is kept as a draft: \`checkin goal update ${goal} --resume --confidence <on-track|at-risk|off-track>\` sends it (\`checkin drafts\` lists everything waiting).\n`);
+    expect(r.stderr).toBe(
+      `error: --confidence takes on-track, at-risk, off-track, 90, 60 or 30; got "sure"\nWhat you wrote is kept as a draft: \`checkin goal update ${goal} --resume --confidence <on-track|at-risk|off-track>\` sends it (\`checkin drafts\` lists everything waiting).\n`,
+    );
     expect(w.sb.requests.length).toBe(before);
     expect(drafts().map((d) => d.content)).toEqual([{ kind: 'goal-update', input: { title: 'T', body: 'Piped words' } }]);
     const sent = await w.cli(['goal', 'update', goal, '--resume', '--confidence', 'at-risk', '--json']);
     expect(sent.code).toBe(0);
-    expect(w.sb.requests.at(-1)).toMatchObject({ method: 'POST', path: `/api/v2/goals/${goal}/goal-updates`, body: { title: 'T', body: 'Piped words', confidence: 60 } });
+    expect(w.sb.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/api/v2/goals/${goal}/goal-updates`,
+      body: { title: 'T', body: 'Piped words', confidence: 60 },
+    });
     expect(drafts()).toEqual([]);
   });
 });

@@ -56,14 +56,24 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     const failed = await runCli(['today', '-i', '-'], { env: user, input: 'Zoë wrote this — ünïcode\n' });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('`checkin today --resume`');
-    expect(failed.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
+    expect(failed.stderr.split('\n').at(-2)).toBe(
+      'What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).',
+    );
     const [draft, ...more] = files(u.drafts);
     expect(more).toEqual([]);
-    expect(entry(u.drafts, draft!)).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { intentions: 'Zoë wrote this — ünïcode' } }, made: 'piped' });
+    expect(entry(u.drafts, draft!)).toMatchObject({
+      id: draft!.replace(/\.json$/, ''),
+      target: { kind: 'check-in', key: today() },
+      content: { kind: 'answers', answers: { intentions: 'Zoë wrote this — ünïcode' } },
+      made: 'piped',
+    });
     sb.requests.length = 0;
     const resumed = await runCli(['today', '--resume', '--json'], { env: user });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
-    expect(sb.requests.map((r) => [describeRequest(r), r.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Zoë wrote this — ünïcode' }]]);
+    expect(sb.requests.map((r) => [describeRequest(r), r.body])).toEqual([
+      [`GET /api/v2/check-ins/${today()}`, undefined],
+      [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Zoë wrote this — ünïcode' }],
+    ]);
     expect(files(u.drafts)).toEqual([]);
   });
 
@@ -73,7 +83,10 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     const state = json(join(u.dirs.state, 'state.json'));
     expect(Object.keys(state.inbox as object)).toEqual([`${sb.url} ${sb.service.data.people.find((p) => p.username === 'ada')!.id}`]);
     // (The numbering is kept only for a terminal, and this run may have none: see cli/inbox.test.ts.)
-    expect((state.inbox as Record<string, { seen_at: string; checked_at: string }>)[Object.keys(state.inbox as object)[0]!]).toMatchObject({ seen_at: expect.any(String), checked_at: expect.any(String) });
+    expect((state.inbox as Record<string, { seen_at: string; checked_at: string }>)[Object.keys(state.inbox as object)[0]!]).toMatchObject({
+      seen_at: expect.any(String),
+      checked_at: expect.any(String),
+    });
     expect(existsSync(join(u.dirs.config, 'config.json'))).toBe(false); // nothing there is a setting
 
     expect((await runCli(['list', '--person', '@grace'], { env: u.env })).code).toBe(0);
@@ -102,7 +115,9 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     expect(r.code).toBe(0);
     const line = r.stdout.trimEnd();
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`).replace(/%/g, '\\%')}'`;
-    expect(line).toContain(` XDG_CONFIG_HOME=${q(user.XDG_CONFIG_HOME!)} XDG_CACHE_HOME=${q(user.XDG_CACHE_HOME!)} XDG_STATE_HOME=${q(user.XDG_STATE_HOME!)} HOME=${q(u.home)} TZ=UTC `);
+    expect(line).toContain(
+      ` XDG_CONFIG_HOME=${q(user.XDG_CONFIG_HOME!)} XDG_CACHE_HOME=${q(user.XDG_CACHE_HOME!)} XDG_STATE_HOME=${q(user.XDG_STATE_HOME!)} HOME=${q(u.home)} TZ=UTC `,
+    );
     expect(line).toContain(` ${q(join(pkg, 'bin', 'checkin.js'))} status --quiet; `);
     // What cron runs: the command after the five time fields, \% turned back into %, no environment.
     const command = line.split(' ').slice(5).join(' ').replace(/\\%/g, '%');
@@ -114,7 +129,13 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
 });
 
 /** Runs the built CLI as `uid` (another user than root, where the tests run as root: root writes anywhere). */
-function runAs(uid: number | undefined, args: string[], env: NodeJS.ProcessEnv, input?: string, cli = { node: process.execPath, bin: BIN }): Promise<CliResult> {
+function runAs(
+  uid: number | undefined,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+  cli = { node: process.execPath, bin: BIN },
+): Promise<CliResult> {
   const child = track(spawn(cli.node, [cli.bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(uid !== undefined && { uid, gid: uid }) }));
   let stdout = '';
   let stderr = '';
@@ -173,7 +194,12 @@ describe('a read-only home (0555), no XDG folders set', () => {
 
   it('reads work and say nothing of the folders; login fails with one line naming the file, exit 1', async () => {
     const h = readOnlyHome();
-    for (const args of [['me', '--json'], ['status', '--json'], ['people', '--json'], ['today', '--json']]) {
+    for (const args of [
+      ['me', '--json'],
+      ['status', '--json'],
+      ['people', '--json'],
+      ['today', '--json'],
+    ]) {
       const r = await h.run(args);
       expect([args, r.code, r.stderr]).toEqual([args, args[0] === 'status' ? 3 : 0, '']);
     }
@@ -191,15 +217,24 @@ describe('a read-only home (0555), no XDG folders set', () => {
     const r = await h.run(['today', '-i', '-'], 'Kept though home is read-only\n');
     expect(r.code).toBe(1);
     const lines = r.stderr.split('\n');
-    expect(lines[0]).toBe(`warning: Cannot keep a draft in ${join(h.home, '.local', 'state', 'checkin', 'drafts')} (permission denied); it is kept in ${h.fallback} instead`);
+    expect(lines[0]).toBe(
+      `warning: Cannot keep a draft in ${join(h.home, '.local', 'state', 'checkin', 'drafts')} (permission denied); it is kept in ${h.fallback} instead`,
+    );
     expect(lines.at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
     const [draft, ...more] = files(h.fallback);
     expect(more).toEqual([]);
-    expect(entry(h.fallback, draft!)).toMatchObject({ id: draft!.replace(/\.json$/, ''), target: { kind: 'check-in', key: today() }, content: { answers: { intentions: 'Kept though home is read-only' } } });
+    expect(entry(h.fallback, draft!)).toMatchObject({
+      id: draft!.replace(/\.json$/, ''),
+      target: { kind: 'check-in', key: today() },
+      content: { answers: { intentions: 'Kept though home is read-only' } },
+    });
     sb.requests.length = 0;
     const resumed = await h.run(['today', '--resume', '--json']);
     expect(resumed.code).toBe(0);
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Kept though home is read-only' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([
+      [`GET /api/v2/check-ins/${today()}`, undefined],
+      [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Kept though home is read-only' }],
+    ]);
     expect(files(h.fallback)).toEqual([]);
   });
 
@@ -212,7 +247,9 @@ describe('a read-only home (0555), no XDG folders set', () => {
     fail('PATCH');
     const r = await h.run(['today', '-i', '-'], 'Printed, not planted\n');
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe(`warning: Cannot keep a draft in ${join(h.home, '.local', 'state', 'checkin', 'drafts')} (permission denied); going on without one`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `warning: Cannot keep a draft in ${join(h.home, '.local', 'state', 'checkin', 'drafts')} (permission denied); going on without one`,
+    );
     expect(r.stderr).toContain('No draft could be kept; here is what you wrote:\n');
     expect(r.stderr).toContain('Printed, not planted\n');
     expect(readdirSync(planted)).toEqual([]);
@@ -221,16 +258,30 @@ describe('a read-only home (0555), no XDG folders set', () => {
   it('an earlier version’s draft in a config folder that cannot be written: left where it is and said, never copied (a copy sent would leave the original to be sent again); moved in and sent once the folder can be written', async () => {
     const h = readOnlyHome(0o755);
     const old = join(h.home, '.config', 'checkin', 'drafts');
-    const kept = writeOldDraft(old, { apiUrl: sb.url, target: { kind: 'check-in', key: today() }, targetId: `check-in ${today()}`, content: { kind: 'answers', answers: { intentions: 'Old and stuck' } }, savedAt: '2026-11-20T09:00:00.000Z' });
+    const kept = writeOldDraft(old, {
+      apiUrl: sb.url,
+      target: { kind: 'check-in', key: today() },
+      targetId: `check-in ${today()}`,
+      content: { kind: 'answers', answers: { intentions: 'Old and stuck' } },
+      savedAt: '2026-11-20T09:00:00.000Z',
+    });
     const name = kept.file.slice(old.length + 1);
     chmodSync(kept.file, 0o644);
     // Someone else's folder (root's, as the CLI runs as nobody), or one of the user's made read-only.
     for (const d of [join(h.home, '.config'), join(h.home, '.config', 'checkin'), old]) chmodSync(d, h.uid === undefined && d === old ? 0o555 : 0o755);
     const now = join(h.home, '.local', 'state', 'checkin', 'drafts');
     const stuck = `warning: the drafts of an earlier version in ${old} cannot be moved into ${now} (permission denied); they are left where they are\n`;
-    for (const args of [['today', '--resume', '--json'], ['drafts', '--json']]) {
+    for (const args of [
+      ['today', '--resume', '--json'],
+      ['drafts', '--json'],
+    ]) {
       const r = await h.run(args);
-      expect([args, r.code, r.stderr, r.stdout]).toEqual([args, args[0] === 'today' ? 2 : 0, args[0] === 'today' ? `${stuck}error: There is no draft for today (${today()})\n` : `${stuck}No drafts are waiting.\n`, args[0] === 'today' ? '' : '[]\n']);
+      expect([args, r.code, r.stderr, r.stdout]).toEqual([
+        args,
+        args[0] === 'today' ? 2 : 0,
+        args[0] === 'today' ? `${stuck}error: There is no draft for today (${today()})\n` : `${stuck}No drafts are waiting.\n`,
+        args[0] === 'today' ? '' : '[]\n',
+      ]);
       expect(files(now)).toEqual([]);
       expect(files(old)).toEqual([name]);
       expect(readFileSync(kept.file, 'utf8')).toBe(kept.text);
@@ -243,7 +294,10 @@ describe('a read-only home (0555), no XDG folders set', () => {
     sb.requests.length = 0;
     const r = await h.run(['today', '--resume', '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([
+      [`GET /api/v2/check-ins/${today()}`, undefined],
+      [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'Old and stuck' }],
+    ]);
     expect(files(now)).toEqual([]);
     expect(files(old)).toEqual([]);
     const again = await h.run(['today', '--resume']);
@@ -281,10 +335,19 @@ describe('drafts of earlier versions (in the config folder) become entries in th
 
   it('today --resume sends the check-in draft an earlier version kept; the others become entries as they were; a second run moves and sends nothing', async () => {
     const e = earlierUser(3);
-    writeOldDraft(e.old, { apiUrl: sb.url, target: { kind: 'check-in', key: today() }, targetId: `check-in ${today()}`, content: { kind: 'answers', answers: { intentions: 'From before the move' } }, savedAt: '2026-01-02T00:00:00.000Z' });
+    writeOldDraft(e.old, {
+      apiUrl: sb.url,
+      target: { kind: 'check-in', key: today() },
+      targetId: `check-in ${today()}`,
+      content: { kind: 'answers', answers: { intentions: 'From before the move' } },
+      savedAt: '2026-01-02T00:00:00.000Z',
+    });
     const resumed = await runCli(['today', '--resume', '--json'], { env: e.env });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
-    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([[`GET /api/v2/check-ins/${today()}`, undefined], [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'From before the move' }]]);
+    expect(sb.requests.map((x) => [describeRequest(x), x.body])).toEqual([
+      [`GET /api/v2/check-ins/${today()}`, undefined],
+      [`PATCH /api/v2/check-ins/${today()}`, { intentions: 'From before the move' }],
+    ]);
     // Nothing is left in the old folder; the sent one is gone; the others are entries, each once.
     expect(files(e.old)).toEqual([]);
     const after = entries(e.now);

@@ -19,7 +19,10 @@ describe('a resume never writes over newer words', () => {
     expect((await w.cli(['today', '-p', '-'], { input: 'Words A\n' })).code).toBe(1);
     await w.clock.sleep(60_000);
     const b = await w.cli(['today', '-p', '-'], { input: 'Words B\n' });
-    expect([b.code, b.stderr]).toEqual([0, 'note: another draft for this check-in is still waiting: `checkin today --resume` sends it, `checkin drafts` shows it.\n']);
+    expect([b.code, b.stderr]).toEqual([
+      0,
+      'note: another draft for this check-in is still waiting: `checkin today --resume` sends it, `checkin drafts` shows it.\n',
+    ]);
     const [a] = draftEntries(w.configDir);
     w.forget();
     const r = await w.cli(['today', '--resume']);
@@ -112,7 +115,16 @@ describe('bound to an account', () => {
     // 0.1.0's file for ada's activity, kept when her token was in the keychain (no token hash recorded).
     const dir = draftsDir(w.configDir);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const entry = { checkin_outbox: 1, id: 'adas0001', account: { api_url: w.sb.url, person_id: w.id('ada') }, target: { kind: 'activity' }, content: { kind: 'activity', input: { group: 'git', description: "Ada's words" } }, made: 'piped', created_at: '2026-11-22T08:00:00.000Z', saved_at: '2026-11-22T08:00:00.000Z' };
+    const entry = {
+      checkin_outbox: 1,
+      id: 'adas0001',
+      account: { api_url: w.sb.url, person_id: w.id('ada') },
+      target: { kind: 'activity' },
+      content: { kind: 'activity', input: { group: 'git', description: "Ada's words" } },
+      made: 'piped',
+      created_at: '2026-11-22T08:00:00.000Z',
+      saved_at: '2026-11-22T08:00:00.000Z',
+    };
     writeFileSync(join(dir, 'adas0001.json'), JSON.stringify(entry, null, 2), { mode: 0o600 });
     // Grace's token now, and nothing cached.
     const grace = 'grace-token-for-the-test';
@@ -132,7 +144,11 @@ describe('what the service answers', () => {
     const on = checkInId(w.id('grace'), TODAY);
     w.sb.inject({ method: 'POST', path: /comments$/, status: 201, headers: { 'content-type': 'application/json' }, body: deep(200_000) });
     const r = await w.cli(['comments', on, '--add', 'Nice work']);
-    expect(r).toEqual({ code: 0, stdout: '', stderr: `POST /api/v2/check-ins/${on}/comments: the service accepted it, but its answer could not be shown (answered 201 with JSON nested more than 64 levels deep; checkin did not read it); the draft is removed.\n` });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `POST /api/v2/check-ins/${on}/comments: the service accepted it, but its answer could not be shown (answered 201 with JSON nested more than 64 levels deep; checkin did not read it); the draft is removed.\n`,
+    });
     expect(outboxRows(w.configDir)).toEqual([]);
   });
 
@@ -151,7 +167,19 @@ describe('commands that write nothing never open the outbox', () => {
     expect(existsSync(draftsDir(w.configDir))).toBe(false);
     const dir = draftsDir(w.configDir);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, 'abcd2345.json'), JSON.stringify({ checkin_outbox: 1, id: 'abcd2345', account: { api_url: w.sb.url }, target: { kind: 'activity' }, content: { kind: 'activity', input: { group: 'git', description: 'x' } }, made: 'typed', created_at: '2026-11-22T08:00:00.000Z', saved_at: '2026-11-22T08:00:00.000Z' }));
+    writeFileSync(
+      join(dir, 'abcd2345.json'),
+      JSON.stringify({
+        checkin_outbox: 1,
+        id: 'abcd2345',
+        account: { api_url: w.sb.url },
+        target: { kind: 'activity' },
+        content: { kind: 'activity', input: { group: 'git', description: 'x' } },
+        made: 'typed',
+        created_at: '2026-11-22T08:00:00.000Z',
+        saved_at: '2026-11-22T08:00:00.000Z',
+      }),
+    );
     for (const args of [['today', '--json'], ['list'], ['me'], ['goals']]) expect((await w.cli(args)).code).toBe(0);
     expect(readdirSync(dir)).toEqual(['abcd2345.json']);
   });

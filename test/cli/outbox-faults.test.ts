@@ -85,7 +85,9 @@ describe('a send the service accepted, the database write after it failing', () 
     const marker = readdirSync(draftsDir(w.configDir)).find((n) => n.endsWith('.sent'))!;
     const id = marker.replace(/\.sent$/, '');
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`warning: the draft ${id} was sent, but could not be removed (database or disk is full); it is marked as sent, never sent again, and removed at the next run\n`);
+    expect(r.stderr).toBe(
+      `warning: the draft ${id} was sent, but could not be removed (database or disk is full); it is marked as sent, never sent again, and removed at the next run\n`,
+    );
     expect(readFileSync(join(draftsDir(w.configDir), marker), 'utf8')).toBe('');
     // Still unwritable: it is not listed, not counted, not sent again, never "may have been sent".
     const drafts = await w.cli(['drafts']);
@@ -105,7 +107,10 @@ describe('a send the service accepted, the database write after it failing', () 
 describe('the database write before a send failing', () => {
   it('the draft cannot be marked as being sent: nothing is sent, it is kept, and it never reads as "may have been sent"', async () => {
     await oneKept();
-    sql(w.configDir, `CREATE TRIGGER full_sending BEFORE UPDATE ON entries WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;`);
+    sql(
+      w.configDir,
+      `CREATE TRIGGER full_sending BEFORE UPDATE ON entries WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;`,
+    );
     w.forget();
     const r = await w.cli(['log', 'Fixed the build']);
     expect(r.code).toBe(1);
@@ -144,7 +149,9 @@ describe('a database damaged inside (its header intact)', () => {
     const aside = readdirSync(draftsDir(w.configDir)).find((n) => /^outbox\.db\.damaged-\d+$/.test(n))!;
     expect(aside).toBeDefined();
     expect(drafts.code).toBe(0);
-    expect(drafts.stderr).toBe(`warning: the drafts database ${outboxDb(w.configDir)} was damaged (database disk image is malformed); it was set aside as ${join(draftsDir(w.configDir), aside)} (not deleted: what it holds may still be read by hand) and no draft could be read from it\nNo drafts are waiting.\n`);
+    expect(drafts.stderr).toBe(
+      `warning: the drafts database ${outboxDb(w.configDir)} was damaged (database disk image is malformed); it was set aside as ${join(draftsDir(w.configDir), aside)} (not deleted: what it holds may still be read by hand) and no draft could be read from it\nNo drafts are waiting.\n`,
+    );
     expect(drafts.stderr).not.toContain('kept first');
     const status = await w.cli(['status']);
     expect([status.code === 0 || status.code === 3, status.stderr]).toEqual([true, '']);
@@ -171,7 +178,9 @@ describe('a database damaged inside (its header intact)', () => {
     overwrite(file, Math.floor(at / 4096) * 4096, 4096);
     const drafts = await w.cli(['drafts']);
     expect(drafts.code).toBe(0);
-    expect(drafts.stderr).toMatch(/^warning: the drafts database .* was damaged \(database disk image is malformed\); it was set aside as .*outbox\.db\.damaged-\d+ \(not deleted: what it holds may still be read by hand\) and 2 drafts read from it are kept in the new one\n$/);
+    expect(drafts.stderr).toMatch(
+      /^warning: the drafts database .* was damaged \(database disk image is malformed\); it was set aside as .*outbox\.db\.damaged-\d+ \(not deleted: what it holds may still be read by hand\) and 2 drafts read from it are kept in the new one\n$/,
+    );
     expect(drafts.stdout).toContain('alpha alphaalpha');
     expect(drafts.stdout).toContain('charlie charliecharlie');
     expect(drafts.stdout).not.toContain('bravo bravobravo');
@@ -204,9 +213,18 @@ describe('a database damaged inside (its header intact)', () => {
   });
 });
 
-describe("a 0.1.0 claim file whose pid another process has since taken", () => {
+describe('a 0.1.0 claim file whose pid another process has since taken', () => {
   const file = (id: string, description: string) =>
-    JSON.stringify({ checkin_outbox: 1, id, account: { api_url: w.sb.url }, target: { kind: 'activity' }, content: { kind: 'activity', input: { group: 'git', description } }, made: 'typed', created_at: '2026-11-20T08:00:00.000Z', saved_at: '2026-11-20T08:00:00.000Z' });
+    JSON.stringify({
+      checkin_outbox: 1,
+      id,
+      account: { api_url: w.sb.url },
+      target: { kind: 'activity' },
+      content: { kind: 'activity', input: { group: 'git', description } },
+      made: 'typed',
+      created_at: '2026-11-20T08:00:00.000Z',
+      saved_at: '2026-11-20T08:00:00.000Z',
+    });
 
   async function withProcess<T>(fn: (pid: number) => Promise<T>): Promise<T> {
     const child = track(spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' }));
@@ -240,8 +258,14 @@ describe("a 0.1.0 claim file whose pid another process has since taken", () => {
       writeFileSync(join(dir, 'eeee5555.json'), file('eeee5555', 'Words of 0.1.0'));
       writeFileSync(join(dir, 'eeee5555.claim'), JSON.stringify({ pid, token: 'x', at }));
       const r = await w.cli(['drafts']);
-      expect(r.stderr).toBe(`warning: the draft ${join(dir, 'eeee5555.json')} is being sent by another checkin (process ${pid}, since ${at.slice(0, 24)}); it is left where it is until that one is gone\nNo drafts are waiting.\n`);
-      expect(readdirSync(dir).filter((n) => n.startsWith('eeee5555')).sort()).toEqual(['eeee5555.claim', 'eeee5555.json']);
+      expect(r.stderr).toBe(
+        `warning: the draft ${join(dir, 'eeee5555.json')} is being sent by another checkin (process ${pid}, since ${at.slice(0, 24)}); it is left where it is until that one is gone\nNo drafts are waiting.\n`,
+      );
+      expect(
+        readdirSync(dir)
+          .filter((n) => n.startsWith('eeee5555'))
+          .sort(),
+      ).toEqual(['eeee5555.claim', 'eeee5555.json']);
     });
   });
 });
@@ -264,7 +288,9 @@ describe('another process holding the database', () => {
   function made(): void {
     mkdirSync(draftsDir(w.configDir), { recursive: true, mode: 0o700 });
     const db = new DatabaseSync(outboxDb(w.configDir));
-    db.exec(`PRAGMA journal_mode = WAL; CREATE TABLE entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept', holder TEXT, sending_at TEXT, maybe_at TEXT); CREATE TABLE imported (name TEXT PRIMARY KEY);`);
+    db.exec(
+      `PRAGMA journal_mode = WAL; CREATE TABLE entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept', holder TEXT, sending_at TEXT, maybe_at TEXT); CREATE TABLE imported (name TEXT PRIMARY KEY);`,
+    );
     db.close();
   }
 
@@ -274,14 +300,20 @@ describe('another process holding the database', () => {
       let t = Date.now();
       const drafts = await w.cli(['drafts']);
       expect(Date.now() - t).toBeLessThan(3000);
-      expect(drafts).toEqual({ code: 1, stdout: '', stderr: `error: Cannot read the drafts in ${draftsDir(w.configDir)}: the drafts database is busy (another checkin is writing it); try again in a moment\n` });
+      expect(drafts).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: Cannot read the drafts in ${draftsDir(w.configDir)}: the drafts database is busy (another checkin is writing it); try again in a moment\n`,
+      });
       t = Date.now();
       const status = await w.cli(['status']);
       expect(Date.now() - t).toBeLessThan(3000);
       // The status stands (its exit code is what prompts and cron read); the drafts are said busy, not counted as none.
       expect(status.code === 0 || status.code === 3).toBe(true);
       expect(status.stdout).not.toMatch(/draft/);
-      expect(status.stderr).toBe(`warning: Cannot read the drafts in ${draftsDir(w.configDir)}: the drafts database is busy (another checkin is writing it); try again in a moment\n`);
+      expect(status.stderr).toBe(
+        `warning: Cannot read the drafts in ${draftsDir(w.configDir)}: the drafts database is busy (another checkin is writing it); try again in a moment\n`,
+      );
       const json = await w.cli(['status', '--json']);
       expect(JSON.parse(json.stdout)).not.toHaveProperty('drafts_waiting');
     });
@@ -293,7 +325,11 @@ describe('another process holding the database', () => {
       const tmp = tempDir();
       const r = await w.cli(['log', 'while locked'], { env: { TMPDIR: tmp } });
       expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(new RegExp(`^warning: Cannot keep a draft in ${draftsDir(w.configDir).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the drafts database is busy \\(another checkin is writing it\\)\\); it is kept in \\S+ instead\n$`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^warning: Cannot keep a draft in ${draftsDir(w.configDir).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the drafts database is busy \\(another checkin is writing it\\)\\); it is kept in \\S+ instead\n$`,
+        ),
+      );
       expect(r.stderr).not.toMatch(/try again/);
     });
   }, 20_000);

@@ -33,7 +33,12 @@ function deadPid(): number {
 /** Sets a row's holder as another process would have (the test plays a checkin that is gone, or one whose pid was reused). */
 function holdAs(dir: string, id: string, holder: { pid: number; start?: string }, state: 'held' | 'sending', sendingAt?: string) {
   const db = new DatabaseSync(join(dir, 'outbox.db'));
-  db.prepare('UPDATE entries SET state = ?, holder = ?, sending_at = ? WHERE id = ?').run(state, JSON.stringify({ ...holder, token: 'x', at: T0.toISOString() }), sendingAt ?? null, id);
+  db.prepare('UPDATE entries SET state = ?, holder = ?, sending_at = ? WHERE id = ?').run(
+    state,
+    JSON.stringify({ ...holder, token: 'x', at: T0.toISOString() }),
+    sendingAt ?? null,
+    id,
+  );
   db.close();
 }
 
@@ -102,7 +107,9 @@ describe('the outbox database', () => {
     const { dir } = box();
     const w: string[] = [];
     const outbox = new Outbox(dir, (m) => w.push(m));
-    const a = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), { hold: false });
+    const a = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), {
+      hold: false,
+    });
     holdAs(dir, a.id, { pid: deadPid() }, 'sending', '2026-11-22T09:31:00.000Z');
     expect(new Outbox(dir).maybeSent(a)).toBe('2026-11-22T09:31:00.000Z');
     const claim = outbox.claim(a);
@@ -127,7 +134,9 @@ describe('the outbox database', () => {
 
   it('sending() is in the row; unknown() marks it maybe sent and releases; done() removes the row', () => {
     const { dir, outbox } = box();
-    const a = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), { hold: false });
+    const a = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), {
+      hold: false,
+    });
     const c = outbox.claim(a);
     c.sending();
     expect(rowsIn(dir)[0]).toMatchObject({ state: 'sending', sending_at: expect.any(String) });
@@ -140,13 +149,26 @@ describe('the outbox database', () => {
   it("0.1.0's files move in once: an entry, its claim that said `sending` (maybe sent), an `.unknown` marker, the editor's file", () => {
     const dir = join(tempDir('checkin-outbox-'), 'drafts');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const e = (id: string, over: object = {}) => ({ checkin_outbox: 1, id, account: { api_url: API }, target: CHECK_IN, content: answers(id), made: 'typed', created_at: T0.toISOString(), saved_at: T0.toISOString(), ...over });
+    const e = (id: string, over: object = {}) => ({
+      checkin_outbox: 1,
+      id,
+      account: { api_url: API },
+      target: CHECK_IN,
+      content: answers(id),
+      made: 'typed',
+      created_at: T0.toISOString(),
+      saved_at: T0.toISOString(),
+      ...over,
+    });
     writeFileSync(join(dir, 'plainone.json'), JSON.stringify(e('plainone')));
     writeFileSync(join(dir, 'claimed1.json'), JSON.stringify(e('claimed1')));
     writeFileSync(join(dir, 'claimed1.claim'), JSON.stringify({ pid: deadPid(), token: 't', at: T0.toISOString(), sending: '2026-11-22T09:40:00.000Z' }));
     writeFileSync(join(dir, 'unknown1.json'), JSON.stringify(e('unknown1')));
     writeFileSync(join(dir, 'unknown1.unknown'), JSON.stringify({ at: '2026-11-22T09:50:00.000Z' }));
-    writeFileSync(join(dir, 'edited01.json'), JSON.stringify(e('edited01', { content: { kind: 'text', text: 'as opened' }, editing: { file: 'edited01.md', pid: deadPid(), shown: 'x' } })));
+    writeFileSync(
+      join(dir, 'edited01.json'),
+      JSON.stringify(e('edited01', { content: { kind: 'text', text: 'as opened' }, editing: { file: 'edited01.md', pid: deadPid(), shown: 'x' } })),
+    );
     writeFileSync(join(dir, 'edited01.md'), 'as saved later');
     const outbox = new Outbox(dir);
     expect(outbox.list().map((x) => [x.id, x.content])).toEqual([
@@ -155,7 +177,15 @@ describe('the outbox database', () => {
       ['plainone', answers('plainone')],
       ['unknown1', answers('unknown1')],
     ]);
-    expect(folderView(dir)).toEqual(['claimed1.json', 'claimed1.unknown', 'edited01.json', 'edited01.md', 'plainone.json', 'unknown1.json', 'unknown1.unknown']);
+    expect(folderView(dir)).toEqual([
+      'claimed1.json',
+      'claimed1.unknown',
+      'edited01.json',
+      'edited01.md',
+      'plainone.json',
+      'unknown1.json',
+      'unknown1.unknown',
+    ]);
     expect(outbox.maybeSent(outbox.find('claimed1')!)).toBe('2026-11-22T09:40:00.000Z');
     expect(outbox.maybeSent(outbox.find('unknown1')!)).toBe('2026-11-22T09:50:00.000Z');
     expect(outbox.editedUnwatched(outbox.find('edited01')!)).toBe(true);

@@ -21,12 +21,18 @@ const entriesIn = (dir: string) => folderEntries(dir).sort((a, b) => (a.created_
 
 /** How a refused write is said, by the status the service answered with; and its exit code. */
 const REFUSALS = [
-  { status: 500, message: 'boom', code: 1, lines: (req: string) => `error: ${req}: 500 Internal Server Error: boom\nThe service is having trouble; try again in a few minutes.\n` },
+  {
+    status: 500,
+    message: 'boom',
+    code: 1,
+    lines: (req: string) => `error: ${req}: 500 Internal Server Error: boom\nThe service is having trouble; try again in a few minutes.\n`,
+  },
   {
     status: 403,
     message: 'forbidden',
     code: 4,
-    lines: (req: string) => `error: The token is read-only: the service refused ${req} (403)\nWrites need a token with the "Read + write" scope: make one in the service's integrations settings, then run \`checkin login\`.\n`,
+    lines: (req: string) =>
+      `error: The token is read-only: the service refused ${req} (403)\nWrites need a token with the "Read + write" scope: make one in the service's integrations settings, then run \`checkin login\`.\n`,
   },
   { status: 413, message: 'too large', code: 2, lines: (req: string) => `error: ${req}: 413 Payload Too Large: too large\n` },
 ];
@@ -72,7 +78,10 @@ describe('three commits logged while the service is down', () => {
     expect(resumed.stderr).toBe('');
     expect(w.sent()).toEqual(['POST /api/v2/activities', 'POST /api/v2/activities', 'POST /api/v2/activities']);
     expect(w.sb.requests.map((q) => q.body)).toEqual(commits.map((description) => ({ group: 'git', description })));
-    expect(resumed.stdout.split('\n')).toEqual([...commits.map((c) => expect.stringMatching(new RegExp(`^\\S+\\t2026-11-22T09:33:00Z\\tapi\\tAda Lovelace\\t${c}\\t$`))), '']);
+    expect(resumed.stdout.split('\n')).toEqual([
+      ...commits.map((c) => expect.stringMatching(new RegExp(`^\\S+\\t2026-11-22T09:33:00Z\\tapi\\tAda Lovelace\\t${c}\\t$`))),
+      '',
+    ]);
     expect(filesIn(dir())).toEqual([]);
 
     w.forget();
@@ -92,7 +101,11 @@ describe('a later send never takes an earlier entry', () => {
       const failed = await w.cli(['today', '-i', '-', '-b', 'waiting on DBA'], { input: '- Migrate the invoices table\n' });
       expect(failed).toEqual({ code: refusal.code, stdout: '', stderr: refusal.lines(patch) + KEPT('checkin today --resume') });
       const [first] = entriesIn(dir());
-      expect(first).toMatchObject({ target: { kind: 'check-in', key: TODAY }, content: { kind: 'answers', answers: { intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' } }, made: 'piped' });
+      expect(first).toMatchObject({
+        target: { kind: 'check-in', key: TODAY },
+        content: { kind: 'answers', answers: { intentions: '- Migrate the invoices table', blockers: 'waiting on DBA' } },
+        made: 'piped',
+      });
       const firstFile = rowData(dir(), first.id);
 
       await w.clock.sleep(60_000);
@@ -127,7 +140,11 @@ describe('a later send never takes an earlier entry', () => {
       expect(failed).toEqual({ code: refusal.code, stdout: '', stderr: refusal.lines(post) + KEPT('checkin comments yesterday --resume') });
       expect(w.sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -1)}`, post]);
       const [first] = entriesIn(dir());
-      expect(first).toMatchObject({ target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Can the DBA look today?\n' }, made: 'piped' });
+      expect(first).toMatchObject({
+        target: { kind: 'comment', on: 'check-in', id },
+        content: { kind: 'comment', body: 'Can the DBA look today?\n' },
+        made: 'piped',
+      });
       const firstFile = rowData(dir(), first.id);
 
       await w.clock.sleep(60_000);
@@ -136,7 +153,9 @@ describe('a later send never takes an earlier entry', () => {
       expect(later.code).toBe(0);
       expect(w.sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -1)}`, post]);
       expect(w.sb.requests[1]!.body).toEqual({ body: 'Thanks for the review' });
-      expect(later.stderr).toBe('note: another draft for this check-in (comment) is still waiting: `checkin comments yesterday --resume` sends it, `checkin drafts` shows it.\n');
+      expect(later.stderr).toBe(
+        'note: another draft for this check-in (comment) is still waiting: `checkin comments yesterday --resume` sends it, `checkin drafts` shows it.\n',
+      );
       expect(filesIn(dir())).toEqual([`${first.id}.json`]);
       expect(rowData(dir(), first.id)).toBe(firstFile);
 
@@ -153,7 +172,11 @@ describe('a later send never takes an earlier entry', () => {
     const id = checkInId(w.id('ada'), date);
     w.sb.inject({ method: 'GET', path: `/check-ins/${date}`, status: 500, headers: json, body: '{"message":"boom"}' });
     const failed = await w.cli(['comments', 'yesterday', '--add', '-'], { input: 'Can the DBA look today?\n' });
-    expect(failed).toEqual({ code: 1, stdout: '', stderr: `error: GET /api/v2/check-ins/${date}: 500 Internal Server Error: boom\nThe service is having trouble; try again in a few minutes.\n${KEPT('checkin comments yesterday --resume')}` });
+    expect(failed).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: GET /api/v2/check-ins/${date}: 500 Internal Server Error: boom\nThe service is having trouble; try again in a few minutes.\n${KEPT('checkin comments yesterday --resume')}`,
+    });
     const [first] = entriesIn(dir());
     expect(first).toMatchObject({ target: { kind: 'comment', on: 'check-in', id: date }, content: { kind: 'comment', body: 'Can the DBA look today?\n' } });
 
@@ -161,7 +184,9 @@ describe('a later send never takes an earlier entry', () => {
     const later = await w.cli(['comments', 'yesterday', '--add', 'Thanks for the review']);
     expect(later.code).toBe(0);
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${date}`, `POST /api/v2/check-ins/${id}/comments`]);
-    expect(later.stderr).toBe('note: another draft for this check-in (comment) is still waiting: `checkin comments yesterday --resume` sends it, `checkin drafts` shows it.\n');
+    expect(later.stderr).toBe(
+      'note: another draft for this check-in (comment) is still waiting: `checkin comments yesterday --resume` sends it, `checkin drafts` shows it.\n',
+    );
     expect(filesIn(dir())).toEqual([`${first.id}.json`]);
 
     w.forget();
@@ -181,7 +206,10 @@ describe("the machine's date is not the profile's", () => {
       const dir = join(w.env.CHECKIN_CONFIG_DIR!, 'drafts');
       const grace = { CHECKIN_TOKEN: 'sandbox_pat_grace', TZ: undefined };
       // The profile could not be read then: the machine's date, and the send failed.
-      w.sb.inject({ method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' }, { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' });
+      w.sb.inject(
+        { method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' },
+        { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' },
+      );
       const earlier = await w.cli(['today', '-p', '-'], { env: grace, input: 'Kept for the machine day\n' });
       expect(earlier).toEqual({
         code: 1,
@@ -190,7 +218,10 @@ describe("the machine's date is not the profile's", () => {
       });
       expect(w.sb.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['GET /api/v2/me 500', 'PATCH /api/v2/check-ins/2026-11-22 500']);
       const [kept] = entriesIn(dir);
-      expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, content: { kind: 'answers', answers: { previous: 'Kept for the machine day' } } });
+      expect(kept).toMatchObject({
+        target: { kind: 'check-in', key: '2026-11-22' },
+        content: { kind: 'answers', answers: { previous: 'Kept for the machine day' } },
+      });
       const keptFile = rowData(dir, kept.id);
 
       await w.clock.sleep(60_000);
@@ -218,7 +249,10 @@ describe("piped before the person's zone was known", () => {
     try {
       const dir = join(w.env.CHECKIN_CONFIG_DIR!, 'drafts');
       const grace = { CHECKIN_TOKEN: 'sandbox_pat_grace', TZ: undefined };
-      w.sb.inject({ method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' }, { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' });
+      w.sb.inject(
+        { method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' },
+        { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' },
+      );
       expect((await w.cli(['today', '-p', '-'], { env: grace, input: 'Typed on Saturday evening\n' })).code).toBe(1);
       const [kept] = entriesIn(dir);
       expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, day_guessed: true });
@@ -226,7 +260,9 @@ describe("piped before the person's zone was known", () => {
       w.sb.requests.length = 0;
       const resumed = await w.cli(['today', '--resume'], { env: grace });
       expect([resumed.code, resumed.stderr]).toEqual([0, '']);
-      expect(w.sb.requests.filter((q) => q.method === 'PATCH').map((q) => [q.path, q.body])).toEqual([['/api/v2/check-ins/2026-11-21', { previous: 'Typed on Saturday evening' }]]);
+      expect(w.sb.requests.filter((q) => q.method === 'PATCH').map((q) => [q.path, q.body])).toEqual([
+        ['/api/v2/check-ins/2026-11-21', { previous: 'Typed on Saturday evening' }],
+      ]);
       expect(filesIn(dir)).toEqual([]);
     } finally {
       await w.sb.close();
@@ -245,7 +281,14 @@ describe('kept through a URL that is not the service (…/api/v1)', () => {
       stdout: '',
       stderr: `error: No check-in service (API v2) at ${v1}: PATCH /api/v1/check-ins/${TODAY} answered 404, and GET /api/v1/me answered 404\nCheck CHECKIN_API_URL (or the URL stored by \`checkin login\`): it is the API v2 base, e.g. https://service.steady.space/api/v2.\n${KEPT('checkin today --resume')}`,
     });
-    expect(entriesIn(dir())).toMatchObject([{ account: { api_url: v1 }, target: { kind: 'check-in', key: TODAY }, content: { kind: 'answers', answers: { previous: 'Through the wrong door' } }, made: 'piped' }]);
+    expect(entriesIn(dir())).toMatchObject([
+      {
+        account: { api_url: v1 },
+        target: { kind: 'check-in', key: TODAY },
+        content: { kind: 'answers', answers: { previous: 'Through the wrong door' } },
+        made: 'piped',
+      },
+    ]);
     w.forget();
   };
 
@@ -264,10 +307,23 @@ describe('kept through a URL that is not the service (…/api/v1)', () => {
     const p = scripted(['send']);
     const r = await w.cli(['today'], { tty: true, prompter: p });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`^An unsent draft for today \\(${TODAY}\\), saved Sun 22 Nov 09:30:\n✓ Checked in for Sun 22 Nov  http://127\\.0\\.0\\.1:\\d+/app/check-ins/\\S+\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^An unsent draft for today \\(${TODAY}\\), saved Sun 22 Nov 09:30:\n✓ Checked in for Sun 22 Nov  http://127\\.0\\.0\\.1:\\d+/app/check-ins/\\S+\n$`,
+      ),
+    );
     expect(r.stdout).toContain('Previous\n  Through the wrong door\n');
-    expect(p.asked).toEqual([{ kind: 'select', message: 'What now?', default: undefined, choices: ['Send the draft', 'Go through the questions with the draft filled in', 'Discard the draft'] }]);
-    expect(w.sb.requests.filter((q) => q.method === 'PATCH').map((q) => [q.path, q.body])).toEqual([[`/api/v2/check-ins/${TODAY}`, { previous: 'Through the wrong door' }]]);
+    expect(p.asked).toEqual([
+      {
+        kind: 'select',
+        message: 'What now?',
+        default: undefined,
+        choices: ['Send the draft', 'Go through the questions with the draft filled in', 'Discard the draft'],
+      },
+    ]);
+    expect(w.sb.requests.filter((q) => q.method === 'PATCH').map((q) => [q.path, q.body])).toEqual([
+      [`/api/v2/check-ins/${TODAY}`, { previous: 'Through the wrong door' }],
+    ]);
     expect(filesIn(dir())).toEqual([]);
   });
 });

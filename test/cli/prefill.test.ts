@@ -18,7 +18,15 @@ let notRepo: string;
 function commit(dir: string, subject: string, email: string, when: string) {
   writeFileSync(join(dir, 'file.txt'), `${subject}\n`);
   execFileSync('git', ['-C', dir, 'add', '.']);
-  const env = { ...process.env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: 'x', GIT_COMMITTER_NAME: 'x' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_DATE: when,
+    GIT_COMMITTER_DATE: when,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_COMMITTER_EMAIL: email,
+    GIT_AUTHOR_NAME: 'x',
+    GIT_COMMITTER_NAME: 'x',
+  };
   execFileSync('git', ['-C', dir, 'commit', '-q', '-m', subject], { env });
 }
 
@@ -38,7 +46,8 @@ beforeEach(() => {
 
 function lastIntentions(): string {
   const ada = w.id('ada');
-  return w.sb.service.data.check_ins.filter((c) => c.person_id === ada && c.date < TODAY && c.intentions).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!.intentions!;
+  return w.sb.service.data.check_ins.filter((c) => c.person_id === ada && c.date < TODAY && c.intentions).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!
+    .intentions!;
 }
 
 describe('the suggestion for previous', () => {
@@ -80,12 +89,18 @@ describe('the suggestion for previous', () => {
     const r = await w.cli(['today', '--from-activity', '-i', '- Review the retries', '--json'], { env: { CHECKIN_GIT_REPOS: repo } });
     expect(r.code).toBe(0);
     expect(w.sent().filter((q) => !q.startsWith('GET'))).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
-    expect(w.sb.requests.at(-1)!.body).toEqual({ intentions: '- Review the retries', previous: `${lastIntentions()}\n${PR}\n- Document the invoice states (billing-api)\n- Retry webhooks with backoff (billing-api)` });
+    expect(w.sb.requests.at(-1)!.body).toEqual({
+      intentions: '- Review the retries',
+      previous: `${lastIntentions()}\n${PR}\n- Document the invoice states (billing-api)\n- Retry webhooks with backoff (billing-api)`,
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ intentions: '- Review the retries' });
   });
 
   it('refuses --from-activity with --previous, and --suggest with --from-activity, before any request', async () => {
-    expect(await w.cli(['today', '--from-activity', '-p', 'x'])).toMatchObject({ code: 2, stderr: 'error: --from-activity fills in previous; leave out --previous\n' });
+    expect(await w.cli(['today', '--from-activity', '-p', 'x'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --from-activity fills in previous; leave out --previous\n',
+    });
     expect(await w.cli(['today', '--from-activity', '--suggest'])).toMatchObject({ code: 2 });
     expect(w.sent()).toEqual([]);
   });

@@ -29,7 +29,11 @@ const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
  */
 function bounded(entry: string, body: string, args: string[]): string {
   // esbuild's command (its JS API would leave its service process running).
-  const built = spawnSync(join(ROOT, 'node_modules', '.bin', 'esbuild'), [join(ROOT, entry), '--bundle', '--platform=node', '--format=cjs', '--log-level=error'], { encoding: 'utf8', timeout: 20_000 });
+  const built = spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'esbuild'),
+    [join(ROOT, entry), '--bundle', '--platform=node', '--format=cjs', '--log-level=error'],
+    { encoding: 'utf8', timeout: 20_000 },
+  );
   expect(built.status, built.stderr).toBe(0);
   const bundle = built.stdout;
   const script = `${bundle}\n;const m = module.exports, args = process.argv.slice(1);\n${body}`;
@@ -59,7 +63,9 @@ describe('readRegularFile', () => {
     const fifo = join(dir, 'cache.json');
     mkfifo(fifo);
     symlinkSync(fifo, join(dir, 'link.json'));
-    expect(bounded('src/config/files.ts', READ_EACH, [fifo, join(dir, 'link.json')])).toBe('ENOTREG: a FIFO, not a regular file\nENOTREG: a FIFO, not a regular file\n');
+    expect(bounded('src/config/files.ts', READ_EACH, [fifo, join(dir, 'link.json')])).toBe(
+      'ENOTREG: a FIFO, not a regular file\nENOTREG: a FIFO, not a regular file\n',
+    );
     // And here, now that it is known not to block.
     expect(refused(() => readRegularFile(fifo))).toMatchObject({ code: 'ENOTREG', path: fifo, message: 'a FIFO, not a regular file' });
     expect(readJson(fifo)).toEqual({ value: {}, damaged: 'a FIFO, not a regular file', unreadable: true });
@@ -87,7 +93,10 @@ describe('readRegularFile', () => {
     writeFileSync(join(dir, 'at'), 'x'.repeat(1024));
     writeFileSync(join(dir, 'over'), 'x'.repeat(1025));
     expect(readRegularBytes(join(dir, 'at'), 1024).length).toBe(1024);
-    expect(refused(() => readRegularFile(join(dir, 'over'), 1024))).toMatchObject({ code: 'EFBIG', message: 'larger than 1 KiB, the most checkin reads of its own files' });
+    expect(refused(() => readRegularFile(join(dir, 'over'), 1024))).toMatchObject({
+      code: 'EFBIG',
+      message: 'larger than 1 KiB, the most checkin reads of its own files',
+    });
     // The default bound, 16 MiB: a sparse file one byte over it is refused by its size, unread.
     expect(MAX_FILE_BYTES).toBe(16 * 1024 * 1024);
     writeFileSync(join(dir, 'huge.json'), '');
@@ -111,19 +120,35 @@ describe('readRegularFile', () => {
 });
 
 describe.skipIf(process.platform === 'win32')('the outbox reads through it', () => {
-  it('a FIFO where a draft (or an earlier version\'s draft) would be is said and passed over, without blocking; a real draft beside it is read', () => {
+  it("a FIFO where a draft (or an earlier version's draft) would be is said and passed over, without blocking; a real draft beside it is read", () => {
     const root = tempDir('checkin-files-');
     const dir = join(root, 'drafts');
     mkdirSync(dir);
     mkfifo(join(dir, 'abcd2345.json'));
     mkfifo(join(dir, `${'a'.repeat(32)}.json`));
-    const entry = { checkin_outbox: 1, id: 'wxyz6789', account: { api_url: 'http://127.0.0.1:1/api/v2' }, target: { kind: 'activity' }, content: { kind: 'activity', input: { group: 'git', description: 'kept' } }, made: 'piped', created_at: '2026-01-01T00:00:00.000Z', saved_at: '2026-01-01T00:00:00.000Z' };
+    const entry = {
+      checkin_outbox: 1,
+      id: 'wxyz6789',
+      account: { api_url: 'http://127.0.0.1:1/api/v2' },
+      target: { kind: 'activity' },
+      content: { kind: 'activity', input: { group: 'git', description: 'kept' } },
+      made: 'piped',
+      created_at: '2026-01-01T00:00:00.000Z',
+      saved_at: '2026-01-01T00:00:00.000Z',
+    };
     writeFileSync(join(dir, 'wxyz6789.json'), JSON.stringify(entry));
-    const out = bounded('src/config/outbox-files.ts', 'const w = []; const l = new m.Outbox(args[0], (x) => w.push(x)).list(); console.log(JSON.stringify({ ids: l.map((e) => e.id), w }));', [dir]);
+    const out = bounded(
+      'src/config/outbox-files.ts',
+      'const w = []; const l = new m.Outbox(args[0], (x) => w.push(x)).list(); console.log(JSON.stringify({ ids: l.map((e) => e.id), w }));',
+      [dir],
+    );
     // Each said once: the earlier version's when it is looked at to be moved in, the entry's when listed.
     expect(JSON.parse(out)).toEqual({
       ids: ['wxyz6789'],
-      w: [`cannot read the draft ${join(dir, `${'a'.repeat(32)}.json`)}: a FIFO, not a regular file`, `cannot read the draft ${join(dir, 'abcd2345.json')}: a FIFO, not a regular file`],
+      w: [
+        `cannot read the draft ${join(dir, `${'a'.repeat(32)}.json`)}: a FIFO, not a regular file`,
+        `cannot read the draft ${join(dir, 'abcd2345.json')}: a FIFO, not a regular file`,
+      ],
     });
   });
 });

@@ -7,7 +7,20 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { launchdPlist, onCalendar, parseOnCalendar, parsePlist, parseTaskXml, systemdQuote, systemdService, systemdTimer, taskXml, utf16, windowsQuote, type Job } from '../../src/system/reminder-units.js';
+import {
+  launchdPlist,
+  onCalendar,
+  parseOnCalendar,
+  parsePlist,
+  parseTaskXml,
+  systemdQuote,
+  systemdService,
+  systemdTimer,
+  taskXml,
+  utf16,
+  windowsQuote,
+  type Job,
+} from '../../src/system/reminder-units.js';
 import { runInstall, runReminder, runRemindStatus, runRemove } from '../../src/commands/remind/remind.js';
 import { createContext } from '../../src/context.js';
 import { lastReminderRun, recordReminderRun } from '../../src/system/reminder.js';
@@ -60,10 +73,17 @@ const JOB: Job = {
 
 describe('systemd units', () => {
   it('OnCalendar= is read back as written, and systemd reads it as the same days and time', async () => {
-    for (const days of [[1, 2, 3, 4, 5], [0, 6], [0, 1, 2, 3, 4, 5, 6]]) {
+    for (const days of [
+      [1, 2, 3, 4, 5],
+      [0, 6],
+      [0, 1, 2, 3, 4, 5, 6],
+    ]) {
       expect(parseOnCalendar(onCalendar({ hour: 7, minute: 45 }, days, 'Europe/Berlin'))).toEqual({ at: { hour: 7, minute: 45 }, days });
     }
-    const r = await run('systemd-analyze', ['calendar', '--iterations=3', onCalendar({ hour: 9, minute: 5 }, [1, 3, 5])], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } }).catch(() => undefined);
+    const r = await run('systemd-analyze', ['calendar', '--iterations=3', onCalendar({ hour: 9, minute: 5 }, [1, 3, 5])], {
+      encoding: 'utf8',
+      env: { ...process.env, TZ: 'UTC' },
+    }).catch(() => undefined);
     if (!r) return console.warn('systemd-analyze is not installed: calendar not checked by systemd');
     expect(r.stdout).toContain('Normalized form: Mon,Wed,Fri *-*-* 09:05:00');
     expect([...r.stdout.matchAll(/(?:Next elapse|Iter\. #\d): (\w{3}) \d{4}-\d\d-\d\d 09:05:00 UTC/g)].map((m) => m[1])).toHaveLength(3);
@@ -86,7 +106,11 @@ describe('systemd units', () => {
       const job = { ...JOB, node: join(odd, node) };
       writeFileSync(join(dir, 'checkin-remind.service'), systemdService(job));
       writeFileSync(join(dir, 'checkin-remind.timer'), systemdTimer(job, 'Europe/Berlin'));
-      return run('systemd-analyze', ['verify', '--user', join(dir, 'checkin-remind.timer'), join(dir, 'checkin-remind.service')], { encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: runtime }, timeout: 20_000 }).then(
+      return run('systemd-analyze', ['verify', '--user', join(dir, 'checkin-remind.timer'), join(dir, 'checkin-remind.service')], {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_RUNTIME_DIR: runtime },
+        timeout: 20_000,
+      }).then(
         (r) => ({ code: 0, stderr: r.stderr }),
         (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
       );
@@ -103,7 +127,9 @@ describe('systemd units', () => {
   it('quotes each word as systemd.syntax(7) reads it back', () => {
     expect(systemdQuote('/a b/%h$X"\\', true)).toBe('"/a b/%%h$$X\\"\\\\"');
     // The executable's name: $ is not expanded there.
-    expect(systemdService({ ...JOB, node: '/a $b/node', script: '/c $d/checkin.js' })).toContain('\nExecStart="/a $b/node" "/c $$d/checkin.js" "remind" "run"\n');
+    expect(systemdService({ ...JOB, node: '/a $b/node', script: '/c $d/checkin.js' })).toContain(
+      '\nExecStart="/a $b/node" "/c $$d/checkin.js" "remind" "run"\n',
+    );
     expect(systemdQuote('K=/a b/%h$X', false)).toBe('"K=/a b/%%h$X"');
     expect(() => systemdQuote('a\nb', false)).toThrow(/line break/);
     // systemd refuses these in an executable's name, escaped or not (systemd-analyze verify: "contains special characters").
@@ -141,7 +167,12 @@ function parseXml(xml: string): { decl: string; doctype?: string; root: El } {
   const decode = (s: string) => {
     if (/&(?!(amp|lt|gt|quot|apos);)/.test(s)) fail('a bare &');
     if (/[<]/.test(s)) fail('a bare <');
-    return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    return s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
   };
   const element = (): El => {
     const open = /^<([A-Za-z][\w.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>/.exec(xml.slice(i)) ?? fail('no element');
@@ -228,7 +259,7 @@ function windowsArgv(line: string): string[] {
     let quoted = false;
     for (; i < line.length && (quoted || line[i] !== ' '); i++) {
       let slashes = 0;
-      while (line[i] === '\\') slashes++, i++;
+      while (line[i] === '\\') (slashes++, i++);
       if (line[i] === '"') {
         arg += '\\'.repeat(Math.floor(slashes / 2));
         if (slashes % 2) arg += '"';
@@ -248,7 +279,9 @@ const TASK_NS = 'http://schemas.microsoft.com/windows/2004/02/mit/task';
 
 describe('the Task Scheduler task', () => {
   it('is UTF-16 with a byte-order mark and a UTF-16 declaration, in the task namespace, with the structure the schema requires', () => {
-    const bytes = utf16(taskXml({ ...JOB, node: 'C:\\Program Files\\nodejs\\node.exe', script: 'C:\\Users\\Ada "A" L\\AppData\\checkin\\bin\\checkin.js' }, '2026-11-23'));
+    const bytes = utf16(
+      taskXml({ ...JOB, node: 'C:\\Program Files\\nodejs\\node.exe', script: 'C:\\Users\\Ada "A" L\\AppData\\checkin\\bin\\checkin.js' }, '2026-11-23'),
+    );
     expect([...bytes.subarray(0, 2)]).toEqual([0xff, 0xfe]);
     const xml = bytes.subarray(2).toString('utf16le');
     const doc = parseXml(xml);
@@ -293,9 +326,12 @@ describe('the Task Scheduler task', () => {
     expect(parseTaskXml(xml)).toEqual({ at: JOB.at, days: JOB.days });
   });
 
-  it.each([['plain'], ['two words'], ['say "hi"'], ['C:\\dir with space\\'], ['tail\\\\'], ['a\\"b'], ['']])('windowsQuote(%j) is split back as itself', (arg) => {
-    expect(windowsArgv(`x ${windowsQuote(arg)} y`)).toEqual(['x', arg, 'y']);
-  });
+  it.each([['plain'], ['two words'], ['say "hi"'], ['C:\\dir with space\\'], ['tail\\\\'], ['a\\"b'], ['']])(
+    'windowsQuote(%j) is split back as itself',
+    (arg) => {
+      expect(windowsArgv(`x ${windowsQuote(arg)} y`)).toEqual(['x', arg, 'y']);
+    },
+  );
 });
 
 // ---- macOS and Windows played by a stand-in host (nothing runs there) ----
@@ -345,7 +381,13 @@ describe('macOS: a launchd agent, loaded with launchctl bootstrap and taken out 
     const { host, calls } = fakeHost('darwin', env);
     const { ctx, io } = context(() => new Date());
     await runReminder(ctx, {}, host);
-    expect(calls).toEqual([['/usr/bin/osascript', '-e', 'display notification "Today\'s check-in is still pending: run checkin today" with title "checkin" subtitle "Check-in pending"']]);
+    expect(calls).toEqual([
+      [
+        '/usr/bin/osascript',
+        '-e',
+        'display notification "Today\'s check-in is still pending: run checkin today" with title "checkin" subtitle "Check-in pending"',
+      ],
+    ]);
     expect(io.stdoutText()).toBe('');
     expect(sb.requests.map((r) => `${r.method} ${r.path}`)).toContain(`GET /api/v2/check-ins/${localDateKey(new Date())}`);
   });
@@ -376,7 +418,9 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
     expect(existsSync(xmlFile)).toBe(false);
     const s = context();
     await runRemindStatus(s.ctx, {}, host);
-    expect(s.io.stdoutText()).toBe('Installed: a Task Scheduler task at 10:00 on Mon–Fri\n  next: Mon 2026-11-23 10:00 (in 2 d 22 h)\n  task checkin-remind in Task Scheduler\n');
+    expect(s.io.stdoutText()).toBe(
+      'Installed: a Task Scheduler task at 10:00 on Mon–Fri\n  next: Mon 2026-11-23 10:00 (in 2 d 22 h)\n  task checkin-remind in Task Scheduler\n',
+    );
     await runRemove(context().ctx, {}, host);
     expect(calls.at(-1)).toEqual(['C:\\Windows\\System32\\schtasks.exe', '/Delete', '/TN', 'checkin-remind', '/F']);
     const after = context();
@@ -404,7 +448,9 @@ describe('remind run --env (what a scheduled task hands the run)', () => {
     const ctx = createContext({ io, env: { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2' } });
     await runReminder(ctx, { env: [`CHECKIN_API_URL=${url}`] }, host);
     expect(calls).toEqual([['/usr/bin/notify-send', '--app-name=checkin', 'Check-in pending', "Today's check-in is still pending: run checkin today"]]);
-    await expect(runReminder(context(() => new Date()).ctx, { env: ['NODE_OPTIONS=--require=/tmp/x.js'] }, host)).rejects.toThrow(/--env takes NAME=VALUE with NAME one of CHECKIN_CONFIG_DIR, /);
+    await expect(runReminder(context(() => new Date()).ctx, { env: ['NODE_OPTIONS=--require=/tmp/x.js'] }, host)).rejects.toThrow(
+      /--env takes NAME=VALUE with NAME one of CHECKIN_CONFIG_DIR, /,
+    );
     await expect(runReminder(context(() => new Date()).ctx, { env: ['=x'] }, host)).rejects.toThrow(/--env takes NAME=VALUE/);
     expect(calls).toHaveLength(1);
   });

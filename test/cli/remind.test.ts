@@ -28,7 +28,13 @@ const run = promisify(execFile);
  */
 async function user(stand: ReturnType<typeof standIns>) {
   const home = env.HOME!;
-  const u: NodeJS.ProcessEnv = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined, CHECKIN_CONFIG_DIR: join(home, 'my "config" 100% $HOME \\'), PATH: `${stand.dir}:${env.PATH}` };
+  const u: NodeJS.ProcessEnv = {
+    ...env,
+    CHECKIN_TOKEN: undefined,
+    CHECKIN_API_URL: undefined,
+    CHECKIN_CONFIG_DIR: join(home, 'my "config" 100% $HOME \\'),
+    PATH: `${stand.dir}:${env.PATH}`,
+  };
   const login = await runCli(['login', '--with-token', '--api-url', sb.url], { env: u, input: sb.token });
   expect(login.code).toBe(0);
   return u;
@@ -100,7 +106,11 @@ describe('checkin remind with a systemd user manager', () => {
     );
     if (analyze) {
       const runtime = tempDir('checkin-runtime-');
-      const v = await run('systemd-analyze', ['verify', '--user', join(unitDir(u), 'checkin-remind.timer'), join(unitDir(u), 'checkin-remind.service')], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, encoding: 'utf8', timeout: 20_000 });
+      const v = await run('systemd-analyze', ['verify', '--user', join(unitDir(u), 'checkin-remind.timer'), join(unitDir(u), 'checkin-remind.service')], {
+        env: { ...process.env, XDG_RUNTIME_DIR: runtime },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(v.stderr.split('\n').filter((l) => l.includes('checkin-remind'))).toEqual([]);
     } else {
       console.warn('systemd-analyze is not installed: the units were not verified by systemd');
@@ -108,7 +118,12 @@ describe('checkin remind with a systemd user manager', () => {
 
     // What the timer runs: the unit's environment and nothing else.
     const cmd = unitCommand(service);
-    expect(cmd.env).toEqual([`CHECKIN_CONFIG_DIR=${u.CHECKIN_CONFIG_DIR}`, `HOME=${u.HOME}`, 'TZ=UTC', `PATH=${[...new Set([CLI_WORDS[0]!.replace(/\/[^/]+$/, ''), stand.dir, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`]);
+    expect(cmd.env).toEqual([
+      `CHECKIN_CONFIG_DIR=${u.CHECKIN_CONFIG_DIR}`,
+      `HOME=${u.HOME}`,
+      'TZ=UTC',
+      `PATH=${[...new Set([CLI_WORDS[0]!.replace(/\/[^/]+$/, ''), stand.dir, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`,
+    ]);
     expect(cmd.argv).toEqual([...CLI_WORDS, 'remind', 'run']);
     const fire = async () => (await run('env', ['-i', ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
 
@@ -138,7 +153,20 @@ describe('checkin remind with a systemd user manager', () => {
     expect(await fire()).toBe('');
     data.absences.pop();
     // Marked absent after the check-in was made: it is there, not filled in, and still no reminder.
-    data.check_ins.push({ id: 'absent-today', person_id: ada, date: today(), previous: null, intentions: null, blockers: null, mood: null, previous_completed: null, team_ids: null, completed_at: null, updated_at: `${today()}T07:00:00Z`, absent: true });
+    data.check_ins.push({
+      id: 'absent-today',
+      person_id: ada,
+      date: today(),
+      previous: null,
+      intentions: null,
+      blockers: null,
+      mood: null,
+      previous_completed: null,
+      team_ids: null,
+      completed_at: null,
+      updated_at: `${today()}T07:00:00Z`,
+      absent: true,
+    });
     expect(await fire()).toBe('');
     data.check_ins.pop();
     // No team has a check-in today.
@@ -200,7 +228,9 @@ describe('checkin remind with a systemd user manager', () => {
     expect(stand.read('systemctl.log')).toBe('--user is-system-running\n');
     // status --dry-run names what it would read and run, and runs nothing.
     const dryStatus = await runCli(['remind', 'status', '--dry-run'], { env: u });
-    expect(dryStatus.stdout).toBe(`read ${unitDir(u)}/checkin-remind.timer\nread ${unitDir(u)}/checkin-remind.service\nread ${unitDir(u)}/timers.target.wants/checkin-remind.timer\n${stand.dir}/crontab -l\n`);
+    expect(dryStatus.stdout).toBe(
+      `read ${unitDir(u)}/checkin-remind.timer\nread ${unitDir(u)}/checkin-remind.service\nread ${unitDir(u)}/timers.target.wants/checkin-remind.timer\n${stand.dir}/crontab -l\n`,
+    );
     expect(stand.read('crontab.log')).toBe('-l\n');
 
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
@@ -231,7 +261,9 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     const u = await user(stand);
     writeFileSync(join(stand.dir, 'crontab.txt'), '# mine\n0 1 * * * echo other\n');
     expect((await runCli(['remind', 'install', '--at', '9:30'], { env: u })).code).toBe(0);
-    const second = await runCli(['remind', 'install', '--at', '7:05', '--days', 'daily'], { env: { ...u, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' } });
+    const second = await runCli(['remind', 'install', '--at', '7:05', '--days', 'daily'], {
+      env: { ...u, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' },
+    });
     expect(second).toMatchObject({ code: 0, stderr: '' });
     expect(second.stdout).toContain('Installed a crontab line at 07:05 on every day (it replaces the one before).');
     const lines = stand.read('crontab.txt').split('\n');
@@ -240,12 +272,18 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
     const line = lines[2]!;
-    expect(line).toMatch(new RegExp(`^5 7 \\* \\* \\* CHECKIN_CONFIG_DIR='.*' HOME=\\S+ TZ=UTC PATH=\\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus ${CLI_WORDS_RE} remind run # checkin-remind$`));
+    expect(line).toMatch(
+      new RegExp(
+        `^5 7 \\* \\* \\* CHECKIN_CONFIG_DIR='.*' HOME=\\S+ TZ=UTC PATH=\\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus ${CLI_WORDS_RE} remind run # checkin-remind$`,
+      ),
+    );
     expect(line).toContain('100\\%'); // cron would end the command at a bare %
     expect(existsSync(join(u.HOME!, '.config', 'systemd'))).toBe(false);
 
     const status = await runCli(['remind', 'status'], { env: u });
-    expect(status.stdout).toMatch(/^Installed: a crontab line at 07:05 on every day\n {2}next: \w{3} \d{4}-\d\d-\d\d 07:05 \(in [^)]+\)\n {2}the line ending "# checkin-remind" in your crontab \(crontab -l\)\n$/);
+    expect(status.stdout).toMatch(
+      /^Installed: a crontab line at 07:05 on every day\n {2}next: \w{3} \d{4}-\d\d-\d\d 07:05 \(in [^)]+\)\n {2}the line ending "# checkin-remind" in your crontab \(crontab -l\)\n$/,
+    );
 
     // What cron runs: the command after the five time fields, \% turned back into %, nothing in the environment.
     const command = line.split(' ').slice(5).join(' ').replace(/\\%/g, '%');
@@ -261,7 +299,9 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     const stand = standIns({ userManager: false });
     const u = await user(stand);
     const dry = await runCli(['remind', 'install', '--dry-run'], { env: u });
-    expect(dry.stdout).toMatch(/^# replace the line ending "# checkin-remind" in your crontab with:\n0 10 \* \* 1,2,3,4,5 .* remind run # checkin-remind\n\S+\/crontab -l \| … \| \S+\/crontab -\n$/);
+    expect(dry.stdout).toMatch(
+      /^# replace the line ending "# checkin-remind" in your crontab with:\n0 10 \* \* 1,2,3,4,5 .* remind run # checkin-remind\n\S+\/crontab -l \| … \| \S+\/crontab -\n$/,
+    );
     expect(existsSync(join(stand.dir, 'crontab.txt'))).toBe(false);
     expect(stand.read('crontab.log')).toBe('-l\n');
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
@@ -278,7 +318,10 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     const stand = standIns({ userManager: false });
     const u = await user(stand);
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
-    writeFileSync(join(stand.dir, 'systemctl'), `#!/bin/sh\necho "$*" >> '${stand.dir}/systemctl.log'\n[ "$*" = "--user is-system-running" ] && echo running\nexit 0\n`);
+    writeFileSync(
+      join(stand.dir, 'systemctl'),
+      `#!/bin/sh\necho "$*" >> '${stand.dir}/systemctl.log'\n[ "$*" = "--user is-system-running" ] && echo running\nexit 0\n`,
+    );
     const r = await runCli(['remind', 'install'], { env: u });
     expect(r.stdout).toContain('Installed a systemd user timer at 10:00 on Mon–Fri (it replaces the one before).');
     expect(existsSync(join(stand.dir, 'crontab.txt'))).toBe(false);
@@ -292,8 +335,14 @@ describe('checkin remind refuses what it cannot do', () => {
     const stand = standIns({ userManager: true });
     const u = await user(stand);
     mkdirSync(join(u.HOME!, '.config'), { recursive: true });
-    expect(await runCli(['remind', 'install', '--at', '25:00'], { env: u })).toMatchObject({ code: 2, stderr: expect.stringContaining('--at must be a time written HH:MM, got "25:00"') });
-    expect(await runCli(['remind', 'install', '--days', 'mon-funday'], { env: u })).toMatchObject({ code: 2, stderr: expect.stringContaining('--days must be days such as mon-fri') });
+    expect(await runCli(['remind', 'install', '--at', '25:00'], { env: u })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--at must be a time written HH:MM, got "25:00"'),
+    });
+    expect(await runCli(['remind', 'install', '--days', 'mon-funday'], { env: u })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--days must be days such as mon-fri'),
+    });
     expect(tree(join(u.HOME!, '.config'))).toEqual([]);
     expect(stand.read('systemctl.log')).toBe('');
   });
@@ -302,8 +351,17 @@ describe('checkin remind refuses what it cannot do', () => {
 describe('checkin remind in the help and in completion', () => {
   it('is listed under Setup and tools; Tab offers its verbs (not the hidden run) and --days values', async () => {
     const help = await runCli(['--help'], { env });
-    expect(help.stdout).toContain("\n  remind                     A reminder the OS keeps: a notification when\n");
-    expect((await runCli(['complete', '--', 'remind', ''], { env })).stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['install', 'status', 'remove', 'help', ':4', '']);
-    expect((await runCli(['complete', '--', 'remind', 'install', '--days', 'm'], { env })).stdout).toBe('mon-fri\tMonday to Friday\nmon,wed,fri\tMonday, Wednesday and Friday\n:4\n');
+    expect(help.stdout).toContain('\n  remind                     A reminder the OS keeps: a notification when\n');
+    expect((await runCli(['complete', '--', 'remind', ''], { env })).stdout.split('\n').map((l) => l.split('\t')[0])).toEqual([
+      'install',
+      'status',
+      'remove',
+      'help',
+      ':4',
+      '',
+    ]);
+    expect((await runCli(['complete', '--', 'remind', 'install', '--days', 'm'], { env })).stdout).toBe(
+      'mon-fri\tMonday to Friday\nmon,wed,fri\tMonday, Wednesday and Friday\n:4\n',
+    );
   });
 });

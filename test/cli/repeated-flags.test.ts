@@ -10,7 +10,24 @@ const patches = () => w.sb.requests.filter((r) => r.method === 'PATCH' || r.meth
 
 describe('repeated answer flags join as lines, in order', () => {
   it('today: -i a -i b sends "a\\nb"; -p and -b likewise; one PATCH', async () => {
-    const r = await w.cli(['today', '-p', 'Shipped X', '-p', 'Fixed Y', '-i', 'a', '-i', 'b', '-i', 'c', '-b', 'Waiting on CI', '-b', 'and on review', '--json']);
+    const r = await w.cli([
+      'today',
+      '-p',
+      'Shipped X',
+      '-p',
+      'Fixed Y',
+      '-i',
+      'a',
+      '-i',
+      'b',
+      '-i',
+      'c',
+      '-b',
+      'Waiting on CI',
+      '-b',
+      'and on review',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
@@ -43,7 +60,12 @@ describe('repeated answer flags join as lines, in order', () => {
   });
 
   it('the --help of each says so', async () => {
-    for (const args of [['today', '--help'], ['checkin', '--help'], ['comments', '--help'], ['goal', 'update', 'create', '--help']]) {
+    for (const args of [
+      ['today', '--help'],
+      ['checkin', '--help'],
+      ['comments', '--help'],
+      ['goal', 'update', 'create', '--help'],
+    ]) {
       const r = await w.cli(args, { columns: 200 });
       expect(r.stdout.replace(/\s+/g, ' '), args.join(' ')).toContain('repeated: one line each, in order');
     }
@@ -94,13 +116,17 @@ describe('an empty pipe keeps the other answers (the git recipe on a day without
 
   it('-p - alone with nothing on stdin: nothing to send, exit 2, as before', async () => {
     const r = await w.cli(['today', '-p', '-'], { input: '' });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: Nothing came on standard input for --previous; nothing was sent\nTo say there is nothing, give it as an empty value: --previous "".\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: Nothing came on standard input for --previous; nothing was sent\nTo say there is nothing, give it as an empty value: --previous "".\n',
+    });
     expect(w.sent()).toEqual([]);
   });
 });
 
 describe('every one-value option of every command, however deep', () => {
-  it('refuses a second value (the manual\'s whole program: each option with no default that does not collect)', async () => {
+  it("refuses a second value (the manual's whole program: each option with no default that does not collect)", async () => {
     const { manualProgram } = await import('../../src/main.js');
     const program = await manualProgram();
     const walk = (cmd: typeof program, path: string[]): Array<[string, (typeof program)['options'][number]]> => [

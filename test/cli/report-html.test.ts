@@ -32,7 +32,16 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
     browser = await chromium.launchPersistentContext(tempDir('checkin-chromium-'), {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       timeout: 30_000,
     });
   }, 60_000);
@@ -61,7 +70,10 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
     writeFileSync(file, html);
     const url = pathToFileURL(file).href;
 
-    for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 900 }]] as const) {
+    for (const [name, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 900 }],
+    ] as const) {
       const page = await browser!.newPage();
       await page.setViewportSize(viewport);
       const requests: string[] = [];
@@ -88,7 +100,13 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
       const box = await page.locator('svg.calendar').first().boundingBox();
       expect(box!.width, name).toBeGreaterThan(60);
       expect(box!.height, name).toBeGreaterThan(100);
-      expect(await page.locator('svg.calendar .day').first().evaluate((g: any) => (globalThis as any).getComputedStyle(g.querySelector('rect')).fill as string), name).toMatch(/^rgb/);
+      expect(
+        await page
+          .locator('svg.calendar .day')
+          .first()
+          .evaluate((g: any) => (globalThis as any).getComputedStyle(g.querySelector('rect')).fill as string),
+        name,
+      ).toMatch(/^rgb/);
       // No element of theirs: no image, no script; the name and the answer are the text shown.
       expect(await page.locator('img, script, iframe, object, embed').count(), name).toBe(0);
       expect(await page.locator('a[href^="javascript"]').count(), name).toBe(0);
@@ -108,7 +126,12 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
         // Printed: the same page under print media (each person from a new page, the charts side by side).
         await page.emulateMedia({ media: 'print' });
         await page.evaluate('window.scrollTo(0, 0)');
-        expect(await page.locator('section.person').nth(1).evaluate((el: any) => (globalThis as any).getComputedStyle(el).breakBefore as string)).toBe('page');
+        expect(
+          await page
+            .locator('section.person')
+            .nth(1)
+            .evaluate((el: any) => (globalThis as any).getComputedStyle(el).breakBefore as string),
+        ).toBe('page');
         await page.screenshot({ path: join(shots, 'report-print.png'), fullPage: false });
       }
       await page.close();
@@ -154,7 +177,9 @@ describe('report --format html without a browser', () => {
     const html = (await w.cli(['report', '--person', 'me', '--format', 'html'])).stdout;
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const csp = /content="(default-src[^"]+)"/.exec(html)![1]!;
-    expect(csp).toBe(`default-src 'none'; style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'; img-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'`);
+    expect(csp).toBe(
+      `default-src 'none'; style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'; img-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'`,
+    );
     expect(html.match(/<style/g)).toHaveLength(1);
     expect(html).not.toMatch(/\sstyle=|<script|<link|@import|url\(/);
   });

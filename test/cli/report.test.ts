@@ -116,7 +116,10 @@ describe('checkin report', () => {
     const week = JSON.parse((await w.cli(['report', '--week', '--format', 'json'])).stdout) as { since: string; until: string };
     const last = JSON.parse((await w.cli(['report', '--last-week', '--format', 'json'])).stdout) as { since: string; until: string };
     expect([week.since, week.until, last.since, last.until]).toEqual(['2026-11-23', '2026-11-29', '2026-11-16', '2026-11-22']);
-    expect(await w.cli(['report', '--week', '--since', 'monday'])).toMatchObject({ code: 2, stderr: 'error: --week is the whole period; leave out --since and --until\n' });
+    expect(await w.cli(['report', '--week', '--since', 'monday'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --week is the whole period; leave out --since and --until\n',
+    });
   });
 
   it('Markdown: hostile names, titles and moods render as text in real renderers — no element or link of theirs; answers stay Markdown', async () => {
@@ -151,14 +154,20 @@ describe('checkin report', () => {
       const tags = new Set([...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((m) => m[1]));
       expect([...tags].sort(), name).toEqual(['a', 'em', 'h1', 'h2', 'h3', 'li', 'p', 'strong', 'ul']);
       // The one link is the one the person wrote in their answer.
-      expect([...html.matchAll(/<a [^>]*>/g)].map((m) => m[0]), name).toEqual(['<a href="https://docs.example">']);
+      expect(
+        [...html.matchAll(/<a [^>]*>/g)].map((m) => m[0]),
+        name,
+      ).toEqual(['<a href="https://docs.example">']);
       expect(html, name).not.toMatch(/<img|<b>|<table|href="(javascript|http:\/\/(www\.)?evil)/);
       expect(html, name).toContain(`<h2>Ada &lt;img src=x onerror=alert(1)&gt; [x](javascript:alert(1)) # | a | www.evil.example</h2>`);
     }
   });
 
   it('refuses a period that ends before it starts, and an unknown format, before any request', async () => {
-    expect(await w.cli(['report', '--since', '2026-11-20', '--until', '2026-11-19'])).toMatchObject({ code: 2, stderr: 'error: --since 2026-11-20 (Fri 20 Nov) is after --until 2026-11-19 (Thu 19 Nov)\n' });
+    expect(await w.cli(['report', '--since', '2026-11-20', '--until', '2026-11-19'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --since 2026-11-20 (Fri 20 Nov) is after --until 2026-11-19 (Thu 19 Nov)\n',
+    });
     // Backwards with words: what each was understood as, and why.
     expect(await w.cli(['report', '--since', 'today', '--until', 'yesterday'])).toMatchObject({
       code: 2,
@@ -167,7 +176,8 @@ describe('checkin report', () => {
     // A weekday name as the start: which one it was taken as, and how to be exact.
     expect(await w.cli(['report', '--since', 'saturday', '--until', '2026-11-20'])).toMatchObject({
       code: 2,
-      stderr: 'error: --since 2026-11-21 (Sat 21 Nov, from "saturday") is after --until 2026-11-20 (Fri 20 Nov)\nA weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.\n',
+      stderr:
+        'error: --since 2026-11-21 (Sat 21 Nov, from "saturday") is after --until 2026-11-20 (Fri 20 Nov)\nA weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.\n',
     });
     expect((await w.cli(['report', '--format', 'xlsx'])).code).toBe(2);
     expect(w.sent().filter((r) => !r.endsWith('/me'))).toEqual([]);

@@ -80,7 +80,8 @@ describe('what a scheduler is handed holds no control character', () => {
   it('`checkin cron`: every variable, both paths and --notify are refused the same way', () => {
     const opts = { at: '10:00', days: '1-5', script: JOB.script, nodePath: JOB.node, env: JOB.env };
     expect(cronLine(opts).split('\n')).toHaveLength(1);
-    for (const name of Object.keys(JOB.env)) expect(refusal(() => cronLine({ ...opts, env: { ...JOB.env, [name]: `x${ATTACK}` } })).message).toMatch(new RegExp(`^${name} holds`));
+    for (const name of Object.keys(JOB.env))
+      expect(refusal(() => cronLine({ ...opts, env: { ...JOB.env, [name]: `x${ATTACK}` } })).message).toMatch(new RegExp(`^${name} holds`));
     expect(refusal(() => cronLine({ ...opts, nodePath: `/n${ATTACK}` })).message).toMatch(/^Node's path holds/);
     expect(refusal(() => cronLine({ ...opts, script: `/s${ATTACK}` })).message).toMatch(/^checkin's script path holds/);
     expect(refusal(() => cronLine({ ...opts, notify: `notify-send hi${ATTACK}` })).message).toMatch(/^--notify holds/);
@@ -95,12 +96,14 @@ describe('what a scheduler is handed holds no control character', () => {
 // ---- install, in-process, on each route (a stand-in host: nothing runs) ----
 
 /** What finds out what is installed answers: a user manager or not, no crontab, no task. */
-const nothingInstalled = (userManager: boolean) => (_file: string, args: string[]): Partial<Ran> => {
-  if (args.join(' ') === '--user is-system-running') return userManager ? { stdout: 'running\n' } : { code: 1, stdout: 'offline\n' };
-  if (args[0] === '-l') return { code: 1, stderr: 'no crontab for ada\n' };
-  if (args[0] === '/Query') return { code: 1, stderr: 'ERROR: The system cannot find the file specified.' };
-  return {};
-};
+const nothingInstalled =
+  (userManager: boolean) =>
+  (_file: string, args: string[]): Partial<Ran> => {
+    if (args.join(' ') === '--user is-system-running') return userManager ? { stdout: 'running\n' } : { code: 1, stdout: 'offline\n' };
+    if (args[0] === '-l') return { code: 1, stderr: 'no crontab for ada\n' };
+    if (args[0] === '/Query') return { code: 1, stderr: 'ERROR: The system cannot find the file specified.' };
+    return {};
+  };
 
 /** Every file under a folder, as paths relative to it. */
 function files(dir: string): string[] {
@@ -139,7 +142,13 @@ describe('the built CLI refuses each variable a crontab line would carry', () =>
   it('remind install, remind install --dry-run and cron: exit 2, the variable named, the crontab untouched', async () => {
     const stand = standIns({ userManager: false }).dir;
     const home = tempDir('checkin-hardening-home-');
-    const base = { HOME: home, CHECKIN_CONFIG_DIR: join(home, 'cfg'), CHECKIN_TOKEN: 'x', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2', PATH: `${stand}:${process.env.PATH}` };
+    const base = {
+      HOME: home,
+      CHECKIN_CONFIG_DIR: join(home, 'cfg'),
+      CHECKIN_TOKEN: 'x',
+      CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2',
+      PATH: `${stand}:${process.env.PATH}`,
+    };
     const cases: [string, Record<string, string | undefined>][] = [
       ['CHECKIN_API_URL', { CHECKIN_API_URL: `http://127.0.0.1:1/${ATTACK}` }],
       // Inside the temp folder, so whatever a run makes under it (Node's compile cache, on Node 22+) goes with it.
@@ -160,12 +169,20 @@ describe('the built CLI refuses each variable a crontab line would carry', () =>
       for (const args of [['remind', 'install'], ['remind', 'install', '--dry-run'], ['cron']]) {
         const r = await runCli(args, { env });
         expect({ name, args, code: r.code, stdout: r.stdout }).toEqual({ name, args, code: 2, stdout: '' });
-        expect(r.stderr).toMatch(new RegExp(`^error: ${name} holds a line break or another control character, which a scheduler cannot carry: ".*\\\\n\\* \\* \\* \\* \\* touch /tmp/PWNED #"\\n`));
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `^error: ${name} holds a line break or another control character, which a scheduler cannot carry: ".*\\\\n\\* \\* \\* \\* \\* touch /tmp/PWNED #"\\n`,
+          ),
+        );
       }
     }
     expect(readFileSync(join(stand, 'crontab.txt'), 'utf8')).toBe(installed);
     // Each refused install only listed the crontab (to see what was installed); none wrote it.
-    expect(readFileSync(join(stand, 'crontab.log'), 'utf8').split('\n').filter((l) => l === '-')).toEqual(['-']);
+    expect(
+      readFileSync(join(stand, 'crontab.log'), 'utf8')
+        .split('\n')
+        .filter((l) => l === '-'),
+    ).toEqual(['-']);
     expect(existsSync('/tmp/PWNED')).toBe(false);
   }, 120_000);
 });

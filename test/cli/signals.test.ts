@@ -32,7 +32,9 @@ async function stopDuring(args: string[], input: string, method: string, signal:
   let stdout = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, sig) => resolve({ code, signal: sig })),
+  );
   child.stdin!.end(input);
   try {
     await hanging(method);
@@ -54,7 +56,9 @@ describe('a stop signal', () => {
       sb.inject({ method: 'GET', path: '/me', hang: true });
       const r = await stopDuring(['today', '-p', '-'], 'Piped before /me\n', 'GET', signal);
       expect(r.signal).toBe(signal);
-      expect(r.stderr).toMatch(/^\nStopped\. What you wrote is kept as a draft: `checkin checkin \d{4}-\d\d-\d\d --resume` sends it \(`checkin drafts` lists everything waiting\)\.\n$/);
+      expect(r.stderr).toMatch(
+        /^\nStopped\. What you wrote is kept as a draft: `checkin checkin \d{4}-\d\d-\d\d --resume` sends it \(`checkin drafts` lists everything waiting\)\.\n$/,
+      );
       expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { previous: 'Piped before /me' } }]);
       // Nothing went out but the GET.
       expect(sb.requests.map((q) => q.method)).toEqual(['GET']);
@@ -67,7 +71,9 @@ describe('a stop signal', () => {
       expect(r.signal).toBe(signal);
       const [line] = r.stderr.trim().split('\n');
       expect(r.stderr).toBe(`\n${line}\n`);
-      expect(line).toMatch(/^Stopped\. What you wrote is kept as a draft: `checkin checkin \d{4}-\d\d-\d\d --resume` sends it \(`checkin drafts` lists everything waiting\)\.$/);
+      expect(line).toMatch(
+        /^Stopped\. What you wrote is kept as a draft: `checkin checkin \d{4}-\d\d-\d\d --resume` sends it \(`checkin drafts` lists everything waiting\)\.$/,
+      );
       const resume = /`(checkin checkin \S+ --resume)`/.exec(line!)![1]!;
       expect(drafts().map((d) => d.content)).toEqual([{ kind: 'answers', answers: { intentions: 'Piped before the PATCH' } }]);
       const sent = await runCli([...resume.split(' ').slice(1), '--json'], { env });

@@ -30,12 +30,24 @@ describe('checkin skill install', () => {
   it('writes the skill, marked with this version, into Claude Code’s user folder by default; a second run writes nothing', async () => {
     const { home, run } = setup();
     const file = join(home, '.claude', 'skills', 'checkin', 'SKILL.md');
-    expect(await run(['skill', 'install'])).toEqual({ code: 0, signal: null, stderr: '', stdout: `Installed the checkin skill for Claude Code (user): ${file}\n` });
+    expect(await run(['skill', 'install'])).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+      stdout: `Installed the checkin skill for Claude Code (user): ${file}\n`,
+    });
     expect(readFileSync(file, 'utf8')).toBe(installed());
-    expect(readFileSync(file, 'utf8')).toMatch(/^---\nname: checkin\ndescription: .*\nmetadata:\n {2}checkin-version: "\d+\.\d+\.\d+"\n {2}checkin-sha256: "[0-9a-f]{64}"\n---\n/);
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /^---\nname: checkin\ndescription: .*\nmetadata:\n {2}checkin-version: "\d+\.\d+\.\d+"\n {2}checkin-sha256: "[0-9a-f]{64}"\n---\n/,
+    );
     expect((statSync(file).mode & 0o777).toString(8)).toBe((0o644 & ~process.umask()).toString(8));
     const { ino, mtimeMs } = statSync(file);
-    expect(await run(['skill', 'install', '--agent', 'claude', '--scope', 'user'])).toEqual({ code: 0, signal: null, stderr: '', stdout: `The checkin skill for Claude Code (user) is up to date (checkin ${VERSION}): ${file}\n` });
+    expect(await run(['skill', 'install', '--agent', 'claude', '--scope', 'user'])).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+      stdout: `The checkin skill for Claude Code (user) is up to date (checkin ${VERSION}): ${file}\n`,
+    });
     expect(statSync(file)).toMatchObject({ ino, mtimeMs });
   });
 
@@ -49,7 +61,12 @@ describe('checkin skill install', () => {
       ['vscode', 'project', join(project, '.github', 'skills', 'checkin', 'SKILL.md'), 'VS Code (GitHub Copilot) (project)'],
     ];
     for (const [agent, scope, file, who] of cases) {
-      expect(await run(['skill', 'install', '--agent', agent, '--scope', scope])).toEqual({ code: 0, signal: null, stderr: '', stdout: `Installed the checkin skill for ${who}: ${file}\n` });
+      expect(await run(['skill', 'install', '--agent', agent, '--scope', scope])).toEqual({
+        code: 0,
+        signal: null,
+        stderr: '',
+        stdout: `Installed the checkin skill for ${who}: ${file}\n`,
+      });
       expect(readFileSync(file, 'utf8'), file).toBe(installed());
     }
   });
@@ -59,7 +76,12 @@ describe('checkin skill install', () => {
     const file = join(home, '.agents', 'skills', 'checkin', 'SKILL.md');
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, installed('0.0.9'));
-    expect(await run(['skill', 'install', '--agent', 'codex'])).toEqual({ code: 0, signal: null, stderr: '', stdout: `Updated the checkin skill for Codex (user) from checkin 0.0.9 to ${VERSION}: ${file}\n` });
+    expect(await run(['skill', 'install', '--agent', 'codex'])).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+      stdout: `Updated the checkin skill for Codex (user) from checkin 0.0.9 to ${VERSION}: ${file}\n`,
+    });
     expect(readFileSync(file, 'utf8')).toBe(installed());
   });
 
@@ -78,9 +100,18 @@ describe('checkin skill install', () => {
     expect(readFileSync(file, 'utf8')).toBe(changed);
     const mine = '---\nname: checkin\ndescription: my own\n---\n\nMine.\n';
     writeFileSync(file, mine);
-    expect(await run(['skill', 'install'])).toMatchObject({ code: 2, stdout: '', stderr: `error: ${file} is not a copy checkin wrote: left as it is\n\`checkin skill install --agent claude --scope user --force\` replaces it with checkin ${VERSION}'s.\n` });
+    expect(await run(['skill', 'install'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${file} is not a copy checkin wrote: left as it is\n\`checkin skill install --agent claude --scope user --force\` replaces it with checkin ${VERSION}'s.\n`,
+    });
     expect(readFileSync(file, 'utf8')).toBe(mine);
-    expect(await run(['skill', 'install', '--force'])).toEqual({ code: 0, signal: null, stderr: '', stdout: `Replaced the checkin skill for Claude Code (user) (it had changes of its own) with checkin ${VERSION}'s: ${file}\n` });
+    expect(await run(['skill', 'install', '--force'])).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+      stdout: `Replaced the checkin skill for Claude Code (user) (it had changes of its own) with checkin ${VERSION}'s: ${file}\n`,
+    });
     expect(readFileSync(file, 'utf8')).toBe(installed());
   });
 
@@ -119,7 +150,9 @@ describe('checkin skill status', () => {
         '',
       ].join('\n'),
     });
-    expect((await run(['skill', 'status', '--agent', 'codex', '--scope', 'user'])).stdout).toBe(`codex  user  ${codex}  older (0.0.9): \`checkin skill install --agent codex --scope user\` updates it\n`);
+    expect((await run(['skill', 'status', '--agent', 'codex', '--scope', 'user'])).stdout).toBe(
+      `codex  user  ${codex}  older (0.0.9): \`checkin skill install --agent codex --scope user\` updates it\n`,
+    );
   });
 });
 
@@ -154,13 +187,30 @@ describe('checkin skill install: folders, whatever the umask; a project never fo
     const { env, home, project } = setup();
     mkdirSync(join(home, '.copilot'), { mode: 0o750 });
     chmodSync(join(home, '.copilot'), 0o750);
-    for (const [agent, scope] of [['claude', 'user'], ['codex', 'user'], ['vscode', 'user'], ['claude', 'project'], ['vscode', 'project']] as const) {
+    for (const [agent, scope] of [
+      ['claude', 'user'],
+      ['codex', 'user'],
+      ['vscode', 'user'],
+      ['claude', 'project'],
+      ['vscode', 'project'],
+    ] as const) {
       const r = underUmask000(env, project, ['skill', 'install', '--agent', agent, '--scope', scope]);
       expect(r.code, r.stderr).toBe(0);
     }
-    for (const d of ['.claude', '.claude/skills', '.claude/skills/checkin', '.agents', '.agents/skills', '.agents/skills/checkin', '.copilot/skills', '.copilot/skills/checkin']) expect(mode(join(home, d)), d).toBe('700');
+    for (const d of [
+      '.claude',
+      '.claude/skills',
+      '.claude/skills/checkin',
+      '.agents',
+      '.agents/skills',
+      '.agents/skills/checkin',
+      '.copilot/skills',
+      '.copilot/skills/checkin',
+    ])
+      expect(mode(join(home, d)), d).toBe('700');
     expect(mode(join(home, '.copilot'))).toBe('750');
-    for (const d of ['.claude', '.claude/skills', '.claude/skills/checkin', '.github', '.github/skills', '.github/skills/checkin']) expect(mode(join(project, d)), d).toBe('755');
+    for (const d of ['.claude', '.claude/skills', '.claude/skills/checkin', '.github', '.github/skills', '.github/skills/checkin'])
+      expect(mode(join(project, d)), d).toBe('755');
     expect(mode(join(home, '.claude/skills/checkin/SKILL.md'))).toBe('644');
   });
 
@@ -171,7 +221,9 @@ describe('checkin skill install: folders, whatever the umask; a project never fo
     symlinkSync(ssh, join(project, '.claude'));
     const r = underUmask000(env, project, ['skill', 'install', '--agent', 'claude', '--scope', 'project']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: ${join(project, '.claude')} is a symbolic link: the project's skill is written only inside the project (${project}), never where a link points\nRemove the link, or install for yourself: --scope user.\n`);
+    expect(r.stderr).toBe(
+      `error: ${join(project, '.claude')} is a symbolic link: the project's skill is written only inside the project (${project}), never where a link points\nRemove the link, or install for yourself: --scope user.\n`,
+    );
     expect(readdirSync(ssh)).toEqual([]);
     mkdirSync(join(project, '.agents'));
     symlinkSync(ssh, join(project, '.agents', 'skills'));

@@ -57,7 +57,7 @@ Open blockers: none
 `;
 
 describe('checkin stats', () => {
-  it('draws the demo person\'s twelve weeks exactly; GET /me and two pages on a fresh config, the two pages once me is cached', async () => {
+  it("draws the demo person's twelve weeks exactly; GET /me and two pages on a fresh config, the two pages once me is cached", async () => {
     const r = await w.cli(['stats'], { tty: true, columns: 80 });
     expect(r).toMatchObject({ code: 0, stderr: '', stdout: ADA_80 });
     const ada = w.id('ada');
@@ -68,7 +68,7 @@ describe('checkin stats', () => {
     expect(w.sent()).toEqual(pages);
   });
 
-  it('--json gives the figures drawn: the calendar\'s symbols counted, the streak, the weeks\' blocked days', async () => {
+  it("--json gives the figures drawn: the calendar's symbols counted, the streak, the weeks' blocked days", async () => {
     const s = JSON.parse((await w.cli(['stats', '--json'])).stdout);
     const count = (sym: string) => [...ADA_80.split('\n').slice(3, 10).join('')].filter((ch) => ch === sym).length;
     const days = s.days as Array<{ state: string; late: boolean }>;
@@ -109,19 +109,40 @@ describe('checkin stats', () => {
     expect(r.stdout).toContain('# filled on the day  + filled later  x missed  ~ absent  ? pending (today)');
   });
 
-  it('reads another person\'s days in their profile\'s zone, summer time in summer: 07:30 UTC on 11 Sep is the next day in Los Angeles (PDT), so late', async () => {
+  it("reads another person's days in their profile's zone, summer time in summer: 07:30 UTC on 11 Sep is the next day in Los Angeles (PDT), so late", async () => {
     const linus = w.id('linus');
     const data = w.sb.service.data;
     data.check_ins = data.check_ins.filter((c) => !(c.person_id === linus && c.date === '2026-09-10'));
     const stamp = '2026-09-11T07:30:00Z';
-    data.check_ins.push({ id: '', person_id: linus, date: '2026-09-10', previous: null, intentions: '- x', blockers: null, mood: 'calm', previous_completed: null, team_ids: null, completed_at: stamp, updated_at: stamp });
+    data.check_ins.push({
+      id: '',
+      person_id: linus,
+      date: '2026-09-10',
+      previous: null,
+      intentions: '- x',
+      blockers: null,
+      mood: 'calm',
+      previous_completed: null,
+      team_ids: null,
+      completed_at: stamp,
+      updated_at: stamp,
+    });
     const s = JSON.parse((await w.cli(['stats', '--person', '@linus', '--json', 'zone,days'])).stdout);
     expect(s.zone).toBe('America/Los_Angeles');
-    expect(s.days.find((d: { date: string }) => d.date === '2026-09-10')).toEqual({ date: '2026-09-10', state: 'filled', late: true, blocked: false, mood: 'calm' });
+    expect(s.days.find((d: { date: string }) => d.date === '2026-09-10')).toEqual({
+      date: '2026-09-10',
+      state: 'filled',
+      late: true,
+      blocked: false,
+      mood: 'calm',
+    });
   });
 
   it('refuses --person with --team, and more than 53 weeks, before any request', async () => {
-    expect(await w.cli(['stats', '--person', 'me', '--team', 'Mobile'])).toMatchObject({ code: 2, stderr: 'error: Give --person or --team, not both: a team is shown as a whole, never person by person\n' });
+    expect(await w.cli(['stats', '--person', 'me', '--team', 'Mobile'])).toMatchObject({
+      code: 2,
+      stderr: 'error: Give --person or --team, not both: a team is shown as a whole, never person by person\n',
+    });
     expect((await w.cli(['stats', '--weeks', '54'])).code).toBe(2);
     expect(w.sent().filter((r) => !r.endsWith('/me'))).toEqual([]);
   });

@@ -9,7 +9,10 @@ import { ROOT } from '../helpers/cli.js';
 import { TODAY, useWorld } from '../helpers/harness.js';
 
 const w = useWorld();
-const readmeLine = (command: string) => readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').find((l) => l.startsWith(`${command} `) && l.includes('#'))!;
+const readmeLine = (command: string) =>
+  readFileSync(join(ROOT, 'README.md'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${command} `) && l.includes('#'))!;
 
 describe("status's description matches what it prints", () => {
   it('the README names each line status prints on the demo day: the state, new comments, who is blocked on you', async () => {
@@ -42,7 +45,10 @@ describe('status and team, in the same words', () => {
       'absent',
       async () => {
         await call(w.sb.url, 'PATCH', `/check-ins/${TODAY}`, { token: w.sb.token, body: { intentions: 'x' } });
-        Object.assign(w.sb.service.data.check_ins.find((c) => c.person_id === ada() && c.date === TODAY)!, { absent: true, completed_at: null });
+        Object.assign(
+          w.sb.service.data.check_ins.find((c) => c.person_id === ada() && c.date === TODAY)!,
+          { absent: true, completed_at: null },
+        );
       },
       'absent',
     ],
@@ -57,7 +63,9 @@ describe('status and team, in the same words', () => {
       expect(text.stdout.split('\n')[0]).toContain(word);
       const json = JSON.parse((await w.cli(['status', '--json'])).stdout);
       expect(json.state).toBe(state);
-      const team = JSON.parse((await w.cli(['team', '--team', 'Platform', '--json'])).stdout) as Array<{ members: Array<{ person: { id: string }; state: string }> }>;
+      const team = JSON.parse((await w.cli(['team', '--team', 'Platform', '--json'])).stdout) as Array<{
+        members: Array<{ person: { id: string }; state: string }>;
+      }>;
       const mine = team[0]!.members.find((m) => m.person.id === ada())!;
       expect(mine.state).toBe(state);
       expect(MEMBER_STATES).toContain(mine.state);

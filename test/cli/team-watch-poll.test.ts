@@ -35,7 +35,13 @@ interface Watch {
  * presses q; `at` runs once the clock has passed each of its times (in ms from the start), given the
  * terminal's streams.
  */
-async function watch(args: string[], forMs: number, at: Array<[number, (io: ReturnType<typeof bufferIO>) => Promise<void>]> = [], columns = 100, accessible = false): Promise<Watch> {
+async function watch(
+  args: string[],
+  forMs: number,
+  at: Array<[number, (io: ReturnType<typeof bufferIO>) => Promise<void>]> = [],
+  columns = 100,
+  accessible = false,
+): Promise<Watch> {
   const io = bufferIO({ tty: true, columns, accessible });
   Object.assign(io.stdout, { columns, rows: ROWS });
   let raw = '';
@@ -144,20 +150,27 @@ describe('team --watch: polling on a fake clock', () => {
   });
 
   it('a failed refresh is said in the footer over the last good wall, tried again later, and cleared by the next good one', async () => {
-    const r = await watch([], 4 * 60_000, [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 500, body: '{"error":"internal","message":"Database on fire"}' })]]);
+    const r = await watch([], 4 * 60_000, [
+      [60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 500, body: '{"error":"internal","message":"Database on fire"}' })],
+    ]);
     expect(r.code).toBe(0);
     const checks = polls().map((q) => q.status);
     // The poll at one minute failed; the next came two intervals later, then every 30 s again.
     expect(checks).toEqual([200, 304, 500, 304, 304, 304, 304]);
     expect(r.frames).toBe(1);
-    const footers = r.raw.split(`\x1b[${ROWS};1H\x1b[2K`).slice(1).map((f) => f.replace(/\x1b\[[?0-9;]*[A-Za-z][\s\S]*$/, ''));
+    const footers = r.raw
+      .split(`\x1b[${ROWS};1H\x1b[2K`)
+      .slice(1)
+      .map((f) => f.replace(/\x1b\[[?0-9;]*[A-Za-z][\s\S]*$/, ''));
     expect(footers[2]).toBe('refresh failed 09:31:00 (showing 09:30:00): 500 Internal Server Error: Database on fire');
     expect(footers[3]).toMatch(/^updated 09:30:00 · checked 09:32:00 · next 09:32:30/);
   });
 
   it('a retry notice waits until the screen is given back: nothing is written over the wall', async () => {
     // A 503 once: the client says it retries, and does.
-    const r = await watch([], 3 * 60_000, [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 503, body: '{"error":"unavailable","message":"Back soon"}' })]]);
+    const r = await watch([], 3 * 60_000, [
+      [60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 503, body: '{"error":"unavailable","message":"Back soon"}' })],
+    ]);
     expect(r.code).toBe(0);
     expect(polls().map((q) => q.status)).toContain(503);
     expect(r.errs.filter((x) => /retrying in/.test(x.text)).length).toBeGreaterThan(0);
@@ -206,10 +219,16 @@ describe('team --watch in the accessible mode: the wall as lines, on a fake cloc
     expect(r.raw).toBe('');
     expect(cursorSequences(r.lines)).toEqual([]);
     const lines = r.lines.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['The wall at 09:30:00. Refreshed every 30 s; what changes is written below. Keys: q quits, r refreshes now.', 'Team Platform, 2026-11-22: 1 blocked, 2 pending, 1 did as planned', '  Linus Torvalds: blocked 3 days, mood stressed, intends: Write up the retry numbers, blocked by: Waiting on @ada to review the webhook retry change']);
+    expect(lines.slice(0, 3)).toEqual([
+      'The wall at 09:30:00. Refreshed every 30 s; what changes is written below. Keys: q quits, r refreshes now.',
+      'Team Platform, 2026-11-22: 1 blocked, 2 pending, 1 did as planned',
+      '  Linus Torvalds: blocked 3 days, mood stressed, intends: Write up the retry numbers, blocked by: Waiting on @ada to review the webhook retry change',
+    ]);
     expect(r.lines).not.toContain('PERSON');
     // After the wall, the one change and nothing else (sent without team_ids, it is shared with both of Ada's teams, as the spec says).
-    expect(r.lines.slice(r.lines.indexOf('Changed at '))).toBe('Changed at 09:35:00:\n  Platform: Ada Lovelace: filled, intends: Pair on the wall with Grace (was pending)\n  Mobile: Ada Lovelace: filled, intends: Pair on the wall with Grace (was nothing scheduled)\n');
+    expect(r.lines.slice(r.lines.indexOf('Changed at '))).toBe(
+      'Changed at 09:35:00:\n  Platform: Ada Lovelace: filled, intends: Pair on the wall with Grace (was pending)\n  Mobile: Ada Lovelace: filled, intends: Pair on the wall with Grace (was nothing scheduled)\n',
+    );
   });
 
   it('refreshes slowed by a low budget are said in a line, once; nothing at each poll', async () => {
@@ -221,15 +240,29 @@ describe('team --watch in the accessible mode: the wall as lines, on a fake cloc
     const r = await watch(['--interval', '10'], TEN_MINUTES, [], 160, true);
     expect(r.code).toBe(0);
     expect(w.sb.requests.filter((q) => q.status === 429)).toEqual([]);
-    const after = r.lines.slice(r.lines.indexOf('Goals')).split('\n').slice(1).filter((l) => !l.startsWith('  '));
+    const after = r.lines
+      .slice(r.lines.indexOf('Goals'))
+      .split('\n')
+      .slice(1)
+      .filter((l) => !l.startsWith('  '));
     expect(after).toEqual([expect.stringMatching(/^Refreshing less often, next at \d\d:\d\d:\d\d: the rate budget is low\.$/), '']);
   });
 
   it('a failed refresh is said once, and so is the recovery', async () => {
-    const r = await watch([], 4 * 60_000, [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 500, body: '{"error":"internal","message":"Database on fire"}' })]], 160, true);
+    const r = await watch(
+      [],
+      4 * 60_000,
+      [[60_000, async () => w.sb.inject({ method: 'GET', path: '/check-ins', status: 500, body: '{"error":"internal","message":"Database on fire"}' })]],
+      160,
+      true,
+    );
     expect(r.code).toBe(0);
     expect(polls().map((q) => q.status)).toEqual([200, 304, 500, 304, 304, 304, 304]);
-    const after = r.lines.slice(r.lines.indexOf('Goals')).split('\n').slice(1).filter((l) => !l.startsWith('  '));
+    const after = r.lines
+      .slice(r.lines.indexOf('Goals'))
+      .split('\n')
+      .slice(1)
+      .filter((l) => !l.startsWith('  '));
     expect(after).toEqual([
       'Refresh failed at 09:31:00: 500 Internal Server Error: Database on fire. Still showing the wall of 09:30:00; next try at 09:32:00 (r tries now).',
       'Refreshed again at 09:32:00.',
@@ -258,14 +291,28 @@ describe('nextPoll: the pace the RateLimit headers allow', () => {
   });
 });
 
-
 describe('team --watch: flags', () => {
   it('--interval goes with --watch, from 10 s; --watch takes neither --json nor --date; nothing is asked of the service', async () => {
     expect(await w.cli(['team', '--interval', '30'])).toEqual({ code: 2, stdout: '', stderr: 'error: --interval goes with --watch\n' });
-    expect(await w.cli(['team', '--watch', '--interval', '5'], { tty: true })).toMatchObject({ code: 2, stderr: expect.stringContaining('--interval must be from 10 to 3600') });
-    expect(await w.cli(['team', '--watch', '--json'], { tty: true })).toEqual({ code: 2, stdout: '', stderr: 'error: --watch draws a screen, --json prints once: give one of them\n' });
-    expect(await w.cli(['team', '--watch', '--date', 'yesterday'], { tty: true })).toEqual({ code: 2, stdout: '', stderr: "error: --watch shows today's check-ins: leave out --date\n" });
-    expect(await w.cli(['team', '--watch'])).toEqual({ code: 2, stdout: '', stderr: 'error: --watch draws a live screen and needs a terminal; for a pipe or a script, run `checkin team` (or `checkin team --json`)\n' });
+    expect(await w.cli(['team', '--watch', '--interval', '5'], { tty: true })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--interval must be from 10 to 3600'),
+    });
+    expect(await w.cli(['team', '--watch', '--json'], { tty: true })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --watch draws a screen, --json prints once: give one of them\n',
+    });
+    expect(await w.cli(['team', '--watch', '--date', 'yesterday'], { tty: true })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: --watch shows today's check-ins: leave out --date\n",
+    });
+    expect(await w.cli(['team', '--watch'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --watch draws a live screen and needs a terminal; for a pipe or a script, run `checkin team` (or `checkin team --json`)\n',
+    });
     expect(w.sent()).toEqual([]);
   });
 });
@@ -294,7 +341,9 @@ describe('team --watch: a blocker that repeats', () => {
     const r = await watch([], 5 * 60_000);
     expect(r.code).toBe(0);
     expect(r.raw).toContain('⚠ blocked 3 days');
-    expect(w.sb.requests.filter(isHistory).map((q) => decodeURIComponent(q.query))).toEqual([`people_ids[]=${w.id('linus')}&since=2026-11-16&until=2026-11-21&page=1&per_page=50`]);
+    expect(w.sb.requests.filter(isHistory).map((q) => decodeURIComponent(q.query))).toEqual([
+      `people_ids[]=${w.id('linus')}&since=2026-11-16&until=2026-11-21&page=1&per_page=50`,
+    ]);
     expect(polls().length).toBeGreaterThan(5);
   });
 });

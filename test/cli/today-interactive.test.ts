@@ -26,9 +26,7 @@ async function runToday(prompter: Prompter, edit?: (t: string) => Promise<string
 describe('interactive checkin today', () => {
   it('asks the questions with previous prefilled from my last intentions (and says from when), then sends one PATCH and says so', async () => {
     const me = sb.service.data.tokens[0]!.person_id;
-    const last = sb.service.data.check_ins
-      .filter((c) => c.person_id === me && c.date < TODAY && c.intentions)
-      .sort((a, b) => b.date.localeCompare(a.date))[0]!;
+    const last = sb.service.data.check_ins.filter((c) => c.person_id === me && c.date < TODAY && c.intentions).sort((a, b) => b.date.localeCompare(a.date))[0]!;
     const lastIntentions = last.intentions;
     expect(lastIntentions).toContain('\n');
     // What went on since (Ada's merged PR, recorded after her last check-in) is offered beside the
@@ -81,14 +79,20 @@ describe('interactive checkin today', () => {
   it('Ctrl-C at a prompt exits 130 and keeps what was typed; the next run shows the draft and offers it first', async () => {
     const first = await runToday(scripted([[], 'Did things', '- Typed before Ctrl-C', 'CANCEL'])); // nothing picked in the checkbox
     expect(first.code).toBe(130);
-    expect(first.err).toBe('Not sent. What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting). `checkin today` goes through it again.\n');
+    expect(first.err).toBe(
+      'Not sent. What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting). `checkin today` goes through it again.\n',
+    );
     expect(sb.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
     expect(drafts()).toMatchObject([{ content: { kind: 'answers', answers: { previous: 'Did things', intentions: '- Typed before Ctrl-C' } } }]);
 
     const p = scripted(['send']);
     const second = await runToday(p);
     expect(second.code).toBe(0);
-    expect(second.err).toMatch(new RegExp(`^An unsent draft for today \\(${TODAY}\\), saved Wed 18 Nov 09:00:\n✓ Checked in for Wed 18 Nov  http://127\\.0\\.0\\.1:\\d+/app/check-ins/\\S+\n$`));
+    expect(second.err).toMatch(
+      new RegExp(
+        `^An unsent draft for today \\(${TODAY}\\), saved Wed 18 Nov 09:00:\n✓ Checked in for Wed 18 Nov  http://127\\.0\\.0\\.1:\\d+/app/check-ins/\\S+\n$`,
+      ),
+    );
     expect(second.out).toContain('Previous\n  Did things\nIntentions\n  - Typed before Ctrl-C');
     expect(p.asked[0]!.message).toBe('What now?');
     // The one PATCH (the suggestions' GETs, started before, may still be on their way).
@@ -104,7 +108,9 @@ describe('interactive checkin today', () => {
     expect(r.code).toBe(0);
     expect(r.err).toContain('Already filled in:\n');
     expect(p.asked.map((q) => q.message)).toEqual(['Change something?', 'Are you blocked by anything?', 'Send it?']);
-    expect(sb.requests.filter((q) => q.method === 'PATCH').map((q) => q.body)).toEqual([{ previous: 'Prev', intentions: '- Plan', blockers: 'Waiting on review', mood: null, previous_completed: true }]);
+    expect(sb.requests.filter((q) => q.method === 'PATCH').map((q) => q.body)).toEqual([
+      { previous: 'Prev', intentions: '- Plan', blockers: 'Waiting on review', mood: null, previous_completed: true },
+    ]);
     const nothing = await runToday(scripted(['nothing']));
     expect(nothing).toMatchObject({ code: 0, err: expect.stringContaining('Nothing changed.\n') });
   });

@@ -109,7 +109,9 @@ describe('checkin today without answers', () => {
     // Words given for a day with no check-in stay kept: the day may be scheduled later.
     const w = await cli(['today', '-i', 'x']);
     expect(w.code).toBe(0);
-    expect(w.stderr).toBe(`No check-in scheduled for today (${TODAY}). What you wrote is kept as a draft: \`checkin today --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`);
+    expect(w.stderr).toBe(
+      `No check-in scheduled for today (${TODAY}). What you wrote is kept as a draft: \`checkin today --resume\` sends it (\`checkin drafts\` lists everything waiting).\n`,
+    );
   });
 
   it('strips terminal escape sequences from what the service sent', async () => {
@@ -147,7 +149,9 @@ describe('login, logout, me', () => {
     const e = { CHECKIN_TOKEN: undefined };
     const r = await cli(['login', '--with-token', '--api-url', sb.url], { input: `${sb.token}\n`, env: e });
     expect(r).toMatchObject({ code: 0, stdout: '' });
-    expect(r.stderr).toBe(`Logged in as Ada Lovelace (@ada) at ${sb.url}\nThe token is in ${join(env.CHECKIN_CONFIG_DIR!, 'config.json')} (mode 0600): there is no keychain in the tests.\n`);
+    expect(r.stderr).toBe(
+      `Logged in as Ada Lovelace (@ada) at ${sb.url}\nThe token is in ${join(env.CHECKIN_CONFIG_DIR!, 'config.json')} (mode 0600): there is no keychain in the tests.\n`,
+    );
     const file = join(env.CHECKIN_CONFIG_DIR!, 'config.json');
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
     const stored = JSON.parse(readFileSync(file, 'utf8'));
@@ -256,10 +260,17 @@ describe('failures: one clear line and the documented exit code', () => {
     sb.inject({ path: `/check-ins/${TODAY}`, status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"internal","message":"boom"}' });
     const r500 = await cli(['today']);
     expect(r500.code).toBe(1);
-    expect(r500.stderr).toBe(`error: GET /api/v2/check-ins/${TODAY}: 500 Internal Server Error: boom\nThe service is having trouble; try again in a few minutes.\n`);
+    expect(r500.stderr).toBe(
+      `error: GET /api/v2/check-ins/${TODAY}: 500 Internal Server Error: boom\nThe service is having trouble; try again in a few minutes.\n`,
+    );
     expect(sb.requests).toHaveLength(1);
     sb.requests.length = 0;
-    const page = { path: `/check-ins/${TODAY}`, status: 502, headers: { 'content-type': 'text/html' }, body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>' };
+    const page = {
+      path: `/check-ins/${TODAY}`,
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+    };
     sb.inject(page, page, page);
     const r502 = await cli(['today']);
     expect(r502.code).toBe(1);
@@ -277,7 +288,9 @@ describe('failures: one clear line and the documented exit code', () => {
     });
     const r = await cli(['today'], { env: { CHECKIN_API_URL: `http://127.0.0.1:${port}/api/v2` } });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-3)).toBe(`error: GET /api/v2/check-ins/${TODAY}: nothing is listening at http://127.0.0.1:${port} — is \`checkin sandbox\` running?`);
+    expect(r.stderr.split('\n').at(-3)).toBe(
+      `error: GET /api/v2/check-ins/${TODAY}: nothing is listening at http://127.0.0.1:${port} — is \`checkin sandbox\` running?`,
+    );
   });
 
   it('a service that never answers → 1 after the timeout', async () => {
@@ -351,11 +364,13 @@ writeFileSync(file, text.replace('## Intentions\\n', '## Intentions\\n- Written 
   it("an editor quit with a failure status (vim's :cq) is a stop: 130, plain words, no editor advice; what it saved is kept", async () => {
     // Untouched and quit: nothing kept, nothing sent.
     const quit = await cli(['today', '-e'], { tty: true, env: { VISUAL: 'sh -c "exit 1" sh' } });
-    expect(quit).toMatchObject({ code: 130, stderr: "The editor (sh -c \"exit 1\" sh) quit with status 1, as vim's :cq does: nothing was sent\n" });
+    expect(quit).toMatchObject({ code: 130, stderr: 'The editor (sh -c "exit 1" sh) quit with status 1, as vim\'s :cq does: nothing was sent\n' });
     // Written, saved, then quit with a failure: the words are kept, and the line says how to send them.
     const saved = await cli(['today', '-e'], { tty: true, env: { VISUAL: `sh -c 'printf "## Previous\\nWrote this\\n" > "$1"; exit 1' sh` } });
     expect(saved.code).toBe(130);
-    expect(saved.stderr).toMatch(/^The editor \(.*\) quit with status 1, as vim's :cq does: nothing was sent\nWhat you wrote is kept as a draft: `checkin today --resume -e` sends it/);
+    expect(saved.stderr).toMatch(
+      /^The editor \(.*\) quit with status 1, as vim's :cq does: nothing was sent\nWhat you wrote is kept as a draft: `checkin today --resume -e` sends it/,
+    );
     expect(saved.stderr).not.toContain('code --wait');
     expect(sb.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
   });
@@ -373,9 +388,8 @@ describe('help and cron', () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Exit codes:\n  0    success (including "no check-in scheduled")');
-    expect(r.stdout).toContain('  3    checkin status: today\'s check-in is still pending');
+    expect(r.stdout).toContain("  3    checkin status: today's check-in is still pending");
   });
-
 });
 
 describe('proxies', () => {
@@ -407,7 +421,6 @@ describe('proxies', () => {
   });
 });
 
-
 describe('a wrong API URL is never "nothing scheduled"', () => {
   it('status and today against paths that are not API v2 fail naming the URL (exit 2), and keep typed text', async () => {
     const origin = new URL(sb.url).origin;
@@ -415,14 +428,20 @@ describe('a wrong API URL is never "nothing scheduled"', () => {
       const status = await cli(['status'], { env: { CHECKIN_API_URL: base } });
       expect(status.code).toBe(2);
       expect(status.stdout).toBe('');
-      expect(status.stderr.split('\n')[0]).toMatch(new RegExp(`^error: No check-in service \\(API v2\\) at ${base}: GET \\S*/check-ins/${TODAY} answered 404, and GET \\S*/me answered 404$`));
+      expect(status.stderr.split('\n')[0]).toMatch(
+        new RegExp(`^error: No check-in service \\(API v2\\) at ${base}: GET \\S*/check-ins/${TODAY} answered 404, and GET \\S*/me answered 404$`),
+      );
       const typed = await cli(['today', '-p', '-'], { env: { CHECKIN_API_URL: base }, input: 'Words I typed\n' });
       expect(typed.code).toBe(2);
-      expect(typed.stderr.split('\n').at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
+      expect(typed.stderr.split('\n').at(-2)).toBe(
+        'What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).',
+      );
     }
-    expect(drafts().map((d) => [d.account.api_url, d.content]).sort()).toEqual(
-      [`${origin}/app`, `${origin}/api/v1`, origin].map((u) => [u, { kind: 'answers', answers: { previous: 'Words I typed' } }]).sort(),
-    );
+    expect(
+      drafts()
+        .map((d) => [d.account.api_url, d.content])
+        .sort(),
+    ).toEqual([`${origin}/app`, `${origin}/api/v1`, origin].map((u) => [u, { kind: 'answers', answers: { previous: 'Words I typed' } }]).sort());
   });
 
   it('an HTML 404 (a web server, not the API) fails at once, without asking /me', async () => {

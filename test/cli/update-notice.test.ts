@@ -42,13 +42,20 @@ describe('once a day', () => {
   it('says a newer version once, then not again for a day; asks the release at most once a day', () => {
     const fresh = { checkedAt: new Date(NOW.getTime() - HOUR).toISOString(), latest: '99.0.0' };
     const first = decide(fresh, NOW, hint);
-    expect(first).toEqual({ line: `A newer checkin is out: ${VERSION} → 99.0.0. To upgrade: checkin upgrade`, check: false, state: { ...fresh, notifiedAt: NOW.toISOString() } });
+    expect(first).toEqual({
+      line: `A newer checkin is out: ${VERSION} → 99.0.0. To upgrade: checkin upgrade`,
+      check: false,
+      state: { ...fresh, notifiedAt: NOW.toISOString() },
+    });
     expect(decide(first.state, new Date(NOW.getTime() + 23 * HOUR), hint).line).toBeUndefined();
     expect(decide(first.state, new Date(NOW.getTime() + 25 * HOUR), hint)).toMatchObject({ line: expect.any(String), check: true });
   });
   it('says nothing when the newest is this version, and asks when it never has (or the clock went back)', () => {
     expect(decide({}, NOW, hint)).toEqual({ check: true, state: {} });
-    expect(decide({ checkedAt: NOW.toISOString(), latest: VERSION }, NOW, hint)).toEqual({ check: false, state: { checkedAt: NOW.toISOString(), latest: VERSION } });
+    expect(decide({ checkedAt: NOW.toISOString(), latest: VERSION }, NOW, hint)).toEqual({
+      check: false,
+      state: { checkedAt: NOW.toISOString(), latest: VERSION },
+    });
     expect(decide({ checkedAt: new Date(NOW.getTime() + HOUR).toISOString() }, NOW, hint).check).toBe(true);
   });
 });
@@ -101,14 +108,18 @@ describe('at a terminal', () => {
     ['CI', ['drafts'], { CI: 'true' }],
     ['CHECKIN_NO_UPDATE_NOTIFIER', ['drafts'], { CHECKIN_NO_UPDATE_NOTIFIER: '1' }],
     ['--json', ['drafts', '--json'], {}],
-  ] as Array<[string, string[], NodeJS.ProcessEnv]>)('is silent with %s, and asks nothing', async (_, args, extra) => {
-    const env = envWithState({ checkedAt: '2020-01-01T00:00:00Z', latest: '99.0.0' }, extra);
-    const screen = new Screen(args, env, WIDE);
-    expect((await screen.exit()).code).toBe(0);
-    expect(screen.text()).not.toContain('A newer checkin');
-    // Not asked again either: the kept state is as it was.
-    expect(stateOf(env)).toEqual({ checkedAt: '2020-01-01T00:00:00Z', latest: '99.0.0' });
-  }, 30_000);
+  ] as Array<[string, string[], NodeJS.ProcessEnv]>)(
+    'is silent with %s, and asks nothing',
+    async (_, args, extra) => {
+      const env = envWithState({ checkedAt: '2020-01-01T00:00:00Z', latest: '99.0.0' }, extra);
+      const screen = new Screen(args, env, WIDE);
+      expect((await screen.exit()).code).toBe(0);
+      expect(screen.text()).not.toContain('A newer checkin');
+      // Not asked again either: the kept state is as it was.
+      expect(stateOf(env)).toEqual({ checkedAt: '2020-01-01T00:00:00Z', latest: '99.0.0' });
+    },
+    30_000,
+  );
 
   it('asks the release in a detached child after the command, which has exited before the answer comes; the answer is kept for the next run', async () => {
     const rel = await slowRelease();

@@ -10,7 +10,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, installKind, isNewer, latestRelease, parseSums, releaseVersion, upgradeBinary, upgradeCommand, type Where } from '../../src/domain/upgrade.js';
+import {
+  download,
+  installKind,
+  isNewer,
+  latestRelease,
+  parseSums,
+  releaseVersion,
+  upgradeBinary,
+  upgradeCommand,
+  type Where,
+} from '../../src/domain/upgrade.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { BINARY, cleanEnv, runCli } from '../helpers/cli.js';
 
@@ -40,7 +50,9 @@ describe('installKind', () => {
     expect(upgradeCommand('npx', '0.2.0', 'linux-x64')).toMatch(/^npx checkin-cli@latest/);
     expect(upgradeCommand('homebrew', '0.2.0', undefined)).toBe('brew upgrade checkin');
     expect(upgradeCommand('scoop', '0.2.0', 'win-x64')).toBe('scoop update checkin');
-    expect(upgradeCommand('deb', '0.2.0', 'linux-x64')).toBe('download checkin_0.2.0_amd64.deb from the release, then: sudo apt install ./checkin_0.2.0_amd64.deb');
+    expect(upgradeCommand('deb', '0.2.0', 'linux-x64')).toBe(
+      'download checkin_0.2.0_amd64.deb from the release, then: sudo apt install ./checkin_0.2.0_amd64.deb',
+    );
     expect(upgradeCommand('binary', '0.2.0', 'linux-x64')).toBeUndefined();
   });
 
@@ -123,7 +135,9 @@ describe('upgrading the install.sh binary', () => {
   it('refuses an archive whose SHA-256 is not the listed one, and changes nothing', async () => {
     const { target, bytes } = installed();
     const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/mismatch` });
-    await expect(upgradeBinary({ target, latest, platform: PLATFORM })).rejects.toThrow(/is not the file the release lists: its SHA-256 is [0-9a-f]{64}, SHA256SUMS says [0-9a-f]{64}\. Nothing was changed\./);
+    await expect(upgradeBinary({ target, latest, platform: PLATFORM })).rejects.toThrow(
+      /is not the file the release lists: its SHA-256 is [0-9a-f]{64}, SHA256SUMS says [0-9a-f]{64}\. Nothing was changed\./,
+    );
     expect(readFileSync(target).equals(bytes)).toBe(true);
     expect(readdirSync(join(target, '..'))).toEqual(['checkin']);
   });
@@ -144,13 +158,17 @@ describe('upgrading the install.sh binary', () => {
 
   it('refuses a redirect from this machine to another host, follows one within it', async () => {
     const before = asked.length;
-    await expect(latestRelease({ CHECKIN_RELEASE_URL: `${base}/away` })).rejects.toThrow(`Refused a redirect from ${base}/away/SHA256SUMS to http://elsewhere.invalid/SHA256SUMS`);
+    await expect(latestRelease({ CHECKIN_RELEASE_URL: `${base}/away` })).rejects.toThrow(
+      `Refused a redirect from ${base}/away/SHA256SUMS to http://elsewhere.invalid/SHA256SUMS`,
+    );
     expect(asked.slice(before)).toEqual(['/away/SHA256SUMS']);
     expect((await latestRelease({ CHECKIN_RELEASE_URL: `${base}/hop` })).version).toBe(NEXT);
   });
 
   it('refuses plain http to anywhere but this machine, before any request', async () => {
-    await expect(latestRelease({ CHECKIN_RELEASE_URL: 'http://releases.example.com/checkin' })).rejects.toThrow('CHECKIN_RELEASE_URL must be https:// (or http:// to this machine): http://releases.example.com/checkin');
+    await expect(latestRelease({ CHECKIN_RELEASE_URL: 'http://releases.example.com/checkin' })).rejects.toThrow(
+      'CHECKIN_RELEASE_URL must be https:// (or http:// to this machine): http://releases.example.com/checkin',
+    );
     await expect(download('ftp://127.0.0.1/x', { maxBytes: 10, timeoutMs: 1000 })).rejects.toThrow(/must be https/);
   });
 });

@@ -82,9 +82,13 @@ describe('checkin checkin <key>', () => {
   it('refuses an unknown key word, a malformed UUID and an impossible date, sending nothing', async () => {
     expect(await cli(['checkin', 'someday'])).toMatchObject({
       code: 2,
-      stderr: 'error: Unknown key "someday": give a check-in UUID, YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (monday…, "last friday"), workday or last\n',
+      stderr:
+        'error: Unknown key "someday": give a check-in UUID, YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (monday…, "last friday"), workday or last\n',
     });
-    expect(await cli(['checkin', '3308a89a-1006-5ad0-94a3-d9510e51aecz'])).toMatchObject({ code: 2, stderr: 'error: "3308a89a-1006-5ad0-94a3-d9510e51aecz" is not a valid UUID\n' });
+    expect(await cli(['checkin', '3308a89a-1006-5ad0-94a3-d9510e51aecz'])).toMatchObject({
+      code: 2,
+      stderr: 'error: "3308a89a-1006-5ad0-94a3-d9510e51aecz" is not a valid UUID\n',
+    });
     expect(await cli(['checkin', '2026-02-30'])).toMatchObject({ code: 2, stderr: 'error: "2026-02-30" is not a date in the calendar\n' });
     expect(await cli(['checkin', '2026-2-3'])).toMatchObject({ code: 2, stderr: 'error: "2026-2-3" is not a date written YYYY-MM-DD\n' });
     expect(sb.requests).toEqual([]);
@@ -94,7 +98,22 @@ describe('checkin checkin <key>', () => {
 describe('checkin list', () => {
   it('sends every filter in the repeated name[]= form: --person me is one request once me is cached', async () => {
     await primeMe();
-    const r = await cli(['list', '--since', addDays(TODAY, -6), '--until', 'yesterday', '--blocked', '--person', 'me', '--team', 'Platform', '--page', '2', '--per-page', '10']);
+    const r = await cli([
+      'list',
+      '--since',
+      addDays(TODAY, -6),
+      '--until',
+      'yesterday',
+      '--blocked',
+      '--person',
+      'me',
+      '--team',
+      'Platform',
+      '--page',
+      '2',
+      '--per-page',
+      '10',
+    ]);
     expect(r.code).toBe(0);
     expect(sent()).toEqual([
       `GET /api/v2/check-ins?since=${addDays(TODAY, -6)}&until=${addDays(TODAY, -1)}&blocked=true&people_ids[]=${ada}&team_ids[]=${platform}&page=2&per_page=10`,
@@ -110,7 +129,10 @@ describe('checkin list', () => {
       'GET /api/v2/teams?page=1&per_page=50',
       `GET /api/v2/check-ins?since=${addDays(TODAY, -1)}&until=${addDays(TODAY, -1)}&people_ids[]=${grace}&people_ids[]=${ada}`,
     ]);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((row) => [row[1], row[2]])).toEqual([
       [addDays(TODAY, -1), 'Ada Lovelace'],
       [addDays(TODAY, -1), 'Grace Hopper'],
@@ -129,8 +151,14 @@ describe('checkin list', () => {
     const t = await cli(['list', '--team', 'Plattform']);
     expect(t).toMatchObject({ code: 2, stderr: 'error: No team named "Plattform". Did you mean Platform?\n' });
     const d = await cli(['list', '--since', 'today', '--until', 'yesterday']);
-    expect(d).toMatchObject({ code: 2, stderr: `error: --since ${TODAY} (${shortDay(TODAY)}, from "today") is after --until ${addDays(TODAY, -1)} (${shortDay(addDays(TODAY, -1))}, from "yesterday")\n` });
-    expect(await cli(['list', '--per-page', '51'])).toMatchObject({ code: 2, stderr: "error: option '--per-page <n>' argument '51' is invalid. --per-page must be from 1 to 50.\n" });
+    expect(d).toMatchObject({
+      code: 2,
+      stderr: `error: --since ${TODAY} (${shortDay(TODAY)}, from "today") is after --until ${addDays(TODAY, -1)} (${shortDay(addDays(TODAY, -1))}, from "yesterday")\n`,
+    });
+    expect(await cli(['list', '--per-page', '51'])).toMatchObject({
+      code: 2,
+      stderr: "error: option '--per-page <n>' argument '51' is invalid. --per-page must be from 1 to 50.\n",
+    });
     expect(sent().filter((s) => s.startsWith('GET /api/v2/check-ins'))).toEqual([]);
   });
 
@@ -145,7 +173,9 @@ describe('checkin list', () => {
     const r = await cli(['list', '--team', `${platform},${mobile}`, '--person', ada, '--json', '--since', addDays(TODAY, -7)]);
     const list = JSON.parse(r.stdout) as { id: string }[];
     expect(new Set(list.map((c) => c.id)).size).toBe(list.length);
-    const raw = await call(sb.url, 'GET', `/check-ins?team_ids[]=${platform}&team_ids[]=${mobile}&people_ids[]=${ada}&since=${addDays(TODAY, -7)}`, { token: sb.token });
+    const raw = await call(sb.url, 'GET', `/check-ins?team_ids[]=${platform}&team_ids[]=${mobile}&people_ids[]=${ada}&since=${addDays(TODAY, -7)}`, {
+      token: sb.token,
+    });
     expect((raw.json as unknown[]).length).toBeGreaterThan(list.length);
   });
 
@@ -232,7 +262,7 @@ describe('checkin list --all', () => {
 });
 
 describe('checkin team', () => {
-  it('one /teams/{id} per team plus one list request (and one for the blocked people\'s days before); filled, not yet, blocked with the blocker, none', async () => {
+  it("one /teams/{id} per team plus one list request (and one for the blocked people's days before); filled, not yet, blocked with the blocker, none", async () => {
     const day = addDays(TODAY, -3);
     await call(sb.url, 'PATCH', `/check-ins/${day}`, { token: 'sandbox_pat_grace', body: { blockers: 'Stuck on **CI**' } });
     await primeMe();
@@ -247,7 +277,10 @@ describe('checkin team', () => {
         `GET /api/v2/check-ins?people_ids[]=${grace}&since=${addDays(day, -6)}&until=${addDays(day, -1)}&page=1&per_page=50`,
       ].sort(),
     );
-    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toContainEqual(['Platform', day, 'Grace Hopper', 'blocked', 'Stuck on **CI**']);
     // Blocked first, then not yet, filled in, none.
     expect(rows.filter((row) => row[0] === 'Platform').map((row) => row[2])).toEqual(['Grace Hopper', 'Ada Lovelace', 'Linus Torvalds', 'Scribe (agent)']);
@@ -280,7 +313,10 @@ describe('checkin comments and reactions', () => {
     expect(r.code).toBe(0);
     const id = checkInId(ada, addDays(TODAY, -1));
     expect(sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -1)}`, `GET /api/v2/check-ins/${id}/comments?page=1&per_page=50`]);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((row) => row[2])).toEqual(['Linus Torvalds', 'Grace Hopper']);
     expect(rows[0]![3]).toBe('I can pair on the `checkout` flake after lunch, @ada.');
   });
@@ -351,9 +387,26 @@ describe('goals and goal updates', () => {
   });
 
   it('goal update: sends title and body, and progress/confidence only when given; prints the snapped label', async () => {
-    const r = await cli(['goal', 'update', billing(), '--title', 'Webhooks unblocked', '--body', '- Security review passed', '--progress', '50', '--confidence', 'at-risk', '--json']);
+    const r = await cli([
+      'goal',
+      'update',
+      billing(),
+      '--title',
+      'Webhooks unblocked',
+      '--body',
+      '- Security review passed',
+      '--progress',
+      '50',
+      '--confidence',
+      'at-risk',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
-    expect(sb.requests[0]).toMatchObject({ method: 'POST', path: `/api/v2/goals/${billing()}/goal-updates`, body: { title: 'Webhooks unblocked', body: '- Security review passed', progress: 50, confidence: 60 } });
+    expect(sb.requests[0]).toMatchObject({
+      method: 'POST',
+      path: `/api/v2/goals/${billing()}/goal-updates`,
+      body: { title: 'Webhooks unblocked', body: '- Security review passed', progress: 50, confidence: 60 },
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ confidence: 60, confidence_description: 'At risk' });
     sb.requests.length = 0;
     const prose = await cli(['goal', 'update', billing(), '--title', 'Prose', '--body', '-'], { input: 'Only words\n' });
@@ -398,7 +451,10 @@ describe('goals and goal updates', () => {
     const edit = await cli(['goal', 'updates', 'edit', id, '--confidence', 'off-track', '--json']);
     expect(edit.code).toBe(0);
     expect(sb.requests.map((q) => [api(q), q.body])).toEqual([[`PATCH /api/v2/goal-updates/${id}`, { confidence: 30 }]]);
-    expect(await cli(['goal', 'updates', 'delete', id])).toMatchObject({ code: 2, stderr: 'error: Deleting needs confirmation\nAdd --yes to delete without a terminal.\n' });
+    expect(await cli(['goal', 'updates', 'delete', id])).toMatchObject({
+      code: 2,
+      stderr: 'error: Deleting needs confirmation\nAdd --yes to delete without a terminal.\n',
+    });
     const del = await cli(['goal', 'updates', 'delete', id, '--yes']);
     // Piped: the exit code says it; the ✓ line is for a person at a terminal.
     expect(del).toMatchObject({ code: 0, stdout: '', stderr: '' });
@@ -418,9 +474,16 @@ describe('teams, people, activity', () => {
     const since = addDays(TODAY, -3);
     const r = await cli(['activity', '--kind', 'github_pr', '--kind', 'jira', '--since', since, '--until', 'yesterday']);
     expect(r.code).toBe(0);
-    expect(sent()).toEqual([`GET /api/v2/activities?kinds[]=github_pr&kinds[]=jira&since=${since}T00%3A00%3A00Z&until=${addDays(TODAY, -1)}T23%3A59%3A59Z&page=1&per_page=50`]);
+    expect(sent()).toEqual([
+      `GET /api/v2/activities?kinds[]=github_pr&kinds[]=jira&since=${since}T00%3A00%3A00Z&until=${addDays(TODAY, -1)}T23%3A59%3A59Z&page=1&per_page=50`,
+    ]);
     // Piped: id, recorded_at, kind, who, title, url; newest first.
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(1, 5))).toEqual([
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t').slice(1, 5)),
+    ).toEqual([
       [`${addDays(TODAY, -1)}T13:00:00Z`, 'github_pr', 'Ada Lovelace', 'Add invoices endpoint (#412)'],
       [`${addDays(TODAY, -2)}T13:00:00Z`, 'github_pr', 'Linus Torvalds', 'Fix flaky checkout test (#409)'],
       [`${addDays(TODAY, -3)}T13:00:00Z`, 'jira', 'Margaret Hamilton', 'MOB-88 Crash on resume from background'],
@@ -494,7 +557,9 @@ describe('issue 10 details', () => {
     const id = checkInId(ada, TODAY);
     const r = await cli(['checkin', id, '-b', 'x'], { env: { CHECKIN_TOKEN: 'sandbox_pat_grace' } });
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr.split('\n')[0]).toBe(`error: The service refused PATCH /api/v2/check-ins/${id} (403): You can only fill in your own check-ins; an administrator can fill in others'`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: The service refused PATCH /api/v2/check-ins/${id} (403): You can only fill in your own check-ins; an administrator can fill in others'`,
+    );
     // The words given were kept all the same: `checkin drafts` shows them, to copy or drop.
     expect(r.stderr).toContain(`What you wrote is kept as a draft: \`checkin checkin ${id} --resume\``);
   });
@@ -507,7 +572,9 @@ describe('issue 10 details', () => {
     const id = checkInId(ada, TODAY);
     const byId = await cli(['checkin', id, '-b', 'x'], { env: { CHECKIN_TOKEN: 'sandbox_pat_read_only' } });
     expect(byId.code).toBe(2);
-    expect(byId.stderr.split('\n')[0]).toBe(`error: The service refused PATCH /api/v2/check-ins/${id} (403): This token is read-only: writes need a token with the "Read + write" scope`);
+    expect(byId.stderr.split('\n')[0]).toBe(
+      `error: The service refused PATCH /api/v2/check-ins/${id} (403): This token is read-only: writes need a token with the "Read + write" scope`,
+    );
   });
 
   it('comments read oldest first on a terminal, as a thread', async () => {

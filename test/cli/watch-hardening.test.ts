@@ -92,8 +92,14 @@ describe('nextPoll never believes a reset beyond the window', () => {
   it('the policy window, else MAX_RESET_S; an honest reset is as it was', () => {
     expect(nextPoll({ ratelimit: LIE }, 30_000, 2)).toEqual({ delayMs: (MAX_RESET_S + 1) * 1000, slowed: true });
     expect(nextPoll({ ratelimit: LIE, 'ratelimit-policy': '"burst";q=30;w=10' }, 30_000, 2)).toEqual({ delayMs: 30_000, slowed: false });
-    expect(nextPoll({ ratelimit: '"sustained";r=0;t=99999999999', 'ratelimit-policy': '"sustained";q=500;w=1800' }, 30_000, 2)).toEqual({ delayMs: 1_801_000, slowed: true });
-    expect(nextPoll({ ratelimit: '"sustained";r=0;t=1200', 'ratelimit-policy': '"sustained";q=500;w=1800' }, 30_000, 2)).toEqual({ delayMs: 1_201_000, slowed: true });
+    expect(nextPoll({ ratelimit: '"sustained";r=0;t=99999999999', 'ratelimit-policy': '"sustained";q=500;w=1800' }, 30_000, 2)).toEqual({
+      delayMs: 1_801_000,
+      slowed: true,
+    });
+    expect(nextPoll({ ratelimit: '"sustained";r=0;t=1200', 'ratelimit-policy': '"sustained";q=500;w=1800' }, 30_000, 2)).toEqual({
+      delayMs: 1_201_000,
+      slowed: true,
+    });
   });
 });
 

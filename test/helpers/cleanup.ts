@@ -68,7 +68,10 @@ export function track(child: ChildProcess): ChildProcess {
 export function trackExit(kill: () => void, exited: Promise<unknown>): void {
   const entry: Tracked = { kill, exited };
   live.add(entry);
-  void exited.then(() => live.delete(entry), () => live.delete(entry));
+  void exited.then(
+    () => live.delete(entry),
+    () => live.delete(entry),
+  );
 }
 
 /** Kills what the test left running and waits (bounded) for each to exit. */

@@ -142,7 +142,12 @@ export function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs
 
 /** Starts `checkin sandbox` (the built binary) with `args`, and resolves with it and the URL and token of its export line. */
 export function startCliSandbox(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const child = track(spawn(process.execPath, [BIN, 'sandbox', '--no-log', ...(args.includes('--port') ? [] : ['--port', '0']), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [BIN, 'sandbox', '--no-log', ...(args.includes('--port') ? [] : ['--port', '0']), ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));

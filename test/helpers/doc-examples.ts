@@ -57,7 +57,11 @@ function blocks(file: string, text: string, under?: RegExp): Example[] {
 
 export function docExamples(): Example[] {
   const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
-  const md = (dir: string) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.md')).sort().map((f) => `${dir}/${f}`);
+  const md = (dir: string) =>
+    readdirSync(join(ROOT, dir))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `${dir}/${f}`);
   return [
     ...blocks('README.md', read('README.md')),
     ...md('docs/topics').flatMap((p) => blocks(p, read(p))),

@@ -25,7 +25,10 @@ export interface OldDraft {
  * the canonical name those versions gave the target ("check-in 2026-11-22", "activity",
  * "comment check-in <uuid>"); `replacedAt` writes it as the copy kept aside when it was replaced.
  */
-export function writeOldDraft(dir: string, d: { apiUrl: string; target: DraftTarget; targetId: string; content: DraftContent; savedAt: string; replacedAt?: number }): OldDraft {
+export function writeOldDraft(
+  dir: string,
+  d: { apiUrl: string; target: DraftTarget; targetId: string; content: DraftContent; savedAt: string; replacedAt?: number },
+): OldDraft {
   const key = `${d.apiUrl} ${d.targetId}`;
   const name = `${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}.json${d.replacedAt === undefined ? '' : `.replaced-${d.replacedAt}`}`;
   const text = JSON.stringify({ key, api_url: d.apiUrl, target: d.target, content: d.content, saved_at: d.savedAt }, null, 2) + '\n';
@@ -36,5 +39,13 @@ export function writeOldDraft(dir: string, d: { apiUrl: string; target: DraftTar
 
 /** The outbox entry an earlier draft becomes (its id made from its file, not known here). */
 export function entryOf(d: OldDraft) {
-  return { id: expect.stringMatching(/^[a-z2-9]{10}$/), account: { api_url: d.api_url }, target: d.target, content: d.content, made: 'earlier', created_at: d.saved_at, saved_at: d.saved_at };
+  return {
+    id: expect.stringMatching(/^[a-z2-9]{10}$/),
+    account: { api_url: d.api_url },
+    target: d.target,
+    content: d.content,
+    made: 'earlier',
+    created_at: d.saved_at,
+    saved_at: d.saved_at,
+  };
 }

@@ -74,7 +74,14 @@ export interface World {
 
 /** Runs checkin in-process against whatever env names, with the clock's now and sleep. */
 export async function runIn(args: string[], env: NodeJS.ProcessEnv, clock: FakeClock, opts: RunOptions = {}): Promise<Result> {
-  const io = bufferIO({ tty: Boolean(opts.tty), ...(opts.input !== undefined && { stdin: opts.input }), ...(opts.color !== undefined && { color: opts.color }), ...(opts.prompt !== undefined && { prompt: opts.prompt }), ...(opts.columns !== undefined && { columns: opts.columns }), ...(opts.terminal !== undefined && { terminal: opts.terminal }) });
+  const io = bufferIO({
+    tty: Boolean(opts.tty),
+    ...(opts.input !== undefined && { stdin: opts.input }),
+    ...(opts.color !== undefined && { color: opts.color }),
+    ...(opts.prompt !== undefined && { prompt: opts.prompt }),
+    ...(opts.columns !== undefined && { columns: opts.columns }),
+    ...(opts.terminal !== undefined && { terminal: opts.terminal }),
+  });
   const merged = { ...env };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete merged[k];

@@ -14,16 +14,67 @@ const ref = (name: string) => ({ id: p('id'), name: p(name) });
 export function hostileObjects() {
   const person = { id: p('person'), type: p('Person'), name: p('Eve'), username: p('eve'), title: p('Title'), time_zone: p('UTC'), teams: [ref('Team')] };
   const checkIn = {
-    type: p('CheckIn'), id: p('checkin'), date: p('2026-11-22'), person: ref('Eve'), teams: [ref('Team')],
-    previous: p('- did'), intentions: p('- will\n- more'), blockers: p('blocked'), mood: p('focused'),
-    previous_completed: true, blocked: true, absent: false, completed_at: p('2026-11-22T09:00:00Z'), updated_at: p('x'), url: p('https://x/'),
+    type: p('CheckIn'),
+    id: p('checkin'),
+    date: p('2026-11-22'),
+    person: ref('Eve'),
+    teams: [ref('Team')],
+    previous: p('- did'),
+    intentions: p('- will\n- more'),
+    blockers: p('blocked'),
+    mood: p('focused'),
+    previous_completed: true,
+    blocked: true,
+    absent: false,
+    completed_at: p('2026-11-22T09:00:00Z'),
+    updated_at: p('x'),
+    url: p('https://x/'),
   };
-  const comment = { id: p('comment'), body: p('nice'), person: ref('Eve'), resource: { type: p('CheckIn'), id: p('x') }, created_at: p('2026-11-22T09:00:00Z') };
+  const comment = {
+    id: p('comment'),
+    body: p('nice'),
+    person: ref('Eve'),
+    resource: { type: p('CheckIn'), id: p('x') },
+    created_at: p('2026-11-22T09:00:00Z'),
+  };
   const reaction = { id: p('reaction'), name: p('tada'), emoji: p('🎉'), person: ref('Eve'), resource: { type: p('x'), id: p('x') }, created_at: p('2026') };
-  const goal = { id: p('goal'), title: p('Goal'), parent: null, end_date: p('2026-12-31'), progress: 50, confidence: 60, confidence_description: p('At risk'), owner: ref('Eve'), teams: [ref('Team')], contributors: [ref('Eve')], url: p('u') };
-  const update = { id: p('update'), goal: { id: p('goal'), title: p('Goal') }, person: ref('Eve'), title: p('Update'), body: p('body'), progress: 50, confidence: 60, confidence_description: p('At risk'), created_at: p('2026-11-22T09:00:00Z'), updated_at: p('x'), url: p('u') };
+  const goal = {
+    id: p('goal'),
+    title: p('Goal'),
+    parent: null,
+    end_date: p('2026-12-31'),
+    progress: 50,
+    confidence: 60,
+    confidence_description: p('At risk'),
+    owner: ref('Eve'),
+    teams: [ref('Team')],
+    contributors: [ref('Eve')],
+    url: p('u'),
+  };
+  const update = {
+    id: p('update'),
+    goal: { id: p('goal'), title: p('Goal') },
+    person: ref('Eve'),
+    title: p('Update'),
+    body: p('body'),
+    progress: 50,
+    confidence: 60,
+    confidence_description: p('At risk'),
+    created_at: p('2026-11-22T09:00:00Z'),
+    updated_at: p('x'),
+    url: p('u'),
+  };
   const team = { ...ref('Team'), type: p('Team'), people: [ref('Eve')] };
-  const activity = { id: p('activity'), kind: p('github_pr'), group: p('GitHub PR'), title: p('PR'), description: p('d'), url: p('https://x/'), recorded_at: p('2026-11-22T09:00:00Z'), person: ref('Eve') };
+  const activity = {
+    id: p('activity'),
+    kind: p('github_pr'),
+    group: p('GitHub PR'),
+    title: p('PR'),
+    description: p('d'),
+    url: p('https://x/'),
+    recorded_at: p('2026-11-22T09:00:00Z'),
+    person: ref('Eve'),
+  };
   return { person, checkIn, comment, reaction, goal, update, team, activity };
 }
 
@@ -56,7 +107,10 @@ export async function startHostile(opts: HostileOptions = {}) {
   let retried = false;
   let poisonedOnce = false;
   const page = (item: object, n: number, pageNo: number) =>
-    Array.from({ length: n }, (_, i) => ({ ...item, id: opts.ignorePage ? `${(item as { id: string }).id}${i}` : `${(item as { id: string }).id}-${pageNo}-${i}` }));
+    Array.from({ length: n }, (_, i) => ({
+      ...item,
+      id: opts.ignorePage ? `${(item as { id: string }).id}${i}` : `${(item as { id: string }).id}-${pageNo}-${i}`,
+    }));
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');

@@ -11,7 +11,17 @@ export interface BufferIO extends IO {
 /** The terminal an in-process run is in unless a test says otherwise (piped runs too: `checkin inbox | less` is typed in one). */
 export const TEST_TERMINAL = 'tty test';
 
-export function bufferIO(opts: { tty?: boolean; stdin?: string; color?: ColorLevel; prompt?: boolean; columns?: number; accessible?: boolean; /** null: no terminal at all (cron, a script). */ terminal?: string | null } = {}): BufferIO {
+export function bufferIO(
+  opts: {
+    tty?: boolean;
+    stdin?: string;
+    color?: ColorLevel;
+    prompt?: boolean;
+    columns?: number;
+    accessible?: boolean;
+    /** null: no terminal at all (cron, a script). */ terminal?: string | null;
+  } = {},
+): BufferIO {
   let out = '';
   let err = '';
   let silent = false;

@@ -51,7 +51,12 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
       openModern.push(client);
       return session;
     }
-    const transport = new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])], env: (opts.env ?? envOf()) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: CLI_WORDS[0]!,
+      args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
+      env: (opts.env ?? envOf()) as Record<string, string>,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
@@ -83,7 +88,12 @@ export interface ModernSession extends Omit<McpSession, 'client'> {
 }
 
 async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv): Promise<{ session: McpSession; client: ModernClient }> {
-  const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])], env: (opts.env ?? envOf()) as Record<string, string>, stderr: 'pipe' });
+  const transport = new ModernStdio({
+    command: CLI_WORDS[0]!,
+    args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
+    env: (opts.env ?? envOf()) as Record<string, string>,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new ModernClient(

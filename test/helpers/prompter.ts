@@ -23,13 +23,12 @@ export function scripted(answers: unknown[]): Prompter & { asked: Asked[] } {
     asked,
     input: async (message, opts) => next({ kind: 'input', message, default: opts?.default }) as string,
     lines: async (message, opts) => next({ kind: 'lines', message, default: opts?.lines?.join('\n') }) as string,
-    search: async <T,>(message: string, choices: Choice<T>[]) => next({ kind: 'search', message, choices: choices.map((c) => c.name) }) as T,
+    search: async <T>(message: string, choices: Choice<T>[]) => next({ kind: 'search', message, choices: choices.map((c) => c.name) }) as T,
     password: async (message) => next({ kind: 'password', message }) as string,
     confirm: async (message, opts) => next({ kind: 'confirm', message, default: opts?.default }) as boolean,
-    checkbox: async <T,>(message: string, choices: Array<Choice<T> & { checked?: boolean }>) =>
+    checkbox: async <T>(message: string, choices: Array<Choice<T> & { checked?: boolean }>) =>
       next({ kind: 'checkbox', message, choices: choices.map((c) => `${c.checked ? '[x]' : '[ ]'} ${c.name}`) }) as T[],
-    select: async <T,>(message: string, choices: Choice<T>[], opts?: { default?: T }) =>
+    select: async <T>(message: string, choices: Choice<T>[], opts?: { default?: T }) =>
       next({ kind: 'select', message, default: opts?.default, choices: choices.map((c) => c.name) }) as T,
   };
 }
-

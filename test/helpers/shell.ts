@@ -81,7 +81,9 @@ export async function startShell(kind: ShellKind, env: NodeJS.ProcessEnv, cwd: s
   trackExit(() => proc.kill('SIGKILL'), exit); // killed if the test fails before it closes
   const text = () => {
     const b = term.buffer.active;
-    return Array.from({ length: b.length }, (_, i) => b.getLine(i)?.translateToString(true) ?? '').join('\n').replace(/\n+$/, '');
+    return Array.from({ length: b.length }, (_, i) => b.getLine(i)?.translateToString(true) ?? '')
+      .join('\n')
+      .replace(/\n+$/, '');
   };
   const waitFor = (pattern: RegExp, timeoutMs = 15_000) =>
     new Promise<void>((resolve, reject) => {

@@ -34,18 +34,25 @@ export class Screen {
       : pipe
         ? ['/bin/sh', ['-c', `"$0" "$@" ${pipe}`, ...CLI_WORDS, ...args]]
         : [CLI_WORDS[0]!, [...CLI_WORDS.slice(1), ...args]];
-    this.proc = pty.spawn(file, argv, { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...env, TERM: 'xterm-256color' } as Record<string, string> });
+    this.proc = pty.spawn(file, argv, {
+      name: 'xterm-256color',
+      cols: size.cols,
+      rows: size.rows,
+      env: { ...env, TERM: 'xterm-256color' } as Record<string, string>,
+    });
     this.proc.onData((data) => {
       this.raw += data;
       this.term.write(data, () => this.wake());
     });
-    this.exited = new Promise((resolve) => this.proc.onExit(({ exitCode, signal }) => {
-      // Let the last writes render before anyone reads the screen.
-      this.term.write('', () => {
-        resolve({ code: exitCode, signal });
-        this.wake();
-      });
-    }));
+    this.exited = new Promise((resolve) =>
+      this.proc.onExit(({ exitCode, signal }) => {
+        // Let the last writes render before anyone reads the screen.
+        this.term.write('', () => {
+          resolve({ code: exitCode, signal });
+          this.wake();
+        });
+      }),
+    );
     // Killed when the test ends, if it has not exited by then.
     trackExit(() => this.proc.kill('SIGKILL'), this.exited);
   }
@@ -68,7 +75,10 @@ export class Screen {
   waitFor(pattern: string | RegExp, timeoutMs = 10_000): Promise<void> {
     const matches = () => (typeof pattern === 'string' ? this.text().includes(pattern) : pattern.test(this.text()));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the screen never showed ${String(pattern)} within ${timeoutMs} ms; it shows:\n${this.text()}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the screen never showed ${String(pattern)} within ${timeoutMs} ms; it shows:\n${this.text()}`)),
+        timeoutMs,
+      );
       const check = () => {
         if (matches()) {
           clearTimeout(timer);

@@ -22,7 +22,8 @@ function why(): string | undefined {
   } catch {
     return 'no qemu-aarch64 (Debian: apt-get install qemu-user)';
   }
-  if (!existsSync(join(sysroot, 'lib', 'ld-linux-aarch64.so.1'))) return `no arm64 C library in ${sysroot} (Debian: apt-get install libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross)`;
+  if (!existsSync(join(sysroot, 'lib', 'ld-linux-aarch64.so.1')))
+    return `no arm64 C library in ${sysroot} (Debian: apt-get install libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross)`;
   return undefined;
 }
 const skip = why();
@@ -30,7 +31,11 @@ if (skip) console.log(`binary-arm64: skipped, ${skip}`);
 
 /** Runs the arm64 checkin under qemu (bounded: emulation is slow, ~1 s a run). */
 async function qemu(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { code, stdout, stderr } = await outcome(track(spawn('qemu-aarch64', ['-L', sysroot, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })), `checkin ${args.join(' ')} under qemu`, 60_000);
+  const { code, stdout, stderr } = await outcome(
+    track(spawn('qemu-aarch64', ['-L', sysroot, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })),
+    `checkin ${args.join(' ')} under qemu`,
+    60_000,
+  );
   return { code, stdout, stderr };
 }
 
@@ -41,7 +46,11 @@ describe.skipIf(skip !== undefined)('the linux-arm64 binary under qemu-user', ()
     const bin = join(dir, 'checkin');
     const env = cleanEnv({ PATH: '/usr/bin:/bin' });
     expect(await qemu(bin, ['--version'], env)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    expect(await qemu(bin, ['version'], env)).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(new RegExp(`^checkin ${version} \\(single binary, Node\\.js \\d+\\.\\d+\\.\\d+, linux-arm64\\)\\n$`)) });
+    expect(await qemu(bin, ['version'], env)).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: expect.stringMatching(new RegExp(`^checkin ${version} \\(single binary, Node\\.js \\d+\\.\\d+\\.\\d+, linux-arm64\\)\\n$`)),
+    });
     const sb = await startSandbox({ rateLimit: false });
     try {
       const r = await qemu(bin, ['today', '--json'], { ...env, CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });

@@ -76,7 +76,12 @@ afterAll(async () => {
 /** Runs the installer with `args` under `sh` (bounded), HOME a temp folder. */
 async function install(args: string[], env: Record<string, string> = {}) {
   const home = tempDir('checkin-install-home-');
-  const child = track(spawn('sh', [INSTALL, ...args], { env: { PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn('sh', [INSTALL, ...args], {
+      env: { PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   return { ...(await outcome(child, `install.sh ${args.join(' ')}`, 60_000)), home };
 }
 
@@ -104,7 +109,9 @@ describe.skipIf(!have)('scripts/install.sh against a release on 127.0.0.1', () =
 
   it('refuses a corrupted archive: a clear line, exit 1, nothing installed', async () => {
     const r = await install([], { CHECKIN_RELEASE_URL: `${base}/bad` });
-    const bad = createHash('sha256').update(files.get(`/bad/${name}`)!).digest('hex');
+    const bad = createHash('sha256')
+      .update(files.get(`/bad/${name}`)!)
+      .digest('hex');
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
@@ -127,9 +134,19 @@ describe('scripts/install.sh refuses before it downloads anything', () => {
   it('a release URL that is plain http to another host, a name in SHA256SUMS that is not a file name, no HOME', async () => {
     // The checksum comes from the same place as the archive: only https (or this machine) keeps both honest.
     const http = await install(['--url', 'http://releases.example.com/checkin']);
-    expect(http).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: the release URL must be https:// (or this machine\'s http://127.0.0.1): http://releases.example.com/checkin\n' });
-    const child = track(spawn('sh', [INSTALL, '--url', 'https://releases.example.com'], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] }));
-    expect(await outcome(child, 'install.sh without HOME')).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: no folder to install into: HOME is not set; pass --dir\n' });
+    expect(http).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: "checkin install: the release URL must be https:// (or this machine's http://127.0.0.1): http://releases.example.com/checkin\n",
+    });
+    const child = track(
+      spawn('sh', [INSTALL, '--url', 'https://releases.example.com'], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
+    expect(await outcome(child, 'install.sh without HOME')).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'checkin install: no folder to install into: HOME is not set; pass --dir\n',
+    });
   });
 
   it.skipIf(!have)('a redirect from this machine to another host over plain http: not followed, nothing installed', async () => {
@@ -137,7 +154,9 @@ describe('scripts/install.sh refuses before it downloads anything', () => {
     const r = await install(['--url', `${base}/away`]);
     expect(r).toMatchObject({ code: 1, stdout: '' });
     // curl's own line first ("curl: (47) Maximum (0) redirects followed"), then the installer's.
-    expect(r.stderr).toMatch(new RegExp(`^curl: \\(47\\) Maximum \\(0\\) redirects followed\\ncheckin install: could not download ${base.replace(/\./g, '\\.')}/away/SHA256SUMS\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^curl: \\(47\\) Maximum \\(0\\) redirects followed\\ncheckin install: could not download ${base.replace(/\./g, '\\.')}/away/SHA256SUMS\\n$`),
+    );
     expect(asked.slice(before)).toEqual(['/away/SHA256SUMS']);
     expect(existsSync(join(r.home, '.local', 'bin', 'checkin'))).toBe(false);
   });

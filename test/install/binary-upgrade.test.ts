@@ -62,7 +62,11 @@ function installedCopy(): { bin: string; dir: string; bytes: Buffer } {
   return { bin, dir, bytes: readFileSync(bin) };
 }
 const upgrade = async (bin: string, args: string[], folder: string) =>
-  outcome(track(spawn(bin, ['upgrade', ...args], { env: cleanEnv({ CHECKIN_RELEASE_URL: `${base}/${folder}` }), stdio: ['ignore', 'pipe', 'pipe'] })), 'checkin upgrade', 60_000);
+  outcome(
+    track(spawn(bin, ['upgrade', ...args], { env: cleanEnv({ CHECKIN_RELEASE_URL: `${base}/${folder}` }), stdio: ['ignore', 'pipe', 'pipe'] })),
+    'checkin upgrade',
+    60_000,
+  );
 
 describe.skipIf(!have)('the single binary upgrading itself', () => {
   it('--check says what it would do; without --yes and no terminal it asks for one; neither changes the file', async () => {
@@ -94,7 +98,12 @@ describe.skipIf(!have)('the single binary upgrading itself', () => {
 
   it('--yes downloads, checks and swaps in the new release, and says so', async () => {
     const { bin, dir } = installedCopy();
-    expect(await upgrade(bin, ['--yes'], 'good')).toEqual({ code: 0, signal: null, stderr: '', stdout: `checkin upgraded from ${version} to ${NEXT} (${bin}).\n` });
+    expect(await upgrade(bin, ['--yes'], 'good')).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+      stdout: `checkin upgraded from ${version} to ${NEXT} (${bin}).\n`,
+    });
     expect(execFileSync(bin, { encoding: 'utf8' })).toBe(`${NEXT}\n`);
     expect(readdirSync(dir)).toEqual(['checkin']);
   }, 60_000);

@@ -3,7 +3,20 @@
 // run; a cache folder someone else can write (or someone else's) is never used, since a cache
 // planted there would run as the user — nor any folder in it Node writes into.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -33,7 +46,11 @@ const NODE_VERSION = execFileSync(NODE, ['-p', 'process.version + "-" + process.
 const nodeDir = (cacheHome: string) => join(cacheHome, 'checkin', `node-${NODE_VERSION}`);
 /** Every file under `dir`, however deep (links are not followed). */
 const filesUnder = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isSymbolicLink() ? [] : [join(dir, e.name)])) : [];
+  existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isSymbolicLink() ? [] : [join(dir, e.name)],
+      )
+    : [];
 /** The cache files under `cacheHome`/checkin (Node keeps them in a folder named after its version and the user, inside the one checkin gives it). */
 function cacheFiles(cacheHome: string): string[] {
   return filesUnder(join(cacheHome, 'checkin'));
@@ -184,7 +201,10 @@ describe("Node's compile cache, through bin/checkin.js", () => {
       ['checkin’s folder for this Node open to others (0755)', (dir) => (mkdirSync(dir), chmodSync(dir, 0o755))],
       ['checkin’s folder for this Node a link to a folder of the user’s', (dir) => symlinkSync(elsewhere, dir)],
       ['Node’s folder writable by all (0777)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o777))],
-      ['Node’s folder writable by the group (0770)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o770))],
+      [
+        'Node’s folder writable by the group (0770)',
+        (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o770)),
+      ],
       ['Node’s folder a link to a folder of the user’s', (dir, tag) => (mkdirSync(dir, { mode: 0o700 }), symlinkSync(elsewhere, join(dir, tag)))],
     ]);
     expect(filesUnder(elsewhere), 'nothing written through the links').toEqual([]);
@@ -195,8 +215,14 @@ describe("Node's compile cache, through bin/checkin.js", () => {
     ctx.skip(process.getuid?.() !== 0, 'needs root: only root can make a folder owned by another user (uid 65534)');
     await notUsed([
       ['checkin’s folder for this Node another user’s (0700)', (dir) => (mkdirSync(dir, { mode: 0o700 }), chownSync(dir, 65534, 65534))],
-      ['Node’s folder another user’s (0755)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o755 }), chownSync(join(dir, tag), 65534, 65534))],
-      ['Node’s folder another user’s and writable by all (0777)', (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o777), chownSync(join(dir, tag), 65534, 65534))],
+      [
+        'Node’s folder another user’s (0755)',
+        (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o755 }), chownSync(join(dir, tag), 65534, 65534)),
+      ],
+      [
+        'Node’s folder another user’s and writable by all (0777)',
+        (dir, tag) => (mkdirSync(join(dir, tag), { recursive: true, mode: 0o700 }), chmodSync(join(dir, tag), 0o777), chownSync(join(dir, tag), 65534, 65534)),
+      ],
     ]);
   });
 

@@ -58,7 +58,11 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, t
       resolve({ code, stdout, stderr });
     });
   });
-  if (child.pid !== undefined) trackExit(killGroup, done.catch(() => undefined));
+  if (child.pid !== undefined)
+    trackExit(
+      killGroup,
+      done.catch(() => undefined),
+    );
   return done;
 }
 
@@ -87,13 +91,28 @@ const cacheHoldsLockfile = ((): boolean => {
   const probeEnv = { ...process.env, TMPDIR: tempDir('checkin-npm-tmp-') };
   try {
     const listed = new Set(
-      execFileSync('npm', ['cache', 'ls'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000, maxBuffer: 64 * 1024 * 1024, env: probeEnv })
+      execFileSync('npm', ['cache', 'ls'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: probeEnv,
+      })
         .split('\n')
         .map((l) => l.replace(/^make-fetch-happen:request-cache:/, '').trim()),
     );
     // The lockfile keeps no download addresses here: each package's is the registry's, from its name and version.
-    const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000, env: probeEnv }).trim().replace(/\/?$/, '/');
-    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; resolved?: string; link?: boolean }> };
+    const registry = execFileSync('npm', ['config', 'get', 'registry'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 60_000,
+      env: probeEnv,
+    })
+      .trim()
+      .replace(/\/?$/, '/');
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; resolved?: string; link?: boolean }>;
+    };
     const needed = Object.entries(lock.packages).filter(([path, p]) => path !== '' && !p.link && p.version && existsSync(join(ROOT, path)));
     const address = (path: string, p: { version?: string; resolved?: string }) => {
       const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
@@ -155,7 +174,11 @@ beforeAll(async () => {
     copyFileSync(join(ROOT, f), join(repo, f));
   }
   const git = { ...cleanEnv(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-  for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'checkin']]) {
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'checkin'],
+  ]) {
     ok(await run('git', args, repo, git));
   }
 }, 60_000);
@@ -176,17 +199,35 @@ describe('the package', () => {
     expect(published.bugs).toEqual({ url: `${repoUrl}/issues` });
     expect(published.homepage).toBe(`${repoUrl}#readme`);
     expect(pack.files.map((f) => f.path)).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-server.cjs']),
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'CHANGELOG.md',
+        'bin/checkin.js',
+        'bin/package.json',
+        'dist/checkin.cjs',
+        'dist/mcp-server.cjs',
+      ]),
     );
     // Nothing but those and the vendor files.
-    expect(pack.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md|man\/checkin(-[a-z-]+)?\.1)$/.test(f.path))).toEqual([]);
+    expect(
+      pack.files.filter(
+        (f) =>
+          !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md|man\/checkin(-[a-z-]+)?\.1)$/.test(
+            f.path,
+          ),
+      ),
+    ).toEqual([]);
   });
 
   it('npm pack and npm publish in the repository are refused, saying what to run instead', async () => {
     const env = npmEnv();
     const packed = await run('npm', ['pack', '--dry-run'], repo, env);
     expect(packed.code).not.toBe(0);
-    expect(packed.stderr).toContain(`npm pack in the repository would take its working package.json (scripts, devDependencies).\nnpm run package makes the package as it is published: ./${pack.filename}\n`);
+    expect(packed.stderr).toContain(
+      `npm pack in the repository would take its working package.json (scripts, devDependencies).\nnpm run package makes the package as it is published: ./${pack.filename}\n`,
+    );
     const published = await run('npm', ['publish', '--dry-run'], repo, env);
     expect(published.code).not.toBe(0);
     expect(published.stderr).toContain(`Publish the package made for it:  npm run package && npm publish ./${pack.filename}\n`);
@@ -207,7 +248,10 @@ describe('the package', () => {
       delete env.npm_config_offline;
       const url = `http://127.0.0.1:${port}/`;
       // Logged in, as whoever publishes is (npm says so otherwise): a token for that registry.
-      writeFileSync(env.npm_config_userconfig!, `update-notifier=false\naudit=false\nfund=false\nregistry=${url}\n//127.0.0.1:${port}/:_authToken=not-a-real-token\n`);
+      writeFileSync(
+        env.npm_config_userconfig!,
+        `update-notifier=false\naudit=false\nfund=false\nregistry=${url}\n//127.0.0.1:${port}/:_authToken=not-a-real-token\n`,
+      );
       const r = ok(await run('npm', ['publish', '--dry-run', tarball], env.HOME!, env));
       expect(warnings(r)).toEqual([]);
       expect(r.stdout).toBe(`+ ${name}@${version}\n`);
@@ -231,7 +275,9 @@ describe('the package', () => {
     // The man pages, linked where man looks under the prefix: one per command, and `man checkin`.
     const man1 = join(prefix, 'share', 'man', 'man1');
     expect(readdirSync(man1).length).toBe(readdirSync(join(ROOT, 'man')).length);
-    expect(readFileSync(join(man1, 'checkin-today.1'), 'utf8')).toMatch(/^\.TH "CHECKIN-TODAY" "1" "" "checkin [\d.]+" "checkin manual"\n\.SH NAME\ncheckin\\-today \\- Fill in or show today's check\\-in\n\.SH SYNOPSIS\n/);
+    expect(readFileSync(join(man1, 'checkin-today.1'), 'utf8')).toMatch(
+      /^\.TH "CHECKIN-TODAY" "1" "" "checkin [\d.]+" "checkin manual"\n\.SH NAME\ncheckin\\-today \\- Fill in or show today's check\\-in\n\.SH SYNOPSIS\n/,
+    );
     const hasMan = (() => {
       try {
         execFileSync('man', ['--version'], { stdio: 'ignore' });
@@ -279,7 +325,11 @@ describe('the package', () => {
 // 10 to 50 s each, with the machine's load. What they test is npm's handling of a git dependency
 // and our build, not the Node that runs checkin: CI runs them once, on the machine's Node, and not
 // again on each further Node it runs the suite on (CHECKIN_TEST_NODE set, see .ci/run).
-const gitSkip = process.env.CHECKIN_TEST_NODE ? '' : cacheHoldsLockfile ? '' : " — skipped: the npm cache does not hold the lockfile's packages (run `npm ci` as this user first; these tests stay offline)";
+const gitSkip = process.env.CHECKIN_TEST_NODE
+  ? ''
+  : cacheHoldsLockfile
+    ? ''
+    : " — skipped: the npm cache does not hold the lockfile's packages (run `npm ci` as this user first; these tests stay offline)";
 describe.skipIf(Boolean(process.env.CHECKIN_TEST_NODE) || !cacheHoldsLockfile)(`from git (once per CI run: on the machine's Node)${gitSkip}`, () => {
   it("a project's npm install git+file://… builds it (prepare), and checkin runs", async () => {
     const env = npmEnv(userCache);
@@ -317,7 +367,10 @@ describe.skipIf(Boolean(process.env.CHECKIN_TEST_NODE) || !cacheHoldsLockfile)(`
     const shellEnv = { ...env, npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${env.PATH}` };
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const block = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
-    const lines = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    const lines = block
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter(Boolean);
     expect(lines).toEqual(['npm install && npm run demo', 'npm test', 'npm link --ignore-scripts', 'checkin --version']);
     try {
       ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));

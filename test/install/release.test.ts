@@ -17,7 +17,10 @@ const { version, name: pkgName } = JSON.parse(readFileSync(join(ROOT, 'package.j
 // not in each Node's suite, where release/ may be an old build or absent.
 const asked = process.env.CHECKIN_TEST_RELEASE === '1';
 const have = asked && existsSync(join(RELEASE, 'SHA256SUMS')) && existsSync(join(RELEASE, `checkin-${version}-win-x64.zip`));
-if (!have) console.log(`release: skipped, ${asked ? 'no release/SHA256SUMS with a Windows zip (npm run release makes them)' : 'CHECKIN_TEST_RELEASE=1 is not set (.ci/run sets it after npm run release)'}`);
+if (!have)
+  console.log(
+    `release: skipped, ${asked ? 'no release/SHA256SUMS with a Windows zip (npm run release makes them)' : 'CHECKIN_TEST_RELEASE=1 is not set (.ci/run sets it after npm run release)'}`,
+  );
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const has = (cmd: string, args: string[] = ['--version']) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 
@@ -40,7 +43,14 @@ describe.skipIf(!have)('release/', () => {
     expect([...listed.keys()].sort()).toEqual(published.sort());
     for (const [file, sum] of listed) expect(`${file} ${sha256(readFileSync(join(RELEASE, file)))}`).toBe(`${file} ${sum}`);
     const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
-    for (const f of [`checkin-${version}-linux-${arch}.tar.gz`, `checkin-${version}-win-x64.zip`, `${pkgName}-${version}.tgz`, 'checkin.rb', 'checkin.json', `checkin_${version}_${arch === 'x64' ? 'amd64' : 'arm64'}.deb`]) {
+    for (const f of [
+      `checkin-${version}-linux-${arch}.tar.gz`,
+      `checkin-${version}-win-x64.zip`,
+      `${pkgName}-${version}.tgz`,
+      'checkin.rb',
+      'checkin.json',
+      `checkin_${version}_${arch === 'x64' ? 'amd64' : 'arm64'}.deb`,
+    ]) {
       expect(listed.has(f), f).toBe(true);
     }
   });
@@ -75,7 +85,10 @@ describe.skipIf(!have)('release/', () => {
       const sections: Array<{ name: string; data: Buffer }> = [];
       for (let i = 0; i < count; i++) {
         const s = table + i * 40;
-        const name = bytes.subarray(s, s + 8).toString('latin1').replace(/\0+$/, '');
+        const name = bytes
+          .subarray(s, s + 8)
+          .toString('latin1')
+          .replace(/\0+$/, '');
         // The section's own bytes: its virtual size, not the zero padding to the file alignment after them.
         const virtualSize = bytes.readUInt32LE(s + 8);
         const size = Math.min(virtualSize, bytes.readUInt32LE(s + 16));
@@ -124,32 +137,37 @@ describe.skipIf(!have)('release/', () => {
 
     const wine = has('wine', ['--version']) ? undefined : 'no wine (Debian: apt-get install wine wine64)';
     if (wine) console.log(`release: checkin.exe under Wine skipped, ${wine}`);
-    it.skipIf(wine !== undefined)("runs under Wine as far as Wine runs the official node.exe: Node's own start, then V8's", async () => {
-      unpack();
-      const prefix = tempDir('checkin-wine-');
-      const env = { PATH: process.env.PATH, HOME: prefix, WINEPREFIX: join(prefix, 'wine'), WINEDEBUG: '-all', NODE_SKIP_PLATFORM_CHECK: '1' };
-      const wineRun = async (file: string, args: string[]) => outcome(track(spawn('wine', [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })), `wine ${file}`, 120_000);
-      // The official node.exe: Node starts and prints its version (no V8 needed for that).
-      const official = await wineRun(nodeExe, ['--version']);
-      expect(official.stdout.trim()).toBe(`v${NODE}`);
-      // It dies once V8 starts (Wine 8: SegmentedTable::InitializeTable), as checkin.exe does; on a
-      // Wine that runs V8, checkin.exe prints its version.
-      const officialJs = await wineRun(nodeExe, ['-e', 'console.log(1)']);
-      const mine = await wineRun(exePath, ['--version']);
-      // Wine's server lingers in its prefix after the last program: ended, and waited for, before the prefix is removed.
-      spawnSync('wineserver', ['-k'], { env, stdio: 'ignore', timeout: 30_000 });
-      spawnSync('wineserver', ['-w'], { env, stdio: 'ignore', timeout: 30_000 });
-      if (officialJs.stdout.trim() === '1') {
-        // This Wine runs V8: checkin.exe must then run too.
-        expect(mine).toMatchObject({ code: 0, stdout: `${version}\n` });
-      } else {
-        expect(officialJs.stderr, JSON.stringify(officialJs)).toContain('SegmentedTable::InitializeTable');
-        expect(mine.stderr, JSON.stringify(mine)).toContain('SegmentedTable::InitializeTable');
-        // (Wine's exit code after such a crash is not reliable: its debugger may end it with 0.)
-        expect(mine.stdout.trim()).toBe('');
-        console.log("release: checkin.exe under Wine loads and starts Node, then V8 dies as the official node.exe's does (Wine 8's limit)");
-      }
-    }, 300_000);
+    it.skipIf(wine !== undefined)(
+      "runs under Wine as far as Wine runs the official node.exe: Node's own start, then V8's",
+      async () => {
+        unpack();
+        const prefix = tempDir('checkin-wine-');
+        const env = { PATH: process.env.PATH, HOME: prefix, WINEPREFIX: join(prefix, 'wine'), WINEDEBUG: '-all', NODE_SKIP_PLATFORM_CHECK: '1' };
+        const wineRun = async (file: string, args: string[]) =>
+          outcome(track(spawn('wine', [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })), `wine ${file}`, 120_000);
+        // The official node.exe: Node starts and prints its version (no V8 needed for that).
+        const official = await wineRun(nodeExe, ['--version']);
+        expect(official.stdout.trim()).toBe(`v${NODE}`);
+        // It dies once V8 starts (Wine 8: SegmentedTable::InitializeTable), as checkin.exe does; on a
+        // Wine that runs V8, checkin.exe prints its version.
+        const officialJs = await wineRun(nodeExe, ['-e', 'console.log(1)']);
+        const mine = await wineRun(exePath, ['--version']);
+        // Wine's server lingers in its prefix after the last program: ended, and waited for, before the prefix is removed.
+        spawnSync('wineserver', ['-k'], { env, stdio: 'ignore', timeout: 30_000 });
+        spawnSync('wineserver', ['-w'], { env, stdio: 'ignore', timeout: 30_000 });
+        if (officialJs.stdout.trim() === '1') {
+          // This Wine runs V8: checkin.exe must then run too.
+          expect(mine).toMatchObject({ code: 0, stdout: `${version}\n` });
+        } else {
+          expect(officialJs.stderr, JSON.stringify(officialJs)).toContain('SegmentedTable::InitializeTable');
+          expect(mine.stderr, JSON.stringify(mine)).toContain('SegmentedTable::InitializeTable');
+          // (Wine's exit code after such a crash is not reliable: its debugger may end it with 0.)
+          expect(mine.stdout.trim()).toBe('');
+          console.log("release: checkin.exe under Wine loads and starts Node, then V8 dies as the official node.exe's does (Wine 8's limit)");
+        }
+      },
+      300_000,
+    );
   });
 
   it('the Homebrew formula installs the npm package listed, on Homebrew’s node', () => {

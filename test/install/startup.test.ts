@@ -42,7 +42,8 @@ async function loadedBy(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<
 
 /** The built-ins a bare script loads to send one GET with node:http and print the answer (not sync: the sandbox answers from this process). */
 async function bareGetBuiltins(): Promise<string[]> {
-  const script = 'require("node:http").get(process.argv[1], (r) => r.resume().on("end", () => console.log(process.moduleLoadList.filter((m) => m.startsWith("NativeModule ") && !m.includes("internal/")).map((m) => m.slice(13)).join(" "))))';
+  const script =
+    'require("node:http").get(process.argv[1], (r) => r.resume().on("end", () => console.log(process.moduleLoadList.filter((m) => m.startsWith("NativeModule ") && !m.includes("internal/")).map((m) => m.slice(13)).join(" "))))';
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, `${env.CHECKIN_API_URL}/me`], { encoding: 'utf8', timeout: 10_000 });
   return stdout.trim().split(' ');
 }
@@ -56,7 +57,10 @@ describe('what a run loads', () => {
       const r = await loadedBy(args);
       expect(r.code === 0 || r.code === 3, `${args.join(' ')}: exit ${r.code}`).toBe(true);
       expect(r.files, args.join(' ')).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
-      expect(r.builtins.filter((b) => !bare.has(b)), args.join(' ')).toEqual([]);
+      expect(
+        r.builtins.filter((b) => !bare.has(b)),
+        args.join(' '),
+      ).toEqual([]);
     }
   });
 

@@ -27,11 +27,16 @@ useSandboxEnv((_sb, e) => {
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 describe('checkin mcp against a hostile service', () => {
-  it('every tool\'s text is free of escapes, controls, bidi and zero-width characters; structured content is exact', async () => {
+  it("every tool's text is free of escapes, controls, bidi and zero-width characters; structured content is exact", async () => {
     const h = await startHostile();
     close = h.close;
     const hostileEnv = cleanEnv({ CHECKIN_API_URL: h.url, CHECKIN_TOKEN: 'hostile' });
-    const transport = new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: hostileEnv as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: CLI_WORDS[0]!,
+      args: [...CLI_WORDS.slice(1), 'mcp'],
+      env: hostileEnv as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
@@ -65,7 +70,15 @@ describe('checkin mcp against a hostile service', () => {
       expect(bad ? `${name}: ${JSON.stringify(t.slice(Math.max(0, bad.index - 20), bad.index + 20))}` : '').toBe('');
     }
     for (const [name, r] of Object.entries(results)) if (!name.startsWith('send_checkin')) expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
-    expect(results['send_checkin {"draft_id":"zzzzzzzz"}']).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error: There is no draft zzzzzzzz (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.' }] });
+    expect(results['send_checkin {"draft_id":"zzzzzzzz"}']).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: 'error: There is no draft zzzzzzzz (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.',
+        },
+      ],
+    });
     // The draft kept, sent: the person is asked, with the service's team names in the question (declined here), and the text is clean.
     const draftId = (results[`draft_checkin ${JSON.stringify(calls[8]![1])}`]!.structuredContent as { draft_id: string }).draft_id;
     const declined = (await client.callTool({ name: 'send_checkin', arguments: { draft_id: draftId } })) as CallToolResult;
@@ -77,7 +90,9 @@ describe('checkin mcp against a hostile service', () => {
     expect(asked).toHaveLength(2);
     expect(asked[0]).toMatch(/^Record this activity under your name \(Eve[^\n]*\)\? It shows in the web app/);
     // The escape the draft holds is named, not hidden (changed on purpose: it was removed from the question).
-    expect(asked[1]).toMatch(/^Send your check-in for today \(2026-\d\d-\d\d\)\?\n\nShared with: Team \(all your teams\)\n\nIntentions \(17 characters\):\n- next \[U\+001B\]\]0;agent\[U\+0007\]\n\nBlockers:\n\(nothing\)$/);
+    expect(asked[1]).toMatch(
+      /^Send your check-in for today \(2026-\d\d-\d\d\)\?\n\nShared with: Team \(all your teams\)\n\nIntentions \(17 characters\):\n- next \[U\+001B\]\]0;agent\[U\+0007\]\n\nBlockers:\n\(nothing\)$/,
+    );
     for (const uri of ['checkin://check-ins/today', 'checkin://team/today']) {
       const read = (await client.readResource({ uri })).contents[0] as { text: string };
       expect(read.text, uri).toContain('Eve');
@@ -87,7 +102,9 @@ describe('checkin mcp against a hostile service', () => {
     // Exact: the service's strings as it sent them, escapes and all (JSON carries them escaped).
     expect(results['get_checkin {}']!.structuredContent).toEqual({ day: expect.any(String), check_in: o.checkIn });
     expect((results['me {}']!.structuredContent as { me: { name: string } }).me.name).toBe(o.person.name);
-    expect((results['list_checkins {}']!.structuredContent as { check_ins: Array<{ intentions: string }> }).check_ins[0]!.intentions).toBe(o.checkIn.intentions);
+    expect((results['list_checkins {}']!.structuredContent as { check_ins: Array<{ intentions: string }> }).check_ins[0]!.intentions).toBe(
+      o.checkIn.intentions,
+    );
     expect((results[`goal ${JSON.stringify({ goal_id: UUID })}`]!.structuredContent as { goal: unknown }).goal).toEqual(o.goal);
     // What the person is asked is clean too.
     for (const q of asked) expect(q).not.toMatch(FORBIDDEN);
@@ -130,10 +147,19 @@ describe('checkin mcp on stdio', () => {
     const lines = out.split('\n').filter((l) => l !== '');
     expect(out.endsWith('\n')).toBe(true);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    const byId = new Map(lines.map((l) => JSON.parse(l) as { id?: number; result?: { isError?: boolean; content?: Array<{ text: string }> } }).map((m) => [m.id, m]));
+    const byId = new Map(
+      lines.map((l) => JSON.parse(l) as { id?: number; result?: { isError?: boolean; content?: Array<{ text: string }> } }).map((m) => [m.id, m]),
+    );
     expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(byId.get(2)!.result!.isError).toBeFalsy();
     expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error: .*blursday/) }] });
-    expect(byId.get(5)!.result).toMatchObject({ isError: true, content: [{ text: 'error: There is no draft nosuch99 (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.' }] });
+    expect(byId.get(5)!.result).toMatchObject({
+      isError: true,
+      content: [
+        {
+          text: 'error: There is no draft nosuch99 (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.',
+        },
+      ],
+    });
   });
 });

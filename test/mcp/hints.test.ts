@@ -24,7 +24,9 @@ describe('checkin mcp: writing hints in the draft preview', () => {
       'Intentions are empty: your team sees no plan for the day, and your next check-in has nothing to start "previous" from.',
       '@margret matches nobody on your teams: did you mean @margaret?',
     ]);
-    expect(text(r)).toContain('\n\nHints for the person (they do not stop sending):\n- Blockers "None" are sent as no blockers: the check-in is not marked blocked.\n');
+    expect(text(r)).toContain(
+      '\n\nHints for the person (they do not stop sending):\n- Blockers "None" are sent as no blockers: the check-in is not marked blocked.\n',
+    );
     // The preview is the check-in as sent: no blockers in it.
     expect(r.structuredContent!.preview).not.toContain('None');
     expect(sb.requests.filter((q) => q.method !== 'GET')).toEqual([]);

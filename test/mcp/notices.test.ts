@@ -27,7 +27,8 @@ function noticeBoard() {
   const waiters: Array<{ match: (n: string) => boolean; done: () => void }> = [];
   const add = (n: string) => {
     seen.push(n);
-    for (const w of waiters.splice(0)) if (w.match(n)) w.done();
+    for (const w of waiters.splice(0))
+      if (w.match(n)) w.done();
       else waiters.push(w);
   };
   const next = (match: (n: string) => boolean, ms = 10_000) =>

@@ -32,7 +32,9 @@ afterEach(async () => {
 /** Resolves `done` with a bound: fails the test, naming `what`, past `ms`. */
 function bounded<T>(done: Promise<T>, what: string, ms = 15_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([done, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([done, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 interface Raw {
@@ -70,10 +72,18 @@ async function raw(): Promise<Raw> {
         const text = `${typeof m === 'string' ? m : JSON.stringify(m)}\n`;
         child.stdin!.write(text, (err) => (err ? reject(err) : resolve()));
       }),
-    next: () => bounded(new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve))), 'message from checkin mcp').then((l) => JSON.parse(l) as Record<string, unknown>),
+    next: () =>
+      bounded(new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve))), 'message from checkin mcp').then(
+        (l) => JSON.parse(l) as Record<string, unknown>,
+      ),
     stderr: () => stderr,
   };
-  await r.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await r.send({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   expect(await r.next()).toMatchObject({ id: 0, result: { serverInfo: { name: 'checkin' } } });
   await r.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return r;
@@ -99,7 +109,11 @@ describe('checkin mcp: messages it cannot read are answered, and it goes on', ()
   it('an 11 MiB request is answered with -32600 under its own id (written last, as the SDK writes it), and the next request works', async () => {
     const r = await raw();
     await r.send({ method: 'tools/call', params: { name: 'me', arguments: { big: 'a'.repeat(11 * MiB) } }, jsonrpc: '2.0', id: 7 });
-    expect(await r.next()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: ErrorCode.InvalidRequest, message: expect.stringMatching(/^Message too large: a message may hold at most 10 MiB/) } });
+    expect(await r.next()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: ErrorCode.InvalidRequest, message: expect.stringMatching(/^Message too large: a message may hold at most 10 MiB/) },
+    });
     await stillServes(r, 8);
     // Its id first, or a string id: the same.
     await r.send({ jsonrpc: '2.0', id: 'big "one"', method: 'tools/call', params: { name: 'me', arguments: { big: 'é'.repeat(6 * MiB) } } });
@@ -151,7 +165,9 @@ describe('checkin mcp: messages it cannot read are answered, and it goes on', ()
   it("the SDK's own client: a call too large fails at once with -32600, and the same connection goes on", async () => {
     const client = new Client({ name: 'test-agent', version: '1.0.0' });
     clients.push(client);
-    await client.connect(new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }),
+    );
     const err = await bounded(
       client.callTool({ name: 'me', arguments: { big: 'c'.repeat(11 * MiB) } }).then(
         () => undefined,
@@ -178,7 +194,9 @@ describe('checkin mcp: messages it cannot read are answered, and it goes on', ()
       );
       return { action: 'accept', content: {} };
     });
-    await client.connect(new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }),
+    );
     const drafted = await bounded(client.callTool({ name: 'draft_checkin', arguments: { intentions: '- one thing' } }), 'draft');
     const id = (drafted.structuredContent as { draft_id: string }).draft_id;
     sb.requests.length = 0;

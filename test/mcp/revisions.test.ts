@@ -71,7 +71,8 @@ async function callEveryReadTool(s: McpSession, goalId: string | undefined): Pro
 function blockTeammates(days: number): void {
   const data = sb.service.data;
   const dates = [...new Set(data.check_ins.map((c) => c.date))].sort().slice(-days);
-  for (const c of data.check_ins) if (dates.includes(c.date) && c.person_id !== data.people.find((p) => p.username === 'ada')!.id) c.blockers = 'Waiting on the staging database';
+  for (const c of data.check_ins)
+    if (dates.includes(c.date) && c.person_id !== data.people.find((p) => p.username === 'ada')!.id) c.blockers = 'Waiting on the staging database';
 }
 
 describe('checkin mcp: both revisions, one server', () => {
@@ -150,9 +151,14 @@ describe('checkin mcp: every read tool validates against its declared schema, fo
 });
 
 /** A 2026 client that answers nothing by itself: each input-required result comes back to the test, which retries as it chooses. */
-async function manual(answers = true): Promise<{ client: ModernClient; call: (name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>> }> {
+async function manual(
+  answers = true,
+): Promise<{ client: ModernClient; call: (name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>> }> {
   const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
-  const client = new ModernClient({ name: 'test-agent', version: '1.0.0' }, { capabilities: answers ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } });
+  const client = new ModernClient(
+    { name: 'test-agent', version: '1.0.0' },
+    { capabilities: answers ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
+  );
   await client.connect(transport);
   opened.push(client);
   return {
@@ -167,8 +173,11 @@ afterEach(async () => {
 
 const ACCEPT = { confirm: { action: 'accept', content: {} } };
 
-describe('checkin mcp 2026-07-28: the person\'s yes as an input-required result', () => {
-  async function drafted(call: (name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>, body = 'Shipped it\u2800\u2800\u2800 and \u3164 more') {
+describe("checkin mcp 2026-07-28: the person's yes as an input-required result", () => {
+  async function drafted(
+    call: (name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+    body = 'Shipped it\u2800\u2800\u2800 and \u3164 more',
+  ) {
     const yesterday = ((await call('get_checkin', { arguments: { day: 'yesterday' } })).structuredContent as { check_in: { id: string } }).check_in.id;
     const d = await call('draft_comment', { arguments: { on: 'check-in', id: yesterday, body } });
     return { id: (d.structuredContent as { draft_id: string }).draft_id, on: yesterday };
@@ -182,7 +191,9 @@ describe('checkin mcp 2026-07-28: the person\'s yes as an input-required result'
     expect(first.resultType ?? first.result_type).toBe('input_required');
     const req = (first.inputRequests as Record<string, { method: string; params: { message: string } }>).confirm!;
     expect(req.method).toBe('elicitation/create');
-    expect(req.params.message).toMatch(/^Post this comment on your check-in for \d{4}-\d\d-\d\d \(shared with [^)]+\)\?\n\nThe comment \(\d+ characters\):\nShipped it\[U\+2800\]\[U\+2800\]\[U\+2800\] and \[U\+3164\] more$/);
+    expect(req.params.message).toMatch(
+      /^Post this comment on your check-in for \d{4}-\d\d-\d\d \(shared with [^)]+\)\?\n\nThe comment \(\d+ characters\):\nShipped it\[U\+2800\]\[U\+2800\]\[U\+2800\] and \[U\+3164\] more$/,
+    );
     expect(writes()).toEqual([]);
     const state = first.requestState as string;
     const sent = await call('send_comment', { arguments: { draft_id: id }, inputResponses: ACCEPT, requestState: state });
@@ -204,7 +215,12 @@ describe('checkin mcp 2026-07-28: the person\'s yes as an input-required result'
       sb.requests.length = 0;
       const first = await call('send_comment', { arguments: { draft_id: id } });
       const r = await call('send_comment', { arguments: { draft_id: id }, inputResponses: responses, requestState: first.requestState });
-      expect(r.structuredContent).toMatchObject({ sent: false, draft_id: id, draft_kept: true, reason: what === 'decline' ? 'declined' : what === 'cancel' ? 'cancelled' : 'no answer' });
+      expect(r.structuredContent).toMatchObject({
+        sent: false,
+        draft_id: id,
+        draft_kept: true,
+        reason: what === 'decline' ? 'declined' : what === 'cancel' ? 'cancelled' : 'no answer',
+      });
       expect(writes()).toEqual([]);
     });
   }
@@ -236,7 +252,9 @@ describe('checkin mcp 2026-07-28: the person\'s yes as an input-required result'
     const r = await s.call('send_checkin', { draft_id: d.structuredContent!.draft_id });
     expect(r.structuredContent).toMatchObject({ sent: true });
     expect(s.asked).toHaveLength(1);
-    expect(s.asked[0]).toMatch(/^Send your check-in for today \(\d{4}-\d\d-\d\d\)\?\n\nShared with: .+ \(all your teams\)\n\nPrevious \(\d+ characters\):\n- Shipped\[U\+2028\]it\n\nBlockers:\n\(nothing\)$/);
+    expect(s.asked[0]).toMatch(
+      /^Send your check-in for today \(\d{4}-\d\d-\d\d\)\?\n\nShared with: .+ \(all your teams\)\n\nPrevious \(\d+ characters\):\n- Shipped\[U\+2028\]it\n\nBlockers:\n\(nothing\)$/,
+    );
     expect(writes().filter((w) => w.startsWith('PATCH'))).toHaveLength(1);
   });
 
@@ -259,13 +277,31 @@ describe('checkin mcp --read-only', () => {
       const id = kept.structuredContent!.draft_id as string;
       const s = await connect({ revision, args: ['--read-only'] });
       const tools = await listTools(s);
-      expect(tools.map((t) => t.name).sort()).toEqual(['blockers', 'drafts', 'feed', 'get_checkin', 'goal', 'goals', 'inbox', 'list_checkins', 'me', 'suggest_previous', 'team_day']);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'blockers',
+        'drafts',
+        'feed',
+        'get_checkin',
+        'goal',
+        'goals',
+        'inbox',
+        'list_checkins',
+        'me',
+        'suggest_previous',
+        'team_day',
+      ]);
       for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
       sb.requests.length = 0;
-      for (const [name, args] of [['draft_checkin', { previous: 'x' }], ['send_checkin', { draft_id: id }], ['log_activity', { description: 'x' }]] as const) {
+      for (const [name, args] of [
+        ['draft_checkin', { previous: 'x' }],
+        ['send_checkin', { draft_id: id }],
+        ['log_activity', { description: 'x' }],
+      ] as const) {
         const r = await s.call(name, args);
         expect(r.isError, name).toBe(true);
-        expect(text(r)).toBe(`error: ${name} writes, and this server was started with \`checkin mcp --read-only\`: nothing was kept or sent.\nThe person can write it from their terminal, or start the server without --read-only.`);
+        expect(text(r)).toBe(
+          `error: ${name} writes, and this server was started with \`checkin mcp --read-only\`: nothing was kept or sent.\nThe person can write it from their terminal, or start the server without --read-only.`,
+        );
       }
       expect(writes()).toEqual([]);
       expect(((await s.call('drafts')).structuredContent!.drafts as Array<{ draft_id: string }>).map((d) => d.draft_id)).toEqual([id]);
@@ -307,7 +343,9 @@ describe('checkin mcp 2026-07-28: log_activity', () => {
       const r = await s.call('log_activity', { description: 'Reviewed the billing migration' });
       expect(r.isError, text(r)).toBeFalsy();
       expect(s.asked).toEqual([expect.stringMatching(/^Record this activity under your name \(Ada Lovelace\)\?/)]);
-      expect(r.structuredContent).toMatchObject(answer === 'accept' ? { sent: true, draft_kept: false } : { sent: false, draft_kept: false, reason: 'declined' });
+      expect(r.structuredContent).toMatchObject(
+        answer === 'accept' ? { sent: true, draft_kept: false } : { sent: false, draft_kept: false, reason: 'declined' },
+      );
       expect(writes()).toEqual(answer === 'accept' ? ['POST /api/v2/activities'] : []);
       expect(((await s.call('drafts')).structuredContent!.drafts as unknown[]).length).toBe(0);
     });

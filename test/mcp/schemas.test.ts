@@ -19,7 +19,20 @@ import { track } from '../helpers/cleanup.js';
 
 /** Keywords whose boolean value is no finding (`additionalProperties: true`). */
 const BOOLEAN_VALUED_KEYWORDS = new Set(['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems']);
-const SUBSCHEMA_KEYWORDS = ['items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems', 'contentSchema'];
+const SUBSCHEMA_KEYWORDS = [
+  'items',
+  'contains',
+  'not',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'additionalItems',
+  'unevaluatedItems',
+  'contentSchema',
+];
 const SUBSCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions'];
 /** A schema with none of these (and no if with then/else) constrains nothing: `untyped-schema`. */
@@ -40,7 +53,8 @@ interface Finding {
 }
 type Node = Record<string, unknown>;
 const isRecord = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-const childPath = (parent: string, key: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? (parent === '' ? key : `${parent}.${key}`) : `${parent}[${JSON.stringify(key)}]`);
+const childPath = (parent: string, key: string) =>
+  /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? (parent === '' ? key : `${parent}.${key}`) : `${parent}[${JSON.stringify(key)}]`;
 
 function forEachSubschema(node: Node, path: string, visit: (sub: unknown, path: string, keyword: string) => void): void {
   for (const key of SUBSCHEMA_MAP_KEYWORDS) {
@@ -74,7 +88,8 @@ export function lintTool(tool: Pick<Tool, 'name' | 'inputSchema' | 'outputSchema
   const findings: Finding[] = [];
   const lint = (schema: unknown, kind: string) => {
     const hasEmbeddedIds = declaresAnyId(schema);
-    const add = (rule: Finding['rule'], severity: Finding['severity'], path: string) => findings.push({ rule, severity, tool: tool.name, path: path === '' ? kind : `${kind}.${path}` });
+    const add = (rule: Finding['rule'], severity: Finding['severity'], path: string) =>
+      findings.push({ rule, severity, tool: tool.name, path: path === '' ? kind : `${kind}.${path}` });
     const walk = (node: unknown, path: string, keyword: string | undefined, depth: number): void => {
       if (depth > MAX_DEPTH) return;
       if (typeof node === 'boolean') {
@@ -83,7 +98,8 @@ export function lintTool(tool: Pick<Tool, 'name' | 'inputSchema' | 'outputSchema
       }
       if (!isRecord(node)) return;
       const type = node.type;
-      if (Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string' && JSON_SCHEMA_TYPES.has(t)) && new Set(type).size === type.length) add('type-union', 'warning', path);
+      if (Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string' && JSON_SCHEMA_TYPES.has(t)) && new Set(type).size === type.length)
+        add('type-union', 'warning', path);
       const ref = node.$ref;
       if (typeof ref === 'string' && ref !== '' && !ref.startsWith('#') && !hasEmbeddedIds) add('remote-ref', 'warning', path);
       const constrains = Object.keys(node).some((k) => CONSTRAINING_KEYWORDS.has(k)) || ('if' in node && ('then' in node || 'else' in node));
@@ -107,7 +123,9 @@ afterEach(async () => {
 async function listTools(): Promise<Tool[]> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   open.push(client);
-  await client.connect(new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' }),
+  );
   return (await client.listTools()).tools;
 }
 
@@ -115,8 +133,16 @@ describe("checkin mcp: the tools' schemas port (the Inspector's portability rule
   it('the rules find what they are for: {} schemas, type arrays, bare booleans, remote references', () => {
     const findings = lintTool({
       name: 't',
-      inputSchema: { type: 'object', properties: { a: { type: ['string', 'null'] }, b: {}, c: { $ref: 'https://example.invalid/s.json' }, d: { not: {} } }, additionalProperties: true },
-      outputSchema: { type: 'object', properties: { e: true, f: { anyOf: [{ type: 'string' }, { type: 'null', description: 'none' }] } }, additionalProperties: {} } as unknown as Tool['outputSchema'],
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: ['string', 'null'] }, b: {}, c: { $ref: 'https://example.invalid/s.json' }, d: { not: {} } },
+        additionalProperties: true,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: { e: true, f: { anyOf: [{ type: 'string' }, { type: 'null', description: 'none' }] } },
+        additionalProperties: {},
+      } as unknown as Tool['outputSchema'],
     });
     expect(findings.map((f) => `${f.severity} ${f.rule} ${f.path}`)).toEqual([
       'warning type-union inputSchema.properties.a',
@@ -149,21 +175,34 @@ function inspectorLauncher(): string | undefined {
 const launcher = inspectorLauncher();
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 const nodeFits = major > 22 || (major === 22 && minor >= 19);
-const why = !launcher ? 'not installed (npm i --no-save @modelcontextprotocol/inspector, or CHECKIN_TEST_INSPECTOR=<its launcher>)' : !nodeFits ? `it needs Node 22.19+, this is ${process.versions.node}` : '';
+const why = !launcher
+  ? 'not installed (npm i --no-save @modelcontextprotocol/inspector, or CHECKIN_TEST_INSPECTOR=<its launcher>)'
+  : !nodeFits
+    ? `it needs Node 22.19+, this is ${process.versions.node}`
+    : '';
 
 describe('checkin mcp: the official Inspector', () => {
-  it.skipIf(why !== '')(`inspector --cli … --method tools/list --strict: 0 errors, 0 warnings${why ? ` (skipped: ${why})` : ''}`, async () => {
-    const child = track(spawn(process.execPath, [launcher!, '--cli', process.execPath, BIN, 'mcp', '--method', 'tools/list', '--strict'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([
-      new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c))),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the Inspector did not finish within 60 s: ${stderr}`)), 60_000))),
-    ]).finally(() => clearTimeout(timer));
-    expect({ code, stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/Schema portability|Warning:|Error:/) });
-    expect((JSON.parse(stdout) as { tools: unknown[] }).tools.length).toBeGreaterThan(10);
-  }, 70_000);
+  it.skipIf(why !== '')(
+    `inspector --cli … --method tools/list --strict: 0 errors, 0 warnings${why ? ` (skipped: ${why})` : ''}`,
+    async () => {
+      const child = track(
+        spawn(process.execPath, [launcher!, '--cli', process.execPath, BIN, 'mcp', '--method', 'tools/list', '--strict'], {
+          env: cleanEnv(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([
+        new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c))),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the Inspector did not finish within 60 s: ${stderr}`)), 60_000))),
+      ]).finally(() => clearTimeout(timer));
+      expect({ code, stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/Schema portability|Warning:|Error:/) });
+      expect((JSON.parse(stdout) as { tools: unknown[] }).tools.length).toBeGreaterThan(10);
+    },
+    70_000,
+  );
 });

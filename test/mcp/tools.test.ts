@@ -42,7 +42,9 @@ const entryOf = (id: string) => JSON.parse(entryText(id)) as Record<string, unkn
 const ID = /^[a-z0-9]{8}$/;
 /** The one entry on disk made so (the person's, kept by the CLI). */
 const onlyEntry = (made: string) => {
-  const ids = draftFiles().map((n) => n.slice(0, -'.json'.length)).filter((id) => entryOf(id).made === made);
+  const ids = draftFiles()
+    .map((n) => n.slice(0, -'.json'.length))
+    .filter((id) => entryOf(id).made === made);
   expect(ids).toHaveLength(1);
   return ids[0]!;
 };
@@ -53,7 +55,8 @@ function bounded<T>(done: Promise<T>, ms = 10_000): Promise<T | undefined> {
 }
 
 /** One text of what is sent, as the person's question shows it: its name, its length, then the text. */
-const sec = (title: string, value: string) => `${title} (${[...value].length} ${[...value].length === 1 ? 'character' : 'characters'}${value.includes('\n') ? `, ${value.split('\n').length} lines` : ''}):\n${value}`;
+const sec = (title: string, value: string) =>
+  `${title} (${[...value].length} ${[...value].length === 1 ? 'character' : 'characters'}${value.includes('\n') ? `, ${value.split('\n').length} lines` : ''}):\n${value}`;
 
 const READ_TOOLS = ['get_checkin', 'suggest_previous', 'team_day', 'blockers', 'list_checkins', 'inbox', 'feed', 'goals', 'goal', 'drafts', 'me'];
 /** The line that opens a block of words from the service (kit.ts othersWords), as a RegExp's source. */
@@ -77,10 +80,13 @@ describe('checkin mcp: tools', () => {
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     for (const name of READ_TOOLS) expect(hints[name], name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     // Each draft is a new entry: called twice, two drafts wait (none replaces another).
-    for (const name of ['draft_checkin', 'draft_comment', 'draft_goal_update']) expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
-    for (const name of ['draft_checkin', 'draft_comment', 'draft_goal_update']) expect(tools.find((t) => t.name === name)!.inputSchema.properties, name).not.toHaveProperty('replace');
+    for (const name of ['draft_checkin', 'draft_comment', 'draft_goal_update'])
+      expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    for (const name of ['draft_checkin', 'draft_comment', 'draft_goal_update'])
+      expect(tools.find((t) => t.name === name)!.inputSchema.properties, name).not.toHaveProperty('replace');
     expect(hints.send_checkin).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
-    for (const name of ['send_comment', 'send_goal_update', 'log_activity']) expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    for (const name of ['send_comment', 'send_goal_update', 'log_activity'])
+      expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(tools.find((t) => t.name === 'draft_checkin')!.inputSchema.properties).toHaveProperty('intentions');
     expect(s.client.getInstructions()).toMatch(/never "none"/);
   });
@@ -116,7 +122,12 @@ describe('checkin mcp: tools', () => {
     expect((list.structuredContent!.check_ins as unknown[]).length).toBe(2);
     expect(list.structuredContent!.more_may_follow).toBe(true);
     const asked = sb.requests.find((r) => r.path === '/api/v2/check-ins')!;
-    expect(asked.params).toEqual(expect.arrayContaining([['people_ids[]', (me.structuredContent!.me as { id: string }).id], ['per_page', '2']]));
+    expect(asked.params).toEqual(
+      expect.arrayContaining([
+        ['people_ids[]', (me.structuredContent!.me as { id: string }).id],
+        ['per_page', '2'],
+      ]),
+    );
 
     const inbox = await s.call('inbox', { all: true });
     expect(inbox.isError).toBeFalsy();
@@ -135,7 +146,7 @@ describe('checkin mcp: tools', () => {
     expect(writes()).toEqual([]);
   });
 
-  it('an error is a tool error with the CLI\'s one line (a rejected token: the exit-code-4 wording), no stack', async () => {
+  it("an error is a tool error with the CLI's one line (a rejected token: the exit-code-4 wording), no stack", async () => {
     const s = await connect({ env: { ...env, CHECKIN_TOKEN: 'not-a-token' } as Record<string, string> });
     const r = await s.call('get_checkin');
     expect(r.isError).toBe(true);
@@ -147,8 +158,12 @@ describe('checkin mcp: tools', () => {
   });
 });
 
-describe('checkin mcp: sending needs the person\'s yes', () => {
-  const answers = { previous: '- Shipped the [invoices endpoint](https://github.com/engines/billing/pull/412)', intentions: '- Review @grace\'s webhook PR', blockers: '' };
+describe("checkin mcp: sending needs the person's yes", () => {
+  const answers = {
+    previous: '- Shipped the [invoices endpoint](https://github.com/engines/billing/pull/412)',
+    intentions: "- Review @grace's webhook PR",
+    blockers: '',
+  };
 
   it('draft_checkin keeps a new entry of its own and sends nothing; send_checkin asks, and on yes sends exactly one PATCH and removes it', async () => {
     const s = await connect({ answer: 'accept' });
@@ -160,22 +175,40 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     const id = d.structuredContent!.draft_id as string;
     expect(id).toMatch(ID);
     expect(d.structuredContent).toMatchObject({ draft_id: id, day: `today (${day})`, answers, resume_command: `checkin drafts send ${id}`, other_drafts: 0 });
-    expect(text(d)).toBe(`Draft ${id} kept (not sent). Show the person this preview; send_checkin sends it once they say yes (\`checkin drafts send ${id}\` sends it from a terminal).\n\n${d.structuredContent!.preview as string}`);
-    expect(text(d)).toContain('- Review @grace\'s webhook PR');
+    expect(text(d)).toBe(
+      `Draft ${id} kept (not sent). Show the person this preview; send_checkin sends it once they say yes (\`checkin drafts send ${id}\` sends it from a terminal).\n\n${d.structuredContent!.preview as string}`,
+    );
+    expect(text(d)).toContain("- Review @grace's webhook PR");
     expect(writes()).toEqual([]);
     // On disk: one entry, named by its id, saying whose it is, what for, what, and that an agent wrote it.
     expect(draftFolder()).toEqual([`${id}.json`]);
     const kept = entryOf(id);
-    expect(kept).toEqual({ id, account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) }, target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers }, made: 'agent', created_at: kept.created_at, saved_at: kept.created_at });
+    expect(kept).toEqual({
+      id,
+      account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) },
+      target: { kind: 'check-in', key: day },
+      content: { kind: 'answers', answers },
+      made: 'agent',
+      created_at: kept.created_at,
+      saved_at: kept.created_at,
+    });
     expect(new Date(kept.created_at).toISOString()).toBe(kept.created_at);
 
     const sent = await s.call('send_checkin', { draft_id: id });
     expect(sent.isError).toBeFalsy();
     expect(s.asked).toHaveLength(1);
-    expect(s.asked[0]).toBe(`Send your check-in for today (${day})?\n\nShared with: Platform, Mobile (all your teams)\n\n${sec('Previous', answers.previous)}\n\n${sec('Intentions', answers.intentions)}\n\nBlockers:\n(nothing)`);
+    expect(s.asked[0]).toBe(
+      `Send your check-in for today (${day})?\n\nShared with: Platform, Mobile (all your teams)\n\n${sec('Previous', answers.previous)}\n\n${sec('Intentions', answers.intentions)}\n\nBlockers:\n(nothing)`,
+    );
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([answers]);
-    expect(sent.structuredContent).toMatchObject({ sent: true, draft_id: id, draft_kept: false, resume_command: `checkin drafts send ${id}`, check_in: { date: day, intentions: answers.intentions } });
+    expect(sent.structuredContent).toMatchObject({
+      sent: true,
+      draft_id: id,
+      draft_kept: false,
+      resume_command: `checkin drafts send ${id}`,
+      check_in: { date: day, intentions: answers.intentions },
+    });
     // The question and the service agree (issue 42): what was said is what the service stored and answers.
     expect((sent.structuredContent!.check_in as { teams: Array<{ name: string }> }).teams.map((t) => t.name)).toEqual(['Platform', 'Mobile']);
     const stored = sb.service.data.check_ins.find((c) => c.person_id === meId && c.date === day)!;
@@ -183,7 +216,15 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     // Gone, and its claim with it.
     expect(draftFolder()).toEqual([]);
     const again = await s.call('send_checkin', { draft_id: id });
-    expect(again).toMatchObject({ isError: true, content: [{ type: 'text', text: `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.` }] });
+    expect(again).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`,
+        },
+      ],
+    });
     expect(s.asked).toHaveLength(1);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
   });
@@ -204,10 +245,17 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     expect(entryText(id)).toBe(before);
     // The resource shows it.
     const res = await s.client.readResource({ uri: `checkin://drafts/${id}` });
-    expect((res.contents[0] as { text: string }).text).toMatch(new RegExp(`^Draft ${id}: check-in, written by an agent, saved [^;]+; \`checkin drafts send ${id}\` sends it from a terminal\\n\\n[^]*Review @grace`));
+    expect((res.contents[0] as { text: string }).text).toMatch(
+      new RegExp(`^Draft ${id}: check-in, written by an agent, saved [^;]+; \`checkin drafts send ${id}\` sends it from a terminal\\n\\n[^]*Review @grace`),
+    );
 
     const refused = await runCli(['today', '--resume'], { env });
-    expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written by an agent: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks.\n` });
+    expect(refused).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `error: The draft ${id} was written by an agent: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks.\n`,
+    });
     expect(writes()).toEqual([]);
     const cli = await sendAtTerminal(id, env);
     expect(cli.exit.code, cli.screen).toBe(0);
@@ -224,7 +272,9 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     sb.requests.length = 0;
     const r = await s.call('send_checkin', { draft_id: id });
     expect(r.isError).toBe(true);
-    expect(text(r)).toBe(`error: Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent\nThe draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal. A server started with \`checkin mcp --allow-send\` sends without asking.`);
+    expect(text(r)).toBe(
+      `error: Sending needs the person's yes, and this client cannot ask for it (no MCP elicitation): nothing was sent\nThe draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal. A server started with \`checkin mcp --allow-send\` sends without asking.`,
+    );
     expect(writes()).toEqual([]);
     expect(draftFolder()).toEqual([`${id}.json`]);
     await s.client.close();
@@ -245,7 +295,9 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     const r = await s.call('send_checkin', { draft_id: first });
     expect(r.isError).toBe(true);
     // The agent's words (changed on purpose): the draft by its id, not the terminal's "What you wrote is kept…".
-    expect(text(r)).toBe(`error: PATCH /api/v2/check-ins/${day}: 422 Unprocessable Entity: Intentions is too long\nThe draft ${first} is kept: \`checkin drafts send ${first}\` sends it from a terminal.`);
+    expect(text(r)).toBe(
+      `error: PATCH /api/v2/check-ins/${day}: 422 Unprocessable Entity: Intentions is too long\nThe draft ${first} is kept: \`checkin drafts send ${first}\` sends it from a terminal.`,
+    );
     expect(draftFolder()).toEqual([`${first}.json`]);
     const firstText = entryText(first);
     await s.client.close();
@@ -258,7 +310,11 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     expect(second).toMatch(ID);
     expect(second).not.toBe(first);
     expect(d.structuredContent).toMatchObject({ other_drafts: 1 });
-    expect(text(d)).toMatch(new RegExp(`^Draft ${second} kept \\(not sent\\)\\. Another draft waits for the same target \\(the person's, or earlier ones\\); they are left as they are\\. Show the person`));
+    expect(text(d)).toMatch(
+      new RegExp(
+        `^Draft ${second} kept \\(not sent\\)\\. Another draft waits for the same target \\(the person's, or earlier ones\\); they are left as they are\\. Show the person`,
+      ),
+    );
     expect(draftFiles().sort()).toEqual([`${first}.json`, `${second}.json`].sort());
     expect(entryText(first)).toBe(firstText);
     expect(entryOf(second)).toMatchObject({ made: 'agent', content: { kind: 'answers', answers: { intentions: '- something else' } } });
@@ -279,22 +335,46 @@ describe('checkin mcp: sending needs the person\'s yes', () => {
     sb.requests.length = 0;
     const dc = await s.call('draft_comment', { on: 'check-in', id, body: 'Thanks, @grace!' });
     const commentId = dc.structuredContent!.draft_id as string;
-    expect(dc.structuredContent).toEqual({ draft_id: commentId, on: { type: 'check-in', id }, body: 'Thanks, @grace!', resume_command: `checkin drafts send ${commentId}`, other_drafts: 0 });
+    expect(dc.structuredContent).toEqual({
+      draft_id: commentId,
+      on: { type: 'check-in', id },
+      body: 'Thanks, @grace!',
+      resume_command: `checkin drafts send ${commentId}`,
+      other_drafts: 0,
+    });
     expect(commentId).toMatch(ID);
     const goals = (await (await fetch(`${sb.url}/goals`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as Array<{ id: string }>;
-    const dg = await s.call('draft_goal_update', { goal_id: goals[0]!.id, title: 'Invoices shipped', body: '- endpoint live', progress: 60, confidence: 'on-track' });
+    const dg = await s.call('draft_goal_update', {
+      goal_id: goals[0]!.id,
+      title: 'Invoices shipped',
+      body: '- endpoint live',
+      progress: 60,
+      confidence: 'on-track',
+    });
     expect(dg.isError).toBeFalsy();
     const updateId = dg.structuredContent!.draft_id as string;
     expect(updateId).toMatch(ID);
     expect(dg.structuredContent).toMatchObject({ goal: { id: goals[0]!.id }, resume_command: `checkin drafts send ${updateId}`, other_drafts: 0 });
-    expect(entryOf(commentId)).toMatchObject({ made: 'agent', target: { kind: 'comment', on: 'check-in', id }, content: { kind: 'comment', body: 'Thanks, @grace!' } });
+    expect(entryOf(commentId)).toMatchObject({
+      made: 'agent',
+      target: { kind: 'comment', on: 'check-in', id },
+      content: { kind: 'comment', body: 'Thanks, @grace!' },
+    });
     expect(entryOf(updateId)).toMatchObject({ made: 'agent', target: { kind: 'goal-update', goalId: goals[0]!.id } });
     expect(writes()).toEqual([]);
     // A draft of one kind is not sent by another kind's tool.
     const wrong = await s.call('send_goal_update', { draft_id: commentId });
     expect(wrong).toMatchObject({ isError: true, content: [{ type: 'text', text: `error: ${commentId} is a comment draft: send it with send_comment` }] });
-    expect((await s.call('send_comment', { draft_id: commentId })).structuredContent).toMatchObject({ sent: true, draft_id: commentId, comment: { body: 'Thanks, @grace!' } });
-    expect((await s.call('send_goal_update', { draft_id: updateId })).structuredContent).toMatchObject({ sent: true, draft_id: updateId, goal_update: { title: 'Invoices shipped' } });
+    expect((await s.call('send_comment', { draft_id: commentId })).structuredContent).toMatchObject({
+      sent: true,
+      draft_id: commentId,
+      comment: { body: 'Thanks, @grace!' },
+    });
+    expect((await s.call('send_goal_update', { draft_id: updateId })).structuredContent).toMatchObject({
+      sent: true,
+      draft_id: updateId,
+      goal_update: { title: 'Invoices shipped' },
+    });
     expect(s.asked).toHaveLength(2);
     const a = await s.call('log_activity', { description: 'Paired with @grace on the flaky test', url: 'https://github.com/engines/web/pull/409' });
     expect(a.structuredContent).toMatchObject({ activity: { description: 'Paired with @grace on the flaky test' } });
@@ -309,21 +389,38 @@ describe('checkin mcp: resources, prompt, setup', () => {
     const s = await connect();
     const day = await today(s);
     const { resources } = await s.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', 'checkin://drafts']);
+    expect(resources.map((r) => r.uri)).toEqual([
+      'checkin://check-ins/today',
+      'checkin://team/today',
+      'checkin://team/blockers',
+      'checkin://goals/mine',
+      'checkin://drafts',
+    ]);
     const t = await s.client.readResource({ uri: 'checkin://check-ins/today' });
     expect((t.contents[0] as { text: string }).text).toMatch(new RegExp(`^${BY('Ada Lovelace')}Check-in ${day} · Ada Lovelace`));
     const team = await s.client.readResource({ uri: 'checkin://team/today' });
     expect((team.contents[0] as { text: string }).text).toMatch(new RegExp(`^Team 1 of 2, ${day}:\\n${BY('Platform')}Platform — `));
     const id = (await s.call('draft_checkin', { blockers: '' })).structuredContent!.draft_id as string;
     const listed = (await s.client.listResources()).resources;
-    expect(listed.map((r) => r.uri)).toEqual(['checkin://check-ins/today', 'checkin://team/today', 'checkin://team/blockers', 'checkin://goals/mine', 'checkin://drafts', `checkin://drafts/${id}`]);
-    expect(listed[5]).toMatchObject({ name: id, title: expect.stringMatching(new RegExp(`^Draft ${id}: check-in \\(agent, saved \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)$`)) });
+    expect(listed.map((r) => r.uri)).toEqual([
+      'checkin://check-ins/today',
+      'checkin://team/today',
+      'checkin://team/blockers',
+      'checkin://goals/mine',
+      'checkin://drafts',
+      `checkin://drafts/${id}`,
+    ]);
+    expect(listed[5]).toMatchObject({
+      name: id,
+      title: expect.stringMatching(new RegExp(`^Draft ${id}: check-in \\(agent, saved \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)$`)),
+    });
 
     const { prompts } = await s.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['write_checkin']);
     const p = await s.client.getPrompt({ name: 'write_checkin', arguments: {} });
     const body = (p.messages[0]!.content as { text: string }).text;
-    for (const step of ['suggest_previous', 'draft_checkin', 'preview', 'send_checkin', '@mention', 'never "none"', 'checkin today --resume']) expect(body).toContain(step);
+    for (const step of ['suggest_previous', 'draft_checkin', 'preview', 'send_checkin', '@mention', 'never "none"', 'checkin today --resume'])
+      expect(body).toContain(step);
   });
 
   it("--print-config prints each agent's setup on stdout, exactly what to run or add (what it is, on stderr)", async () => {
@@ -334,8 +431,12 @@ describe('checkin mcp: resources, prompt, setup', () => {
     const codex = await runCli(['mcp', '--print-config', 'codex'], { env });
     expect(codex.stdout).toBe('[mcp_servers.checkin]\ncommand = "checkin"\nargs = ["mcp"]\n');
     expect(codex.stderr).toContain('~/.codex/config.toml');
-    expect(JSON.parse((await runCli(['mcp', '--print-config', 'vscode'], { env })).stdout)).toEqual({ servers: { checkin: { type: 'stdio', command: 'checkin', args: ['mcp'] } } });
-    expect(JSON.parse((await runCli(['mcp', '--print-config', 'cursor', '--allow-send'], { env })).stdout)).toEqual({ mcpServers: { checkin: { command: 'checkin', args: ['mcp', '--allow-send'] } } });
+    expect(JSON.parse((await runCli(['mcp', '--print-config', 'vscode'], { env })).stdout)).toEqual({
+      servers: { checkin: { type: 'stdio', command: 'checkin', args: ['mcp'] } },
+    });
+    expect(JSON.parse((await runCli(['mcp', '--print-config', 'cursor', '--allow-send'], { env })).stdout)).toEqual({
+      mcpServers: { checkin: { command: 'checkin', args: ['mcp', '--allow-send'] } },
+    });
     expect(await runCli(['mcp', '--print-config', 'emacs'], { env })).toMatchObject({ code: 2 });
   });
 });
@@ -383,7 +484,15 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     const listed = await runCli(['drafts', '--json'], { env });
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([
-      expect.objectContaining({ id: theirs, for: `the check-in ${day}`, target: { kind: 'check-in', key: day }, made: 'piped', state: 'waiting', here: true, content: { kind: 'answers', answers: person } }),
+      expect.objectContaining({
+        id: theirs,
+        for: `the check-in ${day}`,
+        target: { kind: 'check-in', key: day },
+        made: 'piped',
+        state: 'waiting',
+        here: true,
+        content: { kind: 'answers', answers: person },
+      }),
     ]);
     // The person's older draft would replace the answers the agent's send just saved: without a terminal to ask on, refused and kept.
     const resumed = await runCli(['today', '--resume'], { env });
@@ -401,7 +510,10 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     const cli = await runCli(['log', '-'], { env, input: 'PERSON LOGGED THIS' });
     expect(cli.code).toBe(1);
     const theirs = onlyEntry('piped');
-    expect(entryOf(theirs)).toMatchObject({ target: { kind: 'activity' }, content: { kind: 'activity', input: { description: 'PERSON LOGGED THIS', group: 'checkin' } } });
+    expect(entryOf(theirs)).toMatchObject({
+      target: { kind: 'activity' },
+      content: { kind: 'activity', input: { description: 'PERSON LOGGED THIS', group: 'checkin' } },
+    });
     const theirText = entryText(theirs);
     sb.requests.length = 0;
 
@@ -409,7 +521,9 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(a.isError).toBeFalsy();
     expect(a.structuredContent).toMatchObject({ activity: { description: 'Paired with @grace on the flaky test' } });
     expect(writes()).toEqual(['POST /api/v2/activities']);
-    expect(bodiesOf('POST')).toEqual([{ description: 'Paired with @grace on the flaky test', url: 'https://github.com/engines/web/pull/409', group: 'checkin' }]);
+    expect(bodiesOf('POST')).toEqual([
+      { description: 'Paired with @grace on the flaky test', url: 'https://github.com/engines/web/pull/409', group: 'checkin' },
+    ]);
     expect(draftFolder()).toEqual([`${theirs}.json`]);
     expect(entryText(theirs)).toBe(theirText);
 
@@ -430,7 +544,17 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     for (const description of ['First thing', 'Second thing']) {
       const r = await s.call('log_activity', { description });
       // The agent's words (changed on purpose): the draft by its id, not the terminal's `checkin log --resume`.
-      expect(r).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^error: POST \/api\/v2\/activities: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes\.\nThe draft ([a-z0-9]{8}) is kept: `checkin drafts send \1` sends it from a terminal\.$/) }] });
+      expect(r).toMatchObject({
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: expect.stringMatching(
+              /^error: POST \/api\/v2\/activities: 500 Internal Server Error: down\nThe service is having trouble; try again in a few minutes\.\nThe draft ([a-z0-9]{8}) is kept: `checkin drafts send \1` sends it from a terminal\.$/,
+            ),
+          },
+        ],
+      });
     }
     expect(writes()).toEqual(['POST /api/v2/activities', 'POST /api/v2/activities']);
     const kept = draftFiles().map((n) => entryOf(n.slice(0, -'.json'.length)));
@@ -472,7 +596,11 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     expect(draftFiles()).toEqual([first, theirs, second].map((i) => `${i}.json`).sort());
     expect(entryText(first)).toBe(firstText);
     expect(entryText(theirs)).toBe(theirText);
-    expect(entryOf(second)).toMatchObject({ made: 'agent', target: { kind: 'check-in', key: day }, content: { kind: 'answers', answers: { ...agent, blockers: '' } } });
+    expect(entryOf(second)).toMatchObject({
+      made: 'agent',
+      target: { kind: 'check-in', key: day },
+      content: { kind: 'answers', answers: { ...agent, blockers: '' } },
+    });
     expect(s.asked).toEqual([]);
     expect(writes()).toEqual([]);
   });
@@ -524,8 +652,12 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     sb.requests.length = 0;
     return { on, date, id };
   }
-  const beingSent = (id: string, pid: number) => new RegExp(`^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again$`);
-  const gone = (id: string) => `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
+  const beingSent = (id: string, pid: number) =>
+    new RegExp(
+      `^error: The draft ${id} is being written or sent by another checkin \\(process ${pid}, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\); it was not sent again$`,
+    );
+  const gone = (id: string) =>
+    `error: There is no draft ${id} (already sent or dropped, or never kept)\nThe draft resources (checkin://drafts/{id}, listed by resources/list) are what waits.`;
 
   it('three parallel send_comment calls, each accepted: the draft is claimed before the person is asked, so one is asked, one POST; the others are refused at once', async () => {
     // The person's yes waits until the two other calls have come back: they must not wait on it.
@@ -588,7 +720,9 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     const s = await connect({ args: ['--allow-send'] });
     const { on, id } = await drafted(s);
     const results = await Promise.all([s.call('send_comment', { draft_id: id }), s.call('send_comment', { draft_id: id })]);
-    expect(results.filter((r) => !r.isError).map((r) => r.structuredContent)).toEqual([expect.objectContaining({ sent: true, draft_id: id, comment: expect.objectContaining({ body: 'Once only' }) })]);
+    expect(results.filter((r) => !r.isError).map((r) => r.structuredContent)).toEqual([
+      expect.objectContaining({ sent: true, draft_id: id, comment: expect.objectContaining({ body: 'Once only' }) }),
+    ]);
     const refused = results.filter((r) => r.isError).map(text);
     expect(refused).toHaveLength(1);
     if (refused[0] !== gone(id)) expect(refused[0]).toMatch(beingSent(id, s.pid));

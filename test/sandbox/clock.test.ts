@@ -42,7 +42,16 @@ function stamps(value: unknown, where: string, out: Array<[string, string]> = []
 
 // Hours of the day (UTC) the sandbox is started at: before, during and after the demo people's mornings
 // (Grace: 08:45 in New York = 13:45Z; Linus: 08:30 in Portland = 16:30Z).
-const HOURS: Array<[number, number]> = [[0, 5], [1, 10], [7, 0], [10, 30], [14, 0], [16, 45], [20, 0], [23, 55]];
+const HOURS: Array<[number, number]> = [
+  [0, 5],
+  [1, 10],
+  [7, 0],
+  [10, 30],
+  [14, 0],
+  [16, 45],
+  [20, 0],
+  [23, 55],
+];
 
 describe('every timestamp served is at or before now', () => {
   it.each(HOURS)('started at %s:%s UTC: every record, list and digest entry, all pages', async (h, m) => {
@@ -97,7 +106,7 @@ describe('every timestamp served is at or before now', () => {
     expect(g.completed_at >= `${TODAY}T00:00:00Z`).toBe(true);
   });
 
-  it('at 01:10 UTC (the newcomer\'s hour), Grace and Linus are stamped before now, not seven hours ahead', async () => {
+  it("at 01:10 UTC (the newcomer's hour), Grace and Linus are stamped before now, not seven hours ahead", async () => {
     await started(new Date(Date.UTC(2026, 10, 18, 1, 10, 0)));
     const top = await get('/digest?per_page=2');
     expect(top.map((e: { published_at: string; resource: { person: { name: string } } }) => [e.resource.person.name, e.published_at])).toEqual([
@@ -106,7 +115,7 @@ describe('every timestamp served is at or before now', () => {
     ]);
   });
 
-  it('a check-in nobody has written yet (tomorrow\'s, already made for the zones ahead) was not updated in the future', async () => {
+  it("a check-in nobody has written yet (tomorrow's, already made for the zones ahead) was not updated in the future", async () => {
     const now = new Date(Date.UTC(2026, 10, 18, 10, 30, 0));
     await started(now);
     expect((await get(`/check-ins/${TOMORROW}`)).updated_at).toBe('2026-11-18T10:30:00Z');
@@ -115,15 +124,29 @@ describe('every timestamp served is at or before now', () => {
 });
 
 describe("the digest carries teammates' updates of their teams' goals", () => {
-  it.each([[0, 5], [9, 0], [22, 30]])('at %s:%s UTC: an update of a team goal by a teammate reaches the team, not others', async (h, m) => {
+  it.each([
+    [0, 5],
+    [9, 0],
+    [22, 30],
+  ])('at %s:%s UTC: an update of a team goal by a teammate reaches the team, not others', async (h, m) => {
     const now = new Date(Date.UTC(2026, 10, 18, h, m, 0));
     await started(now);
     // The handbook: Linus's goal, a Platform goal. Ada is in Platform, neither owner nor contributor.
     const handbook = sb!.service.data.goals.find((g) => g.title === 'Write the on-call handbook')!;
-    const posted = await call(sb!.url, 'POST', `/goals/${handbook.id}/goal-updates`, { token: GRACE, body: { title: 'Outline agreed', body: 'Sections for each alert.' } });
+    const posted = await call(sb!.url, 'POST', `/goals/${handbook.id}/goal-updates`, {
+      token: GRACE,
+      body: { title: 'Outline agreed', body: 'Sections for each alert.' },
+    });
     expect(posted.status).toBe(201);
     const ada = await get('/digest?category=goal-update&per_page=1');
-    expect(ada).toMatchObject([{ id: posted.json.id, category: 'goal-update', published_at: now.toISOString().replace('.000', ''), resource: { title: 'Outline agreed', goal: { id: handbook.id, title: 'Write the on-call handbook' }, person: { name: 'Grace Hopper' } } }]);
+    expect(ada).toMatchObject([
+      {
+        id: posted.json.id,
+        category: 'goal-update',
+        published_at: now.toISOString().replace('.000', ''),
+        resource: { title: 'Outline agreed', goal: { id: handbook.id, title: 'Write the on-call handbook' }, person: { name: 'Grace Hopper' } },
+      },
+    ]);
     // Linus owns it: his digest has it too. Grace wrote it: hers does not.
     expect((await get('/digest?category=goal-update&per_page=1', LINUS))[0].id).toBe(posted.json.id);
     expect((await get('/digest?category=goal-update&per_page=50', GRACE)).map((e: { id: string }) => e.id)).not.toContain(posted.json.id);
@@ -154,12 +177,22 @@ describe('team_ids[] where the API notes write it', () => {
     const billing = sb!.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!;
     const patched = await call(sb!.url, 'PATCH', `/goals/${billing.id}`, { token: sb!.token, body: { 'team_ids[]': [platform, mobile] } });
     expect(patched.status).toBe(200);
-    expect(patched.json.teams).toEqual([{ id: platform, name: 'Platform' }, { id: mobile, name: 'Mobile' }]);
-    const created = await call(sb!.url, 'POST', '/goals', { token: sb!.token, body: { title: 'Reduce p95 API latency', end_date: '2026-12-31', 'team_ids[]': [mobile], 'contributor_ids[]': [id('alan')] } });
+    expect(patched.json.teams).toEqual([
+      { id: platform, name: 'Platform' },
+      { id: mobile, name: 'Mobile' },
+    ]);
+    const created = await call(sb!.url, 'POST', '/goals', {
+      token: sb!.token,
+      body: { title: 'Reduce p95 API latency', end_date: '2026-12-31', 'team_ids[]': [mobile], 'contributor_ids[]': [id('alan')] },
+    });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ teams: [{ id: mobile, name: 'Mobile' }], contributors: [{ id: id('alan'), name: 'Alan Turing' }] });
     // The listing's filter, in the same notation.
-    expect((await get(`/goals?team_ids[]=${mobile}&per_page=50`)).map((g: { title: string }) => g.title).sort()).toEqual(['Halve the mobile crash rate', 'Reduce p95 API latency', 'Ship the v2 billing API']);
+    expect((await get(`/goals?team_ids[]=${mobile}&per_page=50`)).map((g: { title: string }) => g.title).sort()).toEqual([
+      'Halve the mobile crash rate',
+      'Reduce p95 API latency',
+      'Ship the v2 billing API',
+    ]);
     const both = await call(sb!.url, 'PATCH', `/goals/${billing.id}`, { token: sb!.token, body: { team_ids: [platform], 'team_ids[]': [mobile] } });
     expect(both.status).toBe(422);
     expect(both.json.errors).toEqual({ team_ids: ['and team_ids[] are the same field: give one of them'] });
@@ -173,7 +206,7 @@ describe('a check-in written without team_ids', () => {
   it.each([
     ['a Wednesday (both teams meet)', '2026-11-18'],
     ['a Saturday (only Platform meets)', '2026-11-21'],
-  ])('on %s is stored for all of the person\'s teams, as the spec says and the agent\'s question shows', async (_label, date) => {
+  ])("on %s is stored for all of the person's teams, as the spec says and the agent's question shows", async (_label, date) => {
     await started(new Date(`${date}T10:30:00Z`));
     const r = await call(sb!.url, 'PATCH', `/check-ins/${date}`, { token: sb!.token, body: { intentions: '- Pair on retries' } });
     expect(r.status).toBe(200);
@@ -189,7 +222,11 @@ describe('a check-in written without team_ids', () => {
 
 describe('on a machine in another zone (its day is not the UTC day)', () => {
   for (const zone of ['Pacific/Auckland', 'America/Los_Angeles']) {
-    it.each([[0, 30], [11, 0], [19, 45]])(`${zone}, started at %s:%s UTC: nothing served after now`, async (h, m) => {
+    it.each([
+      [0, 30],
+      [11, 0],
+      [19, 45],
+    ])(`${zone}, started at %s:%s UTC: nothing served after now`, async (h, m) => {
       const before = process.env.TZ;
       process.env.TZ = zone;
       try {

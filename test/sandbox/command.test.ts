@@ -32,7 +32,10 @@ describe('checkin sandbox (the built binary)', () => {
     const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
     const [, url, token] = m;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
-    const r = await runCli(['list', '--all', '--json', '--since', '2000-01-01'], { env: cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: token }), timeoutMs: 30_000 });
+    const r = await runCli(['list', '--all', '--json', '--since', '2000-01-01'], {
+      env: cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: token }),
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThanOrEqual(50 * 40);
     child.kill('SIGTERM');
@@ -88,7 +91,9 @@ describe('checkin sandbox (the built binary)', () => {
     third.stderr!.on('data', (d: Buffer) => (said += d.toString()));
     const [, other] = await waitForLine(third.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
     expect(other).not.toBe(url);
-    expect(said).toContain(`note: port ${port} is taken, so this sandbox listens on ${new URL(other!).port}: a login stored for port ${port} does not reach it`);
+    expect(said).toContain(
+      `note: port ${port} is taken, so this sandbox listens on ${new URL(other!).port}: a login stored for port ${port} does not reach it`,
+    );
     const both = Promise.all([exited(second), exited(third)]);
     second.kill('SIGTERM');
     third.kill('SIGTERM');

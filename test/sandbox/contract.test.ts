@@ -26,10 +26,21 @@ function shaped(obj: Record<string, unknown>, spec: Record<string, unknown>) {
   }
 }
 const PERSON = (appUrl: string) => ({
-  id: UUID, name: expect.any(String), username: expect.any(String), email: expect.any(String), time_zone: expect.any(String),
-  location: strOrNull, title: strOrNull, bio: strOrNull, administrator: expect.any(Boolean), kind: (v: unknown) => v === 'human' || v === 'agent',
-  created_at: TIME, updated_at: TIME, url: expect.stringMatching(new RegExp(`^${appUrl}/people/[0-9a-f-]{36}$`)),
-  account: REF, teams: (v: unknown) => Array.isArray(v) && v.every((t) => typeof t.id === 'string' && typeof t.name === 'string' && Object.keys(t).length === 2),
+  id: UUID,
+  name: expect.any(String),
+  username: expect.any(String),
+  email: expect.any(String),
+  time_zone: expect.any(String),
+  location: strOrNull,
+  title: strOrNull,
+  bio: strOrNull,
+  administrator: expect.any(Boolean),
+  kind: (v: unknown) => v === 'human' || v === 'agent',
+  created_at: TIME,
+  updated_at: TIME,
+  url: expect.stringMatching(new RegExp(`^${appUrl}/people/[0-9a-f-]{36}$`)),
+  account: REF,
+  teams: (v: unknown) => Array.isArray(v) && v.every((t) => typeof t.id === 'string' && typeof t.name === 'string' && Object.keys(t).length === 2),
 });
 
 describe('the documented shapes, endpoint by endpoint', () => {
@@ -56,9 +67,20 @@ describe('the documented shapes, endpoint by endpoint', () => {
 
   it('check-ins: every field of the spec, on GET by date, by UUID, in lists, and on PATCH', async () => {
     const CHECK_IN = {
-      type: expect.any(String), id: UUID, date: DATE, person: REF, teams: (v: unknown) => Array.isArray(v) && v.length > 0,
-      previous: strOrNull, intentions: strOrNull, blockers: strOrNull, mood: strOrNull, previous_completed: (v: unknown) => v === null || typeof v === 'boolean',
-      blocked: expect.any(Boolean), absent: expect.any(Boolean), completed_at: (v: unknown) => v === null || /Z$/.test(String(v)), updated_at: TIME,
+      type: expect.any(String),
+      id: UUID,
+      date: DATE,
+      person: REF,
+      teams: (v: unknown) => Array.isArray(v) && v.length > 0,
+      previous: strOrNull,
+      intentions: strOrNull,
+      blockers: strOrNull,
+      mood: strOrNull,
+      previous_completed: (v: unknown) => v === null || typeof v === 'boolean',
+      blocked: expect.any(Boolean),
+      absent: expect.any(Boolean),
+      completed_at: (v: unknown) => v === null || /Z$/.test(String(v)),
+      updated_at: TIME,
       url: expect.stringMatching(new RegExp(`^${appUrl()}/check-ins/[0-9a-f-]{36}$`)),
     };
     const today = await get('/check-ins/2026-11-22');
@@ -76,8 +98,22 @@ describe('the documented shapes, endpoint by endpoint', () => {
   });
 
   it('comments and reactions, on check-ins and goal updates', async () => {
-    const COMMENT = { type: expect.any(String), id: UUID, body: expect.any(String), person: REF, resource: { type: expect.any(String), id: UUID }, created_at: TIME };
-    const REACTION = { id: UUID, name: expect.any(String), emoji: expect.any(String), person: REF, resource: { type: expect.any(String), id: UUID }, created_at: TIME };
+    const COMMENT = {
+      type: expect.any(String),
+      id: UUID,
+      body: expect.any(String),
+      person: REF,
+      resource: { type: expect.any(String), id: UUID },
+      created_at: TIME,
+    };
+    const REACTION = {
+      id: UUID,
+      name: expect.any(String),
+      emoji: expect.any(String),
+      person: REF,
+      resource: { type: expect.any(String), id: UUID },
+      created_at: TIME,
+    };
     const yesterday = await get('/check-ins/2026-11-21');
     for (const c of await get(`/check-ins/${yesterday.id}/comments`)) shaped(c, COMMENT);
     for (const r of await get(`/check-ins/${yesterday.id}/reactions`)) shaped(r, REACTION);
@@ -91,22 +127,46 @@ describe('the documented shapes, endpoint by endpoint', () => {
 
   it('goals: owner, teams, contributors, a parent, one with no update yet; POST and PATCH with the documented write fields; since/until accepted', async () => {
     const GOAL = {
-      type: expect.any(String), id: UUID, title: expect.any(String), description: strOrNull, parent: (v: unknown) => v === null || typeof (v as { id?: unknown }).id === 'string',
-      start_date: (v: unknown) => v === null || /^\d{4}-\d{2}-\d{2}$/.test(String(v)), end_date: (v: unknown) => v === null || /^\d{4}-\d{2}-\d{2}$/.test(String(v)),
-      progress: (v: unknown) => v === null || Number.isInteger(v), confidence: (v: unknown) => v === null || [30, 60, 90].includes(v as number),
+      type: expect.any(String),
+      id: UUID,
+      title: expect.any(String),
+      description: strOrNull,
+      parent: (v: unknown) => v === null || typeof (v as { id?: unknown }).id === 'string',
+      start_date: (v: unknown) => v === null || /^\d{4}-\d{2}-\d{2}$/.test(String(v)),
+      end_date: (v: unknown) => v === null || /^\d{4}-\d{2}-\d{2}$/.test(String(v)),
+      progress: (v: unknown) => v === null || Number.isInteger(v),
+      confidence: (v: unknown) => v === null || [30, 60, 90].includes(v as number),
       confidence_description: (v: unknown) => v === null || ['Off track', 'At risk', 'On track'].includes(v as string),
-      owner: (v: unknown) => v === null || (typeof (v as { id?: unknown }).id === 'string'), teams: expect.any(Array), contributors: expect.any(Array),
-      update_cadence: strOrNull, private: expect.any(Boolean), archived: expect.any(Boolean), url: expect.stringMatching(new RegExp(`^${appUrl()}/goals/`)),
+      owner: (v: unknown) => v === null || typeof (v as { id?: unknown }).id === 'string',
+      teams: expect.any(Array),
+      contributors: expect.any(Array),
+      update_cadence: strOrNull,
+      private: expect.any(Boolean),
+      archived: expect.any(Boolean),
+      url: expect.stringMatching(new RegExp(`^${appUrl()}/goals/`)),
     };
     const goals = (await get('/goals?since=2026-01-01&until=2026-12-31')) as Array<Record<string, unknown>>;
     for (const g of goals) shaped(g, GOAL);
     expect(goals.some((g) => g.parent !== null)).toBe(true);
     expect(goals.some((g) => g.progress === null && g.confidence_description === null)).toBe(true);
     const ada = w.id('ada');
-    const created = await send('POST', '/goals', { title: 'Reduce p95 API latency', end_date: '2026-06-30', owner_id: ada, team_ids: [w.team('Platform')], contributor_ids: [w.id('linus')] });
+    const created = await send('POST', '/goals', {
+      title: 'Reduce p95 API latency',
+      end_date: '2026-06-30',
+      owner_id: ada,
+      team_ids: [w.team('Platform')],
+      contributor_ids: [w.id('linus')],
+    });
     expect(created.status).toBe(201);
     shaped(created.json, GOAL);
-    expect(created.json).toMatchObject({ title: 'Reduce p95 API latency', end_date: '2026-06-30', owner: { id: ada }, teams: [{ name: 'Platform' }], contributors: [{ name: 'Linus Torvalds' }], progress: null });
+    expect(created.json).toMatchObject({
+      title: 'Reduce p95 API latency',
+      end_date: '2026-06-30',
+      owner: { id: ada },
+      teams: [{ name: 'Platform' }],
+      contributors: [{ name: 'Linus Torvalds' }],
+      progress: null,
+    });
     const first = await send('POST', `/goals/${created.json.id}/goal-updates`, { title: 'Start', body: 'Go' });
     expect(first.json).toMatchObject({ progress: 1, confidence: 90, confidence_description: 'On track' });
     const patched = await send('PATCH', `/goals/${created.json.id}`, { archived: true, parent_id: goals[0]!.id });
@@ -118,15 +178,33 @@ describe('the documented shapes, endpoint by endpoint', () => {
     const goal = w.sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!;
     for (const u of await get(`/goals/${goal.id}/goal-updates`)) {
       shaped(u, {
-        type: expect.any(String), id: UUID, goal: { id: goal.id, title: goal.title }, person: REF, title: expect.any(String), body: expect.any(String),
-        progress: expect.any(Number), confidence: expect.any(Number), confidence_description: expect.any(String), created_at: TIME, updated_at: TIME,
+        type: expect.any(String),
+        id: UUID,
+        goal: { id: goal.id, title: goal.title },
+        person: REF,
+        title: expect.any(String),
+        body: expect.any(String),
+        progress: expect.any(Number),
+        confidence: expect.any(Number),
+        confidence_description: expect.any(String),
+        created_at: TIME,
+        updated_at: TIME,
         url: `${appUrl()}/goal_updates/${u.id}`,
       });
     }
   });
 
   it('activities: labels in group, descriptions; GET /activities/{id}; POST /activities for the token’s person', async () => {
-    const ACTIVITY = { id: UUID, kind: expect.any(String), group: expect.any(String), title: strOrNull, description: strOrNull, url: strOrNull, recorded_at: TIME, person: REF };
+    const ACTIVITY = {
+      id: UUID,
+      kind: expect.any(String),
+      group: expect.any(String),
+      title: strOrNull,
+      description: strOrNull,
+      url: strOrNull,
+      recorded_at: TIME,
+      person: REF,
+    };
     const list = (await get('/activities')) as Array<Record<string, unknown>>;
     for (const a of list) shaped(a, ACTIVITY);
     expect([...new Set(list.map((a) => a.group))].sort()).toEqual(['GitHub PR', 'Jira']);
@@ -136,14 +214,26 @@ describe('the documented shapes, endpoint by endpoint', () => {
     expect(posted.status).toBe(201);
     shaped(posted.json, ACTIVITY);
     expect(posted.json).toMatchObject({ group: 'Claude Code', description: 'Refactored the pager', person: { name: 'Ada Lovelace' } });
-    expect((await send('POST', '/activities', { group: 'x', description: 'y'.repeat(257) })).json.errors).toEqual({ description: ['is too long (at most 256 characters)'] });
+    expect((await send('POST', '/activities', { group: 'x', description: 'y'.repeat(257) })).json.errors).toEqual({
+      description: ['is too long (at most 256 characters)'],
+    });
     expect((await call(w.sb.url, 'POST', '/activities', { token: 'sandbox_pat_read_only', body: { group: 'x', description: 'y' } })).status).toBe(403);
   });
 
   it('echoes: GET and POST /echo/questions, GET /echo/answers/{id}', async () => {
     const QUESTION = {
-      id: UUID, prompt: expect.any(String), title: expect.any(String), answer_frequency: 'weekly', answer_day: expect.any(String), answer_time: expect.stringMatching(/^\d\d:\d\d$/),
-      answer_time_zone: expect.any(String), next_answer_at: (v: unknown) => v === null || /Z$/.test(String(v)), paused_at: strOrNull, created_at: TIME, updated_at: TIME, url: expect.any(String),
+      id: UUID,
+      prompt: expect.any(String),
+      title: expect.any(String),
+      answer_frequency: 'weekly',
+      answer_day: expect.any(String),
+      answer_time: expect.stringMatching(/^\d\d:\d\d$/),
+      answer_time_zone: expect.any(String),
+      next_answer_at: (v: unknown) => v === null || /Z$/.test(String(v)),
+      paused_at: strOrNull,
+      created_at: TIME,
+      updated_at: TIME,
+      url: expect.any(String),
     };
     const questions = await get('/echo/questions');
     for (const q of questions) shaped(q, QUESTION);
@@ -151,6 +241,13 @@ describe('the documented shapes, endpoint by endpoint', () => {
     expect(created.status).toBe(201);
     shaped(created.json, QUESTION);
     const answer = w.sb.service.data.echo_answers[0]!;
-    shaped(await get(`/echo/answers/${answer.id}`), { id: answer.id, question: { id: questions[0].id, title: expect.any(String) }, title: expect.any(String), body: strOrNull, published_at: strOrNull, url: expect.any(String) });
+    shaped(await get(`/echo/answers/${answer.id}`), {
+      id: answer.id,
+      question: { id: questions[0].id, title: expect.any(String) },
+      title: expect.any(String),
+      body: strOrNull,
+      published_at: strOrNull,
+      url: expect.any(String),
+    });
   });
 });

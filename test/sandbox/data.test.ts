@@ -117,7 +117,12 @@ describe('a write the disk refuses', () => {
     expect(after.map((c) => c.body)).toEqual(['Written while the disk is full', ...before.map((c: { body: string }) => c.body)]);
     // What the next start reads (without a clean stop) is what was acknowledged, nothing else.
     const saved = (await loadState(file))!;
-    expect(saved.comments.filter((c) => c.resource.id === checkIn.id).map((c) => c.body).sort()).toEqual(after.map((c) => c.body).sort());
+    expect(
+      saved.comments
+        .filter((c) => c.resource.id === checkIn.id)
+        .map((c) => c.body)
+        .sort(),
+    ).toEqual(after.map((c) => c.body).sort());
     expect(saved.goals.map((g) => g.title)).not.toContain('Never stored');
     expect(saved.goal_updates.find((u) => u.id === update.id)!.title).toBe(updateBefore.title);
     expect(saved.check_ins.find((c) => c.date === TODAY && c.person_id === sb.service.data.tokens[0]!.person_id)).toBeUndefined();
@@ -202,7 +207,9 @@ describe('the journal', () => {
     await open.pop()!.close();
     // A clean stop leaves the data file whole, and no journal or lock beside it.
     expect(readdirSync(dir).sort()).toEqual(['state.json']);
-    expect((JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ body: string }> }).comments.filter((c) => c.body.endsWith(body))).toHaveLength(written);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ body: string }> }).comments.filter((c) => c.body.endsWith(body))).toHaveLength(
+      written,
+    );
   });
 
   it('a torn last line is dropped; a damaged line before the last refuses to start, naming the line', async () => {
@@ -403,7 +410,9 @@ describe('checkin sandbox --data, the last journal line damaged', () => {
     expect(listed.filter((c) => c.body.startsWith('kept ')).map((c) => c.id)).toEqual([ids[0]]);
     // Folded in at start: the data file holds the first, the journal is empty.
     expect(statSync(journalPath(file)).size).toBe(0);
-    expect((JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ id: string }> }).comments.filter((c) => ids.includes(c.id)).map((c) => c.id)).toEqual([ids[0]]);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { comments: Array<{ id: string }> }).comments.filter((c) => ids.includes(c.id)).map((c) => c.id)).toEqual(
+      [ids[0]],
+    );
   });
 });
 
@@ -476,7 +485,12 @@ describe('checkin sandbox --data on a disk that really fills up (1 MiB tmpfs)', 
       acked.push(last.json.id);
       await killed(b.child);
       const saved = (await loadState(file))!;
-      expect(saved.comments.filter((c) => c.body.length > 50_000).map((c) => c.id).sort()).toEqual([...acked].sort());
+      expect(
+        saved.comments
+          .filter((c) => c.body.length > 50_000)
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual([...acked].sort());
     } finally {
       for (const c of children.splice(0)) await killed(c);
       spawnSyncQuiet('umount', [mnt]);

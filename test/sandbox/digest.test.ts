@@ -61,7 +61,7 @@ describe("the requests Steady's own clients send", () => {
     ]);
   });
 
-  it("the inbox routine: ?category=comment&per_page=1, /0/id; then If-None-Match → 304, no body, still counted; a new comment → 200 and the new id", async () => {
+  it('the inbox routine: ?category=comment&per_page=1, /0/id; then If-None-Match → 304, no body, still counted; a new comment → 200 and the new id', async () => {
     const path = '/digest?category=comment&per_page=1';
     const first = await get(path);
     expect(first.status).toBe(200);
@@ -102,7 +102,11 @@ describe("the requests Steady's own clients send", () => {
     const changed = await get(path, sb.token, { 'if-none-match': etag });
     expect(changed.status).toBe(200);
     expect(changed.json.map((e: { id: string }) => e.id)).toEqual([posted.json.id]);
-    expect(changed.json[0]).toMatchObject({ category: 'comment', published_at: '2026-11-18T10:30:00Z', resource: { body: 'Thursday works for me.', person: { name: 'Grace Hopper' } } });
+    expect(changed.json[0]).toMatchObject({
+      category: 'comment',
+      published_at: '2026-11-18T10:30:00Z',
+      resource: { body: 'Thursday works for me.', person: { name: 'Grace Hopper' } },
+    });
     expect(changed.headers.etag).not.toBe(etag);
   });
 });
@@ -160,10 +164,17 @@ describe('what the digest holds', () => {
       expect((await call(sb.url, 'POST', `/check-ins/${mine}/comments`, { token: sb.token, body: { body } })).status).toBe(201);
     }
     const gracesOwn = checkInId(id('grace'), '2026-11-16');
-    expect((await call(sb.url, 'POST', `/check-ins/${gracesOwn}/comments`, { token: LINUS, body: { body: 'Ping @adam and ada@example.com' } })).status).toBe(201);
+    expect((await call(sb.url, 'POST', `/check-ins/${gracesOwn}/comments`, { token: LINUS, body: { body: 'Ping @adam and ada@example.com' } })).status).toBe(
+      201,
+    );
     expect((await get('/digest?category=comment')).json.map((e: { id: string }) => e.id)).toEqual(r.json.map((e: { id: string }) => e.id));
     // Grace is mentioned on Ada's check-in, and Linus commented on hers: both are in her digest, the later saved first.
-    expect((await get('/digest?category=comment&per_page=2', GRACE)).json.map((e: { resource: { title: string; body: string } }) => [e.resource.title, e.resource.body])).toEqual([
+    expect(
+      (await get('/digest?category=comment&per_page=2', GRACE)).json.map((e: { resource: { title: string; body: string } }) => [
+        e.resource.title,
+        e.resource.body,
+      ]),
+    ).toEqual([
       ['Comment on your check-in for 2026-11-16', 'Ping @adam and ada@example.com'],
       ["Comment on Ada Lovelace's check-in for 2026-11-17", 'Over to you, @grace'],
     ]);
@@ -220,7 +231,9 @@ describe('what the digest holds', () => {
     expect([...new Set(agent.map((e) => e.resource.person.name))].sort()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Linus Torvalds']);
     expect(agent.map((e) => e.id)).not.toContain(mine.json.id);
     // …and the comment that @mentions it.
-    expect((await get('/digest?category=comment', SCRIBE)).json.map((e: { resource: { body: string } }) => e.resource.body)).toEqual(['@scribe please put the sprint review in the weekly summary.']);
+    expect((await get('/digest?category=comment', SCRIBE)).json.map((e: { resource: { body: string } }) => e.resource.body)).toEqual([
+      '@scribe please put the sprint review in the weekly summary.',
+    ]);
   });
 
   it('updates by others of goals I own or contribute to, with progress and confidence', async () => {
@@ -268,13 +281,28 @@ describe('what the digest holds', () => {
     // and so is Linus's update of her goal.
     const crashes = sb.service.data.goals.find((g) => g.title === 'Halve the mobile crash rate')!;
     expect((await get('/digest?category=goal-update')).json).toMatchObject([
-      { category: 'goal-update', published_at: '2026-11-16T16:00:00Z', resource: { title: 'Top three crashes fixed', goal: { id: crashes.id }, person: { name: 'Margaret Hamilton' } } },
-      { category: 'goal-update', published_at: '2026-11-06T16:00:00Z', resource: { title: 'Baseline measured', goal: { id: crashes.id }, person: { name: 'Margaret Hamilton' } } },
+      {
+        category: 'goal-update',
+        published_at: '2026-11-16T16:00:00Z',
+        resource: { title: 'Top three crashes fixed', goal: { id: crashes.id }, person: { name: 'Margaret Hamilton' } },
+      },
+      {
+        category: 'goal-update',
+        published_at: '2026-11-06T16:00:00Z',
+        resource: { title: 'Baseline measured', goal: { id: crashes.id }, person: { name: 'Margaret Hamilton' } },
+      },
     ]);
-    const posted = await call(sb.url, 'POST', `/goals/${billing.id}/goal-updates`, { token: LINUS, body: { title: 'Retries designed', body: 'Backoff with jitter.' } });
+    const posted = await call(sb.url, 'POST', `/goals/${billing.id}/goal-updates`, {
+      token: LINUS,
+      body: { title: 'Retries designed', body: 'Backoff with jitter.' },
+    });
     expect(posted.status).toBe(201);
     expect((await get('/digest?category=goal-update')).json).toMatchObject([
-      { id: posted.json.id, published_at: '2026-11-18T10:30:00Z', resource: { title: 'Retries designed', progress: 35, confidence: 60, confidence_description: 'At risk', person: { name: 'Linus Torvalds' } } },
+      {
+        id: posted.json.id,
+        published_at: '2026-11-18T10:30:00Z',
+        resource: { title: 'Retries designed', progress: 35, confidence: 60, confidence_description: 'At risk', person: { name: 'Linus Torvalds' } },
+      },
       { resource: { title: 'Top three crashes fixed' } },
       { resource: { title: 'Baseline measured' } },
     ]);
@@ -290,7 +318,10 @@ describe('parameters', () => {
     const stamp = (await get('/digest?since=2026-11-17T10:02:00Z&per_page=50')).json as Array<{ published_at: string }>;
     // Grace's and Linus's check-ins of today (the demo's Linus checks in blocked), then the comments.
     expect(stamp.map((e) => e.published_at)).toEqual(['2026-11-18T10:15:00Z', '2026-11-18T10:00:00Z', '2026-11-17T11:30:00Z', '2026-11-17T10:02:00Z']);
-    expect((await get('/digest?since=2026-11-17T11:02:00%2B01:00&category=comment')).json.map((e: { published_at: string }) => e.published_at)).toEqual(['2026-11-17T11:30:00Z', '2026-11-17T10:02:00Z']);
+    expect((await get('/digest?since=2026-11-17T11:02:00%2B01:00&category=comment')).json.map((e: { published_at: string }) => e.published_at)).toEqual([
+      '2026-11-17T11:30:00Z',
+      '2026-11-17T10:02:00Z',
+    ]);
     const p1 = (await get('/digest?per_page=2')).json as Array<{ id: string }>;
     const p2 = (await get('/digest?per_page=2&page=2')).json as Array<{ id: string }>;
     expect([...p1, ...p2].map((e) => e.id)).toEqual(all.slice(0, 4).map((e) => e.id));

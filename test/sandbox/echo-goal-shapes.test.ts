@@ -57,8 +57,19 @@ const SHOWN: Array<{ name: string; shape: Shape<unknown>; key: 'questions' | 'an
 
 function nearly(base: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
   const ref = fc.record({ id: fc.string(), name: fc.string(), title: fc.string() });
-  const other = fc.oneof(fc.string(), fc.constant(null), fc.constant(undefined), fc.integer(), fc.boolean(), ref, fc.array(ref, { maxLength: 2 }), fc.anything());
-  const fields = Object.fromEntries(Object.entries(base).map(([k, v]) => [k, fc.oneof({ weight: 3, arbitrary: fc.constant(v) }, { weight: 1, arbitrary: other })]));
+  const other = fc.oneof(
+    fc.string(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.integer(),
+    fc.boolean(),
+    ref,
+    fc.array(ref, { maxLength: 2 }),
+    fc.anything(),
+  );
+  const fields = Object.fromEntries(
+    Object.entries(base).map(([k, v]) => [k, fc.oneof({ weight: 3, arbitrary: fc.constant(v) }, { weight: 1, arbitrary: other })]),
+  );
   return fc.record(fields).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
 }
 
@@ -103,7 +114,12 @@ describe('echo shapes', () => {
     const poisoned = <T>(x: T): T => JSON.parse(JSON.stringify(x, (_k, v) => (typeof v === 'string' ? `${v}${POISON}` : v)));
     for (const width of [100, 30]) {
       for (const v of views(width)) {
-        const out = [echoQuestionRows(v, got.questions.map(poisoned)), echoQuestionView(v, poisoned(got.questions[0]!)), ...got.answers.map((a) => echoAnswerView(v, poisoned(a))), ...got.goals.map((g) => goalView(v, sanitizeDeep(poisoned(g))))].join('\n');
+        const out = [
+          echoQuestionRows(v, got.questions.map(poisoned)),
+          echoQuestionView(v, poisoned(got.questions[0]!)),
+          ...got.answers.map((a) => echoAnswerView(v, poisoned(a))),
+          ...got.goals.map((g) => goalView(v, sanitizeDeep(poisoned(g)))),
+        ].join('\n');
         expect(out.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(FORBIDDEN);
       }
     }

@@ -12,7 +12,8 @@ import { call } from '../helpers/http.js';
 import { START, useWorld } from '../helpers/harness.js';
 
 const w = useWorld();
-const send = (method: string, path: string, body?: unknown, token: string = w.sb.token) => call(w.sb.url, method, path, { token, ...(body !== undefined && { body }) });
+const send = (method: string, path: string, body?: unknown, token: string = w.sb.token) =>
+  call(w.sb.url, method, path, { token, ...(body !== undefined && { body }) });
 const goalId = (title: string) => w.sb.service.data.goals.find((g) => g.title === title)!.id;
 
 describe('POST and PATCH /goals', () => {
@@ -20,7 +21,11 @@ describe('POST and PATCH /goals', () => {
     const cases: Array<[unknown, string, string]> = [
       [{}, 'title', "is required and can't be blank"],
       [{ title: '  ' }, 'title', "is required and can't be blank"],
-      [{ title: 'x', colour: 'red' }, 'colour', 'is not a goal field (allowed: title, description, start_date, end_date, owner_id, team_ids, contributor_ids, update_cadence, parent_id, private, archived)'],
+      [
+        { title: 'x', colour: 'red' },
+        'colour',
+        'is not a goal field (allowed: title, description, start_date, end_date, owner_id, team_ids, contributor_ids, update_cadence, parent_id, private, archived)',
+      ],
       [{ title: 'x', end_date: '30/06/2026' }, 'end_date', 'must be a date written YYYY-MM-DD'],
       [{ title: 'x', start_date: '2026-07-01', end_date: '2026-06-30' }, 'end_date', 'must be on or after the start date (2026-07-01)'],
       [{ title: 'x', owner_id: 'me' }, 'owner_id', 'must be the UUID of a person of the account'],
@@ -40,11 +45,17 @@ describe('POST and PATCH /goals', () => {
   it('PATCH: a goal cannot be its own parent nor sit under a goal below it; the span is checked against what is stored', async () => {
     const revenue = goalId('Grow self-serve revenue');
     const billing = goalId('Ship the v2 billing API');
-    expect((await send('PATCH', `/goals/${revenue}`, { parent_id: revenue })).json.errors).toEqual({ parent_id: ['must not be the goal itself or a goal below it'] });
+    expect((await send('PATCH', `/goals/${revenue}`, { parent_id: revenue })).json.errors).toEqual({
+      parent_id: ['must not be the goal itself or a goal below it'],
+    });
     expect((await send('PATCH', `/goals/${revenue}`, { parent_id: billing })).status).toBe(422);
     const start = w.sb.service.data.goals.find((g) => g.id === billing)!.start_date!;
     const early = await send('PATCH', `/goals/${billing}`, { end_date: '2000-01-01' });
-    expect(early.json).toEqual({ error: 'unprocessable_entity', message: `end_date must be on or after the start date (${start})`, errors: { end_date: [`must be on or after the start date (${start})`] } });
+    expect(early.json).toEqual({
+      error: 'unprocessable_entity',
+      message: `end_date must be on or after the start date (${start})`,
+      errors: { end_date: [`must be on or after the start date (${start})`] },
+    });
     // Moving both at once is judged on the new span.
     const ok = await send('PATCH', `/goals/${billing}`, { start_date: '1999-12-01', end_date: '2000-01-01' });
     expect(ok.status).toBe(200);
@@ -81,7 +92,11 @@ describe('echoes', () => {
       [{ prompt: 'x', answer_day: 'fri' }, 'answer_day', 'must be one of monday, tuesday, wednesday, thursday, friday, saturday, sunday'],
       [{ prompt: 'x', answer_time: '9:30' }, 'answer_time', 'must be HH:MM'],
       [{ prompt: 'x', title: ' ' }, 'title', "can't be blank"],
-      [{ prompt: 'x', color: 'red' }, 'color', 'is not an echo question field (allowed: prompt, title, answer_frequency, answer_day, answer_time, answer_time_zone)'],
+      [
+        { prompt: 'x', color: 'red' },
+        'color',
+        'is not an echo question field (allowed: prompt, title, answer_frequency, answer_day, answer_time, answer_time_zone)',
+      ],
     ];
     for (const [body, field, problem] of refused) {
       const r = await send('POST', '/echo/questions', body);
@@ -90,7 +105,13 @@ describe('echoes', () => {
     }
     const made = await send('POST', '/echo/questions', { prompt: 'What did we learn?', answer_day: 'monday', answer_time: '09:30' });
     expect(made.status).toBe(201);
-    expect(made.json).toMatchObject({ prompt: 'What did we learn?', title: 'What did we learn?', answer_day: 'monday', answer_time: '09:30', next_answer_at: '2026-11-23T09:30:00Z' });
+    expect(made.json).toMatchObject({
+      prompt: 'What did we learn?',
+      title: 'What did we learn?',
+      answer_day: 'monday',
+      answer_time: '09:30',
+      next_answer_at: '2026-11-23T09:30:00Z',
+    });
     expect((await send('GET', '/echo/questions')).json[0].id).toBe(made.json.id);
     expect((await send('POST', '/echo/questions', { prompt: 'x' }, DEMO_READ_TOKEN)).status).toBe(403);
   });
@@ -139,7 +160,11 @@ describe('limits and the data file', () => {
     await first.close();
     const again = await startSandbox({ clock: () => START, rateLimit: false, dataFile: file });
     opened.push(again);
-    expect((await call(again.url, 'GET', `/goals/${goal.id}`, { token: again.token })).json).toMatchObject({ title: 'Kept', description: 'Changed', end_date: '2026-12-31' });
+    expect((await call(again.url, 'GET', `/goals/${goal.id}`, { token: again.token })).json).toMatchObject({
+      title: 'Kept',
+      description: 'Changed',
+      end_date: '2026-12-31',
+    });
     expect((await call(again.url, 'GET', '/echo/questions', { token: again.token })).json[0]).toMatchObject({ id: q.id, prompt: 'Kept too?' });
   });
 });

@@ -39,7 +39,10 @@ describe('the demo history', () => {
     expect(data.absences.some((a) => a.person_id === ada && a.to > a.from)).toBe(true);
     expect(old.filter((c) => c.absent)).toHaveLength(2);
     expect(old.filter((c) => c.completed_at && c.completed_at.slice(0, 10) > c.date).length).toBeGreaterThan(10);
-    const blocked = old.filter((c) => c.blockers === LONG_BLOCKER).map((c) => c.date).sort();
+    const blocked = old
+      .filter((c) => c.blockers === LONG_BLOCKER)
+      .map((c) => c.date)
+      .sort();
     expect(blocked.length).toBeGreaterThanOrEqual(12);
     const moods = (from: number, to: number) => new Set(old.filter((c) => c.date >= addDays(today, -from) && c.date <= addDays(today, -to)).map((c) => c.mood));
     expect(moods(62, 43)).toContain('stressed');

@@ -21,7 +21,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await sb.close();
 });
-const req = (method: string, path: string, token: string | null = sb.token, headers: Record<string, string> = {}) => call(sb.url, method, path, { token, headers });
+const req = (method: string, path: string, token: string | null = sb.token, headers: Record<string, string> = {}) =>
+  call(sb.url, method, path, { token, headers });
 const limit = (r: { headers: Record<string, unknown> }) => [r.headers.ratelimit, r.headers['ratelimit-policy']];
 
 describe('RateLimit headers on every answer, and every answer counted', () => {
@@ -110,7 +111,12 @@ describe('ETag and If-None-Match on GET', () => {
   });
 
   it('lists and /me too; an error answer has no ETag', async () => {
-    for (const path of ['/check-ins?per_page=3', '/me', '/goals', `/check-ins/${TODAY}/comments`.replace(TODAY, (await req('GET', `/check-ins/${TODAY}`)).json.id)]) {
+    for (const path of [
+      '/check-ins?per_page=3',
+      '/me',
+      '/goals',
+      `/check-ins/${TODAY}/comments`.replace(TODAY, (await req('GET', `/check-ins/${TODAY}`)).json.id),
+    ]) {
       const a = await req('GET', path);
       const b = await req('GET', path, sb.token, { 'if-none-match': a.headers.etag as string });
       expect([path, a.status, b.status, b.text]).toEqual([path, 200, 304, '']);

@@ -35,11 +35,23 @@ describe('checkin sandbox never falls over', () => {
     expect(await raw(url, 'GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400|^$/);
     const bad = await call(url, 'GET', '/check-ins/%ZZ', { token });
     expect([bad.status, bad.json?.error]).toEqual([400, 'bad_request']);
-    const huge = await call(url, 'PATCH', '/check-ins/2026-11-22', { token, rawBody: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    const huge = await call(url, 'PATCH', '/check-ins/2026-11-22', {
+      token,
+      rawBody: 'x'.repeat(2 * 1024 * 1024),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
-    const deep = await call(url, 'PATCH', '/check-ins/2026-11-22', { token, rawBody: '['.repeat(500_000) + ']'.repeat(500_000), headers: { 'content-type': 'application/json' } });
+    const deep = await call(url, 'PATCH', '/check-ins/2026-11-22', {
+      token,
+      rawBody: '['.repeat(500_000) + ']'.repeat(500_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expect([deep.status, deep.json?.error]).toEqual([400, 'bad_request']);
-    const deepSmall = await call(url, 'PATCH', '/check-ins/2026-11-22', { token, rawBody: '['.repeat(100_000), headers: { 'content-type': 'application/json' } });
+    const deepSmall = await call(url, 'PATCH', '/check-ins/2026-11-22', {
+      token,
+      rawBody: '['.repeat(100_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(deepSmall.status).toBe(400);
     expect((await call(url, 'GET', '/me', { token })).status).toBe(200);
   });
@@ -49,7 +61,11 @@ describe('checkin sandbox never falls over', () => {
     const before = rssMiB(child.pid!);
     const body = 'x'.repeat(1024 * 1024);
     for (let round = 0; round < 60; round++) {
-      await Promise.all(Array.from({ length: 10 }, () => call(url, 'POST', '/check-ins/x/comments', { rawBody: body, headers: { 'content-type': 'application/json' } }).catch(() => undefined)));
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          call(url, 'POST', '/check-ins/x/comments', { rawBody: body, headers: { 'content-type': 'application/json' } }).catch(() => undefined),
+        ),
+      );
     }
     const after = rssMiB(child.pid!);
     console.log(`sandbox RSS: ${before.toFixed(0)} MiB at start, ${after.toFixed(0)} MiB after 600 unauthenticated 1 MB requests`);
@@ -67,12 +83,15 @@ describe('checkin sandbox --data', () => {
     let found = 0;
     for (let round = 0; round < rounds; round++) {
       const { child, url, token } = await sandbox(['--data', file, '--no-rate-limit']);
-      const checkIn = (await call(url, 'GET', '/check-ins/2026-11-21', { token })).json?.id ?? (await call(url, 'GET', '/check-ins?per_page=1', { token })).json[0].id;
+      const checkIn =
+        (await call(url, 'GET', '/check-ins/2026-11-21', { token })).json?.id ?? (await call(url, 'GET', '/check-ins?per_page=1', { token })).json[0].id;
       const acked: string[] = [];
       let stop = false;
       const writer = async (n: number) => {
         for (let i = 0; !stop; i++) {
-          const r = await call(url, 'POST', `/check-ins/${checkIn}/comments`, { token, body: { body: `round ${round} writer ${n} #${i}` } }).catch(() => undefined);
+          const r = await call(url, 'POST', `/check-ins/${checkIn}/comments`, { token, body: { body: `round ${round} writer ${n} #${i}` } }).catch(
+            () => undefined,
+          );
           if (r?.status === 201) acked.push(r.json.id);
         }
       };
@@ -101,7 +120,10 @@ describe('checkin sandbox --data', () => {
 
   it('a --data path that cannot be written fails at start with one line', async () => {
     const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--data', '/proc/checkin-cannot-write/sandbox.json'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--data', '/proc/checkin-cannot-write/sandbox.json'], {
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       child.on('exit', (code) => resolve({ code, err }));

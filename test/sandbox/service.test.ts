@@ -40,7 +40,7 @@ describe('starting', () => {
     expect(sb.token).toBe(DEMO_TOKEN);
   });
 
-  it('makes --token the demo person\'s read+write token', async () => {
+  it("makes --token the demo person's read+write token", async () => {
     const other = await startSandbox({ clock: () => NOW, token: 'my-own-token', rateLimit: false });
     try {
       expect(other.token).toBe('my-own-token');
@@ -100,7 +100,7 @@ describe('rule 2: which check-ins exist', () => {
   });
 
   it('no check-in on a day of absence, nor where no team is scheduled, nor before history', async () => {
-    const absent = sb.service.data.absences.find((a) => a.person_id === (sb.service.data.tokens[0]!.person_id))!;
+    const absent = sb.service.data.absences.find((a) => a.person_id === sb.service.data.tokens[0]!.person_id)!;
     const r = await get(`/check-ins/${absent.from}`);
     expect(r.status).toBe(404);
     expect(r.json.error).toBe('not_found');
@@ -150,7 +150,9 @@ describe('rule 3: listing check-ins', () => {
     const one = (await get(`/check-ins?team_ids[]=${mobile}&since=2026-11-13&until=2026-11-13`)).json as { id: string; teams: { id: string }[] }[];
     expect(one.every((c) => c.teams.some((t) => t.id === mobile))).toBe(true);
     // Ada is in both teams: filtering by both returns her check-in once per team.
-    const both = (await get(`/check-ins?team_ids[]=${platform}&team_ids[]=${mobile}&people_ids[]=${id}&since=2026-11-13&until=2026-11-13`)).json as { id: string }[];
+    const both = (await get(`/check-ins?team_ids[]=${platform}&team_ids[]=${mobile}&people_ids[]=${id}&since=2026-11-13&until=2026-11-13`)).json as {
+      id: string;
+    }[];
     expect(both).toHaveLength(2);
     expect(both[0]!.id).toBe(both[1]!.id);
   });
@@ -189,7 +191,7 @@ describe('rule 3: listing check-ins', () => {
 });
 
 describe('rule 4: one check-in by key', () => {
-  it('PATCH by date fills in the caller\'s check-in: completed_at once, updated_at every time, blocked from blockers', async () => {
+  it("PATCH by date fills in the caller's check-in: completed_at once, updated_at every time, blocked from blockers", async () => {
     let t = new Date(NOW);
     const s = await startSandbox({ clock: () => t, rateLimit: false });
     try {
@@ -198,7 +200,15 @@ describe('rule 4: one check-in by key', () => {
         body: { previous: 'Did X', intentions: '- Do Y', blockers: 'Waiting on Z', mood: 'focused', previous_completed: true },
       });
       expect(first.status).toBe(200);
-      expect(first.json).toMatchObject({ date: TODAY, previous: 'Did X', intentions: '- Do Y', blockers: 'Waiting on Z', blocked: true, mood: 'focused', previous_completed: true });
+      expect(first.json).toMatchObject({
+        date: TODAY,
+        previous: 'Did X',
+        intentions: '- Do Y',
+        blockers: 'Waiting on Z',
+        blocked: true,
+        mood: 'focused',
+        previous_completed: true,
+      });
       expect(first.json.completed_at).toBe('2026-11-18T' + NOW.toISOString().slice(11, 19) + 'Z');
       t = new Date(NOW.getTime() + 60_000);
       const second = await call(s.url, 'PATCH', `/check-ins/${TODAY}`, { token: s.token, body: { blockers: '' } });
@@ -243,7 +253,7 @@ describe('rule 4: one check-in by key', () => {
     expect((await send('PATCH', `/check-ins/${TODAY}`, { mood: null })).json.mood).toBeNull();
   });
 
-  it('404 for a date without a check-in; someone else\'s by UUID: 403, unless an administrator\'s read+write token', async () => {
+  it("404 for a date without a check-in; someone else's by UUID: 403, unless an administrator's read+write token", async () => {
     const absent = sb.service.data.absences[0]!;
     expect((await send('PATCH', `/check-ins/${absent.from}`, { intentions: 'x' })).status).toBe(404);
     const graces = (await call(sb.url, 'GET', `/check-ins/${TODAY}`, { token: GRACE_TOKEN })).json;
@@ -315,7 +325,15 @@ describe('rule 6: goals and goal updates', () => {
     expect((await get(`/goals/${goal.id}`)).json).toMatchObject({ progress: 50, confidence_description: 'Off track' });
 
     const platform = await teamId('Platform');
-    const fresh = { id: '11111111-1111-4111-8111-111111111111', title: 'New', parent_id: null, end_date: null, owner_id: id, team_ids: [platform], contributor_ids: [] };
+    const fresh = {
+      id: '11111111-1111-4111-8111-111111111111',
+      title: 'New',
+      parent_id: null,
+      end_date: null,
+      owner_id: id,
+      team_ids: [platform],
+      contributor_ids: [],
+    };
     sb.service.data.goals.push(fresh);
     const first = await send('POST', `/goals/${fresh.id}/goal-updates`, { title: 'Start', body: 'Go' });
     expect(first.json).toMatchObject({ progress: 1, confidence: 90, confidence_description: 'On track' });
@@ -416,7 +434,11 @@ describe('rule 9: robustness', () => {
     const wrong = await call(sb.url, 'DELETE', `/check-ins/${TODAY}`, { token: sb.token });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe('GET, PATCH');
-    const malformed = await call(sb.url, 'PATCH', `/check-ins/${TODAY}`, { token: sb.token, rawBody: '{"previous": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await call(sb.url, 'PATCH', `/check-ins/${TODAY}`, {
+      token: sb.token,
+      rawBody: '{"previous": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json.message).toMatch(/Malformed JSON/);
     const array = await call(sb.url, 'PATCH', `/check-ins/${TODAY}`, { token: sb.token, rawBody: '[1]', headers: { 'content-type': 'application/json' } });

@@ -49,7 +49,19 @@ import { arrayOf, bool, num, object, optional, orNull, str, type Infer, type Sha
 import { answersOf } from '../../src/core/checkin-answers.js';
 import { makeColors } from '../../src/ui/color.js';
 import { renderCheckIn } from '../../src/ui/render.js';
-import { activityRows, checkInRows, commentRows, goalHeaderView, goalRows, goalUpdateRows, goalUpdateView, peopleRows, reactionRows, teamRows, type View } from '../../src/ui/views.js';
+import {
+  activityRows,
+  checkInRows,
+  commentRows,
+  goalHeaderView,
+  goalRows,
+  goalUpdateRows,
+  goalUpdateView,
+  peopleRows,
+  reactionRows,
+  teamRows,
+  type View,
+} from '../../src/ui/views.js';
 import { useWorld } from '../helpers/harness.js';
 import { hostileObjects } from '../helpers/hostile.js';
 
@@ -90,7 +102,13 @@ async function sandboxAnswers() {
   const api = client();
   try {
     const me = await getMe(api);
-    const [people, teams, checkIns, goals, activities] = await Promise.all([allPeople(api), allTeams(api), allCheckIns(api, { since: '2026-01-01' }), allGoals(api, {}), allActivities(api, {})]);
+    const [people, teams, checkIns, goals, activities] = await Promise.all([
+      allPeople(api),
+      allTeams(api),
+      allCheckIns(api, { since: '2026-01-01' }),
+      allGoals(api, {}),
+      allActivities(api, {}),
+    ]);
     const team = await getTeam(api, teams[0]!.id);
     const checkIn = await getCheckIn(api, checkIns[0]!.id);
     const updates = (await Promise.all(goals.map((g) => allGoalUpdates(api, g.id)))).flat();
@@ -141,8 +159,19 @@ const SHOWN: Array<{ name: string; shape: Shape<unknown>; key: keyof Awaited<Ret
 /** An object like `base`, each field kept or swapped for a value of another kind (or left out). */
 function nearly(base: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
   const ref = fc.record({ id: fc.string(), name: fc.string() });
-  const other = fc.oneof(fc.string(), fc.constant(null), fc.constant(undefined), fc.integer(), fc.boolean(), ref, fc.array(ref, { maxLength: 2 }), fc.anything());
-  const fields = Object.fromEntries(Object.entries(base).map(([k, v]) => [k, fc.oneof({ weight: 3, arbitrary: fc.constant(v) }, { weight: 1, arbitrary: other })]));
+  const other = fc.oneof(
+    fc.string(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.integer(),
+    fc.boolean(),
+    ref,
+    fc.array(ref, { maxLength: 2 }),
+    fc.anything(),
+  );
+  const fields = Object.fromEntries(
+    Object.entries(base).map(([k, v]) => [k, fc.oneof({ weight: 3, arbitrary: fc.constant(v) }, { weight: 1, arbitrary: other })]),
+  );
   return fc.record(fields).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
 }
 
@@ -153,7 +182,17 @@ describe('the answer shapes', () => {
     // The samples cover what the shapes allow: a goal with no update yet, one with a parent.
     expect(got.goals.some((g) => g.progress === null) && got.goals.some((g) => g.parent)).toBe(true);
     const h = hostileObjects();
-    for (const [shape, value] of [[CHECK_IN, h.checkIn], [COMMENT, h.comment], [REACTION, h.reaction], [GOAL, h.goal], [GOAL_UPDATE, h.update], [PERSON, h.person], [ME, h.person], [TEAM, h.team], [ACTIVITY, h.activity]] as const) {
+    for (const [shape, value] of [
+      [CHECK_IN, h.checkIn],
+      [COMMENT, h.comment],
+      [REACTION, h.reaction],
+      [GOAL, h.goal],
+      [GOAL_UPDATE, h.update],
+      [PERSON, h.person],
+      [ME, h.person],
+      [TEAM, h.team],
+      [ACTIVITY, h.activity],
+    ] as const) {
       expect((shape as Shape<unknown>)(value, 'the answer')).toBeUndefined();
     }
   });
@@ -162,7 +201,9 @@ describe('the answer shapes', () => {
     expect(CHECK_IN({ id: 'x', date: '2026-11-22' }, 'the answer')).toBeUndefined();
     expect(CHECK_IN({ id: 'x', date: '2026-11-22', mood: 'zen', person: null, previous_completed: null }, 'the answer')).toBeUndefined();
     expect(GOAL({ id: 'g', title: 'T', parent: null, end_date: null, progress: null, confidence_description: null }, 'the answer')).toBeUndefined();
-    expect(ACTIVITY({ id: 'a', kind: 'jira', group: null, title: null, url: null, description: null, recorded_at: '2026-11-22T09:00:00Z' }, 'the answer')).toBeUndefined();
+    expect(
+      ACTIVITY({ id: 'a', kind: 'jira', group: null, title: null, url: null, description: null, recorded_at: '2026-11-22T09:00:00Z' }, 'the answer'),
+    ).toBeUndefined();
   });
 
   it('refuse a wrong shape with one line naming the place', () => {
@@ -189,7 +230,9 @@ describe('the answer shapes', () => {
         fc.property(fc.constantFrom(...bases.slice(0, 20)).chain(nearly), (value) => {
           const problem = shape(value, 'the answer');
           if (problem !== undefined) {
-            expect(problem, name).toMatch(/^the answer\.\w+[.[\w\]]* is (null|missing|an? \w+|NaN|-?Infinity), not (a string|a number|a finite number|true or false|a list|an object)$/);
+            expect(problem, name).toMatch(
+              /^the answer\.\w+[.[\w\]]* is (null|missing|an? \w+|NaN|-?Infinity), not (a string|a number|a finite number|true or false|a list|an object)$/,
+            );
             expect(fields.has(/^the answer\.(\w+)/.exec(problem)![1]!), `${name}: ${problem}`).toBe(true);
             return;
           }

@@ -30,7 +30,27 @@ async function toIntentions(s: Screen): Promise<void> {
 
 describe('the detector of cursor movement', () => {
   it('finds each kind of sequence, and not colours', () => {
-    for (const seq of ['\x1b[A', '\x1b[2B', '\x1b[C', '\x1b[3D', '\x1b[E', '\x1b[F', '\x1b[1G', '\x1b[H', '\x1b[12;1H', '\x1b[J', '\x1b[2J', '\x1b[K', '\x1b[2K', '\x1b[?25l', '\x1b[?25h', '\x1b[?1049h', '\x1b[?1049l', '\x1b7', '\x1b8']) {
+    for (const seq of [
+      '\x1b[A',
+      '\x1b[2B',
+      '\x1b[C',
+      '\x1b[3D',
+      '\x1b[E',
+      '\x1b[F',
+      '\x1b[1G',
+      '\x1b[H',
+      '\x1b[12;1H',
+      '\x1b[J',
+      '\x1b[2J',
+      '\x1b[K',
+      '\x1b[2K',
+      '\x1b[?25l',
+      '\x1b[?25h',
+      '\x1b[?1049h',
+      '\x1b[?1049l',
+      '\x1b7',
+      '\x1b8',
+    ]) {
       expect(cursorSequences(`text${seq}more`), JSON.stringify(seq)).toEqual([seq]);
     }
     expect(cursorSequences('\x1b[1mbold\x1b[22m \x1b[38;5;2mgreen\x1b[39m plain\r\n')).toEqual([]);
@@ -57,7 +77,9 @@ describe('checkin today in the accessible mode', () => {
     s.type('1 3' + KEY.enter); // drops the second line
     await s.waitFor('Picked 2 of 3: 1, 3.');
     // Lines that are there already: read out, then what to do with them.
-    await s.waitFor(/What did you do previously\?[\s\S]*It says now \(2 lines\):\n  - Review @grace's PR on the \*\*billing webhooks\*\*\n  - \[Add invoices endpoint[\s\S]*5\. Clear it\nType a number from 1 to 5, or its words \(Enter alone picks 1, Keep it as it is\): $/);
+    await s.waitFor(
+      /What did you do previously\?[\s\S]*It says now \(2 lines\):\n  - Review @grace's PR on the \*\*billing webhooks\*\*\n  - \[Add invoices endpoint[\s\S]*5\. Clear it\nType a number from 1 to 5, or its words \(Enter alone picks 1, Keep it as it is\): $/,
+    );
     s.type('add' + KEY.enter);
     await s.waitFor('Chosen: 2. Add lines after it\nType the lines to add, one at a time; an empty line ends the answer.');
     s.type('- Tried the plain prompts' + KEY.enter);
@@ -86,7 +108,8 @@ describe('checkin today in the accessible mode', () => {
     expect(s.text()).toMatch(/✓ Checked in for \w{3} \d+ \w{3}/);
     expect(patches().map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${today()}`]);
     expect(patches()[0]!.body).toEqual({
-      previous: "- Review @grace's PR on the **billing webhooks**\n- [Add invoices endpoint (#412)](https://github.com/engines/billing/pull/412) (GitHub PR)\n- Tried the plain prompts",
+      previous:
+        "- Review @grace's PR on the **billing webhooks**\n- [Add invoices endpoint (#412)](https://github.com/engines/billing/pull/412) (GitHub PR)\n- Tried the plain prompts",
       intentions: '- Write the pty tests\n- And more',
       blockers: '',
       mood: 'focused',
@@ -102,7 +125,9 @@ describe('checkin today in the accessible mode', () => {
     const plain = new Screen(['today'], env);
     await plain.waitFor(/What went on since your last check-in\?\n[\s\S]*Enter alone: all\): $/);
     plain.type('none' + KEY.enter);
-    await plain.waitFor(/What did you do previously\?\nSuggested from what you intended on [\s\S]*Type the answer, one line at a time; an empty line ends it\./);
+    await plain.waitFor(
+      /What did you do previously\?\nSuggested from what you intended on [\s\S]*Type the answer, one line at a time; an empty line ends it\./,
+    );
     expect(cursorSequences(plain.raw)).toEqual([]);
     plain.type(KEY.ctrlC);
     await plain.exit();

@@ -25,7 +25,20 @@ function adaBlocked(daysAgo: number, blockers: string) {
   const stamp = `${date}T09:00:00Z`;
   const rec = sb.service.data.check_ins.find((c) => c.person_id === ada && c.date === date);
   if (rec) Object.assign(rec, { blockers, completed_at: rec.completed_at ?? stamp, absent: false });
-  else sb.service.data.check_ins.push({ id: `blocked-${date}`, person_id: ada, date, previous: '- Old work', intentions: '- More work', blockers, mood: null, previous_completed: true, team_ids: null, completed_at: stamp, updated_at: stamp });
+  else
+    sb.service.data.check_ins.push({
+      id: `blocked-${date}`,
+      person_id: ada,
+      date,
+      previous: '- Old work',
+      intentions: '- More work',
+      blockers,
+      mood: null,
+      previous_completed: true,
+      team_ids: null,
+      completed_at: stamp,
+      updated_at: stamp,
+    });
 }
 
 describe("today's form: the previous check-in's blockers", () => {
@@ -55,7 +68,7 @@ describe("today's form: the previous check-in's blockers", () => {
     expect(patches()[0]!.body).toMatchObject({ intentions: '- Write the blockers tests', blockers: '- Waiting on the **security review**' });
   });
 
-  it('changed: its text is edited in place; Ctrl-C while typing keeps what was typed as the draft\'s blockers and sends nothing', async () => {
+  it("changed: its text is edited in place; Ctrl-C while typing keeps what was typed as the draft's blockers and sends nothing", async () => {
     for (const d of [2, 1]) adaBlocked(d, '- CI is red on main');
     const s = new Screen(['today'], env);
     await s.answer('What went on since your last check-in?', KEY.enter);
@@ -68,6 +81,8 @@ describe("today's form: the previous check-in's blockers", () => {
     s.type(KEY.ctrlC);
     expect((await s.exit()).code).toBe(130);
     expect(patches()).toEqual([]);
-    expect(drafts()).toMatchObject([{ content: { kind: 'answers', answers: { intentions: '- Fix CI', blockers: '- CI is red on main\n- CI is red on the release branch' } } }]);
+    expect(drafts()).toMatchObject([
+      { content: { kind: 'answers', answers: { intentions: '- Fix CI', blockers: '- CI is red on main\n- CI is red on the release branch' } } },
+    ]);
   });
 });

@@ -60,7 +60,9 @@ function seedHostile() {
   };
   const data = sb.service.data;
   const members = [data.people[0]!.id];
-  Object.values(teams).forEach((name, i) => data.teams.push({ id: `00000000-0000-4000-8000-00000000000${i.toString(16)}`, name, schedule: ['mon'], people_ids: members }));
+  Object.values(teams).forEach((name, i) =>
+    data.teams.push({ id: `00000000-0000-4000-8000-00000000000${i.toString(16)}`, name, schedule: ['mon'], people_ids: members }),
+  );
   const username = `hx$(touch ${m('person')})`;
   data.people.push({ ...data.people[1]!, id: '00000000-0000-4000-8000-0000000000aa', name: `Hex $(touch ${m('name')})`, username });
   // The sandbox finds a goal by its id in lower case, and the temp path may have capitals: this
@@ -140,7 +142,10 @@ for (const kind of SHELLS) {
     it.skipIf(missing)(`names from the service complete as themselves and never run${skipped}`, { timeout: 60_000 }, async () => {
       const { teams, person, goal } = seedHostile();
       expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
-      { const g = await runCli(['goals'], { env }); expect(g.code, g.stderr).toBe(0); }
+      {
+        const g = await runCli(['goals'], { env });
+        expect(g.code, g.stderr).toBe(0);
+      }
       sb.requests.length = 0;
       const t = (typed: string, name: string): [string, string[]] => [`checkin today --team ${typed}`, ['checkin', 'today', '--team', name]];
       const cases: Array<[string, string[]]> = [
@@ -189,7 +194,12 @@ for (const kind of SHELLS) {
 describe('checkin complete: what the scripts read', () => {
   it('value<TAB>description a line, then :4 — names that cannot be shown as themselves left out, descriptions cleaned; no request', async () => {
     const { teams } = seedHostile();
-    sb.service.data.people.push({ ...sb.service.data.people[1]!, id: '00000000-0000-4000-8000-0000000000bb', name: 'Eve\u001b]0;pwned\u0007\tSmith\u202e', username: 'eve' });
+    sb.service.data.people.push({
+      ...sb.service.data.people[1]!,
+      id: '00000000-0000-4000-8000-0000000000bb',
+      name: 'Eve\u001b]0;pwned\u0007\tSmith\u202e',
+      username: 'eve',
+    });
     expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
     sb.requests.length = 0;
     const offered = sb.service.data.teams.map((t) => t.name).filter((n) => ![teams.newline, teams.escape, teams.tab].includes(n));
@@ -198,7 +208,9 @@ describe('checkin complete: what the scripts read', () => {
     expect(r.stdout.endsWith('\n:4\n')).toBe(true);
     expect((await runCli(['complete', '--', 'list', '--person', '@ev'], { env })).stdout).toBe('@eve\tEve Smith\n:4\n');
     // PowerShell hands the words over in CHECKIN_COMPLETE_WORDS (one a line).
-    expect((await runCli(['complete', '--shell', 'powershell'], { env: { ...env, CHECKIN_COMPLETE_WORDS: 'today\n--team\nSe' } })).stdout).toBe(`${teams.semi}\tteam\n:4\n`);
+    expect((await runCli(['complete', '--shell', 'powershell'], { env: { ...env, CHECKIN_COMPLETE_WORDS: 'today\n--team\nSe' } })).stdout).toBe(
+      `${teams.semi}\tteam\n:4\n`,
+    );
     // bash hands over the line up to the cursor and COMP_WORDBREAKS, and gets replies quoted for it.
     const bash = await runCli(['complete', '--shell', 'bash', '--', 'checkin today --team Su', ' \t\n"\'@><=;|&(:'], { env });
     expect(bash.stdout).toBe(`${teams.subst.replace(/[^\w/.-]/g, '\\$&')}\n`);
@@ -213,6 +225,8 @@ describe('zsh without compinit', () => {
     const file = join(work, 'checkin.zsh');
     writeFileSync(file, script);
     const out = execFileSync('zsh', ['-f', '-c', `source ${file} 2>&1; echo sourced`], { env, encoding: 'utf8' });
-    expect(out).toBe("checkin: zsh completion needs compinit: put 'autoload -Uz compinit && compinit' in ~/.zshrc before the line that loads checkin's completion\nsourced\n");
+    expect(out).toBe(
+      "checkin: zsh completion needs compinit: put 'autoload -Uz compinit && compinit' in ~/.zshrc before the line that loads checkin's completion\nsourced\n",
+    );
   });
 });

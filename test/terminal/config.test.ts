@@ -98,7 +98,9 @@ describe('checkin auth token on a terminal', () => {
   it('refused without --show (exit 2, the token not on the screen); shown with it; printed into a pipe', async () => {
     const s = new Screen(['auth', 'token'], env);
     expect(await s.exit()).toEqual({ code: 2, signal: 0 });
-    expect(s.text()).toBe('error: The token is not printed on a terminal unless you ask: add --show\nIn a script it is printed as it is: TOKEN=$(checkin auth token)');
+    expect(s.text()).toBe(
+      'error: The token is not printed on a terminal unless you ask: add --show\nIn a script it is printed as it is: TOKEN=$(checkin auth token)',
+    );
     expect(s.raw).not.toContain(sb.token);
 
     const shown = new Screen(['auth', 'token', '--show'], env);

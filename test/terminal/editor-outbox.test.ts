@@ -62,7 +62,12 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
       // Written in an editor checkin no longer watched: not sent without the person's yes (no terminal here: refused, kept).
       const refused = await runCli(['today', '--resume', '--json', 'intentions'], { env });
       const id = drafts[0]!.id;
-      expect(refused).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: The draft ${id} was written in an editor after checkin stopped watching it: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks.\n` });
+      expect(refused).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: `error: The draft ${id} was written in an editor after checkin stopped watching it: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept\nAt a terminal, \`checkin drafts send ${id}\` shows it whole and asks.\n`,
+      });
       expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
       const sent = await sendAtTerminal(id, env);
       expect(sent.exit.code, sent.screen).toBe(0);

@@ -26,15 +26,29 @@ describe('at the real prompts', () => {
       await s.answer('? Contributors', '@linus' + KEY.enter);
       await s.answer('? Parent goal id', KEY.enter);
       await s.waitFor('Create it?');
-      expect(s.text()).toContain('Preview (not created yet):\nWrite the on-call runbook\nowner        me\nteams        Platform\ncontributors @linus\ndue          2027-02-26\n\n  - Alerts\n  - Escalation');
+      expect(s.text()).toContain(
+        'Preview (not created yet):\nWrite the on-call runbook\nowner        me\nteams        Platform\ncontributors @linus\ndue          2027-02-26\n\n  - Alerts\n  - Escalation',
+      );
       s.type(KEY.enter);
       expect(await s.exit()).toEqual({ code: 0, signal: 0 });
       expect(s.text()).toMatch(/✓ Created the goal\s+http:\/\/127\.0\.0\.1:\d+\/app\/goa/); // (a link too long for the line is on its own)
       const posts = sb.requests.filter((r) => r.method === 'POST');
       expect(posts.map(describeRequest)).toEqual(['POST /api/v2/goals']);
-      expect(posts[0]!.body).toEqual({ title: 'Write the on-call runbook', description: '- Alerts\n- Escalation', end_date: '2027-02-26', owner_id: person('ada'), team_ids: [team('Platform')], contributor_ids: [person('linus')] });
+      expect(posts[0]!.body).toEqual({
+        title: 'Write the on-call runbook',
+        description: '- Alerts\n- Escalation',
+        end_date: '2027-02-26',
+        owner_id: person('ada'),
+        team_ids: [team('Platform')],
+        contributor_ids: [person('linus')],
+      });
       // Names cost the account and the directory once each: nothing else was asked of the service.
-      expect(sb.requests.map(describeRequest).sort()).toEqual(['GET /api/v2/me', 'GET /api/v2/people?page=1&per_page=50', 'GET /api/v2/teams?page=1&per_page=50', 'POST /api/v2/goals']);
+      expect(sb.requests.map(describeRequest).sort()).toEqual([
+        'GET /api/v2/me',
+        'GET /api/v2/people?page=1&per_page=50',
+        'GET /api/v2/teams?page=1&per_page=50',
+        'POST /api/v2/goals',
+      ]);
     });
 
   it('goal create: Ctrl-C at a later question says the goal is kept as a draft (130); --resume creates it', async () => {

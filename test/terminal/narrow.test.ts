@@ -43,7 +43,9 @@ function data() {
   });
   d.check_ins = [
     filled('grace', TODAY, '- 1:1s with @ada and @linus\n- Plan the on-call rotation', { mood: 'happy' }),
-    filled('ada', YESTERDAY, '- Ship the **invoices** endpoint, see [PR 412](https://github.com/engines/billing/pull/412)\n- Pair with @linus', { mood: 'confident' }),
+    filled('ada', YESTERDAY, '- Ship the **invoices** endpoint, see [PR 412](https://github.com/engines/billing/pull/412)\n- Pair with @linus', {
+      mood: 'confident',
+    }),
     filled('grace', YESTERDAY, '- Review the on-call rotation with the whole team', { mood: 'calm' }),
     filled('linus', YESTERDAY, '- Fix the __flaky__ `checkout` test before the release', {
       mood: 'stressed',
@@ -58,11 +60,32 @@ function data() {
   d.goal_updates = d.goal_updates.filter((u) => u.goal_id === stableUuid('goal:billing'));
   d.goals = d.goals.filter((g) => g.owner_id === uuid('ada'));
   const goal = (key: string, title: string, end_date: string | null) =>
-    d.goals.push({ id: stableUuid(`goal:${key}`), title, parent_id: null, end_date, owner_id: uuid('ada'), team_ids: [], contributor_ids: [], update_cadence: 'weekly', private: false, archived: false });
+    d.goals.push({
+      id: stableUuid(`goal:${key}`),
+      title,
+      parent_id: null,
+      end_date,
+      owner_id: uuid('ada'),
+      team_ids: [],
+      contributor_ids: [],
+      update_cadence: 'weekly',
+      private: false,
+      archived: false,
+    });
   goal('search', 'Cut the **p95** latency of [search](https://x.test/search) below 200 ms', '2027-01-15');
   goal('handbook', 'Write the on-call handbook', null);
   const stamp = `${YESTERDAY}T16:00:00Z`;
-  d.goal_updates.push({ id: stableUuid('goal-update:search:1'), goal_id: stableUuid('goal:search'), person_id: uuid('ada'), title: 'Caching in', body: '', progress: 80, confidence: 90, created_at: stamp, updated_at: stamp });
+  d.goal_updates.push({
+    id: stableUuid('goal-update:search:1'),
+    goal_id: stableUuid('goal:search'),
+    person_id: uuid('ada'),
+    title: 'Caching in',
+    body: '',
+    progress: 80,
+    confidence: 90,
+    created_at: stamp,
+    updated_at: stamp,
+  });
   return d;
 }
 
@@ -138,7 +161,13 @@ describe('checkin list', () => {
   });
 
   for (const [cols, lines] of [
-    [120, ['DATE        PERSON          MOOD  STATE      ID                                    INTENTIONS', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY)}  Fix the flaky checkout test before…`]],
+    [
+      120,
+      [
+        'DATE        PERSON          MOOD  STATE      ID                                    INTENTIONS',
+        `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY)}  Fix the flaky checkout test before…`,
+      ],
+    ],
     [60, ['DATE        PERSON          MOOD  STATE      ID', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY).slice(0, 8)}`]],
     [40, ['DATE        PERSON       MOOD  STATE', `${YESTERDAY}  Linus Torv…  🤯    ⚠ blocked`]],
   ] as const) {
@@ -153,7 +182,10 @@ describe('checkin list', () => {
     const plain = await run(['list', '--blocked'], 60, { NO_COLOR: '1', LANG: 'C', LC_ALL: 'C' });
     expect(plain.raw).not.toContain('\u001b[');
     expect(plain.text()).toBe(coloured.text());
-    expect(plain.text().split('\n')).toEqual(['DATE        PERSON          MOOD  STATE      ID', `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY).slice(0, 8)}`]);
+    expect(plain.text().split('\n')).toEqual([
+      'DATE        PERSON          MOOD  STATE      ID',
+      `${YESTERDAY}  Linus Torvalds  🤯    ⚠ blocked  ${id('linus', YESTERDAY).slice(0, 8)}`,
+    ]);
   });
 });
 

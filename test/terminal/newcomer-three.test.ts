@@ -76,7 +76,10 @@ describe('checkin login says where it logs in', () => {
 });
 
 describe.skipIf(BINARY !== undefined)('npm run demo ends at the prompt (the demo script is run by node, not the single binary)', () => {
-  for (const [how, redirect] of [['typed at a terminal', ''], ['with its input from /dev/null', ' < /dev/null']] as const) {
+  for (const [how, redirect] of [
+    ['typed at a terminal', ''],
+    ['with its input from /dev/null', ' < /dev/null'],
+  ] as const) {
     it(`in 80×24, ${how}: no pager is left waiting; the last lines are the demo's own`, async () => {
       const env = cleanEnv({});
       delete env.CHECKIN_API_URL;

@@ -35,7 +35,11 @@ function fakeEditor(text: string): string {
 describe('piped or typed nothing (item 2)', () => {
   it('an empty pipe is refused with a clear line: nothing is sent, -b "" stays the way to say none', async () => {
     const r = await runCli(['today', '-p', '-'], { env, input: '' });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: Nothing came on standard input for --previous; nothing was sent\nTo say there is nothing, give it as an empty value: --previous "".\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: Nothing came on standard input for --previous; nothing was sent\nTo say there is nothing, give it as an empty value: --previous "".\n',
+    });
     expect(patches()).toEqual([]);
     expect((await runCli(['today', '-b', '', '--json'], { env })).code).toBe(0);
     expect(patches().map((p) => p.body)).toEqual([{ blockers: '' }]);
@@ -126,13 +130,21 @@ describe('the editor (items 6, 7)', () => {
 describe('wrong words for wrong places (item 8)', () => {
   it('a write to a URL that serves HTML names the URL (exit 2) and keeps the answers, even those given as flags', async () => {
     const html = { 'content-type': 'text/html' };
-    sb.inject({ method: 'PATCH', status: 501, headers: html, body: '<html><title>Unsupported method</title></html>' }, { method: 'GET', path: '/me', status: 404, headers: html, body: '<html>Not here</html>' });
+    sb.inject(
+      { method: 'PATCH', status: 501, headers: html, body: '<html><title>Unsupported method</title></html>' },
+      { method: 'GET', path: '/me', status: 404, headers: html, body: '<html>Not here</html>' },
+    );
     const r = await runCli(['today', '-p', 'Typed as a flag'], { env: { ...env, TZ: 'UTC' } });
     expect(r.code).toBe(2);
     const [first, hint] = r.stderr.trim().split('\n');
-    expect(first).toBe(`error: No check-in service (API v2) at ${sb.url}: PATCH /api/v2/check-ins/${r.stderr.match(/check-ins\/(\S+) answered/)![1]} answered 501 (not JSON), and GET /api/v2/me answered 404 (not JSON)`);
+    expect(first).toBe(
+      `error: No check-in service (API v2) at ${sb.url}: PATCH /api/v2/check-ins/${r.stderr.match(/check-ins\/(\S+) answered/)![1]} answered 501 (not JSON), and GET /api/v2/me answered 404 (not JSON)`,
+    );
     expect(hint).toMatch(/^Check CHECKIN_API_URL/);
-    expect(r.stderr.split('\n').slice(2)).toEqual(['What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).', '']);
+    expect(r.stderr.split('\n').slice(2)).toEqual([
+      'What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).',
+      '',
+    ]);
     expect(drafts().map((d) => d.content.answers)).toEqual([{ previous: 'Typed as a flag' }]);
   });
 
@@ -167,13 +179,26 @@ describe('the prefill offers what fits on a screen (item 9)', () => {
   /** A repository with `n` commits of mine since yesterday. */
   function busyRepo(n: number): string {
     const repo = join(tempDir('checkin-busy-'), 'busy-repo');
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, ...args], {
+        env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+      });
     execFileSync('git', ['init', '-q', repo]);
     git('config', 'user.email', 'ada@example.com');
     const now = Date.now();
     for (let i = n; i >= 1; i--) {
       const when = new Date(now - i * 60_000).toISOString();
-      execFileSync('git', ['-C', repo, 'commit', '-q', '--allow-empty', '-m', `Change number ${i}`], { env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_EMAIL: 'ada@example.com', GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when } });
+      execFileSync('git', ['-C', repo, 'commit', '-q', '--allow-empty', '-m', `Change number ${i}`], {
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'Ada',
+          GIT_COMMITTER_NAME: 'Ada',
+          GIT_AUTHOR_EMAIL: 'ada@example.com',
+          GIT_COMMITTER_EMAIL: 'ada@example.com',
+          GIT_AUTHOR_DATE: when,
+          GIT_COMMITTER_DATE: when,
+        },
+      });
     }
     return repo;
   }
@@ -225,8 +250,20 @@ describe('in a real terminal, at 60 and 120 columns: moods, help, the editor loo
       await help.waitFor(/^exit status 0$/m);
       help.type(KEY.enter);
       expect((await help.exit()).code).toBe(0);
-      const headings = help.text().split('\n').filter((l) => /^[A-Z][a-z -]+:$/.test(l));
-      expect(headings).toEqual(['Options:', 'Check-ins:', 'Team and goals:', 'Comments and inbox:', 'Account:', 'Setup and tools:', 'Environment:', 'Exit codes:']);
+      const headings = help
+        .text()
+        .split('\n')
+        .filter((l) => /^[A-Z][a-z -]+:$/.test(l));
+      expect(headings).toEqual([
+        'Options:',
+        'Check-ins:',
+        'Team and goals:',
+        'Comments and inbox:',
+        'Account:',
+        'Setup and tools:',
+        'Environment:',
+        'Exit codes:',
+      ]);
       const version = new Screen(['version'], env, { cols, rows: 10 });
       expect((await version.exit()).code).toBe(0);
       // The npm build on this Node, or the single binary and the Node inside it (CHECKIN_TEST_BINARY).
@@ -240,7 +277,11 @@ describe('in a real terminal, at 60 and 120 columns: moods, help, the editor loo
       writeFileSync(join(dir, 'bad'), '## Previous\nShipped\n\n## Intentions\nReview\n\nDone: yes\nMood: calm\nDone: no\n');
       writeFileSync(join(dir, 'good'), '## Previous\nShipped\n\n## Intentions\nReview\n\nDone: yes\nMood: calm\n');
       // First save: two Done: lines. Second: keep what was reopened (to read it), then a good one.
-      writeFileSync(script, `#!/bin/sh\nif [ ! -f '${dir}/once' ]; then touch '${dir}/once'; cat '${dir}/bad' > "$1"; else cp "$1" '${dir}/reopened'; cat '${dir}/good' > "$1"; fi\n`, { mode: 0o755 });
+      writeFileSync(
+        script,
+        `#!/bin/sh\nif [ ! -f '${dir}/once' ]; then touch '${dir}/once'; cat '${dir}/bad' > "$1"; else cp "$1" '${dir}/reopened'; cat '${dir}/good' > "$1"; fi\n`,
+        { mode: 0o755 },
+      );
       const s = new Screen(['today', '-e'], { ...env, EDITOR: script }, { cols, rows: 30 });
       expect((await s.exit()).code).toBe(0);
       const reopened = readFileSync(join(dir, 'reopened'), 'utf8').split('\n');

@@ -21,11 +21,20 @@ useSandboxEnv((s, e) => {
 });
 
 /** A stand-in pager: `<script> <record> [args…]` writes its args and environment to <record>.env, what it is given to <record>, and one line on the terminal. */
-function standIn(body = 'cat > "$rec"\necho "[stand-in pager: $(wc -l < "$rec") lines]"'): { command: string; rec: string; ran: () => boolean; given: () => string; env: () => string } {
+function standIn(body = 'cat > "$rec"\necho "[stand-in pager: $(wc -l < "$rec") lines]"'): {
+  command: string;
+  rec: string;
+  ran: () => boolean;
+  given: () => string;
+  env: () => string;
+} {
   const dir = tempDir('checkin-pager-');
   const script = join(dir, 'pager.sh');
   const rec = join(dir, 'given');
-  writeFileSync(script, `#!/bin/sh\nrec="$1"\nshift\nprintf 'args=%s|LESS=%s|LV=%s|LESSCHARSET=%s|PAGER=%s\\n' "$*" "$LESS" "$LV" "$LESSCHARSET" "\${PAGER-unset}" > "$rec.env"\n${body}\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\nrec="$1"\nshift\nprintf 'args=%s|LESS=%s|LV=%s|LESSCHARSET=%s|PAGER=%s\\n' "$*" "$LESS" "$LV" "$LESSCHARSET" "\${PAGER-unset}" > "$rec.env"\n${body}\n`,
+  );
   chmodSync(script, 0o755);
   return {
     // Quoted as the splitting rule reads it (ui/pager.ts): the folder's name has no quote in it.
@@ -53,7 +62,7 @@ describe('the pager', () => {
     for (const name of names()) expect(s.text()).not.toContain(name);
   });
 
-  it('the user\'s own LESS, LV and LESSCHARSET are kept', async () => {
+  it("the user's own LESS, LV and LESSCHARSET are kept", async () => {
     const pager = standIn();
     const s = new Screen(['people'], { ...env, CHECKIN_PAGER: pager.command, LESS: '-S', LV: '-a', LESSCHARSET: 'latin1' });
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
@@ -208,7 +217,6 @@ describe('the default pager, less -FRX', () => {
     s.type('q');
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
   });
-
 });
 
 describe('a signal while the pager runs', () => {

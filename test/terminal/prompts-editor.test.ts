@@ -67,7 +67,13 @@ describe('checkin today, answered at the real prompts', () => {
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(s.text()).toMatch(new RegExp(`✓ Checked in for ${shortDay(today())}\\s+http://127\\.0\\.0\\.1:\\d+/app/check-ins/`)); // (a link too long for the line is on its own)
     expect(patches().map(describeRequest)).toEqual([`PATCH /api/v2/check-ins/${today()}`]);
-    expect(patches()[0]!.body).toEqual({ previous: `${last.intentions}\n${PR}`, intentions: '- Write the pty tests\n- And more', blockers: '', mood: 'focused', previous_completed: true });
+    expect(patches()[0]!.body).toEqual({
+      previous: `${last.intentions}\n${PR}`,
+      intentions: '- Write the pty tests\n- And more',
+      blockers: '',
+      mood: 'focused',
+      previous_completed: true,
+    });
     expect(drafts()).toEqual([]);
   });
 
@@ -94,48 +100,58 @@ describe('checkin today, answered at the real prompts', () => {
   });
 
   for (const cols of [120, 60])
-  it(`Ctrl-C at a prompt exits 130, sends nothing and keeps what was typed as a draft; the next run shows it first (${cols} columns)`, async () => {
-    const s = new Screen(['today'], env, { cols, rows: 60 });
-    await s.answer('What went on since your last check-in?', KEY.enter); // all picked: the intentions and Ada's merged PR
-    await s.answer('What did you do previously?', 'and this' + KEY.enter + KEY.enter);
-    await s.answer('What do you intend to do next?', '- Typed before Ctrl-C' + KEY.enter + KEY.enter);
-    await s.answer('Are you blocked by anything?', 'Half a blocker');
-    s.type(KEY.ctrlC);
-    expect(await s.exit()).toEqual({ code: 130, signal: 0 });
-    // (The line is wider than the terminal: it wraps at word edges.)
-    expect(s.text().replace(/\s*\n\s*/g, ' ')).toMatch(/Not sent\. What you wrote is kept as a draft: `checkin today --resume` sends it \(`checkin drafts` lists everything waiting\)\. `checkin today` goes through it again\.$/);
-    expect(patches()).toEqual([]);
-    expect(drafts()).toMatchObject([{ target: { kind: 'check-in', key: today() }, content: { kind: 'answers', answers: { previous: expect.stringMatching(/\nand this$/), intentions: '- Typed before Ctrl-C' } } }]);
+    it(`Ctrl-C at a prompt exits 130, sends nothing and keeps what was typed as a draft; the next run shows it first (${cols} columns)`, async () => {
+      const s = new Screen(['today'], env, { cols, rows: 60 });
+      await s.answer('What went on since your last check-in?', KEY.enter); // all picked: the intentions and Ada's merged PR
+      await s.answer('What did you do previously?', 'and this' + KEY.enter + KEY.enter);
+      await s.answer('What do you intend to do next?', '- Typed before Ctrl-C' + KEY.enter + KEY.enter);
+      await s.answer('Are you blocked by anything?', 'Half a blocker');
+      s.type(KEY.ctrlC);
+      expect(await s.exit()).toEqual({ code: 130, signal: 0 });
+      // (The line is wider than the terminal: it wraps at word edges.)
+      expect(s.text().replace(/\s*\n\s*/g, ' ')).toMatch(
+        /Not sent\. What you wrote is kept as a draft: `checkin today --resume` sends it \(`checkin drafts` lists everything waiting\)\. `checkin today` goes through it again\.$/,
+      );
+      expect(patches()).toEqual([]);
+      expect(drafts()).toMatchObject([
+        {
+          target: { kind: 'check-in', key: today() },
+          content: { kind: 'answers', answers: { previous: expect.stringMatching(/\nand this$/), intentions: '- Typed before Ctrl-C' } },
+        },
+      ]);
 
-    // The next run offers the draft first.
-    const again = new Screen(['today'], env, { cols, rows: 60 });
-    await again.waitFor('What now?');
-    expect(again.text().replace(/\n/g, '')).toContain(`An unsent draft for today (${today()}), saved`);
-    expect(again.text()).toContain('  - Typed before Ctrl-C');
-    again.type(KEY.enter); // Send the draft
-    expect(await again.exit()).toEqual({ code: 0, signal: 0 });
-    expect(patches().at(-1)!.body).toMatchObject({ intentions: '- Typed before Ctrl-C' });
-    expect(drafts()).toEqual([]);
-  });
+      // The next run offers the draft first.
+      const again = new Screen(['today'], env, { cols, rows: 60 });
+      await again.waitFor('What now?');
+      expect(again.text().replace(/\n/g, '')).toContain(`An unsent draft for today (${today()}), saved`);
+      expect(again.text()).toContain('  - Typed before Ctrl-C');
+      again.type(KEY.enter); // Send the draft
+      expect(await again.exit()).toEqual({ code: 0, signal: 0 });
+      expect(patches().at(-1)!.body).toMatchObject({ intentions: '- Typed before Ctrl-C' });
+      expect(drafts()).toEqual([]);
+    });
 
-  it.skipIf(!VIM)(`"Edit in $EDITOR first" opens real vim (-u NONE) on the answers; what is saved is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
-    const s = new Screen(['today'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
-    await s.answer('What went on since your last check-in?', KEY.enter); // all picked: the intentions and Ada's merged PR
-    await s.answer('What did you do previously?', KEY.enter);
-    await s.answer('What do you intend to do next?', '- Short' + KEY.enter + KEY.enter);
-    await s.answer('Are you blocked by anything?', KEY.enter);
-    await s.answer('Mood (type to search)', KEY.enter); // — none
-    await s.answer('Did you do what you intended?', pick(2)); // Skip
-    await s.answer('Send it?', pick(1)); // Edit in $EDITOR first
-    await s.waitFor(/[a-z0-9]{8}\.md/); // vim's file line: the draft's own file
-    s.type(`${KEY.escape}:%s/^- Short$/- Short\\r- Added in vim/${KEY.enter}:wq${KEY.enter}`);
-    await s.waitFor(/Send it\?[\s\S]*Send it\?/); // back at the question, under a new preview
-    expect(s.text()).toContain('  - Added in vim');
-    s.type(KEY.enter);
-    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    expect(patches()).toHaveLength(1);
-    expect(patches()[0]!.body).toEqual({ previous: expect.any(String), intentions: '- Short\n- Added in vim', blockers: '', mood: null });
-  });
+  it.skipIf(!VIM)(
+    `"Edit in $EDITOR first" opens real vim (-u NONE) on the answers; what is saved is sent${VIM ? '' : ' — skipped: vim is not installed'}`,
+    async () => {
+      const s = new Screen(['today'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+      await s.answer('What went on since your last check-in?', KEY.enter); // all picked: the intentions and Ada's merged PR
+      await s.answer('What did you do previously?', KEY.enter);
+      await s.answer('What do you intend to do next?', '- Short' + KEY.enter + KEY.enter);
+      await s.answer('Are you blocked by anything?', KEY.enter);
+      await s.answer('Mood (type to search)', KEY.enter); // — none
+      await s.answer('Did you do what you intended?', pick(2)); // Skip
+      await s.answer('Send it?', pick(1)); // Edit in $EDITOR first
+      await s.waitFor(/[a-z0-9]{8}\.md/); // vim's file line: the draft's own file
+      s.type(`${KEY.escape}:%s/^- Short$/- Short\\r- Added in vim/${KEY.enter}:wq${KEY.enter}`);
+      await s.waitFor(/Send it\?[\s\S]*Send it\?/); // back at the question, under a new preview
+      expect(s.text()).toContain('  - Added in vim');
+      s.type(KEY.enter);
+      expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+      expect(patches()).toHaveLength(1);
+      expect(patches()[0]!.body).toEqual({ previous: expect.any(String), intentions: '- Short\n- Added in vim', blockers: '', mood: null });
+    },
+  );
 });
 
 describe('at 120 and 60 columns', () => {
@@ -191,25 +207,33 @@ describe('standard input on a terminal', () => {
 });
 
 describe('the editor, losslessly', () => {
-  it.skipIf(!VIM)(`text that cannot be read reopens real vim with the problem on top; nothing is lost; the fixed text is sent${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
-    const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
-    await s.waitFor(/[a-z0-9]{8}\.md/);
-    s.type(`${KEY.escape}:%s/^Mood: $/Mood: focussed/${KEY.enter}:%s/^## Intentions$/## Intentions\\r- A paragraph I wrote/${KEY.enter}:wq${KEY.enter}`);
-    await s.waitFor('checkin could not read what you saved:');
-    expect(s.text()).toMatch(/line \d+: Unknown mood "focussed"\. Did you mean "focused"\?/);
-    // Kept before it was read, exactly as saved.
-    expect(drafts()).toMatchObject([{ content: { kind: 'text', text: expect.stringContaining('- A paragraph I wrote\n') } }]);
-    expect(patches()).toEqual([]);
-    s.type(`${KEY.escape}:%s/focussed/focused/${KEY.enter}:wq${KEY.enter}`);
-    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    expect(patches()).toHaveLength(1);
-    expect(patches()[0]!.body).toMatchObject({ intentions: '- A paragraph I wrote', mood: 'focused' });
-    expect(drafts()).toEqual([]);
-  });
+  it.skipIf(!VIM)(
+    `text that cannot be read reopens real vim with the problem on top; nothing is lost; the fixed text is sent${VIM ? '' : ' — skipped: vim is not installed'}`,
+    async () => {
+      const s = new Screen(['today', '-e'], { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' });
+      await s.waitFor(/[a-z0-9]{8}\.md/);
+      s.type(`${KEY.escape}:%s/^Mood: $/Mood: focussed/${KEY.enter}:%s/^## Intentions$/## Intentions\\r- A paragraph I wrote/${KEY.enter}:wq${KEY.enter}`);
+      await s.waitFor('checkin could not read what you saved:');
+      expect(s.text()).toMatch(/line \d+: Unknown mood "focussed"\. Did you mean "focused"\?/);
+      // Kept before it was read, exactly as saved.
+      expect(drafts()).toMatchObject([{ content: { kind: 'text', text: expect.stringContaining('- A paragraph I wrote\n') } }]);
+      expect(patches()).toEqual([]);
+      s.type(`${KEY.escape}:%s/focussed/focused/${KEY.enter}:wq${KEY.enter}`);
+      expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+      expect(patches()).toHaveLength(1);
+      expect(patches()[0]!.body).toMatchObject({ intentions: '- A paragraph I wrote', mood: 'focused' });
+      expect(drafts()).toEqual([]);
+    },
+  );
 
   it('no editor is started without a terminal: one line naming --from-file and the flags', async () => {
     const r = await import('../helpers/cli.js').then(({ runCli }) => runCli(['today', '-e'], { env: { ...env, EDITOR: 'touch /tmp/should-not-run' } }));
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: The editor needs standard input to be a terminal\nGive the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: The editor needs standard input to be a terminal\nGive the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.\n',
+    });
   });
 });
 
@@ -235,24 +259,33 @@ describe('a hostile service at the real prompts', () => {
 });
 
 describe('other prompts in a real terminal', () => {
-  it.skipIf(!VIM)(`inbox on a terminal, then --reply 1 -e in it: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`, async () => {
-    const s = new Screen({ script: 'checkin inbox && checkin inbox --reply 1 -e' }, { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' }, { cols: 160, rows: 40 });
-    await s.waitFor('1  Linus Torvalds');
-    expect(s.text()).toContain('Reply: checkin inbox --reply <n> "text"');
-    await s.waitFor(/[a-z0-9]{8}\.md/);
-    // What is being answered is quoted below, in a comment that is taken out (vim draws it after the file's name).
-    await s.waitFor('Replying to Linus Torvalds:');
-    await s.waitFor('> I can pair on the `checkout` flake after lunch, @ada.');
-    s.type(`i14:00 works, @linus${KEY.escape}:wq${KEY.enter}`);
-    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    const ada = sb.service.data.tokens[0]!.person_id;
-    const last = sb.service.data.check_ins.filter((c) => c.person_id === ada && c.completed_at && c.date < today()).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
-    const posted = sb.requests.filter((r) => r.method === 'POST');
-    expect(posted.map(describeRequest)).toEqual([`POST /api/v2/check-ins/${last.id}/comments`]);
-    expect(posted[0]!.body).toEqual({ body: '14:00 works, @linus' });
-    expect(s.text()).toMatch(/Replying to item 1 \(listed in this terminal just now\): .+ · Linus Torvalds's comment\n/);
-    expect(s.text()).toContain('✓ Replied on the check-in');
-  });
+  it.skipIf(!VIM)(
+    `inbox on a terminal, then --reply 1 -e in it: the reply written in real vim is posted on that check-in${VIM ? '' : ' — skipped: vim is not installed'}`,
+    async () => {
+      const s = new Screen(
+        { script: 'checkin inbox && checkin inbox --reply 1 -e' },
+        { ...env, EDITOR: 'vim -u NONE -i NONE -N', VISUAL: '' },
+        { cols: 160, rows: 40 },
+      );
+      await s.waitFor('1  Linus Torvalds');
+      expect(s.text()).toContain('Reply: checkin inbox --reply <n> "text"');
+      await s.waitFor(/[a-z0-9]{8}\.md/);
+      // What is being answered is quoted below, in a comment that is taken out (vim draws it after the file's name).
+      await s.waitFor('Replying to Linus Torvalds:');
+      await s.waitFor('> I can pair on the `checkout` flake after lunch, @ada.');
+      s.type(`i14:00 works, @linus${KEY.escape}:wq${KEY.enter}`);
+      expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+      const ada = sb.service.data.tokens[0]!.person_id;
+      const last = sb.service.data.check_ins
+        .filter((c) => c.person_id === ada && c.completed_at && c.date < today())
+        .sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
+      const posted = sb.requests.filter((r) => r.method === 'POST');
+      expect(posted.map(describeRequest)).toEqual([`POST /api/v2/check-ins/${last.id}/comments`]);
+      expect(posted[0]!.body).toEqual({ body: '14:00 works, @linus' });
+      expect(s.text()).toMatch(/Replying to item 1 \(listed in this terminal just now\): .+ · Linus Torvalds's comment\n/);
+      expect(s.text()).toContain('✓ Replied on the check-in');
+    },
+  );
 
   it('two terminals: B lists after A, and A’s --reply 1 still answers the item 1 A was shown, naming it', async () => {
     const ada = sb.service.data.tokens[0]!.person_id;
@@ -264,11 +297,16 @@ describe('other prompts in a real terminal', () => {
     const [, linkKind, idA] = shownToA.find((l) => LINK.test(l))!.match(LINK)!;
     const kindA = linkKind!.replace('_', '-');
     const labelA = shownToA.find((l) => l.includes(idA!))!.replace(/ http:\S+$/, '');
-    const whoA = shownToA.find((l) => /^ +1 {2}/.test(l))!.replace(/^ +1 {2}/, '').replace(/ · .*$/, '');
+    const whoA = shownToA
+      .find((l) => /^ +1 {2}/.test(l))!
+      .replace(/^ +1 {2}/, '')
+      .replace(/ · .*$/, '');
     // Someone comments on Ada's latest goal update; terminal B lists it as its item 1.
     const update = sb.service.data.goal_updates.filter((u) => u.person_id === ada).sort((x, y) => (x.created_at < y.created_at ? 1 : -1))[0]!;
     expect(update.id).not.toBe(idA);
-    expect((await call(sb.url, 'POST', `/goal-updates/${update.id}/comments`, { token: 'sandbox_pat_grace', body: { body: 'Booked the review room.' } })).status).toBe(201);
+    expect(
+      (await call(sb.url, 'POST', `/goal-updates/${update.id}/comments`, { token: 'sandbox_pat_grace', body: { body: 'Booked the review room.' } })).status,
+    ).toBe(201);
     const b = new Screen(['inbox'], env, { cols: 120, rows: 40 });
     expect(await b.exit()).toEqual({ code: 0, signal: 0 });
     expect(b.text()).toMatch(/^ +1 {2}Grace Hopper · just now\n +Booked the review room\.$/m);
@@ -293,30 +331,30 @@ describe('other prompts in a real terminal', () => {
   });
 
   for (const cols of [120, 60])
-  it(`goal update shows the goal, asks for the title, takes the body from the editor, asks progress and confidence, previews and posts it (${cols} columns)`, async () => {
-    const goal = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!;
-    const dir = tempDir('checkin-editor-');
-    const editor = join(dir, 'editor.sh');
-    writeFileSync(editor, '#!/bin/sh\nprintf -- "- Webhooks unblocked\\n- Next: retries\\n" > "$1"\n');
-    chmodSync(editor, 0o755);
-    const s = new Screen(['goal', 'update', goal.id, '--progress', '45'], { ...env, EDITOR: editor }, { cols, rows: 60 });
-    await s.waitFor('Ship the v2 billing API — progress 35%, At risk');
-    expect(s.text()).toContain('Latest update:');
-    await s.answer('? Title', KEY.enter); // empty: asked again, before any editor opens
-    await s.waitFor('A goal update needs a title.');
-    await s.answer(/A goal update needs a title\.\n\? Title/, 'Security review passed' + KEY.enter);
-    await s.answer('? Confidence', KEY.enter); // the latest update's: At risk
-    await s.waitFor('Post it?');
-    expect(s.text()).toContain('Preview (not posted yet):\nSecurity review passed\nShip the v2 billing API · progress 45% · At risk');
-    s.type(KEY.enter);
-    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
-    expect(s.text()).toMatch(/✓ Posted the goal update\s+http:\/\/127\.0\.0\.1:\d+\//);
-    expect(sb.requests.at(-1)).toMatchObject({
-      method: 'POST',
-      path: `/api/v2/goals/${goal.id}/goal-updates`,
-      body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45, confidence: 60 },
+    it(`goal update shows the goal, asks for the title, takes the body from the editor, asks progress and confidence, previews and posts it (${cols} columns)`, async () => {
+      const goal = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!;
+      const dir = tempDir('checkin-editor-');
+      const editor = join(dir, 'editor.sh');
+      writeFileSync(editor, '#!/bin/sh\nprintf -- "- Webhooks unblocked\\n- Next: retries\\n" > "$1"\n');
+      chmodSync(editor, 0o755);
+      const s = new Screen(['goal', 'update', goal.id, '--progress', '45'], { ...env, EDITOR: editor }, { cols, rows: 60 });
+      await s.waitFor('Ship the v2 billing API — progress 35%, At risk');
+      expect(s.text()).toContain('Latest update:');
+      await s.answer('? Title', KEY.enter); // empty: asked again, before any editor opens
+      await s.waitFor('A goal update needs a title.');
+      await s.answer(/A goal update needs a title\.\n\? Title/, 'Security review passed' + KEY.enter);
+      await s.answer('? Confidence', KEY.enter); // the latest update's: At risk
+      await s.waitFor('Post it?');
+      expect(s.text()).toContain('Preview (not posted yet):\nSecurity review passed\nShip the v2 billing API · progress 45% · At risk');
+      s.type(KEY.enter);
+      expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+      expect(s.text()).toMatch(/✓ Posted the goal update\s+http:\/\/127\.0\.0\.1:\d+\//);
+      expect(sb.requests.at(-1)).toMatchObject({
+        method: 'POST',
+        path: `/api/v2/goals/${goal.id}/goal-updates`,
+        body: { title: 'Security review passed', body: '- Webhooks unblocked\n- Next: retries', progress: 45, confidence: 60 },
+      });
     });
-  });
 
   it('goal update delete asks first; "No" deletes nothing (130)', async () => {
     const update = sb.service.data.goal_updates[0]!;

@@ -105,7 +105,8 @@ async function commandPaths(): Promise<string[][]> {
 describe("every command's --help in an 80- and a 40-column terminal", () => {
   const env = cleanEnv({ CHECKIN_PAGER: '' });
   /** Each command's --help, run one after another in the one terminal (`| cat` when piped), each after a line naming it. */
-  const script = (paths: string[][], pipe = '') => paths.map((p) => `printf '@@@ %s\\n' '${p.join(' ')}'; checkin ${p.join(' ')} --help --no-pager ${pipe}`).join('\n');
+  const script = (paths: string[][], pipe = '') =>
+    paths.map((p) => `printf '@@@ %s\\n' '${p.join(' ')}'; checkin ${p.join(' ')} --help --no-pager ${pipe}`).join('\n');
   /** What the script printed, by command. */
   const byCommand = (raw: string) => {
     const out = new Map<string, string[]>();
@@ -126,8 +127,14 @@ describe("every command's --help in an 80- and a 40-column terminal", () => {
       const piped = byCommand((await run({ script: script(paths, '| cat') }, env, 50, undefined, cols, 110_000)).raw);
       expect([...shown.keys()]).toEqual(paths.map((p) => p.join(' ')));
       for (const [name, lines] of shown) {
-        expect(lines.some((l) => l.startsWith('Usage: checkin')), name).toBe(true);
-        expect(lines.filter((l) => displayWidth(l) > cols), `checkin ${name} --help`).toEqual([]);
+        expect(
+          lines.some((l) => l.startsWith('Usage: checkin')),
+          name,
+        ).toBe(true);
+        expect(
+          lines.filter((l) => displayWidth(l) > cols),
+          `checkin ${name} --help`,
+        ).toEqual([]);
         expect(words(lines.join('\n')), `checkin ${name} --help`).toEqual(words(piped.get(name)!.join('\n')));
       }
       // The reviewer's: stats' epilogue and the root's Environment block were 109, 118 and 116 wide.

@@ -38,7 +38,12 @@ async function screen(args: string[], cols: number, extra: NodeJS.ProcessEnv = {
 function rows(since: string, until: string, shown: number, draw: (date: string) => string, width: number): string[] {
   const mondays: string[] = [];
   for (let m = since; m <= until; m = addDays(m, 7)) mondays.push(m);
-  return ROWS.map((label, row) => `${label} ${mondays.slice(-shown).map((m) => (addDays(m, row) > until ? ' '.repeat(width) : draw(addDays(m, row)))).join('')}`.trimEnd());
+  return ROWS.map((label, row) =>
+    `${label} ${mondays
+      .slice(-shown)
+      .map((m) => (addDays(m, row) > until ? ' '.repeat(width) : draw(addDays(m, row))))
+      .join('')}`.trimEnd(),
+  );
 }
 
 const personCell = (d: DayCell) => `${SYMBOL[d.state === 'filled' && d.late ? 'late' : d.state]} `;
@@ -69,15 +74,19 @@ describe('checkin stats on an 80-column terminal', () => {
     expect(lines.filter((l) => displayWidth(l) > 80)).toEqual([]);
     // Colour on a terminal, with the symbols.
     expect(s.raw).toMatch(/\x1b\[32m●/);
-    expect(sb.requests.map(describeRequest)).toEqual([1, 2].map((page) => `GET /api/v2/check-ins?since=${figures.since}&until=${figures.until}&people_ids[]=${figures.person.id}&page=${page}&per_page=50`));
+    expect(sb.requests.map(describeRequest)).toEqual(
+      [1, 2].map((page) => `GET /api/v2/check-ins?since=${figures.since}&until=${figures.until}&people_ids[]=${figures.person.id}&page=${page}&per_page=50`),
+    );
   });
 
-  it('--team: how many filled each day, the mood mix and blocked days, the open blocker with its days — and no person\'s count', async () => {
+  it("--team: how many filled each day, the mood mix and blocked days, the open blocker with its days — and no person's count", async () => {
     const figures = await json(['stats', '--team', 'Platform']);
     const s = await screen(['stats', '--team', 'Platform'], 80);
     const lines = s.text().split('\n');
     const byDate = new Map<string, TeamDayTally>(figures.days.map((d: TeamDayTally) => [d.date, d]));
-    expect(lines[0]).toBe(`Platform (${figures.people} people) · 12 weeks, ${shortDay(figures.since)} – ${shortDay(figures.until)} ${figures.until.slice(0, 4)}`);
+    expect(lines[0]).toBe(
+      `Platform (${figures.people} people) · 12 weeks, ${shortDay(figures.since)} – ${shortDay(figures.until)} ${figures.until.slice(0, 4)}`,
+    );
     const cal = lines.findIndex((l) => l.startsWith('Mon '));
     expect(lines.slice(cal, cal + 7)).toEqual(rows(figures.since, figures.until, 12, (d) => teamCell(byDate.get(d)!), 3));
     expect(lines).toContain('Mood mix a week');
@@ -133,6 +142,8 @@ describe('checkin stats in the accessible mode', () => {
     // A team's week counts check-ins (person-days), never who.
     for (const w of figures.weeks) expect(text).toContain(`Week of ${shortDay(w.week).slice(4)}: ${w.filled} of ${w.scheduled} scheduled check-ins filled`);
     const b = figures.open_blockers[0];
-    expect(text).toContain(`Open blocker, Linus Torvalds, ${b.run.days} days since ${shortDay(b.run.since)}: Waiting on @ada to review the **webhook retry** change`);
+    expect(text).toContain(
+      `Open blocker, Linus Torvalds, ${b.run.days} days since ${shortDay(b.run.since)}: Waiting on @ada to review the **webhook retry** change`,
+    );
   });
 });

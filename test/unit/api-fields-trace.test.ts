@@ -12,12 +12,31 @@ const f = (flag: '-f' | '-F', raw: string): Field => {
 describe('api fields', () => {
   it('types -F values as gh does, JSON numbers only', () => {
     expect(['true', 'false', 'null', '42', '-3.5', '1e3', '007', '12345678901234567890', '1e400', '', 'True', '0x10'].map(typedValue)).toEqual([
-      true, false, null, 42, -3.5, 1000, '007', '12345678901234567890', '1e400', '', 'True', '0x10',
+      true,
+      false,
+      null,
+      42,
+      -3.5,
+      1000,
+      '007',
+      '12345678901234567890',
+      '1e400',
+      '',
+      'True',
+      '0x10',
     ]);
   });
 
   it('builds nested arrays and objects in the order given; a value may hold "="', () => {
-    const fields = buildFields([f('-f', 'q=a=b'), f('-F', 'ids[]=1'), f('-F', 'ids[]=2'), f('-f', 'o[x][y]=z'), f('-F', 'list[][k]=1'), f('-F', 'list[][k]=2'), f('-F', 'empty[]')]);
+    const fields = buildFields([
+      f('-f', 'q=a=b'),
+      f('-F', 'ids[]=1'),
+      f('-F', 'ids[]=2'),
+      f('-f', 'o[x][y]=z'),
+      f('-F', 'list[][k]=1'),
+      f('-F', 'list[][k]=2'),
+      f('-F', 'empty[]'),
+    ]);
     expect(fields).toEqual({ q: 'a=b', ids: [1, 2], o: { x: { y: 'z' } }, list: [{ k: 1 }, { k: 2 }], empty: [] });
     expect(fieldsQuery(fields)).toBe('q=a%3Db&ids[]=1&ids[]=2&o[x][y]=z&list[][k]=1&list[][k]=2');
     expect(fieldsQuery({ n: null, 'a b': 'c&d' })).toBe('n=&a%20b=c%26d');

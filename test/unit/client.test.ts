@@ -52,7 +52,10 @@ describe('URLs', () => {
     })();
     expect(describeError(err, false)).toEqual({
       code: 2,
-      lines: ['error: Refusing to send the token over plain http to 10.0.0.5: it would travel unencrypted', 'Use an https:// API URL (plain http is only allowed for localhost / 127.0.0.1).'],
+      lines: [
+        'error: Refusing to send the token over plain http to 10.0.0.5: it would travel unencrypted',
+        'Use an https:// API URL (plain http is only allowed for localhost / 127.0.0.1).',
+      ],
     });
   });
 });
@@ -90,7 +93,9 @@ describe('retries', () => {
       const { agent, pool } = mock();
       pool.intercept({ path: '/api/v2/me', method: 'GET' }).reply(status, { message: 'later' }, { headers: { 'retry-after': value } });
       const delays: number[] = [];
-      const err = (await client(agent, delays).get('me', ANY_ID).catch((e: unknown) => e)) as ApiError;
+      const err = (await client(agent, delays)
+        .get('me', ANY_ID)
+        .catch((e: unknown) => e)) as ApiError;
       expect(err.message).toBe(`GET /api/v2/me: ${said}, more than the 60 s checkin waits)`);
       expect(err.suggestion).toMatch(/^Try again later( \(after ([A-Z][a-z]{2} [A-Z][a-z]{2} \d\d )?\d\d:\d\d\))?\.$/);
       expect(delays).toEqual([]);
@@ -100,9 +105,16 @@ describe('retries', () => {
   it('PATCH sends JSON with the Bearer token; a 2xx that is not JSON is an invalid response', async () => {
     const { agent, pool } = mock();
     pool
-      .intercept({ path: '/api/v2/check-ins/2026-11-21', method: 'PATCH', body: '{"mood":"calm"}', headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' } })
+      .intercept({
+        path: '/api/v2/check-ins/2026-11-21',
+        method: 'PATCH',
+        body: '{"mood":"calm"}',
+        headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' },
+      })
       .reply(200, '<html><title>Steady</title></html>', { headers: { 'content-type': 'text/html' } });
-    const err = (await client(agent).patch('check-ins/2026-11-21', CHECK_IN, { mood: 'calm' }).catch((e: unknown) => e)) as ApiError;
+    const err = (await client(agent)
+      .patch('check-ins/2026-11-21', CHECK_IN, { mood: 'calm' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.kind).toBe('invalid-response');
     expect(err).toMatchObject({ method: 'PATCH', path: '/api/v2/check-ins/2026-11-21', status: 200 });
     expect(err.message).toBe('PATCH /api/v2/check-ins/2026-11-21: answered 200 with an HTML page ("Steady") instead of JSON');
@@ -140,14 +152,23 @@ describe('a refusal (403) is read from what the request named, never from the wo
     expect(await refused((api) => getMe(api), 'GET', 'me')).toEqual({
       target: 'account',
       code: 4,
-      lines: ['error: The service refused GET /api/v2/me with this token (403): Forbidden, for some reason', "The service refuses this token; check it in the service's integrations settings, then run `checkin login`."],
+      lines: [
+        'error: The service refused GET /api/v2/me with this token (403): Forbidden, for some reason',
+        "The service refuses this token; check it in the service's integrations settings, then run `checkin login`.",
+      ],
     });
     expect(await refused((api) => patchCheckIn(api, '2026-11-22', { intentions: 'x' }), 'PATCH', 'check-ins/2026-11-22')).toMatchObject({
       target: 'account',
       code: 4,
-      lines: ['error: The token is read-only: the service refused PATCH /api/v2/check-ins/2026-11-22 (403)', expect.stringMatching(/^Writes need a token with the "Read \+ write" scope/)],
+      lines: [
+        'error: The token is read-only: the service refused PATCH /api/v2/check-ins/2026-11-22 (403)',
+        expect.stringMatching(/^Writes need a token with the "Read \+ write" scope/),
+      ],
     });
-    expect(await refused((api) => postComment(api, { kind: 'check-in', id: ID }, 'hi'), 'POST', `check-ins/${ID}/comments`)).toMatchObject({ target: 'account', code: 4 });
+    expect(await refused((api) => postComment(api, { kind: 'check-in', id: ID }, 'hi'), 'POST', `check-ins/${ID}/comments`)).toMatchObject({
+      target: 'account',
+      code: 4,
+    });
   });
 
   it('a resource named by its id (perhaps someone else’s): exit 2, what the service said, whatever it said', async () => {

@@ -74,11 +74,38 @@ describe('answers', () => {
 
   it('round-trips any answers through the template, unchanged (property)', () => {
     const tricky = fc.constantFrom(
-      '## Blockers', '# previous', '   ## Intentions:', '###### BLOCKERS ##', '## Notes', 'Mood: focussed', 'mood:', 'Done: invoice PDF export', 'DONE: yes',
-      '<!-- hidden? -->', '  <!-- open', '-->', '\\## Blockers', '\\\\Mood: x', '\\', '\\n', '```', '~~~', '', ' ', '- bullet', '> quote',
+      '## Blockers',
+      '# previous',
+      '   ## Intentions:',
+      '###### BLOCKERS ##',
+      '## Notes',
+      'Mood: focussed',
+      'mood:',
+      'Done: invoice PDF export',
+      'DONE: yes',
+      '<!-- hidden? -->',
+      '  <!-- open',
+      '-->',
+      '\\## Blockers',
+      '\\\\Mood: x',
+      '\\',
+      '\\n',
+      '```',
+      '~~~',
+      '',
+      ' ',
+      '- bullet',
+      '> quote',
     );
-    const line = fc.oneof(tricky, fc.string({ maxLength: 30 }).filter((x) => !/[\r\n]/.test(x)), fc.string({ unit: 'grapheme', maxLength: 12 }).filter((x) => !/[\r\n]/.test(x)));
-    const answer = fc.option(fc.array(line, { maxLength: 8 }).map((ls) => ls.join('\n')), { nil: null });
+    const line = fc.oneof(
+      tricky,
+      fc.string({ maxLength: 30 }).filter((x) => !/[\r\n]/.test(x)),
+      fc.string({ unit: 'grapheme', maxLength: 12 }).filter((x) => !/[\r\n]/.test(x)),
+    );
+    const answer = fc.option(
+      fc.array(line, { maxLength: 8 }).map((ls) => ls.join('\n')),
+      { nil: null },
+    );
     const answers = fc.record({
       previous: answer,
       intentions: answer,

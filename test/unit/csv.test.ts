@@ -23,7 +23,31 @@ function looksLikeFormula(text: string): boolean {
   return /^[\s\u0000-\u001f\u200b-\u200d\u2060]*[=+\-@]/u.test(folded) || /^[\t\r\n]/.test(text);
 }
 
-const tricky = fc.constantFrom(' ', '\t', '\r', '\n', '\r\n', '=', '+', '-', '@', '＝', '＋', '－', '＠', '\u3000', '\u00a0', '\u2028', '\ufeff', '\u200b', "'", '"', ',', 'SUM(A1)', 'x');
+const tricky = fc.constantFrom(
+  ' ',
+  '\t',
+  '\r',
+  '\n',
+  '\r\n',
+  '=',
+  '+',
+  '-',
+  '@',
+  '＝',
+  '＋',
+  '－',
+  '＠',
+  '\u3000',
+  '\u00a0',
+  '\u2028',
+  '\ufeff',
+  '\u200b',
+  "'",
+  '"',
+  ',',
+  'SUM(A1)',
+  'x',
+);
 const cellText = fc.array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 8 }).map((parts) => parts.join(''));
 
 describe('csvCell', () => {

@@ -45,7 +45,15 @@ describe("Codex's config.toml", () => {
 });
 
 describe("a scheduled run's environment", () => {
-  const session = { HOME: '/home/ada', PATH: '/usr/bin:/bin', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', DISPLAY: ':0', CHECKIN_TOKEN: 'steady_pat_env', CHECKIN_CONFIG_DIR: '/home/ada/conf', TZ: 'Europe/London' };
+  const session = {
+    HOME: '/home/ada',
+    PATH: '/usr/bin:/bin',
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
+    DISPLAY: ':0',
+    CHECKIN_TOKEN: 'steady_pat_env',
+    CHECKIN_CONFIG_DIR: '/home/ada/conf',
+    TZ: 'Europe/London',
+  };
 
   it("holds the folders, HOME, TZ and a system PATH, and nothing else of the session's", () => {
     const env = scheduledEnvironment(session, undefined);

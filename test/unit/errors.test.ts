@@ -18,8 +18,15 @@ describe('withHint', () => {
   });
 
   it('advice for a terminal is data: the CLI says it, the agent face leaves it out (no reading of the words)', () => {
-    const err = withHint(new UsageError('No check-in id starts with "zz"', terminal('`checkin list` shows check-ins with their ids')), 'Words for anyone, even with `checkin` in them.');
-    expect(describeError(err, false).lines).toEqual(['error: No check-in id starts with "zz"', '`checkin list` shows check-ins with their ids', 'Words for anyone, even with `checkin` in them.']);
+    const err = withHint(
+      new UsageError('No check-in id starts with "zz"', terminal('`checkin list` shows check-ins with their ids')),
+      'Words for anyone, even with `checkin` in them.',
+    );
+    expect(describeError(err, false).lines).toEqual([
+      'error: No check-in id starts with "zz"',
+      '`checkin list` shows check-ins with their ids',
+      'Words for anyone, even with `checkin` in them.',
+    ]);
     expect(describeError(err, false, 'agent').lines).toEqual(['error: No check-in id starts with "zz"', 'Words for anyone, even with `checkin` in them.']);
   });
 
@@ -33,17 +40,33 @@ describe('withHint', () => {
   });
 
   it('an API error keeps its own lines and code; the hint follows its suggestion', () => {
-    const err = new ApiError({ kind: 'http', method: 'PATCH', path: '/api/v2/check-ins/2026-01-05', status: 500, serviceMessage: 'down', suggestion: 'Try again later.' });
+    const err = new ApiError({
+      kind: 'http',
+      method: 'PATCH',
+      path: '/api/v2/check-ins/2026-01-05',
+      status: 500,
+      serviceMessage: 'down',
+      suggestion: 'Try again later.',
+    });
     const hinted = withHint(err, 'kept');
     expect(hinted).toBeInstanceOf(ApiError);
-    expect(describeError(hinted, false)).toEqual({ code: EXIT.FAILURE, lines: ['error: PATCH /api/v2/check-ins/2026-01-05: 500 Internal Server Error: down', 'Try again later.', 'kept'] });
+    expect(describeError(hinted, false)).toEqual({
+      code: EXIT.FAILURE,
+      lines: ['error: PATCH /api/v2/check-ins/2026-01-05: 500 Internal Server Error: down', 'Try again later.', 'kept'],
+    });
   });
 
   it('anything else becomes an UnexpectedError: its message, then how to see more, then the hint', () => {
     const hinted = withHint(new TypeError('x is undefined'), 'kept');
     expect(hinted).toBeInstanceOf(UnexpectedError);
-    expect(describeError(hinted, false)).toEqual({ code: EXIT.FAILURE, lines: ['error: x is undefined', 'Run again with CHECKIN_DEBUG=1 for details.', 'kept'] });
-    expect(describeError(new TypeError('x is undefined'), false)).toEqual({ code: EXIT.FAILURE, lines: ['error: x is undefined', 'Run again with CHECKIN_DEBUG=1 for details.'] });
+    expect(describeError(hinted, false)).toEqual({
+      code: EXIT.FAILURE,
+      lines: ['error: x is undefined', 'Run again with CHECKIN_DEBUG=1 for details.', 'kept'],
+    });
+    expect(describeError(new TypeError('x is undefined'), false)).toEqual({
+      code: EXIT.FAILURE,
+      lines: ['error: x is undefined', 'Run again with CHECKIN_DEBUG=1 for details.'],
+    });
   });
 
   it('hints nest in order, as the error passes outwards', () => {

@@ -20,17 +20,25 @@ describe('wrapHelp', () => {
     expect(wrapHelp('  CHECKIN_PAGER      pager for long output (then the pager setting, PAGER, less -FRX; "" for none)', 60)).toBe(
       '  CHECKIN_PAGER      pager for long output (then the pager\n                     setting, PAGER, less -FRX; "" for none)',
     );
-    expect(wrapHelp('  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused', 40)).toBe('  checkin today -p "Shipped X" -i\n      "Review Y" -b "" --mood focused');
+    expect(wrapHelp('  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused', 40)).toBe(
+      '  checkin today -p "Shipped X" -i\n      "Review Y" -b "" --mood focused',
+    );
     expect(wrapHelp('The token goes into the OS keychain where there is one, else into the config file.', 40)).toBe(
       'The token goes into the OS keychain\nwhere there is one, else into the config\nfile.',
     );
   });
 
   it('a description too far in for the width continues six in; a deep continuation line too', () => {
-    const env = '  CHECKIN_CONFIG_DIR one folder for settings, cache and drafts (default: settings in $XDG_CONFIG_HOME/checkin,\n                     cache in $XDG_CACHE_HOME/checkin, drafts in $XDG_STATE_HOME/checkin, under ~ by XDG\'s defaults)';
+    const env =
+      "  CHECKIN_CONFIG_DIR one folder for settings, cache and drafts (default: settings in $XDG_CONFIG_HOME/checkin,\n                     cache in $XDG_CACHE_HOME/checkin, drafts in $XDG_STATE_HOME/checkin, under ~ by XDG's defaults)";
     const out = wrapHelp(env, 40);
     expect(out.split('\n').filter((l) => displayWidth(l) > 40)).toEqual([]);
     expect(words(out)).toEqual(words(env));
-    expect(out.split('\n').slice(1).every((l) => l.startsWith('      ') && !l.startsWith('       '))).toBe(true);
+    expect(
+      out
+        .split('\n')
+        .slice(1)
+        .every((l) => l.startsWith('      ') && !l.startsWith('       ')),
+    ).toBe(true);
   });
 });

@@ -12,7 +12,11 @@ describe('keep', () => {
   it('the same words again write nothing; other words update the same entry', () => {
     const dir = tempDir('checkin-keep-');
     let t = Date.parse('2026-11-22T09:30:00Z');
-    const ctx = createContext({ io: bufferIO(), env: { HOME: dir, CHECKIN_CONFIG_DIR: dir, CHECKIN_NO_KEYCHAIN: '1', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2' }, now: () => new Date(t) });
+    const ctx = createContext({
+      io: bufferIO(),
+      env: { HOME: dir, CHECKIN_CONFIG_DIR: dir, CHECKIN_NO_KEYCHAIN: '1', CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2' },
+      now: () => new Date(t),
+    });
     const target = { kind: 'check-in', key: '2026-11-22' } as const;
     const first = keep(ctx, target, { kind: 'answers', answers: { previous: 'Shipped it' } })!;
     const before = rowsIn(join(dir, 'drafts'));

@@ -51,7 +51,8 @@ describe('rate-limit header', () => {
 describe('Markdown on a terminal', () => {
   const c = new Chalk({ level: 1 });
   it('styles bullets, emphasis, code, links and @mentions without losing text', () => {
-    const md = '## Done\n- Shipped **billing** with _care_ and *joy*\n- Paired with @linus on `make test`\n1. See [the PR](https://x.test/pr/1)\n```\n**not bold** @nobody\n```';
+    const md =
+      '## Done\n- Shipped **billing** with _care_ and *joy*\n- Paired with @linus on `make test`\n1. See [the PR](https://x.test/pr/1)\n```\n**not bold** @nobody\n```';
     const out = renderMarkdown(md, c);
     expect(out).toContain(c.bold('billing'));
     expect(out).toContain(c.italic('care'));
@@ -59,7 +60,9 @@ describe('Markdown on a terminal', () => {
     expect(out).toContain(c.magenta.bold('@linus'));
     expect(out).toContain(c.cyan('`make test`'));
     expect(out).toContain(c.cyan('**not bold** @nobody'));
-    expect(plain(out)).toBe('## Done\n- Shipped billing with care and joy\n- Paired with @linus on `make test`\n1. See the PR (https://x.test/pr/1)\n```\n**not bold** @nobody\n```');
+    expect(plain(out)).toBe(
+      '## Done\n- Shipped billing with care and joy\n- Paired with @linus on `make test`\n1. See the PR (https://x.test/pr/1)\n```\n**not bold** @nobody\n```',
+    );
   });
   it('leaves e-mail addresses and snake_case alone, and strips control characters', () => {
     const out = plain(renderMarkdown('mail ada@example.com about some_var_name \u001b[2Jnow', c));
@@ -76,8 +79,26 @@ describe('tables', () => {
       { title: 'B', kind: 'state' },
       { title: 'C', kind: 'text' },
     ] as const;
-    expect(table([['a', '🧐', 'long text here'], ['bbb', '', 'x']], 30, { columns: [...columns] })).toBe('A    B   C\na    🧐  long text here\nbbb      x\n');
-    expect(table([['a', '🧐', 'long text here'], ['bbb', '', 'x']], 21, { columns: [...columns] })).toBe('A    B   C\na    🧐  long text…\nbbb      x\n');
+    expect(
+      table(
+        [
+          ['a', '🧐', 'long text here'],
+          ['bbb', '', 'x'],
+        ],
+        30,
+        { columns: [...columns] },
+      ),
+    ).toBe('A    B   C\na    🧐  long text here\nbbb      x\n');
+    expect(
+      table(
+        [
+          ['a', '🧐', 'long text here'],
+          ['bbb', '', 'x'],
+        ],
+        21,
+        { columns: [...columns] },
+      ),
+    ).toBe('A    B   C\na    🧐  long text…\nbbb      x\n');
     // A header; a droppable column (an id) goes before anything is cut; cuts fall at a word edge.
     const rows = [['2026-11-20', 'Grace Hopper', '3308a89a-1006-5ad0-94a3-d9510e51aecb', 'Review the billing webhooks with Linus']];
     const opts = {
@@ -88,7 +109,9 @@ describe('tables', () => {
         { title: 'INTENTIONS', kind: 'text' as const },
       ],
     };
-    expect(table(rows, 120, opts)).toBe('DATE        PERSON        ID                                    INTENTIONS\n2026-11-20  Grace Hopper  3308a89a-1006-5ad0-94a3-d9510e51aecb  Review the billing webhooks with Linus\n');
+    expect(table(rows, 120, opts)).toBe(
+      'DATE        PERSON        ID                                    INTENTIONS\n2026-11-20  Grace Hopper  3308a89a-1006-5ad0-94a3-d9510e51aecb  Review the billing webhooks with Linus\n',
+    );
     expect(table(rows, 60, opts)).toBe('DATE        PERSON        INTENTIONS\n2026-11-20  Grace Hopper  Review the billing webhooks with…\n');
     expect(tsv([['a\tb', 'c\nd']])).toBe('a b\tc d\n');
   });

@@ -20,7 +20,8 @@ const DIR = join(ROOT, 'docs', 'commands');
 const onDisk = readdirSync(DIR).filter((f) => f.endsWith('.md'));
 const read = (file: string) => readFileSync(join(DIR, file), 'utf8');
 /** Every `--flag` a command accepts: its own, its ancestors' (--debug, --no-pager) and --help. */
-const flagsOf = (cmd: CommandUnknownOpts | null): string[] => (cmd ? [...cmd.options.flatMap((o) => [o.long, o.short]), ...flagsOf(cmd.parent)].filter((f): f is string => !!f) : ['--help', '-h']);
+const flagsOf = (cmd: CommandUnknownOpts | null): string[] =>
+  cmd ? [...cmd.options.flatMap((o) => [o.long, o.short]), ...flagsOf(cmd.parent)].filter((f): f is string => !!f) : ['--help', '-h'];
 const NOT_A_FLAG = /^--(json|version)$/; // named in JSON-field headings and the root's help
 
 describe('the manual (docs/commands/)', () => {
@@ -54,11 +55,17 @@ describe('the manual (docs/commands/)', () => {
         continue;
       }
       const known = new Set(flagsOf(named));
-      const table = read(file).split('\n').filter((l) => l.startsWith('| `-'));
-      for (const line of table) for (const [, flag = ""] of line.split(' | ')[0]!.matchAll(/[`\s](--?[a-zA-Z][\w-]*)/g)) if (!known.has(flag) && !NOT_A_FLAG.test(flag)) wrong.push(`${file}: ${flag}`);
+      const table = read(file)
+        .split('\n')
+        .filter((l) => l.startsWith('| `-'));
+      for (const line of table)
+        for (const [, flag = ''] of line.split(' | ')[0]!.matchAll(/[`\s](--?[a-zA-Z][\w-]*)/g))
+          if (!known.has(flag) && !NOT_A_FLAG.test(flag)) wrong.push(`${file}: ${flag}`);
     }
     // The index and the topics: every `checkin <command …>` in a code span or an example is a command.
-    const texts = ['README.md', 'checkin-help.md'].map(read).concat(readdirSync(join(ROOT, 'docs', 'topics')).map((f) => readFileSync(join(ROOT, 'docs', 'topics', f), 'utf8')));
+    const texts = ['README.md', 'checkin-help.md']
+      .map(read)
+      .concat(readdirSync(join(ROOT, 'docs', 'topics')).map((f) => readFileSync(join(ROOT, 'docs', 'topics', f), 'utf8')));
     const top = new Set([...program.commands.map((c) => c.name()), 'help']);
     for (const text of texts) for (const m of text.matchAll(/`checkin ([a-z][\w-]*)/g)) if (!top.has(m[1]!)) wrong.push(`\`checkin ${m[1]}\``);
     expect(wrong).toEqual([]);
@@ -83,14 +90,23 @@ describe('checkin help <topic>', () => {
     const topic = readFileSync(join(ROOT, 'docs', 'topics', 'exit-codes.md'), 'utf8');
     expect(await helpTopic(['help', 'exit-codes'])).toEqual({ text: topic, markdown: true });
     expect((await helpTopic(['help', 'topics']))?.markdown).toBe(false);
-    expect((await helpTopic(['help', 'topics']))?.text).toMatch(/^Topics \(checkin help <topic>\):\n {2}agents {16}Using checkin from a coding agent \(MCP\)\n(.*\n)* {2}environment {11}Environment\n/);
+    expect((await helpTopic(['help', 'topics']))?.text).toMatch(
+      /^Topics \(checkin help <topic>\):\n {2}agents {16}Using checkin from a coding agent \(MCP\)\n(.*\n)* {2}environment {11}Environment\n/,
+    );
     expect(await helpTopic(['help', 'sandbox'])).toBeUndefined();
     expect(await helpTopic(['help', 'today'])).toBeUndefined();
     expect(await helpTopic(['help'])).toBeUndefined();
     expect(await helpTopic(['today', 'environment'])).toBeUndefined();
     // Neither a command nor a topic: exit 2, the nearest names, not the whole help with exit 0.
-    await expect(helpTopic(['help', 'enviroment'])).rejects.toMatchObject({ exitCode: 2, message: 'No command or topic named "enviroment"', hints: ['Did you mean `checkin help environment`? `checkin help topics` lists the topics.'] });
-    await expect(helpTopic(['help', 'zzzzzz'])).rejects.toMatchObject({ exitCode: 2, hints: ['`checkin --help` lists the commands, `checkin help topics` the topics.'] });
+    await expect(helpTopic(['help', 'enviroment'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'No command or topic named "enviroment"',
+      hints: ['Did you mean `checkin help environment`? `checkin help topics` lists the topics.'],
+    });
+    await expect(helpTopic(['help', 'zzzzzz'])).rejects.toMatchObject({
+      exitCode: 2,
+      hints: ['`checkin --help` lists the commands, `checkin help topics` the topics.'],
+    });
     expect(await helpTopic(['help', 'help'])).toBeUndefined();
   });
 });

@@ -57,13 +57,29 @@ describe('markdownText', () => {
       for (const field of HOSTILE) {
         const text = trimmed(sanitizeLine(field));
         expect(textOf(render(`## ${markdownText(field)}\n`), ['h2']).trim(), field).toBe(text);
-        expect(textOf(render(`- Goal update “${markdownText(field)}” on ${markdownText(field)}\n`), ['ul', 'li']).trim(), field).toBe(`Goal update “${text}” on ${text}`);
+        expect(textOf(render(`- Goal update “${markdownText(field)}” on ${markdownText(field)}\n`), ['ul', 'li']).trim(), field).toBe(
+          `Goal update “${text}” on ${text}`,
+        );
         expect(textOf(render(`2 of 2 days · moods: 😌 ${markdownText(field)} ×1\n`), ['p']).trim(), field).toBe(`2 of 2 days · moods: 😌 ${text} ×1`);
       }
     });
 
     it(`${name}: any text at all renders as itself in a heading and in a line (generated)`, () => {
-      const tricky = fc.constantFrom(...'<>&[]()!#*_`~|\\:@.$^={}+-\'";,?%/ \t\n'.split(''), 'www.', 'http://', 'javascript:', '<img src=x>', '&amp;', '&#60;', '\u00a0', '😌', 'é', 'x', '1.', '- ');
+      const tricky = fc.constantFrom(
+        ...'<>&[]()!#*_`~|\\:@.$^={}+-\'";,?%/ \t\n'.split(''),
+        'www.',
+        'http://',
+        'javascript:',
+        '<img src=x>',
+        '&amp;',
+        '&#60;',
+        '\u00a0',
+        '😌',
+        'é',
+        'x',
+        '1.',
+        '- ',
+      );
       const field = fc.array(fc.oneof(tricky, fc.string({ maxLength: 3 })), { maxLength: 10 }).map((parts) => parts.join(''));
       fc.assert(
         fc.property(field, (value) => {

@@ -18,7 +18,13 @@ const CHECK_INS: Record<Exclude<MemberState, 'nothing-scheduled'>, Partial<Check
   filled: { completed_at: '2026-11-22T09:00:00Z' },
   absent: { absent: true },
 };
-const ci = (name: string, extra: Partial<CheckIn>): CheckIn => ({ id: `id-${name}`, date: DATE, person: { id: name, name }, teams: [{ id: 't', name: 'Platform' }], ...extra });
+const ci = (name: string, extra: Partial<CheckIn>): CheckIn => ({
+  id: `id-${name}`,
+  date: DATE,
+  person: { id: name, name },
+  teams: [{ id: 't', name: 'Platform' }],
+  ...extra,
+});
 const PEOPLE: Record<MemberState, string> = { blocked: 'Bea', pending: 'Pat', filled: 'Fay', absent: 'Abe', 'nothing-scheduled': 'Nat' };
 const checkIns = (Object.keys(CHECK_INS) as Array<keyof typeof CHECK_INS>).map((s) => ci(PEOPLE[s], CHECK_INS[s]));
 const DAY: TeamDay[] = teamDays([{ id: 't', name: 'Platform', people: MEMBER_STATES.map((s) => ({ id: PEOPLE[s], name: PEOPLE[s] })) }], checkIns, DATE);
@@ -35,7 +41,7 @@ describe('the vocabulary, defined once', () => {
     for (const s of MEMBER_STATES) expect(MEMBER_STATE_WORDS[s].ascii).toMatch(/^[\x21-\x7e]$/);
   });
 
-  it('a check-in\'s state: none that day, absent, blocked, filled, pending', () => {
+  it("a check-in's state: none that day, absent, blocked, filled, pending", () => {
     expect(memberState(null)).toBe('nothing-scheduled');
     for (const s of Object.keys(CHECK_INS) as Array<keyof typeof CHECK_INS>) expect(memberState(ci('x', CHECK_INS[s]))).toBe(s);
     expect(DAY[0]!.members.map((m) => [m.person.name, m.state])).toEqual(MEMBER_STATES.map((s) => [PEOPLE[s], s]));
@@ -64,11 +70,11 @@ describe('every view says the same words', () => {
     }
   });
 
-  it('`checkin status` says today\'s state in the same word', () => {
+  it("`checkin status` says today's state in the same word", () => {
     for (const s of MEMBER_STATES) expect(statusLine({ c: plain, rich: true, width: 100, now: NOW }, DATE, s)).toContain(MEMBER_STATE_WORDS[s].word);
   });
 
-  it('`checkin list`: a listed check-in\'s state', () => {
+  it("`checkin list`: a listed check-in's state", () => {
     const rows = checkInRows({ c: plain, rich: true, width: 120, now: NOW }, checkIns);
     for (const s of ['blocked', 'pending', 'filled', 'absent'] as const) expect(rows).toContain(said(s));
   });

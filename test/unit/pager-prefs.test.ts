@@ -56,6 +56,9 @@ describe('the settings', () => {
   });
 
   it('a stored value is used only when the setting takes it', () => {
-    expect(preferencesOf({ color: 'never', prompt: 'maybe', editor: '', pager: '', team: 7, git_repos: ['/x', 3], token: 'secret' })).toEqual({ color: 'never', pager: '' });
+    expect(preferencesOf({ color: 'never', prompt: 'maybe', editor: '', pager: '', team: 7, git_repos: ['/x', 3], token: 'secret' })).toEqual({
+      color: 'never',
+      pager: '',
+    });
   });
 });

@@ -14,7 +14,7 @@ function fakeClient(total: number, remaining: (sent: number) => number, opts: { 
   let inFlight = 0;
   const seen = { maxInFlight: 0, inFlightAt: [] as number[], pages: [] as number[], slept: [] as number[] };
   const api: PageSource = {
-    get: async <T,>(_p: string, query: { readonly [name: string]: unknown }, shape: Shape<T>) => {
+    get: async <T>(_p: string, query: { readonly [name: string]: unknown }, shape: Shape<T>) => {
       const page = query.page as number;
       sent++;
       inFlight++;

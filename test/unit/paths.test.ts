@@ -16,7 +16,14 @@ const API = 'https://steady.example/api/v2';
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 /** An earlier version's draft of a comment on check-in `i`, in `dir`. */
 const oldComment = (dir: string, i: number, savedAt: string, body = `comment ${i}`, replacedAt?: number): OldDraft =>
-  writeOldDraft(dir, { apiUrl: API, target: { kind: 'comment', on: 'check-in', id: String(i) }, targetId: `comment check-in ${i}`, content: { kind: 'comment', body }, savedAt, ...(replacedAt !== undefined && { replacedAt }) });
+  writeOldDraft(dir, {
+    apiUrl: API,
+    target: { kind: 'comment', on: 'check-in', id: String(i) },
+    targetId: `comment check-in ${i}`,
+    content: { kind: 'comment', body },
+    savedAt,
+    ...(replacedAt !== undefined && { replacedAt }),
+  });
 /** A folder's files, a drafts folder's entries as `<id>.json` (test/helpers/outbox.ts). */
 const names = (dir: string) => (existsSync(dir) ? folderView(dir) : []);
 
@@ -31,7 +38,12 @@ describe('checkinPaths', () => {
   });
 
   it('XDG_*_HOME when absolute; a relative one is ignored (XDG), never a folder of wherever checkin runs', () => {
-    expect(checkinPaths({ HOME: '/h', XDG_CONFIG_HOME: '/c d', XDG_CACHE_HOME: '/k', XDG_STATE_HOME: '/s' })).toEqual({ config: '/c d/checkin', cache: '/k/checkin', state: '/s/checkin', legacyDrafts: '/c d/checkin/drafts' });
+    expect(checkinPaths({ HOME: '/h', XDG_CONFIG_HOME: '/c d', XDG_CACHE_HOME: '/k', XDG_STATE_HOME: '/s' })).toEqual({
+      config: '/c d/checkin',
+      cache: '/k/checkin',
+      state: '/s/checkin',
+      legacyDrafts: '/c d/checkin/drafts',
+    });
     expect(checkinPaths({ HOME: '/h', XDG_CONFIG_HOME: 'rel', XDG_CACHE_HOME: 'rel', XDG_STATE_HOME: './rel' })).toEqual(checkinPaths({ HOME: '/h' }));
     expect(pathVariables({ HOME: '/h', XDG_CONFIG_HOME: '/c d', XDG_CACHE_HOME: 'rel' })).toEqual({ XDG_CONFIG_HOME: '/c d' });
   });
@@ -104,7 +116,9 @@ describe('the cache and the inbox marker an earlier version kept in config.json'
     const key = cacheKey(API, 'tok');
     const me = { id: 'p1', name: 'Zoë', username: 'zoe', teams: [], fetched_at: '2026-11-01T00:00:00.000Z' };
     const marker = { seen_at: '2026-11-01T00:00:00.000Z', listed: [{ kind: 'check-in' as const, id: 'c1' }] };
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ api_url: API, token: 'tok', cache: { [key]: { me } }, inbox: { [`${API} p1`]: marker } }), { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ api_url: API, token: 'tok', cache: { [key]: { me } }, inbox: { [`${API} p1`]: marker } }), {
+      mode: 0o600,
+    });
     return { dir, key, me, marker, store: new ConfigStore({ CHECKIN_CONFIG_DIR: dir }) };
   }
 
@@ -156,7 +170,10 @@ describe('the cache and the inbox marker an earlier version kept in config.json'
 });
 
 describe('the inbox listings kept per terminal (state.json)', () => {
-  const listing = (minute: number): InboxListing => ({ at: `2026-11-22T09:${String(minute).padStart(2, '0')}:00.000Z`, items: [{ kind: 'check-in', id: `c${minute}` }] });
+  const listing = (minute: number): InboxListing => ({
+    at: `2026-11-22T09:${String(minute).padStart(2, '0')}:00.000Z`,
+    items: [{ kind: 'check-in', id: `c${minute}` }],
+  });
 
   it('at most the newest MAX_LISTINGS terminals are kept; a terminal listing again replaces its own', async () => {
     const dir = tempDir('checkin-listings-');
@@ -177,6 +194,9 @@ describe('the inbox listings kept per terminal (state.json)', () => {
     // `checkin status` writes back what it read, with listings that are not the file's any more.
     await before.setInboxMarker('k', { ...stale, listings: { 'tty Z': listing(9) }, checked_at: 'now' });
     await before.setInboxMarker('other person', { seen_at: 'y' }, { terminal: 'tty B', listing: listing(2) });
-    expect(read(join(dir, 'state.json')).inbox).toEqual({ k: { checked_at: 'now', listings: { 'tty A': listing(1) } }, 'other person': { seen_at: 'y', listings: { 'tty B': listing(2) } } });
+    expect(read(join(dir, 'state.json')).inbox).toEqual({
+      k: { checked_at: 'now', listings: { 'tty A': listing(1) } },
+      'other person': { seen_at: 'y', listings: { 'tty B': listing(2) } },
+    });
   });
 });

@@ -106,7 +106,9 @@ describe('plain questions', () => {
   it('lines: the note, never the keys; an empty line ends; each line heard as it comes', async () => {
     const heard: string[] = [];
     const t = typing('- one', '- two', '', 'not read');
-    expect(await t.p.lines('What next?', { note: 'Suggested from Mon.', keys: 'Backspace: edit the line above', onInput: (x) => heard.push(x) })).toBe('- one\n- two');
+    expect(await t.p.lines('What next?', { note: 'Suggested from Mon.', keys: 'Backspace: edit the line above', onInput: (x) => heard.push(x) })).toBe(
+      '- one\n- two',
+    );
     expect(t.out()).toBe('What next?\nSuggested from Mon.\nType the answer, one line at a time; an empty line ends it.\n');
     expect(heard).toEqual(['- one', '- one\n- two']);
   });

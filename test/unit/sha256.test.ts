@@ -14,6 +14,9 @@ describe('sha256Hex', () => {
   });
   it('agrees with node:crypto at every length around the block edges and for any text', () => {
     for (let n = 0; n < 200; n++) expect(sha256Hex('x'.repeat(n))).toBe(node('x'.repeat(n)));
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => sha256Hex(s) === node(s)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => sha256Hex(s) === node(s)),
+      { numRuns: 300 },
+    );
   });
 });

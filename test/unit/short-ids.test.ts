@@ -37,7 +37,8 @@ describe('short ids', () => {
 
 describe('ids at 60, 80 and 120 columns', () => {
   const view = (width: number): View => ({ c: COLORS, rich: true, width, now: new Date('2026-11-20T12:00:00Z') });
-  const goal = (id: string, title: string): Goal => ({ id, title, progress: 40, confidence: 90, confidence_description: 'On track', end_date: '2027-01-15' }) as Goal;
+  const goal = (id: string, title: string): Goal =>
+    ({ id, title, progress: 40, confidence: 90, confidence_description: 'On track', end_date: '2027-01-15' }) as Goal;
   const goals = [goal(A, 'Ship the v2 billing API'), goal(B, 'Cut the p95 latency of search below 200 ms'), goal(D, 'Write the on-call handbook')];
   it('goals: whole ids at 120, short (unique) ids at 80 and 60', () => {
     expect(goalRows(view(120), goals).split('\n')[1]).toBe(`${A}   40%      On track    2027-01-15  Ship the v2 billing API`);
@@ -51,7 +52,16 @@ describe('ids at 60, 80 and 120 columns', () => {
     }
   });
   it('list --all: short ids unique across pages', () => {
-    const ci = (id: string) => ({ id, date: '2026-11-19', person: { id: 'p', name: 'Linus Torvalds' }, mood: null, completed_at: null, blocked: false, intentions: '- Ship it' }) as unknown as CheckIn;
+    const ci = (id: string) =>
+      ({
+        id,
+        date: '2026-11-19',
+        person: { id: 'p', name: 'Linus Torvalds' },
+        mood: null,
+        completed_at: null,
+        blocked: false,
+        intentions: '- Ship it',
+      }) as unknown as CheckIn;
     const part = checkInRowStream(view(80));
     expect(part([ci(A), ci(D)])).toContain('  3308a89a  Ship it');
     expect(part([ci(B)])).toContain('3308a89a-1f');

@@ -118,10 +118,17 @@ describe('src/ structure', () => {
 
   it('test/unit is pure: no process started, no socket, no sandbox, no terminal (those tests live in test/cli, test/sandbox, test/terminal)', () => {
     const unit = join(ROOT, 'test', 'unit');
-    const impure = /node:child_process|node:net|node:https?'|node-pty|helpers\/(harness|terminal|http|hostile)\.js|sandbox\/server\.js|\brunCli\(|\bspawn(Sync)?\(|\bexecFile(Sync)?\(/;
+    const impure =
+      /node:child_process|node:net|node:https?'|node-pty|helpers\/(harness|terminal|http|hostile)\.js|sandbox\/server\.js|\brunCli\(|\bspawn(Sync)?\(|\bexecFile(Sync)?\(/;
     const found = readdirSync(unit)
       .filter((name) => name.endsWith('.ts'))
-      .filter((name) => impure.test(readFileSync(join(unit, name), 'utf8').replace(/^\s*\/\/.*$/gm, '').replace(/const impure =[^;]*;/, '')));
+      .filter((name) =>
+        impure.test(
+          readFileSync(join(unit, name), 'utf8')
+            .replace(/^\s*\/\/.*$/gm, '')
+            .replace(/const impure =[^;]*;/, ''),
+        ),
+      );
     expect(found).toEqual([]);
   });
 });

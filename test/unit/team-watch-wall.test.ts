@@ -7,12 +7,26 @@ import { displayWidth } from '../../src/ui/table.js';
 import type { TeamDay } from '../../src/core/member-states.js';
 import { renderCheckIn } from '../../src/ui/render.js';
 import { checkInRows, teamDayView, type View } from '../../src/ui/views.js';
-import { unicodeLocale, wallAsLines, wallChanges, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../src/ui/wall.js';
+import {
+  unicodeLocale,
+  wallAsLines,
+  wallChanges,
+  wallFooter,
+  wallLines,
+  wallScreen,
+  type WallData,
+  type WallStatus,
+  type WallView,
+} from '../../src/ui/wall.js';
 
 const plain = await makeColors(0);
 const view = (width: number, unicode = true): WallView => ({ c: plain, rich: true, width, now: new Date('2026-11-22T09:30:00Z'), unicode });
 const ci = (name: string, extra: Partial<CheckIn>): CheckIn => ({ id: `id-${name}`, date: '2026-11-22', person: { id: name, name }, ...extra });
-const member = (name: string, state: TeamDay['members'][number]['state'], c: Partial<CheckIn> | null) => ({ person: { id: name, name }, state, check_in: c ? ci(name, c) : null });
+const member = (name: string, state: TeamDay['members'][number]['state'], c: Partial<CheckIn> | null) => ({
+  person: { id: name, name },
+  state,
+  check_in: c ? ci(name, c) : null,
+});
 const DATA: WallData = {
   date: '2026-11-22',
   teams: [
@@ -20,9 +34,20 @@ const DATA: WallData = {
       team: { id: 't', name: 'Platform' },
       date: '2026-11-22',
       members: [
-        member('Linus Torvalds', 'blocked', { blocked: true, blockers: 'Waiting on review', mood: 'stressed', intentions: 'Fix the flaky checkout test before the release', completed_at: '2026-11-22T09:00:00Z' }),
+        member('Linus Torvalds', 'blocked', {
+          blocked: true,
+          blockers: 'Waiting on review',
+          mood: 'stressed',
+          intentions: 'Fix the flaky checkout test before the release',
+          completed_at: '2026-11-22T09:00:00Z',
+        }),
         member('Ada Lovelace', 'pending', { mood: null }),
-        member('Margaret Hamilton', 'filled', { mood: 'tired', intentions: 'Triage the mobile crash reports from the weekend', completed_at: '2026-11-22T09:00:00Z', previous_completed: false }),
+        member('Margaret Hamilton', 'filled', {
+          mood: 'tired',
+          intentions: 'Triage the mobile crash reports from the weekend',
+          completed_at: '2026-11-22T09:00:00Z',
+          previous_completed: false,
+        }),
         member('Grace Hopper', 'filled', { mood: 'focused', intentions: '**Ship** the wall', completed_at: '2026-11-22T09:00:00Z', previous_completed: true }),
         member('Alan Turing', 'nothing-scheduled', null),
       ],
@@ -51,7 +76,10 @@ describe('the wall', () => {
   });
 
   it('a team where nobody has written an intention yet has no INTENTION column', () => {
-    const quiet: WallData = { ...DATA, teams: [{ ...DATA.teams[0]!, members: [member('Ada Lovelace', 'pending', {}), member('Alan Turing', 'nothing-scheduled', null)] }] };
+    const quiet: WallData = {
+      ...DATA,
+      teams: [{ ...DATA.teams[0]!, members: [member('Ada Lovelace', 'pending', {}), member('Alan Turing', 'nothing-scheduled', null)] }],
+    };
     const text = wallLines(view(60), quiet).join('\n');
     expect(text).toMatch(/PERSON +STATE +MOOD\n/);
     expect(text).not.toContain('INTENTION');
@@ -79,7 +107,13 @@ describe('the wall', () => {
   });
 
   it('the screen: the footer on the last row; a wall taller than the window says how much is left out', () => {
-    const status: WallStatus = { updatedAt: new Date(2026, 10, 22, 9, 30), checkedAt: new Date(2026, 10, 22, 9, 31), nextAt: new Date(2026, 10, 22, 9, 31, 30), slowed: false, intervalS: 30 };
+    const status: WallStatus = {
+      updatedAt: new Date(2026, 10, 22, 9, 30),
+      checkedAt: new Date(2026, 10, 22, 9, 31),
+      nextAt: new Date(2026, 10, 22, 9, 31, 30),
+      slowed: false,
+      intervalS: 30,
+    };
     const footer = wallFooter(view(100), status);
     expect(footer).toBe('updated 09:30:00 · checked 09:31:00 · next 09:31:30 · q quit, r refresh');
     expect(wallFooter(view(40), status)).toBe('updated 09:30:00 · q quit, r refresh');
@@ -110,9 +144,17 @@ describe('the wall as lines (the accessible mode)', () => {
   });
 
   it('what blocks them: the first real blocker (not a "None" paragraph or a heading above it), and how many more', () => {
-    const blocked = (blockers: string): WallData => ({ ...DATA, goals: [], teams: [{ ...DATA.teams[0]!, members: [member('Linus Torvalds', 'blocked', { blocked: true, blockers, completed_at: '2026-11-22T09:00:00Z' })] }] });
-    expect(wallAsLines(blocked('None\n\nWaiting on @ada for the deploy key'))[1]).toBe('  Linus Torvalds: blocked, blocked by: Waiting on @ada for the deploy key');
-    expect(wallAsLines(blocked('# Nothing blocked\n- @ada blocked by CI\n- The VPN'))[1]).toBe('  Linus Torvalds: blocked, blocked by: @ada blocked by CI (and 1 more)');
+    const blocked = (blockers: string): WallData => ({
+      ...DATA,
+      goals: [],
+      teams: [{ ...DATA.teams[0]!, members: [member('Linus Torvalds', 'blocked', { blocked: true, blockers, completed_at: '2026-11-22T09:00:00Z' })] }],
+    });
+    expect(wallAsLines(blocked('None\n\nWaiting on @ada for the deploy key'))[1]).toBe(
+      '  Linus Torvalds: blocked, blocked by: Waiting on @ada for the deploy key',
+    );
+    expect(wallAsLines(blocked('# Nothing blocked\n- @ada blocked by CI\n- The VPN'))[1]).toBe(
+      '  Linus Torvalds: blocked, blocked by: @ada blocked by CI (and 1 more)',
+    );
   });
 
   it('what changed, one line each; nothing when nothing changed', () => {

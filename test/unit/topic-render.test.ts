@@ -17,7 +17,9 @@ describe('list items in a rendered topic', () => {
   });
 
   it('a number other than 1 does not interrupt a paragraph; 1 does, and a bullet does', async () => {
-    expect(await render('The number of windows in my house is\n14. The number of doors is 6.\n')).toBe('The number of windows in my house is 14. The number of doors is 6.\n');
+    expect(await render('The number of windows in my house is\n14. The number of doors is 6.\n')).toBe(
+      'The number of windows in my house is 14. The number of doors is 6.\n',
+    );
     expect(await render('Steps:\n1. one\n2. two\n')).toBe('Steps:\n1. one\n2. two\n');
     expect(await render('Notes:\n- one\n- two\n')).toBe('Notes:\n- one\n- two\n');
   });

@@ -147,23 +147,45 @@ describe('the width rule', () => {
 
 describe('views under the rule', () => {
   const checkIn = (over: Partial<CheckIn>): CheckIn =>
-    ({ id: ID, date: '2026-11-19', person: { id: 'p', name: 'Linus Torvalds' }, mood: 'stressed', completed_at: '2026-11-19T09:00:00Z', blocked: false, intentions: null, ...over }) as CheckIn;
+    ({
+      id: ID,
+      date: '2026-11-19',
+      person: { id: 'p', name: 'Linus Torvalds' },
+      mood: 'stressed',
+      completed_at: '2026-11-19T09:00:00Z',
+      blocked: false,
+      intentions: null,
+      ...over,
+    }) as CheckIn;
   it('list: the state in words, the first line of intentions without its Markdown', () => {
-    const rows = [checkIn({ blocked: true, intentions: '- Fix the __flaky__ `checkout` test, see [#409](https://x.test/409)\n- More' }), checkIn({ mood: null, completed_at: null, person: { id: 'a', name: 'Ada Lovelace' } })];
+    const rows = [
+      checkIn({ blocked: true, intentions: '- Fix the __flaky__ `checkout` test, see [#409](https://x.test/409)\n- More' }),
+      checkIn({ mood: null, completed_at: null, person: { id: 'a', name: 'Ada Lovelace' } }),
+    ];
     // Changed on purpose (issue 32): at 75 columns the id is shown short rather than left out.
     expect(checkInRows(view(75), rows)).toBe(
-      'DATE        PERSON          MOOD  STATE      ID        INTENTIONS\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a  Fix the flaky…\n' + '2026-11-19  Ada Lovelace          · pending  3308a89a\n',
+      'DATE        PERSON          MOOD  STATE      ID        INTENTIONS\n' +
+        '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a  Fix the flaky…\n' +
+        '2026-11-19  Ada Lovelace          · pending  3308a89a\n',
     );
     // At 60 the short id outlasts the free text: it is what `checkin checkin <id>` takes.
-    expect(checkInRows(view(60), rows)).toBe('DATE        PERSON          MOOD  STATE      ID\n' + '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a\n' + '2026-11-19  Ada Lovelace          · pending  3308a89a\n');
+    expect(checkInRows(view(60), rows)).toBe(
+      'DATE        PERSON          MOOD  STATE      ID\n' +
+        '2026-11-19  Linus Torvalds  🤯    ⚠ blocked  3308a89a\n' +
+        '2026-11-19  Ada Lovelace          · pending  3308a89a\n',
+    );
     // Where the row does not fit even without it, it goes too (then names are cut).
     expect(checkInRows(view(40), rows).split('\n')[0]).toBe('DATE        PERSON       MOOD  STATE');
   });
   it('list --all: a blocked check-in on a later page than the first is whole and aligned (it crashed the run: a column 0 wide)', () => {
     const part = checkInRowStream(view(120));
     const first = part([checkIn({ intentions: '- Ship it' })]);
-    expect(first).toBe(`DATE        PERSON          MOOD  STATE      ID                                    INTENTIONS\n2026-11-19  Linus Torvalds  🤯    ✓ filled   ${ID}  Ship it\n`);
-    const later = part([checkIn({ blocked: true, person: { id: 'm', name: 'Margaret Hamilton' }, intentions: '- Triage the mobile crash reports from the weekend' })]);
+    expect(first).toBe(
+      `DATE        PERSON          MOOD  STATE      ID                                    INTENTIONS\n2026-11-19  Linus Torvalds  🤯    ✓ filled   ${ID}  Ship it\n`,
+    );
+    const later = part([
+      checkIn({ blocked: true, person: { id: 'm', name: 'Margaret Hamilton' }, intentions: '- Triage the mobile crash reports from the weekend' }),
+    ]);
     expect(later).toBe(`2026-11-19  Margaret Hami…  🤯    ⚠ blocked  ${ID}  Triage the mobile crash reports from…\n`);
   });
   it('team: the members under PERSON and STATE headers; every state in the words of the one vocabulary; the blocker wrapped under the name', () => {
@@ -172,7 +194,11 @@ describe('views under the rule', () => {
         team: { id: 't', name: 'Platform' },
         date: '2026-11-19',
         members: [
-          { person: { id: 'l', name: 'Linus Torvalds' }, state: 'blocked', check_in: checkIn({ blocked: true, blockers: 'Waiting on the **security review** of the webhooks' }) },
+          {
+            person: { id: 'l', name: 'Linus Torvalds' },
+            state: 'blocked',
+            check_in: checkIn({ blocked: true, blockers: 'Waiting on the **security review** of the webhooks' }),
+          },
           { person: { id: 'a', name: 'Alan Turing' }, state: 'nothing-scheduled', check_in: null },
         ],
       },
@@ -214,10 +240,14 @@ describe('wrap: at word edges, hanging under the text', () => {
 describe('Markdown shown plainly', () => {
   it('plainInline: the words stay, the markers go', () => {
     expect(plainInline('Shipped **billing** with __care__, *joy* and _speed_')).toBe('Shipped billing with care, joy and speed');
-    expect(plainInline('- [Add invoices endpoint (#412)](https://github.com/engines/billing/pull/412) (GitHub PR)')).toBe('- Add invoices endpoint (#412) (GitHub PR)');
+    expect(plainInline('- [Add invoices endpoint (#412)](https://github.com/engines/billing/pull/412) (GitHub PR)')).toBe(
+      '- Add invoices endpoint (#412) (GitHub PR)',
+    );
     expect(plainInline('See ![the chart](https://x.test/c.png "Chart") and <https://x.test/a_b_c>')).toBe('See the chart and https://x.test/a_b_c');
     expect(plainInline('Run `make **all**` then ~~skip~~ drop it')).toBe('Run make **all** then skip drop it');
-    expect(plainInline('Not \\*emphasis\\*, 2*3*4, some_var_name, ada@example.com, @linus')).toBe('Not *emphasis*, 2*3*4, some_var_name, ada@example.com, @linus');
+    expect(plainInline('Not \\*emphasis\\*, 2*3*4, some_var_name, ada@example.com, @linus')).toBe(
+      'Not *emphasis*, 2*3*4, some_var_name, ada@example.com, @linus',
+    );
     expect(plainInline('Wiki [Ada](https://en.wikipedia.org/wiki/Ada_(language)) rocks')).toBe('Wiki Ada rocks');
   });
   it('plainInline keeps line breaks and removes what a terminal would act on', () => {

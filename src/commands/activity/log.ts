@@ -12,7 +12,6 @@ import { sayDone } from '../../ui/success.js';
 import { activityRows } from '../../ui/views.js';
 import { once, type Run } from '../flags.js';
 
-
 export interface LogOptions {
   text?: string;
   url?: string;
@@ -24,12 +23,15 @@ export interface LogOptions {
 export function logCommand(ctx: Context, run: Run<LogOptions> = runLog) {
   return new Command('log')
     .argument('[text]', `what you did, at most ${MAX_DESCRIPTION} characters (- reads standard input)`)
-    .description('Record an activity: it shows in the web app and in tomorrow\'s suggestion')
+    .description("Record an activity: it shows in the web app and in tomorrow's suggestion")
     .option('--url <https-url>', 'a link to it (a pull request, an issue…)', once('--url'))
     .option('--group <label>', 'the label it is shown under', 'checkin')
     .option('--resume', 'send the activity kept from a failed attempt')
     .addOption(jsonOption(JSON_FIELDS.activity, 'print the recorded activity as JSON'))
-    .addHelpText('after', '\nExamples:\n  checkin log "Paired with @grace on the flaky test"\n  checkin log "Reviewed the invoices PR" --url https://github.com/acme/billing/pull/412\n  git log -1 --format=%s | checkin log - --group git')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin log "Paired with @grace on the flaky test"\n  checkin log "Reviewed the invoices PR" --url https://github.com/acme/billing/pull/412\n  git log -1 --format=%s | checkin log - --group git',
+    )
     .action((text, opts) => run(ctx, { ...opts, ...(text !== undefined && { text }) }));
 }
 

@@ -69,7 +69,10 @@ export function apiCommand(ctx: Context, run: Run<ApiOptions & { path: string }>
  * has come (a file is checked before, and read through the same bound: it may grow meanwhile).
  */
 export async function readInput(ctx: Context, name: string, what: string, max = MAX_INPUT_BYTES): Promise<string> {
-  const tooBig = () => new UsageError(`${what}: ${name === '-' ? 'standard input holds' : `${name} is`} more than ${max % 1048576 === 0 ? `${max / 1048576} MiB` : `${max} bytes`}`);
+  const tooBig = () =>
+    new UsageError(
+      `${what}: ${name === '-' ? 'standard input holds' : `${name} is`} more than ${max % 1048576 === 0 ? `${max / 1048576} MiB` : `${max} bytes`}`,
+    );
   if (name === '-') {
     try {
       return await ctx.io.readStdin(max);
@@ -129,7 +132,10 @@ export function parseHeaders(list: string[]): Record<string, string> {
     const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/.exec(raw);
     if (!m) throw new UsageError(`-H ${raw}: expected "Name: value"`);
     if (OWN_HEADERS.has(m[1]!.toLowerCase())) {
-      throw new UsageError(`-H ${m[1]}: checkin sets this header itself; it cannot be given`, 'The token, the host and the framing of the body are the configured API\'s (set CHECKIN_API_URL or log in again to change them).');
+      throw new UsageError(
+        `-H ${m[1]}: checkin sets this header itself; it cannot be given`,
+        "The token, the host and the framing of the body are the configured API's (set CHECKIN_API_URL or log in again to change them).",
+      );
     }
     if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(m[2]!)) throw new UsageError(`-H ${m[1]}: the value holds a character HTTP headers cannot carry`);
     out[m[1]!] = m[2]!;
@@ -229,9 +235,20 @@ async function allPages(api: ApiClient, url: string, headers: Record<string, str
       } catch {
         throw new ApiError({ kind: 'invalid-response', method: 'GET', path, status: res.status, detail: 'answered a page that is not JSON' });
       }
-      if (!Array.isArray(data)) throw new UsageError(`--paginate follows lists: GET ${path} answered ${data === null ? 'null' : typeof data === 'object' ? 'an object' : `a ${typeof data}`}`, `Leave out --paginate.`);
+      if (!Array.isArray(data))
+        throw new UsageError(
+          `--paginate follows lists: GET ${path} answered ${data === null ? 'null' : typeof data === 'object' ? 'an object' : `a ${typeof data}`}`,
+          `Leave out --paginate.`,
+        );
       const problem = shape(data, 'the answer');
-      if (problem) throw new ApiError({ kind: 'invalid-response', method: 'GET', path, status: res.status, detail: `${problem}: --paginate follows lists of objects with ids` });
+      if (problem)
+        throw new ApiError({
+          kind: 'invalid-response',
+          method: 'GET',
+          path,
+          status: res.status,
+          detail: `${problem}: --paginate follows lists of objects with ids`,
+        });
       return { headers: res.headers, data: data as never, bytes };
     },
   };

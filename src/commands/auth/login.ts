@@ -23,7 +23,10 @@ export function loginCommand(ctx: Context, run: Run<LoginOptions> = runLogin) {
     .option('--with-token', 'read the token from standard input')
     .option('--api-url <url>', 'the API base URL to store with it')
     .option('--insecure-storage', 'keep the token in the config file (mode 0600), not the keychain (for cron on a machine whose keychain is locked)')
-    .addHelpText('after', '\nThe token goes into the OS keychain where there is one, else into the config file (mode 0600).\nCHECKIN_TOKEN (or STEADY_TOKEN) in the environment always wins.')
+    .addHelpText(
+      'after',
+      '\nThe token goes into the OS keychain where there is one, else into the config file (mode 0600).\nCHECKIN_TOKEN (or STEADY_TOKEN) in the environment always wins.',
+    )
     .action((opts) => run(ctx, opts));
 }
 
@@ -36,7 +39,9 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   if (opts.withToken) {
     token = (await io.readStdin()).trim();
   } else if (io.canPrompt) {
-    io.err(`Logging in to ${sanitizeLine(apiUrl)}${apiUrl === DEFAULT_API_URL ? ' (for a local sandbox, add --api-url with the URL `checkin sandbox` printed)' : ''}.\n`);
+    io.err(
+      `Logging in to ${sanitizeLine(apiUrl)}${apiUrl === DEFAULT_API_URL ? ' (for a local sandbox, add --api-url with the URL `checkin sandbox` printed)' : ''}.\n`,
+    );
     io.err(`Make a personal access token in the service's integrations settings (Read + write to fill in check-ins).\n`);
     token = (await ctx.prompter().password('Paste your token:')).trim();
   } else {
@@ -50,7 +55,8 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   try {
     me = await getMe(api);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) throw new AuthError(`The service rejected this token (401): nothing was stored`, 'Check that you copied the whole token and that it has not expired.');
+    if (err instanceof ApiError && err.status === 401)
+      throw new AuthError(`The service rejected this token (401): nothing was stored`, 'Check that you copied the whole token and that it has not expired.');
     throw err;
   } finally {
     await api.close();
@@ -58,7 +64,9 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   const stored = await cfg.storeToken(apiUrl, token, { file: Boolean(opts.insecureStorage) });
   await startAccountCache(cfg, apiUrl, token, me, ctx.now());
   io.err(`Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}\n`);
-  io.err(stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`);
+  io.err(
+    stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`,
+  );
   if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {
     io.err(`Note: ${ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : 'STEADY_TOKEN'} is set in your environment and takes precedence over the stored token.\n`);
   }

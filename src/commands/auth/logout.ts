@@ -7,9 +7,7 @@ import type { Run } from '../flags.js';
 export type LogoutOptions = Record<string, never>;
 
 export function logoutCommand(ctx: Context, run: Run<LogoutOptions> = runLogout) {
-  return new Command('logout')
-    .description('Remove the stored token')
-    .action(() => run(ctx, {}));
+  return new Command('logout').description('Remove the stored token').action(() => run(ctx, {}));
 }
 
 export async function runLogout(ctx: Context): Promise<void> {

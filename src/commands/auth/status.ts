@@ -27,7 +27,13 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   if (!token) throw new AuthError(`Not logged in to ${url}: no token found`, 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
   const secrets = token.where === 'keychain' ? cfg.secrets() : undefined;
   const source =
-    token.where === 'env' ? `the environment (${token.name})` : token.where === 'keychain' ? (typeof secrets === 'object' && secrets ? secrets.name : 'the keychain') : `${cfg.file} (mode 0600)`;
+    token.where === 'env'
+      ? `the environment (${token.name})`
+      : token.where === 'keychain'
+        ? typeof secrets === 'object' && secrets
+          ? secrets.name
+          : 'the keychain'
+        : `${cfg.file} (mode 0600)`;
   let person;
   let works = true;
   let why = '';
@@ -38,7 +44,14 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     works = false;
     why = `${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`;
   }
-  const report: AuthReport = { api_url: url, token_source: token.where ?? 'file', source, person: person ? { id: person.id, name: person.name, username: person.username } : null, works, why };
+  const report: AuthReport = {
+    api_url: url,
+    token_source: token.where ?? 'file',
+    source,
+    person: person ? { id: person.id, name: person.name, username: person.username } : null,
+    works,
+    why,
+  };
   await printOne(ctx.io, ctx.now(), report, opts.json, authStatusView);
   if (!works) throw new AuthError('The token does not work', 'Run `checkin login` with a valid token.');
 }

@@ -13,13 +13,19 @@ export function tokenCommand(ctx: Context, run: Run<TokenOptions> = runToken) {
   return new Command('token')
     .description('Print the token, for scripts (to a pipe; on a terminal only with --show)')
     .option('--show', 'print it on a terminal too')
-    .addHelpText('after', '\nThe token is CHECKIN_TOKEN (or STEADY_TOKEN) when set, else the one `checkin login` stored.\n\nExamples:\n  curl -H "Authorization: Bearer $(checkin auth token)" "$CHECKIN_API_URL/me"\n  checkin auth token --show')
+    .addHelpText(
+      'after',
+      '\nThe token is CHECKIN_TOKEN (or STEADY_TOKEN) when set, else the one `checkin login` stored.\n\nExamples:\n  curl -H "Authorization: Bearer $(checkin auth token)" "$CHECKIN_API_URL/me"\n  checkin auth token --show',
+    )
     .action((opts) => run(ctx, opts));
 }
 
 export async function runToken(ctx: Context, opts: TokenOptions): Promise<void> {
   if (ctx.io.stdoutIsTTY && !opts.show) {
-    throw new UsageError('The token is not printed on a terminal unless you ask: add --show', 'In a script it is printed as it is: TOKEN=$(checkin auth token)');
+    throw new UsageError(
+      'The token is not printed on a terminal unless you ask: add --show',
+      'In a script it is printed as it is: TOKEN=$(checkin auth token)',
+    );
   }
   const cfg = ctx.config();
   const token = cfg.token();

@@ -15,22 +15,27 @@ export interface CheckInOptions extends AnswerOptions {
 }
 
 export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheckIn) {
-  return answerOptions(new Command('checkin'))
-    // [person] is read from the arguments after <key> rather than declared: declared, it would widen
-    // the column of every command in `checkin --help`. The usage line and the help still say it.
-    .argument('<key>', 'a UUID or its start (as `checkin list` shows it), YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last; then, optionally, whose: a name, @username or UUID (yours when left out)')
-    .usage('[options] <key> [person]')
-    .allowExcessArguments()
-    .description('Show a check-in by key (or a teammate\'s by day); with answer options, update it')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"\n  checkin checkin today @grace\n  checkin checkin friday "Grace Hopper"\n  checkin checkin 3308a89a',
-    )
-    .action((key, opts, cmd) => {
-      const [, person, ...more] = cmd.args;
-      if (more.length) throw new UsageError(`Too many arguments: a key and, optionally, a person (quote a name with spaces: "Grace Hopper")`);
-      return run(ctx, { ...opts, key, ...(person === undefined ? {} : { person }) });
-    })
+  return (
+    answerOptions(new Command('checkin'))
+      // [person] is read from the arguments after <key> rather than declared: declared, it would widen
+      // the column of every command in `checkin --help`. The usage line and the help still say it.
+      .argument(
+        '<key>',
+        'a UUID or its start (as `checkin list` shows it), YYYY-MM-DD, today, yesterday, a weekday name (the most recent before today) or last; then, optionally, whose: a name, @username or UUID (yours when left out)',
+      )
+      .usage('[options] <key> [person]')
+      .allowExcessArguments()
+      .description("Show a check-in by key (or a teammate's by day); with answer options, update it")
+      .addHelpText(
+        'after',
+        '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"\n  checkin checkin today @grace\n  checkin checkin friday "Grace Hopper"\n  checkin checkin 3308a89a',
+      )
+      .action((key, opts, cmd) => {
+        const [, person, ...more] = cmd.args;
+        if (more.length) throw new UsageError(`Too many arguments: a key and, optionally, a person (quote a name with spaces: "Grace Hopper")`);
+        return run(ctx, { ...opts, key, ...(person === undefined ? {} : { person }) });
+      })
+  );
 }
 
 export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
@@ -40,4 +45,3 @@ export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<vo
   if (target.absent) return reportNone(ctx, target, opts.json);
   await fillCheckIn(ctx, target, opts, given, false);
 }
-

@@ -16,7 +16,10 @@ const NOTE = /^<!-- checkin could not read what you saved:[\s\S]*?-->\n/;
 /** -e asks for the editor outright: it needs standard input to be the terminal, nothing more (not stdout, not prompts). */
 export function needTerminalForEditor(ctx: Context): void {
   if (!ctx.io.stdinIsTTY) {
-    throw new UsageError('The editor needs standard input to be a terminal', 'Give the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.');
+    throw new UsageError(
+      'The editor needs standard input to be a terminal',
+      'Give the answers with --from-file FILE (- reads standard input), or with -p, -i, -b and --mood.',
+    );
   }
 }
 
@@ -39,7 +42,8 @@ export async function editAnswers(ctx: Context, target: Target, text: string): P
   const before = ownEntry(ctx, draftTarget)?.content;
   /** What was saved in this editor session that could not be read yet (its problems shown). */
   let unread: string | undefined;
-  const nothingWritten = () => (unread !== undefined ? keep(ctx, draftTarget, { kind: 'text', text: unread }) : before ? keep(ctx, draftTarget, before) : dropOwn(ctx, draftTarget));
+  const nothingWritten = () =>
+    unread !== undefined ? keep(ctx, draftTarget, { kind: 'text', text: unread }) : before ? keep(ctx, draftTarget, before) : dropOwn(ctx, draftTarget);
   let shown = text;
   for (;;) {
     let saved: string;

@@ -46,15 +46,38 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
 async function waitingForCheckIn(ctx: Context, target: Target): Promise<{ here: Entry[]; elsewhere: Entry[]; busy: Entry[]; known?: CheckIn }> {
   // Piped for `last` before it was known: kept under that name.
-  const exact = await byPersonsDay(ctx, target, waitingFor(ctx, target.known ? [{ kind: 'check-in', key: target.key }, { kind: 'check-in', key: 'last' }] : { kind: 'check-in', key: target.key }));
+  const exact = await byPersonsDay(
+    ctx,
+    target,
+    waitingFor(
+      ctx,
+      target.known
+        ? [
+            { kind: 'check-in', key: target.key },
+            { kind: 'check-in', key: 'last' },
+          ]
+        : { kind: 'check-in', key: target.key },
+    ),
+  );
   // Kept under the other name of the same check-in? One GET tells its id and date.
   const otherForm = UUID_RE.test(target.key) ? DATE_KEY_RE : UUID_RE;
-  if (!ctx.drafts().list().some((e) => e.target.kind === 'check-in' && otherForm.test(e.target.key))) return exact;
+  if (
+    !ctx
+      .drafts()
+      .list()
+      .some((e) => e.target.kind === 'check-in' && otherForm.test(e.target.key))
+  )
+    return exact;
   const c = target.known ?? (await getCheckIn(await ctx.api(), target.key).catch(() => undefined));
   if (!c) return exact;
   const other = waitingFor(ctx, { kind: 'check-in', key: UUID_RE.test(target.key) ? c.date : c.id });
   const byAge = (a: Entry, b: Entry) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
-  return { here: [...exact.here, ...other.here].sort(byAge), elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge), busy: [...exact.busy, ...other.busy], known: c };
+  return {
+    here: [...exact.here, ...other.here].sort(byAge),
+    elsewhere: [...exact.elsewhere, ...other.elsewhere].sort(byAge),
+    busy: [...exact.busy, ...other.busy],
+    known: c,
+  };
 }
 
 /**
@@ -67,7 +90,9 @@ async function byPersonsDay(ctx: Context, target: Target, w: ReturnType<typeof w
   const days = new Map<string, string>();
   for (const e of guessed) days.set(e.id, await entryDay(ctx, e as Entry & { target: { kind: 'check-in' } }));
   const mine = (e: Entry) => (days.has(e.id) ? days.get(e.id) === target.key : true);
-  const extra = guessed.filter((e) => days.get(e.id) === target.key && !w.here.some((h) => h.id === e.id) && !w.busy.some((b) => b.id === e.id) && !ctx.drafts().busyElsewhere(e));
+  const extra = guessed.filter(
+    (e) => days.get(e.id) === target.key && !w.here.some((h) => h.id === e.id) && !w.busy.some((b) => b.id === e.id) && !ctx.drafts().busyElsewhere(e),
+  );
   return { ...w, here: [...w.here.filter(mine), ...extra].sort((a, b) => (a.created_at < b.created_at ? -1 : 1)) };
 }
 
@@ -75,7 +100,11 @@ async function byPersonsDay(ctx: Context, target: Target, w: ReturnType<typeof w
 function noDraft(ctx: Context, target: Target, elsewhere: Entry[], busy: Entry[] = []): UsageError {
   if (elsewhere.length > 0) return noneWaiting(ctx, target.label, elsewhere);
   // Held by another checkin: said in the one wording, never as "there is one for" the same day.
-  if (busy.length > 0) return new UsageError(`The draft for ${target.label} is ${BUSY} right now; it was left to it`, terminal('Look again with `checkin drafts` once it has finished.'));
+  if (busy.length > 0)
+    return new UsageError(
+      `The draft for ${target.label} is ${BUSY} right now; it was left to it`,
+      terminal('Look again with `checkin drafts` once it has finished.'),
+    );
   const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' && !busy.some((b) => b.id === e.id) ? [e.target.key] : [])))];
   if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
   const one = others[others.length - 1]!;
@@ -92,7 +121,10 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
   const read = readTemplate(entry.content.text);
   if (read.problems.length === 0) return { answers: read.answers, edited: false };
   if (!ctx.io.canPrompt) {
-    throw new UsageError(`The kept draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`, `Fix it in the editor with \`${checkInCommand(target)} --resume -e\` (it opens the kept text).`);
+    throw new UsageError(
+      `The kept draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`,
+      `Fix it in the editor with \`${checkInCommand(target)} --resume -e\` (it opens the kept text).`,
+    );
   }
   const edited = await editAnswers(ctx, target, withProblems(entry.content.text, read.problems));
   if (!edited) throw new CancelledError('Nothing was written; the kept draft was not sent and is still kept');
@@ -133,7 +165,10 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
   if (fromDrafts && here.length === 0) throw noDraft(ctx, target, elsewhere);
   const chosen = here.length > 1 ? await pickEntries(ctx, here, target.label) : here;
   const newest = chosen.at(-1);
-  if (chosen.length > 0) ctx.io.err(`Starting from ${chosen.length === 1 ? `the draft ${newest!.id} kept ${whenLabel(newest!.created_at)}` : `${chosen.length} drafts kept earlier, the newest last`}.\n`);
+  if (chosen.length > 0)
+    ctx.io.err(
+      `Starting from ${chosen.length === 1 ? `the draft ${newest!.id} kept ${whenLabel(newest!.created_at)}` : `${chosen.length} drafts kept earlier, the newest last`}.\n`,
+    );
   let text: string;
   // What the editor starts from is what the person's edit replaces: only drafts whose words are in it are done with once it is sent.
   let folds = chosen;
@@ -142,7 +177,8 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
     let kept: CheckInAnswers = {};
     folds = [];
     for (const e of chosen) {
-      const read = e.content.kind === 'answers' ? { answers: e.content.answers, problems: [] } : e.content.kind === 'text' ? readTemplate(e.content.text) : undefined;
+      const read =
+        e.content.kind === 'answers' ? { answers: e.content.answers, problems: [] } : e.content.kind === 'text' ? readTemplate(e.content.text) : undefined;
       if (!read || read.problems.length > 0) continue; // left waiting: `--resume -e` on its own opens it
       kept = { ...kept, ...read.answers };
       folds.push(e);
@@ -162,7 +198,8 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
 async function suggest(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
   if (flags.suggest && flags.fromActivity) throw new UsageError('--suggest prints the suggestion, --from-activity sends it: give one');
   if (flags.fromActivity && flags.previous !== undefined) throw new UsageError('--from-activity fills in previous; leave out --previous');
-  if (flags.fromActivity && (flags.edit || flags.resume)) throw new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
+  if (flags.fromActivity && (flags.edit || flags.resume))
+    throw new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
   // Typed answers are kept before any request (they go out with the suggestion).
   const answers = flags.fromActivity ? await given.answers(target) : {};
   const found = await suggestionFor(ctx, target);
@@ -178,4 +215,3 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions, given
   if (text === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
   await sendAndShow(ctx, target, { ...answers, previous: text }, { keepDraft: given.typed, json: flags.json });
 }
-

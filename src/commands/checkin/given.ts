@@ -37,10 +37,14 @@ export function checkInCommand(target: Pick<Target, 'key' | 'today'>): string {
 export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
   // A text answer given more than once keeps each value, one line each in order (its help says so);
   // the others take one value (program.ts refuses a second).
-  for (const f of ANSWER_FIELDS) for (const flag of f.flags) f.prompt === 'lines' ? cmd.option(flag.spec, flag.help, joinLines(longFlag(f))) : cmd.option(flag.spec, flag.help);
+  for (const f of ANSWER_FIELDS)
+    for (const flag of f.flags) f.prompt === 'lines' ? cmd.option(flag.spec, flag.help, joinLines(longFlag(f))) : cmd.option(flag.spec, flag.help);
   return cmd
     .option('-t, --team <team>', 'share with this team only (UUID or name; repeatable)', collect)
-    .option('--from-file <path>', `read answers from a Markdown file with ${SECTIONS.map((s) => `## ${s.title}`).join(' / ')} sections and a Mood: line (- reads stdin)`)
+    .option(
+      '--from-file <path>',
+      `read answers from a Markdown file with ${SECTIONS.map((s) => `## ${s.title}`).join(' / ')} sections and a Mood: line (- reads stdin)`,
+    )
     .option('-e, --edit', 'write the answers in $EDITOR')
     .option('--resume', 'send the draft kept from a failed attempt')
     .addOption(jsonOption(JSON_FIELDS.answers, 'print the check-in as JSON'))
@@ -93,14 +97,23 @@ export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () =>
   const keepRaw = () => {
     if (stdin === undefined || stdin.trim() === '' || !earlyTarget) return;
     const field = stdinUsers[0]!;
-    keep(ctx, earlyTarget, field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } }, 'piped', undefined, dayGuessed);
+    keep(
+      ctx,
+      earlyTarget,
+      field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } },
+      'piped',
+      undefined,
+      dayGuessed,
+    );
   };
   let read: Read;
   try {
     read = await fromFlags(ctx, flags, stdin);
   } catch (err) {
     keepRaw();
-    throw flags.fromFile === '-' && stdin?.trim() && early && err instanceof UsageError && err.hints.length === 0 ? withHint(err, keptLine(`${early.resumeCommand} --resume -e`)) : err;
+    throw flags.fromFile === '-' && stdin?.trim() && early && err instanceof UsageError && err.hints.length === 0
+      ? withHint(err, keptLine(`${early.resumeCommand} --resume -e`))
+      : err;
   }
   if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag', undefined, dayGuessed);
   if (read.badMood) throw read.badMood;

@@ -31,7 +31,10 @@ export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
     .addOption(intOption('--per-page <n>', 'check-ins per page (at most 50)', 1, 50))
     .option('--all', 'follow every page')
     .addOption(jsonOption(JSON_FIELDS.checkIn, 'print one JSON array'))
-    .addHelpText('after', '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin list --since monday --blocked\n  checkin list --person me --all --json\n  checkin list --team Platform --person @grace,@linus',
+    )
     .action((opts) => run(ctx, opts));
 }
 
@@ -45,14 +48,19 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     // Every page, several at once within the rate budget, printed as they come: memory stays flat.
     const out = await streamList<CheckIn>(ctx.io, ctx.now(), opts.json, 'No check-ins match.', checkInRowStream);
     const seen: string[] = [];
-    await walkCheckIns(api, query, (items) => {
-      if (seen.length < SHOWN_MAX) seen.push(...items.slice(0, SHOWN_MAX - seen.length).map((c) => c.id));
-      out.add(items);
-    }, {
-      onPause: (ms) => {
-        pauseNotice(ctx)(ms);
+    await walkCheckIns(
+      api,
+      query,
+      (items) => {
+        if (seen.length < SHOWN_MAX) seen.push(...items.slice(0, SHOWN_MAX - seen.length).map((c) => c.id));
+        out.add(items);
       },
-    });
+      {
+        onPause: (ms) => {
+          pauseNotice(ctx)(ms);
+        },
+      },
+    );
     await rememberShown(ctx, 'check-in', seen);
     return out.end();
   } else {
@@ -63,6 +71,10 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
     }
   }
   // Remembered for resolving short ids (best effort).
-  await rememberShown(ctx, 'check-in', list.map((c) => c.id));
+  await rememberShown(
+    ctx,
+    'check-in',
+    list.map((c) => c.id),
+  );
   await printList(ctx.io, ctx.now(), list, opts.json, 'No check-ins match.', checkInRows);
 }

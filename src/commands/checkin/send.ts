@@ -42,7 +42,8 @@ export async function sendAndShow(ctx: Context, target: Target, answers: CheckIn
   }
   // Someone else's (an administrator's change): one line says whose, before anything else.
   const mine = cachedMe(ctx, loggedInToken(ctx).value)?.id;
-  if (mine && result.person && result.person.id !== mine) ctx.io.err(`note: this is ${sanitizeLine(result.person.name)}'s check-in, not yours: you changed it for them\n`);
+  if (mine && result.person && result.person.id !== mine)
+    ctx.io.err(`note: this is ${sanitizeLine(result.person.name)}'s check-in, not yours: you changed it for them\n`);
   // At the prompts the preview was the check-in; elsewhere it is shown (or printed as JSON).
   if (!opts.confirm || opts.json) await printCheckIn(ctx.io, ctx.now(), result, opts.json);
   // At the prompts the preview said it already.

@@ -12,7 +12,10 @@ export type TodayOptions = AnswerOptions;
 export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
   return answerOptions(new Command('today'))
     .description("Fill in or show today's check-in")
-    .addHelpText('after', '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin today\n  checkin today -p "Shipped X" -i "Review Y" -b "" --mood focused\n  checkin today --json | jq .intentions',
+    )
     .addHelpText('after', () => zoneHelp(ctx))
     .action((opts) => run(ctx, opts));
 }

@@ -136,7 +136,13 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       },
       blockers: async () => {
         if (answers.blockers == null && !current.completed_at && earlier) {
-          const kept = await followBlockers(ctx, current, (await earlier) ?? [], (a) => keepHere({ kind: 'answers', answers: { ...answers, ...a } }), (a) => keepAnswers({ ...answers, ...a }));
+          const kept = await followBlockers(
+            ctx,
+            current,
+            (await earlier) ?? [],
+            (a) => keepHere({ kind: 'answers', answers: { ...answers, ...a } }),
+            (a) => keepAnswers({ ...answers, ...a }),
+          );
           if (kept !== undefined) await step({ blockers: kept });
         }
         // What Enter does depends on what is there: it keeps a blocker shown above it.
@@ -199,10 +205,22 @@ function waitingAnswers(ctx: Context, target: Target, dim: (text: string) => str
 }
 
 /** The drafts waiting, shown as they say it together: sent (one PATCH; each removed once accepted), discarded, or gone through with the questions. */
-async function offerWaiting(ctx: Context, target: Target, waiting: { pending: Entry[]; answers: CheckInAnswers }, show: (a: CheckInAnswers) => string, dim: (text: string) => string): Promise<'sent' | 'discarded' | 'edit'> {
+async function offerWaiting(
+  ctx: Context,
+  target: Target,
+  waiting: { pending: Entry[]; answers: CheckInAnswers },
+  show: (a: CheckInAnswers) => string,
+  dim: (text: string) => string,
+): Promise<'sent' | 'discarded' | 'edit'> {
   const { pending } = waiting;
   const last = pending.at(-1)!;
-  ctx.io.err(dim(pending.length === 1 ? `An unsent draft for ${target.label}, saved ${whenLabel(last.created_at)}:\n` : `${pending.length} unsent drafts for ${target.label}, the newest saved ${whenLabel(last.created_at)}; together they say:\n`));
+  ctx.io.err(
+    dim(
+      pending.length === 1
+        ? `An unsent draft for ${target.label}, saved ${whenLabel(last.created_at)}:\n`
+        : `${pending.length} unsent drafts for ${target.label}, the newest saved ${whenLabel(last.created_at)}; together they say:\n`,
+    ),
+  );
   ctx.io.out(show(waiting.answers));
   const them = pending.length === 1 ? 'the draft' : 'the drafts';
   const choice = await ctx.prompter().select('What now?', [
@@ -226,7 +244,11 @@ async function offerWaiting(ctx: Context, target: Target, waiting: { pending: En
 async function suggestPrevious(
   ctx: Context,
   current: CheckIn,
-  started: { earlier: Promise<CheckIn[] | undefined> | undefined; activities: ReturnType<typeof recentActivities> | undefined; commits: ReturnType<typeof recentCommits> | undefined },
+  started: {
+    earlier: Promise<CheckIn[] | undefined> | undefined;
+    activities: ReturnType<typeof recentActivities> | undefined;
+    commits: ReturnType<typeof recentCommits> | undefined;
+  },
 ): Promise<{ text: string | null; note: string | undefined }> {
   const { c } = await viewFor(ctx.io, ctx.now());
   const s = await previousSuggestion(ctx, current, started.earlier);
@@ -234,7 +256,13 @@ async function suggestPrevious(
   const from = s.from;
   let more = false;
   // Activities and commits since the last check-in: picked in a checkbox, then edited with the rest.
-  const work = await workSince(ctx, current, (await started.earlier) ?? (await earlierCheckIns(ctx, current.date)), started.activities ?? recentActivities(ctx, current.date), started.commits ?? recentCommits(ctx, current.date));
+  const work = await workSince(
+    ctx,
+    current,
+    (await started.earlier) ?? (await earlierCheckIns(ctx, current.date)),
+    started.activities ?? recentActivities(ctx, current.date),
+    started.commits ?? recentCommits(ctx, current.date),
+  );
   for (const note of work.notes) ctx.io.err(c.dim(`note: ${note}\n`));
   const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
   const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));
@@ -265,12 +293,16 @@ async function followBlockers(
   const last = before.filter((x) => x.completed_at && !x.absent && x.date < current.date).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
   const runs = last ? blockerRuns(last, before) : [];
   if (runs.length === 0) return undefined;
-  ctx.io.err(c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : sanitizeLine(last!.date)} — still there, resolved, or changed?\n`));
+  ctx.io.err(
+    c.dim(`Your blockers on ${DATE_KEY_RE.test(last!.date) ? shortDay(last!.date) : sanitizeLine(last!.date)} — still there, resolved, or changed?\n`),
+  );
   const kept: string[] = [];
   for (const run of runs) {
     const since = DATE_KEY_RE.test(run.since) ? shortDay(run.since) : sanitizeLine(run.since);
     const stood = `${daysLabel(run)}${run.days > 1 ? `, since ${since}${run.at_least ? ' or earlier' : ''}` : ''}`;
-    const what = plainInline(run.text.replace(/^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/, '')).replace(/\s+/g, ' ').trim();
+    const what = plainInline(run.text.replace(/^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/, ''))
+      .replace(/\s+/g, ' ')
+      .trim();
     const choice = await p.select<'still' | 'resolved' | 'changed'>(`${what} (${stood})`, [
       { name: 'Still blocked', value: 'still' },
       { name: 'Resolved', value: 'resolved' },
@@ -349,12 +381,21 @@ async function pickWork(ctx: Context, planned: string[], groups: Array<{ title: 
     ...(rest.length > 0 ? [{ name: `… and ${rest.length} more (pick this to choose from them)`, value: MORE, checked: false, group: 'Older' }] : []),
   ]);
   if (!picked.includes(MORE)) return picked;
-  const older = await p.checkbox<string>('The rest, newest first', rest.map(({ b, title }) => ({ name: b, value: b, checked: false, group: title })));
+  const older = await p.checkbox<string>(
+    'The rest, newest first',
+    rest.map(({ b, title }) => ({ name: b, value: b, checked: false, group: title })),
+  );
   return [...picked.filter((x) => x !== MORE), ...older];
 }
 
 /** One answer, as lines, starting from what it holds (or a suggestion). */
-async function askLines(ctx: Context, message: string, start: string | null | undefined, help: { note: string | undefined; keys: string }, onInput: (text: string) => void): Promise<string> {
+async function askLines(
+  ctx: Context,
+  message: string,
+  start: string | null | undefined,
+  help: { note: string | undefined; keys: string },
+  onInput: (text: string) => void,
+): Promise<string> {
   const lines = start ? start.replace(/\s+$/, '').split('\n') : [];
   return ctx.prompter().lines(message, { lines, ...(help.note && { note: help.note }), keys: help.keys, onInput });
 }
@@ -362,7 +403,11 @@ async function askLines(ctx: Context, message: string, start: string | null | un
 /** Whether `a` says the same as the check-in's own answers (an untouched pass). */
 function sameAnswers(a: CheckInAnswers, original: CheckInAnswers): boolean {
   const text = (v: string | null | undefined) => (v ?? '').trim();
-  return SECTIONS.every((s) => text(a[s.field]) === text(original[s.field])) && (a.mood ?? null) === (original.mood ?? null) && (a.previous_completed ?? null) === (original.previous_completed ?? null);
+  return (
+    SECTIONS.every((s) => text(a[s.field]) === text(original[s.field])) &&
+    (a.mood ?? null) === (original.mood ?? null) &&
+    (a.previous_completed ?? null) === (original.previous_completed ?? null)
+  );
 }
 
 /** What the prompts produced, as the PATCH body: the answer fields only; blockers and mood are always sent (nothing and none when not given). */

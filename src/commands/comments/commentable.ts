@@ -18,14 +18,19 @@ export interface CommentableOptions {
 
 /** `[key] [person]`, --goal-update and --json (with the fields of what is printed): how comments and reactions name what they are on. */
 export function commentableOptions<O extends OptionValues>(cmd: Command<[], O>, jsonFields: readonly string[]) {
-  return cmd
-    // [person] is read from the arguments after [key] rather than declared (personOf), as `checkin
-    // checkin` does: declared, it would widen the column of every command in `checkin --help`.
-    .argument('[key]', 'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last; then, optionally, whose: a name, @username or UUID (yours when left out)')
-    .usage('[options] [key] [person]')
-    .allowExcessArguments()
-    .option('--goal-update <id>', 'a goal update instead of a check-in')
-    .addOption(jsonOption(jsonFields));
+  return (
+    cmd
+      // [person] is read from the arguments after [key] rather than declared (personOf), as `checkin
+      // checkin` does: declared, it would widen the column of every command in `checkin --help`.
+      .argument(
+        '[key]',
+        'the check-in: UUID, YYYY-MM-DD, today, yesterday, a weekday or last; then, optionally, whose: a name, @username or UUID (yours when left out)',
+      )
+      .usage('[options] [key] [person]')
+      .allowExcessArguments()
+      .option('--goal-update <id>', 'a goal update instead of a check-in')
+      .addOption(jsonOption(jsonFields))
+  );
 }
 
 /** The person named after the key (`checkin comments today @grace`), from the command's arguments. */
@@ -39,9 +44,14 @@ export function personOf(args: string[]): string | undefined {
 export async function commentable(ctx: Context, opts: CommentableOptions): Promise<Commentable | undefined> {
   const { key } = opts;
   if (opts.goalUpdate !== undefined && key !== undefined) throw new UsageError('Give either a check-in key or --goal-update, not both');
-  if (opts.goalUpdate !== undefined && !UUID_RE.test(opts.goalUpdate) && !isIdPrefix(opts.goalUpdate)) throw new UsageError(`--goal-update takes a goal update's UUID (or its start); "${opts.goalUpdate}" is not one`);
-  if (opts.goalUpdate === undefined && key === undefined) throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
-  const found = await commentTarget(ctx, opts.goalUpdate !== undefined ? { goalUpdate: opts.goalUpdate } : { checkIn: key!, ...(opts.person !== undefined && { person: opts.person }) });
+  if (opts.goalUpdate !== undefined && !UUID_RE.test(opts.goalUpdate) && !isIdPrefix(opts.goalUpdate))
+    throw new UsageError(`--goal-update takes a goal update's UUID (or its start); "${opts.goalUpdate}" is not one`);
+  if (opts.goalUpdate === undefined && key === undefined)
+    throw new UsageError('Give a check-in key (UUID, YYYY-MM-DD, today, yesterday, a weekday or last), or --goal-update ID');
+  const found = await commentTarget(
+    ctx,
+    opts.goalUpdate !== undefined ? { goalUpdate: opts.goalUpdate } : { checkIn: key!, ...(opts.person !== undefined && { person: opts.person }) },
+  );
   if ('kind' in found) return found;
   ctx.io.err(`No check-in scheduled for ${found.none}\n`);
   if (opts.json) ctx.io.out('[]\n');

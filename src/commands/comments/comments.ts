@@ -28,7 +28,10 @@ export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runCom
     .option('--add <markdown>', 'post a comment (- reads standard input; repeated: one line each, in order)', joinLines('--add'))
     .option('-e, --edit', 'write the comment in $EDITOR')
     .option('--resume', 'send the comment kept from a failed attempt')
-    .addHelpText('after', '\nExamples:\n  checkin comments yesterday\n  checkin comments today @grace --add "Nice work!"\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin comments yesterday\n  checkin comments today @grace --add "Nice work!"\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"',
+    )
     .action((key, opts, cmd) => {
       const person = personOf(cmd.args);
       return run(ctx, { ...opts, ...(key !== undefined && { key }), ...(person !== undefined && { person }) });
@@ -37,7 +40,8 @@ export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runCom
 
 export async function runComments(ctx: Context, opts: CommentsOptions): Promise<void> {
   const writing = opts.add !== undefined || opts.edit || opts.resume;
-  if (opts.edit && !ctx.io.stdinIsTTY) throw new UsageError('--edit needs a terminal for the editor', 'Give the text with --add "…" (or --add - to read it from standard input).');
+  if (opts.edit && !ctx.io.stdinIsTTY)
+    throw new UsageError('--edit needs a terminal for the editor', 'Give the text with --add "…" (or --add - to read it from standard input).');
   if ([opts.add !== undefined, opts.edit, opts.resume].filter(Boolean).length > 1) throw new UsageError('Give one of --add, --edit and --resume');
   // Read the typed text before any request, and keep it under the name the user gave (a date key
   // is worked out here, with no request): finding the check-in can fail, the text is not lost.
@@ -51,7 +55,11 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
     opts.goalUpdate !== undefined || opts.key === undefined
       ? `checkin comments --goal-update ${opts.goalUpdate} --resume`
       : opts.person !== undefined && addressed
-        ? `checkin comments ${personDraft(addressed.kind === 'comment' ? addressed.id : '')?.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(' ') ?? opts.key} --resume`
+        ? `checkin comments ${
+            personDraft(addressed.kind === 'comment' ? addressed.id : '')
+              ?.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w))
+              .join(' ') ?? opts.key
+          } --resume`
         : `checkin comments ${opts.key} --resume`;
 
   let target;

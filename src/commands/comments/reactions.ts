@@ -12,7 +12,10 @@ export type ReactionsOptions = CommentableOptions;
 export function reactionsCommand(ctx: Context, run: Run<ReactionsOptions> = runReactions) {
   return commentableOptions(new Command('reactions'), JSON_FIELDS.reaction)
     .description('List the reactions on a check-in (or goal update)')
-    .addHelpText('after', '\nAPI v2 lists reactions but has no way to add or remove one: a comment is how to answer (checkin comments <key> --add "…").\n\nExamples:\n  checkin reactions last\n  checkin reactions today @grace\n  checkin reactions --goal-update <update-id> --json')
+    .addHelpText(
+      'after',
+      '\nAPI v2 lists reactions but has no way to add or remove one: a comment is how to answer (checkin comments <key> --add "…").\n\nExamples:\n  checkin reactions last\n  checkin reactions today @grace\n  checkin reactions --goal-update <update-id> --json',
+    )
     .action((key, opts, cmd) => {
       const person = personOf(cmd.args);
       return run(ctx, { ...opts, ...(key !== undefined && { key }), ...(person !== undefined && { person }) });

@@ -40,7 +40,21 @@ export function offerable(value: string): boolean {
 
 type Quote = '' | "'" | '"' | "$'";
 
-const ANSI_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const ANSI_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** One escape of a $'…' string, `at` just after its backslash: the text and how many characters it used. */
 function ansiEscape(s: string, at: number): [string, number] {
@@ -369,7 +383,11 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
       }
       const words = opts.shell === 'powershell' ? (ctx.env.CHECKIN_COMPLETE_WORDS ?? '').split('\n') : args;
       // value<TAB>description a line, then the directive line scripts saved from earlier versions expect.
-      ctx.io.out(candidatesFor(words).map((c) => `${c.value}\t${c.description}\n`).join('') + ':4\n');
+      ctx.io.out(
+        candidatesFor(words)
+          .map((c) => `${c.value}\t${c.description}\n`)
+          .join('') + ':4\n',
+      );
     });
 
   const days = (complete: Complete) => DAY_WORDS.forEach(([w, d]) => complete(w, d));
@@ -416,7 +434,13 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
   }
   on('team', 'date', days);
   on('api', 'method', (complete) => ['GET', 'POST', 'PATCH', 'DELETE'].forEach((m) => complete(m, 'HTTP method')));
-  on('remind install', 'days', (complete) => [['mon-fri', 'Monday to Friday'], ['daily', 'every day'], ['mon,wed,fri', 'Monday, Wednesday and Friday']].forEach(([v, d]) => complete(v!, d!)));
+  on('remind install', 'days', (complete) =>
+    [
+      ['mon-fri', 'Monday to Friday'],
+      ['daily', 'every day'],
+      ['mon,wed,fri', 'Monday, Wednesday and Friday'],
+    ].forEach(([v, d]) => complete(v!, d!)),
+  );
   on('team', 'interval', (complete) => ['15', '30', '60', '300'].forEach((s) => complete(s, 'seconds between refreshes')));
   for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates', 'goal edit']) arg(path, 'goal-id', goals);
   for (const path of ['goal create', 'goal edit']) {
@@ -426,5 +450,6 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     on(path, 'parent', goals);
   }
   on('mcp', 'print-config', (complete) => ['claude', 'codex', 'vscode', 'cursor'].forEach((a) => complete(a, `setup for ${a}`)));
-  for (const path of ['config get', 'config set', 'config unset']) arg(path, 'key', (complete) => PREFERENCE_KEYS.forEach((k) => complete(k, PREFERENCES[k].values?.join(', ') ?? 'setting')));
+  for (const path of ['config get', 'config set', 'config unset'])
+    arg(path, 'key', (complete) => PREFERENCE_KEYS.forEach((k) => complete(k, PREFERENCES[k].values?.join(', ') ?? 'setting')));
 }

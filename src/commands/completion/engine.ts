@@ -56,7 +56,11 @@ function nodeOf(path: string, c: PlainCommand): Command {
   }
   for (const a of c.registeredArguments) {
     const choices = a.argChoices ?? [];
-    node.arguments.set(a.name(), { name: a.name(), variadic: a.variadic, ...(choices.length > 0 && { handler: (complete: Complete) => choices.forEach((v) => complete(v, '')) }) });
+    node.arguments.set(a.name(), {
+      name: a.name(),
+      variadic: a.variadic,
+      ...(choices.length > 0 && { handler: (complete: Complete) => choices.forEach((v) => complete(v, '')) }),
+    });
   }
   return node;
 }
@@ -99,7 +103,7 @@ function anyOption(root: RootCommand, word: string): Option | undefined {
 /** The words that are not options or an option's value. */
 function withoutOptions(root: RootCommand, words: string[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     const word = words[i]!;
     if (!word.startsWith('-')) {
       out.push(word);
@@ -181,7 +185,8 @@ export function completionsFor(root: RootCommand, words: string[]): { typed: str
   for (const [path, c] of root.commands) {
     if (path === '') continue;
     const parts = path.split(' ');
-    if (parts.slice(0, plain.length).every((p, i) => p === plain[i]) && parts[plain.length]?.startsWith(typed)) found.push({ value: parts[plain.length]!, description: c.description });
+    if (parts.slice(0, plain.length).every((p, i) => p === plain[i]) && parts[plain.length]?.startsWith(typed))
+      found.push({ value: parts[plain.length]!, description: c.description });
   }
   // A positional argument: the one at this place, or the last when it takes many.
   const args = [...command.arguments.values()];

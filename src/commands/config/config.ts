@@ -2,7 +2,17 @@
 // git_repos, color, prompt, accessible. Kept in config.json (mode 0600); the token is not one of them and is
 // never shown here (`checkin auth token` prints it).
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { PREFERENCE_KEYS, PREFERENCES, parsePreference, preferenceKey, preferences, setPreference, showPreference, unsetPreference, type Preferences } from '../../config/prefs.js';
+import {
+  PREFERENCE_KEYS,
+  PREFERENCES,
+  parsePreference,
+  preferenceKey,
+  preferences,
+  setPreference,
+  showPreference,
+  unsetPreference,
+  type Preferences,
+} from '../../config/prefs.js';
 import type { Context } from '../../context.js';
 import { jsonOption, printJson, type JsonFlag } from '../../ui/output.js';
 import { splitCommand } from '../../ui/pager.js';
@@ -22,7 +32,9 @@ export interface ListOptions {
 /** The settings, one a line, for the help. */
 function settingsHelp(): string {
   const width = Math.max(...PREFERENCE_KEYS.map((k) => k.length));
-  const lines = PREFERENCE_KEYS.map((k) => `  ${k.padEnd(width)}  ${PREFERENCES[k].values ? `${PREFERENCES[k].values!.join(' | ')}: ` : ''}${PREFERENCES[k].about}`);
+  const lines = PREFERENCE_KEYS.map(
+    (k) => `  ${k.padEnd(width)}  ${PREFERENCES[k].values ? `${PREFERENCES[k].values!.join(' | ')}: ` : ''}${PREFERENCES[k].about}`,
+  );
   return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json`;
 }
 
@@ -80,7 +92,8 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
   const set: Preferences = preferences(cfg);
   // A value edited into the file by hand that the setting does not take is not used: say so.
   for (const key of PREFERENCE_KEYS) {
-    if (stored[key] !== undefined && set[key] === undefined) ctx.io.err(`warning: ${key} in ${cfg.file} is not a value it takes, so it is not used; checkin config set ${key} … replaces it\n`);
+    if (stored[key] !== undefined && set[key] === undefined)
+      ctx.io.err(`warning: ${key} in ${cfg.file} is not a value it takes, so it is not used; checkin config set ${key} … replaces it\n`);
   }
   if (opts.json) return printJson(ctx.io, Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, set[k] ?? null])), opts.json);
   const lines = PREFERENCE_KEYS.filter((k) => set[k] !== undefined).map((k) => `${k}=${showPreference(set[k]!)}\n`);

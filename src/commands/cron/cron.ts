@@ -2,7 +2,19 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { cliPaths, cronEscape, cronTime, isCronDays, noControls, parseAt, program, runEnvironment, schedulable, shellCommand, tokenWarning } from '../../system/schedule.js';
+import {
+  cliPaths,
+  cronEscape,
+  cronTime,
+  isCronDays,
+  noControls,
+  parseAt,
+  program,
+  runEnvironment,
+  schedulable,
+  shellCommand,
+  tokenWarning,
+} from '../../system/schedule.js';
 import type { Run } from '../flags.js';
 
 export interface CronOptions {
@@ -41,7 +53,7 @@ export async function runCron(ctx: Context, opts: CronOptions): Promise<void> {
   const { node, script } = cliPaths();
   const line = cronLine({ ...opts, script, nodePath: node, env: runEnvironment(ctx) });
   ctx.io.err("# Add this line with `crontab -e`. It checks at the given time and reminds you when today's check-in is pending.\n");
-  ctx.io.err("# cron mails what the line prints; pass --notify 'notify-send \"Check in!\"' for a desktop notification.\n");
+  ctx.io.err('# cron mails what the line prints; pass --notify \'notify-send "Check in!"\' for a desktop notification.\n');
   const warning = tokenWarning(ctx);
   if (warning) ctx.io.err(warning);
   ctx.io.out(line + '\n');

@@ -15,7 +15,22 @@ import { sayDone } from '../../ui/success.js';
 import { draftRows, type DraftRow } from '../../ui/views.js';
 
 /** The fields of `checkin drafts --json` (and `show --json`). */
-export const DRAFT_FIELDS = ['id', 'for', 'target', 'account', 'made', 'created_at', 'saved_at', 'base', 'state', 'here', 'kept_for', 'words', 'text', 'content'] as const;
+export const DRAFT_FIELDS = [
+  'id',
+  'for',
+  'target',
+  'account',
+  'made',
+  'created_at',
+  'saved_at',
+  'base',
+  'state',
+  'here',
+  'kept_for',
+  'words',
+  'text',
+  'content',
+] as const;
 
 export interface DraftsOptions {
   json?: JsonFlag;
@@ -59,9 +74,30 @@ function rowOf(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
   const outbox = ctx.drafts();
   const sender = outbox.sender(e);
   const maybe = outbox.maybeSent(e);
-  const state = sender ? `being written or sent (process ${sender.pid})` : maybe ? `may have been sent ${whenLabel(maybe)}` : outbox.editedUnwatched(e) ? 'edited after checkin stopped' : 'waiting';
+  const state = sender
+    ? `being written or sent (process ${sender.pid})`
+    : maybe
+      ? `may have been sent ${whenLabel(maybe)}`
+      : outbox.editedUnwatched(e)
+        ? 'edited after checkin stopped'
+        : 'waiting';
   const mine = sameAccount(e.account, here);
-  return { id: e.id, for: targetLabel(e.target), target: e.target, account: e.account, made: e.made, created_at: e.created_at, saved_at: e.saved_at, base: e.base ?? 'unknown', state, here: mine, kept_for: mine ? null : accountLabel(e.account, here), words: firstWords(e.content), text: contentText(e.content), content: e.content };
+  return {
+    id: e.id,
+    for: targetLabel(e.target),
+    target: e.target,
+    account: e.account,
+    made: e.made,
+    created_at: e.created_at,
+    saved_at: e.saved_at,
+    base: e.base ?? 'unknown',
+    state,
+    here: mine,
+    kept_for: mine ? null : accountLabel(e.account, here),
+    words: firstWords(e.content),
+    text: contentText(e.content),
+    content: e.content,
+  };
 }
 
 export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> {
@@ -72,7 +108,10 @@ export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> 
     .map((e) => rowOf(ctx, e, here));
   await printList(ctx.io, ctx.now(), rows, opts.json, 'No drafts are waiting.', draftRows);
   const elsewhere = rows.filter((r) => !r.here);
-  if (!opts.json && elsewhere.length > 0) ctx.io.err(`${elsewhere.length} of them ${elsewhere.length === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`);
+  if (!opts.json && elsewhere.length > 0)
+    ctx.io.err(
+      `${elsewhere.length} of them ${elsewhere.length === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`,
+    );
 }
 
 function entryOf(ctx: Context, id: string): Entry {
@@ -99,7 +138,11 @@ export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void>
  */
 async function confirmed(ctx: Context, question: string, doing: string, opts: { yes?: boolean }, again: string): Promise<void> {
   if (opts.yes) return;
-  if (!ctx.io.canPrompt) throw new UsageError(`${doing} needs your yes, and there is no terminal to ask on; nothing was done`, again.endsWith(' --yes') ? `Run \`${again}\` to do it anyway.` : `At a terminal, \`${again}\` shows it and asks.`);
+  if (!ctx.io.canPrompt)
+    throw new UsageError(
+      `${doing} needs your yes, and there is no terminal to ask on; nothing was done`,
+      again.endsWith(' --yes') ? `Run \`${again}\` to do it anyway.` : `At a terminal, \`${again}\` shows it and asks.`,
+    );
   if (!(await ctx.prompter().confirm(question, { default: false }))) throw new CancelledError('Nothing was done; the draft is still kept');
 }
 
@@ -108,7 +151,14 @@ export async function runSend(ctx: Context, opts: { id: string }): Promise<void>
   const again = `checkin drafts send ${entry.id}`;
   const here = accountHere(ctx);
   const elsewhere = !sameAccount(entry.account, here);
-  if (elsewhere) await confirmed(ctx, `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`, `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`, {}, again);
+  if (elsewhere)
+    await confirmed(
+      ctx,
+      `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`,
+      `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`,
+      {},
+      again,
+    );
   // An agent's words, or words that may have reached the service: shown whole and asked where they are sent (sendWithDraft).
   await sendEntry(ctx, entry, { elsewhere });
   await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
@@ -117,7 +167,13 @@ export async function runSend(ctx: Context, opts: { id: string }): Promise<void>
 export async function runDrop(ctx: Context, opts: DraftIdOptions): Promise<void> {
   const entry = entryOf(ctx, opts.id);
   const first = sanitizeLine(firstWords(entry.content));
-  await confirmed(ctx, `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`, `Dropping the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")`, opts, `checkin drafts drop ${entry.id} --yes`);
+  await confirmed(
+    ctx,
+    `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`,
+    `Dropping the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")`,
+    opts,
+    `checkin drafts drop ${entry.id} --yes`,
+  );
   drop(ctx, entry);
   ctx.io.err(`Dropped the draft ${entry.id}.\n`);
 }

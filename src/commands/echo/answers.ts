@@ -24,7 +24,8 @@ export function answersCommand(ctx: Context, run: Run<AnswersOptions> = runAnswe
 }
 
 export async function runAnswers(ctx: Context, opts: AnswersOptions): Promise<void> {
-  if (!UUID_RE.test(opts.answerId)) throw new UsageError(`The answer id must be a UUID; "${opts.answerId}" is not one`, 'An answer’s id is the last part of its link in the web app.');
+  if (!UUID_RE.test(opts.answerId))
+    throw new UsageError(`The answer id must be a UUID; "${opts.answerId}" is not one`, 'An answer’s id is the last part of its link in the web app.');
   const answer = await getEchoAnswer(await ctx.api(), opts.answerId.toLowerCase());
   if (opts.web) {
     const { openInBrowser } = await import('../../ui/browser.js');

@@ -40,7 +40,10 @@ export function askCommand(ctx: Context, run: Run<AskOptions> = runAsk) {
     .option('--time-zone <zone>', 'the time zone of --time, e.g. London or Europe/London')
     .option('--resume', 'send the question kept from a failed attempt')
     .addOption(jsonOption(JSON_FIELDS.echoQuestion, 'print the question as JSON'))
-    .addHelpText('after', '\nExamples:\n  checkin echo ask "What did the team ship this week?" --title Weekly --day friday --time 16:00\n  checkin echo ask - --day monday < prompt.md')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin echo ask "What did the team ship this week?" --title Weekly --day friday --time 16:00\n  checkin echo ask - --day monday < prompt.md',
+    )
     .action((prompt, opts) => run(ctx, { ...opts, ...(prompt !== undefined && { prompt }) }));
 }
 
@@ -61,7 +64,11 @@ export function parseTime(value: string): string {
 
 /** The schedule and title the flags give, checked. */
 function givenSchedule(opts: AskOptions): Omit<EchoQuestionInput, 'prompt'> {
-  for (const [flag, v] of [['--title', opts.title], ['--frequency', opts.frequency], ['--time-zone', opts.timeZone]] as const) {
+  for (const [flag, v] of [
+    ['--title', opts.title],
+    ['--frequency', opts.frequency],
+    ['--time-zone', opts.timeZone],
+  ] as const) {
     if (v !== undefined && v.trim() === '') throw new UsageError(`${flag} is empty`);
   }
   return {
@@ -91,7 +98,16 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
       if (title) input.title = title;
     }
     if (input.answer_day === undefined) {
-      const day = await p.select<string | null>('Day it is answered', [{ name: 'The service’s default', value: null }, ...WEEKDAYS.slice(1).concat(WEEKDAYS[0]).map((d) => ({ name: d, value: d }))], { default: null });
+      const day = await p.select<string | null>(
+        'Day it is answered',
+        [
+          { name: 'The service’s default', value: null },
+          ...WEEKDAYS.slice(1)
+            .concat(WEEKDAYS[0])
+            .map((d) => ({ name: d, value: d })),
+        ],
+        { default: null },
+      );
       if (day) input.answer_day = day;
     }
     if (input.answer_time === undefined) {
@@ -114,8 +130,13 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
   keep(ctx, TARGET, { kind: 'echo-question', input });
   const v = await viewFor(ctx.io, ctx.now());
   ctx.io.err(v.c.dim('\nPreview (not asked yet):\n'));
-  const when = [input.answer_frequency, input.answer_day, input.answer_time, input.answer_time_zone].filter(Boolean).map((s) => sanitizeLine(s!)).join(' ');
-  ctx.io.out(`${v.c.bold(sanitizeLine(input.title ?? '(a title made from the question)'))}\n${v.c.dim('schedule  ')}${when || 'the service’s default'}\n\n${text(v, input.prompt).replace(/^/gm, '  ')}\n`);
+  const when = [input.answer_frequency, input.answer_day, input.answer_time, input.answer_time_zone]
+    .filter(Boolean)
+    .map((s) => sanitizeLine(s!))
+    .join(' ');
+  ctx.io.out(
+    `${v.c.bold(sanitizeLine(input.title ?? '(a title made from the question)'))}\n${v.c.dim('schedule  ')}${when || 'the service’s default'}\n\n${text(v, input.prompt).replace(/^/gm, '  ')}\n`,
+  );
   if (!(await p.confirm('Ask it?', { default: true }))) throw new CancelledError(`Not asked. ${keptLine(RESUME)}`);
   return input;
 }
@@ -145,9 +166,16 @@ export async function runAsk(ctx: Context, opts: AskOptions): Promise<void> {
     if (prompt.trim() === '') throw new UsageError('Nothing came on standard input for the prompt; nothing was sent');
   }
   if (prompt !== undefined && prompt.trim() === '') throw new UsageError('The prompt is empty; nothing was sent');
-  if (prompt === undefined && !ctx.io.canPrompt) throw new UsageError('An echo question needs a prompt', 'Give it as an argument: checkin echo ask "…" (- reads standard input).');
+  if (prompt === undefined && !ctx.io.canPrompt)
+    throw new UsageError('An echo question needs a prompt', 'Give it as an argument: checkin echo ask "…" (- reads standard input).');
   const input = prompt === undefined ? await askQuestion(ctx, given, prompt) : { prompt, ...given };
-  const created = await sendWithDraft(ctx, { target: TARGET, content: { kind: 'echo-question', input }, made: piped ? 'piped' : 'typed', resume: RESUME, send: async () => createEchoQuestion(await ctx.api(), input) });
+  const created = await sendWithDraft(ctx, {
+    target: TARGET,
+    content: { kind: 'echo-question', input },
+    made: piped ? 'piped' : 'typed',
+    resume: RESUME,
+    send: async () => createEchoQuestion(await ctx.api(), input),
+  });
   await showAsked(ctx, created, opts.json);
 }
 

@@ -11,5 +11,8 @@ export function echoCommand(ctx: Context): CommandUnknownOpts {
     .addCommand(questionsCommand(ctx))
     .addCommand(askCommand(ctx))
     .addCommand(answersCommand(ctx))
-    .addHelpText('after', '\nExamples:\n  checkin echo questions\n  checkin echo ask "What did the team ship this week?" --title "Weekly" --day friday --time 16:00\n  checkin echo answers <answer-id>');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin echo questions\n  checkin echo ask "What did the team ship this week?" --title "Weekly" --day friday --time 16:00\n  checkin echo answers <answer-id>',
+    );
 }

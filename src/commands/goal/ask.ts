@@ -50,7 +50,12 @@ async function askTitle(ctx: Context, current = ''): Promise<string> {
  * A new goal's fields, asked for what `input` lacks; `keepTyped` is told each time typed prose
  * changes (it is kept as a draft). Returns the fields and how the preview names them.
  */
-export async function askNewGoal(ctx: Context, input: GoalInput, editor: boolean, keepTyped: (input: GoalInput) => Promise<void>): Promise<{ input: GoalInput; shown: GoalShown }> {
+export async function askNewGoal(
+  ctx: Context,
+  input: GoalInput,
+  editor: boolean,
+  keepTyped: (input: GoalInput) => Promise<void>,
+): Promise<{ input: GoalInput; shown: GoalShown }> {
   const p = ctx.prompter();
   p.warm?.();
   const out: GoalInput = { ...input };
@@ -74,17 +79,30 @@ export async function askNewGoal(ctx: Context, input: GoalInput, editor: boolean
     if (d) out.end_date = d;
   }
   if (out.owner_id === undefined) {
-    const [owner, name] = await askUntil(ctx, 'Owner (me, a name or @username)', async (typed) => [(await resolvePeople(ctx, [typed || 'me']))[0]!, typed || 'me'] as const, 'me');
+    const [owner, name] = await askUntil(
+      ctx,
+      'Owner (me, a name or @username)',
+      async (typed) => [(await resolvePeople(ctx, [typed || 'me']))[0]!, typed || 'me'] as const,
+      'me',
+    );
     out.owner_id = owner;
     shown.owner = name;
   }
   if (out.team_ids === undefined) {
     const mine = (await me(ctx)).teams;
-    if (mine.length > 0) out.team_ids = await p.checkbox('Teams', mine.map((t) => ({ name: t.name, value: t.id })));
+    if (mine.length > 0)
+      out.team_ids = await p.checkbox(
+        'Teams',
+        mine.map((t) => ({ name: t.name, value: t.id })),
+      );
     shown.teams = mine.filter((t) => out.team_ids?.includes(t.id)).map((t) => sanitizeLine(t.name));
   }
   if (out.contributor_ids === undefined) {
-    const typed = await askUntil(ctx, 'Contributors (names or @usernames, comma-separated; empty for none)', async (t) => [t, t === '' ? [] : await resolvePeople(ctx, [t])] as const);
+    const typed = await askUntil(
+      ctx,
+      'Contributors (names or @usernames, comma-separated; empty for none)',
+      async (t) => [t, t === '' ? [] : await resolvePeople(ctx, [t])] as const,
+    );
     out.contributor_ids = typed[1];
     shown.contributors = typed[0] === '' ? [] : typed[0].split(',').map((s) => sanitizeLine(s.trim()));
   }
@@ -93,7 +111,9 @@ export async function askNewGoal(ctx: Context, input: GoalInput, editor: boolean
     const cached = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'goals') ?? [];
     let parent: string | null;
     if (cached.length > 0) {
-      parent = await p.select<string | null>('Parent goal', [{ name: 'None', value: null }, ...cached.map((g) => ({ name: g.title, value: g.id }))], { default: null });
+      parent = await p.select<string | null>('Parent goal', [{ name: 'None', value: null }, ...cached.map((g) => ({ name: g.title, value: g.id }))], {
+        default: null,
+      });
       shown.parent = parent ? sanitizeLine(cached.find((g) => g.id === parent)?.title ?? parent) : undefined;
     } else {
       parent = await askUntil(ctx, 'Parent goal id (empty for none)', (t) => (t === '' ? null : parseParent(t, 'The parent')));

@@ -37,7 +37,8 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
     kept = Boolean(keep(ctx, TARGET, { kind: 'goal', input: { ...i } }, given.piped ? 'piped' : 'typed')) || kept;
   };
   if (opts.resume) {
-    for (const created of await resumeGoals(ctx, TARGET, opts, 'a new goal', RESUME, (body) => createGoal(api, body))) await showCreated(ctx, created, opts.json);
+    for (const created of await resumeGoals(ctx, TARGET, opts, 'a new goal', RESUME, (body) => createGoal(api, body)))
+      await showCreated(ctx, created, opts.json);
     return;
   }
   const given = await givenGoal(ctx, opts);
@@ -48,7 +49,8 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
     const missingTitle = typeof input.title !== 'string' || input.title.trim() === '';
     const asking = opts.input === undefined && (missingTitle || opts.edit);
     if (asking && !ctx.io.canPrompt) {
-      if (opts.edit) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
+      if (opts.edit)
+        throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
       throw new UsageError('A goal needs a title', 'Give it as an option: --title "…" (or "title" in the --input body).');
     }
     if (asking) {

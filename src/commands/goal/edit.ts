@@ -26,7 +26,10 @@ export function goalEditCommand(ctx: Context, run: Run<GoalEditOptions> = runGoa
   return goalFieldOptions(new Command('edit'))
     .argument('<goal-id>', 'the goal (find ids with `checkin goals`)')
     .description('Change a goal (only what is given; asked on a terminal when nothing is)')
-    .addHelpText('after', '\nExamples:\n  checkin goal edit <goal-id> --end-date 2027-07-31 --contributor @grace,@linus\n  checkin goal edit <goal-id> --parent none --team none\n  checkin goal edit <goal-id> --input changes.json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin goal edit <goal-id> --end-date 2027-07-31 --contributor @grace,@linus\n  checkin goal edit <goal-id> --parent none --team none\n  checkin goal edit <goal-id> --input changes.json',
+    )
     .action((goalId, opts) => run(ctx, { ...opts, goalId }));
 }
 
@@ -39,7 +42,8 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
   const target = { kind: 'goal-edit', id } as const;
   const resume = `checkin goal edit ${id} --resume`;
   if (opts.resume) {
-    for (const updated of await resumeGoals(ctx, target, opts, 'changes to this goal', resume, (body) => patchGoal(api, id, body))) await showSaved(ctx, updated, opts.json);
+    for (const updated of await resumeGoals(ctx, target, opts, 'changes to this goal', resume, (body) => patchGoal(api, id, body)))
+      await showSaved(ctx, updated, opts.json);
     return;
   }
   const given = await givenGoal(ctx, opts);
@@ -50,7 +54,8 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
     if (given.piped) kept = Boolean(keep(ctx, target, { kind: 'goal', input }, 'piped'));
     const nothingGiven = Object.keys(input).length === 0 && opts.input === undefined;
     const asking = opts.edit || (nothingGiven && ctx.io.canPrompt);
-    if (asking && !ctx.io.stdinIsTTY) throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
+    if (asking && !ctx.io.stdinIsTTY)
+      throw new UsageError('--edit needs a terminal for the editor', 'Give the description as an option: --description "…" (- reads standard input).');
     if (asking) {
       const current = await getGoal(api, id);
       if (nothingGiven) {
@@ -66,7 +71,10 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
       } else {
         // --edit with other fields given: the description in the editor, the rest as given.
         const was = input.description ?? (typeof current.description === 'string' ? current.description : '');
-        const written = withoutContext(await ctx.editor().edit(withContext([`The description of the goal “${current.title}” (Markdown).`], was))).replace(/\s+$/, '');
+        const written = withoutContext(await ctx.editor().edit(withContext([`The description of the goal “${current.title}” (Markdown).`], was))).replace(
+          /\s+$/,
+          '',
+        );
         input.description = written === '' ? null : written;
         kept = Boolean(keep(ctx, target, { kind: 'goal', input }));
       }

@@ -77,16 +77,24 @@ export async function readInputBody(ctx: Context, source: string): Promise<GoalI
       raw = await (await import('node:fs/promises')).readFile(source, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(`Cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message}`);
+      throw new UsageError(
+        `Cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message}`,
+      );
     }
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
-    throw new UsageError(`${name} is not JSON: ${(err as Error).message}`, 'Give a JSON object, e.g. {"title": "Reduce p95 API latency", "end_date": "2027-06-30"}.');
+    throw new UsageError(
+      `${name} is not JSON: ${(err as Error).message}`,
+      'Give a JSON object, e.g. {"title": "Reduce p95 API latency", "end_date": "2027-06-30"}.',
+    );
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${name} must hold a JSON object (the goal's fields), not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError(
+      `${name} must hold a JSON object (the goal's fields), not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}`,
+    );
   return parsed as GoalInput;
 }
 
@@ -110,7 +118,8 @@ export async function givenFields(ctx: Context, flags: GoalFieldOptions): Promis
   }
   Object.assign(input, dates, parent);
   if (flags.owner !== undefined) input.owner_id = flags.owner.trim().toLowerCase() === NONE ? null : flags.owner;
-  const list = (values: string[] | undefined) => (values === undefined ? undefined : values.some((v) => v.trim().toLowerCase() === NONE) ? [] : splitValues(values));
+  const list = (values: string[] | undefined) =>
+    values === undefined ? undefined : values.some((v) => v.trim().toLowerCase() === NONE) ? [] : splitValues(values);
   const teams = list(flags.team);
   if (teams !== undefined) input.team_ids = teams;
   const contributors = list(flags.contributor);
@@ -118,7 +127,11 @@ export async function givenFields(ctx: Context, flags: GoalFieldOptions): Promis
   let piped = false;
   if (reader === 'description') {
     const text = (await ctx.io.readStdin()).replace(/\s+$/, '');
-    if (text.trim() === '') throw new UsageError('Nothing came on standard input for --description; nothing was sent', 'To say there is none, give it as an empty value: --description "".');
+    if (text.trim() === '')
+      throw new UsageError(
+        'Nothing came on standard input for --description; nothing was sent',
+        'To say there is none, give it as an empty value: --description "".',
+      );
     input.description = text;
     piped = true;
   } else if (flags.description !== undefined) {
@@ -137,7 +150,14 @@ export async function givenGoal(ctx: Context, flags: GoalFieldOptions): Promise<
  * --resume: every goal (or set of changes) kept for `target`, oldest first, each sent once with
  * what is given now on top (a name fixed, say), its names resolved.
  */
-export async function resumeGoals<T>(ctx: Context, target: DraftTarget, flags: GoalFieldOptions, what: string, resume: string, send: (body: GoalInput) => Promise<T>): Promise<T[]> {
+export async function resumeGoals<T>(
+  ctx: Context,
+  target: DraftTarget,
+  flags: GoalFieldOptions,
+  what: string,
+  resume: string,
+  send: (body: GoalInput) => Promise<T>,
+): Promise<T[]> {
   if (flags.input !== undefined) throw new UsageError(`--resume and --input cannot be combined: --resume sends ${what} kept earlier`);
   noPipeWithResume(resume, flags.description === '-');
   const extra = (await givenFields(ctx, flags)).input;
@@ -153,4 +173,3 @@ export async function resumeGoals<T>(ctx: Context, target: DraftTarget, flags: G
   );
   return sent.map((s) => s.result);
 }
-

@@ -18,7 +18,10 @@ function goalUpdateGroup(ctx: Context): CommandUnknownOpts {
     .addCommand(goalUpdateViewCommand(ctx))
     .addCommand(goalUpdateEditCommand(ctx))
     .addCommand(goalUpdateDeleteCommand(ctx))
-    .addHelpText('after', '\nExamples:\n  checkin goal update <goal-id> --title "Invoices shipped" --body - --progress 60 < notes.md\n  checkin goal update list <goal-id>\n  checkin goal update view <update-id>\n  checkin goal update edit <update-id> --progress 70\n  checkin goal update delete <update-id> --yes');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin goal update <goal-id> --title "Invoices shipped" --body - --progress 60 < notes.md\n  checkin goal update list <goal-id>\n  checkin goal update view <update-id>\n  checkin goal update edit <update-id> --progress 70\n  checkin goal update delete <update-id> --yes',
+    );
 }
 
 /** The older spellings, kept working: `goal updates <goal-id>` and `goal updates show|edit|delete <update-id>`. */

@@ -29,7 +29,8 @@ import { quoted, withContext, withoutContext } from '../../ui/editor-text.js';
 export const LISTING_HOURS = 12;
 
 /** Where numbers cannot be used (no terminal): the thread's id works from anywhere. */
-const BY_ID = 'Reply by id instead: `checkin comments <check-in id> --add "text"` (`--goal-update <id>` for a goal update); `checkin inbox --json` gives each thread\'s id.';
+const BY_ID =
+  'Reply by id instead: `checkin comments <check-in id> --add "text"` (`--goal-update <id>` for a goal update); `checkin inbox --json` gives each thread\'s id.';
 
 export interface InboxOptions {
   all?: boolean;
@@ -46,7 +47,9 @@ export function inboxCommand(ctx: Context, run: Run<InboxOptions> = runInbox) {
     .argument('[text]', 'with --reply: the comment (- reads standard input)')
     .option('--all', 'everything, not only what is new since you last looked')
     .option('--since <day>', `look at check-ins and updates from this day on (default: the last ${INBOX_DAYS} days)`)
-    .addOption(intOption('--reply <n>', `comment on the check-in or update of item n of the listing last shown in this terminal (for ${LISTING_HOURS} hours)`, 1, 10000))
+    .addOption(
+      intOption('--reply <n>', `comment on the check-in or update of item n of the listing last shown in this terminal (for ${LISTING_HOURS} hours)`, 1, 10000),
+    )
     .option('-e, --edit', 'with --reply: write the comment in $EDITOR')
     .addOption(jsonOption(JSON_FIELDS.inbox, 'print the threads as JSON'))
     .addHelpText(
@@ -62,7 +65,11 @@ function keptItem(v: unknown): ListedItem | null | undefined {
   const i = v as Partial<Record<keyof ListedItem, unknown>> | undefined;
   if (typeof i !== 'object' || (i.kind !== 'check-in' && i.kind !== 'goal-update') || typeof i.id !== 'string') return undefined;
   const text = (x: unknown) => (typeof x === 'string' ? x : undefined);
-  return { kind: i.kind, id: i.id, ...Object.fromEntries((['quote', 'by', 'what', 'thread'] as const).flatMap((k) => (text(i[k]) === undefined ? [] : [[k, text(i[k])]]))) };
+  return {
+    kind: i.kind,
+    id: i.id,
+    ...Object.fromEntries((['quote', 'by', 'what', 'thread'] as const).flatMap((k) => (text(i[k]) === undefined ? [] : [[k, text(i[k])]]))),
+  };
 }
 
 /** How a thread is named: the walk knows the check-in's date or the update's title; the feed gives its own title. */
@@ -87,7 +94,11 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
     onPause: pauseNotice(ctx),
   });
   let n = 0;
-  const views: InboxThreadView[] = inbox.threads.map((t) => ({ label: labelOf(t), ...(t.url && { url: t.url }), items: t.items.map((i) => ({ ...i, n: ++n })) }));
+  const views: InboxThreadView[] = inbox.threads.map((t) => ({
+    label: labelOf(t),
+    ...(t.url && { url: t.url }),
+    items: t.items.map((i) => ({ ...i, n: ++n })),
+  }));
   // What each number answers, kept for this terminal only (with who wrote what, where: named when replying).
   const items = inbox.threads.flatMap((t) =>
     t.items.map((i): ListedItem | null =>
@@ -103,30 +114,55 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
     ),
   );
   const terminal = ctx.io.terminal;
-  const seenAt = [marker?.seen_at, inbox.newest].filter((x): x is string => Boolean(x)).sort().at(-1);
-  await writeMarker(ctx, key, { ...(seenAt && { seen_at: seenAt }), unread: 0, checked_at: ctx.now().toISOString() }, terminal ? { terminal, listing: { at: ctx.now().toISOString(), items } } : undefined);
+  const seenAt = [marker?.seen_at, inbox.newest]
+    .filter((x): x is string => Boolean(x))
+    .sort()
+    .at(-1);
+  await writeMarker(
+    ctx,
+    key,
+    { ...(seenAt && { seen_at: seenAt }), unread: 0, checked_at: ctx.now().toISOString() },
+    terminal ? { terminal, listing: { at: ctx.now().toISOString(), items } } : undefined,
+  );
   const onMe = (await blockers) ?? [];
   if (opts.json) {
     let m = 0;
-    return printJson(ctx.io, {
-      since: inbox.since,
-      seen_before: marker?.seen_at ?? null,
-      blocked_on_you: onMe,
-      threads: inbox.threads.map((t) => ({ type: t.on?.kind ?? null, id: t.on?.id ?? null, ...(t.date && { date: t.date }), ...(t.title && { title: t.title }), url: t.url ?? null, items: t.items.map((i) => ({ n: ++m, ...i })) })),
-    }, opts.json);
+    return printJson(
+      ctx.io,
+      {
+        since: inbox.since,
+        seen_before: marker?.seen_at ?? null,
+        blocked_on_you: onMe,
+        threads: inbox.threads.map((t) => ({
+          type: t.on?.kind ?? null,
+          id: t.on?.id ?? null,
+          ...(t.date && { date: t.date }),
+          ...(t.title && { title: t.title }),
+          url: t.url ?? null,
+          items: t.items.map((i) => ({ n: ++m, ...i })),
+        })),
+      },
+      opts.json,
+    );
   }
-  const none = marker?.seen_at && !opts.all ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).` : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
+  const none =
+    marker?.seen_at && !opts.all
+      ? `Nothing new on your check-ins and goal updates since ${marker.seen_at.slice(0, 16).replace('T', ' ')} UTC (--all shows everything).`
+      : `No comments or reactions on your check-ins and goal updates since ${inbox.since}.`;
   // Said before the list: once the list has started a pager, the screen is the pager's.
   if (onMe.length > 0) ctx.io.err(blockedOnYouLines(await viewFor(ctx.io, ctx.now()), sanitizeDeep(onMe), day));
-  if (views.length > 0 && ctx.io.stdoutIsTTY) ctx.io.err(terminal ? `Reply: checkin inbox --reply <n> "text"\n` : `Reply: checkin comments <id> --add "text" (the ids are in checkin inbox --json)\n`);
+  if (views.length > 0 && ctx.io.stdoutIsTTY)
+    ctx.io.err(terminal ? `Reply: checkin inbox --reply <n> "text"\n` : `Reply: checkin comments <id> --add "text" (the ids are in checkin inbox --json)\n`);
   await printList(ctx.io, ctx.now(), views, false, none, inboxRows);
 }
 
 async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   if (opts.all || opts.since) throw new UsageError('--reply takes the comment only: leave out --all and --since');
   if (opts.edit && opts.text !== undefined) throw new UsageError('Give the comment as text or with --edit, not both');
-  if (opts.edit && !ctx.io.stdinIsTTY) throw new UsageError('--edit needs a terminal for the editor', 'Give the text: checkin inbox --reply <n> "text" (or - to read it from standard input).');
-  if (!opts.edit && opts.text === undefined) throw new UsageError('--reply needs the comment: checkin inbox --reply <n> "text" (- reads standard input, -e opens $EDITOR)');
+  if (opts.edit && !ctx.io.stdinIsTTY)
+    throw new UsageError('--edit needs a terminal for the editor', 'Give the text: checkin inbox --reply <n> "text" (or - to read it from standard input).');
+  if (!opts.edit && opts.text === undefined)
+    throw new UsageError('--reply needs the comment: checkin inbox --reply <n> "text" (- reads standard input, -e opens $EDITOR)');
   // The text first, before any request.
   let body = opts.text === '-' ? await ctx.io.readStdin() : opts.text;
   if (body !== undefined && body.trim() === '') throw new UsageError('The comment is empty; nothing was sent');
@@ -134,7 +170,8 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
   const notSent = body !== undefined ? `\nYour reply was not sent. Its text:\n${body}` : '';
   // The numbers are those this person saw in this terminal; no terminal, no numbers.
   const terminal = ctx.io.terminal;
-  if (!terminal) throw new UsageError('--reply <n> answers by the numbers a listing showed in this terminal, and this run has no terminal', `${BY_ID}${notSent}`);
+  if (!terminal)
+    throw new UsageError('--reply <n> answers by the numbers a listing showed in this terminal, and this run has no terminal', `${BY_ID}${notSent}`);
   let listing: InboxListing | undefined;
   try {
     listing = readMarker(ctx, await inboxKey(ctx))?.listings?.[terminal];
@@ -142,19 +179,28 @@ async function reply(ctx: Context, opts: InboxOptions): Promise<void> {
     throw body === undefined ? err : withHint(err, `Your reply was not sent. Its text:\n${body}`);
   }
   const listAgain = 'Run `checkin inbox` (or `checkin inbox --all`) here to list again, then `checkin inbox --reply <n> "text"` with a number it shows.';
-  if (!listing || typeof listing.at !== 'string' || !Array.isArray(listing.items)) throw new UsageError(`No inbox listing was shown in this terminal, so there is no item ${n} to answer`, `${listAgain}${notSent}`);
+  if (!listing || typeof listing.at !== 'string' || !Array.isArray(listing.items))
+    throw new UsageError(`No inbox listing was shown in this terminal, so there is no item ${n} to answer`, `${listAgain}${notSent}`);
   const now = ctx.now();
   const shown = relativeTime(listing.at, now);
   if (!(now.getTime() - Date.parse(listing.at) <= LISTING_HOURS * 3600_000)) {
-    throw new UsageError(`The inbox listing in this terminal was shown ${shown}: its numbers are not answered after ${LISTING_HOURS} hours`, `${listAgain}${notSent}`);
+    throw new UsageError(
+      `The inbox listing in this terminal was shown ${shown}: its numbers are not answered after ${LISTING_HOURS} hours`,
+      `${listAgain}${notSent}`,
+    );
   }
   const target = keptItem(listing.items[n - 1]);
   if (target === null) {
-    throw new UsageError(`Item ${n} cannot be answered from here: the service's link for it names no check-in or goal update`, `Open it in the web app (its link is in \`checkin inbox --all\`).${notSent}`);
+    throw new UsageError(
+      `Item ${n} cannot be answered from here: the service's link for it names no check-in or goal update`,
+      `Open it in the web app (its link is in \`checkin inbox --all\`).${notSent}`,
+    );
   }
-  if (!target && n <= listing.items.length) throw new UsageError(`Item ${n} of the listing kept for this terminal cannot be read (state.json holds something else there)`, `${listAgain}${notSent}`);
+  if (!target && n <= listing.items.length)
+    throw new UsageError(`Item ${n} of the listing kept for this terminal cannot be read (state.json holds something else there)`, `${listAgain}${notSent}`);
   if (!target) {
-    const had = listing.items.length === 0 ? 'it had no items' : listing.items.length === 1 ? 'it had item 1 only' : `it had items 1 to ${listing.items.length}`;
+    const had =
+      listing.items.length === 0 ? 'it had no items' : listing.items.length === 1 ? 'it had item 1 only' : `it had items 1 to ${listing.items.length}`;
     throw new UsageError(`There is no item ${n} in the listing shown in this terminal ${shown} (${had})`, `${listAgain}${notSent}`);
   }
   const on: Commentable = { kind: target.kind, id: target.id };

@@ -28,7 +28,7 @@ export interface McpOptions {
 export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
   return new Command('mcp')
     .description('Serve checkin to a coding agent (MCP over stdio): it reads, suggests and drafts; you say yes before anything is sent')
-    .option('--allow-send', "let the agent send without asking you, when its client cannot ask (no MCP elicitation)")
+    .option('--allow-send', 'let the agent send without asking you, when its client cannot ask (no MCP elicitation)')
     .option('--read-only', 'serve only the tools that read: no drafting, sending or logging (the drafts stay readable)')
     .addOption(new Option('--print-config <agent>', 'print how to add this server to an agent').choices(AGENTS))
     .addHelpText('after', '\nExamples:\n  claude mcp add checkin -- checkin mcp\n  checkin mcp --print-config vscode')

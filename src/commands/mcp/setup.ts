@@ -13,12 +13,24 @@ export function agentSetup(agent: Agent, allowSend: boolean, readOnly = false): 
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   switch (agent) {
     case 'claude':
-      return { note: 'Claude Code: run this once (add --scope user for every project, --scope project to share it in .mcp.json):', snippet: `claude mcp add checkin -- checkin ${args.join(' ')}\n` };
+      return {
+        note: 'Claude Code: run this once (add --scope user for every project, --scope project to share it in .mcp.json):',
+        snippet: `claude mcp add checkin -- checkin ${args.join(' ')}\n`,
+      };
     case 'codex':
-      return { note: `Codex: add this to ~/.codex/config.toml (or run once: codex mcp add checkin -- checkin ${args.join(' ')}):`, snippet: `[mcp_servers.checkin]\ncommand = "checkin"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]\n` };
+      return {
+        note: `Codex: add this to ~/.codex/config.toml (or run once: codex mcp add checkin -- checkin ${args.join(' ')}):`,
+        snippet: `[mcp_servers.checkin]\ncommand = "checkin"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]\n`,
+      };
     case 'vscode':
-      return { note: `VS Code (Copilot agent mode): add this to .vscode/mcp.json (or run: code --add-mcp '${JSON.stringify({ name: 'checkin', command: 'checkin', args })}'):`, snippet: `${json({ servers: { checkin: { type: 'stdio', command: 'checkin', args } } })}\n` };
+      return {
+        note: `VS Code (Copilot agent mode): add this to .vscode/mcp.json (or run: code --add-mcp '${JSON.stringify({ name: 'checkin', command: 'checkin', args })}'):`,
+        snippet: `${json({ servers: { checkin: { type: 'stdio', command: 'checkin', args } } })}\n`,
+      };
     case 'cursor':
-      return { note: 'Cursor: add this to ~/.cursor/mcp.json (or .cursor/mcp.json in a project):', snippet: `${json({ mcpServers: { checkin: { command: 'checkin', args } } })}\n` };
+      return {
+        note: 'Cursor: add this to ~/.cursor/mcp.json (or .cursor/mcp.json in a project):',
+        snippet: `${json({ mcpServers: { checkin: { command: 'checkin', args } } })}\n`,
+      };
   }
 }

@@ -25,7 +25,19 @@ import {
   type Job,
 } from '../../system/reminder-units.js';
 import { showCommand, systemHost, type Host } from '../../system/programs.js';
-import { installedReminders, MECHANISM_NAME, need, notifierName, plistPath, readCrontab, recordReminderRun, systemdPaths, type Installed, type Mechanism, type RunOutcome } from '../../system/reminder.js';
+import {
+  installedReminders,
+  MECHANISM_NAME,
+  need,
+  notifierName,
+  plistPath,
+  readCrontab,
+  recordReminderRun,
+  systemdPaths,
+  type Installed,
+  type Mechanism,
+  type RunOutcome,
+} from '../../system/reminder.js';
 
 export interface InstallOptions {
   at: string;
@@ -183,13 +195,25 @@ async function removal(host: Host, what: Installed): Promise<Step[]> {
       const systemctl = live ? need(host, 'systemctl') : undefined;
       // disable takes out the enabled link; the files go after, whatever it says.
       if (systemctl) steps.push(runStep(host, systemctl, ['--user', 'disable', '--now', `${UNIT}.timer`], false));
-      steps.push(removeStep(unit.wants), removeStep(unit.timer), removeStep(unit.service), pruneStep(dirname(unit.wants)), pruneStep(unit.dir), pruneStep(dirname(unit.dir)));
+      steps.push(
+        removeStep(unit.wants),
+        removeStep(unit.timer),
+        removeStep(unit.service),
+        pruneStep(dirname(unit.wants)),
+        pruneStep(unit.dir),
+        pruneStep(dirname(unit.dir)),
+      );
       if (systemctl) steps.push(runStep(host, systemctl, ['--user', 'daemon-reload']));
       return steps;
     }
     case 'crontab': {
       const crontab = need(host, 'crontab');
-      return [{ show: `${showCommand(crontab, ['-l'])} | grep -v '${CRON_TAG}$' | ${showCommand(crontab, ['-'])}`, act: async () => writeCrontab(host, crontab, await readCrontab(host, crontab), undefined) }];
+      return [
+        {
+          show: `${showCommand(crontab, ['-l'])} | grep -v '${CRON_TAG}$' | ${showCommand(crontab, ['-'])}`,
+          act: async () => writeCrontab(host, crontab, await readCrontab(host, crontab), undefined),
+        },
+      ];
     }
     case 'launchd': {
       const launchctl = need(host, 'launchctl');
@@ -267,14 +291,23 @@ async function chooseMechanism(host: Host): Promise<Mechanism> {
   if (host.platform === 'win32') return 'schtasks';
   if (await userManager(host)) return 'systemd';
   if (host.find('crontab')) return 'crontab';
-  throw new CliError('No scheduler to install the reminder with: no systemd user manager is running and crontab was not found', EXIT.FAILURE, 'Run `checkin cron` for a line to add to any scheduler.');
+  throw new CliError(
+    'No scheduler to install the reminder with: no systemd user manager is running and crontab was not found',
+    EXIT.FAILURE,
+    'Run `checkin cron` for a line to add to any scheduler.',
+  );
 }
 
 /** "Mon 2026-11-23 10:00 (in 7 h 38 min)": when it fires next, in this process's zone. */
 function whenNext(schedule: { at: TimeOfDay; days: number[] }, now: Date): string {
   const next = nextFire(schedule.at, schedule.days, now);
   const mins = Math.round((next.getTime() - now.getTime()) / 60_000);
-  const span = mins >= 24 * 60 ? `${Math.floor(mins / 1440)} d ${Math.floor((mins % 1440) / 60)} h` : mins >= 60 ? `${Math.floor(mins / 60)} h ${mins % 60} min` : `${mins} min`;
+  const span =
+    mins >= 24 * 60
+      ? `${Math.floor(mins / 1440)} d ${Math.floor((mins % 1440) / 60)} h`
+      : mins >= 60
+        ? `${Math.floor(mins / 60)} h ${mins % 60} min`
+        : `${mins} min`;
   const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][next.getDay()];
   return `${day} ${localDate(next)} ${formatAt({ hour: next.getHours(), minute: next.getMinutes() })} (in ${span})`;
 }
@@ -295,7 +328,9 @@ export async function runInstall(ctx: Context, opts: InstallOptions, host: Host)
   }
   for (const step of steps) await step.act();
   if (warning) ctx.io.err(warning);
-  ctx.io.out(`Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\nNext: ${whenNext(j, ctx.now())}. \`checkin remind status\` shows it; \`checkin remind remove\` takes it out.\n`);
+  ctx.io.out(
+    `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\nNext: ${whenNext(j, ctx.now())}. \`checkin remind status\` shows it; \`checkin remind remove\` takes it out.\n`,
+  );
 }
 
 export async function runRemindStatus(ctx: Context, opts: DryRunOption, host: Host): Promise<void> {
@@ -371,7 +406,8 @@ export async function runReminder(ctx: Context, opts: RunOptions, host: Host): P
   }
   // Each run leaves one record of what it did (`checkin doctor` reads it): a reminder that fails is otherwise noticed only by a missed check-in.
   const at = ctx.now().toISOString();
-  const record = (outcome: RunOutcome, detail?: string) => recordReminderRun(ctx.config().paths.state, { at, outcome, ...(detail !== undefined && { detail }) }, (m) => ctx.io.err(`warning: ${m}\n`));
+  const record = (outcome: RunOutcome, detail?: string) =>
+    recordReminderRun(ctx.config().paths.state, { at, outcome, ...(detail !== undefined && { detail }) }, (m) => ctx.io.err(`warning: ${m}\n`));
   let outcome: RunOutcome;
   try {
     outcome = await remindIfPending(ctx, host);

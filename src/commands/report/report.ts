@@ -39,9 +39,16 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
     .option('--until <day>', 'up to this day, inclusive (default: today); a weekday name is the first on or after --since')
     .option('--week', 'this week, Monday to Sunday')
     .option('--last-week', 'last week, Monday to Sunday')
-    .addOption(new Option('--format <format>', 'md, csv, json or html (one page with charts, no script)').choices(['md', 'csv', 'json', 'html'] as const).default('md' as const))
+    .addOption(
+      new Option('--format <format>', 'md, csv, json or html (one page with charts, no script)')
+        .choices(['md', 'csv', 'json', 'html'] as const)
+        .default('md' as const),
+    )
     .option('--open', 'with --format html: write the page to a file and open it in your browser')
-    .addHelpText('after', '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html',
+    )
     .action((opts) => run(ctx, opts));
 }
 
@@ -56,7 +63,8 @@ function moodCounts(list: CheckIn[]): Array<{ mood: string; count: number }> {
 export async function runReport(ctx: Context, opts: ReportOptions): Promise<void> {
   if (opts.open && opts.format !== 'html') throw new UsageError('--open is for --format html');
   if (opts.week && opts.lastWeek) throw new UsageError('Give --week or --last-week, not both');
-  if ((opts.week || opts.lastWeek) && (opts.since !== undefined || opts.until !== undefined)) throw new UsageError(`${opts.week ? '--week' : '--last-week'} is the whole period; leave out --since and --until`);
+  if ((opts.week || opts.lastWeek) && (opts.since !== undefined || opts.until !== undefined))
+    throw new UsageError(`${opts.week ? '--week' : '--last-week'} is the whole period; leave out --since and --until`);
   const now = await today(ctx);
   const monday = addDays(weekStart(now), opts.lastWeek ? -7 : 0);
   const range =
@@ -88,7 +96,13 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     ),
     allGoals(api, { people_ids, team_ids }),
   ]);
-  const updates = (await newestUpdatesOf(api, goals.map((g) => g.id), { onPause }))
+  const updates = (
+    await newestUpdatesOf(
+      api,
+      goals.map((g) => g.id),
+      { onPause },
+    )
+  )
     .flat()
     .filter((u) => u.created_at.slice(0, 10) >= since && u.created_at.slice(0, 10) <= until);
 

@@ -31,7 +31,14 @@ export interface SandboxOptions {
 export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandbox) {
   return new Command('sandbox')
     .description('Start a local service that speaks the same API, with demo data')
-    .addOption(intOption('--port <n>', `port to listen on (default ${SANDBOX_PORT} or CHECKIN_SANDBOX_PORT, the same at every start; a free one when that is taken; 0 = a free one)`, 0, 65535))
+    .addOption(
+      intOption(
+        '--port <n>',
+        `port to listen on (default ${SANDBOX_PORT} or CHECKIN_SANDBOX_PORT, the same at every start; a free one when that is taken; 0 = a free one)`,
+        0,
+        65535,
+      ),
+    )
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--token <token>', "the demo person's read+write token")
     .option('--data <file>', 'load state from FILE and save every change to it')
@@ -53,7 +60,9 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
       host: opts.host,
       ...(opts.token !== undefined && { token: opts.token }),
       ...(opts.data !== undefined && { dataFile: opts.data }),
-      ...((opts.people !== undefined || opts.days !== undefined) && { size: { ...(opts.people !== undefined && { people: opts.people }), ...(opts.days !== undefined && { days: opts.days }) } }),
+      ...((opts.people !== undefined || opts.days !== undefined) && {
+        size: { ...(opts.people !== undefined && { people: opts.people }), ...(opts.days !== undefined && { days: opts.days }) },
+      }),
       ...(!opts.rateLimit && { rateLimit: false as const }),
       ...(opts.log && {
         onRequest: (r) => {
@@ -74,7 +83,8 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
     }
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, 'Pick another with --port, or --port 0 for a free one');
+    if (e.code === 'EADDRINUSE')
+      throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, 'Pick another with --port, or --port 0 for a free one');
     if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UsageError(`Cannot listen on ${opts.host}: not an address of this machine`);
     if (e.code === 'EDATAFILE') throw new UsageError(e.message);
     if (e.code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${opts.port}`);

@@ -25,8 +25,14 @@ const scopeOption = (about: string) => new Option('--scope <scope>', about).choi
 export function skillInstallCommand(ctx: Context, run: Run<SkillInstallOptions> = runSkillInstall) {
   return new Command('install')
     .description("Write checkin's skill into an agent's skills folder (replaces an earlier checkin's copy; never one you changed, unless --force)")
-    .addOption(agentOption('the agent: claude (~/.claude/skills), codex (~/.agents/skills), vscode (GitHub Copilot: ~/.copilot/skills)').default('claude' as const))
-    .addOption(scopeOption('user: for every project (under your home folder); project: this folder only (.claude/, .agents/ or .github/skills)').default('user' as const))
+    .addOption(
+      agentOption('the agent: claude (~/.claude/skills), codex (~/.agents/skills), vscode (GitHub Copilot: ~/.copilot/skills)').default('claude' as const),
+    )
+    .addOption(
+      scopeOption('user: for every project (under your home folder); project: this folder only (.claude/, .agents/ or .github/skills)').default(
+        'user' as const,
+      ),
+    )
     .option('--force', 'replace a copy that has changes of its own')
     .addHelpText('after', '\nExamples:\n  checkin skill install\n  checkin skill install --agent codex --scope project')
     .action((opts) => run(ctx, opts));
@@ -41,7 +47,10 @@ export function skillStatusCommand(ctx: Context, run: Run<SkillStatusOptions> = 
 }
 
 export function skillCommand(ctx: Context) {
-  return new Command('skill').description("checkin's Agent Skill for coding agents: install it, see where it is").addCommand(skillInstallCommand(ctx)).addCommand(skillStatusCommand(ctx));
+  return new Command('skill')
+    .description("checkin's Agent Skill for coding agents: install it, see where it is")
+    .addCommand(skillInstallCommand(ctx))
+    .addCommand(skillStatusCommand(ctx));
 }
 
 const where = (agent: SkillAgent, scope: SkillScope) => `${agentName(agent)} (${scope})`;
@@ -56,7 +65,10 @@ export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): 
         : before.kind === 'changed' && before.version !== undefined
           ? `has changes of its own since checkin ${before.version} wrote it`
           : 'is not a copy checkin wrote';
-    throw new UsageError(`${file} ${why}: left as it is`, `\`checkin skill install --agent ${opts.agent} --scope ${opts.scope} --force\` replaces it with checkin ${VERSION}'s.`);
+    throw new UsageError(
+      `${file} ${why}: left as it is`,
+      `\`checkin skill install --agent ${opts.agent} --scope ${opts.scope} --force\` replaces it with checkin ${VERSION}'s.`,
+    );
   }
   if (!wrote) return ctx.io.out(`The checkin skill for ${who} is up to date (checkin ${VERSION}): ${file}\n`);
   const done =

@@ -13,7 +13,22 @@ import { statsSentences, statsView } from '../../ui/stats-view.js';
 import { unicodeLocale } from '../../ui/wall.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
 
-export const STATS_FIELDS = ['kind', 'person', 'teams', 'people', 'zone', 'since', 'until', 'today', 'weeks_count', 'streak', 'totals', 'days', 'weeks', 'open_blockers'] as const;
+export const STATS_FIELDS = [
+  'kind',
+  'person',
+  'teams',
+  'people',
+  'zone',
+  'since',
+  'until',
+  'today',
+  'weeks_count',
+  'streak',
+  'totals',
+  'days',
+  'weeks',
+  'open_blockers',
+] as const;
 
 export interface StatsOptions {
   person?: string;
@@ -26,7 +41,7 @@ const collectTeams = (value: string, previous: string[] | true | undefined): str
 
 export function statsCommand(ctx: Context, run: Run<StatsOptions> = runStats) {
   return new Command('stats')
-    .description('Pictures of the weeks: a calendar of scheduled days, streaks, mood over time, blockers (yours, a person\'s or a team\'s)')
+    .description("Pictures of the weeks: a calendar of scheduled days, streaks, mood over time, blockers (yours, a person's or a team's)")
     .option('--person <who>', 'a person: UUID, me, a name or @username (default: me)')
     .addOption(new Option('--team [team]', 'a team as a whole (UUID or name, repeatable; alone: the team setting, else all of yours)').argParser(collectTeams))
     .addOption(intOption('--weeks <n>', `how many weeks, this one included (default ${STATS_WEEKS.default}, at most ${STATS_WEEKS.max})`, 1, STATS_WEEKS.max))
@@ -39,7 +54,8 @@ export function statsCommand(ctx: Context, run: Run<StatsOptions> = runStats) {
 }
 
 export async function runStats(ctx: Context, opts: StatsOptions): Promise<void> {
-  if (opts.person !== undefined && opts.team !== undefined) throw new UsageError('Give --person or --team, not both: a team is shown as a whole, never person by person');
+  if (opts.person !== undefined && opts.team !== undefined)
+    throw new UsageError('Give --person or --team, not both: a team is shown as a whole, never person by person');
   const stats = await gatherStats(ctx, { person: opts.person, team: opts.team, weeks: opts.weeks }, { onPause: pauseNotice(ctx) });
   if (opts.json) return printJson(ctx.io, stats, opts.json);
   ctx.io.page();

@@ -53,9 +53,20 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   await printOne(
     ctx.io,
     ctx.now(),
-    { date, state, check_in: checkIn, ...(count !== undefined && { unread: count }), ...(waiting !== undefined && { drafts_waiting: waiting }), ...(onMe && { blocked_on_you: onMe }) },
+    {
+      date,
+      state,
+      check_in: checkIn,
+      ...(count !== undefined && { unread: count }),
+      ...(waiting !== undefined && { drafts_waiting: waiting }),
+      ...(onMe && { blocked_on_you: onMe }),
+    },
     opts.json,
-    (v, s) => statusLine(v, s.date, s.state) + (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') + blockedOnYouLines(v, s.blocked_on_you ?? [], date) + waitingLine,
+    (v, s) =>
+      statusLine(v, s.date, s.state) +
+      (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') +
+      blockedOnYouLines(v, s.blocked_on_you ?? [], date) +
+      waitingLine,
   );
   if (state === 'pending') throw new ExitSignal(EXIT.PENDING);
 }

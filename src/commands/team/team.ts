@@ -25,7 +25,14 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
     .option('--team <team>', 'only this team (UUID or name; repeatable; default: the team setting, else all my teams)', collect)
     .addOption(jsonOption(JSON_FIELDS.teamReport))
     .option('--watch', "today's wall, kept up to date on the terminal (q quits, r refreshes)")
-    .addOption(intOption('--interval <seconds>', `with --watch: seconds between refreshes (default ${WATCH_INTERVAL_S}; longer when the rate budget is low)`, MIN_WATCH_INTERVAL_S, 3600))
+    .addOption(
+      intOption(
+        '--interval <seconds>',
+        `with --watch: seconds between refreshes (default ${WATCH_INTERVAL_S}; longer when the rate budget is low)`,
+        MIN_WATCH_INTERVAL_S,
+        3600,
+      ),
+    )
     .action((opts) => run(ctx, opts));
 }
 
@@ -43,4 +50,3 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   ctx.io.page();
   await printOne(ctx.io, ctx.now(), report, opts.json, teamDayView);
 }
-

@@ -96,7 +96,11 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   const unicode = unicodeLocale(ctx.env);
   const plain = ctx.io.accessible;
   const view = (): WallView => ({ c, rich: true, width: screen ? screen.size().columns : ctx.io.columns, now: ctx.now(), unicode });
-  const data = (): WallData => ({ date, teams: teamDays(teams, itemsOf(checkIns!), date, new Map([...counted].flatMap(([id, x]) => (x.run ? [[id, x.run] as const] : [])))), goals: itemsOf(goals!) });
+  const data = (): WallData => ({
+    date,
+    teams: teamDays(teams, itemsOf(checkIns!), date, new Map([...counted].flatMap(([id, x]) => (x.run ? [[id, x.run] as const] : [])))),
+    goals: itemsOf(goals!),
+  });
 
   const quit = new AbortController();
   let wake = new AbortController();
@@ -166,7 +170,13 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
       const askedNow = asked;
       asked = false;
       // Quitting does not wait for an answer still on its way (closing the client ends it).
-      const outcome = await Promise.race([refresh().then((changed) => ({ changed }), (error: unknown) => ({ error })), quitting]);
+      const outcome = await Promise.race([
+        refresh().then(
+          (changed) => ({ changed }),
+          (error: unknown) => ({ error }),
+        ),
+        quitting,
+      ]);
       if (outcome === 'quit') break;
       lastAt = ctx.now();
       if ('error' in outcome) {
@@ -267,7 +277,10 @@ function asLines(ctx: Context, data: () => WallData, status: WallStatus): Shows 
     checked(asked) {
       const f = status.failure;
       if (f) {
-        if (f.message !== failed || asked) say(`Refresh failed at ${time(f.at)}: ${f.message}. Still showing the wall of ${time(status.updatedAt)}; next try at ${time(status.nextAt)} (r tries now).`);
+        if (f.message !== failed || asked)
+          say(
+            `Refresh failed at ${time(f.at)}: ${f.message}. Still showing the wall of ${time(status.updatedAt)}; next try at ${time(status.nextAt)} (r tries now).`,
+          );
         failed = f.message;
         return;
       }

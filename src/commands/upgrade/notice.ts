@@ -22,7 +22,9 @@ export function updateNotice(ctx: Context): void {
       kept = { ...kept, checkedAt: now.toISOString() };
       writeState(ctx.env, kept);
       const args = buildKind() === 'npm' && process.argv[1] ? [process.argv[1], 'upgrade', '--record'] : ['upgrade', '--record'];
-      const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...ctx.env, CHECKIN_NO_UPDATE_NOTIFIER: '1' }, windowsHide: true });
+      const child = process
+        .getBuiltinModule('node:child_process')
+        .spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...ctx.env, CHECKIN_NO_UPDATE_NOTIFIER: '1' }, windowsHide: true });
       child.on('error', () => undefined);
       child.unref();
     } else if (decision.line) writeState(ctx.env, kept);

@@ -18,17 +18,19 @@ export interface UpgradeOptions {
 }
 
 export function upgradeCommandDef(ctx: Context, run: Run<UpgradeOptions> = runUpgrade) {
-  return new Command('upgrade')
-    .description('Upgrade checkin the way it was installed (npm, Homebrew, .deb and Scoop: prints their command; the install.sh binary: replaces itself)')
-    .option('--check', 'say what would be done, change nothing')
-    .option('-y, --yes', 'upgrade without asking (scripts)')
-    // The update notice's daily check (commands/upgrade/notice.ts): keeps the newest version, prints nothing.
-    .addOption(new Option('--record').hideHelp())
-    .addHelpText(
-      'after',
-      '\nThe release is read from CHECKIN_RELEASE_URL (https, or http to this machine), else GitHub\'s latest release.\nCHECKIN_NO_UPDATE_NOTIFIER=1 turns off the daily "a newer checkin" line.',
-    )
-    .action((opts) => run(ctx, opts));
+  return (
+    new Command('upgrade')
+      .description('Upgrade checkin the way it was installed (npm, Homebrew, .deb and Scoop: prints their command; the install.sh binary: replaces itself)')
+      .option('--check', 'say what would be done, change nothing')
+      .option('-y, --yes', 'upgrade without asking (scripts)')
+      // The update notice's daily check (commands/upgrade/notice.ts): keeps the newest version, prints nothing.
+      .addOption(new Option('--record').hideHelp())
+      .addHelpText(
+        'after',
+        '\nThe release is read from CHECKIN_RELEASE_URL (https, or http to this machine), else GitHub\'s latest release.\nCHECKIN_NO_UPDATE_NOTIFIER=1 turns off the daily "a newer checkin" line.',
+      )
+      .action((opts) => run(ctx, opts))
+  );
 }
 
 const KIND_WORDS: Record<InstallKind, string> = {

@@ -38,7 +38,8 @@ export function contentOptions<A extends unknown[], O extends OptionValues>(cmd:
  * list` show it (resolved from what was listed, else one list request); the error says where to find one.
  */
 export async function uuid(ctx: Context, value: string, what: 'The goal id' | 'The update id', opts: { cacheOnly?: boolean } = {}): Promise<string> {
-  const hint = what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.';
+  const hint =
+    what === 'The goal id' ? 'List your goals and their ids with `checkin goals`.' : 'List the updates of a goal with `checkin goal update list <goal-id>`.';
   try {
     return await goalIdOf(ctx, value, what, opts);
   } catch (err) {
@@ -58,10 +59,17 @@ export interface GoalUpdateCurrent {
  * What is typed is kept as a draft for `keepFor` as soon as it exists, so no refusal loses it;
  * the title is asked (and required) before the editor opens.
  */
-export async function gather(ctx: Context, flags: GoalUpdateContentOptions, current: GoalUpdateCurrent, needAll: boolean, keepFor?: DraftTarget): Promise<GoalUpdateInput> {
+export async function gather(
+  ctx: Context,
+  flags: GoalUpdateContentOptions,
+  current: GoalUpdateCurrent,
+  needAll: boolean,
+  keepFor?: DraftTarget,
+): Promise<GoalUpdateInput> {
   const input: GoalUpdateInput = {};
   const keepTyped = async () => {
-    if (keepFor && (input.body !== undefined || input.title !== undefined)) keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } }, piped !== undefined ? 'piped' : 'typed');
+    if (keepFor && (input.body !== undefined || input.title !== undefined))
+      keep(ctx, keepFor, { kind: 'goal-update', input: { ...input } }, piped !== undefined ? 'piped' : 'typed');
   };
   const piped = flags.body === '-' ? (await ctx.io.readStdin()).replace(/\s+$/, '') : undefined;
   if (piped !== undefined) {
@@ -80,7 +88,10 @@ export async function gather(ctx: Context, flags: GoalUpdateContentOptions, curr
   if (flags.edit || missing) {
     if (!ctx.io.canPrompt) {
       const kept = keepFor && flags.body === '-' ? ` ${keptLine(resumeCommand(keepFor))}` : '';
-      throw new UsageError(flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body', `Give them as options: --title "…" --body "…" (--body - reads standard input).${kept}`);
+      throw new UsageError(
+        flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body',
+        `Give them as options: --title "…" --body "…" (--body - reads standard input).${kept}`,
+      );
     }
     while (input.title === undefined || (needAll && input.title.trim() === '')) {
       input.title = (await ctx.prompter().input('Title', { default: current.title ?? '' })).trim();

@@ -48,14 +48,21 @@ export async function runGoalUpdateCreate(ctx: Context, opts: GoalUpdateCreateOp
       const [goal, [latest]] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 1 })]);
       const view = await viewFor(ctx.io, ctx.now());
       ctx.io.out(goalHeaderView(view, goal, latest));
-      const context = [`A goal update on “${goal.title}”${goal.progress != null ? ` (progress ${goal.progress}%)` : ''}.`, ...(latest ? [`The latest update, “${latest.title}”:`, ...quoted(latest.body ?? '')] : ['It has no updates yet.'])];
+      const context = [
+        `A goal update on “${goal.title}”${goal.progress != null ? ` (progress ${goal.progress}%)` : ''}.`,
+        ...(latest ? [`The latest update, “${latest.title}”:`, ...quoted(latest.body ?? '')] : ['It has no updates yet.']),
+      ];
       const input = await gather(ctx, opts, { context }, true, { kind: 'goal-update', goalId: id });
       const p = ctx.prompter();
       // Progress and confidence, the latest update's as defaults (what the service would carry forward).
       if (input.progress === undefined) input.progress = await askProgress(ctx, latest?.progress ?? goal.progress ?? 1);
       if (input.confidence === undefined) {
         const now = latest?.confidence ?? goal.confidence ?? 90;
-        input.confidence = await p.select<number>('Confidence', [...CONFIDENCE_LEVELS].reverse().map((l) => ({ name: l.label, value: l.value })), { default: nearestConfidence(now).value });
+        input.confidence = await p.select<number>(
+          'Confidence',
+          [...CONFIDENCE_LEVELS].reverse().map((l) => ({ name: l.label, value: l.value })),
+          { default: nearestConfidence(now).value },
+        );
       }
       keep(ctx, { kind: 'goal-update', goalId: id }, { kind: 'goal-update', input });
       ctx.io.err(view.c.dim('\nPreview (not posted yet):\n'));

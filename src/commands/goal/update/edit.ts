@@ -34,7 +34,20 @@ export async function runGoalUpdateEdit(ctx: Context, opts: GoalUpdateEditOption
       const nothingGiven = opts.title === undefined && opts.body === undefined && opts.progress === undefined && opts.confidence === undefined;
       const needsCurrent = ctx.io.canPrompt && (opts.edit || nothingGiven);
       const current = needsCurrent ? await getGoalUpdate(api, id) : undefined;
-      const input = await gather(ctx, { ...opts, edit: opts.edit || Boolean(needsCurrent && opts.body === undefined) }, current ? { ...current, context: [`Your goal update “${current.title}”${current.goal?.title ? ` on “${current.goal.title}”` : ''}, as it stands, is below: change it and save.`] } : {}, false, { kind: 'goal-update-edit', id });
+      const input = await gather(
+        ctx,
+        { ...opts, edit: opts.edit || Boolean(needsCurrent && opts.body === undefined) },
+        current
+          ? {
+              ...current,
+              context: [
+                `Your goal update “${current.title}”${current.goal?.title ? ` on “${current.goal.title}”` : ''}, as it stands, is below: change it and save.`,
+              ],
+            }
+          : {},
+        false,
+        { kind: 'goal-update-edit', id },
+      );
       if (Object.keys(input).length === 0) throw new UsageError('Nothing to change: give --title, --body, --progress or --confidence (or --edit)');
       return input;
     },

@@ -24,6 +24,10 @@ export function goalUpdateListCommand(ctx: Context, run: Run<GoalUpdateListOptio
 export async function runGoalUpdateList(ctx: Context, opts: GoalUpdateListOptions): Promise<void> {
   const list = await allGoalUpdates(await ctx.api(), await uuid(ctx, opts.goalId, 'The goal id'));
   // Remembered for resolving short ids (best effort).
-  await rememberShown(ctx, 'goal update', list.map((u) => u.id));
+  await rememberShown(
+    ctx,
+    'goal update',
+    list.map((u) => u.id),
+  );
   await printList(ctx.io, ctx.now(), list, opts.json, 'No updates yet.', goalUpdateRows);
 }
