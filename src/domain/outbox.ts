@@ -581,6 +581,48 @@ export function personDraft(id: string): [string, string] | undefined {
   return m ? [m[1]!, m[2]!] : undefined;
 }
 
+/** Whether words the service saved at `updatedAt` are newer than an entry: its base, or (unknown) when it was typed. */
+export function newerThan(entry: Entry, updatedAt: unknown): boolean {
+  const at = typeof updatedAt === 'string' ? Date.parse(updatedAt) : NaN;
+  // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
+  const since =
+    entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
+  return at > since;
+}
+
+/**
+ * Newer words on the service where an entry would write: without a terminal refused (kept, and said);
+ * on one both are shown and the person chooses. Resolves 'mine' (send the entry) or 'edit' (open both
+ * in the editor); "keep what is there" is a cancel, the entry kept.
+ */
+export async function askOverNewer(
+  ctx: Context,
+  entry: Entry,
+  /** `theirs` and `mine` as shown, each with the line ends that follow it. */
+  o: { what: string; words: string; target: DraftTarget; savedAt: string; theirs: string; mine: string },
+): Promise<'mine' | 'edit'> {
+  const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace ${o.words} saved on the service later (${whenLabel(o.savedAt)})`;
+  if (!ctx.io.canPrompt)
+    throw new CliError(
+      `${kept}; it was not sent and is still kept`,
+      EXIT.FAILURE,
+      ...(ctx.advice
+        ? [terminal(`At a terminal, \`${ctx.advice.resume(o.target)}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)]
+        : []),
+    );
+  ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${o.theirs}The draft:\n${o.mine}`));
+  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>(`Which should ${o.what} hold?`, [
+    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
+    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
+    { name: 'Open both in the editor', value: 'edit' },
+  ]);
+  if (choice === 'theirs')
+    throw new CancelledError(
+      `Nothing was sent; ${o.what} keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`,
+    );
+  return choice;
+}
+
 /**
  * A resume never writes over newer words: the check-in now against the entry's base (or, unknown,
  * when it was typed). Newer answers where it writes: a terminal shows both and asks (mine:
@@ -597,35 +639,16 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   const theirs = answersOf(now);
   // Only answers the entry would replace count: words there that differ from the entry's.
   const words = ANSWER_NAMES.some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
-  const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
-  // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
-  const since =
-    entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
-  if (!words || !(at > since)) return undefined;
-  const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace answers saved on the service later (${whenLabel(String(now.updated_at))})`;
-  if (!ctx.io.canPrompt)
-    throw new CliError(
-      `${kept}; it was not sent and is still kept`,
-      EXIT.FAILURE,
-      ...(ctx.advice
-        ? [
-            terminal(
-              `At a terminal, \`${ctx.advice.resume({ kind: 'check-in', key: now.date })}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`,
-            ),
-          ]
-        : []),
-    );
-  ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${buildTemplate(theirs, now.date)}\nThe draft:\n${buildTemplate(answers, now.date)}\n`));
-  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the check-in hold?', [
-    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
-    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
-    { name: 'Open both in the editor', value: 'edit' },
-  ]);
+  if (!words || !newerThan(entry, now.updated_at)) return undefined;
+  const choice = await askOverNewer(ctx, entry, {
+    what: 'the check-in',
+    words: 'answers',
+    target: { kind: 'check-in', key: now.date },
+    savedAt: String(now.updated_at),
+    theirs: `${buildTemplate(theirs, now.date)}\n`,
+    mine: `${buildTemplate(answers, now.date)}\n`,
+  });
   if (choice === 'mine') return undefined;
-  if (choice === 'theirs')
-    throw new CancelledError(
-      `Nothing was sent; the check-in keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`,
-    );
   const both = `${buildTemplate(answers, now.date)}\n<!-- On the service now (saved ${whenLabel(String(now.updated_at))}); take what you want from it:\n\n${buildTemplate(theirs, now.date).replace(/-->/g, '-- >')}\n-->\n`;
   const read = readTemplate(await editKept(ctx, { kind: 'check-in', key }, both));
   if (read.problems.length > 0)

@@ -23,15 +23,17 @@ import { asSent } from '../core/blockers.js';
 import { readTemplate } from '../core/checkin-answers.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../api/errors.js';
-import { CancelledError, CliError, EXIT, terminal, UsageError } from '../errors.js';
+import { CancelledError, terminal, UsageError } from '../errors.js';
 import { quoted, withContext, withoutContext } from '../ui/editor-text.js';
-import { sanitize, sanitizeLine } from '../ui/sanitize.js';
+import { sanitizeLine } from '../ui/sanitize.js';
 import { resolveGoalNames } from './account.js';
 import {
+  askOverNewer,
   commentBody,
   editKept,
   entryDay,
   guardNewer,
+  newerThan,
   whenLabel,
   personDraft,
   sendWithDraft,
@@ -101,32 +103,18 @@ async function guardNewerUpdate(ctx: Context, id: string, entry: Entry, input: G
     throw err;
   }
   const words = (['title', 'body'] as const).some((k) => input[k] !== undefined && now[k].trim() !== '' && now[k] !== input[k]);
-  const at = typeof now.updated_at === 'string' ? Date.parse(now.updated_at) : NaN;
-  // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
-  const since = entry.base && entry.base !== 'new' ? Date.parse(entry.base) : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
-  if (!words || !(at > since)) return undefined;
+  if (!words || !newerThan(entry, now.updated_at)) return undefined;
   const target = { kind: 'goal-update-edit', id } as const;
-  const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace a goal update saved on the service later (${whenLabel(String(now.updated_at))})`;
-  if (!ctx.io.canPrompt)
-    throw new CliError(
-      `${kept}; it was not sent and is still kept`,
-      EXIT.FAILURE,
-      ...(ctx.advice
-        ? [terminal(`At a terminal, \`${ctx.advice.resume(target)}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)]
-        : []),
-    );
   const shown = (u: GoalUpdateInput) => `${u.title ?? ''}\n\n${u.body ?? ''}`.trim();
-  ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${shown(now)}\n\nThe draft:\n${shown(input)}\n\n`));
-  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>('Which should the goal update hold?', [
-    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
-    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
-    { name: 'Open both in the editor', value: 'edit' },
-  ]);
+  const choice = await askOverNewer(ctx, entry, {
+    what: 'the goal update',
+    words: 'a goal update',
+    target,
+    savedAt: String(now.updated_at),
+    theirs: `${shown(now)}\n\n`,
+    mine: `${shown(input)}\n\n`,
+  });
   if (choice === 'mine') return undefined;
-  if (choice === 'theirs')
-    throw new CancelledError(
-      `Nothing was sent; the goal update keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`,
-    );
   const context = [`On the service now (saved ${whenLabel(String(now.updated_at))}), “${now.title}”; take what you want from it:`, ...quoted(now.body, 40)];
   const body = withoutContext(await editKept(ctx, target, withContext(context, input.body ?? now.body)));
   if (body.trim() === '') throw new CancelledError(`Nothing was written in the editor; nothing was sent, and the draft ${entry.id} is still kept`);
