@@ -74,17 +74,14 @@ export async function warmForSnapshot(): Promise<void> {
     io.silence();
     const made = createContext({ io, env });
     const day = new Date().toISOString().slice(0, 10);
+    const { ANSWER_NAMES } = await import('./core/checkin-answers.js');
     const body = JSON.stringify({
       type: 'check-in',
       id: '00000000-0000-4000-8000-000000000000',
       date: day,
       person: { id: '00000000-0000-4000-8000-000000000001', name: 'Warm' },
       teams: [],
-      previous: null,
-      intentions: null,
-      blockers: null,
-      mood: null,
-      previous_completed: null,
+      ...Object.fromEntries(ANSWER_NAMES.map((name) => [name, null])),
       blocked: false,
       absent: false,
       completed_at: null,
