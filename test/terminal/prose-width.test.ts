@@ -16,18 +16,30 @@ import { Screen } from '../helpers/terminal.js';
 
 const COLS = 80;
 
-/** What the program wrote, as the lines it ended with newlines (escape sequences gone). */
+/** Printed by the terminal's shell once the commands are done: everything before it has reached the screen. */
+const END = '[end of output]';
+
+/** What the program wrote, as the lines it ended with newlines (escape sequences gone), up to END. */
 function writtenLines(raw: string): string[] {
-  return raw
+  const lines = raw
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .replace(/\r/g, '')
     .split('\n');
+  const end = lines.lastIndexOf(END);
+  return end < 0 ? lines : lines.slice(0, end);
 }
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
+/**
+ * The commands typed in one terminal, then END printed and the shell held until the test has seen it
+ * (a pseudo-terminal's last output can otherwise arrive after its process is gone, and be lost).
+ */
 async function run(args: string[] | { script: string }, env: NodeJS.ProcessEnv, rows = 40, pipe?: string, cols = COLS, timeoutMs?: number): Promise<Screen> {
-  const s = new Screen(args, env, { cols, rows }, pipe);
+  const line = Array.isArray(args) ? `checkin ${args.map((a) => `'${a}'`).join(' ')} ${pipe ?? ''}` : args.script;
+  const s = new Screen({ script: `${line}\nprintf '%s\\n' '${END}'\nread done` }, env, { cols, rows });
+  await s.waitFor(END, timeoutMs);
+  s.type('\r');
   await s.exit(timeoutMs);
   return s;
 }
