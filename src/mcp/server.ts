@@ -93,6 +93,19 @@ export const complete = {
 
 function registerResources(served: Served): void {
   const { server, ctx } = served;
+  /** My teams' day (or the named ones') as the marked text the team_day tool gives. */
+  const teamDayResource = async (uri: URL, which: Parameters<typeof teamDay>[1]) => {
+    try {
+      const report = await teamDay(ctx, which);
+      return {
+        contents: [
+          { uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
+        ],
+      };
+    } catch (err) {
+      throw resourceError(ctx, err);
+    }
+  };
   server.registerResource(
     'today',
     'checkin://check-ins/today',
@@ -120,16 +133,7 @@ function registerResources(served: Served): void {
     'checkin://team/today',
     { title: "The team's day", description: "My teams' check-ins today: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' },
     async (uri) => {
-      try {
-        const report = await teamDay(ctx, {});
-        return {
-          contents: [
-            { uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
-          ],
-        };
-      } catch (err) {
-        throw resourceError(ctx, err);
-      }
+      return teamDayResource(uri, {});
     },
   );
   server.registerResource(
@@ -176,16 +180,7 @@ function registerResources(served: Served): void {
       mimeType: 'text/plain',
     },
     async (uri, { team }) => {
-      try {
-        const report = await teamDay(ctx, { teams: [decodeURIComponent(String(team))] });
-        return {
-          contents: [
-            { uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
-          ],
-        };
-      } catch (err) {
-        throw resourceError(ctx, err);
-      }
+      return teamDayResource(uri, { teams: [decodeURIComponent(String(team))] });
     },
   );
   server.registerResource(
