@@ -306,11 +306,23 @@ class Store {
     // Made 0600 before SQLite opens it (its -wal and -shm files take the same mode); never through a link.
     closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600));
     this.db = new (sqlite().DatabaseSync)(file);
-    this.db.exec(`PRAGMA busy_timeout = ${wait ? BUSY_MS : READ_BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
-      CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept',
-        holder TEXT, sending_at TEXT, maybe_at TEXT);
-      CREATE TABLE IF NOT EXISTS imported (name TEXT PRIMARY KEY);
-      PRAGMA busy_timeout = ${READ_BUSY_MS};`);
+    const deadline = Date.now() + (wait ? BUSY_MS : READ_BUSY_MS);
+    for (;;) {
+      try {
+        this.db.exec(`PRAGMA busy_timeout = ${wait ? BUSY_MS : READ_BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
+          CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept',
+            holder TEXT, sending_at TEXT, maybe_at TEXT);
+          CREATE TABLE IF NOT EXISTS imported (name TEXT PRIMARY KEY);
+          PRAGMA busy_timeout = ${READ_BUSY_MS};`);
+        return;
+      } catch (err) {
+        // Several processes making the database at once: the switch to WAL and the first tables can be
+        // refused at once (SQLite does not wait there), so they are tried again, within the same bound.
+        const code = (err as { errcode?: number }).errcode;
+        if ((code !== 5 && code !== 6) || Date.now() >= deadline) throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 20));
+      }
+    }
   }
 
   private close(): void {
