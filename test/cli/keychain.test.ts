@@ -133,20 +133,26 @@ describe('the single binary (CHECKIN_TEST_BINARY): the keychain addon it carries
 });
 
 const run = promisify(execFile);
-const haveSecretService = await run('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).then(
+const haveSecretService = await run('sh', ['-c', 'command -v dbus-run-session && command -v dbus-send && command -v gnome-keyring-daemon']).then(
   () => true,
   () => false,
 );
 
 describe('the real keychain (Secret Service)', () => {
   it.skipIf(!haveSecretService)(
-    `login, a run and logout through gnome-keyring in a D-Bus session${haveSecretService ? '' : ' — skipped: dbus-run-session or gnome-keyring-daemon is not installed'}`,
+    `login, a run and logout through gnome-keyring in a D-Bus session${haveSecretService ? '' : ' — skipped: dbus-run-session, dbus-send or gnome-keyring-daemon is not installed'}`,
     async () => {
       // checkin: node and the script, or the single binary (CHECKIN_TEST_BINARY), which writes out the
       // keychain addon it carries and loads it.
       const script = `
       checkin() { ${CLI_WORDS.map((w) => `'${w}'`).join(' ')} "$@"; }
       eval $(echo -n pw | gnome-keyring-daemon --unlock --components=secrets) >/dev/null
+      # The unlocked daemon takes the Secret Service's bus name a moment after it returns; a call before
+      # then makes D-Bus start a second, empty daemon ("no result found"). Wait for the name (bounded).
+      i=0; until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; do
+        i=$((i+1)); [ $i -ge 200 ] && { echo "the Secret Service never took its name"; exit 1; }; sleep 0.05
+      done
       echo "$TOKEN" | checkin login --with-token 2>&1
       checkin today --json >/dev/null && echo "today: ok"
       checkin auth status
