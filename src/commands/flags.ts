@@ -100,11 +100,19 @@ export function once<T = string>(flag: string, parse: (value: string) => T = (v)
 /**
  * Every option of `cmd` that takes one value and has no parser of its own (commander would keep
  * the last of several and drop the others without a word) is made to refuse a second one. Options
- * that collect (--team, -p…) or parse (whole numbers) have their own rule; one with a default is left as it is.
+ * that collect (--team, -p…) or parse (whole numbers) have their own rule. One with a default
+ * (log --group, remind --at) is refused the same way: its value source says whether a value came
+ * from the command line already (the default alone is not a first value).
  */
-export function refuseRepeats(cmd: { options: readonly Option[] }): void {
+export function refuseRepeats(cmd: { options: readonly Option[]; getOptionValueSource(key: string): string | undefined }): void {
   for (const o of cmd.options) {
-    if (!(o.required || o.optional) || o.variadic || o.parseArg !== undefined || o.defaultValue !== undefined) continue;
-    o.argParser(once(o.long ?? o.short ?? o.flags));
+    if (!(o.required || o.optional) || o.variadic || o.parseArg !== undefined) continue;
+    const flag = o.long ?? o.short ?? o.flags;
+    if (o.defaultValue === undefined) {
+      o.argParser(once(flag));
+      continue;
+    }
+    const given = once(flag);
+    o.argParser((value: string, previous: unknown) => given(value, cmd.getOptionValueSource(o.attributeName()) === 'cli' ? String(previous) : undefined));
   }
 }

@@ -87,6 +87,16 @@ describe('nothing dropped without a word', () => {
     expect(w.sent()).toEqual([]);
   });
 
+  it('a one-value flag with a default (log --group) given twice: refused, nothing sent; once, it stands', async () => {
+    const twice = await w.cli(['log', 'Reviewed', '--group', 'git', '--group', 'review']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--group was given more than once ("git", then "review"); give it once.');
+    expect(w.sent()).toEqual([]);
+    const once = await w.cli(['log', 'Reviewed', '--group', 'review', '--json']);
+    expect(once.code, once.stderr).toBe(0);
+    expect(patches().map((p) => p.body)).toEqual([{ description: 'Reviewed', group: 'review' }]);
+  });
+
   it('log with two texts is refused, not one of them sent', async () => {
     const r = await w.cli(['log', 'Paired with @grace', 'on the flaky test']);
     expect(r.code).toBe(2);
