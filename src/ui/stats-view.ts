@@ -125,10 +125,16 @@ export function totalsLine(t: Tally, team = false): string {
   return parts.join(', ');
 }
 
+/** "Mon 31 Aug – Sun 22 Nov 2026"; the first day's year too when it is another ("Mon 17 Nov 2025 – …"). */
+function span(since: string, until: string, between: string): string {
+  const year = (key: string) => key.slice(0, 4);
+  return `${shortDay(since)}${year(since) === year(until) ? '' : ` ${year(since)}`} ${between} ${shortDay(until)} ${year(until)}`;
+}
+
 function periodLine(s: Stats, shown: number): string {
   const who =
     s.kind === 'person' ? sanitizeLine(s.person.name) : `${s.teams.map((t) => sanitizeLine(t.name)).join(', ')} (${plural(s.people, 'person', 'people')})`;
-  return `${who} · ${plural(s.weeks_count, 'week')}, ${shortDay(s.since)} – ${shortDay(s.until)} ${s.until.slice(0, 4)}${shown < s.weeks_count ? ` · the last ${shown} drawn (the terminal is narrow)` : ''}`;
+  return `${who} · ${plural(s.weeks_count, 'week')}, ${span(s.since, s.until, '–')}${shown < s.weeks_count ? ` · the last ${shown} drawn (the terminal is narrow)` : ''}`;
 }
 
 /** The calendar: rows Mon–Sun, a column a week, the last `shown` weeks. `cell(date)` draws a day. */
@@ -304,7 +310,7 @@ export function weekSentence(w: WeekTally, today: string, team = false): string 
 /** The accessible mode: the same figures as short sentences, nothing drawn. */
 export function statsSentences(s: Stats): string {
   const out: string[] = [];
-  const period = `${plural(s.weeks_count, 'week')} from ${shortDay(s.since)} to ${shortDay(s.until)} ${s.until.slice(0, 4)}`;
+  const period = `${plural(s.weeks_count, 'week')} from ${span(s.since, s.until, 'to')}`;
   if (s.kind === 'person') {
     out.push(`${sanitizeLine(s.person.name)}, ${period}.`);
     out.push(`${streakLine(s.streak)}.`, `${totalsLine(s.totals)}.`);

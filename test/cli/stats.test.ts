@@ -138,6 +138,17 @@ describe('checkin stats', () => {
     });
   });
 
+  it('a range that starts in another year says that year too (53 weeks: drawn and in the sentences)', async () => {
+    const drawn = await w.cli(['stats', '--weeks', '53'], { tty: true, columns: 80 });
+    expect(drawn.code, drawn.stderr).toBe(0);
+    expect(drawn.stdout.split('\n')[0]).toMatch(/^Ada Lovelace · 53 weeks, Mon 17 Nov 2025 – Sun 22 Nov 2026/);
+    const said = await w.cli(['stats', '--weeks', '53', '--team', 'Mobile'], { tty: true, columns: 80, accessible: true });
+    expect(said.code, said.stderr).toBe(0);
+    expect(said.stdout.split('\n')[0]).toContain(', 53 weeks from Mon 17 Nov 2025 to Sun 22 Nov 2026.');
+    const twelve = await w.cli(['stats'], { tty: true, columns: 80, accessible: true });
+    expect(twelve.stdout.split('\n')[0]).toBe('Ada Lovelace, 12 weeks from Mon 31 Aug to Sun 22 Nov 2026.');
+  });
+
   it('refuses --person with --team, and more than 53 weeks, before any request', async () => {
     expect(await w.cli(['stats', '--person', 'me', '--team', 'Mobile'])).toMatchObject({
       code: 2,

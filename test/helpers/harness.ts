@@ -42,6 +42,8 @@ export interface RunOptions {
   prompt?: boolean;
   /** Terminal width (default 100). */
   columns?: number;
+  /** The accessible mode (default off; the harness's io does not read CHECKIN_ACCESSIBLE). */
+  accessible?: boolean;
   /** The keychain (default: none, the 0600 file). */
   secrets?: () => import('../../src/config/secrets.js').SecretStore | string;
   prompter?: Prompter;
@@ -81,6 +83,7 @@ export async function runIn(args: string[], env: NodeJS.ProcessEnv, clock: FakeC
     ...(opts.prompt !== undefined && { prompt: opts.prompt }),
     ...(opts.columns !== undefined && { columns: opts.columns }),
     ...(opts.terminal !== undefined && { terminal: opts.terminal }),
+    ...(opts.accessible !== undefined && { accessible: opts.accessible }),
   });
   const merged = { ...env };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
