@@ -97,22 +97,32 @@ export function once<T = string>(flag: string, parse: (value: string) => T = (v)
   };
 }
 
+/** Options already made to refuse a repeat (refuseRepeats runs again over the completion's commands). */
+const guarded = new WeakSet<Option>();
+
 /**
  * Every option of `cmd` that takes one value and has no parser of its own (commander would keep
  * the last of several and drop the others without a word) is made to refuse a second one. Options
  * that collect (--team, -p…) or parse (whole numbers) have their own rule. One with a default
- * (log --group, remind --at) is refused the same way: its value source says whether a value came
- * from the command line already (the default alone is not a first value).
+ * (log --group, remind --at) or a list of choices (report --format, skill --agent) is refused the
+ * same way: its value source says whether a value came from the command line already (a default
+ * alone is not a first value), and the choices are still checked.
  */
 export function refuseRepeats(cmd: { options: readonly Option[]; getOptionValueSource(key: string): string | undefined }): void {
   for (const o of cmd.options) {
-    if (!(o.required || o.optional) || o.variadic || o.parseArg !== undefined) continue;
+    if (!(o.required || o.optional) || o.variadic || guarded.has(o)) continue;
+    if (o.parseArg !== undefined && o.argChoices === undefined) continue;
     const flag = o.long ?? o.short ?? o.flags;
-    if (o.defaultValue === undefined) {
+    guarded.add(o);
+    if (o.defaultValue === undefined && o.parseArg === undefined) {
       o.argParser(once(flag));
       continue;
     }
     const given = once(flag);
-    o.argParser((value: string, previous: unknown) => given(value, cmd.getOptionValueSource(o.attributeName()) === 'cli' ? String(previous) : undefined));
+    const choices = o.parseArg as ((value: string, previous: unknown) => unknown) | undefined;
+    o.argParser((value: string, previous: unknown) => {
+      given(value, cmd.getOptionValueSource(o.attributeName()) === 'cli' ? String(previous) : undefined);
+      return choices ? choices(value, previous) : value;
+    });
   }
 }

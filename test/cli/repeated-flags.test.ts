@@ -97,6 +97,19 @@ describe('nothing dropped without a word', () => {
     expect(patches().map((p) => p.body)).toEqual([{ description: 'Reviewed', group: 'review' }]);
   });
 
+  it('a flag with choices (report --format) given twice: refused, nothing asked; a wrong choice still says the choices', async () => {
+    const twice = await w.cli(['report', '--format', 'md', '--format', 'csv']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--format was given more than once ("md", then "csv"); give it once.');
+    expect(w.sent()).toEqual([]);
+    const wrong = await w.cli(['report', '--format', 'pdf']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('Allowed choices are md, csv, json, html.');
+    const once = await w.cli(['report', '--format', 'csv']);
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.stdout.split('\n')[0]).toMatch(/^date,person,/);
+  });
+
   it('log with two texts is refused, not one of them sent', async () => {
     const r = await w.cli(['log', 'Paired with @grace', 'on the flaky test']);
     expect(r.code).toBe(2);
