@@ -161,11 +161,29 @@ export function cut(text: string, max: number, whole?: string): string {
   return `${chars.slice(0, max).join('')}… (${more} more character${more === 1 ? '' : 's'}${whole ? `: \`${whole}\` shows it whole` : ''})`;
 }
 
-/** Every string of a structured result cut to MAX_FIELD characters: an answer is bounded whoever wrote what is in it. */
+/** The most a structured result holds, all in all (in characters of its JSON), as MAX_TEXT for the text. */
+export const MAX_STRUCTURED = 200_000;
+/** The shortest a string of a structured result is cut to when many long ones must share MAX_STRUCTURED (ids, dates and names stay whole). */
+const MIN_FIELD = 250;
+
+/**
+ * Every string of a structured result cut to MAX_FIELD characters, and shorter while the whole is
+ * over MAX_STRUCTURED (fifty long check-ins in one answer): an answer is bounded whoever wrote what is in it.
+ */
 export function bounded<T>(value: T): T {
-  if (typeof value === 'string') return (value.length > MAX_FIELD ? cut(value, MAX_FIELD) : value) as T;
-  if (Array.isArray(value)) return value.map((v) => bounded(v)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v)])) as T;
+  let max = MAX_FIELD;
+  let out = boundedTo(value, max);
+  while (max > MIN_FIELD && JSON.stringify(out).length > MAX_STRUCTURED) {
+    max = Math.max(MIN_FIELD, Math.floor(max / 2));
+    out = boundedTo(value, max);
+  }
+  return out;
+}
+
+function boundedTo<T>(value: T, max: number): T {
+  if (typeof value === 'string') return (value.length > max ? cut(value, max) : value) as T;
+  if (Array.isArray(value)) return value.map((v) => boundedTo(v, max)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, boundedTo(v, max)])) as T;
   return value;
 }
 

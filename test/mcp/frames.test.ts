@@ -132,6 +132,22 @@ describe('checkin mcp: every answer bounded', () => {
     expect(json.length).toBeLessThan(60_000);
     expect(json).toMatch(/… \(201227 more characters\)/);
   });
+
+  it('fifty check-ins of 60,000 characters an answer: the whole answer stays bounded, not each string alone (was 2.4 million characters)', async () => {
+    const data = sb.service.data;
+    const me = data.people.find((p) => p.username === 'ada')!.id;
+    const mine = data.check_ins.filter((c) => c.person_id === me && c.completed_at !== null);
+    expect(mine.length).toBeGreaterThanOrEqual(50);
+    for (const c of mine) Object.assign(c, { previous: 'p'.repeat(60_000), intentions: 'i'.repeat(60_000), blockers: 'b'.repeat(60_000) });
+    const s = await connect();
+    const r = await s.call('list_checkins', { person: ['me'], per_page: 50, since: mine.map((c) => c.date).sort()[0] });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as { check_ins: unknown[] }).check_ins).toHaveLength(50);
+    expect(text(r).length).toBeLessThanOrEqual(200_100);
+    const json = JSON.stringify(r.structuredContent);
+    expect(json.length).toBeLessThanOrEqual(200_000);
+    expect(json).toMatch(/… \(\d+ more characters\)/);
+  });
 });
 
 describe('the question shows what would hide', () => {
