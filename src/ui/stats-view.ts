@@ -223,7 +223,9 @@ function moodMix(weekList: WeekTally[], o: StatsViewOptions): string[] {
   return [
     '',
     'Mood mix a week',
-    ...weekList.map((w) => fit(`${weekLabel(w.week).padStart(6)}  ${w.moods.length ? moodWords(w, 4) : 'no mood chosen'}`, o.columns)),
+    ...weekList.map((w) =>
+      fit(`${weekLabel(w.week).padStart(6)}  ${w.moods.length ? moodWords(w, 4) : w.scheduled === 0 ? 'nothing scheduled' : 'no mood chosen'}`, o.columns),
+    ),
   ];
 }
 

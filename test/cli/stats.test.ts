@@ -149,6 +149,16 @@ describe('checkin stats', () => {
     expect(twelve.stdout.split('\n')[0]).toBe('Ada Lovelace, 12 weeks from Mon 31 Aug to Sun 22 Nov 2026.');
   });
 
+  it("a team's mood mix says a week with nothing scheduled as that, not as 'no mood chosen' (as its sentence says it)", async () => {
+    const r = await w.cli(['stats', '--team', 'Mobile', '--weeks', '53'], { tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    const mix = r.stdout.split('\n\n').find((block) => block.startsWith('Mood mix a week'))!;
+    expect(mix.split('\n')[1]).toBe('17 Nov  nothing scheduled');
+    expect(mix).not.toContain('no mood chosen');
+    const said = await w.cli(['stats', '--team', 'Mobile', '--weeks', '53'], { tty: true, columns: 80, accessible: true });
+    expect(said.stdout).toContain('Week of 17 Nov: nothing scheduled.');
+  });
+
   it('refuses --person with --team, and more than 53 weeks, before any request', async () => {
     expect(await w.cli(['stats', '--person', 'me', '--team', 'Mobile'])).toMatchObject({
       code: 2,
