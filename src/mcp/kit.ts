@@ -32,7 +32,12 @@ export interface Served {
  * and zero-width characters removed) and `structured`, exactly what the service said.
  */
 export function done(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: cut(sanitize(text), MAX_TEXT) }], structuredContent: bounded(structured) };
+  return { content: [{ type: 'text', text: readable(text) }], structuredContent: bounded(structured) };
+}
+
+/** A tool's or a resource's text as an agent reads it: sanitised, and cut to MAX_TEXT characters (saying how many more there were). */
+export function readable(text: string): string {
+  return cut(sanitize(text), MAX_TEXT);
 }
 
 /**

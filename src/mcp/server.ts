@@ -22,7 +22,7 @@ import { teamDay } from '../domain/team-day.js';
 import { openBlockers } from '../domain/blockers.js';
 import { findGoals } from '../domain/goals-list.js';
 import { VERSION } from '../version.js';
-import { entryFor, NoDraftError, othersWords, plainView, type Served } from './kit.js';
+import { entryFor, NoDraftError, othersWords, plainView, readable, type Served } from './kit.js';
 import { markedBlockers, markedCheckIn, markedGoal, markedGoals, markedTeamDays } from './marked.js';
 import { registerReadTools } from './read.js';
 import { LineTransport } from './stdio.js';
@@ -99,7 +99,7 @@ function registerResources(served: Served): void {
       const report = await teamDay(ctx, which);
       return {
         contents: [
-          { uri: uri.href, mimeType: 'text/plain', text: sanitize(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
+          { uri: uri.href, mimeType: 'text/plain', text: readable(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
         ],
       };
     } catch (err) {
@@ -119,7 +119,7 @@ function registerResources(served: Served): void {
             {
               uri: uri.href,
               mimeType: 'text/plain',
-              text: sanitize(c ? markedCheckIn(await plainView(ctx), c) : `No check-in scheduled for ${target.label}.\n`),
+              text: readable(c ? markedCheckIn(await plainView(ctx), c) : `No check-in scheduled for ${target.label}.\n`),
             },
           ],
         };
@@ -152,7 +152,7 @@ function registerResources(served: Served): void {
           : found.blockers.length === 0
             ? `No open blockers on ${found.date}.\n`
             : `${found.blockers.length} open blocker${found.blockers.length === 1 ? '' : 's'} on ${found.date}:\n${markedBlockers(found)}`;
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: readable(text) }] };
       } catch (err) {
         throw resourceError(ctx, err);
       }
@@ -165,7 +165,7 @@ function registerResources(served: Served): void {
     async (uri) => {
       try {
         const { goals } = await findGoals(ctx, {});
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(goals.length === 0 ? 'No goals of yours.\n' : markedGoals(goals)) }] };
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: readable(goals.length === 0 ? 'No goals of yours.\n' : markedGoals(goals)) }] };
       } catch (err) {
         throw resourceError(ctx, err);
       }
@@ -192,7 +192,7 @@ function registerResources(served: Served): void {
         const id = await goalIdOf(ctx, decodeURIComponent(String(goal_id)), 'The goal id');
         const api = await ctx.api();
         const [goal, updates] = await Promise.all([getGoal(api, id), listGoalUpdates(api, id, { per_page: 3 })]);
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(markedGoal(await plainView(ctx, true), goal, updates)) }] };
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: readable(markedGoal(await plainView(ctx, true), goal, updates)) }] };
       } catch (err) {
         throw resourceError(ctx, err);
       }
@@ -212,7 +212,7 @@ function registerResources(served: Served): void {
         const list = waitingDrafts(ctx);
         const text =
           list.length === 0 ? 'No drafts are waiting.\n' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: readable(text) }] };
       } catch (err) {
         throw resourceError(ctx, err);
       }
@@ -248,7 +248,7 @@ function registerResources(served: Served): void {
         const id = String(draft_id);
         const draft = entryFor(ctx, id);
         const text = `Draft ${draft.id}: ${targetNoun(draft.target)}, ${draft.made === 'agent' ? 'written by an agent' : 'written by the person'}, saved ${draft.saved_at}; \`checkin drafts send ${draft.id}\` sends it from a terminal\n\n${othersWords(draft.made === 'agent' ? 'an agent' : 'the person', contentText(draft.content), { from: 'a draft kept on this machine' })}`;
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: sanitize(text) }] };
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: readable(text) }] };
       } catch (err) {
         // A draft that is not there is the client's "resource not found", in the agent's words; never an internal error.
         if (err instanceof NoDraftError) throw new ProtocolError(RESOURCE_NOT_FOUND, sanitize(err.message), { uri: uri.href });

@@ -5,6 +5,7 @@
 // reader breaks lines. A teammate's 221,227-character blocker: the tool's answer is bounded, the
 // text cut saying how much more there is and which command shows it whole.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -147,6 +148,29 @@ describe('checkin mcp: every answer bounded', () => {
     const json = JSON.stringify(r.structuredContent);
     expect(json.length).toBeLessThanOrEqual(200_000);
     expect(json).toMatch(/… \(\d+ more characters\)/);
+  });
+});
+
+describe('checkin mcp: every resource bounded as a tool answer is', () => {
+  it("sixty teammates blocked today on long words: checkin://team/blockers is cut at 200,000 characters, saying so, as the blockers tool's text is", async () => {
+    const data = sb.service.data;
+    const grace = data.people.find((p) => p.username === 'grace')!;
+    const platform = data.teams.find((t) => t.name === 'Platform')!;
+    const today = [...new Set(data.check_ins.map((c) => c.date))].sort().at(-1)!;
+    const hers = data.check_ins.find((c) => c.person_id === grace.id && c.date === today)!;
+    for (let i = 0; i < 60; i++) {
+      const id = randomUUID();
+      data.people.push({ ...grace, id, username: `grace${i}`, name: `Grace ${i}` });
+      platform.people_ids.push(id);
+      data.check_ins.push({ ...hers, id: randomUUID(), person_id: id, previous: 'p'.repeat(5000), intentions: 'i'.repeat(5000), blockers: 'b'.repeat(5000) });
+    }
+    const s = await connect();
+    const tool = text(await s.call('blockers'));
+    expect(tool.length).toBeGreaterThan(200_000);
+    expect(tool.length).toBeLessThanOrEqual(200_100);
+    const read = await s.read('checkin://team/blockers');
+    expect(read.length).toBeLessThanOrEqual(200_100);
+    expect(read).toMatch(/… \(\d+ more characters\)$/);
   });
 });
 
