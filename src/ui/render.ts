@@ -4,6 +4,7 @@
 
 import { MOODS, type CheckIn, type Mood } from '../api/types.js';
 import { SECTIONS } from '../core/checkin-answers.js';
+import { MEMBER_STATE_WORDS } from '../core/member-states.js';
 import type { Colors } from './color.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -34,7 +35,12 @@ function timeOf(iso: string): string {
 export function renderCheckIn(c: CheckIn, colors: Colors, rich = false, width = Infinity): string {
   const teams = (c.teams ?? []).map((t) => sanitizeLine(t.name)).join(', ');
   const who = sanitizeLine(c.person?.name ?? 'Unknown');
-  const state = c.completed_at ? colors.green(`filled in at ${timeOf(c.completed_at)}`) : colors.yellow('not filled in yet');
+  // Marked absent: the state's one word (core/member-states.ts), not "not filled in yet".
+  const state = c.completed_at
+    ? colors.green(`filled in at ${timeOf(c.completed_at)}`)
+    : c.absent
+      ? colors.dim(MEMBER_STATE_WORDS.absent.word)
+      : colors.yellow('not filled in yet');
   const lines = [
     `${colors.bold(`Check-in ${sanitizeLine(c.date)}`)} · ${who}${teams ? ` · ${teams}` : ''}`,
     `${state}${c.blocked ? ` · ${colors.red('blocked')}` : ''} · mood: ${moodLabel(c.mood)}` +

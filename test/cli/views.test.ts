@@ -52,6 +52,17 @@ describe('checkin checkin <key>', () => {
     expect(sent()).toEqual([`GET /api/v2/check-ins/${addDays(TODAY, -7)}`]);
   });
 
+  it("a check-in marked absent says 'absent' (the state's one word), not 'not filled in yet'", async () => {
+    const linus = w.id('linus');
+    const absent = sb.service.data.check_ins.filter((c) => c.person_id === linus && c.absent).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
+    expect(absent).toBeDefined();
+    const r = await cli(['checkin', absent.date, '@linus']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[1]).toBe('absent · mood: none');
+    const pending = await cli(['checkin', 'today']);
+    expect(pending.stdout.split('\n')[1]).toMatch(/^not filled in yet · /);
+  });
+
   it('last: one list request, and the check-in it found is shown as is', async () => {
     await primeMe();
     const r = await cli(['checkin', 'last', '--json']);
