@@ -3,7 +3,8 @@
 // its first words, who wrote it and when it was kept, and whether a send of it is under way or may
 // already have reached the service. No request: the outbox is files on this machine.
 import type { Context } from '../context.js';
-import { allHere, firstWords, targetLabel, type DraftTarget, type Entry } from './outbox.js';
+import type { DraftRow } from '../core/shapes.js';
+import { accountHere, accountLabel, allHere, contentText, firstWords, sameAccount, targetLabel, whenLabel, type DraftTarget, type Entry } from './outbox.js';
 
 export type DraftState = 'waiting' | 'being-sent' | 'maybe-sent';
 
@@ -45,4 +46,35 @@ export function waitingDrafts(ctx: Context): WaitingDraft[] {
       entry,
     };
   });
+}
+
+/** A draft as both faces print it (core/shapes.ts DRAFT: `checkin drafts --json`, the agent's drafts): `here`, the account asking. */
+export function draftRow(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
+  const outbox = ctx.drafts();
+  const sender = outbox.sender(e);
+  const maybe = outbox.maybeSent(e);
+  const state = sender
+    ? `being written or sent (process ${sender.pid})`
+    : maybe
+      ? `may have been sent ${whenLabel(maybe)}`
+      : outbox.editedUnwatched(e)
+        ? 'edited after checkin stopped'
+        : 'waiting';
+  const mine = sameAccount(e.account, here);
+  return {
+    id: e.id,
+    for: targetLabel(e.target),
+    target: e.target,
+    account: e.account,
+    made: e.made,
+    created_at: e.created_at,
+    saved_at: e.saved_at,
+    base: e.base ?? 'unknown',
+    state,
+    here: mine,
+    kept_for: mine ? null : accountLabel(e.account, here),
+    words: firstWords(e.content),
+    text: contentText(e.content),
+    content: e.content,
+  };
 }
