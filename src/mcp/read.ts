@@ -294,7 +294,7 @@ export function registerReadTools(served: Served): void {
     {
       title: 'Drafts waiting',
       description:
-        "The drafts waiting in the outbox for this account (the person's own, kept after a failed or refused send, and agents'): each draft_id, what it is for, its first words, who wrote it and when it was kept, and which send_* tool takes its draft_id (others are sent from a terminal with `checkin drafts send`). Reads files on this machine; no request.",
+        "The drafts waiting in the outbox for this account (the person's own, kept after a failed or refused send, and agents'), as `checkin drafts --json` has them: each one's id (the draft_id the send_* tools take), what it is for, its first words, how it was written and when it was kept, its state, and which send_* tool takes it (others are sent from a terminal with `checkin drafts send`). Reads files on this machine; no request.",
       inputSchema: {},
       outputSchema: outputOf('drafts'),
       annotations: { title: 'Drafts waiting', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

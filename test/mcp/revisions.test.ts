@@ -304,7 +304,7 @@ describe('checkin mcp --read-only', () => {
         );
       }
       expect(writes()).toEqual([]);
-      expect(((await s.call('drafts')).structuredContent!.drafts as Array<{ draft_id: string }>).map((d) => d.draft_id)).toEqual([id]);
+      expect(((await s.call('drafts')).structuredContent!.drafts as Array<{ id: string }>).map((d) => d.id)).toEqual([id]);
       expect(await s.read(`checkin://drafts/${id}`)).toContain('- Shipped it');
     });
   }
