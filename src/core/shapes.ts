@@ -99,6 +99,17 @@ export const INBOX = object({
 /** What the agent's inbox carries: the threads (its blockers tool says who is blocked). */
 export const AGENT_INBOX = omit(INBOX, ['blocked_on_you']);
 
+// ---- Today (`checkin status --json`; the agent reads today's check-in as a resource) ----
+
+export const STATUS = object({
+  date: described(str, "the person's today"),
+  state: described(oneOf(MEMBER_STATES), "today's check-in's state"),
+  check_in: orNull(CHECK_IN),
+  unread: optional(described(num, 'new comments and reactions on my check-ins and goal updates (left out when not counted)')),
+  drafts_waiting: optional(described(num, 'drafts of mine waiting to be sent (left out when the outbox could not be read)')),
+  blocked_on_you: optional(INBOX.fields.blocked_on_you),
+});
+
 // ---- The drafts waiting (`checkin drafts --json`, the agent's drafts) ----
 
 export const DRAFT_STATES = 'waiting; being written or sent (process N); may have been sent (when); edited after checkin stopped';
@@ -144,7 +155,21 @@ export const OPEN_BLOCKERS = object({
 });
 export type OpenBlockers = Infer<typeof OPEN_BLOCKERS>;
 
-// ---- The feed and the suggestion for previous (only the agent answers with these so far) ----
+// ---- The suggestion for previous (`checkin today --suggest --json`; the agent's suggest_previous carries its sources) ----
+
+export const SUGGESTION = object({
+  previous: described(orNull(str), 'the suggestion as one Markdown text (null when there is nothing)'),
+  intentions_from: maybe(str, 'the date of the check-in whose intentions it starts from'),
+  since_last_check_in: described(arrayOf(str), 'what was done since then: activities and commits, a line each'),
+});
+export const SUGGESTION_SOURCE = object({
+  source: oneOf(['intentions', 'activity', 'commits']),
+  title: str,
+  date: optional(str),
+  lines: arrayOf(str),
+});
+
+// ---- The feed (only the agent answers with it so far) ----
 
 /** What a reply goes on: draft_comment takes its type (as on) and id. */
 export const REPLY_ON = described(object({ type: oneOf(COMMENTABLE_KINDS), id: str }), 'what a reply goes on: draft_comment takes its type (as on) and id');
@@ -158,10 +183,4 @@ export const FEED_ITEM = object({
   url: orNull(str),
   goal: orNull(object({ id: str, title: orNull(str) })),
   reply_on: optional(REPLY_ON),
-});
-export const SUGGESTION_SOURCE = object({
-  source: oneOf(['intentions', 'activity', 'commits']),
-  title: str,
-  date: optional(str),
-  lines: arrayOf(str),
 });

@@ -5,7 +5,7 @@
 // `outputOf` turns a tool's entry into the output schema tools/list declares.
 import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, REF } from '../api/types.js';
 import { arrayOf, bool, described, num, object, omit, oneOf, optional, orNull, pick, str, type Shape } from '../api/validate.js';
-import { AGENT_INBOX, DRAFT, FEED_ITEM, ME_RECORD, OPEN_BLOCKERS, REPLY_ON, SUGGESTION_SOURCE, TEAM_DAY } from '../core/shapes.js';
+import { AGENT_INBOX, DRAFT, FEED_ITEM, ME_RECORD, OPEN_BLOCKERS, REPLY_ON, SUGGESTION, SUGGESTION_SOURCE, TEAM_DAY } from '../core/shapes.js';
 
 const asSent = (s: Shape<unknown>, what: string) => described(s, `${what}, exactly as the service sent it`);
 const DAY = described(str, 'the check-in asked for, as the CLI names it');
@@ -30,7 +30,7 @@ export const RESULTS = {
   suggest_previous: object({
     day: str,
     scheduled: described(bool, 'false when no check-in is scheduled that day (nothing is suggested)'),
-    previous: described(orNull(str), 'the suggestion as one Markdown text (null when there is nothing)'),
+    previous: SUGGESTION.fields.previous,
     sources: arrayOf(SUGGESTION_SOURCE),
     notes: described(arrayOf(str), 'sources left out, and why'),
   }),

@@ -6,7 +6,7 @@
 import { Option } from '@commander-js/extra-typings';
 import { ACTIVITY, CHECK_IN, COMMENT, ECHO_ANSWER, ECHO_QUESTION, GOAL, GOAL_UPDATE, PERSON, REACTION, TEAM, type CheckIn } from '../api/types.js';
 import { fieldsOf } from '../api/validate.js';
-import { INBOX, ME_RECORD, TEAM_DAY } from '../core/shapes.js';
+import { INBOX, ME_RECORD, STATUS, SUGGESTION, TEAM_DAY } from '../core/shapes.js';
 import { UsageError } from '../errors.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
@@ -41,13 +41,13 @@ export const JSON_FIELDS = {
   person: fieldsOf(PERSON),
   team: fieldsOf(TEAM),
   /** `checkin today` and `checkin checkin <key>`: the check-in; with --suggest, previous and these two. */
-  answers: [...CHECK_IN_FIELDS, 'intentions_from', 'since_last_check_in'],
+  answers: [...new Set([...CHECK_IN_FIELDS, ...fieldsOf(SUGGESTION)])],
   /** `checkin me`: the person as checkin keeps them. */
   me: fieldsOf(ME_RECORD),
   /** `checkin team`: one per team. */
   teamReport: fieldsOf(TEAM_DAY),
   /** `checkin status`. */
-  status: ['date', 'state', 'check_in', 'unread', 'drafts_waiting', 'blocked_on_you'],
+  status: fieldsOf(STATUS),
   /** `checkin auth status`. */
   authStatus: ['api_url', 'token_source', 'source', 'person', 'works', 'why'],
   /** `checkin inbox`; with --reply, the comment posted. */
