@@ -151,7 +151,7 @@ export function markedDrafts(drafts: WaitingDraft[]): string {
     .map((d) => {
       const tool = sendToolOf(d);
       const how = tool ? `${tool} with draft_id "${d.id}" sends it once the person says yes` : `sent from a terminal: \`checkin drafts send ${d.id}\``;
-      return `Draft ${d.id}: ${sanitizeLine(d.for)}; written ${d.made === 'agent' ? 'by an agent' : `by the person (${d.made})`}, kept ${d.saved_at}; ${STATE_WORDS[d.state]}; ${how}. Its first words:\n${othersWords(d.made === 'agent' ? 'an agent' : 'the person', d.first_words, { from: 'a draft kept on this machine' })}`;
+      return `Draft ${d.id}: ${sanitizeLine(d.for)}; written ${d.made === 'agent' ? 'by an agent' : `by the person (${d.made})`}, kept ${d.saved_at}; ${STATE_WORDS[d.sending]}; ${how}. Its first words:\n${othersWords(d.made === 'agent' ? 'an agent' : 'the person', d.words, { from: 'a draft kept on this machine' })}`;
     })
     .join('');
 }

@@ -16,7 +16,7 @@ import { suggestionFor } from '../domain/suggest.js';
 import { gatherInbox, inboxKey, inboxThreads, readMarker } from '../domain/inbox-gather.js';
 import { goalIdOf } from '../domain/short-ids.js';
 import { openBlockers } from '../domain/blockers.js';
-import { draftRow, waitingDrafts } from '../domain/drafts-waiting.js';
+import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { project } from '../api/validate.js';
 import { ME_RECORD } from '../core/shapes.js';
 import { AGENT_DRAFT } from './results.js';
@@ -302,7 +302,7 @@ export function registerReadTools(served: Served): void {
     () =>
       guard(ctx, async () => {
         const list = waitingDrafts(ctx);
-        const drafts = list.map((d) => ({ ...project(AGENT_DRAFT, draftRow(ctx, d.entry)), send_tool: sendToolOf(d) }));
+        const drafts = list.map((d) => ({ ...project(AGENT_DRAFT, d), send_tool: sendToolOf(d) }));
         const text =
           list.length === 0 ? 'No drafts are waiting.' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
         return done(text, { drafts });
