@@ -108,81 +108,82 @@ describe('one description per output shape, through the official client', () => 
     for (const tool of tools) expect(differences(RESULTS[tool.name as keyof typeof RESULTS], tool.outputSchema, tool.name), tool.name).toEqual([]);
   });
 
-  it('every tool, listed then called, on data that fills every optional field: each result validates (the client checks, and so does this test)', async () => {
-    blockTeammates(4);
-    // A look at the inbox in the terminal first: what was seen before (seen_before).
-    expect((await runCli(['inbox'], { env })).code).toBe(0);
-    // The person's own kept draft (a comment whose POST failed) beside the agent's.
-    const s = await connect({ answer: 'accept' });
-    const tools = await listed(s);
-    const yesterday = ((await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string }).id;
-    sb.inject({ method: 'POST', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
-    expect((await runCli(['comments', yesterday, '--add', 'Kept by the person'], { env })).code).toBe(1);
-    const goalId = ((await s.call('goals')).structuredContent!.goals as Array<{ id: string }>)[0]!.id;
-    const calls: Array<[string, Json]> = [
-      ['get_checkin', {}],
-      ['get_checkin', { day: 'yesterday' }],
-      ['suggest_previous', {}],
-      ['team_day', {}],
-      ['list_checkins', { blocked: true }],
-      ['inbox', { all: true }],
-      ['goal', { goal_id: goalId, updates: 5 }],
-      ['goals', {}],
-      ['feed', { since: '2000-01-01' }],
-      ['blockers', {}],
-      ['me', {}],
-      [
-        'draft_checkin',
-        { previous: '- Shipped', intentions: '- Review @grace', blockers: 'none', mood: 'focused', previous_completed: true, team: ['Platform'] },
-      ],
-      ['draft_comment', { on: 'check-in', id: yesterday, body: 'Agent comment' }],
-      ['draft_goal_update', { goal_id: goalId, title: 'On track', body: 'Done', progress: 50, confidence: 'at-risk' }],
-      ['drafts', {}],
-      ['log_activity', { description: 'Merged the index', url: 'https://example.com/pr/1' }],
-    ];
-    const results: Array<[string, ToolResult]> = [];
-    for (const [name, args] of calls) results.push([name, await s.call(name, args)]);
-    // The inbox once more, from a service without a digest (the walk: each thread's date or title, and the reactions).
-    sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"not here"}' });
-    results.push(['inbox', await s.call('inbox', { all: true })]);
-    const drafted = (name: string) => results.find(([n]) => n === name)![1].structuredContent!.draft_id as string;
-    results.push(['send_checkin', await s.call('send_checkin', { draft_id: drafted('draft_checkin') })]);
-    results.push(['send_comment', await s.call('send_comment', { draft_id: drafted('draft_comment') })]);
-    results.push(['send_goal_update', await s.call('send_goal_update', { draft_id: drafted('draft_goal_update') })]);
-    // Declined: the sends' and log_activity's reason.
-    const no = await connect({ answer: 'decline' });
-    await listed(no);
-    const declined = async (draft: string, args: Json, send: string) => {
-      const id = (await no.call(draft, args)).structuredContent!.draft_id as string;
-      results.push([send, await no.call(send, { draft_id: id })]);
-    };
-    await declined('draft_checkin', { intentions: '- Another' }, 'send_checkin');
-    await declined('draft_comment', { on: 'check-in', id: yesterday, body: 'Another' }, 'send_comment');
-    await declined('draft_goal_update', { goal_id: goalId, title: 'Another' }, 'send_goal_update');
-    results.push(['log_activity', await no.call('log_activity', { description: 'Not this one' })]);
+  for (const revision of ['2025-11-25', '2026-07-28'] as const)
+    it(`${revision}: every tool, listed then called, on data that fills every optional field: each result validates (the client checks, and so does this test)`, async () => {
+      blockTeammates(4);
+      // A look at the inbox in the terminal first: what was seen before (seen_before).
+      expect((await runCli(['inbox'], { env })).code).toBe(0);
+      // The person's own kept draft (a comment whose POST failed) beside the agent's.
+      const s = await connect({ answer: 'accept', revision });
+      const tools = await listed(s);
+      const yesterday = ((await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string }).id;
+      sb.inject({ method: 'POST', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' });
+      expect((await runCli(['comments', yesterday, '--add', 'Kept by the person'], { env })).code).toBe(1);
+      const goalId = ((await s.call('goals')).structuredContent!.goals as Array<{ id: string }>)[0]!.id;
+      const calls: Array<[string, Json]> = [
+        ['get_checkin', {}],
+        ['get_checkin', { day: 'yesterday' }],
+        ['suggest_previous', {}],
+        ['team_day', {}],
+        ['list_checkins', { blocked: true }],
+        ['inbox', { all: true }],
+        ['goal', { goal_id: goalId, updates: 5 }],
+        ['goals', {}],
+        ['feed', { since: '2000-01-01' }],
+        ['blockers', {}],
+        ['me', {}],
+        [
+          'draft_checkin',
+          { previous: '- Shipped', intentions: '- Review @grace', blockers: 'none', mood: 'focused', previous_completed: true, team: ['Platform'] },
+        ],
+        ['draft_comment', { on: 'check-in', id: yesterday, body: 'Agent comment' }],
+        ['draft_goal_update', { goal_id: goalId, title: 'On track', body: 'Done', progress: 50, confidence: 'at-risk' }],
+        ['drafts', {}],
+        ['log_activity', { description: 'Merged the index', url: 'https://example.com/pr/1' }],
+      ];
+      const results: Array<[string, ToolResult]> = [];
+      for (const [name, args] of calls) results.push([name, await s.call(name, args)]);
+      // The inbox once more, from a service without a digest (the walk: each thread's date or title, and the reactions).
+      sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"not here"}' });
+      results.push(['inbox', await s.call('inbox', { all: true })]);
+      const drafted = (name: string) => results.find(([n]) => n === name)![1].structuredContent!.draft_id as string;
+      results.push(['send_checkin', await s.call('send_checkin', { draft_id: drafted('draft_checkin') })]);
+      results.push(['send_comment', await s.call('send_comment', { draft_id: drafted('draft_comment') })]);
+      results.push(['send_goal_update', await s.call('send_goal_update', { draft_id: drafted('draft_goal_update') })]);
+      // Declined: the sends' and log_activity's reason.
+      const no = await connect({ answer: 'decline', revision });
+      await listed(no);
+      const declined = async (draft: string, args: Json, send: string) => {
+        const id = (await no.call(draft, args)).structuredContent!.draft_id as string;
+        results.push([send, await no.call(send, { draft_id: id })]);
+      };
+      await declined('draft_checkin', { intentions: '- Another' }, 'send_checkin');
+      await declined('draft_comment', { on: 'check-in', id: yesterday, body: 'Another' }, 'send_comment');
+      await declined('draft_goal_update', { goal_id: goalId, title: 'Another' }, 'send_goal_update');
+      results.push(['log_activity', await no.call('log_activity', { description: 'Not this one' })]);
 
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    const seen = new Map<string, Set<string>>();
-    for (const [name, r] of results) {
-      expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
-      const schema = tools.find((t) => t.name === name)!.outputSchema!;
-      const check = ajv.compile(schema);
-      expect(check(r.structuredContent) ? [] : check.errors, name).toEqual([]);
-      filled(r.structuredContent, name, seen.get(name) ?? seen.set(name, new Set()).get(name)!);
-    }
-    expect(new Set(results.map(([n]) => n))).toEqual(new Set(Object.keys(RESULTS)));
-    // Every optional field and every "or null" of every result was there at least once (the CLI's numbering, n, is not the agent's).
-    const missing = Object.entries(RESULTS).flatMap(([name, shape]) => {
-      const paths: string[] = [];
-      optionalPaths(shape, name, paths);
-      return [...new Set(paths)].filter((p) => !seen.get(name)?.has(p));
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      const seen = new Map<string, Set<string>>();
+      for (const [name, r] of results) {
+        expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
+        const schema = tools.find((t) => t.name === name)!.outputSchema!;
+        const check = ajv.compile(schema);
+        expect(check(r.structuredContent) ? [] : check.errors, name).toEqual([]);
+        filled(r.structuredContent, name, seen.get(name) ?? seen.set(name, new Set()).get(name)!);
+      }
+      expect(new Set(results.map(([n]) => n))).toEqual(new Set(Object.keys(RESULTS)));
+      // Every optional field and every "or null" of every result was there at least once (the CLI's numbering, n, is not the agent's).
+      const missing = Object.entries(RESULTS).flatMap(([name, shape]) => {
+        const paths: string[] = [];
+        optionalPaths(shape, name, paths);
+        return [...new Set(paths)].filter((p) => !seen.get(name)?.has(p));
+      });
+      expect(missing).toEqual(['inbox.threads[].items[].n']);
     });
-    expect(missing).toEqual(['inbox.threads[].items[].n']);
-  });
 });
 
 describe('both faces print the same objects, from the same descriptions', () => {
-  it('me, the inbox, the drafts, the goals and the team: `--json` and the tool agree', async () => {
+  it("me, a check-in, a list, the inbox, the drafts, the goals, a goal’s updates and the team: `--json` and the tool agree", async () => {
     blockTeammates(3);
     const s = await connect();
     const cli = async (...args: string[]) => {
@@ -212,7 +213,14 @@ describe('both faces print the same objects, from the same descriptions', () => 
     const listedDrafts = ((await agent('drafts')).drafts as Json[]).map(({ send_tool: _t, ...d }) => d);
     expect(listedDrafts).toEqual(rows.map((r) => Object.fromEntries(picked.map((k) => [k, r[k]]))));
 
-    expect((await agent('goals')).goals).toEqual(await cli('goals'));
+    const goals = (await cli('goals')) as Json[];
+    expect((await agent('goals')).goals).toEqual(goals);
+    // A goal with updates: the agent's latest ones are the newest of `goal update list`'s.
+    const updates = await Promise.all(goals.map(async (g) => [g.id as string, (await cli('goal', 'update', 'list', g.id as string)) as Json[]] as const));
+    const [goalId, all] = updates.find(([, list]) => list.length >= 2)!;
+    expect((await agent('goal', { goal_id: goalId, updates: 20 })).updates).toEqual(all);
+    expect((await agent('list_checkins', { blocked: true })).check_ins).toEqual(await cli('list', '--blocked'));
+    expect((await agent('get_checkin', { day: 'yesterday' })).check_in).toEqual(await cli('checkin', 'yesterday'));
     const team = (await cli('team')) as unknown[];
     for (const [i, day] of team.entries()) expect(TEAM_DAY(day, `[${i}]`)).toBeUndefined();
     expect((await agent('team_day')).teams).toEqual(team);
