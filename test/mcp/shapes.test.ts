@@ -183,7 +183,7 @@ describe('one description per output shape, through the official client', () => 
 });
 
 describe('both faces print the same objects, from the same descriptions', () => {
-  it("me, a check-in, a list, the inbox, the drafts, the goals, a goal’s updates and the team: `--json` and the tool agree", async () => {
+  it('me, a check-in, a list, the inbox, the drafts, the goals, a goal’s updates and the team: `--json` and the tool agree', async () => {
     blockTeammates(3);
     const s = await connect();
     const cli = async (...args: string[]) => {
