@@ -184,3 +184,11 @@ export const FEED_ITEM = object({
   goal: orNull(object({ id: str, title: orNull(str) })),
   reply_on: optional(REPLY_ON),
 });
+export type FeedItem = Infer<typeof FEED_ITEM>;
+export const FEED = object({
+  since: described(str, 'the time the feed starts at (ISO 8601)'),
+  source: described(oneOf(['digest', 'check-ins']), "digest: the service's feed; check-ins: this service has no digest, so my teams' check-ins only"),
+  items: arrayOf(FEED_ITEM),
+  more_may_follow: described(bool, 'as many entries as asked for came back: ask again from the oldest one'),
+});
+export type Feed = Infer<typeof FEED>;

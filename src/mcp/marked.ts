@@ -9,7 +9,7 @@ import type { Commentable } from '../api/endpoints.js';
 import type { TeamDay } from '../core/member-states.js';
 import type { OpenBlockers } from '../domain/blockers.js';
 import type { WaitingDraft } from '../domain/drafts-waiting.js';
-import type { Feed } from '../domain/feed.js';
+import type { Feed } from '../core/shapes.js';
 import type { Inbox } from '../domain/inbox-gather.js';
 import { renderCheckIn } from '../ui/render.js';
 import { sanitizeDeep, sanitizeLine } from '../ui/sanitize.js';
@@ -21,9 +21,9 @@ const wholeCheckIn = (id: string | null | undefined) => (id && UUID_RE.test(id) 
 
 /** A word from outside in checkin's own line: only a UUID (the ids the tools take), else a pointer to the structured result. */
 const idWord = (id: string | null | undefined) => (id && UUID_RE.test(id) ? id : undefined);
-const replyHint = (on: Commentable | undefined) => {
+const replyHint = (on: { type: Commentable['kind']; id: string } | undefined) => {
   const id = idWord(on?.id);
-  return on && id ? ` (reply: draft_comment with on "${on.kind}", id "${id}")` : '';
+  return on && id ? ` (reply: draft_comment with on "${on.type}", id "${id}")` : '';
 };
 
 /** One check-in, whole, as its author's words. */
@@ -59,7 +59,7 @@ export function markedInbox(v: View, inbox: Inbox): string {
             : `reacted ${item.emoji ?? ''} ${item.name ?? ''} · ${item.created_at}`,
         ),
       );
-      return `Thread ${i + 1}${replyHint(t.on)}: what it is about, then ${t.items.length} item${t.items.length === 1 ? '' : 's'}, newest first.\n${othersWords(undefined, `${about}${t.url ? `\n${t.url}` : ''}`)}${items.join('')}`;
+      return `Thread ${i + 1}${replyHint(t.on && { type: t.on.kind, id: t.on.id })}: what it is about, then ${t.items.length} item${t.items.length === 1 ? '' : 's'}, newest first.\n${othersWords(undefined, `${about}${t.url ? `\n${t.url}` : ''}`)}${items.join('')}`;
     })
     .join('\n');
 }

@@ -276,16 +276,15 @@ export function registerReadTools(served: Served): void {
     ({ since, limit }) =>
       guard(ctx, async () => {
         const feed = await readFeed(ctx, { since: await feedStart(ctx, since ?? 'yesterday', 'since'), ...(limit !== undefined && { limit }) });
-        const items = feed.items.map(({ reply_on, ...item }) => ({ ...item, ...(reply_on && { reply_on: { type: reply_on.kind, id: reply_on.id } }) }));
         const note =
           feed.source === 'check-ins'
             ? " This service has no feed (no digest): these are my teams' check-ins only; comments on mine are in the inbox tool."
             : '';
         const text =
-          items.length === 0
+          feed.items.length === 0
             ? `Nothing new since ${feed.since}.${note}`
-            : `${items.length} entr${items.length === 1 ? 'y' : 'ies'} since ${feed.since}, newest first.${note}${feed.more_may_follow ? ' More may follow: ask again with since set to the oldest one shown, or a larger limit.' : ''}\n${markedFeed(await plainView(ctx), feed)}`;
-        return done(text, { since: feed.since, source: feed.source, items, more_may_follow: feed.more_may_follow });
+            : `${feed.items.length} entr${feed.items.length === 1 ? 'y' : 'ies'} since ${feed.since}, newest first.${note}${feed.more_may_follow ? ' More may follow: ask again with since set to the oldest one shown, or a larger limit.' : ''}\n${markedFeed(await plainView(ctx), feed)}`;
+        return done(text, feed);
       }),
   );
 

@@ -5,7 +5,7 @@
 // `outputOf` turns a tool's entry into the output schema tools/list declares.
 import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, REF } from '../api/types.js';
 import { arrayOf, bool, described, num, object, omit, oneOf, optional, orNull, pick, str, type Shape } from '../api/validate.js';
-import { AGENT_INBOX, DRAFT, FEED_ITEM, ME_RECORD, OPEN_BLOCKERS, REPLY_ON, SUGGESTION, SUGGESTION_SOURCE, TEAM_DAY } from '../core/shapes.js';
+import { AGENT_INBOX, DRAFT, FEED, ME_RECORD, OPEN_BLOCKERS, REPLY_ON, SUGGESTION, SUGGESTION_SOURCE, TEAM_DAY } from '../core/shapes.js';
 
 const asSent = (s: Shape<unknown>, what: string) => described(s, `${what}, exactly as the service sent it`);
 const DAY = described(str, 'the check-in asked for, as the CLI names it');
@@ -45,12 +45,7 @@ export const RESULTS = {
     whose: described(oneOf(['mine', 'named']), 'mine: neither person nor team was named'),
     goals: arrayOf(asSent(GOAL, 'a goal')),
   }),
-  feed: object({
-    since: described(str, 'the time the feed starts at (ISO 8601)'),
-    source: described(oneOf(['digest', 'check-ins']), "digest: the service's feed; check-ins: this service has no digest, so my teams' check-ins only"),
-    items: arrayOf(FEED_ITEM),
-    more_may_follow: MORE('as many entries as asked for came back: ask again from the oldest one'),
-  }),
+  feed: FEED,
   drafts: object({
     drafts: arrayOf(
       object(
