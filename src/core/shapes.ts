@@ -54,7 +54,6 @@ export const ME_RECORD = described(
   }),
   'the person the token belongs to: id, name, @username, time zone, teams',
 );
-export type MeRecord = Infer<typeof ME_RECORD>;
 
 // ---- The inbox (`checkin inbox --json`, the agent's inbox) ----
 
@@ -112,7 +111,7 @@ export const STATUS = object({
 
 // ---- The drafts waiting (`checkin drafts --json`, the agent's drafts) ----
 
-export const DRAFT_STATES = 'waiting; being written or sent (process N); may have been sent (when); edited after checkin stopped';
+const DRAFT_STATES = 'waiting; being written or sent (process N); may have been sent (when); edited after checkin stopped';
 export const DRAFT = object({
   id: described(str, 'the draft id: what `checkin drafts send` and the send_* tools (as draft_id) take'),
   for: described(str, 'what it is for, in words'),
