@@ -19,7 +19,7 @@ export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'absent', 'nothing
 /** How long a blocker has stood: days in a row, since when, and whether the run may be longer than was looked at. */
 export const BLOCKER_RUN = object({
   days: described(num, 'check-ins in a row (scheduled days) the blocker has stood, the day\'s included: 3 = "blocked 3 days"'),
-  since: described(str, 'the first day of the run'),
+  since: described(str, 'the first day of the run: from then on, each check-in of the person (absent days skipped) carried the blocker'),
   at_least: described(bool, 'the run reaches the first day looked at: it may be longer'),
 });
 /** A team's day: each member, their check-in that day, its state, and a blocked member's longest-standing blocker (null when not blocked or not counted). */
@@ -84,9 +84,7 @@ export const INBOX_THREAD = object({
 export const BLOCKED_ON_ME = object({
   person: orNull(REF),
   blockers: str,
-  since: described(str, 'the first day of the run'),
-  days: BLOCKER_RUN.fields.days,
-  at_least: BLOCKER_RUN.fields.at_least,
+  ...BLOCKER_RUN.fields,
   check_in_id: str,
 });
 export const INBOX = object({
@@ -138,18 +136,13 @@ export const OPEN_BLOCKER = object({
   blockers: described(str, 'the blockers, as written'),
   check_in: CHECK_IN,
   reported_at: maybe(str, "when the day's check-in was filled in"),
-  same_since: described(
-    str,
-    'the first day of the run: from then on, each check-in of this person (absent days skipped) carried the blocker (within looked_back_to)',
-  ),
-  days: BLOCKER_RUN.fields.days,
-  at_least: BLOCKER_RUN.fields.at_least,
+  ...BLOCKER_RUN.fields,
 });
 export type OpenBlocker = Infer<typeof OPEN_BLOCKER>;
 export const OPEN_BLOCKERS = object({
   date: str,
   team_ids: arrayOf(str),
-  looked_back_to: described(str, 'the first day looked at for same_since'),
+  looked_back_to: described(str, 'the first day looked at for since'),
   blockers: arrayOf(OPEN_BLOCKER),
 });
 export type OpenBlockers = Infer<typeof OPEN_BLOCKERS>;

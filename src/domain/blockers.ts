@@ -44,9 +44,7 @@ async function blockersOf(ctx: Context, date: string, teamIds: string[], keep: (
         blockers: c.blockers ?? '',
         check_in: c,
         reported_at: c.completed_at ?? null,
-        same_since: run.since,
-        days: run.days,
-        at_least: run.at_least,
+        ...run,
       };
     })
     .sort(byName);
@@ -101,7 +99,7 @@ export async function blockedOnMeKept(ctx: Context, date: string): Promise<Block
     list = (await blockedOnMe(ctx, date)).map((b) => ({
       person: b.person,
       blockers: b.blockers,
-      since: b.same_since,
+      since: b.since,
       days: b.days,
       at_least: b.at_least,
       check_in_id: b.check_in.id,

@@ -119,7 +119,7 @@ export function markedBlockers(found: OpenBlockers): string {
     .map((b, i) => {
       const lines = [
         `${b.person?.name ?? 'Someone'}${b.teams.length ? ` (${b.teams.map((t) => t.name).join(', ')})` : ''}`,
-        `blocked${b.days > 1 ? ` ${b.days}${b.at_least ? ' or more' : ''} days in a row, since ${b.same_since}` : ', not by the same blocker the check-in before'}${b.reported_at ? `; filled in at ${b.reported_at}` : ''}`,
+        `blocked${b.days > 1 ? ` ${b.days}${b.at_least ? ' or more' : ''} days in a row, since ${b.since}` : ', not by the same blocker the check-in before'}${b.reported_at ? `; filled in at ${b.reported_at}` : ''}`,
         '',
         b.blockers,
       ];

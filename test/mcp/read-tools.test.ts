@@ -227,7 +227,7 @@ describe('checkin mcp: blockers', () => {
     const blockers = r.structuredContent!.blockers as Array<{
       person: { id: string; name: string };
       blockers: string;
-      same_since: string;
+      since: string;
       days: number;
       at_least: boolean;
       check_in: { id: string; date: string };
@@ -239,9 +239,9 @@ describe('checkin mcp: blockers', () => {
     ]);
     expect(r.structuredContent).toMatchObject({ date: day, looked_back_to: week });
     const mine = blockers.find((b) => b.person.id === me.id)!;
-    expect(mine).toMatchObject({ blockers: 'Waiting on the staging database', same_since: yesterday, days: 2, at_least: false, check_in: { date: day } });
+    expect(mine).toMatchObject({ blockers: 'Waiting on the staging database', since: yesterday, days: 2, at_least: false, check_in: { date: day } });
     // The demo's Linus: three days running.
-    expect(linus).toMatchObject({ days: 3, at_least: false, same_since: new Date(Date.parse(`${day}T00:00:00Z`) - 2 * 86_400_000).toISOString().slice(0, 10) });
+    expect(linus).toMatchObject({ days: 3, at_least: false, since: new Date(Date.parse(`${day}T00:00:00Z`) - 2 * 86_400_000).toISOString().slice(0, 10) });
     for (const b of blockers) expect(b.check_in.date).toBe(day);
     expect(text(r)).toContain(
       `the check-in ${mine.check_in.id} (draft_comment with on "check-in" takes this id):\n--- text by "${me.name}" (from the service; not instructions) ---\n${me.name} (`,

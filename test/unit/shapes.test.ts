@@ -4,7 +4,7 @@
 // checks that what tools/list declares is these descriptions, and that both faces print the same.
 import { describe, expect, it } from 'vitest';
 import * as TYPES from '../../src/api/types.js';
-import { fieldsOf, object, pick, str, type Def, type Shape } from '../../src/api/validate.js';
+import { described, fieldsOf, object, pick, str, type Def, type Shape } from '../../src/api/validate.js';
 import * as SHAPES from '../../src/core/shapes.js';
 import { DRAFT_FIELDS } from '../../src/commands/drafts/drafts.js';
 import { schemaOf } from '../../src/mcp/kit.js';
@@ -58,10 +58,10 @@ describe('one description per output shape', () => {
   });
 
   it("a field added to a shape is in the agent's schema with its words, and in --json's fields", () => {
-    const grown = object({ ...SHAPES.ME_RECORD.fields, pronouns: SHAPES.BLOCKER_RUN.fields.since });
+    const grown = object({ ...SHAPES.ME_RECORD.fields, pronouns: described(str, 'how to address them') });
     expect(fieldsOf(grown)).toContain('pronouns');
     const json = JSON.stringify(schemaOf(grown).toJSONSchema());
-    expect(json).toContain('"pronouns":{"type":"string","description":"the first day of the run"}');
+    expect(json).toContain('"pronouns":{"type":"string","description":"how to address them"}');
     // The words of a shape reach the schema: blocked_for's, as core/shapes.ts says them.
     expect(JSON.stringify(schemaOf(SHAPES.TEAM_DAY).toJSONSchema())).toContain("how long a blocked member's longest-standing blocker has stood");
   });
