@@ -152,6 +152,21 @@ describe('checkin mcp: feed', () => {
   });
 });
 
+describe('checkin mcp: inbox', () => {
+  it('a look at the inbox in a terminal after the agent started is what its inbox reads as seen before (state.json read anew)', async () => {
+    const s = await connect();
+    const before = await s.call('inbox');
+    expect(before.isError, text(before)).toBeFalsy();
+    expect(before.structuredContent!.seen_before).toBeNull();
+    const look = await runCli(['inbox'], { env });
+    expect(look.code, look.stderr).toBe(0);
+    const after = await s.call('inbox');
+    expect(after.isError, text(after)).toBeFalsy();
+    expect(after.structuredContent!.seen_before).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    expect(after.structuredContent!.threads).toEqual([]);
+  });
+});
+
 describe('checkin mcp: drafts', () => {
   it("lists this account's drafts (the person's and the agent's) with ids the send tools take; no request", async () => {
     const s = await connect({ args: ['--allow-send'] });
