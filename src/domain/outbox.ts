@@ -21,7 +21,7 @@ import {
 } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
+import { ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
 import { cachedMe, me } from './account.js';
 import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
@@ -623,12 +623,22 @@ export async function askOverNewer(
   return choice;
 }
 
+/** Newer words on the service where an entry would write: the check-in as it is now and the answers it holds that the entry would replace. */
+export interface NewerAnswers {
+  now: CheckIn;
+  theirs: CheckInAnswers;
+  /** The answers (by name) the entry would replace: there, not empty, and not the entry's. */
+  replaced: AnswerField[];
+}
+
 /**
- * A resume never writes over newer words: the check-in now against the entry's base (or, unknown,
- * when it was typed). Newer answers where it writes: a terminal shows both and asks (mine:
- * undefined; theirs: refused, kept; the editor: what was written there); without one, refused.
+ * The one rule, wherever an entry is sent (a terminal's resume, `drafts send`, an agent's send): an
+ * entry kept earlier never writes over newer words unseen. The check-in now (one GET, unless it is
+ * known) against the entry's base (or, unknown, when it was typed): undefined when nothing newer
+ * would be replaced (or there is no check-in: the PATCH says what is wrong). Each face asks or
+ * refuses in its own form: a terminal with `askOverNewer`, the agent face in the person's question.
  */
-export async function guardNewer(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<CheckInAnswers | undefined> {
+export async function newerAnswers(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<NewerAnswers | undefined> {
   let now: CheckIn;
   try {
     now = known ?? (await getCheckIn(await ctx.api(), key));
@@ -638,8 +648,19 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   }
   const theirs = answersOf(now);
   // Only answers the entry would replace count: words there that differ from the entry's.
-  const words = ANSWER_NAMES.some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
-  if (!words || !newerThan(entry, now.updated_at)) return undefined;
+  const replaced = ANSWER_NAMES.filter((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
+  if (replaced.length === 0 || !newerThan(entry, now.updated_at)) return undefined;
+  return { now, theirs, replaced };
+}
+
+/**
+ * A resume at a terminal never writes over newer words (`newerAnswers`): a terminal shows both and
+ * asks (mine: undefined; theirs: refused, kept; the editor: what was written there); without one, refused.
+ */
+export async function guardNewer(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<CheckInAnswers | undefined> {
+  const newer = await newerAnswers(ctx, key, entry, answers, known);
+  if (!newer) return undefined;
+  const { now, theirs } = newer;
   const choice = await askOverNewer(ctx, entry, {
     what: 'the check-in',
     words: 'answers',
