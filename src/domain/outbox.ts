@@ -118,9 +118,10 @@ export function keptAdvice(ctx: Context, resume: string | undefined): Hint[] {
 /** Refused: the entry may already have reached the service (only the person's word sends it again). */
 export class MaybeSentError extends CliError {}
 
-/** The line for a send that may have reached the service without an answer. */
-export function maybeSentLine(entry: Entry, at: string): string {
-  return `The draft ${entry.id} may have reached the service (sent ${sanitizeLine(at).slice(0, 40)}, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`;
+/** The line for a send that may have reached the service without an answer (what sends or drops it, in the face's words: the agent face says its own). */
+export function maybeSentLine(ctx: Context, entry: Entry, at: string): string {
+  const line = `The draft ${entry.id} may have reached the service (sent ${sanitizeLine(at).slice(0, 40)}, no answer came); it is kept and will not be sent again on its own.`;
+  return ctx.advice ? `${line} Look for it, then \`${ctx.advice.send(entry.id)}\` sends it again or \`${ctx.advice.drop(entry.id)}\` drops it.` : line;
 }
 
 /**
@@ -371,7 +372,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       const maybe = outbox.maybeSent(e);
       if (!maybe) continue;
       for (const c of claims) c.release();
-      throw new MaybeSentError(maybeSentLine(e, whenLabel(maybe)));
+      throw new MaybeSentError(maybeSentLine(ctx, e, whenLabel(maybe)));
     }
   }
   const createsOne = creates(write.target);
@@ -400,7 +401,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       if (!write.content) throw err;
       throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw withHint(err, ...(unanswered ? [maybeSentLine(entry, whenLabel(ctx.now().toISOString()))] : keptAdvice(ctx, resume)));
+    throw withHint(err, ...(unanswered ? [maybeSentLine(ctx, entry, whenLabel(ctx.now().toISOString()))] : keptAdvice(ctx, resume)));
   }
   for (const c of claims) c.done();
   if (!write.quiet && resume !== undefined) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
@@ -421,7 +422,7 @@ async function boundHere(ctx: Context, entry: Entry): Promise<void> {
   if (!same)
     throw new UsageError(
       `The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`,
-      terminal(`\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`),
+      ...(ctx.advice ? [terminal(`\`${ctx.advice.send(entry.id)}\` sends it here as you once you say yes.`)] : []),
     );
 }
 
@@ -444,7 +445,7 @@ async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boole
   if (!ctx.io.canPrompt)
     throw new NeedsYesError(
       `The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`,
-      terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks.`),
+      ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
     );
   ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
   if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false })))
@@ -462,8 +463,9 @@ export function noteWaiting(ctx: Context, targets: DraftTarget | DraftTarget[], 
     return;
   }
   if (left.length === 0) return;
+  const them = left.length === 1 ? 'it' : 'them';
   ctx.io.err(
-    `note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${left.length === 1 ? 'it' : 'them'}, \`checkin drafts\` shows ${left.length === 1 ? 'it' : 'them'}.\n`,
+    `note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${them}${ctx.advice ? `, \`${ctx.advice.list()}\` shows ${them}` : ''}.\n`,
   );
 }
 
@@ -503,7 +505,7 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
   const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
   return new UsageError(
     `There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`,
-    terminal(`\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`),
+    ...(ctx.advice ? [terminal(`\`${ctx.advice.send(elsewhere[0]!.id)}\` sends it here once you say yes.`)] : []),
   );
 }
 
@@ -531,7 +533,7 @@ export async function resumeEach<T>(
   for (const entry of chosen) {
     const at = ctx.io.canPrompt ? undefined : ctx.drafts().maybeSent(entry);
     if (at) {
-      ctx.io.err(`warning: ${maybeSentLine(entry, whenLabel(at))}\n`);
+      ctx.io.err(`warning: ${maybeSentLine(ctx, entry, whenLabel(at))}\n`);
       skipped++;
       continue;
     }
@@ -551,15 +553,6 @@ export async function resumeEach<T>(
   if (out.length === 0 && skipped > 0)
     throw new CliError(`Nothing was sent: what waits for ${what} may already have reached the service, or another checkin is sending it`);
   return out;
-}
-
-/** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
-export function noPipeWithResume(resume: string, piped: boolean): void {
-  if (piped)
-    throw new UsageError(
-      '--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent',
-      terminal(`Send what was kept with \`${resume}\`, then pipe the new text without --resume.`),
-    );
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */
@@ -607,7 +600,7 @@ export async function askOverNewer(
       `${kept}; it was not sent and is still kept`,
       EXIT.FAILURE,
       ...(ctx.advice
-        ? [terminal(`At a terminal, \`${ctx.advice.resume(o.target)}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)]
+        ? [terminal(`At a terminal, \`${ctx.advice.resume(o.target)}\` shows both and asks; \`${ctx.advice.drop(entry.id)}\` drops the draft.`)]
         : []),
     );
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${o.theirs}The draft:\n${o.mine}`));
@@ -618,7 +611,7 @@ export async function askOverNewer(
   ]);
   if (choice === 'theirs')
     throw new CancelledError(
-      `Nothing was sent; ${o.what} keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`,
+      `Nothing was sent; ${o.what} keeps what is there, and the draft ${entry.id} is still kept${ctx.advice ? ` (\`${ctx.advice.drop(entry.id)}\` drops it)` : ''}`,
     );
   return choice;
 }
@@ -675,7 +668,7 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   if (read.problems.length > 0)
     throw new UsageError(
       `What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`,
-      terminal(`\`checkin checkin ${now.date} --resume -e\` opens it again.`),
+      ...(ctx.advice ? [terminal(`\`${ctx.advice.edit({ kind: 'check-in', key: now.date })}\` opens it again.`)] : []),
     );
   return read.answers;
 }
