@@ -448,8 +448,15 @@ async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boole
       ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
     );
   ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
-  if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false })))
-    throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
+  // "No" and Ctrl-C alike: a person's answer at a prompt (exit 130), with what was kept and how to go on.
+  const kept = `Nothing was sent; the draft ${entry.id} is still kept${ctx.advice ? `: \`${ctx.advice.send(entry.id)}\` sends it, \`${ctx.advice.drop(entry.id)}\` drops it.` : ''}`;
+  let yes: boolean;
+  try {
+    yes = await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false });
+  } catch (err) {
+    throw err instanceof CancelledError ? new CancelledError(kept) : err;
+  }
+  if (!yes) throw new CancelledError(kept);
   return true;
 }
 
