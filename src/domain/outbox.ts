@@ -639,13 +639,22 @@ export interface NewerAnswers {
  * refuses in its own form: a terminal with `askOverNewer`, the agent face in the person's question.
  */
 export async function newerAnswers(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<NewerAnswers | undefined> {
-  let now: CheckIn;
+  const now = await checkInNow(ctx, key, known);
+  return now && newerIn(entry, answers, now);
+}
+
+/** The check-in as the service holds it now (one GET, unless it is known); undefined when there is none (the PATCH says what is wrong). */
+export async function checkInNow(ctx: Context, key: string, known?: CheckIn): Promise<CheckIn | undefined> {
   try {
-    now = known ?? (await getCheckIn(await ctx.api(), key));
+    return known ?? (await getCheckIn(await ctx.api(), key));
   } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined; // the PATCH says what is wrong
+    if (err instanceof ApiError && err.notFound) return undefined;
     throw err;
   }
+}
+
+/** `newerAnswers` on a check-in already read: what of it, saved after the entry's base, the entry would replace. */
+export function newerIn(entry: Entry, answers: CheckInAnswers, now: CheckIn): NewerAnswers | undefined {
   const theirs = answersOf(now);
   // Only answers the entry would replace count: words there that differ from the entry's.
   const replaced = ANSWER_NAMES.filter((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);

@@ -29,8 +29,9 @@ import { me, resolveTeams } from '../domain/account.js';
 import {
   accountHere,
   baseOf,
+  checkInNow,
   commentBody,
-  newerAnswers,
+  newerIn,
   waitingFor,
   whenLabel,
   type Claim,
@@ -552,7 +553,8 @@ export function registerWriteTools(served: Served): void {
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
           // Newer words on the service where the draft would write: the person sees them in the question, or nothing is sent.
-          const newer = await newerAnswers(ctx, target.key, entry, answers, target.known);
+          const seen = await checkInNow(ctx, target.key, target.known);
+          const newer = seen && newerIn(entry, answers, seen);
           if (newer && !clientCanAsk(served, rctx)) throw overNewer(entry, newer);
           const shown = answersText(answers, await sharedWith(served.ctx, answers));
           const said = await personSaysYes(
@@ -564,6 +566,18 @@ export function registerWriteTools(served: Served): void {
           );
           if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
+          // Asked and answered within this call (2025-11-25's elicitation, up to 10 minutes): the yes
+          // was to what the service held then. Changed since, nothing is sent (2026-07-28's retry
+          // asks again by itself: its question no longer matches).
+          if (seen && served.era === 'legacy' && clientCanAsk(served, rctx)) {
+            const after = await checkInNow(ctx, target.key);
+            const changed = after && newerIn({ ...entry, base: baseOf(seen) }, answers, after);
+            if (changed)
+              return done(
+                `Not sent: the check-in was changed on the service while the person was asked (saved ${whenLabel(String(changed.now.updated_at))}). ${keptLine(resume, { draft: entry.id })} send_checkin asks again, showing what is there now.`,
+                { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'changed while asked' },
+              );
+          }
           let sent;
           try {
             sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true, resume });

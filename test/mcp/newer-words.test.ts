@@ -3,10 +3,12 @@
 // sandbox; the check-in is changed on the service (the web app, another device) after the agent's
 // draft was made. What the service received is read from its request log: no PATCH without a yes
 // given to a question that showed the newer words.
-import { describe, expect, it } from 'vitest';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
 import { whenLabel } from '../../src/domain/outbox.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI_WORDS, runCli } from '../helpers/cli.js';
 import { text, useMcp, type Answer, type McpSession as Session } from '../helpers/mcp.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
@@ -18,6 +20,11 @@ useSandboxEnv((s, e) => {
   env = e;
 });
 const connect = useMcp(() => env);
+/** The 2026-07-28 clients a test drives by hand (the answer given with the retry), closed after it. */
+const opened: ModernClient[] = [];
+afterEach(async () => {
+  for (const c of opened.splice(0)) await c.close().catch(() => undefined);
+});
 
 const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
@@ -33,6 +40,11 @@ async function draftedThenChanged(s: Session): Promise<{ id: string; day: string
   const d = await s.call('draft_checkin', DRAFT);
   expect(d.isError, text(d)).toBeFalsy();
   const id = d.structuredContent!.draft_id as string;
+  return { id, day, savedAt: await changedOnTheWeb(day) };
+}
+
+/** The person changes the check-in in the web app: when the service saved it. The request log emptied after it. */
+async function changedOnTheWeb(day: string): Promise<string> {
   const web = await fetch(`${sb.url}/check-ins/${day}`, {
     method: 'PATCH',
     headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
@@ -41,7 +53,7 @@ async function draftedThenChanged(s: Session): Promise<{ id: string; day: string
   expect(web.status).toBe(200);
   const savedAt = ((await web.json()) as { updated_at: string }).updated_at;
   sb.requests.length = 0;
-  return { id, day, savedAt };
+  return savedAt;
 }
 
 const question = (day: string, savedAt: string) =>
@@ -70,12 +82,84 @@ describe("send_checkin never writes over newer words on the service without the 
     expect(outboxRows(env.CHECKIN_CONFIG_DIR!)).toEqual([]);
   });
 
+  it('2025-11-25: changed on the service while the person was asked: their yes was to what was there before, so nothing is sent; asked again, the question shows the newer words', async () => {
+    let day = '';
+    let savedAt = '';
+    // The person takes their time: meanwhile the check-in is changed on the web; then they say yes.
+    const answers: Array<() => Promise<Answer>> = [
+      async () => {
+        savedAt = await changedOnTheWeb(day);
+        return 'accept';
+      },
+      async () => 'accept',
+    ];
+    const s = await connect({ answer: () => answers.shift()!() });
+    day = (await s.call('me')).structuredContent!.today as string;
+    const id = (await s.call('draft_checkin', DRAFT)).structuredContent!.draft_id as string;
+    const r = await s.call('send_checkin', { draft_id: id });
+    expect(r.structuredContent, text(r)).toEqual({
+      sent: false,
+      draft_id: id,
+      draft_kept: true,
+      resume_command: `checkin drafts send ${id}`,
+      reason: 'changed while asked',
+    });
+    expect(text(r)).toBe(
+      `Not sent: the check-in was changed on the service while the person was asked (saved ${whenLabel(savedAt)}). The draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal. send_checkin asks again, showing what is there now.`,
+    );
+    expect(sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v2/check-ins/${day}`]);
+    expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((row) => [row.id, row.state])).toEqual([[id, 'kept']]);
+    sb.requests.length = 0;
+    const again = await s.call('send_checkin', { draft_id: id });
+    expect(again.structuredContent, text(again)).toMatchObject({ sent: true, draft_id: id });
+    expect(s.asked.at(-1)).toBe(question(day, savedAt));
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
+    expect(bodiesOf('PATCH')).toEqual([DRAFT]);
+  });
+
   it('2026-07-28: the question carried back to the client shows the newer words; accepted, one PATCH', async () => {
     const s = await connect({ revision: '2026-07-28', answer: 'accept' });
     const { id, day, savedAt } = await draftedThenChanged(s);
     const r = await s.call('send_checkin', { draft_id: id });
     expect(r.structuredContent, text(r)).toMatchObject({ sent: true, draft_id: id });
     expect(s.asked).toEqual([question(day, savedAt)]);
+    expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
+    expect(bodiesOf('PATCH')).toEqual([DRAFT]);
+  });
+
+  it('2026-07-28: changed on the service between the question and the answer: that answer is stale, nothing sent; asked again, the question shows the newer words', async () => {
+    const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new ModernClient(
+      { name: 'test-agent', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
+    );
+    await client.connect(transport);
+    opened.push(client);
+    // Not listed first on this client: once it knows send_checkin's output schema, the SDK's client
+    // (2.x) refuses an input-required result by hand ("did not return structured content"); the
+    // tests above list, then call, with the same server.
+    const call = async (name: string, params: Record<string, unknown>) =>
+      (await client.callTool({ name, ...params } as never, { allowInputRequired: true })) as unknown as Record<string, unknown>;
+    const asked = (r: Record<string, unknown>) => (r.inputRequests as { confirm: { params: { message: string } } }).confirm.params.message;
+    const ACCEPT = { confirm: { action: 'accept', content: {} } };
+
+    const day = ((await call('me', { arguments: {} })).structuredContent as { today: string }).today;
+    const id = ((await call('draft_checkin', { arguments: DRAFT })).structuredContent as { draft_id: string }).draft_id;
+    sb.requests.length = 0;
+    const first = await call('send_checkin', { arguments: { draft_id: id } });
+    expect(asked(first)).toBe(
+      `Send your check-in for today (${day})?\n\nShared with: Platform, Mobile (all your teams)\n\n${sec('Previous', DRAFT.previous)}\n\n${sec('Intentions', DRAFT.intentions)}`,
+    );
+    const savedAt = await changedOnTheWeb(day);
+    const late = await call('send_checkin', { arguments: { draft_id: id }, inputResponses: ACCEPT, requestState: first.requestState });
+    expect(late.structuredContent).toMatchObject({ sent: false, draft_id: id, draft_kept: true, reason: 'stale answer' });
+    expect(text(late as never)).toContain('what would be sent changed since the person was asked');
+    expect(writes()).toEqual([]);
+
+    const again = await call('send_checkin', { arguments: { draft_id: id } });
+    expect(asked(again)).toBe(question(day, savedAt));
+    const yes = await call('send_checkin', { arguments: { draft_id: id }, inputResponses: ACCEPT, requestState: again.requestState });
+    expect(yes.structuredContent).toMatchObject({ sent: true, draft_id: id });
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(bodiesOf('PATCH')).toEqual([DRAFT]);
   });
