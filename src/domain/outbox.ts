@@ -611,15 +611,19 @@ export async function askOverNewer(
         : []),
     );
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${o.theirs}The draft:\n${o.mine}`));
-  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>(`Which should ${o.what} hold?`, [
-    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
-    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
-    { name: 'Open both in the editor', value: 'edit' },
-  ]);
-  if (choice === 'theirs')
-    throw new CancelledError(
-      `Nothing was sent; ${o.what} keeps what is there, and the draft ${entry.id} is still kept${ctx.advice ? ` (\`${ctx.advice.drop(entry.id)}\` drops it)` : ''}`,
-    );
+  const keepsThere = `Nothing was sent; ${o.what} keeps what is there, and the draft ${entry.id} is still kept${ctx.advice ? ` (\`${ctx.advice.drop(entry.id)}\` drops it)` : ''}`;
+  let choice: 'mine' | 'theirs' | 'edit';
+  try {
+    choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>(`Which should ${o.what} hold?`, [
+      { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
+      { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
+      { name: 'Open both in the editor', value: 'edit' },
+    ]);
+  } catch (err) {
+    // Ctrl-C at the question: as "keep what is there", said so.
+    throw err instanceof CancelledError ? new CancelledError(keepsThere) : err;
+  }
+  if (choice === 'theirs') throw new CancelledError(keepsThere);
   return choice;
 }
 
