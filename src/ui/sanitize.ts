@@ -1,8 +1,9 @@
 // The one sanitiser between untrusted text (the service's, or a draft, a file or stdin echoed
 // back) and a person's terminal. It removes what a terminal would act on or what would disguise
 // text: escape sequences (CSI, OSC, DCS…), C0 controls but tab and newline, DEL, C1 controls,
-// bidirectional overrides and isolates, and zero-width characters (a zero-width joiner is kept
-// between two emoji, where it draws one picture).
+// bidirectional overrides and isolates, zero-width characters (a zero-width joiner is kept
+// between two emoji, where it draws one picture), and invisible carriers of words (Unicode tags
+// but in a subdivision flag, the deprecated format characters).
 //
 // - sanitize / sanitizeLine: for text from outside.
 // - sanitizeDeep: every string of an object, before any view renders it.
@@ -15,9 +16,22 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 /** Bidi embeddings, overrides, isolates and marks; zero-width space and non-joiner, word joiner, BOM. */
 const INVISIBLE = /[\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 const LONE_ZWJ = /(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+/**
+ * Characters that draw nothing and carry words: the deprecated format characters U+206A–U+206F, and
+ * the Unicode tags U+E0000–U+E007F, which many language models read as the ASCII they shadow ("ASCII
+ * smuggling": a teammate's "Looks good" followed by tagged instructions). A tag is kept only inside
+ * an emoji's subdivision flag (🏴, two to six tag letters or digits, the cancel tag), where it draws one picture.
+ */
+const CARRIERS = /(\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F})|[\u206a-\u206f\u{E0000}-\u{E007F}]/gu;
 
 export function sanitize(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '').replace(INVISIBLE, '').replace(LONE_ZWJ, '');
+  return text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROLS, '')
+    .replace(INVISIBLE, '')
+    .replace(LONE_ZWJ, '')
+    .replace(CARRIERS, (_, flag: string | undefined) => flag ?? '');
 }
 
 /** For one-line contexts (names, titles): newlines and tabs become spaces too. */
@@ -38,7 +52,7 @@ export function sanitizeDeep<T>(value: T): T {
 }
 
 const SGR_SPLIT = /(\x1b\[[0-9;]*m)/;
-const ANYTHING_TO_GUARD = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+const ANYTHING_TO_GUARD = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\u{E0000}-\u{E007F}]/u;
 
 /** checkin's own output on its way to the terminal: its colours (SGR) kept, anything else that a terminal acts on removed. */
 export function guardTerminal(text: string): string {
