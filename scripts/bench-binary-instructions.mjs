@@ -15,6 +15,9 @@
 //   BENCH_BINARY=path        another build of the binary (default release/checkin)
 //   BENCH_KEEP=dir           keep the callgrind files there (callgrind_annotate --inclusive=yes …)
 //   BENCH_ZONES=utc,unset    only some of the two
+//   BENCH_FLOOR=1            also the same bare GET as a single executable with a start-up snapshot
+//                            of its own (built here by the same Node, TZ=UTC): what the snapshot
+//                            mechanism costs by itself, apart from checkin's heap and work
 //
 // Needs valgrind (Debian: apt-get install valgrind) and `npm run binary` first.
 import { execFileSync, spawn } from 'node:child_process';
@@ -145,5 +148,23 @@ for (const zone of zones) {
     `TZ ${zone === 'utc' ? '=UTC ' : 'unset'}: checkin ${range(nets(a))} vs bare GET ${range(nets(b))}: ${ratio}× (min/min; max/min ${ratioMax}×)` +
       `  [with the seed search: ${a.map((x) => M(x.total)).join(' ')} vs ${b.map((x) => M(x.total)).join(' ')}]`,
   );
+}
+if (process.env.BENCH_FLOOR === '1') {
+  // The bare GET as the deserialised main of a snapshot, as src/binary.ts is checkin's.
+  const main = join(dir, 'floor.cjs');
+  writeFileSync(
+    main,
+    `const { startupSnapshot } = require('node:v8');
+function start() {
+${readFileSync(bareGet, 'utf8')}}
+if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(start); else start();
+`,
+  );
+  const floor = join(dir, 'floor');
+  writeFileSync(join(dir, 'floor.json'), JSON.stringify({ main, output: floor, disableExperimentalSEAWarning: true, useSnapshot: true }));
+  execFileSync(node, ['--build-sea', join(dir, 'floor.json')], { stdio: 'ignore' });
+  const f = [];
+  for (let i = 0; i < runs; i++) f.push((await count([floor, url], envs.utc)).net);
+  console.log(`the bare GET as a single executable with its own snapshot, TZ=UTC: ${range(f)}`);
 }
 await sb.close();
