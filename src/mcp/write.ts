@@ -40,7 +40,7 @@ import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence } from '../domain/goal-updates.js';
 import { goalIdOf } from '../domain/short-ids.js';
 import { checkInText } from './read.js';
-import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
+import { checkInTarget, done, entryFor, guard, plainView, outputOf, type Served } from './kit.js';
 
 /** draft_checkin's answer inputs, from the answer table (core/checkin-answers.ts): a text or mood is a string, yes-no a boolean. */
 const ANSWER_INPUTS = Object.fromEntries(
@@ -203,15 +203,6 @@ const ASK_TIMEOUT_MS = 10 * 60 * 1000;
 
 const DRAFT = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 const DRAFT_ID = z.string().describe('the draft_id a draft_* tool returned');
-const SENT = {
-  sent: z.boolean(),
-  draft_id: z.string(),
-  draft_kept: z.boolean().describe('the draft is still on disk (not sent): `resume_command` sends it from a terminal'),
-  resume_command: z.string(),
-  reason: z.string().optional().describe('why nothing was sent'),
-};
-const OTHERS = z.number().int().describe("other drafts waiting for the same target (the person's, or earlier ones): left as they are");
-
 /** The command that sends a draft from a terminal. */
 const sendCommand = (entry: Entry) => `checkin drafts send ${entry.id}`;
 const keptLine = (resume: string, { draft }: { draft: string }) => `The draft ${draft} is kept: \`${resume}\` sends it from a terminal.`;
@@ -432,20 +423,7 @@ export function registerWriteTools(served: Served): void {
         ...ANSWER_INPUTS,
         team: z.array(z.string()).optional().describe('share with these teams only (UUIDs or names; default all my teams)'),
       },
-      outputSchema: {
-        draft_id: z.string(),
-        day: z.string(),
-        answers: shapes.answers,
-        shared_with: z.array(shapes.ref).describe('the teams that will see it once sent (team, else all my teams)'),
-        preview: z.string().describe('the check-in as it will read once sent'),
-        hints: z
-          .array(z.string())
-          .describe(
-            'writing hints to show the person with the preview (an @mention of nobody on their teams, "none" as blockers sent as none, empty intentions); they never stop sending',
-          ),
-        resume_command: z.string(),
-        other_drafts: OTHERS,
-      },
+      outputSchema: outputOf('draft_checkin'),
       annotations: { title: 'Draft a check-in', ...DRAFT },
     },
     (args) =>
@@ -486,7 +464,7 @@ export function registerWriteTools(served: Served): void {
       title: 'Send a check-in draft',
       description: `Sends a draft_checkin draft (one PATCH of the check-in) after asking the person; nothing is sent if they say no or cannot be asked. The draft is deleted only once the service has the answers. ${GATED} A draft is sent at most once: a second send of it while one is under way is refused.`,
       inputSchema: { draft_id: DRAFT_ID },
-      outputSchema: { ...SENT, check_in: shapes.checkIn.optional() },
+      outputSchema: outputOf('send_checkin'),
       annotations: { title: 'Send a check-in draft', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     ({ draft_id }, rctx) =>
@@ -552,13 +530,7 @@ export function registerWriteTools(served: Served): void {
         id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
         body: z.string().min(1).describe('the comment (Markdown)'),
       },
-      outputSchema: {
-        draft_id: z.string(),
-        on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }),
-        body: z.string(),
-        resume_command: z.string(),
-        other_drafts: OTHERS,
-      },
+      outputSchema: outputOf('draft_comment'),
       annotations: { title: 'Draft a comment or reply', ...DRAFT },
     },
     ({ on, id, body }) =>
@@ -581,7 +553,7 @@ export function registerWriteTools(served: Served): void {
       title: 'Send a comment draft',
       description: `Posts a draft_comment draft after asking the person; nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
       inputSchema: { draft_id: DRAFT_ID },
-      outputSchema: { ...SENT, comment: shapes.comment.optional() },
+      outputSchema: outputOf('send_comment'),
       annotations: { title: 'Send a comment draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ draft_id }, rctx) =>
@@ -636,14 +608,7 @@ export function registerWriteTools(served: Served): void {
           .optional()
           .describe('on-track, at-risk, off-track, 90, 60 or 30 (a number or a string)'),
       },
-      outputSchema: {
-        draft_id: z.string(),
-        goal: z.object({ id: z.string(), title: z.string() }),
-        update: shapes.goalUpdateInput,
-        preview: z.string(),
-        resume_command: z.string(),
-        other_drafts: OTHERS,
-      },
+      outputSchema: outputOf('draft_goal_update'),
       annotations: { title: 'Draft a goal update', ...DRAFT },
     },
     (args) =>
@@ -674,7 +639,7 @@ export function registerWriteTools(served: Served): void {
       title: 'Send a goal update draft',
       description: `Posts a draft_goal_update draft after asking the person (the question names the goal and the progress and confidence it sets); nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
       inputSchema: { draft_id: DRAFT_ID },
-      outputSchema: { ...SENT, goal_update: shapes.goalUpdate.optional() },
+      outputSchema: outputOf('send_goal_update'),
       annotations: { title: 'Send a goal update draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ draft_id }, rctx) =>
@@ -717,13 +682,7 @@ export function registerWriteTools(served: Served): void {
         url: z.string().optional().describe('an https:// link to it (a pull request, an issue…)'),
         group: z.string().optional().describe('the label it is shown under (default checkin)'),
       },
-      outputSchema: {
-        sent: z.boolean().describe('recorded on the service'),
-        draft_id: z.string().optional().describe('the draft it was kept as while the person was asked'),
-        draft_kept: z.boolean().describe('the draft is still on disk (not recorded): `checkin drafts send <draft_id>` sends it from a terminal'),
-        reason: z.string().optional().describe('why nothing was recorded: declined, cancelled, no answer'),
-        activity: shapes.activity.optional(),
-      },
+      outputSchema: outputOf('log_activity'),
       annotations: { title: 'Log an activity', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ description, url, group }, rctx) =>
