@@ -10,6 +10,7 @@ import { EXIT } from './errors.js';
 import { addCompletionWhenAsked, afterCommand, buildProgram, helpTopic } from './program.js';
 import { processIO } from './ui/io.js';
 import { ApiClient } from './api/client.js';
+import { rememberZone } from './domain/account.js';
 import { join } from 'node:path';
 
 export { describeError } from './error-text.js';
@@ -98,21 +99,15 @@ export async function warmForSnapshot(): Promise<void> {
         userAgent: 'checkin/warm',
         transport: { send: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, text: body }), close: async () => undefined },
       });
-      await run(['today', '--json'], { ...made, api: async () => client });
-      return made;
+      const ctx: Context = { ...made, api: async () => client };
+      await run(['today', '--json'], ctx);
+      return ctx;
     };
     const first = await warm({ ...env, TZ: 'UTC' });
     // The profile as `me` caches it, its zone's offsets beside it (UTC: the day is the canned one's).
     const from = now.getTime() - 86_400_000;
-    await first.config().cache(env.CHECKIN_API_URL!, env.CHECKIN_TOKEN!, 'me', {
-      id: '00000000-0000-4000-8000-000000000001',
-      name: 'Warm',
-      username: 'warm',
-      time_zone: 'UTC',
-      teams: [],
-      fetched_at: now.toISOString(),
-      zone: { name: 'UTC', iana: 'Etc/UTC', from, until: from + 367 * 86_400_000, offsets: [[from, 0]] },
-    });
+    const person = { id: '00000000-0000-4000-8000-000000000001', name: 'Warm', username: 'warm', time_zone: 'UTC', teams: [], fetched_at: now.toISOString() };
+    await rememberZone(first, person, { name: 'UTC', iana: 'Etc/UTC', from, until: from + 367 * 86_400_000, offsets: [[from, 0]] });
     await warm(env);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
