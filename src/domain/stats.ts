@@ -86,14 +86,20 @@ export async function personDays(ctx: Context, id: string, since: string, own: P
   return (await zoneDays(found?.time_zone, since, ctx.now())) ?? own;
 }
 
+/** The most pages the weeks before a report's period may add to its walk (under one burst of the rate limit). */
+export const STREAK_PAGES = 20;
+
 /**
  * The days a report's streaks are counted over: the weeks `checkin stats` shows by default, ending
  * with the period's last week (the whole period when it is longer), so a run that began before the
  * period counts whole and the figures are the ones `checkin stats` gives on the period's last day.
+ * `perDay` (the most check-ins a day, when known): for many people, only as many weeks before the
+ * period as STREAK_PAGES pages can hold — the report then says over how many weeks it counted.
  */
-export function streakWindow(range: { since: string; until: string }): { since: string; weeks: number } {
+export function streakWindow(range: { since: string; until: string }, perDay?: number): { since: string; weeks: number } {
   const spanned = Math.round((Date.parse(`${weekStart(range.until)}T00:00:00Z`) - Date.parse(`${weekStart(range.since)}T00:00:00Z`)) / (7 * 86_400_000)) + 1;
-  const weeks = Math.max(STATS_WEEKS.default, spanned);
+  const before = perDay ? Math.floor((STREAK_PAGES * MAX_PER_PAGE) / (perDay * 7)) : Infinity;
+  const weeks = Math.max(spanned, Math.min(STATS_WEEKS.default, spanned + before));
   return { since: windowStart(range.until, weeks), weeks };
 }
 

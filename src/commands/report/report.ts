@@ -76,12 +76,13 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   const people_ids = await resolvePeople(ctx, opts.person);
   const team_ids = await resolveTeams(ctx, opts.team);
   const api = await ctx.api();
-  // The streaks are counted over the weeks `checkin stats` looks at (domain/stats.ts streakWindow),
-  // so a run that began before the period counts whole: one walk over them all, the period's pages
-  // first (newest first), bounded by at most one check-in a person a day (once per team asked for).
-  const window = streakWindow({ since, until });
+  // The streaks are counted over the weeks `checkin stats` looks at (domain/stats.ts streakWindow;
+  // fewer for many people), so a run that began before the period counts whole: one walk over them
+  // all, the period's pages first (newest first), bounded by at most one check-in a person a day
+  // (once per team asked for).
   const directory = people_ids.length > 0 ? undefined : (await directoryPeople(ctx)).people;
   const perDay = directory ? membersPerDay(directory, team_ids) : people_ids.length * Math.max(1, team_ids.length);
+  const window = streakWindow({ since, until }, perDay);
   const byPerson = new Map<string, { person: Ref; all: CheckIn[] }>();
   const onPause = pauseNotice(ctx);
   const [, goals] = await Promise.all([
