@@ -7,7 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS } from './cli.js';
+import { useSandboxEnv } from './sandbox-env.js';
 
 export type Answer = 'accept' | 'decline' | 'cancel';
 export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
@@ -33,6 +35,30 @@ export interface ConnectOptions {
   revision?: '2025-11-25' | '2026-07-28' | 'auto';
   args?: string[];
   env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The usual start of an MCP test file: a sandbox and an environment pointed at it before each test
+ * (handed to `take`, for the file's own variables), a `connect` in that environment, and what the
+ * service was sent — the writes as "METHOD path", and the bodies of one method.
+ */
+export function useMcpSandbox(take: (sb: Sandbox, env: NodeJS.ProcessEnv) => void): {
+  connect: (opts?: ConnectOptions) => Promise<McpSession>;
+  writes: () => string[];
+  bodiesOf: (method: string) => unknown[];
+} {
+  let sb: Sandbox;
+  let env: NodeJS.ProcessEnv;
+  useSandboxEnv((s, e) => {
+    sb = s;
+    env = e;
+    take(s, e);
+  });
+  return {
+    connect: useMcp(() => env),
+    writes: () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`),
+    bodiesOf: (method) => sb.requests.filter((r) => r.method === method).map((r) => r.body),
+  };
 }
 
 /** A `connect` for the test file: sessions in the environment `envOf` gives (unless one is named), each closed after its test. */
