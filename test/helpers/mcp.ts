@@ -61,6 +61,16 @@ export function useMcpSandbox(take: (sb: Sandbox, env: NodeJS.ProcessEnv) => voi
   };
 }
 
+/** How either client starts the server: the built CLI's `mcp`, in the test's environment (or the one named), its stderr kept. */
+function serverProcess(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv) {
+  return {
+    command: CLI_WORDS[0]!,
+    args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
+    env: (opts.env ?? envOf()) as Record<string, string>,
+    stderr: 'pipe' as const,
+  };
+}
+
 /** A `connect` for the test file: sessions in the environment `envOf` gives (unless one is named), each closed after its test. */
 export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) => Promise<McpSession> {
   const open: Client[] = [];
@@ -77,12 +87,7 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
       openModern.push(client);
       return session;
     }
-    const transport = new StdioClientTransport({
-      command: CLI_WORDS[0]!,
-      args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
-      env: (opts.env ?? envOf()) as Record<string, string>,
-      stderr: 'pipe',
-    });
+    const transport = new StdioClientTransport(serverProcess(opts, envOf));
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
@@ -114,12 +119,7 @@ export interface ModernSession extends Omit<McpSession, 'client'> {
 }
 
 async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv): Promise<{ session: McpSession; client: ModernClient }> {
-  const transport = new ModernStdio({
-    command: CLI_WORDS[0]!,
-    args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
-    env: (opts.env ?? envOf()) as Record<string, string>,
-    stderr: 'pipe',
-  });
+  const transport = new ModernStdio(serverProcess(opts, envOf));
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new ModernClient(
