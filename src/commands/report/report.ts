@@ -34,7 +34,7 @@ export interface ReportOptions extends WhoOptions {
 
 export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport) {
   return whoOptions(new Command('report'))
-    .description('The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON')
+    .description('The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON, or a page with charts')
     .option('--since <day>', 'from this day (default: Monday of this week, today on a Monday)')
     .option('--until <day>', 'up to this day, inclusive (default: today); a weekday name is the first on or after --since')
     .option('--week', 'this week, Monday to Sunday')
@@ -44,7 +44,7 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
         .choices(['md', 'csv', 'json', 'html'] as const)
         .default('md' as const),
     )
-    .option('--open', 'with --format html: write the page to a file and open it in your browser')
+    .option('--open', "with --format html: write the page into checkin's cache folder (the newest 10 are kept) and open it in your browser")
     .addHelpText(
       'after',
       '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html',
