@@ -6,6 +6,7 @@
 import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
 import { ANSWER_FIELDS, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
+import { wrap } from './wrap.js';
 
 export interface ReportDay {
   /** "Mon 16 Nov". */
@@ -115,6 +116,23 @@ export function reportMarkdown(r: ReportModel): string {
     .join('')
     .replace(/\n{3,}/g, '\n\n')
     .replace(/\n+$/, '\n');
+}
+
+/**
+ * The Markdown report as read at a terminal of `columns`: every line wider than that wrapped at
+ * word edges (a list item's continuation under its text: Markdown reads the lines as one), so the
+ * terminal never folds a word; a fenced code block in an answer stays as written. Piped, it is
+ * printed as it is.
+ */
+export function markdownAtTerminal(md: string, columns: number): string {
+  let fenced = false;
+  return md
+    .split('\n')
+    .map((line) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      return fenced || /^\s*(```|~~~)/.test(line) ? line : wrap(line, columns);
+    })
+    .join('\n');
 }
 
 /**

@@ -127,6 +127,23 @@ describe('checkin report', () => {
     expect(w.sent().filter((r) => r.startsWith('GET /api/v2/check-ins'))).toEqual(walk);
   });
 
+  it('at a terminal, the Markdown is wrapped at word edges to its width (a bullet continues under its text); piped, it is as written', async () => {
+    const data = w.sb.service.data;
+    const day = data.check_ins.find((c) => c.person_id === w.id('ada') && c.date === '2026-11-19')!;
+    day.intentions = '- A long intention that goes on past forty columns for sure\n\n```\nkeep   this  code line exactly as it is written here\n```';
+    const piped = await w.cli(['report', '--person', 'me', ...period]);
+    const shown = await w.cli(['report', '--person', 'me', ...period], { tty: true, columns: 40 });
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.split('\n');
+    const { displayWidth } = await import('../../src/ui/width.js');
+    // Wider only where the code block is, or a word alone is wider than the terminal.
+    expect(lines.filter((l) => displayWidth(l) > 40 && !l.startsWith('keep ') && l.trim().includes(' '))).toEqual([]);
+    expect(shown.stdout.split(/\s+/)).toEqual(piped.stdout.split(/\s+/));
+    expect(lines).toContain('keep   this  code line exactly as it is written here');
+    expect(shown.stdout).toContain('- A long intention that goes on past\n  forty columns for sure\n');
+    expect(piped.stdout).toContain('- A long intention that goes on past forty columns for sure\n');
+  });
+
   it('CSV: quoted where needed, formulas defused, one row per check-in', async () => {
     const r = await w.cli(['report', '--person', 'me', ...period, '--format', 'csv']);
     expect(r).toMatchObject({ code: 0, stderr: '', stdout: CSV });

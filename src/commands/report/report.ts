@@ -20,7 +20,7 @@ import { membersPerDay, ownDays, personDays, streakWindow, walkDays } from '../.
 import { openInBrowser } from '../../ui/browser.js';
 import { printJson } from '../../ui/output.js';
 import type { PersonFigures } from '../../ui/report-html.js';
-import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
+import { markdownAtTerminal, reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
 
 export interface ReportOptions extends WhoOptions {
@@ -162,7 +162,9 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     const file = await writeReportFile(ctx, page, since, until);
     return openInBrowser(ctx.io, ctx.env, pathToFileURL(file).href);
   }
-  ctx.io.out(opts.format === 'csv' ? reportCsv(model) : reportMarkdown(model));
+  if (opts.format === 'csv') return ctx.io.out(reportCsv(model));
+  const md = reportMarkdown(model);
+  ctx.io.out(ctx.io.stdoutIsTTY ? markdownAtTerminal(md, ctx.io.columns) : md);
 }
 
 /** How many pages `--open` keeps in the cache folder's reports/: the newest; each run removes the older ones. */
