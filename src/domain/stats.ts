@@ -64,7 +64,8 @@ export function walkDays(
   opts: { onPause?: (ms: number) => void } = {},
 ): Promise<number> {
   const days = Math.round((Date.parse(`${range.until}T00:00:00Z`) - Date.parse(`${range.since}T00:00:00Z`)) / 86_400_000) + 1;
-  const pages = perDay === undefined ? undefined : Math.floor((perDay * days) / MAX_PER_PAGE) + 1;
+  // Nobody known (0) is not known: then every page until a short one.
+  const pages = perDay ? Math.floor((perDay * days) / MAX_PER_PAGE) + 1 : undefined;
   return ctx
     .api()
     .then((api) =>
@@ -82,7 +83,14 @@ export function membersPerDay(people: Directory['people'], teamIds: string[]): n
 /** How a person's instants become dates: mine in this run's own zone (`own`), anyone else's in their profile's (from the directory), else `own`. */
 export async function personDays(ctx: Context, id: string, since: string, own: PersonDay, people?: Directory['people']): Promise<PersonDay> {
   if (id === (await me(ctx)).id) return own;
-  const found = (people ?? (await directoryPeople(ctx)).people).find((p) => p.id === id);
+  // A directory that cannot be had: the person's days in this run's zone.
+  const found = (
+    people ??
+    (await directoryPeople(ctx).then(
+      (d) => d.people,
+      () => [],
+    ))
+  ).find((p) => p.id === id);
   return (await zoneDays(found?.time_zone, since, ctx.now())) ?? own;
 }
 

@@ -127,6 +127,26 @@ describe('checkin report', () => {
     expect(w.sent().filter((r) => r.startsWith('GET /api/v2/check-ins'))).toEqual(walk);
   });
 
+  it('everyone, with no directory to be had: the report still comes, every page asked for until a short one', async () => {
+    await w.cli(['me']);
+    w.forget();
+    // GET /people fails (a 500 is not tried again): the walk is not bounded, and nobody's zone is read.
+    w.sb.inject({ method: 'GET', path: '/people', status: 500, headers: { 'content-type': 'application/json' }, body: '{}' });
+    const r = await w.cli(['report', '--week', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const people = w.sb.requests.filter((q) => q.path === '/api/v2/people');
+    expect(people.length).toBeGreaterThan(0);
+    expect(people.every((q) => q.status === 500)).toBe(true);
+    const held = w.sb.service.data.check_ins.filter((c) => c.date >= '2026-08-31' && c.date <= '2026-11-22').length;
+    const walk = w.sent().filter((q) => q.startsWith('GET /api/v2/check-ins'));
+    expect(walk).toEqual(walk.map((_, i) => `GET /api/v2/check-ins?since=2026-08-31&until=2026-11-22&page=${i + 1}&per_page=50`));
+    expect(walk.length).toBeGreaterThanOrEqual(Math.floor(held / 50) + 1);
+    expect(JSON.parse(r.stdout).people.find((p: { person: { name: string } }) => p.person.name === 'Ada Lovelace').summary.streak).toMatchObject({
+      current: 6,
+      longest: 16,
+    });
+  });
+
   it('at a terminal, the Markdown is wrapped at word edges to its width (a bullet continues under its text); piped, it is as written', async () => {
     const data = w.sb.service.data;
     const day = data.check_ins.find((c) => c.person_id === w.id('ada') && c.date === '2026-11-19')!;

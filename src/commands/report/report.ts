@@ -80,9 +80,21 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   // fewer for many people), so a run that began before the period counts whole: one walk over them
   // all, the period's pages first (newest first), bounded by at most one check-in a person a day
   // (once per team asked for).
-  const directory = people_ids.length > 0 ? undefined : (await directoryPeople(ctx)).people;
+  // How many check-ins a day there can be: the people named, else the teams' members (everyone's,
+  // without a team) in the directory; without one (it failed: asked once, taken as empty), every
+  // page until a short one, and everyone's days in this run's zone.
+  const directory =
+    people_ids.length > 0
+      ? undefined
+      : await directoryPeople(ctx).then(
+          (d) => d.people,
+          () => [],
+        );
   const perDay = directory ? membersPerDay(directory, team_ids) : people_ids.length * Math.max(1, team_ids.length);
   const window = streakWindow({ since, until }, perDay);
+  // The directory may be older than a team's newest member: its count bounds the walk only where the
+  // weeks before the period leave the period's own pages their room many times over.
+  const bounded = directory && window.since >= weekStart(since) ? undefined : perDay;
   const byPerson = new Map<string, { person: Ref; all: CheckIn[] }>();
   const onPause = pauseNotice(ctx);
   const [, goals] = await Promise.all([
@@ -90,7 +102,7 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
       ctx,
       { since: window.since, until },
       { people_ids, team_ids },
-      perDay,
+      bounded,
       (items) => {
         for (const c of items) {
           if (!c.person || (people_ids.length > 0 && !people_ids.includes(c.person.id))) continue;
