@@ -614,10 +614,16 @@ export class Outbox {
       ...(base && { base }),
       ...(guessed && { day_guessed: true }),
     };
+    // Held by this run from the start (while it is written and until its send is over), in the
+    // transaction that inserts it: another process's --resume never sees it unheld, so it never
+    // sends words that are still being written, nor words this run is about to send.
+    const mine = hold ? me() : undefined;
     const insert = (s: Store) => {
       s.tx(() => {
         while (s.taken(entry.id)) entry.id = newId();
-        s.db.prepare('INSERT INTO entries (id, data) VALUES (?, ?)').run(entry.id, JSON.stringify(entry));
+        s.db
+          .prepare('INSERT INTO entries (id, data, state, holder) VALUES (?, ?, ?, ?)')
+          .run(entry.id, JSON.stringify(entry), mine ? 'held' : 'kept', mine ? JSON.stringify(mine) : null);
       });
       return s;
     };
@@ -639,15 +645,7 @@ export class Outbox {
       store = there;
     }
     this.own.set(entry.id, { entry, store });
-    // Held by this run from the start (while it is written and until its send is over): another
-    // process's --resume leaves it alone rather than sending words that are still being written.
-    if (hold) {
-      try {
-        this.claim(entry);
-      } catch {
-        // not held: it is kept all the same
-      }
-    }
+    if (mine) this.holding(entry, store, mine);
     return entry;
   }
 
@@ -766,6 +764,11 @@ export class Outbox {
       if (store.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ? AND state = 'kept'").run(JSON.stringify(mine), entry.id).changes !== 1)
         throw gone();
     });
+    return this.holding(entry, store, mine);
+  }
+
+  /** The claim object for a row this process has just come to hold (by `claim`, or inserted held by `keep`). */
+  private holding(entry: Entry, store: Store, mine: Holder): Claim {
     held.add(mine.token);
     const mineOnly = 'WHERE id = ? AND holder = ?';
     const run = (sql: string, ...args: Array<string | null>) => {

@@ -93,6 +93,25 @@ describe('the outbox database', () => {
     expect(rowsIn(dir)).toEqual([]);
   });
 
+  it('an entry kept to be sent is born held, in the transaction that inserts it: no other run can claim it before its maker does', () => {
+    const { dir, outbox } = box();
+    outbox.add({ api_url: API }, CHECK_IN, answers('first'), 'typed', at(0), { hold: false });
+    // What every insert looked like the moment it was made, as any other process would have seen it once committed.
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.exec('CREATE TABLE born (id TEXT, state TEXT, holder TEXT)');
+    db.exec('CREATE TRIGGER seen AFTER INSERT ON entries BEGIN INSERT INTO born VALUES (NEW.id, NEW.state, NEW.holder); END');
+    const held = outbox.add({ api_url: API }, CHECK_IN, answers('typed now'), 'typed', at(1));
+    const kept = outbox.add({ api_url: API }, CHECK_IN, answers('kept only'), 'agent', at(2), { hold: false });
+    const born = db.prepare('SELECT id, state, holder FROM born').all() as Array<{ id: string; state: string; holder: string | null }>;
+    db.close();
+    expect(born.map((r) => [r.id, r.state])).toEqual([
+      [held.id, 'held'],
+      [kept.id, 'kept'],
+    ]);
+    expect(JSON.parse(born[0]!.holder!)).toMatchObject({ pid: process.pid });
+    expect(() => new Outbox(dir).claim(held)).toThrow(ClaimedError);
+  });
+
   it('a dead holder is taken back without a word when its request was not on the way', () => {
     const { dir, outbox, warnings } = box();
     const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0), { hold: false });

@@ -147,9 +147,11 @@ describe('checkin mcp on stdio', () => {
     const lines = out.split('\n').filter((l) => l !== '');
     expect(out.endsWith('\n')).toBe(true);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    const byId = new Map(
-      lines.map((l) => JSON.parse(l) as { id?: number; result?: { isError?: boolean; content?: Array<{ text: string }> } }).map((m) => [m.id, m]),
-    );
+    const messages = lines.map((l) => JSON.parse(l) as { id?: number; method?: string; result?: { isError?: boolean; content?: Array<{ text: string }> } });
+    // Besides the answers, only notifications: the draft kept by call 4 may be told as a change of
+    // the resource list (the drafts folder is watched), before stdin closes or not.
+    for (const m of messages.filter((m) => m.id === undefined)) expect(m).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
+    const byId = new Map(messages.filter((m) => m.id !== undefined).map((m) => [m.id, m]));
     expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(byId.get(2)!.result!.isError).toBeFalsy();
     expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error: .*blursday/) }] });
