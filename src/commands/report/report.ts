@@ -78,11 +78,10 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   const api = await ctx.api();
   // The streaks are counted over the weeks `checkin stats` looks at (domain/stats.ts streakWindow;
   // fewer for many people), so a run that began before the period counts whole: one walk over them
-  // all, the period's pages first (newest first), bounded by at most one check-in a person a day
-  // (once per team asked for).
-  // How many check-ins a day there can be: the people named, else the teams' members (everyone's,
-  // without a team) in the directory; without one (it failed: asked once, taken as empty), every
-  // page until a short one, and everyone's days in this run's zone.
+  // all, the period's pages first (newest first), bounded by how many check-ins a day there can be —
+  // the people named, else the teams' members (everyone, without a team) in the directory. Without
+  // a directory (it failed: asked once, taken as empty), every page until a short one, and
+  // everyone's days in this run's zone.
   const directory =
     people_ids.length > 0
       ? undefined
