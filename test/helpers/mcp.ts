@@ -71,6 +71,31 @@ function serverProcess(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv) {
   };
 }
 
+/** What the person says to a question: accept (with no fields), decline or cancel. */
+async function said(answer: Answer | (() => Promise<Answer>)) {
+  const action = typeof answer === 'function' ? await answer() : answer;
+  return action === 'accept' ? { action, content: {} } : { action };
+}
+
+/** What either client's session offers a test besides its client: calling a tool, reading a resource. */
+function sessionFace(
+  client: {
+    callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+    readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  },
+  pid: number,
+  asked: string[],
+  stderr: () => string,
+): Omit<McpSession, 'client'> {
+  return {
+    pid,
+    asked,
+    stderr,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
+  };
+}
+
 /** A `connect` for the test file: sessions in the environment `envOf` gives (unless one is named), each closed after its test. */
 export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) => Promise<McpSession> {
   const open: Client[] = [];
@@ -96,20 +121,12 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
       const answer = opts.answer;
       client.setRequestHandler(ElicitRequestSchema, async (req) => {
         asked.push(req.params.message);
-        const action = typeof answer === 'function' ? await answer() : answer;
-        return action === 'accept' ? { action, content: {} } : { action };
+        return said(answer);
       });
     }
     await client.connect(transport);
     open.push(client);
-    return {
-      client,
-      pid: transport.pid!,
-      asked,
-      stderr: () => stderr,
-      call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
-      read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
-    };
+    return { client, ...sessionFace(client, transport.pid!, asked, () => stderr) };
   };
 }
 
@@ -131,19 +148,11 @@ async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEn
     const answer = opts.answer;
     client.setRequestHandler('elicitation/create', async (req) => {
       asked.push((req.params as { message: string }).message);
-      const action = typeof answer === 'function' ? await answer() : answer;
-      return action === 'accept' ? { action, content: {} } : { action };
+      return said(answer);
     });
   }
   await client.connect(transport);
-  const session: ModernSession = {
-    client,
-    pid: transport.pid!,
-    asked,
-    stderr: () => stderr,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
-    read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
-  };
+  const session: ModernSession = { client, ...sessionFace(client, transport.pid!, asked, () => stderr) };
   return { session: session as unknown as McpSession, client };
 }
 
