@@ -127,7 +127,9 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
       if (cmd.opts().debug) ctx.debug.api = true;
     })
     .option('--no-pager', 'print long output straight to the terminal, not through the pager')
-    .addHelpText('after', EXIT_CODES_HELP);
+    // At a terminal the whole help is wrapped to its width as it is written; piped, this part is
+    // laid out at 80 columns as commander lays out its own (each description under the descriptions).
+    .addHelpText('after', () => (io.stdoutIsTTY ? EXIT_CODES_HELP : wrapHelp(EXIT_CODES_HELP, 80)));
   // A trace goes to stderr as the requests go out: not under a pager that has the screen.
   program.hook('preAction', () => {
     if (!program.opts().pager || ctx.debug.api) io.noPager();
