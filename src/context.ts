@@ -47,6 +47,16 @@ export interface AdviceWords {
   resume(target: DraftTarget): string;
   /** What was kept, and that `resume` sends it. */
   kept(resume: string): string;
+  /** What sends one kept entry by its id (showing it whole and asking, where the person's yes is needed). */
+  send(id: string): string;
+  /** What drops one kept entry by its id. */
+  drop(id: string): string;
+  /** What shows one kept entry's words. */
+  show(id: string): string;
+  /** What lists everything waiting. */
+  list(): string;
+  /** What opens what waits for `target` in the editor again. */
+  edit(target: DraftTarget): string;
 }
 
 export interface ContextParts {

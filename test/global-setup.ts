@@ -7,9 +7,10 @@
 //    a file under src/ or scripts/, or package.json or its lock, newer than everything in dist/.
 //
 // 2. Nothing left behind. The run gets a temp folder of its own as TMPDIR (test workers and every
-//    process they start inherit it; cleanEnv() passes it on), and at the end it must be empty and no
-//    process that carries it may still run. What is left is listed, removed or killed, and fails the
-//    run (exit code 1). The count is printed either way: .ci/run reads it.
+//    process they start inherit it; cleanEnv() gives each home a folder of its own inside it, whose
+//    leftovers fail that test file: cleanup.ts scratchDir()), and at the end it must be empty and no
+//    process that carries it (or a folder in it) may still run. What is left is listed, removed or
+//    killed, and fails the run (exit code 1). The count is printed either way: .ci/run reads it.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ function ensureBuilt(): void {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
 }
 
-/** Processes (Linux: /proc) whose environment names `dir` as TMPDIR, but this one and its own workers. */
+/** Processes (Linux: /proc) whose environment names `dir` (or a folder in it: a test home's own) as TMPDIR, but this one and its own workers. */
 function processesOf(dir: string): Array<{ pid: number; command: string }> {
   if (!existsSync('/proc/self/environ')) return [];
   const marker = `TMPDIR=${dir}`;
@@ -53,7 +54,12 @@ function processesOf(dir: string): Array<{ pid: number; command: string }> {
     const pid = Number(name);
     if (pid === process.pid) continue;
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(marker)) continue;
+      if (
+        !readFileSync(`/proc/${pid}/environ`, 'utf8')
+          .split('\0')
+          .some((v) => v === marker || v.startsWith(`${marker}/`))
+      )
+        continue;
       // Field 4 of stat is the parent; the command name (field 2) may hold spaces, so read after its ')'.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);

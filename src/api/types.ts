@@ -23,9 +23,9 @@ const maybeRef = optional(orNull(REF));
 const maybeTitled = optional(orNull(object({ id: str, title: text })));
 
 const PERSON_FIELDS = {
+  type: anything,
   id: str,
   name: str,
-  type: anything,
   /** The @mention handle, without the @. */
   username: text,
   email: anything,
@@ -50,7 +50,7 @@ export interface Person extends Infer<typeof PERSON> {}
 export const ME = PERSON;
 export interface Me extends Infer<typeof ME> {}
 
-export const TEAM = object({ id: str, name: str, type: anything, people: optional(arrayOf(REF)) });
+export const TEAM = object({ type: anything, id: str, name: str, people: optional(arrayOf(REF)) });
 export interface Team extends Infer<typeof TEAM> {}
 
 export const CHECK_IN = object({
@@ -298,23 +298,6 @@ export function nearestConfidence(value: number): ConfidenceLevel {
   }
   return best;
 }
-
-// ---- What checkin answers with: one description per shape, for both faces ----
-// What `--json` prints and what an agent's tool returns are the same objects, described once here:
-// the check is the CLI's, and MCP's output schemas are made from the same descriptions
-// (mcp/kit.ts schemaOf), so a field added to one is in the other's schema.
-
-/** A person's state on a day, in the order a team's day lists them: the one vocabulary (core/member-states.ts has each one's words). */
-export const MEMBER_STATES = ['blocked', 'pending', 'filled', 'absent', 'nothing-scheduled'] as const;
-/** How long a blocker has stood: days in a row, since when, and whether the run may be longer than was looked at. */
-export const BLOCKER_RUN = object({ days: num, since: str, at_least: bool });
-/** A team's day: each member, their check-in that day, its state, and a blocked member's longest-standing blocker (null when not blocked or not counted). */
-export const TEAM_DAY = object({
-  team: REF,
-  date: str,
-  members: arrayOf(object({ person: REF, state: oneOf(MEMBER_STATES), check_in: orNull(CHECK_IN), blocked_for: optional(orNull(BLOCKER_RUN)) })),
-});
-export type TeamDay = Infer<typeof TEAM_DAY>;
 
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_API_URL = 'https://service.steady.space/api/v2';

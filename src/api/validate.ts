@@ -14,12 +14,13 @@
 
 import { ApiError } from './errors.js';
 
-/** What a shape describes, as data: what the MCP schemas are built from. */
-export type Def =
+/** What a shape describes, as data: what the MCP schemas are built from (with its words for a reader, when it has them). */
+export type Def = (
   | { readonly kind: 'string' | 'number' | 'boolean' | 'unknown' }
   | { readonly kind: 'nullable' | 'optional' | 'array'; readonly of: Shape<unknown> }
-  | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Shape<unknown>>> }
-  | { readonly kind: 'enum'; readonly values: readonly string[] };
+  | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Shape<unknown>>>; readonly from?: Shape<unknown> }
+  | { readonly kind: 'enum'; readonly values: readonly string[] }
+) & { readonly description?: string };
 
 /**
  * A check that also carries the type it proves: undefined when `v` is a T, else what is wrong
@@ -75,16 +76,43 @@ type OptionalKeys<F extends Fields> = { [K in keyof F]: undefined extends Infer<
 type Flat<T> = { [K in keyof T]: T[K] };
 export type ObjectOf<F extends Fields> = Flat<{ [K in Exclude<keyof F, OptionalKeys<F>>]: Infer<F[K]> } & { [K in OptionalKeys<F>]?: Infer<F[K]> }>;
 
-/** An object with these fields (others may be there, unchecked, and are kept). */
-export const object = <F extends Fields>(fields: F) =>
-  shape<ObjectOf<F>>({ kind: 'object', fields }, (v, at) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${at} is ${kind(v)}, not an object`;
-    for (const [name, check] of Object.entries(fields)) {
-      const problem = check((v as Record<string, unknown>)[name], `${at}.${name}`);
-      if (problem) return problem;
-    }
-    return undefined;
-  });
+/** An object shape that keeps its fields' shapes in its type: pick, omit and fieldsOf read them. */
+export type ObjectShape<F extends Fields> = Shape<ObjectOf<F>> & { readonly fields: F };
+
+/** An object with these fields (others may be there, unchecked, and are kept); `from`: the shape it was cut from (pick, omit). */
+export const object = <F extends Fields>(fields: F, from?: Shape<unknown>): ObjectShape<F> =>
+  Object.assign(
+    shape<ObjectOf<F>>({ kind: 'object', fields, ...(from && { from }), ...(from?.def.description && { description: from.def.description }) }, (v, at) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${at} is ${kind(v)}, not an object`;
+      for (const [name, check] of Object.entries(fields)) {
+        const problem = check((v as Record<string, unknown>)[name], `${at}.${name}`);
+        if (problem) return problem;
+      }
+      return undefined;
+    }),
+    { fields },
+  );
+
+/** `s` with words for a reader (an MCP schema's description): the same check. */
+export const described = <S extends Shape<unknown>>(s: S, description: string): S =>
+  Object.assign((v: unknown, at: string) => s(v, at), s, { def: { ...s.def, description } });
+
+/** The fields of an object shape, in its order (what --json can name). */
+export const fieldsOf = <F extends Fields>(s: ObjectShape<F>) => Object.keys(s.fields) as Array<keyof F & string>;
+
+/** The same object with only these fields (a face that carries less of one description). */
+export const pick = <F extends Fields, K extends keyof F & string>(s: ObjectShape<F>, keys: readonly K[]) =>
+  object(Object.fromEntries(keys.map((k) => [k, s.fields[k]])) as Pick<F, K>, s);
+
+/** The same object without these fields. */
+export const omit = <F extends Fields, K extends keyof F & string>(s: ObjectShape<F>, keys: readonly K[]) =>
+  object(Object.fromEntries(Object.entries(s.fields).filter(([k]) => !(keys as readonly string[]).includes(k))) as Omit<F, K>, s);
+
+/** `value` with only the fields `s` describes, in its order (what a face prints of an object checkin built). */
+export function project<F extends Fields>(s: ObjectShape<F>, value: ObjectOf<F>): ObjectOf<F> {
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(s.fields).flatMap((k) => (Object.hasOwn(record, k) ? [[k, record[k]]] : []))) as ObjectOf<F>;
+}
 
 /** `data` as T, or an invalid-response ApiError naming the request and the first problem. */
 export function expectShape<T>(data: unknown, s: Shape<T>, method: string, path: string, what: string): T {

@@ -1,6 +1,7 @@
 // Flag value parsers and flags shared by the command definitions.
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { AdviceWords, DraftTarget } from '../context.js';
+import { terminal, UsageError } from '../errors.js';
 
 /** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
 export function parseIntIn(min: number, max: number, what: string) {
@@ -73,7 +74,24 @@ export function keptLine(resume: string): string {
   return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
 }
 
-export const CLI_ADVICE: AdviceWords = { resume: resumeCommand, kept: keptLine };
+export const CLI_ADVICE: AdviceWords = {
+  resume: resumeCommand,
+  kept: keptLine,
+  send: (id) => `checkin drafts send ${id}`,
+  drop: (id) => `checkin drafts drop ${id}`,
+  show: (id) => `checkin drafts show ${id}`,
+  list: () => 'checkin drafts',
+  edit: (target) => `${resumeCommand(target)} -e`,
+};
+
+/** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
+export function noPipeWithResume(resume: string, piped: boolean): void {
+  if (piped)
+    throw new UsageError(
+      '--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent',
+      terminal(`Send what was kept with \`${resume}\`, then pipe the new text without --resume.`),
+    );
+}
 
 /**
  * An answer given more than once: each value is a line, in the order given (`-i a -i b` → "a\nb"),

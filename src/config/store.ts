@@ -166,7 +166,8 @@ export class ConfigStore {
   readonly paths: CheckinPaths;
   private settings: StoredConfig | undefined;
   private cacheData: Required<CacheFile> | undefined;
-  private stateData: Required<StateFile> | undefined;
+  /** The inbox markers as this run last set them, when state.json could not be written. */
+  private stateUnwritten: Required<StateFile> | undefined;
 
   private damaged: string | undefined;
   /** cache.json or state.json, when this run was told it could not be read (told once). */
@@ -366,8 +367,10 @@ export class ConfigStore {
 
   /** `checkin inbox`'s marker for this key (API URL and person), if any. */
   inboxMarker(key: string): InboxMarker | undefined {
-    this.stateData ??= { inbox: recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox) };
-    return { ...recordOf<InboxMarker>(this.read().inbox), ...this.stateData.inbox }[key];
+    // Read anew each time (a small file): a long-lived `checkin mcp` sees the looks a terminal made
+    // since it started. Only a marker this run could not write is kept from memory.
+    const inbox = this.stateUnwritten?.inbox ?? recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox);
+    return { ...recordOf<InboxMarker>(this.read().inbox), ...inbox }[key];
   }
 
   /**
@@ -391,10 +394,12 @@ export class ConfigStore {
       .slice(0, MAX_LISTINGS);
     // An earlier version's one listing for every terminal (`listed`) is not carried on.
     const { listings: _mine, listed: _old, ...rest } = marker as InboxMarker & { listed?: unknown };
-    this.stateData = { inbox: { ...all, [key]: { ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) } } };
+    const next = { inbox: { ...all, [key]: { ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) } } };
     try {
-      writeDurably(this.stateFile, JSON.stringify(this.stateData, null, 2) + '\n');
+      writeDurably(this.stateFile, JSON.stringify(next, null, 2) + '\n');
+      this.stateUnwritten = undefined;
     } catch {
+      this.stateUnwritten = next;
       return;
     }
     await this.dropLegacy('inbox');

@@ -6,6 +6,8 @@
 import type { CheckIn, CheckInAnswers } from '../api/types.js';
 import { SECTIONS } from './checkin-answers.js';
 import { nearMatches } from './match.js';
+import type { Infer } from '../api/validate.js';
+import type { BLOCKER_RUN } from './shapes.js';
 
 /** One blocker of an answer: its lines as written, and its words compared (case and spacing do not count). */
 export interface BlockerItem {
@@ -50,14 +52,8 @@ export function joinBlockers(items: string[]): string {
   return kept.map((i) => (BULLET.test(i) ? i : `- ${i}`)).join('\n');
 }
 
-/** How long a blocker has stood: check-ins in a row (scheduled days; absent ones skipped) ending with the one asked about. */
-export interface BlockerRun {
-  days: number;
-  /** The first day of the run. */
-  since: string;
-  /** The run reaches the oldest check-in looked at: it may be longer. */
-  at_least: boolean;
-}
+/** How long a blocker has stood: check-ins in a row (scheduled days; absent ones skipped) ending with the one asked about (core/shapes.ts BLOCKER_RUN). */
+export type BlockerRun = Infer<typeof BLOCKER_RUN>;
 
 const carries = (c: CheckIn, key: string) => c.blocked !== false && blockerItems(c.blockers).some((i) => i.key === key);
 

@@ -1,12 +1,13 @@
 // A team's day: each member with their check-in of that day and its state, in the order every face
 // shows it (blocked first, then pending, filled, absent, nothing scheduled; by name within each).
-import { MEMBER_STATES, type CheckIn, type Team, type TeamDay } from '../api/types.js';
+import type { CheckIn, Team } from '../api/types.js';
+import { MEMBER_STATES, type TeamDay } from './shapes.js';
 import type { BlockerRun } from './blockers.js';
 
 /**
  * A person's state on a day, in the order a team's day lists them: the one vocabulary every face
  * speaks — `team`, the wall, `status`, `stats`, `--json` and the agent's tools. Its values are the
- * wire shape's (api/types.ts MEMBER_STATES, what --json and the agent's schemas carry).
+ * shape's (core/shapes.ts MEMBER_STATES, what --json and the agent's schemas carry).
  */
 export { MEMBER_STATES };
 export type MemberState = (typeof MEMBER_STATES)[number];
@@ -29,7 +30,7 @@ export function memberState(c: CheckIn | null | undefined): MemberState {
   return !c ? 'nothing-scheduled' : c.absent ? 'absent' : c.blocked ? 'blocked' : c.completed_at ? 'filled' : 'pending';
 }
 
-/** A team's day, as api/types.ts's TEAM_DAY describes it (the one description of `--json` and the agent's team_day). */
+/** A team's day, as core/shapes.ts's TEAM_DAY describes it (the one description of `--json` and the agent's team_day). */
 export type { TeamDay };
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -6,7 +6,8 @@
 // `checkin team` counts its blocked members with the same blockerHistory; today's form counts from
 // the earlier check-ins it already has, with the same core/blockers.ts.
 import { allCheckIns } from '../api/endpoints.js';
-import type { CheckIn, Ref } from '../api/types.js';
+import type { CheckIn } from '../api/types.js';
+import type { OpenBlocker, OpenBlockers } from '../core/shapes.js';
 import type { BlockedOnMe } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { mentions } from '../core/blockers.js';
@@ -18,30 +19,8 @@ import { teamIdsOf } from './team-day.js';
 
 export { BLOCKER_HISTORY_DAYS };
 
-export interface OpenBlocker {
-  person: Ref | null;
-  /** The teams the check-in was shared with, among those asked about. */
-  teams: Ref[];
-  /** The blockers, as written. */
-  blockers: string;
-  check_in: CheckIn;
-  /** When the day's check-in was filled in (null when the service does not say). */
-  reported_at: string | null;
-  /** The first day of the run of the longest-standing blocker (days in a row, within the day and the BLOCKER_HISTORY_DAYS before it). */
-  same_since: string;
-  /** Check-ins in a row (scheduled days) that blocker has stood, the day's included. */
-  days: number;
-  /** The run reaches the first day looked at: it may be longer. */
-  at_least: boolean;
-}
-
-export interface OpenBlockers {
-  date: string;
-  team_ids: string[];
-  /** The first day looked at for same_since. */
-  looked_back_to: string;
-  blockers: OpenBlocker[];
-}
+/** A teammate's open blocker, and the day's: core/shapes.ts OPEN_BLOCKER and OPEN_BLOCKERS (what the agent's blockers tool answers with). */
+export type { OpenBlocker, OpenBlockers };
 
 const byName = (a: OpenBlocker, b: OpenBlocker) =>
   (a.person?.name ?? '') < (b.person?.name ?? '') ? -1 : (a.person?.name ?? '') > (b.person?.name ?? '') ? 1 : 0;
@@ -65,9 +44,7 @@ async function blockersOf(ctx: Context, date: string, teamIds: string[], keep: (
         blockers: c.blockers ?? '',
         check_in: c,
         reported_at: c.completed_at ?? null,
-        same_since: run.since,
-        days: run.days,
-        at_least: run.at_least,
+        ...run,
       };
     })
     .sort(byName);
@@ -122,7 +99,7 @@ export async function blockedOnMeKept(ctx: Context, date: string): Promise<Block
     list = (await blockedOnMe(ctx, date)).map((b) => ({
       person: b.person,
       blockers: b.blockers,
-      since: b.same_since,
+      since: b.since,
       days: b.days,
       at_least: b.at_least,
       check_in_id: b.check_in.id,

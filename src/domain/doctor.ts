@@ -688,8 +688,8 @@ function outbox(ctx: Context): Check {
         )
       : ok('outbox', 'no drafts waiting');
   }
-  const sending = drafts.filter((d) => d.state === 'being-sent').length;
-  const maybe = drafts.filter((d) => d.state === 'maybe-sent').length;
+  const sending = drafts.filter((d) => d.sending === 'being-sent').length;
+  const maybe = drafts.filter((d) => d.sending === 'maybe-sent').length;
   const oldest = drafts[0]!.created_at.slice(0, 10);
   const parts = [
     `${drafts.length} draft${drafts.length === 1 ? '' : 's'} waiting (the oldest from ${oldest})`,

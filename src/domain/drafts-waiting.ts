@@ -3,46 +3,57 @@
 // its first words, who wrote it and when it was kept, and whether a send of it is under way or may
 // already have reached the service. No request: the outbox is files on this machine.
 import type { Context } from '../context.js';
-import { allHere, firstWords, targetLabel, type DraftTarget, type Entry } from './outbox.js';
+import type { DraftRow } from '../core/shapes.js';
+import { accountHere, accountLabel, allHere, contentText, firstWords, sameAccount, targetLabel, whenLabel, type DraftTarget, type Entry } from './outbox.js';
 
 export type DraftState = 'waiting' | 'being-sent' | 'maybe-sent';
 
-export interface WaitingDraft {
-  id: string;
+/** A draft of this account as core/shapes.ts DRAFT has it, with whether a send of it is under way (or may have reached the service) and its entry. */
+export interface WaitingDraft extends DraftRow {
   target: DraftTarget;
-  /** What it is for, in words: "the check-in 2026-11-25", "a comment on the check-in …". */
-  for: string;
-  /** How it was written: typed, piped, editor, agent, earlier. */
-  made: Entry['made'];
-  created_at: string;
-  /** When it was last kept (saved). */
-  saved_at: string;
-  state: DraftState;
-  /** The process sending it (being-sent), or when it was sent without an answer (maybe-sent). */
-  state_detail: string | null;
-  /** Its first words (the first answer given, or the first line written). */
-  first_words: string;
+  sending: DraftState;
   entry: Entry;
 }
 
 /** Every draft of this account, oldest first. */
 export function waitingDrafts(ctx: Context): WaitingDraft[] {
   const outbox = ctx.drafts();
-  return allHere(ctx).map((entry) => {
-    const sender = outbox.sender(entry);
-    const maybe = sender ? undefined : outbox.maybeSent(entry);
-    const state: DraftState = sender ? 'being-sent' : maybe ? 'maybe-sent' : 'waiting';
-    return {
-      id: entry.id,
-      target: entry.target,
-      for: targetLabel(entry.target),
-      made: entry.made,
-      created_at: entry.created_at,
-      saved_at: entry.saved_at,
-      state,
-      state_detail: sender ? `process ${sender.pid} since ${sender.since}` : (maybe ?? null),
-      first_words: firstWords(entry.content),
-      entry,
-    };
-  });
+  const here = accountHere(ctx);
+  return allHere(ctx).map((entry) => ({
+    ...draftRow(ctx, entry, here),
+    target: entry.target,
+    sending: outbox.sender(entry) ? 'being-sent' : outbox.maybeSent(entry) ? 'maybe-sent' : 'waiting',
+    entry,
+  }));
+}
+
+/** A draft as both faces print it (core/shapes.ts DRAFT: `checkin drafts --json`, the agent's drafts): `here`, the account asking. */
+export function draftRow(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
+  const outbox = ctx.drafts();
+  const sender = outbox.sender(e);
+  const maybe = outbox.maybeSent(e);
+  const state = sender
+    ? `being written or sent (process ${sender.pid})`
+    : maybe
+      ? `may have been sent ${whenLabel(maybe)}`
+      : outbox.editedUnwatched(e)
+        ? 'edited after checkin stopped'
+        : 'waiting';
+  const mine = sameAccount(e.account, here);
+  return {
+    id: e.id,
+    for: targetLabel(e.target),
+    target: e.target,
+    account: e.account,
+    made: e.made,
+    created_at: e.created_at,
+    saved_at: e.saved_at,
+    base: e.base ?? 'unknown',
+    state,
+    here: mine,
+    kept_for: mine ? null : accountLabel(e.account, here),
+    words: firstWords(e.content),
+    text: contentText(e.content),
+    content: e.content,
+  };
 }

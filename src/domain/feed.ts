@@ -5,7 +5,8 @@
 // my teams' check-ins since then instead (one list, GET /check-ins?since=&team_ids[]=…), and says so.
 import { allCheckIns, digestPage, type Commentable } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../api/types.js';
+import { MAX_PER_PAGE, type DigestEntry } from '../api/types.js';
+import type { Feed, FeedItem } from '../core/shapes.js';
 import type { Context } from '../context.js';
 import { SECTIONS } from '../core/checkin-answers.js';
 import { UsageError } from '../errors.js';
@@ -15,31 +16,8 @@ import { rangeDay } from './days.js';
 /** The most entries one read of the feed returns. */
 export const MAX_FEED_ENTRIES = 200;
 
-export interface FeedItem {
-  id: string;
-  /** comment, check-in, goal-update (the service may add others). */
-  category: string;
-  published_at: string;
-  /** Whose words it is. */
-  by: Ref | null;
-  /** The feed's title for it ("Comment on your check-in for 2026-11-24"). */
-  title: string | null;
-  body: string | null;
-  url: string | null;
-  goal: { id: string; title: string | null } | null;
-  /** What a comment in reply goes on: the check-in or goal update its link names (undefined when it does not say). */
-  reply_on?: Commentable;
-}
-
-export interface Feed {
-  /** The instant the feed starts at (ISO 8601). */
-  since: string;
-  /** digest: the service's feed; check-ins: a service without one (my teams' check-ins only). */
-  source: 'digest' | 'check-ins';
-  items: FeedItem[];
-  /** As many entries as asked for came back: more may be there. */
-  more_may_follow: boolean;
-}
+/** The feed and its entries: core/shapes.ts FEED and FEED_ITEM (what the agent's feed answers with). */
+export type { Feed, FeedItem };
 
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/;
@@ -94,7 +72,7 @@ export async function readFeed(ctx: Context, input: { since: string; limit?: num
       body: r?.body ?? null,
       url: r?.url ?? null,
       goal: r?.goal ? { id: r.goal.id, title: r.goal.title ?? null } : null,
-      ...(on && { reply_on: on }),
+      ...(on && { reply_on: { type: on.kind, id: on.id } }),
     };
   });
   return { since: input.since, source: 'digest', items, more_may_follow: entries.length >= limit };
@@ -123,7 +101,7 @@ async function fromCheckIns(ctx: Context, since: string, limit: number): Promise
         .join('\n\n') || null,
     url: c.url ?? null,
     goal: null,
-    reply_on: { kind: 'check-in', id: c.id },
+    reply_on: { type: 'check-in', id: c.id },
   }));
   return { since, source: 'check-ins', items, more_may_follow: list.length > limit };
 }

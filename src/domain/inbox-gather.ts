@@ -10,26 +10,20 @@
 
 import { allCheckIns, allGoals, digestPage, newestCommentsAndReactionsOf, newestUpdatesOf, type Commentable } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import { MAX_PER_PAGE, type DigestEntry, type Ref } from '../api/types.js';
+import { MAX_PER_PAGE, type DigestEntry } from '../api/types.js';
 import { normalizeApiUrl, type InboxListing, type InboxMarker } from '../config/store.js';
 import type { Context } from '../context.js';
 import { addDays } from '../core/datekey.js';
+import type { Infer } from '../api/validate.js';
+import type { INBOX_ITEM, INBOX_THREAD } from '../core/shapes.js';
 import { me } from './account.js';
 import { today } from './days.js';
 
 /** How far back an inbox looks when no --since is given: check-ins and updates of the last two weeks. */
 export const INBOX_DAYS = 14;
 
-export interface InboxItem {
-  kind: 'comment' | 'reaction';
-  id: string;
-  person: Ref;
-  created_at: string;
-  /** The comment's Markdown; for a reaction its emoji and name. */
-  body?: string;
-  emoji?: string;
-  name?: string;
-}
+/** A comment or reaction on one of my check-ins or goal updates: core/shapes.ts INBOX_ITEM. */
+export type InboxItem = Infer<typeof INBOX_ITEM>;
 
 export interface InboxThread {
   /** What a reply goes on; undefined when the feed's link does not say (the link is shown instead). */
@@ -48,6 +42,19 @@ export interface Inbox {
   threads: InboxThread[];
   /** The newest item of anyone but me, whether shown or not: the next marker. */
   newest?: string;
+}
+
+/** The threads as both faces print them (core/shapes.ts INBOX_THREAD); `numbered`: each item with its number in the listing (the CLI's `--reply <n>`). */
+export function inboxThreads(inbox: Inbox, numbered = false): Array<Infer<typeof INBOX_THREAD>> {
+  let n = 0;
+  return inbox.threads.map((t) => ({
+    type: t.on?.kind ?? null,
+    id: t.on?.id ?? null,
+    ...(t.date && { date: t.date }),
+    ...(t.title && { title: t.title }),
+    url: t.url ?? null,
+    items: t.items.map((i) => (numbered ? { n: ++n, ...i } : i)),
+  }));
 }
 
 /** Where the marker of this account is kept: per API URL and person. */

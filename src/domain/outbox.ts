@@ -21,7 +21,7 @@ import {
 } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
-import { ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS } from '../core/checkin-answers.js';
+import { ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
 import { cachedMe, me } from './account.js';
 import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
@@ -118,9 +118,10 @@ export function keptAdvice(ctx: Context, resume: string | undefined): Hint[] {
 /** Refused: the entry may already have reached the service (only the person's word sends it again). */
 export class MaybeSentError extends CliError {}
 
-/** The line for a send that may have reached the service without an answer. */
-export function maybeSentLine(entry: Entry, at: string): string {
-  return `The draft ${entry.id} may have reached the service (sent ${sanitizeLine(at).slice(0, 40)}, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.`;
+/** The line for a send that may have reached the service without an answer (what sends or drops it, in the face's words: the agent face says its own). */
+export function maybeSentLine(ctx: Context, entry: Entry, at: string): string {
+  const line = `The draft ${entry.id} may have reached the service (sent ${sanitizeLine(at).slice(0, 40)}, no answer came); it is kept and will not be sent again on its own.`;
+  return ctx.advice ? `${line} Look for it, then \`${ctx.advice.send(entry.id)}\` sends it again or \`${ctx.advice.drop(entry.id)}\` drops it.` : line;
 }
 
 /**
@@ -371,7 +372,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       const maybe = outbox.maybeSent(e);
       if (!maybe) continue;
       for (const c of claims) c.release();
-      throw new MaybeSentError(maybeSentLine(e, whenLabel(maybe)));
+      throw new MaybeSentError(maybeSentLine(ctx, e, whenLabel(maybe)));
     }
   }
   const createsOne = creates(write.target);
@@ -400,7 +401,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       if (!write.content) throw err;
       throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw withHint(err, ...(unanswered ? [maybeSentLine(entry, whenLabel(ctx.now().toISOString()))] : keptAdvice(ctx, resume)));
+    throw withHint(err, ...(unanswered ? [maybeSentLine(ctx, entry, whenLabel(ctx.now().toISOString()))] : keptAdvice(ctx, resume)));
   }
   for (const c of claims) c.done();
   if (!write.quiet && resume !== undefined) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
@@ -421,7 +422,7 @@ async function boundHere(ctx: Context, entry: Entry): Promise<void> {
   if (!same)
     throw new UsageError(
       `The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`,
-      terminal(`\`checkin drafts send ${entry.id}\` sends it here as you once you say yes.`),
+      ...(ctx.advice ? [terminal(`\`${ctx.advice.send(entry.id)}\` sends it here as you once you say yes.`)] : []),
     );
 }
 
@@ -444,11 +445,18 @@ async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boole
   if (!ctx.io.canPrompt)
     throw new NeedsYesError(
       `The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`,
-      terminal(`At a terminal, \`checkin drafts send ${entry.id}\` shows it whole and asks.`),
+      ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
     );
   ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
-  if (!(await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false })))
-    throw new CancelledError(`Nothing was sent; the draft ${entry.id} is still kept`);
+  // "No" and Ctrl-C alike: a person's answer at a prompt (exit 130), with what was kept and how to go on.
+  const kept = `Nothing was sent; the draft ${entry.id} is still kept${ctx.advice ? `: \`${ctx.advice.send(entry.id)}\` sends it, \`${ctx.advice.drop(entry.id)}\` drops it.` : ''}`;
+  let yes: boolean;
+  try {
+    yes = await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false });
+  } catch (err) {
+    throw err instanceof CancelledError ? new CancelledError(kept) : err;
+  }
+  if (!yes) throw new CancelledError(kept);
   return true;
 }
 
@@ -462,8 +470,9 @@ export function noteWaiting(ctx: Context, targets: DraftTarget | DraftTarget[], 
     return;
   }
   if (left.length === 0) return;
+  const them = left.length === 1 ? 'it' : 'them';
   ctx.io.err(
-    `note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${left.length === 1 ? 'it' : 'them'}, \`checkin drafts\` shows ${left.length === 1 ? 'it' : 'them'}.\n`,
+    `note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${them}${ctx.advice ? `, \`${ctx.advice.list()}\` shows ${them}` : ''}.\n`,
   );
 }
 
@@ -503,7 +512,7 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
   const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
   return new UsageError(
     `There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`,
-    terminal(`\`checkin drafts send ${elsewhere[0]!.id}\` sends it here once you say yes.`),
+    ...(ctx.advice ? [terminal(`\`${ctx.advice.send(elsewhere[0]!.id)}\` sends it here once you say yes.`)] : []),
   );
 }
 
@@ -531,7 +540,7 @@ export async function resumeEach<T>(
   for (const entry of chosen) {
     const at = ctx.io.canPrompt ? undefined : ctx.drafts().maybeSent(entry);
     if (at) {
-      ctx.io.err(`warning: ${maybeSentLine(entry, whenLabel(at))}\n`);
+      ctx.io.err(`warning: ${maybeSentLine(ctx, entry, whenLabel(at))}\n`);
       skipped++;
       continue;
     }
@@ -551,15 +560,6 @@ export async function resumeEach<T>(
   if (out.length === 0 && skipped > 0)
     throw new CliError(`Nothing was sent: what waits for ${what} may already have reached the service, or another checkin is sending it`);
   return out;
-}
-
-/** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
-export function noPipeWithResume(resume: string, piped: boolean): void {
-  if (piped)
-    throw new UsageError(
-      '--resume sends what was kept; standard input ("-") cannot be added to it, nothing was read or sent',
-      terminal(`Send what was kept with \`${resume}\`, then pipe the new text without --resume.`),
-    );
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */
@@ -607,39 +607,73 @@ export async function askOverNewer(
       `${kept}; it was not sent and is still kept`,
       EXIT.FAILURE,
       ...(ctx.advice
-        ? [terminal(`At a terminal, \`${ctx.advice.resume(o.target)}\` shows both and asks; \`checkin drafts drop ${entry.id}\` drops the draft.`)]
+        ? [terminal(`At a terminal, \`${ctx.advice.resume(o.target)}\` shows both and asks; \`${ctx.advice.drop(entry.id)}\` drops the draft.`)]
         : []),
     );
   ctx.io.err(sanitize(`${kept}.\n\nOn the service now:\n${o.theirs}The draft:\n${o.mine}`));
-  const choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>(`Which should ${o.what} hold?`, [
-    { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
-    { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
-    { name: 'Open both in the editor', value: 'edit' },
-  ]);
-  if (choice === 'theirs')
-    throw new CancelledError(
-      `Nothing was sent; ${o.what} keeps what is there, and the draft ${entry.id} is still kept (\`checkin drafts drop ${entry.id}\` drops it)`,
-    );
+  const keepsThere = `Nothing was sent; ${o.what} keeps what is there, and the draft ${entry.id} is still kept${ctx.advice ? ` (\`${ctx.advice.drop(entry.id)}\` drops it)` : ''}`;
+  let choice: 'mine' | 'theirs' | 'edit';
+  try {
+    choice = await ctx.prompter().select<'mine' | 'theirs' | 'edit'>(`Which should ${o.what} hold?`, [
+      { name: 'Send mine (the draft replaces what is there)', value: 'mine' },
+      { name: 'Keep what is there (the draft stays kept)', value: 'theirs' },
+      { name: 'Open both in the editor', value: 'edit' },
+    ]);
+  } catch (err) {
+    // Ctrl-C at the question: as "keep what is there", said so.
+    throw err instanceof CancelledError ? new CancelledError(keepsThere) : err;
+  }
+  if (choice === 'theirs') throw new CancelledError(keepsThere);
   return choice;
 }
 
+/** Newer words on the service where an entry would write: the check-in as it is now and the answers it holds that the entry would replace. */
+export interface NewerAnswers {
+  now: CheckIn;
+  theirs: CheckInAnswers;
+  /** The answers (by name) the entry would replace: there, not empty, and not the entry's. */
+  replaced: AnswerField[];
+}
+
 /**
- * A resume never writes over newer words: the check-in now against the entry's base (or, unknown,
- * when it was typed). Newer answers where it writes: a terminal shows both and asks (mine:
- * undefined; theirs: refused, kept; the editor: what was written there); without one, refused.
+ * The one rule, wherever an entry is sent (a terminal's resume, `drafts send`, an agent's send): an
+ * entry kept earlier never writes over newer words unseen. The check-in now (one GET, unless it is
+ * known) against the entry's base (or, unknown, when it was typed): undefined when nothing newer
+ * would be replaced (or there is no check-in: the PATCH says what is wrong). Each face asks or
+ * refuses in its own form: a terminal with `askOverNewer`, the agent face in the person's question.
  */
-export async function guardNewer(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<CheckInAnswers | undefined> {
-  let now: CheckIn;
+export async function newerAnswers(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<NewerAnswers | undefined> {
+  const now = await checkInNow(ctx, key, known);
+  return now && newerIn(entry, answers, now);
+}
+
+/** The check-in as the service holds it now (one GET, unless it is known); undefined when there is none (the PATCH says what is wrong). */
+export async function checkInNow(ctx: Context, key: string, known?: CheckIn): Promise<CheckIn | undefined> {
   try {
-    now = known ?? (await getCheckIn(await ctx.api(), key));
+    return known ?? (await getCheckIn(await ctx.api(), key));
   } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined; // the PATCH says what is wrong
+    if (err instanceof ApiError && err.notFound) return undefined;
     throw err;
   }
+}
+
+/** `newerAnswers` on a check-in already read: what of it, saved after the entry's base, the entry would replace. */
+export function newerIn(entry: Entry, answers: CheckInAnswers, now: CheckIn): NewerAnswers | undefined {
   const theirs = answersOf(now);
   // Only answers the entry would replace count: words there that differ from the entry's.
-  const words = ANSWER_NAMES.some((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
-  if (!words || !newerThan(entry, now.updated_at)) return undefined;
+  const replaced = ANSWER_NAMES.filter((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
+  if (replaced.length === 0 || !newerThan(entry, now.updated_at)) return undefined;
+  return { now, theirs, replaced };
+}
+
+/**
+ * A resume at a terminal never writes over newer words (`newerAnswers`): a terminal shows both and
+ * asks (mine: undefined; theirs: refused, kept; the editor: what was written there); without one, refused.
+ */
+export async function guardNewer(ctx: Context, key: string, entry: Entry, answers: CheckInAnswers, known?: CheckIn): Promise<CheckInAnswers | undefined> {
+  const newer = await newerAnswers(ctx, key, entry, answers, known);
+  if (!newer) return undefined;
+  const { now, theirs } = newer;
   const choice = await askOverNewer(ctx, entry, {
     what: 'the check-in',
     words: 'answers',
@@ -654,7 +688,7 @@ export async function guardNewer(ctx: Context, key: string, entry: Entry, answer
   if (read.problems.length > 0)
     throw new UsageError(
       `What was written cannot be sent: ${read.problems.slice(0, 3).join('; ')}; it is kept as a draft`,
-      terminal(`\`checkin checkin ${now.date} --resume -e\` opens it again.`),
+      ...(ctx.advice ? [terminal(`\`${ctx.advice.edit({ kind: 'check-in', key: now.date })}\` opens it again.`)] : []),
     );
   return read.answers;
 }

@@ -163,7 +163,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
         if (read.problems.length > 0)
           throw new UsageError(
             `The draft ${entry.id} cannot be sent as it is: ${read.problems.slice(0, 3).join('; ')}`,
-            terminal(`Fix it in the editor with \`checkin checkin ${t.key} --resume -e\`.`),
+            ...(ctx.advice ? [terminal(`Fix it in the editor with \`${ctx.advice.edit(t)}\`.`)] : []),
           );
         answers = read.answers;
       } else throw wrong();
@@ -192,7 +192,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
           if (!found.known)
             throw new UsageError(
               `The draft ${entry.id} is for ${found.label}, which has no check-in to comment on`,
-              terminal(`\`checkin drafts show ${entry.id}\` shows its words.`),
+              ...(ctx.advice ? [terminal(`\`${ctx.advice.show(entry.id)}\` shows its words.`)] : []),
             );
           const on = found.known.id;
           return { kind: t.kind, result: await postCommentKept(ctx, { kind: 'check-in', id: on }, body, keeping) };

@@ -1,10 +1,10 @@
 // What the MCP tools share: results (a short text for people, the exact objects for programs),
 // errors as tool errors with the CLI's own one-line messages, a plain view, draft ids, and the
-// shapes of the service's objects in the output schemas.
+// output schemas, made from the one description of each shape.
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_UPDATE_INPUT, ME, REF, TEAM_DAY } from '../api/types.js';
-import { anything, type Shape } from '../api/validate.js';
+import type { Shape } from '../api/validate.js';
+import { RESULTS, type ToolName } from './results.js';
 import { accountHere, sameAccount, type Entry } from '../domain/outbox.js';
 import type { Context } from '../context.js';
 import { describeError } from '../error-text.js';
@@ -82,61 +82,51 @@ export function entryFor(ctx: Context, id: string): Entry {
 }
 
 /**
- * A shape of api/types.ts (the one description the client checks answers against) as a schema: the
- * same fields, the service's others allowed beside them. Written to travel to every client's JSON
- * Schema reader: a field checkin never reads (`anything`) is left out rather than described as `{}`
- * (the object allows it all the same: `additionalProperties: true`, not `{}`), and "or null" stays
- * an `anyOf` (zod folds a bare one into a `["string", "null"]` type array).
+ * A shape of api/types.ts or core/shapes.ts (the one description the client checks answers against,
+ * and --json prints) as a schema: the same fields and words, the service's others allowed beside
+ * them. Written to travel to every client's JSON Schema reader: a field checkin never reads
+ * (`anything`) is left out rather than described as `{}` (the object allows it all the same:
+ * `additionalProperties: true`, not `{}`), and "or null" stays an `anyOf` (zod folds a bare one into
+ * a `["string", "null"]` type array).
  */
 export function schemaOf(s: Shape<unknown>): z.ZodType {
   const d = s.def;
-  switch (d.kind) {
-    case 'string':
-      return z.string();
-    case 'number':
-      return z.number();
-    case 'boolean':
-      return z.boolean();
-    case 'unknown':
-      return z.unknown();
-    case 'enum':
-      return z.enum(d.values as [string, ...string[]]);
-    case 'nullable':
-      return z.union([schemaOf(d.of), z.null().describe('none')]);
-    case 'optional':
-      return schemaOf(d.of).optional();
-    case 'array':
-      return z.array(schemaOf(d.of));
-    case 'object':
-      return z
-        .looseObject(
-          Object.fromEntries(
-            Object.entries(d.fields)
-              .filter(([, f]) => f !== anything)
-              .map(([name, f]) => [name, schemaOf(f)]),
-          ),
-        )
-        .meta({ additionalProperties: true });
-  }
+  const made = ((): z.ZodType => {
+    switch (d.kind) {
+      case 'string':
+        return z.string();
+      case 'number':
+        return z.number();
+      case 'boolean':
+        return z.boolean();
+      case 'unknown':
+        return z.unknown();
+      case 'enum':
+        return z.enum(d.values as [string, ...string[]]);
+      case 'nullable':
+        return z.union([schemaOf(d.of), z.null().describe('none')]);
+      case 'optional':
+        return schemaOf(d.of).optional();
+      case 'array':
+        return z.array(schemaOf(d.of));
+      case 'object':
+        return z.looseObject(fieldSchemas(d.fields)).meta({ additionalProperties: true });
+    }
+  })();
+  return d.description ? made.describe(d.description) : made;
 }
-const about = (s: Shape<unknown>, description: string) => schemaOf(s).describe(description);
 
-/** The service's objects, as it sent them (their own fields beside the ones named), and what checkin sends it. */
-export const shapes = {
-  checkIn: about(CHECK_IN, 'a check-in, exactly as the service sent it'),
-  comment: about(COMMENT, 'a comment, exactly as the service sent it'),
-  goal: about(GOAL, 'a goal, exactly as the service sent it'),
-  goalUpdate: about(GOAL_UPDATE, 'a goal update, exactly as the service sent it'),
-  activity: about(ACTIVITY, 'an activity, exactly as the service sent it'),
-  me: about(ME, 'the person the token belongs to, exactly as the service sent it'),
-  ref: about(REF, 'a person or team: its id and name'),
-  answers: about(CHECK_IN_ANSWERS, 'the answers as they will be sent (those left out keep what the check-in says)'),
-  goalUpdateInput: about(GOAL_UPDATE_INPUT, 'the update as it will be sent'),
-  teamDay: about(
-    TEAM_DAY,
-    "a team's day: each member, their check-in, its state, and how long a blocked member's blocker has stood (blocked_for); what `checkin team --json` prints for it",
-  ),
-};
+const fieldSchemas = (fields: Readonly<Record<string, Shape<unknown>>>) =>
+  Object.fromEntries(
+    Object.entries(fields)
+      .filter(([, f]) => f.def.kind !== 'unknown')
+      .map(([name, f]) => [name, schemaOf(f)]),
+  );
+
+/** A tool's output schema: its result's fields (mcp/results.ts), each from the one description. */
+export function outputOf(tool: ToolName): Record<string, z.ZodType> {
+  return fieldSchemas(RESULTS[tool].fields);
+}
 
 /** Dashes and minus signs of every kind: a run of three at a line's start is the markers' own start. */
 const DASHES = '-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d';

@@ -9,7 +9,7 @@ import type { Commentable } from '../api/endpoints.js';
 import type { TeamDay } from '../core/member-states.js';
 import type { OpenBlockers } from '../domain/blockers.js';
 import type { WaitingDraft } from '../domain/drafts-waiting.js';
-import type { Feed } from '../domain/feed.js';
+import type { Feed } from '../core/shapes.js';
 import type { Inbox } from '../domain/inbox-gather.js';
 import { renderCheckIn } from '../ui/render.js';
 import { sanitizeDeep, sanitizeLine } from '../ui/sanitize.js';
@@ -21,9 +21,9 @@ const wholeCheckIn = (id: string | null | undefined) => (id && UUID_RE.test(id) 
 
 /** A word from outside in checkin's own line: only a UUID (the ids the tools take), else a pointer to the structured result. */
 const idWord = (id: string | null | undefined) => (id && UUID_RE.test(id) ? id : undefined);
-const replyHint = (on: Commentable | undefined) => {
+const replyHint = (on: { type: Commentable['kind']; id: string } | undefined) => {
   const id = idWord(on?.id);
-  return on && id ? ` (reply: draft_comment with on "${on.kind}", id "${id}")` : '';
+  return on && id ? ` (reply: draft_comment with on "${on.type}", id "${id}")` : '';
 };
 
 /** One check-in, whole, as its author's words. */
@@ -59,7 +59,7 @@ export function markedInbox(v: View, inbox: Inbox): string {
             : `reacted ${item.emoji ?? ''} ${item.name ?? ''} · ${item.created_at}`,
         ),
       );
-      return `Thread ${i + 1}${replyHint(t.on)}: what it is about, then ${t.items.length} item${t.items.length === 1 ? '' : 's'}, newest first.\n${othersWords(undefined, `${about}${t.url ? `\n${t.url}` : ''}`)}${items.join('')}`;
+      return `Thread ${i + 1}${replyHint(t.on && { type: t.on.kind, id: t.on.id })}: what it is about, then ${t.items.length} item${t.items.length === 1 ? '' : 's'}, newest first.\n${othersWords(undefined, `${about}${t.url ? `\n${t.url}` : ''}`)}${items.join('')}`;
     })
     .join('\n');
 }
@@ -119,7 +119,7 @@ export function markedBlockers(found: OpenBlockers): string {
     .map((b, i) => {
       const lines = [
         `${b.person?.name ?? 'Someone'}${b.teams.length ? ` (${b.teams.map((t) => t.name).join(', ')})` : ''}`,
-        `blocked${b.days > 1 ? ` ${b.days}${b.at_least ? ' or more' : ''} days in a row, since ${b.same_since}` : ', not by the same blocker the check-in before'}${b.reported_at ? `; filled in at ${b.reported_at}` : ''}`,
+        `blocked${b.days > 1 ? ` ${b.days}${b.at_least ? ' or more' : ''} days in a row, since ${b.since}` : ', not by the same blocker the check-in before'}${b.reported_at ? `; filled in at ${b.reported_at}` : ''}`,
         '',
         b.blockers,
       ];
@@ -151,7 +151,7 @@ export function markedDrafts(drafts: WaitingDraft[]): string {
     .map((d) => {
       const tool = sendToolOf(d);
       const how = tool ? `${tool} with draft_id "${d.id}" sends it once the person says yes` : `sent from a terminal: \`checkin drafts send ${d.id}\``;
-      return `Draft ${d.id}: ${sanitizeLine(d.for)}; written ${d.made === 'agent' ? 'by an agent' : `by the person (${d.made})`}, kept ${d.saved_at}; ${STATE_WORDS[d.state]}; ${how}. Its first words:\n${othersWords(d.made === 'agent' ? 'an agent' : 'the person', d.first_words, { from: 'a draft kept on this machine' })}`;
+      return `Draft ${d.id}: ${sanitizeLine(d.for)}; written ${d.made === 'agent' ? 'by an agent' : `by the person (${d.made})`}, kept ${d.saved_at}; ${STATE_WORDS[d.sending]}; ${how}. Its first words:\n${othersWords(d.made === 'agent' ? 'an agent' : 'the person', d.words, { from: 'a draft kept on this machine' })}`;
     })
     .join('');
 }

@@ -13,13 +13,16 @@ import { fetchOrNull } from '../domain/target.js';
 import { renderCheckIn } from '../ui/render.js';
 import { sanitizeDeep } from '../ui/sanitize.js';
 import { suggestionFor } from '../domain/suggest.js';
-import { gatherInbox, inboxKey, readMarker } from '../domain/inbox-gather.js';
+import { gatherInbox, inboxKey, inboxThreads, readMarker } from '../domain/inbox-gather.js';
 import { goalIdOf } from '../domain/short-ids.js';
 import { openBlockers } from '../domain/blockers.js';
 import { waitingDrafts } from '../domain/drafts-waiting.js';
+import { project } from '../api/validate.js';
+import { ME_RECORD } from '../core/shapes.js';
+import { AGENT_DRAFT } from './results.js';
 import { feedStart, MAX_FEED_ENTRIES, readFeed } from '../domain/feed.js';
 import { findGoals } from '../domain/goals-list.js';
-import { checkInTarget, done, guard, othersWords, plainView, shapes, type Served } from './kit.js';
+import { checkInTarget, done, guard, othersWords, plainView, outputOf, type Served } from './kit.js';
 import {
   markedBlockers,
   markedCheckIn,
@@ -39,14 +42,8 @@ const DAY = z
   .string()
   .describe('today (the default), yesterday, a weekday name (the most recent before today), last (my latest before today), YYYY-MM-DD, or a check-in UUID');
 const RANGE_DAY = z.string().describe('YYYY-MM-DD, today, yesterday or a weekday name');
-/** "or null", as an anyOf that every client's JSON Schema reader takes (not a type array). */
-const orNull = <T extends z.ZodType>(t: T) => z.union([t, z.null().describe('none')]);
 const PEOPLE = z.array(z.string()).optional().describe('people: me, a UUID, a name or an @username');
 const TEAMS = z.array(z.string()).optional().describe('teams: a UUID or a name');
-const ON = z
-  .object({ type: z.enum(['check-in', 'goal-update']), id: z.string() })
-  .describe('what a reply goes on: draft_comment takes its type (as on) and id');
-
 /** A check-in as text: heading, state and answers (Markdown as written, sanitised). */
 export async function checkInText(served: Served, c: CheckIn): Promise<string> {
   const v = await plainView(served.ctx);
@@ -63,7 +60,7 @@ export function registerReadTools(served: Served): void {
       description:
         "My check-in for a day (today's by default): its answers, mood, whether it is filled in, and its link. check_in is null when no check-in is scheduled that day.",
       inputSchema: { day: DAY.optional() },
-      outputSchema: { day: z.string().describe('the check-in asked for, as the CLI names it'), check_in: shapes.checkIn.nullable() },
+      outputSchema: outputOf('get_checkin'),
       annotations: { title: 'Get a check-in', ...READ },
     },
     ({ day }) =>
@@ -82,15 +79,7 @@ export function registerReadTools(served: Served): void {
       description:
         "What to answer for *previous* (what I did since my last check-in): the intentions of my last check-in, then my activities on the service (merged PRs, tickets, logged work) and my commits in local git repositories since then, each line with where it came from. Sends nothing. Use it as the start of draft_checkin's previous, with context added.",
       inputSchema: { day: DAY.optional() },
-      outputSchema: {
-        day: z.string(),
-        scheduled: z.boolean().describe('false when no check-in is scheduled that day (nothing is suggested)'),
-        previous: z.union([z.string(), z.null().describe('none')]).describe('the suggestion as one Markdown text (null when there is nothing)'),
-        sources: z.array(
-          z.object({ source: z.enum(['intentions', 'activity', 'commits']), title: z.string(), date: z.string().optional(), lines: z.array(z.string()) }),
-        ),
-        notes: z.array(z.string()).describe('sources left out, and why'),
-      },
+      outputSchema: outputOf('suggest_previous'),
       annotations: { title: 'Suggest "previous"', ...READ },
     },
     ({ day }) =>
@@ -148,9 +137,7 @@ export function registerReadTools(served: Served): void {
         day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'),
         team: z.array(z.string()).optional().describe('only these teams (UUIDs or names)'),
       },
-      outputSchema: {
-        teams: z.array(shapes.teamDay),
-      },
+      outputSchema: outputOf('team_day'),
       annotations: { title: "The team's day", ...READ },
     },
     ({ day, team }) =>
@@ -175,7 +162,7 @@ export function registerReadTools(served: Served): void {
         page: z.number().int().min(1).max(100000).optional(),
         per_page: z.number().int().min(1).max(50).optional().describe('at most 50 (the service gives 20 by default)'),
       },
-      outputSchema: { check_ins: z.array(shapes.checkIn), more_may_follow: z.boolean().describe('the page was full: ask for the next one') },
+      outputSchema: outputOf('list_checkins'),
       annotations: { title: 'List check-ins', ...READ },
     },
     (args) =>
@@ -201,20 +188,7 @@ export function registerReadTools(served: Served): void {
         all: z.boolean().optional().describe('everything, not only what is new'),
         since: RANGE_DAY.optional().describe('look at check-ins and updates from this day on'),
       },
-      outputSchema: {
-        since: z.string(),
-        seen_before: z.union([z.string(), z.null().describe('none')]),
-        threads: z.array(
-          z.object({
-            type: z.enum(['check-in', 'goal-update']).nullable(),
-            id: z.union([z.string(), z.null().describe('none')]),
-            date: z.string().optional(),
-            title: z.string().optional(),
-            url: z.union([z.string(), z.null().describe('none')]),
-            items: z.array(z.looseObject({ kind: z.enum(['comment', 'reaction']), id: z.string() }).meta({ additionalProperties: true })),
-          }),
-        ),
-      },
+      outputSchema: outputOf('inbox'),
       annotations: { title: 'Inbox', ...READ },
     },
     ({ all, since }) =>
@@ -222,14 +196,7 @@ export function registerReadTools(served: Served): void {
         const marker = readMarker(ctx, await inboxKey(ctx));
         const from = await rangeDay(ctx, since, 'since');
         const inbox = await gatherInbox(ctx, { ...(from && { since: from }), ...(marker?.seen_at && !all && { seenAt: marker.seen_at }) });
-        const threads = inbox.threads.map((t) => ({
-          type: t.on?.kind ?? null,
-          id: t.on?.id ?? null,
-          ...(t.date && { date: t.date }),
-          ...(t.title && { title: t.title }),
-          url: t.url ?? null,
-          items: t.items,
-        }));
+        const threads = inboxThreads(inbox);
         const text =
           inbox.threads.length === 0
             ? `Nothing ${marker?.seen_at && !all ? 'new ' : ''}on your check-ins and goal updates since ${marker?.seen_at && !all ? marker.seen_at : inbox.since}.`
@@ -248,7 +215,7 @@ export function registerReadTools(served: Served): void {
         goal_id: z.string().describe("the goal's id: its UUID, or the start of it (8 characters, as the goals tool's short ids)"),
         updates: z.number().int().min(1).max(20).optional().describe('how many of the latest updates (default 3)'),
       },
-      outputSchema: { goal: shapes.goal, updates: z.array(shapes.goalUpdate) },
+      outputSchema: outputOf('goal'),
       annotations: { title: 'A goal and its latest updates', ...READ },
     },
     ({ goal_id, updates }) =>
@@ -267,7 +234,7 @@ export function registerReadTools(served: Served): void {
       description:
         'Goals with their ids (the goal_id that goal and draft_goal_update take): mine by default, or those of the people or teams named. Each with its progress, confidence, due date and owner.',
       inputSchema: { person: PEOPLE, team: TEAMS },
-      outputSchema: { whose: z.enum(['mine', 'named']).describe('mine: neither person nor team was named'), goals: z.array(shapes.goal) },
+      outputSchema: outputOf('goals'),
       annotations: { title: 'Goals', ...READ },
     },
     ({ person, team }) =>
@@ -303,39 +270,21 @@ export function registerReadTools(served: Served): void {
           .optional()
           .describe(`at most this many entries (default 50, the most one request brings; up to ${MAX_FEED_ENTRIES})`),
       },
-      outputSchema: {
-        since: z.string().describe('the time the feed starts at (ISO 8601)'),
-        source: z.enum(['digest', 'check-ins']).describe("digest: the service's feed; check-ins: this service has no digest, so my teams' check-ins only"),
-        items: z.array(
-          z.object({
-            id: z.string(),
-            category: z.string().describe('comment, check-in or goal-update (the service may add others)'),
-            published_at: z.string(),
-            by: orNull(shapes.ref).describe('whose words it is'),
-            title: orNull(z.string()),
-            body: orNull(z.string()),
-            url: orNull(z.string()),
-            goal: orNull(z.object({ id: z.string(), title: orNull(z.string()) })),
-            reply_on: ON.optional(),
-          }),
-        ),
-        more_may_follow: z.boolean().describe('as many entries as asked for came back: ask again from the oldest one'),
-      },
+      outputSchema: outputOf('feed'),
       annotations: { title: 'What is new', ...READ },
     },
     ({ since, limit }) =>
       guard(ctx, async () => {
         const feed = await readFeed(ctx, { since: await feedStart(ctx, since ?? 'yesterday', 'since'), ...(limit !== undefined && { limit }) });
-        const items = feed.items.map(({ reply_on, ...item }) => ({ ...item, ...(reply_on && { reply_on: { type: reply_on.kind, id: reply_on.id } }) }));
         const note =
           feed.source === 'check-ins'
             ? " This service has no feed (no digest): these are my teams' check-ins only; comments on mine are in the inbox tool."
             : '';
         const text =
-          items.length === 0
+          feed.items.length === 0
             ? `Nothing new since ${feed.since}.${note}`
-            : `${items.length} entr${items.length === 1 ? 'y' : 'ies'} since ${feed.since}, newest first.${note}${feed.more_may_follow ? ' More may follow: ask again with since set to the oldest one shown, or a larger limit.' : ''}\n${markedFeed(await plainView(ctx), feed)}`;
-        return done(text, { since: feed.since, source: feed.source, items, more_may_follow: feed.more_may_follow });
+            : `${feed.items.length} entr${feed.items.length === 1 ? 'y' : 'ies'} since ${feed.since}, newest first.${note}${feed.more_may_follow ? ' More may follow: ask again with since set to the oldest one shown, or a larger limit.' : ''}\n${markedFeed(await plainView(ctx), feed)}`;
+        return done(text, feed);
       }),
   );
 
@@ -344,43 +293,15 @@ export function registerReadTools(served: Served): void {
     {
       title: 'Drafts waiting',
       description:
-        "The drafts waiting in the outbox for this account (the person's own, kept after a failed or refused send, and agents'): each draft_id, what it is for, its first words, who wrote it and when it was kept, and which send_* tool takes its draft_id (others are sent from a terminal with `checkin drafts send`). Reads files on this machine; no request.",
+        "The drafts waiting in the outbox for this account (the person's own, kept after a failed or refused send, and agents'), as `checkin drafts --json` has them: each one's id (the draft_id the send_* tools take), what it is for, its first words, how it was written and when it was kept, its state, and which send_* tool takes it (others are sent from a terminal with `checkin drafts send`). Reads files on this machine; no request.",
       inputSchema: {},
-      outputSchema: {
-        drafts: z.array(
-          z.object({
-            draft_id: z.string(),
-            for: z.string().describe('what it is for, in words'),
-            target: z.looseObject({ kind: z.string() }).meta({ additionalProperties: true }).describe('what it is for, as kept'),
-            made: z.string().describe('how it was written: typed, piped, editor, agent, earlier'),
-            created_at: z.string(),
-            saved_at: z.string().describe('when it was last kept'),
-            state: z.enum(['waiting', 'being-sent', 'maybe-sent']),
-            state_detail: orNull(z.string()),
-            first_words: z.string(),
-            send_tool: orNull(z.enum(['send_checkin', 'send_comment', 'send_goal_update'])).describe(
-              'the tool that sends it once the person says yes; none: from a terminal',
-            ),
-          }),
-        ),
-      },
+      outputSchema: outputOf('drafts'),
       annotations: { title: 'Drafts waiting', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     () =>
       guard(ctx, async () => {
         const list = waitingDrafts(ctx);
-        const drafts = list.map((d) => ({
-          draft_id: d.id,
-          for: d.for,
-          target: d.target,
-          made: d.made,
-          created_at: d.created_at,
-          saved_at: d.saved_at,
-          state: d.state,
-          state_detail: d.state_detail,
-          first_words: d.first_words,
-          send_tool: sendToolOf(d),
-        }));
+        const drafts = list.map((d) => ({ ...project(AGENT_DRAFT, d), send_tool: sendToolOf(d) }));
         const text =
           list.length === 0 ? 'No drafts are waiting.' : `${list.length} draft${list.length === 1 ? '' : 's'} waiting, oldest first:\n${markedDrafts(list)}`;
         return done(text, { drafts });
@@ -394,26 +315,7 @@ export function registerReadTools(served: Served): void {
       description:
         "The open blockers of my teams (or those named) on a day (default today): who is blocked, by what, for how many check-ins in a row (days) the longest-standing blocker has stood and since when (looking back a week), and the check-in's id (draft_comment takes it to offer help).",
       inputSchema: { day: RANGE_DAY.optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: TEAMS },
-      outputSchema: {
-        date: z.string(),
-        looked_back_to: z.string().describe('the first day looked at for same_since'),
-        blockers: z.array(
-          z.object({
-            person: orNull(shapes.ref),
-            teams: z.array(shapes.ref).describe('the teams asked about that the check-in is shared with'),
-            blockers: z.string(),
-            same_since: z
-              .string()
-              .describe(
-                'the first day of the run: from then on, each check-in of this person (absent days skipped) carried the blocker (within looked_back_to)',
-              ),
-            days: z.number().describe('check-ins in a row (scheduled days) the blocker has stood, the day\'s included: 3 = "blocked 3 days"'),
-            at_least: z.boolean().describe('the run reaches the first day looked at: it may be longer'),
-            reported_at: orNull(z.string()).describe("when the day's check-in was filled in"),
-            check_in: shapes.checkIn,
-          }),
-        ),
-      },
+      outputSchema: outputOf('blockers'),
       annotations: { title: "The team's open blockers", ...READ },
     },
     ({ day, team }) =>
@@ -435,14 +337,14 @@ export function registerReadTools(served: Served): void {
       title: 'Me',
       description: 'Who the token belongs to: id, name, @username (for mentions), time zone, teams; and the date of my today.',
       inputSchema: {},
-      outputSchema: { me: shapes.me, today: z.string() },
+      outputSchema: outputOf('me'),
       annotations: { title: 'Me', ...READ },
     },
     () =>
       guard(ctx, async () => {
         const person = await me(ctx);
         const day = await today(ctx);
-        return done(markedMe(await plainView(ctx), person, day), { me: person, today: day });
+        return done(markedMe(await plainView(ctx), person, day), { me: project(ME_RECORD, person), today: day });
       }),
   );
 }

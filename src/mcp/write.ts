@@ -24,9 +24,22 @@ import { getCheckIn, getGoal, getGoalUpdate } from '../api/endpoints.js';
 import { nearestConfidence, type ActivityInput, type CheckInAnswers, type Goal, type GoalUpdateInput, type Ref } from '../api/types.js';
 import { ClaimedError, GoneError } from '../config/outbox-files.js';
 import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../core/checkin-answers.js';
-import { CliError, isTerminalAdvice, UsageError, withHint } from '../errors.js';
+import { CliError, EXIT, isTerminalAdvice, UsageError, withHint } from '../errors.js';
 import { me, resolveTeams } from '../domain/account.js';
-import { accountHere, commentBody, waitingFor, type Claim, type DraftContent, type DraftTarget, type Entry } from '../domain/outbox.js';
+import {
+  accountHere,
+  baseOf,
+  checkInNow,
+  commentBody,
+  newerIn,
+  waitingFor,
+  whenLabel,
+  type Claim,
+  type DraftContent,
+  type DraftTarget,
+  type Entry,
+  type NewerAnswers,
+} from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
@@ -40,7 +53,7 @@ import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence } from '../domain/goal-updates.js';
 import { goalIdOf } from '../domain/short-ids.js';
 import { checkInText } from './read.js';
-import { checkInTarget, done, entryFor, guard, plainView, shapes, type Served } from './kit.js';
+import { checkInTarget, done, entryFor, guard, plainView, outputOf, type Served } from './kit.js';
 
 /** draft_checkin's answer inputs, from the answer table (core/checkin-answers.ts): a text or mood is a string, yes-no a boolean. */
 const ANSWER_INPUTS = Object.fromEntries(
@@ -203,15 +216,6 @@ const ASK_TIMEOUT_MS = 10 * 60 * 1000;
 
 const DRAFT = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 const DRAFT_ID = z.string().describe('the draft_id a draft_* tool returned');
-const SENT = {
-  sent: z.boolean(),
-  draft_id: z.string(),
-  draft_kept: z.boolean().describe('the draft is still on disk (not sent): `resume_command` sends it from a terminal'),
-  resume_command: z.string(),
-  reason: z.string().optional().describe('why nothing was sent'),
-};
-const OTHERS = z.number().int().describe("other drafts waiting for the same target (the person's, or earlier ones): left as they are");
-
 /** The command that sends a draft from a terminal. */
 const sendCommand = (entry: Entry) => `checkin drafts send ${entry.id}`;
 const keptLine = (resume: string, { draft }: { draft: string }) => `The draft ${draft} is kept: \`${resume}\` sends it from a terminal.`;
@@ -220,11 +224,16 @@ const keptLine = (resume: string, { draft }: { draft: string }) => `The draft ${
  * Keeps what the agent wrote as a new entry of its own: nothing kept earlier (the person's words,
  * another session's) is replaced or changed. Returns it and how many others wait for the target.
  */
-function keepDraft(served: Served, target: DraftTarget, content: DraftContent, { hold = false }: { hold?: boolean } = {}): { entry: Entry; others: number } {
+function keepDraft(
+  served: Served,
+  target: DraftTarget,
+  content: DraftContent,
+  { hold = false, base }: { hold?: boolean; base?: string } = {},
+): { entry: Entry; others: number } {
   const { ctx } = served;
   const others = waitingFor(ctx, target).here.length;
   // A draft waits for the person's yes, free for their terminal to send too; one sent at once is held until then.
-  const entry = ctx.drafts().add(accountHere(ctx), target, content, 'agent', ctx.now(), { hold });
+  const entry = ctx.drafts().add(accountHere(ctx), target, content, 'agent', ctx.now(), { hold, ...(base !== undefined && { base }) });
   return { entry, others };
 }
 
@@ -387,6 +396,33 @@ const cannotAsk = (entry: Entry) => () =>
     `${keptLine(sendCommand(entry), { draft: entry.id })} A server started with \`checkin mcp --allow-send\` sends without asking.`,
   );
 
+/** Answers on the service as the question shows them: each one the draft would replace, under its name, as it is there now. */
+function replacedText({ theirs, replaced }: NewerAnswers): string {
+  return ANSWER_FIELDS.filter((f) => replaced.includes(f.field))
+    .map((f) => {
+      const value = theirs[f.field];
+      return f.prompt === 'lines' ? section(f.title, String(value)) : `${f.title}: ${shownAsSent(String(value))}`;
+    })
+    .join('\n\n');
+}
+
+/** The question when the service holds newer words than the draft: what is there now, which the draft replaces, then the draft. */
+function overNewerQuestion(label: string, newer: NewerAnswers, shown: string): string {
+  return [
+    `Send your check-in for ${label} over newer words? It was saved on the service after this draft was written (${whenLabel(String(newer.now.updated_at))}); sending the draft replaces these answers there.`,
+    `On the service now (replaced if you say yes):\n\n${replacedText(newer)}`,
+    `The draft:\n\n${shown}`,
+  ].join('\n\n');
+}
+
+/** Refused: newer words on the service, and no one to show them to (a client that cannot ask; --allow-send is no yes to words it never saw). */
+const overNewer = (entry: Entry, newer: NewerAnswers) =>
+  new CliError(
+    `The draft ${entry.id} would replace answers saved on the service after it was written (${whenLabel(String(newer.now.updated_at))}), and this client cannot ask the person: nothing was sent`,
+    EXIT.FAILURE,
+    `${keptLine(sendCommand(entry), { draft: entry.id })} There the person sees both and chooses.`,
+  );
+
 /** Nothing was sent, and why, the draft kept. */
 const notSent = (said: Exclude<Said, { yes: true }>, id: string, resume: string) =>
   done(`Not sent: ${said.words}. ${keptLine(resume, { draft: id })}`, {
@@ -432,20 +468,7 @@ export function registerWriteTools(served: Served): void {
         ...ANSWER_INPUTS,
         team: z.array(z.string()).optional().describe('share with these teams only (UUIDs or names; default all my teams)'),
       },
-      outputSchema: {
-        draft_id: z.string(),
-        day: z.string(),
-        answers: shapes.answers,
-        shared_with: z.array(shapes.ref).describe('the teams that will see it once sent (team, else all my teams)'),
-        preview: z.string().describe('the check-in as it will read once sent'),
-        hints: z
-          .array(z.string())
-          .describe(
-            'writing hints to show the person with the preview (an @mention of nobody on their teams, "none" as blockers sent as none, empty intentions); they never stop sending',
-          ),
-        resume_command: z.string(),
-        other_drafts: OTHERS,
-      },
+      outputSchema: outputOf('draft_checkin'),
       annotations: { title: 'Draft a check-in', ...DRAFT },
     },
     (args) =>
@@ -461,7 +484,8 @@ export function registerWriteTools(served: Served): void {
         if (!current) throw new UsageError(`No check-in scheduled for ${target.label}: nothing to draft`);
         const draftTarget = { kind: 'check-in', key: target.key } as const;
         const shared = await sharedWith(served.ctx, answers);
-        const { entry, others } = keepDraft(served, draftTarget, { kind: 'answers', answers });
+        // Its base is the check-in as the agent saw it now: a send never writes over words saved after it unseen.
+        const { entry, others } = keepDraft(served, draftTarget, { kind: 'answers', answers }, { base: baseOf(current) });
         // The check-in as it will read once sent ("none" as blockers is sent as none), and the writing hints under it.
         const standing = asSent({ ...answersOf(current), ...answers });
         const preview = await checkInText(served, {
@@ -486,7 +510,7 @@ export function registerWriteTools(served: Served): void {
       title: 'Send a check-in draft',
       description: `Sends a draft_checkin draft (one PATCH of the check-in) after asking the person; nothing is sent if they say no or cannot be asked. The draft is deleted only once the service has the answers. ${GATED} A draft is sent at most once: a second send of it while one is under way is refused.`,
       inputSchema: { draft_id: DRAFT_ID },
-      outputSchema: { ...SENT, check_in: shapes.checkIn.optional() },
+      outputSchema: outputOf('send_checkin'),
       annotations: { title: 'Send a check-in draft', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     ({ draft_id }, rctx) =>
@@ -506,15 +530,32 @@ export function registerWriteTools(served: Served): void {
           answers = read.answers;
         } else throw new UsageError(`The draft ${draft_id} holds no answers`);
         return withClaim(served, entry, async (claim) => {
+          // Newer words on the service where the draft would write: the person sees them in the question, or nothing is sent.
+          const seen = await checkInNow(ctx, target.key, target.known);
+          const newer = seen && newerIn(entry, answers, seen);
+          if (newer && !clientCanAsk(served, rctx)) throw overNewer(entry, newer);
+          const shown = answersText(answers, await sharedWith(served.ctx, answers));
           const said = await personSaysYes(
             served,
             rctx,
             entry.id,
-            `Send your check-in for ${target.label}?\n\n${answersText(answers, await sharedWith(served.ctx, answers))}`,
+            newer ? overNewerQuestion(target.label, newer, shown) : `Send your check-in for ${target.label}?\n\n${shown}`,
             cannotAsk(entry),
           );
           if ('ask' in said) return said.ask;
           if (!said.yes) return notSent(said, entry.id, resume);
+          // Asked and answered within this call (2025-11-25's elicitation, up to 10 minutes): the yes
+          // was to what the service held then. Changed since, nothing is sent (2026-07-28's retry
+          // asks again by itself: its question no longer matches).
+          if (seen && served.era === 'legacy' && clientCanAsk(served, rctx)) {
+            const after = await checkInNow(ctx, target.key);
+            const changed = after && newerIn({ ...entry, base: baseOf(seen) }, answers, after);
+            if (changed)
+              return done(
+                `Not sent: the check-in was changed on the service while the person was asked (saved ${whenLabel(String(changed.now.updated_at))}). ${keptLine(resume, { draft: entry.id })} send_checkin asks again, showing what is there now.`,
+                { sent: false, draft_id: entry.id, draft_kept: true, resume_command: resume, reason: 'changed while asked' },
+              );
+          }
           let sent;
           try {
             sent = await sendAnswers(ctx, target, answers, { keepDraft: false, entry, claim, quiet: true, resume });
@@ -552,13 +593,7 @@ export function registerWriteTools(served: Served): void {
         id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
         body: z.string().min(1).describe('the comment (Markdown)'),
       },
-      outputSchema: {
-        draft_id: z.string(),
-        on: z.object({ type: z.enum(['check-in', 'goal-update']), id: z.string() }),
-        body: z.string(),
-        resume_command: z.string(),
-        other_drafts: OTHERS,
-      },
+      outputSchema: outputOf('draft_comment'),
       annotations: { title: 'Draft a comment or reply', ...DRAFT },
     },
     ({ on, id, body }) =>
@@ -581,7 +616,7 @@ export function registerWriteTools(served: Served): void {
       title: 'Send a comment draft',
       description: `Posts a draft_comment draft after asking the person; nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
       inputSchema: { draft_id: DRAFT_ID },
-      outputSchema: { ...SENT, comment: shapes.comment.optional() },
+      outputSchema: outputOf('send_comment'),
       annotations: { title: 'Send a comment draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ draft_id }, rctx) =>
@@ -636,14 +671,7 @@ export function registerWriteTools(served: Served): void {
           .optional()
           .describe('on-track, at-risk, off-track, 90, 60 or 30 (a number or a string)'),
       },
-      outputSchema: {
-        draft_id: z.string(),
-        goal: z.object({ id: z.string(), title: z.string() }),
-        update: shapes.goalUpdateInput,
-        preview: z.string(),
-        resume_command: z.string(),
-        other_drafts: OTHERS,
-      },
+      outputSchema: outputOf('draft_goal_update'),
       annotations: { title: 'Draft a goal update', ...DRAFT },
     },
     (args) =>
@@ -674,7 +702,7 @@ export function registerWriteTools(served: Served): void {
       title: 'Send a goal update draft',
       description: `Posts a draft_goal_update draft after asking the person (the question names the goal and the progress and confidence it sets); nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
       inputSchema: { draft_id: DRAFT_ID },
-      outputSchema: { ...SENT, goal_update: shapes.goalUpdate.optional() },
+      outputSchema: outputOf('send_goal_update'),
       annotations: { title: 'Send a goal update draft', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ draft_id }, rctx) =>
@@ -717,13 +745,7 @@ export function registerWriteTools(served: Served): void {
         url: z.string().optional().describe('an https:// link to it (a pull request, an issue…)'),
         group: z.string().optional().describe('the label it is shown under (default checkin)'),
       },
-      outputSchema: {
-        sent: z.boolean().describe('recorded on the service'),
-        draft_id: z.string().optional().describe('the draft it was kept as while the person was asked'),
-        draft_kept: z.boolean().describe('the draft is still on disk (not recorded): `checkin drafts send <draft_id>` sends it from a terminal'),
-        reason: z.string().optional().describe('why nothing was recorded: declined, cancelled, no answer'),
-        activity: shapes.activity.optional(),
-      },
+      outputSchema: outputOf('log_activity'),
       annotations: { title: 'Log an activity', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ description, url, group }, rctx) =>

@@ -4,8 +4,9 @@
 // terminal (ui/pager.ts); nothing that asks or edits does. Colour (chalk) is loaded only when
 // something is shown to a person, and the colour level is not 0.
 import { Option } from '@commander-js/extra-typings';
-import type { Activity, CheckIn, Comment, EchoAnswer, EchoQuestion, Goal, GoalUpdate, Person, Reaction, Team } from '../api/types.js';
-import { ANSWER_NAMES } from '../core/checkin-answers.js';
+import { ACTIVITY, CHECK_IN, COMMENT, ECHO_ANSWER, ECHO_QUESTION, GOAL, GOAL_UPDATE, PERSON, REACTION, TEAM, type CheckIn } from '../api/types.js';
+import { fieldsOf } from '../api/validate.js';
+import { INBOX, ME_RECORD, STATUS, SUGGESTION, TEAM_DAY } from '../core/shapes.js';
 import { UsageError } from '../errors.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
@@ -21,108 +22,36 @@ export async function viewFor(io: IO, now: Date): Promise<View> {
 /** What --json was given: absent or false (no JSON), true (every field), or the fields to keep. */
 export type JsonFlag = boolean | readonly string[] | undefined;
 
-const CHECK_IN_FIELDS = [
-  'type',
-  'id',
-  'date',
-  'person',
-  'teams',
-  ...ANSWER_NAMES,
-  'blocked',
-  'absent',
-  'completed_at',
-  'updated_at',
-  'url',
-] as const satisfies readonly (keyof CheckIn)[];
+const CHECK_IN_FIELDS = fieldsOf(CHECK_IN);
 
 /**
- * The fields --json can name, per kind of object printed: the wire types' keys in the service's
- * order (`satisfies` keeps them true to src/api/types.ts), and the shapes commands build.
+ * The fields --json can name, per kind of object printed: each shape's fields in its order, read
+ * from its one description (the service's objects in api/types.ts, what checkin builds in
+ * core/shapes.ts: the agent's output schemas are made from the same), and the shapes only the CLI prints.
  */
 export const JSON_FIELDS = {
   checkIn: CHECK_IN_FIELDS,
-  comment: ['type', 'id', 'body', 'person', 'resource', 'created_at'] satisfies (keyof Comment)[],
-  reaction: ['id', 'name', 'emoji', 'person', 'resource', 'created_at'] satisfies (keyof Reaction)[],
-  goal: [
-    'type',
-    'id',
-    'title',
-    'description',
-    'parent',
-    'start_date',
-    'end_date',
-    'progress',
-    'confidence',
-    'confidence_description',
-    'owner',
-    'teams',
-    'contributors',
-    'update_cadence',
-    'private',
-    'archived',
-    'url',
-  ] satisfies (keyof Goal)[],
-  goalUpdate: [
-    'type',
-    'id',
-    'goal',
-    'person',
-    'title',
-    'body',
-    'progress',
-    'confidence',
-    'confidence_description',
-    'created_at',
-    'updated_at',
-    'url',
-  ] satisfies (keyof GoalUpdate)[],
-  activity: ['id', 'kind', 'group', 'title', 'description', 'url', 'recorded_at', 'person'] satisfies (keyof Activity)[],
-  echoQuestion: [
-    'id',
-    'prompt',
-    'title',
-    'answer_frequency',
-    'answer_day',
-    'answer_time',
-    'answer_time_zone',
-    'next_answer_at',
-    'paused_at',
-    'created_at',
-    'updated_at',
-    'url',
-  ] satisfies (keyof EchoQuestion)[],
-  echoAnswer: ['id', 'question', 'title', 'body', 'published_at', 'url'] satisfies (keyof EchoAnswer)[],
-  person: [
-    'type',
-    'id',
-    'name',
-    'username',
-    'email',
-    'time_zone',
-    'title',
-    'location',
-    'bio',
-    'administrator',
-    'kind',
-    'account',
-    'teams',
-    'created_at',
-    'updated_at',
-    'url',
-  ] satisfies (keyof Person)[],
-  team: ['type', 'id', 'name', 'people'] satisfies (keyof Team)[],
+  comment: fieldsOf(COMMENT),
+  reaction: fieldsOf(REACTION),
+  goal: fieldsOf(GOAL),
+  goalUpdate: fieldsOf(GOAL_UPDATE),
+  activity: fieldsOf(ACTIVITY),
+  echoQuestion: fieldsOf(ECHO_QUESTION),
+  echoAnswer: fieldsOf(ECHO_ANSWER),
+  person: fieldsOf(PERSON),
+  team: fieldsOf(TEAM),
   /** `checkin today` and `checkin checkin <key>`: the check-in; with --suggest, previous and these two. */
-  answers: [...CHECK_IN_FIELDS, 'intentions_from', 'since_last_check_in'],
-  /** `checkin me`: the cached record of GET /me (config/store.ts CachedMe). */
-  me: ['id', 'name', 'username', 'time_zone', 'teams', 'fetched_at'],
+  answers: [...new Set([...CHECK_IN_FIELDS, ...fieldsOf(SUGGESTION)])],
+  /** `checkin me`: the person as checkin keeps them. */
+  me: fieldsOf(ME_RECORD),
   /** `checkin team`: one per team. */
-  teamReport: ['team', 'date', 'members'],
+  teamReport: fieldsOf(TEAM_DAY),
   /** `checkin status`. */
-  status: ['date', 'state', 'check_in', 'unread', 'drafts_waiting', 'blocked_on_you'],
+  status: fieldsOf(STATUS),
   /** `checkin auth status`. */
   authStatus: ['api_url', 'token_source', 'source', 'person', 'works', 'why'],
   /** `checkin inbox`; with --reply, the comment posted. */
-  inbox: ['since', 'seen_before', 'threads', 'blocked_on_you', 'type', 'id', 'body', 'person', 'resource', 'created_at'],
+  inbox: [...new Set([...fieldsOf(INBOX), ...fieldsOf(COMMENT)])],
 } as const satisfies Record<string, readonly string[]>;
 
 /** `--json [fields]` as gh has it: alone, every field; with a comma-separated list, only those (checked before any request). */

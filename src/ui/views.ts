@@ -19,6 +19,7 @@ import { daysLabel } from '../core/blockers.js';
 import { isDateKey } from '../core/datekey.js';
 import { weekdayWord } from '../core/dayname.js';
 import { MEMBER_STATE_WORDS, MEMBER_STATES, memberState, type MemberState, type TeamDay } from '../core/member-states.js';
+import type { DraftRow } from '../core/shapes.js';
 import type { Colors } from './color.js';
 import { plainLine, renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -483,26 +484,8 @@ export function inboxRows(v: View, threads: InboxThreadView[]): string {
 }
 
 /** A draft waiting in the outbox, as `checkin drafts` lists it (commands/drafts). */
-export interface DraftRow {
-  id: string;
-  for: string;
-  target: unknown;
-  account: { api_url: string; person_id?: string };
-  made: string;
-  created_at: string;
-  saved_at: string;
-  /** The target as the person last saw it: its `updated_at`, "new" (nothing there), or "unknown". */
-  base: string;
-  state: string;
-  /** Kept for this service and person. */
-  here: boolean;
-  /** Whose it is when not: the service's URL, and whether another person or token kept it. */
-  kept_for: string | null;
-  /** The first words (the first answer given, or the first line written). */
-  words: string;
-  text: string;
-  content: unknown;
-}
+/** A draft as `checkin drafts` lists it: core/shapes.ts DRAFT. */
+export type { DraftRow };
 
 export function draftRows(v: View, list: DraftRow[]): string {
   const first = (r: DraftRow) => sanitizeLine(r.words);

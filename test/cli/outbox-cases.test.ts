@@ -51,6 +51,15 @@ describe('a resume never writes over newer words', () => {
     expect(keep.stderr).toContain('Words A');
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
     expect(outboxRows(w.configDir)).toHaveLength(1);
+    // Ctrl-C at the question: the same, said the same way (not a bare "Cancelled").
+    w.forget();
+    const stopped = await w.cli(['today', '--resume'], { tty: true, prompter: scripted(['CANCEL']) });
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr.split('\n').at(-2)).toBe(
+      `Nothing was sent; the check-in keeps what is there, and the draft ${outboxRows(w.configDir)[0]!.id} is still kept (\`checkin drafts drop ${outboxRows(w.configDir)[0]!.id}\` drops it)`,
+    );
+    expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
+    expect(outboxRows(w.configDir)).toHaveLength(1);
     w.forget();
     const mine = await w.cli(['today', '--resume'], { tty: true, prompter: scripted(['mine']) });
     expect(mine.code).toBe(0);

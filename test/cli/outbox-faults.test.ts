@@ -11,8 +11,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { checkInId } from '../../src/sandbox/ids.js';
-import { TODAY, useWorld } from '../helpers/harness.js';
-import { draftsDir, outboxDb, outboxRows } from '../helpers/outbox.js';
+import { cleanEnv } from '../helpers/cli.js';
+import { runIn, TODAY, useWorld } from '../helpers/harness.js';
+import { draftsDir, outboxDb, outboxRows, rowsIn } from '../helpers/outbox.js';
 
 const w = useWorld();
 const DOWN = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' };
@@ -211,6 +212,30 @@ describe('a database damaged inside (its header intact)', () => {
     const status = await w.cli(['status'], { env });
     expect(status.stdout).toContain('1 draft of yours waits to be sent');
   });
+});
+
+describe("the fallback drafts folder in the tests: each home's own", () => {
+  it.skipIf(process.getuid === undefined)(
+    'a draft one home keeps there (its drafts folder unusable) is not listed or sent by the checkin of another home, on the same service and token',
+    async () => {
+      mkdirSync(w.configDir, { recursive: true, mode: 0o700 });
+      writeFileSync(draftsDir(w.configDir), 'in the way');
+      w.sb.inject({ method: 'POST', ...DOWN });
+      const kept = await w.cli(['log', 'kept in the fallback']);
+      const top = join(w.env.TMPDIR!, `checkin-${process.getuid!()}`);
+      expect([kept.code, kept.stderr]).toEqual([1, expect.stringContaining(`; it is kept in ${join(top, 'drafts')} instead\n`)]);
+      expect(rowsIn(join(top, 'drafts'))).toHaveLength(1);
+      w.forget();
+      const other = cleanEnv({ CHECKIN_API_URL: w.sb.url, CHECKIN_TOKEN: w.sb.token });
+      const listed = await runIn(['drafts', '--json'], other, w.clock);
+      expect([listed.code, JSON.parse(listed.stdout)]).toEqual([0, []]);
+      const resumed = await runIn(['log', '--resume'], other, w.clock);
+      expect([resumed.code, resumed.stderr]).toEqual([2, 'error: There is no draft for an activity\n']);
+      expect(w.sent()).toEqual([]);
+      // Dropped by its home: that home's TMPDIR is left empty (what a test leaves there fails its file).
+      rmSync(top, { recursive: true });
+    },
+  );
 });
 
 describe('a 0.1.0 claim file whose pid another process has since taken', () => {

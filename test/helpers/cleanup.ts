@@ -1,13 +1,16 @@
 // What the tests make and must not leave: temp folders and processes. Helpers and tests make
 // temp folders with tempDir() and register what they spawn with track(); test/helpers/setup.ts
 // kills what is still running after each test (a failed test included) and removes the folders
-// after each file. test/global-setup.ts then checks that the run left nothing in its TMPDIR.
+// after each file. test/global-setup.ts then checks that the run left nothing in its TMPDIR; a
+// home's own temp folder (scratchDir(), cleanEnv's TMPDIR) must be empty by then too.
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const dirs = new Set<string>();
+/** The temp folders given to a checkin as its TMPDIR: what it leaves there is said, not removed unseen. */
+const scratch = new Set<string>();
 
 /** A new folder under the temp folder (`prefix` + random), removed after the test file. */
 export function tempDir(prefix = 'checkin-'): string {
@@ -16,8 +19,28 @@ export function tempDir(prefix = 'checkin-'): string {
   return dir;
 }
 
-/** Removes every folder tempDir() made, read-only ones (a test's chmod 0500) included. */
+/**
+ * A temp folder for a checkin to use as its TMPDIR (cleanEnv gives each home one): what it puts
+ * there (the fallback drafts folder, $TMPDIR/checkin-<uid>/drafts) is its home's alone, never seen
+ * by another test's checkin. Removed after the test file, and by then it must be empty: what is
+ * left is listed and fails the file, as the run's own TMPDIR does (test/global-setup.ts).
+ */
+export function scratchDir(prefix = 'checkin-tmp-'): string {
+  const dir = tempDir(prefix);
+  scratch.add(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir() made, read-only ones (a test's chmod 0500) included; fails naming what a checkin left in its scratchDir(). */
 export function removeTempDirs(): void {
+  const left = [...scratch].flatMap((dir) => {
+    try {
+      return readdirSync(dir).map((name) => join(dir, name));
+    } catch {
+      return []; // removed by its test
+    }
+  });
+  scratch.clear();
   const failed: string[] = [];
   for (const dir of dirs) {
     try {
@@ -33,6 +56,13 @@ export function removeTempDirs(): void {
   }
   dirs.clear();
   if (failed.length > 0) throw new Error(`could not remove the tests' temp folders:\n${failed.join('\n')}`);
+  if (left.length > 0)
+    throw new Error(
+      `a checkin left files in its TMPDIR (test/helpers/cleanup.ts scratchDir(); removed now):\n${left
+        .slice(0, 20)
+        .map((p) => `  ${p}`)
+        .join('\n')}`,
+    );
 }
 
 function writable(dir: string): void {

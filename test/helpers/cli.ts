@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir, track } from './cleanup.js';
+import { scratchDir, tempDir, track } from './cleanup.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'checkin.js');
@@ -49,14 +49,16 @@ export interface CliResult {
 
 /**
  * A clean environment: no proxies, no tokens or config of the developer's, a fixed zone; HOME a
- * temp folder of its own, and TMPDIR the run's (test/global-setup.ts), so that what the CLI leaves
- * there is counted.
+ * temp folder of its own, and TMPDIR one of its own too, under the run's (test/global-setup.ts):
+ * what checkin keeps there (the fallback drafts folder, $TMPDIR/checkin-<uid>/drafts) is this
+ * home's alone, never listed or sent by another test's checkin, and what it leaves there is said
+ * (cleanup.ts scratchDir()).
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: tempDir('checkin-home-'),
-    ...(process.env.TMPDIR !== undefined && { TMPDIR: process.env.TMPDIR }),
+    TMPDIR: scratchDir(),
     TZ: 'UTC',
     LANG: 'C.UTF-8',
     // Commits for the *previous* suggestion come from the repositories a test names, never this checkout.

@@ -301,7 +301,7 @@ describe('checkin mcp --read-only', () => {
         );
       }
       expect(writes()).toEqual([]);
-      expect(((await s.call('drafts')).structuredContent!.drafts as Array<{ draft_id: string }>).map((d) => d.draft_id)).toEqual([id]);
+      expect(((await s.call('drafts')).structuredContent!.drafts as Array<{ id: string }>).map((d) => d.id)).toEqual([id]);
       expect(await s.read(`checkin://drafts/${id}`)).toContain('- Shipped it');
     });
   }
@@ -317,8 +317,8 @@ describe('checkin mcp --read-only', () => {
 });
 
 describe('one shape for both faces', () => {
-  it("`checkin team --json` and team_day's structured result are the same objects, and both pass api/types.ts's TEAM_DAY (blocked_for included)", async () => {
-    const { TEAM_DAY } = await import('../../src/api/types.js');
+  it("`checkin team --json` and team_day's structured result are the same objects, and both pass core/shapes.ts's TEAM_DAY (blocked_for included)", async () => {
+    const { TEAM_DAY } = await import('../../src/core/shapes.js');
     const { runCli } = await import('../helpers/cli.js');
     blockTeammates(3);
     const cli = await runCli(['team', '--json'], { env });

@@ -184,6 +184,8 @@ describe("checkin mcp: sending needs the person's yes", () => {
       target: { kind: 'check-in', key: day },
       content: { kind: 'answers', answers },
       made: 'agent',
+      // Its base: the check-in as the agent saw it (a send never writes over words saved after it unseen).
+      base: ((await s.call('get_checkin')).structuredContent!.check_in as { updated_at: string }).updated_at,
       created_at: kept.created_at,
       saved_at: kept.created_at,
     });

@@ -5,6 +5,8 @@ import { me } from '../../domain/account.js';
 import { dayZone, today } from '../../domain/days.js';
 import { JSON_FIELDS, jsonOption, printJson, printOne, type JsonFlag } from '../../ui/output.js';
 import { meView } from '../../ui/views.js';
+import { project } from '../../api/validate.js';
+import { ME_RECORD } from '../../core/shapes.js';
 import type { Run } from '../flags.js';
 
 export interface MeOptions {
@@ -22,7 +24,7 @@ export function meCommand(ctx: Context, run: Run<MeOptions> = runMe) {
 
 export async function runMe(ctx: Context, opts: MeOptions): Promise<void> {
   const person = await me(ctx, { refresh: Boolean(opts.refresh) });
-  if (opts.json) return printJson(ctx.io, person, opts.json);
+  if (opts.json) return printJson(ctx.io, project(ME_RECORD, person), opts.json);
   const zone = await dayZone(ctx);
   const day = await today(ctx);
   await printOne(ctx.io, ctx.now(), person, false, (v, p) => meView(v, p) + `today: ${day} (in ${zone.source})\n`);

@@ -11,6 +11,8 @@ import { allHere, entryDay, guardNewer, pickEntries, waitingFor, whenLabel, none
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { BUSY } from '../../config/outbox-files.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
+import { project } from '../../api/validate.js';
+import { SUGGESTION } from '../../core/shapes.js';
 import { checkInCommand, type AnswerOptions, type Given } from './given.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
@@ -207,7 +209,8 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions, given
   const { text, last, work } = found;
   for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
   if (flags.suggest) {
-    if (flags.json) return printJson(ctx.io, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }, flags.json);
+    if (flags.json)
+      return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), flags.json);
     if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
     else ctx.io.out(`${text}\n`);
     return;

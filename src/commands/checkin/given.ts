@@ -9,10 +9,10 @@ import { ANSWER_FIELDS, isEmptyAnswers, orList, parseMood, readTemplate, SECTION
 import { UsageError, withHint } from '../../errors.js';
 import { resolveTeams } from '../../domain/account.js';
 import { todayGuess } from '../../domain/days.js';
-import { keep, noPipeWithResume, retarget, type DraftTarget } from '../../domain/outbox.js';
+import { keep, retarget, type DraftTarget } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
-import { collect, joinLines, keptLine } from '../flags.js';
+import { collect, joinLines, keptLine, noPipeWithResume } from '../flags.js';
 
 /** The answer flags (core/checkin-answers.ts `ANSWER_FIELDS`): a text field's flag by its JSON name, --mood, --done / --not-done. */
 export interface AnswerOptions extends Partial<Record<TextField, string>> {

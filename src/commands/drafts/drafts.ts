@@ -8,29 +8,17 @@ import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { sendEntry } from '../../domain/writes.js';
-import { accountHere, accountLabel, contentText, firstWords, drop, sameAccount, targetLabel, whenLabel, type Entry } from '../../domain/outbox.js';
+import { accountHere, accountLabel, firstWords, drop, sameAccount, targetLabel, whenLabel, type Entry } from '../../domain/outbox.js';
+import { draftRow } from '../../domain/drafts-waiting.js';
+import { fieldsOf } from '../../api/validate.js';
+import { DRAFT } from '../../core/shapes.js';
 import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
-import { draftRows, type DraftRow } from '../../ui/views.js';
+import { draftRows } from '../../ui/views.js';
 
-/** The fields of `checkin drafts --json` (and `show --json`). */
-export const DRAFT_FIELDS = [
-  'id',
-  'for',
-  'target',
-  'account',
-  'made',
-  'created_at',
-  'saved_at',
-  'base',
-  'state',
-  'here',
-  'kept_for',
-  'words',
-  'text',
-  'content',
-] as const;
+/** The fields of `checkin drafts --json` (and `show --json`): core/shapes.ts DRAFT's. */
+export const DRAFT_FIELDS = fieldsOf(DRAFT);
 
 export interface DraftsOptions {
   json?: JsonFlag;
@@ -69,43 +57,12 @@ export function draftsCommand(ctx: Context) {
     );
 }
 
-/** A draft as it is listed and printed as JSON. */
-function rowOf(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
-  const outbox = ctx.drafts();
-  const sender = outbox.sender(e);
-  const maybe = outbox.maybeSent(e);
-  const state = sender
-    ? `being written or sent (process ${sender.pid})`
-    : maybe
-      ? `may have been sent ${whenLabel(maybe)}`
-      : outbox.editedUnwatched(e)
-        ? 'edited after checkin stopped'
-        : 'waiting';
-  const mine = sameAccount(e.account, here);
-  return {
-    id: e.id,
-    for: targetLabel(e.target),
-    target: e.target,
-    account: e.account,
-    made: e.made,
-    created_at: e.created_at,
-    saved_at: e.saved_at,
-    base: e.base ?? 'unknown',
-    state,
-    here: mine,
-    kept_for: mine ? null : accountLabel(e.account, here),
-    words: firstWords(e.content),
-    text: contentText(e.content),
-    content: e.content,
-  };
-}
-
 export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> {
   const here = accountHere(ctx);
   const rows = ctx
     .drafts()
     .list()
-    .map((e) => rowOf(ctx, e, here));
+    .map((e) => draftRow(ctx, e, here));
   await printList(ctx.io, ctx.now(), rows, opts.json, 'No drafts are waiting.', draftRows);
   const elsewhere = rows.filter((r) => !r.here);
   if (!opts.json && elsewhere.length > 0)
@@ -121,7 +78,7 @@ function entryOf(ctx: Context, id: string): Entry {
 }
 
 export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void> {
-  const row = rowOf(ctx, entryOf(ctx, opts.id));
+  const row = draftRow(ctx, entryOf(ctx, opts.id));
   if (opts.json) return printJson(ctx.io, row, opts.json);
   ctx.io.page();
   ctx.io.out(

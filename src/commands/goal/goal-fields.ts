@@ -3,13 +3,13 @@
 // @username) and turned into ids, and the interactive questions asked on a terminal.
 import { type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UUID_RE, type GoalInput } from '../../api/types.js';
-import { noPipeWithResume, resumeEach, sendWithDraft, type DraftTarget } from '../../domain/outbox.js';
+import { resumeEach, sendWithDraft, type DraftTarget } from '../../domain/outbox.js';
 import type { Context } from '../../context.js';
 import { isDateKey } from '../../core/datekey.js';
 import { UsageError } from '../../errors.js';
 import { resolveGoalNames, splitValues } from '../../domain/account.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
-import { collect } from '../flags.js';
+import { collect, noPipeWithResume } from '../flags.js';
 
 export interface GoalFieldOptions {
   title?: string;

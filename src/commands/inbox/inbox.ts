@@ -22,7 +22,9 @@ import { sayDone } from '../../ui/success.js';
 import { blockedOnYouLines, commentRows, inboxRows, relativeTime, type InboxThreadView } from '../../ui/views.js';
 import { sanitizeDeep } from '../../ui/sanitize.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
-import { gatherInbox, INBOX_DAYS, inboxKey, readMarker, writeMarker, type InboxThread } from '../../domain/inbox-gather.js';
+import { gatherInbox, INBOX_DAYS, inboxKey, inboxThreads, readMarker, writeMarker, type InboxThread } from '../../domain/inbox-gather.js';
+import { project } from '../../api/validate.js';
+import { INBOX } from '../../core/shapes.js';
 import { quoted, withContext, withoutContext } from '../../ui/editor-text.js';
 
 /** How long a terminal's listing can be answered by its numbers. */
@@ -126,24 +128,8 @@ export async function runInbox(ctx: Context, opts: InboxOptions): Promise<void> 
   );
   const onMe = (await blockers) ?? [];
   if (opts.json) {
-    let m = 0;
-    return printJson(
-      ctx.io,
-      {
-        since: inbox.since,
-        seen_before: marker?.seen_at ?? null,
-        blocked_on_you: onMe,
-        threads: inbox.threads.map((t) => ({
-          type: t.on?.kind ?? null,
-          id: t.on?.id ?? null,
-          ...(t.date && { date: t.date }),
-          ...(t.title && { title: t.title }),
-          url: t.url ?? null,
-          items: t.items.map((i) => ({ n: ++m, ...i })),
-        })),
-      },
-      opts.json,
-    );
+    const out = { since: inbox.since, seen_before: marker?.seen_at ?? null, threads: inboxThreads(inbox, true), blocked_on_you: onMe };
+    return printJson(ctx.io, project(INBOX, out), opts.json);
   }
   const none =
     marker?.seen_at && !opts.all

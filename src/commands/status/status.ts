@@ -10,6 +10,8 @@ import { blockedOnMeKept } from '../../domain/blockers.js';
 import { allHere } from '../../domain/outbox.js';
 import { todayState, unread } from '../../domain/today-state.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
+import { project } from '../../api/validate.js';
+import { STATUS } from '../../core/shapes.js';
 import { blockedOnYouLines, statusLine } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
@@ -53,14 +55,14 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   await printOne(
     ctx.io,
     ctx.now(),
-    {
+    project(STATUS, {
       date,
       state,
       check_in: checkIn,
       ...(count !== undefined && { unread: count }),
       ...(waiting !== undefined && { drafts_waiting: waiting }),
       ...(onMe && { blocked_on_you: onMe }),
-    },
+    }),
     opts.json,
     (v, s) =>
       statusLine(v, s.date, s.state) +

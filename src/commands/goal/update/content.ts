@@ -6,11 +6,11 @@ import type { Context } from '../../../context.js';
 import { UsageError, withHint } from '../../../errors.js';
 import { parseConfidence } from '../../../domain/goal-updates.js';
 import { AmbiguousIdError, goalIdOf, UnknownIdError } from '../../../domain/short-ids.js';
-import { keep, noPipeWithResume, resumeEach, type DraftTarget, type Keeping } from '../../../domain/outbox.js';
+import { keep, resumeEach, type DraftTarget, type Keeping } from '../../../domain/outbox.js';
 import { patchGoalUpdateKept, postGoalUpdateKept } from '../../../domain/writes.js';
 import { withContext, withoutContext } from '../../../ui/editor-text.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../../ui/output.js';
-import { intOption, joinLines, keptLine, once, resumeCommand } from '../../flags.js';
+import { intOption, joinLines, keptLine, noPipeWithResume, once, resumeCommand } from '../../flags.js';
 
 export interface GoalUpdateContentOptions {
   title?: string;
