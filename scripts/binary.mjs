@@ -9,6 +9,10 @@
 //
 // release/ is its own folder, not dist/: `npm run build` (and so `npm test`) empties dist/.
 //   BINARY_MODE=codecache          the code cache instead of the start-up snapshot (for measuring)
+//   BINARY_EXEC_ARGV='--a --b'     options baked into the binary (sea-config execArgv), for measuring
+//                                  (e.g. --log-function-events): a V8 flag changes V8's flag hash, so
+//                                  Node's code cache of its own modules is refused (+15-20 M
+//                                  instructions a run, measured); the release bakes in none
 //
 // The steps, and why each:
 //  1. `npm run build`, then one more esbuild bundle of src/binary.ts (the CLI, as dist/checkin.cjs is).
@@ -47,6 +51,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
 const release = process.argv.includes('--release');
 const mode = process.env.BINARY_MODE === 'codecache' ? 'codecache' : 'snapshot';
+const execArgv = (process.env.BINARY_EXEC_ARGV ?? '').split(' ').filter(Boolean);
 const hostArch = { x64: 'x64', arm64: 'arm64' }[process.arch];
 if (process.platform !== 'linux' || !hostArch) fail(`npm run binary builds on linux-x64 or linux-arm64, not ${process.platform}-${process.arch}`);
 
@@ -206,6 +211,7 @@ function binaryFor(arch) {
         disableExperimentalSEAWarning: true,
         useSnapshot: mode === 'snapshot',
         useCodeCache: mode === 'codecache',
+        ...(execArgv.length ? { execArgv } : {}),
         assets: {
           'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
           'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),

@@ -16,8 +16,48 @@ const env = { ...process.env, CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, 
 delete env.CHECKIN_NO_PROMPT;
 const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
 
+// On a terminal, the demo's own lines fit its width (broken at word edges, a long command continued
+// with a backslash as a shell reads it); piped, they are written whole.
+const columns = process.stderr.isTTY ? process.stderr.columns || 80 : 0;
+
+/**
+ * Words laid into lines of at most `columns`: a continuation line starts `indent` in, and every line
+ * but the last ends with `tail` (within the width).
+ */
+function fold(words, { indent = '', tail = '' } = {}) {
+  if (!columns) return words.join(' ');
+  const lines = [];
+  let line = '';
+  for (const word of words) {
+    if (line.trim() && line.length + 1 + word.length + tail.length > columns) {
+      lines.push(line + tail);
+      line = indent + word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
+/** Prose to the terminal: each line folded at word edges. */
+const say = (text) =>
+  process.stderr.write(
+    text
+      .split('\n')
+      .map((l) => fold(l.split(' ')))
+      .join('\n'),
+  );
+
+/** An argument as a shell takes it back: bare, in double quotes, or $'…' when it holds a line break. */
+const quoted = (a) => (/\n/.test(a) ? `$'${a.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n')}'` : /\s|^$/.test(a) ? JSON.stringify(a) : a);
+const isFlag = (a) => /^--?[a-z]/i.test(a);
+
 function checkin(args) {
-  process.stderr.write(`\n\x1b[2m$ checkin ${args.map((a) => (/\s|^$/.test(a) ? JSON.stringify(a) : a)).join(' ')}\x1b[0m\n`);
+  // A flag stays with its value when the command is continued on the next line.
+  const parts = [];
+  args.forEach((a, i) => {
+    if (i > 0 && isFlag(args[i - 1]) && !isFlag(a)) parts[parts.length - 1] += ` ${quoted(a)}`;
+    else parts.push(quoted(a));
+  });
+  process.stderr.write(`\n\x1b[2m${fold(['$ checkin', ...parts], { indent: '    ', tail: ' \\' })}\x1b[0m\n`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { env, stdio: interactive ? 'inherit' : ['ignore', 'inherit', 'inherit'] });
     child.on('close', (code) => {
@@ -27,11 +67,11 @@ function checkin(args) {
   });
 }
 
-process.stderr.write(`A sandbox is answering at ${sb.url} as Ada Lovelace (token ${sb.token}).\n`);
+say(`A sandbox is answering at ${sb.url} as Ada Lovelace (token ${sb.token}).\n`);
 try {
   await checkin(['status']);
   if (interactive) {
-    process.stderr.write('Answer the questions (Enter keeps a suggestion; Ctrl-C keeps a draft):\n');
+    say('Answer the questions (Enter keeps a suggestion; Ctrl-C keeps a draft):\n');
     await checkin(['today']);
   } else {
     await checkin([
@@ -50,9 +90,9 @@ try {
   await checkin(['today']);
   await checkin(['status']);
   await checkin(['today', '--json']);
-  process.stderr.write(
-    '\nTry it yourself: `npm link --ignore-scripts` puts `checkin` on your PATH (the README says what to do\n' +
-      'if npm may not write there); then run `checkin sandbox` and paste the export line it prints into\n' +
+  say(
+    '\nTry it yourself: `npm link --ignore-scripts` puts `checkin` on your PATH (the README says what to do ' +
+      'if npm may not write there); then run `checkin sandbox` and paste the export line it prints into ' +
       'another shell.\n',
   );
 } finally {

@@ -10,6 +10,7 @@ import { EXIT } from './errors.js';
 import { addCompletionWhenAsked, afterCommand, buildProgram, helpTopic } from './program.js';
 import { processIO } from './ui/io.js';
 import { ApiClient } from './api/client.js';
+import { rememberZone } from './domain/account.js';
 import { join } from 'node:path';
 
 export { describeError } from './error-text.js';
@@ -49,19 +50,20 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
 }
 
 /**
- * Run while the binary's start-up snapshot is made (src/binary.ts): `today --json` once, silent,
- * against a canned answer (no request: a transport of its own; settings and cache in a temporary
- * folder, removed after), so the functions a run calls — commander's, the program's, the request's
- * and the JSON output's — are compiled then and their bytecode is in the snapshot, not compiled
- * again at each start. Nothing built here is kept: the context and its folder go with it.
+ * Run while the binary's start-up snapshot is made (src/binary.ts): `today --json`, silent, against a
+ * canned answer (no request: a transport of its own; settings and cache in a temporary folder,
+ * removed after), so the functions a run calls — commander's, the program's, the request's and the
+ * JSON output's — are compiled then and their bytecode is in the snapshot, not compiled again at each
+ * start. Twice: with `TZ` set, and with it unset and a profile zone cached (as most people run it:
+ * the cache read, its key's hash and the day at the zone's offset). Nothing built here is kept: the
+ * contexts and their folder go with them.
  */
 export async function warmForSnapshot(): Promise<void> {
   const fs = process.getBuiltinModule('node:fs');
   const { tmpdir } = process.getBuiltinModule('node:os');
   const dir = fs.mkdtempSync(join(tmpdir(), 'checkin-warm-'));
   try {
-    const env = {
-      TZ: 'UTC',
+    const env: Record<string, string | undefined> = {
       HOME: dir,
       CHECKIN_CONFIG_DIR: dir,
       CHECKIN_TOKEN: 'warm',
@@ -70,10 +72,8 @@ export async function warmForSnapshot(): Promise<void> {
       CHECKIN_NO_UPDATE_NOTIFIER: '1',
       CHECKIN_NO_PROMPT: '1',
     };
-    const io = processIO(env);
-    io.silence();
-    const made = createContext({ io, env });
-    const day = new Date().toISOString().slice(0, 10);
+    const now = new Date();
+    const day = now.toISOString().slice(0, 10);
     const { ANSWER_NAMES } = await import('./core/checkin-answers.js');
     const body = JSON.stringify({
       type: 'check-in',
@@ -88,14 +88,27 @@ export async function warmForSnapshot(): Promise<void> {
       updated_at: `${day}T00:00:00Z`,
       url: 'https://warm.invalid/app/check-ins/0',
     });
-    const client = new ApiClient({
-      baseUrl: env.CHECKIN_API_URL,
-      token: env.CHECKIN_TOKEN,
-      env,
-      userAgent: 'checkin/warm',
-      transport: { send: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, text: body }), close: async () => undefined },
-    });
-    await run(['today', '--json'], { ...made, api: async () => client });
+    const warm = async (runEnv: Record<string, string | undefined>) => {
+      const io = processIO(runEnv);
+      io.silence();
+      const made = createContext({ io, env: runEnv });
+      const client = new ApiClient({
+        baseUrl: env.CHECKIN_API_URL!,
+        token: env.CHECKIN_TOKEN!,
+        env: runEnv,
+        userAgent: 'checkin/warm',
+        transport: { send: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, text: body }), close: async () => undefined },
+      });
+      const ctx: Context = { ...made, api: async () => client };
+      await run(['today', '--json'], ctx);
+      return ctx;
+    };
+    const first = await warm({ ...env, TZ: 'UTC' });
+    // The profile as `me` caches it, its zone's offsets beside it (UTC: the day is the canned one's).
+    const from = now.getTime() - 86_400_000;
+    const person = { id: '00000000-0000-4000-8000-000000000001', name: 'Warm', username: 'warm', time_zone: 'UTC', teams: [], fetched_at: now.toISOString() };
+    await rememberZone(first, person, { name: 'UTC', iana: 'Etc/UTC', from, until: from + 367 * 86_400_000, offsets: [[from, 0]] });
+    await warm(env);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

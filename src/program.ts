@@ -47,15 +47,15 @@ import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
 Environment:
-  CHECKIN_TOKEN      token (overrides the stored one; STEADY_TOKEN is read too)
-  CHECKIN_API_URL    API base URL (default https://service.steady.space/api/v2)
-  CHECKIN_CONFIG_DIR one folder for settings, cache and drafts (default: settings in $XDG_CONFIG_HOME/checkin,
-                     cache in $XDG_CACHE_HOME/checkin, drafts in $XDG_STATE_HOME/checkin, under ~ by XDG's defaults)
-  CHECKIN_NO_PROMPT  never prompt      CHECKIN_TIMEOUT  seconds per request (default 30)
-  CHECKIN_PAGER      pager for long output (then the pager setting, PAGER, less -FRX; "" for none)
-  CHECKIN_EDITOR     editor (then the editor setting, VISUAL, EDITOR)
+  CHECKIN_TOKEN       token (overrides the stored one; STEADY_TOKEN is read too)
+  CHECKIN_API_URL     API base URL (default https://service.steady.space/api/v2)
+  CHECKIN_CONFIG_DIR  one folder for settings, cache and drafts (default: settings in $XDG_CONFIG_HOME/checkin, cache in $XDG_CACHE_HOME/checkin, drafts in $XDG_STATE_HOME/checkin, under ~ by XDG's defaults)
+  CHECKIN_NO_PROMPT   never prompt
+  CHECKIN_TIMEOUT     seconds per request (default 30)
+  CHECKIN_PAGER       pager for long output (then the pager setting, PAGER, then less -FRX; "" for none)
+  CHECKIN_EDITOR      editor (then the editor setting, VISUAL, EDITOR)
+  CHECKIN_DEBUG       1: stack traces; api: an HTTP trace on stderr (as --debug)
   NO_COLOR / FORCE_COLOR, HTTPS_PROXY / HTTP_PROXY / NO_PROXY
-  CHECKIN_DEBUG=1 (stack traces) or api (an HTTP trace on stderr, as --debug)
 
 Exit codes:
   0    success (including "no check-in scheduled")
@@ -127,7 +127,9 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
       if (cmd.opts().debug) ctx.debug.api = true;
     })
     .option('--no-pager', 'print long output straight to the terminal, not through the pager')
-    .addHelpText('after', EXIT_CODES_HELP);
+    // At a terminal the whole help is wrapped to its width as it is written; piped, this part is
+    // laid out at 80 columns as commander lays out its own (each description under the descriptions).
+    .addHelpText('after', () => (io.stdoutIsTTY ? EXIT_CODES_HELP : wrapHelp(EXIT_CODES_HELP, 80)));
   // A trace goes to stderr as the requests go out: not under a pager that has the screen.
   program.hook('preAction', () => {
     if (!program.opts().pager || ctx.debug.api) io.noPager();

@@ -19,6 +19,8 @@ export const REF = object({ id: str, name: str });
 export interface Ref extends Infer<typeof REF> {}
 /** A person or team that may be missing or null. */
 const maybeRef = optional(orNull(REF));
+/** A goal or question referred to by id with its title (either may be missing or null but the id). */
+const maybeTitled = optional(orNull(object({ id: str, title: text })));
 
 const PERSON_FIELDS = {
   type: anything,
@@ -150,7 +152,7 @@ export const DIGEST_ENTRY = object({
         title: text,
         body: text,
         url: text,
-        goal: optional(orNull(object({ id: str, title: text }))),
+        goal: maybeTitled,
         person: maybeRef,
       }),
     ),
@@ -212,7 +214,7 @@ export interface EchoQuestionInput {
 /** GET /echo/answers/{id}: an answer with its question. */
 export const ECHO_ANSWER = object({
   id: str,
-  question: optional(orNull(object({ id: str, title: text }))),
+  question: maybeTitled,
   title: text,
   /** Markdown; null while the summary is being written. */
   body: text,

@@ -267,7 +267,7 @@ function running(h: { pid: number; start?: string; token?: string; at?: string }
   return h.start === undefined || now === undefined || now === h.start;
 }
 
-interface Row {
+export interface Row {
   id: string;
   data: string;
   /** 'sent': the service accepted it, but the row could not be removed (it is, at the next open). */

@@ -172,6 +172,8 @@ export class ConfigStore {
   private damaged: string | undefined;
   /** cache.json or state.json, when this run was told it could not be read (told once). */
   private readonly unreadSaid = new Set<string>();
+  /** Each account's cache key, worked out once a run: a run looks its account up several times (`today` with TZ unset: 4), and each is a SHA-256 in JavaScript. */
+  private readonly keys = new Map<string, string>();
 
   private keychainToken: Resolved<string> | null | undefined;
 
@@ -331,14 +333,21 @@ export class ConfigStore {
 
   /** What is cached of `kind` for this account, if anything. */
   cached<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K): CacheEntry[K] | undefined {
-    return this.cacheEntries()[cacheKey(apiUrl, token)]?.[kind];
+    return this.cacheEntries()[this.keyOf(apiUrl, token)]?.[kind];
+  }
+
+  private keyOf(apiUrl: string, token: string): string {
+    const both = `${apiUrl}\n${token}`;
+    let key = this.keys.get(both);
+    if (key === undefined) this.keys.set(both, (key = cacheKey(apiUrl, token)));
+    return key;
   }
 
   /** Best effort: a cache that cannot be written (a read-only folder) only means asking again next time. */
   async cache<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K, value: CacheEntry[K]): Promise<void> {
     // Unchanged (the usual case: the same goals, teams, people as last time): no write.
     if (JSON.stringify(this.cached(apiUrl, token, kind)) === JSON.stringify(value)) return;
-    const key = cacheKey(apiUrl, token);
+    const key = this.keyOf(apiUrl, token);
     const entries = this.cacheEntries();
     if (this.writeCache({ ...entries, [key]: { ...entries[key], [kind]: value } })) await this.dropLegacy('cache');
   }

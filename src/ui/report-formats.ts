@@ -6,6 +6,7 @@
 import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
 import { ANSWER_FIELDS, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
+import { wrap } from './wrap.js';
 
 export interface ReportDay {
   /** "Mon 16 Nov". */
@@ -17,16 +18,20 @@ export interface ReportPerson {
   person: Ref;
   days: ReportDay[];
   updates: GoalUpdate[];
-  /** late: filled after their day; streak: scheduled days filled in a row within the period (core/stats.ts). */
+  /**
+   * late: filled after their day; streak: scheduled days filled in a row up to the period's end and
+   * the longest run, counted over `weeks` weeks from `since` (core/stats.ts; at_least: the run
+   * reaches that first day, so it may be longer).
+   */
   summary: {
     scheduled: number;
     done: number;
     late?: number;
     blocked: number;
     moods: Array<{ mood: string; count: number }>;
-    streak?: { current: number; longest: number };
+    streak?: { current: number; longest: number; at_least?: boolean; since?: string; weeks?: number };
   };
-  /** Each check-in's run of scheduled days filled in a row through its day, within the period (by id). */
+  /** Each check-in's run of scheduled days filled in a row through its day, counted as the streak is (by id). */
   runs?: Map<string, number>;
 }
 
@@ -70,7 +75,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function summaryLine(p: ReportPerson, escape: (s: string) => string = sanitizeLine): string {
   const late = p.summary.late ? ` (${p.summary.late} later)` : '';
   const parts = [`${p.summary.done} of ${plural(p.summary.scheduled, 'day')} checked in${late}`, `${plural(p.summary.blocked, 'day')} blocked`];
-  if (p.summary.streak) parts.push(`streak ${plural(p.summary.streak.current, 'day')} (longest ${p.summary.streak.longest})`);
+  const streak = p.summary.streak;
+  if (streak) {
+    const current = streak.at_least ? `${streak.current}+ days` : plural(streak.current, 'day');
+    parts.push(`streak ${current} (longest ${streak.longest}${streak.weeks ? ` in ${streak.weeks} weeks` : ''})`);
+  }
   if (p.summary.moods.length > 0) parts.push(`moods: ${p.summary.moods.map((m) => `${moodText(m.mood, escape)} ×${m.count}`).join(', ')}`);
   parts.push(p.updates.length === 0 ? 'no goal updates' : plural(p.updates.length, 'goal update'));
   return parts.join(' · ');
@@ -107,6 +116,23 @@ export function reportMarkdown(r: ReportModel): string {
     .join('')
     .replace(/\n{3,}/g, '\n\n')
     .replace(/\n+$/, '\n');
+}
+
+/**
+ * The Markdown report as read at a terminal of `columns`: every line wider than that wrapped at
+ * word edges (a list item's continuation under its text: Markdown reads the lines as one), so the
+ * terminal never folds a word; a fenced code block in an answer stays as written. Piped, it is
+ * printed as it is.
+ */
+export function markdownAtTerminal(md: string, columns: number): string {
+  let fenced = false;
+  return md
+    .split('\n')
+    .map((line) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      return fenced || /^\s*(```|~~~)/.test(line) ? line : wrap(line, columns);
+    })
+    .join('\n');
 }
 
 /**

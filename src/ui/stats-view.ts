@@ -98,6 +98,15 @@ const moodWords = (t: Tally, top = 3) =>
     .map((m) => `${sanitizeLine(m.mood)} ${m.count}`)
     .join(', ') + (t.moods.length > top ? `, ${t.moods.length - top} more` : '');
 
+/** `head` and the moods that fit after it in `columns` (at most `top`, the rest counted as "N more"): no mood's word is cut. */
+function withMoods(head: string, t: Tally, columns: number, top = 3): string {
+  for (let n = Math.min(top, t.moods.length); n >= 1; n--) {
+    const line = `${head}${moodWords(t, n)}`;
+    if (displayWidth(line) <= columns) return line;
+  }
+  return fit(`${head}${moodWords(t, 1)}`, columns);
+}
+
 /** "mostly focused", "focused and calm", or nothing when no mood was chosen. */
 export function mostly(t: Tally): string {
   if (t.moods.length === 0) return '';
@@ -206,7 +215,11 @@ function moodSection(weekList: WeekTally[], days: DayCell[], since: string, o: S
       const d = byDate.get(addDays(w.week, i));
       strip += d?.state === 'filled' && d.mood ? keys.get(d.mood)! : ' ';
     }
-    out.push(fit(`${weekLabel(w.week).padStart(6)}  ${strip}  ${moodWords(w)}`.trimEnd(), o.columns));
+    out.push(
+      w.moods.length
+        ? withMoods(`${weekLabel(w.week).padStart(6)}  ${strip}  `, w, o.columns)
+        : fit(`${weekLabel(w.week).padStart(6)}  ${strip}`.trimEnd(), o.columns),
+    );
   }
   out.push(
     ...legend(
@@ -224,7 +237,9 @@ function moodMix(weekList: WeekTally[], o: StatsViewOptions): string[] {
     '',
     'Mood mix a week',
     ...weekList.map((w) =>
-      fit(`${weekLabel(w.week).padStart(6)}  ${w.moods.length ? moodWords(w, 4) : w.scheduled === 0 ? 'nothing scheduled' : 'no mood chosen'}`, o.columns),
+      w.moods.length
+        ? withMoods(`${weekLabel(w.week).padStart(6)}  `, w, o.columns, 4)
+        : fit(`${weekLabel(w.week).padStart(6)}  ${w.scheduled === 0 ? 'nothing scheduled' : 'no mood chosen'}`, o.columns),
     ),
   ];
 }

@@ -10,6 +10,7 @@ import type { Colors } from './color.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
 import { sanitize } from './sanitize.js';
+import { displayWidth } from './width.js';
 import { wrap, wrapHelp } from './wrap.js';
 
 /** Inline Markdown as styled text: code spans, emphasis, links (their address when it leaves the docs), escapes. */
@@ -63,10 +64,18 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
     const line = src[i]!;
     const fence = /^\s*(```|~~~)/.exec(line);
     if (fence) {
-      // The code, indented by four, as it is written; a line wider than the room continues further in.
+      // The code, indented by four, as it is written; a line wider than the room continues further
+      // in — a command with a comment lined up after it (`#`, `//`) as the command, then the comment
+      // on a line of its own further in, so neither is cut in the middle.
+      const hang = Math.min(8, Math.floor(width / 4));
       for (i++; i < src.length && !src[i]!.trimStart().startsWith(fence[1]!); i++) {
         const code = `    ${src[i]}`;
-        para(c.cyan(code), Math.min(8, Math.floor(width / 4)));
+        const noted = /^(?:(.*?\S) {2,}| {5,})((?:#|\/\/) .*)$/.exec(code);
+        if (noted && displayWidth(code) > width) {
+          // (A comment alone, lined up under the one above, goes under it too.)
+          if (noted[1] !== undefined) para(c.cyan(noted[1]), hang);
+          para(c.cyan(`${' '.repeat(hang)}${noted[2]!}`), hang + noted[2]!.indexOf(' ') + 1);
+        } else para(c.cyan(code), hang);
       }
       i++;
       continue;

@@ -172,6 +172,14 @@ export function confidenceLabel(v: View, u: { confidence?: number | null | undef
   return u.confidence == null ? label : u.confidence >= 90 ? v.c.green(label) : u.confidence >= 60 ? v.c.yellow(label) : v.c.red(label);
 }
 
+/** A goal's columns after its id, as `checkin goals` and the wall's goals show them: progress, confidence, due date, title. */
+export const GOAL_COLUMNS: readonly Column[] = [
+  { title: 'PROGRESS', kind: 'state' },
+  { title: 'CONFIDENCE', kind: 'state' },
+  { title: 'DUE', kind: 'whole', drop: 1 },
+  { title: 'GOAL', kind: 'text' },
+];
+
 export function goalRows(v: View, list: Goal[]): string {
   if (!v.rich)
     return tsv(
@@ -198,10 +206,7 @@ export function goalRows(v: View, list: Goal[]): string {
         // `checkin goals` is where goal ids are found: short ids when room is tight, left out only
         // where the titles would otherwise go (40 columns).
         { title: 'ID', kind: 'whole', drop: 2, short: true },
-        { title: 'PROGRESS', kind: 'state' },
-        { title: 'CONFIDENCE', kind: 'state' },
-        { title: 'DUE', kind: 'whole', drop: 1 },
-        { title: 'GOAL', kind: 'text' },
+        ...GOAL_COLUMNS,
       ],
       style: v.c.dim,
     },

@@ -7,7 +7,7 @@
 import { MOODS, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
-import { confidenceLabel, firstPlainLine, type View } from './views.js';
+import { confidenceLabel, firstPlainLine, GOAL_COLUMNS, type View } from './views.js';
 import { MEMBER_STATE_WORDS, MEMBER_STATES, type MemberState, type TeamDay } from '../core/member-states.js';
 import { blockerItems, daysLabel, isNoBlockers } from '../core/blockers.js';
 
@@ -130,12 +130,7 @@ export function wallLines(v: WallView, data: WallData): string[] {
         ]),
         v.width,
         {
-          columns: [
-            { title: 'PROGRESS', kind: 'state' },
-            { title: 'CONFIDENCE', kind: 'state' },
-            { title: 'DUE', kind: 'whole', drop: 1 },
-            { title: 'GOAL', kind: 'text' },
-          ],
+          columns: [...GOAL_COLUMNS],
           style: c.dim,
           indent: 2,
         },

@@ -38,6 +38,26 @@ function sections(help: string): Array<[string, string[]]> {
 }
 
 describe('checkin --help', () => {
+  it('piped, fits 80 columns as commander lays it out: each environment variable a line of its own, its description continued under the descriptions', async () => {
+    const r = await cli(['--help']);
+    const lines = r.stdout.split('\n');
+    expect(lines.filter((l) => [...l].length > 80)).toEqual([]);
+    const env = lines.slice(lines.indexOf('Environment:') + 1, lines.indexOf('Exit codes:') - 1);
+    expect(env.filter((l) => /^ {2}CHECKIN_/.test(l)).map((l) => l.slice(2, 20).trim())).toEqual([
+      'CHECKIN_TOKEN',
+      'CHECKIN_API_URL',
+      'CHECKIN_CONFIG_DIR',
+      'CHECKIN_NO_PROMPT',
+      'CHECKIN_TIMEOUT',
+      'CHECKIN_PAGER',
+      'CHECKIN_EDITOR',
+      'CHECKIN_DEBUG',
+    ]);
+    // A continuation starts where the descriptions do (22), never further out; `less -FRX` stays whole.
+    expect(env.filter((l) => !/^ {2}[A-Z]/.test(l)).every((l) => /^ {22}\S/.test(l))).toBe(true);
+    expect(env.join('\n')).toMatch(/less -FRX/);
+  });
+
   it('groups the commands as gh does, every command once, help and completion with the tools', async () => {
     const r = await cli(['--help']);
     expect(r).toMatchObject({ code: 0, stderr: '' });

@@ -286,6 +286,13 @@ describe('--reply <n> answers the listing shown in the terminal it is typed in',
 
 describe('checkin status and the inbox', () => {
   const d = useWorld();
+  /** What status asked for but the day's blocked check-ins (test/cli/blockers.test.ts), sorted. */
+  const asked = () =>
+    d
+      .sent()
+      .filter((q) => !q.startsWith('GET /api/v2/check-ins?'))
+      .sort();
+  const TODAY_AND_DIGEST = [`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort();
   it('one line about new comments (not with --quiet): at most one more request (GET /digest), kept ten minutes, sent again with If-None-Match', async () => {
     await d.cli(['me']); // logged in: me is known
     d.forget();
@@ -297,12 +304,7 @@ describe('checkin status and the inbox', () => {
       stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${count} new comment${count === 1 ? '' : 's'} on your check-ins and goal updates: checkin inbox\n${ON_ME}`,
     });
     // (and the day's blockers naming me, kept ten minutes too: test/cli/blockers.test.ts)
-    expect(
-      d
-        .sent()
-        .filter((q) => !q.startsWith('GET /api/v2/check-ins?'))
-        .sort(),
-    ).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(asked()).toEqual(TODAY_AND_DIGEST);
     // Within ten minutes: one request, the count kept.
     d.forget();
     expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
@@ -311,12 +313,7 @@ describe('checkin status and the inbox', () => {
     await d.clock.sleep(11 * 60 * 1000);
     d.forget();
     expect((await d.cli(['status'])).stdout).toContain(`${count} new comment`);
-    expect(
-      d
-        .sent()
-        .filter((q) => !q.startsWith('GET /api/v2/check-ins?'))
-        .sort(),
-    ).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(asked()).toEqual(TODAY_AND_DIGEST);
     const digestRequest = d.sb.requests.find((r) => r.path === '/api/v2/digest')!;
     expect(digestRequest.headers['if-none-match']).toMatch(/^(W\/)?"/);
     expect(await d.cli(['status', '--quiet'])).toMatchObject({ code: 3, stdout: '' });
@@ -334,12 +331,7 @@ describe('checkin status and the inbox', () => {
     d.sb.inject({ method: 'GET', path: '/digest', status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"Not found"}' });
     const r = await d.cli(['status']);
     expect(r).toMatchObject({ code: 3, stdout: `Today's check-in (${TODAY}) is pending: run \`checkin today\`\n${ON_ME}` });
-    expect(
-      d
-        .sent()
-        .filter((q) => !q.startsWith('GET /api/v2/check-ins?'))
-        .sort(),
-    ).toEqual([`GET /api/v2/check-ins/${TODAY}`, 'GET /api/v2/digest?category=comment&per_page=50'].sort());
+    expect(asked()).toEqual(TODAY_AND_DIGEST);
     d.forget();
     await d.cli(['status']);
     expect(d.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);

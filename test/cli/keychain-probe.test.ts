@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { keychainVerdict } from '../../src/domain/doctor.js';
 import { probeKeychain, scheduledEnvironment } from '../../src/system/probes.js';
 import { tempDir } from '../helpers/cleanup.js';
+import { DESKTOP_SESSION } from '../helpers/remind.js';
 
 describe('the keychain, from this session and from a scheduled run', () => {
   /** A stand-in for @napi-rs/keyring: it opens only where a session bus is named, and holds one token. */
@@ -17,15 +18,7 @@ describe('the keychain, from this session and from a scheduled run', () => {
     writeFileSync(file, `exports.Entry = class { constructor(service, account) { this.account = account; } ${body} };\n`);
     return file;
   }
-  const session = {
-    HOME: '/home/ada',
-    PATH: '/usr/bin:/bin',
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
-    DISPLAY: ':0',
-    CHECKIN_TOKEN: 'steady_pat_env',
-    CHECKIN_CONFIG_DIR: '/home/ada/conf',
-    TZ: 'Europe/London',
-  };
+  const session = DESKTOP_SESSION;
 
   it('the child finds the token with the session bus, cannot open the keychain without it, and never hands the token back', async () => {
     const mod = fakeKeyring();

@@ -196,21 +196,30 @@ describe('a later send never takes an earlier entry', () => {
   });
 });
 
-describe("the machine's date is not the profile's", () => {
-  // 02:30 UTC on Sunday 22 November: still Saturday 21 November in Grace's zone (New York).
-  const EARLY = new Date('2026-11-22T02:30:00Z');
+/**
+ * 02:30 UTC on Sunday 22 November, still Saturday 21 November in Grace's zone (New York): Grace pipes
+ * `input` to `today` while GET /me and the PATCH fail — the profile could not be read, so the
+ * machine's date, and the send failed. The sandbox, her drafts folder and environment, and that run.
+ */
+async function keptBeforeTheZoneWasKnown(input: string) {
+  const w = await otherSandbox({}, new Date('2026-11-22T02:30:00Z'));
+  const dir = join(w.env.CHECKIN_CONFIG_DIR!, 'drafts');
+  const grace = { CHECKIN_TOKEN: 'sandbox_pat_grace', TZ: undefined };
+  w.sb.inject(
+    { method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' },
+    { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' },
+  );
+  const run = await w.cli(['today', '-p', '-'], { env: grace, input }).catch(async (err: unknown) => {
+    await w.sb.close();
+    throw err;
+  });
+  return { w, dir, grace, run };
+}
 
+describe("the machine's date is not the profile's", () => {
   it("a draft kept earlier for the machine's date is untouched by a piped send to the profile's date (me not cached)", async () => {
-    const w = await otherSandbox({}, EARLY);
+    const { w, dir, grace, run: earlier } = await keptBeforeTheZoneWasKnown('Kept for the machine day\n');
     try {
-      const dir = join(w.env.CHECKIN_CONFIG_DIR!, 'drafts');
-      const grace = { CHECKIN_TOKEN: 'sandbox_pat_grace', TZ: undefined };
-      // The profile could not be read then: the machine's date, and the send failed.
-      w.sb.inject(
-        { method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' },
-        { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' },
-      );
-      const earlier = await w.cli(['today', '-p', '-'], { env: grace, input: 'Kept for the machine day\n' });
       expect(earlier).toEqual({
         code: 1,
         stdout: '',
@@ -241,19 +250,10 @@ describe("the machine's date is not the profile's", () => {
 });
 
 describe("piped before the person's zone was known", () => {
-  // 02:30 UTC on Sunday 22 November: still Saturday 21 November in Grace's zone (New York).
-  const EARLY = new Date('2026-11-22T02:30:00Z');
-
   it("kept under the machine's date while GET /me failed; `today --resume` sends it for the person's date when it was typed", async () => {
-    const w = await otherSandbox({}, EARLY);
+    const { w, dir, grace, run } = await keptBeforeTheZoneWasKnown('Typed on Saturday evening\n');
     try {
-      const dir = join(w.env.CHECKIN_CONFIG_DIR!, 'drafts');
-      const grace = { CHECKIN_TOKEN: 'sandbox_pat_grace', TZ: undefined };
-      w.sb.inject(
-        { method: 'GET', path: '/me', status: 500, headers: json, body: '{"message":"boom"}' },
-        { method: 'PATCH', status: 500, headers: json, body: '{"message":"boom"}' },
-      );
-      expect((await w.cli(['today', '-p', '-'], { env: grace, input: 'Typed on Saturday evening\n' })).code).toBe(1);
+      expect(run.code).toBe(1);
       const [kept] = entriesIn(dir);
       expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, day_guessed: true });
       await w.clock.sleep(60_000);

@@ -13,7 +13,7 @@ const MARKDOWN = `# Check-ins, Thu 19 Nov – Fri 20 Nov 2026
 
 ## Ada Lovelace
 
-2 of 2 days checked in · 0 days blocked · streak 2 days (longest 2) · moods: 😌 calm ×1, 🤓 nerdy ×1 · 1 goal update
+2 of 2 days checked in · 0 days blocked · streak 5 days (longest 16 in 12 weeks) · moods: 😌 calm ×1, 🤓 nerdy ×1 · 1 goal update
 
 - Goal update “Invoices endpoint in review” on Ship the v2 billing API (2026-11-19): 35%, At risk
 
@@ -52,26 +52,116 @@ const CSV = `date,person,done,mood,did_what_was_intended,blocked,previous,intent
 2026-11-19,Ada Lovelace,yes,calm,yes,no,"'- Finish the *rate limiter* design doc
 - Demo the new dashboard to the support team
 - Pair with @linus on the flaky \`checkout\` test","'- Clean up feature flags older than 90 days
-- Finish the *rate limiter* design doc",,1,1,0
+- Finish the *rate limiter* design doc",,4,1,0
 2026-11-20,Ada Lovelace,yes,nerdy,yes,no,"'- Clean up feature flags older than 90 days
 - Finish the *rate limiter* design doc","'- Ship the onboarding email tweaks
 - Clean up feature flags older than 90 days
-- Finish the *rate limiter* design doc",,2,2,0
+- Finish the *rate limiter* design doc",,5,2,0
 `;
 
 describe('checkin report', () => {
-  it('Markdown (the default) for one person: summary line, goal updates, each day; three requests once me is known', async () => {
+  it('Markdown (the default) for one person: summary line, goal updates, each day; four requests once me is known', async () => {
     await w.cli(['me']);
     w.forget();
     const r = await w.cli(['report', '--person', 'me', ...period]);
     expect(r).toMatchObject({ code: 0, stderr: '', stdout: MARKDOWN });
     const ada = w.id('ada');
     const billing = w.sb.service.data.goals.find((g) => g.owner_id === ada)!.id;
-    expect(w.sent()).toEqual([
-      `GET /api/v2/check-ins?since=2026-11-19&until=2026-11-20&people_ids[]=${ada}&page=1&per_page=50`,
-      `GET /api/v2/goals?people_ids[]=${ada}&page=1&per_page=50`,
+    // One walk over the twelve weeks the streak is counted in (the period's days come first, newest
+    // first): at most 84 check-ins, so two pages and none past the end; then the goals.
+    expect([...w.sent()].sort()).toEqual([
+      `GET /api/v2/check-ins?since=2026-08-31&until=2026-11-20&people_ids[]=${ada}&page=1&per_page=50`,
+      `GET /api/v2/check-ins?since=2026-08-31&until=2026-11-20&people_ids[]=${ada}&page=2&per_page=50`,
       `GET /api/v2/goals/${billing}/goal-updates?per_page=50`,
+      `GET /api/v2/goals?people_ids[]=${ada}&page=1&per_page=50`,
     ]);
+  });
+
+  it('the streak is not cut at the period: a run that began before it counts whole, as `checkin stats` counts it (each person in their zone)', async () => {
+    // Ada's run began Mon 16 Nov (she missed Sun 15): through Thu 19 – Fri 20 it is 5 days, not 2.
+    const two = JSON.parse((await w.cli(['report', '--person', 'me', ...period, '--format', 'json'])).stdout);
+    expect(two.people[0].summary.streak).toEqual({
+      current: 5,
+      current_since: '2026-11-16',
+      longest: 16,
+      longest_since: '2026-09-05',
+      at_least: false,
+      since: '2026-08-31',
+      weeks: 12,
+    });
+    // This week (to today, Sun 22 Nov) for the whole Platform team: each person's streak is the one
+    // `checkin stats --person` gives them today, over the same twelve weeks.
+    const week = JSON.parse((await w.cli(['report', '--team', 'Platform', '--week', '--format', 'json'])).stdout);
+    expect(week.people.length).toBeGreaterThan(2);
+    for (const p of week.people as Array<{ person: { id: string; name: string }; summary: { streak: Record<string, unknown> } }>) {
+      const stats = JSON.parse((await w.cli(['stats', '--person', p.person.id, '--json', 'streak,since'])).stdout);
+      expect(stats.since).toBe(p.summary.streak.since);
+      expect({ ...p.summary.streak, since: undefined, weeks: undefined }, p.person.name).toEqual({ ...stats.streak, since: undefined, weeks: undefined });
+    }
+    // Some run crosses the period's first day (else this test would show nothing).
+    expect(week.people.some((p: { summary: { streak: { current_since: string | null } } }) => (p.summary.streak.current_since ?? '9') < '2026-11-16')).toBe(
+      true,
+    );
+    // The Markdown says over how many weeks the longest was counted.
+    expect((await w.cli(['report', '--person', 'me', ...period])).stdout).toContain(' · streak 5 days (longest 16 in 12 weeks) · ');
+  });
+
+  it("a team's report asks for the directory once (the members bound the walk: no page past the end), then only the pages and the goals", async () => {
+    await w.cli(['me']);
+    w.forget();
+    await w.cli(['report', '--team', 'Platform', '--last-week']);
+    const first = w.sent();
+    const walk = first.filter((r) => r.startsWith('GET /api/v2/check-ins'));
+    const platform = w.sb.service.data.teams.find((t) => t.name === 'Platform')!;
+    const held = w.sb.service.data.check_ins.filter((c) => platform.people_ids.includes(c.person_id) && c.date >= '2026-08-24' && c.date <= '2026-11-15');
+    // Twelve weeks ending with last week; the pages there are, and one short page to see the end.
+    expect(walk).toHaveLength(Math.floor(held.length / 50) + 1);
+    expect(first.filter((r) => !r.startsWith('GET /api/v2/check-ins') && !r.includes('/goal'))).toEqual([
+      'GET /api/v2/people?page=1&per_page=50',
+      'GET /api/v2/teams?page=1&per_page=50',
+    ]);
+    expect(walk).toEqual(walk.map((_, i) => `GET /api/v2/check-ins?since=2026-08-24&until=2026-11-15&team_ids[]=${platform.id}&page=${i + 1}&per_page=50`));
+    w.forget();
+    await w.cli(['report', '--team', 'Platform', '--last-week']);
+    expect(w.sent().filter((r) => r.includes('/people') || r.includes('/teams'))).toEqual([]);
+    expect(w.sent().filter((r) => r.startsWith('GET /api/v2/check-ins'))).toEqual(walk);
+  });
+
+  it('everyone, with no directory to be had: the report still comes, every page asked for until a short one', async () => {
+    await w.cli(['me']);
+    w.forget();
+    // GET /people fails (a 500 is not tried again): the walk is not bounded, and nobody's zone is read.
+    w.sb.inject({ method: 'GET', path: '/people', status: 500, headers: { 'content-type': 'application/json' }, body: '{}' });
+    const r = await w.cli(['report', '--week', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const people = w.sb.requests.filter((q) => q.path === '/api/v2/people');
+    expect(people.length).toBeGreaterThan(0);
+    expect(people.every((q) => q.status === 500)).toBe(true);
+    const held = w.sb.service.data.check_ins.filter((c) => c.date >= '2026-08-31' && c.date <= '2026-11-22').length;
+    const walk = w.sent().filter((q) => q.startsWith('GET /api/v2/check-ins'));
+    expect(walk).toEqual(walk.map((_, i) => `GET /api/v2/check-ins?since=2026-08-31&until=2026-11-22&page=${i + 1}&per_page=50`));
+    expect(walk.length).toBeGreaterThanOrEqual(Math.floor(held / 50) + 1);
+    expect(JSON.parse(r.stdout).people.find((p: { person: { name: string } }) => p.person.name === 'Ada Lovelace').summary.streak).toMatchObject({
+      current: 6,
+      longest: 16,
+    });
+  });
+
+  it('at a terminal, the Markdown is wrapped at word edges to its width (a bullet continues under its text); piped, it is as written', async () => {
+    const data = w.sb.service.data;
+    const day = data.check_ins.find((c) => c.person_id === w.id('ada') && c.date === '2026-11-19')!;
+    day.intentions = '- A long intention that goes on past forty columns for sure\n\n```\nkeep   this  code line exactly as it is written here\n```';
+    const piped = await w.cli(['report', '--person', 'me', ...period]);
+    const shown = await w.cli(['report', '--person', 'me', ...period], { tty: true, columns: 40 });
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.split('\n');
+    const { displayWidth } = await import('../../src/ui/width.js');
+    // Wider only where the code block is, or a word alone is wider than the terminal.
+    expect(lines.filter((l) => displayWidth(l) > 40 && !l.startsWith('keep ') && l.trim().includes(' '))).toEqual([]);
+    expect(shown.stdout.split(/\s+/)).toEqual(piped.stdout.split(/\s+/));
+    expect(lines).toContain('keep   this  code line exactly as it is written here');
+    expect(shown.stdout).toContain('- A long intention that goes on past\n  forty columns for sure\n');
+    expect(piped.stdout).toContain('- A long intention that goes on past forty columns for sure\n');
   });
 
   it('CSV: quoted where needed, formulas defused, one row per check-in', async () => {
@@ -140,7 +230,7 @@ describe('checkin report', () => {
     const escaped = '&lt;img src\\=x onerror\\=alert\\(1\\)&gt; \\[x\\]\\(javascript\\:alert\\(1\\)\\) \\# \\| a \\| www\\.evil\\.example';
     expect(r.stdout.split('\n').filter((l) => /^(##|- Goal|2 of)/.test(l))).toEqual([
       `## Ada ${escaped}`,
-      '2 of 2 days checked in · 0 days blocked · streak 2 days (longest 2) · moods: &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\) ×1, 🤓 nerdy ×1 · 1 goal update',
+      '2 of 2 days checked in · 0 days blocked · streak 5 days (longest 16 in 12 weeks) · moods: &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\) ×1, 🤓 nerdy ×1 · 1 goal update',
       `- Goal update “Update ${escaped}” on Goal ${escaped} (2026-11-19): 35%, At risk`,
       '### Thu 19 Nov — &lt;b&gt;calm&lt;/b&gt; \\[m\\]\\(http\\://evil\\.example\\)',
       '### Fri 20 Nov — 🤓 nerdy',

@@ -7,7 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS } from './cli.js';
+import { useSandboxEnv } from './sandbox-env.js';
 
 export type Answer = 'accept' | 'decline' | 'cancel';
 export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
@@ -35,6 +37,65 @@ export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * The usual start of an MCP test file: a sandbox and an environment pointed at it before each test
+ * (handed to `take`, for the file's own variables), a `connect` in that environment, and what the
+ * service was sent — the writes as "METHOD path", and the bodies of one method.
+ */
+export function useMcpSandbox(take: (sb: Sandbox, env: NodeJS.ProcessEnv) => void): {
+  connect: (opts?: ConnectOptions) => Promise<McpSession>;
+  writes: () => string[];
+  bodiesOf: (method: string) => unknown[];
+} {
+  let sb: Sandbox;
+  let env: NodeJS.ProcessEnv;
+  useSandboxEnv((s, e) => {
+    sb = s;
+    env = e;
+    take(s, e);
+  });
+  return {
+    connect: useMcp(() => env),
+    writes: () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`),
+    bodiesOf: (method) => sb.requests.filter((r) => r.method === method).map((r) => r.body),
+  };
+}
+
+/** How either client starts the server: the built CLI's `mcp`, in the test's environment (or the one named), its stderr kept. */
+function serverProcess(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv) {
+  return {
+    command: CLI_WORDS[0]!,
+    args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
+    env: (opts.env ?? envOf()) as Record<string, string>,
+    stderr: 'pipe' as const,
+  };
+}
+
+/** What the person says to a question: accept (with no fields), decline or cancel. */
+async function said(answer: Answer | (() => Promise<Answer>)) {
+  const action = typeof answer === 'function' ? await answer() : answer;
+  return action === 'accept' ? { action, content: {} } : { action };
+}
+
+/** What either client's session offers a test besides its client: calling a tool, reading a resource. */
+function sessionFace(
+  client: {
+    callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+    readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  },
+  pid: number,
+  asked: string[],
+  stderr: () => string,
+): Omit<McpSession, 'client'> {
+  return {
+    pid,
+    asked,
+    stderr,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
+  };
+}
+
 /** A `connect` for the test file: sessions in the environment `envOf` gives (unless one is named), each closed after its test. */
 export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) => Promise<McpSession> {
   const open: Client[] = [];
@@ -51,12 +112,7 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
       openModern.push(client);
       return session;
     }
-    const transport = new StdioClientTransport({
-      command: CLI_WORDS[0]!,
-      args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
-      env: (opts.env ?? envOf()) as Record<string, string>,
-      stderr: 'pipe',
-    });
+    const transport = new StdioClientTransport(serverProcess(opts, envOf));
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
@@ -65,20 +121,12 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
       const answer = opts.answer;
       client.setRequestHandler(ElicitRequestSchema, async (req) => {
         asked.push(req.params.message);
-        const action = typeof answer === 'function' ? await answer() : answer;
-        return action === 'accept' ? { action, content: {} } : { action };
+        return said(answer);
       });
     }
     await client.connect(transport);
     open.push(client);
-    return {
-      client,
-      pid: transport.pid!,
-      asked,
-      stderr: () => stderr,
-      call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
-      read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
-    };
+    return { client, ...sessionFace(client, transport.pid!, asked, () => stderr) };
   };
 }
 
@@ -88,12 +136,7 @@ export interface ModernSession extends Omit<McpSession, 'client'> {
 }
 
 async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv): Promise<{ session: McpSession; client: ModernClient }> {
-  const transport = new ModernStdio({
-    command: CLI_WORDS[0]!,
-    args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
-    env: (opts.env ?? envOf()) as Record<string, string>,
-    stderr: 'pipe',
-  });
+  const transport = new ModernStdio(serverProcess(opts, envOf));
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new ModernClient(
@@ -105,19 +148,11 @@ async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEn
     const answer = opts.answer;
     client.setRequestHandler('elicitation/create', async (req) => {
       asked.push((req.params as { message: string }).message);
-      const action = typeof answer === 'function' ? await answer() : answer;
-      return action === 'accept' ? { action, content: {} } : { action };
+      return said(answer);
     });
   }
   await client.connect(transport);
-  const session: ModernSession = {
-    client,
-    pid: transport.pid!,
-    asked,
-    stderr: () => stderr,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
-    read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
-  };
+  const session: ModernSession = { client, ...sessionFace(client, transport.pid!, asked, () => stderr) };
   return { session: session as unknown as McpSession, client };
 }
 

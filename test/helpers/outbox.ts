@@ -4,18 +4,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { Row } from '../../src/config/outbox-files.js';
 
 export const draftsDir = (configDir: string): string => join(configDir, 'drafts');
 export const outboxDb = (configDir: string): string => join(draftsDir(configDir), 'outbox.db');
 
-export interface Row {
-  id: string;
-  data: string;
-  state: 'kept' | 'held' | 'sending' | 'sent';
-  holder: string | null;
-  sending_at: string | null;
-  maybe_at: string | null;
-}
+/** A row of the entries table, as the product writes it. */
+export type { Row };
 
 /** Every row of the outbox (none when there is no database), by id. */
 export function outboxRows(configDir: string): Row[] {

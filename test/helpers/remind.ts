@@ -5,6 +5,17 @@ import { join } from 'node:path';
 import type { Host, Ran } from '../../src/system/programs.js';
 import { tempDir } from './cleanup.js';
 
+/** A desktop session's environment (a session bus, a display, the token in it), the one a scheduled run's is made from. */
+export const DESKTOP_SESSION: Readonly<NodeJS.ProcessEnv> = {
+  HOME: '/home/ada',
+  PATH: '/usr/bin:/bin',
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
+  DISPLAY: ':0',
+  CHECKIN_TOKEN: 'steady_pat_env',
+  CHECKIN_CONFIG_DIR: '/home/ada/conf',
+  TZ: 'Europe/London',
+};
+
 /** The stand-ins, in a folder put first on PATH; what they were asked is kept in files beside them. */
 export function standIns(opts: { userManager: boolean }) {
   const dir = tempDir('checkin-stand-ins-');

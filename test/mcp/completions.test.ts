@@ -5,16 +5,12 @@
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { useMcp, type McpSession } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { type McpSession, useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
-let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect } = useMcpSandbox((s) => {
   sb = s;
-  env = e;
 });
-const connect = useMcp(() => env);
 
 for (const revision of ['2025-11-25', '2026-07-28'] as const) {
   describe(`checkin mcp ${revision}: completions`, () => {

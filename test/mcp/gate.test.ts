@@ -8,21 +8,16 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { shownAsSent } from '../../src/mcp/write.js';
 import { runCli } from '../helpers/cli.js';
-import { text, useMcp, type Answer, type McpSession as Session, type ToolResult as Result } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { text, type Answer, type McpSession as Session, type ToolResult as Result, useMcpSandbox } from '../helpers/mcp.js';
 import { draftFolder as draftFolderOf } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect, writes, bodiesOf } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
 
-const connect = useMcp(() => env);
-
-const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
 const draftFolder = () => draftFolderOf(env.CHECKIN_CONFIG_DIR!);
 const sec = (title: string, value: string) => `${title} (${[...value].length} characters):\n${value}`;
 function bounded<T>(done: Promise<T>, ms = 10_000): Promise<T | undefined> {

@@ -2,16 +2,12 @@
 // through the SDK's own client over stdio against the sandbox; "none" as blockers is previewed and sent as none.
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { text, useMcp } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { text, useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
-let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect } = useMcpSandbox((s) => {
   sb = s;
-  env = e;
 });
-const connect = useMcp(() => env);
 
 describe('checkin mcp: writing hints in the draft preview', () => {
   it('an @mention of nobody on my teams, "none" as blockers and empty intentions: hints beside the preview; nothing is sent', async () => {

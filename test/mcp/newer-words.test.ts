@@ -9,25 +9,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { whenLabel } from '../../src/domain/outbox.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, runCli } from '../helpers/cli.js';
-import { text, useMcp, type Answer, type McpSession as Session } from '../helpers/mcp.js';
+import { text, type Answer, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
 import { outboxRows } from '../helpers/outbox.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect, writes, bodiesOf } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
-const connect = useMcp(() => env);
 /** The 2026-07-28 clients a test drives by hand (the answer given with the retry), closed after it. */
 const opened: ModernClient[] = [];
 afterEach(async () => {
   for (const c of opened.splice(0)) await c.close().catch(() => undefined);
 });
 
-const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
 const sec = (title: string, value: string) => `${title} (${[...value].length} characters):\n${value}`;
 
 const DRAFT = { previous: '- Shipped the invoices endpoint', intentions: '- Review the webhook PR' };

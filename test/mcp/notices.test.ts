@@ -10,16 +10,14 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { draftEntries } from '../helpers/outbox.js';
-import { useMcp } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
-const connect = useMcp(() => env);
 
 /** The notices a client was given, and a bounded wait for the next that matches. */
 function noticeBoard() {

@@ -6,12 +6,11 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { cleanEnv, runCli } from '../helpers/cli.js';
-import { text, useMcp } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { text, useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
@@ -20,8 +19,6 @@ const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
-
-const connect = useMcp(() => env);
 
 /** What the service received, as "METHOD path?query". */
 const asked = (s: Sandbox = sb) => s.requests.map((r) => `${r.method} ${r.path}${r.query ? `?${decodeURIComponent(r.query)}` : ''}`);

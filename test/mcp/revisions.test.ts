@@ -14,18 +14,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, cleanEnv } from '../helpers/cli.js';
 import { FORBIDDEN, startHostile } from '../helpers/hostile.js';
-import { text, useMcp, type McpSession, type ModernSession, type ToolResult } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { text, type McpSession, type ModernSession, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect, writes } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
-const connect = useMcp(() => env);
 const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
-const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 
 interface ListedTool {
   name: string;

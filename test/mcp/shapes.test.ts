@@ -13,16 +13,14 @@ import { DRAFT, INBOX_THREAD, ME_RECORD, TEAM_DAY } from '../../src/core/shapes.
 import { AGENT_DRAFT, RESULTS } from '../../src/mcp/results.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
-import { text, useMcp, type McpSession, type ToolResult } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { text, type McpSession, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
-const connect = useMcp(() => env);
 
 type Json = Record<string, unknown>;
 interface ListedTool {

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
-import { text, useMcp, type McpSession as Session } from '../helpers/mcp.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { text, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
 
 import type { AgentFace } from '../../src/commands/mcp/mcp.js';
 import type * as server from '../../src/mcp/server.js';
@@ -21,15 +20,11 @@ void startedAs;
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect, writes, bodiesOf } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
 
-const connect = useMcp(() => env);
-
-const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-const bodiesOf = (method: string) => sb.requests.filter((r) => r.method === method).map((r) => r.body);
 /** The outbox: <state>/drafts (the state folder is CHECKIN_CONFIG_DIR here). */
 const draftsDir = () => draftsDirOf(env.CHECKIN_CONFIG_DIR!);
 /** Every file in the drafts folder (entries, claims, marks), sorted. */

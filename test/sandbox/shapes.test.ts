@@ -3,7 +3,6 @@
 // typechecks this file), and hold them to what they serve: everything the sandbox answers passes,
 // a wrong shape is one clear line naming the field, and whatever passes can be shown by the views
 // typed against it without a TypeError.
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import {
@@ -47,7 +46,6 @@ import {
 } from '../../src/api/types.js';
 import { arrayOf, bool, num, object, optional, orNull, str, type Infer, type Shape } from '../../src/api/validate.js';
 import { answersOf } from '../../src/core/checkin-answers.js';
-import { makeColors } from '../../src/ui/color.js';
 import { renderCheckIn } from '../../src/ui/render.js';
 import {
   activityRows,
@@ -60,14 +58,13 @@ import {
   peopleRows,
   reactionRows,
   teamRows,
-  type View,
 } from '../../src/ui/views.js';
 import { useWorld } from '../helpers/harness.js';
 import { hostileObjects } from '../helpers/hostile.js';
+import { shownOrNamed, type Equal, type Shown } from '../helpers/shapes.js';
 
 // ---- compile time: what each type promises is what its check checks ----
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const sample = object({ a: str, b: optional(num), c: orNull(bool), d: arrayOf(str) });
 export const PINS = {
   // The validator's own vocabulary: a field whose shape takes undefined is an optional property.
@@ -137,14 +134,8 @@ async function sandboxAnswers() {
   }
 }
 
-const [plainColors, fullColors] = await Promise.all([makeColors(0), makeColors(3)]);
-const views = (): View[] => [
-  { c: plainColors, rich: false, width: 80, now: new Date('2026-11-22T12:00:00Z') },
-  { c: fullColors, rich: true, width: 100, now: new Date('2026-11-22T12:00:00Z') },
-];
-
 /** The shapes, with what shows each (every view typed against it). */
-const SHOWN: Array<{ name: string; shape: Shape<unknown>; key: keyof Awaited<ReturnType<typeof sandboxAnswers>>; show: (v: View, x: never) => unknown }> = [
+const SHOWN: Array<Shown<keyof Awaited<ReturnType<typeof sandboxAnswers>>>> = [
   { name: 'check-in', shape: CHECK_IN, key: 'checkIns', show: (v, c: CheckIn) => [checkInRows(v, [c]), renderCheckIn(c, v.c, v.rich), answersOf(c)] },
   { name: 'comment', shape: COMMENT, key: 'comments', show: (v, c: Comment) => commentRows(v, [c]) },
   { name: 'reaction', shape: REACTION, key: 'reactions', show: (v, r: Reaction) => reactionRows(v, [r]) },
@@ -155,25 +146,6 @@ const SHOWN: Array<{ name: string; shape: Shape<unknown>; key: keyof Awaited<Ret
   { name: 'team', shape: TEAM, key: 'teams', show: (v, t: Team) => teamRows(v, [t], new Set([t.id])) },
   { name: 'activity', shape: ACTIVITY, key: 'activities', show: (v, a: Activity) => activityRows(v, [a]) },
 ];
-
-/** An object like `base`, each field kept or swapped for a value of another kind (or left out). */
-function nearly(base: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
-  const ref = fc.record({ id: fc.string(), name: fc.string() });
-  const other = fc.oneof(
-    fc.string(),
-    fc.constant(null),
-    fc.constant(undefined),
-    fc.integer(),
-    fc.boolean(),
-    ref,
-    fc.array(ref, { maxLength: 2 }),
-    fc.anything(),
-  );
-  const fields = Object.fromEntries(
-    Object.entries(base).map(([k, v]) => [k, fc.oneof({ weight: 3, arbitrary: fc.constant(v) }, { weight: 1, arbitrary: other })]),
-  );
-  return fc.record(fields).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
-}
 
 describe('the answer shapes', () => {
   it('accept everything the sandbox answers, on every endpoint, and the hostile service’s poisoned objects', async () => {
@@ -222,24 +194,6 @@ describe('the answer shapes', () => {
   });
 
   it('whatever passes can be shown: every view typed against the shape takes it without a TypeError; whatever fails names a field', async () => {
-    const got = await sandboxAnswers();
-    for (const { name, shape, key, show } of SHOWN) {
-      const bases = got[key] as unknown as Array<Record<string, unknown>>;
-      const fields = new Set(bases.flatMap((b) => Object.keys(b)));
-      fc.assert(
-        fc.property(fc.constantFrom(...bases.slice(0, 20)).chain(nearly), (value) => {
-          const problem = shape(value, 'the answer');
-          if (problem !== undefined) {
-            expect(problem, name).toMatch(
-              /^the answer\.\w+[.[\w\]]* is (null|missing|an? \w+|NaN|-?Infinity), not (a string|a number|a finite number|true or false|a list|an object)$/,
-            );
-            expect(fields.has(/^the answer\.(\w+)/.exec(problem)![1]!), `${name}: ${problem}`).toBe(true);
-            return;
-          }
-          for (const v of views()) show(v, value as never);
-        }),
-        { numRuns: 300 },
-      );
-    }
+    shownOrNamed(SHOWN, await sandboxAnswers(), 300);
   });
 });

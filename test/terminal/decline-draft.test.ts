@@ -5,18 +5,16 @@
 // is sent either way (the sandbox's request log) and the draft stays.
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { text, useMcp } from '../helpers/mcp.js';
+import { text, useMcpSandbox } from '../helpers/mcp.js';
 import { outboxRows } from '../helpers/outbox.js';
-import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-useSandboxEnv((s, e) => {
+const { connect } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
-const connect = useMcp(() => env);
 
 /** An agent's draft of today's check-in, made through the SDK's client; the request log emptied after it. */
 async function agentDraft(): Promise<string> {

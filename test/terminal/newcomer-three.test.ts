@@ -103,6 +103,19 @@ describe.skipIf(BINARY !== undefined)('npm run demo ends at the prompt (the demo
       expect(exit.code).toBe(0);
       const lines = s.text().split('\n');
       expect(squash(lines.slice(-4).join('\n'))).toContain(squash('another shell.'));
+      // The demo's own lines fit the 80 columns as written (the terminal folds none of them
+      // mid-word); a long command goes on after a backslash, as a shell reads it.
+      const written = s.raw
+        .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+        .replace(/\r/g, '')
+        .split('\n');
+      const own = written.filter((l) => /^(A sandbox is|Try it yourself|\$ checkin|README says|and paste| {4}-)/.test(l));
+      expect(own.length).toBeGreaterThanOrEqual(4);
+      expect(own.filter((l) => l.length > 80)).toEqual([]);
+      if (redirect)
+        expect(
+          written.filter((l) => /^\$ checkin today -p /.test(l) || /^ {4}(-|--mood)/.test(l)).every((l, i, all) => i === all.length - 1 || l.endsWith(' \\')),
+        ).toBe(true);
       // No pager's prompt anywhere at the bottom of a page.
       expect(lines.filter((l) => /^:\s*$|\(END\)/.test(l))).toEqual([]);
       expect(s.raw).not.toContain('\u001b[?1049h');

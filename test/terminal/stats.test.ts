@@ -111,6 +111,11 @@ describe('checkin stats on an 80-column terminal', () => {
     expect(lines.slice(cal, cal + 7)).toEqual(rows(figures.since, figures.until, 18, (d) => personCell(byDate.get(d)!), 2).map((l) => l));
     expect(lines.filter((l) => displayWidth(l) > 40)).toEqual([]);
     expect(s.raw).not.toMatch(/\x1b\[3\dm/);
+    // Each week's moods: as many as fit, the rest counted ("2 more"), never a word cut short.
+    const worded = lines.filter((l) => /^[ \d]\d [A-Z][a-z]{2} {2}.*[a-z]+ \d+/.test(l));
+    expect(worded.length).toBeGreaterThan(10);
+    expect(lines.filter((l) => /^[ \d]\d [A-Z][a-z]{2} /.test(l) && l.includes('…'))).toEqual([]);
+    for (const l of worded) expect(l).toMatch(/ {2}[a-z]+ \d+(, [a-z]+ \d+)*(, \d+ more)?$/);
   });
 });
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactToken, redactUrl } from '../../src/domain/doctor.js';
 import { codexServers, scheduledEnvironment } from '../../src/system/probes.js';
+import { DESKTOP_SESSION } from '../helpers/remind.js';
 
 describe('what doctor shows of a secret', () => {
   it.each([
@@ -45,15 +46,7 @@ describe("Codex's config.toml", () => {
 });
 
 describe("a scheduled run's environment", () => {
-  const session = {
-    HOME: '/home/ada',
-    PATH: '/usr/bin:/bin',
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
-    DISPLAY: ':0',
-    CHECKIN_TOKEN: 'steady_pat_env',
-    CHECKIN_CONFIG_DIR: '/home/ada/conf',
-    TZ: 'Europe/London',
-  };
+  const session = DESKTOP_SESSION;
 
   it("holds the folders, HOME, TZ and a system PATH, and nothing else of the session's", () => {
     const env = scheduledEnvironment(session, undefined);

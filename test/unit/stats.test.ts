@@ -211,3 +211,23 @@ describe("weeks, a team's days and the open blockers", () => {
     expect(windowStart('2026-11-26', 12)).toBe('2026-09-07');
   });
 });
+
+describe("a report's streak window (domain/stats.ts streakWindow)", () => {
+  it('is the twelve weeks `checkin stats` shows, ending with the period, or the whole period when longer', async () => {
+    const { streakWindow } = await import('../../src/domain/stats.js');
+    expect(streakWindow({ since: '2026-11-19', until: '2026-11-20' })).toEqual({ since: '2026-08-31', weeks: 12 });
+    expect(streakWindow({ since: '2026-11-16', until: '2026-11-22' }, 6)).toEqual({ since: '2026-08-31', weeks: 12 });
+    // Half a year: the period's own weeks (from the Monday of its first).
+    expect(streakWindow({ since: '2026-05-20', until: '2026-11-20' })).toEqual({ since: '2026-05-18', weeks: 27 });
+  });
+
+  it('for many people, only the weeks before the period that 20 pages hold (the report says how many)', async () => {
+    const { streakWindow, STREAK_PAGES } = await import('../../src/domain/stats.js');
+    expect(STREAK_PAGES).toBe(20);
+    // 30 a day: 210 a week, so 4 weeks (840 check-ins, 17 pages) before this one.
+    expect(streakWindow({ since: '2026-11-16', until: '2026-11-22' }, 30)).toEqual({ since: '2026-10-19', weeks: 5 });
+    // 200 a day: not one week more than the period.
+    expect(streakWindow({ since: '2026-11-16', until: '2026-11-22' }, 200)).toEqual({ since: '2026-11-16', weeks: 1 });
+    expect(streakWindow({ since: '2026-11-09', until: '2026-11-22' }, 200)).toEqual({ since: '2026-11-09', weeks: 2 });
+  });
+});

@@ -34,3 +34,32 @@ describe('list items in a rendered topic', () => {
     expect(await render('Text.\n\n7. seven\n8. eight\n')).toBe('Text.\n\n7. seven\n8. eight\n');
   });
 });
+
+describe('code blocks in a rendered topic', () => {
+  it('a command with a comment lined up after it, too wide: the command whole, then the comment further in (a comment alone under it too)', async () => {
+    const md = [
+      '```sh',
+      'checkin report --person me                                   # this week (since Monday), Markdown',
+      'checkin goal update <goal-id>                   # on a terminal: the latest update, then title,',
+      '                                                # progress and confidence, a preview',
+      'checkin today -e       # fits',
+      '```',
+      '',
+    ].join('\n');
+    expect(await render(md, 60)).toBe(
+      [
+        '    checkin report --person me',
+        '        # this week (since Monday), Markdown',
+        '    checkin goal update <goal-id>',
+        '        # on a terminal: the latest update, then title,',
+        '        # progress and confidence, a preview',
+        '    checkin today -e       # fits',
+        '',
+      ].join('\n'),
+    );
+    // A comment longer than the room continues under its own words.
+    expect(await render('```\nx  # one two three four five six seven eight nine ten eleven twelve thirteen\n```\n', 40)).toBe(
+      '    x\n        # one two three four five six\n          seven eight nine ten eleven\n          twelve thirteen\n',
+    );
+  });
+});

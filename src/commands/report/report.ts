@@ -3,24 +3,24 @@
 // Requests: the check-ins of the period (every page, paced like list --all), the goals of the same
 // people or teams (one list) and each goal's newest updates (one each, overlapped).
 import { Command, Option } from '@commander-js/extra-typings';
-import { allGoals, newestUpdatesOf, walkCheckIns } from '../../api/endpoints.js';
+import { allGoals, newestUpdatesOf } from '../../api/endpoints.js';
 import type { CheckIn, Ref } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { addDays, isDateKey } from '../../core/datekey.js';
 import { weekStart } from '../../core/keys.js';
 import { UsageError } from '../../errors.js';
 import { shortDay } from '../../core/dayname.js';
-import { resolvePeople, resolveTeams } from '../../domain/account.js';
+import { directoryPeople, resolvePeople, resolveTeams } from '../../domain/account.js';
 import { dayRange, today } from '../../domain/days.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkinPaths } from '../../config/paths.js';
 import { openBlockers, personCalendar, runsThrough, streaks, tally, teamCalendar, weeks } from '../../core/stats.js';
-import { ownDays } from '../../domain/stats.js';
+import { membersPerDay, ownDays, personDays, streakWindow, walkDays } from '../../domain/stats.js';
 import { openInBrowser } from '../../ui/browser.js';
 import { printJson } from '../../ui/output.js';
 import type { PersonFigures } from '../../ui/report-html.js';
-import { reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
+import { markdownAtTerminal, reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
 
 export interface ReportOptions extends WhoOptions {
@@ -34,7 +34,7 @@ export interface ReportOptions extends WhoOptions {
 
 export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport) {
   return whoOptions(new Command('report'))
-    .description('The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON')
+    .description('The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON, or a page with charts')
     .option('--since <day>', 'from this day (default: Monday of this week, today on a Monday)')
     .option('--until <day>', 'up to this day, inclusive (default: today); a weekday name is the first on or after --since')
     .option('--week', 'this week, Monday to Sunday')
@@ -44,7 +44,7 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
         .choices(['md', 'csv', 'json', 'html'] as const)
         .default('md' as const),
     )
-    .option('--open', 'with --format html: write the page to a file and open it in your browser')
+    .option('--open', "with --format html: write the page into checkin's cache folder (the newest 10 are kept) and open it in your browser")
     .addHelpText(
       'after',
       '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html',
@@ -76,19 +76,37 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   const people_ids = await resolvePeople(ctx, opts.person);
   const team_ids = await resolveTeams(ctx, opts.team);
   const api = await ctx.api();
-  const byPerson = new Map<string, { person: Ref; days: CheckIn[] }>();
-  const seen = new Set<string>();
+  // The streaks are counted over the weeks `checkin stats` looks at (domain/stats.ts streakWindow;
+  // fewer for many people), so a run that began before the period counts whole: one walk over them
+  // all, the period's pages first (newest first), bounded by how many check-ins a day there can be —
+  // the people named, else the teams' members (everyone, without a team) in the directory. Without
+  // a directory (it failed: asked once, taken as empty), every page until a short one, and
+  // everyone's days in this run's zone.
+  const directory =
+    people_ids.length > 0
+      ? undefined
+      : await directoryPeople(ctx).then(
+          (d) => d.people,
+          () => [],
+        );
+  const perDay = directory ? membersPerDay(directory, team_ids) : people_ids.length * Math.max(1, team_ids.length);
+  const window = streakWindow({ since, until }, perDay);
+  // The directory may be older than a team's newest member: its count bounds the walk only where the
+  // weeks before the period leave the period's own pages their room many times over.
+  const bounded = directory && window.since >= weekStart(since) ? undefined : perDay;
+  const byPerson = new Map<string, { person: Ref; all: CheckIn[] }>();
   const onPause = pauseNotice(ctx);
   const [, goals] = await Promise.all([
-    walkCheckIns(
-      api,
-      { since, until, people_ids, team_ids },
+    walkDays(
+      ctx,
+      { since: window.since, until },
+      { people_ids, team_ids },
+      bounded,
       (items) => {
         for (const c of items) {
-          if (!c.person || seen.has(c.id) || (people_ids.length > 0 && !people_ids.includes(c.person.id))) continue;
-          seen.add(c.id);
-          const entry = byPerson.get(c.person.id) ?? { person: c.person, days: [] };
-          entry.days.push(c);
+          if (!c.person || (people_ids.length > 0 && !people_ids.includes(c.person.id))) continue;
+          const entry = byPerson.get(c.person.id) ?? { person: c.person, all: [] };
+          entry.all.push(c);
           byPerson.set(c.person.id, entry);
         }
       },
@@ -106,33 +124,38 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     .flat()
     .filter((u) => u.created_at.slice(0, 10) >= since && u.created_at.slice(0, 10) <= until);
 
-  const own = await ownDays(ctx, since);
+  const own = await ownDays(ctx, window.since);
   const figures = new Map<string, PersonFigures>();
-  const people: ReportPerson[] = [...byPerson.values()]
-    .sort((a, b) => (a.person.name < b.person.name ? -1 : a.person.name > b.person.name ? 1 : 0))
-    .map(({ person, days }) => {
-      const sorted = days.sort((a, b) => (a.date < b.date ? -1 : 1));
-      // The period's figures (core/stats.ts), in this run's zone: late, the streak, each day's run.
-      const cells = personCalendar(sorted, { since, until }, own);
-      const streak = streaks(cells);
-      const through = runsThrough(cells);
-      figures.set(person.id, { cells, weeks: weeks(cells), streak, open: openBlockers(sorted) });
-      return {
-        person,
-        runs: new Map(sorted.map((c) => [c.id, through.get(c.date) ?? 0])),
-        // A date the service wrote wrongly is shown as it came (sanitised by the view), not a crash.
-        days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn })),
-        updates: updates.filter((u) => u.person?.id === person.id).sort((a, b) => (a.created_at < b.created_at ? -1 : 1)),
-        summary: {
-          scheduled: sorted.length,
-          done: sorted.filter((c) => c.completed_at).length,
-          late: tally(cells).late,
-          blocked: sorted.filter((c) => c.completed_at && c.blocked).length,
-          moods: moodCounts(sorted),
-          streak: { current: streak.current, longest: streak.longest },
-        },
-      };
+  const people: ReportPerson[] = [];
+  // Only the people with a check-in in the period (the weeks before are for their streaks alone).
+  const inPeriod = [...byPerson.values()].filter((e) => e.all.some((c) => c.date >= since));
+  for (const { person, all } of inPeriod.sort((a, b) => (a.person.name < b.person.name ? -1 : a.person.name > b.person.name ? 1 : 0))) {
+    all.sort((a, b) => (a.date < b.date ? -1 : 1));
+    const sorted = all.filter((c) => c.date >= since);
+    // The figures of core/stats.ts in the person's zone (as `checkin stats` reads it): the period's
+    // calendar, and the streaks and each day's run over the whole window.
+    const day = await personDays(ctx, person.id, window.since, own, directory);
+    const cells = personCalendar(sorted, { since, until }, day);
+    const counted = personCalendar(all, { since: window.since, until }, day);
+    const streak = streaks(counted);
+    const through = runsThrough(counted);
+    figures.set(person.id, { cells, weeks: weeks(cells), streak, open: openBlockers(all) });
+    people.push({
+      person,
+      runs: new Map(sorted.map((c) => [c.id, through.get(c.date) ?? 0])),
+      // A date the service wrote wrongly is shown as it came (sanitised by the view), not a crash.
+      days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn })),
+      updates: updates.filter((u) => u.person?.id === person.id).sort((a, b) => (a.created_at < b.created_at ? -1 : 1)),
+      summary: {
+        scheduled: sorted.length,
+        done: sorted.filter((c) => c.completed_at).length,
+        late: tally(cells).late,
+        blocked: sorted.filter((c) => c.completed_at && c.blocked).length,
+        moods: moodCounts(sorted),
+        streak: { ...streak, since: window.since, weeks: window.weeks },
+      },
     });
+  }
   ctx.io.page();
   const model: ReportModel = { since, until, title: `${shortDay(since)} – ${shortDay(until)} ${until.slice(0, 4)}`, people };
   if (opts.format === 'json') {
@@ -150,16 +173,59 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     const file = await writeReportFile(ctx, page, since, until);
     return openInBrowser(ctx.io, ctx.env, pathToFileURL(file).href);
   }
-  ctx.io.out(opts.format === 'csv' ? reportCsv(model) : reportMarkdown(model));
+  if (opts.format === 'csv') return ctx.io.out(reportCsv(model));
+  const md = reportMarkdown(model);
+  ctx.io.out(ctx.io.stdoutIsTTY ? markdownAtTerminal(md, ctx.io.columns) : md);
 }
 
-/** The page for --open: a new 0600 file in checkin's cache folder (0700), named by the period. */
+/** How many pages `--open` keeps in the cache folder's reports/: the newest; each run removes the older ones. */
+export const KEPT_REPORTS = 10;
+
+/**
+ * The page for --open: a new 0600 file in checkin's cache folder (reports/, 0700), named by the
+ * period and the time; then only the newest KEPT_REPORTS pages are kept there (the one just written
+ * always), so the folder does not grow run after run.
+ */
 async function writeReportFile(ctx: Context, page: string, since: string, until: string): Promise<string> {
   const { mkdir, writeFile } = await import('node:fs/promises');
   const dir = join(checkinPaths(ctx.env).cache, 'reports');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `report-${since}-${until}-${ctx.now().getTime()}.html`);
-  await writeFile(file, page, { mode: 0o600, flag: 'wx' });
-  ctx.io.err(`The page is ${file}\n`);
+  const stem = `report-${since}-${until}-${ctx.now().getTime()}`;
+  let file = '';
+  // Two runs in the same millisecond: the next free name (a few tries at most).
+  for (let n = 0; !file; n++) {
+    const name = join(dir, `${stem}${n ? `-${n}` : ''}.html`);
+    try {
+      await writeFile(name, page, { mode: 0o600, flag: 'wx' });
+      file = name;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 20) throw err;
+    }
+  }
+  await pruneReports(dir, file);
+  ctx.io.err(`The page is ${file} (the newest ${KEPT_REPORTS} are kept there)\n`);
   return file;
+}
+
+/** Removes all but the newest KEPT_REPORTS pages (regular files named report-….html; nothing else) of `dir`; `keep` stays. Best effort, bounded. */
+async function pruneReports(dir: string, keep: string): Promise<void> {
+  const { lstat, opendir, unlink } = await import('node:fs/promises');
+  const pages: Array<{ path: string; at: number }> = [];
+  try {
+    const folder = await opendir(dir);
+    let read = 0;
+    for await (const entry of folder) {
+      // A folder stuffed with other files is not read to its end.
+      if (++read > 1000) break;
+      if (!/^report-.*\.html$/.test(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (path === keep) continue;
+      const info = await lstat(path).catch(() => undefined);
+      if (info?.isFile()) pages.push({ path, at: info.mtimeMs });
+    }
+  } catch {
+    return;
+  }
+  pages.sort((a, b) => b.at - a.at || (a.path < b.path ? 1 : -1));
+  for (const old of pages.slice(KEPT_REPORTS - 1)) await unlink(old.path).catch(() => undefined);
 }

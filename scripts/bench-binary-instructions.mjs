@@ -1,0 +1,170 @@
+// npm run bench:binary: the single executable's instructions (issue 43), counted by callgrind.
+//
+//   release/checkin today --json   against a local sandbox (one GET, `me` cached)
+//   vs a bare node:http GET        the same URL, a CommonJS script on the Node inside the binary
+//                                  (the pinned release scripts/binary.mjs keeps in its cache)
+//
+// Each side runs under `valgrind --tool=callgrind` (all threads counted), with TZ=UTC and with TZ
+// unset (the zone then comes from the cached profile), NODE_EXTRA_CA_CERTS and all but PATH unset.
+// V8's search for a random hash-seed prime at start (`HashSeed::InitializeRoots`, 8–24 M a run at
+// random on both sides) is read from callgrind_annotate's inclusive figures and left out of both
+// counts: else its noise is larger than the gap. The binary is made from a copy of Node without its
+// symbol table; its functions are named from the pinned Node it was copied from.
+//
+//   BENCH_RUNS=3             runs per side and zone (min–max printed)
+//   BENCH_BINARY=path        another build of the binary (default release/checkin)
+//   BENCH_KEEP=dir           keep the callgrind files there (callgrind_annotate --inclusive=yes …)
+//   BENCH_ZONES=utc,unset    only some of the two
+//   BENCH_FLOOR=1            also the same bare GET as a single executable with a start-up snapshot
+//                            of its own (built here by the same Node, TZ=UTC): what the snapshot
+//                            mechanism costs by itself, apart from checkin's heap and work
+//
+// Needs valgrind (Debian: apt-get install valgrind) and `npm run binary` first.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../dist/sandbox.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const binary = process.env.BENCH_BINARY ?? join(root, 'release', 'checkin');
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const keep = process.env.BENCH_KEEP;
+const zones = (process.env.BENCH_ZONES ?? 'utc,unset').split(',');
+if (!existsSync(binary)) {
+  console.error(`${binary} is not there: npm run binary makes it`);
+  process.exit(1);
+}
+const dir = mkdtempSync(join(tmpdir(), 'checkin-bench-ir-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+if (keep) mkdirSync(keep, { recursive: true });
+
+// The Node inside: the one `checkin version` names, from scripts/binary.mjs's cache.
+const said = execFileSync(binary, ['version'], { encoding: 'utf8', env: { PATH: process.env.PATH } }).trim();
+const nodeVersion = /Node\.js (\d+\.\d+\.\d+)/.exec(said)?.[1];
+const node = join(root, 'node_modules', '.cache', 'checkin-binary', `node-linux-${process.arch}-${nodeVersion}`, 'package', 'bin', 'node');
+if (!existsSync(node)) {
+  console.error(`the Node inside ${binary} (${nodeVersion}) is not in node_modules/.cache/checkin-binary: npm run binary fetches it`);
+  process.exit(1);
+}
+// Symbols for the stripped binary: its code is the pinned Node's, byte for byte and at the same
+// addresses (strip removes no loaded section), so callgrind's `0x…` functions are named from that
+// Node's symbol table (its code lies above 8 MiB; shared libraries' offsets below are left alone).
+const symbols = new Map();
+for (const line of execFileSync('nm', ['-C', '--defined-only', node], { encoding: 'utf8', maxBuffer: 1 << 30 }).split('\n')) {
+  const m = /^([0-9a-f]{16}) [tTwW] (.+)$/.exec(line);
+  if (m && !symbols.has(BigInt(`0x${m[1]}`))) symbols.set(BigInt(`0x${m[1]}`), m[2]);
+}
+/** The callgrind file with the binary's functions named. */
+function symbolize(text) {
+  return text.replace(/^(c?fn=\(\d+\) )0x([0-9a-f]+)('\d+)?$/gm, (all, pre, addr, rec) => {
+    const name = BigInt(`0x${addr}`) >= 0x800000n && symbols.get(BigInt(`0x${addr}`));
+    return name ? `${pre}${name}${rec ?? ''}` : all;
+  });
+}
+
+const bareGet = join(dir, 'bare-get.cjs');
+writeFileSync(
+  bareGet,
+  `const { request } = require('node:http');
+request(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
+  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'));
+}).end();
+`,
+);
+
+const sb = await startSandbox({ rateLimit: false });
+const home = join(dir, 'home');
+mkdirSync(home);
+const baseEnv = {
+  PATH: process.env.PATH,
+  HOME: home,
+  CHECKIN_CONFIG_DIR: join(home, 'config'),
+  XDG_CACHE_HOME: join(home, 'cache'),
+  CHECKIN_API_URL: sb.url,
+  CHECKIN_TOKEN: sb.token,
+  LANG: 'C.UTF-8',
+};
+
+function run(argv, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${argv.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+
+// Logged in and `me` cached; its zone's offsets are cached by the first run with TZ unset (as on
+// every run after a person's first): the URL today --json asks, and what it prints.
+await run([binary, 'me'], { ...baseEnv, TZ: 'UTC' });
+const envs = { utc: { ...baseEnv, TZ: 'UTC' }, unset: baseEnv };
+const expected = {};
+for (const zone of zones) {
+  sb.requests.length = 0;
+  expected[zone] = await run([binary, 'today', '--json'], envs[zone]);
+  if (sb.requests.length !== 1) throw new Error(`today --json sent ${sb.requests.length} requests, not 1`);
+}
+const url = `${sb.url.replace(/\/api\/v2$/, '')}${sb.requests[0].path}`;
+
+let n = 0;
+/** Instructions of one run under callgrind, less HashSeed::InitializeRoots: { total, seed, net }. */
+async function count(argv, env, expect) {
+  const file = join(keep ?? dir, `callgrind.${++n}.${argv[0] === binary ? 'checkin' : 'bare'}.out`);
+  sb.requests.length = 0;
+  const out = await run(['valgrind', '--tool=callgrind', `--callgrind-out-file=${file}`, ...argv], env);
+  if (sb.requests.length !== 1) throw new Error(`${argv.join(' ')} sent ${sb.requests.length} requests, not 1`);
+  if (expect !== undefined && out !== expect) throw new Error(`${argv.join(' ')} under callgrind printed something else`);
+  const text = readFileSync(file, 'utf8');
+  const total = Number(/^(?:summary|totals): (\d+)/m.exec(text)[1]);
+  if (argv[0] === binary) writeFileSync(file, symbolize(text));
+  const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const line = annotated.split('\n').find((l) => /HashSeed::InitializeRoots/.test(l));
+  const seed = line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) : 0;
+  if (!keep) rmSync(file);
+  return { total, seed, net: total - seed };
+}
+
+const M = (x) => (x / 1e6).toFixed(1);
+const range = (xs) => `${M(Math.min(...xs))}–${M(Math.max(...xs))} M`;
+console.log(`${said} vs a bare node:http GET on ${node} (Node ${nodeVersion}); callgrind, ${runs} runs each, HashSeed::InitializeRoots left out`);
+for (const zone of zones) {
+  const env = envs[zone];
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(await count([binary, 'today', '--json'], env, expected[zone]));
+    b.push(await count([node, bareGet, url], env));
+  }
+  const nets = (xs) => xs.map((x) => x.net);
+  const ratio = (Math.min(...nets(a)) / Math.min(...nets(b))).toFixed(3);
+  const ratioMax = (Math.max(...nets(a)) / Math.min(...nets(b))).toFixed(3);
+  console.log(
+    `TZ ${zone === 'utc' ? '=UTC ' : 'unset'}: checkin ${range(nets(a))} vs bare GET ${range(nets(b))}: ${ratio}× (min/min; max/min ${ratioMax}×)` +
+      `  [with the seed search: ${a.map((x) => M(x.total)).join(' ')} vs ${b.map((x) => M(x.total)).join(' ')}]`,
+  );
+}
+if (process.env.BENCH_FLOOR === '1') {
+  // The bare GET as the deserialised main of a snapshot, as src/binary.ts is checkin's.
+  const main = join(dir, 'floor.cjs');
+  writeFileSync(
+    main,
+    `const { startupSnapshot } = require('node:v8');
+function start() {
+${readFileSync(bareGet, 'utf8')}}
+if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(start); else start();
+`,
+  );
+  const floor = join(dir, 'floor');
+  writeFileSync(join(dir, 'floor.json'), JSON.stringify({ main, output: floor, disableExperimentalSEAWarning: true, useSnapshot: true }));
+  execFileSync(node, ['--build-sea', join(dir, 'floor.json')], { stdio: 'ignore' });
+  const f = [];
+  for (let i = 0; i < runs; i++) f.push((await count([floor, url], envs.utc)).net);
+  console.log(`the bare GET as a single executable with its own snapshot, TZ=UTC: ${range(f)}`);
+}
+await sb.close();
