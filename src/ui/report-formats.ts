@@ -5,6 +5,8 @@
 // is kept as text behind an apostrophe (see csvCell).
 import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
 import { ANSWER_FIELDS, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
+import { MEMBER_STATE_WORDS } from '../core/member-states.js';
+import type { DayState } from '../core/stats.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { wrap } from './wrap.js';
 
@@ -12,6 +14,8 @@ export interface ReportDay {
   /** "Mon 16 Nov". */
   label: string;
   checkIn: CheckIn;
+  /** Its state as `checkin stats` has it (core/stats.ts): filled, missed, absent or pending. */
+  state: DayState;
 }
 
 export interface ReportPerson {
@@ -27,6 +31,8 @@ export interface ReportPerson {
     scheduled: number;
     done: number;
     late?: number;
+    /** Days marked absent: not scheduled, so not in `scheduled` (as `checkin stats` counts them). */
+    absent?: number;
     blocked: number;
     moods: Array<{ mood: string; count: number }>;
     streak?: { current: number; longest: number; at_least?: boolean; since?: string; weeks?: number };
@@ -72,9 +78,21 @@ const moodEmoji = (mood: string) => (Object.hasOwn(MOODS, mood) ? MOODS[mood as 
 const moodText = (mood: string | null | undefined, escape: (s: string) => string = sanitizeLine) => (mood ? `${moodEmoji(mood)} ${escape(mood)}`.trim() : '');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * A day's state after its date in the report, the same in Markdown and HTML: absent (the one
+ * vocabulary's word, core/member-states.ts, as `checkin stats` counts it), the mood and "blocked"
+ * when filled, else "not filled in". `mood`: the mood as the format writes it.
+ */
+export function dayState(c: CheckIn, mood: (m: string | null | undefined) => string): string {
+  if (c.absent === true) return MEMBER_STATE_WORDS.absent.word;
+  return c.completed_at ? [mood(c.mood), c.blocked ? 'blocked' : ''].filter(Boolean).join(' · ') : 'not filled in';
+}
+
 export function summaryLine(p: ReportPerson, escape: (s: string) => string = sanitizeLine): string {
   const late = p.summary.late ? ` (${p.summary.late} later)` : '';
-  const parts = [`${p.summary.done} of ${plural(p.summary.scheduled, 'day')} checked in${late}`, `${plural(p.summary.blocked, 'day')} blocked`];
+  const parts = [`${p.summary.done} of ${plural(p.summary.scheduled, 'day')} checked in${late}`];
+  if (p.summary.absent) parts.push(`${MEMBER_STATE_WORDS.absent.word} ${plural(p.summary.absent, 'day')}`);
+  parts.push(`${plural(p.summary.blocked, 'day')} blocked`);
   const streak = p.summary.streak;
   if (streak) {
     const current = streak.at_least ? `${streak.current}+ days` : plural(streak.current, 'day');
@@ -104,9 +122,9 @@ export function reportMarkdown(r: ReportModel): string {
     if (p.updates.length > 0) out.push('\n');
     for (const d of p.days) {
       const c = d.checkIn;
-      const state = c.completed_at ? [moodText(c.mood, md), c.blocked ? 'blocked' : ''].filter(Boolean).join(' · ') : 'not filled in';
+      const state = dayState(c, (mood) => moodText(mood, md));
       out.push(`### ${md(d.label)}${state ? ` — ${state}` : ''}\n\n`);
-      if (!c.completed_at) continue;
+      if (c.absent === true || !c.completed_at) continue;
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`Did what was intended: ${c.previous_completed ? 'yes' : 'no'}\n\n`);
       // The answers are the person's own Markdown, each a block of its own (never in a table cell).
       out.push(...SECTIONS.map((s) => answer(s.title, c[s.field])));
@@ -159,6 +177,7 @@ export function reportCsv(r: ReportModel): string {
       'date',
       'person',
       'done',
+      'state',
       column('mood'),
       column('previous_completed'),
       'blocked',
@@ -171,7 +190,7 @@ export function reportCsv(r: ReportModel): string {
   for (const p of r.people) {
     let filled = 0;
     let blocked = 0;
-    for (const { checkIn: c } of p.days) {
+    for (const { checkIn: c, state } of p.days) {
       const completed = c.previous_completed === null || c.previous_completed === undefined ? '' : c.previous_completed ? 'yes' : 'no';
       if (c.completed_at) filled++;
       if (c.completed_at && c.blocked) blocked++;
@@ -179,6 +198,7 @@ export function reportCsv(r: ReportModel): string {
         c.date,
         p.person.name,
         c.completed_at ? 'yes' : 'no',
+        state,
         c.mood ?? '',
         completed,
         c.blocked ? 'yes' : 'no',

@@ -15,7 +15,7 @@ import { addDays } from '../core/datekey.js';
 import type { DayCell, OpenBlocker, Streaks, TeamDayTally, WeekTally } from '../core/stats.js';
 import { weekStart } from '../core/keys.js';
 import type { ReportModel, ReportPerson } from './report-formats.js';
-import { summaryLine } from './report-formats.js';
+import { dayState, summaryLine } from './report-formats.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { CELL, cellKind, streakLine } from './stats-view.js';
 
@@ -318,15 +318,9 @@ function personHtml(p: ReportPerson, f: PersonFigures, r: ReportModel): string {
   }
   for (const d of p.days) {
     const c = d.checkIn;
-    const state = c.completed_at
-      ? [c.mood ? `${Object.hasOwn(MOODS, c.mood) ? `${MOODS[c.mood as keyof typeof MOODS]} ` : ''}${esc(c.mood)}` : '', c.blocked ? 'blocked' : '']
-          .filter(Boolean)
-          .join(' · ')
-      : c.absent
-        ? 'absent'
-        : 'not filled in';
+    const state = dayState(c, (mood) => (mood ? `${Object.hasOwn(MOODS, mood) ? `${MOODS[mood as keyof typeof MOODS]} ` : ''}${esc(mood)}` : ''));
     out.push(`<article${c.completed_at && c.blocked ? ' class="blocked"' : ''}><h3>${esc(d.label)}${state ? ` — ${state}` : ''}</h3>`);
-    if (c.completed_at) {
+    if (c.completed_at && c.absent !== true) {
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`<p>Did what was intended: ${c.previous_completed ? 'yes' : 'no'}</p>`);
       for (const section of SECTIONS) {
         const text = c[section.field];

@@ -48,12 +48,12 @@ Did what was intended: yes
 - Finish the *rate limiter* design doc
 `;
 
-const CSV = `date,person,done,mood,did_what_was_intended,blocked,previous,intentions,blockers,streak,filled_days,blocked_days
-2026-11-19,Ada Lovelace,yes,calm,yes,no,"'- Finish the *rate limiter* design doc
+const CSV = `date,person,done,state,mood,did_what_was_intended,blocked,previous,intentions,blockers,streak,filled_days,blocked_days
+2026-11-19,Ada Lovelace,yes,filled,calm,yes,no,"'- Finish the *rate limiter* design doc
 - Demo the new dashboard to the support team
 - Pair with @linus on the flaky \`checkout\` test","'- Clean up feature flags older than 90 days
 - Finish the *rate limiter* design doc",,4,1,0
-2026-11-20,Ada Lovelace,yes,nerdy,yes,no,"'- Clean up feature flags older than 90 days
+2026-11-20,Ada Lovelace,yes,filled,nerdy,yes,no,"'- Clean up feature flags older than 90 days
 - Finish the *rate limiter* design doc","'- Ship the onboarding email tweaks
 - Clean up feature flags older than 90 days
 - Finish the *rate limiter* design doc",,5,2,0
@@ -167,6 +167,35 @@ describe('checkin report', () => {
   it('CSV: quoted where needed, formulas defused, one row per check-in', async () => {
     const r = await w.cli(['report', '--person', 'me', ...period, '--format', 'csv']);
     expect(r).toMatchObject({ code: 0, stderr: '', stdout: CSV });
+  });
+
+  it("an absence is not a scheduled day: Linus's week says `absent` for Tue 17 Nov in Markdown, CSV and HTML, and counts as `checkin stats` does", async () => {
+    const week = ['--person', '@linus', '--week'];
+    const md = (await w.cli(['report', ...week])).stdout.split('\n');
+    expect(md[4]).toBe(
+      '6 of 6 days checked in · absent 1 day · 3 days blocked · streak 22 days (longest 23 in 12 weeks) · moods: 🤯 stressed ×3, 🤓 nerdy ×1, 🤔 thoughtful ×1, 😴 tired ×1 · no goal updates',
+    );
+    expect(md.filter((l) => l.startsWith('### '))).toEqual([
+      '### Mon 16 Nov — 🤓 nerdy',
+      '### Tue 17 Nov — absent',
+      '### Wed 18 Nov — 😴 tired',
+      '### Thu 19 Nov — 🤔 thoughtful',
+      '### Fri 20 Nov — 🤯 stressed · blocked',
+      '### Sat 21 Nov — 🤯 stressed · blocked',
+      '### Sun 22 Nov — 🤯 stressed · blocked',
+    ]);
+    const csv = (await w.cli(['report', ...week, '--format', 'csv'])).stdout.split('\n');
+    expect(csv[0]).toBe('date,person,done,state,mood,did_what_was_intended,blocked,previous,intentions,blockers,streak,filled_days,blocked_days');
+    expect(csv.filter((l) => l.startsWith('2026-11-17'))).toEqual(['2026-11-17,Linus Torvalds,no,absent,,,no,,,,17,1,0']);
+    const html = (await w.cli(['report', ...week, '--format', 'html'])).stdout;
+    expect(html).toContain('<p class="summary">6 of 6 days checked in · absent 1 day · 3 days blocked · ');
+    expect(html).toContain('<h3>Tue 17 Nov — absent</h3>');
+    // The same counts as `checkin stats` over the same week.
+    const json = JSON.parse((await w.cli(['report', ...week, '--format', 'json'])).stdout);
+    expect(json.people[0].summary).toMatchObject({ scheduled: 6, done: 6, absent: 1, blocked: 3 });
+    const stats = (await w.cli(['stats', '--person', '@linus', '--weeks', '1'])).stdout;
+    expect(stats).toContain('Filled 6 of 6 scheduled days');
+    expect(stats).toContain('absent 1 day');
   });
 
   it('a team: one section per person by name, blocked days counted, formulas kept as text; --format json', async () => {

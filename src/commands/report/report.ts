@@ -15,7 +15,7 @@ import { dayRange, today } from '../../domain/days.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkinPaths } from '../../config/paths.js';
-import { openBlockers, personCalendar, runsThrough, streaks, tally, teamCalendar, weeks } from '../../core/stats.js';
+import { cellOf, openBlockers, personCalendar, runsThrough, streaks, tally, teamCalendar, weeks } from '../../core/stats.js';
 import { membersPerDay, ownDays, personDays, streakWindow, walkDays } from '../../domain/stats.js';
 import { openInBrowser } from '../../ui/browser.js';
 import { printJson } from '../../ui/output.js';
@@ -138,19 +138,22 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     const cells = personCalendar(sorted, { since, until }, day);
     const counted = personCalendar(all, { since: window.since, until }, day);
     const streak = streaks(counted);
+    const count = tally(cells);
     const through = runsThrough(counted);
     figures.set(person.id, { cells, weeks: weeks(cells), streak, open: openBlockers(all) });
     people.push({
       person,
       runs: new Map(sorted.map((c) => [c.id, through.get(c.date) ?? 0])),
       // A date the service wrote wrongly is shown as it came (sanitised by the view), not a crash.
-      days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn })),
+      days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn, state: cellOf(checkIn, day).state })),
       updates: updates.filter((u) => u.person?.id === person.id).sort((a, b) => (a.created_at < b.created_at ? -1 : 1)),
+      // The counts are `checkin stats`' (core/stats.ts tally): an absence is not a scheduled day.
       summary: {
-        scheduled: sorted.length,
-        done: sorted.filter((c) => c.completed_at).length,
-        late: tally(cells).late,
-        blocked: sorted.filter((c) => c.completed_at && c.blocked).length,
+        scheduled: count.scheduled,
+        done: count.filled,
+        late: count.late,
+        absent: count.absent,
+        blocked: count.blocked,
         moods: moodCounts(sorted),
         streak: { ...streak, since: window.since, weeks: window.weeks },
       },
