@@ -27,6 +27,7 @@ import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
 import { CancelledError, CliError, EditorError, EXIT, ExitSignal, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
+import { shownAsSent } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
 export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox-files.js';
@@ -447,7 +448,10 @@ async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boole
       `The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`,
       ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
     );
-  ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${contentText(entry.content).replace(/\s+$/, '')}\n\n`));
+  // Shown as the agent's question shows it (ui/as-sent.ts): every hidden character named, runs of blank lines and spaces counted.
+  ctx.io.err(
+    sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${shownAsSent(contentText(entry.content).replace(/\s+$/, ''))}\n\n`),
+  );
   // "No" and Ctrl-C alike: a person's answer at a prompt (exit 130), with what was kept and how to go on.
   const kept = `Nothing was sent; the draft ${entry.id} is still kept${ctx.advice ? `: \`${ctx.advice.send(entry.id)}\` sends it, \`${ctx.advice.drop(entry.id)}\` drops it.` : ''}`;
   let yes: boolean;

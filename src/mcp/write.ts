@@ -41,6 +41,7 @@ import {
   type NewerAnswers,
 } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
+import { shownAsSent } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
@@ -76,70 +77,6 @@ function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean
   if (a.mood !== undefined) parts.push(`Mood: ${a.mood ?? 'none'}`);
   if (a.previous_completed !== undefined && a.previous_completed !== null) parts.push(`Did what was intended: ${a.previous_completed ? 'yes' : 'no'}`);
   return parts.join('\n\n');
-}
-
-/** Characters a dialog would not show: controls (but tab and newline), bidi marks, zero-width ones (a joiner between two emoji draws one picture). */
-const HIDDEN =
-  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
-/**
- * Characters that draw as nothing, or as a blank, in most dialogs though they are not spaces: line and
- * paragraph separators, the Braille blank, the Hangul fillers, the Mongolian vowel separator, Khmer's
- * inherent vowels, the combining grapheme joiner, tags and variation selectors on no emoji.
- */
-const BLANK_LOOKING =
-  /[\u0085\u2028\u2029\u2800\u115f\u1160\u3164\uffa0\u180e\u17b4\u17b5\u034f\u{e0000}-\u{e007f}]|(?<!\p{Extended_Pictographic})[\ufe00-\ufe0f]/gu;
-/** A run of combining marks on one base: more than two hide or smear what is around them (a "Zalgo" pile). */
-const MARK_PILE = /\p{M}{3,}/gu;
-const codeOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-/** A run of spaces (any kind but the newline) long enough to push words out of sight. */
-const SPACES = /[^\S\n]+/g;
-
-/**
- * Text exactly as it will be sent, for the person's question: nothing in it can hide. Runs of
- * blank lines are counted ("[150 blank lines]"; one blank line between paragraphs stays, but any
- * at the start or the end is counted), runs of spaces longer than an indent are counted ("[80
- * spaces]"), and every hidden character is named ("[U+200B]"). "\r\n" is shown as the line break it is.
- */
-export function shownAsSent(text: string): string {
-  const marked = text
-    .replace(/\r\n/g, '\n')
-    .replace(HIDDEN, (c) => `[${codeOf(c)}]`)
-    .replace(BLANK_LOOKING, (c) => `[${codeOf(c)}]`)
-    .replace(MARK_PILE, (run) => {
-      const marks = [...run];
-      return `[${marks.length} combining marks: ${[...new Set(marks)].slice(0, 4).map(codeOf).join(' ')}${new Set(marks).size > 4 ? ' …' : ''}]`;
-    })
-    // A run of one hidden character is counted, not repeated: "[2000 × U+2800]".
-    .replace(/\[(U\+[0-9A-F]{4,6})\](?:\[\1\]){3,}/g, (run, code: string) => `[${run.length / (code.length + 2)} × ${code}]`);
-  // A line of nothing but spaces is a blank line (counted with the others); in any other, long runs of spaces are counted.
-  const lines = marked.split('\n').map((line) =>
-    /^[^\S\n]*$/.test(line)
-      ? ''
-      : line.replace(SPACES, (run, at: number) => {
-          const n = [...run].length;
-          const end = at + run.length === line.length;
-          const plain = /^ +$/.test(run);
-          // An indent (up to 8 plain spaces) and a gap of up to 3 stay; so do Markdown's two spaces at a line's end.
-          if (plain && ((at === 0 && n <= 8) || (!end && n <= 3) || (end && n <= 2 && at > 0))) return run;
-          return `[${n} ${n === 1 ? 'space' : 'spaces'}${plain ? '' : ' (not all plain)'}]`;
-        }),
-  );
-  const blank = (l: string) => l === '';
-  const out: string[] = [];
-  for (let i = 0; i < lines.length;) {
-    if (!blank(lines[i]!)) {
-      out.push(lines[i++]!);
-      continue;
-    }
-    let j = i;
-    while (j < lines.length && blank(lines[j]!)) j++;
-    const n = j - i;
-    // One blank line between two lines of text is a paragraph break, as anyone reads it.
-    if (n === 1 && i > 0 && j < lines.length) out.push('');
-    else out.push(`[${n} blank ${n === 1 ? 'line' : 'lines'}]`);
-    i = j;
-  }
-  return out.join('\n');
 }
 
 /** One text of what is sent, for the question: its name, its length, and the text as it will be sent. */

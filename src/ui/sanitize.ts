@@ -1,9 +1,9 @@
 // The one sanitiser between untrusted text (the service's, or a draft, a file or stdin echoed
 // back) and a person's terminal. It removes what a terminal would act on or what would disguise
 // text: escape sequences (CSI, OSC, DCS…), C0 controls but tab and newline, DEL, C1 controls,
-// bidirectional overrides and isolates, zero-width characters (a zero-width joiner is kept
-// between two emoji, where it draws one picture), and invisible carriers of words (Unicode tags
-// but in a subdivision flag, the deprecated format characters).
+// bidirectional overrides and isolates, zero-width characters, and invisible carriers of words:
+// every format character and variation selector but those an emoji draws with (see HIDDEN, the one
+// rule, which a person's yes question names instead of removing).
 //
 // - sanitize / sanitizeLine: for text from outside.
 // - sanitizeDeep: every string of an object, before any view renders it.
@@ -12,26 +12,28 @@
 
 const ESCAPE_SEQUENCE =
   /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][\s\S]*?(?:\x07|\x1b\\|\x9c|$)|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|[\x90\x9d\x98\x9e\x9f][\s\S]*?(?:\x07|\x1b\\|\x9c|$)/g;
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-/** Bidi embeddings, overrides, isolates and marks; zero-width space and non-joiner, word joiner, BOM. */
-const INVISIBLE = /[\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-const LONE_ZWJ = /(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
 /**
- * Characters that draw nothing and carry words: the deprecated format characters U+206A–U+206F, and
- * the Unicode tags U+E0000–U+E007F, which many language models read as the ASCII they shadow ("ASCII
- * smuggling": a teammate's "Looks good" followed by tagged instructions). A tag is kept only inside
- * an emoji's subdivision flag (🏴, two to six tag letters or digits, the cancel tag), where it draws one picture.
+ * The one rule of characters that draw nothing, read by every face: removed here before any human
+ * output, and named ("[U+00AD]") in a person's yes question (ui/as-sent.ts) — the terminal's and
+ * the agent's alike. They are the controls (but tab and newline), every format character (\p{Cf}:
+ * bidi marks, zero-width ones, the soft hyphen, the deprecated U+206A–U+206F, the interlinear
+ * annotations U+FFF9–U+FFFB, the musical and shorthand format controls, the Unicode tags that many
+ * language models read as the ASCII they shadow) and every variation selector (U+FE00–U+FE0F,
+ * U+E0100–U+E01EF and Mongolian's), which can carry bytes after an emoji. Three are kept, as part of
+ * the picture they draw: a zero-width joiner between two emoji, VS15 or VS16 right after a character
+ * that takes them (text or emoji presentation), and the tags of a subdivision flag (🏴, two to six
+ * tag letters or digits, the cancel tag).
  */
-const CARRIERS = /(\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F})|[\u206a-\u206f\u{E0000}-\u{E007F}]/gu;
+const HIDDEN =
+  /(\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}|(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Emoji})[\ufe0e\ufe0f])|[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}]/gu;
+
+/** `text` with each hidden character (the rule above) replaced by what `by` makes of it; what an emoji draws is kept. */
+export function replaceHidden(text: string, by: (c: string) => string): string {
+  return text.replace(HIDDEN, (c, kept: string | undefined) => kept ?? by(c));
+}
 
 export function sanitize(text: string): string {
-  return text
-    .replace(ESCAPE_SEQUENCE, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(CONTROLS, '')
-    .replace(INVISIBLE, '')
-    .replace(LONE_ZWJ, '')
-    .replace(CARRIERS, (_, flag: string | undefined) => flag ?? '');
+  return replaceHidden(text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n'), () => '');
 }
 
 /** For one-line contexts (names, titles): newlines and tabs become spaces too. */
@@ -52,7 +54,7 @@ export function sanitizeDeep<T>(value: T): T {
 }
 
 const SGR_SPLIT = /(\x1b\[[0-9;]*m)/;
-const ANYTHING_TO_GUARD = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\u{E0000}-\u{E007F}]/u;
+const ANYTHING_TO_GUARD = /[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}]/u;
 
 /** checkin's own output on its way to the terminal: its colours (SGR) kept, anything else that a terminal acts on removed. */
 export function guardTerminal(text: string): string {

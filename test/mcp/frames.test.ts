@@ -189,7 +189,7 @@ describe('checkin mcp: no words smuggled past the person', () => {
 
 describe('the question shows what would hide', () => {
   it('U+2800 × 2000, the Hangul fillers, line and paragraph separators and a pile of combining marks are each shown visibly', async () => {
-    const { shownAsSent } = await import('../../src/mcp/write.js');
+    const { shownAsSent } = await import('../../src/ui/as-sent.js');
     const braille = shownAsSent(`ok${'\u2800'.repeat(2000)}SECRET`);
     expect(braille).toBe('ok[2000 × U+2800]SECRET');
     expect(shownAsSent('a\u200b\u200b\u200bb')).toBe('a[U+200B][U+200B][U+200B]b');
@@ -198,5 +198,21 @@ describe('the question shows what would hide', () => {
     expect(shownAsSent(`Z${'\u0301\u0302\u0303'.repeat(30)}alg`)).toBe('Z[90 combining marks: U+0301 U+0302 U+0303]alg');
     // One or two marks are letters' own accents, left as they are.
     expect(shownAsSent('café, ệ')).toBe('café, ệ');
+  });
+
+  it('every format character (\\p{Cf}) and variation selector is named, but a joiner between emoji, VS15/VS16 after a character that takes them and a subdivision flag', async () => {
+    const { shownAsSent } = await import('../../src/ui/as-sent.js');
+    expect(shownAsSent('Looks good\u00ad\u00ad\u206a\u206f\ufff9secret\ufffb 😀\u{E0100}\u{E0101} \u{1D173}end')).toBe(
+      'Looks good[U+00AD][U+00AD][U+206A][U+206F][U+FFF9]secret[U+FFFB] 😀[U+E0100][U+E0101] [U+1D173]end',
+    );
+    expect(shownAsSent('a\ufffab\u{1BCA0}\u{1BCA3}c\u{1D17A}d\u206b\u206c\u206d\u206ee')).toBe(
+      'a[U+FFFA]b[U+1BCA0][U+1BCA3]c[U+1D17A]d[U+206B][U+206C][U+206D][U+206E]e',
+    );
+    expect(shownAsSent('x\u0600y\u180ez\u{E0001}')).toBe('x[U+0600]y[U+180E]z[U+E0001]');
+    // A variation selector with nothing that takes it: after a letter, a second one, a ZWJ alone, ideographic ones after an emoji.
+    expect(shownAsSent('a\ufe0fb\ufe00 😀\ufe0f\ufe0f \u{E01EF} x\u200dy \u180bz')).toBe('a[U+FE0F]b[U+FE00] 😀\ufe0f[U+FE0F] [U+E01EF] x[U+200D]y [U+180B]z');
+    // What an emoji draws with stays: a skin-toned ZWJ sequence, a red heart, a keycap, text presentation, a rainbow flag, Scotland's flag.
+    const drawn = '👩🏽\u200d💻 ❤\ufe0f 1\ufe0f\u20e3 ☺\ufe0e 🏳\ufe0f\u200d🌈 \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+    expect(shownAsSent(drawn)).toBe(drawn);
   });
 });

@@ -6,8 +6,9 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { shownAsSent } from '../../src/mcp/write.js';
+import { shownAsSent } from '../../src/ui/as-sent.js';
 import { runCli } from '../helpers/cli.js';
+import { sendAtTerminal } from '../helpers/terminal.js';
 import { text, type Answer, type McpSession as Session, type ToolResult as Result, useMcpSandbox } from '../helpers/mcp.js';
 import { draftFolder as draftFolderOf } from '../helpers/outbox.js';
 
@@ -152,6 +153,26 @@ describe('checkin mcp: the question shows exactly what will be sent', () => {
       `Post this comment on your check-in for ${date} (shared with Platform, Mobile)?\n\nThe comment (${[...body].length} characters, 152 lines):\nLooks good!\n[150 blank lines]\nI QUIT, effective today.[300 spaces]Signed.`,
     ]);
     expect(writes()).toEqual([]);
+  });
+
+  it("every format character, and a variation selector no character takes, is named in the agent's question and the terminal's alike; what an emoji draws with is not", async () => {
+    const body = 'Looks good\u00ad\u00ad\u206a\u206f\ufff9secret\ufffb 😀\u{E0100}\u{E0101} \u{1D173}end 👩🏽\u200d💻 ❤\ufe0f';
+    const named = 'Looks good[U+00AD][U+00AD][U+206A][U+206F][U+FFF9]secret[U+FFFB] 😀[U+E0100][U+E0101] [U+1D173]end 👩🏽\u200d💻 ❤\ufe0f';
+    const s = await connect({ answer: 'decline' });
+    const { id, date } = await yesterday(s);
+    const d = await s.call('draft_comment', { on: 'check-in', id, body });
+    sb.requests.length = 0;
+    const r = await s.call('send_comment', { draft_id: d.structuredContent!.draft_id });
+    expect(r.structuredContent).toMatchObject({ sent: false, reason: 'declined' });
+    expect(s.asked).toEqual([
+      `Post this comment on your check-in for ${date} (shared with Platform, Mobile)?\n\nThe comment (${[...body].length} characters):\n${named}`,
+    ]);
+    expect(writes()).toEqual([]);
+    // The declined draft is kept; `drafts send` at the terminal shows it the same way before the person's yes (the screen wraps its lines).
+    const cli = await sendAtTerminal(d.structuredContent!.draft_id as string, env);
+    expect(cli.exit.code, cli.screen).toBe(0);
+    expect(cli.screen.replace(/\s/g, '')).toContain(named.replace(/\s/g, ''));
+    expect(bodiesOf('POST')).toEqual([{ body }]);
   });
 
   it("a reply on a teammate's check-in names them", async () => {

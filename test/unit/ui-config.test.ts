@@ -21,6 +21,14 @@ describe('sanitize', () => {
     expect(sanitize(`\u{1F3F4}${smuggled}\u{E007F}`)).toBe('\u{1F3F4}');
     expect(guardTerminal(`ok${smuggled}`)).toBe('ok');
   });
+  it("removes by the question's rule (ui/as-sent.ts names the same characters): every format character and variation selector but what an emoji draws with", () => {
+    const hiding = 'Looks good\u00ad\u00ad\u206a\u206f\ufff9secret\ufffb 😀\u{E0100}\u{E0101} \u{1D173}end\u{1BCA0}\ufe0f!';
+    expect(sanitize(hiding)).toBe('Looks goodsecret 😀 end!');
+    expect(guardTerminal(hiding)).toBe('Looks goodsecret 😀 end!');
+    const drawn = '👩🏽\u200d💻 ❤\ufe0f 1\ufe0f\u20e3 ☺\ufe0e 🏳\ufe0f\u200d🌈';
+    expect(sanitize(drawn)).toBe(drawn);
+    expect(guardTerminal(drawn)).toBe(drawn);
+  });
   it('JSON output escapes DEL and C1 while keeping the value', () => {
     const text = renderJson({ s: 'x\u009by\u007f' });
     expect(text).toBe('{\n  "s": "x\\u009by\\u007f"\n}\n');
