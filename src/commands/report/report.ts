@@ -15,7 +15,7 @@ import { dayRange, today } from '../../domain/days.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkinPaths } from '../../config/paths.js';
-import { cellOf, openBlockers, personCalendar, runsThrough, streaks, tally, teamCalendar, weeks } from '../../core/stats.js';
+import { openBlockers, personCalendar, runsThrough, streaks, tally, teamCalendar, weeks } from '../../core/stats.js';
 import { membersPerDay, ownDays, personDays, streakWindow, walkDays } from '../../domain/stats.js';
 import { openInBrowser } from '../../ui/browser.js';
 import { printJson } from '../../ui/output.js';
@@ -139,13 +139,19 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     const counted = personCalendar(all, { since: window.since, until }, day);
     const streak = streaks(counted);
     const count = tally(cells);
+    // Each day's state as the calendar has it (a date the service wrote wrongly is in no calendar: said from the check-in alone).
+    const cellState = new Map(cells.map((c) => [c.date, c.state]));
     const through = runsThrough(counted);
     figures.set(person.id, { cells, weeks: weeks(cells), streak, open: openBlockers(all) });
     people.push({
       person,
       runs: new Map(sorted.map((c) => [c.id, through.get(c.date) ?? 0])),
       // A date the service wrote wrongly is shown as it came (sanitised by the view), not a crash.
-      days: sorted.map((checkIn) => ({ label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date, checkIn, state: cellOf(checkIn, day).state })),
+      days: sorted.map((checkIn) => ({
+        label: isDateKey(checkIn.date) ? shortDay(checkIn.date) : checkIn.date,
+        checkIn,
+        state: cellState.get(checkIn.date) ?? (checkIn.absent === true ? 'absent' : checkIn.completed_at ? 'filled' : 'pending'),
+      })),
       updates: updates.filter((u) => u.person?.id === person.id).sort((a, b) => (a.created_at < b.created_at ? -1 : 1)),
       // The counts are `checkin stats`' (core/stats.ts tally): an absence is not a scheduled day.
       summary: {
