@@ -7,7 +7,7 @@ import { SECTIONS } from '../core/checkin-answers.js';
 import { MEMBER_STATE_WORDS } from '../core/member-states.js';
 import type { Colors } from './color.js';
 import { renderMarkdown } from './markdown.js';
-import { sanitize, sanitizeLine } from './sanitize.js';
+import { escapeHiddenInJson, sanitize, sanitizeLine } from './sanitize.js';
 import { wrap } from './wrap.js';
 
 export function moodLabel(mood: Mood | string | null | undefined): string {
@@ -64,10 +64,8 @@ export function renderJson(value: unknown): string {
 
 /** JSON text of a value, indented by 2, without the final newline. */
 export function jsonText(value: unknown): string {
-  // JSON.stringify escapes C0 controls; escape DEL, C1, bidi and zero-width characters too, so the
-  // values stay exact and a terminal never acts on them (\u009b is a CSI on some terminals).
-  return JSON.stringify(value, null, 2).replace(
-    /[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  // JSON.stringify escapes C0 controls; escape DEL, C1 and every other character that draws nothing
+  // (the one rule, ui/sanitize.ts) too, so the values stay exact and a terminal never acts on or
+  // hides them (\u009b is a CSI on some terminals).
+  return escapeHiddenInJson(JSON.stringify(value, null, 2));
 }

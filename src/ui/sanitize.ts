@@ -32,6 +32,16 @@ export function replaceHidden(text: string, by: (c: string) => string): string {
   return text.replace(HIDDEN, (c, kept: string | undefined) => kept ?? by(c));
 }
 
+/** JSON text with each hidden character (the rule above) written as its \\u escapes: the JSON means the same, and a terminal shows where they are. */
+export function escapeHiddenInJson(json: string): string {
+  return replaceHidden(json, (c) =>
+    c
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+  );
+}
+
 export function sanitize(text: string): string {
   return replaceHidden(text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n'), () => '');
 }

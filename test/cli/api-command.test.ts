@@ -314,18 +314,18 @@ describe('checkin api, the built CLI', () => {
   });
 
   it("--input - reads the body from a real pipe; piped, the answer is the service's JSON, what a terminal would act on escaped", async () => {
-    const body = JSON.stringify({ group: 'CI', description: 'Deployed\u200b build \u202e42' });
+    const body = JSON.stringify({ group: 'CI', description: 'Deployed\u200b build \u202e42\u00ad\u{E0041}' });
     const r = await runCli(['api', 'activities', '--input', '-'], { env, input: body });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const req = sb.requests[sb.requests.length - 1]!;
     expect([req.method, req.path, req.headers['content-type']]).toEqual(['POST', '/api/v2/activities', 'application/json']);
     expect(req.body).toEqual(JSON.parse(body));
-    // The same JSON, byte for byte but the two characters, written as escapes.
-    const created = sb.service.data.activities.find((a) => a.description === 'Deployed\u200b build \u202e42')!;
+    // The same JSON, byte for byte but the four characters (the one rule's, ui/sanitize.ts), written as escapes.
+    const created = sb.service.data.activities.find((a) => a.description === 'Deployed\u200b build \u202e42\u00ad\u{E0041}')!;
     expect(created).toBeDefined();
-    expect(r.stdout).not.toMatch(/[\u200b\u202e]/);
-    expect(r.stdout).toContain('"description":"Deployed\\u200b build \\u202e42"');
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: created.id, description: 'Deployed\u200b build \u202e42' });
+    expect(r.stdout).not.toMatch(/[\u200b\u202e\u00ad\u{E0041}]/u);
+    expect(r.stdout).toContain('"description":"Deployed\\u200b build \\u202e42\\u00ad\\udb40\\udc41"');
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: created.id, description: 'Deployed\u200b build \u202e42\u00ad\u{E0041}' });
   });
 });

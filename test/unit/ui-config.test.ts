@@ -33,6 +33,11 @@ describe('sanitize', () => {
     const text = renderJson({ s: 'x\u009by\u007f' });
     expect(text).toBe('{\n  "s": "x\\u009by\\u007f"\n}\n');
     expect(JSON.parse(text).s).toBe('x\u009by\u007f');
+    // Every character the one rule hides is escaped, an astral one as its two halves; what an emoji draws with stays.
+    const hidden = { s: 'soft\u00adhyphen\u{E0041}😀\u{E0100} ❤\ufe0f' };
+    const escaped = renderJson(hidden);
+    expect(escaped).toBe('{\n  "s": "soft\\u00adhyphen\\udb40\\udc41😀\\udb40\\udd00 ❤\ufe0f"\n}\n');
+    expect(JSON.parse(escaped)).toEqual(hidden);
   });
 });
 

@@ -15,7 +15,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { me } from '../../domain/account.js';
 import { InputTooLarge, readText } from '../../ui/io.js';
-import { sanitize, sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
+import { escapeHiddenInJson, sanitize, sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { collect, pauseNotice, type Run } from '../flags.js';
 import { buildFields, fieldsQuery, splitField, typedValue, type Field, type Fields, type Value } from './field-syntax.js';
 
@@ -183,9 +183,6 @@ function statusBlock(status: number, headers: Headers): string {
   return lines.map((l) => `${sanitizeLine(l)}\n`).join('') + '\n';
 }
 
-/** What a terminal would act on or hide, written as \u escapes inside JSON strings (the JSON means the same). */
-const UNSAFE_IN_JSON = /[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
-
 /**
  * The answer's body: as sent when piped (JSON: what a terminal would act on escaped in its strings,
  * which keeps the meaning; anything else: exactly, past the terminal guard, as gh and curl write
@@ -207,7 +204,7 @@ function printBody(ctx: Context, text: string): void {
   }
   // JSON cannot hold a raw control character but inside a string, and whitespace; what else the
   // stream guard would take out of a string is escaped instead, so the JSON means what it meant.
-  if (json) ctx.io.out(text.replace(/\r/g, '').replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  if (json) ctx.io.out(escapeHiddenInJson(text.replace(/\r/g, '')));
   else ctx.io.raw(text);
 }
 
