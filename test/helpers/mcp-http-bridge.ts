@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { track } from './cleanup.js';
 
 export interface BridgeOptions {
   command: string;
@@ -74,6 +75,7 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
 
   function open(): [string, Session] {
     const child = spawn(opts.command, opts.args, { env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    track(child);
     started++;
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const session: Session = {

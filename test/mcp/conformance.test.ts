@@ -7,11 +7,11 @@
 // transport's own behaviour (checkin serves stdio; here it would only test the bridge). A scenario
 // the package adds in a later version fails this test until it is classified.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cleanup.js';
 import { CLI_WORDS, ROOT } from '../helpers/cli.js';
 import { startBridge, type Bridge } from '../helpers/mcp-http-bridge.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
@@ -73,12 +73,9 @@ useSandboxEnv((_sb, e) => {
 });
 
 let bridge: Bridge | undefined;
-let out: string | undefined;
 afterEach(async () => {
   await bridge?.close();
   bridge = undefined;
-  if (out) rmSync(out, { recursive: true, force: true });
-  out = undefined;
 });
 
 /** The conformance CLI, with only what it needs in its environment (it talks to the bridge alone). */
@@ -99,7 +96,7 @@ describe('checkin mcp: the MCP conformance package (server scenarios)', () => {
 
   it('each applicable scenario passes every check, against the real `checkin mcp` over a loopback bridge', async () => {
     bridge = await startBridge({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env });
-    out = mkdtempSync(join(env.TMPDIR ?? tmpdir(), 'conformance-'));
+    const out = tempDir('conformance-');
     const failed: string[] = [];
     for (const scenario of APPLICABLE) {
       const dir = join(out, scenario);
