@@ -40,7 +40,7 @@ function expectTheWarning(told: Told[]): void {
 }
 
 describe('checkin mcp 2025-11-25: logging', () => {
-  it('declares logging; setLevel accepted; a warning while answering is told at level warning, not at error, not before a level is set', async () => {
+  it('declares logging; setLevel accepted (an empty result); at level warning a warning while answering is told, before the answer', async () => {
     unreadableCache();
     const s = await connect();
     const client = s.client as Client;
@@ -105,6 +105,17 @@ describe('checkin mcp 2026-07-28: logging', () => {
     await client.listTools();
     expect(told).toEqual([]);
     expect(s.stderr()).toContain('cache.json cannot be read');
+  });
+
+  it('a level in _meta that is not one is refused as invalid params (-32602), nothing told', async () => {
+    const { client, told } = await session();
+    const refused = await client.complete({ ...teamCompletion, _meta: { [LOG_LEVEL]: 'loud' } }).then(
+      () => undefined,
+      (err: { code?: number; message?: string }) => err,
+    );
+    expect(refused?.code).toBe(-32602);
+    expect(refused?.message).toContain(LOG_LEVEL);
+    expect(told).toEqual([]);
   });
 
   it('a request without a level in _meta is told nothing (stderr has it)', async () => {
