@@ -166,8 +166,8 @@ export class ConfigStore {
   readonly paths: CheckinPaths;
   private settings: StoredConfig | undefined;
   private cacheData: Required<CacheFile> | undefined;
-  /** The inbox markers as this run last set them, when state.json could not be written. */
-  private stateUnwritten: Required<StateFile> | undefined;
+  /** The inbox markers this run set but could not write to state.json (by key): kept for the run, over the file. */
+  private unwritten: Record<string, InboxMarker> = {};
 
   private damaged: string | undefined;
   /** cache.json or state.json, when this run was told it could not be read (told once). */
@@ -378,8 +378,7 @@ export class ConfigStore {
   inboxMarker(key: string): InboxMarker | undefined {
     // Read anew each time (a small file): a long-lived `checkin mcp` sees the looks a terminal made
     // since it started. Only a marker this run could not write is kept from memory.
-    const inbox = this.stateUnwritten?.inbox ?? recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox);
-    return { ...recordOf<InboxMarker>(this.read().inbox), ...inbox }[key];
+    return { ...recordOf<InboxMarker>(this.read().inbox), ...recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox), ...this.unwritten }[key];
   }
 
   /**
@@ -390,7 +389,7 @@ export class ConfigStore {
   async setInboxMarker(key: string, marker: InboxMarker, listing?: { terminal: string; listing: InboxListing }): Promise<void> {
     // Re-read just before writing: another run may have moved its own marker in since.
     const now = recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox);
-    const all = { ...recordOf<InboxMarker>(this.read().inbox), ...now };
+    const all = { ...recordOf<InboxMarker>(this.read().inbox), ...now, ...this.unwritten };
     const listings = recordOf<InboxListing>(all[key]?.listings);
     if (listing) {
       delete listings[listing.terminal];
@@ -403,12 +402,12 @@ export class ConfigStore {
       .slice(0, MAX_LISTINGS);
     // An earlier version's one listing for every terminal (`listed`) is not carried on.
     const { listings: _mine, listed: _old, ...rest } = marker as InboxMarker & { listed?: unknown };
-    const next = { inbox: { ...all, [key]: { ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) } } };
+    const next: StateFile = { inbox: { ...all, [key]: { ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) } } };
     try {
       writeDurably(this.stateFile, JSON.stringify(next, null, 2) + '\n');
-      this.stateUnwritten = undefined;
+      this.unwritten = {};
     } catch {
-      this.stateUnwritten = next;
+      this.unwritten[key] = next.inbox![key]!;
       return;
     }
     await this.dropLegacy('inbox');

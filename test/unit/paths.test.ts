@@ -154,6 +154,18 @@ describe('the cache and the inbox marker an earlier version kept in config.json'
     expect(store.cached(API, 'tok', 'me')).toEqual(e.me);
   });
 
+  it('state.json that cannot be written: every marker this run set is kept for the run, each account its own', async () => {
+    const blocked = tempDir('checkin-legacy-');
+    writeFileSync(join(blocked, 'file'), '');
+    const store = new ConfigStore({ HOME: blocked, XDG_CONFIG_HOME: tempDir('checkin-legacy-'), XDG_STATE_HOME: join(blocked, 'file') });
+    await store.setInboxMarker(`${API} p1`, { seen_at: '2026-11-03T00:00:00.000Z' });
+    await store.setInboxMarker(`${API} p2`, { seen_at: '2026-11-04T00:00:00.000Z' });
+    expect([store.inboxMarker(`${API} p1`), store.inboxMarker(`${API} p2`)]).toEqual([
+      { seen_at: '2026-11-03T00:00:00.000Z' },
+      { seen_at: '2026-11-04T00:00:00.000Z' },
+    ]);
+  });
+
   it('a cache.json or state.json of another shape (damaged, edited) is read as empty and written anew', async () => {
     for (const text of ['{"cache": "abc", "inbox": [1, 2]}', '[1]', '{ half']) {
       const dir = tempDir('checkin-legacy-');
