@@ -30,6 +30,7 @@ import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './n
 import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { markedDrafts } from './marked.js';
 import { registerWriteTools } from './write.js';
+import { tellingIO, tellRequests } from './log.js';
 
 /** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
 export const WRITING_GUIDANCE = [
@@ -326,7 +327,7 @@ function readOnly(server: McpServer, writes: Set<string>): void {
 export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking'], listeners?: Set<Listener>): McpServer {
   const server = new McpServer(
     { name: 'checkin', title: 'checkin', version: VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} } },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} } },
   );
   if (listeners) {
     const listener: Listener = { server, era, subscribed: new Set() };
@@ -359,13 +360,15 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
   } else registerWriteTools(served);
   registerResources(served);
   registerPrompt(served);
+  // What checkin warns of while answering is told to a client that asked (log.ts).
+  tellRequests(server, era);
   return server;
 }
 
 /** Serves until the client closes standard input. */
 export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   const { io, input, output } = protocolIO(outer.io);
-  const ctx = createContext({ io, env: outer.env });
+  const ctx = createContext({ io: tellingIO(io, outer.env), env: outer.env });
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
   const transport = new LineTransport(input, output);
