@@ -664,8 +664,13 @@ export async function checkInNow(ctx: Context, key: string, known?: CheckIn): Pr
 /** `newerAnswers` on a check-in already read: what of it, saved after the entry's base, the entry would replace. */
 export function newerIn(entry: Entry, answers: CheckInAnswers, now: CheckIn): NewerAnswers | undefined {
   const theirs = answersOf(now);
-  // Only answers the entry would replace count: words there that differ from the entry's.
-  const replaced = ANSWER_NAMES.filter((k) => answers[k] !== undefined && typeof theirs[k] === 'string' && theirs[k].trim() !== '' && theirs[k] !== answers[k]);
+  // Only answers the entry would replace count: words there that differ from the entry's, and a
+  // yes or no there (did what was intended) that differs from the entry's.
+  const replaced = ANSWER_NAMES.filter((k) => {
+    const there = theirs[k];
+    if (answers[k] === undefined || there === answers[k]) return false;
+    return typeof there === 'boolean' || (typeof there === 'string' && there.trim() !== '');
+  });
   if (replaced.length === 0 || !newerThan(entry, now.updated_at)) return undefined;
   return { now, theirs, replaced };
 }

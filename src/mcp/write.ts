@@ -338,6 +338,7 @@ function replacedText({ theirs, replaced }: NewerAnswers): string {
   return ANSWER_FIELDS.filter((f) => replaced.includes(f.field))
     .map((f) => {
       const value = theirs[f.field];
+      if (typeof value === 'boolean') return `${f.title}: ${value ? 'yes' : 'no'}`;
       return f.prompt === 'lines' ? section(f.title, String(value)) : `${f.title}: ${shownAsSent(String(value))}`;
     })
     .join('\n\n');

@@ -186,6 +186,26 @@ describe("send_checkin never writes over newer words on the service without the 
     expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((row) => row.id)).toEqual([id]);
   });
 
+  it('a yes or no changed on the web (did what was intended) is newer too: shown, and sent over only on a yes', async () => {
+    const answers: Answer[] = ['decline'];
+    const s = await connect({ args: ['--allow-send'], answer: async () => answers.shift()! });
+    const day = (await s.call('me')).structuredContent!.today as string;
+    const id = (await s.call('draft_checkin', { intentions: '- x', previous_completed: false })).structuredContent!.draft_id as string;
+    const web = await fetch(`${sb.url}/check-ins/${day}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ previous_completed: true }),
+    });
+    expect(web.status).toBe(200);
+    sb.requests.length = 0;
+    const r = await s.call('send_checkin', { draft_id: id });
+    expect(r.structuredContent, text(r)).toMatchObject({ sent: false, draft_kept: true, reason: 'declined' });
+    expect(s.asked).toHaveLength(1);
+    expect(s.asked[0]).toContain('On the service now (replaced if you say yes):\n\nDid what was intended: yes\n\nThe draft:');
+    expect(s.asked[0]).toContain('Did what was intended: no');
+    expect(writes()).toEqual([]);
+  });
+
   it('nothing newer there: the question is the plain one, and --allow-send sends', async () => {
     const s = await connect({ args: ['--allow-send'] });
     const day = (await s.call('me')).structuredContent!.today as string;
