@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../dist/sandbox.js';
+import { writeBareGet } from './bare-get.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const binary = process.env.BENCH_BINARY ?? join(root, 'release', 'checkin');
@@ -65,15 +66,8 @@ function symbolize(text) {
   });
 }
 
-const bareGet = join(dir, 'bare-get.cjs');
-writeFileSync(
-  bareGet,
-  `const { request } = require('node:http');
-request(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
-  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'));
-}).end();
-`,
-);
+// The bare side: node:http, the same GET (scripts/bare-get.mjs).
+const bareGet = writeBareGet(dir);
 
 const sb = await startSandbox({ rateLimit: false });
 const home = join(dir, 'home');

@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startSandbox } from '../dist/sandbox.js';
+import { writeBareGet } from './bare-get.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, process.env.BENCH_BIN ?? 'bin/checkin.js');
@@ -126,18 +127,8 @@ async function slowProxy(port, rtt) {
   return { url: `http://127.0.0.1:${server.address().port}/api/v2`, close: () => new Promise((r) => server.close(r)) };
 }
 
-// The bare side: node:http, the same GET, the answer printed as indented JSON. A CommonJS script:
-// as an ES module, `import … from 'node:http'` alone costs ~30 ms on Node 24 (its exports' getters
-// load Node's own undici), which would flatter every ratio.
-const bareGet = join(dir, 'bare-get.cjs');
-writeFileSync(
-  bareGet,
-  `const { request } = require('node:http');
-request(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
-  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'));
-}).end();
-`,
-);
+// The bare side: node:http, the same GET (scripts/bare-get.mjs).
+const bareGet = writeBareGet(dir);
 // The commander floor: a CLI of commander with one command sending the same GET with node:http,
 // bundled as scripts/build.mjs bundles checkin (one CommonJS file, minified).
 const floorSrc = join(dir, 'floor.mjs');
