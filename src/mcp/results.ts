@@ -7,7 +7,7 @@ import { ACTIVITY, CHECK_IN, CHECK_IN_ANSWERS, COMMENT, GOAL, GOAL_UPDATE, GOAL_
 import { arrayOf, bool, described, num, object, omit, oneOf, optional, orNull, pick, str, type Shape } from '../api/validate.js';
 import { AGENT_INBOX, DRAFT, FEED, ME_RECORD, OPEN_BLOCKERS, REPLY_ON, SUGGESTION, SUGGESTION_SOURCE, TEAM_DAY } from '../core/shapes.js';
 
-const asSent = (s: Shape<unknown>, what: string) => described(s, `${what}, exactly as the service sent it`);
+const asSent = (s: Shape<unknown>, what: string) => described(s, `${what}, as the service sent it (a very long text cut, and said so)`);
 const DAY = described(str, 'the check-in asked for, as the CLI names it');
 const MORE = (words: string) => described(bool, words);
 const OTHERS = described(num, "other drafts waiting for the same target (the person's, or earlier ones): left as they are");

@@ -251,7 +251,7 @@ function registerResources(served: Served): void {
         const text = `Draft ${draft.id}: ${targetNoun(draft.target)}, ${draft.made === 'agent' ? 'written by an agent' : 'written by the person'}, saved ${draft.saved_at}; \`checkin drafts send ${draft.id}\` sends it from a terminal\n\n${othersWords(draft.made === 'agent' ? 'an agent' : 'the person', contentText(draft.content), { from: 'a draft kept on this machine' })}`;
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: readable(text) }] };
       } catch (err) {
-        // A draft that is not there is the client's "resource not found", in the agent's words; never an internal error.
+        // A draft that is not there is invalid params (the resource is not), in the agent's words; never an internal error.
         if (err instanceof NoDraftError) throw new ProtocolError(RESOURCE_NOT_FOUND, sanitize(err.message), { uri: uri.href });
         throw resourceError(ctx, err);
       }
@@ -259,8 +259,8 @@ function registerResources(served: Served): void {
   );
 }
 
-/** MCP's code for a resource that does not exist. */
-const RESOURCE_NOT_FOUND = -32002;
+/** A resource that does not exist: invalid params, as the 2026-07-28 specification asks, on every revision (test/mcp/gate). */
+const RESOURCE_NOT_FOUND = -32602;
 
 function registerPrompt(served: Served): void {
   served.server.registerPrompt(
@@ -283,7 +283,7 @@ function registerPrompt(served: Served): void {
               ...WRITING_GUIDANCE.map((g) => `   - ${g}`),
               '3. Call draft_checkin with the answers. It keeps a draft and sends nothing.',
               '4. Show me the preview it returns, exactly, and ask what to change; draft again until I am happy.',
-              '5. Only when I say so, call send_checkin with the draft_id: my client asks me once more before anything is sent. If I say no, or sending is refused, tell me the draft is kept and that `checkin today --resume` sends it from my terminal.',
+              '5. Only when I say so, call send_checkin with the draft_id: my client asks me once more before anything is sent. If I say no, or sending is refused, tell me the draft is kept and that `checkin drafts send <draft_id>` (with its id) sends it from my terminal.',
             ].join('\n'),
           },
         },

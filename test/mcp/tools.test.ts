@@ -416,7 +416,7 @@ describe('checkin mcp: resources, prompt, setup', () => {
     expect(prompts.map((p) => p.name)).toEqual(['write_checkin']);
     const p = await s.client.getPrompt({ name: 'write_checkin', arguments: {} });
     const body = (p.messages[0]!.content as { text: string }).text;
-    for (const step of ['suggest_previous', 'draft_checkin', 'preview', 'send_checkin', '@mention', 'never "none"', 'checkin today --resume'])
+    for (const step of ['suggest_previous', 'draft_checkin', 'preview', 'send_checkin', '@mention', 'never "none"', 'checkin drafts send <draft_id>'])
       expect(body).toContain(step);
   });
 
