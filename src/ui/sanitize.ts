@@ -27,8 +27,19 @@ const ESCAPE_SEQUENCE =
 const HIDDEN =
   /(\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}|(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Emoji})[\ufe0e\ufe0f])|[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}]/gu;
 
+/**
+ * A quick look first, over UTF-16 units: every unit a hidden character can hold (the controls, the
+ * format characters and variation selectors of the BMP, and any surrogate: the tags and the rest
+ * above it). Text with none — most of what a command prints — is given back as it is, without
+ * running HIDDEN, whose Unicode classes and lookbehinds are compiled anew in every process
+ * (test/unit/ui-config checks this covers every code point HIDDEN takes).
+ */
+export const MAYBE_HIDDEN =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\ufff9-\ufffb\ud800-\udfff]/;
+
 /** `text` with each hidden character (the rule above) replaced by what `by` makes of it; what an emoji draws is kept. */
 export function replaceHidden(text: string, by: (c: string) => string): string {
+  if (!MAYBE_HIDDEN.test(text)) return text;
   return text.replace(HIDDEN, (c, kept: string | undefined) => kept ?? by(c));
 }
 
@@ -68,7 +79,7 @@ const ANYTHING_TO_GUARD = /[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Select
 
 /** checkin's own output on its way to the terminal: its colours (SGR) kept, anything else that a terminal acts on removed. */
 export function guardTerminal(text: string): string {
-  if (!ANYTHING_TO_GUARD.test(text)) return text;
+  if (!MAYBE_HIDDEN.test(text) || !ANYTHING_TO_GUARD.test(text)) return text;
   return text
     .split(SGR_SPLIT)
     .map((part, i) => (i % 2 === 1 ? part : sanitize(part)))

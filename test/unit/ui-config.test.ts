@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore, configDir, cacheKey, sha256 } from '../../src/config/store.js';
 import { colorLevelFor } from '../../src/ui/io.js';
-import { guardTerminal, sanitize, sanitizeLine } from '../../src/ui/sanitize.js';
+import { guardTerminal, MAYBE_HIDDEN, sanitize, sanitizeLine } from '../../src/ui/sanitize.js';
 import { renderJson } from '../../src/ui/render.js';
 import { tempDir } from '../helpers/cleanup.js';
 
@@ -38,6 +38,21 @@ describe('sanitize', () => {
     const escaped = renderJson(hidden);
     expect(escaped).toBe('{\n  "s": "soft\\u00adhyphen\\udb40\\udc41😀\\udb40\\udd00 ❤\ufe0f"\n}\n');
     expect(JSON.parse(escaped)).toEqual(hidden);
+  });
+});
+
+describe('the quick look before the hidden-character rule', () => {
+  it('takes every code point the rule removes (else text holding one would be given back whole)', () => {
+    const missed: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (sanitize(`a${c}b`) !== `a${c}b` && !MAYBE_HIDDEN.test(c)) missed.push(`U+${cp.toString(16).toUpperCase()}`);
+    }
+    expect(missed).toEqual([]);
+    // Plain text, accents and dashes pass without the rule; a soft hyphen does not.
+    expect(MAYBE_HIDDEN.test('Shipped the café’s invoices — 3 PRs')).toBe(false);
+    expect(sanitize('soft\u00adhyphen')).toBe('softhyphen');
   });
 });
 
