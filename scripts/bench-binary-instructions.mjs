@@ -15,9 +15,12 @@
 //   BENCH_BINARY=path        another build of the binary (default release/checkin)
 //   BENCH_KEEP=dir           keep the callgrind files there (callgrind_annotate --inclusive=yes …)
 //   BENCH_ZONES=utc,unset    only some of the two
-//   BENCH_FLOOR=1            also the same bare GET as a single executable with a start-up snapshot
-//                            of its own (built here by the same Node, TZ=UTC): what the snapshot
-//                            mechanism costs by itself, apart from checkin's heap and work
+//   BENCH_FLOOR=1            also the floors under the figure, each a single executable with a
+//                            start-up snapshot of its own, built here by the same Node (TZ=UTC):
+//                            one that does nothing; the same bare GET (what the snapshot mechanism
+//                            costs by itself); a commander CLI with one command sending that GET
+//                            (what commander costs); and `checkin --version` (checkin's heap and
+//                            program, no request)
 //
 // Needs valgrind (Debian: apt-get install valgrind) and `npm run binary` first.
 import { execFileSync, spawn } from 'node:child_process';
@@ -108,11 +111,11 @@ const url = `${sb.url.replace(/\/api\/v2$/, '')}${sb.requests[0].path}`;
 
 let n = 0;
 /** Instructions of one run under callgrind, less HashSeed::InitializeRoots: { total, seed, net }. */
-async function count(argv, env, expect) {
+async function count(argv, env, expect, requests = 1) {
   const file = join(keep ?? dir, `callgrind.${++n}.${argv[0] === binary ? 'checkin' : 'bare'}.out`);
   sb.requests.length = 0;
   const out = await run(['valgrind', '--tool=callgrind', `--callgrind-out-file=${file}`, ...argv], env);
-  if (sb.requests.length !== 1) throw new Error(`${argv.join(' ')} sent ${sb.requests.length} requests, not 1`);
+  if (sb.requests.length !== requests) throw new Error(`${argv.join(' ')} sent ${sb.requests.length} requests, not ${requests}`);
   if (expect !== undefined && out !== expect) throw new Error(`${argv.join(' ')} under callgrind printed something else`);
   const text = readFileSync(file, 'utf8');
   const total = Number(/^(?:summary|totals): (\d+)/m.exec(text)[1]);
@@ -144,21 +147,60 @@ for (const zone of zones) {
   );
 }
 if (process.env.BENCH_FLOOR === '1') {
-  // The bare GET as the deserialised main of a snapshot, as src/binary.ts is checkin's.
-  const main = join(dir, 'floor.cjs');
-  writeFileSync(
-    main,
-    `const { startupSnapshot } = require('node:v8');
+  /** `body` as the deserialised main of a snapshot (as src/binary.ts is checkin's), built into a single executable. */
+  const sea = (name, body, prelude = '') => {
+    const main = join(dir, `${name}.cjs`);
+    writeFileSync(
+      main,
+      `${prelude}const { startupSnapshot } = require('node:v8');
 function start() {
-${readFileSync(bareGet, 'utf8')}}
+${body}}
 if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(start); else start();
 `,
-  );
-  const floor = join(dir, 'floor');
-  writeFileSync(join(dir, 'floor.json'), JSON.stringify({ main, output: floor, disableExperimentalSEAWarning: true, useSnapshot: true }));
-  execFileSync(node, ['--build-sea', join(dir, 'floor.json')], { stdio: 'ignore' });
-  const f = [];
-  for (let i = 0; i < runs; i++) f.push((await count([floor, url], envs.utc)).net);
-  console.log(`the bare GET as a single executable with its own snapshot, TZ=UTC: ${range(f)}`);
+    );
+    const out = join(dir, name);
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify({ main, output: out, disableExperimentalSEAWarning: true, useSnapshot: true }));
+    execFileSync(node, ['--build-sea', join(dir, `${name}.json`)], { stdio: 'ignore' });
+    return out;
+  };
+  // commander bundled as the binary bundles it (minified, one CommonJS file), loaded while the
+  // snapshot is made; the program built and parsed at each run, the GET as the bare one's.
+  const { build } = await import('esbuild');
+  const commanderJs = join(dir, 'commander.cjs');
+  await build({
+    stdin: { contents: "module.exports = require('commander');", resolveDir: root },
+    outfile: commanderJs,
+    bundle: true,
+    platform: 'node',
+    format: 'iife',
+    globalName: 'commander',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const floors = [
+    ['a single executable that does nothing', sea('nothing', ''), [], 0],
+    ['the bare GET as a single executable', sea('bare', readFileSync(bareGet, 'utf8')), [url], 1],
+    [
+      'a commander CLI of one command doing that GET, as a single executable',
+      sea(
+        'commander',
+        `const { request } = require('node:http');
+new Command('floor').command('get').argument('<url>').action((url) => new Promise((resolve) => request(url, { headers: { authorization: 'Bearer ' + process.env.CHECKIN_TOKEN, accept: 'application/json' } }, (res) => {
+  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d)); res.on('end', () => { process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'); resolve(); });
+}).end())).parent.parseAsync(process.argv);
+`,
+        `${readFileSync(commanderJs, 'utf8')}\nconst { Command } = commander;\n`,
+      ),
+      ['get', url],
+      1,
+    ],
+    ['checkin --version (its heap and program, no request)', binary, ['--version'], 0],
+  ];
+  for (const [what, exe, args, requests] of floors) {
+    const f = [];
+    for (let i = 0; i < runs; i++) f.push((await count([exe, ...args], envs.utc, undefined, requests)).net);
+    console.log(`${what}, TZ=UTC: ${range(f)}`);
+  }
 }
 await sb.close();
