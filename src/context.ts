@@ -9,6 +9,7 @@ import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore, type Resolved } from './config/store.js';
 import { AuthError, terminal, UsageError } from './errors.js';
+import type { IdKind } from './core/short-ids.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
 import { terminalPrompter, type Prompter } from './ui/prompter.js';
@@ -41,7 +42,11 @@ export interface Context {
 
 export type { DraftTarget };
 
-/** The outbox's advice in a face's words: the domain says which target and that something was kept; the face says what to run. */
+/**
+ * What to run, in a face's words: the domain says what happened (which target, that something was
+ * kept, which kind of id was not found) and the face says what to run. The agent face sets none and
+ * words its own from the data (src/mcp).
+ */
 export interface AdviceWords {
   /** What sends everything waiting for `target`. */
   resume(target: DraftTarget): string;
@@ -57,6 +62,13 @@ export interface AdviceWords {
   list(): string;
   /** What opens what waits for `target` in the editor again. */
   edit(target: DraftTarget): string;
+  /** What lists ids of `kind` (for an id nothing known starts with). */
+  listIds(kind: IdKind): string;
+  /** What stores another service's URL and token. */
+  login(): string;
+  /** What sets the setting `key` to `value`, and what unsets it. */
+  setSetting(key: string, value: string): string;
+  unsetSetting(key: string): string;
 }
 
 export interface ContextParts {

@@ -82,6 +82,10 @@ export const CLI_ADVICE: AdviceWords = {
   show: (id) => `checkin drafts show ${id}`,
   list: () => 'checkin drafts',
   edit: (target) => `${resumeCommand(target)} -e`,
+  listIds: (kind) => ({ 'check-in': 'checkin list', goal: 'checkin goals', 'goal update': 'checkin goal update list <goal-id>' })[kind],
+  login: () => 'checkin login',
+  setSetting: (key, value) => `checkin config set ${key} ${value}`,
+  unsetSetting: (key) => `checkin config unset ${key}`,
 };
 
 /** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */

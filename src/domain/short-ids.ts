@@ -7,29 +7,30 @@ import { listCheckIns, listGoals } from '../api/endpoints.js';
 import { MAX_PER_PAGE, UUID_RE } from '../api/types.js';
 import type { CacheEntry } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
-import { isIdPrefix, matchPrefix, shortIds } from '../core/short-ids.js';
+import { isIdPrefix, matchPrefix, shortIds, type IdKind } from '../core/short-ids.js';
 import { terminal, UsageError } from '../errors.js';
 import { uuidOf } from './goal-updates.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 
-export type IdKind = 'check-in' | 'goal' | 'goal update';
+export type { IdKind };
 
 /** How many ids of each kind are remembered of what was listed (the newest). */
 export const SHOWN_MAX = 500;
 
-const UNKNOWN_HINT: Record<IdKind, string> = {
-  'check-in': '`checkin list` shows check-ins with their ids',
-  goal: '`checkin goals` shows goals with their ids',
-  'goal update': "`checkin goal update list <goal-id>` shows a goal's updates with their ids",
-};
+/** What a listing of each kind shows, for the face's command that lists them (AdviceWords `listIds`). */
+const LISTED: Record<IdKind, string> = { 'check-in': 'check-ins', goal: 'goals', 'goal update': "a goal's updates" };
 
-/** The start of an id that names no id known (after the list request, where there is one). */
+/** The start of an id that names no id known (after the list request, where there is one); `lists` is what the face runs to list them. */
 export class UnknownIdError extends UsageError {
   constructor(
     readonly kind: IdKind,
     readonly prefix: string,
+    lists?: string,
   ) {
-    super(`No ${kind} id starts with "${prefix}"`, terminal(`${UNKNOWN_HINT[kind]}; give one, or the start of one.`));
+    super(
+      `No ${kind} id starts with "${prefix}"`,
+      ...(lists ? [terminal(`\`${lists}\` shows ${LISTED[kind]} with their ids; give one, or the start of one.`)] : []),
+    );
   }
 }
 
@@ -126,11 +127,11 @@ export async function resolveId(ctx: Context, kind: IdKind, input: string, opts:
   const fromCache = pick(kind, prefix, cachedKnown(ctx, api.baseUrl, kind));
   if (fromCache) return fromCache;
   // A command about to keep typed words sends nothing before they are on disk: what was listed before, or nothing.
-  if (opts.cacheOnly) throw new UnknownIdError(kind, prefix);
+  if (opts.cacheOnly) throw new UnknownIdError(kind, prefix, ctx.advice?.listIds(kind));
   const fresh = await listed(ctx, kind);
   const found = fresh && pick(kind, prefix, fresh);
   if (found) return found;
-  throw new UnknownIdError(kind, prefix);
+  throw new UnknownIdError(kind, prefix, ctx.advice?.listIds(kind));
 }
 
 /**

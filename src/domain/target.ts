@@ -113,11 +113,13 @@ async function lastCheckIn(ctx: Context): Promise<CheckIn> {
   return last;
 }
 
-function wrongUrl(baseUrl: string, first: ApiError, meError?: ApiError): CliError {
+function wrongUrl(ctx: Context, baseUrl: string, first: ApiError, meError?: ApiError): CliError {
   const what = (e: ApiError) => `${e.method} ${e.path} answered ${e.status || e.kind}${e.jsonBody ? '' : ' (not JSON)'}`;
   return new UsageError(
     `No check-in service (API v2) at ${baseUrl}: ${what(first)}${meError ? `, and ${what(meError)}` : ''}`,
-    terminal('Check CHECKIN_API_URL (or the URL stored by `checkin login`): it is the API v2 base, e.g. https://service.steady.space/api/v2.'),
+    terminal(
+      `Check CHECKIN_API_URL${ctx.advice ? ` (or the URL stored by \`${ctx.advice.login()}\`)` : ''}: it is the API v2 base, e.g. https://service.steady.space/api/v2.`,
+    ),
   );
 }
 
@@ -129,13 +131,13 @@ function wrongUrl(baseUrl: string, first: ApiError, meError?: ApiError): CliErro
 export async function isNoCheckIn(ctx: Context, err: unknown): Promise<boolean> {
   if (!(err instanceof ApiError) || !err.notFound) throw err;
   const api = await ctx.api();
-  if (!err.jsonBody) throw wrongUrl(api.baseUrl, err);
+  if (!err.jsonBody) throw wrongUrl(ctx, api.baseUrl, err);
   const token = loggedInToken(ctx).value;
   if (cachedMe(ctx, token)) return true;
   try {
     await me(ctx);
   } catch (meErr) {
-    if (meErr instanceof ApiError && (meErr.notFound || meErr.kind === 'invalid-response')) throw wrongUrl(api.baseUrl, err, meErr);
+    if (meErr instanceof ApiError && (meErr.notFound || meErr.kind === 'invalid-response')) throw wrongUrl(ctx, api.baseUrl, err, meErr);
     throw meErr;
   }
   return true;
@@ -152,7 +154,8 @@ export async function notTheService(ctx: Context, err: unknown): Promise<CliErro
   try {
     await me(ctx, { refresh: true });
   } catch (meErr) {
-    if (meErr instanceof ApiError && !meErr.jsonBody && (meErr.kind === 'http' || meErr.kind === 'invalid-response')) return wrongUrl(api.baseUrl, err, meErr);
+    if (meErr instanceof ApiError && !meErr.jsonBody && (meErr.kind === 'http' || meErr.kind === 'invalid-response'))
+      return wrongUrl(ctx, api.baseUrl, err, meErr);
   }
   return undefined;
 }

@@ -17,10 +17,15 @@ export async function teamIdsOf(ctx: Context, teams: string[] | undefined): Prom
   const setting = preferences(ctx.config()).team;
   if (setting === undefined) return (await me(ctx)).teams.map((t) => t.id);
   return await resolveTeams(ctx, [setting]).catch((err: unknown) => {
-    throw withHint(
-      err,
-      terminal('It is the team setting: change it with `checkin config set team <team>`, or `checkin config unset team` for all your teams.'),
-    );
+    const words = ctx.advice;
+    throw words
+      ? withHint(
+          err,
+          terminal(
+            `It is the team setting: change it with \`${words.setSetting('team', '<team>')}\`, or \`${words.unsetSetting('team')}\` for all your teams.`,
+          ),
+        )
+      : err;
   });
 }
 

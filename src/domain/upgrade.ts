@@ -237,6 +237,16 @@ export interface Upgraded {
   archive: string;
 }
 
+/** The folder the binary is in cannot be written (the face says how to go on): nothing was changed. */
+export class FolderNotWritable extends CliError {
+  constructor(
+    readonly dir: string,
+    why: string,
+  ) {
+    super(`Cannot write in ${dir}, where checkin is (${why}): nothing was changed`, EXIT.FAILURE);
+  }
+}
+
 /**
  * Replaces the binary at `target` with the release's for this platform: downloads the archive the
  * release's SHA256SUMS lists, refuses it unless its SHA-256 is the listed one, unpacks `checkin`
@@ -260,11 +270,7 @@ export async function upgradeBinary(u: BinaryUpgrade): Promise<Upgraded> {
   try {
     work = fs.mkdtempSync(join(dir, '.checkin-upgrade-'));
   } catch (err) {
-    throw new CliError(
-      `Cannot write in ${dir}, where checkin is (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): nothing was changed`,
-      EXIT.FAILURE,
-      'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.',
-    );
+    throw new FolderNotWritable(dir, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
   }
   const backup = join(dir, `.${basename(u.target)}.old.${process.pid}`);
   try {
@@ -297,7 +303,7 @@ export async function upgradeBinary(u: BinaryUpgrade): Promise<Upgraded> {
     if (said !== u.latest.version) {
       fs.renameSync(backup, u.target);
       throw new CliError(
-        `The new checkin did not run: its --version ${said.startsWith('failed') ? said : `printed ${JSON.stringify(said)}, not ${u.latest.version}`}. The old one (${VERSION}) is back in ${u.target}.`,
+        `${said.startsWith('failed') ? `The new checkin did not run: ${said}` : `The new checkin says it is ${JSON.stringify(said)}, not ${u.latest.version}`}. The old one (${VERSION}) is back in ${u.target}.`,
       );
     }
     fs.rmSync(backup, { force: true });

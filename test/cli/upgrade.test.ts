@@ -143,8 +143,8 @@ describe('upgrading the install.sh binary', () => {
   });
 
   it.each([
-    ['broken', /its --version failed/],
-    ['liar', /its --version printed "1\.2\.3", not 99\.0\.0/],
+    ['broken', /did not run: failed/],
+    ['liar', /says it is "1\.2\.3", not 99\.0\.0/],
   ])('puts the old binary back when the new one (%s) does not run as the release says', async (folder, said) => {
     const { target, bytes } = installed();
     const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/${folder}` });

@@ -2,7 +2,9 @@
 // the error keeping its class; CHECKIN_DEBUG read one way for both faces.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
+import { CLI_ADVICE } from '../../src/commands/flags.js';
 import { debugFrom } from '../../src/context.js';
+import { UnknownIdError } from '../../src/domain/short-ids.js';
 import { describeError } from '../../src/error-text.js';
 import { CancelledError, CliError, EditorError, EXIT, ExitSignal, hintText, terminal, UnexpectedError, UsageError, withHint } from '../../src/errors.js';
 
@@ -28,6 +30,17 @@ describe('withHint', () => {
       'Words for anyone, even with `checkin` in them.',
     ]);
     expect(describeError(err, false, 'agent').lines).toEqual(['error: No check-in id starts with "zz"', 'Words for anyone, even with `checkin` in them.']);
+  });
+
+  it("an id nothing starts with: the domain says which kind, the face's words say what lists them; a face with none adds no advice", () => {
+    const cli = new UnknownIdError('goal update', 'ab12', CLI_ADVICE.listIds('goal update'));
+    expect(describeError(cli, false).lines).toEqual([
+      'error: No goal update id starts with "ab12"',
+      "`checkin goal update list <goal-id>` shows a goal's updates with their ids; give one, or the start of one.",
+    ]);
+    const other = new UnknownIdError('check-in', 'zz', 'list them here');
+    expect(describeError(other, false).lines[1]).toBe('`list them here` shows check-ins with their ids; give one, or the start of one.');
+    expect(describeError(new UnknownIdError('goal', 'ff'), false).lines).toEqual(['error: No goal id starts with "ff"']);
   });
 
   it("an editor quit with a failure status (vim's :cq) is a stop: exit 130, plain words, no advice about the editor; the kept line follows", () => {

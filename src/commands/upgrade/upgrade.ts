@@ -5,9 +5,19 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { buildKind } from '../../config/installation.js';
 import type { Context } from '../../context.js';
-import { installKind, latestRelease, platformName, upgradeBinary, upgradeCommand, isNewer, type InstallKind, type Latest } from '../../domain/upgrade.js';
+import {
+  FolderNotWritable,
+  installKind,
+  latestRelease,
+  platformName,
+  upgradeBinary,
+  upgradeCommand,
+  isNewer,
+  type InstallKind,
+  type Latest,
+} from '../../domain/upgrade.js';
 import { readState, writeState } from '../../domain/update-notice.js';
-import { CancelledError, CliError, UsageError } from '../../errors.js';
+import { CancelledError, CliError, UsageError, withHint } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
 
@@ -118,6 +128,8 @@ export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<vo
     io.out(`${plan}.\n`);
     if (!(await ctx.prompter().confirm('Upgrade?', { default: true }))) throw new CancelledError('Not upgraded');
   }
-  const done = await upgradeBinary({ target, latest, platform });
+  const done = await upgradeBinary({ target, latest, platform }).catch((err: unknown) => {
+    throw err instanceof FolderNotWritable ? withHint(err, 'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.') : err;
+  });
   io.out(`checkin upgraded from ${done.from} to ${done.to} (${done.target}).\n`);
 }
