@@ -64,8 +64,18 @@ export interface AdviceWords {
   edit(target: DraftTarget): string;
   /** What lists ids of `kind` (for an id nothing known starts with). */
   listIds(kind: IdKind): string;
-  /** What stores another service's URL and token. */
-  login(): string;
+  /** What logs in (stores the service's URL and a token); `how`: with the token in the settings file, or giving the URL. */
+  login(how?: 'insecure-storage' | 'api-url'): string;
+  /** What runs the checks again. */
+  doctor(): string;
+  /** What shows one request's exchange with the service. */
+  traced(): string;
+  /** What installs, runs now, or shows the state of the daily reminder. */
+  remind(step: 'install' | 'run' | 'status'): string;
+  /** What prints an agent's MCP entry for checkin. */
+  mcpConfig(agent: string): string;
+  /** What installs the Agent Skill (for one agent and scope, over its changes with `force`). */
+  skillInstall(place?: { agent: string; scope: string; force: boolean }): string;
   /** What sets the setting `key` to `value`, and what unsets it. */
   setSetting(key: string, value: string): string;
   unsetSetting(key: string): string;

@@ -83,7 +83,12 @@ export const CLI_ADVICE: AdviceWords = {
   list: () => 'checkin drafts',
   edit: (target) => `${resumeCommand(target)} -e`,
   listIds: (kind) => ({ 'check-in': 'checkin list', goal: 'checkin goals', 'goal update': 'checkin goal update list <goal-id>' })[kind],
-  login: () => 'checkin login',
+  login: (how) => (how ? `checkin login --${how}` : 'checkin login'),
+  doctor: () => 'checkin doctor',
+  traced: () => 'checkin --debug me',
+  remind: (step) => `checkin remind ${step}`,
+  mcpConfig: (agent) => `checkin mcp --print-config ${agent}`,
+  skillInstall: (place) => `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}` : ''}`,
   setSetting: (key, value) => `checkin config set ${key} ${value}`,
   unsetSetting: (key) => `checkin config unset ${key}`,
 };

@@ -1,5 +1,5 @@
 // `checkin doctor`'s checks: what can silently stop checkin from working, each found as ok, a
-// warning or a problem, with the fix in words. Read-only: nothing is written (not even the cache),
+// warning or a problem, with the fix in words (what to run in the face's: DoctorInput `words`). Read-only: nothing is written (not even the cache),
 // and at most one request goes out (GET /me, which says whether the token is accepted, whether
 // the service speaks API v2, and — in its RateLimit headers — how much of the rate budget is left).
 // Every child process and the request has a time limit. No value is secret in what comes back: the
@@ -19,7 +19,7 @@ import { fsReason } from '../config/files.js';
 import { buildKind } from '../config/installation.js';
 import { home } from '../config/paths.js';
 import { normalizeApiUrl } from '../config/store.js';
-import type { Context } from '../context.js';
+import type { AdviceWords, Context } from '../context.js';
 import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
 import { waitingDrafts } from './drafts-waiting.js';
@@ -73,6 +73,8 @@ export interface DoctorInput {
   cwd: string;
   /** How long the one request, and each child, may take (ms). */
   timeoutMs?: number;
+  /** What to run, in the face's words (the fixes name commands: the CLI's `CLI_ADVICE`). */
+  words: AdviceWords;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -87,19 +89,20 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
   const tilde = tildeOf(ctx.env);
   // The keychain first, in children with a time limit: the token is read from it in this process
   // only once a child has read it there (a keychain that hangs would hold this one without limit).
-  const keychainCheck = await keychain(ctx, timeoutMs);
-  const service = await tokenAndService(ctx, timeoutMs, tilde, keychainCheck.status !== 'problem');
+  const w = input.words;
+  const keychainCheck = await keychain(ctx, timeoutMs, w);
+  const service = await tokenAndService(ctx, timeoutMs, tilde, keychainCheck.status !== 'problem', w);
   const checks: Check[] = [
     service.token,
     service.service,
     keychainCheck,
     ...folders(ctx, tilde),
     await timeZone(ctx, service.zone),
-    await reminder(ctx, input.host, tilde),
-    mcp(ctx, input.cwd, tilde),
-    skill(ctx, input.cwd, tilde),
+    await reminder(ctx, input.host, tilde, w),
+    mcp(ctx, input.cwd, tilde, w),
+    skill(ctx, input.cwd, tilde, w),
     node(tilde),
-    outbox(ctx),
+    outbox(ctx, w),
   ];
   return checks;
 }
@@ -141,7 +144,13 @@ interface ServiceChecks {
   zone?: string | undefined;
 }
 
-async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: string) => string, keychainAnswers: boolean): Promise<ServiceChecks> {
+async function tokenAndService(
+  ctx: Context,
+  timeoutMs: number,
+  tilde: (p: string) => string,
+  keychainAnswers: boolean,
+  w: AdviceWords,
+): Promise<ServiceChecks> {
   const cfg = ctx.config();
   const url = cfg.apiUrl().value;
   const shownUrl = redactUrl(url);
@@ -150,21 +159,21 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
     const stored = cfg.read();
     if (!ctx.env.CHECKIN_TOKEN && !ctx.env.STEADY_TOKEN && !stored.token && stored.token_store === 'keychain' && !keychainAnswers) {
       return {
-        token: problem('token', 'kept in the keychain, which cannot give it (see keychain)', 'Run `checkin login` again, or set CHECKIN_TOKEN.'),
+        token: problem('token', 'kept in the keychain, which cannot give it (see keychain)', `Run \`${w.login()}\` again, or set CHECKIN_TOKEN.`),
         service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null),
       };
     }
     token = cfg.token();
   } catch (err) {
     return {
-      token: problem('token', `cannot be read: ${fsReason(err)}`, 'Run `checkin login` again, or set CHECKIN_TOKEN.'),
+      token: problem('token', `cannot be read: ${fsReason(err)}`, `Run \`${w.login()}\` again, or set CHECKIN_TOKEN.`),
       service: warning('service', `${shownUrl} not asked: there is no token to ask with`, null),
     };
   }
   if (!token) {
     return {
-      token: problem('token', 'none: not logged in', 'Run `checkin login` (or set CHECKIN_TOKEN; STEADY_TOKEN is read too).'),
-      service: warning('service', `${shownUrl} not asked: there is no token to ask with`, 'Log in first; then `checkin doctor` asks the service.'),
+      token: problem('token', 'none: not logged in', `Run \`${w.login()}\` (or set CHECKIN_TOKEN; STEADY_TOKEN is read too).`),
+      service: warning('service', `${shownUrl} not asked: there is no token to ask with`, `Log in first; then \`${w.doctor()}\` asks the service.`),
     };
   }
   const from = token.name ?? (token.where === 'keychain' ? 'the keychain' : tilde(cfg.file));
@@ -181,7 +190,7 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
       token: problem(
         'token',
         `${shown} cannot be sent: it is empty or holds a character HTTP headers cannot carry`,
-        'Copy the token again, exactly as the service shows it, and run `checkin login`.',
+        `Copy the token again, exactly as the service shows it, and run \`${w.login()}\`.`,
       ),
       service: warning('service', `${shownUrl} not asked: the token cannot be sent`, null),
     };
@@ -191,7 +200,7 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   } catch (err) {
     return {
       token: warning('token', `${shown} not checked: the API URL is refused`, null),
-      service: problem('service', (err as Error).message, 'Set CHECKIN_API_URL (or `checkin login --api-url`) to an https:// URL ending in /api/v2.'),
+      service: problem('service', (err as Error).message, `Set CHECKIN_API_URL (or \`${w.login('api-url')}\`) to an https:// URL ending in /api/v2.`),
     };
   }
   // One try, no retries: doctor sends one request and says what came back.
@@ -225,7 +234,7 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
         // Nothing listening on this machine: the client's own advice (start the sandbox) is the fix.
         err instanceof ApiError && why.startsWith('nothing is listening at') && err.suggestion
           ? hintText(err.suggestion)
-          : 'Check the network (and HTTPS_PROXY / NO_PROXY), and that CHECKIN_API_URL names the service; `checkin --debug me` shows the exchange.',
+          : `Check the network (and HTTPS_PROXY / NO_PROXY), and that CHECKIN_API_URL names the service; \`${w.traced()}\` shows the exchange.`,
       ),
       zone: cachedZone(),
     };
@@ -238,7 +247,7 @@ async function tokenAndService(ctx: Context, timeoutMs: number, tilde: (p: strin
   if (status === 401 || status === 403) {
     const said = status === 401 ? 'rejected (401: missing, wrong, expired or revoked)' : 'refused (403)';
     return {
-      token: problem('token', `${shown} ${said}`, 'Make a new token (Steady: My integrations) and run `checkin login`.'),
+      token: problem('token', `${shown} ${said}`, `Make a new token (Steady: My integrations) and run \`${w.login()}\`.`),
       service:
         budget.status === 'ok'
           ? ok('service', `${shownUrl} reachable (answered in ${ms} ms); ${budget.text}`)
@@ -320,7 +329,7 @@ function rateBudget(headers: Headers): { status: 'ok' | 'warning'; text: string;
 
 // ---- the keychain ------------------------------------------------------------------------------
 
-async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
+async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promise<Check> {
   const cfg = ctx.config();
   let stored;
   try {
@@ -343,7 +352,7 @@ async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
     return problem(
       'keychain',
       `your token is kept in the keychain, but ${store}`,
-      'Run `checkin login --insecure-storage` to keep it in the settings file (0600) instead.',
+      `Run \`${w.login('insecure-storage')}\` to keep it in the settings file (0600) instead.`,
     );
   let modulePath: string;
   try {
@@ -359,7 +368,7 @@ async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
     return problem(
       'keychain',
       'your token is kept in the keychain, but the keychain module is not installed',
-      'Reinstall checkin, or run `checkin login --insecure-storage`.',
+      `Reinstall checkin, or run \`${w.login('insecure-storage')}\`.`,
     );
   }
   const account = normalizeApiUrl(stored.api_url);
@@ -368,23 +377,23 @@ async function keychain(ctx: Context, timeoutMs: number): Promise<Check> {
     probeKeychain(modulePath, account, ctx.env, timeoutMs),
     probeKeychain(modulePath, account, scheduledEnvironment(ctx.env, url.name === 'CHECKIN_API_URL' ? url.value : undefined), timeoutMs),
   ]);
-  return keychainVerdict(store.name, here, scheduled);
+  return keychainVerdict(store.name, here, scheduled, w);
 }
 
 /** What the two look-ups (this session's, a scheduled run's) say together. */
-export function keychainVerdict(name: string, here: ProbeResult, scheduled: ProbeResult): Check {
+export function keychainVerdict(name: string, here: ProbeResult, scheduled: ProbeResult, w: AdviceWords): Check {
   const said = (r: ProbeResult) => ('error' in r ? `cannot be opened (${r.error})` : r.found ? 'holds the token' : 'has no token for this service');
   if (!('found' in here && here.found))
     return problem(
       'keychain',
       `${name} ${said(here)} from this session`,
-      'Run `checkin login` again (or `checkin login --insecure-storage` to keep the token in the settings file).',
+      `Run \`${w.login()}\` again (or \`${w.login('insecure-storage')}\` to keep the token in the settings file).`,
     );
   if (!('found' in scheduled && scheduled.found)) {
     return warning(
       'keychain',
       `${name} holds the token from this session, but ${said(scheduled)} from a scheduled run's environment`,
-      'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.',
+      `For the reminder, run \`${w.login('insecure-storage')}\`: the token is then kept in the settings file (0600), which a scheduled run can read.`,
     );
   }
   return ok('keychain', `${name} holds the token, from this session and from a scheduled run's environment`);
@@ -515,14 +524,14 @@ function previousFire(at: TimeOfDay, days: number[], now: Date): Date | undefine
   return undefined;
 }
 
-async function reminder(ctx: Context, host: Host, tilde: (p: string) => string): Promise<Check> {
+async function reminder(ctx: Context, host: Host, tilde: (p: string) => string, w: AdviceWords): Promise<Check> {
   let found: Installed[];
   try {
     found = await installedReminders(host, undefined);
   } catch (err) {
     return warning('reminder', `could not be looked for: ${(err as Error).message}`, null);
   }
-  if (found.length === 0) return ok('reminder', 'not installed (`checkin remind install` sets one up)');
+  if (found.length === 0) return ok('reminder', `not installed (\`${w.remind('install')}\` sets one up)`);
   const r = found[0]!;
   const when = r.schedule ? ` at ${formatAt(r.schedule.at)} on ${formatDays(r.schedule.days)}` : '';
   const what = `${MECHANISM_NAME[r.mechanism]}${when}${found.length > 1 ? ` (and ${found.length - 1} more)` : ''}`;
@@ -537,7 +546,7 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string):
   };
   if (r.enabled === false) {
     notes.push('not enabled');
-    worse('problem', 'Run `checkin remind install` again in a session with a systemd user manager.');
+    worse('problem', `Run \`${w.remind('install')}\` again in a session with a systemd user manager.`);
   }
   const last = lastReminderRun(ctx.config().paths.state);
   if (last === 'damaged') {
@@ -554,11 +563,11 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string):
     }[last.outcome];
     notes.push(`last run ${day} UTC ${said}`);
     if (last.outcome === 'failed')
-      worse('problem', 'Fix what the run said (the token, the service, the keychain: see above), then `checkin remind run` tries it now.');
+      worse('problem', `Fix what the run said (the token, the service, the keychain: see above), then \`${w.remind('run')}\` tries it now.`);
     const expected = r.schedule && previousFire(r.schedule.at, r.schedule.days, ctx.now());
     if (expected && Date.parse(last.at) < expected.getTime() - 3_600_000) {
       notes.push(`none since, though it was due ${expected.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
-      worse('warning', 'The scheduler is not running it: `checkin remind status` shows it; `checkin remind install` again.');
+      worse('warning', `The scheduler is not running it: \`${w.remind('status')}\` shows it; \`${w.remind('install')}\` again.`);
     }
   }
   if (!host.find(notifierName(host))) {
@@ -567,21 +576,21 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string):
   } else if (r.mechanism === 'crontab' && r.line !== undefined && !r.line.includes('DBUS_SESSION_BUS_ADDRESS=')) {
     // cron starts the run without the desktop's session bus, which notify-send shows notifications through.
     notes.push('cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)');
-    worse('warning', 'Run `checkin remind install` again from your desktop session: the line then carries its bus address.');
+    worse('warning', `Run \`${w.remind('install')}\` again from your desktop session: the line then carries its bus address.`);
   }
   const cfg = ctx.config();
   const stored = cfg.read();
   if (!stored.token && stored.token_store !== 'keychain') {
     const name = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
     notes.push(name ? `the token comes from ${name}, which a scheduled run does not have` : 'no token is stored for it to use');
-    worse('problem', 'Run `checkin login --insecure-storage` so that the token is stored where a scheduled run can read it.');
+    worse('problem', `Run \`${w.login('insecure-storage')}\` so that the token is stored where a scheduled run can read it.`);
   }
   return { id: 'reminder', status, message: `${what}: ${notes.join('; ')}`, fix };
 }
 
 // ---- MCP registrations -------------------------------------------------------------------------------
 
-function mcp(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
+function mcp(ctx: Context, cwd: string, tilde: (p: string) => string, w: AdviceWords): Check {
   const { found, unreadable } = readRegistrations(ctx.env, cwd);
   const where = found.map((r) => `${r.agent} (${tilde(r.file)})`).join(', ');
   const leaked = found.filter((r) => r.tokenInFile);
@@ -599,7 +608,7 @@ function mcp(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
     return warning(
       'mcp',
       `registered in ${where}, but ${tilde(r.file)} starts "${basename(r.command)}", which is not ${isAbsolute(r.command) ? 'there' : 'on PATH here'}`,
-      `Give the full path of checkin in ${tilde(r.file)} (\`command -v checkin\`), or \`checkin mcp --print-config ${r.agent === 'Claude Code' ? 'claude' : r.agent === 'VS Code' ? 'vscode' : r.agent.toLowerCase()}\` for a fresh entry.`,
+      `Give the full path of checkin in ${tilde(r.file)} (\`command -v checkin\`), or \`${w.mcpConfig(r.agent === 'Claude Code' ? 'claude' : r.agent === 'VS Code' ? 'vscode' : r.agent.toLowerCase())}\` for a fresh entry.`,
     );
   }
   if (unreadable.length > 0)
@@ -608,13 +617,13 @@ function mcp(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
       `${unreadable.map(tilde).join(', ')} cannot be read${found.length ? `; registered in ${where}` : ''}`,
       'Fix or remove the file: the agent cannot read it either.',
     );
-  if (found.length === 0) return ok('mcp', 'not registered with Claude Code, Codex, VS Code or Cursor (`checkin mcp --print-config claude` shows how)');
+  if (found.length === 0) return ok('mcp', `not registered with Claude Code, Codex, VS Code or Cursor (\`${w.mcpConfig('claude')}\` shows how)`);
   return ok('mcp', `registered in ${where}`);
 }
 
 // ---- the skill ----------------------------------------------------------------------------------------
 
-function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
+function skill(ctx: Context, cwd: string, tilde: (p: string) => string, w: AdviceWords): Check {
   let places: SkillPlace[];
   try {
     places = skillPlaces(ctx.env, cwd).filter((p) => p.state.kind !== 'missing');
@@ -622,7 +631,7 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
     return warning('skill', `not checked: ${(err as Error).message}`, null);
   }
   const label = (p: SkillPlace) => `${agentName(p.agent)} (${p.scope}, ${tilde(p.file)})`;
-  if (places.length === 0) return ok('skill', 'not installed for any agent (`checkin skill install` adds it)');
+  if (places.length === 0) return ok('skill', `not installed for any agent (\`${w.skillInstall()}\` adds it)`);
   const old = places.filter(
     (p) => (p.state.kind === 'other' && p.state.older) || (p.state.kind === 'changed' && p.state.version !== undefined && olderThan(p.state.version, VERSION)),
   );
@@ -633,10 +642,10 @@ function skill(ctx: Context, cwd: string, tilde: (p: string) => string): Check {
     return warning(
       'skill',
       `${label(p)} is checkin ${v}'s; this checkin is ${VERSION}${old.length > 1 ? ` (and ${old.length - 1} more older copies)` : ''}`,
-      `checkin skill install --agent ${p.agent} --scope ${p.scope}${p.state.kind === 'changed' ? ' --force (it has changes of its own)' : ''}`,
+      `${w.skillInstall({ agent: p.agent, scope: p.scope, force: p.state.kind === 'changed' })}${p.state.kind === 'changed' ? ' (it has changes of its own)' : ''}`,
     );
   }
-  if (unreadable.length > 0) return warning('skill', `${label(unreadable[0]!)} cannot be read`, 'Remove it, then `checkin skill install`.');
+  if (unreadable.length > 0) return warning('skill', `${label(unreadable[0]!)} cannot be read`, `Remove it, then \`${w.skillInstall()}\`.`);
   const say = (p: SkillPlace) =>
     `${label(p)}: ${p.state.kind === 'current' ? 'written by this checkin' : p.state.kind === 'other' ? `written by checkin ${p.state.version}` : 'changed by you'}`;
   return ok('skill', places.map(say).join('; '));
@@ -664,7 +673,7 @@ function node(tilde: (p: string) => string): Check {
 
 // ---- the outbox ----------------------------------------------------------------------------------------
 
-function outbox(ctx: Context): Check {
+function outbox(ctx: Context, w: AdviceWords): Check {
   let drafts;
   try {
     drafts = waitingDrafts(ctx);
@@ -684,7 +693,7 @@ function outbox(ctx: Context): Check {
       ? warning(
           'outbox',
           `no drafts waiting for this account; ${others}`,
-          '`checkin drafts` lists them; `checkin drafts send <id>` sends one here once you say yes, `checkin drafts drop <id>` drops it.',
+          `\`${w.list()}\` lists them; \`${w.send('<id>')}\` sends one here once you say yes, \`${w.drop('<id>')}\` drops it.`,
         )
       : ok('outbox', 'no drafts waiting');
   }
@@ -697,5 +706,5 @@ function outbox(ctx: Context): Check {
     ...(maybe ? [`${maybe} may have reached the service`] : []),
     ...(others ? [others] : []),
   ];
-  return warning('outbox', parts.join(', '), '`checkin drafts` lists them; `checkin drafts send <id>` sends one, `checkin drafts drop <id>` drops it.');
+  return warning('outbox', parts.join(', '), `\`${w.list()}\` lists them; \`${w.send('<id>')}\` sends one, \`${w.drop('<id>')}\` drops it.`);
 }

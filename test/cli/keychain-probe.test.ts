@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_ADVICE } from '../../src/commands/flags.js';
 import { keychainVerdict } from '../../src/domain/doctor.js';
 import { probeKeychain, scheduledEnvironment } from '../../src/system/probes.js';
 import { tempDir } from '../helpers/cleanup.js';
@@ -28,15 +29,15 @@ describe('the keychain, from this session and from a scheduled run', () => {
     const scheduled = await probeKeychain(mod, 'https://x.example/api/v2', scheduledEnvironment(session, undefined), 10_000);
     expect(scheduled).toEqual({ error: 'Platform secure storage failure: no session bus' });
     expect(JSON.stringify([here, scheduled])).not.toContain('secret');
-    expect(keychainVerdict('the system keychain', here, scheduled)).toEqual({
+    expect(keychainVerdict('the system keychain', here, scheduled, CLI_ADVICE)).toEqual({
       id: 'keychain',
       status: 'warning',
       message:
         "the system keychain holds the token from this session, but cannot be opened (Platform secure storage failure: no session bus) from a scheduled run's environment",
       fix: 'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.',
     });
-    expect(keychainVerdict('the system keychain', here, here).status).toBe('ok');
-    expect(keychainVerdict('the system keychain', { found: false }, here).status).toBe('problem');
+    expect(keychainVerdict('the system keychain', here, here, CLI_ADVICE).status).toBe('ok');
+    expect(keychainVerdict('the system keychain', { found: false }, here, CLI_ADVICE).status).toBe('problem');
   });
 
   it('a keychain that never answers is given up on at the time limit (the child killed)', async () => {

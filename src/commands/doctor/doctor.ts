@@ -10,6 +10,7 @@ import { systemHost, type Host } from '../../system/programs.js';
 import { EXIT, ExitSignal } from '../../errors.js';
 import { doctorView } from '../../ui/doctor-view.js';
 import { jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
+import { CLI_ADVICE } from '../flags.js';
 
 export interface DoctorOptions {
   json?: JsonFlag;
@@ -33,7 +34,7 @@ export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(
 
 export async function runDoctor(ctx: Context, opts: DoctorOptions, host: Host): Promise<void> {
   if (opts.keychainProbe !== undefined) return ctx.io.out(keychainLookup(ctx.env, opts.keychainProbe));
-  const checks = await diagnose(ctx, { host, cwd: process.cwd() });
+  const checks = await diagnose(ctx, { host, cwd: process.cwd(), words: CLI_ADVICE });
   await printOne(ctx.io, ctx.now(), checks, opts.json, doctorView);
   if (anyProblem(checks)) throw new ExitSignal(EXIT.FAILURE);
 }
