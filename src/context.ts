@@ -34,7 +34,7 @@ export interface Context {
   onTrace: TraceHook;
   prompter(): Prompter;
   editor(): Editor;
-  /** How this face words the outbox's advice (the CLI's: commands/advice.ts; set by main.ts `run`); the agent face words its own from the draft's id. */
+  /** How this face words what to run (the CLI's: commands/flags.ts `CLI_ADVICE`, set by main.ts `run`). */
   advice?: AdviceWords;
   /** Releases what was built (keep-alive sockets), so the process exits at once. */
   close(): Promise<void>;
@@ -44,8 +44,9 @@ export type { DraftTarget };
 
 /**
  * What to run, in a face's words: the domain says what happened (which target, that something was
- * kept, which kind of id was not found) and the face says what to run. The agent face sets none and
- * words its own from the data (src/mcp).
+ * kept, which kind of id was not found) and the face says what to run. The domain gives these words
+ * as advice for a terminal (errors.ts `terminal()`), which the agent face leaves out: under
+ * `checkin mcp` the context is still the CLI's, and the agent's own words come from the data (src/mcp).
  */
 export interface AdviceWords {
   /** What sends everything waiting for `target`. */

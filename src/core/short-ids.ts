@@ -2,10 +2,10 @@
 // two ids of the same listing share them, so every short id names one id of that listing. And the
 // other way: which ids a typed prefix names. Pure.
 
-/** The length of a short id when nothing collides (a UUID's first group: 8 hex characters). */
 /** The kinds of id a short one may stand for. */
 export type IdKind = 'check-in' | 'goal' | 'goal update';
 
+/** The length of a short id when nothing collides (a UUID's first group: 8 hex characters). */
 export const SHORT_ID = 8;
 /** A prefix shorter than this is not taken for an id (git's floor). */
 export const MIN_PREFIX = 4;

@@ -1,7 +1,8 @@
 // `checkin doctor`'s checks: what can silently stop checkin from working, each found as ok, a
-// warning or a problem, with the fix in words (what to run in the face's: DoctorInput `words`). Read-only: nothing is written (not even the cache),
-// and at most one request goes out (GET /me, which says whether the token is accepted, whether
-// the service speaks API v2, and — in its RateLimit headers — how much of the rate budget is left).
+// warning or a problem, with the fix in words (what to run in the face's: DoctorInput `words`).
+// Read-only: nothing is written (not even the cache), and at most one request goes out (GET /me,
+// which says whether the token is accepted, whether the service speaks API v2, and — in its
+// RateLimit headers — how much of the rate budget is left).
 // Every child process and the request has a time limit. No value is secret in what comes back: the
 // token is never in it (only its prefix), paths under the home folder are written with ~, an API
 // URL loses any user name, password and query, and no e-mail address or registration's

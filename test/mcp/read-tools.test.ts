@@ -80,6 +80,9 @@ describe('checkin mcp: goals', () => {
     const none = await s.call('goal', { goal_id: 'ffff0000' });
     expect(none.isError).toBe(true);
     expect(text(none)).toContain('No goal id starts with "ffff0000"');
+    // The CLI's words for what lists goals are terminal advice: not in the agent's answer.
+    expect(text(none)).not.toContain('checkin goals');
+    expect(text(none)).not.toContain('with their ids');
   });
 });
 
