@@ -61,6 +61,18 @@ export function useMcpSandbox(take: (sb: Sandbox, env: NodeJS.ProcessEnv) => voi
   };
 }
 
+/**
+ * Who a check-in is shared with, in the question's words ("Platform, Mobile"), as the service's own
+ * record says: the calendar decides it (a team that checks in on weekdays only is not on a Saturday's
+ * or Sunday's), so a test reads it from the data it set up, never writes it down.
+ */
+export function sharedWith(sb: Sandbox, personId: string, date: string): string {
+  return sb.service
+    .view(personId, date)
+    .teams.map((t) => t.name)
+    .join(', ');
+}
+
 /** How either client starts the server: the built CLI's `mcp`, in the test's environment (or the one named), its stderr kept. */
 function serverProcess(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv) {
   return {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
-import { text, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
+import { sharedWith, text, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
 
 import type { AgentFace } from '../../src/commands/mcp/mcp.js';
 import type * as server from '../../src/mcp/server.js';
@@ -605,7 +605,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
   it("draft_comment and draft_goal_update beside the person's kept comment and update: new entries, theirs untouched; send_comment posts only the agent's", async () => {
     const s = await connect({ answer: 'accept' });
     await today(s);
-    const { id, date } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string; date: string };
+    const { id, date, person } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string; date: string; person: { id: string } };
     const goals = (await (await fetch(`${sb.url}/goals`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as Array<{ id: string }>;
     sb.inject({ method: 'POST', ...down }, { method: 'POST', ...down });
     expect((await runCli(['comments', id, '--add', '-'], { env, input: 'PERSON TYPED THIS comment' })).code).toBe(1);
@@ -633,7 +633,7 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     const sent = await s.call('send_comment', { draft_id: c.structuredContent!.draft_id });
     expect(sent.structuredContent).toMatchObject({ sent: true, comment: { body: 'agent comment' } });
     // The question names whose check-in, which day and who sees it, and the comment's length (changed on purpose: it named the check-in's id only).
-    expect(s.asked).toEqual([`Post this comment on your check-in for ${date} (shared with Platform, Mobile)?\n\n${sec('The comment', 'agent comment')}`]);
+    expect(s.asked).toEqual([`Post this comment on your check-in for ${date} (shared with ${sharedWith(sb, person.id, date)})?\n\n${sec('The comment', 'agent comment')}`]);
     expect(writes()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
     expect(bodiesOf('POST')).toEqual([{ body: 'agent comment' }]);
     expect(draftFiles()).toEqual([...theirs, `${g.structuredContent!.draft_id}.json`].sort());
@@ -643,11 +643,15 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
 
 describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () => {
   /** Yesterday's check-in and a comment drafted on it. */
-  async function drafted(s: Session): Promise<{ on: string; date: string; id: string }> {
-    const { id: on, date } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string; date: string };
+  async function drafted(s: Session): Promise<{ on: string; date: string; id: string; teams: string }> {
+    const { id: on, date, person } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as {
+      id: string;
+      date: string;
+      person: { id: string };
+    };
     const id = (await s.call('draft_comment', { on: 'check-in', id: on, body: 'Once only' })).structuredContent!.draft_id as string;
     sb.requests.length = 0;
-    return { on, date, id };
+    return { on, date, id, teams: sharedWith(sb, person.id, date) };
   }
   const beingSent = (id: string, pid: number) =>
     new RegExp(
@@ -661,7 +665,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     let othersBack!: () => void;
     const back = new Promise<void>((resolve) => (othersBack = resolve));
     const s = await connect({ answer: async () => (await bounded(back), 'accept') });
-    const { on, date, id } = await drafted(s);
+    const { on, date, id, teams } = await drafted(s);
     let returned = 0;
     const calls = [0, 1, 2].map((i) =>
       s.call('send_comment', { draft_id: id }).then((r) => {
@@ -676,7 +680,7 @@ describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () =>
     expect(ok[0]!.r.structuredContent).toMatchObject({ sent: true, draft_id: id, draft_kept: false, comment: { body: 'Once only' } });
     expect(refused).toHaveLength(2);
     for (const { r } of refused) expect(text(r)).toMatch(beingSent(id, s.pid));
-    expect(s.asked).toEqual([`Post this comment on your check-in for ${date} (shared with Platform, Mobile)?\n\n${sec('The comment', 'Once only')}`]);
+    expect(s.asked).toEqual([`Post this comment on your check-in for ${date} (shared with ${teams})?\n\n${sec('The comment', 'Once only')}`]);
     expect(writes()).toEqual([`POST /api/v2/check-ins/${on}/comments`]);
     expect(bodiesOf('POST')).toEqual([{ body: 'Once only' }]);
     // Sent: the entry and its claim are gone, and a later send finds nothing.
