@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { CLI_WORDS_RE, runCli, spawnCli } from '../helpers/cli.js';
+import { CLI_WORDS_RE, FAKED_CLOCK_ARGS, runCli, spawnCli } from '../helpers/cli.js';
 import { describeRequest } from '../helpers/harness.js';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
@@ -50,7 +50,8 @@ describe('the built binary', () => {
     const { promisify } = await import('node:util');
     const { existsSync, readFileSync, rmSync } = await import('node:fs');
     // Asynchronously: the sandbox answers in this process.
-    const sh = async (command: string) => (await promisify(execFile)('env', ['-i', 'sh', '-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
+    const sh = async (command: string) =>
+      (await promisify(execFile)('env', ['-i', ...FAKED_CLOCK_ARGS, 'sh', '-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
     const { join } = await import('node:path');
     // A user who logged in: the token is stored, not in the environment (cron would not have it).
     const user = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined };

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { BIN, FAKED_CLOCK_ARGS, ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { entryOf, writeOldDraft } from '../helpers/earlier.js';
 import { describeRequest } from '../helpers/harness.js';
@@ -102,7 +102,8 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
   it('the cron line quotes every path: run with `env -i sh -c` from an install folder with a space, %, a quote and ü in its name', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const sh = async (command: string) => (await promisify(execFile)('env', ['-i', '/bin/sh', '-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
+    const sh = async (command: string) =>
+      (await promisify(execFile)('env', ['-i', ...FAKED_CLOCK_ARGS, '/bin/sh', '-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
     const u = oddUser();
     // An installed copy in a folder as hard to spell as the home.
     const pkg = join(u.root, "app 100% Zoë's ü");

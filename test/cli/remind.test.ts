@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { CLI_WORDS, CLI_WORDS_RE, runCli } from '../helpers/cli.js';
+import { CLI_WORDS, CLI_WORDS_RE, FAKED_CLOCK_ARGS, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { standIns } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
@@ -125,7 +125,7 @@ describe('checkin remind with a systemd user manager', () => {
       `PATH=${[...new Set([CLI_WORDS[0]!.replace(/\/[^/]+$/, ''), stand.dir, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`,
     ]);
     expect(cmd.argv).toEqual([...CLI_WORDS, 'remind', 'run']);
-    const fire = async () => (await run('env', ['-i', ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
+    const fire = async () => (await run('env', ['-i', ...FAKED_CLOCK_ARGS, ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
 
     expect(await fire()).toBe('');
     expect(stand.read('notified')).toBe(NOTIFIED);
@@ -144,7 +144,7 @@ describe('checkin remind with a systemd user manager', () => {
     const u = await user(stand);
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     const cmd = unitCommand(readFileSync(join(unitDir(u), 'checkin-remind.service'), 'utf8'));
-    const fire = async () => (await run('env', ['-i', ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
+    const fire = async () => (await run('env', ['-i', ...FAKED_CLOCK_ARGS, ...cmd.env, ...cmd.argv], { encoding: 'utf8', timeout: 15_000 })).stdout;
     const data = sb.service.data;
     const ada = data.tokens.find((t) => t.token === sb.token)!.person_id;
 
@@ -187,7 +187,7 @@ describe('checkin remind with a systemd user manager', () => {
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     const cmd = unitCommand(readFileSync(join(unitDir(u), 'checkin-remind.service'), 'utf8'));
     rmSync(join(stand.dir, 'notify-send'));
-    const out = await run('env', ['-i', ...cmd.env, 'PATH=/nonexistent', ...cmd.argv], { encoding: 'utf8', timeout: 15_000 });
+    const out = await run('env', ['-i', ...FAKED_CLOCK_ARGS, ...cmd.env, 'PATH=/nonexistent', ...cmd.argv], { encoding: 'utf8', timeout: 15_000 });
     expect(out.stdout).toBe("Today's check-in is still pending: run checkin today\n");
   });
 
@@ -287,7 +287,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
 
     // What cron runs: the command after the five time fields, \% turned back into %, nothing in the environment.
     const command = line.split(' ').slice(5).join(' ').replace(/\\%/g, '%');
-    expect((await run('env', ['-i', 'sh', '-c', command], { encoding: 'utf8', timeout: 15_000 })).stdout).toBe('');
+    expect((await run('env', ['-i', ...FAKED_CLOCK_ARGS, 'sh', '-c', command], { encoding: 'utf8', timeout: 15_000 })).stdout).toBe('');
     expect(stand.read('notified')).toBe(NOTIFIED);
 
     const removed = await runCli(['remind', 'remove'], { env: u });

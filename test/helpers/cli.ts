@@ -54,6 +54,17 @@ export interface CliResult {
  * home's alone, never listed or sent by another test's checkin, and what it leaves there is said
  * (cleanup.ts scratchDir()).
  */
+/**
+ * Under Debian's `faketime` (.ci/run's dated passes), what keeps a child on the clock the test and its
+ * sandbox have: libfaketime's preload and its offset, shared by children. Empty otherwise. Passed to
+ * every checkin a test starts, and put after `env -i` where a test runs one as cron or systemd would
+ * (`FAKED_CLOCK_ARGS`): the machine's clock is the test's, not part of the environment under test.
+ */
+export const FAKED_CLOCK: Record<string, string> = Object.fromEntries(
+  Object.entries(process.env).filter((e): e is [string, string] => /^(FAKETIME|LD_PRELOAD$)/.test(e[0]) && e[1] !== undefined),
+);
+export const FAKED_CLOCK_ARGS: string[] = Object.entries(FAKED_CLOCK).map(([k, v]) => `${k}=${v}`);
+
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -71,6 +82,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     CHECKIN_NO_UPDATE_NOTIFIER: '1',
   };
   env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');
+  Object.assign(env, FAKED_CLOCK);
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -67,10 +67,7 @@ export function useMcpSandbox(take: (sb: Sandbox, env: NodeJS.ProcessEnv) => voi
  * or Sunday's), so a test reads it from the data it set up, never writes it down.
  */
 export function sharedWith(sb: Sandbox, personId: string, date: string): string {
-  return sb.service
-    .view(personId, date)
-    .teams.map((t) => t.name)
-    .join(', ');
+  return (sb.service.view(personId, date).teams ?? []).map((t) => t.name).join(', ');
 }
 
 /** How either client starts the server: the built CLI's `mcp`, in the test's environment (or the one named), its stderr kept. */

@@ -605,7 +605,11 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
   it("draft_comment and draft_goal_update beside the person's kept comment and update: new entries, theirs untouched; send_comment posts only the agent's", async () => {
     const s = await connect({ answer: 'accept' });
     await today(s);
-    const { id, date, person } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as { id: string; date: string; person: { id: string } };
+    const { id, date, person } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as {
+      id: string;
+      date: string;
+      person: { id: string };
+    };
     const goals = (await (await fetch(`${sb.url}/goals`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as Array<{ id: string }>;
     sb.inject({ method: 'POST', ...down }, { method: 'POST', ...down });
     expect((await runCli(['comments', id, '--add', '-'], { env, input: 'PERSON TYPED THIS comment' })).code).toBe(1);
@@ -633,7 +637,9 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
     const sent = await s.call('send_comment', { draft_id: c.structuredContent!.draft_id });
     expect(sent.structuredContent).toMatchObject({ sent: true, comment: { body: 'agent comment' } });
     // The question names whose check-in, which day and who sees it, and the comment's length (changed on purpose: it named the check-in's id only).
-    expect(s.asked).toEqual([`Post this comment on your check-in for ${date} (shared with ${sharedWith(sb, person.id, date)})?\n\n${sec('The comment', 'agent comment')}`]);
+    expect(s.asked).toEqual([
+      `Post this comment on your check-in for ${date} (shared with ${sharedWith(sb, person.id, date)})?\n\n${sec('The comment', 'agent comment')}`,
+    ]);
     expect(writes()).toEqual([`POST /api/v2/check-ins/${id}/comments`]);
     expect(bodiesOf('POST')).toEqual([{ body: 'agent comment' }]);
     expect(draftFiles()).toEqual([...theirs, `${g.structuredContent!.draft_id}.json`].sort());
@@ -644,7 +650,11 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
 describe('checkin mcp: one draft is sent at most once (issue 29, case 7)', () => {
   /** Yesterday's check-in and a comment drafted on it. */
   async function drafted(s: Session): Promise<{ on: string; date: string; id: string; teams: string }> {
-    const { id: on, date, person } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as {
+    const {
+      id: on,
+      date,
+      person,
+    } = (await s.call('get_checkin', { day: 'yesterday' })).structuredContent!.check_in as {
       id: string;
       date: string;
       person: { id: string };

@@ -105,7 +105,7 @@ describe('checkin stats on an 80-column terminal', () => {
     const figures = await json(['stats', '--weeks', '26']);
     const s = await screen(['stats', '--weeks', '26'], 40, { NO_COLOR: '1' });
     const lines = s.text().split('\n');
-    expect(lines.slice(0, 3).join(' ')).toMatch(/the last 18 drawn \(the\s+terminal is\s+narrow\)/);
+    expect(lines.slice(0, 3).join(' ')).toMatch(/the\s+last\s+18\s+drawn\s+\(the\s+terminal\s+is\s+narrow\)/);
     const byDate = new Map<string, DayCell>(figures.days.map((d: DayCell) => [d.date, d]));
     const cal = lines.findIndex((l) => l.startsWith('Mon '));
     expect(lines.slice(cal, cal + 7)).toEqual(rows(figures.since, figures.until, 18, (d) => personCell(byDate.get(d)!), 2).map((l) => l));
