@@ -13,24 +13,26 @@ import { sanitize } from './sanitize.js';
 import { displayWidth } from './width.js';
 import { wrap, wrapHelp } from './wrap.js';
 
-/** Inline Markdown as styled text: code spans, emphasis, links (their address when it leaves the docs), escapes. */
+/** Inline Markdown as styled text: code spans, emphasis (around a code span too), links (their address when it leaves the docs), escapes. */
 function inline(text: string, c: Colors): string {
-  return text
-    .split(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/)
-    .map((part, i) => {
-      if (i % 3 === 1) return '';
-      if (i % 3 === 2) return c.cyan(part);
-      return part
-        .replace(/!?\[([^\]]*)\]\(([^()\s]*)\)/g, (_m, t: string, url: string) => (/^https?:/.test(url) ? `${t} (${url})` : t))
-        .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
-        .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*|__(?=\S)([\s\S]*?\S)__(?!\w)/g, (_m, a?: string, b?: string) => c.bold(a ?? b ?? ''))
-        .replace(/(^|[^*\w\\])\*(?=[^*\s])([^*]*[^*\s])?\*(?!\*)|(^|\W)_(?=[^_\s])([^_]*[^_\s])?_(?!\w)/g, (m, p1?: string, _a?: string, p2?: string) => {
-          const pre = p1 ?? p2 ?? '';
-          return pre + c.italic(m.slice(pre.length + 1, -1));
-        })
-        .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  // The code spans first, each put back after the rest is read: their text is as written (no
+  // emphasis, no escapes), and emphasis around one ("**`Not logged in`**") is still emphasis.
+  const code: string[] = [];
+  const held = text.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _ticks: string, body: string) => {
+    // CommonMark: one space each side is taken off a span that has both (so a span can hold a back-tick: `` `x` ``).
+    code.push(/^ [\s\S]* $/.test(body) && body.trim() !== '' ? body.slice(1, -1) : body);
+    return `\u{F0000}${code.length - 1}\u{F0001}`;
+  });
+  return held
+    .replace(/!?\[([^\]]*)\]\(([^()\s]*)\)/g, (_m, t: string, url: string) => (/^https?:/.test(url) ? `${t} (${url})` : t))
+    .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+    .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*|__(?=\S)([\s\S]*?\S)__(?!\w)/g, (_m, a?: string, b?: string) => c.bold(a ?? b ?? ''))
+    .replace(/(^|[^*\w\\])\*(?=[^*\s])([^*]*[^*\s])?\*(?!\*)|(^|\W)_(?=[^_\s])([^_]*[^_\s])?_(?!\w)/g, (m, p1?: string, _a?: string, p2?: string) => {
+      const pre = p1 ?? p2 ?? '';
+      return pre + c.italic(m.slice(pre.length + 1, -1));
     })
-    .join('');
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/\u{F0000}(\d+)\u{F0001}/gu, (_m, n: string) => c.cyan(code[Number(n)]!));
 }
 
 const cells = (row: string) =>

@@ -59,6 +59,12 @@ describe('help topics in an 80- and a 40-column terminal', () => {
         expect(lines.filter((l) => /^#{1,6} |^\s*```/.test(l))).toEqual([]);
         // A link shows as its text (and an address leaving the docs after it), never as [text](target).
         expect(lines.join('\n')).not.toMatch(/\]\((?:https?:|\.{0,2}\/|#|[\w.-]+\.md)/);
+        // No emphasis marker or escaped back-tick left outside what a topic shows to be typed (its code
+        // spans, whose text is as written: `**bold**`): bold around a span is bold ("**`Not logged in`**").
+        const flat = (t: string) => t.replace(/\s+/g, ' ');
+        let shown = flat(lines.join(' '));
+        for (const m of TOPICS[name]!.text.matchAll(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g)) shown = shown.split(flat(m[2]!.trim())).join(' ');
+        expect(shown.match(/\S*(?:\*\*|\\`)\S*/g) ?? []).toEqual([]);
       });
     }
 

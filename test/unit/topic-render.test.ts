@@ -63,3 +63,20 @@ describe('code blocks in a rendered topic', () => {
     );
   });
 });
+
+describe('inline Markdown in a rendered topic', () => {
+  it('bold around a code span is bold, its text as written; a span in two back-ticks holds one, its edge spaces taken off', async () => {
+    expect(await render('- **`Not logged in: no token found`** (exit 4) — run `checkin login`.\n')).toBe(
+      '- Not logged in: no token found (exit 4) — run checkin login.\n',
+    );
+    expect(await render("(`` Today's check-in is pending: run `checkin today` ``).\n")).toBe("(Today's check-in is pending: run `checkin today`).\n");
+    // Inside a span nothing is read: no emphasis, no escape, no link.
+    expect(await render('`**a** \\* [b](c.md)` and \\*d\\*\n')).toBe('**a** \\* [b](c.md) and *d*\n');
+  });
+
+  it('colours: the span cyan, the bold around it bold', async () => {
+    const out = renderTopic('**`x`**\n', await makeColors(1), 80);
+    expect(out).toContain('\u001b[1m');
+    expect(out).toContain('\u001b[36mx');
+  });
+});
