@@ -1,12 +1,16 @@
 // One reason per refusal, said once, in checkin's words (issue 48, case 8), as a person meets it: the
 // built CLI against the sandbox, its exact stderr and exit code, what the service received, and the
 // outbox's rows. A piped resume whose only draft is an agent's says that it needs the person's yes
-// (and how to give it); a draft another checkin holds is said as held, never as "no draft".
-import { describe, expect, it } from 'vitest';
+// (and how to give it); a draft another checkin holds is said as held, never as "no draft"; a drafts
+// database checkin cannot use is named with the reason in checkin's words (a folder, a link, the
+// disk failing), and said once however often the run looks.
+import { mkdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { useMcp, type Answer } from '../helpers/mcp.js';
-import { outboxRows } from '../helpers/outbox.js';
+import { draftsDir, outboxDb, outboxRows, rowsIn } from '../helpers/outbox.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 let sb: Sandbox;
@@ -18,6 +22,9 @@ useSandboxEnv((s, e) => {
 const connect = useMcp(() => env);
 const writes = () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const configDir = () => env.CHECKIN_CONFIG_DIR!;
+/** Where checkin keeps drafts when its drafts folder cannot be used: $TMPDIR/checkin-<uid>/drafts. */
+const fallbackDir = () => join(env.TMPDIR!, `checkin-${process.getuid!()}`, 'drafts');
+const DOWN = { method: 'POST', path: '/activities', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' };
 
 /** An activity the agent kept: log_activity from a client that cannot ask the person is refused, its draft kept. */
 async function agentDraft(description: string): Promise<string> {
@@ -93,5 +100,63 @@ describe('a draft another checkin holds', () => {
     expect((await call).structuredContent).toMatchObject({ sent: false, draft_kept: false, reason: 'declined' });
     expect(writes()).toEqual([]);
     expect(outboxRows(configDir())).toEqual([]);
+  });
+});
+
+describe('a drafts database checkin cannot use: named, in its words, said once', () => {
+  // What the fallback folder holds is asserted in each test; the folder goes with it.
+  afterEach(() => rmSync(join(fallbackDir(), '..'), { recursive: true, force: true }));
+  const cases: Array<[string, (drafts: string) => void, (file: string) => string]> = [
+    ['outbox.db is a folder', (d) => mkdirSync(join(d, 'outbox.db'), { recursive: true }), (f) => `${f} is a folder, not a file`],
+    [
+      'outbox.db is a symbolic link',
+      (d) => {
+        mkdirSync(d, { recursive: true, mode: 0o700 });
+        writeFileSync(join(d, 'elsewhere.db'), '');
+        symlinkSync('elsewhere.db', join(d, 'outbox.db'));
+      },
+      (f) => `${f} is a symbolic link, which checkin does not follow there (or a loop of them)`,
+    ],
+    [
+      "the database's -wal file is a folder",
+      (d) => {
+        // A database made by a run before, its write-ahead log then replaced by a folder.
+        mkdirSync(d, { recursive: true, mode: 0o700 });
+        writeFileSync(join(d, 'outbox.db'), '', { mode: 0o600 });
+        mkdirSync(join(d, 'outbox.db-wal'));
+      },
+      (f) => `the disk failed to read or write ${f} or the -wal and -shm files beside it (SQLite: disk I/O error)`,
+    ],
+  ];
+  for (const [what, breakIt, why] of cases) {
+    it(`${what}: a piped log says so once, keeps the draft in the fallback folder while it goes, sends once; exit 0`, async () => {
+      const drafts = draftsDir(configDir());
+      breakIt(drafts);
+      const r = await runCli(['log', '-'], { env, input: 'Fixed the build\n' });
+      expect(r.stderr).toBe(`warning: Cannot keep a draft in ${drafts} (${why(outboxDb(configDir()))}); it is kept in ${fallbackDir()} instead\n`);
+      expect(r.code).toBe(0);
+      expect(writes()).toEqual(['POST /api/v2/activities']);
+      // Sent, so gone from the fallback; the thing in the way is as it was.
+      expect(rowsIn(fallbackDir())).toEqual([]);
+      if (what.includes('link')) expect(readlinkSync(outboxDb(configDir()))).toBe('elsewhere.db');
+      else if (what === 'outbox.db is a folder') expect(statSync(outboxDb(configDir())).isDirectory()).toBe(true);
+    });
+  }
+
+  it('two activities kept in the fallback folder: a resume says the drafts folder cannot be read once (however often it looks), sends both; exit 0', async () => {
+    const drafts = draftsDir(configDir());
+    mkdirSync(join(drafts, 'outbox.db'), { recursive: true });
+    for (const text of ['First', 'Second']) {
+      sb.inject(DOWN);
+      expect((await runCli(['log', text], { env })).code).toBe(1);
+    }
+    expect(rowsIn(fallbackDir()).map((row) => row.state)).toEqual(['kept', 'kept']);
+    sb.requests.length = 0;
+    const r = await runCli(['log', '--resume'], { env });
+    expect(r.stderr).toBe(`warning: cannot read the drafts in ${drafts}: ${outboxDb(configDir())} is a folder, not a file\n`);
+    expect(r.code).toBe(0);
+    expect(writes()).toEqual(['POST /api/v2/activities', 'POST /api/v2/activities']);
+    expect(sb.requests.filter((x) => x.method === 'POST').map((x) => (x.body as { description: string }).description)).toEqual(['First', 'Second']);
+    expect(rowsIn(fallbackDir())).toEqual([]);
   });
 });
