@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
-import { useMcp, type Answer } from '../helpers/mcp.js';
+import { useMcp, type Answer, type McpSession } from '../helpers/mcp.js';
 import { draftsDir, outboxDb, outboxRows, rowsIn } from '../helpers/outbox.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
@@ -26,17 +26,19 @@ const configDir = () => env.CHECKIN_CONFIG_DIR!;
 const fallbackDir = () => join(env.TMPDIR!, `checkin-${process.getuid!()}`, 'drafts');
 const DOWN = { method: 'POST', path: '/activities', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' };
 
+/** Spawned processes (the CLI, the MCP server) on a machine at load 30: a bound such a machine meets. */
+const LOADED = { timeout: 60_000 };
+
 /** An activity the agent kept: log_activity from a client that cannot ask the person is refused, its draft kept. */
-async function agentDraft(description: string): Promise<string> {
-  const s = await connect();
+async function agentDraft(s: McpSession, description: string): Promise<string> {
   const r = await s.call('log_activity', { description });
   expect(r.isError).toBe(true);
   return outboxRows(configDir()).find((row) => JSON.parse(row.data).content.input.description === description)!.id;
 }
 
-describe("a piped resume whose drafts need the person's yes", () => {
+describe("a piped resume whose drafts need the person's yes", LOADED, () => {
   it("the only draft is the agent's: the error is that reason, with how to give the yes; exit 2, nothing sent, the draft kept", async () => {
-    const id = await agentDraft('Reviewed the invoices PR');
+    const id = await agentDraft(await connect(), 'Reviewed the invoices PR');
     sb.requests.length = 0;
     const r = await runCli(['log', '--resume'], { env });
     expect(r.stderr).toBe(
@@ -50,8 +52,9 @@ describe("a piped resume whose drafts need the person's yes", () => {
   });
 
   it("two of the agent's: each said once with its advice, then that nothing went; exit 1, nothing sent, both kept", async () => {
-    const a = await agentDraft('First thing');
-    const b = await agentDraft('Second thing');
+    const agent = await connect();
+    const a = await agentDraft(agent, 'First thing');
+    const b = await agentDraft(agent, 'Second thing');
     sb.requests.length = 0;
     const r = await runCli(['log', '--resume'], { env });
     // Oldest first: the order they were written.
@@ -70,7 +73,7 @@ describe("a piped resume whose drafts need the person's yes", () => {
   });
 });
 
-describe('a draft another checkin holds', () => {
+describe('a draft another checkin holds', LOADED, () => {
   it('the agent has the person asked about its activity: a resume says the draft is held, once, not that there is none; exit 2, nothing sent', async () => {
     let asked!: () => void;
     const question = new Promise<void>((resolve) => (asked = resolve));
@@ -103,7 +106,7 @@ describe('a draft another checkin holds', () => {
   });
 });
 
-describe('a drafts database checkin cannot use: named, in its words, said once', () => {
+describe('a drafts database checkin cannot use: named, in its words, said once', LOADED, () => {
   // What the fallback folder holds is asserted in each test; the folder goes with it.
   afterEach(() => rmSync(join(fallbackDir(), '..'), { recursive: true, force: true }));
   const cases: Array<[string, (drafts: string) => void, (file: string) => string]> = [

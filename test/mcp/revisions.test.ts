@@ -263,7 +263,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
     expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((x) => [x.id, x.state, JSON.parse(x.data).content.input.description])).toEqual([
       [id, 'kept', 'Reviewed the invoices PR'],
     ]);
-  });
+  }, 60_000);
 
   it('the auto-fulfilling client: accept sends one PATCH of the check-in; the question names the teams and the whole text', async () => {
     const s = await connect({ revision: '2026-07-28', answer: 'accept' });
