@@ -186,6 +186,14 @@ export function createContext(parts: ContextParts): Context {
   let prompter = parts.prompter;
   let editor = parts.editor;
   const timers = new Set<NodeJS.Timeout>();
+  // The sink of what the settings, cache and outbox warn of: each line said once a run, however many
+  // reads meet the same unreadable file (the MCP server's run is its process).
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    io.err(`warning: ${message}\n`);
+  };
 
   const ctx: Context = {
     io,
@@ -194,8 +202,8 @@ export function createContext(parts: ContextParts): Context {
     sleep: parts.sleep ?? realSleep(timers),
     debug: debugFrom(env),
     onTrace: (event) => io.err(formatTrace(event), { asIs: true }),
-    config: () => (config ??= new ConfigStore(env, (m) => io.err(`warning: ${m}\n`), parts.secrets)),
-    drafts: () => (drafts ??= openOutbox(ctx.config(), env, (m) => io.err(`warning: ${m}\n`))),
+    config: () => (config ??= new ConfigStore(env, warn, parts.secrets)),
+    drafts: () => (drafts ??= openOutbox(ctx.config(), env, warn)),
     async api() {
       if (client) return client;
       const cfg = ctx.config();

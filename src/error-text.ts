@@ -5,6 +5,7 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
 import { asCliError, CancelledError, type CliError, EXIT, ExitSignal, hintText, isTerminalAdvice, UnexpectedError } from './errors.js';
+import { fsReason } from './config/files.js';
 import { sanitizeLine } from './ui/sanitize.js';
 
 /** An API error's own lines: the request and what the service said, then the fields a 422 named. */
@@ -28,6 +29,14 @@ function apiErrorLines(err: ApiError): string[] {
 
 type Described = { code: number; lines: string[] };
 
+/** A file system's or SQLite's error nothing caught, in checkin's words naming the file (fsReason), when it has words for it. */
+function fileReason(e: UnexpectedError): string | undefined {
+  const code = (e.inner as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !/^(E[A-Z]+|ERR_SQLITE_ERROR)$/.test(code)) return undefined;
+  const said = fsReason(e.inner);
+  return said === code || said === e.message ? undefined : sanitizeLine(said);
+}
+
 /** The lines an error says before its hints. */
 function ownLines(e: CliError, debug: boolean): string[] {
   // Stopping is not an error: plain words (what was kept, how to go on), exit 130.
@@ -35,7 +44,7 @@ function ownLines(e: CliError, debug: boolean): string[] {
   if (e instanceof ApiError) return apiErrorLines(e);
   if (e instanceof UnexpectedError) {
     const inner = e.inner instanceof Error && e.inner.stack ? e.inner.stack : undefined;
-    return [`error: ${e.message}`, ...(debug ? (inner ? [inner] : []) : ['Run again with CHECKIN_DEBUG=1 for details.'])];
+    return [`error: ${fileReason(e) ?? e.message}`, ...(debug ? (inner ? [inner] : []) : ['Run again with CHECKIN_DEBUG=1 for details.'])];
   }
   return [`error: ${e.message}`];
 }

@@ -165,15 +165,34 @@ export function writeDurably(
   if (sync) syncDir(dirname(file));
 }
 
-/** A file system error in a few plain words: "permission denied", "read-only file system", or its code. */
-export function fsReason(err: unknown): string {
+/**
+ * A file system error in checkin's words: "permission denied", "read-only file system"; where the
+ * file itself is the reason (a folder or a link where a file should be, SQLite unable to use its
+ * database), the file is named: the error's own, else `file` (SQLite's errors name none).
+ */
+export function fsReason(err: unknown, file?: string): string {
   if (err instanceof RefusedFile) return err.message;
-  const code = (err as NodeJS.ErrnoException).code;
+  const e = err as NodeJS.ErrnoException & { dest?: unknown; errcode?: unknown; errstr?: unknown };
+  const code = e.code;
   // SQLite's errors all carry one code (ERR_SQLITE_ERROR): their text tells a full disk, a lock and damage apart.
   if (code === 'ERR_SQLITE_ERROR') {
-    const e = err as Error & { errstr?: unknown };
-    return e.message || (typeof e.errstr === 'string' ? e.errstr : code);
+    const said = e.message || (typeof e.errstr === 'string' ? e.errstr : code);
+    // Its result code's low byte is the kind; those a person can act on are said in words naming the database.
+    const db = file ?? 'the database';
+    const kinds: Record<number, string> = {
+      8: `${db} or the -wal and -shm files beside it cannot be written`,
+      10: `the disk failed to read or write ${db} or the -wal and -shm files beside it`,
+      14: `${db} or the -wal and -shm files beside it cannot be opened`,
+    };
+    const kind = typeof e.errcode === 'number' ? kinds[e.errcode & 0xff] : undefined;
+    return kind ? `${kind} (SQLite: ${said})` : said;
   }
+  // A rename names its destination apart (`dest`): that is the file in the way.
+  const path = typeof e.dest === 'string' ? e.dest : typeof e.path === 'string' ? e.path : file;
+  const named: Record<string, string> = {
+    EISDIR: `${path ?? 'the file'} is a folder, not a file`,
+    ELOOP: `${path ?? 'the file'} is a symbolic link, which checkin does not follow there (or a loop of them)`,
+  };
   const words: Record<string, string> = {
     EACCES: 'permission denied',
     EPERM: 'not permitted',
@@ -182,6 +201,7 @@ export function fsReason(err: unknown): string {
     EDQUOT: 'disk quota exceeded',
     ENOTDIR: 'a file is in the way of the folder',
     EEXIST: 'a file is in the way of the folder',
+    EIO: `the disk failed to read or write ${path ?? 'the file'}`,
   };
-  return code ? (words[code] ?? code) : (err as Error).message;
+  return code ? (named[code] ?? words[code] ?? code) : (err as Error).message;
 }

@@ -143,8 +143,8 @@ const isBusy = (err: unknown): boolean => /busy|locked/i.test(String((err as Err
 const isDamaged = (err: unknown): boolean => /not a database|malformed|corrupt/i.test(String((err as Error | undefined)?.message));
 /** The one wording of a database another process holds (a read refused, a write not made). */
 export const DB_BUSY = 'the drafts database is busy (another checkin is writing it)';
-/** Why the database could not be used, in a few words. */
-const reason = (err: unknown): string => (isBusy(err) ? DB_BUSY : fsReason(err));
+/** Why the database in `dir` could not be used, in a few words naming it. */
+const reason = (err: unknown, dir: string): string => (isBusy(err) ? DB_BUSY : fsReason(err, join(dir, DB_FILE)));
 
 const newId = (): string => Array.from({ length: 8 }, () => ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)]).join('');
 const str = (v: unknown): v is string => typeof v === 'string';
@@ -541,7 +541,8 @@ export class Outbox {
       } catch (err) {
         // Busy: said as an error, never as an empty list.
         if (err instanceof CliError) throw err;
-        this.warn(`cannot read the drafts in ${dir}: ${fsReason(err)}`);
+        // The drafts folder's reason was said already when a draft could not be kept there (add): said once.
+        if (!(this.said && dir === this.dir)) this.warn(`cannot read the drafts in ${dir}: ${fsReason(err, join(dir, DB_FILE))}`);
       }
     }
     return out;
@@ -631,7 +632,7 @@ export class Outbox {
     try {
       store = insert(this.store(this.dir, true)!);
     } catch (err) {
-      const why = `Cannot keep a draft in ${this.dir} (${reason(err)})`;
+      const why = `Cannot keep a draft in ${this.dir} (${reason(err, this.dir)})`;
       const fallback = this.places.fallback?.({ create: true });
       let there: Store | undefined;
       try {
@@ -726,7 +727,7 @@ export class Outbox {
       if (changed === 0) throw new GoneError(`The draft ${next.id} is gone (sent or dropped by another checkin)`);
     } catch (err) {
       if (err instanceof CliError) throw err;
-      throw new CliError(`Cannot keep the draft in ${store.dir} (${reason(err)})`);
+      throw new CliError(`Cannot keep the draft in ${store.dir} (${reason(err, store.dir)})`);
     }
     const hold = this.own.get(next.id)?.hold;
     this.own.set(next.id, { entry: next, store, ...(hold && { hold }) });
@@ -775,7 +776,7 @@ export class Outbox {
       try {
         store.tx(() => store.db.prepare(sql).run(...args, entry.id, JSON.stringify(mine)));
       } catch (err) {
-        this.warn(`the draft ${entry.id} could not be updated (${reason(err)})`);
+        this.warn(`the draft ${entry.id} could not be updated (${reason(err, store.dir)})`);
         throw err;
       }
     };
@@ -801,7 +802,7 @@ export class Outbox {
             store.db.prepare(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`).run(new Date().toISOString(), entry.id, JSON.stringify(mine)),
           );
         } catch (err) {
-          throw new CliError(`Nothing was sent: the draft ${entry.id} could not be marked as being sent (${reason(err)})`);
+          throw new CliError(`Nothing was sent: the draft ${entry.id} could not be marked as being sent (${reason(err, store.dir)})`);
         }
       },
       done: () => {
@@ -823,7 +824,7 @@ export class Outbox {
         };
         const failed = attempt('DELETE FROM entries');
         if (failed !== undefined) {
-          const why = reason(failed);
+          const why = reason(failed, store.dir);
           let marked = attempt("UPDATE entries SET state = 'sent'") === undefined;
           if (!marked) {
             try {
@@ -953,7 +954,7 @@ export class Outbox {
         });
         for (const f of [file, side('claim'), side('unknown')]) if (f) rmSync(f, { force: true });
       } catch (err) {
-        this.warn(`the draft ${file} could not be moved into ${s.dir} (${reason(err)}); it is left where it is`);
+        this.warn(`the draft ${file} could not be moved into ${s.dir} (${reason(err, s.dir)}); it is left where it is`);
       }
     }
   }

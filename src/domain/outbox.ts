@@ -25,7 +25,7 @@ import { ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS, type An
 import { cachedMe, me } from './account.js';
 import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
-import { CancelledError, CliError, EditorError, EXIT, ExitSignal, terminal, UsageError, withHint, type Hint } from '../errors.js';
+import { CancelledError, CliError, EditorError, EXIT, ExitSignal, hintText, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
 import { shownAsSent } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
@@ -509,8 +509,16 @@ export function whenLabel(iso: string): string {
   return d.toLocaleString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).replace(',', '');
 }
 
-/** The error when nothing waits for a target here: what waits for it elsewhere is named, with how to send it here. */
-export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): UsageError {
+/**
+ * The error when nothing waits for a target here: what another live checkin holds is said as that
+ * (never as "no draft"), what waits for it elsewhere is named, with how to send it here.
+ */
+export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[], busy: Entry[] = []): UsageError {
+  if (elsewhere.length === 0 && busy.length > 0)
+    return new UsageError(
+      `${busy.length === 1 ? `The draft for ${what} is` : `The ${busy.length} drafts for ${what} are`} ${BUSY} right now; ${busy.length === 1 ? 'it was' : 'they were'} left to it`,
+      ...(ctx.advice ? [terminal(`Look again with \`${ctx.advice.list()}\` once it has finished.`)] : []),
+    );
   if (elsewhere.length === 0) return new UsageError(`There is no draft for ${what}`);
   const here = accountHere(ctx);
   const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
@@ -522,8 +530,10 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[]): Usa
 
 /**
  * Sends what waits for a target, each entry once with its own claim, oldest first (the order they
- * were written); on a terminal with several waiting, the person picks. An entry that may already
- * have reached the service is left with its line. Returns what was sent, in order.
+ * were written); on a terminal with several waiting, the person picks. An entry left unsent (it
+ * may already have reached the service, needs the person's yes, or another checkin holds it) is
+ * said once, with its own reason: as a warning beside what was sent, or, when it was the only one
+ * and nothing went, as the error itself. Returns what was sent, in order.
  */
 export async function resumeEach<T>(
   ctx: Context,
@@ -533,19 +543,18 @@ export async function resumeEach<T>(
   send: (entry: Entry, keeping: Keeping & { entry: Entry }) => Promise<T>,
 ): Promise<Array<{ entry: Entry; result: T }>> {
   const { here, elsewhere, busy } = waitingFor(ctx, targets);
+  if (here.length === 0) throw noneWaiting(ctx, what, elsewhere, busy);
   if (busy.length > 0)
     ctx.io.err(
       `note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`,
     );
-  if (here.length === 0) throw noneWaiting(ctx, what, elsewhere);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
   const out: Array<{ entry: Entry; result: T }> = [];
-  let skipped = 0;
+  const left: CliError[] = [];
   for (const entry of chosen) {
     const at = ctx.io.canPrompt ? undefined : ctx.drafts().maybeSent(entry);
     if (at) {
-      ctx.io.err(`warning: ${maybeSentLine(ctx, entry, whenLabel(at))}\n`);
-      skipped++;
+      left.push(new MaybeSentError(maybeSentLine(ctx, entry, whenLabel(at))));
       continue;
     }
     try {
@@ -557,12 +566,14 @@ export async function resumeEach<T>(
         continue;
       }
       if (!(err instanceof MaybeSentError || err instanceof ClaimedError || err instanceof NeedsYesError)) throw err;
-      ctx.io.err(`warning: ${err.message}\n`);
-      skipped++;
+      left.push(err);
     }
   }
-  if (out.length === 0 && skipped > 0)
-    throw new CliError(`Nothing was sent: what waits for ${what} may already have reached the service, or another checkin is sending it`);
+  // The one left when nothing went is the error, its reason and advice whole; else each is a warning of its own.
+  if (out.length === 0 && left.length === 1) throw left[0]!;
+  for (const err of left) ctx.io.err(`warning: ${[err.message, ...err.hints.map(hintText)].join('\n')}\n`);
+  if (out.length === 0 && left.length > 0)
+    throw new CliError(`Nothing was sent: none of the ${left.length} drafts for ${what} could go, each for the reason above`);
   return out;
 }
 

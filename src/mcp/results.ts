@@ -91,7 +91,7 @@ export const RESULTS = {
     sent: described(bool, 'recorded on the service'),
     draft_id: optional(described(str, 'the draft it was kept as while the person was asked')),
     draft_kept: described(bool, 'the draft is still on disk (not recorded): `checkin drafts send <draft_id>` sends it from a terminal'),
-    reason: optional(described(str, 'why nothing was recorded: declined, cancelled, no answer')),
+    reason: optional(described(str, 'why nothing was recorded: declined, cancelled, no answer, stale answer')),
     activity: optional(asSent(ACTIVITY, 'an activity')),
   }),
 } satisfies Record<string, Shape<unknown> & { fields: object }>;

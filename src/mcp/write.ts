@@ -720,12 +720,16 @@ export function registerWriteTools(served: Served): void {
           const said = await personSaysYes(served, rctx, entry?.id ?? 'activity', question, entry ? cannotAsk(entry) : cannotRecord);
           if ('ask' in said) return said.ask;
           if (!said.yes) {
-            // The person refused exactly this: it does not wait to be sent by a later resume.
-            if (said.reason !== 'stale answer') claim?.done();
-            return done(
-              `Not recorded: ${said.words}. ${entry && said.reason !== 'stale answer' ? `The draft ${entry.id} is dropped: nothing` : 'Nothing'} was kept or sent.`,
-              { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: said.reason === 'stale answer', reason: said.reason },
-            );
+            // The person refused exactly this: it does not wait to be sent by a later resume. An answer
+            // to another question is no answer to this one: the draft waits, and the result says so.
+            const kept = Boolean(entry) && said.reason === 'stale answer';
+            if (!kept) claim?.done();
+            const what = !entry
+              ? 'Nothing was kept or sent.'
+              : kept
+                ? keptLine(sendCommand(entry), { draft: entry.id })
+                : `The draft ${entry.id} is dropped: nothing was kept or sent.`;
+            return done(`Not recorded: ${said.words}. ${what}`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: kept, reason: said.reason });
           }
           await ctx.api(); // not logged in: said before anything is sent
           const resume = entry ? sendCommand(entry) : undefined;

@@ -112,7 +112,7 @@ describe('checkin drafts', () => {
     w.forget();
     const resumed = await w.cli(['log', '--resume']);
     expect(resumed.code).toBe(1);
-    expect(resumed.stderr).toContain(`warning: The draft ${d!.id} may have reached the service`);
+    expect(resumed.stderr).toMatch(new RegExp(`^error: The draft ${d!.id} may have reached the service [^\\n]*\\n$`));
     expect(w.sent()).toEqual([]);
     expect((await w.cli(['drafts', 'send', d!.id])).code).toBe(2);
     expect(w.sent()).toEqual([]);

@@ -545,8 +545,9 @@ describe('dropped connections', () => {
     sb.requests.length = 0;
     const resumed = await cli(['comments', id, '--resume']);
     expect(resumed.code).toBe(1);
+    // The one draft left unsent: its reason is the error, said once.
     expect(resumed.stderr).toBe(
-      `warning: The draft ${entry.id} may have reached the service (sent Sun 22 Nov 09:30, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.\nerror: Nothing was sent: what waits for this check-in may already have reached the service, or another checkin is sending it\n`,
+      `error: The draft ${entry.id} may have reached the service (sent Sun 22 Nov 09:30, no answer came); it is kept and will not be sent again on its own. Look for it, then \`checkin drafts send ${entry.id}\` sends it again or \`checkin drafts drop ${entry.id}\` drops it.\n`,
     );
     expect(sb.requests).toEqual([]);
     expect(folderView(dir)).toEqual(files);

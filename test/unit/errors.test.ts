@@ -1,5 +1,7 @@
 // The error family (src/errors.ts) and what error-text.ts makes of it: one way to add a hint,
 // the error keeping its class; CHECKIN_DEBUG read one way for both faces.
+import { constants, openSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { CLI_ADVICE } from '../../src/commands/flags.js';
@@ -7,6 +9,7 @@ import { debugFrom } from '../../src/context.js';
 import { UnknownIdError } from '../../src/domain/short-ids.js';
 import { describeError } from '../../src/error-text.js';
 import { CancelledError, CliError, EditorError, EXIT, ExitSignal, hintText, terminal, UnexpectedError, UsageError, withHint } from '../../src/errors.js';
+import { tempDir } from '../helpers/cleanup.js';
 
 describe('withHint', () => {
   it('gives the same error with one more line: class, message, exit code and stack kept; the error caught is unchanged', () => {
@@ -80,6 +83,28 @@ describe('withHint', () => {
       code: EXIT.FAILURE,
       lines: ['error: x is undefined', 'Run again with CHECKIN_DEBUG=1 for details.'],
     });
+  });
+
+  it("a file system error nothing caught is said in checkin's words naming the file (a folder, a link), not as EISDIR or ELOOP; one it has no words for, in Node's", () => {
+    const dir = tempDir();
+    const link = join(dir, 'link');
+    symlinkSync('elsewhere', link);
+    const thrown = (fn: () => unknown): unknown => {
+      try {
+        fn();
+      } catch (err) {
+        return err;
+      }
+      throw new Error('nothing thrown');
+    };
+    const lines = (err: unknown) => describeError(err, false).lines;
+    expect(lines(thrown(() => openSync(dir, 'r+')))).toEqual([`error: ${dir} is a folder, not a file`, 'Run again with CHECKIN_DEBUG=1 for details.']);
+    expect(lines(thrown(() => openSync(link, constants.O_RDONLY | constants.O_NOFOLLOW)))).toEqual([
+      `error: ${link} is a symbolic link, which checkin does not follow there (or a loop of them)`,
+      'Run again with CHECKIN_DEBUG=1 for details.',
+    ]);
+    const missing = thrown(() => openSync(join(dir, 'missing'), 'r')) as Error;
+    expect(lines(missing)).toEqual([`error: ${missing.message}`, 'Run again with CHECKIN_DEBUG=1 for details.']);
   });
 
   it('hints nest in order, as the error passes outwards', () => {

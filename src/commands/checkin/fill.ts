@@ -6,10 +6,9 @@ import { getCheckIn } from '../../api/endpoints.js';
 import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
-import { CancelledError, terminal, UsageError } from '../../errors.js';
+import { CancelledError, UsageError } from '../../errors.js';
 import { allHere, entryDay, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
-import { BUSY } from '../../config/outbox-files.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { project } from '../../api/validate.js';
 import { SUGGESTION } from '../../core/shapes.js';
@@ -100,13 +99,8 @@ async function byPersonsDay(ctx: Context, target: Target, w: ReturnType<typeof w
 
 /** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */
 function noDraft(ctx: Context, target: Target, elsewhere: Entry[], busy: Entry[] = []): UsageError {
-  if (elsewhere.length > 0) return noneWaiting(ctx, target.label, elsewhere);
   // Held by another checkin: said in the one wording, never as "there is one for" the same day.
-  if (busy.length > 0)
-    return new UsageError(
-      `The draft for ${target.label} is ${BUSY} right now; it was left to it`,
-      terminal('Look again with `checkin drafts` once it has finished.'),
-    );
+  if (elsewhere.length > 0 || busy.length > 0) return noneWaiting(ctx, target.label, elsewhere, busy);
   const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' && !busy.some((b) => b.id === e.id) ? [e.target.key] : [])))];
   if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
   const one = others[others.length - 1]!;
