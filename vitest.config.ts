@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { PATIENCE } from './test/helpers/patience.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -8,8 +9,11 @@ export default defineConfig({
   define: { __CHECKIN_VERSION__: JSON.stringify(version) },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // 20 s on an idle machine, stretched by the load the run starts under (test/helpers/patience.ts),
+    // the same factor every test process reads for its own bounds.
+    testTimeout: 20_000 * PATIENCE,
+    hookTimeout: 20_000 * PATIENCE,
+    env: { CHECKIN_TEST_PATIENCE: String(PATIENCE) },
     pool: 'forks',
     // Most test files wait on child processes (the CLI, a sandbox, npm, a pseudo-terminal), not the
     // CPU: three at a time halve the run on two cores (176 s → 97 s here) without starving any.
