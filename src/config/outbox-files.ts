@@ -295,7 +295,7 @@ const cannotWrite = (err: unknown): boolean =>
   ['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT'].includes(String((err as NodeJS.ErrnoException).code)) ||
   CANNOT_WRITE.has(((err as { errcode?: number }).errcode ?? 0) & 0xff);
 
-/** A database that is read here and never written: a newer checkin's, or one in a folder that cannot be written now. */
+/** A write refused: the database is read here and never written (a newer checkin's, or in a folder that cannot be written now). */
 export class ReadOnlyError extends CliError {}
 
 /** Stores that wrote this run: their connections are closed before the process's own cleanup (see `keep`). */
