@@ -768,8 +768,13 @@ export class Outbox {
         // Listed as they are when it cannot be written (a send or a drop says why it is refused).
         if (s) out.push(s);
       } catch (err) {
-        // Busy, or not readable at all: said as an error, never as an empty list.
+        // Busy, or not readable at all: said as an error, never as an empty list. Only a place that
+        // cannot be a folder (a file in its way) holds nothing: that is a warning.
         if (err instanceof CliError) throw err;
+        if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+          this.warn(`cannot read the drafts in ${dir}: ${fsReason(err)}`);
+          continue;
+        }
         throw new CliError(`Cannot read the drafts in ${dir} (${fsReason(err)}): drafts may be waiting there`);
       }
     }
