@@ -24,6 +24,7 @@
 
 import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
 import { CliError, EXIT, terminal, UsageError } from '../errors.js';
@@ -121,6 +122,11 @@ export function targetId(t: DraftTarget): string {
   }
 }
 
+/** Whether sending to this target makes something new on the service (a POST): a send that may not be repeated unasked. */
+export function creates(target: DraftTarget): boolean {
+  return target.kind === 'comment' || target.kind === 'goal-update' || target.kind === 'activity' || target.kind === 'goal' || target.kind === 'echo-question';
+}
+
 export const sameTarget = (a: DraftTarget, b: DraftTarget): boolean => targetId(a) === targetId(b);
 
 /** Entry ids: lowercase letters and digits, easy to type and to tell apart. */
@@ -136,6 +142,8 @@ const DB_FILE = 'outbox.db';
 const BUSY_MS = 10_000;
 /** How long a look (a list, `checkin status` in a shell prompt) waits before saying the database is busy. */
 const READ_BUSY_MS = 1_000;
+/** The log's pages before a commit checkpoints it (two fsyncs then); a run's write adds about eight, and each run's first open reads the log through. */
+const WAL_PAGES = 100;
 /** A sent entry whose row could not be removed nor marked (the database could not be written): an empty file `<id>.sent` beside it says so. */
 const SENT_MARK = /^([a-z0-9]{4,32})\.sent$/;
 const isBusy = (err: unknown): boolean => /busy|locked/i.test(String((err as Error | undefined)?.message));
@@ -277,9 +285,36 @@ export interface Row {
   maybe_at: string | null;
 }
 
+/** The layout of the database this checkin reads and writes (`PRAGMA user_version`; 0 before it was written: today's tables are version 1). */
+const SCHEMA = 1;
+/** The states an entry of this layout can be in: a row in any other (a newer checkin's) is listed, never sent. */
+const STATES: ReadonlySet<string> = new Set(['kept', 'held', 'sending', 'sent']);
+/** SQLite's primary codes for a database that cannot be written here (a read-only file system, no room for its -wal or -shm). */
+const CANNOT_WRITE = new Set([8 /* READONLY */, 10 /* IOERR */, 13 /* FULL */, 14 /* CANTOPEN */]);
+const cannotWrite = (err: unknown): boolean =>
+  ['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT'].includes(String((err as NodeJS.ErrnoException).code)) ||
+  CANNOT_WRITE.has(((err as { errcode?: number }).errcode ?? 0) & 0xff);
+
+/** A write refused: the database is read here and never written (a newer checkin's, or in a folder that cannot be written now). */
+export class ReadOnlyError extends CliError {}
+
+/** Stores that wrote this run: their connections are closed before the process's own cleanup (see `keep`). */
+const wrote = new Set<Store>();
+let closingAtExit = false;
+
 /** One database: the drafts folder's, or the fallback folder's. */
 class Store {
   db!: DatabaseSync;
+  /** Why nothing may be written here, said as the end of a sentence; undefined when it can be. */
+  readOnly?: string;
+  /** Why the folder cannot be written, in a few words ("read-only file system"). */
+  cause?: string;
+  /** Set for a newer checkin's database: the sentence every refused write says. */
+  newer?: string;
+  /** A read-only connection held while this one writes: see `keep`. */
+  private keeper?: DatabaseSync;
+  /** The synchronous mode the connection is in now. */
+  private sync: 'FULL' | 'NORMAL' = 'NORMAL';
   constructor(
     readonly dir: string,
     private readonly warn: (message: string) => void,
@@ -288,17 +323,24 @@ class Store {
     const st = lstatSync(dir);
     if (!st.isDirectory()) throw Object.assign(new Error(`${dir} is not a folder`), { code: 'ENOTDIR' });
     try {
-      this.open(wait);
+      try {
+        this.open(wait);
+      } catch (err) {
+        // Listing never needs a write: a folder that cannot be written now (read-only, full) is read as it is.
+        if (!cannotWrite(err) || isBusy(err)) throw err;
+        this.close();
+        this.openReadOnly(err);
+      }
       // Read through once: damage inside a file whose header is intact shows here, not in the middle of a send.
-      this.db.prepare('SELECT count(*) FROM entries').get();
+      if (!this.newer) this.db.prepare('SELECT count(*) FROM entries').get();
     } catch (err) {
-      if (!isDamaged(err)) {
+      if (!isDamaged(err) || this.readOnly) {
         this.close();
         throw err;
       }
       this.setAside(err);
     }
-    this.sweep();
+    if (!this.readOnly) this.sweep();
   }
 
   private open(wait: boolean): void {
@@ -309,19 +351,108 @@ class Store {
     const deadline = Date.now() + (wait ? BUSY_MS : READ_BUSY_MS);
     for (;;) {
       try {
-        this.db.exec(`PRAGMA busy_timeout = ${wait ? BUSY_MS : READ_BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
-          CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept',
-            holder TEXT, sending_at TEXT, maybe_at TEXT);
-          CREATE TABLE IF NOT EXISTS imported (name TEXT PRIMARY KEY);
-          PRAGMA busy_timeout = ${READ_BUSY_MS};`);
+        this.db.exec(`PRAGMA busy_timeout = ${wait ? BUSY_MS : READ_BUSY_MS}; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = ${WAL_PAGES}`);
+        this.sync = 'NORMAL';
+        const version = this.version();
+        if (version > SCHEMA) return this.markNewer(version);
+        if (version < SCHEMA) {
+          // Made now, or made by a build before the layout had its number: the tables and the number in one transaction.
+          this.db.exec('PRAGMA journal_mode = WAL');
+          this.tx(() => {
+            if (this.version() > SCHEMA) return;
+            const cols = (this.db.prepare("SELECT name FROM pragma_table_info('entries')").all() as Array<{ name: string }>).map((c) => c.name);
+            const ours = ['id', 'data', 'state', 'holder', 'sending_at', 'maybe_at'];
+            if (cols.length > 0 && !ours.every((c) => cols.includes(c))) throw Object.assign(new Error('another layout'), { layout: true });
+            this.db.exec(`CREATE TABLE IF NOT EXISTS entries (id TEXT PRIMARY KEY, data TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'kept',
+                holder TEXT, sending_at TEXT, maybe_at TEXT);
+              CREATE TABLE IF NOT EXISTS imported (name TEXT PRIMARY KEY);
+              PRAGMA user_version = ${SCHEMA};`);
+          }, false);
+          if (this.version() > SCHEMA) return this.markNewer(this.version());
+        }
+        this.db.exec(`PRAGMA busy_timeout = ${READ_BUSY_MS}`);
         return;
       } catch (err) {
+        // An entries table of another layout, its number not written: a newer checkin's, read as one.
+        if ((err as { layout?: boolean }).layout) return this.markNewer(0);
         // Several processes making the database at once: the switch to WAL and the first tables can be
         // refused at once (SQLite does not wait there), so they are tried again, within the same bound.
         const code = (err as { errcode?: number }).errcode;
         if ((code !== 5 && code !== 6) || Date.now() >= deadline) throw err;
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 20));
       }
+    }
+  }
+
+  private version(): number {
+    return Number((this.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  }
+
+  /** A newer checkin's database: read, never written (not even a pragma that would change it). */
+  private markNewer(version: number): void {
+    const file = join(this.dir, DB_FILE);
+    this.newer = `${file} was written by a newer checkin${version > 0 ? ` (layout ${version}; this one knows ${SCHEMA})` : ''}; upgrade, or move it aside`;
+    this.readOnly = this.newer;
+    this.db.exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = ${READ_BUSY_MS}`);
+  }
+
+  /**
+   * Opens the database read-only, for a folder that cannot be written now (`why`). SQLite's WAL
+   * needs its -shm: when that can be neither made nor read, the file is read as immutable — only
+   * when there is no log (-wal) beside it that such a reading would leave out.
+   */
+  private openReadOnly(why: unknown): void {
+    const file = join(this.dir, DB_FILE);
+    lstatSync(file);
+    const { DatabaseSync } = sqlite();
+    this.cause = fsReason(why);
+    this.readOnly = `the drafts folder ${this.dir} cannot be written (${this.cause})`;
+    try {
+      this.db = new DatabaseSync(file, { readOnly: true, timeout: READ_BUSY_MS });
+      this.check();
+      return;
+    } catch (err) {
+      this.close();
+      if (isBusy(err)) throw err;
+    }
+    const wal = lstatSync(`${file}-wal`, { throwIfNoEntry: false });
+    if (wal && wal.size > 0)
+      throw new CliError(
+        `Cannot read the drafts in ${this.dir}: ${this.readOnly}, and its log ${file}-wal cannot be read without writing there; drafts may be waiting in it`,
+      );
+    this.db = new DatabaseSync(`${pathToFileURL(file).href}?immutable=1`, { readOnly: true });
+    this.check();
+  }
+
+  /** The layout of a database opened read-only: a newer one is marked so. */
+  private check(): void {
+    const version = this.version();
+    if (version > SCHEMA) this.markNewer(version);
+    else this.db.exec('PRAGMA query_only = 1');
+  }
+
+  /**
+   * The words of a write (a new entry, a claim) are not fsynced one by one: only the commits that
+   * must outlive a power loss are (`tx`'s `durable`). And this connection's close at the end of the
+   * run does not checkpoint (two more fsyncs, the log's and the database's): a read-only
+   * connection holds the database's shared lock until the process's own cleanup, after this one
+   * was closed (at `exit`), so SQLite leaves the log for a later checkpoint (every WAL_PAGES pages).
+   */
+  private keep(): void {
+    if (this.keeper || this.readOnly) return;
+    try {
+      this.keeper = new (sqlite().DatabaseSync)(join(this.dir, DB_FILE), { readOnly: true });
+      this.keeper.prepare('SELECT 1 FROM imported LIMIT 1').get();
+    } catch {
+      this.keeper = undefined;
+      return;
+    }
+    wrote.add(this);
+    if (!closingAtExit) {
+      closingAtExit = true;
+      process.once('exit', () => {
+        for (const s of wrote) s.close();
+      });
     }
   }
 
@@ -340,6 +471,12 @@ class Store {
   private setAside(err: unknown): void {
     const rows = this.salvage();
     this.close();
+    try {
+      this.keeper?.close();
+    } catch {
+      // not open
+    }
+    this.keeper = undefined;
     const there = namesIn(this.dir) ?? [];
     const aside = join(this.dir, `${DB_FILE}.damaged-${Date.now()}`);
     for (const ext of ['', '-wal', '-shm']) if (there.includes(DB_FILE + ext)) renameSync(join(this.dir, DB_FILE + ext), aside + ext);
@@ -403,10 +540,14 @@ class Store {
     try {
       const marks = (namesIn(this.dir) ?? []).map((n) => SENT_MARK.exec(n)?.[1]).filter(str);
       if (marks.length === 0 && !this.db.prepare("SELECT 1 FROM entries WHERE state = 'sent' LIMIT 1").get()) return;
-      this.tx(() => {
-        this.db.prepare("DELETE FROM entries WHERE state = 'sent'").run();
-        for (const id of marks) this.db.prepare('DELETE FROM entries WHERE id = ?').run(id);
-      });
+      this.tx(
+        () => {
+          this.db.prepare("DELETE FROM entries WHERE state = 'sent'").run();
+          for (const id of marks) this.db.prepare('DELETE FROM entries WHERE id = ?').run(id);
+        },
+        true,
+        false,
+      );
       for (const id of marks) rmSync(join(this.dir, `${id}.sent`), { force: true });
     } catch {
       // the next run: meanwhile they are not shown (row)
@@ -427,13 +568,18 @@ class Store {
   /**
    * Runs `fn` in one write transaction (BEGIN IMMEDIATE: one writer at a time, waiting at most the
    * busy timeout). Damage met on the way: the database is set aside (what can be read kept) and
-   * `fn` runs once more in the new one.
+   * `fn` runs once more in the new one. `durable` (the default): committed with synchronous=FULL,
+   * on disk before `tx` returns; else NORMAL — it outlives the process (kill -9) and reaches the
+   * disk with the next durable commit, but a power loss may take it (see CONTRIBUTING's outbox).
    */
-  tx<T>(fn: () => T, again = true): T {
+  tx<T>(fn: () => T, again = true, durable = true): T {
+    if (this.readOnly) throw new ReadOnlyError(`The drafts cannot be changed here: ${this.readOnly}`);
+    const sync = durable ? 'FULL' : 'NORMAL';
     try {
-      this.db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
       try {
-        this.db.exec('BEGIN IMMEDIATE');
+        const set = sync === this.sync ? '' : ` PRAGMA synchronous = ${sync};`;
+        this.sync = sync;
+        this.db.exec(`PRAGMA busy_timeout = ${BUSY_MS};${set} BEGIN IMMEDIATE`);
       } finally {
         this.db.exec(`PRAGMA busy_timeout = ${READ_BUSY_MS}`);
       }
@@ -443,6 +589,7 @@ class Store {
     try {
       const out = fn();
       this.db.exec('COMMIT');
+      this.keep();
       return out;
     } catch (err) {
       try {
@@ -452,7 +599,7 @@ class Store {
       }
       if (!again || !isDamaged(err)) throw err;
       this.setAside(err);
-      return this.tx(fn, false);
+      return this.tx(fn, false, durable);
     }
   }
 
@@ -462,6 +609,8 @@ class Store {
       return fn();
     } catch (err) {
       if (!isDamaged(err)) throw isBusy(err) ? new CliError(`Cannot read the drafts: ${DB_BUSY}; try again in a moment`) : err;
+      // Read here and never written: said, never set aside.
+      if (this.readOnly) throw new CliError(`Cannot read the drafts in ${this.dir} (${fsReason(err)}): drafts may be waiting there; ${this.readOnly}`);
       this.setAside(err);
       return fn();
     }
@@ -469,7 +618,15 @@ class Store {
 
   /** Every row there is, sent ones aside. */
   rows(): Row[] {
-    return this.read(() => this.db.prepare('SELECT * FROM entries').all() as unknown as Row[]).filter((r) => !this.sent(r));
+    let rows: Row[];
+    try {
+      rows = this.read(() => this.db.prepare('SELECT * FROM entries').all() as unknown as Row[]);
+    } catch (err) {
+      // A newer checkin's layout that cannot be read as this one's: its drafts are said to be there.
+      if (this.newer && !(err instanceof CliError)) throw new CliError(`Cannot read the drafts in ${this.dir}: ${this.newer}`);
+      throw err;
+    }
+    return rows.filter((r) => str(r.id) && !this.sent(r));
   }
 
   /** An entry's row; undefined when it is gone (or was sent). */
@@ -514,6 +671,8 @@ export class Outbox {
     let s = this.stores.get(dir);
     if (s) return s;
     const there = namesIn(dir);
+    // A folder that is there but cannot be read may hold drafts: said, never taken for an empty one.
+    if (!there && lstatSync(dir, { throwIfNoEntry: false }) && !create) readdirSync(dir);
     const files = there?.filter((n) => ENTRY_FILE.test(n) || OLD_FILE.test(n)) ?? [];
     const legacy = dir === this.dir ? (namesIn(this.places.legacy) ?? []).filter((n) => OLD_FILE.test(n)) : [];
     if (!create && !there?.includes(DB_FILE) && files.length === 0 && legacy.length === 0) return undefined;
@@ -525,24 +684,99 @@ export class Outbox {
       throw isBusy(err) ? new CliError(`Cannot read the drafts in ${dir}: ${DB_BUSY}; try again in a moment`) : err;
     }
     this.stores.set(dir, s);
+    if (s.readOnly) return s;
     this.importFiles(s, dir, files);
     if (legacy.length > 0) this.importFiles(s, this.places.legacy!, legacy);
+    if (dir === this.dir) this.moveHome(s);
     return s;
+  }
+
+  /**
+   * The drafts kept in the temporary folder while the drafts folder could not be written move home,
+   * at the first run that can write there: each in a transaction of the drafts folder's database
+   * that also writes its mark (`imported`: "temp <id>"), then removed from the temporary one. Held
+   * by this run meanwhile (a claim), so no other run sends it; a run stopped between the two
+   * finds the mark and only removes it. None lost, none moved twice; one another live run holds
+   * waits for a later run.
+   */
+  private moveHome(home: Store): void {
+    const dir = this.places.fallback?.({ create: false });
+    if (!dir || dir === this.dir || !namesIn(dir)?.includes(DB_FILE)) return;
+    try {
+      const temp = this.store(dir, false);
+      if (!temp || temp.readOnly) return;
+      for (const { id } of temp.rows()) {
+        const mover = JSON.stringify(me());
+        // Held by this run while it moves (in the temporary database): no other run sends it meanwhile.
+        const r = temp.tx(
+          () => {
+            const row = temp.row(id);
+            if (!row || !STATES.has(row.state) || row.state === 'sent') return undefined;
+            const h = row.state === 'kept' ? undefined : parseHolder(row.holder);
+            if (h && running(h)) return undefined;
+            temp.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ?").run(mover, id);
+            return row;
+          },
+          true,
+          false,
+        );
+        if (!r) continue;
+        const maybe = r.maybe_at ?? (r.state === 'sending' ? r.sending_at : null);
+        const editing = (jsonObject(r.data) as Partial<Entry> | undefined)?.editing?.file;
+        const file = str(editing) && /^[a-z0-9]{4,32}\.md$/.test(editing) ? editing : undefined;
+        if (file) {
+          try {
+            writeDurably(join(this.dir, file), readRegularFile(join(dir, file), MAX_ENTRY_BYTES, { follow: false }));
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
+        }
+        home.tx(() => {
+          if (home.db.prepare('SELECT 1 FROM imported WHERE name = ?').get(`temp ${id}`)) return;
+          home.db.prepare('INSERT INTO imported (name) VALUES (?)').run(`temp ${id}`);
+          // An id the drafts folder already has (another entry's): this one takes a new one.
+          let to = id;
+          while (home.taken(to)) to = newId();
+          const data = to === id ? r.data : JSON.stringify({ ...(jsonObject(r.data) ?? {}), id: to });
+          home.db.prepare('INSERT INTO entries (id, data, maybe_at) VALUES (?, ?, ?)').run(to, data, maybe);
+        });
+        temp.tx(() => temp.db.prepare('DELETE FROM entries WHERE id = ? AND holder = ?').run(id, mover), true, false);
+        if (file) rmSync(join(dir, file), { force: true });
+      }
+    } catch (err) {
+      // Left where they are, listed from there: moved by a later run.
+      this.warn(`the drafts kept in ${dir} for now could not be moved to ${this.dir} yet (${reason(err, this.dir)}); they are listed from there`);
+    }
   }
 
   /** Every database there is (the drafts folder's first), none made. */
   private all(): Store[] {
     const out: Store[] = [];
-    for (const dir of [this.dir, this.places.fallback?.({ create: false })]) {
+    const temp = this.places.fallback?.({ create: false });
+    for (const dir of [this.dir, temp]) {
       if (!dir || out.some((s) => s.dir === dir)) continue;
       try {
-        const s = this.store(dir, false);
+        let s = this.store(dir, false);
+        // Drafts kept for now in the temporary folder: the drafts folder's database is made, where it can be, for them to move home.
+        if (!s && dir === this.dir && temp && temp !== dir && namesIn(temp)?.includes(DB_FILE)) {
+          try {
+            s = this.store(dir, true);
+          } catch {
+            // listed from the temporary folder, moved by a later run
+          }
+        }
+        // Listed as they are when it cannot be written (a send or a drop says why it is refused).
         if (s) out.push(s);
       } catch (err) {
-        // Busy: said as an error, never as an empty list.
+        // Busy, or not readable at all: said as an error, never as an empty list. Only a place that
+        // cannot be a folder (a file in its way) holds nothing: that is a warning.
         if (err instanceof CliError) throw err;
-        // The drafts folder's reason was said already when a draft could not be kept there (add): said once.
-        if (!(this.said && dir === this.dir)) this.warn(`cannot read the drafts in ${dir}: ${fsReason(err, join(dir, DB_FILE))}`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+          // The drafts folder's reason was said already when a draft could not be kept there (add): said once.
+          if (!(this.said && dir === this.dir)) this.warn(`cannot read the drafts in ${dir}: ${fsReason(err, join(dir, DB_FILE))}`);
+          continue;
+        }
+        throw new CliError(`Cannot read the drafts in ${dir} (${fsReason(err, join(dir, DB_FILE))}): drafts may be waiting there`);
       }
     }
     return out;
@@ -619,28 +853,40 @@ export class Outbox {
     // transaction that inserts it: another process's --resume never sees it unheld, so it never
     // sends words that are still being written, nor words this run is about to send.
     const mine = hold ? me() : undefined;
+    // On disk (synchronous=FULL) before its words go out: a create's own 'sending' mark does that
+    // for it (one fsync for both), anything else is made durable here.
     const insert = (s: Store) => {
-      s.tx(() => {
-        while (s.taken(entry.id)) entry.id = newId();
-        s.db
-          .prepare('INSERT INTO entries (id, data, state, holder) VALUES (?, ?, ?, ?)')
-          .run(entry.id, JSON.stringify(entry), mine ? 'held' : 'kept', mine ? JSON.stringify(mine) : null);
-      });
+      s.tx(
+        () => {
+          while (s.taken(entry.id)) entry.id = newId();
+          s.db
+            .prepare('INSERT INTO entries (id, data, state, holder) VALUES (?, ?, ?, ?)')
+            .run(entry.id, JSON.stringify(entry), mine ? 'held' : 'kept', mine ? JSON.stringify(mine) : null);
+        },
+        true,
+        !(mine && creates(target)),
+      );
       return s;
     };
     let store: Store;
     try {
       store = insert(this.store(this.dir, true)!);
     } catch (err) {
-      const why = `Cannot keep a draft in ${this.dir} (${reason(err, this.dir)})`;
+      const s = this.stores.get(this.dir);
+      const why = `Cannot keep a draft in ${this.dir}${s?.newer ? `: ${s.newer}` : ` (${s?.cause ?? reason(err, this.dir)})`}`;
       const fallback = this.places.fallback?.({ create: true });
       let there: Store | undefined;
       try {
-        there = fallback ? insert(this.store(fallback, true)!) : undefined;
+        there = fallback && fallback !== this.dir ? insert(this.store(fallback, true)!) : undefined;
       } catch {
         // below: no draft at all
       }
-      if (!this.said) this.warn(there ? `${why}; it is kept in ${fallback} instead` : `${why}; going on without one`);
+      if (!this.said)
+        this.warn(
+          there
+            ? `${why}; it is kept in ${fallback} for now — a temporary folder, emptied at reboot on many systems; it moves home at the next run that can write there`
+            : `${why}; going on without one`,
+        );
       this.said = true;
       if (!there) throw new CliError(why);
       store = there;
@@ -674,7 +920,8 @@ export class Outbox {
     // Moved to the day it is for: no longer a guess.
     if (change.target) delete next.day_guessed;
     if (change.account) next.account = { ...change.account, api_url: normalizeApiUrl(change.account.api_url) };
-    this.rewrite(mine.store, next);
+    // New words are made durable at once; the rest (whose it is, its base, its day) is bookkeeping.
+    this.rewrite(mine.store, next, change.content !== undefined);
     return next;
   }
 
@@ -717,13 +964,13 @@ export class Outbox {
     );
   }
 
-  private rewrite(store: Store, next: Entry): void {
+  private rewrite(store: Store, next: Entry, durable = true): void {
     // Changed only while held: once its hold was let go (a failed send), another process may be
     // sending it; then it is taken back first, or refused (and the caller keeps a new entry).
     const mine = this.own.get(next.id);
     if (mine && !mine.hold) this.claim(mine.entry);
     try {
-      const changed = store.tx(() => store.db.prepare('UPDATE entries SET data = ? WHERE id = ?').run(JSON.stringify(next), next.id).changes);
+      const changed = store.tx(() => store.db.prepare('UPDATE entries SET data = ? WHERE id = ?').run(JSON.stringify(next), next.id).changes, true, durable);
       if (changed === 0) throw new GoneError(`The draft ${next.id} is gone (sent or dropped by another checkin)`);
     } catch (err) {
       if (err instanceof CliError) throw err;
@@ -743,28 +990,37 @@ export class Outbox {
     const gone = () => new GoneError(`The draft ${entry.id} is gone (sent or dropped by another checkin)`);
     if (!store) throw gone();
     const mine = me();
-    store.tx(() => {
-      const r = store.row(entry.id);
-      if (!r) throw gone();
-      if (r.state !== 'kept') {
-        const h = parseHolder(r.holder);
-        if (h && running(h))
-          throw new ClaimedError(
-            `The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`,
-            EXIT.FAILURE,
-            terminal('Wait for that checkin to finish, then look with `checkin drafts`.'),
+    store.tx(
+      () => {
+        const r = store.row(entry.id);
+        if (!r) throw gone();
+        // A state a newer checkin wrote: listed, never sent by this one (its meaning is not known here).
+        if (!STATES.has(r.state))
+          throw new CliError(
+            `The draft ${entry.id} was not sent: it is marked "${String(r.state).slice(0, 40)}", which a newer checkin wrote; upgrade to send it`,
           );
-        if (r.state === 'sending')
-          this.warn(
-            `the draft ${entry.id} was being sent by a checkin that stopped (process ${h?.pid ?? 'unknown'}) before the service answered: it may have reached the service`,
-          );
-        store.db
-          .prepare("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = COALESCE(maybe_at, sending_at) WHERE id = ?")
-          .run(entry.id);
-      }
-      if (store.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ? AND state = 'kept'").run(JSON.stringify(mine), entry.id).changes !== 1)
-        throw gone();
-    });
+        if (r.state !== 'kept') {
+          const h = parseHolder(r.holder);
+          if (h && running(h))
+            throw new ClaimedError(
+              `The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`,
+              EXIT.FAILURE,
+              terminal('Wait for that checkin to finish, then look with `checkin drafts`.'),
+            );
+          if (r.state === 'sending')
+            this.warn(
+              `the draft ${entry.id} was being sent by a checkin that stopped (process ${h?.pid ?? 'unknown'}) before the service answered: it may have reached the service`,
+            );
+          store.db
+            .prepare("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = COALESCE(maybe_at, sending_at) WHERE id = ?")
+            .run(entry.id);
+        }
+        if (store.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ? AND state = 'kept'").run(JSON.stringify(mine), entry.id).changes !== 1)
+          throw gone();
+      },
+      true,
+      false,
+    );
     return this.holding(entry, store, mine);
   }
 
@@ -816,7 +1072,7 @@ export class Outbox {
         // written at all, an empty `<id>.sent` file beside it says so (a name needs no space for data).
         const attempt = (sql: string, ...args: string[]): unknown => {
           try {
-            store.tx(() => store.db.prepare(`${sql} ${mineOnly}`).run(...args, entry.id, JSON.stringify(mine)));
+            store.tx(() => store.db.prepare(`${sql} ${mineOnly}`).run(...args, entry.id, JSON.stringify(mine)), true, false);
             return undefined;
           } catch (err) {
             return err;

@@ -10,6 +10,7 @@ import { DATE_KEY_RE, type CheckIn, type CheckInAnswers } from '../api/types.js'
 import {
   BUSY,
   ClaimedError,
+  creates,
   GoneError,
   sameTarget,
   type Account,
@@ -29,6 +30,9 @@ import { CancelledError, CliError, EditorError, EXIT, ExitSignal, hintText, term
 import { withoutContext } from '../ui/editor-text.js';
 import { shownAsSent } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
+
+/** Whether sending this target creates something (a POST): sent twice, it would be there twice (its insert and its sending mark are made durable so: config/outbox-files.ts). */
+export { creates };
 
 export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox-files.js';
 
@@ -104,11 +108,6 @@ export function firstWords(content: DraftContent): string {
       .find((l) => l.trim() !== '' && !/^#{1,6}\s/.test(l.trim()))
       ?.trim() ?? ''
   );
-}
-
-/** Whether sending this target creates something (a POST): sent twice, it would be there twice. */
-export function creates(target: DraftTarget): boolean {
-  return target.kind === 'comment' || target.kind === 'goal-update' || target.kind === 'activity' || target.kind === 'goal' || target.kind === 'echo-question';
 }
 
 /** What was kept, and that `resume` sends it, as advice for a terminal in the face's words (none where the face words its own). */

@@ -219,7 +219,7 @@ describe('a read-only home (0555), no XDG folders set', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.split('\n');
     expect(lines[0]).toBe(
-      `warning: Cannot keep a draft in ${join(h.home, '.local', 'state', 'checkin', 'drafts')} (permission denied); it is kept in ${h.fallback} instead`,
+      `warning: Cannot keep a draft in ${join(h.home, '.local', 'state', 'checkin', 'drafts')} (permission denied); it is kept in ${h.fallback} for now — a temporary folder, emptied at reboot on many systems; it moves home at the next run that can write there`,
     );
     expect(lines.at(-2)).toBe('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).');
     const [draft, ...more] = files(h.fallback);

@@ -3,7 +3,7 @@
 // kills what is still running after each test (a failed test included) and removes the folders
 // after each file. test/global-setup.ts then checks that the run left nothing in its TMPDIR; a
 // home's own temp folder (scratchDir(), cleanEnv's TMPDIR) must be empty by then too.
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,4 +120,28 @@ export async function killTracked(timeoutMs = 5_000): Promise<number> {
   await Promise.race([Promise.allSettled(left.map((p) => p.exited)), timeout]);
   clearTimeout(timer);
   return left.length;
+}
+
+const mounts: string[] = [];
+
+/** Mounts (as root: `mount` with these arguments, the mount point last) and registers the mount point: unmounted after the test, passed or failed. */
+export function mountAt(args: string[], at: string): void {
+  execFileSync('mount', [...args, at], { stdio: 'pipe' });
+  mounts.push(at);
+}
+
+/** Unmounts one mount point mountAt() mounted (lazily when still busy). */
+export function unmount(at: string): void {
+  const i = mounts.lastIndexOf(at);
+  if (i >= 0) mounts.splice(i, 1);
+  try {
+    execFileSync('umount', [at], { stdio: 'pipe' });
+  } catch {
+    execFileSync('umount', ['-l', at], { stdio: 'pipe' });
+  }
+}
+
+/** Unmounts what a test mounted and left mounted, the latest first. */
+export function unmountAll(): void {
+  while (mounts.length > 0) unmount(mounts[mounts.length - 1]!);
 }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach } from 'vitest';
-import { killTracked, removeTempDirs } from './cleanup.js';
+import { killTracked, removeTempDirs, unmountAll } from './cleanup.js';
 
 // Every test process runs in UTC, as the spawned CLI does (cleanEnv): in-process runs read the
 // process's zone for "today".
@@ -10,8 +10,10 @@ process.env.TZ = 'UTC';
 // make one that all its tests use).
 afterEach(async () => {
   await killTracked();
+  unmountAll();
 });
 afterAll(async () => {
   await killTracked();
+  unmountAll();
   removeTempDirs();
 });
