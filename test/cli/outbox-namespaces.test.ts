@@ -1,0 +1,131 @@
+// Issue 48, case 1: one home shared by two pid namespaces (a container and the host), two senders
+// of one kept comment, each started by `unshare --pid --fork --mount-proc`: both are pid 1, and
+// neither can see the other's pid. Each sender asks the service who it is (GET /me: its own cache,
+// the entry kept without the token's mark) while it holds the claim, and the service holds that
+// answer until the other sender has asked too or ended — the window in which a second claim would
+// need to take the first one back. Exactly one POST reaches the service, the entry is gone, and the
+// sender that did not get the claim exits non-zero with one sentence. Nothing waits on a clock.
+// CHECKIN_TEST_NS_ROUNDS sets how many rounds (the closing note: 10). Needs root (unshare); says it skipped without.
+import { spawnSync } from 'node:child_process';
+import { request as httpRequest, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { checkInId } from '../../src/sandbox/ids.js';
+import { startSandbox, type RecordedRequest } from '../../src/sandbox/server.js';
+import { tempDir } from '../helpers/cleanup.js';
+import { BIN, cleanEnv, outcome, runCli, type CliResult } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { outboxDb, outboxRows } from '../helpers/outbox.js';
+
+const ROUNDS = Number(process.env.CHECKIN_TEST_NS_ROUNDS ?? 2);
+/** Whether this machine lets us make pid namespaces (root, and unshare there). */
+const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { timeout: 10_000 });
+const canUnshare = unshare.status === 0;
+if (!canUnshare)
+  console.log(`outbox namespaces: skipped: \`unshare --pid --fork --mount-proc\` is not allowed here (${String(unshare.error ?? unshare.stderr).trim()})`);
+
+/** `checkin <args>` as pid 1 of a pid namespace of its own, with its own /proc. */
+function inOwnNamespace(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', process.execPath, BIN, ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const done = outcome(child, `checkin ${args.join(' ')} (own pid namespace)`, 60_000);
+  child.stdin!.end();
+  return done;
+}
+
+describe('two senders in two pid namespaces sharing one home', () => {
+  it.skipIf(!canUnshare)(
+    `${ROUNDS} kept comments, each sent by two at once: one POST each, the other refused in one sentence`,
+    { timeout: 60_000 + ROUNDS * 30_000 },
+    async () => {
+      const created: RecordedRequest[] = [];
+      const sb = await startSandbox({ rateLimit: false, onRequest: (r) => r.method === 'POST' && r.status === 201 && created.push(r) });
+      const to = new URL(sb.url);
+      let failing = true;
+      /** GET /me held, let go once every sender of the round has asked or ended. */
+      const held: Array<() => void> = [];
+      let settled = 0;
+      const release = () => {
+        if (settled + held.length >= 2) for (const go of held.splice(0)) go();
+      };
+      const proxy = createServer((req: IncomingMessage, res: ServerResponse) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          if (req.method === 'POST' && failing) {
+            res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable","message":"down"}');
+            return;
+          }
+          const forward = () => {
+            const r = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+              const out: Buffer[] = [];
+              up.on('data', (c: Buffer) => out.push(c));
+              up.on('end', () => res.writeHead(up.statusCode ?? 502, up.headers).end(Buffer.concat(out)));
+            });
+            r.end(Buffer.concat(chunks));
+          };
+          if (failing || !(req.method === 'GET' && /\/me$/.test(req.url ?? ''))) return forward();
+          held.push(forward);
+          release();
+        });
+      });
+      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${to.pathname}`;
+      const env = cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: sb.token });
+      try {
+        const me = (await (await fetch(`${sb.url}/me`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as { id: string };
+        const on = checkInId(me.id, new Date().toISOString().slice(0, 10));
+        const bodies: string[] = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          const body = `namespace word N${i}`;
+          bodies.push(body);
+          const r = await runCli(['comments', on, '--add', body], { env });
+          expect(r.code, r.stderr).toBe(1);
+        }
+        // Kept as a checkin whose token sat in the keychain keeps it: its person known, the token's mark not.
+        const db = new DatabaseSync(outboxDb(env.CHECKIN_CONFIG_DIR!));
+        db.prepare("UPDATE entries SET data = json_remove(json_set(data, '$.account.person_id', ?), '$.account.token')").run(me.id);
+        db.close();
+        const rows = outboxRows(env.CHECKIN_CONFIG_DIR!);
+        expect(rows).toHaveLength(ROUNDS);
+        failing = false;
+        const outcomes: Array<{ codes: number[]; refused: string[] }> = [];
+        for (const row of rows) {
+          settled = 0;
+          // Each side its own cache (a container's HOME is not the host's), the drafts folder shared.
+          const side = () => inOwnNamespace(['drafts', 'send', row.id], { ...env, XDG_CACHE_HOME: tempDir('checkin-ns-cache-') });
+          const both = await Promise.all(
+            [side(), side()].map((p) =>
+              p.finally(() => {
+                settled++;
+                release();
+              }),
+            ),
+          );
+          outcomes.push({ codes: both.map((r) => r.code ?? -1).sort(), refused: both.filter((r) => r.code !== 0).map((r) => r.stderr) });
+        }
+        const posts = bodies.map((b) => created.filter((r) => (r.body as { body?: string }).body === b).length);
+        console.log(
+          `outbox namespaces: ${JSON.stringify({ tried: ROUNDS, posted_once: posts.filter((n) => n === 1).length, duplicated: posts.filter((n) => n > 1).length, lost: posts.filter((n) => n === 0).length })}`,
+        );
+        expect(posts).toEqual(bodies.map(() => 1));
+        expect(outboxRows(env.CHECKIN_CONFIG_DIR!)).toEqual([]);
+        for (const o of outcomes) {
+          expect(o.codes).toEqual([0, 1]);
+          // One sentence, in checkin's words: the other's claim named as another namespace's, nothing sent.
+          expect(o.refused[0]).toMatch(
+            /^error: The draft [a-z0-9]+ is being written or sent by another checkin \(process 1 of another pid namespace, since [^)]+\); it was not sent again\n/,
+          );
+          expect(o.refused[0]!.match(/\n/g)!.length).toBeLessThanOrEqual(2);
+        }
+      } finally {
+        await new Promise((r) => proxy.close(r));
+        proxy.closeAllConnections();
+        await sb.close();
+      }
+    },
+  );
+});
