@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { request as httpRequest, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { checkInId } from '../../src/sandbox/ids.js';
@@ -74,7 +75,16 @@ describe('two senders in two pid namespaces sharing one home', () => {
       });
       await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
       const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${to.pathname}`;
-      const env = cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: sb.token });
+      // One home's drafts and settings (XDG_STATE_HOME, XDG_CONFIG_HOME) shared; each side its own cache below (a container's is not the host's).
+      const home = tempDir('checkin-ns-home-');
+      const env = cleanEnv({
+        CHECKIN_API_URL: url,
+        CHECKIN_TOKEN: sb.token,
+        CHECKIN_CONFIG_DIR: undefined,
+        XDG_STATE_HOME: join(home, 'state'),
+        XDG_CONFIG_HOME: join(home, 'config'),
+      });
+      const state = join(home, 'state', 'checkin');
       try {
         const me = (await (await fetch(`${sb.url}/me`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as { id: string };
         const on = checkInId(me.id, new Date().toISOString().slice(0, 10));
@@ -86,16 +96,15 @@ describe('two senders in two pid namespaces sharing one home', () => {
           expect(r.code, r.stderr).toBe(1);
         }
         // Kept as a checkin whose token sat in the keychain keeps it: its person known, the token's mark not.
-        const db = new DatabaseSync(outboxDb(env.CHECKIN_CONFIG_DIR!));
+        const db = new DatabaseSync(outboxDb(state));
         db.prepare("UPDATE entries SET data = json_remove(json_set(data, '$.account.person_id', ?), '$.account.token')").run(me.id);
         db.close();
-        const rows = outboxRows(env.CHECKIN_CONFIG_DIR!);
+        const rows = outboxRows(state);
         expect(rows).toHaveLength(ROUNDS);
         failing = false;
         const outcomes: Array<{ codes: number[]; refused: string[] }> = [];
         for (const row of rows) {
           settled = 0;
-          // Each side its own cache (a container's HOME is not the host's), the drafts folder shared.
           const side = () => inOwnNamespace(['drafts', 'send', row.id], { ...env, XDG_CACHE_HOME: tempDir('checkin-ns-cache-') });
           const both = await Promise.all(
             [side(), side()].map((p) =>
@@ -112,7 +121,7 @@ describe('two senders in two pid namespaces sharing one home', () => {
           `outbox namespaces: ${JSON.stringify({ tried: ROUNDS, posted_once: posts.filter((n) => n === 1).length, duplicated: posts.filter((n) => n > 1).length, lost: posts.filter((n) => n === 0).length })}`,
         );
         expect(posts).toEqual(bodies.map(() => 1));
-        expect(outboxRows(env.CHECKIN_CONFIG_DIR!)).toEqual([]);
+        expect(outboxRows(state)).toEqual([]);
         for (const o of outcomes) {
           expect(o.codes).toEqual([0, 1]);
           // One sentence, in checkin's words: the other's claim named as another namespace's, nothing sent.
