@@ -6,10 +6,13 @@
 // - an entry is inserted whole, and only the run that made it changes it afterwards;
 // - sending claims it: one transaction (BEGIN IMMEDIATE … UPDATE … WHERE state = 'kept') that
 //   succeeds for exactly one process or call, the claim born complete (pid, the process's start
-//   time, a token). A claimant is alive when its pid runs *and* started when the claim says (a pid
-//   reused by another program is not the claimant). A dead claimant whose request was on its way
-//   leaves the entry "may have been sent" (`maybe_at`): only the person's yes clears it, by a send
-//   or a drop;
+//   time and pid namespace, a token, a lease renewed while it is held). A claimant of this pid
+//   namespace is alive when its pid runs *and* started when the claim says (a pid reused by another
+//   program is not the claimant); one of another namespace (a container sharing the home) is alive
+//   while its lease lasts. Every later change of the entry names the claim's token and fails when
+//   no row changed: a holder whose claim was taken back sends nothing. A dead claimant whose
+//   request was on its way leaves the entry "may have been sent" (`maybe_at`): only the person's
+//   yes clears it, by a send or a drop; a state this build does not know is never sent;
 // - an entry is removed only by the holder of its claim, once the service accepted exactly it;
 //   when its row cannot be removed (a full disk), it is marked 'sent', or when nothing can be
 //   written there, an empty `<id>.sent` file beside it says so: never again shown as waiting or
@@ -22,7 +25,8 @@
 // Entries 0.1.0 kept as files (`<id>.json` with `.claim`, `.unknown`, `.md`; and the one-per-target
 // drafts of earlier builds) move in at first use, each once (an `imported` row), none lost.
 
-import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
@@ -90,11 +94,19 @@ export interface Claim {
   done(): void;
   /** The send may have reached the service without an answer: said in its row, which stays. */
   unknown(at: Date): void;
+  /** Says the claim still holds before a request that is not a create; throws a LostClaimError when it does not. */
+  check(): void;
   release(): void;
 }
 
 /** Another process (or call) is sending this entry now. */
 export class ClaimedError extends CliError {}
+
+/** This run's claim was taken back by another checkin (its lease ran out): nothing more is sent or changed here. */
+export class LostClaimError extends ClaimedError {}
+
+/** An entry in a state this build does not know (a newer checkin's): listed, never sent. */
+export class UnknownStateError extends ClaimedError {}
 
 /** The entry is no longer there: sent or dropped by another process (or call) meanwhile. */
 export class GoneError extends UsageError {}
@@ -231,18 +243,73 @@ function startOf(pid: number): string | undefined {
 interface Holder {
   pid: number;
   start?: string;
+  /** The holder's pid namespace (`pid:[<inode>]` on Linux): its pid means something only to a process of the same one. */
+  ns?: string;
   token: string;
   at: string;
+  /** Its lease: held until then unless renewed (every RENEW_MS while the claim is held). Unset in claims of builds before leases. */
+  until?: string;
 }
+
+/** How long a claim holds without being renewed, and how often its holder renews it (a loaded machine may be late by many seconds). */
+const LEASE_MS = 60_000;
+const RENEW_MS = 10_000;
+const leaseEnd = (): string => new Date(Date.now() + LEASE_MS).toISOString();
+
+let pidSpaceOf: string | null | undefined;
+/**
+ * This process's pid namespace, when pids read here can be trusted: on Linux only when /proc is this
+ * namespace's (its `self` is our pid; not so under `unshare --pid` without its own /proc); elsewhere,
+ * where there are no pid namespaces, the system and host.
+ */
+function pidSpace(): string | undefined {
+  if (pidSpaceOf === undefined) {
+    try {
+      pidSpaceOf =
+        process.platform !== 'linux'
+          ? `${process.platform}:${hostname()}`
+          : readlinkSync('/proc/self') === String(process.pid)
+            ? readlinkSync('/proc/self/ns/pid')
+            : null;
+    } catch {
+      pidSpaceOf = null;
+    }
+  }
+  return pidSpaceOf ?? undefined;
+}
+
+/** A claim's token, by the claim (rewrite changes a row only under it). */
+const tokens = new WeakMap<Claim, string>();
+/** The one condition of a change under a claim: its row, still held with its token (bound: id, token). */
+const BY_TOKEN = "WHERE id = ? AND json_extract(holder, '$.token') = ?";
 
 /** The claims this process holds, by token: a claim naming this pid but not one of these was left by an earlier process. */
 const held = new Set<string>();
 const me = (): Holder => ({
   pid: process.pid,
   ...(startOf(process.pid) !== undefined && { start: startOf(process.pid) }),
+  ...(pidSpace() !== undefined && { ns: pidSpace() }),
   token: `${process.pid}-${newId()}`,
   at: new Date().toISOString(),
+  until: leaseEnd(),
 });
+
+/**
+ * Whether a claim's holder is alive. Its pid decides only where it can be trusted (the holder of our
+ * pid namespace, or a claim from before leases, which says nothing else); a holder of another
+ * namespace (a container and the host sharing a home) is alive while its lease lasts.
+ */
+function alive(h: Holder): boolean {
+  if (h.until === undefined) return running(h);
+  const here = pidSpace();
+  if (here !== undefined && h.ns === here) return running(h);
+  const until = Date.parse(h.until);
+  return Number.isFinite(until) && until > Date.now();
+}
+
+/** A holder as a person reads it: "process 812, since …", its namespace said when it is not ours (its pid names nothing here). */
+const holderWords = (h: Holder): string =>
+  `process ${h.pid}${h.until !== undefined && (h.ns === undefined || h.ns !== pidSpace()) ? ' of another pid namespace' : ''}, since ${h.at.slice(0, 24)}`;
 
 /** When a process started (wall clock, ms), from its start time in clock ticks after boot (/proc/stat's btime); undefined where unknown. */
 function startedAt(pid: number): number | undefined {
@@ -278,7 +345,7 @@ function running(h: { pid: number; start?: string; token?: string; at?: string }
 export interface Row {
   id: string;
   data: string;
-  /** 'sent': the service accepted it, but the row could not be removed (it is, at the next open). */
+  /** 'sent': the service accepted it, but the row could not be removed (it is, at the next open). Another value: a newer checkin's, never sent. */
   state: 'kept' | 'held' | 'sending' | 'sent';
   holder: string | null;
   sending_at: string | null;
@@ -969,9 +1036,15 @@ export class Outbox {
     // sending it; then it is taken back first, or refused (and the caller keeps a new entry).
     const mine = this.own.get(next.id);
     if (mine && !mine.hold) this.claim(mine.entry);
+    // Only under this run's claim: one taken back meanwhile (its lease ran out) is another's now.
+    const token = tokens.get(this.own.get(next.id)?.hold as Claim) ?? '';
     try {
-      const changed = store.tx(() => store.db.prepare('UPDATE entries SET data = ? WHERE id = ?').run(JSON.stringify(next), next.id).changes, true, durable);
-      if (changed === 0) throw new GoneError(`The draft ${next.id} is gone (sent or dropped by another checkin)`);
+      const changed = store.tx(
+        () => store.db.prepare(`UPDATE entries SET data = ? ${BY_TOKEN}`).run(JSON.stringify(next), next.id, token).changes,
+        true,
+        durable,
+      );
+      if (changed === 0) throw new GoneError(`The draft ${next.id} is gone (sent, dropped or taken over by another checkin)`);
     } catch (err) {
       if (err instanceof CliError) throw err;
       throw new CliError(`Cannot keep the draft in ${store.dir} (${reason(err, store.dir)})`);
@@ -994,16 +1067,17 @@ export class Outbox {
       () => {
         const r = store.row(entry.id);
         if (!r) throw gone();
-        // A state a newer checkin wrote: listed, never sent by this one (its meaning is not known here).
         if (!STATES.has(r.state))
-          throw new CliError(
-            `The draft ${entry.id} was not sent: it is marked "${String(r.state).slice(0, 40)}", which a newer checkin wrote; upgrade to send it`,
+          throw new UnknownStateError(
+            `The draft ${entry.id} is marked "${String(r.state).slice(0, 40)}", which this checkin does not know (a newer checkin's); it was not sent`,
+            EXIT.FAILURE,
+            terminal('Send it with the checkin that wrote it, or upgrade.'),
           );
         if (r.state !== 'kept') {
           const h = parseHolder(r.holder);
-          if (h && running(h))
+          if (h && alive(h))
             throw new ClaimedError(
-              `The draft ${entry.id} is ${BUSY} (process ${h.pid}, since ${h.at.slice(0, 24)}); it was not sent again`,
+              `The draft ${entry.id} is ${BUSY} (${holderWords(h)}); it was not sent again`,
               EXIT.FAILURE,
               terminal('Wait for that checkin to finish, then look with `checkin drafts`.'),
             );
@@ -1024,64 +1098,114 @@ export class Outbox {
     return this.holding(entry, store, mine);
   }
 
-  /** The claim object for a row this process has just come to hold (by `claim`, or inserted held by `keep`). */
+  /**
+   * The claim object for a row this process has just come to hold (by `claim`, or inserted held by
+   * `keep`). Every change it makes names its token (`BY_TOKEN`) and counts the rows changed: none
+   * means another checkin took the claim back (its lease ran out), and this one sends nothing more.
+   * Its lease is renewed while it is held (an unref'd timer, cleared on every path).
+   */
   private holding(entry: Entry, store: Store, mine: Holder): Claim {
     held.add(mine.token);
-    const mineOnly = 'WHERE id = ? AND holder = ?';
-    const run = (sql: string, ...args: Array<string | null>) => {
-      try {
-        store.tx(() => store.db.prepare(sql).run(...args, entry.id, JSON.stringify(mine)));
-      } catch (err) {
-        this.warn(`the draft ${entry.id} could not be updated (${reason(err, store.dir)})`);
-        throw err;
-      }
-    };
-    let released = false;
-    const release = (sql = "UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL", ...args: Array<string | null>) => {
-      if (released) return;
-      released = true;
+    /**
+     * Runs one change of this claim's row; whether it changed it (false: the claim is another's now).
+     * `durable`: committed with synchronous=FULL (the words' state a power loss must not take back:
+     * a create's 'sending' mark, a release); the lease and the removal are bookkeeping (NORMAL).
+     */
+    const change = (sql: string, args: Array<string | null> = [], durable = true): boolean =>
+      store.tx(() => store.db.prepare(`${sql} ${BY_TOKEN}`).run(...args, entry.id, mine.token).changes, true, durable) === 1;
+    let over = false;
+    let lost = false;
+    const end = () => {
+      over = true;
+      clearInterval(renewing);
       held.delete(mine.token);
       const o = this.own.get(entry.id);
       if (o?.hold === claim) o.hold = undefined;
+    };
+    const lostError = () =>
+      new LostClaimError(
+        `Nothing was sent: another checkin took over the draft ${entry.id} while this one held it (this one's hold had run out); it is left to that one`,
+        EXIT.FAILURE,
+        terminal('`checkin drafts` shows where it is.'),
+      );
+    /** The lease renewed; false when the claim turned out to be another's (then it is over). */
+    const renew = (): boolean => {
+      if (lost) return false;
+      if (change("UPDATE entries SET holder = json_set(holder, '$.until', ?)", [leaseEnd()], false)) return true;
+      lost = true;
+      end();
+      return false;
+    };
+    const renewing = setInterval(() => {
       try {
-        run(`${sql} ${mineOnly}`, ...args);
+        renew();
       } catch {
+        // busy or unwritable now: tried again at the next turn, the lease meanwhile as it was
+      }
+    }, RENEW_MS);
+    renewing.unref();
+    const release = (sql = "UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL", ...args: Array<string | null>) => {
+      if (over) return;
+      end();
+      try {
+        // No row changed: the claim was taken back, and the entry is its new holder's.
+        change(sql, args);
+      } catch (err) {
         // the row stays held by a process that is gone: the next claim takes it back
+        this.warn(`the draft ${entry.id} could not be updated (${reason(err, store.dir)})`);
       }
     };
     const claim: Claim = {
       entry,
-      // Said before the request goes: when that cannot be written, nothing is sent (and the entry never reads as "may have been sent").
+      // Said before the request goes: when that cannot be written, or the claim is another's now, nothing is sent (and the entry never reads as "may have been sent").
       sending: () => {
+        if (lost) throw lostError();
+        let changed: boolean;
         try {
-          store.tx(() =>
-            store.db.prepare(`UPDATE entries SET state = 'sending', sending_at = ? ${mineOnly}`).run(new Date().toISOString(), entry.id, JSON.stringify(mine)),
-          );
+          changed = change("UPDATE entries SET state = 'sending', sending_at = ?, holder = json_set(holder, '$.until', ?)", [
+            new Date().toISOString(),
+            leaseEnd(),
+          ]);
         } catch (err) {
           throw new CliError(`Nothing was sent: the draft ${entry.id} could not be marked as being sent (${reason(err, store.dir)})`);
         }
+        if (!changed) {
+          lost = true;
+          end();
+          throw lostError();
+        }
+      },
+      // A read, no write: a send that creates nothing costs no more than before (its request is the same words again at worst).
+      check: () => {
+        if (!lost && store.read(() => store.db.prepare(`SELECT 1 FROM entries ${BY_TOKEN}`).get(entry.id, mine.token))) return;
+        lost = true;
+        end();
+        throw lostError();
       },
       done: () => {
-        if (released) return;
+        if (over) return;
         const file = this.own.get(entry.id)?.entry.editing?.file ?? entry.editing?.file;
-        released = true;
-        held.delete(mine.token);
+        end();
         this.own.delete(entry.id);
         // The service accepted it: it must never read as waiting, nor as "may have been sent", again.
         // Removed; else marked 'sent' (removed at the next open); else, when the database cannot be
         // written at all, an empty `<id>.sent` file beside it says so (a name needs no space for data).
-        const attempt = (sql: string, ...args: string[]): unknown => {
+        // Only under this claim: taken back meanwhile, the row is its new holder's (said, left).
+        const attempt = (sql: string): unknown => {
           try {
-            store.tx(() => store.db.prepare(`${sql} ${mineOnly}`).run(...args, entry.id, JSON.stringify(mine)), true, false);
-            return undefined;
+            return change(sql, [], false) ? undefined : lostError();
           } catch (err) {
             return err;
           }
         };
+        const taken = () => this.warn(`the draft ${entry.id} was sent, but another checkin had taken it over meanwhile, so it was not removed here`);
         const failed = attempt('DELETE FROM entries');
+        if (failed instanceof LostClaimError) return taken();
         if (failed !== undefined) {
           const why = reason(failed, store.dir);
-          let marked = attempt("UPDATE entries SET state = 'sent'") === undefined;
+          const mark = attempt("UPDATE entries SET state = 'sent'");
+          if (mark instanceof LostClaimError) return taken();
+          let marked = mark === undefined;
           if (!marked) {
             try {
               closeSync(openSync(join(store.dir, `${entry.id}.sent`), constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600));
@@ -1102,6 +1226,7 @@ export class Outbox {
       unknown: (at) => release("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = ?", at.toISOString()),
       release: () => release(),
     };
+    tokens.set(claim, mine.token);
     const o = this.own.get(entry.id);
     if (o && !o.hold) o.hold = claim;
     return claim;
@@ -1111,7 +1236,7 @@ export class Outbox {
   sender(entry: Entry): { pid: number; since: string } | undefined {
     const r = this.storeOf(entry)?.row(entry.id);
     const h = r && r.state !== 'kept' ? parseHolder(r.holder) : undefined;
-    return h && running(h) ? { pid: h.pid, since: h.at } : undefined;
+    return h && alive(h) ? { pid: h.pid, since: h.at } : undefined;
   }
 
   /** When a send of this entry may have reached the service without an answer, the moment it was sent (a dead sender's too). */
@@ -1119,7 +1244,8 @@ export class Outbox {
     const r = this.storeOf(entry)?.row(entry.id);
     if (!r) return undefined;
     if (r.maybe_at) return r.maybe_at;
-    return r.state === 'sending' && r.sending_at && !running(parseHolder(r.holder) ?? { pid: 0 }) ? r.sending_at : undefined;
+    const h = parseHolder(r.holder);
+    return r.state === 'sending' && r.sending_at && !(h && alive(h)) ? r.sending_at : undefined;
   }
 
   /** What this run made and still keeps, the latest last. */

@@ -12,6 +12,7 @@ import {
   ClaimedError,
   creates,
   GoneError,
+  LostClaimError,
   sameTarget,
   type Account,
   type Claim,
@@ -378,10 +379,19 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   const createsOne = creates(write.target);
   let result: T;
   try {
-    // Every draft this send carries (the one sent, and those the person built it on) is marked as on the wire.
-    if (createsOne) for (const c of claims) c.sending();
+    // Every draft this send carries (the one sent, and those the person built it on) is marked as on
+    // the wire, or (a request that creates nothing) found still held: a claim another checkin took
+    // back meanwhile sends nothing.
+    for (const c of claims)
+      if (createsOne) c.sending();
+      else c.check();
     result = await write.send();
   } catch (err) {
+    // Taken over before anything went: nothing was sent, and the entry is the other's (said once, as it is).
+    if (err instanceof LostClaimError) {
+      for (const c of claims) c.release();
+      throw err;
+    }
     // A create the service accepted (2xx) whose answer cannot be read or shown: made. The entry goes, and a line says so.
     if (createsOne && err instanceof ApiError && err.kind === 'invalid-response' && (err.status === 0 || (err.status >= 200 && err.status < 300))) {
       for (const c of claims) c.done();

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { describe, expect, it } from 'vitest';
-import { ClaimedError, GoneError, Outbox, type DraftContent, type DraftTarget } from '../../src/config/outbox-files.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ClaimedError, GoneError, LostClaimError, Outbox, UnknownStateError, type DraftContent, type DraftTarget } from '../../src/config/outbox-files.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { folderView, rowsIn } from '../helpers/outbox.js';
@@ -41,6 +41,23 @@ function holdAs(dir: string, id: string, holder: { pid: number; start?: string }
   );
   db.close();
 }
+
+/** A row's holder as it is now. */
+function holderOf(dir: string, id: string): { pid: number; ns?: string; token: string; until?: string } | undefined {
+  const r = rowsIn(dir).find((x) => x.id === id);
+  return r?.holder ? JSON.parse(r.holder) : undefined;
+}
+
+/** Changes fields of a row's holder, as time or another pid namespace would see it (`until` in the past: its lease ran out). */
+function setHolder(dir: string, id: string, fields: Record<string, unknown>) {
+  const db = new DatabaseSync(join(dir, 'outbox.db'));
+  const r = db.prepare('SELECT holder FROM entries WHERE id = ?').get(id) as { holder: string };
+  db.prepare('UPDATE entries SET holder = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(r.holder), ...fields }), id);
+  db.close();
+}
+
+const past = () => new Date(Date.now() - 1000).toISOString();
+const soon = () => new Date(Date.now() + 60_000).toISOString();
 
 describe('the outbox database', () => {
   it('each write is a row of its own in a 0600 database of a 0700 folder; two for one target are two; nothing is opened until used', () => {
@@ -212,5 +229,121 @@ describe('the outbox database', () => {
     outbox.claim(outbox.find('plainone')!).done();
     writeFileSync(join(dir, 'plainone.json'), JSON.stringify(e('plainone')));
     expect(new Outbox(dir).find('plainone')).toBeUndefined();
+  });
+
+  it('a holder of another pid namespace is alive while its lease lasts, whatever its pid reads as here; once it ran out it is taken back', () => {
+    const { dir, warnings } = box();
+    const outbox = new Outbox(dir, (m) => warnings.push(m));
+    const a = outbox.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), {
+      hold: false,
+    });
+    // A container's checkin: pid 1 there, with a start time that matches nothing here.
+    holdAs(dir, a.id, { pid: 1, start: '7' }, 'sending', '2026-11-22T09:31:00.000Z');
+    setHolder(dir, a.id, { ns: 'pid:[1]', until: soon() });
+    expect(() => outbox.claim(a)).toThrow(
+      /is being written or sent by another checkin \(process 1 of another pid namespace, since .*\); it was not sent again$/,
+    );
+    expect(outbox.sender(a)).toMatchObject({ pid: 1 });
+    expect(outbox.maybeSent(a)).toBeUndefined();
+    setHolder(dir, a.id, { until: past() });
+    expect(outbox.sender(a)).toBeUndefined();
+    expect(outbox.maybeSent(a)).toBe('2026-11-22T09:31:00.000Z');
+    outbox.claim(a).release();
+    expect(warnings).toEqual([expect.stringMatching(/was being sent by a checkin that stopped .* it may have reached the service$/)]);
+  });
+
+  it('a holder of this pid namespace whose process is gone is taken back at once, its lease notwithstanding', () => {
+    const { dir, outbox } = box();
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0), { hold: false });
+    const c = new Outbox(dir).claim(a);
+    const mine = holderOf(dir, a.id)!;
+    expect(mine.ns).toMatch(/^pid:\[\d+\]$/);
+    expect(Date.parse(mine.until!)).toBeGreaterThan(Date.now());
+    setHolder(dir, a.id, { pid: deadPid() });
+    outbox.claim(a).done();
+    expect(rowsIn(dir)).toEqual([]);
+    c.release();
+  });
+
+  it("a claim taken back once its lease ran out is the other's: the stale holder's sending(), check(), done() and release() change nothing, and it stops, said once", () => {
+    const { dir, warnings } = box();
+    const stale = new Outbox(dir, (m) => warnings.push(m));
+    const a = stale.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), {
+      hold: false,
+    });
+    const c = stale.claim(a);
+    // As another pid namespace sees it once the lease ran out (the holder paused, a machine asleep): taken back, held there.
+    setHolder(dir, a.id, { ns: 'pid:[1]', until: past() });
+    const other = new Outbox(dir).claim(a);
+    const theirs = rowsIn(dir)[0]!;
+    expect(theirs).toMatchObject({ state: 'held' });
+    const words = new RegExp(
+      `^Nothing was sent: another checkin took over the draft ${a.id} while this one held it \\(this one's hold had run out\\); it is left to that one$`,
+    );
+    expect(() => c.sending()).toThrow(LostClaimError);
+    expect(() => c.sending()).toThrow(words);
+    expect(() => c.check()).toThrow(words);
+    c.unknown(at(5));
+    c.done();
+    c.release();
+    expect(rowsIn(dir)).toEqual([theirs]);
+    expect(warnings).toEqual([]);
+    other.release();
+  });
+
+  it('done() under a claim taken back while its request was out removes nothing: the row stays "may have been sent", and that is said once', () => {
+    const { dir, warnings } = box();
+    const stale = new Outbox(dir, (m) => warnings.push(m));
+    const a = stale.add({ api_url: API }, { kind: 'activity' }, { kind: 'activity', input: { group: 'git', description: 'x' } }, 'typed', at(0), {
+      hold: false,
+    });
+    const c = stale.claim(a);
+    c.sending();
+    setHolder(dir, a.id, { ns: 'pid:[1]', until: past() });
+    new Outbox(dir).claim(a).release();
+    c.done();
+    c.done();
+    expect(rowsIn(dir)).toEqual([expect.objectContaining({ id: a.id, state: 'kept', maybe_at: expect.any(String) })]);
+    expect(warnings.filter((w) => /was sent, but another checkin had taken it over meanwhile, so it was not removed here$/.test(w))).toHaveLength(1);
+  });
+
+  it("an entry's text is changed only under its run's claim: taken back, the change is refused (and keep() keeps the words as an entry of their own)", () => {
+    const { dir, outbox } = box();
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0));
+    setHolder(dir, a.id, { ns: 'pid:[1]', until: past() });
+    const other = new Outbox(dir).claim(a);
+    expect(() => outbox.update(a, { content: answers('one, more') }, at(1))).toThrow(GoneError);
+    expect(() => outbox.update(a, { content: answers('one, more') }, at(1))).toThrow(/is gone \(sent, dropped or taken over by another checkin\)$/);
+    expect(new Outbox(dir).find(a.id)!.content).toEqual(answers('one'));
+    other.release();
+  });
+
+  it('a claim renews its lease while it is held, and stops when it is released', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'], now: Date.now() });
+    try {
+      const { dir, outbox } = box();
+      const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0));
+      const first = Date.parse(holderOf(dir, a.id)!.until!);
+      vi.advanceTimersByTime(10_000);
+      expect(Date.parse(holderOf(dir, a.id)!.until!)).toBe(first + 10_000);
+      outbox.releaseHolds();
+      vi.advanceTimersByTime(30_000);
+      expect(rowsIn(dir)[0]).toMatchObject({ state: 'kept', holder: null });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a state this checkin does not know (a newer one's) is listed, never claimed nor sent", () => {
+    const { dir, outbox } = box();
+    const a = outbox.add({ api_url: API }, CHECK_IN, answers('one'), 'typed', at(0), { hold: false });
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.prepare("UPDATE entries SET state = 'queued' WHERE id = ?").run(a.id);
+    db.close();
+    expect(new Outbox(dir).list().map((e) => e.id)).toEqual([a.id]);
+    expect(() => outbox.claim(a)).toThrow(UnknownStateError);
+    expect(() => outbox.claim(a)).toThrow(`The draft ${a.id} is marked "queued", which this checkin does not know (a newer checkin's); it was not sent`);
+    expect(rowsIn(dir)[0]).toMatchObject({ state: 'queued' });
   });
 });
