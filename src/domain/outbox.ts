@@ -27,7 +27,7 @@ import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
 import { CancelledError, CliError, EditorError, EXIT, ExitSignal, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
-import { shownAsSent } from '../ui/as-sent.js';
+import { shownToSend } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
 export type { Claim, DraftContent, DraftTarget, Entry } from '../config/outbox-files.js';
@@ -46,6 +46,8 @@ export interface Write<T> {
   claim?: Claim;
   /** Entries kept earlier that the person built this one on: removed with it once it is accepted. */
   folds?: Entry[];
+  /** What goes out, when it is not the entry's content as kept (names resolved to ids): what the person's yes shows. */
+  sent?: DraftContent;
   /** The command that sends it again, when it is not the target's own (`checkin today --resume`). */
   resume?: string;
   /** Say nothing of other entries still waiting for the target (a resume sending them all). */
@@ -84,6 +86,21 @@ export function contentText(content: DraftContent): string {
     case 'text':
       return content.text;
   }
+}
+
+/**
+ * What an entry sends, as its request's body: editor text read as its send reads it (a comment
+ * without its context comment, a check-in's template as answers); what the person's yes shows.
+ */
+export function sentContent(entry: Entry): DraftContent {
+  const c = entry.content;
+  if (c.kind !== 'text') return c;
+  if (entry.target.kind === 'comment') return { kind: 'comment', body: withoutContext(c.text) };
+  if (entry.target.kind === 'check-in') {
+    const read = readTemplate(c.text);
+    if (read.problems.length === 0) return { kind: 'answers', answers: read.answers };
+  }
+  return c;
 }
 
 /** The first words of a draft, as a list shows them: the first answer given, or the first line written (not the template's comments and headings). */
@@ -360,7 +377,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     // person, and with the person's yes where its words were not theirs as seen.
     if (write.entry && !ownEntry(ctx, write.target)) {
       if (!write.elsewhere) await boundHere(ctx, write.entry);
-      if (!write.claim && (await askYes(ctx, write.entry, again))) again = true;
+      if (!write.claim && (await askYes(ctx, write.entry, again, write.sent))) again = true;
     }
   } catch (err) {
     for (const c of claims) c.release();
@@ -440,7 +457,7 @@ export function whyAsk(ctx: Context, entry: Entry, again = false): string | unde
 export class NeedsYesError extends UsageError {}
 
 /** The person's yes for such an entry: its whole text shown and asked on a terminal (true: said yes); refused (kept, and how to send it said) without one. */
-async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
+async function askYes(ctx: Context, entry: Entry, again: boolean, sent = sentContent(entry)): Promise<boolean> {
   const why = whyAsk(ctx, entry, again);
   if (!why) return false;
   if (!ctx.io.canPrompt)
@@ -448,10 +465,8 @@ async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boole
       `The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`,
       ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
     );
-  // Shown as the agent's question shows it (ui/as-sent.ts): every hidden character named, runs of blank lines and spaces counted.
-  ctx.io.err(
-    sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${shownAsSent(contentText(entry.content).replace(/\s+$/, ''))}\n\n`),
-  );
+  // Every field it sends, as the agent's question shows them (ui/as-sent.ts): every hidden character named, runs of blank lines and spaces counted.
+  ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It sends:\n\n${shownToSend(sent)}\n\n`));
   // "No" and Ctrl-C alike: a person's answer at a prompt (exit 130), with what was kept and how to go on.
   const kept = `Nothing was sent; the draft ${entry.id} is still kept${ctx.advice ? `: \`${ctx.advice.send(entry.id)}\` sends it, \`${ctx.advice.drop(entry.id)}\` drops it.` : ''}`;
   let yes: boolean;
