@@ -314,7 +314,17 @@ export async function editKept(ctx: Context, target: DraftTarget, text: string):
   }
   let saved: string;
   try {
-    saved = await ctx.editor().edit(text, { file: opened.file });
+    saved = await ctx.editor().edit(text, {
+      file: opened.file,
+      // Its process recorded: while the editor is open, no other run sends what it may still change.
+      started: (pid) => {
+        try {
+          opened = { ...opened, entry: outbox.editorStarted(opened.entry, pid, ctx.now()) };
+        } catch (err) {
+          if (!(err instanceof CliError)) throw err;
+        }
+      },
+    });
   } catch (err) {
     if (err instanceof EditorError) keepEdited(ctx, opened.entry, err.text);
     throw err;
@@ -376,6 +386,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     // Held now (no one else sends it meanwhile): an entry kept earlier goes out only as its own
     // person, and with the person's yes where its words were not theirs as seen.
     if (write.entry && !ownEntry(ctx, write.target)) {
+      refuseWhileEditing(ctx, write.entry);
       if (!write.elsewhere) await boundHere(ctx, write.entry);
       if (!write.claim && (await askYes(ctx, write.entry, again, write.sent))) again = true;
     }
@@ -477,6 +488,19 @@ async function askYes(ctx: Context, entry: Entry, again: boolean, sent = sentCon
   }
   if (!yes) throw new CancelledError(kept);
   return true;
+}
+
+/** Refused: the editor that has the draft is still open (checkin no longer watches it): its next save would change what was sent. */
+export class EditorOpenError extends NeedsYesError {}
+
+/** An entry whose editor is still open is not sent, with or without a yes: what it says may still change. */
+function refuseWhileEditing(ctx: Context, entry: Entry): void {
+  const pid = ctx.drafts().editorOpen(entry);
+  if (pid === undefined) return;
+  throw new EditorOpenError(
+    `The draft ${entry.id} is still open in an editor (process ${pid}) that checkin no longer watches: it was not sent and is still kept; save and close the editor first`,
+    ...(ctx.advice ? [terminal(`Then \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
+  );
 }
 
 /** After a send: other entries still waiting for the same target are said, never dropped. */
