@@ -365,6 +365,8 @@ export function dropOwn(ctx: Context, target: DraftTarget): void {
 
 /** Drops an entry on the person's word (claimed first: one being sent is not dropped under it). */
 export function drop(ctx: Context, entry: Entry): void {
+  // Its editor still open: a save after the drop would land in a file no command lists.
+  refuseWhileEditing(ctx, entry, 'dropped');
   ctx.drafts().take(entry).done();
 }
 
@@ -494,12 +496,12 @@ async function askYes(ctx: Context, entry: Entry, again: boolean, sent = sentCon
 export class EditorOpenError extends NeedsYesError {}
 
 /** An entry whose editor is still open is not sent, with or without a yes: what it says may still change. */
-function refuseWhileEditing(ctx: Context, entry: Entry): void {
+function refuseWhileEditing(ctx: Context, entry: Entry, doing: 'sent' | 'dropped' = 'sent'): void {
   const pid = ctx.drafts().editorOpen(entry);
   if (pid === undefined) return;
   throw new EditorOpenError(
-    `The draft ${entry.id} is still open in an editor (process ${pid}) that checkin no longer watches: it was not sent and is still kept; save and close the editor first`,
-    ...(ctx.advice ? [terminal(`Then \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
+    `The draft ${entry.id} is still open in an editor (process ${pid}) that checkin no longer watches: it was not ${doing} and is still kept; save and close the editor first`,
+    ...(ctx.advice && doing === 'sent' ? [terminal(`Then \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
   );
 }
 

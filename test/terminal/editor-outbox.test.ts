@@ -166,6 +166,10 @@ describe('an editor that outlives checkin (issue 48, case 3)', () => {
     const piped = await runCli(['today', '--resume'], { env });
     expect(piped.code, piped.stderr).toBe(2);
     expect(piped.stderr).toContain(`The draft ${id} is still open in an editor (process ${shell})`);
+    // Nor dropped: a save after it would land in a file no command lists.
+    const dropped = await runCli(['drafts', 'drop', id, '--yes'], { env });
+    expect(dropped.code, dropped.stderr).toBe(2);
+    expect(dropped.stderr).toContain(`The draft ${id} is still open in an editor (process ${shell}) that checkin no longer watches: it was not dropped`);
     expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
     expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((r) => r.id)).toEqual([id]);
 
