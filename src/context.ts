@@ -237,7 +237,11 @@ export function createContext(parts: ContextParts): Context {
       (editor ??= {
         edit: async (text, opts) =>
           io.hold(
-            (await import('./ui/editor.js')).editText(text, env, { configured: preferences(ctx.config()).editor, ...(opts?.file && { file: opts.file }) }),
+            (await import('./ui/editor.js')).editText(text, env, {
+              configured: preferences(ctx.config()).editor,
+              ...(opts?.file && { file: opts.file }),
+              ...(opts?.started && { started: opts.started }),
+            }),
           ),
       }),
     async close() {

@@ -102,19 +102,20 @@ export const GOAL = object({
 export interface Goal extends Infer<typeof GOAL> {}
 
 /** The fields a client may send on POST /goals and PATCH /goals/{id}. */
-export interface GoalInput {
-  title?: string;
-  description?: string | null;
-  start_date?: string | null;
-  end_date?: string | null;
-  owner_id?: string | null;
-  team_ids?: string[];
-  contributor_ids?: string[];
-  update_cadence?: string | null;
-  parent_id?: string | null;
-  private?: boolean;
-  archived?: boolean;
-}
+export const GOAL_INPUT = object({
+  title: optional(str),
+  description: optional(orNull(str)),
+  start_date: optional(orNull(str)),
+  end_date: optional(orNull(str)),
+  owner_id: optional(orNull(str)),
+  team_ids: optional(arrayOf(str)),
+  contributor_ids: optional(arrayOf(str)),
+  update_cadence: optional(orNull(str)),
+  parent_id: optional(orNull(str)),
+  private: optional(bool),
+  archived: optional(bool),
+});
+export interface GoalInput extends Infer<typeof GOAL_INPUT> {}
 
 export const GOAL_UPDATE = object({
   type: anything,
@@ -174,12 +175,18 @@ export const ACTIVITY = object({
 export interface Activity extends Infer<typeof ACTIVITY> {}
 
 /** POST /activities: recorded for the token's person. */
-export interface ActivityInput {
-  group: string;
+export const ACTIVITY_INPUT = object({
   /** At most 256 characters. */
-  description: string;
-  url?: string;
-}
+  description: str,
+  url: optional(str),
+  /** The label it shows under. */
+  group: str,
+});
+export interface ActivityInput extends Infer<typeof ACTIVITY_INPUT> {}
+
+/** POST /check-ins/{id}/comments and /goal-updates/{id}/comments. */
+export const COMMENT_INPUT = object({ body: str });
+export interface CommentInput extends Infer<typeof COMMENT_INPUT> {}
 
 /** An echo question (GET /echo/questions items, the answer to POST): a prompt answered on a schedule. */
 export const ECHO_QUESTION = object({
@@ -202,14 +209,15 @@ export const ECHO_QUESTION = object({
 export interface EchoQuestion extends Infer<typeof ECHO_QUESTION> {}
 
 /** The fields a client may send on POST /echo/questions (the body starts with `prompt`). */
-export interface EchoQuestionInput {
-  prompt: string;
-  title?: string;
-  answer_frequency?: string;
-  answer_day?: string;
-  answer_time?: string;
-  answer_time_zone?: string;
-}
+export const ECHO_QUESTION_INPUT = object({
+  prompt: str,
+  title: optional(str),
+  answer_frequency: optional(str),
+  answer_day: optional(str),
+  answer_time: optional(str),
+  answer_time_zone: optional(str),
+});
+export interface EchoQuestionInput extends Infer<typeof ECHO_QUESTION_INPUT> {}
 
 /** GET /echo/answers/{id}: an answer with its question. */
 export const ECHO_ANSWER = object({

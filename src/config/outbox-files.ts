@@ -82,7 +82,14 @@ export interface Entry {
   /** Kept for the machine's date, the person's zone not known yet: it is for the person's date at `created_at`. */
   day_guessed?: true;
   /** While (or since) the person wrote in the editor: its file (`<id>.md` beside the database), which is the entry's text. */
-  editing?: { file: string; pid: number; start?: string; shown: string };
+  editing?: {
+    file: string;
+    pid: number;
+    start?: string;
+    shown: string;
+    /** The editor's process (the shell that runs the editor command and lives as long as it): while it runs, the file may change. */
+    editor?: { pid: number; start?: string };
+  };
 }
 
 /** A claim on an entry: held while it is sent; released on every path. */
@@ -1022,6 +1029,31 @@ export class Outbox {
     this.rewrite(mine.store, next);
     if (editing) rmSync(join(mine.store.dir, editing.file), { force: true });
     return next;
+  }
+
+  /** The editor checkin started on this run's entry: its process recorded, so that another run knows while it is still open. */
+  editorStarted(entry: Entry, pid: number, now: Date): Entry {
+    const mine = this.own.get(entry.id);
+    if (!mine?.entry.editing) throw new Error(`the draft ${entry.id} is not being edited by this run`);
+    const start = startOf(pid);
+    const next: Entry = { ...mine.entry, editing: { ...mine.entry.editing, editor: { pid, ...(start && { start }) } }, saved_at: now.toISOString() };
+    this.rewrite(mine.store, next);
+    return next;
+  }
+
+  /** The editor still open on an entry that checkin no longer watches (its process runs, the same one as started): its pid; else undefined. */
+  editorOpen(entry: Entry): number | undefined {
+    const editor = entry.editing?.editor;
+    if (!editor || this.own.has(entry.id)) return undefined;
+    if (!running({ pid: editor.pid, ...(editor.start && { start: editor.start }) })) return undefined;
+    // A process that ended but was not reaped (its parent killed, no init reaping here) is no editor.
+    try {
+      const stat = readRegularFile(`/proc/${editor.pid}/stat`, 4096);
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return undefined;
+    } catch {
+      // no /proc: as running() said
+    }
+    return editor.pid;
   }
 
   /** Whether an entry was (or is) written in an editor that checkin no longer watches: its file may hold words no one has seen sent. */

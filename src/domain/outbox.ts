@@ -29,7 +29,7 @@ import { dayZone } from './days.js';
 import { dateKeyAtOffset } from '../core/datekey.js';
 import { CancelledError, CliError, EditorError, EXIT, ExitSignal, hintText, terminal, UsageError, withHint, type Hint } from '../errors.js';
 import { withoutContext } from '../ui/editor-text.js';
-import { shownAsSent } from '../ui/as-sent.js';
+import { shownToSend } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 
 /** Whether sending this target creates something (a POST): sent twice, it would be there twice (its insert and its sending mark are made durable so: config/outbox-files.ts). */
@@ -51,6 +51,8 @@ export interface Write<T> {
   claim?: Claim;
   /** Entries kept earlier that the person built this one on: removed with it once it is accepted. */
   folds?: Entry[];
+  /** What goes out, when it is not the entry's content as kept (names resolved to ids): what the person's yes shows. */
+  sent?: DraftContent;
   /** The command that sends it again, when it is not the target's own (`checkin today --resume`). */
   resume?: string;
   /** Say nothing of other entries still waiting for the target (a resume sending them all). */
@@ -89,6 +91,21 @@ export function contentText(content: DraftContent): string {
     case 'text':
       return content.text;
   }
+}
+
+/**
+ * What an entry sends, as its request's body: editor text read as its send reads it (a comment
+ * without its context comment, a check-in's template as answers); what the person's yes shows.
+ */
+export function sentContent(entry: Entry): DraftContent {
+  const c = entry.content;
+  if (c.kind !== 'text') return c;
+  if (entry.target.kind === 'comment') return { kind: 'comment', body: withoutContext(c.text) };
+  if (entry.target.kind === 'check-in') {
+    const read = readTemplate(c.text);
+    if (read.problems.length === 0) return { kind: 'answers', answers: read.answers };
+  }
+  return c;
 }
 
 /** The first words of a draft, as a list shows them: the first answer given, or the first line written (not the template's comments and headings). */
@@ -297,7 +314,17 @@ export async function editKept(ctx: Context, target: DraftTarget, text: string):
   }
   let saved: string;
   try {
-    saved = await ctx.editor().edit(text, { file: opened.file });
+    saved = await ctx.editor().edit(text, {
+      file: opened.file,
+      // Its process recorded: while the editor is open, no other run sends what it may still change.
+      started: (pid) => {
+        try {
+          opened = { ...opened, entry: outbox.editorStarted(opened.entry, pid, ctx.now()) };
+        } catch (err) {
+          if (!(err instanceof CliError)) throw err;
+        }
+      },
+    });
   } catch (err) {
     if (err instanceof EditorError) keepEdited(ctx, opened.entry, err.text);
     throw err;
@@ -338,6 +365,8 @@ export function dropOwn(ctx: Context, target: DraftTarget): void {
 
 /** Drops an entry on the person's word (claimed first: one being sent is not dropped under it). */
 export function drop(ctx: Context, entry: Entry): void {
+  // Its editor still open: a save after the drop would land in a file no command lists.
+  refuseWhileEditing(ctx, entry, 'dropped');
   ctx.drafts().take(entry).done();
 }
 
@@ -359,8 +388,9 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     // Held now (no one else sends it meanwhile): an entry kept earlier goes out only as its own
     // person, and with the person's yes where its words were not theirs as seen.
     if (write.entry && !ownEntry(ctx, write.target)) {
+      refuseWhileEditing(ctx, write.entry);
       if (!write.elsewhere) await boundHere(ctx, write.entry);
-      if (!write.claim && (await askYes(ctx, write.entry, again))) again = true;
+      if (!write.claim && (await askYes(ctx, write.entry, again, write.sent))) again = true;
     }
   } catch (err) {
     for (const c of claims) c.release();
@@ -449,7 +479,7 @@ export function whyAsk(ctx: Context, entry: Entry, again = false): string | unde
 export class NeedsYesError extends UsageError {}
 
 /** The person's yes for such an entry: its whole text shown and asked on a terminal (true: said yes); refused (kept, and how to send it said) without one. */
-async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boolean> {
+async function askYes(ctx: Context, entry: Entry, again: boolean, sent = sentContent(entry)): Promise<boolean> {
   const why = whyAsk(ctx, entry, again);
   if (!why) return false;
   if (!ctx.io.canPrompt)
@@ -457,10 +487,8 @@ async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boole
       `The draft ${entry.id} ${why}: it needs your yes, and there is no terminal to ask on; it was not sent and is still kept`,
       ...(ctx.advice ? [terminal(`At a terminal, \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
     );
-  // Shown as the agent's question shows it (ui/as-sent.ts): every hidden character named, runs of blank lines and spaces counted.
-  ctx.io.err(
-    sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It says:\n\n${shownAsSent(contentText(entry.content).replace(/\s+$/, ''))}\n\n`),
-  );
+  // Every field it sends, as the agent's question shows them (ui/as-sent.ts): every hidden character named, runs of blank lines and spaces counted.
+  ctx.io.err(sanitize(`The draft ${entry.id} (${targetLabel(entry.target)}) ${why}. It sends:\n\n${shownToSend(sent)}\n\n`));
   // "No" and Ctrl-C alike: a person's answer at a prompt (exit 130), with what was kept and how to go on.
   const kept = `Nothing was sent; the draft ${entry.id} is still kept${ctx.advice ? `: \`${ctx.advice.send(entry.id)}\` sends it, \`${ctx.advice.drop(entry.id)}\` drops it.` : ''}`;
   let yes: boolean;
@@ -471,6 +499,19 @@ async function askYes(ctx: Context, entry: Entry, again: boolean): Promise<boole
   }
   if (!yes) throw new CancelledError(kept);
   return true;
+}
+
+/** Refused: the editor that has the draft is still open (checkin no longer watches it): its next save would change what was sent. */
+export class EditorOpenError extends NeedsYesError {}
+
+/** An entry whose editor is still open is not sent, with or without a yes: what it says may still change. */
+function refuseWhileEditing(ctx: Context, entry: Entry, doing: 'sent' | 'dropped' = 'sent'): void {
+  const pid = ctx.drafts().editorOpen(entry);
+  if (pid === undefined) return;
+  throw new EditorOpenError(
+    `The draft ${entry.id} is still open in an editor (process ${pid}) that checkin no longer watches: it was not ${doing} and is still kept; save and close the editor first`,
+    ...(ctx.advice && doing === 'sent' ? [terminal(`Then \`${ctx.advice.send(entry.id)}\` shows it whole and asks.`)] : []),
+  );
 }
 
 /** After a send: other entries still waiting for the same target are said, never dropped. */

@@ -38,6 +38,7 @@ import {
   personDraft,
   sendWithDraft,
   targetNoun,
+  type DraftContent,
   type DraftTarget,
   type Entry,
   type Keeping,
@@ -146,7 +147,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
   const c = entry.content;
   const wrong = () => new UsageError(`The draft ${entry.id} does not hold what a ${targetNoun(t)} takes`);
   const keeping = { entry, elsewhere };
-  const go = <T>(send: () => Promise<T>) => sendWithDraft(ctx, { target: t, ...keeping, send });
+  const go = <T>(send: () => Promise<T>, sent?: DraftContent) => sendWithDraft(ctx, { target: t, ...keeping, ...(sent && { sent }), send });
   switch (t.kind) {
     case 'check-in': {
       const day = await entryDay(ctx, { ...entry, target: t });
@@ -220,12 +221,12 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
     case 'goal': {
       if (c.kind !== 'goal') throw wrong();
       const body = await resolveGoalNames(ctx, c.input);
-      return { kind: t.kind, result: await go(() => createGoal(api, body)) };
+      return { kind: t.kind, result: await go(() => createGoal(api, body), { kind: 'goal', input: body }) };
     }
     case 'goal-edit': {
       if (c.kind !== 'goal') throw wrong();
       const body = await resolveGoalNames(ctx, c.input);
-      return { kind: t.kind, result: await go(() => patchGoal(api, t.id, body)) };
+      return { kind: t.kind, result: await go(() => patchGoal(api, t.id, body), { kind: 'goal', input: body }) };
     }
     case 'echo-question':
       if (c.kind !== 'echo-question') throw wrong();

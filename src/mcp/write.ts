@@ -41,7 +41,7 @@ import {
   type NewerAnswers,
 } from '../domain/outbox.js';
 import { fetchOrNull } from '../domain/target.js';
-import { shownAsSent } from '../ui/as-sent.js';
+import { sectionAsSent as section, shownAsSent, shownToSend } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { goalUpdatePreview } from '../ui/views.js';
 import * as z from 'zod';
@@ -49,7 +49,7 @@ import { activityInput, MAX_DESCRIPTION } from '../domain/activity-input.js';
 import { sendAnswers, sharedWith } from '../domain/send-checkin.js';
 import { logActivityKept, postCommentKept, postGoalUpdateKept } from '../domain/writes.js';
 import { previewHints } from '../domain/writing-hints.js';
-import { asSent, isNoBlockers, noBlockersNote } from '../core/blockers.js';
+import { asSent } from '../core/blockers.js';
 import { commentTarget } from '../domain/comment-target.js';
 import { parseConfidence } from '../domain/goal-updates.js';
 import { goalIdOf } from '../domain/short-ids.js';
@@ -63,27 +63,10 @@ const ANSWER_INPUTS = Object.fromEntries(
   previous_completed: z.ZodOptional<z.ZodBoolean>;
 };
 
-/** Answers as a person reads them before saying yes: who sees them, then each given answer under its name, as it will be sent. */
+/** Answers as a person reads them before saying yes: who sees them, then every field as it will be sent (ui/as-sent.ts, as a terminal shows it). */
 function answersText(typed: CheckInAnswers, shared: { teams: Ref[]; all: boolean }): string {
   const names = shared.teams.map((t) => label(t.name)).join(', ');
-  const parts: string[] = [`Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}`];
-  // As sent: blockers that say "none" go as none, and the question says so.
-  const a = asSent(typed);
-  for (const { field, title } of SECTIONS) {
-    const value = a[field];
-    if (value !== undefined) parts.push(value === null || value === '' ? `${title}:\n(nothing)` : section(title, value));
-  }
-  if (isNoBlockers(typed.blockers)) parts.push(noBlockersNote(typed.blockers!));
-  if (a.mood !== undefined) parts.push(`Mood: ${a.mood ?? 'none'}`);
-  if (a.previous_completed !== undefined && a.previous_completed !== null) parts.push(`Did what was intended: ${a.previous_completed ? 'yes' : 'no'}`);
-  return parts.join('\n\n');
-}
-
-/** One text of what is sent, for the question: its name, its length, and the text as it will be sent. */
-function section(title: string, value: string): string {
-  const n = [...value].length;
-  const lines = value.split('\n').length;
-  return `${title} (${n} ${n === 1 ? 'character' : 'characters'}${lines > 1 ? `, ${lines} lines` : ''}):\n${shownAsSent(value)}`;
+  return `Shared with: ${shared.all ? `${names || 'no team'} (all your teams)` : names}\n\n${shownToSend({ kind: 'answers', answers: typed })}`;
 }
 
 /** A person, a team or a goal by name, as a question says it. */
@@ -107,32 +90,25 @@ async function commentPlace(served: Served, api: ApiClient, target: { on: 'check
   return `${whose(u.person)} update "${label(u.title)}"${u.goal?.title ? ` of the goal "${label(u.goal.title)}"` : ''}`;
 }
 
-/** The goal update's question: which goal (and who sees it), the progress and confidence it sets, then its title and body as sent. */
+/** The goal update's question: which goal (who sees it, where it stands now), then every field as it will be sent (ui/as-sent.ts, as a terminal shows it). */
 function goalUpdateQuestion(goal: Goal, input: GoalUpdateInput): string {
   const teams = teamsOf(goal.teams);
-  const now = (v: string | undefined) => (v === undefined ? '' : ` (now ${v})`);
-  const level = input.confidence === undefined ? undefined : nearestConfidence(input.confidence);
-  const nowLevel = goal.confidence === undefined || goal.confidence === null ? undefined : nearestConfidence(goal.confidence);
+  const standing = [
+    ...(goal.progress === undefined || goal.progress === null ? [] : [`progress ${goal.progress}%`]),
+    ...(goal.confidence === undefined || goal.confidence === null ? [] : [`confidence ${nearestConfidence(goal.confidence).label}`]),
+  ];
   return [
-    `Post this update of the goal "${label(goal.title)}"${teams ? ` (shared with ${teams})` : ''}?`,
-    [
-      input.progress === undefined
-        ? 'Progress: not set by this update.'
-        : `Sets progress to ${input.progress}%${now(goal.progress === undefined || goal.progress === null ? undefined : `${goal.progress}%`)}.`,
-      level ? `Sets confidence to ${level.label} (${level.value})${now(nowLevel?.label)}.` : 'Confidence: not set by this update.',
-    ].join('\n'),
-    section('Title', input.title ?? ''),
-    ...(input.body !== undefined ? [input.body === '' ? 'Body:\n(nothing)' : section('Body', input.body)] : []),
+    `Post this update of the goal "${label(goal.title)}"${teams ? ` (shared with ${teams})` : ''}?${standing.length > 0 ? ` The goal now: ${standing.join(', ')}.` : ''}`,
+    shownToSend({ kind: 'goal-update', input }),
   ].join('\n\n');
 }
 
-/** The activity's question: under whose name, where it shows, its label and link, and its text as sent. */
+/** The activity's question: under whose name and where it shows, then every field as it will be sent (ui/as-sent.ts, as a terminal shows it). */
 async function activityQuestion(served: Served, input: ActivityInput): Promise<string> {
   const person = await me(served.ctx);
   return [
     `Record this activity under your name (${named(person, 'you')})? It shows in the web app and in the suggestions for your next check-in.`,
-    [`Label: ${shownAsSent(input.group)}`, ...(input.url !== undefined ? [`Link: ${shownAsSent(input.url)}`] : [])].join('\n'),
-    section('The activity', input.description),
+    shownToSend({ kind: 'activity', input }),
   ].join('\n\n');
 }
 
@@ -570,7 +546,7 @@ export function registerWriteTools(served: Served): void {
             served,
             rctx,
             entry.id,
-            `Post this comment on ${await commentPlace(served, api, target)}?\n\n${section('The comment', body)}`,
+            `Post this comment on ${await commentPlace(served, api, target)}?\n\n${shownToSend({ kind: 'comment', body })}`,
             cannotAsk(entry),
           );
           if ('ask' in said) return said.ask;

@@ -1,7 +1,24 @@
 // Text exactly as it will be sent, for a person's yes: the agent's question (mcp/write.ts) and the
 // terminal's (domain/outbox.ts) show a draft the same way, so nothing in it can hide — the hidden
 // characters named by the one rule the sanitiser removes them by (ui/sanitize.ts).
-import { replaceHidden } from './sanitize.js';
+import {
+  ACTIVITY_INPUT,
+  CHECK_IN_ANSWERS,
+  COMMENT_INPUT,
+  ECHO_QUESTION_INPUT,
+  GOAL_INPUT,
+  GOAL_UPDATE_INPUT,
+  nearestConfidence,
+  type ActivityInput,
+  type CheckInAnswers,
+  type EchoQuestionInput,
+  type GoalInput,
+  type GoalUpdateInput,
+} from '../api/types.js';
+import type { ObjectShape, Shape } from '../api/validate.js';
+import { ANSWER_FIELDS } from '../core/checkin-answers.js';
+import { asSent, isNoBlockers, noBlockersNote } from '../core/blockers.js';
+import { replaceHidden, sanitizeLine } from './sanitize.js';
 
 /**
  * Characters that draw as a blank, or as nothing, in most dialogs though they are neither spaces nor
@@ -60,4 +77,123 @@ export function shownAsSent(text: string): string {
     i = j;
   }
   return out.join('\n');
+}
+
+/** One text of what is sent, for the question: its name, its length, and the text as it will be sent. */
+export function sectionAsSent(title: string, value: string): string {
+  const n = [...value].length;
+  const lines = value.split('\n').length;
+  return `${title} (${n} ${n === 1 ? 'character' : 'characters'}${lines > 1 ? `, ${lines} lines` : ''}):\n${shownAsSent(value)}`;
+}
+
+/** What a draft holds, by its kind: each body as the request carries it (api/types.ts), or editor text kept as written. */
+export type SentContent =
+  | { kind: 'answers'; answers: CheckInAnswers }
+  | { kind: 'comment'; body: string }
+  | { kind: 'goal-update'; input: GoalUpdateInput }
+  | { kind: 'activity'; input: ActivityInput }
+  | { kind: 'goal'; input: GoalInput }
+  | { kind: 'echo-question'; input: EchoQuestionInput }
+  | { kind: 'text'; text: string };
+
+/** How one field of a body reads in the question: its name, and whether it is prose (shown as a section, its length counted). */
+interface FieldWords {
+  title: string;
+  prose?: true;
+  /** A number as the person reads it ("70%", "At risk (60)"). */
+  number?: (n: number) => string;
+}
+
+/** Words for every field of a body's shape: a field added to the shape and not here fails the typecheck. */
+type WordsFor<S extends ObjectShape<Record<string, Shape<unknown>>>> = { readonly [K in keyof S['fields']]-?: FieldWords };
+
+const answerTitle = (field: string) => ANSWER_FIELDS.find((f) => f.field === field)!.title;
+const ANSWER_WORDS: WordsFor<typeof CHECK_IN_ANSWERS> = {
+  previous: { title: answerTitle('previous'), prose: true },
+  intentions: { title: answerTitle('intentions'), prose: true },
+  blockers: { title: answerTitle('blockers'), prose: true },
+  mood: { title: answerTitle('mood') },
+  previous_completed: { title: answerTitle('previous_completed') },
+  team_ids: { title: 'Shared with (team ids)' },
+};
+const COMMENT_WORDS: WordsFor<typeof COMMENT_INPUT> = { body: { title: 'The comment', prose: true } };
+const GOAL_UPDATE_WORDS: WordsFor<typeof GOAL_UPDATE_INPUT> = {
+  title: { title: 'Title', prose: true },
+  body: { title: 'Body', prose: true },
+  progress: { title: 'Progress', number: (n) => `${n}%` },
+  confidence: { title: 'Confidence', number: (n) => `${nearestConfidence(n).label} (${n})` },
+};
+const ACTIVITY_WORDS: WordsFor<typeof ACTIVITY_INPUT> = {
+  description: { title: 'The activity', prose: true },
+  url: { title: 'Link' },
+  group: { title: 'Label' },
+};
+const GOAL_WORDS: WordsFor<typeof GOAL_INPUT> = {
+  title: { title: 'Title' },
+  description: { title: 'Description', prose: true },
+  start_date: { title: 'Starts' },
+  end_date: { title: 'Ends' },
+  owner_id: { title: 'Owner' },
+  team_ids: { title: 'Teams' },
+  contributor_ids: { title: 'Contributors' },
+  update_cadence: { title: 'Update cadence' },
+  parent_id: { title: 'Parent goal' },
+  private: { title: 'Private' },
+  archived: { title: 'Archived' },
+};
+const ECHO_QUESTION_WORDS: WordsFor<typeof ECHO_QUESTION_INPUT> = {
+  prompt: { title: 'The question', prose: true },
+  title: { title: 'Title' },
+  answer_frequency: { title: 'Asked' },
+  answer_day: { title: 'On' },
+  answer_time: { title: 'At' },
+  answer_time_zone: { title: 'Time zone' },
+};
+
+/** Each kind's body: its shape (api/types.ts, the order fields are shown in) and their words. */
+export const SENT_BODIES = {
+  answers: { shape: CHECK_IN_ANSWERS, words: ANSWER_WORDS },
+  comment: { shape: COMMENT_INPUT, words: COMMENT_WORDS },
+  'goal-update': { shape: GOAL_UPDATE_INPUT, words: GOAL_UPDATE_WORDS },
+  activity: { shape: ACTIVITY_INPUT, words: ACTIVITY_WORDS },
+  goal: { shape: GOAL_INPUT, words: GOAL_WORDS },
+  'echo-question': { shape: ECHO_QUESTION_INPUT, words: ECHO_QUESTION_WORDS },
+} as const satisfies Record<Exclude<SentContent['kind'], 'text'>, { shape: ObjectShape<Record<string, Shape<unknown>>>; words: object }>;
+
+/** A value the shape does not describe (a draft of a newer build, a row changed by hand): shown as the JSON it goes as. */
+const asJson = (v: unknown) => shownAsSent(JSON.stringify(v) ?? String(v));
+
+function fieldText(words: FieldWords, value: unknown): string {
+  const { title } = words;
+  if (value === null || value === '') return words.prose ? `${title}:\n(nothing)` : `${title}: (nothing)`;
+  if (typeof value === 'string') return words.prose || value.includes('\n') ? sectionAsSent(title, value) : `${title}: ${shownAsSent(value)}`;
+  if (typeof value === 'boolean') return `${title}: ${value ? 'yes' : 'no'}`;
+  if (typeof value === 'number' && Number.isFinite(value)) return `${title}: ${words.number ? words.number(value) : String(value)}`;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return `${title}: ${value.length === 0 ? '(none)' : value.map((v) => shownAsSent(v.replace(/\n/g, ' '))).join(', ')}`;
+  return `${title}: ${asJson(value)}`;
+}
+
+/**
+ * Every field a draft sends, as the person's yes shows it — the terminal's question (domain/outbox.ts)
+ * and the agent's (mcp/write.ts) read this one function, so the two cannot differ. The fields are its
+ * body's shape's (api/types.ts), in that order, each one present shown (a text with its length, every
+ * hidden character named); any other field it holds (it goes too) is shown after them by its own name.
+ * Answers are shown as sent ("none" as blockers goes as none, and is said).
+ */
+export function shownToSend(content: SentContent): string {
+  if (content.kind === 'text') return sectionAsSent('The text', content.text);
+  const body: Record<string, unknown> =
+    content.kind === 'answers' ? asSent(content.answers) : content.kind === 'comment' ? { body: content.body } : { ...content.input };
+  const { shape, words } = SENT_BODIES[content.kind];
+  const table = words as Readonly<Record<string, FieldWords>>;
+  const parts: string[] = [];
+  for (const field of Object.keys(shape.fields)) {
+    if (body[field] === undefined) continue;
+    parts.push(fieldText(table[field]!, body[field]));
+    if (content.kind === 'answers' && field === 'blockers' && isNoBlockers(content.answers.blockers)) parts.push(noBlockersNote(content.answers.blockers!));
+  }
+  for (const [field, value] of Object.entries(body))
+    if (!(field in shape.fields) && value !== undefined) parts.push(`${shownAsSent(sanitizeLine(field))} (a field checkin does not know): ${asJson(value)}`);
+  return parts.length > 0 ? parts.join('\n\n') : '(no fields: an empty request)';
 }

@@ -13,7 +13,7 @@ import { EditorError } from '../errors.js';
 /** Opens an editor on `text` and returns what was saved (tests inject their own). */
 export interface Editor {
   /** `file`: the file to write in (the outbox's own, so that what is saved is kept whatever happens to this process); default a private temp file. */
-  edit(text: string, opts?: { file?: string }): Promise<string>;
+  edit(text: string, opts?: { file?: string; started?: (pid: number) => void }): Promise<string>;
 }
 
 /** The editor and where its command came from, as a person reads it; `configured` is the editor setting. */
@@ -44,7 +44,11 @@ function terminalStdio(): { stdio: StdioOptions; close(): void } {
  * Writes `text` to `opts.file` (or a temporary `.md` file), opens the editor on it, and returns
  * what was saved. A file given is left where it is: its owner (the outbox) removes it.
  */
-export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { name?: string; configured?: string; file?: string } = {}): Promise<string> {
+export async function editText(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  opts: { name?: string; configured?: string; file?: string; started?: (pid: number) => void } = {},
+): Promise<string> {
   const name = opts.name ?? 'CHECKIN.md';
   const [{ spawn }, { mkdtemp, readFile, rm, writeFile }, { tmpdir }] = await Promise.all([
     import('node:child_process'),
@@ -66,6 +70,8 @@ export async function editText(text: string, env: NodeJS.ProcessEnv, opts: { nam
             spawn('/bin/sh', ['-c', `trap : INT TERM HUP; ${editor} "$@"`, editor, file], { stdio: terminal.stdio, env });
       child.on('error', reject);
       child.on('close', resolve);
+      // The process that lives exactly as long as the editor (the shell waits for it whatever comes): the outbox records it.
+      if (child.pid !== undefined) opts.started?.(child.pid);
     });
     const saved = await readFile(file, 'utf8');
     // The shell's "command not found" (127) and "not executable" (126).

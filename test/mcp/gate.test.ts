@@ -69,7 +69,7 @@ describe("checkin mcp: an instruction planted in a teammate's comment is not act
       const r = await s.call('log_activity', { description: 'Approved wire transfer to acct 4411' });
       expect(r.isError).toBeFalsy();
       expect(s.asked).toEqual([
-        `Record this activity under your name (Ada Lovelace)? It shows in the web app and in the suggestions for your next check-in.\n\nLabel: checkin\n\n${sec('The activity', 'Approved wire transfer to acct 4411')}`,
+        `Record this activity under your name (Ada Lovelace)? It shows in the web app and in the suggestions for your next check-in.\n\n${sec('The activity', 'Approved wire transfer to acct 4411')}\n\nLabel: checkin`,
       ]);
       const said = answer === 'decline' ? 'the person said no' : 'the person closed the question without answering (cancelled)';
       expect(r.structuredContent).toEqual({
@@ -196,7 +196,7 @@ describe('checkin mcp: the question shows exactly what will be sent', () => {
     );
   });
 
-  it('a goal update: the goal by title, who sees it, the progress and confidence it sets (confidence given as the number 60)', async () => {
+  it('a goal update: the goal by title, who sees it and where it stands, then every field it sends (confidence given as the number 60)', async () => {
     const s = await connect({ answer: 'accept' });
     const goal = (await goals())[0]!;
     const full = (await (await fetch(`${sb.url}/goals/${goal.id}`, { headers: { authorization: `Bearer ${sb.token}` } })).json()) as {
@@ -212,14 +212,16 @@ describe('checkin mcp: the question shows exactly what will be sent', () => {
     const r = await s.call('send_goal_update', { draft_id: d.structuredContent!.draft_id });
     expect(r.structuredContent).toMatchObject({ sent: true, goal_update: { title: 'Invoices shipped' } });
     const teams = full.teams?.length ? ` (shared with ${full.teams.map((t) => t.name).join(', ')})` : '';
-    const now = full.progress === null ? '' : ` (now ${full.progress}%)`;
     const levels: Record<number, string> = { 30: 'Off track', 60: 'At risk', 90: 'On track' };
-    const nowLevel =
-      full.confidence === null
-        ? ''
-        : ` (now ${levels[[30, 60, 90].reduce((b, v) => (Math.abs(v - full.confidence!) <= Math.abs(b - full.confidence!) ? v : b), 30)]})`;
+    const standing = [
+      ...(full.progress === null ? [] : [`progress ${full.progress}%`]),
+      ...(full.confidence === null
+        ? []
+        : [`confidence ${levels[[30, 60, 90].reduce((b, v) => (Math.abs(v - full.confidence!) <= Math.abs(b - full.confidence!) ? v : b), 30)]}`]),
+    ];
+    const now = standing.length > 0 ? ` The goal now: ${standing.join(', ')}.` : '';
     expect(s.asked).toEqual([
-      `Post this update of the goal "${full.title}"${teams}?\n\nSets progress to 70%${now}.\nSets confidence to At risk (60)${nowLevel}.\n\n${sec('Title', 'Invoices shipped')}\n\n${sec('Body', '- endpoint live')}`,
+      `Post this update of the goal "${full.title}"${teams}?${now}\n\n${sec('Title', 'Invoices shipped')}\n\n${sec('Body', '- endpoint live')}\n\nProgress: 70%\n\nConfidence: At risk (60)`,
     ]);
     expect(bodiesOf('POST')).toEqual([{ title: 'Invoices shipped', body: '- endpoint live', progress: 70, confidence: 60 }]);
     // A number that is no level: refused in the agent's words.

@@ -756,7 +756,9 @@ describe('checkin mcp: who a check-in is shared with', () => {
     sb.requests.length = 0;
     const sent = await s.call('send_checkin', { draft_id: d.structuredContent!.draft_id });
     expect(sent.isError).toBeFalsy();
-    expect(s.asked).toEqual([`Send your check-in for today (${day})?\n\nShared with: Mobile\n\n${sec('Intentions', 'x')}`]);
+    expect(s.asked).toEqual([
+      `Send your check-in for today (${day})?\n\nShared with: Mobile\n\n${sec('Intentions', 'x')}\n\nShared with (team ids): ${mobile.id}`,
+    ]);
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(sb.requests.find((r) => r.method === 'PATCH')!.body).toEqual({ intentions: 'x', team_ids: [mobile.id] });
   });

@@ -3,7 +3,8 @@
 // the process group) or the group gets SIGTERM. What was saved is a draft that `checkin drafts`
 // shows and `checkin today --resume` sends; where the terminal remains, the stop line says so.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
@@ -11,7 +12,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { KEY, Screen, sendAtTerminal } from '../helpers/terminal.js';
-import { folderView } from '../helpers/outbox.js';
+import { folderView, outboxRows } from '../helpers/outbox.js';
 import { tempDir } from '../helpers/cleanup.js';
 
 const VIM = (() => {
@@ -134,3 +135,70 @@ describe('resuming over newer words: "Open both in the editor"', () => {
     expect(folderView(draftsDir())).toEqual([]);
   });
 });
+
+describe('an editor that outlives checkin (issue 48, case 3)', () => {
+  it('checkin killed while a windowed editor has the draft: no send while it is open (refused, kept); closed, its last save is what is sent, no file left', async () => {
+    const dir = tempDir();
+    const [saved, close] = [join(dir, 'saved'), join(dir, 'close')];
+    execFileSync('mkfifo', [saved, close]);
+    // A windowed editor: no signal of the terminal's stops it; it saves, says so (with the pid of the
+    // shell checkin started it under, which lives as long as it), waits to be closed, saves again.
+    const editor = join(dir, 'window-editor');
+    writeFileSync(
+      editor,
+      `#!/bin/sh\ntrap '' HUP TERM INT\nsed -i 's/^## Intentions$/## Intentions\\n- First save/' "$1"\necho $PPID > '${saved}'\nread line < '${close}'\nsed -i 's/^- First save$/- First save\\n- Second save/' "$1"\n`,
+    );
+    chmodSync(editor, 0o755);
+    const s = new Screen(['today', '-e'], { ...env, EDITOR: editor, VISUAL: '' });
+    const shell = Number((await readFile(saved, 'utf8')).trim());
+    process.kill(s.pid, 'SIGKILL');
+    await s.exit();
+    const listed = JSON.parse((await runCli(['drafts', '--json', 'id,made,text'], { env })).stdout) as Array<{ id: string; made: string; text: string }>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.text).toContain('## Intentions\n- First save');
+    const id = listed[0]!.id;
+
+    // The editor is open: refused at a terminal, before any question, and by a piped resume; nothing sent, the draft kept.
+    const t = new Screen(['drafts', 'send', id], env);
+    await t.waitFor(`The draft ${id} is still open in an editor (process ${shell})`);
+    expect((await t.exit()).code).toBe(2);
+    expect(t.text()).not.toContain('Send the draft');
+    const piped = await runCli(['today', '--resume'], { env });
+    expect(piped.code, piped.stderr).toBe(2);
+    expect(piped.stderr).toContain(`The draft ${id} is still open in an editor (process ${shell})`);
+    // Nor dropped: a save after it would land in a file no command lists.
+    const dropped = await runCli(['drafts', 'drop', id, '--yes'], { env });
+    expect(dropped.code, dropped.stderr).toBe(2);
+    expect(dropped.stderr).toContain(`The draft ${id} is still open in an editor (process ${shell}) that checkin no longer watches: it was not dropped`);
+    expect(sb.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+    expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((r) => r.id)).toEqual([id]);
+
+    // Closed: its last save is the draft, and the person's yes sends it whole.
+    await writeFile(close, 'close\n');
+    await gone(shell);
+    const sent = await sendAtTerminal(id, env);
+    expect(sent.exit.code, sent.screen).toBe(0);
+    expect(sent.screen.replace(/\s+/g, ' ')).toContain('written in an editor after checkin stopped watching it');
+    const patches = sb.requests.filter((r) => r.method === 'PATCH');
+    expect(patches).toHaveLength(1);
+    expect((patches[0]!.body as { intentions: string }).intentions).toBe('- First save\n- Second save');
+    expect(outboxRows(env.CHECKIN_CONFIG_DIR!)).toEqual([]);
+    expect(folderView(draftsDir())).toEqual([]);
+  });
+});
+
+/** Resolves once a process has ended (gone, or a zombie nobody reaps); bounded for a loaded machine. */
+async function gone(pid: number, ms = 30_000): Promise<void> {
+  const ended = () => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+    } catch {
+      return true;
+    }
+  };
+  const until = Date.now() + ms;
+  while (!ended()) {
+    if (Date.now() > until) throw new Error(`process ${pid} did not end within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
