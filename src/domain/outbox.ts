@@ -594,7 +594,7 @@ export function personDraft(id: string): [string, string] | undefined {
  * person (or the run) saw it, a time of the service's own, or "new" (nothing there). An entry kept
  * while the service could not be read has none; a base that is no time is none either.
  */
-export function seenBase(entry: Entry): boolean {
+function seenBase(entry: Entry): boolean {
   return entry.base === 'new' || (entry.base !== undefined && !Number.isNaN(Date.parse(entry.base)));
 }
 
@@ -612,15 +612,22 @@ export function newerThan(entry: Entry, updatedAt: unknown): boolean {
   return Number.isNaN(at) || at > Date.parse(entry.base!);
 }
 
+/** Whether the service's time `savedAt` can be set against the entry's base: both are times of the service's own. */
+export function timesCompare(entry: Entry, savedAt: string): boolean {
+  return seenBase(entry) && !Number.isNaN(Date.parse(savedAt));
+}
+
 /**
  * Why words on the service count as newer than an entry, as both faces say it: saved after what it
- * was written over, or (kept without a base) possibly newer: "The draft k7m2 was kept without
- * seeing the check-in, so answers on the service (saved Sun 6 Dec 09:41) may be newer than it".
+ * was written over, or (no times to compare: kept without a base, or a base or a time that is none)
+ * possibly newer: "The draft k7m2 was kept without seeing the check-in, so answers on the service
+ * (saved Sun 6 Dec 09:41) may be newer than it".
  */
 export function newerWhy(entry: Entry, o: { what: string; words: string; savedAt: string }): string {
-  return seenBase(entry)
-    ? `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace ${o.words} saved on the service later (${whenLabel(o.savedAt)})`
-    : `The draft ${entry.id} was kept without seeing ${o.what}, so ${o.words} on the service (saved ${whenLabel(o.savedAt)}) may be newer than it`;
+  if (timesCompare(entry, o.savedAt))
+    return `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace ${o.words} saved on the service later (${whenLabel(o.savedAt)})`;
+  const why = entry.base === undefined ? `was kept without seeing ${o.what}` : `has no time to set against when ${o.what} was saved`;
+  return `The draft ${entry.id} ${why}, so ${o.words} on the service (saved ${whenLabel(o.savedAt)}) may be newer than it`;
 }
 
 /**

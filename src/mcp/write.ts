@@ -33,7 +33,7 @@ import {
   commentBody,
   newerIn,
   newerWhy,
-  seenBase,
+  timesCompare,
   waitingFor,
   whenLabel,
   type Claim,
@@ -350,7 +350,7 @@ function replacedText({ theirs, replaced }: NewerAnswers): string {
 function overNewerQuestion(label: string, entry: Entry, newer: NewerAnswers, shown: string): string {
   const saved = whenLabel(String(newer.now.updated_at));
   return [
-    seenBase(entry)
+    timesCompare(entry, String(newer.now.updated_at))
       ? `Send your check-in for ${label} over newer words? It was saved on the service after this draft was written (${saved}); sending the draft replaces these answers there.`
       : `Send your check-in for ${label} over words that may be newer? ${newerWhy(entry, { what: 'the check-in', words: 'answers', savedAt: String(newer.now.updated_at) })}; sending the draft replaces these answers there.`,
     `On the service now (replaced if you say yes):\n\n${replacedText(newer)}`,
@@ -361,7 +361,7 @@ function overNewerQuestion(label: string, entry: Entry, newer: NewerAnswers, sho
 /** Refused: newer words on the service, and no one to show them to (a client that cannot ask; --allow-send is no yes to words it never saw). */
 const overNewer = (entry: Entry, newer: NewerAnswers) =>
   new CliError(
-    `${seenBase(entry) ? `The draft ${entry.id} would replace answers saved on the service after it was written (${whenLabel(String(newer.now.updated_at))})` : newerWhy(entry, { what: 'the check-in', words: 'answers', savedAt: String(newer.now.updated_at) })}, and this client cannot ask the person: nothing was sent`,
+    `${timesCompare(entry, String(newer.now.updated_at)) ? `The draft ${entry.id} would replace answers saved on the service after it was written (${whenLabel(String(newer.now.updated_at))})` : newerWhy(entry, { what: 'the check-in', words: 'answers', savedAt: String(newer.now.updated_at) })}, and this client cannot ask the person: nothing was sent`,
     EXIT.FAILURE,
     `${keptLine(sendCommand(entry), { draft: entry.id })} There the person sees both and chooses.`,
   );
