@@ -271,12 +271,16 @@ export function keep(ctx: Context, target: DraftTarget, content: DraftContent, m
   const outbox = ctx.drafts();
   try {
     const mine = ownEntry(ctx, target);
+    // The target as this run read it, for an entry kept before it was read (piped, then the
+    // check-in fetched): recorded before the request, so a resume after a failed write knows what
+    // it was written over. A base once recorded is never moved later (a later one asks less).
+    const rebase = base !== undefined && mine && mine.base === undefined ? { base } : {};
     let entry: Entry | undefined;
     // The same words again (a send keeping what was kept before it): nothing is written.
-    if (mine && JSON.stringify(mine.content) === JSON.stringify(content)) entry = mine;
+    if (mine && JSON.stringify(mine.content) === JSON.stringify(content) && !rebase.base) entry = mine;
     else if (mine) {
       try {
-        entry = outbox.update(mine, { content }, ctx.now());
+        entry = outbox.update(mine, { content, ...rebase }, ctx.now());
       } catch (err) {
         // Taken by another process since this run let go of it (a failed send): the words now are a new entry.
         if (!(err instanceof CliError)) throw err;
@@ -646,13 +650,45 @@ export function personDraft(id: string): [string, string] | undefined {
   return m ? [m[1]!, m[2]!] : undefined;
 }
 
-/** Whether words the service saved at `updatedAt` are newer than an entry: its base, or (unknown) when it was typed. */
+/**
+ * Whether an entry knows what it was written over: its base is the target's `updated_at` as the
+ * person (or the run) saw it, a time of the service's own, or "new" (nothing there). An entry kept
+ * while the service could not be read has none; a base that is no time is none either.
+ */
+function seenBase(entry: Entry): boolean {
+  return entry.base === 'new' || (entry.base !== undefined && !Number.isNaN(Date.parse(entry.base)));
+}
+
+/**
+ * The one rule of "newer", wherever an entry kept earlier writes (a check-in, a goal update; both
+ * faces): words the service saved at `updatedAt` may be newer than the entry when they were saved
+ * after its base — two times of the service's own. Without a base (`seenBase`), or when the
+ * service's time is none, any words there may be newer: this machine's clock is never compared
+ * with the service's, so a clock ahead never writes over words unseen. Whether there are words the
+ * entry would replace at all (there, not empty, not the entry's) is the caller's question.
+ */
 export function newerThan(entry: Entry, updatedAt: unknown): boolean {
+  if (entry.base === 'new' || !seenBase(entry)) return true;
   const at = typeof updatedAt === 'string' ? Date.parse(updatedAt) : NaN;
-  // Without a base, words saved from the second the entry was typed on count as newer (a service may keep whole seconds).
-  const since =
-    entry.base && entry.base !== 'new' ? Date.parse(entry.base) : entry.base === 'new' ? -Infinity : Math.floor(Date.parse(entry.created_at) / 1000) * 1000 - 1;
-  return at > since;
+  return Number.isNaN(at) || at > Date.parse(entry.base!);
+}
+
+/** Whether the service's time `savedAt` can be set against the entry's base: both are times of the service's own. */
+export function timesCompare(entry: Entry, savedAt: string): boolean {
+  return seenBase(entry) && !Number.isNaN(Date.parse(savedAt));
+}
+
+/**
+ * Why words on the service count as newer than an entry, as both faces say it: saved after what it
+ * was written over, or (no times to compare: kept without a base, or a base or a time that is none)
+ * possibly newer: "The draft k7m2 was kept without seeing the check-in, so answers on the service
+ * (saved Sun 6 Dec 09:41) may be newer than it".
+ */
+export function newerWhy(entry: Entry, o: { what: string; words: string; savedAt: string }): string {
+  if (timesCompare(entry, o.savedAt))
+    return `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace ${o.words} saved on the service later (${whenLabel(o.savedAt)})`;
+  const why = entry.base === undefined ? `was kept without seeing ${o.what}` : `has no time to set against when ${o.what} was saved`;
+  return `The draft ${entry.id} ${why}, so ${o.words} on the service (saved ${whenLabel(o.savedAt)}) may be newer than it`;
 }
 
 /**
@@ -666,7 +702,7 @@ export async function askOverNewer(
   /** `theirs` and `mine` as shown, each with the line ends that follow it. */
   o: { what: string; words: string; target: DraftTarget; savedAt: string; theirs: string; mine: string },
 ): Promise<'mine' | 'edit'> {
-  const kept = `The draft ${entry.id} (${whenLabel(entry.created_at)}) would replace ${o.words} saved on the service later (${whenLabel(o.savedAt)})`;
+  const kept = newerWhy(entry, o);
   if (!ctx.io.canPrompt)
     throw new CliError(
       `${kept}; it was not sent and is still kept`,
@@ -703,7 +739,8 @@ export interface NewerAnswers {
 /**
  * The one rule, wherever an entry is sent (a terminal's resume, `drafts send`, an agent's send): an
  * entry kept earlier never writes over newer words unseen. The check-in now (one GET, unless it is
- * known) against the entry's base (or, unknown, when it was typed): undefined when nothing newer
+ * known) against the entry's base (`newerThan`; without one, any answers it would replace may be
+ * newer): undefined when nothing newer
  * would be replaced (or there is no check-in: the PATCH says what is wrong). Each face asks or
  * refuses in its own form: a terminal with `askOverNewer`, the agent face in the person's question.
  */
@@ -722,16 +759,23 @@ export async function checkInNow(ctx: Context, key: string, known?: CheckIn): Pr
   }
 }
 
+/**
+ * What of the service's words an entry would replace, by name: only those count — words there
+ * (not empty) that differ from the entry's, and a yes or no there (did what was intended) that
+ * differs from the entry's. The same words, or nothing there, are never newer.
+ */
+export function replacedBy<K extends string>(names: readonly K[], mine: Partial<Record<K, unknown>>, theirs: Partial<Record<K, unknown>>): K[] {
+  return names.filter((k) => {
+    const there = theirs[k];
+    if (mine[k] === undefined || there === mine[k]) return false;
+    return typeof there === 'boolean' || (typeof there === 'string' && there.trim() !== '');
+  });
+}
+
 /** `newerAnswers` on a check-in already read: what of it, saved after the entry's base, the entry would replace. */
 export function newerIn(entry: Entry, answers: CheckInAnswers, now: CheckIn): NewerAnswers | undefined {
   const theirs = answersOf(now);
-  // Only answers the entry would replace count: words there that differ from the entry's, and a
-  // yes or no there (did what was intended) that differs from the entry's.
-  const replaced = ANSWER_NAMES.filter((k) => {
-    const there = theirs[k];
-    if (answers[k] === undefined || there === answers[k]) return false;
-    return typeof there === 'boolean' || (typeof there === 'string' && there.trim() !== '');
-  });
+  const replaced = replacedBy(ANSWER_NAMES, answers, theirs);
   if (replaced.length === 0 || !newerThan(entry, now.updated_at)) return undefined;
   return { now, theirs, replaced };
 }

@@ -34,6 +34,7 @@ import {
   entryDay,
   guardNewer,
   newerThan,
+  replacedBy,
   whenLabel,
   personDraft,
   sendWithDraft,
@@ -90,8 +91,8 @@ export async function patchGoalUpdateKept(ctx: Context, id: string, input: GoalU
 }
 
 /**
- * A resume never writes over newer words: the goal update now against the entry's base (or, unknown,
- * when it was typed), as outbox.ts `guardNewer` holds a check-in. Newer words where it writes: a
+ * A resume never writes over newer words: the goal update now against the entry's base (outbox.ts
+ * `newerThan`: without one, any words there that differ may be newer), as `guardNewer` holds a check-in. Newer words where it writes: a
  * terminal shows both and asks (mine: undefined; theirs: refused, kept; the editor: what was written
  * there); without one, refused.
  */
@@ -103,8 +104,7 @@ async function guardNewerUpdate(ctx: Context, id: string, entry: Entry, input: G
     if (err instanceof ApiError && err.notFound) return undefined; // the PATCH says what is wrong
     throw err;
   }
-  const words = (['title', 'body'] as const).some((k) => input[k] !== undefined && now[k].trim() !== '' && now[k] !== input[k]);
-  if (!words || !newerThan(entry, now.updated_at)) return undefined;
+  if (replacedBy(['title', 'body'], input, now).length === 0 || !newerThan(entry, now.updated_at)) return undefined;
   const target = { kind: 'goal-update-edit', id } as const;
   const shown = (u: GoalUpdateInput) => `${u.title ?? ''}\n\n${u.body ?? ''}`.trim();
   const choice = await askOverNewer(ctx, entry, {

@@ -32,6 +32,8 @@ import {
   checkInNow,
   commentBody,
   newerIn,
+  newerWhy,
+  timesCompare,
   waitingFor,
   whenLabel,
   type Claim,
@@ -321,9 +323,12 @@ function replacedText({ theirs, replaced }: NewerAnswers): string {
 }
 
 /** The question when the service holds newer words than the draft: what is there now, which the draft replaces, then the draft. */
-function overNewerQuestion(label: string, newer: NewerAnswers, shown: string): string {
+function overNewerQuestion(label: string, entry: Entry, newer: NewerAnswers, shown: string): string {
+  const saved = whenLabel(String(newer.now.updated_at));
   return [
-    `Send your check-in for ${label} over newer words? It was saved on the service after this draft was written (${whenLabel(String(newer.now.updated_at))}); sending the draft replaces these answers there.`,
+    timesCompare(entry, String(newer.now.updated_at))
+      ? `Send your check-in for ${label} over newer words? It was saved on the service after this draft was written (${saved}); sending the draft replaces these answers there.`
+      : `Send your check-in for ${label} over words that may be newer? ${newerWhy(entry, { what: 'the check-in', words: 'answers', savedAt: String(newer.now.updated_at) })}; sending the draft replaces these answers there.`,
     `On the service now (replaced if you say yes):\n\n${replacedText(newer)}`,
     `The draft:\n\n${shown}`,
   ].join('\n\n');
@@ -332,7 +337,7 @@ function overNewerQuestion(label: string, newer: NewerAnswers, shown: string): s
 /** Refused: newer words on the service, and no one to show them to (a client that cannot ask; --allow-send is no yes to words it never saw). */
 const overNewer = (entry: Entry, newer: NewerAnswers) =>
   new CliError(
-    `The draft ${entry.id} would replace answers saved on the service after it was written (${whenLabel(String(newer.now.updated_at))}), and this client cannot ask the person: nothing was sent`,
+    `${timesCompare(entry, String(newer.now.updated_at)) ? `The draft ${entry.id} would replace answers saved on the service after it was written (${whenLabel(String(newer.now.updated_at))})` : newerWhy(entry, { what: 'the check-in', words: 'answers', savedAt: String(newer.now.updated_at) })}, and this client cannot ask the person: nothing was sent`,
     EXIT.FAILURE,
     `${keptLine(sendCommand(entry), { draft: entry.id })} There the person sees both and chooses.`,
   );
@@ -453,7 +458,7 @@ export function registerWriteTools(served: Served): void {
             served,
             rctx,
             entry.id,
-            newer ? overNewerQuestion(target.label, newer, shown) : `Send your check-in for ${target.label}?\n\n${shown}`,
+            newer ? overNewerQuestion(target.label, entry, newer, shown) : `Send your check-in for ${target.label}?\n\n${shown}`,
             cannotAsk(entry),
           );
           if ('ask' in said) return said.ask;

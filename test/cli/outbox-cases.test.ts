@@ -29,7 +29,7 @@ describe('a resume never writes over newer words', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: The draft ${a.id} (Sun 22 Nov 09:30) would replace answers saved on the service later (Sun 22 Nov 09:31); it was not sent and is still kept\nAt a terminal, \`checkin checkin ${TODAY} --resume\` shows both and asks; \`checkin drafts drop ${a.id}\` drops the draft.\n`,
+      stderr: `error: The draft ${a.id} was kept without seeing the check-in, so answers on the service (saved Sun 22 Nov 09:31) may be newer than it; it was not sent and is still kept\nAt a terminal, \`checkin checkin ${TODAY} --resume\` shows both and asks; \`checkin drafts drop ${a.id}\` drops the draft.\n`,
     });
     expect(w.sent()).toEqual([`GET /api/v2/check-ins/${TODAY}`]);
     expect(draftEntries(w.configDir).map((e) => e.content)).toEqual([{ kind: 'answers', answers: { previous: 'Words A' } }]);
@@ -89,7 +89,7 @@ describe('a resume of a goal update edit never writes over newer words', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: The draft ${a.id} (Sun 22 Nov 09:30) would replace a goal update saved on the service later (Sun 22 Nov 09:31); it was not sent and is still kept\nAt a terminal, \`checkin goal update edit ${id} --resume\` shows both and asks; \`checkin drafts drop ${a.id}\` drops the draft.\n`,
+      stderr: `error: The draft ${a.id} was kept without seeing the goal update, so a goal update on the service (saved Sun 22 Nov 09:31) may be newer than it; it was not sent and is still kept\nAt a terminal, \`checkin goal update edit ${id} --resume\` shows both and asks; \`checkin drafts drop ${a.id}\` drops the draft.\n`,
     });
     expect(w.sent()).toEqual([`GET /api/v2/goal-updates/${id}`]);
     expect(draftEntries(w.configDir).map((e) => e.content)).toEqual([{ kind: 'goal-update', input: { body: 'Words A' } }]);

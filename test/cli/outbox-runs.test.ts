@@ -257,6 +257,9 @@ describe("piped before the person's zone was known", () => {
       const [kept] = entriesIn(dir);
       expect(kept).toMatchObject({ target: { kind: 'check-in', key: '2026-11-22' }, day_guessed: true });
       await w.clock.sleep(60_000);
+      // Her check-in that day holds no *previous*: the draft, kept without seeing it, replaces nothing (else it asks first).
+      w.sb.service.data.check_ins.find((c) => c.person_id === w.sb.service.tokenRecord('sandbox_pat_grace')!.person_id && c.date === '2026-11-21')!.previous =
+        null;
       w.sb.requests.length = 0;
       const resumed = await w.cli(['today', '--resume'], { env: grace });
       expect([resumed.code, resumed.stderr]).toEqual([0, '']);

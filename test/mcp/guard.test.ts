@@ -90,8 +90,10 @@ describe('checkin mcp against a hostile service', () => {
     expect(asked).toHaveLength(2);
     expect(asked[0]).toMatch(/^Record this activity under your name \(Eve[^\n]*\)\? It shows in the web app/);
     // The escape the draft holds is named, not hidden (changed on purpose: it was removed from the question).
+    // The service's updated_at is no time ("x"): nothing says the answers there are older than the
+    // draft, so they are shown as possibly newer (issue 48, case 2), their escapes named too.
     expect(asked[1]).toMatch(
-      /^Send your check-in for today \(2026-\d\d-\d\d\)\?\n\nShared with: Team \(all your teams\)\n\nIntentions \(17 characters\):\n- next \[U\+001B\]\]0;agent\[U\+0007\]\n\nBlockers:\n\(nothing\)$/,
+      /^Send your check-in for today \(2026-\d\d-\d\d\) over words that may be newer\? The draft \w+ has no time to set against when the check-in was saved, so answers on the service \(saved x\) may be newer than it; sending the draft replaces these answers there\.\n\nOn the service now \(replaced if you say yes\):\n\n[^\x1b\x07]*\n\nThe draft:\n\nShared with: Team \(all your teams\)\n\nIntentions \(17 characters\):\n- next \[U\+001B\]\]0;agent\[U\+0007\]\n\nBlockers:\n\(nothing\)$/,
     );
     for (const uri of ['checkin://check-ins/today', 'checkin://team/today']) {
       const read = (await client.readResource({ uri })).contents[0] as { text: string };

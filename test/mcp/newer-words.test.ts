@@ -10,6 +10,7 @@ import { whenLabel } from '../../src/domain/outbox.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, runCli } from '../helpers/cli.js';
 import { text, type Answer, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
+import { keptWhileDownAhead, NO_FAKETIME, writtenOnAnotherDevice } from '../helpers/clock-ahead.js';
 import { outboxRows } from '../helpers/outbox.js';
 
 let sb: Sandbox;
@@ -205,6 +206,29 @@ describe("send_checkin never writes over newer words on the service without the 
     expect(s.asked[0]).toContain('Did what was intended: no');
     expect(writes()).toEqual([]);
   });
+
+  it.skipIf(NO_FAKETIME !== undefined)(
+    `a draft the terminal kept while the service was down, on a clock 10 minutes ahead, has no base: answers there that differ may be newer, and the question says so; declined, nothing sent${NO_FAKETIME ? ` (skipped: ${NO_FAKETIME})` : ''}`,
+    async () => {
+      const { day, id } = await keptWhileDownAhead(10 * 60_000, sb, env, DRAFT.previous);
+      const phone = '- Shipped the invoices endpoint and its retries';
+      const savedAt = await writtenOnAnotherDevice(sb, day, phone);
+      const s = await connect({ answer: 'decline' });
+      const r = await s.call('send_checkin', { draft_id: id });
+      expect(r.structuredContent, text(r)).toEqual({
+        sent: false,
+        draft_id: id,
+        draft_kept: true,
+        reason: 'declined',
+        resume_command: `checkin drafts send ${id}`,
+      });
+      const asked = `Send your check-in for today (${day}) over words that may be newer? The draft ${id} was kept without seeing the check-in, so answers on the service (saved ${whenLabel(savedAt)}) may be newer than it; sending the draft replaces these answers there.\n\nOn the service now (replaced if you say yes):\n\n${sec('Previous', phone)}\n\nThe draft:`;
+      expect(s.asked.map((q) => q.slice(0, asked.length))).toEqual([asked]);
+      expect(s.asked[0]).toContain(sec('Previous', DRAFT.previous));
+      expect(writes()).toEqual([]);
+      expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((row) => [row.id, row.state])).toEqual([[id, 'kept']]);
+    },
+  );
 
   it('nothing newer there: the question is the plain one, and --allow-send sends', async () => {
     const s = await connect({ args: ['--allow-send'] });

@@ -491,10 +491,12 @@ describe("checkin mcp: a draft never replaces another; sending the agent's leave
         content: { kind: 'answers', answers: person },
       }),
     ]);
-    // The person's older draft would replace the answers the agent's send just saved: without a terminal to ask on, refused and kept.
+    // The person's draft, kept without seeing the check-in, would replace the answers the agent's send just saved: without a terminal to ask on, refused and kept.
     const resumed = await runCli(['today', '--resume'], { env });
     expect(resumed.code).toBe(1);
-    expect(resumed.stderr).toMatch(new RegExp(`^error: The draft ${theirs} \\([^)]+\\) would replace answers saved on the service later`));
+    expect(resumed.stderr).toMatch(
+      new RegExp(`^error: The draft ${theirs} was kept without seeing the check-in, so answers on the service \\([^)]+\\) may be newer than it`),
+    );
     expect(writes()).toEqual([`PATCH /api/v2/check-ins/${day}`]);
     expect(draftFolder()).toEqual([`${theirs}.json`]);
   });

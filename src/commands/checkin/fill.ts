@@ -184,7 +184,8 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
   }
   const edited = await editAnswers(ctx, target, text);
   if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${chosen.length > 0 ? ' (the earlier drafts are still kept)' : ''}`);
-  await sendAndShow(ctx, target, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, folds, json });
+  // The check-in as read before the editor opened is what the draft is written over (its base, should the PATCH fail).
+  await sendAndShow(ctx, { ...target, known: current }, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, folds, json });
 }
 
 /**
@@ -210,5 +211,5 @@ async function suggest(ctx: Context, target: Target, flags: AnswerOptions, given
     return;
   }
   if (text === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
-  await sendAndShow(ctx, target, { ...answers, previous: text }, { keepDraft: given.typed, json: flags.json });
+  await sendAndShow(ctx, { ...target, known: found.current }, { ...answers, previous: text }, { keepDraft: given.typed, json: flags.json });
 }
