@@ -332,8 +332,8 @@ export function upgradeFiles(target: string): {
     work: (pid) => join(dir, `.${base}-upgrade-${pid}`),
     // This version's work folders and 0.1.0's (mkdtemp's `.checkin-upgrade-XXXXXX`).
     isWork: (name) => name.startsWith(`.${base}-upgrade-`),
-    // A stale lock moved aside by a run taking it over (takeLock), left if that run was killed there.
-    isAside: (name) => name.startsWith(`.${base}.upgrade.lock.stale.`),
+    // The lock being made, or a stale one moved aside to be taken over (takeLock), left if that run was killed there.
+    isAside: (name) => name.startsWith(`.${base}.upgrade.lock.`),
     // 0.1.0 kept the old binary under this name while the new one ran its check.
     old: new RegExp(`^\\.${esc}\\.old\\.(\\d+)$`),
   };
@@ -366,7 +366,7 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Takes `<dir>/.checkin.upgrade.lock` with O_EXCL: pid, pid namespace and a token in it, its mtime the
+ * Takes `<dir>/.checkin.upgrade.lock` (made whole, then linked: exclusive as O_EXCL): pid, pid namespace and a token in it, its mtime the
  * lease (renewed every 10 s). A lock whose holder is dead (same pid namespace) or whose lease has run
  * out is taken over; any other is another upgrade running (UpgradeRunning).
  */
@@ -378,10 +378,14 @@ function takeLock(target: string): Lock {
   const token = randomBytes(12).toString('hex');
   const body = `${JSON.stringify({ pid: process.pid, ns, token })}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
+    // Written whole under a name of this run's, then linked to the lock's name (which fails if it
+    // exists): no holder is ever seen half-written, whatever kills it when.
+    const mine = `${path}.new.${process.pid}`;
     try {
-      fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+      fs.writeFileSync(mine, body, { mode: 0o600, flag: 'w' });
+      fs.linkSync(mine, path);
     } catch (err) {
+      fs.rmSync(mine, { force: true });
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw new FolderNotWritable(dir, code ?? (err as Error).message);
       const held = readLock(path);
@@ -410,11 +414,7 @@ function takeLock(target: string): Lock {
       fs.rmSync(aside, { force: true });
       continue;
     }
-    try {
-      fs.writeSync(fd, body);
-    } finally {
-      fs.closeSync(fd);
-    }
+    fs.rmSync(mine, { force: true });
     const renew = setInterval(() => {
       try {
         const now = new Date();

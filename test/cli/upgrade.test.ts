@@ -302,17 +302,14 @@ describe('an upgrade is one verified rename, under a lock', () => {
   it.each([
     ['big', 'says its length (600 MiB): refused before a byte is written'],
     ['chunked', 'does not say its length: refused at the bound, as it comes'],
-  ])('refuses an archive larger than the bound when the server %s; nothing is left', async (folder) => {
+  ])('refuses an archive larger than the bound when the server %s; nothing is left (peak memory: test/install/binary-upgrade)', async (folder) => {
     const { target, bytes } = installed();
     const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/${folder}` });
-    const before = process.memoryUsage().rss;
     await expect(upgradeBinary({ target, latest, platform: PLATFORM, env: {}, maxArchiveBytes: 8 * 2 ** 20 })).rejects.toThrow(
       `${base}/${folder}/checkin-${NEXT}-${PLATFORM}.tar.gz is larger than checkin accepts (${folder === 'big' ? '600 MiB, ' : ''}at most 8 MiB): nothing was changed`,
     );
     expect(readFileSync(target).equals(bytes)).toBe(true);
     expect(readdirSync(join(target, '..'))).toEqual(['checkin']);
-    // Streamed, never held: this process did not grow by anything near the bound.
-    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 2 ** 20);
   });
 
   it('asks through HTTPS_PROXY as every request does (the release on https behind a proxy)', async () => {

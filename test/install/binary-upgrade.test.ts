@@ -10,7 +10,7 @@
 // /usr/bin/time). The binary is CHECKIN_TEST_BINARY's, else release/checkin; without one it skips.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -254,6 +254,21 @@ describe.skipIf(!have)('no signal leaves anything but the old or the new, checke
     },
     120_000,
   );
+
+  it('the daily check (upgrade --record) removes what a killed upgrade left, when none is running', async () => {
+    const { bin, dir, bytes } = installedCopy();
+    const gone = track(spawn('true'));
+    await new Promise((resolve) => gone.once('exit', resolve));
+    mkdirSync(join(dir, `.checkin-upgrade-${gone.pid}`));
+    writeFileSync(join(dir, `.checkin-upgrade-${gone.pid}`, 'checkin'), 'half');
+    writeFileSync(join(dir, '.checkin.upgrade.lock'), `${JSON.stringify({ pid: gone.pid, ns: '', token: 't' })}\n`);
+    // A lock of another pid namespace counts by its lease alone: an old one.
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(join(dir, '.checkin.upgrade.lock'), old, old);
+    expect(await upgrade(bin, ['--record'], 'same')).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
+    expect(readdirSync(dir)).toEqual(['checkin']);
+    expect(sha(readFileSync(bin))).toBe(sha(bytes));
+  }, 60_000);
 
   it('two upgrades at once with a release whose binary fails its check: one says another is running, the old binary stays', async () => {
     const { bin, dir, bytes } = installedCopy();
