@@ -383,10 +383,16 @@ function takeLock(target: string): Lock {
     const mine = `${path}.new.${process.pid}`;
     try {
       fs.writeFileSync(mine, body, { mode: 0o600, flag: 'w' });
+    } catch (err) {
+      throw new FolderNotWritable(dir, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
+    }
+    try {
       fs.linkSync(mine, path);
     } catch (err) {
       fs.rmSync(mine, { force: true });
       const code = (err as NodeJS.ErrnoException).code;
+      // ENOENT: this run's half-made lock removed by a holder tidying (tidy), in the moment between.
+      if (code === 'ENOENT') continue;
       if (code !== 'EEXIST') throw new FolderNotWritable(dir, code ?? (err as Error).message);
       const held = readLock(path);
       if (held === undefined) continue; // gone meanwhile
