@@ -31,6 +31,12 @@ export interface Outgoing {
   timeoutMs: number;
   /** Stop reading (and fail) past this many bytes. */
   maxBodyBytes: number;
+  /**
+   * Where the answer's body goes instead of `text` (a download streamed to disk, never held whole):
+   * asked once when the answer's status is known; returning undefined keeps the body as `text`. A
+   * sink that throws ends the exchange with that error.
+   */
+  sink?: (status: number, headers: Headers) => ((chunk: Buffer) => void) | undefined;
 }
 
 /** A failed exchange: `code` as Node names it; `written` when the request had gone out whole. */
@@ -84,11 +90,24 @@ export function nodeTransport(env: NodeJS.ProcessEnv = {}): Transport {
         try {
           r = mod.request(to, { method: req.method, headers, agent, ...(to === via && { path: url.href, headers: { ...headers, host: url.host } }) }, (res) => {
             const chunks: Buffer[] = [];
+            let sink: ((chunk: Buffer) => void) | undefined;
+            try {
+              sink = req.sink?.(res.statusCode ?? 0, res.headers);
+            } catch (err) {
+              r.destroy(err as Error);
+              return;
+            }
             let size = 0;
             res.on('data', (c: Buffer) => {
               size += c.length;
               if (size > req.maxBodyBytes) r.destroy(Object.assign(new Error(`answer larger than ${req.maxBodyBytes} bytes`), { code: TOO_BIG_CODE }));
-              else chunks.push(c);
+              else if (!sink) chunks.push(c);
+              else
+                try {
+                  sink(c);
+                } catch (err) {
+                  r.destroy(err as Error);
+                }
             });
             res.on('end', () => {
               clearTimeout(deadline);

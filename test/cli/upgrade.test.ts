@@ -3,10 +3,11 @@
 // a good one swapped in, a checksum mismatch refused, a new binary that does not run rolled back, a
 // redirect off this machine refused, plain http elsewhere refused. The real single binary upgrading
 // itself is test/install/binary-upgrade.test.ts.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +20,10 @@ import {
   releaseVersion,
   upgradeBinary,
   upgradeCommand,
+  upgradeFiles,
   type Where,
 } from '../../src/domain/upgrade.js';
-import { tempDir } from '../helpers/cleanup.js';
+import { tempDir, track } from '../helpers/cleanup.js';
 import { BINARY, cleanEnv, runCli } from '../helpers/cli.js';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -73,6 +75,25 @@ let server: Server;
 let base: string;
 const routes = new Map<string, Buffer | { location: string }>();
 const asked: string[] = [];
+/** Answers made as they are sent (a large body, never held by the test either). */
+const streamed = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
+/** Sends `total` zero bytes in 64 KiB writes, with Content-Length or chunked; stops when the client goes. */
+function zeros(total: number, withLength: boolean) {
+  return (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, withLength ? { 'content-length': String(total) } : {});
+    const chunk = Buffer.alloc(64 * 1024);
+    let sent = 0;
+    const more = () => {
+      while (sent < total && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    res.on('close', () => (sent = total));
+    more();
+  };
+}
 const NEXT = '99.0.0';
 const PLATFORM = `linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
 
@@ -96,10 +117,17 @@ beforeAll(async () => {
   release('mismatch', archiveOf(NEXT), archiveOf('something else'));
   release('broken', archiveOf('segfault', 1));
   release('liar', archiveOf('1.2.3'));
+  const bigName = `checkin-${NEXT}-${PLATFORM}.tar.gz`;
+  routes.set('/big/SHA256SUMS', Buffer.from(`${'d'.repeat(64)}  ${bigName}\n`));
+  routes.set('/chunked/SHA256SUMS', Buffer.from(`${'d'.repeat(64)}  ${bigName}\n`));
+  streamed.set(`/big/${bigName}`, zeros(600 * 2 ** 20, true));
+  streamed.set(`/chunked/${bigName}`, zeros(600 * 2 ** 20, false));
   routes.set('/away/SHA256SUMS', { location: 'http://elsewhere.invalid/SHA256SUMS' });
   routes.set('/hop/SHA256SUMS', { location: '/good/SHA256SUMS' });
   server = createServer((req, res) => {
     asked.push(req.url ?? '');
+    const big = streamed.get(req.url ?? '');
+    if (big) return big(req, res);
     const r = routes.get(req.url ?? '');
     if (r === undefined) res.writeHead(404).end('not found');
     else if (Buffer.isBuffer(r)) res.writeHead(200).end(r);
@@ -126,7 +154,7 @@ describe('upgrading the install.sh binary', () => {
     const { target } = installed();
     const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/good/` });
     expect(latest.version).toBe(NEXT);
-    const done = await upgradeBinary({ target, latest, platform: PLATFORM });
+    const done = await upgradeBinary({ target, latest, platform: PLATFORM, env: {} });
     expect(done).toEqual({ from: VERSION, to: NEXT, target, archive: `${base}/good/checkin-${NEXT}-${PLATFORM}.tar.gz` });
     expect(execFileSync(target, { encoding: 'utf8' })).toBe(`${NEXT}\n`);
     expect(readdirSync(join(target, '..'))).toEqual(['checkin']);
@@ -135,7 +163,7 @@ describe('upgrading the install.sh binary', () => {
   it('refuses an archive whose SHA-256 is not the listed one, and changes nothing', async () => {
     const { target, bytes } = installed();
     const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/mismatch` });
-    await expect(upgradeBinary({ target, latest, platform: PLATFORM })).rejects.toThrow(
+    await expect(upgradeBinary({ target, latest, platform: PLATFORM, env: {} })).rejects.toThrow(
       /is not the file the release lists: its SHA-256 is [0-9a-f]{64}, SHA256SUMS says [0-9a-f]{64}\. Nothing was changed\./,
     );
     expect(readFileSync(target).equals(bytes)).toBe(true);
@@ -148,9 +176,9 @@ describe('upgrading the install.sh binary', () => {
   ])('puts the old binary back when the new one (%s) does not run as the release says', async (folder, said) => {
     const { target, bytes } = installed();
     const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/${folder}` });
-    const err = await upgradeBinary({ target, latest, platform: PLATFORM }).catch((e: Error) => e);
+    const err = await upgradeBinary({ target, latest, platform: PLATFORM, env: {} }).catch((e: Error) => e);
     expect((err as Error).message).toMatch(said);
-    expect((err as Error).message).toContain(`The old one (${VERSION}) is back in ${target}.`);
+    expect((err as Error).message).toContain(`Nothing was changed: checkin ${VERSION} is still in ${target}.`);
     expect(readFileSync(target).equals(bytes)).toBe(true);
     expect(execFileSync(target, { encoding: 'utf8' })).toBe(`${VERSION}\n`);
     expect(readdirSync(join(target, '..'))).toEqual(['checkin']);
@@ -200,3 +228,115 @@ describe.skipIf(BINARY !== undefined)('checkin upgrade from a clone (npm build)'
     expect(r.stderr).toContain('CHECKIN_RELEASE_URL must be https:// (or http:// to this machine)');
   });
 });
+
+/** A pid no process has now: a child that has already exited. */
+async function deadPid(): Promise<number> {
+  const child = track(spawn('true'));
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid!;
+}
+
+describe('an upgrade is one verified rename, under a lock', () => {
+  it('puts back what a 0.1.0 upgrade stopped during the check left, removes dead work folders and a dead lock, then upgrades', async () => {
+    const { target } = installed();
+    const dir = join(target, '..');
+    const files = upgradeFiles(target);
+    // 0.1.0 stopped with its new binary in place and the old one under a second name.
+    const dead = await deadPid();
+    const old = join(dir, `.checkin.old.${dead}`);
+    writeFileSync(old, `#!/bin/sh\necho ${VERSION}\n`, { mode: 0o755 });
+    writeFileSync(target, '#!/bin/sh\nexit 139\n');
+    mkdirSync(join(dir, '.checkin-upgrade-Xy12ab'));
+    writeFileSync(join(dir, '.checkin-upgrade-Xy12ab', 'checkin'), 'half');
+    mkdirSync(files.work(dead));
+    writeFileSync(`${files.lock}.stale.${dead}`, '');
+    writeFileSync(files.lock, `${JSON.stringify({ pid: dead, ns: readlinkNs(), token: 'x' })}\n`);
+    const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/broken` });
+    const tidied: unknown[] = [];
+    const err = await upgradeBinary({ target, latest, platform: PLATFORM, env: {}, onTidied: (t) => tidied.push(t) }).catch((e: Error) => e);
+    expect((err as Error).message).toContain(`Nothing was changed: checkin ${VERSION} is still in ${target}.`);
+    expect(tidied).toEqual([
+      {
+        removed: expect.arrayContaining([`.checkin.old.${dead}`, '.checkin-upgrade-Xy12ab', `.checkin-upgrade-${dead}`, `.checkin.upgrade.lock.stale.${dead}`]),
+        restored: true,
+      },
+    ]);
+    expect(execFileSync(target, { encoding: 'utf8' })).toBe(`${VERSION}\n`);
+    expect(readdirSync(dir)).toEqual(['checkin']);
+  });
+
+  it('leaves a 0.1.0 leftover that is the file in place (or the one running) as it is, and removes the second name', async () => {
+    const { target, bytes } = installed();
+    const dir = join(target, '..');
+    linkSync(target, join(dir, `.checkin.old.${await deadPid()}`));
+    // Another file, but the target is the program running this upgrade (here: a second link to it).
+    writeFileSync(join(dir, `.checkin.old.${await deadPid()}`), '#!/bin/sh\necho 0.0.1\n', { mode: 0o755 });
+    const running = join(tempDir('checkin-upgrade-run-'), 'checkin');
+    linkSync(target, running);
+    const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/mismatch` });
+    await expect(upgradeBinary({ target, latest, platform: PLATFORM, env: {}, running })).rejects.toThrow(/is not the file the release lists/);
+    expect(readFileSync(target).equals(bytes)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['checkin']);
+  });
+
+  it('refuses while another live upgrade holds the lock, and changes nothing; takes over a lock whose lease ran out', async () => {
+    const { target, bytes } = installed();
+    const files = upgradeFiles(target);
+    const holder = track(spawn('sleep', ['30']));
+    writeFileSync(files.lock, `${JSON.stringify({ pid: holder.pid, ns: readlinkNs(), token: 'theirs' })}\n`);
+    const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/good` });
+    await expect(upgradeBinary({ target, latest, platform: PLATFORM, env: {} })).rejects.toThrow(
+      `Another checkin upgrade (pid ${holder.pid}) is replacing ${target} now: nothing was changed by this one`,
+    );
+    expect(readFileSync(target).equals(bytes)).toBe(true);
+    expect(readdirSync(join(target, '..')).sort()).toEqual(['.checkin.upgrade.lock', 'checkin']);
+    // The same holder, silent for longer than the lease (stopped, or in another pid namespace): taken over.
+    const long = new Date(Date.now() - 10 * 60_000);
+    utimesSync(files.lock, long, long);
+    await upgradeBinary({ target, latest, platform: PLATFORM, env: {} });
+    expect(execFileSync(target, { encoding: 'utf8' })).toBe(`${NEXT}\n`);
+    expect(readdirSync(join(target, '..'))).toEqual(['checkin']);
+    holder.kill('SIGKILL');
+  });
+
+  it.each([
+    ['big', 'says its length (600 MiB): refused before a byte is written'],
+    ['chunked', 'does not say its length: refused at the bound, as it comes'],
+  ])('refuses an archive larger than the bound when the server %s; nothing is left (peak memory: test/install/binary-upgrade)', async (folder) => {
+    const { target, bytes } = installed();
+    const latest = await latestRelease({ CHECKIN_RELEASE_URL: `${base}/${folder}` });
+    await expect(upgradeBinary({ target, latest, platform: PLATFORM, env: {}, maxArchiveBytes: 8 * 2 ** 20 })).rejects.toThrow(
+      `${base}/${folder}/checkin-${NEXT}-${PLATFORM}.tar.gz is larger than checkin accepts (${folder === 'big' ? '600 MiB, ' : ''}at most 8 MiB): nothing was changed`,
+    );
+    expect(readFileSync(target).equals(bytes)).toBe(true);
+    expect(readdirSync(join(target, '..'))).toEqual(['checkin']);
+  });
+
+  it('asks through HTTPS_PROXY as every request does (the release on https behind a proxy)', async () => {
+    const seen: string[] = [];
+    const proxy = createTcpServer((socket) => {
+      socket.once('data', (d) => {
+        seen.push(d.toString('latin1').split('\r\n')[0]!);
+        socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      await expect(
+        latestRelease({ CHECKIN_RELEASE_URL: 'https://releases.checkin.invalid/latest', HTTPS_PROXY: `http://127.0.0.1:${port}` }, { timeoutMs: 10_000 }),
+      ).rejects.toThrow('Could not download https://releases.checkin.invalid/latest/SHA256SUMS: the proxy 127.0.0.1:');
+      expect(seen).toEqual(['CONNECT releases.checkin.invalid:443 HTTP/1.1']);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
+function readlinkNs(): string {
+  try {
+    return execFileSync('readlink', ['/proc/self/ns/pid'], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}

@@ -1,7 +1,8 @@
 // `checkin upgrade`: the newest checkin, the way this one was installed. npm, npx, Homebrew, the .deb
 // and Scoop have their own commands: it prints that one and changes nothing. The single binary from
-// install.sh replaces itself (src/domain/upgrade.ts: checked against SHA256SUMS, swapped in one
-// rename, run, put back if it does not run) — after a yes at a terminal, or with --yes.
+// install.sh replaces itself (src/domain/upgrade.ts: under a lock, streamed to disk and checked against
+// SHA256SUMS, run where it was unpacked, then swapped in with one rename) — after a yes at a
+// terminal, or with --yes.
 import { Command, Option } from '@commander-js/extra-typings';
 import { buildKind } from '../../config/installation.js';
 import type { Context } from '../../context.js';
@@ -10,8 +11,10 @@ import {
   installKind,
   latestRelease,
   platformName,
+  tidyUpgrade,
   upgradeBinary,
   upgradeCommand,
+  type Tidied,
   isNewer,
   type InstallKind,
   type Latest,
@@ -85,13 +88,32 @@ export function thisInstall(): InstallKind {
   });
 }
 
+/** The running program's own file, whatever is at its path now. */
+const RUNNING = '/proc/self/exe';
+
+/** Says what was put right of an upgrade stopped earlier: only a binary put back is worth a line. */
+function said(ctx: Context, target: string, t: Tidied | undefined): void {
+  if (t?.restored) ctx.io.err(`note: an upgrade stopped earlier had left an unchecked checkin in ${target}; the one it replaced is back.\n`);
+}
+
+function tidyQuietly(): void {
+  try {
+    tidyUpgrade(process.getBuiltinModule('node:fs').realpathSync(process.execPath), RUNNING);
+  } catch {
+    // a notice's errand is never worth an error
+  }
+}
+
 export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<void> {
+  const kind = thisInstall();
   if (opts.record) {
+    // The daily check, detached: also what a stopped upgrade left beside the binary is put right, if
+    // no upgrade is running (nothing on any other command's way).
+    if (kind === 'binary' && process.platform === 'linux') tidyQuietly();
     const latest = await latestRelease(ctx.env).catch(() => undefined);
     if (latest) writeState(ctx.env, { ...readState(ctx.env), checkedAt: ctx.now().toISOString(), latest: latest.version });
     return;
   }
-  const kind = thisInstall();
   const platform = platformName(process.platform, process.arch);
   const { io } = ctx;
   let latest: Latest | undefined;
@@ -115,6 +137,7 @@ export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<vo
   if (!platform || process.platform !== 'linux') throw new CliError(`No release binary for ${process.platform}-${process.arch}`);
   const target = process.getBuiltinModule('node:fs').realpathSync(process.execPath);
   if (!isNewer(latest.version, VERSION)) {
+    if (!opts.check) said(ctx, target, tidyUpgrade(target, RUNNING));
     io.out(`checkin ${VERSION} (${target}) is the newest (${latest.base}).\n`);
     return;
   }
@@ -128,7 +151,22 @@ export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<vo
     io.out(`${plan}.\n`);
     if (!(await ctx.prompter().confirm('Upgrade?', { default: true }))) throw new CancelledError('Not upgraded');
   }
-  const done = await upgradeBinary({ target, latest, platform }).catch((err: unknown) => {
+  const done = await upgradeBinary({
+    target,
+    latest,
+    platform,
+    env: ctx.env,
+    running: RUNNING,
+    onTidied: (t) => said(ctx, target, t),
+    // Ctrl-C, SIGTERM or SIGHUP: the work folder and the lock are removed at once, and the run ends by
+    // that signal; the target is the old binary, or the new one if the rename had already been made.
+    onStart: (stop) =>
+      io.onStop(() =>
+        stop() === 'upgraded'
+          ? `Stopped: checkin ${latest.version} was already in place (${target}).`
+          : `Stopped: not upgraded; ${target} is checkin ${VERSION}, as before.`,
+      ),
+  }).catch((err: unknown) => {
     throw err instanceof FolderNotWritable ? withHint(err, 'Run checkin upgrade as the owner of that folder, or install again with install.sh --dir.') : err;
   });
   io.out(`checkin upgraded from ${done.from} to ${done.to} (${done.target}).\n`);
