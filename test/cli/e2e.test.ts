@@ -7,6 +7,7 @@ import { CLI_WORDS_RE, FAKED_CLOCK_ARGS, runCli, spawnCli } from '../helpers/cli
 import { describeRequest } from '../helpers/harness.js';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { patient } from '../helpers/patience.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -186,58 +187,62 @@ describe('a checkout that was not built', () => {
 });
 
 describe('installed like any npm CLI', () => {
-  it('npm pack → npm install -g from the tarball into an empty prefix (offline, no dependencies) → checkin runs', async () => {
-    const { execFile } = await import('node:child_process');
-    const { promisify } = await import('node:util');
-    const { existsSync, readdirSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { ROOT } = await import('../helpers/cli.js');
-    const run = promisify(execFile);
-    const dir = tempDir('checkin-pack-');
-    // dist/ is built by `npm test` before the tests: pack it as it is (prepack would rebuild it under the other tests' feet).
-    // npm's temp files (Node 22+: its compile cache) go in dir, which is removed after the file.
-    const packed = JSON.parse(
-      (
-        await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
-          cwd: ROOT,
-          env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir },
-        })
-      ).stdout,
-    );
-    const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
-    // The bin and the two bundles; no source maps.
-    const man = readdirSync(join(ROOT, 'man')).map((f) => `man/${f}`);
-    expect(man.length).toBeGreaterThan(60);
-    expect(files).toEqual(
-      [
-        'CHANGELOG.md',
-        'LICENSE',
-        'README.md',
-        'bin/checkin.js',
-        'bin/package.json',
-        'dist/checkin.cjs',
-        'dist/mcp-server.cjs',
-        'package.json',
-        'skills/checkin/SKILL.md',
-        ...man,
-      ].sort(),
-    );
-    const prefix = join(dir, 'prefix');
-    await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
-      env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir },
-    });
-    const installed = join(prefix, 'lib', 'node_modules', 'checkin-cli');
-    // The runtime needs nothing installed but the optional keychain module (native, prebuilt).
-    const deps = existsSync(join(installed, 'node_modules')) ? readdirSync(join(installed, 'node_modules')) : [];
-    expect(deps.filter((d) => d !== '@napi-rs')).toEqual([]);
-    expect(readdirSync(join(prefix, 'bin'))).toEqual(['checkin']);
-    const bin = join(prefix, 'bin', 'checkin');
-    const version = await run(bin, ['--version'], { env });
-    expect(version.stdout).toBe(`${JSON.parse((await import('node:fs')).readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
-    const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      track(execFile(bin, ['today', '-i', 'From the tarball', '--json'], { env }, (err, stdout) => resolve({ code: err ? 1 : 0, stdout })));
-    });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ date: today(), intentions: 'From the tarball' });
-  }, 60_000);
+  it(
+    'npm pack → npm install -g from the tarball into an empty prefix (offline, no dependencies) → checkin runs',
+    async () => {
+      const { execFile } = await import('node:child_process');
+      const { promisify } = await import('node:util');
+      const { existsSync, readdirSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      const { ROOT } = await import('../helpers/cli.js');
+      const run = promisify(execFile);
+      const dir = tempDir('checkin-pack-');
+      // dist/ is built by `npm test` before the tests: pack it as it is (prepack would rebuild it under the other tests' feet).
+      // npm's temp files (Node 22+: its compile cache) go in dir, which is removed after the file.
+      const packed = JSON.parse(
+        (
+          await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+            cwd: ROOT,
+            env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir },
+          })
+        ).stdout,
+      );
+      const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
+      // The bin and the two bundles; no source maps.
+      const man = readdirSync(join(ROOT, 'man')).map((f) => `man/${f}`);
+      expect(man.length).toBeGreaterThan(60);
+      expect(files).toEqual(
+        [
+          'CHANGELOG.md',
+          'LICENSE',
+          'README.md',
+          'bin/checkin.js',
+          'bin/package.json',
+          'dist/checkin.cjs',
+          'dist/mcp-server.cjs',
+          'package.json',
+          'skills/checkin/SKILL.md',
+          ...man,
+        ].sort(),
+      );
+      const prefix = join(dir, 'prefix');
+      await run('npm', ['install', '--global', '--prefix', prefix, join(dir, packed[0].filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+        env: { ...process.env, npm_config_loglevel: 'error', TMPDIR: dir },
+      });
+      const installed = join(prefix, 'lib', 'node_modules', 'checkin-cli');
+      // The runtime needs nothing installed but the optional keychain module (native, prebuilt).
+      const deps = existsSync(join(installed, 'node_modules')) ? readdirSync(join(installed, 'node_modules')) : [];
+      expect(deps.filter((d) => d !== '@napi-rs')).toEqual([]);
+      expect(readdirSync(join(prefix, 'bin'))).toEqual(['checkin']);
+      const bin = join(prefix, 'bin', 'checkin');
+      const version = await run(bin, ['--version'], { env });
+      expect(version.stdout).toBe(`${JSON.parse((await import('node:fs')).readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+      const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        track(execFile(bin, ['today', '-i', 'From the tarball', '--json'], { env }, (err, stdout) => resolve({ code: err ? 1 : 0, stdout })));
+      });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ date: today(), intentions: 'From the tarball' });
+    },
+    patient(60_000),
+  );
 });

@@ -15,6 +15,7 @@ import { entryOf, writeOldDraft } from '../helpers/earlier.js';
 import { describeRequest } from '../helpers/harness.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { folderEntries, folderView } from '../helpers/outbox.js';
+import { patient } from '../helpers/patience.js';
 
 let sb: Sandbox;
 let base: NodeJS.ProcessEnv;
@@ -360,7 +361,7 @@ describe('drafts of earlier versions (in the config folder) become entries in th
     expect(sb.requests.filter((x) => x.method !== 'GET')).toHaveLength(1);
   });
 
-  it('four processes moving 300 drafts at once lose none, make none twice and leave no temporary file', { timeout: 60_000 }, async () => {
+  it('four processes moving 300 drafts at once lose none, make none twice and leave no temporary file', { timeout: patient(60_000) }, async () => {
     const e = earlierUser(300);
     const runs = await Promise.all([0, 1, 2, 3].map(() => runCli(['today', '--resume'], { env: e.env })));
     // Each finds no draft for today once the move is done; a run that found another holding the

@@ -14,6 +14,7 @@ import { checkInId } from '../../src/sandbox/ids.js';
 import { cleanEnv } from '../helpers/cli.js';
 import { runIn, TODAY, useWorld } from '../helpers/harness.js';
 import { draftsDir, outboxDb, outboxRows, rowsIn } from '../helpers/outbox.js';
+import { patient } from '../helpers/patience.js';
 
 const w = useWorld();
 const DOWN = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' };
@@ -354,18 +355,22 @@ describe('another process holding the database', () => {
     });
   });
 
-  it('`log` under the lock: one clear line, kept in the fallback folder', async () => {
-    made();
-    await locked(async () => {
-      const tmp = tempDir();
-      const r = await w.cli(['log', 'while locked'], { env: { TMPDIR: tmp } });
-      expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(
-        new RegExp(
-          `^warning: Cannot keep a draft in ${draftsDir(w.configDir).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the drafts database is busy \\(another checkin is writing it\\)\\); it is kept in \\S+ for now — a temporary folder, emptied at reboot on many systems; it moves home at the next run that can write there\n$`,
-        ),
-      );
-      expect(r.stderr).not.toMatch(/try again/);
-    });
-  }, 20_000);
+  it(
+    '`log` under the lock: one clear line, kept in the fallback folder',
+    async () => {
+      made();
+      await locked(async () => {
+        const tmp = tempDir();
+        const r = await w.cli(['log', 'while locked'], { env: { TMPDIR: tmp } });
+        expect(r.code).toBe(0);
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `^warning: Cannot keep a draft in ${draftsDir(w.configDir).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the drafts database is busy \\(another checkin is writing it\\)\\); it is kept in \\S+ for now — a temporary folder, emptied at reboot on many systems; it moves home at the next run that can write there\n$`,
+          ),
+        );
+        expect(r.stderr).not.toMatch(/try again/);
+      });
+    },
+    patient(20_000),
+  );
 });

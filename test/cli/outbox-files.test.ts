@@ -11,6 +11,7 @@ import { ClaimedError, GoneError, LostClaimError, Outbox, UnknownStateError, typ
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { folderView, rowsIn } from '../helpers/outbox.js';
+import { patient } from '../helpers/patience.js';
 
 const API = 'http://127.0.0.1:9/api/v2';
 const T0 = new Date('2026-11-22T09:30:00.000Z');
@@ -25,7 +26,7 @@ function box(dir = join(tempDir('checkin-outbox-'), 'drafts')) {
 
 /** A process that has ended: its pid names nobody now. */
 function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', ''], { timeout: 10_000 });
+  const r = spawnSync(process.execPath, ['-e', ''], { timeout: patient(10_000) });
   expect(r.status).toBe(0);
   return r.pid;
 }

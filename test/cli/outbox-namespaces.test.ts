@@ -19,10 +19,11 @@ import { tempDir } from '../helpers/cleanup.js';
 import { BIN, cleanEnv, outcome, runCli, type CliResult } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { outboxDb, outboxRows } from '../helpers/outbox.js';
+import { patient } from '../helpers/patience.js';
 
 const ROUNDS = Number(process.env.CHECKIN_TEST_NS_ROUNDS ?? 2);
 /** Whether this machine lets us make pid namespaces (root, and unshare there). */
-const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { timeout: 10_000 });
+const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { timeout: patient(10_000) });
 const canUnshare = unshare.status === 0;
 if (!canUnshare)
   console.log(`outbox namespaces: skipped: \`unshare --pid --fork --mount-proc\` is not allowed here (${String(unshare.error ?? unshare.stderr).trim()})`);
@@ -166,7 +167,7 @@ describe('two senders in two pid namespaces sharing one home', () => {
 
   it.skipIf(!canUnshare)(
     'a sender whose lease ran out while it waited is taken over from the other namespace: it sends nothing and says so in one sentence; one POST',
-    { timeout: 90_000 },
+    { timeout: patient(90_000) },
     async () => {
       const h = await sharedHome();
       try {

@@ -12,6 +12,7 @@ import { runCli } from '../helpers/cli.js';
 import { useMcp, type Answer, type McpSession } from '../helpers/mcp.js';
 import { draftsDir, outboxDb, outboxRows, rowsIn } from '../helpers/outbox.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { patient } from '../helpers/patience.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -27,7 +28,7 @@ const fallbackDir = () => join(env.TMPDIR!, `checkin-${process.getuid!()}`, 'dra
 const DOWN = { method: 'POST', path: '/activities', status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"down"}' };
 
 /** Spawned processes (the CLI, the MCP server) on a machine at load 30: a bound such a machine meets. */
-const LOADED = { timeout: 60_000 };
+const LOADED = { timeout: patient(60_000) };
 
 /** An activity the agent kept: log_activity from a client that cannot ask the person is refused, its draft kept. */
 async function agentDraft(s: McpSession, description: string): Promise<string> {

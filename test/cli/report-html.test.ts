@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
 import { useWorld } from '../helpers/harness.js';
+import { patient } from '../helpers/patience.js';
 
 const CHROMIUM = process.env.CHECKIN_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -44,100 +45,104 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
       ],
       timeout: 30_000,
     });
-  }, 60_000);
+  }, patient(60_000));
   afterAll(async () => {
     await browser?.close();
   });
 
-  it('renders the charts at a phone and a desktop width, asks for nothing but its file, logs no error; a hostile name and answer are text', async () => {
-    const data = w.sb.service.data;
-    const grace = data.people.find((p) => p.username === 'grace')!;
-    grace.name = HOSTILE_NAME;
-    const day = data.check_ins.find((c) => c.person_id === grace.id && c.date === '2026-11-20')!;
-    day.intentions = HOSTILE_ANSWER;
-    // Linus's open blocker is drawn in an SVG (its words in the bar's title): hostile words there too.
-    const linus = data.people.find((p) => p.username === 'linus')!;
-    const blocked = data.check_ins.find((c) => c.person_id === linus.id && c.date === '2026-11-22')!;
-    blocked.blockers = HOSTILE_BLOCKER;
-    const r = await w.cli(['report', '--team', 'Platform', '--since', '2026-10-26', '--until', '2026-11-22', '--format', 'html']);
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    const html = r.stdout;
-    expect(html).toMatch(/^<!doctype html>/);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-`);
-    // Their words are text: no tag of theirs, no attribute that loads or runs something.
-    expect(html).not.toMatch(/<script|<img|<iframe|href="javascript|<[a-z]+[^>]*\s(src|on\w+)=/i);
-    const file = join(tempDir('checkin-page-'), 'week.html');
-    writeFileSync(file, html);
-    const url = pathToFileURL(file).href;
+  it(
+    'renders the charts at a phone and a desktop width, asks for nothing but its file, logs no error; a hostile name and answer are text',
+    async () => {
+      const data = w.sb.service.data;
+      const grace = data.people.find((p) => p.username === 'grace')!;
+      grace.name = HOSTILE_NAME;
+      const day = data.check_ins.find((c) => c.person_id === grace.id && c.date === '2026-11-20')!;
+      day.intentions = HOSTILE_ANSWER;
+      // Linus's open blocker is drawn in an SVG (its words in the bar's title): hostile words there too.
+      const linus = data.people.find((p) => p.username === 'linus')!;
+      const blocked = data.check_ins.find((c) => c.person_id === linus.id && c.date === '2026-11-22')!;
+      blocked.blockers = HOSTILE_BLOCKER;
+      const r = await w.cli(['report', '--team', 'Platform', '--since', '2026-10-26', '--until', '2026-11-22', '--format', 'html']);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      const html = r.stdout;
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-`);
+      // Their words are text: no tag of theirs, no attribute that loads or runs something.
+      expect(html).not.toMatch(/<script|<img|<iframe|href="javascript|<[a-z]+[^>]*\s(src|on\w+)=/i);
+      const file = join(tempDir('checkin-page-'), 'week.html');
+      writeFileSync(file, html);
+      const url = pathToFileURL(file).href;
 
-    for (const [name, viewport] of [
-      ['phone', { width: 390, height: 844 }],
-      ['desktop', { width: 1280, height: 900 }],
-    ] as const) {
-      const page = await browser!.newPage();
-      await page.setViewportSize(viewport);
-      const requests: string[] = [];
-      const problems: string[] = [];
-      // Anything but the file itself is recorded and refused (it would have gone nowhere but here).
-      await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
-      page.on('request', (q) => requests.push(q.url()));
-      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-      page.on('pageerror', (e) => problems.push(e.message));
-      page.on('dialog', (d) => {
-        problems.push(`dialog: ${d.message()}`);
-        void d.dismiss();
-      });
-      await page.goto(url, { waitUntil: 'load' });
-      expect(requests, name).toEqual([url]);
-      expect(problems, name).toEqual([]);
-      // The charts: a calendar, a mood chart and a blockers chart for each of the four people, drawn with a size.
-      expect(await page.locator('svg.calendar').count(), name).toBe(4);
-      expect(await page.locator('svg.mood').count(), name).toBe(4);
-      expect(await page.locator('svg.blockers').count(), name).toBe(4);
-      // The team as a whole: a bar a day, how many filled of those scheduled (the numbers in each bar's title).
-      expect(await page.locator('svg.team').count(), name).toBe(1);
-      expect(await page.locator('svg.team g title').first().textContent(), name).toMatch(/^Mon 26 Oct: \d of \d filled/);
-      const box = await page.locator('svg.calendar').first().boundingBox();
-      expect(box!.width, name).toBeGreaterThan(60);
-      expect(box!.height, name).toBeGreaterThan(100);
-      expect(
-        await page
-          .locator('svg.calendar .day')
-          .first()
-          .evaluate((g: any) => (globalThis as any).getComputedStyle(g.querySelector('rect')).fill as string),
-        name,
-      ).toMatch(/^rgb/);
-      // No element of theirs: no image, no script; the name and the answer are the text shown.
-      expect(await page.locator('img, script, iframe, object, embed').count(), name).toBe(0);
-      expect(await page.locator('a[href^="javascript"]').count(), name).toBe(0);
-      await expect(page.locator('h2', { hasText: 'Grace' }).innerText()).resolves.toBe(HOSTILE_NAME);
-      expect(await page.locator('body').innerText(), name).toContain('<script>alert(3)</script> and [a link](javascript:alert(4))');
-      expect(await page.locator('svg.blockers g title').allTextContents(), name).toContain(HOSTILE_BLOCKER);
-      // Readable: the page is no wider than the screen (charts scale down), and the calendar's words are there.
-      const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-      expect(scrollWidth, name).toBeLessThanOrEqual(viewport.width);
-      expect(await page.locator('.legend').first().innerText(), name).toContain('filled on the day');
-      await page.screenshot({ path: join(shots, `report-${name}.png`), fullPage: false });
-      await page.screenshot({ path: join(shots, `report-${name}-full.png`), fullPage: true });
-      // The hostile person's heading, charts and the day with the hostile answer, as shown.
-      await page.locator('h2', { hasText: 'Grace <img' }).screenshot({ path: join(shots, `report-${name}-hostile-name.png`) });
-      await page.locator('article', { hasText: 'alert(3)' }).screenshot({ path: join(shots, `report-${name}-hostile-answer.png`) });
-      if (name === 'desktop') {
-        // Printed: the same page under print media (each person from a new page, the charts side by side).
-        await page.emulateMedia({ media: 'print' });
-        await page.evaluate('window.scrollTo(0, 0)');
+      for (const [name, viewport] of [
+        ['phone', { width: 390, height: 844 }],
+        ['desktop', { width: 1280, height: 900 }],
+      ] as const) {
+        const page = await browser!.newPage();
+        await page.setViewportSize(viewport);
+        const requests: string[] = [];
+        const problems: string[] = [];
+        // Anything but the file itself is recorded and refused (it would have gone nowhere but here).
+        await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
+        page.on('request', (q) => requests.push(q.url()));
+        page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        page.on('pageerror', (e) => problems.push(e.message));
+        page.on('dialog', (d) => {
+          problems.push(`dialog: ${d.message()}`);
+          void d.dismiss();
+        });
+        await page.goto(url, { waitUntil: 'load' });
+        expect(requests, name).toEqual([url]);
+        expect(problems, name).toEqual([]);
+        // The charts: a calendar, a mood chart and a blockers chart for each of the four people, drawn with a size.
+        expect(await page.locator('svg.calendar').count(), name).toBe(4);
+        expect(await page.locator('svg.mood').count(), name).toBe(4);
+        expect(await page.locator('svg.blockers').count(), name).toBe(4);
+        // The team as a whole: a bar a day, how many filled of those scheduled (the numbers in each bar's title).
+        expect(await page.locator('svg.team').count(), name).toBe(1);
+        expect(await page.locator('svg.team g title').first().textContent(), name).toMatch(/^Mon 26 Oct: \d of \d filled/);
+        const box = await page.locator('svg.calendar').first().boundingBox();
+        expect(box!.width, name).toBeGreaterThan(60);
+        expect(box!.height, name).toBeGreaterThan(100);
         expect(
           await page
-            .locator('section.person')
-            .nth(1)
-            .evaluate((el: any) => (globalThis as any).getComputedStyle(el).breakBefore as string),
-        ).toBe('page');
-        await page.screenshot({ path: join(shots, 'report-print.png'), fullPage: false });
+            .locator('svg.calendar .day')
+            .first()
+            .evaluate((g: any) => (globalThis as any).getComputedStyle(g.querySelector('rect')).fill as string),
+          name,
+        ).toMatch(/^rgb/);
+        // No element of theirs: no image, no script; the name and the answer are the text shown.
+        expect(await page.locator('img, script, iframe, object, embed').count(), name).toBe(0);
+        expect(await page.locator('a[href^="javascript"]').count(), name).toBe(0);
+        await expect(page.locator('h2', { hasText: 'Grace' }).innerText()).resolves.toBe(HOSTILE_NAME);
+        expect(await page.locator('body').innerText(), name).toContain('<script>alert(3)</script> and [a link](javascript:alert(4))');
+        expect(await page.locator('svg.blockers g title').allTextContents(), name).toContain(HOSTILE_BLOCKER);
+        // Readable: the page is no wider than the screen (charts scale down), and the calendar's words are there.
+        const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+        expect(scrollWidth, name).toBeLessThanOrEqual(viewport.width);
+        expect(await page.locator('.legend').first().innerText(), name).toContain('filled on the day');
+        await page.screenshot({ path: join(shots, `report-${name}.png`), fullPage: false });
+        await page.screenshot({ path: join(shots, `report-${name}-full.png`), fullPage: true });
+        // The hostile person's heading, charts and the day with the hostile answer, as shown.
+        await page.locator('h2', { hasText: 'Grace <img' }).screenshot({ path: join(shots, `report-${name}-hostile-name.png`) });
+        await page.locator('article', { hasText: 'alert(3)' }).screenshot({ path: join(shots, `report-${name}-hostile-answer.png`) });
+        if (name === 'desktop') {
+          // Printed: the same page under print media (each person from a new page, the charts side by side).
+          await page.emulateMedia({ media: 'print' });
+          await page.evaluate('window.scrollTo(0, 0)');
+          expect(
+            await page
+              .locator('section.person')
+              .nth(1)
+              .evaluate((el: any) => (globalThis as any).getComputedStyle(el).breakBefore as string),
+          ).toBe('page');
+          await page.screenshot({ path: join(shots, 'report-print.png'), fullPage: false });
+        }
+        await page.close();
       }
-      await page.close();
-    }
-    expect(existsSync(join(shots, 'report-phone.png')) && existsSync(join(shots, 'report-desktop.png'))).toBe(true);
-  }, 60_000);
+      expect(existsSync(join(shots, 'report-phone.png')) && existsSync(join(shots, 'report-desktop.png'))).toBe(true);
+    },
+    patient(60_000),
+  );
 
   it('sends the same requests as the Markdown report', async () => {
     const period = ['--person', 'me', '--since', '2026-11-16', '--until', '2026-11-22'];

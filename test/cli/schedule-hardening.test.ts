@@ -16,6 +16,7 @@ import { cleanEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';
 import { fakeHost, standIns } from '../helpers/remind.js';
+import { patient } from '../helpers/patience.js';
 
 const ATTACK = '\n* * * * * touch /tmp/PWNED #';
 const CONTROLS = ['\n', '\r', '\t', '\0', '\x1b', '\x7f', '\x85'];
@@ -139,50 +140,54 @@ describe('remind install refuses on every route, --dry-run too, and does nothing
 // ---- the built CLI: the crontab route with stand-ins first on PATH, and `checkin cron` ----
 
 describe('the built CLI refuses each variable a crontab line would carry', () => {
-  it('remind install, remind install --dry-run and cron: exit 2, the variable named, the crontab untouched', async () => {
-    const stand = standIns({ userManager: false }).dir;
-    const home = tempDir('checkin-hardening-home-');
-    const base = {
-      HOME: home,
-      CHECKIN_CONFIG_DIR: join(home, 'cfg'),
-      CHECKIN_TOKEN: 'x',
-      CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2',
-      PATH: `${stand}:${process.env.PATH}`,
-    };
-    const cases: [string, Record<string, string | undefined>][] = [
-      ['CHECKIN_API_URL', { CHECKIN_API_URL: `http://127.0.0.1:1/${ATTACK}` }],
-      // Inside the temp folder, so whatever a run makes under it (Node's compile cache, on Node 22+) goes with it.
-      ['HOME', { HOME: `${home}/h${ATTACK}` }],
-      ['CHECKIN_CONFIG_DIR', { CHECKIN_CONFIG_DIR: `${home}/cfg${ATTACK}` }],
-      ['XDG_CONFIG_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_CONFIG_HOME: `${home}/c${ATTACK}` }],
-      ['XDG_CACHE_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_CACHE_HOME: `${home}/k${ATTACK}` }],
-      ['XDG_STATE_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_STATE_HOME: `${home}/s${ATTACK}` }],
-      ['TZ', { TZ: `UTC${ATTACK}` }],
-    ];
-    // A clean install first: one line (and a trailing newline).
-    const ok = await runCli(['remind', 'install'], { env: cleanEnv(base) });
-    expect(ok.code).toBe(0);
-    const installed = readFileSync(join(stand, 'crontab.txt'), 'utf8');
-    expect(installed.split('\n')).toHaveLength(2);
-    for (const [name, extra] of cases) {
-      const env = cleanEnv({ ...base, ...extra });
-      for (const args of [['remind', 'install'], ['remind', 'install', '--dry-run'], ['cron']]) {
-        const r = await runCli(args, { env });
-        expect({ name, args, code: r.code, stdout: r.stdout }).toEqual({ name, args, code: 2, stdout: '' });
-        expect(r.stderr).toMatch(
-          new RegExp(
-            `^error: ${name} holds a line break or another control character, which a scheduler cannot carry: ".*\\\\n\\* \\* \\* \\* \\* touch /tmp/PWNED #"\\n`,
-          ),
-        );
+  it(
+    'remind install, remind install --dry-run and cron: exit 2, the variable named, the crontab untouched',
+    async () => {
+      const stand = standIns({ userManager: false }).dir;
+      const home = tempDir('checkin-hardening-home-');
+      const base = {
+        HOME: home,
+        CHECKIN_CONFIG_DIR: join(home, 'cfg'),
+        CHECKIN_TOKEN: 'x',
+        CHECKIN_API_URL: 'http://127.0.0.1:1/api/v2',
+        PATH: `${stand}:${process.env.PATH}`,
+      };
+      const cases: [string, Record<string, string | undefined>][] = [
+        ['CHECKIN_API_URL', { CHECKIN_API_URL: `http://127.0.0.1:1/${ATTACK}` }],
+        // Inside the temp folder, so whatever a run makes under it (Node's compile cache, on Node 22+) goes with it.
+        ['HOME', { HOME: `${home}/h${ATTACK}` }],
+        ['CHECKIN_CONFIG_DIR', { CHECKIN_CONFIG_DIR: `${home}/cfg${ATTACK}` }],
+        ['XDG_CONFIG_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_CONFIG_HOME: `${home}/c${ATTACK}` }],
+        ['XDG_CACHE_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_CACHE_HOME: `${home}/k${ATTACK}` }],
+        ['XDG_STATE_HOME', { CHECKIN_CONFIG_DIR: undefined, XDG_STATE_HOME: `${home}/s${ATTACK}` }],
+        ['TZ', { TZ: `UTC${ATTACK}` }],
+      ];
+      // A clean install first: one line (and a trailing newline).
+      const ok = await runCli(['remind', 'install'], { env: cleanEnv(base) });
+      expect(ok.code).toBe(0);
+      const installed = readFileSync(join(stand, 'crontab.txt'), 'utf8');
+      expect(installed.split('\n')).toHaveLength(2);
+      for (const [name, extra] of cases) {
+        const env = cleanEnv({ ...base, ...extra });
+        for (const args of [['remind', 'install'], ['remind', 'install', '--dry-run'], ['cron']]) {
+          const r = await runCli(args, { env });
+          expect({ name, args, code: r.code, stdout: r.stdout }).toEqual({ name, args, code: 2, stdout: '' });
+          expect(r.stderr).toMatch(
+            new RegExp(
+              `^error: ${name} holds a line break or another control character, which a scheduler cannot carry: ".*\\\\n\\* \\* \\* \\* \\* touch /tmp/PWNED #"\\n`,
+            ),
+          );
+        }
       }
-    }
-    expect(readFileSync(join(stand, 'crontab.txt'), 'utf8')).toBe(installed);
-    // Each refused install only listed the crontab (to see what was installed); none wrote it.
-    expect(
-      readFileSync(join(stand, 'crontab.log'), 'utf8')
-        .split('\n')
-        .filter((l) => l === '-'),
-    ).toEqual(['-']);
-    expect(existsSync('/tmp/PWNED')).toBe(false);
-  }, 120_000);
+      expect(readFileSync(join(stand, 'crontab.txt'), 'utf8')).toBe(installed);
+      // Each refused install only listed the crontab (to see what was installed); none wrote it.
+      expect(
+        readFileSync(join(stand, 'crontab.log'), 'utf8')
+          .split('\n')
+          .filter((l) => l === '-'),
+      ).toEqual(['-']);
+      expect(existsSync('/tmp/PWNED')).toBe(false);
+    },
+    patient(120_000),
+  );
 });

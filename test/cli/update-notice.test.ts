@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decide, quietBecause } from '../../src/domain/update-notice.js';
 import { BINARY, cleanEnv, runCli } from '../helpers/cli.js';
 import { Screen } from '../helpers/terminal.js';
+import { patient } from '../helpers/patience.js';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 const HOUR = 3600_000;
@@ -92,17 +93,21 @@ function envWithState(state: Record<string, string> | undefined, extra: NodeJS.P
 const stateOf = (env: NodeJS.ProcessEnv) => JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'update-check.json'), 'utf8')) as Record<string, string>;
 
 describe('at a terminal', () => {
-  it('says the line once on stderr, then not on the next run the same day', async () => {
-    const env = envWithState({ checkedAt: new Date().toISOString(), latest: '99.0.0' });
-    const first = new Screen(['drafts'], env, WIDE);
-    expect((await first.exit()).code).toBe(0);
-    expect(first.text()).toContain(`A newer checkin is out: ${VERSION} → 99.0.0. To upgrade: ${hint}`);
-    expect(stateOf(env).notifiedAt).toBeDefined();
-    const second = new Screen(['drafts'], env, WIDE);
-    expect((await second.exit()).code).toBe(0);
-    expect(second.text()).toContain('No drafts are waiting.');
-    expect(second.text()).not.toContain('A newer checkin');
-  }, 30_000);
+  it(
+    'says the line once on stderr, then not on the next run the same day',
+    async () => {
+      const env = envWithState({ checkedAt: new Date().toISOString(), latest: '99.0.0' });
+      const first = new Screen(['drafts'], env, WIDE);
+      expect((await first.exit()).code).toBe(0);
+      expect(first.text()).toContain(`A newer checkin is out: ${VERSION} → 99.0.0. To upgrade: ${hint}`);
+      expect(stateOf(env).notifiedAt).toBeDefined();
+      const second = new Screen(['drafts'], env, WIDE);
+      expect((await second.exit()).code).toBe(0);
+      expect(second.text()).toContain('No drafts are waiting.');
+      expect(second.text()).not.toContain('A newer checkin');
+    },
+    patient(30_000),
+  );
 
   it.each([
     ['CI', ['drafts'], { CI: 'true' }],
@@ -121,27 +126,31 @@ describe('at a terminal', () => {
     30_000,
   );
 
-  it('asks the release in a detached child after the command, which has exited before the answer comes; the answer is kept for the next run', async () => {
-    const rel = await slowRelease();
-    try {
-      const env = envWithState(undefined, { CHECKIN_RELEASE_URL: rel.url });
-      const screen = new Screen(['drafts'], env, WIDE);
-      expect((await screen.exit()).code).toBe(0);
-      expect(screen.text()).not.toContain('A newer checkin');
-      // The command has exited; its check is waiting on the held answer (or about to ask).
-      for (let i = 0; i < 200 && rel.asks.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
-      expect(rel.asks).toEqual(['/SHA256SUMS']);
-      rel.release();
-      for (let i = 0; i < 200 && stateOf(env).latest === undefined; i++) await new Promise((r) => setTimeout(r, 25));
-      expect(stateOf(env).latest).toBe('99.0.0');
-      // The next run says it.
-      const next = new Screen(['drafts'], env, WIDE);
-      expect((await next.exit()).code).toBe(0);
-      expect(next.text()).toContain(`A newer checkin is out: ${VERSION} → 99.0.0.`);
-    } finally {
-      await rel.close();
-    }
-  }, 30_000);
+  it(
+    'asks the release in a detached child after the command, which has exited before the answer comes; the answer is kept for the next run',
+    async () => {
+      const rel = await slowRelease();
+      try {
+        const env = envWithState(undefined, { CHECKIN_RELEASE_URL: rel.url });
+        const screen = new Screen(['drafts'], env, WIDE);
+        expect((await screen.exit()).code).toBe(0);
+        expect(screen.text()).not.toContain('A newer checkin');
+        // The command has exited; its check is waiting on the held answer (or about to ask).
+        for (let i = 0; i < 200 && rel.asks.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+        expect(rel.asks).toEqual(['/SHA256SUMS']);
+        rel.release();
+        for (let i = 0; i < 200 && stateOf(env).latest === undefined; i++) await new Promise((r) => setTimeout(r, 25));
+        expect(stateOf(env).latest).toBe('99.0.0');
+        // The next run says it.
+        const next = new Screen(['drafts'], env, WIDE);
+        expect((await next.exit()).code).toBe(0);
+        expect(next.text()).toContain(`A newer checkin is out: ${VERSION} → 99.0.0.`);
+      } finally {
+        await rel.close();
+      }
+    },
+    patient(30_000),
+  );
 });
 
 describe('without a terminal (cron, a pipe)', () => {

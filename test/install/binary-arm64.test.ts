@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { cleanEnv, outcome, ROOT } from '../helpers/cli.js';
+import { patient } from '../helpers/patience.js';
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const archive = join(ROOT, 'release', `checkin-${version}-linux-arm64.tar.gz`);
@@ -40,27 +41,31 @@ async function qemu(bin: string, args: string[], env: NodeJS.ProcessEnv): Promis
 }
 
 describe.skipIf(skip !== undefined)('the linux-arm64 binary under qemu-user', () => {
-  it('prints its version and build, then sends today --json one GET and prints the check-in', async () => {
-    const dir = tempDir('checkin-arm64-');
-    execFileSync('tar', ['xzf', archive, '-C', dir]);
-    const bin = join(dir, 'checkin');
-    const env = cleanEnv({ PATH: '/usr/bin:/bin' });
-    expect(await qemu(bin, ['--version'], env)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    expect(await qemu(bin, ['version'], env)).toMatchObject({
-      code: 0,
-      stderr: '',
-      stdout: expect.stringMatching(new RegExp(`^checkin ${version} \\(single binary, Node\\.js \\d+\\.\\d+\\.\\d+, linux-arm64\\)\\n$`)),
-    });
-    const sb = await startSandbox({ rateLimit: false });
-    try {
-      const r = await qemu(bin, ['today', '--json'], { ...env, CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
-      expect(r).toMatchObject({ code: 0, stderr: '' });
-      const checkIn = JSON.parse(r.stdout) as { date: string };
-      expect(checkIn).toMatchObject({ type: 'check-in', person: { name: 'Ada Lovelace' } });
-      // One request, as the npm build sends: today's check-in by the date known without asking.
-      expect(sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v2/check-ins/${checkIn.date}`]);
-    } finally {
-      await sb.close();
-    }
-  }, 180_000);
+  it(
+    'prints its version and build, then sends today --json one GET and prints the check-in',
+    async () => {
+      const dir = tempDir('checkin-arm64-');
+      execFileSync('tar', ['xzf', archive, '-C', dir]);
+      const bin = join(dir, 'checkin');
+      const env = cleanEnv({ PATH: '/usr/bin:/bin' });
+      expect(await qemu(bin, ['--version'], env)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+      expect(await qemu(bin, ['version'], env)).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: expect.stringMatching(new RegExp(`^checkin ${version} \\(single binary, Node\\.js \\d+\\.\\d+\\.\\d+, linux-arm64\\)\\n$`)),
+      });
+      const sb = await startSandbox({ rateLimit: false });
+      try {
+        const r = await qemu(bin, ['today', '--json'], { ...env, CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token });
+        expect(r).toMatchObject({ code: 0, stderr: '' });
+        const checkIn = JSON.parse(r.stdout) as { date: string };
+        expect(checkIn).toMatchObject({ type: 'check-in', person: { name: 'Ada Lovelace' } });
+        // One request, as the npm build sends: today's check-in by the date known without asking.
+        expect(sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v2/check-ins/${checkIn.date}`]);
+      } finally {
+        await sb.close();
+      }
+    },
+    patient(180_000),
+  );
 });

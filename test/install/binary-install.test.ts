@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { BINARY, outcome, ROOT } from '../helpers/cli.js';
+import { patient } from '../helpers/patience.js';
 
 const binary = BINARY ?? join(ROOT, 'release', 'checkin');
 const have = existsSync(binary);
@@ -67,7 +68,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
+}, patient(60_000));
 
 afterAll(async () => {
   if (server) await new Promise((resolve) => server.close(resolve));
@@ -86,48 +87,68 @@ async function install(args: string[], env: Record<string, string> = {}) {
 }
 
 describe.skipIf(!have)('scripts/install.sh against a release on 127.0.0.1', () => {
-  it('installs a good archive into ~/.local/bin (CHECKIN_RELEASE_URL), checked, and the installed checkin runs', async () => {
-    asked.length = 0;
-    const r = await install([], { CHECKIN_RELEASE_URL: `${base}/good/` });
-    const installed = join(r.home, '.local', 'bin', 'checkin');
-    expect(r).toMatchObject({
-      code: 0,
-      stderr: '',
-      stdout: `checkin ${version} installed in ${installed}\n${join(r.home, '.local', 'bin')} is not on your PATH: add it to PATH in your shell's profile\n`,
-    });
-    expect(asked).toEqual(['/good/SHA256SUMS', `/good/${name}`]);
-    expect(execFileSync(installed, ['--version'], { env: { PATH: '/usr/bin:/bin', HOME: r.home }, encoding: 'utf8' })).toBe(`${version}\n`);
-    // What it installed is byte for byte the binary in the archive.
-    expect(readFileSync(installed).equals(readFileSync(binary))).toBe(true);
-  }, 90_000);
+  it(
+    'installs a good archive into ~/.local/bin (CHECKIN_RELEASE_URL), checked, and the installed checkin runs',
+    async () => {
+      asked.length = 0;
+      const r = await install([], { CHECKIN_RELEASE_URL: `${base}/good/` });
+      const installed = join(r.home, '.local', 'bin', 'checkin');
+      expect(r).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: `checkin ${version} installed in ${installed}\n${join(r.home, '.local', 'bin')} is not on your PATH: add it to PATH in your shell's profile\n`,
+      });
+      expect(asked).toEqual(['/good/SHA256SUMS', `/good/${name}`]);
+      expect(execFileSync(installed, ['--version'], { env: { PATH: '/usr/bin:/bin', HOME: r.home }, encoding: 'utf8' })).toBe(`${version}\n`);
+      // What it installed is byte for byte the binary in the archive.
+      expect(readFileSync(installed).equals(readFileSync(binary))).toBe(true);
+    },
+    patient(90_000),
+  );
 
-  it('installs into the folder given (--url, --version, --dir)', async () => {
-    const dir = join(tempDir('checkin-install-dir-'), 'my bin');
-    const r = await install(['--url', `${base}/good`, '--version', version, '--dir', dir], { PATH: `${dir}:${process.env.PATH}` });
-    expect(r).toMatchObject({ code: 0, stderr: '', stdout: `checkin ${version} installed in ${dir}/checkin\n` });
-  }, 90_000);
+  it(
+    'installs into the folder given (--url, --version, --dir)',
+    async () => {
+      const dir = join(tempDir('checkin-install-dir-'), 'my bin');
+      const r = await install(['--url', `${base}/good`, '--version', version, '--dir', dir], { PATH: `${dir}:${process.env.PATH}` });
+      expect(r).toMatchObject({ code: 0, stderr: '', stdout: `checkin ${version} installed in ${dir}/checkin\n` });
+    },
+    patient(90_000),
+  );
 
-  it('refuses a corrupted archive: a clear line, exit 1, nothing installed', async () => {
-    const r = await install([], { CHECKIN_RELEASE_URL: `${base}/bad` });
-    const bad = createHash('sha256')
-      .update(files.get(`/bad/${name}`)!)
-      .digest('hex');
-    expect(r).toMatchObject({
-      code: 1,
-      stdout: '',
-      stderr: `checkin install: ${name} is not the file the release lists: its SHA-256 is ${bad}, SHA256SUMS says ${sum}. Nothing was installed.\n`,
-    });
-    expect(existsSync(join(r.home, '.local', 'bin', 'checkin'))).toBe(false);
-  }, 90_000);
+  it(
+    'refuses a corrupted archive: a clear line, exit 1, nothing installed',
+    async () => {
+      const r = await install([], { CHECKIN_RELEASE_URL: `${base}/bad` });
+      const bad = createHash('sha256')
+        .update(files.get(`/bad/${name}`)!)
+        .digest('hex');
+      expect(r).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `checkin install: ${name} is not the file the release lists: its SHA-256 is ${bad}, SHA256SUMS says ${sum}. Nothing was installed.\n`,
+      });
+      expect(existsSync(join(r.home, '.local', 'bin', 'checkin'))).toBe(false);
+    },
+    patient(90_000),
+  );
 
-  it('refuses without a checksum file, and without a URL', async () => {
-    // curl says why first (its own line: "curl: (22) … 404"), then the installer.
-    const none = await install(['--url', `${base}/nosums`]);
-    expect(none).toMatchObject({ code: 1, stdout: '' });
-    expect(none.stderr.trimEnd().split('\n').at(-1)).toBe(`checkin install: could not download ${base}/nosums/SHA256SUMS`);
-    expect(existsSync(join(none.home, '.local', 'bin', 'checkin'))).toBe(false);
-    expect(await install([])).toMatchObject({ code: 1, stdout: '', stderr: 'checkin install: no release URL: pass --url <base> or set CHECKIN_RELEASE_URL\n' });
-  }, 90_000);
+  it(
+    'refuses without a checksum file, and without a URL',
+    async () => {
+      // curl says why first (its own line: "curl: (22) … 404"), then the installer.
+      const none = await install(['--url', `${base}/nosums`]);
+      expect(none).toMatchObject({ code: 1, stdout: '' });
+      expect(none.stderr.trimEnd().split('\n').at(-1)).toBe(`checkin install: could not download ${base}/nosums/SHA256SUMS`);
+      expect(existsSync(join(none.home, '.local', 'bin', 'checkin'))).toBe(false);
+      expect(await install([])).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'checkin install: no release URL: pass --url <base> or set CHECKIN_RELEASE_URL\n',
+      });
+    },
+    patient(90_000),
+  );
 });
 
 describe('scripts/install.sh refuses before it downloads anything', () => {

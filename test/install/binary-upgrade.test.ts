@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { BINARY, cleanEnv, outcome, ROOT } from '../helpers/cli.js';
 import { tidyUpgrade } from '../../src/domain/upgrade.js';
+import { patient } from '../helpers/patience.js';
 
 const binary = BINARY ?? join(ROOT, 'release', 'checkin');
 const have = existsSync(binary);
@@ -137,44 +138,56 @@ function endStandIn(marker: string): void {
 }
 
 describe.skipIf(!have)('the single binary upgrading itself', () => {
-  it('--check says what it would do; without --yes and no terminal it asks for one; neither changes the file', async () => {
-    const { bin, bytes } = installedCopy();
-    expect(await upgrade(bin, ['--check'], 'good')).toEqual({
-      code: 0,
-      signal: null,
-      stderr: '',
-      stdout: `Would upgrade checkin ${version} → ${NEXT}: download ${base}/good/checkin-${NEXT}-${PLATFORM}.tar.gz, check it against SHA256SUMS, replace ${bin}.\n`,
-    });
-    const r = await upgrade(bin, [], 'good');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`Upgrading ${bin} needs a yes`);
-    expect(sha(readFileSync(bin))).toBe(sha(bytes));
-  }, 60_000);
+  it(
+    '--check says what it would do; without --yes and no terminal it asks for one; neither changes the file',
+    async () => {
+      const { bin, bytes } = installedCopy();
+      expect(await upgrade(bin, ['--check'], 'good')).toEqual({
+        code: 0,
+        signal: null,
+        stderr: '',
+        stdout: `Would upgrade checkin ${version} → ${NEXT}: download ${base}/good/checkin-${NEXT}-${PLATFORM}.tar.gz, check it against SHA256SUMS, replace ${bin}.\n`,
+      });
+      const r = await upgrade(bin, [], 'good');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`Upgrading ${bin} needs a yes`);
+      expect(sha(readFileSync(bin))).toBe(sha(bytes));
+    },
+    patient(60_000),
+  );
 
-  it('refuses a checksum mismatch and rolls back a new binary that does not run: the old one stays, byte for byte', async () => {
-    const { bin, dir, bytes } = installedCopy();
-    const mismatch = await upgrade(bin, ['--yes'], 'mismatch');
-    expect(mismatch.code).toBe(1);
-    expect(mismatch.stderr).toMatch(/is not the file the release lists/);
-    const broken = await upgrade(bin, ['--yes'], 'broken');
-    expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain(`Nothing was changed: checkin ${version} is still in ${bin}.`);
-    expect(sha(readFileSync(bin))).toBe(sha(bytes));
-    expect(readdirSync(dir)).toEqual(['checkin']);
-    expect(execFileSync(bin, ['--version'], { encoding: 'utf8', env: cleanEnv() })).toBe(`${version}\n`);
-  }, 90_000);
+  it(
+    'refuses a checksum mismatch and rolls back a new binary that does not run: the old one stays, byte for byte',
+    async () => {
+      const { bin, dir, bytes } = installedCopy();
+      const mismatch = await upgrade(bin, ['--yes'], 'mismatch');
+      expect(mismatch.code).toBe(1);
+      expect(mismatch.stderr).toMatch(/is not the file the release lists/);
+      const broken = await upgrade(bin, ['--yes'], 'broken');
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toContain(`Nothing was changed: checkin ${version} is still in ${bin}.`);
+      expect(sha(readFileSync(bin))).toBe(sha(bytes));
+      expect(readdirSync(dir)).toEqual(['checkin']);
+      expect(execFileSync(bin, ['--version'], { encoding: 'utf8', env: cleanEnv() })).toBe(`${version}\n`);
+    },
+    patient(90_000),
+  );
 
-  it('--yes downloads, checks and swaps in the new release, and says so', async () => {
-    const { bin, dir } = installedCopy();
-    expect(await upgrade(bin, ['--yes'], 'good')).toEqual({
-      code: 0,
-      signal: null,
-      stderr: '',
-      stdout: `checkin upgraded from ${version} to ${NEXT} (${bin}).\n`,
-    });
-    expect(execFileSync(bin, { encoding: 'utf8' })).toBe(`${NEXT}\n`);
-    expect(readdirSync(dir)).toEqual(['checkin']);
-  }, 60_000);
+  it(
+    '--yes downloads, checks and swaps in the new release, and says so',
+    async () => {
+      const { bin, dir } = installedCopy();
+      expect(await upgrade(bin, ['--yes'], 'good')).toEqual({
+        code: 0,
+        signal: null,
+        stderr: '',
+        stdout: `checkin upgraded from ${version} to ${NEXT} (${bin}).\n`,
+      });
+      expect(execFileSync(bin, { encoding: 'utf8' })).toBe(`${NEXT}\n`);
+      expect(readdirSync(dir)).toEqual(['checkin']);
+    },
+    patient(60_000),
+  );
 });
 
 describe.skipIf(!have)('no signal leaves anything but the old or the new, checked binary', () => {
@@ -255,43 +268,51 @@ describe.skipIf(!have)('no signal leaves anything but the old or the new, checke
     120_000,
   );
 
-  it('the daily check (upgrade --record) removes what a killed upgrade left, when none is running', async () => {
-    const { bin, dir, bytes } = installedCopy();
-    const gone = track(spawn('true'));
-    await new Promise((resolve) => gone.once('exit', resolve));
-    mkdirSync(join(dir, `.checkin-upgrade-${gone.pid}`));
-    writeFileSync(join(dir, `.checkin-upgrade-${gone.pid}`, 'checkin'), 'half');
-    writeFileSync(join(dir, '.checkin.upgrade.lock'), `${JSON.stringify({ pid: gone.pid, ns: '', token: 't' })}\n`);
-    // A lock of another pid namespace counts by its lease alone: an old one.
-    const old = new Date(Date.now() - 10 * 60_000);
-    utimesSync(join(dir, '.checkin.upgrade.lock'), old, old);
-    expect(await upgrade(bin, ['--record'], 'same')).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
-    expect(readdirSync(dir)).toEqual(['checkin']);
-    expect(sha(readFileSync(bin))).toBe(sha(bytes));
-  }, 60_000);
+  it(
+    'the daily check (upgrade --record) removes what a killed upgrade left, when none is running',
+    async () => {
+      const { bin, dir, bytes } = installedCopy();
+      const gone = track(spawn('true'));
+      await new Promise((resolve) => gone.once('exit', resolve));
+      mkdirSync(join(dir, `.checkin-upgrade-${gone.pid}`));
+      writeFileSync(join(dir, `.checkin-upgrade-${gone.pid}`, 'checkin'), 'half');
+      writeFileSync(join(dir, '.checkin.upgrade.lock'), `${JSON.stringify({ pid: gone.pid, ns: '', token: 't' })}\n`);
+      // A lock of another pid namespace counts by its lease alone: an old one.
+      const old = new Date(Date.now() - 10 * 60_000);
+      utimesSync(join(dir, '.checkin.upgrade.lock'), old, old);
+      expect(await upgrade(bin, ['--record'], 'same')).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
+      expect(readdirSync(dir)).toEqual(['checkin']);
+      expect(sha(readFileSync(bin))).toBe(sha(bytes));
+    },
+    patient(60_000),
+  );
 
-  it('two upgrades at once with a release whose binary fails its check: one says another is running, the old binary stays', async () => {
-    const { bin, dir, bytes } = installedCopy();
-    const marks = tempDir('checkin-bu-mark-');
-    const mark = join(marks, 'started');
-    const go = join(marks, 'go');
-    const env = { FAKE_MARK: mark, FAKE_HOLD: go };
-    const first = start(bin, ['--yes'], 'failing', env);
-    const firstDone = outcome(first, 'the first checkin upgrade', 60_000);
-    await waitFor(() => existsSync(mark), "the first upgrade's self-check to start");
-    const second = await upgrade(bin, ['--yes'], 'failing', env).finally(() => writeFileSync(go, ''));
-    expect(second).toEqual({
-      code: 1,
-      signal: null,
-      stdout: '',
-      stderr: `error: Another checkin upgrade (pid ${first.pid}) is replacing ${bin} now: nothing was changed by this one\n`,
-    });
-    const r = await firstDone;
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: The new checkin did not run: failed (exit 139). Nothing was changed: checkin ${version} is still in ${bin}.\n`);
-    expect(sha(readFileSync(bin))).toBe(sha(bytes));
-    expect(readdirSync(dir)).toEqual(['checkin']);
-  }, 120_000);
+  it(
+    'two upgrades at once with a release whose binary fails its check: one says another is running, the old binary stays',
+    async () => {
+      const { bin, dir, bytes } = installedCopy();
+      const marks = tempDir('checkin-bu-mark-');
+      const mark = join(marks, 'started');
+      const go = join(marks, 'go');
+      const env = { FAKE_MARK: mark, FAKE_HOLD: go };
+      const first = start(bin, ['--yes'], 'failing', env);
+      const firstDone = outcome(first, 'the first checkin upgrade', 60_000);
+      await waitFor(() => existsSync(mark), "the first upgrade's self-check to start");
+      const second = await upgrade(bin, ['--yes'], 'failing', env).finally(() => writeFileSync(go, ''));
+      expect(second).toEqual({
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr: `error: Another checkin upgrade (pid ${first.pid}) is replacing ${bin} now: nothing was changed by this one\n`,
+      });
+      const r = await firstDone;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`error: The new checkin did not run: failed (exit 139). Nothing was changed: checkin ${version} is still in ${bin}.\n`);
+      expect(sha(readFileSync(bin))).toBe(sha(bytes));
+      expect(readdirSync(dir)).toEqual(['checkin']);
+    },
+    patient(120_000),
+  );
 
   it.skipIf(!existsSync('/usr/bin/time'))(
     'refuses a 600 MiB archive as it comes, with bounded memory (peak RSS)',

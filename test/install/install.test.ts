@@ -23,6 +23,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { tempDir, trackExit } from '../helpers/cleanup.js';
 import { cleanEnv, ROOT, runCli } from '../helpers/cli.js';
+import { patient } from '../helpers/patience.js';
 
 interface Run {
   code: number | null;
@@ -181,7 +182,7 @@ beforeAll(async () => {
   ]) {
     ok(await run('git', args, repo, git));
   }
-}, 60_000);
+}, patient(60_000));
 
 describe('the package', () => {
   it('is checkin-cli with the bin checkin, and its package.json carries no scripts, devDependencies or dependencies', async () => {
@@ -262,63 +263,75 @@ describe('the package', () => {
     }
   });
 
-  it('npm install -g of the tarball, into a clean prefix: no warning, and checkin runs', async () => {
-    const env = npmEnv();
-    const prefix = join(env.HOME!, 'prefix');
-    const r = ok(await run('npm', ['install', '-g', '--prefix', prefix, tarball], env.HOME!, env));
-    expect(warnings(r)).toEqual([]);
-    expect(r.stdout).toMatch(/^added 1 package/m);
-    const v = ok(await run(join(prefix, 'bin', 'checkin'), ['--version'], env.HOME!, cleanEnv()));
-    expect(v.stdout).toBe(`${version}\n`);
-    const installed = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(installed).not.toHaveProperty('scripts');
-    // The man pages, linked where man looks under the prefix: one per command, and `man checkin`.
-    const man1 = join(prefix, 'share', 'man', 'man1');
-    expect(readdirSync(man1).length).toBe(readdirSync(join(ROOT, 'man')).length);
-    expect(readFileSync(join(man1, 'checkin-today.1'), 'utf8')).toMatch(
-      /^\.TH "CHECKIN-TODAY" "1" "" "checkin [\d.]+" "checkin manual"\n\.SH NAME\ncheckin\\-today \\- Fill in or show today's check\\-in\n\.SH SYNOPSIS\n/,
-    );
-    const hasMan = (() => {
-      try {
-        execFileSync('man', ['--version'], { stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
+  it(
+    'npm install -g of the tarball, into a clean prefix: no warning, and checkin runs',
+    async () => {
+      const env = npmEnv();
+      const prefix = join(env.HOME!, 'prefix');
+      const r = ok(await run('npm', ['install', '-g', '--prefix', prefix, tarball], env.HOME!, env));
+      expect(warnings(r)).toEqual([]);
+      expect(r.stdout).toMatch(/^added 1 package/m);
+      const v = ok(await run(join(prefix, 'bin', 'checkin'), ['--version'], env.HOME!, cleanEnv()));
+      expect(v.stdout).toBe(`${version}\n`);
+      const installed = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>;
+      expect(installed).not.toHaveProperty('scripts');
+      // The man pages, linked where man looks under the prefix: one per command, and `man checkin`.
+      const man1 = join(prefix, 'share', 'man', 'man1');
+      expect(readdirSync(man1).length).toBe(readdirSync(join(ROOT, 'man')).length);
+      expect(readFileSync(join(man1, 'checkin-today.1'), 'utf8')).toMatch(
+        /^\.TH "CHECKIN-TODAY" "1" "" "checkin [\d.]+" "checkin manual"\n\.SH NAME\ncheckin\\-today \\- Fill in or show today's check\\-in\n\.SH SYNOPSIS\n/,
+      );
+      const hasMan = (() => {
+        try {
+          execFileSync('man', ['--version'], { stdio: 'ignore' });
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (hasMan) {
+        const page = ok(await run('man', ['-P', 'cat', 'checkin-today'], env.HOME!, { ...cleanEnv(), MANPATH: join(prefix, 'share', 'man'), MANWIDTH: '80' }));
+        expect(page.stdout).toMatch(/NAME\n +checkin-today - Fill in or show today's check-in\n/);
+        expect(page.stdout).toMatch(/ +--from-file <path>\n/);
       }
-    })();
-    if (hasMan) {
-      const page = ok(await run('man', ['-P', 'cat', 'checkin-today'], env.HOME!, { ...cleanEnv(), MANPATH: join(prefix, 'share', 'man'), MANWIDTH: '80' }));
-      expect(page.stdout).toMatch(/NAME\n +checkin-today - Fill in or show today's check-in\n/);
-      expect(page.stdout).toMatch(/ +--from-file <path>\n/);
-    }
-  }, 30_000);
+    },
+    patient(30_000),
+  );
 
-  it("npm install of the tarball into a project: no warning, and the project's checkin runs", async () => {
-    const env = npmEnv();
-    const project = join(env.HOME!, 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), '{ "private": true }\n');
-    const r = ok(await run('npm', ['install', tarball], project, env));
-    expect(warnings(r)).toEqual([]);
-    const v = ok(await run(join(project, 'node_modules', '.bin', 'checkin'), ['--version'], project, cleanEnv()));
-    expect(v.stdout).toBe(`${version}\n`);
-  }, 30_000);
+  it(
+    "npm install of the tarball into a project: no warning, and the project's checkin runs",
+    async () => {
+      const env = npmEnv();
+      const project = join(env.HOME!, 'project');
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), '{ "private": true }\n');
+      const r = ok(await run('npm', ['install', tarball], project, env));
+      expect(warnings(r)).toEqual([]);
+      const v = ok(await run(join(project, 'node_modules', '.bin', 'checkin'), ['--version'], project, cleanEnv()));
+      expect(v.stdout).toBe(`${version}\n`);
+    },
+    patient(30_000),
+  );
 
-  it('npx ./checkin-cli-<version>.tgz today shows the same as the checkout, against a sandbox', async () => {
-    const sb = await startSandbox({ rateLimit: false });
-    try {
-      const api = { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token };
-      const env = npmEnv(undefined, api);
-      const viaNpx = ok(await run('npx', ['--yes', `./${pack.filename}`, 'today'], tarballDir, env));
-      const checkout = await runCli(['today'], { env: cleanEnv(api) });
-      expect(checkout.code).toBe(0);
-      expect(viaNpx.stdout).toMatch(/^Check-in \d{4}-\d\d-\d\d · Ada Lovelace/);
-      expect(viaNpx.stdout).toBe(checkout.stdout);
-      expect(viaNpx.stderr).toBe('');
-    } finally {
-      await sb.close();
-    }
-  }, 30_000);
+  it(
+    'npx ./checkin-cli-<version>.tgz today shows the same as the checkout, against a sandbox',
+    async () => {
+      const sb = await startSandbox({ rateLimit: false });
+      try {
+        const api = { CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token };
+        const env = npmEnv(undefined, api);
+        const viaNpx = ok(await run('npx', ['--yes', `./${pack.filename}`, 'today'], tarballDir, env));
+        const checkout = await runCli(['today'], { env: cleanEnv(api) });
+        expect(checkout.code).toBe(0);
+        expect(viaNpx.stdout).toMatch(/^Check-in \d{4}-\d\d-\d\d · Ada Lovelace/);
+        expect(viaNpx.stdout).toBe(checkout.stdout);
+        expect(viaNpx.stderr).toBe('');
+      } finally {
+        await sb.close();
+      }
+    },
+    patient(30_000),
+  );
 });
 
 // Each installs the devDependencies in a clone from the lockfile (some 200 packages) to build:
@@ -331,60 +344,72 @@ const gitSkip = process.env.CHECKIN_TEST_NODE
     ? ''
     : " — skipped: the npm cache does not hold the lockfile's packages (run `npm ci` as this user first; these tests stay offline)";
 describe.skipIf(Boolean(process.env.CHECKIN_TEST_NODE) || !cacheHoldsLockfile)(`from git (once per CI run: on the machine's Node)${gitSkip}`, () => {
-  it("a project's npm install git+file://… builds it (prepare), and checkin runs", async () => {
-    const env = npmEnv(userCache);
-    const project = join(env.HOME!, 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), '{ "private": true }\n');
-    ok(await run('npm', ['install', `git+file://${repo}`], project, env, 150_000));
-    const v = ok(await run(join(project, 'node_modules', '.bin', 'checkin'), ['--version'], project, cleanEnv()));
-    expect(v.stdout).toBe(`${version}\n`);
-  }, 180_000);
-
-  it('globally, as the README says instead of npm install -g git+…: clone, npm ci, npm run package, npm install -g the tarball', async () => {
-    const env = npmEnv(userCache);
-    const clone = join(env.HOME!, 'checkin');
-    try {
-      ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));
-      ok(await run('npm', ['ci'], clone, env, 150_000));
-      const packed = ok(await run('npm', ['run', '--silent', 'package'], clone, env, 60_000));
-      expect(packed.stdout).toMatch(new RegExp(`^checkin-cli-${version}\\.tgz: ${pack.entryCount} files, `));
-      const prefix = join(env.HOME!, 'prefix');
-      const r = ok(await run('npm', ['install', '-g', '--prefix', prefix, `./checkin-cli-${version}.tgz`], clone, env));
-      expect(warnings(r)).toEqual([]);
-      const v = ok(await run(join(prefix, 'bin', 'checkin'), ['--version'], clone, cleanEnv()));
+  it(
+    "a project's npm install git+file://… builds it (prepare), and checkin runs",
+    async () => {
+      const env = npmEnv(userCache);
+      const project = join(env.HOME!, 'project');
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), '{ "private": true }\n');
+      ok(await run('npm', ['install', `git+file://${repo}`], project, env, 150_000));
+      const v = ok(await run(join(project, 'node_modules', '.bin', 'checkin'), ['--version'], project, cleanEnv()));
       expect(v.stdout).toBe(`${version}\n`);
-    } finally {
-      // Its node_modules is some 200 packages: removed here, in the test's own time, not after the file.
-      await rm(clone, { recursive: true, force: true });
-    }
-  }, 240_000);
-  it("the README's quick start, as written, in a fresh clone: npm install && npm run demo, npm link, then `checkin` is a command", async () => {
-    const env = npmEnv(userCache);
-    const clone = join(env.HOME!, 'quick');
-    // npm link writes where npm keeps global commands: here a prefix of the test's own (as npm_config_prefix says), on PATH.
-    const prefix = join(env.HOME!, 'global');
-    const shellEnv = { ...env, npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${env.PATH}` };
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
-    const lines = block
-      .split('\n')
-      .map((l) => l.replace(/\s+#.*$/, '').trim())
-      .filter(Boolean);
-    expect(lines).toEqual(['npm install && npm run demo', 'npm test', 'npm link --ignore-scripts', 'checkin --version']);
-    try {
-      ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));
-      // Each line in a shell, in the clone, as written; `npm test` is this suite (run by CI itself), not run again inside it.
-      for (const line of lines.filter((l) => l !== 'npm test')) {
-        const r = ok(await run('bash', ['-c', line], clone, shellEnv, 200_000));
-        expect(warnings(r), line).toEqual([]);
-        if (line === 'checkin --version') expect(r.stdout).toBe(`${version}\n`);
-        if (line.includes('npm run demo')) expect(r.stderr).toContain('npm link --ignore-scripts');
+    },
+    patient(180_000),
+  );
+
+  it(
+    'globally, as the README says instead of npm install -g git+…: clone, npm ci, npm run package, npm install -g the tarball',
+    async () => {
+      const env = npmEnv(userCache);
+      const clone = join(env.HOME!, 'checkin');
+      try {
+        ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));
+        ok(await run('npm', ['ci'], clone, env, 150_000));
+        const packed = ok(await run('npm', ['run', '--silent', 'package'], clone, env, 60_000));
+        expect(packed.stdout).toMatch(new RegExp(`^checkin-cli-${version}\\.tgz: ${pack.entryCount} files, `));
+        const prefix = join(env.HOME!, 'prefix');
+        const r = ok(await run('npm', ['install', '-g', '--prefix', prefix, `./checkin-cli-${version}.tgz`], clone, env));
+        expect(warnings(r)).toEqual([]);
+        const v = ok(await run(join(prefix, 'bin', 'checkin'), ['--version'], clone, cleanEnv()));
+        expect(v.stdout).toBe(`${version}\n`);
+      } finally {
+        // Its node_modules is some 200 packages: removed here, in the test's own time, not after the file.
+        await rm(clone, { recursive: true, force: true });
       }
-    } finally {
-      await rm(clone, { recursive: true, force: true });
-    }
-  }, 300_000);
+    },
+    patient(240_000),
+  );
+  it(
+    "the README's quick start, as written, in a fresh clone: npm install && npm run demo, npm link, then `checkin` is a command",
+    async () => {
+      const env = npmEnv(userCache);
+      const clone = join(env.HOME!, 'quick');
+      // npm link writes where npm keeps global commands: here a prefix of the test's own (as npm_config_prefix says), on PATH.
+      const prefix = join(env.HOME!, 'global');
+      const shellEnv = { ...env, npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${env.PATH}` };
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      const block = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+      const lines = block
+        .split('\n')
+        .map((l) => l.replace(/\s+#.*$/, '').trim())
+        .filter(Boolean);
+      expect(lines).toEqual(['npm install && npm run demo', 'npm test', 'npm link --ignore-scripts', 'checkin --version']);
+      try {
+        ok(await run('git', ['clone', '-q', repo, clone], env.HOME!, { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }));
+        // Each line in a shell, in the clone, as written; `npm test` is this suite (run by CI itself), not run again inside it.
+        for (const line of lines.filter((l) => l !== 'npm test')) {
+          const r = ok(await run('bash', ['-c', line], clone, shellEnv, 200_000));
+          expect(warnings(r), line).toEqual([]);
+          if (line === 'checkin --version') expect(r.stdout).toBe(`${version}\n`);
+          if (line.includes('npm run demo')) expect(r.stderr).toContain('npm link --ignore-scripts');
+        }
+      } finally {
+        await rm(clone, { recursive: true, force: true });
+      }
+    },
+    patient(300_000),
+  );
 });
 
 describe('the README and its install topic (docs/topics/install.md)', () => {

@@ -15,6 +15,7 @@ import { tempDir } from '../helpers/cleanup.js';
 import { CLI_WORDS, ROOT } from '../helpers/cli.js';
 import { startBridge, type Bridge } from '../helpers/mcp-http-bridge.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { patient } from '../helpers/patience.js';
 
 const run = promisify(execFile);
 const CONFORMANCE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -94,24 +95,28 @@ describe('checkin mcp: the MCP conformance package (server scenarios)', () => {
     expect([...listed].sort()).toEqual([...APPLICABLE, ...Object.keys(NOT_APPLICABLE)].sort());
   });
 
-  it('each applicable scenario passes every check, against the real `checkin mcp` over a loopback bridge', async () => {
-    bridge = await startBridge({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env });
-    const out = tempDir('conformance-');
-    const failed: string[] = [];
-    for (const scenario of APPLICABLE) {
-      const dir = join(out, scenario);
-      const result = await conformance(['server', '--url', bridge.url, '--scenario', scenario, '-o', dir]).catch(
-        (err: { code?: number; stdout?: string }) => err,
-      );
-      const [saved] = readdirSync(dir);
-      const checks = JSON.parse(readFileSync(join(dir, saved!, 'checks.json'), 'utf8')) as Check[];
-      expect(checks.length, scenario).toBeGreaterThan(0);
-      const bad = checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO');
-      if (bad.length > 0 || ('code' in result && result.code))
-        failed.push(`${scenario}: ${bad.map((c) => `${c.name} ${c.status} ${c.errorMessage ?? ''}`).join('; ')}`);
-    }
-    expect(failed).toEqual([]);
-    // Each scenario's client opened its own session: a `checkin mcp` of its own.
-    expect(bridge.sessions()).toBeGreaterThanOrEqual(APPLICABLE.length);
-  }, 60_000);
+  it(
+    'each applicable scenario passes every check, against the real `checkin mcp` over a loopback bridge',
+    async () => {
+      bridge = await startBridge({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env });
+      const out = tempDir('conformance-');
+      const failed: string[] = [];
+      for (const scenario of APPLICABLE) {
+        const dir = join(out, scenario);
+        const result = await conformance(['server', '--url', bridge.url, '--scenario', scenario, '-o', dir]).catch(
+          (err: { code?: number; stdout?: string }) => err,
+        );
+        const [saved] = readdirSync(dir);
+        const checks = JSON.parse(readFileSync(join(dir, saved!, 'checks.json'), 'utf8')) as Check[];
+        expect(checks.length, scenario).toBeGreaterThan(0);
+        const bad = checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO');
+        if (bad.length > 0 || ('code' in result && result.code))
+          failed.push(`${scenario}: ${bad.map((c) => `${c.name} ${c.status} ${c.errorMessage ?? ''}`).join('; ')}`);
+      }
+      expect(failed).toEqual([]);
+      // Each scenario's client opened its own session: a `checkin mcp` of its own.
+      expect(bridge.sessions()).toBeGreaterThanOrEqual(APPLICABLE.length);
+    },
+    patient(60_000),
+  );
 });

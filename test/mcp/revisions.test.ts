@@ -16,6 +16,7 @@ import { CLI_WORDS, cleanEnv } from '../helpers/cli.js';
 import { FORBIDDEN, startHostile } from '../helpers/hostile.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { text, type McpSession, type ModernSession, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
+import { patient } from '../helpers/patience.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -242,28 +243,32 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
     expect(writes()).toEqual([]);
   });
 
-  it('log_activity answered for other words (a stale answer): nothing recorded, and the result says the draft is kept, as it is, with how to send it', async () => {
-    const { call } = await manual();
-    sb.requests.length = 0;
-    const asked = await call('log_activity', { arguments: { description: 'Reviewed the invoices PR' } });
-    expect(asked.resultType ?? asked.result_type).toBe('input_required');
-    const [row] = outboxRows(env.CHECKIN_CONFIG_DIR!);
-    const id = row!.id;
-    // The retry carries the yes to that question, but with other words to record.
-    const r = await call('log_activity', {
-      arguments: { description: 'Approved the wire transfer' },
-      inputResponses: ACCEPT,
-      requestState: asked.requestState,
-    });
-    expect(r.structuredContent).toEqual({ sent: false, draft_id: id, draft_kept: true, reason: 'stale answer' });
-    expect(text(r as ToolResult)).toBe(
-      `Not recorded: the answer was not to this question (what would be sent changed since the person was asked). The draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal.`,
-    );
-    expect(writes()).toEqual([]);
-    expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((x) => [x.id, x.state, JSON.parse(x.data).content.input.description])).toEqual([
-      [id, 'kept', 'Reviewed the invoices PR'],
-    ]);
-  }, 60_000);
+  it(
+    'log_activity answered for other words (a stale answer): nothing recorded, and the result says the draft is kept, as it is, with how to send it',
+    async () => {
+      const { call } = await manual();
+      sb.requests.length = 0;
+      const asked = await call('log_activity', { arguments: { description: 'Reviewed the invoices PR' } });
+      expect(asked.resultType ?? asked.result_type).toBe('input_required');
+      const [row] = outboxRows(env.CHECKIN_CONFIG_DIR!);
+      const id = row!.id;
+      // The retry carries the yes to that question, but with other words to record.
+      const r = await call('log_activity', {
+        arguments: { description: 'Approved the wire transfer' },
+        inputResponses: ACCEPT,
+        requestState: asked.requestState,
+      });
+      expect(r.structuredContent).toEqual({ sent: false, draft_id: id, draft_kept: true, reason: 'stale answer' });
+      expect(text(r as ToolResult)).toBe(
+        `Not recorded: the answer was not to this question (what would be sent changed since the person was asked). The draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal.`,
+      );
+      expect(writes()).toEqual([]);
+      expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((x) => [x.id, x.state, JSON.parse(x.data).content.input.description])).toEqual([
+        [id, 'kept', 'Reviewed the invoices PR'],
+      ]);
+    },
+    patient(60_000),
+  );
 
   it('the auto-fulfilling client: accept sends one PATCH of the check-in; the question names the teams and the whole text', async () => {
     const s = await connect({ revision: '2026-07-28', answer: 'accept' });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
 import { cleanEnv, runCli, spawnCli, waitForLine } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
+import { patient } from '../helpers/patience.js';
 
 function exited(child: ReturnType<typeof spawnCli>): Promise<number | null> {
   return new Promise((resolve) => child.on('close', (code) => resolve(code)));
@@ -27,20 +28,24 @@ describe('checkin sandbox (the built binary)', () => {
     expect(stderr).toContain('Stopping the sandbox');
   });
 
-  it('--host 0.0.0.0 prints a loopback URL the client accepts; --people/--days make large demo data', async () => {
-    const child = spawnCli(['sandbox', '--port', '0', '--host', '0.0.0.0', '--people', '55', '--days', '40', '--no-rate-limit', '--no-log'], cleanEnv());
-    const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
-    const [, url, token] = m;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
-    const r = await runCli(['list', '--all', '--json', '--since', '2000-01-01'], {
-      env: cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: token }),
-      timeoutMs: 30_000,
-    });
-    expect(r.code).toBe(0);
-    expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThanOrEqual(50 * 40);
-    child.kill('SIGTERM');
-    expect(await exited(child)).toBe(0);
-  }, 40_000);
+  it(
+    '--host 0.0.0.0 prints a loopback URL the client accepts; --people/--days make large demo data',
+    async () => {
+      const child = spawnCli(['sandbox', '--port', '0', '--host', '0.0.0.0', '--people', '55', '--days', '40', '--no-rate-limit', '--no-log'], cleanEnv());
+      const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+      const [, url, token] = m;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+      const r = await runCli(['list', '--all', '--json', '--since', '2000-01-01'], {
+        env: cleanEnv({ CHECKIN_API_URL: url, CHECKIN_TOKEN: token }),
+        timeoutMs: 30_000,
+      });
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThanOrEqual(50 * 40);
+      child.kill('SIGTERM');
+      expect(await exited(child)).toBe(0);
+    },
+    patient(40_000),
+  );
 
   it('--token, --data and Ctrl-C: state survives a restart', async () => {
     const dir = tempDir('checkin-data-');

@@ -12,6 +12,7 @@ import { DamagedJournal, journalPath, loadState, lockPath, parseJournal, realIO 
 import { track, tempDir } from '../helpers/cleanup.js';
 import { BIN, cleanEnv, startCliSandbox } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
+import { patient } from '../helpers/patience.js';
 
 const NOW = new Date(Date.UTC(2026, 10, 18, 10, 30, 0));
 const TODAY = '2026-11-18';
@@ -428,72 +429,76 @@ function spawnSyncQuiet(cmd: string, args: string[]): number | null {
 }
 
 describe('checkin sandbox --data on a disk that really fills up (1 MiB tmpfs)', () => {
-  it('writes past the space are 507 and never served; reads work; with space again writes go on; kill -9 and a start on a full disk lose nothing acknowledged', async (ctx) => {
-    const mnt = join(dir, 'mnt');
-    if (!tryMount(mnt)) {
-      ctx.skip();
-      return;
-    }
-    try {
-      const file = join(mnt, 'state.json');
-      const filler = join(mnt, 'filler');
-      /** Fills the disk but for `leave` bytes. */
-      const fill = (leave: number) => {
-        rmSync(filler, { force: true });
-        const { bavail, bsize } = statfsSync(mnt);
-        writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - leave)));
-      };
-      const bigOnes = async (sb: { url: string; token: string }, ci: string) =>
-        ((await call(sb.url, 'GET', `/check-ins/${ci}/comments?per_page=50`, { token: sb.token })).json as Array<{ id: string; body: string }>)
-          .filter((c) => c.body.length > 50_000)
-          .map((c) => c.id)
-          .sort();
-      const a = await cliSandbox(['--data', file]);
-      const ci = (await call(a.url, 'GET', '/check-ins?per_page=1', { token: a.token })).json[0].id;
-      fill(300 * 1024); // a few 50 KB comments fit, then none
-      const acked: string[] = [];
-      const refused: string[] = [];
-      for (let i = 0; i < 40 && refused.length < 3; i++) {
-        const text = `${i} ${'y'.repeat(50_000)}`;
-        const r = await call(a.url, 'POST', `/check-ins/${ci}/comments`, { token: a.token, body: { body: text } });
-        if (r.status === 201) acked.push(r.json.id);
-        else {
-          expect([r.status, r.json]).toEqual([507, FULL]);
-          refused.push(text);
-        }
+  it(
+    'writes past the space are 507 and never served; reads work; with space again writes go on; kill -9 and a start on a full disk lose nothing acknowledged',
+    async (ctx) => {
+      const mnt = join(dir, 'mnt');
+      if (!tryMount(mnt)) {
+        ctx.skip();
+        return;
       }
-      expect(acked.length).toBeGreaterThan(0);
-      expect(refused).toHaveLength(3);
-      expect(await bigOnes(a, ci)).toEqual([...acked].sort());
-      expect((await call(a.url, 'GET', '/me', { token: a.token })).status).toBe(200);
-      // Space again: the refused comment goes through.
-      rmSync(filler);
-      const retry = await call(a.url, 'POST', `/check-ins/${ci}/comments`, { token: a.token, body: { body: refused[0] } });
-      expect(retry.status).toBe(201);
-      acked.push(retry.json.id);
-      await killed(a.child);
-      // Restarted on a full disk: no room for a new snapshot, so it goes on from the data file and
-      // its journal; everything acknowledged is served, nothing refused, no temp file is left.
-      fill(8 * 1024);
-      const b = await cliSandbox(['--data', file]);
-      expect(await bigOnes(b, ci)).toEqual([...acked].sort());
-      expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-      expect((await call(b.url, 'POST', `/check-ins/${ci}/comments`, { token: b.token, body: { body: refused[1] } })).status).toBe(507);
-      rmSync(filler);
-      const last = await call(b.url, 'POST', `/check-ins/${ci}/comments`, { token: b.token, body: { body: refused[1] } });
-      expect(last.status).toBe(201);
-      acked.push(last.json.id);
-      await killed(b.child);
-      const saved = (await loadState(file))!;
-      expect(
-        saved.comments
-          .filter((c) => c.body.length > 50_000)
-          .map((c) => c.id)
-          .sort(),
-      ).toEqual([...acked].sort());
-    } finally {
-      for (const c of children.splice(0)) await killed(c);
-      spawnSyncQuiet('umount', [mnt]);
-    }
-  }, 30_000);
+      try {
+        const file = join(mnt, 'state.json');
+        const filler = join(mnt, 'filler');
+        /** Fills the disk but for `leave` bytes. */
+        const fill = (leave: number) => {
+          rmSync(filler, { force: true });
+          const { bavail, bsize } = statfsSync(mnt);
+          writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - leave)));
+        };
+        const bigOnes = async (sb: { url: string; token: string }, ci: string) =>
+          ((await call(sb.url, 'GET', `/check-ins/${ci}/comments?per_page=50`, { token: sb.token })).json as Array<{ id: string; body: string }>)
+            .filter((c) => c.body.length > 50_000)
+            .map((c) => c.id)
+            .sort();
+        const a = await cliSandbox(['--data', file]);
+        const ci = (await call(a.url, 'GET', '/check-ins?per_page=1', { token: a.token })).json[0].id;
+        fill(300 * 1024); // a few 50 KB comments fit, then none
+        const acked: string[] = [];
+        const refused: string[] = [];
+        for (let i = 0; i < 40 && refused.length < 3; i++) {
+          const text = `${i} ${'y'.repeat(50_000)}`;
+          const r = await call(a.url, 'POST', `/check-ins/${ci}/comments`, { token: a.token, body: { body: text } });
+          if (r.status === 201) acked.push(r.json.id);
+          else {
+            expect([r.status, r.json]).toEqual([507, FULL]);
+            refused.push(text);
+          }
+        }
+        expect(acked.length).toBeGreaterThan(0);
+        expect(refused).toHaveLength(3);
+        expect(await bigOnes(a, ci)).toEqual([...acked].sort());
+        expect((await call(a.url, 'GET', '/me', { token: a.token })).status).toBe(200);
+        // Space again: the refused comment goes through.
+        rmSync(filler);
+        const retry = await call(a.url, 'POST', `/check-ins/${ci}/comments`, { token: a.token, body: { body: refused[0] } });
+        expect(retry.status).toBe(201);
+        acked.push(retry.json.id);
+        await killed(a.child);
+        // Restarted on a full disk: no room for a new snapshot, so it goes on from the data file and
+        // its journal; everything acknowledged is served, nothing refused, no temp file is left.
+        fill(8 * 1024);
+        const b = await cliSandbox(['--data', file]);
+        expect(await bigOnes(b, ci)).toEqual([...acked].sort());
+        expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+        expect((await call(b.url, 'POST', `/check-ins/${ci}/comments`, { token: b.token, body: { body: refused[1] } })).status).toBe(507);
+        rmSync(filler);
+        const last = await call(b.url, 'POST', `/check-ins/${ci}/comments`, { token: b.token, body: { body: refused[1] } });
+        expect(last.status).toBe(201);
+        acked.push(last.json.id);
+        await killed(b.child);
+        const saved = (await loadState(file))!;
+        expect(
+          saved.comments
+            .filter((c) => c.body.length > 50_000)
+            .map((c) => c.id)
+            .sort(),
+        ).toEqual([...acked].sort());
+      } finally {
+        for (const c of children.splice(0)) await killed(c);
+        spawnSyncQuiet('umount', [mnt]);
+      }
+    },
+    patient(30_000),
+  );
 });

@@ -9,6 +9,7 @@ import { loadState } from '../../src/sandbox/store.js';
 import { BIN, cleanEnv, startCliSandbox } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
 import { tempDir } from '../helpers/cleanup.js';
+import { patient } from '../helpers/patience.js';
 
 /** `checkin sandbox` as its own process (killed when the test ends). */
 const sandbox = (args: string[] = []) => startCliSandbox(args);
@@ -56,67 +57,75 @@ describe('checkin sandbox never falls over', () => {
     expect((await call(url, 'GET', '/me', { token })).status).toBe(200);
   });
 
-  it('600 unauthenticated 1 MB requests leave the memory bounded', async () => {
-    const { child, url, token } = await sandbox();
-    const before = rssMiB(child.pid!);
-    const body = 'x'.repeat(1024 * 1024);
-    for (let round = 0; round < 60; round++) {
-      await Promise.all(
-        Array.from({ length: 10 }, () =>
-          call(url, 'POST', '/check-ins/x/comments', { rawBody: body, headers: { 'content-type': 'application/json' } }).catch(() => undefined),
-        ),
-      );
-    }
-    const after = rssMiB(child.pid!);
-    console.log(`sandbox RSS: ${before.toFixed(0)} MiB at start, ${after.toFixed(0)} MiB after 600 unauthenticated 1 MB requests`);
-    expect(after).toBeLessThan(before + 60);
-    expect((await call(url, 'GET', '/me', { token })).status).toBe(200);
-  }, 60_000);
+  it(
+    '600 unauthenticated 1 MB requests leave the memory bounded',
+    async () => {
+      const { child, url, token } = await sandbox();
+      const before = rssMiB(child.pid!);
+      const body = 'x'.repeat(1024 * 1024);
+      for (let round = 0; round < 60; round++) {
+        await Promise.all(
+          Array.from({ length: 10 }, () =>
+            call(url, 'POST', '/check-ins/x/comments', { rawBody: body, headers: { 'content-type': 'application/json' } }).catch(() => undefined),
+          ),
+        );
+      }
+      const after = rssMiB(child.pid!);
+      console.log(`sandbox RSS: ${before.toFixed(0)} MiB at start, ${after.toFixed(0)} MiB after 600 unauthenticated 1 MB requests`);
+      expect(after).toBeLessThan(before + 60);
+      expect((await call(url, 'GET', '/me', { token })).status).toBe(200);
+    },
+    patient(60_000),
+  );
 });
 
 describe('checkin sandbox --data', () => {
-  it('every write answered 201 survives kill -9 (in the data file and its journal, as the next start reads them); no temp file is left behind', async () => {
-    const dir = tempDir('checkin-data-');
-    const file = join(dir, 'sandbox.json');
-    const rounds = 5;
-    let acknowledged = 0;
-    let found = 0;
-    for (let round = 0; round < rounds; round++) {
-      const { child, url, token } = await sandbox(['--data', file, '--no-rate-limit']);
-      const checkIn =
-        (await call(url, 'GET', '/check-ins/2026-11-21', { token })).json?.id ?? (await call(url, 'GET', '/check-ins?per_page=1', { token })).json[0].id;
-      const acked: string[] = [];
-      let stop = false;
-      const writer = async (n: number) => {
-        for (let i = 0; !stop; i++) {
-          const r = await call(url, 'POST', `/check-ins/${checkIn}/comments`, { token, body: { body: `round ${round} writer ${n} #${i}` } }).catch(
-            () => undefined,
-          );
-          if (r?.status === 201) acked.push(r.json.id);
-        }
-      };
-      const writers = [writer(1), writer(2), writer(3)];
-      await new Promise((r) => setTimeout(r, 150 + round * 40));
-      child.kill('SIGKILL');
-      stop = true;
-      await Promise.all(writers);
-      await new Promise((r) => child.once('exit', r));
-      const saved = (await loadState(file))!;
-      const ids = new Set(saved.comments.map((c) => c.id));
-      acknowledged += acked.length;
-      found += acked.filter((id) => ids.has(id)).length;
-    }
-    console.log(`kill -9 under writes: ${rounds} rounds, ${acknowledged} writes acknowledged, ${found} found in the data file`);
-    expect(acknowledged).toBeGreaterThan(rounds);
-    expect(found).toBe(acknowledged);
-    // The next start clears what a killed run left.
-    const { child } = await sandbox(['--data', file]);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    await new Promise((r) => {
-      child.once('exit', r);
-      child.kill('SIGKILL');
-    });
-  }, 60_000);
+  it(
+    'every write answered 201 survives kill -9 (in the data file and its journal, as the next start reads them); no temp file is left behind',
+    async () => {
+      const dir = tempDir('checkin-data-');
+      const file = join(dir, 'sandbox.json');
+      const rounds = 5;
+      let acknowledged = 0;
+      let found = 0;
+      for (let round = 0; round < rounds; round++) {
+        const { child, url, token } = await sandbox(['--data', file, '--no-rate-limit']);
+        const checkIn =
+          (await call(url, 'GET', '/check-ins/2026-11-21', { token })).json?.id ?? (await call(url, 'GET', '/check-ins?per_page=1', { token })).json[0].id;
+        const acked: string[] = [];
+        let stop = false;
+        const writer = async (n: number) => {
+          for (let i = 0; !stop; i++) {
+            const r = await call(url, 'POST', `/check-ins/${checkIn}/comments`, { token, body: { body: `round ${round} writer ${n} #${i}` } }).catch(
+              () => undefined,
+            );
+            if (r?.status === 201) acked.push(r.json.id);
+          }
+        };
+        const writers = [writer(1), writer(2), writer(3)];
+        await new Promise((r) => setTimeout(r, 150 + round * 40));
+        child.kill('SIGKILL');
+        stop = true;
+        await Promise.all(writers);
+        await new Promise((r) => child.once('exit', r));
+        const saved = (await loadState(file))!;
+        const ids = new Set(saved.comments.map((c) => c.id));
+        acknowledged += acked.length;
+        found += acked.filter((id) => ids.has(id)).length;
+      }
+      console.log(`kill -9 under writes: ${rounds} rounds, ${acknowledged} writes acknowledged, ${found} found in the data file`);
+      expect(acknowledged).toBeGreaterThan(rounds);
+      expect(found).toBe(acknowledged);
+      // The next start clears what a killed run left.
+      const { child } = await sandbox(['--data', file]);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      await new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGKILL');
+      });
+    },
+    patient(60_000),
+  );
 
   it('a --data path that cannot be written fails at start with one line', async () => {
     const r = await new Promise<{ code: number | null; err: string }>((resolve) => {

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, cleanEnv, runCli } from '../helpers/cli.js';
 import { SHELLS, installed, startShell, unavailable, type Shell, type ShellKind } from '../helpers/shell.js';
+import { patient } from '../helpers/patience.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -111,35 +112,39 @@ for (const kind of SHELLS) {
   const missing = unavailable(kind);
   const skipped = missing ? ` — skipped: ${missing}` : '';
   describe(`Tab in a real ${kind}`, () => {
-    it.skipIf(missing)(`completes commands, flags, moods, @gr and goal ids from the cache, with no request${skipped}`, { timeout: 60_000 }, async () => {
-      // The directory of people and the goals are cached by earlier runs, as a user's would have been.
-      expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
-      expect((await runCli(['goals'], { env })).code).toBe(0);
-      const billing = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
-      sb.requests.length = 0;
-      await withShell(kind, async (s) => {
-        expect(await tabThenPrint(s, 'checkin to')).toEqual(['checkin', 'today']);
-        expect(await tabThenPrint(s, 'checkin today --mood fo')).toEqual(['checkin', 'today', '--mood', 'focused']);
-        expect(await tabThenPrint(s, 'checkin today --mo')).toEqual(['checkin', 'today', '--mood']);
-        // A partial @name, bash without bash-completion too (there "@" breaks words for readline).
-        expect(await tabThenPrint(s, 'checkin list --person @gr')).toEqual(['checkin', 'list', '--person', '@grace']);
-        expect(await tabThenPrint(s, 'checkin list --person=@li')).toEqual(['checkin', 'list', '--person=@linus']);
-        expect(await tabThenPrint(s, 'checkin goal update list ' + billing.slice(0, 6))).toEqual(['checkin', 'goal', 'update', 'list', billing]);
-        if (kind.startsWith('bash')) {
-          // Two Tabs list the choices.
-          s.type('checkin list --person \t\t');
-          await s.waitFor(/@margaret/);
-          const offered = s.text().split('\n').slice(-3).join(' ');
-          for (const name of ['me', '@ada', '@grace', '@linus', '@margaret', '@alan']) expect(offered).toContain(name);
-          s.type('\u0015');
-          await s.sync();
-        }
-      });
-      // A Tab never sends a request.
-      expect(sb.requests).toEqual([]);
-    });
+    it.skipIf(missing)(
+      `completes commands, flags, moods, @gr and goal ids from the cache, with no request${skipped}`,
+      { timeout: patient(60_000) },
+      async () => {
+        // The directory of people and the goals are cached by earlier runs, as a user's would have been.
+        expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
+        expect((await runCli(['goals'], { env })).code).toBe(0);
+        const billing = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
+        sb.requests.length = 0;
+        await withShell(kind, async (s) => {
+          expect(await tabThenPrint(s, 'checkin to')).toEqual(['checkin', 'today']);
+          expect(await tabThenPrint(s, 'checkin today --mood fo')).toEqual(['checkin', 'today', '--mood', 'focused']);
+          expect(await tabThenPrint(s, 'checkin today --mo')).toEqual(['checkin', 'today', '--mood']);
+          // A partial @name, bash without bash-completion too (there "@" breaks words for readline).
+          expect(await tabThenPrint(s, 'checkin list --person @gr')).toEqual(['checkin', 'list', '--person', '@grace']);
+          expect(await tabThenPrint(s, 'checkin list --person=@li')).toEqual(['checkin', 'list', '--person=@linus']);
+          expect(await tabThenPrint(s, 'checkin goal update list ' + billing.slice(0, 6))).toEqual(['checkin', 'goal', 'update', 'list', billing]);
+          if (kind.startsWith('bash')) {
+            // Two Tabs list the choices.
+            s.type('checkin list --person \t\t');
+            await s.waitFor(/@margaret/);
+            const offered = s.text().split('\n').slice(-3).join(' ');
+            for (const name of ['me', '@ada', '@grace', '@linus', '@margaret', '@alan']) expect(offered).toContain(name);
+            s.type('\u0015');
+            await s.sync();
+          }
+        });
+        // A Tab never sends a request.
+        expect(sb.requests).toEqual([]);
+      },
+    );
 
-    it.skipIf(missing)(`names from the service complete as themselves and never run${skipped}`, { timeout: 60_000 }, async () => {
+    it.skipIf(missing)(`names from the service complete as themselves and never run${skipped}`, { timeout: patient(60_000) }, async () => {
       const { teams, person, goal } = seedHostile();
       expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
       {

@@ -9,6 +9,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { DEFAULT_API_URL } from '../../src/api/types.js';
 import { BINARY, cleanEnv, ROOT } from '../helpers/cli.js';
 import { KEY, Screen } from '../helpers/terminal.js';
+import { patient } from '../helpers/patience.js';
 
 const SMALL = { cols: 80, rows: 24 };
 /** Text without its whitespace: a narrow terminal wraps a line anywhere. */
@@ -80,51 +81,55 @@ describe.skipIf(BINARY !== undefined)('npm run demo ends at the prompt (the demo
     ['typed at a terminal', ''],
     ['with its input from /dev/null', ' < /dev/null'],
   ] as const) {
-    it(`in 80×24, ${how}: no pager is left waiting; the last lines are the demo's own`, async () => {
-      const env = cleanEnv({});
-      delete env.CHECKIN_API_URL;
-      delete env.CHECKIN_TOKEN;
-      delete env.CHECKIN_PAGER;
-      delete env.PAGER;
-      const s = new Screen({ script: `"$node" '${join(ROOT, 'scripts', 'demo.mjs')}'${redirect}` }, { ...env, PAGER: 'less' }, SMALL);
-      if (!redirect) {
-        // The questions, answered as a newcomer would: the suggestions kept, one intention typed, sent.
-        await s.answer('What went on since your last check-in?', KEY.enter);
-        await s.answer('What did you do previously?', KEY.enter);
-        await s.answer('What do you intend to do next?', `- Looked around${KEY.enter}${KEY.enter}`);
-        await s.answer('Are you blocked by anything?', KEY.enter);
-        await s.answer('Mood', KEY.enter);
-        await s.answer('Did you do what you intended?', KEY.enter);
-        await s.answer('Send it?', KEY.enter);
-        // The demo shows the check-in again, and asks what to change: nothing.
-        await s.answer('Change something?', KEY.enter);
-      }
-      const exit = await s.exit(60_000);
-      expect(exit.code).toBe(0);
-      const lines = s.text().split('\n');
-      expect(squash(lines.slice(-4).join('\n'))).toContain(squash('another shell.'));
-      // The demo's own lines fit the 80 columns as written (the terminal folds none of them
-      // mid-word); a long command goes on after a backslash, as a shell reads it.
-      const written = s.raw
-        .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
-        .replace(/\r/g, '')
-        .split('\n');
-      const own = written.filter((l) => /^(A sandbox is|Try it yourself|\$ checkin|README says|and paste| {4}-)/.test(l));
-      expect(own.length).toBeGreaterThanOrEqual(4);
-      expect(own.filter((l) => l.length > 80)).toEqual([]);
-      if (redirect)
-        expect(
-          written.filter((l) => /^\$ checkin today -p /.test(l) || /^ {4}(-|--mood)/.test(l)).every((l, i, all) => i === all.length - 1 || l.endsWith(' \\')),
-        ).toBe(true);
-      // No pager's prompt anywhere at the bottom of a page.
-      expect(lines.filter((l) => /^:\s*$|\(END\)/.test(l))).toEqual([]);
-      expect(s.raw).not.toContain('\u001b[?1049h');
-      if (!redirect) {
-        // The preview names the teams the service then stores (item 8): all of Ada's, on any day.
-        const heads = lines.filter((l) => l.startsWith('Check-in ') && l.includes('Ada Lovelace'));
-        expect(heads.length).toBeGreaterThanOrEqual(2);
-        expect(new Set(heads.map((l) => l.split(' · ').at(-1)))).toEqual(new Set(['Platform, Mobile']));
-      }
-    }, 90_000);
+    it(
+      `in 80×24, ${how}: no pager is left waiting; the last lines are the demo's own`,
+      async () => {
+        const env = cleanEnv({});
+        delete env.CHECKIN_API_URL;
+        delete env.CHECKIN_TOKEN;
+        delete env.CHECKIN_PAGER;
+        delete env.PAGER;
+        const s = new Screen({ script: `"$node" '${join(ROOT, 'scripts', 'demo.mjs')}'${redirect}` }, { ...env, PAGER: 'less' }, SMALL);
+        if (!redirect) {
+          // The questions, answered as a newcomer would: the suggestions kept, one intention typed, sent.
+          await s.answer('What went on since your last check-in?', KEY.enter);
+          await s.answer('What did you do previously?', KEY.enter);
+          await s.answer('What do you intend to do next?', `- Looked around${KEY.enter}${KEY.enter}`);
+          await s.answer('Are you blocked by anything?', KEY.enter);
+          await s.answer('Mood', KEY.enter);
+          await s.answer('Did you do what you intended?', KEY.enter);
+          await s.answer('Send it?', KEY.enter);
+          // The demo shows the check-in again, and asks what to change: nothing.
+          await s.answer('Change something?', KEY.enter);
+        }
+        const exit = await s.exit(60_000);
+        expect(exit.code).toBe(0);
+        const lines = s.text().split('\n');
+        expect(squash(lines.slice(-4).join('\n'))).toContain(squash('another shell.'));
+        // The demo's own lines fit the 80 columns as written (the terminal folds none of them
+        // mid-word); a long command goes on after a backslash, as a shell reads it.
+        const written = s.raw
+          .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+          .replace(/\r/g, '')
+          .split('\n');
+        const own = written.filter((l) => /^(A sandbox is|Try it yourself|\$ checkin|README says|and paste| {4}-)/.test(l));
+        expect(own.length).toBeGreaterThanOrEqual(4);
+        expect(own.filter((l) => l.length > 80)).toEqual([]);
+        if (redirect)
+          expect(
+            written.filter((l) => /^\$ checkin today -p /.test(l) || /^ {4}(-|--mood)/.test(l)).every((l, i, all) => i === all.length - 1 || l.endsWith(' \\')),
+          ).toBe(true);
+        // No pager's prompt anywhere at the bottom of a page.
+        expect(lines.filter((l) => /^:\s*$|\(END\)/.test(l))).toEqual([]);
+        expect(s.raw).not.toContain('\u001b[?1049h');
+        if (!redirect) {
+          // The preview names the teams the service then stores (item 8): all of Ada's, on any day.
+          const heads = lines.filter((l) => l.startsWith('Check-in ') && l.includes('Ada Lovelace'));
+          expect(heads.length).toBeGreaterThanOrEqual(2);
+          expect(new Set(heads.map((l) => l.split(' · ').at(-1)))).toEqual(new Set(['Platform, Mobile']));
+        }
+      },
+      patient(90_000),
+    );
   }
 });

@@ -13,6 +13,7 @@ import { renderTopic } from '../../src/ui/topic.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { cleanEnv } from '../helpers/cli.js';
 import { Screen } from '../helpers/terminal.js';
+import { patient } from '../helpers/patience.js';
 
 const COLS = 80;
 
@@ -138,28 +139,32 @@ describe("every command's --help in an 80- and a 40-column terminal", () => {
   };
 
   for (const cols of [COLS, 40]) {
-    it(`at ${cols} columns: no line longer than the terminal, no word cut (the words of the piped help, in order)`, async () => {
-      const paths = await commandPaths();
-      expect(paths.length).toBeGreaterThan(40);
-      const shown = byCommand((await run({ script: script(paths) }, env, 50, undefined, cols, 110_000)).raw);
-      const piped = byCommand((await run({ script: script(paths, '| cat') }, env, 50, undefined, cols, 110_000)).raw);
-      expect([...shown.keys()]).toEqual(paths.map((p) => p.join(' ')));
-      for (const [name, lines] of shown) {
-        expect(
-          lines.some((l) => l.startsWith('Usage: checkin')),
-          name,
-        ).toBe(true);
-        expect(
-          lines.filter((l) => displayWidth(l) > cols),
-          `checkin ${name} --help`,
-        ).toEqual([]);
-        expect(words(lines.join('\n')), `checkin ${name} --help`).toEqual(words(piped.get(name)!.join('\n')));
-      }
-      // The reviewer's: stats' epilogue was 109 wide piped; the root's Environment block (118 and 116)
-      // is laid out at 80 columns piped, as commander lays out its own part.
-      expect(Math.max(...(piped.get('stats') ?? []).map(displayWidth))).toBeGreaterThan(cols);
-      expect(Math.max(...(piped.get('') ?? []).map(displayWidth))).toBeLessThanOrEqual(80);
-    }, 240_000);
+    it(
+      `at ${cols} columns: no line longer than the terminal, no word cut (the words of the piped help, in order)`,
+      async () => {
+        const paths = await commandPaths();
+        expect(paths.length).toBeGreaterThan(40);
+        const shown = byCommand((await run({ script: script(paths) }, env, 50, undefined, cols, 110_000)).raw);
+        const piped = byCommand((await run({ script: script(paths, '| cat') }, env, 50, undefined, cols, 110_000)).raw);
+        expect([...shown.keys()]).toEqual(paths.map((p) => p.join(' ')));
+        for (const [name, lines] of shown) {
+          expect(
+            lines.some((l) => l.startsWith('Usage: checkin')),
+            name,
+          ).toBe(true);
+          expect(
+            lines.filter((l) => displayWidth(l) > cols),
+            `checkin ${name} --help`,
+          ).toEqual([]);
+          expect(words(lines.join('\n')), `checkin ${name} --help`).toEqual(words(piped.get(name)!.join('\n')));
+        }
+        // The reviewer's: stats' epilogue was 109 wide piped; the root's Environment block (118 and 116)
+        // is laid out at 80 columns piped, as commander lays out its own part.
+        expect(Math.max(...(piped.get('stats') ?? []).map(displayWidth))).toBeGreaterThan(cols);
+        expect(Math.max(...(piped.get('') ?? []).map(displayWidth))).toBeLessThanOrEqual(80);
+      },
+      patient(240_000),
+    );
   }
 
   it('an example that fits stays whole; one that does not continues further in', async () => {
