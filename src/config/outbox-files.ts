@@ -26,7 +26,6 @@
 // drafts of earlier builds) move in at first use, each once (an `imported` row), none lost.
 
 import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
@@ -274,7 +273,7 @@ function pidSpace(): string | undefined {
     try {
       pidSpaceOf =
         process.platform !== 'linux'
-          ? `${process.platform}:${hostname()}`
+          ? `${process.platform}:${process.getBuiltinModule('node:os').hostname()}`
           : readlinkSync('/proc/self') === String(process.pid)
             ? readlinkSync('/proc/self/ns/pid')
             : null;
@@ -479,7 +478,7 @@ class Store {
     const file = join(this.dir, DB_FILE);
     lstatSync(file);
     const { DatabaseSync } = sqlite();
-    this.cause = fsReason(why);
+    this.cause = fsReason(why, file);
     this.readOnly = `the drafts folder ${this.dir} cannot be written (${this.cause})`;
     try {
       this.db = new DatabaseSync(file, { readOnly: true, timeout: READ_BUSY_MS });
@@ -491,8 +490,12 @@ class Store {
     }
     const wal = lstatSync(`${file}-wal`, { throwIfNoEntry: false });
     if (wal && wal.size > 0)
-      throw new CliError(
-        `Cannot read the drafts in ${this.dir}: ${this.readOnly}, and its log ${file}-wal cannot be read without writing there; drafts may be waiting in it`,
+      // (Its reason alone, for a run that goes on to keep a draft elsewhere and says why.)
+      throw Object.assign(
+        new CliError(
+          `Cannot read the drafts in ${this.dir}: ${this.readOnly}, and its log ${file}-wal cannot be read without writing there; drafts may be waiting in it`,
+        ),
+        { reason: this.cause },
       );
     this.db = new DatabaseSync(`${pathToFileURL(file).href}?immutable=1`, { readOnly: true });
     this.check();
@@ -843,9 +846,11 @@ export class Outbox {
         if (s) out.push(s);
       } catch (err) {
         // Busy, or not readable at all: said as an error, never as an empty list. Only a place that
-        // cannot be a folder (a file in its way) holds nothing: that is a warning.
+        // cannot hold a database (a file where the folder goes, a folder where the database goes)
+        // holds nothing: that is a warning.
         if (err instanceof CliError) throw err;
-        if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOTDIR' || code === 'EISDIR') {
           // The drafts folder's reason was said already when a draft could not be kept there (add): said once.
           if (!(this.said && dir === this.dir)) this.warn(`cannot read the drafts in ${dir}: ${fsReason(err, join(dir, DB_FILE))}`);
           continue;
@@ -947,7 +952,8 @@ export class Outbox {
       store = insert(this.store(this.dir, true)!);
     } catch (err) {
       const s = this.stores.get(this.dir);
-      const why = `Cannot keep a draft in ${this.dir}${s?.newer ? `: ${s.newer}` : ` (${s?.cause ?? reason(err, this.dir)})`}`;
+      const cause = s?.cause ?? (err as { reason?: string }).reason ?? reason(err, this.dir);
+      const why = `Cannot keep a draft in ${this.dir}${s?.newer ? `: ${s.newer}` : ` (${cause})`}`;
       const fallback = this.places.fallback?.({ create: true });
       let there: Store | undefined;
       try {

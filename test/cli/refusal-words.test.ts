@@ -137,7 +137,9 @@ describe('a drafts database checkin cannot use: named, in its words, said once',
       const drafts = draftsDir(configDir());
       breakIt(drafts);
       const r = await runCli(['log', '-'], { env, input: 'Fixed the build\n' });
-      expect(r.stderr).toBe(`warning: Cannot keep a draft in ${drafts} (${why(outboxDb(configDir()))}); it is kept in ${fallbackDir()} instead\n`);
+      expect(r.stderr).toBe(
+        `warning: Cannot keep a draft in ${drafts} (${why(outboxDb(configDir()))}); it is kept in ${fallbackDir()} for now — a temporary folder, emptied at reboot on many systems; it moves home at the next run that can write there\n`,
+      );
       expect(r.code).toBe(0);
       expect(writes()).toEqual(['POST /api/v2/activities']);
       // Sent, so gone from the fallback; the thing in the way is as it was.
