@@ -219,6 +219,20 @@ export const ECHO_QUESTION_INPUT = object({
 });
 export interface EchoQuestionInput extends Infer<typeof ECHO_QUESTION_INPUT> {}
 
+/**
+ * Words checkin keeps and sends, by what they are for: each body as its request carries it, or
+ * editor text kept exactly as written (e.g. when it could not be read as answers). The outbox keeps
+ * it (config/outbox-files.ts DraftContent); a person's yes shows it (ui/as-sent.ts).
+ */
+export type BodyContent =
+  | { kind: 'answers'; answers: CheckInAnswers }
+  | { kind: 'comment'; body: string }
+  | { kind: 'goal-update'; input: GoalUpdateInput }
+  | { kind: 'activity'; input: ActivityInput }
+  | { kind: 'goal'; input: GoalInput }
+  | { kind: 'echo-question'; input: EchoQuestionInput }
+  | { kind: 'text'; text: string };
+
 /** GET /echo/answers/{id}: an answer with its question. */
 export const ECHO_ANSWER = object({
   id: str,

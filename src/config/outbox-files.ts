@@ -29,7 +29,7 @@ import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readd
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
-import type { ActivityInput, CheckInAnswers, EchoQuestionInput, GoalInput, GoalUpdateInput } from '../api/types.js';
+import type { BodyContent } from '../api/types.js';
 import { CliError, EXIT, terminal, UsageError } from '../errors.js';
 import { fsReason, readRegularFile, syncDir, writeDurably } from './files.js';
 import { normalizeApiUrl, sha256 } from './store.js';
@@ -46,15 +46,7 @@ export type DraftTarget =
   | { kind: 'echo-question' };
 
 /** What was typed. */
-export type DraftContent =
-  | { kind: 'answers'; answers: CheckInAnswers }
-  | { kind: 'comment'; body: string }
-  | { kind: 'goal-update'; input: GoalUpdateInput }
-  | { kind: 'activity'; input: ActivityInput }
-  | { kind: 'goal'; input: GoalInput }
-  | { kind: 'echo-question'; input: EchoQuestionInput }
-  /** Editor text kept exactly as written (e.g. when it could not be read as answers). */
-  | { kind: 'text'; text: string };
+export type DraftContent = BodyContent;
 
 /** How the words came: typed at the prompts, given as flags, piped, from the editor, by an agent, from an earlier build's draft. */
 export type Made = 'typed' | 'flag' | 'piped' | 'editor' | 'agent' | 'earlier';

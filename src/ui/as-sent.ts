@@ -9,11 +9,7 @@ import {
   GOAL_INPUT,
   GOAL_UPDATE_INPUT,
   nearestConfidence,
-  type ActivityInput,
-  type CheckInAnswers,
-  type EchoQuestionInput,
-  type GoalInput,
-  type GoalUpdateInput,
+  type BodyContent,
 } from '../api/types.js';
 import type { ObjectShape, Shape } from '../api/validate.js';
 import { ANSWER_FIELDS } from '../core/checkin-answers.js';
@@ -86,15 +82,8 @@ export function sectionAsSent(title: string, value: string): string {
   return `${title} (${n} ${n === 1 ? 'character' : 'characters'}${lines > 1 ? `, ${lines} lines` : ''}):\n${shownAsSent(value)}`;
 }
 
-/** What a draft holds, by its kind: each body as the request carries it (api/types.ts), or editor text kept as written. */
-export type SentContent =
-  | { kind: 'answers'; answers: CheckInAnswers }
-  | { kind: 'comment'; body: string }
-  | { kind: 'goal-update'; input: GoalUpdateInput }
-  | { kind: 'activity'; input: ActivityInput }
-  | { kind: 'goal'; input: GoalInput }
-  | { kind: 'echo-question'; input: EchoQuestionInput }
-  | { kind: 'text'; text: string };
+/** What a draft holds, by its kind (api/types.ts BodyContent). */
+export type SentContent = BodyContent;
 
 /** How one field of a body reads in the question: its name, and whether it is prose (shown as a section, its length counted). */
 interface FieldWords {
