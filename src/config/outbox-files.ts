@@ -156,6 +156,8 @@ const READ_BUSY_MS = 1_000;
 const WAL_PAGES = 100;
 /** A sent entry whose row could not be removed nor marked (the database could not be written): an empty file `<id>.sent` beside it says so. */
 const SENT_MARK = /^([a-z0-9]{4,32})\.sent$/;
+/** How long a sent entry written in an editor is remembered, for a save its editor makes after the send. */
+const EDITED_DAYS = 7;
 const isBusy = (err: unknown): boolean => /busy|locked/i.test(String((err as Error | undefined)?.message));
 /** SQLite's words for a file that is not (or no longer) a database it can read. */
 const isDamaged = (err: unknown): boolean => /not a database|malformed|corrupt/i.test(String((err as Error | undefined)?.message));
@@ -604,20 +606,69 @@ class Store {
     return out;
   }
 
-  /** Removes what was sent but could not be removed then: rows marked 'sent', and rows a `<id>.sent` file names (then the file). */
+  /**
+   * Removes what was sent but could not be removed then: rows marked 'sent', and rows a `<id>.sent`
+   * file names (then the file). A sent entry that was written in an editor stays a while (EDITED_DAYS,
+   * its row marked 'sent', never listed): an editor that outlived the send may save again into its
+   * `<id>.md`; words saved there that are not what was sent become a new draft (for the same target,
+   * its text, with no base: asked before it replaces anything), said once — never a file no command
+   * lists.
+   */
   private sweep(): void {
     try {
       const marks = (namesIn(this.dir) ?? []).map((n) => SENT_MARK.exec(n)?.[1]).filter(str);
       if (marks.length === 0 && !this.db.prepare("SELECT 1 FROM entries WHERE state = 'sent' LIMIT 1").get()) return;
+      const edited = this.db
+        .prepare("SELECT * FROM entries WHERE state = 'sent' AND json_extract(data, '$.editing.file') IS NOT NULL")
+        .all() as unknown as Row[];
+      const saved: Array<{ from: string; entry: Entry; file: string }> = [];
+      const keep = new Set<string>();
+      const old = new Date(Date.now() - EDITED_DAYS * 86_400_000).toISOString();
+      for (const r of edited) {
+        const e = jsonObject(r.data) as (Entry & { sent_sha?: string }) | undefined;
+        const name = e?.editing?.file;
+        if (!e || !str(name) || !/^[a-z0-9]{4,32}\.md$/.test(name)) continue;
+        let text: string | undefined;
+        try {
+          text = readRegularFile(join(this.dir, name), MAX_ENTRY_BYTES, { follow: false });
+        } catch {
+          // no save since the send
+        }
+        if (text !== undefined && sha256(text) !== e.sent_sha && text.trim() !== '') {
+          const { editing: _, sent_sha: __, base: ___, ...rest } = e;
+          const at = new Date().toISOString();
+          saved.push({
+            from: e.id,
+            file: name,
+            entry: { ...rest, id: newId(), content: { kind: 'text', text }, made: 'editor', created_at: at, saved_at: at },
+          });
+        } else if (text === undefined && (r.sending_at ?? '') > old) keep.add(r.id);
+      }
       this.tx(
         () => {
-          this.db.prepare("DELETE FROM entries WHERE state = 'sent'").run();
+          for (const { entry } of saved) {
+            while (this.taken(entry.id)) entry.id = newId();
+            this.db.prepare('INSERT INTO entries (id, data) VALUES (?, ?)').run(entry.id, JSON.stringify(entry));
+          }
+          const waiting = this.db.prepare("DELETE FROM entries WHERE state = 'sent' AND id = ?");
+          for (const r of this.db.prepare("SELECT id FROM entries WHERE state = 'sent'").all() as Array<{ id: string }>) if (!keep.has(r.id)) waiting.run(r.id);
           for (const id of marks) this.db.prepare('DELETE FROM entries WHERE id = ?').run(id);
         },
         true,
-        false,
+        saved.length > 0,
       );
       for (const id of marks) rmSync(join(this.dir, `${id}.sent`), { force: true });
+      for (const { from, entry, file } of saved) {
+        rmSync(join(this.dir, file), { force: true });
+        this.warn(
+          `the editor saved the draft ${from} again after it was sent; what it saved then is kept as a new draft, ${entry.id} (\`checkin drafts\` lists it)`,
+        );
+      }
+      for (const r of edited)
+        if (!keep.has(r.id) && !saved.some((x) => x.from === r.id)) {
+          const name = (jsonObject(r.data) as Partial<Entry> | undefined)?.editing?.file;
+          if (str(name) && /^[a-z0-9]{4,32}\.md$/.test(name)) rmSync(join(this.dir, name), { force: true });
+        }
     } catch {
       // the next run: meanwhile they are not shown (row)
     }
@@ -1221,15 +1272,20 @@ export class Outbox {
         // Removed; else marked 'sent' (removed at the next open); else, when the database cannot be
         // written at all, an empty `<id>.sent` file beside it says so (a name needs no space for data).
         // Only under this claim: taken back meanwhile, the row is its new holder's (said, left).
-        const attempt = (sql: string): unknown => {
+        const attempt = (sql: string, args: string[] = []): unknown => {
           try {
-            return change(sql, [], false) ? undefined : lostError();
+            return change(sql, args, false) ? undefined : lostError();
           } catch (err) {
             return err;
           }
         };
         const taken = () => this.warn(`the draft ${entry.id} was sent, but another checkin had taken it over meanwhile, so it was not removed here`);
-        const failed = attempt('DELETE FROM entries');
+        // Written in an editor: remembered as sent a while (sweep), so a later save there becomes a new draft.
+        const sentText = entry.content.kind === 'text' ? entry.content.text : undefined;
+        const failed =
+          file && sentText !== undefined
+            ? attempt("UPDATE entries SET state = 'sent', sending_at = ?, data = json_set(data, '$.sent_sha', ?)", [new Date().toISOString(), sha256(sentText)])
+            : attempt('DELETE FROM entries');
         if (failed instanceof LostClaimError) return taken();
         if (failed !== undefined) {
           const why = reason(failed, store.dir);

@@ -232,6 +232,60 @@ describe('the outbox database', () => {
     expect(new Outbox(dir).find('plainone')).toBeUndefined();
   });
 
+  it('an editor that outlived the send saves again: what it saved becomes a new draft for the same target, said once; the same words again, or none, make nothing', () => {
+    const { dir, warnings } = box();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const e = (id: string) => ({
+      id,
+      account: { api_url: API },
+      target: CHECK_IN,
+      content: { kind: 'text', text: 'as opened' },
+      made: 'editor',
+      created_at: T0.toISOString(),
+      saved_at: T0.toISOString(),
+      editing: { file: `${id}.md`, pid: deadPid(), shown: 'x' },
+    });
+    for (const id of ['edited02', 'edited03', 'edited04']) {
+      writeFileSync(join(dir, `${id}.json`), JSON.stringify(e(id)));
+      writeFileSync(join(dir, `${id}.md`), `${id} as sent`);
+    }
+    const outbox = new Outbox(dir, (m) => warnings.push(m));
+    // Each is sent as its file said then (the person's yes to "written in an editor after checkin stopped watching it").
+    for (const id of ['edited02', 'edited03', 'edited04']) {
+      const entry = outbox.find(id)!;
+      expect(entry.content).toEqual({ kind: 'text', text: `${id} as sent` });
+      outbox.claim(entry).done();
+    }
+    expect(outbox.list()).toEqual([]);
+    expect(folderView(dir).filter((n) => n.endsWith('.md'))).toEqual([]);
+    // The editor, still open, saves again: new words into one, the same words into another, nothing into the third.
+    writeFileSync(join(dir, 'edited02.md'), 'edited02 saved after the send');
+    writeFileSync(join(dir, 'edited03.md'), 'edited03 as sent');
+    const next = new Outbox(dir, (m) => warnings.push(m));
+    const listed = next.list();
+    expect(listed.map((x) => [x.target, x.content, x.made, x.base])).toEqual([
+      [CHECK_IN, { kind: 'text', text: 'edited02 saved after the send' }, 'editor', undefined],
+    ]);
+    expect(listed[0]!.id).not.toBe('edited02');
+    expect(warnings).toEqual([
+      `the editor saved the draft edited02 again after it was sent; what it saved then is kept as a new draft, ${listed[0]!.id} (\`checkin drafts\` lists it)`,
+    ]);
+    expect(folderView(dir).filter((n) => n.endsWith('.md'))).toEqual([]);
+    // Said once: the next open finds nothing more; the entry without a save is still remembered for its editor.
+    new Outbox(dir, (m) => warnings.push(m)).list();
+    expect(warnings).toHaveLength(1);
+    expect(
+      rowsIn(dir)
+        .map((r) => [r.id, r.state])
+        .sort(),
+    ).toEqual(
+      [
+        [listed[0]!.id, 'kept'],
+        ['edited04', 'sent'],
+      ].sort(),
+    );
+  });
+
   it('a holder of another pid namespace is alive while its lease lasts, whatever its pid reads as here; once it ran out it is taken back', () => {
     const { dir, warnings } = box();
     const outbox = new Outbox(dir, (m) => warnings.push(m));

@@ -43,14 +43,17 @@ export function draftFolder(configDir: string): string[] {
 }
 
 /** draftFolder of a drafts folder itself. */
-export function folderView(dir: string): string[] {
+export function folderView(dir: string, { waiting = false }: { waiting?: boolean } = {}): string[] {
   let files: string[];
   try {
     files = readdirSync(dir).filter((f) => !/^outbox\.db(-wal|-shm|-journal)?$/.test(f));
   } catch {
     files = [];
   }
-  const rows = rowsIn(dir).flatMap((r) => [`${r.id}.json`, ...(r.state !== 'kept' ? [`${r.id}.claim`] : []), ...(r.maybe_at ? [`${r.id}.unknown`] : [])]);
+  // waiting: without the rows remembered as sent (an entry written in an editor, kept a while for a later save there).
+  const rows = rowsIn(dir)
+    .filter((r) => !(waiting && r.state === 'sent'))
+    .flatMap((r) => [`${r.id}.json`, ...(r.state !== 'kept' ? [`${r.id}.claim`] : []), ...(r.maybe_at ? [`${r.id}.unknown`] : [])]);
   return [...files, ...rows].sort();
 }
 

@@ -12,7 +12,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { KEY, Screen, sendAtTerminal } from '../helpers/terminal.js';
-import { folderView, outboxRows } from '../helpers/outbox.js';
+import { folderView, outboxRows, rowsIn } from '../helpers/outbox.js';
 import { tempDir } from '../helpers/cleanup.js';
 
 const VIM = (() => {
@@ -76,8 +76,9 @@ describe.skipIf(!VIM)(`the editor's file is a draft from the start${VIM ? '' : '
       const patches = sb.requests.filter((r) => r.method === 'PATCH');
       expect(patches).toHaveLength(1);
       expect((patches[0]!.body as { intentions: string }).intentions).toContain(`- Ship the ${signal} fix`);
-      // Sent: nothing of it is left, the editor's file included.
-      expect(folderView(draftsDir())).toEqual([]);
+      // Sent: nothing of it waits, the editor's file included; its row is remembered as sent, for a save its editor may still make.
+      expect(folderView(draftsDir(), { waiting: true })).toEqual([]);
+      expect(rowsIn(draftsDir()).map((r) => [r.id, r.state])).toEqual([[id, 'sent']]);
     });
   }
 
@@ -182,8 +183,24 @@ describe('an editor that outlives checkin (issue 48, case 3)', () => {
     const patches = sb.requests.filter((r) => r.method === 'PATCH');
     expect(patches).toHaveLength(1);
     expect((patches[0]!.body as { intentions: string }).intentions).toBe('- First save\n- Second save');
-    expect(outboxRows(env.CHECKIN_CONFIG_DIR!)).toEqual([]);
-    expect(folderView(draftsDir())).toEqual([]);
+    // Nothing waits, no file is left; the row is remembered as sent a while, for a save its editor may still make.
+    expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((r) => [r.id, r.state])).toEqual([[id, 'sent']]);
+    expect(folderView(draftsDir(), { waiting: true })).toEqual([]);
+
+    // An editor that saves once more after the send (one that left its shell, or an earlier build's):
+    // what it saved is a new draft for the same check-in, listed and said once, never a file no command lists.
+    writeFileSync(join(draftsDir(), `${id}.md`), '## Intentions\n- First save\n- Second save\n- Saved after the send\n');
+    const after = await runCli(['drafts', '--json', 'id,for,made,text'], { env });
+    const now = JSON.parse(after.stdout) as Array<{ id: string; for: string; made: string; text: string }>;
+    expect(now).toHaveLength(1);
+    expect(now[0]).toMatchObject({ for: `the check-in ${localDateKey(new Date())}`, made: 'editor' });
+    expect(now[0]!.text).toContain('- Saved after the send');
+    expect(now[0]!.id).not.toBe(id);
+    expect(after.stderr).toBe(
+      `warning: the editor saved the draft ${id} again after it was sent; what it saved then is kept as a new draft, ${now[0]!.id} (\`checkin drafts\` lists it)\n`,
+    );
+    expect(readdirSync(draftsDir()).filter((n) => n.endsWith('.md'))).toEqual([]);
+    expect(sb.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
   });
 });
 
