@@ -214,6 +214,8 @@ describe("send_checkin never writes over newer words on the service without the 
       const phone = '- Shipped the invoices endpoint and its retries';
       const savedAt = await writtenOnAnotherDevice(sb, day, phone);
       const s = await connect({ answer: 'decline' });
+      // The day the clock ahead kept it for is the agent's today, but for a draft kept in the ten minutes before midnight (then it is tomorrow).
+      const today = (await s.call('me')).structuredContent!.today as string;
       const r = await s.call('send_checkin', { draft_id: id });
       expect(r.structuredContent, text(r)).toEqual({
         sent: false,
@@ -222,7 +224,7 @@ describe("send_checkin never writes over newer words on the service without the 
         reason: 'declined',
         resume_command: `checkin drafts send ${id}`,
       });
-      const asked = `Send your check-in for today (${day}) over words that may be newer? The draft ${id} was kept without seeing the check-in, so answers on the service (saved ${whenLabel(savedAt)}) may be newer than it; sending the draft replaces these answers there.\n\nOn the service now (replaced if you say yes):\n\n${sec('Previous', phone)}\n\nThe draft:`;
+      const asked = `Send your check-in for ${day === today ? `today (${day})` : day} over words that may be newer? The draft ${id} was kept without seeing the check-in, so answers on the service (saved ${whenLabel(savedAt)}) may be newer than it; sending the draft replaces these answers there.\n\nOn the service now (replaced if you say yes):\n\n${sec('Previous', phone)}\n\nThe draft:`;
       expect(s.asked.map((q) => q.slice(0, asked.length))).toEqual([asked]);
       expect(s.asked[0]).toContain(sec('Previous', DRAFT.previous));
       expect(writes()).toEqual([]);
