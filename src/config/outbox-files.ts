@@ -72,6 +72,8 @@ export interface Entry {
   base?: string;
   /** Kept for the machine's date, the person's zone not known yet: it is for the person's date at `created_at`. */
   day_guessed?: true;
+  /** Saved by an editor checkin no longer watched, after the entry it was opened for was sent: asked before it is sent. */
+  unwatched?: true;
   /** While (or since) the person wrote in the editor: its file (`<id>.md` beside the database), which is the entry's text. */
   editing?: {
     file: string;
@@ -621,54 +623,63 @@ class Store {
       const edited = this.db
         .prepare("SELECT * FROM entries WHERE state = 'sent' AND json_extract(data, '$.editing.file') IS NOT NULL")
         .all() as unknown as Row[];
-      const saved: Array<{ from: string; entry: Entry; file: string }> = [];
-      const keep = new Set<string>();
       const old = new Date(Date.now() - EDITED_DAYS * 86_400_000).toISOString();
+      // Each save since the send (or since the last one taken in) that is not the words already had.
+      const saved: Array<{ from: string; was: string | null; sha: string; entry: Entry; file: string }> = [];
+      const seen: string[] = [];
+      const keep = new Set<string>();
       for (const r of edited) {
         const e = jsonObject(r.data) as (Entry & { sent_sha?: string }) | undefined;
         const name = e?.editing?.file;
         if (!e || !str(name) || !/^[a-z0-9]{4,32}\.md$/.test(name)) continue;
+        if ((r.sending_at ?? '') > old) keep.add(r.id);
         let text: string | undefined;
         try {
           text = readRegularFile(join(this.dir, name), MAX_ENTRY_BYTES, { follow: false });
         } catch {
-          // no save since the send
+          continue; // no save since
         }
-        if (text !== undefined && sha256(text) !== e.sent_sha && text.trim() !== '') {
-          const { editing: _, sent_sha: __, base: ___, ...rest } = e;
-          const at = new Date().toISOString();
-          saved.push({
-            from: e.id,
-            file: name,
-            entry: { ...rest, id: newId(), content: { kind: 'text', text }, made: 'editor', created_at: at, saved_at: at },
-          });
-        } else if (text === undefined && (r.sending_at ?? '') > old) keep.add(r.id);
+        if (sha256(text) === e.sent_sha || text.trim() === '') {
+          seen.push(name);
+          continue;
+        }
+        const { editing: _, sent_sha: __, base: ___, ...rest } = e;
+        const at = new Date().toISOString();
+        saved.push({
+          from: e.id,
+          was: e.sent_sha ?? null,
+          sha: sha256(text),
+          file: name,
+          entry: { ...rest, id: newId(), content: { kind: 'text', text }, made: 'editor', unwatched: true, created_at: at, saved_at: at },
+        });
       }
+      const taken: typeof saved = [];
       this.tx(
         () => {
-          for (const { entry } of saved) {
-            while (this.taken(entry.id)) entry.id = newId();
-            this.db.prepare('INSERT INTO entries (id, data) VALUES (?, ?)').run(entry.id, JSON.stringify(entry));
+          // Taken in by this run only when the row still remembers the words it had: two runs opening
+          // at once take one save in once (a compare-and-set on what was last had).
+          const had = this.db.prepare(
+            "UPDATE entries SET data = json_set(data, '$.sent_sha', ?) WHERE id = ? AND state = 'sent' AND json_extract(data, '$.sent_sha') IS ?",
+          );
+          for (const x of saved) {
+            if (had.run(x.sha, x.from, x.was).changes !== 1) continue;
+            while (this.taken(x.entry.id)) x.entry.id = newId();
+            this.db.prepare('INSERT INTO entries (id, data) VALUES (?, ?)').run(x.entry.id, JSON.stringify(x.entry));
+            taken.push(x);
           }
-          const waiting = this.db.prepare("DELETE FROM entries WHERE state = 'sent' AND id = ?");
-          for (const r of this.db.prepare("SELECT id FROM entries WHERE state = 'sent'").all() as Array<{ id: string }>) if (!keep.has(r.id)) waiting.run(r.id);
+          const done = this.db.prepare("DELETE FROM entries WHERE state = 'sent' AND id = ?");
+          for (const r of this.db.prepare("SELECT id FROM entries WHERE state = 'sent'").all() as Array<{ id: string }>) if (!keep.has(r.id)) done.run(r.id);
           for (const id of marks) this.db.prepare('DELETE FROM entries WHERE id = ?').run(id);
         },
         true,
-        saved.length > 0,
+        saved.length > 0 || marks.length > 0,
       );
       for (const id of marks) rmSync(join(this.dir, `${id}.sent`), { force: true });
-      for (const { from, entry, file } of saved) {
-        rmSync(join(this.dir, file), { force: true });
+      for (const name of [...seen, ...taken.map((x) => x.file)]) rmSync(join(this.dir, name), { force: true });
+      for (const { from, entry } of taken)
         this.warn(
           `the editor saved the draft ${from} again after it was sent; what it saved then is kept as a new draft, ${entry.id} (\`checkin drafts\` lists it)`,
         );
-      }
-      for (const r of edited)
-        if (!keep.has(r.id) && !saved.some((x) => x.from === r.id)) {
-          const name = (jsonObject(r.data) as Partial<Entry> | undefined)?.editing?.file;
-          if (str(name) && /^[a-z0-9]{4,32}\.md$/.test(name)) rmSync(join(this.dir, name), { force: true });
-        }
     } catch {
       // the next run: meanwhile they are not shown (row)
     }
@@ -833,7 +844,10 @@ export class Outbox {
             const row = temp.row(id);
             if (!row || !STATES.has(row.state) || row.state === 'sent') return undefined;
             const h = row.state === 'kept' ? undefined : parseHolder(row.holder);
-            if (h && running(h)) return undefined;
+            if (h && alive(h)) return undefined;
+            // An editor still open on its file there: left until it is closed (its next save goes there).
+            const e = jsonObject(row.data) as Entry | undefined;
+            if (e?.editing && this.editorOpen(e) !== undefined) return undefined;
             temp.db.prepare("UPDATE entries SET state = 'held', holder = ? WHERE id = ?").run(mover, id);
             return row;
           },
@@ -1107,6 +1121,7 @@ export class Outbox {
 
   /** Whether an entry was (or is) written in an editor that checkin no longer watches: its file may hold words no one has seen sent. */
   editedUnwatched(entry: Entry): boolean {
+    if (entry.unwatched && !this.own.has(entry.id)) return true;
     return (
       entry.editing !== undefined && !this.own.has(entry.id) && !running({ pid: entry.editing.pid, ...(entry.editing.start && { start: entry.editing.start }) })
     );

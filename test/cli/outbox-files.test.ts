@@ -271,19 +271,24 @@ describe('the outbox database', () => {
       `the editor saved the draft edited02 again after it was sent; what it saved then is kept as a new draft, ${listed[0]!.id} (\`checkin drafts\` lists it)`,
     ]);
     expect(folderView(dir).filter((n) => n.endsWith('.md'))).toEqual([]);
-    // Said once: the next open finds nothing more; the entry without a save is still remembered for its editor.
+    // Words no one has seen sent: asked before they go, as any editor's words checkin did not watch.
+    expect(next.editedUnwatched(listed[0]!)).toBe(true);
+    // Said once: the next open finds nothing more; each sent entry is still remembered for its editor.
     new Outbox(dir, (m) => warnings.push(m)).list();
     expect(warnings).toHaveLength(1);
     expect(
       rowsIn(dir)
-        .map((r) => [r.id, r.state])
+        .map((r) => `${r.id} ${r.state}`)
         .sort(),
-    ).toEqual(
-      [
-        [listed[0]!.id, 'kept'],
-        ['edited04', 'sent'],
-      ].sort(),
-    );
+    ).toEqual([`${listed[0]!.id} kept`, 'edited02 sent', 'edited03 sent', 'edited04 sent'].sort());
+    // The same editor saves once more: that too is a new draft (the words taken in last are not taken again).
+    writeFileSync(join(dir, 'edited02.md'), 'edited02 saved after the send');
+    expect(new Outbox(dir).list()).toHaveLength(1);
+    writeFileSync(join(dir, 'edited02.md'), 'edited02 saved a third time');
+    expect(new Outbox(dir).list().map((x) => x.content)).toEqual([
+      { kind: 'text', text: 'edited02 saved after the send' },
+      { kind: 'text', text: 'edited02 saved a third time' },
+    ]);
   });
 
   it('a holder of another pid namespace is alive while its lease lasts, whatever its pid reads as here; once it ran out it is taken back', () => {
