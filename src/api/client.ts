@@ -2,9 +2,9 @@
 // JSON, times out, retries what is safe to retry, and turns failures into ApiErrors.
 // It knows HTTP and nothing about terminals.
 
-import { nodeTransport, proxyFor, TIMEOUT_CODE, TOO_BIG_CODE, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
+import { nodeTransport, TOO_BIG_CODE, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
 import { terminal, UsageError } from '../errors.js';
-import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
+import { ApiError, isLoopback, isTls, LOOPBACK_GONE, serviceMessageOf, suggestionFor, unreached, type Target, type Unreached } from './errors.js';
 import type { PageSource } from './paginate.js';
 import { joinUrl, type Query } from './url.js';
 import { redactBody, redactHeaders, redactText, secretForms, type TraceEvent, type TraceHook } from './trace.js';
@@ -331,8 +331,9 @@ export class ApiClient {
         const failure = this.networkError(err as TransportError, method, url);
         failure.notSent = !(err as TransportError).written;
         // Idempotent requests are tried again when the connection failed; a POST only when it
-        // provably never went out. A TLS failure is the same the next time.
-        const retryable = !isTls(code) && (idempotent ? failure.kind === 'network' : !(err as TransportError).written);
+        // provably never went out. A TLS failure is the same the next time, and so is a port on this
+        // machine where nothing listens (said at once, as gh does: no network is in between to recover).
+        const retryable = !isTls(code) && !nothingListens(code, url) && (idempotent ? failure.kind === 'network' : !(err as TransportError).written);
         if (last || !retryable) throw failure;
         const delayMs = 250 * 2 ** (attempt - 1);
         this.opts.onRetry?.({ attempt, delayMs, why: failure.message });
@@ -453,7 +454,7 @@ export class ApiClient {
 
   private networkError(e: TransportError, method: string, url: string): ApiError {
     const code = e.code;
-    const { host, pathname: path } = new URL(url);
+    const { pathname: path } = new URL(url);
     if (code === TOO_BIG_CODE) {
       return new ApiError({
         kind: 'invalid-response',
@@ -463,68 +464,24 @@ export class ApiClient {
         suggestion: 'Check CHECKIN_API_URL: it should point at the check-in service.',
       });
     }
-    if (code === TIMEOUT_CODE) {
-      return new ApiError({
-        kind: 'timeout',
-        method,
-        path,
-        detail: `no whole answer from ${host} within ${this.timeoutMs / 1000} s`,
-        suggestion: 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).',
-      });
-    }
-    if (isTls(code)) {
-      const plain = /WRONG_VERSION_NUMBER|EPROTO|packet length too long|http request/i.test(`${code} ${e.message}`);
-      return new ApiError({
-        kind: 'network',
-        method,
-        path,
-        detail: plain ? `${host} does not answer https (TLS): it looks like a plain http server` : `the certificate of ${host} could not be verified (${code})`,
-        suggestion: plain
-          ? 'Check CHECKIN_API_URL: a local sandbox is http://127.0.0.1:…, the service is https://.'
-          : 'If your network inspects TLS with its own certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
-      });
-    }
-    const proxy = proxyFor(url, this.opts.env ?? {});
-    if (proxy && CONNECT_CODES.has(code)) {
-      let proxyHost = proxy;
-      try {
-        proxyHost = new URL(proxy).host;
-      } catch {
-        // as configured
-      }
-      return new ApiError({
-        kind: 'network',
-        method,
-        path,
-        detail: `cannot reach the proxy ${proxyHost} (${CONNECT_CODES.get(code)}) on the way to ${host}`,
-        suggestion: 'Check HTTPS_PROXY / HTTP_PROXY (or leave this host out with NO_PROXY).',
-      });
-    }
-    if (LOOPBACK_GONE.has(code) && isLoopback(new URL(url).hostname)) {
-      // On this machine, only a local service (the sandbox) is ever asked.
-      return new ApiError({
-        kind: 'network',
-        method,
-        path,
-        detail: `nothing is listening at ${new URL(url).origin} — is \`checkin sandbox\` running?`,
-        suggestion: 'Start it in another terminal (`checkin sandbox`), or check --api-url / CHECKIN_API_URL.',
-      });
-    }
-    const what: Record<string, string> = {
-      ECONNREFUSED: `connection refused by ${host}`,
-      ECONNRESET: `connection to ${host} was reset`,
-      ENOTFOUND: `cannot resolve ${host}`,
-      EAI_AGAIN: `cannot resolve ${host} (DNS is not answering)`,
-      UND_ERR_SOCKET: `the connection to ${host} closed before an answer came`,
-      EHOSTUNREACH: `${host} is unreachable`,
-      ENETUNREACH: `no network route to ${host}`,
+    // What happened is said in the words every request of checkin's uses (errors.ts unreached); what to
+    // do about it is the API's own.
+    const u = unreached(e, url, this.opts.env ?? {}, this.timeoutMs);
+    const suggestion: Record<Unreached['why'], string> = {
+      timeout: 'The service may be down or unreachable; try again later, or raise CHECKIN_TIMEOUT (seconds).',
+      'plain-http': 'Check CHECKIN_API_URL: a local sandbox is http://127.0.0.1:…, the service is https://.',
+      certificate: 'If your network inspects TLS with its own certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+      proxy: 'Check HTTPS_PROXY / HTTP_PROXY (or leave this host out with NO_PROXY).',
+      'nothing-listens': 'Start it in another terminal (`checkin sandbox`), or check --api-url / CHECKIN_API_URL.',
+      network: 'Check your network connection and CHECKIN_API_URL (or a proxy in HTTPS_PROXY).',
     };
     return new ApiError({
-      kind: 'network',
+      kind: u.why === 'timeout' ? 'timeout' : 'network',
       method,
       path,
-      detail: what[code] ?? `${e.message ?? 'network error'} (${host})`,
-      suggestion: 'Check your network connection and CHECKIN_API_URL (or a proxy in HTTPS_PROXY).',
+      // On this machine, only a local service (the sandbox) is ever asked.
+      detail: u.why === 'nothing-listens' ? `${u.words} — is \`checkin sandbox\` running?` : u.words,
+      suggestion: suggestion[u.why],
     });
   }
 
@@ -536,26 +493,9 @@ export class ApiClient {
 
 /** Node's and undici's codes for a request that cannot be sent as it is (a header value, a method). */
 const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN', 'UND_ERR_INVALID_ARG']);
-/** A loopback address refusing or unreachable: nothing listens there. */
-const LOOPBACK_GONE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-/** Connection failures, as said of a proxy. */
-const CONNECT_CODES = new Map([
-  ['ECONNREFUSED', 'connection refused'],
-  ['ENOTFOUND', 'cannot resolve it'],
-  ['EAI_AGAIN', 'DNS is not answering'],
-  ['EHOSTUNREACH', 'unreachable'],
-  ['ENETUNREACH', 'no network route'],
-  ['ECONNRESET', 'connection reset'],
-  ['UND_ERR_SOCKET', 'connection closed'],
-]);
-
-/** TLS failures: the handshake (a plain http server, a protocol mismatch) or the certificate. */
-function isTls(code: string): boolean {
-  return /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/.test(code);
+/** A connection to this machine refused or unreachable: nothing listens there, and trying again finds nothing either. */
+function nothingListens(code: string, url: string): boolean {
+  return LOOPBACK_GONE.has(code) && isLoopback(new URL(url).hostname);
 }
 
 /** Where a URL goes, in words: its origin, or the URL itself, quoted, when it has none (`evil.example:80/x` parses with the scheme "evil.example:"). */

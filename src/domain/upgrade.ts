@@ -7,7 +7,8 @@
 // machine; a redirect is followed only to https (GitHub's downloads are redirected to its storage),
 // never from this machine's http to anywhere else and never down to http.
 import { isAbsolute, join } from 'node:path';
-import { nodeTransport } from '../api/transport.js';
+import { reason, unreached, type Unreached } from '../api/errors.js';
+import { nodeTransport, TIMEOUT_CODE, TOO_BIG_CODE, type TransportError } from '../api/transport.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 
@@ -137,7 +138,7 @@ export async function downloadTo(url: string, opts: FetchOptions, sink: (chunk: 
     for (let hop = 0; hop <= 5; hop++) {
       const u = current;
       const left = deadline - Date.now();
-      if (left <= 0) throw new CliError(`${u.href} took longer than ${Math.round(opts.timeoutMs / 1000)} s`);
+      if (left <= 0) throw downloadError(Object.assign(new Error('deadline'), { code: TIMEOUT_CODE }), u, opts);
       const answer = await transport
         .send({
           method: 'GET',
@@ -165,7 +166,7 @@ export async function downloadTo(url: string, opts: FetchOptions, sink: (chunk: 
         current = next;
         continue;
       }
-      if (answer.status !== 200) throw new CliError(`${u.href} answered ${answer.status}`);
+      if (answer.status !== 200) throw new CliError(`GET ${u.href}: ${answer.status} ${reason(answer.status)}`);
       return;
     }
     throw new CliError(`Too many redirects from ${url}`);
@@ -188,24 +189,23 @@ class TooLarge extends CliError {
 }
 const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
 
-/** A failed GET in words: what happened and to which host, never a bare code. */
+/** What to do when the release could not be reached, by what kept it (errors.ts unreached). */
+const UNREACHED_HINTS: Record<Unreached['why'], string> = {
+  timeout: 'The release location may be down or unreachable; try again later.',
+  'plain-http': 'Check CHECKIN_RELEASE_URL: a release folder on this machine is http://127.0.0.1:…, any other is https://.',
+  certificate: 'If your network inspects TLS with its own certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+  proxy: 'Check HTTPS_PROXY / HTTP_PROXY (or leave this host out with NO_PROXY).',
+  'nothing-listens': 'Check CHECKIN_RELEASE_URL: nothing serves the release there.',
+  network: 'Check your network connection (or a proxy in HTTPS_PROXY).',
+};
+
+/** A failed GET in the words every request of checkin's is said in (`GET <url>: cannot resolve github.com`), with what to do. */
 function downloadError(err: unknown, u: URL, opts: FetchOptions): CliError {
   if (err instanceof CliError) return err;
-  const e = err as Error & { code?: string };
-  const code = e.code ?? '';
-  if (code === 'ETOOBIG') return new TooLarge(u.href, opts.maxBytes);
-  if (code === 'ETIMEDOUT') return new CliError(`${u.href} took longer than ${Math.round(opts.timeoutMs / 1000)} s`);
-  const host = u.host;
-  const what: Record<string, string> = {
-    ECONNREFUSED: `connection refused by ${host}`,
-    ECONNRESET: `the connection to ${host} was reset`,
-    ENOTFOUND: `cannot resolve ${host}`,
-    EAI_AGAIN: `cannot resolve ${host} (DNS is not answering)`,
-    EHOSTUNREACH: `${host} is unreachable`,
-    ENETUNREACH: `no network route to ${host}`,
-    EPROXY: e.message,
-  };
-  return new CliError(`Could not download ${u.href}: ${what[code] ?? e.message}`);
+  const e = err as TransportError;
+  if (e.code === TOO_BIG_CODE) return new TooLarge(u.href, opts.maxBytes);
+  const said = unreached(e, u.href, opts.env ?? {}, opts.timeoutMs);
+  return new CliError(`GET ${u.href}: ${said.words}`, EXIT.FAILURE, UNREACHED_HINTS[said.why]);
 }
 
 export interface Latest {

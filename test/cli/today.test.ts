@@ -279,7 +279,7 @@ describe('failures: one clear line and the documented exit code', () => {
     expect(r502.stderr.split('\n').at(-3)).toBe(`error: GET /api/v2/check-ins/${TODAY}: 502 Bad Gateway (an HTML page ("502 Bad Gateway"))`);
   });
 
-  it('connection refused → 1', async () => {
+  it('connection refused on this machine → 1, said once: no retries (nothing listens there)', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, '127.0.0.1', () => {
         const p = (s.address() as { port: number }).port;
@@ -288,9 +288,11 @@ describe('failures: one clear line and the documented exit code', () => {
     });
     const r = await cli(['today'], { env: { CHECKIN_API_URL: `http://127.0.0.1:${port}/api/v2` } });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-3)).toBe(
-      `error: GET /api/v2/check-ins/${TODAY}: nothing is listening at http://127.0.0.1:${port} — is \`checkin sandbox\` running?`,
+    expect(r.stderr).toBe(
+      `error: GET /api/v2/check-ins/${TODAY}: nothing is listening at http://127.0.0.1:${port} — is \`checkin sandbox\` running?\n` +
+        'Start it in another terminal (`checkin sandbox`), or check --api-url / CHECKIN_API_URL.\n',
     );
+    expect(w.clock.slept).toEqual([]);
   });
 
   it('a service that never answers → 1 after the timeout', async () => {

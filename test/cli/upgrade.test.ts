@@ -25,6 +25,16 @@ import {
 } from '../../src/domain/upgrade.js';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { BINARY, cleanEnv, runCli } from '../helpers/cli.js';
+import { startTlsProxy } from '../helpers/proxy.js';
+
+/** A port on this machine that was free a moment ago (nothing listens on it). */
+async function freePort(): Promise<number> {
+  const s = createTcpServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((resolve) => s.close(resolve));
+  return port;
+}
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -124,6 +134,7 @@ beforeAll(async () => {
   streamed.set(`/chunked/${bigName}`, zeros(600 * 2 ** 20, false));
   routes.set('/away/SHA256SUMS', { location: 'http://elsewhere.invalid/SHA256SUMS' });
   routes.set('/hop/SHA256SUMS', { location: '/good/SHA256SUMS' });
+  routes.set('/same/SHA256SUMS', Buffer.from(`${'e'.repeat(64)}  checkin-${VERSION}-${PLATFORM}.tar.gz\n`));
   server = createServer((req, res) => {
     asked.push(req.url ?? '');
     const big = streamed.get(req.url ?? '');
@@ -212,14 +223,53 @@ describe.skipIf(BINARY !== undefined)('checkin upgrade from a clone (npm build)'
     });
   });
 
-  it('still says the command when the release cannot be read', async () => {
-    const r = await runCli(['upgrade', '--check'], { env: cleanEnv({ CHECKIN_RELEASE_URL: `${base}/missing` }) });
-    expect(r).toEqual({
-      code: 0,
+  it('says it is up to date when it is, and nothing else', async () => {
+    for (const args of [['upgrade'], ['upgrade', '--check']]) {
+      const r = await runCli(args, { env: cleanEnv({ CHECKIN_RELEASE_URL: `${base}/same` }) });
+      expect(r).toEqual({ code: 0, signal: null, stderr: '', stdout: `checkin ${VERSION} is up to date (the newest release at ${base}/same).\n` });
+    }
+  });
+
+  it('still says the command when the release cannot be read, then the error in the words every command uses (exit 1)', async () => {
+    const clone = `checkin ${VERSION}, run from a clone of its repository.\nTo upgrade: git pull && npm ci (in the clone checkin runs from)\n`;
+    const missing = await runCli(['upgrade', '--check'], { env: cleanEnv({ CHECKIN_RELEASE_URL: `${base}/missing` }) });
+    expect(missing).toEqual({ code: 1, signal: null, stderr: `error: GET ${base}/missing/SHA256SUMS: 404 Not Found\n`, stdout: clone });
+    // A port on this machine where nothing listens: said at once, as a command against a stopped sandbox says it.
+    const closed = await freePort();
+    const refused = await runCli(['upgrade'], { env: cleanEnv({ CHECKIN_RELEASE_URL: `http://127.0.0.1:${closed}` }) });
+    expect(refused).toEqual({
+      code: 1,
       signal: null,
-      stderr: `Could not read the newest version: ${base}/missing/SHA256SUMS answered 404\n`,
-      stdout: `checkin ${VERSION}, run from a clone of its repository.\nTo upgrade: git pull && npm ci (in the clone checkin runs from)\n`,
+      stderr: `error: GET http://127.0.0.1:${closed}/SHA256SUMS: nothing is listening at http://127.0.0.1:${closed}\nCheck CHECKIN_RELEASE_URL: nothing serves the release there.\n`,
+      stdout: clone,
     });
+    // The proxy it must go through refuses: said as the API client says it.
+    const noProxy = await runCli(['upgrade'], {
+      env: cleanEnv({ CHECKIN_RELEASE_URL: 'https://releases.checkin.invalid/latest', HTTPS_PROXY: `http://127.0.0.1:${closed}` }),
+    });
+    expect(noProxy).toEqual({
+      code: 1,
+      signal: null,
+      stderr: `error: GET https://releases.checkin.invalid/latest/SHA256SUMS: cannot reach the proxy 127.0.0.1:${closed} (connection refused) on the way to releases.checkin.invalid\nCheck HTTPS_PROXY / HTTP_PROXY (or leave this host out with NO_PROXY).\n`,
+      stdout: clone,
+    });
+  });
+
+  it('reads the release on https through HTTPS_PROXY, in a CONNECT tunnel', async () => {
+    const proxy = await startTlsProxy('releases.checkin.test', Number(new URL(base).port));
+    try {
+      const env = cleanEnv({ CHECKIN_RELEASE_URL: 'https://releases.checkin.test/good', HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: proxy.caFile });
+      const r = await runCli(['upgrade', '--check'], { env });
+      expect(r).toEqual({
+        code: 0,
+        signal: null,
+        stderr: '',
+        stdout: `checkin ${VERSION}, run from a clone of its repository.\ncheckin ${NEXT} is out (https://releases.checkin.test/good).\nTo upgrade: git pull && npm ci (in the clone checkin runs from)\n`,
+      });
+      expect(proxy.tunnels).toEqual(['CONNECT releases.checkin.test:443']);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses a plain-http release location (exit 2)', async () => {
@@ -325,8 +375,20 @@ describe('an upgrade is one verified rename, under a lock', () => {
       const port = (proxy.address() as AddressInfo).port;
       await expect(
         latestRelease({ CHECKIN_RELEASE_URL: 'https://releases.checkin.invalid/latest', HTTPS_PROXY: `http://127.0.0.1:${port}` }, { timeoutMs: 10_000 }),
-      ).rejects.toThrow('Could not download https://releases.checkin.invalid/latest/SHA256SUMS: the proxy 127.0.0.1:');
+      ).rejects.toThrow(
+        `GET https://releases.checkin.invalid/latest/SHA256SUMS: the proxy 127.0.0.1:${port} answered 403 to CONNECT releases.checkin.invalid:443`,
+      );
       expect(seen).toEqual(['CONNECT releases.checkin.invalid:443 HTTP/1.1']);
+      // The archive too: every request an upgrade sends goes through api/transport.ts, the proxy honoured.
+      const { target, bytes } = installed();
+      const name = `checkin-${NEXT}-${PLATFORM}.tar.gz`;
+      const latest = { base: 'https://releases.checkin.invalid/latest', version: NEXT, sums: new Map([[name, 'f'.repeat(64)]]) };
+      await expect(upgradeBinary({ target, latest, platform: PLATFORM, env: { HTTPS_PROXY: `http://127.0.0.1:${port}` }, timeoutMs: 10_000 })).rejects.toThrow(
+        `GET https://releases.checkin.invalid/latest/${name}: the proxy 127.0.0.1:${port} answered 403 to CONNECT releases.checkin.invalid:443`,
+      );
+      expect(seen).toEqual(['CONNECT releases.checkin.invalid:443 HTTP/1.1', 'CONNECT releases.checkin.invalid:443 HTTP/1.1']);
+      expect(readFileSync(target).equals(bytes)).toBe(true);
+      expect(readdirSync(join(target, '..'))).toEqual(['checkin']);
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }

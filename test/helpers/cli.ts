@@ -169,7 +169,7 @@ export function startCliSandbox(args: string[], env: NodeJS.ProcessEnv = cleanEn
     const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), 10_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)/.exec(out);
+      const m = /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=(\S+)\n/m.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve({ child, url: m[1]!, token: m[2]! });

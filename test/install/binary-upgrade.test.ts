@@ -84,7 +84,7 @@ beforeAll(async () => {
     res.write(held.subarray(0, held.length >> 1));
     // the rest never comes: the upgrade is stopped while it waits; its socket's close ends this answer
   });
-  // This version again: `checkin upgrade` says it is the newest, after putting right what a stopped one left.
+  // This version again: `checkin upgrade` says it is up to date, after putting right what a stopped one left.
   release('same', archiveOf(`#!/bin/sh\necho ${version}\n`), undefined, version);
   const big = `checkin-${NEXT}-${PLATFORM}.tar.gz`;
   routes.set('/big/SHA256SUMS', Buffer.from(`${'d'.repeat(64)}  ${big}\n`));
@@ -196,7 +196,7 @@ describe.skipIf(!have)('no signal leaves anything but the old or the new, checke
   async function nextRun(bin: string, dir: string, bytes: Buffer): Promise<void> {
     expect(sha(readFileSync(bin))).toBe(sha(bytes));
     const next = await upgrade(bin, [], 'same');
-    expect(next).toEqual({ code: 0, signal: null, stderr: '', stdout: `checkin ${version} (${bin}) is the newest (${base}/same).\n` });
+    expect(next).toEqual({ code: 0, signal: null, stderr: '', stdout: `checkin ${version} is up to date (the newest release at ${base}/same).\n` });
     expect(readdirSync(dir)).toEqual(['checkin']);
   }
 

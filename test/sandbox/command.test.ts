@@ -14,8 +14,10 @@ describe('checkin sandbox (the built binary)', () => {
   it('prints the URL, the token and an export line, answers, and stops cleanly on SIGTERM', async () => {
     const child = spawnCli(['sandbox', '--port', '0', '--no-log'], cleanEnv());
     let stderr = '';
+    let stdout = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(http:\/\/127\.0\.0\.1:\d+\/api\/v2) CHECKIN_TOKEN=(\S+)$/m);
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(http:\/\/127\.0\.0\.1:\d+\/api\/v2)\nexport CHECKIN_TOKEN=(\S+)$/m);
     const [, url, token] = m;
     expect(token).toBe('sandbox_pat_demo');
     expect(stderr).toContain(`API v2 at ${url}`);
@@ -26,13 +28,17 @@ describe('checkin sandbox (the built binary)', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     expect(stderr).toContain('Stopping the sandbox');
+    // What a person copies: two lines, each within 80 columns even with a five-digit port (port 0 gives one).
+    expect(stdout).toBe(`export CHECKIN_API_URL=${url}\nexport CHECKIN_TOKEN=sandbox_pat_demo\n`);
+    expect(stderr).toContain('Paste these two lines into another shell to point checkin at it:\n');
+    expect(Math.max(...stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
   });
 
   it(
     '--host 0.0.0.0 prints a loopback URL the client accepts; --people/--days make large demo data',
     async () => {
       const child = spawnCli(['sandbox', '--port', '0', '--host', '0.0.0.0', '--people', '55', '--days', '40', '--no-rate-limit', '--no-log'], cleanEnv());
-      const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+      const m = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=(\S+)$/m);
       const [, url, token] = m;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
       const r = await runCli(['list', '--all', '--json', '--since', '2000-01-01'], {
@@ -52,7 +58,7 @@ describe('checkin sandbox (the built binary)', () => {
     const file = join(dir, 'sandbox.json');
     const start = async () => {
       const child = spawnCli(['sandbox', '--port', '0', '--token', 'tok_123', '--data', file], cleanEnv());
-      const [, url] = await waitForLine(child.stdout!, /CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=tok_123/);
+      const [, url] = await waitForLine(child.stdout!, /CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=tok_123/);
       return { child, url: url! };
     };
     const a = await start();
@@ -78,14 +84,14 @@ describe('checkin sandbox (the built binary)', () => {
     const env = cleanEnv({ CHECKIN_SANDBOX_PORT: String(port) });
     const { CHECKIN_API_URL: _u, CHECKIN_TOKEN: _t, ...home } = env;
     const first = spawnCli(['sandbox', '--no-log'], env);
-    const [, url] = await waitForLine(first.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    const [, url] = await waitForLine(first.stdout!, /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=(\S+)$/m);
     expect(url).toBe(`http://127.0.0.1:${port}/api/v2`);
     const login = await runCli(['login', '--with-token', '--api-url', url!], { env: home, input: 'sandbox_pat_demo\n' });
     expect(login.code).toBe(0);
     first.kill('SIGTERM');
     expect(await exited(first)).toBe(0);
     const second = spawnCli(['sandbox', '--no-log'], env);
-    const [, again] = await waitForLine(second.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    const [, again] = await waitForLine(second.stdout!, /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=(\S+)$/m);
     expect(again).toBe(url);
     const me = await runCli(['me', '--json'], { env: home });
     expect(me.code).toBe(0);
@@ -94,7 +100,7 @@ describe('checkin sandbox (the built binary)', () => {
     const third = spawnCli(['sandbox', '--no-log'], env);
     let said = '';
     third.stderr!.on('data', (d: Buffer) => (said += d.toString()));
-    const [, other] = await waitForLine(third.stdout!, /^export CHECKIN_API_URL=(\S+) CHECKIN_TOKEN=(\S+)$/m);
+    const [, other] = await waitForLine(third.stdout!, /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=(\S+)$/m);
     expect(other).not.toBe(url);
     expect(said).toContain(
       `note: port ${port} is taken, so this sandbox listens on ${new URL(other!).port}: a login stored for port ${port} does not reach it`,

@@ -106,8 +106,9 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
   if (readOnly) io.err(`  read-only token: ${readOnly}\n`);
   io.err(`  data: ${opts.data ? opts.data : 'in memory (pass --data FILE to keep it across restarts)'}\n`);
   io.err(`  rate limits: ${opts.rateLimit ? '30 requests / 10 s and 500 / 30 min per person (every answer counts)' : 'off'}\n\n`);
-  io.err('Paste this into another shell to point checkin at it:\n');
-  io.out(`export CHECKIN_API_URL=${sandbox.url} CHECKIN_TOKEN=${sandbox.token}\n`);
+  // Two lines, each within 80 columns (one was 82 with the usual port): each works pasted alone too.
+  io.err('Paste these two lines into another shell to point checkin at it:\n');
+  io.out(`export CHECKIN_API_URL=${sandbox.url}\nexport CHECKIN_TOKEN=${sandbox.token}\n`);
   io.err('\nPress Ctrl-C to stop.\n');
 
   await stopped;

@@ -124,13 +124,16 @@ export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<vo
     if (err instanceof UsageError) throw err;
     failed = err;
   }
+  const upToDate = `checkin ${VERSION} is up to date (the newest release at ${latest?.base}).\n`;
   const command = upgradeCommand(kind, latest?.version ?? '<version>', platform);
   if (command !== undefined) {
-    // Not ours to replace: the newest version when it could be read, and the line that upgrades it.
+    // Not ours to replace: up to date, or the newer version and the line that upgrades it — that line
+    // also when the release could not be read (then the error follows, exit 1).
+    if (latest && !isNewer(latest.version, VERSION)) return void io.out(upToDate);
     io.out(`checkin ${VERSION}, ${KIND_WORDS[kind]}.\n`);
-    if (latest) io.out(isNewer(latest.version, VERSION) ? `checkin ${latest.version} is out (${latest.base}).\n` : `That is the newest (${latest.base}).\n`);
-    else io.err(`Could not read the newest version: ${(failed as Error).message}\n`);
+    if (latest) io.out(`checkin ${latest.version} is out (${latest.base}).\n`);
     io.out(`To upgrade: ${command}\n`);
+    if (!latest) throw failed;
     return;
   }
   if (!latest) throw failed;
@@ -138,7 +141,7 @@ export async function runUpgrade(ctx: Context, opts: UpgradeOptions): Promise<vo
   const target = process.getBuiltinModule('node:fs').realpathSync(process.execPath);
   if (!isNewer(latest.version, VERSION)) {
     if (!opts.check) said(ctx, target, tidyUpgrade(target, RUNNING));
-    io.out(`checkin ${VERSION} (${target}) is the newest (${latest.base}).\n`);
+    io.out(upToDate);
     return;
   }
   const plan = `checkin ${VERSION} → ${latest.version}: download ${latest.base}/checkin-${latest.version}-${platform}.tar.gz, check it against SHA256SUMS, replace ${target}`;
