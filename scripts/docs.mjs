@@ -197,7 +197,8 @@ function indexPage(program, topics) {
     '',
     program.description(),
     '',
-    "Made by `npm run docs` from the commands' own definitions (`scripts/docs.mjs`); the same words as `checkin <command> --help`.",
+    // For whoever edits the file, not for the reader: a comment (in the man page too, scripts/man.mjs).
+    "<!-- Made by `npm run docs` from the commands' own definitions (scripts/docs.mjs); the same words as `checkin <command> --help`. -->",
     '',
   ];
   const groups = new Map();

@@ -1,7 +1,7 @@
 // Man pages (roff, section 1) from the manual's Markdown pages, for `man checkin-today` once the
 // package is installed (npm links `man/` into its prefix's share/man: package.json "directories").
 // The pages use little Markdown — headings, paragraphs, fenced blocks, two-column tables, `code`,
-// **bold**, [links](…) — and that is all this reads. scripts/docs.mjs calls it; no date goes in, so
+// **bold**, [links](…), a whole-line <!-- comment --> (a roff comment) — and that is all this reads. scripts/docs.mjs calls it; no date goes in, so
 // the pages change only when the commands do.
 
 /** Text for roff: backslashes escaped, a line never starting with a control character. */
@@ -45,6 +45,10 @@ export function manPage(markdown, version) {
       if (first) section('synopsis');
       out.push(first ? '.nf' : '.PP\n.RS 4\n.nf', ...block.map((b) => line(esc(b))), first ? '.fi' : '.fi\n.RE');
       first = false;
+    } else if (/^<!--.*-->$/.test(l)) {
+      // A note for whoever edits the page (the generated-file notice): a roff comment under the title, never shown.
+      out.splice(1, 0, `.\\" ${l.slice(4, -3).trim()}`);
+      if (src[i + 1]?.trim() === '') i++;
     } else if (l.startsWith('## ')) section(l.slice(3));
     else if (l.startsWith('|')) {
       if (/^\|-/.test(l) || /^\| (option|argument|code|command|topic|variable) \|/.test(l)) continue;

@@ -105,6 +105,9 @@ describe('the .deb', () => {
         expect(page.code).toBe(0);
         expect(page.stdout).toMatch(/checkin-today/);
         expect(page.stdout).toMatch(/--json/);
+        // `man checkin` opens on its NAME, no note for whoever made the page (test/install/man-pages.test.ts reads each page so).
+        const index = await run('man', ['-P', 'cat', 'checkin'], cleanEnv({ PATH: '/usr/bin:/bin', MANWIDTH: '80', LANG: 'C.UTF-8' }));
+        expect(index.stdout.split('\n').slice(1, 5)).toEqual(['', 'NAME', '       checkin - Daily team check-ins from the command line (Steady API v2).', '']);
         const rm = await run('dpkg', ['-r', 'checkin'], { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, 120_000);
         expect(rm.code).toBe(0);
         removed = true;
