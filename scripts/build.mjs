@@ -9,11 +9,17 @@
 //   dist/sandbox.js      the sandbox as an ES module, for the repository's scripts and tests.
 //
 // CHECKIN_BUILD_PLAIN=1 leaves the code unminified, to read a profile (CONTRIBUTING.md, "Start-up").
+//
+// A checkin linked to this folder may run while it builds (`npm test` builds first): the files are
+// written in a folder of this run's beside dist/ (.dist-<pid>, at the same depth, so the source map's
+// paths hold), then each renamed over its old self — dist/checkin.cjs is never missing nor half
+// written. A file the build no longer makes is removed last.
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 
 const root = new URL('..', import.meta.url);
-await rm(new URL('dist', root), { recursive: true, force: true });
+const out = `.dist-${process.pid}`;
+await rm(new URL(out, root), { recursive: true, force: true });
 const { version } = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
 
 const common = {
@@ -24,7 +30,7 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   absWorkingDir: new URL('.', root).pathname,
-  outdir: 'dist',
+  outdir: out,
   define: { __CHECKIN_VERSION__: JSON.stringify(version) },
 };
 const cjs = {
@@ -37,14 +43,25 @@ const cjs = {
   banner: { js: 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 
-await Promise.all([
-  build({ ...cjs, entryPoints: { checkin: 'src/main.ts' }, sourcemap: 'linked' }),
-  build({ ...cjs, entryPoints: { 'mcp-server': 'src/mcp/server.ts' } }),
-  // The CommonJS packages inside (commander) require Node's own modules.
-  build({
-    ...common,
-    format: 'esm',
-    entryPoints: { sandbox: 'src/sandbox/server.ts' },
-    banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
-  }),
-]);
+try {
+  await Promise.all([
+    build({ ...cjs, entryPoints: { checkin: 'src/main.ts' }, sourcemap: 'linked' }),
+    build({ ...cjs, entryPoints: { 'mcp-server': 'src/mcp/server.ts' } }),
+    // The CommonJS packages inside (commander) require Node's own modules.
+    build({
+      ...common,
+      format: 'esm',
+      entryPoints: { sandbox: 'src/sandbox/server.ts' },
+      banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
+    }),
+  ]);
+  const made = await readdir(new URL(out, root));
+  const dist = new URL('dist/', root);
+  await mkdir(dist, { recursive: true });
+  // The source map first, the file that names it last of its pair; each rename replaces in one step.
+  for (const name of made.sort((a, b) => Number(b.endsWith('.map')) - Number(a.endsWith('.map'))))
+    await rename(new URL(`${out}/${name}`, root), new URL(name, dist));
+  for (const name of await readdir(dist)) if (!made.includes(name)) await rm(new URL(name, dist), { recursive: true, force: true });
+} finally {
+  await rm(new URL(out, root), { recursive: true, force: true });
+}
