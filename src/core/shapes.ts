@@ -55,6 +55,19 @@ export const ME_RECORD = described(
   'the person the token belongs to: id, name, @username, time zone, teams',
 );
 
+// ---- The token (`checkin auth status --json`; the CLI's alone) ----
+
+/** Who the token belongs to, where it is kept and whether it works — never the token itself. */
+export const AUTH_STATUS = object({
+  api_url: described(str, 'the service the token is for'),
+  token_source: described(oneOf(['env', 'keychain', 'file']), 'where the token is kept: an environment variable, the keychain or the config file'),
+  source: described(str, 'where the token is kept, as a person reads it (the variable, the keychain, the file)'),
+  person: maybe(object({ id: str, name: str, username: str }), 'who the token belongs to (null when the service refused it)'),
+  works: described(bool, 'whether the service answered GET /me with this token'),
+  why: described(str, "why it does not work: the status and the service's words (empty when it works)"),
+});
+export type AuthStatus = Infer<typeof AUTH_STATUS>;
+
 // ---- The inbox (`checkin inbox --json`, the agent's inbox) ----
 
 /** What a reply goes on. */

@@ -4,7 +4,7 @@
 
 import { allPeople, allTeams, getMe } from '../api/endpoints.js';
 import { UUID_RE, type GoalInput, type Me } from '../api/types.js';
-import { cacheKey, type CachedMe, type ConfigStore, type Directory } from '../config/store.js';
+import { cacheKey, normalizeApiUrl, type CacheEntry, type CachedMe, type ConfigStore, type Directory } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { nearMatches } from '../core/match.js';
 import { UsageError } from '../errors.js';
@@ -56,6 +56,22 @@ export async function me(ctx: Context, opts: { refresh?: boolean } = {}): Promis
 export function cachedMe(ctx: Pick<Context, 'config'>, token: string | undefined = ctx.config().token()?.value): CachedMe | undefined {
   const cfg = ctx.config();
   return token ? cfg.cached(cfg.apiUrl().value, token, 'me') : undefined;
+}
+
+/**
+ * What the cache holds for the configured service under any token, the entries merged (`me`
+ * included): what completion offers, read without a request and without the keychain (a Tab or
+ * an agent's completion must not wait on it), so the token's own entry cannot be told apart.
+ */
+export function cachedForService(ctx: Pick<Context, 'config'>): CacheEntry {
+  try {
+    const cfg = ctx.config();
+    const prefix = `${normalizeApiUrl(cfg.apiUrl().value)} `;
+    const entries = Object.entries(cfg.cacheEntries()).filter(([key]) => key.startsWith(prefix));
+    return Object.assign({}, ...entries.map(([, entry]) => entry)) as CacheEntry;
+  } catch {
+    return {};
+  }
 }
 
 /** Keeps the zone table worked out for the cached person's zone beside it (read back by `cachedMe`). */

@@ -1,7 +1,8 @@
 // What can be offered to complete a word, from what checkin has cached (never a request): day words,
 // team names, goal ids and titles. The shell's Tab (commands/completion) and the agent's
 // completion/complete (mcp/server.ts) offer the same.
-import { normalizeApiUrl, type CacheEntry } from '../config/store.js';
+import type { CacheEntry } from '../config/store.js';
+import { cachedForService } from './account.js';
 import type { Context } from '../context.js';
 
 /** The day words checkin takes, each with what it means. */
@@ -15,17 +16,10 @@ export const DAY_WORDS: Array<[string, string]> = [
 
 /**
  * What the cache holds for this service (no request is ever made here, and the keychain is not
- * touched: the cache is found by the API URL its keys start with).
+ * touched): domain/account.ts reads it, as every read of the cached `me` goes through there.
  */
 export function cachedEntry(ctx: Context): CacheEntry {
-  try {
-    const cfg = ctx.config();
-    const prefix = `${normalizeApiUrl(cfg.apiUrl().value)} `;
-    const entries = Object.entries(cfg.cacheEntries()).filter(([key]) => key.startsWith(prefix));
-    return Object.assign({}, ...entries.map(([, entry]) => entry)) as CacheEntry;
-  } catch {
-    return {};
-  }
+  return cachedForService(ctx);
 }
 
 /** The team names known: mine, then the directory's (each once). */

@@ -6,7 +6,7 @@
 import { Option } from '@commander-js/extra-typings';
 import { ACTIVITY, CHECK_IN, COMMENT, ECHO_ANSWER, ECHO_QUESTION, GOAL, GOAL_UPDATE, PERSON, REACTION, TEAM, type CheckIn } from '../api/types.js';
 import { fieldsOf } from '../api/validate.js';
-import { INBOX, ME_RECORD, STATUS, SUGGESTION, TEAM_DAY } from '../core/shapes.js';
+import { AUTH_STATUS, INBOX, ME_RECORD, STATUS, SUGGESTION, TEAM_DAY } from '../core/shapes.js';
 import { UsageError } from '../errors.js';
 import { makeColors } from './color.js';
 import type { IO } from './io.js';
@@ -27,7 +27,7 @@ const CHECK_IN_FIELDS = fieldsOf(CHECK_IN);
 /**
  * The fields --json can name, per kind of object printed: each shape's fields in its order, read
  * from its one description (the service's objects in api/types.ts, what checkin builds in
- * core/shapes.ts: the agent's output schemas are made from the same), and the shapes only the CLI prints.
+ * core/shapes.ts: the agent's output schemas are made from the same; some, as `auth status`'s, only the CLI prints).
  */
 export const JSON_FIELDS = {
   checkIn: CHECK_IN_FIELDS,
@@ -49,7 +49,7 @@ export const JSON_FIELDS = {
   /** `checkin status`. */
   status: fieldsOf(STATUS),
   /** `checkin auth status`. */
-  authStatus: ['api_url', 'token_source', 'source', 'person', 'works', 'why'],
+  authStatus: fieldsOf(AUTH_STATUS),
   /** `checkin inbox`; with --reply, the comment posted. */
   inbox: [...new Set([...fieldsOf(INBOX), ...fieldsOf(COMMENT)])],
 } as const satisfies Record<string, readonly string[]>;

@@ -19,7 +19,7 @@ import { daysLabel } from '../core/blockers.js';
 import { isDateKey } from '../core/datekey.js';
 import { weekdayWord } from '../core/dayname.js';
 import { MEMBER_STATE_WORDS, MEMBER_STATES, memberState, type MemberState, type TeamDay } from '../core/member-states.js';
-import type { DraftRow } from '../core/shapes.js';
+import type { AuthStatus, DraftRow } from '../core/shapes.js';
 import type { Colors } from './color.js';
 import { plainLine, renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -421,17 +421,7 @@ export function teamDayView(v: View, report: TeamDay[]): string {
 }
 
 /** What `checkin auth status` reports (never the token). */
-export interface AuthReport {
-  api_url: string;
-  token_source: string;
-  /** Where the token is kept, as a person reads it. */
-  source: string;
-  person: { id: string; name: string; username: string } | null;
-  works: boolean;
-  why: string;
-}
-
-export function authStatusView(v: View, r: AuthReport): string {
+export function authStatusView(v: View, r: AuthStatus): string {
   const who = r.person
     ? `Logged in to ${sanitizeLine(r.api_url)} as ${sanitizeLine(r.person.name)} (@${sanitizeLine(r.person.username)})`
     : `A token for ${sanitizeLine(r.api_url)}`;

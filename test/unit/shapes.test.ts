@@ -2,6 +2,8 @@
 // with is a shape of core/shapes.ts or api/types.ts (or picked or omitted from one), never one written
 // beside them; the CLI's --json field lists are the same shapes' fields. test/mcp/shapes.test.ts
 // checks that what tools/list declares is these descriptions, and that both faces print the same.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as TYPES from '../../src/api/types.js';
 import { described, fieldsOf, object, pick, str, type Def, type Shape } from '../../src/api/validate.js';
@@ -45,6 +47,7 @@ describe('one description per output shape', () => {
     expect(JSON_FIELDS.inbox.slice(0, fieldsOf(SHAPES.INBOX).length)).toEqual(fieldsOf(SHAPES.INBOX));
     expect(DRAFT_FIELDS).toEqual(fieldsOf(SHAPES.DRAFT));
     expect(JSON_FIELDS.status).toEqual(fieldsOf(SHAPES.STATUS));
+    expect(JSON_FIELDS.authStatus).toEqual(fieldsOf(SHAPES.AUTH_STATUS));
     expect(JSON_FIELDS.answers).toEqual([...fieldsOf(TYPES.CHECK_IN), 'intentions_from', 'since_last_check_in']);
     const wire = {
       checkIn: TYPES.CHECK_IN,
@@ -55,6 +58,14 @@ describe('one description per output shape', () => {
       person: TYPES.PERSON,
     };
     for (const [kind, shape] of Object.entries(wire)) expect(JSON_FIELDS[kind as keyof typeof wire], kind).toEqual(Object.keys(shape.fields));
+  });
+
+  it('no --json field list is written by hand: ui/output.ts names shapes, never field names', () => {
+    const source = readFileSync(join(__dirname, '..', '..', 'src', 'ui', 'output.ts'), 'utf8');
+    const table = /export const JSON_FIELDS = \{([\s\S]*?)\n\}/.exec(source)![1]!;
+    expect(Object.keys(JSON_FIELDS).length).toBeGreaterThan(10);
+    // A quoted name in the table is a field listed beside its shape.
+    expect(table.split('\n').filter((l) => /^\s*\w+:.*['"`]/.test(l))).toEqual([]);
   });
 
   it("a field added to a shape is in the agent's schema with its words, and in --json's fields", () => {

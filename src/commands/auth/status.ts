@@ -6,7 +6,9 @@ import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { me } from '../../domain/account.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
-import { authStatusView, type AuthReport } from '../../ui/views.js';
+import { AUTH_STATUS } from '../../core/shapes.js';
+import { project } from '../../api/validate.js';
+import { authStatusView } from '../../ui/views.js';
 import type { Run } from '../flags.js';
 
 export interface StatusOptions {
@@ -16,7 +18,7 @@ export interface StatusOptions {
 export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
   return new Command('status')
     .description('Who the token belongs to, where it is kept, whether it works (never the token)')
-    .addOption(jsonOption(JSON_FIELDS.authStatus, 'print {api_url, token_source, source, person, works, why} as JSON'))
+    .addOption(jsonOption(JSON_FIELDS.authStatus, `print {${JSON_FIELDS.authStatus.join(', ')}} as JSON`))
     .action((opts) => run(ctx, opts));
 }
 
@@ -44,14 +46,14 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     works = false;
     why = `${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`;
   }
-  const report: AuthReport = {
+  const report = project(AUTH_STATUS, {
     api_url: url,
     token_source: token.where ?? 'file',
     source,
     person: person ? { id: person.id, name: person.name, username: person.username } : null,
     works,
     why,
-  };
+  });
   await printOne(ctx.io, ctx.now(), report, opts.json, authStatusView);
   if (!works) throw new AuthError('The token does not work', 'Run `checkin login` with a valid token.');
 }
