@@ -372,6 +372,16 @@ export function goalHeaderView(v: View, goal: Goal, latest: GoalUpdate | undefin
 type Member = TeamDay['members'][number];
 
 /**
+ * A person's blockers under a team's table or a chart (`team`, `stats`): four in, their name in bold
+ * when given, then the blockers' Markdown rendered (a mention, bold, code), each further line of it
+ * under the first, wrapped at word edges to `width`.
+ */
+export function blockerLines(c: Colors, width: number, blockers: string, name?: string): string {
+  const who = name === undefined ? '' : `${c.bold(sanitizeLine(name))}: `;
+  return wrap(`    ${who}${renderMarkdown(blockers, c).replace(/\n/g, '\n    ')}`, width);
+}
+
+/**
  * A person's state in a team's day, as `team` and the wall show it: the symbol and the word of the
  * one vocabulary (core/member-states.ts), in its colour; a blocker that repeats says for how long
  * ("⚠ blocked 3 days"). `unicode` false: the ASCII symbol.
@@ -419,9 +429,7 @@ export function teamDayView(v: View, report: TeamDay[]): string {
         indent: 2,
       },
     );
-    for (const m of r.members.filter((x) => x.state === 'blocked')) {
-      out += fit(v, `    ${v.c.bold(sanitizeLine(m.person.name))}: ${text(v, m.check_in?.blockers ?? '').replace(/\n/g, '\n    ')}\n`);
-    }
+    for (const m of r.members.filter((x) => x.state === 'blocked')) out += `${blockerLines(v.c, v.width, m.check_in?.blockers ?? '', m.person.name)}\n`;
     out += '\n';
   }
   return out;
