@@ -9,7 +9,9 @@ import { shortDay } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
 import { MEMBER_STATE_WORDS } from '../core/member-states.js';
 import type { Colors } from './color.js';
+import { plainLine } from './markdown.js';
 import { sanitizeLine } from './sanitize.js';
+import { blockerLines } from './views.js';
 import { displayWidth } from './width.js';
 import { wrap } from './wrap.js';
 
@@ -261,8 +263,8 @@ function openSection(list: OpenBlocker[], o: StatsViewOptions, named: boolean): 
   for (const b of list) {
     const days = `${b.run.days}${b.run.at_least ? '+' : ''} ${b.run.days === 1 && !b.run.at_least ? 'day' : 'days'} since ${shortDay(b.run.since)}`;
     out.push(`  ${o.colors.red(bar(b.run.days, top, Math.max(6, Math.min(30, o.columns - displayWidth(days) - 4)), o))} ${days}`);
-    const words = sanitizeLine(b.blockers).replace(/^\s*[-*+]\s+/, '');
-    out.push(fit(`    ${named && b.person ? `${sanitizeLine(b.person.name)}: ` : ''}${words}`, o.columns));
+    // As `checkin team` shows a blocker (ui/views.ts): rendered, wrapped under its first line.
+    out.push(blockerLines(o.colors, o.columns, b.blockers, named && b.person ? b.person.name : undefined));
   }
   return out;
 }
@@ -346,7 +348,7 @@ export function statsSentences(s: Stats): string {
   for (const b of s.open_blockers) {
     const who = s.kind === 'team' && b.person ? `${sanitizeLine(b.person.name)}, ` : '';
     out.push(
-      `Open blocker, ${who}${b.run.days}${b.run.at_least ? ' or more' : ''} ${b.run.days === 1 && !b.run.at_least ? 'day' : 'days'} since ${shortDay(b.run.since)}: ${sanitizeLine(b.blockers).replace(/^\s*[-*+]\s+/, '')}`,
+      `Open blocker, ${who}${b.run.days}${b.run.at_least ? ' or more' : ''} ${b.run.days === 1 && !b.run.at_least ? 'day' : 'days'} since ${shortDay(b.run.since)}: ${plainLine(b.blockers)}`,
     );
   }
   return `${out.join('\n')}\n`;

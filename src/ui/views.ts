@@ -369,6 +369,37 @@ export function goalHeaderView(v: View, goal: Goal, latest: GoalUpdate | undefin
   return latest ? `${fit(v, head)}Latest update:\n${goalUpdateView(v, latest)}\n` : fit(v, head);
 }
 
+type Member = TeamDay['members'][number];
+
+/**
+ * A person's blockers under a team's table or a chart (`team`, `stats`): four in, their name in bold
+ * when given, then the blockers' Markdown rendered (a mention, bold, code), each further line of it
+ * under the first, wrapped at word edges to `width`.
+ */
+export function blockerLines(c: Colors, width: number, blockers: string, name?: string): string {
+  const who = name === undefined ? '' : `${c.bold(sanitizeLine(name))}: `;
+  return wrap(`    ${who}${renderMarkdown(blockers, c).replace(/\n/g, '\n    ')}`, width);
+}
+
+/**
+ * A person's state in a team's day, as `team` and the wall show it: the symbol and the word of the
+ * one vocabulary (core/member-states.ts), in its colour; a blocker that repeats says for how long
+ * ("⚠ blocked 3 days"). `unicode` false: the ASCII symbol.
+ */
+export function stateLabel(c: Colors, m: Pick<Member, 'state' | 'blocked_for'>, unicode = true): string {
+  const style: Record<MemberState, (s: string) => string> = { blocked: c.red, pending: c.yellow, filled: c.green, absent: c.dim, 'nothing-scheduled': c.dim };
+  const words = MEMBER_STATE_WORDS[m.state];
+  const days = m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? ` ${daysLabel(m.blocked_for)}` : '';
+  return style[m.state](`${unicode ? words.symbol : words.ascii} ${words.word}${days}`);
+}
+
+/** How many of a team are in each state, in the vocabulary's order ("1 blocked", "2 pending"): the states nobody is in left out. */
+export function stateCounts(r: TeamDay): string[] {
+  return MEMBER_STATES.map((s) => [s, r.members.filter((m) => m.state === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${MEMBER_STATE_WORDS[s].word}`);
+}
+
 export function teamDayView(v: View, report: TeamDay[]): string {
   if (!v.rich) {
     return tsv(
@@ -383,25 +414,11 @@ export function teamDayView(v: View, report: TeamDay[]): string {
       ),
     );
   }
-  const style: Record<MemberState, (s: string) => string> = {
-    blocked: v.c.red,
-    pending: v.c.yellow,
-    filled: v.c.green,
-    absent: v.c.dim,
-    'nothing-scheduled': v.c.dim,
-  };
-  const label = (s: MemberState) => style[s](`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`);
   let out = '';
   for (const r of report) {
-    const counts = MEMBER_STATES.map((s) => [s, r.members.filter((m) => m.state === s).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([s, n]) => `${n} ${MEMBER_STATE_WORDS[s].word}`);
-    out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(counts.join(', '))}\n`);
+    out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(stateCounts(r).join(', '))}\n`);
     out += table(
-      r.members.map((m) => [
-        sanitizeLine(m.person.name),
-        m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? v.c.red(`⚠ blocked ${daysLabel(m.blocked_for)}`) : label(m.state),
-      ]),
+      r.members.map((m) => [sanitizeLine(m.person.name), stateLabel(v.c, m)]),
       v.width,
       {
         columns: [
@@ -412,9 +429,7 @@ export function teamDayView(v: View, report: TeamDay[]): string {
         indent: 2,
       },
     );
-    for (const m of r.members.filter((x) => x.state === 'blocked')) {
-      out += fit(v, `    ${v.c.bold(sanitizeLine(m.person.name))}: ${text(v, m.check_in?.blockers ?? '').replace(/\n/g, '\n    ')}\n`);
-    }
+    for (const m of r.members.filter((x) => x.state === 'blocked')) out += `${blockerLines(v.c, v.width, m.check_in?.blockers ?? '', m.person.name)}\n`;
     out += '\n';
   }
   return out;

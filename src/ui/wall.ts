@@ -7,8 +7,8 @@
 import { MOODS, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
-import { confidenceLabel, firstPlainLine, GOAL_COLUMNS, type View } from './views.js';
-import { MEMBER_STATE_WORDS, MEMBER_STATES, type MemberState, type TeamDay } from '../core/member-states.js';
+import { confidenceLabel, firstPlainLine, GOAL_COLUMNS, stateCounts, stateLabel, type View } from './views.js';
+import { MEMBER_STATE_WORDS, type TeamDay } from '../core/member-states.js';
 import { blockerItems, daysLabel, isNoBlockers } from '../core/blockers.js';
 
 export interface WallView extends View {
@@ -22,21 +22,6 @@ export function unicodeLocale(env: NodeJS.ProcessEnv): boolean {
   return /utf-?8/i.test(locale);
 }
 
-/** A person's state on the wall: the one vocabulary's (core/member-states.ts), with a filled-in check-in that says yesterday's plan was done set apart. */
-export type WallState = MemberState | 'did';
-
-const DID = 'did as planned';
-const STATE_TEXT = Object.fromEntries([
-  ...MEMBER_STATES.map((s) => [
-    s,
-    [`${MEMBER_STATE_WORDS[s].symbol} ${MEMBER_STATE_WORDS[s].word}`, `${MEMBER_STATE_WORDS[s].ascii} ${MEMBER_STATE_WORDS[s].word}`],
-  ]),
-  ['did', [`★ ${DID}`, `* ${DID}`]],
-]) as Record<WallState, [unicode: string, ascii: string]>;
-const COUNT_WORD = Object.fromEntries([...MEMBER_STATES.map((s) => [s, MEMBER_STATE_WORDS[s].word]), ['did', DID]]) as Record<WallState, string>;
-/** The wall's states in the order it counts them. */
-const WALL_STATES: WallState[] = ['blocked', 'pending', 'filled', 'did', 'absent', 'nothing-scheduled'];
-
 export interface WallData {
   date: string;
   teams: TeamDay[];
@@ -46,7 +31,6 @@ export interface WallData {
 type Member = TeamDay['members'][number];
 /** Goals' progress bars are drawn on terminals at least this wide. */
 export const BAR_FROM = 60;
-const wallState = (m: Member): WallState => (m.state === 'filled' && m.check_in?.previous_completed === true ? 'did' : m.state);
 
 /** What a terminal without Unicode gets instead of the symbols checkin's own text uses (… — – · █ ░, escaped:
  * a regular expression is written in ASCII, CONTRIBUTING.md "Start-up"). */
@@ -64,34 +48,19 @@ const fitLine = (line: string, width: number) => (displayWidth(line) <= width ? 
 /** The wall's lines, top to bottom (no footer). */
 export function wallLines(v: WallView, data: WallData): string[] {
   const { c, unicode } = v;
-  const style: Record<WallState, (s: string) => string> = {
-    blocked: c.red,
-    pending: c.yellow,
-    filled: c.green,
-    did: c.green.bold,
-    absent: c.dim,
-    'nothing-scheduled': c.dim,
-  };
   const sep = unicode ? ' · ' : ', ';
   const out: string[] = [];
   const add = (text: string) => out.push(...text.replace(/\n$/, '').split('\n'));
   for (const r of data.teams) {
-    const states = r.members.map(wallState);
-    const counts = WALL_STATES.map((s) => [s, states.filter((x) => x === s).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
-    add(`${c.bold(sanitizeLine(r.team.name))} ${unicode ? '—' : '-'} ${r.date}  ${c.dim(counts.join(sep) || 'nobody in this team')}`);
+    add(`${c.bold(sanitizeLine(r.team.name))} ${unicode ? '—' : '-'} ${r.date}  ${c.dim(stateCounts(r).join(sep) || 'nobody in this team')}`);
     if (r.members.length > 0) {
-      const rows = r.members.map((m, i) => {
-        const s = states[i]!;
+      const rows = r.members.map((m) => {
         const mood = m.check_in?.mood
           ? unicode
             ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood))
             : sanitizeLine(m.check_in.mood)
           : ' ';
-        // A blocker that repeats says for how long ("⚠ blocked 3 days").
-        const days = s === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? ` ${daysLabel(m.blocked_for)}` : '';
-        return [sanitizeLine(m.person.name), style[s](STATE_TEXT[s][unicode ? 0 : 1] + days), mood, firstPlainLine(m.check_in?.intentions)];
+        return [sanitizeLine(m.person.name), stateLabel(c, m, unicode), mood, firstPlainLine(m.check_in?.intentions)];
       });
       // No intention yet in the whole team: no column for them (its header would only take the names' room).
       const intentions = rows.some((row) => row[3] !== '');
@@ -206,8 +175,9 @@ export function wallScreen(v: WallView, lines: string[], footer: string, rows: n
 
 /** A person's line: name, state in words, mood in words, the first intention, what blocks them. */
 function personLine(m: Member): string {
-  const state = wallState(m);
-  const parts = [`${COUNT_WORD[state]}${state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? ` ${daysLabel(m.blocked_for)}` : ''}`];
+  const parts = [
+    `${MEMBER_STATE_WORDS[m.state].word}${m.state === 'blocked' && m.blocked_for && m.blocked_for.days > 1 ? ` ${daysLabel(m.blocked_for)}` : ''}`,
+  ];
   if (m.check_in?.mood) parts.push(`mood ${sanitizeLine(m.check_in.mood)}`);
   const intention = firstPlainLine(m.check_in?.intentions);
   if (intention) parts.push(`intends: ${intention}`);
@@ -227,11 +197,7 @@ function goalLine(g: Goal): string {
 }
 
 function teamHead(r: TeamDay): string {
-  const states = r.members.map(wallState);
-  const counts = WALL_STATES.map((s) => [s, states.filter((x) => x === s).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${COUNT_WORD[s]}`);
-  return `Team ${sanitizeLine(r.team.name)}, ${r.date}: ${counts.join(', ') || 'nobody in this team'}`;
+  return `Team ${sanitizeLine(r.team.name)}, ${r.date}: ${stateCounts(r).join(', ') || 'nobody in this team'}`;
 }
 
 /** The whole wall as lines: each team (its counts, then one line a person), then the goals. */
@@ -267,7 +233,7 @@ export function wallChanges(before: WallData, after: WallData): string[] {
       const line = personLine(m);
       if (!old) out.push(`${team}: joined: ${line}`);
       else if (personLine(old) !== line) {
-        const from = wallState(old) !== wallState(m) ? ` (was ${COUNT_WORD[wallState(old)]})` : '';
+        const from = old.state !== m.state ? ` (was ${MEMBER_STATE_WORDS[old.state].word})` : '';
         out.push(`${team}: ${line}${from}`);
       }
     }

@@ -221,7 +221,7 @@ describe('team --watch in the accessible mode: the wall as lines, on a fake cloc
     const lines = r.lines.split('\n');
     expect(lines.slice(0, 3)).toEqual([
       'The wall at 09:30:00. Refreshed every 30 s; what changes is written below. Keys: q quits, r refreshes now.',
-      'Team Platform, 2026-11-22: 1 blocked, 2 pending, 1 did as planned',
+      'Team Platform, 2026-11-22: 1 blocked, 2 pending, 1 filled',
       '  Linus Torvalds: blocked 3 days, mood stressed, intends: Write up the retry numbers, blocked by: Waiting on @ada to review the webhook retry change',
     ]);
     expect(r.lines).not.toContain('PERSON');

@@ -94,7 +94,14 @@ describe('checkin stats on an 80-column terminal', () => {
     const b = figures.open_blockers[0];
     expect(b.person.name).toBe('Linus Torvalds');
     expect(lines[open + 1]).toMatch(new RegExp(`^  █+ ${b.run.days} days since ${shortDay(b.run.since)}$`));
-    expect(lines[open + 2]).toBe('    Linus Torvalds: Waiting on @ada to review the **webhook retry** change');
+    // The blocker's Markdown rendered as `checkin team` renders it: the same line, the same styles (bold, the mention).
+    const blocker = '    Linus Torvalds: Waiting on @ada to review the webhook retry change';
+    expect(lines[open + 2]).toBe(blocker);
+    const team = await screen(['team', '--team', 'Platform'], 80);
+    expect(team.text().split('\n')).toContain(blocker);
+    const styled = (raw: string) => /\x1b\[1mLinus Torvalds.*?change/.exec(raw)?.[0];
+    expect(styled(s.raw)).toMatch(/\x1b\[1mwebhook retry\x1b\[22m/);
+    expect(styled(s.raw)).toBe(styled(team.raw));
     // Names appear only with an open blocker, never beside a count.
     expect(lines.filter((l) => /Ada Lovelace|Grace Hopper|Scribe/.test(l))).toEqual([]);
     expect(Object.keys(figures.days[0]).sort()).toEqual(['absent', 'blocked', 'date', 'filled', 'late', 'missed', 'moods', 'no_mood', 'pending', 'scheduled']);
@@ -148,7 +155,7 @@ describe('checkin stats in the accessible mode', () => {
     for (const w of figures.weeks) expect(text).toContain(`Week of ${shortDay(w.week).slice(4)}: ${w.filled} of ${w.scheduled} scheduled check-ins filled`);
     const b = figures.open_blockers[0];
     expect(text).toContain(
-      `Open blocker, Linus Torvalds, ${b.run.days} days since ${shortDay(b.run.since)}: Waiting on @ada to review the **webhook retry** change`,
+      `Open blocker, Linus Torvalds, ${b.run.days} days since ${shortDay(b.run.since)}: Waiting on @ada to review the webhook retry change`,
     );
   });
 });

@@ -59,7 +59,7 @@ const DATA: WallData = {
     { id: 'g3', title: 'An archived goal', progress: 100, archived: true },
   ] as Goal[],
 };
-const STATES = ['⚠ blocked', '· pending', '✓ filled', '★ did as planned', '○ nothing scheduled'];
+const STATES = ['⚠ blocked', '· pending', '✓ filled', '○ nothing scheduled'];
 
 describe('the wall', () => {
   it('at every width from 40 to 160: no line wider than the terminal, every state whole', () => {
@@ -87,10 +87,24 @@ describe('the wall', () => {
 
   it('at 120 columns: mood, the first intention as plain text, progress and confidence', () => {
     const text = wallLines(view(120), DATA).join('\n');
-    expect(text).toContain('Platform — 2026-11-22  1 blocked · 1 pending · 1 filled · 1 did as planned · 1 nothing scheduled');
-    expect(text).toMatch(/Grace Hopper +★ did as planned +🧐 +Ship the wall/);
+    expect(text).toContain('Platform — 2026-11-22  1 blocked · 1 pending · 2 filled · 1 nothing scheduled');
+    expect(text).toMatch(/Grace Hopper +✓ filled +🧐 +Ship the wall/);
     expect(text).toMatch(/██████░░░░  60% +On track +2026-12-31 +Halve the mobile crash rate/);
     expect(text).toMatch(/ — +— +Write the on-call handbook/);
+  });
+
+  it("a state is one of the five words every face uses: each person's as `checkin team` shows it, the counts as it counts them", () => {
+    const absent = { ...DATA, teams: [{ ...DATA.teams[0]!, members: [...DATA.teams[0]!.members, member('Joan Clarke', 'absent', { absent: true })] }] };
+    const wall = wallLines(view(120), absent).join('\n');
+    const team = teamDayView(view(120), absent.teams);
+    // The head line's counts, and each person's state cell (a filled check-in that says yesterday's plan was done is filled).
+    const counts = (text: string, sep: string) => /2026-11-22 {2}(.*)/.exec(text)![1]!.split(sep);
+    expect(counts(wall, ' · ')).toEqual(counts(team, ', '));
+    expect(counts(wall, ' · ')).toEqual(['1 blocked', '1 pending', '2 filled', '1 absent', '1 nothing scheduled']);
+    const stateOf = (text: string, name: string) => new RegExp(`${name} +(\\S+ [a-z]+(?: [a-z]+)?)`).exec(text)![1];
+    for (const m of absent.teams[0]!.members) expect(stateOf(wall, m.person.name), m.person.name).toBe(stateOf(team, m.person.name));
+    expect(wall).not.toMatch(/did as planned|★/);
+    expect(wallAsLines(absent).join('\n')).not.toMatch(/did as planned/);
   });
 
   it('without a UTF-8 locale: ASCII only, the mood as its word', () => {
@@ -101,9 +115,9 @@ describe('the wall', () => {
     for (const width of [40, 60, 120]) {
       const text = wallLines(view(width, false), DATA).join('\n');
       expect(text, `${width}`).toMatch(/^[\x20-\x7e\n]*$/);
-      for (const s of ['! blocked', '. pending', '+ filled', '* did as planned', 'o nothing scheduled']) expect(text).toContain(s);
+      for (const s of ['! blocked', '. pending', '+ filled', 'o nothing scheduled']) expect(text).toContain(s);
     }
-    expect(wallLines(view(120, false), DATA).join('\n')).toMatch(/Grace Hopper +\* did as planned +focused +Ship the wall/);
+    expect(wallLines(view(120, false), DATA).join('\n')).toMatch(/Grace Hopper +\+ filled +focused +Ship the wall/);
   });
 
   it('the screen: the footer on the last row; a wall taller than the window says how much is left out', () => {
@@ -131,11 +145,11 @@ describe('the wall', () => {
 describe('the wall as lines (the accessible mode)', () => {
   it('one line a person: state and mood in words, the first intention, what blocks them; then the goals', () => {
     expect(wallAsLines(DATA)).toEqual([
-      'Team Platform, 2026-11-22: 1 blocked, 1 pending, 1 filled, 1 did as planned, 1 nothing scheduled',
+      'Team Platform, 2026-11-22: 1 blocked, 1 pending, 2 filled, 1 nothing scheduled',
       '  Linus Torvalds: blocked, mood stressed, intends: Fix the flaky checkout test before the release, blocked by: Waiting on review',
       '  Ada Lovelace: pending',
       '  Margaret Hamilton: filled, mood tired, intends: Triage the mobile crash reports from the weekend',
-      '  Grace Hopper: did as planned, mood focused, intends: Ship the wall',
+      '  Grace Hopper: filled, mood focused, intends: Ship the wall',
       '  Alan Turing: nothing scheduled',
       'Goals (2):',
       '  Goal Halve the mobile crash rate: 60% done, confidence On track, due 2026-12-31',
@@ -193,7 +207,7 @@ describe('colour is never the only carrier of meaning', () => {
       const withColour = wallLines({ ...view(120, unicode), c: colored }, DATA).join('\n');
       expect(withColour).toMatch(SGR);
       expect(withColour.replace(SGR, '')).toBe(wallLines(view(120, unicode), DATA).join('\n'));
-      for (const word of ['blocked', 'pending', 'filled', 'did as planned', 'nothing scheduled']) expect(withColour.replace(SGR, '')).toContain(word);
+      for (const word of ['blocked', 'pending', 'filled', 'nothing scheduled']) expect(withColour.replace(SGR, '')).toContain(word);
     }
   });
 
