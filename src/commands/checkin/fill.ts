@@ -12,36 +12,50 @@ import { fetchOrNull, type Target } from '../../domain/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { project } from '../../api/validate.js';
 import { SUGGESTION } from '../../core/shapes.js';
-import { checkInCommand, type AnswerOptions, type Given } from './given.js';
+import { checkInCommand, type AnswerPlan } from './given.js';
+import { bodyOf } from '../../domain/checkin-plan.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
 
-export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, given: Given, ask: boolean): Promise<void> {
-  if (flags.web) {
-    const c = await fetchOrNull(ctx, target);
-    if (!c) return reportNone(ctx, target, false);
-    const { openInBrowser } = await import('../../ui/browser.js');
-    return openInBrowser(ctx.io, ctx.env, c.url);
+/**
+ * Carries out the plan for the check-in: opens it in the browser, prints or sends the suggestion,
+ * sends what was kept, writes in the editor, sends the answers given, or (nothing given) shows it.
+ */
+export async function fillCheckIn(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
+  switch (plan.act) {
+    case 'web': {
+      const c = await fetchOrNull(ctx, target);
+      if (!c) return reportNone(ctx, target, false);
+      const { openInBrowser } = await import('../../ui/browser.js');
+      return openInBrowser(ctx.io, ctx.env, c.url);
+    }
+    case 'suggest':
+    case 'from-activity':
+      return suggest(ctx, target, plan);
+    case 'resume':
+      if (!plan.editor) return resume(ctx, target, plan);
+      needTerminalForEditor(ctx);
+      return editAndSend(ctx, target, await bodyFor(ctx, target, plan), plan.json, true);
+    case 'edit':
+      needTerminalForEditor(ctx);
+      return editAndSend(ctx, target, await bodyFor(ctx, target, plan), plan.json);
+    case 'send':
+      await sendAndShow(ctx, target, await bodyFor(ctx, target, plan), { keepDraft: plan.words !== 'none', json: plan.json });
+      return;
+    case 'none': {
+      // Nothing to send and nobody asked: show it.
+      const c = await fetchOrNull(ctx, target);
+      if (!c) return reportNone(ctx, target, plan.json);
+      ctx.io.page();
+      await printCheckIn(ctx.io, ctx.now(), c, plan.json);
+    }
   }
-  if (flags.suggest || flags.fromActivity) return suggest(ctx, target, flags, given);
-  if (flags.edit) needTerminalForEditor(ctx);
-  if (flags.resume) return resume(ctx, target, flags, given);
-  if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json);
-  if (!given.none) {
-    await sendAndShow(ctx, target, await given.answers(target), { keepDraft: given.typed, json: flags.json });
-    return;
-  }
-  if (ask && ctx.io.canPrompt && !flags.json) {
-    const { wizard } = await import('./wizard.js');
-    return wizard(ctx, target);
-  }
+}
 
-  // Nothing to send and nobody to ask: show it.
-  const c = await fetchOrNull(ctx, target);
-  if (!c) return reportNone(ctx, target, flags.json);
-  ctx.io.page();
-  await printCheckIn(ctx.io, ctx.now(), c, flags.json);
+/** The PATCH body the plan makes, --team resolved; should that fail, kept words say how to send them with a team named. */
+function bodyFor(ctx: Context, target: Target, plan: AnswerPlan): Promise<CheckInAnswers> {
+  return bodyOf(ctx, plan, `${checkInCommand(target)} --resume -t <team>`);
 }
 
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
@@ -128,11 +142,10 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 }
 
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
-async function resume(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
-  if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json, true);
+async function resume(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
   const { here, elsewhere, busy, known } = await waitingForCheckIn(ctx, target);
   if (here.length === 0) throw noDraft(ctx, target, elsewhere, busy);
-  const extra = await given.answers(target);
+  const extra = await bodyFor(ctx, target, plan);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
   let sentOne = false;
   for (const entry of chosen) {
@@ -146,8 +159,8 @@ async function resume(ctx: Context, target: Target, flags: AnswerOptions, given:
     const [answers, edited] = merged ? [merged, true] : [read.answers, read.edited];
     const body = { ...answers, ...extra };
     const sent = edited
-      ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: flags.json, quiet: true })
-      : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: flags.json, quiet: true });
+      ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: plan.json, quiet: true })
+      : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: plan.json, quiet: true });
     if (!sent) return;
     sentOne = true;
   }
@@ -190,26 +203,22 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
 
 /**
  * --suggest prints the suggestion for *previous* (last intentions, then activities and commits
- * since the last check-in); --from-activity sends it as *previous*, with the other flags' answers.
+ * since the last check-in); --from-activity sends it as *previous*, with the plan's other answers.
  */
-async function suggest(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
-  if (flags.suggest && flags.fromActivity) throw new UsageError('--suggest prints the suggestion, --from-activity sends it: give one');
-  if (flags.fromActivity && flags.previous !== undefined) throw new UsageError('--from-activity fills in previous; leave out --previous');
-  if (flags.fromActivity && (flags.edit || flags.resume))
-    throw new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
+async function suggest(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
   // Typed answers are kept before any request (they go out with the suggestion).
-  const answers = flags.fromActivity ? await given.answers(target) : {};
+  const answers = plan.act === 'from-activity' ? await bodyFor(ctx, target, plan) : {};
   const found = await suggestionFor(ctx, target);
-  if (!found) return reportNone(ctx, target, flags.json);
+  if (!found) return reportNone(ctx, target, plan.json);
   const { text, last, work } = found;
   for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
-  if (flags.suggest) {
-    if (flags.json)
-      return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), flags.json);
+  if (plan.act === 'suggest') {
+    if (plan.json)
+      return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), plan.json);
     if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
     else ctx.io.out(`${text}\n`);
     return;
   }
   if (text === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
-  await sendAndShow(ctx, { ...target, known: found.current }, { ...answers, previous: text }, { keepDraft: given.typed, json: flags.json });
+  await sendAndShow(ctx, { ...target, known: found.current }, { ...answers, previous: text }, { keepDraft: plan.words !== 'none', json: plan.json });
 }
