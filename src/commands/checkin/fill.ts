@@ -19,38 +19,57 @@ import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
 
 /**
- * Carries out the plan for the check-in: opens it in the browser, prints or sends the suggestion,
- * sends what was kept, writes in the editor, sends the answers given, or (nothing given) shows it.
+ * Carries out the plan for the check-in: opens it in the browser, prints the suggestion, shows it
+ * (nothing given), sends what was kept, or makes the one PATCH of the answers given — as they are,
+ * with the suggestion as previous, or as written in the editor.
  */
 export async function fillCheckIn(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
   switch (plan.act) {
-    case 'web': {
-      const c = await fetchOrNull(ctx, target);
-      if (!c) return reportNone(ctx, target, false);
-      const { openInBrowser } = await import('../../ui/browser.js');
-      return openInBrowser(ctx.io, ctx.env, c.url);
-    }
+    case 'web':
+      return openCheckIn(ctx, target);
     case 'suggest':
-    case 'from-activity':
-      return suggest(ctx, target, plan);
+      return printSuggestion(ctx, target, plan.json);
+    case 'none':
+      return showCheckIn(ctx, target, plan.json);
     case 'resume':
       if (!plan.editor) return resume(ctx, target, plan);
-      needTerminalForEditor(ctx);
-      return editAndSend(ctx, target, await bodyFor(ctx, target, plan), plan.json, true);
-    case 'edit':
-      needTerminalForEditor(ctx);
-      return editAndSend(ctx, target, await bodyFor(ctx, target, plan), plan.json);
-    case 'send':
-      await sendAndShow(ctx, target, await bodyFor(ctx, target, plan), { keepDraft: plan.words !== 'none', json: plan.json });
-      return;
-    case 'none': {
-      // Nothing to send and nobody asked: show it.
-      const c = await fetchOrNull(ctx, target);
-      if (!c) return reportNone(ctx, target, plan.json);
-      ctx.io.page();
-      await printCheckIn(ctx.io, ctx.now(), c, plan.json);
-    }
   }
+  if (plan.editor) needTerminalForEditor(ctx);
+  const body = await bodyFor(ctx, target, plan);
+  const request =
+    plan.act === 'from-activity'
+      ? await withSuggestion(ctx, target, body)
+      : plan.editor
+        ? await written(ctx, target, body, plan.act === 'resume')
+        : { target, body };
+  if (!request) return reportNone(ctx, target, plan.json);
+  await sendAndShow(ctx, request.target, request.body, {
+    keepDraft: plan.editor || plan.words !== 'none',
+    ...(request.folds && { folds: request.folds }),
+    json: plan.json,
+  });
+}
+
+/** What one PATCH sends: the check-in (as read, when it was), the body, and the drafts it was written from. */
+interface Request {
+  target: Target;
+  body: CheckInAnswers;
+  folds?: Entry[];
+}
+
+async function openCheckIn(ctx: Context, target: Target): Promise<void> {
+  const c = await fetchOrNull(ctx, target);
+  if (!c) return reportNone(ctx, target, false);
+  const { openInBrowser } = await import('../../ui/browser.js');
+  return openInBrowser(ctx.io, ctx.env, c.url);
+}
+
+/** Nothing to send and nobody asked: the check-in is shown. */
+async function showCheckIn(ctx: Context, target: Target, json: JsonFlag): Promise<void> {
+  const c = await fetchOrNull(ctx, target);
+  if (!c) return reportNone(ctx, target, json);
+  ctx.io.page();
+  await printCheckIn(ctx.io, ctx.now(), c, json);
 }
 
 /** The PATCH body the plan makes, --team resolved; should that fail, kept words say how to send them with a team named. */
@@ -166,9 +185,10 @@ async function resume(ctx: Context, target: Target, plan: AnswerPlan): Promise<v
   }
 }
 
-async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: JsonFlag, fromDrafts = false): Promise<void> {
+/** The answers as written in the editor, starting from the check-in, the drafts kept for it and `given`; undefined when there is no check-in. */
+async function written(ctx: Context, target: Target, given: CheckInAnswers, fromDrafts: boolean): Promise<Request | undefined> {
   const current = await fetchOrNull(ctx, target);
-  if (!current) return reportNone(ctx, target, json);
+  if (!current) return undefined;
   // The drafts kept earlier are where writing starts again (the newest last, so it wins).
   const { here, elsewhere } = await waitingForCheckIn(ctx, target);
   if (fromDrafts && here.length === 0) throw noDraft(ctx, target, elsewhere);
@@ -198,27 +218,26 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
   const edited = await editAnswers(ctx, target, text);
   if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${chosen.length > 0 ? ' (the earlier drafts are still kept)' : ''}`);
   // The check-in as read before the editor opened is what the draft is written over (its base, should the PATCH fail).
-  await sendAndShow(ctx, { ...target, known: current }, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, folds, json });
+  return { target: { ...target, known: current }, body: { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, folds };
 }
 
-/**
- * --suggest prints the suggestion for *previous* (last intentions, then activities and commits
- * since the last check-in); --from-activity sends it as *previous*, with the plan's other answers.
- */
-async function suggest(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
-  // Typed answers are kept before any request (they go out with the suggestion).
-  const answers = plan.act === 'from-activity' ? await bodyFor(ctx, target, plan) : {};
+/** --suggest: the suggestion for *previous* (last intentions, then activities and commits since the last check-in), printed. */
+async function printSuggestion(ctx: Context, target: Target, json: JsonFlag): Promise<void> {
   const found = await suggestionFor(ctx, target);
-  if (!found) return reportNone(ctx, target, plan.json);
+  if (!found) return reportNone(ctx, target, json);
   const { text, last, work } = found;
   for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
-  if (plan.act === 'suggest') {
-    if (plan.json)
-      return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), plan.json);
-    if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
-    else ctx.io.out(`${text}\n`);
-    return;
-  }
-  if (text === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
-  await sendAndShow(ctx, { ...target, known: found.current }, { ...answers, previous: text }, { keepDraft: plan.words !== 'none', json: plan.json });
+  if (json) return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), json);
+  if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
+  else ctx.io.out(`${text}\n`);
+}
+
+/** --from-activity: the suggestion as *previous*, with the other answers given (resolved before any other request); undefined when there is no check-in. */
+async function withSuggestion(ctx: Context, target: Target, answers: CheckInAnswers): Promise<Request | undefined> {
+  const found = await suggestionFor(ctx, target);
+  if (!found) return undefined;
+  for (const note of found.work.notes) ctx.io.err(`note: ${note}\n`);
+  if (found.text === null)
+    throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
+  return { target: { ...target, known: found.current }, body: { ...answers, previous: found.text } };
 }
