@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { guessCheckInKey, resolveCheckInKey, teammateCheckInTarget } from '../../domain/target.js';
 import { UsageError } from '../../errors.js';
 import type { Run } from '../flags.js';
-import { answerOptions, readGiven, type AnswerOptions } from './given.js';
+import { settlePlan } from '../../domain/checkin-plan.js';
+import { answerOptions, readPlan, type AnswerOptions } from './given.js';
 import { fillCheckIn } from './fill.js';
 import { reportNone } from './send.js';
 
@@ -39,9 +40,9 @@ export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheck
 }
 
 export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<void> {
-  const given = await readGiven(ctx, opts, () => (opts.person === undefined ? guessCheckInKey(ctx, opts.key) : undefined), opts.key);
+  const given = await readPlan(ctx, opts, opts.person === undefined ? guessCheckInKey(ctx, opts.key) : undefined, opts.key);
   const target = opts.person === undefined ? await resolveCheckInKey(ctx, opts.key) : await teammateCheckInTarget(ctx, opts.key, opts.person);
-  given.moveTo(target);
-  if (target.absent) return reportNone(ctx, target, opts.json);
-  await fillCheckIn(ctx, target, opts, given, false);
+  const plan = settlePlan(ctx, given, target);
+  if (target.absent) return reportNone(ctx, target, plan.json);
+  await fillCheckIn(ctx, target, plan);
 }

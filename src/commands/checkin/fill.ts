@@ -12,36 +12,69 @@ import { fetchOrNull, type Target } from '../../domain/target.js';
 import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
 import { project } from '../../api/validate.js';
 import { SUGGESTION } from '../../core/shapes.js';
-import { checkInCommand, type AnswerOptions, type Given } from './given.js';
+import { checkInCommand, type AnswerPlan } from './given.js';
+import { bodyOf } from '../../domain/checkin-plan.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
 
-export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, given: Given, ask: boolean): Promise<void> {
-  if (flags.web) {
-    const c = await fetchOrNull(ctx, target);
-    if (!c) return reportNone(ctx, target, false);
-    const { openInBrowser } = await import('../../ui/browser.js');
-    return openInBrowser(ctx.io, ctx.env, c.url);
+/**
+ * Carries out the plan for the check-in: opens it in the browser, prints the suggestion, shows it
+ * (nothing given), sends what was kept, or makes the one PATCH of the answers given — as they are,
+ * with the suggestion as previous, or as written in the editor.
+ */
+export async function fillCheckIn(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
+  switch (plan.act) {
+    case 'web':
+      return openCheckIn(ctx, target);
+    case 'suggest':
+      return printSuggestion(ctx, target, plan.json);
+    case 'none':
+      return showCheckIn(ctx, target, plan.json);
+    case 'resume':
+      if (!plan.editor) return resume(ctx, target, plan);
   }
-  if (flags.suggest || flags.fromActivity) return suggest(ctx, target, flags, given);
-  if (flags.edit) needTerminalForEditor(ctx);
-  if (flags.resume) return resume(ctx, target, flags, given);
-  if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json);
-  if (!given.none) {
-    await sendAndShow(ctx, target, await given.answers(target), { keepDraft: given.typed, json: flags.json });
-    return;
-  }
-  if (ask && ctx.io.canPrompt && !flags.json) {
-    const { wizard } = await import('./wizard.js');
-    return wizard(ctx, target);
-  }
+  if (plan.editor) needTerminalForEditor(ctx);
+  const body = await bodyFor(ctx, target, plan);
+  const request =
+    plan.act === 'from-activity'
+      ? await withSuggestion(ctx, target, body)
+      : plan.editor
+        ? await written(ctx, target, body, plan.act === 'resume')
+        : { target, body };
+  if (!request) return reportNone(ctx, target, plan.json);
+  await sendAndShow(ctx, request.target, request.body, {
+    keepDraft: plan.editor || plan.words !== 'none',
+    ...(request.folds && { folds: request.folds }),
+    json: plan.json,
+  });
+}
 
-  // Nothing to send and nobody to ask: show it.
+/** What one PATCH sends: the check-in (as read, when it was), the body, and the drafts it was written from. */
+interface Request {
+  target: Target;
+  body: CheckInAnswers;
+  folds?: Entry[];
+}
+
+async function openCheckIn(ctx: Context, target: Target): Promise<void> {
   const c = await fetchOrNull(ctx, target);
-  if (!c) return reportNone(ctx, target, flags.json);
+  if (!c) return reportNone(ctx, target, false);
+  const { openInBrowser } = await import('../../ui/browser.js');
+  return openInBrowser(ctx.io, ctx.env, c.url);
+}
+
+/** Nothing to send and nobody asked: the check-in is shown. */
+async function showCheckIn(ctx: Context, target: Target, json: JsonFlag): Promise<void> {
+  const c = await fetchOrNull(ctx, target);
+  if (!c) return reportNone(ctx, target, json);
   ctx.io.page();
-  await printCheckIn(ctx.io, ctx.now(), c, flags.json);
+  await printCheckIn(ctx.io, ctx.now(), c, json);
+}
+
+/** The PATCH body the plan makes, --team resolved; should that fail, kept words say how to send them with a team named. */
+function bodyFor(ctx: Context, target: Target, plan: AnswerPlan): Promise<CheckInAnswers> {
+  return bodyOf(ctx, plan, `${checkInCommand(target)} --resume -t <team>`);
 }
 
 /** The entries waiting for this check-in (this account's, oldest first), however it was addressed (by date or by UUID). */
@@ -128,11 +161,10 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 }
 
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
-async function resume(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
-  if (flags.edit) return editAndSend(ctx, target, await given.answers(target), flags.json, true);
+async function resume(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
   const { here, elsewhere, busy, known } = await waitingForCheckIn(ctx, target);
   if (here.length === 0) throw noDraft(ctx, target, elsewhere, busy);
-  const extra = await given.answers(target);
+  const extra = await bodyFor(ctx, target, plan);
   const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, target.label) : here;
   let sentOne = false;
   for (const entry of chosen) {
@@ -146,16 +178,17 @@ async function resume(ctx: Context, target: Target, flags: AnswerOptions, given:
     const [answers, edited] = merged ? [merged, true] : [read.answers, read.edited];
     const body = { ...answers, ...extra };
     const sent = edited
-      ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: flags.json, quiet: true })
-      : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: flags.json, quiet: true });
+      ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: plan.json, quiet: true })
+      : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: plan.json, quiet: true });
     if (!sent) return;
     sentOne = true;
   }
 }
 
-async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, json: JsonFlag, fromDrafts = false): Promise<void> {
+/** The answers as written in the editor, starting from the check-in, the drafts kept for it and `given`; undefined when there is no check-in. */
+async function written(ctx: Context, target: Target, given: CheckInAnswers, fromDrafts: boolean): Promise<Request | undefined> {
   const current = await fetchOrNull(ctx, target);
-  if (!current) return reportNone(ctx, target, json);
+  if (!current) return undefined;
   // The drafts kept earlier are where writing starts again (the newest last, so it wins).
   const { here, elsewhere } = await waitingForCheckIn(ctx, target);
   if (fromDrafts && here.length === 0) throw noDraft(ctx, target, elsewhere);
@@ -185,31 +218,26 @@ async function editAndSend(ctx: Context, target: Target, given: CheckInAnswers, 
   const edited = await editAnswers(ctx, target, text);
   if (!edited) throw new CancelledError(`Nothing was written; the check-in was not sent${chosen.length > 0 ? ' (the earlier drafts are still kept)' : ''}`);
   // The check-in as read before the editor opened is what the draft is written over (its base, should the PATCH fail).
-  await sendAndShow(ctx, { ...target, known: current }, { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, { keepDraft: true, folds, json });
+  return { target: { ...target, known: current }, body: { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, folds };
 }
 
-/**
- * --suggest prints the suggestion for *previous* (last intentions, then activities and commits
- * since the last check-in); --from-activity sends it as *previous*, with the other flags' answers.
- */
-async function suggest(ctx: Context, target: Target, flags: AnswerOptions, given: Given): Promise<void> {
-  if (flags.suggest && flags.fromActivity) throw new UsageError('--suggest prints the suggestion, --from-activity sends it: give one');
-  if (flags.fromActivity && flags.previous !== undefined) throw new UsageError('--from-activity fills in previous; leave out --previous');
-  if (flags.fromActivity && (flags.edit || flags.resume))
-    throw new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
-  // Typed answers are kept before any request (they go out with the suggestion).
-  const answers = flags.fromActivity ? await given.answers(target) : {};
+/** --suggest: the suggestion for *previous* (last intentions, then activities and commits since the last check-in), printed. */
+async function printSuggestion(ctx: Context, target: Target, json: JsonFlag): Promise<void> {
   const found = await suggestionFor(ctx, target);
-  if (!found) return reportNone(ctx, target, flags.json);
+  if (!found) return reportNone(ctx, target, json);
   const { text, last, work } = found;
   for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
-  if (flags.suggest) {
-    if (flags.json)
-      return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), flags.json);
-    if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
-    else ctx.io.out(`${text}\n`);
-    return;
-  }
-  if (text === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
-  await sendAndShow(ctx, { ...target, known: found.current }, { ...answers, previous: text }, { keepDraft: given.typed, json: flags.json });
+  if (json) return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), json);
+  if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
+  else ctx.io.out(`${text}\n`);
+}
+
+/** --from-activity: the suggestion as *previous*, with the other answers given (resolved before any other request); undefined when there is no check-in. */
+async function withSuggestion(ctx: Context, target: Target, answers: CheckInAnswers): Promise<Request | undefined> {
+  const found = await suggestionFor(ctx, target);
+  if (!found) return undefined;
+  for (const note of found.work.notes) ctx.io.err(`note: ${note}\n`);
+  if (found.text === null)
+    throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
+  return { target: { ...target, known: found.current }, body: { ...answers, previous: found.text } };
 }

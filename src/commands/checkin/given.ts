@@ -1,5 +1,5 @@
 // The answer options shared by `today` and `checkin <key>`, and what they give, read once into the
-// PATCH body: flags, `-` for standard input, --from-file.
+// check-in's plan (domain/checkin-plan.ts): flags, `-` for standard input, --from-file.
 
 import { readFileSync } from 'node:fs';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
@@ -7,9 +7,9 @@ import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ANSWER_FIELDS, isEmptyAnswers, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../../core/checkin-answers.js';
 import { UsageError, withHint } from '../../errors.js';
-import { resolveTeams } from '../../domain/account.js';
+import { isEmptyPlan, keepPlan, type CheckInPlan } from '../../domain/checkin-plan.js';
 import { todayGuess } from '../../domain/days.js';
-import { keep, retarget, type DraftTarget } from '../../domain/outbox.js';
+import { keep } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect, joinLines, keptLine, noPipeWithResume } from '../flags.js';
@@ -53,106 +53,106 @@ export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: 
     .option('--from-activity', 'fill in previous with that suggestion, without questions');
 }
 
+/** What the command does with the plan (the first that applies, in this order). */
+export type Act = 'web' | 'suggest' | 'from-activity' | 'resume' | 'edit' | 'send' | 'none';
+
 /**
- * What the answer options give, read once: the answers (with --team still as given), whether any
- * came from standard input or a file (`typed`), and `at`, which completes them for the check-in
- * once it is known.
+ * What the answer options give, read once: the check-in plan (answers, teams, words kept), what to
+ * do with it, whether in the editor (-e), and how to print it. Plain data: the command carries it
+ * out, asking only for what it lacks.
  */
-export interface Given {
-  /** Words were given — as flags, on standard input or in a file — and are kept in the outbox. */
-  typed: boolean;
-  /** No answer was given at all. */
-  none: boolean;
-  /** This run's kept entry follows the check-in once it is known (no other draft is touched). */
-  moveTo(target: Target): void;
-  /** The answers to send, --team resolved (a request for names not cached). */
-  answers(target: Target): Promise<CheckInAnswers>;
+export interface AnswerPlan extends CheckInPlan {
+  act: Act;
+  editor: boolean;
+  json?: JsonFlag;
+}
+
+/** What standard input and --from-file held, read once by `readPlan`. */
+export interface ReadInput {
+  stdin?: string;
+  file?: string;
+}
+
+/** The plan `planOf` reads, with the notes to print and a refusal to throw once its words are kept. */
+export interface Planned {
+  plan: AnswerPlan;
+  notes: string[];
+  problem?: unknown;
 }
 
 /**
  * Reads the answer options once, before any request: flags, `-` (standard input, read once) and
  * --from-file. What was typed is kept as one outbox entry for the check-in as far as it is known
- * without a request (`guess`: today in the cached or machine's zone, a date, a UUID; `asGiven` for
- * `last`) before anything that can fail: reading it as a template, the mood, resolving team names.
+ * without a request (`guessed`: today in the cached or machine's zone, a date, a UUID; `asGiven`
+ * for `last`) before anything that can fail: reading it as a template, the mood, resolving team names.
  */
-export async function readGiven(ctx: Context, flags: AnswerOptions, guess: () => Target | undefined, asGiven?: string): Promise<Given> {
+export async function readPlan(ctx: Context, flags: AnswerOptions, guessed: Target | undefined, asGiven?: string): Promise<AnswerPlan> {
+  const stdinUsers = refuseContradictions(flags);
+  const early = guessed ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase() } : undefined);
+  const resume = early && checkInCommand(early);
+  const at = early && ({ kind: 'check-in', key: early.key } as const);
+  // Today in the machine's zone, the person's not known yet: said in the entry, sent for the person's date when it was typed.
+  const dayGuessed = guessed?.today === true && todayGuess(ctx).guessed;
+  // --resume sends what was kept: nothing is read to be added to it.
+  if (flags.resume) noPipeWithResume(`${resume ?? 'checkin today'} --resume`, stdinUsers.length > 0);
+  const stdin = stdinUsers.length > 0 ? await ctx.io.readStdin() : undefined;
+  let planned: Planned;
+  try {
+    planned = planOf(flags, {
+      ...(stdin !== undefined && { stdin }),
+      ...(flags.fromFile !== undefined && flags.fromFile !== '-' && { file: readFile(flags.fromFile) }),
+    });
+  } catch (err) {
+    // Whatever fails from here on leaves what was piped on disk first.
+    if (stdin !== undefined && stdin.trim() !== '' && at) {
+      const field = stdinUsers[0]!;
+      keep(
+        ctx,
+        at,
+        field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } },
+        'piped',
+        undefined,
+        dayGuessed,
+      );
+    }
+    throw flags.fromFile === '-' && stdin?.trim() && resume && err instanceof UsageError && err.hints.length === 0
+      ? withHint(err, keptLine(`${resume} --resume -e`))
+      : err;
+  }
+  for (const note of planned.notes) ctx.io.err(`note: ${note}\n`);
+  const plan = keepPlan(ctx, planned.plan, at, dayGuessed);
+  if (planned.problem) throw planned.problem;
+  return plan;
+}
+
+/** Options that contradict each other, refused before anything is read; the answer options that read standard input. */
+export function refuseContradictions(flags: AnswerOptions): StdinField[] {
   const stdinUsers = STDIN_FIELDS.filter((k) => flags[k] === '-');
   if (stdinUsers.length > 1) throw new UsageError('Only one option can read standard input ("-")');
   if (flags.done && flags.notDone) throw new UsageError('--done and --not-done contradict each other; give one');
   if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
-  const guessed = guess() ?? (asGiven !== undefined ? { key: asGiven.trim().toLowerCase() } : undefined);
-  const early = guessed && { key: guessed.key, resumeCommand: checkInCommand(guessed) };
-  const earlyTarget = early && ({ kind: 'check-in', key: early.key } as const);
-  // Today in the machine's zone, the person's not known yet: said in the entry, sent for the person's date when it was typed.
-  const dayGuessed = early?.resumeCommand === 'checkin today' && todayGuess(ctx).guessed;
-  // --resume sends what was kept: nothing is read to be added to it.
-  if (flags.resume) {
-    noPipeWithResume(`${early?.resumeCommand ?? 'checkin today'} --resume`, stdinUsers.length > 0);
-    const read = await fromFlags(ctx, flags);
-    if (read.badMood) throw read.badMood;
-    return complete(ctx, flags, { ...read, typed: false, piped: false }, undefined);
-  }
-  const stdin = stdinUsers.length > 0 ? await ctx.io.readStdin() : undefined;
-  // Whatever fails from here on leaves what was piped on disk first.
-  const keepRaw = () => {
-    if (stdin === undefined || stdin.trim() === '' || !earlyTarget) return;
-    const field = stdinUsers[0]!;
-    keep(
-      ctx,
-      earlyTarget,
-      field === 'fromFile' ? { kind: 'text', text: stdin } : { kind: 'answers', answers: { [field]: stdin.replace(/\s+$/, '') } },
-      'piped',
-      undefined,
-      dayGuessed,
-    );
-  };
-  let read: Read;
-  try {
-    read = await fromFlags(ctx, flags, stdin);
-  } catch (err) {
-    keepRaw();
-    throw flags.fromFile === '-' && stdin?.trim() && early && err instanceof UsageError && err.hints.length === 0
-      ? withHint(err, keptLine(`${early.resumeCommand} --resume -e`))
-      : err;
-  }
-  if (read.typed && earlyTarget) keep(ctx, earlyTarget, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag', undefined, dayGuessed);
-  if (read.badMood) throw read.badMood;
-  return complete(ctx, flags, read, earlyTarget);
+  return stdinUsers;
 }
 
 const STDIN_FIELDS = [...SECTIONS.map((s) => s.field), 'fromFile'] as const;
+type StdinField = (typeof STDIN_FIELDS)[number];
 
-function complete(ctx: Context, flags: AnswerOptions, read: Read, early: DraftTarget | undefined): Given {
-  const teams = flags.team ?? [];
-  return {
-    typed: read.typed,
-    none: isEmptyAnswers(read.answers) && teams.length === 0,
-    moveTo(target) {
-      const here = { kind: 'check-in', key: target.key } as const;
-      if (early) retarget(ctx, early, here, { settled: !todayGuess(ctx).guessed });
-      // Nothing kept yet (a key that took a request to know): kept now, before anything else is asked.
-      else if (read.typed) keep(ctx, here, { kind: 'answers', answers: read.answers }, read.piped ? 'piped' : 'flag');
-    },
-    async answers(target) {
-      if (teams.length === 0) return read.answers;
-      try {
-        return { ...read.answers, team_ids: await resolveTeams(ctx, teams) };
-      } catch (err) {
-        throw read.typed ? withHint(err, keptLine(`${checkInCommand(target)} --resume -t <team>`)) : err;
-      }
-    },
-  };
-}
-
-/** The answers the text flags, --mood, --done, --not-done and --from-file give (`stdin`: what standard input held, read once); a mood that cannot be read is `badMood`, thrown once the words are kept. */
-async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Promise<Read> {
-  let typed = false;
+/**
+ * The plan the answer options give (`input`: what standard input and --from-file held): the
+ * answers of the text flags, --from-file, --mood, --done and --not-done; --team as given; whether
+ * words were typed; and what to do. Answers that cannot be read throw; a mood that cannot be read,
+ * or options that do not go together, are `problem`, thrown once the words are kept. Nothing is read
+ * or written here.
+ */
+export function planOf(flags: AnswerOptions, input: ReadInput = {}): Planned {
+  const notes: string[] = [];
+  let piped = false;
   /** Flags whose `-` found standard input empty: left out, never sent as an empty answer. */
   const emptyPipe: string[] = [];
   const readValue = (v: string | undefined, flag: string): string | undefined => {
     if (v !== '-') return v;
-    typed = true;
-    const text = (stdin ?? '').replace(/\s+$/, '');
+    piped = true;
+    const text = (input.stdin ?? '').replace(/\s+$/, '');
     // An empty pipe (a command that printed nothing, Ctrl-D at once) would wipe the answer: it is left out.
     if (text.trim() === '') {
       emptyPipe.push(flag);
@@ -162,18 +162,9 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
   };
   let answers: CheckInAnswers = {};
   if (flags.fromFile !== undefined) {
-    typed = true;
-    let text: string;
+    piped = true;
     const name = flags.fromFile === '-' ? 'Standard input' : flags.fromFile;
-    if (flags.fromFile === '-') text = stdin ?? '';
-    else {
-      try {
-        text = readFileSync(flags.fromFile, 'utf8');
-      } catch (err) {
-        throw new UsageError(`Cannot read ${flags.fromFile}: ${whyUnreadable(err as NodeJS.ErrnoException)}`);
-      }
-    }
-    const read = readTemplate(text);
+    const read = readTemplate((flags.fromFile === '-' ? input.stdin : input.file) ?? '');
     if (read.problems.length > 0) throw new UsageError(`${name}: ${read.problems.slice(0, 3).join('; ')}`);
     answers = read.answers;
     if (isEmptyAnswers(answers)) throw new UsageError(`${name} has no ${orList(SECTIONS.map((s) => `## ${s.title}`))} section and no Mood: line`);
@@ -191,26 +182,57 @@ async function fromFlags(ctx: Context, flags: AnswerOptions, stdin?: string): Pr
       throw new UsageError(`Nothing came on standard input for ${flag}; nothing was sent`, `To say there is nothing, give it as an empty value: ${flag} "".`);
     }
     // The other answers go; the empty one is left as it was on the service, and said.
-    ctx.io.err(`note: nothing came on standard input for ${emptyPipe.join(', ')}: left as it was; the other answers are sent.\n`);
+    notes.push(`nothing came on standard input for ${emptyPipe.join(', ')}: left as it was; the other answers are sent.`);
   }
-  let badMood: unknown;
+  let problem: unknown;
   try {
     if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
   } catch (err) {
-    badMood = err;
+    problem = err;
   }
   // Words given as flags are typed words too: kept like piped ones (a mood or --done alone are not words).
-  const piped = typed;
-  if (given.some((v) => v !== undefined && v.trim() !== '')) typed = true;
-  return { answers, typed, piped, badMood };
+  const typed = given.some((v) => v !== undefined && v.trim() !== '');
+  const words = flags.resume ? 'none' : piped ? 'piped' : typed ? 'typed' : 'none';
+  const plan: AnswerPlan = {
+    answers,
+    teams: flags.team ?? [],
+    words,
+    act: 'none',
+    editor: Boolean(flags.edit),
+    ...(flags.json !== undefined && { json: flags.json }),
+  };
+  plan.act = actOf(flags, plan);
+  problem ??= refusedWith(flags);
+  return { plan, notes, ...(problem !== undefined && { problem }) };
 }
 
-/** What the answer options gave: the answers, whether they hold words to keep (`typed`), and whether those came from stdin or a file (`piped`). */
-interface Read {
-  answers: CheckInAnswers;
-  typed: boolean;
-  piped: boolean;
-  badMood?: unknown;
+/** What the command does: the first that applies. */
+function actOf(flags: AnswerOptions, plan: CheckInPlan): Act {
+  if (flags.web) return 'web';
+  if (flags.suggest) return 'suggest';
+  if (flags.fromActivity) return 'from-activity';
+  if (flags.resume) return 'resume';
+  if (flags.edit) return 'edit';
+  return isEmptyPlan(plan) ? 'none' : 'send';
+}
+
+/** The suggestion's options that do not go together (the browser is opened whatever else was given). */
+function refusedWith(flags: AnswerOptions): UsageError | undefined {
+  if (flags.web) return undefined;
+  if (flags.suggest && flags.fromActivity) return new UsageError('--suggest prints the suggestion, --from-activity sends it: give one');
+  if (flags.fromActivity && flags.previous !== undefined) return new UsageError('--from-activity fills in previous; leave out --previous');
+  if (flags.fromActivity && (flags.edit || flags.resume))
+    return new UsageError('--from-activity sends without questions; it does not go with --edit or --resume');
+  return undefined;
+}
+
+/** A file --from-file names, read whole. */
+function readFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${path}: ${whyUnreadable(err as NodeJS.ErrnoException)}`);
+  }
 }
 
 /** A field's long flag as its help names it: `--previous`. */

@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { zoneHelp } from '../../domain/days.js';
 import { guessCheckInKey, todayTarget } from '../../domain/target.js';
 import type { Run } from '../flags.js';
-import { answerOptions, readGiven, type AnswerOptions } from './given.js';
+import { settlePlan } from '../../domain/checkin-plan.js';
+import { answerOptions, readPlan, type AnswerOptions } from './given.js';
 import { fillCheckIn } from './fill.js';
 
 export type TodayOptions = AnswerOptions;
@@ -21,8 +22,13 @@ export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
 }
 
 export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> {
-  const given = await readGiven(ctx, opts, () => guessCheckInKey(ctx, undefined));
+  const given = await readPlan(ctx, opts, guessCheckInKey(ctx, undefined));
   const target = await todayTarget(ctx);
-  given.moveTo(target);
-  await fillCheckIn(ctx, target, opts, given, true);
+  const plan = settlePlan(ctx, given, target);
+  // Nothing given, and a person at the terminal: the questions ask for all of it.
+  if (plan.act === 'none' && ctx.io.canPrompt && !plan.json) {
+    const { wizard } = await import('./wizard.js');
+    return wizard(ctx, target);
+  }
+  await fillCheckIn(ctx, target, plan);
 }
