@@ -5,6 +5,7 @@
 //    `npx vitest run test/x.test.ts` after an edit under src/ would otherwise test the old build,
 //    so a missing or stale build is rebuilt (`npm run build`, whatever the build's layout). Stale:
 //    a file under src/ or scripts/, or package.json or its lock, newer than everything in dist/.
+//    A run of test/unit alone (vitest.unit.config.ts, `npm run test:unit`) runs no built code: no build.
 //
 // 2. Nothing left behind. The run gets a temp folder of its own as TMPDIR (test workers and every
 //    process they start inherit it; cleanEnv() gives each home a folder of its own inside it, whose
@@ -15,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { ROOT } from './helpers/cli.js';
 
 /**
@@ -86,8 +88,8 @@ function removeAll(dir: string): void {
   }
 }
 
-export default function setup(): () => void {
-  ensureBuilt();
+export default function setup(project: TestProject): () => void {
+  if (!project.config.include.every((glob) => glob.startsWith('test/unit/'))) ensureBuilt();
   const runDir = mkdtempSync(join(tmpdir(), 'checkin-test-run-'));
   for (const key of ['TMPDIR', 'TMP', 'TEMP']) process.env[key] = runDir;
   // No checkin a test starts, with whatever environment it is given, touches the keychain of whoever runs the suite.

@@ -4,16 +4,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvCell } from '../../src/ui/report-formats.js';
 import { sanitize } from '../../src/ui/sanitize.js';
+import { anyCodePoint } from './arbitraries.js';
 
-/** RFC 4180: one cell back from its CSV form. */
+/** RFC 4180: one cell back from its CSV form (expect() only where it fails: it costs more than the rest of a generated run). */
 function unquote(cell: string): string {
   if (!cell.startsWith('"')) {
-    expect(cell).not.toMatch(/[",\r\n]/);
+    if (/[",\r\n]/.test(cell)) expect(cell).not.toMatch(/[",\r\n]/);
     return cell;
   }
-  expect(cell.endsWith('"')).toBe(true);
+  if (!cell.endsWith('"')) expect(cell.endsWith('"')).toBe(true);
   const inner = cell.slice(1, -1);
-  expect(inner.replace(/""/g, '')).not.toContain('"');
+  if (inner.replace(/""/g, '').includes('"')) expect(inner.replace(/""/g, '')).not.toContain('"');
   return inner.replace(/""/g, '"');
 }
 
@@ -48,7 +49,7 @@ const tricky = fc.constantFrom(
   'SUM(A1)',
   'x',
 );
-const cellText = fc.array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 8 }).map((parts) => parts.join(''));
+const cellText = fc.array(fc.oneof(tricky, fc.string({ unit: anyCodePoint, maxLength: 4 })), { maxLength: 8 }).map((parts) => parts.join(''));
 
 describe('csvCell', () => {
   it('never leaves a formula for a spreadsheet, and one leading apostrophe less gives the sanitised text back', () => {
@@ -56,8 +57,9 @@ describe('csvCell', () => {
       fc.property(cellText, (text) => {
         const cell = unquote(csvCell(text));
         const defused = cell.startsWith("'");
-        expect(defused ? cell.slice(1) : cell).toBe(sanitize(text));
-        if (!defused) expect(looksLikeFormula(cell)).toBe(false);
+        const back = defused ? cell.slice(1) : cell;
+        if (back !== sanitize(text)) expect(back).toBe(sanitize(text));
+        if (!defused && looksLikeFormula(cell)) expect(looksLikeFormula(cell), cell).toBe(false);
       }),
       { numRuns: 5000 },
     );

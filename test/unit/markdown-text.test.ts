@@ -18,7 +18,9 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 /** The text of rendered HTML that should hold no element but the ones named: its tags checked, its entities read. */
 function textOf(html: string, allowed: string[]): string {
   const tags = [...html.matchAll(/<\/?([a-zA-Z][\w-]*)[^>]*>/g)].map((m) => m[0]);
-  for (const tag of tags) expect(allowed.map((t) => [`<${t}>`, `</${t}>`]).flat(), html).toContain(tag);
+  const ok = allowed.map((t) => [`<${t}>`, `</${t}>`]).flat();
+  // expect() only for a tag that fails: 4000 generated runs, where each expect() costs more than the rendering.
+  for (const tag of tags) if (!ok.includes(tag)) expect(ok, html).toContain(tag);
   return html.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
 }
 /** Markdown's own blanks at the ends of a line are not text (spaces and tabs; tabs are gone after sanitizeLine). */
@@ -84,10 +86,10 @@ describe('markdownText', () => {
       fc.assert(
         fc.property(field, (value) => {
           const text = trimmed(sanitizeLine(value));
-          const heading = render(`## ${markdownText(value)}\n`);
-          expect(textOf(heading, ['h2']).trim()).toBe(text.trim());
-          const line = render(`Seen: ${markdownText(value)} (done)\n`);
-          expect(textOf(line, ['p']).trim()).toBe(`Seen: ${sanitizeLine(value)} (done)`);
+          const heading = textOf(render(`## ${markdownText(value)}\n`), ['h2']).trim();
+          if (heading !== text.trim()) expect(heading).toBe(text.trim());
+          const line = textOf(render(`Seen: ${markdownText(value)} (done)\n`), ['p']).trim();
+          if (line !== `Seen: ${sanitizeLine(value)} (done)`) expect(line).toBe(`Seen: ${sanitizeLine(value)} (done)`);
         }),
         { numRuns: 2000 },
       );
