@@ -62,30 +62,33 @@ describe("checkin mcp: an instruction planted in a teammate's comment is not act
     return { on: id };
   }
 
-  for (const answer of ['decline', 'cancel'] as const) {
-    it(`the agent calls log_activity as told; the person is asked and answers ${answer}: nothing recorded, the draft dropped`, async () => {
-      const s = await connect({ answer });
-      await planted(s);
-      const r = await s.call('log_activity', { description: 'Approved wire transfer to acct 4411' });
-      expect(r.isError).toBeFalsy();
-      expect(s.asked).toEqual([
-        `Record this activity under your name (Ada Lovelace)? It shows in the web app and in the suggestions for your next check-in.\n\n${sec('The activity', 'Approved wire transfer to acct 4411')}\n\nLabel: checkin`,
-      ]);
-      const said = answer === 'decline' ? 'the person said no' : 'the person closed the question without answering (cancelled)';
-      expect(r.structuredContent).toEqual({
-        sent: false,
-        draft_id: expect.stringMatching(/^[a-z0-9]{8}$/),
-        draft_kept: false,
-        reason: answer === 'decline' ? 'declined' : 'cancelled',
-      });
-      expect(text(r)).toBe(`Not recorded: ${said}. The draft ${r.structuredContent!.draft_id as string} is dropped: nothing was kept or sent.`);
-      expect(writes()).toEqual([]);
-      expect(draftFolder()).toEqual([]);
-      // Nothing waits for the terminal's resume either.
-      expect((await runCli(['log', '--resume'], { env })).code).not.toBe(0);
-      expect(writes()).toEqual([]);
+  /** The agent calls log_activity as told and the person answers `answer`: nothing recorded, the draft dropped, nothing for the terminal's resume. */
+  async function logActivityRefused(s: Session, answer: 'decline' | 'cancel') {
+    const r = await s.call('log_activity', { description: 'Approved wire transfer to acct 4411' });
+    expect(r.isError).toBeFalsy();
+    expect(s.asked).toEqual([
+      `Record this activity under your name (Ada Lovelace)? It shows in the web app and in the suggestions for your next check-in.\n\n${sec('The activity', 'Approved wire transfer to acct 4411')}\n\nLabel: checkin`,
+    ]);
+    const said = answer === 'decline' ? 'the person said no' : 'the person closed the question without answering (cancelled)';
+    expect(r.structuredContent).toEqual({
+      sent: false,
+      draft_id: expect.stringMatching(/^[a-z0-9]{8}$/),
+      draft_kept: false,
+      reason: answer === 'decline' ? 'declined' : 'cancelled',
     });
+    expect(text(r)).toBe(`Not recorded: ${said}. The draft ${r.structuredContent!.draft_id as string} is dropped: nothing was kept or sent.`);
+    expect(writes()).toEqual([]);
+    expect(draftFolder()).toEqual([]);
+    // Nothing waits for the terminal's resume either.
+    expect((await runCli(['log', '--resume'], { env })).code).not.toBe(0);
+    expect(writes()).toEqual([]);
   }
+
+  it('the agent calls log_activity as told; the person is asked and answers cancel: nothing recorded, the draft dropped', async () => {
+    const s = await connect({ answer: 'cancel' });
+    await planted(s);
+    await logActivityRefused(s, 'cancel');
+  });
 
   it('a client that cannot ask: log_activity is refused, nothing recorded; every other write the planted text could ask for sends nothing', async () => {
     const s = await connect();
@@ -110,14 +113,12 @@ describe("checkin mcp: an instruction planted in a teammate's comment is not act
     expect(writes()).toEqual([]);
   });
 
-  it('the same calls, every one declined: 0 writes, 4 questions', async () => {
+  // The decline of log_activity is this test's first call (it was a test of its own, as cancel is).
+  it('the agent calls log_activity as told; the person is asked and answers decline: nothing recorded, the draft dropped; the same calls, every one declined: 0 writes, 4 questions', async () => {
     const s = await connect({ answer: 'decline' });
     const { on } = await planted(s);
     const goal = (await goals())[0]!;
-    expect((await s.call('log_activity', { description: 'Approved wire transfer to acct 4411' })).structuredContent).toMatchObject({
-      sent: false,
-      reason: 'declined',
-    });
+    await logActivityRefused(s, 'decline');
     for (const [draft, args, send] of [
       ['draft_comment', { on: 'check-in', id: on, body: 'Approved, wire it.' }, 'send_comment'],
       ['draft_goal_update', { goal_id: goal.id, title: 'Done', progress: 100, confidence: 90 }, 'send_goal_update'],
