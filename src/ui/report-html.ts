@@ -5,12 +5,13 @@
 // style block allowed by its hash, not 'unsafe-inline'). Every name, answer, mood and date is
 // sanitised and escaped; a link is kept only when it is http(s), and it is a link to follow, never
 // something the page loads. Readable on a phone (one column), on a desktop (charts side by side)
-// and printed (no backgrounds needed, each person on a new page). Drawn by hand: a few rects and
+// and printed (no backgrounds needed, each person on a new page). The day charts keep their size —
+// a label under every day, at 12 px — and scroll sideways where the screen is narrower. Drawn by hand: a few rects and
 // texts per chart, tested in a real browser; a charting package would bring a script, which the
 // page must not have.
 import { MOODS } from '../api/types.js';
 import { SECTIONS } from '../core/checkin-answers.js';
-import { shortDay, weekdayWord } from '../core/dayname.js';
+import { shortDay } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
 import type { DayCell, OpenBlocker, Streaks, TeamDayTally, WeekTally } from '../core/stats.js';
 import { weekStart } from '../core/keys.js';
@@ -158,16 +159,39 @@ export function calendarSvg(cells: DayCell[], since: string, until: string): str
   return parts.join('');
 }
 
-/** Mood over the days: a row a mood chosen (its word and emoji), a dot a day it was chosen; days without one are gaps. */
+/** The width each day has in the day charts: its two-line label fits under it at the charts' own size (never scaled). */
+const DAY_STEP = 26;
+/** The day labels' lines, in px: the weekday and the day of the month; the month's name below where one begins. */
+const LABEL_LINE = 13;
+const LABEL_HEIGHT = 3 * LABEL_LINE + 4;
+
+/**
+ * Under each day of a chart, centred on `x(i)` from `y`: its weekday ("Mo") over its day of the month
+ * ("26") — and the month's name under the first day and under each 1st. A day's words are its own
+ * element (class day-label), its title the whole date.
+ */
+function dayLabels(dates: string[], x: (i: number) => number, y: number): string {
+  return dates
+    .map((date, i) => {
+      const [weekday, day, month] = shortDay(date).split(' ') as [string, string, string];
+      const cx = x(i);
+      const head = i === 0 || day === '1' ? `<text class="axis month" x="${cx}" y="${y + 2 * LABEL_LINE + 2}" text-anchor="middle">${esc(month)}</text>` : '';
+      return `<text class="axis day-label" x="${cx}" y="${y}" text-anchor="middle"><title>${esc(shortDay(date))}</title><tspan x="${cx}">${esc(weekday.slice(0, 2))}</tspan><tspan x="${cx}" dy="${LABEL_LINE}">${esc(day)}</tspan></text>${head}`;
+    })
+    .join('');
+}
+
+/** Mood over the days: a row a mood chosen (its word and emoji), a dot a day it was chosen; days without one are gaps. Every day labelled. */
 export function moodSvg(cells: DayCell[]): string {
   const moods = [...new Set(cells.filter((c) => c.state === 'filled' && c.mood).map((c) => c.mood!))];
   if (moods.length === 0) return '<p class="empty">No mood chosen in this period.</p>';
   const rowH = 20;
   const left = 110;
-  const step = Math.max(6, Math.min(22, Math.floor(420 / Math.max(1, cells.length))));
+  const step = DAY_STEP;
   const top = 6;
   const width = left + cells.length * step + 10;
-  const height = top + moods.length * rowH + 18;
+  const plot = top + moods.length * rowH;
+  const height = plot + LABEL_HEIGHT + 10;
   const parts = [
     `<svg class="mood" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="mood-t"><title id="mood-t">Mood over the days</title>`,
   ];
@@ -177,13 +201,18 @@ export function moodSvg(cells: DayCell[]): string {
       `<text class="axis" x="0" y="${top + i * rowH + 14}">${emoji}${esc(m)}</text><line class="grid" x1="${left}" x2="${width - 6}" y1="${top + i * rowH + 10}" y2="${top + i * rowH + 10}"/>`,
     );
   });
+  const x = (i: number) => left + i * step + step / 2;
+  parts.push(
+    dayLabels(
+      cells.map((c) => c.date),
+      x,
+      plot + 16,
+    ),
+  );
   cells.forEach((c, i) => {
-    const x = left + i * step + step / 2;
-    if ((i === 0 && cells.length < 7) || (weekdayWord(c.date) === 'Mon' && cells.length - i >= 3))
-      parts.push(`<text class="axis small" x="${x - 4}" y="${height - 4}">${esc(shortDay(c.date).slice(4))}</text>`);
     if (c.state !== 'filled' || !c.mood) return;
     const y = top + moods.indexOf(c.mood) * rowH + 10;
-    parts.push(`<circle cx="${x}" cy="${y}" r="5"><title>${esc(`${shortDay(c.date)}: ${c.mood}`)}</title></circle>`);
+    parts.push(`<circle cx="${x(i)}" cy="${y}" r="5"><title>${esc(`${shortDay(c.date)}: ${c.mood}`)}</title></circle>`);
   });
   parts.push('</svg>');
   return parts.join('');
@@ -219,19 +248,20 @@ export function blockersSvg(weekList: WeekTally[], open: OpenBlocker[]): string 
   return parts.join('');
 }
 
-/** A team's days: a bar a day, how many filled of those scheduled (the rest in grey), the numbers in each title. */
+/** A team's days: a bar a day, how many filled of those scheduled (the rest in grey), the numbers in each title. Every day labelled. */
 export function teamDaysSvg(days: TeamDayTally[]): string {
   const top = Math.max(1, ...days.map((d) => d.scheduled));
-  const step = Math.max(8, Math.min(24, Math.floor(640 / Math.max(1, days.length))));
+  const step = DAY_STEP;
+  const left = 30;
   const h = 80;
-  const width = 30 + days.length * step;
-  const height = h + 20;
+  const width = left + days.length * step;
+  const height = h + LABEL_HEIGHT + 10;
   const parts = [
     `<svg class="team" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="team-t"><title id="team-t">How many filled each day, of those scheduled</title>`,
   ];
   parts.push(`<text class="axis" x="0" y="10">${top}</text><text class="axis" x="0" y="${h}">0</text>`);
   days.forEach((d, i) => {
-    const x = 30 + i * step;
+    const x = left + i * step + 3;
     const sh = (d.scheduled / top) * (h - 4);
     const fh = (d.filled / top) * (h - 4);
     const words =
@@ -239,10 +269,16 @@ export function teamDaysSvg(days: TeamDayTally[]): string {
         ? `${shortDay(d.date)}: nothing scheduled`
         : `${shortDay(d.date)}: ${d.filled} of ${d.scheduled} filled${d.blocked ? `, ${d.blocked} blocked` : ''}`;
     parts.push(
-      `<g><title>${esc(words)}</title><rect class="sched" x="${x}" y="${h - sh}" width="${step - 2}" height="${sh}"/><rect class="fill" x="${x}" y="${h - fh}" width="${step - 2}" height="${fh}"/></g>`,
+      `<g><title>${esc(words)}</title><rect class="sched" x="${x}" y="${h - sh}" width="${step - 6}" height="${sh}"/><rect class="fill" x="${x}" y="${h - fh}" width="${step - 6}" height="${fh}"/></g>`,
     );
-    if (weekdayWord(d.date) === 'Mon') parts.push(`<text class="axis small" x="${x}" y="${h + 14}">${esc(shortDay(d.date).slice(4))}</text>`);
   });
+  parts.push(
+    dayLabels(
+      days.map((d) => d.date),
+      (i) => left + i * step + step / 2,
+      h + 16,
+    ),
+  );
   parts.push('</svg>');
   return parts.join('');
 }
@@ -252,7 +288,7 @@ function teamHtml(days: TeamDayTally[], weekList: WeekTally[]): string {
     (w) =>
       `<li>Week of ${esc(shortDay(w.week).slice(4))}: ${w.filled} of ${esc(plural(w.scheduled, 'scheduled check-in'))} filled, ${w.blocked} blocked${w.moods.length ? `; ${w.moods.map((m) => `${esc(m.mood)} ×${m.count}`).join(', ')}` : ''}</li>`,
   );
-  return `<section class="team"><h2>The team as a whole</h2><p class="summary">Counts of everyone's check-ins together, never person by person.</p><div class="charts"><figure>${teamDaysSvg(days)}<figcaption>How many filled each day (green), of those scheduled (grey)</figcaption></figure></div><ul>${mix.join('')}</ul></section>`;
+  return `<section class="team"><h2>The team as a whole</h2><p class="summary">Counts of everyone's check-ins together, never person by person.</p><div class="charts"><figure class="days">${teamDaysSvg(days)}<figcaption>How many filled each day (green), of those scheduled (grey)</figcaption></figure></div><ul>${mix.join('')}</ul></section>`;
 }
 
 const CSS = `
@@ -271,13 +307,15 @@ svg{max-width:100%;height:auto;font:12px system-ui,sans-serif}
 svg .day text{fill:#fff;font-size:11px}
 svg .day.nothing-scheduled text{fill:#59636e}
 svg .axis{fill:#59636e}
-svg .small{font-size:10px}
 svg .grid{stroke:#eaeef2}
 svg circle{fill:#8250df}
 svg .bar{fill:#cf222e}
 svg .bar.open{fill:#bf8700}
 section.team .charts{grid-template-columns:1fr}
-section.team svg{width:100%;max-width:48rem}
+svg.team,svg.mood{max-width:none}
+svg .day-label{font-size:12px}
+svg .month{font-size:11px}
+.charts figure.days{grid-column:1/-1}
 svg .sched{fill:#d0d7de}
 svg .fill{fill:#2da44e}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;list-style:none;font-size:.875rem}
@@ -303,7 +341,7 @@ function personHtml(p: ReportPerson, f: PersonFigures, r: ReportModel): string {
   ];
   out.push('<div class="charts">');
   out.push(`<figure>${calendarSvg(f.cells, r.since, r.until)}<figcaption>Scheduled days</figcaption>${legendHtml()}</figure>`);
-  out.push(`<figure>${moodSvg(f.cells)}<figcaption>Mood over the days (a gap: no mood that day)</figcaption></figure>`);
+  out.push(`<figure class="days">${moodSvg(f.cells)}<figcaption>Mood over the days (a gap: no mood that day)</figcaption></figure>`);
   out.push(
     `<figure>${blockersSvg(f.weeks, f.open)}<figcaption>Blocked days a week${f.open.length ? '; open blockers, how long each has stood' : ''}</figcaption></figure>`,
   );

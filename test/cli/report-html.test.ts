@@ -17,6 +17,11 @@ const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) console.warn(`report-html.test.ts: skipped — no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHECKIN_TEST_CHROMIUM)`);
 
 const w = useWorld();
+/** The 28 days the report below covers, as the charts' labels title them. */
+const DAYS = Array.from({ length: 28 }, (_, i) => {
+  const d = new Date(Date.UTC(2026, 9, 26 + i));
+  return `${d.toUTCString().slice(0, 3)} ${d.getUTCDate()} ${d.toUTCString().slice(8, 11)}`;
+});
 const HOSTILE_NAME = 'Grace <img src=x onerror=alert(1)></svg><script>alert(2)</script>';
 const HOSTILE_BLOCKER = 'Waiting on </title></g></svg><script>alert(5)</script><img src=x onerror=alert(6)>';
 const HOSTILE_ANSWER = '- <script>alert(3)</script> and [a link](javascript:alert(4)) and <img src="http://127.0.0.1:9/x.png">';
@@ -75,7 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
 
       for (const [name, viewport] of [
         ['phone', { width: 390, height: 844 }],
-        ['desktop', { width: 1280, height: 900 }],
+        ['desktop', { width: 1200, height: 900 }],
       ] as const) {
         const page = await browser!.newPage();
         await page.setViewportSize(viewport);
@@ -110,6 +115,48 @@ describe.skipIf(!HAVE_CHROMIUM)('report --format html in headless Chromium', () 
             .evaluate((g: any) => (globalThis as any).getComputedStyle(g.querySelector('rect')).fill as string),
           name,
         ).toMatch(/^rgb/);
+        // The day charts (the team's, and each person's mood): a label under every day of the 28, its
+        // weekday over its day of the month, at 12 px as shown (never scaled to the page), none over
+        // another, each under its own day and inside its chart (the chart scrolls sideways on a phone).
+        for (const chart of ['svg.team', 'svg.mood']) {
+          const svgs = page.locator(chart);
+          for (let n = 0; n < (await svgs.count()); n++) {
+            const labels = await svgs.nth(n).evaluate((svg: any) => {
+              const box = svg.getBoundingClientRect();
+              return [...svg.querySelectorAll('.day-label')].map((t: any) => {
+                const r = t.getBoundingClientRect();
+                const style = (globalThis as any).getComputedStyle(t);
+                return {
+                  text: [...t.querySelectorAll('tspan')].map((s: any) => s.textContent).join(' '),
+                  date: t.querySelector('title').textContent as string,
+                  px: parseFloat(style.fontSize) * t.getScreenCTM().a,
+                  shown: style.visibility !== 'hidden' && style.display !== 'none' && r.width > 0 && r.height > 0,
+                  left: r.left,
+                  right: r.right,
+                  inside: r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom,
+                };
+              });
+            });
+            const where = `${name} ${chart} #${n}`;
+            expect(
+              labels.map((l) => l.date),
+              where,
+            ).toEqual(DAYS);
+            for (const l of labels) {
+              expect(l.text, `${where} ${l.date}`).toBe(`${l.date.slice(0, 2)} ${l.date.split(' ')[1]}`);
+              expect(l.px, `${where} ${l.date}`).toBeCloseTo(12, 1);
+              expect(l.shown && l.inside, `${where} ${l.date}`).toBe(true);
+            }
+            for (let i = 1; i < labels.length; i++) expect(labels[i]!.left, `${where} ${labels[i]!.date}`).toBeGreaterThan(labels[i - 1]!.right);
+          }
+        }
+        // Each label under its own bar: the team chart's bars and labels share their centres.
+        const centres = await page.locator('svg.team').evaluate((svg: any) => ({
+          bars: [...svg.querySelectorAll('g rect.sched')].map((r: any) => r.getBoundingClientRect()).map((b: any) => b.left + b.width / 2),
+          labels: [...svg.querySelectorAll('.day-label')].map((t: any) => t.getBoundingClientRect()).map((b: any) => b.left + b.width / 2),
+        }));
+        expect(centres.bars).toHaveLength(DAYS.length);
+        centres.labels.forEach((c, i) => expect(Math.abs(c - centres.bars[i]!), name).toBeLessThan(2));
         // No element of theirs: no image, no script; the name and the answer are the text shown.
         expect(await page.locator('img, script, iframe, object, embed').count(), name).toBe(0);
         expect(await page.locator('a[href^="javascript"]').count(), name).toBe(0);
