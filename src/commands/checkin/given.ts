@@ -145,7 +145,29 @@ type StdinField = (typeof STDIN_FIELDS)[number];
  * or written here.
  */
 export function planOf(flags: AnswerOptions, input: ReadInput = {}): Planned {
-  const notes: string[] = [];
+  const { answers, words, notes } = answersGiven(flags, input);
+  let problem: unknown;
+  try {
+    if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
+  } catch (err) {
+    problem = err;
+  }
+  const plan: AnswerPlan = {
+    answers,
+    teams: flags.team ?? [],
+    // --resume sends what was kept: what is given with it is no new words.
+    words: flags.resume ? 'none' : words,
+    act: 'none',
+    editor: Boolean(flags.edit),
+    ...(flags.json !== undefined && { json: flags.json }),
+  };
+  plan.act = actOf(flags, plan);
+  problem ??= refusedWith(flags);
+  return { plan, notes, ...(problem !== undefined && { problem }) };
+}
+
+/** The answers of --from-file, the text flags, --done and --not-done, and where their words came from; an empty pipe is left out, with a note. */
+function answersGiven(flags: AnswerOptions, input: ReadInput): { answers: CheckInAnswers; words: CheckInPlan['words']; notes: string[] } {
   let piped = false;
   /** Flags whose `-` found standard input empty: left out, never sent as an empty answer. */
   const emptyPipe: string[] = [];
@@ -175,6 +197,7 @@ export function planOf(flags: AnswerOptions, input: ReadInput = {}): Planned {
   });
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
+  const notes: string[] = [];
   if (emptyPipe.length > 0) {
     const flag = emptyPipe[0]!;
     // Nothing else given: nothing to send (the git recipe on a day without commits, alone).
@@ -184,26 +207,9 @@ export function planOf(flags: AnswerOptions, input: ReadInput = {}): Planned {
     // The other answers go; the empty one is left as it was on the service, and said.
     notes.push(`nothing came on standard input for ${emptyPipe.join(', ')}: left as it was; the other answers are sent.`);
   }
-  let problem: unknown;
-  try {
-    if (flags.mood !== undefined) answers.mood = parseMood(flags.mood);
-  } catch (err) {
-    problem = err;
-  }
   // Words given as flags are typed words too: kept like piped ones (a mood or --done alone are not words).
   const typed = given.some((v) => v !== undefined && v.trim() !== '');
-  const words = flags.resume ? 'none' : piped ? 'piped' : typed ? 'typed' : 'none';
-  const plan: AnswerPlan = {
-    answers,
-    teams: flags.team ?? [],
-    words,
-    act: 'none',
-    editor: Boolean(flags.edit),
-    ...(flags.json !== undefined && { json: flags.json }),
-  };
-  plan.act = actOf(flags, plan);
-  problem ??= refusedWith(flags);
-  return { plan, notes, ...(problem !== undefined && { problem }) };
+  return { answers, words: piped ? 'piped' : typed ? 'typed' : 'none', notes };
 }
 
 /** What the command does: the first that applies. */
