@@ -16,12 +16,13 @@ import { checkInCommand, type AnswerOptions, type Given } from './given.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
+import { openInBrowser } from '../../ui/browser.js';
+import { wizard } from './wizard.js';
 
 export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOptions, given: Given, ask: boolean): Promise<void> {
   if (flags.web) {
     const c = await fetchOrNull(ctx, target);
     if (!c) return reportNone(ctx, target, false);
-    const { openInBrowser } = await import('../../ui/browser.js');
     return openInBrowser(ctx.io, ctx.env, c.url);
   }
   if (flags.suggest || flags.fromActivity) return suggest(ctx, target, flags, given);
@@ -33,7 +34,6 @@ export async function fillCheckIn(ctx: Context, target: Target, flags: AnswerOpt
     return;
   }
   if (ask && ctx.io.canPrompt && !flags.json) {
-    const { wizard } = await import('./wizard.js');
     return wizard(ctx, target);
   }
 
