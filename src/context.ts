@@ -13,6 +13,7 @@ import type { IdKind } from './core/short-ids.js';
 import type { Editor } from './ui/editor.js';
 import type { IO } from './ui/io.js';
 import { terminalPrompter, type Prompter } from './ui/prompter.js';
+import { editText } from './ui/editor.js';
 import { formatTrace } from './ui/trace-lines.js';
 import { USER_AGENT } from './version.js';
 
@@ -237,7 +238,7 @@ export function createContext(parts: ContextParts): Context {
       (editor ??= {
         edit: async (text, opts) =>
           io.hold(
-            (await import('./ui/editor.js')).editText(text, env, {
+            editText(text, env, {
               configured: preferences(ctx.config()).editor,
               ...(opts?.file && { file: opts.file }),
               ...(opts?.started && { started: opts.started }),

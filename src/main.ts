@@ -11,6 +11,8 @@ import { addCompletionWhenAsked, afterCommand, buildProgram, helpTopic } from '.
 import { processIO } from './ui/io.js';
 import { ApiClient } from './api/client.js';
 import { rememberZone } from './domain/account.js';
+import { ANSWER_NAMES } from './core/checkin-answers.js';
+import { showTopic } from './ui/topic.js';
 import { join } from 'node:path';
 
 export { describeError } from './error-text.js';
@@ -29,7 +31,7 @@ export async function run(argv: string[], ctx: Context = processContext()): Prom
   let code: number = EXIT.OK;
   try {
     const topic = await helpTopic(argv);
-    if (topic !== undefined) await (await import('./ui/topic.js')).showTopic(ctx.io, topic);
+    if (topic !== undefined) await showTopic(ctx.io, topic);
     else {
       await addCompletionWhenAsked(ctx, program, argv);
       await program.parseAsync(argv, { from: 'user' });
@@ -74,7 +76,6 @@ export async function warmForSnapshot(): Promise<void> {
     };
     const now = new Date();
     const day = now.toISOString().slice(0, 10);
-    const { ANSWER_NAMES } = await import('./core/checkin-answers.js');
     const body = JSON.stringify({
       type: 'check-in',
       id: '00000000-0000-4000-8000-000000000000',

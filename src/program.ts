@@ -37,6 +37,8 @@ import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
 import { upgradeCommandDef } from './commands/upgrade/upgrade.js';
 import { versionCommand } from './commands/version/version.js';
+import { addCompletion } from './commands/completion/completion.js';
+import { updateNotice } from './commands/upgrade/notice.js';
 import type { Context } from './context.js';
 import { refuseRepeats } from './commands/flags.js';
 import { quietBecause } from './domain/update-notice.js';
@@ -167,16 +169,15 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
   return program;
 }
 
-/** After a command's work: the daily update notice, loaded only where a person reads stderr (domain/update-notice.ts says when). */
+/** After a command's work: the daily update notice, only where a person reads stderr (domain/update-notice.ts says when). */
 export async function afterCommand(ctx: Context, argv: string[]): Promise<void> {
-  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined)
-    (await import('./commands/upgrade/notice.js')).updateNotice(ctx);
+  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined) updateNotice(ctx);
 }
 
-/** Completion (and --help, which lists it) loads the completion library; other runs never do. */
+/** Completion's commands are added for completion and --help (which lists them); other runs never build them. */
 export async function addCompletionWhenAsked(ctx: Context, program: CommandUnknownOpts, argv: string[]): Promise<void> {
   if (['completion', 'complete'].includes(argv[0] ?? '') || !(isCommand(argv) || isVersion(argv))) {
-    (await import('./commands/completion/completion.js')).addCompletion(ctx, program);
+    addCompletion(ctx, program);
     // Its commands too refuse a one-value option given twice (applied once per option).
     const each = (cmd: CommandUnknownOpts): void => {
       refuseRepeats(cmd);

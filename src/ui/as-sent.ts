@@ -23,7 +23,9 @@ import { replaceHidden, sanitizeLine } from './sanitize.js';
  */
 const BLANK_LOOKING = /[\u2028\u2029\u2800\u115f\u1160\u3164\uffa0\u17b4\u17b5\u034f]/gu;
 /** A run of combining marks on one base: more than two hide or smear what is around them (a "Zalgo" pile). */
-const MARK_PILE = /\p{M}{3,}/gu;
+let markPile: RegExp | undefined;
+/** Made at its first use (a person's yes question): its Unicode class is compiled when it is made. */
+const MARK_PILE = () => (markPile ??= /\p{M}{3,}/gu);
 const codeOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 /** A run of spaces (any kind but the newline) long enough to push words out of sight. */
 const SPACES = /[^\S\n]+/g;
@@ -38,7 +40,7 @@ const SPACES = /[^\S\n]+/g;
 export function shownAsSent(text: string): string {
   const marked = replaceHidden(text.replace(/\r\n/g, '\n'), (c) => `[${codeOf(c)}]`)
     .replace(BLANK_LOOKING, (c) => `[${codeOf(c)}]`)
-    .replace(MARK_PILE, (run) => {
+    .replace(MARK_PILE(), (run) => {
       const marks = [...run];
       return `[${marks.length} combining marks: ${[...new Set(marks)].slice(0, 4).map(codeOf).join(' ')}${new Set(marks).size > 4 ? ' …' : ''}]`;
     })

@@ -8,6 +8,8 @@ import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
 import type { Choice, Prompter } from './prompt-types.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
+import { plainInline } from './markdown.js';
+import { plainPrompter } from './plain-prompts.js';
 
 export type { Choice, Prompter } from './prompt-types.js';
 
@@ -34,10 +36,10 @@ export function terminalPrompter(io: IO): Prompter {
   return io.accessible ? accessiblePrompter(io) : inquirerPrompter(io);
 }
 
-/** The accessible mode's questions (./plain-prompts.ts), loaded when the first is asked. */
+/** The accessible mode's questions (./plain-prompts.ts), made when the first is asked. */
 export function accessiblePrompter(io: IO): Prompter {
   let made: Promise<Prompter> | undefined;
-  const get = () => (made ??= import('./plain-prompts.js').then((m) => m.plainPrompter(io)));
+  const get = () => (made ??= Promise.resolve(plainPrompter(io)));
   return {
     input: async (message, opts) => (await get()).input(message, opts),
     lines: async (message, opts) => (await get()).lines(message, opts),
@@ -114,7 +116,6 @@ export function inquirerPrompter(io: IO): Prompter {
     },
     async checkbox<T>(message: string, choices: Array<Choice<T> & { checked?: boolean; group?: string }>) {
       const { checkbox, Separator } = await lib();
-      const { plainInline } = await import('./markdown.js');
       const safe: Array<{ value: T; name: string; checked: boolean } | InstanceType<typeof Separator>> = [];
       let group: string | undefined;
       for (const c of choices) {

@@ -24,8 +24,11 @@ const ESCAPE_SEQUENCE =
  * that takes them (text or emoji presentation), and the tags of a subdivision flag (🏴, two to six
  * tag letters or digits, the cancel tag).
  */
-const HIDDEN =
-  /(\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}|(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Emoji})[\ufe0e\ufe0f])|[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}]/gu;
+let hidden: RegExp | undefined;
+/** The rule as a regular expression, made at its first use: its Unicode classes are compiled when it is made (~6 M instructions), which a run printing no hidden character never needs. */
+const HIDDEN = () =>
+  (hidden ??=
+    /(\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}|(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Emoji})[\ufe0e\ufe0f])|[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}]/gu);
 
 /**
  * A quick look first, over UTF-16 units: every unit a hidden character can hold (the controls, the
@@ -40,7 +43,7 @@ export const MAYBE_HIDDEN =
 /** `text` with each hidden character (the rule above) replaced by what `by` makes of it; what an emoji draws is kept. */
 export function replaceHidden(text: string, by: (c: string) => string): string {
   if (!MAYBE_HIDDEN.test(text)) return text;
-  return text.replace(HIDDEN, (c, kept: string | undefined) => kept ?? by(c));
+  return text.replace(HIDDEN(), (c, kept: string | undefined) => kept ?? by(c));
 }
 
 /** JSON text with each hidden character (the rule above) written as its \\u escapes: the JSON means the same, and a terminal shows where they are. */
@@ -75,11 +78,13 @@ export function sanitizeDeep<T>(value: T): T {
 }
 
 const SGR_SPLIT = /(\x1b\[[0-9;]*m)/;
-const ANYTHING_TO_GUARD = /[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}]/u;
+let toGuard: RegExp | undefined;
+/** Made at its first use, as HIDDEN is. */
+const ANYTHING_TO_GUARD = () => (toGuard ??= /[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}]/u);
 
 /** checkin's own output on its way to the terminal: its colours (SGR) kept, anything else that a terminal acts on removed. */
 export function guardTerminal(text: string): string {
-  if (!MAYBE_HIDDEN.test(text) || !ANYTHING_TO_GUARD.test(text)) return text;
+  if (!MAYBE_HIDDEN.test(text) || !ANYTHING_TO_GUARD().test(text)) return text;
   return text
     .split(SGR_SPLIT)
     .map((part, i) => (i % 2 === 1 ? part : sanitize(part)))

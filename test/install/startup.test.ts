@@ -101,6 +101,55 @@ describe('what a run loads', () => {
     expect(text.match(/[^\x00-\x7f].{0,40}/gs) ?? []).toEqual([]);
   });
 
+  it('every module of ours a run loads is set up from the compile cache: no import() reaches one (but the sandbox’s few)', async () => {
+    // esbuild makes the module an import() names, and every module it imports, an init function:
+    // one the start loads too is then compiled at every run (its whole top level parsed), where
+    // the cache would have held it. So import() is for a package or a module the start never
+    // loads and that loads nothing the start does. The sandbox (import()ed by `checkin sandbox`,
+    // for node:http's server) shares the API's types, their checks and the date keys.
+    const { build } = await import('esbuild');
+    const { metafile } = await build({
+      entryPoints: ['src/main.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      metafile: true,
+      outfile: 'checkin.cjs',
+      supported: { 'dynamic-import': false },
+      absWorkingDir: ROOT,
+      logLevel: 'silent',
+    });
+    const imports = (file: string, lazy: boolean) =>
+      metafile.inputs[file]!.imports.filter((i) => !i.external && (i.kind === 'dynamic-import') === lazy && i.kind !== 'require-call').map((i) => i.path);
+    const reach = (from: string[]) => {
+      const seen = new Set<string>();
+      const todo = [...from];
+      for (let f = todo.pop(); f !== undefined; f = todo.pop()) if (!seen.has(f)) todo.push(...imports((seen.add(f), f), false));
+      return seen;
+    };
+    const atStart = reach(['src/main.ts']);
+    const lazyTargets = Object.keys(metafile.inputs).flatMap((f) => imports(f, true));
+    const wrappedAtStart = [...reach(lazyTargets)].filter((f) => atStart.has(f) && f.startsWith('src/'));
+    expect(wrappedAtStart.sort()).toEqual(['src/api/errors.ts', 'src/api/types.ts', 'src/api/validate.ts', 'src/core/datekey.ts', 'src/errors.ts']);
+  });
+
+  it('no regular expression with a Unicode class is made at the top of a module: V8 compiles its classes when it is made, ~1 M instructions each', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const file = join(dir, e.name);
+        if (e.isDirectory()) walk(file);
+        else if (file.endsWith('.ts') && !/src\/(sandbox|mcp)\//.test(file)) {
+          for (const m of readFileSync(file, 'utf8').matchAll(/^(?:export )?(?:const|let|var) (\w+)\s*=\s*\/[^\n]*\\[pP]\{/gm))
+            offenders.push(`${relative(ROOT, file)}: ${m[1]}`);
+        }
+      }
+    };
+    walk(join(ROOT, 'src'));
+    expect(offenders).toEqual([]);
+  });
+
   it('src/ imports at the top only the built-ins this Node has loaded before any code of ours; any other where it is used', () => {
     const script = join(tempDir('checkin-preloaded-'), 'list.cjs');
     writeFileSync(script, 'process.stdout.write(process.moduleLoadList.join("\\n"))');

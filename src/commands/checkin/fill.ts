@@ -17,6 +17,7 @@ import { bodyOf } from '../../domain/checkin-plan.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
 import { reportNone, sendAndShow } from './send.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
+import { openInBrowser } from '../../ui/browser.js';
 
 /**
  * Carries out the plan for the check-in: opens it in the browser, prints the suggestion, shows it
@@ -60,7 +61,6 @@ interface Request {
 async function openCheckIn(ctx: Context, target: Target): Promise<void> {
   const c = await fetchOrNull(ctx, target);
   if (!c) return reportNone(ctx, target, false);
-  const { openInBrowser } = await import('../../ui/browser.js');
   return openInBrowser(ctx.io, ctx.env, c.url);
 }
 

@@ -7,6 +7,7 @@ import type { Run } from '../flags.js';
 import { settlePlan } from '../../domain/checkin-plan.js';
 import { answerOptions, readPlan, type AnswerOptions } from './given.js';
 import { fillCheckIn } from './fill.js';
+import { wizard } from './wizard.js';
 
 export type TodayOptions = AnswerOptions;
 
@@ -27,7 +28,6 @@ export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> 
   const plan = settlePlan(ctx, given, target);
   // Nothing given, and a person at the terminal: the questions ask for all of it.
   if (plan.act === 'none' && ctx.io.canPrompt && !plan.json) {
-    const { wizard } = await import('./wizard.js');
     return wizard(ctx, target);
   }
   await fillCheckIn(ctx, target, plan);

@@ -5,6 +5,7 @@ import { UUID_RE } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { echoAnswerView } from '../../ui/echo-views.js';
+import { openInBrowser } from '../../ui/browser.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/output.js';
 import type { Run } from '../flags.js';
 
@@ -28,7 +29,6 @@ export async function runAnswers(ctx: Context, opts: AnswersOptions): Promise<vo
     throw new UsageError(`The answer id must be a UUID; "${opts.answerId}" is not one`, 'An answer’s id is the last part of its link in the web app.');
   const answer = await getEchoAnswer(await ctx.api(), opts.answerId.toLowerCase());
   if (opts.web) {
-    const { openInBrowser } = await import('../../ui/browser.js');
     return openInBrowser(ctx.io, ctx.env, answer.url);
   }
   await printOne(ctx.io, ctx.now(), answer, opts.json, echoAnswerView);

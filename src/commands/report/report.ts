@@ -21,6 +21,7 @@ import { openInBrowser } from '../../ui/browser.js';
 import { printJson } from '../../ui/output.js';
 import type { PersonFigures } from '../../ui/report-html.js';
 import { markdownAtTerminal, reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
+import { reportHtml } from '../../ui/report-html.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
 
 export interface ReportOptions extends WhoOptions {
@@ -175,7 +176,6 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
     });
   }
   if (opts.format === 'html') {
-    const { reportHtml } = await import('../../ui/report-html.js');
     const calendars = [...figures.values()].map((f) => f.cells);
     const page = reportHtml(model, figures, { days: teamCalendar(calendars, { since, until }), weeks: weeks(calendars.flat()) });
     if (!opts.open) return ctx.io.out(page);

@@ -9,6 +9,7 @@ import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/outpu
 import { teamDayView } from '../../ui/views.js';
 import { collect, intOption, type Run } from '../flags.js';
 import { MIN_WATCH_INTERVAL_S, WATCH_INTERVAL_S } from './interval.js';
+import { runWatch } from './watch.js';
 
 export interface TeamOptions {
   date?: string;
@@ -39,7 +40,7 @@ export function teamCommand(ctx: Context, run: Run<TeamOptions> = runTeam) {
 export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
   // A trace is written as the requests go out, over the screen the wall draws: not both.
   if (opts.watch && ctx.debug.api) throw new UsageError('--debug writes each request on the terminal --watch draws on: trace `checkin team` instead');
-  if (opts.watch) return (await import('./watch.js')).runWatch(ctx, opts);
+  if (opts.watch) return runWatch(ctx, opts);
   if (opts.interval !== undefined) throw new UsageError('--interval goes with --watch');
   const report = await teamDay(ctx, { date: await rangeDay(ctx, opts.date, '--date'), teams: opts.team });
   if (!report) {

@@ -4,6 +4,7 @@ import { getGoalUpdate } from '../../../api/endpoints.js';
 import type { Context } from '../../../context.js';
 import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../../ui/output.js';
 import { goalUpdateView } from '../../../ui/views.js';
+import { openInBrowser } from '../../../ui/browser.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
 
@@ -25,7 +26,6 @@ export function goalUpdateViewCommand(ctx: Context, run: Run<GoalUpdateViewOptio
 export async function runGoalUpdateView(ctx: Context, opts: GoalUpdateViewOptions): Promise<void> {
   const u = await getGoalUpdate(await ctx.api(), await uuid(ctx, opts.updateId, 'The update id'));
   if (opts.web) {
-    const { openInBrowser } = await import('../../../ui/browser.js');
     return openInBrowser(ctx.io, ctx.env, u.url);
   }
   ctx.io.page();
