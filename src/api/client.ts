@@ -4,7 +4,8 @@
 
 import { nodeTransport, TOO_BIG_CODE, type Exchange, type Headers, type Transport, type TransportError } from './transport.js';
 import { terminal, UsageError } from '../errors.js';
-import { ApiError, isLoopback, isTls, LOOPBACK_GONE, serviceMessageOf, suggestionFor, unreached, type Target, type Unreached } from './errors.js';
+import { ApiError, serviceMessageOf, suggestionFor, type Target } from './errors.js';
+import { isLoopback, isTls, LOOPBACK_GONE, unreached, type Unreached } from './unreached.js';
 import type { PageSource } from './paginate.js';
 import { joinUrl, type Query } from './url.js';
 import { redactBody, redactHeaders, redactText, secretForms, type TraceEvent, type TraceHook } from './trace.js';
@@ -464,7 +465,7 @@ export class ApiClient {
         suggestion: 'Check CHECKIN_API_URL: it should point at the check-in service.',
       });
     }
-    // What happened is said in the words every request of checkin's uses (errors.ts unreached); what to
+    // What happened is said in the words every request of checkin's uses (unreached.ts); what to
     // do about it is the API's own.
     const u = unreached(e, url, this.opts.env ?? {}, this.timeoutMs);
     const suggestion: Record<Unreached['why'], string> = {

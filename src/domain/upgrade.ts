@@ -7,7 +7,8 @@
 // machine; a redirect is followed only to https (GitHub's downloads are redirected to its storage),
 // never from this machine's http to anywhere else and never down to http.
 import { isAbsolute, join } from 'node:path';
-import { reason, unreached, type Unreached } from '../api/errors.js';
+import { reason } from '../api/errors.js';
+import { unreached, type Unreached } from '../api/unreached.js';
 import { nodeTransport, TIMEOUT_CODE, TOO_BIG_CODE, type TransportError } from '../api/transport.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -189,7 +190,7 @@ class TooLarge extends CliError {
 }
 const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
 
-/** What to do when the release could not be reached, by what kept it (errors.ts unreached). */
+/** What to do when the release could not be reached, by what kept it (unreached.ts). */
 const UNREACHED_HINTS: Record<Unreached['why'], string> = {
   timeout: 'The release location may be down or unreachable; try again later.',
   'plain-http': 'Check CHECKIN_RELEASE_URL: a release folder on this machine is http://127.0.0.1:…, any other is https://.',

@@ -107,19 +107,22 @@ describe('what a run loads', () => {
     // the cache would have held it. So import() is for a package or a module the start never
     // loads and that loads nothing the start does. The sandbox (import()ed by `checkin sandbox`,
     // for node:http's server) shares the API's types, their checks and the date keys.
-    const { build } = await import('esbuild');
-    const { metafile } = await build({
-      entryPoints: ['src/main.ts'],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      write: false,
-      metafile: true,
-      outfile: 'checkin.cjs',
-      supported: { 'dynamic-import': false },
-      absWorkingDir: ROOT,
-      logLevel: 'silent',
-    });
+    const esbuild = await import('esbuild');
+    // esbuild's service process is stopped here, not left to the run's end (nothing is left behind).
+    const { metafile } = await esbuild
+      .build({
+        entryPoints: ['src/main.ts'],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        write: false,
+        metafile: true,
+        outfile: 'checkin.cjs',
+        supported: { 'dynamic-import': false },
+        absWorkingDir: ROOT,
+        logLevel: 'silent',
+      })
+      .finally(() => esbuild.stop());
     const imports = (file: string, lazy: boolean) =>
       metafile.inputs[file]!.imports.filter((i) => !i.external && (i.kind === 'dynamic-import') === lazy && i.kind !== 'require-call').map((i) => i.path);
     const reach = (from: string[]) => {
