@@ -99,6 +99,16 @@ export interface Claim {
   release(): void;
 }
 
+/** What the outbox knows of an entry before it is sent (`Outbox.standing`). */
+export interface Standing {
+  /** The editor still open on it that checkin no longer watches: its process. */
+  editorOpen?: number;
+  /** When a send of it may have reached the service without an answer. */
+  maybeSent?: string;
+  /** Written in an editor checkin no longer watched: its file may hold words no one has seen sent. */
+  editedUnwatched: boolean;
+}
+
 /** Another process (or call) is sending this entry now. */
 export class ClaimedError extends CliError {}
 
@@ -918,10 +928,15 @@ export class Outbox {
     return out;
   }
 
-  /** An entry as its row says; the editor's file, when it has one, is its text. */
+  /**
+   * An entry as its row says; the editor's file, when it has one, is its text. Its service is
+   * spelled as this build spells it (a row an older build wrote may spell it otherwise), so that
+   * whose it is compares as it is read.
+   */
   private entryOf(s: Store, r: Row): Entry | undefined {
-    const e = jsonObject(r.data) as Entry | undefined;
-    if (!e || !isTarget(e.target) || !isContent(e.content)) return undefined;
+    const read = jsonObject(r.data) as Entry | undefined;
+    if (!read || !isTarget(read.target) || !isContent(read.content)) return undefined;
+    const e = typeof read.account?.api_url === 'string' ? { ...read, account: { ...read.account, api_url: normalizeApiUrl(read.account.api_url) } } : read;
     if (e.editing && /^[a-z0-9]{4,32}\.md$/.test(e.editing.file)) {
       try {
         return { ...e, content: { kind: 'text', text: readRegularFile(join(s.dir, e.editing.file), MAX_ENTRY_BYTES, { follow: false }) } };
@@ -1125,6 +1140,21 @@ export class Outbox {
     return (
       entry.editing !== undefined && !this.own.has(entry.id) && !running({ pid: entry.editing.pid, ...(entry.editing.start && { start: entry.editing.start }) })
     );
+  }
+
+  /**
+   * What the outbox knows of an entry before it is sent, read in one step (once it is held, no other
+   * checkin changes it): the editor still open on it, when a send of it may have reached the service,
+   * and whether it was written in an editor checkin no longer watches.
+   */
+  standing(entry: Entry): Standing {
+    const editor = this.editorOpen(entry);
+    const maybe = this.maybeSent(entry);
+    return {
+      ...(editor !== undefined && { editorOpen: editor }),
+      ...(maybe !== undefined && { maybeSent: maybe }),
+      editedUnwatched: this.editedUnwatched(entry),
+    };
   }
 
   private rewrite(store: Store, next: Entry, durable = true): void {

@@ -20,6 +20,7 @@ import {
   type DraftTarget,
   type Entry,
   type Made,
+  type Standing,
 } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
@@ -370,7 +371,7 @@ export function dropOwn(ctx: Context, target: DraftTarget): void {
 /** Drops an entry on the person's word (claimed first: one being sent is not dropped under it). */
 export function drop(ctx: Context, entry: Entry): void {
   // Its editor still open: a save after the drop would land in a file no command lists.
-  refuseWhileEditing(ctx, entry, 'dropped');
+  refuseWhileEditing(ctx, entry, ctx.drafts().editorOpen(entry), 'dropped');
   ctx.drafts().take(entry).done();
 }
 
@@ -385,16 +386,21 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   const resume = write.resume ?? ctx.advice?.resume(write.target);
   // An entry kept earlier goes out only as its own person, and with the person's yes where its words were not theirs as seen.
   let again = Boolean(write.again);
+  const carried = [...(entry ? [entry] : []), ...(write.folds ?? [])];
   const claims = [];
+  /** What the outbox knows of each draft this send carries, read once it is held (no other checkin changes it meanwhile). */
+  const standing = new Map<string, Standing>();
   try {
     if (entry) claims.push(write.claim ?? outbox.take(entry));
     for (const e of write.folds ?? []) claims.push(outbox.take(e));
+    for (const e of carried) standing.set(e.id, outbox.standing(e));
     // Held now (no one else sends it meanwhile): an entry kept earlier goes out only as its own
     // person, and with the person's yes where its words were not theirs as seen.
     if (write.entry && !ownEntry(ctx, write.target)) {
-      refuseWhileEditing(ctx, write.entry);
+      const seen = standing.get(write.entry.id)!;
+      refuseWhileEditing(ctx, write.entry, seen.editorOpen);
       if (!write.elsewhere) await boundHere(ctx, write.entry);
-      if (!write.claim && (await askYes(ctx, write.entry, again, write.sent))) again = true;
+      if (!write.claim && (await askYes(ctx, write.entry, seen, again, write.sent))) again = true;
     }
   } catch (err) {
     for (const c of claims) c.release();
@@ -403,8 +409,8 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
   // Looked at once it is held: a sender that died with its request on the way (its claim was
   // just taken back) may have made it already. Sent again only on the person's word.
   if (!again) {
-    for (const e of [...(entry ? [entry] : []), ...(write.folds ?? [])]) {
-      const maybe = outbox.maybeSent(e);
+    for (const e of carried) {
+      const maybe = standing.get(e.id)?.maybeSent;
       if (!maybe) continue;
       for (const c of claims) c.release();
       throw new MaybeSentError(maybeSentLine(ctx, e, whenLabel(maybe)));
@@ -462,7 +468,8 @@ async function boundHere(ctx: Context, entry: Entry): Promise<void> {
   // The token it was kept with is this token: the same person, no request. Else its person is compared with `me`.
   const sameToken = Boolean(a.token && here.token && a.token === here.token);
   const person = !sameToken && a.person_id ? (await me(ctx)).id.toLowerCase() === a.person_id.toLowerCase() : undefined;
-  const same = originOf(normalizeApiUrl(a.api_url)) === originOf(here.api_url) && (sameToken || (person ?? (!a.token || !here.token)));
+  // Both spelled as this build spells a service (an entry's as it is read: config/outbox-files.ts).
+  const same = originOf(a.api_url) === originOf(here.api_url) && (sameToken || (person ?? (!a.token || !here.token)));
   if (!same)
     throw new UsageError(
       `The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`,
@@ -470,12 +477,14 @@ async function boundHere(ctx: Context, entry: Entry): Promise<void> {
     );
 }
 
-/** Why an entry kept earlier needs the person's yes before it goes out, if it does. */
-export function whyAsk(ctx: Context, entry: Entry, again = false): string | undefined {
+/**
+ * Why an entry kept earlier needs the person's yes before it goes out, if it does, from what the
+ * outbox knows of it (`again`: the person said to send it again though it may have been sent).
+ */
+function whyAsk(entry: Entry, seen: Standing, again: boolean): string | undefined {
   if (entry.made === 'agent') return 'was written by an agent';
-  const maybe = again ? undefined : ctx.drafts().maybeSent(entry);
-  if (maybe) return `may already have reached the service (sent ${whenLabel(maybe)}, no answer came)`;
-  if (ctx.drafts().editedUnwatched(entry)) return 'was written in an editor after checkin stopped watching it';
+  if (seen.maybeSent && !again) return `may already have reached the service (sent ${whenLabel(seen.maybeSent)}, no answer came)`;
+  if (seen.editedUnwatched) return 'was written in an editor after checkin stopped watching it';
   return undefined;
 }
 
@@ -483,8 +492,8 @@ export function whyAsk(ctx: Context, entry: Entry, again = false): string | unde
 export class NeedsYesError extends UsageError {}
 
 /** The person's yes for such an entry: its whole text shown and asked on a terminal (true: said yes); refused (kept, and how to send it said) without one. */
-async function askYes(ctx: Context, entry: Entry, again: boolean, sent = sentContent(entry)): Promise<boolean> {
-  const why = whyAsk(ctx, entry, again);
+async function askYes(ctx: Context, entry: Entry, seen: Standing, again: boolean, sent = sentContent(entry)): Promise<boolean> {
+  const why = whyAsk(entry, seen, again);
   if (!why) return false;
   if (!ctx.io.canPrompt)
     throw new NeedsYesError(
@@ -509,8 +518,7 @@ async function askYes(ctx: Context, entry: Entry, again: boolean, sent = sentCon
 export class EditorOpenError extends NeedsYesError {}
 
 /** An entry whose editor is still open is not sent, with or without a yes: what it says may still change. */
-function refuseWhileEditing(ctx: Context, entry: Entry, doing: 'sent' | 'dropped' = 'sent'): void {
-  const pid = ctx.drafts().editorOpen(entry);
+function refuseWhileEditing(ctx: Context, entry: Entry, pid: number | undefined, doing: 'sent' | 'dropped' = 'sent'): void {
   if (pid === undefined) return;
   throw new EditorOpenError(
     `The draft ${entry.id} is still open in an editor (process ${pid}) that checkin no longer watches: it was not ${doing} and is still kept; save and close the editor first`,

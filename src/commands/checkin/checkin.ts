@@ -7,7 +7,7 @@ import type { Run } from '../flags.js';
 import { settlePlan } from '../../domain/checkin-plan.js';
 import { answerOptions, readPlan, type AnswerOptions } from './given.js';
 import { fillCheckIn } from './fill.js';
-import { reportNone } from './send.js';
+import { say } from './say.js';
 
 export interface CheckInOptions extends AnswerOptions {
   key: string;
@@ -43,6 +43,6 @@ export async function runCheckIn(ctx: Context, opts: CheckInOptions): Promise<vo
   const given = await readPlan(ctx, opts, opts.person === undefined ? guessCheckInKey(ctx, opts.key) : undefined, opts.key);
   const target = opts.person === undefined ? await resolveCheckInKey(ctx, opts.key) : await teammateCheckInTarget(ctx, opts.key, opts.person);
   const plan = settlePlan(ctx, given, target);
-  if (target.absent) return reportNone(ctx, target, plan.json);
-  await fillCheckIn(ctx, target, plan);
+  if (target.absent) return say(ctx, target, { kind: 'none' }, plan);
+  for await (const outcome of fillCheckIn(ctx, target, plan)) await say(ctx, target, outcome, plan);
 }

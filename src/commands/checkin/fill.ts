@@ -9,67 +9,72 @@ import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answe
 import { CancelledError, UsageError } from '../../errors.js';
 import { allHere, entryDay, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
-import { printCheckIn, printJson, type JsonFlag } from '../../ui/output.js';
-import { project } from '../../api/validate.js';
-import { SUGGESTION } from '../../core/shapes.js';
 import { checkInCommand, type AnswerPlan } from './given.js';
 import { bodyOf } from '../../domain/checkin-plan.js';
+import { sendAnswers, type SendOptions } from '../../domain/send-checkin.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
-import { reportNone, sendAndShow } from './send.js';
+import type { Outcome } from './say.js';
 import { earlierPrefill, suggestionFor } from '../../domain/suggest.js';
 import { openInBrowser } from '../../ui/browser.js';
 
 /**
- * Carries out the plan for the check-in: opens it in the browser, prints the suggestion, shows it
- * (nothing given), sends what was kept, or makes the one PATCH of the answers given — as they are,
- * with the suggestion as previous, or as written in the editor.
+ * Carries out the plan for the check-in: opens it in the browser, finds the suggestion, reads the
+ * check-in (nothing given), sends what was kept, or makes the one PATCH of the answers given — as
+ * they are, with the suggestion as previous, or as written in the editor. Says nothing of what
+ * came of it: each outcome is handed back as it comes (a resume sends one after another), and the
+ * command says it (say.ts).
  */
-export async function fillCheckIn(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
+export async function* fillCheckIn(ctx: Context, target: Target, plan: AnswerPlan): AsyncGenerator<Outcome> {
   switch (plan.act) {
     case 'web':
-      return openCheckIn(ctx, target);
-    case 'suggest':
-      return printSuggestion(ctx, target, plan.json);
-    case 'none':
-      return showCheckIn(ctx, target, plan.json);
+      return yield* openCheckIn(ctx, target);
+    case 'suggest': {
+      const found = await suggestionFor(ctx, target);
+      yield found ? { kind: 'suggestion', found } : { kind: 'none' };
+      return;
+    }
+    case 'none': {
+      const c = await fetchOrNull(ctx, target);
+      yield c ? { kind: 'shown', checkIn: c } : { kind: 'none' };
+      return;
+    }
     case 'resume':
-      if (!plan.editor) return resume(ctx, target, plan);
+      if (!plan.editor) return yield* resume(ctx, target, plan);
   }
   if (plan.editor) needTerminalForEditor(ctx);
   const body = await bodyFor(ctx, target, plan);
+  const keeping = { keepDraft: plan.editor || plan.words !== 'none', ...(plan.entry && { entry: plan.entry }), ...(plan.folds && { folds: plan.folds }) };
   const request =
     plan.act === 'from-activity'
       ? await withSuggestion(ctx, target, body)
       : plan.editor
         ? await written(ctx, target, body, plan.act === 'resume')
         : { target, body };
-  if (!request) return reportNone(ctx, target, plan.json);
-  await sendAndShow(ctx, request.target, request.body, {
-    keepDraft: plan.editor || plan.words !== 'none',
-    ...(request.folds && { folds: request.folds }),
-    json: plan.json,
-  });
+  yield request ? await send(ctx, { ...keeping, ...request }) : { kind: 'none' };
 }
 
-/** What one PATCH sends: the check-in (as read, when it was), the body, and the drafts it was written from. */
-interface Request {
+/** What one PATCH sends: the check-in (as read, when it was), the body, and how it is kept (the drafts it was written from). */
+interface Request extends Omit<SendOptions, 'resume'> {
   target: Target;
   body: CheckInAnswers;
-  folds?: Entry[];
 }
 
-async function openCheckIn(ctx: Context, target: Target): Promise<void> {
-  const c = await fetchOrNull(ctx, target);
-  if (!c) return reportNone(ctx, target, false);
-  return openInBrowser(ctx.io, ctx.env, c.url);
+/** The one send: what the service answered, or (no check-in scheduled) how what was kept is sent again. */
+async function send(ctx: Context, request: Request): Promise<Outcome> {
+  const { target, body, ...keeping } = request;
+  const resume = `${checkInCommand(target)} --resume`;
+  const sent = await sendAnswers(ctx, target, body, { ...keeping, resume });
+  if (sent) return { kind: 'sent', checkIn: sent, answers: body };
+  return keeping.keepDraft || keeping.entry !== undefined ? { kind: 'none', kept: resume } : { kind: 'none' };
 }
 
-/** Nothing to send and nobody asked: the check-in is shown. */
-async function showCheckIn(ctx: Context, target: Target, json: JsonFlag): Promise<void> {
+async function* openCheckIn(ctx: Context, target: Target): AsyncGenerator<Outcome> {
   const c = await fetchOrNull(ctx, target);
-  if (!c) return reportNone(ctx, target, json);
-  ctx.io.page();
-  await printCheckIn(ctx.io, ctx.now(), c, json);
+  if (!c) {
+    yield { kind: 'none' };
+    return;
+  }
+  await openInBrowser(ctx.io, ctx.env, c.url);
 }
 
 /** The PATCH body the plan makes, --team resolved; should that fail, kept words say how to send them with a team named. */
@@ -161,7 +166,7 @@ async function answersOfEntry(ctx: Context, target: Target, entry: Entry): Promi
 }
 
 /** --resume: every draft waiting for the check-in, oldest first, each sent once (on a terminal with several, the person picks). */
-async function resume(ctx: Context, target: Target, plan: AnswerPlan): Promise<void> {
+async function* resume(ctx: Context, target: Target, plan: AnswerPlan): AsyncGenerator<Outcome> {
   const { here, elsewhere, busy, known } = await waitingForCheckIn(ctx, target);
   if (here.length === 0) throw noDraft(ctx, target, elsewhere, busy);
   const extra = await bodyFor(ctx, target, plan);
@@ -177,16 +182,22 @@ async function resume(ctx: Context, target: Target, plan: AnswerPlan): Promise<v
     const merged = sentOne ? undefined : await guardNewer(ctx, target.key, entry, read.answers, known ?? target.known);
     const [answers, edited] = merged ? [merged, true] : [read.answers, read.edited];
     const body = { ...answers, ...extra };
-    const sent = edited
-      ? await sendAndShow(ctx, target, body, { keepDraft: true, folds: [entry], json: plan.json, quiet: true })
-      : await sendAndShow(ctx, target, body, { keepDraft: false, entry, json: plan.json, quiet: true });
-    if (!sent) return;
+    const outcome = edited
+      ? await send(ctx, { target, body, keepDraft: true, folds: [entry], quiet: true })
+      : await send(ctx, { target, body, keepDraft: false, entry, quiet: true });
+    yield outcome;
+    if (outcome.kind === 'none') return;
     sentOne = true;
   }
 }
 
 /** The answers as written in the editor, starting from the check-in, the drafts kept for it and `given`; undefined when there is no check-in. */
-async function written(ctx: Context, target: Target, given: CheckInAnswers, fromDrafts: boolean): Promise<Request | undefined> {
+async function written(
+  ctx: Context,
+  target: Target,
+  given: CheckInAnswers,
+  fromDrafts: boolean,
+): Promise<Pick<Request, 'target' | 'body' | 'folds'> | undefined> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return undefined;
   // The drafts kept earlier are where writing starts again (the newest last, so it wins).
@@ -221,19 +232,8 @@ async function written(ctx: Context, target: Target, given: CheckInAnswers, from
   return { target: { ...target, known: current }, body: { ...edited, ...(given.team_ids && { team_ids: given.team_ids }) }, folds };
 }
 
-/** --suggest: the suggestion for *previous* (last intentions, then activities and commits since the last check-in), printed. */
-async function printSuggestion(ctx: Context, target: Target, json: JsonFlag): Promise<void> {
-  const found = await suggestionFor(ctx, target);
-  if (!found) return reportNone(ctx, target, json);
-  const { text, last, work } = found;
-  for (const note of work.notes) ctx.io.err(`note: ${note}\n`);
-  if (json) return printJson(ctx.io, project(SUGGESTION, { previous: text, intentions_from: last?.date ?? null, since_last_check_in: work.bullets }), json);
-  if (text === null) ctx.io.err('Nothing to suggest: no earlier intentions, activities or commits.\n');
-  else ctx.io.out(`${text}\n`);
-}
-
 /** --from-activity: the suggestion as *previous*, with the other answers given (resolved before any other request); undefined when there is no check-in. */
-async function withSuggestion(ctx: Context, target: Target, answers: CheckInAnswers): Promise<Request | undefined> {
+async function withSuggestion(ctx: Context, target: Target, answers: CheckInAnswers): Promise<Pick<Request, 'target' | 'body'> | undefined> {
   const found = await suggestionFor(ctx, target);
   if (!found) return undefined;
   for (const note of found.work.notes) ctx.io.err(`note: ${note}\n`);

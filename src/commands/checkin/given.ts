@@ -9,7 +9,7 @@ import { ANSWER_FIELDS, isEmptyAnswers, orList, parseMood, readTemplate, SECTION
 import { UsageError, withHint } from '../../errors.js';
 import { isEmptyPlan, keepPlan, type CheckInPlan } from '../../domain/checkin-plan.js';
 import { todayGuess } from '../../domain/days.js';
-import { keep } from '../../domain/outbox.js';
+import { keep, type Entry } from '../../domain/outbox.js';
 import type { Target } from '../../domain/target.js';
 import { JSON_FIELDS, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { collect, joinLines, keptLine, noPipeWithResume } from '../flags.js';
@@ -65,6 +65,11 @@ export interface AnswerPlan extends CheckInPlan {
   act: Act;
   editor: boolean;
   json?: JsonFlag;
+  /** The questions' plan: what it was written on (the drafts kept earlier the person built it on, or the one draft sent as it is). */
+  folds?: Entry[];
+  entry?: Entry;
+  /** At the prompts, where the preview showed it: the send is said in one line. */
+  confirm?: boolean;
 }
 
 /** What standard input and --from-file held, read once by `readPlan`. */
@@ -159,7 +164,8 @@ export function planOf(flags: AnswerOptions, input: ReadInput = {}): Planned {
     words: flags.resume ? 'none' : words,
     act: 'none',
     editor: Boolean(flags.edit),
-    ...(flags.json !== undefined && { json: flags.json }),
+    // The browser shows it: nothing is printed as JSON.
+    ...(flags.json !== undefined && !flags.web && { json: flags.json }),
   };
   plan.act = actOf(flags, plan);
   problem ??= refusedWith(flags);

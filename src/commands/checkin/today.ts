@@ -5,8 +5,9 @@ import { zoneHelp } from '../../domain/days.js';
 import { guessCheckInKey, todayTarget } from '../../domain/target.js';
 import type { Run } from '../flags.js';
 import { settlePlan } from '../../domain/checkin-plan.js';
-import { answerOptions, readPlan, type AnswerOptions } from './given.js';
+import { answerOptions, readPlan, type AnswerOptions, type AnswerPlan } from './given.js';
 import { fillCheckIn } from './fill.js';
+import { say } from './say.js';
 import { wizard } from './wizard.js';
 
 export type TodayOptions = AnswerOptions;
@@ -25,10 +26,8 @@ export function todayCommand(ctx: Context, run: Run<TodayOptions> = runToday) {
 export async function runToday(ctx: Context, opts: TodayOptions): Promise<void> {
   const given = await readPlan(ctx, opts, guessCheckInKey(ctx, undefined));
   const target = await todayTarget(ctx);
-  const plan = settlePlan(ctx, given, target);
-  // Nothing given, and a person at the terminal: the questions ask for all of it.
-  if (plan.act === 'none' && ctx.io.canPrompt && !plan.json) {
-    return wizard(ctx, target);
-  }
-  await fillCheckIn(ctx, target, plan);
+  let plan: AnswerPlan | undefined = settlePlan(ctx, given, target);
+  // Nothing given, and a person at the terminal: the questions fill in the plan (none: nothing to send, and said so).
+  if (plan.act === 'none' && ctx.io.canPrompt && !plan.json) plan = await wizard(ctx, target, plan);
+  if (plan) for await (const outcome of fillCheckIn(ctx, target, plan)) await say(ctx, target, outcome, plan);
 }

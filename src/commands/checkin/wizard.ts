@@ -1,8 +1,9 @@
 // The questions of `checkin today` on a terminal. Answers are lines (a suggestion can be kept,
 // trimmed or edited line by line), the mood is found by typing, each answer is kept as a draft
 // as soon as it is given (Ctrl-C loses nothing, and says so), a preview, then send, edit or
-// cancel — and one line when it is sent. A check-in already filled in is shown, and single
-// answers can be changed. Loaded only when a person is asked.
+// cancel. A check-in already filled in is shown, and single answers can be changed. It only asks:
+// what the person chose is the plan's answers (and the drafts it was built on), handed back to the
+// command's one send (fill.ts), which says it in one line. Loaded only when a person is asked.
 
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
@@ -19,8 +20,8 @@ import { renderCheckIn } from '../../ui/render.js';
 import { sharedWith } from '../../domain/send-checkin.js';
 import { sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
-import { checkInCommand } from './given.js';
-import { reportNone, sendAndShow } from './send.js';
+import { checkInCommand, type AnswerPlan } from './given.js';
+import { reportNone } from './say.js';
 import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
 import { previewHints } from '../../domain/writing-hints.js';
 
@@ -28,7 +29,12 @@ type Question = AnswerField;
 const ALL: readonly Question[] = ANSWER_NAMES;
 const KEYS_NOTE = 'Enter: next line · empty line: done · Backspace on an empty line: edit the one above';
 
-export async function wizard(ctx: Context, target: Target): Promise<void> {
+/**
+ * Asks for what the plan lacks (`plan` gives nothing): returns it filled in — the answers chosen,
+ * the drafts they were built on, or the one draft to send as it is — or undefined when there is
+ * nothing to send (no check-in scheduled, nothing changed; said here).
+ */
+export async function wizard(ctx: Context, target: Target, plan: AnswerPlan): Promise<AnswerPlan | undefined> {
   const { io } = ctx;
   const p = ctx.prompter();
   // While the check-in is fetched: the prompts load, and (for a date) the earlier check-ins that
@@ -43,7 +49,10 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
   const view = await viewFor(io, ctx.now());
   const { c } = view;
   const current = await fetchOrNull(ctx, target);
-  if (!current) return reportNone(ctx, target, false);
+  if (!current) {
+    reportNone(ctx, target, false);
+    return undefined;
+  }
   const draftTarget = { kind: 'check-in', key: target.key } as const;
   /** Kept as typed, on the check-in as it was shown. */
   const keepHere = (content: DraftContent) => keep(ctx, draftTarget, content, 'typed', baseOf(current));
@@ -75,7 +84,11 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
     if (waiting.pending.length > 0) {
       kept = true;
       const choice = await offerWaiting(ctx, target, waiting, (a) => show({ ...answers, ...a }), c.dim);
-      if (choice === 'sent') return;
+      // Sent as they are: one draft as it was kept, several as what they say together.
+      if (choice === 'send')
+        return waiting.pending.length === 1
+          ? { ...plan, act: 'send', answers: waiting.answers, entry: waiting.pending[0]!, confirm: true }
+          : { ...plan, act: 'send', answers: waiting.answers, words: 'typed', folds: waiting.pending, confirm: true };
       if (choice === 'discarded') kept = false;
       else {
         answers = { ...answers, ...waiting.answers };
@@ -92,7 +105,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       ]);
       if (pick === 'nothing') {
         io.err('Nothing changed.\n');
-        return;
+        return undefined;
       }
       questions = pick === 'all' ? ALL : [pick];
     }
@@ -175,7 +188,7 @@ export async function wizard(ctx: Context, target: Target): Promise<void> {
       if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(`${checkInCommand(target)} --resume`)}`);
       await step(edited);
     }
-    await sendAndShow(ctx, target, withoutNulls(answers), { keepDraft: true, folds, confirm: true });
+    return { ...plan, act: 'send', answers: withoutNulls(answers), words: 'typed', folds, confirm: true };
   } catch (err) {
     if (err instanceof CancelledError && err.message === 'Cancelled') throw cancelled();
     throw err;
@@ -204,14 +217,14 @@ function waitingAnswers(ctx: Context, target: Target, dim: (text: string) => str
   return { pending, answers };
 }
 
-/** The drafts waiting, shown as they say it together: sent (one PATCH; each removed once accepted), discarded, or gone through with the questions. */
+/** The drafts waiting, shown as they say it together: to be sent (one PATCH; each removed once accepted), discarded, or gone through with the questions. */
 async function offerWaiting(
   ctx: Context,
   target: Target,
   waiting: { pending: Entry[]; answers: CheckInAnswers },
   show: (a: CheckInAnswers) => string,
   dim: (text: string) => string,
-): Promise<'sent' | 'discarded' | 'edit'> {
+): Promise<'send' | 'discarded' | 'edit'> {
   const { pending } = waiting;
   const last = pending.at(-1)!;
   ctx.io.err(
@@ -228,11 +241,7 @@ async function offerWaiting(
     { name: `Go through the questions with ${them} filled in`, value: 'edit' },
     { name: `Discard ${them}`, value: 'discard' },
   ]);
-  if (choice === 'send') {
-    if (pending.length === 1) await sendAndShow(ctx, target, waiting.answers, { keepDraft: false, entry: last, confirm: true });
-    else await sendAndShow(ctx, target, waiting.answers, { keepDraft: true, folds: pending, confirm: true });
-    return 'sent';
-  }
+  if (choice === 'send') return 'send';
   if (choice === 'discard') {
     for (const e of pending) drop(ctx, e);
     return 'discarded';
