@@ -11,6 +11,7 @@ import type { IO } from './io.js';
 import { plainInline } from './markdown.js';
 import type { Choice, Prompter } from './prompt-types.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
+import { sentences } from './wrap.js';
 
 type TtyIn = NodeJS.ReadableStream & { setRawMode?: (raw: boolean) => unknown; isRaw?: boolean };
 
@@ -148,7 +149,8 @@ const NO = ['n', 'no'];
 
 export function plainPrompter(io: IO): Prompter {
   const lines = new Lines(io.stdin);
-  const say = (text: string) => io.out(text);
+  // Wrapped at word edges to the terminal: a question or a choice is never cut in the middle of a word.
+  const say = (text: string) => io.out(sentences(text, io));
   /** Writes the question's last line (the answer is typed after it) and reads the answer; Ctrl-D cancels. */
   const ask = async (line: string): Promise<string> => {
     say(`${line} `);

@@ -127,14 +127,14 @@ export function renderTopic(markdown: string, c: Colors, width: number): string 
 
 /**
  * Prints a help topic: for a terminal, its Markdown rendered, or plain text (the list of topics,
- * a line a topic) wrapped as help is, each title under the titles; through the pager when longer
- * than the screen. As written when piped.
+ * a line a topic) wrapped as help is, each title under the titles — a title is its topic's
+ * heading, so its inline Markdown is rendered as the heading's is ("Checking in: checkin today in
+ * depth", no back-ticks); through the pager when longer than the screen. As written when piped.
  */
 export async function showTopic(io: IO, topic: { text: string; markdown: boolean }): Promise<void> {
   if (!io.stdoutIsTTY) return io.out(topic.text);
-  const text = topic.markdown
-    ? renderTopic(topic.text, await makeColors(io.colorLevel), io.columns)
-    : `${wrapHelp(sanitize(topic.text), io.columns).replace(/\n+$/, '')}\n`;
+  const c = await makeColors(io.colorLevel);
+  const text = topic.markdown ? renderTopic(topic.text, c, io.columns) : `${wrapHelp(inline(sanitize(topic.text), c), io.columns).replace(/\n+$/, '')}\n`;
   if (text.split('\n').length > (io.rows ?? 24)) io.page();
   io.out(text);
 }

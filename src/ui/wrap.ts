@@ -121,6 +121,19 @@ export function wrapProse(text: string, width: number): string {
 }
 
 /**
+ * What is said as sentences on standard output — the accessible mode's questions, its statistics
+ * and its wall written as lines — for `out`: on a terminal, every line wrapped at word edges to its
+ * width (the terminal would otherwise fold it in the middle of a word: "(fro" / "m Sat"), each
+ * continuation under its line's indent or list number; piped, as it is. Spaces at the end (a
+ * question's, before the answer typed after it) stay.
+ */
+export function sentences(text: string, out: { stdoutIsTTY: boolean; columns: number }): string {
+  if (!out.stdoutIsTTY) return text;
+  const end = /[ \n]*$/.exec(text)![0];
+  return wrap(text.slice(0, text.length - end.length), out.columns) + end;
+}
+
+/**
  * `text` (styled or not, several lines) with every line wider than `width` wrapped at word edges;
  * `hang` (cells) instead of each line's own hanging indent.
  */

@@ -120,6 +120,32 @@ describe('checkin today in the accessible mode', () => {
     expect(s.text().split('What do you intend to do next?')).toHaveLength(2);
   });
 
+  it('at 80 columns the checkbox question and its choices break at word edges, a choice continuing under its words', async () => {
+    // An activity whose line is longer than the terminal, beside the demo's.
+    const pr = sb.service.data.activities.find((a) => a.title === 'Add invoices endpoint (#412)')!;
+    sb.service.data.activities.push({
+      ...pr,
+      id: '00000000-0000-4000-8000-0000000000c1',
+      title: 'Moved the billing webhooks onto the retry queue and wrote the on-call runbook (#415)',
+    });
+    const s = new Screen(['today'], { ...env, CHECKIN_ACCESSIBLE: '1' }, { cols: 80, rows: 40 });
+    await s.waitFor(/\(Enter\nalone: all\): $/);
+    const lines = s.text().split('\n');
+    expect(lines.slice(lines.indexOf('Your activity:'))).toEqual([
+      'Your activity:',
+      '  3. (picked) - Moved the billing webhooks onto the retry queue and wrote the',
+      '     on-call runbook (#415) (GitHub PR)',
+      '  4. (picked) - Add invoices endpoint (#412) (GitHub PR)',
+      'The numbers to pick, separated by commas or spaces, or "all" or "none" (Enter',
+      'alone: all): ',
+    ]);
+    s.type('4' + KEY.enter);
+    await s.waitFor('Picked 1 of 4: 4.');
+    s.type(KEY.ctrlC);
+    expect((await s.exit()).signal).toBe(2);
+    expect(cursorSequences(s.raw)).toEqual([]);
+  });
+
   it('the setting turns it on (`checkin config set accessible true`); CHECKIN_ACCESSIBLE=0 turns it off again', async () => {
     expect(await runCli(['config', 'set', 'accessible', 'true'], { env })).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const plain = new Screen(['today'], env);

@@ -113,7 +113,7 @@ for (const kind of SHELLS) {
   const skipped = missing ? ` — skipped: ${missing}` : '';
   describe(`Tab in a real ${kind}`, () => {
     it.skipIf(missing)(
-      `completes commands, flags, moods, @gr and goal ids from the cache, with no request${skipped}`,
+      `completes commands, flags, moods, @gr, team names and goal ids from the cache, with no request${skipped}`,
       { timeout: patient(60_000) },
       async () => {
         // The directory of people and the goals are cached by earlier runs, as a user's would have been.
@@ -129,6 +129,13 @@ for (const kind of SHELLS) {
           expect(await tabThenPrint(s, 'checkin list --person @gr')).toEqual(['checkin', 'list', '--person', '@grace']);
           expect(await tabThenPrint(s, 'checkin list --person=@li')).toEqual(['checkin', 'list', '--person=@linus']);
           expect(await tabThenPrint(s, 'checkin goal update list ' + billing.slice(0, 6))).toEqual(['checkin', 'goal', 'update', 'list', billing]);
+          // Every --team and --person, and whose check-in after its key.
+          expect(await tabThenPrint(s, 'checkin stats --team Pl')).toEqual(['checkin', 'stats', '--team', 'Platform']);
+          expect(await tabThenPrint(s, 'checkin stats --person @li')).toEqual(['checkin', 'stats', '--person', '@linus']);
+          expect(await tabThenPrint(s, 'checkin report --team Mo')).toEqual(['checkin', 'report', '--team', 'Mobile']);
+          expect(await tabThenPrint(s, 'checkin report --person @gr')).toEqual(['checkin', 'report', '--person', '@grace']);
+          expect(await tabThenPrint(s, 'checkin checkin today @gr')).toEqual(['checkin', 'checkin', 'today', '@grace']);
+          expect(await tabThenPrint(s, 'checkin comments yesterday @li')).toEqual(['checkin', 'comments', 'yesterday', '@linus']);
           if (kind.startsWith('bash')) {
             // Two Tabs list the choices.
             s.type('checkin list --person \t\t');

@@ -80,7 +80,7 @@ describe('help topics in an 80- and a 40-column terminal', () => {
       expect(words(item.join(' ')).join(' ')).toContain('made with mode 0700) — and only when that folder is yours');
     });
 
-    it(`checkin help topics at ${cols} columns: a list, a topic a line (its title wrapped under it), as piped`, async () => {
+    it(`checkin help topics at ${cols} columns: a list, a topic a line (its title wrapped under it, its Markdown rendered), the words piped`, async () => {
       const lines = writtenLines((await run(['help', 'topics'], env, 200, undefined, cols)).raw).filter((l) => l !== '');
       expect(lines[0]).toBe('Topics (checkin help <topic>):');
       expect(lines.filter((l) => displayWidth(l) > cols)).toEqual([]);
@@ -88,8 +88,14 @@ describe('help topics in an 80- and a 40-column terminal', () => {
       const names = lines.slice(1).flatMap((l) => /^ {2}([a-z-]+) {2,}\S/.exec(l)?.[1] ?? []);
       expect(names).toEqual(Object.keys(TOPICS));
       expect(lines.slice(1).every((l) => /^ {2}[a-z-]+ {2,}\S/.test(l) || /^ {4,}\S/.test(l))).toBe(true);
-      const piped = await run(['help', 'topics'], env, 200, '| cat', cols);
-      expect(words(lines.join('\n'))).toEqual(words(writtenLines(piped.raw).join('\n')));
+      // A title is its topic's heading, rendered as the heading is: a code span as code, without its back-ticks.
+      expect(lines.join('\n')).not.toContain('`');
+      const width = Math.max(...Object.keys(TOPICS).map((n) => n.length));
+      if (cols === COLS) expect(lines).toContain(`  ${'checking-in'.padEnd(width)}  Checking in: checkin today in depth`);
+      // Piped, as written.
+      const piped = writtenLines((await run(['help', 'topics'], env, 200, '| cat', cols)).raw).join('\n');
+      expect(piped).toContain('Checking in: `checkin today` in depth');
+      expect(words(lines.join('\n'))).toEqual(words(piped.replace(/`/g, '')));
     });
   }
 

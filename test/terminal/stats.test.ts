@@ -126,13 +126,35 @@ describe('checkin stats on an 80-column terminal', () => {
   });
 });
 
+/** Each line of `text` filled word by word into lines of at most `width` columns (what a person expects of prose; the words here are ASCII). */
+function wordWrap(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const out: string[] = [];
+      for (const word of line.split(' ')) {
+        const last = out.length - 1;
+        if (last >= 0 && `${out[last]} ${word}`.length <= width) out[last] += ` ${word}`;
+        else out.push(word);
+      }
+      return out.join('\n');
+    })
+    .join('\n');
+}
+
 describe('checkin stats in the accessible mode', () => {
-  it('says the same figures as sentences, a week a sentence; no cursor movement', async () => {
+  /** The sentences as a script gets them (piped: whole lines), and the screen of an 80-column terminal. */
+  async function both(args: string[]): Promise<{ piped: string; s: Screen }> {
+    const r = await runCli(args, { env: { ...env, CHECKIN_ACCESSIBLE: '1' } });
+    expect(r.code).toBe(0);
+    return { piped: r.stdout, s: await screen(args, 80, { CHECKIN_ACCESSIBLE: '1' }) };
+  }
+
+  it('says the same figures as sentences, a week a sentence, wrapped at word edges at 80 columns; no cursor movement', async () => {
     const figures = await json(['stats', '--weeks', '4']);
-    const s = await screen(['stats', '--weeks', '4'], 80, { CHECKIN_ACCESSIBLE: '1' });
+    const { piped, s } = await both(['stats', '--weeks', '4']);
     expect(cursorSequences(s.raw)).toEqual([]);
-    // The sentences as written (the terminal soft-wraps them at 80 columns).
-    const lines = s.raw.replace(/\r/g, '').split('\n');
+    const lines = piped.split('\n');
     expect(lines[0]).toBe(`Ada Lovelace, 4 weeks from ${shortDay(figures.since)} to ${shortDay(figures.until)} ${figures.until.slice(0, 4)}.`);
     const weeks = lines.filter((l) => l.startsWith('Week of '));
     expect(weeks).toHaveLength(4);
@@ -141,14 +163,16 @@ describe('checkin stats in the accessible mode', () => {
       expect(weeks[i]).toMatch(w.filled ? (w.blocked ? new RegExp(`; blocked ${w.blocked} days?\\.$`) : /; not blocked\.$/) : /\.$/);
     });
     expect(lines).toContain('No open blockers.');
+    // At a terminal: every sentence broken only between words ("(from" / "Sat 19 Sep)", never "(fro" / "m Sat").
+    expect(lines.some((l) => l.length > 80)).toBe(true);
+    expect(s.text()).toBe(wordWrap(piped.trimEnd(), 80));
     expect(s.text()).not.toMatch(/[●◐✗◌█]/);
   });
 
-  it('--team: the team as a whole, and the open blocker said with its days', async () => {
+  it('--team: the team as a whole, and the open blocker said with its days, its Markdown as plain words', async () => {
     const figures = await json(['stats', '--team', 'Platform', '--weeks', '2']);
-    const s = await screen(['stats', '--team', 'Platform', '--weeks', '2'], 80, { CHECKIN_ACCESSIBLE: '1' });
+    const { piped: text, s } = await both(['stats', '--team', 'Platform', '--weeks', '2']);
     expect(cursorSequences(s.raw)).toEqual([]);
-    const text = s.raw.replace(/\r/g, '');
     expect(text).toContain(`Platform, ${figures.people} people with check-ins, 2 weeks from`);
     expect(text).toContain('Counts for the team as a whole, never person by person.');
     // A team's week counts check-ins (person-days), never who.
@@ -157,5 +181,6 @@ describe('checkin stats in the accessible mode', () => {
     expect(text).toContain(
       `Open blocker, Linus Torvalds, ${b.run.days} days since ${shortDay(b.run.since)}: Waiting on @ada to review the webhook retry change`,
     );
+    expect(s.text()).toBe(wordWrap(text.trimEnd(), 80));
   });
 });

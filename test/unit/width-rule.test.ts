@@ -7,7 +7,7 @@ import { plainInline, plainLine } from '../../src/ui/markdown.js';
 import { renderCheckIn } from '../../src/ui/render.js';
 import { displayWidth, layoutOf, NAME_MIN, table, tableStream, TEXT_MIN, truncate, type Column } from '../../src/ui/table.js';
 import { checkInRowStream, checkInRows, teamDayView, type View } from '../../src/ui/views.js';
-import { wrap } from '../../src/ui/wrap.js';
+import { sentences, wrap } from '../../src/ui/wrap.js';
 
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const COLORS = { 0: await makeColors(0), 1: await makeColors(1) };
@@ -215,6 +215,14 @@ describe('views under the rule', () => {
 });
 
 describe('wrap: at word edges, hanging under the text', () => {
+  it("sentences: at a terminal's width, the space a question ends with kept; piped, as they are", () => {
+    const terminal = { stdoutIsTTY: true, columns: 20 };
+    expect(sentences('Streak: 6 days (from Sat 19 Sep).\n', terminal)).toBe('Streak: 6 days (from\nSat 19 Sep).\n');
+    expect(sentences('The numbers to pick (Enter alone: all): ', terminal)).toBe('The numbers to pick\n(Enter alone: all): ');
+    expect(sentences('  12. (picked) - Review the webhooks\n', terminal)).toBe('  12. (picked) -\n      Review the\n      webhooks\n');
+    expect(sentences('Streak: 6 days (from Sat 19 Sep).\n', { stdoutIsTTY: false, columns: 20 })).toBe('Streak: 6 days (from Sat 19 Sep).\n');
+  });
+
   it('leaves a line that fits alone', () => {
     expect(wrap('  - short', 20)).toBe('  - short');
   });

@@ -414,20 +414,25 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
     const a = completion.commands.get(path)?.arguments.get(name);
     if (a) a.handler = handler;
   };
-  for (const path of ['today', 'checkin']) {
-    on(path, 'mood', moods);
-    on(path, 'team', teams);
+  // Every option that names a person or a team, on whichever command takes it (a command added
+  // later with --person or --team completes names without a line here).
+  for (const c of completion.commands.values()) {
+    for (const o of c.options.values()) {
+      if (o.isBoolean) continue;
+      if (['person', 'owner', 'contributor'].includes(o.value)) o.handler = people;
+      else if (o.value === 'team') o.handler = teams;
+    }
   }
+  for (const path of ['today', 'checkin']) on(path, 'mood', moods);
   arg('checkin', 'key', (complete) => {
     days(complete);
     complete('last', 'my most recent check-in before today');
   });
   for (const path of ['comments', 'reactions']) arg(path, 'key', days);
-  for (const path of ['list', 'goals', 'activity']) {
-    on(path, 'person', people);
-    on(path, 'team', teams);
-  }
-  on('team', 'team', teams);
+  // Whose check-in, after its key (`checkin checkin today @grace`): read from the arguments rather
+  // than declared (commands/checkin/checkin.ts), so it is added to the tree here.
+  for (const path of ['checkin', 'comments', 'reactions'])
+    completion.commands.get(path)?.arguments.set('person', { name: 'person', variadic: false, handler: people });
   for (const path of ['list', 'activity']) {
     on(path, 'since', days);
     on(path, 'until', days);
@@ -443,12 +448,7 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
   );
   on('team', 'interval', (complete) => ['15', '30', '60', '300'].forEach((s) => complete(s, 'seconds between refreshes')));
   for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates', 'goal edit']) arg(path, 'goal-id', goals);
-  for (const path of ['goal create', 'goal edit']) {
-    on(path, 'owner', people);
-    on(path, 'contributor', people);
-    on(path, 'team', teams);
-    on(path, 'parent', goals);
-  }
+  for (const path of ['goal create', 'goal edit']) on(path, 'parent', goals);
   on('mcp', 'print-config', (complete) => ['claude', 'codex', 'vscode', 'cursor'].forEach((a) => complete(a, `setup for ${a}`)));
   for (const path of ['config get', 'config set', 'config unset'])
     arg(path, 'key', (complete) => PREFERENCE_KEYS.forEach((k) => complete(k, PREFERENCES[k].values?.join(', ') ?? 'setting')));

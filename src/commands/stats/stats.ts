@@ -11,6 +11,7 @@ import { makeColors } from '../../ui/color.js';
 import { printJson, type JsonFlag, jsonOption } from '../../ui/output.js';
 import { statsSentences, statsView } from '../../ui/stats-view.js';
 import { unicodeLocale } from '../../ui/wall.js';
+import { sentences } from '../../ui/wrap.js';
 import { intOption, pauseNotice, type Run } from '../flags.js';
 
 export const STATS_FIELDS = [
@@ -59,6 +60,6 @@ export async function runStats(ctx: Context, opts: StatsOptions): Promise<void> 
   const stats = await gatherStats(ctx, { person: opts.person, team: opts.team, weeks: opts.weeks }, { onPause: pauseNotice(ctx) });
   if (opts.json) return printJson(ctx.io, stats, opts.json);
   ctx.io.page();
-  if (ctx.io.accessible) return ctx.io.out(statsSentences(stats));
+  if (ctx.io.accessible) return ctx.io.out(sentences(statsSentences(stats), ctx.io));
   ctx.io.out(statsView(stats, { columns: ctx.io.columns, colors: await makeColors(ctx.io.colorLevel), unicode: unicodeLocale(ctx.env) }));
 }

@@ -17,7 +17,7 @@ import { UsageError } from '../../errors.js';
 import { today } from '../../domain/days.js';
 import { makeColors } from '../../ui/color.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
-import { wrap } from '../../ui/wrap.js';
+import { sentences } from '../../ui/wrap.js';
 import { openKeys, openLiveScreen, type ScreenEvents } from '../../ui/screen.js';
 import { unicodeLocale, wallAsLines, wallChanges, wallFooter, wallLines, wallScreen, type WallData, type WallStatus, type WallView } from '../../ui/wall.js';
 import { teamDays } from '../../core/member-states.js';
@@ -241,7 +241,7 @@ const time = (d: Date) => d.toTimeString().slice(0, 8);
  */
 function asLines(ctx: Context, data: () => WallData, status: WallStatus): Shows {
   // Cut at word edges to the terminal's width: a row a screen reader reads is never cut mid-word.
-  const say = (line: string) => ctx.io.out(wrap(`${line}\n`, ctx.io.columns));
+  const say = (line: string) => ctx.io.out(sentences(`${line}\n`, ctx.io));
   let shown: WallData | undefined;
   let failed: string | undefined;
   // Slowed from the start (a budget other commands spent) is said under the wall too.
