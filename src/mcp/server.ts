@@ -24,12 +24,12 @@ import { findGoals } from '../domain/goals-list.js';
 import { VERSION } from '../version.js';
 import { entryFor, NoDraftError, othersWords, plainView, readable, type Served } from './kit.js';
 import { markedBlockers, markedCheckIn, markedGoal, markedGoals, markedTeamDays } from './marked.js';
-import { registerReadTools } from './read.js';
 import { LineTransport } from './stdio.js';
 import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './notices.js';
 import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { markedDrafts } from './marked.js';
-import { registerWriteTools } from './write.js';
+import { registerTools } from './tool.js';
+import { TOOLS } from './tools/index.js';
 import { tellingIO, tellRequests } from './log.js';
 
 /** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
@@ -340,24 +340,9 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
     };
   }
   const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
-  registerReadTools(served);
-  if (opts.readOnly) {
-    // The write tools as a read-only server has them: registered, disabled (not listed), and refused when called.
-    const writes = new Set<string>();
-    const register = server.registerTool.bind(server) as (...args: unknown[]) => { disable: () => void };
-    registerWriteTools({
-      ...served,
-      server: Object.assign(Object.create(server) as McpServer, {
-        registerTool: (name: string, ...rest: unknown[]) => {
-          writes.add(name);
-          const tool = register(name, ...rest);
-          tool.disable();
-          return tool;
-        },
-      }),
-    });
-    readOnly(server, writes);
-  } else registerWriteTools(served);
+  const writes = registerTools(served, TOOLS, { readOnly: opts.readOnly });
+  // A write called on a read-only server anyway is refused in the agent's words.
+  if (opts.readOnly) readOnly(server, writes);
   registerResources(served);
   registerPrompt(served);
   // What checkin warns of while answering is told to a client that asked (log.ts).

@@ -8,7 +8,7 @@ import { described, fieldsOf, object, pick, str, type Def, type Shape } from '..
 import * as SHAPES from '../../src/core/shapes.js';
 import { DRAFT_FIELDS } from '../../src/commands/drafts/drafts.js';
 import { schemaOf } from '../../src/mcp/kit.js';
-import { RESULTS } from '../../src/mcp/results.js';
+import { RESULTS } from '../../src/mcp/tools/index.js';
 import { JSON_FIELDS } from '../../src/ui/output.js';
 
 type ObjectDef = Extract<Def, { kind: 'object' }>;
