@@ -12,6 +12,8 @@ export const ASKED_DAY = described(str, 'the check-in asked for, as the CLI name
 export const MORE = (words: string) => described(bool, words);
 export const OTHERS = described(num, "other drafts waiting for the same target (the person's, or earlier ones): left as they are");
 export const RESUME = described(str, 'the command that sends the draft from a terminal');
+/** What every draft_* answers with last: how to send it from a terminal, and the other drafts for the same target. */
+export const KEPT = { resume_command: RESUME, other_drafts: OTHERS };
 /** What every send_* answers with besides what was sent. */
 export const SENT = {
   sent: bool,

@@ -13,7 +13,7 @@ import { UsageError } from '../../errors.js';
 import { ANSWER_INPUTS } from '../args.js';
 import { checkInText, DRAFT_ONLY, keepDraft, othersNote, sendCommand } from '../ask.js';
 import { checkInTarget, done } from '../kit.js';
-import { OTHERS, RESUME } from '../results.js';
+import { KEPT } from '../results.js';
 import { DRAFTS, tool } from '../tool.js';
 
 export const draftCheckinTool = tool({
@@ -37,8 +37,7 @@ export const draftCheckinTool = tool({
       arrayOf(str),
       'writing hints to show the person with the preview (an @mention of nobody on their teams, "none" as blockers sent as none, empty intentions); they never stop sending',
     ),
-    resume_command: RESUME,
-    other_drafts: OTHERS,
+    ...KEPT,
   }),
   writes: true,
   hints: DRAFTS,

@@ -5,7 +5,7 @@ import { commentTarget } from '../../domain/comment-target.js';
 import { UsageError } from '../../errors.js';
 import { DRAFT_ONLY, keepDraft, othersNote, sendCommand } from '../ask.js';
 import { done } from '../kit.js';
-import { OTHERS, RESUME } from '../results.js';
+import { KEPT } from '../results.js';
 import { DRAFTS, tool } from '../tool.js';
 
 export const draftCommentTool = tool({
@@ -19,7 +19,7 @@ export const draftCommentTool = tool({
     id: z.string().describe("the check-in (a UUID, YYYY-MM-DD or a day word: my own check-in that day) or the goal update's UUID"),
     body: z.string().min(1).describe('the comment (Markdown)'),
   }),
-  output: object({ draft_id: str, on: REPLY_ON, body: str, resume_command: RESUME, other_drafts: OTHERS }),
+  output: object({ draft_id: str, on: REPLY_ON, body: str, ...KEPT }),
   writes: true,
   hints: DRAFTS,
   run: async (served, { on, id, body }) => {

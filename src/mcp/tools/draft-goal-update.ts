@@ -8,7 +8,7 @@ import { sanitize } from '../../ui/sanitize.js';
 import { goalUpdatePreview } from '../../ui/views.js';
 import { DRAFT_ONLY, keepDraft, othersNote, sendCommand } from '../ask.js';
 import { done, plainView } from '../kit.js';
-import { OTHERS, RESUME } from '../results.js';
+import { KEPT } from '../results.js';
 import { DRAFTS, tool } from '../tool.js';
 
 export const draftGoalUpdateTool = tool({
@@ -32,8 +32,7 @@ export const draftGoalUpdateTool = tool({
     goal: pick(GOAL, ['id', 'title']),
     update: described(GOAL_UPDATE_INPUT, 'the update as it will be sent'),
     preview: str,
-    resume_command: RESUME,
-    other_drafts: OTHERS,
+    ...KEPT,
   }),
   writes: true,
   hints: DRAFTS,
