@@ -4,7 +4,6 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { Shape } from '../api/validate.js';
-import { RESULTS, type ToolName } from './results.js';
 import { accountHere, sameAccount, type Entry } from '../domain/outbox.js';
 import type { Context } from '../context.js';
 import { describeError } from '../error-text.js';
@@ -128,9 +127,69 @@ const fieldSchemas = (fields: Readonly<Record<string, Shape<unknown>>>) =>
       .map(([name, f]) => [name, schemaOf(f)]),
   );
 
-/** A tool's output schema: its result's fields (mcp/results.ts), each from the one description. */
-export function outputOf(tool: ToolName): Record<string, z.ZodType> {
-  return fieldSchemas(RESULTS[tool].fields);
+/** A tool's result: an object shape whose fields are the shared shapes (results.ts). */
+export type Result = Shape<unknown> & { readonly fields: Readonly<Record<string, Shape<unknown>>> };
+
+/** A tool's output schema: its result's fields, each from the one description (zod: built when a call's answer is checked). */
+export function outputOf(result: Result): Record<string, z.ZodType> {
+  return fieldSchemas(result.fields);
+}
+
+/**
+ * A tool's output schema as tools/list declares it, read straight from the shapes: the JSON Schema
+ * zod writes for `z.object(outputOf(result))` (target 2020-12, as the SDK asks), key for key, without
+ * building the zod first (the start-up's first answer lists every tool). test/unit/shapes.test.ts
+ * holds the two to each other for every tool.
+ */
+export function outputJson(result: Result): Record<string, unknown> {
+  const fields = Object.entries(result.fields).filter(([, f]) => f.def.kind !== 'unknown');
+  const required = fields.filter(([, f]) => f.def.kind !== 'optional').map(([name]) => name);
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: Object.fromEntries(fields.map(([name, f]) => [name, jsonOf(f)])),
+    ...(required.length > 0 && { required }),
+    additionalProperties: false,
+  };
+}
+
+/** One shape as zod's JSON Schema has it (what `schemaOf(s)` converts to). */
+function jsonOf(s: Shape<unknown>): Record<string, unknown> {
+  const d = s.def;
+  if (d.kind === 'optional') {
+    // zod's optional is its inner schema, the optional's own description first in place of the inner one.
+    const inner = jsonOf(d.of);
+    if (!d.description) return inner;
+    const { description: _, ...rest } = inner;
+    return { description: d.description, ...rest };
+  }
+  const made = ((): Record<string, unknown> => {
+    switch (d.kind) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+        return { type: d.kind };
+      case 'unknown':
+        return {};
+      case 'enum':
+        return { type: 'string', enum: [...d.values] };
+      case 'nullable':
+        return { anyOf: [jsonOf(d.of), { type: 'null', description: 'none' }] };
+      case 'array':
+        return { type: 'array', items: jsonOf(d.of) };
+      case 'object': {
+        const fields = Object.entries(d.fields).filter(([, f]) => f.def.kind !== 'unknown');
+        const required = fields.filter(([, f]) => f.def.kind !== 'optional').map(([name]) => name);
+        return {
+          type: 'object',
+          properties: Object.fromEntries(fields.map(([name, f]) => [name, jsonOf(f)])),
+          ...(required.length > 0 && { required }),
+          additionalProperties: true,
+        };
+      }
+    }
+  })();
+  return d.description ? { ...made, description: d.description } : made;
 }
 
 /** Dashes and minus signs of every kind: a run of three at a line's start is the markers' own start. */

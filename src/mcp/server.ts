@@ -24,12 +24,12 @@ import { findGoals } from '../domain/goals-list.js';
 import { VERSION } from '../version.js';
 import { entryFor, NoDraftError, othersWords, plainView, readable, type Served } from './kit.js';
 import { markedBlockers, markedCheckIn, markedGoal, markedGoals, markedTeamDays } from './marked.js';
-import { registerReadTools } from './read.js';
 import { LineTransport } from './stdio.js';
 import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './notices.js';
 import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { markedDrafts } from './marked.js';
-import { registerWriteTools } from './write.js';
+import { registerTools } from './tool.js';
+import { TOOLS } from './tools/index.js';
 import { tellingIO, tellRequests } from './log.js';
 
 /** The service's guidance for writing a check-in, as the prompt and the instructions give it. */
@@ -92,21 +92,23 @@ export const complete = {
     ),
 };
 
-function registerResources(served: Served): void {
+/** My teams' day (or the named ones') as the marked text the team_day tool gives. */
+async function teamDayResource(ctx: Context, uri: URL, which: Parameters<typeof teamDay>[1]) {
+  try {
+    const report = await teamDay(ctx, which);
+    return {
+      contents: [
+        { uri: uri.href, mimeType: 'text/plain', text: readable(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
+      ],
+    };
+  } catch (err) {
+    throw resourceError(ctx, err);
+  }
+}
+
+/** Today's check-in, the team's day (mine, or one team's) and its open blockers. */
+function registerDayResources(served: Served): void {
   const { server, ctx } = served;
-  /** My teams' day (or the named ones') as the marked text the team_day tool gives. */
-  const teamDayResource = async (uri: URL, which: Parameters<typeof teamDay>[1]) => {
-    try {
-      const report = await teamDay(ctx, which);
-      return {
-        contents: [
-          { uri: uri.href, mimeType: 'text/plain', text: readable(report ? markedTeamDays(await plainView(ctx, true), report) : 'You are in no team.\n') },
-        ],
-      };
-    } catch (err) {
-      throw resourceError(ctx, err);
-    }
-  };
   server.registerResource(
     'today',
     'checkin://check-ins/today',
@@ -134,7 +136,7 @@ function registerResources(served: Served): void {
     'checkin://team/today',
     { title: "The team's day", description: "My teams' check-ins today: filled in, not yet, blocked (and by what), none", mimeType: 'text/plain' },
     async (uri) => {
-      return teamDayResource(uri, {});
+      return teamDayResource(ctx, uri, {});
     },
   );
   server.registerResource(
@@ -160,6 +162,23 @@ function registerResources(served: Served): void {
     },
   );
   server.registerResource(
+    'team-day',
+    new ResourceTemplate('checkin://teams/{team}', { list: undefined, complete: { team: (typed) => complete.team(ctx, typed) } }),
+    {
+      title: "A team's day",
+      description: "One of my teams' check-ins today, by the team's name or id: filled in, not yet, blocked (and by what), none",
+      mimeType: 'text/plain',
+    },
+    async (uri, { team }) => {
+      return teamDayResource(ctx, uri, { teams: [decodeURIComponent(String(team))] });
+    },
+  );
+}
+
+/** My goals, and one goal with its latest updates. */
+function registerGoalResources(served: Served): void {
+  const { server, ctx } = served;
+  server.registerResource(
     'my-goals',
     'checkin://goals/mine',
     { title: 'My goals', description: 'My goals with their ids (the goal tool takes them), progress, confidence and due dates', mimeType: 'text/plain' },
@@ -170,18 +189,6 @@ function registerResources(served: Served): void {
       } catch (err) {
         throw resourceError(ctx, err);
       }
-    },
-  );
-  server.registerResource(
-    'team-day',
-    new ResourceTemplate('checkin://teams/{team}', { list: undefined, complete: { team: (typed) => complete.team(ctx, typed) } }),
-    {
-      title: "A team's day",
-      description: "One of my teams' check-ins today, by the team's name or id: filled in, not yet, blocked (and by what), none",
-      mimeType: 'text/plain',
-    },
-    async (uri, { team }) => {
-      return teamDayResource(uri, { teams: [decodeURIComponent(String(team))] });
     },
   );
   server.registerResource(
@@ -199,6 +206,11 @@ function registerResources(served: Served): void {
       }
     },
   );
+}
+
+/** The drafts waiting, and each one. */
+function registerDraftResources(served: Served): void {
+  const { server, ctx } = served;
   server.registerResource(
     'drafts',
     DRAFTS_URI,
@@ -340,25 +352,13 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
     };
   }
   const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
-  registerReadTools(served);
-  if (opts.readOnly) {
-    // The write tools as a read-only server has them: registered, disabled (not listed), and refused when called.
-    const writes = new Set<string>();
-    const register = server.registerTool.bind(server) as (...args: unknown[]) => { disable: () => void };
-    registerWriteTools({
-      ...served,
-      server: Object.assign(Object.create(server) as McpServer, {
-        registerTool: (name: string, ...rest: unknown[]) => {
-          writes.add(name);
-          const tool = register(name, ...rest);
-          tool.disable();
-          return tool;
-        },
-      }),
-    });
-    readOnly(server, writes);
-  } else registerWriteTools(served);
-  registerResources(served);
+  const writes = registerTools(served, TOOLS, { readOnly: opts.readOnly });
+  // A write called on a read-only server anyway is refused in the agent's words.
+  if (opts.readOnly) readOnly(server, writes);
+  // The resources, in the order resources/list and resources/templates/list give them.
+  registerDayResources(served);
+  registerGoalResources(served);
+  registerDraftResources(served);
   registerPrompt(served);
   // What checkin warns of while answering is told to a client that asked (log.ts).
   tellRequests(server, era);

@@ -5,6 +5,12 @@
 // than MAX_MESSAGE_BYTES of a line is held: a longer one is let go as it comes (only a small scan
 // of it runs, for its id) up to its newline, and answered with an error; a line that is not JSON
 // (-32700) or not a JSON-RPC message (-32600) is answered too; and the next line is read as ever.
+//
+// Measured against the SDK's StdioServerTransport (the same server otherwise, Node 24, issue 49):
+// to the first answers (initialize, tools/list) the two cost the same, 545 M and 541–556 M
+// instructions under callgrind; on a 12 MiB request followed by tools/list, the SDK's ended the
+// server after 10.2 s at a 165 MiB peak with neither answered, where this one answered both (the
+// first with -32600) in 1.5 s at a 90 MiB peak. It stays for the second.
 import type { Readable, Writable } from 'node:stream';
 import {
   parseJSONRPCMessage,

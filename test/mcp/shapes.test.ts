@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { ACTIVITY, CHECK_IN, COMMENT, GOAL, GOAL_UPDATE } from '../../src/api/types.js';
 import { fieldsOf, type Shape } from '../../src/api/validate.js';
 import { DRAFT, INBOX_THREAD, ME_RECORD, TEAM_DAY } from '../../src/core/shapes.js';
-import { AGENT_DRAFT, RESULTS } from '../../src/mcp/results.js';
+import { AGENT_DRAFT } from '../../src/mcp/results.js';
+import { RESULTS } from '../../src/mcp/tools/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { text, type McpSession, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
@@ -103,7 +104,7 @@ describe('one description per output shape, through the official client', () => 
     const s = await connect();
     const tools = await listed(s);
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(RESULTS).sort());
-    for (const tool of tools) expect(differences(RESULTS[tool.name as keyof typeof RESULTS], tool.outputSchema, tool.name), tool.name).toEqual([]);
+    for (const tool of tools) expect(differences(RESULTS[tool.name]!, tool.outputSchema, tool.name), tool.name).toEqual([]);
   });
 
   for (const revision of ['2025-11-25', '2026-07-28'] as const)

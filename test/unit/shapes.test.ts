@@ -6,11 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as TYPES from '../../src/api/types.js';
-import { described, fieldsOf, object, pick, str, type Def, type Shape } from '../../src/api/validate.js';
+import { anything, arrayOf, described, fieldsOf, object, oneOf, optional, orNull, pick, str, type Def, type Shape } from '../../src/api/validate.js';
 import * as SHAPES from '../../src/core/shapes.js';
 import { DRAFT_FIELDS } from '../../src/commands/drafts/drafts.js';
-import { schemaOf } from '../../src/mcp/kit.js';
-import { RESULTS } from '../../src/mcp/results.js';
+import * as z from 'zod';
+import { outputJson, outputOf, schemaOf } from '../../src/mcp/kit.js';
+import { RESULTS } from '../../src/mcp/tools/index.js';
 import { JSON_FIELDS } from '../../src/ui/output.js';
 
 type ObjectDef = Extract<Def, { kind: 'object' }>;
@@ -75,5 +76,13 @@ describe('one description per output shape', () => {
     expect(json).toContain('"pronouns":{"type":"string","description":"how to address them"}');
     // The words of a shape reach the schema: blocked_for's, as core/shapes.ts says them.
     expect(JSON.stringify(schemaOf(SHAPES.TEAM_DAY).toJSONSchema())).toContain("how long a blocked member's longest-standing blocker has stood");
+  });
+
+  it("every tool's output schema, as tools/list reads it from the shapes, is what zod writes for it, key for key (the start-up builds no zod)", () => {
+    const grown = object({ maybe: described(optional(orNull(described(arrayOf(oneOf(['a', 'b'])), 'a list'))), 'perhaps'), left: anything });
+    for (const [name, result] of [...Object.entries(RESULTS), ['grown', grown] as const]) {
+      const zods = JSON.stringify(z.toJSONSchema(z.object(outputOf(result)), { target: 'draft-2020-12', io: 'output' }));
+      expect(JSON.stringify(outputJson(result)), name).toBe(zods);
+    }
   });
 });

@@ -1,0 +1,77 @@
+// One agent tool, declared: its name, words, arguments, result, whether it writes, and its work.
+// Each tool is a file of tools/ and is served from the one list in tools/index.ts. Nothing of a
+// tool is built before it is needed: its arguments' zod (the tool's `input`) is made when a client
+// lists the tools or calls it, its result's JSON Schema is read from the shape when the tools are
+// listed, and its result's zod only when a call's answer is checked (kit.ts outputJson, schemaOf).
+import type { CallToolResult, InputRequiredResult, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { guard, outputJson, outputOf, type Result, type Served } from './kit.js';
+
+type Fields = Record<string, z.ZodType>;
+
+export interface Tool<F extends Fields = Fields> {
+  name: string;
+  title: string;
+  description: string;
+  /** The arguments (zod, as the SDK reads them): a function, so that they are built only when needed. */
+  input: () => F;
+  /** What it answers with: a shape of core/shapes.ts or api/types.ts, or an envelope of them (results.ts). */
+  output: Result;
+  /** It keeps or sends something: --read-only leaves it out, and a send waits for the person's yes (ask.ts). */
+  writes: boolean;
+  /** The protocol's hints besides the title (which is the tool's). */
+  hints: Omit<ToolAnnotations, 'title'>;
+  /** The work: the domain's operation, its result worded (a throw becomes a tool error, kit.ts guard). */
+  run(served: Served, args: z.infer<z.ZodObject<F>>, rctx: ServerContext): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/** A tool's declaration, its arguments' types read from its input. */
+export const tool = <F extends Fields>(t: Tool<F>): Tool<F> => t;
+
+/** The hints of a tool that only reads the service. */
+export const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+/** The hints of a draft_* tool: it keeps a file on this machine, and sends nothing. */
+export const DRAFTS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+/** The hints of a tool that sends, once the person said yes. */
+export const SENDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } as const;
+
+/** A schema the SDK reads as any Standard Schema, made (by `make`) the first time it is read; its JSON Schema may be given without it. */
+function lazySchema(make: () => z.ZodType, json?: () => Record<string, unknown>): StandardSchemaWithJSON {
+  let made: z.ZodType | undefined;
+  const schema = () => (made ??= make());
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'zod',
+      validate: (value: unknown) => schema()['~standard'].validate(value),
+      jsonSchema: {
+        input: (opts) => (schema() as unknown as StandardSchemaWithJSON)['~standard'].jsonSchema.input(opts),
+        output: (opts) => json?.() ?? (schema() as unknown as StandardSchemaWithJSON)['~standard'].jsonSchema.output(opts),
+      },
+    },
+  } as StandardSchemaWithJSON;
+}
+
+/** Registers every tool of the list; under --read-only the writing ones are registered disabled (tools/list leaves them out). Returns their names. */
+export function registerTools(served: Served, tools: readonly Tool[], { readOnly = false }: { readOnly?: boolean } = {}): Set<string> {
+  const writes = new Set<string>();
+  for (const t of tools) {
+    const registered = served.server.registerTool(
+      t.name,
+      {
+        title: t.title,
+        description: t.description,
+        inputSchema: lazySchema(() => z.object(t.input())),
+        outputSchema: lazySchema(
+          () => z.object(outputOf(t.output)),
+          () => outputJson(t.output),
+        ),
+        annotations: { title: t.title, ...t.hints },
+      },
+      (args: unknown, rctx: ServerContext) => guard(served.ctx, () => t.run(served, args as never, rctx)),
+    );
+    if (t.writes) writes.add(t.name);
+    if (readOnly && t.writes) registered.disable();
+  }
+  return writes;
+}
