@@ -4,6 +4,8 @@
 //   checkin today --json   against a local sandbox (one GET, `me` cached, TZ=UTC)
 //   checkin --help
 //   checkin --version
+//   checkin mcp            its first answers: initialize, notifications/initialized and tools/list
+//                          on stdin, ending at its end (the agent face's discovery)
 //
 // Each checkout runs its own bin/checkin.js (build it first: `git worktree add /tmp/old <commit> &&
 // cd /tmp/old && npm ci && npm run build`), with a home of its own and the same environment:
@@ -21,7 +23,16 @@ import { startSandbox } from '../dist/sandbox.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const builds = [...process.argv.slice(2).map((b) => resolve(b)), root];
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const commands = [['today', '--json'], ['--help'], ['--version']];
+const commands = [['today', '--json'], ['--help'], ['--version'], ['mcp']];
+// What an agent's host sends first, one message a line (the 2025-11-25 revision most hosts speak).
+const discovery = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((m) => JSON.stringify(m) + '\n')
+  .join('');
+const inputOf = (argv) => (argv.at(-1) === 'mcp' ? discovery : undefined);
 const dir = mkdtempSync(join(tmpdir(), 'checkin-bench-startup-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
@@ -29,7 +40,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
 const sb = await startSandbox({ rateLimit: false });
 function run(argv, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const input = inputOf(argv);
+    const child = spawn(argv[0], argv.slice(1), { env, cwd: dir, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin.end(input);
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => (err += d));

@@ -88,7 +88,7 @@ function examplesOn(day: Day): void {
   };
 
   /** The example with the sandbox's ids in place of the placeholders, and what changes this machine turned into a dry run. */
-  async function asRun(line: string, where: string): Promise<string> {
+  async function asRun(line: string): Promise<string> {
     const me = await api<{ id: string }>('me');
     const goals = await api<{ id: string }[]>(`goals?people_ids[]=${me.id}`);
     const goal = goals[0]!.id;
@@ -104,13 +104,6 @@ function examplesOn(day: Day): void {
       '<check-in-uuid>': lastOne,
       '<check-in-id>': async () => (await lastOne()).slice(0, 8),
     };
-    // The commands' own help (docs/commands/, made from it) still shows a literal id, which the
-    // sandbox does not have (its ids are made from the person and the date): stood in for there
-    // only, so that the README and the topics, which a person copies from, are run as written.
-    if (where.startsWith('docs/commands/')) {
-      ids['3308a89a-1006-5ad0-94a3-d9510e51aecb'] = lastOne;
-      ids['3308a89a'] = async () => (await lastOne()).slice(0, 8);
-    }
     for (const [placeholder, id] of Object.entries(ids)) if (line.includes(placeholder)) line = line.split(placeholder).join(await id());
     // `--resume` sends what a failed attempt kept: one is kept first, as a failure would.
     if (/^checkin log --resume\b/.test(line)) await keptDraft();
@@ -216,7 +209,7 @@ function examplesOn(day: Day): void {
       it.skipIf(why !== undefined)(
         `${example.where}: ${example.line}${why ? ` (not here: ${why})` : ''}`,
         async () => {
-          const line = await asRun(example.line, example.where);
+          const line = await asRun(example.line);
           const r = await sh(line);
           // `status` answers 3 when today's check-in is pending: what it is for, not an error.
           const ok = r.code === 0 || (r.code === 3 && /^checkin status\b/.test(line));

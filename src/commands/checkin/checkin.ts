@@ -29,7 +29,7 @@ export function checkinCommand(ctx: Context, run: Run<CheckInOptions> = runCheck
       .description("Show a check-in by key (or a teammate's by day); with answer options, update it")
       .addHelpText(
         'after',
-        '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"\n  checkin checkin today @grace\n  checkin checkin friday "Grace Hopper"\n  checkin checkin 3308a89a',
+        '\nExamples:\n  checkin checkin yesterday\n  checkin checkin friday --json\n  checkin checkin 2026-11-20 -b "Waiting on review"\n  checkin checkin today @grace\n  checkin checkin friday "Grace Hopper"\n  checkin checkin <check-in-id>',
       )
       .action((key, opts, cmd) => {
         const [, person, ...more] = cmd.args;

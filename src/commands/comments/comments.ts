@@ -30,7 +30,7 @@ export function commentsCommand(ctx: Context, run: Run<CommentsOptions> = runCom
     .option('--resume', 'send the comment kept from a failed attempt')
     .addHelpText(
       'after',
-      '\nExamples:\n  checkin comments yesterday\n  checkin comments today @grace --add "Nice work!"\n  checkin comments 3308a89a-1006-5ad0-94a3-d9510e51aecb --add "Nice work @ada"',
+      '\nExamples:\n  checkin comments yesterday\n  checkin comments today @grace --add "Nice work!"\n  checkin comments <check-in-uuid> --add "Nice work @ada"',
     )
     .action((key, opts, cmd) => {
       const person = personOf(cmd.args);
