@@ -23,13 +23,14 @@
 //                            program, no request)
 //
 // Needs valgrind (Debian: apt-get install valgrind) and `npm run binary` first.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../dist/sandbox.js';
 import { writeBareGet } from './bare-get.mjs';
+import { homeEnv, instructions, run } from './callgrind.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const binary = process.env.BENCH_BINARY ?? join(root, 'release', 'checkin');
@@ -73,38 +74,18 @@ function symbolize(text) {
 const bareGet = writeBareGet(dir);
 
 const sb = await startSandbox({ rateLimit: false });
-const home = join(dir, 'home');
-mkdirSync(home);
-const baseEnv = {
-  PATH: process.env.PATH,
-  HOME: home,
-  CHECKIN_CONFIG_DIR: join(home, 'config'),
-  XDG_CACHE_HOME: join(home, 'cache'),
-  CHECKIN_API_URL: sb.url,
-  CHECKIN_TOKEN: sb.token,
-  LANG: 'C.UTF-8',
-};
+const baseEnv = homeEnv(join(dir, 'home'), sb);
 
-function run(argv, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${argv.join(' ')} exited ${code}: ${err}`))));
-  });
-}
+const go = (argv, env) => run(argv, env, dir);
 
 // Logged in and `me` cached; its zone's offsets are cached by the first run with TZ unset (as on
 // every run after a person's first): the URL today --json asks, and what it prints.
-await run([binary, 'me'], { ...baseEnv, TZ: 'UTC' });
+await go([binary, 'me'], { ...baseEnv, TZ: 'UTC' });
 const envs = { utc: { ...baseEnv, TZ: 'UTC' }, unset: baseEnv };
 const expected = {};
 for (const zone of zones) {
   sb.requests.length = 0;
-  expected[zone] = await run([binary, 'today', '--json'], envs[zone]);
+  expected[zone] = await go([binary, 'today', '--json'], envs[zone]);
   if (sb.requests.length !== 1) throw new Error(`today --json sent ${sb.requests.length} requests, not 1`);
 }
 const url = `${sb.url.replace(/\/api\/v2$/, '')}${sb.requests[0].path}`;
@@ -114,17 +95,14 @@ let n = 0;
 async function count(argv, env, expect, requests = 1) {
   const file = join(keep ?? dir, `callgrind.${++n}.${argv[0] === binary ? 'checkin' : 'bare'}.out`);
   sb.requests.length = 0;
-  const out = await run(['valgrind', '--tool=callgrind', `--callgrind-out-file=${file}`, ...argv], env);
+  const out = await go(['valgrind', '--tool=callgrind', `--callgrind-out-file=${file}`, ...argv], env);
   if (sb.requests.length !== requests) throw new Error(`${argv.join(' ')} sent ${sb.requests.length} requests, not ${requests}`);
   if (expect !== undefined && out !== expect) throw new Error(`${argv.join(' ')} under callgrind printed something else`);
-  const text = readFileSync(file, 'utf8');
-  const total = Number(/^(?:summary|totals): (\d+)/m.exec(text)[1]);
-  if (argv[0] === binary) writeFileSync(file, symbolize(text));
-  const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  const line = annotated.split('\n').find((l) => /HashSeed::InitializeRoots/.test(l));
-  const seed = line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) : 0;
+  // The binary's functions named (only fn= lines change), so that the seed's share can be found.
+  if (argv[0] === binary) writeFileSync(file, symbolize(readFileSync(file, 'utf8')));
+  const counted = instructions(file);
   if (!keep) rmSync(file);
-  return { total, seed, net: total - seed };
+  return counted;
 }
 
 const M = (x) => (x / 1e6).toFixed(1);

@@ -13,12 +13,12 @@
 // run. The runs take turns (old, new, old, new …). V8's search for a random hash-seed prime at start
 // (`HashSeed::InitializeRoots`, 6–28 M a run at random) is left out of every count, as in
 // scripts/bench-binary-instructions.mjs. BENCH_RUNS (default 3) runs per command and checkout.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../dist/sandbox.js';
+import { homeEnv, instructions, run } from './callgrind.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const builds = [...process.argv.slice(2).map((b) => resolve(b)), root];
@@ -38,48 +38,22 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
 const sb = await startSandbox({ rateLimit: false });
-function run(argv, env) {
-  return new Promise((resolve, reject) => {
-    const input = inputOf(argv);
-    const child = spawn(argv[0], argv.slice(1), { env, cwd: dir, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    if (input !== undefined) child.stdin.end(input);
-    let err = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${argv.join(' ')} exited ${code}: ${err}`))));
-  });
-}
-const envs = builds.map((_, i) => {
-  const home = join(dir, `home-${i}`);
-  mkdirSync(home);
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    CHECKIN_CONFIG_DIR: join(home, 'config'),
-    XDG_CACHE_HOME: join(home, 'cache'),
-    CHECKIN_API_URL: sb.url,
-    CHECKIN_TOKEN: sb.token,
-    LANG: 'C.UTF-8',
-    TZ: 'UTC',
-  };
-});
+const go = (argv, env) => run(argv, env, dir, inputOf(argv));
+const envs = builds.map((_, i) => ({ ...homeEnv(join(dir, `home-${i}`), sb), TZ: 'UTC' }));
 // Logged in with `me` cached, and each command run once: its compile cache is there.
 for (const [i, b] of builds.entries()) {
-  await run([process.execPath, join(b, 'bin', 'checkin.js'), 'me'], envs[i]);
-  for (const c of commands) await run([process.execPath, join(b, 'bin', 'checkin.js'), ...c], envs[i]);
+  await go([process.execPath, join(b, 'bin', 'checkin.js'), 'me'], envs[i]);
+  for (const c of commands) await go([process.execPath, join(b, 'bin', 'checkin.js'), ...c], envs[i]);
 }
 
 let n = 0;
 /** Instructions of one run under callgrind, less HashSeed::InitializeRoots. */
 async function count(argv, env) {
   const file = join(dir, `callgrind.${++n}.out`);
-  await run(['valgrind', '--tool=callgrind', `--callgrind-out-file=${file}`, ...argv], env);
-  const total = Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'))[1]);
-  const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  const line = annotated.split('\n').find((l) => /HashSeed::InitializeRoots/.test(l));
+  await go(['valgrind', '--tool=callgrind', `--callgrind-out-file=${file}`, ...argv], env);
+  const { net } = instructions(file);
   rmSync(file);
-  return total - (line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) : 0);
+  return net;
 }
 
 const M = (x) => (x / 1e6).toFixed(1);

@@ -93,76 +93,25 @@ describe('the built binary', () => {
 
 describe('through a proxy', () => {
   it('an https API goes through HTTPS_PROXY in a CONNECT tunnel: the proxy never sees the token; NO_PROXY is honoured', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const net = await import('node:net');
-    const tls = await import('node:tls');
-    const http = await import('node:http');
-    // A certificate for a made-up name, trusted by the CLI through NODE_EXTRA_CA_CERTS.
-    const dir = tempDir('checkin-tls-');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=checkin.test',
-        '-addext',
-        'subjectAltName=DNS:checkin.test',
-      ],
-      { stdio: 'ignore' },
-    );
-    // checkin.test:443 is a TLS front for the sandbox, on this machine.
-    const front = tls.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (socket) => {
-      const upstream = net.connect(Number(new URL(sb.url).port), '127.0.0.1');
-      socket.pipe(upstream).pipe(socket);
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    const tunnels: string[] = [];
-    let carried = '';
-    const proxy = http.createServer((_req, res) => res.writeHead(400).end());
-    proxy.on('connect', (req, socket, head) => {
-      tunnels.push(`CONNECT ${req.url}`);
-      const upstream = net.connect((front.address() as { port: number }).port, '127.0.0.1', () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        socket.on('data', (d: Buffer) => (carried += d.toString('latin1')));
-        socket.pipe(upstream).pipe(socket);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    // checkin.test:443 is a TLS front for the sandbox, on this machine, behind a recording proxy.
+    const { startTlsProxy } = await import('../helpers/proxy.js');
+    const proxy = await startTlsProxy('checkin.test', Number(new URL(sb.url).port));
+    const { tunnels } = proxy;
     try {
-      const e = { ...env, CHECKIN_API_URL: 'https://checkin.test/api/v2', HTTPS_PROXY: proxyUrl, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') };
+      const e = { ...env, CHECKIN_API_URL: 'https://checkin.test/api/v2', HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: proxy.caFile };
       const r = await runCli(['today', '--json'], { env: e });
       expect(r).toMatchObject({ code: 0, stderr: '' });
       expect(JSON.parse(r.stdout).date).toBe(today());
       expect(tunnels).toEqual(['CONNECT checkin.test:443']);
       expect(sb.requests.map((q) => [describeRequest(q), q.headers.authorization])).toEqual([[`GET /api/v2/check-ins/${today()}`, `Bearer ${sb.token}`]]);
-      expect(carried.length).toBeGreaterThan(0);
-      expect(carried).not.toContain(sb.token); // encrypted end to end
+      expect(proxy.carried().length).toBeGreaterThan(0);
+      expect(proxy.carried()).not.toContain(sb.token); // encrypted end to end
       // NO_PROXY naming the host: no tunnel (and no way to reach the made-up name: a network error, exit 1).
       const direct = await runCli(['today', '--json'], { env: { ...e, NO_PROXY: 'checkin.test', CHECKIN_TIMEOUT: '2' } });
       expect(direct.code).toBe(1);
       expect(tunnels).toHaveLength(1);
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((res) => proxy.close(res));
-      await new Promise((res) => front.close(res));
+      await proxy.close();
     }
   });
 });

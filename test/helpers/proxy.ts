@@ -18,6 +18,8 @@ export interface TlsProxy {
   caFile: string;
   /** `CONNECT host:port` for each tunnel asked for, in order. */
   tunnels: string[];
+  /** What the client sent through the tunnels (as latin1): the proxy's view, encrypted end to end. */
+  carried(): string;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startTlsProxy(name: string, upstreamPort: number): Promise
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const tunnels: string[] = [];
+  let carried = '';
   const proxy = createServer((_req, res) => res.writeHead(400).end());
   proxy.on('connect', (req, socket, head) => {
     keep(socket);
@@ -72,6 +75,7 @@ export async function startTlsProxy(name: string, upstreamPort: number): Promise
       connect((front.address() as AddressInfo).port, '127.0.0.1', () => {
         socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
+        socket.on('data', (d: Buffer) => (carried += d.toString('latin1')));
         socket.pipe(upstream).pipe(socket);
       }),
     );
@@ -83,6 +87,7 @@ export async function startTlsProxy(name: string, upstreamPort: number): Promise
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     caFile,
     tunnels,
+    carried: () => carried,
     async close() {
       for (const s of open) s.destroy();
       proxy.closeAllConnections();

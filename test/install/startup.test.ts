@@ -13,6 +13,15 @@ import { tempDir } from '../helpers/cleanup.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
+/** The CLI's sources as [path from the root, text]: src/ but the sandbox and the agent face (bundles of their own). */
+function cliSources(dir = join(ROOT, 'src')): [string, string][] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e): [string, string][] => {
+    const file = join(dir, e.name);
+    if (e.isDirectory()) return /src\/(sandbox|mcp)$/.test(file) ? [] : cliSources(file);
+    return file.endsWith('.ts') ? [[relative(ROOT, file), readFileSync(file, 'utf8')]] : [];
+  });
+}
+
 let env: NodeJS.ProcessEnv;
 useSandboxEnv((_sb, e) => {
   env = e;
@@ -138,18 +147,9 @@ describe('what a run loads', () => {
   });
 
   it('no regular expression with a Unicode class is made at the top of a module: V8 compiles its classes when it is made, ~1 M instructions each', () => {
-    const offenders: string[] = [];
-    const walk = (dir: string): void => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const file = join(dir, e.name);
-        if (e.isDirectory()) walk(file);
-        else if (file.endsWith('.ts') && !/src\/(sandbox|mcp)\//.test(file)) {
-          for (const m of readFileSync(file, 'utf8').matchAll(/^(?:export )?(?:const|let|var) (\w+)\s*=\s*\/[^\n]*\\[pP]\{/gm))
-            offenders.push(`${relative(ROOT, file)}: ${m[1]}`);
-        }
-      }
-    };
-    walk(join(ROOT, 'src'));
+    const offenders = cliSources().flatMap(([file, text]) =>
+      [...text.matchAll(/^(?:export )?(?:const|let|var) (\w+)\s*=\s*\/[^\n]*\\[pP]\{/gm)].map((m) => `${file}: ${m[1]}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -157,19 +157,11 @@ describe('what a run loads', () => {
     const script = join(tempDir('checkin-preloaded-'), 'list.cjs');
     writeFileSync(script, 'process.stdout.write(process.moduleLoadList.join("\\n"))');
     const loaded = new Set(execFileSync(process.execPath, [script], { encoding: 'utf8' }).split('\n'));
-    const offenders: string[] = [];
-    const walk = (dir: string): void => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const file = join(dir, e.name);
-        if (e.isDirectory()) walk(file);
-        else if (file.endsWith('.ts') && !/src\/(sandbox|mcp)\//.test(file)) {
-          for (const m of readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*? from 'node:([a-z_/]+)';/gm)) {
-            if (!loaded.has(`NativeModule ${m[1]}`)) offenders.push(`${relative(ROOT, file)}: node:${m[1]}`);
-          }
-        }
-      }
-    };
-    walk(join(ROOT, 'src'));
+    const offenders = cliSources().flatMap(([file, text]) =>
+      [...text.matchAll(/^import (?!type )[^;]*? from 'node:([a-z_/]+)';/gm)]
+        .filter((m) => !loaded.has(`NativeModule ${m[1]}`))
+        .map((m) => `${file}: node:${m[1]}`),
+    );
     expect(offenders).toEqual([]);
   });
 });
