@@ -5,6 +5,8 @@
 // sandbox's own.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/core/datekey.js';
@@ -76,6 +78,7 @@ const onOtherDays = readmeAndTopics.filter((e) => !READS_NO_DAY.test(e.line));
 
 function examplesOn(day: Day): void {
   let sb: Sandbox;
+  let release: Server | undefined;
   let env: NodeJS.ProcessEnv;
   let cwd: string;
   /** The day's clock, in this process: the real one shifted to the day (every checkin started gets the same shift). */
@@ -144,6 +147,13 @@ function examplesOn(day: Day): void {
     const real = new Date();
     shift = day.at ? day.at(real).getTime() - real.getTime() : 0;
     sb = await startSandbox({ rateLimit: false, port: 0, ...(shift && { clock: () => new Date(now()) }) });
+    // `checkin upgrade` asks a release folder for its SHA256SUMS: one on this machine, of this very
+    // version (so the example says it is up to date), in place of GitHub's.
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    release = createServer((req, res) =>
+      req.url === '/SHA256SUMS' ? res.end(`${'a'.repeat(64)}  checkin-${version}-linux-x64.tar.gz\n`) : res.writeHead(404).end(),
+    );
+    await new Promise<void>((resolve) => release!.listen(0, '127.0.0.1', resolve));
     day.arrange?.(sb);
     const bin = tempDir('checkin-bin-');
     writeFileSync(join(bin, 'checkin'), `#!/bin/sh\nexec '${process.execPath}'${shift ? ` --require '${SHIM}'` : ''} '${BIN}' "$@"\n`, { mode: 0o755 });
@@ -157,6 +167,7 @@ function examplesOn(day: Day): void {
       BROWSER: 'true',
       EDITOR: 'true',
       GIT_CONFIG_NOSYSTEM: '1',
+      CHECKIN_RELEASE_URL: `http://127.0.0.1:${(release.address() as AddressInfo).port}`,
       ...(shift && { CHECKIN_TEST_CLOCK_SHIFT_MS: String(shift) }),
     });
     // The folders a person's shell has, which the completion examples write into.
@@ -196,6 +207,8 @@ function examplesOn(day: Day): void {
   });
   afterAll(async () => {
     await sb?.close();
+    release?.closeAllConnections();
+    await new Promise((resolve) => (release ? release.close(resolve) : resolve(undefined)));
   });
 
   describe.skipIf(once !== '')(`${day.name}${once}`, () => {
