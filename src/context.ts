@@ -8,6 +8,7 @@ import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore, type Resolved } from './config/store.js';
+import type { ProfileChoice } from './config/profiles.js';
 import { AuthError, terminal, UsageError } from './errors.js';
 import type { IdKind } from './core/short-ids.js';
 import type { Editor } from './ui/editor.js';
@@ -25,6 +26,10 @@ export interface Context {
   /** Waiting (retries, rate-limit pauses); tests inject one that returns at once. An aborted `signal` ends the wait at once. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   config(): ConfigStore;
+  /** The profile this run uses, and where it was named (config/profiles.ts). */
+  profile(): ProfileChoice;
+  /** --profile, once program.ts has read the command line (before any command's action). */
+  profileFlag?: string;
   /** The outbox: every write kept until the service accepted it (config/outbox-files.ts). */
   drafts(): Outbox;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */
@@ -203,7 +208,8 @@ export function createContext(parts: ContextParts): Context {
     sleep: parts.sleep ?? realSleep(timers),
     debug: debugFrom(env),
     onTrace: (event) => io.err(formatTrace(event), { asIs: true }),
-    config: () => (config ??= new ConfigStore(env, warn, parts.secrets)),
+    config: () => (config ??= new ConfigStore(env, warn, parts.secrets, () => ctx.profileFlag)),
+    profile: () => ctx.config().profile,
     drafts: () => (drafts ??= openOutbox(ctx.config(), env, warn)),
     async api() {
       if (client) return client;

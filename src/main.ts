@@ -2,7 +2,7 @@
 // and an exit code (error-text.ts says which). Nothing else prints an error or ends the process.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { preferences } from './config/prefs.js';
+import { sharedPreferences } from './config/prefs.js';
 import { CLI_ADVICE } from './commands/flags.js';
 import { createContext, type Context } from './context.js';
 import { describeError } from './error-text.js';
@@ -21,7 +21,7 @@ export { EXIT } from './errors.js';
 /** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
 function processContext(): Context {
   const env = process.env;
-  const ctx: Context = createContext({ io: processIO(env, () => preferences(ctx.config())), env });
+  const ctx: Context = createContext({ io: processIO(env, () => sharedPreferences(ctx.config())), env });
   return ctx;
 }
 

@@ -18,6 +18,7 @@ import { todayCommand } from './commands/checkin/today.js';
 import { commentsCommand } from './commands/comments/comments.js';
 import { reactionsCommand } from './commands/comments/reactions.js';
 import { configCommand } from './commands/config/config.js';
+import { commandWord } from './core/command-word.js';
 import { doctorCommand } from './commands/doctor/doctor.js';
 import { draftsCommand } from './commands/drafts/drafts.js';
 import { cronCommand } from './commands/cron/cron.js';
@@ -115,7 +116,7 @@ const isVersion = (argv: string[]) => argv.length === 1 && ['--version', '-V'].i
 
 /** Whether argv runs one known command (then only it is built); otherwise all are (help, errors). */
 export function isCommand(argv: string[]): boolean {
-  const wanted = argv.find((a) => !a.startsWith('-'));
+  const wanted = commandWord(argv);
   return wanted !== undefined && Object.hasOwn(COMMANDS, wanted) && !argv.includes('--help') && !argv.includes('-h');
 }
 
@@ -125,8 +126,11 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     .description('Daily team check-ins from the command line (Steady API v2).')
     .version(VERSION, '-V, --version')
     .option('--debug', 'trace each HTTP request and answer on stderr (the token redacted)')
+    .option('--profile <name>', "the profile (account) to use: CHECKIN_PROFILE, a folder's .checkin.json, then `checkin auth switch`'s")
     .hook('preAction', (cmd) => {
-      if (cmd.opts().debug) ctx.debug.api = true;
+      const opts = cmd.opts() as { debug?: boolean; profile?: string };
+      if (opts.debug) ctx.debug.api = true;
+      if (opts.profile !== undefined) ctx.profileFlag = opts.profile;
     })
     .option('--no-pager', 'print long output straight to the terminal, not through the pager')
     // At a terminal the whole help is wrapped to its width as it is written; piped, this part is
@@ -137,7 +141,7 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
     if (!program.opts().pager || ctx.debug.api) io.noPager();
   });
 
-  const names = isVersion(argv) ? [] : isCommand(argv) ? [argv.find((a) => !a.startsWith('-'))!] : Object.keys(COMMANDS);
+  const names = isVersion(argv) ? [] : isCommand(argv) ? [commandWord(argv)!] : Object.keys(COMMANDS);
   for (const name of names) program.addCommand(COMMANDS[name]!(ctx).helpGroup(GROUP_OF.get(name)!));
   program.commandsGroup(LAST_GROUP).helpCommand('help [command|topic]', 'display help for a command, or read a topic (checkin help topics)');
 

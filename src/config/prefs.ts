@@ -12,7 +12,7 @@
 
 import { delimiter, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ConfigStore } from './store.js';
+import { PROFILE_KEYS, type ConfigStore } from './store.js';
 
 export interface Preferences {
   editor?: string;
@@ -125,9 +125,49 @@ export function preferencesOf(stored: object): Preferences {
   return out as Preferences;
 }
 
-/** The preferences this ConfigStore holds (config.json is read once a run). */
+/**
+ * The settings that are the person's on every profile (editor, pager, color, prompt, accessible),
+ * read without choosing a profile: what the terminal needs before the command line is read.
+ */
+export function sharedPreferences(store: ConfigStore): Preferences {
+  const file = store.readFile();
+  const shared = Object.fromEntries(Object.entries(file).filter(([key]) => !PROFILE_KEYS.includes(key)));
+  return preferencesOf(shared);
+}
+
+/** Where a setting's value came from: the folder's .checkin.json, the profile in use, or config.json's shared settings. */
+export interface PreferenceSource {
+  key: PreferenceKey;
+  value: string | string[];
+  /** "directory": a .checkin.json (`file`); "profile": the profile's own in config.json; "config": config.json, on every profile. */
+  origin: 'directory' | 'profile' | 'config';
+  file: string;
+  profile?: string;
+}
+
+/** Each setting that has a value, with where it came from (`checkin config list --show-origin`): the folder's file over the profile's. */
+export function preferenceSources(store: ConfigStore): PreferenceSource[] {
+  const name = store.profile.name;
+  const own = preferencesOf(store.read()) as Record<string, string | string[]>;
+  const dir = store.directory();
+  const fromDir: Record<string, string | undefined> = { team: dir?.team, template: dir?.template };
+  const out: PreferenceSource[] = [];
+  for (const key of PREFERENCE_KEYS) {
+    const d = fromDir[key];
+    if (dir && d !== undefined) out.push({ key, value: d, origin: 'directory', file: dir.file });
+    else if (own[key] !== undefined)
+      out.push(
+        PROFILE_KEYS.includes(key)
+          ? { key, value: own[key], origin: 'profile', file: store.file, profile: name }
+          : { key, value: own[key], origin: 'config', file: store.file },
+      );
+  }
+  return out;
+}
+
+/** The preferences in force for this run: the folder's .checkin.json over the profile's own, and the shared ones (config.json is read once a run). */
 export function preferences(store: ConfigStore): Preferences {
-  return preferencesOf(store.read());
+  return Object.fromEntries(preferenceSources(store).map((s) => [s.key, s.value])) as Preferences;
 }
 
 /** A value as `config get` and `config list` print it: git_repos joined as it is set. */

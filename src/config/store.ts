@@ -12,6 +12,7 @@ import { CliError, EXIT } from '../errors.js';
 import { fsReason, readJson, writeDurably } from './files.js';
 import { checkinPaths, type CheckinPaths } from './paths.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
+import { chooseProfile, DEFAULT_PROFILE, findDirectoryFile, type DirectoryFile, type ProfileChoice } from './profiles.js';
 
 export interface CachedMe {
   id: string;
@@ -56,18 +57,56 @@ export interface BlockedOnMe {
   check_in_id: string;
 }
 
+/**
+ * What a run reads of config.json: the profile in use (its service, token and account settings)
+ * over the settings that are the person's on every profile (editor, pager, color, prompt,
+ * accessible). Written back through ConfigStore.update, which puts each key where it belongs.
+ */
 export interface StoredConfig {
   api_url?: string;
   /** The token, when it is kept in this file (mode 0600) rather than the keychain. */
   token?: string;
-  /** "keychain": the token for api_url is in the OS keychain (nothing else says so: it is read only then). */
+  /** "keychain": the token for this profile is in the OS keychain (nothing else says so: it is read only then). */
   token_store?: 'keychain';
+  /** The keychain entry's account name: "<profile> <API URL>"; absent for a login made before profiles (then the API URL). */
+  keychain_account?: string;
   /** Earlier versions: the cache, now in cache.json (read until the first write moves it). */
   cache?: Record<string, CacheEntry>;
   /** Folders whose git commits are offered for *previous* (default: the current repository); CHECKIN_GIT_REPOS wins. */
   git_repos?: string[];
   /** Earlier versions: the inbox markers, now in state.json (read until the first write moves them). */
   inbox?: Record<string, InboxMarker>;
+}
+
+/** The keys of config.json that belong to one profile; every other key is the person's, on every profile. */
+export const PROFILE_KEYS: readonly string[] = ['api_url', 'token', 'token_store', 'keychain_account', 'team', 'git_repos', 'template'];
+
+/** config.json as a whole: the default profile's name, each profile's keys, and the shared settings. */
+export interface ConfigFile extends Record<string, unknown> {
+  profile?: string;
+  profiles: Record<string, StoredConfig & Record<string, unknown>>;
+}
+
+/**
+ * config.json in its present shape. One made before profiles (8dfe64c and earlier) holds one
+ * account at the top level: read as the profile "default", and written in this shape by the first
+ * write. Profile keys found at the top level of a file that has profiles were written there by an
+ * earlier build since: they are the newest words of "default", and go into it.
+ */
+export function configFileOf(raw: Record<string, unknown>): ConfigFile {
+  const { profile, profiles, ...rest } = raw;
+  const out: ConfigFile = { profiles: {} };
+  if (typeof profile === 'string') out.profile = profile;
+  for (const [name, record] of Object.entries(recordOf<Record<string, unknown>>(profiles))) {
+    if (typeof record === 'object' && record !== null && !Array.isArray(record)) out.profiles[name] = { ...record };
+  }
+  const legacy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (PROFILE_KEYS.includes(key)) legacy[key] = value;
+    else out[key] = value;
+  }
+  if (Object.keys(legacy).length > 0) out.profiles[DEFAULT_PROFILE] = { ...out.profiles[DEFAULT_PROFILE], ...legacy };
+  return out;
 }
 
 /** cache.json: cached answers of the service, keyed by API URL + a hash of the token (see cacheKey). */
@@ -164,7 +203,10 @@ function recordOf<T>(v: unknown): Record<string, T> {
 export class ConfigStore {
   readonly dir: string;
   readonly paths: CheckinPaths;
-  private settings: StoredConfig | undefined;
+  /** config.json as read (once a run), in its present shape. */
+  private whole: ConfigFile | undefined;
+  private chosen: ProfileChoice | undefined;
+  private dirFile: DirectoryFile | null | undefined;
   private cacheData: Required<CacheFile> | undefined;
   /** The inbox markers this run set but could not write to state.json (by key): kept for the run, over the file. */
   private unwritten: Record<string, InboxMarker> = {};
@@ -183,6 +225,8 @@ export class ConfigStore {
     private readonly warn: (message: string) => void = () => undefined,
     /** The OS keychain (or why there is none); loaded only when a token is kept there. */
     readonly secrets: () => SecretStore | string = () => osKeychain(env),
+    /** The --profile of this run, once the command line is read (the profile is chosen when first asked for). */
+    private readonly flag: () => string | undefined = () => undefined,
   ) {
     this.paths = checkinPaths(env);
     this.dir = this.paths.config;
@@ -201,8 +245,9 @@ export class ConfigStore {
     return join(this.paths.state, 'drafts');
   }
 
-  read(): StoredConfig {
-    if (!this.settings) {
+  /** config.json as a whole, read once a run (see configFileOf for files made before profiles). */
+  readFile(): ConfigFile {
+    if (!this.whole) {
       // A damaged file never blocks a run: it is read as empty (CHECKIN_TOKEN still works), and set
       // aside before anything is written over it.
       const { value, damaged } = readJson(this.file);
@@ -210,9 +255,37 @@ export class ConfigStore {
         this.damaged = damaged;
         this.warn(`${this.file} cannot be read (${damaged}); going on without it`);
       }
-      this.settings = value as StoredConfig;
+      this.whole = configFileOf(value);
     }
-    return this.settings;
+    return this.whole;
+  }
+
+  /** The profile this run uses: --profile > CHECKIN_PROFILE > the folder's .checkin.json > config.json's default > "default". */
+  get profile(): ProfileChoice {
+    return (this.chosen ??= chooseProfile({
+      flag: this.flag(),
+      env: this.env,
+      directory: () => this.directory(),
+      configured: this.readFile().profile,
+      configFile: this.file,
+    }));
+  }
+
+  /** The nearest .checkin.json at or above the current folder (read once a run), if any. */
+  directory(): DirectoryFile | undefined {
+    if (this.dirFile === undefined) this.dirFile = findDirectoryFile(process.cwd(), this.warn) ?? null;
+    return this.dirFile ?? undefined;
+  }
+
+  /** The profiles config.json names, in its order. */
+  profileNames(): string[] {
+    return Object.keys(this.readFile().profiles);
+  }
+
+  /** What config.json holds for the profile `name` (default: the one in use) with the shared settings: what a run reads. */
+  read(name: string = this.profile.name): StoredConfig {
+    const { profile: _default, profiles, ...shared } = this.readFile();
+    return { ...shared, ...profiles[name] } as StoredConfig;
   }
 
   /** CHECKIN_TOKEN > STEADY_TOKEN > file (or the keychain it names). */
@@ -223,12 +296,13 @@ export class ConfigStore {
     }
     const stored = this.read();
     if (stored.token) return { value: stored.token, where: 'file' };
-    if (stored.token_store === 'keychain' && stored.api_url) return this.fromKeychain(stored.api_url) ?? undefined;
+    const account = keychainAccount(stored);
+    if (account) return this.fromKeychain(account) ?? undefined;
     return undefined;
   }
 
   /** The keychain is asked once a run, and only when the config says the token is there. */
-  private fromKeychain(apiUrl: string): Resolved<string> | null {
+  private fromKeychain(account: string): Resolved<string> | null {
     if (this.keychainToken !== undefined) return this.keychainToken;
     const store = this.secrets();
     if (typeof store === 'string') {
@@ -236,7 +310,7 @@ export class ConfigStore {
       return (this.keychainToken = null);
     }
     try {
-      const value = store.get(normalizeApiUrl(apiUrl));
+      const value = store.get(account);
       this.keychainToken = value ? { value, where: 'keychain' } : null;
       if (!value) this.warn(`your token is no longer in ${store.name}; run \`checkin login\` again, or set CHECKIN_TOKEN`);
     } catch (err) {
@@ -252,17 +326,22 @@ export class ConfigStore {
    */
   async storeToken(apiUrl: string, token: string, opts: { file?: boolean } = {}): Promise<{ where: 'keychain' | 'file'; why?: string; name?: string }> {
     let why: string | undefined = opts.file ? 'as asked (--insecure-storage)' : undefined;
+    const before = keychainAccount(this.read());
     if (!opts.file) {
       const store = this.secrets();
       if (typeof store === 'string') why = store;
       else {
         try {
-          store.set(normalizeApiUrl(apiUrl), token);
+          // Under the profile's name and its service: two profiles, or two services, never share an entry.
+          const account = `${this.profile.name} ${normalizeApiUrl(apiUrl)}`;
+          store.set(account, token);
           await this.update((c) => {
             delete c.token;
             c.token_store = 'keychain';
+            c.keychain_account = account;
             c.api_url = apiUrl;
           });
+          if (before && before !== account) this.dropKeychainEntry(before);
           return { where: 'keychain', name: store.name };
         } catch (err) {
           why = `${store.name} cannot be used (${reasonOf(err)})`;
@@ -272,20 +351,34 @@ export class ConfigStore {
     await this.update((c) => {
       c.token = token;
       delete c.token_store;
+      delete c.keychain_account;
       c.api_url = apiUrl;
     });
+    if (before) this.dropKeychainEntry(before);
     return { where: 'file', ...(why !== undefined && { why }) };
+  }
+
+  /** Best effort: the profile's earlier keychain entry, once its token is kept elsewhere. */
+  private dropKeychainEntry(account: string): void {
+    const store = this.secrets();
+    if (typeof store === 'string') return;
+    try {
+      store.delete(account);
+    } catch {
+      // an entry left behind holds a token no profile names
+    }
   }
 
   /** Removes the stored token, from the keychain and from the file. Says from where. */
   async forgetToken(): Promise<string | undefined> {
     const stored = this.read();
     let from: string | undefined;
-    if (stored.token_store === 'keychain' && stored.api_url) {
+    const account = keychainAccount(stored);
+    if (account) {
       const store = this.secrets();
       if (typeof store !== 'string') {
         try {
-          store.delete(normalizeApiUrl(stored.api_url));
+          store.delete(account);
           from = store.name;
         } catch (err) {
           this.warn(`the token could not be removed from ${store.name} (${reasonOf(err)})`);
@@ -296,10 +389,18 @@ export class ConfigStore {
       await this.update((c) => {
         delete c.token;
         delete c.token_store;
+        delete c.keychain_account;
       });
       from ??= this.file;
     }
     return from;
+  }
+
+  /** Makes `name` the default profile (`checkin auth switch`): the one a run uses when nothing else names one. */
+  async setDefaultProfile(name: string): Promise<void> {
+    await this.updateFile((file) => {
+      file.profile = name;
+    });
   }
 
   /** flag > CHECKIN_API_URL > file > https://service.steady.space/api/v2. */
@@ -425,9 +526,30 @@ export class ConfigStore {
     }
   }
 
-  /** Changes the settings file; it stays mode 0600 (it holds the token). */
+  /**
+   * Changes the profile in use (and the shared settings) as `mutate` changes what read() gives:
+   * each key goes back where it belongs (./profiles.ts), so a command never writes another profile's.
+   */
   async update(mutate: (config: StoredConfig) => void): Promise<void> {
-    this.read();
+    const name = this.profile.name;
+    await this.updateFile((file) => {
+      const { profile: _default, profiles, ...shared } = file;
+      const view = { ...shared, ...profiles[name] } as StoredConfig & Record<string, unknown>;
+      mutate(view);
+      for (const key of Object.keys(shared)) delete file[key];
+      const own: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(view)) {
+        if (PROFILE_KEYS.includes(key)) own[key] = value;
+        else file[key] = value;
+      }
+      // A profile that holds nothing and was not there is not made by a shared setting's change.
+      if (Object.keys(own).length > 0 || name in profiles) profiles[name] = own;
+    });
+  }
+
+  /** Changes config.json as a whole; it stays mode 0600 (it holds tokens). */
+  async updateFile(mutate: (file: ConfigFile) => void): Promise<void> {
+    this.readFile();
     if (this.damaged) {
       const aside = `${this.file}.damaged-${Date.now()}`;
       try {
@@ -440,8 +562,9 @@ export class ConfigStore {
     }
     // Read afresh (another run may have changed it since), changed, and written whole: a new file
     // (mode 0600: it may hold the token) renamed over the old one.
-    const next = structuredClone(readJson(this.file).value) as StoredConfig;
+    const next = configFileOf(structuredClone(readJson(this.file).value));
     mutate(next);
+    if (Object.keys(next.profiles).length === 0) delete (next as Partial<ConfigFile>).profiles;
     try {
       // The folder holds the token: only its owner may look inside (an existing one is left as it is).
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -453,6 +576,12 @@ export class ConfigStore {
         'Make that folder writable, or set CHECKIN_CONFIG_DIR to a folder you can write.',
       );
     }
-    this.settings = next;
+    this.whole = next;
   }
+}
+
+/** The keychain entry that holds a profile's token, when config.json says it is there. */
+export function keychainAccount(stored: StoredConfig): string | undefined {
+  if (stored.token_store !== 'keychain' || !stored.api_url) return undefined;
+  return stored.keychain_account ?? normalizeApiUrl(stored.api_url);
 }

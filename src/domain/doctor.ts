@@ -19,7 +19,7 @@ import { expectShape } from '../api/validate.js';
 import { fsReason } from '../config/files.js';
 import { buildKind } from '../config/installation.js';
 import { home } from '../config/paths.js';
-import { normalizeApiUrl } from '../config/store.js';
+import { keychainAccount } from '../config/store.js';
 import type { AdviceWords, Context } from '../context.js';
 import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
@@ -372,7 +372,7 @@ async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promis
       `Reinstall checkin, or run \`${w.login('insecure-storage')}\`.`,
     );
   }
-  const account = normalizeApiUrl(stored.api_url);
+  const account = keychainAccount(stored)!;
   const url = cfg.apiUrl();
   const [here, scheduled] = await Promise.all([
     probeKeychain(modulePath, account, ctx.env, timeoutMs),

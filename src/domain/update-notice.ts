@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { checkinPaths } from '../config/paths.js';
 import { VERSION } from '../version.js';
 import { isNewer } from './upgrade.js';
+import { commandWord } from '../core/command-word.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Commands that are read by programs or are about versions already: never a notice after them. */
@@ -32,7 +33,7 @@ export function quietBecause(argv: readonly string[], env: NodeJS.ProcessEnv, st
   // cron and services start without a terminal: this covers them.
   if (!stderrIsTTY) return 'not a terminal';
   if (argv.some((a) => a === '--json' || a.startsWith('--json='))) return '--json';
-  const command = argv.find((a) => !a.startsWith('-'));
+  const command = commandWord(argv);
   if (command === undefined || argv.includes('--version') || argv.includes('-V')) return 'no command';
   if (QUIET_COMMANDS.has(command)) return command;
   return undefined;

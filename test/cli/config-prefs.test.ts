@@ -62,7 +62,12 @@ describe('checkin config', () => {
     for (const r of [list, json]) expect(r.stdout + r.stderr).not.toContain(TOKEN);
 
     expect(statSync(file()).mode & 0o777).toBe(0o600);
-    expect(stored()).toMatchObject({ token: TOKEN, api_url: w.sb.url, editor: 'code --wait', git_repos: repos, color: 'never' });
+    // The terminal's settings are the person's, on every profile; the account's are the profile's.
+    expect(stored()).toMatchObject({
+      editor: 'code --wait',
+      color: 'never',
+      profiles: { default: { token: TOKEN, api_url: w.sb.url, team: 'Platform', git_repos: repos } },
+    });
 
     expect(await cli(['unset', 'editor'])).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await cli(['unset', 'color'])).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -80,7 +85,7 @@ describe('checkin config', () => {
       accessible: 'true',
     });
     expect(stored()).not.toHaveProperty('editor');
-    expect(stored()).toMatchObject({ token: TOKEN });
+    expect(stored()).toMatchObject({ profiles: { default: { token: TOKEN } } });
     expect(statSync(file()).mode & 0o777).toBe(0o600);
   });
 

@@ -146,7 +146,7 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
       ),
     );
     expect(isFifo(fifo)).toBe(false);
-    expect(JSON.parse(readFileSync(fifo, 'utf8'))).toMatchObject({ api_url: sb.url, token: sb.token });
+    expect(JSON.parse(readFileSync(fifo, 'utf8'))).toMatchObject({ profiles: { default: { api_url: sb.url, token: sb.token } } });
     const aside = readdirSync(dirname(fifo)).filter((n) => n.startsWith('config.json.damaged-'));
     expect(aside.map((n) => isFifo(join(dirname(fifo), n)))).toEqual([true]);
   });

@@ -2,7 +2,7 @@
 // where there is none, and — where a Secret Service can be started (dbus-run-session +
 // gnome-keyring) — the real keychain through the built binary.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ function memoryStore(): SecretStore & { data: Map<string, string> } {
 }
 
 const config = () => JSON.parse(readFileSync(join(w.configDir, 'config.json'), 'utf8'));
+/** What config.json holds for the profile "default" (a run that names none uses it). */
+const profile = () => config().profiles.default;
 
 describe('CHECKIN_NO_KEYCHAIN', () => {
   it('the built checkin never touches the keychain with it set (as every test sets it): the token goes to the 0600 file, and says why', async () => {
@@ -26,8 +28,8 @@ describe('CHECKIN_NO_KEYCHAIN', () => {
     expect(r.stderr).toBe(
       `Logged in as Ada Lovelace (@ada) at ${w.sb.url}\nThe token is in ${join(w.configDir, 'config.json')} (mode 0600): CHECKIN_NO_KEYCHAIN is set.\n`,
     );
-    expect(config()).toMatchObject({ api_url: w.sb.url, token: w.sb.token });
-    expect(config().token_store).toBeUndefined();
+    expect(profile()).toMatchObject({ api_url: w.sb.url, token: w.sb.token });
+    expect(profile().token_store).toBeUndefined();
   });
 });
 
@@ -38,9 +40,9 @@ describe('the token in the keychain (injected store)', () => {
       runIn(args, { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { ...opts, secrets: () => store } as RunOptions);
     const login = await cli(['login', '--with-token'], { input: w.sb.token });
     expect(login).toMatchObject({ code: 0, stderr: `Logged in as Ada Lovelace (@ada) at ${w.sb.url}\nThe token is in the test keychain.\n` });
-    expect(store.data.get(w.sb.url)).toBe(w.sb.token);
-    expect(config()).toMatchObject({ token_store: 'keychain', api_url: w.sb.url });
-    expect(config().token).toBeUndefined();
+    expect(store.data.get(`default ${w.sb.url}`)).toBe(w.sb.token);
+    expect(profile()).toMatchObject({ token_store: 'keychain', api_url: w.sb.url });
+    expect(profile().token).toBeUndefined();
     expect(JSON.stringify(config())).not.toContain(w.sb.token);
     const today = await cli(['today', '--json']);
     expect(today.code).toBe(0);
@@ -72,7 +74,7 @@ describe('the token in the keychain (injected store)', () => {
     expect(r.stderr.split('\n')[1]).toBe(
       `The token is in ${join(w.configDir, 'config.json')} (mode 0600): the system keychain cannot be used (Couldn't access platform storage: AccessDenied).`,
     );
-    expect(config()).toMatchObject({ token: w.sb.token });
+    expect(profile()).toMatchObject({ token: w.sb.token });
     const store = memoryStore();
     const file = await runIn(['login', '--with-token', '--insecure-storage'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, {
       input: w.sb.token,
@@ -80,6 +82,22 @@ describe('the token in the keychain (injected store)', () => {
     } as RunOptions);
     expect(file.stderr.split('\n')[1]).toBe(`The token is in ${join(w.configDir, 'config.json')} (mode 0600): as asked (--insecure-storage).`);
     expect(store.data.size).toBe(0);
+  });
+
+  it('a login an earlier build kept in the keychain (its entry named by the API URL) is still read as the profile "default"; a new login moves it under the profile\'s name', async () => {
+    const store = memoryStore();
+    store.data.set(w.sb.url, w.sb.token);
+    mkdirSync(w.configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(w.configDir, 'config.json'), JSON.stringify({ api_url: w.sb.url, token_store: 'keychain', team: 'Platform' }), { mode: 0o600 });
+    const cli = (args: string[], opts: RunOptions = {}) =>
+      runIn(args, { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { ...opts, secrets: () => store } as RunOptions);
+    expect((await cli(['today', '--json'])).code).toBe(0);
+    expect(w.sb.requests.at(-1)!.headers.authorization).toBe(`Bearer ${w.sb.token}`);
+    expect((await cli(['login', '--with-token'], { input: w.sb.token })).code).toBe(0);
+    expect([...store.data.keys()]).toEqual([`default ${w.sb.url}`]);
+    expect(config()).toEqual({
+      profiles: { default: { api_url: w.sb.url, token_store: 'keychain', keychain_account: `default ${w.sb.url}`, team: 'Platform' } },
+    });
   });
 
   it('the keychain holds the token but cannot be read (a locked keychain under cron): one line that says what to do, exit 4', async () => {

@@ -66,7 +66,7 @@ describe('typed text survives', () => {
     const login = await w.cli(['login', '--with-token'], { input: w.sb.token, env: { CHECKIN_TOKEN: undefined } });
     expect(login.code).toBe(0);
     expect(login.stderr).toMatch(/warning: the damaged \S+config\.json was set aside as \S+config\.json\.damaged-\d+\n/);
-    expect(JSON.parse(readFileSync(join(w.configDir, 'config.json'), 'utf8')).token).toBe(w.sb.token);
+    expect(JSON.parse(readFileSync(join(w.configDir, 'config.json'), 'utf8')).profiles.default.token).toBe(w.sb.token);
   });
 
   it('a read-only config folder: reads work; a write that fails prints what was typed', async () => {

@@ -49,7 +49,7 @@ describe('a home and XDG folders with spaces, quotes, % and non-ASCII letters', 
     expect(login.stderr.split('\n')[1]).toMatch(/^The token is in (.+) \(mode 0600\): /);
     expect(/^The token is in (.+) \(mode 0600\)/.exec(login.stderr.split('\n')[1]!)![1]).toBe(join(u.dirs.config, 'config.json'));
     // config.json holds settings only; what the service said is in the cache folder.
-    expect(json(join(u.dirs.config, 'config.json'))).toEqual({ api_url: sb.url, token: sb.token });
+    expect(json(join(u.dirs.config, 'config.json'))).toEqual({ profiles: { default: { api_url: sb.url, token: sb.token } } });
     expect(Object.values(json(join(u.dirs.cache, 'cache.json')).cache as object)).toEqual([{ me: expect.objectContaining({ username: 'ada' }) }]);
     expect(files(u.home)).toEqual([]); // nothing under HOME: every folder was named
 

@@ -155,7 +155,7 @@ describe('login, logout, me', () => {
     const file = join(env.CHECKIN_CONFIG_DIR!, 'config.json');
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
     const stored = JSON.parse(readFileSync(file, 'utf8'));
-    expect(stored).toMatchObject({ token: sb.token, api_url: sb.url });
+    expect(stored).toEqual({ profiles: { default: { token: sb.token, api_url: sb.url } } });
     expect(sb.requests.map(api)).toEqual(['GET /api/v2/me']);
     sb.requests.length = 0;
     const me = await cli(['me', '--json'], { env: { ...e, CHECKIN_API_URL: undefined } });

@@ -326,7 +326,9 @@ describe('other prompts in a real terminal', () => {
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(s.text()).toContain(`Logged in as Ada Lovelace (@ada) at ${sb.url}`);
     expect(s.raw).not.toContain(sb.token);
-    expect(JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), 'utf8'))).toMatchObject({ token: sb.token, api_url: sb.url });
+    expect(JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), 'utf8'))).toMatchObject({
+      profiles: { default: { token: sb.token, api_url: sb.url } },
+    });
     expect(sb.requests.map(describeRequest)).toEqual(['GET /api/v2/me']);
   });
 

@@ -128,10 +128,11 @@ describe('the cache and the inbox marker an earlier version kept in config.json'
     expect(e.store.inboxMarker(`${API} p1`)).toEqual(e.marker);
     await e.store.cache(API, 'tok', 'goals', [{ id: 'g1', title: 'Ünïcode' }]);
     expect(read(join(e.dir, 'cache.json'))).toEqual({ cache: { [e.key]: { me: e.me, goals: [{ id: 'g1', title: 'Ünïcode' }] } } });
-    expect(read(join(e.dir, 'config.json'))).toEqual({ api_url: API, token: 'tok', inbox: { [`${API} p1`]: e.marker } });
+    // The first write also makes the account the profile "default" (config.json's present shape).
+    expect(read(join(e.dir, 'config.json'))).toEqual({ inbox: { [`${API} p1`]: e.marker }, profiles: { default: { api_url: API, token: 'tok' } } });
     await e.store.setInboxMarker(`${API} p2`, { seen_at: '2026-11-02T00:00:00.000Z' });
     expect(read(join(e.dir, 'state.json'))).toEqual({ inbox: { [`${API} p1`]: e.marker, [`${API} p2`]: { seen_at: '2026-11-02T00:00:00.000Z' } } });
-    expect(read(join(e.dir, 'config.json'))).toEqual({ api_url: API, token: 'tok' });
+    expect(read(join(e.dir, 'config.json'))).toEqual({ profiles: { default: { api_url: API, token: 'tok' } } });
     // A new store (the next run) reads them from their new files.
     const next = new ConfigStore({ CHECKIN_CONFIG_DIR: e.dir });
     expect(next.cached(API, 'tok', 'me')).toEqual(e.me);
