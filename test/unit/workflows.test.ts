@@ -145,6 +145,9 @@ describe('the release', () => {
     expect(RELEASE).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|secrets\./);
     const checkout = build!.steps.find((s) => action(s) === 'actions/checkout')!;
     expect(checkout.with).toEqual({ 'persist-credentials': false });
+    // setup-node's registry-url would write an npm token line that npm tries before the OIDC exchange.
+    const node = build!.steps.find((s) => action(s) === 'actions/setup-node')!;
+    expect(node.with).toEqual({ 'node-version': 24, 'package-manager-cache': false });
   });
 
   it('puts exactly the files SHA256SUMS lists, and SHA256SUMS, on the release, from a job that may write but runs none of the code', () => {
