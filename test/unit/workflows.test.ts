@@ -125,17 +125,18 @@ describe('the release', () => {
     expect(build!.permissions).toEqual({ contents: 'read', 'id-token': 'write', attestations: 'write' });
   });
 
-  it('runs npm ci, npm test and npm run release, in that order, then attests every file SHA256SUMS lists, then publishes to npm', () => {
+  it("runs npm ci, npm test, npm run release and the release's own tests, in that order, then attests every file SHA256SUMS lists, then publishes to npm", () => {
     const order = [
       index(build!, (s) => s.run === 'npm ci'),
       index(build!, (s) => s.run === 'npm test'),
       index(build!, (s) => s.run === 'npm run release'),
+      index(build!, (s) => s.env?.CHECKIN_TEST_RELEASE === '1' && /^npx vitest run test\/install\/release\.test\.ts /.test(s.run ?? '')),
       index(build!, (s) => action(s) === 'actions/attest-build-provenance'),
       index(build!, (s) => /\bnpm publish\b/.test(s.run ?? '')),
     ];
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(build!.steps[order[3]!]!.with).toEqual({ 'subject-checksums': 'release/SHA256SUMS' });
+    expect(build!.steps[order[4]!]!.with).toEqual({ 'subject-checksums': 'release/SHA256SUMS' });
   });
 
   it('publishes the package npm run release made, with provenance, and no token anywhere (trusted publishing)', () => {
