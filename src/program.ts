@@ -36,13 +36,14 @@ import { skillCommand } from './commands/skill/skill.js';
 import { statusCommand } from './commands/status/status.js';
 import { teamCommand } from './commands/team/team.js';
 import { teamsCommand } from './commands/team/teams.js';
-import { upgradeCommandDef } from './commands/upgrade/upgrade.js';
+import { thisInstall, upgradeCommandDef } from './commands/upgrade/upgrade.js';
 import { versionCommand } from './commands/version/version.js';
 import { addCompletion } from './commands/completion/completion.js';
 import { updateNotice } from './commands/upgrade/notice.js';
 import type { Context } from './context.js';
 import { refuseRepeats } from './commands/flags.js';
 import { quietBecause } from './domain/update-notice.js';
+import type { InstallKind } from './domain/upgrade.js';
 import { terminalHelp } from './ui/help-layout.js';
 import { JsonOption, jsonFieldsHelp } from './ui/output.js';
 import { wrapHelp } from './ui/wrap.js';
@@ -175,7 +176,9 @@ export function buildProgram(ctx: Context, argv: string[] = []): CommandUnknownO
 
 /** After a command's work: the daily update notice, only where a person reads stderr (domain/update-notice.ts says when). */
 export async function afterCommand(ctx: Context, argv: string[]): Promise<void> {
-  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true) === undefined) updateNotice(ctx);
+  let kind: InstallKind | undefined;
+  const install = () => (kind ??= thisInstall());
+  if (quietBecause(argv, ctx.env, (ctx.io.stderr as { isTTY?: boolean }).isTTY === true, install) === undefined) updateNotice(ctx, install());
 }
 
 /** Completion's commands are added for completion and --help (which lists them); other runs never build them. */

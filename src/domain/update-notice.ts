@@ -3,12 +3,14 @@
 // SHA256SUMS, src/domain/upgrade.ts) runs after a command's work, in a detached child of its own
 // that the command does not wait for (`checkin upgrade --record`, bounded by the download's 30 s),
 // at most once a day, and its answer is kept in the cache folder (update-check.json) for the next run.
-// Never in CI or cron, never when stderr is not a terminal, with --json, under `checkin mcp`, or
-// with CHECKIN_NO_UPDATE_NOTIFIER set; never for the commands whose output is read by a program.
+// Never in CI or cron, never when stderr is not a terminal, with --json, under `checkin mcp`, with
+// CHECKIN_NO_UPDATE_NOTIFIER, NO_UPDATE_NOTIFIER or DO_NOT_TRACK set, or when checkin runs from a
+// clone; never for the commands whose output is read by a program. That GET is the only request
+// checkin makes but those to the configured service (docs/topics/trust.md says so to the reader).
 import { join } from 'node:path';
 import { checkinPaths } from '../config/paths.js';
 import { VERSION } from '../version.js';
-import { isNewer } from './upgrade.js';
+import { isNewer, type InstallKind } from './upgrade.js';
 import { commandWord } from '../core/command-word.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,10 +26,17 @@ export interface NoticeState {
   notifiedAt?: string;
 }
 
-/** Why this run is quiet (a word for the tests), or undefined when a notice may be said. */
-export function quietBecause(argv: readonly string[], env: NodeJS.ProcessEnv, stderrIsTTY: boolean): string | undefined {
+/**
+ * Why this run is quiet (a word for the tests), or undefined when a notice may be said. `install`
+ * says how this checkin was installed; it is asked last, since it reads the file system.
+ */
+export function quietBecause(argv: readonly string[], env: NodeJS.ProcessEnv, stderrIsTTY: boolean, install: () => InstallKind): string | undefined {
   const set = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
   if (set(env.CHECKIN_NO_UPDATE_NOTIFIER)) return 'CHECKIN_NO_UPDATE_NOTIFIER';
+  // The names other tools honour: npm's update-notifier is off with NO_UPDATE_NOTIFIER at any
+  // value; DO_NOT_TRACK=1 (consoledonottrack.com) asks a tool to call nowhere it need not.
+  if (env.NO_UPDATE_NOTIFIER) return 'NO_UPDATE_NOTIFIER';
+  if (set(env.DO_NOT_TRACK)) return 'DO_NOT_TRACK';
   // CI services set CI (GitHub, GitLab, CircleCI, Travis…); Jenkins BUILD_NUMBER; TeamCity TEAMCITY_VERSION; Azure TF_BUILD.
   if (['CI', 'BUILD_NUMBER', 'RUN_ID', 'TEAMCITY_VERSION', 'TF_BUILD', 'GITHUB_ACTIONS'].some((k) => set(env[k]))) return 'CI';
   // cron and services start without a terminal: this covers them.
@@ -36,6 +45,9 @@ export function quietBecause(argv: readonly string[], env: NodeJS.ProcessEnv, st
   const command = commandWord(argv);
   if (command === undefined || argv.includes('--version') || argv.includes('-V')) return 'no command';
   if (QUIET_COMMANDS.has(command)) return command;
+  // Run from a clone (not installed): whoever runs it follows the repository, not the releases,
+  // and a clone's own runs (the tests, a demo) would each ask.
+  if (install() === 'clone') return 'a clone';
   return undefined;
 }
 

@@ -1,18 +1,16 @@
 // The update notice's face (src/domain/update-notice.ts decides): after a command's work, at most
 // once a day, one line on stderr; and, at most once a day, the release asked again by a detached
-// `checkin upgrade --record` the command does not wait for. Loaded only when the run is not quiet
-// (src/main.ts asks quietBecause first), and never throws.
+// `checkin upgrade --record` the command does not wait for. Run only when the run is not quiet
+// (src/program.ts asks quietBecause first, which reads `kind`), and never throws.
 import { buildKind } from '../../config/installation.js';
 import type { Context } from '../../context.js';
 import { decide, readState, writeState } from '../../domain/update-notice.js';
-import { platformName, upgradeCommand } from '../../domain/upgrade.js';
-import { thisInstall } from './upgrade.js';
+import { platformName, upgradeCommand, type InstallKind } from '../../domain/upgrade.js';
 
-export function updateNotice(ctx: Context): void {
+export function updateNotice(ctx: Context, kind: InstallKind): void {
   try {
     const state = readState(ctx.env);
     const now = ctx.now();
-    const kind = thisInstall();
     const hint = upgradeCommand(kind, state.latest ?? '<version>', platformName(process.platform, process.arch)) ?? 'checkin upgrade';
     const decision = decide(state, now, hint);
     let kept = decision.state;

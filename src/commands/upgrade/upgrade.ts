@@ -40,7 +40,7 @@ export function upgradeCommandDef(ctx: Context, run: Run<UpgradeOptions> = runUp
       .addOption(new Option('--record').hideHelp())
       .addHelpText(
         'after',
-        '\nThe release is read from CHECKIN_RELEASE_URL (https, or http to this machine), else GitHub\'s latest release.\nCHECKIN_NO_UPDATE_NOTIFIER=1 turns off the daily "a newer checkin" line.',
+        '\nThe release is read from CHECKIN_RELEASE_URL (https, or http to this machine), else GitHub\'s latest release.\nCHECKIN_NO_UPDATE_NOTIFIER=1, NO_UPDATE_NOTIFIER or DO_NOT_TRACK=1 turns off the daily "a newer checkin" line and its check (checkin help trust).',
       )
       .action((opts) => run(ctx, opts))
   );
