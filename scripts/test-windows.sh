@@ -14,7 +14,7 @@
 #   Manager, read back by later runs (auth status, auth token); checkin.exe mcp answering initialize
 #   and tools/list through Windows pipes from node.exe (scripts/wine-mcp-driver.cjs), as Linux's does.
 # Each step is printed with its time, then the chroot's build time and one start's time; the last
-# line is "windows: N passed, N failed". Every wait is bounded; Wine's server is ended at the end.
+# line is "windows: N passed, N failed" (0 and 0 when skipped). Every wait is bounded; Wine's server is ended at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -32,6 +32,7 @@ failed=0
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'; }
 skip() {
   echo "windows: skipped, $1"
+  echo "windows: 0 passed, 0 failed"
   exit 0
 }
 # A chroot that could be made but was not (the network, the mirror): a failure, not a skip.
