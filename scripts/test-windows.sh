@@ -92,6 +92,7 @@ else
   wine_made=0
 fi
 
+[ "$(id -u)" = 0 ] || skip "running Wine in the chroot needs root (chroot, mount)"
 # The chroot's /proc, /dev and /dev/pts (Wine needs them), unmounted at the end whatever happens.
 work=$(mktemp -d "$chroot_dir/tmp/checkin-windows-XXXXXX")
 win_work=/tmp/$(basename "$work")
