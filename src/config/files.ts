@@ -145,7 +145,17 @@ export function writeTemp(file: string, data: string | Buffer, { mode = 0o600, s
 }
 
 /**
- * Replaces `file` whole (mode 0600 unless `mode`; its folders made 0700 if missing, or `dirMode`),
+ * How a private file of checkin's (the settings with the token, the outbox) is kept private, in words
+ * for messages. On Windows a mode means nothing (Node sets only the read-only flag from it): who may read
+ * the file is its ACL, inherited from its folder; in the user's profile folder, where checkin's folders
+ * are, that is the user, SYSTEM and the administrators.
+ */
+export function privateFileWords(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? "its folder's permissions: Windows has no mode 0600" : 'mode 0600';
+}
+
+/**
+ * Replaces `file` whole (mode 0600 unless `mode`, on Windows its folder's ACL; its folders made 0700 if missing, or `dirMode`),
  * durably unless `sync` is false; throws the file system's error. A file for others to read too
  * (a skill an agent loads) passes 0o644 and 0o777, both less the umask.
  */

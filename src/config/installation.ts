@@ -43,31 +43,49 @@ export function requireAsset(name: string): unknown {
   return module.exports;
 }
 
-/** Whether a stat is of a folder of this user's that neither group nor others can write (as bin/checkin.js asks). */
-const mine = (st: import('node:fs').Stats) => st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
+/**
+ * Whether a stat is of a folder of this user's that neither group nor others can write (as bin/checkin.js
+ * asks). On Windows there is neither: Node reports owner 0 and made-up mode bits there (a file's ACL is
+ * not in its stat), so no such check can be made, and none is (see windowsCacheFolder).
+ */
+const mine = (st: import('node:fs').Stats) => st.isDirectory() && (process.platform === 'win32' || (st.uid === process.getuid?.() && (st.mode & 0o022) === 0));
+
+/**
+ * Where the binary writes the addon out on Windows: %LOCALAPPDATA%\checkin (HOME is not set there).
+ * Node cannot read an ACL, so owners and modes are not asked: LOCALAPPDATA is in the user's profile
+ * folder, which Windows makes readable and writable only by that user, SYSTEM and the administrators
+ * (who could run as the user anyway), and what is made in it inherits that. The bytes are still compared
+ * with the carried ones before each load.
+ */
+function windowsCacheFolder(env: NodeJS.ProcessEnv): string | undefined {
+  return [env.XDG_CACHE_HOME, env.LOCALAPPDATA].find((d) => d && isAbsolute(d));
+}
 
 /**
  * The keychain addon (@napi-rs/keyring's `.node` for this platform) the binary carries, loaded
  * the only way a native addon can be: written out to a file, then `process.dlopen`. The file goes in
- * $XDG_CACHE_HOME/checkin (or ~/.cache/checkin), only when that folder is the user's and no one
- * else can write it (a planted addon would run as the user), named by its content's digest, and its
- * bytes are compared with the carried ones before each load. Throws with the reason it cannot be.
+ * $XDG_CACHE_HOME/checkin (or ~/.cache/checkin; on Windows %LOCALAPPDATA%\checkin), only when that
+ * folder is the user's and no one else can write it (a planted addon would run as the user), named by
+ * its content's digest, and its bytes are compared with the carried ones before each load. Throws with
+ * the reason it cannot be.
  */
 export function loadCarriedAddon(name: string, env: NodeJS.ProcessEnv): unknown {
   const s = sea();
   if (!s) throw new Error('not a single executable');
   const fs = process.getBuiltinModule('node:fs');
   const bytes = Buffer.from(s.getRawAsset(name) as ArrayBuffer);
-  const base = [env.XDG_CACHE_HOME, env.HOME && join(env.HOME, '.cache')].find((d) => d && isAbsolute(d));
-  if (!base) throw new Error('no cache folder to write the keychain addon in (HOME is not set)');
+  const windows = process.platform === 'win32';
+  const base = windows ? windowsCacheFolder(env) : [env.XDG_CACHE_HOME, env.HOME && join(env.HOME, '.cache')].find((d) => d && isAbsolute(d));
+  if (!base) throw new Error(`no cache folder to write the keychain addon in (${windows ? 'LOCALAPPDATA' : 'HOME'} is not set)`);
   const dir = join(base, 'checkin');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!mine(fs.lstatSync(dir))) throw new Error(`${dir} is not a folder of yours that only you can write`);
   // Nor may anyone else swap that folder between the checks and the load: its parent is yours (or
   // the system's) and only its owner can rename what is in it (not writable by others, or sticky).
+  // (Not asked on Windows, where Node cannot see who may: windowsCacheFolder says why that is safe.)
   const parent = fs.statSync(base);
   const uid = process.getuid?.();
-  if (!parent.isDirectory() || (parent.uid !== uid && parent.uid !== 0) || ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0)) {
+  if (!parent.isDirectory() || (!windows && ((parent.uid !== uid && parent.uid !== 0) || ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0)))) {
     throw new Error(`${base} can be changed by others, so the keychain addon is not written out there`);
   }
   const digest = process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex').slice(0, 16);
@@ -75,7 +93,7 @@ export function loadCarriedAddon(name: string, env: NodeJS.ProcessEnv): unknown 
   let same = false;
   try {
     const st = fs.lstatSync(file);
-    same = st.isFile() && st.uid === process.getuid?.() && (st.mode & 0o022) === 0 && fs.readFileSync(file).equals(bytes);
+    same = st.isFile() && (windows || (st.uid === process.getuid?.() && (st.mode & 0o022) === 0)) && fs.readFileSync(file).equals(bytes);
   } catch {
     // not written yet
   }

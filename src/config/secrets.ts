@@ -1,7 +1,8 @@
 // The OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service on Linux)
 // through @napi-rs/keyring: a native module, kept out of the bundle and loaded only when the
 // token is read from or written to it. Where there is no keychain (headless Linux, containers,
-// CI), every call throws and checkin keeps the token in its 0600 file instead.
+// CI), every call throws and checkin keeps the token in its settings file instead (mode 0600; on
+// Windows, guarded by its folder's ACL: config/files.ts privateFileWords).
 
 import { buildKind, loadCarriedAddon } from './installation.js';
 

@@ -16,7 +16,7 @@ import { parseRateLimit, parseRateLimitPolicy } from '../api/paginate.js';
 import type { Headers } from '../api/transport.js';
 import { PERSON } from '../api/types.js';
 import { expectShape } from '../api/validate.js';
-import { fsReason } from '../config/files.js';
+import { fsReason, privateFileWords } from '../config/files.js';
 import { buildKind } from '../config/installation.js';
 import { home } from '../config/paths.js';
 import { keychainAccount } from '../config/store.js';
@@ -343,7 +343,7 @@ async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promis
     if (stored.token)
       return ok(
         'keychain',
-        `not used: the token is kept in the settings file (mode 0600), which a scheduled run reads too${envToken ? ` (${envToken} is used before it here)` : ''}`,
+        `not used: the token is kept in the settings file (${privateFileWords()}), which a scheduled run reads too${envToken ? ` (${envToken} is used before it here)` : ''}`,
       );
     if (envToken) return ok('keychain', `not used: the token comes from ${envToken} (a scheduled run does not have it: see the reminder)`);
     return ok('keychain', 'not used: no token is stored');
@@ -353,7 +353,7 @@ async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promis
     return problem(
       'keychain',
       `your token is kept in the keychain, but ${store}`,
-      `Run \`${w.login('insecure-storage')}\` to keep it in the settings file (0600) instead.`,
+      `Run \`${w.login('insecure-storage')}\` to keep it in the settings file (${privateFileWords()}) instead.`,
     );
   let modulePath: string;
   try {
@@ -394,7 +394,7 @@ export function keychainVerdict(name: string, here: ProbeResult, scheduled: Prob
     return warning(
       'keychain',
       `${name} holds the token from this session, but ${said(scheduled)} from a scheduled run's environment`,
-      `For the reminder, run \`${w.login('insecure-storage')}\`: the token is then kept in the settings file (0600), which a scheduled run can read.`,
+      `For the reminder, run \`${w.login('insecure-storage')}\`: the token is then kept in the settings file (${privateFileWords()}), which a scheduled run can read.`,
     );
   }
   return ok('keychain', `${name} holds the token, from this session and from a scheduled run's environment`);
@@ -469,6 +469,8 @@ export function folderCheck(id: CheckId, what: string, dir: string, tilde: (p: s
       `${shown} (${what}) is writable, but not private: ${loose.join(', ')}`,
       `chmod 700 ${shown}; chmod 600 the files in it (they may hold the token and drafts).`,
     );
+  // On Windows the mode is made up (Node reads no ACL), so privacy is not claimed there: the folder's ACL says it.
+  if (process.platform === 'win32') return ok(id, `${shown} (${what}) is writable (${privateFileWords()})`);
   return ok(id, `${shown} (${what}) is writable and private (${modeOf(st)})`);
 }
 

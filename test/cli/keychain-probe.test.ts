@@ -34,7 +34,7 @@ describe('the keychain, from this session and from a scheduled run', () => {
       status: 'warning',
       message:
         "the system keychain holds the token from this session, but cannot be opened (Platform secure storage failure: no session bus) from a scheduled run's environment",
-      fix: 'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (0600), which a scheduled run can read.',
+      fix: 'For the reminder, run `checkin login --insecure-storage`: the token is then kept in the settings file (mode 0600), which a scheduled run can read.',
     });
     expect(keychainVerdict('the system keychain', here, here, CLI_ADVICE).status).toBe('ok');
     expect(keychainVerdict('the system keychain', { found: false }, here, CLI_ADVICE).status).toBe('problem');

@@ -5,7 +5,7 @@
 // skipped. The .deb is installed in test/install/deb.test.ts.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
@@ -143,8 +143,19 @@ describe.skipIf(!have)('release/', () => {
         unpack();
         const prefix = tempDir('checkin-wine-');
         const env = { PATH: process.env.PATH, HOME: prefix, WINEPREFIX: join(prefix, 'wine'), WINEDEBUG: '-all', NODE_SKIP_PLATFORM_CHECK: '1' };
-        const wineRun = async (file: string, args: string[]) =>
-          outcome(track(spawn('wine', [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })), `wine ${file}`, 120_000);
+        // Its output goes to files, never pipes: under Wine 10, Node cannot use a Unix pipe for stdout
+        // or stderr (`Error: open EBADF`), so a pipe would test that and not checkin.exe.
+        let runs = 0;
+        const wineRun = async (file: string, args: string[]) => {
+          const [out, err] = ['out', 'err'].map((s) => join(prefix, `run-${++runs}.${s}`)) as [string, string];
+          const fds = [openSync(out, 'w'), openSync(err, 'w')];
+          try {
+            const { code, signal } = await outcome(track(spawn('wine', [file, ...args], { env, stdio: ['ignore', fds[0], fds[1]] })), `wine ${file}`, 120_000);
+            return { code, signal, stdout: readFileSync(out, 'utf8'), stderr: readFileSync(err, 'utf8') };
+          } finally {
+            fds.forEach((fd) => closeSync(fd));
+          }
+        };
         // The official node.exe: Node starts and prints its version (no V8 needed for that).
         const official = await wineRun(nodeExe, ['--version']);
         expect(official.stdout.trim()).toBe(`v${NODE}`);
