@@ -19,7 +19,7 @@ function loggedIn(extra: Record<string, unknown> = {}) {
   writeFileSync(file(), JSON.stringify({ api_url: w.sb.url, token: TOKEN, ...extra }), { mode: 0o600 });
 }
 
-const KEYS_LINE = 'Settings: editor, pager, team, git_repos, color, prompt, accessible';
+const KEYS_LINE = 'Settings: editor, pager, team, git_repos, template, color, prompt, accessible';
 
 describe('checkin config', () => {
   it('set → get → list → unset, in config.json (still 0600, the token kept there and never printed)', async () => {

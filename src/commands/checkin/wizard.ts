@@ -302,9 +302,10 @@ async function suggestPrevious(
     text = picked.length > 0 ? picked.join('\n') : null;
     more = picked.some((l) => extra.includes(l));
   }
-  const source = [templated.length > 0 && 'your template', from && `what you intended on ${shortDay(from)}`, more && 'what went on since']
-    .filter(Boolean)
-    .join(', and ');
+  const sources = [templated.length > 0 && 'your template', from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(
+    (x): x is string => Boolean(x),
+  );
+  const source = sources.length > 1 ? `${sources.slice(0, -1).join(', ')}, and ${sources.at(-1)}` : sources[0];
   return { text, note: source ? `Suggested from ${source}.` : undefined };
 }
 
