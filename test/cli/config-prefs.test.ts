@@ -54,6 +54,7 @@ describe('checkin config', () => {
       pager: '',
       team: 'Platform',
       git_repos: repos,
+      template: null,
       color: 'never',
       prompt: 'disabled',
       accessible: 'true',
@@ -75,6 +76,7 @@ describe('checkin config', () => {
       pager: '',
       team: 'Platform',
       git_repos: repos,
+      template: null,
       color: null,
       prompt: 'disabled',
       accessible: 'true',
@@ -204,7 +206,7 @@ describe('checkin auth token', () => {
 describe('completion', () => {
   it('offers the setting names after config get, set and unset, and --no-pager', async () => {
     const keys =
-      'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\naccessible\ttrue, false\n:4\n';
+      'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ntemplate\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\naccessible\ttrue, false\n:4\n';
     for (const sub of ['get', 'set', 'unset']) expect(await w.cli(['complete', '--', 'config', sub, ''])).toEqual({ code: 0, stdout: keys, stderr: '' });
     expect((await w.cli(['complete', '--', 'config', ''])).stdout).toMatch(/^get\t.*\nset\t.*\nlist\t.*\nunset\t/);
     expect((await w.cli(['complete', '--', 'auth', ''])).stdout).toContain('token\tPrint the token, for scripts');
