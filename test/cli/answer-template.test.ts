@@ -70,6 +70,15 @@ describe('--template', () => {
     expect(patches()[0]!.body).toEqual({ previous: '- Reviewed the open PRs', intentions: "- Mine, not the template's", mood: 'focused' });
   });
 
+  it('alone, it sends the template as it is (as --from-file would), in the one PATCH', async () => {
+    await setTemplate();
+    w.forget();
+    const r = await w.cli(['today', '--template']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(w.sent()).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    expect(patches()[0]!.body).toEqual({ previous: '- Reviewed the open PRs', intentions: '- Team sync at 10', mood: 'focused' });
+  });
+
   it('an answer named with an empty pipe is left as it was, not taken from the template; --mood wins over its Mood:', async () => {
     await setTemplate();
     w.forget();
