@@ -24,6 +24,11 @@ export function home(env: NodeJS.ProcessEnv): string {
   return env.HOME || process.getBuiltinModule('node:os').homedir();
 }
 
+/** A path as a setting keeps it (`~` and `~/…` stand for the home folder, so the setting follows HOME), made usable. */
+export function inHome(env: NodeJS.ProcessEnv, path: string): string {
+  return path === '~' || path.startsWith('~/') ? `${home(env)}${path.slice(1)}` : path;
+}
+
 /** $<name>/checkin when it is an absolute path (XDG: a relative one is ignored), else ~/<fallback>/checkin. */
 function xdg(env: NodeJS.ProcessEnv, name: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME' | 'XDG_STATE_HOME', fallback: string[]): string {
   const base = env[name];

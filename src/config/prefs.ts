@@ -5,6 +5,7 @@
 //   pager      ui/pager.ts        CHECKIN_PAGER > pager > PAGER > less -FRX ("" or "cat": none)
 //   team       checkin team       --team > team > all my teams
 //   git_repos  the prefill        CHECKIN_GIT_REPOS > git_repos > the current repository
+//   template   the prefill        --no-template > template > none (domain/answer-template.ts reads it)
 //   color      ui/io.ts           NO_COLOR / FORCE_COLOR > color > whether stdout is a terminal
 //   prompt     ui/io.ts           CHECKIN_NO_PROMPT > prompt > whether both ends are a terminal
 //   accessible ui/io.ts           CHECKIN_ACCESSIBLE > accessible > off (plain prompts, the wall as lines)
@@ -19,6 +20,7 @@ export interface Preferences {
   pager?: string;
   team?: string;
   git_repos?: string[];
+  template?: string;
   color?: 'auto' | 'always' | 'never';
   prompt?: 'enabled' | 'disabled';
   accessible?: 'true' | 'false';
@@ -58,13 +60,16 @@ const choice = (key: string, values: readonly string[], about: string): Spec => 
   valid: (v) => typeof v === 'string' && values.includes(v),
 });
 
+/** A path as a setting keeps it: made absolute (from the current folder), except ~ and ~/…, kept to be read as the home folder when used. */
+const settingPath = (p: string): string => (p === '~' || p.startsWith('~/') ? p : resolve(p));
+
 /** The folders of a git_repos value, separated like PATH; relative ones made absolute (~ is kept, and read as the home folder when used). */
 function folders(raw: string): string[] {
   return raw
     .split(delimiter)
     .map((d) => d.trim())
     .filter(Boolean)
-    .map((d) => (d === '~' || d.startsWith('~/') ? d : resolve(d)));
+    .map(settingPath);
 }
 
 export const PREFERENCES: Record<PreferenceKey, Spec> = {
@@ -90,6 +95,12 @@ export const PREFERENCES: Record<PreferenceKey, Spec> = {
       return folders(raw);
     },
     valid: (v) => Array.isArray(v) && v.every(isLine(false)),
+  },
+  template: {
+    about:
+      "a Markdown file with the editor's ## Previous / ## Intentions / ## Blockers headings and Mood: line, whose text prefills the questions and the editor (never sent unless you send it; --no-template skips it)",
+    parse: (raw) => settingPath(oneLine('template', raw, false)),
+    valid: isLine(false),
   },
   color: choice('color', ['auto', 'always', 'never'], 'colour in what checkin prints (NO_COLOR and FORCE_COLOR win)'),
   prompt: choice('prompt', ['enabled', 'disabled'], 'whether checkin asks questions on a terminal (CHECKIN_NO_PROMPT wins)'),

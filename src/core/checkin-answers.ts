@@ -240,6 +240,45 @@ export function readTemplate(text: string): ReadTemplate {
   return { answers, problems };
 }
 
+/**
+ * An answer template (a file a person or a team keeps, `checkin config set template FILE`): read by
+ * the editor's own reader, the same headings and lines. Only what it says is kept: an empty
+ * section, or an empty Mood: or Done: line, gives nothing, so a template never clears an answer.
+ */
+export function readAnswerTemplate(text: string): ReadTemplate {
+  const read = readTemplate(text);
+  const answers: CheckInAnswers = {};
+  for (const s of SECTIONS) {
+    const v = read.answers[s.field];
+    if (v && v.trim() !== '') answers[s.field] = v.replace(/\s+$/, '');
+  }
+  if (read.answers.mood) answers.mood = read.answers.mood;
+  if (read.answers.previous_completed !== undefined) answers.previous_completed = read.answers.previous_completed;
+  return { answers, problems: read.problems };
+}
+
+/**
+ * What a check-in not yet filled in starts from: its own answers, and the template's where it has
+ * none (a text that is empty, no mood, no Done). *previous* is not filled here: it is merged with
+ * the suggestion (`mergeLines`), in the order the help topic gives.
+ */
+export function withTemplate(own: CheckInAnswers, template: CheckInAnswers | undefined, leave: readonly TextField[] = []): CheckInAnswers {
+  if (!template) return own;
+  const out = { ...own };
+  for (const s of SECTIONS) if (!leave.includes(s.field) && !out[s.field] && template[s.field]) out[s.field] = template[s.field];
+  if (out.mood == null && template.mood) out.mood = template.mood;
+  if (out.previous_completed == null && template.previous_completed !== undefined) out.previous_completed = template.previous_completed;
+  return out;
+}
+
+/** Answers from several sources as one, in the order given (the template's, the last intentions, what went on since): each line once, blank lines left out; null when none has any. */
+export function mergeLines(...parts: Array<string | null | undefined>): string | null {
+  const out: string[] = [];
+  for (const part of parts)
+    for (const line of (part ?? '').split('\n')) if (line.trim() !== '' && !out.some((l) => l.trim() === line.trim())) out.push(line.replace(/\s+$/, ''));
+  return out.length > 0 ? out.join('\n') : null;
+}
+
 /** True when nothing in `answers` would be sent. */
 export function isEmptyAnswers(a: CheckInAnswers): boolean {
   return Object.values(a).every((v) => v === undefined);

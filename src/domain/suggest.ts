@@ -10,6 +10,7 @@
 
 import { allActivities, listCheckIns } from '../api/endpoints.js';
 import { DATE_KEY_RE, type Activity, type CheckIn } from '../api/types.js';
+import { inHome } from '../config/paths.js';
 import { preferences } from '../config/prefs.js';
 import type { Context } from '../context.js';
 import { previousPrefill } from '../core/checkin-answers.js';
@@ -74,7 +75,7 @@ function activityBullet(a: Activity): string {
 }
 
 export function gitRepos(ctx: Context): string[] {
-  const home = (dir: string) => (dir === '~' || dir.startsWith('~/') ? `${ctx.env.HOME ?? ''}${dir.slice(1)}` : dir);
+  const home = (dir: string) => inHome(ctx.env, dir);
   const fromEnv = ctx.env.CHECKIN_GIT_REPOS;
   if (fromEnv !== undefined)
     return fromEnv

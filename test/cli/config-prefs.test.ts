@@ -19,7 +19,7 @@ function loggedIn(extra: Record<string, unknown> = {}) {
   writeFileSync(file(), JSON.stringify({ api_url: w.sb.url, token: TOKEN, ...extra }), { mode: 0o600 });
 }
 
-const KEYS_LINE = 'Settings: editor, pager, team, git_repos, color, prompt, accessible';
+const KEYS_LINE = 'Settings: editor, pager, team, git_repos, template, color, prompt, accessible';
 
 describe('checkin config', () => {
   it('set → get → list → unset, in config.json (still 0600, the token kept there and never printed)', async () => {
@@ -54,6 +54,7 @@ describe('checkin config', () => {
       pager: '',
       team: 'Platform',
       git_repos: repos,
+      template: null,
       color: 'never',
       prompt: 'disabled',
       accessible: 'true',
@@ -80,6 +81,7 @@ describe('checkin config', () => {
       pager: '',
       team: 'Platform',
       git_repos: repos,
+      template: null,
       color: null,
       prompt: 'disabled',
       accessible: 'true',
@@ -209,7 +211,7 @@ describe('checkin auth token', () => {
 describe('completion', () => {
   it('offers the setting names after config get, set and unset, and --no-pager', async () => {
     const keys =
-      'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\naccessible\ttrue, false\n:4\n';
+      'editor\tsetting\npager\tsetting\nteam\tsetting\ngit_repos\tsetting\ntemplate\tsetting\ncolor\tauto, always, never\nprompt\tenabled, disabled\naccessible\ttrue, false\n:4\n';
     for (const sub of ['get', 'set', 'unset']) expect(await w.cli(['complete', '--', 'config', sub, ''])).toEqual({ code: 0, stdout: keys, stderr: '' });
     expect((await w.cli(['complete', '--', 'config', ''])).stdout).toMatch(/^get\t.*\nset\t.*\nlist\t.*\nunset\t/);
     expect((await w.cli(['complete', '--', 'auth', ''])).stdout).toContain('token\tPrint the token, for scripts');

@@ -173,6 +173,10 @@ function examplesOn(day: Day): void {
     // The folders a person's shell has, which the completion examples write into.
     mkdirSync(join(env.HOME!, '.config', 'fish', 'completions'), { recursive: true });
     mkdirSync(join(env.HOME!, '.zfunc'));
+    // The answer template the checking-in topic sets (`checkin config set template ~/standup.md`), set
+    // for every day: a day runs only some of the examples, and `--template` needs one.
+    writeFileSync(join(env.HOME!, 'standup.md'), '## Previous\n- Reviewed the open PRs\n\n## Intentions\n- Team sync at 10\n');
+    execFileSync(process.execPath, [BIN, 'config', 'set', 'template', join(env.HOME!, 'standup.md')], { env, stdio: 'ignore' });
     // A repository (the `git log … | checkin …` examples; git runs on the real clock) with its last
     // commit today, or days ago (a day with nothing to say), and the files examples read.
     cwd = tempDir('checkin-examples-');

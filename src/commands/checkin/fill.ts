@@ -5,11 +5,11 @@
 import { getCheckIn } from '../../api/endpoints.js';
 import { DATE_KEY_RE, UUID_RE, type CheckIn, type CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { answersOf, buildTemplate, readTemplate } from '../../core/checkin-answers.js';
+import { answersOf, buildTemplate, mergeLines, readTemplate, withTemplate } from '../../core/checkin-answers.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { allHere, entryDay, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
-import { checkInCommand, type AnswerPlan } from './given.js';
+import { checkInCommand, prefillTemplate, type AnswerPlan } from './given.js';
 import { bodyOf } from '../../domain/checkin-plan.js';
 import { sendAnswers, type SendOptions } from '../../domain/send-checkin.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
@@ -48,7 +48,7 @@ export async function* fillCheckIn(ctx: Context, target: Target, plan: AnswerPla
     plan.act === 'from-activity'
       ? await withSuggestion(ctx, target, body)
       : plan.editor
-        ? await written(ctx, target, body, plan.act === 'resume')
+        ? await written(ctx, target, body, plan.act === 'resume', plan)
         : { target, body };
   yield request ? await send(ctx, { ...keeping, ...request }) : { kind: 'none' };
 }
@@ -197,6 +197,7 @@ async function written(
   target: Target,
   given: CheckInAnswers,
   fromDrafts: boolean,
+  plan: Pick<AnswerPlan, 'noTemplate'>,
 ): Promise<Pick<Request, 'target' | 'body' | 'folds'> | undefined> {
   const current = await fetchOrNull(ctx, target);
   if (!current) return undefined;
@@ -223,7 +224,12 @@ async function written(
       kept = { ...kept, ...read.answers };
       folds.push(e);
     }
-    const prefill = { ...answersOf(current), previous: current.previous ?? (await earlierPrefill(ctx, current)), ...kept, ...given };
+    // A check-in not filled in, no draft to go on from: the answer template fills what it does not say, and its *previous*
+    // comes before the last intentions (the help topic's order).
+    const template = current.completed_at || fromDrafts || folds.length > 0 ? undefined : prefillTemplate(ctx, plan);
+    const previous =
+      current.previous ?? (template?.previous ? mergeLines(template.previous, await earlierPrefill(ctx, current)) : await earlierPrefill(ctx, current));
+    const prefill = { ...withTemplate(answersOf(current), template, ['previous']), previous, ...kept, ...given };
     text = buildTemplate(prefill, current.date);
   }
   const edited = await editAnswers(ctx, target, text);
@@ -237,7 +243,8 @@ async function withSuggestion(ctx: Context, target: Target, answers: CheckInAnsw
   const found = await suggestionFor(ctx, target);
   if (!found) return undefined;
   for (const note of found.work.notes) ctx.io.err(`note: ${note}\n`);
-  if (found.text === null)
-    throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
-  return { target: { ...target, known: found.current }, body: { ...answers, previous: found.text } };
+  // With --template, its *previous* comes first (the help topic's order), then the suggestion, each line once.
+  const previous = answers.previous ? mergeLines(answers.previous, found.text) : found.text;
+  if (previous === null) throw new UsageError('Nothing to fill in previous with: no earlier intentions, activities or commits', 'Give it with --previous "…".');
+  return { target: { ...target, known: found.current }, body: { ...answers, previous } };
 }

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CheckInAnswers } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { ANSWER_FIELDS, isEmptyAnswers, orList, parseMood, readTemplate, SECTIONS, type TextField } from '../../core/checkin-answers.js';
+import { ANSWER_FIELDS, isEmptyAnswers, orList, parseMood, readTemplate, SECTIONS, withTemplate, type TextField } from '../../core/checkin-answers.js';
+import { answerTemplate } from '../../domain/answer-template.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
 import { UsageError, withHint } from '../../errors.js';
 import { isEmptyPlan, keepPlan, type CheckInPlan } from '../../domain/checkin-plan.js';
 import { todayGuess } from '../../domain/days.js';
@@ -27,6 +29,8 @@ export interface AnswerOptions extends Partial<Record<TextField, string>> {
   web?: boolean;
   suggest?: boolean;
   fromActivity?: boolean;
+  /** --template (true): the answers not given come from the answer template; --no-template (false): it is left out everywhere. */
+  template?: boolean;
 }
 
 /** The command that addresses a check-in, as the person types it: `checkin today`, else `checkin checkin <key>`. */
@@ -50,7 +54,9 @@ export function answerOptions<A extends unknown[], O extends OptionValues>(cmd: 
     .addOption(jsonOption(JSON_FIELDS.answers, 'print the check-in as JSON'))
     .option('-w, --web', 'open the check-in in the browser (its link is printed where there is none)')
     .option('--suggest', 'print the suggestion for previous (your last intentions, your activities and git commits since then) and stop')
-    .option('--from-activity', 'fill in previous with that suggestion, without questions');
+    .option('--from-activity', 'fill in previous with that suggestion, without questions')
+    .option('--template', 'with answers given (flags, - or --from-file): the ones not given come from your answer template (checkin config set template FILE)')
+    .option('--no-template', 'leave your answer template out: the questions and the editor start without it');
 }
 
 /** What the command does with the plan (the first that applies, in this order). */
@@ -70,12 +76,16 @@ export interface AnswerPlan extends CheckInPlan {
   entry?: Entry;
   /** At the prompts, where the preview showed it: the send is said in one line. */
   confirm?: boolean;
+  /** --no-template: the questions and the editor start without the answer template. */
+  noTemplate?: true;
 }
 
 /** What standard input and --from-file held, read once by `readPlan`. */
 export interface ReadInput {
   stdin?: string;
   file?: string;
+  /** --template: the answer template's answers, for the answers not given. */
+  template?: CheckInAnswers;
 }
 
 /** The plan `planOf` reads, with the notes to print and a refusal to throw once its words are kept. */
@@ -101,11 +111,14 @@ export async function readPlan(ctx: Context, flags: AnswerOptions, guessed: Targ
   // --resume sends what was kept: nothing is read to be added to it.
   if (flags.resume) noPipeWithResume(`${resume ?? 'checkin today'} --resume`, stdinUsers.length > 0);
   const stdin = stdinUsers.length > 0 ? await ctx.io.readStdin() : undefined;
+  // --template with answers to send: read now (the editor starts from it anyway); refused, once the words are kept, when it cannot be used.
+  const template = flags.template && !flags.edit && !flags.web && !flags.suggest ? templateGiven(ctx) : undefined;
   let planned: Planned;
   try {
     planned = planOf(flags, {
       ...(stdin !== undefined && { stdin }),
       ...(flags.fromFile !== undefined && flags.fromFile !== '-' && { file: readFile(flags.fromFile) }),
+      ...(template && !(template instanceof UsageError) && { template }),
     });
   } catch (err) {
     // Whatever fails from here on leaves what was piped on disk first.
@@ -127,7 +140,33 @@ export async function readPlan(ctx: Context, flags: AnswerOptions, guessed: Targ
   for (const note of planned.notes) ctx.io.err(`note: ${note}\n`);
   const plan = keepPlan(ctx, planned.plan, at, dayGuessed);
   if (planned.problem) throw planned.problem;
+  if (template instanceof UsageError) throw template;
   return plan;
+}
+
+/** --template: the template's answers, or why it cannot be used (nothing is sent then). */
+function templateGiven(ctx: Context): CheckInAnswers | UsageError {
+  const t = answerTemplate(ctx);
+  if (!t)
+    return new UsageError(
+      '--template: no answer template is set',
+      'Set one with `checkin config set template FILE` (a Markdown file with ## Previous / ## Intentions / ## Blockers).',
+    );
+  if ('problem' in t) return new UsageError(`--template: the template ${sanitizeLine(t.file)} cannot be used: ${sanitizeLine(t.problem)}; nothing was sent`);
+  return t.answers;
+}
+
+/**
+ * The answer template's answers, to prefill the questions or the editor: none with --no-template
+ * or when none is set; when it cannot be read, one warning and the run goes on without it.
+ */
+export function prefillTemplate(ctx: Context, plan: Pick<AnswerPlan, 'noTemplate'>): CheckInAnswers | undefined {
+  if (plan.noTemplate) return undefined;
+  const t = answerTemplate(ctx);
+  if (!t) return undefined;
+  if ('answers' in t) return t.answers;
+  ctx.io.err(`warning: the answer template ${sanitizeLine(t.file)} cannot be used (${sanitizeLine(t.problem)}); going on without it\n`);
+  return undefined;
 }
 
 /** Options that contradict each other, refused before anything is read; the answer options that read standard input. */
@@ -136,6 +175,8 @@ export function refuseContradictions(flags: AnswerOptions): StdinField[] {
   if (stdinUsers.length > 1) throw new UsageError('Only one option can read standard input ("-")');
   if (flags.done && flags.notDone) throw new UsageError('--done and --not-done contradict each other; give one');
   if (flags.fromFile !== undefined && flags.edit) throw new UsageError('--from-file and --edit cannot be combined');
+  if (flags.template && flags.resume)
+    throw new UsageError('--template and --resume cannot be combined', 'The draft is sent as it was kept; `checkin drafts` shows it.');
   return stdinUsers;
 }
 
@@ -166,6 +207,7 @@ export function planOf(flags: AnswerOptions, input: ReadInput = {}): Planned {
     editor: Boolean(flags.edit),
     // The browser shows it: nothing is printed as JSON.
     ...(flags.json !== undefined && !flags.web && { json: flags.json }),
+    ...(flags.template === false && { noTemplate: true as const }),
   };
   plan.act = actOf(flags, plan);
   problem ??= refusedWith(flags);
@@ -203,6 +245,19 @@ function answersGiven(flags: AnswerOptions, input: ReadInput): { answers: CheckI
   });
   if (flags.done) answers.previous_completed = true;
   if (flags.notDone) answers.previous_completed = false;
+  // --template: the answers not given come from it; an answer named at all (an empty pipe too) is not taken from it.
+  if (input.template) {
+    const named = new Set<string>(SECTIONS.filter((s) => flags[s.field] !== undefined).map((s) => s.field));
+    if (flags.mood !== undefined) named.add('mood');
+    answers = {
+      ...withTemplate(
+        {},
+        input.template,
+        SECTIONS.filter((s) => named.has(s.field)).map((s) => s.field),
+      ),
+      ...answers,
+    };
+  }
   const notes: string[] = [];
   if (emptyPipe.length > 0) {
     const flag = emptyPipe[0]!;

@@ -7,7 +7,18 @@
 
 import { DATE_KEY_RE, MOODS, MOOD_NAMES, type CheckIn, type CheckInAnswers, type Mood } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { ANSWER_FIELDS, ANSWER_NAMES, answersOf, buildTemplate, readTemplate, SECTIONS, type AnswerField, type TextField } from '../../core/checkin-answers.js';
+import {
+  ANSWER_FIELDS,
+  ANSWER_NAMES,
+  answersOf,
+  buildTemplate,
+  mergeLines,
+  readTemplate,
+  SECTIONS,
+  withTemplate,
+  type AnswerField,
+  type TextField,
+} from '../../core/checkin-answers.js';
 import { asSent, blockerRuns, daysLabel, joinBlockers } from '../../core/blockers.js';
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
@@ -20,7 +31,7 @@ import { renderCheckIn } from '../../ui/render.js';
 import { sharedWith } from '../../domain/send-checkin.js';
 import { sanitizeDeep, sanitizeLine } from '../../ui/sanitize.js';
 import { editAnswers } from './edit.js';
-import { checkInCommand, type AnswerPlan } from './given.js';
+import { checkInCommand, prefillTemplate, type AnswerPlan } from './given.js';
 import { reportNone } from './say.js';
 import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
 import { previewHints } from '../../domain/writing-hints.js';
@@ -109,6 +120,11 @@ export async function wizard(ctx: Context, target: Target, plan: AnswerPlan): Pr
       }
       questions = pick === 'all' ? ALL : [pick];
     }
+    // A check-in not filled in, no draft built on: the answer template fills what it does not say,
+    // offered at each question as the last intentions are (its *previous* merged with them there,
+    // its blockers after the last ones are followed); sent only as the preview's Send sends it.
+    const template = current.completed_at || folds.length > 0 ? undefined : prefillTemplate(ctx, plan);
+    answers = withTemplate(answers, template, ['previous', 'blockers']);
 
     const original = answersOf(current);
     /** Keeps the answers as they stand (Ctrl-C at the next prompt loses nothing); answers that change nothing leave no draft. */
@@ -143,7 +159,7 @@ export async function wizard(ctx: Context, target: Target, plan: AnswerPlan): Pr
     const before: Partial<Record<TextField, () => Promise<{ note?: string; keys: string }>>> = {
       previous: async () => {
         if (answers.previous) return { keys: KEYS_NOTE };
-        const s = await suggestPrevious(ctx, current, { earlier, activities, commits });
+        const s = await suggestPrevious(ctx, current, { earlier, activities, commits }, template?.previous);
         answers.previous = s.text;
         return { ...(s.note && { note: s.note }), keys: KEYS_NOTE };
       },
@@ -158,6 +174,7 @@ export async function wizard(ctx: Context, target: Target, plan: AnswerPlan): Pr
           );
           if (kept !== undefined) await step({ blockers: kept });
         }
+        if (!answers.blockers && template?.blockers) answers.blockers = template.blockers;
         // What Enter does depends on what is there: it keeps a blocker shown above it.
         const hint = answers.blockers ? 'Enter keeps the blockers above; Backspace takes them back to change or clear.' : 'Nothing: just press Enter.';
         return { keys: `${hint} ${KEYS_NOTE}` };
@@ -258,10 +275,12 @@ async function suggestPrevious(
     activities: ReturnType<typeof recentActivities> | undefined;
     commits: ReturnType<typeof recentCommits> | undefined;
   },
+  fromTemplate?: string | null,
 ): Promise<{ text: string | null; note: string | undefined }> {
   const { c } = await viewFor(ctx.io, ctx.now());
   const s = await previousSuggestion(ctx, current, started.earlier);
-  let text = s.text;
+  // The order the help topic gives: the template's lines, then the last intentions, then what went on since; each line once.
+  let text = fromTemplate ? mergeLines(fromTemplate, s.text) : s.text;
   const from = s.from;
   let more = false;
   // Activities and commits since the last check-in: picked in a checkbox, then edited with the rest.
@@ -273,14 +292,20 @@ async function suggestPrevious(
     started.commits ?? recentCommits(ctx, current.date),
   );
   for (const note of work.notes) ctx.io.err(c.dim(`note: ${note}\n`));
-  const planned = (s.text ?? '').split('\n').filter((l) => l.trim() !== '');
+  const lines = (t: string | null | undefined) => (t ?? '').split('\n').filter((l) => l.trim() !== '');
+  const templated = lines(fromTemplate);
+  const intended = lines(s.text).filter((l) => !templated.some((t) => t.trim() === l.trim()));
+  const planned = [...templated, ...intended];
   const extra = work.bullets.filter((b) => !planned.some((l) => l.trim() === b.trim()));
   if (extra.length > 0) {
-    const picked = await pickWork(ctx, planned, work.groups, from);
+    const picked = await pickWork(ctx, { templated, intended }, work.groups, from);
     text = picked.length > 0 ? picked.join('\n') : null;
     more = picked.some((l) => extra.includes(l));
   }
-  const source = [from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(Boolean).join(', and ');
+  const sources = [templated.length > 0 && 'your template', from && `what you intended on ${shortDay(from)}`, more && 'what went on since'].filter(
+    (x): x is string => Boolean(x),
+  );
+  const source = sources.length > 1 ? `${sources.slice(0, -1).join(', ')}, and ${sources.at(-1)}` : sources[0];
   return { text, note: source ? `Suggested from ${source}.` : undefined };
 }
 
@@ -367,9 +392,14 @@ const MORE = '\u0000more';
  * What went on since the last check-in, picked in a checkbox: the planned lines, then the newest of
  * each source under its heading — a screenful, and "… and N more" to choose from the rest.
  */
-async function pickWork(ctx: Context, planned: string[], groups: Array<{ title: string; bullets: string[] }>, from: string | undefined): Promise<string[]> {
+async function pickWork(
+  ctx: Context,
+  start: { templated: string[]; intended: string[] },
+  groups: Array<{ title: string; bullets: string[] }>,
+  from: string | undefined,
+): Promise<string[]> {
   const p = ctx.prompter();
-  const seen = new Set(planned.map((l) => l.trim()));
+  const seen = new Set([...start.templated, ...start.intended].map((l) => l.trim()));
   const sources = groups.map((g) => ({ title: g.title, bullets: g.bullets.filter((b) => !seen.has(b.trim())) })).filter((g) => g.bullets.length > 0);
   // Round robin over the sources, newest first in each, up to a screenful.
   const shown = new Map<string, string[]>(sources.map((g) => [g.title, []]));
@@ -385,7 +415,8 @@ async function pickWork(ctx: Context, planned: string[], groups: Array<{ title: 
   const rest = sources.flatMap((g) => g.bullets.filter((b) => !shown.get(g.title)!.includes(b)).map((b) => ({ b, title: g.title })));
   const intended = from ? `What you intended on ${shortDay(from)}` : 'What you intended';
   const picked = await p.checkbox<string>('What went on since your last check-in?', [
-    ...planned.map((l) => ({ name: l, value: l, checked: true, group: intended })),
+    ...start.templated.map((l) => ({ name: l, value: l, checked: true, group: 'From your template' })),
+    ...start.intended.map((l) => ({ name: l, value: l, checked: true, group: intended })),
     ...sources.flatMap((g) => shown.get(g.title)!.map((b) => ({ name: b, value: b, checked: true, group: g.title }))),
     ...(rest.length > 0 ? [{ name: `… and ${rest.length} more (pick this to choose from them)`, value: MORE, checked: false, group: 'Older' }] : []),
   ]);
