@@ -3,7 +3,7 @@
 // run used is read from which sandbox was asked. What the file may not do (hold a token, be written
 // by another user, lead out of its folder) is refused or left out, and said.
 import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cleanup.js';
@@ -95,6 +95,16 @@ describe('.checkin.json', () => {
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as Array<{ team: { name: string } }>).map((t) => t.team.name)).toEqual(['Mobile']);
     expect(b.requests.length).toBeGreaterThan(0);
+  });
+
+  it("its git_repos (relative to its folder) are the ones a run reads, over the profile's", async () => {
+    folderFile({ git_repos: ['../api', 'web'] });
+    const r = await runCli(['config', 'get', 'git_repos'], { env, cwd: deep });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${join(dirname(top), 'api')}${delimiter}${join(top, 'web')}\n`);
+    folderFile({ git_repos: 7 });
+    const bad = await runCli(['config', 'get', 'git_repos'], { env, cwd: deep });
+    expect(bad.stderr).toContain('"git_repos" must be a list of folders; left out');
   });
 
   it('a token in it is refused with an error naming the file (exit 2), and nothing is asked', async () => {
