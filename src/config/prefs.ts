@@ -161,7 +161,7 @@ export function preferenceSources(store: ConfigStore): PreferenceSource[] {
   const name = store.profile.name;
   const own = preferencesOf(store.read()) as Record<string, string | string[]>;
   const dir = store.directory();
-  const fromDir: Record<string, string | undefined> = { team: dir?.team, template: dir?.template };
+  const fromDir: Record<string, string | string[] | undefined> = { team: dir?.team, template: dir?.template, git_repos: dir?.git_repos };
   const out: PreferenceSource[] = [];
   for (const key of PREFERENCE_KEYS) {
     const d = fromDir[key];

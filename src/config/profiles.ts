@@ -31,12 +31,14 @@ export interface DirectoryFile {
   profile?: string;
   team?: string;
   template?: string;
+  /** The repositories whose commits prefill "previous" for work in this folder (made absolute). */
+  git_repos?: string[];
 }
 
 export const DIRECTORY_FILE = '.checkin.json';
 
 /** The keys a .checkin.json may hold. */
-const DIRECTORY_KEYS = ['profile', 'team', 'template'] as const;
+const DIRECTORY_KEYS = ['profile', 'team', 'template', 'git_repos'] as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -104,6 +106,15 @@ function parseDirectoryFile(file: string, read: ReturnType<typeof readJson>, war
       continue;
     }
     const v = data[key];
+    if (key === 'git_repos') {
+      // The folders of the work this file is about, relative to its own folder (a sibling
+      // repository, "../api", is as usual as a folder inside it).
+      const list = typeof v === 'string' ? [v] : v;
+      if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p.trim() !== '' && !/[\x00-\x1f\x7f-\x9f]/.test(p)))
+        warn(`${file}: "git_repos" must be a list of folders; left out`);
+      else out.git_repos = (list as string[]).map((p) => resolve(dir, p));
+      continue;
+    }
     if (typeof v !== 'string' || v.trim() === '' || /[\x00-\x1f\x7f-\x9f]/.test(v)) {
       warn(`${file}: "${key}" must be one line of text; left out`);
       continue;

@@ -396,6 +396,17 @@ export class ConfigStore {
     return from;
   }
 
+  /**
+   * Points the profile `name` (not necessarily the one in use) at a service and its token, kept in
+   * this file: for a demo token (`checkin sandbox`), which is no secret. Its other settings stay.
+   */
+  async setProfileService(name: string, apiUrl: string, token: string): Promise<void> {
+    await this.updateFile((file) => {
+      const { token_store: _store, keychain_account: _account, ...rest } = file.profiles[name] ?? {};
+      file.profiles[name] = { ...rest, api_url: apiUrl, token };
+    });
+  }
+
   /** Makes `name` the default profile (`checkin auth switch`): the one a run uses when nothing else names one. */
   async setDefaultProfile(name: string): Promise<void> {
     await this.updateFile((file) => {

@@ -36,7 +36,7 @@ import {
 } from '../system/probes.js';
 import { findProgram, type Host } from '../system/programs.js';
 import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from '../system/reminder.js';
-import { formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
+import { carriedProfile, formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
 import { agentName, olderThan, skillPlaces, type SkillPlace } from '../system/skill.js';
 
 export type CheckStatus = 'ok' | 'warning' | 'problem';
@@ -376,7 +376,7 @@ async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promis
   const url = cfg.apiUrl();
   const [here, scheduled] = await Promise.all([
     probeKeychain(modulePath, account, ctx.env, timeoutMs),
-    probeKeychain(modulePath, account, scheduledEnvironment(ctx.env, url.name === 'CHECKIN_API_URL' ? url.value : undefined), timeoutMs),
+    probeKeychain(modulePath, account, scheduledEnvironment(ctx.env, url.name === 'CHECKIN_API_URL' ? url.value : undefined, carriedProfile(cfg)), timeoutMs),
   ]);
   return keychainVerdict(store.name, here, scheduled, w);
 }

@@ -60,15 +60,16 @@ export async function probeKeychain(modulePath: string | 'binary', account: stri
 
 /**
  * The environment a scheduled run has: what `checkin remind install` and `checkin cron` give it (the
- * folders' variables, HOME, TZ, CHECKIN_API_URL, a PATH of the system's folders) and nothing of this
- * session's — no D-Bus session address, no display: the strictest of the schedulers (cron).
+ * folders' variables, HOME, TZ, CHECKIN_API_URL, CHECKIN_PROFILE, a PATH of the system's folders) and
+ * nothing of this session's — no D-Bus session address, no display: the strictest of the schedulers (cron).
  */
-export function scheduledEnvironment(env: NodeJS.ProcessEnv, apiUrlFromEnv: string | undefined): NodeJS.ProcessEnv {
+export function scheduledEnvironment(env: NodeJS.ProcessEnv, apiUrlFromEnv: string | undefined, profile?: string): NodeJS.ProcessEnv {
   return {
     ...pathVariables(env),
     ...(env.HOME && { HOME: env.HOME }),
     ...(env.TZ && { TZ: env.TZ }),
     ...(apiUrlFromEnv && { CHECKIN_API_URL: apiUrlFromEnv }),
+    ...(profile !== undefined && { CHECKIN_PROFILE: profile }),
     PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
   };
 }

@@ -5,6 +5,8 @@
 import { realpathSync } from 'node:fs';
 import { buildKind } from '../config/installation.js';
 import { pathVariables } from '../config/paths.js';
+import { DEFAULT_PROFILE } from '../config/profiles.js';
+import type { ConfigStore } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -104,7 +106,8 @@ export function cliPaths(): { node: string; script?: string } {
 
 /**
  * What a scheduled run needs in its environment to find the same config and service as this
- * one: the config folder, HOME, the API URL when it comes from the environment, and the zone.
+ * one: the config folder, HOME, the API URL when it comes from the environment, the profile when
+ * this run's is not the one a run finds by itself, and the zone.
  */
 export function runEnvironment(ctx: Context): Record<string, string> {
   const cfg = ctx.config();
@@ -113,8 +116,21 @@ export function runEnvironment(ctx: Context): Record<string, string> {
   if (ctx.env.HOME) env.HOME = ctx.env.HOME;
   const url = cfg.apiUrl();
   if (url.name === 'CHECKIN_API_URL') env.CHECKIN_API_URL = url.value;
+  const profile = carriedProfile(cfg);
+  if (profile !== undefined) env.CHECKIN_PROFILE = profile;
   if (ctx.env.TZ) env.TZ = ctx.env.TZ;
   return env;
+}
+
+/**
+ * The profile a scheduled run must be told: the one this run uses when a flag, CHECKIN_PROFILE or
+ * the folder's .checkin.json named it (a scheduled run has none of them: it starts in the home
+ * folder) and it is not the default a run finds by itself. A person with one profile gets none.
+ */
+export function carriedProfile(cfg: ConfigStore): string | undefined {
+  const { name, origin } = cfg.profile;
+  if (origin === 'config' || origin === 'default') return undefined;
+  return name === (cfg.readFile().profile ?? DEFAULT_PROFILE) ? undefined : name;
 }
 
 /**

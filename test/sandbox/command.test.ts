@@ -1,3 +1,4 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,8 +31,44 @@ describe('checkin sandbox (the built binary)', () => {
     expect(stderr).toContain('Stopping the sandbox');
     // What a person copies: two lines, each within 80 columns even with a five-digit port (port 0 gives one).
     expect(stdout).toBe(`export CHECKIN_API_URL=${url}\nexport CHECKIN_TOKEN=sandbox_pat_demo\n`);
-    expect(stderr).toContain('Paste these two lines into another shell to point checkin at it:\n');
+    expect(stderr).toContain('Or paste these two lines into another shell to point checkin at it:\n');
     expect(Math.max(...stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('is a profile: it writes the profile "sandbox" (its URL and demo token) at each start, says the one line to use it, and leaves the other profiles as they were', async () => {
+    const env = cleanEnv();
+    const config = join(env.CHECKIN_CONFIG_DIR!, 'config.json');
+    // A person with a login of their own, and a team set for the sandbox from an earlier start.
+    mkdirSync(env.CHECKIN_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+    const mine = { api_url: 'https://service.steady.space/api/v2', token: 'steady_pat_mine' };
+    writeFileSync(
+      config,
+      JSON.stringify({ profiles: { default: mine, sandbox: { api_url: 'http://127.0.0.1:1/api/v2', token: 'old', team: 'Mobile' } }, editor: 'nano' }),
+      {
+        mode: 0o600,
+      },
+    );
+    const child = spawnCli(['sandbox', '--port', '0', '--no-log'], env);
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const [, url] = await waitForLine(child.stdout!, /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=sandbox_pat_demo$/m);
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({
+      profiles: { default: mine, sandbox: { api_url: url, token: 'sandbox_pat_demo', team: 'Mobile' } },
+      editor: 'nano',
+    });
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    expect(stderr).toContain(
+      '\nTo use it: checkin --profile sandbox today (or: checkin auth switch sandbox)\nOr paste these two lines into another shell to point checkin at it:\n',
+    );
+    expect(stderr.split('\n').find((l) => l.startsWith('To use it'))!.length).toBeLessThanOrEqual(80);
+    // The line works as printed, in a shell with nothing set; CHECKIN_PROFILE does the same.
+    const me = await runCli(['--profile', 'sandbox', 'me', '--json'], { env });
+    expect(me.code, me.stderr).toBe(0);
+    expect(JSON.parse(me.stdout)).toMatchObject({ username: 'ada' });
+    const today = await runCli(['today', '--json'], { env: { ...env, CHECKIN_PROFILE: 'sandbox' } });
+    expect(today.code, today.stderr).toBe(0);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
   });
 
   it(

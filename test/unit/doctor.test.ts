@@ -54,4 +54,9 @@ describe("a scheduled run's environment", () => {
     expect(env.PATH!.split(':')).toEqual(expect.arrayContaining(['/usr/local/bin', '/usr/bin', '/bin']));
     expect(scheduledEnvironment(session, 'https://x.example/api/v2').CHECKIN_API_URL).toBe('https://x.example/api/v2');
   });
+
+  it('holds CHECKIN_PROFILE when the reminder carries a profile (remind install under --profile client-a), and not otherwise', () => {
+    expect(scheduledEnvironment({ ...session, CHECKIN_PROFILE: 'client-a' }, undefined).CHECKIN_PROFILE).toBeUndefined();
+    expect(scheduledEnvironment(session, undefined, 'client-a').CHECKIN_PROFILE).toBe('client-a');
+  });
 });

@@ -374,7 +374,17 @@ export async function runRemove(ctx: Context, opts: DryRunOption, host: Host): P
 // ---- what fires ---------------------------------------------------------------------------------
 
 /** The variables `remind run --env` may set: those runEnvironment() carries. */
-const RUN_VARIABLES = new Set(['CHECKIN_CONFIG_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'HOME', 'CHECKIN_API_URL', 'TZ', 'PATH']);
+const RUN_VARIABLES = new Set([
+  'CHECKIN_CONFIG_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'HOME',
+  'CHECKIN_API_URL',
+  'CHECKIN_PROFILE',
+  'TZ',
+  'PATH',
+]);
 
 // Fixed words only: nothing the service sends reaches the notification.
 const TITLE = 'Check-in pending';

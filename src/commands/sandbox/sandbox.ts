@@ -49,6 +49,20 @@ export function sandboxCommand(ctx: Context, run: Run<SandboxOptions> = runSandb
     .action((opts) => run(ctx, opts));
 }
 
+/** The profile `checkin sandbox` writes: the running sandbox's address and demo token. */
+export const SANDBOX_PROFILE = 'sandbox';
+
+/** Writes the profile "sandbox"; false (said) when config.json cannot be written. */
+async function keepSandboxProfile(ctx: Context, url: string, token: string): Promise<boolean> {
+  try {
+    await ctx.config().setProfileService(SANDBOX_PROFILE, url, token);
+    return true;
+  } catch (err) {
+    ctx.io.err(`note: the profile "${SANDBOX_PROFILE}" was not written: ${(err as Error).message}\n`);
+    return false;
+  }
+}
+
 export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<void> {
   const { io } = ctx;
   const { startSandbox } = await import('../../sandbox/server.js');
@@ -106,8 +120,15 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<vo
   if (readOnly) io.err(`  read-only token: ${readOnly}\n`);
   io.err(`  data: ${opts.data ? opts.data : 'in memory (pass --data FILE to keep it across restarts)'}\n`);
   io.err(`  rate limits: ${opts.rateLimit ? '30 requests / 10 s and 500 / 30 min per person (every answer counts)' : 'off'}\n\n`);
+  // The sandbox is a profile of its own: its address and demo token (no secret) written at each
+  // start, so a login elsewhere is untouched and one word reaches it. The two export lines stay, as
+  // the way for a shell that should use it for every command (or when the file cannot be written).
+  const profile = await keepSandboxProfile(ctx, sandbox.url, sandbox.token);
+  if (profile) {
+    io.err(`To use it: checkin --profile ${SANDBOX_PROFILE} today (or: checkin auth switch ${SANDBOX_PROFILE})\n`);
+    io.err('Or paste these two lines into another shell to point checkin at it:\n');
+  } else io.err('Paste these two lines into another shell to point checkin at it:\n');
   // Two lines, each within 80 columns (one was 82 with the usual port): each works pasted alone too.
-  io.err('Paste these two lines into another shell to point checkin at it:\n');
   io.out(`export CHECKIN_API_URL=${sandbox.url}\nexport CHECKIN_TOKEN=${sandbox.token}\n`);
   io.err('\nPress Ctrl-C to stop.\n');
 
