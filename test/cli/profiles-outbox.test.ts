@@ -120,6 +120,24 @@ describe('the profile in use, named', () => {
   });
 });
 
+describe('the wall and doctor name the profile', () => {
+  it("team's title names it on a terminal; doctor's first line says which and where it was chosen", async () => {
+    mkProfiles();
+    const wall = await run(['--profile', 'b', 'team'], { tty: true });
+    expect(wall.code, wall.stderr).toBe(0);
+    expect(wall.stdout.split('\n')[0]).toMatch(new RegExp(`^\\S.* \\(profile b\\) — ${TODAY}  `));
+    const doctor = await run(['doctor', '--json', 'id,status,message'], { env: { CHECKIN_PROFILE: 'b' } });
+    expect((JSON.parse(doctor.stdout) as unknown[])[0]).toEqual({ id: 'profile', status: 'ok', message: 'b (from CHECKIN_PROFILE); config.json holds a, b' });
+    const unknown = await run(['--profile', 'nobody', 'doctor', '--json', 'id,status,message,fix']);
+    expect((JSON.parse(unknown.stdout) as unknown[])[0]).toEqual({
+      id: 'profile',
+      status: 'warning',
+      message: 'nobody (from --profile); config.json holds a, b: no profile nobody yet',
+      fix: 'Run `checkin login --profile nobody` to make it.',
+    });
+  });
+});
+
 function mkProfiles(): void {
   profiles({ a: { api_url: w.sb.url, token: w.sb.token }, b: { api_url: b.sb.url, token: TOKEN_B } });
 }
