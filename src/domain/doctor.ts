@@ -96,7 +96,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
   const keychainCheck = await keychain(ctx, timeoutMs, w);
   const service = await tokenAndService(ctx, timeoutMs, tilde, keychainCheck.status !== 'problem', w);
   const checks: Check[] = [
-    ...profileCheck(ctx),
+    ...profileCheck(ctx, w),
     service.token,
     service.service,
     keychainCheck,
@@ -112,14 +112,14 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
 }
 
 /** The profile in use and where it was chosen, when it is worth naming; a warning when config.json holds no such profile (and no variable gives a token). */
-function profileCheck(ctx: Context): Check[] {
+function profileCheck(ctx: Context, w: AdviceWords): Check[] {
   const cfg = ctx.config();
   const name = cfg.profileToName();
   if (name === undefined) return [];
   const known = cfg.profileNames();
   const from = `${name} (from ${profileOrigin(cfg.profile)}); config.json holds ${known.length === 0 ? 'none' : known.join(', ')}`;
   if (known.includes(name) || ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) return [{ id: 'profile', status: 'ok', message: from, fix: null }];
-  return [{ id: 'profile', status: 'warning', message: `${from}: no profile ${name} yet`, fix: `Run \`checkin login --profile ${name}\` to make it.` }];
+  return [{ id: 'profile', status: 'warning', message: `${from}: no profile ${name} yet`, fix: `Run \`${w.asProfile(w.login(), name)}\` to make it.` }];
 }
 
 /** Whether any check found a problem (what the exit code says). */

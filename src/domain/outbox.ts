@@ -498,13 +498,8 @@ export function boundToProfile(ctx: Context, entry: Entry, here = accountHere(ct
   if (profile === undefined) return;
   throw new UsageError(
     `The draft ${entry.id} was kept under the profile ${sanitizeLine(profile)}, not ${sanitizeLine(here.profile ?? '')} (the one in use); it was not sent and is still kept`,
-    ...(ctx.advice ? [terminal(`\`${underProfile(ctx.advice.send(entry.id), profile)}\` sends it as that profile.`)] : []),
+    ...(ctx.advice ? [terminal(`\`${ctx.advice.asProfile(ctx.advice.send(entry.id), sanitizeLine(profile))}\` sends it as that profile.`)] : []),
   );
-}
-
-/** A command of the face run under `profile`: "checkin --profile client-a today --resume". */
-export function underProfile(command: string, profile: string): string {
-  return command.replace(/^checkin(?= |$)/, `checkin --profile ${sanitizeLine(profile)}`);
 }
 
 /**
@@ -619,7 +614,9 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[], busy
   if (profile !== undefined)
     return new UsageError(
       `There is no draft for ${what} under the profile ${sanitizeLine(here.profile ?? '')}; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept under another: ${named}; nothing was sent`,
-      ...(ctx.advice ? [terminal(`\`${underProfile(resume ?? ctx.advice.send(elsewhere[0]!.id), profile)}\` sends it as that profile.`)] : []),
+      ...(ctx.advice
+        ? [terminal(`\`${ctx.advice.asProfile(resume ?? ctx.advice.send(elsewhere[0]!.id), sanitizeLine(profile))}\` sends it as that profile.`)]
+        : []),
     );
   return new UsageError(
     `There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`,

@@ -133,7 +133,7 @@ describe('the wall and doctor name the profile', () => {
       id: 'profile',
       status: 'warning',
       message: 'nobody (from --profile); config.json holds a, b: no profile nobody yet',
-      fix: 'Run `checkin login --profile nobody` to make it.',
+      fix: 'Run `checkin --profile nobody login` to make it.',
     });
   });
 });

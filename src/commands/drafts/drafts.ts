@@ -16,13 +16,13 @@ import {
   drop,
   otherProfile,
   sameAccount,
-  underProfile,
   targetLabel,
   whenLabel,
   type Entry,
 } from '../../domain/outbox.js';
 import { draftRow } from '../../domain/drafts-waiting.js';
 import { askedHere } from '../../domain/asked.js';
+import { CLI_ADVICE } from '../flags.js';
 import { fieldsOf } from '../../api/validate.js';
 import { DRAFT } from '../../core/shapes.js';
 import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
@@ -85,7 +85,7 @@ export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> 
   const elsewhere = rows.filter((r) => !r.here).length - underOther;
   if (underOther > 0)
     ctx.io.err(
-      `${underOther} of them ${underOther === 1 ? 'was' : 'were'} kept under another profile (${profiles.map((p) => sanitizeLine(p)).join(', ')}); \`${underProfile('checkin drafts send <id>', profiles[0]!)}\` sends one as its own.\n`,
+      `${underOther} of them ${underOther === 1 ? 'was' : 'were'} kept under another profile (${profiles.map((p) => sanitizeLine(p)).join(', ')}); \`${CLI_ADVICE.asProfile('checkin drafts send <id>', sanitizeLine(profiles[0]!))}\` sends one as its own.\n`,
     );
   if (elsewhere > 0)
     ctx.io.err(
