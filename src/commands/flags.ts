@@ -89,6 +89,7 @@ export const CLI_ADVICE: AdviceWords = {
   remind: (step) => `checkin remind ${step}`,
   mcpConfig: (agent) => `checkin mcp --print-config ${agent}`,
   skillInstall: (place) => `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}` : ''}`,
+  asProfile: (command, profile) => command.replace(/^checkin(?= |$)/, `checkin --profile ${profile}`),
   setSetting: (key, value) => `checkin config set ${key} ${value}`,
   unsetSetting: (key) => `checkin config unset ${key}`,
 };

@@ -57,6 +57,8 @@ export interface Account {
   person_id?: string;
   /** The start of the token's SHA-256, when the token was known without asking the keychain: tells two people apart before the service said who either is. */
   token?: string;
+  /** The profile it was kept under (config/profiles.ts); absent in an entry kept before profiles, which is matched by the rest as before. */
+  profile?: string;
 }
 
 export interface Entry {

@@ -166,3 +166,22 @@ export function profileOrigin(choice: ProfileChoice): string {
       return 'the default';
   }
 }
+
+/**
+ * The name of the profile in use where a person could mistake it (the yes of a write, the first
+ * line of `status`, the wall's title), or undefined where naming it would say nothing: one profile,
+ * called "default", chosen by no flag, variable or folder. A person with one account reads what
+ * they read before profiles; one with several, or who chose one, always sees which it is.
+ */
+export function profileToName(choice: ProfileChoice, known: readonly string[]): string | undefined {
+  const chosen = choice.origin === 'flag' || choice.origin === 'env' || choice.origin === 'directory';
+  const several = known.filter((n) => n !== choice.name).length > 0;
+  return chosen || several || choice.name !== DEFAULT_PROFILE ? choice.name : undefined;
+}
+
+/** A question asked before a write, naming the profile it writes as when that is worth saying: "Post it (profile client-a)?". */
+export function askedAs(question: string, profile: string | undefined): string {
+  if (profile === undefined) return question;
+  const words = `(profile ${profile})`;
+  return question.endsWith('?') ? `${question.slice(0, -1)} ${words}?` : `${question} ${words}`;
+}

@@ -12,7 +12,7 @@ import { CliError, EXIT } from '../errors.js';
 import { fsReason, readJson, writeDurably } from './files.js';
 import { checkinPaths, type CheckinPaths } from './paths.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
-import { chooseProfile, DEFAULT_PROFILE, findDirectoryFile, type DirectoryFile, type ProfileChoice } from './profiles.js';
+import { chooseProfile, DEFAULT_PROFILE, findDirectoryFile, profileToName, type DirectoryFile, type ProfileChoice } from './profiles.js';
 
 export interface CachedMe {
   id: string;
@@ -275,6 +275,11 @@ export class ConfigStore {
   directory(): DirectoryFile | undefined {
     if (this.dirFile === undefined) this.dirFile = findDirectoryFile(process.cwd(), this.warn) ?? null;
     return this.dirFile ?? undefined;
+  }
+
+  /** The profile in use, when it is worth naming (profiles.ts profileToName): several profiles, or one chosen or not "default". */
+  profileToName(): string | undefined {
+    return profileToName(this.profile, this.profileNames());
   }
 
   /** The profiles config.json names, in its order. */

@@ -127,7 +127,10 @@ export const DRAFT = object({
   id: described(str, 'the draft id: what `checkin drafts send` and the send_* tools (as draft_id) take'),
   for: described(str, 'what it is for, in words'),
   target: described(object({ kind: str }), 'what it is for, as kept'),
-  account: described(object({ api_url: str, person_id: optional(str) }), 'the service and person it was kept for'),
+  account: described(
+    object({ api_url: str, person_id: optional(str), profile: optional(described(str, 'the profile it was kept under (none: kept before profiles)')) }),
+    'the service, person and profile it was kept for',
+  ),
   made: described(str, 'how it was written: typed, flag, piped, editor, agent, earlier'),
   created_at: str,
   saved_at: described(str, 'when it was last kept'),

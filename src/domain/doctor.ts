@@ -20,6 +20,7 @@ import { fsReason, privateFileWords } from '../config/files.js';
 import { buildKind } from '../config/installation.js';
 import { home } from '../config/paths.js';
 import { keychainAccount } from '../config/store.js';
+import { profileOrigin } from '../config/profiles.js';
 import type { AdviceWords, Context } from '../context.js';
 import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
@@ -56,7 +57,8 @@ export const CHECK_IDS = [
   'node',
   'outbox',
 ] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
+/** `profile` is shown first, and only where the profile in use is worth naming (config/profiles.ts profileToName): a person with one profile sees the checks they saw before profiles. */
+export type CheckId = (typeof CHECK_IDS)[number] | 'profile';
 
 export interface Check {
   id: CheckId;
@@ -94,6 +96,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
   const keychainCheck = await keychain(ctx, timeoutMs, w);
   const service = await tokenAndService(ctx, timeoutMs, tilde, keychainCheck.status !== 'problem', w);
   const checks: Check[] = [
+    ...profileCheck(ctx, w),
     service.token,
     service.service,
     keychainCheck,
@@ -106,6 +109,17 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
     outbox(ctx, w),
   ];
   return checks;
+}
+
+/** The profile in use and where it was chosen, when it is worth naming; a warning when config.json holds no such profile (and no variable gives a token). */
+function profileCheck(ctx: Context, w: AdviceWords): Check[] {
+  const cfg = ctx.config();
+  const name = cfg.profileToName();
+  if (name === undefined) return [];
+  const known = cfg.profileNames();
+  const from = `${name} (from ${profileOrigin(cfg.profile)}); config.json holds ${known.length === 0 ? 'none' : known.join(', ')}`;
+  if (known.includes(name) || ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) return [{ id: 'profile', status: 'ok', message: from, fix: null }];
+  return [{ id: 'profile', status: 'warning', message: `${from}: no profile ${name} yet`, fix: `Run \`${w.asProfile(w.login(), name)}\` to make it.` }];
 }
 
 /** Whether any check found a problem (what the exit code says). */

@@ -32,6 +32,7 @@ import { CancelledError, CliError, EditorError, EXIT, ExitSignal, hintText, term
 import { withoutContext } from '../ui/editor-text.js';
 import { shownToSend } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
+import { askedHere } from './asked.js';
 
 /** Whether sending this target creates something (a POST): sent twice, it would be there twice (its insert and its sending mark are made durable so: config/outbox-files.ts). */
 export { creates };
@@ -160,7 +161,12 @@ export function accountHere(ctx: Context, { person: withPerson = true }: { perso
   } catch {
     // whose it is stays unsaid
   }
-  return { api_url, ...(person && { person_id: person }), ...(token && { token }) };
+  return { api_url, ...(person && { person_id: person }), ...(token && { token }), profile: ctx.profile().name };
+}
+
+/** The profile an entry was kept under, when it is not the one in use here (an entry kept before profiles has none: it is matched by its account). */
+export function otherProfile(a: Account, here: Account): string | undefined {
+  return a.profile !== undefined && here.profile !== undefined && a.profile !== here.profile ? a.profile : undefined;
 }
 
 const originOf = (url: string): string => {
@@ -173,6 +179,8 @@ const originOf = (url: string): string => {
 
 /** Whether an entry is this account's: the same service (however its URL's path was spelled) and not another person's. */
 export function sameAccount(a: Account, b: Account): boolean {
+  // Kept under another profile: another's, even on the same service as the same person (the person chose which account it is for).
+  if (otherProfile(a, b) !== undefined) return false;
   if (originOf(normalizeApiUrl(a.api_url)) !== originOf(normalizeApiUrl(b.api_url))) return false;
   const text = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : undefined);
   const [pa, pb] = [text(a.person_id), text(b.person_id)];
@@ -184,6 +192,8 @@ export function sameAccount(a: Account, b: Account): boolean {
 
 /** How an entry's account reads: "http://…/api/v1" (and whose, when it is not this person). */
 export function accountLabel(a: Account, here: Account): string {
+  const profile = otherProfile(a, here);
+  if (profile !== undefined) return `the profile ${sanitizeLine(profile)}`;
   const url = sanitizeLine(a.api_url);
   return originOf(normalizeApiUrl(a.api_url)) === originOf(normalizeApiUrl(here.api_url)) ? `${url}, by another person or token` : url;
 }
@@ -400,6 +410,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       const seen = standing.get(write.entry.id)!;
       refuseWhileEditing(ctx, write.entry, seen.editorOpen);
       if (!write.elsewhere) await boundHere(ctx, write.entry);
+      else boundToProfile(ctx, write.entry);
       if (!write.claim && (await askYes(ctx, write.entry, seen, again, write.sent))) again = true;
     }
   } catch (err) {
@@ -465,6 +476,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
 async function boundHere(ctx: Context, entry: Entry): Promise<void> {
   const here = accountHere(ctx);
   const a = entry.account;
+  boundToProfile(ctx, entry, here);
   // The token it was kept with is this token: the same person, no request. Else its person is compared with `me`.
   const sameToken = Boolean(a.token && here.token && a.token === here.token);
   const person = !sameToken && a.person_id ? (await me(ctx)).id.toLowerCase() === a.person_id.toLowerCase() : undefined;
@@ -475,6 +487,19 @@ async function boundHere(ctx: Context, entry: Entry): Promise<void> {
       `The draft ${entry.id} was kept for ${accountLabel(a, here)}, not for you here; it was not sent and is still kept`,
       ...(ctx.advice ? [terminal(`\`${ctx.advice.send(entry.id)}\` sends it here as you once you say yes.`)] : []),
     );
+}
+
+/**
+ * An entry kept under one profile is sent only under it: not under another, whatever the person
+ * says (the same service and person on both is still another profile's word), and without a request.
+ */
+export function boundToProfile(ctx: Context, entry: Entry, here = accountHere(ctx)): void {
+  const profile = otherProfile(entry.account, here);
+  if (profile === undefined) return;
+  throw new UsageError(
+    `The draft ${entry.id} was kept under the profile ${sanitizeLine(profile)}, not ${sanitizeLine(here.profile ?? '')} (the one in use); it was not sent and is still kept`,
+    ...(ctx.advice ? [terminal(`\`${ctx.advice.asProfile(ctx.advice.send(entry.id), sanitizeLine(profile))}\` sends it as that profile.`)] : []),
+  );
 }
 
 /**
@@ -506,7 +531,7 @@ async function askYes(ctx: Context, entry: Entry, seen: Standing, again: boolean
   const kept = `Nothing was sent; the draft ${entry.id} is still kept${ctx.advice ? `: \`${ctx.advice.send(entry.id)}\` sends it, \`${ctx.advice.drop(entry.id)}\` drops it.` : ''}`;
   let yes: boolean;
   try {
-    yes = await ctx.prompter().confirm(`Send the draft ${entry.id} as it is?`, { default: false });
+    yes = await ctx.prompter().confirm(askedHere(ctx, `Send the draft ${entry.id} as it is?`), { default: false });
   } catch (err) {
     throw err instanceof CancelledError ? new CancelledError(kept) : err;
   }
@@ -575,7 +600,7 @@ export function whenLabel(iso: string): string {
  * The error when nothing waits for a target here: what another live checkin holds is said as that
  * (never as "no draft"), what waits for it elsewhere is named, with how to send it here.
  */
-export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[], busy: Entry[] = []): UsageError {
+export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[], busy: Entry[] = [], resume?: string): UsageError {
   if (elsewhere.length === 0 && busy.length > 0)
     return new UsageError(
       `${busy.length === 1 ? `The draft for ${what} is` : `The ${busy.length} drafts for ${what} are`} ${BUSY} right now; ${busy.length === 1 ? 'it was' : 'they were'} left to it`,
@@ -584,6 +609,15 @@ export function noneWaiting(ctx: Context, what: string, elsewhere: Entry[], busy
   if (elsewhere.length === 0) return new UsageError(`There is no draft for ${what}`);
   const here = accountHere(ctx);
   const named = elsewhere.map((e) => `${e.id} (kept for ${accountLabel(e.account, here)} on ${whenLabel(e.created_at)})`).join(', ');
+  // Kept under another profile: only that profile sends it, so that is what is said (never "here once you say yes").
+  const profile = otherProfile(elsewhere[0]!.account, here);
+  if (profile !== undefined)
+    return new UsageError(
+      `There is no draft for ${what} under the profile ${sanitizeLine(here.profile ?? '')}; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept under another: ${named}; nothing was sent`,
+      ...(ctx.advice
+        ? [terminal(`\`${ctx.advice.asProfile(resume ?? ctx.advice.send(elsewhere[0]!.id), sanitizeLine(profile))}\` sends it as that profile.`)]
+        : []),
+    );
   return new UsageError(
     `There is no draft for ${what} for this service; ${elsewhere.length === 1 ? 'one was' : `${elsewhere.length} were`} kept for another: ${named}`,
     ...(ctx.advice ? [terminal(`\`${ctx.advice.send(elsewhere[0]!.id)}\` sends it here once you say yes.`)] : []),
@@ -605,7 +639,7 @@ export async function resumeEach<T>(
   send: (entry: Entry, keeping: Keeping & { entry: Entry }) => Promise<T>,
 ): Promise<Array<{ entry: Entry; result: T }>> {
   const { here, elsewhere, busy } = waitingFor(ctx, targets);
-  if (here.length === 0) throw noneWaiting(ctx, what, elsewhere, busy);
+  if (here.length === 0) throw noneWaiting(ctx, what, elsewhere, busy, resume);
   if (busy.length > 0)
     ctx.io.err(
       `note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`,

@@ -236,7 +236,9 @@ export async function personSaysYes(served: Served, rctx: ServerContext, draftId
     if (served.allowSend) return { yes: true };
     throw refusal();
   }
-  const message = sanitize(question);
+  // The profile the send goes out as, where a person could take it for another (config/profiles.ts profileToName).
+  const profile = served.ctx.config().profileToName();
+  const message = sanitize(profile === undefined ? question : `Profile ${profile}: ${question}`);
   if (served.era === 'modern') {
     const raw = rctx.mcpReq.requestState();
     if (raw === undefined) {

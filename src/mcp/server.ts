@@ -331,6 +331,13 @@ function readOnly(server: McpServer, writes: Set<string>): void {
   });
 }
 
+/** The instructions, naming the profile served where it is worth naming (config/profiles.ts profileToName): one server, one account, for the whole session. */
+function instructionsFor(ctx: Context): string {
+  const profile = ctx.config().profileToName();
+  if (profile === undefined) return INSTRUCTIONS;
+  return `${INSTRUCTIONS}\nThis server serves the profile ${sanitizeLine(profile)} (one of the person's accounts) for its whole session: everything read, drafted and sent is that profile's. Another profile is another server (\`checkin mcp --profile <name>\`).`;
+}
+
 /**
  * One server for a connection, of the era its opening chose (serveStdio calls it once per
  * connection, and once more for a `server/discover` probe it may throw away): the same tools,
@@ -339,7 +346,7 @@ function readOnly(server: McpServer, writes: Set<string>): void {
 export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking'], listeners?: Set<Listener>): McpServer {
   const server = new McpServer(
     { name: 'checkin', title: 'checkin', version: VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} } },
+    { instructions: instructionsFor(ctx), capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} } },
   );
   if (listeners) {
     const listener: Listener = { server, era, subscribed: new Set() };
@@ -369,6 +376,10 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
 export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   const { io, input, output } = protocolIO(outer.io);
   const ctx = createContext({ io: tellingIO(io, outer.env), env: outer.env });
+  // The profile is chosen once, now (--profile, CHECKIN_PROFILE, the folder's .checkin.json, the
+  // default): the session serves that one, whatever `checkin auth switch` says meanwhile.
+  if (outer.profileFlag !== undefined) ctx.profileFlag = outer.profileFlag;
+  ctx.profile();
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
   const transport = new LineTransport(input, output);

@@ -317,12 +317,14 @@ export function activityRows(v: View, list: Activity[]): string {
   );
 }
 
-export function statusLine(v: View, date: string, state: MemberState): string {
+export function statusLine(v: View, date: string, state: MemberState, profile?: string): string {
   const word = MEMBER_STATE_WORDS[state].word;
-  if (state === 'nothing-scheduled') return fit(v, `Today (${date}): ${word}\n`);
-  if (state === 'pending') return fit(v, v.c.yellow(`Today's check-in (${date}) is ${word}: run \`checkin today\``) + '\n');
-  if (state === 'absent') return fit(v, v.c.dim(`Today's check-in (${date}): ${word}`) + '\n');
-  return fit(v, (state === 'blocked' ? v.c.red : v.c.green)(`Today's check-in (${date}) is ${word}`) + '\n');
+  // The profile in use, first, where a person could take one account's day for another's.
+  const as = profile === undefined ? '' : `${sanitizeLine(profile)}: `;
+  if (state === 'nothing-scheduled') return fit(v, `${as}Today (${date}): ${word}\n`);
+  if (state === 'pending') return fit(v, v.c.yellow(`${as}Today's check-in (${date}) is ${word}: run \`checkin today\``) + '\n');
+  if (state === 'absent') return fit(v, v.c.dim(`${as}Today's check-in (${date}): ${word}`) + '\n');
+  return fit(v, (state === 'blocked' ? v.c.red : v.c.green)(`${as}Today's check-in (${date}) is ${word}`) + '\n');
 }
 
 /** A teammate blocked on the person, as status and inbox tell it. */
@@ -400,7 +402,12 @@ export function stateCounts(r: TeamDay): string[] {
     .map(([s, n]) => `${n} ${MEMBER_STATE_WORDS[s].word}`);
 }
 
-export function teamDayView(v: View, report: TeamDay[]): string {
+/** " (profile client-a)" after a title, where the profile in use is worth naming (config/profiles.ts profileToName); else nothing. */
+export function profileWords(profile: string | undefined): string {
+  return profile === undefined ? '' : ` (profile ${sanitizeLine(profile)})`;
+}
+
+export function teamDayView(v: View, report: TeamDay[], profile?: string): string {
   if (!v.rich) {
     return tsv(
       report.flatMap((r) =>
@@ -416,7 +423,7 @@ export function teamDayView(v: View, report: TeamDay[]): string {
   }
   let out = '';
   for (const r of report) {
-    out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))} — ${r.date}  ${v.c.dim(stateCounts(r).join(', '))}\n`);
+    out += fit(v, `${v.c.bold(sanitizeLine(r.team.name))}${profileWords(profile)} — ${r.date}  ${v.c.dim(stateCounts(r).join(', '))}\n`);
     out += table(
       r.members.map((m) => [sanitizeLine(m.person.name), stateLabel(v.c, m)]),
       v.width,
@@ -492,15 +499,18 @@ export function inboxRows(v: View, threads: InboxThreadView[]): string {
 /** A draft as `checkin drafts` lists it: core/shapes.ts DRAFT. */
 export type { DraftRow };
 
-export function draftRows(v: View, list: DraftRow[]): string {
+export function draftRows(v: View, list: DraftRow[], profiles = false): string {
   const first = (r: DraftRow) => sanitizeLine(r.words);
   const forWhat = (r: DraftRow) => `${sanitizeLine(r.for)}${r.here ? '' : ` (kept for ${sanitizeLine(r.kept_for ?? r.account.api_url)})`}`;
-  if (!v.rich) return tsv(list.map((r) => [r.id, r.created_at, forWhat(r), r.made, sanitizeLine(r.base), r.state, first(r)]));
+  // Each draft's profile, where the person has several or chose one ("-": kept before profiles).
+  const profile = (r: DraftRow) => (profiles ? [sanitizeLine(r.account.profile ?? '-')] : []);
+  if (!v.rich) return tsv(list.map((r) => [r.id, ...profile(r), r.created_at, forWhat(r), r.made, sanitizeLine(r.base), r.state, first(r)]));
   const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
   const base = (b: string) => (/^\d{4}-\d\d-\d\dT/.test(b) ? when(b) : sanitizeLine(b));
   return table(
     list.map((r) => [
       v.c.bold(r.id),
+      ...profile(r),
       when(r.created_at),
       forWhat(r),
       r.made,
@@ -512,6 +522,7 @@ export function draftRows(v: View, list: DraftRow[]): string {
     {
       columns: [
         { title: 'ID', kind: 'whole' },
+        ...(profiles ? [{ title: 'PROFILE', kind: 'whole' } as const] : []),
         { title: 'WRITTEN', kind: 'whole' },
         { title: 'FOR', kind: 'text' },
         { title: 'ORIGIN', kind: 'whole' },

@@ -7,7 +7,7 @@
 import { MOODS, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
-import { confidenceLabel, firstPlainLine, GOAL_COLUMNS, stateCounts, stateLabel, type View } from './views.js';
+import { confidenceLabel, firstPlainLine, GOAL_COLUMNS, profileWords, stateCounts, stateLabel, type View } from './views.js';
 import { MEMBER_STATE_WORDS, type TeamDay } from '../core/member-states.js';
 import { blockerItems, daysLabel, isNoBlockers } from '../core/blockers.js';
 
@@ -26,6 +26,8 @@ export interface WallData {
   date: string;
   teams: TeamDay[];
   goals: Goal[];
+  /** The profile in use, in each team's title where it is worth naming (config/profiles.ts profileToName). */
+  profile?: string;
 }
 
 type Member = TeamDay['members'][number];
@@ -52,7 +54,9 @@ export function wallLines(v: WallView, data: WallData): string[] {
   const out: string[] = [];
   const add = (text: string) => out.push(...text.replace(/\n$/, '').split('\n'));
   for (const r of data.teams) {
-    add(`${c.bold(sanitizeLine(r.team.name))} ${unicode ? '—' : '-'} ${r.date}  ${c.dim(stateCounts(r).join(sep) || 'nobody in this team')}`);
+    add(
+      `${c.bold(sanitizeLine(r.team.name))}${profileWords(data.profile)} ${unicode ? '—' : '-'} ${r.date}  ${c.dim(stateCounts(r).join(sep) || 'nobody in this team')}`,
+    );
     if (r.members.length > 0) {
       const rows = r.members.map((m) => {
         const mood = m.check_in?.mood
@@ -196,15 +200,15 @@ function goalLine(g: Goal): string {
   return `Goal ${firstPlainLine(g.title)}: ${parts.join(', ')}`;
 }
 
-function teamHead(r: TeamDay): string {
-  return `Team ${sanitizeLine(r.team.name)}, ${r.date}: ${stateCounts(r).join(', ') || 'nobody in this team'}`;
+function teamHead(r: TeamDay, profile?: string): string {
+  return `Team ${sanitizeLine(r.team.name)}${profileWords(profile)}, ${r.date}: ${stateCounts(r).join(', ') || 'nobody in this team'}`;
 }
 
 /** The whole wall as lines: each team (its counts, then one line a person), then the goals. */
 export function wallAsLines(data: WallData): string[] {
   const out: string[] = [];
   for (const r of data.teams) {
-    out.push(teamHead(r));
+    out.push(teamHead(r, data.profile));
     for (const m of r.members) out.push(`  ${personLine(m)}`);
   }
   const goals = data.goals.filter((g) => g.archived !== true);
@@ -224,7 +228,7 @@ export function wallChanges(before: WallData, after: WallData): string[] {
     const was = before.teams.find((t) => t.team.id === r.team.id);
     const team = sanitizeLine(r.team.name);
     if (!was) {
-      out.push(`Now shown: ${teamHead(r)}`);
+      out.push(`Now shown: ${teamHead(r, after.profile)}`);
       for (const m of r.members) out.push(`  ${personLine(m)}`);
       continue;
     }

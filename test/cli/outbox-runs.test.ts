@@ -61,7 +61,7 @@ describe('three commits logged while the service is down', () => {
         const at = new Date(Date.parse('2026-11-22T09:30:00Z') + i * 60_000).toISOString();
         return {
           id: expect.stringMatching(/^[a-z0-9]{8}$/),
-          account: { api_url: w.sb.url, token: createHash('sha256').update(w.sb.token).digest('hex').slice(0, 16) },
+          account: { api_url: w.sb.url, token: createHash('sha256').update(w.sb.token).digest('hex').slice(0, 16), profile: 'default' },
           target: { kind: 'activity' },
           content: { kind: 'activity', input: { group: 'git', description } },
           made: 'piped',

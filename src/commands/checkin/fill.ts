@@ -138,7 +138,7 @@ async function byPersonsDay(ctx: Context, target: Target, w: ReturnType<typeof w
 /** Nothing waits for this check-in: what waits for other check-ins, or for this one elsewhere, is named. */
 function noDraft(ctx: Context, target: Target, elsewhere: Entry[], busy: Entry[] = []): UsageError {
   // Held by another checkin: said in the one wording, never as "there is one for" the same day.
-  if (elsewhere.length > 0 || busy.length > 0) return noneWaiting(ctx, target.label, elsewhere, busy);
+  if (elsewhere.length > 0 || busy.length > 0) return noneWaiting(ctx, target.label, elsewhere, busy, `${checkInCommand(target)} --resume`);
   const others = [...new Set(allHere(ctx).flatMap((e) => (e.target.kind === 'check-in' && !busy.some((b) => b.id === e.id) ? [e.target.key] : [])))];
   if (others.length === 0) return new UsageError(`There is no draft for ${target.label}`);
   const one = others[others.length - 1]!;

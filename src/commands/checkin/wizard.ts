@@ -35,6 +35,7 @@ import { checkInCommand, prefillTemplate, type AnswerPlan } from './given.js';
 import { reportNone } from './say.js';
 import { earlierCheckIns, previousSuggestion, recentActivities, recentCommits, workSince } from '../../domain/suggest.js';
 import { previewHints } from '../../domain/writing-hints.js';
+import { askedHere } from '../../domain/asked.js';
 
 type Question = AnswerField;
 const ALL: readonly Question[] = ANSWER_NAMES;
@@ -194,7 +195,7 @@ export async function wizard(ctx: Context, target: Target, plan: AnswerPlan): Pr
       io.out(show(answers));
       // Hints about what would surprise once sent; they never stop the sending.
       for (const hint of await previewHints(ctx, answers)) io.err(c.yellow(`hint: ${sanitizeLine(hint.text)}`) + '\n');
-      const next = await p.select('Send it?', [
+      const next = await p.select(askedHere(ctx, 'Send it?'), [
         { name: 'Send', value: 'send' },
         { name: 'Edit in $EDITOR first', value: 'edit' },
         { name: 'Cancel (keep the draft)', value: 'cancel' },

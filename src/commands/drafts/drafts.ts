@@ -8,8 +8,21 @@ import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { sendEntry } from '../../domain/writes.js';
-import { accountHere, accountLabel, firstWords, drop, sameAccount, targetLabel, whenLabel, type Entry } from '../../domain/outbox.js';
+import {
+  accountHere,
+  accountLabel,
+  boundToProfile,
+  firstWords,
+  drop,
+  otherProfile,
+  sameAccount,
+  targetLabel,
+  whenLabel,
+  type Entry,
+} from '../../domain/outbox.js';
 import { draftRow } from '../../domain/drafts-waiting.js';
+import { askedHere } from '../../domain/asked.js';
+import { CLI_ADVICE } from '../flags.js';
 import { fieldsOf } from '../../api/validate.js';
 import { DRAFT } from '../../core/shapes.js';
 import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
@@ -63,11 +76,20 @@ export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> 
     .drafts()
     .list()
     .map((e) => draftRow(ctx, e, here));
-  await printList(ctx.io, ctx.now(), rows, opts.json, 'No drafts are waiting.', draftRows);
-  const elsewhere = rows.filter((r) => !r.here);
-  if (!opts.json && elsewhere.length > 0)
+  const named = ctx.config().profileToName() !== undefined;
+  await printList(ctx.io, ctx.now(), rows, opts.json, 'No drafts are waiting.', (v, list) => draftRows(v, list, named));
+  if (opts.json) return;
+  // Kept under another profile: only that profile sends it. Kept for another service or person: sent here on the person's yes.
+  const profiles = [...new Set(rows.flatMap((r) => (r.here ? [] : [otherProfile(r.account, here)]).filter((p) => p !== undefined)))];
+  const underOther = rows.filter((r) => !r.here && otherProfile(r.account, here) !== undefined).length;
+  const elsewhere = rows.filter((r) => !r.here).length - underOther;
+  if (underOther > 0)
     ctx.io.err(
-      `${elsewhere.length} of them ${elsewhere.length === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`,
+      `${underOther} of them ${underOther === 1 ? 'was' : 'were'} kept under another profile (${profiles.map((p) => sanitizeLine(p)).join(', ')}); \`${CLI_ADVICE.asProfile('checkin drafts send <id>', sanitizeLine(profiles[0]!))}\` sends one as its own.\n`,
+    );
+  if (elsewhere > 0)
+    ctx.io.err(
+      `${elsewhere} of them ${elsewhere === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`,
     );
 }
 
@@ -107,11 +129,16 @@ export async function runSend(ctx: Context, opts: { id: string }): Promise<void>
   const entry = entryOf(ctx, opts.id);
   const again = `checkin drafts send ${entry.id}`;
   const here = accountHere(ctx);
+  // Kept under another profile: refused, whatever the person would say (that profile sends it).
+  boundToProfile(ctx, entry, here);
   const elsewhere = !sameAccount(entry.account, here);
   if (elsewhere)
     await confirmed(
       ctx,
-      `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`,
+      askedHere(
+        ctx,
+        `The draft ${entry.id} was kept for ${accountLabel(entry.account, here)} on ${whenLabel(entry.created_at)}. Send it to ${here.api_url} as you?`,
+      ),
       `Sending the draft ${entry.id}, kept for ${accountLabel(entry.account, here)}, to ${here.api_url}`,
       {},
       again,

@@ -14,6 +14,7 @@ import { sanitizeLine } from '../../ui/sanitize.js';
 import { sayDone } from '../../ui/success.js';
 import { text } from '../../ui/views.js';
 import { keptLine, type Run } from '../flags.js';
+import { askedHere } from '../../domain/asked.js';
 
 export interface AskOptions {
   prompt?: string;
@@ -137,7 +138,7 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
   ctx.io.out(
     `${v.c.bold(sanitizeLine(input.title ?? '(a title made from the question)'))}\n${v.c.dim('schedule  ')}${when || 'the service’s default'}\n\n${text(v, input.prompt).replace(/^/gm, '  ')}\n`,
   );
-  if (!(await p.confirm('Ask it?', { default: true }))) throw new CancelledError(`Not asked. ${keptLine(RESUME)}`);
+  if (!(await p.confirm(askedHere(ctx, 'Ask it?'), { default: true }))) throw new CancelledError(`Not asked. ${keptLine(RESUME)}`);
   return input;
 }
 

@@ -14,6 +14,7 @@ import { sayDone } from '../../ui/success.js';
 import { keptLine, type Run } from '../flags.js';
 import { askNewGoal, previewGoal } from './ask.js';
 import { givenGoal, goalFieldOptions, resumeGoals, type GoalFieldOptions } from './goal-fields.js';
+import { askedHere } from '../../domain/asked.js';
 
 export type GoalCreateOptions = GoalFieldOptions;
 
@@ -63,7 +64,7 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
       await keepTyped(input);
       ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nPreview (not created yet):\n'));
       await previewGoal(ctx, input, asked.shown);
-      if (!(await ctx.prompter().confirm('Create it?', { default: true }))) {
+      if (!(await ctx.prompter().confirm(askedHere(ctx, 'Create it?'), { default: true }))) {
         throw new CancelledError(`Not created. ${keptLine(RESUME)}`);
       }
     } else if (missingTitle && opts.input !== undefined && input.title === undefined) {

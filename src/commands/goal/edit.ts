@@ -17,6 +17,7 @@ import { askGoalChanges, previewGoal } from './ask.js';
 import { withKeptHint } from './create.js';
 import { givenGoal, goalFieldOptions, resumeGoals, type GoalFieldOptions } from './goal-fields.js';
 import { uuid } from './update/content.js';
+import { askedHere } from '../../domain/asked.js';
 
 export interface GoalEditOptions extends GoalFieldOptions {
   goalId: string;
@@ -67,7 +68,7 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
         kept = Boolean(keep(ctx, target, { kind: 'goal', input }));
         ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nThe changes (not saved yet):\n'));
         await previewGoal(ctx, input, {});
-        if (!(await ctx.prompter().confirm('Save the changes?', { default: true }))) throw new CancelledError(`Not saved. ${keptLine(resume)}`);
+        if (!(await ctx.prompter().confirm(askedHere(ctx, 'Save the changes?'), { default: true }))) throw new CancelledError(`Not saved. ${keptLine(resume)}`);
       } else {
         // --edit with other fields given: the description in the editor, the rest as given.
         const was = input.description ?? (typeof current.description === 'string' ? current.description : '');

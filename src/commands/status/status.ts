@@ -65,7 +65,7 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     }),
     opts.json,
     (v, s) =>
-      statusLine(v, s.date, s.state) +
+      statusLine(v, s.date, s.state, ctx.config().profileToName()) +
       (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') +
       blockedOnYouLines(v, s.blocked_on_you ?? [], date) +
       waitingLine,

@@ -49,5 +49,6 @@ export async function runTeam(ctx: Context, opts: TeamOptions): Promise<void> {
     return;
   }
   ctx.io.page();
-  await printOne(ctx.io, ctx.now(), report, opts.json, teamDayView);
+  const profile = ctx.config().profileToName();
+  await printOne(ctx.io, ctx.now(), report, opts.json, (v, r) => teamDayView(v, r, profile));
 }

@@ -96,8 +96,10 @@ export async function runWatch(ctx: Context, opts: WatchOptions): Promise<void> 
   const unicode = unicodeLocale(ctx.env);
   const plain = ctx.io.accessible;
   const view = (): WallView => ({ c, rich: true, width: screen ? screen.size().columns : ctx.io.columns, now: ctx.now(), unicode });
+  const profile = ctx.config().profileToName();
   const data = (): WallData => ({
     date,
+    ...(profile !== undefined && { profile }),
     teams: teamDays(teams, itemsOf(checkIns!), date, new Map([...counted].flatMap(([id, x]) => (x.run ? [[id, x.run] as const] : [])))),
     goals: itemsOf(goals!),
   });

@@ -11,6 +11,7 @@ import { sayDone } from '../../../ui/success.js';
 import { goalHeaderView, goalUpdatePreview, goalUpdateView } from '../../../ui/views.js';
 import { keptLine, type Run } from '../../flags.js';
 import { contentOptions, gather, uuid, writeGoalUpdate, type GoalUpdateContentOptions } from './content.js';
+import { askedHere } from '../../../domain/asked.js';
 
 export interface GoalUpdateCreateOptions extends GoalUpdateContentOptions {
   goalId: string;
@@ -67,7 +68,7 @@ export async function runGoalUpdateCreate(ctx: Context, opts: GoalUpdateCreateOp
       keep(ctx, { kind: 'goal-update', goalId: id }, { kind: 'goal-update', input });
       ctx.io.err(view.c.dim('\nPreview (not posted yet):\n'));
       ctx.io.out(goalUpdatePreview(view, goal.title, input));
-      if (!(await p.confirm('Post it?', { default: true }))) {
+      if (!(await p.confirm(askedHere(ctx, 'Post it?'), { default: true }))) {
         throw new CancelledError(`Not posted. ${keptLine(`checkin goal update ${id} --resume`)}`);
       }
       return input;

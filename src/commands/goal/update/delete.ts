@@ -8,6 +8,7 @@ import { sayDone } from '../../../ui/success.js';
 import { goalUpdateView } from '../../../ui/views.js';
 import type { Run } from '../../flags.js';
 import { uuid } from './content.js';
+import { askedHere } from '../../../domain/asked.js';
 
 export interface GoalUpdateDeleteOptions {
   updateId: string;
@@ -29,7 +30,7 @@ export async function runGoalUpdateDelete(ctx: Context, opts: GoalUpdateDeleteOp
     if (!ctx.io.canPrompt) throw new UsageError('Deleting needs confirmation', 'Add --yes to delete without a terminal.');
     const u = await getGoalUpdate(api, id);
     ctx.io.out(goalUpdateView(await viewFor(ctx.io, ctx.now()), u));
-    if (!(await ctx.prompter().confirm('Delete this goal update?', { default: false }))) throw new CancelledError('Not deleted');
+    if (!(await ctx.prompter().confirm(askedHere(ctx, 'Delete this goal update?'), { default: false }))) throw new CancelledError('Not deleted');
   }
   await deleteGoalUpdate(api, id);
   await sayDone(ctx.io, ctx.now(), `Deleted goal update ${id}`);
