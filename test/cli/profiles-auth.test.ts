@@ -258,18 +258,14 @@ describe('one profile: the requests as before', () => {
       expect(r.code === 0 || r.code === 3, r.stderr).toBe(true);
       return w.sb.requests.map(describeRequest);
     };
-    // Warm: what a first run caches (me, the directory) is asked once, as before.
-    await requests(['today', '--json']);
-    await requests(['status']);
-    const today = await requests(['today', '--json']);
-    const status = await requests(['status']);
-    expect(today).toEqual(TODAY_REQUESTS);
-    expect(status).toEqual(STATUS_REQUESTS);
-    expect(await requests(['--profile', 'default', 'today', '--json'])).toEqual(today);
-    expect(await requests(['status'])).toEqual(status);
+    // Counted with the same steps on 53ec9a4, before profiles: today asks for today's check-in;
+    // status the first time also the team's blockers, the digest and the week (cached after).
+    expect((await requests(['today', '--json'])).length).toBe(1);
+    expect((await requests(['status'])).length).toBe(4);
+    const day = [`GET /api/v2/check-ins/${TODAY}`];
+    expect(await requests(['today', '--json'])).toEqual(day);
+    expect(await requests(['status'])).toEqual(day);
+    expect(await requests(['--profile', 'default', 'today', '--json'])).toEqual(day);
+    expect(await requests(['--profile', 'default', 'status'])).toEqual(day);
   });
 });
-
-// Counted on main before profiles' faces (a369814) with the same steps: see the commit.
-const TODAY_REQUESTS: string[] = [];
-const STATUS_REQUESTS: string[] = [];
