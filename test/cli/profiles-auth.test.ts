@@ -187,7 +187,9 @@ describe('logout', () => {
     expect(config().profiles.grace).toEqual({ api_url: b.sb.url, team: 'Platform' });
     const cache = JSON.parse(readFileSync(join(checkinPaths(w.env).cache, 'cache.json'), 'utf8'));
     expect(JSON.stringify(cache)).not.toContain('Grace Hopper');
-    expect((await cli(['--profile', 'grace', 'today'])).code).toBe(4);
+    const out4 = await cli(['--profile', 'grace', 'today']);
+    expect(out4.code).toBe(4);
+    expect(out4.stderr).toContain('Not logged in under the profile grace (--profile): no token found\nRun `checkin login --profile grace`');
     w.sb.requests.length = 0;
     expect((await cli(['today', '--json'])).code).toBe(0);
     for (const line of seen(w.sb)) expect(line).toMatch(new RegExp(` Bearer ${w.sb.token}$`));
