@@ -174,6 +174,38 @@ describe('auth status', () => {
   });
 });
 
+describe('the keychain', () => {
+  it("each profile's token under its own name; auth status reads only the active profile's entry, the others' person from the cache", async () => {
+    const data = new Map<string, string>();
+    const read: string[] = [];
+    const store = {
+      name: 'the test keychain',
+      get: (a: string) => (read.push(a), data.get(a)),
+      set: (a: string, v: string) => void data.set(a, v),
+      delete: (a: string) => void data.delete(a),
+    };
+    const kc = (args: string[], opts: RunOptions = {}) => cli(args, { ...opts, secrets: () => store } as RunOptions);
+    expect((await kc(['login', '--with-token', '--api-url', w.sb.url], { input: w.sb.token })).code).toBe(0);
+    const g = await kc(['login', '--profile', 'grace', '--with-token', '--api-url', b.sb.url], { input: GRACE });
+    expect(g.stderr).toContain('The token is in the test keychain.\n');
+    expect([...data.entries()]).toEqual([
+      [`default ${w.sb.url}`, w.sb.token],
+      [`grace ${b.sb.url}`, GRACE],
+    ]);
+    expect(JSON.stringify(config())).not.toContain(GRACE);
+    read.length = 0;
+    const status = JSON.parse((await kc(['auth', 'status', '--json'])).stdout);
+    expect(read).toEqual([`default ${w.sb.url}`]);
+    expect(status.profiles.map((p: { name: string; token: string; person: { username: string } | null }) => [p.name, p.token, p.person?.username])).toEqual([
+      ['default', 'keychain', 'ada'],
+      ['grace', 'keychain', 'grace'],
+    ]);
+    const out = await kc(['logout', '--profile', 'grace']);
+    expect(out.stderr).toContain('Logged out of the profile grace: the token was removed from the test keychain\n');
+    expect([...data.keys()]).toEqual([`default ${w.sb.url}`]);
+  });
+});
+
 describe('logout', () => {
   it('of one profile removes its token and cache, keeps its service and settings, and leaves the other working', async () => {
     await loginBoth();
