@@ -20,7 +20,7 @@ export function switchCommand(ctx: Context, run: Run<SwitchOptions> = runSwitch)
     .argument('[name]', 'the profile')
     .addHelpText(
       'after',
-      "\n--profile NAME, CHECKIN_PROFILE and a folder's .checkin.json still win over the default (checkin help profiles).\n\nExamples:\n  checkin auth switch client-a\n  checkin auth switch",
+      "\n--profile NAME, CHECKIN_PROFILE and a folder's .checkin.json still win over the default (checkin help profiles).\n\nExamples:\n  checkin auth switch default   # the profile a run uses when none is named\n  checkin auth switch           # two profiles: the other one; more: a choice, on a terminal",
     )
     .action((name) => run(ctx, { ...(name !== undefined && { name }) }));
 }

@@ -45,7 +45,7 @@ function settingsHelp(): string {
   const lines = PREFERENCE_KEYS.map(
     (k) => `  ${k.padEnd(width)}  ${PREFERENCES[k].values ? `${PREFERENCES[k].values!.join(' | ')}: ` : ''}${PREFERENCES[k].about}`,
   );
-  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json`;
+  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json\n  checkin config list --show-origin`;
 }
 
 export function configCommand(ctx: Context): CommandUnknownOpts {
