@@ -8,7 +8,7 @@ import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore, type Resolved } from './config/store.js';
-import type { ProfileChoice } from './config/profiles.js';
+import { DEFAULT_PROFILE, profileOrigin, type ProfileChoice } from './config/profiles.js';
 import { AuthError, terminal, UsageError } from './errors.js';
 import type { IdKind } from './core/short-ids.js';
 import type { Editor } from './ui/editor.js';
@@ -144,9 +144,17 @@ function openOutbox(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) 
  * the AuthError of not being logged in — the one api() throws before any request.
  */
 export function loggedInToken(ctx: Pick<Context, 'config'>): Resolved<string> {
-  const token = ctx.config().token();
-  if (!token) throw new AuthError('Not logged in: no token found', terminal('Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).'));
-  return token;
+  const cfg = ctx.config();
+  const token = cfg.token();
+  if (token) return token;
+  const { name } = cfg.profile;
+  // One profile, "default" (everyone before profiles): the words as they were.
+  if (name === DEFAULT_PROFILE && cfg.profileNames().every((n) => n === DEFAULT_PROFILE))
+    throw new AuthError('Not logged in: no token found', terminal('Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).'));
+  throw new AuthError(
+    `Not logged in under the profile ${name} (${profileOrigin(cfg.profile)}): no token found`,
+    terminal(`Run \`checkin login --profile ${name}\`, or set CHECKIN_TOKEN (STEADY_TOKEN works too); \`checkin auth status\` lists the profiles.`),
+  );
 }
 
 /** The longest one timer can wait: setTimeout takes a signed 32-bit number of ms. */

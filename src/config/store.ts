@@ -306,18 +306,23 @@ export class ConfigStore {
     return undefined;
   }
 
+  /** The login that stores this profile's token again. */
+  private loginWords(): string {
+    return this.profile.name === DEFAULT_PROFILE ? 'checkin login' : `checkin login --profile ${this.profile.name}`;
+  }
+
   /** The keychain is asked once a run, and only when the config says the token is there. */
   private fromKeychain(account: string): Resolved<string> | null {
     if (this.keychainToken !== undefined) return this.keychainToken;
     const store = this.secrets();
     if (typeof store === 'string') {
-      this.warn(`your token is in the keychain, but ${store}; run \`checkin login\` again, or set CHECKIN_TOKEN`);
+      this.warn(`your token is in the keychain, but ${store}; run \`${this.loginWords()}\` again, or set CHECKIN_TOKEN`);
       return (this.keychainToken = null);
     }
     try {
       const value = store.get(account);
       this.keychainToken = value ? { value, where: 'keychain' } : null;
-      if (!value) this.warn(`your token is no longer in ${store.name}; run \`checkin login\` again, or set CHECKIN_TOKEN`);
+      if (!value) this.warn(`your token is no longer in ${store.name}; run \`${this.loginWords()}\` again, or set CHECKIN_TOKEN`);
     } catch (err) {
       this.warn(`your token is in ${store.name}, which cannot be read (${reasonOf(err)}); run \`checkin login --insecure-storage\`, or set CHECKIN_TOKEN`);
       this.keychainToken = null;

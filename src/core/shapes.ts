@@ -58,6 +58,15 @@ export const ME_RECORD = described(
 // ---- The token (`checkin auth status --json`; the CLI's alone) ----
 
 /** Who the token belongs to, where it is kept and whether it works — never the token itself. */
+/** One profile as `checkin auth status` lists it: from config.json and the cache, without asking the service or the keychain. */
+export const AUTH_PROFILE = object({
+  name: str,
+  api_url: described(str, "the profile's service"),
+  person: maybe(object({ id: str, name: str, username: str }), 'who its token belongs to, as last cached (null when not known)'),
+  token: described(oneOf(['keychain', 'file', 'none']), 'where its token is kept: the keychain, the config file, or none (logged out)'),
+  active: described(bool, 'whether this run uses it'),
+});
+export type AuthProfile = Infer<typeof AUTH_PROFILE>;
 export const AUTH_STATUS = object({
   api_url: described(str, 'the service the token is for'),
   token_source: described(oneOf(['env', 'keychain', 'file']), 'where the token is kept: an environment variable, the keychain or the config file'),
@@ -65,6 +74,12 @@ export const AUTH_STATUS = object({
   person: maybe(object({ id: str, name: str, username: str }), 'who the token belongs to (null when the service refused it)'),
   works: described(bool, 'whether the service answered GET /me with this token'),
   why: described(str, "why it does not work: the status and the service's words (empty when it works)"),
+  profile: described(str, 'the profile in use (checkin help profiles)'),
+  profile_from: described(
+    oneOf(['flag', 'env', 'directory', 'config', 'default']),
+    'why it is the one in use: --profile, CHECKIN_PROFILE, a folder\'s .checkin.json, `checkin auth switch`\'s default, or none named ("default")',
+  ),
+  profiles: described(arrayOf(AUTH_PROFILE), 'every profile config.json holds, in its order (no request is made for those not in use)'),
 });
 export type AuthStatus = Infer<typeof AUTH_STATUS>;
 

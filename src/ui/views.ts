@@ -19,7 +19,7 @@ import { daysLabel } from '../core/blockers.js';
 import { isDateKey } from '../core/datekey.js';
 import { weekdayWord } from '../core/dayname.js';
 import { MEMBER_STATE_WORDS, MEMBER_STATES, memberState, type MemberState, type TeamDay } from '../core/member-states.js';
-import type { AuthStatus, DraftRow } from '../core/shapes.js';
+import type { AuthProfile, AuthStatus, DraftRow } from '../core/shapes.js';
 import type { Colors } from './color.js';
 import { plainLine, renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
@@ -447,10 +447,35 @@ export function authStatusView(v: View, r: AuthStatus): string {
   const who = r.person
     ? `Logged in to ${sanitizeLine(r.api_url)} as ${sanitizeLine(r.person.name)} (@${sanitizeLine(r.person.username)})`
     : `A token for ${sanitizeLine(r.api_url)}`;
-  return fit(
-    v,
-    `${who}\n  token from: ${sanitizeLine(r.source)}\n  ${r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`}\n`,
-  );
+  // One profile named "default" (everyone before profiles): the words as they were.
+  const several = r.profiles.length > 1 || r.profile !== 'default';
+  const profile = several ? `  profile: ${sanitizeLine(r.profile)} (${PROFILE_FROM[r.profile_from]})\n` : '';
+  const works = r.works ? 'the token works (GET /me answered)' : `the token was rejected (${sanitizeLine(r.why)})`;
+  return fit(v, `${who}\n${profile}  token from: ${sanitizeLine(r.source)}\n  ${works}\n`) + (several ? profilesList(r.profiles) : '');
+}
+
+/** Why the profile in use is the one, as `auth status` says it. */
+const PROFILE_FROM: Record<AuthStatus['profile_from'], string> = {
+  flag: 'from --profile',
+  env: 'from CHECKIN_PROFILE',
+  directory: "from this folder's .checkin.json",
+  config: 'the default: checkin auth switch',
+  default: 'none is named',
+};
+
+const TOKEN_KEPT: Record<AuthProfile['token'], string> = { keychain: 'token in the keychain', file: 'token in the config file', none: 'logged out' };
+
+/** Every profile, a line each, the one in use marked: name, service, person as cached, where its token is kept. */
+function profilesList(list: AuthProfile[]): string {
+  const rows = list.map((p) => [
+    `${p.active ? '*' : ' '} ${sanitizeLine(p.name)}`,
+    sanitizeLine(p.api_url),
+    p.person ? `${sanitizeLine(p.person.name)}${p.person.username ? ` (@${sanitizeLine(p.person.username)})` : ''}` : '?',
+    TOKEN_KEPT[p.token],
+  ]);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => displayWidth(r[i]!))));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i]! - displayWidth(c)))).join('  ');
+  return `\nProfiles (* in use):\n${rows.map((r) => `${line(r)}\n`).join('')}`;
 }
 
 /** One thread of `checkin inbox`: a check-in or goal update of mine, and what others left on it. */

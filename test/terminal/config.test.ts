@@ -112,3 +112,23 @@ describe('checkin auth token on a terminal', () => {
     expect(piped.text()).toBe(sb.token);
   });
 });
+
+describe('auth switch', () => {
+  it('without a name, with three profiles: a choice of them on the terminal, the default marked; the one picked is the default', async () => {
+    const { CHECKIN_TOKEN: _token, ...mine } = env;
+    for (const name of ['default', 'work', 'client-a']) {
+      const r = await runCli(['login', '--profile', name, '--with-token'], { env: mine, input: sb.token });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const s = new Screen(['auth', 'switch'], mine);
+    await s.waitFor('Which profile should be the default?');
+    expect(s.text()).toContain('default (the default now)');
+    expect(s.text()).toContain('client-a');
+    s.type(KEY.down);
+    await s.answer(/❯ work/, KEY.enter);
+    expect(await s.exit()).toEqual({ code: 0, signal: 0 });
+    expect(s.text()).toContain(`The default profile is now work (${sb.url}).`);
+    const status = await runCli(['auth', 'status'], { env: mine });
+    expect(status.stdout).toContain('  profile: work (the default: checkin auth switch)\n');
+  });
+});

@@ -3,6 +3,7 @@ import { Command } from '@commander-js/extra-typings';
 import { ApiClient, checkTransport } from '../../api/client.js';
 import { getMe } from '../../api/endpoints.js';
 import { DEFAULT_API_URL } from '../../api/types.js';
+import { DEFAULT_PROFILE } from '../../config/profiles.js';
 import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -25,7 +26,7 @@ export function loginCommand(ctx: Context, run: Run<LoginOptions> = runLogin) {
     .option('--insecure-storage', 'keep the token in the config file (mode 0600), not the keychain (for cron on a machine whose keychain is locked)')
     .addHelpText(
       'after',
-      '\nThe token goes into the OS keychain where there is one, else into the config file (mode 0600).\nCHECKIN_TOKEN (or STEADY_TOKEN) in the environment always wins.',
+      "\nThe token goes into the OS keychain where there is one, else into the config file (mode 0600).\nCHECKIN_TOKEN (or STEADY_TOKEN) in the environment always wins.\nWith --profile NAME they are that profile's: another account, kept beside this one (checkin help profiles).",
     )
     .action((opts) => run(ctx, opts));
 }
@@ -61,12 +62,24 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   } finally {
     await api.close();
   }
+  const profile = cfg.profile.name;
+  // The first profile a person makes is the one every run uses, whatever its name.
+  const first = cfg.profileNames().filter((n) => n !== profile).length === 0;
   const stored = await cfg.storeToken(apiUrl, token, { file: Boolean(opts.insecureStorage) });
   await startAccountCache(cfg, apiUrl, token, me, ctx.now());
-  io.err(`Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}\n`);
+  const named = !(first && profile === DEFAULT_PROFILE);
+  io.err(
+    `Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}${named ? `, as the profile ${profile}` : ''}\n`,
+  );
   io.err(
     stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`,
   );
+  if (first && profile !== DEFAULT_PROFILE && cfg.readFile().profile === undefined) {
+    await cfg.setDefaultProfile(profile);
+    io.err(`It is your only profile, so it is now the default (\`checkin auth switch\` changes that).\n`);
+  } else if (profile !== (cfg.readFile().profile ?? DEFAULT_PROFILE)) {
+    io.err(`To use it: \`checkin auth switch ${profile}\` (from now on), or \`checkin --profile ${profile} …\` (one command).\n`);
+  }
   if (ctx.env.CHECKIN_TOKEN || ctx.env.STEADY_TOKEN) {
     io.err(`Note: ${ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : 'STEADY_TOKEN'} is set in your environment and takes precedence over the stored token.\n`);
   }

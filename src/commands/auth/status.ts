@@ -1,5 +1,6 @@
 // `checkin auth status`: who, at which URL, where the token is kept, and whether it works —
-// never the token itself.
+// never the token itself; then every profile, from config.json and the cache (no request, no
+// keychain read for a profile not in use).
 import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
@@ -9,6 +10,8 @@ import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/outpu
 import { AUTH_STATUS } from '../../core/shapes.js';
 import { project } from '../../api/validate.js';
 import { authStatusView } from '../../ui/views.js';
+import { profileSummaries, profilesMatter } from '../../domain/profiles.js';
+import { profileOrigin } from '../../config/profiles.js';
 import type { Run } from '../flags.js';
 
 export interface StatusOptions {
@@ -17,7 +20,7 @@ export interface StatusOptions {
 
 export function statusCommand(ctx: Context, run: Run<StatusOptions> = runStatus) {
   return new Command('status')
-    .description('Who the token belongs to, where it is kept, whether it works (never the token)')
+    .description('Who the token belongs to, where it is kept, whether it works (never the token); every profile')
     .addOption(jsonOption(JSON_FIELDS.authStatus, `print {${JSON_FIELDS.authStatus.join(', ')}} as JSON`))
     .action((opts) => run(ctx, opts));
 }
@@ -26,7 +29,16 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
   const cfg = ctx.config();
   const url = cfg.apiUrl().value;
   const token = cfg.token();
-  if (!token) throw new AuthError(`Not logged in to ${url}: no token found`, 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
+  const profile = cfg.profile;
+  if (!token) {
+    if (!profilesMatter(cfg))
+      throw new AuthError(`Not logged in to ${url}: no token found`, 'Run `checkin login`, or set CHECKIN_TOKEN (STEADY_TOKEN works too).');
+    const others = cfg.profileNames().filter((n) => n !== profile.name);
+    throw new AuthError(
+      `Not logged in under the profile ${profile.name} (${profileOrigin(profile)}): no token found`,
+      `Run \`checkin login --profile ${profile.name}\`${others.length > 0 ? `, or use another profile: ${others.join(', ')} (\`checkin auth switch\`)` : ''}.`,
+    );
+  }
   const secrets = token.where === 'keychain' ? cfg.secrets() : undefined;
   const source =
     token.where === 'env'
@@ -53,6 +65,9 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     person: person ? { id: person.id, name: person.name, username: person.username } : null,
     works,
     why,
+    profile: profile.name,
+    profile_from: profile.origin,
+    profiles: profileSummaries(cfg),
   });
   await printOne(ctx.io, ctx.now(), report, opts.json, authStatusView);
   if (!works) throw new AuthError('The token does not work', 'Run `checkin login` with a valid token.');

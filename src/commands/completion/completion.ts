@@ -450,6 +450,14 @@ export function addCompletion(ctx: Context, program: CommandUnknownOpts): void {
   for (const path of ['goal update', 'goal update create', 'goal update list', 'goal updates', 'goal edit']) arg(path, 'goal-id', goals);
   for (const path of ['goal create', 'goal edit']) on(path, 'parent', goals);
   on('mcp', 'print-config', (complete) => ['claude', 'codex', 'vscode', 'cursor'].forEach((a) => complete(a, `setup for ${a}`)));
+  // Profile names, from config.json: the program's --profile (after any command too) and `auth switch`'s.
+  const profiles = (complete: Complete) => {
+    const cfg = ctx.config();
+    for (const name of cfg.profileNames()) complete(name, cfg.read(name).api_url ?? 'profile');
+  };
+  const profileOption = completion.options.get('profile');
+  if (profileOption) profileOption.handler = profiles;
+  arg('auth switch', 'name', profiles);
   for (const path of ['config get', 'config set', 'config unset'])
     arg(path, 'key', (complete) => PREFERENCE_KEYS.forEach((k) => complete(k, PREFERENCES[k].values?.join(', ') ?? 'setting')));
 }

@@ -157,13 +157,15 @@ export function completionsFor(root: RootCommand, words: string[]): { typed: str
   if (typed.startsWith('-') || (last?.startsWith('-') && !anyOption(root, last)?.isBoolean)) {
     // The value of an option: `--mood=gr` or `--mood gr`.
     let name: string | undefined;
+    // The program's own options (--profile) are taken after any command too.
+    const optionOf = (word: string) => findOption(command, word) ?? findOption(root, word);
     if (typed.includes('=')) name = typed.split('=')[0];
     else if (last?.startsWith('-')) {
-      const o = findOption(command, last);
+      const o = optionOf(last);
       if (o && !o.isBoolean) name = last;
     }
     if (name) {
-      const o = findOption(command, name);
+      const o = optionOf(name);
       return { typed, found: o?.handler ? collect(o.handler) : [] };
     }
     // A flag: `-m` by its alias, `--mo` by its name.
