@@ -5,6 +5,7 @@ import { getMe } from '../../api/endpoints.js';
 import { DEFAULT_API_URL } from '../../api/types.js';
 import { DEFAULT_PROFILE } from '../../config/profiles.js';
 import { ApiError } from '../../api/errors.js';
+import { privateFileWords } from '../../config/files.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { startAccountCache } from '../../domain/account.js';
@@ -72,7 +73,9 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
     `Logged in as ${sanitizeLine(me.name)}${me.username ? ` (@${sanitizeLine(me.username)})` : ''} at ${apiUrl}${named ? `, as the profile ${profile}` : ''}\n`,
   );
   io.err(
-    stored.where === 'keychain' ? `The token is in ${stored.name}.\n` : `The token is in ${cfg.file} (mode 0600)${stored.why ? `: ${stored.why}` : ''}.\n`,
+    stored.where === 'keychain'
+      ? `The token is in ${stored.name}.\n`
+      : `The token is in ${cfg.file} (${privateFileWords()})${stored.why ? `: ${stored.why}` : ''}.\n`,
   );
   if (first && profile !== DEFAULT_PROFILE && cfg.readFile().profile === undefined) {
     await cfg.setDefaultProfile(profile);

@@ -3,6 +3,7 @@
 // keychain read for a profile not in use).
 import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../api/errors.js';
+import { privateFileWords } from '../../config/files.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { me } from '../../domain/account.js';
@@ -47,7 +48,7 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
         ? typeof secrets === 'object' && secrets
           ? secrets.name
           : 'the keychain'
-        : `${cfg.file} (mode 0600)`;
+        : `${cfg.file} (${privateFileWords()})`;
   let person;
   let works = true;
   let why = '';
