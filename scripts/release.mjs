@@ -38,6 +38,16 @@ function fail(message) {
   process.exit(1);
 }
 
+// 0. server.json (the MCP Registry's entry) names this version, as the package it points to.
+const serverJson = join(root, 'server.json');
+const server = JSON.parse(readFileSync(serverJson, 'utf8'));
+if (server.version !== version || server.packages.some((p) => p.version !== version)) {
+  server.version = version;
+  for (const p of server.packages) p.version = version;
+  writeFileSync(serverJson, `${JSON.stringify(server, null, 2)}\n`);
+  console.error(`server.json: version ${version}, as package.json`);
+}
+
 // 1. The binaries and their archives (builds dist/ too).
 run(process.execPath, [join(root, 'scripts', 'binary.mjs'), '--release'], { stdio: 'inherit' });
 

@@ -136,12 +136,98 @@ export function outputOf(result: Result): Record<string, z.ZodType> {
 }
 
 /**
- * A tool's output schema as tools/list declares it, read straight from the shapes: the JSON Schema
- * zod writes for `z.object(outputOf(result))` (target 2020-12, as the SDK asks), key for key, without
- * building the zod first (the start-up's first answer lists every tool). test/unit/shapes.test.ts
- * holds the two to each other for every tool.
+ * A tool's output schema as tools/list declares it: `fullOutputJson`, slimmed (`slim`) so that an
+ * agent pays fewer tokens for it and checks every result as before.
  */
 export function outputJson(result: Result): Record<string, unknown> {
+  return slim(fullOutputJson(result));
+}
+
+/** A result field's words longer than this are left out of the listed schema: the tool's description and its text say them (the shapes keep them for --json's readers). */
+const LONG_WORDS = 40;
+
+/** A part repeated in one schema is written once under $defs from this length of its JSON on (shorter ones cost less than a reference). */
+const SHARED_FROM = 40;
+
+/**
+ * A schema that accepts exactly what `schema` accepts, in fewer bytes: `additionalProperties: true`
+ * left out (it is the default), the null branch of an "or null" without its word, words longer than
+ * LONG_WORDS left out, and a part that
+ * occurs more than once (a person, a team, a check-in, the moods) written once under `$defs` and
+ * referred to (`#/$defs/…`, which both SDK clients' validators resolve). test/unit/shapes.test.ts
+ * puts the references back in and finds the schema it was made from.
+ */
+export function slim(schema: Record<string, unknown>): Record<string, unknown> {
+  const bare = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(bare);
+    if (!node || typeof node !== 'object') return node;
+    const o = node as Record<string, unknown>;
+    if (o.type === 'null' && o.description === 'none' && Object.keys(o).length === 2) return { type: 'null' };
+    return Object.fromEntries(
+      Object.entries(o)
+        .filter(([k, v]) => !(k === 'additionalProperties' && v === true) && !(k === 'description' && typeof v === 'string' && v.length > LONG_WORDS))
+        .map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([f, fv]) => [f, bare(fv)])) : bare(v)]),
+    );
+  };
+  const root = bare(schema) as Record<string, unknown>;
+  // How often each part (a schema of its own: under properties, items, anyOf) occurs, by its JSON.
+  const seen = new Map<string, number>();
+  const count = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    for (const part of parts(o)) {
+      const key = JSON.stringify(part);
+      if (key.length >= SHARED_FROM) seen.set(key, (seen.get(key) ?? 0) + 1);
+      count(part);
+    }
+  };
+  count(root);
+  const defs: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  const share = (node: unknown): unknown => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+    const key = JSON.stringify(node);
+    if ((seen.get(key) ?? 0) > 1) {
+      let name = names.get(key);
+      if (!name) {
+        name = `d${names.size}`;
+        names.set(key, name);
+        defs[name] = within(node as Record<string, unknown>);
+      }
+      return { $ref: `#/$defs/${name}` };
+    }
+    return within(node as Record<string, unknown>);
+  };
+  // A part's own parts shared in turn (a check-in's person and teams inside a shared check-in).
+  const within = (o: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(o).map(([k, v]) => {
+        if (k === 'properties') return [k, Object.fromEntries(Object.entries(v as object).map(([f, fv]) => [f, share(fv)]))];
+        if (k === 'items') return [k, share(v)];
+        if (k === 'anyOf') return [k, (v as unknown[]).map(share)];
+        return [k, v];
+      }),
+    );
+  const made = within(root);
+  return Object.keys(defs).length > 0 ? { ...made, $defs: defs } : made;
+}
+
+/** The schemas directly inside one: its properties', its items', its alternatives. */
+function parts(o: Record<string, unknown>): unknown[] {
+  return [
+    ...(o.properties && typeof o.properties === 'object' ? Object.values(o.properties) : []),
+    ...(o.items && typeof o.items === 'object' ? [o.items] : []),
+    ...(Array.isArray(o.anyOf) ? o.anyOf : []),
+  ];
+}
+
+/**
+ * A tool's output schema read straight from the shapes: the JSON Schema zod writes for
+ * `z.object(outputOf(result))` (target 2020-12, as the SDK asks), key for key, without building the
+ * zod first (the start-up's first answer lists every tool). test/unit/shapes.test.ts holds the two
+ * to each other for every tool.
+ */
+export function fullOutputJson(result: Result): Record<string, unknown> {
   const fields = Object.entries(result.fields).filter(([, f]) => f.def.kind !== 'unknown');
   const required = fields.filter(([, f]) => f.def.kind !== 'optional').map(([name]) => name);
   return {

@@ -28,7 +28,7 @@ import { LineTransport } from './stdio.js';
 import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './notices.js';
 import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { markedDrafts } from './marked.js';
-import { registerTools } from './tool.js';
+import { chooseTools, DEFAULT_TOOLSETS, registerTools, TOOLSETS, type ToolChoice } from './tool.js';
 import { TOOLS } from './tools/index.js';
 import { tellingIO, tellRequests } from './log.js';
 
@@ -308,6 +308,18 @@ export interface ServeOptions {
   allowSend: boolean;
   /** `checkin mcp --read-only`: only the tools that read are listed; a write called anyway is refused. */
   readOnly?: boolean;
+  /** The tools served, by name (`--tools`, `--toolsets`: `choose` below); undefined: the default sets. */
+  tools?: readonly string[];
+}
+
+/**
+ * The tool names a choice of `--tools` / `--toolsets` serves, or what in it names nothing, with the
+ * names there are: the command words the refusal (exit 2) before anything is served.
+ */
+export function choose(choice: ToolChoice): { names: string[] } | { unknownTools: string[]; unknownSets: string[]; tools: string[]; sets: string[] } {
+  const made = chooseTools(TOOLS, choice);
+  if ('chosen' in made) return { names: made.chosen.map((t) => t.name) };
+  return { ...made, tools: TOOLS.map((t) => t.name), sets: [...TOOLSETS, 'all'] };
 }
 
 /** What a write called on a read-only server answers: a tool error saying why, and what the person can do. */
@@ -359,7 +371,8 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
     };
   }
   const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
-  const writes = registerTools(served, TOOLS, { readOnly: opts.readOnly });
+  const listed = TOOLS.filter((t) => (opts.tools ? opts.tools.includes(t.name) : DEFAULT_TOOLSETS.includes(t.set)));
+  const writes = registerTools(served, listed, { readOnly: opts.readOnly });
   // A write called on a read-only server anyway is refused in the agent's words.
   if (opts.readOnly) readOnly(server, writes);
   // The resources, in the order resources/list and resources/templates/list give them.

@@ -19,10 +19,43 @@ export interface Tool<F extends Fields = Fields> {
   output: Result;
   /** It keeps or sends something: --read-only leaves it out, and a send waits for the person's yes (ask.ts). */
   writes: boolean;
+  /** The set `checkin mcp --toolsets` serves it in (TOOLSETS). */
+  set: ToolSet;
   /** The protocol's hints besides the title (which is the tool's). */
   hints: Omit<ToolAnnotations, 'title'>;
   /** The work: the domain's operation, its result worded (a throw becomes a tool error, kit.ts guard). */
   run(served: Served, args: z.infer<z.ZodObject<F>>, rctx: ServerContext): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/**
+ * The named sets of tools `checkin mcp --toolsets` chooses from: `checkin` is what a daily check-in
+ * needs (read it, suggest, draft, send, log the work done); `team` the team's days and blockers;
+ * `goals`, `comments` and `drafts` the rest. Each tool names its own set in its file.
+ */
+export const TOOLSETS = ['checkin', 'team', 'goals', 'comments', 'drafts'] as const;
+export type ToolSet = (typeof TOOLSETS)[number];
+/** The sets served when none is chosen: the daily flow (the check-in, the team's day, what waits as a draft). */
+export const DEFAULT_TOOLSETS: readonly ToolSet[] = ['checkin', 'team', 'drafts'];
+
+/** What the person chose to serve: tool names and set names (`all`: every set); both undefined: the default sets. */
+export interface ToolChoice {
+  tools?: readonly string[];
+  toolsets?: readonly string[];
+}
+
+/**
+ * The tools a choice serves, in the list's order: those named and those of the sets named (the
+ * default sets when neither is given); or the names that are neither a tool nor a set, so that a
+ * typo is refused at start rather than silently serving less.
+ */
+export function chooseTools(tools: readonly Tool[], choice: ToolChoice): { chosen: Tool[] } | { unknownTools: string[]; unknownSets: string[] } {
+  const names = new Set(tools.map((t) => t.name));
+  const unknownTools = (choice.tools ?? []).filter((n) => !names.has(n));
+  const unknownSets = (choice.toolsets ?? []).filter((n) => n !== 'all' && !(TOOLSETS as readonly string[]).includes(n));
+  if (unknownTools.length > 0 || unknownSets.length > 0) return { unknownTools, unknownSets };
+  const sets = new Set<string>(choice.tools === undefined && choice.toolsets === undefined ? DEFAULT_TOOLSETS : (choice.toolsets ?? []));
+  const named = new Set(choice.tools ?? []);
+  return { chosen: tools.filter((t) => sets.has('all') || sets.has(t.set) || named.has(t.name)) };
 }
 
 /** A tool's declaration, its arguments' types read from its input. */
@@ -66,7 +99,8 @@ export function registerTools(served: Served, tools: readonly Tool[], { readOnly
           () => z.object(outputOf(t.output)),
           () => outputJson(t.output),
         ),
-        annotations: { title: t.title, ...t.hints },
+        // The title once: the tool's own (clients read it before the annotations' one).
+        annotations: { ...t.hints },
       },
       (args: unknown, rctx: ServerContext) => guard(served.ctx, () => t.run(served, args as never, rctx)),
     );

@@ -152,7 +152,7 @@ describe('the outbox under several processes, failures and kill -9', () => {
           const agent = (async () => {
             const transport = new StdioClientTransport({
               command: process.execPath,
-              args: [BIN, 'mcp', '--allow-send'],
+              args: [BIN, 'mcp', '--allow-send', '--toolsets', 'comments'],
               env: env as Record<string, string>,
               stderr: 'ignore',
             });

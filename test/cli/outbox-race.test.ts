@@ -73,7 +73,12 @@ describe('eight senders of one kept entry at once, against a slow service', () =
         for (let a = 0; a < AGENTS; a++) {
           const client = new Client({ name: `race-agent-${a}`, version: '1.0.0' });
           await client.connect(
-            new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--allow-send'], env: env as Record<string, string>, stderr: 'ignore' }),
+            new StdioClientTransport({
+              command: process.execPath,
+              args: [BIN, 'mcp', '--allow-send', '--toolsets', 'comments'],
+              env: env as Record<string, string>,
+              stderr: 'ignore',
+            }),
           );
           agents.push(client);
         }

@@ -75,7 +75,8 @@ function serverProcess(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv) {
   return {
     command: CLI_WORDS[0]!,
     args: [...CLI_WORDS.slice(1), 'mcp', ...(opts.args ?? [])],
-    env: (opts.env ?? envOf()) as Record<string, string>,
+    // Every tool, unless the test chooses (the default sets are tested as such in toolsets.test.ts).
+    env: { CHECKIN_MCP_TOOLSETS: 'all', ...(opts.env ?? envOf()) } as Record<string, string>,
     stderr: 'pipe' as const,
   };
 }

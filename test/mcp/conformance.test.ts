@@ -98,7 +98,7 @@ describe('checkin mcp: the MCP conformance package (server scenarios)', () => {
   it(
     'each applicable scenario passes every check, against the real `checkin mcp` over a loopback bridge',
     async () => {
-      bridge = await startBridge({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env });
+      bridge = await startBridge({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'], env });
       const out = tempDir('conformance-');
       const failed: string[] = [];
       for (const scenario of APPLICABLE) {

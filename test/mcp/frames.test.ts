@@ -34,7 +34,7 @@ function plantForgedComment(): void {
 
 /** `checkin mcp` spoken to by hand, one JSON-RPC message a line; its answers read as readline reads lines. */
 async function rawSession(messages: object[]): Promise<{ raw: Buffer; lines: string[] }> {
-  const child = track(spawn(CLI_WORDS[0]!, [...CLI_WORDS.slice(1), 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] }));
+  const child = track(spawn(CLI_WORDS[0]!, [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'], { env, stdio: ['pipe', 'pipe', 'pipe'] }));
   const chunks: Buffer[] = [];
   child.stdout!.on('data', (d: Buffer) => chunks.push(d));
   const lines: string[] = [];

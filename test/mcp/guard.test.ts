@@ -33,7 +33,7 @@ describe('checkin mcp against a hostile service', () => {
     const hostileEnv = cleanEnv({ CHECKIN_API_URL: h.url, CHECKIN_TOKEN: 'hostile' });
     const transport = new StdioClientTransport({
       command: CLI_WORDS[0]!,
-      args: [...CLI_WORDS.slice(1), 'mcp'],
+      args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
       env: hostileEnv as Record<string, string>,
       stderr: 'pipe',
     });
@@ -115,7 +115,7 @@ describe('checkin mcp against a hostile service', () => {
 
 describe('checkin mcp on stdio', () => {
   it('writes nothing but JSON-RPC messages on stdout, answers each request, and ends when stdin closes', async () => {
-    const child = spawnCli(['mcp'], env);
+    const child = spawnCli(['mcp', '--toolsets', 'all'], env);
     let out = '';
     let err = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));

@@ -125,7 +125,12 @@ describe("send_checkin never writes over newer words on the service without the 
   });
 
   it('2026-07-28: changed on the service between the question and the answer: that answer is stale, nothing sent; asked again, the question shows the newer words', async () => {
-    const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+    const transport = new ModernStdio({
+      command: CLI_WORDS[0]!,
+      args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new ModernClient(
       { name: 'test-agent', version: '1.0.0' },
       { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },

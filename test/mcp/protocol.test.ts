@@ -48,7 +48,7 @@ interface Raw {
 
 /** `checkin mcp` as a child, spoken to line by line; initialized. */
 async function raw(): Promise<Raw> {
-  const child = spawnCli(['mcp'], env);
+  const child = spawnCli(['mcp', '--toolsets', 'all'], env);
   children.push(child);
   const lines: string[] = [];
   const waiting: Array<(line: string) => void> = [];
@@ -166,7 +166,12 @@ describe('checkin mcp: messages it cannot read are answered, and it goes on', ()
     const client = new Client({ name: 'test-agent', version: '1.0.0' });
     clients.push(client);
     await client.connect(
-      new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: CLI_WORDS[0]!,
+        args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
+        env: env as Record<string, string>,
+        stderr: 'pipe',
+      }),
     );
     const err = await bounded(
       client.callTool({ name: 'me', arguments: { big: 'c'.repeat(11 * MiB) } }).then(
@@ -195,7 +200,12 @@ describe('checkin mcp: messages it cannot read are answered, and it goes on', ()
       return { action: 'accept', content: {} };
     });
     await client.connect(
-      new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: CLI_WORDS[0]!,
+        args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
+        env: env as Record<string, string>,
+        stderr: 'pipe',
+      }),
     );
     const drafted = await bounded(client.callTool({ name: 'draft_checkin', arguments: { intentions: '- one thing' } }), 'draft');
     const id = (drafted.structuredContent as { draft_id: string }).draft_id;

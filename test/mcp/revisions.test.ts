@@ -104,7 +104,12 @@ describe('checkin mcp: both revisions, one server', () => {
   });
 
   it('the 2.x client in its default (legacy) mode falls back to initialize and gets 2025-11-25, the same tools', async () => {
-    const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+    const transport = new ModernStdio({
+      command: CLI_WORDS[0]!,
+      args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new ModernClient({ name: 'test-agent', version: '1.0.0' }, {});
     await client.connect(transport);
     opened.push(client);
@@ -153,7 +158,12 @@ describe('checkin mcp: every read tool validates against its declared schema, fo
 async function manual(
   answers = true,
 ): Promise<{ client: ModernClient; call: (name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>> }> {
-  const transport = new ModernStdio({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+  const transport = new ModernStdio({
+    command: CLI_WORDS[0]!,
+    args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new ModernClient(
     { name: 'test-agent', version: '1.0.0' },
     { capabilities: answers ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },

@@ -124,7 +124,12 @@ async function listTools(): Promise<Tool[]> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   open.push(client);
   await client.connect(
-    new StdioClientTransport({ command: CLI_WORDS[0]!, args: [...CLI_WORDS.slice(1), 'mcp'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: CLI_WORDS[0]!,
+      args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    }),
   );
   return (await client.listTools()).tools;
 }
@@ -186,7 +191,7 @@ describe('checkin mcp: the official Inspector', () => {
     `inspector --cli … --method tools/list --strict: 0 errors, 0 warnings${why ? ` (skipped: ${why})` : ''}`,
     async () => {
       const child = track(
-        spawn(process.execPath, [launcher!, '--cli', process.execPath, BIN, 'mcp', '--method', 'tools/list', '--strict'], {
+        spawn(process.execPath, [launcher!, '--cli', process.execPath, BIN, 'mcp', '--toolsets', 'all', '--method', 'tools/list', '--strict'], {
           env: cleanEnv(),
           stdio: ['ignore', 'pipe', 'pipe'],
         }),

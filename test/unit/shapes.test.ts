@@ -10,7 +10,7 @@ import { anything, arrayOf, described, fieldsOf, object, oneOf, optional, orNull
 import * as SHAPES from '../../src/core/shapes.js';
 import { DRAFT_FIELDS } from '../../src/commands/drafts/drafts.js';
 import * as z from 'zod';
-import { outputJson, outputOf, schemaOf } from '../../src/mcp/kit.js';
+import { fullOutputJson, outputJson, outputOf, schemaOf } from '../../src/mcp/kit.js';
 import { RESULTS } from '../../src/mcp/tools/index.js';
 import { JSON_FIELDS } from '../../src/ui/output.js';
 
@@ -82,7 +82,35 @@ describe('one description per output shape', () => {
     const grown = object({ maybe: described(optional(orNull(described(arrayOf(oneOf(['a', 'b'])), 'a list'))), 'perhaps'), left: anything });
     for (const [name, result] of [...Object.entries(RESULTS), ['grown', grown] as const]) {
       const zods = JSON.stringify(z.toJSONSchema(z.object(outputOf(result)), { target: 'draft-2020-12', io: 'output' }));
-      expect(JSON.stringify(outputJson(result)), name).toBe(zods);
+      expect(JSON.stringify(fullOutputJson(result)), name).toBe(zods);
     }
+  });
+
+  it("every tool's listed schema is the full one slimmed: its references put back, it is the full one without defaults, the null branch's word and long words", () => {
+    const strip = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(strip);
+      if (!node || typeof node !== 'object') return node;
+      return Object.fromEntries(
+        Object.entries(node)
+          .filter(
+            ([k, v]) => !(k === 'additionalProperties' && v === true) && !(k === 'description' && typeof v === 'string' && (v === 'none' || v.length > 40)),
+          )
+          .map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([f, fv]) => [f, strip(fv)])) : strip(v)]),
+      );
+    };
+    let shared = 0;
+    for (const [name, result] of Object.entries(RESULTS)) {
+      const { $defs, ...listed } = outputJson(result) as { $defs?: Record<string, unknown> };
+      const expand = (node: unknown): unknown => {
+        if (Array.isArray(node)) return node.map(expand);
+        if (!node || typeof node !== 'object') return node;
+        const ref = (node as { $ref?: string }).$ref;
+        if (ref) return expand($defs![ref.replace('#/$defs/', '')]);
+        return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, expand(v)]));
+      };
+      shared += Object.keys($defs ?? {}).length;
+      expect(JSON.stringify(expand(listed)), name).toBe(JSON.stringify(strip(fullOutputJson(result))));
+    }
+    expect(shared).toBeGreaterThan(0);
   });
 });

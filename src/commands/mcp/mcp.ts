@@ -4,6 +4,8 @@
 // `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
 import { Command, Option } from '@commander-js/extra-typings';
 import { requireAsset } from '../../config/installation.js';
+import { UsageError } from '../../errors.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
 import type { Context } from '../../context.js';
 import { staleSkills } from '../../system/skill.js';
 import { VERSION } from '../../version.js';
@@ -16,13 +18,19 @@ import { AGENTS, agentSetup, type Agent } from './setup.js';
  * to the same type).
  */
 export interface AgentFace {
-  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean }): Promise<void>;
+  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly string[] }): Promise<void>;
+  choose(choice: {
+    tools?: readonly string[];
+    toolsets?: readonly string[];
+  }): { names: string[] } | { unknownTools: string[]; unknownSets: string[]; tools: string[]; sets: string[] };
 }
 
 export interface McpOptions {
   allowSend?: boolean;
   readOnly?: boolean;
   printConfig?: Agent;
+  tools?: string;
+  toolsets?: string;
 }
 
 export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
@@ -30,25 +38,53 @@ export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
     .description('Serve checkin to a coding agent (MCP over stdio): it reads, suggests and drafts; you say yes before anything is sent')
     .option('--allow-send', 'let the agent send without asking you, when its client cannot ask (no MCP elicitation)')
     .option('--read-only', 'serve only the tools that read: no drafting, sending or logging (the drafts stay readable)')
+    .option('--tools <names>', 'serve only these tools and those of --toolsets (comma-separated; env CHECKIN_MCP_TOOLS)')
+    .option('--toolsets <sets>', 'serve these sets: checkin, team, goals, comments, drafts, or all (default checkin,team,drafts; env CHECKIN_MCP_TOOLSETS)')
     .addOption(new Option('--print-config <agent>', 'print how to add this server to an agent').choices(AGENTS))
     .addHelpText('after', '\nExamples:\n  claude mcp add checkin -- checkin mcp\n  checkin mcp --print-config vscode')
     .action((opts) => run(ctx, opts));
 }
 
 export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
+  const choice = { tools: names(opts.tools ?? ctx.env.CHECKIN_MCP_TOOLS), toolsets: names(opts.toolsets ?? ctx.env.CHECKIN_MCP_TOOLSETS) };
+  const chosen = choice.tools || choice.toolsets ? chooseOrRefuse(agentFace(), choice) : undefined;
   if (opts.printConfig) {
+    const extra = [...(choice.tools ? ['--tools', choice.tools.join(',')] : []), ...(choice.toolsets ? ['--toolsets', choice.toolsets.join(',')] : [])];
     if (opts.allowSend) ctx.io.err('note: --allow-send is added to the command below\n');
     if (opts.readOnly) ctx.io.err('note: --read-only is added to the command below\n');
-    const { note, snippet } = agentSetup(opts.printConfig, Boolean(opts.allowSend), Boolean(opts.readOnly));
+    if (extra.length > 0) ctx.io.err(`note: ${extra.join(' ')} is added to the command below\n`);
+    const { note, snippet } = agentSetup(opts.printConfig, Boolean(opts.allowSend), Boolean(opts.readOnly), extra);
     ctx.io.err(`${note}\n`);
     ctx.io.out(snippet);
     return;
   }
   sayStaleSkills(ctx);
-  // Found beside the running bundle (dist/checkin.cjs), never bundled into it; the single
-  // executable carries the same file inside.
-  const { serve } = (requireAsset('mcp-server') ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs')) as AgentFace;
-  await serve(ctx, { allowSend: Boolean(opts.allowSend), readOnly: Boolean(opts.readOnly) });
+  await agentFace().serve(ctx, { allowSend: Boolean(opts.allowSend), readOnly: Boolean(opts.readOnly), tools: chosen });
+}
+
+/** The agent face: found beside the running bundle (dist/checkin.cjs), never bundled into it; the single executable carries the same file inside. */
+function agentFace(): AgentFace {
+  return (requireAsset('mcp-server') ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs')) as AgentFace;
+}
+
+/** A comma-separated list of names (spaces allowed around them); unset or empty: none given. */
+function names(list: string | undefined): string[] | undefined {
+  const got = (list ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  return got.length > 0 ? got : undefined;
+}
+
+/** The tools a choice serves; a name that is neither a tool nor a set stops the start (exit 2), saying the names there are. */
+function chooseOrRefuse(face: AgentFace, choice: { tools?: string[]; toolsets?: string[] }): string[] {
+  const made = face.choose(choice);
+  if ('names' in made) return made.names;
+  const said = [
+    ...(made.unknownTools.length > 0 ? [`no tool named ${made.unknownTools.map((n) => `"${sanitizeLine(n)}"`).join(', ')}`] : []),
+    ...(made.unknownSets.length > 0 ? [`no tool set named ${made.unknownSets.map((n) => `"${sanitizeLine(n)}"`).join(', ')}`] : []),
+  ];
+  throw new UsageError(`checkin mcp: ${said.join('; ')}`, `The tool sets: ${made.sets.join(', ')}.`, `The tools: ${made.tools.join(', ')}.`);
 }
 
 /** One line on stderr when an installed copy of checkin's skill is older than this checkin (the agent reads the old one). */

@@ -8,8 +8,8 @@ export type Agent = (typeof AGENTS)[number];
  * What to tell the person (stderr) and what to add or run (stdout: exactly the file's content or the
  * command, so `>> ~/.codex/config.toml` or a JSON tool takes it as it is).
  */
-export function agentSetup(agent: Agent, allowSend: boolean, readOnly = false): { note: string; snippet: string } {
-  const args = ['mcp', ...(allowSend ? ['--allow-send'] : []), ...(readOnly ? ['--read-only'] : [])];
+export function agentSetup(agent: Agent, allowSend: boolean, readOnly = false, extra: readonly string[] = []): { note: string; snippet: string } {
+  const args = ['mcp', ...(allowSend ? ['--allow-send'] : []), ...(readOnly ? ['--read-only'] : []), ...extra];
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   switch (agent) {
     case 'claude':

@@ -40,6 +40,7 @@ export const draftCheckinTool = tool({
     ...KEPT,
   }),
   writes: true,
+  set: 'checkin',
   hints: DRAFTS,
   run: async (served, args) => {
     const { ctx } = served;

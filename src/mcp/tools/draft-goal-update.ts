@@ -35,6 +35,7 @@ export const draftGoalUpdateTool = tool({
     ...KEPT,
   }),
   writes: true,
+  set: 'goals',
   hints: DRAFTS,
   run: async (served, args) => {
     const { ctx } = served;

@@ -19,6 +19,7 @@ export const inboxTool = tool({
   }),
   output: AGENT_INBOX,
   writes: false,
+  set: 'comments',
   hints: READS,
   run: async (served, { all, since }) => {
     const { ctx } = served;

@@ -21,6 +21,7 @@ export const suggestPreviousTool = tool({
     notes: described(arrayOf(str), 'sources left out, and why'),
   }),
   writes: false,
+  set: 'checkin',
   hints: READS,
   run: async (served, { day }) => {
     const { ctx } = served;
