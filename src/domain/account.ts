@@ -74,6 +74,24 @@ export function cachedForService(ctx: Pick<Context, 'config'>): CacheEntry {
   }
 }
 
+/**
+ * Who a profile's token belongs to, as cached, without a request (`checkin auth status` of every
+ * profile). The cache is keyed by the token's hash: a token in the file gives its key; one in the
+ * keychain is not read for this, so the person is the one the cache knows at that service, when it
+ * knows only one.
+ */
+export function profileMe(cfg: ConfigStore, apiUrl: string, token: string | undefined): CachedMe | undefined {
+  const entries = cfg.cacheEntries();
+  if (token) return entries[cacheKey(apiUrl, token)]?.me;
+  const prefix = `${normalizeApiUrl(apiUrl)} `;
+  const people = new Map(
+    Object.entries(entries)
+      .filter(([key, entry]) => key.startsWith(prefix) && entry.me)
+      .map(([, entry]) => [entry.me!.id, entry.me!]),
+  );
+  return people.size === 1 ? [...people.values()][0] : undefined;
+}
+
 /** Keeps the zone table worked out for the cached person's zone beside it (read back by `cachedMe`). */
 export async function rememberZone(ctx: Context, person: CachedMe, zone: NonNullable<CachedMe['zone']>): Promise<void> {
   const api = await ctx.api();
