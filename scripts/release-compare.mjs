@@ -22,9 +22,14 @@ const folders = [join(top, 'a'), join(top, 'second-build-in-a-longer-path')];
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30, ...opts });
 const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
 
+// Both clones of one commit, taken before either build: a commit made meanwhile is not compared with its parent.
+const commit = run('git', ['rev-parse', 'HEAD'], { cwd: root }).trim();
+for (const dir of folders) {
+  run('git', ['clone', '-q', '--no-checkout', root, dir]);
+  run('git', ['checkout', '-q', commit], { cwd: dir });
+}
 const seconds = {};
 for (const dir of folders) {
-  run('git', ['clone', '-q', root, dir]);
   const began = Date.now();
   run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   const built = Date.now();
@@ -123,7 +128,7 @@ for (const name of names.filter((n) => namesB.includes(n))) {
 if (leaks.length) unexplained = true;
 
 const width = Math.max(...rows.map((r) => r[0].length));
-console.log(`Two releases of ${run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).trim()}, built in ${folders.join(' and ')}:`);
+console.log(`Two releases of ${commit.slice(0, 7)}, built in ${folders.join(' and ')}:`);
 for (const [dir, s] of Object.entries(seconds)) console.log(`  ${relative(top, dir)}: npm ci ${s.ci.toFixed(0)} s, npm run release ${s.release.toFixed(0)} s`);
 for (const [name, state, detail] of rows) console.log(`${name.padEnd(width)}  ${state.padEnd(9)}  ${detail}`);
 console.log(
