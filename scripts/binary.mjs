@@ -138,10 +138,9 @@ const dest = join(root, 'release');
 const epoch = sourceDateEpoch(root);
 rmSync(buildDir, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-if (release) {
-  rmSync(dest, { recursive: true, force: true });
-  mkdirSync(dest, { recursive: true });
-}
+// release/ is always of the binary in build/: a plain `npm run binary` removes an older release.
+rmSync(dest, { recursive: true, force: true });
+if (release) mkdirSync(dest, { recursive: true });
 holdSeaFolder();
 await build({
   bundle: true,
