@@ -293,8 +293,8 @@ function binaryFor(arch) {
   // Fixed seeds for the build's own V8 (its string hashes and Math.random while the bundle runs), so
   // the snapshot's heap is laid out alike in every build: without them two builds' snapshots differ
   // in 10.5 M of their 12.6 M bytes, with them in 77 (110 for arm64: the time of the build, read by
-  // the warm-up runs and Node's own timers, and the snapshot's checksum; linux-x64, scripts/release-
-  // compare.mjs). Only the build is seeded: V8 rehashes a snapshot's strings with a random seed of
+  // the warm-up runs and Node's own timers, and the snapshot's checksum; scripts/release-compare.mjs).
+  // Only the build is seeded: V8 rehashes a snapshot's strings with a random seed of
   // its own at each start and gives each context a fresh Math.random, and no flag is baked into the
   // binary.
   const seeds = ['--hash-seed=1', '--random-seed=1'];
