@@ -1,6 +1,6 @@
 // npm run bench:binary: the single executable's instructions (issue 43), counted by callgrind.
 //
-//   release/checkin today --json   against a local sandbox (one GET, `me` cached)
+//   build/checkin today --json   against a local sandbox (one GET, `me` cached)
 //   vs a bare node:http GET        the same URL, a CommonJS script on the Node inside the binary
 //                                  (the pinned release scripts/binary.mjs keeps in its cache)
 //
@@ -12,7 +12,7 @@
 // symbol table; its functions are named from the pinned Node it was copied from.
 //
 //   BENCH_RUNS=3             runs per side and zone (min–max printed)
-//   BENCH_BINARY=path        another build of the binary (default release/checkin)
+//   BENCH_BINARY=path        another build of the binary (default build/checkin)
 //   BENCH_KEEP=dir           keep the callgrind files there (callgrind_annotate --inclusive=yes …)
 //   BENCH_ZONES=utc,unset    only some of the two
 //   BENCH_FLOOR=1            also the floors under the figure, each a single executable with a
@@ -33,7 +33,7 @@ import { writeBareGet } from './bare-get.mjs';
 import { homeEnv, instructions, run } from './callgrind.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const binary = process.env.BENCH_BINARY ?? join(root, 'release', 'checkin');
+const binary = process.env.BENCH_BINARY ?? join(root, 'build', 'checkin');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const keep = process.env.BENCH_KEEP;
 const zones = (process.env.BENCH_ZONES ?? 'utc,unset').split(',');

@@ -9,7 +9,7 @@
 //   4. list --all, ~5,000 and ~20,000 check-ins, limits on
 //                                  vs the rate-limit floor (30 requests / 10 s)        (≤ 1.1×)
 //   5. list --all peak RSS at ~20,000 check-ins, JSON and table                         (≤ 60 MiB)
-//   6. the single executable (release/checkin, when `npm run binary` made it), against the Node
+//   6. the single executable (build/checkin, when `npm run binary` made it), against the Node
 //      inside it: today --json vs a bare node:http GET (≤ 1.15× CPU), --version vs `node -e 0`
 //      (≤ 1.3× CPU), peak RSS. gh's `gh api` is not measured here: see CONTRIBUTING.md.
 //
@@ -373,8 +373,8 @@ if (want(5)) {
 }
 
 // ── 6. The single executable ──────────────────────────────────────────────────────────────────
-const binary = join(root, 'release', 'checkin');
-if (want(6) && !existsSync(binary)) console.log('\n6. The single executable: skipped, no release/checkin (npm run binary makes it)');
+const binary = join(root, 'build', 'checkin');
+if (want(6) && !existsSync(binary)) console.log('\n6. The single executable: skipped, no build/checkin (npm run binary makes it)');
 else if (want(6)) {
   // The Node inside it: the pinned release scripts/binary.mjs fetched (its version is `checkin version`'s).
   const said = (await runOnce([binary, 'version'], {}, { keep: true, node: null })).stdout;

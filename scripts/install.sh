@@ -7,10 +7,11 @@
 #   sh install.sh --url <base> [--version 0.1.0] [--dir ~/bin]
 #
 # Needs: curl or wget, tar, and sha256sum (or shasum). POSIX sh, no bashisms.
-set -eu
 
-# Everything runs from main, called on the last line: a download cut short runs nothing.
+# Everything runs from main, called on the last line: a download cut short runs nothing (sh stops at
+# the unfinished function, non-zero), and inside it any failed step stops the install (set -eu).
 main() {
+set -eu
 url="${CHECKIN_RELEASE_URL:-}"
 version="${CHECKIN_VERSION:-}"
 if [ -n "${CHECKIN_INSTALL_DIR:-}" ]; then dir=$CHECKIN_INSTALL_DIR
@@ -45,7 +46,7 @@ esac
 case "$(uname -s)" in
   Linux) ;;
   Darwin) die "no macOS binary: install with Homebrew (brew install checkin, the formula in the release) or npm: npm install -g checkin-cli" ;;
-  MINGW* | MSYS* | CYGWIN*) die "on Windows install with Scoop (the manifest checkin.json in the release) or unzip checkin-<version>-win-x64.zip" ;;
+  MINGW* | MSYS* | CYGWIN*) die "on Windows install with winget (winget install CheckinCli.Checkin), Scoop (checkin.json in the release) or install.ps1 (PowerShell)" ;;
   *) die "no binary for $(uname -s); install with npm: npm install -g checkin-cli" ;;
 esac
 case "$(uname -m)" in

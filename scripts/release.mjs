@@ -9,24 +9,35 @@
 //   checkin-cli-<v>.tgz              the npm package, exactly as published (`npm run package`)
 //   checkin.rb                       the Homebrew formula: installs that npm package, depends on node
 //   checkin.json                     the Scoop manifest: the Windows zip
+//   CheckinCli.Checkin*.yaml         the three winget manifests (version, installer, en-US locale):
+//                                    the Windows zip, checkin.exe inside it as a portable `checkin`
+//   install.sh                       `curl -fsSL <release>/install.sh | CHECKIN_RELEASE_URL=<release> sh`
+//   install.ps1                      the same for Windows (PowerShell): the zip, checked, into the profile
 //   SHA256SUMS                       one line for each file above
 //
+// release/ is exactly what is published: nothing else is in it (what is built on the way is in build/).
 // The binaries and archives come from scripts/binary.mjs (`--release`); this adds the rest. The
-// formula and manifest name the files where they are published: the npm registry for the package,
-// RELEASE_BASE (GitHub's release download folder for v<v>) for the archives. Checked by
-// test/install/release.test.ts and test/install/deb.test.ts (.ci/run runs them on what this made).
+// formula and manifests name the files where they are published: the npm registry for the package,
+// RELEASE_BASE (GitHub's release download folder for v<v>) for the archives. Every archive's times are
+// SOURCE_DATE_EPOCH (the last commit's), its entries sorted, their modes and owners fixed
+// (scripts/release-reproducible.mjs); scripts/release-compare.mjs builds twice and compares. Checked by
+// test/install/release.test.ts, winget.test.ts, install-script.test.ts and deb.test.ts (.ci/run runs
+// them on what this made).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { settle, sourceDateEpoch } from './release-reproducible.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const version = pkg.version;
 const dest = join(root, 'release');
-const work = join(dest, 'work');
+const work = join(root, 'build', 'work');
+const epoch = sourceDateEpoch(root);
+const began = Date.now();
 const REPO = 'https://github.com/checkin-cli/checkin-cli';
 /** Where a version's archives are downloaded from (GitHub releases); `checkin upgrade` reads …/latest/download. */
 const RELEASE_BASE = `${REPO}/releases/download/v${version}`;
@@ -47,6 +58,8 @@ if (server.version !== version || server.packages.some((p) => p.version !== vers
   writeFileSync(serverJson, `${JSON.stringify(server, null, 2)}\n`);
   console.error(`server.json: version ${version}, as package.json`);
 }
+// Every tool below (dpkg-deb, and the scripts run) takes its times from SOURCE_DATE_EPOCH.
+process.env.SOURCE_DATE_EPOCH = String(epoch);
 
 // 1. The binaries and their archives (builds dist/ too).
 run(process.execPath, [join(root, 'scripts', 'binary.mjs'), '--release'], { stdio: 'inherit' });
@@ -87,7 +100,7 @@ function buildDeb(arch, archive) {
   }
   // Completions where each shell's package looks for them: the scripts `checkin completion <shell>`
   // prints, written by the host's binary (the same text in every build).
-  const completion = (shell) => run(join(dest, 'checkin'), ['completion', shell]);
+  const completion = (shell) => run(join(root, 'build', 'checkin'), ['completion', shell]);
   dir('usr/share/bash-completion/completions');
   file('usr/share/bash-completion/completions/checkin', completion('bash'));
   dir('usr/share/zsh/vendor-completions');
@@ -137,7 +150,7 @@ checkin: embedded-library zlib [usr/bin/checkin]
   );
   writeFileSync(join(tree, 'usr/share/doc/checkin/changelog.gz'), gzipSync(readFileSync(join(root, 'CHANGELOG.md')), { level: 9 }));
   chmodSync(join(tree, 'usr/share/doc/checkin/changelog.gz'), 0o644);
-  const date = new Date(Number(run('git', ['log', '-1', '--format=%ct'], { cwd: root }).trim() || 0) * 1000).toUTCString().replace('GMT', '+0000');
+  const date = new Date(epoch * 1000).toUTCString().replace('GMT', '+0000');
   writeFileSync(
     join(tree, 'usr/share/doc/checkin/changelog.Debian.gz'),
     gzipSync(
@@ -171,6 +184,9 @@ Description: ${SUMMARY}
   );
   const name = `checkin_${version}_${debArch[arch]}.deb`;
   rmSync(join(dest, name), { force: true });
+  // Every file's mode and time fixed (umask and the copies gave what they gave); dpkg-deb takes
+  // SOURCE_DATE_EPOCH for the times it writes and sorts the entries.
+  settle(tree, epoch, ['usr/bin/checkin']);
   // gzip, not xz: the same package, built in seconds rather than minutes on a small machine.
   run('dpkg-deb', ['--root-owner-group', '-Zgzip', '-z9', '--build', tree, join(dest, name)], { stdio: ['ignore', 'ignore', 'inherit'] });
   rmSync(tree, { recursive: true });
@@ -226,11 +242,68 @@ writeFileSync(
   )}\n`,
 );
 
-// 6. One SHA256SUMS over everything published.
+// 6. The winget manifests: the Windows zip, checkin.exe inside it installed as a portable command
+// `checkin` (winget puts it in %LOCALAPPDATA%\Microsoft\WinGet\Packages and links it from …\WinGet\Links).
+// Their identifier is the one `checkin upgrade` prints (src/domain/upgrade.ts says it, once); their
+// schemas are winget's, read by test/install/winget.test.ts from CHECKIN_WINGET_SCHEMAS (a copy kept outside the repository).
+const WINGET_MANIFEST_VERSION = '1.28.0';
+const wingetId = /export const WINGET_ID = '([^']+)'/.exec(readFileSync(join(root, 'src', 'domain', 'upgrade.ts'), 'utf8'))?.[1];
+if (!wingetId) fail("src/domain/upgrade.ts says no WINGET_ID: the winget manifests' identifier");
+/** A manifest's YAML: every scalar a double-quoted string (JSON's quoting is YAML's), lists and maps indented. */
+function yaml(value, indent = '') {
+  const scalar = (v) => JSON.stringify(String(v));
+  return Object.entries(value)
+    .map(([key, v]) => {
+      if (!Array.isArray(v)) return `${indent}${key}: ${scalar(v)}\n`;
+      return `${indent}${key}:\n${v
+        .map((item) => (typeof item === 'object' ? `${indent}- ${yaml(item, `${indent}  `).slice(indent.length + 2)}` : `${indent}- ${scalar(item)}\n`))
+        .join('')}`;
+    })
+    .join('');
+}
+const wingetFile = (kind, suffix, body) =>
+  writeFileSync(
+    join(dest, `${wingetId}${suffix}.yaml`),
+    `# winget ${kind} manifest for checkin ${version}, written by \`npm run release\` (scripts/release.mjs).
+# yaml-language-server: $schema=https://aka.ms/winget-manifest.${kind}.${WINGET_MANIFEST_VERSION}.schema.json
+${yaml({ PackageIdentifier: wingetId, PackageVersion: version, ...body, ManifestType: kind, ManifestVersion: WINGET_MANIFEST_VERSION })}`,
+  );
+wingetFile('version', '', { DefaultLocale: 'en-US' });
+wingetFile('installer', '.installer', {
+  InstallerType: 'zip',
+  NestedInstallerType: 'portable',
+  NestedInstallerFiles: [{ RelativeFilePath: 'checkin.exe', PortableCommandAlias: 'checkin' }],
+  Commands: ['checkin'],
+  ReleaseDate: new Date(epoch * 1000).toISOString().slice(0, 10),
+  Installers: [{ Architecture: 'x64', InstallerUrl: `${RELEASE_BASE}/${zip}`, InstallerSha256: sha256(join(dest, zip)).toUpperCase() }],
+});
+wingetFile('defaultLocale', '.locale.en-US', {
+  PackageLocale: 'en-US',
+  Publisher: 'checkin contributors',
+  PublisherUrl: REPO,
+  PackageName: 'checkin',
+  PackageUrl: REPO,
+  License: 'MIT',
+  LicenseUrl: `${REPO}/blob/v${version}/LICENSE`,
+  ShortDescription: SUMMARY,
+  Description: "checkin fills in, reads and reports a team's daily check-ins on Steady (API v2) from a terminal, a script or an AI agent (checkin mcp).",
+  Moniker: 'checkin',
+  Tags: ['checkin', 'standup', 'cli', 'steady'],
+  ReleaseNotesUrl: `${REPO}/releases/tag/v${version}`,
+});
+
+// 7. The install scripts: install.sh for Linux (the README's `curl … | sh`), install.ps1 for Windows.
+for (const script of ['install.sh', 'install.ps1']) copyFileSync(join(root, 'scripts', script), join(dest, script));
+
+// 8. One SHA256SUMS over everything published; release/ holds nothing else.
 const published = readdirSync(dest)
-  .filter((f) => f !== 'SHA256SUMS' && f !== 'checkin' && statSync(join(dest, f)).isFile())
+  .filter((f) => f !== 'SHA256SUMS')
   .sort();
+const strays = published.filter((f) => !statSync(join(dest, f)).isFile());
+if (strays.length) fail(`release/ holds what is not a published file: ${strays.join(', ')}`);
+for (const f of published) chmodSync(join(dest, f), 0o644);
 writeFileSync(join(dest, 'SHA256SUMS'), published.map((f) => `${sha256(join(dest, f))}  ${f}\n`).join(''));
 console.error(`release/SHA256SUMS: ${published.length} files (${published.join(', ')})`);
 if (!existsSync(join(dest, `checkin-${version}-linux-arm64.tar.gz`)))
   console.error('linux-arm64: not built here (no qemu-user with an arm64 C library): no arm64 archive or .deb in this release');
+console.error(`npm run release: ${((Date.now() - began) / 1000).toFixed(0)} s`);

@@ -15,9 +15,11 @@ import { VERSION } from '../version.js';
 
 export const DEFAULT_RELEASE_URL = 'https://github.com/checkin-cli/checkin-cli/releases/latest/download';
 export const NPM_PACKAGE = 'checkin-cli';
+/** checkin's identifier in winget (its manifests are written by scripts/release.mjs, which reads it here). */
+export const WINGET_ID = 'CheckinCli.Checkin';
 
 /** How this checkin was installed, as far as it can tell from where it runs. */
-export type InstallKind = 'npm-global' | 'npx' | 'npm-project' | 'clone' | 'homebrew' | 'deb' | 'scoop' | 'windows-binary' | 'binary';
+export type InstallKind = 'npm-global' | 'npx' | 'npm-project' | 'clone' | 'homebrew' | 'deb' | 'scoop' | 'winget' | 'windows-binary' | 'binary';
 
 export interface Where {
   /** 'binary' (the single executable) or 'npm' (Node running the package's bundle). */
@@ -36,7 +38,13 @@ export function installKind(w: Where): InstallKind {
   const slash = (p: string) => p.replace(/\\/g, '/');
   if (w.build === 'binary') {
     const exe = slash(w.execPath);
-    if (w.platform === 'win32') return /\/scoop\/apps\/checkin\//i.test(exe) ? 'scoop' : 'windows-binary';
+    if (w.platform === 'win32') {
+      if (/\/scoop\/apps\/checkin\//i.test(exe)) return 'scoop';
+      // winget's portable packages: <LOCALAPPDATA>\Microsoft\WinGet\Packages\<id>_<source>\ (per user) or
+      // <Program Files>\WinGet\Packages\… (per machine), and the command's link in …\WinGet\Links.
+      if (/\/WinGet\/(Packages|Links)\//i.test(exe)) return 'winget';
+      return 'windows-binary';
+    }
     if (w.platform === 'linux' && w.dpkgOwns(w.execPath)) return 'deb';
     return 'binary';
   }
@@ -242,6 +250,8 @@ export function upgradeCommand(kind: InstallKind, version: string, platform: str
       return `download checkin_${version}_${arch}.deb from the release, then: sudo apt install ./checkin_${version}_${arch}.deb`;
     case 'scoop':
       return 'scoop update checkin';
+    case 'winget':
+      return `winget upgrade ${WINGET_ID}`;
     case 'windows-binary':
       return `download checkin-${version}-win-x64.zip from the release and put its checkin.exe in place of this one`;
     case 'binary':

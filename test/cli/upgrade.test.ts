@@ -52,7 +52,26 @@ describe('installKind', () => {
     [{ build: 'binary', execPath: '/usr/bin/checkin', dpkgOwns: (p: string) => p === '/usr/bin/checkin' }, 'deb'],
     [{ build: 'binary', execPath: '/home/a/.local/bin/checkin' }, 'binary'],
     [{ build: 'binary', platform: 'win32', execPath: 'C:\\Users\\a\\scoop\\apps\\checkin\\current\\checkin.exe' }, 'scoop'],
+    // winget's portable install (per user, its link, per machine): where winget puts a portable package.
+    [
+      {
+        build: 'binary',
+        platform: 'win32',
+        execPath: 'C:\\Users\\a\\AppData\\Local\\Microsoft\\WinGet\\Packages\\CheckinCli.Checkin_Microsoft.Winget.Source_8wekyb3d8bbwe\\checkin.exe',
+      },
+      'winget',
+    ],
+    [{ build: 'binary', platform: 'win32', execPath: 'C:\\Users\\a\\AppData\\Local\\Microsoft\\WinGet\\Links\\checkin.exe' }, 'winget'],
+    [
+      {
+        build: 'binary',
+        platform: 'win32',
+        execPath: 'C:\\Program Files\\WinGet\\Packages\\CheckinCli.Checkin_Microsoft.Winget.Source_8wekyb3d8bbwe\\checkin.exe',
+      },
+      'winget',
+    ],
     [{ build: 'binary', platform: 'win32', execPath: 'C:\\tools\\checkin.exe' }, 'windows-binary'],
+    [{ build: 'binary', platform: 'win32', execPath: 'C:\\tools\\winget\\checkin.exe' }, 'windows-binary'],
   ] as Array<[Partial<Where>, string]>)('%o is %s', (w, kind) => {
     expect(installKind(where(w))).toBe(kind);
   });
@@ -62,6 +81,8 @@ describe('installKind', () => {
     expect(upgradeCommand('npx', '0.2.0', 'linux-x64')).toMatch(/^npx checkin-cli@latest/);
     expect(upgradeCommand('homebrew', '0.2.0', undefined)).toBe('brew upgrade checkin');
     expect(upgradeCommand('scoop', '0.2.0', 'win-x64')).toBe('scoop update checkin');
+    // The identifier the release's winget manifests carry (test/install/winget.test.ts reads them).
+    expect(upgradeCommand('winget', '0.2.0', 'win-x64')).toBe('winget upgrade CheckinCli.Checkin');
     expect(upgradeCommand('deb', '0.2.0', 'linux-x64')).toBe(
       'download checkin_0.2.0_amd64.deb from the release, then: sudo apt install ./checkin_0.2.0_amd64.deb',
     );

@@ -1,5 +1,5 @@
 // Runs the built CLI (bin/checkin.js) as a user would: a real process, real HTTP.
-// CHECKIN_TEST_BINARY=release/checkin runs the single executable (`npm run binary`) instead, with
+// CHECKIN_TEST_BINARY=build/checkin runs the single executable (`npm run binary`) instead, with
 // no `node` on its PATH, as a person without Node runs it (.ci/run does).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, symlinkSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // `npm run binary -- --release` made in release/, or, after a plain `npm run binary`, the binary
 // packed here the same way) served by a file server on 127.0.0.1; a good archive is installed and
 // runs, a corrupted one is refused and nothing is installed. The binary is CHECKIN_TEST_BINARY's
-// (CI builds it), else release/checkin; without one the tests say they skipped.
+// (CI builds it), else build/checkin; without one the tests say they skipped.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { tempDir, track } from '../helpers/cleanup.js';
 import { BINARY, outcome, ROOT } from '../helpers/cli.js';
 import { patient } from '../helpers/patience.js';
 
-const binary = BINARY ?? join(ROOT, 'release', 'checkin');
+const binary = BINARY ?? join(ROOT, 'build', 'checkin');
 const have = existsSync(binary);
 if (!have) console.log(`binary-install: skipped, no binary at ${binary} (npm run binary makes it)`);
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -37,7 +37,7 @@ beforeAll(async () => {
   const made = join(ROOT, 'release', name);
   const sums = join(ROOT, 'release', 'SHA256SUMS');
   let archive: Buffer;
-  if (existsSync(made) && existsSync(sums) && binary === join(ROOT, 'release', 'checkin')) {
+  if (existsSync(made) && existsSync(sums) && binary === join(ROOT, 'build', 'checkin')) {
     archive = readFileSync(made);
     sum = createHash('sha256').update(archive).digest('hex');
     // The checksum file binary.mjs wrote says the same.

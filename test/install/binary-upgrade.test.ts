@@ -7,7 +7,7 @@
 // bytes on disk; a marker the stand-in writes when its check starts or ends): the target is always
 // the old binary or the new, checked one, and the next run leaves nothing beside it. Two upgrades at
 // once: one says another is running. A 600 MiB archive is refused with bounded memory (peak RSS by
-// /usr/bin/time). The binary is CHECKIN_TEST_BINARY's, else release/checkin; without one it skips.
+// /usr/bin/time). The binary is CHECKIN_TEST_BINARY's, else build/checkin; without one it skips.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { BINARY, cleanEnv, outcome, ROOT } from '../helpers/cli.js';
 import { tidyUpgrade } from '../../src/domain/upgrade.js';
 import { patient } from '../helpers/patience.js';
 
-const binary = BINARY ?? join(ROOT, 'release', 'checkin');
+const binary = BINARY ?? join(ROOT, 'build', 'checkin');
 const have = existsSync(binary);
 if (!have) console.log(`binary-upgrade: skipped, no binary at ${binary} (npm run binary makes it)`);
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };

@@ -5,7 +5,7 @@
 // skipped. The .deb is installed in test/install/deb.test.ts.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
@@ -37,10 +37,12 @@ function sums(): Map<string, string> {
 }
 
 describe.skipIf(!have)('release/', () => {
-  it('SHA256SUMS lists every published file, each with its own SHA-256, and the host archive', () => {
+  it('release/ is exactly what is published: SHA256SUMS lists every other file in it, each with its own SHA-256', () => {
     const listed = sums();
-    const published = readdirSync(RELEASE).filter((f) => f !== 'SHA256SUMS' && f !== 'checkin' && statSync(join(RELEASE, f)).isFile());
-    expect([...listed.keys()].sort()).toEqual(published.sort());
+    // Everything in the folder, whatever it is (a folder, a link, a stray binary): only SHA256SUMS is not listed.
+    const entries = readdirSync(RELEASE, { withFileTypes: true });
+    expect(entries.filter((e) => !e.isFile()).map((e) => e.name)).toEqual([]);
+    expect([...listed.keys(), 'SHA256SUMS'].sort()).toEqual(entries.map((e) => e.name).sort());
     for (const [file, sum] of listed) expect(`${file} ${sha256(readFileSync(join(RELEASE, file)))}`).toBe(`${file} ${sum}`);
     const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
     for (const f of [
@@ -49,6 +51,11 @@ describe.skipIf(!have)('release/', () => {
       `${pkgName}-${version}.tgz`,
       'checkin.rb',
       'checkin.json',
+      'CheckinCli.Checkin.yaml',
+      'CheckinCli.Checkin.installer.yaml',
+      'CheckinCli.Checkin.locale.en-US.yaml',
+      'install.sh',
+      'install.ps1',
       `checkin_${version}_${arch === 'x64' ? 'amd64' : 'arm64'}.deb`,
     ]) {
       expect(listed.has(f), f).toBe(true);
@@ -127,7 +134,7 @@ describe.skipIf(!have)('release/', () => {
       expect(exe.includes(`${FUSE}1`)).toBe(true);
       expect(exe.includes(`${FUSE}0`)).toBe(false);
       // The blob: the bundle itself (no snapshot or code cache for Windows) and the assets.
-      const bundle = readFileSync(join(RELEASE, 'work', 'main.cjs'));
+      const bundle = readFileSync(join(ROOT, 'build', 'work', 'main.cjs'));
       expect(exe.includes(bundle)).toBe(true);
       expect(exe.includes(readFileSync(join(ROOT, 'dist', 'mcp-server.cjs')))).toBe(true);
       expect(exe.includes(readFileSync(join(ROOT, 'skills', 'checkin', 'SKILL.md')))).toBe(true);

@@ -1,5 +1,5 @@
 // `checkin upgrade`: the newest checkin, the way this one was installed. npm, npx, Homebrew, the .deb
-// and Scoop have their own commands: it prints that one and changes nothing. The single binary from
+// Scoop and winget have their own commands: it prints that one and changes nothing. The single binary from
 // install.sh replaces itself (src/domain/upgrade.ts: under a lock, streamed to disk and checked against
 // SHA256SUMS, run where it was unpacked, then swapped in with one rename) — after a yes at a
 // terminal, or with --yes.
@@ -33,7 +33,9 @@ export interface UpgradeOptions {
 export function upgradeCommandDef(ctx: Context, run: Run<UpgradeOptions> = runUpgrade) {
   return (
     new Command('upgrade')
-      .description('Upgrade checkin the way it was installed (npm, Homebrew, .deb and Scoop: prints their command; the install.sh binary: replaces itself)')
+      .description(
+        'Upgrade checkin the way it was installed (npm, Homebrew, .deb, Scoop and winget: prints their command; the install.sh binary: replaces itself)',
+      )
       .option('--check', 'say what would be done, change nothing')
       .option('-y, --yes', 'upgrade without asking (scripts)')
       // The update notice's daily check (commands/upgrade/notice.ts): keeps the newest version, prints nothing.
@@ -54,6 +56,7 @@ const KIND_WORDS: Record<InstallKind, string> = {
   homebrew: 'installed by Homebrew',
   deb: 'installed from the .deb (dpkg)',
   scoop: 'installed by Scoop',
+  winget: 'installed by winget',
   'windows-binary': 'the Windows binary',
   binary: 'the single binary',
 };
