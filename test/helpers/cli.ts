@@ -6,6 +6,7 @@ import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir, tempDir, track } from './cleanup.js';
+import { patient } from './patience.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'checkin.js');
@@ -114,10 +115,11 @@ export function runCli(
 }
 
 /**
- * What a child wrote and how it ended, waited for at most `timeoutMs`: past it the child is killed
- * and the wait fails, naming `what` and what it had written.
+ * What a child wrote and how it ended, waited for at most `timeoutMs` (15 s on an idle machine,
+ * stretched by the load: test/helpers/patience.ts): past it the child is killed and the wait fails,
+ * naming `what` and what it had written.
  */
-export function outcome(child: ChildProcess, what: string, timeoutMs = 15_000): Promise<CliResult> {
+export function outcome(child: ChildProcess, what: string, timeoutMs = patient(15_000)): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
