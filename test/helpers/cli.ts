@@ -140,8 +140,8 @@ export function outcome(child: ChildProcess, what: string, timeoutMs = patient(1
   });
 }
 
-/** Resolves with the first line of `stream` that matches `re`. */
-export function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs = 10000): Promise<RegExpExecArray> {
+/** Resolves with the first line of `stream` that matches `re` (within 10 s on an idle machine, stretched by the load). */
+export function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs = patient(10_000)): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`no line matching ${re} within ${timeoutMs} ms; got: ${buf}`)), timeoutMs);
@@ -168,7 +168,7 @@ export function startCliSandbox(args: string[], env: NodeJS.ProcessEnv = cleanEn
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), patient(10_000));
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=(\S+)\n/m.exec(out);
