@@ -15,6 +15,11 @@ export default defineConfig({
     hookTimeout: 20_000 * PATIENCE,
     env: { CHECKIN_TEST_PATIENCE: String(PATIENCE) },
     pool: 'forks',
+    // The files of one worker share its process and what it imported (vitest's per-file isolation
+    // re-imported and re-transformed src/ and the helpers for every file: about a third of the CPU of
+    // a run, issue 49). What a file changes of the process it puts back (its timers, spies, TZ,
+    // umask); test/helpers/setup.ts says at once when a timer is not Node's own.
+    isolate: false,
     // Most test files wait on child processes (the CLI, a sandbox, npm, a pseudo-terminal), not the
     // CPU: three at a time halve the run on two cores (176 s → 97 s here) without starving any.
     maxWorkers: 3,

@@ -117,7 +117,7 @@ async function sharedHome() {
 describe('two senders in two pid namespaces sharing one home', () => {
   it.skipIf(!canUnshare)(
     `${ROUNDS} kept comments, each sent by two at once: one POST each, the other refused in one sentence`,
-    { timeout: 60_000 + ROUNDS * 30_000 },
+    { timeout: patient(60_000 + ROUNDS * 30_000) },
     async () => {
       const h = await sharedHome();
       try {

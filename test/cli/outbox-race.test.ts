@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { patient } from '../helpers/patience.js';
 import { checkInId } from '../../src/sandbox/ids.js';
 import { startSandbox, type RecordedRequest } from '../../src/sandbox/server.js';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
@@ -22,7 +23,7 @@ const AGENTS = 2;
 describe('eight senders of one kept entry at once, against a slow service', () => {
   it(
     `${ENTRIES} entries × (${TERMINALS} terminals + ${AGENTS} agents): one POST each, the others refused, nothing left`,
-    { timeout: 60_000 + ENTRIES * 6_000 },
+    { timeout: patient(60_000 + ENTRIES * 6_000) },
     async () => {
       const created: RecordedRequest[] = [];
       const sb = await startSandbox({ rateLimit: false, onRequest: (r) => r.method === 'POST' && r.status === 201 && created.push(r) });

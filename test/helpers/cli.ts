@@ -6,6 +6,7 @@ import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir, tempDir, track } from './cleanup.js';
+import { patient } from './patience.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'checkin.js');
@@ -114,10 +115,11 @@ export function runCli(
 }
 
 /**
- * What a child wrote and how it ended, waited for at most `timeoutMs`: past it the child is killed
- * and the wait fails, naming `what` and what it had written.
+ * What a child wrote and how it ended, waited for at most `timeoutMs` (15 s on an idle machine,
+ * stretched by the load: test/helpers/patience.ts): past it the child is killed and the wait fails,
+ * naming `what` and what it had written.
  */
-export function outcome(child: ChildProcess, what: string, timeoutMs = 15_000): Promise<CliResult> {
+export function outcome(child: ChildProcess, what: string, timeoutMs = patient(15_000)): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -138,8 +140,8 @@ export function outcome(child: ChildProcess, what: string, timeoutMs = 15_000): 
   });
 }
 
-/** Resolves with the first line of `stream` that matches `re`. */
-export function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs = 10000): Promise<RegExpExecArray> {
+/** Resolves with the first line of `stream` that matches `re` (within 10 s on an idle machine, stretched by the load). */
+export function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs = patient(10_000)): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`no line matching ${re} within ${timeoutMs} ms; got: ${buf}`)), timeoutMs);
@@ -166,7 +168,7 @@ export function startCliSandbox(args: string[], env: NodeJS.ProcessEnv = cleanEn
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`no export line: ${out} ${err}`)), patient(10_000));
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^export CHECKIN_API_URL=(\S+)\nexport CHECKIN_TOKEN=(\S+)\n/m.exec(out);

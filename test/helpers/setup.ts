@@ -1,4 +1,5 @@
-import { afterAll, afterEach } from 'vitest';
+import * as timers from 'node:timers';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { killTracked, removeTempDirs, unmountAll } from './cleanup.js';
 
 // Every test process runs in UTC, as the spawned CLI does (cleanEnv): in-process runs read the
@@ -16,4 +17,16 @@ afterAll(async () => {
   await killTracked();
   unmountAll();
   removeTempDirs();
+});
+
+// Where files share a process (a project without isolation, vitest.config.ts), one that left a fake
+// clock or a spy on a timer behind would make the next file's waits hang until its timeout: said at
+// once instead, by each of its tests.
+beforeEach(() => {
+  for (const name of ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate'] as const) {
+    if (globalThis[name] !== timers[name])
+      throw new Error(
+        `globalThis.${name} is not Node's own: a test before this one in this process (this file's or an earlier file's) left a fake clock or a spy on it`,
+      );
+  }
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { trackExit } from './cleanup.js';
+import { patient } from './patience.js';
 
 export type ShellKind = 'bash' | 'bash+bash-completion' | 'zsh' | 'zsh (fpath)' | 'fish';
 export const SHELLS: ShellKind[] = ['bash', 'bash+bash-completion', 'zsh', 'zsh (fpath)', 'fish'];
@@ -85,7 +86,7 @@ export async function startShell(kind: ShellKind, env: NodeJS.ProcessEnv, cwd: s
       .join('\n')
       .replace(/\n+$/, '');
   };
-  const waitFor = (pattern: RegExp, timeoutMs = 15_000) =>
+  const waitFor = (pattern: RegExp, timeoutMs = patient(15_000)) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${kind} never showed ${pattern} within ${timeoutMs} ms; the screen:\n${text()}`)), timeoutMs);
       const check = () => (pattern.test(text()) ? (clearTimeout(timer), resolve()) : waiters.push(check));

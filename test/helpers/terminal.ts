@@ -5,6 +5,7 @@ import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { trackExit } from './cleanup.js';
 import { BINARY, CLI_WORDS } from './cli.js';
+import { patient } from './patience.js';
 
 export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', ctrlC: '\u0003', escape: '\u001b', backspace: '\u007f' } as const;
 
@@ -71,8 +72,8 @@ export class Screen {
     return lines.join('\n').replace(/\n+$/, '');
   }
 
-  /** Resolves once the screen shows `pattern`; fails with the screen after `timeoutMs`. */
-  waitFor(pattern: string | RegExp, timeoutMs = 10_000): Promise<void> {
+  /** Resolves once the screen shows `pattern`; fails with the screen after `timeoutMs` (10 s idle, stretched by the load). */
+  waitFor(pattern: string | RegExp, timeoutMs = patient(10_000)): Promise<void> {
     const matches = () => (typeof pattern === 'string' ? this.text().includes(pattern) : pattern.test(this.text()));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
@@ -105,7 +106,7 @@ export class Screen {
   }
 
   /** The exit, or a failure with the screen after `timeoutMs` (the process is killed). */
-  async exit(timeoutMs = 10_000): Promise<Exit> {
+  async exit(timeoutMs = patient(10_000)): Promise<Exit> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

@@ -83,7 +83,7 @@ afterEach(async () => {
 const conformance = (args: string[]) =>
   run(process.execPath, [CONFORMANCE, ...args], {
     env: { PATH: process.env.PATH, HOME: env.HOME, TMPDIR: env.TMPDIR, NO_COLOR: '1' },
-    timeout: 30_000,
+    timeout: patient(30_000),
     maxBuffer: 10 * 1024 * 1024,
   });
 
