@@ -104,6 +104,13 @@ describe('checkin mcp: tool sets', () => {
     expect(r.stdout).toBe('claude mcp add checkin -- checkin mcp --read-only --tools goal --toolsets checkin,team\n');
     const codex = await runCli(['mcp', '--print-config', 'codex'], { env: { ...env, CHECKIN_MCP_TOOLSETS: 'goals' } });
     expect(codex.stdout).toContain('args = ["mcp", "--toolsets", "goals"]');
+    // The profile named by --profile or CHECKIN_PROFILE is the agent's too (a folder's .checkin.json is read where it starts).
+    expect((await runCli(['--profile', 'work', 'mcp', '--print-config', 'claude'], { env })).stdout).toBe(
+      'claude mcp add checkin -- checkin mcp --profile work\n',
+    );
+    expect((await runCli(['mcp', '--print-config', 'codex'], { env: { ...env, CHECKIN_PROFILE: 'ci' } })).stdout).toContain(
+      'args = ["mcp", "--profile", "ci"]',
+    );
   });
 
   it('the context an agent pays, in bytes of tools/list: the default ≤ 25,000, `checkin` ≤ 10,000, everything ≤ 35,000, read-only less', async () => {

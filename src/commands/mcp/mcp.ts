@@ -49,7 +49,14 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
   const choice = { tools: names(opts.tools ?? ctx.env.CHECKIN_MCP_TOOLS), toolsets: names(opts.toolsets ?? ctx.env.CHECKIN_MCP_TOOLSETS) };
   const chosen = choice.tools || choice.toolsets ? chooseOrRefuse(agentFace(), choice) : undefined;
   if (opts.printConfig) {
-    const extra = [...(choice.tools ? ['--tools', choice.tools.join(',')] : []), ...(choice.toolsets ? ['--toolsets', choice.toolsets.join(',')] : [])];
+    // A profile named here (--profile, CHECKIN_PROFILE) is the agent's too; a folder's .checkin.json
+    // is read again where the agent's host starts the server.
+    const profile = ctx.profile();
+    const extra = [
+      ...(profile.origin === 'flag' || profile.origin === 'env' ? ['--profile', profile.name] : []),
+      ...(choice.tools ? ['--tools', choice.tools.join(',')] : []),
+      ...(choice.toolsets ? ['--toolsets', choice.toolsets.join(',')] : []),
+    ];
     if (opts.allowSend) ctx.io.err('note: --allow-send is added to the command below\n');
     if (opts.readOnly) ctx.io.err('note: --read-only is added to the command below\n');
     if (extra.length > 0) ctx.io.err(`note: ${extra.join(' ')} is added to the command below\n`);
