@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkinPaths } from '../../src/config/paths.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { describeRequest, otherSandbox, TODAY, useWorld, type RunOptions } from '../helpers/harness.js';
+import { call } from '../helpers/http.js';
 import { scripted } from '../helpers/prompter.js';
 
 const w = useWorld();
@@ -270,6 +271,36 @@ describe('config under a profile', () => {
       process.chdir(here);
     }
     expect(config().profiles.grace.team).toBe('Web');
+  });
+});
+
+describe("the inbox's markers", () => {
+  it("are each profile's own: what one profile has seen stays new under the other", async () => {
+    await loginBoth();
+    const grace = ['--profile', 'grace'];
+    // Each profile's first look marks what it listed as seen: the next look at each has nothing new.
+    for (const p of [[], grace]) expect((await cli([...p, 'inbox'])).code).toBe(0);
+    for (const p of [[], grace]) expect((await cli([...p, 'inbox'])).stdout).toBe('');
+    // Then a new comment at each service, on its person's newest check-in.
+    const newest = (sb: typeof w.sb, username: string) => {
+      const person = sb.service.data.people.find((p) => p.username === username)!.id;
+      return sb.service.data.check_ins.filter((c) => c.person_id === person && c.completed_at).sort((x, y) => (x.date < y.date ? 1 : -1))[0]!;
+    };
+    w.clock.sleep(60_000);
+    b.clock.sleep(60_000);
+    await call(w.sb.url, 'POST', `/check-ins/${newest(w.sb, 'ada').id}/comments`, { token: GRACE, body: { body: 'On A, for Ada.' } });
+    await call(b.sb.url, 'POST', `/check-ins/${newest(b.sb, 'grace').id}/comments`, { token: w.sb.token, body: { body: 'On B, for Grace.' } });
+    const onA = await cli(['inbox']);
+    expect(onA.stdout).toContain('On A, for Ada.');
+    expect(onA.stdout).not.toContain('On B');
+    const onB = await cli([...grace, 'inbox']);
+    expect(onB.stdout).toContain('On B, for Grace.');
+    expect(onB.stdout).not.toContain('On A');
+    // One marker a profile's account (its service and person), side by side in state.json.
+    const state = JSON.parse(readFileSync(join(checkinPaths(w.env).state, 'state.json'), 'utf8')) as { inbox: Record<string, unknown> };
+    expect(Object.keys(state.inbox).sort()).toEqual(
+      [`${w.sb.url} ${w.id('ada')}`, `${b.sb.url} ${b.sb.service.data.people.find((p) => p.username === 'grace')!.id}`].sort(),
+    );
   });
 });
 
