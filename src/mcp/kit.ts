@@ -144,7 +144,7 @@ export function outputJson(result: Result): Record<string, unknown> {
 }
 
 /** A result field's words longer than this are left out of the listed schema: the tool's description and its text say them (the shapes keep them for --json's readers). */
-const LONG_WORDS = 40;
+export const LONG_WORDS = 40;
 
 /** A part repeated in one schema is written once under $defs from this length of its JSON on (shorter ones cost less than a reference). */
 const SHARED_FROM = 40;

@@ -86,6 +86,8 @@ describe.skipIf(process.platform === 'win32')('a FIFO at one of checkin’s own 
           api_url: normalizeApiUrl(sb.url),
           person_id: sb.service.data.people.find((p) => p.username === 'ada')!.id,
           token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16),
+          // And the profile it was kept under: sent only under it.
+          profile: 'default',
         },
         target: { kind: 'check-in', key: day },
         content: { kind: 'answers', answers: { previous: 'words' } },

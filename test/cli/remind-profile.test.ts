@@ -19,11 +19,15 @@ useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const run = promisify(execFile);
 const NOTIFIED = "--app-name=checkin\nCheck-in pending\nToday's check-in is still pending: run checkin today\n---\n";
 
-/** A person whose only login is the profile "client-a" (the profile "default" has no token), the stand-ins first on PATH. */
+/** A person whose only login is the profile "client-a" and whose default is "default" (it has no token), the stand-ins first on PATH. */
 async function clientA(stand: ReturnType<typeof standIns>): Promise<NodeJS.ProcessEnv> {
   const u: NodeJS.ProcessEnv = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined, PATH: `${stand.dir}:${env.PATH}` };
   const login = await runCli(['login', '--profile', 'client-a', '--with-token', '--api-url', sb.url], { env: u, input: sb.token });
   expect(login.code, login.stderr).toBe(0);
+  // A first login makes its profile the default: "default" is made the default again, as
+  // `checkin auth switch default` does, so a run that names no profile has no token.
+  const back = await runCli(['auth', 'switch', 'default'], { env: u });
+  expect(back.code, back.stderr).toBe(0);
   return u;
 }
 

@@ -180,7 +180,7 @@ describe("checkin mcp: sending needs the person's yes", () => {
     const kept = entryOf(id);
     expect(kept).toEqual({
       id,
-      account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16) },
+      account: { api_url: sb.url, person_id: meId, token: createHash('sha256').update(sb.token).digest('hex').slice(0, 16), profile: 'default' },
       target: { kind: 'check-in', key: day },
       content: { kind: 'answers', answers },
       made: 'agent',
