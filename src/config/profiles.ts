@@ -6,7 +6,7 @@
 // work in it, and never a secret.
 // Only what a run needs is read: the walk is a few lstat calls, done when a profile is first asked for.
 
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { readJson } from './files.js';
@@ -126,13 +126,26 @@ function parseDirectoryFile(file: string, read: ReturnType<typeof readJson>, war
     else {
       // The template is the folder's own: a path inside the folder of the file, never one that
       // leads out of it (a cloned repository cannot point at the person's other files).
+      // Its real path too: a symbolic link inside the folder that leads out of it is refused as well.
       const path = resolve(dir, v);
-      const rel = relative(dir, path);
-      if (isAbsolute(v) || rel === '' || rel.startsWith(`..${sep}`) || rel === '..') warn(`${file}: "template" must be a file inside ${dir}; left out`);
+      const real = (p: string) => {
+        try {
+          return realpathSync(p);
+        } catch {
+          return p; // not there (yet): read as missing, said when used
+        }
+      };
+      if (isAbsolute(v) || !inside(dir, path) || !inside(real(dir), real(path))) warn(`${file}: "template" must be a file inside ${dir}; left out`);
       else out.template = path;
     }
   }
   return out;
+}
+
+/** Whether `path` is below `dir` (not `dir` itself, nor anything beside or above it). */
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /** The profile in use, from the flag, the environment, the folder's file and config.json's default, in that order. */

@@ -378,6 +378,21 @@ export function dropOwn(ctx: Context, target: DraftTarget): void {
   if (mine) drop(ctx, mine);
 }
 
+/** The runs that have said which profile a folder's .checkin.json chose. */
+const saidProfile = new WeakSet<Context>();
+
+/**
+ * Once a run, before its first write, when the profile was chosen by a folder's .checkin.json: which
+ * profile, and which file chose it. A piped or flagged write has no question to name it in, and the
+ * file may have come with a cloned repository: the person sees which of their accounts it goes to.
+ */
+function sayFolderProfile(ctx: Context): void {
+  const profile = ctx.profile();
+  if (profile.origin !== 'directory' || saidProfile.has(ctx)) return;
+  saidProfile.add(ctx);
+  ctx.io.err(sanitize(`note: as the profile ${profile.name}, which ${profile.file} names\n`));
+}
+
 /** Drops an entry on the person's word (claimed first: one being sent is not dropped under it). */
 export function drop(ctx: Context, entry: Entry): void {
   // Its editor still open: a save after the drop would land in a file no command lists.
@@ -386,6 +401,7 @@ export function drop(ctx: Context, entry: Entry): void {
 }
 
 export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T> {
+  sayFolderProfile(ctx);
   const outbox = ctx.drafts();
   let entry = write.entry ?? (write.content ? keep(ctx, write.target, write.content, write.made, write.base) : undefined);
   // This run's entry learns whose it is (the token is read by now), so another person's resume never takes it.

@@ -6,6 +6,7 @@
 import { DEFAULT_API_URL } from '../api/types.js';
 import { DEFAULT_PROFILE } from '../config/profiles.js';
 import type { ConfigStore } from '../config/store.js';
+import { UsageError } from '../errors.js';
 import { profileMe } from './account.js';
 import type { AuthProfile } from '../core/shapes.js';
 
@@ -36,4 +37,19 @@ export function profilesMatter(cfg: ConfigStore): boolean {
 /** The profile a run uses when nothing names one: config.json's "profile" (what `checkin auth switch` sets), else "default". */
 export function defaultProfile(cfg: ConfigStore): string {
   return cfg.readFile().profile ?? DEFAULT_PROFILE;
+}
+
+/**
+ * The profile `login` or `logout` is to change: one the person named (--profile, CHECKIN_PROFILE)
+ * or their default — never one a folder's .checkin.json names (a cloned repository must not make a
+ * login overwrite another of the person's accounts). Throws a UsageError naming the file.
+ */
+export function profileToChange(cfg: ConfigStore, command: 'login' | 'logout'): string {
+  const { name, origin, file } = cfg.profile;
+  if (origin === 'directory')
+    throw new UsageError(
+      `${file} names the profile ${name}; \`checkin ${command}\` changes a profile only when you name it`,
+      `checkin ${command} --profile ${name}`,
+    );
+  return name;
 }

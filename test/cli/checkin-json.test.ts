@@ -2,7 +2,7 @@
 // sandboxes standing for two accounts (the profile "default" at A, "client-a" at B), so which one a
 // run used is read from which sandbox was asked. What the file may not do (hold a token, be written
 // by another user, lead out of its folder) is refused or left out, and said.
-import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -142,5 +142,30 @@ describe('.checkin.json', () => {
     expect(by).toBe('B');
     expect(r.stderr).toContain(`warning: ${file}: "template" must be a file inside ${top}; left out\n`);
     expect(r.stderr).toContain(`warning: ${file}: "colour" is not a key it takes`);
+  });
+
+  it('a template that is a symbolic link leading out of its folder is left out too', async () => {
+    const outside = join(tempDir('checkin-outside-'), 'private.md');
+    writeFileSync(outside, '## Intentions\n- not for the repository\n');
+    symlinkSync(outside, join(top, 'standup.md'));
+    const file = folderFile({ profile: 'client-a', template: 'standup.md' });
+    const { r } = await asked();
+    expect(r.stderr).toContain(`warning: ${file}: "template" must be a file inside ${top}; left out\n`);
+  });
+
+  it('a write under the profile a folder chose says so once; login and logout there change a profile only when it is named', async () => {
+    const file = folderFile({ profile: 'client-a' });
+    b.requests.length = 0;
+    const sent = await runCli(['log', 'reviewed the staging keys'], { env, cwd: deep });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toBe(`note: as the profile client-a, which ${file} names\n`);
+    expect(b.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+    const before = readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), 'utf8');
+    for (const command of ['login', 'logout']) {
+      const r = await runCli([command, ...(command === 'login' ? ['--with-token', '--api-url', a.url] : [])], { env, cwd: deep, input: a.token });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error: ${file} names the profile client-a; \`checkin ${command}\` changes a profile only when you name it\n`);
+    }
+    expect(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), 'utf8')).toBe(before);
   });
 });

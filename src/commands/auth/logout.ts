@@ -4,7 +4,7 @@ import { Command } from '@commander-js/extra-typings';
 import { cacheKey } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../flags.js';
-import { profilesMatter } from '../../domain/profiles.js';
+import { profilesMatter, profileToChange } from '../../domain/profiles.js';
 
 export type LogoutOptions = Record<string, never>;
 
@@ -14,8 +14,8 @@ export function logoutCommand(ctx: Context, run: Run<LogoutOptions> = runLogout)
 
 export async function runLogout(ctx: Context): Promise<void> {
   const cfg = ctx.config();
+  const name = profileToChange(cfg, 'logout');
   const stored = cfg.read();
-  const name = cfg.profile.name;
   const named = profilesMatter(cfg);
   if (!stored.token && !stored.token_store) {
     ctx.io.err(named ? `Not logged in under the profile ${name}: no stored token.\n` : 'Not logged in: no stored token.\n');
