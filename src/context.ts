@@ -7,8 +7,7 @@ import { Outbox, type DraftTarget } from './config/outbox-files.js';
 import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
-import { ConfigStore, normalizeApiUrl, type Resolved } from './config/store.js';
-import { sanitizeLine } from './ui/sanitize.js';
+import { ConfigStore, type Resolved } from './config/store.js';
 import { DEFAULT_PROFILE, profileOrigin, type ProfileChoice } from './config/profiles.js';
 import { AuthError, terminal, UsageError } from './errors.js';
 import type { IdKind } from './core/short-ids.js';
@@ -234,16 +233,7 @@ export function createContext(parts: ContextParts): Context {
           'Copy the token again, exactly as the service shows it.',
         );
       }
-      // A profile's stored token goes only to its own service: CHECKIN_API_URL naming another one
-      // (the sandbox's export line, left in a shell) does not carry it there.
       const url = cfg.apiUrl();
-      const own = cfg.read().api_url;
-      if (url.name === 'CHECKIN_API_URL' && token.where !== 'env' && own && normalizeApiUrl(own) !== normalizeApiUrl(url.value)) {
-        throw new AuthError(
-          `CHECKIN_API_URL names ${sanitizeLine(url.value)}, but the token of the profile ${cfg.profile.name} is for ${sanitizeLine(own)}: it is sent nowhere else`,
-          terminal('Unset CHECKIN_API_URL to use the profile, or set CHECKIN_TOKEN beside it (as `checkin sandbox` prints).'),
-        );
-      }
       const timeoutMs = timeoutFrom(env);
       client = new ApiClient({
         baseUrl: url.value,

@@ -6,7 +6,6 @@
 import { DEFAULT_API_URL } from '../api/types.js';
 import { DEFAULT_PROFILE } from '../config/profiles.js';
 import type { ConfigStore } from '../config/store.js';
-import { UsageError } from '../errors.js';
 import { profileMe } from './account.js';
 import type { AuthProfile } from '../core/shapes.js';
 
@@ -40,16 +39,11 @@ export function defaultProfile(cfg: ConfigStore): string {
 }
 
 /**
- * The profile `login` or `logout` is to change: one the person named (--profile, CHECKIN_PROFILE)
- * or their default — never one a folder's .checkin.json names (a cloned repository must not make a
- * login overwrite another of the person's accounts). Throws a UsageError naming the file.
+ * The profile a folder's .checkin.json chose for this run, if that is how it was chosen: `login` and
+ * `logout` change a profile only when the person named it (a cloned repository must not make a login
+ * overwrite another of the person's accounts).
  */
-export function profileToChange(cfg: ConfigStore, command: 'login' | 'logout'): string {
+export function chosenByFolder(cfg: ConfigStore): { name: string; file: string } | undefined {
   const { name, origin, file } = cfg.profile;
-  if (origin === 'directory')
-    throw new UsageError(
-      `${file} names the profile ${name}; \`checkin ${command}\` changes a profile only when you name it`,
-      `checkin ${command} --profile ${name}`,
-    );
-  return name;
+  return origin === 'directory' && file ? { name, file } : undefined;
 }

@@ -4,7 +4,7 @@ import { ApiClient, checkTransport } from '../../api/client.js';
 import { getMe } from '../../api/endpoints.js';
 import { DEFAULT_API_URL } from '../../api/types.js';
 import { DEFAULT_PROFILE } from '../../config/profiles.js';
-import { profileToChange } from '../../domain/profiles.js';
+import { refuseFolderProfile } from './folder.js';
 import { ApiError } from '../../api/errors.js';
 import { privateFileWords } from '../../config/files.js';
 import type { Context } from '../../context.js';
@@ -38,7 +38,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> 
   const cfg = ctx.config();
   const apiUrl = cfg.apiUrl(opts.apiUrl).value.replace(/\/+$/, '');
   checkTransport(apiUrl);
-  profileToChange(cfg, 'login');
+  refuseFolderProfile(cfg, 'login');
   let token: string;
   if (opts.withToken) {
     token = (await io.readStdin()).trim();

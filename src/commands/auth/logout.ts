@@ -4,7 +4,8 @@ import { Command } from '@commander-js/extra-typings';
 import { cacheKey } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../flags.js';
-import { profilesMatter, profileToChange } from '../../domain/profiles.js';
+import { profilesMatter } from '../../domain/profiles.js';
+import { refuseFolderProfile } from './folder.js';
 
 export type LogoutOptions = Record<string, never>;
 
@@ -14,7 +15,8 @@ export function logoutCommand(ctx: Context, run: Run<LogoutOptions> = runLogout)
 
 export async function runLogout(ctx: Context): Promise<void> {
   const cfg = ctx.config();
-  const name = profileToChange(cfg, 'logout');
+  refuseFolderProfile(cfg, 'logout');
+  const name = cfg.profile.name;
   const stored = cfg.read();
   const named = profilesMatter(cfg);
   if (!stored.token && !stored.token_store) {
