@@ -25,6 +25,7 @@ import { cronCommand } from './commands/cron/cron.js';
 import { echoCommand } from './commands/echo/echo.js';
 import { goalCommand } from './commands/goal/goal.js';
 import { goalsCommand } from './commands/goal/goals.js';
+import { hookCommand } from './commands/hook/hook.js';
 import { inboxCommand } from './commands/inbox/inbox.js';
 import { mcpCommand } from './commands/mcp/mcp.js';
 import { peopleCommand } from './commands/people/people.js';
@@ -100,6 +101,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
       api: apiCommand,
       mcp: mcpCommand,
       skill: skillCommand,
+      hook: hookCommand,
       sandbox: sandboxCommand,
       upgrade: upgradeCommandDef,
       version: versionCommand,

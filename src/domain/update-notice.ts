@@ -15,7 +15,7 @@ import { commandWord } from '../core/command-word.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Commands that are read by programs or are about versions already: never a notice after them. */
-const QUIET_COMMANDS = new Set(['mcp', 'complete', 'completion', 'upgrade', 'version', 'sandbox', 'api', '__complete']);
+const QUIET_COMMANDS = new Set(['mcp', 'complete', 'completion', 'upgrade', 'version', 'sandbox', 'api', '__complete', 'hook']);
 
 export interface NoticeState {
   /** When the release was last asked (ISO). */

@@ -45,6 +45,7 @@ import {
   type Keeping,
 } from './outbox.js';
 import { teammateCheckInTarget } from './target.js';
+import { noteReported } from './hook-reminder.js';
 
 export type { Keeping } from './outbox.js';
 
@@ -128,7 +129,11 @@ export function logActivityKept(ctx: Context, input: ActivityInput, keeping: Kee
     target: { kind: 'activity' },
     ...typedNow(keeping, { kind: 'activity' as const, input }),
     ...keeping,
-    send: async () => postActivity(await ctx.api(), input),
+    send: async () => {
+      const recorded = await postActivity(await ctx.api(), input);
+      noteReported(ctx); // what the agent's hooks remind of (domain/hook-reminder.ts)
+      return recorded;
+    },
   });
 }
 

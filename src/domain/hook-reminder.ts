@@ -1,0 +1,206 @@
+// What an agent's hooks (`checkin hook session-start|stop|post-commit`) remind of, computed only from
+// what checkin keeps on this machine: never a request. Today's state from the last look (the copy
+// `checkin status`, the reminder or a send left in cache.json), the drafts kept in the outbox (read,
+// never written), and my commits in the folder the agent works in since this machine last saw the
+// service take a check-in or an activity of mine (hooks.json in the state folder: written, without
+// an fsync, when one was accepted — a mark lost on a power loss only means a commit counted again).
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CHECK_IN } from '../api/types.js';
+import { readJson, writeDurably } from '../config/files.js';
+import { cacheKey } from '../config/store.js';
+import type { Context } from '../context.js';
+import { memberState } from '../core/member-states.js';
+import { todayWithoutRequest } from './days.js';
+import { waitingDrafts } from './drafts-waiting.js';
+import { runGit } from '../system/git.js';
+
+/** What there is to do, as the hooks know it without asking the service. */
+export interface HookReminder {
+  /** Today's date key (the cached profile zone, else TZ or this machine's). */
+  date: string;
+  /** Today's check-in is pending as last seen (and no send of it was seen since). */
+  pending: boolean;
+  /** Drafts of this account kept in the outbox, not being sent. */
+  drafts: number;
+  /** My commits in the folder since `since`. */
+  commits: number;
+  /** Since when commits count: my last report seen here, else the start of today. */
+  since: string;
+}
+
+/** How long each git command of a hook may take: a hook runs in an agent's every session. */
+const HOOK_GIT_MS = 1500;
+/** The most commits counted (and said: "200+"). */
+export const MAX_COMMITS = 200;
+/** Sessions whose last reminder is remembered (the Stop hook says each one once a session). */
+const MAX_SESSIONS = 50;
+
+interface Marks {
+  /** Per account (config/store.ts cacheKey): when this machine last saw a report of mine accepted, and the date of a check-in sent. */
+  accounts?: Record<string, { reported_at?: string; sent?: string }>;
+  /** Per agent session: the reminder its Stop hook last said, and when. */
+  sessions?: Record<string, { said: string; at: string }>;
+}
+
+const marksFile = (ctx: Pick<Context, 'config'>) => join(ctx.config().paths.state, 'hooks.json');
+
+function readMarks(ctx: Pick<Context, 'config'>): Marks {
+  return readJson(marksFile(ctx)).value as Marks;
+}
+
+/** Best effort, no fsync: a mark is a convenience, never a promise. */
+function writeMarks(ctx: Pick<Context, 'config'>, marks: Marks): void {
+  try {
+    writeDurably(marksFile(ctx), JSON.stringify(marks) + '\n', { sync: false });
+  } catch {
+    // a state folder that cannot be written: the hooks only say more
+  }
+}
+
+/** The account this run is (cache.json's key), or undefined when there is no token (the keychain is asked only when the config says it holds it). */
+function accountKey(ctx: Context): string | undefined {
+  const cfg = ctx.config();
+  const token = cfg.token();
+  return token?.value ? cacheKey(cfg.apiUrl().value, token.value) : undefined;
+}
+
+/**
+ * Called where the service accepted a check-in's answers (`date`) or an activity (no date): the
+ * hooks then count commits from now on, and a check-in sent today is no longer said to be pending.
+ * Never throws, never delays the caller by more than one small write.
+ */
+export function noteReported(ctx: Context, sent?: { date?: unknown }): void {
+  try {
+    const key = accountKey(ctx);
+    if (!key) return;
+    const marks = readMarks(ctx);
+    const accounts = typeof marks.accounts === 'object' && marks.accounts !== null ? marks.accounts : {};
+    const mine = { ...accounts[key], reported_at: ctx.now().toISOString() };
+    if (typeof sent?.date === 'string') mine.sent = sent.date;
+    writeMarks(ctx, { ...marks, accounts: { ...accounts, [key]: mine } });
+  } catch {
+    // a mark is best effort
+  }
+}
+
+/** My commits in `dir` since `since`: author = that repository's user.email. 0 when git, the repository or the email is missing. */
+async function commitsSince(ctx: Context, dir: string, since: string): Promise<number> {
+  // Outside a repository git is not started at all (a hook runs in every session, often elsewhere).
+  if (!insideRepository(dir)) return 0;
+  const git = (args: string[]) => runGit(dir, args, { env: ctx.env, timeoutMs: HOOK_GIT_MS, maxBytes: 64 * 1024 });
+  const [email, log] = await Promise.all([
+    git(['config', 'user.email']),
+    git(['log', `--since=${since}`, '--no-merges', `-n${MAX_COMMITS}`, '--format=%ae%x09%cI']),
+  ]);
+  if (!email.ok || !log.ok) return 0;
+  const mine = email.out.trim().toLowerCase();
+  if (mine === '') return 0;
+  const after = Date.parse(since);
+  return log.out.split('\n').filter((line) => {
+    const [author, at] = line.split('\t');
+    // git's --since reads the committer date; the author's own time decides here too.
+    return author?.toLowerCase() === mine && at !== undefined && Date.parse(at) > after;
+  }).length;
+}
+
+/** Whether `dir` or a folder above it holds `.git` (a folder, or a worktree's file): a look at the disk, no process. */
+function insideRepository(dir: string): boolean {
+  for (let at = resolve(dir), up = dirname(at); ; at = up, up = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return true;
+    if (up === at) return false;
+  }
+}
+
+/** The later of two instants (ISO), either possibly missing or no time at all. */
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  const [x, y] = [a === undefined ? NaN : Date.parse(a), b === undefined ? NaN : Date.parse(b)];
+  if (Number.isNaN(x)) return Number.isNaN(y) ? undefined : new Date(y).toISOString();
+  if (Number.isNaN(y)) return new Date(x).toISOString();
+  return new Date(Math.max(x, y)).toISOString();
+}
+
+/**
+ * What there is to do, from what this machine keeps: no request, nothing written. Each part that
+ * cannot be read (no token, a damaged cache, no outbox, no git) counts as nothing to say.
+ */
+export async function hookReminder(ctx: Context, cwd: string): Promise<HookReminder> {
+  const date = todayWithoutRequest(ctx);
+  const startOfDay = new Date(`${date}T00:00:00`).toISOString();
+  let pending = false;
+  let since: string | undefined;
+  let key: string | undefined;
+  try {
+    key = accountKey(ctx);
+  } catch {
+    key = undefined;
+  }
+  if (key) {
+    try {
+      const cfg = ctx.config();
+      const mark = readMarks(ctx).accounts?.[key];
+      const copy = cfg.cacheEntries()[key]?.today;
+      const seen = copy?.key === date && CHECK_IN(copy.check_in, 'the copy') === undefined ? copy.check_in : undefined;
+      pending = seen !== undefined && memberState(seen) === 'pending' && mark?.sent !== date;
+      const completed = seen?.completed_at ?? undefined;
+      since = later(typeof mark?.reported_at === 'string' ? mark.reported_at : undefined, typeof completed === 'string' ? completed : undefined);
+    } catch {
+      // a cache or a mark that cannot be read: nothing said of it
+    }
+  }
+  since = later(since, startOfDay) ?? startOfDay;
+  const [drafts, commits] = await Promise.all([keptDrafts(ctx), commitsSince(ctx, cwd, since).catch(() => 0)]);
+  return { date, pending, drafts, commits, since };
+}
+
+/** Drafts of this account in the outbox, not being sent; the outbox is opened only when its database is there (a hook never makes one). */
+function keptDrafts(ctx: Context): number {
+  try {
+    if (!existsSync(join(ctx.config().draftsDir, 'outbox.db'))) return 0;
+    return waitingDrafts(ctx).filter((d) => d.here && d.sending === 'waiting').length;
+  } catch {
+    return 0;
+  }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The one line a hook prints, or undefined when there is nothing to do. */
+export function reminderLine(r: HookReminder): string | undefined {
+  const parts: string[] = [];
+  const todo: string[] = [];
+  if (r.pending) {
+    parts.push("today's check-in is still pending");
+    todo.push('`checkin today` fills it in');
+  }
+  if (r.commits > 0) {
+    parts.push(`${r.commits >= MAX_COMMITS ? `${MAX_COMMITS}+ commits` : plural(r.commits, 'commit')} since your last log`);
+    if (!r.pending) todo.push('`checkin log` records work');
+  }
+  if (r.drafts > 0) {
+    parts.push(`${plural(r.drafts, 'draft')} kept, not sent`);
+    todo.push('`checkin drafts` lists them');
+  }
+  if (parts.length === 0) return undefined;
+  return `checkin: ${parts.join('; ')} (${todo.join('; ')})`;
+}
+
+/**
+ * Whether the Stop hook of `session` has said `line` already (then it says nothing more); records
+ * it when not. Without a session id nothing is remembered, and the caller does not block.
+ */
+export function saidInSession(ctx: Context, session: string, line: string): boolean {
+  try {
+    const marks = readMarks(ctx);
+    const sessions = typeof marks.sessions === 'object' && marks.sessions !== null ? marks.sessions : {};
+    if (sessions[session]?.said === line) return true;
+    const kept = Object.entries(sessions)
+      .filter(([id]) => id !== session)
+      .sort((a, b) => (String(a[1]?.at) < String(b[1]?.at) ? 1 : -1))
+      .slice(0, MAX_SESSIONS - 1);
+    writeMarks(ctx, { ...marks, sessions: Object.fromEntries([...kept, [session, { said: line, at: ctx.now().toISOString() }]]) });
+    return false;
+  } catch {
+    return false;
+  }
+}
