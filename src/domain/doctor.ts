@@ -25,6 +25,7 @@ import type { AdviceWords, Context } from '../context.js';
 import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
 import { waitingDrafts } from './drafts-waiting.js';
+import { hooksCheck } from './doctor-hooks.js';
 import {
   modeOf,
   probeKeychain,
@@ -54,6 +55,7 @@ export const CHECK_IDS = [
   'reminder',
   'mcp',
   'skill',
+  'hooks',
   'node',
   'outbox',
 ] as const;
@@ -105,6 +107,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
     await reminder(ctx, input.host, tilde, w),
     mcp(ctx, input.cwd, tilde, w),
     skill(ctx, input.cwd, tilde, w),
+    hooksCheck(ctx, input.cwd, tilde, w),
     node(tilde),
     outbox(ctx, w),
   ];

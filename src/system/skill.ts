@@ -3,7 +3,7 @@
 // from which checkin, and writing this checkin's copy. A copy is marked in its front matter
 // (`metadata:` of the Agent Skills format) with the version that wrote it and a digest of the skill
 // as shipped, so a copy nobody changed can be updated and one with changes of its own is left alone.
-import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fsReason, readRegularFile, writeDurably } from '../config/files.js';
@@ -149,7 +149,7 @@ export function installSkill(
  * be a symbolic link, and the folder must stay inside the project: the skill is never written
  * somewhere a link in a repository points to (`.claude` → `~/.ssh`).
  */
-function skillFolders(base: string, folder: string, scope: SkillScope): void {
+export function skillFolders(base: string, folder: string, scope: SkillScope): void {
   const mode = scope === 'user' ? 0o700 : 0o755;
   const parts = relative(base, folder)
     .split(sep)
@@ -189,4 +189,30 @@ export function staleSkills(env: NodeJS.ProcessEnv, cwd: string): Array<SkillPla
       out.push({ ...place, version: state.version });
   }
   return out;
+}
+
+/**
+ * Removes checkin's copy of the skill for `agent` in `scope` (and its folder, when nothing else is
+ * in it): a copy with changes of its own, or one checkin did not write, only with `force`.
+ */
+export function uninstallSkill(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  opts: { agent: SkillAgent; scope: SkillScope; force?: boolean },
+): { file: string; before: SkillState; removed: boolean; refused: boolean } {
+  const file = skillFile(env, opts.agent, opts.scope, cwd);
+  const before = skillState(file);
+  if (before.kind === 'missing') return { file, before, removed: false, refused: false };
+  if ((before.kind === 'changed' || before.kind === 'unreadable') && !opts.force) return { file, before, removed: false, refused: true };
+  try {
+    rmSync(file, { force: true });
+  } catch (err) {
+    throw new CliError(`cannot remove ${file}: ${fsReason(err)}`);
+  }
+  try {
+    rmdirSync(dirname(file)); // only when empty
+  } catch {
+    // something else is in it: left
+  }
+  return { file, before, removed: true, refused: false };
 }

@@ -1,15 +1,34 @@
-// `checkin skill install|status`: the Agent Skill checkin ships (skills/checkin/SKILL.md), written
-// into an agent's skills folder, for the person (user: every project) or for the project checkin runs
-// in — as gh installs skills, with the agents named as `checkin mcp --print-config` names them. A
-// copy with changes of its own is never replaced without --force.
+// `checkin skill install|uninstall|status`: the Agent Skill checkin ships (skills/checkin/SKILL.md),
+// written into an agent's skills folder, for the person (user: every project) or for the project
+// checkin runs in — as gh installs skills, with the agents named as `checkin mcp --print-config` names
+// them. A copy with changes of its own is never replaced without --force. With --hooks, checkin's
+// reminders (`checkin hook`) go into the agent's hook settings too (system/agent-hooks.ts).
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { agentName, installSkill, skillPlaces, SKILL_AGENTS, SKILL_SCOPES, type SkillAgent, type SkillScope, type SkillState } from '../../system/skill.js';
+import {
+  agentName,
+  installSkill,
+  skillPlaces,
+  SKILL_AGENTS,
+  SKILL_SCOPES,
+  uninstallSkill,
+  type SkillAgent,
+  type SkillScope,
+  type SkillState,
+} from '../../system/skill.js';
+import { HOOK_AGENTS, hooksFile, hooksState, installHooks, uninstallHooks, type HookAgent } from '../../system/agent-hooks.js';
 import { UsageError } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
 
 export interface SkillInstallOptions {
+  agent: SkillAgent;
+  scope: SkillScope;
+  force?: boolean;
+  hooks?: boolean;
+}
+export interface SkillUninstallOptions {
   agent: SkillAgent;
   scope: SkillScope;
   force?: boolean;
@@ -34,7 +53,24 @@ export function skillInstallCommand(ctx: Context, run: Run<SkillInstallOptions> 
       ),
     )
     .option('--force', 'replace a copy that has changes of its own')
-    .addHelpText('after', '\nExamples:\n  checkin skill install\n  checkin skill install --agent codex --scope project')
+    .option(
+      '--hooks',
+      "also add checkin's reminders to the agent's hooks (Claude Code: settings.json; Codex: hooks.json): `checkin hook session-start` and `checkin hook stop`, merged with the hooks there",
+    )
+    .addHelpText(
+      'after',
+      "\nThe hooks remind, never send: no request, exit 0 always, one line only when today's check-in is pending, commits are unlogged or drafts wait (`checkin hook --help`). `checkin skill uninstall` takes out only checkin's.\n\nExamples:\n  checkin skill install\n  checkin skill install --hooks\n  checkin skill install --agent codex --scope project",
+    )
+    .action((opts) => run(ctx, opts));
+}
+
+export function skillUninstallCommand(ctx: Context, run: Run<SkillUninstallOptions> = runSkillUninstall) {
+  return new Command('uninstall')
+    .description("Remove checkin's skill from an agent's skills folder, and checkin's hooks from its hook settings (only checkin's: every other hook stays)")
+    .addOption(agentOption('the agent: claude, codex or vscode').default('claude' as const))
+    .addOption(scopeOption('user (under your home folder) or project (this folder)').default('user' as const))
+    .option('--force', 'remove a copy of the skill that has changes of its own')
+    .addHelpText('after', '\nExamples:\n  checkin skill uninstall\n  checkin skill uninstall --agent codex --scope project')
     .action((opts) => run(ctx, opts));
 }
 
@@ -48,14 +84,33 @@ export function skillStatusCommand(ctx: Context, run: Run<SkillStatusOptions> = 
 
 export function skillCommand(ctx: Context) {
   return new Command('skill')
-    .description("checkin's Agent Skill for coding agents: install it, see where it is")
+    .description("checkin's Agent Skill for coding agents, and its reminder hooks: install them, see where they are, remove them")
     .addCommand(skillInstallCommand(ctx))
+    .addCommand(skillUninstallCommand(ctx))
     .addCommand(skillStatusCommand(ctx));
 }
 
 const where = (agent: SkillAgent, scope: SkillScope) => `${agentName(agent)} (${scope})`;
 
+const hookAgent = (agent: SkillAgent): agent is HookAgent => (HOOK_AGENTS as readonly string[]).includes(agent);
+
 export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): Promise<void> {
+  if (opts.hooks && !hookAgent(opts.agent))
+    throw new UsageError(
+      `checkin writes hooks for Claude Code and Codex only, not for ${agentName(opts.agent)}`,
+      'Use --agent claude or --agent codex with --hooks.',
+    );
+  await installSkillOnly(ctx, opts);
+  if (opts.hooks && hookAgent(opts.agent)) {
+    const who = where(opts.agent, opts.scope);
+    const { file, changed, before } = installHooks(ctx.env, process.cwd(), { agent: opts.agent, scope: opts.scope });
+    if (!changed) return ctx.io.out(`checkin's hooks for ${who} are up to date: ${file}\n`);
+    ctx.io.out(`${before === 0 ? 'Added' : 'Updated'} checkin's hooks (SessionStart, Stop) for ${who}: ${file}\n`);
+    if (opts.agent === 'codex') ctx.io.out('Codex runs new hooks once you have reviewed and trusted them (/hooks).\n');
+  }
+}
+
+async function installSkillOnly(ctx: Context, opts: SkillInstallOptions): Promise<void> {
   const { file, before, wrote, refused } = installSkill(ctx.env, process.cwd(), opts);
   const who = where(opts.agent, opts.scope);
   if (refused) {
@@ -80,6 +135,22 @@ export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): 
   ctx.io.out(`${done}: ${file}\n`);
 }
 
+export async function runSkillUninstall(ctx: Context, opts: SkillUninstallOptions): Promise<void> {
+  const who = where(opts.agent, opts.scope);
+  const cwd = process.cwd();
+  const skill = uninstallSkill(ctx.env, cwd, opts);
+  // The hooks go whatever became of the skill: they are checkin's alone.
+  const hooks = hookAgent(opts.agent) ? uninstallHooks(ctx.env, cwd, { agent: opts.agent, scope: opts.scope }) : undefined;
+  if (hooks?.changed) ctx.io.out(`Removed checkin's hooks for ${who}: ${hooks.file}\n`);
+  if (skill.removed) ctx.io.out(`Removed the checkin skill for ${who}: ${skill.file}\n`);
+  else if (!skill.refused && !hooks?.changed) ctx.io.out(`Nothing of checkin's is installed for ${who}\n`);
+  if (skill.refused)
+    throw new UsageError(
+      `${skill.file} ${skill.before.kind === 'unreadable' ? `cannot be read (${skill.before.reason})` : 'has changes of its own'}: left as it is`,
+      `\`checkin skill uninstall --agent ${opts.agent} --scope ${opts.scope} --force\` removes it.`,
+    );
+}
+
 function stateWords(state: SkillState, agent: SkillAgent, scope: SkillScope): string {
   switch (state.kind) {
     case 'missing':
@@ -96,8 +167,18 @@ function stateWords(state: SkillState, agent: SkillAgent, scope: SkillScope): st
 }
 
 export async function runSkillStatus(ctx: Context, opts: SkillStatusOptions): Promise<void> {
-  const places = skillPlaces(ctx.env, process.cwd(), opts);
-  const rows = places.map((p) => [p.agent, p.scope, p.file, stateWords(p.state, p.agent, p.scope)] as const);
+  const cwd = process.cwd();
+  const places = skillPlaces(ctx.env, cwd, opts);
+  const rows: Array<readonly [string, string, string, string]> = places.map((p) => [p.agent, p.scope, p.file, stateWords(p.state, p.agent, p.scope)] as const);
+  // Hooks are listed where there are some of checkin's (or the settings cannot be read).
+  for (const p of places) {
+    if (!hookAgent(p.agent)) continue;
+    const file = hooksFile(ctx.env, p.agent, p.scope, cwd);
+    const state = hooksState(file);
+    if (state.kind === 'read' && state.commands.length > 0)
+      rows.push([p.agent, p.scope, file, `hooks: ${state.commands.map((c) => `${c.event} → ${sanitizeLine(c.command)}`).join(', ')}`]);
+    if (state.kind === 'unreadable') rows.push([p.agent, p.scope, file, `hooks: ${sanitizeLine(state.reason)}`]);
+  }
   const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));
   ctx.io.out(rows.map((r) => `${r[0].padEnd(width(0))}  ${r[1].padEnd(width(1))}  ${r[2]}  ${r[3]}\n`).join(''));
 }

@@ -1,0 +1,35 @@
+// `doctor`'s hooks check: where checkin's reminder hooks are in the agents' hook settings (Claude
+// Code's settings.json, Codex's hooks.json; user and project), and whether each points at a checkin
+// that is there. Reads files only: no request, no process.
+import type { AdviceWords, Context } from '../context.js';
+import { HOOK_AGENTS, hookProgramFiles, hooksFile, hooksState } from '../system/agent-hooks.js';
+import { agentName, SKILL_SCOPES } from '../system/skill.js';
+import type { Check } from './doctor.js';
+
+export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => string, w: AdviceWords): Check {
+  const found: string[] = [];
+  for (const agent of HOOK_AGENTS)
+    for (const scope of SKILL_SCOPES) {
+      const file = hooksFile(ctx.env, agent, scope, cwd);
+      // In the home folder, a project's settings are the user's: said once.
+      if (scope === 'project' && file === hooksFile(ctx.env, agent, 'user', cwd)) continue;
+      const where = `${agentName(agent)} (${scope}, ${tilde(file)})`;
+      const state = hooksState(file);
+      const fix = `${w.skillInstall({ agent, scope, force: false })} --hooks`;
+      if (state.kind === 'unreadable') return { id: 'hooks', status: 'warning', message: `${where}: ${state.reason}`, fix: null };
+      if (state.kind !== 'read' || state.commands.length === 0) continue;
+      for (const { command } of state.commands) {
+        const { missing } = hookProgramFiles(command, ctx.env);
+        if (missing.length > 0)
+          return {
+            id: 'hooks',
+            status: 'warning',
+            message: `${where} runs ${missing.map(tilde).join(' and ')}, which is not there: the hook does nothing`,
+            fix: `Run \`${fix}\` to point it at this checkin.`,
+          };
+      }
+      found.push(`${where}: ${[...new Set(state.commands.map((c) => c.event))].join(', ')}`);
+    }
+  if (found.length === 0) return { id: 'hooks', status: 'ok', message: `not installed (\`${w.skillInstall()} --hooks\` adds them)`, fix: null };
+  return { id: 'hooks', status: 'ok', message: found.join('; '), fix: null };
+}

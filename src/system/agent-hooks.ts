@@ -1,0 +1,212 @@
+// checkin's hooks in an agent's hook settings: Claude Code's `hooks` in its settings.json (user:
+// ~/.claude/settings.json, project: .claude/settings.json) and Codex's hooks.json (user:
+// $CODEX_HOME/hooks.json, ~/.codex by default; project: .codex/hooks.json), which share one shape —
+// event → matcher groups → handlers `{ type: "command", command, timeout }`. checkin adds one
+// group per event (SessionStart → `checkin hook session-start`, Stop → `checkin hook stop`), merged
+// with what is there: every other key, event, group and handler is kept as it was; a second install
+// changes nothing; uninstall takes out only checkin's handlers (and a group or event left empty by
+// that). A file that is not a JSON object is never written over.
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fsReason, readRegularFile, writeDurably } from '../config/files.js';
+import { buildKind } from '../config/installation.js';
+import { home } from '../config/paths.js';
+import { CliError, EXIT } from '../errors.js';
+import { findProgram } from './programs.js';
+import { cliPaths, program, shellQuote } from './schedule.js';
+import { skillFolders, type SkillScope } from './skill.js';
+
+/** The agents whose hook settings checkin writes (GitHub Copilot's are not written). */
+export const HOOK_AGENTS = ['claude', 'codex'] as const;
+export type HookAgent = (typeof HOOK_AGENTS)[number];
+
+/** The host's event, and checkin's subcommand it runs. */
+export const HOST_EVENTS: ReadonlyArray<readonly [event: string, sub: string]> = [
+  ['SessionStart', 'session-start'],
+  ['Stop', 'stop'],
+];
+/** Seconds the host gives a handler: a hook answers in well under one; git's two commands are bounded at 1.5 s each. */
+const HANDLER_TIMEOUT_S = 10;
+
+/** Where `agent` reads hooks in `scope` (project: the folder checkin runs in). */
+export function hooksFile(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd: string): string {
+  if (agent === 'claude') return join(scope === 'user' ? home(env) : cwd, '.claude', 'settings.json');
+  if (scope === 'project') return join(cwd, '.codex', 'hooks.json');
+  const codexHome = env.CODEX_HOME && isAbsolute(env.CODEX_HOME) ? env.CODEX_HOME : join(home(env), '.codex');
+  return join(codexHome, 'hooks.json');
+}
+
+/**
+ * The words a hook runs for `sub`: `checkin hook <sub>` when the `checkin` on PATH is this one
+ * (it then survives a new Node or a moved prefix), else this checkin by its absolute paths.
+ */
+export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string): string {
+  const { node, script } = cliPaths();
+  const me = script ?? node;
+  const onPath = findProgram('checkin', env);
+  let same = false;
+  try {
+    same = onPath !== undefined && (realpathSync(onPath) === realpathSync(me) || (buildKind() === 'npm' && realpathSync(onPath) === script));
+  } catch {
+    same = false;
+  }
+  return `${same ? 'checkin' : program(node, script).map(shellQuote).join(' ')} hook ${sub}`;
+}
+
+/** Whether a handler's command is one checkin wrote (any checkin's path), for which subcommand. */
+export function ourSub(command: unknown): string | undefined {
+  if (typeof command !== 'string') return undefined;
+  const m = /(?:^|[/\\\s'"])checkin(?:\.js|\.exe)?'? hook (session-start|stop)$/.exec(command.trim());
+  return m?.[1];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What a hook settings file holds of checkin's. */
+export type HooksState =
+  | { kind: 'missing' }
+  /** The file is there; `commands` are checkin's handlers in it, by event (empty: none). */
+  | { kind: 'read'; commands: Array<{ event: string; command: string }> }
+  | { kind: 'unreadable'; reason: string };
+
+function readSettings(file: string): { settings: Json; text: string } | { missing: true } {
+  let text: string;
+  try {
+    text = readRegularFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
+    throw new CliError(`${file} cannot be read (${fsReason(err)}): left as it is`);
+  }
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (err) {
+    throw new CliError(
+      `${file} is not valid JSON (${(err as Error).message}): left as it is`,
+      EXIT.FAILURE,
+      'Mend it (or move it aside), then run this again.',
+    );
+  }
+  if (!isObject(value)) throw new CliError(`${file} does not hold a JSON object: left as it is`);
+  if (value.hooks !== undefined && !isObject(value.hooks)) throw new CliError(`${file}'s "hooks" is not an object: left as it is`);
+  return { settings: value, text };
+}
+
+export function hooksState(file: string): HooksState {
+  let read;
+  try {
+    read = readSettings(file);
+  } catch (err) {
+    return { kind: 'unreadable', reason: (err as Error).message };
+  }
+  if ('missing' in read) return { kind: 'missing' };
+  const commands: Array<{ event: string; command: string }> = [];
+  for (const [event, groups] of Object.entries(isObject(read.settings.hooks) ? read.settings.hooks : {})) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups)
+      for (const h of isObject(g) && Array.isArray(g.hooks) ? g.hooks : [])
+        if (isObject(h) && ourSub(h.command) !== undefined) commands.push({ event, command: h.command as string });
+  }
+  return { kind: 'read', commands };
+}
+
+/** The settings with checkin's handlers as `commandOf` says (install), or with none (uninstall): every other entry as it was. */
+function merged(settings: Json, file: string, commandOf: ((sub: string) => string) | undefined): Json {
+  const hooks: Json = { ...(isObject(settings.hooks) ? settings.hooks : {}) };
+  const wanted = new Map(commandOf ? HOST_EVENTS.map(([event, sub]) => [event, commandOf(sub)]) : []);
+  for (const event of new Set([...Object.keys(hooks), ...wanted.keys()])) {
+    const before = hooks[event];
+    if (before !== undefined && !Array.isArray(before)) throw new CliError(`${file}'s hooks.${event} is not a list: left as it is`);
+    const want = wanted.get(event);
+    let placed = false;
+    const groups: unknown[] = [];
+    for (const g of before ?? []) {
+      if (!isObject(g) || !Array.isArray(g.hooks) || !g.hooks.some((h) => isObject(h) && ourSub(h.command) !== undefined)) {
+        groups.push(g);
+        continue;
+      }
+      // checkin's handler: kept (its words brought up to date) the first time it is met, else taken out.
+      const handlers = g.hooks.flatMap((h) => {
+        if (!(isObject(h) && ourSub(h.command) !== undefined)) return [h];
+        if (want === undefined || placed) return [];
+        placed = true;
+        return [{ ...h, type: 'command', command: want }];
+      });
+      if (handlers.length > 0) groups.push({ ...g, hooks: handlers });
+    }
+    if (want !== undefined && !placed) groups.push({ hooks: [{ type: 'command', command: want, timeout: HANDLER_TIMEOUT_S }] });
+    if (groups.length > 0) hooks[event] = groups;
+    else delete hooks[event];
+  }
+  // Every key where it was (a file people read keeps its order).
+  const out: Json = { ...settings };
+  if (Object.keys(hooks).length > 0 || (isObject(settings.hooks) && Object.keys(settings.hooks).length === 0)) out.hooks = hooks;
+  else delete out.hooks;
+  return out;
+}
+
+/** The file written: a user's settings that are a link (dotfiles) are written where the link leads; a project's may not be a link. */
+function writeTarget(file: string, scope: SkillScope): string {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return file;
+  }
+  if (!st.isSymbolicLink()) return file;
+  if (scope === 'project')
+    throw new CliError(`${file} is a symbolic link: a project's settings are written only inside the project, never where a link points`);
+  return realpathSync(file);
+}
+
+/** What changing a hook settings file did. */
+export interface HooksChange {
+  file: string;
+  changed: boolean;
+  /** checkin's handlers in it before. */
+  before: number;
+}
+
+function change(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd: string, install: boolean): HooksChange {
+  const file = hooksFile(env, agent, scope, cwd);
+  const read = readSettings(file);
+  if ('missing' in read && !install) return { file, changed: false, before: 0 };
+  const settings = 'missing' in read ? {} : read.settings;
+  const before = hooksState(file);
+  const count = before.kind === 'read' ? before.commands.length : 0;
+  const next = merged(settings, file, install ? (sub) => hookCommandLine(env, sub) : undefined);
+  const text = JSON.stringify(next, null, 2) + '\n';
+  if (!('missing' in read) && JSON.stringify(next) === JSON.stringify(settings)) return { file, changed: false, before: count };
+  try {
+    const base = scope === 'user' ? home(env) : cwd;
+    if ('missing' in read) skillFolders(base, dirname(file), scope);
+    const target = writeTarget(file, scope);
+    const mode = existsSync(target) ? statSync(target).mode & 0o777 : scope === 'user' ? 0o600 : 0o644;
+    writeDurably(target, text, { mode, dirMode: scope === 'user' ? 0o700 : 0o755 });
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`cannot write ${file}: ${fsReason(err)}`);
+  }
+  return { file, changed: true, before: count };
+}
+
+/** Adds checkin's SessionStart and Stop hooks to `agent`'s settings in `scope` (merged; nothing written when they are there already). */
+export function installHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: HookAgent; scope: SkillScope }): HooksChange {
+  return change(env, opts.agent, opts.scope, cwd, true);
+}
+
+/** Takes checkin's hooks out of `agent`'s settings in `scope`; everything else stays. */
+export function uninstallHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: HookAgent; scope: SkillScope }): HooksChange {
+  return change(env, opts.agent, opts.scope, cwd, false);
+}
+
+/** The program a hook's command starts (the first word: `checkin`, found on PATH, or an absolute path), and the script after it when it is Node. */
+export function hookProgramFiles(command: string, env: NodeJS.ProcessEnv): { missing: string[] } {
+  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!));
+  const first = words[0] ?? '';
+  if (first === 'checkin') return { missing: findProgram('checkin', env) ? [] : ['checkin (on PATH)'] };
+  const files = [first, ...(words[1] && words[1] !== 'hook' ? [words[1]] : [])];
+  return { missing: files.filter((f) => !isAbsolute(f) || !existsSync(f)) };
+}
