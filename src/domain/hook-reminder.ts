@@ -46,7 +46,8 @@ interface Marks {
 const marksFile = (ctx: Pick<Context, 'config'>) => join(ctx.config().paths.state, 'hooks.json');
 
 function readMarks(ctx: Pick<Context, 'config'>): Marks {
-  return readJson(marksFile(ctx)).value as Marks;
+  const { value } = readJson(marksFile(ctx));
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Marks) : {};
 }
 
 /** Best effort, no fsync: a mark is a convenience, never a promise. */

@@ -1,0 +1,328 @@
+// `checkin hook session-start|stop|post-commit` and `checkin skill install --hooks`, as an agent host
+// and git run them: the built CLI spawned with a HOME of its own (a Claude-Code-style ~/.claude and a
+// Codex ~/.codex), the hooks run from the commands written into settings.json, a git repository with
+// commits of mine and someone else's. What today is and whether its check-in is pending comes from
+// the sandbox's data (as `checkin status --json` reads it), never from the calendar. Every hook is
+// checked to send nothing: the sandbox's request log does not move, and a listener standing in for the
+// service sees no connection.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { tempDir, track } from '../helpers/cleanup.js';
+import { outcome, runCli, spawnCli, type CliResult } from '../helpers/cli.js';
+import { patient } from '../helpers/patience.js';
+import { useSandboxEnv } from '../helpers/sandbox-env.js';
+
+let sb: Sandbox;
+let env: NodeJS.ProcessEnv;
+useSandboxEnv((s, e) => {
+  sb = s;
+  env = e;
+});
+
+const ME = 'ada@example.com';
+
+/** A repository with `mine` commits by me and one by someone else, made now (git's own clock). */
+function repository(mine: number): { dir: string; commit: (message: string, at?: Date) => void } {
+  const dir = tempDir('checkin-hook-repo-');
+  const gitEnv = { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (args: string[], extra: NodeJS.ProcessEnv = {}) => execFileSync('git', ['-C', dir, ...args], { env: { ...gitEnv, ...extra }, encoding: 'utf8' });
+  git(['init', '-q']);
+  git(['config', 'user.email', ME]);
+  git(['config', 'user.name', 'Ada']);
+  const dated = (at: Date) => ({ GIT_AUTHOR_DATE: at.toISOString(), GIT_COMMITTER_DATE: at.toISOString() });
+  const commit = (message: string, at?: Date) => void git(['commit', '-q', '--allow-empty', '-m', message], at ? dated(at) : {});
+  // Earlier today (TZ=UTC: the hooks' today), whole seconds before anything is sent.
+  const now = Date.now();
+  const earlier = new Date(Math.max(now - (now % 86_400_000) + 1_000, now - 600_000));
+  for (let i = 1; i <= mine; i++) commit(`Work ${i}`, earlier);
+  git(['commit', '-q', '--allow-empty', '-m', 'Theirs'], {
+    ...dated(earlier),
+    GIT_AUTHOR_EMAIL: 'grace@example.com',
+    GIT_COMMITTER_EMAIL: 'grace@example.com',
+  });
+  return { dir, commit };
+}
+
+/** A hook command as the host runs it: through sh, in `cwd`, the event's JSON on stdin (or nothing). */
+function host(command: string, cwd: string, event?: Record<string, unknown>, e: NodeJS.ProcessEnv = env): Promise<CliResult> {
+  const child = track(spawn('sh', ['-c', command], { cwd, env: e, stdio: ['pipe', 'pipe', 'pipe'] }));
+  const done = outcome(child, command);
+  child.stdin!.end(event === undefined ? '' : JSON.stringify(event));
+  return done;
+}
+
+/** Today's state as the sandbox's data has it (status's own look, which the hooks then read). */
+async function look(cwd: string): Promise<{ date: string; state: string }> {
+  const r = await runCli(['status', '--json'], { env, cwd });
+  return JSON.parse(r.stdout) as { date: string; state: string };
+}
+
+/** The commands checkin wrote into a settings file, by event. */
+function commandsIn(file: string): Record<string, string[]> {
+  const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+  return Object.fromEntries(
+    Object.entries(settings.hooks).map(([event, groups]) => [event, groups.flatMap((g) => g.hooks.map((h) => h.command)).filter((c) => / hook /.test(c))]),
+  );
+}
+
+const PENDING = "today's check-in is still pending";
+
+describe('the hooks, installed in a Claude-Code-style settings folder', () => {
+  it('say what is to do on a pending day, nothing on a done one; never a request', async () => {
+    const home = env.HOME!;
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const settingsFile = join(home, '.claude', 'settings.json');
+    const before = {
+      model: 'opus',
+      hooks: {
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }],
+      },
+      permissions: { allow: ['Bash(ls)'] },
+    };
+    writeFileSync(settingsFile, JSON.stringify(before, null, 2) + '\n');
+    const repo = repository(3);
+
+    const installed = await runCli(['skill', 'install', '--hooks'], { env, cwd: repo.dir });
+    expect(installed).toMatchObject({ code: 0, stderr: '' });
+    expect(installed.stdout).toContain(`Added checkin's hooks (SessionStart, Stop) for Claude Code (user): ${settingsFile}\n`);
+    // Merged: the person's own hooks and settings kept, in their places; checkin's added.
+    const merged = JSON.parse(readFileSync(settingsFile, 'utf8')) as typeof before & { hooks: Record<string, unknown[]> };
+    expect(Object.keys(merged)).toEqual(['model', 'hooks', 'permissions']);
+    expect(merged.model).toBe('opus');
+    expect(merged.permissions).toEqual(before.permissions);
+    expect(merged.hooks.PreToolUse).toEqual(before.hooks.PreToolUse);
+    expect(merged.hooks.Stop![0]).toEqual(before.hooks.Stop[0]);
+    const commands = commandsIn(settingsFile);
+    expect(commands.SessionStart).toHaveLength(1);
+    expect(commands.Stop).toHaveLength(1);
+    expect(commands.SessionStart![0]).toMatch(/ hook session-start$/);
+    expect(commands.Stop![0]).toMatch(/ hook stop$/);
+    expect(merged.hooks.Stop![1]).toEqual({ hooks: [{ type: 'command', command: commands.Stop![0], timeout: 10 }] });
+    // A second install changes nothing.
+    const { ino, mtimeMs } = statSync(settingsFile);
+    const again = await runCli(['skill', 'install', '--hooks'], { env, cwd: repo.dir });
+    expect(again.stdout).toContain(`checkin's hooks for Claude Code (user) are up to date: ${settingsFile}\n`);
+    expect(statSync(settingsFile)).toMatchObject({ ino, mtimeMs });
+
+    const start = (cwd: string, event?: Record<string, unknown>) => host(commands.SessionStart![0]!, cwd, event);
+    const stop = (event?: Record<string, unknown>) => host(commands.Stop![0]!, home, event);
+
+    // Before any look at today: the commits only (today's state is not known without a request).
+    let requests = sb.requests.length;
+    expect(await start(repo.dir)).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+      stdout: 'checkin: 3 commits since your last log (`checkin log` records work)\n',
+    });
+
+    const today = await look(repo.dir);
+    expect(today.state).toBe('pending'); // the demo person's team checks in every day
+    requests = sb.requests.length;
+    const line = `checkin: ${PENDING}; 3 commits since your last log (\`checkin today\` fills it in)`;
+    // SessionStart: the folder is the event's (the host runs the hook wherever it is).
+    expect(await start(home, { session_id: 's1', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' })).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+      stdout: `${line}\n`,
+    });
+    // Stop: handed to the agent once a session, then let through.
+    const stopEvent = { session_id: 's1', cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false };
+    const first = await stop(stopEvent);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(first.stdout)).toEqual({
+      decision: 'block',
+      reason: `${line}. Tell the person before you finish; send nothing without their yes. (Said once a session.)`,
+    });
+    expect(first.stdout.split('\n')).toHaveLength(2); // one line
+    expect(await stop(stopEvent)).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    expect(await stop({ ...stopEvent, session_id: 's2', stop_hook_active: true })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    // Run by hand (no event): the plain line.
+    expect((await runCli(['hook', 'stop'], { env, cwd: repo.dir })).stdout).toBe(`${line}\n`);
+    // git's post-commit hook, in the repository.
+    expect(await runCli(['hook', 'post-commit'], { env, cwd: repo.dir })).toEqual({ code: 0, signal: null, stderr: '', stdout: `${line}\n` });
+    expect(sb.requests.length).toBe(requests);
+
+    // The check-in sent: a done day, and the commits it came after are reported.
+    expect((await runCli(['today', '-i', 'Shipped the hooks'], { env, cwd: repo.dir })).code).toBe(0);
+    expect((await look(repo.dir)).state).toBe('filled');
+    requests = sb.requests.length;
+    expect(await start(home, { session_id: 's3', cwd: repo.dir, hook_event_name: 'SessionStart' })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    expect(await stop({ ...stopEvent, session_id: 's3' })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    expect(await runCli(['hook', 'post-commit'], { env, cwd: repo.dir })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+
+    // A commit after it (dated ahead: git keeps whole seconds), then a log of it.
+    repo.commit('After the check-in', new Date(Date.now() + 5_000));
+    expect((await runCli(['hook', 'post-commit'], { env, cwd: repo.dir })).stdout).toBe('checkin: 1 commit since your last log (`checkin log` records work)\n');
+    expect(sb.requests.length).toBe(requests);
+    expect((await runCli(['log', 'After the check-in'], { env, cwd: repo.dir })).code).toBe(0);
+    requests = sb.requests.length;
+    // The log moved the mark; the commit is dated 5 s ahead of it, so a mark past the commit (a log made later) is what silences it.
+    const marks = JSON.parse(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'hooks.json'), 'utf8')) as {
+      accounts: Record<string, { reported_at: string; sent: string }>;
+    };
+    const mark = Object.values(marks.accounts)[0]!;
+    expect(mark.sent).toBe(today.date);
+    expect(Date.parse(mark.reported_at)).toBeGreaterThan(Date.now() - patient(60_000));
+    marks.accounts[Object.keys(marks.accounts)[0]!]!.reported_at = new Date(Date.now() + 10_000).toISOString();
+    writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'hooks.json'), JSON.stringify(marks));
+    expect((await runCli(['hook', 'post-commit'], { env, cwd: repo.dir })).stdout).toBe('');
+    expect(sb.requests.length).toBe(requests);
+
+    // Uninstall: only checkin's go; the file is the person's again.
+    const removed = await runCli(['skill', 'uninstall'], { env, cwd: repo.dir });
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(removed.stdout).toBe(
+      `Removed checkin's hooks for Claude Code (user): ${settingsFile}\nRemoved the checkin skill for Claude Code (user): ${join(home, '.claude', 'skills', 'checkin', 'SKILL.md')}\n`,
+    );
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual(before);
+    expect(existsSync(join(home, '.claude', 'skills', 'checkin'))).toBe(false);
+    expect((await runCli(['skill', 'uninstall'], { env, cwd: repo.dir })).stdout).toBe("Nothing of checkin's is installed for Claude Code (user)\n");
+  });
+
+  it('drafts kept and not sent are said too; the drafts stay as they were', async () => {
+    const cwd = tempDir('checkin-hook-plain-');
+    // A log kept while the service cannot be reached: a draft.
+    const down = { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2', CHECKIN_TIMEOUT: '2' };
+    expect((await runCli(['log', 'Kept while offline'], { env: down, cwd })).code).not.toBe(0);
+    const kept = (await runCli(['drafts', '--json'], { env: down, cwd })).stdout;
+    expect(JSON.parse(kept)).toHaveLength(1);
+    const r = await runCli(['hook', 'session-start'], { env: down, cwd });
+    expect(r).toEqual({ code: 0, signal: null, stderr: '', stdout: 'checkin: 1 draft kept, not sent (`checkin drafts` lists them)\n' });
+    expect((await runCli(['drafts', '--json'], { env: down, cwd })).stdout).toBe(kept);
+  });
+});
+
+describe('a hook never breaks the session it runs in', () => {
+  /** A stand-in for the service on loopback that counts connections (none may come). */
+  async function listener(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+    let n = 0;
+    const server = createServer((socket) => {
+      n++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${port}/api/v2`, connections: () => n, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('exit 0 and nothing sent: a damaged config, a cache that is not JSON, no git, odd arguments, input that is not JSON or never ends', async () => {
+    const service = await listener();
+    try {
+      const repo = repository(2);
+      const e = { ...env, CHECKIN_API_URL: service.url };
+      // The same account's look, then damage.
+      const cases: Array<[string, NodeJS.ProcessEnv, string[], string | undefined]> = [
+        ['plain', e, ['hook', 'stop'], undefined],
+        ['odd arguments', e, ['hook', 'session-start', '--bogus', 'extra'], 'not json'],
+        ['no git on PATH', { ...e, PATH: '/nonexistent' }, ['hook', 'post-commit'], undefined],
+        [
+          'unknown profile',
+          { ...Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'CHECKIN_TOKEN')), CHECKIN_PROFILE: 'nobody' },
+          ['hook', 'stop'],
+          '{"session_id": 3}',
+        ],
+      ];
+      for (const [label, ce, args, input] of cases) {
+        const r = await runCli(args, { env: ce, cwd: repo.dir, ...(input !== undefined && { input }) });
+        expect(r.code, label).toBe(0);
+        expect(r.stdout, label).toMatch(/^(checkin: [^\n]*\n)?$/);
+      }
+      mkdirSync(env.CHECKIN_CONFIG_DIR!, { recursive: true });
+      writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), '{not json');
+      writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'cache.json'), '[]');
+      writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'hooks.json'), '"no"');
+      for (const sub of ['session-start', 'stop', 'post-commit']) {
+        const r = await runCli(['hook', sub], { env: e, cwd: repo.dir, input: '{"hook_event_name":"Stop"}' });
+        expect(r.code, sub).toBe(0);
+        expect(r.stdout, sub).toBe('checkin: 2 commits since your last log (`checkin log` records work)\n');
+      }
+      // Standing input that never ends (a pipe left open): waited for a moment, not forever.
+      const child = spawnCli(['hook', 'session-start'], e, { cwd: repo.dir });
+      const open = await outcome(child, 'hook with open stdin', patient(10_000));
+      expect(open.code).toBe(0);
+      expect(service.connections()).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('loads no HTTP client, no TLS, no SQLite, no crypto', async () => {
+    const dir = tempDir('checkin-hook-loaded-');
+    const out = join(dir, 'loaded.txt');
+    const preload = join(dir, 'preload.cjs');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ') && !m.includes('internal/')).map((m) => m.slice(13)).join(' ')));\n`,
+    );
+    await look(tempDir('checkin-hook-look-'));
+    const r = await runCli(['hook', 'stop'], { env: { ...env, NODE_OPTIONS: `--require ${preload}` }, cwd: dir });
+    expect(r.code).toBe(0);
+    const builtins = readFileSync(out, 'utf8').split(' ');
+    for (const heavy of ['http', 'https', 'tls', 'sqlite', 'crypto', 'http2', 'zlib']) expect(builtins, heavy).not.toContain(heavy);
+  });
+});
+
+describe('checkin skill install --hooks for Codex, and what is refused', () => {
+  it("writes $CODEX_HOME/hooks.json (the same shape), says Codex asks to trust them; uninstall leaves the person's", async () => {
+    const codexHome = tempDir('checkin-codex-home-');
+    const e = { ...env, CODEX_HOME: codexHome };
+    const file = join(codexHome, 'hooks.json');
+    const theirs = { hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo hi' }] }] } };
+    writeFileSync(file, JSON.stringify(theirs));
+    const cwd = tempDir('checkin-hook-project-');
+    const r = await runCli(['skill', 'install', '--hooks', '--agent', 'codex'], { env: e, cwd });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain(
+      `Added checkin's hooks (SessionStart, Stop) for Codex (user): ${file}\nCodex runs new hooks once you have reviewed and trusted them (/hooks).\n`,
+    );
+    const commands = commandsIn(file);
+    expect(commands.SessionStart).toHaveLength(1);
+    expect(commands.Stop).toHaveLength(1);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as typeof theirs).hooks.SessionStart[0]).toEqual(theirs.hooks.SessionStart[0]);
+    await runCli(['skill', 'uninstall', '--agent', 'codex'], { env: e, cwd });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(theirs);
+  });
+
+  it('settings that are not JSON are left as they are; VS Code gets no hooks', async () => {
+    const cwd = tempDir('checkin-hook-project-');
+    mkdirSync(join(cwd, '.claude'));
+    const file = join(cwd, '.claude', 'settings.json');
+    writeFileSync(file, '{ "hooks": { oops');
+    const r = await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file} is not valid JSON`);
+    expect(readFileSync(file, 'utf8')).toBe('{ "hooks": { oops');
+    const v = await runCli(['skill', 'install', '--hooks', '--agent', 'vscode'], { env, cwd });
+    expect(v).toMatchObject({ code: 2, stdout: '' });
+    expect(v.stderr).toContain('checkin writes hooks for Claude Code and Codex only');
+  });
+
+  it('doctor says where they are, and when their checkin is gone', async () => {
+    const cwd = tempDir('checkin-hook-project-');
+    await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    const hooksOf = async () =>
+      (
+        JSON.parse((await runCli(['doctor', '--json'], { env, cwd })).stdout) as Array<{ id: string; status: string; message: string; fix: string | null }>
+      ).find((c) => c.id === 'hooks')!;
+    expect(await hooksOf()).toEqual({
+      id: 'hooks',
+      status: 'ok',
+      message: `Claude Code (project, ${join(cwd, '.claude', 'settings.json')}): SessionStart, Stop`,
+      fix: null,
+    });
+    const file = join(cwd, '.claude', 'settings.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"command": "[^"]* hook stop"/, '"command": "/gone/node /gone/bin/checkin.js hook stop"'));
+    expect(await hooksOf()).toMatchObject({
+      status: 'warning',
+      message: `Claude Code (project, ${file}) runs /gone/node and /gone/bin/checkin.js, which is not there: the hook does nothing`,
+      fix: 'Run `checkin skill install --agent claude --scope project --hooks` to point it at this checkin.',
+    });
+  });
+});
