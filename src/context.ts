@@ -82,7 +82,7 @@ export interface AdviceWords {
   /** What prints an agent's MCP entry for checkin. */
   mcpConfig(agent: string): string;
   /** What installs the Agent Skill (for one agent and scope, over its changes with `force`). */
-  skillInstall(place?: { agent: string; scope: string; force: boolean }): string;
+  skillInstall(place?: { agent: string; scope: string; force: boolean; hooks?: boolean }): string;
   /** `command` (one of these words) run under the profile `profile`: what sends a draft kept under another profile. */
   asProfile(command: string, profile: string): string;
   /** What sets the setting `key` to `value`, and what unsets it. */

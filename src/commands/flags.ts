@@ -88,7 +88,8 @@ export const CLI_ADVICE: AdviceWords = {
   traced: () => 'checkin --debug me',
   remind: (step) => `checkin remind ${step}`,
   mcpConfig: (agent) => `checkin mcp --print-config ${agent}`,
-  skillInstall: (place) => `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}` : ''}`,
+  skillInstall: (place) =>
+    `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`,
   asProfile: (command, profile) => command.replace(/^checkin(?= |$)/, `checkin --profile ${profile}`),
   setSetting: (key, value) => `checkin config set ${key} ${value}`,
   unsetSetting: (key) => `checkin config unset ${key}`,

@@ -4,9 +4,16 @@
 import type { AdviceWords, Context } from '../context.js';
 import { HOOK_AGENTS, hookProgramFiles, hooksFile, hooksState } from '../system/agent-hooks.js';
 import { agentName, SKILL_SCOPES } from '../system/skill.js';
-import type { Check } from './doctor.js';
 
-export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => string, w: AdviceWords): Check {
+/** What doctor.ts's Check is, for this one check (its type is not imported: doctor.ts imports this file). */
+export interface HooksCheck {
+  id: 'hooks';
+  status: 'ok' | 'warning';
+  message: string;
+  fix: string | null;
+}
+
+export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => string, w: AdviceWords): HooksCheck {
   const found: string[] = [];
   for (const agent of HOOK_AGENTS)
     for (const scope of SKILL_SCOPES) {
@@ -15,7 +22,7 @@ export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => stri
       if (scope === 'project' && file === hooksFile(ctx.env, agent, 'user', cwd)) continue;
       const where = `${agentName(agent)} (${scope}, ${tilde(file)})`;
       const state = hooksState(file);
-      const fix = `${w.skillInstall({ agent, scope, force: false })} --hooks`;
+      const fix = w.skillInstall({ agent, scope, force: false, hooks: true });
       if (state.kind === 'unreadable') return { id: 'hooks', status: 'warning', message: `${where}: ${state.reason}`, fix: null };
       if (state.kind !== 'read' || state.commands.length === 0) continue;
       for (const { command } of state.commands) {
@@ -30,6 +37,12 @@ export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => stri
       }
       found.push(`${where}: ${[...new Set(state.commands.map((c) => c.event))].join(', ')}`);
     }
-  if (found.length === 0) return { id: 'hooks', status: 'ok', message: `not installed (\`${w.skillInstall()} --hooks\` adds them)`, fix: null };
+  if (found.length === 0)
+    return {
+      id: 'hooks',
+      status: 'ok',
+      message: `not installed (\`${w.skillInstall({ agent: 'claude', scope: 'user', force: false, hooks: true })}\` adds them)`,
+      fix: null,
+    };
   return { id: 'hooks', status: 'ok', message: found.join('; '), fix: null };
 }

@@ -59,11 +59,12 @@ function writeMarks(ctx: Pick<Context, 'config'>, marks: Marks): void {
   }
 }
 
-/** The account this run is (cache.json's key), or undefined when there is no token (the keychain is asked only when the config says it holds it). */
-function accountKey(ctx: Context): string | undefined {
+/** The account this run is (its service, its token and cache.json's key for them), or undefined when there is no token (the keychain is asked only when the config says it holds it). */
+function accountOf(ctx: Context): { apiUrl: string; token: string; key: string } | undefined {
   const cfg = ctx.config();
-  const token = cfg.token();
-  return token?.value ? cacheKey(cfg.apiUrl().value, token.value) : undefined;
+  const token = cfg.token()?.value;
+  const apiUrl = cfg.apiUrl().value;
+  return token ? { apiUrl, token, key: cacheKey(apiUrl, token) } : undefined;
 }
 
 /**
@@ -73,7 +74,7 @@ function accountKey(ctx: Context): string | undefined {
  */
 export function noteReported(ctx: Context, sent?: { date?: unknown }): void {
   try {
-    const key = accountKey(ctx);
+    const key = accountOf(ctx)?.key;
     if (!key) return;
     const marks = readMarks(ctx);
     const accounts = typeof marks.accounts === 'object' && marks.accounts !== null ? marks.accounts : {};
@@ -130,17 +131,17 @@ export async function hookReminder(ctx: Context, cwd: string): Promise<HookRemin
   const startOfDay = new Date(`${date}T00:00:00`).toISOString();
   let pending = false;
   let since: string | undefined;
-  let key: string | undefined;
+  let account: ReturnType<typeof accountOf>;
   try {
-    key = accountKey(ctx);
+    account = accountOf(ctx);
   } catch {
-    key = undefined;
+    account = undefined;
   }
-  if (key) {
+  if (account) {
     try {
-      const cfg = ctx.config();
-      const mark = readMarks(ctx).accounts?.[key];
-      const copy = cfg.cacheEntries()[key]?.today;
+      const mark = readMarks(ctx).accounts?.[account.key];
+      // The copy status (or the reminder) saw last: cache.json's `today`.
+      const copy = ctx.config().cached(account.apiUrl, account.token, 'today');
       const seen = copy?.key === date && CHECK_IN(copy.check_in, 'the copy') === undefined ? copy.check_in : undefined;
       pending = seen !== undefined && memberState(seen) === 'pending' && mark?.sent !== date;
       const completed = seen?.completed_at ?? undefined;
@@ -162,28 +163,6 @@ function keptDrafts(ctx: Context): number {
   } catch {
     return 0;
   }
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** The one line a hook prints, or undefined when there is nothing to do. */
-export function reminderLine(r: HookReminder): string | undefined {
-  const parts: string[] = [];
-  const todo: string[] = [];
-  if (r.pending) {
-    parts.push("today's check-in is still pending");
-    todo.push('`checkin today` fills it in');
-  }
-  if (r.commits > 0) {
-    parts.push(`${r.commits >= MAX_COMMITS ? `${MAX_COMMITS}+ commits` : plural(r.commits, 'commit')} since your last log`);
-    if (!r.pending) todo.push('`checkin log` records work');
-  }
-  if (r.drafts > 0) {
-    parts.push(`${plural(r.drafts, 'draft')} kept, not sent`);
-    todo.push('`checkin drafts` lists them');
-  }
-  if (parts.length === 0) return undefined;
-  return `checkin: ${parts.join('; ')} (${todo.join('; ')})`;
 }
 
 /**

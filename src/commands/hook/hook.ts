@@ -6,7 +6,7 @@
 import { isAbsolute } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { hookReminder, reminderLine, saidInSession } from '../../domain/hook-reminder.js';
+import { hookReminder, MAX_COMMITS, saidInSession, type HookReminder } from '../../domain/hook-reminder.js';
 
 export const HOOK_EVENTS = ['session-start', 'stop', 'post-commit'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -79,6 +79,28 @@ async function hostEvent(ctx: Context): Promise<Record<string, unknown> | undefi
   } finally {
     clearTimeout(timer);
   }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The one line a hook prints, or undefined when there is nothing to do. */
+function reminderLine(r: HookReminder): string | undefined {
+  const parts: string[] = [];
+  const todo: string[] = [];
+  if (r.pending) {
+    parts.push("today's check-in is still pending");
+    todo.push('`checkin today` fills it in');
+  }
+  if (r.commits > 0) {
+    parts.push(`${r.commits >= MAX_COMMITS ? `${MAX_COMMITS}+ commits` : plural(r.commits, 'commit')} since your last log`);
+    if (!r.pending) todo.push('`checkin log` records work');
+  }
+  if (r.drafts > 0) {
+    parts.push(`${plural(r.drafts, 'draft')} kept, not sent`);
+    todo.push('`checkin drafts` lists them');
+  }
+  if (parts.length === 0) return undefined;
+  return `checkin: ${parts.join('; ')} (${todo.join('; ')})`;
 }
 
 export async function runHook(ctx: Context, event: HookEvent): Promise<void> {
