@@ -67,7 +67,7 @@ describe('checkin --help', () => {
       ['Team and goals:', ['team', 'teams', 'people', 'goals', 'goal', 'echo']],
       ['Comments and inbox:', ['inbox', 'comments', 'reactions']],
       ['Account:', ['login', 'logout', 'auth', 'me']],
-      ['Setup and tools:', ['config', 'cron', 'remind', 'doctor', 'api', 'mcp', 'skill', 'sandbox', 'upgrade', 'version', 'completion', 'help']],
+      ['Setup and tools:', ['config', 'cron', 'remind', 'doctor', 'api', 'mcp', 'skill', 'hook', 'sandbox', 'upgrade', 'version', 'completion', 'help']],
     ]);
     expect(r.stdout).not.toContain('\nCommands:\n');
     // The headings in the order shown, before the environment and the exit codes.
