@@ -159,6 +159,23 @@ export interface InboxMarker {
   digest?: { query: string; etag?: string };
   /** The service answered GET /digest with 404: no line, and no request, until checked_at is old. */
   no_digest?: boolean;
+  /** `checkin notify`'s own place (domain/notices.ts), kept when the inbox or status write theirs. */
+  notify?: NotifyMarker;
+}
+
+/** What `checkin notify` has looked at, so that no notice is shown twice (domain/notices.ts). */
+export interface NotifyMarker {
+  /** Feed entries up to this moment were looked at (shown, or the person's own). */
+  at?: string;
+  /** The feed request last sent (GET /digest?per_page=1) and its ETag, sent again with If-None-Match. */
+  digest?: { query: string; etag?: string };
+  /** A day and whether a check-in is scheduled on it: asked once a day. */
+  day?: { date: string; scheduled: boolean };
+  /** When teammates blocked on me were last asked (at most hourly), and those already told (person id and since). */
+  blocked_at?: string;
+  blocked?: string[];
+  /** When the service last answered GET /digest with 404 (asked again a day later). */
+  no_digest_at?: string;
 }
 
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -524,7 +541,12 @@ export class ConfigStore {
       .slice(0, MAX_LISTINGS);
     // An earlier version's one listing for every terminal (`listed`) is not carried on.
     const { listings: _mine, listed: _old, ...rest } = marker as InboxMarker & { listed?: unknown };
-    const next: StateFile = { inbox: { ...all, [key]: { ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) } } };
+    const next: StateFile = {
+      inbox: {
+        ...all,
+        [key]: { ...(all[key]?.notify && { notify: all[key].notify }), ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) },
+      },
+    };
     try {
       writeDurably(this.stateFile, JSON.stringify(next, null, 2) + '\n');
       this.unwritten = {};

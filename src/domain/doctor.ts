@@ -26,6 +26,7 @@ import { cachedMe } from './account.js';
 import { USER_AGENT, VERSION } from '../version.js';
 import { waitingDrafts } from './drafts-waiting.js';
 import { hooksCheck } from './doctor-hooks.js';
+import { notifierCheck } from './doctor-notify.js';
 import {
   modeOf,
   probeKeychain,
@@ -53,6 +54,7 @@ export const CHECK_IDS = [
   'cache-folder',
   'time-zone',
   'reminder',
+  'notifier',
   'mcp',
   'skill',
   'hooks',
@@ -80,6 +82,8 @@ export interface DoctorInput {
   timeoutMs?: number;
   /** What to run, in the face's words (the fixes name commands: the CLI's `CLI_ADVICE`). */
   words: AdviceWords;
+  /** Show a test notice through the notifier (`checkin doctor --notify-test`). */
+  notifyTest?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -105,6 +109,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
     ...folders(ctx, tilde),
     await timeZone(ctx, service.zone),
     await reminder(ctx, input.host, tilde, w),
+    { id: 'notifier', ...(await notifierCheck(input.host, input.notifyTest)) },
     mcp(ctx, input.cwd, tilde, w),
     skill(ctx, input.cwd, tilde, w),
     hooksCheck(ctx, input.cwd, tilde, w),

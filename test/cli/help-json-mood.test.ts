@@ -65,7 +65,7 @@ describe('checkin --help', () => {
     expect(commandSections).toEqual([
       ['Check-ins:', ['today', 'checkin', 'list', 'status', 'report', 'stats', 'activity', 'log', 'drafts']],
       ['Team and goals:', ['team', 'teams', 'people', 'goals', 'goal', 'echo']],
-      ['Comments and inbox:', ['inbox', 'comments', 'reactions']],
+      ['Comments and inbox:', ['inbox', 'notify', 'comments', 'reactions']],
       ['Account:', ['login', 'logout', 'auth', 'me']],
       ['Setup and tools:', ['config', 'cron', 'remind', 'doctor', 'api', 'mcp', 'skill', 'hook', 'sandbox', 'upgrade', 'version', 'completion', 'help']],
     ]);

@@ -16,14 +16,18 @@ export interface DoctorOptions {
   json?: JsonFlag;
   /** The single binary's keychain probe (domain/doctor.ts probeKeychain): one look-up, its word on stdout. */
   keychainProbe?: string;
+  notifyTest?: boolean;
 }
 
 export const DOCTOR_FIELDS = ['id', 'status', 'message', 'fix'] as const;
 
 export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(ctx.env)) {
   return new Command('doctor')
-    .description('Check what checkin needs: token, service, keychain, folders, time zone, reminder, MCP, skill, Node, outbox (changes nothing; one request)')
+    .description(
+      'Check what checkin needs: token, service, keychain, folders, time zone, reminder, notifier, MCP, skill, Node, outbox (changes nothing; one request)',
+    )
     .addOption(jsonOption(DOCTOR_FIELDS, 'print one {id, status, message, fix} per check as a JSON array'))
+    .option('--notify-test', 'show a test notice through the notifier (checkin notify)')
     .addOption(new Option('--keychain-probe <account>').hideHelp())
     .addHelpText(
       'after',
@@ -34,7 +38,7 @@ export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(
 
 export async function runDoctor(ctx: Context, opts: DoctorOptions, host: Host): Promise<void> {
   if (opts.keychainProbe !== undefined) return ctx.io.out(keychainLookup(ctx.env, opts.keychainProbe));
-  const checks = await diagnose(ctx, { host, cwd: process.cwd(), words: CLI_ADVICE });
+  const checks = await diagnose(ctx, { host, cwd: process.cwd(), words: CLI_ADVICE, ...(opts.notifyTest && { notifyTest: true }) });
   await printOne(ctx.io, ctx.now(), checks, opts.json, doctorView);
   if (anyProblem(checks)) throw new ExitSignal(EXIT.FAILURE);
 }

@@ -1,0 +1,82 @@
+// `checkin notify`: looks once for what is new for the person (others' comments on their check-ins
+// and goal updates, @mentions of them, teammates newly blocked on them) and shows each new thing
+// through the desktop's own notifier. The OS's timer does the repeating (`checkin notify install`,
+// from ./units.ts); a run by hand looks once too. What is new, and the requests it costs, is
+// domain/notices.ts's; the notifier is system/notifier.ts's.
+import { Command } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
+import { lookDone, lookForNotices, MAX_NOTICES, parseQuietHours, type Look, type Notice } from '../../domain/notices.js';
+import { findNotifier, notifierMissing, showNotices } from '../../system/notifier.js';
+import { systemHost, type Host } from '../../system/programs.js';
+import { jsonOption, printJson, type JsonFlag } from '../../ui/output.js';
+import { sanitizeLine } from '../../ui/sanitize.js';
+import { NOTIFY_SUBCOMMANDS } from './units.js';
+
+export const NOTICE_FIELDS = ['kind', 'id', 'at', 'person', 'about', 'on', 'url', 'text'] as const;
+
+export interface NotifyOptions {
+  once?: boolean;
+  dryRun?: boolean;
+  json?: JsonFlag;
+  quietHours?: string;
+}
+
+export function notifyCommand(ctx: Context, host: () => Host = () => systemHost(ctx.env)) {
+  const notify = new Command('notify')
+    .description('Show what is new for you as desktop notifications: comments, @mentions, teammates blocked on you')
+    .option('--once', 'look once and exit (what every run does: the OS timer of `checkin notify install` repeats it)')
+    .option('--dry-run', 'print what would be shown; show nothing, mark nothing as seen')
+    .option('--quiet-hours <HH:MM-HH:MM>', 'show nothing, and ask nothing, between these times (e.g. 19:00-08:00)')
+    .addOption(jsonOption(NOTICE_FIELDS, 'print the notices as a JSON array (shown too, unless --dry-run)'))
+    .addHelpText(
+      'after',
+      `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice, none for\nyour own words, none for what \`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last\ncounts the rest). Nothing is shown within --quiet-hours or on a day with no check-in scheduled.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a PowerShell toast on Windows. \`checkin doctor --notify-test\` shows a test notice.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
+    )
+    .action((opts) => runNotify(ctx, opts, host()));
+  for (const define of NOTIFY_SUBCOMMANDS) notify.addCommand(define(ctx));
+  return notify;
+}
+
+const SILENCE: Record<NonNullable<Look['silent']>, (quiet?: string) => string> = {
+  'quiet-hours': (q) => `Quiet hours (${q}): nothing asked, nothing shown.`,
+  'nothing-scheduled': () => 'No check-in is scheduled today: nothing shown.',
+  'no-digest': () => 'This service has no feed (GET /digest answered 404), which checkin notify reads: nothing shown. checkin inbox still works.',
+};
+
+/** The sentence as it is shown anywhere: through the one sanitiser, on one line. */
+const sentence = (n: Notice) => sanitizeLine(n.text);
+
+export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): Promise<void> {
+  const quiet = opts.quietHours !== undefined ? parseQuietHours(opts.quietHours) : undefined;
+  const look = await lookForNotices(ctx, { ...(quiet && { quiet }) });
+  const notices = look.notices;
+  if (opts.dryRun) {
+    if (opts.json) return printJson(ctx.io, notices, opts.json);
+    if (look.silent) return ctx.io.err(`${SILENCE[look.silent](quiet?.text)}\n`);
+    if (notices.length === 0) return ctx.io.err('Nothing new: nothing would be shown.\n');
+    ctx.io.err(`Would show ${notices.length === 1 ? '1 notice' : `${notices.length} notices`} (--dry-run: nothing shown, nothing marked as seen):\n`);
+    return ctx.io.out(notices.map((n) => `${sentence(n)}\n`).join(''));
+  }
+  if (notices.length > 0) {
+    const notifier = findNotifier(host);
+    if (!notifier) {
+      // Said plainly, and the notices are printed instead (a timer's journal keeps them).
+      ctx.io.err(`warning: ${notifierMissing(host)}; printed instead.\n`);
+      if (!opts.json) ctx.io.out(notices.map((n) => `${sentence(n)}\n`).join(''));
+    } else {
+      const shown = await showNotices(
+        host,
+        notifier,
+        notices.map((n) => ({ title: 'checkin', body: sentence(n) })),
+      );
+      const failed = shown.find((s) => !s.shown);
+      if (failed) ctx.io.err(`warning: ${sanitizeLine(failed.detail ?? 'the notifier failed')}; the notices it could not show are printed instead.\n`);
+      if (!opts.json) ctx.io.out(notices.map((n, i) => `${shown[i]!.shown ? '' : 'Not shown: '}${sentence(n)}\n`).join(''));
+    }
+  } else if (!opts.json) {
+    ctx.io.err(look.silent ? `${SILENCE[look.silent](quiet?.text)}\n` : 'Nothing new.\n');
+  }
+  // Shown or printed: never shown again.
+  await lookDone(ctx, look);
+  if (opts.json) printJson(ctx.io, notices, opts.json);
+}

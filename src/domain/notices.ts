@@ -1,0 +1,242 @@
+// What is new for the person since `checkin notify` last looked, as data: others' comments on their
+// check-ins and goal updates, @mentions of them, teammates newly blocked on them. Printing nothing
+// and showing nothing: commands/notify/ words and shows it (system/notifier.ts).
+//
+// Requests, per look (the person's `me` known, as after the first run):
+// - within quiet hours: none (the clock decides);
+// - the first look of a day: GET /check-ins/<today> (with the ETag status keeps) — a day with
+//   nothing scheduled is then silent without any further request until the next day;
+// - then ONE GET /digest?category=comment&since=<marker>&per_page=1, with If-None-Match where the
+//   service gave an ETag: when nothing is newer than the marker, that is all;
+// - when something is: the inbox's reading (domain/inbox-gather.ts: one page of the feed for most days);
+// - teammates blocked on me: at most once an hour (domain/blockers.ts, one or two requests).
+// The marker is the inbox's own, per account (config/store.ts InboxMarker): a notice is never shown
+// for what `checkin inbox` already showed, nor twice, nor for the person's own words.
+import { digestPage } from '../api/endpoints.js';
+import { ApiError } from '../api/errors.js';
+import type { Commentable } from '../api/endpoints.js';
+import type { NotifyMarker } from '../config/store.js';
+import { loggedInToken, type Context } from '../context.js';
+import { isDateKey } from '../core/datekey.js';
+import { shortDay } from '../core/dayname.js';
+import { UsageError } from '../errors.js';
+import { cachedMe, me } from './account.js';
+import { blockedOnMeKept } from './blockers.js';
+import { today } from './days.js';
+import { gatherInbox, inboxKey, readMarker, writeMarker, type InboxThread } from './inbox-gather.js';
+import { todayState } from './today-state.js';
+
+/** Teammates blocked on me are asked at most this often. */
+export const BLOCKED_EVERY_MS = 60 * 60_000;
+/** The most notices one look shows: past it, the newest and one that counts the rest. */
+export const MAX_NOTICES = 5;
+/** How long a service that has no feed (404) is left alone. */
+const NO_DIGEST_AGAIN_MS = 24 * 60 * 60_000;
+/** How much of a comment a notice quotes. */
+const QUOTE_CHARS = 140;
+
+export type NoticeKind = 'comment' | 'mention' | 'blocked' | 'more';
+
+/** One notice: the sentence shown, and what it is about (as data, for --json and agents). */
+export interface Notice {
+  kind: NoticeKind;
+  /** The comment's id, or "<person id> <since>" for a blocker ('more': null). */
+  id: string | null;
+  /** When it happened (ISO), or the blocker's first day. */
+  at: string;
+  person: { id: string; name: string } | null;
+  /** Which check-in or goal update, in words ("your check-in for Sat 21 Nov"). */
+  about: string;
+  /** The check-in or goal update it is on, where known. */
+  on: Commentable | null;
+  url: string | null;
+  /** The sentence: who, what, which check-in. Not yet sanitised (the face does, before showing). */
+  text: string;
+}
+
+/** Why a look showed nothing without asking the service (or asked only whether today is scheduled). */
+export type Silence = 'quiet-hours' | 'nothing-scheduled' | 'no-digest';
+
+export interface Look {
+  notices: Notice[];
+  silent: Silence | null;
+  /** What to write once the notices are shown (undefined: nothing to write). */
+  next?: { key: string; notify: NotifyMarker };
+}
+
+export interface QuietHours {
+  from: number;
+  until: number;
+  text: string;
+}
+
+/** "19:00-08:00" (past midnight allowed): minutes of the day from and until (until not included). */
+export function parseQuietHours(value: string, flag = '--quiet-hours'): QuietHours {
+  const m = /^([01]?\d|2[0-3]):([0-5]\d)-([01]?\d|2[0-3]):([0-5]\d)$/.exec(value.trim());
+  if (!m) throw new UsageError(`${flag} must be two times written HH:MM-HH:MM (e.g. 19:00-08:00), got "${value}"`);
+  const from = Number(m[1]) * 60 + Number(m[2]);
+  const until = Number(m[3]) * 60 + Number(m[4]);
+  if (from === until) throw new UsageError(`${flag} ${value} starts and ends at the same time: give a span, e.g. 19:00-08:00`);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { from, until, text: `${pad(Math.floor(from / 60))}:${pad(from % 60)}-${pad(Math.floor(until / 60))}:${pad(until % 60)}` };
+}
+
+/** The minute of the day now, in the person's zone as far as is known without a request (TZ, the cached profile's zone, else the machine's). */
+export function minuteOfDay(ctx: Context): number {
+  const now = ctx.now();
+  const zone = ctx.env.TZ ? undefined : cachedMe(ctx)?.zone;
+  if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) {
+    let offset = zone.offsets[0]?.[1] ?? 0;
+    for (const [from, minutes] of zone.offsets) if (from <= now.getTime()) offset = minutes;
+    const shifted = new Date(now.getTime() + offset * 60_000);
+    // As core/datekey.ts dateKeyAtOffset reads the day: the shifted clock read as UTC.
+    return shifted.getUTCHours() * 60 + shifted.getUTCMinutes();
+  }
+  return now.getHours() * 60 + now.getMinutes();
+}
+
+export function inQuietHours(q: QuietHours, minute: number): boolean {
+  return q.from < q.until ? minute >= q.from && minute < q.until : minute >= q.from || minute < q.until;
+}
+
+const later = (...xs: Array<string | undefined>): string | undefined =>
+  xs
+    .filter((x): x is string => Boolean(x))
+    .sort()
+    .at(-1);
+
+/** A comment quoted in one line, cut at QUOTE_CHARS. */
+function quote(body: string): string {
+  const line = body.replace(/\s+/g, ' ').trim();
+  return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS - 1).trimEnd()}…` : line;
+}
+
+/** "your check-in for Sat 21 Nov" from the feed's "Comment on your check-in for 2026-11-21". */
+function aboutOf(t: InboxThread): string {
+  let about =
+    t.label?.replace(/^Comment on /, '') ??
+    (t.on?.kind === 'goal-update' ? `the goal update “${t.title ?? ''}”` : `your check-in${t.date ? ` for ${t.date}` : ''}`);
+  const date = / for (\d{4}-\d\d-\d\d)$/.exec(about)?.[1];
+  if (date && isDateKey(date)) about = `${about.slice(0, -date.length)}${shortDay(date)}`;
+  return about;
+}
+
+/**
+ * Looks once for what is new (see the top of this file for the requests). Writes nothing: `done`
+ * does, once the notices are shown. `quiet`: the person's quiet hours (nothing asked within them).
+ */
+export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } = {}): Promise<Look> {
+  if (opts.quiet && inQuietHours(opts.quiet, minuteOfDay(ctx))) return { notices: [], silent: 'quiet-hours' };
+  const now = ctx.now();
+  const api = await ctx.api();
+  const person = await me(ctx);
+  const key = await inboxKey(ctx);
+  const marker = readMarker(ctx, key);
+  const state: NotifyMarker = { ...marker?.notify };
+  const date = await today(ctx);
+
+  // A day with nothing scheduled: asked once (today's check-in, with the ETag status keeps), then known all day.
+  if (state.day?.date !== date) {
+    const held = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'today');
+    const scheduled = held?.key === date ? true : (await todayState(ctx, date)).checkIn !== null;
+    state.day = { date, scheduled };
+  }
+  if (!state.day.scheduled) return { notices: [], silent: 'nothing-scheduled', next: { key, notify: state } };
+  if (state.no_digest_at && now.getTime() - Date.parse(state.no_digest_at) < NO_DIGEST_AGAIN_MS) return { notices: [], silent: 'no-digest' };
+
+  const notices: Notice[] = [];
+  // Since when: what the inbox showed, or what notify looked at, whichever is later; a first look starts today.
+  const floor = later(marker?.seen_at, state.at) ?? `${date}T00:00:00Z`;
+  const query = { category: 'comment' as const, since: floor, per_page: 1 };
+  const queryText = JSON.stringify(query);
+  const etag = state.digest?.query === queryText ? state.digest.etag : undefined;
+  let page: Awaited<ReturnType<typeof digestPage>>;
+  try {
+    page = await digestPage(api, query, etag);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.notFound)) throw err;
+    return { notices: [], silent: 'no-digest', next: { key, notify: { ...state, no_digest_at: now.toISOString() } } };
+  }
+  delete state.no_digest_at;
+  const newest = page === 'unchanged' ? undefined : page.data[0]?.published_at;
+  if (page !== 'unchanged') state.digest = { query: queryText, ...(page.etag && { etag: page.etag }) };
+  if (newest && newest > floor) {
+    // Something is newer than the marker: the inbox's reading, from the marker on.
+    const inbox = await gatherInbox(ctx, { seenAt: floor });
+    const mention = new RegExp(`(?<![\\w@.])@${person.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
+    for (const t of inbox.threads) {
+      const about = aboutOf(t);
+      for (const item of t.items) {
+        if (item.kind !== 'comment' || item.person?.id === person.id) continue;
+        const who = item.person?.name || 'Someone';
+        const mentioned = !/^your /.test(about) && mention.test(item.body ?? '');
+        notices.push({
+          kind: mentioned ? 'mention' : 'comment',
+          id: item.id,
+          at: item.created_at,
+          person: item.person ?? null,
+          about,
+          on: t.on ?? null,
+          url: t.url ?? null,
+          text: `${who} ${mentioned ? 'mentioned you on' : 'commented on'} ${about}: “${quote(item.body ?? '')}”`,
+        });
+      }
+    }
+    state.at = later(floor, newest, inbox.newest);
+    // The next look asks from the new marker on: its own query, no ETag yet.
+    delete state.digest;
+  }
+
+  // Teammates newly blocked on me: asked at most hourly; each run of days told once.
+  if (!state.blocked_at || !(now.getTime() - Date.parse(state.blocked_at) < BLOCKED_EVERY_MS)) {
+    const list = await blockedOnMeKept(ctx, date).catch(() => undefined);
+    if (list) {
+      const told = new Set(state.blocked ?? []);
+      const keys: string[] = [];
+      for (const b of list) {
+        const id = `${b.person?.id ?? ''} ${b.since}`;
+        keys.push(id);
+        if (told.has(id) || b.person?.id === person.id) continue;
+        const who = b.person?.name || 'A teammate';
+        const since = isDateKey(b.since) ? shortDay(b.since) : b.since;
+        notices.push({
+          kind: 'blocked',
+          id,
+          at: b.since,
+          person: b.person,
+          about: `${b.person ? `${who}'s` : 'a'} check-in`,
+          on: { kind: 'check-in', id: b.check_in_id },
+          url: null,
+          text: `${who} is blocked on you${b.days > 1 ? ` (since ${since}, ${b.days}${b.at_least ? '+' : ''} days)` : ''}: “${quote(b.blockers)}”`,
+        });
+      }
+      state.blocked = keys;
+      state.blocked_at = now.toISOString();
+    }
+  }
+
+  // Newest first; past MAX_NOTICES, one more counts the rest.
+  notices.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  const shown = notices.length > MAX_NOTICES ? notices.slice(0, MAX_NOTICES - 1) : notices;
+  if (shown.length < notices.length) {
+    const rest = notices.length - shown.length;
+    shown.push({
+      kind: 'more',
+      id: null,
+      at: now.toISOString(),
+      person: null,
+      about: 'your check-ins and goal updates',
+      on: null,
+      url: null,
+      text: `${rest} more new ${rest === 1 ? 'thing' : 'things'} on your check-ins and goal updates: checkin inbox lists them.`,
+    });
+  }
+  return { notices: shown, silent: null, next: { key, notify: state } };
+}
+
+/** Once the notices are shown (or printed): the marker moves on, so none is shown again. Best effort, like the inbox's. */
+export async function lookDone(ctx: Context, look: Look): Promise<void> {
+  if (!look.next) return;
+  const marker = readMarker(ctx, look.next.key);
+  await writeMarker(ctx, look.next.key, { ...marker, notify: look.next.notify });
+}

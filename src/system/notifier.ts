@@ -1,0 +1,153 @@
+// Showing a notice through the desktop's own notifier: on Linux the freedesktop Notifications
+// service on the session bus, through `notify-send` or `gdbus` (whichever is on PATH); on macOS
+// `osascript` (display notification); on Windows a toast through PowerShell (no module to install).
+// Each is a program run with an argument array (never a shell) and a time limit (system/programs.ts);
+// the words travel as arguments (osascript's argv, a GVariant string literal for gdbus) or as
+// base64 inside PowerShell's script: nothing in them is ever read as code.
+import { showCommand, type Host } from './programs.js';
+
+export type NotifierKind = 'notify-send' | 'gdbus' | 'osascript' | 'powershell';
+
+export interface Notifier {
+  kind: NotifierKind;
+  /** The program's absolute path. */
+  file: string;
+}
+
+/** What a notice says: a short title and one sentence. Sanitised before it comes here. */
+export interface NoticeText {
+  title: string;
+  body: string;
+}
+
+export interface Shown {
+  shown: boolean;
+  /** Why it was not shown, in one line (the notifier's own words). */
+  detail?: string;
+}
+
+const BUS_NAME = 'org.freedesktop.Notifications';
+const BUS_PATH = '/org/freedesktop/Notifications';
+/** How long the notification server may take to answer one call (gdbus --timeout, seconds). */
+const BUS_TIMEOUT_S = 10;
+
+/** The notifier this machine has, or undefined (notifierMissing says so in words). */
+export function findNotifier(host: Host): Notifier | undefined {
+  const names: NotifierKind[] = host.platform === 'darwin' ? ['osascript'] : host.platform === 'win32' ? ['powershell'] : ['notify-send', 'gdbus'];
+  for (const kind of names) {
+    const file = host.find(kind) ?? (kind === 'powershell' ? host.find('pwsh') : undefined);
+    if (file) return { kind, file };
+  }
+  return undefined;
+}
+
+/** The plain sentence for a machine without a notifier, with what to install. */
+export function notifierMissing(host: Host): string {
+  if (host.platform === 'darwin') return 'osascript was not found on PATH: notices cannot be shown (it is part of macOS: is /usr/bin on PATH?)';
+  if (host.platform === 'win32') return 'PowerShell was not found on PATH: notices cannot be shown as toasts';
+  return 'neither notify-send nor gdbus was found on PATH: notices cannot be shown (install libnotify-bin, or libglib2.0-bin for gdbus, and a notification daemon)';
+}
+
+/** A string as GVariant's text format writes it (gdbus parses each argument so): quoted, every special character escaped. */
+export function gvariantString(text: string): string {
+  let out = "'";
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '\\' || ch === "'") out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}'`;
+}
+
+/** The freedesktop body markup's three special characters, written as text. */
+export const escapeMarkup = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const gdbusArgs = (method: string, ...args: string[]) => [
+  'call',
+  '--session',
+  '--timeout',
+  String(BUS_TIMEOUT_S),
+  '--dest',
+  BUS_NAME,
+  '--object-path',
+  BUS_PATH,
+  '--method',
+  `${BUS_NAME}.${method}`,
+  '--',
+  ...args,
+];
+
+/** The program and arguments that show `n` (for gdbus: `markup`, whether the server reads body markup). */
+export function noticeCommand(notifier: Notifier, n: NoticeText, markup = true): { file: string; args: string[] } {
+  const { file } = notifier;
+  switch (notifier.kind) {
+    case 'notify-send':
+      // Servers that read markup are the rule (GNOME, KDE, dunst, mako): the body's <, > and & are written as text.
+      return { file, args: ['--app-name=checkin', '--', n.title, escapeMarkup(n.body)] };
+    case 'gdbus': {
+      const body = markup ? escapeMarkup(n.body) : n.body;
+      // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout: -1 the server's default).
+      return {
+        file,
+        args: gdbusArgs('Notify', "'checkin'", 'uint32 0', "''", gvariantString(n.title), gvariantString(body), '@as []', '@a{sv} {}', 'int32 -1'),
+      };
+    }
+    case 'osascript':
+      // The words are the run handler's arguments: never part of the script.
+      return {
+        file,
+        args: ['-e', 'on run argv', '-e', 'display notification (item 2 of argv) with title (item 1 of argv)', '-e', 'end run', n.title, n.body],
+      };
+    case 'powershell': {
+      const data = Buffer.from(JSON.stringify({ title: n.title, body: n.body }), 'utf8').toString('base64');
+      const script = [
+        '$ErrorActionPreference = "Stop"',
+        `$n = [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String("${data}")) | ConvertFrom-Json`,
+        '[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] | Out-Null',
+        '$xml = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent([Windows.UI.Notifications.ToastTemplateType]::ToastText02)',
+        '$xml.GetElementsByTagName("text").Item(0).AppendChild($xml.CreateTextNode($n.title)) | Out-Null',
+        '$xml.GetElementsByTagName("text").Item(1).AppendChild($xml.CreateTextNode($n.body)) | Out-Null',
+        '[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier("checkin").Show([Windows.UI.Notifications.ToastNotification]::new($xml))',
+      ].join('; ');
+      return { file, args: ['-NoProfile', '-NonInteractive', '-Command', script] };
+    }
+  }
+}
+
+/** The command as a person could type it (for messages). */
+export const showNoticeCommand = (notifier: Notifier, n: NoticeText): string => {
+  const c = noticeCommand(notifier, n);
+  return showCommand(c.file, c.args);
+};
+
+/** The notification server's capabilities (gdbus only; undefined when it cannot be asked). */
+export async function busCapabilities(host: Host, notifier: Notifier): Promise<string[] | undefined> {
+  if (notifier.kind !== 'gdbus') return undefined;
+  const r = await host.run(notifier.file, gdbusArgs('GetCapabilities'));
+  if (r.code !== 0) return undefined;
+  return [...r.stdout.matchAll(/'([^'\\]*)'/g)].map((m) => m[1]!);
+}
+
+/** The first line of what a notifier said on failing, cut short. */
+function failure(r: { code: number | null; stderr: string; stdout: string }): string {
+  const line = (r.stderr || r.stdout).trim().split('\n')[0]?.slice(0, 200) ?? '';
+  return r.code === null ? `it did not finish in time${line ? ` (${line})` : ''}` : line || `exit ${r.code}`;
+}
+
+/**
+ * Shows notices one after another through one notifier. For gdbus, the server's capabilities are
+ * asked once first (body markup or not). Each program call is bounded by system/programs.ts's limit.
+ */
+export async function showNotices(host: Host, notifier: Notifier, notices: NoticeText[]): Promise<Shown[]> {
+  const caps = notices.length > 0 ? await busCapabilities(host, notifier) : undefined;
+  const markup = caps ? caps.includes('body-markup') : true;
+  const out: Shown[] = [];
+  for (const n of notices) {
+    const c = noticeCommand(notifier, n, markup);
+    const r = await host.run(c.file, c.args);
+    out.push(r.code === 0 ? { shown: true } : { shown: false, detail: `${notifier.kind} failed: ${failure(r)}` });
+  }
+  return out;
+}

@@ -1,0 +1,179 @@
+// `checkin notify` against a real session bus: dbus-run-session with a notification server on it that
+// records the Notify calls it receives (test/helpers/notification-server.*), and the sandbox's
+// request log for what each look cost.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, WEEKDAYS } from '../../src/core/datekey.js';
+import { checkInId } from '../../src/sandbox/ids.js';
+import { call } from '../helpers/http.js';
+import { TODAY, useWorld } from '../helpers/harness.js';
+import { notificationBusMissing, startNotificationBus, type NotificationBus } from '../helpers/notification-server.js';
+
+const w = useWorld({ rateLimit: undefined }); // the service's limits on, as a person has them
+const missing = await notificationBusMissing();
+const skipped = missing ? ` — skipped: ${missing}` : '';
+
+let bus: NotificationBus;
+beforeEach(async () => {
+  if (!missing) bus = await startNotificationBus();
+});
+afterEach(async () => {
+  await bus?.close();
+});
+
+const notify = (args: string[] = [], env: Record<string, string | undefined> = {}) =>
+  w.cli(['notify', '--once', ...args], { env: { DBUS_SESSION_BUS_ADDRESS: bus.address, ...env } });
+const comment = (token: string, on: string, body: string) => call(w.sb.url, 'POST', `/check-ins/${on}/comments`, { token, body: { body } });
+const DIGEST_CHECK = /^GET \/api\/v2\/digest\?category=comment&since=\S+&per_page=1$/;
+
+describe('checkin notify through the desktop notifier (a real D-Bus session)', () => {
+  it.skipIf(Boolean(missing))(
+    `a teammate's comment: one notice saying who and what; again: none, in one request (304 with the ETag); an @mention and a blocker told once; my own words never${skipped}`,
+    async () => {
+      // What the inbox showed is not notified: it is read first, as a person would have.
+      expect((await w.cli(['inbox'])).code).toBe(0);
+      // The first look: the teammate blocked on me (the demo's Linus) is told, once.
+      const first = await notify();
+      expect(first).toMatchObject({ code: 0 });
+      expect(bus.calls()).toEqual([
+        {
+          app: 'checkin',
+          summary: 'checkin',
+          body: expect.stringMatching(/^Linus Torvalds is blocked on you \(since \w{3} \d+ \w{3}, \d+ days\): “Waiting on @ada to review/),
+          actions: [],
+          hints: [],
+          timeout: -1,
+        },
+      ]);
+      expect(first.stdout).toBe(`${bus.calls()[0]!.body}\n`);
+
+      // Nothing new: nothing shown, and one request, answered 304 once the ETag is known.
+      w.forget();
+      expect(await notify()).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
+      w.forget();
+      expect(await notify()).toMatchObject({ code: 0, stdout: '' });
+      expect(w.sent()).toEqual([expect.stringMatching(DIGEST_CHECK)]);
+      expect(w.sb.requests[0]!.status).toBe(304);
+      expect(w.sb.requests[0]!.headers['if-none-match']).toMatch(/^W\/"/);
+      expect(bus.calls()).toHaveLength(1);
+
+      // Grace comments on my check-in of yesterday: one notice, who and what and which check-in.
+      await w.clock.sleep(60_000);
+      const yesterday = addDays(TODAY, -1);
+      expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), yesterday), 'The keys rotated.')).status).toBe(201);
+      w.forget();
+      const fresh = await notify();
+      expect(fresh.code).toBe(0);
+      expect(bus.calls()).toHaveLength(2);
+      const shown = bus.calls()[1]!;
+      expect(shown.body).toMatch(/^Grace Hopper commented on your check-in for \w{3} \d+ \w{3}: “The keys rotated\.”$/);
+      expect(fresh.stdout).toBe(`${shown.body}\n`);
+      // The check, then the inbox's reading from the marker on.
+      expect(w.sent()).toEqual([
+        expect.stringMatching(DIGEST_CHECK),
+        expect.stringMatching(/^GET \/api\/v2\/digest\?category=comment&since=\S+&page=1&per_page=50$/),
+      ]);
+
+      // Again: none, and one request.
+      w.forget();
+      expect((await notify()).stdout).toBe('');
+      w.forget();
+      expect((await notify()).stdout).toBe('');
+      expect(w.sent()).toEqual([expect.stringMatching(DIGEST_CHECK)]);
+      expect(w.sb.requests[0]!.status).toBe(304);
+      expect(bus.calls()).toHaveLength(2);
+
+      // My own comment: no notice (and the look after it is one request again).
+      await w.clock.sleep(60_000);
+      expect((await comment(w.sb.token, checkInId(w.id('grace'), TODAY), 'Thanks @grace')).status).toBe(201);
+      await notify();
+      w.forget();
+      await notify();
+      expect(w.sent()).toEqual([expect.stringMatching(DIGEST_CHECK)]);
+      expect(bus.calls()).toHaveLength(2);
+
+      // An @mention of me on a teammate's check-in, with words that must not act: markup and a terminal escape.
+      await w.clock.sleep(60_000);
+      const linus = checkInId(w.id('linus'), addDays(TODAY, -2));
+      expect((await comment('sandbox_pat_grace', linus, '@ada <b>look</b> & \u001b[31mred\u001b[0m')).status).toBe(201);
+      const mention = await notify();
+      expect(bus.calls()).toHaveLength(3);
+      // The server reads body markup (its capabilities say so): the words are written as text.
+      expect(bus.calls()[2]!.body).toMatch(
+        /^Grace Hopper mentioned you on Linus Torvalds's check-in for \w{3} \d+ \w{3}: “@ada &lt;b&gt;look&lt;\/b&gt; &amp; red”$/,
+      );
+      expect(mention.stdout).toMatch(/“@ada <b>look<\/b> & red”\n$/);
+      expect(mention.stdout).not.toContain('\u001b');
+
+      // The inbox still lists what was notified: a notice is not a look at the inbox.
+      const inbox = await w.cli(['inbox']);
+      expect(inbox.stdout).toContain('The keys rotated.');
+      expect(inbox.stdout).toContain('@ada <b>look</b>');
+      // And after it, notify has nothing more to say.
+      await notify();
+      expect(bus.calls()).toHaveLength(3);
+    },
+    60_000,
+  );
+
+  it.skipIf(Boolean(missing))(`quiet hours: nothing asked, nothing shown; outside them, a look${skipped}`, async () => {
+    const hour = w.clock.now().getUTCHours(); // tests run with TZ=UTC
+    const pad = (n: number) => String(n % 24).padStart(2, '0');
+    w.forget();
+    // A span around now, and one around now that passes midnight.
+    for (const span of [`${pad(hour)}:00-${pad(hour + 1)}:00`, `${pad(hour + 23)}:00-${pad(hour + 1)}:00`]) {
+      const r = await notify(['--quiet-hours', span]);
+      expect(r).toEqual({ code: 0, stdout: '', stderr: `Quiet hours (${span}): nothing asked, nothing shown.\n` });
+    }
+    expect(w.sent()).toEqual([]);
+    expect(bus.calls()).toEqual([]);
+    // Outside quiet hours: it looks (and tells of the blocker).
+    const r = await notify(['--quiet-hours', `${pad(hour + 2)}:00-${pad(hour + 3)}:00`]);
+    expect(r.code).toBe(0);
+    expect(bus.calls()).toHaveLength(1);
+    expect((await w.cli(['notify', '--quiet-hours', '25:00-08:00'])).stderr).toMatch(/--quiet-hours must be two times written HH:MM-HH:MM/);
+  });
+
+  it.skipIf(Boolean(missing))(`a day with nothing scheduled: nothing shown, and asked once that day${skipped}`, async () => {
+    // None of my teams meets today (the weekday of the sandbox's today, read from the data).
+    const day = WEEKDAYS[new Date(`${TODAY}T12:00:00Z`).getUTCDay()]!.slice(0, 3);
+    for (const t of w.sb.service.data.teams) t.schedule = t.schedule.filter((d) => d !== day);
+    // Something that would be a notice otherwise.
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Nice work')).status).toBe(201);
+    w.forget();
+    const first = await notify();
+    expect(first).toEqual({ code: 0, stdout: '', stderr: 'No check-in is scheduled today: nothing shown.\n' });
+    expect(w.sent()).toEqual(['GET /api/v2/me', `GET /api/v2/check-ins/${TODAY}`]);
+    w.forget();
+    expect((await notify()).stderr).toBe('No check-in is scheduled today: nothing shown.\n');
+    expect(w.sent()).toEqual([]);
+    expect(bus.calls()).toEqual([]);
+  });
+
+  it.skipIf(Boolean(missing))(`--dry-run prints what it would show and shows nothing; --json gives the notices as data${skipped}`, async () => {
+    await w.cli(['inbox']);
+    const dry = await notify(['--dry-run']);
+    expect(dry.stderr).toBe('Would show 1 notice (--dry-run: nothing shown, nothing marked as seen):\n');
+    expect(dry.stdout).toMatch(/^Linus Torvalds is blocked on you /);
+    const json = await notify(['--dry-run', '--json', 'kind,person,text']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { kind: 'blocked', person: { id: w.id('linus'), name: 'Linus Torvalds' }, text: expect.stringMatching(/^Linus Torvalds is blocked on you/) },
+    ]);
+    expect(bus.calls()).toEqual([]);
+    // Shown for real with --json: the same data, and the notice on the bus.
+    const shown = await notify(['--json', 'kind']);
+    expect(JSON.parse(shown.stdout)).toEqual([{ kind: 'blocked' }]);
+    expect(bus.calls()).toHaveLength(1);
+  });
+
+  it(`without a notifier on PATH: said plainly, and the notices printed instead`, async () => {
+    await w.cli(['inbox']);
+    const r = await w.cli(['notify'], { env: { PATH: '/nonexistent' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'warning: neither notify-send nor gdbus was found on PATH: notices cannot be shown (install libnotify-bin, or libglib2.0-bin for gdbus, and a notification daemon); printed instead.\n',
+    );
+    expect(r.stdout).toMatch(/^Linus Torvalds is blocked on you /);
+    // Printed counts as told.
+    expect((await w.cli(['notify'], { env: { PATH: '/nonexistent' } })).stdout).toBe('');
+  });
+});
