@@ -45,6 +45,7 @@ import {
   type Keeping,
 } from './outbox.js';
 import { teammateCheckInTarget } from './target.js';
+import { postKept } from './webhook.js';
 
 export type { Keeping } from './outbox.js';
 
@@ -231,5 +232,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
     case 'echo-question':
       if (c.kind !== 'echo-question') throw wrong();
       return { kind: t.kind, result: await go(() => createEchoQuestion(api, c.input)) };
+    case 'webhook-post':
+      return { kind: t.kind, result: await postKept(ctx, entry, keeping) };
   }
 }
