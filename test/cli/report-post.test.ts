@@ -274,4 +274,35 @@ describe('checkin report --post', () => {
     expect((await w.cli(['report', '--post', slack(), '--format', 'csv'])).stderr).toContain("--post sends the team's digest");
     expect((await w.cli(['report', '--if-new'])).stderr).toContain('--if-new is for --post');
   });
+
+  it('doctor reaches the kept webhook without posting: a HEAD to Slack, a GET to Discord (404: a problem); the URL never said', async () => {
+    expect((await w.cli(['config', 'set', 'webhook', '-'], { input: slack() })).code).toBe(0);
+    const check = async () => {
+      const r = await w.cli(['doctor', '--json']);
+      expect(r.stdout + r.stderr).not.toContain(SECRET);
+      return { code: r.code, webhook: (JSON.parse(r.stdout) as Array<{ id: string; status: string; message: string }>).find((c) => c.id === 'webhook') };
+    };
+    const host = new URL(base).host;
+    expect((await check()).webhook).toMatchObject({
+      status: 'ok',
+      message: `the Slack webhook at ${host}: reachable (HEAD answered 200; nothing posted — whether it takes a post is known only by posting)`,
+    });
+    expect(received.map((r) => [r.method, r.body])).toEqual([['HEAD', '']]);
+    received = [];
+    expect((await w.cli(['config', 'set', 'webhook', '-'], { input: discord() })).code).toBe(0);
+    answers.push({ status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' });
+    const gone = await check();
+    expect(gone.code).toBe(1);
+    expect(gone.webhook).toMatchObject({
+      status: 'problem',
+      message: `the Discord webhook at ${host}: Discord does not know it (GET answered 404): deleted, or its token changed`,
+    });
+    expect(received.map((r) => r.method)).toEqual(['GET']);
+    // Unreachable: the receiver gone.
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const down = await check();
+    expect(down.webhook).toMatchObject({ status: 'problem', message: `the Discord webhook at ${host}: cannot be reached (ECONNREFUSED)` });
+    server = createServer().listen(0, '127.0.0.1');
+  });
 });

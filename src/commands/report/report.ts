@@ -83,7 +83,7 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
     .option('--resume', 'with --post: send the posts kept from refused attempts (to that webhook), nothing else')
     .addHelpText(
       'after',
-      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin report --team Platform --last-week --post --if-new',
+      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin report --team Platform --last-week --post https://chat.example.com/hooks/xyz --if-new',
     )
     .action((opts) => run(ctx, opts));
 }
