@@ -6,7 +6,7 @@
 // request, within the doctor's time limit; the URL is never said (the chat and its host are).
 import { nodeTransport, TIMEOUT_CODE, type TransportError } from '../api/transport.js';
 import { readWebhook } from '../config/webhook-store.js';
-import type { Context } from '../context.js';
+import type { AdviceWords, Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { CHAT_NAMES, webhookOf } from './webhook.js';
@@ -18,14 +18,13 @@ export interface WebhookCheck {
   fix: string | null;
 }
 
-const SET_AGAIN = 'Set it again: `checkin config set webhook -` (reads it from standard input), or `checkin config unset webhook`.';
-
-export async function webhookCheck(ctx: Context, timeoutMs: number): Promise<WebhookCheck> {
+export async function webhookCheck(ctx: Context, timeoutMs: number, w: AdviceWords): Promise<WebhookCheck> {
+  const SET_AGAIN = `Set it again: \`${w.setSetting('webhook', '-')}\` (reads it from standard input), or \`${w.unsetSetting('webhook')}\`.`;
   const said: string[] = [];
   const kept = readWebhook(ctx.config(), ctx.env, (line) => said.push(line));
   if (!kept) {
     if (said.length > 0) return { id: 'webhook', status: 'warning', message: said[0]!, fix: SET_AGAIN };
-    return { id: 'webhook', status: 'ok', message: 'none set (`checkin report --post` takes one as it runs)', fix: null };
+    return { id: 'webhook', status: 'ok', message: 'none set', fix: null };
   }
   let hook;
   try {

@@ -109,7 +109,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
     skill(ctx, input.cwd, tilde, w),
     node(tilde),
     outbox(ctx, w),
-    await webhookCheck(ctx, timeoutMs),
+    await webhookCheck(ctx, timeoutMs, w),
   ];
   return checks;
 }

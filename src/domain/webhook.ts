@@ -20,7 +20,7 @@ import { checkinPaths } from '../config/paths.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import { readWebhook } from '../config/webhook-store.js';
 import type { Context } from '../context.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { CliError, EXIT, terminal, UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 import { USER_AGENT } from '../version.js';
 import { sendWithDraft, type Entry, type Keeping } from './outbox.js';
@@ -93,8 +93,8 @@ export function webhookHere(ctx: Context, given?: string): Webhook {
   const kept = readWebhook(ctx.config(), ctx.env, (line) => ctx.io.err(`warning: ${line}\n`));
   if (!kept)
     throw new UsageError(
-      'No webhook to post to',
-      'Give one: checkin report --post <URL>, or keep it for this profile: checkin config set webhook - (reads it from standard input).',
+      'No webhook to post to: none was given, none is kept for this profile, and CHECKIN_WEBHOOK is not set',
+      ...(ctx.advice ? [terminal(`\`${ctx.advice.setSetting('webhook', '-')}\` keeps one for this profile (it reads the URL from standard input).`)] : []),
     );
   return webhookOf(kept.url, kept.where);
 }
@@ -106,7 +106,7 @@ export function webhookHere(ctx: Context, given?: string): Webhook {
  */
 export function webhookBody(service: ChatService, text: string, blocks?: { text: string; blocks: unknown[] }): string {
   if (blocks) {
-    if (service !== 'slack') throw new UsageError(`Block Kit is Slack's; ${CHAT_NAMES[service]} takes --format slack (sent as its Markdown)`);
+    if (service !== 'slack') throw new UsageError(`Block Kit is Slack's alone, not ${CHAT_NAMES[service]}'s`);
     return JSON.stringify(blocks);
   }
   if (service === 'discord') return JSON.stringify({ content: text, allowed_mentions: { parse: [] } });
@@ -146,7 +146,9 @@ export function postKept(ctx: Context, entry: Entry, keeping: Keeping, given?: s
   if (hook.hook !== t.hook)
     throw new UsageError(
       `The draft ${entry.id} was kept for another webhook than ${hook.label}; it was not sent and is still kept`,
-      'Give that webhook: checkin report --post <URL> --resume (or set it again: checkin config set webhook -).',
+      ...(ctx.advice
+        ? [terminal(`Give that webhook: \`${ctx.advice.resume(t)} <URL>\`, or keep it again: \`${ctx.advice.setSetting('webhook', '-')}\`.`)]
+        : []),
     );
   return postToWebhook(ctx, hook, entry.content.text, { ...keeping, entry });
 }
@@ -252,7 +254,7 @@ export function markPosted(ctx: Context, hook: Webhook, marker: PostMarker): voi
     const all = readJson(markerFile(ctx)).value;
     writeDurably(markerFile(ctx), JSON.stringify({ ...all, [markerKey(ctx, hook)]: marker }, null, 2) + '\n');
   } catch {
-    ctx.io.err('note: the marker of this post could not be written; --if-new will post this week again\n');
+    ctx.io.err('note: the marker of this post could not be written; the next post that asks for something new will post this period again\n');
   }
 }
 
