@@ -305,4 +305,27 @@ describe('checkin report --post', () => {
     expect(down.webhook).toMatchObject({ status: 'problem', message: `the Discord webhook at ${host}: cannot be reached (ECONNREFUSED)` });
     server = createServer().listen(0, '127.0.0.1');
   });
+
+  it('with a keychain, the webhook is kept there (account "webhook <profile>"), config.json only says so; each profile has its own', async () => {
+    const entries = new Map<string, string>();
+    const keychain = () => ({
+      name: 'the test keychain',
+      get: (account: string) => entries.get(account),
+      set: (account: string, secret: string) => void entries.set(account, secret),
+      delete: (account: string) => void entries.delete(account),
+    });
+    const set = await w.cli(['config', 'set', 'webhook', '-'], { input: slack(), secrets: keychain });
+    expect(set.stderr).toBe(`The webhook is the Slack webhook at ${new URL(base).host}, kept in the test keychain.\n`);
+    expect([...entries]).toEqual([['webhook default', slack()]]);
+    expect(filesWithSecret(w.env.HOME!)).toEqual([]);
+    expect((await w.cli(['config', 'get', 'webhook'], { secrets: keychain })).stdout).toBe(`${base}/… (Slack; in the keychain)\n`);
+    expect((await w.cli(['report', ...WEEK, '--post'], { secrets: keychain })).code).toBe(0);
+    expect(received.map((r) => r.path)).toEqual([`/services/T0001/B0002/${SECRET}`]);
+    // Another profile has none of it.
+    const other = await w.cli(['report', ...WEEK, '--post', '--profile', 'work'], { secrets: keychain });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('No webhook to post to');
+    expect((await w.cli(['config', 'unset', 'webhook'], { secrets: keychain })).code).toBe(0);
+    expect([...entries]).toEqual([]);
+  });
 });
