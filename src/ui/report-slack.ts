@@ -50,7 +50,7 @@ export function weekDigest(model: ReportModel, open: OpenBlocker[], opts: Digest
     for (const item of blockerItems(b.blockers)) {
       let text = sanitizeLine(item.text.replace(/^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/gm, '').replace(/\s+/g, ' ')).trim();
       if (!opts.names) text = text.replace(MENTION, 'a teammate');
-      // Markdown's **bold** is Slack's *bold* (and Discord's and Mattermost's own): one form, read by all three.
+      // Markdown's **bold** as Slack's *bold* (Discord and Mattermost read it as emphasis: still marked, never two stray asterisks).
       text = text.replace(/\*\*([^*\n]+)\*\*/g, '*$1*');
       if (text.length > ITEM_CHARS) text = `${text.slice(0, ITEM_CHARS - 1)}…`;
       if (text) blockers.push({ ...(opts.names && b.person && { who: sanitizeLine(b.person.name) }), text, days: daysLabel(b.run) });

@@ -20,7 +20,7 @@ interface Received {
 let server: Server;
 let base = '';
 let received: Received[] = [];
-let answers: Array<{ status: number; headers?: Record<string, string>; body?: string }> = [];
+let answers: Array<{ status: number; headers?: Record<string, string>; body?: string; hangUp?: true }> = [];
 
 beforeEach(async () => {
   received = [];
@@ -31,6 +31,8 @@ beforeEach(async () => {
     req.on('end', () => {
       received.push({ method: req.method!, path: req.url!, type: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') });
       const a = answers.shift() ?? { status: 200, body: 'ok' };
+      // The post arrived whole, and the connection drops before any answer.
+      if (a.hangUp) return void req.socket.destroy();
       res.writeHead(a.status, { 'content-type': 'text/plain', ...a.headers });
       res.end(a.body ?? '');
     });
@@ -132,14 +134,14 @@ describe('checkin report --post', () => {
     expect(quiet).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Not posted to the Slack webhook at ${new URL(base).host}: nothing was checked in or updated in the period (--if-new).\n`,
+      stderr: `Not posted to the Slack webhook at ${new URL(base).host} (--if-new): nothing was checked in or updated in the period.\n`,
     });
     expect(received).toEqual([]);
     expect((await w.cli(['report', ...WEEK, '--post', slack(), '--if-new'])).code).toBe(0);
     expect(received).toHaveLength(1);
     const again = await w.cli(['report', ...WEEK, '--post', slack(), '--if-new']);
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/^Not posted to the Slack webhook at [^:]+:\d+: nothing new since the last post \(.+\) \(--if-new\)\.\n$/);
+    expect(again.stderr).toMatch(/^Not posted to the Slack webhook at [^:]+:\d+ \(--if-new\): nothing new since the last post, \w{3} \d+ \w{3} \d\d:\d\d\.\n$/);
     expect(received).toHaveLength(1);
     // Another webhook has its own marker: posted there.
     expect((await w.cli(['report', ...WEEK, '--post', mattermost(), '--if-new'])).code).toBe(0);
@@ -327,5 +329,19 @@ describe('checkin report --post', () => {
     expect(other.stderr).toContain('No webhook to post to');
     expect((await w.cli(['config', 'unset', 'webhook'], { secrets: keychain })).code).toBe(0);
     expect([...entries]).toEqual([]);
+  });
+
+  it('a post that got no answer (the connection dropped after it went) may have reached the chat: kept, and never posted again unasked', async () => {
+    answers.push({ status: 0, hangUp: true });
+    const r = await w.cli(['report', ...WEEK, '--post', slack()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('may have reached the service');
+    expect(r.stderr).not.toContain(SECRET);
+    expect(received).toHaveLength(1);
+    const resumed = await w.cli(['report', '--post', slack(), '--resume']);
+    expect(resumed.code).not.toBe(0);
+    expect(resumed.stderr).toContain('may have reached the service');
+    expect(received).toHaveLength(1);
+    expect(await listed()).toHaveLength(1);
   });
 });

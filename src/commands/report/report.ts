@@ -271,8 +271,8 @@ async function postDigest(
   if (period.ifNew) {
     const last = lastPost(ctx, hook);
     if (!somethingNew(newest, last)) {
-      const why = newest === '' ? 'nothing was checked in or updated in the period' : `nothing new since the last post (${whenLabel(last!.posted_at)})`;
-      ctx.io.err(`Not posted to ${hook.label}: ${why} (--if-new).\n`);
+      const why = newest === '' ? 'nothing was checked in or updated in the period' : `nothing new since the last post, ${whenLabel(last!.posted_at)}`;
+      ctx.io.err(`Not posted to ${hook.label} (--if-new): ${why}.\n`);
       return;
     }
   }
