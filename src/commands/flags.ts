@@ -66,6 +66,8 @@ export function resumeCommand(target: DraftTarget): string {
       return `checkin goal edit ${target.id} --resume`;
     case 'echo-question':
       return 'checkin echo ask --resume';
+    case 'webhook-post':
+      return 'checkin report --post --resume';
   }
 }
 

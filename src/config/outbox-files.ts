@@ -43,7 +43,9 @@ export type DraftTarget =
   | { kind: 'activity' }
   | { kind: 'goal' }
   | { kind: 'goal-edit'; id: string }
-  | { kind: 'echo-question' };
+  | { kind: 'echo-question' }
+  /** The week posted to a chat's incoming webhook (domain/webhook.ts): `hook` is the webhook's fingerprint, never its URL. */
+  | { kind: 'webhook-post'; hook: string };
 
 /** What was typed. */
 export type DraftContent = BodyContent;
@@ -143,12 +145,21 @@ export function targetId(t: DraftTarget): string {
       return t.kind;
     case 'goal-edit':
       return `goal-edit ${t.id.toLowerCase()}`;
+    case 'webhook-post':
+      return `webhook-post ${t.hook.toLowerCase()}`;
   }
 }
 
 /** Whether sending to this target makes something new on the service (a POST): a send that may not be repeated unasked. */
 export function creates(target: DraftTarget): boolean {
-  return target.kind === 'comment' || target.kind === 'goal-update' || target.kind === 'activity' || target.kind === 'goal' || target.kind === 'echo-question';
+  return (
+    target.kind === 'comment' ||
+    target.kind === 'goal-update' ||
+    target.kind === 'activity' ||
+    target.kind === 'goal' ||
+    target.kind === 'echo-question' ||
+    target.kind === 'webhook-post'
+  );
 }
 
 export const sameTarget = (a: DraftTarget, b: DraftTarget): boolean => targetId(a) === targetId(b);
@@ -198,6 +209,8 @@ export function isTarget(t: unknown): t is DraftTarget {
     case 'goal-update-edit':
     case 'goal-edit':
       return key('id');
+    case 'webhook-post':
+      return key('hook');
     case 'activity':
     case 'goal':
     case 'echo-question':

@@ -79,7 +79,19 @@ export interface StoredConfig {
 }
 
 /** The keys of config.json that belong to one profile; every other key is the person's, on every profile. */
-export const PROFILE_KEYS: readonly string[] = ['api_url', 'token', 'token_store', 'keychain_account', 'team', 'git_repos', 'template'];
+export const PROFILE_KEYS: readonly string[] = [
+  'api_url',
+  'token',
+  'token_store',
+  'keychain_account',
+  'team',
+  'git_repos',
+  'template',
+  // The chat webhook `report --post` posts to (config/webhook-store.ts): a secret like the token.
+  'webhook',
+  'webhook_store',
+  'webhook_account',
+];
 
 /** config.json as a whole: the default profile's name, each profile's keys, and the shared settings. */
 export interface ConfigFile extends Record<string, unknown> {

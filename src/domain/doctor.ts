@@ -41,6 +41,7 @@ import { findProgram, type Host } from '../system/programs.js';
 import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from '../system/reminder.js';
 import { carriedProfile, formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
 import { agentName, olderThan, skillPlaces, type SkillPlace } from '../system/skill.js';
+import { webhookCheck } from './doctor-webhook.js';
 
 export type CheckStatus = 'ok' | 'warning' | 'problem';
 
@@ -60,6 +61,7 @@ export const CHECK_IDS = [
   'hooks',
   'node',
   'outbox',
+  'webhook',
 ] as const;
 /** `profile` is shown first, and only where the profile in use is worth naming (config/profiles.ts profileToName): a person with one profile sees the checks they saw before profiles. */
 export type CheckId = (typeof CHECK_IDS)[number] | 'profile';
@@ -115,6 +117,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
     hooksCheck(ctx, input.cwd, tilde, w),
     node(tilde),
     outbox(ctx, w),
+    await webhookCheck(ctx, timeoutMs, w),
   ];
   return checks;
 }

@@ -602,6 +602,8 @@ export function targetNoun(target: DraftTarget): string {
       return 'goal';
     case 'echo-question':
       return 'echo question';
+    case 'webhook-post':
+      return 'webhook post';
   }
 }
 
@@ -897,5 +899,7 @@ function targetWords(t: DraftTarget): string {
       return `changes to the goal ${t.id}`;
     case 'echo-question':
       return 'an echo question';
+    case 'webhook-post':
+      return 'a post to a chat webhook';
   }
 }

@@ -46,6 +46,7 @@ import {
 } from './outbox.js';
 import { teammateCheckInTarget } from './target.js';
 import { noteReported } from './hook-reminder.js';
+import { postKept } from './webhook.js';
 
 export type { Keeping } from './outbox.js';
 
@@ -236,5 +237,7 @@ export async function sendEntry(ctx: Context, entry: Entry, { elsewhere = false 
     case 'echo-question':
       if (c.kind !== 'echo-question') throw wrong();
       return { kind: t.kind, result: await go(() => createEchoQuestion(api, c.input)) };
+    case 'webhook-post':
+      return { kind: t.kind, result: await postKept(ctx, entry, keeping) };
   }
 }

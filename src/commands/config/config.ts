@@ -25,6 +25,7 @@ import { sanitizeLine } from '../../ui/sanitize.js';
 import type { Context } from '../../context.js';
 import { jsonOption, printJson, type JsonFlag } from '../../ui/output.js';
 import { splitCommand } from '../../ui/pager.js';
+import { getWebhook, setWebhook, unsetWebhook, WEBHOOK_HELP, WEBHOOK_KEY, webhookShown } from './webhook.js';
 
 export interface GetOptions {
   key: string;
@@ -45,18 +46,19 @@ function settingsHelp(): string {
   const lines = PREFERENCE_KEYS.map(
     (k) => `  ${k.padEnd(width)}  ${PREFERENCES[k].values ? `${PREFERENCES[k].values!.join(' | ')}: ` : ''}${PREFERENCES[k].about}`,
   );
-  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json\n  checkin config list --show-origin`;
+  lines.push(`  ${WEBHOOK_KEY.padEnd(width)}  ${WEBHOOK_HELP}`);
+  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json\n  checkin config list --show-origin\n  echo https://chat.example.com/hooks/xyz | checkin config set webhook -`;
 }
 
 export function configCommand(ctx: Context): CommandUnknownOpts {
   const get = new Command('get')
     .description('Print a setting (nothing when it is not set)')
-    .argument('<key>', PREFERENCE_KEYS.join(', '))
+    .argument('<key>', [...PREFERENCE_KEYS, WEBHOOK_KEY].join(', '))
     .option('--json', 'print the value as JSON (null when not set)')
     .action((key, opts) => runGet(ctx, { ...opts, key }));
   const set = new Command('set')
     .description('Change a setting')
-    .argument('<key>', PREFERENCE_KEYS.join(', '))
+    .argument('<key>', [...PREFERENCE_KEYS, WEBHOOK_KEY].join(', '))
     .argument('<value>', 'its new value')
     .action((key, value) => runSet(ctx, { key, value }));
   const list = new Command('list')
@@ -66,7 +68,7 @@ export function configCommand(ctx: Context): CommandUnknownOpts {
     .action((opts) => runList(ctx, opts));
   const unset = new Command('unset')
     .description('Go back to the default for a setting')
-    .argument('<key>', PREFERENCE_KEYS.join(', '))
+    .argument('<key>', [...PREFERENCE_KEYS, WEBHOOK_KEY].join(', '))
     .action((key) => runUnset(ctx, key));
   return new Command('config')
     .description('Your preferences: editor, pager, default team, git repositories, colour, prompts, accessible mode')
@@ -78,6 +80,7 @@ export function configCommand(ctx: Context): CommandUnknownOpts {
 }
 
 export async function runGet(ctx: Context, opts: GetOptions): Promise<void> {
+  if (opts.key === WEBHOOK_KEY) return getWebhook(ctx, opts.json);
   const key = preferenceKey(opts.key);
   const value = preferences(ctx.config())[key];
   if (opts.json) return printJson(ctx.io, value ?? null);
@@ -86,6 +89,7 @@ export async function runGet(ctx: Context, opts: GetOptions): Promise<void> {
 }
 
 export async function runSet(ctx: Context, opts: SetOptions): Promise<void> {
+  if (opts.key === WEBHOOK_KEY) return setWebhook(ctx, opts.value);
   const key = preferenceKey(opts.key);
   const value = parsePreference(key, opts.value);
   // A pager is started without a shell: its words must split (see ui/pager.ts).
@@ -95,6 +99,7 @@ export async function runSet(ctx: Context, opts: SetOptions): Promise<void> {
 }
 
 export async function runUnset(ctx: Context, name: string): Promise<void> {
+  if (name === WEBHOOK_KEY) return unsetWebhook(ctx);
   const key = preferenceKey(name);
   await unsetPreference(ctx.config(), key);
   sayWhose(ctx, key, 'unset');
@@ -125,6 +130,8 @@ export async function runList(ctx: Context, opts: ListOptions): Promise<void> {
   }
   if (opts.json) return printJson(ctx.io, Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, set[k] ?? null])), opts.json);
   const lines = PREFERENCE_KEYS.filter((k) => set[k] !== undefined).map((k) => `${k}=${showPreference(set[k]!)}\n`);
+  const webhook = webhookShown(ctx);
+  if (webhook) lines.push(`${WEBHOOK_KEY}=${webhook.shown}\n`);
   if (lines.length === 0) ctx.io.err('No settings are set (checkin config --help lists them).\n');
   ctx.io.out(lines.join(''));
 }

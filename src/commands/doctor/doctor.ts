@@ -31,7 +31,7 @@ export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(
     .addOption(new Option('--keychain-probe <account>').hideHelp())
     .addHelpText(
       'after',
-      `\nEach check is ok, a warning or a problem, with the fix in words. Nothing is changed, one request is sent (GET /me),\nand no secret is printed: the token shows only its prefix, paths under your home folder start with ~.\n\nChecks (their ids in --json): ${CHECK_IDS.join(', ')}.\n\nExit status: 0 when nothing is a problem (warnings included), 1 when any check is a problem.\n\nExamples:\n  checkin doctor\n  checkin doctor --json status,id | jq -r '.[] | select(.status != "ok") | .id'`,
+      `\nEach check is ok, a warning or a problem, with the fix in words. Nothing is changed, one request is sent (GET /me; and, when a webhook\nis set for report --post, one to it that posts nothing: GET for Discord, HEAD for Slack and Mattermost),\nand no secret is printed: the token shows only its prefix, paths under your home folder start with ~.\n\nChecks (their ids in --json): ${CHECK_IDS.join(', ')}.\n\nExit status: 0 when nothing is a problem (warnings included), 1 when any check is a problem.\n\nExamples:\n  checkin doctor\n  checkin doctor --json status,id | jq -r '.[] | select(.status != "ok") | .id'`,
     )
     .action((opts) => runDoctor(ctx, opts, host()));
 }

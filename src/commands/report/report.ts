@@ -23,32 +23,67 @@ import type { PersonFigures } from '../../ui/report-html.js';
 import { markdownAtTerminal, reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { reportHtml } from '../../ui/report-html.js';
 import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
+import { resumeEach, whenLabel } from '../../domain/outbox.js';
+import {
+  CHAT_NAMES,
+  lastPost,
+  markPosted,
+  postKept,
+  postToWebhook,
+  somethingNew,
+  TEXT_LIMIT,
+  webhookBody,
+  webhookHere,
+  type Webhook,
+} from '../../domain/webhook.js';
+import { digestBlocks, digestText, weekDigest, type Digest } from '../../ui/report-slack.js';
+import { sayDone } from '../../ui/success.js';
 
 export interface ReportOptions extends WhoOptions {
   since?: string;
   until?: string;
   week?: boolean;
   lastWeek?: boolean;
-  format?: 'md' | 'csv' | 'json' | 'html';
+  format?: 'md' | 'csv' | 'json' | 'html' | 'slack' | 'slack-blocks';
   open?: boolean;
+  /** slack, slack-blocks, --post: name who is blocked (and keep @mentions in the blockers). */
+  names?: boolean;
+  /** Post to a chat webhook: the URL, or true for the profile's (`checkin config set webhook -`). */
+  post?: string | boolean;
+  /** With --post: only when the period holds something newer than the last post to that webhook. */
+  ifNew?: boolean;
+  /** With --post: send the posts kept from refused attempts, nothing else. */
+  resume?: boolean;
 }
 
 export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport) {
   return whoOptions(new Command('report'))
-    .description('The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON, or a page with charts')
+    .description(
+      "The check-ins of a period on one page: Markdown for a 1:1, CSV for a spreadsheet, JSON, a page with charts, or the team's digest for a chat (and posted to its webhook)",
+    )
     .option('--since <day>', 'from this day (default: Monday of this week, today on a Monday)')
     .option('--until <day>', 'up to this day, inclusive (default: today); a weekday name is the first on or after --since')
     .option('--week', 'this week, Monday to Sunday')
     .option('--last-week', 'last week, Monday to Sunday')
     .addOption(
-      new Option('--format <format>', 'md, csv, json or html (one page with charts, no script)')
-        .choices(['md', 'csv', 'json', 'html'] as const)
+      new Option(
+        '--format <format>',
+        "md, csv, json, html (one page with charts, no script), slack (the team's digest in Slack's mrkdwn: counts, no ranking of people, open blockers without names) or slack-blocks (the same as Slack Block Kit JSON)",
+      )
+        .choices(['md', 'csv', 'json', 'html', 'slack', 'slack-blocks'] as const)
         .default('md' as const),
     )
     .option('--open', "with --format html: write the page into checkin's cache folder (the newest 10 are kept) and open it in your browser")
+    .option('--names', 'with slack, slack-blocks or --post: name who is blocked, and keep @mentions in the blockers (left out by default)')
+    .option(
+      '--post [url]',
+      "post the digest to a chat's incoming webhook (Slack, Discord or Mattermost, known by its host and path; https, or http to this machine): the URL, else CHECKIN_WEBHOOK, else the profile's (`checkin config set webhook -`). One POST; a refused post is kept as a draft",
+    )
+    .option('--if-new', 'with --post: post only when the period holds a check-in filled or changed, or a goal update, after the last post to that webhook')
+    .option('--resume', 'with --post: send the posts kept from refused attempts (to that webhook), nothing else')
     .addHelpText(
       'after',
-      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html',
+      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin report --team Platform --last-week --post https://chat.example.com/hooks/xyz --if-new',
     )
     .action((opts) => run(ctx, opts));
 }
@@ -63,6 +98,18 @@ function moodCounts(list: CheckIn[]): Array<{ mood: string; count: number }> {
 
 export async function runReport(ctx: Context, opts: ReportOptions): Promise<void> {
   if (opts.open && opts.format !== 'html') throw new UsageError('--open is for --format html');
+  const chat = opts.format === 'slack' || opts.format === 'slack-blocks';
+  const posting = opts.post !== undefined && opts.post !== false;
+  if (opts.names && !chat && !posting) throw new UsageError('--names is for --format slack, slack-blocks or --post');
+  if ((opts.ifNew || opts.resume) && !posting) throw new UsageError(`${opts.ifNew ? '--if-new' : '--resume'} is for --post`);
+  if (posting && opts.format !== 'md' && !chat)
+    throw new UsageError(`--post sends the team's digest: --format slack (the default there) or slack-blocks, not ${opts.format}`);
+  if (opts.open && posting) throw new UsageError('--open is for --format html, not --post');
+  // The webhook first: a missing or wrong one costs no request.
+  const hook = posting ? webhookHere(ctx, typeof opts.post === 'string' ? opts.post : undefined) : undefined;
+  if (hook && opts.format === 'slack-blocks' && hook.service !== 'slack')
+    throw new UsageError(`Block Kit is Slack's; ${CHAT_NAMES[hook.service]} takes --format slack (sent as its Markdown)`);
+  if (hook && opts.resume) return resumePosts(ctx, hook);
   if (opts.week && opts.lastWeek) throw new UsageError('Give --week or --last-week, not both');
   if ((opts.week || opts.lastWeek) && (opts.since !== undefined || opts.until !== undefined))
     throw new UsageError(`${opts.week ? '--week' : '--last-week'} is the whole period; leave out --since and --until`);
@@ -166,8 +213,19 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
       },
     });
   }
-  ctx.io.page();
   const model: ReportModel = { since, until, title: `${shortDay(since)} – ${shortDay(until)} ${until.slice(0, 4)}`, people };
+  if (chat || hook) {
+    const digest = weekDigest(
+      model,
+      [...figures.values()].flatMap((f) => f.open),
+      { names: Boolean(opts.names) },
+    );
+    if (hook)
+      return postDigest(ctx, hook, digest, { since, until, newest: newestWord(people), blocks: opts.format === 'slack-blocks', ifNew: Boolean(opts.ifNew) });
+    ctx.io.page();
+    return opts.format === 'slack' ? ctx.io.out(digestText(digest, 'mrkdwn')) : printJson(ctx.io, digestBlocks(digest));
+  }
+  ctx.io.page();
   if (opts.format === 'json') {
     return printJson(ctx.io, {
       since,
@@ -185,6 +243,57 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   if (opts.format === 'csv') return ctx.io.out(reportCsv(model));
   const md = reportMarkdown(model);
   ctx.io.out(ctx.io.stdoutIsTTY ? markdownAtTerminal(md, ctx.io.columns) : md);
+}
+
+/** The period's newest word: the latest moment a check-in in it was filled or changed, or a goal update made or changed ("" when it holds none). */
+function newestWord(people: ReportPerson[]): string {
+  let newest = '';
+  let at = -Infinity;
+  const see = (v: unknown) => {
+    const t = typeof v === 'string' ? Date.parse(v) : NaN;
+    if (!Number.isNaN(t) && t > at) [at, newest] = [t, new Date(t).toISOString()];
+  };
+  for (const p of people) {
+    for (const d of p.days) if (d.checkIn.completed_at) [d.checkIn.completed_at, d.checkIn.updated_at].forEach(see);
+    for (const u of p.updates) [u.created_at, (u as { updated_at?: unknown }).updated_at].forEach(see);
+  }
+  return newest;
+}
+
+/** --post: the digest in the chat's own shape, one POST (kept as a draft until the chat accepts it); with --if-new, only when the period holds a newer word than the last post's. */
+async function postDigest(
+  ctx: Context,
+  hook: Webhook,
+  digest: Digest,
+  period: { since: string; until: string; newest: string; blocks: boolean; ifNew: boolean },
+): Promise<void> {
+  const { since, until, newest } = period;
+  if (period.ifNew) {
+    const last = lastPost(ctx, hook);
+    if (!somethingNew(newest, last)) {
+      const why = newest === '' ? 'nothing was checked in or updated in the period' : `nothing new since the last post, ${whenLabel(last!.posted_at)}`;
+      ctx.io.err(`Not posted to ${hook.label} (--if-new): ${why}.\n`);
+      return;
+    }
+  }
+  const body =
+    hook.service === 'slack' && period.blocks
+      ? webhookBody('slack', '', digestBlocks(digest))
+      : webhookBody(hook.service, digestText(digest, hook.service === 'slack' ? 'mrkdwn' : 'markdown', TEXT_LIMIT[hook.service]));
+  await postToWebhook(ctx, hook, body, { resume: RESUME_POST });
+  markPosted(ctx, hook, { since, until, newest, posted_at: ctx.now().toISOString() });
+  await sayDone(ctx.io, ctx.now(), `Posted ${digest.title} to ${hook.label}`);
+}
+
+const RESUME_POST = 'checkin report --post --resume';
+
+/** --post --resume: each post kept for this webhook, oldest first, sent once. */
+async function resumePosts(ctx: Context, hook: Webhook): Promise<void> {
+  const given = hook.where === 'flag' ? hook.url : undefined;
+  const sent = await resumeEach(ctx, { kind: 'webhook-post', hook: hook.hook }, `a post to ${hook.label}`, RESUME_POST, (entry, keeping) =>
+    postKept(ctx, entry, keeping, given),
+  );
+  await sayDone(ctx.io, ctx.now(), `Posted ${sent.length === 1 ? 'the kept post' : `${sent.length} kept posts`} to ${hook.label}`);
 }
 
 /** How many pages `--open` keeps in the cache folder's reports/: the newest; each run removes the older ones. */
