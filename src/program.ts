@@ -26,6 +26,7 @@ import { echoCommand } from './commands/echo/echo.js';
 import { goalCommand } from './commands/goal/goal.js';
 import { goalsCommand } from './commands/goal/goals.js';
 import { inboxCommand } from './commands/inbox/inbox.js';
+import { notifyCommand } from './commands/notify/notify.js';
 import { mcpCommand } from './commands/mcp/mcp.js';
 import { peopleCommand } from './commands/people/people.js';
 import { remindCommand } from './commands/remind/remind.js';
@@ -88,7 +89,7 @@ const GROUPS: Array<[heading: string, commands: Record<string, Define>]> = [
     },
   ],
   ['Team and goals:', { team: teamCommand, teams: teamsCommand, people: peopleCommand, goals: goalsCommand, goal: goalCommand, echo: echoCommand }],
-  ['Comments and inbox:', { inbox: inboxCommand, comments: commentsCommand, reactions: reactionsCommand }],
+  ['Comments and inbox:', { inbox: inboxCommand, notify: notifyCommand, comments: commentsCommand, reactions: reactionsCommand }],
   ['Account:', { login: loginCommand, logout: logoutCommand, auth: authCommand, me: meCommand }],
   [
     'Setup and tools:',
