@@ -476,6 +476,47 @@ describe('checkin notify install|status|uninstall with a systemd user manager', 
   });
 });
 
+describe('checkin doctor and the notices', () => {
+  it('names the installed job and its schedule, when it last ran (as the user manager says), and nothing once it is uninstalled', async () => {
+    const stand = standIns({ userManager: true });
+    const u = await user(stand);
+    const doctor = async () => {
+      const r = await runCli(['doctor', '--json', 'id,status,message,fix'], { env: u, timeoutMs: 30_000 });
+      return (JSON.parse(r.stdout) as Array<{ id: string; status: string; message: string; fix: string | null }>).find((c) => c.id === 'notify-unit');
+    };
+    expect(await doctor()).toEqual({ id: 'notify-unit', status: 'ok', message: 'not installed (`checkin notify install` schedules the notices)', fix: null });
+    expect((await runCli(['notify', 'install', '--every', '10m', '--quiet-hours', '19:00-08:00'], { env: u })).code).toBe(0);
+    expect(await doctor()).toEqual({
+      id: 'notify-unit',
+      status: 'ok',
+      message: 'a systemd user timer: every 10 min, 08:00–18:50, Mon–Fri; quiet hours 19:00-08:00: no run yet',
+      fix: null,
+    });
+    // The user manager says when the timer last fired and how the run ended.
+    const systemctl = join(stand.dir, 'systemctl');
+    const real = readFileSync(systemctl, 'utf8');
+    const answering = (result: string) =>
+      writeFileSync(
+        systemctl,
+        real.replace(
+          'case "$*" in\n',
+          `case "$*" in\n  "--user show checkin-notify.timer --property=LastTriggerUSec --value") echo "Mon 2026-12-07 09:10:00 UTC" ;;\n  "--user show checkin-notify.service --property=Result --value") echo ${result} ;;\n`,
+        ),
+      );
+    answering('success');
+    expect(await doctor()).toMatchObject({ status: 'ok', message: expect.stringMatching(/: last run Mon 2026-12-07 09:10:00 UTC \(it ended well\)$/) });
+    answering('exit-code');
+    expect(await doctor()).toEqual({
+      id: 'notify-unit',
+      status: 'warning',
+      message: 'a systemd user timer: every 10 min, 08:00–18:50, Mon–Fri; quiet hours 19:00-08:00: last run Mon 2026-12-07 09:10:00 UTC (it failed: exit-code)',
+      fix: '`journalctl --user -u checkin-notify.service` says why; `checkin notify --once` tries it now.',
+    });
+    expect((await runCli(['notify', 'uninstall'], { env: u })).code).toBe(0);
+    expect((await doctor())?.message).toBe('not installed (`checkin notify install` schedules the notices)');
+  });
+});
+
 describe('checkin notify install without a user manager: a crontab line', () => {
   it("adds its line beside the user's own, replaces it when installed again, and takes out only it", async () => {
     const stand = standIns({ userManager: false });
