@@ -89,6 +89,7 @@ export const CLI_ADVICE: AdviceWords = {
   doctor: () => 'checkin doctor',
   traced: () => 'checkin --debug me',
   remind: (step) => `checkin remind ${step}`,
+  notifySchedule: (step) => `checkin notify ${step}`,
   mcpConfig: (agent) => `checkin mcp --print-config ${agent}`,
   skillInstall: (place) =>
     `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`,

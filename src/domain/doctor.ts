@@ -40,6 +40,7 @@ import {
 import { findProgram, type Host } from '../system/programs.js';
 import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from '../system/reminder.js';
 import { carriedProfile, formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
+import { notifyUnit } from './doctor-notify-unit.js';
 import { agentName, olderThan, skillPlaces, type SkillPlace } from '../system/skill.js';
 import { webhookCheck } from './doctor-webhook.js';
 
@@ -56,6 +57,7 @@ export const CHECK_IDS = [
   'time-zone',
   'reminder',
   'notifier',
+  'notify-unit',
   'mcp',
   'skill',
   'hooks',
@@ -112,6 +114,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
     await timeZone(ctx, service.zone),
     await reminder(ctx, input.host, tilde, w),
     { id: 'notifier', ...(await notifierCheck(input.host, input.notifyTest)) },
+    await notifyUnit(ctx, input.host, w),
     mcp(ctx, input.cwd, tilde, w),
     skill(ctx, input.cwd, tilde, w),
     hooksCheck(ctx, input.cwd, tilde, w),
@@ -606,14 +609,23 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string, 
     notes.push('cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)');
     worse('warning', `Run \`${w.remind('install')}\` again from your desktop session: the line then carries its bus address.`);
   }
-  const cfg = ctx.config();
-  const stored = cfg.read();
-  if (!stored.token && stored.token_store !== 'keychain') {
-    const name = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
-    notes.push(name ? `the token comes from ${name}, which a scheduled run does not have` : 'no token is stored for it to use');
-    worse('problem', `Run \`${w.login('insecure-storage')}\` so that the token is stored where a scheduled run can read it.`);
+  const unstored = scheduledRunToken(ctx, w);
+  if (unstored) {
+    notes.push(unstored.note);
+    worse('problem', unstored.fix);
   }
   return { id: 'reminder', status, message: `${what}: ${notes.join('; ')}`, fix };
+}
+
+/** What a scheduled run (the reminder, the notices) lacks when the token is not stored: a note and its fix; undefined when it is. */
+export function scheduledRunToken(ctx: Context, w: AdviceWords): { note: string; fix: string } | undefined {
+  const stored = ctx.config().read();
+  if (stored.token || stored.token_store === 'keychain') return undefined;
+  const name = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
+  return {
+    note: name ? `the token comes from ${name}, which a scheduled run does not have` : 'no token is stored for it to use',
+    fix: `Run \`${w.login('insecure-storage')}\` so that the token is stored where a scheduled run can read it.`,
+  };
 }
 
 // ---- MCP registrations -------------------------------------------------------------------------------

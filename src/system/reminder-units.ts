@@ -2,6 +2,7 @@
 // a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out (and back: status
 // reads the time and days from what was written).
 import { UsageError } from '../errors.js';
+import type { JobNames } from './scheduled.js';
 import { cronEscape, cronTime, noControls, program, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
 
 /** The names everything installed goes by. */
@@ -9,6 +10,8 @@ export const UNIT = 'checkin-remind';
 export const CRON_TAG = '# checkin-remind';
 export const LAUNCHD_LABEL = 'checkin.remind';
 export const TASK_NAME = 'checkin-remind';
+/** The names the reminder goes by in what installs, finds and removes it (scheduled.ts). */
+export const REMIND: JobNames = { unit: UNIT, label: LAUNCHD_LABEL, what: 'the reminder', install: 'checkin remind install' };
 
 /** What the scheduler runs, and with what. */
 export interface Job {
@@ -57,7 +60,11 @@ export function parseOnCalendar(line: string): { at: TimeOfDay; days: number[] }
   return { at: { hour: Number(m[2]), minute: Number(m[3]) }, days };
 }
 
-export function systemdService(job: Job): string {
+/**
+ * A service's Environment= lines and its ExecStart= (node, the script, `args`), each word quoted as
+ * systemd reads it; what systemd cannot start is refused with what to do instead.
+ */
+export function systemdCommand(job: { node: string; script?: string | undefined; env: Record<string, string> }, args: string[]): { env: string; exec: string } {
   schedulable(job.env, job.node, job.script);
   // systemd refuses an executable's name with a quote or a backslash in it, however it is escaped.
   if (/["'\\]/.test(job.node))
@@ -68,7 +75,12 @@ export function systemdService(job: Job): string {
   const env = Object.entries(job.env)
     .map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`, false)}\n`)
     .join('');
-  const exec = [systemdQuote(job.node, false), ...[...program(job.node, job.script).slice(1), ...RUN_ARGS].map((w) => systemdQuote(w, true))].join(' ');
+  const exec = [systemdQuote(job.node, false), ...[...program(job.node, job.script).slice(1), ...args].map((w) => systemdQuote(w, true))].join(' ');
+  return { env, exec };
+}
+
+export function systemdService(job: Job): string {
+  const { env, exec } = systemdCommand(job, RUN_ARGS);
   return (
     '# Written by `checkin remind install`; `checkin remind remove` removes it.\n' +
     '[Unit]\n' +
@@ -118,14 +130,32 @@ export function parseCronLine(line: string): { at: TimeOfDay; days: number[] } |
 
 // ---- launchd (launchd.plist(5)) ---------------------------------------------------------------
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const plistString = (s: string) => `<string>${xmlEscape(s)}</string>`;
+
+/** A launchd agent's Label, ProgramArguments (node, the script, `args`) and EnvironmentVariables, as plist keys of its dict. */
+export function plistCommand(label: string, job: { node: string; script?: string | undefined; env: Record<string, string> }, args: string[]): string {
+  schedulable(job.env, job.node, job.script);
+  const env = Object.entries(job.env)
+    .map(([k, v]) => `\t\t<key>${xmlEscape(k)}</key>\n\t\t${plistString(v)}\n`)
+    .join('');
+  return (
+    `\t<key>Label</key>\n\t${plistString(label)}\n` +
+    `\t<key>ProgramArguments</key>\n\t<array>\n${[...program(job.node, job.script), ...args].map((a) => `\t\t${plistString(a)}\n`).join('')}\t</array>\n` +
+    `\t<key>EnvironmentVariables</key>\n\t<dict>\n${env}\t</dict>\n`
+  );
+}
+
+/** The lines around a plist's one dict. */
+export const PLIST_HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n' +
+  '<plist version="1.0">\n' +
+  '<dict>\n';
+export const PLIST_TAIL = '</dict>\n</plist>\n';
 
 export function launchdPlist(job: Job): string {
-  schedulable(job.env, job.node, job.script);
-  const str = (s: string) => `<string>${xmlEscape(s)}</string>`;
-  const env = Object.entries(job.env)
-    .map(([k, v]) => `\t\t<key>${xmlEscape(k)}</key>\n\t\t${str(v)}\n`)
-    .join('');
   // launchd's Weekday: 0 (or 7) is Sunday, as in cron.
   const intervals = job.days
     .map(
@@ -133,18 +163,7 @@ export function launchdPlist(job: Job): string {
         `\t\t<dict>\n\t\t\t<key>Weekday</key>\n\t\t\t<integer>${d}</integer>\n\t\t\t<key>Hour</key>\n\t\t\t<integer>${job.at.hour}</integer>\n\t\t\t<key>Minute</key>\n\t\t\t<integer>${job.at.minute}</integer>\n\t\t</dict>\n`,
     )
     .join('');
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n' +
-    '<plist version="1.0">\n' +
-    '<dict>\n' +
-    `\t<key>Label</key>\n\t${str(LAUNCHD_LABEL)}\n` +
-    `\t<key>ProgramArguments</key>\n\t<array>\n${[...program(job.node, job.script), ...RUN_ARGS].map((a) => `\t\t${str(a)}\n`).join('')}\t</array>\n` +
-    `\t<key>EnvironmentVariables</key>\n\t<dict>\n${env}\t</dict>\n` +
-    `\t<key>StartCalendarInterval</key>\n\t<array>\n${intervals}\t</array>\n` +
-    '</dict>\n' +
-    '</plist>\n'
-  );
+  return PLIST_HEAD + plistCommand(LAUNCHD_LABEL, job, RUN_ARGS) + `\t<key>StartCalendarInterval</key>\n\t<array>\n${intervals}\t</array>\n` + PLIST_TAIL;
 }
 
 /** Time and days back from the plist launchdPlist() wrote. */
@@ -178,7 +197,7 @@ export function windowsQuote(arg: string): string {
   return `${out}${'\\'.repeat(slashes * 2)}"`;
 }
 
-const TASK_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+export const TASK_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /**
  * The task: a weekly calendar trigger on the days, an Exec of node with the script. A task has no
@@ -189,26 +208,59 @@ export function taskXml(job: Job, start: string): string {
   schedulable(job.env, job.node, job.script);
   const hh = String(job.at.hour).padStart(2, '0');
   const mm = String(job.at.minute).padStart(2, '0');
-  const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])]
-    .map(windowsQuote)
-    .join(' ');
+  const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])];
+  return taskDocument({
+    description: "checkin: remind me when today's check-in is pending",
+    uri: TASK_NAME,
+    triggers: [{ start: `${start}T${hh}:${mm}:00`, days: job.days }],
+    node: job.node,
+    args,
+    // A run missed while the machine was off happens when it is back, as Persistent=true does.
+    startWhenAvailable: true,
+    limit: 'PT5M',
+  });
+}
+
+/** A weekly calendar trigger: from `start` (YYYY-MM-DDTHH:MM:SS) on `days`, again every `every` for `duration` when given (ISO 8601 durations). */
+export interface TaskTrigger {
+  start: string;
+  days: number[];
+  repeat?: { every: string; duration: string };
+}
+
+/** A task (the Task Scheduler 2.0 schema): weekly calendar triggers, and an Exec of node with its arguments. */
+export function taskDocument(task: {
+  description: string;
+  uri: string;
+  triggers: TaskTrigger[];
+  node: string;
+  args: string[];
+  startWhenAvailable: boolean;
+  limit: string;
+}): string {
+  const trigger = (t: TaskTrigger) =>
+    '    <CalendarTrigger>\r\n' +
+    // triggerBaseType is a sequence: StartBoundary, then Repetition; the schedule after them.
+    `      <StartBoundary>${t.start}</StartBoundary>\r\n` +
+    (t.repeat
+      ? `      <Repetition>\r\n        <Interval>${t.repeat.every}</Interval>\r\n        <Duration>${t.repeat.duration}</Duration>\r\n      </Repetition>\r\n`
+      : '') +
+    '      <ScheduleByWeek>\r\n' +
+    '        <DaysOfWeek>\r\n' +
+    t.days.map((d) => `          <${TASK_DAYS[d]} />\r\n`).join('') +
+    '        </DaysOfWeek>\r\n' +
+    '        <WeeksInterval>1</WeeksInterval>\r\n' +
+    '      </ScheduleByWeek>\r\n' +
+    '    </CalendarTrigger>\r\n';
   return (
     '<?xml version="1.0" encoding="UTF-16"?>\r\n' +
     '<Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task">\r\n' +
     '  <RegistrationInfo>\r\n' +
-    "    <Description>checkin: remind me when today's check-in is pending</Description>\r\n" +
-    `    <URI>\\${TASK_NAME}</URI>\r\n` +
+    `    <Description>${xmlEscape(task.description)}</Description>\r\n` +
+    `    <URI>\\${task.uri}</URI>\r\n` +
     '  </RegistrationInfo>\r\n' +
     '  <Triggers>\r\n' +
-    '    <CalendarTrigger>\r\n' +
-    `      <StartBoundary>${start}T${hh}:${mm}:00</StartBoundary>\r\n` +
-    '      <ScheduleByWeek>\r\n' +
-    '        <DaysOfWeek>\r\n' +
-    job.days.map((d) => `          <${TASK_DAYS[d]} />\r\n`).join('') +
-    '        </DaysOfWeek>\r\n' +
-    '        <WeeksInterval>1</WeeksInterval>\r\n' +
-    '      </ScheduleByWeek>\r\n' +
-    '    </CalendarTrigger>\r\n' +
+    task.triggers.map(trigger).join('') +
     '  </Triggers>\r\n' +
     '  <Principals>\r\n' +
     '    <Principal id="Author">\r\n' +
@@ -220,15 +272,14 @@ export function taskXml(job: Job, start: string): string {
     '    <MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>\r\n' +
     '    <DisallowStartIfOnBatteries>false</DisallowStartIfOnBatteries>\r\n' +
     '    <StopIfGoingOnBatteries>false</StopIfGoingOnBatteries>\r\n' +
-    // A run missed while the machine was off happens when it is back, as Persistent=true does.
-    '    <StartWhenAvailable>true</StartWhenAvailable>\r\n' +
-    '    <ExecutionTimeLimit>PT5M</ExecutionTimeLimit>\r\n' +
+    `    <StartWhenAvailable>${task.startWhenAvailable}</StartWhenAvailable>\r\n` +
+    `    <ExecutionTimeLimit>${task.limit}</ExecutionTimeLimit>\r\n` +
     '    <Enabled>true</Enabled>\r\n' +
     '  </Settings>\r\n' +
     '  <Actions Context="Author">\r\n' +
     '    <Exec>\r\n' +
-    `      <Command>${xmlEscape(job.node)}</Command>\r\n` +
-    `      <Arguments>${xmlEscape(args)}</Arguments>\r\n` +
+    `      <Command>${xmlEscape(task.node)}</Command>\r\n` +
+    `      <Arguments>${xmlEscape(task.args.map(windowsQuote).join(' '))}</Arguments>\r\n` +
     '    </Exec>\r\n' +
     '  </Actions>\r\n' +
     '</Task>\r\n'

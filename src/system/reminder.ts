@@ -2,118 +2,32 @@
 // scheduler holds it (a systemd user timer, a crontab line, a launchd agent, a scheduled task) and
 // when it fires, whether the notifier is there, and what its last run did — each run of
 // `checkin remind run` writes one small record in the state folder (remind-last-run.json).
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fsReason, readJson, writeDurably } from '../config/files.js';
-import { CliError } from '../errors.js';
-import { showCommand, type Host } from './programs.js';
-import { CRON_TAG, isReminderLine, LAUNCHD_LABEL, parseCronLine, parseOnCalendar, parsePlist, parseTaskXml, TASK_NAME, UNIT } from './reminder-units.js';
+import type { Host } from './programs.js';
+import { parseCronLine, parseOnCalendar, parsePlist, parseTaskXml, REMIND } from './reminder-units.js';
+import { installedJobs, type Installed as Installed_ } from './scheduled.js';
 import type { TimeOfDay } from './schedule.js';
-
-// ---- where things are ----------------------------------------------------------------------------
-
-export const reminderHome = (host: Host): string => {
-  const h = host.platform === 'win32' ? (host.env.USERPROFILE ?? host.env.HOME) : host.env.HOME;
-  if (!h || !isAbsolute(h)) throw new CliError('HOME is not set to an absolute folder: there is nowhere to install the reminder');
-  return h;
-};
-
-export function systemdPaths(host: Host) {
-  const xdg = host.env.XDG_CONFIG_HOME;
-  const dir = join(xdg && isAbsolute(xdg) ? xdg : join(reminderHome(host), '.config'), 'systemd', 'user');
-  return { dir, service: join(dir, `${UNIT}.service`), timer: join(dir, `${UNIT}.timer`), wants: join(dir, 'timers.target.wants', `${UNIT}.timer`) };
-}
-
-export const plistPath = (host: Host) => join(reminderHome(host), 'Library', 'LaunchAgents', `${LAUNCHD_LABEL}.plist`);
-
-export type Mechanism = 'systemd' | 'crontab' | 'launchd' | 'schtasks';
-export const MECHANISM_NAME: Record<Mechanism, string> = {
-  systemd: 'a systemd user timer',
-  crontab: 'a crontab line',
-  launchd: 'a launchd agent',
-  schtasks: 'a Task Scheduler task',
-};
-
-/** A program that must be there, by name. */
-export function need(host: Host, name: string): string {
-  const file = host.find(name);
-  if (!file) throw new CliError(`${name} was not found on PATH`);
-  return file;
-}
-
-/** The user's crontab as `crontab -l` prints it; '' when there is none. */
-export async function readCrontab(host: Host, crontab: string): Promise<string> {
-  const r = await host.run(crontab, ['-l']);
-  if (r.code === 0) return r.stdout;
-  if (/no crontab/i.test(r.stderr)) return '';
-  throw new CliError(`crontab -l failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
-}
 
 // ---- what is installed -----------------------------------------------------------------------
 
-export interface Installed {
-  mechanism: Mechanism;
-  files: string[];
-  schedule?: { at: TimeOfDay; days: number[] } | undefined;
-  /** A second line for status: enabled or not, where the line is. */
-  note?: string;
-  /** systemd only: false when the timer is not enabled (no user manager was running at install). */
-  enabled?: boolean;
-  /** crontab only: the line itself (what it hands the run: a session bus for notify-send, or not). */
-  line?: string;
-}
+export { MECHANISM_NAME, type Mechanism } from './scheduled.js';
+export type Installed = Installed_<{ at: TimeOfDay; days: number[] }>;
+
+/** How the reminder's time and days are read back from each scheduler. */
+const READERS = {
+  timer: (text: string) => {
+    const line = /^OnCalendar=(.*)$/m.exec(text)?.[1];
+    return line ? parseOnCalendar(line) : undefined;
+  },
+  cron: parseCronLine,
+  plist: parsePlist,
+  task: parseTaskXml,
+};
 
 /** What is installed; with `dry`, nothing is read or run and what would be is pushed onto it instead. */
-export async function installedReminders(host: Host, dry: string[] | undefined): Promise<Installed[]> {
-  const found: Installed[] = [];
-  if (host.platform === 'darwin') {
-    const plist = plistPath(host);
-    if (dry) dry.push(`read ${plist}`);
-    else if (existsSync(plist)) found.push({ mechanism: 'launchd', files: [plist], schedule: parsePlist(readFileSync(plist, 'utf8')) });
-    return found;
-  }
-  if (host.platform === 'win32') {
-    const schtasks = need(host, 'schtasks');
-    const args = ['/Query', '/TN', TASK_NAME, '/XML'];
-    if (dry) dry.push(showCommand(schtasks, args));
-    else {
-      const r = await host.run(schtasks, args);
-      if (r.code === 0) found.push({ mechanism: 'schtasks', files: [], schedule: parseTaskXml(r.stdout), note: `task ${TASK_NAME} in Task Scheduler` });
-    }
-    return found;
-  }
-  const unit = systemdPaths(host);
-  if (dry) dry.push(`read ${unit.timer}`, `read ${unit.service}`, `read ${unit.wants}`);
-  else if (existsSync(unit.timer) || existsSync(unit.service)) {
-    const onCal = existsSync(unit.timer) ? /^OnCalendar=(.*)$/m.exec(readFileSync(unit.timer, 'utf8'))?.[1] : undefined;
-    const files = [unit.timer, unit.service].filter((f) => existsSync(f));
-    const enabled = existsSync(unit.wants);
-    found.push({
-      mechanism: 'systemd',
-      files: enabled ? [...files, unit.wants] : files,
-      schedule: onCal ? parseOnCalendar(onCal) : undefined,
-      note: enabled ? 'enabled' : 'not enabled (no user manager was running): `checkin remind install` again in a session that has one',
-      enabled,
-    });
-  }
-  const crontab = host.find('crontab');
-  if (crontab) {
-    if (dry) dry.push(showCommand(crontab, ['-l']));
-    else {
-      // A crontab this user may not read (cron.allow) holds no reminder of ours.
-      const line = (await readCrontab(host, crontab).catch(() => '')).split('\n').find(isReminderLine);
-      if (line)
-        found.push({
-          mechanism: 'crontab',
-          files: [],
-          schedule: parseCronLine(line),
-          note: `the line ending "${CRON_TAG}" in your crontab (crontab -l)`,
-          line,
-        });
-    }
-  }
-  return found;
-}
+export const installedReminders = (host: Host, dry: string[] | undefined): Promise<Installed[]> => installedJobs(host, REMIND, READERS, dry);
 
 // ---- the notifier ------------------------------------------------------------------------------
 

@@ -110,8 +110,8 @@ function examplesOn(day: Day): void {
     for (const [placeholder, id] of Object.entries(ids)) if (line.includes(placeholder)) line = line.split(placeholder).join(await id());
     // `--resume` sends what a failed attempt kept: one is kept first, as a failure would.
     if (/^checkin log --resume\b/.test(line)) await keptDraft();
-    // `remind install` and `remove` would change this machine's timers: their own --dry-run prints the same plan.
-    return line.replace(/^(checkin remind (install|remove)\b.*)$/, '$1 --dry-run');
+    // `remind install` and `remove`, `notify install` and `uninstall` would change this machine's timers: their own --dry-run prints the same plan.
+    return line.replace(/^(checkin (remind (install|remove)|notify (install|uninstall))\b.*)$/, '$1 --dry-run');
   }
   /** The newest update of any of the sandbox's goals (an example may have deleted another). */
   async function anUpdate(): Promise<string> {

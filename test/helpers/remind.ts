@@ -23,15 +23,15 @@ export function standIns(opts: { userManager: boolean }) {
     writeFileSync(join(dir, name), `#!/bin/sh\n${body}`);
     chmodSync(join(dir, name), 0o755);
   };
-  // systemctl: answers is-system-running, and makes or takes the enabled link as the real one does.
+  // systemctl: answers is-system-running, and makes or takes a timer's enabled link as the real one does.
   write(
     'systemctl',
     `echo "$*" >> '${dir}/systemctl.log'
 wants="\${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/timers.target.wants"
 case "$*" in
   "--user is-system-running") ${opts.userManager ? 'echo running; exit 0' : 'echo offline; exit 1'} ;;
-  "--user enable --now checkin-remind.timer") mkdir -p "$wants" && ln -sf ../checkin-remind.timer "$wants/checkin-remind.timer" ;;
-  "--user disable --now checkin-remind.timer") rm -f "$wants/checkin-remind.timer" ;;
+  "--user enable --now "*.timer) mkdir -p "$wants" && ln -sf "../$4" "$wants/$4" ;;
+  "--user disable --now "*.timer) rm -f "$wants/$4" ;;
 esac
 exit 0
 `,

@@ -2,42 +2,16 @@
 // user manager runs (else a crontab line), a launchd agent on macOS, a Task Scheduler task on
 // Windows. At the time it runs the hidden `checkin remind run`, which asks what `checkin status`
 // asks and, only when today's check-in is pending, shows a notification saying `checkin today`.
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { CliError, EXIT, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../system/schedule.js';
 import { collect } from '../flags.js';
 import { todayState } from '../../domain/today-state.js';
-import {
-  CRON_TAG,
-  LAUNCHD_LABEL,
-  TASK_NAME,
-  UNIT,
-  cronReminderLine,
-  isReminderLine,
-  launchdPlist,
-  systemdService,
-  systemdTimer,
-  taskXml,
-  utf16,
-  type Job,
-} from '../../system/reminder-units.js';
-import { showCommand, systemHost, type Host } from '../../system/programs.js';
-import {
-  installedReminders,
-  MECHANISM_NAME,
-  need,
-  notifierName,
-  plistPath,
-  readCrontab,
-  recordReminderRun,
-  systemdPaths,
-  type Installed,
-  type Mechanism,
-  type RunOutcome,
-} from '../../system/reminder.js';
+import { cronReminderLine, launchdPlist, REMIND, systemdService, systemdTimer, taskXml, utf16, type Job } from '../../system/reminder-units.js';
+import { systemHost, type Host } from '../../system/programs.js';
+import { installedReminders, MECHANISM_NAME, notifierName, recordReminderRun, type RunOutcome } from '../../system/reminder.js';
+import { chooseMechanism, cronSessionBus, installSteps, localDate, removal, runPath, timerZone } from '../../system/scheduled.js';
 
 export interface InstallOptions {
   at: string;
@@ -78,224 +52,28 @@ export function remindCommand(ctx: Context, host: () => Host = () => systemHost(
   return remind;
 }
 
-// ---- where things are ----------------------------------------------------------------------------
-
-/** The states of `systemctl --user is-system-running` in which a user manager answers. */
-const MANAGER_UP = new Set(['running', 'degraded', 'starting', 'initializing', 'maintenance']);
-
-/** Whether a systemd user manager runs for this user (so a timer can be enabled now). */
-async function userManager(host: Host): Promise<boolean> {
-  const systemctl = host.find('systemctl');
-  if (!systemctl) return false;
-  const r = await host.run(systemctl, ['--user', 'is-system-running']);
-  if (MANAGER_UP.has(r.stdout.trim())) return true;
-  const runtime = host.env.XDG_RUNTIME_DIR;
-  return Boolean(runtime && isAbsolute(runtime) && existsSync(join(runtime, 'systemd', 'private')));
-}
-
-/** Runs a command that must succeed; its own message says what failed. */
-async function must(host: Host, file: string, args: string[], input?: string | Buffer): Promise<string> {
-  const r = await host.run(file, args, input);
-  if (r.code !== 0) {
-    const why = r.stderr.trim().split('\n')[0] || (r.code === null ? 'it took too long and was stopped' : `exit ${r.code}`);
-    throw new CliError(`${showCommand(file, args)} failed: ${why}`);
-  }
-  return r.stdout;
-}
-
-function writeAtomically(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, content, { mode: 0o644 });
-  renameSync(tmp, path);
-}
-
-// ---- crontab ----------------------------------------------------------------------------------
-
-/** Writes the crontab with the reminder line replaced by `line` (or taken out); none left at all → crontab -r. */
-async function writeCrontab(host: Host, crontab: string, current: string, line: string | undefined): Promise<void> {
-  const kept = current.split('\n').filter((l) => !isReminderLine(l));
-  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
-  if (line) kept.push(line);
-  if (kept.every((l) => l.trim() === '')) {
-    if (current.trim() !== '') await must(host, crontab, ['-r']);
-    return;
-  }
-  await must(host, crontab, ['-'], kept.join('\n') + '\n');
-}
-
 // ---- install ------------------------------------------------------------------------------------
-
-/** PATH for the run: node's folder, the notifier's, then the system's. */
-function runPath(host: Host, node: string): string {
-  const notifier = host.find(notifierName(host));
-  const dirs = [dirname(node), ...(notifier ? [dirname(notifier)] : []), '/usr/local/bin', '/usr/bin', '/bin'];
-  return [...new Set(dirs)].join(':');
-}
 
 function job(ctx: Context, host: Host, opts: InstallOptions): Job {
   const at = parseAt(opts.at);
   const days = parseDays(opts.days);
   const { node, script } = cliPaths();
   const env = runEnvironment(ctx);
-  if (host.platform !== 'win32') env.PATH = runPath(host, node);
+  if (host.platform !== 'win32') env.PATH = runPath(host, node, [notifierName(host)]);
   return { at, days, node, script, env };
 }
 
-/** The zone systemd fires in: the one TZ names, when it names a zone (else the machine's). */
-function timerZone(host: Host): string | undefined {
-  const tz = host.env.TZ;
-  if (!tz || !/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return undefined;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return tz;
-  } catch {
-    return undefined; // not a zone: systemd would refuse the whole OnCalendar=
-  }
-}
-
-interface Step {
-  /** What --dry-run prints. */
-  show: string;
-  /** What install does. */
-  act: () => Promise<void> | void;
-}
-
-const fileStep = (path: string, content: string | Buffer, shown = String(content)): Step => ({
-  show: `# write ${path}:\n${shown.replace(/\r\n/g, '\n')}`,
-  act: () => writeAtomically(path, content),
-});
-const runStep = (host: Host, file: string, args: string[], mustSucceed = true): Step => ({
-  show: showCommand(file, args),
-  act: async () => {
-    if (mustSucceed) await must(host, file, args);
-    else await host.run(file, args);
-  },
-});
-const removeStep = (path: string): Step => ({ show: `rm -f ${showCommand(path, [])}`, act: () => rmSync(path, { force: true }) });
-/** Takes out a folder install made, when nothing else is in it. */
-const pruneStep = (dir: string): Step => ({
-  show: `rmdir ${showCommand(dir, [])} (when empty)`,
-  act: () => {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // not empty (the user's own units), or already gone
-    }
-  },
-});
-
-/** What takes out what `what` installed. */
-async function removal(host: Host, what: Installed): Promise<Step[]> {
-  switch (what.mechanism) {
-    case 'systemd': {
-      const unit = systemdPaths(host);
-      const steps: Step[] = [];
-      const live = await userManager(host);
-      const systemctl = live ? need(host, 'systemctl') : undefined;
-      // disable takes out the enabled link; the files go after, whatever it says.
-      if (systemctl) steps.push(runStep(host, systemctl, ['--user', 'disable', '--now', `${UNIT}.timer`], false));
-      steps.push(
-        removeStep(unit.wants),
-        removeStep(unit.timer),
-        removeStep(unit.service),
-        pruneStep(dirname(unit.wants)),
-        pruneStep(unit.dir),
-        pruneStep(dirname(unit.dir)),
-      );
-      if (systemctl) steps.push(runStep(host, systemctl, ['--user', 'daemon-reload']));
-      return steps;
-    }
-    case 'crontab': {
-      const crontab = need(host, 'crontab');
-      return [
-        {
-          show: `${showCommand(crontab, ['-l'])} | grep -v '${CRON_TAG}$' | ${showCommand(crontab, ['-'])}`,
-          act: async () => writeCrontab(host, crontab, await readCrontab(host, crontab), undefined),
-        },
-      ];
-    }
-    case 'launchd': {
-      const launchctl = need(host, 'launchctl');
-      return [runStep(host, launchctl, ['bootout', `gui/${host.uid}/${LAUNCHD_LABEL}`], false), removeStep(plistPath(host))];
-    }
-    case 'schtasks':
-      return [runStep(host, need(host, 'schtasks'), ['/Delete', '/TN', TASK_NAME, '/F'])];
-  }
-}
-
-async function installSteps(ctx: Context, host: Host, j: Job, mechanism: Mechanism, before: Installed[]): Promise<Step[]> {
-  const steps: Step[] = [];
-  // Another mechanism's reminder from before goes (installing twice replaces, never adds).
-  for (const old of before) if (old.mechanism !== mechanism) steps.push(...(await removal(host, old)));
-  switch (mechanism) {
-    case 'systemd': {
-      const unit = systemdPaths(host);
-      const systemctl = need(host, 'systemctl');
-      steps.push(fileStep(unit.service, systemdService(j)), fileStep(unit.timer, systemdTimer(j, timerZone(host))));
-      steps.push(runStep(host, systemctl, ['--user', 'daemon-reload']), runStep(host, systemctl, ['--user', 'enable', '--now', `${UNIT}.timer`]));
-      // A timer that was running keeps its old time until it is restarted.
-      if (before.some((b) => b.mechanism === 'systemd')) steps.push(runStep(host, systemctl, ['--user', 'restart', `${UNIT}.timer`]));
-      return steps;
-    }
-    case 'crontab': {
-      const crontab = need(host, 'crontab');
-      // notify-send under cron needs the session bus; the per-user socket's address does not change between logins.
-      const bus = host.env.DBUS_SESSION_BUS_ADDRESS;
-      const line = cronReminderLine(bus && /^unix:path=\/run\/user\/\d+\/bus$/.test(bus) ? { ...j, env: { ...j.env, DBUS_SESSION_BUS_ADDRESS: bus } } : j);
-      steps.push({
-        show: `# replace the line ending "${CRON_TAG}" in your crontab with:\n${line}\n${showCommand(crontab, ['-l'])} | … | ${showCommand(crontab, ['-'])}`,
-        act: async () => writeCrontab(host, crontab, await readCrontab(host, crontab), line),
-      });
-      return steps;
-    }
-    case 'launchd': {
-      const launchctl = need(host, 'launchctl');
-      const plist = plistPath(host);
-      if (before.some((b) => b.mechanism === 'launchd')) steps.push(runStep(host, launchctl, ['bootout', `gui/${host.uid}/${LAUNCHD_LABEL}`], false));
-      steps.push(fileStep(plist, launchdPlist(j)), runStep(host, launchctl, ['bootstrap', `gui/${host.uid}`, plist]));
-      return steps;
-    }
-    case 'schtasks': {
-      const schtasks = need(host, 'schtasks');
+/** What the reminder's files say, for each scheduler. */
+function reminderFiles(ctx: Context, host: Host, j: Job) {
+  return {
+    systemd: () => ({ service: systemdService(j), timer: systemdTimer(j, timerZone(host)) }),
+    crontab: () => cronReminderLine({ ...j, env: { ...j.env, ...cronSessionBus(host) } }),
+    launchd: () => launchdPlist(j),
+    schtasks: () => {
       const xml = taskXml(j, localDate(ctx.now()));
-      // schtasks reads the task from a file: one of its own in a new temp folder, gone right after.
-      const { tmpdir } = process.getBuiltinModule('node:os');
-      let folder = join(tmpdir(), 'checkin-remind-XXXXXX');
-      steps.push({
-        show: `# write ${join(folder, 'task.xml')} (UTF-16):\n${xml.replace(/\r\n/g, '\n')}`,
-        act: () => {
-          folder = mkdtempSync(join(tmpdir(), 'checkin-remind-'));
-          writeFileSync(join(folder, 'task.xml'), utf16(xml));
-        },
-      });
-      steps.push({
-        show: `${showCommand(schtasks, ['/Create', '/TN', TASK_NAME, '/XML', join(folder, 'task.xml'), '/F'])}\nrm -r ${folder}`,
-        act: async () => {
-          try {
-            await must(host, schtasks, ['/Create', '/TN', TASK_NAME, '/XML', join(folder, 'task.xml'), '/F']);
-          } finally {
-            rmSync(folder, { recursive: true, force: true });
-          }
-        },
-      });
-      return steps;
-    }
-  }
-}
-
-const localDate = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-
-async function chooseMechanism(host: Host): Promise<Mechanism> {
-  if (host.platform === 'darwin') return 'launchd';
-  if (host.platform === 'win32') return 'schtasks';
-  if (await userManager(host)) return 'systemd';
-  if (host.find('crontab')) return 'crontab';
-  throw new CliError(
-    'No scheduler to install the reminder with: no systemd user manager is running and crontab was not found',
-    EXIT.FAILURE,
-    'Run `checkin cron` for a line to add to any scheduler.',
-  );
+      return { xml, bytes: utf16(xml) };
+    },
+  };
 }
 
 /** "Mon 2026-11-23 10:00 (in 7 h 38 min)": when it fires next, in this process's zone. */
@@ -314,9 +92,9 @@ function whenNext(schedule: { at: TimeOfDay; days: number[] }, now: Date): strin
 
 export async function runInstall(ctx: Context, opts: InstallOptions, host: Host): Promise<void> {
   const j = job(ctx, host, opts);
-  const mechanism = await chooseMechanism(host);
+  const mechanism = await chooseMechanism(host, REMIND);
   const before = await installedReminders(host, undefined);
-  const steps = await installSteps(ctx, host, j, mechanism, before);
+  const steps = await installSteps(host, REMIND, mechanism, before, reminderFiles(ctx, host, j));
   const what = `${MECHANISM_NAME[mechanism]} at ${formatAt(j.at)} on ${formatDays(j.days)}`;
   // Where the token is matters as much to a dry run: said either way.
   const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the reminder');
@@ -361,7 +139,7 @@ export async function runRemove(ctx: Context, opts: DryRunOption, host: Host): P
     ctx.io.out('No reminder installed: nothing to remove.\n');
     return;
   }
-  const steps = (await Promise.all(found.map((f) => removal(host, f)))).flat();
+  const steps = (await Promise.all(found.map((f) => removal(host, REMIND, f)))).flat();
   if (opts.dryRun) {
     ctx.io.err(`# --dry-run: would remove ${found.map((f) => MECHANISM_NAME[f.mechanism]).join(' and ')}. Nothing was changed.\n`);
     ctx.io.out(steps.map((s) => `${s.show}\n`).join(''));
