@@ -60,7 +60,7 @@ describe('checkin doctor', () => {
     );
     expect(lineOf(r.stdout, 'reminder')).toBe('reminder       ok       not installed (`checkin remind install` sets one up)');
     expect(lineOf(r.stdout, 'outbox')).toBe('outbox         ok       no drafts waiting');
-    expect(r.stdout).toMatch(/\n\n13 checks: 13 ok, 0 warnings, 0 problems\n$/);
+    expect(r.stdout).toMatch(/\n\n16 checks: 16 ok, 0 warnings, 0 problems\n$/);
     expect(r.stdout).not.toContain(sb.token);
     expect(requests()).toEqual(['GET /api/v2/me 200']);
   });
@@ -96,7 +96,7 @@ describe('checkin doctor', () => {
     );
     expect(statusOf(r.stdout, 'service')).toBe('ok');
     expect(r.stdout).not.toContain('revoked0123456789');
-    expect(r.stdout).toMatch(/\n13 checks: 11 ok, 1 warning, 1 problem\n$/); // the time zone is not compared without the profile
+    expect(r.stdout).toMatch(/\n16 checks: 14 ok, 1 warning, 1 problem\n$/); // the time zone is not compared without the profile
     expect(requests()).toEqual(['GET /api/v2/me 401']);
     const json = JSON.parse((await doctor(['--json'], { ...env, CHECKIN_TOKEN: 'steady_pat_revoked0123456789' })).stdout) as Array<{
       id: string;
