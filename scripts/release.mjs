@@ -7,6 +7,8 @@
 //   checkin_<v>_amd64.deb            the binary, its man pages, shell completions and /usr/share/doc
 //   checkin_<v>_arm64.deb            (each Linux binary that was built gets one)
 //   checkin-cli-<v>.tgz              the npm package, exactly as published (`npm run package`)
+//   checkin-<v>.mcpb                 the MCP Bundle (`checkin mcp` for one-click install in desktop apps;
+//                                    scripts/mcpb.mjs)
 //   checkin.rb                       the Homebrew formula: installs that npm package, depends on node
 //   checkin.json                     the Scoop manifest: the Windows zip
 //   CheckinCli.Checkin*.yaml         the three winget manifests (version, installer, en-US locale):
@@ -29,6 +31,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSy
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { buildMcpb } from './mcpb.mjs';
 import { settle, sourceDateEpoch } from './release-reproducible.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -68,6 +71,9 @@ run(process.execPath, [join(root, 'scripts', 'binary.mjs'), '--release'], { stdi
 run(process.execPath, [join(root, 'scripts', 'pack.mjs'), '--no-build', '--pack-destination', dest], { stdio: ['ignore', 'ignore', 'inherit'] });
 const tarball = `${pkg.name}-${version}.tgz`;
 if (!existsSync(join(dest, tarball))) fail(`scripts/pack.mjs wrote no ${tarball}`);
+
+// 2b. The MCP Bundle: the package's runtime files and a manifest of this version (scripts/mcpb.mjs).
+buildMcpb({ root, dest, work, epoch });
 
 // 3. A .deb for each Linux binary built. The binary is taken from its archive (the same bytes).
 const debArch = { x64: 'amd64', arm64: 'arm64' };

@@ -227,7 +227,8 @@ export function clientCanAsk(served: Served, rctx: ServerContext): boolean {
  * waits; under 2026-07-28 the tool answers with the question (an input-required result carrying it
  * whole and a sealed state naming the draft, a hash of the question and a nonce), and the client's
  * retry carries the answer: it counts only for the same draft, the same question (nothing of what
- * goes out changed since), and the latest question asked about that draft, once. A client that can
+ * goes out changed since), and the latest question asked about that draft, once; a retry that
+ * carries no answer is asked the same question again. A client that can
  * do neither is refused unless the server was started with --allow-send. Decline, cancel, no answer
  * and a stale answer are each said as what they were.
  */
@@ -240,8 +241,7 @@ export async function personSaysYes(served: Served, rctx: ServerContext, draftId
   const profile = served.ctx.config().profileToName();
   const message = sanitize(profile === undefined ? question : `Profile ${profile}: ${question}`);
   if (served.era === 'modern') {
-    const raw = rctx.mcpReq.requestState();
-    if (raw === undefined) {
+    const ask = (): Asked => {
       const state = { d: draftId, q: digest(message), n: crypto().randomBytes(12).toString('base64url') };
       // A new question about a draft replaces the one before it: an answer to that one is stale.
       served.asking.set(draftId, { nonce: state.n, at: served.ctx.now().getTime() });
@@ -252,7 +252,9 @@ export async function personSaysYes(served: Served, rctx: ServerContext, draftId
           requestState: mintState(state),
         }),
       };
-    }
+    };
+    const raw = rctx.mcpReq.requestState();
+    if (raw === undefined) return ask();
     const state = readState(raw);
     const waiting = served.asking.get(draftId);
     const stale = (why: string): Said => ({ yes: false, reason: 'stale answer', words: `the answer was not to this question (${why})` });
@@ -267,7 +269,8 @@ export async function personSaysYes(served: Served, rctx: ServerContext, draftId
     // One answer per question: used now, whatever it says.
     served.asking.delete(draftId);
     const answer = inputResponse(rctx.mcpReq.inputResponses, 'confirm');
-    if (answer.kind !== 'elicit') return { yes: false, reason: 'no answer', words: 'the retry carried no answer from the person' };
+    // A retry without the person's answer is no answer yet: the same question again (a new nonce), as the revision recommends, never "not sent".
+    if (answer.kind !== 'elicit') return ask();
     return said(answer.action);
   }
   let answer;
@@ -291,7 +294,9 @@ export async function personSaysYes(served: Served, rctx: ServerContext, draftId
 
 function said(action: 'accept' | 'decline' | 'cancel'): Said {
   if (action === 'accept') return { yes: true };
-  if (action === 'decline') return { yes: false, reason: 'declined', words: 'the person said no' };
+  // A client may decline for the person without asking them (some do, advertising elicitation): said as the client's answer, whoever gave it.
+  if (action === 'decline')
+    return { yes: false, reason: 'declined', words: "the client declined (the person's no, or the client's own: some clients decline without asking)" };
   return { yes: false, reason: 'cancelled', words: 'the person closed the question without answering (cancelled)' };
 }
 

@@ -310,6 +310,8 @@ export interface ServeOptions {
   readOnly?: boolean;
   /** The tools served, by name (`--tools`, `--toolsets`: `choose` below); undefined: the default sets. */
   tools?: readonly string[];
+  /** What the command does once the first answer is out (or at the end, when none was): nothing it does delays the first answer. */
+  afterFirstAnswer?: () => void;
 }
 
 /**
@@ -404,7 +406,16 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   const asking: Served['asking'] = new Map();
   // The servers a change of the outbox is told to (a probe thrown away leaves when it closes).
   const listeners = new Set<Listener>();
-  const stopWatching = watchOutbox(ctx, listeners);
+  // The outbox (SQLite, when there are drafts) is first looked at once the first answer is out: a
+  // host gives a server about a second to answer initialize or server/discover, and that answer
+  // needs none of it (nothing can be subscribed to before it).
+  let stopWatching = () => {};
+  let later: (() => void) | undefined = () => {
+    later = undefined;
+    stopWatching = watchOutbox(ctx, listeners);
+    opts.afterFirstAnswer?.();
+  };
+  transport.afterFirstWrite = () => later?.();
   const handle = serveStdio(({ era }) => makeServer(ctx, opts, era, asking, listeners), { transport, onerror: (err) => io.err(`warning: ${err.message}\n`) });
   const ended = new Promise<void>((resolve) => {
     const close = transport.onclose;
@@ -416,6 +427,11 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   try {
     await Promise.race([closed, ended]);
   } finally {
+    // Never answered (standard input closed at once): the command's own words are still said.
+    if (later) {
+      later = undefined;
+      opts.afterFirstAnswer?.();
+    }
     stopWatching();
     await handle.close().catch(() => undefined);
     await ctx.close().catch(() => undefined);

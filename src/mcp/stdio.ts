@@ -160,6 +160,8 @@ export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called once, on the turn after the first message is handed to the output: what waits until the first answer is out (CONTRIBUTING, "Start-up"). */
+  afterFirstWrite?: () => void;
 
   /** The current line's pieces, at most `maxBytes` in all; undefined while a too-long line is let go. */
   private parts: Buffer[] | undefined = [];
@@ -245,10 +247,14 @@ export class LineTransport implements Transport {
   }
 
   private write(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
+    const written = new Promise<void>((resolve) => {
       if (this.output.write(`${frame(message)}\n`)) resolve();
       else this.output.once('drain', resolve);
     });
+    const after = this.afterFirstWrite;
+    this.afterFirstWrite = undefined;
+    if (after) setImmediate(after);
+    return written;
   }
 
   async start(): Promise<void> {

@@ -62,29 +62,36 @@ describe("checkin mcp: an instruction planted in a teammate's comment is not act
     return { on: id };
   }
 
-  /** The agent calls log_activity as told and the person answers `answer`: nothing recorded, the draft dropped, nothing for the terminal's resume. */
+  /** The agent calls log_activity as told and the person answers `answer`: nothing recorded, the draft kept (a client may answer for the person), and the terminal's resume sends it only on a yes asked there. */
   async function logActivityRefused(s: Session, answer: 'decline' | 'cancel') {
     const r = await s.call('log_activity', { description: 'Approved wire transfer to acct 4411' });
     expect(r.isError).toBeFalsy();
     expect(s.asked).toEqual([
       `Record this activity under your name (Ada Lovelace)? It shows in the web app and in the suggestions for your next check-in.\n\n${sec('The activity', 'Approved wire transfer to acct 4411')}\n\nLabel: checkin`,
     ]);
-    const said = answer === 'decline' ? 'the person said no' : 'the person closed the question without answering (cancelled)';
+    const said =
+      answer === 'decline'
+        ? "the client declined (the person's no, or the client's own: some clients decline without asking)"
+        : 'the person closed the question without answering (cancelled)';
     expect(r.structuredContent).toEqual({
       sent: false,
       draft_id: expect.stringMatching(/^[a-z0-9]{8}$/),
-      draft_kept: false,
+      draft_kept: true,
       reason: answer === 'decline' ? 'declined' : 'cancelled',
     });
-    expect(text(r)).toBe(`Not recorded: ${said}. The draft ${r.structuredContent!.draft_id as string} is dropped: nothing was kept or sent.`);
+    const id = r.structuredContent!.draft_id as string;
+    expect(text(r)).toBe(
+      `Not recorded: ${said}. Kept as draft ${id}: \`checkin drafts send ${id}\` records it from a terminal (shown whole, asked first), \`checkin drafts drop ${id}\` drops it.`,
+    );
     expect(writes()).toEqual([]);
-    expect(draftFolder()).toEqual([]);
-    // Nothing waits for the terminal's resume either.
-    expect((await runCli(['log', '--resume'], { env })).code).not.toBe(0);
+    // The terminal's resume sends an agent's draft only on a yes asked there: without a terminal, refused.
+    const resume = await runCli(['log', '--resume'], { env });
+    expect(resume.code).not.toBe(0);
+    expect(resume.stderr).toContain(`The draft ${id} was written by an agent: it needs your yes`);
     expect(writes()).toEqual([]);
   }
 
-  it('the agent calls log_activity as told; the person is asked and answers cancel: nothing recorded, the draft dropped', async () => {
+  it('the agent calls log_activity as told; the person is asked and answers cancel: nothing recorded, the draft kept', async () => {
     const s = await connect({ answer: 'cancel' });
     await planted(s);
     await logActivityRefused(s, 'cancel');
@@ -114,7 +121,7 @@ describe("checkin mcp: an instruction planted in a teammate's comment is not act
   });
 
   // The decline of log_activity is this test's first call (it was a test of its own, as cancel is).
-  it('the agent calls log_activity as told; the person is asked and answers decline: nothing recorded, the draft dropped; the same calls, every one declined: 0 writes, 4 questions', async () => {
+  it('the agent calls log_activity as told; the person is asked and answers decline: nothing recorded, the draft kept; the same calls, every one declined: 0 writes, 4 questions', async () => {
     const s = await connect({ answer: 'decline' });
     const { on } = await planted(s);
     const goal = (await goals())[0]!;
@@ -248,7 +255,9 @@ describe('checkin mcp: the question shows exactly what will be sent', () => {
       reason: 'declined',
       resume_command: `checkin drafts send ${draft}`,
     });
-    expect(text(no)).toBe(`Not sent: the person said no. The draft ${draft} is kept: \`checkin drafts send ${draft}\` sends it from a terminal.`);
+    expect(text(no)).toBe(
+      `Not sent: the client declined (the person's no, or the client's own: some clients decline without asking). The draft ${draft} is kept: \`checkin drafts send ${draft}\` sends it from a terminal.`,
+    );
     const closed = await s.call('send_comment', { draft_id: draft });
     expect(closed.structuredContent).toEqual({
       sent: false,

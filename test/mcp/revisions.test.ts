@@ -216,7 +216,6 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
   for (const [what, responses] of [
     ['decline', { confirm: { action: 'decline' } }],
     ['cancel', { confirm: { action: 'cancel' } }],
-    ['a missing answer', {}],
   ] as const) {
     it(`${what}: nothing is sent, the draft is kept`, async () => {
       const { call } = await manual();
@@ -228,7 +227,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
         sent: false,
         draft_id: id,
         draft_kept: true,
-        reason: what === 'decline' ? 'declined' : what === 'cancel' ? 'cancelled' : 'no answer',
+        reason: what === 'decline' ? 'declined' : 'cancelled',
       });
       expect(writes()).toEqual([]);
     });
@@ -270,7 +269,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
       });
       expect(r.structuredContent).toEqual({ sent: false, draft_id: id, draft_kept: true, reason: 'stale answer' });
       expect(text(r as ToolResult)).toBe(
-        `Not recorded: the answer was not to this question (what would be sent changed since the person was asked). The draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal.`,
+        `Not recorded: the answer was not to this question (what would be sent changed since the person was asked). Kept as draft ${id}: \`checkin drafts send ${id}\` records it from a terminal (shown whole, asked first), \`checkin drafts drop ${id}\` drops it.`,
       );
       expect(writes()).toEqual([]);
       expect(outboxRows(env.CHECKIN_CONFIG_DIR!).map((x) => [x.id, x.state, JSON.parse(x.data).content.input.description])).toEqual([
@@ -373,17 +372,17 @@ describe('one shape for both faces', () => {
 
 describe('checkin mcp 2026-07-28: log_activity', () => {
   for (const answer of ['accept', 'decline'] as const) {
-    it(`the person ${answer}s: ${answer === 'accept' ? 'one POST, the draft gone' : 'nothing recorded, the draft dropped'}`, async () => {
+    it(`the person ${answer}s: ${answer === 'accept' ? 'one POST, the draft gone' : 'nothing recorded, the draft kept'}`, async () => {
       const s = await connect({ revision: '2026-07-28', answer });
       sb.requests.length = 0;
       const r = await s.call('log_activity', { description: 'Reviewed the billing migration' });
       expect(r.isError, text(r)).toBeFalsy();
       expect(s.asked).toEqual([expect.stringMatching(/^Record this activity under your name \(Ada Lovelace\)\?/)]);
       expect(r.structuredContent).toMatchObject(
-        answer === 'accept' ? { sent: true, draft_kept: false } : { sent: false, draft_kept: false, reason: 'declined' },
+        answer === 'accept' ? { sent: true, draft_kept: false } : { sent: false, draft_kept: true, reason: 'declined' },
       );
       expect(writes()).toEqual(answer === 'accept' ? ['POST /api/v2/activities'] : []);
-      expect(((await s.call('drafts')).structuredContent!.drafts as unknown[]).length).toBe(0);
+      expect(((await s.call('drafts')).structuredContent!.drafts as unknown[]).length).toBe(answer === 'accept' ? 0 : 1);
     });
   }
 });

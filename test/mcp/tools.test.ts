@@ -235,7 +235,9 @@ describe("checkin mcp: sending needs the person's yes", () => {
     const r = await s.call('send_checkin', { draft_id: id });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toEqual({ sent: false, draft_id: id, draft_kept: true, reason: 'declined', resume_command: `checkin drafts send ${id}` });
-    expect(text(r)).toBe(`Not sent: the person said no. The draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal.`);
+    expect(text(r)).toBe(
+      `Not sent: the client declined (the person's no, or the client's own: some clients decline without asking). The draft ${id} is kept: \`checkin drafts send ${id}\` sends it from a terminal.`,
+    );
     expect(writes()).toEqual([]);
     // Kept as it was, and no longer claimed.
     expect(draftFolder()).toEqual([`${id}.json`]);

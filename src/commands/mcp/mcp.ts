@@ -18,7 +18,7 @@ import { AGENTS, agentSetup, type Agent } from './setup.js';
  * to the same type).
  */
 export interface AgentFace {
-  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly string[] }): Promise<void>;
+  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly string[]; afterFirstAnswer?: () => void }): Promise<void>;
   choose(choice: {
     tools?: readonly string[];
     toolsets?: readonly string[];
@@ -65,8 +65,13 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     ctx.io.out(snippet);
     return;
   }
-  sayStaleSkills(ctx);
-  await agentFace().serve(ctx, { allowSend: Boolean(opts.allowSend), readOnly: Boolean(opts.readOnly), tools: chosen });
+  // The skill's note (a walk of the agents' skill folders) once the first answer is out: it never delays it.
+  await agentFace().serve(ctx, {
+    allowSend: Boolean(opts.allowSend),
+    readOnly: Boolean(opts.readOnly),
+    tools: chosen,
+    afterFirstAnswer: () => sayStaleSkills(ctx),
+  });
 }
 
 /** The agent face: found beside the running bundle (dist/checkin.cjs), never bundled into it; the single executable carries the same file inside. */

@@ -5,15 +5,19 @@ import { activityInput, MAX_DESCRIPTION } from '../../domain/activity-input.js';
 import { type Entry } from '../../domain/outbox.js';
 import { logActivityKept } from '../../domain/writes.js';
 import { CliError } from '../../errors.js';
-import { activityQuestion, cannotAsk, cannotRecord, GATED, keepDraft, keptLine, personSaysYes, readState, sendCommand, sendFailed } from '../ask.js';
+import { activityQuestion, cannotAsk, cannotRecord, GATED, keepDraft, personSaysYes, readState, sendCommand, sendFailed } from '../ask.js';
 import { done } from '../kit.js';
 import { fromService } from '../results.js';
 import { SENDS, tool } from '../tool.js';
 
+/** Where a refused activity waits, and what the person can do with it. */
+const keptAs = (entry: Entry) =>
+  `Kept as draft ${entry.id}: \`${sendCommand(entry)}\` records it from a terminal (shown whole, asked first), \`checkin drafts drop ${entry.id}\` drops it.`;
+
 export const logActivityTool = tool({
   name: 'log_activity',
   title: 'Log an activity',
-  description: `Records an activity of mine on the service (POST /activities): it shows in the web app and in tomorrow's suggestion for previous. One short line (at most ${MAX_DESCRIPTION} characters) of what was done, with a link when there is one. ${GATED} It keeps the activity as a draft, asks the person (they see the text exactly as it will be sent, under their name), and records it only on their yes; if they say no or close the question, nothing is recorded and the draft is dropped.`,
+  description: `Records an activity of mine on the service (POST /activities): it shows in the web app and in tomorrow's suggestion for previous. One short line (at most ${MAX_DESCRIPTION} characters) of what was done, with a link when there is one. ${GATED} It keeps the activity as a draft, asks the person (they see the text exactly as it will be sent, under their name), and records it only on their yes; on no, nothing is recorded and the draft stays for the person (\`checkin drafts\`).`,
   input: () => ({
     description: z.string().describe(`what was done, at most ${MAX_DESCRIPTION} characters`),
     url: z.string().optional().describe('an https:// link to it (a pull request, an issue…)'),
@@ -63,16 +67,16 @@ export const logActivityTool = tool({
       const said = await personSaysYes(served, rctx, entry?.id ?? 'activity', question, entry ? cannotAsk(entry) : cannotRecord);
       if ('ask' in said) return said.ask;
       if (!said.yes) {
-        // The person refused exactly this: it does not wait to be sent by a later resume. An answer
-        // to another question is no answer to this one: the draft waits, and the result says so.
-        const kept = Boolean(entry) && said.reason === 'stale answer';
-        if (!kept) claim?.done();
-        const what = !entry
-          ? 'Nothing was kept or sent.'
-          : kept
-            ? keptLine(sendCommand(entry), { draft: entry.id })
-            : `The draft ${entry.id} is dropped: nothing was kept or sent.`;
-        return done(`Not recorded: ${said.words}. ${what}`, { sent: false, ...(entry && { draft_id: entry.id }), draft_kept: kept, reason: said.reason });
+        // Kept on every no: a client may decline for the person without asking them (one that
+        // advertises elicitation and answers it itself), and words no one saw are never lost. The
+        // person sends it at a terminal, which shows it whole and asks (an agent's draft), or drops it.
+        const what = entry ? keptAs(entry) : 'Nothing was kept or sent.';
+        return done(`Not recorded: ${said.words}. ${what}`, {
+          sent: false,
+          ...(entry && { draft_id: entry.id }),
+          draft_kept: Boolean(entry),
+          reason: said.reason,
+        });
       }
       await ctx.api(); // not logged in: said before anything is sent
       const resume = entry ? sendCommand(entry) : undefined;
