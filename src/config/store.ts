@@ -424,6 +424,23 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * A profile's stored token goes only to the service it was stored with: when CHECKIN_API_URL names
+   * another one (the sandbox's export line left in a shell) and no token comes from the environment,
+   * the profile, its own service and the one named, to refuse before any request (and before the
+   * keychain is read). A token stored before profiles without an API URL is the default service's.
+   */
+  foreignService(): { profile: string; own: string; named: string } | undefined {
+    const url = this.apiUrl();
+    if (url.name !== 'CHECKIN_API_URL') return undefined;
+    if (['CHECKIN_TOKEN', 'STEADY_TOKEN'].some((n) => this.env[n] !== undefined && this.env[n] !== '')) return undefined;
+    const stored = this.read();
+    if (!stored.token && stored.token_store !== 'keychain') return undefined;
+    const own = stored.api_url || DEFAULT_API_URL;
+    if (normalizeApiUrl(own) === normalizeApiUrl(url.value)) return undefined;
+    return { profile: this.profile.name, own, named: url.value };
+  }
+
   /** flag > CHECKIN_API_URL > file > https://service.steady.space/api/v2. */
   apiUrl(flag?: string): Resolved<string> {
     if (flag) return { value: flag };

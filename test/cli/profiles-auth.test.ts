@@ -274,6 +274,52 @@ describe('config under a profile', () => {
   });
 });
 
+describe("a profile's token goes only to its own service", () => {
+  it('CHECKIN_API_URL naming another service, no CHECKIN_TOKEN: refused before any request (exit 4), saying what to do', async () => {
+    await loginBoth();
+    w.sb.requests.length = 0;
+    b.sb.requests.length = 0;
+    // Grace's service: the profile that is for it is named.
+    const there = await cli(['today', '--json'], { env: { CHECKIN_API_URL: b.sb.url } });
+    expect(there.code).toBe(4);
+    expect(there.stdout).toBe('');
+    expect(there.stderr).toBe(
+      `error: CHECKIN_API_URL names ${b.sb.url}, but the token of the profile default is for ${w.sb.url}: it is sent nowhere else\n` +
+        `The profile grace is for ${b.sb.url}: unset CHECKIN_API_URL and run \`checkin --profile grace …\`; or set CHECKIN_TOKEN beside CHECKIN_API_URL.\n`,
+    );
+    // A service no profile is for (the sandbox's export line, left in a shell): a login of its own.
+    const elsewhere = 'http://127.0.0.1:9/api/v2';
+    const other = await cli(['--profile', 'grace', 'status'], { env: { CHECKIN_API_URL: elsewhere } });
+    expect(other.code).toBe(4);
+    expect(other.stderr).toBe(
+      `error: CHECKIN_API_URL names ${elsewhere}, but the token of the profile grace is for ${b.sb.url}: it is sent nowhere else\n` +
+        `To use ${elsewhere}, log in to it as a profile of its own: \`checkin login --profile <name> --api-url ${elsewhere}\`; or set CHECKIN_TOKEN beside CHECKIN_API_URL. Unset CHECKIN_API_URL to use the profile grace.\n`,
+    );
+    // auth status and doctor do not send it either.
+    expect((await cli(['auth', 'status'], { env: { CHECKIN_API_URL: b.sb.url } })).code).toBe(4);
+    const doctor = await cli(['doctor'], { env: { CHECKIN_API_URL: b.sb.url } });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(
+      `token          problem  the profile default's token is for ${w.sb.url}, and CHECKIN_API_URL names another service: it is not sent there\n` +
+        `                        fix: Unset CHECKIN_API_URL to use the profile; for ${b.sb.url}, \`checkin --profile <name> login --api-url ${b.sb.url}\`, or set CHECKIN_TOKEN beside CHECKIN_API_URL.\n`,
+    );
+    expect(doctor.stdout).toContain(`service        warning  ${b.sb.url} not asked: the stored token is not sent there\n`);
+    expect([...w.sb.requests, ...b.sb.requests]).toEqual([]);
+  });
+
+  it('its own service, however written, is used; with CHECKIN_TOKEN beside CHECKIN_API_URL, both are used', async () => {
+    await loginBoth();
+    w.sb.requests.length = 0;
+    const same = await cli(['today', '--json'], { env: { CHECKIN_API_URL: `${w.sb.url.replace('127.0.0.1', 'localhost')}/` } });
+    expect(same.code, same.stderr).toBe(0);
+    expect(new Set(seen(w.sb).map((x) => x.split(' ').at(-1)))).toEqual(new Set([w.sb.token]));
+    b.sb.requests.length = 0;
+    const both = await cli(['today', '--json'], { env: { CHECKIN_API_URL: b.sb.url, CHECKIN_TOKEN: GRACE } });
+    expect(both.code, both.stderr).toBe(0);
+    expect(new Set(seen(b.sb).map((x) => x.split(' ').at(-1)))).toEqual(new Set([GRACE]));
+  });
+});
+
 describe("the inbox's markers", () => {
   it("are each profile's own: what one profile has seen stays new under the other", async () => {
     await loginBoth();

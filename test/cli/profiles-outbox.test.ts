@@ -72,6 +72,37 @@ describe('a draft kept under one profile', () => {
     expect(JSON.parse((await run(['drafts', '--json'])).stdout)).toEqual([]);
   });
 
+  it('kept under --profile b: every command its advice names carries --profile b (chosen by CHECKIN_PROFILE: as typed)', async () => {
+    mkProfiles();
+    b.sb.inject(down);
+    const kept = await run(['--profile', 'b', 'today', '-i', 'Plan for B']);
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toContain(
+      'What you wrote is kept as a draft: `checkin --profile b today --resume` sends it (`checkin --profile b drafts` lists everything waiting).\n',
+    );
+    const [d] = JSON.parse((await run(['--profile', 'b', 'drafts', '--json', 'id'])).stdout) as Listed[];
+    const show = await run(['--profile', 'b', 'drafts', 'send', d!.id]);
+    expect(show.stderr).not.toMatch(/`checkin (?!--profile b )/);
+    const dropped = await run(['--profile', 'b', 'drafts', 'drop', d!.id]);
+    expect(dropped.code).toBe(2);
+    expect(dropped.stderr).toContain(`Run \`checkin --profile b drafts drop ${d!.id} --yes\` to do it anyway.\n`);
+    // Grace's check-in on b's service has answers the draft did not see: the resume's advice too.
+    const resumed = await run(['--profile', 'b', 'today', '--resume']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain(
+      `At a terminal, \`checkin --profile b checkin ${TODAY} --resume\` shows both and asks; \`checkin --profile b drafts drop ${d!.id}\` drops the draft.\n`,
+    );
+    // The advice runs as written: under b, where the draft is.
+    const gone = await run(['--profile', 'b', 'drafts', 'drop', d!.id, '--yes']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(writes(b.sb.requests.map((r) => `${r.method} ${r.path}`))).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    // CHECKIN_PROFILE chose it: still set in the shell the advice is run in, so the words are as typed.
+    b.sb.inject(down);
+    const env = await run(['today', '-i', 'More for B'], { env: { CHECKIN_PROFILE: 'b' } });
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).\n');
+  });
+
   it('is never sent under another profile naming the same service and person, whatever is said, and without a request', async () => {
     profiles({ a: { api_url: w.sb.url, token: w.sb.token }, c: { api_url: w.sb.url, token: w.sb.token } });
     w.sb.inject(down);
