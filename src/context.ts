@@ -9,6 +9,7 @@ import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
 import { ConfigStore, normalizeApiUrl, type Resolved } from './config/store.js';
 import { sanitizeLine } from './ui/sanitize.js';
+import { nearMatches } from './core/match.js';
 import { DEFAULT_PROFILE, profileOrigin, type ProfileChoice } from './config/profiles.js';
 import { AuthError, terminal, UsageError } from './errors.js';
 import type { IdKind } from './core/short-ids.js';
@@ -185,6 +186,15 @@ export function foreignServiceError(cfg: ConfigStore, foreign: NonNullable<Retur
   );
 }
 
+/** A profile named by --profile or CHECKIN_PROFILE that config.json does not hold: the names it does, the nearest, and what makes it. */
+export function unknownProfileError(chosen: ProfileChoice, names: string[]): UsageError {
+  const near = nearMatches(chosen.name, names, 1)[0];
+  return new UsageError(
+    `No profile named ${chosen.name} (from ${profileOrigin(chosen)}); profiles: ${names.length > 0 ? names.join(', ') : 'none yet'}`,
+    terminal(`${near !== undefined ? `Did you mean ${near}? ` : ''}\`checkin login --profile ${chosen.name}\` makes it.`),
+  );
+}
+
 /** The longest one timer can wait: setTimeout takes a signed 32-bit number of ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -246,7 +256,7 @@ export function createContext(parts: ContextParts): Context {
     sleep: parts.sleep ?? realSleep(timers),
     debug: debugFrom(env),
     onTrace: (event) => io.err(formatTrace(event), { asIs: true }),
-    config: () => (config ??= new ConfigStore(env, warn, parts.secrets, () => ctx.profileFlag)),
+    config: () => (config ??= new ConfigStore(env, warn, parts.secrets, () => ctx.profileFlag, unknownProfileError)),
     profile: () => ctx.config().profile,
     drafts: () => (drafts ??= openOutbox(ctx.config(), env, warn)),
     async api() {

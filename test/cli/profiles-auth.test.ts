@@ -168,6 +168,9 @@ describe('auth status', () => {
       stdout: `Logged in to ${w.sb.url} as Ada Lovelace (@ada)\n  token from: ${file()} (mode 0600)\n  the token works (GET /me answered)\n`,
       stderr: '',
     });
+    // A profile config.json holds with settings but no token (an unknown one is refused: exit 2).
+    expect((await cli(['--profile', 'ghost', 'auth', 'status'])).code).toBe(2);
+    expect((await cli(['--profile', 'ghost', 'config', 'set', 'team', 'Mobile'])).code).toBe(0);
     const none = await cli(['--profile', 'ghost', 'auth', 'status']);
     expect(none.code).toBe(4);
     expect(none.stderr).toContain('Not logged in under the profile ghost (--profile): no token found');
@@ -271,6 +274,38 @@ describe('config under a profile', () => {
       process.chdir(here);
     }
     expect(config().profiles.grace.team).toBe('Web');
+  });
+});
+
+describe('a profile config.json does not hold', () => {
+  it('named by --profile or CHECKIN_PROFILE: exit 2 before any request, with the names and the nearest; login and config set make it', async () => {
+    await loginBoth();
+    w.sb.requests.length = 0;
+    b.sb.requests.length = 0;
+    const typo = await cli(['--profile', 'gracee', 'today', '--json']);
+    expect(typo).toMatchObject({ code: 2, stdout: '' });
+    expect(typo.stderr).toBe(
+      'error: No profile named gracee (from --profile); profiles: default, grace\nDid you mean grace? `checkin login --profile gracee` makes it.\n',
+    );
+    const env = await cli(['status'], { env: { CHECKIN_PROFILE: 'work' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toBe('error: No profile named work (from CHECKIN_PROFILE); profiles: default, grace\n`checkin login --profile work` makes it.\n');
+    for (const args of [
+      ['--profile', 'gracee', 'auth', 'status'],
+      ['--profile', 'gracee', 'logout'],
+      ['--profile', 'gracee', 'config', 'get', 'team'],
+      ['--profile', 'gracee', 'drafts'],
+    ])
+      expect((await cli(args)).code, args.join(' ')).toBe(2);
+    expect([...w.sb.requests, ...b.sb.requests]).toEqual([]);
+    // "default" is always a profile; the commands that make one take the name.
+    expect((await cli(['--profile', 'default', 'today', '--json'])).code).toBe(0);
+    const set = await cli(['--profile', 'client-b', 'config', 'set', 'team', 'Mobile']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(config().profiles['client-b']).toEqual({ team: 'Mobile' });
+    const login = await cli(['--profile', 'work', 'login', '--with-token', '--api-url', b.sb.url], { input: GRACE });
+    expect(login.code, login.stderr).toBe(0);
+    expect((await cli(['today', '--json'], { env: { CHECKIN_PROFILE: 'work' } })).code).toBe(0);
   });
 });
 

@@ -46,6 +46,9 @@ describe('a draft kept under one profile', () => {
     // Under b: listed as a's, with its profile in a column of its own.
     const underB = JSON.parse((await run(['--profile', 'b', 'drafts', '--json', 'id,here,kept_for'])).stdout) as Listed[];
     expect(underB).toEqual([{ id: d!.id, here: false, kept_for: 'the profile a' }]);
+    // drafts show names the profile it was kept under.
+    const shown = await run(['--profile', 'b', 'drafts', 'show', d!.id]);
+    expect(shown.stdout.split('\n')[1]).toMatch(new RegExp(`, for ${w.sb.url.replace(/[.]/g, '\\.')} \\(profile a\\)$`));
     const listed = await run(['--profile', 'b', 'drafts']);
     expect(listed.stdout.split('\t').slice(0, 2)).toEqual([d!.id, 'a']);
     expect(listed.stderr).toBe(`1 of them was kept under another profile (a); \`checkin --profile a drafts send <id>\` sends one as its own.\n`);
@@ -129,8 +132,12 @@ describe('the profile in use, named', () => {
     expect(underB.stdout.split('\n')[0]).toMatch(new RegExp(`^b: Today's check-in \\(${TODAY}\\) is `));
     const underA = await run(['status']);
     expect(underA.stdout.split('\n')[0]).toMatch(new RegExp(`^a: Today's check-in \\(${TODAY}\\) is `));
+    // --json carries it as auth status does; with one profile called default, it is left out.
+    expect(JSON.parse((await run(['--profile', 'b', 'status', '--json'])).stdout).profile).toBe('b');
+    expect(JSON.parse((await run(['status', '--json', 'date,profile'])).stdout)).toEqual({ date: TODAY, profile: 'a' });
     writeFileSync(join(w.configDir, 'config.json'), JSON.stringify({ profiles: { default: { api_url: w.sb.url, token: w.sb.token } } }), { mode: 0o600 });
     expect((await run(['status'])).stdout.split('\n')[0]).toMatch(new RegExp(`^Today's check-in \\(${TODAY}\\) is `));
+    expect(JSON.parse((await run(['status', '--json'])).stdout)).not.toHaveProperty('profile');
     // Chosen by the environment, even the only one: named.
     expect((await run(['status'], { env: { CHECKIN_PROFILE: 'default' } })).stdout.split('\n')[0]).toMatch(/^default: Today's/);
   });

@@ -34,6 +34,8 @@ export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(
 
 export async function runDoctor(ctx: Context, opts: DoctorOptions, host: Host): Promise<void> {
   if (opts.keychainProbe !== undefined) return ctx.io.out(keychainLookup(ctx.env, opts.keychainProbe));
+  // A profile that is not there is one of its checks (with the fix), not a refusal.
+  ctx.config().acceptUnknownProfile();
   const checks = await diagnose(ctx, { host, cwd: process.cwd(), words: ctx.advice ?? CLI_ADVICE });
   await printOne(ctx.io, ctx.now(), checks, opts.json, doctorView);
   if (anyProblem(checks)) throw new ExitSignal(EXIT.FAILURE);

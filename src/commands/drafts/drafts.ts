@@ -102,10 +102,13 @@ function entryOf(ctx: Context, id: string): Entry {
 export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void> {
   const row = draftRow(ctx, entryOf(ctx, opts.id));
   if (opts.json) return printJson(ctx.io, row, opts.json);
+  // Its profile, where profiles matter or it is another than the one in use (one kept before profiles has none).
+  const kept = row.account.profile;
+  const profile = kept !== undefined && (ctx.config().profileToName() !== undefined || kept !== ctx.profile().name) ? ` (profile ${kept})` : '';
   ctx.io.page();
   ctx.io.out(
     sanitize(
-      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made}; base: ${row.base === 'new' || row.base === 'unknown' ? row.base : whenLabel(row.base)})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
+      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made}; base: ${row.base === 'new' || row.base === 'unknown' ? row.base : whenLabel(row.base)})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}${profile}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
     ),
   );
 }
