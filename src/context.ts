@@ -7,7 +7,9 @@ import { Outbox, type DraftTarget } from './config/outbox-files.js';
 import { preferences } from './config/prefs.js';
 import { fallbackDraftsDir } from './config/paths.js';
 import type { SecretStore } from './config/secrets.js';
-import { ConfigStore, type Resolved } from './config/store.js';
+import { ConfigStore, normalizeApiUrl, type Resolved } from './config/store.js';
+import { sanitizeLine } from './ui/sanitize.js';
+import { nearMatches } from './core/match.js';
 import { DEFAULT_PROFILE, profileOrigin, type ProfileChoice } from './config/profiles.js';
 import { AuthError, terminal, UsageError } from './errors.js';
 import type { IdKind } from './core/short-ids.js';
@@ -55,6 +57,8 @@ export type { DraftTarget };
  * `checkin mcp` the context is still the CLI's, and the agent's own words come from the data (src/mcp).
  */
 export interface AdviceWords {
+  /** `command` as this run would be run again (the CLI: carrying the profile the person chose by --profile). */
+  here(command: string): string;
   /** What sends everything waiting for `target`. */
   resume(target: DraftTarget): string;
   /** What was kept, and that `resume` sends it. */
@@ -147,6 +151,8 @@ function openOutbox(cfg: ConfigStore, env: NodeJS.ProcessEnv, warn: (m: string) 
  */
 export function loggedInToken(ctx: Pick<Context, 'config'>): Resolved<string> {
   const cfg = ctx.config();
+  const foreign = cfg.foreignService();
+  if (foreign) throw foreignServiceError(cfg, foreign);
   const token = cfg.token();
   if (token) return token;
   const { name } = cfg.profile;
@@ -156,6 +162,38 @@ export function loggedInToken(ctx: Pick<Context, 'config'>): Resolved<string> {
   throw new AuthError(
     `Not logged in under the profile ${name} (${profileOrigin(cfg.profile)}): no token found`,
     terminal(`Run \`checkin login --profile ${name}\`, or set CHECKIN_TOKEN (STEADY_TOKEN works too); \`checkin auth status\` lists the profiles.`),
+  );
+}
+
+/**
+ * A stored token asked to go to another service than its own (CHECKIN_API_URL, no CHECKIN_TOKEN):
+ * what each is, and what to do — another profile already for that service, a login for it, or a token
+ * beside the variable.
+ */
+export function foreignServiceError(cfg: ConfigStore, foreign: NonNullable<ReturnType<ConfigStore['foreignService']>>): AuthError {
+  const named = sanitizeLine(foreign.named);
+  const theirs = cfg.profileNames().find((n) => {
+    const other = cfg.read(n);
+    return (
+      n !== foreign.profile && (other.token || other.token_store === 'keychain') && normalizeApiUrl(other.api_url ?? '') === normalizeApiUrl(foreign.named)
+    );
+  });
+  return new AuthError(
+    `CHECKIN_API_URL names ${named}, but the token of the profile ${foreign.profile} is for ${sanitizeLine(foreign.own)}: it is sent nowhere else`,
+    terminal(
+      theirs
+        ? `The profile ${theirs} is for ${named}: unset CHECKIN_API_URL and run \`checkin --profile ${theirs} …\`; or set CHECKIN_TOKEN beside CHECKIN_API_URL.`
+        : `To use ${named}, log in to it as a profile of its own: \`checkin login --profile <name> --api-url ${named}\`; or set CHECKIN_TOKEN beside CHECKIN_API_URL. Unset CHECKIN_API_URL to use the profile ${foreign.profile}.`,
+    ),
+  );
+}
+
+/** A profile named by --profile or CHECKIN_PROFILE that config.json does not hold: the names it does, the nearest, and what makes it. */
+export function unknownProfileError(chosen: ProfileChoice, names: string[]): UsageError {
+  const near = nearMatches(chosen.name, names, 1)[0];
+  return new UsageError(
+    `No profile named ${chosen.name} (from ${profileOrigin(chosen)}); profiles: ${names.length > 0 ? names.join(', ') : 'none yet'}`,
+    terminal(`${near !== undefined ? `Did you mean ${near}? ` : ''}\`checkin login --profile ${chosen.name}\` makes it.`),
   );
 }
 
@@ -220,7 +258,7 @@ export function createContext(parts: ContextParts): Context {
     sleep: parts.sleep ?? realSleep(timers),
     debug: debugFrom(env),
     onTrace: (event) => io.err(formatTrace(event), { asIs: true }),
-    config: () => (config ??= new ConfigStore(env, warn, parts.secrets, () => ctx.profileFlag)),
+    config: () => (config ??= new ConfigStore(env, warn, parts.secrets, () => ctx.profileFlag, unknownProfileError)),
     profile: () => ctx.config().profile,
     drafts: () => (drafts ??= openOutbox(ctx.config(), env, warn)),
     async api() {

@@ -3,7 +3,7 @@
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { sharedPreferences } from './config/prefs.js';
-import { CLI_ADVICE } from './commands/flags.js';
+import { cliAdvice } from './commands/flags.js';
 import { createContext, type Context } from './context.js';
 import { describeError } from './error-text.js';
 import { EXIT } from './errors.js';
@@ -26,7 +26,15 @@ function processContext(): Context {
 }
 
 export async function run(argv: string[], ctx: Context = processContext()): Promise<number> {
-  ctx.advice ??= CLI_ADVICE;
+  // Its words carry the profile --profile chose, once the command line is read.
+  ctx.advice ??= cliAdvice(() => {
+    if (ctx.profileFlag === undefined) return undefined;
+    try {
+      return ctx.profile().name; // a valid name (an invalid one is refused before any advice)
+    } catch {
+      return undefined;
+    }
+  });
   const program = buildProgram(ctx, argv);
   let code: number = EXIT.OK;
   try {

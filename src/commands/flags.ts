@@ -1,6 +1,6 @@
 // Flag value parsers and flags shared by the command definitions.
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import type { AdviceWords, DraftTarget } from '../context.js';
+import type { AdviceWords, Context, DraftTarget } from '../context.js';
 import { terminal, UsageError } from '../errors.js';
 
 /** A whole number from `min` to `max`, or commander's one-line "argument is invalid" error. */
@@ -71,32 +71,61 @@ export function resumeCommand(target: DraftTarget): string {
   }
 }
 
-/** The one phrase for what was kept and how to send it: `resume` sends it. */
-export function keptLine(resume: string): string {
-  return `What you wrote is kept as a draft: \`${resume}\` sends it (\`checkin drafts\` lists everything waiting).`;
+/** The one phrase for what was kept and how to send it: `resume` sends it, `list` lists everything waiting. */
+function keptWords(resume: string, list: string): string {
+  return `What you wrote is kept as a draft: \`${resume}\` sends it (\`${list}\` lists everything waiting).`;
 }
 
-export const CLI_ADVICE: AdviceWords = {
-  resume: resumeCommand,
-  kept: keptLine,
-  send: (id) => `checkin drafts send ${id}`,
-  drop: (id) => `checkin drafts drop ${id}`,
-  show: (id) => `checkin drafts show ${id}`,
-  list: () => 'checkin drafts',
-  edit: (target) => `${resumeCommand(target)} -e`,
-  listIds: (kind) => ({ 'check-in': 'checkin list', goal: 'checkin goals', 'goal update': 'checkin goal update list <goal-id>' })[kind],
-  login: (how) => (how ? `checkin login --${how}` : 'checkin login'),
-  doctor: () => 'checkin doctor',
-  traced: () => 'checkin --debug me',
-  remind: (step) => `checkin remind ${step}`,
-  notifySchedule: (step) => `checkin notify ${step}`,
-  mcpConfig: (agent) => `checkin mcp --print-config ${agent}`,
-  skillInstall: (place) =>
-    `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`,
-  asProfile: (command, profile) => command.replace(/^checkin(?= |$)/, `checkin --profile ${profile}`),
-  setSetting: (key, value) => `checkin config set ${key} ${value}`,
-  unsetSetting: (key) => `checkin config unset ${key}`,
-};
+/** The one phrase for what was kept, in this run's words (carrying the profile --profile chose): `resume` sends it. */
+export function keptLine(ctx: Pick<Context, 'advice'>, resume: string): string {
+  return (ctx.advice ?? CLI_ADVICE).kept(resume);
+}
+
+/** `command` run under `profile`: `--profile NAME` right after `checkin` (one it carried already is replaced). */
+function asProfile(command: string, profile: string): string {
+  return command.replace(/^checkin(?: --profile \S+)?(?= |$)/, `checkin --profile ${profile}`);
+}
+
+/**
+ * The CLI's words for what to run. `flag`: the profile --profile chose for this run, read when words are made; a
+ * profile the person chose by flag is carried by every command they are told to run (one that names
+ * its own profile already keeps it), so the command sends, lists or logs in under the same account.
+ * (CHECKIN_PROFILE and a folder's .checkin.json choose it again in the same shell or folder.)
+ */
+export function cliAdvice(flag: () => string | undefined = () => undefined): AdviceWords {
+  const here = (command: string): string => {
+    const profile = flag();
+    return profile === undefined || /^checkin --profile /.test(command) ? command : asProfile(command, profile);
+  };
+  return {
+    here,
+    resume: (target) => here(resumeCommand(target)),
+    kept: (resume) => keptWords(here(resume), here('checkin drafts')),
+    send: (id) => here(`checkin drafts send ${id}`),
+    drop: (id) => here(`checkin drafts drop ${id}`),
+    show: (id) => here(`checkin drafts show ${id}`),
+    list: () => here('checkin drafts'),
+    edit: (target) => here(`${resumeCommand(target)} -e`),
+    listIds: (kind) => here({ 'check-in': 'checkin list', goal: 'checkin goals', 'goal update': 'checkin goal update list <goal-id>' }[kind]),
+    login: (how) => here(how ? `checkin login --${how}` : 'checkin login'),
+    doctor: () => here('checkin doctor'),
+    traced: () => here('checkin --debug me'),
+    remind: (step) => here(`checkin remind ${step}`),
+    mcpConfig: (agent) => here(`checkin mcp --print-config ${agent}`),
+    skillInstall: (place) => here(`checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`),
+    asProfile,
+    setSetting: (key, value) => here(`checkin config set ${key} ${value}`),
+    unsetSetting: (key) => here(`checkin config unset ${key}`),
+  };
+}
+
+/** `command` as this run would be run again: carrying the profile --profile chose (AdviceWords `here`). */
+export function hereCommand(ctx: Pick<Context, 'advice'>, command: string): string {
+  return (ctx.advice ?? CLI_ADVICE).here(command);
+}
+
+/** The CLI's words with no profile carried (a run's own are main.ts's: cliAdvice with its --profile). */
+export const CLI_ADVICE: AdviceWords = cliAdvice();
 
 /** --resume sends what was kept; text piped now would have no draft of its own: refused before standard input is read. */
 export function noPipeWithResume(resume: string, piped: boolean): void {

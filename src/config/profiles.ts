@@ -107,12 +107,22 @@ function parseDirectoryFile(file: string, read: ReturnType<typeof readJson>, war
     }
     const v = data[key];
     if (key === 'git_repos') {
-      // The folders of the work this file is about, relative to its own folder (a sibling
-      // repository, "../api", is as usual as a folder inside it).
+      // The folders of the work this file is about, relative to its own folder: the folder itself or
+      // folders inside it, never one that leads out of it, by its path or its real path (a cloned
+      // repository cannot make checkin read the person's other repositories' commit messages).
       const list = typeof v === 'string' ? [v] : v;
-      if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p.trim() !== '' && !/[\x00-\x1f\x7f-\x9f]/.test(p)))
+      if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p.trim() !== '' && !/[\x00-\x1f\x7f-\x9f]/.test(p))) {
         warn(`${file}: "git_repos" must be a list of folders; left out`);
-      else out.git_repos = (list as string[]).map((p) => resolve(dir, p));
+        continue;
+      }
+      const kept: string[] = [];
+      for (const p of list as string[]) {
+        const path = resolve(dir, p);
+        if (isAbsolute(p) || !within(dir, path) || !within(realPath(dir), realPath(path)))
+          warn(`${file}: "git_repos" takes folders inside ${dir}; ${JSON.stringify(p)} left out`);
+        else kept.push(path);
+      }
+      if (kept.length > 0) out.git_repos = kept;
       continue;
     }
     if (typeof v !== 'string' || v.trim() === '' || /[\x00-\x1f\x7f-\x9f]/.test(v)) {
@@ -128,18 +138,25 @@ function parseDirectoryFile(file: string, read: ReturnType<typeof readJson>, war
       // leads out of it (a cloned repository cannot point at the person's other files).
       // Its real path too: a symbolic link inside the folder that leads out of it is refused as well.
       const path = resolve(dir, v);
-      const real = (p: string) => {
-        try {
-          return realpathSync(p);
-        } catch {
-          return p; // not there (yet): read as missing, said when used
-        }
-      };
-      if (isAbsolute(v) || !inside(dir, path) || !inside(real(dir), real(path))) warn(`${file}: "template" must be a file inside ${dir}; left out`);
+      if (isAbsolute(v) || !inside(dir, path) || !inside(realPath(dir), realPath(path))) warn(`${file}: "template" must be a file inside ${dir}; left out`);
       else out.template = path;
     }
   }
   return out;
+}
+
+/** A path's real path (symbolic links followed), or the path when it is not there (yet: read as missing, said when used). */
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Whether `path` is `dir` or below it. */
+function within(dir: string, path: string): boolean {
+  return relative(dir, path) === '' || inside(dir, path);
 }
 
 /** Whether `path` is below `dir` (not `dir` itself, nor anything beside or above it). */

@@ -8,11 +8,11 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_API_URL, type CheckIn, type Ref } from '../api/types.js';
 import { sha256Hex } from './sha256.js';
-import { CliError, EXIT } from '../errors.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 import { fsReason, readJson, writeDurably } from './files.js';
 import { checkinPaths, type CheckinPaths } from './paths.js';
 import { osKeychain, reasonOf, type SecretStore } from './secrets.js';
-import { chooseProfile, DEFAULT_PROFILE, findDirectoryFile, profileToName, type DirectoryFile, type ProfileChoice } from './profiles.js';
+import { chooseProfile, DEFAULT_PROFILE, findDirectoryFile, profileOrigin, profileToName, type DirectoryFile, type ProfileChoice } from './profiles.js';
 
 export interface CachedMe {
   id: string;
@@ -235,6 +235,7 @@ export class ConfigStore {
   /** config.json as read (once a run), in its present shape. */
   private whole: ConfigFile | undefined;
   private chosen: ProfileChoice | undefined;
+  private unknownOk = false;
   private dirFile: DirectoryFile | null | undefined;
   private cacheData: Required<CacheFile> | undefined;
   /** The inbox markers this run set but could not write to state.json (by key): kept for the run, over the file. */
@@ -256,6 +257,9 @@ export class ConfigStore {
     readonly secrets: () => SecretStore | string = () => osKeychain(env),
     /** The --profile of this run, once the command line is read (the profile is chosen when first asked for). */
     private readonly flag: () => string | undefined = () => undefined,
+    /** The error of a profile named by --profile or CHECKIN_PROFILE that config.json does not hold (`names`: those it does). */
+    private readonly unknownProfile: (chosen: ProfileChoice, names: string[]) => Error = (chosen, names) =>
+      new UsageError(`No profile named ${chosen.name} (from ${profileOrigin(chosen)}); profiles: ${names.length > 0 ? names.join(', ') : 'none yet'}`),
   ) {
     this.paths = checkinPaths(env);
     this.dir = this.paths.config;
@@ -289,15 +293,30 @@ export class ConfigStore {
     return this.whole;
   }
 
-  /** The profile this run uses: --profile > CHECKIN_PROFILE > the folder's .checkin.json > config.json's default > "default". */
+  /**
+   * The profile this run uses: --profile > CHECKIN_PROFILE > the folder's .checkin.json > config.json's default > "default".
+   * One named by --profile or CHECKIN_PROFILE that config.json does not hold (a typo, another machine's
+   * name) is a usage error, with the names it holds and the nearest, unless the command makes one
+   * (acceptUnknownProfile: `login`, `config set`) or says so itself (`doctor`). "default" is always one.
+   */
   get profile(): ProfileChoice {
-    return (this.chosen ??= chooseProfile({
+    const chosen = (this.chosen ??= chooseProfile({
       flag: this.flag(),
       env: this.env,
       directory: () => this.directory(),
       configured: this.readFile().profile,
       configFile: this.file,
     }));
+    if (!this.unknownOk && (chosen.origin === 'flag' || chosen.origin === 'env') && chosen.name !== DEFAULT_PROFILE) {
+      const names = this.profileNames();
+      if (!names.includes(chosen.name)) throw this.unknownProfile(chosen, names);
+    }
+    return chosen;
+  }
+
+  /** This command makes the profile it is given (`login`, `config set`), or says itself that there is none (`doctor`): a name config.json lacks is taken. */
+  acceptUnknownProfile(): void {
+    this.unknownOk = true;
   }
 
   /** The nearest .checkin.json at or above the current folder (read once a run), if any. */
@@ -451,6 +470,23 @@ export class ConfigStore {
     await this.updateFile((file) => {
       file.profile = name;
     });
+  }
+
+  /**
+   * A profile's stored token goes only to the service it was stored with: when CHECKIN_API_URL names
+   * another one (the sandbox's export line left in a shell) and no token comes from the environment,
+   * the profile, its own service and the one named, to refuse before any request (and before the
+   * keychain is read). A token stored before profiles without an API URL is the default service's.
+   */
+  foreignService(): { profile: string; own: string; named: string } | undefined {
+    const url = this.apiUrl();
+    if (url.name !== 'CHECKIN_API_URL') return undefined;
+    if (['CHECKIN_TOKEN', 'STEADY_TOKEN'].some((n) => this.env[n] !== undefined && this.env[n] !== '')) return undefined;
+    const stored = this.read();
+    if (!stored.token && stored.token_store !== 'keychain') return undefined;
+    const own = stored.api_url || DEFAULT_API_URL;
+    if (normalizeApiUrl(own) === normalizeApiUrl(url.value)) return undefined;
+    return { profile: this.profile.name, own, named: url.value };
   }
 
   /** flag > CHECKIN_API_URL > file > https://service.steady.space/api/v2. */

@@ -133,6 +133,7 @@ export const STATUS = object({
   unread: optional(described(num, 'new comments and reactions on my check-ins and goal updates (left out when not counted)')),
   drafts_waiting: optional(described(num, 'drafts of mine waiting to be sent (left out when the outbox could not be read)')),
   blocked_on_you: optional(INBOX.fields.blocked_on_you),
+  profile: optional(described(str, 'the profile in use, where it is worth naming (as auth status names it): several profiles, or one chosen by name')),
 });
 
 // ---- The drafts waiting (`checkin drafts --json`, the agent's drafts) ----

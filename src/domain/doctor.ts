@@ -185,6 +185,18 @@ async function tokenAndService(
   const shownUrl = redactUrl(url);
   let token;
   try {
+    // A profile's stored token goes only to its own service: not asked with it elsewhere.
+    const foreign = cfg.foreignService();
+    if (foreign) {
+      return {
+        token: problem(
+          'token',
+          `the profile ${foreign.profile}'s token is for ${redactUrl(foreign.own)}, and CHECKIN_API_URL names another service: it is not sent there`,
+          `Unset CHECKIN_API_URL to use the profile; for ${shownUrl}, \`${w.asProfile(`${w.login('api-url')} ${shownUrl}`, '<name>')}\`, or set CHECKIN_TOKEN beside CHECKIN_API_URL.`,
+        ),
+        service: warning('service', `${shownUrl} not asked: the stored token is not sent there`, null),
+      };
+    }
     const stored = cfg.read();
     if (!ctx.env.CHECKIN_TOKEN && !ctx.env.STEADY_TOKEN && !stored.token && stored.token_store === 'keychain' && !keychainAnswers) {
       return {

@@ -579,7 +579,7 @@ export function noteWaiting(ctx: Context, targets: DraftTarget | DraftTarget[], 
   if (left.length === 0) return;
   const them = left.length === 1 ? 'it' : 'them';
   ctx.io.err(
-    `note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${resume}\` sends ${them}${ctx.advice ? `, \`${ctx.advice.list()}\` shows ${them}` : ''}.\n`,
+    `note: ${left.length === 1 ? 'another draft' : `${left.length} other drafts`} for this ${targetNoun(target)} ${left.length === 1 ? 'is' : 'are'} still waiting: \`${ctx.advice ? ctx.advice.here(resume) : resume}\` sends ${them}${ctx.advice ? `, \`${ctx.advice.list()}\` shows ${them}` : ''}.\n`,
   );
 }
 

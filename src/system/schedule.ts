@@ -7,7 +7,7 @@ import { buildKind } from '../config/installation.js';
 import { pathVariables } from '../config/paths.js';
 import { DEFAULT_PROFILE } from '../config/profiles.js';
 import type { ConfigStore } from '../config/store.js';
-import type { Context } from '../context.js';
+import { foreignServiceError, type Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
 export interface TimeOfDay {
@@ -115,6 +115,9 @@ export function runEnvironment(ctx: Context): Record<string, string> {
   const env: Record<string, string> = pathVariables(ctx.env);
   if (ctx.env.HOME) env.HOME = ctx.env.HOME;
   const url = cfg.apiUrl();
+  // A scheduled run would be refused each time: the stored token goes only to its own service.
+  const foreign = cfg.foreignService();
+  if (foreign) throw foreignServiceError(cfg, foreign);
   if (url.name === 'CHECKIN_API_URL') env.CHECKIN_API_URL = url.value;
   const profile = carriedProfile(cfg);
   if (profile !== undefined) env.CHECKIN_PROFILE = profile;

@@ -3,7 +3,7 @@
 // run used is read from which sandbox was asked. What the file may not do (hold a token, be written
 // by another user, lead out of its folder) is refused or left out, and said.
 import { chmodSync, chownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cleanup.js';
@@ -97,11 +97,27 @@ describe('.checkin.json', () => {
     expect(b.requests.length).toBeGreaterThan(0);
   });
 
-  it("its git_repos (relative to its folder) are the ones a run reads, over the profile's", async () => {
-    folderFile({ git_repos: ['../api', 'web'] });
+  it("its git_repos (relative to its folder) are the ones a run reads, over the profile's; one outside its folder is left out, said", async () => {
+    folderFile({ git_repos: ['.', 'web', 'a/b'] });
     const r = await runCli(['config', 'get', 'git_repos'], { env, cwd: deep });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${join(dirname(top), 'api')}${delimiter}${join(top, 'web')}\n`);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${top}${delimiter}${join(top, 'web')}${delimiter}${join(top, 'a', 'b')}\n`);
+    // A sibling, an absolute path, a way up and back, and a link inside that leads out: left out, each said;
+    // what is inside is kept.
+    const other = tempDir('checkin-other-repo-');
+    const up = relative(top, other);
+    symlinkSync(other, join(top, 'linked'));
+    const outside = [up, other, `a/../${up}`, 'linked'];
+    folderFile({ git_repos: [...outside, 'web'] });
+    const out = await runCli(['config', 'get', 'git_repos'], { env, cwd: deep });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toBe(`${join(top, 'web')}\n`);
+    const file = join(top, '.checkin.json');
+    for (const p of outside) expect(out.stderr).toContain(`warning: ${file}: "git_repos" takes folders inside ${top}; ${JSON.stringify(p)} left out\n`);
+    // None inside: the profile's own are read.
+    folderFile({ git_repos: [up] });
+    expect((await runCli(['config', 'get', 'git_repos'], { env, cwd: deep })).stdout).not.toContain(other);
     folderFile({ git_repos: 7 });
     const bad = await runCli(['config', 'get', 'git_repos'], { env, cwd: deep });
     expect(bad.stderr).toContain('"git_repos" must be a list of folders; left out');

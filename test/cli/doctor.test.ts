@@ -176,9 +176,10 @@ describe('checkin doctor', () => {
     );
     expect(ran.code).toBe(0);
 
-    // A run that cannot reach the service: recorded, and doctor says it with the fix.
+    // A run that cannot reach the service: recorded, and doctor says it with the fix. (A stored token
+    // goes only to its own service: the unreachable one is given its token beside it.)
     const port = await closedPort();
-    expect((await runCli(['remind', 'run'], { env: { ...u, CHECKIN_API_URL: `http://127.0.0.1:${port}/api/v2` } })).code).toBe(1);
+    expect((await runCli(['remind', 'run'], { env: { ...u, CHECKIN_API_URL: `http://127.0.0.1:${port}/api/v2`, CHECKIN_TOKEN: sb.token } })).code).toBe(1);
     const failed = await doctor([], u);
     expect(failed.code).toBe(1);
     expect(lineOf(failed.stdout, 'reminder')).toMatch(

@@ -49,7 +49,7 @@ describe('the built binary', () => {
   it('cron prints a line that works under cron: run with `env -i sh -c`, pending → notify, done → nothing, broken → one line', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const { existsSync, readFileSync, rmSync } = await import('node:fs');
+    const { existsSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
     // Asynchronously: the sandbox answers in this process.
     const sh = async (command: string) =>
       (await promisify(execFile)('env', ['-i', ...FAKED_CLOCK_ARGS, 'sh', '-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
@@ -72,12 +72,29 @@ describe('the built binary', () => {
     expect((await runCli(['today', '-i', 'done'], { env })).code).toBe(0);
     expect(await cron()).toBe('');
     expect(existsSync(flag)).toBe(false);
-    // A wrong URL is never "nothing scheduled": cron mails one line.
-    const broken = await runCli(['cron', '--notify', `touch ${flag}`], { env: { ...user, CHECKIN_API_URL: sb.url.replace('/api/v2', '/app') } });
+    // A wrong URL is never "nothing scheduled": cron mails one line. The token is stored with that URL
+    // (a login whose service has moved since: its URL now answers 404), as a stored token goes only
+    // to the URL it was stored with.
+    const wrong = sb.url.replace('/api/v2', '/app');
+    expect((await runCli(['login', '--profile', 'moved', '--with-token', '--api-url', sb.url], { env: user, input: sb.token })).code).toBe(0);
+    const file = join(env.CHECKIN_CONFIG_DIR!, 'config.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    stored.profiles.moved.api_url = wrong;
+    writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
+    const broken = await runCli(['--profile', 'moved', 'cron', '--notify', `touch ${flag}`], { env: user });
+    expect(broken.code, broken.stderr).toBe(0);
     const brokenCommand = broken.stdout.trimEnd().split(' ').slice(5).join(' ');
-    expect(brokenCommand).toContain(`CHECKIN_API_URL=${sb.url.replace('/api/v2', '/app')} `);
+    expect(brokenCommand).toContain('CHECKIN_PROFILE=moved ');
+    expect(brokenCommand).not.toContain('CHECKIN_API_URL');
     expect(await sh(brokenCommand)).toBe('checkin status failed (exit 2): run checkin status to see why\n');
     expect(existsSync(flag)).toBe(false);
+    // CHECKIN_API_URL naming another service than the stored token's: no line that would fail each time.
+    const elsewhere = await runCli(['cron'], { env: { ...user, CHECKIN_API_URL: wrong } });
+    expect(elsewhere.code).toBe(4);
+    expect(elsewhere.stdout).toBe('');
+    expect(elsewhere.stderr).toContain(
+      `error: CHECKIN_API_URL names ${wrong}, but the token of the profile default is for ${sb.url}: it is sent nowhere else\n`,
+    );
   });
 
   it('today is the local date of TZ, never the UTC date', async () => {

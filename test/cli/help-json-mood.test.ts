@@ -102,7 +102,7 @@ describe('checkin --help', () => {
     const s = await cli(['status', '--help']);
     expect(
       s.stdout.endsWith(
-        '\n\nJSON fields (--json prints them all, --json date,state only those):\n  date, state, check_in, unread, drafts_waiting, blocked_on_you\n',
+        '\n\nJSON fields (--json prints them all, --json date,state only those):\n  date, state, check_in, unread, drafts_waiting, blocked_on_you, profile\n',
       ),
     ).toBe(true);
     expect(

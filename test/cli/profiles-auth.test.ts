@@ -168,6 +168,9 @@ describe('auth status', () => {
       stdout: `Logged in to ${w.sb.url} as Ada Lovelace (@ada)\n  token from: ${file()} (mode 0600)\n  the token works (GET /me answered)\n`,
       stderr: '',
     });
+    // A profile config.json holds with settings but no token (an unknown one is refused: exit 2).
+    expect((await cli(['--profile', 'ghost', 'auth', 'status'])).code).toBe(2);
+    expect((await cli(['--profile', 'ghost', 'config', 'set', 'team', 'Mobile'])).code).toBe(0);
     const none = await cli(['--profile', 'ghost', 'auth', 'status']);
     expect(none.code).toBe(4);
     expect(none.stderr).toContain('Not logged in under the profile ghost (--profile): no token found');
@@ -271,6 +274,84 @@ describe('config under a profile', () => {
       process.chdir(here);
     }
     expect(config().profiles.grace.team).toBe('Web');
+  });
+});
+
+describe('a profile config.json does not hold', () => {
+  it('named by --profile or CHECKIN_PROFILE: exit 2 before any request, with the names and the nearest; login and config set make it', async () => {
+    await loginBoth();
+    w.sb.requests.length = 0;
+    b.sb.requests.length = 0;
+    const typo = await cli(['--profile', 'gracee', 'today', '--json']);
+    expect(typo).toMatchObject({ code: 2, stdout: '' });
+    expect(typo.stderr).toBe(
+      'error: No profile named gracee (from --profile); profiles: default, grace\nDid you mean grace? `checkin login --profile gracee` makes it.\n',
+    );
+    const env = await cli(['status'], { env: { CHECKIN_PROFILE: 'work' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toBe('error: No profile named work (from CHECKIN_PROFILE); profiles: default, grace\n`checkin login --profile work` makes it.\n');
+    for (const args of [
+      ['--profile', 'gracee', 'auth', 'status'],
+      ['--profile', 'gracee', 'logout'],
+      ['--profile', 'gracee', 'config', 'get', 'team'],
+      ['--profile', 'gracee', 'drafts'],
+    ])
+      expect((await cli(args)).code, args.join(' ')).toBe(2);
+    expect([...w.sb.requests, ...b.sb.requests]).toEqual([]);
+    // "default" is always a profile; the commands that make one take the name.
+    expect((await cli(['--profile', 'default', 'today', '--json'])).code).toBe(0);
+    const set = await cli(['--profile', 'client-b', 'config', 'set', 'team', 'Mobile']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(config().profiles['client-b']).toEqual({ team: 'Mobile' });
+    const login = await cli(['--profile', 'work', 'login', '--with-token', '--api-url', b.sb.url], { input: GRACE });
+    expect(login.code, login.stderr).toBe(0);
+    expect((await cli(['today', '--json'], { env: { CHECKIN_PROFILE: 'work' } })).code).toBe(0);
+  });
+});
+
+describe("a profile's token goes only to its own service", () => {
+  it('CHECKIN_API_URL naming another service, no CHECKIN_TOKEN: refused before any request (exit 4), saying what to do', async () => {
+    await loginBoth();
+    w.sb.requests.length = 0;
+    b.sb.requests.length = 0;
+    // Grace's service: the profile that is for it is named.
+    const there = await cli(['today', '--json'], { env: { CHECKIN_API_URL: b.sb.url } });
+    expect(there.code).toBe(4);
+    expect(there.stdout).toBe('');
+    expect(there.stderr).toBe(
+      `error: CHECKIN_API_URL names ${b.sb.url}, but the token of the profile default is for ${w.sb.url}: it is sent nowhere else\n` +
+        `The profile grace is for ${b.sb.url}: unset CHECKIN_API_URL and run \`checkin --profile grace …\`; or set CHECKIN_TOKEN beside CHECKIN_API_URL.\n`,
+    );
+    // A service no profile is for (the sandbox's export line, left in a shell): a login of its own.
+    const elsewhere = 'http://127.0.0.1:9/api/v2';
+    const other = await cli(['--profile', 'grace', 'status'], { env: { CHECKIN_API_URL: elsewhere } });
+    expect(other.code).toBe(4);
+    expect(other.stderr).toBe(
+      `error: CHECKIN_API_URL names ${elsewhere}, but the token of the profile grace is for ${b.sb.url}: it is sent nowhere else\n` +
+        `To use ${elsewhere}, log in to it as a profile of its own: \`checkin login --profile <name> --api-url ${elsewhere}\`; or set CHECKIN_TOKEN beside CHECKIN_API_URL. Unset CHECKIN_API_URL to use the profile grace.\n`,
+    );
+    // auth status and doctor do not send it either.
+    expect((await cli(['auth', 'status'], { env: { CHECKIN_API_URL: b.sb.url } })).code).toBe(4);
+    const doctor = await cli(['doctor'], { env: { CHECKIN_API_URL: b.sb.url } });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(
+      `token          problem  the profile default's token is for ${w.sb.url}, and CHECKIN_API_URL names another service: it is not sent there\n` +
+        `                        fix: Unset CHECKIN_API_URL to use the profile; for ${b.sb.url}, \`checkin --profile <name> login --api-url ${b.sb.url}\`, or set CHECKIN_TOKEN beside CHECKIN_API_URL.\n`,
+    );
+    expect(doctor.stdout).toContain(`service        warning  ${b.sb.url} not asked: the stored token is not sent there\n`);
+    expect([...w.sb.requests, ...b.sb.requests]).toEqual([]);
+  });
+
+  it('its own service, however written, is used; with CHECKIN_TOKEN beside CHECKIN_API_URL, both are used', async () => {
+    await loginBoth();
+    w.sb.requests.length = 0;
+    const same = await cli(['today', '--json'], { env: { CHECKIN_API_URL: `${w.sb.url.replace('127.0.0.1', 'localhost')}/` } });
+    expect(same.code, same.stderr).toBe(0);
+    expect(new Set(seen(w.sb).map((x) => x.split(' ').at(-1)))).toEqual(new Set([w.sb.token]));
+    b.sb.requests.length = 0;
+    const both = await cli(['today', '--json'], { env: { CHECKIN_API_URL: b.sb.url, CHECKIN_TOKEN: GRACE } });
+    expect(both.code, both.stderr).toBe(0);
+    expect(new Set(seen(b.sb).map((x) => x.split(' ').at(-1)))).toEqual(new Set([GRACE]));
   });
 });
 

@@ -46,6 +46,9 @@ describe('a draft kept under one profile', () => {
     // Under b: listed as a's, with its profile in a column of its own.
     const underB = JSON.parse((await run(['--profile', 'b', 'drafts', '--json', 'id,here,kept_for'])).stdout) as Listed[];
     expect(underB).toEqual([{ id: d!.id, here: false, kept_for: 'the profile a' }]);
+    // drafts show names the profile it was kept under.
+    const shown = await run(['--profile', 'b', 'drafts', 'show', d!.id]);
+    expect(shown.stdout.split('\n')[1]).toMatch(new RegExp(`, for ${w.sb.url.replace(/[.]/g, '\\.')} \\(profile a\\)$`));
     const listed = await run(['--profile', 'b', 'drafts']);
     expect(listed.stdout.split('\t').slice(0, 2)).toEqual([d!.id, 'a']);
     expect(listed.stderr).toBe(`1 of them was kept under another profile (a); \`checkin --profile a drafts send <id>\` sends one as its own.\n`);
@@ -70,6 +73,37 @@ describe('a draft kept under one profile', () => {
     expect(writes(w.sent())).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
     expect(w.sb.requests.find((r) => r.method === 'PATCH')!.body).toMatchObject({ intentions: 'Plan for A', mood: 'focused' });
     expect(JSON.parse((await run(['drafts', '--json'])).stdout)).toEqual([]);
+  });
+
+  it('kept under --profile b: every command its advice names carries --profile b (chosen by CHECKIN_PROFILE: as typed)', async () => {
+    mkProfiles();
+    b.sb.inject(down);
+    const kept = await run(['--profile', 'b', 'today', '-i', 'Plan for B']);
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toContain(
+      'What you wrote is kept as a draft: `checkin --profile b today --resume` sends it (`checkin --profile b drafts` lists everything waiting).\n',
+    );
+    const [d] = JSON.parse((await run(['--profile', 'b', 'drafts', '--json', 'id'])).stdout) as Listed[];
+    const show = await run(['--profile', 'b', 'drafts', 'send', d!.id]);
+    expect(show.stderr).not.toMatch(/`checkin (?!--profile b )/);
+    const dropped = await run(['--profile', 'b', 'drafts', 'drop', d!.id]);
+    expect(dropped.code).toBe(2);
+    expect(dropped.stderr).toContain(`Run \`checkin --profile b drafts drop ${d!.id} --yes\` to do it anyway.\n`);
+    // Grace's check-in on b's service has answers the draft did not see: the resume's advice too.
+    const resumed = await run(['--profile', 'b', 'today', '--resume']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain(
+      `At a terminal, \`checkin --profile b checkin ${TODAY} --resume\` shows both and asks; \`checkin --profile b drafts drop ${d!.id}\` drops the draft.\n`,
+    );
+    // The advice runs as written: under b, where the draft is.
+    const gone = await run(['--profile', 'b', 'drafts', 'drop', d!.id, '--yes']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(writes(b.sb.requests.map((r) => `${r.method} ${r.path}`))).toEqual([`PATCH /api/v2/check-ins/${TODAY}`]);
+    // CHECKIN_PROFILE chose it: still set in the shell the advice is run in, so the words are as typed.
+    b.sb.inject(down);
+    const env = await run(['today', '-i', 'More for B'], { env: { CHECKIN_PROFILE: 'b' } });
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain('What you wrote is kept as a draft: `checkin today --resume` sends it (`checkin drafts` lists everything waiting).\n');
   });
 
   it('is never sent under another profile naming the same service and person, whatever is said, and without a request', async () => {
@@ -98,8 +132,12 @@ describe('the profile in use, named', () => {
     expect(underB.stdout.split('\n')[0]).toMatch(new RegExp(`^b: Today's check-in \\(${TODAY}\\) is `));
     const underA = await run(['status']);
     expect(underA.stdout.split('\n')[0]).toMatch(new RegExp(`^a: Today's check-in \\(${TODAY}\\) is `));
+    // --json carries it as auth status does; with one profile called default, it is left out.
+    expect(JSON.parse((await run(['--profile', 'b', 'status', '--json'])).stdout).profile).toBe('b');
+    expect(JSON.parse((await run(['status', '--json', 'date,profile'])).stdout)).toEqual({ date: TODAY, profile: 'a' });
     writeFileSync(join(w.configDir, 'config.json'), JSON.stringify({ profiles: { default: { api_url: w.sb.url, token: w.sb.token } } }), { mode: 0o600 });
     expect((await run(['status'])).stdout.split('\n')[0]).toMatch(new RegExp(`^Today's check-in \\(${TODAY}\\) is `));
+    expect(JSON.parse((await run(['status', '--json'])).stdout)).not.toHaveProperty('profile');
     // Chosen by the environment, even the only one: named.
     expect((await run(['status'], { env: { CHECKIN_PROFILE: 'default' } })).stdout.split('\n')[0]).toMatch(/^default: Today's/);
   });

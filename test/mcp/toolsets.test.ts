@@ -104,7 +104,10 @@ describe('checkin mcp: tool sets', () => {
     expect(r.stdout).toBe('claude mcp add checkin -- checkin mcp --read-only --tools goal --toolsets checkin,team\n');
     const codex = await runCli(['mcp', '--print-config', 'codex'], { env: { ...env, CHECKIN_MCP_TOOLSETS: 'goals' } });
     expect(codex.stdout).toContain('args = ["mcp", "--toolsets", "goals"]');
-    // The profile named by --profile or CHECKIN_PROFILE is the agent's too (a folder's .checkin.json is read where it starts).
+    // The profile named by --profile or CHECKIN_PROFILE is the agent's too (a folder's .checkin.json is read where it starts);
+    // one config.json holds (an unknown name is refused, exit 2).
+    expect((await runCli(['--profile', 'work', 'mcp', '--print-config', 'claude'], { env })).code).toBe(2);
+    for (const name of ['work', 'ci']) expect((await runCli(['--profile', name, 'config', 'set', 'team', 'Platform'], { env })).code).toBe(0);
     expect((await runCli(['--profile', 'work', 'mcp', '--print-config', 'claude'], { env })).stdout).toBe(
       'claude mcp add checkin -- checkin mcp --profile work\n',
     );

@@ -36,6 +36,8 @@ export function loginCommand(ctx: Context, run: Run<LoginOptions> = runLogin) {
 export async function runLogin(ctx: Context, opts: LoginOptions): Promise<void> {
   const { io } = ctx;
   const cfg = ctx.config();
+  // A login under a name config.json does not hold makes that profile.
+  cfg.acceptUnknownProfile();
   const apiUrl = cfg.apiUrl(opts.apiUrl).value.replace(/\/+$/, '');
   checkTransport(apiUrl);
   refuseFolderProfile(cfg, 'login');

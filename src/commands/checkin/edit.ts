@@ -54,7 +54,7 @@ export async function editAnswers(ctx: Context, target: Target, text: string): P
       // The editor failed: whatever its file held is kept, unless it is what was shown.
       if (err instanceof EditorError && err.text.replace(NOTE, '').trim() !== '' && err.text !== shown) {
         keep(ctx, draftTarget, { kind: 'text', text: err.text.replace(NOTE, '') });
-        throw withHint(err, keptLine(`${checkInCommand(target)} --resume -e`));
+        throw withHint(err, keptLine(ctx, `${checkInCommand(target)} --resume -e`));
       }
       if (err instanceof EditorError) nothingWritten();
       throw err;

@@ -10,6 +10,7 @@ import { CancelledError, UsageError } from '../../errors.js';
 import { allHere, entryDay, guardNewer, pickEntries, waitingFor, whenLabel, noneWaiting, type Entry } from '../../domain/outbox.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { checkInCommand, prefillTemplate, type AnswerPlan } from './given.js';
+import { hereCommand } from '../flags.js';
 import { bodyOf } from '../../domain/checkin-plan.js';
 import { sendAnswers, type SendOptions } from '../../domain/send-checkin.js';
 import { editAnswers, needTerminalForEditor, withProblems } from './edit.js';
@@ -144,7 +145,7 @@ function noDraft(ctx: Context, target: Target, elsewhere: Entry[], busy: Entry[]
   const one = others[others.length - 1]!;
   return new UsageError(
     `There is no draft for ${target.label}; there ${others.length === 1 ? 'is one' : `are some`} for ${others.join(', ')}`,
-    `Send it with \`checkin checkin ${one} --resume\`${others.length > 1 ? ' (and likewise for the others)' : ''}.`,
+    `Send it with \`${hereCommand(ctx, `checkin checkin ${one} --resume`)}\`${others.length > 1 ? ' (and likewise for the others)' : ''}.`,
   );
 }
 

@@ -134,7 +134,7 @@ export async function readPlan(ctx: Context, flags: AnswerOptions, guessed: Targ
       );
     }
     throw flags.fromFile === '-' && stdin?.trim() && resume && err instanceof UsageError && err.hints.length === 0
-      ? withHint(err, keptLine(`${resume} --resume -e`))
+      ? withHint(err, keptLine(ctx, `${resume} --resume -e`))
       : err;
   }
   for (const note of planned.notes) ctx.io.err(`note: ${note}\n`);

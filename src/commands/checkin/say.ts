@@ -38,7 +38,7 @@ export interface Saying {
 export async function say(ctx: Context, target: Target, outcome: Outcome, how: Saying): Promise<void> {
   switch (outcome.kind) {
     case 'none':
-      return reportNone(ctx, target, how.json, outcome.kept ? `. ${keptLine(outcome.kept)}` : '');
+      return reportNone(ctx, target, how.json, outcome.kept ? `. ${keptLine(ctx, outcome.kept)}` : '');
     case 'shown':
       ctx.io.page();
       return printCheckIn(ctx.io, ctx.now(), outcome.checkIn, how.json);

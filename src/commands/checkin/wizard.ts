@@ -23,7 +23,7 @@ import { asSent, blockerRuns, daysLabel, joinBlockers } from '../../core/blocker
 import { shortDay } from '../../core/dayname.js';
 import { CancelledError } from '../../errors.js';
 import { baseOf, drop, dropOwn, keep, keepOnStop, waitingFor, whenLabel, type DraftContent, type Entry } from '../../domain/outbox.js';
-import { keptLine } from '../flags.js';
+import { hereCommand, keptLine } from '../flags.js';
 import { fetchOrNull, type Target } from '../../domain/target.js';
 import { plainInline } from '../../ui/markdown.js';
 import { viewFor } from '../../ui/output.js';
@@ -72,7 +72,7 @@ export async function wizard(ctx: Context, target: Target, plan: AnswerPlan): Pr
   const cancelled = () =>
     new CancelledError(
       kept
-        ? `Not sent. ${keptLine(`${checkInCommand(target)} --resume`)} \`${checkInCommand(target)}\` goes through it again.`
+        ? `Not sent. ${keptLine(ctx, `${checkInCommand(target)} --resume`)} \`${hereCommand(ctx, checkInCommand(target))}\` goes through it again.`
         : current.completed_at
           ? 'Not sent; nothing was changed.'
           : 'Not sent; nothing was typed.',
@@ -203,7 +203,7 @@ export async function wizard(ctx: Context, target: Target, plan: AnswerPlan): Pr
       if (next === 'send') break;
       if (next === 'cancel') throw cancelled();
       const edited = await editAnswers(ctx, target, buildTemplate(answers, current.date));
-      if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(`${checkInCommand(target)} --resume`)}`);
+      if (!edited) throw new CancelledError(`Nothing was written in the editor. ${keptLine(ctx, `${checkInCommand(target)} --resume`)}`);
       await step(edited);
     }
     return { ...plan, act: 'send', answers: withoutNulls(answers), words: 'typed', folds, confirm: true };

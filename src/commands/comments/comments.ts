@@ -66,11 +66,11 @@ export async function runComments(ctx: Context, opts: CommentsOptions): Promise<
   try {
     target = await commentable(ctx, opts);
   } catch (err) {
-    throw body !== undefined && addressed ? withHint(err, keptLine(again)) : err;
+    throw body !== undefined && addressed ? withHint(err, keptLine(ctx, again)) : err;
   }
   if (!target) {
     // Nothing to comment on (no check-in that day): the words stay kept, and a script must not read success.
-    if (body !== undefined && addressed) throw new UsageError('There is no check-in to comment on that day; nothing was sent', keptLine(again));
+    if (body !== undefined && addressed) throw new UsageError('There is no check-in to comment on that day; nothing was sent', keptLine(ctx, again));
     return;
   }
   const api = await ctx.api();

@@ -94,6 +94,8 @@ export async function runSet(ctx: Context, opts: SetOptions): Promise<void> {
   const value = parsePreference(key, opts.value);
   // A pager is started without a shell: its words must split (see ui/pager.ts).
   if (key === 'pager' && typeof value === 'string') splitCommand(value);
+  // A setting of a profile config.json does not hold yet makes it.
+  ctx.config().acceptUnknownProfile();
   await setPreference(ctx.config(), key, value);
   sayWhose(ctx, key, 'set');
 }

@@ -38,7 +38,9 @@ export function doctorCommand(ctx: Context, host: () => Host = () => systemHost(
 
 export async function runDoctor(ctx: Context, opts: DoctorOptions, host: Host): Promise<void> {
   if (opts.keychainProbe !== undefined) return ctx.io.out(keychainLookup(ctx.env, opts.keychainProbe));
-  const checks = await diagnose(ctx, { host, cwd: process.cwd(), words: CLI_ADVICE, ...(opts.notifyTest && { notifyTest: true }) });
+  // A profile that is not there is one of its checks (with the fix), not a refusal.
+  ctx.config().acceptUnknownProfile();
+  const checks = await diagnose(ctx, { host, cwd: process.cwd(), words: ctx.advice ?? CLI_ADVICE, ...(opts.notifyTest && { notifyTest: true }) });
   await printOne(ctx.io, ctx.now(), checks, opts.json, doctorView);
   if (anyProblem(checks)) throw new ExitSignal(EXIT.FAILURE);
 }

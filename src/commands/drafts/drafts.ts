@@ -22,7 +22,7 @@ import {
 } from '../../domain/outbox.js';
 import { draftRow } from '../../domain/drafts-waiting.js';
 import { askedHere } from '../../domain/asked.js';
-import { CLI_ADVICE } from '../flags.js';
+import { CLI_ADVICE, hereCommand } from '../flags.js';
 import { fieldsOf } from '../../api/validate.js';
 import { DRAFT } from '../../core/shapes.js';
 import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
@@ -89,23 +89,26 @@ export async function runList(ctx: Context, opts: DraftsOptions): Promise<void> 
     );
   if (elsewhere > 0)
     ctx.io.err(
-      `${elsewhere} of them ${elsewhere === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`checkin drafts send <id>\` sends one here once you say yes.\n`,
+      `${elsewhere} of them ${elsewhere === 1 ? 'was' : 'were'} kept for another service or person (see FOR); \`${hereCommand(ctx, 'checkin drafts send <id>')}\` sends one here once you say yes.\n`,
     );
 }
 
 function entryOf(ctx: Context, id: string): Entry {
   const e = ctx.drafts().find(id);
-  if (!e) throw new UsageError(`There is no draft ${id}`, 'List what waits with `checkin drafts`.');
+  if (!e) throw new UsageError(`There is no draft ${id}`, `List what waits with \`${hereCommand(ctx, 'checkin drafts')}\`.`);
   return e;
 }
 
 export async function runShow(ctx: Context, opts: DraftIdOptions): Promise<void> {
   const row = draftRow(ctx, entryOf(ctx, opts.id));
   if (opts.json) return printJson(ctx.io, row, opts.json);
+  // Its profile, where profiles matter or it is another than the one in use (one kept before profiles has none).
+  const kept = row.account.profile;
+  const profile = kept !== undefined && (ctx.config().profileToName() !== undefined || kept !== ctx.profile().name) ? ` (profile ${kept})` : '';
   ctx.io.page();
   ctx.io.out(
     sanitize(
-      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made}; base: ${row.base === 'new' || row.base === 'unknown' ? row.base : whenLabel(row.base)})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
+      `Draft ${row.id}: ${row.for}\nWritten ${whenLabel(row.created_at)} (${row.made === 'agent' ? 'by an agent' : row.made}; base: ${row.base === 'new' || row.base === 'unknown' ? row.base : whenLabel(row.base)})${row.saved_at !== row.created_at ? `, last saved ${whenLabel(row.saved_at)}` : ''}, for ${row.account.api_url}${profile}\nState: ${row.state}\n\n${row.text.replace(/\s+$/, '')}\n`,
     ),
   );
 }
@@ -127,7 +130,7 @@ async function confirmed(ctx: Context, question: string, doing: string, opts: { 
 
 export async function runSend(ctx: Context, opts: { id: string }): Promise<void> {
   const entry = entryOf(ctx, opts.id);
-  const again = `checkin drafts send ${entry.id}`;
+  const again = hereCommand(ctx, `checkin drafts send ${entry.id}`);
   const here = accountHere(ctx);
   // Kept under another profile: refused, whatever the person would say (that profile sends it).
   boundToProfile(ctx, entry, here);
@@ -156,7 +159,7 @@ export async function runDrop(ctx: Context, opts: DraftIdOptions): Promise<void>
     `Drop the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")? Its words are gone for good.`,
     `Dropping the draft ${entry.id} (${targetLabel(entry.target)}: "${first.slice(0, 60)}")`,
     opts,
-    `checkin drafts drop ${entry.id} --yes`,
+    hereCommand(ctx, `checkin drafts drop ${entry.id} --yes`),
   );
   drop(ctx, entry);
   ctx.io.err(`Dropped the draft ${entry.id}.\n`);

@@ -125,7 +125,7 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
       }
     }
   } catch (err) {
-    if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not asked. ${keptLine(RESUME)}`);
+    if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not asked. ${keptLine(ctx, RESUME)}`);
     throw err;
   }
   keep(ctx, TARGET, { kind: 'echo-question', input });
@@ -138,7 +138,7 @@ async function askQuestion(ctx: Context, given: Omit<EchoQuestionInput, 'prompt'
   ctx.io.out(
     `${v.c.bold(sanitizeLine(input.title ?? '(a title made from the question)'))}\n${v.c.dim('schedule  ')}${when || 'the service’s default'}\n\n${text(v, input.prompt).replace(/^/gm, '  ')}\n`,
   );
-  if (!(await p.confirm(askedHere(ctx, 'Ask it?'), { default: true }))) throw new CancelledError(`Not asked. ${keptLine(RESUME)}`);
+  if (!(await p.confirm(askedHere(ctx, 'Ask it?'), { default: true }))) throw new CancelledError(`Not asked. ${keptLine(ctx, RESUME)}`);
   return input;
 }
 

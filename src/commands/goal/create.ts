@@ -57,7 +57,7 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
     if (asking) {
       // Ctrl-C at a question, once something typed is kept: say so, and how to go on.
       const asked = await askNewGoal(ctx, input, Boolean(opts.edit), keepTyped).catch((err: unknown) => {
-        if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not created. ${keptLine(RESUME)}`);
+        if (err instanceof CancelledError && err.message === 'Cancelled' && kept) throw new CancelledError(`Not created. ${keptLine(ctx, RESUME)}`);
         throw err;
       });
       input = asked.input;
@@ -65,13 +65,13 @@ export async function runGoalCreate(ctx: Context, opts: GoalCreateOptions): Prom
       ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nPreview (not created yet):\n'));
       await previewGoal(ctx, input, asked.shown);
       if (!(await ctx.prompter().confirm(askedHere(ctx, 'Create it?'), { default: true }))) {
-        throw new CancelledError(`Not created. ${keptLine(RESUME)}`);
+        throw new CancelledError(`Not created. ${keptLine(ctx, RESUME)}`);
       }
     } else if (missingTitle && opts.input !== undefined && input.title === undefined) {
       throw new UsageError('A goal needs a title', 'Add "title" to the --input body, or give --title "…".');
     }
   }
-  const body = await withKeptHint(kept, () => resolveGoalNames(ctx, input));
+  const body = await withKeptHint(ctx, kept, () => resolveGoalNames(ctx, input));
   const created = await sendWithDraft(ctx, {
     target: TARGET,
     // A body from a file is kept there; what was typed or piped is kept as a draft.
@@ -89,11 +89,11 @@ async function showCreated(ctx: Context, created: Goal, json: GoalCreateOptions[
 }
 
 /** A name that is not found, once prose was kept: say how to send it with the name fixed. */
-export async function withKeptHint<T>(kept: boolean, f: () => Promise<T>, resume = RESUME): Promise<T> {
+export async function withKeptHint<T>(ctx: Context, kept: boolean, f: () => Promise<T>, resume = RESUME): Promise<T> {
   try {
     return await f();
   } catch (err) {
     if (!kept || !(err instanceof UsageError)) throw err;
-    throw withHint(err, `${keptLine(resume)} Give the name fixed with it (--owner, --team, --contributor).`);
+    throw withHint(err, `${keptLine(ctx, resume)} Give the name fixed with it (--owner, --team, --contributor).`);
   }
 }

@@ -68,7 +68,8 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
         kept = Boolean(keep(ctx, target, { kind: 'goal', input }));
         ctx.io.err((await viewFor(ctx.io, ctx.now())).c.dim('\nThe changes (not saved yet):\n'));
         await previewGoal(ctx, input, {});
-        if (!(await ctx.prompter().confirm(askedHere(ctx, 'Save the changes?'), { default: true }))) throw new CancelledError(`Not saved. ${keptLine(resume)}`);
+        if (!(await ctx.prompter().confirm(askedHere(ctx, 'Save the changes?'), { default: true })))
+          throw new CancelledError(`Not saved. ${keptLine(ctx, resume)}`);
       } else {
         // --edit with other fields given: the description in the editor, the rest as given.
         const was = input.description ?? (typeof current.description === 'string' ? current.description : '');
@@ -82,7 +83,7 @@ export async function runGoalEdit(ctx: Context, opts: GoalEditOptions): Promise<
     }
     if (Object.keys(input).length === 0) throw new UsageError(NOTHING);
   }
-  const body = await withKeptHint(kept, () => resolveGoalNames(ctx, input), resume);
+  const body = await withKeptHint(ctx, kept, () => resolveGoalNames(ctx, input), resume);
   const updated = await sendWithDraft(ctx, {
     target,
     // A body from a file is kept there; what was typed or piped is kept as a draft.

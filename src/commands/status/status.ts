@@ -13,7 +13,7 @@ import { JSON_FIELDS, jsonOption, printOne, type JsonFlag } from '../../ui/outpu
 import { project } from '../../api/validate.js';
 import { STATUS } from '../../core/shapes.js';
 import { blockedOnYouLines, statusLine } from '../../ui/views.js';
-import type { Run } from '../flags.js';
+import { hereCommand, type Run } from '../flags.js';
 
 export interface StatusOptions {
   quiet?: boolean;
@@ -51,7 +51,11 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
     ctx.io.err(`warning: ${err.message}\n`);
     waiting = undefined;
   }
-  const waitingLine = waiting ? `${waiting} draft${waiting === 1 ? '' : 's'} of yours ${waiting === 1 ? 'waits' : 'wait'} to be sent: checkin drafts\n` : '';
+  const waitingLine = waiting
+    ? `${waiting} draft${waiting === 1 ? '' : 's'} of yours ${waiting === 1 ? 'waits' : 'wait'} to be sent: ${hereCommand(ctx, 'checkin drafts')}\n`
+    : '';
+  // The profile, where a person could take one account for another (config/profiles.ts profileToName).
+  const named = ctx.config().profileToName();
   await printOne(
     ctx.io,
     ctx.now(),
@@ -62,11 +66,14 @@ export async function runStatus(ctx: Context, opts: StatusOptions): Promise<void
       ...(count !== undefined && { unread: count }),
       ...(waiting !== undefined && { drafts_waiting: waiting }),
       ...(onMe && { blocked_on_you: onMe }),
+      ...(named !== undefined && { profile: named }),
     }),
     opts.json,
     (v, s) =>
-      statusLine(v, s.date, s.state, ctx.config().profileToName()) +
-      (count ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: checkin inbox\n` : '') +
+      statusLine(v, s.date, s.state, named) +
+      (count
+        ? `${shown} new comment${count === 1 && !unreadNow?.more ? '' : 's'} on your check-ins and goal updates: ${hereCommand(ctx, 'checkin inbox')}\n`
+        : '') +
       blockedOnYouLines(v, s.blocked_on_you ?? [], date) +
       waitingLine,
   );

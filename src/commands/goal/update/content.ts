@@ -82,12 +82,12 @@ export async function gather(
     Object.assign(input, givenContent(flags, piped));
   } catch (e) {
     if (piped === undefined || !keepFor || !(e instanceof UsageError)) throw e;
-    throw new UsageError(e.message, `${keptLine(`${resumeCommand(keepFor)} --confidence <on-track|at-risk|off-track>`)}`);
+    throw new UsageError(e.message, `${keptLine(ctx, `${resumeCommand(keepFor)} --confidence <on-track|at-risk|off-track>`)}`);
   }
   const missing = needAll && (input.title === undefined || input.body === undefined);
   if (flags.edit || missing) {
     if (!ctx.io.canPrompt) {
-      const kept = keepFor && flags.body === '-' ? ` ${keptLine(resumeCommand(keepFor))}` : '';
+      const kept = keepFor && flags.body === '-' ? ` ${keptLine(ctx, resumeCommand(keepFor))}` : '';
       throw new UsageError(
         flags.edit ? '--edit needs a terminal for the editor' : 'A goal update needs --title and --body',
         `Give them as options: --title "…" --body "…" (--body - reads standard input).${kept}`,

@@ -69,7 +69,7 @@ export async function runGoalUpdateCreate(ctx: Context, opts: GoalUpdateCreateOp
       ctx.io.err(view.c.dim('\nPreview (not posted yet):\n'));
       ctx.io.out(goalUpdatePreview(view, goal.title, input));
       if (!(await p.confirm(askedHere(ctx, 'Post it?'), { default: true }))) {
-        throw new CancelledError(`Not posted. ${keptLine(`checkin goal update ${id} --resume`)}`);
+        throw new CancelledError(`Not posted. ${keptLine(ctx, `checkin goal update ${id} --resume`)}`);
       }
       return input;
     },
