@@ -111,6 +111,7 @@ export function cliAdvice(flag: () => string | undefined = () => undefined): Adv
     doctor: () => here('checkin doctor'),
     traced: () => here('checkin --debug me'),
     remind: (step) => here(`checkin remind ${step}`),
+    notifySchedule: (step) => here(`checkin notify ${step}`),
     mcpConfig: (agent) => here(`checkin mcp --print-config ${agent}`),
     skillInstall: (place) => here(`checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`),
     asProfile,
