@@ -12,12 +12,18 @@
 //    leftovers fail that test file: cleanup.ts scratchDir()), and at the end it must be empty and no
 //    process that carries it (or a folder in it) may still run. What is left is listed, removed or
 //    killed, and fails the run (exit code 1). The count is printed either way: .ci/run reads it.
+//
+// 3. One compile cache for the run. A test's checkin has a home of its own (cleanEnv()), so the
+//    cache bin/checkin.js keeps in ~/.cache was written afresh by the first checkin in every home:
+//    ~0.1 s of CPU more than a run with a warm cache or none (`status`: 0.29 s against 0.19 s).
+//    Node's own NODE_COMPILE_CACHE, a folder here the run removes, is given to them instead: each
+//    bundle is written once a Node, and read after, as by a user's second run.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ROOT } from './helpers/cli.js';
+import { COMPILE_CACHE, ROOT } from './helpers/cli.js';
 
 /**
  * The newest modification time at or under `path` (-Infinity when there is no file), and where.
@@ -92,6 +98,9 @@ export default function setup(project: TestProject): () => void {
   if (!project.config.include.every((glob) => glob.startsWith('test/unit/'))) ensureBuilt();
   const runDir = mkdtempSync(join(tmpdir(), 'checkin-test-run-'));
   for (const key of ['TMPDIR', 'TMP', 'TEMP']) process.env[key] = runDir;
+  const compileCache = join(runDir, COMPILE_CACHE);
+  mkdirSync(compileCache, { mode: 0o700 });
+  process.env.CHECKIN_TEST_COMPILE_CACHE = compileCache;
   // No checkin a test starts, with whatever environment it is given, touches the keychain of whoever runs the suite.
   process.env.CHECKIN_NO_KEYCHAIN = '1';
 
@@ -104,6 +113,7 @@ export default function setup(project: TestProject): () => void {
         // exited meanwhile
       }
     }
+    removeAll(compileCache);
     const left = existsSync(runDir) ? readdirSync(runDir) : [];
     console.log(`Left behind by the run: ${left.length} temp folders, ${processes.length} processes (TMPDIR ${runDir})`);
     if (left.length > 0 || processes.length > 0) {

@@ -66,6 +66,9 @@ export const FAKED_CLOCK: Record<string, string> = Object.fromEntries(
 );
 export const FAKED_CLOCK_ARGS: string[] = Object.entries(FAKED_CLOCK).map(([k, v]) => `${k}=${v}`);
 
+/** The run's compile cache, in its TMPDIR (test/global-setup.ts), which every checkin started with cleanEnv() shares. */
+export const COMPILE_CACHE = 'node-compile-cache';
+
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -81,6 +84,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     CHECKIN_NO_KEYCHAIN: '1',
     // No update notice (nor its detached check) on a test's pseudo-terminal: test/cli/update-notice.test.ts lifts it.
     CHECKIN_NO_UPDATE_NOTIFIER: '1',
+    // One compile cache for the run (test/global-setup.ts): a fresh home's own would be written by every
+    // spawn, ~0.1 s of CPU each. Tests of bin/checkin.js's own cache take it out (compile-cache.test.ts).
+    ...(process.env.CHECKIN_TEST_COMPILE_CACHE !== undefined && { NODE_COMPILE_CACHE: process.env.CHECKIN_TEST_COMPILE_CACHE }),
   };
   env.CHECKIN_CONFIG_DIR = join(env.HOME!, 'config');
   Object.assign(env, FAKED_CLOCK);

@@ -36,7 +36,8 @@ function temp(name: string): string {
   return dir;
 }
 function envWith(cacheHome: string): NodeJS.ProcessEnv {
-  const env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, XDG_CACHE_HOME: cacheHome });
+  // Not the run's shared cache (cleanEnv's NODE_COMPILE_CACHE): the one bin/checkin.js keeps is under test.
+  const env = cleanEnv({ CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, XDG_CACHE_HOME: cacheHome, NODE_COMPILE_CACHE: undefined });
   temps.push(env.HOME!);
   return env;
 }
