@@ -30,7 +30,8 @@
 //     saves its heap as the start-up snapshot, and writes itself with the blob inside. The Node that
 //     made the blob is thus the Node inside it. For arm64 that Node runs under qemu-user.
 //  5. What the npm build keeps beside its bundle goes inside as assets: the MCP server
-//     (dist/mcp-server.cjs), the Agent Skill (SKILL.md) and the keychain addon (@napi-rs/keyring's
+//     (dist/mcp-server.cjs), the help topics (dist/help-topics.cjs), the sandbox
+//     (dist/sandbox-server.cjs), the Agent Skill (SKILL.md) and the keychain addon (@napi-rs/keyring's
 //     .node for that platform, written out and loaded by src/config/installation.ts when needed).
 //  6. The binary is run once (`--version`) and must print package.json's version.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -279,6 +280,8 @@ function binaryFor(arch) {
         ...(execArgv.length ? { execArgv } : {}),
         assets: {
           'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
+          'help-topics': join(root, 'dist', 'help-topics.cjs'),
+          'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
           'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
           'keyring.node': addon,
         },
@@ -354,6 +357,8 @@ function windowsBinary() {
         useCodeCache: false,
         assets: {
           'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
+          'help-topics': join(root, 'dist', 'help-topics.cjs'),
+          'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
           'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
           ...(keyring ? { 'keyring.node': keyring } : {}),
         },

@@ -6,6 +6,9 @@
 //                        turns import() into require() (`dynamic-import: false`), nothing else.
 //   dist/mcp-server.cjs  `checkin mcp`'s server (src/mcp/server.ts) with the MCP SDK and zod, which
 //                        src/commands/mcp/mcp.ts requires when that command runs.
+//   dist/help-topics.cjs    `checkin help <topic>`'s text (src/help-topics.ts, ~120 KB), and
+//   dist/sandbox-server.cjs `checkin sandbox`'s service (src/sandbox/server.ts): each required only by
+//                           its command (installation.ts `ownBundle`), so no other run reads or parses it.
 //   dist/sandbox.js      the sandbox as an ES module, for the repository's scripts and tests.
 //
 // CHECKIN_BUILD_PLAIN=1 leaves the code unminified, to read a profile (CONTRIBUTING.md, "Start-up").
@@ -47,6 +50,8 @@ try {
   await Promise.all([
     build({ ...cjs, entryPoints: { checkin: 'src/main.ts' }, sourcemap: 'linked' }),
     build({ ...cjs, entryPoints: { 'mcp-server': 'src/mcp/server.ts' } }),
+    build({ ...cjs, entryPoints: { 'help-topics': 'src/help-topics.ts' } }),
+    build({ ...cjs, entryPoints: { 'sandbox-server': 'src/sandbox/server.ts' } }),
     // The CommonJS packages inside (commander) require Node's own modules.
     build({
       ...common,

@@ -5,6 +5,7 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { nearMatches } from './core/match.js';
 import { UsageError } from './errors.js';
+import { ownBundle } from './config/installation.js';
 import { activityCommand } from './commands/activity/activity.js';
 import { logCommand } from './commands/activity/log.js';
 import { apiCommand } from './commands/api/api.js';
@@ -210,7 +211,8 @@ export interface HelpTopic {
  */
 export async function helpTopic(argv: string[]): Promise<HelpTopic | undefined> {
   if (argv[0] !== 'help' || argv.length !== 2 || Object.hasOwn(COMMANDS, argv[1]!)) return undefined;
-  const { TOPICS } = await import('./help-topics.js');
+  // Its own bundle (dist/help-topics.cjs, ~120 KB of text), read by this command alone.
+  const { TOPICS } = (await ownBundle('help-topics', 'help-topics.ts')) as typeof import('./help-topics.js');
   if (argv[1] === 'topics') {
     const width = Math.max(...Object.keys(TOPICS).map((n) => n.length));
     const text = `Topics (checkin help <topic>):\n${Object.entries(TOPICS)

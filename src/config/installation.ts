@@ -44,6 +44,21 @@ export function requireAsset(name: string): unknown {
 }
 
 /**
+ * One of checkin's own bundles that only one command runs (scripts/build.mjs: dist/<name>.cjs beside
+ * dist/checkin.cjs; scripts/binary.mjs: an asset of that name inside the binary), required when that
+ * command runs, so no other run reads, parses or compiles it. From source (in-process tests, where
+ * this file is src/config/installation.ts) it is the module `source` names, a path from src/: named
+ * through a variable, so esbuild leaves it out of dist/checkin.cjs (CONTRIBUTING.md, "Start-up").
+ */
+export async function ownBundle(name: string, source: string): Promise<unknown> {
+  const inside = requireAsset(name);
+  if (inside !== undefined) return inside;
+  if (import.meta.url.endsWith('.cjs')) return process.getBuiltinModule('node:module').createRequire(import.meta.url)(`./${name}.cjs`);
+  const file = new URL(`../${source}`, import.meta.url).href;
+  return import(/* @vite-ignore */ file);
+}
+
+/**
  * Whether a stat is of a folder of this user's that neither group nor others can write (as bin/checkin.js
  * asks). On Windows there is neither: Node reports owner 0 and made-up mode bits there (a file's ACL is
  * not in its stat), so no such check can be made, and none is (see windowsCacheFolder).

@@ -174,7 +174,7 @@ describe('installed like any npm CLI', () => {
         ).stdout,
       );
       const files = (packed[0].files as Array<{ path: string }>).map((f) => f.path).sort();
-      // The bin and the two bundles; no source maps.
+      // The bin and the four bundles (the CLI, the MCP server, the help topics, the sandbox); no source maps.
       const man = readdirSync(join(ROOT, 'man')).map((f) => `man/${f}`);
       expect(man.length).toBeGreaterThan(60);
       expect(files).toEqual(
@@ -185,7 +185,9 @@ describe('installed like any npm CLI', () => {
           'bin/checkin.js',
           'bin/package.json',
           'dist/checkin.cjs',
+          'dist/help-topics.cjs',
           'dist/mcp-server.cjs',
+          'dist/sandbox-server.cjs',
           'package.json',
           'skills/checkin/SKILL.md',
           ...man,

@@ -209,13 +209,15 @@ describe('the package', () => {
         'bin/package.json',
         'dist/checkin.cjs',
         'dist/mcp-server.cjs',
+        'dist/help-topics.cjs',
+        'dist/sandbox-server.cjs',
       ]),
     );
     // Nothing but those and the vendor files.
     expect(
       pack.files.filter(
         (f) =>
-          !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md|man\/checkin(-[a-z-]+)?\.1)$/.test(
+          !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/help-topics\.cjs|dist\/sandbox-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md|man\/checkin(-[a-z-]+)?\.1)$/.test(
             f.path,
           ),
       ),

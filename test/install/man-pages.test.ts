@@ -34,6 +34,25 @@ describe.skipIf(!GROFF && !MAN)('the man pages, rendered', () => {
     expect(text.slice(1, 4)).toEqual(['NAME', '       checkin - Daily team check-ins from the command line (Steady API v2).', 'CHECK-INS']);
   });
 
+  // What lintian's documentation/manual asks of each page of the .deb (test/install/deb.test.ts
+  // leaves that check out: it runs man and lexgrog once a page, 136 processes, ~290 s of its run on a
+  // loaded machine), asked here of all the pages at once: groff warns of nothing (`man --warnings`,
+  // input decoded as man does, -k), and lexgrog finds each page's whatis entry ("name - what it does").
+  it.skipIf(!GROFF)("groff warns of nothing in any page, and lexgrog reads each page's whatis entry", () => {
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.1'))
+      .map((f) => join(DIR, f));
+    const warned = spawnSync('groff', ['-k', '-man', '-ww', '-z', '-Tutf8', ...files], { env, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    expect(warned.status, warned.stderr).toBe(0);
+    expect(warned.stderr).toBe('');
+    if (spawnSync('lexgrog', ['--version'], { stdio: 'ignore' }).status !== 0) return console.log('man-pages: no lexgrog (man-db): whatis entries not read');
+    const whatis = spawnSync('lexgrog', files, { env, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    expect(whatis.status, whatis.stderr).toBe(0);
+    const lines = whatis.stdout.trim().split('\n');
+    expect(lines).toHaveLength(files.length);
+    for (const [i, line] of lines.entries()) expect(line, files[i]).toMatch(/^\S+\.1: "checkin(-[a-z-]+)? - \S.*"$/);
+  });
+
   it('every page opens on its NAME, and none shows how it was made', () => {
     const pages = readdirSync(DIR).filter((f) => f.endsWith('.1'));
     expect(pages.length).toBeGreaterThan(40);

@@ -102,6 +102,29 @@ describe('what a run loads', () => {
     expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/mcp-server.cjs']);
   });
 
+  it('the help topics: in dist/help-topics.cjs alone, read only by `checkin help <topic>`', async () => {
+    const read = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
+    const { TOPICS } = await import('../../src/help-topics.js');
+    // dist/help-topics.cjs carries every topic as src/help-topics.ts has it; the bundle every run reads has
+    // none of them (a topic's text is a string that starts with its heading).
+    const built = process.getBuiltinModule('node:module').createRequire(import.meta.url)(join(ROOT, 'dist', 'help-topics.cjs')) as { TOPICS: unknown };
+    expect(built.TOPICS).toEqual(TOPICS);
+    const bundle = read('checkin.cjs');
+    for (const { title } of Object.values(TOPICS)) {
+      expect(read('help-topics.cjs'), title).toContain(`# ${title}`);
+      for (const quote of ['"', "'", '`']) expect(bundle.includes(`${quote}# ${title}`), title).toBe(false);
+    }
+    const r = await loadedBy(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(TOPICS['exit-codes']!.title);
+    expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/help-topics.cjs']);
+    const list = await loadedBy(['help', 'topics']);
+    expect(list.stdout).toContain(`exit-codes`);
+    expect(list.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/help-topics.cjs']);
+    // `checkin help <command>` is commander's: no topics read.
+    expect((await loadedBy(['help', 'today'])).files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
+  });
+
   it('dist/checkin.cjs is ASCII: Node reads it as a one-byte string and hashes it for the compile cache without transcoding', () => {
     // One non-ASCII character (esbuild leaves those in a regular expression literal as written) made
     // the whole 1 MB a two-byte string: reading it, and the compile cache turning it back into UTF-8
@@ -110,12 +133,13 @@ describe('what a run loads', () => {
     expect(text.match(/[^\x00-\x7f].{0,40}/gs) ?? []).toEqual([]);
   });
 
-  it('every module of ours a run loads is set up from the compile cache: no import() reaches one (but the sandbox’s few)', async () => {
+  it('every module of ours a run loads is set up from the compile cache: no import() reaches one', async () => {
     // esbuild makes the module an import() names, and every module it imports, an init function:
     // one the start loads too is then compiled at every run (its whole top level parsed), where
     // the cache would have held it. So import() is for a package or a module the start never
-    // loads and that loads nothing the start does. The sandbox (import()ed by `checkin sandbox`,
-    // for node:http's server) shares the API's types, their checks and the date keys.
+    // loads and that loads nothing the start does. A module of ours that shares the start's (the
+    // sandbox shares the API's types, their checks and the date keys) is a bundle of its own instead
+    // (installation.ts `ownBundle`), and so is the help topics' text: neither is in dist/checkin.cjs.
     const esbuild = await import('esbuild');
     // esbuild's service process is stopped here, not left to the run's end (nothing is left behind).
     const { metafile } = await esbuild
@@ -143,7 +167,8 @@ describe('what a run loads', () => {
     const atStart = reach(['src/main.ts']);
     const lazyTargets = Object.keys(metafile.inputs).flatMap((f) => imports(f, true));
     const wrappedAtStart = [...reach(lazyTargets)].filter((f) => atStart.has(f) && f.startsWith('src/'));
-    expect(wrappedAtStart.sort()).toEqual(['src/api/errors.ts', 'src/api/types.ts', 'src/api/validate.ts', 'src/core/datekey.ts', 'src/errors.ts']);
+    expect(wrappedAtStart.sort()).toEqual([]);
+    expect(Object.keys(metafile.inputs).filter((f) => f.startsWith('src/sandbox/') || f === 'src/help-topics.ts')).toEqual([]);
   });
 
   it('no regular expression with a Unicode class is made at the top of a module: V8 compiles its classes when it is made, ~1 M instructions each', () => {

@@ -2,6 +2,7 @@
 
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
+import { ownBundle } from '../../config/installation.js';
 import { UsageError } from '../../errors.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { intOption, type Run } from '../flags.js';
@@ -65,7 +66,8 @@ async function keepSandboxProfile(ctx: Context, url: string, token: string): Pro
 
 export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<void> {
   const { io } = ctx;
-  const { startSandbox } = await import('../../sandbox/server.js');
+  // Its own bundle (dist/sandbox-server.cjs), read by this command alone.
+  const { startSandbox } = (await ownBundle('sandbox-server', 'sandbox/server.ts')) as typeof import('../../sandbox/server.js');
   if (opts.token !== undefined && !/^\S+$/.test(opts.token)) throw new UsageError('--token must be a non-empty string without spaces');
   let sandbox;
   const start = (port: number) =>
