@@ -113,7 +113,10 @@ export function cliAdvice(flag: () => string | undefined = () => undefined): Adv
     remind: (step) => here(`checkin remind ${step}`),
     notifySchedule: (step) => here(`checkin notify ${step}`),
     mcpConfig: (agent) => here(`checkin mcp --print-config ${agent}`),
-    skillInstall: (place) => here(`checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`),
+    skillInstall: (place) =>
+      here(
+        `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`,
+      ),
     asProfile,
     setSetting: (key, value) => here(`checkin config set ${key} ${value}`),
     unsetSetting: (key) => here(`checkin config unset ${key}`),

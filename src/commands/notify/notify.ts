@@ -33,10 +33,24 @@ export function notifyCommand(ctx: Context, host: () => Host = () => systemHost(
       `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice, none for\nyour own words, none for what \`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last\ncounts the rest). Nothing is shown within --quiet-hours or on a day with no check-in scheduled.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a PowerShell toast on Windows. \`checkin doctor --notify-test\` shows a test notice.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
     )
     .action((opts) => runNotify(ctx, opts, host()));
-  // `notify install --dry-run --quiet-hours …`: the options after a subcommand are the subcommand's,
-  // not notify's own of the same names.
-  notify.enablePositionalOptions();
   for (const define of NOTIFY_SUBCOMMANDS) notify.addCommand(define(ctx));
+  // `checkin notify install --dry-run --quiet-hours …`: commander hands notify every option it does not
+  // know at the top, so notify's own --dry-run, --quiet-hours and --json would be taken from its
+  // subcommand's words. Given after a subcommand's name, they are the subcommand's: moved to it here
+  // (one notify's subcommand does not take is refused as unknown, as commander refuses any other).
+  notify.hook('preSubcommand', (parent, sub) => {
+    for (const option of parent.options) {
+      const key = option.attributeName();
+      if (parent.getOptionValueSource(key) !== 'cli') continue;
+      const mine = sub.options.find((o) => o.long === option.long);
+      if (!mine) {
+        sub.error(`error: unknown option '${option.long}'`, { code: 'commander.unknownOption' });
+        continue;
+      }
+      sub.setOptionValueWithSource(mine.attributeName(), parent.getOptionValue(key), 'cli');
+      parent.setOptionValueWithSource(key, undefined, 'default');
+    }
+  });
   return notify;
 }
 
