@@ -83,8 +83,8 @@ export interface AdviceWords {
   traced(): string;
   /** What installs, runs now, or shows the state of the daily reminder. */
   remind(step: 'install' | 'run' | 'status'): string;
-  /** What schedules the notices, or shows their schedule. */
-  notifySchedule(step: 'install' | 'status'): string;
+  /** What schedules the notices, shows their schedule, or looks once now (run). */
+  notifySchedule(step: 'install' | 'status' | 'run'): string;
   /** What prints an agent's MCP entry for checkin. */
   mcpConfig(agent: string): string;
   /** What installs the Agent Skill (for one agent and scope, over its changes with `force`). */

@@ -111,7 +111,7 @@ export function cliAdvice(flag: () => string | undefined = () => undefined): Adv
     doctor: () => here('checkin doctor'),
     traced: () => here('checkin --debug me'),
     remind: (step) => here(`checkin remind ${step}`),
-    notifySchedule: (step) => here(`checkin notify ${step}`),
+    notifySchedule: (step) => here(step === 'run' ? 'checkin notify --once' : `checkin notify ${step}`),
     mcpConfig: (agent) => here(`checkin mcp --print-config ${agent}`),
     skillInstall: (place) =>
       here(

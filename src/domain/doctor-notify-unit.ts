@@ -6,7 +6,7 @@ import type { AdviceWords, Context } from '../context.js';
 import { describeTimes, installedNotices, NOTIFY, type NoticeTimes } from '../system/notify-units.js';
 import type { Host } from '../system/programs.js';
 import { MECHANISM_NAME, userManager, type Installed } from '../system/scheduled.js';
-import { scheduledRunToken, type Check, type CheckStatus } from './doctor.js';
+import { scheduledRunToken } from './scheduled-run.js';
 
 /** When the timer last fired and how the service's last run ended, as the user manager says; empty when it cannot say. */
 async function lastRun(host: Host): Promise<{ fired?: string; result?: string }> {
@@ -23,7 +23,19 @@ async function lastRun(host: Host): Promise<{ fired?: string; result?: string }>
   return { ...(fired && { fired }), ...(result && { result }) };
 }
 
-export async function notifyUnit(ctx: Context, host: Host, w: AdviceWords): Promise<Check> {
+type CheckStatus = 'ok' | 'warning' | 'problem';
+/** doctor's `notify-unit` line (domain/doctor.ts Check): its own type, so that this file needs nothing of doctor.ts. */
+export interface NotifyUnitCheck {
+  id: 'notify-unit';
+  status: CheckStatus;
+  message: string;
+  fix: string | null;
+}
+
+/** The user manager's log of the unit (a program of the system's, not checkin's). */
+const journal = `\`${['journalctl', '--user', '-u', `${NOTIFY.unit}.service`].join(' ')}\``;
+
+export async function notifyUnit(ctx: Context, host: Host, w: AdviceWords): Promise<NotifyUnitCheck> {
   let found: Array<Installed<NoticeTimes>>;
   try {
     found = await installedNotices(host, undefined);
@@ -52,8 +64,7 @@ export async function notifyUnit(ctx: Context, host: Host, w: AdviceWords): Prom
     if (!last.fired) notes.push('no run yet');
     else {
       notes.push(`last run ${last.fired}${last.result ? ` (${last.result === 'success' ? 'it ended well' : `it failed: ${last.result}`})` : ''}`);
-      if (last.result && last.result !== 'success')
-        worse('warning', `\`journalctl --user -u ${NOTIFY.unit}.service\` says why; \`checkin notify --once\` tries it now.`);
+      if (last.result && last.result !== 'success') worse('warning', `${journal} says why; \`${w.notifySchedule('run')}\` tries it now.`);
     }
   }
   const unstored = scheduledRunToken(ctx, w);

@@ -41,6 +41,7 @@ import { findProgram, type Host } from '../system/programs.js';
 import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from '../system/reminder.js';
 import { carriedProfile, formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
 import { notifyUnit } from './doctor-notify-unit.js';
+import { scheduledRunToken } from './scheduled-run.js';
 import { agentName, olderThan, skillPlaces, type SkillPlace } from '../system/skill.js';
 import { webhookCheck } from './doctor-webhook.js';
 
@@ -627,17 +628,6 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string, 
     worse('problem', unstored.fix);
   }
   return { id: 'reminder', status, message: `${what}: ${notes.join('; ')}`, fix };
-}
-
-/** What a scheduled run (the reminder, the notices) lacks when the token is not stored: a note and its fix; undefined when it is. */
-export function scheduledRunToken(ctx: Context, w: AdviceWords): { note: string; fix: string } | undefined {
-  const stored = ctx.config().read();
-  if (stored.token || stored.token_store === 'keychain') return undefined;
-  const name = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
-  return {
-    note: name ? `the token comes from ${name}, which a scheduled run does not have` : 'no token is stored for it to use',
-    fix: `Run \`${w.login('insecure-storage')}\` so that the token is stored where a scheduled run can read it.`,
-  };
 }
 
 // ---- MCP registrations -------------------------------------------------------------------------------

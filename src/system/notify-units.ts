@@ -51,7 +51,7 @@ export function parseEvery(text: string): number {
   if (minutes < 60 ? 60 % minutes !== 0 : minutes % 60 !== 0 || minutes > 12 * 60)
     throw new UsageError(
       `--every must divide an hour (5m, 6m, 10m, 12m, 15m, 20m, 30m) or be whole hours up to 12h, got "${text}"`,
-      'The scheduler fires at the same minutes of every hour: any other span would bring two runs closer than it.',
+      'The scheduler fires at the same minutes of every hour: another span would bring two runs closer than it.',
     );
   return minutes;
 }

@@ -323,7 +323,8 @@ describe('checkin report --post', () => {
     expect((await w.cli(['config', 'get', 'webhook'], { secrets: keychain })).stdout).toBe(`${base}/… (Slack; in the keychain)\n`);
     expect((await w.cli(['report', ...WEEK, '--post'], { secrets: keychain })).code).toBe(0);
     expect(received.map((r) => r.path)).toEqual([`/services/T0001/B0002/${SECRET}`]);
-    // Another profile has none of it.
+    // Another profile (made here: an unknown one is refused before anything) has none of it.
+    expect((await w.cli(['--profile', 'work', 'config', 'set', 'team', 'Platform'], { secrets: keychain })).code).toBe(0);
     const other = await w.cli(['report', ...WEEK, '--post', '--profile', 'work'], { secrets: keychain });
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('No webhook to post to');
