@@ -19,6 +19,7 @@ import type { NotifyMarker } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { isDateKey } from '../core/datekey.js';
 import { shortDay } from '../core/dayname.js';
+import { webLink } from '../core/web-link.js';
 import { UsageError } from '../errors.js';
 import { cachedMe, me } from './account.js';
 import { blockedOnMeKept } from './blockers.js';
@@ -49,6 +50,11 @@ export interface Notice {
   about: string;
   /** The check-in or goal update it is on, where known. */
   on: Commentable | null;
+  /**
+   * Its page in the service's web app (what a click on the notice opens): the service's `url` for
+   * it, checked by core/web-link.ts (https, or http to this machine; no query, no user, never the
+   * token); null when the service gave none fit to open.
+   */
   url: string | null;
   /** The sentence: who, what, which check-in. Not yet sanitised (the face does, before showing). */
   text: string;
@@ -145,6 +151,7 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
   if (state.no_digest_at && now.getTime() - Date.parse(state.no_digest_at) < NO_DIGEST_AGAIN_MS) return { notices: [], silent: 'no-digest' };
 
   const notices: Notice[] = [];
+  const secrets = [loggedInToken(ctx).value];
   // Since when: what the inbox showed, or what notify looked at, whichever is later; a first look starts today.
   const floor = later(marker?.seen_at, state.at) ?? `${date}T00:00:00Z`;
   const query = { category: 'comment' as const, since: floor, per_page: 1 };
@@ -177,7 +184,7 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
           person: item.person ?? null,
           about,
           on: t.on ?? null,
-          url: t.url ?? null,
+          url: webLink(t.url, secrets),
           text: `${who} ${mentioned ? 'mentioned you on' : 'commented on'} ${about}: “${quote(item.body ?? '')}”`,
         });
       }
@@ -206,7 +213,7 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
           person: b.person,
           about: `${b.person ? `${who}'s` : 'a'} check-in`,
           on: { kind: 'check-in', id: b.check_in_id },
-          url: null,
+          url: webLink(b.url, secrets),
           text: `${who} is blocked on you${b.days > 1 ? ` (since ${since}, ${b.days}${b.at_least ? '+' : ''} days)` : ''}: “${quote(b.blockers)}”`,
         });
       }

@@ -18,6 +18,18 @@ export interface Notifier {
 export interface NoticeText {
   title: string;
   body: string;
+  /**
+   * What a click opens, where the notifier can: an http(s) web link already checked (core/web-link.ts)
+   * and the words of the link ("Open the check-in"). A freedesktop body link where the server
+   * advertises body-hyperlinks; a Windows toast's protocol launch; macOS's osascript has none.
+   */
+  link?: { url: string; label: string };
+}
+
+/** What the freedesktop server reads in a body (its GetCapabilities): markup, and links within it. */
+export interface BodyReading {
+  markup: boolean;
+  links: boolean;
 }
 
 export interface Shown {
@@ -64,6 +76,23 @@ export function gvariantString(text: string): string {
 /** The freedesktop body markup's three special characters, written as text. */
 export const escapeMarkup = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** A value inside a double-quoted markup (XML) attribute: its five special characters written as entities. */
+export const escapeAttribute = (text: string): string => escapeMarkup(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/**
+ * The freedesktop body: the sentence, and where the server reads links (body-hyperlinks, within
+ * body-markup) a last line linking to what the notice is about. The sentence's <, > and & are
+ * written as text wherever the server reads markup.
+ */
+export function freedesktopBody(n: NoticeText, reading: BodyReading): string {
+  if (!reading.markup) return n.body;
+  const link = reading.links && n.link ? `\n<a href="${escapeAttribute(n.link.url)}">${escapeMarkup(n.link.label)}</a>` : '';
+  return `${escapeMarkup(n.body)}${link}`;
+}
+
+/** What a server that was not asked is taken to read: markup (GNOME, KDE, dunst, mako), and no links (they are not shown unless advertised). */
+const UNASKED: BodyReading = { markup: true, links: false };
+
 const gdbusArgs = (method: string, ...args: string[]) => [
   'call',
   '--session',
@@ -79,15 +108,20 @@ const gdbusArgs = (method: string, ...args: string[]) => [
   ...args,
 ];
 
-/** The program and arguments that show `n` (for gdbus: `markup`, whether the server reads body markup). */
-export function noticeCommand(notifier: Notifier, n: NoticeText, markup = true): { file: string; args: string[] } {
+/**
+ * The program and arguments that show `n`. `reading`: what the freedesktop server reads in a body
+ * (asked through gdbus: busCapabilities); unasked, markup and no links.
+ */
+export function noticeCommand(notifier: Notifier, n: NoticeText, reading: BodyReading = UNASKED): { file: string; args: string[] } {
   const { file } = notifier;
   switch (notifier.kind) {
     case 'notify-send':
-      // Servers that read markup are the rule (GNOME, KDE, dunst, mako): the body's <, > and & are written as text.
-      return { file, args: ['--app-name=checkin', '--', n.title, escapeMarkup(n.body)] };
+      // Servers that read markup are the rule (GNOME, KDE, dunst, mako): the body's <, > and & are
+      // written as text. notify-send cannot ask whether the server reads links: showNotices asks
+      // through gdbus when it is on PATH; else no link.
+      return { file, args: ['--app-name=checkin', '--', n.title, freedesktopBody(n, { markup: true, links: reading.links })] };
     case 'gdbus': {
-      const body = markup ? escapeMarkup(n.body) : n.body;
+      const body = freedesktopBody(n, reading);
       // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout: -1 the server's default).
       return {
         file,
@@ -101,7 +135,9 @@ export function noticeCommand(notifier: Notifier, n: NoticeText, markup = true):
         args: ['-e', 'on run argv', '-e', 'display notification (item 2 of argv) with title (item 1 of argv)', '-e', 'end run', n.title, n.body],
       };
     case 'powershell': {
-      const data = Buffer.from(JSON.stringify({ title: n.title, body: n.body }), 'utf8').toString('base64');
+      // The link too is data: set as the toast's launch attribute through the XML DOM (which escapes
+      // it), so a click opens it through its protocol (https:) handler, the default browser.
+      const data = Buffer.from(JSON.stringify({ title: n.title, body: n.body, url: n.link?.url ?? '' }), 'utf8').toString('base64');
       const script = [
         '$ErrorActionPreference = "Stop"',
         `$n = [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String("${data}")) | ConvertFrom-Json`,
@@ -109,6 +145,7 @@ export function noticeCommand(notifier: Notifier, n: NoticeText, markup = true):
         '$xml = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent([Windows.UI.Notifications.ToastTemplateType]::ToastText02)',
         '$xml.GetElementsByTagName("text").Item(0).AppendChild($xml.CreateTextNode($n.title)) | Out-Null',
         '$xml.GetElementsByTagName("text").Item(1).AppendChild($xml.CreateTextNode($n.body)) | Out-Null',
+        'if ($n.url) { $xml.DocumentElement.SetAttribute("activationType", "protocol"); $xml.DocumentElement.SetAttribute("launch", $n.url) }',
         '[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier("checkin").Show([Windows.UI.Notifications.ToastNotification]::new($xml))',
       ].join('; ');
       return { file, args: ['-NoProfile', '-NonInteractive', '-Command', script] };
@@ -122,10 +159,14 @@ export const showNoticeCommand = (notifier: Notifier, n: NoticeText): string => 
   return showCommand(c.file, c.args);
 };
 
-/** The notification server's capabilities (gdbus only; undefined when it cannot be asked). */
+/**
+ * The notification server's capabilities, asked through gdbus (the notifier itself, or gdbus on PATH
+ * beside notify-send); undefined when it cannot be asked (osascript, PowerShell, no gdbus).
+ */
 export async function busCapabilities(host: Host, notifier: Notifier): Promise<string[] | undefined> {
-  if (notifier.kind !== 'gdbus') return undefined;
-  const r = await host.run(notifier.file, gdbusArgs('GetCapabilities'));
+  const gdbus = notifier.kind === 'gdbus' ? notifier.file : notifier.kind === 'notify-send' ? host.find('gdbus') : undefined;
+  if (!gdbus) return undefined;
+  const r = await host.run(gdbus, gdbusArgs('GetCapabilities'));
   if (r.code !== 0) return undefined;
   return [...r.stdout.matchAll(/'([^'\\]*)'/g)].map((m) => m[1]!);
 }
@@ -136,16 +177,24 @@ function failure(r: { code: number | null; stderr: string; stdout: string }): st
   return r.code === null ? `it did not finish in time${line ? ` (${line})` : ''}` : line || `exit ${r.code}`;
 }
 
+/** What a server with these capabilities reads in a body: links only within markup, and only where advertised. */
+export function bodyReading(caps: string[] | undefined): BodyReading {
+  if (!caps) return UNASKED;
+  const markup = caps.includes('body-markup');
+  return { markup, links: markup && caps.includes('body-hyperlinks') };
+}
+
 /**
- * Shows notices one after another through one notifier. For gdbus, the server's capabilities are
- * asked once first (body markup or not). Each program call is bounded by system/programs.ts's limit.
+ * Shows notices one after another through one notifier. On Linux the server's capabilities are
+ * asked once first, through gdbus (body markup or not, links or not). Each program call is bounded
+ * by system/programs.ts's limit.
  */
 export async function showNotices(host: Host, notifier: Notifier, notices: NoticeText[]): Promise<Shown[]> {
-  const caps = notices.length > 0 ? await busCapabilities(host, notifier) : undefined;
-  const markup = caps ? caps.includes('body-markup') : true;
+  const needed = notices.length > 0 && (notifier.kind === 'gdbus' || (notifier.kind === 'notify-send' && notices.some((n) => n.link)));
+  const reading = bodyReading(needed ? await busCapabilities(host, notifier) : undefined);
   const out: Shown[] = [];
   for (const n of notices) {
-    const c = noticeCommand(notifier, n, markup);
+    const c = noticeCommand(notifier, n, reading);
     const r = await host.run(c.file, c.args);
     out.push(r.code === 0 ? { shown: true } : { shown: false, detail: `${notifier.kind} failed: ${failure(r)}` });
   }

@@ -30,7 +30,7 @@ export function notifyCommand(ctx: Context, host: () => Host = () => systemHost(
     .addOption(jsonOption(NOTICE_FIELDS, 'print the notices as a JSON array (shown too, unless --dry-run)'))
     .addHelpText(
       'after',
-      `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice, none for\nyour own words, none for what \`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last\ncounts the rest). Nothing is shown within --quiet-hours or on a day with no check-in scheduled.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a PowerShell toast on Windows. \`checkin doctor --notify-test\` shows a test notice.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
+      `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice, none for\nyour own words, none for what \`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last\ncounts the rest). Nothing is shown within --quiet-hours or on a day with no check-in scheduled.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a PowerShell toast on Windows. \`checkin doctor --notify-test\` shows a test notice.\n\nA click opens the check-in (or goal update) in the web app where the notifier can say so and\nnothing has to wait for the click: on Linux, a last line \"Open the check-in\" linking to it when the\nnotification server advertises links (body-hyperlinks; asked through gdbus, also beside\nnotify-send: with notify-send and no gdbus, no link); on Windows, the toast itself opens it;\nmacOS's display notification (osascript) has no click target. Only the service's https\nlink is used (http only to this machine), without its query, never one carrying your token.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
     )
     .action((opts) => runNotify(ctx, opts, host()));
   for (const define of NOTIFY_SUBCOMMANDS) notify.addCommand(define(ctx));
@@ -62,6 +62,8 @@ const SILENCE: Record<NonNullable<Look['silent']>, (quiet?: string) => string> =
 
 /** The sentence as it is shown anywhere: through the one sanitiser, on one line. */
 const sentence = (n: Notice) => sanitizeLine(n.text);
+/** The words of a notice's link (where the notifier shows one). */
+const linkLabel = (n: Notice) => (n.on?.kind === 'goal-update' ? 'Open the goal update' : 'Open the check-in');
 
 export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): Promise<void> {
   const quiet = opts.quietHours !== undefined ? parseQuietHours(opts.quietHours) : undefined;
@@ -84,7 +86,7 @@ export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): 
       const shown = await showNotices(
         host,
         notifier,
-        notices.map((n) => ({ title: 'checkin', body: sentence(n) })),
+        notices.map((n) => ({ title: 'checkin', body: sentence(n), ...(n.url && { link: { url: n.url, label: linkLabel(n) } }) })),
       );
       const failed = shown.find((s) => !s.shown);
       if (failed) ctx.io.err(`warning: ${sanitizeLine(failed.detail ?? 'the notifier failed')}; the notices it could not show are printed instead.\n`);
