@@ -55,8 +55,6 @@ export interface BlockedOnMe {
   days: number;
   at_least: boolean;
   check_in_id: string;
-  /** The check-in's page in the web app, as the service gave it (absent in what older versions kept). */
-  url?: string | null;
 }
 
 /**

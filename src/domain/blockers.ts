@@ -103,7 +103,6 @@ export async function blockedOnMeKept(ctx: Context, date: string): Promise<Block
       days: b.days,
       at_least: b.at_least,
       check_in_id: b.check_in.id,
-      url: b.check_in.url ?? null,
     }));
   } catch (err) {
     // A failure is kept too, as nothing, for a shorter while: a prompt that runs status every few

@@ -53,7 +53,7 @@ export interface Notice {
   /**
    * Its page in the service's web app (what a click on the notice opens): the service's `url` for
    * it, checked by core/web-link.ts (https, or http to this machine; no query, no user, never the
-   * token); null when the service gave none fit to open.
+   * token); null when the service gave none fit to open, and for a blocker (the kept list has none).
    */
   url: string | null;
   /** The sentence: who, what, which check-in. Not yet sanitised (the face does, before showing). */
@@ -213,7 +213,8 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
           person: b.person,
           about: `${b.person ? `${who}'s` : 'a'} check-in`,
           on: { kind: 'check-in', id: b.check_in_id },
-          url: webLink(b.url, secrets),
+          // The kept list of blockers (core/shapes.ts BLOCKED_ON_ME) has no web link: no link.
+          url: null,
           text: `${who} is blocked on you${b.days > 1 ? ` (since ${since}, ${b.days}${b.at_least ? '+' : ''} days)` : ''}: “${quote(b.blockers)}”`,
         });
       }
