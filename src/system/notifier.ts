@@ -3,7 +3,9 @@
 // `osascript` (display notification); on Windows a toast through PowerShell (no module to install).
 // Each is a program run with an argument array (never a shell) and a time limit (system/programs.ts);
 // the words travel as arguments (osascript's argv, a GVariant string literal for gdbus) or as
-// base64 inside PowerShell's script: nothing in them is ever read as code.
+// base64 inside PowerShell's script: nothing in them is ever read as code. A click opens the
+// check-in where the notifier can say so without a process waiting for the click: a freedesktop
+// body link (where the server advertises body-hyperlinks), a toast's protocol launch.
 import { showCommand, type Host } from './programs.js';
 
 export type NotifierKind = 'notify-send' | 'gdbus' | 'osascript' | 'powershell';
