@@ -162,11 +162,12 @@ export function retryAfterSeconds(value: string | string[] | undefined, now: Dat
   return Number.isNaN(at) ? undefined : Math.max(0, (at - now.getTime()) / 1000);
 }
 
+/** The chat's answer with the webhook's URL, and its path (the secret part), written as [webhook]. */
+const withoutHook = (hook: Webhook, text: string): string => text.split(hook.url).join('[webhook]').split(new URL(hook.url).pathname).join('[webhook]');
+
 /** What the chat said, in a few words: its status and the start of its answer, sanitised, without the URL. */
 function refusalWords(hook: Webhook, answer: Exchange): string {
-  const said = sanitizeLine(answer.text.split(hook.url).join('[webhook]').split(new URL(hook.url).pathname).join('[webhook]'))
-    .trim()
-    .slice(0, 200);
+  const said = sanitizeLine(withoutHook(hook, answer.text)).trim().slice(0, 200);
   return `${answer.status}${said ? ` (${said})` : ''}`;
 }
 
@@ -222,7 +223,7 @@ function trace(ctx: Context, hook: Webhook, body: string, answer: Exchange, atte
     requestBody: body,
     status: answer.status,
     responseHeaders: Object.fromEntries(Object.entries(answer.headers).filter(([k]) => k === 'retry-after' || k === 'content-type')),
-    responseBody: answer.text.split(hook.url).join('[webhook]').slice(0, 1024),
+    responseBody: withoutHook(hook, answer.text).slice(0, 1024),
     ms: 0,
   });
 }

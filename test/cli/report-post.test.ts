@@ -234,6 +234,15 @@ describe('checkin report --post', () => {
     expect(r.stderr).not.toContain('/services/T0001');
   });
 
+  it("--debug: a refusal that repeats the webhook's path is traced with [webhook] in its place", async () => {
+    answers.push({ status: 500, body: `no such hook: /services/T0001/B0002/${SECRET}` });
+    const r = await w.cli(['report', ...WEEK, '--post', slack(), '--debug']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('< no such hook: [webhook]\n');
+    expect(r.stderr).toContain('Slack refused the post: 500 (no such hook: [webhook]); nothing was posted');
+    expect(r.stderr).not.toContain(SECRET);
+  });
+
   it('the webhook kept for the profile: set from standard input, shown redacted, 0600, used by --post, unset', async () => {
     const set = await w.cli(['config', 'set', 'webhook', '-'], { input: `${slack()}\n` });
     expect(set.code).toBe(0);
