@@ -104,7 +104,7 @@ describe('nothing dropped without a word', () => {
     expect(w.sent()).toEqual([]);
     const wrong = await w.cli(['report', '--format', 'pdf']);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('Allowed choices are md, csv, json, html.');
+    expect(wrong.stderr).toContain('Allowed choices are md, csv, json, html, slack, slack-blocks.');
     const once = await w.cli(['report', '--format', 'csv']);
     expect(once.code, once.stderr).toBe(0);
     expect(once.stdout.split('\n')[0]).toMatch(/^date,person,/);

@@ -85,8 +85,8 @@ describe('checkin mcp against a hostile service', () => {
     expect(declined.isError, text(declined)).toBeFalsy();
     expect(declined.structuredContent).toMatchObject({ sent: false, draft_id: draftId, draft_kept: true, reason: 'declined' });
     expect(text(declined)).not.toMatch(FORBIDDEN);
-    // log_activity asks too now (declined here: nothing recorded), before the check-in's question.
-    expect(results['log_activity {"description":"Did a thing"}']!.structuredContent).toMatchObject({ sent: false, draft_kept: false, reason: 'declined' });
+    // log_activity asks too now (declined here: nothing recorded, the draft kept), before the check-in's question.
+    expect(results['log_activity {"description":"Did a thing"}']!.structuredContent).toMatchObject({ sent: false, draft_kept: true, reason: 'declined' });
     expect(asked).toHaveLength(2);
     expect(asked[0]).toMatch(/^Record this activity under your name \(Eve[^\n]*\)\? It shows in the web app/);
     // The escape the draft holds is named, not hidden (changed on purpose: it was removed from the question).
