@@ -27,7 +27,7 @@ import { resumeEach, whenLabel } from '../../domain/outbox.js';
 import {
   CHAT_NAMES,
   lastPost,
-  markPosted,
+  dropRepeatedPosts,
   postKept,
   postToWebhook,
   somethingNew,
@@ -280,8 +280,7 @@ async function postDigest(
     hook.service === 'slack' && period.blocks
       ? webhookBody('slack', '', digestBlocks(digest))
       : webhookBody(hook.service, digestText(digest, hook.service === 'slack' ? 'mrkdwn' : 'markdown', TEXT_LIMIT[hook.service]));
-  await postToWebhook(ctx, hook, body, { resume: RESUME_POST });
-  markPosted(ctx, hook, { since, until, newest, posted_at: ctx.now().toISOString() });
+  await postToWebhook(ctx, hook, body, { resume: RESUME_POST }, { since, until, newest });
   await sayDone(ctx.io, ctx.now(), `Posted ${digest.title} to ${hook.label}`);
 }
 
@@ -290,6 +289,7 @@ const RESUME_POST = 'checkin report --post --resume';
 /** --post --resume: each post kept for this webhook, oldest first, sent once. */
 async function resumePosts(ctx: Context, hook: Webhook): Promise<void> {
   const given = hook.where === 'flag' ? hook.url : undefined;
+  dropRepeatedPosts(ctx, hook);
   const sent = await resumeEach(ctx, { kind: 'webhook-post', hook: hook.hook }, `a post to ${hook.label}`, RESUME_POST, (entry, keeping) =>
     postKept(ctx, entry, keeping, given),
   );
