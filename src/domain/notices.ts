@@ -242,9 +242,14 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
   return { notices: shown, silent: null, next: { key, notify: state } };
 }
 
-/** Once the notices are shown (or printed): the marker moves on, so none is shown again. Best effort, like the inbox's. */
-export async function lookDone(ctx: Context, look: Look): Promise<void> {
+/** Once the notices are shown: the marker moves on, so none is shown again (`shown: false`, none could be: it stays). Best effort, like the inbox's. */
+export async function lookDone(ctx: Context, look: Look, { shown = true }: { shown?: boolean } = {}): Promise<void> {
   if (!look.next) return;
   const marker = readMarker(ctx, look.next.key);
-  await writeMarker(ctx, look.next.key, { ...marker, notify: look.next.notify });
+  if (shown) return writeMarker(ctx, look.next.key, { ...marker, notify: look.next.notify });
+  // None could be shown (no notifier, or it failed): the marker stays before them, so the next run
+  // shows them. Only the day's schedule is kept (no request again today); the feed's ETag is
+  // dropped, or the next look would be told "unchanged" and never read them.
+  const { digest: _etag, ...before } = marker?.notify ?? {};
+  await writeMarker(ctx, look.next.key, { ...marker, notify: { ...before, ...(look.next.notify.day && { day: look.next.notify.day }) } });
 }
