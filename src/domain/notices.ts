@@ -23,7 +23,7 @@ import { webLink } from '../core/web-link.js';
 import { UsageError } from '../errors.js';
 import { cachedMe, me } from './account.js';
 import { blockedOnMeKept } from './blockers.js';
-import { today } from './days.js';
+import { startOfDay, today } from './days.js';
 import { gatherInbox, inboxKey, readMarker, writeMarker, type InboxThread } from './inbox-gather.js';
 import { todayState } from './today-state.js';
 
@@ -152,8 +152,8 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
 
   const notices: Notice[] = [];
   const secrets = [loggedInToken(ctx).value];
-  // Since when: what the inbox showed, or what notify looked at, whichever is later; a first look starts today.
-  const floor = later(marker?.seen_at, state.at) ?? `${date}T00:00:00Z`;
+  // Since when: what the inbox showed, or what notify looked at, whichever is later; a first look starts today, at the person's midnight.
+  const floor = later(marker?.seen_at, state.at) ?? (await startOfDay(ctx, date));
   const query = { category: 'comment' as const, since: floor, per_page: 1 };
   const queryText = JSON.stringify(query);
   const etag = state.digest?.query === queryText ? state.digest.etag : undefined;

@@ -202,4 +202,26 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     const dry = await w.cli(['notify', '--dry-run'], { env: { PATH: '/nonexistent' } });
     expect(dry.stdout).toMatch(/^Linus Torvalds is blocked on you /);
   });
+
+  it(`a first look starts at the person's midnight, in their profile's zone, not UTC's`, async () => {
+    // Ada on UTC+14: at 09:30 UTC it is 23:30 of the same day there, and her day began at 10:00 UTC the day before.
+    w.sb.service.data.people.find((p) => p.username === 'ada')!.time_zone = 'Pacific/Kiritimati';
+    const yesterday = addDays(TODAY, -1);
+    // Grace's comment at 12:00 UTC yesterday: 02:00 today where Ada is.
+    w.sb.service.data.comments.push({
+      id: '0a0a0a0a-0000-4000-8000-000000000001',
+      body: 'Seen at two in the morning.',
+      person_id: w.id('grace'),
+      resource: { type: 'check-in', id: checkInId(w.id('ada'), yesterday) },
+      created_at: `${yesterday}T12:00:00Z`,
+    });
+    const r = await w.cli(['notify', '--dry-run', '--json', 'kind,text'], { env: { TZ: undefined } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toContainEqual({
+      kind: 'comment',
+      text: expect.stringMatching(/^Grace Hopper commented on .*“Seen at two in the morning\.”$/),
+    });
+    // Had the floor been UTC's midnight, which is later than the comment: the digest would have been asked from it.
+    expect(w.sent().some((l) => l.includes(`since=${yesterday}T10%3A00%3A00Z`) || l.includes(`since=${yesterday}T10:00:00Z`))).toBe(true);
+  });
 });
