@@ -95,7 +95,15 @@ describe('checkin report --post', () => {
   it('--names names who is blocked and keeps the @mention; a terminal hears one ✓ line naming the chat and host only', async () => {
     const r = await w.cli(['report', ...WEEK, '--post', slack(), '--names'], { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`);
+    // The URL typed at a terminal: one note on keeping it out of the shell's history.
+    expect(r.stderr).toBe(
+      "note: a webhook URL on the command line stays in your shell's history; `checkin config set webhook -` keeps it for this profile (read from standard input), then `checkin report --post` posts there.\n" +
+        `✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`,
+    );
+    // Kept for the profile: no note.
+    expect((await w.cli(['config', 'set', 'webhook', '-'], { input: `${slack()}\n` })).code).toBe(0);
+    const kept = await w.cli(['report', ...WEEK, '--post'], { tty: true });
+    expect(kept.stderr).toBe(`✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`);
     expect(JSON.parse(received[0]!.body).text).toContain('• Linus Torvalds: Waiting on @ada to review the *webhook retry* change (3 days)\n');
   });
 
@@ -111,6 +119,10 @@ describe('checkin report --post', () => {
     const refused = await w.cli(['report', ...WEEK, '--format', 'slack-blocks', '--post', discord()]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("Block Kit is Slack's; Discord takes --format slack");
+    expect(w.sent()).toEqual([]);
+    const mm = await w.cli(['report', ...WEEK, '--format', 'slack-blocks', '--post', mattermost()]);
+    expect(mm.code).toBe(2);
+    expect(mm.stderr).toContain("Block Kit is Slack's; Mattermost takes --format slack");
     expect(w.sent()).toEqual([]);
     expect(received).toHaveLength(1);
   });

@@ -83,7 +83,7 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
     .option('--resume', 'with --post: send the posts kept from refused attempts (to that webhook), nothing else')
     .addHelpText(
       'after',
-      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin report --team Platform --last-week --post https://chat.example.com/hooks/xyz --if-new',
+      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin config set webhook - < webhook-url.txt\n  checkin report --team Platform --last-week --post --if-new',
     )
     .action((opts) => run(ctx, opts));
 }
@@ -107,6 +107,11 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   if (opts.open && posting) throw new UsageError('--open is for --format html, not --post');
   // The webhook first: a missing or wrong one costs no request.
   const hook = posting ? webhookHere(ctx, typeof opts.post === 'string' ? opts.post : undefined) : undefined;
+  // Typed at a terminal, the URL (a secret) is now in the shell's history and was in `ps`: said once, with the way that keeps it out.
+  if (hook?.where === 'flag' && ctx.io.stdinIsTTY && ctx.advice)
+    ctx.io.err(
+      `note: a webhook URL on the command line stays in your shell's history; \`${ctx.advice.setSetting('webhook', '-')}\` keeps it for this profile (read from standard input), then \`checkin report --post\` posts there.\n`,
+    );
   if (hook && opts.format === 'slack-blocks' && hook.service !== 'slack')
     throw new UsageError(`Block Kit is Slack's; ${CHAT_NAMES[hook.service]} takes --format slack (sent as its Markdown)`);
   if (hook && opts.resume) return resumePosts(ctx, hook);
