@@ -20,7 +20,7 @@ import { loggedInToken, type Context } from '../context.js';
 import { isDateKey } from '../core/datekey.js';
 import { shortDay } from '../core/dayname.js';
 import { webLink } from '../core/web-link.js';
-import { UsageError } from '../errors.js';
+import { inQuietHours, type QuietHours } from '../core/quiet-hours.js';
 import { cachedMe, me } from './account.js';
 import { blockedOnMeKept } from './blockers.js';
 import { startOfDay, today } from './days.js';
@@ -70,23 +70,6 @@ export interface Look {
   next?: { key: string; notify: NotifyMarker };
 }
 
-export interface QuietHours {
-  from: number;
-  until: number;
-  text: string;
-}
-
-/** "19:00-08:00" (past midnight allowed): minutes of the day from and until (until not included). */
-export function parseQuietHours(value: string, flag = '--quiet-hours'): QuietHours {
-  const m = /^([01]?\d|2[0-3]):([0-5]\d)-([01]?\d|2[0-3]):([0-5]\d)$/.exec(value.trim());
-  if (!m) throw new UsageError(`${flag} must be two times written HH:MM-HH:MM (e.g. 19:00-08:00), got "${value}"`);
-  const from = Number(m[1]) * 60 + Number(m[2]);
-  const until = Number(m[3]) * 60 + Number(m[4]);
-  if (from === until) throw new UsageError(`${flag} ${value} starts and ends at the same time: give a span, e.g. 19:00-08:00`);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return { from, until, text: `${pad(Math.floor(from / 60))}:${pad(from % 60)}-${pad(Math.floor(until / 60))}:${pad(until % 60)}` };
-}
-
 /** The minute of the day now, in the person's zone as far as is known without a request (TZ, the cached profile's zone, else the machine's). */
 export function minuteOfDay(ctx: Context): number {
   const now = ctx.now();
@@ -99,10 +82,6 @@ export function minuteOfDay(ctx: Context): number {
     return shifted.getUTCHours() * 60 + shifted.getUTCMinutes();
   }
   return now.getHours() * 60 + now.getMinutes();
-}
-
-export function inQuietHours(q: QuietHours, minute: number): boolean {
-  return q.from < q.until ? minute >= q.from && minute < q.until : minute >= q.from || minute < q.until;
 }
 
 const later = (...xs: Array<string | undefined>): string | undefined =>

@@ -5,7 +5,8 @@
 // domain/notices.ts's; the notifier is system/notifier.ts's.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { lookDone, lookForNotices, MAX_NOTICES, parseQuietHours, type Look, type Notice } from '../../domain/notices.js';
+import { parseQuietHours } from '../../core/quiet-hours.js';
+import { lookDone, lookForNotices, MAX_NOTICES, type Look, type Notice } from '../../domain/notices.js';
 import { findNotifier, notifierMissing, showNotices } from '../../system/notifier.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import { jsonOption, printJson, type JsonFlag } from '../../ui/output.js';
