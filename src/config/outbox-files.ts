@@ -44,8 +44,8 @@ export type DraftTarget =
   | { kind: 'goal' }
   | { kind: 'goal-edit'; id: string }
   | { kind: 'echo-question' }
-  /** The week posted to a chat's incoming webhook (domain/webhook.ts): `hook` is the webhook's fingerprint, never its URL. */
-  | { kind: 'webhook-post'; hook: string };
+  /** The week posted to a chat's incoming webhook (domain/webhook.ts): `hook` is the webhook's fingerprint, never its URL; `period`, what the post covers (its --if-new marker once it is accepted). */
+  | { kind: 'webhook-post'; hook: string; period?: { since: string; until: string; newest: string } };
 
 /** What was typed. */
 export type DraftContent = BodyContent;

@@ -101,6 +101,24 @@ export async function today(ctx: Context): Promise<string> {
   return offsets ? dateKeyAtOffset(ctx.now(), offsets) : localDateKey(ctx.now());
 }
 
+/**
+ * The first moment of `date` in the zone `today` reads it in (the profile's, else TZ or this
+ * machine's), as an ISO instant: what "since the start of today" means to the person.
+ */
+export async function startOfDay(ctx: Context, date: string): Promise<string> {
+  const { offsets } = await dayZone(ctx);
+  const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
+  if (!offsets) return iso(new Date(`${date}T00:00:00`).getTime());
+  const offsetAt = (t: number) => {
+    let o = offsets[0]?.[1] ?? 0;
+    for (const [from, minutes] of offsets) if (from <= t) o = minutes;
+    return o;
+  };
+  // Midnight as UTC, moved by the zone's offset then (asked again at the moment found: a change of offset that night).
+  const utc = Date.parse(`${date}T00:00:00Z`);
+  return iso(utc - offsetAt(utc - offsetAt(utc) * 60_000) * 60_000);
+}
+
 /** A --since/--until/--date value as a date key, or undefined when the flag was not given. */
 export async function rangeDay(ctx: Context, value: string | undefined, flag: string): Promise<string | undefined> {
   return value === undefined ? undefined : parseRangeDay(value, await today(ctx), flag);

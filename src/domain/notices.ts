@@ -20,10 +20,10 @@ import { loggedInToken, type Context } from '../context.js';
 import { isDateKey } from '../core/datekey.js';
 import { shortDay } from '../core/dayname.js';
 import { webLink } from '../core/web-link.js';
-import { UsageError } from '../errors.js';
+import { inQuietHours, type QuietHours } from '../core/quiet-hours.js';
 import { cachedMe, me } from './account.js';
 import { blockedOnMeKept } from './blockers.js';
-import { today } from './days.js';
+import { startOfDay, today } from './days.js';
 import { gatherInbox, inboxKey, readMarker, writeMarker, type InboxThread } from './inbox-gather.js';
 import { todayState } from './today-state.js';
 
@@ -70,23 +70,6 @@ export interface Look {
   next?: { key: string; notify: NotifyMarker };
 }
 
-export interface QuietHours {
-  from: number;
-  until: number;
-  text: string;
-}
-
-/** "19:00-08:00" (past midnight allowed): minutes of the day from and until (until not included). */
-export function parseQuietHours(value: string, flag = '--quiet-hours'): QuietHours {
-  const m = /^([01]?\d|2[0-3]):([0-5]\d)-([01]?\d|2[0-3]):([0-5]\d)$/.exec(value.trim());
-  if (!m) throw new UsageError(`${flag} must be two times written HH:MM-HH:MM (e.g. 19:00-08:00), got "${value}"`);
-  const from = Number(m[1]) * 60 + Number(m[2]);
-  const until = Number(m[3]) * 60 + Number(m[4]);
-  if (from === until) throw new UsageError(`${flag} ${value} starts and ends at the same time: give a span, e.g. 19:00-08:00`);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return { from, until, text: `${pad(Math.floor(from / 60))}:${pad(from % 60)}-${pad(Math.floor(until / 60))}:${pad(until % 60)}` };
-}
-
 /** The minute of the day now, in the person's zone as far as is known without a request (TZ, the cached profile's zone, else the machine's). */
 export function minuteOfDay(ctx: Context): number {
   const now = ctx.now();
@@ -99,10 +82,6 @@ export function minuteOfDay(ctx: Context): number {
     return shifted.getUTCHours() * 60 + shifted.getUTCMinutes();
   }
   return now.getHours() * 60 + now.getMinutes();
-}
-
-export function inQuietHours(q: QuietHours, minute: number): boolean {
-  return q.from < q.until ? minute >= q.from && minute < q.until : minute >= q.from || minute < q.until;
 }
 
 const later = (...xs: Array<string | undefined>): string | undefined =>
@@ -152,8 +131,8 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
 
   const notices: Notice[] = [];
   const secrets = [loggedInToken(ctx).value];
-  // Since when: what the inbox showed, or what notify looked at, whichever is later; a first look starts today.
-  const floor = later(marker?.seen_at, state.at) ?? `${date}T00:00:00Z`;
+  // Since when: what the inbox showed, or what notify looked at, whichever is later; a first look starts today, at the person's midnight.
+  const floor = later(marker?.seen_at, state.at) ?? (await startOfDay(ctx, date));
   const query = { category: 'comment' as const, since: floor, per_page: 1 };
   const queryText = JSON.stringify(query);
   const etag = state.digest?.query === queryText ? state.digest.etag : undefined;
@@ -242,9 +221,14 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
   return { notices: shown, silent: null, next: { key, notify: state } };
 }
 
-/** Once the notices are shown (or printed): the marker moves on, so none is shown again. Best effort, like the inbox's. */
-export async function lookDone(ctx: Context, look: Look): Promise<void> {
+/** Once the notices are shown: the marker moves on, so none is shown again (`shown: false`, none could be: it stays). Best effort, like the inbox's. */
+export async function lookDone(ctx: Context, look: Look, { shown = true }: { shown?: boolean } = {}): Promise<void> {
   if (!look.next) return;
   const marker = readMarker(ctx, look.next.key);
-  await writeMarker(ctx, look.next.key, { ...marker, notify: look.next.notify });
+  if (shown) return writeMarker(ctx, look.next.key, { ...marker, notify: look.next.notify });
+  // None could be shown (no notifier, or it failed): the marker stays before them, so the next run
+  // shows them. Only the day's schedule is kept (no request again today); the feed's ETag is
+  // dropped, or the next look would be told "unchanged" and never read them.
+  const { digest: _etag, ...before } = marker?.notify ?? {};
+  await writeMarker(ctx, look.next.key, { ...marker, notify: { ...before, ...(look.next.notify.day && { day: look.next.notify.day }) } });
 }

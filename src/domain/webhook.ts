@@ -23,7 +23,7 @@ import type { Context } from '../context.js';
 import { CliError, EXIT, terminal, UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 import { USER_AGENT } from '../version.js';
-import { sendWithDraft, type Entry, type Keeping } from './outbox.js';
+import { noteWaiting, ownEntry, sendWithDraft, waitingFor, type Entry, type Keeping } from './outbox.js';
 
 export type ChatService = 'slack' | 'discord' | 'mattermost';
 
@@ -124,18 +124,101 @@ export interface Posted {
   tries: number;
 }
 
+/** What a post covers: the period, and its newest word (what --if-new compares the next period's with). */
+export interface PostPeriod {
+  since: string;
+  until: string;
+  /** The newest moment of the period's data as posted (ISO); "" when it held nothing. */
+  newest: string;
+}
+
 /**
  * Posts `body` (webhookBody's JSON) to the webhook, kept as an outbox entry first (the JSON as it
- * goes: `checkin drafts` lists it, `drafts send` and `report --post --resume` send it, once) and
- * removed once the chat answered 2xx. A refusal keeps it and says the chat's status.
+ * goes, with the period it covers: `checkin drafts` lists it, `drafts send` and `report --post
+ * --resume` send it, once) and removed once the chat answered 2xx. A refusal keeps it and says the
+ * chat's status; a refused post the same as one kept already is kept once.
+ *
+ * Accepted, by whichever path (a post, a resume, `drafts send`): the period's marker moves
+ * (`markPosted`, never back to an older period's), and the posts kept of the same text to the same
+ * webhook are done with (dropped, said in one line): sending them again would post it twice.
  */
-export function postToWebhook(ctx: Context, hook: Webhook, body: string, keeping: Keeping = {}): Promise<Posted> {
-  return sendWithDraft(ctx, {
-    target: { kind: 'webhook-post', hook: hook.hook },
-    ...(keeping.entry ? {} : { content: { kind: 'text' as const, text: body }, made: 'flag' as const }),
-    ...keeping,
-    send: () => postOnce(ctx, hook, body),
-  });
+export async function postToWebhook(ctx: Context, hook: Webhook, body: string, keeping: Keeping = {}, period?: PostPeriod): Promise<Posted> {
+  const target = { kind: 'webhook-post' as const, hook: hook.hook, ...(period && { period }) };
+  let posted: Posted;
+  try {
+    posted = await sendWithDraft(ctx, {
+      target,
+      ...(keeping.entry ? {} : { content: { kind: 'text' as const, text: body }, made: 'flag' as const }),
+      ...keeping,
+      // What still waits is said below, once the drafts of this same text are done with.
+      quiet: true,
+      send: () => postOnce(ctx, hook, body),
+    });
+  } catch (err) {
+    if (!keeping.entry) keepOnce(ctx, hook, body);
+    throw err;
+  }
+  if (period) markPosted(ctx, hook, { ...period, posted_at: ctx.now().toISOString() });
+  const dropped = dropSame(ctx, hook, body);
+  if (dropped > 0)
+    ctx.io.err(
+      `note: ${dropped === 1 ? 'a kept post' : `${dropped} kept posts`} of the same text to ${hook.label} ${dropped === 1 ? 'is' : 'are'} done with (dropped).\n`,
+    );
+  const resume = keeping.resume ?? ctx.advice?.resume(target);
+  if (!keeping.quiet && resume !== undefined) noteWaiting(ctx, target, resume);
+  return posted;
+}
+
+/** The posts kept for the webhook with exactly this body, oldest first (this account's, not held by another checkin). */
+const keptSame = (ctx: Context, hook: Webhook, body: string): Entry[] =>
+  waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here.filter((e) => e.content.kind === 'text' && e.content.text === body);
+
+/** Drops each kept post of this body to the webhook (one held meanwhile is left); returns how many went. */
+function dropSame(ctx: Context, hook: Webhook, body: string): number {
+  let n = 0;
+  for (const e of keptSame(ctx, hook, body)) {
+    try {
+      ctx.drafts().take(e).done();
+      n++;
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+    }
+  }
+  return n;
+}
+
+/** A refused post (nothing went) the same as one kept before: this run's copy goes, the older one stays. One that may have gone stays, to be said. */
+function keepOnce(ctx: Context, hook: Webhook, body: string): void {
+  const mine = ownEntry(ctx, { kind: 'webhook-post', hook: hook.hook });
+  if (!mine || ctx.drafts().maybeSent(mine)) return;
+  if (!keptSame(ctx, hook, body).some((e) => e.id !== mine.id && e.created_at <= mine.created_at)) return;
+  try {
+    ctx.drafts().take(mine).done();
+    ctx.io.err(`note: the same post to ${hook.label} was kept already; it is kept once.\n`);
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+  }
+}
+
+/** --resume: of the posts kept for the webhook, each text once (the oldest; the others of the same text dropped, said in one line). */
+export function dropRepeatedPosts(ctx: Context, hook: Webhook): void {
+  const seen = new Set<string>();
+  let n = 0;
+  for (const e of waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here) {
+    const text = e.content.kind === 'text' ? e.content.text : undefined;
+    if (text === undefined || ctx.drafts().maybeSent(e)) continue;
+    if (!seen.has(text)) {
+      seen.add(text);
+      continue;
+    }
+    try {
+      ctx.drafts().take(e).done();
+      n++;
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+    }
+  }
+  if (n > 0) ctx.io.err(`note: ${n === 1 ? 'a kept post' : `${n} kept posts`} repeating an older one to ${hook.label} dropped; each text is posted once.\n`);
 }
 
 /** A kept post sent again (`checkin drafts send`, `report --post --resume`): to the webhook of this run, when it is the one the post was kept for. */
@@ -150,7 +233,7 @@ export function postKept(ctx: Context, entry: Entry, keeping: Keeping, given?: s
         ? [terminal(`Give that webhook: \`${ctx.advice.resume(t)} <URL>\`, or keep it again: \`${ctx.advice.setSetting('webhook', '-')}\`.`)]
         : []),
     );
-  return postToWebhook(ctx, hook, entry.content.text, { ...keeping, entry });
+  return postToWebhook(ctx, hook, entry.content.text, { ...keeping, entry }, t.period);
 }
 
 /** Seconds Retry-After asks for (a number, or an HTTP date against `now`); undefined when there is none or it cannot be read. */
@@ -249,9 +332,11 @@ export function lastPost(ctx: Context, hook: Webhook): PostMarker | undefined {
   return m && typeof m.newest === 'string' && typeof m.posted_at === 'string' ? (m as PostMarker) : undefined;
 }
 
-/** Best effort: a marker not written means the next --if-new posts again. */
+/** Best effort: a marker not written means the next --if-new posts again. A post of an older period than the marker's (a kept one sent late) leaves it. */
 export function markPosted(ctx: Context, hook: Webhook, marker: PostMarker): void {
   try {
+    const last = lastPost(ctx, hook);
+    if (last && somethingNew(last.newest, marker)) return;
     const all = readJson(markerFile(ctx)).value;
     writeDurably(markerFile(ctx), JSON.stringify({ ...all, [markerKey(ctx, hook)]: marker }, null, 2) + '\n');
   } catch {

@@ -45,11 +45,16 @@ const BUS_PATH = '/org/freedesktop/Notifications';
 /** How long the notification server may take to answer one call (gdbus --timeout, seconds). */
 const BUS_TIMEOUT_S = 10;
 
+/** Windows PowerShell's AppUserModelID: the id a toast is shown under (see noticeCommand). */
+export const POWERSHELL_APP_ID = '{1AC14E77-02E7-4E5D-B744-2EB1AE5198B7}\\WindowsPowerShell\\v1.0\\powershell.exe';
+
 /** The notifier this machine has, or undefined (notifierMissing says so in words). */
 export function findNotifier(host: Host): Notifier | undefined {
   const names: NotifierKind[] = host.platform === 'darwin' ? ['osascript'] : host.platform === 'win32' ? ['powershell'] : ['notify-send', 'gdbus'];
+  // On Windows, Windows PowerShell (powershell.exe) only: PowerShell 7 (`pwsh`, .NET Core) cannot
+  // load the WinRT types a toast is made of, so a toast through it would never show.
   for (const kind of names) {
-    const file = host.find(kind) ?? (kind === 'powershell' ? host.find('pwsh') : undefined);
+    const file = host.find(kind);
     if (file) return { kind, file };
   }
   return undefined;
@@ -58,7 +63,8 @@ export function findNotifier(host: Host): Notifier | undefined {
 /** The plain sentence for a machine without a notifier, with what to install. */
 export function notifierMissing(host: Host): string {
   if (host.platform === 'darwin') return 'osascript was not found on PATH: notices cannot be shown (it is part of macOS: is /usr/bin on PATH?)';
-  if (host.platform === 'win32') return 'PowerShell was not found on PATH: notices cannot be shown as toasts';
+  if (host.platform === 'win32')
+    return "Windows PowerShell (powershell.exe) was not found on PATH: notices cannot be shown as toasts (PowerShell 7's pwsh cannot show them)";
   return 'neither notify-send nor gdbus was found on PATH: notices cannot be shown (install libnotify-bin, or libglib2.0-bin for gdbus, and a notification daemon)';
 }
 
@@ -148,7 +154,10 @@ export function noticeCommand(notifier: Notifier, n: NoticeText, reading: BodyRe
         '$xml.GetElementsByTagName("text").Item(0).AppendChild($xml.CreateTextNode($n.title)) | Out-Null',
         '$xml.GetElementsByTagName("text").Item(1).AppendChild($xml.CreateTextNode($n.body)) | Out-Null',
         'if ($n.url) { $xml.DocumentElement.SetAttribute("activationType", "protocol"); $xml.DocumentElement.SetAttribute("launch", $n.url) }',
-        '[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier("checkin").Show([Windows.UI.Notifications.ToastNotification]::new($xml))',
+        // Shown under Windows PowerShell's own AppUserModelID: since Windows 10 1709 a toast from an id
+        // no Start-menu shortcut registers (such as "checkin") is dropped without a word, and
+        // registering one would mean installing a shortcut. PowerShell's id is registered wherever it is.
+        `[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier("${POWERSHELL_APP_ID}").Show([Windows.UI.Notifications.ToastNotification]::new($xml))`,
       ].join('; ');
       return { file, args: ['-NoProfile', '-NonInteractive', '-Command', script] };
     }

@@ -4,9 +4,10 @@
 // and its service, a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out,
 // and back (status reads the schedule from what was written: installedNotices). The quoting, the plist's and the
 // task's frames are the reminder's (reminder-units.ts); the steps that install them scheduled.ts's.
+import { inQuietHours, parseQuietHours } from '../core/quiet-hours.js';
 import { UsageError } from '../errors.js';
 import { PLIST_HEAD, PLIST_TAIL, plistCommand, systemdCommand, TASK_DAYS, taskDocument, type TaskTrigger } from './reminder-units.js';
-import { cronEscape, formatAt, formatDays, program, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
+import { cronEscape, formatAt, formatDays, program, schedulable, shellCommand } from './schedule.js';
 import type { Host } from './programs.js';
 import { installedJobs, type Installed, type JobNames, type ScheduleReaders } from './scheduled.js';
 
@@ -56,30 +57,6 @@ export function parseEvery(text: string): number {
   return minutes;
 }
 
-const time = (text: string, whole: string): TimeOfDay => {
-  const m = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(text.trim());
-  if (!m) throw new UsageError(`--quiet-hours must be two times written HH:MM-HH:MM (as 19:00-08:00), got "${whole}"`);
-  return { hour: Number(m[1]), minute: Number(m[2]) };
-};
-
-/** --quiet-hours "19:00-08:00" (across midnight) or "12:00-13:00": from, to; written back as "19:00-08:00". */
-export function parseQuietHours(text: string): { from: TimeOfDay; to: TimeOfDay; text: string } {
-  const parts = text.split('-');
-  if (parts.length !== 2) throw new UsageError(`--quiet-hours must be two times written HH:MM-HH:MM (as 19:00-08:00), got "${text}"`);
-  const from = time(parts[0]!, text);
-  const to = time(parts[1]!, text);
-  if (from.hour === to.hour && from.minute === to.minute) throw new UsageError(`--quiet-hours must start and end at different times, got "${text}"`);
-  return { from, to, text: `${formatAt(from)}-${formatAt(to)}` };
-}
-
-/** Whether a minute of the day is in the quiet hours (from inclusive, to exclusive; across midnight when from > to). */
-function isQuiet(quiet: { from: TimeOfDay; to: TimeOfDay } | undefined, minuteOfDay: number): boolean {
-  if (!quiet) return false;
-  const from = quiet.from.hour * 60 + quiet.from.minute;
-  const to = quiet.to.hour * 60 + quiet.to.minute;
-  return from < to ? minuteOfDay >= from && minuteOfDay < to : minuteOfDay >= from || minuteOfDay < to;
-}
-
 /**
  * The hours and minutes the scheduler fires at: every `every` minutes, at the hours that hold a
  * run outside the quiet hours (a run that falls in them at their edge is the run's to keep quiet).
@@ -91,12 +68,12 @@ export function noticeTimes(every: number, days: number[], quietText: string | u
   let minutes: number[];
   if (every < 60) {
     minutes = Array.from({ length: 60 / every }, (_, i) => i * every);
-    hours = Array.from({ length: 24 }, (_, h) => h).filter((h) => minutes.some((m) => !isQuiet(quiet, h * 60 + m)));
+    hours = Array.from({ length: 24 }, (_, h) => h).filter((h) => minutes.some((m) => !inQuietHours(quiet, h * 60 + m)));
   } else {
     const step = every / 60;
-    const first = quiet ? (quiet.to.hour + (quiet.to.minute > 0 ? 1 : 0)) % 24 : 0;
+    const first = quiet ? (Math.floor(quiet.until / 60) + (quiet.until % 60 > 0 ? 1 : 0)) % 24 : 0;
     minutes = [0];
-    hours = Array.from({ length: 24 }, (_, h) => h).filter((h) => (h - first + 24) % step === 0 && !isQuiet(quiet, h * 60));
+    hours = Array.from({ length: 24 }, (_, h) => h).filter((h) => (h - first + 24) % step === 0 && !inQuietHours(quiet, h * 60));
   }
   if (hours.length === 0) throw new UsageError(`--quiet-hours ${quiet!.text} leave no time to look in`);
   return { days, hours, minutes, ...(quiet && { quiet: quiet.text }) };

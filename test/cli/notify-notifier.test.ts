@@ -31,7 +31,12 @@ describe('the notifier of each platform', () => {
     expect(findNotifier(host('linux', []))).toBeUndefined();
     expect(notifierMissing(host('linux', []))).toMatch(/^neither notify-send nor gdbus was found on PATH/);
     expect(findNotifier(host('darwin', ['osascript']))).toEqual({ kind: 'osascript', file: '/bin/osascript' });
-    expect(findNotifier(host('win32', ['pwsh']))).toEqual({ kind: 'powershell', file: '/bin/pwsh' });
+    expect(findNotifier(host('win32', ['powershell', 'pwsh']))).toEqual({ kind: 'powershell', file: '/bin/powershell' });
+    // PowerShell 7 cannot load the WinRT toast types: not a notifier.
+    expect(findNotifier(host('win32', ['pwsh']))).toBeUndefined();
+    expect(notifierMissing(host('win32', ['pwsh']))).toBe(
+      "Windows PowerShell (powershell.exe) was not found on PATH: notices cannot be shown as toasts (PowerShell 7's pwsh cannot show them)",
+    );
   });
 
   it('notify-send: the title and the body as arguments after --, the body markup written as text', () => {
@@ -67,7 +72,10 @@ describe('the notifier of each platform', () => {
     const script = c.args[3]!;
     expect(script).not.toContain('rm -rf');
     expect(script).not.toContain('Import-Module');
-    expect(script).toContain('[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier("checkin").Show(');
+    // Under Windows PowerShell's registered AppUserModelID: an unregistered one ("checkin") shows nothing.
+    expect(script).toContain(
+      '[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier("{1AC14E77-02E7-4E5D-B744-2EB1AE5198B7}\\WindowsPowerShell\\v1.0\\powershell.exe").Show(',
+    );
     const data = /FromBase64String\("([A-Za-z0-9+/=]+)"\)/.exec(script)![1]!;
     expect(JSON.parse(Buffer.from(data, 'base64').toString('utf8'))).toEqual({ title: 'checkin', body: HOSTILE, url: '' });
     // Nothing else in the script came from the words: it is the same for any notice.

@@ -26,10 +26,10 @@ import {
   parseNoticePlist,
   parseNoticeTaskXml,
   parseNoticeUnits,
-  parseQuietHours,
   type NoticeJob,
 } from '../../src/system/notify-units.js';
 import { utf16 } from '../../src/system/reminder-units.js';
+import { parseQuietHours } from '../../src/core/quiet-hours.js';
 import { CLI_WORDS, CLI_WORDS_RE, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';

@@ -1,6 +1,8 @@
 // `checkin notify` against a real session bus: dbus-run-session with a notification server on it that
 // records the Notify calls it receives (test/helpers/notification-server.*), and the sandbox's
 // request log for what each look cost.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, WEEKDAYS } from '../../src/core/datekey.js';
 import { checkInId } from '../../src/sandbox/ids.js';
@@ -165,15 +167,61 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     expect(bus.calls()).toHaveLength(1);
   });
 
-  it(`without a notifier on PATH: said plainly, and the notices printed instead`, async () => {
+  it(`without a notifier on PATH: exit 1 saying why in one line; nothing marked as seen, the next run (with a notifier) shows it${skipped}`, async () => {
     await w.cli(['inbox']);
     const r = await w.cli(['notify'], { env: { PATH: '/nonexistent' } });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: 1 notice could not be shown: neither notify-send nor gdbus was found on PATH: notices cannot be shown (install libnotify-bin, or libglib2.0-bin for gdbus, and a notification daemon). Nothing is marked as seen: the next run shows it\n',
+    });
+    // Again: the same one line, not the notices over and over.
+    expect(await w.cli(['notify'], { env: { PATH: '/nonexistent' } })).toEqual(r);
+    if (missing) return;
+    // With a notifier: shown now, then marked.
+    const shown = await notify();
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^Linus Torvalds is blocked on you /);
+    expect(bus.calls()).toHaveLength(1);
+    expect((await notify()).stdout).toBe('');
+    expect(bus.calls()).toHaveLength(1);
+  });
+
+  it(`a notifier that fails: exit 1 with its words in one line, nothing marked as seen`, async () => {
+    await w.cli(['inbox']);
+    const bin = mkdtempSync(join(w.env.HOME!, 'bin-'));
+    writeFileSync(join(bin, 'notify-send'), '#!/bin/sh\necho "no notification server" >&2\nexit 1\n', { mode: 0o755 });
+    const r = await w.cli(['notify'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: 1 notice could not be shown: notify-send failed: no notification server. Nothing is marked as seen: the next run shows it\n',
+    });
+    // Still waiting for the next run.
+    const dry = await w.cli(['notify', '--dry-run'], { env: { PATH: '/nonexistent' } });
+    expect(dry.stdout).toMatch(/^Linus Torvalds is blocked on you /);
+  });
+
+  it(`a first look starts at the person's midnight, in their profile's zone, not UTC's`, async () => {
+    // Ada on UTC+14: at 09:30 UTC it is 23:30 of the same day there, and her day began at 10:00 UTC the day before.
+    w.sb.service.data.people.find((p) => p.username === 'ada')!.time_zone = 'Pacific/Kiritimati';
+    const yesterday = addDays(TODAY, -1);
+    // Grace's comment at 12:00 UTC yesterday: 02:00 today where Ada is.
+    w.sb.service.data.comments.push({
+      id: '0a0a0a0a-0000-4000-8000-000000000001',
+      body: 'Seen at two in the morning.',
+      person_id: w.id('grace'),
+      resource: { type: 'check-in', id: checkInId(w.id('ada'), yesterday) },
+      created_at: `${yesterday}T12:00:00Z`,
+    });
+    const r = await w.cli(['notify', '--dry-run', '--json', 'kind,text'], { env: { TZ: undefined } });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(
-      'warning: neither notify-send nor gdbus was found on PATH: notices cannot be shown (install libnotify-bin, or libglib2.0-bin for gdbus, and a notification daemon); printed instead.\n',
-    );
-    expect(r.stdout).toMatch(/^Linus Torvalds is blocked on you /);
-    // Printed counts as told.
-    expect((await w.cli(['notify'], { env: { PATH: '/nonexistent' } })).stdout).toBe('');
+    expect(JSON.parse(r.stdout)).toContainEqual({
+      kind: 'comment',
+      text: expect.stringMatching(/^Grace Hopper commented on .*“Seen at two in the morning\.”$/),
+    });
+    // Had the floor been UTC's midnight, which is later than the comment: the digest would have been asked from it.
+    expect(w.sent().some((l) => l.includes(`since=${yesterday}T10%3A00%3A00Z`) || l.includes(`since=${yesterday}T10:00:00Z`))).toBe(true);
   });
 });

@@ -95,7 +95,15 @@ describe('checkin report --post', () => {
   it('--names names who is blocked and keeps the @mention; a terminal hears one ✓ line naming the chat and host only', async () => {
     const r = await w.cli(['report', ...WEEK, '--post', slack(), '--names'], { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`);
+    // The URL typed at a terminal: one note on keeping it out of the shell's history.
+    expect(r.stderr).toBe(
+      "note: a webhook URL on the command line stays in your shell's history; `checkin config set webhook -` keeps it for this profile (read from standard input), then `checkin report --post` posts there.\n" +
+        `✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`,
+    );
+    // Kept for the profile: no note.
+    expect((await w.cli(['config', 'set', 'webhook', '-'], { input: `${slack()}\n` })).code).toBe(0);
+    const kept = await w.cli(['report', ...WEEK, '--post'], { tty: true });
+    expect(kept.stderr).toBe(`✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`);
     expect(JSON.parse(received[0]!.body).text).toContain('• Linus Torvalds: Waiting on @ada to review the *webhook retry* change (3 days)\n');
   });
 
@@ -111,6 +119,10 @@ describe('checkin report --post', () => {
     const refused = await w.cli(['report', ...WEEK, '--format', 'slack-blocks', '--post', discord()]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("Block Kit is Slack's; Discord takes --format slack");
+    expect(w.sent()).toEqual([]);
+    const mm = await w.cli(['report', ...WEEK, '--format', 'slack-blocks', '--post', mattermost()]);
+    expect(mm.code).toBe(2);
+    expect(mm.stderr).toContain("Block Kit is Slack's; Mattermost takes --format slack");
     expect(w.sent()).toEqual([]);
     expect(received).toHaveLength(1);
   });
@@ -166,21 +178,57 @@ describe('checkin report --post', () => {
     const kept = await listed();
     expect(kept).toHaveLength(1);
     expect(kept[0]!.text).toBe(JSON.stringify({ text: WEEK_TEXT }));
-    // A 400 is the sender's fault: exit 2, and a second draft kept beside the first.
+    // A 400 is the sender's fault: exit 2; the same post refused again is kept once, not twice.
     answers.push({ status: 400, body: 'invalid_payload' });
     const bad = await w.cli(['report', ...WEEK, '--post', slack()]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Slack refused the post: 400 (invalid_payload); nothing was posted');
-    expect(await listed()).toHaveLength(2);
+    expect(bad.stderr).toContain(`note: the same post to the Slack webhook at ${new URL(base).host} was kept already; it is kept once.\n`);
+    expect((await listed()).map((d) => d.id)).toEqual(kept.map((d) => d.id));
     received = [];
-    // Resumed against the same webhook: each kept post once, as kept, and none left; no report is read.
+    // Resumed against the same webhook: the kept post once, as kept, and none left; no report is read.
     w.forget();
     const resumed = await w.cli(['report', '--post', slack(), '--resume']);
     expect(resumed.code).toBe(0);
-    expect(received.map((x) => x.body)).toEqual([JSON.stringify({ text: WEEK_TEXT }), JSON.stringify({ text: WEEK_TEXT })]);
+    expect(received.map((x) => x.body)).toEqual([JSON.stringify({ text: WEEK_TEXT })]);
     expect(w.sent().filter((s) => !s.startsWith('GET /api/v2/me'))).toEqual([]);
     expect(await listed()).toEqual([]);
     expect(filesWithSecret(w.env.HOME!)).toEqual([]);
+  });
+
+  it('a resumed post moves the --if-new marker: the week is not posted again', async () => {
+    answers.push({ status: 500, body: 'down' });
+    expect((await w.cli(['report', ...WEEK, '--post', slack(), '--if-new'])).code).toBe(1);
+    expect((await w.cli(['report', '--post', slack(), '--resume'])).code).toBe(0);
+    expect(received.map((x) => x.body)).toEqual([JSON.stringify({ text: WEEK_TEXT }), JSON.stringify({ text: WEEK_TEXT })]);
+    const again = await w.cli(['report', ...WEEK, '--post', slack(), '--if-new']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/^Not posted to the Slack webhook at [^:]+:\d+ \(--if-new\): nothing new since the last post, \w{3} \d+ \w{3} \d\d:\d\d\.\n$/);
+    expect(received).toHaveLength(2);
+    // Sent by `drafts send` too: the marker moves the same way.
+    answers.push({ status: 500, body: 'down' });
+    expect((await w.cli(['report', ...WEEK, '--post', mattermost(), '--if-new'])).code).toBe(1);
+    const [kept] = await listed();
+    expect((await w.cli(['drafts', 'send', kept!.id], { env: { CHECKIN_WEBHOOK: mattermost() } })).code).toBe(0);
+    expect(received).toHaveLength(4);
+    expect((await w.cli(['report', ...WEEK, '--post', mattermost(), '--if-new'])).stderr).toContain('(--if-new): nothing new since the last post');
+    expect(received).toHaveLength(4);
+  });
+
+  it('a post accepted after a refusal of the same text ends the kept draft: --resume has nothing to post', async () => {
+    answers.push({ status: 500, body: 'down' });
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    expect(await listed()).toHaveLength(1);
+    const ok = await w.cli(['report', ...WEEK, '--post', slack()]);
+    expect(ok).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `note: a kept post of the same text to the Slack webhook at ${new URL(base).host} is done with (dropped).\n`,
+    });
+    expect(await listed()).toEqual([]);
+    const resumed = await w.cli(['report', '--post', slack(), '--resume']);
+    expect(resumed.code).not.toBe(0);
+    expect(received).toHaveLength(2);
   });
 
   it('a kept post goes only to its own webhook; `drafts send` sends it to the configured one', async () => {

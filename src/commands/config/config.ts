@@ -47,7 +47,7 @@ function settingsHelp(): string {
     (k) => `  ${k.padEnd(width)}  ${PREFERENCES[k].values ? `${PREFERENCES[k].values!.join(' | ')}: ` : ''}${PREFERENCES[k].about}`,
   );
   lines.push(`  ${WEBHOOK_KEY.padEnd(width)}  ${WEBHOOK_HELP}`);
-  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json\n  checkin config list --show-origin\n  echo https://chat.example.com/hooks/xyz | checkin config set webhook -`;
+  return `\nSettings:\n${lines.join('\n')}\n\nExamples:\n  checkin config set editor "code --wait"\n  checkin config set pager ""\n  checkin config set team Platform\n  checkin config set git_repos ~/src/api:~/src/web\n  checkin config set accessible true\n  checkin config get color\n  checkin config list --json\n  checkin config list --show-origin\n  checkin config set webhook - < webhook-url.txt`;
 }
 
 export function configCommand(ctx: Context): CommandUnknownOpts {

@@ -5,11 +5,13 @@
 // domain/notices.ts's; the notifier is system/notifier.ts's.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { lookDone, lookForNotices, MAX_NOTICES, parseQuietHours, type Look, type Notice } from '../../domain/notices.js';
+import { parseQuietHours } from '../../core/quiet-hours.js';
+import { lookDone, lookForNotices, MAX_NOTICES, type Look, type Notice } from '../../domain/notices.js';
 import { findNotifier, notifierMissing, showNotices } from '../../system/notifier.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import { jsonOption, printJson, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
+import { CliError } from '../../errors.js';
 import { NOTIFY_SUBCOMMANDS } from './units.js';
 
 export const NOTICE_FIELDS = ['kind', 'id', 'at', 'person', 'about', 'on', 'url', 'text'] as const;
@@ -30,7 +32,7 @@ export function notifyCommand(ctx: Context, host: () => Host = () => systemHost(
     .addOption(jsonOption(NOTICE_FIELDS, 'print the notices as a JSON array (shown too, unless --dry-run)'))
     .addHelpText(
       'after',
-      `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice, none for\nyour own words, none for what \`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last\ncounts the rest). Nothing is shown within --quiet-hours or on a day with no check-in scheduled.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a PowerShell toast on Windows. \`checkin doctor --notify-test\` shows a test notice.\n\nA click on a comment's or mention's notice opens the check-in (or goal update) in the web app,\nwhere the notifier can say so without anything waiting for the click: on Linux, a last line \"Open the check-in\" linking to it when the\nnotification server advertises links (body-hyperlinks; asked through gdbus, also beside\nnotify-send: with notify-send and no gdbus, no link); on Windows, the toast itself opens it;\nmacOS's display notification (osascript) has no click target. Only the service's https\nlink is used (http only to this machine), without its query, never one carrying your token.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
+      `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice, none for\nyour own words, none for what \`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last\ncounts the rest). Nothing is shown within --quiet-hours or on a day with no check-in scheduled.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a toast through Windows PowerShell (powershell.exe: PowerShell 7's pwsh cannot show one) on Windows. \`checkin doctor --notify-test\` shows a test notice.\nWhen none can be shown (no notifier on PATH, or it failed), none is marked as seen: the run exits 1\nwith the reason in one line, prints nothing else, and the next run shows them (\`--dry-run\` prints\nthem). When some were shown and a later one failed, the shown ones are not shown again: the rest\nare printed as \"Not shown: …\" and the run exits 1.\n\nA click on a comment's or mention's notice opens the check-in (or goal update) in the web app,\nwhere the notifier can say so without anything waiting for the click: on Linux, a last line \"Open the check-in\" linking to it when the\nnotification server advertises links (body-hyperlinks; asked through gdbus, also beside\nnotify-send: with notify-send and no gdbus, no link); on Windows, the toast itself opens it;\nmacOS's display notification (osascript) has no click target. Only the service's https\nlink is used (http only to this machine), without its query, never one carrying your token.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
     )
     .action((opts) => runNotify(ctx, opts, host()));
   for (const define of NOTIFY_SUBCOMMANDS) notify.addCommand(define(ctx));
@@ -76,26 +78,34 @@ export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): 
     ctx.io.err(`Would show ${notices.length === 1 ? '1 notice' : `${notices.length} notices`} (--dry-run: nothing shown, nothing marked as seen):\n`);
     return ctx.io.out(notices.map((n) => `${sentence(n)}\n`).join(''));
   }
-  if (notices.length > 0) {
-    const notifier = findNotifier(host);
-    if (!notifier) {
-      // Said plainly, and the notices are printed instead (a timer's journal keeps them).
-      ctx.io.err(`warning: ${notifierMissing(host)}; printed instead.\n`);
-      if (!opts.json) ctx.io.out(notices.map((n) => `${sentence(n)}\n`).join(''));
-    } else {
-      const shown = await showNotices(
+  if (notices.length === 0) {
+    if (!opts.json) ctx.io.err(look.silent ? `${SILENCE[look.silent](quiet?.text)}\n` : 'Nothing new.\n');
+    await lookDone(ctx, look);
+    if (opts.json) printJson(ctx.io, notices, opts.json);
+    return;
+  }
+  // Shown: never shown again. None shown (no notifier, or it failed): nothing is marked as seen, the
+  // next run shows them, and this one fails with the reason in one line (a timer's journal is not a
+  // person seeing them, and a broken notifier prints no lines over and over).
+  const notifier = findNotifier(host);
+  const shown = notifier
+    ? await showNotices(
         host,
         notifier,
         notices.map((n) => ({ title: 'checkin', body: sentence(n), ...(n.url && { link: { url: n.url, label: linkLabel(n) } }) })),
-      );
-      const failed = shown.find((s) => !s.shown);
-      if (failed) ctx.io.err(`warning: ${sanitizeLine(failed.detail ?? 'the notifier failed')}; the notices it could not show are printed instead.\n`);
-      if (!opts.json) ctx.io.out(notices.map((n, i) => `${shown[i]!.shown ? '' : 'Not shown: '}${sentence(n)}\n`).join(''));
-    }
-  } else if (!opts.json) {
-    ctx.io.err(look.silent ? `${SILENCE[look.silent](quiet?.text)}\n` : 'Nothing new.\n');
-  }
-  // Shown or printed: never shown again.
-  await lookDone(ctx, look);
+      )
+    : notices.map(() => ({ shown: false, detail: notifierMissing(host) }));
+  const failed = shown.find((s) => !s.shown);
+  const some = shown.some((s) => s.shown);
+  await lookDone(ctx, look, { shown: some });
   if (opts.json) printJson(ctx.io, notices, opts.json);
+  else if (some) ctx.io.out(notices.map((n, i) => `${shown[i]!.shown ? '' : 'Not shown: '}${sentence(n)}\n`).join(''));
+  if (!failed) return;
+  const why = sanitizeLine(failed.detail ?? 'the notifier failed');
+  const count = (k: number) => (k === 1 ? '1 notice' : `${k} notices`);
+  const unshown = shown.filter((s) => !s.shown).length;
+  if (some) throw new CliError(`${count(unshown)} of ${notices.length} could not be shown (${why}); printed above`);
+  throw new CliError(
+    `${count(notices.length)} could not be shown: ${why}. Nothing is marked as seen: the next run shows ${notices.length === 1 ? 'it' : 'them'}`,
+  );
 }

@@ -27,7 +27,7 @@ import { resumeEach, whenLabel } from '../../domain/outbox.js';
 import {
   CHAT_NAMES,
   lastPost,
-  markPosted,
+  dropRepeatedPosts,
   postKept,
   postToWebhook,
   somethingNew,
@@ -83,7 +83,7 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
     .option('--resume', 'with --post: send the posts kept from refused attempts (to that webhook), nothing else')
     .addHelpText(
       'after',
-      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin report --team Platform --last-week --post https://chat.example.com/hooks/xyz --if-new',
+      '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin config set webhook - < webhook-url.txt\n  checkin report --team Platform --last-week --post --if-new',
     )
     .action((opts) => run(ctx, opts));
 }
@@ -107,6 +107,11 @@ export async function runReport(ctx: Context, opts: ReportOptions): Promise<void
   if (opts.open && posting) throw new UsageError('--open is for --format html, not --post');
   // The webhook first: a missing or wrong one costs no request.
   const hook = posting ? webhookHere(ctx, typeof opts.post === 'string' ? opts.post : undefined) : undefined;
+  // Typed at a terminal, the URL (a secret) is now in the shell's history and was in `ps`: said once, with the way that keeps it out.
+  if (hook?.where === 'flag' && ctx.io.stdinIsTTY && ctx.advice)
+    ctx.io.err(
+      `note: a webhook URL on the command line stays in your shell's history; \`${ctx.advice.setSetting('webhook', '-')}\` keeps it for this profile (read from standard input), then \`checkin report --post\` posts there.\n`,
+    );
   if (hook && opts.format === 'slack-blocks' && hook.service !== 'slack')
     throw new UsageError(`Block Kit is Slack's; ${CHAT_NAMES[hook.service]} takes --format slack (sent as its Markdown)`);
   if (hook && opts.resume) return resumePosts(ctx, hook);
@@ -280,8 +285,7 @@ async function postDigest(
     hook.service === 'slack' && period.blocks
       ? webhookBody('slack', '', digestBlocks(digest))
       : webhookBody(hook.service, digestText(digest, hook.service === 'slack' ? 'mrkdwn' : 'markdown', TEXT_LIMIT[hook.service]));
-  await postToWebhook(ctx, hook, body, { resume: RESUME_POST });
-  markPosted(ctx, hook, { since, until, newest, posted_at: ctx.now().toISOString() });
+  await postToWebhook(ctx, hook, body, { resume: RESUME_POST }, { since, until, newest });
   await sayDone(ctx.io, ctx.now(), `Posted ${digest.title} to ${hook.label}`);
 }
 
@@ -290,6 +294,7 @@ const RESUME_POST = 'checkin report --post --resume';
 /** --post --resume: each post kept for this webhook, oldest first, sent once. */
 async function resumePosts(ctx: Context, hook: Webhook): Promise<void> {
   const given = hook.where === 'flag' ? hook.url : undefined;
+  dropRepeatedPosts(ctx, hook);
   const sent = await resumeEach(ctx, { kind: 'webhook-post', hook: hook.hook }, `a post to ${hook.label}`, RESUME_POST, (entry, keeping) =>
     postKept(ctx, entry, keeping, given),
   );
