@@ -6,13 +6,13 @@
 // checked to send nothing: the sandbox's request log does not move, and a listener standing in for the
 // service sees no connection.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { tempDir, track } from '../helpers/cleanup.js';
-import { outcome, runCli, spawnCli, type CliResult } from '../helpers/cli.js';
+import { CLI_WORDS, outcome, runCli, spawnCli, type CliResult } from '../helpers/cli.js';
 import { patient } from '../helpers/patience.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
@@ -100,8 +100,9 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
     const commands = commandsIn(settingsFile);
     expect(commands.SessionStart).toHaveLength(1);
     expect(commands.Stop).toHaveLength(1);
-    expect(commands.SessionStart![0]).toMatch(/ hook session-start$/);
-    expect(commands.Stop![0]).toMatch(/ hook stop$/);
+    // Never an exit 2 (a Stop hook's "block"): each ends `|| true`.
+    expect(commands.SessionStart![0]).toMatch(/ hook session-start \|\| true$/);
+    expect(commands.Stop![0]).toMatch(/ hook stop \|\| true$/);
     expect(merged.hooks.Stop![1]).toEqual({ hooks: [{ type: 'command', command: commands.Stop![0], timeout: 10 }] });
     // A second install changes nothing.
     const { ino, mtimeMs } = statSync(settingsFile);
@@ -269,6 +270,72 @@ describe('a hook never breaks the session it runs in', () => {
   });
 });
 
+describe("the person's own hooks are theirs", () => {
+  it('a command that merely ends in `checkin hook stop`, or runs it under another event, is never rewritten nor removed', async () => {
+    const home = env.HOME!;
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const settingsFile = join(home, '.claude', 'settings.json');
+    const before = {
+      hooks: {
+        Stop: [
+          { hooks: [{ type: 'command', command: 'afplay done.aiff; checkin hook stop' }] },
+          { hooks: [{ type: 'command', command: 'echo checkin hook stop' }] },
+          { hooks: [{ type: 'command', command: 'checkin hook stop && say hi' }] },
+        ],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'cd /x && checkin hook session-start' }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'checkin hook stop' }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'checkin hook session-start' }] }],
+      },
+    };
+    writeFileSync(settingsFile, JSON.stringify(before, null, 2) + '\n');
+    const cwd = tempDir('checkin-hook-theirs-');
+    expect((await runCli(['skill', 'install', '--hooks'], { env, cwd })).code).toBe(0);
+    const merged = JSON.parse(readFileSync(settingsFile, 'utf8')) as { hooks: Record<string, unknown[]> };
+    // Theirs all kept as they were, checkin's added after them.
+    expect(merged.hooks.Stop!.slice(0, 3)).toEqual(before.hooks.Stop);
+    expect(merged.hooks.Stop).toHaveLength(4);
+    expect(merged.hooks.SessionStart![0]).toEqual(before.hooks.SessionStart[0]);
+    expect(merged.hooks.SessionStart).toHaveLength(2);
+    expect(merged.hooks.PreToolUse).toEqual(before.hooks.PreToolUse);
+    expect(merged.hooks.UserPromptSubmit).toEqual(before.hooks.UserPromptSubmit);
+    // Uninstall: exactly theirs again.
+    expect((await runCli(['skill', 'uninstall'], { env, cwd })).code).toBe(0);
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual(before);
+  });
+
+  it('--profile chosen by flag is carried by the hooks; an older checkin without `hook` on PATH (exit 2) never blocks a stop', async () => {
+    const cwd = tempDir('checkin-hook-profile-');
+    const r = await runCli(['--profile', 'client-a', 'skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const file = join(cwd, '.claude', 'settings.json');
+    const commands = commandsIn(file);
+    expect(commands.SessionStart![0]).toMatch(/ --profile client-a hook session-start \|\| true$/);
+    expect(commands.Stop![0]).toMatch(/ --profile client-a hook stop \|\| true$/);
+    // Installed again without the flag: the same two handlers, now without the profile (never a second pair).
+    await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    const plain = commandsIn(file);
+    expect(plain.Stop).toHaveLength(1);
+    expect(plain.Stop![0]).toMatch(/[^e] hook stop \|\| true$/);
+    expect(plain.Stop![0]).not.toContain('--profile');
+    // This checkin on PATH: the hooks say `checkin`. Then an older one takes its place, which knows no `hook`: exit 2, which the host would read as "block".
+    const bin = tempDir('checkin-bin-');
+    symlinkSync(CLI_WORDS.at(-1)!, join(bin, 'checkin'));
+    await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env: { ...env, PATH: `${bin}:${env.PATH ?? ''}` }, cwd });
+    const byName = commandsIn(file);
+    expect(byName.Stop).toEqual(['checkin hook stop || true']);
+    expect(byName.SessionStart).toEqual(['checkin hook session-start || true']);
+    const old = tempDir('checkin-old-bin-');
+    writeFileSync(join(old, 'checkin'), '#!/bin/sh\necho "error: unknown command \'hook\'" >&2\nexit 2\n', { mode: 0o755 });
+    const oldOnPath = { ...env, PATH: `${old}:${env.PATH ?? ''}` };
+    for (const command of [byName.Stop![0]!, byName.SessionStart![0]!])
+      expect(await host(command, cwd, { session_id: 's', cwd, hook_event_name: 'Stop' }, oldOnPath)).toMatchObject({ code: 0, stdout: '' });
+    // uninstall takes out the profile's form too
+    await runCli(['--profile', 'client-a', 'skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    await runCli(['skill', 'uninstall', '--scope', 'project'], { env, cwd });
+    expect(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}).toEqual({});
+  });
+});
+
 describe('checkin skill install --hooks for Codex, and what is refused', () => {
   it("writes $CODEX_HOME/hooks.json (the same shape), says Codex asks to trust them; uninstall leaves the person's", async () => {
     const codexHome = tempDir('checkin-codex-home-');
@@ -318,7 +385,10 @@ describe('checkin skill install --hooks for Codex, and what is refused', () => {
       fix: null,
     });
     const file = join(cwd, '.claude', 'settings.json');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/"command": "[^"]* hook stop"/, '"command": "/gone/node /gone/bin/checkin.js hook stop"'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/"command": "[^"]* hook stop \|\| true"/, '"command": "/gone/node /gone/bin/checkin.js hook stop || true"'),
+    );
     expect(await hooksOf()).toMatchObject({
       status: 'warning',
       message: `Claude Code (project, ${file}) runs /gone/node and /gone/bin/checkin.js, which is not there: the hook does nothing`,
