@@ -6,7 +6,7 @@
 // checked to send nothing: the sandbox's request log does not move, and a listener standing in for the
 // service sees no connection.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -254,6 +254,23 @@ describe('a hook never breaks the session it runs in', () => {
     }
   });
 
+  it('never asks the keychain: a token kept there is as if there were none, said nowhere', async () => {
+    const dir = tempDir('checkin-hook-keychain-');
+    const out = join(dir, 'loaded.txt');
+    const preload = join(dir, 'preload.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, Object.keys(require.cache).join('\\n')));\n`);
+    mkdirSync(env.CHECKIN_CONFIG_DIR!, { recursive: true });
+    writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), JSON.stringify({ api_url: env.CHECKIN_API_URL, token_store: 'keychain' }));
+    const repo = repository(1);
+    const kc = Object.fromEntries(Object.entries(env).filter(([k]) => !['CHECKIN_TOKEN', 'CHECKIN_NO_KEYCHAIN'].includes(k)));
+    for (const sub of ['session-start', 'stop', 'post-commit']) {
+      const r = await runCli(['hook', sub], { env: { ...kc, NODE_OPTIONS: `--require ${preload}` }, cwd: repo.dir, input: '{"session_id":"k"}' });
+      expect(r, sub).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout, sub).toMatch(/1 commit since your last log/);
+      expect(readFileSync(out, 'utf8'), sub).not.toMatch(/keyring/);
+    }
+  });
+
   it('loads no HTTP client, no TLS, no SQLite, no crypto', async () => {
     const dir = tempDir('checkin-hook-loaded-');
     const out = join(dir, 'loaded.txt');
@@ -267,6 +284,54 @@ describe('a hook never breaks the session it runs in', () => {
     expect(r.code).toBe(0);
     const builtins = readFileSync(out, 'utf8').split(' ');
     for (const heavy of ['http', 'https', 'tls', 'sqlite', 'crypto', 'http2', 'zlib']) expect(builtins, heavy).not.toContain(heavy);
+  });
+});
+
+describe("the Stop hook holds the agent back once a session, and the day is the profile's", () => {
+  it('a count that grew is the same reminder: not said again; a mark that cannot be written never blocks', async () => {
+    const repo = repository(2);
+    const event = { session_id: 'grow', cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false };
+    const first = await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(event) });
+    expect(JSON.parse(first.stdout)).toMatchObject({ decision: 'block' });
+    // One more commit: "3 commits" now, the same kind of reminder: let through, nothing said.
+    repo.commit('Work 3');
+    expect(await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(event) })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    // A new session: held back once for it.
+    const other = { ...event, session_id: 'other' };
+    expect(JSON.parse((await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(other) })).stdout)).toMatchObject({ decision: 'block' });
+    // The marks cannot be written (hooks.json is a folder): the plain line, never a block, at every stop.
+    const marks = join(env.CHECKIN_CONFIG_DIR!, 'hooks.json');
+    rmSync(marks, { force: true });
+    mkdirSync(marks);
+    for (const session of ['new-1', 'new-1'])
+      expect(await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify({ ...event, session_id: session }) })).toEqual({
+        code: 0,
+        signal: null,
+        stderr: '',
+        stdout: 'checkin: 3 commits since your last log (`checkin log` records work)\n',
+      });
+  });
+
+  it("commits count from the start of today in the profile's zone (cached), not from this machine's midnight", async () => {
+    const zone = 'Pacific/Kiritimati'; // UTC+14 all year, no DST: far from any test machine's
+    const ada = sb.service.data.people.find((p) => p.email === ME) ?? sb.service.data.people[0]!;
+    ada.time_zone = zone;
+    const noTz = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'TZ'));
+    // The profile and its zone cached by a look (status).
+    const looked = await runCli(['status', '--json'], { env: noTz, cwd: tempDir('checkin-hook-zone-') });
+    expect(looked.stderr).toBe('');
+    expect(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'cache.json'), 'utf8')).toContain(zone);
+    const dayThere = () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    let start = Date.parse(`${dayThere()}T00:00:00+14:00`);
+    // In the first seconds of that day, the commit below would not be in the past yet: wait for the clock to pass it.
+    while (Date.now() < start + 3_000) await new Promise((r) => setTimeout(r, 250));
+    start = Date.parse(`${dayThere()}T00:00:00+14:00`);
+    const repo = repository(0);
+    // One commit of mine a second into the profile's today: 14 hours before that date's midnight at UTC.
+    repo.commit('Early in the profile day', new Date(start + 1_000));
+    const r = await runCli(['hook', 'post-commit'], { env: noTz, cwd: repo.dir });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^checkin: (today's check-in is still pending; )?1 commit since your last log /);
   });
 });
 
