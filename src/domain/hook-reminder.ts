@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CHECK_IN } from '../api/types.js';
 import { readJson, writeDurably } from '../config/files.js';
+import { Outbox } from '../config/outbox-files.js';
 import { cacheKey } from '../config/store.js';
 import type { Context } from '../context.js';
 import { memberState } from '../core/member-states.js';
@@ -158,11 +159,17 @@ export async function hookReminder(ctx: Context, cwd: string): Promise<HookRemin
   return { date, pending, drafts, commits, since };
 }
 
-/** Drafts of this account in the outbox, not being sent; the outbox is opened only when its database is there (a hook never makes one). */
+/**
+ * Drafts of this account in the outbox, not being sent; the outbox is opened only when its database
+ * is there (a hook never makes one), and read-only: a damaged one is not set aside, nothing is said.
+ */
 function keptDrafts(ctx: Context): number {
   try {
-    if (!existsSync(join(ctx.config().draftsDir, 'outbox.db'))) return 0;
-    return waitingDrafts(ctx).filter((d) => d.here && d.sending === 'waiting').length;
+    const dir = ctx.config().draftsDir;
+    if (!existsSync(join(dir, 'outbox.db'))) return 0;
+    const outbox = new Outbox(dir, () => undefined, { readOnly: 'a hook only reads' });
+    const reading: Context = Object.assign(Object.create(ctx) as Context, { drafts: () => outbox });
+    return waitingDrafts(reading).filter((d) => d.here && d.sending === 'waiting').length;
   } catch {
     return 0;
   }

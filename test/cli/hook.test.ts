@@ -6,7 +6,7 @@
 // checked to send nothing: the sandbox's request log does not move, and a listener standing in for the
 // service sees no connection.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -197,6 +197,24 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
     const r = await runCli(['hook', 'session-start'], { env: down, cwd });
     expect(r).toEqual({ code: 0, signal: null, stderr: '', stdout: 'checkin: 1 draft kept, not sent (`checkin drafts` lists them)\n' });
     expect((await runCli(['drafts', '--json'], { env: down, cwd })).stdout).toBe(kept);
+  });
+
+  it('a damaged outbox is only read: not set aside nor made again, nothing said', async () => {
+    const cwd = tempDir('checkin-hook-damaged-');
+    const down = { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2', CHECKIN_TIMEOUT: '2' };
+    expect((await runCli(['log', 'Kept while offline'], { env: down, cwd })).code).not.toBe(0);
+    const db = execFileSync('find', [env.HOME!, '-name', 'outbox.db'], { encoding: 'utf8' }).trim();
+    expect(db).not.toBe('');
+    const folder = join(db, '..');
+    for (const log of ['-wal', '-shm']) rmSync(db + log, { force: true });
+    writeFileSync(db, 'not a database, only damage '.repeat(200));
+    const before = readdirSync(folder).sort();
+    for (const sub of ['session-start', 'stop', 'post-commit']) {
+      const r = await runCli(['hook', sub], { env: down, cwd, input: '{"session_id":"d"}' });
+      expect(r, sub).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    }
+    expect(readdirSync(folder).sort()).toEqual(before);
+    expect(readFileSync(db, 'utf8')).toBe('not a database, only damage '.repeat(200));
   });
 });
 
