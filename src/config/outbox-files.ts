@@ -413,12 +413,15 @@ class Store {
     readonly dir: string,
     private readonly warn: (message: string) => void,
     wait: boolean,
+    /** Opened read-only from the start, for this reason (OutboxPlaces.readOnly). */
+    onlyRead?: string,
   ) {
     const st = lstatSync(dir);
     if (!st.isDirectory()) throw Object.assign(new Error(`${dir} is not a folder`), { code: 'ENOTDIR' });
     try {
       try {
-        this.open(wait);
+        if (onlyRead !== undefined) this.openReadOnly(onlyRead);
+        else this.open(wait);
       } catch (err) {
         // Listing never needs a write: a folder that cannot be written now (read-only, full) is read as it is.
         if (!cannotWrite(err) || isBusy(err)) throw err;
@@ -807,6 +810,8 @@ export interface OutboxPlaces {
   legacy?: string;
   /** Where the outbox goes when the folder cannot be written (made on first use), or undefined when there is none. */
   fallback?: (opts: { create: boolean }) => string | undefined;
+  /** Why this run only reads (an agent's hook): every database is opened read-only, nothing written, nothing set aside. */
+  readOnly?: string;
 }
 
 export class Outbox {
@@ -835,7 +840,7 @@ export class Outbox {
     if (!there) mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Damaged (not a database, or damaged inside): set aside whole, never deleted, what can be read kept (Store).
     try {
-      s = new Store(dir, this.warn, create);
+      s = new Store(dir, this.warn, create, this.places.readOnly);
     } catch (err) {
       throw isBusy(err) ? new CliError(`Cannot read the drafts in ${dir}: ${DB_BUSY}; try again in a moment`) : err;
     }

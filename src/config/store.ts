@@ -359,6 +359,11 @@ export class ConfigStore {
     return this.profile.name === DEFAULT_PROFILE ? 'checkin login' : `checkin login --profile ${this.profile.name}`;
   }
 
+  /** This run never asks the keychain (an agent's hook: a native addon and a call that may wait): a token kept there is as if there were none, said nowhere. */
+  skipKeychain(): void {
+    this.keychainToken ??= null;
+  }
+
   /** The keychain is asked once a run, and only when the config says the token is there. */
   private fromKeychain(account: string): Resolved<string> | null {
     if (this.keychainToken !== undefined) return this.keychainToken;

@@ -24,6 +24,19 @@ export function dateKeyAtOffset(at: Date, offsets: ReadonlyArray<readonly [numbe
   return `${pad(shifted.getUTCFullYear(), 4)}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}`;
 }
 
+/** The instant the day `key` begins at the offsets' zone (the offset in force at that midnight). */
+export function startOfDayAtOffset(key: string, offsets: ReadonlyArray<readonly [number, number]>): Date {
+  const wall = Date.parse(`${key}T00:00:00Z`);
+  const offsetAt = (t: number) => {
+    let offset = offsets[0]?.[1] ?? 0;
+    for (const [from, minutes] of offsets) if (from <= t) offset = minutes;
+    return offset;
+  };
+  // Twice: the offset at the guessed instant decides the instant.
+  const guess = wall - offsetAt(wall) * 60_000;
+  return new Date(wall - offsetAt(guess) * 60_000);
+}
+
 /** Whether `key` is a real calendar date written YYYY-MM-DD (2026-02-30 is not). */
 export function isDateKey(key: string): boolean {
   const m = KEY_RE.exec(key);

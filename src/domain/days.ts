@@ -5,7 +5,7 @@
 import { ApiError } from '../api/errors.js';
 import type { CachedMe } from '../config/store.js';
 import type { Context } from '../context.js';
-import { dateKeyAtOffset, localDateKey } from '../core/datekey.js';
+import { dateKeyAtOffset, localDateKey, startOfDayAtOffset } from '../core/datekey.js';
 import { UsageError } from '../errors.js';
 import { shortDay } from '../core/dayname.js';
 import { parseRangeDay, parseRangeEnd } from '../core/keys.js';
@@ -84,16 +84,20 @@ export function todayWithoutRequest(ctx: Context): string {
 }
 
 /** Today without a request, and whether it is only the machine's guess (no TZ, no cached profile zone). */
-export function todayGuess(ctx: Context): { day: string; guessed: boolean } {
+export function todayGuess(ctx: Context, person: () => CachedMe | undefined = () => cachedMe(ctx)): { day: string; guessed: boolean; start: Date } {
   const now = ctx.now();
-  if (ctx.env.TZ) return { day: localDateKey(now), guessed: false };
+  const local = (day: string) => ({ day, start: new Date(`${day}T00:00:00`) });
+  if (ctx.env.TZ) return { ...local(localDateKey(now)), guessed: false };
   try {
-    const zone = cachedMe(ctx)?.zone;
-    if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) return { day: dateKeyAtOffset(now, zone.offsets), guessed: false };
+    const zone = person()?.zone;
+    if (zone && now.getTime() >= zone.from && now.getTime() < zone.until) {
+      const day = dateKeyAtOffset(now, zone.offsets);
+      return { day, start: startOfDayAtOffset(day, zone.offsets), guessed: false };
+    }
   } catch {
     // no config to read: the machine's date
   }
-  return { day: localDateKey(now), guessed: true };
+  return { ...local(localDateKey(now)), guessed: true };
 }
 
 export async function today(ctx: Context): Promise<string> {

@@ -8,10 +8,11 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CHECK_IN } from '../api/types.js';
 import { readJson, writeDurably } from '../config/files.js';
+import { Outbox } from '../config/outbox-files.js';
 import { cacheKey } from '../config/store.js';
 import type { Context } from '../context.js';
 import { memberState } from '../core/member-states.js';
-import { todayWithoutRequest } from './days.js';
+import { todayGuess } from './days.js';
 import { waitingDrafts } from './drafts-waiting.js';
 import { runGit } from '../system/git.js';
 
@@ -39,8 +40,8 @@ const MAX_SESSIONS = 50;
 interface Marks {
   /** Per account (config/store.ts cacheKey): when this machine last saw a report of mine accepted, and the date of a check-in sent. */
   accounts?: Record<string, { reported_at?: string; sent?: string }>;
-  /** Per agent session: the reminder its Stop hook last said, and when. */
-  sessions?: Record<string, { said: string; at: string }>;
+  /** Per agent session: the kinds of reminder its Stop hook has said (pending, commits, drafts), and when. */
+  sessions?: Record<string, { kinds?: string[]; at: string }>;
 }
 
 const marksFile = (ctx: Pick<Context, 'config'>) => join(ctx.config().paths.state, 'hooks.json');
@@ -50,16 +51,18 @@ function readMarks(ctx: Pick<Context, 'config'>): Marks {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Marks) : {};
 }
 
-/** Best effort, no fsync: a mark is a convenience, never a promise. */
-function writeMarks(ctx: Pick<Context, 'config'>, marks: Marks): void {
+/** Best effort, no fsync: a mark is a convenience, never a promise. Whether it was written. */
+function writeMarks(ctx: Pick<Context, 'config'>, marks: Marks): boolean {
   try {
     writeDurably(marksFile(ctx), JSON.stringify(marks) + '\n', { sync: false });
+    return true;
   } catch {
     // a state folder that cannot be written: the hooks only say more
+    return false;
   }
 }
 
-/** The account this run is (its service, its token and cache.json's key for them), or undefined when there is no token (the keychain is asked only when the config says it holds it). */
+/** The account this run is (its service, its token and cache.json's key for them), or undefined when there is no token (a hook never asks the keychain: commands/hook skips it, so a token kept there counts as none). */
 function accountOf(ctx: Context): { apiUrl: string; token: string; key: string } | undefined {
   const cfg = ctx.config();
   const token = cfg.token()?.value;
@@ -127,8 +130,9 @@ function later(a: string | undefined, b: string | undefined): string | undefined
  * cannot be read (no token, a damaged cache, no outbox, no git) counts as nothing to say.
  */
 export async function hookReminder(ctx: Context, cwd: string): Promise<HookReminder> {
-  const date = todayWithoutRequest(ctx);
-  const startOfDay = new Date(`${date}T00:00:00`).toISOString();
+  // Today and its start in the cached profile zone (else TZ or this machine's).
+  const { day: date, start } = todayGuess(ctx);
+  const startOfDay = start.toISOString();
   let pending = false;
   let since: string | undefined;
   let account: ReturnType<typeof accountOf>;
@@ -155,32 +159,45 @@ export async function hookReminder(ctx: Context, cwd: string): Promise<HookRemin
   return { date, pending, drafts, commits, since };
 }
 
-/** Drafts of this account in the outbox, not being sent; the outbox is opened only when its database is there (a hook never makes one). */
+/**
+ * Drafts of this account in the outbox, not being sent; the outbox is opened only when its database
+ * is there (a hook never makes one), and read-only: a damaged one is not set aside, nothing is said.
+ */
 function keptDrafts(ctx: Context): number {
   try {
-    if (!existsSync(join(ctx.config().draftsDir, 'outbox.db'))) return 0;
-    return waitingDrafts(ctx).filter((d) => d.here && d.sending === 'waiting').length;
+    const dir = ctx.config().draftsDir;
+    if (!existsSync(join(dir, 'outbox.db'))) return 0;
+    const outbox = new Outbox(dir, () => undefined, { readOnly: 'a hook only reads' });
+    const reading: Context = Object.assign(Object.create(ctx) as Context, { drafts: () => outbox });
+    return waitingDrafts(reading).filter((d) => d.here && d.sending === 'waiting').length;
   } catch {
     return 0;
   }
 }
 
+/** The kinds of reminder `r` holds: what the Stop hook says once a session. */
+export function reminderKinds(r: HookReminder): string[] {
+  return [...(r.pending ? ['pending'] : []), ...(r.commits > 0 ? ['commits'] : []), ...(r.drafts > 0 ? ['drafts'] : [])];
+}
+
 /**
- * Whether the Stop hook of `session` has said `line` already (then it says nothing more); records
- * it when not. Without a session id nothing is remembered, and the caller does not block.
+ * Whether the Stop hook of `session` should hold the agent back for `kinds`: only when one of them
+ * was not said yet in that session (a count that grew is the same reminder), and only when that is
+ * now remembered (a mark that cannot be written would hold it back at every stop).
  */
-export function saidInSession(ctx: Context, session: string, line: string): boolean {
+export function holdOnce(ctx: Context, session: string, kinds: string[]): 'hold' | 'said' | 'unremembered' {
   try {
     const marks = readMarks(ctx);
     const sessions = typeof marks.sessions === 'object' && marks.sessions !== null ? marks.sessions : {};
-    if (sessions[session]?.said === line) return true;
+    const said = Array.isArray(sessions[session]?.kinds) ? sessions[session].kinds : [];
+    if (kinds.every((k) => said.includes(k))) return 'said';
     const kept = Object.entries(sessions)
       .filter(([id]) => id !== session)
       .sort((a, b) => (String(a[1]?.at) < String(b[1]?.at) ? 1 : -1))
       .slice(0, MAX_SESSIONS - 1);
-    writeMarks(ctx, { ...marks, sessions: Object.fromEntries([...kept, [session, { said: line, at: ctx.now().toISOString() }]]) });
-    return false;
+    const mark = { kinds: [...new Set([...said, ...kinds])], at: ctx.now().toISOString() };
+    return writeMarks(ctx, { ...marks, sessions: Object.fromEntries([...kept, [session, mark]]) }) ? 'hold' : 'unremembered';
   } catch {
-    return false;
+    return 'unremembered';
   }
 }

@@ -262,15 +262,12 @@ export async function personSaysYes(served: Served, rctx: ServerContext, draftId
     if (state.d !== draftId) return stale('it was given for another draft');
     if (!waiting || waiting.nonce !== state.n) return stale('it was already used, or another question about this draft came after it');
     if (state.q !== digest(message)) return stale('what would be sent changed since the person was asked');
-    if (served.ctx.now().getTime() - waiting.at > ASK_TIMEOUT_MS) {
-      served.asking.delete(draftId);
-      return stale(`it came more than ${ASK_TIMEOUT_MS / 60_000} minutes after the question`);
-    }
+    const answer = inputResponse(rctx.mcpReq.inputResponses, 'confirm');
+    // A retry without the person's answer is no answer yet, however late: the same question again (a new nonce), as the revision recommends, never "not sent" nor "stale".
+    if (answer.kind !== 'elicit') return ask();
     // One answer per question: used now, whatever it says.
     served.asking.delete(draftId);
-    const answer = inputResponse(rctx.mcpReq.inputResponses, 'confirm');
-    // A retry without the person's answer is no answer yet: the same question again (a new nonce), as the revision recommends, never "not sent".
-    if (answer.kind !== 'elicit') return ask();
+    if (served.ctx.now().getTime() - waiting.at > ASK_TIMEOUT_MS) return stale(`it came more than ${ASK_TIMEOUT_MS / 60_000} minutes after the question`);
     return said(answer.action);
   }
   let answer;

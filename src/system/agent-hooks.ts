@@ -2,15 +2,16 @@
 // ~/.claude/settings.json, project: .claude/settings.json) and Codex's hooks.json (user:
 // $CODEX_HOME/hooks.json, ~/.codex by default; project: .codex/hooks.json), which share one shape —
 // event → matcher groups → handlers `{ type: "command", command, timeout }`. checkin adds one
-// group per event (SessionStart → `checkin hook session-start`, Stop → `checkin hook stop`), merged
+// group per event (SessionStart → `checkin hook session-start || true`, Stop → `checkin hook stop || true`), merged
 // with what is there: every other key, event, group and handler is kept as it was; a second install
 // changes nothing; uninstall takes out only checkin's handlers (and a group or event left empty by
 // that). A file that is not a JSON object is never written over.
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fsReason, readRegularFile, writeDurably } from '../config/files.js';
 import { buildKind } from '../config/installation.js';
 import { home } from '../config/paths.js';
+import { validProfileName } from '../config/profiles.js';
 import { CliError, EXIT } from '../errors.js';
 import { findProgram } from './programs.js';
 import { cliPaths, program, shellQuote } from './schedule.js';
@@ -36,11 +37,15 @@ export function hooksFile(env: NodeJS.ProcessEnv, agent: HookAgent, scope: Skill
   return join(codexHome, 'hooks.json');
 }
 
+/** What ends every hook command checkin writes: the command never exits non-zero (an older checkin without `hook` exits 2, which a Stop hook would read as "block"). */
+const NEVER_FAILS = ' || true';
+
 /**
  * The words a hook runs for `sub`: `checkin hook <sub>` when the `checkin` on PATH is this one
- * (it then survives a new Node or a moved prefix), else this checkin by its absolute paths.
+ * (it then survives a new Node or a moved prefix), else this checkin by its absolute paths; with
+ * `--profile NAME` when a profile was chosen by flag; ending `|| true`.
  */
-export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string): string {
+export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string, profile?: string): string {
   const { node, script } = cliPaths();
   const me = script ?? node;
   const onPath = findProgram('checkin', env);
@@ -50,14 +55,50 @@ export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string): string {
   } catch {
     same = false;
   }
-  return `${same ? 'checkin' : program(node, script).map(shellQuote).join(' ')} hook ${sub}`;
+  const prog = same ? 'checkin' : program(node, script).map(shellQuote).join(' ');
+  return `${prog}${profile === undefined ? '' : ` --profile ${shellQuote(profile)}`} hook ${sub}${NEVER_FAILS}`;
 }
 
-/** Whether a handler's command is one checkin wrote (any checkin's path), for which subcommand. */
-export function ourSub(command: unknown): string | undefined {
+/** A command's words as shellQuote wrote them (one space apart), or undefined when it is not such a line. */
+function quotedWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  const word = /(?:'((?:[^']|'\\'')*)'|([^\s']+))(?: (?!$)|$)/y;
+  while (word.lastIndex < line.length) {
+    const m = word.exec(line);
+    if (!m) return undefined;
+    words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!);
+  }
+  return words.map(shellQuote).join(' ') === line ? words : undefined;
+}
+
+/** One of the commands hookCommandLine writes (any checkin's path, any profile, with or without `|| true`): its program words, profile and subcommand. */
+export function ourHook(command: unknown): { program: string[]; profile?: string; sub: string } | undefined {
   if (typeof command !== 'string') return undefined;
-  const m = /(?:^|[/\\\s'"])checkin(?:\.js|\.exe)?'? hook (session-start|stop)$/.exec(command.trim());
-  return m?.[1];
+  const words = quotedWords(command.endsWith(NEVER_FAILS) ? command.slice(0, -NEVER_FAILS.length) : command);
+  if (!words || words.length < 3) return undefined;
+  const sub = words.at(-1)!;
+  if (words.at(-2) !== 'hook' || !HOST_EVENTS.some(([, s]) => s === sub)) return undefined;
+  let end = words.length - 2;
+  let profile: string | undefined;
+  if (end >= 3 && words[end - 2] === '--profile') {
+    try {
+      profile = validProfileName(words[end - 1]!);
+    } catch {
+      return undefined;
+    }
+    end -= 2;
+  }
+  const prog = words.slice(0, end);
+  const ours =
+    (prog.length === 1 && prog[0] === 'checkin') ||
+    ((prog.length === 1 || prog.length === 2) && prog.every((w) => isAbsolute(w)) && /^checkin(?:\.c?js|\.exe)?$/i.test(basename(prog.at(-1)!)));
+  return ours ? { program: prog, ...(profile !== undefined && { profile }), sub } : undefined;
+}
+
+/** Whether a handler under `event` is checkin's own (SessionStart's session-start, Stop's stop): the only ones checkin changes or removes. */
+function oursFor(event: string, handler: unknown): boolean {
+  const sub = HOST_EVENTS.find(([e]) => e === event)?.[1];
+  return sub !== undefined && isObject(handler) && ourHook(handler.command)?.sub === sub;
 }
 
 type Json = Record<string, unknown>;
@@ -107,7 +148,7 @@ export function hooksState(file: string): HooksState {
     if (!Array.isArray(groups)) continue;
     for (const g of groups)
       for (const h of isObject(g) && Array.isArray(g.hooks) ? g.hooks : [])
-        if (isObject(h) && ourSub(h.command) !== undefined) commands.push({ event, command: h.command as string });
+        if (oursFor(event, h)) commands.push({ event, command: (h as Json).command as string });
   }
   return { kind: 'read', commands };
 }
@@ -116,20 +157,21 @@ export function hooksState(file: string): HooksState {
 function merged(settings: Json, file: string, commandOf: ((sub: string) => string) | undefined): Json {
   const hooks: Json = { ...(isObject(settings.hooks) ? settings.hooks : {}) };
   const wanted = new Map(commandOf ? HOST_EVENTS.map(([event, sub]) => [event, commandOf(sub)]) : []);
-  for (const event of new Set([...Object.keys(hooks), ...wanted.keys()])) {
+  // Only SessionStart and Stop are touched: every other event is the person's, whatever it runs.
+  for (const [event] of HOST_EVENTS) {
     const before = hooks[event];
     if (before !== undefined && !Array.isArray(before)) throw new CliError(`${file}'s hooks.${event} is not a list: left as it is`);
     const want = wanted.get(event);
     let placed = false;
     const groups: unknown[] = [];
     for (const g of before ?? []) {
-      if (!isObject(g) || !Array.isArray(g.hooks) || !g.hooks.some((h) => isObject(h) && ourSub(h.command) !== undefined)) {
+      if (!isObject(g) || !Array.isArray(g.hooks) || !g.hooks.some((h) => oursFor(event, h))) {
         groups.push(g);
         continue;
       }
       // checkin's handler: kept (its words brought up to date) the first time it is met, else taken out.
       const handlers = g.hooks.flatMap((h) => {
-        if (!(isObject(h) && ourSub(h.command) !== undefined)) return [h];
+        if (!oursFor(event, h)) return [h];
         if (want === undefined || placed) return [];
         placed = true;
         return [{ ...h, type: 'command', command: want }];
@@ -138,7 +180,7 @@ function merged(settings: Json, file: string, commandOf: ((sub: string) => strin
     }
     if (want !== undefined && !placed) groups.push({ hooks: [{ type: 'command', command: want, timeout: HANDLER_TIMEOUT_S }] });
     if (groups.length > 0) hooks[event] = groups;
-    else delete hooks[event];
+    else if (before !== undefined) delete hooks[event];
   }
   // Every key where it was (a file people read keeps its order).
   const out: Json = { ...settings };
@@ -169,14 +211,14 @@ export interface HooksChange {
   before: number;
 }
 
-function change(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd: string, install: boolean): HooksChange {
+function change(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd: string, install: boolean, profile?: string): HooksChange {
   const file = hooksFile(env, agent, scope, cwd);
   const read = readSettings(file);
   if ('missing' in read && !install) return { file, changed: false, before: 0 };
   const settings = 'missing' in read ? {} : read.settings;
   const before = hooksState(file);
   const count = before.kind === 'read' ? before.commands.length : 0;
-  const next = merged(settings, file, install ? (sub) => hookCommandLine(env, sub) : undefined);
+  const next = merged(settings, file, install ? (sub) => hookCommandLine(env, sub, profile) : undefined);
   const text = JSON.stringify(next, null, 2) + '\n';
   if (!('missing' in read) && JSON.stringify(next) === JSON.stringify(settings)) return { file, changed: false, before: count };
   try {
@@ -193,8 +235,8 @@ function change(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd
 }
 
 /** Adds checkin's SessionStart and Stop hooks to `agent`'s settings in `scope` (merged; nothing written when they are there already). */
-export function installHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: HookAgent; scope: SkillScope }): HooksChange {
-  return change(env, opts.agent, opts.scope, cwd, true);
+export function installHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: HookAgent; scope: SkillScope; profile?: string }): HooksChange {
+  return change(env, opts.agent, opts.scope, cwd, true, opts.profile);
 }
 
 /** Takes checkin's hooks out of `agent`'s settings in `scope`; everything else stays. */
@@ -202,11 +244,9 @@ export function uninstallHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agen
   return change(env, opts.agent, opts.scope, cwd, false);
 }
 
-/** The program a hook's command starts (the first word: `checkin`, found on PATH, or an absolute path), and the script after it when it is Node. */
+/** The program a hook's command starts (`checkin`, found on PATH, or absolute paths: Node and the script, or the single executable). */
 export function hookProgramFiles(command: string, env: NodeJS.ProcessEnv): { missing: string[] } {
-  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!));
-  const first = words[0] ?? '';
-  if (first === 'checkin') return { missing: findProgram('checkin', env) ? [] : ['checkin (on PATH)'] };
-  const files = [first, ...(words[1] && words[1] !== 'hook' ? [words[1]] : [])];
-  return { missing: files.filter((f) => !isAbsolute(f) || !existsSync(f)) };
+  const prog = ourHook(command)?.program ?? [];
+  if (prog[0] === 'checkin') return { missing: findProgram('checkin', env) ? [] : ['checkin (on PATH)'] };
+  return { missing: prog.filter((f) => !existsSync(f)) };
 }

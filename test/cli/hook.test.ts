@@ -6,13 +6,13 @@
 // checked to send nothing: the sandbox's request log does not move, and a listener standing in for the
 // service sees no connection.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { tempDir, track } from '../helpers/cleanup.js';
-import { outcome, runCli, spawnCli, type CliResult } from '../helpers/cli.js';
+import { CLI_WORDS, outcome, runCli, spawnCli, type CliResult } from '../helpers/cli.js';
 import { patient } from '../helpers/patience.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
@@ -100,8 +100,9 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
     const commands = commandsIn(settingsFile);
     expect(commands.SessionStart).toHaveLength(1);
     expect(commands.Stop).toHaveLength(1);
-    expect(commands.SessionStart![0]).toMatch(/ hook session-start$/);
-    expect(commands.Stop![0]).toMatch(/ hook stop$/);
+    // Never an exit 2 (a Stop hook's "block"): each ends `|| true`.
+    expect(commands.SessionStart![0]).toMatch(/ hook session-start \|\| true$/);
+    expect(commands.Stop![0]).toMatch(/ hook stop \|\| true$/);
     expect(merged.hooks.Stop![1]).toEqual({ hooks: [{ type: 'command', command: commands.Stop![0], timeout: 10 }] });
     // A second install changes nothing.
     const { ino, mtimeMs } = statSync(settingsFile);
@@ -197,6 +198,24 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
     expect(r).toEqual({ code: 0, signal: null, stderr: '', stdout: 'checkin: 1 draft kept, not sent (`checkin drafts` lists them)\n' });
     expect((await runCli(['drafts', '--json'], { env: down, cwd })).stdout).toBe(kept);
   });
+
+  it('a damaged outbox is only read: not set aside nor made again, nothing said', async () => {
+    const cwd = tempDir('checkin-hook-damaged-');
+    const down = { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2', CHECKIN_TIMEOUT: '2' };
+    expect((await runCli(['log', 'Kept while offline'], { env: down, cwd })).code).not.toBe(0);
+    const db = execFileSync('find', [env.HOME!, '-name', 'outbox.db'], { encoding: 'utf8' }).trim();
+    expect(db).not.toBe('');
+    const folder = join(db, '..');
+    for (const log of ['-wal', '-shm']) rmSync(db + log, { force: true });
+    writeFileSync(db, 'not a database, only damage '.repeat(200));
+    const before = readdirSync(folder).sort();
+    for (const sub of ['session-start', 'stop', 'post-commit']) {
+      const r = await runCli(['hook', sub], { env: down, cwd, input: '{"session_id":"d"}' });
+      expect(r, sub).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    }
+    expect(readdirSync(folder).sort()).toEqual(before);
+    expect(readFileSync(db, 'utf8')).toBe('not a database, only damage '.repeat(200));
+  });
 });
 
 describe('a hook never breaks the session it runs in', () => {
@@ -253,6 +272,23 @@ describe('a hook never breaks the session it runs in', () => {
     }
   });
 
+  it('never asks the keychain: a token kept there is as if there were none, said nowhere', async () => {
+    const dir = tempDir('checkin-hook-keychain-');
+    const out = join(dir, 'loaded.txt');
+    const preload = join(dir, 'preload.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, Object.keys(require.cache).join('\\n')));\n`);
+    mkdirSync(env.CHECKIN_CONFIG_DIR!, { recursive: true });
+    writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), JSON.stringify({ api_url: env.CHECKIN_API_URL, token_store: 'keychain' }));
+    const repo = repository(1);
+    const kc = Object.fromEntries(Object.entries(env).filter(([k]) => !['CHECKIN_TOKEN', 'CHECKIN_NO_KEYCHAIN'].includes(k)));
+    for (const sub of ['session-start', 'stop', 'post-commit']) {
+      const r = await runCli(['hook', sub], { env: { ...kc, NODE_OPTIONS: `--require ${preload}` }, cwd: repo.dir, input: '{"session_id":"k"}' });
+      expect(r, sub).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout, sub).toMatch(/1 commit since your last log/);
+      expect(readFileSync(out, 'utf8'), sub).not.toMatch(/keyring/);
+    }
+  });
+
   it('loads no HTTP client, no TLS, no SQLite, no crypto', async () => {
     const dir = tempDir('checkin-hook-loaded-');
     const out = join(dir, 'loaded.txt');
@@ -266,6 +302,120 @@ describe('a hook never breaks the session it runs in', () => {
     expect(r.code).toBe(0);
     const builtins = readFileSync(out, 'utf8').split(' ');
     for (const heavy of ['http', 'https', 'tls', 'sqlite', 'crypto', 'http2', 'zlib']) expect(builtins, heavy).not.toContain(heavy);
+  });
+});
+
+describe("the Stop hook holds the agent back once a session, and the day is the profile's", () => {
+  it('a count that grew is the same reminder: not said again; a mark that cannot be written never blocks', async () => {
+    const repo = repository(2);
+    const event = { session_id: 'grow', cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false };
+    const first = await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(event) });
+    expect(JSON.parse(first.stdout)).toMatchObject({ decision: 'block' });
+    // One more commit: "3 commits" now, the same kind of reminder: let through, nothing said.
+    repo.commit('Work 3');
+    expect(await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(event) })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
+    // A new session: held back once for it.
+    const other = { ...event, session_id: 'other' };
+    expect(JSON.parse((await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(other) })).stdout)).toMatchObject({ decision: 'block' });
+    // The marks cannot be written (hooks.json is a folder): the plain line, never a block, at every stop.
+    const marks = join(env.CHECKIN_CONFIG_DIR!, 'hooks.json');
+    rmSync(marks, { force: true });
+    mkdirSync(marks);
+    for (const session of ['new-1', 'new-1'])
+      expect(await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify({ ...event, session_id: session }) })).toEqual({
+        code: 0,
+        signal: null,
+        stderr: '',
+        stdout: 'checkin: 3 commits since your last log (`checkin log` records work)\n',
+      });
+  });
+
+  it("commits count from the start of today in the profile's zone (cached), not from this machine's midnight", async () => {
+    const zone = 'Pacific/Kiritimati'; // UTC+14 all year, no DST: far from any test machine's
+    const ada = sb.service.data.people.find((p) => p.email === ME) ?? sb.service.data.people[0]!;
+    ada.time_zone = zone;
+    const noTz = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'TZ'));
+    // The profile and its zone cached by a look (status).
+    const looked = await runCli(['status', '--json'], { env: noTz, cwd: tempDir('checkin-hook-zone-') });
+    expect(looked.stderr).toBe('');
+    expect(readFileSync(join(env.CHECKIN_CONFIG_DIR!, 'cache.json'), 'utf8')).toContain(zone);
+    const dayThere = () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    let start = Date.parse(`${dayThere()}T00:00:00+14:00`);
+    // In the first seconds of that day, the commit below would not be in the past yet: wait for the clock to pass it.
+    while (Date.now() < start + 3_000) await new Promise((r) => setTimeout(r, 250));
+    start = Date.parse(`${dayThere()}T00:00:00+14:00`);
+    const repo = repository(0);
+    // One commit of mine a second into the profile's today: 14 hours before that date's midnight at UTC.
+    repo.commit('Early in the profile day', new Date(start + 1_000));
+    const r = await runCli(['hook', 'post-commit'], { env: noTz, cwd: repo.dir });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^checkin: (today's check-in is still pending; )?1 commit since your last log /);
+  });
+});
+
+describe("the person's own hooks are theirs", () => {
+  it('a command that merely ends in `checkin hook stop`, or runs it under another event, is never rewritten nor removed', async () => {
+    const home = env.HOME!;
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const settingsFile = join(home, '.claude', 'settings.json');
+    const before = {
+      hooks: {
+        Stop: [
+          { hooks: [{ type: 'command', command: 'afplay done.aiff; checkin hook stop' }] },
+          { hooks: [{ type: 'command', command: 'echo checkin hook stop' }] },
+          { hooks: [{ type: 'command', command: 'checkin hook stop && say hi' }] },
+        ],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'cd /x && checkin hook session-start' }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'checkin hook stop' }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'checkin hook session-start' }] }],
+      },
+    };
+    writeFileSync(settingsFile, JSON.stringify(before, null, 2) + '\n');
+    const cwd = tempDir('checkin-hook-theirs-');
+    expect((await runCli(['skill', 'install', '--hooks'], { env, cwd })).code).toBe(0);
+    const merged = JSON.parse(readFileSync(settingsFile, 'utf8')) as { hooks: Record<string, unknown[]> };
+    // Theirs all kept as they were, checkin's added after them.
+    expect(merged.hooks.Stop!.slice(0, 3)).toEqual(before.hooks.Stop);
+    expect(merged.hooks.Stop).toHaveLength(4);
+    expect(merged.hooks.SessionStart![0]).toEqual(before.hooks.SessionStart[0]);
+    expect(merged.hooks.SessionStart).toHaveLength(2);
+    expect(merged.hooks.PreToolUse).toEqual(before.hooks.PreToolUse);
+    expect(merged.hooks.UserPromptSubmit).toEqual(before.hooks.UserPromptSubmit);
+    // Uninstall: exactly theirs again.
+    expect((await runCli(['skill', 'uninstall'], { env, cwd })).code).toBe(0);
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual(before);
+  });
+
+  it('--profile chosen by flag is carried by the hooks; an older checkin without `hook` on PATH (exit 2) never blocks a stop', async () => {
+    const cwd = tempDir('checkin-hook-profile-');
+    const r = await runCli(['--profile', 'client-a', 'skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const file = join(cwd, '.claude', 'settings.json');
+    const commands = commandsIn(file);
+    expect(commands.SessionStart![0]).toMatch(/ --profile client-a hook session-start \|\| true$/);
+    expect(commands.Stop![0]).toMatch(/ --profile client-a hook stop \|\| true$/);
+    // Installed again without the flag: the same two handlers, now without the profile (never a second pair).
+    await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    const plain = commandsIn(file);
+    expect(plain.Stop).toHaveLength(1);
+    expect(plain.Stop![0]).toMatch(/[^e] hook stop \|\| true$/);
+    expect(plain.Stop![0]).not.toContain('--profile');
+    // This checkin on PATH: the hooks say `checkin`. Then an older one takes its place, which knows no `hook`: exit 2, which the host would read as "block".
+    const bin = tempDir('checkin-bin-');
+    symlinkSync(CLI_WORDS.at(-1)!, join(bin, 'checkin'));
+    await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env: { ...env, PATH: `${bin}:${env.PATH ?? ''}` }, cwd });
+    const byName = commandsIn(file);
+    expect(byName.Stop).toEqual(['checkin hook stop || true']);
+    expect(byName.SessionStart).toEqual(['checkin hook session-start || true']);
+    const old = tempDir('checkin-old-bin-');
+    writeFileSync(join(old, 'checkin'), '#!/bin/sh\necho "error: unknown command \'hook\'" >&2\nexit 2\n', { mode: 0o755 });
+    const oldOnPath = { ...env, PATH: `${old}:${env.PATH ?? ''}` };
+    for (const command of [byName.Stop![0]!, byName.SessionStart![0]!])
+      expect(await host(command, cwd, { session_id: 's', cwd, hook_event_name: 'Stop' }, oldOnPath)).toMatchObject({ code: 0, stdout: '' });
+    // uninstall takes out the profile's form too
+    await runCli(['--profile', 'client-a', 'skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    await runCli(['skill', 'uninstall', '--scope', 'project'], { env, cwd });
+    expect(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}).toEqual({});
   });
 });
 
@@ -318,7 +468,10 @@ describe('checkin skill install --hooks for Codex, and what is refused', () => {
       fix: null,
     });
     const file = join(cwd, '.claude', 'settings.json');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/"command": "[^"]* hook stop"/, '"command": "/gone/node /gone/bin/checkin.js hook stop"'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/"command": "[^"]* hook stop \|\| true"/, '"command": "/gone/node /gone/bin/checkin.js hook stop || true"'),
+    );
     expect(await hooksOf()).toMatchObject({
       status: 'warning',
       message: `Claude Code (project, ${file}) runs /gone/node and /gone/bin/checkin.js, which is not there: the hook does nothing`,

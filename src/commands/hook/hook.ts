@@ -6,7 +6,7 @@
 import { isAbsolute } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { hookReminder, MAX_COMMITS, saidInSession, type HookReminder } from '../../domain/hook-reminder.js';
+import { holdOnce, hookReminder, MAX_COMMITS, reminderKinds, type HookReminder } from '../../domain/hook-reminder.js';
 
 export const HOOK_EVENTS = ['session-start', 'stop', 'post-commit'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -105,15 +105,21 @@ function reminderLine(r: HookReminder): string | undefined {
 
 export async function runHook(ctx: Context, event: HookEvent): Promise<void> {
   try {
+    // No keychain: a hook reads only what is kept in files.
+    ctx.config().skipKeychain();
     const input = event === 'post-commit' ? undefined : await hostEvent(ctx);
     // Stop: a stop this hook already held back goes through (Claude Code's and Codex's stop_hook_active).
     if (event === 'stop' && input?.stop_hook_active === true) return;
     const cwd = typeof input?.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : process.cwd();
-    const line = reminderLine(await hookReminder(ctx, cwd));
+    const reminder = await hookReminder(ctx, cwd);
+    const line = reminderLine(reminder);
     if (line === undefined) return;
     const session = typeof input?.session_id === 'string' && input.session_id !== '' ? input.session_id : undefined;
     if (event === 'stop' && session !== undefined) {
-      if (saidInSession(ctx, session, line)) return;
+      // Held back once a session for a kind of reminder, and only when that is remembered; a kind said before is not said again.
+      const once = holdOnce(ctx, session, reminderKinds(reminder));
+      if (once === 'said') return;
+      if (once === 'unremembered') return ctx.io.out(line + '\n');
       const reason = `${line}. Tell the person before you finish; send nothing without their yes. (Said once a session.)`;
       ctx.io.out(JSON.stringify({ decision: 'block', reason }) + '\n');
       return;

@@ -103,7 +103,7 @@ export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): 
   await installSkillOnly(ctx, opts);
   if (opts.hooks && hookAgent(opts.agent)) {
     const who = where(opts.agent, opts.scope);
-    const { file, changed, before } = installHooks(ctx.env, process.cwd(), { agent: opts.agent, scope: opts.scope });
+    const { file, changed, before } = installHooks(ctx.env, process.cwd(), { agent: opts.agent, scope: opts.scope, profile: ctx.profileFlag });
     if (!changed) return ctx.io.out(`checkin's hooks for ${who} are up to date: ${file}\n`);
     ctx.io.out(`${before === 0 ? 'Added' : 'Updated'} checkin's hooks (SessionStart, Stop) for ${who}: ${file}\n`);
     if (opts.agent === 'codex') ctx.io.out('Codex runs new hooks once you have reviewed and trusted them (/hooks).\n');
