@@ -19,7 +19,7 @@ import type { NotifyMarker } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { isDateKey } from '../core/datekey.js';
 import { shortDay } from '../core/dayname.js';
-import { webLink } from '../core/web-link.js';
+import { webLink } from './web-link.js';
 import { inQuietHours, type QuietHours } from '../core/quiet-hours.js';
 import { cachedMe, me } from './account.js';
 import { blockedOnMeKept } from './blockers.js';
@@ -52,7 +52,7 @@ export interface Notice {
   on: Commentable | null;
   /**
    * Its page in the service's web app (what a click on the notice opens): the service's `url` for
-   * it, checked by core/web-link.ts (https, or http to this machine; no query, no user, never the
+   * it, checked by domain/web-link.ts (https, or http to this machine; no query, no user, never the
    * token); null when the service gave none fit to open, and for a blocker (the kept list has none).
    */
   url: string | null;

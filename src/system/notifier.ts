@@ -21,7 +21,7 @@ export interface NoticeText {
   title: string;
   body: string;
   /**
-   * What a click opens, where the notifier can: an http(s) web link already checked (core/web-link.ts)
+   * What a click opens, where the notifier can: an http(s) web link already checked (domain/web-link.ts)
    * and the words of the link ("Open the check-in"). A freedesktop body link where the server
    * advertises body-hyperlinks; a Windows toast's protocol launch; macOS's osascript has none.
    */

@@ -2,7 +2,7 @@
 // array, the words never part of a script or a shell line. gdbus's arguments are run for real on a
 // session bus (test/cli/notify.test.ts); here the others' structure, and the words that must stay words.
 import { describe, expect, it } from 'vitest';
-import { webLink } from '../../src/core/web-link.js';
+import { webLink } from '../../src/domain/web-link.js';
 import {
   bodyReading,
   escapeAttribute,
