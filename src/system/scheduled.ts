@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync
 import { dirname, isAbsolute, join } from 'node:path';
 import { CliError, EXIT } from '../errors.js';
 import { showCommand, type Host } from './programs.js';
+import { formatAt } from './schedule.js';
 
 /** The names one scheduled job goes by, and how messages speak of it. */
 export interface JobNames {
@@ -119,6 +120,19 @@ export function cronSessionBus(host: Host): Record<string, string> {
 }
 
 export const localDate = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** "Mon 2026-11-23 10:00 (in 7 h 38 min)": a scheduled job's next run, in this process's zone (remind's and notify's). */
+export function nextInWords(next: Date, now: Date): string {
+  const mins = Math.max(1, Math.round((next.getTime() - now.getTime()) / 60_000));
+  const span =
+    mins >= 24 * 60
+      ? `${Math.floor(mins / 1440)} d ${Math.floor((mins % 1440) / 60)} h`
+      : mins >= 60
+        ? `${Math.floor(mins / 60)} h ${mins % 60} min`
+        : `${mins} min`;
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][next.getDay()];
+  return `${day} ${localDate(next)} ${formatAt({ hour: next.getHours(), minute: next.getMinutes() })} (in ${span})`;
+}
 
 // ---- what is installed -----------------------------------------------------------------------
 

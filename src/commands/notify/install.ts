@@ -31,6 +31,7 @@ import {
   installSteps,
   localDate,
   MECHANISM_NAME,
+  nextInWords,
   removal,
   runPath,
   timerZone,
@@ -110,16 +111,7 @@ function noticeFiles(ctx: Context, host: Host, j: NoticeJob): JobFiles {
 /** "Mon 2026-12-07 08:00 (in 6 h 30 min)": the next look, in this process's zone. */
 function whenNext(t: NoticeTimes, now: Date): string {
   const next = nextNotice(t, now);
-  if (!next) return 'never (no day to look on)';
-  const mins = Math.max(1, Math.round((next.getTime() - now.getTime()) / 60_000));
-  const span =
-    mins >= 24 * 60
-      ? `${Math.floor(mins / 1440)} d ${Math.floor((mins % 1440) / 60)} h`
-      : mins >= 60
-        ? `${Math.floor(mins / 60)} h ${mins % 60} min`
-        : `${mins} min`;
-  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][next.getDay()];
-  return `${day} ${localDate(next)} ${formatAt({ hour: next.getHours(), minute: next.getMinutes() })} (in ${span})`;
+  return next ? nextInWords(next, now) : 'never (no day to look on)';
 }
 
 export async function runNotifyInstall(ctx: Context, opts: NotifyInstallOptions, host: Host): Promise<void> {

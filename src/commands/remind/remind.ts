@@ -11,7 +11,7 @@ import { todayState } from '../../domain/today-state.js';
 import { cronReminderLine, launchdPlist, REMIND, systemdService, systemdTimer, taskXml, utf16, type Job } from '../../system/reminder-units.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import { installedReminders, MECHANISM_NAME, notifierName, recordReminderRun, type RunOutcome } from '../../system/reminder.js';
-import { chooseMechanism, cronSessionBus, installSteps, localDate, removal, runPath, timerZone } from '../../system/scheduled.js';
+import { chooseMechanism, cronSessionBus, installSteps, localDate, nextInWords, removal, runPath, timerZone } from '../../system/scheduled.js';
 
 export interface InstallOptions {
   at: string;
@@ -78,16 +78,7 @@ function reminderFiles(ctx: Context, host: Host, j: Job) {
 
 /** "Mon 2026-11-23 10:00 (in 7 h 38 min)": when it fires next, in this process's zone. */
 function whenNext(schedule: { at: TimeOfDay; days: number[] }, now: Date): string {
-  const next = nextFire(schedule.at, schedule.days, now);
-  const mins = Math.round((next.getTime() - now.getTime()) / 60_000);
-  const span =
-    mins >= 24 * 60
-      ? `${Math.floor(mins / 1440)} d ${Math.floor((mins % 1440) / 60)} h`
-      : mins >= 60
-        ? `${Math.floor(mins / 60)} h ${mins % 60} min`
-        : `${mins} min`;
-  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][next.getDay()];
-  return `${day} ${localDate(next)} ${formatAt({ hour: next.getHours(), minute: next.getMinutes() })} (in ${span})`;
+  return nextInWords(nextFire(schedule.at, schedule.days, now), now);
 }
 
 export async function runInstall(ctx: Context, opts: InstallOptions, host: Host): Promise<void> {
