@@ -191,3 +191,26 @@ export function refuseRepeats(cmd: { options: readonly Option[]; getOptionValueS
     });
   }
 }
+
+/**
+ * The words around a scheduled job's install (remind's and notify's): --dry-run shows the steps and
+ * changes nothing, else they are taken; where the token is is said either way. True when they were
+ * taken (the caller then says what was installed).
+ */
+export async function takeInstallSteps(
+  ctx: Pick<Context, 'io'>,
+  steps: ReadonlyArray<{ show: string; act: () => Promise<void> | void }>,
+  what: string,
+  warning: string | undefined,
+  dryRun: boolean | undefined,
+): Promise<boolean> {
+  if (dryRun) {
+    ctx.io.err(`# --dry-run: would install ${what}. Nothing was changed.\n`);
+    if (warning) ctx.io.err(warning);
+    ctx.io.out(steps.map((s) => `${s.show.replace(/\n$/, '')}\n`).join(''));
+    return false;
+  }
+  for (const step of steps) await step.act();
+  if (warning) ctx.io.err(warning);
+  return true;
+}

@@ -39,6 +39,7 @@ import {
   type JobFiles,
 } from '../../system/scheduled.js';
 import { printJson } from '../../ui/output.js';
+import { takeInstallSteps } from '../flags.js';
 
 export interface NotifyInstallOptions {
   every: string;
@@ -121,14 +122,7 @@ export async function runNotifyInstall(ctx: Context, opts: NotifyInstallOptions,
   const steps = await installSteps(host, NOTIFY, mechanism, before, noticeFiles(ctx, host, j));
   const what = `${MECHANISM_NAME[mechanism]}: ${describeTimes(j.times)}`;
   const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the scheduler');
-  if (opts.dryRun) {
-    ctx.io.err(`# --dry-run: would install ${what}. Nothing was changed.\n`);
-    if (warning) ctx.io.err(warning);
-    ctx.io.out(steps.map((s) => `${s.show.replace(/\n$/, '')}\n`).join(''));
-    return;
-  }
-  for (const step of steps) await step.act();
-  if (warning) ctx.io.err(warning);
+  if (!(await takeInstallSteps(ctx, steps, what, warning, opts.dryRun))) return;
   ctx.io.out(
     `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\n` +
       `Next look: ${whenNext(j.times, ctx.now())}. \`checkin notify status\` shows it; \`checkin notify uninstall\` takes it out.\n`,

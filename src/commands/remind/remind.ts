@@ -6,7 +6,7 @@ import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../system/schedule.js';
-import { collect } from '../flags.js';
+import { collect, takeInstallSteps } from '../flags.js';
 import { todayState } from '../../domain/today-state.js';
 import { cronReminderLine, launchdPlist, REMIND, systemdService, systemdTimer, taskXml, utf16, type Job } from '../../system/reminder-units.js';
 import { systemHost, type Host } from '../../system/programs.js';
@@ -89,14 +89,7 @@ export async function runInstall(ctx: Context, opts: InstallOptions, host: Host)
   const what = `${MECHANISM_NAME[mechanism]} at ${formatAt(j.at)} on ${formatDays(j.days)}`;
   // Where the token is matters as much to a dry run: said either way.
   const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the reminder');
-  if (opts.dryRun) {
-    ctx.io.err(`# --dry-run: would install ${what}. Nothing was changed.\n`);
-    if (warning) ctx.io.err(warning);
-    ctx.io.out(steps.map((s) => `${s.show.replace(/\n$/, '')}\n`).join(''));
-    return;
-  }
-  for (const step of steps) await step.act();
-  if (warning) ctx.io.err(warning);
+  if (!(await takeInstallSteps(ctx, steps, what, warning, opts.dryRun))) return;
   ctx.io.out(
     `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\nNext: ${whenNext(j, ctx.now())}. \`checkin remind status\` shows it; \`checkin remind remove\` takes it out.\n`,
   );
