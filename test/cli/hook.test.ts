@@ -312,7 +312,7 @@ describe("the Stop hook holds the agent back once a session, and the day is the 
     const first = await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(event) });
     expect(JSON.parse(first.stdout)).toMatchObject({ decision: 'block' });
     // One more commit: "3 commits" now, the same kind of reminder: let through, nothing said.
-    repo.commit('Work 3');
+    repo.commit('Work 3', new Date()); // dated by this process's clock (git's own is not faked under a dated pass)
     expect(await runCli(['hook', 'stop'], { env, cwd: repo.dir, input: JSON.stringify(event) })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
     // A new session: held back once for it.
     const other = { ...event, session_id: 'other' };
