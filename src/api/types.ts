@@ -303,6 +303,9 @@ export function isMood(value: unknown): value is Mood {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(MOODS, value);
 }
 
+/** A mood's emoji, or '' for one the service added since (never a property every object has: "toString" is a mood's name too). */
+export const moodEmoji = (mood: string | null | undefined): string => (isMood(mood) ? MOODS[mood] : '');
+
 /** Goal-update confidence: the service snaps every saved value to one of these. */
 export const CONFIDENCE_LEVELS = [
   { value: 30, label: 'Off track', slug: 'off-track' },

@@ -2,7 +2,7 @@
 // On a terminal (rich) a check-in's answers are Markdown rendered, and every line is wrapped at
 // word edges to the width, a bullet's continuation hanging under its text.
 
-import { MOODS, type CheckIn, type Mood } from '../api/types.js';
+import { moodEmoji, type CheckIn, type Mood } from '../api/types.js';
 import { SECTIONS } from '../core/checkin-answers.js';
 import { MEMBER_STATE_WORDS } from '../core/member-states.js';
 import type { Colors } from './color.js';
@@ -12,7 +12,7 @@ import { wrap } from './wrap.js';
 
 export function moodLabel(mood: Mood | string | null | undefined): string {
   if (!mood) return 'none';
-  const emoji = (MOODS as Record<string, string>)[mood];
+  const emoji = moodEmoji(mood);
   return emoji ? `${emoji} ${mood}` : sanitizeLine(mood);
 }
 

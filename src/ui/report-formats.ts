@@ -3,7 +3,7 @@
 // plain field (a name, a title, a mood, a date) is escaped to render as text (see markdownText),
 // while the answers stay the person's Markdown; a CSV cell that a spreadsheet would run as a formula
 // is kept as text behind an apostrophe (see csvCell).
-import { MOODS, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
+import { moodEmoji, type CheckIn, type GoalUpdate, type Ref } from '../api/types.js';
 import { ANSWER_FIELDS, SECTIONS, type AnswerField } from '../core/checkin-answers.js';
 import { MEMBER_STATE_WORDS } from '../core/member-states.js';
 import type { DayState } from '../core/stats.js';
@@ -73,7 +73,6 @@ export function markdownText(value: string): string {
     .replace(MARKDOWN_SPECIAL, '\\$&');
 }
 
-const moodEmoji = (mood: string) => (Object.hasOwn(MOODS, mood) ? MOODS[mood as keyof typeof MOODS] : '');
 /** A mood with its emoji, as text (`escape` makes the name Markdown's plain text). */
 const moodText = (mood: string | null | undefined, escape: (s: string) => string = sanitizeLine) => (mood ? `${moodEmoji(mood)} ${escape(mood)}`.trim() : '');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

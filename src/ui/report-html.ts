@@ -9,7 +9,7 @@
 // a label under every day, at 12 px — and scroll sideways where the screen is narrower. Drawn by hand: a few rects and
 // texts per chart, tested in a real browser; a charting package would bring a script, which the
 // page must not have.
-import { MOODS } from '../api/types.js';
+import { moodEmoji } from '../api/types.js';
 import { SECTIONS } from '../core/checkin-answers.js';
 import { shortDay } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
@@ -196,7 +196,7 @@ export function moodSvg(cells: DayCell[]): string {
     `<svg class="mood" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="mood-t"><title id="mood-t">Mood over the days</title>`,
   ];
   moods.forEach((m, i) => {
-    const emoji = Object.hasOwn(MOODS, m) ? `${MOODS[m as keyof typeof MOODS]} ` : '';
+    const emoji = moodEmoji(m) ? `${moodEmoji(m)} ` : '';
     parts.push(
       `<text class="axis" x="0" y="${top + i * rowH + 14}">${emoji}${esc(m)}</text><line class="grid" x1="${left}" x2="${width - 6}" y1="${top + i * rowH + 10}" y2="${top + i * rowH + 10}"/>`,
     );
@@ -356,7 +356,7 @@ function personHtml(p: ReportPerson, f: PersonFigures, r: ReportModel): string {
   }
   for (const d of p.days) {
     const c = d.checkIn;
-    const state = dayState(c, (mood) => (mood ? `${Object.hasOwn(MOODS, mood) ? `${MOODS[mood as keyof typeof MOODS]} ` : ''}${esc(mood)}` : ''));
+    const state = dayState(c, (mood) => (mood ? `${moodEmoji(mood) ? `${moodEmoji(mood)} ` : ''}${esc(mood)}` : ''));
     out.push(`<article${c.completed_at && c.blocked ? ' class="blocked"' : ''}><h3>${esc(d.label)}${state ? ` — ${state}` : ''}</h3>`);
     if (c.completed_at && c.absent !== true) {
       if (c.previous_completed !== null && c.previous_completed !== undefined) out.push(`<p>Did what was intended: ${c.previous_completed ? 'yes' : 'no'}</p>`);

@@ -6,7 +6,7 @@
 // Discord and Mattermost (`**bold**`, `- `). Everything from the service passes the sanitiser.
 import type { OpenBlocker } from '../core/stats.js';
 import { blockerItems, daysLabel } from '../core/blockers.js';
-import { MOODS } from '../api/types.js';
+import { moodEmoji } from '../api/types.js';
 import type { ReportModel } from './report-formats.js';
 import { markdownText } from './report-formats.js';
 import { sanitizeLine } from './sanitize.js';
@@ -74,8 +74,6 @@ export function weekDigest(model: ReportModel, open: OpenBlocker[], opts: Digest
 export const mrkdwnText = (s: string) => sanitizeLine(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** Discord's and Mattermost's Markdown: report-formats.ts's plain text; an @ kept from pinging anyone on Mattermost (a word joiner after it). */
 const markdownPlain = (s: string) => markdownText(s).replace(/@/g, '@\u2060');
-
-const moodEmoji = (mood: string) => (Object.hasOwn(MOODS, mood) ? MOODS[mood as keyof typeof MOODS] : '');
 
 /** The counts line: "4 people · 17 of 20 scheduled days checked in (2 later) · …". */
 function countsLine(d: Digest): string {

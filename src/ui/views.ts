@@ -3,7 +3,7 @@
 // Tables follow the width rule (table.ts); whole texts are wrapped at word edges to the width (wrap.ts).
 
 import {
-  MOODS,
+  moodEmoji,
   nearestConfidence,
   type Activity,
   type CheckIn,
@@ -47,7 +47,7 @@ export const firstPlainLine = (text: string | null | undefined) =>
   );
 /** A one-line title from outside, for a table cell: Markdown shown plainly. */
 const plainTitle = (text: string | null | undefined) => plainLine(sanitizeLine(text ?? ''));
-const moodEmoji = (m: string | null | undefined) => (m ? ((MOODS as Record<string, string>)[m] ?? '?') : '');
+const moodCell = (m: string | null | undefined) => (m ? moodEmoji(m) || '?' : '');
 
 export function relativeTime(iso: string, now: Date): string {
   const t = Date.parse(iso);
@@ -103,14 +103,7 @@ function checkInCells(v: View, list: CheckIn[]): string[][] {
     absent: dim(said('absent')),
     'nothing-scheduled': dim(said('nothing-scheduled')),
   };
-  return list.map((c) => [
-    c.date,
-    sanitizeLine(c.person?.name ?? ''),
-    moodEmoji(c.mood) || ' ',
-    shown[memberState(c)],
-    dim(c.id),
-    firstPlainLine(c.intentions),
-  ]);
+  return list.map((c) => [c.date, sanitizeLine(c.person?.name ?? ''), moodCell(c.mood) || ' ', shown[memberState(c)], dim(c.id), firstPlainLine(c.intentions)]);
 }
 
 const CHECK_IN_COLUMNS: Column[] = [

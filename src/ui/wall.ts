@@ -4,7 +4,7 @@
 // one screen row, never wider than the terminal. Without a UTF-8 locale (LANG=C) the symbols are
 // ASCII; without colour (NO_COLOR) the words carry the meaning alone.
 
-import { MOODS, type Goal } from '../api/types.js';
+import { moodEmoji, type Goal } from '../api/types.js';
 import { sanitizeLine } from './sanitize.js';
 import { displayWidth, table, TEXT_MIN, TEXT_ROOM, truncate } from './table.js';
 import { confidenceLabel, firstPlainLine, GOAL_COLUMNS, profileWords, stateCounts, stateLabel, type View } from './views.js';
@@ -59,11 +59,7 @@ export function wallLines(v: WallView, data: WallData): string[] {
     );
     if (r.members.length > 0) {
       const rows = r.members.map((m) => {
-        const mood = m.check_in?.mood
-          ? unicode
-            ? ((MOODS as Record<string, string>)[m.check_in.mood] ?? sanitizeLine(m.check_in.mood))
-            : sanitizeLine(m.check_in.mood)
-          : ' ';
+        const mood = m.check_in?.mood ? (unicode ? moodEmoji(m.check_in.mood) || sanitizeLine(m.check_in.mood) : sanitizeLine(m.check_in.mood)) : ' ';
         return [sanitizeLine(m.person.name), stateLabel(c, m, unicode), mood, firstPlainLine(m.check_in?.intentions)];
       });
       // No intention yet in the whole team: no column for them (its header would only take the names' room).

@@ -61,7 +61,7 @@ import {
 } from '../../src/ui/views.js';
 import { useWorld } from '../helpers/harness.js';
 import { hostileObjects } from '../helpers/hostile.js';
-import { shownOrNamed, type Equal, type Shown } from '../helpers/shapes.js';
+import { shownOrNamed, views, type Equal, type Shown } from '../helpers/shapes.js';
 
 // ---- compile time: what each type promises is what its check checks ----
 
@@ -176,6 +176,18 @@ describe('the answer shapes', () => {
     expect(
       ACTIVITY({ id: 'a', kind: 'jira', group: null, title: null, url: null, description: null, recorded_at: '2026-11-22T09:00:00Z' }, 'the answer'),
     ).toBeUndefined();
+  });
+
+  it('a mood named like a property every object has ("toString", "constructor") passes and is shown as its name, never as code', () => {
+    for (const mood of ['toString', 'constructor', 'hasOwnProperty', '__proto__']) {
+      const c = { id: 'x', date: '2026-11-22', mood, completed_at: '2026-11-22T09:00:00Z', person: { id: 'p', name: 'Ada' } };
+      expect(CHECK_IN(c, 'the answer')).toBeUndefined();
+      for (const v of views()) {
+        const shown = [checkInRows(v, [c as CheckIn]), renderCheckIn(c as CheckIn, v.c, v.rich)].join('\n');
+        expect(shown, mood).toContain(mood);
+        expect(shown, mood).not.toMatch(/native code|function/);
+      }
+    }
   });
 
   it('refuse a wrong shape with one line naming the place', () => {
