@@ -2,17 +2,39 @@
 // minutes on working days, only at the hours outside the quiet ones (the quiet hours are handed to
 // the run too: it decides at the minute, and on days with nothing scheduled). A systemd user timer
 // and its service, a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out,
-// and back (status reads the schedule from what was written: installedNotices). The quoting, the plist's and the
-// task's frames are the reminder's (reminder-units.ts); the steps that install them scheduled.ts's.
+// and back (status reads the schedule from what was written: installedNotices). The quoting and the
+// frames every job's files share (the oneshot service, the timer, the crontab line, the agent, the
+// task) are reminder-units.ts's; the steps that install them scheduled.ts's.
 import { inQuietHours, parseQuietHours } from '../core/quiet-hours.js';
 import { UsageError } from '../errors.js';
-import { PLIST_HEAD, PLIST_TAIL, plistCommand, systemdCommand, TASK_DAYS, taskDocument, type TaskTrigger } from './reminder-units.js';
-import { cronEscape, formatAt, formatDays, program, schedulable, shellCommand } from './schedule.js';
+import {
+  calendarDays,
+  calendarOn,
+  calendarTimer,
+  cronDays,
+  cronJobLine,
+  launchdAgent,
+  oneshotService,
+  parseTaskXml,
+  taskDocument,
+  type CalendarInterval,
+  type JobCommand,
+  type TaskTrigger,
+} from './reminder-units.js';
+import { formatAt, formatDays, program, schedulable } from './schedule.js';
 import type { Host } from './programs.js';
 import { installedJobs, type Installed, type JobNames, type ScheduleReaders } from './scheduled.js';
 
 /** The names the notices' job goes by. */
-export const NOTIFY: JobNames = { unit: 'checkin-notify', label: 'checkin.notify', what: 'the notices', install: 'checkin notify install' };
+export const NOTIFY: JobNames = {
+  unit: 'checkin-notify',
+  label: 'checkin.notify',
+  what: 'the notices',
+  install: 'checkin notify install',
+  remove: 'checkin notify uninstall',
+};
+/** What the notices' units and task say they are. */
+const DESCRIPTION = 'checkin: a notice when something new needs you (comments, mentions, replies, blockers)';
 
 /** The fewest minutes between two looks: the service's budget is per person, shared with everything else checkin does. */
 export const MIN_EVERY = 5;
@@ -25,12 +47,9 @@ export interface NoticeTimes {
   quiet?: string | undefined;
 }
 
-/** What the scheduler runs, and with what. */
-export interface NoticeJob {
+/** What the scheduler runs, and when. */
+export interface NoticeJob extends JobCommand {
   times: NoticeTimes;
-  node: string;
-  script?: string | undefined;
-  env: Record<string, string>;
 }
 
 // ---- the flags -----------------------------------------------------------------------------------
@@ -153,62 +172,30 @@ const minuteField = (minutes: number[], sep: string) => (minutes.length === 1 ? 
 
 // ---- systemd (systemd.time(7), systemd.timer(5)) ------------------------------------------------
 
-const SYSTEMD_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 /** OnCalendar= for the times: "Mon,Tue,Wed,Thu,Fri *-*-* 08..18:00/5:00 Europe/Berlin". */
 export function noticeCalendar(t: NoticeTimes, zone?: string): string {
-  const days = t.days.length === 7 ? '' : `${t.days.map((d) => SYSTEMD_DAYS[d]).join(',')} `;
   const hours = runs(t.hours)
     .map(([a, b]) => (a === b ? pad(a) : `${pad(a)}..${pad(b)}`))
     .join(',');
-  return `${days}*-*-* ${hours}:${minuteField(t.minutes, '00')}:00${zone ? ` ${zone}` : ''}`;
+  return calendarOn(t.days, `${hours}:${minuteField(t.minutes, '00')}`, zone);
 }
 
 /** The times back from OnCalendar= as noticeCalendar() writes it (the quiet hours are the service's). */
 export function parseNoticeCalendar(line: string): Omit<NoticeTimes, 'quiet'> | undefined {
   const m = /^(?:([A-Za-z,]+) )?\*-\*-\* ([\d.,]+):([\d/]+):00(?: \S+)?$/.exec(line.trim());
   if (!m) return undefined;
-  const days = m[1] ? m[1].split(',').map((d) => SYSTEMD_DAYS.indexOf(d)) : [0, 1, 2, 3, 4, 5, 6];
+  const days = calendarDays(m[1]);
   const hours = expand(m[2]!, 23, '..');
   const minutes = expand(m[3]!, 59, '..');
-  if (days.some((d) => d < 0) || !hours || !minutes) return undefined;
+  if (!days || !hours || !minutes) return undefined;
   return { days, hours, minutes };
 }
 
-const WRITTEN = '# Written by `checkin notify install`; `checkin notify uninstall` removes it.\n';
-const DESCRIPTION = 'checkin: a notice when something new needs you (comments, mentions, replies, blockers)';
+export const noticeService = (job: NoticeJob): string => oneshotService(NOTIFY, DESCRIPTION, job, runArgs(job.times));
 
-export function noticeService(job: NoticeJob): string {
-  const { env, exec } = systemdCommand(job, runArgs(job.times));
-  return (
-    WRITTEN +
-    '[Unit]\n' +
-    `Description=${DESCRIPTION}\n` +
-    '\n' +
-    '[Service]\n' +
-    'Type=oneshot\n' +
-    // One look is a request or two: a run that hangs is stopped well before the next.
-    'TimeoutStartSec=2min\n' +
-    env +
-    `ExecStart=${exec}\n`
-  );
-}
-
-export function noticeTimer(job: NoticeJob, zone?: string): string {
-  return (
-    WRITTEN +
-    '[Unit]\n' +
-    `Description=${DESCRIPTION}\n` +
-    '\n' +
-    '[Timer]\n' +
-    `OnCalendar=${noticeCalendar(job.times, zone)}\n` +
-    // Not Persistent=: a look missed while the machine slept is not made up at wake (maybe in the
-    // quiet hours); the next one is minutes away.
-    '\n' +
-    '[Install]\n' +
-    'WantedBy=timers.target\n'
-  );
-}
+// Not Persistent=: a look missed while the machine slept is not made up at wake (maybe in the quiet
+// hours); the next one is minutes away.
+export const noticeTimer = (job: NoticeJob, zone?: string): string => calendarTimer(NOTIFY, DESCRIPTION, noticeCalendar(job.times, zone), false);
 
 /** The times back from the timer and its service (which carries the quiet hours). */
 export function parseNoticeUnits(timer: string, service: string): NoticeTimes | undefined {
@@ -223,9 +210,7 @@ export function parseNoticeUnits(timer: string, service: string): NoticeTimes | 
 // ---- crontab -----------------------------------------------------------------------------------
 
 export function cronNoticeLine(job: NoticeJob): string {
-  schedulable(job.env, job.node, job.script);
   const t = job.times;
-  const days = t.days.length === 7 ? '*' : t.days.join(',');
   const hours =
     t.hours.length === 24
       ? '*'
@@ -233,7 +218,7 @@ export function cronNoticeLine(job: NoticeJob): string {
           .map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`))
           .join(',');
   const minutes = t.minutes.length === 1 ? `${t.minutes[0]}` : `*/${t.minutes[1]! - t.minutes[0]!}`;
-  return `${cronEscape(`${minutes} ${hours} * * ${days} ${shellCommand(job.env, [...program(job.node, job.script), ...runArgs(t)])}`)} # ${NOTIFY.unit}`;
+  return cronJobLine(NOTIFY, `${minutes} ${hours} * * ${cronDays(t.days)}`, job, runArgs(t));
 }
 
 /** The times back from the line cronNoticeLine() wrote. */
@@ -252,16 +237,10 @@ export function parseNoticeCron(line: string): NoticeTimes | undefined {
 
 export function noticePlist(job: NoticeJob): string {
   const t = job.times;
-  const entry = (d: number | undefined, h: number | undefined, m: number) =>
-    '\t\t<dict>\n' +
-    (d === undefined ? '' : `\t\t\t<key>Weekday</key>\n\t\t\t<integer>${d}</integer>\n`) +
-    (h === undefined ? '' : `\t\t\t<key>Hour</key>\n\t\t\t<integer>${h}</integer>\n`) +
-    `\t\t\t<key>Minute</key>\n\t\t\t<integer>${m}</integer>\n` +
-    '\t\t</dict>\n';
   const days: Array<number | undefined> = t.days.length === 7 ? [undefined] : t.days;
   const hours: Array<number | undefined> = t.hours.length === 24 ? [undefined] : t.hours;
-  const intervals = days.flatMap((d) => hours.flatMap((h) => t.minutes.map((m) => entry(d, h, m)))).join('');
-  return PLIST_HEAD + plistCommand(NOTIFY.label, job, runArgs(t)) + `\t<key>StartCalendarInterval</key>\n\t<array>\n${intervals}\t</array>\n` + PLIST_TAIL;
+  const intervals = days.flatMap((weekday) => hours.flatMap((hour) => t.minutes.map((minute): CalendarInterval => ({ weekday, hour, minute }))));
+  return launchdAgent(NOTIFY.label, job, runArgs(t), intervals);
 }
 
 /** The times back from the plist noticePlist() wrote. */
@@ -340,11 +319,10 @@ export function parseNoticeTaskXml(text: string): NoticeTimes | undefined {
   const fires = new Set<number>();
   let days: number[] | undefined;
   for (const [, trigger] of text.matchAll(/<CalendarTrigger>([\s\S]*?)<\/CalendarTrigger>/g)) {
-    const start = /<StartBoundary>\d{4}-\d\d-\d\dT(\d\d):(\d\d)/.exec(trigger!);
-    const block = /<DaysOfWeek>([\s\S]*?)<\/DaysOfWeek>/.exec(trigger!);
-    if (!start || !block) return undefined;
-    days = TASK_DAYS.map((name, i) => (new RegExp(`<${name}\\s*/>`).test(block[1]!) ? i : -1)).filter((d) => d >= 0);
-    const first = Number(start[1]) * 60 + Number(start[2]);
+    const one = parseTaskXml(trigger!);
+    if (!one) return undefined;
+    days = one.days;
+    const first = one.at.hour * 60 + one.at.minute;
     const every = minutesOfIso(/<Interval>([^<]+)<\/Interval>/.exec(trigger!)?.[1] ?? '');
     const duration = minutesOfIso(/<Duration>([^<]+)<\/Duration>/.exec(trigger!)?.[1] ?? '');
     if (every && duration) for (let f = first; f < first + duration; f += every) fires.add(f);

@@ -1,27 +1,35 @@
 // What `checkin remind install` writes, for each scheduler: a systemd user timer and its service,
 // a crontab line, a launchd agent, a Task Scheduler task. Pure: text in, text out (and back: status
-// reads the time and days from what was written).
+// reads the time and days from what was written). The frames of those files are here too, one for
+// every job (oneshotService, calendarTimer, cronJobLine, launchdAgent, taskDocument): notify-units.ts's
+// are the same frames with its own names, times and command.
 import { UsageError } from '../errors.js';
-import type { JobNames } from './scheduled.js';
-import { cronEscape, cronTime, noControls, program, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
+import { cronTag, type JobNames } from './scheduled.js';
+import { cronEscape, cronTime, formatAt, noControls, program, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
 
-/** The names everything installed goes by. */
-export const UNIT = 'checkin-remind';
-export const CRON_TAG = '# checkin-remind';
-export const LAUNCHD_LABEL = 'checkin.remind';
-export const TASK_NAME = 'checkin-remind';
 /** The names the reminder goes by in what installs, finds and removes it (scheduled.ts). */
-export const REMIND: JobNames = { unit: UNIT, label: LAUNCHD_LABEL, what: 'the reminder', install: 'checkin remind install' };
+export const REMIND: JobNames = {
+  unit: 'checkin-remind',
+  label: 'checkin.remind',
+  what: 'the reminder',
+  install: 'checkin remind install',
+  remove: 'checkin remind remove',
+};
+/** What the reminder's units and task say they are. */
+const DESCRIPTION = "checkin: remind me when today's check-in is pending";
 
-/** What the scheduler runs, and with what. */
-export interface Job {
+/** What a scheduler runs: node, or the single executable (then no script), with the environment. */
+export interface JobCommand {
+  node: string;
+  script?: string | undefined;
+  env: Record<string, string>;
+}
+
+/** What the scheduler runs, and when. */
+export interface Job extends JobCommand {
   at: TimeOfDay;
   /** Weekdays, 0 = Sunday … 6 = Saturday. */
   days: number[];
-  /** Node, or the single executable (then no script). */
-  node: string;
-  script?: string;
-  env: Record<string, string>;
 }
 
 /** The arguments after the script: the hidden command that checks and notifies. */
@@ -43,28 +51,37 @@ export function systemdQuote(value: string, inCommand: boolean): string {
 
 const SYSTEMD_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-/** OnCalendar= for the time on the days (in `zone` when given, an IANA name systemd understands). */
-export function onCalendar(at: TimeOfDay, days: number[], zone?: string): string {
+/**
+ * OnCalendar= for the hours and minutes `time` ("09:30", "08..18:00/5") on the days, every day
+ * when all seven, in `zone` when given (an IANA name systemd understands).
+ */
+export function calendarOn(days: number[], time: string, zone?: string): string {
   const dayList = days.length === 7 ? '' : `${days.map((d) => SYSTEMD_DAYS[d]).join(',')} `;
-  const hh = String(at.hour).padStart(2, '0');
-  const mm = String(at.minute).padStart(2, '0');
-  return `${dayList}*-*-* ${hh}:${mm}:00${zone ? ` ${zone}` : ''}`;
+  return `${dayList}*-*-* ${time}:00${zone ? ` ${zone}` : ''}`;
 }
+
+/** The days back from OnCalendar='s list of them ("Mon,Wed"; none: every day); undefined for a name that is not a day's. */
+export function calendarDays(list: string | undefined): number[] | undefined {
+  const days = list ? list.split(',').map((d) => SYSTEMD_DAYS.indexOf(d)) : [0, 1, 2, 3, 4, 5, 6];
+  return days.some((d) => d < 0) ? undefined : days;
+}
+
+/** OnCalendar= for the time on the days (in `zone` when given). */
+export const onCalendar = (at: TimeOfDay, days: number[], zone?: string): string => calendarOn(days, formatAt(at), zone);
 
 /** Time and days back from OnCalendar= as onCalendar() writes it. */
 export function parseOnCalendar(line: string): { at: TimeOfDay; days: number[] } | undefined {
   const m = /^(?:([A-Za-z,]+) )?\*-\*-\* (\d\d):(\d\d):00(?: \S+)?$/.exec(line.trim());
   if (!m) return undefined;
-  const days = m[1] ? m[1].split(',').map((d) => SYSTEMD_DAYS.indexOf(d)) : [0, 1, 2, 3, 4, 5, 6];
-  if (days.some((d) => d < 0)) return undefined;
-  return { at: { hour: Number(m[2]), minute: Number(m[3]) }, days };
+  const days = calendarDays(m[1]);
+  return days && { at: { hour: Number(m[2]), minute: Number(m[3]) }, days };
 }
 
 /**
  * A service's Environment= lines and its ExecStart= (node, the script, `args`), each word quoted as
  * systemd reads it; what systemd cannot start is refused with what to do instead.
  */
-export function systemdCommand(job: { node: string; script?: string | undefined; env: Record<string, string> }, args: string[]): { env: string; exec: string } {
+export function systemdCommand(job: JobCommand, args: string[]): { env: string; exec: string } {
   schedulable(job.env, job.node, job.script);
   // systemd refuses an executable's name with a quote or a backslash in it, however it is escaped.
   if (/["'\\]/.test(job.node))
@@ -79,47 +96,55 @@ export function systemdCommand(job: { node: string; script?: string | undefined;
   return { env, exec };
 }
 
-export function systemdService(job: Job): string {
-  const { env, exec } = systemdCommand(job, RUN_ARGS);
+/** A unit's first lines: what wrote it and what takes it out, and its [Unit] section. */
+const unitHead = (names: JobNames, description: string) =>
+  `# Written by \`${names.install}\`; \`${names.remove}\` removes it.\n[Unit]\nDescription=${description}\n\n`;
+
+/** A job's service: a oneshot that runs node, the script and `args` with the job's environment. */
+export function oneshotService(names: JobNames, description: string, job: JobCommand, args: string[]): string {
+  const { env, exec } = systemdCommand(job, args);
   return (
-    '# Written by `checkin remind install`; `checkin remind remove` removes it.\n' +
-    '[Unit]\n' +
-    "Description=checkin: remind me when today's check-in is pending\n" +
-    '\n' +
+    unitHead(names, description) +
     '[Service]\n' +
     'Type=oneshot\n' +
-    // A oneshot may otherwise run for ever: the check is one request (and a retry or two).
+    // A oneshot may otherwise run for ever: a run is a request or two (and a retry), one that hangs
+    // is stopped well before the next.
     'TimeoutStartSec=2min\n' +
     env +
     `ExecStart=${exec}\n`
   );
 }
 
-export function systemdTimer(job: Job, zone?: string): string {
+/** A job's timer: its service at `calendar` (OnCalendar=); with `persistent`, a run missed while the machine was off or asleep happens when it is back. */
+export function calendarTimer(names: JobNames, description: string, calendar: string, persistent: boolean): string {
   return (
-    '# Written by `checkin remind install`; `checkin remind remove` removes it.\n' +
-    '[Unit]\n' +
-    "Description=checkin: remind me when today's check-in is pending\n" +
-    '\n' +
+    unitHead(names, description) +
     '[Timer]\n' +
-    `OnCalendar=${onCalendar(job.at, job.days, zone)}\n` +
-    // A run missed while the machine was off or asleep happens when it is back.
-    'Persistent=true\n' +
+    `OnCalendar=${calendar}\n` +
+    (persistent ? 'Persistent=true\n' : '') +
     '\n' +
     '[Install]\n' +
     'WantedBy=timers.target\n'
   );
 }
 
+export const systemdService = (job: Job): string => oneshotService(REMIND, DESCRIPTION, job, RUN_ARGS);
+
+// A reminder missed while the machine was off or asleep is still worth having when it is back.
+export const systemdTimer = (job: Job, zone?: string): string => calendarTimer(REMIND, DESCRIPTION, onCalendar(job.at, job.days, zone), true);
+
 // ---- crontab ---------------------------------------------------------------------------------
 
-export function cronReminderLine(job: Job): string {
+/** A cron day-of-week field for the days: "*" for all seven, else their numbers ("1,2,3,4,5"). */
+export const cronDays = (days: number[]): string => (days.length === 7 ? '*' : days.join(','));
+
+/** A job's crontab line: the five time fields `when`, then node, the script and `args` with the job's environment, tagged with the job's name. */
+export function cronJobLine(names: JobNames, when: string, job: JobCommand, args: string[]): string {
   schedulable(job.env, job.node, job.script);
-  const days = job.days.length === 7 ? '*' : job.days.join(',');
-  return `${cronEscape(`${cronTime(job.at, days)} ${shellCommand(job.env, [...program(job.node, job.script), ...RUN_ARGS])}`)} ${CRON_TAG}`;
+  return `${cronEscape(`${when} ${shellCommand(job.env, [...program(job.node, job.script), ...args])}`)} ${cronTag(names)}`;
 }
 
-export const isReminderLine = (line: string) => line.trimEnd().endsWith(CRON_TAG);
+export const cronReminderLine = (job: Job): string => cronJobLine(REMIND, cronTime(job.at, cronDays(job.days)), job, RUN_ARGS);
 
 /** Time and days back from the line cronReminderLine() wrote. */
 export function parseCronLine(line: string): { at: TimeOfDay; days: number[] } | undefined {
@@ -135,7 +160,7 @@ export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '
 const plistString = (s: string) => `<string>${xmlEscape(s)}</string>`;
 
 /** A launchd agent's Label, ProgramArguments (node, the script, `args`) and EnvironmentVariables, as plist keys of its dict. */
-export function plistCommand(label: string, job: { node: string; script?: string | undefined; env: Record<string, string> }, args: string[]): string {
+export function plistCommand(label: string, job: JobCommand, args: string[]): string {
   schedulable(job.env, job.node, job.script);
   const env = Object.entries(job.env)
     .map(([k, v]) => `\t\t<key>${xmlEscape(k)}</key>\n\t\t${plistString(v)}\n`)
@@ -147,24 +172,39 @@ export function plistCommand(label: string, job: { node: string; script?: string
   );
 }
 
-/** The lines around a plist's one dict. */
-export const PLIST_HEAD =
-  '<?xml version="1.0" encoding="UTF-8"?>\n' +
-  '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n' +
-  '<plist version="1.0">\n' +
-  '<dict>\n';
-export const PLIST_TAIL = '</dict>\n</plist>\n';
-
-export function launchdPlist(job: Job): string {
-  // launchd's Weekday: 0 (or 7) is Sunday, as in cron.
-  const intervals = job.days
-    .map(
-      (d) =>
-        `\t\t<dict>\n\t\t\t<key>Weekday</key>\n\t\t\t<integer>${d}</integer>\n\t\t\t<key>Hour</key>\n\t\t\t<integer>${job.at.hour}</integer>\n\t\t\t<key>Minute</key>\n\t\t\t<integer>${job.at.minute}</integer>\n\t\t</dict>\n`,
-    )
-    .join('');
-  return PLIST_HEAD + plistCommand(LAUNCHD_LABEL, job, RUN_ARGS) + `\t<key>StartCalendarInterval</key>\n\t<array>\n${intervals}\t</array>\n` + PLIST_TAIL;
+/** One StartCalendarInterval entry: a key left out matches every value (launchd.plist(5)). Weekday 0 (or 7) is Sunday, as in cron. */
+export interface CalendarInterval {
+  weekday?: number | undefined;
+  hour?: number | undefined;
+  minute: number;
 }
+
+/** A launchd agent: the job's command with `args` (plistCommand), run at each of `intervals`. */
+export function launchdAgent(label: string, job: JobCommand, args: string[], intervals: CalendarInterval[]): string {
+  const entry = (i: CalendarInterval) =>
+    '\t\t<dict>\n' +
+    (i.weekday === undefined ? '' : `\t\t\t<key>Weekday</key>\n\t\t\t<integer>${i.weekday}</integer>\n`) +
+    (i.hour === undefined ? '' : `\t\t\t<key>Hour</key>\n\t\t\t<integer>${i.hour}</integer>\n`) +
+    `\t\t\t<key>Minute</key>\n\t\t\t<integer>${i.minute}</integer>\n` +
+    '\t\t</dict>\n';
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n' +
+    '<plist version="1.0">\n' +
+    '<dict>\n' +
+    plistCommand(label, job, args) +
+    `\t<key>StartCalendarInterval</key>\n\t<array>\n${intervals.map(entry).join('')}\t</array>\n` +
+    '</dict>\n</plist>\n'
+  );
+}
+
+export const launchdPlist = (job: Job): string =>
+  launchdAgent(
+    REMIND.label,
+    job,
+    RUN_ARGS,
+    job.days.map((weekday) => ({ weekday, hour: job.at.hour, minute: job.at.minute })),
+  );
 
 /** Time and days back from the plist launchdPlist() wrote. */
 export function parsePlist(text: string): { at: TimeOfDay; days: number[] } | undefined {
@@ -210,8 +250,8 @@ export function taskXml(job: Job, start: string): string {
   const mm = String(job.at.minute).padStart(2, '0');
   const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])];
   return taskDocument({
-    description: "checkin: remind me when today's check-in is pending",
-    uri: TASK_NAME,
+    description: DESCRIPTION,
+    uri: REMIND.unit,
     triggers: [{ start: `${start}T${hh}:${mm}:00`, days: job.days }],
     node: job.node,
     args,
@@ -291,7 +331,7 @@ export function utf16(text: string): Buffer {
   return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 }
 
-/** Time and days back from a task's XML (as `schtasks /Query /XML` prints it). */
+/** Time and days back from a task's XML (as `schtasks /Query /XML` prints it), or from one of its triggers. */
 export function parseTaskXml(text: string): { at: TimeOfDay; days: number[] } | undefined {
   const start = /<StartBoundary>\d{4}-\d\d-\d\dT(\d\d):(\d\d)/.exec(text);
   const block = /<DaysOfWeek>([\s\S]*?)<\/DaysOfWeek>/.exec(text);

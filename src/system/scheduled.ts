@@ -20,6 +20,8 @@ export interface JobNames {
   what: string;
   /** The command that installs it: "checkin remind install". */
   install: string;
+  /** The command that takes it out: "checkin remind remove". */
+  remove: string;
 }
 
 export const cronTag = (names: JobNames) => `# ${names.unit}`;
