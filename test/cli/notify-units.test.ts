@@ -5,7 +5,7 @@
 // status (and --json), install again (replaces), uninstall (nothing left). macOS and Windows are
 // played by a stand-in host: nothing was run on those systems.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -31,9 +31,8 @@ import {
 import { utf16 } from '../../src/system/reminder-units.js';
 import { parseQuietHours } from '../../src/core/quiet-hours.js';
 import { CLI_WORDS, CLI_WORDS_RE, runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';
-import { fakeHost, standIns } from '../helpers/remind.js';
+import { expectVerified, expectVerifiedWithOddPaths, fakeHost, hasAnalyze, standIns, tree, unitDir } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { parseXml, plistValue, TASK_NS, windowsArgv, type El } from '../helpers/xml.js';
 
@@ -92,12 +91,6 @@ const JOB: NoticeJob = {
   env: { CHECKIN_CONFIG_DIR: '/home/ada/conf %h $X "q" \\', TZ: 'Europe/Berlin', PATH: '/opt/node 20/bin:/usr/bin:/bin' },
 };
 
-const hasAnalyze = () =>
-  run('systemd-analyze', ['--version']).then(
-    () => true,
-    () => false,
-  );
-
 describe('systemd units', () => {
   it('OnCalendar= is read back as written, and systemd reads it as the same days, hours and minutes', async () => {
     for (const t of [
@@ -129,35 +122,11 @@ describe('systemd units', () => {
     expect(lunch.stdout).toContain('Normalized form: Mon *-*-* 00..11,13..23:00/30:00');
   });
 
-  it('systemd-analyze verify reads the timer and the service with paths that need every escape: no complaint, the executable found', async () => {
-    if (!(await hasAnalyze())) return console.warn('systemd-analyze is not installed: units not verified');
-    const dir = tempDir('checkin-notify-units-');
-    const odd = join(dir, 'a b 100% $HOME;c');
-    mkdirSync(odd);
-    writeFileSync(join(odd, 'node'), '#!/bin/sh\n');
-    chmodSync(join(odd, 'node'), 0o755);
-    const runtime = tempDir('checkin-runtime-');
-    const verify = async (node: string) => {
-      const job = { ...JOB, node: join(odd, node) };
-      writeFileSync(join(dir, 'checkin-notify.service'), noticeService(job));
-      writeFileSync(join(dir, 'checkin-notify.timer'), noticeTimer(job, 'Europe/Berlin'));
-      return run('systemd-analyze', ['verify', '--user', join(dir, 'checkin-notify.timer'), join(dir, 'checkin-notify.service')], {
-        encoding: 'utf8',
-        env: { ...process.env, XDG_RUNTIME_DIR: runtime },
-        timeout: 20_000,
-      }).then(
-        (r) => ({ code: 0, stderr: r.stderr }),
-        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
-      );
-    };
-    const ok = await verify('node');
-    expect(ok.stderr.split('\n').filter((l) => l.includes('checkin-notify'))).toEqual([]);
-    expect(ok.code).toBe(0);
-    // The check can fail: a program that is not there is reported.
-    const missing = await verify('nodex');
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toContain(`Command ${join(odd, 'nodex')} is not executable`);
-  });
+  it('systemd-analyze verify reads the timer and the service with paths that need every escape: no complaint, the executable found', () =>
+    expectVerifiedWithOddPaths('checkin-notify', (node) => ({
+      service: noticeService({ ...JOB, node }),
+      timer: noticeTimer({ ...JOB, node }, 'Europe/Berlin'),
+    })));
 
   it('the service runs `notify --once` with the quiet hours; the timer is not Persistent= (a look missed asleep is not made up); both read back', () => {
     const service = noticeService(JOB);
@@ -348,17 +317,6 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
 
 // ---- Linux: the built CLI, stand-ins for systemctl and crontab first on PATH ----
 
-const unitDir = (u: NodeJS.ProcessEnv) => join(u.HOME!, '.config', 'systemd', 'user');
-
-/** Every file and link under a folder, as paths below it. */
-function tree(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => !e.isDirectory())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .sort();
-}
-
 /** A person logged in (the token stored, as a timer needs it), the stand-ins first on PATH. */
 async function user(stand: ReturnType<typeof standIns>, extra: NodeJS.ProcessEnv = {}) {
   const u: NodeJS.ProcessEnv = { ...env, CHECKIN_TOKEN: undefined, CHECKIN_API_URL: undefined, PATH: `${stand.dir}:${env.PATH}`, ...extra };
@@ -382,15 +340,7 @@ describe('checkin notify install|status|uninstall with a systemd user manager', 
     expect(readFileSync(join(unitDir(u), 'checkin-notify.timer'), 'utf8')).toContain('\nOnCalendar=Mon,Tue,Wed,Thu,Fri *-*-* 08..18:00/10:00 UTC\n');
     expect(service).toContain(`\nExecStart=${CLI_WORDS.map((w) => `"${w}"`).join(' ')} "notify" "--once" "--quiet-hours" "19:00-08:00"\n`);
     expect(service).toContain(`\nEnvironment="CHECKIN_CONFIG_DIR=${u.CHECKIN_CONFIG_DIR}"\nEnvironment="HOME=${u.HOME}"\nEnvironment="TZ=UTC"\n`);
-    if (await hasAnalyze()) {
-      const runtime = tempDir('checkin-runtime-');
-      const v = await run('systemd-analyze', ['verify', '--user', join(unitDir(u), 'checkin-notify.timer'), join(unitDir(u), 'checkin-notify.service')], {
-        env: { ...process.env, XDG_RUNTIME_DIR: runtime },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
-      expect(v.stderr.split('\n').filter((l) => l.includes('checkin-notify'))).toEqual([]);
-    } else console.warn('systemd-analyze is not installed: the units were not verified by systemd');
+    await expectVerified(unitDir(u), 'checkin-notify');
 
     const status = await runCli(['notify', 'status'], { env: u });
     expect(status).toMatchObject({ code: 0, stderr: '' });

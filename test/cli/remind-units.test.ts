@@ -3,7 +3,7 @@
 // plist parser reads it, the Task Scheduler XML against the schema's structure. macOS and Windows
 // are played by a stand-in host here: nothing was run on those systems.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { formatDays, nextFire, parseDays } from '../../src/system/schedule.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';
-import { fakeHost } from '../helpers/remind.js';
+import { expectVerifiedWithOddPaths, fakeHost } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { parseXml, plistValue, TASK_NS, windowsArgv, type El } from '../helpers/xml.js';
 
@@ -90,40 +90,11 @@ describe('systemd units', () => {
     expect([...r.stdout.matchAll(/(?:Next elapse|Iter\. #\d): (\w{3}) \d{4}-\d\d-\d\d 09:05:00 UTC/g)].map((m) => m[1])).toHaveLength(3);
   });
 
-  it('systemd-analyze verify reads the units with paths that hold spaces, %, $ (and the script quotes and backslashes): the executable is found', async () => {
-    const has = await run('systemd-analyze', ['--version']).then(
-      () => true,
-      () => false,
-    );
-    if (!has) return console.warn('systemd-analyze is not installed: units not verified');
-    const dir = tempDir('checkin-units-');
-    // The "node" is a script in a folder whose name needs every escape; verify says when it cannot be found.
-    const odd = join(dir, 'a b 100% $HOME;c');
-    mkdirSync(odd);
-    writeFileSync(join(odd, 'node'), '#!/bin/sh\n');
-    chmodSync(join(odd, 'node'), 0o755);
-    const runtime = tempDir('checkin-runtime-');
-    const verify = async (node: string) => {
-      const job = { ...JOB, node: join(odd, node) };
-      writeFileSync(join(dir, 'checkin-remind.service'), systemdService(job));
-      writeFileSync(join(dir, 'checkin-remind.timer'), systemdTimer(job, 'Europe/Berlin'));
-      return run('systemd-analyze', ['verify', '--user', join(dir, 'checkin-remind.timer'), join(dir, 'checkin-remind.service')], {
-        encoding: 'utf8',
-        env: { ...process.env, XDG_RUNTIME_DIR: runtime },
-        timeout: 20_000,
-      }).then(
-        (r) => ({ code: 0, stderr: r.stderr }),
-        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
-      );
-    };
-    const ok = await verify('node');
-    expect(ok.stderr.split('\n').filter((l) => l.includes('checkin-remind'))).toEqual([]);
-    expect(ok.code).toBe(0);
-    // The check can fail: a name that is not there is reported, quoted path and all.
-    const missing = await verify('nodex');
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toContain(`Command ${join(odd, 'nodex')} is not executable`);
-  });
+  it('systemd-analyze verify reads the units with paths that hold spaces, %, $ (and the script quotes and backslashes): the executable is found', () =>
+    expectVerifiedWithOddPaths('checkin-remind', (node) => ({
+      service: systemdService({ ...JOB, node }),
+      timer: systemdTimer({ ...JOB, node }, 'Europe/Berlin'),
+    })));
 
   it('quotes each word as systemd.syntax(7) reads it back', () => {
     expect(systemdQuote('/a b/%h$X"\\', true)).toBe('"/a b/%%h$$X\\"\\\\"');

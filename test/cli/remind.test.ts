@@ -4,15 +4,14 @@
 // Environment=, as the timer would — notifies only when today's check-in is pending, and install,
 // status and remove leave nothing behind.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, CLI_WORDS_RE, FAKED_CLOCK_ARGS, runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/cleanup.js';
-import { standIns } from '../helpers/remind.js';
+import { expectVerified, standIns, tree, unitDir } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 let sb: Sandbox;
@@ -75,17 +74,7 @@ function unitCommand(service: string): { env: string[]; argv: string[] } {
   return { env: envLines, argv: systemdWords(exec, true) };
 }
 
-const unitDir = (u: NodeJS.ProcessEnv) => join(u.HOME!, '.config', 'systemd', 'user');
 const NOTIFIED = "--app-name=checkin\nCheck-in pending\nToday's check-in is still pending: run checkin today\n---\n";
-
-/** Every file and link under a folder, as paths below it. */
-function tree(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => !e.isDirectory())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .sort();
-}
 
 describe('checkin remind with a systemd user manager', () => {
   it('writes a timer and a service that pass systemd-analyze verify; the service run under env -i notifies only when pending', async () => {
@@ -100,21 +89,7 @@ describe('checkin remind with a systemd user manager', () => {
     expect(timer).toContain('\nOnCalendar=Mon,Tue,Wed,Thu,Fri *-*-* 09:30:00 UTC\nPersistent=true\n');
 
     // systemd's own reading of both files: no warning about them, and the executable is there.
-    const analyze = await run('systemd-analyze', ['--version']).then(
-      () => true,
-      () => false,
-    );
-    if (analyze) {
-      const runtime = tempDir('checkin-runtime-');
-      const v = await run('systemd-analyze', ['verify', '--user', join(unitDir(u), 'checkin-remind.timer'), join(unitDir(u), 'checkin-remind.service')], {
-        env: { ...process.env, XDG_RUNTIME_DIR: runtime },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
-      expect(v.stderr.split('\n').filter((l) => l.includes('checkin-remind'))).toEqual([]);
-    } else {
-      console.warn('systemd-analyze is not installed: the units were not verified by systemd');
-    }
+    await expectVerified(unitDir(u), 'checkin-remind');
 
     // What the timer runs: the unit's environment and nothing else.
     const cmd = unitCommand(service);

@@ -1,9 +1,15 @@
-// What the reminder tests share: stand-in programs first on PATH for the built CLI (systemctl,
-// crontab, notify-send, each keeping what it was asked), and a stand-in host for runs in-process.
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// What the tests of scheduled jobs (remind's, notify's) share: stand-in programs first on PATH for
+// the built CLI (systemctl, crontab, notify-send, each keeping what it was asked), a stand-in host for
+// runs in-process, where the units are and systemd's own reading of them (systemd-analyze verify).
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
 import type { Host, Ran } from '../../src/system/programs.js';
 import { tempDir } from './cleanup.js';
+
+const run = promisify(execFile);
 
 /** A desktop session's environment (a session bus, a display, the token in it), the one a scheduled run's is made from. */
 export const DESKTOP_SESSION: Readonly<NodeJS.ProcessEnv> = {
@@ -69,4 +75,69 @@ export function fakeHost(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, answ
     },
   };
   return { host, calls };
+}
+
+/** Where a user's systemd units are (no XDG_CONFIG_HOME set). */
+export const unitDir = (u: NodeJS.ProcessEnv) => join(u.HOME!, '.config', 'systemd', 'user');
+
+/** Every file and link under a folder, as paths below it. */
+export function tree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => !e.isDirectory())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+/** Whether systemd-analyze is installed (where it is not, a test says so and checks no more of systemd's reading). */
+export const hasAnalyze = (): Promise<boolean> =>
+  run('systemd-analyze', ['--version']).then(
+    () => true,
+    () => false,
+  );
+
+/** `systemd-analyze verify --user` of the job's timer and service in `dir`, with a runtime folder of its own: its exit code and what it said. */
+async function analyze(dir: string, unit: string): Promise<{ code: number; stderr: string }> {
+  const runtime = tempDir('checkin-runtime-');
+  return run('systemd-analyze', ['verify', '--user', join(dir, `${unit}.timer`), join(dir, `${unit}.service`)], {
+    encoding: 'utf8',
+    env: { ...process.env, XDG_RUNTIME_DIR: runtime },
+    timeout: 20_000,
+  }).then(
+    (r) => ({ code: 0, stderr: r.stderr }),
+    (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+  );
+}
+
+/** systemd's own reading of the job's units in `dir`: exit 0 and not a word about them (the executable is there). */
+export async function expectVerified(dir: string, unit: string): Promise<void> {
+  if (!(await hasAnalyze())) return console.warn('systemd-analyze is not installed: the units were not verified by systemd');
+  const v = await analyze(dir, unit);
+  expect(v.stderr.split('\n').filter((l) => l.includes(unit))).toEqual([]);
+  expect(v.code, v.stderr).toBe(0);
+}
+
+/**
+ * The job's units as `units` writes them for a node in a folder whose name needs every escape a
+ * unit file has (a space, %, $, ;) pass expectVerified; for a node that is not there, systemd says
+ * so, naming it: the check can fail.
+ */
+export async function expectVerifiedWithOddPaths(unit: string, units: (node: string) => { service: string; timer: string }): Promise<void> {
+  if (!(await hasAnalyze())) return console.warn('systemd-analyze is not installed: units not verified');
+  const dir = tempDir(`${unit}-units-`);
+  const odd = join(dir, 'a b 100% $HOME;c');
+  mkdirSync(odd);
+  writeFileSync(join(odd, 'node'), '#!/bin/sh\n');
+  chmodSync(join(odd, 'node'), 0o755);
+  const write = (node: string) => {
+    const { service, timer } = units(join(odd, node));
+    writeFileSync(join(dir, `${unit}.service`), service);
+    writeFileSync(join(dir, `${unit}.timer`), timer);
+  };
+  write('node');
+  await expectVerified(dir, unit);
+  write('nodex');
+  const missing = await analyze(dir, unit);
+  expect(missing.code).not.toBe(0);
+  expect(missing.stderr).toContain(`Command ${join(odd, 'nodex')} is not executable`);
 }
