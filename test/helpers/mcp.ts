@@ -44,6 +44,7 @@ export interface ConnectOptions {
  */
 export function useMcpSandbox(take: (sb: Sandbox, env: NodeJS.ProcessEnv) => void): {
   connect: (opts?: ConnectOptions) => Promise<McpSession>;
+  byHand: (opts?: ByHandOptions) => Promise<ByHand>;
   writes: () => string[];
   bodiesOf: (method: string) => unknown[];
 } {
@@ -56,6 +57,7 @@ export function useMcpSandbox(take: (sb: Sandbox, env: NodeJS.ProcessEnv) => voi
   });
   return {
     connect: useMcp(() => env),
+    byHand: useByHand(() => env),
     writes: () => sb.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`),
     bodiesOf: (method) => sb.requests.filter((r) => r.method === method).map((r) => r.body),
   };
@@ -164,6 +166,49 @@ async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEn
   await client.connect(transport);
   const session: ModernSession = { client, ...sessionFace(client, transport.pid!, asked, () => stderr) };
   return { session: session as unknown as McpSession, client };
+}
+
+/** A 2026 client a test drives by hand: the client, and a call that passes the params as given ({ arguments, inputResponses, requestState }) and gives back what came, an input-required result too. */
+export interface ByHand {
+  client: ModernClient;
+  call: (name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}
+
+export interface ByHandOptions {
+  /** False: a client that cannot be asked (no elicitation capability). */
+  elicits?: boolean;
+  /** The client in its default mode (initialize first), nothing else set. */
+  legacy?: boolean;
+}
+
+/**
+ * 2026 clients (`@modelcontextprotocol/client` 2.x) a test drives by hand, each closed after its
+ * test: pinned to 2026-07-28 and fulfilling nothing by itself, so that each input-required result
+ * comes back to the test, which retries as it chooses.
+ */
+export function useByHand(envOf: () => NodeJS.ProcessEnv): (opts?: ByHandOptions) => Promise<ByHand> {
+  const open: ModernClient[] = [];
+  afterEach(async () => {
+    for (const c of open.splice(0)) await c.close().catch(() => undefined);
+  });
+  return async (opts = {}) => {
+    const client = new ModernClient(
+      { name: 'test-agent', version: '1.0.0' },
+      opts.legacy
+        ? {}
+        : {
+            capabilities: opts.elicits === false ? {} : { elicitation: { form: {} } },
+            versionNegotiation: { mode: { pin: '2026-07-28' } },
+            inputRequired: { autoFulfill: false },
+          },
+    );
+    await client.connect(new ModernStdio(serverProcess({}, envOf)));
+    open.push(client);
+    return {
+      client,
+      call: async (name, params) => (await client.callTool({ name, ...params } as never, { allowInputRequired: true })) as unknown as Record<string, unknown>,
+    };
+  };
 }
 
 /** A tool result's text. */

@@ -4,17 +4,15 @@
 // there. Under 2026-07-28 a retry that carries no answer is no answer yet: the same question comes
 // back, never "not sent". Driven through the official clients of both revisions, the service's
 // requests counted.
-import { Client as ModernClient } from '@modelcontextprotocol/client';
-import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { CLI_WORDS, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { text, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-const { connect, writes } = useMcpSandbox((s, e) => {
+const { connect, byHand, writes } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
@@ -74,27 +72,6 @@ describe('log_activity: a decline keeps the draft, in both revisions', () => {
   }
 });
 
-/** A 2026 client that fulfils nothing by itself: each input-required result comes back to the test, which retries as it chooses. */
-async function manual(): Promise<(name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>> {
-  const transport = new ModernStdio({
-    command: CLI_WORDS[0]!,
-    args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
-    env: env as Record<string, string>,
-    stderr: 'pipe',
-  });
-  const client = new ModernClient(
-    { name: 'test-agent', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
-  );
-  await client.connect(transport);
-  opened.push(client);
-  return async (name, params) => (await client.callTool({ name, ...params } as never, { allowInputRequired: true })) as unknown as Record<string, unknown>;
-}
-const opened: ModernClient[] = [];
-afterEach(async () => {
-  for (const c of opened.splice(0)) await c.close().catch(() => undefined);
-});
-
 const ACCEPT = { confirm: { action: 'accept', content: {} } };
 type Question = { method: string; params: { message: string } };
 const questionOf = (r: Record<string, unknown>) => (r.inputRequests as Record<string, Question>).confirm!;
@@ -106,7 +83,7 @@ describe('2026-07-28: a retry without the answer is asked again', () => {
     ['an answer that is no elicitation answer', { confirm: { roots: 'x' } }],
   ] as const) {
     it(`log_activity, ${what}: the same question again (a new state), nothing sent; an answer to the first state is stale`, async () => {
-      const call = await manual();
+      const { call } = await byHand();
       sb.requests.length = 0;
       const args = { description: 'Reviewed the invoices PR' };
       const first = await call('log_activity', { arguments: args });
@@ -128,7 +105,7 @@ describe('2026-07-28: a retry without the answer is asked again', () => {
   }
 
   it('log_activity: asked again, then accepted: one POST; the same answer again records nothing more', async () => {
-    const call = await manual();
+    const { call } = await byHand();
     sb.requests.length = 0;
     const args = { description: 'Reviewed the invoices PR' };
     const first = await call('log_activity', { arguments: args });
@@ -144,7 +121,7 @@ describe('2026-07-28: a retry without the answer is asked again', () => {
   });
 
   it('send_comment: a retry without the answer gets the same question again, then decline keeps the draft; nothing sent', async () => {
-    const call = await manual();
+    const { call } = await byHand();
     const yesterday = ((await call('get_checkin', { arguments: { day: 'yesterday' } })).structuredContent as { check_in: { id: string } }).check_in.id;
     const id = ((await call('draft_comment', { arguments: { on: 'check-in', id: yesterday, body: 'Looks good' } })).structuredContent as { draft_id: string })
       .draft_id;

@@ -3,26 +3,19 @@
 // sandbox; the check-in is changed on the service (the web app, another device) after the agent's
 // draft was made. What the service received is read from its request log: no PATCH without a yes
 // given to a question that showed the newer words.
-import { Client as ModernClient } from '@modelcontextprotocol/client';
-import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { whenLabel } from '../../src/domain/outbox.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { CLI_WORDS, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { text, type Answer, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
 import { keptWhileDownAhead, NO_FAKETIME, writtenOnAnotherDevice } from '../helpers/clock-ahead.js';
 import { outboxRows } from '../helpers/outbox.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-const { connect, writes, bodiesOf } = useMcpSandbox((s, e) => {
+const { connect, byHand, writes, bodiesOf } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
-});
-/** The 2026-07-28 clients a test drives by hand (the answer given with the retry), closed after it. */
-const opened: ModernClient[] = [];
-afterEach(async () => {
-  for (const c of opened.splice(0)) await c.close().catch(() => undefined);
 });
 
 const sec = (title: string, value: string) => `${title} (${[...value].length} characters):\n${value}`;
@@ -125,23 +118,10 @@ describe("send_checkin never writes over newer words on the service without the 
   });
 
   it('2026-07-28: changed on the service between the question and the answer: that answer is stale, nothing sent; asked again, the question shows the newer words', async () => {
-    const transport = new ModernStdio({
-      command: CLI_WORDS[0]!,
-      args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
-      env: env as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new ModernClient(
-      { name: 'test-agent', version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
-    );
-    await client.connect(transport);
-    opened.push(client);
     // Not listed first on this client: once it knows send_checkin's output schema, the SDK's client
     // (2.x) refuses an input-required result by hand ("did not return structured content"); the
     // tests above list, then call, with the same server.
-    const call = async (name: string, params: Record<string, unknown>) =>
-      (await client.callTool({ name, ...params } as never, { allowInputRequired: true })) as unknown as Record<string, unknown>;
+    const { call } = await byHand();
     const asked = (r: Record<string, unknown>) => (r.inputRequests as { confirm: { params: { message: string } } }).confirm.params.message;
     const ACCEPT = { confirm: { action: 'accept', content: {} } };
 

@@ -8,11 +8,10 @@
 // question carries exactly what goes out; accept sends once; decline, cancel, a missing answer, a
 // stale one or one given for another draft send nothing.
 import { Client as ModernClient } from '@modelcontextprotocol/client';
-import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { CLI_WORDS, cleanEnv } from '../helpers/cli.js';
+import { cleanEnv } from '../helpers/cli.js';
 import { FORBIDDEN, startHostile } from '../helpers/hostile.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { text, type McpSession, type ModernSession, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
@@ -20,7 +19,7 @@ import { patient } from '../helpers/patience.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
-const { connect, writes } = useMcpSandbox((s, e) => {
+const { connect, byHand, writes } = useMcpSandbox((s, e) => {
   sb = s;
   env = e;
 });
@@ -104,15 +103,7 @@ describe('checkin mcp: both revisions, one server', () => {
   });
 
   it('the 2.x client in its default (legacy) mode falls back to initialize and gets 2025-11-25, the same tools', async () => {
-    const transport = new ModernStdio({
-      command: CLI_WORDS[0]!,
-      args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
-      env: env as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new ModernClient({ name: 'test-agent', version: '1.0.0' }, {});
-    await client.connect(transport);
-    opened.push(client);
+    const { client } = await byHand({ legacy: true });
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect((await client.listTools()).tools.length).toBeGreaterThan(15);
   });
@@ -154,32 +145,6 @@ describe('checkin mcp: every read tool validates against its declared schema, fo
   }
 });
 
-/** A 2026 client that answers nothing by itself: each input-required result comes back to the test, which retries as it chooses. */
-async function manual(
-  answers = true,
-): Promise<{ client: ModernClient; call: (name: string, params: Record<string, unknown>) => Promise<Record<string, unknown>> }> {
-  const transport = new ModernStdio({
-    command: CLI_WORDS[0]!,
-    args: [...CLI_WORDS.slice(1), 'mcp', '--toolsets', 'all'],
-    env: env as Record<string, string>,
-    stderr: 'pipe',
-  });
-  const client = new ModernClient(
-    { name: 'test-agent', version: '1.0.0' },
-    { capabilities: answers ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
-  );
-  await client.connect(transport);
-  opened.push(client);
-  return {
-    client,
-    call: async (name, params) => (await client.callTool({ name, ...params } as never, { allowInputRequired: true })) as unknown as Record<string, unknown>,
-  };
-}
-const opened: ModernClient[] = [];
-afterEach(async () => {
-  for (const c of opened.splice(0)) await c.close().catch(() => undefined);
-});
-
 const ACCEPT = { confirm: { action: 'accept', content: {} } };
 
 describe("checkin mcp 2026-07-28: the person's yes as an input-required result", () => {
@@ -193,7 +158,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
   }
 
   it('send_comment answers with the question (what goes out, whole, hidden characters shown), sends nothing; the retry with accept sends once; that answer again sends nothing', async () => {
-    const { call } = await manual();
+    const { call } = await byHand();
     const { id, on } = await drafted(call);
     sb.requests.length = 0;
     const first = await call('send_comment', { arguments: { draft_id: id } });
@@ -218,7 +183,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
     ['cancel', { confirm: { action: 'cancel' } }],
   ] as const) {
     it(`${what}: nothing is sent, the draft is kept`, async () => {
-      const { call } = await manual();
+      const { call } = await byHand();
       const { id } = await drafted(call, 'Looks good');
       sb.requests.length = 0;
       const first = await call('send_comment', { arguments: { draft_id: id } });
@@ -234,7 +199,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
   }
 
   it('a stale answer (a later question about the same draft came), a forged state, and an answer given for another draft send nothing', async () => {
-    const { call } = await manual();
+    const { call } = await byHand();
     const a = await drafted(call, 'First');
     const b = await drafted(call, 'Second');
     sb.requests.length = 0;
@@ -255,7 +220,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
   it(
     'log_activity answered for other words (a stale answer): nothing recorded, and the result says the draft is kept, as it is, with how to send it',
     async () => {
-      const { call } = await manual();
+      const { call } = await byHand();
       sb.requests.length = 0;
       const asked = await call('log_activity', { arguments: { description: 'Reviewed the invoices PR' } });
       expect(asked.resultType ?? asked.result_type).toBe('input_required');
@@ -294,7 +259,7 @@ describe("checkin mcp 2026-07-28: the person's yes as an input-required result",
   });
 
   it('a 2026 client that cannot ask is refused, as a 2025 one is; nothing sent', async () => {
-    const { call } = await manual(false);
+    const { call } = await byHand({ elicits: false });
     const { id } = await drafted(call, 'x');
     sb.requests.length = 0;
     const r = await call('send_comment', { arguments: { draft_id: id } });
