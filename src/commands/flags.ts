@@ -193,19 +193,20 @@ export function refuseRepeats(cmd: { options: readonly Option[]; getOptionValueS
 }
 
 /**
- * The words around a scheduled job's install (remind's and notify's): --dry-run shows the steps and
- * changes nothing, else they are taken; where the token is is said either way. True when they were
- * taken (the caller then says what was installed).
+ * The words around a scheduled job's install or removal (remind's and notify's): --dry-run shows the
+ * steps and changes nothing, else they are taken; where the token is (`warning`) is said either way.
+ * True when they were taken (the caller then says what was installed or removed).
  */
-export async function takeInstallSteps(
+export async function takeSteps(
   ctx: Pick<Context, 'io'>,
+  verb: 'install' | 'remove',
   steps: ReadonlyArray<{ show: string; act: () => Promise<void> | void }>,
   what: string,
   warning: string | undefined,
   dryRun: boolean | undefined,
 ): Promise<boolean> {
   if (dryRun) {
-    ctx.io.err(`# --dry-run: would install ${what}. Nothing was changed.\n`);
+    ctx.io.err(`# --dry-run: would ${verb} ${what}. Nothing was changed.\n`);
     if (warning) ctx.io.err(warning);
     ctx.io.out(steps.map((s) => `${s.show.replace(/\n$/, '')}\n`).join(''));
     return false;
@@ -213,4 +214,11 @@ export async function takeInstallSteps(
   for (const step of steps) await step.act();
   if (warning) ctx.io.err(warning);
   return true;
+}
+
+/** A scheduled job's `status --dry-run`: what would be read or run to find it (`find` pushes each onto its list), one line each; nothing is. */
+export async function showLookups(ctx: Pick<Context, 'io'>, find: (dry: string[]) => Promise<unknown>): Promise<void> {
+  const dry: string[] = [];
+  await find(dry);
+  ctx.io.out(dry.map((l) => `${l}\n`).join(''));
 }

@@ -39,7 +39,7 @@ import {
   type JobFiles,
 } from '../../system/scheduled.js';
 import { printJson } from '../../ui/output.js';
-import { takeInstallSteps } from '../flags.js';
+import { showLookups, takeSteps } from '../flags.js';
 
 export interface NotifyInstallOptions {
   every: string;
@@ -122,7 +122,7 @@ export async function runNotifyInstall(ctx: Context, opts: NotifyInstallOptions,
   const steps = await installSteps(host, NOTIFY, mechanism, before, noticeFiles(ctx, host, j));
   const what = `${MECHANISM_NAME[mechanism]}: ${describeTimes(j.times)}`;
   const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the scheduler');
-  if (!(await takeInstallSteps(ctx, steps, what, warning, opts.dryRun))) return;
+  if (!(await takeSteps(ctx, 'install', steps, what, warning, opts.dryRun))) return;
   ctx.io.out(
     `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\n` +
       `Next look: ${whenNext(j.times, ctx.now())}. \`checkin notify status\` shows it; \`checkin notify uninstall\` takes it out.\n`,
@@ -139,12 +139,7 @@ export async function runNotifyUninstall(ctx: Context, opts: NotifyUninstallOpti
   }
   const steps = (await Promise.all(found.map((f) => removal(host, NOTIFY, f)))).flat();
   const what = found.map((f) => MECHANISM_NAME[f.mechanism]).join(' and ');
-  if (opts.dryRun) {
-    ctx.io.err(`# --dry-run: would remove ${what}. Nothing was changed.\n`);
-    ctx.io.out(steps.map((s) => `${s.show}\n`).join(''));
-    return;
-  }
-  for (const step of steps) await step.act();
+  if (!(await takeSteps(ctx, 'remove', steps, what, undefined, opts.dryRun))) return;
   ctx.io.out(`Removed ${what}: no more notices until \`checkin notify install\`.\n`);
 }
 
@@ -182,12 +177,7 @@ function unitJson(f: Installed<NoticeTimes>, now: Date): NoticeUnitJson {
 }
 
 export async function runNotifyStatus(ctx: Context, opts: NotifyStatusOptions, host: Host): Promise<void> {
-  if (opts.dryRun) {
-    const dry: string[] = [];
-    await installedNotices(host, dry);
-    ctx.io.out(dry.map((l) => `${l}\n`).join(''));
-    return;
-  }
+  if (opts.dryRun) return showLookups(ctx, (dry) => installedNotices(host, dry));
   const found = await installedNotices(host, undefined);
   if (opts.json) {
     printJson(ctx.io, { installed: found.length > 0, units: found.map((f) => unitJson(f, ctx.now())) });

@@ -6,7 +6,7 @@ import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../system/schedule.js';
-import { collect, takeInstallSteps } from '../flags.js';
+import { collect, showLookups, takeSteps } from '../flags.js';
 import { todayState } from '../../domain/today-state.js';
 import { cronReminderLine, launchdPlist, REMIND, systemdService, systemdTimer, taskXml, utf16, type Job } from '../../system/reminder-units.js';
 import { systemHost, type Host } from '../../system/programs.js';
@@ -89,19 +89,14 @@ export async function runInstall(ctx: Context, opts: InstallOptions, host: Host)
   const what = `${MECHANISM_NAME[mechanism]} at ${formatAt(j.at)} on ${formatDays(j.days)}`;
   // Where the token is matters as much to a dry run: said either way.
   const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the reminder');
-  if (!(await takeInstallSteps(ctx, steps, what, warning, opts.dryRun))) return;
+  if (!(await takeSteps(ctx, 'install', steps, what, warning, opts.dryRun))) return;
   ctx.io.out(
     `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\nNext: ${whenNext(j, ctx.now())}. \`checkin remind status\` shows it; \`checkin remind remove\` takes it out.\n`,
   );
 }
 
 export async function runRemindStatus(ctx: Context, opts: DryRunOption, host: Host): Promise<void> {
-  if (opts.dryRun) {
-    const dry: string[] = [];
-    await installedReminders(host, dry);
-    ctx.io.out(dry.map((l) => `${l}\n`).join(''));
-    return;
-  }
+  if (opts.dryRun) return showLookups(ctx, (dry) => installedReminders(host, dry));
   const found = await installedReminders(host, undefined);
   if (found.length === 0) {
     ctx.io.out('No reminder installed: `checkin remind install` sets one up.\n');
@@ -124,13 +119,9 @@ export async function runRemove(ctx: Context, opts: DryRunOption, host: Host): P
     return;
   }
   const steps = (await Promise.all(found.map((f) => removal(host, REMIND, f)))).flat();
-  if (opts.dryRun) {
-    ctx.io.err(`# --dry-run: would remove ${found.map((f) => MECHANISM_NAME[f.mechanism]).join(' and ')}. Nothing was changed.\n`);
-    ctx.io.out(steps.map((s) => `${s.show}\n`).join(''));
-    return;
-  }
-  for (const step of steps) await step.act();
-  ctx.io.out(`Removed ${found.map((f) => MECHANISM_NAME[f.mechanism]).join(' and ')}.\n`);
+  const what = found.map((f) => MECHANISM_NAME[f.mechanism]).join(' and ');
+  if (!(await takeSteps(ctx, 'remove', steps, what, undefined, opts.dryRun))) return;
+  ctx.io.out(`Removed ${what}.\n`);
 }
 
 // ---- what fires ---------------------------------------------------------------------------------
