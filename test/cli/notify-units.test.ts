@@ -32,7 +32,7 @@ import { utf16 } from '../../src/system/reminder-units.js';
 import { parseQuietHours } from '../../src/core/quiet-hours.js';
 import { CLI_WORDS, CLI_WORDS_RE, runCli } from '../helpers/cli.js';
 import { bufferIO } from '../helpers/io.js';
-import { expectVerified, expectVerifiedWithOddPaths, fakeHost, hasAnalyze, standIns, tree, unitDir } from '../helpers/remind.js';
+import { expectVerified, expectVerifiedWithOddPaths, fakeHost, hasAnalyze, ODD_COMMAND, standIns, tree, unitDir } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { parseXml, plistValue, TASK_NS, windowsArgv, type El } from '../helpers/xml.js';
 
@@ -84,12 +84,7 @@ describe('--every and --quiet-hours', () => {
   });
 });
 
-const JOB: NoticeJob = {
-  times: noticeTimes(5, WEEKDAYS, '19:00-08:00'),
-  node: '/opt/node 20/bin/node',
-  script: '/home/ada/my "tools" 100% $HOME\\checkin/bin/checkin.js',
-  env: { CHECKIN_CONFIG_DIR: '/home/ada/conf %h $X "q" \\', TZ: 'Europe/Berlin', PATH: '/opt/node 20/bin:/usr/bin:/bin' },
-};
+const JOB: NoticeJob = { times: noticeTimes(5, WEEKDAYS, '19:00-08:00'), ...ODD_COMMAND };
 
 describe('systemd units', () => {
   it('OnCalendar= is read back as written, and systemd reads it as the same days, hours and minutes', async () => {

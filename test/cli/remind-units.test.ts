@@ -29,7 +29,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { formatDays, nextFire, parseDays } from '../../src/system/schedule.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';
-import { expectVerifiedWithOddPaths, fakeHost } from '../helpers/remind.js';
+import { expectVerifiedWithOddPaths, fakeHost, ODD_COMMAND } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { parseXml, plistValue, TASK_NS, windowsArgv, type El } from '../helpers/xml.js';
 
@@ -67,9 +67,7 @@ describe('--days and --at', () => {
 const JOB: Job = {
   at: { hour: 9, minute: 5 },
   days: [1, 3, 5],
-  node: '/opt/node 20/bin/node',
-  script: '/home/ada/my "tools" 100% $HOME\\checkin/bin/checkin.js',
-  env: { CHECKIN_CONFIG_DIR: '/home/ada/conf %h $X "q" \\', TZ: 'Europe/Berlin', PATH: '/opt/node 20/bin:/usr/bin:/bin' },
+  ...ODD_COMMAND,
 };
 
 describe('systemd units', () => {

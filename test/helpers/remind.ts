@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import type { Host, Ran } from '../../src/system/programs.js';
+import type { JobCommand } from '../../src/system/reminder-units.js';
 import { tempDir } from './cleanup.js';
 
 const run = promisify(execFile);
@@ -60,6 +61,13 @@ esac
   const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : '');
   return { dir, read, clear: (name: string) => rmSync(join(dir, name), { force: true }) };
 }
+
+/** What a job runs, with paths and values that need every escape a unit file, a plist and a task have: spaces, quotes, %, $, backslashes. */
+export const ODD_COMMAND: JobCommand = {
+  node: '/opt/node 20/bin/node',
+  script: '/home/ada/my "tools" 100% $HOME\\checkin/bin/checkin.js',
+  env: { CHECKIN_CONFIG_DIR: '/home/ada/conf %h $X "q" \\', TZ: 'Europe/Berlin', PATH: '/opt/node 20/bin:/usr/bin:/bin' },
+};
 
 /** A host whose programs are not run: each call is kept, and `answer` says what it printed and its exit code (0 and nothing by default). */
 export function fakeHost(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, answer: (file: string, args: string[]) => Partial<Ran> = () => ({})) {
