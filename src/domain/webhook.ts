@@ -245,8 +245,18 @@ export function retryAfterSeconds(value: string | string[] | undefined, now: Dat
   return Number.isNaN(at) ? undefined : Math.max(0, (at - now.getTime()) / 1000);
 }
 
-/** The chat's answer with the webhook's URL, and its path (the secret part), written as [webhook]. */
-const withoutHook = (hook: Webhook, text: string): string => text.split(hook.url).join('[webhook]').split(new URL(hook.url).pathname).join('[webhook]');
+/** A token this short is no secret of a chat's (theirs are 24 to 68 characters), and would be found in ordinary words. */
+const MIN_TOKEN_CHARS = 8;
+
+/**
+ * The chat's answer with the webhook's URL, its path and its token (the path's last part: Slack's,
+ * Discord's and Mattermost's secret, which an answer may repeat alone) written as [webhook].
+ */
+const withoutHook = (hook: Webhook, text: string): string => {
+  const path = new URL(hook.url).pathname;
+  const token = path.split('/').filter(Boolean).at(-1) ?? '';
+  return [hook.url, path, ...(token.length >= MIN_TOKEN_CHARS ? [token] : [])].reduce((t, secret) => t.split(secret).join('[webhook]'), text);
+};
 
 /** What the chat said, in a few words: its status and the start of its answer, sanitised, without the URL. */
 function refusalWords(hook: Webhook, answer: Exchange): string {

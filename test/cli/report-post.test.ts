@@ -291,6 +291,14 @@ describe('checkin report --post', () => {
     expect(r.stderr).not.toContain(SECRET);
   });
 
+  it("a refusal or trace that repeats only the webhook's token (its last part) says [webhook] in its place", async () => {
+    answers.push({ status: 404, body: `{"message": "Unknown Webhook", "token": "${SECRET}"}` });
+    const r = await w.cli(['report', ...WEEK, '--post', discord(), '--debug']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Discord refused the post: 404 ({"message": "Unknown Webhook", "token": "[webhook]"}); nothing was posted');
+    expect(r.stderr).not.toContain(SECRET);
+  });
+
   it('the webhook kept for the profile: set from standard input, shown redacted, 0600, used by --post, unset', async () => {
     const set = await w.cli(['config', 'set', 'webhook', '-'], { input: `${slack()}\n` });
     expect(set.code).toBe(0);
