@@ -23,7 +23,7 @@ import type { Context } from '../context.js';
 import { CliError, EXIT, terminal, UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 import { USER_AGENT } from '../version.js';
-import { noteWaiting, ownEntry, sendWithDraft, waitingFor, type Entry, type Keeping } from './outbox.js';
+import { MaybeSentError, maybeSentLine, noteWaiting, ownEntry, sendWithDraft, waitingFor, whenLabel, type Entry, type Keeping } from './outbox.js';
 
 export type ChatService = 'slack' | 'discord' | 'mattermost';
 
@@ -138,12 +138,22 @@ export interface PostPeriod {
  * --resume` send it, once) and removed once the chat answered 2xx. A refusal keeps it and says the
  * chat's status; a refused post the same as one kept already is kept once.
  *
+ * A kept post of the same text that may have reached the chat (no answer came) stops a new one: it is
+ * said, and nothing is posted.
+ *
  * Accepted, by whichever path (a post, a resume, `drafts send`): the period's marker moves
  * (`markPosted`, never back to an older period's), and the posts kept of the same text to the same
  * webhook are done with (dropped, said in one line): sending them again would post it twice.
  */
 export async function postToWebhook(ctx: Context, hook: Webhook, body: string, keeping: Keeping = {}, period?: PostPeriod): Promise<Posted> {
   const target = { kind: 'webhook-post' as const, hook: hook.hook, ...(period && { period }) };
+  // The same text may have reached the chat already (sent, no answer came: a timeout, a dropped
+  // connection): a new run (a job retried after its failure, --if-new) does not post it again. The
+  // kept one is said, as every send that may have been made is; sending it is the person's word.
+  if (!keeping.entry) {
+    const maybe = keptSame(ctx, hook, body).find((e) => ctx.drafts().maybeSent(e));
+    if (maybe) throw new MaybeSentError(maybeSentLine(ctx, maybe, whenLabel(ctx.drafts().maybeSent(maybe)!)));
+  }
   let posted: Posted;
   try {
     posted = await sendWithDraft(ctx, {

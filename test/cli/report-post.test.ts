@@ -410,4 +410,20 @@ describe('checkin report --post', () => {
     expect(received).toHaveLength(1);
     expect(await listed()).toHaveLength(1);
   });
+  it('a post that may have reached the chat is not posted again by a new run of the same text (a retried job, --if-new): it says so', async () => {
+    answers.push({ status: 0, hangUp: true });
+    expect((await w.cli(['report', ...WEEK, '--post', slack(), '--if-new'])).code).toBe(1);
+    const [kept] = await listed();
+    for (const flags of [['--if-new'], []]) {
+      const again = await w.cli(['report', ...WEEK, '--post', slack(), ...flags]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`The draft ${kept!.id} may have reached the service`);
+      expect(again.stderr).not.toContain(SECRET);
+    }
+    expect(received).toHaveLength(1);
+    expect((await listed()).map((d) => d.id)).toEqual([kept!.id]);
+    // Another period is another text: posted.
+    expect((await w.cli(['report', '--since', '2026-11-09', '--until', '2026-11-15', '--post', slack()])).code).toBe(0);
+    expect(received).toHaveLength(2);
+  });
 });
