@@ -426,4 +426,12 @@ describe('checkin report --post', () => {
     expect((await w.cli(['report', '--since', '2026-11-09', '--until', '2026-11-15', '--post', slack()])).code).toBe(0);
     expect(received).toHaveLength(2);
   });
+  it('Discord is sent &, < and > as written, escaped by a backslash (it shows HTML entities as typed); Slack and Mattermost read them as entities', async () => {
+    for (const c of w.sb.service.data.check_ins) if (c.blockers?.includes('webhook retry')) c.blockers = 'Waiting on R&D: latency < 200 ms > <@U123>';
+    for (const url of [discord(), mattermost(), slack()]) expect((await w.cli(['report', ...WEEK, '--post', url])).code).toBe(0);
+    const [d, m, s] = received.map((r) => JSON.parse(r.body) as { content?: string; text?: string });
+    expect(d!.content).toContain('- Waiting on R&D\\: latency \\< 200 ms \\> \\<a teammate\\> (3 days)\n');
+    expect(m!.text).toContain('- Waiting on R&amp;D\\: latency &lt; 200 ms &gt; &lt;a teammate&gt; (3 days)\n');
+    expect(s!.text).toContain('• Waiting on R&amp;D: latency &lt; 200 ms &gt; &lt;a teammate&gt; (3 days)\n');
+  });
 });

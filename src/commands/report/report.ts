@@ -34,9 +34,10 @@ import {
   TEXT_LIMIT,
   webhookBody,
   webhookHere,
+  type ChatService,
   type Webhook,
 } from '../../domain/webhook.js';
-import { digestBlocks, digestText, weekDigest, type Digest } from '../../ui/report-slack.js';
+import { digestBlocks, digestText, weekDigest, type Dialect, type Digest } from '../../ui/report-slack.js';
 import { sayDone } from '../../ui/success.js';
 
 export interface ReportOptions extends WhoOptions {
@@ -284,10 +285,13 @@ async function postDigest(
   const body =
     hook.service === 'slack' && period.blocks
       ? webhookBody('slack', '', digestBlocks(digest))
-      : webhookBody(hook.service, digestText(digest, hook.service === 'slack' ? 'mrkdwn' : 'markdown', TEXT_LIMIT[hook.service]));
+      : webhookBody(hook.service, digestText(digest, DIALECT[hook.service], TEXT_LIMIT[hook.service]));
   await postToWebhook(ctx, hook, body, { resume: RESUME_POST }, { since, until, newest });
   await sayDone(ctx.io, ctx.now(), `Posted ${digest.title} to ${hook.label}`);
 }
+
+/** How each chat reads the digest's text. */
+const DIALECT: Record<ChatService, Dialect> = { slack: 'mrkdwn', discord: 'discord', mattermost: 'markdown' };
 
 const RESUME_POST = 'checkin report --post --resume';
 
