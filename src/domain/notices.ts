@@ -144,6 +144,10 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
     return { notices: [], silent: 'no-digest', next: { key, notify: { ...state, no_digest_at: now.toISOString() } } };
   }
   delete state.no_digest_at;
+  // The first look's floor (the person's midnight) is kept: the looks of later days go on from it, not
+  // from their own midnight, which would pass over what came meanwhile (an evening's quiet hours, a
+  // day off, a night the machine slept) while nothing new had moved the marker yet.
+  state.at ??= floor;
   const newest = page === 'unchanged' ? undefined : page.data[0]?.published_at;
   if (page !== 'unchanged') state.digest = { query: queryText, ...(page.etag && { etag: page.etag }) };
   if (newest && newest > floor) {
