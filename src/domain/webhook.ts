@@ -142,8 +142,9 @@ export interface PostPeriod {
  * said, and nothing is posted.
  *
  * Accepted, by whichever path (a post, a resume, `drafts send`): the period's marker moves
- * (`markPosted`, never back to an older period's), and the posts kept of the same text to the same
- * webhook are done with (dropped, said in one line): sending them again would post it twice.
+ * (`markPosted`, never back to an older period's), and the posts kept to the same webhook of the same
+ * text, or of the same period with no newer words, are done with (dropped, said in one line):
+ * sending them again would post it twice.
  */
 export async function postToWebhook(ctx: Context, hook: Webhook, body: string, keeping: Keeping = {}, period?: PostPeriod): Promise<Posted> {
   const target = { kind: 'webhook-post' as const, hook: hook.hook, ...(period && { period }) };
@@ -169,11 +170,21 @@ export async function postToWebhook(ctx: Context, hook: Webhook, body: string, k
     throw err;
   }
   if (period) markPosted(ctx, hook, { ...period, posted_at: ctx.now().toISOString() });
-  const dropped = dropSame(ctx, hook, body);
-  if (dropped > 0)
-    ctx.io.err(
-      `note: ${dropped === 1 ? 'a kept post' : `${dropped} kept posts`} of the same text to ${hook.label} ${dropped === 1 ? 'is' : 'are'} done with (dropped).\n`,
-    );
+  const kept = waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here;
+  const same = dropAll(ctx, keptSame(ctx, hook, body));
+  // Older words of the period just posted (a post refused, then the period changed and was posted): posting them would post it twice.
+  const older = dropAll(
+    ctx,
+    kept.filter((e) => !(e.content.kind === 'text' && e.content.text === body) && outdone(periodOf(e), period)),
+  );
+  for (const [dropped, what] of [
+    [same, 'of the same text'],
+    [older, 'of the same period with no newer words'],
+  ] as const)
+    if (dropped > 0)
+      ctx.io.err(
+        `note: ${dropped === 1 ? 'a kept post' : `${dropped} kept posts`} ${what} to ${hook.label} ${dropped === 1 ? 'is' : 'are'} done with (dropped).\n`,
+      );
   const resume = keeping.resume ?? ctx.advice?.resume(target);
   if (!keeping.quiet && resume !== undefined) noteWaiting(ctx, target, resume);
   return posted;
@@ -183,10 +194,17 @@ export async function postToWebhook(ctx: Context, hook: Webhook, body: string, k
 const keptSame = (ctx: Context, hook: Webhook, body: string): Entry[] =>
   waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here.filter((e) => e.content.kind === 'text' && e.content.text === body);
 
-/** Drops each kept post of this body to the webhook (one held meanwhile is left); returns how many went. */
-function dropSame(ctx: Context, hook: Webhook, body: string): number {
+/** The period a kept post covers (what --if-new compares with once it is accepted), where it says. */
+const periodOf = (e: Entry): PostPeriod | undefined => (e.target.kind === 'webhook-post' ? e.target.period : undefined);
+
+/** Whether a post of period `p` says nothing a post of `by` does not: the same period, its newest word no newer. */
+const outdone = (p: PostPeriod | undefined, by: PostPeriod | undefined): boolean =>
+  Boolean(p && by && p.since === by.since && p.until === by.until && !somethingNew(p.newest, { ...by, posted_at: '' }));
+
+/** Drops each of these kept posts (one held meanwhile is left); returns how many went. */
+function dropAll(ctx: Context, entries: Entry[]): number {
   let n = 0;
-  for (const e of keptSame(ctx, hook, body)) {
+  for (const e of entries) {
     try {
       ctx.drafts().take(e).done();
       n++;
@@ -210,25 +228,25 @@ function keepOnce(ctx: Context, hook: Webhook, body: string): void {
   }
 }
 
-/** --resume: of the posts kept for the webhook, each text once (the oldest; the others of the same text dropped, said in one line). */
+/**
+ * --resume: of the posts kept for the webhook, each text once (the oldest), and each period once,
+ * with its newest words (the oldest post of them): the others are dropped, said in one line each.
+ */
 export function dropRepeatedPosts(ctx: Context, hook: Webhook): void {
-  const seen = new Set<string>();
-  let n = 0;
-  for (const e of waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here) {
-    const text = e.content.kind === 'text' ? e.content.text : undefined;
-    if (text === undefined || ctx.drafts().maybeSent(e)) continue;
-    if (!seen.has(text)) {
-      seen.add(text);
-      continue;
-    }
-    try {
-      ctx.drafts().take(e).done();
-      n++;
-    } catch (err) {
-      if (!(err instanceof CliError)) throw err;
-    }
-  }
+  const kept = waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here.filter((e) => e.content.kind === 'text' && !ctx.drafts().maybeSent(e));
+  const text = (e: Entry) => (e.content.kind === 'text' ? e.content.text : undefined);
+  const repeated = kept.filter((e, i) => kept.findIndex((o) => text(o) === text(e)) < i);
+  // Outdone: another post of its period has newer words, or the same words and was kept first.
+  const outdoneHere = kept.filter(
+    (e, i) => !repeated.includes(e) && kept.some((o, j) => o !== e && outdone(periodOf(e), periodOf(o)) && (j < i || !outdone(periodOf(o), periodOf(e)))),
+  );
+  const n = dropAll(ctx, repeated);
+  const m = dropAll(ctx, outdoneHere);
   if (n > 0) ctx.io.err(`note: ${n === 1 ? 'a kept post' : `${n} kept posts`} repeating an older one to ${hook.label} dropped; each text is posted once.\n`);
+  if (m > 0)
+    ctx.io.err(
+      `note: ${m === 1 ? 'a kept post' : `${m} kept posts`} to ${hook.label} of a period that a newer kept post covers dropped; each period is posted once, with its newest words.\n`,
+    );
 }
 
 /** A kept post sent again (`checkin drafts send`, `report --post --resume`): to the webhook of this run, when it is the one the post was kept for. */

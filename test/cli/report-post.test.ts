@@ -434,4 +434,36 @@ describe('checkin report --post', () => {
     expect(m!.text).toContain('- Waiting on R&amp;D\\: latency &lt; 200 ms &gt; &lt;a teammate&gt; (3 days)\n');
     expect(s!.text).toContain('• Waiting on R&amp;D: latency &lt; 200 ms &gt; &lt;a teammate&gt; (3 days)\n');
   });
+  it('a kept post of a week that a later post of the same week outdoes is done with: the week is never posted twice, by a new post or --resume', async () => {
+    const friday = w.sb.service.data.check_ins.find((c) => c.person_id === w.id('ada') && c.date === '2026-11-20')!;
+    const change = async (mood: string) => {
+      w.clock.sleep(60_000);
+      expect((await w.cli(['checkin', friday.date, '--mood', mood])).code).toBe(0);
+    };
+    // Refused, kept; the week changes; posted anew and accepted: the kept one (older words of the same week) goes.
+    answers.push({ status: 500, body: 'down' });
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    await change('happy');
+    const ok = await w.cli(['report', ...WEEK, '--post', slack()]);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toBe(`note: a kept post of the same period with no newer words to the Slack webhook at ${new URL(base).host} is done with (dropped).\n`);
+    expect(await listed()).toEqual([]);
+    expect(received).toHaveLength(2);
+    // Refused twice, the week changing between: --resume posts the newer words once, and drops the older.
+    received = [];
+    answers.push({ status: 500, body: 'down' }, { status: 500, body: 'down' });
+    await change('tired');
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    await change('calm');
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    expect(await listed()).toHaveLength(2);
+    const newer = received[1]!.body;
+    const resumed = await w.cli(['report', '--post', slack(), '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(
+      `note: a kept post to the Slack webhook at ${new URL(base).host} of a period that a newer kept post covers dropped; each period is posted once, with its newest words.\n`,
+    );
+    expect(received.map((r) => r.body)).toEqual([received[0]!.body, newer, newer]);
+    expect(await listed()).toEqual([]);
+  });
 });
