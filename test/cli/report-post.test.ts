@@ -336,6 +336,11 @@ describe('checkin report --post', () => {
       expect(set.code).toBe(2);
       expect(set.stderr).not.toContain(SECRET);
     }
+    // Given twice: refused, and neither URL repeated (as every other option given twice is said with its values).
+    const twice = await w.cli(['report', ...WEEK, '--post', slack(), '--post', discord()]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--post was given more than once');
+    expect(twice.stderr).not.toContain(SECRET);
     expect(w.sent()).toEqual([]);
     expect(received).toEqual([]);
     expect((await w.cli(['report', '--post', slack(), '--format', 'csv'])).stderr).toContain("--post sends the team's digest");
