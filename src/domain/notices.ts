@@ -24,7 +24,7 @@ import { inQuietHours, type QuietHours } from '../core/quiet-hours.js';
 import { cachedMe, me } from './account.js';
 import { blockedOnMeKept } from './blockers.js';
 import { startOfDay, today } from './days.js';
-import { gatherInbox, inboxKey, readMarker, writeMarker, type InboxThread } from './inbox-gather.js';
+import { gatherInbox, inboxKey, readMarker, type InboxThread } from './inbox-gather.js';
 import { todayState } from './today-state.js';
 
 /** Teammates blocked on me are asked at most this often. */
@@ -228,11 +228,11 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
 /** Once the notices are shown: the marker moves on, so none is shown again (`shown: false`, none could be: it stays). Best effort, like the inbox's. */
 export async function lookDone(ctx: Context, look: Look, { shown = true }: { shown?: boolean } = {}): Promise<void> {
   if (!look.next) return;
+  if (shown) return ctx.config().setNotifyMarker(look.next.key, look.next.notify);
   const marker = readMarker(ctx, look.next.key);
-  if (shown) return writeMarker(ctx, look.next.key, { ...marker, notify: look.next.notify });
   // None could be shown (no notifier, or it failed): the marker stays before them, so the next run
   // shows them. Only the day's schedule is kept (no request again today); the feed's ETag is
   // dropped, or the next look would be told "unchanged" and never read them.
   const { digest: _etag, ...before } = marker?.notify ?? {};
-  await writeMarker(ctx, look.next.key, { ...marker, notify: { ...before, ...(look.next.notify.day && { day: look.next.notify.day }) } });
+  await ctx.config().setNotifyMarker(look.next.key, { ...before, ...(look.next.notify.day && { day: look.next.notify.day }) });
 }
