@@ -35,6 +35,13 @@ export const MAX_NOTICES = 5;
 const NO_DIGEST_AGAIN_MS = 24 * 60 * 60_000;
 /** How much of a comment a notice quotes. */
 const QUOTE_CHARS = 140;
+/**
+ * How much of a name, or of what a notice is about (a goal update's title), a notice says: the
+ * sentence stays short whatever the service sends (one too long for the notifier's argument would
+ * fail every run, and none would be marked as seen).
+ */
+const NAME_CHARS = 80;
+const ABOUT_CHARS = 160;
 
 export type NoticeKind = 'comment' | 'mention' | 'blocked' | 'more';
 
@@ -90,10 +97,10 @@ const later = (...xs: Array<string | undefined>): string | undefined =>
     .sort()
     .at(-1);
 
-/** A comment quoted in one line, cut at QUOTE_CHARS. */
-function quote(body: string): string {
+/** Words from the service in one line, cut at `max` characters (a comment: QUOTE_CHARS). */
+function quote(body: string, max = QUOTE_CHARS): string {
   const line = body.replace(/\s+/g, ' ').trim();
-  return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS - 1).trimEnd()}…` : line;
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
 /** "your check-in for Sat 21 Nov" from the feed's "Comment on your check-in for 2026-11-21". */
@@ -155,10 +162,10 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
     const inbox = await gatherInbox(ctx, { seenAt: floor });
     const mention = new RegExp(`(?<![\\w@.])@${person.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
     for (const t of inbox.threads) {
-      const about = aboutOf(t);
+      const about = quote(aboutOf(t), ABOUT_CHARS);
       for (const item of t.items) {
         if (item.kind !== 'comment' || item.person?.id === person.id) continue;
-        const who = item.person?.name || 'Someone';
+        const who = quote(item.person?.name || 'Someone', NAME_CHARS);
         const mentioned = !/^your /.test(about) && mention.test(item.body ?? '');
         notices.push({
           kind: mentioned ? 'mention' : 'comment',
@@ -187,7 +194,7 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
         const id = `${b.person?.id ?? ''} ${b.since}`;
         keys.push(id);
         if (told.has(id) || b.person?.id === person.id) continue;
-        const who = b.person?.name || 'A teammate';
+        const who = quote(b.person?.name || 'A teammate', NAME_CHARS);
         const since = isDateKey(b.since) ? shortDay(b.since) : b.since;
         notices.push({
           kind: 'blocked',

@@ -243,4 +243,14 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
       );
     },
   );
+  it(`a notice is one bounded sentence, whatever the service says (a name, a title or a comment of any length cannot make it too long for the notifier's argument, which would fail every run)`, async () => {
+    await w.cli(['inbox']);
+    w.sb.service.data.people.find((p) => p.username === 'grace')!.name = `Grace ${'G'.repeat(200_000)}`;
+    await w.clock.sleep(60_000);
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'x'.repeat(100_000))).status).toBe(201);
+    const r = await w.cli(['notify', '--dry-run', '--json', 'kind,text']);
+    const notices = JSON.parse(r.stdout) as Array<{ kind: string; text: string }>;
+    expect(notices.map((n) => n.kind)).toContain('comment');
+    for (const n of notices) expect(n.text.length).toBeLessThanOrEqual(500);
+  });
 });
