@@ -153,9 +153,14 @@ export function joinLines(flag: string) {
   };
 }
 
-/** A value that can be given once: a second one is refused, not silently taken over the first. */
-export function once<T = string>(flag: string, parse: (value: string) => T = (v) => v as T) {
+/**
+ * A value that can be given once: a second one is refused, not silently taken over the first.
+ * `secret` (a webhook URL): the refusal says neither value — and is not commander's, whose words
+ * for a refused value repeat it.
+ */
+export function once<T = string>(flag: string, parse: (value: string) => T = (v) => v as T, { secret = false }: { secret?: boolean } = {}) {
   return (value: string, previous: T | undefined): T => {
+    if (previous !== undefined && secret) throw new UsageError(`${flag} was given more than once; give it once.`);
     if (previous !== undefined)
       throw new InvalidArgumentError(`${flag} was given more than once (${JSON.stringify(String(previous))}, then ${JSON.stringify(value)}); give it once.`);
     return parse(value);

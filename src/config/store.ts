@@ -579,6 +579,18 @@ export class ConfigStore {
    * in as this terminal's last: a run that read the marker earlier never drops another's listing.
    */
   async setInboxMarker(key: string, marker: InboxMarker, listing?: { terminal: string; listing: InboxListing }): Promise<void> {
+    return this.putInboxMarker(key, marker, listing);
+  }
+
+  /**
+   * `checkin notify`'s place in the marker (domain/notices.ts), the rest as the file has it now. Only
+   * this writes it: another run's marker (status, inbox) read before notify moved its place keeps it.
+   */
+  async setNotifyMarker(key: string, notify: NotifyMarker): Promise<void> {
+    return this.putInboxMarker(key, { ...this.inboxMarker(key), notify }, undefined, true);
+  }
+
+  private async putInboxMarker(key: string, marker: InboxMarker, listing?: { terminal: string; listing: InboxListing }, ownNotify = false): Promise<void> {
     // Re-read just before writing: another run may have moved its own marker in since.
     const now = recordOf<InboxMarker>(this.readOwn(this.stateFile).inbox);
     const all = { ...recordOf<InboxMarker>(this.read().inbox), ...now, ...this.unwritten };
@@ -593,11 +605,12 @@ export class ConfigStore {
       .sort(([, a], [, b]) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
       .slice(0, MAX_LISTINGS);
     // An earlier version's one listing for every terminal (`listed`) is not carried on.
-    const { listings: _mine, listed: _old, ...rest } = marker as InboxMarker & { listed?: unknown };
+    const { listings: _mine, listed: _old, notify: carried, ...rest } = marker as InboxMarker & { listed?: unknown };
+    const notify = ownNotify ? carried : all[key]?.notify;
     const next: StateFile = {
       inbox: {
         ...all,
-        [key]: { ...(all[key]?.notify && { notify: all[key].notify }), ...rest, ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) },
+        [key]: { ...rest, ...(notify && { notify }), ...(kept.length > 0 && { listings: Object.fromEntries(kept) }) },
       },
     };
     try {

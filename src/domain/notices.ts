@@ -24,7 +24,7 @@ import { inQuietHours, type QuietHours } from '../core/quiet-hours.js';
 import { cachedMe, me } from './account.js';
 import { blockedOnMeKept } from './blockers.js';
 import { startOfDay, today } from './days.js';
-import { gatherInbox, inboxKey, readMarker, writeMarker, type InboxThread } from './inbox-gather.js';
+import { gatherInbox, inboxKey, readMarker, type InboxThread } from './inbox-gather.js';
 import { todayState } from './today-state.js';
 
 /** Teammates blocked on me are asked at most this often. */
@@ -35,6 +35,13 @@ export const MAX_NOTICES = 5;
 const NO_DIGEST_AGAIN_MS = 24 * 60 * 60_000;
 /** How much of a comment a notice quotes. */
 const QUOTE_CHARS = 140;
+/**
+ * How much of a name, or of what a notice is about (a goal update's title), a notice says: the
+ * sentence stays short whatever the service sends (one too long for the notifier's argument would
+ * fail every run, and none would be marked as seen).
+ */
+const NAME_CHARS = 80;
+const ABOUT_CHARS = 160;
 
 export type NoticeKind = 'comment' | 'mention' | 'blocked' | 'more';
 
@@ -90,10 +97,10 @@ const later = (...xs: Array<string | undefined>): string | undefined =>
     .sort()
     .at(-1);
 
-/** A comment quoted in one line, cut at QUOTE_CHARS. */
-function quote(body: string): string {
+/** Words from the service in one line, cut at `max` characters (a comment: QUOTE_CHARS). */
+function quote(body: string, max = QUOTE_CHARS): string {
   const line = body.replace(/\s+/g, ' ').trim();
-  return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS - 1).trimEnd()}…` : line;
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
 /** "your check-in for Sat 21 Nov" from the feed's "Comment on your check-in for 2026-11-21". */
@@ -144,6 +151,10 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
     return { notices: [], silent: 'no-digest', next: { key, notify: { ...state, no_digest_at: now.toISOString() } } };
   }
   delete state.no_digest_at;
+  // The first look's floor (the person's midnight) is kept: the looks of later days go on from it, not
+  // from their own midnight, which would pass over what came meanwhile (an evening's quiet hours, a
+  // day off, a night the machine slept) while nothing new had moved the marker yet.
+  state.at ??= floor;
   const newest = page === 'unchanged' ? undefined : page.data[0]?.published_at;
   if (page !== 'unchanged') state.digest = { query: queryText, ...(page.etag && { etag: page.etag }) };
   if (newest && newest > floor) {
@@ -151,10 +162,10 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
     const inbox = await gatherInbox(ctx, { seenAt: floor });
     const mention = new RegExp(`(?<![\\w@.])@${person.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
     for (const t of inbox.threads) {
-      const about = aboutOf(t);
+      const about = quote(aboutOf(t), ABOUT_CHARS);
       for (const item of t.items) {
         if (item.kind !== 'comment' || item.person?.id === person.id) continue;
-        const who = item.person?.name || 'Someone';
+        const who = quote(item.person?.name || 'Someone', NAME_CHARS);
         const mentioned = !/^your /.test(about) && mention.test(item.body ?? '');
         notices.push({
           kind: mentioned ? 'mention' : 'comment',
@@ -183,7 +194,7 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
         const id = `${b.person?.id ?? ''} ${b.since}`;
         keys.push(id);
         if (told.has(id) || b.person?.id === person.id) continue;
-        const who = b.person?.name || 'A teammate';
+        const who = quote(b.person?.name || 'A teammate', NAME_CHARS);
         const since = isDateKey(b.since) ? shortDay(b.since) : b.since;
         notices.push({
           kind: 'blocked',
@@ -224,11 +235,11 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
 /** Once the notices are shown: the marker moves on, so none is shown again (`shown: false`, none could be: it stays). Best effort, like the inbox's. */
 export async function lookDone(ctx: Context, look: Look, { shown = true }: { shown?: boolean } = {}): Promise<void> {
   if (!look.next) return;
+  if (shown) return ctx.config().setNotifyMarker(look.next.key, look.next.notify);
   const marker = readMarker(ctx, look.next.key);
-  if (shown) return writeMarker(ctx, look.next.key, { ...marker, notify: look.next.notify });
   // None could be shown (no notifier, or it failed): the marker stays before them, so the next run
   // shows them. Only the day's schedule is kept (no request again today); the feed's ETag is
   // dropped, or the next look would be told "unchanged" and never read them.
   const { digest: _etag, ...before } = marker?.notify ?? {};
-  await writeMarker(ctx, look.next.key, { ...marker, notify: { ...before, ...(look.next.notify.day && { day: look.next.notify.day }) } });
+  await ctx.config().setNotifyMarker(look.next.key, { ...before, ...(look.next.notify.day && { day: look.next.notify.day }) });
 }

@@ -23,7 +23,7 @@ import type { Context } from '../context.js';
 import { CliError, EXIT, terminal, UsageError } from '../errors.js';
 import { sanitizeLine } from '../ui/sanitize.js';
 import { USER_AGENT } from '../version.js';
-import { noteWaiting, ownEntry, sendWithDraft, waitingFor, type Entry, type Keeping } from './outbox.js';
+import { MaybeSentError, maybeSentLine, noteWaiting, ownEntry, sendWithDraft, waitingFor, whenLabel, type Entry, type Keeping } from './outbox.js';
 
 export type ChatService = 'slack' | 'discord' | 'mattermost';
 
@@ -138,12 +138,23 @@ export interface PostPeriod {
  * --resume` send it, once) and removed once the chat answered 2xx. A refusal keeps it and says the
  * chat's status; a refused post the same as one kept already is kept once.
  *
+ * A kept post of the same text that may have reached the chat (no answer came) stops a new one: it is
+ * said, and nothing is posted.
+ *
  * Accepted, by whichever path (a post, a resume, `drafts send`): the period's marker moves
- * (`markPosted`, never back to an older period's), and the posts kept of the same text to the same
- * webhook are done with (dropped, said in one line): sending them again would post it twice.
+ * (`markPosted`, never back to an older period's), and the posts kept to the same webhook of the same
+ * text, or of the same period with no newer words, are done with (dropped, said in one line):
+ * sending them again would post it twice.
  */
 export async function postToWebhook(ctx: Context, hook: Webhook, body: string, keeping: Keeping = {}, period?: PostPeriod): Promise<Posted> {
   const target = { kind: 'webhook-post' as const, hook: hook.hook, ...(period && { period }) };
+  // The same text may have reached the chat already (sent, no answer came: a timeout, a dropped
+  // connection): a new run (a job retried after its failure, --if-new) does not post it again. The
+  // kept one is said, as every send that may have been made is; sending it is the person's word.
+  if (!keeping.entry) {
+    const maybe = keptSame(ctx, hook, body).find((e) => ctx.drafts().maybeSent(e));
+    if (maybe) throw new MaybeSentError(maybeSentLine(ctx, maybe, whenLabel(ctx.drafts().maybeSent(maybe)!)));
+  }
   let posted: Posted;
   try {
     posted = await sendWithDraft(ctx, {
@@ -159,11 +170,21 @@ export async function postToWebhook(ctx: Context, hook: Webhook, body: string, k
     throw err;
   }
   if (period) markPosted(ctx, hook, { ...period, posted_at: ctx.now().toISOString() });
-  const dropped = dropSame(ctx, hook, body);
-  if (dropped > 0)
-    ctx.io.err(
-      `note: ${dropped === 1 ? 'a kept post' : `${dropped} kept posts`} of the same text to ${hook.label} ${dropped === 1 ? 'is' : 'are'} done with (dropped).\n`,
-    );
+  const kept = waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here;
+  const same = dropAll(ctx, keptSame(ctx, hook, body));
+  // Older words of the period just posted (a post refused, then the period changed and was posted): posting them would post it twice.
+  const older = dropAll(
+    ctx,
+    kept.filter((e) => !(e.content.kind === 'text' && e.content.text === body) && outdone(periodOf(e), period)),
+  );
+  for (const [dropped, what] of [
+    [same, 'of the same text'],
+    [older, 'of the same period with no newer words'],
+  ] as const)
+    if (dropped > 0)
+      ctx.io.err(
+        `note: ${dropped === 1 ? 'a kept post' : `${dropped} kept posts`} ${what} to ${hook.label} ${dropped === 1 ? 'is' : 'are'} done with (dropped).\n`,
+      );
   const resume = keeping.resume ?? ctx.advice?.resume(target);
   if (!keeping.quiet && resume !== undefined) noteWaiting(ctx, target, resume);
   return posted;
@@ -173,10 +194,17 @@ export async function postToWebhook(ctx: Context, hook: Webhook, body: string, k
 const keptSame = (ctx: Context, hook: Webhook, body: string): Entry[] =>
   waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here.filter((e) => e.content.kind === 'text' && e.content.text === body);
 
-/** Drops each kept post of this body to the webhook (one held meanwhile is left); returns how many went. */
-function dropSame(ctx: Context, hook: Webhook, body: string): number {
+/** The period a kept post covers (what --if-new compares with once it is accepted), where it says. */
+const periodOf = (e: Entry): PostPeriod | undefined => (e.target.kind === 'webhook-post' ? e.target.period : undefined);
+
+/** Whether a post of period `p` says nothing a post of `by` does not: the same period, its newest word no newer. */
+const outdone = (p: PostPeriod | undefined, by: PostPeriod | undefined): boolean =>
+  Boolean(p && by && p.since === by.since && p.until === by.until && !somethingNew(p.newest, { ...by, posted_at: '' }));
+
+/** Drops each of these kept posts (one held meanwhile is left); returns how many went. */
+function dropAll(ctx: Context, entries: Entry[]): number {
   let n = 0;
-  for (const e of keptSame(ctx, hook, body)) {
+  for (const e of entries) {
     try {
       ctx.drafts().take(e).done();
       n++;
@@ -200,25 +228,25 @@ function keepOnce(ctx: Context, hook: Webhook, body: string): void {
   }
 }
 
-/** --resume: of the posts kept for the webhook, each text once (the oldest; the others of the same text dropped, said in one line). */
+/**
+ * --resume: of the posts kept for the webhook, each text once (the oldest), and each period once,
+ * with its newest words (the oldest post of them): the others are dropped, said in one line each.
+ */
 export function dropRepeatedPosts(ctx: Context, hook: Webhook): void {
-  const seen = new Set<string>();
-  let n = 0;
-  for (const e of waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here) {
-    const text = e.content.kind === 'text' ? e.content.text : undefined;
-    if (text === undefined || ctx.drafts().maybeSent(e)) continue;
-    if (!seen.has(text)) {
-      seen.add(text);
-      continue;
-    }
-    try {
-      ctx.drafts().take(e).done();
-      n++;
-    } catch (err) {
-      if (!(err instanceof CliError)) throw err;
-    }
-  }
+  const kept = waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here.filter((e) => e.content.kind === 'text' && !ctx.drafts().maybeSent(e));
+  const text = (e: Entry) => (e.content.kind === 'text' ? e.content.text : undefined);
+  const repeated = kept.filter((e, i) => kept.findIndex((o) => text(o) === text(e)) < i);
+  // Outdone: another post of its period has newer words, or the same words and was kept first.
+  const outdoneHere = kept.filter(
+    (e, i) => !repeated.includes(e) && kept.some((o, j) => o !== e && outdone(periodOf(e), periodOf(o)) && (j < i || !outdone(periodOf(o), periodOf(e)))),
+  );
+  const n = dropAll(ctx, repeated);
+  const m = dropAll(ctx, outdoneHere);
   if (n > 0) ctx.io.err(`note: ${n === 1 ? 'a kept post' : `${n} kept posts`} repeating an older one to ${hook.label} dropped; each text is posted once.\n`);
+  if (m > 0)
+    ctx.io.err(
+      `note: ${m === 1 ? 'a kept post' : `${m} kept posts`} to ${hook.label} of a period that a newer kept post covers dropped; each period is posted once, with its newest words.\n`,
+    );
 }
 
 /** A kept post sent again (`checkin drafts send`, `report --post --resume`): to the webhook of this run, when it is the one the post was kept for. */
@@ -245,8 +273,18 @@ export function retryAfterSeconds(value: string | string[] | undefined, now: Dat
   return Number.isNaN(at) ? undefined : Math.max(0, (at - now.getTime()) / 1000);
 }
 
-/** The chat's answer with the webhook's URL, and its path (the secret part), written as [webhook]. */
-const withoutHook = (hook: Webhook, text: string): string => text.split(hook.url).join('[webhook]').split(new URL(hook.url).pathname).join('[webhook]');
+/** A token this short is no secret of a chat's (theirs are 24 to 68 characters), and would be found in ordinary words. */
+const MIN_TOKEN_CHARS = 8;
+
+/**
+ * The chat's answer with the webhook's URL, its path and its token (the path's last part: Slack's,
+ * Discord's and Mattermost's secret, which an answer may repeat alone) written as [webhook].
+ */
+const withoutHook = (hook: Webhook, text: string): string => {
+  const path = new URL(hook.url).pathname;
+  const token = path.split('/').filter(Boolean).at(-1) ?? '';
+  return [hook.url, path, ...(token.length >= MIN_TOKEN_CHARS ? [token] : [])].reduce((t, secret) => t.split(secret).join('[webhook]'), text);
+};
 
 /** What the chat said, in a few words: its status and the start of its answer, sanitised, without the URL. */
 function refusalWords(hook: Webhook, answer: Exchange): string {

@@ -63,14 +63,15 @@ const HTML_SPECIAL: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 /**
  * A plain field (a name, a title, a mood, a date the service sent) as Markdown that renders as
  * exactly that text, on one line, in any Markdown renderer: sanitised, `&`, `<` and `>` as HTML
- * entities (which every renderer reads, where a backslash before `<` is CommonMark's alone), and
+ * entities (which every renderer reads but Discord's, where a backslash before `<` is CommonMark's alone), and
  * every other character with a meaning behind a backslash (CommonMark: any ASCII punctuation may be
  * escaped). No element, link, heading or table cell can come out of it.
  */
-export function markdownText(value: string): string {
-  return sanitizeLine(value)
-    .replace(/[&<>]/g, (c) => HTML_SPECIAL[c]!)
-    .replace(MARKDOWN_SPECIAL, '\\$&');
+export function markdownText(value: string, { entities = true }: { entities?: boolean } = {}): string {
+  const line = sanitizeLine(value);
+  // A renderer that reads no HTML entity (Discord's, which shows "&amp;" as typed): & as written, < and > behind a backslash.
+  if (!entities) return line.replace(MARKDOWN_SPECIAL, '\\$&').replace(/[<>]/g, '\\$&');
+  return line.replace(/[&<>]/g, (c) => HTML_SPECIAL[c]!).replace(MARKDOWN_SPECIAL, '\\$&');
 }
 
 /** A mood with its emoji, as text (`escape` makes the name Markdown's plain text). */

@@ -11,8 +11,8 @@ import type { ReportModel } from './report-formats.js';
 import { markdownText } from './report-formats.js';
 import { sanitizeLine } from './sanitize.js';
 
-/** How the chat reads text: Slack's mrkdwn, or Markdown (Discord, Mattermost). */
-export type Dialect = 'mrkdwn' | 'markdown';
+/** How the chat reads text: Slack's mrkdwn, Markdown (Mattermost), or Discord's Markdown (which reads no HTML entity). */
+export type Dialect = 'mrkdwn' | 'markdown' | 'discord';
 
 export interface DigestOptions {
   /** Name who is blocked, and keep @mentions in the blockers' words. */
@@ -72,8 +72,12 @@ export function weekDigest(model: ReportModel, open: OpenBlocker[], opts: Digest
 
 /** Slack's mrkdwn escapes: &, < and > (so no <!channel>, link or mention can come out of the words). */
 export const mrkdwnText = (s: string) => sanitizeLine(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-/** Discord's and Mattermost's Markdown: report-formats.ts's plain text; an @ kept from pinging anyone on Mattermost (a word joiner after it). */
-const markdownPlain = (s: string) => markdownText(s).replace(/@/g, '@\u2060');
+/**
+ * Discord's and Mattermost's Markdown: report-formats.ts's plain text; an @ kept from pinging anyone
+ * on Mattermost (a word joiner after it). Discord shows an HTML entity as typed: its &, < and > are
+ * written as they are (< and > behind a backslash).
+ */
+const markdownPlain = (s: string, entities = true) => markdownText(s, { entities }).replace(/@/g, '@\u2060');
 
 /** The counts line: "4 people · 17 of 20 scheduled days checked in (2 later) · …". */
 function countsLine(d: Digest): string {
@@ -93,7 +97,7 @@ interface Pieces {
 }
 
 function pieces(d: Digest, dialect: Dialect): Pieces {
-  const esc = dialect === 'mrkdwn' ? mrkdwnText : markdownPlain;
+  const esc = dialect === 'mrkdwn' ? mrkdwnText : (s: string) => markdownPlain(s, dialect === 'markdown');
   const bold = (s: string) => (dialect === 'mrkdwn' ? `*${s}*` : `**${s}**`);
   const bullet = dialect === 'mrkdwn' ? '•' : '-';
   return {

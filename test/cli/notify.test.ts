@@ -224,4 +224,33 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     // Had the floor been UTC's midnight, which is later than the comment: the digest would have been asked from it.
     expect(w.sent().some((l) => l.includes(`since=${yesterday}T10%3A00%3A00Z`) || l.includes(`since=${yesterday}T10:00:00Z`))).toBe(true);
   });
+  it.skipIf(Boolean(missing))(
+    `what came after the last look, in the evening's quiet hours, is shown the next morning: the first look's midnight is kept, not moved to each day's${skipped}`,
+    async () => {
+      // The first look (no inbox read before it): nothing but the blocker, shown.
+      expect((await notify()).code).toBe(0);
+      expect(bus.calls()).toHaveLength(1);
+      // Grace comments in the evening, within the quiet hours (nothing asked then)…
+      await w.clock.sleep(10 * 3_600_000);
+      expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Left you a note tonight.')).status).toBe(201);
+      expect((await notify(['--quiet-hours', '19:00-08:00'])).stderr).toBe('Quiet hours (19:00-08:00): nothing asked, nothing shown.\n');
+      // …and the next morning's look shows it.
+      await w.clock.sleep(14 * 3_600_000);
+      const morning = await notify(['--quiet-hours', '19:00-08:00']);
+      expect(morning.code).toBe(0);
+      expect(bus.calls().map((c) => c.body)).toContainEqual(
+        expect.stringMatching(/^Grace Hopper commented on your check-in for \w{3} \d+ \w{3}: “Left you a note tonight\.”$/),
+      );
+    },
+  );
+  it(`a notice is one bounded sentence, whatever the service says (a name, a title or a comment of any length cannot make it too long for the notifier's argument, which would fail every run)`, async () => {
+    await w.cli(['inbox']);
+    w.sb.service.data.people.find((p) => p.username === 'grace')!.name = `Grace ${'G'.repeat(200_000)}`;
+    await w.clock.sleep(60_000);
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'x'.repeat(100_000))).status).toBe(201);
+    const r = await w.cli(['notify', '--dry-run', '--json', 'kind,text']);
+    const notices = JSON.parse(r.stdout) as Array<{ kind: string; text: string }>;
+    expect(notices.map((n) => n.kind)).toContain('comment');
+    for (const n of notices) expect(n.text.length).toBeLessThanOrEqual(500);
+  });
 });

@@ -291,6 +291,14 @@ describe('checkin report --post', () => {
     expect(r.stderr).not.toContain(SECRET);
   });
 
+  it("a refusal or trace that repeats only the webhook's token (its last part) says [webhook] in its place", async () => {
+    answers.push({ status: 404, body: `{"message": "Unknown Webhook", "token": "${SECRET}"}` });
+    const r = await w.cli(['report', ...WEEK, '--post', discord(), '--debug']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Discord refused the post: 404 ({"message": "Unknown Webhook", "token": "[webhook]"}); nothing was posted');
+    expect(r.stderr).not.toContain(SECRET);
+  });
+
   it('the webhook kept for the profile: set from standard input, shown redacted, 0600, used by --post, unset', async () => {
     const set = await w.cli(['config', 'set', 'webhook', '-'], { input: `${slack()}\n` });
     expect(set.code).toBe(0);
@@ -328,6 +336,11 @@ describe('checkin report --post', () => {
       expect(set.code).toBe(2);
       expect(set.stderr).not.toContain(SECRET);
     }
+    // Given twice: refused, and neither URL repeated (as every other option given twice is said with its values).
+    const twice = await w.cli(['report', ...WEEK, '--post', slack(), '--post', discord()]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--post was given more than once');
+    expect(twice.stderr).not.toContain(SECRET);
     expect(w.sent()).toEqual([]);
     expect(received).toEqual([]);
     expect((await w.cli(['report', '--post', slack(), '--format', 'csv'])).stderr).toContain("--post sends the team's digest");
@@ -401,5 +414,61 @@ describe('checkin report --post', () => {
     expect(resumed.stderr).toContain('may have reached the service');
     expect(received).toHaveLength(1);
     expect(await listed()).toHaveLength(1);
+  });
+  it('a post that may have reached the chat is not posted again by a new run of the same text (a retried job, --if-new): it says so', async () => {
+    answers.push({ status: 0, hangUp: true });
+    expect((await w.cli(['report', ...WEEK, '--post', slack(), '--if-new'])).code).toBe(1);
+    const [kept] = await listed();
+    for (const flags of [['--if-new'], []]) {
+      const again = await w.cli(['report', ...WEEK, '--post', slack(), ...flags]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`The draft ${kept!.id} may have reached the service`);
+      expect(again.stderr).not.toContain(SECRET);
+    }
+    expect(received).toHaveLength(1);
+    expect((await listed()).map((d) => d.id)).toEqual([kept!.id]);
+    // Another period is another text: posted.
+    expect((await w.cli(['report', '--since', '2026-11-09', '--until', '2026-11-15', '--post', slack()])).code).toBe(0);
+    expect(received).toHaveLength(2);
+  });
+  it('Discord is sent &, < and > as written, escaped by a backslash (it shows HTML entities as typed); Slack and Mattermost read them as entities', async () => {
+    for (const c of w.sb.service.data.check_ins) if (c.blockers?.includes('webhook retry')) c.blockers = 'Waiting on R&D: latency < 200 ms > <@U123>';
+    for (const url of [discord(), mattermost(), slack()]) expect((await w.cli(['report', ...WEEK, '--post', url])).code).toBe(0);
+    const [d, m, s] = received.map((r) => JSON.parse(r.body) as { content?: string; text?: string });
+    expect(d!.content).toContain('- Waiting on R&D\\: latency \\< 200 ms \\> \\<a teammate\\> (3 days)\n');
+    expect(m!.text).toContain('- Waiting on R&amp;D\\: latency &lt; 200 ms &gt; &lt;a teammate&gt; (3 days)\n');
+    expect(s!.text).toContain('• Waiting on R&amp;D: latency &lt; 200 ms &gt; &lt;a teammate&gt; (3 days)\n');
+  });
+  it('a kept post of a week that a later post of the same week outdoes is done with: the week is never posted twice, by a new post or --resume', async () => {
+    const friday = w.sb.service.data.check_ins.find((c) => c.person_id === w.id('ada') && c.date === '2026-11-20')!;
+    const change = async (mood: string) => {
+      w.clock.sleep(60_000);
+      expect((await w.cli(['checkin', friday.date, '--mood', mood])).code).toBe(0);
+    };
+    // Refused, kept; the week changes; posted anew and accepted: the kept one (older words of the same week) goes.
+    answers.push({ status: 500, body: 'down' });
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    await change('happy');
+    const ok = await w.cli(['report', ...WEEK, '--post', slack()]);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toBe(`note: a kept post of the same period with no newer words to the Slack webhook at ${new URL(base).host} is done with (dropped).\n`);
+    expect(await listed()).toEqual([]);
+    expect(received).toHaveLength(2);
+    // Refused twice, the week changing between: --resume posts the newer words once, and drops the older.
+    received = [];
+    answers.push({ status: 500, body: 'down' }, { status: 500, body: 'down' });
+    await change('tired');
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    await change('calm');
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    expect(await listed()).toHaveLength(2);
+    const newer = received[1]!.body;
+    const resumed = await w.cli(['report', '--post', slack(), '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(
+      `note: a kept post to the Slack webhook at ${new URL(base).host} of a period that a newer kept post covers dropped; each period is posted once, with its newest words.\n`,
+    );
+    expect(received.map((r) => r.body)).toEqual([received[0]!.body, newer, newer]);
+    expect(await listed()).toEqual([]);
   });
 });

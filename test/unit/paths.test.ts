@@ -212,4 +212,21 @@ describe('the inbox listings kept per terminal (state.json)', () => {
       'other person': { seen_at: 'y', listings: { 'tty B': listing(2) } },
     });
   });
+
+  it("a run that read the marker before `checkin notify` moved its place (status, inbox) keeps notify's place: no notice is shown twice", async () => {
+    const dir = tempDir('checkin-listings-');
+    const status = new ConfigStore({ CHECKIN_CONFIG_DIR: dir });
+    await status.setNotifyMarker('k', { at: '2026-11-22T09:00:00Z', blocked: ['p 2026-11-20'] });
+    const stale = status.inboxMarker('k') ?? {};
+    // notify looks, shows, and moves its place meanwhile.
+    await new ConfigStore({ CHECKIN_CONFIG_DIR: dir }).setNotifyMarker('k', { at: '2026-11-22T09:05:00Z', blocked: ['p 2026-11-20', 'q 2026-11-22'] });
+    // status writes back what it read, with notify's place as it was.
+    await status.setInboxMarker('k', { ...stale, checked_at: 'now', unread: 1 });
+    expect(read(join(dir, 'state.json')).inbox).toEqual({
+      k: { checked_at: 'now', unread: 1, notify: { at: '2026-11-22T09:05:00Z', blocked: ['p 2026-11-20', 'q 2026-11-22'] } },
+    });
+    // notify's own write keeps what status wrote.
+    await status.setNotifyMarker('k', { at: '2026-11-22T09:10:00Z' });
+    expect(read(join(dir, 'state.json')).inbox).toEqual({ k: { checked_at: 'now', unread: 1, notify: { at: '2026-11-22T09:10:00Z' } } });
+  });
 });

@@ -22,7 +22,7 @@ import { printJson } from '../../ui/output.js';
 import type { PersonFigures } from '../../ui/report-html.js';
 import { markdownAtTerminal, reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { reportHtml } from '../../ui/report-html.js';
-import { pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
+import { once, pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
 import { resumeEach, whenLabel } from '../../domain/outbox.js';
 import {
   CHAT_NAMES,
@@ -34,9 +34,10 @@ import {
   TEXT_LIMIT,
   webhookBody,
   webhookHere,
+  type ChatService,
   type Webhook,
 } from '../../domain/webhook.js';
-import { digestBlocks, digestText, weekDigest, type Digest } from '../../ui/report-slack.js';
+import { digestBlocks, digestText, weekDigest, type Dialect, type Digest } from '../../ui/report-slack.js';
 import { sayDone } from '../../ui/success.js';
 
 export interface ReportOptions extends WhoOptions {
@@ -75,9 +76,11 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
     )
     .option('--open', "with --format html: write the page into checkin's cache folder (the newest 10 are kept) and open it in your browser")
     .option('--names', 'with slack, slack-blocks or --post: name who is blocked, and keep @mentions in the blockers (left out by default)')
-    .option(
-      '--post [url]',
-      "post the digest to a chat's incoming webhook (Slack, Discord or Mattermost, known by its host and path; https, or http to this machine): the URL, else CHECKIN_WEBHOOK, else the profile's (`checkin config set webhook -`). One POST; a refused post is kept as a draft",
+    .addOption(
+      new Option(
+        '--post [url]',
+        "post the digest to a chat's incoming webhook (Slack, Discord or Mattermost, known by its host and path; https, or http to this machine): the URL, else CHECKIN_WEBHOOK, else the profile's (`checkin config set webhook -`). One POST; a refused post is kept as a draft",
+      ).argParser(once('--post', (url) => url, { secret: true })),
     )
     .option('--if-new', 'with --post: post only when the period holds a check-in filled or changed, or a goal update, after the last post to that webhook')
     .option('--resume', 'with --post: send the posts kept from refused attempts (to that webhook), nothing else')
@@ -284,10 +287,13 @@ async function postDigest(
   const body =
     hook.service === 'slack' && period.blocks
       ? webhookBody('slack', '', digestBlocks(digest))
-      : webhookBody(hook.service, digestText(digest, hook.service === 'slack' ? 'mrkdwn' : 'markdown', TEXT_LIMIT[hook.service]));
+      : webhookBody(hook.service, digestText(digest, DIALECT[hook.service], TEXT_LIMIT[hook.service]));
   await postToWebhook(ctx, hook, body, { resume: RESUME_POST }, { since, until, newest });
   await sayDone(ctx.io, ctx.now(), `Posted ${digest.title} to ${hook.label}`);
 }
+
+/** How each chat reads the digest's text. */
+const DIALECT: Record<ChatService, Dialect> = { slack: 'mrkdwn', discord: 'discord', mattermost: 'markdown' };
 
 const RESUME_POST = 'checkin report --post --resume';
 
