@@ -31,7 +31,11 @@ async function onlyDraft(cwd: string, what: string): Promise<string> {
 }
 
 describe('a report sent from a draft, as the hooks see it', () => {
-  it('a check-in kept, then `drafts send`: not said to be pending any more; a failed send changed nothing', async () => {
+  it.each([
+    // What each prints once sent: `drafts send` nothing; `today --resume` the check-in.
+    ['drafts send', (id: string) => ['drafts', 'send', id], () => /^$/],
+    ['today --resume', () => ['today', '--resume'], (date: string) => new RegExp(`^Check-in ${date} · Ada Lovelace · [^]*\\n  Shipped the hooks\\n`)],
+  ])('a check-in kept, then `%s`: not said to be pending any more; a failed send changed nothing', async (_, send, out) => {
     const cwd = tempDir('checkin-hook-reported-');
     // Today as the sandbox's data has it (the copy the hooks read): pending.
     const today = JSON.parse((await runCli(['status', '--json'], { env, cwd })).stdout) as { date: string; state: string };
@@ -46,13 +50,14 @@ describe('a report sent from a draft, as the hooks see it', () => {
 
     // Sent again, refused again: nothing noted.
     sb.inject({ ...unavailable, method: 'PATCH', path: /^\/check-ins\// });
-    expect((await runCli(['drafts', 'send', id], { env, cwd })).code).toBe(1);
+    expect((await runCli(send(id), { env, cwd })).code).toBe(1);
     expect(existsSync(marksFile())).toBe(false);
     expect((await runCli(['hook', 'session-start'], { env, cwd })).stdout).toBe(said);
 
     // Sent: the hooks say nothing (no request of theirs: the copy still says pending, the mark says sent).
-    const sent = await runCli(['drafts', 'send', id], { env, cwd });
-    expect(sent).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
+    const sent = await runCli(send(id), { env, cwd });
+    expect(sent).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(sent.stdout).toMatch(out(today.date));
     const requests = sb.requests.length;
     expect(await runCli(['hook', 'session-start'], { env, cwd })).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
     expect(sb.requests.length).toBe(requests);
