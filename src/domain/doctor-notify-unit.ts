@@ -35,7 +35,7 @@ export interface NotifyUnitCheck {
 /** The user manager's log of the unit (a program of the system's, not checkin's). */
 const journal = `\`${['journalctl', '--user', '-u', `${NOTIFY.unit}.service`].join(' ')}\``;
 
-export async function notifyUnit(ctx: Context, host: Host, w: AdviceWords): Promise<NotifyUnitCheck> {
+export async function notifyUnit(ctx: Context, host: Host, w: AdviceWords, keychainOpens?: boolean): Promise<NotifyUnitCheck> {
   let found: Array<Installed<NoticeTimes>>;
   try {
     found = await installedNotices(host, undefined);
@@ -67,10 +67,10 @@ export async function notifyUnit(ctx: Context, host: Host, w: AdviceWords): Prom
       if (last.result && last.result !== 'success') worse('warning', `${journal} says why; \`${w.notifySchedule('run')}\` tries it now.`);
     }
   }
-  const unstored = scheduledRunToken(ctx, w);
+  const unstored = scheduledRunToken(ctx, w, u.mechanism, keychainOpens);
   if (unstored) {
     notes.push(unstored.note);
-    worse('problem', unstored.fix);
+    worse(unstored.status, unstored.fix);
   }
   return { id: 'notify-unit', status, message: notes.length > 0 ? `${what}: ${notes.join('; ')}` : what, fix };
 }

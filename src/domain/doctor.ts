@@ -39,7 +39,7 @@ import {
 } from '../system/probes.js';
 import { findProgram, type Host } from '../system/programs.js';
 import { installedReminders, lastReminderRun, MECHANISM_NAME, notifierName, type Installed } from '../system/reminder.js';
-import { carriedProfile, formatAt, formatDays, type TimeOfDay } from '../system/schedule.js';
+import { carriedProfile, formatAt, formatDays, scheduledToken, type TimeOfDay } from '../system/schedule.js';
 import { notifyUnit } from './doctor-notify-unit.js';
 import { scheduledRunToken } from './scheduled-run.js';
 import { agentName, olderThan, skillPlaces, type SkillPlace } from '../system/skill.js';
@@ -104,7 +104,7 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
   // The keychain first, in children with a time limit: the token is read from it in this process
   // only once a child has read it there (a keychain that hangs would hold this one without limit).
   const w = input.words;
-  const keychainCheck = await keychain(ctx, timeoutMs, w);
+  const { check: keychainCheck, opensScheduled } = await keychain(ctx, timeoutMs, w);
   const service = await tokenAndService(ctx, timeoutMs, tilde, keychainCheck.status !== 'problem', w);
   const checks: Check[] = [
     ...profileCheck(ctx, w),
@@ -113,9 +113,9 @@ export async function diagnose(ctx: Context, input: DoctorInput): Promise<Check[
     keychainCheck,
     ...folders(ctx, tilde),
     await timeZone(ctx, service.zone),
-    await reminder(ctx, input.host, tilde, w),
+    await reminder(ctx, input.host, tilde, w, opensScheduled),
     { id: 'notifier', ...(await notifierCheck(input.host, input.notifyTest)) },
-    await notifyUnit(ctx, input.host, w),
+    await notifyUnit(ctx, input.host, w, opensScheduled),
     mcp(ctx, input.cwd, tilde, w),
     skill(ctx, input.cwd, tilde, w),
     hooksCheck(ctx, input.cwd, tilde, w),
@@ -371,30 +371,39 @@ function rateBudget(headers: Headers): { status: 'ok' | 'warning'; text: string;
 
 // ---- the keychain ------------------------------------------------------------------------------
 
-async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promise<Check> {
+/**
+ * The keychain check, and (when the token is kept there and both look-ups were made) whether it gave
+ * the token to a scheduled run's environment: what the reminder's and the notices' checks then say.
+ */
+async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promise<{ check: Check; opensScheduled?: boolean }> {
   const cfg = ctx.config();
   let stored;
   try {
     stored = cfg.read();
   } catch (err) {
-    return warning('keychain', `not checked: the settings cannot be read (${fsReason(err)})`, null);
+    return only(warning('keychain', `not checked: the settings cannot be read (${fsReason(err)})`, null));
   }
-  const envToken = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
-  if (stored.token_store !== 'keychain' || !stored.api_url) {
-    if (stored.token)
-      return ok(
+  // Where a scheduled run finds the token (system/schedule.ts, as the reminder's check and an install say): the keychain is looked into only when it is there.
+  const at = scheduledToken(ctx, 'a scheduled run').where;
+  if (at === 'file') {
+    const before = cfg.token()?.name; // a variable of this shell's, used here before the file (the keychain is not asked)
+    return only(
+      ok(
         'keychain',
-        `not used: the token is kept in the settings file (${privateFileWords()}), which a scheduled run reads too${envToken ? ` (${envToken} is used before it here)` : ''}`,
-      );
-    if (envToken) return ok('keychain', `not used: the token comes from ${envToken} (a scheduled run does not have it: see the reminder)`);
-    return ok('keychain', 'not used: no token is stored');
+        `not used: the token is kept in the settings file (${privateFileWords()}), which a scheduled run reads too${before ? ` (${before} is used before it here)` : ''}`,
+      ),
+    );
   }
+  if (at === 'nowhere') return only(ok('keychain', 'not used: no token is stored'));
+  if (at !== 'keychain') return only(ok('keychain', `not used: the token comes from ${at} (a scheduled run does not have it: see the reminder)`));
   const store = cfg.secrets();
   if (typeof store === 'string')
-    return problem(
-      'keychain',
-      `your token is kept in the keychain, but ${store}`,
-      `Run \`${w.login('insecure-storage')}\` to keep it in the settings file (${privateFileWords()}) instead.`,
+    return only(
+      problem(
+        'keychain',
+        `your token is kept in the keychain, but ${store}`,
+        `Run \`${w.login('insecure-storage')}\` to keep it in the settings file (${privateFileWords()}) instead.`,
+      ),
     );
   let modulePath: string;
   try {
@@ -407,10 +416,12 @@ async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promis
             .createRequire(import.meta.url)
             .resolve('@napi-rs/keyring');
   } catch {
-    return problem(
-      'keychain',
-      'your token is kept in the keychain, but the keychain module is not installed',
-      `Reinstall checkin, or run \`${w.login('insecure-storage')}\`.`,
+    return only(
+      problem(
+        'keychain',
+        'your token is kept in the keychain, but the keychain module is not installed',
+        `Reinstall checkin, or run \`${w.login('insecure-storage')}\`.`,
+      ),
     );
   }
   const account = keychainAccount(stored)!;
@@ -419,8 +430,11 @@ async function keychain(ctx: Context, timeoutMs: number, w: AdviceWords): Promis
     probeKeychain(modulePath, account, ctx.env, timeoutMs),
     probeKeychain(modulePath, account, scheduledEnvironment(ctx.env, url.name === 'CHECKIN_API_URL' ? url.value : undefined, carriedProfile(cfg)), timeoutMs),
   ]);
-  return keychainVerdict(store.name, here, scheduled, w);
+  return { check: keychainVerdict(store.name, here, scheduled, w), opensScheduled: 'found' in scheduled && scheduled.found };
 }
+
+/** The keychain check alone (the token is not kept there, or it could not be asked). */
+const only = (check: Check): { check: Check } => ({ check });
 
 /** What the two look-ups (this session's, a scheduled run's) say together. */
 export function keychainVerdict(name: string, here: ProbeResult, scheduled: ProbeResult, w: AdviceWords): Check {
@@ -568,7 +582,7 @@ function previousFire(at: TimeOfDay, days: number[], now: Date): Date | undefine
   return undefined;
 }
 
-async function reminder(ctx: Context, host: Host, tilde: (p: string) => string, w: AdviceWords): Promise<Check> {
+async function reminder(ctx: Context, host: Host, tilde: (p: string) => string, w: AdviceWords, keychainOpens: boolean | undefined): Promise<Check> {
   let found: Installed[];
   try {
     found = await installedReminders(host, undefined);
@@ -622,10 +636,10 @@ async function reminder(ctx: Context, host: Host, tilde: (p: string) => string, 
     notes.push('cron gives it no session bus, so it cannot show a notification (it prints a line, which cron mails)');
     worse('warning', `Run \`${w.remind('install')}\` again from your desktop session: the line then carries its bus address.`);
   }
-  const unstored = scheduledRunToken(ctx, w);
+  const unstored = scheduledRunToken(ctx, w, r.mechanism, keychainOpens);
   if (unstored) {
     notes.push(unstored.note);
-    worse('problem', unstored.fix);
+    worse(unstored.status, unstored.fix);
   }
   return { id: 'reminder', status, message: `${what}: ${notes.join('; ')}`, fix };
 }

@@ -2,18 +2,16 @@
 // what checkin keeps on this machine: never a request. Today's state from the last look (the copy
 // `checkin status`, the reminder or a send left in cache.json), the drafts kept in the outbox (read,
 // never written), and my commits in the folder the agent works in since this machine last saw the
-// service take a check-in or an activity of mine (hooks.json in the state folder: written, without
-// an fsync, when one was accepted — a mark lost on a power loss only means a commit counted again).
+// service take a check-in or an activity of mine (hooks.json: hook-marks.ts).
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CHECK_IN } from '../api/types.js';
-import { readJson, writeDurably } from '../config/files.js';
 import { Outbox } from '../config/outbox-files.js';
-import { cacheKey } from '../config/store.js';
 import type { Context } from '../context.js';
 import { memberState } from '../core/member-states.js';
 import { todayGuess } from './days.js';
 import { waitingDrafts } from './drafts-waiting.js';
+import { accountOf, readMarks, writeMarks } from './hook-marks.js';
 import { runGit } from '../system/git.js';
 
 /** What there is to do, as the hooks know it without asking the service. */
@@ -36,58 +34,6 @@ const HOOK_GIT_MS = 1500;
 export const MAX_COMMITS = 200;
 /** Sessions whose last reminder is remembered (the Stop hook says each one once a session). */
 const MAX_SESSIONS = 50;
-
-interface Marks {
-  /** Per account (config/store.ts cacheKey): when this machine last saw a report of mine accepted, and the date of a check-in sent. */
-  accounts?: Record<string, { reported_at?: string; sent?: string }>;
-  /** Per agent session: the kinds of reminder its Stop hook has said (pending, commits, drafts), and when. */
-  sessions?: Record<string, { kinds?: string[]; at: string }>;
-}
-
-const marksFile = (ctx: Pick<Context, 'config'>) => join(ctx.config().paths.state, 'hooks.json');
-
-function readMarks(ctx: Pick<Context, 'config'>): Marks {
-  const { value } = readJson(marksFile(ctx));
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Marks) : {};
-}
-
-/** Best effort, no fsync: a mark is a convenience, never a promise. Whether it was written. */
-function writeMarks(ctx: Pick<Context, 'config'>, marks: Marks): boolean {
-  try {
-    writeDurably(marksFile(ctx), JSON.stringify(marks) + '\n', { sync: false });
-    return true;
-  } catch {
-    // a state folder that cannot be written: the hooks only say more
-    return false;
-  }
-}
-
-/** The account this run is (its service, its token and cache.json's key for them), or undefined when there is no token (a hook never asks the keychain: commands/hook skips it, so a token kept there counts as none). */
-function accountOf(ctx: Context): { apiUrl: string; token: string; key: string } | undefined {
-  const cfg = ctx.config();
-  const token = cfg.token()?.value;
-  const apiUrl = cfg.apiUrl().value;
-  return token ? { apiUrl, token, key: cacheKey(apiUrl, token) } : undefined;
-}
-
-/**
- * Called where the service accepted a check-in's answers (`date`) or an activity (no date): the
- * hooks then count commits from now on, and a check-in sent today is no longer said to be pending.
- * Never throws, never delays the caller by more than one small write.
- */
-export function noteReported(ctx: Context, sent?: { date?: unknown }): void {
-  try {
-    const key = accountOf(ctx)?.key;
-    if (!key) return;
-    const marks = readMarks(ctx);
-    const accounts = typeof marks.accounts === 'object' && marks.accounts !== null ? marks.accounts : {};
-    const mine = { ...accounts[key], reported_at: ctx.now().toISOString() };
-    if (typeof sent?.date === 'string') mine.sent = sent.date;
-    writeMarks(ctx, { ...marks, accounts: { ...accounts, [key]: mine } });
-  } catch {
-    // a mark is best effort
-  }
-}
 
 /** My commits in `dir` since `since`: author = that repository's user.email. 0 when git, the repository or the email is missing. */
 async function commitsSince(ctx: Context, dir: string, since: string): Promise<number> {

@@ -33,6 +33,7 @@ import { withoutContext } from '../ui/editor-text.js';
 import { shownToSend } from '../ui/as-sent.js';
 import { sanitize, sanitizeLine } from '../ui/sanitize.js';
 import { askedHere } from './asked.js';
+import { noteReported } from './hook-marks.js';
 
 /** Whether sending this target creates something (a POST): sent twice, it would be there twice (its insert and its sending mark are made durable so: config/outbox-files.ts). */
 export { creates };
@@ -462,6 +463,7 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     // A create the service accepted (2xx) whose answer cannot be read or shown: made. The entry goes, and a line says so.
     if (createsOne && err instanceof ApiError && err.kind === 'invalid-response' && (err.status === 0 || (err.status >= 200 && err.status < 300))) {
       for (const c of claims) c.done();
+      noteReported(ctx, write.target, undefined); // accepted: an activity is reported (the agent's hooks: hook-marks.ts)
       ctx.io.err(
         `${sanitizeLine(`${err.method} ${err.path}`)}: the service accepted it, but its answer could not be shown (${sanitizeLine(err.message.replace(/^\S+ \S+: /, ''))}); the draft is removed.\n`,
       );
@@ -481,6 +483,8 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
     throw withHint(err, ...(unanswered ? [maybeSentLine(ctx, entry, whenLabel(ctx.now().toISOString()))] : keptAdvice(ctx, resume)));
   }
   for (const c of claims) c.done();
+  // Accepted: a check-in's answers or an activity is what the agent's hooks count from (hook-marks.ts), whichever path sent it.
+  noteReported(ctx, write.target, result);
   if (!write.quiet && resume !== undefined) noteWaiting(ctx, write.names ? [write.target, ...write.names] : write.target, resume);
   return result;
 }

@@ -1,14 +1,22 @@
-// What a scheduled run (a reminder's, the notices') cannot do that this shell can: read a token that
-// only this shell's environment holds. Read by doctor's reminder and notify-unit checks.
+// What a scheduled run (a reminder's, the notices') cannot do that this shell can: read a token kept
+// where it cannot reach (system/schedule.ts `scheduledToken`, which an install's warning says too).
+// Read by doctor's reminder and notify-unit checks.
 import type { AdviceWords, Context } from '../context.js';
+import { scheduledToken, storedForScheduled } from '../system/schedule.js';
+import type { Mechanism } from '../system/scheduled.js';
 
-/** What a scheduled run (the reminder, the notices) lacks when the token is not stored: a note and its fix; undefined when it is. */
-export function scheduledRunToken(ctx: Context, w: AdviceWords): { note: string; fix: string } | undefined {
-  const stored = ctx.config().read();
-  if (stored.token || stored.token_store === 'keychain') return undefined;
-  const name = ctx.env.CHECKIN_TOKEN ? 'CHECKIN_TOKEN' : ctx.env.STEADY_TOKEN ? 'STEADY_TOKEN' : undefined;
-  return {
-    note: name ? `the token comes from ${name}, which a scheduled run does not have` : 'no token is stored for it to use',
-    fix: `Run \`${w.login('insecure-storage')}\` so that the token is stored where a scheduled run can read it.`,
-  };
+/**
+ * What a scheduled run started by `mechanism` lacks to read the token, as doctor says it: a note, how
+ * bad (the keychain not yet asked from a scheduled run's environment may still open: a warning), and
+ * its fix; undefined when it reads it. `keychainOpens`: what doctor's keychain check found.
+ */
+export function scheduledRunToken(
+  ctx: Pick<Context, 'config'>,
+  w: AdviceWords,
+  mechanism: Mechanism,
+  keychainOpens: boolean | undefined,
+): { note: string; status: 'warning' | 'problem'; fix: string } | undefined {
+  const t = scheduledToken(ctx, mechanism === 'crontab' ? 'cron' : 'a scheduled run', keychainOpens);
+  if (t.why === undefined) return undefined;
+  return { note: `the token ${t.why}`, status: t.readable === 'maybe' ? 'warning' : 'problem', fix: `Run ${storedForScheduled(w.login('insecure-storage'))}.` };
 }

@@ -8,7 +8,6 @@ import type { Context } from '../context.js';
 import { asSent } from '../core/blockers.js';
 import { UsageError, withHint } from '../errors.js';
 import { me } from './account.js';
-import { noteReported } from './hook-reminder.js';
 import { baseOf, keep, keptAdvice, sendWithDraft, type Claim, type Entry } from './outbox.js';
 import { isNoCheckIn, notTheService, type Target } from './target.js';
 
@@ -49,11 +48,7 @@ export async function sendAnswers(ctx: Context, target: Target, answers: CheckIn
       ...(opts.quiet && { quiet: true }),
       ...(target.known && { base: baseOf(target.known) }),
       resume,
-      send: async () => {
-        const sent = await patchCheckIn(api, target.key, asSent(answers));
-        noteReported(ctx, sent); // what the agent's hooks remind of (domain/hook-reminder.ts)
-        return sent;
-      },
+      send: () => patchCheckIn(api, target.key, asSent(answers)),
     });
   } catch (err) {
     // Not the service at all (an HTML page): said so, and the answers are kept however they were given.

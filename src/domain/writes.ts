@@ -45,7 +45,6 @@ import {
   type Keeping,
 } from './outbox.js';
 import { teammateCheckInTarget } from './target.js';
-import { noteReported } from './hook-reminder.js';
 import { postKept } from './webhook.js';
 
 export type { Keeping } from './outbox.js';
@@ -130,11 +129,7 @@ export function logActivityKept(ctx: Context, input: ActivityInput, keeping: Kee
     target: { kind: 'activity' },
     ...typedNow(keeping, { kind: 'activity' as const, input }),
     ...keeping,
-    send: async () => {
-      const recorded = await postActivity(await ctx.api(), input);
-      noteReported(ctx); // what the agent's hooks remind of (domain/hook-reminder.ts)
-      return recorded;
-    },
+    send: async () => postActivity(await ctx.api(), input),
   });
 }
 

@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { buildKind } from '../config/installation.js';
 import { pathVariables } from '../config/paths.js';
 import { DEFAULT_PROFILE } from '../config/profiles.js';
-import type { ConfigStore } from '../config/store.js';
+import { keychainAccount, type ConfigStore } from '../config/store.js';
 import { foreignServiceError, type Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -136,18 +136,47 @@ export function carriedProfile(cfg: ConfigStore): string | undefined {
   return name === (cfg.readFile().profile ?? DEFAULT_PROFILE) ? undefined : name;
 }
 
+/** Where a scheduled run (the reminder, the notices, a cron line) finds the token, and whether it can read it there. */
+export interface ScheduledToken {
+  /** The settings file; the keychain; only this shell's environment (the variable's name: a scheduled run has none of it); or nowhere. */
+  where: 'file' | 'keychain' | 'CHECKIN_TOKEN' | 'STEADY_TOKEN' | 'nowhere';
+  /** Whether a scheduled run reads it there: the keychain only where the scheduler's session can open it ('maybe' until it was asked from a scheduled run's environment). */
+  readable: 'yes' | 'maybe' | 'no';
+  /** Why it may not, said after "the token" ("is in the keychain, which cron often cannot open"); undefined when it reads it. */
+  why?: string;
+}
+
 /**
- * One comment line when the token is where a scheduled run cannot reach it (the keychain, which
- * cron often cannot open, or the environment, which a scheduler does not have); else undefined.
+ * The one answer, for an install's warning (`tokenWarning`) and doctor's checks of the reminder and
+ * the notices (domain/scheduled-run.ts) alike: where the token a scheduled run uses is (a token in the
+ * settings file is used there, whatever this shell has) and whether that run can read it. `runner`
+ * names what runs it ("cron"); `keychainOpens`: whether the keychain gave the token to a child with a
+ * scheduled run's environment (doctor asks it: system/probes.ts), unknown at an install.
  */
-export function tokenWarning(ctx: Context, scheduler = 'cron'): string | undefined {
+export function scheduledToken(ctx: Pick<Context, 'config'>, runner: string, keychainOpens?: boolean): ScheduledToken {
   const cfg = ctx.config();
-  const where = cfg.read().token ? 'file' : cfg.read().token_store === 'keychain' ? 'keychain' : cfg.token()?.name;
-  if (where === 'keychain')
-    return `# Your token is in the keychain, which ${scheduler} often cannot open: \`checkin login --insecure-storage\` keeps it in the config file instead.\n`;
-  if (where && where !== 'file')
-    return `# Your token comes from ${where}, which ${scheduler} does not have: run \`checkin login --insecure-storage\` so it is stored.\n`;
-  return undefined;
+  const stored = cfg.read();
+  if (stored.token) return { where: 'file', readable: 'yes' };
+  if (keychainAccount(stored)) {
+    if (keychainOpens === true) return { where: 'keychain', readable: 'yes' };
+    if (keychainOpens === false)
+      return { where: 'keychain', readable: 'no', why: `is in the keychain, which did not give it to a scheduled run's environment` };
+    return { where: 'keychain', readable: 'maybe', why: `is in the keychain, which ${runner} often cannot open` };
+  }
+  // Neither stored: only this shell's variable, if any (the keychain is not asked: none is named).
+  const name = cfg.token()?.name;
+  if (name === 'CHECKIN_TOKEN' || name === 'STEADY_TOKEN') return { where: name, readable: 'no', why: `comes from ${name}, which ${runner} does not have` };
+  return { where: 'nowhere', readable: 'no', why: `is not stored, so ${runner} has none to use` };
+}
+
+/** What makes the token one a scheduled run reads (after "run"), `login` being the face's words for a login that keeps it in the settings file. */
+export const storedForScheduled = (login: string): string => `\`${login}\` so that the token is kept in the settings file, which a scheduled run can read`;
+
+/** One comment line when a scheduled run started by `scheduler` may not read the token (`scheduledToken`); else undefined. */
+export function tokenWarning(ctx: Pick<Context, 'config' | 'advice'>, scheduler = 'cron'): string | undefined {
+  const { why } = scheduledToken(ctx, scheduler);
+  if (why === undefined) return undefined;
+  return `# Your token ${why}: run ${storedForScheduled(ctx.advice?.login('insecure-storage') ?? 'checkin login --insecure-storage')}.\n`;
 }
 
 /**
