@@ -1,8 +1,10 @@
-// `checkin remind`, the built binary on Linux, with stand-ins for systemctl, crontab and
-// notify-send first on PATH (each records how it was called): the units it writes pass
-// `systemd-analyze verify`, the command the timer runs — executed under `env -i` with the unit's
-// Environment=, as the timer would — notifies only when today's check-in is pending, and install,
-// status and remove leave nothing behind.
+// `checkin remind` on Linux, with stand-ins for systemctl, crontab and notify-send first on PATH
+// (each records how it was called): the units it writes pass `systemd-analyze verify`, the command
+// the timer runs — executed under `env -i` with the unit's Environment=, as the timer would —
+// notifies only when today's check-in is pending, and install, status and remove leave nothing
+// behind. `remind install` is the built binary (what it writes for the scheduler is the words that
+// started it: CLI_WORDS); the login, status, remove and the rest run in-process (`cli`), with the
+// same environment and stand-ins.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, CLI_WORDS_RE, FAKED_CLOCK_ARGS, runCli } from '../helpers/cli.js';
+import { FakeClock, runIn } from '../helpers/harness.js';
 import { expectVerified, standIns, tree, unitDir } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
@@ -20,6 +23,9 @@ useSandboxEnv((s, e) => ((sb = s), (env = e)));
 const today = () => localDateKey(new Date()); // the spawned CLI runs with TZ=UTC, as this process does
 
 const run = promisify(execFile);
+
+/** checkin in-process, on the real clock (the sandbox's and the spawned runs'), stdin fed `input`. */
+const cli = (args: string[], e: NodeJS.ProcessEnv, input?: string) => runIn(args, e, new FakeClock(new Date()), input === undefined ? {} : { input });
 
 /**
  * A user who logged in (the token is stored, not in the environment: a timer would not have it),
@@ -34,7 +40,7 @@ async function user(stand: ReturnType<typeof standIns>) {
     CHECKIN_CONFIG_DIR: join(home, 'my "config" 100% $HOME \\'),
     PATH: `${stand.dir}:${env.PATH}`,
   };
-  const login = await runCli(['login', '--with-token', '--api-url', sb.url], { env: u, input: sb.token });
+  const login = await cli(['login', '--with-token', '--api-url', sb.url], u, sb.token);
   expect(login.code).toBe(0);
   return u;
 }
@@ -107,7 +113,7 @@ describe('checkin remind with a systemd user manager', () => {
     stand.clear('notified');
 
     // Filled in: nothing.
-    expect((await runCli(['today', '-i', 'done'], { env })).code).toBe(0);
+    expect((await cli(['today', '-i', 'done'], env)).code).toBe(0);
     sb.requests.length = 0;
     expect(await fire()).toBe('');
     expect(stand.read('notified')).toBe('');
@@ -173,7 +179,7 @@ describe('checkin remind with a systemd user manager', () => {
     const again = await runCli(['remind', 'install', '--at', '16:45', '--days', 'mon,wed,fri'], { env: u });
     expect(again.stdout).toContain('Installed a systemd user timer at 16:45 on Mon, Wed, Fri (it replaces the one before).');
     expect(tree(unitDir(u))).toEqual(['checkin-remind.service', 'checkin-remind.timer', 'timers.target.wants/checkin-remind.timer']);
-    const status = await runCli(['remind', 'status'], { env: u });
+    const status = await cli(['remind', 'status'], u);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(
       new RegExp(
@@ -181,12 +187,12 @@ describe('checkin remind with a systemd user manager', () => {
       ),
     );
     stand.clear('systemctl.log');
-    const removed = await runCli(['remind', 'remove'], { env: u });
+    const removed = await cli(['remind', 'remove'], u);
     expect(removed).toMatchObject({ code: 0, stdout: 'Removed a systemd user timer.\n', stderr: '' });
     expect(stand.read('systemctl.log')).toBe('--user is-system-running\n--user disable --now checkin-remind.timer\n--user daemon-reload\n');
     expect(existsSync(join(u.HOME!, '.config', 'systemd'))).toBe(false);
-    expect((await runCli(['remind', 'status'], { env: u })).stdout).toBe('No reminder installed: `checkin remind install` sets one up.\n');
-    expect((await runCli(['remind', 'remove'], { env: u })).stdout).toBe('No reminder installed: nothing to remove.\n');
+    expect((await cli(['remind', 'status'], u)).stdout).toBe('No reminder installed: `checkin remind install` sets one up.\n');
+    expect((await cli(['remind', 'remove'], u)).stdout).toBe('No reminder installed: nothing to remove.\n');
   });
 
   it('--dry-run prints the files and commands and changes nothing', async () => {
@@ -202,7 +208,7 @@ describe('checkin remind with a systemd user manager', () => {
     // Only questions were asked.
     expect(stand.read('systemctl.log')).toBe('--user is-system-running\n');
     // status --dry-run names what it would read and run, and runs nothing.
-    const dryStatus = await runCli(['remind', 'status', '--dry-run'], { env: u });
+    const dryStatus = await cli(['remind', 'status', '--dry-run'], u);
     expect(dryStatus.stdout).toBe(
       `read ${unitDir(u)}/checkin-remind.timer\nread ${unitDir(u)}/checkin-remind.service\nread ${unitDir(u)}/timers.target.wants/checkin-remind.timer\n${stand.dir}/crontab -l\n`,
     );
@@ -211,7 +217,7 @@ describe('checkin remind with a systemd user manager', () => {
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     const before = tree(unitDir(u));
     stand.clear('systemctl.log');
-    const dryRemove = await runCli(['remind', 'remove', '--dry-run'], { env: u });
+    const dryRemove = await cli(['remind', 'remove', '--dry-run'], u);
     expect(dryRemove.stdout).toBe(
       [
         `${stand.dir}/systemctl --user disable --now checkin-remind.timer`,
@@ -255,7 +261,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     expect(line).toContain('100\\%'); // cron would end the command at a bare %
     expect(existsSync(join(u.HOME!, '.config', 'systemd'))).toBe(false);
 
-    const status = await runCli(['remind', 'status'], { env: u });
+    const status = await cli(['remind', 'status'], u);
     expect(status.stdout).toMatch(
       /^Installed: a crontab line at 07:05 on every day\n {2}next: \w{3} \d{4}-\d\d-\d\d 07:05 \(in [^)]+\)\n {2}the line ending "# checkin-remind" in your crontab \(crontab -l\)\n$/,
     );
@@ -265,7 +271,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     expect((await run('env', ['-i', ...FAKED_CLOCK_ARGS, 'sh', '-c', command], { encoding: 'utf8', timeout: 15_000 })).stdout).toBe('');
     expect(stand.read('notified')).toBe(NOTIFIED);
 
-    const removed = await runCli(['remind', 'remove'], { env: u });
+    const removed = await cli(['remind', 'remove'], u);
     expect(removed.stdout).toBe('Removed a crontab line.\n');
     expect(stand.read('crontab.txt')).toBe('# mine\n0 1 * * * echo other\n');
   });
@@ -281,10 +287,10 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     expect(stand.read('crontab.log')).toBe('-l\n');
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     expect(stand.read('crontab.txt').split('\n')).toHaveLength(2);
-    const dryRemove = await runCli(['remind', 'remove', '--dry-run'], { env: u });
+    const dryRemove = await cli(['remind', 'remove', '--dry-run'], u);
     expect(dryRemove.code).toBe(0);
     expect(stand.read('crontab.txt').split('\n')).toHaveLength(2);
-    expect((await runCli(['remind', 'remove'], { env: u })).code).toBe(0);
+    expect((await cli(['remind', 'remove'], u)).code).toBe(0);
     expect(existsSync(join(stand.dir, 'crontab.txt'))).toBe(false);
     expect(stand.read('crontab.log')).toBe('-l\n-l\n-l\n-\n-l\n-l\n-l\n-r\n');
   });
@@ -300,7 +306,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     const r = await runCli(['remind', 'install'], { env: u });
     expect(r.stdout).toContain('Installed a systemd user timer at 10:00 on Mon–Fri (it replaces the one before).');
     expect(existsSync(join(stand.dir, 'crontab.txt'))).toBe(false);
-    const status = await runCli(['remind', 'status'], { env: u });
+    const status = await cli(['remind', 'status'], u);
     expect(status.stdout.match(/^Installed:/gm)).toHaveLength(1);
   });
 });
@@ -310,11 +316,11 @@ describe('checkin remind refuses what it cannot do', () => {
     const stand = standIns({ userManager: true });
     const u = await user(stand);
     mkdirSync(join(u.HOME!, '.config'), { recursive: true });
-    expect(await runCli(['remind', 'install', '--at', '25:00'], { env: u })).toMatchObject({
+    expect(await cli(['remind', 'install', '--at', '25:00'], u)).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--at must be a time written HH:MM, got "25:00"'),
     });
-    expect(await runCli(['remind', 'install', '--days', 'mon-funday'], { env: u })).toMatchObject({
+    expect(await cli(['remind', 'install', '--days', 'mon-funday'], u)).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--days must be days such as mon-fri'),
     });
@@ -325,9 +331,9 @@ describe('checkin remind refuses what it cannot do', () => {
 
 describe('checkin remind in the help and in completion', () => {
   it('is listed under Setup and tools; Tab offers its verbs (not the hidden run) and --days values', async () => {
-    const help = await runCli(['--help'], { env });
+    const help = await cli(['--help'], env);
     expect(help.stdout).toContain('\n  remind                     A reminder the OS keeps: a notification when\n');
-    expect((await runCli(['complete', '--', 'remind', ''], { env })).stdout.split('\n').map((l) => l.split('\t')[0])).toEqual([
+    expect((await cli(['complete', '--', 'remind', ''], env)).stdout.split('\n').map((l) => l.split('\t')[0])).toEqual([
       'install',
       'status',
       'remove',
@@ -335,7 +341,7 @@ describe('checkin remind in the help and in completion', () => {
       ':4',
       '',
     ]);
-    expect((await runCli(['complete', '--', 'remind', 'install', '--days', 'm'], { env })).stdout).toBe(
+    expect((await cli(['complete', '--', 'remind', 'install', '--days', 'm'], env)).stdout).toBe(
       'mon-fri\tMonday to Friday\nmon,wed,fri\tMonday, Wednesday and Friday\n:4\n',
     );
   });

@@ -99,6 +99,11 @@ export interface HostileOptions {
   poisonedRetry?: boolean;
   /** Every PATCH and POST fails with a 500. */
   failWrites?: boolean;
+  /**
+   * With failWrites: each PATCH or POST is held until this many are, then all fail at once (the
+   * processes that sent them go on at the same moment: their drafts are kept side by side).
+   */
+  failTogether?: number;
 }
 
 export async function startHostile(opts: HostileOptions = {}) {
@@ -106,6 +111,7 @@ export async function startHostile(opts: HostileOptions = {}) {
   const requests: string[] = [];
   let retried = false;
   let poisonedOnce = false;
+  let held: Array<() => void> = [];
   const page = (item: object, n: number, pageNo: number) =>
     Array.from({ length: n }, (_, i) => ({
       ...item,
@@ -121,7 +127,11 @@ export async function startHostile(opts: HostileOptions = {}) {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
     };
     req.resume();
-    if (opts.failWrites && (req.method === 'PATCH' || req.method === 'POST')) return json(500, { message: 'down' });
+    if (opts.failWrites && (req.method === 'PATCH' || req.method === 'POST')) {
+      held.push(() => json(500, { message: 'down' }));
+      if (held.length >= (opts.failTogether ?? 1)) for (const fail of held.splice(0)) fail();
+      return;
+    }
     if (opts.poisonedRetry && !poisonedOnce && req.method === 'GET') {
       poisonedOnce = true;
       return json(503, { message: p('maintenance') });

@@ -165,10 +165,9 @@ describe("Node's compile cache, through bin/checkin.js", () => {
     if (process.getuid?.() === 0) cases.push(['another user’s', () => (chmodSync(dir, 0o700), chownSync(dir, 4242, 4242))]);
     for (const [name, make] of cases) {
       make();
-      const version = await runCli(['--version'], { env, node: NODE, bin });
-      expect(version, name).toEqual({ code: 0, signal: null, stdout: `${VERSION}\n`, stderr: '' });
+      // One run: the planted top level would print before the answer (it runs whatever the command).
       const today = await runCli(['today', '--json'], { env, node: NODE, bin });
-      expect(today, name).toMatchObject({ code: 0, stderr: '' });
+      expect(today, name).toMatchObject({ code: 0, signal: null, stderr: '' });
       expect(JSON.parse(today.stdout)).toMatchObject({ type: 'check-in' });
       expect(contents(cacheFiles(cache)), `${name}: nothing written there`).toEqual(before);
     }
@@ -185,11 +184,9 @@ describe("Node's compile cache, through bin/checkin.js", () => {
       const cache = temp('cache');
       mkdirSync(join(cache, 'checkin'), { mode: 0o700 });
       make(nodeDir(cache), tag!);
-      const env = envWith(cache);
-      const version = await runCli(['--version'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, node: NODE });
-      expect(version, name).toEqual({ code: 0, signal: null, stdout: `${VERSION}\n`, stderr: '' }); // no "[compile cache]" line: not enabled
-      const today = await runCli(['today', '--json'], { env, node: NODE });
-      expect(today, name).toMatchObject({ code: 0, stderr: '' });
+      // One run that works, with no "[compile cache]" line from Node: not enabled.
+      const today = await runCli(['today', '--json'], { env: { ...envWith(cache), NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, node: NODE });
+      expect(today, name).toMatchObject({ code: 0, signal: null, stderr: '' });
       expect(JSON.parse(today.stdout)).toMatchObject({ type: 'check-in' });
       expect(cacheFiles(cache), `${name}: nothing written there`).toEqual([]);
     }

@@ -3,7 +3,9 @@
 // pseudo-terminal with the completion installed the way the README says. The names come from the
 // cache that earlier runs against the sandbox filled — some of them hostile. What the shell made
 // of the completed line is read back by running it through printf: each word exactly the name,
-// and nothing else ran (no marker file appeared).
+// and nothing else ran (no marker file appeared). The runs that fill the cache, print a script or
+// ask `checkin complete` directly are in-process (the same environment, so the same cache): what a
+// process adds there is only its start; each Tab runs the installed checkin as the shell does.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CLI_WORDS, cleanEnv, runCli } from '../helpers/cli.js';
+import { CLI_WORDS, cleanEnv } from '../helpers/cli.js';
+import { FakeClock, runIn } from '../helpers/harness.js';
 import { SHELLS, installed, startShell, unavailable, type Shell, type ShellKind } from '../helpers/shell.js';
 import { patient } from '../helpers/patience.js';
 
@@ -39,6 +42,9 @@ afterEach(async () => {
   await sb.close();
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
+
+/** checkin in-process against the sandbox (on the real clock, as the shells' checkin is). */
+const cli = (args: string[], e: NodeJS.ProcessEnv = env) => runIn(args, e, new FakeClock(new Date()));
 
 /** Teams, a person and a goal whose names are code if a shell evaluates them; and three names that cannot be offered. */
 function seedHostile() {
@@ -99,7 +105,7 @@ async function tabThenPrint(s: Shell, line: string): Promise<string[]> {
 }
 
 async function withShell(kind: ShellKind, run: (s: Shell) => Promise<void>) {
-  const script = kind === 'fish' || kind === 'zsh (fpath)' ? (await runCli(['completion', kind.split(' ')[0]!], { env })).stdout : '';
+  const script = kind === 'fish' || kind === 'zsh (fpath)' ? (await cli(['completion', kind.split(' ')[0]!])).stdout : '';
   const s = await startShell(kind, env, work, script);
   try {
     await run(s);
@@ -117,8 +123,8 @@ for (const kind of SHELLS) {
       { timeout: patient(60_000) },
       async () => {
         // The directory of people and the goals are cached by earlier runs, as a user's would have been.
-        expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
-        expect((await runCli(['goals'], { env })).code).toBe(0);
+        expect((await cli(['list', '--person', '@grace'])).code).toBe(0);
+        expect((await cli(['goals'])).code).toBe(0);
         const billing = sb.service.data.goals.find((g) => g.title === 'Ship the v2 billing API')!.id;
         sb.requests.length = 0;
         await withShell(kind, async (s) => {
@@ -153,9 +159,9 @@ for (const kind of SHELLS) {
 
     it.skipIf(missing)(`names from the service complete as themselves and never run${skipped}`, { timeout: patient(60_000) }, async () => {
       const { teams, person, goal } = seedHostile();
-      expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
+      expect((await cli(['list', '--person', '@grace'])).code).toBe(0);
       {
-        const g = await runCli(['goals'], { env });
+        const g = await cli(['goals']);
         expect(g.code, g.stderr).toBe(0);
       }
       sb.requests.length = 0;
@@ -212,19 +218,19 @@ describe('checkin complete: what the scripts read', () => {
       name: 'Eve\u001b]0;pwned\u0007\tSmith\u202e',
       username: 'eve',
     });
-    expect((await runCli(['list', '--person', '@grace'], { env })).code).toBe(0);
+    expect((await cli(['list', '--person', '@grace'])).code).toBe(0);
     sb.requests.length = 0;
     const offered = sb.service.data.teams.map((t) => t.name).filter((n) => ![teams.newline, teams.escape, teams.tab].includes(n));
-    const r = await runCli(['complete', '--', 'today', '--team', ''], { env });
+    const r = await cli(['complete', '--', 'today', '--team', '']);
     expect(r.stdout.split('\n').slice(0, -2).sort()).toEqual(offered.map((n) => `${n}\tteam`).sort());
     expect(r.stdout.endsWith('\n:4\n')).toBe(true);
-    expect((await runCli(['complete', '--', 'list', '--person', '@ev'], { env })).stdout).toBe('@eve\tEve Smith\n:4\n');
+    expect((await cli(['complete', '--', 'list', '--person', '@ev'])).stdout).toBe('@eve\tEve Smith\n:4\n');
     // PowerShell hands the words over in CHECKIN_COMPLETE_WORDS (one a line).
-    expect((await runCli(['complete', '--shell', 'powershell'], { env: { ...env, CHECKIN_COMPLETE_WORDS: 'today\n--team\nSe' } })).stdout).toBe(
+    expect((await cli(['complete', '--shell', 'powershell'], { ...env, CHECKIN_COMPLETE_WORDS: 'today\n--team\nSe' })).stdout).toBe(
       `${teams.semi}\tteam\n:4\n`,
     );
     // bash hands over the line up to the cursor and COMP_WORDBREAKS, and gets replies quoted for it.
-    const bash = await runCli(['complete', '--shell', 'bash', '--', 'checkin today --team Su', ' \t\n"\'@><=;|&(:'], { env });
+    const bash = await cli(['complete', '--shell', 'bash', '--', 'checkin today --team Su', ' \t\n"\'@><=;|&(:']);
     expect(bash.stdout).toBe(`${teams.subst.replace(/[^\w/.-]/g, '\\$&')}\n`);
     expect(sb.requests).toEqual([]);
     expect(readdirSync(marks)).toEqual([]);
@@ -233,7 +239,7 @@ describe('checkin complete: what the scripts read', () => {
 
 describe('zsh without compinit', () => {
   it.skipIf(!installed('zsh'))(`says what to add to ~/.zshrc instead of failing${installed('zsh') ? '' : ' — skipped: zsh is not installed'}`, async () => {
-    const script = (await runCli(['completion', 'zsh'], { env })).stdout;
+    const script = (await cli(['completion', 'zsh'])).stdout;
     const file = join(work, 'checkin.zsh');
     writeFileSync(file, script);
     const out = execFileSync('zsh', ['-f', '-c', `source ${file} 2>&1; echo sourced`], { env, encoding: 'utf8' });

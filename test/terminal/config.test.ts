@@ -1,11 +1,13 @@
 // The settings that only a terminal shows, on a real pseudo-terminal with the built CLI: colour,
-// prompts, the editor; and `checkin auth token` refusing to show the token on a terminal.
+// prompts, the editor; and `checkin auth token` refusing to show the token on a terminal. What only
+// sets things up or reads a setting back (config set, login, auth status) runs in-process (`cli`).
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { runCli } from '../helpers/cli.js';
+import { FakeClock, runIn } from '../helpers/harness.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 
@@ -14,7 +16,9 @@ let env: NodeJS.ProcessEnv;
 useSandboxEnv((s, e) => ((sb = s), (env = e)));
 
 const SGR = /\x1b\[[0-9;]*m/;
-const config = async (...args: string[]) => expect((await runCli(['config', ...args], { env })).code).toBe(0);
+/** checkin in-process against the sandbox (on the real clock, as the terminal's checkin is). */
+const cli = (args: string[], e: NodeJS.ProcessEnv = env, input?: string) => runIn(args, e, new FakeClock(new Date()), input === undefined ? {} : { input });
+const config = async (...args: string[]) => expect((await cli(['config', ...args])).code).toBe(0);
 
 /** An editor script that writes `text` into the file it is given. */
 function editorWriting(text: string): string {
@@ -117,7 +121,7 @@ describe('auth switch', () => {
   it('without a name, with three profiles: a choice of them on the terminal, the default marked; the one picked is the default', async () => {
     const { CHECKIN_TOKEN: _token, ...mine } = env;
     for (const name of ['default', 'work', 'client-a']) {
-      const r = await runCli(['login', '--profile', name, '--with-token'], { env: mine, input: sb.token });
+      const r = await cli(['login', '--profile', name, '--with-token'], mine, sb.token);
       expect(r.code, r.stderr).toBe(0);
     }
     const s = new Screen(['auth', 'switch'], mine);
@@ -128,7 +132,7 @@ describe('auth switch', () => {
     await s.answer(/❯ work/, KEY.enter);
     expect(await s.exit()).toEqual({ code: 0, signal: 0 });
     expect(s.text()).toContain(`The default profile is now work (${sb.url}).`);
-    const status = await runCli(['auth', 'status'], { env: mine });
+    const status = await cli(['auth', 'status'], mine);
     expect(status.stdout).toContain('  profile: work (the default: checkin auth switch)\n');
   });
 });

@@ -1,19 +1,23 @@
 // Prose for a terminal (issue 40): every paragraph checkin prints wraps at word edges to the
-// terminal's width. The built CLI in an 80-column pseudo-terminal (and a 40-column one for the
-// topics and every command's --help): `checkin help <each topic>`, every `--help` and
+// terminal's width. At 80 and 40 columns: `checkin help <each topic>`, every `--help` and
 // `checkin doctor` print no line longer than the terminal, and no word is cut (the words on the
 // screen, in order, are the words of the same text unwrapped). A topic renders its Markdown
 // (no # before a heading, no ``` fences, no [text](url) brackets), through the pager when it is
 // longer than the screen, and is the Markdown as written when piped.
+// The built CLI in a pseudo-terminal (node-pty) proves that the terminal's own width is the one laid
+// out to: help topics, the speed topic, the pager, two commands' --help and doctor. Each topic and
+// every command's --help at both widths (a layout of the text for the width the terminal has, ~130
+// runs) run in-process, at a terminal of that width and piped: the same layout, without a process each.
 import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../src/help-topics.js';
 import { manualProgram } from '../../src/main.js';
 import { makeColors } from '../../src/ui/color.js';
+import { colorLevelFor } from '../../src/ui/io.js';
 import { renderTopic } from '../../src/ui/topic.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { cleanEnv } from '../helpers/cli.js';
+import { FakeClock, runIn, START } from '../helpers/harness.js';
 import { Screen } from '../helpers/terminal.js';
-import { patient } from '../helpers/patience.js';
 
 const COLS = 80;
 
@@ -45,13 +49,23 @@ async function run(args: string[] | { script: string }, env: NodeJS.ProcessEnv, 
   return s;
 }
 
+/**
+ * checkin in-process at a terminal `cols` wide (the colours the pseudo-terminal's TERM gets), or
+ * piped when `cols` is undefined: what it wrote to stdout, as lines (escape sequences gone).
+ */
+async function shownIn(args: string[], env: NodeJS.ProcessEnv, cols?: number): Promise<string[]> {
+  const tty = cols !== undefined && { tty: true, columns: cols, color: colorLevelFor({ ...env, TERM: 'xterm-256color' }, true) };
+  const r = await runIn(args, env, new FakeClock(START), tty || {});
+  expect(r.stderr).toBe('');
+  return writtenLines(r.stdout);
+}
+
 describe('help topics in an 80- and a 40-column terminal', () => {
   const env = cleanEnv();
   for (const cols of [COLS, 40]) {
     for (const name of Object.keys(TOPICS)) {
       it(`checkin help ${name} at ${cols} columns: no line longer, no word cut, Markdown rendered`, async () => {
-        const s = await run(['help', name], env, 2000, undefined, cols);
-        const lines = writtenLines(s.raw);
+        const lines = await shownIn(['help', name], env, cols);
         // Wider only when a line is one word wider than the terminal (a path, an address: kept whole, one link).
         expect(lines.filter((l) => displayWidth(l) > cols && words(l).length > 1)).toEqual([]);
         // Every word of the text as rendered without a width, in order: none cut, none lost.
@@ -129,9 +143,8 @@ async function commandPaths(): Promise<string[][]> {
 
 describe("every command's --help in an 80- and a 40-column terminal", () => {
   const env = cleanEnv({ CHECKIN_PAGER: '' });
-  /** Each command's --help, run one after another in the one terminal (`| cat` when piped), each after a line naming it. */
-  const script = (paths: string[][], pipe = '') =>
-    paths.map((p) => `printf '@@@ %s\\n' '${p.join(' ')}'; checkin ${p.join(' ')} --help --no-pager ${pipe}`).join('\n');
+  /** Each command's --help, run one after another in the one terminal, each after a line naming it (the two commands in a pseudo-terminal, below). */
+  const script = (paths: string[][]) => paths.map((p) => `printf '@@@ %s\\n' '${p.join(' ')}'; checkin ${p.join(' ')} --help --no-pager`).join('\n');
   /** What the script printed, by command. */
   const byCommand = (raw: string) => {
     const out = new Map<string, string[]>();
@@ -143,45 +156,49 @@ describe("every command's --help in an 80- and a 40-column terminal", () => {
     }
     return out;
   };
+  /** Every command's --help, in-process: at a terminal `cols` wide, or piped (undefined). */
+  const helpOf = async (paths: string[][], cols?: number) => {
+    const out = new Map<string, string[]>();
+    for (const p of paths) out.set(p.join(' '), await shownIn([...p, '--help', '--no-pager'], env, cols));
+    return out;
+  };
 
   // A pipe is no terminal: what --help prints there does not follow the terminal's width (stats'
   // epilogue is wider than 80 piped, below), so both widths are held to one piped run of every
-  // command (issue 49: one run fewer of 50 checkins, in the slowest file of the suite).
+  // command (issue 49).
   let pipedOnce: Promise<Map<string, string[]>> | undefined;
-  const pipedHelp = (paths: string[][]) =>
-    (pipedOnce ??= run({ script: script(paths, '| cat') }, env, 50, undefined, COLS, 110_000).then((s) => byCommand(s.raw)));
+  const pipedHelp = (paths: string[][]) => (pipedOnce ??= helpOf(paths));
 
   for (const cols of [COLS, 40]) {
-    it(
-      `at ${cols} columns: no line longer than the terminal, no word cut (the words of the piped help, in order)`,
-      async () => {
-        const paths = await commandPaths();
-        expect(paths.length).toBeGreaterThan(40);
-        const shown = byCommand((await run({ script: script(paths) }, env, 50, undefined, cols, 110_000)).raw);
-        const piped = await pipedHelp(paths);
-        expect([...shown.keys()]).toEqual(paths.map((p) => p.join(' ')));
-        for (const [name, lines] of shown) {
-          expect(
-            lines.some((l) => l.startsWith('Usage: checkin')),
-            name,
-          ).toBe(true);
-          expect(
-            lines.filter((l) => displayWidth(l) > cols),
-            `checkin ${name} --help`,
-          ).toEqual([]);
-          expect(words(lines.join('\n')), `checkin ${name} --help`).toEqual(words(piped.get(name)!.join('\n')));
-        }
-        // The reviewer's: stats' epilogue was 109 wide piped; the root's Environment block (118 and 116)
-        // is laid out at 80 columns piped, as commander lays out its own part.
-        expect(Math.max(...(piped.get('stats') ?? []).map(displayWidth))).toBeGreaterThan(cols);
-        expect(Math.max(...(piped.get('') ?? []).map(displayWidth))).toBeLessThanOrEqual(80);
-      },
-      patient(240_000),
-    );
+    it(`at ${cols} columns: no line longer than the terminal, no word cut (the words of the piped help, in order)`, async () => {
+      const paths = await commandPaths();
+      expect(paths.length).toBeGreaterThan(40);
+      const shown = await helpOf(paths, cols);
+      const piped = await pipedHelp(paths);
+      expect([...shown.keys()]).toEqual(paths.map((p) => p.join(' ')));
+      for (const [name, lines] of shown) {
+        expect(
+          lines.some((l) => l.startsWith('Usage: checkin')),
+          name,
+        ).toBe(true);
+        expect(
+          lines.filter((l) => displayWidth(l) > cols),
+          `checkin ${name} --help`,
+        ).toEqual([]);
+        expect(words(lines.join('\n')), `checkin ${name} --help`).toEqual(words(piped.get(name)!.join('\n')));
+      }
+      // The reviewer's: stats' epilogue was 109 wide piped; the root's Environment block (118 and 116)
+      // is laid out at 80 columns piped, as commander lays out its own part.
+      expect(Math.max(...(piped.get('stats') ?? []).map(displayWidth))).toBeGreaterThan(cols);
+      expect(Math.max(...(piped.get('') ?? []).map(displayWidth))).toBeLessThanOrEqual(80);
+    });
   }
 
-  it('an example that fits stays whole; one that does not continues further in', async () => {
+  it('an example that fits stays whole; one that does not continues further in (the terminal shows what the runs above lay out)', async () => {
     const shown = byCommand((await run({ script: script([['today'], ['report']]) }, env, 50, undefined, 40)).raw);
+    const trimmed = (lines: string[] | undefined) => lines?.join('\n').trimEnd();
+    const laidOut = await helpOf([['today'], ['report']], 40);
+    for (const name of ['today', 'report']) expect(trimmed(shown.get(name))).toBe(trimmed(laidOut.get(name)));
     expect(shown.get('today')).toContain('  checkin today --json | jq .intentions');
     expect(shown.get('today')).toContain('  checkin today');
     const report = shown.get('report')!;
