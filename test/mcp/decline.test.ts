@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, runCli } from '../helpers/cli.js';
 import { outboxRows } from '../helpers/outbox.js';
-import { text, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
+import { SCHEMAS_2026, text, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -84,7 +84,12 @@ async function manual(): Promise<(name: string, params: Record<string, unknown>)
   });
   const client = new ModernClient(
     { name: 'test-agent', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: false },
+      jsonSchemaValidator: SCHEMAS_2026,
+    },
   );
   await client.connect(transport);
   opened.push(client);

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { whenLabel } from '../../src/domain/outbox.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, runCli } from '../helpers/cli.js';
-import { text, type Answer, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
+import { SCHEMAS_2026, text, type Answer, type McpSession as Session, useMcpSandbox } from '../helpers/mcp.js';
 import { keptWhileDownAhead, NO_FAKETIME, writtenOnAnotherDevice } from '../helpers/clock-ahead.js';
 import { outboxRows } from '../helpers/outbox.js';
 
@@ -133,7 +133,12 @@ describe("send_checkin never writes over newer words on the service without the 
     });
     const client = new ModernClient(
       { name: 'test-agent', version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        inputRequired: { autoFulfill: false },
+        jsonSchemaValidator: SCHEMAS_2026,
+      },
     );
     await client.connect(transport);
     opened.push(client);

@@ -15,7 +15,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS, cleanEnv } from '../helpers/cli.js';
 import { FORBIDDEN, startHostile } from '../helpers/hostile.js';
 import { outboxRows } from '../helpers/outbox.js';
-import { text, type McpSession, type ModernSession, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
+import { SCHEMAS_2026, text, type McpSession, type ModernSession, type ToolResult, useMcpSandbox } from '../helpers/mcp.js';
 import { patient } from '../helpers/patience.js';
 
 let sb: Sandbox;
@@ -110,7 +110,7 @@ describe('checkin mcp: both revisions, one server', () => {
       env: env as Record<string, string>,
       stderr: 'pipe',
     });
-    const client = new ModernClient({ name: 'test-agent', version: '1.0.0' }, {});
+    const client = new ModernClient({ name: 'test-agent', version: '1.0.0' }, { jsonSchemaValidator: SCHEMAS_2026 });
     await client.connect(transport);
     opened.push(client);
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
@@ -166,7 +166,12 @@ async function manual(
   });
   const client = new ModernClient(
     { name: 'test-agent', version: '1.0.0' },
-    { capabilities: answers ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
+    {
+      capabilities: answers ? { elicitation: { form: {} } } : {},
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: false },
+      jsonSchemaValidator: SCHEMAS_2026,
+    },
   );
   await client.connect(transport);
   opened.push(client);
