@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterEach } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS } from './cli.js';
@@ -59,6 +60,16 @@ function compiledOnce<V extends { getValidator(schema: never): unknown }>(valida
 /** The validators to give a 2025 client (`@modelcontextprotocol/sdk`) and a 2026 one (`@modelcontextprotocol/client`). */
 export const SCHEMAS_2025 = compiledOnce(new AjvJsonSchemaValidator());
 export const SCHEMAS_2026 = compiledOnce(new ModernAjv());
+
+/** The tests' own check of a result against the schema listed (Ajv's 2020-12 validator, not a client's), each schema compiled once for the test process. */
+const ownAjv = new Ajv2020({ strict: false, allErrors: true });
+const ownChecks = new Map<string, ValidateFunction>();
+/** What is wrong with `value` by `schema` (nothing: []). */
+export function schemaErrors(schema: object, value: unknown): unknown[] {
+  const key = JSON.stringify(schema);
+  const check = ownChecks.get(key) ?? ownChecks.set(key, ownAjv.compile(schema)).get(key)!;
+  return check(value) ? [] : (check.errors ?? []);
+}
 
 /**
  * The usual start of an MCP test file: a sandbox and an environment pointed at it before each test
