@@ -68,18 +68,25 @@ export const DRAFTS = { readOnlyHint: false, destructiveHint: false, idempotentH
 /** The hints of a tool that sends, once the person said yes. */
 export const SENDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } as const;
 
-/** A schema the SDK reads as any Standard Schema, made (by `make`) the first time it is read; its JSON Schema may be given without it. */
+/**
+ * A schema the SDK reads as any Standard Schema, made (by `make`) the first time it is read; its JSON
+ * Schema may be given without it. Each JSON Schema is made once too (the SDK asks for it at every
+ * tools/list: made each time, the tools' schemas were half of what a tools/list cost the server).
+ */
 function lazySchema(make: () => z.ZodType, json?: () => Record<string, unknown>): StandardSchemaWithJSON {
   let made: z.ZodType | undefined;
   const schema = () => (made ??= make());
+  const converted = new Map<string, Record<string, unknown>>();
+  const once = (key: string, convert: () => Record<string, unknown>) => converted.get(key) ?? converted.set(key, convert()).get(key)!;
+  const zodJson = () => (schema() as unknown as StandardSchemaWithJSON)['~standard'].jsonSchema;
   return {
     '~standard': {
       version: 1,
       vendor: 'zod',
       validate: (value: unknown) => schema()['~standard'].validate(value),
       jsonSchema: {
-        input: (opts) => (schema() as unknown as StandardSchemaWithJSON)['~standard'].jsonSchema.input(opts),
-        output: (opts) => json?.() ?? (schema() as unknown as StandardSchemaWithJSON)['~standard'].jsonSchema.output(opts),
+        input: (opts) => once(`input ${JSON.stringify(opts)}`, () => zodJson().input(opts)),
+        output: (opts) => once(json ? 'output' : `output ${JSON.stringify(opts)}`, () => json?.() ?? zodJson().output(opts)),
       },
     },
   } as StandardSchemaWithJSON;

@@ -3,9 +3,12 @@
 // server asks (a function: said once it resolves); without one the client cannot be asked.
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { AjvJsonSchemaValidator as ModernAjv } from '@modelcontextprotocol/client/validators/ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterEach } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS } from './cli.js';
@@ -35,6 +38,37 @@ export interface ConnectOptions {
   revision?: '2025-11-25' | '2026-07-28' | 'auto';
   args?: string[];
   env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A client's JSON Schema validator that compiles each schema once for the test process, keeping what
+ * it compiled by the schema's text. Each client compiles the output schema of every tool anew in
+ * every session (the 2025 one all of them at each tools/list, the 2026 one each tool's at its first
+ * call): about 150 ms of the test's CPU a session, for the schemas the last session compiled. A
+ * schema that differs in any byte is compiled for itself; every result is still checked, by the
+ * client's own validator (Ajv, as the client makes it by default), against the schema listed.
+ */
+function compiledOnce<V extends { getValidator(schema: never): unknown }>(validator: V): V {
+  const compiled = new Map<string, unknown>();
+  const getValidator = (schema: object) => {
+    const key = JSON.stringify(schema);
+    if (!compiled.has(key)) compiled.set(key, (validator.getValidator as (s: object) => unknown).call(validator, schema));
+    return compiled.get(key);
+  };
+  return { getValidator } as unknown as V;
+}
+/** The validators to give a 2025 client (`@modelcontextprotocol/sdk`) and a 2026 one (`@modelcontextprotocol/client`). */
+export const SCHEMAS_2025 = compiledOnce(new AjvJsonSchemaValidator());
+export const SCHEMAS_2026 = compiledOnce(new ModernAjv());
+
+/** The tests' own check of a result against the schema listed (Ajv's 2020-12 validator, not a client's), each schema compiled once for the test process. */
+const ownAjv = new Ajv2020({ strict: false, allErrors: true });
+const ownChecks = new Map<string, ValidateFunction>();
+/** What is wrong with `value` by `schema` (nothing: []). */
+export function schemaErrors(schema: object, value: unknown): unknown[] {
+  const key = JSON.stringify(schema);
+  const check = ownChecks.get(key) ?? ownChecks.set(key, ownAjv.compile(schema)).get(key)!;
+  return check(value) ? [] : (check.errors ?? []);
 }
 
 /**
@@ -127,7 +161,10 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
     const transport = new StdioClientTransport(serverProcess(opts, envOf));
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
+    const client = new Client(
+      { name: 'test-agent', version: '1.0.0' },
+      { capabilities: opts.answer ? { elicitation: { form: {} } } : {}, jsonSchemaValidator: SCHEMAS_2025 },
+    );
     const asked: string[] = [];
     if (opts.answer) {
       const answer = opts.answer;
@@ -153,7 +190,11 @@ async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEn
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new ModernClient(
     { name: 'test-agent', version: '1.0.0' },
-    { capabilities: opts.answer ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: opts.revision === 'auto' ? 'auto' : { pin: '2026-07-28' } } },
+    {
+      capabilities: opts.answer ? { elicitation: { form: {} } } : {},
+      versionNegotiation: { mode: opts.revision === 'auto' ? 'auto' : { pin: '2026-07-28' } },
+      jsonSchemaValidator: SCHEMAS_2026,
+    },
   );
   const asked: string[] = [];
   if (opts.answer) {
@@ -195,11 +236,12 @@ export function useByHand(envOf: () => NodeJS.ProcessEnv): (opts?: ByHandOptions
     const client = new ModernClient(
       { name: 'test-agent', version: '1.0.0' },
       opts.legacy
-        ? {}
+        ? { jsonSchemaValidator: SCHEMAS_2026 }
         : {
             capabilities: opts.elicits === false ? {} : { elicitation: { form: {} } },
             versionNegotiation: { mode: { pin: '2026-07-28' } },
             inputRequired: { autoFulfill: false },
+            jsonSchemaValidator: SCHEMAS_2026,
           },
     );
     await client.connect(new ModernStdio(serverProcess({}, envOf)));

@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, CLI_WORDS, cleanEnv, ROOT } from '../helpers/cli.js';
 import { track } from '../helpers/cleanup.js';
+import { SCHEMAS_2025 } from '../helpers/mcp.js';
 
 // ---- The Inspector's rules (core/json/schemaLint.ts), as it states them. ----
 
@@ -121,7 +122,7 @@ afterEach(async () => {
 });
 
 async function listTools(): Promise<Tool[]> {
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  const client = new Client({ name: 'test-agent', version: '1.0.0' }, { jsonSchemaValidator: SCHEMAS_2025 });
   open.push(client);
   await client.connect(
     new StdioClientTransport({

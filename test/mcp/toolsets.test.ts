@@ -38,26 +38,10 @@ const DEFAULT = [
 
 describe('checkin mcp: tool sets', () => {
   for (const revision of ['2025-11-25', '2026-07-28'] as const) {
-    it(`${revision}: the default serves the daily flow; --toolsets, --tools and the environment choose, the flag wins`, async () => {
+    it(`${revision}: the default serves the daily flow; a set with tools by name, --read-only, a tool left out`, async () => {
       const unset = { ...env, CHECKIN_MCP_TOOLSETS: '' };
       expect(names(await list(await connect({ revision, env: unset })))).toEqual(DEFAULT);
-      expect(names(await list(await connect({ revision, env: unset, args: ['--toolsets', 'checkin'] })))).toEqual([
-        'get_checkin',
-        'suggest_previous',
-        'draft_checkin',
-        'send_checkin',
-        'log_activity',
-      ]);
-      expect(names(await list(await connect({ revision, env: unset, args: ['--toolsets', 'goals,comments'] })))).toEqual([
-        'inbox',
-        'goal',
-        'goals',
-        'draft_comment',
-        'send_comment',
-        'draft_goal_update',
-        'send_goal_update',
-      ]);
-      // Tools by name, beside a set; the environment's choice is the flag's when no flag is given.
+      // Tools by name, beside a set.
       expect(names(await list(await connect({ revision, env: unset, args: ['--toolsets', 'team', '--tools', 'goal, drafts'] })))).toEqual([
         'team_day',
         'list_checkins',
@@ -67,9 +51,6 @@ describe('checkin mcp: tool sets', () => {
         'blockers',
         'me',
       ]);
-      expect(names(await list(await connect({ revision, env: { ...unset, CHECKIN_MCP_TOOLS: 'me,inbox' } })))).toEqual(['inbox', 'me']);
-      const both = { ...unset, CHECKIN_MCP_TOOLSETS: 'goals', CHECKIN_MCP_TOOLS: 'me' };
-      expect(names(await list(await connect({ revision, env: both, args: ['--toolsets', 'team'] })))).toEqual(TEAM_LISTED);
       // --read-only combines: the chosen tools that only read.
       expect(names(await list(await connect({ revision, env: unset, args: ['--toolsets', 'checkin', '--read-only'] })))).toEqual([
         'get_checkin',
@@ -82,6 +63,33 @@ describe('checkin mcp: tool sets', () => {
       expect(JSON.stringify(r.content)).toContain('goals');
     });
   }
+
+  // Which tools a choice names is the command's (commands/mcp runMcp, before either revision is
+  // spoken; the server is handed the names): the other choices through one client.
+  it('--toolsets and --tools choose, or the environment when no flag is given; the flag wins', async () => {
+    const revision = '2025-11-25';
+    const unset = { ...env, CHECKIN_MCP_TOOLSETS: '' };
+    expect(names(await list(await connect({ revision, env: unset, args: ['--toolsets', 'checkin'] })))).toEqual([
+      'get_checkin',
+      'suggest_previous',
+      'draft_checkin',
+      'send_checkin',
+      'log_activity',
+    ]);
+    expect(names(await list(await connect({ revision, env: unset, args: ['--toolsets', 'goals,comments'] })))).toEqual([
+      'inbox',
+      'goal',
+      'goals',
+      'draft_comment',
+      'send_comment',
+      'draft_goal_update',
+      'send_goal_update',
+    ]);
+    // The environment's choice is the flag's when no flag is given.
+    expect(names(await list(await connect({ revision, env: { ...unset, CHECKIN_MCP_TOOLS: 'me,inbox' } })))).toEqual(['inbox', 'me']);
+    const both = { ...unset, CHECKIN_MCP_TOOLSETS: 'goals', CHECKIN_MCP_TOOLS: 'me' };
+    expect(names(await list(await connect({ revision, env: both, args: ['--toolsets', 'team'] })))).toEqual(TEAM_LISTED);
+  });
 
   it('a name that is neither a tool nor a set stops the start: exit 2, what was wrong and the names there are, nothing served', async () => {
     const r = await runCli(['mcp', '--toolsets', 'checkin,gaols', '--tools', 'me,send_everything'], { env });
