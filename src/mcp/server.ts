@@ -371,8 +371,13 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   ctx.profile();
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
-  const transport = new LineTransport(input, output);
+  // What bin/checkin.js read (and answered) before this was loaded: read first (stdio.ts).
+  const opening = outer.opening;
+  outer.opening = undefined;
+  const transport = new LineTransport(input, output, undefined, opening);
+  let inputEnded = () => {};
   const closed = new Promise<void>((resolve) => {
+    inputEnded = resolve;
     input.once('end', () => resolve());
     input.once('close', () => resolve());
   });
@@ -391,6 +396,8 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   };
   transport.afterFirstWrite = () => later?.();
   const handle = serveStdio(({ era }) => makeServer(ctx, opts, era, asking, listeners), { transport, onerror: (err) => io.err(`warning: ${err.message}\n`) });
+  // Standard input had ended already: its end comes after what was read, as it would have.
+  if (opening?.ended) inputEnded();
   const ended = new Promise<void>((resolve) => {
     const close = transport.onclose;
     transport.onclose = () => {
