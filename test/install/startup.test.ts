@@ -99,7 +99,7 @@ describe('what a run loads', () => {
     expect(read('checkin.cjs').match(/\(["'`]\.\/mcp-server\.cjs["'`]\)/g)).toHaveLength(1);
     const r = await loadedBy(['mcp'], {});
     expect(r.code).toBe(0); // standard input is closed at once: the server ends
-    expect(r.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/mcp-server.cjs']);
+    expect(r.files).toEqual(['bin/checkin.js', 'dist/mcp-first.cjs', 'dist/checkin.cjs', 'dist/mcp-server.cjs']);
   });
 
   it('the help topics: in dist/help-topics.cjs alone, read only by `checkin help <topic>`', async () => {
