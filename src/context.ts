@@ -32,6 +32,8 @@ export interface StdinOpening {
   ended: boolean;
   /** The first request's answer, already written: its id, and its line (without the newline). */
   answered?: { id: string | number; line: string };
+  /** The profile that answer was given for: the session's, whatever the settings say by the time the server starts. */
+  profile?: ProfileChoice;
 }
 
 export interface Context {

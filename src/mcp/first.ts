@@ -12,6 +12,7 @@
 // the full CLI: nothing is answered here. CONTRIBUTING.md, "Start-up".
 import type { Readable, Writable } from 'node:stream';
 import { ConfigStore } from '../config/store.js';
+import type { ProfileChoice } from '../config/profiles.js';
 import type { StdinOpening } from '../context.js';
 import { frame } from './frame.js';
 import { CAPABILITIES, FIRST_LEGACY_REVISION, instructionsFor, MODERN_REVISIONS, SERVER_INFO } from './identity.js';
@@ -48,7 +49,7 @@ function optionsOf(words: readonly string[], flags: typeof PROGRAM_FLAGS): Map<s
  * would serve it: the program's options, `mcp`, its options; tool names it knows; a profile it
  * would take, read without a warning. Undefined otherwise: the full CLI says what it says.
  */
-export function firstInstructions(argv: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
+export function firstInstructions(argv: readonly string[], env: NodeJS.ProcessEnv): { instructions: string; profile: ProfileChoice } | undefined {
   const at = argv.indexOf('mcp');
   if (at < 0) return undefined;
   const program = optionsOf(argv.slice(0, at), PROGRAM_FLAGS);
@@ -59,13 +60,14 @@ export function firstInstructions(argv: readonly string[], env: NodeJS.ProcessEn
   let warned = false;
   const flag = value(program.get('--profile'));
   try {
-    const profile = new ConfigStore(
+    const cfg = new ConfigStore(
       env,
       () => (warned = true),
       () => 'not read here',
       () => flag,
-    ).profileToName();
-    return warned ? undefined : instructionsFor(profile);
+    );
+    const instructions = instructionsFor(cfg.profileToName());
+    return warned ? undefined : { instructions, profile: cfg.profile };
   } catch {
     return undefined; // a profile refused, a file that cannot be read: the full CLI says so
   }
@@ -136,8 +138,9 @@ export function firstAnswer(line: string, instructions: string): { id: string | 
  * here (firstInstructions).
  */
 export function answerFirst(argv: readonly string[], env: NodeJS.ProcessEnv, input: Readable, output: Writable): Promise<StdinOpening> | undefined {
-  const instructions = firstInstructions(argv, env);
-  if (instructions === undefined) return undefined;
+  const first = firstInstructions(argv, env);
+  if (first === undefined) return undefined;
+  const { instructions, profile } = first;
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -146,7 +149,7 @@ export function answerFirst(argv: readonly string[], env: NodeJS.ProcessEnv, inp
       input.off('end', onEnd);
       input.off('error', onEnd);
       input.pause();
-      const opening = { read: Buffer.concat(parts, size), ended, answered };
+      const opening = { read: Buffer.concat(parts, size), ended, answered, profile };
       // Handed over once the answer is out (a pipe is written later on some systems): loading the rest blocks.
       // The client gone (EPIPE) is the full server's to find (ui/io.ts protocolIO), not a crash here.
       output.on('error', (err: NodeJS.ErrnoException) => {

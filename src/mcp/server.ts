@@ -368,6 +368,8 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
   // The profile is chosen once, now (--profile, CHECKIN_PROFILE, the folder's .checkin.json, the
   // default): the session serves that one, whatever `checkin auth switch` says meanwhile.
   if (outer.profileFlag !== undefined) ctx.profileFlag = outer.profileFlag;
+  // Chosen already when the first answer was given before this was loaded (first.ts): that one.
+  if (outer.opening?.profile) ctx.config().keepProfile(outer.opening.profile);
   ctx.profile();
   // --debug (set on the outer context by the program's hook) traces here too: on stderr.
   ctx.debug.api = outer.debug.api;
