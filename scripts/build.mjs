@@ -6,6 +6,8 @@
 //                        turns import() into require() (`dynamic-import: false`), nothing else.
 //   dist/mcp-server.cjs  `checkin mcp`'s server (src/mcp/server.ts) with the MCP SDK and zod, which
 //                        src/commands/mcp/mcp.ts requires when that command runs.
+//   dist/mcp-first.cjs   `checkin mcp`'s first answer (src/mcp/first.ts, ~30 KB, no SDK, no commander),
+//                        which bin/checkin.js requires before dist/checkin.cjs when the command is mcp.
 //   dist/help-topics.cjs    `checkin help <topic>`'s text (src/help-topics.ts, ~120 KB), and
 //   dist/sandbox-server.cjs `checkin sandbox`'s service (src/sandbox/server.ts): each required only by
 //                           its command (installation.ts `ownBundle`), so no other run reads or parses it.
@@ -50,6 +52,7 @@ try {
   await Promise.all([
     build({ ...cjs, entryPoints: { checkin: 'src/main.ts' }, sourcemap: 'linked' }),
     build({ ...cjs, entryPoints: { 'mcp-server': 'src/mcp/server.ts' } }),
+    build({ ...cjs, entryPoints: { 'mcp-first': 'src/mcp/first.ts' } }),
     build({ ...cjs, entryPoints: { 'help-topics': 'src/help-topics.ts' } }),
     build({ ...cjs, entryPoints: { 'sandbox-server': 'src/sandbox/server.ts' } }),
     // The CommonJS packages inside (commander) require Node's own modules.

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { settle, sourceDateEpoch, zip } from './release-reproducible.mjs';
 
 /** The files of the server, as the npm package lays them out (package.json "files"), under server/. */
-export const SERVER_FILES = ['bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-server.cjs'];
+export const SERVER_FILES = ['bin/checkin.js', 'bin/package.json', 'dist/checkin.cjs', 'dist/mcp-first.cjs', 'dist/mcp-server.cjs'];
 
 /** The bundle's file name for a version. */
 export const mcpbName = (version) => `checkin-${version}.mcpb`;

@@ -20,6 +20,22 @@ import { editText } from './ui/editor.js';
 import { formatTrace } from './ui/trace-lines.js';
 import { USER_AGENT } from './version.js';
 
+/**
+ * What was read of standard input before the command ran, and the answer already given: `checkin
+ * mcp`'s first answer, written by bin/checkin.js before the full CLI is loaded (mcp/first.ts). The
+ * agent face reads the bytes first, as if they came now, and says nothing twice.
+ */
+export interface StdinOpening {
+  /** The bytes read, as they came. */
+  read: Uint8Array;
+  /** Standard input ended while they were read. */
+  ended: boolean;
+  /** The first request's answer, already written: its id, and its line (without the newline). */
+  answered?: { id: string | number; line: string };
+  /** The profile that answer was given for: the session's, whatever the settings say by the time the server starts. */
+  profile?: ProfileChoice;
+}
+
 export interface Context {
   io: IO;
   env: NodeJS.ProcessEnv;
@@ -32,6 +48,8 @@ export interface Context {
   profile(): ProfileChoice;
   /** --profile, once program.ts has read the command line (before any command's action). */
   profileFlag?: string;
+  /** Standard input as read before the command ran (bin/checkin.js, for `checkin mcp`), handed to the one that reads it next. */
+  opening?: StdinOpening;
   /** The outbox: every write kept until the service accepted it (config/outbox-files.ts). */
   drafts(): Outbox;
   /** The API client for the resolved URL and token; throws AuthError when there is no token. */

@@ -4,7 +4,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { sharedPreferences } from './config/prefs.js';
 import { cliAdvice } from './commands/flags.js';
-import { createContext, type Context } from './context.js';
+import { createContext, type Context, type StdinOpening } from './context.js';
 import { describeError } from './error-text.js';
 import { EXIT } from './errors.js';
 import { addCompletionWhenAsked, afterCommand, buildProgram, helpTopic } from './program.js';
@@ -25,7 +25,9 @@ function processContext(): Context {
   return ctx;
 }
 
-export async function run(argv: string[], ctx: Context = processContext()): Promise<number> {
+/** Runs the command line; `opening`: what of standard input was read and answered before (bin/checkin.js, mcp/first.ts). */
+export async function run(argv: string[], ctx: Context = processContext(), opening?: StdinOpening): Promise<number> {
+  if (opening) ctx.opening = opening;
   // Its words carry the profile --profile chose, once the command line is read.
   ctx.advice ??= cliAdvice(() => {
     if (ctx.profileFlag === undefined) return undefined;

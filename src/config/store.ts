@@ -314,6 +314,11 @@ export class ConfigStore {
     return chosen;
   }
 
+  /** The profile chosen earlier in this run (`checkin mcp`'s first answer, mcp/first.ts), kept: a change of the settings since does not move it. */
+  keepProfile(choice: ProfileChoice): void {
+    this.chosen = choice;
+  }
+
   /** This command makes the profile it is given (`login`, `config set`), or says itself that there is none (`doctor`): a name config.json lacks is taken. */
   acceptUnknownProfile(): void {
     this.unknownOk = true;

@@ -20,6 +20,8 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { frame } from './frame.js';
+import type { StdinOpening } from '../context.js';
 
 /** The most one message (one line, its newline not counted) may hold: the SDK's own limit, 10 MiB. */
 export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -144,18 +146,6 @@ function topOf(value: unknown): Top {
   return { id: idOf(value), method: 'method' in o, answer: 'result' in o || 'error' in o };
 }
 
-/**
- * Line and paragraph separators JSON leaves raw in a string (JSON.stringify escapes only U+0000–U+001F):
- * NEL, U+2028 and U+2029. A client that splits frames as lines (Node's readline, Python's
- * str.splitlines) would cut a message at one; escaped, a frame is one line for every reader.
- */
-const RAW_SEPARATORS = /[\u0085\u2028\u2029]/g;
-
-/** A message as one frame: its JSON with no raw line or paragraph separator anywhere in it. */
-export function frame(message: JSONRPCMessage): string {
-  return JSON.stringify(message).replace(RAW_SEPARATORS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -169,10 +159,15 @@ export class LineTransport implements Transport {
   private scan: TopScan | undefined;
   private closed = false;
 
+  /** The first request's answer, written before the server was loaded (first.ts): the server's own is checked against it, not sent. */
+  private answered: StdinOpening['answered'];
+
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly maxBytes = MAX_MESSAGE_BYTES,
+    /** What was read of the input before (bin/checkin.js, first.ts): read first, as if it came now. */
+    private opening?: StdinOpening,
   ) {}
 
   private readonly onData = (chunk: Buffer | string): void => {
@@ -247,17 +242,39 @@ export class LineTransport implements Transport {
   }
 
   private write(message: JSONRPCMessage): Promise<void> {
+    const said = this.answered;
+    if (said && 'id' in message && message.id === said.id && ('result' in message || 'error' in message)) {
+      // Already answered, before the server was loaded: said once. Its answer should be the same line.
+      this.answered = undefined;
+      const line = frame(message);
+      if (line !== said.line)
+        this.onerror?.(new Error(`the first answer, given before the server was loaded, was not the server's: sent ${said.line}, the server's ${line}`));
+      this.afterWrite();
+      return Promise.resolve();
+    }
     const written = new Promise<void>((resolve) => {
       if (this.output.write(`${frame(message)}\n`)) resolve();
       else this.output.once('drain', resolve);
     });
-    const after = this.afterFirstWrite;
-    this.afterFirstWrite = undefined;
-    if (after) setImmediate(after);
+    this.afterWrite();
     return written;
   }
 
+  private afterWrite(): void {
+    const after = this.afterFirstWrite;
+    this.afterFirstWrite = undefined;
+    if (after) setImmediate(after);
+  }
+
   async start(): Promise<void> {
+    const opening = this.opening;
+    this.opening = undefined;
+    if (opening) {
+      this.answered = opening.answered;
+      this.onData(Buffer.from(opening.read.buffer, opening.read.byteOffset, opening.read.byteLength));
+      // The bytes after them are still in the stream, which first.ts paused.
+      if (!opening.ended) this.input.resume();
+    }
     this.input.on('data', this.onData);
     this.input.on('error', this.onError);
   }

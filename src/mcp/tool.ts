@@ -1,16 +1,18 @@
 // One agent tool, declared: its name, words, arguments, result, whether it writes, and its work.
-// Each tool is a file of tools/ and is served from the one list in tools/index.ts. Nothing of a
+// Each tool is a file of tools/, named in toolsets.ts, and served from the one list in tools/index.ts. Nothing of a
 // tool is built before it is needed: its arguments' zod (the tool's `input`) is made when a client
 // lists the tools or calls it, its result's JSON Schema is read from the shape when the tools are
 // listed, and its result's zod only when a call's answer is checked (kit.ts outputJson, schemaOf).
 import type { CallToolResult, InputRequiredResult, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { guard, outputJson, outputOf, type Result, type Served } from './kit.js';
+import type { ToolName } from './toolsets.js';
 
-type Fields = Record<string, z.ZodType>;
+export type Fields = Record<string, z.ZodType>;
 
-export interface Tool<F extends Fields = Fields> {
-  name: string;
+export interface Tool<F extends Fields = Fields, N extends ToolName = ToolName> {
+  /** Its name, with its set in toolsets.ts. */
+  name: N;
   title: string;
   description: string;
   /** The arguments (zod, as the SDK reads them): a function, so that they are built only when needed. */
@@ -19,47 +21,14 @@ export interface Tool<F extends Fields = Fields> {
   output: Result;
   /** It keeps or sends something: --read-only leaves it out, and a send waits for the person's yes (ask.ts). */
   writes: boolean;
-  /** The set `checkin mcp --toolsets` serves it in (TOOLSETS). */
-  set: ToolSet;
   /** The protocol's hints besides the title (which is the tool's). */
   hints: Omit<ToolAnnotations, 'title'>;
   /** The work: the domain's operation, its result worded (a throw becomes a tool error, kit.ts guard). */
   run(served: Served, args: z.infer<z.ZodObject<F>>, rctx: ServerContext): Promise<CallToolResult | InputRequiredResult>;
 }
 
-/**
- * The named sets of tools `checkin mcp --toolsets` chooses from: `checkin` is what a daily check-in
- * needs (read it, suggest, draft, send, log the work done); `team` the team's days and blockers;
- * `goals`, `comments` and `drafts` the rest. Each tool names its own set in its file.
- */
-export const TOOLSETS = ['checkin', 'team', 'goals', 'comments', 'drafts'] as const;
-export type ToolSet = (typeof TOOLSETS)[number];
-/** The sets served when none is chosen: the daily flow (the check-in, the team's day, what waits as a draft). */
-export const DEFAULT_TOOLSETS: readonly ToolSet[] = ['checkin', 'team', 'drafts'];
-
-/** What the person chose to serve: tool names and set names (`all`: every set); both undefined: the default sets. */
-export interface ToolChoice {
-  tools?: readonly string[];
-  toolsets?: readonly string[];
-}
-
-/**
- * The tools a choice serves, in the list's order: those named and those of the sets named (the
- * default sets when neither is given); or the names that are neither a tool nor a set, so that a
- * typo is refused at start rather than silently serving less.
- */
-export function chooseTools(tools: readonly Tool[], choice: ToolChoice): { chosen: Tool[] } | { unknownTools: string[]; unknownSets: string[] } {
-  const names = new Set(tools.map((t) => t.name));
-  const unknownTools = (choice.tools ?? []).filter((n) => !names.has(n));
-  const unknownSets = (choice.toolsets ?? []).filter((n) => n !== 'all' && !(TOOLSETS as readonly string[]).includes(n));
-  if (unknownTools.length > 0 || unknownSets.length > 0) return { unknownTools, unknownSets };
-  const sets = new Set<string>(choice.tools === undefined && choice.toolsets === undefined ? DEFAULT_TOOLSETS : (choice.toolsets ?? []));
-  const named = new Set(choice.tools ?? []);
-  return { chosen: tools.filter((t) => sets.has('all') || sets.has(t.set) || named.has(t.name)) };
-}
-
 /** A tool's declaration, its arguments' types read from its input. */
-export const tool = <F extends Fields>(t: Tool<F>): Tool<F> => t;
+export const tool = <F extends Fields, N extends ToolName>(t: Tool<F, N>): Tool<F, N> => t;
 
 /** The hints of a tool that only reads the service. */
 export const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;

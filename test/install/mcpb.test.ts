@@ -70,10 +70,11 @@ describe('the .mcpb bundle', () => {
       'server/bin/checkin.js',
       'server/bin/package.json',
       'server/dist/checkin.cjs',
+      'server/dist/mcp-first.cjs',
       'server/dist/mcp-server.cjs',
     ]);
     if (!released)
-      for (const f of ['bin/checkin.js', 'dist/checkin.cjs', 'dist/mcp-server.cjs'])
+      for (const f of ['bin/checkin.js', 'dist/checkin.cjs', 'dist/mcp-first.cjs', 'dist/mcp-server.cjs'])
         expect(readFileSync(join(unpacked, 'server', f)).equals(readFileSync(join(ROOT, f))), f).toBe(true);
     // Listed in the zip in the manifest's order, every entry at one time (the release's).
     const listing = execFileSync('unzip', ['-Z1', bundle], { encoding: 'utf8' }).trim().split('\n');

@@ -1,27 +1,49 @@
 // A fast first answer: a host gives a server about a second to answer initialize (2025-11-25) or
-// server/discover (2026-07-28), and on a loaded machine `checkin mcp` came close. What the first
-// answer does not need waits until it is out: the outbox (SQLite, when drafts are kept) is first
-// looked at after it, and so are the agents' skill folders (the stale-skill note). Measured by what
-// is loaded, not by time: a probe preloaded into the server (NODE_OPTIONS --require) says, at each
-// line the server writes on stdout, whether node:sqlite is loaded yet.
+// server/discover (2026-07-28), and on a loaded machine `checkin mcp` came close. The first answer is
+// written before the CLI and the SDK are loaded (bin/checkin.js requires dist/mcp-first.cjs alone,
+// src/mcp/first.ts); the server then reads that request again, its session as it would have been, and
+// its own answer is checked equal and not sent twice (src/mcp/stdio.ts). What the first answer does
+// not need waits until it is out: the outbox (SQLite, when drafts are kept) is first looked at after
+// it, and so are the agents' skill folders (the stale-skill note). Measured by what is loaded, not by
+// time: a probe preloaded into the server (NODE_OPTIONS --require) says, at each line the server
+// writes on stdout, whether node:sqlite is loaded yet and which of checkin's bundles are.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
-import { CLI_WORDS } from '../helpers/cli.js';
+import { BINARY, CLI_WORDS } from '../helpers/cli.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { useMcpSandbox } from '../helpers/mcp.js';
+import { LineTransport } from '../../src/mcp/stdio.js';
 
 let env: NodeJS.ProcessEnv;
 const { connect } = useMcpSandbox((_s, e) => (env = e));
 
 const PROBE = `const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, ...rest) => {
+  const bundles = Object.keys(require.cache).filter((p) => /[\\\\/]dist[\\\\/][^\\\\/]+[.]cjs$/.test(p)).map((p) => p.split(/[\\\\/]/).pop()).sort();
   process.stderr.write('probe: sqlite ' + (process.moduleLoadList.includes('NativeModule sqlite') ? 'loaded' : 'not loaded') + '\\n');
+  process.stderr.write('bundles: ' + bundles.join(' ') + '\\n');
   return write(chunk, ...rest);
 };
 `;
+
+/** The probe, in a file of its own; the environment that preloads it. */
+function probed(): NodeJS.ProcessEnv {
+  const probe = join(tempDir('checkin-probe-'), 'probe.cjs');
+  writeFileSync(probe, PROBE);
+  return { ...env, NODE_OPTIONS: `--require ${probe}` };
+}
+
+/** The bundles loaded at each line the server wrote (the probe's words). */
+const bundlesAt = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('bundles: '));
+/** The single executable carries its bundles inside (no file to require): there the bundles are not seen. */
+const BUNDLED_FILES = BINARY === undefined;
+/** What the server says when its own first answer is not the one sent (stdio.ts). */
+const NOT_THE_SERVERS = /was not the server's/;
 
 type Msg = { jsonrpc: string; method: string; id?: string | number; params?: object };
 
@@ -45,12 +67,8 @@ const DISCOVER: Msg = {
 };
 
 /** `checkin mcp` with the probe: `first` sent, then `then` once its answer came; the answers (in order) and the probe's words. */
-async function conversation(first: Msg, then: readonly Msg[]): Promise<{ answers: Array<Record<string, unknown>>; probe: string[] }> {
-  const probe = join(tempDir('checkin-probe-'), 'probe.cjs');
-  writeFileSync(probe, PROBE);
-  const child = track(
-    spawn(CLI_WORDS[0]!, [...CLI_WORDS.slice(1), 'mcp'], { env: { ...env, NODE_OPTIONS: `--require ${probe}` }, stdio: ['pipe', 'pipe', 'pipe'] }),
-  );
+async function conversation(first: Msg, then: readonly Msg[]): Promise<{ answers: Array<Record<string, unknown>>; probe: string[]; stderr: string }> {
+  const child = track(spawn(CLI_WORDS[0]!, [...CLI_WORDS.slice(1), 'mcp'], { env: probed(), stdio: ['pipe', 'pipe', 'pipe'] }));
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const answers: Array<Record<string, unknown>> = [];
@@ -74,7 +92,7 @@ async function conversation(first: Msg, then: readonly Msg[]): Promise<{ answers
   });
   child.stdin!.write(`${JSON.stringify(first)}\n`);
   await done;
-  return { answers, probe: err.split('\n').filter((l) => l.startsWith('probe: ')) };
+  return { answers, probe: err.split('\n').filter((l) => l.startsWith('probe: ')), stderr: err };
 }
 
 describe('checkin mcp: the first answer first', () => {
@@ -97,13 +115,74 @@ describe('checkin mcp: the first answer first', () => {
       await s.client.close();
       expect(outboxRows(env.CHECKIN_CONFIG_DIR!)).toHaveLength(1);
 
-      const { answers, probe } = await conversation(first, then);
+      const { answers, probe, stderr } = await conversation(first, then);
       expect(answers.map((a) => [a.id, 'result' in a])).toEqual([
         [first.id, true],
         [then.at(-1)!.id, true],
       ]);
       // The first line out: SQLite not yet loaded; by the next answer the outbox was looked at.
       expect(probe).toEqual(['probe: sqlite not loaded', 'probe: sqlite loaded']);
+      // The first line out came from the first answer's bundle alone: neither the CLI nor the SDK was loaded yet.
+      if (BUNDLED_FILES) expect(bundlesAt(stderr)).toEqual(['bundles: mcp-first.cjs', 'bundles: checkin.cjs mcp-first.cjs mcp-server.cjs']);
+      expect(stderr).not.toMatch(NOT_THE_SERVERS);
     });
   }
+});
+
+describe('checkin mcp: the session after the first answer is the one the server would have had', () => {
+  for (const revision of ['2025-11-25', 'auto'] as const) {
+    it(`${revision === 'auto' ? '2026-07-28 (server/discover)' : '2025-11-25 (initialize)'}: the first answer before the SDK; then the official client lists the tools and calls one, validated`, async () => {
+      const s = await connect({ revision, env: probed() });
+      // The 2026 client connects without a word (it asks server/discover only when told to): told to first, so the first line is that.
+      if (revision === 'auto') expect((await (s.client as unknown as ModernClient).discover()).supportedVersions).toEqual(['2026-07-28']);
+      const listed = await s.client.listTools();
+      expect(listed.tools.map((t) => t.name)).toContain('get_checkin');
+      // The client checks the structured result against the tool's output schema.
+      const got = await s.call('me');
+      expect(got.isError).toBeFalsy();
+      expect(got.structuredContent).toMatchObject({ me: { username: 'ada' } });
+      if (revision === 'auto') expect((s.client as unknown as ModernClient).getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      // The first line the server wrote was written before the CLI or the SDK was loaded, and the server's own answer to it matched.
+      if (BUNDLED_FILES) expect(bundlesAt(s.stderr())[0]).toBe('bundles: mcp-first.cjs');
+      expect(s.stderr()).not.toMatch(NOT_THE_SERVERS);
+    });
+  }
+});
+
+describe('the server reading what was answered before it was loaded (stdio.ts)', () => {
+  it('reads the bytes first, as they came; its own answer to the first request is not sent again, and one that differs is said', async () => {
+    const run = async (said: string) => {
+      const input = new PassThrough();
+      const out: string[] = [];
+      const output = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          out.push(chunk.toString());
+          done();
+        },
+      });
+      const read = Buffer.from('{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":8,');
+      const t = new LineTransport(input, output, undefined, { read, ended: false, answered: { id: 7, line: said } });
+      const errors: string[] = [];
+      const got: unknown[] = [];
+      t.onerror = (e) => errors.push(e.message);
+      t.onmessage = (m) => got.push(m);
+      await t.start();
+      // The rest of the second line comes after: the two pieces make one message.
+      input.write('"method":"ping"}\n');
+      await new Promise((r) => setImmediate(r));
+      expect(got).toEqual([
+        { jsonrpc: '2.0', id: 7, method: 'ping' },
+        { jsonrpc: '2.0', id: 8, method: 'ping' },
+      ]);
+      await t.send({ result: {}, jsonrpc: '2.0', id: 7 });
+      await t.send({ result: {}, jsonrpc: '2.0', id: 8 });
+      await t.close();
+      return { out, errors };
+    };
+    const same = await run('{"result":{},"jsonrpc":"2.0","id":7}');
+    expect(same).toEqual({ out: ['{"result":{},"jsonrpc":"2.0","id":8}\n'], errors: [] });
+    const other = await run('{"result":{"other":true},"jsonrpc":"2.0","id":7}');
+    expect(other.out).toEqual(['{"result":{},"jsonrpc":"2.0","id":8}\n']);
+    expect(other.errors).toEqual([expect.stringMatching(NOT_THE_SERVERS)]);
+  });
 });

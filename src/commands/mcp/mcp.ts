@@ -1,7 +1,9 @@
 // `checkin mcp`: checkin as a Model Context Protocol server over stdio, for coding agents. The SDK
 // is loaded only here: src/mcp/server.ts is built as a bundle of its own (dist/mcp-server.cjs, beside
 // checkin.cjs) and required when this command runs, so no other command's start-up pays for it.
-// `--print-config <agent>` prints how to add it to an agent, without loading the SDK.
+// `--print-config <agent>` prints how to add it to an agent, and an unknown tool or set is refused,
+// without loading the SDK (the names: mcp/toolsets.ts). When bin/checkin.js answered the first
+// request already (mcp/first.ts), the server is handed what was read and said (ctx.opening).
 import { Command, Option } from '@commander-js/extra-typings';
 import { requireAsset } from '../../config/installation.js';
 import { UsageError } from '../../errors.js';
@@ -11,6 +13,7 @@ import { staleSkills } from '../../system/skill.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
+import { chooseTools, TOOL_NAMES, toolChoice, TOOLSETS, type ToolChoice } from '../../mcp/toolsets.js';
 
 /**
  * What dist/mcp-server.cjs (src/mcp/server.ts) exports. The agent face stands beside the CLI, over
@@ -19,10 +22,6 @@ import { AGENTS, agentSetup, type Agent } from './setup.js';
  */
 export interface AgentFace {
   serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly string[]; afterFirstAnswer?: () => void }): Promise<void>;
-  choose(choice: {
-    tools?: readonly string[];
-    toolsets?: readonly string[];
-  }): { names: string[] } | { unknownTools: string[]; unknownSets: string[]; tools: string[]; sets: string[] };
 }
 
 export interface McpOptions {
@@ -46,8 +45,8 @@ export function mcpCommand(ctx: Context, run: Run<McpOptions> = runMcp) {
 }
 
 export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
-  const choice = { tools: names(opts.tools ?? ctx.env.CHECKIN_MCP_TOOLS), toolsets: names(opts.toolsets ?? ctx.env.CHECKIN_MCP_TOOLSETS) };
-  const chosen = choice.tools || choice.toolsets ? chooseOrRefuse(agentFace(), choice) : undefined;
+  const choice = toolChoice(opts, ctx.env);
+  const chosen = choice.tools || choice.toolsets ? chooseOrRefuse(choice) : undefined;
   if (opts.printConfig) {
     // A profile named here (--profile, CHECKIN_PROFILE) is the agent's too; a folder's .checkin.json
     // is read again where the agent's host starts the server.
@@ -79,24 +78,15 @@ function agentFace(): AgentFace {
   return (requireAsset('mcp-server') ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)('./mcp-server.cjs')) as AgentFace;
 }
 
-/** A comma-separated list of names (spaces allowed around them); unset or empty: none given. */
-function names(list: string | undefined): string[] | undefined {
-  const got = (list ?? '')
-    .split(',')
-    .map((n) => n.trim())
-    .filter((n) => n !== '');
-  return got.length > 0 ? got : undefined;
-}
-
 /** The tools a choice serves; a name that is neither a tool nor a set stops the start (exit 2), saying the names there are. */
-function chooseOrRefuse(face: AgentFace, choice: { tools?: string[]; toolsets?: string[] }): string[] {
-  const made = face.choose(choice);
-  if ('names' in made) return made.names;
+function chooseOrRefuse(choice: ToolChoice): string[] {
+  const made = chooseTools(choice);
+  if ('chosen' in made) return made.chosen;
   const said = [
     ...(made.unknownTools.length > 0 ? [`no tool named ${made.unknownTools.map((n) => `"${sanitizeLine(n)}"`).join(', ')}`] : []),
     ...(made.unknownSets.length > 0 ? [`no tool set named ${made.unknownSets.map((n) => `"${sanitizeLine(n)}"`).join(', ')}`] : []),
   ];
-  throw new UsageError(`checkin mcp: ${said.join('; ')}`, `The tool sets: ${made.sets.join(', ')}.`, `The tools: ${made.tools.join(', ')}.`);
+  throw new UsageError(`checkin mcp: ${said.join('; ')}`, `The tool sets: ${[...TOOLSETS, 'all'].join(', ')}.`, `The tools: ${TOOL_NAMES.join(', ')}.`);
 }
 
 /** One line on stderr when an installed copy of checkin's skill is older than this checkin (the agent reads the old one). */

@@ -15,7 +15,6 @@ export const blockersTool = tool({
   input: () => ({ day: RANGE_DAY().optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: TEAMS() }),
   output: omit(OPEN_BLOCKERS, ['team_ids']),
   writes: false,
-  set: 'team',
   hints: READS,
   run: async (served, { day, team }) => {
     const { ctx } = served;

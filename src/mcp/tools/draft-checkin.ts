@@ -40,7 +40,6 @@ export const draftCheckinTool = tool({
     ...KEPT,
   }),
   writes: true,
-  set: 'checkin',
   hints: DRAFTS,
   run: async (served, args) => {
     const { ctx } = served;

@@ -21,7 +21,6 @@ export const draftCommentTool = tool({
   }),
   output: object({ draft_id: str, on: REPLY_ON, body: str, ...KEPT }),
   writes: true,
-  set: 'comments',
   hints: DRAFTS,
   run: async (served, { on, id, body }) => {
     const { ctx } = served;

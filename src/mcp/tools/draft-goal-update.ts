@@ -35,7 +35,6 @@ export const draftGoalUpdateTool = tool({
     ...KEPT,
   }),
   writes: true,
-  set: 'goals',
   hints: DRAFTS,
   run: async (served, args) => {
     const { ctx } = served;

@@ -27,7 +27,6 @@ export const draftsTool = tool({
     ),
   }),
   writes: false,
-  set: 'drafts',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (served) => {
     const { ctx } = served;

@@ -29,7 +29,6 @@ export const feedTool = tool({
   }),
   output: FEED,
   writes: false,
-  set: 'team',
   hints: READS,
   run: async (served, { since, limit }) => {
     const { ctx } = served;

@@ -17,7 +17,6 @@ export const getCheckinTool = tool({
   input: () => ({ day: DAY().optional() }),
   output: object({ day: ASKED_DAY, check_in: orNull(fromService(CHECK_IN, 'a check-in')) }),
   writes: false,
-  set: 'checkin',
   hints: READS,
   run: async (served, { day }) => {
     const { ctx } = served;

@@ -18,7 +18,6 @@ export const goalTool = tool({
   }),
   output: object({ goal: fromService(GOAL, 'a goal'), updates: arrayOf(fromService(GOAL_UPDATE, 'a goal update')) }),
   writes: false,
-  set: 'goals',
   hints: READS,
   run: async (served, { goal_id, updates }) => {
     const { ctx } = served;

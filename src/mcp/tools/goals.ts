@@ -18,7 +18,6 @@ export const goalsTool = tool({
     goals: arrayOf(fromService(GOAL, 'a goal')),
   }),
   writes: false,
-  set: 'goals',
   hints: READS,
   run: async (served, { person, team }) => {
     const { ctx } = served;

@@ -19,7 +19,6 @@ export const inboxTool = tool({
   }),
   output: AGENT_INBOX,
   writes: false,
-  set: 'comments',
   hints: READS,
   run: async (served, { all, since }) => {
     const { ctx } = served;

@@ -1,5 +1,6 @@
 // The agent's tools, one file each, served from this one list (mcp/tool.ts registerTools).
-import type { Tool } from '../tool.js';
+import type { Fields, Tool } from '../tool.js';
+import { TOOL_NAMES, type ToolName } from '../toolsets.js';
 import { getCheckinTool } from './get-checkin.js';
 import { suggestPreviousTool } from './suggest-previous.js';
 import { teamDayTool } from './team-day.js';
@@ -19,31 +20,33 @@ import { draftGoalUpdateTool } from './draft-goal-update.js';
 import { sendGoalUpdateTool } from './send-goal-update.js';
 import { logActivityTool } from './log-activity.js';
 
+/** Each tool by its name (toolsets.ts): every name there has its tool, declared under that name. */
+const BY_NAME: { [N in ToolName]: Tool<Fields, N> } = {
+  get_checkin: getCheckinTool,
+  suggest_previous: suggestPreviousTool,
+  team_day: teamDayTool,
+  list_checkins: listCheckinsTool,
+  inbox: inboxTool,
+  goal: goalTool,
+  goals: goalsTool,
+  feed: feedTool,
+  drafts: draftsTool,
+  blockers: blockersTool,
+  me: meTool,
+  draft_checkin: draftCheckinTool,
+  send_checkin: sendCheckinTool,
+  draft_comment: draftCommentTool,
+  send_comment: sendCommentTool,
+  draft_goal_update: draftGoalUpdateTool,
+  send_goal_update: sendGoalUpdateTool,
+  log_activity: logActivityTool,
+};
+
 /**
- * Every tool the agent face serves, in the order tools/list gives them: the reading ones, then the
- * writing ones. A new tool is a file beside these and a line here (CONTRIBUTING.md, "Adding an
- * agent tool").
+ * Every tool the agent face serves, in the order tools/list gives them (toolsets.ts's). A new tool is
+ * a file beside these, its name in toolsets.ts and a line above (CONTRIBUTING.md, "Adding an agent tool").
  */
-export const TOOLS: readonly Tool[] = [
-  getCheckinTool,
-  suggestPreviousTool,
-  teamDayTool,
-  listCheckinsTool,
-  inboxTool,
-  goalTool,
-  goalsTool,
-  feedTool,
-  draftsTool,
-  blockersTool,
-  meTool,
-  draftCheckinTool,
-  sendCheckinTool,
-  draftCommentTool,
-  sendCommentTool,
-  draftGoalUpdateTool,
-  sendGoalUpdateTool,
-  logActivityTool,
-];
+export const TOOLS: readonly Tool[] = TOOL_NAMES.map((n) => BY_NAME[n]);
 
 /** Each tool's structured result, by its name (what tools/list declares as its output schema). */
 export const RESULTS: Readonly<Record<string, Tool['output']>> = Object.fromEntries(TOOLS.map((t) => [t.name, t.output]));

@@ -28,7 +28,6 @@ export const listCheckinsTool = tool({
     more_may_follow: MORE('the page was full: ask for the next one'),
   }),
   writes: false,
-  set: 'team',
   hints: READS,
   run: async (served, args) => {
     const { ctx } = served;

@@ -31,7 +31,6 @@ export const logActivityTool = tool({
     activity: optional(fromService(ACTIVITY, 'an activity')),
   }),
   writes: true,
-  set: 'checkin',
   hints: SENDS,
   run: async (served, { description, url, group }, rctx) => {
     const { ctx } = served;

@@ -13,7 +13,6 @@ export const meTool = tool({
   input: () => ({}),
   output: object({ me: ME_RECORD, today: described(str, "the date of the person's today") }),
   writes: false,
-  set: 'team',
   hints: READS,
   run: async (served) => {
     const { ctx } = served;

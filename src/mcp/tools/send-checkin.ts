@@ -32,7 +32,6 @@ export const sendCheckinTool = tool({
   input: () => ({ draft_id: DRAFT_ID() }),
   output: object({ ...SENT, check_in: optional(fromService(CHECK_IN, 'a check-in')) }),
   writes: true,
-  set: 'checkin',
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   run: async (served, { draft_id }, rctx) => {
     const { ctx } = served;

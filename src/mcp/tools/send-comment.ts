@@ -17,7 +17,6 @@ export const sendCommentTool = tool({
   input: () => ({ draft_id: DRAFT_ID() }),
   output: object({ ...SENT, comment: optional(fromService(COMMENT, 'a comment')) }),
   writes: true,
-  set: 'comments',
   hints: SENDS,
   run: async (served, { draft_id }, rctx) => {
     const { ctx } = served;

@@ -17,7 +17,6 @@ export const sendGoalUpdateTool = tool({
   input: () => ({ draft_id: DRAFT_ID() }),
   output: object({ ...SENT, goal_update: optional(fromService(GOAL_UPDATE, 'a goal update')) }),
   writes: true,
-  set: 'goals',
   hints: SENDS,
   run: async (served, { draft_id }, rctx) => {
     const { ctx } = served;

@@ -21,7 +21,6 @@ export const suggestPreviousTool = tool({
     notes: described(arrayOf(str), 'sources left out, and why'),
   }),
   writes: false,
-  set: 'checkin',
   hints: READS,
   run: async (served, { day }) => {
     const { ctx } = served;

@@ -19,7 +19,6 @@ export const teamDayTool = tool({
   }),
   output: object({ teams: described(arrayOf(TEAM_DAY), "each team's day: what `checkin team --json` prints") }),
   writes: false,
-  set: 'team',
   hints: READS,
   run: async (served, { day, team }) => {
     const { ctx } = served;
