@@ -252,12 +252,22 @@ export class LineTransport implements Transport {
       this.afterWrite();
       return Promise.resolve();
     }
-    const written = new Promise<void>((resolve) => {
-      if (this.output.write(`${frame(message)}\n`)) resolve();
-      else this.output.once('drain', resolve);
-    });
+    // Every answer written while the output is full waits for the same one 'drain' (one listener, not
+    // one per answer: a client asking twenty things at once made Node warn of a leak on stderr).
+    const written = this.output.write(`${frame(message)}\n`) ? Promise.resolve() : this.drained();
     this.afterWrite();
     return written;
+  }
+
+  private draining: Promise<void> | undefined;
+  private drained(): Promise<void> {
+    this.draining ??= new Promise<void>((resolve) =>
+      this.output.once('drain', () => {
+        this.draining = undefined;
+        resolve();
+      }),
+    );
+    return this.draining;
   }
 
   private afterWrite(): void {

@@ -185,4 +185,35 @@ describe('the server reading what was answered before it was loaded (stdio.ts)',
     expect(other.out).toEqual(['{"result":{},"jsonrpc":"2.0","id":8}\n']);
     expect(other.errors).toEqual([expect.stringMatching(NOT_THE_SERVERS)]);
   });
+
+  it('answers written while the output is full all wait for one drain: twenty at once, one listener, no warning, each written in order', async () => {
+    const out: string[] = [];
+    let release: (() => void) | undefined;
+    const output = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, done) {
+        out.push(chunk.toString());
+        // The first write is held, as a pipe whose reader is busy: the rest queue behind it.
+        if (out.length === 1) release = done;
+        else done();
+      },
+    });
+    const t = new LineTransport(new PassThrough(), output);
+    const warnings: string[] = [];
+    const warned = (w: Error) => warnings.push(w.name);
+    process.on('warning', warned);
+    try {
+      const sent = Array.from({ length: 20 }, (_, i) => t.send({ jsonrpc: '2.0', id: i, result: {} }));
+      expect(output.listenerCount('drain')).toBe(1);
+      release!();
+      await Promise.all(sent);
+      await new Promise((r) => setImmediate(r));
+      expect(out.map((l) => (JSON.parse(l) as { id: number }).id)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      expect(output.listenerCount('drain')).toBe(0);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+      await t.close();
+    }
+  });
 });
