@@ -124,6 +124,13 @@ export function configFileOf(raw: Record<string, unknown>): ConfigFile {
 /** cache.json: cached answers of the service, keyed by API URL + a hash of the token (see cacheKey). */
 interface CacheFile {
   cache?: Record<string, CacheEntry>;
+  /**
+   * Per profile and service ("<profile> <API URL>"): the key of the entry last written with that
+   * profile's token as read from the keychain. How a run that never asks the keychain (an agent's
+   * hook; `auth status`, for every profile) finds that account's entry. No secret: the key is the
+   * entry's name in this same file.
+   */
+  profiles?: Record<string, string>;
 }
 
 /** state.json: `checkin inbox`'s marker of what was seen, per API URL and person id. */
@@ -403,6 +410,8 @@ export class ConfigStore {
           // Under the profile's name and its service: two profiles, or two services, never share an entry.
           const account = `${this.profile.name} ${normalizeApiUrl(apiUrl)}`;
           store.set(account, token);
+          // The profile's token from now on, as if read from there (cache.json's alias for its entry is written with it).
+          this.keychainToken = { value: token, where: 'keychain' };
           await this.update((c) => {
             delete c.token;
             c.token_store = 'keychain';
@@ -521,16 +530,37 @@ export class ConfigStore {
     return value;
   }
 
+  /** cache.json as read (once a run; a damaged cache is only a cache: read as empty, and written anew on the next write). */
+  private cacheFileData(): Required<CacheFile> {
+    if (!this.cacheData) {
+      const { cache, profiles } = this.readOwn(this.cacheFile);
+      const keys = recordOf<unknown>(profiles);
+      this.cacheData = {
+        cache: recordOf<CacheEntry>(cache),
+        profiles: Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      };
+    }
+    return this.cacheData;
+  }
+
   /** Everything cached, by account (cache.json's entries over what an earlier version left in config.json). */
   cacheEntries(): Record<string, CacheEntry> {
-    // A damaged cache is only a cache: read as empty, and written anew on the next write.
-    this.cacheData ??= { cache: recordOf<CacheEntry>(this.readOwn(this.cacheFile).cache) };
-    return { ...recordOf<CacheEntry>(this.read().cache), ...this.cacheData.cache };
+    return { ...recordOf<CacheEntry>(this.read().cache), ...this.cacheFileData().cache };
   }
 
   /** What is cached of `kind` for this account, if anything. */
   cached<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K): CacheEntry[K] | undefined {
     return this.cacheEntries()[this.keyOf(apiUrl, token)]?.[kind];
+  }
+
+  /** The key of the entry the profile `name`'s keychain token last wrote at `apiUrl` (cache.json's `profiles`), read without the keychain. */
+  keychainAccountKey(name: string, apiUrl: string): string | undefined {
+    return this.cacheFileData().profiles[`${name} ${normalizeApiUrl(apiUrl)}`];
+  }
+
+  /** Where cache.json's `profiles` keeps the entry of `token` at `apiUrl`: when it is the profile's token as read from (or just stored in) the keychain. */
+  private keychainAlias(apiUrl: string, token: string): string | undefined {
+    return this.keychainToken?.value === token ? `${this.profile.name} ${normalizeApiUrl(apiUrl)}` : undefined;
   }
 
   private keyOf(apiUrl: string, token: string): string {
@@ -542,29 +572,40 @@ export class ConfigStore {
 
   /** Best effort: a cache that cannot be written (a read-only folder) only means asking again next time. */
   async cache<K extends keyof CacheEntry>(apiUrl: string, token: string, kind: K, value: CacheEntry[K]): Promise<void> {
-    // Unchanged (the usual case: the same goals, teams, people as last time): no write.
-    if (JSON.stringify(this.cached(apiUrl, token, kind)) === JSON.stringify(value)) return;
     const key = this.keyOf(apiUrl, token);
+    const alias = this.keychainAlias(apiUrl, token);
+    const { profiles } = this.cacheFileData();
+    // Unchanged (the usual case: the same goals, teams, people as last time), and found by its alias: no write.
+    if ((alias === undefined || profiles[alias] === key) && JSON.stringify(this.cached(apiUrl, token, kind)) === JSON.stringify(value)) return;
     const entries = this.cacheEntries();
-    if (this.writeCache({ ...entries, [key]: { ...entries[key], [kind]: value } })) await this.dropLegacy('cache');
+    const next = { ...entries, [key]: { ...entries[key], [kind]: value } };
+    if (this.writeCache(next, alias === undefined ? profiles : { ...profiles, [alias]: key })) await this.dropLegacy('cache');
   }
 
-  /** Replaces all that is cached for one account (login: only `me`), or forgets it (logout: undefined). */
-  async replaceCache(key: string, entry: CacheEntry | undefined): Promise<void> {
+  /** Replaces all that is cached for the account of `token` at `apiUrl` (login: only `me`), or forgets it (logout: undefined). */
+  async replaceCache(apiUrl: string, token: string, entry: CacheEntry | undefined): Promise<void> {
+    const key = this.keyOf(apiUrl, token);
     const entries = this.cacheEntries();
-    if (entry) entries[key] = entry;
-    else if (key in entries) delete entries[key];
-    else return;
-    if (this.writeCache(entries)) await this.dropLegacy('cache');
+    const alias = this.keychainAlias(apiUrl, token);
+    let profiles = this.cacheFileData().profiles;
+    if (entry) {
+      entries[key] = entry;
+      if (alias !== undefined) profiles = { ...profiles, [alias]: key };
+    } else if (key in entries) {
+      delete entries[key];
+      // No alias leads to an entry that is gone.
+      profiles = Object.fromEntries(Object.entries(profiles).filter(([, k]) => k !== key));
+    } else return;
+    if (this.writeCache(entries, profiles)) await this.dropLegacy('cache');
     // Not written (a read-only folder): an earlier version's copy in config.json is dropped there.
     else if (this.read().cache?.[key]) await this.update((c) => void delete c.cache?.[key]).catch(() => undefined);
   }
 
   /** Writes cache.json (no fsync: a cache lost in a crash is only asked again); false when it cannot. */
-  private writeCache(cache: Record<string, CacheEntry>): boolean {
-    this.cacheData = { cache };
+  private writeCache(cache: Record<string, CacheEntry>, profiles: Record<string, string>): boolean {
+    this.cacheData = { cache, profiles };
     try {
-      writeDurably(this.cacheFile, JSON.stringify(this.cacheData) + '\n', { sync: false });
+      writeDurably(this.cacheFile, JSON.stringify(Object.keys(profiles).length > 0 ? this.cacheData : { cache }) + '\n', { sync: false });
       return true;
     } catch {
       return false; // kept for this run only

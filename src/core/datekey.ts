@@ -1,18 +1,24 @@
 // Date keys (YYYY-MM-DD) in the local time zone, and calendar arithmetic on them.
 // Pure: no IO, no clock of its own — callers pass the instant they mean by "now". The arithmetic
-// is date-fns', imported function by function.
+// is date-fns', imported function by function; a key is written here (date-fns' lightFormat parsed
+// its pattern at every call: ~2 M instructions of an agent's hook, which says one date).
 
 import { addDays as addDaysFns } from 'date-fns/addDays';
-import { lightFormat } from 'date-fns/lightFormat';
 import { getDay } from 'date-fns/getDay';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
 const KEY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The local calendar date of an instant (TZ respected; never the UTC date). */
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** YYYY-MM-DD of a year, a month (1–12) and a day. */
+const keyOf = (year: number, month: number, day: number) => `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+
+/** The local calendar date of an instant (TZ respected; never the UTC date). An invalid date is a RangeError. */
 export function localDateKey(at: Date): string {
-  return lightFormat(at, 'yyyy-MM-dd');
+  if (Number.isNaN(at.getTime())) throw new RangeError('Invalid time value');
+  return keyOf(at.getFullYear(), at.getMonth() + 1, at.getDate());
 }
 
 /** The calendar date of an instant in a zone given as its offsets ([from ms, minutes], oldest first); no ICU needed. */
@@ -20,8 +26,7 @@ export function dateKeyAtOffset(at: Date, offsets: ReadonlyArray<readonly [numbe
   let offset = offsets[0]?.[1] ?? 0;
   for (const [from, minutes] of offsets) if (from <= at.getTime()) offset = minutes;
   const shifted = new Date(at.getTime() + offset * 60_000);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${pad(shifted.getUTCFullYear(), 4)}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}`;
+  return keyOf(shifted.getUTCFullYear(), shifted.getUTCMonth() + 1, shifted.getUTCDate());
 }
 
 /** The instant the day `key` begins at the offsets' zone (the offset in force at that midnight). */
@@ -60,7 +65,7 @@ export function checked(key: string): Date {
 
 /** Calendar arithmetic: `key` moved by `days` (negative goes back). */
 export function addDays(key: string, days: number): string {
-  return lightFormat(addDaysFns(checked(key), days), 'yyyy-MM-dd');
+  return localDateKey(addDaysFns(checked(key), days));
 }
 
 /** 0 = Sunday … 6 = Saturday. */

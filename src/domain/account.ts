@@ -4,7 +4,7 @@
 
 import { allPeople, allTeams, getMe } from '../api/endpoints.js';
 import { UUID_RE, type GoalInput, type Me } from '../api/types.js';
-import { cacheKey, normalizeApiUrl, type CacheEntry, type CachedMe, type ConfigStore, type Directory } from '../config/store.js';
+import { cacheKey, keychainAccount, normalizeApiUrl, type CacheEntry, type CachedMe, type ConfigStore, type Directory } from '../config/store.js';
 import { loggedInToken, type Context } from '../context.js';
 import { nearMatches } from '../core/match.js';
 import { UsageError } from '../errors.js';
@@ -75,14 +75,37 @@ export function cachedForService(ctx: Pick<Context, 'config'>): CacheEntry {
 }
 
 /**
+ * The cache key of a profile's account without asking the keychain: the token's when it is at hand
+ * (the environment's, the file's), else the one that profile's token, read from the keychain, last
+ * wrote (config/store.ts `keychainAccountKey`); undefined when neither is known.
+ */
+function accountKey(cfg: ConfigStore, profile: string, apiUrl: string, token: string | undefined): string | undefined {
+  return token ? cacheKey(apiUrl, token) : cfg.keychainAccountKey(profile, apiUrl);
+}
+
+/**
+ * This run's account as cached, found without the keychain (an agent's hook never asks it): its
+ * service, its cache key and what is cached of it; undefined when the profile has no token.
+ */
+export function cachedAccount(ctx: Pick<Context, 'config'>): { apiUrl: string; key: string; entry: CacheEntry } | undefined {
+  const cfg = ctx.config();
+  const apiUrl = cfg.apiUrl().value;
+  const token = cfg.token()?.value;
+  if (!token && keychainAccount(cfg.read()) === undefined) return undefined;
+  const key = accountKey(cfg, cfg.profile.name, apiUrl, token);
+  return key === undefined ? undefined : { apiUrl, key, entry: cfg.cacheEntries()[key] ?? {} };
+}
+
+/**
  * Who a profile's token belongs to, as cached, without a request (`checkin auth status` of every
  * profile). The cache is keyed by the token's hash: a token in the file gives its key; one in the
- * keychain is not read for this, so the person is the one the cache knows at that service, when it
- * knows only one.
+ * keychain is not read for this: its entry is the one it last wrote, else (a cache written before
+ * that was kept) the person is the one the cache knows at that service, when it knows only one.
  */
-export function profileMe(cfg: ConfigStore, apiUrl: string, token: string | undefined): CachedMe | undefined {
+export function profileMe(cfg: ConfigStore, profile: string, apiUrl: string, token: string | undefined): CachedMe | undefined {
   const entries = cfg.cacheEntries();
-  if (token) return entries[cacheKey(apiUrl, token)]?.me;
+  const key = accountKey(cfg, profile, apiUrl, token);
+  if (key !== undefined) return entries[key]?.me;
   const prefix = `${normalizeApiUrl(apiUrl)} `;
   const people = new Map(
     Object.entries(entries)
@@ -100,7 +123,7 @@ export async function rememberZone(ctx: Context, person: CachedMe, zone: NonNull
 
 /** A new login: the account's cache starts afresh with the person GET /me just answered. */
 export async function startAccountCache(cfg: ConfigStore, apiUrl: string, token: string, person: Me, now: Date): Promise<void> {
-  await cfg.replaceCache(cacheKey(apiUrl, token), { me: toCachedMe(person, now) });
+  await cfg.replaceCache(apiUrl, token, { me: toCachedMe(person, now) });
 }
 
 async function directory(ctx: Context, refresh: boolean): Promise<{ dir: Directory; fresh: boolean }> {

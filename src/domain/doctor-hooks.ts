@@ -2,7 +2,7 @@
 // Code's settings.json, Codex's hooks.json; user and project), and whether each points at a checkin
 // that is there. Reads files only: no request, no process.
 import type { AdviceWords, Context } from '../context.js';
-import { HOOK_AGENTS, hookProgramFiles, hooksFile, hooksState } from '../system/agent-hooks.js';
+import { HOOK_AGENTS, hookProgramFiles, hooksFile, hooksState, ourHook } from '../system/agent-hooks.js';
 import { agentName, SKILL_SCOPES } from '../system/skill.js';
 
 /** What doctor.ts's Check is, for this one check (its type is not imported: doctor.ts imports this file). */
@@ -12,6 +12,9 @@ export interface HooksCheck {
   message: string;
   fix: string | null;
 }
+
+/** Whether a hook's command runs `checkin` found on PATH. */
+const ourHookOnPath = (command: string) => ourHook(command)?.program[0] === 'checkin';
 
 export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => string, w: AdviceWords): HooksCheck {
   const found: string[] = [];
@@ -32,7 +35,10 @@ export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => stri
             id: 'hooks',
             status: 'warning',
             message: `${where} runs ${missing.map(tilde).join(' and ')}, which is not there: the hook does nothing`,
-            fix: `Run \`${fix}\` to point it at this checkin.`,
+            // A hook that runs `checkin` from PATH (a project's: its settings are committed) needs it there; one by its paths, the paths of this checkin.
+            fix: ourHookOnPath(command)
+              ? "Put checkin on PATH where the agent runs (the folder npm installs programs in, or the binary's)."
+              : `Run \`${fix}\` to point it at this checkin.`,
           };
       }
       found.push(`${where}: ${[...new Set(state.commands.map((c) => c.event))].join(', ')}`);

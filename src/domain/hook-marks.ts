@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { readJson, writeDurably } from '../config/files.js';
 import type { DraftTarget } from '../config/outbox-files.js';
-import { cacheKey } from '../config/store.js';
 import type { Context } from '../context.js';
+import { cachedAccount } from './account.js';
 
 export interface Marks {
   /** Per account (config/store.ts cacheKey): when this machine last saw a report of mine accepted, and the date of a check-in sent. */
@@ -34,14 +34,6 @@ export function writeMarks(ctx: Pick<Context, 'config'>, marks: Marks): boolean 
   }
 }
 
-/** The account this run is (its service, its token and cache.json's key for them), or undefined when there is no token (a hook never asks the keychain: commands/hook skips it, so a token kept there counts as none). */
-export function accountOf(ctx: Context): { apiUrl: string; token: string; key: string } | undefined {
-  const cfg = ctx.config();
-  const token = cfg.token()?.value;
-  const apiUrl = cfg.apiUrl().value;
-  return token ? { apiUrl, token, key: cacheKey(apiUrl, token) } : undefined;
-}
-
 /**
  * Called once the service accepted a write to `target` (outbox.ts `sendWithDraft`, whichever face or
  * path sent it): a check-in's answers (its date, from the check-in the service `answered` with) or an
@@ -52,7 +44,7 @@ export function accountOf(ctx: Context): { apiUrl: string; token: string; key: s
 export function noteReported(ctx: Context, target: DraftTarget, answered: unknown): void {
   if (target.kind !== 'check-in' && target.kind !== 'activity') return;
   try {
-    const key = accountOf(ctx)?.key;
+    const key = cachedAccount(ctx)?.key;
     if (!key) return;
     const marks = readMarks(ctx);
     const accounts = typeof marks.accounts === 'object' && marks.accounts !== null ? marks.accounts : {};

@@ -17,7 +17,7 @@ export function profileSummaries(cfg: ConfigStore): AuthProfile[] {
   return names.map((name) => {
     const stored = cfg.read(name);
     const apiUrl = stored.api_url || DEFAULT_API_URL;
-    const me = stored.token || stored.token_store === 'keychain' ? profileMe(cfg, apiUrl, stored.token) : undefined;
+    const me = stored.token || stored.token_store === 'keychain' ? profileMe(cfg, name, apiUrl, stored.token) : undefined;
     return {
       name,
       api_url: apiUrl,

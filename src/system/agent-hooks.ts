@@ -42,10 +42,14 @@ const NEVER_FAILS = ' || true';
 
 /**
  * The words a hook runs for `sub`: `checkin hook <sub>` when the `checkin` on PATH is this one
- * (it then survives a new Node or a moved prefix), else this checkin by its absolute paths; with
- * `--profile NAME` when a profile was chosen by flag; ending `|| true`.
+ * (it then survives a new Node or a moved prefix), or in a project's settings (a file meant to be
+ * committed: no path of this machine in it, `checkin` is found on PATH of whoever runs the agent),
+ * else this checkin by its absolute paths; with `--profile NAME` when a profile was chosen by flag;
+ * ending `|| true`.
  */
-export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string, profile?: string): string {
+export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string, scope: SkillScope, profile?: string): string {
+  const tail = `${profile === undefined ? '' : ` --profile ${shellQuote(profile)}`} hook ${sub}${NEVER_FAILS}`;
+  if (scope === 'project') return `checkin${tail}`;
   const { node, script } = cliPaths();
   const me = script ?? node;
   const onPath = findProgram('checkin', env);
@@ -56,7 +60,7 @@ export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string, profile?: s
     same = false;
   }
   const prog = same ? 'checkin' : program(node, script).map(shellQuote).join(' ');
-  return `${prog}${profile === undefined ? '' : ` --profile ${shellQuote(profile)}`} hook ${sub}${NEVER_FAILS}`;
+  return `${prog}${tail}`;
 }
 
 /** A command's words as shellQuote wrote them (one space apart), or undefined when it is not such a line. */
@@ -218,7 +222,7 @@ function change(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd
   const settings = 'missing' in read ? {} : read.settings;
   const before = hooksState(file);
   const count = before.kind === 'read' ? before.commands.length : 0;
-  const next = merged(settings, file, install ? (sub) => hookCommandLine(env, sub, profile) : undefined);
+  const next = merged(settings, file, install ? (sub) => hookCommandLine(env, sub, scope, profile) : undefined);
   const text = JSON.stringify(next, null, 2) + '\n';
   if (!('missing' in read) && JSON.stringify(next) === JSON.stringify(settings)) return { file, changed: false, before: count };
   try {

@@ -5,8 +5,10 @@
 // the sandbox's data (as `checkin status --json` reads it), never from the calendar. Every hook is
 // checked to send nothing: the sandbox's request log does not move, and a listener standing in for the
 // service sees no connection.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+// @ts-expect-error: a script of the repository's, plain JavaScript
+import { instructions } from '../../scripts/callgrind.mjs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -454,20 +456,30 @@ describe('checkin skill install --hooks for Codex, and what is refused', () => {
     expect(v.stderr).toContain('checkin writes hooks for Claude Code and Codex only');
   });
 
-  it('doctor says where they are, and when their checkin is gone', async () => {
+  it("a project's settings name no path of this machine: `checkin` from PATH, as doctor checks; and when their checkin is gone", async () => {
     const cwd = tempDir('checkin-hook-project-');
-    await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
-    const hooksOf = async () =>
+    const installed = await runCli(['skill', 'install', '--hooks', '--scope', 'project'], { env, cwd });
+    expect(installed.stdout).toContain('They run `checkin` from PATH: whoever works in this project needs checkin on PATH where the agent runs.\n');
+    const file = join(cwd, '.claude', 'settings.json');
+    expect(commandsIn(file)).toEqual({ SessionStart: ['checkin hook session-start || true'], Stop: ['checkin hook stop || true'] });
+    const bin = tempDir('checkin-bin-');
+    symlinkSync(CLI_WORDS.at(-1)!, join(bin, 'checkin'));
+    const hooksOf = async (e: NodeJS.ProcessEnv = { ...env, PATH: `${bin}:${env.PATH ?? ''}` }) =>
       (
-        JSON.parse((await runCli(['doctor', '--json'], { env, cwd })).stdout) as Array<{ id: string; status: string; message: string; fix: string | null }>
+        JSON.parse((await runCli(['doctor', '--json'], { env: e, cwd })).stdout) as Array<{ id: string; status: string; message: string; fix: string | null }>
       ).find((c) => c.id === 'hooks')!;
     expect(await hooksOf()).toEqual({
       id: 'hooks',
       status: 'ok',
-      message: `Claude Code (project, ${join(cwd, '.claude', 'settings.json')}): SessionStart, Stop`,
+      message: `Claude Code (project, ${file}): SessionStart, Stop`,
       fix: null,
     });
-    const file = join(cwd, '.claude', 'settings.json');
+    // No checkin on PATH: the hooks do nothing, and doctor says what to do.
+    expect(await hooksOf({ ...env, PATH: '/nonexistent' })).toMatchObject({
+      status: 'warning',
+      message: `Claude Code (project, ${file}) runs checkin (on PATH), which is not there: the hook does nothing`,
+      fix: "Put checkin on PATH where the agent runs (the folder npm installs programs in, or the binary's).",
+    });
     writeFileSync(
       file,
       readFileSync(file, 'utf8').replace(/"command": "[^"]* hook stop \|\| true"/, '"command": "/gone/node /gone/bin/checkin.js hook stop || true"'),
@@ -478,4 +490,62 @@ describe('checkin skill install --hooks for Codex, and what is refused', () => {
       fix: 'Run `checkin skill install --agent claude --scope project --hooks` to point it at this checkin.',
     });
   });
+});
+
+const valgrind = spawnSync('valgrind', ['--version']).status === 0;
+
+describe.skipIf(!valgrind)('the hooks, run as the host runs them, within their budget', () => {
+  /**
+   * Instructions (callgrind, V8's random hash-seed search left out: scripts/callgrind.mjs), which a
+   * loaded machine does not move: the node process `command` starts through sh, its event on stdin.
+   */
+  async function counted(command: string, cwd: string, event: string): Promise<number> {
+    const dir = tempDir('checkin-hook-callgrind-');
+    const r = await new Promise<number | null>((resolve) => {
+      const child = track(
+        spawn('valgrind', ['--tool=callgrind', '--trace-children=yes', `--callgrind-out-file=${join(dir, 'cg.%p')}`, 'sh', '-c', command], {
+          cwd,
+          env,
+          stdio: ['pipe', 'ignore', 'ignore'],
+        }),
+      );
+      child.on('close', resolve);
+      child.stdin!.end(event);
+    });
+    expect(r).toBe(0);
+    // The node process's file (sh's and git's are beside it).
+    const node = readdirSync(dir)
+      .map((f) => join(dir, f))
+      .filter((f) => /^cmd: +\S*node /m.test(readFileSync(f, 'utf8')));
+    expect(node).toHaveLength(1);
+    return (instructions(node[0]) as { net: number }).net;
+  }
+
+  it(
+    'each costs at most 2.5 times the instructions of `node -e 0` (100 ms where Node starts in 40), on a pending day (a line) and a done one (nothing)',
+    { timeout: patient(120_000) },
+    async () => {
+      const home = env.HOME!;
+      const repo = repository(2);
+      expect((await runCli(['skill', 'install', '--hooks'], { env, cwd: repo.dir })).code).toBe(0);
+      const commands = commandsIn(join(home, '.claude', 'settings.json'));
+      const hooks = [commands.SessionStart![0]!, commands.Stop![0]!];
+      const event = JSON.stringify({ cwd: repo.dir }); // no session: Stop prints the line as SessionStart does, never held back;
+      const [nodeCmd] = hooks[0]!.split(' ');
+      const floor = await counted(`${nodeCmd} -e 0`, repo.dir, '');
+      const budget = 2.5 * floor;
+      expect((await look(repo.dir)).state).toBe('pending');
+      for (const command of hooks) {
+        expect((await host(command, repo.dir, JSON.parse(event) as Record<string, unknown>)).stdout, command).toMatch(
+          /^checkin: today's check-in is still pending; 2 commits/,
+        );
+        expect(await counted(command, repo.dir, event), command).toBeLessThanOrEqual(budget);
+      }
+      expect((await runCli(['today', '-i', 'Within budget'], { env, cwd: repo.dir })).code).toBe(0);
+      for (const command of hooks) {
+        expect((await host(command, repo.dir, JSON.parse(event) as Record<string, unknown>)).stdout, command).toBe('');
+        expect(await counted(command, repo.dir, event), command).toBeLessThanOrEqual(budget);
+      }
+    },
+  );
 });

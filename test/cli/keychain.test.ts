@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { SecretStore } from '../../src/config/secrets.js';
 import { BINARY, CLI_WORDS } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cleanup.js';
 import { runIn, TODAY, useWorld, type RunOptions } from '../helpers/harness.js';
 
 const w = useWorld();
@@ -58,6 +59,32 @@ describe('the token in the keychain (injected store)', () => {
     expect(out).toMatchObject({ code: 0, stderr: 'Logged out: the token was removed from the test keychain\n' });
     expect(store.data.size).toBe(0);
     expect((await cli(['today'])).code).toBe(4);
+  });
+
+  it("an agent's hook finds a keychain-only profile's cached state without the keychain (the entry's alias in cache.json, no secret in it); logout drops it", async () => {
+    const store = memoryStore();
+    const cli = (args: string[], opts: RunOptions = {}) =>
+      runIn(args, { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { ...opts, secrets: () => store } as RunOptions);
+    expect((await cli(['login', '--with-token'], { input: w.sb.token })).code).toBe(0);
+    const cacheFile = join(w.configDir, 'cache.json');
+    const aliases = () => (JSON.parse(readFileSync(cacheFile, 'utf8')) as { profiles?: Record<string, string> }).profiles;
+    expect(Object.keys(aliases() ?? {})).toEqual([`default ${w.sb.url}`]);
+    expect(readFileSync(cacheFile, 'utf8')).not.toContain(w.sb.token);
+    // status's look: today's copy, pending.
+    expect((await cli(['status', '--json'])).code).toBe(3);
+    const untouchable = (): SecretStore => ({
+      name: 'a keychain no hook may touch',
+      get: () => {
+        throw new Error('the hook asked the keychain');
+      },
+      set: () => undefined,
+      delete: () => undefined,
+    });
+    const event = JSON.stringify({ session_id: 'k', cwd: tempDir('checkin-hook-keychain-'), hook_event_name: 'SessionStart' });
+    const hook = await runIn(['hook', 'session-start'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: event, secrets: untouchable } as RunOptions);
+    expect(hook).toMatchObject({ code: 0, stderr: '', stdout: "checkin: today's check-in is still pending (`checkin today` fills it in)\n" });
+    expect((await cli(['logout'])).code).toBe(0);
+    expect(aliases()).toBeUndefined();
   });
 
   it('no keychain: the 0600 file, with one line saying why; --insecure-storage chooses the file', async () => {

@@ -1,7 +1,6 @@
 // `checkin logout` (and `checkin auth logout`): remove the profile's stored token and what was
 // cached for it; its service and settings stay, for the next login.
 import { Command } from '@commander-js/extra-typings';
-import { cacheKey } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../flags.js';
 import { profilesMatter } from '../../domain/profiles.js';
@@ -23,10 +22,7 @@ export async function runLogout(ctx: Context): Promise<void> {
     ctx.io.err(named ? `Not logged in under the profile ${name}: no stored token.\n` : 'Not logged in: no stored token.\n');
   } else {
     const token = cfg.token();
-    if (token && token.where !== 'env') {
-      const key = cacheKey(stored.api_url ?? cfg.apiUrl().value, token.value);
-      await cfg.replaceCache(key, undefined);
-    }
+    if (token && token.where !== 'env') await cfg.replaceCache(stored.api_url ?? cfg.apiUrl().value, token.value, undefined);
     const from = await cfg.forgetToken();
     if (!named) ctx.io.err(`Logged out: the token was removed from ${from ?? cfg.file}\n`);
     else

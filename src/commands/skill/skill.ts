@@ -106,6 +106,8 @@ export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): 
     const { file, changed, before } = installHooks(ctx.env, process.cwd(), { agent: opts.agent, scope: opts.scope, profile: ctx.profileFlag });
     if (!changed) return ctx.io.out(`checkin's hooks for ${who} are up to date: ${file}\n`);
     ctx.io.out(`${before === 0 ? 'Added' : 'Updated'} checkin's hooks (SessionStart, Stop) for ${who}: ${file}\n`);
+    // A project's settings are committed: they name no path of this machine.
+    if (opts.scope === 'project') ctx.io.out('They run `checkin` from PATH: whoever works in this project needs checkin on PATH where the agent runs.\n');
     if (opts.agent === 'codex') ctx.io.out('Codex runs new hooks once you have reviewed and trusted them (/hooks).\n');
   }
 }
