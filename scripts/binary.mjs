@@ -235,6 +235,15 @@ async function strippedCopy(node, arch, say) {
   return copy;
 }
 
+/** What goes inside every binary beside its bundle (step 5), with that platform's keychain addon where there is one. */
+const assets = (keyring) => ({
+  'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
+  'help-topics': join(root, 'dist', 'help-topics.cjs'),
+  'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
+  'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
+  ...(keyring ? { 'keyring.node': keyring } : {}),
+});
+
 /** A build's failure: said after every build's own lines (and the others ended). */
 class BuildFailure extends Error {}
 
@@ -304,13 +313,7 @@ async function binaryFor(arch, say) {
         useSnapshot: mode === 'snapshot',
         useCodeCache: mode === 'codecache',
         ...(execArgv.length ? { execArgv } : {}),
-        assets: {
-          'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
-          'help-topics': join(root, 'dist', 'help-topics.cjs'),
-          'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
-          'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
-          'keyring.node': addon,
-        },
+        assets: assets(addon),
       },
       null,
       2,
@@ -385,13 +388,7 @@ async function windowsBinary(say) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
-        assets: {
-          'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
-          'help-topics': join(root, 'dist', 'help-topics.cjs'),
-          'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
-          'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
-          ...(keyring ? { 'keyring.node': keyring } : {}),
-        },
+        assets: assets(keyring),
       },
       null,
       2,

@@ -3,7 +3,7 @@
 // commit's time), entries in a fixed order, fixed modes and owners, and no name or time in a gzip
 // header. scripts/release-compare.mjs checks it: two releases in two folders, compared byte for byte.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, openSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** SOURCE_DATE_EPOCH when it is set (reproducible-builds.org's convention), else the last commit's time, in seconds. */
@@ -70,27 +70,28 @@ export function spawnAsync(cmd, args, { children, ...opts } = {}) {
 
 /**
  * `names` in `dir` as a .tar.gz at `file`: sorted, owned by root, at `epoch`, gzip without a name or
- * time (tar piped into gzip: the same bytes as gzip of the .tar, without writing the .tar).
+ * time (tar runs gzip itself: the same bytes as gzip of the .tar, without writing the .tar).
  */
 export async function tarGz(file, dir, names, epoch, opts = {}) {
   rmSync(file, { force: true });
-  const into = openSync(file, 'w');
-  try {
-    const tar = spawn(
-      'tar',
-      ['--sort=name', `--mtime=@${epoch}`, '--owner=0', '--group=0', '--numeric-owner', '--format=gnu', '-cf', '-', '-C', dir, ...names],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    const tarDone = new Promise((resolve, reject) => {
-      tar.on('error', reject);
-      tar.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`tar of ${dir}: ${signal ?? `exit ${code}`}`))));
-    });
-    await Promise.all([spawnAsync('gzip', ['-n', `-${DEFLATE_LEVEL}`], { ...opts, stdio: [tar.stdout, into, 'pipe'] }), tarDone]);
-  } finally {
-    closeSync(into);
-  }
+  await spawnAsync(
+    'tar',
+    [
+      `--use-compress-program=gzip -n -${DEFLATE_LEVEL}`,
+      '--sort=name',
+      `--mtime=@${epoch}`,
+      '--owner=0',
+      '--group=0',
+      '--numeric-owner',
+      '--format=gnu',
+      '-cf',
+      file,
+      '-C',
+      dir,
+      ...names,
+    ],
+    opts,
+  );
 }
 
 /**
