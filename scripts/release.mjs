@@ -88,7 +88,7 @@ const tarball = `${pkg.name}-${version}.tgz`;
 if (!existsSync(join(dest, tarball))) fail(`scripts/pack.mjs wrote no ${tarball}`);
 
 // 3b. The MCP Bundle: the package's runtime files and a manifest of this version (scripts/mcpb.mjs).
-buildMcpb({ root, dest, work, epoch });
+await buildMcpb({ root, dest, work, epoch });
 
 for (const line of await debs) console.error(line);
 
