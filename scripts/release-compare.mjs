@@ -7,7 +7,7 @@
 // them. It also looks through every file of every archive, unpacked, for either build folder's path.
 // Exit 0 when only the single binaries' blobs differ (said, with their size), else 1.
 //
-// About 20 minutes on a small machine (two releases, each with the arm64 binary under qemu): not a
+// About 12 minutes on a small, loaded machine (two npm ci and two releases, each with the arm64 binary under qemu): not a
 // test of `npm test`, and not of .ci/run's binary pass (which has 600 s); run it by name.
 //   npm run release:compare [-- --keep]   (--keep: leave the two folders, and say where)
 import { execFileSync } from 'node:child_process';
