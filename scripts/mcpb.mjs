@@ -69,9 +69,9 @@ export function manifest(pkg) {
 
 /**
  * Writes `<dest>/checkin-<version>.mcpb` from `root`'s built dist/ (staged in `work`), every entry
- * at `epoch`; returns its path. Refuses when a server file is missing (build first).
+ * at `epoch`; resolves with its path. Refuses when a server file is missing (build first).
  */
-export function buildMcpb({ root, dest, work, epoch }) {
+export async function buildMcpb({ root, dest, work, epoch }) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const stage = join(work, 'mcpb');
   rmSync(stage, { recursive: true, force: true });
@@ -84,14 +84,14 @@ export function buildMcpb({ root, dest, work, epoch }) {
   settle(stage, epoch, ['server/bin/checkin.js']);
   mkdirSync(dest, { recursive: true });
   const file = join(dest, mcpbName(pkg.version));
-  zip(file, stage, ['manifest.json', 'LICENSE', ...SERVER_FILES.map((f) => `server/${f}`)]);
+  await zip(file, stage, ['manifest.json', 'LICENSE', ...SERVER_FILES.map((f) => `server/${f}`)]);
   return file;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const dest = resolve(process.argv[2] ?? join(root, 'build'));
-  const file = buildMcpb({ root, dest, work: join(dest, 'work'), epoch: sourceDateEpoch(root) });
+  const file = await buildMcpb({ root, dest, work: join(dest, 'work'), epoch: sourceDateEpoch(root) });
   rmSync(join(dest, 'work'), { recursive: true, force: true });
   console.error(`${file}: the MCP Bundle`);
 }

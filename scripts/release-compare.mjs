@@ -1,12 +1,13 @@
 // npm run release:compare: is `npm run release` reproducible? Clones this repository's last commit
 // into two folders of different paths (and path lengths), runs `npm ci` and `npm run release` in each
-// (one after the other; the pinned Node packages come from this clone's cache), then compares the
+// (one after the other; the pinned Node packages come from the machine's cache of them, outside both:
+// scripts/binary.mjs), then compares the
 // two release/ folders byte for byte and prints a table: each file identical or not, and for one
 // that differs, which of its members differ (.tar.gz, .deb's control and data, .zip) and where in
 // them. It also looks through every file of every archive, unpacked, for either build folder's path.
 // Exit 0 when only the single binaries' blobs differ (said, with their size), else 1.
 //
-// About 20 minutes on a small machine (two releases, each with the arm64 binary under qemu): not a
+// About 12 minutes on a small, loaded machine (two npm ci and two releases, each with the arm64 binary under qemu): not a
 // test of `npm test`, and not of .ci/run's binary pass (which has 600 s); run it by name.
 //   npm run release:compare [-- --keep]   (--keep: leave the two folders, and say where)
 import { execFileSync } from 'node:child_process';
@@ -20,7 +21,6 @@ const keep = process.argv.includes('--keep');
 const top = mkdtempSync(join(tmpdir(), 'checkin-repro-'));
 const folders = [join(top, 'a'), join(top, 'second-build-in-a-longer-path')];
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30, ...opts });
-const cache = join(root, 'node_modules', '.cache', 'checkin-binary');
 
 // Both clones of one commit, taken before either build: a commit made meanwhile is not compared with its parent.
 const commit = run('git', ['rev-parse', 'HEAD'], { cwd: root }).trim();
@@ -33,7 +33,7 @@ for (const dir of folders) {
   const began = Date.now();
   run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   const built = Date.now();
-  run('npm', ['run', '--silent', 'release'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHECKIN_BINARY_CACHE: cache } });
+  run('npm', ['run', '--silent', 'release'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   seconds[dir] = { ci: (built - began) / 1000, release: (Date.now() - built) / 1000 };
   console.error(`${relative(top, dir)}: npm ci ${seconds[dir].ci.toFixed(0)} s, npm run release ${seconds[dir].release.toFixed(0)} s`);
 }

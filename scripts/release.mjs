@@ -27,12 +27,12 @@
 // them on what this made).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildMcpb } from './mcpb.mjs';
-import { settle, sourceDateEpoch } from './release-reproducible.mjs';
+import { DEFLATE_LEVEL, settle, sourceDateEpoch, spawnAsync } from './release-reproducible.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -46,7 +46,12 @@ const REPO = 'https://github.com/checkin-cli/checkin-cli';
 const RELEASE_BASE = `${REPO}/releases/download/v${version}`;
 const SUMMARY = 'Daily team check-ins from the command line';
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
-const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** Each published file's SHA-256, read and hashed once (the formula, the manifests and SHA256SUMS name the same files). */
+const sums = new Map();
+const sha256 = (file) => {
+  if (!sums.has(file)) sums.set(file, createHash('sha256').update(readFileSync(file)).digest('hex'));
+  return sums.get(file);
+};
 function fail(message) {
   console.error(`npm run release: ${message}`);
   process.exit(1);
@@ -67,24 +72,28 @@ process.env.SOURCE_DATE_EPOCH = String(epoch);
 // 1. The binaries and their archives (builds dist/ too).
 run(process.execPath, [join(root, 'scripts', 'binary.mjs'), '--release'], { stdio: 'inherit' });
 
-// 2. The npm package, as published.
+// 2. A .deb for each Linux binary built, both side by side (dpkg-deb compresses its binary on a core
+// of its own; their lines said in order when both are done) while the npm package and the MCP Bundle
+// are made. The binary is taken from its archive (the same bytes).
+const debArch = { x64: 'amd64', arm64: 'arm64' };
+const debs = Promise.all(
+  ['x64', 'arm64']
+    .filter((arch) => existsSync(join(dest, `checkin-${version}-linux-${arch}.tar.gz`)))
+    .map((arch) => buildDeb(arch, join(dest, `checkin-${version}-linux-${arch}.tar.gz`))),
+);
+
+// 3. The npm package, as published.
 run(process.execPath, [join(root, 'scripts', 'pack.mjs'), '--no-build', '--pack-destination', dest], { stdio: ['ignore', 'ignore', 'inherit'] });
 const tarball = `${pkg.name}-${version}.tgz`;
 if (!existsSync(join(dest, tarball))) fail(`scripts/pack.mjs wrote no ${tarball}`);
 
-// 2b. The MCP Bundle: the package's runtime files and a manifest of this version (scripts/mcpb.mjs).
-buildMcpb({ root, dest, work, epoch });
+// 3b. The MCP Bundle: the package's runtime files and a manifest of this version (scripts/mcpb.mjs).
+await buildMcpb({ root, dest, work, epoch });
 
-// 3. A .deb for each Linux binary built. The binary is taken from its archive (the same bytes).
-const debArch = { x64: 'amd64', arm64: 'arm64' };
-const debs = [];
-for (const arch of ['x64', 'arm64']) {
-  const archive = join(dest, `checkin-${version}-linux-${arch}.tar.gz`);
-  if (!existsSync(archive)) continue;
-  debs.push(buildDeb(arch, archive));
-}
+for (const line of await debs) console.error(line);
 
-function buildDeb(arch, archive) {
+/** release/checkin_<version>_<debian arch>.deb from the binary in `archive`; resolves with its line. */
+async function buildDeb(arch, archive) {
   const tree = join(work, `deb-${arch}`);
   rmSync(tree, { recursive: true, force: true });
   const dir = (p) => {
@@ -95,9 +104,13 @@ function buildDeb(arch, archive) {
     writeFileSync(join(tree, p), content);
     chmodSync(join(tree, p), mode);
   };
+  // The binary and the Node's licence, out of the archive in one reading of it.
   dir('usr/bin');
-  run('tar', ['xzf', archive, '-C', join(tree, 'usr/bin'), 'checkin']);
+  dir('usr/share/doc/checkin');
+  run('tar', ['xzf', archive, '-C', join(tree, 'usr/bin'), 'checkin', 'LICENSE.node']);
+  renameSync(join(tree, 'usr/bin/LICENSE.node'), join(tree, 'usr/share/doc/checkin/LICENSE.node'));
   chmodSync(join(tree, 'usr/bin/checkin'), 0o755);
+  chmodSync(join(tree, 'usr/share/doc/checkin/LICENSE.node'), 0o644);
   // Man pages, compressed as Debian's policy asks (gzip -9n: no name or time inside).
   const man = dir('usr/share/man/man1');
   for (const page of readdirSync(join(root, 'man')).filter((f) => f.endsWith('.1'))) {
@@ -114,8 +127,6 @@ function buildDeb(arch, archive) {
   dir('usr/share/fish/vendor_completions.d');
   file('usr/share/fish/vendor_completions.d/checkin.fish', completion('fish'));
   // /usr/share/doc/checkin: the licences (checkin's and the Node inside it) and the changelogs.
-  dir('usr/share/doc/checkin');
-  const nodeLicense = run('tar', ['xzf', archive, '-O', 'LICENSE.node']);
   const indent = (text) =>
     text
       .trimEnd()
@@ -143,7 +154,6 @@ License: MIT and others
  See /usr/share/doc/checkin/LICENSE.node.
 `,
   );
-  file('usr/share/doc/checkin/LICENSE.node', nodeLicense);
   // What lintian reports and cannot be otherwise: the Node inside is built with its own zlib and
   // mbedtls (a single executable is one file, by design).
   dir('usr/share/lintian/overrides');
@@ -193,11 +203,13 @@ Description: ${SUMMARY}
   // Every file's mode and time fixed (umask and the copies gave what they gave); dpkg-deb takes
   // SOURCE_DATE_EPOCH for the times it writes and sorts the entries.
   settle(tree, epoch, ['usr/bin/checkin']);
-  // gzip, not xz: the same package, built in seconds rather than minutes on a small machine.
-  run('dpkg-deb', ['--root-owner-group', '-Zgzip', '-z9', '--build', tree, join(dest, name)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // gzip, not xz: the same package, built in seconds rather than minutes on a small machine (at
+  // DEFLATE_LEVEL, as every archive: Debian takes any gzip level).
+  await spawnAsync('dpkg-deb', ['--root-owner-group', '-Zgzip', `-z${DEFLATE_LEVEL}`, '--build', tree, join(dest, name)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   rmSync(tree, { recursive: true });
-  console.error(`release/${name}: ${(statSync(join(dest, name)).size / 2 ** 20).toFixed(1)} MiB`);
-  return name;
+  return `release/${name}: ${(statSync(join(dest, name)).size / 2 ** 20).toFixed(1)} MiB`;
 }
 
 // 4. The Homebrew formula: the npm package from the registry, on Homebrew's node.
