@@ -156,7 +156,7 @@ function runs(ns: number[]): Array<[number, number]> {
 function expand(field: string, max: number, range: string): number[] | undefined {
   const out = new Set<number>();
   for (const part of field.split(',')) {
-    const m = new RegExp(`^(\\*|\\d+)(?:${range.replace('.', '\\.')}(\\d+))?(?:/(\\d+))?$`).exec(part);
+    const m = new RegExp(`^(\\*|\\d+)(?:${range.replace(/\./g, '\\.')}(\\d+))?(?:/(\\d+))?$`).exec(part);
     if (!m) return undefined;
     const from = m[1] === '*' ? 0 : Number(m[1]);
     const to = m[2] !== undefined ? Number(m[2]) : m[3] !== undefined || m[1] === '*' ? max : from;

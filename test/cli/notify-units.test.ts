@@ -98,6 +98,8 @@ describe('systemd units', () => {
       expect(parseNoticeCalendar(noticeCalendar(t, 'Europe/Berlin'))).toEqual(times);
     }
     expect(noticeCalendar(JOB.times)).toBe('Mon,Tue,Wed,Thu,Fri *-*-* 08..18:00/5:00');
+    // A range is two dots, both of them: "08.518" is no range (nor 8 to 18).
+    expect(parseNoticeCalendar('Mon *-*-* 08.518:00:00')).toBeUndefined();
     expect(noticeCalendar(noticeTimes(30, [1], '12:00-13:00'))).toBe('Mon *-*-* 00..11,13..23:00/30:00');
     if (!(await hasAnalyze())) return console.warn('systemd-analyze is not installed: calendar not checked by systemd');
     // Each of the next runs systemd computes is on a weekday, between 08:00 and 18:55, 5 minutes apart within the hour.
