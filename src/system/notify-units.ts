@@ -21,7 +21,7 @@ import {
   type JobCommand,
   type TaskTrigger,
 } from './reminder-units.js';
-import { formatAt, formatDays, program, schedulable } from './schedule.js';
+import { formatAt, formatDays, program, runEnvArgs, schedulable } from './schedule.js';
 import type { Host } from './programs.js';
 import { installedJobs, type Installed, type JobNames, type ScheduleReaders } from './scheduled.js';
 
@@ -128,8 +128,8 @@ export function nextNotice(t: NoticeTimes, now: Date): Date | undefined {
   return undefined;
 }
 
-/** What the scheduler runs after the script (the global words, as --profile, before them). */
-export const runArgs = (t: NoticeTimes, before: string[] = []): string[] => [...before, 'notify', '--once', ...(t.quiet ? ['--quiet-hours', t.quiet] : [])];
+/** What the scheduler runs after the script. */
+export const runArgs = (t: NoticeTimes): string[] => ['notify', '--once', ...(t.quiet ? ['--quiet-hours', t.quiet] : [])];
 
 /** The quiet hours back from a command's words. */
 function quietOf(words: string[]): string | undefined {
@@ -277,8 +277,8 @@ const isoMinutes = (n: number) => `PT${n >= 60 ? `${Math.floor(n / 60)}H` : ''}$
 /**
  * The task: one weekly trigger per stretch of runs (from its first, again every `every` until its
  * last: the duration ends a minute after it, so that no run falls on its end). A task has no
- * environment of its own: the profile goes on its command line (`--profile`); the rest of what a
- * run needs is the user's own environment there. `start` is the day the triggers start from.
+ * environment of its own: what the run needs goes on its command line (`notify --once --env
+ * NAME=VALUE`), as the reminder's does. `start` is the day the triggers start from.
  */
 export function noticeTaskXml(job: NoticeJob, start: string): string {
   schedulable(job.env, job.node, job.script);
@@ -295,13 +295,12 @@ export function noticeTaskXml(job: NoticeJob, start: string): string {
     days: t.days,
     ...(b > a && { repeat: { every: isoMinutes(every), duration: isoMinutes(b - a + 1) } }),
   }));
-  const profile = job.env.CHECKIN_PROFILE;
   return taskDocument({
     description: DESCRIPTION,
     uri: NOTIFY.unit,
     triggers,
     node: job.node,
-    args: [...program(job.node, job.script).slice(1), ...runArgs(t, profile === undefined ? [] : ['--profile', profile])],
+    args: [...program(job.node, job.script).slice(1), ...runArgs(t), ...runEnvArgs(job.env)],
     // A look missed while the machine was off is not made up: the next one is minutes away.
     startWhenAvailable: false,
     limit: 'PT2M',

@@ -125,6 +125,35 @@ export function runEnvironment(ctx: Context): Record<string, string> {
   return env;
 }
 
+/** The variables a scheduled run may be handed on its command line (`--env NAME=VALUE`): those runEnvironment() carries, and PATH. */
+export const RUN_VARIABLES: ReadonlySet<string> = new Set([
+  'CHECKIN_CONFIG_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'HOME',
+  'CHECKIN_API_URL',
+  'CHECKIN_PROFILE',
+  'TZ',
+  'PATH',
+]);
+
+/**
+ * The environment as a run's words, `--env NAME=VALUE` each: what a Task Scheduler task (which has
+ * no environment of its own) hands `remind run` and `notify`, who take it back with takeRunEnvironment().
+ */
+export const runEnvArgs = (env: Record<string, string>): string[] => Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+
+/** Sets in `env` each `NAME=VALUE` of `--env` (before anything reads it); a name not in RUN_VARIABLES is refused. */
+export function takeRunEnvironment(env: NodeJS.ProcessEnv, pairs: string[] | undefined): void {
+  for (const pair of pairs ?? []) {
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    if (eq < 1 || !RUN_VARIABLES.has(name)) throw new UsageError(`--env takes NAME=VALUE with NAME one of ${[...RUN_VARIABLES].join(', ')}, got "${pair}"`);
+    env[name] = pair.slice(eq + 1);
+  }
+}
+
 /**
  * The profile a scheduled run must be told: the one this run uses when a flag, CHECKIN_PROFILE or
  * the folder's .checkin.json named it (a scheduled run has none of them: it starts in the home

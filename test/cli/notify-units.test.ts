@@ -190,7 +190,12 @@ describe('the Task Scheduler task', () => {
       times: noticeTimes(5, WEEKDAYS, '12:00-13:00'),
       node: 'C:\\Program Files\\nodejs\\node.exe',
       script: 'C:\\Users\\Ada L\\checkin\\bin\\checkin.js',
-      env: { CHECKIN_PROFILE: 'client a' },
+      env: {
+        CHECKIN_PROFILE: 'client a',
+        CHECKIN_CONFIG_DIR: 'C:\\Users\\Ada L\\conf "x"',
+        CHECKIN_API_URL: 'http://127.0.0.1:4280/api/v2',
+        TZ: 'Europe/Berlin',
+      },
     };
     const xml = noticeTaskXml(job, '2026-12-07');
     const bytes = utf16(xml);
@@ -212,8 +217,15 @@ describe('the Task Scheduler task', () => {
     expect(child(child(morning, 'ScheduleByWeek'), 'DaysOfWeek').children.map((d) => d.name)).toEqual(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']);
     const exec = child(child(task, 'Actions'), 'Exec');
     expect(child(exec, 'Command').text).toBe('C:\\Program Files\\nodejs\\node.exe');
-    // The task has no environment: the profile goes on the command line, as the global --profile.
-    expect(windowsArgv(child(exec, 'Arguments').text)).toEqual([job.script, '--profile', 'client a', 'notify', '--once', '--quiet-hours', '12:00-13:00']);
+    // The task has no environment: the run is handed it on its command line (`--env`, as the reminder's), which Windows splits back.
+    expect(windowsArgv(child(exec, 'Arguments').text)).toEqual([
+      job.script,
+      'notify',
+      '--once',
+      '--quiet-hours',
+      '12:00-13:00',
+      ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+    ]);
     expect(child(child(task, 'Settings'), 'StartWhenAvailable').text).toBe('false');
     expect(parseNoticeTaskXml(xml)).toEqual(job.times);
     // Every 2 hours: one trigger, repeating.
@@ -309,6 +321,17 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
     const none = context();
     await runNotifyStatus(none.ctx, { json: true }, host);
     expect(JSON.parse(none.io.stdoutText())).toEqual({ installed: false, units: [] });
+  });
+});
+
+describe('notify --env (what the Windows task hands the run)', () => {
+  it('sets only the variables the run needs, before anything reads them; any other name is refused (exit 2)', async () => {
+    const wrong = { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2' };
+    const r = await runCli(['notify', '--once', '--dry-run', '--env', `CHECKIN_API_URL=${env.CHECKIN_API_URL}`], { env: wrong });
+    expect(r.code, r.stderr).toBe(0);
+    const refused = await runCli(['notify', '--once', '--dry-run', '--env', 'NODE_OPTIONS=--require=/tmp/x.js'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--env takes NAME=VALUE with NAME one of CHECKIN_CONFIG_DIR, .*, got "NODE_OPTIONS=--require=\/tmp\/x\.js"/);
   });
 });
 

@@ -4,9 +4,19 @@
 // asks and, only when today's check-in is pending, shows a notification saying `checkin today`.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../system/schedule.js';
-import { collect, showLookups, takeSteps } from '../flags.js';
+import {
+  cliPaths,
+  formatAt,
+  formatDays,
+  nextFire,
+  parseAt,
+  parseDays,
+  runEnvironment,
+  takeRunEnvironment,
+  tokenWarning,
+  type TimeOfDay,
+} from '../../system/schedule.js';
+import { runEnvOption, showLookups, takeSteps } from '../flags.js';
 import { todayState } from '../../domain/today-state.js';
 import { cronReminderLine, launchdPlist, REMIND, systemdService, systemdTimer, taskXml, utf16, type Job } from '../../system/reminder-units.js';
 import { systemHost, type Host } from '../../system/programs.js';
@@ -47,7 +57,7 @@ export function remindCommand(ctx: Context, host: () => Host = () => systemHost(
   remind
     .command('run', { hidden: true })
     .description("What the reminder runs: a notification when today's check-in is pending")
-    .option('--env <NAME=VALUE>', 'set a variable the run needs (a scheduled task has no environment of its own)', collect)
+    .addOption(runEnvOption())
     .action((opts) => runReminder(ctx, opts, host()));
   return remind;
 }
@@ -126,19 +136,6 @@ export async function runRemove(ctx: Context, opts: DryRunOption, host: Host): P
 
 // ---- what fires ---------------------------------------------------------------------------------
 
-/** The variables `remind run --env` may set: those runEnvironment() carries. */
-const RUN_VARIABLES = new Set([
-  'CHECKIN_CONFIG_DIR',
-  'XDG_CONFIG_HOME',
-  'XDG_CACHE_HOME',
-  'XDG_STATE_HOME',
-  'HOME',
-  'CHECKIN_API_URL',
-  'CHECKIN_PROFILE',
-  'TZ',
-  'PATH',
-]);
-
 // Fixed words only: nothing the service sends reaches the notification.
 const TITLE = 'Check-in pending';
 const BODY = "Today's check-in is still pending: run checkin today";
@@ -161,12 +158,7 @@ function notification(host: Host): { file: string; args: string[] } | undefined 
 }
 
 export async function runReminder(ctx: Context, opts: RunOptions, host: Host): Promise<void> {
-  for (const pair of opts.env ?? []) {
-    const eq = pair.indexOf('=');
-    const name = pair.slice(0, eq);
-    if (eq < 1 || !RUN_VARIABLES.has(name)) throw new UsageError(`--env takes NAME=VALUE with NAME one of ${[...RUN_VARIABLES].join(', ')}, got "${pair}"`);
-    ctx.env[name] = pair.slice(eq + 1);
-  }
+  takeRunEnvironment(ctx.env, opts.env);
   // Each run leaves one record of what it did (`checkin doctor` reads it): a reminder that fails is otherwise noticed only by a missed check-in.
   const at = ctx.now().toISOString();
   const record = (outcome: RunOutcome, detail?: string) =>
