@@ -117,17 +117,6 @@ export function describeTimes(t: NoticeTimes): string {
   return `every ${span}, ${at(fires[0]!)}–${at(fires[fires.length - 1]!)}, ${formatDays(t.days)}${t.quiet ? `; quiet hours ${t.quiet}` : ''}`;
 }
 
-/** The next instant after `now` (in the process's zone) it fires at. */
-export function nextNotice(t: NoticeTimes, now: Date): Date | undefined {
-  const fires = firesOf(t);
-  for (let i = 0; i <= 7; i++)
-    for (const f of fires) {
-      const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + i, Math.floor(f / 60), f % 60, 0, 0);
-      if (d.getTime() > now.getTime() && t.days.includes(d.getDay())) return d;
-    }
-  return undefined;
-}
-
 /** What the scheduler runs after the script. */
 export const runArgs = (t: NoticeTimes): string[] => ['notify', '--once', ...(t.quiet ? ['--quiet-hours', t.quiet] : [])];
 

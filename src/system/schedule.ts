@@ -79,13 +79,14 @@ export function formatDays(days: number[]): string {
     .join(', ');
 }
 
-/** The next instant after `now` (in the process's zone) at `at` on one of `days`. */
-export function nextFire(at: TimeOfDay, days: number[], now: Date): Date {
-  for (let i = 0; i <= 7; i++) {
-    const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + i, at.hour, at.minute, 0, 0);
-    if (d.getTime() > now.getTime() && days.includes(d.getDay())) return d;
-  }
-  throw new Error('no day to fire on'); // parseDays never returns an empty list
+/** The next instant after `now` (in the process's zone) a job fires at: at one of `fires` (minutes of the day, in order) on one of `days`; undefined when there is no day. */
+export function nextRun(fires: number[], days: number[], now: Date): Date | undefined {
+  for (let i = 0; i <= 7; i++)
+    for (const f of fires) {
+      const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + i, Math.floor(f / 60), f % 60, 0, 0);
+      if (d.getTime() > now.getTime() && days.includes(d.getDay())) return d;
+    }
+  return undefined;
 }
 
 /**

@@ -4,7 +4,8 @@
 // Windows. Each job goes by its own names (JobNames); what its files say is the job's own
 // (reminder-units.ts, notify-units.ts); the steps that write, enable, read back and remove them are
 // these, one set for both.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeDurably } from '../config/files.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CliError, EXIT } from '../errors.js';
 import { showCommand, type Host } from './programs.js';
@@ -231,16 +232,10 @@ export async function must(host: Host, file: string, args: string[], input?: str
   return r.stdout;
 }
 
-function writeAtomically(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, content, { mode: 0o644 });
-  renameSync(tmp, path);
-}
-
-const fileStep = (path: string, content: string | Buffer, shown = String(content)): Step => ({
-  show: `# write ${path}:\n${shown.replace(/\r\n/g, '\n')}`,
-  act: () => writeAtomically(path, content),
+// A unit or agent the scheduler reads (0644), in folders as mkdir -p makes them (less the umask): whole, on disk, or the one before.
+const fileStep = (path: string, content: string): Step => ({
+  show: `# write ${path}:\n${content.replace(/\r\n/g, '\n')}`,
+  act: () => writeDurably(path, content, { mode: 0o644, dirMode: 0o777 }),
 });
 const runStep = (host: Host, file: string, args: string[], mustSucceed = true): Step => ({
   show: showCommand(file, args),

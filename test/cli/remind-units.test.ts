@@ -26,7 +26,7 @@ import { createContext } from '../../src/context.js';
 import { lastReminderRun, recordReminderRun } from '../../src/system/reminder.js';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { formatDays, nextFire, parseDays } from '../../src/system/schedule.js';
+import { formatDays, nextRun, parseDays } from '../../src/system/schedule.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';
 import { expectVerifiedWithOddPaths, fakeHost, ODD_COMMAND } from '../helpers/remind.js';
@@ -58,9 +58,12 @@ describe('--days and --at', () => {
 
   it('the next firing is the first matching day at that time after now (tests run with TZ=UTC)', () => {
     const fri = new Date('2026-11-20T12:00:00Z'); // a Friday
-    expect(nextFire({ hour: 10, minute: 0 }, [1, 2, 3, 4, 5], fri).toISOString()).toBe('2026-11-23T10:00:00.000Z');
-    expect(nextFire({ hour: 12, minute: 1 }, [5], fri).toISOString()).toBe('2026-11-20T12:01:00.000Z');
-    expect(nextFire({ hour: 12, minute: 0 }, [5], fri).toISOString()).toBe('2026-11-27T12:00:00.000Z');
+    expect(nextRun([10 * 60], [1, 2, 3, 4, 5], fri)?.toISOString()).toBe('2026-11-23T10:00:00.000Z');
+    expect(nextRun([12 * 60 + 1], [5], fri)?.toISOString()).toBe('2026-11-20T12:01:00.000Z');
+    expect(nextRun([12 * 60], [5], fri)?.toISOString()).toBe('2026-11-27T12:00:00.000Z');
+    // Several times a day (the notices'): the first after now; no day at all: none.
+    expect(nextRun([9 * 60, 12 * 60, 12 * 60 + 30], [5], fri)?.toISOString()).toBe('2026-11-20T12:30:00.000Z');
+    expect(nextRun([10 * 60], [], fri)).toBeUndefined();
   });
 });
 

@@ -8,11 +8,11 @@ import type { Context } from '../../context.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import {
   cronNoticeLine,
+  firesOf,
   describeTimes,
   everyOf,
   installedNotices,
   NOTIFY,
-  nextNotice,
   noticePlist,
   noticeService,
   noticeTaskXml,
@@ -24,7 +24,7 @@ import {
 } from '../../system/notify-units.js';
 import { utf16 } from '../../system/reminder-units.js';
 import { notifierName } from '../../system/reminder.js';
-import { cliPaths, DAY_ABBR, formatAt, parseDays, runEnvironment, tokenWarning } from '../../system/schedule.js';
+import { cliPaths, DAY_ABBR, formatAt, nextRun, parseDays, runEnvironment, tokenWarning } from '../../system/schedule.js';
 import {
   chooseMechanism,
   cronSessionBus,
@@ -111,7 +111,7 @@ function noticeFiles(ctx: Context, host: Host, j: NoticeJob): JobFiles {
 
 /** "Mon 2026-12-07 08:00 (in 6 h 30 min)": the next look, in this process's zone. */
 function whenNext(t: NoticeTimes, now: Date): string {
-  const next = nextNotice(t, now);
+  const next = nextRun(firesOf(t), t.days, now);
   return next ? nextInWords(next, now) : 'never (no day to look on)';
 }
 
@@ -169,7 +169,7 @@ function unitJson(f: Installed<NoticeTimes>, now: Date): NoticeUnitJson {
     quiet_hours: t?.quiet ?? null,
     first: fires[0] ?? null,
     last: fires[fires.length - 1] ?? null,
-    next: t ? (nextNotice(t, now)?.toISOString() ?? null) : null,
+    next: t ? (nextRun(firesOf(t), t.days, now)?.toISOString() ?? null) : null,
     enabled: f.enabled ?? null,
     files: f.files,
     note: f.note ?? null,

@@ -8,7 +8,7 @@ import {
   cliPaths,
   formatAt,
   formatDays,
-  nextFire,
+  nextRun,
   parseAt,
   parseDays,
   runEnvironment,
@@ -88,7 +88,8 @@ function reminderFiles(ctx: Context, host: Host, j: Job) {
 
 /** "Mon 2026-11-23 10:00 (in 7 h 38 min)": when it fires next, in this process's zone. */
 function whenNext(schedule: { at: TimeOfDay; days: number[] }, now: Date): string {
-  return nextInWords(nextFire(schedule.at, schedule.days, now), now);
+  const next = nextRun([schedule.at.hour * 60 + schedule.at.minute], schedule.days, now);
+  return next ? nextInWords(next, now) : 'never (no day to fire on)';
 }
 
 export async function runInstall(ctx: Context, opts: InstallOptions, host: Host): Promise<void> {
