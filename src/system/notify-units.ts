@@ -264,25 +264,25 @@ export function parseNoticePlist(text: string): NoticeTimes | undefined {
 const isoMinutes = (n: number) => `PT${n >= 60 ? `${Math.floor(n / 60)}H` : ''}${n % 60 || n < 60 ? `${n % 60}M` : ''}`;
 
 /**
- * The task: one weekly trigger per stretch of runs (from its first, again every `every` until its
- * last: the duration ends a minute after it, so that no run falls on its end). A task has no
- * environment of its own: what the run needs goes on its command line (`notify --once --env
- * NAME=VALUE`), as the reminder's does. `start` is the day the triggers start from.
+ * The task: one weekly trigger per hour it fires in, from the hour's first run, again every `every`
+ * until its last (the duration ends a minute after it, so that no run falls on its end). Never a
+ * repetition across hours: Microsoft leaves what a trigger does on the days the clocks change
+ * unspecified, and a duration counted in elapsed time would end an hour late or early on those days
+ * (a look lost, or one in the quiet hours); a trigger at each hour's wall-clock time keeps the slip
+ * to the hour of the change. At most 24 triggers (the schema's Triggers takes up to 48). A task has no environment of
+ * its own: what the run needs goes on its command line (`notify --once --env NAME=VALUE`), as the
+ * reminder's does. `start` is the day the triggers start from.
  */
 export function noticeTaskXml(job: NoticeJob, start: string): string {
   schedulable(job.env, job.node, job.script);
   const t = job.times;
   const every = everyOf(t);
-  const stretches: Array<[number, number]> = [];
-  for (const f of firesOf(t)) {
-    const last = stretches[stretches.length - 1];
-    if (last && f === last[1] + every) last[1] = f;
-    else stretches.push([f, f]);
-  }
-  const triggers: TaskTrigger[] = stretches.map(([a, b]) => ({
-    start: `${start}T${pad(Math.floor(a / 60))}:${pad(a % 60)}:00`,
+  const first = t.minutes[0]!;
+  const last = t.minutes[t.minutes.length - 1]!;
+  const triggers: TaskTrigger[] = t.hours.map((h) => ({
+    start: `${start}T${pad(h)}:${pad(first)}:00`,
     days: t.days,
-    ...(b > a && { repeat: { every: isoMinutes(every), duration: isoMinutes(b - a + 1) } }),
+    ...(last > first && { repeat: { every: isoMinutes(every), duration: isoMinutes(last - first + 1) } }),
   }));
   return taskDocument({
     description: DESCRIPTION,

@@ -204,17 +204,24 @@ describe('the Task Scheduler task', () => {
     expect(task.attrs).toEqual({ version: '1.2', xmlns: TASK_NS });
     expect(task.children.map((c) => c.name).sort()).toEqual(['Actions', 'Principals', 'RegistrationInfo', 'Settings', 'Triggers']);
     const triggers = child(task, 'Triggers').children;
-    expect(triggers.map((t) => t.name)).toEqual(['CalendarTrigger', 'CalendarTrigger']);
+    // One trigger an hour, from its wall-clock start: a repetition's duration may be counted in elapsed
+    // time (Microsoft leaves the days the clocks change unspecified), so none spans the hour a clock
+    // change can fall in — a stretch from 00:00 would end an hour off on those days.
+    const hours = [...Array(12).keys(), ...Array.from({ length: 11 }, (_, i) => 13 + i)];
+    expect(triggers.map((t) => t.name)).toEqual(hours.map(() => 'CalendarTrigger'));
     // triggerBaseType is a sequence (Enabled?, StartBoundary?, EndBoundary?, Repetition?, …), then the schedule.
     for (const t of triggers) expect(t.children.map((c) => c.name)).toEqual(['StartBoundary', 'Repetition', 'ScheduleByWeek']);
-    const [morning, afternoon] = triggers as [El, El];
-    expect(child(morning, 'StartBoundary').text).toBe('2026-12-07T00:00:00');
-    expect(child(child(morning, 'Repetition'), 'Interval').text).toBe('PT5M');
-    // From 00:00 to 11:55 and a minute: the last run is 11:55, none falls on the end.
-    expect(child(child(morning, 'Repetition'), 'Duration').text).toBe('PT11H56M');
-    expect(child(afternoon, 'StartBoundary').text).toBe('2026-12-07T13:00:00');
-    expect(child(child(afternoon, 'Repetition'), 'Duration').text).toBe('PT10H56M');
-    expect(child(child(morning, 'ScheduleByWeek'), 'DaysOfWeek').children.map((d) => d.name)).toEqual(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']);
+    expect(triggers.map((t) => child(t, 'StartBoundary').text)).toEqual(hours.map((h) => `2026-12-07T${String(h).padStart(2, '0')}:00:00`));
+    // From :00 to :55 and a minute: the last run is :55, none falls on the end.
+    for (const t of triggers)
+      expect([child(child(t, 'Repetition'), 'Interval').text, child(child(t, 'Repetition'), 'Duration').text]).toEqual(['PT5M', 'PT56M']);
+    expect(child(child(triggers[0]!, 'ScheduleByWeek'), 'DaysOfWeek').children.map((d) => d.name)).toEqual([
+      'Monday',
+      'Tuesday',
+      'Wednesday',
+      'Thursday',
+      'Friday',
+    ]);
     const exec = child(child(task, 'Actions'), 'Exec');
     expect(child(exec, 'Command').text).toBe('C:\\Program Files\\nodejs\\node.exe');
     // The task has no environment: the run is handed it on its command line (`--env`, as the reminder's), which Windows splits back.
@@ -228,9 +235,15 @@ describe('the Task Scheduler task', () => {
     ]);
     expect(child(child(task, 'Settings'), 'StartWhenAvailable').text).toBe('false');
     expect(parseNoticeTaskXml(xml)).toEqual(job.times);
-    // Every 2 hours: one trigger, repeating.
+    // Every 2 hours: a trigger at each, none repeating.
     const two = { ...job, times: noticeTimes(120, WEEKDAYS, '19:00-08:00') };
+    const twoTask = parseXml(noticeTaskXml(two, '2026-12-07')).root;
+    expect(child(twoTask, 'Triggers').children.map((t) => [child(t, 'StartBoundary').text.slice(11), t.children.some((c) => c.name === 'Repetition')])).toEqual(
+      [8, 10, 12, 14, 16, 18].map((h) => [`${String(h).padStart(2, '0')}:00:00`, false]),
+    );
     expect(parseNoticeTaskXml(noticeTaskXml(two, '2026-12-07'))).toEqual(two.times);
+    const daily = { ...job, times: noticeTimes(10, [0, 1, 2, 3, 4, 5, 6], undefined) };
+    expect(parseNoticeTaskXml(noticeTaskXml(daily, '2026-12-07'))).toEqual(daily.times);
   });
 });
 
