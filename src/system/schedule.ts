@@ -79,16 +79,6 @@ export function formatDays(days: number[]): string {
     .join(', ');
 }
 
-/** The next instant after `now` (in the process's zone) a job fires at: at one of `fires` (minutes of the day, in order) on one of `days`; undefined when there is no day. */
-export function nextRun(fires: number[], days: number[], now: Date): Date | undefined {
-  for (let i = 0; i <= 7; i++)
-    for (const f of fires) {
-      const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + i, Math.floor(f / 60), f % 60, 0, 0);
-      if (d.getTime() > now.getTime() && days.includes(d.getDay())) return d;
-    }
-  return undefined;
-}
-
 /**
  * The CLI as a scheduler runs it: this Node and the script it runs, as absolute real paths; the
  * single executable alone (no script) when that is what runs.
