@@ -29,6 +29,7 @@ import {
   type NoticeJob,
 } from '../../src/system/notify-units.js';
 import { utf16 } from '../../src/system/reminder-units.js';
+import { machineZone } from '../../src/system/programs.js';
 import { parseQuietHours } from '../../src/core/quiet-hours.js';
 import { CLI_WORDS, CLI_WORDS_RE, runCli } from '../helpers/cli.js';
 import { bufferIO } from '../helpers/io.js';
@@ -504,7 +505,8 @@ describe('checkin notify install without a user manager: a crontab line', () => 
   it("adds its line beside the user's own, replaces it when installed again, and takes out only it", async () => {
     const stand = standIns({ userManager: false });
     writeFileSync(join(stand.dir, 'crontab.txt'), 'MAILTO=ada\n0 3 * * * backup\n');
-    const u = await user(stand, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' });
+    // cron fires in the machine's zone: TZ names it, so that nothing is said about another on any machine.
+    const u = await user(stand, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', TZ: machineZone() ?? 'UTC' });
     const r = await runCli(['notify', 'install', '--every', '15m', '--quiet-hours', '18:00-09:00'], { env: u });
     expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^Installed a crontab line: every 15 min, 09:00–17:45, Mon–Fri; quiet hours 18:00-09:00\.\n/);
