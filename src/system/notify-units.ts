@@ -269,9 +269,9 @@ const isoMinutes = (n: number) => `PT${n >= 60 ? `${Math.floor(n / 60)}H` : ''}$
  * repetition across hours: Microsoft leaves what a trigger does on the days the clocks change
  * unspecified, and a duration counted in elapsed time would end an hour late or early on those days
  * (a look lost, or one in the quiet hours); a trigger at each hour's wall-clock time keeps the slip
- * to the hour of the change. At most 24 triggers (the schema's Triggers takes up to 48). A task has no environment of
- * its own: what the run needs goes on its command line (`notify --once --env NAME=VALUE`), as the
- * reminder's does. `start` is the day the triggers start from.
+ * to the hour of the change. At most 24 triggers (the schema's Triggers takes up to 48). A task has
+ * no environment of its own: what the run needs goes on its command line (`notify --once --env
+ * NAME=VALUE`), as the reminder's does. `start` is the day the triggers start from.
  */
 export function noticeTaskXml(job: NoticeJob, start: string): string {
   schedulable(job.env, job.node, job.script);
