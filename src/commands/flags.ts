@@ -24,6 +24,10 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** `--env NAME=VALUE` (repeatable): what a Task Scheduler task, which has no environment of its own, hands the run it starts. */
+export const runEnvOption = () =>
+  new Option('--env <NAME=VALUE>', 'set a variable the run needs (a scheduled task has no environment of its own)').argParser(collect);
+
 /** What a command's action calls: its run function, or a stand-in that records the options (tests). */
 export type Run<O> = (ctx: import('../context.js').Context, opts: O) => Promise<void>;
 

@@ -21,7 +21,7 @@ import {
   type JobCommand,
   type TaskTrigger,
 } from './reminder-units.js';
-import { formatAt, formatDays, program, schedulable } from './schedule.js';
+import { formatAt, formatDays, program, runEnvArgs, schedulable } from './schedule.js';
 import type { Host } from './programs.js';
 import { installedJobs, type Installed, type JobNames, type ScheduleReaders } from './scheduled.js';
 
@@ -117,19 +117,8 @@ export function describeTimes(t: NoticeTimes): string {
   return `every ${span}, ${at(fires[0]!)}–${at(fires[fires.length - 1]!)}, ${formatDays(t.days)}${t.quiet ? `; quiet hours ${t.quiet}` : ''}`;
 }
 
-/** The next instant after `now` (in the process's zone) it fires at. */
-export function nextNotice(t: NoticeTimes, now: Date): Date | undefined {
-  const fires = firesOf(t);
-  for (let i = 0; i <= 7; i++)
-    for (const f of fires) {
-      const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + i, Math.floor(f / 60), f % 60, 0, 0);
-      if (d.getTime() > now.getTime() && t.days.includes(d.getDay())) return d;
-    }
-  return undefined;
-}
-
-/** What the scheduler runs after the script (the global words, as --profile, before them). */
-export const runArgs = (t: NoticeTimes, before: string[] = []): string[] => [...before, 'notify', '--once', ...(t.quiet ? ['--quiet-hours', t.quiet] : [])];
+/** What the scheduler runs after the script. */
+export const runArgs = (t: NoticeTimes): string[] => ['notify', '--once', ...(t.quiet ? ['--quiet-hours', t.quiet] : [])];
 
 /** The quiet hours back from a command's words. */
 function quietOf(words: string[]): string | undefined {
@@ -156,7 +145,7 @@ function runs(ns: number[]): Array<[number, number]> {
 function expand(field: string, max: number, range: string): number[] | undefined {
   const out = new Set<number>();
   for (const part of field.split(',')) {
-    const m = new RegExp(`^(\\*|\\d+)(?:${range.replace('.', '\\.')}(\\d+))?(?:/(\\d+))?$`).exec(part);
+    const m = new RegExp(`^(\\*|\\d+)(?:${range.replace(/\./g, '\\.')}(\\d+))?(?:/(\\d+))?$`).exec(part);
     if (!m) return undefined;
     const from = m[1] === '*' ? 0 : Number(m[1]);
     const to = m[2] !== undefined ? Number(m[2]) : m[3] !== undefined || m[1] === '*' ? max : from;
@@ -275,33 +264,32 @@ export function parseNoticePlist(text: string): NoticeTimes | undefined {
 const isoMinutes = (n: number) => `PT${n >= 60 ? `${Math.floor(n / 60)}H` : ''}${n % 60 || n < 60 ? `${n % 60}M` : ''}`;
 
 /**
- * The task: one weekly trigger per stretch of runs (from its first, again every `every` until its
- * last: the duration ends a minute after it, so that no run falls on its end). A task has no
- * environment of its own: the profile goes on its command line (`--profile`); the rest of what a
- * run needs is the user's own environment there. `start` is the day the triggers start from.
+ * The task: one weekly trigger per hour it fires in, from the hour's first run, again every `every`
+ * until its last (the duration ends a minute after it, so that no run falls on its end). Never a
+ * repetition across hours: Microsoft leaves what a trigger does on the days the clocks change
+ * unspecified, and a duration counted in elapsed time would end an hour late or early on those days
+ * (a look lost, or one in the quiet hours); a trigger at each hour's wall-clock time keeps the slip
+ * to the hour of the change. At most 24 triggers (the schema's Triggers takes up to 48). A task has
+ * no environment of its own: what the run needs goes on its command line (`notify --once --env
+ * NAME=VALUE`), as the reminder's does. `start` is the day the triggers start from.
  */
 export function noticeTaskXml(job: NoticeJob, start: string): string {
   schedulable(job.env, job.node, job.script);
   const t = job.times;
   const every = everyOf(t);
-  const stretches: Array<[number, number]> = [];
-  for (const f of firesOf(t)) {
-    const last = stretches[stretches.length - 1];
-    if (last && f === last[1] + every) last[1] = f;
-    else stretches.push([f, f]);
-  }
-  const triggers: TaskTrigger[] = stretches.map(([a, b]) => ({
-    start: `${start}T${pad(Math.floor(a / 60))}:${pad(a % 60)}:00`,
+  const first = t.minutes[0]!;
+  const last = t.minutes[t.minutes.length - 1]!;
+  const triggers: TaskTrigger[] = t.hours.map((h) => ({
+    start: `${start}T${pad(h)}:${pad(first)}:00`,
     days: t.days,
-    ...(b > a && { repeat: { every: isoMinutes(every), duration: isoMinutes(b - a + 1) } }),
+    ...(last > first && { repeat: { every: isoMinutes(every), duration: isoMinutes(last - first + 1) } }),
   }));
-  const profile = job.env.CHECKIN_PROFILE;
   return taskDocument({
     description: DESCRIPTION,
     uri: NOTIFY.unit,
     triggers,
     node: job.node,
-    args: [...program(job.node, job.script).slice(1), ...runArgs(t, profile === undefined ? [] : ['--profile', profile])],
+    args: [...program(job.node, job.script).slice(1), ...runArgs(t), ...runEnvArgs(job.env)],
     // A look missed while the machine was off is not made up: the next one is minutes away.
     startWhenAvailable: false,
     limit: 'PT2M',

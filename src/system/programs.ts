@@ -21,6 +21,25 @@ export interface Host {
   find(name: string): string | undefined;
   /** Runs a program found with find(), stdin fed `input` (or closed). */
   run(file: string, args: string[], input?: string | Buffer): Promise<Ran>;
+  /** The zone this machine's clock is set to (what cron, launchd and Task Scheduler fire in, whatever TZ says), when it can be read. */
+  zone?(): string | undefined;
+}
+
+/** This machine's zone as /etc/localtime names it (a link into a zoneinfo folder), else /etc/timezone; undefined where neither says (Windows). */
+export function machineZone(platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === 'win32') return undefined;
+  const { readlinkSync, readFileSync } = process.getBuiltinModule('node:fs');
+  try {
+    const m = /zoneinfo\/(.+)$/.exec(readlinkSync('/etc/localtime'));
+    if (m) return m[1];
+  } catch {
+    // not a link (a copy of the zone's file), or missing
+  }
+  try {
+    return readFileSync('/etc/timezone', 'utf8').trim().split('\n')[0] || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long one scheduler command may take before it is stopped. */
@@ -70,6 +89,7 @@ export function systemHost(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = p
     uid: process.getuid?.(),
     find: (name) => findProgram(name, env, platform),
     run: (file, args, input) => runProgram(file, args, env, input),
+    zone: () => machineZone(platform),
   };
 }
 

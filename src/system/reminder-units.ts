@@ -5,7 +5,7 @@
 // are the same frames with its own names, times and command.
 import { UsageError } from '../errors.js';
 import { cronTag, type JobNames } from './scheduled.js';
-import { cronEscape, cronTime, formatAt, noControls, program, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
+import { cronEscape, cronTime, formatAt, noControls, program, runEnvArgs, schedulable, shellCommand, type TimeOfDay } from './schedule.js';
 
 /** The names the reminder goes by in what installs, finds and removes it (scheduled.ts). */
 export const REMIND: JobNames = {
@@ -248,7 +248,7 @@ export function taskXml(job: Job, start: string): string {
   schedulable(job.env, job.node, job.script);
   const hh = String(job.at.hour).padStart(2, '0');
   const mm = String(job.at.minute).padStart(2, '0');
-  const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`])];
+  const args = [...program(job.node, job.script).slice(1), ...RUN_ARGS, ...runEnvArgs(job.env)];
   return taskDocument({
     description: DESCRIPTION,
     uri: REMIND.unit,

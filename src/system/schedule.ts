@@ -79,15 +79,6 @@ export function formatDays(days: number[]): string {
     .join(', ');
 }
 
-/** The next instant after `now` (in the process's zone) at `at` on one of `days`. */
-export function nextFire(at: TimeOfDay, days: number[], now: Date): Date {
-  for (let i = 0; i <= 7; i++) {
-    const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + i, at.hour, at.minute, 0, 0);
-    if (d.getTime() > now.getTime() && days.includes(d.getDay())) return d;
-  }
-  throw new Error('no day to fire on'); // parseDays never returns an empty list
-}
-
 /**
  * The CLI as a scheduler runs it: this Node and the script it runs, as absolute real paths; the
  * single executable alone (no script) when that is what runs.
@@ -123,6 +114,35 @@ export function runEnvironment(ctx: Context): Record<string, string> {
   if (profile !== undefined) env.CHECKIN_PROFILE = profile;
   if (ctx.env.TZ) env.TZ = ctx.env.TZ;
   return env;
+}
+
+/** The variables a scheduled run may be handed on its command line (`--env NAME=VALUE`): those runEnvironment() carries, and PATH. */
+export const RUN_VARIABLES: ReadonlySet<string> = new Set([
+  'CHECKIN_CONFIG_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'HOME',
+  'CHECKIN_API_URL',
+  'CHECKIN_PROFILE',
+  'TZ',
+  'PATH',
+]);
+
+/**
+ * The environment as a run's words, `--env NAME=VALUE` each: what a Task Scheduler task (which has
+ * no environment of its own) hands `remind run` and `notify`, who take it back with takeRunEnvironment().
+ */
+export const runEnvArgs = (env: Record<string, string>): string[] => Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+
+/** Sets in `env` each `NAME=VALUE` of `--env` (before anything reads it); a name not in RUN_VARIABLES is refused. */
+export function takeRunEnvironment(env: NodeJS.ProcessEnv, pairs: string[] | undefined): void {
+  for (const pair of pairs ?? []) {
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    if (eq < 1 || !RUN_VARIABLES.has(name)) throw new UsageError(`--env takes NAME=VALUE with NAME one of ${[...RUN_VARIABLES].join(', ')}, got "${pair}"`);
+    env[name] = pair.slice(eq + 1);
+  }
 }
 
 /**

@@ -4,7 +4,8 @@
 // Windows. Each job goes by its own names (JobNames); what its files say is the job's own
 // (reminder-units.ts, notify-units.ts); the steps that write, enable, read back and remove them are
 // these, one set for both.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeDurably } from '../config/files.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CliError, EXIT } from '../errors.js';
 import { showCommand, type Host } from './programs.js';
@@ -104,6 +105,72 @@ export function timerZone(host: Host): string | undefined {
     return undefined; // not a zone: systemd would refuse the whole OnCalendar=
   }
 }
+
+/** A zone's offset from UTC in minutes at `ms` (ICU's), or undefined for a name it does not know. */
+function offsetAt(zone: string, ms: number): number | undefined {
+  try {
+    const name = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value;
+    const m = /^GMT(?:([+-])(\d\d):(\d\d))?$/.exec(name ?? '');
+    if (!m) return undefined;
+    return m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * When a job goes to a scheduler that fires in this machine's zone (crontab, launchd, Task Scheduler;
+ * systemd is given TZ's) while TZ names another: TZ's name, and the machine's when it can be read.
+ * Zones the same over the coming year (UTC and Etc/UTC) are not another.
+ */
+export function zoneMismatch(host: Host, mechanism: Mechanism, now: Date): { tz: string; machine?: string } | undefined {
+  const tz = host.env.TZ;
+  if (mechanism === 'systemd' || !tz) return undefined;
+  const machine = host.zone?.();
+  if (machine === undefined) return { tz };
+  for (let week = 0; week <= 53; week++) {
+    const at = now.getTime() + week * 7 * 86_400_000;
+    const a = offsetAt(tz.replace(/^:/, ''), at);
+    if (a === undefined || a !== offsetAt(machine, at)) return { tz, machine };
+  }
+  return undefined;
+}
+
+/** The instant of the wall-clock minute `minute` of the day `date` (YYYY-MM-DD) in `zone`. */
+function wallInstant(date: string, minute: number, zone: string): number | undefined {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const guess = Date.UTC(y, m - 1, d, Math.floor(minute / 60), minute % 60);
+  const first = offsetAt(zone, guess);
+  if (first === undefined) return undefined;
+  const second = offsetAt(zone, guess - first * 60_000) ?? first;
+  return guess - second * 60_000;
+}
+
+/**
+ * The next instant after `now` a job fires at: at one of `fires` (minutes of the day, in order) on one
+ * of `days`, on the wall clock of `zone` (this process's, TZ's, unless named); undefined when there is no day.
+ */
+export function nextRun(fires: number[], days: number[], now: Date, zone = new Intl.DateTimeFormat().resolvedOptions().timeZone): Date | undefined {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  for (let i = 0; i <= 7; i++) {
+    const day = new Date(`${today}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() + i);
+    if (!days.includes(day.getUTCDay())) continue;
+    for (const f of fires) {
+      const at = wallInstant(day.toISOString().slice(0, 10), f, zone);
+      if (at !== undefined && at > now.getTime()) return new Date(at);
+    }
+  }
+  return undefined;
+}
+
+/** What install says when the job fires in this machine's zone and not TZ's (a comment line, as the token's). */
+export function zoneWarning(mechanism: Mechanism, mismatch: { tz: string; machine?: string }): string {
+  return `# ${MECHANISM_NAME[mechanism]} fires in ${machineWords(mismatch)}, not in TZ's (${mismatch.tz}): the times are read there, while the run goes by TZ. Give them in this machine's time (status says the next run in TZ's), or install with TZ set to this machine's zone.\n`;
+}
+
+/** "this machine's zone (Etc/UTC)", or without the name where it cannot be read. */
+export const machineWords = (mismatch: { machine?: string }) => `this machine's zone${mismatch.machine ? ` (${mismatch.machine})` : ''}`;
 
 /** PATH for the run: node's folder, the folders of the programs it calls (the notifier), then the system's. */
 export function runPath(host: Host, node: string, programs: string[]): string {
@@ -231,16 +298,10 @@ export async function must(host: Host, file: string, args: string[], input?: str
   return r.stdout;
 }
 
-function writeAtomically(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, content, { mode: 0o644 });
-  renameSync(tmp, path);
-}
-
-const fileStep = (path: string, content: string | Buffer, shown = String(content)): Step => ({
-  show: `# write ${path}:\n${shown.replace(/\r\n/g, '\n')}`,
-  act: () => writeAtomically(path, content),
+// A unit or agent the scheduler reads (0644), in folders as mkdir -p makes them (less the umask): whole, on disk, or the one before.
+const fileStep = (path: string, content: string): Step => ({
+  show: `# write ${path}:\n${content.replace(/\r\n/g, '\n')}`,
+  act: () => writeDurably(path, content, { mode: 0o644, dirMode: 0o777 }),
 });
 const runStep = (host: Host, file: string, args: string[], mustSucceed = true): Step => ({
   show: showCommand(file, args),

@@ -29,6 +29,7 @@ import {
   type NoticeJob,
 } from '../../src/system/notify-units.js';
 import { utf16 } from '../../src/system/reminder-units.js';
+import { machineZone } from '../../src/system/programs.js';
 import { parseQuietHours } from '../../src/core/quiet-hours.js';
 import { CLI_WORDS, CLI_WORDS_RE, runCli } from '../helpers/cli.js';
 import { bufferIO } from '../helpers/io.js';
@@ -98,6 +99,8 @@ describe('systemd units', () => {
       expect(parseNoticeCalendar(noticeCalendar(t, 'Europe/Berlin'))).toEqual(times);
     }
     expect(noticeCalendar(JOB.times)).toBe('Mon,Tue,Wed,Thu,Fri *-*-* 08..18:00/5:00');
+    // A range is two dots, both of them: "08.518" is no range (nor 8 to 18).
+    expect(parseNoticeCalendar('Mon *-*-* 08.518:00:00')).toBeUndefined();
     expect(noticeCalendar(noticeTimes(30, [1], '12:00-13:00'))).toBe('Mon *-*-* 00..11,13..23:00/30:00');
     if (!(await hasAnalyze())) return console.warn('systemd-analyze is not installed: calendar not checked by systemd');
     // Each of the next runs systemd computes is on a weekday, between 08:00 and 18:55, 5 minutes apart within the hour.
@@ -188,7 +191,12 @@ describe('the Task Scheduler task', () => {
       times: noticeTimes(5, WEEKDAYS, '12:00-13:00'),
       node: 'C:\\Program Files\\nodejs\\node.exe',
       script: 'C:\\Users\\Ada L\\checkin\\bin\\checkin.js',
-      env: { CHECKIN_PROFILE: 'client a' },
+      env: {
+        CHECKIN_PROFILE: 'client a',
+        CHECKIN_CONFIG_DIR: 'C:\\Users\\Ada L\\conf "x"',
+        CHECKIN_API_URL: 'http://127.0.0.1:4280/api/v2',
+        TZ: 'Europe/Berlin',
+      },
     };
     const xml = noticeTaskXml(job, '2026-12-07');
     const bytes = utf16(xml);
@@ -197,26 +205,46 @@ describe('the Task Scheduler task', () => {
     expect(task.attrs).toEqual({ version: '1.2', xmlns: TASK_NS });
     expect(task.children.map((c) => c.name).sort()).toEqual(['Actions', 'Principals', 'RegistrationInfo', 'Settings', 'Triggers']);
     const triggers = child(task, 'Triggers').children;
-    expect(triggers.map((t) => t.name)).toEqual(['CalendarTrigger', 'CalendarTrigger']);
+    // One trigger an hour, from its wall-clock start: a repetition's duration may be counted in elapsed
+    // time (Microsoft leaves the days the clocks change unspecified), so none spans the hour a clock
+    // change can fall in — a stretch from 00:00 would end an hour off on those days.
+    const hours = [...Array(12).keys(), ...Array.from({ length: 11 }, (_, i) => 13 + i)];
+    expect(triggers.map((t) => t.name)).toEqual(hours.map(() => 'CalendarTrigger'));
     // triggerBaseType is a sequence (Enabled?, StartBoundary?, EndBoundary?, Repetition?, …), then the schedule.
     for (const t of triggers) expect(t.children.map((c) => c.name)).toEqual(['StartBoundary', 'Repetition', 'ScheduleByWeek']);
-    const [morning, afternoon] = triggers as [El, El];
-    expect(child(morning, 'StartBoundary').text).toBe('2026-12-07T00:00:00');
-    expect(child(child(morning, 'Repetition'), 'Interval').text).toBe('PT5M');
-    // From 00:00 to 11:55 and a minute: the last run is 11:55, none falls on the end.
-    expect(child(child(morning, 'Repetition'), 'Duration').text).toBe('PT11H56M');
-    expect(child(afternoon, 'StartBoundary').text).toBe('2026-12-07T13:00:00');
-    expect(child(child(afternoon, 'Repetition'), 'Duration').text).toBe('PT10H56M');
-    expect(child(child(morning, 'ScheduleByWeek'), 'DaysOfWeek').children.map((d) => d.name)).toEqual(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']);
+    expect(triggers.map((t) => child(t, 'StartBoundary').text)).toEqual(hours.map((h) => `2026-12-07T${String(h).padStart(2, '0')}:00:00`));
+    // From :00 to :55 and a minute: the last run is :55, none falls on the end.
+    for (const t of triggers)
+      expect([child(child(t, 'Repetition'), 'Interval').text, child(child(t, 'Repetition'), 'Duration').text]).toEqual(['PT5M', 'PT56M']);
+    expect(child(child(triggers[0]!, 'ScheduleByWeek'), 'DaysOfWeek').children.map((d) => d.name)).toEqual([
+      'Monday',
+      'Tuesday',
+      'Wednesday',
+      'Thursday',
+      'Friday',
+    ]);
     const exec = child(child(task, 'Actions'), 'Exec');
     expect(child(exec, 'Command').text).toBe('C:\\Program Files\\nodejs\\node.exe');
-    // The task has no environment: the profile goes on the command line, as the global --profile.
-    expect(windowsArgv(child(exec, 'Arguments').text)).toEqual([job.script, '--profile', 'client a', 'notify', '--once', '--quiet-hours', '12:00-13:00']);
+    // The task has no environment: the run is handed it on its command line (`--env`, as the reminder's), which Windows splits back.
+    expect(windowsArgv(child(exec, 'Arguments').text)).toEqual([
+      job.script,
+      'notify',
+      '--once',
+      '--quiet-hours',
+      '12:00-13:00',
+      ...Object.entries(job.env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+    ]);
     expect(child(child(task, 'Settings'), 'StartWhenAvailable').text).toBe('false');
     expect(parseNoticeTaskXml(xml)).toEqual(job.times);
-    // Every 2 hours: one trigger, repeating.
+    // Every 2 hours: a trigger at each, none repeating.
     const two = { ...job, times: noticeTimes(120, WEEKDAYS, '19:00-08:00') };
+    const twoTask = parseXml(noticeTaskXml(two, '2026-12-07')).root;
+    expect(child(twoTask, 'Triggers').children.map((t) => [child(t, 'StartBoundary').text.slice(11), t.children.some((c) => c.name === 'Repetition')])).toEqual(
+      [8, 10, 12, 14, 16, 18].map((h) => [`${String(h).padStart(2, '0')}:00:00`, false]),
+    );
     expect(parseNoticeTaskXml(noticeTaskXml(two, '2026-12-07'))).toEqual(two.times);
+    const daily = { ...job, times: noticeTimes(10, [0, 1, 2, 3, 4, 5, 6], undefined) };
+    expect(parseNoticeTaskXml(noticeTaskXml(daily, '2026-12-07'))).toEqual(daily.times);
   });
 });
 
@@ -307,6 +335,17 @@ describe('Windows: a Task Scheduler task registered with schtasks /Create /XML',
     const none = context();
     await runNotifyStatus(none.ctx, { json: true }, host);
     expect(JSON.parse(none.io.stdoutText())).toEqual({ installed: false, units: [] });
+  });
+});
+
+describe('notify --env (what the Windows task hands the run)', () => {
+  it('sets only the variables the run needs, before anything reads them; any other name is refused (exit 2)', async () => {
+    const wrong = { ...env, CHECKIN_API_URL: 'http://127.0.0.1:9/api/v2' };
+    const r = await runCli(['notify', '--once', '--dry-run', '--env', `CHECKIN_API_URL=${env.CHECKIN_API_URL}`], { env: wrong });
+    expect(r.code, r.stderr).toBe(0);
+    const refused = await runCli(['notify', '--once', '--dry-run', '--env', 'NODE_OPTIONS=--require=/tmp/x.js'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--env takes NAME=VALUE with NAME one of CHECKIN_CONFIG_DIR, .*, got "NODE_OPTIONS=--require=\/tmp\/x\.js"/);
   });
 });
 
@@ -466,7 +505,8 @@ describe('checkin notify install without a user manager: a crontab line', () => 
   it("adds its line beside the user's own, replaces it when installed again, and takes out only it", async () => {
     const stand = standIns({ userManager: false });
     writeFileSync(join(stand.dir, 'crontab.txt'), 'MAILTO=ada\n0 3 * * * backup\n');
-    const u = await user(stand, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' });
+    // cron fires in the machine's zone: TZ names it, so that nothing is said about another on any machine.
+    const u = await user(stand, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', TZ: machineZone() ?? 'UTC' });
     const r = await runCli(['notify', 'install', '--every', '15m', '--quiet-hours', '18:00-09:00'], { env: u });
     expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^Installed a crontab line: every 15 min, 09:00–17:45, Mon–Fri; quiet hours 18:00-09:00\.\n/);

@@ -26,7 +26,8 @@ import { createContext } from '../../src/context.js';
 import { lastReminderRun, recordReminderRun } from '../../src/system/reminder.js';
 import { localDateKey } from '../../src/core/datekey.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { formatDays, nextFire, parseDays } from '../../src/system/schedule.js';
+import { formatDays, parseDays } from '../../src/system/schedule.js';
+import { nextRun } from '../../src/system/scheduled.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { bufferIO } from '../helpers/io.js';
 import { expectVerifiedWithOddPaths, fakeHost, ODD_COMMAND } from '../helpers/remind.js';
@@ -58,9 +59,12 @@ describe('--days and --at', () => {
 
   it('the next firing is the first matching day at that time after now (tests run with TZ=UTC)', () => {
     const fri = new Date('2026-11-20T12:00:00Z'); // a Friday
-    expect(nextFire({ hour: 10, minute: 0 }, [1, 2, 3, 4, 5], fri).toISOString()).toBe('2026-11-23T10:00:00.000Z');
-    expect(nextFire({ hour: 12, minute: 1 }, [5], fri).toISOString()).toBe('2026-11-20T12:01:00.000Z');
-    expect(nextFire({ hour: 12, minute: 0 }, [5], fri).toISOString()).toBe('2026-11-27T12:00:00.000Z');
+    expect(nextRun([10 * 60], [1, 2, 3, 4, 5], fri)?.toISOString()).toBe('2026-11-23T10:00:00.000Z');
+    expect(nextRun([12 * 60 + 1], [5], fri)?.toISOString()).toBe('2026-11-20T12:01:00.000Z');
+    expect(nextRun([12 * 60], [5], fri)?.toISOString()).toBe('2026-11-27T12:00:00.000Z');
+    // Several times a day (the notices'): the first after now; no day at all: none.
+    expect(nextRun([9 * 60, 12 * 60, 12 * 60 + 30], [5], fri)?.toISOString()).toBe('2026-11-20T12:30:00.000Z');
+    expect(nextRun([10 * 60], [], fri)).toBeUndefined();
   });
 });
 
@@ -199,6 +203,28 @@ function context(now = () => new Date('2026-11-20T12:00:00Z')) {
 }
 
 describe('macOS: a launchd agent, loaded with launchctl bootstrap and taken out with bootout', () => {
+  it("TZ naming another zone than the machine's: install warns that the agent fires in the machine's, and status says when that is in TZ's", async () => {
+    // The machine in Berlin (UTC+1 in November), the person's TZ New York (UTC-5): 10:00 in Berlin is 04:00 in New York.
+    const { host } = fakeHost('darwin', { ...env, TZ: 'America/New_York' }, () => ({}), 'Europe/Berlin');
+    const a = context();
+    await runInstall(a.ctx, { at: '10:00', days: 'mon-fri' }, host);
+    expect(a.io.stderrText()).toContain(
+      "# a launchd agent fires in this machine's zone (Europe/Berlin), not in TZ's (America/New_York): the times are read there, while the run goes by TZ.",
+    );
+    // Friday 12:00 UTC is 13:00 in Berlin: the next 10:00 there is Monday's, 09:00 UTC (the tests' own zone is UTC).
+    expect(a.io.stdoutText()).toContain('\nNext: Mon 2026-11-23 09:00 (in 2 d 21 h).');
+    const s = context();
+    await runRemindStatus(s.ctx, {}, host);
+    expect(s.io.stdoutText()).toMatch(
+      /^Installed: a launchd agent at 10:00 on Mon–Fri\n {2}in this machine's zone \(Europe\/Berlin\), not in TZ's \(America\/New_York\)\n {2}next: Mon 2026-11-23 09:00 \(in 2 d 21 h\)\n/,
+    );
+    // The same zone under another name is no other zone: not a word.
+    const same = context();
+    await runInstall(same.ctx, { at: '10:00', days: 'mon-fri' }, fakeHost('darwin', { ...env, TZ: 'UTC' }, () => ({}), 'Etc/UTC').host);
+    expect(same.io.stderrText()).not.toContain('zone');
+    await runRemove(context().ctx, {}, host);
+  });
+
   it('install → status → remove, and --dry-run changes nothing', async () => {
     const plist = join(env.HOME!, 'Library', 'LaunchAgents', 'checkin.remind.plist');
     const { host, calls } = fakeHost('darwin', env);

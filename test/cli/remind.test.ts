@@ -16,6 +16,7 @@ import { CLI_WORDS, CLI_WORDS_RE, FAKED_CLOCK_ARGS, runCli } from '../helpers/cl
 import { FakeClock, runIn } from '../helpers/harness.js';
 import { expectVerified, standIns, tree, unitDir } from '../helpers/remind.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
+import { machineZone } from '../../src/system/programs.js';
 
 let sb: Sandbox;
 let env: NodeJS.ProcessEnv;
@@ -236,10 +237,13 @@ describe('checkin remind with a systemd user manager', () => {
   });
 });
 
+// cron fires in the machine's zone: TZ names it, so that nothing is said about another (scheduled.ts zoneMismatch) on any machine.
+const MACHINE_TZ = machineZone() ?? 'UTC';
+
 describe('checkin remind without a user manager: one tagged crontab line', () => {
   it('install adds one line beside the others, twice replaces it; the line works under env -i sh -c; remove takes only it out', async () => {
     const stand = standIns({ userManager: false });
-    const u = await user(stand);
+    const u: NodeJS.ProcessEnv = { ...(await user(stand)), TZ: MACHINE_TZ };
     writeFileSync(join(stand.dir, 'crontab.txt'), '# mine\n0 1 * * * echo other\n');
     expect((await runCli(['remind', 'install', '--at', '9:30'], { env: u })).code).toBe(0);
     const second = await runCli(['remind', 'install', '--at', '7:05', '--days', 'daily'], {
@@ -255,7 +259,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
     const line = lines[2]!;
     expect(line).toMatch(
       new RegExp(
-        `^5 7 \\* \\* \\* CHECKIN_CONFIG_DIR='.*' HOME=\\S+ TZ=UTC PATH=\\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus ${CLI_WORDS_RE} remind run # checkin-remind$`,
+        `^5 7 \\* \\* \\* CHECKIN_CONFIG_DIR='.*' HOME=\\S+ TZ=\\S+ PATH=\\S+ DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus ${CLI_WORDS_RE} remind run # checkin-remind$`,
       ),
     );
     expect(line).toContain('100\\%'); // cron would end the command at a bare %
@@ -278,7 +282,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
 
   it('a crontab that held only the reminder is removed whole; --dry-run changes nothing', async () => {
     const stand = standIns({ userManager: false });
-    const u = await user(stand);
+    const u: NodeJS.ProcessEnv = { ...(await user(stand)), TZ: MACHINE_TZ };
     const dry = await runCli(['remind', 'install', '--dry-run'], { env: u });
     expect(dry.stdout).toMatch(
       /^# replace the line ending "# checkin-remind" in your crontab with:\n0 10 \* \* 1,2,3,4,5 .* remind run # checkin-remind\n\S+\/crontab -l \| … \| \S+\/crontab -\n$/,
@@ -297,7 +301,7 @@ describe('checkin remind without a user manager: one tagged crontab line', () =>
 
   it('moving to a user manager takes the crontab line out (never two reminders)', async () => {
     const stand = standIns({ userManager: false });
-    const u = await user(stand);
+    const u: NodeJS.ProcessEnv = { ...(await user(stand)), TZ: MACHINE_TZ };
     expect((await runCli(['remind', 'install'], { env: u })).code).toBe(0);
     writeFileSync(
       join(stand.dir, 'systemctl'),

@@ -69,8 +69,16 @@ export const ODD_COMMAND: JobCommand = {
   env: { CHECKIN_CONFIG_DIR: '/home/ada/conf %h $X "q" \\', TZ: 'Europe/Berlin', PATH: '/opt/node 20/bin:/usr/bin:/bin' },
 };
 
-/** A host whose programs are not run: each call is kept, and `answer` says what it printed and its exit code (0 and nothing by default). */
-export function fakeHost(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, answer: (file: string, args: string[]) => Partial<Ran> = () => ({})) {
+/**
+ * A host whose programs are not run: each call is kept, and `answer` says what it printed and its exit
+ * code (0 and nothing by default); its clock is set to `zone` (UTC, as the tests' TZ, unless named).
+ */
+export function fakeHost(
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
+  answer: (file: string, args: string[]) => Partial<Ran> = () => ({}),
+  zone: string | undefined = 'Etc/UTC',
+) {
   const calls: string[][] = [];
   const host: Host = {
     platform,
@@ -81,6 +89,7 @@ export function fakeHost(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, answ
       calls.push([file, ...args]);
       return { code: 0, stdout: '', stderr: '', ...answer(file, args) };
     },
+    zone: () => zone,
   };
   return { host, calls };
 }

@@ -8,11 +8,11 @@ import type { Context } from '../../context.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import {
   cronNoticeLine,
+  firesOf,
   describeTimes,
   everyOf,
   installedNotices,
   NOTIFY,
-  nextNotice,
   noticePlist,
   noticeService,
   noticeTaskXml,
@@ -30,11 +30,15 @@ import {
   cronSessionBus,
   installSteps,
   localDate,
+  machineWords,
   MECHANISM_NAME,
+  nextRun,
   nextInWords,
   removal,
   runPath,
   timerZone,
+  zoneMismatch,
+  zoneWarning,
   type Installed,
   type JobFiles,
 } from '../../system/scheduled.js';
@@ -109,9 +113,12 @@ function noticeFiles(ctx: Context, host: Host, j: NoticeJob): JobFiles {
   };
 }
 
-/** "Mon 2026-12-07 08:00 (in 6 h 30 min)": the next look, in this process's zone. */
-function whenNext(t: NoticeTimes, now: Date): string {
-  const next = nextNotice(t, now);
+/** When it looks next: on the wall clock of `zone` (the machine's, where the scheduler fires in it and not in TZ's), else this process's. */
+const nextLook = (t: NoticeTimes, now: Date, zone: string | undefined) => nextRun(firesOf(t), t.days, now, ...(zone ? [zone] : []));
+
+/** "Mon 2026-12-07 08:00 (in 6 h 30 min)": the next look, said in this process's zone. */
+function whenNext(t: NoticeTimes, now: Date, zone?: string): string {
+  const next = nextLook(t, now, zone);
   return next ? nextInWords(next, now) : 'never (no day to look on)';
 }
 
@@ -121,11 +128,13 @@ export async function runNotifyInstall(ctx: Context, opts: NotifyInstallOptions,
   const before = await installedNotices(host, undefined);
   const steps = await installSteps(host, NOTIFY, mechanism, before, noticeFiles(ctx, host, j));
   const what = `${MECHANISM_NAME[mechanism]}: ${describeTimes(j.times)}`;
-  const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the scheduler');
+  const mismatch = zoneMismatch(host, mechanism, ctx.now());
+  const warning =
+    [tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the scheduler'), mismatch && zoneWarning(mechanism, mismatch)].filter(Boolean).join('') || undefined;
   if (!(await takeSteps(ctx, 'install', steps, what, warning, opts.dryRun))) return;
   ctx.io.out(
     `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\n` +
-      `Next look: ${whenNext(j.times, ctx.now())}. \`checkin notify status\` shows it; \`checkin notify uninstall\` takes it out.\n`,
+      `Next look: ${whenNext(j.times, ctx.now(), mismatch?.machine)}. \`checkin notify status\` shows it; \`checkin notify uninstall\` takes it out.\n`,
   );
 }
 
@@ -159,7 +168,7 @@ export interface NoticeUnitJson {
   note: string | null;
 }
 
-function unitJson(f: Installed<NoticeTimes>, now: Date): NoticeUnitJson {
+function unitJson(f: Installed<NoticeTimes>, now: Date, zone: string | undefined): NoticeUnitJson {
   const t = f.schedule;
   const fires = t ? t.hours.flatMap((h) => t.minutes.map((m) => formatAt({ hour: h, minute: m }))) : [];
   return {
@@ -169,7 +178,7 @@ function unitJson(f: Installed<NoticeTimes>, now: Date): NoticeUnitJson {
     quiet_hours: t?.quiet ?? null,
     first: fires[0] ?? null,
     last: fires[fires.length - 1] ?? null,
-    next: t ? (nextNotice(t, now)?.toISOString() ?? null) : null,
+    next: t ? (nextLook(t, now, zone)?.toISOString() ?? null) : null,
     enabled: f.enabled ?? null,
     files: f.files,
     note: f.note ?? null,
@@ -180,7 +189,7 @@ export async function runNotifyStatus(ctx: Context, opts: NotifyStatusOptions, h
   if (opts.dryRun) return showLookups(ctx, (dry) => installedNotices(host, dry));
   const found = await installedNotices(host, undefined);
   if (opts.json) {
-    printJson(ctx.io, { installed: found.length > 0, units: found.map((f) => unitJson(f, ctx.now())) });
+    printJson(ctx.io, { installed: found.length > 0, units: found.map((f) => unitJson(f, ctx.now(), zoneMismatch(host, f.mechanism, ctx.now())?.machine)) });
     return;
   }
   if (found.length === 0) {
@@ -189,8 +198,10 @@ export async function runNotifyStatus(ctx: Context, opts: NotifyStatusOptions, h
   }
   for (const f of found) {
     const t = f.schedule;
+    const mismatch = zoneMismatch(host, f.mechanism, ctx.now());
     let out = `Installed: ${MECHANISM_NAME[f.mechanism]}${t ? `: ${describeTimes(t)}` : ' (its schedule could not be read)'}\n`;
-    if (t) out += `  next look: ${whenNext(t, ctx.now())}\n`;
+    if (mismatch) out += `  in ${machineWords(mismatch)}, not in TZ's (${mismatch.tz})\n`;
+    if (t) out += `  next look: ${whenNext(t, ctx.now(), mismatch?.machine)}\n`;
     if (f.note) out += `  ${f.note}\n`;
     for (const file of f.files) out += `  ${file}\n`;
     ctx.io.out(out);

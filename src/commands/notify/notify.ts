@@ -9,6 +9,8 @@ import { parseQuietHours } from '../../core/quiet-hours.js';
 import { lookDone, lookForNotices, MAX_NOTICES, type Look, type Notice } from '../../domain/notices.js';
 import { findNotifier, notifierMissing, showNotices } from '../../system/notifier.js';
 import { systemHost, type Host } from '../../system/programs.js';
+import { takeRunEnvironment } from '../../system/schedule.js';
+import { runEnvOption } from '../flags.js';
 import { jsonOption, printJson, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import { CliError } from '../../errors.js';
@@ -21,6 +23,7 @@ export interface NotifyOptions {
   dryRun?: boolean;
   json?: JsonFlag;
   quietHours?: string;
+  env?: string[];
 }
 
 export function notifyCommand(ctx: Context, host: () => Host = () => systemHost(ctx.env)) {
@@ -29,6 +32,7 @@ export function notifyCommand(ctx: Context, host: () => Host = () => systemHost(
     .option('--once', 'look once and exit (what every run does: the OS timer of `checkin notify install` repeats it)')
     .option('--dry-run', 'print what would be shown; show nothing, mark nothing as seen')
     .option('--quiet-hours <HH:MM-HH:MM>', 'show nothing, and ask nothing, between these times (e.g. 19:00-08:00)')
+    .addOption(runEnvOption())
     .addOption(jsonOption(NOTICE_FIELDS, 'print the notices as a JSON array (shown too, unless --dry-run)'))
     .addHelpText(
       'after',
@@ -68,6 +72,7 @@ const sentence = (n: Notice) => sanitizeLine(n.text);
 const linkLabel = (n: Notice) => (n.on?.kind === 'goal-update' ? 'Open the goal update' : 'Open the check-in');
 
 export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): Promise<void> {
+  takeRunEnvironment(ctx.env, opts.env);
   const quiet = opts.quietHours !== undefined ? parseQuietHours(opts.quietHours) : undefined;
   const look = await lookForNotices(ctx, { ...(quiet && { quiet }) });
   const notices = look.notices;

@@ -4,14 +4,26 @@
 // asks and, only when today's check-in is pending, shows a notification saying `checkin today`.
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { cliPaths, formatAt, formatDays, nextFire, parseAt, parseDays, runEnvironment, tokenWarning, type TimeOfDay } from '../../system/schedule.js';
-import { collect, showLookups, takeSteps } from '../flags.js';
+import { cliPaths, formatAt, formatDays, parseAt, parseDays, runEnvironment, takeRunEnvironment, tokenWarning, type TimeOfDay } from '../../system/schedule.js';
+import { runEnvOption, showLookups, takeSteps } from '../flags.js';
 import { todayState } from '../../domain/today-state.js';
 import { cronReminderLine, launchdPlist, REMIND, systemdService, systemdTimer, taskXml, utf16, type Job } from '../../system/reminder-units.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import { installedReminders, MECHANISM_NAME, notifierName, recordReminderRun, type RunOutcome } from '../../system/reminder.js';
-import { chooseMechanism, cronSessionBus, installSteps, localDate, nextInWords, removal, runPath, timerZone } from '../../system/scheduled.js';
+import {
+  chooseMechanism,
+  cronSessionBus,
+  installSteps,
+  localDate,
+  machineWords,
+  nextInWords,
+  nextRun,
+  removal,
+  runPath,
+  timerZone,
+  zoneMismatch,
+  zoneWarning,
+} from '../../system/scheduled.js';
 
 export interface InstallOptions {
   at: string;
@@ -47,7 +59,7 @@ export function remindCommand(ctx: Context, host: () => Host = () => systemHost(
   remind
     .command('run', { hidden: true })
     .description("What the reminder runs: a notification when today's check-in is pending")
-    .option('--env <NAME=VALUE>', 'set a variable the run needs (a scheduled task has no environment of its own)', collect)
+    .addOption(runEnvOption())
     .action((opts) => runReminder(ctx, opts, host()));
   return remind;
 }
@@ -76,9 +88,10 @@ function reminderFiles(ctx: Context, host: Host, j: Job) {
   };
 }
 
-/** "Mon 2026-11-23 10:00 (in 7 h 38 min)": when it fires next, in this process's zone. */
-function whenNext(schedule: { at: TimeOfDay; days: number[] }, now: Date): string {
-  return nextInWords(nextFire(schedule.at, schedule.days, now), now);
+/** "Mon 2026-11-23 10:00 (in 7 h 38 min)": when it fires next (on the wall clock of `zone`, the machine's where the scheduler fires in it and not in TZ's), said in this process's zone. */
+function whenNext(schedule: { at: TimeOfDay; days: number[] }, now: Date, zone?: string): string {
+  const next = nextRun([schedule.at.hour * 60 + schedule.at.minute], schedule.days, now, ...(zone ? [zone] : []));
+  return next ? nextInWords(next, now) : 'never (no day to fire on)';
 }
 
 export async function runInstall(ctx: Context, opts: InstallOptions, host: Host): Promise<void> {
@@ -88,10 +101,12 @@ export async function runInstall(ctx: Context, opts: InstallOptions, host: Host)
   const steps = await installSteps(host, REMIND, mechanism, before, reminderFiles(ctx, host, j));
   const what = `${MECHANISM_NAME[mechanism]} at ${formatAt(j.at)} on ${formatDays(j.days)}`;
   // Where the token is matters as much to a dry run: said either way.
-  const warning = tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the reminder');
+  const mismatch = zoneMismatch(host, mechanism, ctx.now());
+  const warning =
+    [tokenWarning(ctx, mechanism === 'crontab' ? 'cron' : 'the reminder'), mismatch && zoneWarning(mechanism, mismatch)].filter(Boolean).join('') || undefined;
   if (!(await takeSteps(ctx, 'install', steps, what, warning, opts.dryRun))) return;
   ctx.io.out(
-    `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\nNext: ${whenNext(j, ctx.now())}. \`checkin remind status\` shows it; \`checkin remind remove\` takes it out.\n`,
+    `Installed ${what}${before.length > 0 ? ' (it replaces the one before)' : ''}.\nNext: ${whenNext(j, ctx.now(), mismatch?.machine)}. \`checkin remind status\` shows it; \`checkin remind remove\` takes it out.\n`,
   );
 }
 
@@ -104,8 +119,10 @@ export async function runRemindStatus(ctx: Context, opts: DryRunOption, host: Ho
   }
   for (const f of found) {
     const s = f.schedule;
+    const mismatch = zoneMismatch(host, f.mechanism, ctx.now());
     let out = `Installed: ${MECHANISM_NAME[f.mechanism]}${s ? ` at ${formatAt(s.at)} on ${formatDays(s.days)}` : ' (its time could not be read)'}\n`;
-    if (s) out += `  next: ${whenNext(s, ctx.now())}\n`;
+    if (mismatch) out += `  in ${machineWords(mismatch)}, not in TZ's (${mismatch.tz})\n`;
+    if (s) out += `  next: ${whenNext(s, ctx.now(), mismatch?.machine)}\n`;
     if (f.note) out += `  ${f.note}\n`;
     for (const file of f.files) out += `  ${file}\n`;
     ctx.io.out(out);
@@ -125,19 +142,6 @@ export async function runRemove(ctx: Context, opts: DryRunOption, host: Host): P
 }
 
 // ---- what fires ---------------------------------------------------------------------------------
-
-/** The variables `remind run --env` may set: those runEnvironment() carries. */
-const RUN_VARIABLES = new Set([
-  'CHECKIN_CONFIG_DIR',
-  'XDG_CONFIG_HOME',
-  'XDG_CACHE_HOME',
-  'XDG_STATE_HOME',
-  'HOME',
-  'CHECKIN_API_URL',
-  'CHECKIN_PROFILE',
-  'TZ',
-  'PATH',
-]);
 
 // Fixed words only: nothing the service sends reaches the notification.
 const TITLE = 'Check-in pending';
@@ -161,12 +165,7 @@ function notification(host: Host): { file: string; args: string[] } | undefined 
 }
 
 export async function runReminder(ctx: Context, opts: RunOptions, host: Host): Promise<void> {
-  for (const pair of opts.env ?? []) {
-    const eq = pair.indexOf('=');
-    const name = pair.slice(0, eq);
-    if (eq < 1 || !RUN_VARIABLES.has(name)) throw new UsageError(`--env takes NAME=VALUE with NAME one of ${[...RUN_VARIABLES].join(', ')}, got "${pair}"`);
-    ctx.env[name] = pair.slice(eq + 1);
-  }
+  takeRunEnvironment(ctx.env, opts.env);
   // Each run leaves one record of what it did (`checkin doctor` reads it): a reminder that fails is otherwise noticed only by a missed check-in.
   const at = ctx.now().toISOString();
   const record = (outcome: RunOutcome, detail?: string) =>
