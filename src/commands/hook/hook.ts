@@ -115,16 +115,19 @@ export async function runHook(ctx: Context, event: HookEvent): Promise<void> {
     const line = reminderLine(reminder);
     if (line === undefined) return;
     const session = typeof input?.session_id === 'string' && input.session_id !== '' ? input.session_id : undefined;
+    // A host's Stop hook reads its stdout as JSON (Codex fails one whose stdout is not): a line only to
+    // be shown is its systemMessage. Run by hand (no event), the plain line.
+    const shown = event === 'stop' && input !== undefined ? JSON.stringify({ systemMessage: line }) : line;
     if (event === 'stop' && session !== undefined) {
       // Held back once a session for a kind of reminder, and only when that is remembered; a kind said before is not said again.
       const once = holdOnce(ctx, session, reminderKinds(reminder));
       if (once === 'said') return;
-      if (once === 'unremembered') return ctx.io.out(line + '\n');
+      if (once === 'unremembered') return ctx.io.out(shown + '\n');
       const reason = `${line}. Tell the person before you finish; send nothing without their yes. (Said once a session.)`;
       ctx.io.out(JSON.stringify({ decision: 'block', reason }) + '\n');
       return;
     }
-    ctx.io.out(line + '\n');
+    ctx.io.out(shown + '\n');
   } catch {
     // A hook never fails the session it runs in.
   }
