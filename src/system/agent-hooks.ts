@@ -225,7 +225,8 @@ const minified = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"|\s+/g, (m) =>
  */
 function edited(file: string, text: string, root: JsonNode, settings: Json, next: Json): string {
   const unit = indentOf(text);
-  const pad = (depth: number) => '\n' + unit.repeat(depth);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const pad = (depth: number) => eol + unit.repeat(depth);
   const fresh = (value: unknown, depth: number) => JSON.stringify(value, null, unit).replaceAll('\n', pad(depth));
   if (!isObject(next.hooks)) return removeMember(text, root, 'hooks');
   const hooksAt = member(root, 'hooks');

@@ -104,6 +104,22 @@ describe("the person's settings file keeps its text", () => {
   });
 });
 
+describe("the file's own line ends and indent", () => {
+  it('tabs and CRLF are written as the file has them; uninstall gives back the same bytes', async () => {
+    const { home, run } = setup();
+    const file = join(home, '.claude', 'settings.json');
+    mkdirSync(join(home, '.claude'));
+    const original = '{\r\n\t"a": 1,\r\n\t"hooks": {\r\n\t\t"PreToolUse": []\r\n\t}\r\n}\r\n';
+    writeFileSync(file, original);
+    expect((await run(['skill', 'install', '--hooks'])).code).toBe(0);
+    const after = readFileSync(file, 'utf8');
+    expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(after).toContain('\r\n\t\t"SessionStart": [\r\n\t\t\t{\r\n\t\t\t\t"hooks": [');
+    expect((await run(['skill', 'uninstall'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+});
+
 describe('settings that cannot be merged', () => {
   it('stop the install before the skill is written; the error says where, not what the file holds', async () => {
     const { home, run } = setup();
