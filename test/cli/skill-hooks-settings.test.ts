@@ -12,6 +12,15 @@ import { planHooksInstall } from '../../src/system/agent-hooks.js';
 
 const setup = projectSetup;
 
+/** A person's Claude Code settings, written as `text`, in a fresh home. */
+function withSettings(text: string) {
+  const s = setup();
+  const file = join(s.home, '.claude', 'settings.json');
+  mkdirSync(join(s.home, '.claude'));
+  writeFileSync(file, text);
+  return { ...s, file };
+}
+
 describe("a project's hook settings stay inside the project", () => {
   it('a .codex or .claude folder that is a link is refused on install and uninstall; the file it leads to is left as it was', async () => {
     const { project, run } = setup();
@@ -40,9 +49,6 @@ describe("a project's hook settings stay inside the project", () => {
 
 describe("the person's settings file keeps its text", () => {
   it('install adds only checkin’s entries in the file’s own indent; uninstall gives back the same bytes', async () => {
-    const { home, run } = setup();
-    const file = join(home, '.claude', 'settings.json');
-    mkdirSync(join(home, '.claude'));
     const original = [
       '{',
       '    "model": "opus",',
@@ -66,7 +72,7 @@ describe("the person's settings file keeps its text", () => {
       '}',
       '',
     ].join('\n');
-    writeFileSync(file, original);
+    const { run, file } = withSettings(original);
     const installed = await run(['skill', 'install', '--hooks']);
     expect(installed.code).toBe(0);
     const after = readFileSync(file, 'utf8');
@@ -90,12 +96,9 @@ describe("the person's settings file keeps its text", () => {
   });
 
   it('a group of checkin’s written in a form that could not be kept is refused, the file untouched', async () => {
-    const { home, run } = setup();
-    const file = join(home, '.claude', 'settings.json');
-    mkdirSync(join(home, '.claude'));
     const original =
       '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say \\u0064one", "timeout": 1.0}, {"type": "command", "command": "checkin hook stop"}]}]}}\n';
-    writeFileSync(file, original);
+    const { run, file } = withSettings(original);
     const r = await run(['skill', 'uninstall']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -106,11 +109,8 @@ describe("the person's settings file keeps its text", () => {
 
 describe("the file's own line ends and indent", () => {
   it('tabs and CRLF are written as the file has them; uninstall gives back the same bytes', async () => {
-    const { home, run } = setup();
-    const file = join(home, '.claude', 'settings.json');
-    mkdirSync(join(home, '.claude'));
     const original = '{\r\n\t"a": 1,\r\n\t"hooks": {\r\n\t\t"PreToolUse": []\r\n\t}\r\n}\r\n';
-    writeFileSync(file, original);
+    const { run, file } = withSettings(original);
     expect((await run(['skill', 'install', '--hooks'])).code).toBe(0);
     const after = readFileSync(file, 'utf8');
     expect(after.replace(/\r\n/g, '')).not.toContain('\n');
@@ -122,10 +122,7 @@ describe("the file's own line ends and indent", () => {
 
 describe('settings that cannot be merged', () => {
   it('stop the install before the skill is written; the error says where, not what the file holds', async () => {
-    const { home, run } = setup();
-    const file = join(home, '.claude', 'settings.json');
-    mkdirSync(join(home, '.claude'));
-    writeFileSync(file, '{\n  "token": "SECRET-VALUE",\n  oops\n}\n');
+    const { home, run, file } = withSettings('{\n  "token": "SECRET-VALUE",\n  oops\n}\n');
     const r = await run(['skill', 'install', '--hooks']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -155,10 +152,7 @@ describe("doctor's advice for the hooks, when the skill was edited", () => {
 
 describe('a settings file that changes while checkin merges', () => {
   it('is read again and merged again just before the rename: the other change is kept', () => {
-    const { env, home } = setup();
-    const file = join(home, '.claude', 'settings.json');
-    mkdirSync(join(home, '.claude'));
-    writeFileSync(file, '{\n  "model": "opus"\n}\n');
+    const { env, home, file } = withSettings('{\n  "model": "opus"\n}\n');
     const plan = planHooksInstall(env, home, { agent: 'claude', scope: 'user' });
     expect(plan.changed).toBe(true);
     // Another program (the agent itself) writes the file after checkin read it.
