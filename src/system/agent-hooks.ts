@@ -5,7 +5,9 @@
 // group per event (SessionStart → `checkin hook session-start || true`, Stop → `checkin hook stop || true`), merged
 // with what is there: every other key, event, group and handler is kept as it was; a second install
 // changes nothing; uninstall takes out only checkin's handlers (and a group or event left empty by
-// that). A file that is not a JSON object is never written over.
+// that). Only that part of the file's text is rewritten, in its own indent (every other byte stays:
+// numbers, escapes, key order); a file that is not a JSON object, or that could not be edited so, is
+// never written over.
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fsReason, readRegularFile, writeDurably } from '../config/files.js';
@@ -14,6 +16,7 @@ import { home } from '../config/paths.js';
 import { validProfileName } from '../config/profiles.js';
 import { CliError, EXIT } from '../errors.js';
 import { findProgram } from './programs.js';
+import { indentOf, jsonSpans, JsonTextError, member, splice, type JsonNode } from '../core/json-text.js';
 import { cliPaths, program, shellQuote } from './schedule.js';
 import { skillFolders, type SkillScope } from './skill.js';
 
@@ -115,7 +118,8 @@ export type HooksState =
   | { kind: 'read'; commands: Array<{ event: string; command: string }> }
   | { kind: 'unreadable'; reason: string };
 
-function readSettings(file: string): { settings: Json; text: string } | { missing: true } {
+/** The file's settings and its text (with where each part of it is); missing when there is none. */
+function readSettings(file: string): { settings: Json; text: string; root?: JsonNode } | { missing: true } {
   let text: string;
   try {
     text = readRegularFile(file);
@@ -124,19 +128,32 @@ function readSettings(file: string): { settings: Json; text: string } | { missin
     if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
     throw new CliError(`${file} cannot be read (${fsReason(err)}): left as it is`);
   }
+  if (text.trim() === '') return { settings: {}, text };
+  let root: JsonNode;
   let value: unknown;
   try {
-    value = text.trim() === '' ? {} : JSON.parse(text);
+    root = jsonSpans(text);
+    value = JSON.parse(text);
   } catch (err) {
-    throw new CliError(
-      `${file} is not valid JSON (${(err as Error).message}): left as it is`,
-      EXIT.FAILURE,
-      'Mend it (or move it aside), then run this again.',
-    );
+    // Where, never what: the file's text may hold anything (a token, a person's notes).
+    const at = err instanceof JsonTextError ? ` (${err.message})` : '';
+    throw new CliError(`${file} is not valid JSON${at}: left as it is`, EXIT.FAILURE, 'Mend it (or move it aside), then run this again.');
   }
   if (!isObject(value)) throw new CliError(`${file} does not hold a JSON object: left as it is`);
   if (value.hooks !== undefined && !isObject(value.hooks)) throw new CliError(`${file}'s "hooks" is not an object: left as it is`);
-  return { settings: value, text };
+  return { settings: value, text, root };
+}
+
+/** checkin's handlers in `settings`, by event. */
+function ourCommands(settings: Json): Array<{ event: string; command: string }> {
+  const commands: Array<{ event: string; command: string }> = [];
+  for (const [event, groups] of Object.entries(isObject(settings.hooks) ? settings.hooks : {})) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups)
+      for (const h of isObject(g) && Array.isArray(g.hooks) ? g.hooks : [])
+        if (oursFor(event, h)) commands.push({ event, command: (h as Json).command as string });
+  }
+  return commands;
 }
 
 export function hooksState(file: string): HooksState {
@@ -147,14 +164,7 @@ export function hooksState(file: string): HooksState {
     return { kind: 'unreadable', reason: (err as Error).message };
   }
   if ('missing' in read) return { kind: 'missing' };
-  const commands: Array<{ event: string; command: string }> = [];
-  for (const [event, groups] of Object.entries(isObject(read.settings.hooks) ? read.settings.hooks : {})) {
-    if (!Array.isArray(groups)) continue;
-    for (const g of groups)
-      for (const h of isObject(g) && Array.isArray(g.hooks) ? g.hooks : [])
-        if (oursFor(event, h)) commands.push({ event, command: (h as Json).command as string });
-  }
-  return { kind: 'read', commands };
+  return { kind: 'read', commands: ourCommands(read.settings) };
 }
 
 /** The settings with checkin's handlers as `commandOf` says (install), or with none (uninstall): every other entry as it was. */
@@ -207,6 +217,73 @@ function writeTarget(file: string, scope: SkillScope): string {
   return realpathSync(file);
 }
 
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** A JSON text without the white space between its tokens. */
+const minified = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"|\s+/g, (m) => (m.startsWith('"') ? m : ''));
+
+/**
+ * `text` with checkin's part of the settings changed from `settings` to `next`: only the "hooks"
+ * member's SessionStart and Stop lists are rewritten (a group kept as it was keeps its text), in the
+ * file's own indent; every other byte stays. A group of the person's that holds one of checkin's
+ * handlers is written anew, so it must come back the same: else the file is refused, untouched.
+ */
+function edited(file: string, text: string, root: JsonNode, settings: Json, next: Json): string {
+  const unit = indentOf(text);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const pad = (depth: number) => eol + unit.repeat(depth);
+  const fresh = (value: unknown, depth: number) => JSON.stringify(value, null, unit).replaceAll('\n', pad(depth));
+  if (!isObject(next.hooks)) return removeMember(text, root, 'hooks');
+  const hooksAt = member(root, 'hooks');
+  if (!hooksAt) return addMember(text, root, 'hooks', fresh(next.hooks, 1), pad, 0);
+  const before = settings.hooks as Json;
+  for (const [event] of HOST_EVENTS) {
+    const want = next.hooks[event];
+    if (sameJson(before[event], want)) continue;
+    const hooksNode = member(jsonSpans(text), 'hooks')!.value;
+    const at = member(hooksNode, event);
+    if (want === undefined) {
+      text = removeMember(text, hooksNode, event);
+      continue;
+    }
+    const old = Array.isArray(before[event]) ? (before[event] as unknown[]) : [];
+    const items = at?.value.kind === 'array' ? at.value.items : [];
+    for (const [i, g] of old.entries()) {
+      // A group written anew that holds handlers of the person's: its text must survive JSON.parse and stringify.
+      const mine = isObject(g) && Array.isArray(g.hooks) && g.hooks.some((h) => !oursFor(event, h));
+      const itemText = items[i] ? text.slice(items[i].start, items[i].end) : '';
+      if (mine && !(want as unknown[]).includes(g) && minified(itemText) !== JSON.stringify(g))
+        throw new CliError(`${file}: checkin's hooks.${event} entry shares a group written in a form that would change: left as it is`);
+    }
+    const list = (want as unknown[]).map((g) => {
+      const i = old.indexOf(g);
+      return i >= 0 && items[i] ? text.slice(items[i].start, items[i].end) : fresh(g, 3);
+    });
+    const value = `[${pad(3)}${list.join(`,${pad(3)}`)}${pad(2)}]`;
+    text = at ? splice(text, at.value.start, at.value.end, value) : addMember(text, hooksNode, event, value, pad, 1);
+  }
+  return text;
+}
+
+/** `text` with `key: value` added at the end of the object `node` (at `depth`). */
+function addMember(text: string, node: JsonNode, key: string, value: string, pad: (depth: number) => string, depth: number): string {
+  if (node.kind !== 'object') return text;
+  const entry = `${JSON.stringify(key)}: ${value}`;
+  const last = node.members.at(-1);
+  if (last) return splice(text, last.value.end, last.value.end, `,${pad(depth + 1)}${entry}`);
+  return splice(text, node.start, node.end, `{${pad(depth + 1)}${entry}${pad(depth)}}`);
+}
+
+/** `text` without the object `node`'s member `key` (and the comma and white space that went with it). */
+function removeMember(text: string, node: JsonNode, key: string): string {
+  if (node.kind !== 'object') return text;
+  const i = node.members.findLastIndex((m) => m.key === key);
+  if (i < 0) return text;
+  const m = node.members[i]!;
+  if (i > 0) return splice(text, node.members[i - 1]!.value.end, m.value.end, '');
+  const after = node.members[1];
+  return after ? splice(text, m.start, after.start, '') : splice(text, node.start, node.end, '{}');
+}
+
 /** What changing a hook settings file did. */
 export interface HooksChange {
   file: string;
@@ -215,37 +292,61 @@ export interface HooksChange {
   before: number;
 }
 
-function change(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd: string, install: boolean, profile?: string): HooksChange {
+/** A change worked out and not yet written: `write` writes it (merged again if the file changed since it was read). */
+export interface HooksPlan extends HooksChange {
+  write(): void;
+}
+
+/** How many times a file that changes under checkin is read and merged again before checkin gives up. */
+const MERGE_TRIES = 3;
+
+function plan(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd: string, install: boolean, profile?: string, tries = MERGE_TRIES): HooksPlan {
   const file = hooksFile(env, agent, scope, cwd);
   const read = readSettings(file);
-  if ('missing' in read && !install) return { file, changed: false, before: 0 };
+  const nothing = (before: number): HooksPlan => ({ file, changed: false, before, write: () => undefined });
+  if ('missing' in read && !install) return nothing(0);
   const settings = 'missing' in read ? {} : read.settings;
-  const before = hooksState(file);
-  const count = before.kind === 'read' ? before.commands.length : 0;
+  const count = ourCommands(settings).length;
   const next = merged(settings, file, install ? (sub) => hookCommandLine(env, sub, scope, profile) : undefined);
-  const text = JSON.stringify(next, null, 2) + '\n';
-  if (!('missing' in read) && JSON.stringify(next) === JSON.stringify(settings)) return { file, changed: false, before: count };
+  if (!('missing' in read) && sameJson(next, settings)) return nothing(count);
+  const was = 'missing' in read ? undefined : read.text;
+  const text = 'missing' in read || !read.root ? JSON.stringify(next, null, 2) + '\n' : edited(file, read.text, read.root, settings, next);
+  let target: string;
   try {
-    const base = scope === 'user' ? home(env) : cwd;
-    if ('missing' in read) skillFolders(base, dirname(file), scope);
-    const target = writeTarget(file, scope);
-    const mode = existsSync(target) ? statSync(target).mode & 0o777 : scope === 'user' ? 0o600 : 0o644;
-    writeDurably(target, text, { mode, dirMode: scope === 'user' ? 0o700 : 0o755 });
+    // A project's folders are checked whether or not the file is there: never a link, never outside the project.
+    if (scope === 'project' || was === undefined) skillFolders(scope === 'user' ? home(env) : cwd, dirname(file), scope);
+    target = writeTarget(file, scope);
   } catch (err) {
     if (err instanceof CliError) throw err;
     throw new CliError(`cannot write ${file}: ${fsReason(err)}`);
   }
-  return { file, changed: true, before: count };
+  const write = () => {
+    // Read once more just before the rename: a file someone changed meanwhile is merged again, never written over.
+    const now = readSettings(file);
+    if (('missing' in now ? undefined : now.text) !== was) {
+      if (tries <= 1) throw new CliError(`${file} kept changing while checkin was merging its hooks: left as it is`);
+      return plan(env, agent, scope, cwd, install, profile, tries - 1).write();
+    }
+    try {
+      const mode = existsSync(target) ? statSync(target).mode & 0o777 : scope === 'user' ? 0o600 : 0o644;
+      writeDurably(target, text, { mode, dirMode: scope === 'user' ? 0o700 : 0o755 });
+    } catch (err) {
+      throw new CliError(`cannot write ${file}: ${fsReason(err)}`);
+    }
+  };
+  return { file, changed: true, before: count, write };
 }
 
-/** Adds checkin's SessionStart and Stop hooks to `agent`'s settings in `scope` (merged; nothing written when they are there already). */
-export function installHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: HookAgent; scope: SkillScope; profile?: string }): HooksChange {
-  return change(env, opts.agent, opts.scope, cwd, true, opts.profile);
+/** Works out adding checkin's SessionStart and Stop hooks to `agent`'s settings in `scope` (merged; nothing to write when they are there already); `write()` writes it. */
+export function planHooksInstall(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: HookAgent; scope: SkillScope; profile?: string }): HooksPlan {
+  return plan(env, opts.agent, opts.scope, cwd, true, opts.profile);
 }
 
 /** Takes checkin's hooks out of `agent`'s settings in `scope`; everything else stays. */
 export function uninstallHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agent: HookAgent; scope: SkillScope }): HooksChange {
-  return change(env, opts.agent, opts.scope, cwd, false);
+  const { write, ...change } = plan(env, opts.agent, opts.scope, cwd, false);
+  write();
+  return change;
 }
 
 /** The program a hook's command starts (`checkin`, found on PATH, or absolute paths: Node and the script, or the single executable). */

@@ -6,8 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cleanup.js';
-import { CLI_WORDS, cleanEnv, ROOT, runCli } from '../helpers/cli.js';
+import { CLI_WORDS, projectSetup, ROOT, runCli } from '../helpers/cli.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const SHIPPED = readFileSync(join(ROOT, 'skills', 'checkin', 'SKILL.md'), 'utf8');
@@ -18,13 +17,7 @@ function installed(version = VERSION): string {
   return `${SHIPPED.slice(0, end)}metadata:\n  checkin-version: "${version}"\n  checkin-sha256: "${DIGEST}"\n${SHIPPED.slice(end)}`;
 }
 
-function setup() {
-  const env = cleanEnv();
-  const home = env.HOME!;
-  const project = tempDir('checkin-project-');
-  const run = (args: string[]) => runCli(args, { env, cwd: project });
-  return { env, home, project, run };
-}
+const setup = projectSetup;
 
 describe('checkin skill install', () => {
   it('writes the skill, marked with this version, into Claude Code’s user folder by default; a second run writes nothing', async () => {

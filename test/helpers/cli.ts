@@ -189,3 +189,12 @@ export function startCliSandbox(args: string[], env: NodeJS.ProcessEnv = cleanEn
     });
   });
 }
+
+/** A clean environment (its own HOME) and an empty project folder, with `run` running checkin in that folder. */
+export function projectSetup() {
+  const env = cleanEnv();
+  const home = env.HOME!;
+  const project = tempDir('checkin-project-');
+  const run = (args: string[]) => runCli(args, { env, cwd: project });
+  return { env, home, project, run };
+}

@@ -16,7 +16,7 @@ import {
   type SkillScope,
   type SkillState,
 } from '../../system/skill.js';
-import { HOOK_AGENTS, hooksFile, hooksState, installHooks, uninstallHooks, type HookAgent } from '../../system/agent-hooks.js';
+import { HOOK_AGENTS, hooksFile, hooksState, planHooksInstall, uninstallHooks, type HookAgent } from '../../system/agent-hooks.js';
 import { UsageError } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
@@ -100,16 +100,29 @@ export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): 
       `checkin writes hooks for Claude Code and Codex only, not for ${agentName(opts.agent)}`,
       'Use --agent claude or --agent codex with --hooks.',
     );
-  await installSkillOnly(ctx, opts);
-  if (opts.hooks && hookAgent(opts.agent)) {
-    const who = where(opts.agent, opts.scope);
-    const { file, changed, before } = installHooks(ctx.env, process.cwd(), { agent: opts.agent, scope: opts.scope, profile: ctx.profileFlag });
-    if (!changed) return ctx.io.out(`checkin's hooks for ${who} are up to date: ${file}\n`);
-    ctx.io.out(`${before === 0 ? 'Added' : 'Updated'} checkin's hooks (SessionStart, Stop) for ${who}: ${file}\n`);
-    // A project's settings are committed: they name no path of this machine.
-    if (opts.scope === 'project') ctx.io.out('They run `checkin` from PATH: whoever works in this project needs checkin on PATH where the agent runs.\n');
-    if (opts.agent === 'codex') ctx.io.out('Codex runs new hooks once you have reviewed and trusted them (/hooks).\n');
+  // The hook settings are read and merged before anything is written: settings that cannot be merged stop the install.
+  const hooks =
+    opts.hooks && hookAgent(opts.agent)
+      ? planHooksInstall(ctx.env, process.cwd(), { agent: opts.agent, scope: opts.scope, profile: ctx.profileFlag })
+      : undefined;
+  let refused: UsageError | undefined;
+  try {
+    await installSkillOnly(ctx, opts);
+  } catch (err) {
+    // A skill the person changed is left as it is, and said so last; the hooks asked for go in all the same (they are checkin's alone).
+    if (!hooks || !(err instanceof UsageError)) throw err;
+    refused = err;
   }
+  if (hooks) {
+    const who = where(opts.agent, opts.scope);
+    hooks.write();
+    if (!hooks.changed) ctx.io.out(`checkin's hooks for ${who} are up to date: ${hooks.file}\n`);
+    else ctx.io.out(`${hooks.before === 0 ? 'Added' : 'Updated'} checkin's hooks (SessionStart, Stop) for ${who}: ${hooks.file}\n`);
+    // A project's settings are committed: they name no path of this machine.
+    if (hooks.changed && opts.scope === 'project') ctx.io.out('They run `checkin` from PATH: whoever works in this project needs checkin on PATH where the agent runs.\n');
+    if (hooks.changed && opts.agent === 'codex') ctx.io.out('Codex runs new hooks once you have reviewed and trusted them (/hooks).\n');
+  }
+  if (refused) throw refused;
 }
 
 async function installSkillOnly(ctx: Context, opts: SkillInstallOptions): Promise<void> {

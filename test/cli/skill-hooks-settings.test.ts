@@ -1,0 +1,165 @@
+// `checkin skill install|uninstall --hooks` and the agent's settings file it edits: only checkin's
+// part of the text changes (the person's indent, numbers, escapes and key order stay as written);
+// a project's settings are never written through a link; nothing is written when the settings
+// cannot be merged; an unreadable file is described by where, never by its own text.
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cleanup.js';
+import { projectSetup } from '../helpers/cli.js';
+import { VERSION } from '../../src/version.js';
+import { planHooksInstall } from '../../src/system/agent-hooks.js';
+
+const setup = projectSetup;
+
+/** A person's Claude Code settings, written as `text`, in a fresh home. */
+function withSettings(text: string) {
+  const s = setup();
+  const file = join(s.home, '.claude', 'settings.json');
+  mkdirSync(join(s.home, '.claude'));
+  writeFileSync(file, text);
+  return { ...s, file };
+}
+
+describe("a project's hook settings stay inside the project", () => {
+  it('a .codex or .claude folder that is a link is refused on install and uninstall; the file it leads to is left as it was', async () => {
+    const { project, run } = setup();
+    const outside = tempDir('checkin-outside-');
+    const codexText = '{"hooks":{"PreToolUse":[]}}\n';
+    writeFileSync(join(outside, 'hooks.json'), codexText);
+    symlinkSync(outside, join(project, '.codex'));
+    const codex = await run(['skill', 'install', '--agent', 'codex', '--scope', 'project', '--hooks']);
+    expect(codex.code).toBe(1);
+    expect(codex.stderr).toContain(`${join(project, '.codex')} is a symbolic link`);
+    expect(readFileSync(join(outside, 'hooks.json'), 'utf8')).toBe(codexText);
+    // Nothing of checkin's there: nothing to write, nothing refused.
+    expect((await run(['skill', 'uninstall', '--agent', 'codex', '--scope', 'project'])).code).toBe(0);
+    expect(readFileSync(join(outside, 'hooks.json'), 'utf8')).toBe(codexText);
+
+    const out2 = tempDir('checkin-outside-');
+    const claudeText = '{ "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "checkin hook stop || true" } ] } ] } }\n';
+    writeFileSync(join(out2, 'settings.json'), claudeText);
+    symlinkSync(out2, join(project, '.claude'));
+    const claude = await run(['skill', 'uninstall', '--scope', 'project']);
+    expect(claude.code).toBe(1);
+    expect(claude.stderr).toContain(`${join(project, '.claude')} is a symbolic link`);
+    expect(readFileSync(join(out2, 'settings.json'), 'utf8')).toBe(claudeText);
+  });
+});
+
+describe("the person's settings file keeps its text", () => {
+  it('install adds only checkin’s entries in the file’s own indent; uninstall gives back the same bytes', async () => {
+    const original = [
+      '{',
+      '    "model": "opus",',
+      '    "big": 12345678901234567890,',
+      '    "ratio": 1.0,',
+      '    "name": "caf\\u00e9",',
+      '    "hooks": {',
+      '        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh", "timeout": 5.0}]}],',
+      '        "Stop": [',
+      '            {',
+      '                "hooks": [',
+      '                    {',
+      '                        "type": "command",',
+      '                        "command": "say done"',
+      '                    }',
+      '                ]',
+      '            }',
+      '        ]',
+      '    },',
+      '    "1": "one"',
+      '}',
+      '',
+    ].join('\n');
+    const { run, file } = withSettings(original);
+    const installed = await run(['skill', 'install', '--hooks']);
+    expect(installed.code).toBe(0);
+    const after = readFileSync(file, 'utf8');
+    // Everything before the hooks' events, and after them, as written.
+    expect(after.startsWith(original.slice(0, original.indexOf('        "Stop"')))).toBe(true);
+    expect(after.endsWith('    },\n    "1": "one"\n}\n')).toBe(true);
+    expect(after).toContain(
+      '\n            {\n                "hooks": [\n                    {\n                        "type": "command",\n                        "command": "say done"',
+    );
+    expect(after).toMatch(
+      /\n {8}"SessionStart": \[\n {12}\{\n {16}"hooks": \[\n {20}\{\n {24}"type": "command",\n {24}"command": "[^"\n]*hook session-start \|\| true",\n {24}"timeout": 10\n/,
+    );
+    const settings = JSON.parse(after) as { hooks: Record<string, unknown[]> };
+    expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart']);
+    expect(settings.hooks.Stop).toHaveLength(2);
+    // A second install changes nothing; uninstall takes out what install added, to the byte.
+    expect((await run(['skill', 'install', '--hooks'])).stdout).toContain("checkin's hooks for Claude Code (user) are up to date");
+    expect(readFileSync(file, 'utf8')).toBe(after);
+    expect((await run(['skill', 'uninstall'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+
+  it('a group of checkin’s written in a form that could not be kept is refused, the file untouched', async () => {
+    const original =
+      '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say \\u0064one", "timeout": 1.0}, {"type": "command", "command": "checkin hook stop"}]}]}}\n';
+    const { run, file } = withSettings(original);
+    const r = await run(['skill', 'uninstall']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`${file}: checkin's hooks.Stop entry shares a group written in a form that would change: left as it is`);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+});
+
+describe("the file's own line ends and indent", () => {
+  it('tabs and CRLF are written as the file has them; uninstall gives back the same bytes', async () => {
+    const original = '{\r\n\t"a": 1,\r\n\t"hooks": {\r\n\t\t"PreToolUse": []\r\n\t}\r\n}\r\n';
+    const { run, file } = withSettings(original);
+    expect((await run(['skill', 'install', '--hooks'])).code).toBe(0);
+    const after = readFileSync(file, 'utf8');
+    expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(after).toContain('\r\n\t\t"SessionStart": [\r\n\t\t\t{\r\n\t\t\t\t"hooks": [');
+    expect((await run(['skill', 'uninstall'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+});
+
+describe('settings that cannot be merged', () => {
+  it('stop the install before the skill is written; the error says where, not what the file holds', async () => {
+    const { home, run, file } = withSettings('{\n  "token": "SECRET-VALUE",\n  oops\n}\n');
+    const r = await run(['skill', 'install', '--hooks']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${file} is not valid JSON (line 3, column 3): left as it is`);
+    expect(r.stderr).not.toContain('SECRET');
+    expect(r.stderr).not.toContain('oops');
+    expect(existsSync(join(home, '.claude', 'skills', 'checkin', 'SKILL.md'))).toBe(false);
+  });
+});
+
+describe("doctor's advice for the hooks, when the skill was edited", () => {
+  it('`skill install --hooks` installs the hooks and says the skill was left as it is (exit 2)', async () => {
+    const { home, run } = setup();
+    const skill = join(home, '.claude', 'skills', 'checkin', 'SKILL.md');
+    expect((await run(['skill', 'install'])).code).toBe(0);
+    writeFileSync(skill, readFileSync(skill, 'utf8') + '\nMy own note.\n');
+    const r = await run(['skill', 'install', '--hooks']);
+    const file = join(home, '.claude', 'settings.json');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe(`Added checkin's hooks (SessionStart, Stop) for Claude Code (user): ${file}\n`);
+    expect(r.stderr).toContain(`error: ${skill} has changes of its own since checkin ${VERSION} wrote it: left as it is\n`);
+    expect(readFileSync(skill, 'utf8')).toContain('My own note.');
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, unknown[]> };
+    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'Stop']);
+  });
+});
+
+describe('a settings file that changes while checkin merges', () => {
+  it('is read again and merged again just before the rename: the other change is kept', () => {
+    const { env, home, file } = withSettings('{\n  "model": "opus"\n}\n');
+    const plan = planHooksInstall(env, home, { agent: 'claude', scope: 'user' });
+    expect(plan.changed).toBe(true);
+    // Another program (the agent itself) writes the file after checkin read it.
+    writeFileSync(file, '{\n  "model": "sonnet",\n  "theme": "dark"\n}\n');
+    plan.write();
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('{\n  "model": "sonnet",\n  "theme": "dark",\n  "hooks": {\n')).toBe(true);
+    expect(Object.keys((JSON.parse(text) as { hooks: object }).hooks)).toEqual(['SessionStart', 'Stop']);
+  });
+});
