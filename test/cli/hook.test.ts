@@ -253,7 +253,8 @@ describe('a hook never breaks the session it runs in', () => {
       for (const [label, ce, args, input] of cases) {
         const r = await runCli(args, { env: ce, cwd: repo.dir, ...(input !== undefined && { input }) });
         expect(r.code, label).toBe(0);
-        expect(r.stdout, label).toMatch(/^(checkin: [^\n]*\n)?$/);
+        // Nothing, the line, or (a Stop hook given a host's event) the line as its JSON systemMessage.
+        expect(r.stdout, label).toMatch(/^(checkin: [^\n]*\n|\{"systemMessage":"checkin: [^\n]*\}\n)?$/);
       }
       mkdirSync(env.CHECKIN_CONFIG_DIR!, { recursive: true });
       writeFileSync(join(env.CHECKIN_CONFIG_DIR!, 'config.json'), '{not json');
@@ -262,7 +263,8 @@ describe('a hook never breaks the session it runs in', () => {
       for (const sub of ['session-start', 'stop', 'post-commit']) {
         const r = await runCli(['hook', sub], { env: e, cwd: repo.dir, input: '{"hook_event_name":"Stop"}' });
         expect(r.code, sub).toBe(0);
-        expect(r.stdout, sub).toBe('checkin: 2 commits since your last log (`checkin log` records work)\n');
+        const line = 'checkin: 2 commits since your last log (`checkin log` records work)';
+        expect(r.stdout, sub).toBe(`${sub === 'stop' ? JSON.stringify({ systemMessage: line }) : line}\n`);
       }
       // Standing input that never ends (a pipe left open): waited for a moment, not forever.
       const child = spawnCli(['hook', 'session-start'], e, { cwd: repo.dir });

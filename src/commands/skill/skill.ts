@@ -119,7 +119,8 @@ export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): 
     if (!hooks.changed) ctx.io.out(`checkin's hooks for ${who} are up to date: ${hooks.file}\n`);
     else ctx.io.out(`${hooks.before === 0 ? 'Added' : 'Updated'} checkin's hooks (SessionStart, Stop) for ${who}: ${hooks.file}\n`);
     // A project's settings are committed: they name no path of this machine.
-    if (hooks.changed && opts.scope === 'project') ctx.io.out('They run `checkin` from PATH: whoever works in this project needs checkin on PATH where the agent runs.\n');
+    if (hooks.changed && opts.scope === 'project')
+      ctx.io.out('They run `checkin` from PATH: whoever works in this project needs checkin on PATH where the agent runs.\n');
     if (hooks.changed && opts.agent === 'codex') ctx.io.out('Codex runs new hooks once you have reviewed and trusted them (/hooks).\n');
   }
   if (refused) throw refused;
