@@ -3,10 +3,9 @@
 // `checkin status`, the reminder or a send left in cache.json), the drafts kept in the outbox (read,
 // never written), and my commits in the folder the agent works in since this machine last saw the
 // service take a check-in or an activity of mine (hooks.json: hook-marks.ts).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CHECK_IN } from '../api/types.js';
-import { readRegularFile } from '../config/files.js';
 import { Outbox } from '../config/outbox-files.js';
 import type { Context } from '../context.js';
 import { memberState } from '../core/member-states.js';
@@ -39,9 +38,8 @@ const MAX_SESSIONS = 50;
 
 /** My commits in `dir` since `since`: author = that repository's user.email. 0 when git, the repository or the email is missing. */
 async function commitsSince(ctx: Context, dir: string, since: string): Promise<number> {
-  // Outside a repository, or in one whose HEAD has not moved since, git is not started at all (a
-  // hook runs in every session, most of them with nothing new to count).
-  if (!headMovedSince(dir, Date.parse(since))) return 0;
+  // Outside a repository git is not started at all (a hook runs in every session, often elsewhere).
+  if (!insideRepository(dir)) return 0;
   const git = (args: string[]) => runGit(dir, args, { env: ctx.env, timeoutMs: HOOK_GIT_MS, maxBytes: 64 * 1024 });
   const [email, log] = await Promise.all([
     git(['config', 'user.email']),
@@ -58,49 +56,15 @@ async function commitsSince(ctx: Context, dir: string, since: string): Promise<n
   }).length;
 }
 
-/** How far a file's time may be off the clock that wrote the marks (a network file system's), before a HEAD is taken to be older than them. */
-const CLOCK_SLACK_MS = 60_000;
-
 /**
- * Whether `dir` is in a git repository whose HEAD may have moved at `since` or later: a look at the
- * disk, no process. Not in one (no `.git` here or above): false. In one whose HEAD and the branch
- * it names were last written before then (a commit, a merge, a pull, a reset or a checkout writes
- * them): false, no commit can have come since (git's --since reads the dates commits carry; one
- * dated ahead of the clock that made it is not waited for). Anything else — a worktree's or a
- * submodule's `.git` file, refs in reftable, a branch with no commit yet, a file that cannot be
- * read — true: git is asked.
+ * Whether `dir` is in a git repository (a `.git` here or above): a look at the disk, no process.
+ * Whether its HEAD moved since the mark is git's to say, not the files' times: those are the file
+ * system's clock (a network one's, or the real one under a faked clock), the mark is this process's.
  */
-function headMovedSince(dir: string, since: number): boolean {
+function insideRepository(dir: string): boolean {
   for (let at = resolve(dir), up = dirname(at); ; at = up, up = dirname(at)) {
-    const dotGit = join(at, '.git');
-    let st;
-    try {
-      st = statSync(dotGit, { throwIfNoEntry: false });
-    } catch {
-      st = undefined; // not looked into: as if not there
-    }
-    if (st?.isDirectory()) return !(lastMoved(dotGit) < since - CLOCK_SLACK_MS);
-    if (st) return true;
+    if (existsSync(join(at, '.git'))) return true;
     if (up === at) return false;
-  }
-}
-
-/** When a repository's HEAD last moved (ms), from its files: NaN when they do not say (see headMovedSince). */
-function lastMoved(gitDir: string): number {
-  try {
-    const headFile = join(gitDir, 'HEAD');
-    // Read as checkin reads its own files: a FIFO or a huge file put there never holds the hook up.
-    const head = readRegularFile(headFile, 1024);
-    const at = statSync(headFile).mtimeMs;
-    // Detached: HEAD holds the commit itself.
-    if (/^[0-9a-f]{40,64}\n?$/.test(head)) return at;
-    // A branch: its own file, else (packed since) packed-refs, which git rewrites to change a packed ref.
-    const branch = /^ref: (refs\/heads\/[^.\s][^\s]*)\n?$/.exec(head)?.[1];
-    if (branch === undefined || branch.split('/').some((part) => part.startsWith('.') || part === '')) return NaN;
-    const ref = statSync(join(gitDir, branch), { throwIfNoEntry: false }) ?? statSync(join(gitDir, 'packed-refs'), { throwIfNoEntry: false });
-    return ref ? Math.max(at, ref.mtimeMs) : NaN;
-  } catch {
-    return NaN;
   }
 }
 
