@@ -62,8 +62,28 @@ export function hookCommandLine(env: NodeJS.ProcessEnv, sub: string, scope: Skil
   } catch {
     same = false;
   }
-  const prog = same ? 'checkin' : program(node, script).map(shellQuote).join(' ');
+  const prog = same ? 'checkin' : thisProgram().map(shellQuote).join(' ');
   return `${prog}${tail}`;
+}
+
+/** This checkin's program words by their absolute paths: Node and the script, or the single executable, whatever either is named. */
+function thisProgram(): string[] {
+  const { node, script } = cliPaths();
+  return program(node, script);
+}
+
+/**
+ * Whether a hook line's program words are a checkin's, as a checkin writes them: `checkin` (from
+ * PATH); this checkin's own paths, whatever its file is named (a single executable renamed
+ * `checkin-linux-x64` or `ck` writes its own path, and must know it again); or the paths earlier
+ * checkins wrote, Node and a script or the executable named checkin.
+ */
+function checkinProgram(prog: string[]): boolean {
+  if (prog.length === 1 && prog[0] === 'checkin') return true;
+  if (prog.length === 0 || prog.length > 2 || !prog.every((w) => isAbsolute(w))) return false;
+  const mine = thisProgram();
+  if (mine.length === prog.length && mine.every((w, i) => w === prog[i])) return true;
+  return /^checkin(?:\.c?js|\.exe)?$/i.test(basename(prog.at(-1)!));
 }
 
 /** A command's words as shellQuote wrote them (one space apart), or undefined when it is not such a line. */
@@ -78,7 +98,7 @@ function quotedWords(line: string): string[] | undefined {
   return words.map(shellQuote).join(' ') === line ? words : undefined;
 }
 
-/** One of the commands hookCommandLine writes (any checkin's path, any profile, with or without `|| true`): its program words, profile and subcommand. */
+/** One of the commands hookCommandLine writes (a checkin's program words, checkinProgram; any profile; with or without `|| true`): its program words, profile and subcommand. */
 export function ourHook(command: unknown): { program: string[]; profile?: string; sub: string } | undefined {
   if (typeof command !== 'string') return undefined;
   const words = quotedWords(command.endsWith(NEVER_FAILS) ? command.slice(0, -NEVER_FAILS.length) : command);
@@ -96,10 +116,7 @@ export function ourHook(command: unknown): { program: string[]; profile?: string
     end -= 2;
   }
   const prog = words.slice(0, end);
-  const ours =
-    (prog.length === 1 && prog[0] === 'checkin') ||
-    ((prog.length === 1 || prog.length === 2) && prog.every((w) => isAbsolute(w)) && /^checkin(?:\.c?js|\.exe)?$/i.test(basename(prog.at(-1)!)));
-  return ours ? { program: prog, ...(profile !== undefined && { profile }), sub } : undefined;
+  return checkinProgram(prog) ? { program: prog, ...(profile !== undefined && { profile }), sub } : undefined;
 }
 
 /** Whether a handler under `event` is checkin's own (SessionStart's session-start, Stop's stop): the only ones checkin changes or removes. */

@@ -2,11 +2,12 @@
 // part of the text changes (the person's indent, numbers, escapes and key order stay as written);
 // a project's settings are never written through a link; nothing is written when the settings
 // cannot be merged; an unreadable file is described by where, never by its own text.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cleanup.js';
-import { projectSetup } from '../helpers/cli.js';
+import { tempDir, track } from '../helpers/cleanup.js';
+import { BIN, BINARY, outcome, projectSetup, ROOT, runCli } from '../helpers/cli.js';
 import { VERSION } from '../../src/version.js';
 import { planHooksInstall } from '../../src/system/agent-hooks.js';
 
@@ -161,5 +162,49 @@ describe('a settings file that changes while checkin merges', () => {
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('{\n  "model": "sonnet",\n  "theme": "dark",\n  "hooks": {\n')).toBe(true);
     expect(Object.keys((JSON.parse(text) as { hooks: object }).hooks)).toEqual(['SessionStart', 'Stop']);
+  });
+});
+
+/**
+ * This checkin under another name, as a person renames the single executable (`checkin-linux-x64`,
+ * `ck`): the binary copied as `ck` when the tests run it, else the npm build's script copied as
+ * `ck.js` beside a link to its dist/. Its hook lines name it by that path.
+ */
+function renamed(env: NodeJS.ProcessEnv, cwd: string): (args: string[]) => ReturnType<typeof runCli> {
+  const dir = tempDir('checkin-renamed-');
+  if (BINARY) {
+    const ck = join(dir, 'ck');
+    copyFileSync(BINARY, ck);
+    return (args) => outcome(track(spawn(ck, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })), `ck ${args.join(' ')}`);
+  }
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(BIN, join(dir, 'bin', 'ck.js'));
+  symlinkSync(join(ROOT, 'dist'), join(dir, 'dist'));
+  return (args) => runCli(args, { env, cwd, bin: join(dir, 'bin', 'ck.js') });
+}
+
+describe('a checkin under another name', () => {
+  it('knows its own hook lines again: a second install changes nothing, uninstall takes them out, doctor sees them', async () => {
+    const { env, home, project } = setup();
+    const ck = renamed(env, project);
+    const file = join(home, '.claude', 'settings.json');
+    expect(await ck(['skill', 'install', '--hooks'])).toMatchObject({ code: 0, stderr: '' });
+    const lines = () =>
+      Object.entries((JSON.parse(readFileSync(file, 'utf8')) as { hooks?: Record<string, Array<{ hooks: Array<{ command: string }> }>> }).hooks ?? {}).map(
+        ([event, groups]) => [event, groups.flatMap((g) => g.hooks.map((h) => h.command))] as const,
+      );
+    const first = lines();
+    expect(first.map(([event, commands]) => [event, commands.length])).toEqual([
+      ['SessionStart', 1],
+      ['Stop', 1],
+    ]);
+    expect(first[1]![1][0]).toMatch(/\/ck(?:\.js)?'? hook stop \|\| true$/);
+    const again = await ck(['skill', 'install', '--hooks']);
+    expect(again.stdout).toContain(`checkin's hooks for Claude Code (user) are up to date: ${file}\n`);
+    expect(lines()).toEqual(first);
+    const doctor = JSON.parse((await ck(['doctor', '--json'])).stdout) as Array<{ id: string; status: string; message: string }>;
+    expect(doctor.find((c) => c.id === 'hooks')).toMatchObject({ status: 'ok', message: expect.stringContaining(': SessionStart, Stop') });
+    expect((await ck(['skill', 'uninstall'])).stdout).toContain(`Removed checkin's hooks for Claude Code (user): ${file}\n`);
+    expect(lines()).toEqual([]);
   });
 });
