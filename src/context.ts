@@ -107,6 +107,8 @@ export interface AdviceWords {
   mcpConfig(agent: string): string;
   /** What installs the Agent Skill (for one agent and scope, over its changes with `force`). */
   skillInstall(place?: { agent: string; scope: string; force: boolean; hooks?: boolean }): string;
+  /** What takes checkin's skill and hooks out of one agent's place. */
+  skillUninstall(place: { agent: string; scope: string }): string;
   /** `command` (one of these words) run under the profile `profile`: what sends a draft kept under another profile. */
   asProfile(command: string, profile: string): string;
   /** What sets the setting `key` to `value`, and what unsets it. */

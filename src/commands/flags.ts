@@ -121,6 +121,7 @@ export function cliAdvice(flag: () => string | undefined = () => undefined): Adv
       here(
         `checkin skill install${place ? ` --agent ${place.agent} --scope ${place.scope}${place.force ? ' --force' : ''}${place.hooks ? ' --hooks' : ''}` : ''}`,
       ),
+    skillUninstall: (place) => here(`checkin skill uninstall --agent ${place.agent} --scope ${place.scope}`),
     asProfile,
     setSetting: (key, value) => here(`checkin config set ${key} ${value}`),
     unsetSetting: (key) => here(`checkin config unset ${key}`),

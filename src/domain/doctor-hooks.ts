@@ -1,8 +1,9 @@
 // `doctor`'s hooks check: where checkin's reminder hooks are in the agents' hook settings (Claude
-// Code's settings.json, Codex's hooks.json; user and project), and whether each points at a checkin
-// that is there. Reads files only: no request, no process.
+// Code's settings.json, Codex's hooks.json; user and project), whether each points at a checkin
+// that is there, whether Claude Code's settings turn every hook off (`disableAllHooks`), and whether
+// an agent has them at both scopes (it runs both: two reminders). Reads files only: no request, no process.
 import type { AdviceWords, Context } from '../context.js';
-import { HOOK_AGENTS, hookProgramFiles, hooksFile, hooksState, ourHook } from '../system/agent-hooks.js';
+import { claudeHooksOff, HOOK_AGENTS, hookProgramFiles, hooksElsewhere, hooksFile, hooksState, ourHook } from '../system/agent-hooks.js';
 import { agentName, SKILL_SCOPES } from '../system/skill.js';
 
 /** What doctor.ts's Check is, for this one check (its type is not imported: doctor.ts imports this file). */
@@ -42,6 +43,24 @@ export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => stri
           };
       }
       found.push(`${where}: ${[...new Set(state.commands.map((c) => c.event))].join(', ')}`);
+      if (agent === 'claude') {
+        const off = claudeHooksOff(ctx.env, cwd);
+        if (off)
+          return {
+            id: 'hooks',
+            status: 'warning',
+            message: `${where}: Claude Code runs no hooks here, "disableAllHooks": true in ${tilde(off)} turns them all off (checkin's reminders too)`,
+            fix: `Take "disableAllHooks" out of ${tilde(off)} (or set it to false) for the reminders to run.`,
+          };
+      }
+      const elsewhere = scope === 'user' ? hooksElsewhere(ctx.env, agent, scope, cwd) : undefined;
+      if (elsewhere)
+        return {
+          id: 'hooks',
+          status: 'warning',
+          message: `${agentName(agent)} has checkin's hooks in both ${tilde(file)} (user) and ${tilde(elsewhere.file)} (project): it runs both, so each reminder comes twice`,
+          fix: `Keep one: \`${w.skillUninstall({ agent, scope: 'user' })}\` takes out yours (for every project), \`${w.skillUninstall({ agent, scope: 'project' })}\` this project's (each with the skill there).`,
+        };
     }
   if (found.length === 0)
     return {

@@ -366,6 +366,52 @@ export function uninstallHooks(env: NodeJS.ProcessEnv, cwd: string, opts: { agen
   return change;
 }
 
+/**
+ * The other scope's settings file of `agent` when it holds checkin's hooks too (the agent runs the
+ * hooks of both files: each reminder would come twice); undefined when it holds none, or is this one
+ * (a project in the home folder).
+ */
+export function hooksElsewhere(env: NodeJS.ProcessEnv, agent: HookAgent, scope: SkillScope, cwd: string): { scope: SkillScope; file: string } | undefined {
+  const other: SkillScope = scope === 'user' ? 'project' : 'user';
+  const file = hooksFile(env, agent, other, cwd);
+  if (file === hooksFile(env, agent, scope, cwd)) return undefined;
+  const state = hooksState(file);
+  return state.kind === 'read' && state.commands.length > 0 ? { scope: other, file } : undefined;
+}
+
+/**
+ * Claude Code's settings files that can say `"disableAllHooks": true`, the one that decides first:
+ * managed (the machine's), the project's own local file, the project's, the person's.
+ */
+function claudeSettingsFiles(env: NodeJS.ProcessEnv, cwd: string): string[] {
+  const managed =
+    process.platform === 'darwin'
+      ? '/Library/Application Support/ClaudeCode/managed-settings.json'
+      : process.platform === 'win32'
+        ? undefined
+        : '/etc/claude-code/managed-settings.json';
+  const project = hooksFile(env, 'claude', 'project', cwd);
+  return [...(managed ? [managed] : []), join(dirname(project), 'settings.local.json'), project, hooksFile(env, 'claude', 'user', cwd)];
+}
+
+/**
+ * The Claude Code settings file whose `"disableAllHooks": true` turns every hook off here (checkin's
+ * too), or undefined: the first file that sets it decides (one that sets it false turns them back on
+ * below it). A file that cannot be read or is not JSON says nothing (doctor's hooks check names it).
+ */
+export function claudeHooksOff(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  for (const file of claudeSettingsFiles(env, cwd)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(readRegularFile(file));
+    } catch {
+      continue;
+    }
+    if (isObject(value) && typeof value.disableAllHooks === 'boolean') return value.disableAllHooks ? file : undefined;
+  }
+  return undefined;
+}
+
 /** The program a hook's command starts (`checkin`, found on PATH, or absolute paths: Node and the script, or the single executable). */
 export function hookProgramFiles(command: string, env: NodeJS.ProcessEnv): { missing: string[] } {
   const prog = ourHook(command)?.program ?? [];

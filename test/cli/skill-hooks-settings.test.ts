@@ -208,3 +208,56 @@ describe('a checkin under another name', () => {
     expect(lines()).toEqual([]);
   });
 });
+
+/** doctor's hooks check, as `doctor --json` gives it. */
+async function hooksCheck(run: (args: string[]) => ReturnType<typeof runCli>) {
+  const checks = JSON.parse((await run(['doctor', '--json'])).stdout) as Array<{ id: string; status: string; message: string; fix: string | null }>;
+  return checks.find((c) => c.id === 'hooks')!;
+}
+
+describe("checkin's hooks at both scopes (the agent runs both: two reminders)", () => {
+  it('install says so, naming the other file and what takes it out; doctor warns with both ways out', async () => {
+    const { home, project, run } = setup();
+    const user = join(home, '.claude', 'settings.json');
+    const mine = join(project, '.claude', 'settings.json');
+    expect(await run(['skill', 'install', '--hooks'])).toMatchObject({ code: 0, stderr: '' });
+    expect((await hooksCheck(run)).status).toBe('ok');
+    const both = await run(['skill', 'install', '--hooks', '--scope', 'project']);
+    expect(both.code).toBe(0);
+    expect(both.stderr).toBe(
+      `warning: checkin's hooks are in ${user} (user) too: Claude Code runs both, so each reminder comes twice. \`checkin skill uninstall --agent claude --scope user\` takes those out (with the skill there).\n`,
+    );
+    expect(await hooksCheck(run)).toEqual({
+      id: 'hooks',
+      status: 'warning',
+      message: `Claude Code has checkin's hooks in both ~/.claude/settings.json (user) and ${mine} (project): it runs both, so each reminder comes twice`,
+      fix: "Keep one: `checkin skill uninstall --agent claude --scope user` takes out yours (for every project), `checkin skill uninstall --agent claude --scope project` this project's (each with the skill there).",
+    });
+    // Installed the other way round: the same words, from the user's side.
+    expect((await run(['skill', 'install', '--hooks'])).stderr).toContain(`warning: checkin's hooks are in ${mine} (project) too:`);
+    expect((await run(['skill', 'uninstall', '--scope', 'project'])).code).toBe(0);
+    expect((await hooksCheck(run)).status).toBe('ok');
+  });
+});
+
+describe("Claude Code's disableAllHooks", () => {
+  it('doctor says where the hooks are reported that every hook is off, and which file turns them off; a nearer file that turns them on wins', async () => {
+    const { home, project, run } = setup();
+    expect((await run(['skill', 'install', '--hooks'])).code).toBe(0);
+    const user = join(home, '.claude', 'settings.json');
+    writeFileSync(user, readFileSync(user, 'utf8').replace(/^\{/, '{\n  "disableAllHooks": true,'));
+    expect(await hooksCheck(run)).toEqual({
+      id: 'hooks',
+      status: 'warning',
+      message:
+        'Claude Code (user, ~/.claude/settings.json): Claude Code runs no hooks here, "disableAllHooks": true in ~/.claude/settings.json turns them all off (checkin\'s reminders too)',
+      fix: 'Take "disableAllHooks" out of ~/.claude/settings.json (or set it to false) for the reminders to run.',
+    });
+    // The project's own local settings turn them on again here.
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, '.claude', 'settings.local.json'), '{"disableAllHooks": false}\n');
+    expect((await hooksCheck(run)).status).toBe('ok');
+    writeFileSync(join(project, '.claude', 'settings.local.json'), '{"disableAllHooks": true}\n');
+    expect((await hooksCheck(run)).message).toContain(`"disableAllHooks": true in ${join(project, '.claude', 'settings.local.json')} turns them all off`);
+  });
+});

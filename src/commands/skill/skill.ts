@@ -16,7 +16,7 @@ import {
   type SkillScope,
   type SkillState,
 } from '../../system/skill.js';
-import { HOOK_AGENTS, hooksFile, hooksState, planHooksInstall, uninstallHooks, type HookAgent } from '../../system/agent-hooks.js';
+import { HOOK_AGENTS, hooksElsewhere, hooksFile, hooksState, planHooksInstall, uninstallHooks, type HookAgent } from '../../system/agent-hooks.js';
 import { UsageError } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
@@ -122,6 +122,12 @@ export async function runSkillInstall(ctx: Context, opts: SkillInstallOptions): 
     if (hooks.changed && opts.scope === 'project')
       ctx.io.out('They run `checkin` from PATH: whoever works in this project needs checkin on PATH where the agent runs.\n');
     if (hooks.changed && opts.agent === 'codex') ctx.io.out('Codex runs new hooks once you have reviewed and trusted them (/hooks).\n');
+    // The agent runs the hooks of every settings file: checkin's at the other scope too would remind twice.
+    const elsewhere = hookAgent(opts.agent) ? hooksElsewhere(ctx.env, opts.agent, opts.scope, process.cwd()) : undefined;
+    if (elsewhere)
+      ctx.io.err(
+        `warning: checkin's hooks are in ${elsewhere.file} (${elsewhere.scope}) too: ${agentName(opts.agent)} runs both, so each reminder comes twice. \`checkin skill uninstall --agent ${opts.agent} --scope ${elsewhere.scope}\` takes those out (with the skill there).\n`,
+      );
   }
   if (refused) throw refused;
 }
