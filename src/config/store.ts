@@ -188,8 +188,8 @@ export interface NotifyMarker {
   at?: string;
   /** The feed request last sent (GET /digest?per_page=1) and its ETag, sent again with If-None-Match. */
   digest?: { query: string; etag?: string };
-  /** A day and whether a check-in is scheduled on it: asked once a day. */
-  day?: { date: string; scheduled: boolean };
+  /** A day and whether a check-in is scheduled on it (not when the person is marked absent that day: `absent`): asked once a day. */
+  day?: { date: string; scheduled: boolean; absent?: boolean };
   /** When teammates blocked on me were last asked (at most hourly), and those already told (person id and since). */
   blocked_at?: string;
   blocked?: string[];

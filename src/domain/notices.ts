@@ -5,7 +5,8 @@
 // Requests, per look (the person's `me` known, as after the first run):
 // - within quiet hours: none (the clock decides);
 // - the first look of a day: GET /check-ins/<today> (with the ETag status keeps) — a day with
-//   nothing scheduled is then silent without any further request until the next day;
+//   nothing scheduled, or one the person is marked absent, is then silent without any further
+//   request until the next day;
 // - then ONE GET /digest?category=comment&since=<marker>&per_page=1, with If-None-Match where the
 //   service gave an ETag: when nothing is newer than the marker, that is all;
 // - when something is: the inbox's reading (domain/inbox-gather.ts: one page of the feed for most days);
@@ -26,6 +27,7 @@ import { blockedOnMeKept } from './blockers.js';
 import { startOfDay, today } from './days.js';
 import { gatherInbox, inboxKey, readMarker, type InboxThread } from './inbox-gather.js';
 import { todayState } from './today-state.js';
+import { memberState } from '../core/member-states.js';
 
 /** Teammates blocked on me are asked at most this often. */
 export const BLOCKED_EVERY_MS = 60 * 60_000;
@@ -68,7 +70,7 @@ export interface Notice {
 }
 
 /** Why a look showed nothing without asking the service (or asked only whether today is scheduled). */
-export type Silence = 'quiet-hours' | 'nothing-scheduled' | 'no-digest';
+export type Silence = 'quiet-hours' | 'nothing-scheduled' | 'absent' | 'no-digest';
 
 export interface Look {
   notices: Notice[];
@@ -127,13 +129,14 @@ export async function lookForNotices(ctx: Context, opts: { quiet?: QuietHours } 
   const state: NotifyMarker = { ...marker?.notify };
   const date = await today(ctx);
 
-  // A day with nothing scheduled: asked once (today's check-in, with the ETag status keeps), then known all day.
+  // A day with nothing scheduled, or one the person is marked absent: asked once (today's check-in,
+  // with the ETag status keeps, or the copy status kept of it), then known all day.
   if (state.day?.date !== date) {
     const held = ctx.config().cached(api.baseUrl, loggedInToken(ctx).value, 'today');
-    const scheduled = held?.key === date ? true : (await todayState(ctx, date)).checkIn !== null;
-    state.day = { date, scheduled };
+    const day = held?.key === date ? memberState(held.check_in) : (await todayState(ctx, date)).state;
+    state.day = { date, scheduled: day !== 'nothing-scheduled' && day !== 'absent', ...(day === 'absent' && { absent: true }) };
   }
-  if (!state.day.scheduled) return { notices: [], silent: 'nothing-scheduled', next: { key, notify: state } };
+  if (!state.day.scheduled) return { notices: [], silent: state.day.absent ? 'absent' : 'nothing-scheduled', next: { key, notify: state } };
   if (state.no_digest_at && now.getTime() - Date.parse(state.no_digest_at) < NO_DIGEST_AGAIN_MS) return { notices: [], silent: 'no-digest' };
 
   const notices: Notice[] = [];

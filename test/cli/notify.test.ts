@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, WEEKDAYS } from '../../src/core/datekey.js';
+import { noAnswers } from '../../src/sandbox/data.js';
 import { checkInId } from '../../src/sandbox/ids.js';
 import { call } from '../helpers/http.js';
 import { TODAY, useWorld } from '../helpers/harness.js';
@@ -149,6 +150,24 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     expect((await notify()).stderr).toBe('No check-in is scheduled today: nothing shown.\n');
     expect(w.sent()).toEqual([]);
     expect(bus.calls()).toEqual([]);
+  });
+
+  it(`a day the person is marked absent is as quiet as one with nothing scheduled: nothing shown, asked once that day`, async () => {
+    // Today's check-in was made, then Ada was marked absent (the service's data says so, not the calendar).
+    const id = checkInId(w.id('ada'), TODAY);
+    const data = w.sb.service.data;
+    data.check_ins = data.check_ins.filter((c) => c.id !== id);
+    data.check_ins.push({ id, person_id: w.id('ada'), date: TODAY, ...noAnswers(), completed_at: null, updated_at: w.clock.now().toISOString(), absent: true });
+    // Something that would be a notice otherwise (and the blocked teammate is one too).
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Nice work')).status).toBe(201);
+    w.forget();
+    const quiet = { code: 0, stdout: '', stderr: 'You are marked absent today: nothing shown.\n' };
+    // No notifier is needed: none is asked for.
+    expect(await w.cli(['notify', '--once'], { env: { PATH: '/nonexistent' } })).toEqual(quiet);
+    expect(w.sent()).toEqual(['GET /api/v2/me', `GET /api/v2/check-ins/${TODAY}`]);
+    w.forget();
+    expect(await w.cli(['notify', '--dry-run'], { env: { PATH: '/nonexistent' } })).toEqual(quiet);
+    expect(w.sent()).toEqual([]);
   });
 
   it.skipIf(Boolean(missing))(`--dry-run prints what it would show and shows nothing; --json gives the notices as data${skipped}`, async () => {
