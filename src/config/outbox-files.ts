@@ -78,6 +78,12 @@ export interface Entry {
   day_guessed?: true;
   /** Saved by an editor checkin no longer watched, after the entry it was opened for was sent: asked before it is sent. */
   unwatched?: true;
+  /**
+   * The receiver refused exactly these words (an answer of 4xx other than 408 and 429: the content,
+   * not the moment), when and what it said: kept, never lost, but a resume leaves it (it would be
+   * refused again); sent again only by its id, on the person's word. Cleared when its words change.
+   */
+  refused?: { at: string; why: string };
   /** While (or since) the person wrote in the editor: its file (`<id>.md` beside the database), which is the entry's text. */
   editing?: {
     file: string;
@@ -98,6 +104,8 @@ export interface Claim {
   done(): void;
   /** The send may have reached the service without an answer: said in its row, which stays. */
   unknown(at: Date): void;
+  /** The receiver refused exactly these words (WordsRefusedError): said in its entry (`refused`), which stays, and the claim released. */
+  refused(at: Date, why: string): void;
   /** Says the claim still holds before a request that is not a create; throws a LostClaimError when it does not. */
   check(): void;
   release(): void;
@@ -115,6 +123,9 @@ export interface Standing {
 
 /** Another process (or call) is sending this entry now. */
 export class ClaimedError extends CliError {}
+
+/** The receiver answered that it will not take these words (a 4xx other than 408 and 429): sending them again as they are would be refused again. */
+export class WordsRefusedError extends CliError {}
 
 /** This run's claim was taken back by another checkin (its lease ran out): nothing more is sent or changed here. */
 export class LostClaimError extends ClaimedError {}
@@ -1091,6 +1102,8 @@ export class Outbox {
     const next: Entry = { ...mine.entry, ...change, saved_at: now.toISOString() };
     // Moved to the day it is for: no longer a guess.
     if (change.target) delete next.day_guessed;
+    // New words are not the words refused.
+    if (change.content) delete next.refused;
     if (change.account) next.account = { ...change.account, api_url: normalizeApiUrl(change.account.api_url) };
     // New words are made durable at once; the rest (whose it is, its base, its day) is bookkeeping.
     this.rewrite(mine.store, next, change.content !== undefined);
@@ -1375,6 +1388,11 @@ export class Outbox {
         if (file) rmSync(join(store.dir, file), { force: true });
       },
       unknown: (at) => release("UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, maybe_at = ?", at.toISOString()),
+      refused: (at, why) =>
+        release(
+          "UPDATE entries SET state = 'kept', holder = NULL, sending_at = NULL, data = json_set(data, '$.refused', json(?))",
+          JSON.stringify({ at: at.toISOString(), why }),
+        ),
       release: () => release(),
     };
     tokens.set(claim, mine.token);

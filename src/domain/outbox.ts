@@ -21,6 +21,7 @@ import {
   type Entry,
   type Made,
   type Standing,
+  WordsRefusedError,
 } from '../config/outbox-files.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
 import type { Context } from '../context.js';
@@ -474,6 +475,8 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       createsOne && !(err instanceof ApiError && (err.kind === 'http' || err.notSent)) && (err instanceof ApiError || !(err instanceof CliError));
     for (const c of claims) {
       if (unanswered) c.unknown(ctx.now());
+      // Refused for its words: kept, marked so that a resume leaves it (the message says what the receiver said).
+      else if (err instanceof WordsRefusedError && c.entry.id === entry?.id) c.refused(ctx.now(), err.message);
       c.release();
     }
     if (!entry) {
@@ -666,7 +669,15 @@ export async function resumeEach<T>(
     ctx.io.err(
       `note: ${busy.length === 1 ? 'a draft' : `${busy.length} drafts`} for ${what} ${busy.length === 1 ? 'is' : 'are'} ${BUSY} right now; left to it.\n`,
     );
-  const chosen = here.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, here, what) : here;
+  // What the receiver refused for its words is not sent again as it is: said, with how to see it and send it by its id.
+  const refused = here.filter((e) => e.refused);
+  const open = here.filter((e) => !e.refused);
+  for (const e of refused) ctx.io.err(`note: ${refusedLine(ctx, e)}\n`);
+  if (open.length === 0)
+    throw new CliError(
+      `Nothing was sent: ${refused.length === 1 ? 'the draft' : `each of the ${refused.length} drafts`} for ${sanitizeLine(what)} was refused for its words (said above)`,
+    );
+  const chosen = open.length > 1 && ctx.io.canPrompt ? await pickEntries(ctx, open, what) : open;
   const out: Array<{ entry: Entry; result: T }> = [];
   const left: CliError[] = [];
   for (const entry of chosen) {
@@ -693,6 +704,12 @@ export async function resumeEach<T>(
   if (out.length === 0 && left.length > 0)
     throw new CliError(`Nothing was sent: none of the ${left.length} drafts for ${what} could go, each for the reason above`);
   return out;
+}
+
+/** A kept entry the receiver refused for its words, in one line: when, what it said, and the commands that show it and send it again. */
+export function refusedLine(ctx: Context, e: Entry): string {
+  const advice = ctx.advice ? ` \`${ctx.advice.show(e.id)}\` shows it; \`${ctx.advice.send(e.id)}\` sends it again as it is.` : '';
+  return `the draft ${e.id} was refused for its words on ${whenLabel(e.refused!.at)} (${sanitizeLine(e.refused!.why)}); it is kept and not sent again by a resume.${advice}`;
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */

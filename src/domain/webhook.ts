@@ -18,6 +18,7 @@ import { nodeTransport, TIMEOUT_CODE, type Exchange, type TransportError } from 
 import { readJson, writeDurably } from '../config/files.js';
 import { checkinPaths } from '../config/paths.js';
 import { normalizeApiUrl, sha256 } from '../config/store.js';
+import { WordsRefusedError } from '../config/outbox-files.js';
 import { readWebhook } from '../config/webhook-store.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, terminal, UsageError } from '../errors.js';
@@ -113,7 +114,7 @@ export function webhookBody(service: ChatService, text: string, blocks?: { text:
   return JSON.stringify({ text });
 }
 
-/** The chat refused the post (it answered with an error): nothing was posted. */
+/** The chat refused the post for now (a 5xx, 408, or 429 past the wait): nothing was posted. A refusal of its words is a WordsRefusedError. */
 export class WebhookRefused extends CliError {}
 
 export interface Posted {
@@ -166,7 +167,7 @@ export async function postToWebhook(ctx: Context, hook: Webhook, body: string, k
       send: () => postOnce(ctx, hook, body),
     });
   } catch (err) {
-    if (!keeping.entry) keepOnce(ctx, hook, body);
+    if (!keeping.entry) keepOnce(ctx, hook, body, err);
     throw err;
   }
   if (period) markPosted(ctx, hook, { ...period, posted_at: ctx.now().toISOString() });
@@ -215,14 +216,20 @@ function dropAll(ctx: Context, entries: Entry[]): number {
   return n;
 }
 
-/** A refused post (nothing went) the same as one kept before: this run's copy goes, the older one stays. One that may have gone stays, to be said. */
-function keepOnce(ctx: Context, hook: Webhook, body: string): void {
+/**
+ * A refused post (nothing went) the same as one kept before: this run's copy goes, the older one
+ * stays — marked refused for its words when this refusal was of them (`why`: a WordsRefusedError),
+ * as this run's copy was. One that may have gone stays, to be said.
+ */
+function keepOnce(ctx: Context, hook: Webhook, body: string, why: unknown): void {
   const mine = ownEntry(ctx, { kind: 'webhook-post', hook: hook.hook });
   if (!mine || ctx.drafts().maybeSent(mine)) return;
-  if (!keptSame(ctx, hook, body).some((e) => e.id !== mine.id && e.created_at <= mine.created_at)) return;
+  const older = keptSame(ctx, hook, body).filter((e) => e.id !== mine.id && e.created_at <= mine.created_at);
+  if (older.length === 0) return;
   try {
     ctx.drafts().take(mine).done();
     ctx.io.err(`note: the same post to ${hook.label} was kept already; it is kept once.\n`);
+    if (why instanceof WordsRefusedError) for (const e of older) if (!ctx.drafts().maybeSent(e)) ctx.drafts().take(e).refused(ctx.now(), why.message);
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
   }
@@ -322,10 +329,10 @@ async function postOnce(ctx: Context, hook: Webhook, body: string): Promise<Post
         continue;
       }
       const later = wait !== undefined && tries === 1 ? ` and asked to wait ${Math.ceil(wait)} s, longer than checkin waits` : '';
-      throw new WebhookRefused(
-        `${CHAT_NAMES[hook.service]} refused the post: ${refusalWords(hook, answer)}${later}; nothing was posted`,
-        answer.status >= 400 && answer.status < 500 && answer.status !== 429 ? EXIT.USAGE : EXIT.FAILURE,
-      );
+      const said = `${CHAT_NAMES[hook.service]} refused the post: ${refusalWords(hook, answer)}${later}; nothing was posted`;
+      // A 4xx but a timeout's (408) or a rate's (429) is the chat refusing these words: the kept post is marked so (outbox.ts), never resent blindly.
+      if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) throw new WordsRefusedError(said, EXIT.USAGE);
+      throw new WebhookRefused(said, EXIT.FAILURE);
     }
   } finally {
     await transport.close();

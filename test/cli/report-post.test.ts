@@ -178,13 +178,6 @@ describe('checkin report --post', () => {
     const kept = await listed();
     expect(kept).toHaveLength(1);
     expect(kept[0]!.text).toBe(JSON.stringify({ text: WEEK_TEXT }));
-    // A 400 is the sender's fault: exit 2; the same post refused again is kept once, not twice.
-    answers.push({ status: 400, body: 'invalid_payload' });
-    const bad = await w.cli(['report', ...WEEK, '--post', slack()]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('Slack refused the post: 400 (invalid_payload); nothing was posted');
-    expect(bad.stderr).toContain(`note: the same post to the Slack webhook at ${new URL(base).host} was kept already; it is kept once.\n`);
-    expect((await listed()).map((d) => d.id)).toEqual(kept.map((d) => d.id));
     received = [];
     // Resumed against the same webhook: the kept post once, as kept, and none left; no report is read.
     w.forget();
@@ -194,6 +187,47 @@ describe('checkin report --post', () => {
     expect(w.sent().filter((s) => !s.startsWith('GET /api/v2/me'))).toEqual([]);
     expect(await listed()).toEqual([]);
     expect(filesWithSecret(w.env.HOME!)).toEqual([]);
+  });
+
+  it('a post refused for its words (a 4xx but 408 and 429) is kept, never lost, and --resume does not send it blindly: it says how to see it and send it', async () => {
+    // Refused for now (500): kept as it was. Then the same words refused for what they are (400): exit 2, kept once, and marked so.
+    answers.push({ status: 500, body: 'down' });
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
+    const kept = await listed();
+    answers.push({ status: 400, body: 'invalid_payload' });
+    const bad = await w.cli(['report', ...WEEK, '--post', slack()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Slack refused the post: 400 (invalid_payload); nothing was posted');
+    expect(bad.stderr).toContain(`note: the same post to the Slack webhook at ${new URL(base).host} was kept already; it is kept once.\n`);
+    expect((await listed()).map((d) => d.id)).toEqual(kept.map((d) => d.id));
+    received = [];
+    // --resume sends nothing, says why and what to run; the words are still kept.
+    const id = kept[0]!.id;
+    const resumed = await w.cli(['report', '--post', slack(), '--resume']);
+    expect(resumed).toMatchObject({ code: 1, stdout: '' });
+    expect(resumed.stderr).toMatch(
+      new RegExp(
+        `^note: the draft ${id} was refused for its words on \\w{3} \\d+ \\w{3} \\d\\d:\\d\\d \\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. \`checkin drafts show ${id}\` shows it; \`checkin drafts send ${id}\` sends it again as it is\\.\n`,
+      ),
+    );
+    expect(resumed.stderr).toContain('Nothing was sent: the draft for a post to the Slack webhook');
+    expect(received).toEqual([]);
+    expect((await listed()).map((d) => d.text)).toEqual([JSON.stringify({ text: WEEK_TEXT })]);
+    // Sent by its id, on the person's word: once, and then done with.
+    expect((await w.cli(['drafts', 'send', id], { env: { CHECKIN_WEBHOOK: slack() } })).code).toBe(0);
+    expect(received.map((x) => x.body)).toEqual([JSON.stringify({ text: WEEK_TEXT })]);
+    expect(await listed()).toEqual([]);
+    // A first post refused for its words is marked too; a 408 is not (a moment's, not the words'): --resume sends it.
+    answers.push({ status: 422, body: 'no_text' });
+    expect((await w.cli(['report', ...WEEK, '--post', mattermost()])).code).toBe(2);
+    expect((await w.cli(['report', '--post', mattermost(), '--resume'])).stderr).toContain('was refused for its words');
+    expect((await w.cli(['drafts', 'drop', (await listed())[0]!.id, '--yes'])).code).toBe(0);
+    answers.push({ status: 408, body: 'timeout' });
+    expect((await w.cli(['report', ...WEEK, '--post', mattermost()])).code).toBe(1);
+    received = [];
+    expect((await w.cli(['report', '--post', mattermost(), '--resume'])).code).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(await listed()).toEqual([]);
   });
 
   it('a resumed post moves the --if-new marker: the week is not posted again', async () => {

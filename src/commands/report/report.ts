@@ -83,7 +83,10 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
       ).argParser(once('--post', (url) => url, { secret: true })),
     )
     .option('--if-new', 'with --post: post only when the period holds a check-in filled or changed, or a goal update, after the last post to that webhook')
-    .option('--resume', 'with --post: send the posts kept from refused attempts (to that webhook), nothing else')
+    .option(
+      '--resume',
+      'with --post: send the posts kept from refused attempts (to that webhook), nothing else; one the chat refused for its words (a 4xx) is left, said with its `checkin drafts send <id>`',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  checkin report --person me\n  checkin report --last-week --format csv > week.csv\n  checkin report --team Platform --since monday --until friday\n  checkin report --team Platform --last-week --format html > week.html\n  checkin report --team Platform --last-week --format slack\n  checkin config set webhook - < webhook-url.txt\n  checkin report --team Platform --last-week --post --if-new',
