@@ -254,7 +254,7 @@ function isContent(c: unknown): c is DraftContent {
 }
 
 /** node:sqlite, loaded now; Node 22's "SQLite is an experimental feature" warning (only that one) is not shown to the person. */
-function sqlite(): typeof import('node:sqlite') {
+export function sqlite(): typeof import('node:sqlite') {
   const emit = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const type = str(rest[0]) ? rest[0] : obj(rest[0]) ? rest[0].type : undefined;

@@ -17,6 +17,8 @@ import { digestPage } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { Commentable } from '../api/endpoints.js';
 import type { NotifyMarker } from '../config/store.js';
+import { openNoticeClaims } from '../config/notice-claims.js';
+import { checkinPaths } from '../config/paths.js';
 import { loggedInToken, type Context } from '../context.js';
 import { isDateKey } from '../core/datekey.js';
 import { shortDay } from '../core/dayname.js';
@@ -245,4 +247,49 @@ export async function lookDone(ctx: Context, look: Look, { shown = true }: { sho
   // dropped, or the next look would be told "unchanged" and never read them.
   const { digest: _etag, ...before } = marker?.notify ?? {};
   await ctx.config().setNotifyMarker(look.next.key, { ...before, ...(look.next.notify.day && { day: look.next.notify.day }) });
+}
+
+/** What a look's notices are, claimed: those this run shows, and `settle`, told which of them were shown. */
+export interface Claimed {
+  notices: Notice[];
+  /** How many another run (at the same moment) shows instead. */
+  elsewhere: number;
+  /** Which of `notices` were shown (by index): those are remembered as shown, the rest let go for the next run. */
+  settle(shown: boolean[]): void;
+}
+
+/**
+ * Of a look's notices, those this run shows: each claimed first (config/notice-claims.ts, a
+ * compare-and-set per notice), so that runs at the same moment show each notice once. Claims that
+ * cannot be made (the state folder cannot be written) leave every notice to this run, said once:
+ * shown twice rather than never.
+ */
+export function claimNotices(ctx: Context, look: Look): Claimed {
+  const all: Claimed = { notices: look.notices, elsewhere: 0, settle: () => undefined };
+  if (!look.next || look.notices.length === 0) return all;
+  const idOf = (n: Notice) => `${n.kind} ${n.id ?? n.text}`;
+  let claims;
+  let mine: Set<string>;
+  try {
+    claims = openNoticeClaims(checkinPaths(ctx.env).state, look.next.key, () => ctx.now());
+    mine = claims.claim(look.notices.map(idOf));
+  } catch (err) {
+    claims?.close();
+    ctx.io.err(`warning: which notices another checkin is showing cannot be known (${(err as Error).message}): each is shown here\n`);
+    return all;
+  }
+  const notices = look.notices.filter((n) => mine.has(idOf(n)));
+  return {
+    notices,
+    elsewhere: look.notices.length - notices.length,
+    settle: (shown) => {
+      try {
+        claims.settle(notices.filter((_, i) => shown[i]).map(idOf), notices.filter((_, i) => !shown[i]).map(idOf));
+      } catch {
+        // Not written: a shown one's lease runs out (the marker has moved past it); an unshown one's too, then it is shown.
+      } finally {
+        claims.close();
+      }
+    },
+  };
 }

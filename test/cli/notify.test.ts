@@ -1,7 +1,7 @@
 // `checkin notify` against a real session bus: dbus-run-session with a notification server on it that
 // records the Notify calls it receives (test/helpers/notification-server.*), and the sandbox's
 // request log for what each look cost.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, WEEKDAYS } from '../../src/core/datekey.js';
@@ -220,6 +220,30 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     // Still waiting for the next run.
     const dry = await w.cli(['notify', '--dry-run'], { env: { PATH: '/nonexistent' } });
     expect(dry.stdout).toMatch(/^Linus Torvalds is blocked on you /);
+  });
+
+  it(`several runs started together show each notice once: each is claimed before it is shown (a compare-and-set), and the run that claims it shows it`, async () => {
+    await w.cli(['inbox']);
+    // Two notices: a teammate's comment, and the teammate blocked on me.
+    await w.clock.sleep(60_000);
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Shown by one run only.')).status).toBe(201);
+    // A notifier that notes each notice it is given.
+    const bin = mkdtempSync(join(w.env.HOME!, 'bin-'));
+    const log = join(bin, 'shown.log');
+    writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\nfor a; do last=$a; done\nprintf '%s\\n' "$last" >> '${log}'\n`, { mode: 0o755 });
+    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const runs = await Promise.all(Array.from({ length: 4 }, () => w.cli(['notify', '--once'], { env })));
+    for (const r of runs) expect(r).toMatchObject({ code: 0 });
+    const shown = readFileSync(log, 'utf8').trim().split('\n').sort();
+    expect(shown).toEqual([
+      expect.stringMatching(/^Grace Hopper commented on .*“Shown by one run only\.”$/),
+      expect.stringMatching(/^Linus Torvalds is blocked on you/),
+    ]);
+    // Each printed by the run that showed it, and by no other.
+    expect(runs.flatMap((r) => r.stdout.split('\n').filter(Boolean)).sort()).toEqual(shown);
+    // And a run after them: nothing new.
+    expect(await w.cli(['notify', '--once'], { env })).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
   it(`a first look starts at the person's midnight, in their profile's zone, not UTC's`, async () => {

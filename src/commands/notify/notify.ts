@@ -6,7 +6,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { parseQuietHours } from '../../core/quiet-hours.js';
-import { lookDone, lookForNotices, MAX_NOTICES, type Look, type Notice } from '../../domain/notices.js';
+import { claimNotices, lookDone, lookForNotices, MAX_NOTICES, type Look, type Notice } from '../../domain/notices.js';
 import { findNotifier, notifierMissing, showNotices } from '../../system/notifier.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import { takeRunEnvironment } from '../../system/schedule.js';
@@ -36,7 +36,7 @@ export function notifyCommand(ctx: Context, host: () => Host = () => systemHost(
     .addOption(jsonOption(NOTICE_FIELDS, 'print the notices as a JSON array (shown too, unless --dry-run)'))
     .addHelpText(
       'after',
-      `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice, none for\nyour own words, none for what \`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last\ncounts the rest). Nothing is shown within --quiet-hours, on a day with no check-in scheduled, or on\none you are marked absent.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a toast through Windows PowerShell (powershell.exe: PowerShell 7's pwsh cannot show one) on Windows. \`checkin doctor --notify-test\` shows a test notice.\nWhen none can be shown (no notifier on PATH, or it failed), none is marked as seen: the run exits 1\nwith the reason in one line, prints nothing else, and the next run shows them (\`--dry-run\` prints\nthem). When some were shown and a later one failed, the shown ones are not shown again: the rest\nare printed as \"Not shown: …\" and the run exits 1.\n\nA click on a comment's or mention's notice opens the check-in (or goal update) in the web app,\nwhere the notifier can say so without anything waiting for the click: on Linux, a last line \"Open the check-in\" linking to it when the\nnotification server advertises links (body-hyperlinks; asked through gdbus, also beside\nnotify-send: with notify-send and no gdbus, no link); on Windows, the toast itself opens it;\nmacOS's display notification (osascript) has no click target. Only the service's https\nlink is used (http only to this machine), without its query, never one carrying your token.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
+      `\nA notice is a sentence saying who did what on which check-in: a comment or reply on your check-in\nor goal update, an @mention of you, a teammate newly blocked on you. None is shown twice (not by two runs at\nonce either: each is claimed before it is shown), none for your own words, none for what\n\`checkin inbox\` already showed you; at most ${MAX_NOTICES} at a time (the last counts the rest). Nothing is shown within --quiet-hours, on a day with no check-in scheduled, or on\none you are marked absent.\n\nRequests: one (GET /digest?per_page=1, with If-None-Match) when nothing is new; the inbox's reading\nwhen something is; teammates blocked on you at most hourly; today's schedule once a day.\n\nThe notifier: notify-send or gdbus (the freedesktop Notifications service) on Linux, osascript on\nmacOS, a toast through Windows PowerShell (powershell.exe: PowerShell 7's pwsh cannot show one) on Windows. \`checkin doctor --notify-test\` shows a test notice.\nWhen none can be shown (no notifier on PATH, or it failed), none is marked as seen: the run exits 1\nwith the reason in one line, prints nothing else, and the next run shows them (\`--dry-run\` prints\nthem). When some were shown and a later one failed, the shown ones are not shown again: the rest\nare printed as \"Not shown: …\" and the run exits 1.\n\nA click on a comment's or mention's notice opens the check-in (or goal update) in the web app,\nwhere the notifier can say so without anything waiting for the click: on Linux, a last line \"Open the check-in\" linking to it when the\nnotification server advertises links (body-hyperlinks; asked through gdbus, also beside\nnotify-send: with notify-send and no gdbus, no link); on Windows, the toast itself opens it;\nmacOS's display notification (osascript) has no click target. Only the service's https\nlink is used (http only to this machine), without its query, never one carrying your token.\n\nExamples:\n  checkin notify --dry-run\n  checkin notify --dry-run --quiet-hours 19:00-08:00\n  checkin notify --dry-run --json kind,text`,
     )
     .action((opts) => runNotify(ctx, opts, host()));
   for (const define of NOTIFY_SUBCOMMANDS) notify.addCommand(define(ctx));
@@ -76,17 +76,28 @@ export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): 
   takeRunEnvironment(ctx.env, opts.env);
   const quiet = opts.quietHours !== undefined ? parseQuietHours(opts.quietHours) : undefined;
   const look = await lookForNotices(ctx, { ...(quiet && { quiet }) });
-  const notices = look.notices;
   if (opts.dryRun) {
+    const notices = look.notices;
     if (opts.json) return printJson(ctx.io, notices, opts.json);
     if (look.silent) return ctx.io.err(`${SILENCE[look.silent](quiet?.text)}\n`);
     if (notices.length === 0) return ctx.io.err('Nothing new: nothing would be shown.\n');
     ctx.io.err(`Would show ${notices.length === 1 ? '1 notice' : `${notices.length} notices`} (--dry-run: nothing shown, nothing marked as seen):\n`);
     return ctx.io.out(notices.map((n) => `${sentence(n)}\n`).join(''));
   }
+  // Each notice claimed before it is shown: another run at the same moment shows the ones it claimed.
+  const claimed = claimNotices(ctx, look);
+  const notices = claimed.notices;
   if (notices.length === 0) {
-    if (!opts.json) ctx.io.err(look.silent ? `${SILENCE[look.silent](quiet?.text)}\n` : 'Nothing new.\n');
-    await lookDone(ctx, look);
+    if (!opts.json)
+      ctx.io.err(
+        look.silent
+          ? `${SILENCE[look.silent](quiet?.text)}\n`
+          : claimed.elsewhere > 0
+            ? 'Nothing new here: another checkin is showing it.\n'
+            : 'Nothing new.\n',
+      );
+    // What another run is showing moves the marker there (here it would move past one that run then fails to show).
+    await lookDone(ctx, look, { shown: claimed.elsewhere === 0 });
     if (opts.json) printJson(ctx.io, notices, opts.json);
     return;
   }
@@ -101,6 +112,7 @@ export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): 
         notices.map((n) => ({ title: 'checkin', body: sentence(n), ...(n.url && { link: { url: n.url, label: linkLabel(n) } }) })),
       )
     : notices.map(() => ({ shown: false, detail: notifierMissing(host) }));
+  claimed.settle(shown.map((s) => s.shown));
   const failed = shown.find((s) => !s.shown);
   const some = shown.some((s) => s.shown);
   await lookDone(ctx, look, { shown: some });

@@ -1,0 +1,82 @@
+// Which notices `checkin notify` has shown, or is showing now, per account: a claim per notice, so that
+// two runs at the same moment (the OS timer's and a person's) show each notice once. One SQLite
+// database, notices.db in the state folder (0700; the file 0600), node:sqlite loaded as the outbox
+// loads it. A claim is one statement, INSERT … ON CONFLICT … DO UPDATE … WHERE: a compare-and-set
+// that SQLite's lock on the file makes atomic between processes whatever their pid namespace (no pid
+// is in it, only a lease and a token). A run that dies while showing leaves a claim whose lease runs
+// out: the next run shows that notice. One that could not show it lets it go at once.
+import { chmodSync, mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { sqlite } from './outbox-files.js';
+
+const FILE = 'notices.db';
+/** How long a claim holds while its notice is shown: the notifier is bounded well within it. */
+const LEASE_MS = 2 * 60_000;
+/** How long a shown notice is remembered: the marker has moved past it long before. */
+const KEEP_MS = 30 * 24 * 60 * 60_000;
+/** How long a run waits for another's lock on the database. */
+const BUSY_MS = 10_000;
+
+export interface NoticeClaims {
+  /** Claims each of `ids` for this run, at once; those claimed (another run's claim, or one shown already: not). */
+  claim(ids: string[]): Set<string>;
+  /** The claimed ones shown: remembered as shown. The rest let go, for the next run. */
+  settle(shown: string[], unshown: string[]): void;
+  close(): void;
+}
+
+/** The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`. */
+export function openNoticeClaims(dir: string, account: string, now: () => Date): NoticeClaims {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, FILE);
+  const db: DatabaseSync = new (sqlite().DatabaseSync)(file);
+  try {
+    chmodSync(file, 0o600);
+    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
+    db.exec(`CREATE TABLE IF NOT EXISTS notices (account TEXT NOT NULL, id TEXT NOT NULL, state TEXT NOT NULL, until TEXT, token TEXT, at TEXT NOT NULL,
+      PRIMARY KEY (account, id))`);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const token = randomUUID();
+  /** `run` in one transaction that holds the write lock from its start (BEGIN IMMEDIATE). */
+  const tx = <T>(run: () => T): T => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = run();
+      db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+  };
+  return {
+    claim(ids) {
+      const at = now();
+      const claim = db.prepare(
+        `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
+         ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
+         WHERE notices.state = 'showing' AND notices.until < ?`,
+      );
+      const until = new Date(at.getTime() + LEASE_MS).toISOString();
+      return tx(() => {
+        db.prepare("DELETE FROM notices WHERE state = 'shown' AND at < ?").run(new Date(at.getTime() - KEEP_MS).toISOString());
+        return new Set(ids.filter((id) => claim.run(account, id, until, token, at.toISOString(), at.toISOString()).changes === 1));
+      });
+    },
+    settle(shown, unshown) {
+      const at = now().toISOString();
+      const done = db.prepare("UPDATE notices SET state = 'shown', until = NULL, token = NULL, at = ? WHERE account = ? AND id = ? AND token = ?");
+      const letGo = db.prepare("DELETE FROM notices WHERE account = ? AND id = ? AND token = ? AND state = 'showing'");
+      tx(() => {
+        for (const id of shown) done.run(at, account, id, token);
+        for (const id of unshown) letGo.run(account, id, token);
+      });
+    },
+    close: () => db.close(),
+  };
+}
