@@ -6,7 +6,6 @@
 // is in it, only a lease and a token). A run that dies while showing leaves a claim whose lease runs
 // out: the next run shows that notice. One that could not show it lets it go at once.
 import { chmodSync, mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { sqlite } from './outbox-files.js';
@@ -41,7 +40,8 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date):
     db.close();
     throw err;
   }
-  const token = randomUUID();
+  // node:crypto asked for here, never at the top: every other command (a hook) starts without it.
+  const token = process.getBuiltinModule('node:crypto').randomUUID();
   /** `run` in one transaction that holds the write lock from its start (BEGIN IMMEDIATE). */
   const tx = <T>(run: () => T): T => {
     db.exec('BEGIN IMMEDIATE');
