@@ -138,7 +138,8 @@ export const STATUS = object({
 
 // ---- The drafts waiting (`checkin drafts --json`, the agent's drafts) ----
 
-const DRAFT_STATES = 'waiting; being written or sent (process N); may have been sent (when); edited after checkin stopped';
+const DRAFT_STATES =
+  'waiting; being written or sent (process N); may have been sent (when); refused for its words (when): a resume leaves it, a send by its id sends it; edited after checkin stopped';
 export const DRAFT = object({
   id: described(str, 'the draft id: what `checkin drafts send` and the send_* tools (as draft_id) take'),
   for: described(str, 'what it is for, in words'),

@@ -36,9 +36,11 @@ export function draftRow(ctx: Context, e: Entry, here = accountHere(ctx)): Draft
     ? `being written or sent (process ${sender.pid})`
     : maybe
       ? `may have been sent ${whenLabel(maybe)}`
-      : outbox.editedUnwatched(e)
-        ? 'edited after checkin stopped'
-        : 'waiting';
+      : e.refused
+        ? `refused for its words ${whenLabel(e.refused.at)}`
+        : outbox.editedUnwatched(e)
+          ? 'edited after checkin stopped'
+          : 'waiting';
   const mine = sameAccount(e.account, here);
   return {
     id: e.id,

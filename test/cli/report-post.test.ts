@@ -213,6 +213,9 @@ describe('checkin report --post', () => {
     expect(resumed.stderr).toContain('Nothing was sent: the draft for a post to the Slack webhook');
     expect(received).toEqual([]);
     expect((await listed()).map((d) => d.text)).toEqual([JSON.stringify({ text: WEEK_TEXT })]);
+    // `checkin drafts` says so too.
+    const states = JSON.parse((await w.cli(['drafts', '--json', 'id,state'])).stdout) as Array<{ id: string; state: string }>;
+    expect(states).toEqual([{ id, state: expect.stringMatching(/^refused for its words \w{3} \d+ \w{3} \d\d:\d\d$/) }]);
     // Sent by its id, on the person's word: once, and then done with.
     expect((await w.cli(['drafts', 'send', id], { env: { CHECKIN_WEBHOOK: slack() } })).code).toBe(0);
     expect(received.map((x) => x.body)).toEqual([JSON.stringify({ text: WEEK_TEXT })]);
