@@ -49,7 +49,7 @@ export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => stri
           return {
             id: 'hooks',
             status: 'warning',
-            message: `${where}: Claude Code runs no hooks here, "disableAllHooks": true in ${tilde(off)} turns them all off (checkin's reminders too)`,
+            message: `${where}: no hook runs here, "disableAllHooks": true in ${tilde(off)} turns them all off (checkin's reminders too)`,
             fix: `Take "disableAllHooks" out of ${tilde(off)} (or set it to false) for the reminders to run.`,
           };
       }

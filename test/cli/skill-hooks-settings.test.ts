@@ -250,7 +250,7 @@ describe("Claude Code's disableAllHooks", () => {
       id: 'hooks',
       status: 'warning',
       message:
-        'Claude Code (user, ~/.claude/settings.json): Claude Code runs no hooks here, "disableAllHooks": true in ~/.claude/settings.json turns them all off (checkin\'s reminders too)',
+        'Claude Code (user, ~/.claude/settings.json): no hook runs here, "disableAllHooks": true in ~/.claude/settings.json turns them all off (checkin\'s reminders too)',
       fix: 'Take "disableAllHooks" out of ~/.claude/settings.json (or set it to false) for the reminders to run.',
     });
     // The project's own local settings turn them on again here.
