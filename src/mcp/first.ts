@@ -135,12 +135,18 @@ export function firstAnswer(line: string, instructions: string): { id: string | 
 /**
  * Reads standard input up to its first line and answers it when it can (firstAnswer); what was read
  * and said, for the full CLI. Undefined (nothing read) when the command line is not one answered
- * here (firstInstructions).
+ * here (firstInstructions). `streams`: the process (bin/checkin.js) or its IO (binary.ts), whose
+ * streams are made when first asked for: only then (making stdin costs a run that never reads it).
  */
-export function answerFirst(argv: readonly string[], env: NodeJS.ProcessEnv, input: Readable, output: Writable): Promise<StdinOpening> | undefined {
+export function answerFirst(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  streams: { readonly stdin: Readable; readonly stdout: Writable },
+): Promise<StdinOpening> | undefined {
   const first = firstInstructions(argv, env);
   if (first === undefined) return undefined;
   const { instructions, profile } = first;
+  const { stdin: input, stdout: output } = streams;
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
