@@ -14,6 +14,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ConfigStore } from '../config/store.js';
 import type { ProfileChoice } from '../config/profiles.js';
 import type { StdinOpening } from '../context.js';
+import { readerGone } from '../ui/io.js';
 import { frame } from './frame.js';
 import { CAPABILITIES, FIRST_LEGACY_REVISION, instructionsFor, MODERN_REVISIONS, SERVER_INFO } from './identity.js';
 import { chooseTools, toolChoice } from './toolsets.js';
@@ -155,14 +156,14 @@ export function answerFirst(
       input.off('end', onEnd);
       input.off('error', onEnd);
       input.pause();
-      const opening = { read: Buffer.concat(parts, size), ended, answered, profile };
+      const opening: StdinOpening = { read: Buffer.concat(parts, size), ended, answered, profile };
+      if (!answered) return resolve(opening);
       // Handed over once the answer is out (a pipe is written later on some systems): loading the rest blocks.
-      // The client gone (EPIPE) is the full server's to find (ui/io.ts protocolIO), not a crash here.
-      output.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EPIPE') throw err;
-      });
-      if (answered) output.write(`${answered.line}\n`, () => resolve(opening));
-      else resolve(opening);
+      // A failure to write it is the full CLI's to say (ui/io.ts protocolIO), handed over with the rest:
+      // never thrown from the stream's event (an uncaught crash, with a stack). The client gone (EPIPE)
+      // is not one: the full server finds it.
+      output.once('error', () => undefined);
+      output.write(`${answered.line}\n`, (err) => resolve(err && !readerGone(err) ? { ...opening, failed: err } : opening));
     };
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

@@ -6,15 +6,17 @@
 // not need waits until it is out: the outbox (SQLite, when drafts are kept) is first looked at after
 // it, and so are the agents' skill folders (the stale-skill note). Measured by what is loaded, not by
 // time: a probe preloaded into the server (NODE_OPTIONS --require) says, at each line the server
-// writes on stdout, whether node:sqlite is loaded yet and which of checkin's bundles are.
+// writes on stdout, whether node:sqlite is loaded yet and which of checkin's bundles are (in the
+// single executable: which of the bundles it carries it has read). stdout failing while the first
+// answer is written is said as the full server says it: one line, exit 1.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
-import { BINARY, CLI_WORDS } from '../helpers/cli.js';
+import { BINARY, CLI_WORDS, outcome } from '../helpers/cli.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { useMcpSandbox } from '../helpers/mcp.js';
 import { LineTransport } from '../../src/mcp/stdio.js';
@@ -223,6 +225,24 @@ describe('the server reading what was answered before it was loaded (stdio.ts)',
     } finally {
       process.off('warning', warned);
       await t.close();
+    }
+  });
+});
+
+describe('checkin mcp: what the first answer leaves to the server', () => {
+  // A full disk, as a file system says it (ENOSPC): the first answer's write fails, or the server's.
+  it.skipIf(!existsSync('/dev/full'))('stdout that cannot be written: one line and exit 1, whether the first answer or the server wrote first', async () => {
+    for (const first of [INITIALIZE, { jsonrpc: '2.0', id: 1, method: 'ping' }]) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const child = track(spawn(CLI_WORDS[0]!, [...CLI_WORDS.slice(1), 'mcp'], { env, stdio: ['pipe', full, 'pipe'] }));
+        // Standard input stays open: the failure alone ends the conversation.
+        child.stdin!.write(`${JSON.stringify(first)}\n`);
+        const { code, stderr } = await outcome(child, `checkin mcp > /dev/full (${first.method})`);
+        expect({ code, stderr }).toEqual({ code: 1, stderr: 'error: standard output cannot be written: no space left on the device\n' });
+      } finally {
+        closeSync(full);
+      }
     }
   });
 });
