@@ -85,9 +85,24 @@ const isClientInfo = (v: unknown) =>
   typeof v.name === 'string' &&
   typeof v.version === 'string' &&
   ['string', 'undefined'].includes(typeof v.title);
-/** A client's capabilities: each an object (roots' listChanged a boolean). */
-const isCapabilities = (v: unknown) =>
-  isObject(v) && Object.values(v).every(isObject) && (!isObject(v.roots) || ['boolean', 'undefined'].includes(typeof v.roots.listChanged));
+/** The flags in a client's capabilities that the SDK reads as booleans; it reads every other known field as an object. */
+const CAPABILITY_FLAGS = [
+  ['roots', 'listChanged'],
+  ['elicitation', 'form', 'applyDefaults'],
+];
+/**
+ * A client's capabilities that the SDK takes whatever they hold: objects within objects all the way
+ * down, but for its flags, booleans. Any other value (a number, a string, a list: `"sampling":
+ * {"context": 5}`, which the SDK refuses) is left to the SDK to answer.
+ */
+const isCapabilities = (v: unknown, path: readonly string[] = []): boolean =>
+  isObject(v) &&
+  Object.entries(v).every(([key, value]) => {
+    const at = [...path, key];
+    return CAPABILITY_FLAGS.some((flag) => flag.length === at.length && flag.every((k, i) => k === at[i]))
+      ? typeof value === 'boolean'
+      : isCapabilities(value, at);
+  });
 
 const ENVELOPE = {
   version: 'io.modelcontextprotocol/protocolVersion',

@@ -19,6 +19,7 @@ import { tempDir, track } from '../helpers/cleanup.js';
 import { BINARY, CLI_WORDS, outcome } from '../helpers/cli.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { useMcpSandbox } from '../helpers/mcp.js';
+import { firstAnswer } from '../../src/mcp/first.js';
 import { LineTransport } from '../../src/mcp/stdio.js';
 
 let env: NodeJS.ProcessEnv;
@@ -230,6 +231,43 @@ describe('the server reading what was answered before it was loaded (stdio.ts)',
 });
 
 describe('checkin mcp: what the first answer leaves to the server', () => {
+  const initialize = (capabilities: unknown): Msg => ({ ...INITIALIZE, params: { ...INITIALIZE.params, capabilities } });
+  const discover = (capabilities: unknown): Msg => ({
+    ...DISCOVER,
+    params: { _meta: { ...(DISCOVER.params as { _meta: object })._meta, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+  });
+  // The SDK reads each known capability's fields as objects, but for two flags, booleans.
+  const REFUSED = [
+    { sampling: { context: 5 } },
+    { elicitation: { form: 1 } },
+    { elicitation: { form: { applyDefaults: {} } } },
+    { roots: { listChanged: {} } },
+    { experimental: { x: 5 } },
+  ];
+  const TAKEN = {
+    roots: { listChanged: true },
+    sampling: {},
+    elicitation: { form: { applyDefaults: true }, url: {} },
+    tasks: { requests: { sampling: { createMessage: {} } } },
+  };
+
+  it('capabilities the SDK refuses are not answered first; those it takes are, in both revisions', () => {
+    for (const make of [initialize, discover]) {
+      for (const capabilities of REFUSED) expect(firstAnswer(JSON.stringify(make(capabilities)), 'words'), JSON.stringify(capabilities)).toBeUndefined();
+      expect(firstAnswer(JSON.stringify(make(TAKEN)), 'words')).toMatchObject({ id: make(TAKEN).id });
+    }
+  });
+
+  it('a first request the SDK refuses is answered once, by the SDK, with its error; one it takes, first and as the SDK would', async () => {
+    const refused = await conversation(initialize({ sampling: { context: 5 } }), []);
+    expect(refused.answers).toEqual([{ jsonrpc: '2.0', id: 1, error: expect.objectContaining({ code: expect.any(Number) }) }]);
+    expect(refused.stderr).not.toMatch(NOT_THE_SERVERS);
+    const taken = await conversation(initialize(TAKEN), []);
+    expect(taken.answers).toEqual([expect.objectContaining({ id: 1, result: expect.objectContaining({ protocolVersion: '2025-11-25' }) })]);
+    expect(bundlesAt(taken.stderr)[0]).toBe(FIRST_ONLY);
+    expect(taken.stderr).not.toMatch(NOT_THE_SERVERS);
+  });
+
   // A full disk, as a file system says it (ENOSPC): the first answer's write fails, or the server's.
   it.skipIf(!existsSync('/dev/full'))('stdout that cannot be written: one line and exit 1, whether the first answer or the server wrote first', async () => {
     for (const first of [INITIALIZE, { jsonrpc: '2.0', id: 1, method: 'ping' }]) {
