@@ -1,7 +1,8 @@
 // `checkin mcp`'s first answer, before the SDK (or commander) is loaded: a host gives a server about
 // a second to answer `initialize` (2025-11-25) or `server/discover` (2026-07-28), and loading the
 // agent face costs most of that on a loaded machine. bin/checkin.js requires this (its own bundle,
-// dist/mcp-first.cjs) when the command line is `checkin mcp` with nothing it does not know; it reads
+// dist/mcp-first.cjs) when the command line is `checkin mcp` with nothing it does not know, and the
+// single executable calls it from its start-up heap (binary.ts) before the CLI runs; it reads
 // standard input up to the first line and, when that line is one of the two requests in the shape
 // the SDK answers, writes the answer from identity.ts (which the server is made from too). Then the
 // full CLI runs as ever, handed what was read and what was said (context.ts StdinOpening): the
@@ -174,9 +175,9 @@ export function answerFirst(
       const opening: StdinOpening = { read: Buffer.concat(parts, size), ended, answered, profile };
       if (!answered) return resolve(opening);
       // Handed over once the answer is out (a pipe is written later on some systems): loading the rest blocks.
-      // A failure to write it is the full CLI's to say (ui/io.ts protocolIO), handed over with the rest:
-      // never thrown from the stream's event (an uncaught crash, with a stack). The client gone (EPIPE)
-      // is not one: the full server finds it.
+      // A failure to write it is handed over with the rest, for the full CLI to say as it says the
+      // server's own (commands/mcp/mcp.ts, ui/io.ts protocolIO): never thrown from the stream's event
+      // (an uncaught crash, with a stack). The client gone (EPIPE) is not one: the full server finds it.
       output.once('error', () => undefined);
       output.write(`${answered.line}\n`, (err) => resolve(err && !readerGone(err) ? { ...opening, failed: err } : opening));
     };
