@@ -58,9 +58,7 @@ const argv = process.argv.slice(2);
 // `checkin mcp`: its first answer from a small bundle of its own, before the CLI and the SDK are
 // loaded; then the CLI, handed what was read and said (src/mcp/first.ts). Undefined when the
 // command line is not one it answers.
-const first = argv.includes('mcp')
-  ? require(join(__dirname, '..', 'dist', 'mcp-first.cjs')).answerFirst(argv, process.env, process.stdin, process.stdout)
-  : undefined;
+const first = argv.includes('mcp') ? require(join(__dirname, '..', 'dist', 'mcp-first.cjs')).answerFirst(argv, process.env, process) : undefined;
 Promise.resolve(first)
   .then((opening) => require(main).run(argv, undefined, opening))
   .then((code) => {

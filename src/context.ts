@@ -34,6 +34,8 @@ export interface StdinOpening {
   answered?: { id: string | number; line: string };
   /** The profile that answer was given for: the session's, whatever the settings say by the time the server starts. */
   profile?: ProfileChoice;
+  /** Writing that answer failed otherwise than by the client going (EPIPE): the error, for the CLI to say (ui/io.ts protocolIO). */
+  failed?: unknown;
 }
 
 export interface Context {

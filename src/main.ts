@@ -19,7 +19,7 @@ export { describeError } from './error-text.js';
 export { EXIT } from './errors.js';
 
 /** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
-function processContext(): Context {
+export function processContext(): Context {
   const env = process.env;
   const ctx: Context = createContext({ io: processIO(env, () => sharedPreferences(ctx.config())), env });
   return ctx;

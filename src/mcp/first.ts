@@ -1,7 +1,8 @@
 // `checkin mcp`'s first answer, before the SDK (or commander) is loaded: a host gives a server about
 // a second to answer `initialize` (2025-11-25) or `server/discover` (2026-07-28), and loading the
 // agent face costs most of that on a loaded machine. bin/checkin.js requires this (its own bundle,
-// dist/mcp-first.cjs) when the command line is `checkin mcp` with nothing it does not know; it reads
+// dist/mcp-first.cjs) when the command line is `checkin mcp` with nothing it does not know, and the
+// single executable calls it from its start-up heap (binary.ts) before the CLI runs; it reads
 // standard input up to the first line and, when that line is one of the two requests in the shape
 // the SDK answers, writes the answer from identity.ts (which the server is made from too). Then the
 // full CLI runs as ever, handed what was read and what was said (context.ts StdinOpening): the
@@ -14,6 +15,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ConfigStore } from '../config/store.js';
 import type { ProfileChoice } from '../config/profiles.js';
 import type { StdinOpening } from '../context.js';
+import { readerGone } from '../ui/io.js';
 import { frame } from './frame.js';
 import { CAPABILITIES, FIRST_LEGACY_REVISION, instructionsFor, MODERN_REVISIONS, SERVER_INFO } from './identity.js';
 import { chooseTools, toolChoice } from './toolsets.js';
@@ -84,9 +86,24 @@ const isClientInfo = (v: unknown) =>
   typeof v.name === 'string' &&
   typeof v.version === 'string' &&
   ['string', 'undefined'].includes(typeof v.title);
-/** A client's capabilities: each an object (roots' listChanged a boolean). */
-const isCapabilities = (v: unknown) =>
-  isObject(v) && Object.values(v).every(isObject) && (!isObject(v.roots) || ['boolean', 'undefined'].includes(typeof v.roots.listChanged));
+/** The flags in a client's capabilities that the SDK reads as booleans; it reads every other known field as an object. */
+const CAPABILITY_FLAGS = [
+  ['roots', 'listChanged'],
+  ['elicitation', 'form', 'applyDefaults'],
+];
+/**
+ * A client's capabilities that the SDK takes whatever they hold: objects within objects all the way
+ * down, but for its flags, booleans. Any other value (a number, a string, a list: `"sampling":
+ * {"context": 5}`, which the SDK refuses) is left to the SDK to answer.
+ */
+const isCapabilities = (v: unknown, path: readonly string[] = []): boolean =>
+  isObject(v) &&
+  Object.entries(v).every(([key, value]) => {
+    const at = [...path, key];
+    return CAPABILITY_FLAGS.some((flag) => flag.length === at.length && flag.every((k, i) => k === at[i]))
+      ? typeof value === 'boolean'
+      : isCapabilities(value, at);
+  });
 
 const ENVELOPE = {
   version: 'io.modelcontextprotocol/protocolVersion',
@@ -135,12 +152,18 @@ export function firstAnswer(line: string, instructions: string): { id: string | 
 /**
  * Reads standard input up to its first line and answers it when it can (firstAnswer); what was read
  * and said, for the full CLI. Undefined (nothing read) when the command line is not one answered
- * here (firstInstructions).
+ * here (firstInstructions). `streams`: the process (bin/checkin.js) or its IO (binary.ts), whose
+ * streams are made when first asked for: only then (making stdin costs a run that never reads it).
  */
-export function answerFirst(argv: readonly string[], env: NodeJS.ProcessEnv, input: Readable, output: Writable): Promise<StdinOpening> | undefined {
+export function answerFirst(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  streams: { readonly stdin: Readable; readonly stdout: Writable },
+): Promise<StdinOpening> | undefined {
   const first = firstInstructions(argv, env);
   if (first === undefined) return undefined;
   const { instructions, profile } = first;
+  const { stdin: input, stdout: output } = streams;
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -149,14 +172,14 @@ export function answerFirst(argv: readonly string[], env: NodeJS.ProcessEnv, inp
       input.off('end', onEnd);
       input.off('error', onEnd);
       input.pause();
-      const opening = { read: Buffer.concat(parts, size), ended, answered, profile };
+      const opening: StdinOpening = { read: Buffer.concat(parts, size), ended, answered, profile };
+      if (!answered) return resolve(opening);
       // Handed over once the answer is out (a pipe is written later on some systems): loading the rest blocks.
-      // The client gone (EPIPE) is the full server's to find (ui/io.ts protocolIO), not a crash here.
-      output.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EPIPE') throw err;
-      });
-      if (answered) output.write(`${answered.line}\n`, () => resolve(opening));
-      else resolve(opening);
+      // A failure to write it is handed over with the rest, for the full CLI to say as it says the
+      // server's own (commands/mcp/mcp.ts, ui/io.ts protocolIO): never thrown from the stream's event
+      // (an uncaught crash, with a stack). The client gone (EPIPE) is not one: the full server finds it.
+      output.once('error', () => undefined);
+      output.write(`${answered.line}\n`, (err) => resolve(err && !readerGone(err) ? { ...opening, failed: err } : opening));
     };
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

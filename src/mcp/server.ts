@@ -361,9 +361,9 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
   return server;
 }
 
-/** Serves until the client closes standard input. */
-export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
-  const { io, input, output } = protocolIO(outer.io);
+/** Serves until the client closes standard input; stdout's failure (ui/io.ts protocolIO) ends it too, and is returned. */
+export async function serve(outer: Context, opts: ServeOptions): Promise<unknown> {
+  const { io, input, output, failed } = protocolIO(outer.io);
   const ctx = createContext({ io: tellingIO(io, outer.env), env: outer.env });
   // The profile is chosen once, now (--profile, CHECKIN_PROFILE, the folder's .checkin.json, the
   // default): the session serves that one, whatever `checkin auth switch` says meanwhile.
@@ -407,8 +407,9 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
       resolve();
     };
   });
+  let failure: unknown;
   try {
-    await Promise.race([closed, ended]);
+    failure = await Promise.race([closed, ended, failed]);
   } finally {
     // Never answered (standard input closed at once): the command's own words are still said.
     if (later) {
@@ -419,4 +420,5 @@ export async function serve(outer: Context, opts: ServeOptions): Promise<void> {
     await handle.close().catch(() => undefined);
     await ctx.close().catch(() => undefined);
   }
+  return failure;
 }

@@ -141,6 +141,9 @@ export function readText(stream: Readable, maxBytes = Infinity): Promise<string>
   });
 }
 
+/** Whether a write's error is its reader gone (EPIPE: `checkin list | head -1`, a client that closed its end): the end of the writing, not a failure. */
+export const readerGone = (err: unknown): boolean => (err as NodeJS.ErrnoException | null | undefined)?.code === 'EPIPE';
+
 /**
  * A write that passes the terminal guard (checkin's colours kept, every other control removed),
  * and stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash. The
@@ -153,8 +156,8 @@ function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean, gua
     if (gone || silenced()) return;
     if (!stream) {
       stream = streamOf();
-      stream.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EPIPE') throw err;
+      stream.on('error', (err) => {
+        if (!readerGone(err)) throw err;
         gone = true;
       });
     }
@@ -377,15 +380,19 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
  * IO everything else writes through. stdout carries the protocol's messages and nothing else: from
  * now on any other write to it (a library's console.log) goes to stderr instead; what commands
  * print (`io.out`) goes to stderr too; nothing prompts, and standard input is never read as text.
+ * The client going away (EPIPE) ends the conversation quietly; stdout failing otherwise is never
+ * thrown from the stream's event (an uncaught crash, with a stack): `failed` is then that error, for
+ * the conversation to end with and the CLI's error boundary to say (commands/mcp/mcp.ts, main.ts).
  */
-export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable } {
+export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable; failed: Promise<unknown> } {
   const stdout = process.stdout;
   const write = stdout.write.bind(stdout);
   let gone = false;
-  // The client going away (EPIPE) ends the conversation, not the process with a crash.
-  stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
+  let fail: (err: unknown) => void = () => undefined;
+  const failed = new Promise<unknown>((resolve) => (fail = resolve));
+  stdout.on('error', (err) => {
     gone = true;
+    if (!readerGone(err)) fail(err);
   });
   const output = new (process.getBuiltinModule('node:stream').Writable)({
     write(chunk: Buffer, _encoding, done) {
@@ -407,5 +414,5 @@ export function protocolIO(io: IO): { io: IO; input: Readable; output: Writable 
     readStdin: () => Promise.reject(new Error('standard input carries the protocol; it is not read as text')),
   };
   const quiet = Object.create(io, Object.fromEntries(Object.entries(own).map(([k, value]) => [k, { value, enumerable: true }]))) as IO;
-  return { io: quiet, input: process.stdin, output };
+  return { io: quiet, input: process.stdin, output, failed };
 }

@@ -6,25 +6,34 @@
 // not need waits until it is out: the outbox (SQLite, when drafts are kept) is first looked at after
 // it, and so are the agents' skill folders (the stale-skill note). Measured by what is loaded, not by
 // time: a probe preloaded into the server (NODE_OPTIONS --require) says, at each line the server
-// writes on stdout, whether node:sqlite is loaded yet and which of checkin's bundles are.
+// writes on stdout, whether node:sqlite is loaded yet and which of checkin's bundles are (in the
+// single executable: which of the bundles it carries it has read). stdout failing while the first
+// answer is written is said as the full server says it: one line, exit 1.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
-import { BINARY, CLI_WORDS } from '../helpers/cli.js';
+import { BINARY, CLI_WORDS, outcome } from '../helpers/cli.js';
 import { outboxRows } from '../helpers/outbox.js';
 import { useMcpSandbox } from '../helpers/mcp.js';
+import { firstAnswer } from '../../src/mcp/first.js';
 import { LineTransport } from '../../src/mcp/stdio.js';
 
 let env: NodeJS.ProcessEnv;
 const { connect } = useMcpSandbox((_s, e) => (env = e));
 
 const PROBE = `const write = process.stdout.write.bind(process.stdout);
+const sea = process.getBuiltinModule('node:sea');
+const carried = [];
+if (sea && sea.isSea()) {
+  const get = sea.getAsset;
+  sea.getAsset = (name, ...rest) => (carried.push(name), get(name, ...rest));
+}
 process.stdout.write = (chunk, ...rest) => {
-  const bundles = Object.keys(require.cache).filter((p) => /[\\\\/]dist[\\\\/][^\\\\/]+[.]cjs$/.test(p)).map((p) => p.split(/[\\\\/]/).pop()).sort();
+  const bundles = Object.keys(require.cache).filter((p) => /[\\\\/]dist[\\\\/][^\\\\/]+[.]cjs$/.test(p)).map((p) => p.split(/[\\\\/]/).pop()).concat(carried).sort();
   process.stderr.write('probe: sqlite ' + (process.moduleLoadList.includes('NativeModule sqlite') ? 'loaded' : 'not loaded') + '\\n');
   process.stderr.write('bundles: ' + bundles.join(' ') + '\\n');
   return write(chunk, ...rest);
@@ -40,8 +49,10 @@ function probed(): NodeJS.ProcessEnv {
 
 /** The bundles loaded at each line the server wrote (the probe's words). */
 const bundlesAt = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('bundles: '));
-/** The single executable carries its bundles inside (no file to require): there the bundles are not seen. */
+/** The single executable carries its bundles inside (no file to require): there the probe sees those it read (`mcp-server`). */
 const BUNDLED_FILES = BINARY === undefined;
+/** The bundles loaded when the first answer goes out, before the CLI and the SDK: the first answer's own (the binary holds it in its start-up heap). */
+const FIRST_ONLY = BUNDLED_FILES ? 'bundles: mcp-first.cjs' : 'bundles: ';
 /** What the server says when its own first answer is not the one sent (stdio.ts). */
 const NOT_THE_SERVERS = /was not the server's/;
 
@@ -124,6 +135,7 @@ describe('checkin mcp: the first answer first', () => {
       expect(probe).toEqual(['probe: sqlite not loaded', 'probe: sqlite loaded']);
       // The first line out came from the first answer's bundle alone: neither the CLI nor the SDK was loaded yet.
       if (BUNDLED_FILES) expect(bundlesAt(stderr)).toEqual(['bundles: mcp-first.cjs', 'bundles: checkin.cjs mcp-first.cjs mcp-server.cjs']);
+      else expect(bundlesAt(stderr)).toEqual([FIRST_ONLY, expect.stringMatching(/^bundles: .*\bmcp-server\b/)]);
       expect(stderr).not.toMatch(NOT_THE_SERVERS);
     });
   }
@@ -143,7 +155,7 @@ describe('checkin mcp: the session after the first answer is the one the server 
       expect(got.structuredContent).toMatchObject({ me: { username: 'ada' } });
       if (revision === 'auto') expect((s.client as unknown as ModernClient).getNegotiatedProtocolVersion()).toBe('2026-07-28');
       // The first line the server wrote was written before the CLI or the SDK was loaded, and the server's own answer to it matched.
-      if (BUNDLED_FILES) expect(bundlesAt(s.stderr())[0]).toBe('bundles: mcp-first.cjs');
+      expect(bundlesAt(s.stderr())[0]).toBe(FIRST_ONLY);
       expect(s.stderr()).not.toMatch(NOT_THE_SERVERS);
     });
   }
@@ -214,6 +226,61 @@ describe('the server reading what was answered before it was loaded (stdio.ts)',
     } finally {
       process.off('warning', warned);
       await t.close();
+    }
+  });
+});
+
+describe('checkin mcp: what the first answer leaves to the server', () => {
+  const initialize = (capabilities: unknown): Msg => ({ ...INITIALIZE, params: { ...INITIALIZE.params, capabilities } });
+  const discover = (capabilities: unknown): Msg => ({
+    ...DISCOVER,
+    params: { _meta: { ...(DISCOVER.params as { _meta: object })._meta, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+  });
+  // The SDK reads each known capability's fields as objects, but for two flags, booleans.
+  const REFUSED = [
+    { sampling: { context: 5 } },
+    { elicitation: { form: 1 } },
+    { elicitation: { form: { applyDefaults: {} } } },
+    { roots: { listChanged: {} } },
+    { experimental: { x: 5 } },
+  ];
+  const TAKEN = {
+    roots: { listChanged: true },
+    sampling: {},
+    elicitation: { form: { applyDefaults: true }, url: {} },
+    tasks: { requests: { sampling: { createMessage: {} } } },
+  };
+
+  it('capabilities the SDK refuses are not answered first; those it takes are, in both revisions', () => {
+    for (const make of [initialize, discover]) {
+      for (const capabilities of REFUSED) expect(firstAnswer(JSON.stringify(make(capabilities)), 'words'), JSON.stringify(capabilities)).toBeUndefined();
+      expect(firstAnswer(JSON.stringify(make(TAKEN)), 'words')).toMatchObject({ id: make(TAKEN).id });
+    }
+  });
+
+  it('a first request the SDK refuses is answered once, by the SDK, with its error; one it takes, first and as the SDK would', async () => {
+    const refused = await conversation(initialize({ sampling: { context: 5 } }), []);
+    expect(refused.answers).toEqual([{ jsonrpc: '2.0', id: 1, error: expect.objectContaining({ code: expect.any(Number) }) }]);
+    expect(refused.stderr).not.toMatch(NOT_THE_SERVERS);
+    const taken = await conversation(initialize(TAKEN), []);
+    expect(taken.answers).toEqual([expect.objectContaining({ id: 1, result: expect.objectContaining({ protocolVersion: '2025-11-25' }) })]);
+    expect(bundlesAt(taken.stderr)[0]).toBe(FIRST_ONLY);
+    expect(taken.stderr).not.toMatch(NOT_THE_SERVERS);
+  });
+
+  // A full disk, as a file system says it (ENOSPC): the first answer's write fails, or the server's.
+  it.skipIf(!existsSync('/dev/full'))('stdout that cannot be written: one line and exit 1, whether the first answer or the server wrote first', async () => {
+    for (const first of [INITIALIZE, { jsonrpc: '2.0', id: 1, method: 'ping' }]) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const child = track(spawn(CLI_WORDS[0]!, [...CLI_WORDS.slice(1), 'mcp'], { env, stdio: ['pipe', full, 'pipe'] }));
+        // Standard input stays open: the failure alone ends the conversation.
+        child.stdin!.write(`${JSON.stringify(first)}\n`);
+        const { code, stderr } = await outcome(child, `checkin mcp > /dev/full (${first.method})`);
+        expect({ code, stderr }).toEqual({ code: 1, stderr: 'error: standard output cannot be written: no space left on the device\n' });
+      } finally {
+        closeSync(full);
+      }
     }
   });
 });

@@ -6,7 +6,8 @@
 // request already (mcp/first.ts), the server is handed what was read and said (ctx.opening).
 import { Command, Option } from '@commander-js/extra-typings';
 import { requireAsset } from '../../config/installation.js';
-import { UsageError } from '../../errors.js';
+import { fsReason } from '../../config/files.js';
+import { CliError, UsageError } from '../../errors.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import type { Context } from '../../context.js';
 import { staleSkills } from '../../system/skill.js';
@@ -21,7 +22,8 @@ import { chooseTools, TOOL_NAMES, toolChoice, TOOLSETS, type ToolChoice } from '
  * to the same type).
  */
 export interface AgentFace {
-  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly string[]; afterFirstAnswer?: () => void }): Promise<void>;
+  /** Resolves when the conversation ends: to stdout's failure when that ended it (ui/io.ts protocolIO), else undefined. */
+  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly string[]; afterFirstAnswer?: () => void }): Promise<unknown>;
 }
 
 export interface McpOptions {
@@ -64,14 +66,24 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
     ctx.io.out(snippet);
     return;
   }
+  // stdout failed while the first answer was written (mcp/first.ts): the conversation cannot be had,
+  // and what the client sends is not read (a stream still open would keep the process).
+  if (ctx.opening?.failed !== undefined) {
+    ctx.io.stdin.destroy();
+    throw outputFailed(ctx.opening.failed);
+  }
   // The skill's note (a walk of the agents' skill folders) once the first answer is out: it never delays it.
-  await agentFace().serve(ctx, {
+  const failed = await agentFace().serve(ctx, {
     allowSend: Boolean(opts.allowSend),
     readOnly: Boolean(opts.readOnly),
     tools: chosen,
     afterFirstAnswer: () => sayStaleSkills(ctx),
   });
+  if (failed !== undefined) throw outputFailed(failed);
 }
+
+/** The error the conversation ends with when stdout failed otherwise than by the client going (a full disk, an I/O error: ui/io.ts protocolIO). */
+const outputFailed = (err: unknown) => new CliError(`standard output cannot be written: ${fsReason(err)}`);
 
 /** The agent face: found beside the running bundle (dist/checkin.cjs), never bundled into it; the single executable carries the same file inside. */
 function agentFace(): AgentFace {
