@@ -12,6 +12,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterEach } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { CLI_WORDS } from './cli.js';
+import { patient } from './patience.js';
 import { useSandboxEnv } from './sandbox-env.js';
 
 export type Answer = 'accept' | 'decline' | 'cancel';
@@ -24,6 +25,8 @@ export interface McpSession {
   /** The questions the server asked the person (elicitation messages). */
   asked: string[];
   stderr: () => string;
+  /** Its stderr once it holds `text` (stderr is a stream of its own: a line may come after the answer it was written before). */
+  stderrSays: (text: string) => Promise<string>;
   call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult>;
   /** A resource's text. */
   read: (uri: string) => Promise<string>;
@@ -123,6 +126,37 @@ async function said(answer: Answer | (() => Promise<Answer>)) {
   return action === 'accept' ? { action, content: {} } : { action };
 }
 
+interface Heard {
+  text: () => string;
+  says: (text: string) => Promise<string>;
+}
+
+/** What a stream has said so far, and a wait (bounded) for it to say something: woken by its data, never by a clock's tick. */
+function heard(stream: { on(event: 'data', listener: (d: Buffer) => void): unknown } | null | undefined): Heard {
+  let text = '';
+  const waiting = new Set<() => void>();
+  stream?.on('data', (d: Buffer) => {
+    text += d.toString();
+    for (const wake of [...waiting]) wake();
+  });
+  const says = (wanted: string) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!text.includes(wanted)) return;
+        clearTimeout(timer);
+        waiting.delete(check);
+        resolve(text);
+      };
+      const timer = setTimeout(() => {
+        waiting.delete(check);
+        reject(new Error(`stderr never said ${JSON.stringify(wanted)}; it said: ${JSON.stringify(text)}`));
+      }, patient(10_000));
+      waiting.add(check);
+      check();
+    });
+  return { text: () => text, says };
+}
+
 /** What either client's session offers a test besides its client: calling a tool, reading a resource. */
 function sessionFace(
   client: {
@@ -131,12 +165,13 @@ function sessionFace(
   },
   pid: number,
   asked: string[],
-  stderr: () => string,
+  stderr: Heard,
 ): Omit<McpSession, 'client'> {
   return {
     pid,
     asked,
-    stderr,
+    stderr: stderr.text,
+    stderrSays: stderr.says,
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
     read: async (uri) => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
   };
@@ -159,8 +194,7 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
       return session;
     }
     const transport = new StdioClientTransport(serverProcess(opts, envOf));
-    let stderr = '';
-    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const stderr = heard(transport.stderr);
     const client = new Client(
       { name: 'test-agent', version: '1.0.0' },
       { capabilities: opts.answer ? { elicitation: { form: {} } } : {}, jsonSchemaValidator: SCHEMAS_2025 },
@@ -175,7 +209,7 @@ export function useMcp(envOf: () => NodeJS.ProcessEnv): (opts?: ConnectOptions) 
     }
     await client.connect(transport);
     open.push(client);
-    return { client, ...sessionFace(client, transport.pid!, asked, () => stderr) };
+    return { client, ...sessionFace(client, transport.pid!, asked, stderr) };
   };
 }
 
@@ -186,8 +220,7 @@ export interface ModernSession extends Omit<McpSession, 'client'> {
 
 async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEnv): Promise<{ session: McpSession; client: ModernClient }> {
   const transport = new ModernStdio(serverProcess(opts, envOf));
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const stderr = heard(transport.stderr);
   const client = new ModernClient(
     { name: 'test-agent', version: '1.0.0' },
     {
@@ -205,7 +238,7 @@ async function connectModern(opts: ConnectOptions, envOf: () => NodeJS.ProcessEn
     });
   }
   await client.connect(transport);
-  const session: ModernSession = { client, ...sessionFace(client, transport.pid!, asked, () => stderr) };
+  const session: ModernSession = { client, ...sessionFace(client, transport.pid!, asked, stderr) };
   return { session: session as unknown as McpSession, client };
 }
 

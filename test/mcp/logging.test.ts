@@ -51,7 +51,7 @@ describe('checkin mcp 2025-11-25: logging', () => {
     await client.complete(teamCompletion);
     // The notification precedes the answer on the one stream.
     expectTheWarning(told);
-    expect(s.stderr()).toContain('cache.json cannot be read');
+    await s.stderrSays('cache.json cannot be read');
   });
 
   it('at level error a warning is not told (stderr has it)', async () => {
@@ -64,7 +64,7 @@ describe('checkin mcp 2025-11-25: logging', () => {
     await client.complete(teamCompletion);
     await client.ping();
     expect(told).toEqual([]);
-    expect(s.stderr()).toContain('cache.json cannot be read');
+    await s.stderrSays('cache.json cannot be read');
   });
 
   it('without setLevel nothing is told (stderr has it)', async () => {
@@ -76,7 +76,7 @@ describe('checkin mcp 2025-11-25: logging', () => {
     await client.complete(teamCompletion);
     await client.ping();
     expect(told).toEqual([]);
-    expect(s.stderr()).toContain('cache.json cannot be read');
+    await s.stderrSays('cache.json cannot be read');
   });
 });
 
@@ -96,7 +96,7 @@ describe('checkin mcp 2026-07-28: logging', () => {
     expect(client.getServerCapabilities()?.logging).toEqual({});
     await client.complete({ ...teamCompletion, _meta: { [LOG_LEVEL]: 'warning' } });
     expectTheWarning(told);
-    expect(s.stderr()).toContain('cache.json cannot be read');
+    await s.stderrSays('cache.json cannot be read');
   });
 
   it('a request asking for error only is told nothing (stderr has it)', async () => {
@@ -104,7 +104,7 @@ describe('checkin mcp 2026-07-28: logging', () => {
     await client.complete({ ...teamCompletion, _meta: { [LOG_LEVEL]: 'error' } });
     await client.listTools();
     expect(told).toEqual([]);
-    expect(s.stderr()).toContain('cache.json cannot be read');
+    await s.stderrSays('cache.json cannot be read');
   });
 
   it('a level in _meta that is not one is refused as invalid params (-32602), nothing told', async () => {
@@ -123,6 +123,6 @@ describe('checkin mcp 2026-07-28: logging', () => {
     await client.complete(teamCompletion);
     await client.listTools();
     expect(told).toEqual([]);
-    expect(s.stderr()).toContain('cache.json cannot be read');
+    await s.stderrSays('cache.json cannot be read');
   });
 });
