@@ -64,8 +64,9 @@ export async function run(argv: string[], ctx: Context = processContext(), openi
   }
   // After the work: the daily update notice, only where a person reads stderr (domain/update-notice.ts).
   await afterCommand(ctx, argv);
-  // Standard error that failed can say nothing: the run's code alone tells it.
-  if (code === EXIT.OK && (await ctx.io.written()).stderr !== undefined) code = EXIT.FAILURE;
+  // Standard error that failed can say nothing, nor can what failed after the words above: the run's code alone tells it.
+  const after = await ctx.io.written();
+  if (code === EXIT.OK && [failed.stderr, after.stdout, after.stderr].some((e) => e !== undefined)) code = EXIT.FAILURE;
   return code;
 }
 

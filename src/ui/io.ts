@@ -78,8 +78,10 @@ export interface IO {
   /** Ends the pager's input and waits until it has exited (at once when none was started). */
   endPager(): Promise<void>;
   /**
-   * Waits until what was written to stdout and stderr has been taken, and says how each failed, if
-   * it did: its error (a full disk, an I/O error), never its reader gone (EPIPE: `checkin list | head -1`).
+   * Waits until what was written to stdout and stderr has been taken, and hands over how each
+   * failed since last asked, if it did: its error (a full disk, an I/O error), never its reader gone
+   * (EPIPE: `checkin list | head -1`). Handed over once: the CLI says it and fails the run by it
+   * (main.ts), unless a command that answers for its own output took it first (`checkin hook`).
    */
   written(): Promise<{ stdout: unknown; stderr: unknown }>;
 }
@@ -149,10 +151,10 @@ export function readText(stream: Readable, maxBytes = Infinity): Promise<string>
 /** Whether a write's error is its reader gone (EPIPE: `checkin list | head -1`, a client that closed its end): the end of the writing, not a failure. */
 export const readerGone = (err: unknown): boolean => (err as NodeJS.ErrnoException | null | undefined)?.code === 'EPIPE';
 
-/** What became of a stream's writes: its first failure that was not its reader going (EPIPE), if any. */
+/** A standard stream's writes, and what became of them. */
 interface Sink {
   write(text: string): void;
-  /** Waits until every write so far has been taken; resolves to the stream's failure, undefined when there was none. */
+  /** Waits until every write so far has been taken; resolves to the stream's failure not handed over yet, else undefined. */
   written(): Promise<unknown>;
 }
 
@@ -192,7 +194,12 @@ function sink(streamOf: () => NodeJS.WriteStream): Sink {
       pending++;
       stream.write(text, done);
     },
-    written: () => (pending === 0 ? Promise.resolve(failure) : new Promise<void>((resolve) => waiting.push(resolve)).then(() => failure)),
+    async written() {
+      if (pending > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      const failed = failure;
+      failure = undefined;
+      return failed;
+    },
   };
 }
 
