@@ -68,6 +68,22 @@ describe.skipIf(!existsSync('/dev/full'))('output that cannot be written', () =>
     expect(await onFull(['--version'], 'both')).toEqual({ code: 1, signal: null, stdout: '', stderr: '' });
   });
 
+  it('stdout open only for reading (EBADF): said in words, exit 1', async () => {
+    const readOnly = openSync('/dev/null', 'r');
+    try {
+      const child = spawnCli(['--version'], env, { stdio: ['pipe', readOnly, 'pipe'] });
+      child.stdin!.end();
+      expect(await outcome(child, 'checkin --version 1</dev/null')).toEqual({
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr: 'error: standard output cannot be written: bad file descriptor\n',
+      });
+    } finally {
+      closeSync(readOnly);
+    }
+  });
+
   it('the reader gone (`checkin list | head -1`) is no failure: quiet, exit 0', async () => {
     for (const [args, said] of [
       [['list'], MORE],
