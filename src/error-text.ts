@@ -4,7 +4,7 @@
 
 import { CommanderError } from '@commander-js/extra-typings';
 import { ApiError } from './api/errors.js';
-import { asCliError, CancelledError, type CliError, EXIT, ExitSignal, hintText, isTerminalAdvice, UnexpectedError } from './errors.js';
+import { asCliError, CancelledError, CliError, EXIT, ExitSignal, hintText, isTerminalAdvice, UnexpectedError } from './errors.js';
 import { fsReason } from './config/files.js';
 import { sanitizeLine } from './ui/sanitize.js';
 
@@ -48,6 +48,12 @@ function ownLines(e: CliError, debug: boolean): string[] {
   }
   return [`error: ${e.message}`];
 }
+
+/**
+ * Standard output failed otherwise than by its reader going (a full disk, an I/O error): the error
+ * the run ends with (main.ts; `checkin mcp`'s conversation, ui/io.ts protocolIO), exit 1.
+ */
+export const outputFailed = (err: unknown): CliError => new CliError(`standard output cannot be written: ${fsReason(err)}`);
 
 /**
  * What each kind of error becomes: exit code and lines on stderr — its own, then its hints (a

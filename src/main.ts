@@ -5,7 +5,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { sharedPreferences } from './config/prefs.js';
 import { cliAdvice } from './commands/flags.js';
 import { createContext, type Context, type StdinOpening } from './context.js';
-import { describeError } from './error-text.js';
+import { describeError, outputFailed } from './error-text.js';
 import { EXIT } from './errors.js';
 import { addCompletionWhenAsked, afterCommand, buildProgram, helpTopic } from './program.js';
 import { processIO } from './ui/io.js';
@@ -49,16 +49,32 @@ export async function run(argv: string[], ctx: Context = processContext(), openi
   } catch (err) {
     // Said once the pager (if one was started) has exited: not drawn over it.
     await ctx.io.endPager();
-    const described = describeError(err, ctx.debug.stacks);
-    for (const line of described.lines) ctx.io.err(line + '\n');
-    code = described.code;
+    code = say(ctx, err);
   } finally {
     await ctx.io.endPager();
     await ctx.close().catch(() => undefined);
   }
+  // Everything written is out before the run ends. Standard output that failed (a full disk, an I/O
+  // error; not its reader gone: `checkin list | head -1`) is said once, after the command's own
+  // words, and fails a run that had not failed: the command itself was never cut short.
+  const failed = await ctx.io.written();
+  if (failed.stdout !== undefined) {
+    const failure = say(ctx, outputFailed(failed.stdout));
+    if (code === EXIT.OK) code = failure;
+  }
   // After the work: the daily update notice, only where a person reads stderr (domain/update-notice.ts).
   await afterCommand(ctx, argv);
+  // Standard error that failed can say nothing, nor can what failed after the words above: the run's code alone tells it.
+  const after = await ctx.io.written();
+  if (code === EXIT.OK && [failed.stderr, after.stdout, after.stderr].some((e) => e !== undefined)) code = EXIT.FAILURE;
   return code;
+}
+
+/** Says what `err` becomes on stderr; returns its exit code. */
+function say(ctx: Context, err: unknown): number {
+  const described = describeError(err, ctx.debug.stacks);
+  for (const line of described.lines) ctx.io.err(line + '\n');
+  return described.code;
 }
 
 /**

@@ -212,6 +212,8 @@ export function fsReason(err: unknown, file?: string): string {
     ENOTDIR: 'a file is in the way of the folder',
     EEXIST: 'a file is in the way of the folder',
     EIO: `the disk failed to read or write ${path ?? 'the file'}`,
+    // A descriptor not open, or not open that way (`checkin --version 1</dev/null`).
+    EBADF: 'bad file descriptor',
   };
   return code ? (named[code] ?? words[code] ?? code) : (err as Error).message;
 }

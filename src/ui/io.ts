@@ -77,6 +77,13 @@ export interface IO {
   noPager(): void;
   /** Ends the pager's input and waits until it has exited (at once when none was started). */
   endPager(): Promise<void>;
+  /**
+   * Waits until what was written to stdout and stderr has been taken, and hands over how each
+   * failed since last asked, if it did: its error (a full disk, an I/O error), never its reader gone
+   * (EPIPE: `checkin list | head -1`). Handed over once: the CLI says it and fails the run by it
+   * (main.ts), unless a command that answers for its own output took it first (`checkin hook`).
+   */
+  written(): Promise<{ stdout: unknown; stderr: unknown }>;
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -144,24 +151,62 @@ export function readText(stream: Readable, maxBytes = Infinity): Promise<string>
 /** Whether a write's error is its reader gone (EPIPE: `checkin list | head -1`, a client that closed its end): the end of the writing, not a failure. */
 export const readerGone = (err: unknown): boolean => (err as NodeJS.ErrnoException | null | undefined)?.code === 'EPIPE';
 
+/** A standard stream's writes, and what became of them. */
+interface Sink {
+  write(text: string): void;
+  /** Waits until every write so far has been taken; resolves to the stream's failure not handed over yet, else undefined. */
+  written(): Promise<unknown>;
+}
+
 /**
- * A write that passes the terminal guard (checkin's colours kept, every other control removed),
- * and stops quietly once the reader has gone (`checkin list | head -1`): no EPIPE crash. The
- * stream is only set up on the first write (a run that prints nothing on stderr never opens it).
+ * A stream's writes, which stop quietly once the reader has gone (`checkin list | head -1`): no
+ * EPIPE crash. Any other failure (a full disk: ENOSPC, EIO) stops them too, and is kept for the CLI
+ * to say and end with (main.ts): never thrown from the stream's event (an uncaught crash, with a
+ * stack). The stream is only set up on the first write (a run that prints nothing on stderr never
+ * opens it).
  */
-function writer(streamOf: () => NodeJS.WriteStream, silenced: () => boolean, guard = true): (text: string) => void {
-  let gone = false;
+function sink(streamOf: () => NodeJS.WriteStream): Sink {
   let stream: NodeJS.WriteStream | undefined;
+  let gone = false;
+  let failure: unknown;
+  let pending = 0;
+  let waiting: (() => void)[] = [];
+  // The first error ends the writing; the ones after it (writes already under way) say nothing new.
+  const fail = (err: unknown) => {
+    if (gone) return;
+    gone = true;
+    if (!readerGone(err)) failure = err;
+  };
+  const done = (err?: Error | null) => {
+    if (err) fail(err);
+    if (--pending > 0) return;
+    const ready = waiting;
+    waiting = [];
+    for (const resolve of ready) resolve();
+  };
+  return {
+    write(text) {
+      if (gone) return;
+      if (!stream) {
+        stream = streamOf();
+        stream.on('error', fail);
+      }
+      pending++;
+      stream.write(text, done);
+    },
+    async written() {
+      if (pending > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      const failed = failure;
+      failure = undefined;
+      return failed;
+    },
+  };
+}
+
+/** A write to `to` that passes the terminal guard (checkin's colours kept, every other control removed). */
+function writer(to: Sink, silenced: () => boolean, guard = true): (text: string) => void {
   return (text) => {
-    if (gone || silenced()) return;
-    if (!stream) {
-      stream = streamOf();
-      stream.on('error', (err) => {
-        if (!readerGone(err)) throw err;
-        gone = true;
-      });
-    }
-    stream.write(guard ? guardTerminal(text) : text);
+    if (!silenced()) to.write(guard ? guardTerminal(text) : text);
   };
 }
 
@@ -222,23 +267,15 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
   let terminal: { key: string | undefined } | undefined;
   let canPrompt: boolean | undefined;
   let accessible: boolean | undefined;
-  const out = writer(
-    () => process.stdout,
-    () => silent,
-  );
-  const errRaw = writer(
-    () => process.stderr,
-    () => silent,
-  );
+  const stdoutSink = sink(() => process.stdout);
+  const stderrSink = sink(() => process.stderr);
+  const out = writer(stdoutSink, () => silent);
+  const errRaw = writer(stderrSink, () => silent);
   // On a terminal, what checkin says on stderr (errors, hints, notes, warnings) wraps at word edges to its width.
   let errColumns: number | undefined;
   const err = (text: string, opts?: { asIs?: boolean }) =>
     errRaw(!opts?.asIs && (errColumns ??= (isTerminal(2) && process.stderr.columns) || 0) > 0 ? wrapProse(text, errColumns) : text);
-  const rawOut = writer(
-    () => process.stdout,
-    () => silent,
-    false,
-  );
+  const rawOut = writer(stdoutSink, () => silent, false);
   let paging: 'no' | 'wanted' | 'off' = 'no';
   let pager: Pager | undefined;
   const startPaging = (): Pager | undefined => {
@@ -340,10 +377,14 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, preferences: () 
     async endPager() {
       await pager?.end();
     },
+    async written() {
+      const [stdout, stderr] = await Promise.all([stdoutSink.written(), stderrSink.written()]);
+      return { stdout, stderr };
+    },
     readStdin: (maxBytes) => {
       // Waiting on a terminal for text that never comes looks like a hang: say what is going on.
       if (stdinText) return stdinText;
-      if (stdinIsTTY()) process.stderr.write('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
+      if (stdinIsTTY()) errRaw('Reading standard input: type the text, then press Ctrl-D on an empty line.\n');
       return (stdinText = readText(process.stdin, maxBytes ?? MAX_STDIN_BYTES));
     },
     hold(child) {

@@ -6,7 +6,7 @@
 // checked to send nothing: the sandbox's request log does not move, and a listener standing in for the
 // service sees no connection.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 // @ts-expect-error: a script of the repository's, plain JavaScript
 import { instructions } from '../../scripts/callgrind.mjs';
 import { createServer } from 'node:net';
@@ -273,6 +273,21 @@ describe('a hook never breaks the session it runs in', () => {
       expect(service.connections()).toBe(0);
     } finally {
       await service.close();
+    }
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('output that cannot be written (a full disk): exit 0, nothing said', async () => {
+    const repo = repository(2);
+    for (const sub of ['session-start', 'stop', 'post-commit']) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        // The line it has to say (2 commits) cannot be written.
+        const child = spawnCli(['hook', sub], env, { cwd: repo.dir, stdio: ['pipe', full, 'pipe'] });
+        child.stdin!.end();
+        expect({ sub, ...(await outcome(child, `checkin hook ${sub} > /dev/full`)) }).toEqual({ sub, code: 0, signal: null, stdout: '', stderr: '' });
+      } finally {
+        closeSync(full);
+      }
     }
   });
 

@@ -97,16 +97,23 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
+/** A child's standard streams: a pipe to this test, or a descriptor of its own (a file, /dev/full). */
+export type CliStdio = ['pipe', 'pipe' | number, 'pipe' | number];
+
 /**
  * The CLI (`bin`, the checkout's own by default) as a child of `node` (this test's Node by default), in
  * `cwd` (this one by default); the single executable instead when CHECKIN_TEST_BINARY is set and no
- * other `node` or `bin` is asked for.
+ * other `node` or `bin` is asked for. Its streams are pipes to this test unless `stdio` says otherwise.
  */
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv, { node, bin, cwd }: { node?: string; bin?: string; cwd?: string } = {}): ChildProcess {
+export function spawnCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  { node, bin, cwd, stdio = ['pipe', 'pipe', 'pipe'] }: { node?: string; bin?: string; cwd?: string; stdio?: CliStdio } = {},
+): ChildProcess {
   if (BINARY && node === undefined && bin === undefined) {
-    return track(spawn(BINARY, args, { env: { ...env, PATH: pathWithoutNode(env.PATH) }, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd !== undefined && { cwd }) }));
+    return track(spawn(BINARY, args, { env: { ...env, PATH: pathWithoutNode(env.PATH) }, stdio, ...(cwd !== undefined && { cwd }) }));
   }
-  return track(spawn(node ?? process.execPath, [bin ?? BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd !== undefined && { cwd }) }));
+  return track(spawn(node ?? process.execPath, [bin ?? BIN, ...args], { env, stdio, ...(cwd !== undefined && { cwd }) }));
 }
 
 export function runCli(

@@ -53,6 +53,8 @@ export function bufferIO(
     page: () => {},
     noPager: () => {},
     endPager: async () => {},
+    // Buffers never fail.
+    written: async () => ({ stdout: undefined, stderr: undefined }),
     stdoutText: () => out,
     stderrText: () => err,
   };

@@ -130,5 +130,8 @@ export async function runHook(ctx: Context, event: HookEvent): Promise<void> {
     ctx.io.out(shown + '\n');
   } catch {
     // A hook never fails the session it runs in.
+  } finally {
+    // Nor does its output that cannot be written (a full disk): taken here, neither said nor the run's failure.
+    await ctx.io.written();
   }
 }

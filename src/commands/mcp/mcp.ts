@@ -6,8 +6,8 @@
 // request already (mcp/first.ts), the server is handed what was read and said (ctx.opening).
 import { Command, Option } from '@commander-js/extra-typings';
 import { requireAsset } from '../../config/installation.js';
-import { fsReason } from '../../config/files.js';
-import { CliError, UsageError } from '../../errors.js';
+import { outputFailed } from '../../error-text.js';
+import { UsageError } from '../../errors.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
 import type { Context } from '../../context.js';
 import { staleSkills } from '../../system/skill.js';
@@ -81,9 +81,6 @@ export async function runMcp(ctx: Context, opts: McpOptions): Promise<void> {
   });
   if (failed !== undefined) throw outputFailed(failed);
 }
-
-/** The error the conversation ends with when stdout failed otherwise than by the client going (a full disk, an I/O error: ui/io.ts protocolIO). */
-const outputFailed = (err: unknown) => new CliError(`standard output cannot be written: ${fsReason(err)}`);
 
 /** The agent face: found beside the running bundle (dist/checkin.cjs), never bundled into it; the single executable carries the same file inside. */
 function agentFace(): AgentFace {
