@@ -59,8 +59,17 @@ const argv = process.argv.slice(2);
 // loaded; then the CLI, handed what was read and said (src/mcp/first.ts). Undefined when the
 // command line is not one it answers.
 const first = argv.includes('mcp') ? require(join(__dirname, '..', 'dist', 'mcp-first.cjs')).answerFirst(argv, process.env, process) : undefined;
-Promise.resolve(first)
-  .then((opening) => require(main).run(argv, undefined, opening))
-  .then((code) => {
-    process.exitCode = code;
+// `checkin hook <event>`: answered whole by a small bundle of its own, and the CLI never loaded
+// (src/commands/hook/fast.ts). Undefined, nothing read, when the command line is not one it answers.
+const hook = first === undefined && argv.includes('hook') ? require(join(__dirname, '..', 'dist', 'hook.cjs')).answerHook(argv, process.env) : undefined;
+if (hook)
+  hook.then((inputOpen) => {
+    // Standard input left open by the host: its read, still waiting, would hold the process.
+    if (inputOpen) process.exit(0);
   });
+else
+  Promise.resolve(first)
+    .then((opening) => require(main).run(argv, undefined, opening))
+    .then((code) => {
+      process.exitCode = code;
+    });

@@ -8,6 +8,9 @@
 //                        src/commands/mcp/mcp.ts requires when that command runs.
 //   dist/mcp-first.cjs   `checkin mcp`'s first answer (src/mcp/first.ts, ~30 KB, no SDK, no commander),
 //                        which bin/checkin.js requires before dist/checkin.cjs when the command is mcp.
+//   dist/hook.cjs        `checkin hook <event>` whole (src/commands/hook/fast.ts, ~60 KB, no commander),
+//                        which bin/checkin.js requires first when the command is hook: the CLI is loaded
+//                        only for a command line it leaves to it.
 //   dist/help-topics.cjs    `checkin help <topic>`'s text (src/help-topics.ts, ~120 KB), and
 //   dist/sandbox-server.cjs `checkin sandbox`'s service (src/sandbox/server.ts): each required only by
 //                           its command (installation.ts `ownBundle`), so no other run reads or parses it.
@@ -53,6 +56,7 @@ try {
     build({ ...cjs, entryPoints: { checkin: 'src/main.ts' }, sourcemap: 'linked' }),
     build({ ...cjs, entryPoints: { 'mcp-server': 'src/mcp/server.ts' } }),
     build({ ...cjs, entryPoints: { 'mcp-first': 'src/mcp/first.ts' } }),
+    build({ ...cjs, entryPoints: { hook: 'src/commands/hook/fast.ts' } }),
     build({ ...cjs, entryPoints: { 'help-topics': 'src/help-topics.ts' } }),
     build({ ...cjs, entryPoints: { 'sandbox-server': 'src/sandbox/server.ts' } }),
     // The CommonJS packages inside (commander) require Node's own modules.

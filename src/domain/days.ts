@@ -84,7 +84,10 @@ export function todayWithoutRequest(ctx: Context): string {
 }
 
 /** Today without a request, and whether it is only the machine's guess (no TZ, no cached profile zone). */
-export function todayGuess(ctx: Context, person: () => CachedMe | undefined = () => cachedMe(ctx)): { day: string; guessed: boolean; start: Date } {
+export function todayGuess(
+  ctx: Pick<Context, 'now' | 'env' | 'config'>,
+  person: () => CachedMe | undefined = () => cachedMe(ctx),
+): { day: string; guessed: boolean; start: Date } {
   const now = ctx.now();
   const local = (day: string) => ({ day, start: new Date(`${day}T00:00:00`) });
   if (ctx.env.TZ) return { ...local(localDateKey(now)), guessed: false };

@@ -16,7 +16,7 @@ export interface WaitingDraft extends DraftRow {
 }
 
 /** Every draft of this account, oldest first. */
-export function waitingDrafts(ctx: Context): WaitingDraft[] {
+export function waitingDrafts(ctx: Pick<Context, 'config' | 'env' | 'profile' | 'drafts'>): WaitingDraft[] {
   const outbox = ctx.drafts();
   const here = accountHere(ctx);
   return allHere(ctx).map((entry) => ({
@@ -28,7 +28,7 @@ export function waitingDrafts(ctx: Context): WaitingDraft[] {
 }
 
 /** A draft as both faces print it (core/shapes.ts DRAFT: `checkin drafts --json`, the agent's drafts): `here`, the account asking. */
-export function draftRow(ctx: Context, e: Entry, here = accountHere(ctx)): DraftRow {
+export function draftRow(ctx: Pick<Context, 'config' | 'env' | 'profile' | 'drafts'>, e: Entry, here = accountHere(ctx)): DraftRow {
   const outbox = ctx.drafts();
   const sender = outbox.sender(e);
   const maybe = outbox.maybeSent(e);

@@ -13,7 +13,10 @@ import { cachedAccount } from './account.js';
 import { todayGuess } from './days.js';
 import { waitingDrafts } from './drafts-waiting.js';
 import { readMarks, writeMarks } from './hook-marks.js';
-import { runGit } from '../system/git.js';
+import { runGitSync } from '../system/git.js';
+
+/** What the hooks read with: the settings (and the profile they choose), the environment, the clock. */
+export type HookContext = Pick<Context, 'config' | 'env' | 'now' | 'profile'>;
 
 /** What there is to do, as the hooks know it without asking the service. */
 export interface HookReminder {
@@ -37,17 +40,16 @@ export const MAX_COMMITS = 200;
 const MAX_SESSIONS = 50;
 
 /** My commits in `dir` since `since`: author = that repository's user.email. 0 when git, the repository or the email is missing. */
-async function commitsSince(ctx: Context, dir: string, since: string): Promise<number> {
+function commitsSince(ctx: HookContext, dir: string, since: string): number {
   // Outside a repository git is not started at all (a hook runs in every session, often elsewhere).
   if (!insideRepository(dir)) return 0;
-  const git = (args: string[]) => runGit(dir, args, { env: ctx.env, timeoutMs: HOOK_GIT_MS, maxBytes: 64 * 1024 });
-  const [email, log] = await Promise.all([
-    git(['config', 'user.email']),
-    git(['log', `--since=${since}`, '--no-merges', `-n${MAX_COMMITS}`, '--format=%ae%x09%cI']),
-  ]);
-  if (!email.ok || !log.ok) return 0;
-  const mine = email.out.trim().toLowerCase();
+  // One after the other, waited for: nothing else is to do meanwhile, and no stream is set up (system/git.ts).
+  const git = (args: string[]) => runGitSync(dir, args, { env: ctx.env, timeoutMs: HOOK_GIT_MS, maxBytes: 64 * 1024 });
+  const email = git(['config', 'user.email']);
+  const mine = email.ok ? email.out.trim().toLowerCase() : '';
   if (mine === '') return 0;
+  const log = git(['log', `--since=${since}`, '--no-merges', `-n${MAX_COMMITS}`, '--format=%ae%x09%cI']);
+  if (!log.ok) return 0;
   const after = Date.parse(since);
   return log.out.split('\n').filter((line) => {
     const [author, at] = line.split('\t');
@@ -77,17 +79,27 @@ function later(a: string | undefined, b: string | undefined): string | undefined
 }
 
 /**
+ * The account as cached (a profile whose token is only in the keychain too: by the entry's alias),
+ * the keychain never asked: a hook reads only what is kept in files. Every file the settings store
+ * reads for the hooks is read here (the settings, a folder's .checkin.json, the cache), and only
+ * once a run: what it warns of, it warns of now (the hooks' own bundle, commands/hook/fast.ts,
+ * leaves such a run to the CLI).
+ */
+export function hookAccount(ctx: HookContext): ReturnType<typeof cachedAccount> {
+  try {
+    ctx.config().skipKeychain();
+    return cachedAccount(ctx);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * What there is to do, from what this machine keeps: no request, nothing written. Each part that
  * cannot be read (no token, a damaged cache, no outbox, no git) counts as nothing to say.
  */
-export async function hookReminder(ctx: Context, cwd: string): Promise<HookReminder> {
-  // The account as cached (a profile whose token is only in the keychain too: by the entry's alias).
-  let account: ReturnType<typeof cachedAccount>;
-  try {
-    account = cachedAccount(ctx);
-  } catch {
-    account = undefined;
-  }
+export function hookReminder(ctx: HookContext, cwd: string): HookReminder {
+  const account = hookAccount(ctx);
   // Today and its start in the cached profile zone (else TZ or this machine's).
   const { day: date, start } = todayGuess(ctx, () => account?.entry.me);
   const startOfDay = start.toISOString();
@@ -107,7 +119,13 @@ export async function hookReminder(ctx: Context, cwd: string): Promise<HookRemin
     }
   }
   since = later(since, startOfDay) ?? startOfDay;
-  const [drafts, commits] = await Promise.all([keptDrafts(ctx), commitsSince(ctx, cwd, since).catch(() => 0)]);
+  const drafts = keptDrafts(ctx);
+  let commits = 0;
+  try {
+    commits = commitsSince(ctx, cwd, since);
+  } catch {
+    // git's answer that cannot be read: no commits said
+  }
   return { date, pending, drafts, commits, since };
 }
 
@@ -115,12 +133,12 @@ export async function hookReminder(ctx: Context, cwd: string): Promise<HookRemin
  * Drafts of this account in the outbox, not being sent; the outbox is opened only when its database
  * is there (a hook never makes one), and read-only: a damaged one is not set aside, nothing is said.
  */
-function keptDrafts(ctx: Context): number {
+function keptDrafts(ctx: HookContext): number {
   try {
     const dir = ctx.config().draftsDir;
     if (!existsSync(join(dir, 'outbox.db'))) return 0;
     const outbox = new Outbox(dir, () => undefined, { readOnly: 'a hook only reads' });
-    const reading: Context = Object.assign(Object.create(ctx) as Context, { drafts: () => outbox });
+    const reading = Object.assign(Object.create(ctx) as HookContext, { drafts: () => outbox });
     return waitingDrafts(reading).filter((d) => d.here && d.sending === 'waiting').length;
   } catch {
     return 0;
@@ -137,7 +155,7 @@ export function reminderKinds(r: HookReminder): string[] {
  * was not said yet in that session (a count that grew is the same reminder), and only when that is
  * now remembered (a mark that cannot be written would hold it back at every stop).
  */
-export function holdOnce(ctx: Context, session: string, kinds: string[]): 'hold' | 'said' | 'unremembered' {
+export function holdOnce(ctx: HookContext, session: string, kinds: string[]): 'hold' | 'said' | 'unremembered' {
   try {
     const marks = readMarks(ctx);
     const sessions = typeof marks.sessions === 'object' && marks.sessions !== null ? marks.sessions : {};

@@ -150,7 +150,7 @@ export function maybeSentLine(ctx: Context, entry: Entry, at: string): string {
  * Whose words a run writes: the service as configured (no request) and, with `person`, the person
  * when the cache knows them (which reads the token: after the words are kept, never before).
  */
-export function accountHere(ctx: Context, { person: withPerson = true }: { person?: boolean } = {}): Account {
+export function accountHere(ctx: Pick<Context, 'config' | 'env' | 'profile'>, { person: withPerson = true }: { person?: boolean } = {}): Account {
   const cfg = ctx.config();
   const api_url = normalizeApiUrl(cfg.apiUrl().value);
   let token: string | undefined;
@@ -223,7 +223,7 @@ export function newestToEdit(ctx: Context, names: DraftTarget | DraftTarget[], k
 }
 
 /** Every entry of this account, oldest first. */
-export function allHere(ctx: Context): Entry[] {
+export function allHere(ctx: Pick<Context, 'config' | 'env' | 'profile' | 'drafts'>): Entry[] {
   const account = accountHere(ctx);
   return ctx
     .drafts()

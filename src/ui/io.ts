@@ -1,7 +1,7 @@
 // The one object that owns the process's streams: TTY checks, colour level, "can prompt?".
 // Tests hand commands a buffered IO instead. Nothing else in src/ touches process.std*.
 
-import { fstatSync, readFileSync, writeSync } from 'node:fs';
+import { fstatSync, read, readFileSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { pagerCommand, splitCommand, startPager, type Pager } from './pager.js';
@@ -156,6 +156,57 @@ interface Sink {
   write(text: string): void;
   /** Waits until every write so far has been taken; resolves to the stream's failure not handed over yet, else undefined. */
   written(): Promise<unknown>;
+}
+
+/**
+ * Standard input read from its descriptor, for a run that must be quick and reads a little (the
+ * hooks' own bundle, commands/hook/fast.ts): no stream set up (process.stdin costs about a fifth of
+ * Node's own start in instructions), one read at a time in Node's thread pool. A terminal is not read.
+ * More than `maxBytes` is as nothing (readText's limit); input not ended within `waitMs` too, and its
+ * read is left waiting (`open`: only the process's end stops it). A descriptor that would block is
+ * tried again every few milliseconds until then.
+ */
+export function readInputNow(maxBytes: number, waitMs: number): Promise<{ text: string | undefined; open: boolean }> {
+  if (isTerminal(0)) return Promise.resolve({ text: undefined, open: false });
+  return new Promise((resolve) => {
+    const buf = Buffer.alloc(maxBytes + 1);
+    let size = 0;
+    let settled = false;
+    const settle = (text: string | undefined, open: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ text, open });
+    };
+    const timer = setTimeout(() => settle(undefined, true), waitMs);
+    const next = () =>
+      read(0, buf, size, buf.length - size, null, (err, n) => {
+        if (settled) return;
+        if ((err as NodeJS.ErrnoException | null)?.code === 'EAGAIN') return void setTimeout(next, 5);
+        if (err) return settle(undefined, false);
+        size += n;
+        if (size > maxBytes) return settle(undefined, false);
+        if (n === 0) return settle(buf.toString('utf8', 0, size), false);
+        next();
+      });
+    next();
+  });
+}
+
+/** `text` on standard output at once, through the terminal guard (as IO's out); a reader gone, or any failure, is nothing said. */
+export function printNow(text: string): void {
+  try {
+    for (let rest = Buffer.from(guardTerminal(text)); rest.length > 0;) {
+      try {
+        rest = rest.subarray(writeSync(1, rest));
+      } catch (err) {
+        // A descriptor that would block (shared with a process that made it so): its reader drains it.
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      }
+    }
+  } catch {
+    // EPIPE (the reader has gone), a closed descriptor: as the writer below, quietly nothing
+  }
 }
 
 /**

@@ -186,6 +186,7 @@ describe('installed like any npm CLI', () => {
           'bin/package.json',
           'dist/checkin.cjs',
           'dist/help-topics.cjs',
+          'dist/hook.cjs',
           'dist/mcp-first.cjs',
           'dist/mcp-server.cjs',
           'dist/sandbox-server.cjs',

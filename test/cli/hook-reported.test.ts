@@ -45,7 +45,8 @@ describe('a report sent from a draft, as the hooks see it', () => {
     sb.inject({ ...unavailable, method: 'PATCH', path: /^\/check-ins\// });
     expect((await runCli(['today', '-i', 'Shipped the hooks'], { env, cwd })).code).toBe(1);
     const id = await onlyDraft(cwd, `the check-in ${today.date}`);
-    const said = "checkin: today's check-in is still pending; 1 draft kept, not sent (`checkin today` fills it in; `checkin drafts` lists them)\n";
+    const said =
+      "checkin: today's check-in is still pending; 1 draft kept, not sent (`checkin today` fills it in; `checkin drafts` lists them). Send nothing without the person's yes: ask them first.\n";
     expect(await runCli(['hook', 'session-start'], { env, cwd })).toEqual({ code: 0, signal: null, stderr: '', stdout: said });
 
     // Sent again, refused again: nothing noted.

@@ -72,6 +72,8 @@ function commandsIn(file: string): Record<string, string[]> {
 }
 
 const PENDING = "today's check-in is still pending";
+/** What SessionStart's line ends with (the agent's context): the person's yes first. */
+const ASK_FIRST = ". Send nothing without the person's yes: ask them first.";
 
 describe('the hooks, installed in a Claude-Code-style settings folder', () => {
   it('say what is to do on a pending day, nothing on a done one; never a request', async () => {
@@ -121,7 +123,7 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
       code: 0,
       signal: null,
       stderr: '',
-      stdout: 'checkin: 3 commits since your last log (`checkin log` records work)\n',
+      stdout: `checkin: 3 commits since your last log (\`checkin log\` records work)${ASK_FIRST}\n`,
     });
 
     const today = await look(repo.dir);
@@ -133,7 +135,7 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
       code: 0,
       signal: null,
       stderr: '',
-      stdout: `${line}\n`,
+      stdout: `${line}${ASK_FIRST}\n`,
     });
     // Stop: handed to the agent once a session, then let through.
     const stopEvent = { session_id: 's1', cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false };
@@ -141,7 +143,7 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(first.stdout)).toEqual({
       decision: 'block',
-      reason: `${line}. Tell the person before you finish; send nothing without their yes. (Said once a session.)`,
+      reason: `${line}. Tell the person before you finish${ASK_FIRST} (Said once a session.)`,
     });
     expect(first.stdout.split('\n')).toHaveLength(2); // one line
     expect(await stop(stopEvent)).toEqual({ code: 0, signal: null, stderr: '', stdout: '' });
@@ -197,7 +199,7 @@ describe('the hooks, installed in a Claude-Code-style settings folder', () => {
     const kept = (await runCli(['drafts', '--json'], { env: down, cwd })).stdout;
     expect(JSON.parse(kept)).toHaveLength(1);
     const r = await runCli(['hook', 'session-start'], { env: down, cwd });
-    expect(r).toEqual({ code: 0, signal: null, stderr: '', stdout: 'checkin: 1 draft kept, not sent (`checkin drafts` lists them)\n' });
+    expect(r).toEqual({ code: 0, signal: null, stderr: '', stdout: `checkin: 1 draft kept, not sent (\`checkin drafts\` lists them)${ASK_FIRST}\n` });
     expect((await runCli(['drafts', '--json'], { env: down, cwd })).stdout).toBe(kept);
   });
 
@@ -264,7 +266,7 @@ describe('a hook never breaks the session it runs in', () => {
         const r = await runCli(['hook', sub], { env: e, cwd: repo.dir, input: '{"hook_event_name":"Stop"}' });
         expect(r.code, sub).toBe(0);
         const line = 'checkin: 2 commits since your last log (`checkin log` records work)';
-        expect(r.stdout, sub).toBe(`${sub === 'stop' ? JSON.stringify({ systemMessage: line }) : line}\n`);
+        expect(r.stdout, sub).toBe(`${sub === 'stop' ? JSON.stringify({ systemMessage: line }) : sub === 'session-start' ? line + ASK_FIRST : line}\n`);
       }
       // Standing input that never ends (a pipe left open): waited for a moment, not forever.
       const child = spawnCli(['hook', 'session-start'], e, { cwd: repo.dir });
@@ -566,7 +568,7 @@ describe.skipIf(!valgrind || Object.keys(FAKED_CLOCK).length > 0)('the hooks, ru
   }
 
   it(
-    'each costs at most 2.5 times the instructions of `node -e 0` (100 ms where Node starts in 40), on a pending day (a line) and a done one (nothing)',
+    'each costs at most 1.8 times the instructions of `node -e 0` (72 ms where Node starts in 40: its own small bundle, dist/hook.cjs), on a pending day (a line) and a done one (nothing)',
     { timeout: patient(120_000) },
     async () => {
       const home = env.HOME!;
@@ -577,7 +579,7 @@ describe.skipIf(!valgrind || Object.keys(FAKED_CLOCK).length > 0)('the hooks, ru
       const event = JSON.stringify({ cwd: repo.dir }); // no session: Stop prints the line as SessionStart does, never held back;
       const [nodeCmd] = hooks[0]!.split(' ');
       const floor = await counted(`${nodeCmd} -e 0`, repo.dir, '');
-      const budget = 2.5 * floor;
+      const budget = 1.8 * floor;
       expect((await look(repo.dir)).state).toBe('pending');
       // What a host shows: SessionStart's line, Stop's as its JSON systemMessage.
       const shown = (out: string) => (out.startsWith('{') ? (JSON.parse(out) as { systemMessage: string }).systemMessage : out);

@@ -11,7 +11,7 @@ import { BIN, BINARY, outcome, ROOT } from '../helpers/cli.js';
 import { patient } from '../helpers/patience.js';
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-const FILES = ['checkin.cjs', 'checkin.cjs.map', 'help-topics.cjs', 'mcp-first.cjs', 'mcp-server.cjs', 'sandbox-server.cjs', 'sandbox.js'];
+const FILES = ['checkin.cjs', 'checkin.cjs.map', 'help-topics.cjs', 'hook.cjs', 'mcp-first.cjs', 'mcp-server.cjs', 'sandbox-server.cjs', 'sandbox.js'];
 
 describe.skipIf(BINARY !== undefined)('the build swaps dist/ in', () => {
   it(

@@ -210,6 +210,7 @@ describe('the package', () => {
         'dist/checkin.cjs',
         'dist/mcp-server.cjs',
         'dist/mcp-first.cjs',
+        'dist/hook.cjs',
         'dist/help-topics.cjs',
         'dist/sandbox-server.cjs',
       ]),
@@ -218,7 +219,7 @@ describe('the package', () => {
     expect(
       pack.files.filter(
         (f) =>
-          !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/mcp-first\.cjs|dist\/help-topics\.cjs|dist\/sandbox-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md|man\/checkin(-[a-z-]+)?\.1)$/.test(
+          !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/checkin\.js|bin\/package\.json|dist\/checkin\.cjs|dist\/mcp-server\.cjs|dist\/mcp-first\.cjs|dist\/hook\.cjs|dist\/help-topics\.cjs|dist\/sandbox-server\.cjs|dist\/vendor\/[^/]+\.cjs|skills\/checkin\/SKILL\.md|man\/checkin(-[a-z-]+)?\.1)$/.test(
             f.path,
           ),
       ),

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { useSandboxEnv } from '../helpers/sandbox-env.js';
 
 /** The CLI's sources as [path from the root, text]: src/ but the sandbox and the agent face (bundles of their own). */
@@ -32,8 +32,8 @@ interface Loaded {
   builtins: string[];
 }
 
-/** Runs the CLI with a preload that records what the process loaded; its stdout is a pipe. */
-async function loadedBy(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Loaded & { code: number | null; stdout: string }> {
+/** Runs the CLI with a preload that records what the process loaded; its stdout is a pipe (`input` on stdin, in `cwd`). */
+async function loadedBy(args: string[], extra: NodeJS.ProcessEnv = {}, opts: { input?: string; cwd?: string } = {}): Promise<Loaded & CliResult> {
   const dir = tempDir('checkin-loaded-');
   const out = join(dir, 'loaded.json');
   const preload = join(dir, 'preload.cjs');
@@ -44,7 +44,7 @@ async function loadedBy(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<
   builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ') && !m.includes('internal/')).map((m) => m.slice(13)),
 })));\n`,
   );
-  const r = await runCli(args, { env: { ...env, ...extra, NODE_OPTIONS: `--require ${preload}` } });
+  const r = await runCli(args, { ...opts, env: { ...env, ...extra, NODE_OPTIONS: `--require ${preload}` } });
   const loaded = JSON.parse(readFileSync(out, 'utf8')) as Loaded;
   return { ...r, files: loaded.files.filter((f) => f !== preload).map((f) => relative(ROOT, f)), builtins: loaded.builtins };
 }
@@ -55,6 +55,16 @@ async function bareGetBuiltins(): Promise<string[]> {
     'require("node:http").get(process.argv[1], (r) => r.resume().on("end", () => console.log(process.moduleLoadList.filter((m) => m.startsWith("NativeModule ") && !m.includes("internal/")).map((m) => m.slice(13)).join(" "))))';
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, `${env.CHECKIN_API_URL}/me`], { encoding: 'utf8', timeout: 10_000 });
   return stdout.trim().split(' ');
+}
+
+/** The CLI alone, as bin/checkin.js ran it before the hooks had a bundle of their own: a script that runs dist/checkin.cjs. */
+function fullCli(): string {
+  const bin = join(tempDir('checkin-full-cli-'), 'checkin.cjs');
+  writeFileSync(
+    bin,
+    `require(${JSON.stringify(join(ROOT, 'dist', 'checkin.cjs'))}).run(process.argv.slice(2)).then((code) => { process.exitCode = code; });\n`,
+  );
+  return bin;
 }
 
 describe('what a run loads', () => {
@@ -124,6 +134,64 @@ describe('what a run loads', () => {
     expect(list.files).toEqual(['bin/checkin.js', 'dist/checkin.cjs', 'dist/help-topics.cjs']);
     // `checkin help <command>` is commander's: no topics read.
     expect((await loadedBy(['help', 'today'])).files).toEqual(['bin/checkin.js', 'dist/checkin.cjs']);
+  });
+
+  it("the hooks: `checkin hook <event>` answered by dist/hook.cjs alone, with the CLI's own answer", async () => {
+    const cwd = tempDir('checkin-hook-bundle-');
+    // Today's copy as status leaves it (the demo person's day is pending): the hooks have a line to say.
+    expect(JSON.parse((await runCli(['status', '--json'], { env, cwd })).stdout)).toMatchObject({ state: 'pending' });
+    const cli = fullCli();
+    // Each line twice, in a session of its own each time (a Stop hook holds an agent back once a session).
+    const lines: Array<[string[], ((session: string) => string) | undefined]> = [
+      [['hook', 'session-start'], (s) => JSON.stringify({ session_id: s, cwd, hook_event_name: 'SessionStart' })],
+      [['hook', 'stop'], (s) => JSON.stringify({ session_id: s, cwd, hook_event_name: 'Stop', stop_hook_active: false })],
+      [['hook', 'stop'], () => JSON.stringify({ cwd })],
+      [['hook', 'stop'], (s) => JSON.stringify({ session_id: s, stop_hook_active: true })],
+      [['hook', 'stop'], undefined],
+      [['--profile', 'default', 'hook', 'post-commit', 'and', 'more'], undefined],
+      [['--profile=default', 'hook', 'session-start'], () => 'not JSON'],
+    ];
+    for (const [i, [args, input]] of lines.entries()) {
+      const fast = await loadedBy(args, {}, { cwd, ...(input && { input: input(`fast-${i}`) }) });
+      expect(fast.files, args.join(' ')).toEqual(['bin/checkin.js', 'dist/hook.cjs']);
+      expect(fast.builtins.filter((b) => ['net', 'stream', 'tty', 'http', 'crypto'].includes(b))).toEqual([]);
+      const whole = await runCli(args, { env, cwd, bin: cli, ...(input && { input: input(`cli-${i}`) }) });
+      expect({ ...fast, files: undefined, builtins: undefined }, args.join(' ')).toEqual({ ...whole, files: undefined, builtins: undefined });
+    }
+    // Not a vacuous sameness: the lines said.
+    expect((await loadedBy(['hook', 'session-start'], {}, { cwd })).stdout).toMatch(/^checkin: today's check-in is still pending/);
+    expect((await loadedBy(['hook', 'stop'], {}, { cwd, input: '{"session_id":"held"}' })).stdout).toMatch(/^\{"decision":"block"/);
+  });
+
+  it("the hooks: every other command line is the CLI's, untouched (the same output as without the small bundle)", async () => {
+    const cwd = tempDir('checkin-hook-odd-');
+    const cli = fullCli();
+    const damaged = tempDir('checkin-hook-damaged-');
+    writeFileSync(join(damaged, 'config.json'), '{not json');
+    const lines: Array<[string[], NodeJS.ProcessEnv]> = [
+      [['hook'], {}],
+      [['hook', 'bogus'], {}],
+      [['hook', 'stop', '--help'], {}],
+      [['hook', 'session-start', '-h'], {}],
+      [['hook', 'session-start', '--bogus', 'extra'], {}],
+      [['hook', 'stop', '--profile', 'default'], {}],
+      [['--debug', 'hook', 'stop'], {}],
+      [['--profile', 'a', '--profile', 'b', 'hook', 'stop'], {}],
+      [['--profile', 'nobody', 'hook', 'stop'], {}],
+      [['--profile', '--debug', 'hook', 'stop'], {}],
+      [['help', 'hook'], {}],
+      // A settings file the CLI warns of: the warning is its to say.
+      [['hook', 'post-commit'], { CHECKIN_CONFIG_DIR: damaged }],
+    ];
+    for (const [args, extra] of lines) {
+      const fast = await loadedBy(args, extra, { cwd, input: '{}' });
+      expect(fast.files, args.join(' ')).toEqual(['bin/checkin.js', 'dist/hook.cjs', 'dist/checkin.cjs']);
+      const whole = await runCli(args, { env: { ...env, ...extra }, cwd, bin: cli, input: '{}' });
+      expect({ ...fast, files: undefined, builtins: undefined }, args.join(' ')).toEqual({ ...whole, files: undefined, builtins: undefined });
+    }
+    expect((await runCli(['hook', 'post-commit'], { env: { ...env, CHECKIN_CONFIG_DIR: damaged }, cwd })).stderr).toMatch(
+      /^warning: .*config\.json cannot be read/,
+    );
   });
 
   it('dist/checkin.cjs is ASCII: Node reads it as a one-byte string and hashes it for the compile cache without transcoding', () => {

@@ -3,17 +3,9 @@
 // never send: no request, nothing asked, exit 0 whatever happens (a hook must never break the
 // session it runs in), and one line only when there is something to do (domain/hook-reminder.ts
 // says what, from what checkin keeps on this machine).
-import { isAbsolute } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { holdOnce, hookReminder, MAX_COMMITS, reminderKinds, type HookReminder } from '../../domain/hook-reminder.js';
-
-export const HOOK_EVENTS = ['session-start', 'stop', 'post-commit'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
-
-/** The most of the host's event JSON read, and how long standing input is waited for. */
-const MAX_EVENT_BYTES = 256 * 1024;
-const EVENT_WAIT_MS = 200;
+import { EVENT_WAIT_MS, eventOf, HOOK_EVENTS, hookAnswer, MAX_EVENT_BYTES, readsEvent, type HookEvent } from './answer.js';
 
 const ABOUT: Record<HookEvent, string> = {
   'session-start': "For an agent's SessionStart hook: one line of context when today's check-in is pending, commits are unlogged or drafts wait",
@@ -67,13 +59,9 @@ async function hostEvent(ctx: Context): Promise<Record<string, unknown> | undefi
         timer = setTimeout(() => resolve(undefined), EVENT_WAIT_MS);
       }),
     ]);
-    if (text === undefined) {
-      // Input left open (a terminal's pipe, a host that writes nothing): not waited for any longer.
-      ctx.io.stdin.destroy();
-      return undefined;
-    }
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    // Input left open (a terminal's pipe, a host that writes nothing): not waited for any longer.
+    if (text === undefined) ctx.io.stdin.destroy();
+    return eventOf(text);
   } catch {
     return undefined;
   } finally {
@@ -81,53 +69,12 @@ async function hostEvent(ctx: Context): Promise<Record<string, unknown> | undefi
   }
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** The one line a hook prints, or undefined when there is nothing to do. */
-function reminderLine(r: HookReminder): string | undefined {
-  const parts: string[] = [];
-  const todo: string[] = [];
-  if (r.pending) {
-    parts.push("today's check-in is still pending");
-    todo.push('`checkin today` fills it in');
-  }
-  if (r.commits > 0) {
-    parts.push(`${r.commits >= MAX_COMMITS ? `${MAX_COMMITS}+ commits` : plural(r.commits, 'commit')} since your last log`);
-    if (!r.pending) todo.push('`checkin log` records work');
-  }
-  if (r.drafts > 0) {
-    parts.push(`${plural(r.drafts, 'draft')} kept, not sent`);
-    todo.push('`checkin drafts` lists them');
-  }
-  if (parts.length === 0) return undefined;
-  return `checkin: ${parts.join('; ')} (${todo.join('; ')})`;
-}
-
+/** The hook run in the CLI (bin/checkin.js's small bundle, fast.ts, answers most runs before the CLI is loaded: the same answer). */
 export async function runHook(ctx: Context, event: HookEvent): Promise<void> {
   try {
-    // No keychain: a hook reads only what is kept in files.
-    ctx.config().skipKeychain();
-    const input = event === 'post-commit' ? undefined : await hostEvent(ctx);
-    // Stop: a stop this hook already held back goes through (Claude Code's and Codex's stop_hook_active).
-    if (event === 'stop' && input?.stop_hook_active === true) return;
-    const cwd = typeof input?.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : process.cwd();
-    const reminder = await hookReminder(ctx, cwd);
-    const line = reminderLine(reminder);
-    if (line === undefined) return;
-    const session = typeof input?.session_id === 'string' && input.session_id !== '' ? input.session_id : undefined;
-    // A host's Stop hook reads its stdout as JSON (Codex fails one whose stdout is not): a line only to
-    // be shown is its systemMessage. Run by hand (no event), the plain line.
-    const shown = event === 'stop' && input !== undefined ? JSON.stringify({ systemMessage: line }) : line;
-    if (event === 'stop' && session !== undefined) {
-      // Held back once a session for a kind of reminder, and only when that is remembered; a kind said before is not said again.
-      const once = holdOnce(ctx, session, reminderKinds(reminder));
-      if (once === 'said') return;
-      if (once === 'unremembered') return ctx.io.out(shown + '\n');
-      const reason = `${line}. Tell the person before you finish; send nothing without their yes. (Said once a session.)`;
-      ctx.io.out(JSON.stringify({ decision: 'block', reason }) + '\n');
-      return;
-    }
-    ctx.io.out(shown + '\n');
+    const input = readsEvent(event) ? await hostEvent(ctx) : undefined;
+    const text = hookAnswer(ctx, event, input);
+    if (text !== undefined) ctx.io.out(text);
   } catch {
     // A hook never fails the session it runs in.
   } finally {
