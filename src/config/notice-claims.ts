@@ -19,8 +19,8 @@ const KEEP_MS = 30 * 24 * 60 * 60_000;
 const BUSY_MS = 10_000;
 
 export interface NoticeClaims {
-  /** Claims each of `ids` for this run, at once; those claimed (another run's claim, or one shown already: not). */
-  claim(ids: string[]): Set<string>;
+  /** Claims each of `ids` for this run, at once: those claimed (`mine`), and those another run is showing now (`showing`); the rest were shown already. */
+  claim(ids: string[]): { mine: Set<string>; showing: Set<string> };
   /** The claimed ones shown: remembered as shown. The rest let go, for the next run. */
   settle(shown: string[], unshown: string[]): void;
   close(): void;
@@ -60,12 +60,19 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date):
       const claim = db.prepare(
         `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
          ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
-         WHERE notices.state = 'showing' AND notices.until < ?`,
+         WHERE notices.state = 'showing' AND notices.until < excluded.at`,
       );
+      const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
       const until = new Date(at.getTime() + LEASE_MS).toISOString();
       return tx(() => {
         db.prepare("DELETE FROM notices WHERE state = 'shown' AND at < ?").run(new Date(at.getTime() - KEEP_MS).toISOString());
-        return new Set(ids.filter((id) => claim.run(account, id, until, token, at.toISOString(), at.toISOString()).changes === 1));
+        const mine = new Set<string>();
+        const showing = new Set<string>();
+        for (const id of ids) {
+          if (claim.run(account, id, until, token, at.toISOString()).changes === 1) mine.add(id);
+          else if ((stateOf.get(account, id) as { state?: unknown } | undefined)?.state === 'showing') showing.add(id);
+        }
+        return { mine, showing };
       });
     },
     settle(shown, unshown) {

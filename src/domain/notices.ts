@@ -252,7 +252,7 @@ export async function lookDone(ctx: Context, look: Look, { shown = true }: { sho
 /** What a look's notices are, claimed: those this run shows, and `settle`, told which of them were shown. */
 export interface Claimed {
   notices: Notice[];
-  /** How many another run (at the same moment) shows instead. */
+  /** How many another run (at the same moment) is showing instead (not those shown already). */
   elsewhere: number;
   /** Which of `notices` were shown (by index): those are remembered as shown, the rest let go for the next run. */
   settle(shown: boolean[]): void;
@@ -267,12 +267,16 @@ export interface Claimed {
 export function claimNotices(ctx: Context, look: Look): Claimed {
   const all: Claimed = { notices: look.notices, elsewhere: 0, settle: () => undefined };
   if (!look.next || look.notices.length === 0) return all;
-  const idOf = (n: Notice) => `${n.kind} ${n.id ?? n.text}`;
+  // The one that counts the rest is that look's: named by the notices beside it, not by its words ("3 more …" again is another).
+  const named = (n: Notice) => `${n.kind} ${n.id ?? n.text}`;
+  const others = look.notices.filter((n) => n.kind !== 'more').map(named);
+  const idOf = (n: Notice) => (n.kind === 'more' ? `more ${others.join(' ')}` : named(n));
   let claims;
   let mine: Set<string>;
+  let showing: Set<string>;
   try {
     claims = openNoticeClaims(checkinPaths(ctx.env).state, look.next.key, () => ctx.now());
-    mine = claims.claim(look.notices.map(idOf));
+    ({ mine, showing } = claims.claim(look.notices.map(idOf)));
   } catch (err) {
     claims?.close();
     ctx.io.err(`warning: which notices another checkin is showing cannot be known (${(err as Error).message}): each is shown here\n`);
@@ -281,7 +285,7 @@ export function claimNotices(ctx: Context, look: Look): Claimed {
   const notices = look.notices.filter((n) => mine.has(idOf(n)));
   return {
     notices,
-    elsewhere: look.notices.length - notices.length,
+    elsewhere: showing.size,
     settle: (shown) => {
       try {
         claims.settle(notices.filter((_, i) => shown[i]).map(idOf), notices.filter((_, i) => !shown[i]).map(idOf));
