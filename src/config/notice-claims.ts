@@ -57,10 +57,12 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date):
   return {
     claim(ids) {
       const at = now();
+      // Another run's claim is taken over once its lease ran out, or when its lease ends further ahead
+      // than any lease made now could (the clock was set back since: it would hold for as long).
       const claim = db.prepare(
         `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
          ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
-         WHERE notices.state = 'showing' AND notices.until < excluded.at`,
+         WHERE notices.state = 'showing' AND (notices.until < excluded.at OR notices.until > excluded.until)`,
       );
       const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
       const until = new Date(at.getTime() + LEASE_MS).toISOString();

@@ -1,0 +1,39 @@
+// config/notice-claims.ts: a notice's claim, by one run then another, on clocks that jump.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openNoticeClaims } from '../../src/config/notice-claims.js';
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const T = Date.parse('2026-11-22T09:30:00Z');
+const open = (now: () => number) => openNoticeClaims(dir, 'account', () => new Date(now()));
+
+it(`a claim holds while its lease lasts, and is another run's once it ran out; one shown is no run's again`, () => {
+  dir = mkdtempSync(join(tmpdir(), 'claims-'));
+  let t = T;
+  const a = open(() => t);
+  const b = open(() => t);
+  expect(a.claim(['x', 'y'])).toEqual({ mine: new Set(['x', 'y']), showing: new Set() });
+  expect(b.claim(['x', 'y'])).toEqual({ mine: new Set(), showing: new Set(['x', 'y']) });
+  a.settle(['x'], []);
+  t += 3 * 60_000;
+  expect(b.claim(['x', 'y'])).toEqual({ mine: new Set(['y']), showing: new Set() });
+  a.close();
+  b.close();
+});
+
+it(`a claim made before the clock was set back holds no longer than a lease made now would: the notice is not left unshown until the clock catches up`, () => {
+  dir = mkdtempSync(join(tmpdir(), 'claims-'));
+  let t = T;
+  const a = open(() => t);
+  expect(a.claim(['x']).mine).toEqual(new Set(['x']));
+  // The run died while showing it; the clock then set back a day (a dated pass ending, a wrong clock corrected).
+  a.close();
+  t -= 24 * 60 * 60_000;
+  const b = open(() => t);
+  expect(b.claim(['x'])).toEqual({ mine: new Set(['x']), showing: new Set() });
+  b.close();
+});
