@@ -8,7 +8,8 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { sqlite } from './outbox-files.js';
+import { fsReason } from './files.js';
+import { isDamaged, setDatabaseAside, sqlite } from './outbox-files.js';
 
 const FILE = 'notices.db';
 /** How long a claim holds while its notice is shown: the notifier is bounded well within it. */
@@ -26,20 +27,51 @@ export interface NoticeClaims {
   close(): void;
 }
 
-/** The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`. */
-export function openNoticeClaims(dir: string, account: string, now: () => Date): NoticeClaims {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, FILE);
+/** notices.db at `file`, its table made (a damaged one throws, closed). */
+function openDatabase(file: string): DatabaseSync {
   const db: DatabaseSync = new (sqlite().DatabaseSync)(file);
   try {
     chmodSync(file, 0o600);
     db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
     db.exec(`CREATE TABLE IF NOT EXISTS notices (account TEXT NOT NULL, id TEXT NOT NULL, state TEXT NOT NULL, until TEXT, token TEXT, at TEXT NOT NULL,
       PRIMARY KEY (account, id))`);
+    return db;
   } catch (err) {
     db.close();
     throw err;
   }
+}
+
+/**
+ * The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`.
+ * A damaged notices.db (not a database, or damaged inside) is set aside whole and a new one begun,
+ * told to `warn` in one line: what it held only keeps runs at the same moment from showing a notice
+ * twice, and the marker has moved past the ones shown.
+ */
+export function openNoticeClaims(dir: string, account: string, now: () => Date, warn: (line: string) => void): NoticeClaims {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, FILE);
+  let begun = false;
+  const begin = (err: unknown): DatabaseSync => {
+    if (begun || !isDamaged(err)) throw err;
+    begun = true;
+    const aside = setDatabaseAside(dir, FILE);
+    warn(`${file} was damaged (${fsReason(err, file)}): it was set aside as ${aside} and a new one begun`);
+    return openDatabase(file);
+  };
+  let db: DatabaseSync;
+  try {
+    db = openDatabase(file);
+  } catch (err) {
+    db = begin(err);
+  }
+  const close = () => {
+    try {
+      db.close();
+    } catch {
+      // closed already (a new one could not be begun)
+    }
+  };
   // node:crypto asked for here, never at the top: every other command (a hook) starts without it.
   const token = process.getBuiltinModule('node:crypto').randomUUID();
   /** `run` in one transaction that holds the write lock from its start (BEGIN IMMEDIATE). */
@@ -56,26 +88,35 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date):
   };
   return {
     claim(ids) {
-      const at = now();
-      // Another run's claim is taken over once its lease ran out, or when its lease ends further ahead
-      // than any lease made now could (the clock was set back since: it would hold for as long).
-      const claim = db.prepare(
-        `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
-         ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
-         WHERE notices.state = 'showing' AND (notices.until < excluded.at OR notices.until > excluded.until)`,
-      );
-      const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
-      const until = new Date(at.getTime() + LEASE_MS).toISOString();
-      return tx(() => {
-        db.prepare("DELETE FROM notices WHERE state = 'shown' AND at < ?").run(new Date(at.getTime() - KEEP_MS).toISOString());
-        const mine = new Set<string>();
-        const showing = new Set<string>();
-        for (const id of ids) {
-          if (claim.run(account, id, until, token, at.toISOString()).changes === 1) mine.add(id);
-          else if ((stateOf.get(account, id) as { state?: unknown } | undefined)?.state === 'showing') showing.add(id);
-        }
-        return { mine, showing };
-      });
+      const take = () => {
+        const at = now();
+        // Another run's claim is taken over once its lease ran out, or when its lease ends further ahead
+        // than any lease made now could (the clock was set back since: it would hold for as long).
+        const claim = db.prepare(
+          `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
+           ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
+           WHERE notices.state = 'showing' AND (notices.until < excluded.at OR notices.until > excluded.until)`,
+        );
+        const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
+        const until = new Date(at.getTime() + LEASE_MS).toISOString();
+        return tx(() => {
+          db.prepare("DELETE FROM notices WHERE state = 'shown' AND at < ?").run(new Date(at.getTime() - KEEP_MS).toISOString());
+          const mine = new Set<string>();
+          const showing = new Set<string>();
+          for (const id of ids) {
+            if (claim.run(account, id, until, token, at.toISOString()).changes === 1) mine.add(id);
+            else if ((stateOf.get(account, id) as { state?: unknown } | undefined)?.state === 'showing') showing.add(id);
+          }
+          return { mine, showing };
+        });
+      };
+      try {
+        return take();
+      } catch (err) {
+        close();
+        db = begin(err);
+        return take();
+      }
     },
     settle(shown, unshown) {
       const at = now().toISOString();
@@ -86,6 +127,6 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date):
         for (const id of unshown) letGo.run(account, id, token);
       });
     },
-    close: () => db.close(),
+    close,
   };
 }

@@ -196,7 +196,8 @@ const SENT_MARK = /^([a-z0-9]{4,32})\.sent$/;
 const EDITED_DAYS = 7;
 const isBusy = (err: unknown): boolean => /busy|locked/i.test(String((err as Error | undefined)?.message));
 /** SQLite's words for a file that is not (or no longer) a database it can read. */
-const isDamaged = (err: unknown): boolean => /not a database|malformed|corrupt/i.test(String((err as Error | undefined)?.message));
+/** Whether SQLite's error says its database is damaged (not one, or damaged inside). */
+export const isDamaged = (err: unknown): boolean => /not a database|malformed|corrupt/i.test(String((err as Error | undefined)?.message));
 /** The one wording of a database another process holds (a read refused, a write not made). */
 export const DB_BUSY = 'the drafts database is busy (another checkin is writing it)';
 /** Why the database in `dir` could not be used, in a few words naming it. */
@@ -589,9 +590,7 @@ class Store {
       // not open
     }
     this.keeper = undefined;
-    const there = namesIn(this.dir) ?? [];
-    const aside = join(this.dir, `${DB_FILE}.damaged-${Date.now()}`);
-    for (const ext of ['', '-wal', '-shm']) if (there.includes(DB_FILE + ext)) renameSync(join(this.dir, DB_FILE + ext), aside + ext);
+    const aside = setDatabaseAside(this.dir, DB_FILE);
     this.open(true);
     let kept = 0;
     if (rows.length > 0) {
@@ -1522,6 +1521,14 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
 }
 
 /** A folder's names, or undefined when it cannot be read. */
+/** The damaged database `name` in `dir`, with its -wal and -shm files, renamed aside whole (never deleted): where to. */
+export function setDatabaseAside(dir: string, name: string): string {
+  const there = namesIn(dir) ?? [];
+  const aside = join(dir, `${name}.damaged-${Date.now()}`);
+  for (const ext of ['', '-wal', '-shm']) if (there.includes(name + ext)) renameSync(join(dir, name + ext), aside + ext);
+  return aside;
+}
+
 function namesIn(dir: string | undefined): string[] | undefined {
   try {
     return dir === undefined ? undefined : readdirSync(dir);

@@ -17,6 +17,7 @@ import { digestPage } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { Commentable } from '../api/endpoints.js';
 import type { NotifyMarker } from '../config/store.js';
+import { fsReason } from '../config/files.js';
 import { openNoticeClaims } from '../config/notice-claims.js';
 import { checkinPaths } from '../config/paths.js';
 import { loggedInToken, type Context } from '../context.js';
@@ -275,11 +276,16 @@ export function claimNotices(ctx: Context, look: Look): Claimed {
   let mine: Set<string>;
   let showing: Set<string>;
   try {
-    claims = openNoticeClaims(checkinPaths(ctx.env).state, look.next.key, () => ctx.now());
+    claims = openNoticeClaims(
+      checkinPaths(ctx.env).state,
+      look.next.key,
+      () => ctx.now(),
+      (line) => ctx.io.err(`warning: ${line}\n`),
+    );
     ({ mine, showing } = claims.claim(look.notices.map(idOf)));
   } catch (err) {
     claims?.close();
-    ctx.io.err(`warning: which notices another checkin is showing cannot be known (${(err as Error).message}): each is shown here\n`);
+    ctx.io.err(`warning: which notices another checkin is showing cannot be known (${fsReason(err)}): each is shown here\n`);
     return all;
   }
   const notices = look.notices.filter((n) => mine.has(idOf(n)));

@@ -1,7 +1,7 @@
 // `checkin notify` against a real session bus: dbus-run-session with a notification server on it that
 // records the Notify calls it receives (test/helpers/notification-server.*), and the sandbox's
 // request log for what each look cost.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, WEEKDAYS } from '../../src/core/datekey.js';
@@ -299,6 +299,26 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     const from = w.sent().length;
     expect(await w.cli(['notify', '--once'], { env })).toEqual({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
     expect(w.sent().slice(from)).toEqual([expect.stringMatching(DIGEST_CHECK)]);
+  });
+
+  it(`a damaged notices.db is set aside whole and a new one begun, said once: the notice is shown, and the next run is quiet`, async () => {
+    await w.cli(['inbox']);
+    const { log, env } = notingNotifier();
+    const state = checkinPaths(w.env).state;
+    mkdirSync(state, { recursive: true });
+    writeFileSync(join(state, 'notices.db'), 'not a database\n'.repeat(512));
+    await w.clock.sleep(60_000);
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Shown despite the damage.')).status).toBe(201);
+    const r = await w.cli(['notify', '--once'], { env });
+    const aside = readdirSync(state).filter((f) => f.startsWith('notices.db.damaged-'));
+    expect(aside).toEqual([expect.stringMatching(/^notices\.db\.damaged-\d+$/)]);
+    expect(r).toMatchObject({
+      code: 0,
+      stderr: `warning: ${join(state, 'notices.db')} was damaged (file is not a database): it was set aside as ${join(state, aside[0]!)} and a new one begun\n`,
+    });
+    expect(readFileSync(join(state, aside[0]!), 'utf8')).toBe('not a database\n'.repeat(512));
+    expect(readFileSync(log, 'utf8')).toMatch(/“Shown despite the damage\.”\n/);
+    expect(await w.cli(['notify', '--once'], { env })).toEqual({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
   });
 
   it(`a first look starts at the person's midnight, in their profile's zone, not UTC's`, async () => {

@@ -9,7 +9,13 @@ let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const T = Date.parse('2026-11-22T09:30:00Z');
-const open = (now: () => number) => openNoticeClaims(dir, 'account', () => new Date(now()));
+const open = (now: () => number) =>
+  openNoticeClaims(
+    dir,
+    'account',
+    () => new Date(now()),
+    (line) => expect.unreachable(line),
+  );
 
 it(`a claim holds while its lease lasts, and is another run's once it ran out; one shown is no run's again`, () => {
   dir = mkdtempSync(join(tmpdir(), 'claims-'));
