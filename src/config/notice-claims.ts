@@ -12,8 +12,8 @@ import { fsReason } from './files.js';
 import { isDamaged, setDatabaseAside, sqlite } from './outbox-files.js';
 
 const FILE = 'notices.db';
-/** How long a claim holds while its notice is shown: the notifier is bounded well within it. */
-const LEASE_MS = 2 * 60_000;
+/** How long a claim holds past the longest its run takes to show its notices (`showingMs`): the run's own work around them. */
+const LEASE_SPARE_MS = 60_000;
 /** How long a shown notice is remembered: the marker has moved past it long before. */
 const KEEP_MS = 30 * 24 * 60 * 60_000;
 /** How long a run waits for another's lock on the database. */
@@ -43,12 +43,13 @@ function openDatabase(file: string): DatabaseSync {
 }
 
 /**
- * The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`.
+ * The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`;
+ * each holds for `showingMs` (the longest the notifier takes to show them all) and a minute more.
  * A damaged notices.db (not a database, or damaged inside) is set aside whole and a new one begun,
  * told to `warn` in one line: what it held only keeps runs at the same moment from showing a notice
  * twice, and the marker has moved past the ones shown.
  */
-export function openNoticeClaims(dir: string, account: string, now: () => Date, warn: (line: string) => void): NoticeClaims {
+export function openNoticeClaims(dir: string, account: string, now: () => Date, showingMs: number, warn: (line: string) => void): NoticeClaims {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, FILE);
   let begun = false;
@@ -98,7 +99,7 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date, 
            WHERE notices.state = 'showing' AND (notices.until < excluded.at OR notices.until > excluded.until)`,
         );
         const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
-        const until = new Date(at.getTime() + LEASE_MS).toISOString();
+        const until = new Date(at.getTime() + showingMs + LEASE_SPARE_MS).toISOString();
         return tx(() => {
           db.prepare("DELETE FROM notices WHERE state = 'shown' AND at < ?").run(new Date(at.getTime() - KEEP_MS).toISOString());
           const mine = new Set<string>();

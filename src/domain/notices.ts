@@ -31,6 +31,7 @@ import { startOfDay, today } from './days.js';
 import { gatherInbox, inboxKey, readMarker, type InboxThread } from './inbox-gather.js';
 import { todayState } from './today-state.js';
 import { memberState } from '../core/member-states.js';
+import { showingAtMostMs } from '../system/notifier.js';
 
 /** Teammates blocked on me are asked at most this often. */
 export const BLOCKED_EVERY_MS = 60 * 60_000;
@@ -280,6 +281,7 @@ export function claimNotices(ctx: Context, look: Look): Claimed {
       checkinPaths(ctx.env).state,
       look.next.key,
       () => ctx.now(),
+      showingAtMostMs(look.notices.length),
       (line) => ctx.io.err(`warning: ${line}\n`),
     );
     ({ mine, showing } = claims.claim(look.notices.map(idOf)));
