@@ -79,7 +79,7 @@ export interface Entry {
   /** Saved by an editor checkin no longer watched, after the entry it was opened for was sent: asked before it is sent. */
   unwatched?: true;
   /**
-   * The receiver refused exactly these words (an answer of 4xx other than 408 and 429: the content,
+   * The receiver refused exactly these words (an answer saying so: domain/webhook.ts WORDS_REFUSED; the content,
    * not the moment), when and what it said: kept, never lost, but a resume leaves it (it would be
    * refused again); sent again only by its id, on the person's word. Cleared when its words change.
    */
@@ -124,7 +124,7 @@ export interface Standing {
 /** Another process (or call) is sending this entry now. */
 export class ClaimedError extends CliError {}
 
-/** The receiver answered that it will not take these words (a 4xx other than 408 and 429): sending them again as they are would be refused again. */
+/** The receiver answered that it will not take these words (domain/webhook.ts WORDS_REFUSED: a 400, 413 or 422): sending them again as they are would be refused again. */
 export class WordsRefusedError extends CliError {}
 
 /** This run's claim was taken back by another checkin (its lease ran out): nothing more is sent or changed here. */
