@@ -14,7 +14,7 @@ import { isDamaged, setDatabaseAside, sqlite } from './outbox-files.js';
 const FILE = 'notices.db';
 /** How long a claim holds past the longest its run takes to show its notices (`showingMs`): the run's own work around them. */
 const LEASE_SPARE_MS = 60_000;
-/** How long a shown notice is remembered: the marker has moved past it long before. */
+/** How long a notice is remembered, shown or claimed (a claim's lease lapsed long before): the marker has moved past it long before. */
 const KEEP_MS = 30 * 24 * 60 * 60_000;
 /** How long a run waits for another's lock on the database. */
 const BUSY_MS = 10_000;
@@ -101,7 +101,7 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date, 
         const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
         const until = new Date(at.getTime() + showingMs + LEASE_SPARE_MS).toISOString();
         return tx(() => {
-          db.prepare("DELETE FROM notices WHERE state = 'shown' AND at < ?").run(new Date(at.getTime() - KEEP_MS).toISOString());
+          db.prepare('DELETE FROM notices WHERE at < ?').run(new Date(at.getTime() - KEEP_MS).toISOString());
           const mine = new Set<string>();
           const showing = new Set<string>();
           for (const id of ids) {

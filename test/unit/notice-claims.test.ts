@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openNoticeClaims } from '../../src/config/notice-claims.js';
+import { sqlite } from '../../src/config/outbox-files.js';
 import { MAX_NOTICES } from '../../src/domain/notices.js';
 import { showingAtMostMs } from '../../src/system/notifier.js';
 
@@ -48,4 +49,23 @@ it(`a claim made before the clock was set back holds no longer than a lease made
   const b = open(() => t);
   expect(b.claim(['x'])).toEqual({ mine: new Set(['x']), showing: new Set() });
   b.close();
+});
+
+it(`what is remembered goes after thirty days, claims never settled too (a run whose last write failed): the file does not grow for ever`, () => {
+  dir = mkdtempSync(join(tmpdir(), 'claims-'));
+  let t = T;
+  const a = open(() => t);
+  a.claim(['shown', 'never settled']);
+  a.settle(['shown'], []);
+  a.close();
+  t += 31 * 24 * 60 * 60_000;
+  const b = open(() => t);
+  b.claim(['new']);
+  b.close();
+  const db = new (sqlite().DatabaseSync)(join(dir, 'notices.db'));
+  try {
+    expect(db.prepare('SELECT id, state FROM notices').all()).toEqual([{ id: 'new', state: 'showing' }]);
+  } finally {
+    db.close();
+  }
 });
