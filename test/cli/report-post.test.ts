@@ -207,7 +207,7 @@ describe('checkin report --post', () => {
     expect(resumed).toMatchObject({ code: 1, stdout: '' });
     expect(resumed.stderr).toMatch(
       new RegExp(
-        `^note: the draft ${id} was refused for its words on \\w{3} \\d+ \\w{3} \\d\\d:\\d\\d \\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. \`checkin drafts show ${id}\` shows it; \`checkin drafts send ${id}\` sends it again as it is\\.\n`,
+        `^note: the draft ${id} was refused for its words on \\w{3} \\d+ \\w{3} \\d\\d:\\d\\d \\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. \`checkin drafts show ${id}\` shows it; \`checkin drafts send ${id}\` sends it again as it is, \`checkin drafts drop ${id}\` drops it\\.\n`,
       ),
     );
     expect(resumed.stderr).toContain('Nothing was sent: the draft for a post to the Slack webhook');
