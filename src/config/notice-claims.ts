@@ -14,6 +14,12 @@ import { isDamaged, setDatabaseAside, sqlite } from './outbox-files.js';
 const FILE = 'notices.db';
 /** How long a claim holds past the longest its run takes to show its notices (`showingMs`): the run's own work around them. */
 const LEASE_SPARE_MS = 60_000;
+/**
+ * How much further ahead than a lease made now another run's may end and still be believed: that run
+ * read the clock later than this one, which then waited for the lock (at most BUSY_MS). Past it, the
+ * clock was set back since that claim.
+ */
+const CLOCK_SLACK_MS = 60_000;
 /** How long a notice is remembered, shown or claimed (a claim's lease lapsed long before): the marker has moved past it long before. */
 const KEEP_MS = 30 * 24 * 60 * 60_000;
 /** How long a run waits for another's lock on the database. */
@@ -44,7 +50,8 @@ function openDatabase(file: string): DatabaseSync {
 
 /**
  * The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`;
- * each holds for `showingMs` (the longest the notifier takes to show them all) and a minute more.
+ * each holds for `showingMs` (the longest the notifier takes to show them all: the same for every run)
+ * and a minute more.
  * A damaged notices.db (not a database, or damaged inside) is set aside whole and a new one begun,
  * told to `warn` in one line: what it held only keeps runs at the same moment from showing a notice
  * twice, and the marker has moved past the ones shown.
@@ -92,20 +99,21 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date, 
       const take = () => {
         const at = now();
         // Another run's claim is taken over once its lease ran out, or when its lease ends further ahead
-        // than any lease made now could (the clock was set back since: it would hold for as long).
+        // than a lease made now could, past CLOCK_SLACK_MS (the clock was set back since: it would hold for as long).
         const claim = db.prepare(
           `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
            ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
-           WHERE notices.state = 'showing' AND (notices.until < excluded.at OR notices.until > excluded.until)`,
+           WHERE notices.state = 'showing' AND (notices.until < excluded.at OR notices.until > ?)`,
         );
         const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
         const until = new Date(at.getTime() + showingMs + LEASE_SPARE_MS).toISOString();
+        const setBack = new Date(at.getTime() + showingMs + LEASE_SPARE_MS + CLOCK_SLACK_MS).toISOString();
         return tx(() => {
           db.prepare('DELETE FROM notices WHERE at < ?').run(new Date(at.getTime() - KEEP_MS).toISOString());
           const mine = new Set<string>();
           const showing = new Set<string>();
           for (const id of ids) {
-            if (claim.run(account, id, until, token, at.toISOString()).changes === 1) mine.add(id);
+            if (claim.run(account, id, until, token, at.toISOString(), setBack).changes === 1) mine.add(id);
             else if ((stateOf.get(account, id) as { state?: unknown } | undefined)?.state === 'showing') showing.add(id);
           }
           return { mine, showing };

@@ -281,7 +281,8 @@ export function claimNotices(ctx: Context, look: Look): Claimed {
       checkinPaths(ctx.env).state,
       look.next.key,
       () => ctx.now(),
-      showingAtMostMs(look.notices.length),
+      // The same lease for every run, however many it shows: another's is known by its length.
+      showingAtMostMs(MAX_NOTICES),
       (line) => ctx.io.err(`warning: ${line}\n`),
     );
     ({ mine, showing } = claims.claim(look.notices.map(idOf)));

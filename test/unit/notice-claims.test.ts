@@ -38,6 +38,17 @@ it(`a claim holds while its lease lasts, and is another run's once it ran out; o
   b.close();
 });
 
+it(`a run that read the clock a moment before another, and took the lock after it, leaves that run's claim alone`, () => {
+  dir = mkdtempSync(join(tmpdir(), 'claims-'));
+  let t = T;
+  const a = open(() => t);
+  const b = open(() => t - 5000);
+  expect(a.claim(['x']).mine).toEqual(new Set(['x']));
+  expect(b.claim(['x'])).toEqual({ mine: new Set(), showing: new Set(['x']) });
+  a.close();
+  b.close();
+});
+
 it(`a claim made before the clock was set back holds no longer than a lease made now would: the notice is not left unshown until the clock catches up`, () => {
   dir = mkdtempSync(join(tmpdir(), 'claims-'));
   let t = T;
