@@ -8,38 +8,78 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { sqlite } from './outbox-files.js';
+import { fsReason } from './files.js';
+import { isDamaged, setDatabaseAside, sqlite } from './outbox-files.js';
 
 const FILE = 'notices.db';
-/** How long a claim holds while its notice is shown: the notifier is bounded well within it. */
-const LEASE_MS = 2 * 60_000;
-/** How long a shown notice is remembered: the marker has moved past it long before. */
+/** How long a claim holds past the longest its run takes to show its notices (`showingMs`): the run's own work around them. */
+const LEASE_SPARE_MS = 60_000;
+/**
+ * How much further ahead than a lease made now another run's may end and still be believed: that run
+ * read the clock later than this one, which then waited for the lock (at most BUSY_MS). Past it, the
+ * clock was set back since that claim.
+ */
+const CLOCK_SLACK_MS = 60_000;
+/** How long a notice is remembered, shown or claimed (a claim's lease lapsed long before): the marker has moved past it long before. */
 const KEEP_MS = 30 * 24 * 60 * 60_000;
 /** How long a run waits for another's lock on the database. */
 const BUSY_MS = 10_000;
 
 export interface NoticeClaims {
-  /** Claims each of `ids` for this run, at once; those claimed (another run's claim, or one shown already: not). */
-  claim(ids: string[]): Set<string>;
+  /** Claims each of `ids` for this run, at once: those claimed (`mine`), and those another run is showing now (`showing`); the rest were shown already. */
+  claim(ids: string[]): { mine: Set<string>; showing: Set<string> };
   /** The claimed ones shown: remembered as shown. The rest let go, for the next run. */
   settle(shown: string[], unshown: string[]): void;
   close(): void;
 }
 
-/** The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`. */
-export function openNoticeClaims(dir: string, account: string, now: () => Date): NoticeClaims {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, FILE);
+/** notices.db at `file`, its table made (a damaged one throws, closed). */
+function openDatabase(file: string): DatabaseSync {
   const db: DatabaseSync = new (sqlite().DatabaseSync)(file);
   try {
     chmodSync(file, 0o600);
     db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
     db.exec(`CREATE TABLE IF NOT EXISTS notices (account TEXT NOT NULL, id TEXT NOT NULL, state TEXT NOT NULL, until TEXT, token TEXT, at TEXT NOT NULL,
       PRIMARY KEY (account, id))`);
+    return db;
   } catch (err) {
     db.close();
     throw err;
   }
+}
+
+/**
+ * The claims of `account` (the inbox marker's key: the service and the person), in the state folder `dir`;
+ * each holds for `showingMs` (the longest the notifier takes to show them all: the same for every run)
+ * and a minute more.
+ * A damaged notices.db (not a database, or damaged inside) is set aside whole and a new one begun,
+ * told to `warn` in one line: what it held only keeps runs at the same moment from showing a notice
+ * twice, and the marker has moved past the ones shown.
+ */
+export function openNoticeClaims(dir: string, account: string, now: () => Date, showingMs: number, warn: (line: string) => void): NoticeClaims {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, FILE);
+  let begun = false;
+  const begin = (err: unknown): DatabaseSync => {
+    if (begun || !isDamaged(err)) throw err;
+    begun = true;
+    const aside = setDatabaseAside(dir, FILE);
+    warn(`${file} was damaged (${fsReason(err, file)}): it was set aside as ${aside} and a new one begun`);
+    return openDatabase(file);
+  };
+  let db: DatabaseSync;
+  try {
+    db = openDatabase(file);
+  } catch (err) {
+    db = begin(err);
+  }
+  const close = () => {
+    try {
+      db.close();
+    } catch {
+      // closed already (a new one could not be begun)
+    }
+  };
   // node:crypto asked for here, never at the top: every other command (a hook) starts without it.
   const token = process.getBuiltinModule('node:crypto').randomUUID();
   /** `run` in one transaction that holds the write lock from its start (BEGIN IMMEDIATE). */
@@ -56,17 +96,36 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date):
   };
   return {
     claim(ids) {
-      const at = now();
-      const claim = db.prepare(
-        `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
-         ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
-         WHERE notices.state = 'showing' AND notices.until < ?`,
-      );
-      const until = new Date(at.getTime() + LEASE_MS).toISOString();
-      return tx(() => {
-        db.prepare("DELETE FROM notices WHERE state = 'shown' AND at < ?").run(new Date(at.getTime() - KEEP_MS).toISOString());
-        return new Set(ids.filter((id) => claim.run(account, id, until, token, at.toISOString(), at.toISOString()).changes === 1));
-      });
+      const take = () => {
+        const at = now();
+        // Another run's claim is taken over once its lease ran out, or when its lease ends further ahead
+        // than a lease made now could, past CLOCK_SLACK_MS (the clock was set back since: it would hold for as long).
+        const claim = db.prepare(
+          `INSERT INTO notices (account, id, state, until, token, at) VALUES (?, ?, 'showing', ?, ?, ?)
+           ON CONFLICT (account, id) DO UPDATE SET until = excluded.until, token = excluded.token, at = excluded.at
+           WHERE notices.state = 'showing' AND (notices.until < excluded.at OR notices.until > ?)`,
+        );
+        const stateOf = db.prepare('SELECT state FROM notices WHERE account = ? AND id = ?');
+        const until = new Date(at.getTime() + showingMs + LEASE_SPARE_MS).toISOString();
+        const setBack = new Date(at.getTime() + showingMs + LEASE_SPARE_MS + CLOCK_SLACK_MS).toISOString();
+        return tx(() => {
+          db.prepare('DELETE FROM notices WHERE at < ?').run(new Date(at.getTime() - KEEP_MS).toISOString());
+          const mine = new Set<string>();
+          const showing = new Set<string>();
+          for (const id of ids) {
+            if (claim.run(account, id, until, token, at.toISOString(), setBack).changes === 1) mine.add(id);
+            else if ((stateOf.get(account, id) as { state?: unknown } | undefined)?.state === 'showing') showing.add(id);
+          }
+          return { mine, showing };
+        });
+      };
+      try {
+        return take();
+      } catch (err) {
+        close();
+        db = begin(err);
+        return take();
+      }
     },
     settle(shown, unshown) {
       const at = now().toISOString();
@@ -77,6 +136,6 @@ export function openNoticeClaims(dir: string, account: string, now: () => Date):
         for (const id of unshown) letGo.run(account, id, token);
       });
     },
-    close: () => db.close(),
+    close,
   };
 }

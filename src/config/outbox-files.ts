@@ -79,7 +79,7 @@ export interface Entry {
   /** Saved by an editor checkin no longer watched, after the entry it was opened for was sent: asked before it is sent. */
   unwatched?: true;
   /**
-   * The receiver refused exactly these words (an answer of 4xx other than 408 and 429: the content,
+   * The receiver refused exactly these words (an answer saying so: domain/webhook.ts WORDS_REFUSED; the content,
    * not the moment), when and what it said: kept, never lost, but a resume leaves it (it would be
    * refused again); sent again only by its id, on the person's word. Cleared when its words change.
    */
@@ -124,7 +124,7 @@ export interface Standing {
 /** Another process (or call) is sending this entry now. */
 export class ClaimedError extends CliError {}
 
-/** The receiver answered that it will not take these words (a 4xx other than 408 and 429): sending them again as they are would be refused again. */
+/** The receiver answered that it will not take these words (domain/webhook.ts WORDS_REFUSED: a 400, 413 or 422): sending them again as they are would be refused again. */
 export class WordsRefusedError extends CliError {}
 
 /** This run's claim was taken back by another checkin (its lease ran out): nothing more is sent or changed here. */
@@ -196,7 +196,8 @@ const SENT_MARK = /^([a-z0-9]{4,32})\.sent$/;
 const EDITED_DAYS = 7;
 const isBusy = (err: unknown): boolean => /busy|locked/i.test(String((err as Error | undefined)?.message));
 /** SQLite's words for a file that is not (or no longer) a database it can read. */
-const isDamaged = (err: unknown): boolean => /not a database|malformed|corrupt/i.test(String((err as Error | undefined)?.message));
+/** Whether SQLite's error says its database is damaged (not one, or damaged inside). */
+export const isDamaged = (err: unknown): boolean => /not a database|malformed|corrupt/i.test(String((err as Error | undefined)?.message));
 /** The one wording of a database another process holds (a read refused, a write not made). */
 export const DB_BUSY = 'the drafts database is busy (another checkin is writing it)';
 /** Why the database in `dir` could not be used, in a few words naming it. */
@@ -589,9 +590,7 @@ class Store {
       // not open
     }
     this.keeper = undefined;
-    const there = namesIn(this.dir) ?? [];
-    const aside = join(this.dir, `${DB_FILE}.damaged-${Date.now()}`);
-    for (const ext of ['', '-wal', '-shm']) if (there.includes(DB_FILE + ext)) renameSync(join(this.dir, DB_FILE + ext), aside + ext);
+    const aside = setDatabaseAside(this.dir, DB_FILE);
     this.open(true);
     let kept = 0;
     if (rows.length > 0) {
@@ -1522,6 +1521,14 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
 }
 
 /** A folder's names, or undefined when it cannot be read. */
+/** The damaged database `name` in `dir`, with its -wal and -shm files, renamed aside whole (never deleted): where to. */
+export function setDatabaseAside(dir: string, name: string): string {
+  const there = namesIn(dir) ?? [];
+  const aside = join(dir, `${name}.damaged-${Date.now()}`);
+  for (const ext of ['', '-wal', '-shm']) if (there.includes(name + ext)) renameSync(join(dir, name + ext), aside + ext);
+  return aside;
+}
+
 function namesIn(dir: string | undefined): string[] | undefined {
   try {
     return dir === undefined ? undefined : readdirSync(dir);

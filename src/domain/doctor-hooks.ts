@@ -49,8 +49,10 @@ export function hooksCheck(ctx: Context, cwd: string, tilde: (p: string) => stri
           return {
             id: 'hooks',
             status: 'warning',
-            message: `${where}: no hook runs here, "disableAllHooks": true in ${tilde(off)} turns them all off (checkin's reminders too)`,
-            fix: `Take "disableAllHooks" out of ${tilde(off)} (or set it to false) for the reminders to run.`,
+            message: `${where}: no hook runs here, "disableAllHooks": true in ${tilde(off.file)} turns them all off (checkin's reminders too)`,
+            fix: off.managed
+              ? `${tilde(off.file)} is this machine's managed settings, which no other file overrides: whoever manages them can take "disableAllHooks" out for the reminders to run.`
+              : `Take "disableAllHooks" out of ${tilde(off.file)} (or set it to false) for the reminders to run.`,
           };
       }
       const elsewhere = scope === 'user' ? hooksElsewhere(ctx.env, agent, scope, cwd) : undefined;

@@ -17,6 +17,7 @@ import { digestPage } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { Commentable } from '../api/endpoints.js';
 import type { NotifyMarker } from '../config/store.js';
+import { fsReason } from '../config/files.js';
 import { openNoticeClaims } from '../config/notice-claims.js';
 import { checkinPaths } from '../config/paths.js';
 import { loggedInToken, type Context } from '../context.js';
@@ -30,6 +31,7 @@ import { startOfDay, today } from './days.js';
 import { gatherInbox, inboxKey, readMarker, type InboxThread } from './inbox-gather.js';
 import { todayState } from './today-state.js';
 import { memberState } from '../core/member-states.js';
+import { showingAtMostMs } from '../system/notifier.js';
 
 /** Teammates blocked on me are asked at most this often. */
 export const BLOCKED_EVERY_MS = 60 * 60_000;
@@ -252,7 +254,7 @@ export async function lookDone(ctx: Context, look: Look, { shown = true }: { sho
 /** What a look's notices are, claimed: those this run shows, and `settle`, told which of them were shown. */
 export interface Claimed {
   notices: Notice[];
-  /** How many another run (at the same moment) shows instead. */
+  /** How many another run (at the same moment) is showing instead (not those shown already). */
   elsewhere: number;
   /** Which of `notices` were shown (by index): those are remembered as shown, the rest let go for the next run. */
   settle(shown: boolean[]): void;
@@ -267,21 +269,32 @@ export interface Claimed {
 export function claimNotices(ctx: Context, look: Look): Claimed {
   const all: Claimed = { notices: look.notices, elsewhere: 0, settle: () => undefined };
   if (!look.next || look.notices.length === 0) return all;
-  const idOf = (n: Notice) => `${n.kind} ${n.id ?? n.text}`;
+  // The one that counts the rest is that look's: named by the notices beside it, not by its words ("3 more …" again is another).
+  const named = (n: Notice) => `${n.kind} ${n.id ?? n.text}`;
+  const others = look.notices.filter((n) => n.kind !== 'more').map(named);
+  const idOf = (n: Notice) => (n.kind === 'more' ? `more ${others.join(' ')}` : named(n));
   let claims;
   let mine: Set<string>;
+  let showing: Set<string>;
   try {
-    claims = openNoticeClaims(checkinPaths(ctx.env).state, look.next.key, () => ctx.now());
-    mine = claims.claim(look.notices.map(idOf));
+    claims = openNoticeClaims(
+      checkinPaths(ctx.env).state,
+      look.next.key,
+      () => ctx.now(),
+      // The same lease for every run, however many it shows: another's is known by its length.
+      showingAtMostMs(MAX_NOTICES),
+      (line) => ctx.io.err(`warning: ${line}\n`),
+    );
+    ({ mine, showing } = claims.claim(look.notices.map(idOf)));
   } catch (err) {
     claims?.close();
-    ctx.io.err(`warning: which notices another checkin is showing cannot be known (${(err as Error).message}): each is shown here\n`);
+    ctx.io.err(`warning: which notices another checkin is showing cannot be known (${fsReason(err)}): each is shown here\n`);
     return all;
   }
   const notices = look.notices.filter((n) => mine.has(idOf(n)));
   return {
     notices,
-    elsewhere: look.notices.length - notices.length,
+    elsewhere: showing.size,
     settle: (shown) => {
       try {
         claims.settle(notices.filter((_, i) => shown[i]).map(idOf), notices.filter((_, i) => !shown[i]).map(idOf));

@@ -706,9 +706,11 @@ export async function resumeEach<T>(
   return out;
 }
 
-/** A kept entry the receiver refused for its words, in one line: when, what it said, and the commands that show it and send it again. */
+/** A kept entry the receiver refused for its words, in one line: when, what it said, and the commands that show it, send it again and drop it. */
 export function refusedLine(ctx: Context, e: Entry): string {
-  const advice = ctx.advice ? ` \`${ctx.advice.show(e.id)}\` shows it; \`${ctx.advice.send(e.id)}\` sends it again as it is.` : '';
+  const advice = ctx.advice
+    ? ` \`${ctx.advice.show(e.id)}\` shows it; \`${ctx.advice.send(e.id)}\` sends it again as it is, \`${ctx.advice.drop(e.id)}\` drops it.`
+    : '';
   return `the draft ${e.id} was refused for its words on ${whenLabel(e.refused!.at)} (${sanitizeLine(e.refused!.why)}); it is kept and not sent again by a resume.${advice}`;
 }
 

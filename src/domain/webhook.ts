@@ -114,7 +114,7 @@ export function webhookBody(service: ChatService, text: string, blocks?: { text:
   return JSON.stringify({ text });
 }
 
-/** The chat refused the post for now (a 5xx, 408, or 429 past the wait): nothing was posted. A refusal of its words is a WordsRefusedError. */
+/** The chat refused the post, not its words (a 5xx, 408, or 429 past the wait; the webhook's own 4xx: 401, 403, 404, 410): nothing was posted. A refusal of its words is a WordsRefusedError (WORDS_REFUSED). */
 export class WebhookRefused extends CliError {}
 
 export interface Posted {
@@ -294,6 +294,13 @@ const withoutHook = (hook: Webhook, text: string): string => {
 };
 
 /** What the chat said, in a few words: its status and the start of its answer, sanitised, without the URL. */
+/**
+ * The answers that refuse a post's words themselves (malformed, too large, unprocessable: Slack's
+ * 400 invalid_payload or no_text, a 413, a 422); not the webhook's own (401, 403, 404, 410: a URL
+ * revoked, a channel archived or not found), which the same words pass once it is put right.
+ */
+const WORDS_REFUSED: ReadonlySet<number> = new Set([400, 413, 422]);
+
 function refusalWords(hook: Webhook, answer: Exchange): string {
   const said = sanitizeLine(withoutHook(hook, answer.text)).trim().slice(0, 200);
   return `${answer.status}${said ? ` (${said})` : ''}`;
@@ -330,9 +337,10 @@ async function postOnce(ctx: Context, hook: Webhook, body: string): Promise<Post
       }
       const later = wait !== undefined && tries === 1 ? ` and asked to wait ${Math.ceil(wait)} s, longer than checkin waits` : '';
       const said = `${CHAT_NAMES[hook.service]} refused the post: ${refusalWords(hook, answer)}${later}; nothing was posted`;
-      // A 4xx but a timeout's (408) or a rate's (429) is the chat refusing these words: the kept post is marked so (outbox.ts), never resent blindly.
-      if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) throw new WordsRefusedError(said, EXIT.USAGE);
-      throw new WebhookRefused(said, EXIT.FAILURE);
+      // The chat refusing these words (WORDS_REFUSED): the kept post is marked so (outbox.ts), never resent blindly.
+      if (WORDS_REFUSED.has(answer.status)) throw new WordsRefusedError(said, EXIT.USAGE);
+      // Another 4xx but a timeout's (408) or a rate's (429) is the webhook or its channel (gone, archived, not allowed): the person's to fix, then a resume sends the words.
+      throw new WebhookRefused(said, answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429 ? EXIT.USAGE : EXIT.FAILURE);
     }
   } finally {
     await transport.close();

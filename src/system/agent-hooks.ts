@@ -8,7 +8,7 @@
 // that). Only that part of the file's text is rewritten, in its own indent (every other byte stays:
 // numbers, escapes, key order); a file that is not a JSON object, or that could not be edited so, is
 // never written over.
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fsReason, readRegularFile, writeDurably } from '../config/files.js';
 import { buildKind } from '../config/installation.js';
@@ -379,35 +379,57 @@ export function hooksElsewhere(env: NodeJS.ProcessEnv, agent: HookAgent, scope: 
   return state.kind === 'read' && state.commands.length > 0 ? { scope: other, file } : undefined;
 }
 
+/** Where Claude Code reads the machine's managed settings: managed-settings.json, and the drop-ins of managed-settings.d/ beside it. */
+const CLAUDE_MANAGED_DIR =
+  process.platform === 'darwin'
+    ? '/Library/Application Support/ClaudeCode'
+    : process.platform === 'win32'
+      ? 'C:\\Program Files\\ClaudeCode'
+      : '/etc/claude-code';
+
 /**
  * Claude Code's settings files that can say `"disableAllHooks": true`, the one that decides first:
- * managed (the machine's), the project's own local file, the project's, the person's.
+ * managed (the machine's: the drop-ins of managed-settings.d/, whose `*.json` are merged in
+ * alphabetical order over managed-settings.json, so the last to set a key wins, read first), the
+ * project's own local file, the project's, the person's. `managedDir`: where the managed ones are.
  */
-function claudeSettingsFiles(env: NodeJS.ProcessEnv, cwd: string): string[] {
-  const managed =
-    process.platform === 'darwin'
-      ? '/Library/Application Support/ClaudeCode/managed-settings.json'
-      : process.platform === 'win32'
-        ? undefined
-        : '/etc/claude-code/managed-settings.json';
+function claudeSettingsFiles(env: NodeJS.ProcessEnv, cwd: string, managedDir: string): Array<{ file: string; managed: boolean }> {
+  const dropIns = join(managedDir, 'managed-settings.d');
+  let names: string[] = [];
+  try {
+    names = readdirSync(dropIns).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch {
+    // none there
+  }
+  const managed = [
+    ...names
+      .sort()
+      .reverse()
+      .map((n) => join(dropIns, n)),
+    join(managedDir, 'managed-settings.json'),
+  ];
   const project = hooksFile(env, 'claude', 'project', cwd);
-  return [...(managed ? [managed] : []), join(dirname(project), 'settings.local.json'), project, hooksFile(env, 'claude', 'user', cwd)];
+  return [
+    ...managed.map((file) => ({ file, managed: true })),
+    ...[join(dirname(project), 'settings.local.json'), project, hooksFile(env, 'claude', 'user', cwd)].map((file) => ({ file, managed: false })),
+  ];
 }
 
 /**
  * The Claude Code settings file whose `"disableAllHooks": true` turns every hook off here (checkin's
- * too), or undefined: the first file that sets it decides (one that sets it false turns them back on
- * below it). A file that cannot be read or is not JSON says nothing (doctor's hooks check names it).
+ * too), and whether it is the machine's managed settings (the person's to ask for, not to edit), or
+ * undefined: the first file that sets it decides (one that sets it false turns them back on below
+ * it). A file that cannot be read or is not JSON says nothing (doctor's hooks check names it).
  */
-export function claudeHooksOff(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  for (const file of claudeSettingsFiles(env, cwd)) {
+export function claudeHooksOff(env: NodeJS.ProcessEnv, cwd: string, managedDir = CLAUDE_MANAGED_DIR): { file: string; managed: boolean } | undefined {
+  for (const at of claudeSettingsFiles(env, cwd, managedDir)) {
     let value: unknown;
     try {
-      value = JSON.parse(readRegularFile(file));
+      value = JSON.parse(readRegularFile(at.file));
     } catch {
       continue;
     }
-    if (isObject(value) && typeof value.disableAllHooks === 'boolean') return value.disableAllHooks ? file : undefined;
+    if (isObject(value) && typeof value.disableAllHooks === 'boolean') return value.disableAllHooks ? at : undefined;
   }
   return undefined;
 }

@@ -6,7 +6,7 @@
 // base64 inside PowerShell's script: nothing in them is ever read as code. A click opens the
 // check-in where the notifier can say so without a process waiting for the click: a freedesktop
 // body link (where the server advertises body-hyperlinks), a toast's protocol launch.
-import { showCommand, type Host } from './programs.js';
+import { COMMAND_TIMEOUT_MS, showCommand, type Host } from './programs.js';
 
 export type NotifierKind = 'notify-send' | 'gdbus' | 'osascript' | 'powershell';
 
@@ -200,6 +200,9 @@ export function bodyReading(caps: string[] | undefined): BodyReading {
  * asked once first, through gdbus (body markup or not, links or not). Each program call is bounded
  * by system/programs.ts's limit.
  */
+/** The longest showNotices takes for `count` notices: the server's capabilities asked once, then one program each, each bounded. */
+export const showingAtMostMs = (count: number): number => (count + 1) * COMMAND_TIMEOUT_MS;
+
 export async function showNotices(host: Host, notifier: Notifier, notices: NoticeText[]): Promise<Shown[]> {
   const needed = notices.length > 0 && (notifier.kind === 'gdbus' || (notifier.kind === 'notify-send' && notices.some((n) => n.link)));
   const reading = bodyReading(needed ? await busCapabilities(host, notifier) : undefined);

@@ -1,10 +1,11 @@
 // `checkin notify` against a real session bus: dbus-run-session with a notification server on it that
 // records the Notify calls it receives (test/helpers/notification-server.*), and the sandbox's
 // request log for what each look cost.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, WEEKDAYS } from '../../src/core/datekey.js';
+import { checkinPaths } from '../../src/config/paths.js';
 import { noAnswers } from '../../src/sandbox/data.js';
 import { checkInId } from '../../src/sandbox/ids.js';
 import { call } from '../helpers/http.js';
@@ -26,6 +27,24 @@ afterEach(async () => {
 const notify = (args: string[] = [], env: Record<string, string | undefined> = {}) =>
   w.cli(['notify', '--once', ...args], { env: { DBUS_SESSION_BUS_ADDRESS: bus.address, ...env } });
 const comment = (token: string, on: string, body: string) => call(w.sb.url, 'POST', `/check-ins/${on}/comments`, { token, body: { body } });
+/** A notify-send that notes each notice it is given, one line each in `log`; `env`: a PATH with it first. */
+const notingNotifier = () => {
+  const bin = mkdtempSync(join(w.env.HOME!, 'bin-'));
+  const log = join(bin, 'shown.log');
+  writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\nfor a; do last=$a; done\nprintf '%s\\n' "$last" >> '${log}'\n`, { mode: 0o755 });
+  return { log, env: { PATH: `${bin}:/usr/bin:/bin` } };
+};
+/** `n` comments by Grace on Ada's check-in of yesterday, made now (on the sandbox's clock), numbered from `from`. */
+const graceComments = (n: number, from: number) => {
+  for (let i = from; i < from + n; i++)
+    w.sb.service.data.comments.push({
+      id: `0b0b0b0b-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      body: `Note ${i}.`,
+      person_id: w.id('grace'),
+      resource: { type: 'check-in', id: checkInId(w.id('ada'), addDays(TODAY, -1)) },
+      created_at: new Date(w.clock.now().getTime() - (from + n - i) * 1000).toISOString(),
+    });
+};
 const DIGEST_CHECK = /^GET \/api\/v2\/digest\?category=comment&since=\S+&per_page=1$/;
 
 describe('checkin notify through the desktop notifier (a real D-Bus session)', () => {
@@ -227,11 +246,7 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     // Two notices: a teammate's comment, and the teammate blocked on me.
     await w.clock.sleep(60_000);
     expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Shown by one run only.')).status).toBe(201);
-    // A notifier that notes each notice it is given.
-    const bin = mkdtempSync(join(w.env.HOME!, 'bin-'));
-    const log = join(bin, 'shown.log');
-    writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\nfor a; do last=$a; done\nprintf '%s\\n' "$last" >> '${log}'\n`, { mode: 0o755 });
-    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const { log, env } = notingNotifier();
     const runs = await Promise.all(Array.from({ length: 4 }, () => w.cli(['notify', '--once'], { env })));
     for (const r of runs) expect(r).toMatchObject({ code: 0 });
     const shown = readFileSync(log, 'utf8').trim().split('\n').sort();
@@ -244,6 +259,66 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     // And a run after them: nothing new.
     expect(await w.cli(['notify', '--once'], { env })).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
     expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it(`the notice counting the rest is shown again for another look's rest, though its words are the same ("3 more new things")`, async () => {
+    await w.cli(['inbox']);
+    const { log, env } = notingNotifier();
+    const more = '3 more new things on your check-ins and goal updates: checkin inbox lists them.';
+    // Seven new: the newest four shown, and one counting the other three.
+    await w.clock.sleep(60_000);
+    graceComments(6, 0);
+    await w.clock.sleep(60_000);
+    expect((await w.cli(['notify', '--once'], { env })).code).toBe(0);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(5);
+    expect(readFileSync(log, 'utf8')).toContain(`${more}\n`);
+    // Seven more (the blocker was told): the same words, about other notices.
+    await w.clock.sleep(60_000);
+    graceComments(7, 100);
+    await w.clock.sleep(60_000);
+    const r = await w.cli(['notify', '--once'], { env });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const second = readFileSync(log, 'utf8').trim().split('\n').slice(5);
+    expect(second).toEqual([...[106, 105, 104, 103].map((i) => expect.stringMatching(new RegExp(`“Note ${i}\\.”$`))), more]);
+  });
+
+  it(`a notice shown whose run could not move the marker past it (killed, or its state.json not written) is not shown again, and the next run moves the marker: never "another checkin is showing it" for one shown`, async () => {
+    await w.cli(['inbox']);
+    const { log, env } = notingNotifier();
+    await w.clock.sleep(60_000);
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Shown once.')).status).toBe(201);
+    const stateFile = join(checkinPaths(w.env).state, 'state.json');
+    const before = readFileSync(stateFile);
+    expect((await w.cli(['notify', '--once'], { env })).code).toBe(0);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+    // The marker as it was before that run.
+    writeFileSync(stateFile, before);
+    expect(await w.cli(['notify', '--once'], { env })).toEqual({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+    // That run moved the marker: the next asks only whether anything is new.
+    const from = w.sent().length;
+    expect(await w.cli(['notify', '--once'], { env })).toEqual({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
+    expect(w.sent().slice(from)).toEqual([expect.stringMatching(DIGEST_CHECK)]);
+  });
+
+  it(`a damaged notices.db is set aside whole and a new one begun, said once: the notice is shown, and the next run is quiet`, async () => {
+    await w.cli(['inbox']);
+    const { log, env } = notingNotifier();
+    const state = checkinPaths(w.env).state;
+    mkdirSync(state, { recursive: true });
+    writeFileSync(join(state, 'notices.db'), 'not a database\n'.repeat(512));
+    await w.clock.sleep(60_000);
+    expect((await comment('sandbox_pat_grace', checkInId(w.id('ada'), addDays(TODAY, -1)), 'Shown despite the damage.')).status).toBe(201);
+    const r = await w.cli(['notify', '--once'], { env });
+    const aside = readdirSync(state).filter((f) => f.startsWith('notices.db.damaged-'));
+    expect(aside).toEqual([expect.stringMatching(/^notices\.db\.damaged-\d+$/)]);
+    expect(r).toMatchObject({
+      code: 0,
+      stderr: `warning: ${join(state, 'notices.db')} was damaged (file is not a database): it was set aside as ${join(state, aside[0]!)} and a new one begun\n`,
+    });
+    expect(readFileSync(join(state, aside[0]!), 'utf8')).toBe('not a database\n'.repeat(512));
+    expect(readFileSync(log, 'utf8')).toMatch(/“Shown despite the damage\.”\n/);
+    expect(await w.cli(['notify', '--once'], { env })).toEqual({ code: 0, stdout: '', stderr: 'Nothing new.\n' });
   });
 
   it(`a first look starts at the person's midnight, in their profile's zone, not UTC's`, async () => {

@@ -189,7 +189,7 @@ describe('checkin report --post', () => {
     expect(filesWithSecret(w.env.HOME!)).toEqual([]);
   });
 
-  it('a post refused for its words (a 4xx but 408 and 429) is kept, never lost, and --resume does not send it blindly: it says how to see it and send it', async () => {
+  it('a post refused for its words (a 400, 413 or 422) is kept, never lost, and --resume does not send it blindly: it says how to see it and send it', async () => {
     // Refused for now (500): kept as it was. Then the same words refused for what they are (400): exit 2, kept once, and marked so.
     answers.push({ status: 500, body: 'down' });
     expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(1);
@@ -207,7 +207,7 @@ describe('checkin report --post', () => {
     expect(resumed).toMatchObject({ code: 1, stdout: '' });
     expect(resumed.stderr).toMatch(
       new RegExp(
-        `^note: the draft ${id} was refused for its words on \\w{3} \\d+ \\w{3} \\d\\d:\\d\\d \\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. \`checkin drafts show ${id}\` shows it; \`checkin drafts send ${id}\` sends it again as it is\\.\n`,
+        `^note: the draft ${id} was refused for its words on \\w{3} \\d+ \\w{3} \\d\\d:\\d\\d \\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. \`checkin drafts show ${id}\` shows it; \`checkin drafts send ${id}\` sends it again as it is, \`checkin drafts drop ${id}\` drops it\\.\n`,
       ),
     );
     expect(resumed.stderr).toContain('Nothing was sent: the draft for a post to the Slack webhook');
@@ -231,6 +231,28 @@ describe('checkin report --post', () => {
     expect((await w.cli(['report', '--post', mattermost(), '--resume'])).code).toBe(0);
     expect(received).toHaveLength(1);
     expect(await listed()).toEqual([]);
+  });
+
+  it('a refusal by the webhook itself (403, 404 channel_not_found, 410 channel_is_archived) is not of the words: exit 2, kept unmarked, and --resume sends it once the channel is put right', async () => {
+    for (const [status, body] of [
+      [403, 'action_prohibited'],
+      [404, 'channel_not_found'],
+      [410, 'channel_is_archived'],
+    ] as const) {
+      answers.push({ status, body });
+      const r = await w.cli(['report', ...WEEK, '--post', slack()]);
+      expect({ status, code: r.code, stderr: r.stderr }).toEqual({
+        status,
+        code: 2,
+        stderr: expect.stringContaining(`Slack refused the post: ${status} (${body}); nothing was posted`),
+      });
+      const states = JSON.parse((await w.cli(['drafts', '--json', 'state'])).stdout) as Array<{ state: string }>;
+      expect({ status, states }).toEqual({ status, states: [{ state: 'waiting' }] });
+      received = [];
+      expect((await w.cli(['report', '--post', slack(), '--resume'])).code).toBe(0);
+      expect(received.map((x) => x.body)).toEqual([JSON.stringify({ text: WEEK_TEXT })]);
+      expect(await listed()).toEqual([]);
+    }
   });
 
   it('a resumed post moves the --if-new marker: the week is not posted again', async () => {

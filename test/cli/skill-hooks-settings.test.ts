@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir, track } from '../helpers/cleanup.js';
 import { BIN, BINARY, outcome, projectSetup, ROOT, runCli } from '../helpers/cli.js';
 import { VERSION } from '../../src/version.js';
-import { planHooksInstall } from '../../src/system/agent-hooks.js';
+import { claudeHooksOff, planHooksInstall } from '../../src/system/agent-hooks.js';
 
 const setup = projectSetup;
 
@@ -259,5 +259,24 @@ describe("Claude Code's disableAllHooks", () => {
     expect((await hooksCheck(run)).status).toBe('ok');
     writeFileSync(join(project, '.claude', 'settings.local.json'), '{"disableAllHooks": true}\n');
     expect((await hooksCheck(run)).message).toContain(`"disableAllHooks": true in ${join(project, '.claude', 'settings.local.json')} turns them all off`);
+  });
+
+  it("the machine's managed settings decide first, their managed-settings.d drop-ins (the last in alphabetical order to set it) before managed-settings.json", () => {
+    const { env, project } = setup();
+    const managed = tempDir('checkin-managed-');
+    const dropIns = join(managed, 'managed-settings.d');
+    mkdirSync(dropIns);
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, '.claude', 'settings.local.json'), '{"disableAllHooks": false}\n');
+    expect(claudeHooksOff(env, project, managed)).toBeUndefined();
+    writeFileSync(join(managed, 'managed-settings.json'), '{"disableAllHooks": true}\n');
+    expect(claudeHooksOff(env, project, managed)).toEqual({ file: join(managed, 'managed-settings.json'), managed: true });
+    // A drop-in merged over it turns them on again; one later in the alphabet off; a hidden one, or not .json, is not read.
+    writeFileSync(join(dropIns, '10-hooks.json'), '{"disableAllHooks": false}\n');
+    writeFileSync(join(dropIns, '.99-hidden.json'), '{"disableAllHooks": true}\n');
+    writeFileSync(join(dropIns, '99-notes.txt'), '{"disableAllHooks": true}\n');
+    expect(claudeHooksOff(env, project, managed)).toBeUndefined();
+    writeFileSync(join(dropIns, '50-security.json'), '{"disableAllHooks": true}\n');
+    expect(claudeHooksOff(env, project, managed)).toEqual({ file: join(dropIns, '50-security.json'), managed: true });
   });
 });

@@ -96,7 +96,8 @@ export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): 
             ? 'Nothing new here: another checkin is showing it.\n'
             : 'Nothing new.\n',
       );
-    // What another run is showing moves the marker there (here it would move past one that run then fails to show).
+    // What another run is showing moves the marker there (here it would move past one that run then fails to show);
+    // ones shown already (by a run that could not move the marker past them) move it here.
     await lookDone(ctx, look, { shown: claimed.elsewhere === 0 });
     if (opts.json) printJson(ctx.io, notices, opts.json);
     return;

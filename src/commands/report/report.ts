@@ -85,7 +85,7 @@ export function reportCommand(ctx: Context, run: Run<ReportOptions> = runReport)
     .option('--if-new', 'with --post: post only when the period holds a check-in filled or changed, or a goal update, after the last post to that webhook')
     .option(
       '--resume',
-      'with --post: send the posts kept from refused attempts (to that webhook), nothing else; one the chat refused for its words (a 4xx) is left, said with its `checkin drafts send <id>`',
+      'with --post: send the posts kept from refused attempts (to that webhook), nothing else; one the chat refused for its words (a 400, 413 or 422) is left, said with its `checkin drafts send <id>`',
     )
     .addHelpText(
       'after',
