@@ -8,9 +8,15 @@ import { holdOnce, hookReminder, MAX_COMMITS, reminderKinds, type HookContext, t
 export const HOOK_EVENTS = ['session-start', 'stop', 'post-commit'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-/** The most of the host's event JSON read, and how long standing input is waited for. */
+/** The most of the host's event JSON read. */
 export const MAX_EVENT_BYTES = 256 * 1024;
-export const EVENT_WAIT_MS = 200;
+/**
+ * How long input that is neither a terminal nor ended is waited for. A host writes its event at once
+ * and closes; this bound is for input left open with nothing coming (a script's inherited pipe). Not
+ * shorter: a host on a loaded machine may take a few hundred milliseconds to write, and a Stop hook
+ * that missed its event would answer with a plain line, which Codex fails (seen at 200 ms in CI).
+ */
+export const EVENT_WAIT_MS = 2000;
 
 /** Whether the hook reads a host's event on stdin: an agent's hooks do; git's post-commit hook has none. */
 export const readsEvent = (event: HookEvent): boolean => event !== 'post-commit';
