@@ -83,8 +83,8 @@ export interface AdviceWords {
   resume(target: DraftTarget): string;
   /** What was kept, and that `resume` sends it. */
   kept(resume: string): string;
-  /** What sends one kept entry by its id (showing it whole and asking, where the person's yes is needed). */
-  send(id: string): string;
+  /** What sends one kept entry by its id (showing it whole and asking, where the person's yes is needed); `target`, the entry's, where what sends it depends on it. */
+  send(id: string, target?: DraftTarget): string;
   /** What drops one kept entry by its id. */
   drop(id: string): string;
   /** What shows one kept entry's words. */

@@ -71,9 +71,15 @@ export function resumeCommand(target: DraftTarget): string {
     case 'echo-question':
       return 'checkin echo ask --resume';
     case 'webhook-post':
-      return 'checkin report --post --resume';
+      return `checkin report --post${target.given ? ` ${GIVEN_URL}` : ''} --resume`;
   }
 }
+
+/** Where a command must name the webhook a post was given for (its URL is kept nowhere: it is a secret): what to type in its place. */
+const GIVEN_URL = '<the URL you gave>';
+
+/** What `checkin drafts send` needs in front of it for an entry: a post to a webhook given for its run alone is sent there with that URL given again (CHECKIN_WEBHOOK). */
+const sendPrefix = (target?: DraftTarget): string => (target?.kind === 'webhook-post' && target.given ? `CHECKIN_WEBHOOK=${GIVEN_URL} ` : '');
 
 /** The one phrase for what was kept and how to send it: `resume` sends it, `list` lists everything waiting. */
 function keptWords(resume: string, list: string): string {
@@ -105,7 +111,7 @@ export function cliAdvice(flag: () => string | undefined = () => undefined): Adv
     here,
     resume: (target) => here(resumeCommand(target)),
     kept: (resume) => keptWords(here(resume), here('checkin drafts')),
-    send: (id) => here(`checkin drafts send ${id}`),
+    send: (id, target) => `${sendPrefix(target)}${here(`checkin drafts send ${id}`)}`,
     drop: (id) => here(`checkin drafts drop ${id}`),
     show: (id) => here(`checkin drafts show ${id}`),
     list: () => here('checkin drafts'),

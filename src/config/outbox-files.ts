@@ -44,8 +44,11 @@ export type DraftTarget =
   | { kind: 'goal' }
   | { kind: 'goal-edit'; id: string }
   | { kind: 'echo-question' }
-  /** The week posted to a chat's incoming webhook (domain/webhook.ts): `hook` is the webhook's fingerprint, never its URL; `period`, what the post covers (its --if-new marker once it is accepted). */
-  | { kind: 'webhook-post'; hook: string; period?: { since: string; until: string; newest: string } };
+  /**
+   * The week posted to a chat's incoming webhook (domain/webhook.ts): `hook` is the webhook's fingerprint, never its URL; `period`, what the post covers (its --if-new marker once it is accepted);
+   * `given`: its URL was given for the run alone (not the profile's, nor CHECKIN_WEBHOOK), and no URL is kept here: what sends it again must be given it again.
+   */
+  | { kind: 'webhook-post'; hook: string; period?: { since: string; until: string; newest: string }; given?: true };
 
 /** What was typed. */
 export type DraftContent = BodyContent;

@@ -16,3 +16,9 @@ export function shortDay(key: string): string {
 export function weekdayWord(key: string): string {
   return DAYS[getDay(checked(key))]!;
 }
+
+/** "Mon 31 Aug – Sun 22 Nov 2026"; the first day's year too when it is another ("Mon 17 Nov 2025 – …"). */
+export function span(since: string, until: string, between: string): string {
+  const year = (key: string) => key.slice(0, 4);
+  return `${shortDay(since)}${year(since) === year(until) ? '' : ` ${year(since)}`} ${between} ${shortDay(until)} ${year(until)}`;
+}

@@ -2,10 +2,8 @@
 // (system/notifier.ts), the session bus it needs on Linux and the notification server on it
 // (asked, not shown anything: GetServerInformation, when gdbus is there); with --notify-test, a
 // test notice shown for real. Each program call is bounded (system/programs.ts).
-import { existsSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import type { Host } from '../system/programs.js';
-import { findNotifier, notifierMissing, showNotices } from '../system/notifier.js';
+import { findNotifier, NO_SESSION_BUS, notifierMissing, onSessionBus, SESSION_BUS_FIX, sessionBus, showNotices } from '../system/notifier.js';
 
 /** What the check found (domain/doctor.ts makes it the `notifier` check). */
 export interface NotifierFinding {
@@ -16,13 +14,6 @@ export interface NotifierFinding {
 
 /** The words of the test notice. */
 export const TEST_NOTICE = { title: 'checkin', body: 'A test notice from checkin doctor: this is how checkin notify shows what is new.' };
-
-/** The session bus a run from here would use (Linux): its address, or undefined when there is none. */
-function sessionBus(host: Host): string | undefined {
-  if (host.env.DBUS_SESSION_BUS_ADDRESS) return host.env.DBUS_SESSION_BUS_ADDRESS;
-  const runtime = host.env.XDG_RUNTIME_DIR;
-  return runtime && isAbsolute(runtime) && existsSync(join(runtime, 'bus')) ? `unix:path=${join(runtime, 'bus')}` : undefined;
-}
 
 /** The server's name and version, as GetServerInformation answers: ('dunst', 'knopwob', '1.9.0', '1.2'). */
 async function serverName(host: Host): Promise<{ name?: string; failed?: string }> {
@@ -56,17 +47,16 @@ export async function notifierCheck(host: Host, test = false): Promise<NotifierF
     return check('warning', `${notifierMissing(host)}; checkin notify prints them instead`, fix);
   }
   const what = `${notifier.kind} (${notifier.file})`;
-  const onLinux = notifier.kind === 'notify-send' || notifier.kind === 'gdbus';
-  if (onLinux && !sessionBus(host)) {
-    if (test)
-      return check(
-        'problem',
-        `${what}, but this session has no session bus (DBUS_SESSION_BUS_ADDRESS is not set): the test notice cannot be shown`,
-        'Run it from your desktop session.',
-      );
-    // A scheduled run is given the desktop's bus by the user manager: only a run from here lacks it.
-    return check('ok', `${what}; this session has no session bus (a run from your desktop session, or its timer, has one)`, null);
-  }
+  const onLinux = onSessionBus(notifier);
+  // A scheduled run is given the desktop's bus by the user manager: a run from here lacks it, and `checkin notify` here fails so.
+  if (onLinux && !sessionBus(host.env))
+    return test
+      ? check('problem', `${what}, but ${NO_SESSION_BUS}: the test notice cannot be shown`, SESSION_BUS_FIX)
+      : check(
+          'warning',
+          `${what}, but ${NO_SESSION_BUS}: a notice from a run here cannot be shown (a run from your desktop session, or its timer, has one)`,
+          SESSION_BUS_FIX,
+        );
   let server = '';
   if (onLinux) {
     const s = await serverName(host);

@@ -67,6 +67,8 @@ export interface Write<T> {
   elsewhere?: boolean;
   /** Other names of the same target (a comment kept under its check-in's date): what waits under them is said too. */
   names?: DraftTarget[];
+  /** After a failed send, once its claims are let go: the entry that keeps these words now, when it is another than this run's (the same words kept already: this run's copy dropped). What to run names it. */
+  settle?: (err: unknown) => Entry | undefined;
   send: () => Promise<T>;
 }
 
@@ -143,7 +145,29 @@ export class MaybeSentError extends CliError {}
 /** The line for a send that may have reached the service without an answer (what sends or drops it, in the face's words: the agent face says its own). */
 export function maybeSentLine(ctx: Context, entry: Entry, at: string): string {
   const line = `The draft ${entry.id} may have reached the service (sent ${sanitizeLine(at).slice(0, 40)}, no answer came); it is kept and will not be sent again on its own.`;
-  return ctx.advice ? `${line} Look for it, then \`${ctx.advice.send(entry.id)}\` sends it again or \`${ctx.advice.drop(entry.id)}\` drops it.` : line;
+  return ctx.advice
+    ? `${line} Look for it, then \`${ctx.advice.send(entry.id, entry.target)}\` sends it again or \`${ctx.advice.drop(entry.id)}\` drops it.`
+    : line;
+}
+
+/**
+ * What to run for an entry a send left kept, by what came of it — the one place each outcome's advice
+ * is decided, read by the send that failed and by every resume after it: refused for its words (a
+ * resume leaves it: shown, sent by its id, dropped), maybe sent (only the person's word sends it
+ * again), or kept waiting (its resume sends it).
+ */
+export function keptHints(ctx: Context, entry: Entry, outcome: 'refused' | 'maybe' | 'waiting', resume?: string): Hint[] {
+  if (outcome === 'maybe') return [maybeSentLine(ctx, entry, whenLabel(ctx.now().toISOString()))];
+  if (outcome === 'refused') return ctx.advice ? [terminal(`The draft ${entry.id} ${refusedAdvice(ctx, entry)}`)] : [];
+  return keptAdvice(ctx, resume);
+}
+
+/** An entry refused for its words: that a resume leaves it, and the commands that show it, send it again and drop it. */
+function refusedAdvice(ctx: Context, e: Entry): string {
+  const advice = ctx.advice
+    ? ` \`${ctx.advice.show(e.id)}\` shows it; \`${ctx.advice.send(e.id, e.target)}\` sends it again as it is, \`${ctx.advice.drop(e.id)}\` drops it.`
+    : '';
+  return `is kept and not sent again by a resume.${advice}`;
 }
 
 /**
@@ -483,7 +507,8 @@ export async function sendWithDraft<T>(ctx: Context, write: Write<T>): Promise<T
       if (!write.content) throw err;
       throw withHint(err, `No draft could be kept; here is what you wrote:\n${contentText(write.content)}`);
     }
-    throw withHint(err, ...(unanswered ? [maybeSentLine(ctx, entry, whenLabel(ctx.now().toISOString()))] : keptAdvice(ctx, resume)));
+    const kept = write.settle?.(err) ?? entry;
+    throw withHint(err, ...keptHints(ctx, kept, unanswered ? 'maybe' : err instanceof WordsRefusedError ? 'refused' : 'waiting', resume));
   }
   for (const c of claims) c.done();
   // Accepted: a check-in's answers or an activity is what the agent's hooks count from (hook-marks.ts), whichever path sent it.
@@ -708,10 +733,7 @@ export async function resumeEach<T>(
 
 /** A kept entry the receiver refused for its words, in one line: when, what it said, and the commands that show it, send it again and drop it. */
 export function refusedLine(ctx: Context, e: Entry): string {
-  const advice = ctx.advice
-    ? ` \`${ctx.advice.show(e.id)}\` shows it; \`${ctx.advice.send(e.id)}\` sends it again as it is, \`${ctx.advice.drop(e.id)}\` drops it.`
-    : '';
-  return `the draft ${e.id} was refused for its words on ${whenLabel(e.refused!.at)} (${sanitizeLine(e.refused!.why)}); it is kept and not sent again by a resume.${advice}`;
+  return `the draft ${e.id} was refused for its words on ${whenLabel(e.refused!.at)} (${sanitizeLine(e.refused!.why)}); it ${refusedAdvice(ctx, e)}`;
 }
 
 /** Which of several entries to send, asked on a terminal: all (oldest first), or one. */

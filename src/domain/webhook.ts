@@ -119,6 +119,10 @@ export class WebhookRefused extends CliError {}
 
 export interface Posted {
   service: ChatService;
+  /** The webhook as it is said ("the Slack webhook at hooks.slack.com"): never its URL. */
+  label: string;
+  /** The period the post covered, where it says. */
+  period?: PostPeriod;
   /** The chat's answer's status. */
   status: number;
   /** 1, or 2 when the chat asked to wait and the post went again. */
@@ -148,7 +152,8 @@ export interface PostPeriod {
  * sending them again would post it twice.
  */
 export async function postToWebhook(ctx: Context, hook: Webhook, body: string, keeping: Keeping = {}, period?: PostPeriod): Promise<Posted> {
-  const target = { kind: 'webhook-post' as const, hook: hook.hook, ...(period && { period }) };
+  // Given for this run alone (--post URL): the URL is kept nowhere, and the entry says so (what sends it again must be given it).
+  const target = { kind: 'webhook-post' as const, hook: hook.hook, ...(period && { period }), ...(hook.where === 'flag' && { given: true as const }) };
   // The same text may have reached the chat already (sent, no answer came: a timeout, a dropped
   // connection): a new run (a job retried after its failure, --if-new) does not post it again. The
   // kept one is said, as every send that may have been made is; sending it is the person's word.
@@ -156,20 +161,16 @@ export async function postToWebhook(ctx: Context, hook: Webhook, body: string, k
     const maybe = keptSame(ctx, hook, body).find((e) => ctx.drafts().maybeSent(e));
     if (maybe) throw new MaybeSentError(maybeSentLine(ctx, maybe, whenLabel(ctx.drafts().maybeSent(maybe)!)));
   }
-  let posted: Posted;
-  try {
-    posted = await sendWithDraft(ctx, {
-      target,
-      ...(keeping.entry ? {} : { content: { kind: 'text' as const, text: body }, made: 'flag' as const }),
-      ...keeping,
-      // What still waits is said below, once the drafts of this same text are done with.
-      quiet: true,
-      send: () => postOnce(ctx, hook, body),
-    });
-  } catch (err) {
-    if (!keeping.entry) keepOnce(ctx, hook, body, err);
-    throw err;
-  }
+  const posted = await sendWithDraft(ctx, {
+    target,
+    ...(keeping.entry ? {} : { content: { kind: 'text' as const, text: body }, made: 'flag' as const }),
+    ...keeping,
+    // Refused: the same post kept already keeps it (this run's copy goes), and what to run names that one.
+    ...(!keeping.entry && { settle: (err: unknown) => keepOnce(ctx, hook, body, err) }),
+    // What still waits is said below, once the drafts of this same text are done with.
+    quiet: true,
+    send: () => postOnce(ctx, hook, body),
+  });
   if (period) markPosted(ctx, hook, { ...period, posted_at: ctx.now().toISOString() });
   const kept = waitingFor(ctx, { kind: 'webhook-post', hook: hook.hook }).here;
   const same = dropAll(ctx, keptSame(ctx, hook, body));
@@ -188,7 +189,7 @@ export async function postToWebhook(ctx: Context, hook: Webhook, body: string, k
       );
   const resume = keeping.resume ?? ctx.advice?.resume(target);
   if (!keeping.quiet && resume !== undefined) noteWaiting(ctx, target, resume);
-  return posted;
+  return period ? { ...posted, period } : posted;
 }
 
 /** The posts kept for the webhook with exactly this body, oldest first (this account's, not held by another checkin). */
@@ -219,19 +220,22 @@ function dropAll(ctx: Context, entries: Entry[]): number {
 /**
  * A refused post (nothing went) the same as one kept before: this run's copy goes, the older one
  * stays — marked refused for its words when this refusal was of them (`why`: a WordsRefusedError),
- * as this run's copy was. One that may have gone stays, to be said.
+ * as this run's copy was. One that may have gone stays, to be said. Returns the older one that keeps
+ * the words, when this run's copy went.
  */
-function keepOnce(ctx: Context, hook: Webhook, body: string, why: unknown): void {
+function keepOnce(ctx: Context, hook: Webhook, body: string, why: unknown): Entry | undefined {
   const mine = ownEntry(ctx, { kind: 'webhook-post', hook: hook.hook });
-  if (!mine || ctx.drafts().maybeSent(mine)) return;
+  if (!mine || ctx.drafts().maybeSent(mine)) return undefined;
   const older = keptSame(ctx, hook, body).filter((e) => e.id !== mine.id && e.created_at <= mine.created_at);
-  if (older.length === 0) return;
+  if (older.length === 0) return undefined;
   try {
     ctx.drafts().take(mine).done();
     ctx.io.err(`note: the same post to ${hook.label} was kept already; it is kept once.\n`);
     if (why instanceof WordsRefusedError) for (const e of older) if (!ctx.drafts().maybeSent(e)) ctx.drafts().take(e).refused(ctx.now(), why.message);
+    return older[0];
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
+    return undefined;
   }
 }
 
@@ -260,12 +264,18 @@ export function dropRepeatedPosts(ctx: Context, hook: Webhook): void {
 export function postKept(ctx: Context, entry: Entry, keeping: Keeping, given?: string): Promise<Posted> {
   const t = entry.target;
   if (t.kind !== 'webhook-post' || entry.content.kind !== 'text') throw new UsageError(`The draft ${entry.id} holds no post to a webhook`);
+  // Given for its run alone, and none given now: no webhook here is the one it was for (its URL is kept nowhere).
+  if (t.given && given === undefined && !readWebhook(ctx.config(), ctx.env))
+    throw new UsageError(
+      `The draft ${entry.id} is a post to a webhook whose URL was given on the command line, and checkin keeps no such URL; it was not sent and is still kept`,
+      ...(ctx.advice ? [terminal(`\`${ctx.advice.send(entry.id, t)}\` sends it there.`)] : []),
+    );
   const hook = webhookHere(ctx, given);
   if (hook.hook !== t.hook)
     throw new UsageError(
       `The draft ${entry.id} was kept for another webhook than ${hook.label}; it was not sent and is still kept`,
       ...(ctx.advice
-        ? [terminal(`Give that webhook: \`${ctx.advice.resume(t)} <URL>\`, or keep it again: \`${ctx.advice.setSetting('webhook', '-')}\`.`)]
+        ? [terminal(`Give that webhook: \`${ctx.advice.resume({ ...t, given: true })}\`, or keep it again: \`${ctx.advice.setSetting('webhook', '-')}\`.`)]
         : []),
     );
   return postToWebhook(ctx, hook, entry.content.text, { ...keeping, entry }, t.period);
@@ -328,7 +338,7 @@ async function postOnce(ctx: Context, hook: Webhook, body: string): Promise<Post
         throw new Error(`${hook.label} gave no answer (${why})`);
       }
       trace(ctx, hook, body, answer, tries);
-      if (answer.status >= 200 && answer.status < 300) return { service: hook.service, status: answer.status, tries };
+      if (answer.status >= 200 && answer.status < 300) return { service: hook.service, label: hook.label, status: answer.status, tries };
       const wait = answer.status === 429 || answer.status === 503 ? retryAfterSeconds(answer.headers['retry-after'], ctx.now()) : undefined;
       if (tries === 1 && wait !== undefined && wait <= MAX_RETRY_AFTER_S) {
         ctx.io.err(`${CHAT_NAMES[hook.service]} asked to wait ${Math.ceil(wait)} s; posting again then…\n`);

@@ -45,7 +45,7 @@ import {
   type Keeping,
 } from './outbox.js';
 import { teammateCheckInTarget } from './target.js';
-import { postKept } from './webhook.js';
+import { postKept, type Posted } from './webhook.js';
 
 export type { Keeping } from './outbox.js';
 
@@ -133,7 +133,7 @@ export function logActivityKept(ctx: Context, input: ActivityInput, keeping: Kee
   });
 }
 
-export type SentEntry = { kind: DraftTarget['kind']; result: unknown };
+export type SentEntry = { kind: 'webhook-post'; result: Posted } | { kind: Exclude<DraftTarget['kind'], 'webhook-post'>; result: unknown };
 
 /** The advice for an entry that only its target's own resume can send, in the face's words. */
 const sendItWith = (ctx: Context, target: DraftTarget) => (ctx.advice ? [terminal(`Send it with \`${ctx.advice.resume(target)}\`.`)] : []);

@@ -6,6 +6,8 @@
 // base64 inside PowerShell's script: nothing in them is ever read as code. A click opens the
 // check-in where the notifier can say so without a process waiting for the click: a freedesktop
 // body link (where the server advertises body-hyperlinks), a toast's protocol launch.
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { COMMAND_TIMEOUT_MS, showCommand, type Host } from './programs.js';
 
 export type NotifierKind = 'notify-send' | 'gdbus' | 'osascript' | 'powershell';
@@ -38,7 +40,24 @@ export interface Shown {
   shown: boolean;
   /** Why it was not shown, in one line (the notifier's own words). */
   detail?: string;
+  /** What to do about it, where checkin knows (no session bus: SESSION_BUS_FIX). */
+  fix?: string;
 }
+
+/** The session bus a run from here would use (Linux): its address, or undefined when there is none. Cheap: the environment and one file's existence; no call, nothing shown. */
+export function sessionBus(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.DBUS_SESSION_BUS_ADDRESS) return env.DBUS_SESSION_BUS_ADDRESS;
+  const runtime = env.XDG_RUNTIME_DIR;
+  return runtime && isAbsolute(runtime) && existsSync(join(runtime, 'bus')) ? `unix:path=${join(runtime, 'bus')}` : undefined;
+}
+
+/** What is missing where notify-send or gdbus has no session bus to reach the notification server on: the one wording (notify's error, doctor's check). */
+export const NO_SESSION_BUS = 'this session has no session bus (DBUS_SESSION_BUS_ADDRESS is not set)';
+/** What to do about it (a scheduled run is given the desktop's bus by the user manager). */
+export const SESSION_BUS_FIX = 'Run it from your desktop session.';
+
+/** Whether the notifier shows notices through the freedesktop service on the session bus (Linux). */
+export const onSessionBus = (notifier: Notifier): boolean => notifier.kind === 'notify-send' || notifier.kind === 'gdbus';
 
 const BUS_NAME = 'org.freedesktop.Notifications';
 const BUS_PATH = '/org/freedesktop/Notifications';
@@ -204,6 +223,9 @@ export function bodyReading(caps: string[] | undefined): BodyReading {
 export const showingAtMostMs = (count: number): number => (count + 1) * COMMAND_TIMEOUT_MS;
 
 export async function showNotices(host: Host, notifier: Notifier, notices: NoticeText[]): Promise<Shown[]> {
+  // No bus to reach the server on: said as that, not as the notifier's own error (gdbus's "Cannot autolaunch D-Bus without X11 $DISPLAY").
+  if (onSessionBus(notifier) && !sessionBus(host.env))
+    return notices.map(() => ({ shown: false, detail: `${notifier.kind} (${notifier.file}), but ${NO_SESSION_BUS}`, fix: SESSION_BUS_FIX }));
   const needed = notices.length > 0 && (notifier.kind === 'gdbus' || (notifier.kind === 'notify-send' && notices.some((n) => n.link)));
   const reading = bodyReading(needed ? await busCapabilities(host, notifier) : undefined);
   const out: Shown[] = [];

@@ -5,7 +5,7 @@
 // nothing drawn. Drawn by hand: a few rows of characters, tested as exact screens; no charting
 // package would earn its bytes here. Everything from the service passes the sanitiser.
 import type { DayCell, DayState, OpenBlocker, PersonStats, Stats, Streaks, Tally, TeamDayTally, TeamStats, WeekTally } from '../core/stats.js';
-import { shortDay } from '../core/dayname.js';
+import { shortDay, span } from '../core/dayname.js';
 import { addDays } from '../core/datekey.js';
 import { MEMBER_STATE_WORDS } from '../core/member-states.js';
 import type { Colors } from './color.js';
@@ -134,12 +134,6 @@ export function totalsLine(t: Tally, team = false): string {
   if (t.pending) parts.push(`${t.pending} ${MEMBER_STATE_WORDS.pending.word}`);
   parts.push(team ? `${t.blocked} blocked` : `blocked ${plural(t.blocked, 'day')}`);
   return parts.join(', ');
-}
-
-/** "Mon 31 Aug – Sun 22 Nov 2026"; the first day's year too when it is another ("Mon 17 Nov 2025 – …"). */
-function span(since: string, until: string, between: string): string {
-  const year = (key: string) => key.slice(0, 4);
-  return `${shortDay(since)}${year(since) === year(until) ? '' : ` ${year(since)}`} ${between} ${shortDay(until)} ${year(until)}`;
 }
 
 function periodLine(s: Stats, shown: number): string {

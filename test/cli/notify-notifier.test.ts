@@ -133,6 +133,7 @@ describe("a notice's link to the check-in", () => {
     const runs: string[][] = [];
     const linux = (programs: string[], caps: string): Host => ({
       ...host('linux', programs),
+      env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' },
       run: async (file, args) => {
         runs.push([file, ...args]);
         return { code: 0, stdout: args.includes('org.freedesktop.Notifications.GetCapabilities') ? caps : '', stderr: '' };
@@ -160,6 +161,20 @@ describe("a notice's link to the check-in", () => {
     runs.length = 0;
     await showNotices(linux(['notify-send', 'gdbus'], ''), notifySend, [{ title: 'checkin', body: 'x' }]);
     expect(runs.map((r) => r[0])).toEqual(['/bin/notify-send']);
+  });
+
+  it('notify-send or gdbus with no session bus: nothing run, each notice not shown, said in the words doctor uses, with what to do', async () => {
+    const runs: string[][] = [];
+    const noBus: Host = { ...host('linux', ['gdbus']), run: async (file, args) => (runs.push([file, ...args]), { code: 0, stdout: '', stderr: '' }) };
+    const shown = await showNotices(noBus, { kind: 'gdbus', file: '/bin/gdbus' }, [{ title: 'checkin', body: 'x' }]);
+    expect(shown).toEqual([
+      {
+        shown: false,
+        detail: 'gdbus (/bin/gdbus), but this session has no session bus (DBUS_SESSION_BUS_ADDRESS is not set)',
+        fix: 'Run it from your desktop session.',
+      },
+    ]);
+    expect(runs).toEqual([]);
   });
 
   it("only the service's http(s) web link, without its query, user or fragment, never one carrying the token", () => {

@@ -1,7 +1,7 @@
 // `checkin notify` against a real session bus: dbus-run-session with a notification server on it that
 // records the Notify calls it receives (test/helpers/notification-server.*), and the sandbox's
 // request log for what each look cost.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, WEEKDAYS } from '../../src/core/datekey.js';
@@ -32,7 +32,8 @@ const notingNotifier = () => {
   const bin = mkdtempSync(join(w.env.HOME!, 'bin-'));
   const log = join(bin, 'shown.log');
   writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\nfor a; do last=$a; done\nprintf '%s\\n' "$last" >> '${log}'\n`, { mode: 0o755 });
-  return { log, env: { PATH: `${bin}:/usr/bin:/bin` } };
+  // A bus to reach (its address is all checkin looks at before running the notifier; this one never calls it).
+  return { log, env: { PATH: `${bin}:/usr/bin:/bin`, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } };
 };
 /** `n` comments by Grace on Ada's check-in of yesterday, made now (on the sandbox's clock), numbered from `from`. */
 const graceComments = (n: number, from: number) => {
@@ -230,7 +231,7 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     await w.cli(['inbox']);
     const bin = mkdtempSync(join(w.env.HOME!, 'bin-'));
     writeFileSync(join(bin, 'notify-send'), '#!/bin/sh\necho "no notification server" >&2\nexit 1\n', { mode: 0o755 });
-    const r = await w.cli(['notify'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    const r = await w.cli(['notify'], { env: { PATH: `${bin}:/usr/bin:/bin`, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
     expect(r).toEqual({
       code: 1,
       stdout: '',
@@ -239,6 +240,32 @@ describe('checkin notify through the desktop notifier (a real D-Bus session)', (
     // Still waiting for the next run.
     const dry = await w.cli(['notify', '--dry-run'], { env: { PATH: '/nonexistent' } });
     expect(dry.stdout).toMatch(/^Linus Torvalds is blocked on you /);
+  });
+
+  it(`no session bus (none in the environment, no $XDG_RUNTIME_DIR/bus): exit 1 saying so plainly, with doctor --notify-test's words, and the notifier never run`, async () => {
+    await w.cli(['inbox']);
+    const bin = mkdtempSync(join(w.env.HOME!, 'bin-'));
+    const ran = join(bin, 'ran');
+    writeFileSync(join(bin, 'gdbus'), `#!/bin/sh\ntouch '${ran}'\necho "Error connecting: Cannot autolaunch D-Bus without X11 \\$DISPLAY" >&2\nexit 1\n`, {
+      mode: 0o755,
+    });
+    const env = { PATH: bin, DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: mkdtempSync(join(w.env.HOME!, 'run-')) };
+    const r = await w.cli(['notify'], { env });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: 1 notice could not be shown: gdbus (${join(bin, 'gdbus')}), but this session has no session bus (DBUS_SESSION_BUS_ADDRESS is not set). Nothing is marked as seen: the next run shows it\nRun it from your desktop session.\n`,
+    });
+    expect(existsSync(ran)).toBe(false);
+    // doctor --notify-test says the same of it.
+    const doctor = await w.cli(['doctor', '--notify-test', '--json', 'id,status,message,fix'], { env });
+    expect((JSON.parse(doctor.stdout) as Array<{ id: string }>).find((c) => c.id === 'notifier')).toEqual({
+      id: 'notifier',
+      status: 'problem',
+      message: `gdbus (${join(bin, 'gdbus')}), but this session has no session bus (DBUS_SESSION_BUS_ADDRESS is not set): the test notice cannot be shown`,
+      fix: 'Run it from your desktop session.',
+    });
+    expect(existsSync(ran)).toBe(false);
   });
 
   it(`several runs started together show each notice once: each is claimed before it is shown (a compare-and-set), and the run that claims it shows it`, async () => {

@@ -76,12 +76,16 @@ function filesWithSecret(root: string): string[] {
   return out;
 }
 
+/** The one line an accepted post of WEEK to `chat` says (which chat, which period; never the URL). */
+const posted = (chat = 'Slack') => `✓ Posted the check-ins of Mon 16 Nov – Sun 22 Nov 2026 to the ${chat} webhook at ${new URL(base).host}\n`;
+
 const listed = async () => JSON.parse((await w.cli(['drafts', '--json', 'id,for,text'])).stdout) as Array<{ id: string; for: string; text: string }>;
 
 describe('checkin report --post', () => {
   it('one POST to Slack with the digest as {"text"} (mrkdwn, no names), nothing on stdout, the URL nowhere', async () => {
     const r = await w.cli(['report', ...WEEK, '--post', slack()]);
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    // Nothing on stdout: one line on stderr says it went, wherever it runs.
+    expect(r).toEqual({ code: 0, stdout: '', stderr: posted() });
     expect(received).toEqual([
       { method: 'POST', path: `/services/T0001/B0002/${SECRET}`, type: 'application/json; charset=utf-8', body: JSON.stringify({ text: WEEK_TEXT }) },
     ]);
@@ -98,12 +102,12 @@ describe('checkin report --post', () => {
     // The URL typed at a terminal: one note on keeping it out of the shell's history.
     expect(r.stderr).toBe(
       "note: a webhook URL on the command line stays in your shell's history; `checkin config set webhook -` keeps it for this profile (read from standard input), then `checkin report --post` posts there.\n" +
-        `✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`,
+        posted(),
     );
     // Kept for the profile: no note.
     expect((await w.cli(['config', 'set', 'webhook', '-'], { input: `${slack()}\n` })).code).toBe(0);
     const kept = await w.cli(['report', ...WEEK, '--post'], { tty: true });
-    expect(kept.stderr).toBe(`✓ Posted Check-ins, Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`);
+    expect(kept.stderr).toBe(posted());
     expect(JSON.parse(received[0]!.body).text).toContain('• Linus Torvalds: Waiting on @ada to review the *webhook retry* change (3 days)\n');
   });
 
@@ -173,7 +177,8 @@ describe('checkin report --post', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Slack refused the post: 500 (internal error at [webhook]); nothing was posted');
-    expect(r.stderr).toContain('`checkin report --post --resume` sends it');
+    // Given on the command line: what sends it gives the URL again (never said).
+    expect(r.stderr).toContain('`checkin report --post <the URL you gave> --resume` sends it');
     expect(r.stderr).not.toContain(SECRET);
     const kept = await listed();
     expect(kept).toHaveLength(1);
@@ -207,7 +212,7 @@ describe('checkin report --post', () => {
     expect(resumed).toMatchObject({ code: 1, stdout: '' });
     expect(resumed.stderr).toMatch(
       new RegExp(
-        `^note: the draft ${id} was refused for its words on \\w{3} \\d+ \\w{3} \\d\\d:\\d\\d \\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. \`checkin drafts show ${id}\` shows it; \`checkin drafts send ${id}\` sends it again as it is, \`checkin drafts drop ${id}\` drops it\\.\n`,
+        `^note: the draft ${id} was refused for its words on \\w{3} \\d+ \\w{3} \\d\\d:\\d\\d \\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. \`checkin drafts show ${id}\` shows it; \`CHECKIN_WEBHOOK=<the URL you gave> checkin drafts send ${id}\` sends it again as it is, \`checkin drafts drop ${id}\` drops it\\.\n`,
       ),
     );
     expect(resumed.stderr).toContain('Nothing was sent: the draft for a post to the Slack webhook');
@@ -230,6 +235,81 @@ describe('checkin report --post', () => {
     received = [];
     expect((await w.cli(['report', '--post', mattermost(), '--resume'])).code).toBe(0);
     expect(received).toHaveLength(1);
+    expect(await listed()).toEqual([]);
+  });
+
+  it('a post to a URL given on the command line, refused (404): the advice gives that URL again without saying it, and what it says works', async () => {
+    const host = new URL(base).host;
+    answers.push({ status: 404, body: 'no_service' });
+    const r = await w.cli(['report', ...WEEK, '--post', slack()]);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: Slack refused the post: 404 (no_service); nothing was posted\n' +
+        'What you wrote is kept as a draft: `checkin report --post <the URL you gave> --resume` sends it (`checkin drafts` lists everything waiting).\n',
+    });
+    const [kept] = await listed();
+    // Not the configured webhook (there is none): `drafts send` says what to type, and sends nothing.
+    received = [];
+    const bare = await w.cli(['drafts', 'send', kept!.id]);
+    expect(bare).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `error: The draft ${kept!.id} is a post to a webhook whose URL was given on the command line, and checkin keeps no such URL; it was not sent and is still kept\n` +
+        `\`CHECKIN_WEBHOOK=<the URL you gave> checkin drafts send ${kept!.id}\` sends it there.\n`,
+    });
+    expect(received).toEqual([]);
+    // As the advice said: the kept post once, said in one line (which chat, which period; never the URL).
+    const resumed = await w.cli(['report', '--post', slack(), '--resume']);
+    expect(resumed).toEqual({ code: 0, stdout: '', stderr: `✓ Posted the check-ins of Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${host}\n` });
+    expect(received.map((x) => x.body)).toEqual([JSON.stringify({ text: WEEK_TEXT })]);
+    expect(await listed()).toEqual([]);
+    // The same by its id, the URL given as the advice says.
+    answers.push({ status: 404, body: 'no_service' });
+    expect((await w.cli(['report', ...WEEK, '--post', slack()])).code).toBe(2);
+    const [again] = await listed();
+    const sent = await w.cli(['drafts', 'send', again!.id], { env: { CHECKIN_WEBHOOK: slack() } });
+    expect(sent).toEqual({ code: 0, stdout: '', stderr: `✓ Posted the check-ins of Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${host}\n` });
+    expect(await listed()).toEqual([]);
+    expect(filesWithSecret(w.env.HOME!)).toEqual([]);
+  });
+
+  it('a post refused for its words (400): the failed post and --resume give the same advice (show, send by its id, drop), never "--resume sends it"', async () => {
+    expect((await w.cli(['config', 'set', 'webhook', '-'], { input: `${slack()}\n` })).code).toBe(0);
+    answers.push({ status: 400, body: 'invalid_payload' });
+    const bad = await w.cli(['report', ...WEEK, '--post']);
+    const [kept] = await listed();
+    const id = kept!.id;
+    const advice = `\`checkin drafts show ${id}\` shows it; \`checkin drafts send ${id}\` sends it again as it is, \`checkin drafts drop ${id}\` drops it.`;
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: Slack refused the post: 400 (invalid_payload); nothing was posted\nThe draft ${id} is kept and not sent again by a resume. ${advice}\n`,
+    });
+    const resumed = await w.cli(['report', '--post', '--resume']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toMatch(
+      new RegExp(
+        `^note: the draft ${id} was refused for its words on [^(]+\\(Slack refused the post: 400 \\(invalid_payload\\); nothing was posted\\); it is kept and not sent again by a resume\\. `,
+      ),
+    );
+    expect(resumed.stderr).toContain(advice);
+    // The same words refused again: this run's copy goes, and the advice names the one kept.
+    answers.push({ status: 400, body: 'invalid_payload' });
+    const twice = await w.cli(['report', ...WEEK, '--post']);
+    expect(twice.stderr).toBe(
+      `note: the same post to the Slack webhook at ${new URL(base).host} was kept already; it is kept once.\n` +
+        `error: Slack refused the post: 400 (invalid_payload); nothing was posted\nThe draft ${id} is kept and not sent again by a resume. ${advice}\n`,
+    );
+    // Sent by its id, as said: once, and said.
+    const sent = await w.cli(['drafts', 'send', id]);
+    expect(sent).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `✓ Posted the check-ins of Mon 16 Nov – Sun 22 Nov 2026 to the Slack webhook at ${new URL(base).host}\n`,
+    });
     expect(await listed()).toEqual([]);
   });
 
@@ -282,7 +362,7 @@ describe('checkin report --post', () => {
     expect(ok).toEqual({
       code: 0,
       stdout: '',
-      stderr: `note: a kept post of the same text to the Slack webhook at ${new URL(base).host} is done with (dropped).\n`,
+      stderr: `note: a kept post of the same text to the Slack webhook at ${new URL(base).host} is done with (dropped).\n${posted()}`,
     });
     expect(await listed()).toEqual([]);
     const resumed = await w.cli(['report', '--post', slack(), '--resume']);
@@ -310,7 +390,7 @@ describe('checkin report --post', () => {
   it('429 with Retry-After: waited for and posted again, once; a second 429 is refused and kept', async () => {
     answers.push({ status: 429, headers: { 'retry-after': '2' }, body: 'rate_limited' });
     const r = await w.cli(['report', ...WEEK, '--post', slack()]);
-    expect(r).toEqual({ code: 0, stdout: '', stderr: 'Slack asked to wait 2 s; posting again then…\n' });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: `Slack asked to wait 2 s; posting again then…\n${posted()}` });
     expect(received).toHaveLength(2);
     expect(received[1]!.body).toBe(received[0]!.body);
     expect(w.clock.slept).toContain(2000);
@@ -370,7 +450,7 @@ describe('checkin report --post', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(filesWithSecret(w.env.HOME!)).toEqual([file]);
     const r = await w.cli(['report', ...WEEK, '--post']);
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: posted() });
     expect(received.map((x) => x.path)).toEqual([`/services/T0001/B0002/${SECRET}`]);
     expect((await w.cli(['config', 'unset', 'webhook'])).code).toBe(0);
     expect(filesWithSecret(w.env.HOME!)).toEqual([]);
@@ -510,7 +590,9 @@ describe('checkin report --post', () => {
     await change('happy');
     const ok = await w.cli(['report', ...WEEK, '--post', slack()]);
     expect(ok.code).toBe(0);
-    expect(ok.stderr).toBe(`note: a kept post of the same period with no newer words to the Slack webhook at ${new URL(base).host} is done with (dropped).\n`);
+    expect(ok.stderr).toBe(
+      `note: a kept post of the same period with no newer words to the Slack webhook at ${new URL(base).host} is done with (dropped).\n${posted()}`,
+    );
     expect(await listed()).toEqual([]);
     expect(received).toHaveLength(2);
     // Refused twice, the week changing between: --resume posts the newer words once, and drops the older.

@@ -27,7 +27,7 @@ import { fieldsOf } from '../../api/validate.js';
 import { DRAFT } from '../../core/shapes.js';
 import { printJson, printList, jsonOption, type JsonFlag } from '../../ui/output.js';
 import { sanitize, sanitizeLine } from '../../ui/sanitize.js';
-import { sayDone } from '../../ui/success.js';
+import { sayDone, sayPosted } from '../../ui/success.js';
 import { draftRows } from '../../ui/views.js';
 
 /** The fields of `checkin drafts --json` (and `show --json`): core/shapes.ts DRAFT's. */
@@ -147,8 +147,10 @@ export async function runSend(ctx: Context, opts: { id: string }): Promise<void>
       again,
     );
   // An agent's words, or words that may have reached the service: shown whole and asked where they are sent (sendWithDraft).
-  await sendEntry(ctx, entry, { elsewhere });
-  await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
+  const sent = await sendEntry(ctx, entry, { elsewhere });
+  // A post has no object to print: the line is its answer, said wherever it runs.
+  if (sent.kind === 'webhook-post') await sayPosted(ctx.io, ctx.now(), sent.result);
+  else await sayDone(ctx.io, ctx.now(), `Sent the draft ${entry.id} (${targetLabel(entry.target)})`, {});
 }
 
 export async function runDrop(ctx: Context, opts: DraftIdOptions): Promise<void> {

@@ -7,13 +7,13 @@ import { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { parseQuietHours } from '../../core/quiet-hours.js';
 import { claimNotices, lookDone, lookForNotices, MAX_NOTICES, type Look, type Notice } from '../../domain/notices.js';
-import { findNotifier, notifierMissing, showNotices } from '../../system/notifier.js';
+import { findNotifier, notifierMissing, showNotices, type Shown } from '../../system/notifier.js';
 import { systemHost, type Host } from '../../system/programs.js';
 import { takeRunEnvironment } from '../../system/schedule.js';
 import { runEnvOption } from '../flags.js';
 import { jsonOption, printJson, type JsonFlag } from '../../ui/output.js';
 import { sanitizeLine } from '../../ui/sanitize.js';
-import { CliError } from '../../errors.js';
+import { CliError, EXIT } from '../../errors.js';
 import { NOTIFY_SUBCOMMANDS } from './units.js';
 
 export const NOTICE_FIELDS = ['kind', 'id', 'at', 'person', 'about', 'on', 'url', 'text'] as const;
@@ -112,7 +112,7 @@ export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): 
         notifier,
         notices.map((n) => ({ title: 'checkin', body: sentence(n), ...(n.url && { link: { url: n.url, label: linkLabel(n) } }) })),
       )
-    : notices.map(() => ({ shown: false, detail: notifierMissing(host) }));
+    : notices.map((): Shown => ({ shown: false, detail: notifierMissing(host) }));
   claimed.settle(shown.map((s) => s.shown));
   const failed = shown.find((s) => !s.shown);
   const some = shown.some((s) => s.shown);
@@ -123,8 +123,11 @@ export async function runNotify(ctx: Context, opts: NotifyOptions, host: Host): 
   const why = sanitizeLine(failed.detail ?? 'the notifier failed');
   const count = (k: number) => (k === 1 ? '1 notice' : `${k} notices`);
   const unshown = shown.filter((s) => !s.shown).length;
-  if (some) throw new CliError(`${count(unshown)} of ${notices.length} could not be shown (${why}); printed above`);
+  if (some)
+    throw new CliError(`${count(unshown)} of ${notices.length} could not be shown (${why}); printed above`, EXIT.FAILURE, ...(failed.fix ? [failed.fix] : []));
   throw new CliError(
     `${count(notices.length)} could not be shown: ${why}. Nothing is marked as seen: the next run shows ${notices.length === 1 ? 'it' : 'them'}`,
+    EXIT.FAILURE,
+    ...(failed.fix ? [failed.fix] : []),
   );
 }

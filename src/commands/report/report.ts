@@ -22,7 +22,7 @@ import { printJson } from '../../ui/output.js';
 import type { PersonFigures } from '../../ui/report-html.js';
 import { markdownAtTerminal, reportCsv, reportMarkdown, type ReportModel, type ReportPerson } from '../../ui/report-formats.js';
 import { reportHtml } from '../../ui/report-html.js';
-import { once, pauseNotice, whoOptions, type Run, type WhoOptions } from '../flags.js';
+import { once, pauseNotice, resumeCommand, whoOptions, type Run, type WhoOptions } from '../flags.js';
 import { resumeEach, whenLabel } from '../../domain/outbox.js';
 import {
   CHAT_NAMES,
@@ -38,7 +38,7 @@ import {
   type Webhook,
 } from '../../domain/webhook.js';
 import { digestBlocks, digestText, weekDigest, type Dialect, type Digest } from '../../ui/report-slack.js';
-import { sayDone } from '../../ui/success.js';
+import { sayPosted } from '../../ui/success.js';
 
 export interface ReportOptions extends WhoOptions {
   since?: string;
@@ -291,23 +291,22 @@ async function postDigest(
     hook.service === 'slack' && period.blocks
       ? webhookBody('slack', '', digestBlocks(digest))
       : webhookBody(hook.service, digestText(digest, DIALECT[hook.service], TEXT_LIMIT[hook.service]));
-  await postToWebhook(ctx, hook, body, { resume: RESUME_POST }, { since, until, newest });
-  await sayDone(ctx.io, ctx.now(), `Posted ${digest.title} to ${hook.label}`);
+  await sayPosted(ctx.io, ctx.now(), await postToWebhook(ctx, hook, body, {}, { since, until, newest }));
 }
 
 /** How each chat reads the digest's text. */
 const DIALECT: Record<ChatService, Dialect> = { slack: 'mrkdwn', discord: 'discord', mattermost: 'markdown' };
 
-const RESUME_POST = 'checkin report --post --resume';
-
-/** --post --resume: each post kept for this webhook, oldest first, sent once. */
+/** --post --resume: each post kept for this webhook, oldest first, sent once; each said as it goes. */
 async function resumePosts(ctx: Context, hook: Webhook): Promise<void> {
   const given = hook.where === 'flag' ? hook.url : undefined;
   dropRepeatedPosts(ctx, hook);
-  const sent = await resumeEach(ctx, { kind: 'webhook-post', hook: hook.hook }, `a post to ${hook.label}`, RESUME_POST, (entry, keeping) =>
-    postKept(ctx, entry, keeping, given),
-  );
-  await sayDone(ctx.io, ctx.now(), `Posted ${sent.length === 1 ? 'the kept post' : `${sent.length} kept posts`} to ${hook.label}`);
+  const target = { kind: 'webhook-post' as const, hook: hook.hook, ...(given !== undefined && { given: true as const }) };
+  await resumeEach(ctx, target, `a post to ${hook.label}`, ctx.advice?.resume(target) ?? resumeCommand(target), async (entry, keeping) => {
+    const posted = await postKept(ctx, entry, keeping, given);
+    await sayPosted(ctx.io, ctx.now(), posted);
+    return posted;
+  });
 }
 
 /** How many pages `--open` keeps in the cache folder's reports/: the newest; each run removes the older ones. */
