@@ -2,6 +2,7 @@
 // fill in today's check-in (interactively on a terminal, scripted otherwise), show it, ask status.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,10 @@ const home = mkdtempSync(join(tmpdir(), 'checkin-demo-'));
 const env = { ...process.env, CHECKIN_API_URL: sb.url, CHECKIN_TOKEN: sb.token, CHECKIN_CONFIG_DIR: join(home, 'config'), CHECKIN_PAGER: '' };
 delete env.CHECKIN_NO_PROMPT;
 const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+// The demo's own lines are dim as checkin decides colour (NO_COLOR, FORCE_COLOR, a terminal): plain
+// when either stream is piped (`npm run demo | cat`), as the commands' own output is.
+const { colorLevelFor } = createRequire(import.meta.url)('../dist/checkin.cjs');
+const dim = colorLevelFor(process.env, Boolean(process.stdout.isTTY && process.stderr.isTTY)) > 0 ? (t) => `\x1b[2m${t}\x1b[0m` : (t) => t;
 
 // On a terminal, the demo's own lines fit its width (broken at word edges, a long command continued
 // with a backslash as a shell reads it); piped, they are written whole.
@@ -57,11 +62,11 @@ function checkin(args) {
     if (i > 0 && isFlag(args[i - 1]) && !isFlag(a)) parts[parts.length - 1] += ` ${quoted(a)}`;
     else parts.push(quoted(a));
   });
-  process.stderr.write(`\n\x1b[2m${fold(['$ checkin', ...parts], { indent: '    ', tail: ' \\' })}\x1b[0m\n`);
+  process.stderr.write(`\n${dim(fold(['$ checkin', ...parts], { indent: '    ', tail: ' \\' }))}\n`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { env, stdio: interactive ? 'inherit' : ['ignore', 'inherit', 'inherit'] });
     child.on('close', (code) => {
-      process.stderr.write(`\x1b[2m(exit ${code})\x1b[0m\n`);
+      process.stderr.write(`${dim(`(exit ${code})`)}\n`);
       resolve(code);
     });
   });
@@ -92,7 +97,7 @@ try {
   await checkin(['today', '--json']);
   say(
     '\nTry it yourself: `npm link --ignore-scripts` puts `checkin` on your PATH (the README says what to do ' +
-      'if npm may not write there); then run `checkin sandbox` and paste the export line it prints into ' +
+      'if npm may not write there); then run `checkin sandbox` and paste the two export lines it prints into ' +
       'another shell.\n',
   );
 } finally {

@@ -17,6 +17,8 @@ import { join } from 'node:path';
 
 export { describeError } from './error-text.js';
 export { EXIT } from './errors.js';
+/** Whether output is coloured, decided once for checkin and its scripts (npm run demo). */
+export { colorLevelFor } from './ui/io.js';
 
 /** The process's context: its streams follow the colour, prompt and pager settings (read only when needed). */
 export function processContext(): Context {

@@ -56,7 +56,7 @@ export const EXIT_CODES_HELP = `
 Environment:
   CHECKIN_TOKEN       token (overrides the stored one; STEADY_TOKEN is read too)
   CHECKIN_API_URL     API base URL (default https://service.steady.space/api/v2)
-  CHECKIN_CONFIG_DIR  one folder for settings, cache and drafts (default: settings in $XDG_CONFIG_HOME/checkin, cache in $XDG_CACHE_HOME/checkin, drafts in $XDG_STATE_HOME/checkin, under ~ by XDG's defaults)
+  CHECKIN_CONFIG_DIR  one folder for settings, cache and drafts (default: settings in $XDG_CONFIG_HOME/checkin, cache in $XDG_CACHE_HOME/checkin, drafts in $XDG_STATE_HOME/checkin, under ~ by XDG's defaults); Node's compile cache stays in $XDG_CACHE_HOME/checkin
   CHECKIN_NO_PROMPT   never prompt
   CHECKIN_TIMEOUT     seconds per request (default 30)
   CHECKIN_PAGER       pager for long output (then the pager setting, PAGER, then less -FRX; "" for none)

@@ -1,5 +1,9 @@
 // The keys users give for a day or a check-in: a UUID, YYYY-MM-DD, today, yesterday, a weekday
-// name (the most recent such day before today) or `last`. Pure: `today` is passed in.
+// name or `last`. Pure: `today` is passed in. A weekday name has one meaning per use, said here
+// only: as a check-in's key, the most recent such day before today (PRODUCT.md's key); as a day of
+// a range or a team's day (--since, --until, --date and the agent's since, until and day), the most
+// recent on or before today, so `--since monday` is this week's on a Monday too, as `report` counts
+// weeks (weekStart). With "last" in front it is before today in both.
 
 import { UUID_RE } from '../api/types.js';
 import { addDays, isDateKey, weekdayOf, WEEKDAYS } from './datekey.js';
@@ -10,12 +14,19 @@ export type Key = { kind: 'uuid'; id: string } | { kind: 'date'; date: string } 
 
 const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
+/** A weekday name (monday… or mon…) as 0 (Sunday) to 6, else -1. */
+function weekdayNamed(name: string): number {
+  const day = WEEKDAYS.indexOf(name as (typeof WEEKDAYS)[number]);
+  return day === -1 ? SHORT_DAYS.indexOf(name) : day;
+}
+
 /**
  * A day as people say it: YYYY-MM-DD, today, yesterday, tomorrow, a weekday name (mon… or
- * monday…: the most recent such day before today), the same with "last" in front ("last friday",
- * "last-fri"), or "workday" (the most recent Monday–Friday before today: Friday on a Monday).
+ * monday…: the most recent such day before today, or on or before it when `bareName` is
+ * 'on-or-before'), the same with "last" in front ("last friday", "last-fri": always before today),
+ * or "workday" (the most recent Monday–Friday before today: Friday on a Monday).
  */
-export function parseDay(input: string, today: string): string | undefined {
+export function parseDay(input: string, today: string, bareName: 'before' | 'on-or-before' = 'before'): string | undefined {
   const v = input.trim().toLowerCase().replace(/\s+/g, ' ');
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
     if (!isDateKey(v)) throw new UsageError(`"${input}" is not a date in the calendar`);
@@ -30,11 +41,10 @@ export function parseDay(input: string, today: string): string | undefined {
     return d;
   }
   const name = v.replace(/^last[ -]/, '');
-  let day = WEEKDAYS.indexOf(name as (typeof WEEKDAYS)[number]);
-  if (day === -1) day = SHORT_DAYS.indexOf(name);
+  const day = weekdayNamed(name);
   if (day === -1) return undefined;
-  // The most recent such day before today: a week ago when today is that day.
-  const back = (weekdayOf(today) - day + 7) % 7 || 7;
+  // Today when it is that day and a bare name may be today; else a week ago.
+  const back = (weekdayOf(today) - day + 7) % 7 || (bareName === 'on-or-before' && name === v ? 0 : 7);
   return addDays(today, -back);
 }
 
@@ -54,9 +64,12 @@ export function parseKey(input: string, today: string): Key {
   throw new UsageError(`Unknown key "${input}": give ${KEY_HELP}`);
 }
 
-/** A --since/--until value: a day (YYYY-MM-DD or a key word); `last` and UUIDs make no sense there. */
+/**
+ * A --since/--until/--date value: a day (YYYY-MM-DD or a key word, a bare weekday name on or
+ * before today); `last` and UUIDs make no sense there.
+ */
 export function parseRangeDay(input: string, today: string, flag: string): string {
-  const day = parseDay(input, today);
+  const day = parseDay(input, today, 'on-or-before');
   if (!day) throw new UsageError(`${flag} takes YYYY-MM-DD, today, yesterday, tomorrow, a weekday name or workday; got "${input}"`);
   return day;
 }
@@ -67,9 +80,7 @@ export function parseRangeDay(input: string, today: string, flag: string): strin
  * of it; everything else as parseRangeDay.
  */
 export function parseRangeEnd(input: string, today: string, flag: string, from: string): string {
-  const name = input.trim().toLowerCase();
-  let day = WEEKDAYS.indexOf(name as (typeof WEEKDAYS)[number]);
-  if (day === -1) day = SHORT_DAYS.indexOf(name);
+  const day = weekdayNamed(input.trim().toLowerCase());
   if (day === -1) return parseRangeDay(input, today, flag);
   return addDays(from, (day - weekdayOf(from) + 7) % 7);
 }

@@ -155,7 +155,10 @@ export async function dayRange(
     const words = range.since !== undefined && /^\s*(last[ -])?[a-z]+\s*$/i.test(range.since) && !/^\s*(today|yesterday|tomorrow)\s*$/i.test(range.since);
     const message = `${names.since} ${said(since, range.since)} is after ${names.until} ${said(until, range.until)}`;
     throw words
-      ? new UsageError(message, 'A weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.')
+      ? new UsageError(
+          message,
+          'A weekday name in a range is the most recent one on or before today ("last monday": before today); give dates (YYYY-MM-DD) to be exact.',
+        )
       : new UsageError(message);
   }
   return { ...(since && { since }), ...(until && { until }) };

@@ -9,7 +9,7 @@ export const DAY = () =>
     .string()
     .describe('today (the default), yesterday, a weekday name (the most recent before today), last (my latest before today), YYYY-MM-DD, or a check-in UUID');
 /** A day of a range (since, until, a team's day). */
-export const RANGE_DAY = () => z.string().describe('YYYY-MM-DD, today, yesterday or a weekday name');
+export const RANGE_DAY = () => z.string().describe('YYYY-MM-DD, today, yesterday or a weekday name (the most recent on or before today)');
 export const PEOPLE = () => z.array(z.string()).optional().describe('people: me, a UUID, a name or an @username');
 export const TEAMS = () => z.array(z.string()).optional().describe('teams: a UUID or a name');
 export const DRAFT_ID = () => z.string().describe('the draft_id a draft_* tool returned');

@@ -18,7 +18,7 @@ import type { StdinOpening } from '../context.js';
 import { readerGone } from '../ui/io.js';
 import { frame } from './frame.js';
 import { CAPABILITIES, FIRST_LEGACY_REVISION, instructionsFor, MODERN_REVISIONS, SERVER_INFO } from './identity.js';
-import { chooseTools, toolChoice } from './toolsets.js';
+import { chooseTools, servedTools, toolChoice } from './toolsets.js';
 
 /** The program's options that may come before `mcp` (program.ts): those without a value, and those with one. */
 export const PROGRAM_FLAGS = { bare: ['--debug', '--no-pager'], valued: ['--profile'] };
@@ -58,7 +58,8 @@ export function firstInstructions(argv: readonly string[], env: NodeJS.ProcessEn
   const own = optionsOf(argv.slice(at + 1), MCP_FLAGS);
   if (!program || !own) return undefined;
   const value = (v: string | true | undefined) => (typeof v === 'string' ? v : undefined);
-  if ('unknownTools' in chooseTools(toolChoice({ tools: value(own.get('--tools')), toolsets: value(own.get('--toolsets')) }, env))) return undefined;
+  const choice = chooseTools(toolChoice({ tools: value(own.get('--tools')), toolsets: value(own.get('--toolsets')) }, env));
+  if (!('chosen' in choice)) return undefined;
   let warned = false;
   const flag = value(program.get('--profile'));
   try {
@@ -68,7 +69,7 @@ export function firstInstructions(argv: readonly string[], env: NodeJS.ProcessEn
       () => 'not read here',
       () => flag,
     );
-    const instructions = instructionsFor(cfg.profileToName());
+    const instructions = instructionsFor(cfg.profileToName(), servedTools(choice.chosen, own.has('--read-only')));
     return warned ? undefined : { instructions, profile: cfg.profile };
   } catch {
     return undefined; // a profile refused, a file that cannot be read: the full CLI says so

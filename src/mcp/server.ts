@@ -28,7 +28,7 @@ import { acceptSubscriptions, DRAFTS_URI, watchOutbox, type Listener } from './n
 import { waitingDrafts } from '../domain/drafts-waiting.js';
 import { markedDrafts } from './marked.js';
 import { registerTools } from './tool.js';
-import { DEFAULT_TOOLS } from './toolsets.js';
+import { DEFAULT_TOOLS, servedTools, type ToolName } from './toolsets.js';
 import { CAPABILITIES, instructionsFor, SERVER_INFO, WRITING_GUIDANCE } from './identity.js';
 import { TOOLS } from './tools/index.js';
 import { tellingIO, tellRequests } from './log.js';
@@ -299,7 +299,7 @@ export interface ServeOptions {
   /** `checkin mcp --read-only`: only the tools that read are listed; a write called anyway is refused. */
   readOnly?: boolean;
   /** The tools served, by name (`--tools`, `--toolsets`: toolsets.ts `chooseTools`); undefined: the default sets. */
-  tools?: readonly string[];
+  tools?: readonly ToolName[];
   /** What the command does once the first answer is out (or at the end, when none was): nothing it does delays the first answer. */
   afterFirstAnswer?: () => void;
 }
@@ -331,9 +331,10 @@ function readOnly(server: McpServer, writes: Set<string>): void {
  * resources and prompt for a 2025-11-25 client and a 2026-07-28 one.
  */
 export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'], asking: Served['asking'], listeners?: Set<Listener>): McpServer {
+  const names = servedTools(opts.tools ?? DEFAULT_TOOLS, Boolean(opts.readOnly));
   const server = new McpServer(
     { ...SERVER_INFO },
-    { instructions: instructionsFor(ctx.config().profileToName()), capabilities: structuredClone(CAPABILITIES) },
+    { instructions: instructionsFor(ctx.config().profileToName(), names), capabilities: structuredClone(CAPABILITIES) },
   );
   if (listeners) {
     const listener: Listener = { server, era, subscribed: new Set() };
@@ -346,8 +347,7 @@ export function makeServer(ctx: Context, opts: ServeOptions, era: Served['era'],
     };
   }
   const served: Served = { server, ctx, allowSend: opts.allowSend, era, asking };
-  const names: readonly string[] = opts.tools ?? DEFAULT_TOOLS;
-  const listed = TOOLS.filter((t) => names.includes(t.name));
+  const listed = TOOLS.filter((t) => (opts.tools ?? DEFAULT_TOOLS).includes(t.name));
   const writes = registerTools(served, listed, { readOnly: opts.readOnly });
   // A write called on a read-only server anyway is refused in the agent's words.
   if (opts.readOnly) readOnly(server, writes);

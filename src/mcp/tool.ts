@@ -6,12 +6,12 @@
 import type { CallToolResult, InputRequiredResult, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { guard, outputJson, outputOf, type Result, type Served } from './kit.js';
-import type { ToolName } from './toolsets.js';
+import { writes as writing, type ToolName } from './toolsets.js';
 
 export type Fields = Record<string, z.ZodType>;
 
 export interface Tool<F extends Fields = Fields, N extends ToolName = ToolName> {
-  /** Its name, with its set in toolsets.ts. */
+  /** Its name, with its set and its kind (reads, drafts, sends, logs) in toolsets.ts. */
   name: N;
   title: string;
   description: string;
@@ -19,8 +19,6 @@ export interface Tool<F extends Fields = Fields, N extends ToolName = ToolName> 
   input: () => F;
   /** What it answers with: a shape of core/shapes.ts or api/types.ts, or an envelope of them (results.ts). */
   output: Result;
-  /** It keeps or sends something: --read-only leaves it out, and a send waits for the person's yes (ask.ts). */
-  writes: boolean;
   /** The protocol's hints besides the title (which is the tool's). */
   hints: Omit<ToolAnnotations, 'title'>;
   /** The work: the domain's operation, its result worded (a throw becomes a tool error, kit.ts guard). */
@@ -80,8 +78,8 @@ export function registerTools(served: Served, tools: readonly Tool[], { readOnly
       },
       (args: unknown, rctx: ServerContext) => guard(served.ctx, () => t.run(served, args as never, rctx)),
     );
-    if (t.writes) writes.add(t.name);
-    if (readOnly && t.writes) registered.disable();
+    if (writing(t.name)) writes.add(t.name);
+    if (readOnly && writing(t.name)) registered.disable();
   }
   return writes;
 }

@@ -1,7 +1,8 @@
 // The person's day: TZ, else the zone on their profile (Rails or IANA), else the machine's; and
 // the day words. In-process against the sandbox, on a fake clock, with TZ unset for checkin.
 import { describe, expect, it } from 'vitest';
-import { parseDay, parseKey } from '../../src/core/keys.js';
+import { WEEKDAYS } from '../../src/core/datekey.js';
+import { parseDay, parseKey, parseRangeDay } from '../../src/core/keys.js';
 import { otherSandbox } from '../helpers/harness.js';
 
 // 02:30 UTC on Sunday 22 November: still Saturday 21 November in New York.
@@ -65,6 +66,40 @@ describe('day words', () => {
     expect(parseKey('last', SUNDAY)).toEqual({ kind: 'last' });
     expect(() => parseKey('last fryday', SUNDAY)).toThrow(/^Unknown key "last fryday"/);
     expect(() => parseKey('next friday', SUNDAY)).toThrow(/^Unknown key/);
+  });
+
+  it('a bare weekday name: before today as a key, on or before today in a range ("last": before today in both)', () => {
+    expect(parseRangeDay('monday', MONDAY, '--since')).toBe(MONDAY);
+    expect(parseRangeDay('Mon', MONDAY, '--since')).toBe(MONDAY);
+    expect(parseRangeDay('sunday', SUNDAY, '--since')).toBe(SUNDAY);
+    expect(parseRangeDay('monday', SUNDAY, '--since')).toBe('2026-11-16');
+    expect(parseRangeDay('last monday', MONDAY, '--since')).toBe('2026-11-16');
+    expect(parseRangeDay('last-sun', SUNDAY, '--since')).toBe('2026-11-15');
+    expect(parseKey('monday', MONDAY)).toEqual({ kind: 'date', date: '2026-11-16' });
+    expect(parseKey('sunday', SUNDAY)).toEqual({ kind: 'date', date: '2026-11-15' });
+  });
+
+  // On the real clock (the dated passes run it on a Sunday, a Monday, …): the expectations come from the calendar.
+  it('list --since monday is this week on any day, a Monday included (a key: views.test.ts)', async () => {
+    const now = new Date();
+    const w = await otherSandbox({}, now);
+    try {
+      const today = now.toISOString().slice(0, 10); // checkin runs with TZ=UTC (cleanEnv)
+      const back = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+      const sinceMonday = (now.getUTCDay() + 6) % 7; // 0 on a Monday
+      const list = async (since: string) => {
+        w.sb.requests.length = 0;
+        expect(await w.cli(['list', '--since', since, '--json'])).toMatchObject({ code: 0, stderr: '' });
+        return new URLSearchParams(w.sb.requests.find((q) => q.path === '/api/v2/check-ins')?.query).get('since');
+      };
+      expect(await list('monday')).toBe(back(sinceMonday));
+      expect(await list('last monday')).toBe(back(sinceMonday || 7));
+      const todayName = WEEKDAYS[now.getUTCDay()]!;
+      expect(await list(todayName)).toBe(today);
+      expect(await list(`last ${todayName}`)).toBe(back(7));
+    } finally {
+      await w.sb.close();
+    }
   });
 
   it("checkin checkin tomorrow fills in tomorrow's check-in (generated in advance)", async () => {

@@ -296,7 +296,7 @@ describe('checkin report', () => {
     expect(await w.cli(['report', '--since', 'saturday', '--until', '2026-11-20'])).toMatchObject({
       code: 2,
       stderr:
-        'error: --since 2026-11-21 (Sat 21 Nov, from "saturday") is after --until 2026-11-20 (Fri 20 Nov)\nA weekday name as the start is the most recent one before today; give dates (YYYY-MM-DD) to be exact.\n',
+        'error: --since 2026-11-21 (Sat 21 Nov, from "saturday") is after --until 2026-11-20 (Fri 20 Nov)\nA weekday name in a range is the most recent one on or before today ("last monday": before today); give dates (YYYY-MM-DD) to be exact.\n',
     });
     expect((await w.cli(['report', '--format', 'xlsx'])).code).toBe(2);
     expect(w.sent().filter((r) => !r.endsWith('/me'))).toEqual([]);

@@ -4,6 +4,7 @@
 // carries the choice; and the context an agent pays for each choice, in bytes of tools/list, held
 // to its budget.
 import { describe, expect, it } from 'vitest';
+import { kindOf, TOOL_NAMES, type ToolName } from '../../src/mcp/toolsets.js';
 import { runCli } from '../helpers/cli.js';
 import { type McpSession, useMcpSandbox } from '../helpers/mcp.js';
 
@@ -89,6 +90,32 @@ describe('checkin mcp: tool sets', () => {
     expect(names(await list(await connect({ revision, env: { ...unset, CHECKIN_MCP_TOOLS: 'me,inbox' } })))).toEqual(['inbox', 'me']);
     const both = { ...unset, CHECKIN_MCP_TOOLSETS: 'goals', CHECKIN_MCP_TOOLS: 'me' };
     expect(names(await list(await connect({ revision, env: both, args: ['--toolsets', 'team'] })))).toEqual(TEAM_LISTED);
+  });
+
+  // The instructions come from the tools served (identity.ts), in the first answer (first.ts) and the server alike.
+  it('the instructions name only the tools listed: the default, checkin, all, --read-only, a --tools pick', async () => {
+    const unset = { ...env, CHECKIN_MCP_TOOLSETS: '' };
+    const isTool = (n: string): n is ToolName => (TOOL_NAMES as string[]).includes(n);
+    for (const args of [[], ['--toolsets', 'checkin'], ['--toolsets', 'all'], ['--read-only'], ['--tools', 'me,draft_comment']]) {
+      const s = await connect({ revision: '2025-11-25', env: unset, args });
+      const listed = names(await list(s));
+      const said = s.client.getInstructions() ?? '';
+      // A tool is named as snake_case, in backticks or in the list of those that read (some names are English words too).
+      const reading = /Read freely \(([^)]*)\)/.exec(said)?.[1]?.split(', ') ?? [];
+      const named = [...said.matchAll(/\b[a-z]+(?:_[a-z]+)+\b|`([a-z_]+)`/g)]
+        .map((m) => m[1] ?? m[0])
+        .concat(reading)
+        .filter(isTool);
+      expect(
+        named.filter((n) => !listed.includes(n)),
+        args.join(' '),
+      ).toEqual([]);
+      expect(reading, args.join(' ')).toEqual(listed.filter((n) => isTool(n) && kindOf(n) === 'reads'));
+      // Writing is said only where a tool that writes is listed; the check-in's guidance with draft_checkin.
+      expect(said.includes('Never send'), args.join(' ')).toBe(listed.some((n) => isTool(n) && kindOf(n) === 'sends'));
+      expect(said.includes('Writing guidance'), args.join(' ')).toBe(listed.includes('draft_checkin'));
+      expect(s.stderr()).not.toContain('the first answer');
+    }
   });
 
   it('a name that is neither a tool nor a set stops the start: exit 2, what was wrong and the names there are, nothing served', async () => {

@@ -7,7 +7,8 @@ import { DEMO_TOKEN } from '../../src/sandbox/demo.js';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { DEFAULT_API_URL } from '../../src/api/types.js';
-import { BINARY, cleanEnv, ROOT } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BINARY, cleanEnv, outcome, ROOT } from '../helpers/cli.js';
 import { KEY, Screen } from '../helpers/terminal.js';
 import { patient } from '../helpers/patience.js';
 
@@ -105,7 +106,7 @@ describe.skipIf(BINARY !== undefined)('npm run demo ends at the prompt (the demo
         const exit = await s.exit(60_000);
         expect(exit.code).toBe(0);
         const lines = s.text().split('\n');
-        expect(squash(lines.slice(-4).join('\n'))).toContain(squash('another shell.'));
+        expect(squash(lines.slice(-4).join('\n'))).toContain(squash('paste the two export lines it prints into another shell.'));
         // The demo's own lines fit the 80 columns as written (the terminal folds none of them
         // mid-word); a long command goes on after a backslash, as a shell reads it.
         const written = s.raw
@@ -132,4 +133,25 @@ describe.skipIf(BINARY !== undefined)('npm run demo ends at the prompt (the demo
       patient(90_000),
     );
   }
+
+  it(
+    'piped (npm run demo | cat): no escape codes, as checkin decides colour; on a terminal its lines are dim',
+    async () => {
+      const env = cleanEnv({});
+      delete env.CHECKIN_API_URL;
+      delete env.CHECKIN_TOKEN;
+      const r = await outcome(
+        spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+        'the demo',
+        patient(60_000),
+      );
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/\n\$ checkin status\n[^]*\(exit \d+\)\n/);
+      expect(r.stdout + r.stderr).not.toContain('\x1b');
+      const s = new Screen({ script: `"$node" '${join(ROOT, 'scripts', 'demo.mjs')}' < /dev/null` }, env, SMALL);
+      expect((await s.exit(60_000)).code).toBe(0);
+      expect(s.raw).toContain('\x1b[2m$ checkin status\x1b[0m');
+    },
+    patient(120_000),
+  );
 });

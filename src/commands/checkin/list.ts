@@ -24,7 +24,7 @@ export interface ListOptions extends WhoOptions {
 export function listCommand(ctx: Context, run: Run<ListOptions> = runList) {
   return whoOptions(new Command('list'))
     .description('List check-ins (newest first)')
-    .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name)')
+    .option('--since <day>', 'from this day (YYYY-MM-DD, today, yesterday, a weekday name: the most recent on or before today)')
     .option('--until <day>', 'up to this day, inclusive')
     .option('--blocked', 'only check-ins with blockers')
     .addOption(intOption('--page <n>', 'page number', 1, 100000))

@@ -14,7 +14,7 @@ import { staleSkills } from '../../system/skill.js';
 import { VERSION } from '../../version.js';
 import type { Run } from '../flags.js';
 import { AGENTS, agentSetup, type Agent } from './setup.js';
-import { chooseTools, TOOL_NAMES, toolChoice, TOOLSETS, type ToolChoice } from '../../mcp/toolsets.js';
+import { chooseTools, TOOL_NAMES, toolChoice, TOOLSETS, type ToolChoice, type ToolName } from '../../mcp/toolsets.js';
 
 /**
  * What dist/mcp-server.cjs (src/mcp/server.ts) exports. The agent face stands beside the CLI, over
@@ -23,7 +23,7 @@ import { chooseTools, TOOL_NAMES, toolChoice, TOOLSETS, type ToolChoice } from '
  */
 export interface AgentFace {
   /** Resolves when the conversation ends: to stdout's failure when that ended it (ui/io.ts protocolIO), else undefined. */
-  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly string[]; afterFirstAnswer?: () => void }): Promise<unknown>;
+  serve(ctx: Context, opts: { allowSend: boolean; readOnly?: boolean; tools?: readonly ToolName[]; afterFirstAnswer?: () => void }): Promise<unknown>;
 }
 
 export interface McpOptions {
@@ -88,7 +88,7 @@ function agentFace(): AgentFace {
 }
 
 /** The tools a choice serves; a name that is neither a tool nor a set stops the start (exit 2), saying the names there are. */
-function chooseOrRefuse(choice: ToolChoice): string[] {
+function chooseOrRefuse(choice: ToolChoice): ToolName[] {
   const made = chooseTools(choice);
   if ('chosen' in made) return made.chosen;
   const said = [

@@ -14,7 +14,6 @@ export const blockersTool = tool({
     "The open blockers of my teams (or those named) on a day (default today): who is blocked, by what, for how many check-ins in a row (days) the longest-standing blocker has stood and since when (looking back a week), and the check-in's id (draft_comment takes it to offer help).",
   input: () => ({ day: RANGE_DAY().optional().describe('the day (default today): YYYY-MM-DD, today, yesterday or a weekday name'), team: TEAMS() }),
   output: omit(OPEN_BLOCKERS, ['team_ids']),
-  writes: false,
   hints: READS,
   run: async (served, { day, team }) => {
     const { ctx } = served;

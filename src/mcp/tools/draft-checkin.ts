@@ -39,7 +39,6 @@ export const draftCheckinTool = tool({
     ),
     ...KEPT,
   }),
-  writes: true,
   hints: DRAFTS,
   run: async (served, args) => {
     const { ctx } = served;

@@ -20,7 +20,6 @@ export const draftCommentTool = tool({
     body: z.string().min(1).describe('the comment (Markdown)'),
   }),
   output: object({ draft_id: str, on: REPLY_ON, body: str, ...KEPT }),
-  writes: true,
   hints: DRAFTS,
   run: async (served, { on, id, body }) => {
     const { ctx } = served;

@@ -34,7 +34,6 @@ export const draftGoalUpdateTool = tool({
     preview: str,
     ...KEPT,
   }),
-  writes: true,
   hints: DRAFTS,
   run: async (served, args) => {
     const { ctx } = served;

@@ -26,7 +26,6 @@ export const draftsTool = tool({
       ),
     ),
   }),
-  writes: false,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (served) => {
     const { ctx } = served;

@@ -28,7 +28,6 @@ export const feedTool = tool({
       .describe(`at most this many entries (default 50, the most one request brings; up to ${MAX_FEED_ENTRIES})`),
   }),
   output: FEED,
-  writes: false,
   hints: READS,
   run: async (served, { since, limit }) => {
     const { ctx } = served;

@@ -16,7 +16,6 @@ export const getCheckinTool = tool({
     "My check-in for a day (today's by default): its answers, mood, whether it is filled in, and its link. check_in is null when no check-in is scheduled that day.",
   input: () => ({ day: DAY().optional() }),
   output: object({ day: ASKED_DAY, check_in: orNull(fromService(CHECK_IN, 'a check-in')) }),
-  writes: false,
   hints: READS,
   run: async (served, { day }) => {
     const { ctx } = served;

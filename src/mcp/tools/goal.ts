@@ -17,7 +17,6 @@ export const goalTool = tool({
     updates: z.number().int().min(1).max(20).optional().describe('how many of the latest updates (default 3)'),
   }),
   output: object({ goal: fromService(GOAL, 'a goal'), updates: arrayOf(fromService(GOAL_UPDATE, 'a goal update')) }),
-  writes: false,
   hints: READS,
   run: async (served, { goal_id, updates }) => {
     const { ctx } = served;

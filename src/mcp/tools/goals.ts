@@ -17,7 +17,6 @@ export const goalsTool = tool({
     whose: described(oneOf(['mine', 'named']), 'mine: neither person nor team was named'),
     goals: arrayOf(fromService(GOAL, 'a goal')),
   }),
-  writes: false,
   hints: READS,
   run: async (served, { person, team }) => {
     const { ctx } = served;

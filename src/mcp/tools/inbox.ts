@@ -18,7 +18,6 @@ export const inboxTool = tool({
     since: RANGE_DAY().optional().describe('look at check-ins and updates from this day on'),
   }),
   output: AGENT_INBOX,
-  writes: false,
   hints: READS,
   run: async (served, { all, since }) => {
     const { ctx } = served;

@@ -27,7 +27,6 @@ export const listCheckinsTool = tool({
     check_ins: arrayOf(fromService(CHECK_IN, 'a check-in')),
     more_may_follow: MORE('the page was full: ask for the next one'),
   }),
-  writes: false,
   hints: READS,
   run: async (served, args) => {
     const { ctx } = served;

@@ -30,7 +30,6 @@ export const logActivityTool = tool({
     reason: optional(described(str, 'why nothing was recorded: declined, cancelled, no answer, stale answer')),
     activity: optional(fromService(ACTIVITY, 'an activity')),
   }),
-  writes: true,
   hints: SENDS,
   run: async (served, { description, url, group }, rctx) => {
     const { ctx } = served;

@@ -12,7 +12,6 @@ export const meTool = tool({
   description: 'Who the token belongs to: id, name, @username (for mentions), time zone, teams; and the date of my today.',
   input: () => ({}),
   output: object({ me: ME_RECORD, today: described(str, "the date of the person's today") }),
-  writes: false,
   hints: READS,
   run: async (served) => {
     const { ctx } = served;

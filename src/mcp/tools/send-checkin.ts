@@ -31,7 +31,6 @@ export const sendCheckinTool = tool({
   description: `Sends a draft_checkin draft (one PATCH of the check-in) after asking the person; nothing is sent if they say no or cannot be asked. The draft is deleted only once the service has the answers. ${GATED} A draft is sent at most once: a second send of it while one is under way is refused.`,
   input: () => ({ draft_id: DRAFT_ID() }),
   output: object({ ...SENT, check_in: optional(fromService(CHECK_IN, 'a check-in')) }),
-  writes: true,
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   run: async (served, { draft_id }, rctx) => {
     const { ctx } = served;

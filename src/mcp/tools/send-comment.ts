@@ -16,7 +16,6 @@ export const sendCommentTool = tool({
   description: `Posts a draft_comment draft after asking the person; nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
   input: () => ({ draft_id: DRAFT_ID() }),
   output: object({ ...SENT, comment: optional(fromService(COMMENT, 'a comment')) }),
-  writes: true,
   hints: SENDS,
   run: async (served, { draft_id }, rctx) => {
     const { ctx } = served;

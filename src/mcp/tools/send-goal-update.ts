@@ -16,7 +16,6 @@ export const sendGoalUpdateTool = tool({
   description: `Posts a draft_goal_update draft after asking the person (the question names the goal and the progress and confidence it sets); nothing is sent if they say no or cannot be asked. ${GATED} A draft is posted at most once.`,
   input: () => ({ draft_id: DRAFT_ID() }),
   output: object({ ...SENT, goal_update: optional(fromService(GOAL_UPDATE, 'a goal update')) }),
-  writes: true,
   hints: SENDS,
   run: async (served, { draft_id }, rctx) => {
     const { ctx } = served;

@@ -20,7 +20,6 @@ export const suggestPreviousTool = tool({
     sources: arrayOf(SUGGESTION_SOURCE),
     notes: described(arrayOf(str), 'sources left out, and why'),
   }),
-  writes: false,
   hints: READS,
   run: async (served, { day }) => {
     const { ctx } = served;

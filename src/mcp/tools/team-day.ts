@@ -18,7 +18,6 @@ export const teamDayTool = tool({
     team: z.array(z.string()).optional().describe('only these teams (UUIDs or names)'),
   }),
   output: object({ teams: described(arrayOf(TEAM_DAY), "each team's day: what `checkin team --json` prints") }),
-  writes: false,
   hints: READS,
   run: async (served, { day, team }) => {
     const { ctx } = served;
