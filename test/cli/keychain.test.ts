@@ -82,7 +82,11 @@ describe('the token in the keychain (injected store)', () => {
     });
     const event = JSON.stringify({ session_id: 'k', cwd: tempDir('checkin-hook-keychain-'), hook_event_name: 'SessionStart' });
     const hook = await runIn(['hook', 'session-start'], { ...w.env, CHECKIN_TOKEN: undefined }, w.clock, { input: event, secrets: untouchable } as RunOptions);
-    expect(hook).toMatchObject({ code: 0, stderr: '', stdout: `checkin: today's check-in is still pending (\`checkin today\` fills it in). Send nothing without the person's yes: ask them first.\n` });
+    expect(hook).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `checkin: today's check-in is still pending (\`checkin today\` fills it in). Send nothing without the person's yes: ask them first.\n`,
+    });
     expect((await cli(['logout'])).code).toBe(0);
     expect(aliases()).toBeUndefined();
   });
